@@ -1,0 +1,66 @@
+//===- Compilation.cpp - One compilation of a Sluice program --------------===//
+#include "compiler/Pipelines/Compilation.h"
+
+#include "compiler/Pipelines/TopoPipeline.h"
+#include "dialects/Topo/IR/TopoDialect.h"
+#include "frontends/sluice/Frontend.h"
+#include "frontends/sluice/MLIRGen.h"
+#include "frontends/sluice/Sema.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace sluice;
+
+static const struct {
+  Phase phase;
+  const char *name;
+} kPhases[] = {
+    {Phase::Ast, "ast"},   {Phase::Sema, "sema"},     {Phase::Mlir, "mlir"},
+    {Phase::Flat, "flat"}, {Phase::Report, "report"},
+};
+
+std::optional<Phase> sluice::parsePhase(llvm::StringRef name) {
+  for (const auto &p : kPhases)
+    if (name == p.name)
+      return p.phase;
+  return std::nullopt;
+}
+
+llvm::StringRef sluice::phaseName(Phase phase) {
+  for (const auto &p : kPhases)
+    if (p.phase == phase)
+      return p.name;
+  llvm_unreachable("unknown phase");
+}
+
+void sluice::registerSluiceDialects(mlir::DialectRegistry &registry) {
+  registry.insert<topo::TopoDialect>();
+}
+
+Compilation::Compilation(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr)
+    : ctx(ctx), sourceMgr(sourceMgr) {}
+
+mlir::LogicalResult Compilation::parse(llvm::StringRef path) {
+  return loadProgram(path, sourceMgr, &ctx, program_);
+}
+
+mlir::LogicalResult Compilation::check() {
+  return checkProgram(program_, &ctx);
+}
+
+mlir::LogicalResult Compilation::lower() {
+  module_ = mlirGen(ctx, program_);
+  return mlir::success(static_cast<bool>(module_));
+}
+
+mlir::LogicalResult Compilation::flatten(llvm::StringRef top) {
+  if (!module_)
+    return mlir::failure();
+  std::string topName = top.empty() ? defaultTopTopology(program_) : top.str();
+  mlir::PassManager pm(&ctx);
+  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+    return mlir::failure();
+  buildTopoFlattenPipeline(pm, topName);
+  return pm.run(*module_);
+}

@@ -1,0 +1,78 @@
+//===- Compilation.h - One compilation of a Sluice program -----*- C++ -*-===//
+//
+// The embeddable compiler API: sluicec is a thin command-line layer over it,
+// and tests call it directly. A Compilation runs the phases in order (parse,
+// check, lower to MLIR, flatten topologies, analyse) and can stop after any of
+// them; each phase reports located diagnostics through the MLIRContext.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_PIPELINES_COMPILATION_H
+#define SLUICE_COMPILER_PIPELINES_COMPILATION_H
+
+#include "frontends/sluice/AST.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SourceMgr.h"
+#include <optional>
+#include <string>
+
+namespace mlir {
+class MLIRContext;
+class DialectRegistry;
+} // namespace mlir
+
+namespace sluice {
+
+/// The phases of the compiler, in order. `sluicec --emit=<phase>` stops after
+/// the phase and prints its result.
+enum class Phase {
+  Ast,  ///< parse (with imports)
+  Sema, ///< names, types, units
+  Mlir, ///< MLIRGen: topo (and later walk/graph/model/plan) dialects
+  Flat, ///< topo-flatten: one physical device per op
+  Report, ///< topology analysis
+};
+
+/// Parses a phase name ("ast", "sema", "mlir", "flat", "report").
+std::optional<Phase> parsePhase(llvm::StringRef name);
+llvm::StringRef phaseName(Phase phase);
+
+/// Registers every Sluice dialect (and the upstream ones our pipelines use).
+void registerSluiceDialects(mlir::DialectRegistry &registry);
+
+class Compilation {
+public:
+  /// `ctx` must have the Sluice dialects registered (registerSluiceDialects);
+  /// diagnostics go to its engine. `sourceMgr` receives every file read.
+  Compilation(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr);
+
+  /// Parses `path` and its imports.
+  mlir::LogicalResult parse(llvm::StringRef path);
+  /// Runs Sema over the parsed program.
+  mlir::LogicalResult check();
+  /// MLIRGen: lowers the checked program into Sluice dialects (verified).
+  mlir::LogicalResult lower();
+  /// Runs topo-flatten around topology `top` (empty: the default of
+  /// defaultTopTopology). Honours MLIR's pass-manager command-line options
+  /// (e.g. --mlir-print-ir-after-all) when the tool registered them.
+  mlir::LogicalResult flatten(llvm::StringRef top = "");
+
+  /// The lowered module (after lower(), and transformed by flatten()).
+  mlir::ModuleOp module() { return module_.get(); }
+
+  ast::Program &program() { return program_; }
+  mlir::MLIRContext &context() { return ctx; }
+  llvm::SourceMgr &sourceManager() { return sourceMgr; }
+
+private:
+  mlir::MLIRContext &ctx;
+  llvm::SourceMgr &sourceMgr;
+  ast::Program program_;
+  mlir::OwningOpRef<mlir::ModuleOp> module_;
+};
+
+} // namespace sluice
+
+#endif // SLUICE_COMPILER_PIPELINES_COMPILATION_H

@@ -1,0 +1,52 @@
+//===- ReplayMain.cpp - Run fuzz inputs without libFuzzer -----------------===//
+//
+// `sluice-fuzz-replay FILE|DIR...` feeds each file (directories: every file
+// in them, sorted) to LLVMFuzzerTestOneInput. Used by the test suite to keep
+// the committed corpus, including every input that once crashed, passing
+// under the normal (g++) build.
+//
+//===----------------------------------------------------------------------===//
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int main(int argc, char **argv) {
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    if (llvm::sys::fs::is_directory(argv[i])) {
+      std::error_code ec;
+      for (llvm::sys::fs::directory_iterator it(argv[i], ec), end;
+           it != end && !ec; it.increment(ec))
+        if (llvm::sys::fs::is_regular_file(it->path()))
+          files.push_back(it->path());
+      if (ec) {
+        llvm::errs() << "sluice-fuzz-replay: " << argv[i] << ": "
+                     << ec.message() << "\n";
+        return 1;
+      }
+    } else {
+      files.push_back(argv[i]);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string &f : files) {
+    auto buf = llvm::MemoryBuffer::getFile(f);
+    if (!buf) {
+      llvm::errs() << "sluice-fuzz-replay: " << f << ": "
+                   << buf.getError().message() << "\n";
+      return 1;
+    }
+    LLVMFuzzerTestOneInput(
+        reinterpret_cast<const uint8_t *>((*buf)->getBufferStart()),
+        (*buf)->getBufferSize());
+  }
+  llvm::outs() << "replayed " << files.size() << " inputs\n";
+  return 0;
+}

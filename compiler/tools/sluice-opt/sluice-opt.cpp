@@ -1,0 +1,23 @@
+//===- sluice-opt.cpp - mlir-opt for the Sluice dialects ------------------===//
+//
+// Parses, verifies, transforms and prints IR in the Sluice dialects; the
+// driver of the dialect lit tests.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Topo/IR/TopoOps.h"
+#include "dialects/Topo/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::registerTransformsPasses();
+  sluice::topo::registerTopoPasses();
+
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::func::FuncDialect, sluice::topo::TopoDialect>();
+
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "Sluice optimizer driver\n", registry));
+}

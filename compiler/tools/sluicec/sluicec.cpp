@@ -1,0 +1,242 @@
+//===- sluicec.cpp - The Sluice compiler driver ---------------------------===//
+//
+// A thin command-line layer over sluice::Compilation: reads a .sluice file,
+// runs the phases up to --emit=<phase> and writes that phase's result.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Analysis/TopoAnalysis.h"
+#include "compiler/Pipelines/Compilation.h"
+#include "compiler/Pipelines/TopoPipeline.h"
+#include "compiler/Target/TopoReport.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace sluice;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory sluiceCategory("sluicec options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .sluice file>"),
+                                          cl::Required,
+                                          cl::cat(sluiceCategory));
+
+static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                           cl::value_desc("filename"),
+                                           cl::init("-"),
+                                           cl::cat(sluiceCategory));
+
+static cl::opt<Phase> emitPhase(
+    "emit", cl::desc("Stop after this phase and print its result"),
+    cl::init(Phase::Report),
+    cl::values(
+        clEnumValN(Phase::Ast, "ast", "parse: print the AST"),
+        clEnumValN(Phase::Sema, "sema",
+                   "check names, types and units: print the typed AST"),
+        clEnumValN(Phase::Mlir, "mlir", "lower to the Sluice dialects"),
+        clEnumValN(Phase::Flat, "flat",
+                   "flatten the topology (one op per physical device)"),
+        clEnumValN(Phase::Report, "report",
+                   "analyse the topology (see --format)")),
+    cl::cat(sluiceCategory));
+
+enum class ReportFormat { Table, Json, Dot, Svg };
+static cl::opt<ReportFormat> reportFormat(
+    "format", cl::desc("Format of --emit=report"),
+    cl::init(ReportFormat::Table),
+    cl::values(clEnumValN(ReportFormat::Table, "table", "terminal table"),
+               clEnumValN(ReportFormat::Json, "json", "JSON"),
+               clEnumValN(ReportFormat::Dot, "dot", "Graphviz DOT"),
+               clEnumValN(ReportFormat::Svg, "svg",
+                          "SVG rendered by Graphviz's dot")),
+    cl::cat(sluiceCategory));
+
+static cl::opt<std::string>
+    topName("top",
+            cl::desc("Topology to flatten and analyse (default: the last one "
+                     "declared in the input file)"),
+            cl::value_desc("name"), cl::cat(sluiceCategory));
+
+static cl::opt<std::string> matrixKind(
+    "matrix-kind",
+    cl::desc("Device kind of the pairwise bandwidth matrix (default gpu)"),
+    cl::init("gpu"), cl::cat(sluiceCategory));
+
+static cl::list<std::string> cutSpecs(
+    "cut",
+    cl::desc("Add a min-cut between two device sets, A/B, each 'all', "
+             "'kind:K', 'group:G' or 'under:PREFIX' (repeatable)"),
+    cl::value_desc("A/B"), cl::cat(sluiceCategory));
+
+/// Renders DOT to SVG with Graphviz's `dot`.
+static mlir::LogicalResult renderSvg(llvm::StringRef dotText,
+                                     llvm::raw_ostream &os) {
+  auto dot = llvm::sys::findProgramByName("dot");
+  if (!dot) {
+    llvm::errs() << "sluicec: error: --format=svg needs Graphviz's 'dot' on "
+                    "PATH (apt-get install graphviz)\n";
+    return mlir::failure();
+  }
+  llvm::SmallString<128> inPath, outPath;
+  int inFd;
+  if (llvm::sys::fs::createTemporaryFile("sluice", "dot", inFd, inPath) ||
+      llvm::sys::fs::createTemporaryFile("sluice", "svg", outPath)) {
+    llvm::errs() << "sluicec: error: cannot create a temporary file\n";
+    return mlir::failure();
+  }
+  llvm::FileRemover removeIn(inPath), removeOut(outPath);
+  {
+    llvm::raw_fd_ostream in(inFd, /*shouldClose=*/true);
+    in << dotText;
+  }
+  std::string err;
+  llvm::StringRef args[] = {*dot, "-Tsvg", inPath, "-o", outPath};
+  int rc = llvm::sys::ExecuteAndWait(*dot, args, std::nullopt, {}, 60, 0, &err);
+  if (rc != 0) {
+    llvm::errs() << "sluicec: error: dot failed (" << rc << ")"
+                 << (err.empty() ? "" : ": " + err) << "\n";
+    return mlir::failure();
+  }
+  auto svg = llvm::MemoryBuffer::getFile(outPath);
+  if (!svg) {
+    llvm::errs() << "sluicec: error: cannot read dot's output\n";
+    return mlir::failure();
+  }
+  os << (*svg)->getBuffer();
+  return mlir::success();
+}
+
+/// Parses "A/B" into a cut request.
+static bool parseCut(const analysis::TopoGraph &g, llvm::StringRef spec,
+                     analysis::CutRequest &out) {
+  auto [a, b] = spec.split('/');
+  auto sa = analysis::selectDevices(g, a);
+  auto sb = analysis::selectDevices(g, b);
+  if (!sa || !sb || b.empty()) {
+    llvm::errs() << "sluicec: error: --cut=" << spec
+                 << ": expected A/B with each side 'all', 'kind:K', "
+                    "'group:G' or 'under:PREFIX'\n";
+    return false;
+  }
+  if (sa->empty() || sb->empty()) {
+    llvm::errs() << "sluicec: error: --cut=" << spec << ": side '"
+                 << (sa->empty() ? a : b) << "' selects no device\n";
+    return false;
+  }
+  out.label = spec.str();
+  out.sources = *sa;
+  out.sinks = *sb;
+  return true;
+}
+
+static int run(Compilation &compilation, llvm::raw_ostream &os) {
+  if (mlir::failed(compilation.parse(inputFilename)))
+    return 1;
+  ast::Program &program = compilation.program();
+  if (emitPhase == Phase::Ast) {
+    ast::dump(*program.modules.back(), os);
+    return 0;
+  }
+  if (mlir::failed(compilation.check()))
+    return 1;
+  if (emitPhase == Phase::Sema) {
+    ast::dump(*program.modules.back(), os);
+    return 0;
+  }
+  if (mlir::failed(compilation.lower()))
+    return 1;
+  if (emitPhase == Phase::Mlir) {
+    compilation.module().print(os);
+    os << "\n";
+    return 0;
+  }
+  if (mlir::failed(compilation.flatten(topName)))
+    return 1;
+  if (emitPhase == Phase::Flat) {
+    compilation.module().print(os);
+    os << "\n";
+    return 0;
+  }
+
+  auto graph = extractTopoGraph(compilation.module());
+  if (mlir::failed(graph))
+    return 1;
+  analysis::TopoAnalysisOptions options;
+  options.matrixKind = matrixKind;
+  for (const std::string &spec : cutSpecs) {
+    analysis::CutRequest req;
+    if (!parseCut(*graph, spec, req))
+      return 1;
+    options.cuts.push_back(std::move(req));
+  }
+  analysis::TopoAnalysisResult result = analysis::analyzeTopology(*graph, options);
+  switch (reportFormat) {
+  case ReportFormat::Table:
+    target::writeTopoTable(os, *graph, result);
+    return 0;
+  case ReportFormat::Json:
+    target::writeTopoJSON(os, *graph, result);
+    return 0;
+  case ReportFormat::Dot:
+    target::writeTopoDot(os, *graph, &result);
+    return 0;
+  case ReportFormat::Svg: {
+    std::string dotText;
+    llvm::raw_string_ostream dotOs(dotText);
+    target::writeTopoDot(dotOs, *graph, &result);
+    return mlir::failed(renderSvg(dotText, os)) ? 1 : 0;
+  }
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "sluicec: the Sluice compiler\n\n"
+      "Phases, in order (--emit=<phase> stops after one and prints it):\n"
+      "  ast     parse the program and its imports\n"
+      "  sema    resolve names, check types and units (typed AST)\n"
+      "  mlir    lower to the Sluice dialects (topo)\n"
+      "  flat    topo-flatten: one op per physical device\n"
+      "  report  topology analysis: connectivity, bottleneck bandwidth and\n"
+      "          hops per device pair, cuts and bisection, totals per kind\n"
+      "          (--format=table|json|dot|svg)\n");
+
+  mlir::DialectRegistry registry;
+  registerSluiceDialects(registry);
+  mlir::MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
+
+  std::string errorMessage;
+  auto output = mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << "sluicec: error: " << errorMessage << "\n";
+    return 1;
+  }
+  Compilation compilation(ctx, sourceMgr);
+  int rc = run(compilation, output->os());
+  if (rc == 0)
+    output->keep();
+  return rc;
+}

@@ -1,0 +1,199 @@
+//===- Units.cpp - Physical units and dimensions for Sluice ---------------===//
+#include "dialects/Common/Units.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cmath>
+#include <vector>
+
+using namespace sluice;
+
+Dim Dim::operator*(const Dim &o) const {
+  Dim r;
+  for (unsigned i = 0; i < kNumBaseDims; ++i)
+    r.exp[i] = static_cast<int8_t>(exp[i] + o.exp[i]);
+  return r;
+}
+
+Dim Dim::operator/(const Dim &o) const {
+  Dim r;
+  for (unsigned i = 0; i < kNumBaseDims; ++i)
+    r.exp[i] = static_cast<int8_t>(exp[i] - o.exp[i]);
+  return r;
+}
+
+namespace {
+struct NamedDim {
+  const char *name;
+  Dim dim;
+};
+const std::vector<NamedDim> &namedDims() {
+  static const std::vector<NamedDim> dims = {
+      {"number", Dim::none()},         {"bytes", Dim::bytes()},
+      {"time", Dim::time()},           {"flops", Dim::flops()},
+      {"price", Dim::price()},         {"power", Dim::power()},
+      {"bandwidth", Dim::bandwidth()}, {"compute", Dim::compute()},
+      {"frequency", Dim::frequency()},
+  };
+  return dims;
+}
+
+struct UnitEntry {
+  const char *spelling;
+  UnitInfo info;
+};
+
+// Ordered as documented in docs/language.md ("Units").
+const std::vector<UnitEntry> &unitTable() {
+  static const std::vector<UnitEntry> table = [] {
+    std::vector<UnitEntry> t;
+    auto add = [&](const char *s, Dim d, double f) { t.push_back({s, {d, f}}); };
+    const double k = 1e3, ki = 1024.0;
+    // Bytes, decimal and binary prefixes.
+    add("B", Dim::bytes(), 1);
+    add("KB", Dim::bytes(), k);
+    add("MB", Dim::bytes(), k * k);
+    add("GB", Dim::bytes(), k * k * k);
+    add("TB", Dim::bytes(), k * k * k * k);
+    add("PB", Dim::bytes(), k * k * k * k * k);
+    add("KiB", Dim::bytes(), ki);
+    add("MiB", Dim::bytes(), ki * ki);
+    add("GiB", Dim::bytes(), ki * ki * ki);
+    add("TiB", Dim::bytes(), ki * ki * ki * ki);
+    add("PiB", Dim::bytes(), ki * ki * ki * ki * ki);
+    add("bit", Dim::bytes(), 0.125);
+    add("Kbit", Dim::bytes(), k / 8);
+    add("Mbit", Dim::bytes(), k * k / 8);
+    add("Gbit", Dim::bytes(), k * k * k / 8);
+    add("Tbit", Dim::bytes(), k * k * k * k / 8);
+    // Bandwidths.
+    add("B/s", Dim::bandwidth(), 1);
+    add("KB/s", Dim::bandwidth(), k);
+    add("MB/s", Dim::bandwidth(), k * k);
+    add("GB/s", Dim::bandwidth(), k * k * k);
+    add("TB/s", Dim::bandwidth(), k * k * k * k);
+    add("KiB/s", Dim::bandwidth(), ki);
+    add("MiB/s", Dim::bandwidth(), ki * ki);
+    add("GiB/s", Dim::bandwidth(), ki * ki * ki);
+    add("TiB/s", Dim::bandwidth(), ki * ki * ki * ki);
+    add("Mbit/s", Dim::bandwidth(), k * k / 8);
+    add("Gbit/s", Dim::bandwidth(), k * k * k / 8);
+    add("Tbit/s", Dim::bandwidth(), k * k * k * k / 8);
+    add("Mbps", Dim::bandwidth(), k * k / 8);
+    add("Gbps", Dim::bandwidth(), k * k * k / 8);
+    add("Tbps", Dim::bandwidth(), k * k * k * k / 8);
+    // Time.
+    add("ns", Dim::time(), 1e-9);
+    add("us", Dim::time(), 1e-6);
+    add("ms", Dim::time(), 1e-3);
+    add("s", Dim::time(), 1);
+    add("min", Dim::time(), 60);
+    add("h", Dim::time(), 3600);
+    // Floating-point work and rates.
+    add("FLOP", Dim::flops(), 1);
+    add("GFLOP", Dim::flops(), 1e9);
+    add("TFLOP", Dim::flops(), 1e12);
+    add("PFLOP", Dim::flops(), 1e15);
+    add("FLOPS", Dim::compute(), 1);
+    add("GFLOPS", Dim::compute(), 1e9);
+    add("TFLOPS", Dim::compute(), 1e12);
+    add("PFLOPS", Dim::compute(), 1e15);
+    // Frequency, money, power.
+    add("Hz", Dim::frequency(), 1);
+    add("MHz", Dim::frequency(), 1e6);
+    add("GHz", Dim::frequency(), 1e9);
+    add("USD", Dim::price(), 1);
+    add("W", Dim::power(), 1);
+    add("kW", Dim::power(), 1e3);
+    return t;
+  }();
+  return table;
+}
+} // namespace
+
+std::string Dim::name() const {
+  for (const NamedDim &nd : namedDims())
+    if (nd.dim == *this)
+      return nd.name;
+  static const char *symbols[kNumBaseDims] = {"B", "s", "FLOP", "USD", "W"};
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  bool first = true;
+  for (unsigned i = 0; i < kNumBaseDims; ++i) {
+    if (exp[i] == 0)
+      continue;
+    if (!first)
+      os << "*";
+    first = false;
+    os << symbols[i];
+    if (exp[i] != 1)
+      os << "^" << static_cast<int>(exp[i]);
+  }
+  return out;
+}
+
+std::optional<Dim> Dim::fromTypeName(llvm::StringRef name) {
+  for (const NamedDim &nd : namedDims())
+    if (name == nd.name && name != "number")
+      return nd.dim;
+  return std::nullopt;
+}
+
+std::optional<UnitInfo> sluice::lookupUnit(llvm::StringRef spelling) {
+  for (const UnitEntry &e : unitTable())
+    if (spelling == e.spelling)
+      return e.info;
+  return std::nullopt;
+}
+
+std::string sluice::listUnits() {
+  std::string out;
+  for (const UnitEntry &e : unitTable()) {
+    if (!out.empty())
+      out += ", ";
+    out += e.spelling;
+  }
+  return out;
+}
+
+std::string sluice::formatQuantity(double v, const Dim &dim) {
+  // Preferred display units per dimension, largest first.
+  struct Choice {
+    const char *unit;
+    double factor;
+  };
+  std::vector<Choice> choices;
+  if (dim == Dim::bytes())
+    choices = {{"TiB", 1099511627776.0}, {"GiB", 1073741824.0},
+               {"MiB", 1048576.0}, {"KiB", 1024.0}, {"B", 1}};
+  else if (dim == Dim::bandwidth())
+    choices = {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"KB/s", 1e3},
+               {"B/s", 1}};
+  else if (dim == Dim::time())
+    choices = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+  else if (dim == Dim::compute())
+    choices = {{"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9},
+               {"FLOPS", 1}};
+  else if (dim == Dim::flops())
+    choices = {{"PFLOP", 1e15}, {"TFLOP", 1e12}, {"GFLOP", 1e9}, {"FLOP", 1}};
+  else if (dim == Dim::price())
+    choices = {{"USD", 1}};
+  else if (dim == Dim::power())
+    choices = {{"kW", 1e3}, {"W", 1}};
+  else if (dim == Dim::frequency())
+    choices = {{"GHz", 1e9}, {"MHz", 1e6}, {"Hz", 1}};
+
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  for (const Choice &c : choices) {
+    if (std::fabs(v) >= c.factor || &c == &choices.back()) {
+      os << llvm::format("%g", v / c.factor) << " " << c.unit;
+      return out;
+    }
+  }
+  os << llvm::format("%g", v);
+  if (!dim.isNone())
+    os << " " << dim.name();
+  return out;
+}

@@ -1,0 +1,835 @@
+//===- SemaSchemas.cpp - Option schemas of graphs, schedules, models, jobs ===//
+//
+// The keyed options of `load(...)`, schedules, model constructors and jobs
+// are described by tables of OptionSpec (name, value kind, accepted words,
+// required, positive) and checked by one routine, so that every unknown key
+// or value lists the valid ones and every required one is reported missing.
+// The rules are listed in Sema.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "frontends/sluice/SemaInternal.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace sluice;
+using namespace sluice::sema;
+using ast::Type;
+using K = ast::Type::Kind;
+
+namespace {
+
+enum class OptKind {
+  Int,       ///< i64
+  Float,     ///< f64 (i64 accepted)
+  Bool,
+  String,
+  Word,      ///< one of `words`, written bare: `format: snap`
+  IntOrAuto, ///< `auto` or an i64: `tile: auto`, `tile: 64`
+  Parallel,  ///< `serial`, `static` or `dynamic(n)`
+  IntList,   ///< [i64]
+  Model,     ///< the name of a model
+};
+
+struct OptionSpec {
+  llvm::StringRef name;
+  OptKind kind;
+  llvm::ArrayRef<llvm::StringRef> words = {};
+  bool required = false;
+  bool positive = false;
+  bool edgesOnly = false; ///< schedules: applies to edges loops only
+};
+
+const llvm::StringRef kFormats[] = {"snap", "mtx", "csr", "edgelist"};
+const llvm::StringRef kSamplers[] = {"auto", "rejection", "reservoir",
+                                     "alias"};
+const llvm::StringRef kTargets[] = {"cpu", "gpu"};
+const llvm::StringRef kDirections[] = {"push", "pull", "hybrid"};
+const llvm::StringRef kFrontiers[] = {"sparse", "dense", "bitmap", "auto"};
+const llvm::StringRef kFeatureFormats[] = {"csr", "coo", "auto"};
+const llvm::StringRef kDtypes[] = {"fp32", "fp16", "bf16", "fp8"};
+const llvm::StringRef kGnnKinds[] = {"sage", "gcn", "gat"};
+const llvm::StringRef kOptimizers[] = {"adam", "adamw", "sgd"};
+const llvm::StringRef kParallel[] = {"serial", "static", "dynamic(n)"};
+
+OptionSpec req(llvm::StringRef name, OptKind kind) {
+  OptionSpec s{name, kind};
+  s.required = true;
+  s.positive = kind == OptKind::Int || kind == OptKind::IntList;
+  return s;
+}
+OptionSpec pos(llvm::StringRef name, OptKind kind) {
+  OptionSpec s{name, kind};
+  s.positive = true;
+  return s;
+}
+OptionSpec opt(llvm::StringRef name, OptKind kind) { return {name, kind}; }
+OptionSpec word(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> words,
+                bool edgesOnly = false) {
+  OptionSpec s{name, OptKind::Word, words};
+  s.edgesOnly = edgesOnly;
+  return s;
+}
+
+const std::vector<OptionSpec> &loadSpecs() {
+  static const std::vector<OptionSpec> specs = {
+      word("format", kFormats), opt("weighted", OptKind::Bool),
+      opt("labels", OptKind::String), opt("edge_labels", OptKind::String)};
+  return specs;
+}
+
+const std::vector<OptionSpec> &walkScheduleSpecs() {
+  static const std::vector<OptionSpec> specs = {
+      word("sampler", kSamplers), word("target", kTargets),
+      pos("threads", OptKind::Int), pos("walkers_per_thread", OptKind::Int)};
+  return specs;
+}
+
+const std::vector<OptionSpec> &labelScheduleSpecs() {
+  static const std::vector<OptionSpec> specs = {
+      word("direction", kDirections, /*edgesOnly=*/true),
+      opt("parallel", OptKind::Parallel),
+      opt("tile", OptKind::IntOrAuto),
+      word("frontier", kFrontiers, /*edgesOnly=*/true),
+      word("format", kFeatureFormats, /*edgesOnly=*/true)};
+  return specs;
+}
+
+const std::vector<OptionSpec> &algorithmScheduleSpecs() {
+  static const std::vector<OptionSpec> specs = [] {
+    std::vector<OptionSpec> s = {word("target", kTargets),
+                                 pos("threads", OptKind::Int)};
+    for (const OptionSpec &l : labelScheduleSpecs())
+      s.push_back(l);
+    return s;
+  }();
+  return specs;
+}
+
+const std::vector<OptionSpec> *modelSpecs(llvm::StringRef kind) {
+  static const std::vector<OptionSpec> transformer = {
+      req("layers", OptKind::Int),   req("hidden", OptKind::Int),
+      req("heads", OptKind::Int),    pos("kv_heads", OptKind::Int),
+      pos("ffn", OptKind::Int),      req("seq", OptKind::Int),
+      req("vocab", OptKind::Int),    word("dtype", kDtypes)};
+  static const std::vector<OptionSpec> gnn = {
+      req("layers", OptKind::Int),     req("fanouts", OptKind::IntList),
+      req("features", OptKind::Int),   req("hidden", OptKind::Int),
+      req("classes", OptKind::Int),    word("kind", kGnnKinds)};
+  static const std::vector<OptionSpec> distill = {
+      req("teacher", OptKind::Model), req("student", OptKind::Model),
+      req("blocks", OptKind::Int)};
+  if (kind == "transformer")
+    return &transformer;
+  if (kind == "gnn")
+    return &gnn;
+  if (kind == "distill")
+    return &distill;
+  return nullptr;
+}
+
+/// What a job action takes and which options it accepts.
+struct JobAction {
+  llvm::StringRef name;
+  llvm::StringRef subjectWhat; ///< "a transformer model", ...
+  llvm::ArrayRef<llvm::StringRef> modelKinds; ///< accepted model kinds
+  bool takesGraph = false;     ///< gather: a graph as subject
+  bool takesWalk = false;
+  bool takesAlgorithm = false;
+  bool targetMayBeGraph = false;
+  std::vector<OptionSpec> options;
+};
+
+const llvm::StringRef kTransformer[] = {"transformer"};
+const llvm::StringRef kTrainable[] = {"transformer", "gnn"};
+const llvm::StringRef kDistill[] = {"distill"};
+const llvm::StringRef kGnn[] = {"gnn"};
+
+std::vector<OptionSpec> withCommon(std::vector<OptionSpec> specs) {
+  specs.push_back(opt("output", OptKind::String));
+  specs.push_back(opt("seed", OptKind::Int));
+  specs.push_back(pos("threads", OptKind::Int));
+  return specs;
+}
+
+std::vector<OptionSpec> trainingOptions(bool batchRequired) {
+  OptionSpec batch = batchRequired ? req("batch", OptKind::Int)
+                                   : pos("batch", OptKind::Int);
+  return withCommon({batch, pos("micro_batch", OptKind::Int),
+                     word("optimizer", kOptimizers), pos("seq", OptKind::Int),
+                     pos("steps", OptKind::Int), opt("recompute", OptKind::Bool),
+                     pos("lr", OptKind::Float)});
+}
+
+const std::vector<JobAction> &jobActions() {
+  static const std::vector<JobAction> actions = [] {
+    std::vector<JobAction> a;
+    a.push_back({"finetune", "a transformer model", kTransformer, false,
+                 false, false, false, trainingOptions(true)});
+    a.push_back({"train", "a transformer or gnn model", kTrainable, false,
+                 false, false, false, trainingOptions(true)});
+    a.push_back({"infer", "a transformer model", kTransformer, false, false,
+                 false, false,
+                 withCommon({pos("batch", OptKind::Int),
+                             pos("seq", OptKind::Int),
+                             pos("tokens", OptKind::Int)})});
+    a.push_back({"distill", "a distill model", kDistill, false, false, false,
+                 false, trainingOptions(true)});
+    a.push_back({"gather", "a gnn model or a graph", kGnn, true, false, false,
+                 false, withCommon({pos("batch", OptKind::Int)})});
+    a.push_back({"walk", "a walk", {}, false, true, false, true,
+                 withCommon({pos("walks_per_vertex", OptKind::Int)})});
+    a.push_back({"run", "an algorithm", {}, false, false, true, true,
+                 withCommon({})});
+    return a;
+  }();
+  return actions;
+}
+
+std::vector<std::string> specNames(llvm::ArrayRef<OptionSpec> specs) {
+  std::vector<std::string> names;
+  for (const OptionSpec &s : specs)
+    names.push_back(s.name.str());
+  return names;
+}
+
+/// Types an expression without reporting a bare word that names nothing
+/// (the value of an option that was already reported unknown).
+void checkLoose(Sema &s, ast::Expr *e) {
+  if (auto *n = llvm::dyn_cast_or_null<ast::NameExpr>(e))
+    if (!s.lookup(n->name))
+      return;
+  s.check(e);
+}
+
+/// The kind of a model ("transformer", "gnn", "distill"), or "".
+llvm::StringRef modelKind(const Symbol *sym) {
+  if (!sym || sym->kind != SymKind::Model || !sym->decl)
+    return "";
+  auto *model = llvm::cast<ast::ModelDecl>(sym->decl);
+  return model->ctor ? llvm::StringRef(model->ctor->callee) : "";
+}
+
+/// Checks one option list against `specs` (and, for walk and run jobs, the
+/// parameters of the walk or algorithm).
+class OptionChecker {
+public:
+  OptionChecker(Sema &s, llvm::StringRef noun, std::string owner,
+                ast::SourceRange ownerRange)
+      : s(s), noun(noun), owner(std::move(owner)), ownerRange(ownerRange) {}
+
+  /// Extra keys: the parameters of `paramOwner` ("walk 'n2v'").
+  void setParams(llvm::ArrayRef<ast::Param> p, std::string pOwner) {
+    params = p;
+    paramOwner = std::move(pOwner);
+  }
+
+  /// Checks `items`; returns the value of each accepted key.
+  std::map<std::string, ast::Expr *> run(llvm::ArrayRef<OptionItem> items,
+                                         llvm::ArrayRef<OptionSpec> specs);
+
+private:
+  void checkValue(const OptionSpec &spec, ast::Expr *e);
+  void checkInt(const OptionSpec &spec, ast::Expr *e);
+  void unknownWord(const OptionSpec &spec, ast::NameExpr &n,
+                   llvm::ArrayRef<llvm::StringRef> words);
+  std::string what(const OptionSpec &spec) const {
+    return noun.str() + " '" + spec.name.str() + "'";
+  }
+
+  Sema &s;
+  llvm::StringRef noun;
+  std::string owner;
+  ast::SourceRange ownerRange;
+  llvm::ArrayRef<ast::Param> params;
+  std::string paramOwner;
+};
+
+std::map<std::string, ast::Expr *>
+OptionChecker::run(llvm::ArrayRef<OptionItem> items,
+                   llvm::ArrayRef<OptionSpec> specs) {
+  Sema::WhereScope w(s, Where::Const, "a constant expression");
+  std::map<std::string, ast::Expr *> given;
+  std::map<std::string, ast::SourceRange> seen;
+  for (const OptionItem &item : items) {
+    auto [prev, inserted] = seen.emplace(item.name.str(), item.nameRange);
+    if (!inserted) {
+      auto diag = s.error(item.nameRange) << "duplicate " << noun << " '"
+                                          << item.name << "'";
+      s.note(diag, prev->second, "previous value is here");
+      checkLoose(s, item.value);
+      continue;
+    }
+    auto spec = llvm::find_if(
+        specs, [&](const OptionSpec &sp) { return sp.name == item.name; });
+    if (spec != specs.end()) {
+      checkValue(*spec, item.value);
+      given[item.name.str()] = item.value;
+      continue;
+    }
+    auto param = llvm::find_if(
+        params, [&](const ast::Param &p) { return p.name == item.name; });
+    if (param != params.end()) {
+      Type t = s.resolveType(param->type, /*report=*/false);
+      s.checkAs(item.value, t,
+                "argument '" + param->name + "' of " + paramOwner);
+      given[item.name.str()] = item.value;
+      continue;
+    }
+    std::vector<std::string> names = specNames(specs);
+    for (const ast::Param &p : params)
+      names.push_back(p.name);
+    s.error(item.nameRange) << "unknown " << noun << " '" << item.name
+                            << "' for " << owner << "; expected one of: "
+                            << joinNames(names);
+    checkLoose(s, item.value);
+  }
+  for (const OptionSpec &spec : specs)
+    if (spec.required && !given.count(spec.name.str()))
+      s.error(ownerRange) << owner << " is missing required " << noun << " '"
+                          << spec.name << "'";
+  for (const ast::Param &p : params)
+    if (!p.defaultValue && !given.count(p.name))
+      s.error(ownerRange) << owner << " is missing argument '" << p.name
+                          << "' of " << paramOwner;
+  return given;
+}
+
+void OptionChecker::unknownWord(const OptionSpec &spec, ast::NameExpr &n,
+                                llvm::ArrayRef<llvm::StringRef> words) {
+  s.error(n.range) << "unknown value '" << n.name << "' for " << what(spec)
+                   << "; expected one of: " << joinNames(words);
+}
+
+void OptionChecker::checkInt(const OptionSpec &spec, ast::Expr *e) {
+  Type t = s.check(e);
+  if (!e || t.isUnknown())
+    return;
+  if (t.kind != K::Int) {
+    s.error(e->range) << what(spec) << " expects i64, got " << typeName(t);
+    return;
+  }
+  if (const Value *v = s.valueOf(e))
+    if (spec.positive && v->i <= 0)
+      s.error(e->range) << what(spec) << " must be positive, got " << v->i;
+}
+
+void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
+  if (!e)
+    return;
+  auto *name = llvm::dyn_cast<ast::NameExpr>(e);
+  switch (spec.kind) {
+  case OptKind::Int:
+    checkInt(spec, e);
+    return;
+  case OptKind::Float: {
+    Type t = s.check(e);
+    if (t.isUnknown())
+      return;
+    if (t.kind != K::Int && t.kind != K::Float) {
+      s.error(e->range) << what(spec) << " expects f64, got " << typeName(t);
+      return;
+    }
+    if (const Value *v = s.valueOf(e))
+      if (spec.positive && *v->asNumber() <= 0)
+        s.error(e->range) << what(spec) << " must be positive, got "
+                          << formatValue(*v, t);
+    return;
+  }
+  case OptKind::Bool:
+    s.checkAs(e, Type::of(K::Bool), what(spec));
+    return;
+  case OptKind::String: {
+    if (!s.checkAs(e, Type::of(K::String), what(spec)))
+      return;
+    if (const Value *v = s.valueOf(e))
+      if (v->kind == Value::Kind::String && v->s.empty())
+        s.error(e->range) << what(spec) << " must not be empty";
+    return;
+  }
+  case OptKind::Word:
+    if (name) {
+      if (llvm::is_contained(spec.words, llvm::StringRef(name->name)))
+        e->type = Type::of(K::Enum);
+      else
+        unknownWord(spec, *name, spec.words);
+      return;
+    }
+    if (Type t = s.check(e); !t.isUnknown())
+      s.error(e->range) << what(spec)
+                        << " expects one of: " << joinNames(spec.words)
+                        << "; got " << typeName(t);
+    return;
+  case OptKind::IntOrAuto:
+    if (name && name->name == "auto") {
+      e->type = Type::of(K::Enum);
+      return;
+    }
+    if (name && !s.lookup(name->name)) {
+      s.error(e->range) << "unknown value '" << name->name << "' for "
+                        << what(spec) << "; expected 'auto' or a positive i64";
+      return;
+    }
+    checkInt(spec, e);
+    if (!e->type.isUnknown() && e->type.kind == K::Int)
+      if (const Value *v = s.valueOf(e))
+        if (v->i <= 0)
+          s.error(e->range) << what(spec) << " must be positive, got "
+                            << v->i;
+    return;
+  case OptKind::Parallel:
+    if (name && (name->name == "serial" || name->name == "static")) {
+      e->type = Type::of(K::Enum);
+      return;
+    }
+    if (auto *call = llvm::dyn_cast<ast::CallExpr>(e);
+        call && call->callee == "dynamic") {
+      bool named = llvm::any_of(
+          call->args, [](const ast::Arg &a) { return !a.name.empty(); });
+      if (call->args.size() != 1 || named) {
+        s.error(call->range) << "'dynamic' expects 1 argument (the chunk "
+                                "size), got "
+                             << call->args.size();
+        for (ast::Arg &a : call->args)
+          s.check(a.value.get());
+        return;
+      }
+      ast::Expr *arg = call->args[0].value.get();
+      Type t = s.check(arg);
+      if (arg && !t.isUnknown()) {
+        if (t.kind != K::Int)
+          s.error(arg->range) << "chunk size of 'dynamic' expects i64, got "
+                              << typeName(t);
+        else if (const Value *v = s.valueOf(arg); v && v->i <= 0)
+          s.error(arg->range)
+              << "chunk size of 'dynamic' must be positive, got " << v->i;
+      }
+      call->type = Type::of(K::Enum);
+      return;
+    }
+    if (name) {
+      unknownWord(spec, *name, kParallel);
+      return;
+    }
+    if (Type t = s.check(e); !t.isUnknown())
+      s.error(e->range) << what(spec) << " expects one of: "
+                        << joinNames(kParallel) << "; got " << typeName(t);
+    return;
+  case OptKind::IntList: {
+    Type t = s.check(e);
+    if (t.isUnknown())
+      return;
+    if (t.kind != K::List ||
+        (t.element && !t.element->isUnknown() &&
+         t.element->kind != K::Int)) {
+      s.error(e->range) << what(spec) << " expects [i64], got "
+                        << typeName(t);
+      return;
+    }
+    if (const Value *v = s.valueOf(e))
+      for (const Value &elt : v->elements)
+        if (spec.positive && elt.kind == Value::Kind::Int && elt.i <= 0) {
+          s.error(e->range) << what(spec)
+                            << " must contain positive numbers, got "
+                            << elt.i;
+          break;
+        }
+    return;
+  }
+  case OptKind::Model: {
+    if (!name) {
+      if (Type t = s.check(e); !t.isUnknown())
+        s.error(e->range) << what(spec) << " expects a model, got "
+                          << typeName(t);
+      return;
+    }
+    Symbol *sym = s.lookup(name->name);
+    if (!sym) {
+      s.error(e->range) << "unknown model '" << name->name << "'"
+                        << didYouMean(name->name,
+                                      s.globalNames({SymKind::Model}));
+      return;
+    }
+    if (sym->kind != SymKind::Model) {
+      auto diag = s.error(e->range) << "'" << name->name << "' is "
+                                    << describeA(sym->kind)
+                                    << ", not a model";
+      s.note(diag, sym->range, "'" + name->name + "' is declared here");
+      return;
+    }
+    e->type = Type::of(K::Model);
+    return;
+  }
+  }
+}
+
+std::vector<OptionItem> itemsOf(std::vector<ast::Prop> &props) {
+  std::vector<OptionItem> items;
+  for (ast::Prop &p : props)
+    items.push_back({p.name, p.nameRange, p.value.get()});
+  return items;
+}
+
+const Value *argValue(Sema &s, const std::map<std::string, ast::Expr *> &args,
+                      llvm::StringRef name) {
+  auto it = args.find(name.str());
+  if (it == args.end() || !it->second || it->second->type.isUnknown())
+    return nullptr;
+  const Value *v = s.valueOf(it->second);
+  return v && v->kind == Value::Kind::Int ? v : nullptr;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Graphs
+//===----------------------------------------------------------------------===//
+
+void Sema::checkGraph(ast::GraphDecl &graph) {
+  ast::CallExpr *call = graph.source.get();
+  if (!call)
+    return;
+  WhereScope w(*this, Where::Const, "a constant expression");
+  if (call->callee != "load") {
+    error(call->calleeRange) << "unknown graph source '" << call->callee
+                             << "'; expected 'load'";
+    for (ast::Arg &a : call->args)
+      checkLoose(*this, a.value.get());
+    return;
+  }
+  call->type = Type::of(K::Graph);
+
+  std::vector<OptionItem> named;
+  bool sawPath = false;
+  ast::NameExpr *direction = nullptr;
+  for (ast::Arg &a : call->args) {
+    ast::Expr *e = a.value.get();
+    if (!a.name.empty()) {
+      named.push_back({a.name, a.nameRange, e});
+      continue;
+    }
+    if (!e)
+      continue;
+    if (!sawPath) {
+      sawPath = true;
+      if (!checkAs(e, Type::of(K::String), "the file path of 'load'"))
+        continue;
+      if (const Value *v = valueOf(e))
+        if (v->kind == Value::Kind::String && v->s.empty())
+          error(e->range) << "graph file path is empty";
+      continue;
+    }
+    auto *flag = llvm::dyn_cast<ast::NameExpr>(e);
+    if (!flag || (flag->name != "directed" && flag->name != "undirected")) {
+      if (flag)
+        error(e->range) << "unknown flag '" << flag->name
+                        << "' for load; expected 'directed' or 'undirected'"
+                        << didYouMean(flag->name, {"directed", "undirected"});
+      else {
+        check(e);
+        error(e->range) << "unexpected positional argument to load; expected "
+                           "'directed' or 'undirected'";
+      }
+      continue;
+    }
+    flag->type = Type::of(K::Enum);
+    if (direction) {
+      auto diag = error(e->range)
+                  << (direction->name == flag->name
+                          ? "duplicate '" + flag->name + "'"
+                          : std::string("a graph cannot be both directed and "
+                                        "undirected"));
+      note(diag, direction->range, "'" + direction->name + "' is here");
+      continue;
+    }
+    direction = flag;
+  }
+  if (!sawPath)
+    error(call->range) << "load needs a file path, e.g. load(\"graph.txt\")";
+  OptionChecker(*this, "option", "load", call->range).run(named, loadSpecs());
+}
+
+//===----------------------------------------------------------------------===//
+// Models
+//===----------------------------------------------------------------------===//
+
+void Sema::checkModel(ast::ModelDecl &model) {
+  ast::CallExpr *call = model.ctor.get();
+  if (!call)
+    return;
+  WhereScope w(*this, Where::Const, "a constant expression");
+  const std::vector<OptionSpec> *specs = modelSpecs(call->callee);
+  if (!specs) {
+    error(call->calleeRange)
+        << "unknown model kind '" << call->callee << "'"
+        << didYouMean(call->callee, {"transformer", "gnn", "distill"})
+        << " (expected one of: transformer, gnn, distill)";
+    for (ast::Arg &a : call->args)
+      checkLoose(*this, a.value.get());
+    return;
+  }
+  call->type = Type::of(K::Model);
+  std::vector<OptionItem> named;
+  for (ast::Arg &a : call->args) {
+    if (a.name.empty()) {
+      checkLoose(*this, a.value.get());
+      error(a.value ? a.value->range : call->range)
+          << "arguments of " << call->callee << " must be named, e.g. '"
+          << specs->front().name << ": ...'";
+      continue;
+    }
+    named.push_back({a.name, a.nameRange, a.value.get()});
+  }
+  auto args = OptionChecker(*this, "argument", call->callee, call->range)
+                  .run(named, *specs);
+
+  if (call->callee == "transformer") {
+    const Value *hidden = argValue(*this, args, "hidden");
+    const Value *heads = argValue(*this, args, "heads");
+    const Value *kvHeads = argValue(*this, args, "kv_heads");
+    if (hidden && heads && heads->i > 0 && hidden->i % heads->i != 0)
+      error(args["hidden"]->range)
+          << "hidden (" << hidden->i << ") must be divisible by heads ("
+          << heads->i << ")";
+    if (heads && kvHeads && kvHeads->i > 0 && heads->i % kvHeads->i != 0)
+      error(args["kv_heads"]->range)
+          << "heads (" << heads->i << ") must be divisible by kv_heads ("
+          << kvHeads->i << ")";
+  } else if (call->callee == "gnn") {
+    const Value *layers = argValue(*this, args, "layers");
+    auto fanouts = args.find("fanouts");
+    const Value *list = fanouts != args.end() && fanouts->second &&
+                                !fanouts->second->type.isUnknown()
+                            ? valueOf(fanouts->second)
+                            : nullptr;
+    if (layers && list && list->kind == Value::Kind::List &&
+        static_cast<int64_t>(list->elements.size()) != layers->i)
+      error(fanouts->second->range)
+          << "fanouts has " << list->elements.size()
+          << (list->elements.size() == 1 ? " entry" : " entries")
+          << " but layers is " << layers->i;
+  } else if (call->callee == "distill") {
+    const Symbol *teacher = nullptr;
+    for (llvm::StringRef role : {"teacher", "student"}) {
+      auto it = args.find(role.str());
+      if (it == args.end() || !it->second ||
+          it->second->type.kind != K::Model)
+        continue;
+      auto *name = llvm::cast<ast::NameExpr>(it->second);
+      const Symbol *sym = lookup(name->name);
+      llvm::StringRef kind = modelKind(sym);
+      if (kind != "transformer") {
+        auto diag = error(name->range)
+                    << role << " of distill must be a transformer model; '"
+                    << name->name << "' is "
+                    << (kind.empty() ? std::string("not")
+                                     : "a " + kind.str())
+                    << " model";
+        note(diag, sym->range, "'" + name->name + "' is declared here");
+        continue;
+      }
+      if (role == "teacher") {
+        teacher = sym;
+        continue;
+      }
+      if (teacher && teacher == sym)
+        error(name->range) << "teacher and student are the same model '"
+                           << name->name << "'";
+    }
+    // Blocks group the teacher's layers.
+    const Value *blocks = argValue(*this, args, "blocks");
+    if (teacher && blocks && ensureChecked(teacher->decl)) {
+      auto *t = llvm::cast<ast::ModelDecl>(teacher->decl);
+      for (ast::Arg &a : t->ctor->args) {
+        if (a.name != "layers" || !a.value || a.value->type.kind != K::Int)
+          continue;
+        const Value *layers = valueOf(a.value.get());
+        if (layers && blocks->i > layers->i)
+          error(args["blocks"]->range)
+              << "blocks (" << blocks->i << ") exceeds the layers of teacher '"
+              << t->name << "' (" << layers->i << ")";
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Jobs
+//===----------------------------------------------------------------------===//
+
+void Sema::checkJob(ast::JobDecl &job) {
+  const JobAction *action = nullptr;
+  std::vector<std::string> actionNames;
+  for (const JobAction &a : jobActions()) {
+    actionNames.push_back(a.name.str());
+    if (a.name == job.action)
+      action = &a;
+  }
+  if (!action) {
+    error(job.actionRange) << "unknown job action '" << job.action << "'"
+                           << didYouMean(job.action, actionNames)
+                           << " (expected one of: " << joinNames(actionNames)
+                           << ")";
+    for (ast::Prop &p : job.props)
+      checkLoose(*this, p.value.get());
+    return;
+  }
+
+  // The subject.
+  std::vector<SymKind> subjectKinds;
+  if (!action->modelKinds.empty())
+    subjectKinds.push_back(SymKind::Model);
+  if (action->takesGraph)
+    subjectKinds.push_back(SymKind::Graph);
+  if (action->takesWalk)
+    subjectKinds.push_back(SymKind::Walk);
+  if (action->takesAlgorithm)
+    subjectKinds.push_back(SymKind::Algorithm);
+  Symbol *subject = lookupGlobal(job.subject);
+  llvm::ArrayRef<ast::Param> params;
+  std::string paramOwner;
+  if (!subject) {
+    error(job.subjectRange) << "unknown name '" << job.subject << "'"
+                            << didYouMean(job.subject,
+                                          globalNames(subjectKinds));
+  } else {
+    bool ok = llvm::is_contained(subjectKinds, subject->kind);
+    std::string is = describeA(subject->kind);
+    if (ok && subject->kind == SymKind::Model) {
+      llvm::StringRef kind = modelKind(subject);
+      ok = llvm::is_contained(action->modelKinds, kind);
+      is = "a " + (kind.empty() ? std::string("") : kind.str() + " ") +
+           "model";
+    }
+    if (!ok) {
+      auto diag = error(job.subjectRange)
+                  << action->name << " needs " << action->subjectWhat << "; '"
+                  << job.subject << "' is " << is;
+      note(diag, subject->range, "'" + job.subject + "' is declared here");
+    } else if (auto *walk =
+                   llvm::dyn_cast_or_null<ast::WalkDecl>(subject->decl)) {
+      params = walk->params;
+      paramOwner = "walk '" + walk->name + "'";
+    } else if (auto *algo =
+                   llvm::dyn_cast_or_null<ast::AlgorithmDecl>(subject->decl)) {
+      params = algo->params;
+      paramOwner = "algorithm '" + algo->name + "'";
+    }
+  }
+
+  // The target.
+  std::vector<SymKind> targetKinds = {SymKind::Topology};
+  if (action->targetMayBeGraph)
+    targetKinds.push_back(SymKind::Graph);
+  Symbol *target = lookupGlobal(job.target);
+  if (!target) {
+    error(job.targetRange) << "unknown name '" << job.target << "'"
+                           << didYouMean(job.target, globalNames(targetKinds));
+  } else if (!llvm::is_contained(targetKinds, target->kind)) {
+    auto diag = error(job.targetRange)
+                << action->name << " runs on a topology"
+                << (action->targetMayBeGraph ? " or a graph" : "") << "; '"
+                << job.target << "' is " << describeA(target->kind);
+    note(diag, target->range, "'" + job.target + "' is declared here");
+  }
+
+  // The options.
+  OptionChecker options(*this, "option",
+                        action->name.str() + " job '" + job.name + "'",
+                        job.nameRange);
+  options.setParams(params, paramOwner);
+  auto given = options.run(itemsOf(job.props), action->options);
+  const Value *batch = argValue(*this, given, "batch");
+  const Value *micro = argValue(*this, given, "micro_batch");
+  if (batch && micro && micro->i > 0 && batch->i > 0 &&
+      batch->i % micro->i != 0)
+    error(given["micro_batch"]->range)
+        << "batch (" << batch->i << ") must be divisible by micro_batch ("
+        << micro->i << ")";
+}
+
+//===----------------------------------------------------------------------===//
+// Schedules
+//===----------------------------------------------------------------------===//
+
+void Sema::checkSchedule(ast::ScheduleDecl &schedule) {
+  auto looseAll = [&] {
+    for (ast::Prop &p : schedule.props)
+      checkLoose(*this, p.value.get());
+    for (auto &l : schedule.labeled)
+      for (ast::Prop &p : l.props)
+        checkLoose(*this, p.value.get());
+  };
+  Symbol *sym = resolveGlobal(schedule.name, schedule.nameRange,
+                              {SymKind::Walk, SymKind::Algorithm},
+                              "walk or algorithm");
+  auto [prev, inserted] =
+      schedules.emplace(schedule.name, schedule.nameRange);
+  if (!inserted) {
+    auto diag = error(schedule.nameRange)
+                << "duplicate schedule for '" << schedule.name << "'";
+    note(diag, prev->second,
+         "previous schedule for '" + schedule.name + "' is here");
+  }
+  if (!sym || !sym->decl) {
+    looseAll();
+    return;
+  }
+
+  if (auto *walk = llvm::dyn_cast<ast::WalkDecl>(sym->decl)) {
+    OptionChecker(*this, "option", "the schedule of walk '" + walk->name + "'",
+                  schedule.nameRange)
+        .run(itemsOf(schedule.props), walkScheduleSpecs());
+    for (auto &l : schedule.labeled) {
+      error(l.labelRange) << "walk '" << walk->name
+                          << "' has no labels; only algorithm loops can be "
+                             "labelled";
+      for (ast::Prop &p : l.props)
+        checkLoose(*this, p.value.get());
+    }
+    return;
+  }
+
+  auto *algo = llvm::cast<ast::AlgorithmDecl>(sym->decl);
+  ensureChecked(algo);
+  const AlgoInfo &info = algoInfo[algo];
+  OptionChecker(*this, "option",
+                "the schedule of algorithm '" + algo->name + "'",
+                schedule.nameRange)
+      .run(itemsOf(schedule.props), algorithmScheduleSpecs());
+
+  std::map<std::string, ast::SourceRange> seenLabels;
+  for (auto &l : schedule.labeled) {
+    auto found = info.labels.find(l.label);
+    if (found == info.labels.end()) {
+      std::vector<std::string> labels;
+      for (const auto &entry : info.labels)
+        labels.push_back("@" + entry.first);
+      error(l.labelRange) << "unknown label '@" << l.label
+                          << "' in algorithm '" << algo->name << "'"
+                          << didYouMean("@" + l.label, labels);
+      for (ast::Prop &p : l.props)
+        checkLoose(*this, p.value.get());
+      continue;
+    }
+    auto [prevLabel, fresh] = seenLabels.emplace(l.label, l.labelRange);
+    if (!fresh) {
+      auto diag = error(l.labelRange) << "duplicate schedule for label '@"
+                                      << l.label << "'";
+      note(diag, prevLabel->second,
+           "previous schedule for '@" + l.label + "' is here");
+    }
+    OptionChecker(*this, "option", "label '@" + l.label + "'", l.labelRange)
+        .run(itemsOf(l.props), labelScheduleSpecs());
+    if (found->second.isEdges)
+      continue;
+    for (ast::Prop &p : l.props) {
+      auto spec = llvm::find_if(labelScheduleSpecs(), [&](const OptionSpec &s) {
+        return s.name == p.name;
+      });
+      if (spec != labelScheduleSpecs().end() && spec->edgesOnly)
+        error(p.nameRange) << "option '" << p.name
+                           << "' applies to edges loops; '@" << l.label
+                           << "' labels a vertices loop";
+    }
+  }
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian package Sluice's build and tests need. Idempotent:
+# packages already installed are skipped, and apt is not touched at all when
+# nothing is missing.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build ccache python3 pkg-config
+  flex bison
+  llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
+  clang-19 libclang-rt-19-dev          # libFuzzer and sanitizers
+  libgtest-dev                          # unit tests
+  libboost-graph-dev                    # max-flow / min-cut in analyses
+  graphviz                              # dot -> SVG for topology views
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,36 @@
+# -*- Python -*-
+# lit configuration for the Sluice test suite.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "SLUICE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".sluice", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "Unit", "corpus"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.sluice_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%src_root", config.sluice_src_root))
+config.substitutions.append(("%examples", os.path.join(config.sluice_src_root, "examples")))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# Our tools first, then LLVM's FileCheck/not/count.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.sluice_tools_dir, append_path=True)
+
+tool_dirs = [config.sluice_tools_dir, config.llvm_tools_dir]
+tools = ["sluicec", "sluice-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+if config.ptxas_executable and os.path.exists(config.ptxas_executable):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas_executable))
+if config.dot_executable and os.path.exists(config.dot_executable):
+    config.available_features.add("dot")
