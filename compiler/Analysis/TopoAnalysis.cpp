@@ -348,6 +348,9 @@ GraphTotals analysis::computeTotals(const TopoGraph &g) {
     KindTotals &k = t.kinds[it->second];
     ++k.count;
     for (const QuantityProp &q : d.quantities) {
+      // Clock rates and latencies do not add up across devices.
+      if (q.dim == Dim::frequency() || q.dim == Dim::time())
+        continue;
       auto qt = std::find_if(k.quantities.begin(), k.quantities.end(),
                              [&](const QuantityTotal &x) {
                                return x.name == q.name && x.dim == q.dim;

@@ -157,40 +157,56 @@ std::string sluice::listUnits() {
   return out;
 }
 
-std::string sluice::formatQuantity(double v, const Dim &dim) {
-  // Preferred display units per dimension, largest first.
-  struct Choice {
-    const char *unit;
-    double factor;
-  };
-  std::vector<Choice> choices;
+namespace {
+struct Choice {
+  const char *unit;
+  double factor;
+};
+/// Preferred display units per dimension, largest first.
+std::vector<Choice> displayChoices(const Dim &dim) {
   if (dim == Dim::bytes())
-    choices = {{"TiB", 1099511627776.0}, {"GiB", 1073741824.0},
-               {"MiB", 1048576.0}, {"KiB", 1024.0}, {"B", 1}};
-  else if (dim == Dim::bandwidth())
-    choices = {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"KB/s", 1e3},
-               {"B/s", 1}};
-  else if (dim == Dim::time())
-    choices = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
-  else if (dim == Dim::compute())
-    choices = {{"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9},
-               {"FLOPS", 1}};
-  else if (dim == Dim::flops())
-    choices = {{"PFLOP", 1e15}, {"TFLOP", 1e12}, {"GFLOP", 1e9}, {"FLOP", 1}};
-  else if (dim == Dim::price())
-    choices = {{"USD", 1}};
-  else if (dim == Dim::power())
-    choices = {{"kW", 1e3}, {"W", 1}};
-  else if (dim == Dim::frequency())
-    choices = {{"GHz", 1e9}, {"MHz", 1e6}, {"Hz", 1}};
+    return {{"TiB", 1099511627776.0}, {"GiB", 1073741824.0},
+            {"MiB", 1048576.0},       {"KiB", 1024.0},
+            {"B", 1}};
+  if (dim == Dim::bandwidth())
+    return {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"KB/s", 1e3},
+            {"B/s", 1}};
+  if (dim == Dim::time())
+    return {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+  if (dim == Dim::compute())
+    return {{"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9}, {"FLOPS", 1}};
+  if (dim == Dim::flops())
+    return {{"PFLOP", 1e15}, {"TFLOP", 1e12}, {"GFLOP", 1e9}, {"FLOP", 1}};
+  if (dim == Dim::price())
+    return {{"USD", 1}};
+  if (dim == Dim::power())
+    return {{"kW", 1e3}, {"W", 1}};
+  if (dim == Dim::frequency())
+    return {{"GHz", 1e9}, {"MHz", 1e6}, {"Hz", 1}};
+  return {};
+}
 
+const Choice *pickChoice(const std::vector<Choice> &choices, double v) {
+  for (const Choice &c : choices)
+    if (std::fabs(v) >= c.factor || &c == &choices.back())
+      return &c;
+  return nullptr;
+}
+} // namespace
+
+std::string sluice::chooseDisplayUnit(double v, const Dim &dim) {
+  std::vector<Choice> choices = displayChoices(dim);
+  const Choice *c = pickChoice(choices, v);
+  return c ? c->unit : "";
+}
+
+std::string sluice::formatQuantity(double v, const Dim &dim) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  for (const Choice &c : choices) {
-    if (std::fabs(v) >= c.factor || &c == &choices.back()) {
-      os << llvm::format("%g", v / c.factor) << " " << c.unit;
-      return out;
-    }
+  std::vector<Choice> choices = displayChoices(dim);
+  if (const Choice *c = pickChoice(choices, v)) {
+    os << llvm::format("%g", v / c->factor) << " " << c->unit;
+    return out;
   }
   os << llvm::format("%g", v);
   if (!dim.isNone())

@@ -69,6 +69,11 @@ std::optional<UnitInfo> lookupUnit(llvm::StringRef spelling);
 /// A comma-separated list of every unit spelling, for error messages and docs.
 std::string listUnits();
 
+/// The unit to show `baseValue` of dimension `dim` in: the largest of the
+/// preferred units of the dimension that keeps the number >= 1 (e.g. "TFLOPS"
+/// for 5.9e12 FLOP/s). Empty when the dimension has no unit spelling.
+std::string chooseDisplayUnit(double baseValue, const Dim &dim);
+
 /// Formats a value in base units with a human-friendly unit of its dimension
 /// ("80 GiB", "25 GB/s", "1.5 us"); falls back to the base-unit formula.
 std::string formatQuantity(double baseValue, const Dim &dim);

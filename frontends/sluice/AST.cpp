@@ -168,7 +168,8 @@ std::string formatDouble(double v) {
   double mag = std::fabs(v);
   if (mag >= 1) {
     int intDigits = static_cast<int>(std::floor(std::log10(mag))) + 1;
-    precision = std::max(precision, std::min(intDigits, 17));
+    if (intDigits <= 17)
+      precision = std::max(precision, intDigits);
   }
   std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
   return buf;

@@ -41,29 +41,8 @@ ConstValue ConstValue::ofQuantity(double baseValue, Dim dim, std::string unit) {
   c.kind = Kind::Quantity;
   c.f = baseValue;
   c.dim = dim;
-  c.unit = std::move(unit);
+  c.unit = unit.empty() ? chooseDisplayUnit(baseValue, dim) : std::move(unit);
   return c;
-}
-
-/// The base-unit spelling of a dimension, when it has one.
-static std::string baseUnit(const Dim &dim) {
-  if (dim == Dim::bytes())
-    return "B";
-  if (dim == Dim::bandwidth())
-    return "B/s";
-  if (dim == Dim::time())
-    return "s";
-  if (dim == Dim::compute())
-    return "FLOPS";
-  if (dim == Dim::flops())
-    return "FLOP";
-  if (dim == Dim::price())
-    return "USD";
-  if (dim == Dim::power())
-    return "W";
-  if (dim == Dim::frequency())
-    return "Hz";
-  return "";
 }
 
 double ConstValue::inUnit() const {
@@ -278,19 +257,66 @@ std::optional<ConstValue> Evaluator::evalCall(const CallExpr &e) {
     return one([](double x) { return std::log(x); });
   if (e.callee == "exp")
     return one([](double x) { return std::exp(x); });
-  if ((e.callee == "min" || e.callee == "max") && e.args.size() == 2) {
-    auto a = eval(*e.args[0].value);
-    auto b = a ? eval(*e.args[1].value) : std::nullopt;
-    if (!a || !b)
-      return std::nullopt;
-    auto x = a->asNumber(), y = b->asNumber();
-    if (!x || !y || a->kind != b->kind || a->dim != b->dim) {
-      error(e.range) << "'" << e.callee
-                     << "' needs two numbers of the same type";
+  if (e.callee == "abs") {
+    if (e.args.size() != 1) {
+      error(e.range) << "'abs' takes one argument";
       return std::nullopt;
     }
-    bool pickFirst = e.callee == "min" ? *x <= *y : *x >= *y;
-    return pickFirst ? *a : *b;
+    auto v = eval(*e.args[0].value);
+    if (!v)
+      return std::nullopt;
+    if (v->kind == ConstValue::Kind::Int) {
+      if (v->i == INT64_MIN) {
+        error(e.range) << "integer overflow in 'abs'";
+        return std::nullopt;
+      }
+      v->i = v->i < 0 ? -v->i : v->i;
+      return v;
+    }
+    if (!v->asNumber()) {
+      error(e.args[0].value->range) << "'abs' expects a number";
+      return std::nullopt;
+    }
+    v->f = std::fabs(v->f);
+    return v;
+  }
+  if (e.callee == "size" || e.callee == "empty") {
+    if (e.args.size() != 1) {
+      error(e.range) << "'" << e.callee << "' takes one list";
+      return std::nullopt;
+    }
+    auto v = eval(*e.args[0].value);
+    if (!v)
+      return std::nullopt;
+    if (v->kind != ConstValue::Kind::List) {
+      error(e.args[0].value->range) << "'" << e.callee << "' expects a list";
+      return std::nullopt;
+    }
+    if (e.callee == "empty")
+      return ConstValue::ofBool(v->list.empty());
+    return ConstValue::ofInt(static_cast<int64_t>(v->list.size()));
+  }
+  if (e.callee == "min" || e.callee == "max") {
+    if (e.args.empty()) {
+      error(e.range) << "'" << e.callee << "' needs at least one argument";
+      return std::nullopt;
+    }
+    std::optional<ConstValue> best;
+    for (const Arg &a : e.args) {
+      auto v = eval(*a.value);
+      if (!v)
+        return std::nullopt;
+      auto x = v->asNumber();
+      if (!x || (best && (v->kind != best->kind || v->dim != best->dim))) {
+        error(a.value->range) << "'" << e.callee
+                              << "' needs numbers of the same type";
+        return std::nullopt;
+      }
+      if (!best || (e.callee == "min" ? *x < *best->asNumber()
+                                      : *x > *best->asNumber()))
+        best = std::move(v);
+    }
+    return best;
   }
   error(e.calleeRange) << "'" << e.callee
                        << "' cannot be evaluated at compile time";
@@ -394,7 +420,7 @@ std::optional<ConstValue> Evaluator::evalBinary(const BinaryExpr &e) {
       return l->unit;
     if (r->kind == K::Quantity && r->dim == d)
       return r->unit;
-    return baseUnit(d);
+    return std::string();
   };
   switch (e.op) {
   case BinaryOp::Add:

@@ -513,7 +513,7 @@ void MLIRGenImpl::elabBandwidths(ElabTopology &topo,
   }
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer) {
-    error(item.pathRange) << "cannot read bandwidth matrix '" << path
+    error(item.pathRange) << "cannot read bandwidth matrix '" << item.path
                           << "': " << buffer.getError().message();
     return;
   }

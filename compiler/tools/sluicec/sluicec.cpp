@@ -208,6 +208,9 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
+  // MLIR's and LLVM's options stay accepted (e.g. --mlir-print-ir-after-all)
+  // but only ours are listed by --help; --help-hidden lists them all.
+  cl::HideUnrelatedOptions(sluiceCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "sluicec: the Sluice compiler\n\n"
