@@ -35,13 +35,6 @@ mlir::LogicalResult sluice::parseModule(llvm::SourceMgr &sourceMgr,
   if (module.path.empty())
     module.path = file.str();
   llvm::StringRef text = buffer->getBuffer();
-  // Flex measures buffers in int.
-  if (text.size() >= (1u << 30)) {
-    mlir::emitError(mlir::FileLineColLoc::get(ctx, file, 1, 1))
-        << "file too large (" << text.size() << " bytes, at most "
-        << (1u << 30) << ")";
-    return mlir::failure();
-  }
   detail::ParseContext parseCtx(ctx, file, module);
   return mlir::success(detail::parseBuffer(parseCtx, text));
 }
@@ -68,8 +61,8 @@ private:
     failed = true;
     if (from)
       return mlir::emitError(toLocation(ctx, from->pathRange));
-    // The main file: located at the file itself.
-    return mlir::emitError(mlir::FileLineColLoc::get(ctx, path, 0, 0));
+    // The main file: the message names it.
+    return mlir::emitError(mlir::UnknownLoc::get(ctx));
   }
 
   llvm::SourceMgr &sourceMgr;
@@ -106,6 +99,14 @@ void Loader::load(const std::string &path, const ast::ImportDecl *from) {
 
   if (llvm::sys::fs::is_directory(path)) {
     error(from, path) << "cannot open '" << path << "': it is a directory";
+    return;
+  }
+  // Devices such as /dev/zero never end; pipes (/dev/stdin) are fine.
+  llvm::sys::fs::file_status st;
+  if (!llvm::sys::fs::status(path, st) &&
+      (st.type() == llvm::sys::fs::file_type::character_file ||
+       st.type() == llvm::sys::fs::file_type::block_file)) {
+    error(from, path) << "cannot open '" << path << "': it is a device";
     return;
   }
   auto bufferOrErr = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);

@@ -18,6 +18,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -510,6 +511,12 @@ void MLIRGenImpl::elabBandwidths(ElabTopology &topo,
   if (!llvm::sys::path::is_absolute(path)) {
     path = llvm::sys::path::parent_path(item.range.begin.file);
     llvm::sys::path::append(path, item.path);
+  }
+  // Only regular files: a device such as /dev/zero would never end.
+  if (llvm::sys::fs::exists(path) && !llvm::sys::fs::is_regular_file(path)) {
+    error(item.pathRange) << "cannot read bandwidth matrix '" << item.path
+                          << "': not a regular file";
+    return;
   }
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer) {

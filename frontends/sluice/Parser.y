@@ -139,10 +139,15 @@ public:
   /// deep" and stops the parse. Returns false if the node must not be built.
   bool checkHeight(unsigned h, const ast::SourceRange &range);
 
+  /// Copies the next characters of `input` for the scanner (YY_INPUT).
+  int readInput(char *buffer, size_t maxSize);
+
   mlir::MLIRContext *mlirCtx;
   llvm::StringRef file;
   ast::Module &module;
   void *scanner = nullptr;
+  llvm::StringRef input;
+  size_t inputPos = 0;
   unsigned errorCount = 0;
   /// Set after "nesting too deep": the filter returns end of file and no
   /// further syntax error is reported.
@@ -202,7 +207,9 @@ bool parseBuffer(ParseContext &ctx, llvm::StringRef text);
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include <algorithm>
+#include <cstring>
 
 using namespace sluice;
 using namespace sluice::ast;
@@ -1395,6 +1402,13 @@ void ParseContext::errorWithNote(const ast::SourceRange &range,
   diag.attachNote(toLoc(*this, noteRange.begin)) << note.str();
 }
 
+int ParseContext::readInput(char *buffer, size_t maxSize) {
+  size_t n = std::min(maxSize, input.size() - inputPos);
+  std::memcpy(buffer, input.data() + inputPos, n);
+  inputPos += n;
+  return static_cast<int>(n);
+}
+
 void ParseContext::advance(const char *text, size_t length) {
   tokLine = tokEndLine = line;
   tokCol = tokEndCol = col;
@@ -1694,7 +1708,6 @@ static void closeAll(ParseContext &ctx, const ast::SourceRange &where,
       break;
     }
   }
-  // The queued closers pop the stack when they are handed out.
 }
 
 static void openBracket(ParseContext &ctx, Kind kind,
@@ -1804,6 +1817,8 @@ Parser::symbol_type yylex(ParseContext &ctx) {
 
 bool parseBuffer(ParseContext &ctx, llvm::StringRef text) {
   ctx.scanner = createScanner(ctx, text);
+  if (!ctx.scanner)
+    llvm::report_bad_alloc_error("cannot allocate the Sluice scanner");
   Parser parser(ctx);
   int rc = parser.parse();
   destroyScanner(ctx.scanner);

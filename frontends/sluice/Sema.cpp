@@ -49,6 +49,8 @@
 //    calls) -> i64 in walks and algorithms; step -> i64 in walk functions;
 //    size(list or frontier) -> i64 and empty(list or frontier) -> bool
 //    anywhere. Each builtin used where it is not available names the place.
+//    label() and edge_label() need the graph loaded with `labels:` and
+//    `edge_labels:`.
 //  - Declared types: i64 f64 bool string vertex, the dimensions bytes
 //    bandwidth time compute flops price power frequency, and `[T]`.
 //    Defaults, lets, states and arguments must fit their declared type
@@ -84,9 +86,10 @@
 //  - length: i64, > 0 when known; stop probability: f64 in [0, 1] when
 //    known; start: `all`, a vertex or a list of vertices (ids >= 0).
 //  - weight(cur, next, w) or weight(prev, cur, next, w): vertices and an f64
-//    weight; the result is a plain number. stop(cur) or stop(cur, step):
-//    vertex and i64; the result is bool. update(cur, next) or update(prev,
-//    cur, next) { ... }: only lets, ifs and assignments to state variables.
+//    weight; the result is a plain number (>= 0 when known). stop(cur) or
+//    stop(cur, step): vertex and i64; the result is bool. update(cur, next)
+//    or update(prev, cur, next) { ... }: only lets, ifs and assignments to
+//    state variables.
 //  - state x: T = init; state variables are visible in weight, stop and
 //    update only. Lets, states, length, start and stop probability are
 //    checked in order; the functions see all of them.
@@ -119,14 +122,14 @@
 //    hidden, classes, kind?: sage|gcn|gat), distill(teacher, student:
 //    transformer models, blocks); arguments named, integers positive,
 //    hidden divisible by heads, heads by kv_heads, one fanout per layer,
-//    teacher != student.
+//    teacher != student, blocks <= the teacher's layers.
 //  - Jobs: `job j = <action> <subject> on <target> { options }`:
 //    finetune/infer take a transformer, train a transformer or gnn, distill a
 //    distill model, gather a gnn model or a graph (all on a topology); walk a
 //    walk and run an algorithm (on a topology or a graph; their parameters
-//    are passed as options). Options per action (see SemaSchemas.cpp); batch
-//    is required for finetune, train and distill; batch must be divisible by
-//    micro_batch.
+//    are passed as options, those without default required). Options per
+//    action (see SemaSchemas.cpp); batch is required for finetune, train and
+//    distill; batch must be divisible by micro_batch.
 //  - Everywhere: unknown keys and values list the valid ones; duplicates
 //    are errors with a note at the first; required ones are reported
 //    missing at the owner.
@@ -450,8 +453,7 @@ std::vector<std::string> Sema::globalNames(llvm::ArrayRef<SymKind> kinds) {
   return names;
 }
 
-Symbol *Sema::resolveGlobal(llvm::StringRef name,
-                            const ast::SourceRange &range,
+Symbol *Sema::resolveGlobal(llvm::StringRef name, const ast::SourceRange &range,
                             llvm::ArrayRef<SymKind> kinds,
                             llvm::StringRef what) {
   Symbol *sym = lookupGlobal(name);
@@ -498,13 +500,12 @@ Type Sema::resolveType(const ast::TypeRef &ref, bool report) {
     return Type::quantity(*d);
   if (report) {
     static const char *const aliases[][2] = {
-        {"int", "i64"},     {"integer", "i64"}, {"float", "f64"},
-        {"double", "f64"},  {"real", "f64"},    {"str", "string"},
-        {"boolean", "bool"}, {"byte", "bytes"}, {"duration", "time"}};
+        {"int", "i64"},      {"integer", "i64"}, {"float", "f64"},
+        {"double", "f64"},   {"real", "f64"},    {"str", "string"},
+        {"boolean", "bool"}, {"byte", "bytes"},  {"duration", "time"}};
     std::vector<std::string> valid = {
-        "i64",   "f64",   "bool",    "string", "vertex",
-        "bytes", "bandwidth", "time", "compute", "flops",
-        "price", "power", "frequency"};
+        "i64",  "f64",     "bool",  "string", "vertex", "bytes",    "bandwidth",
+        "time", "compute", "flops", "price",  "power",  "frequency"};
     std::string hint;
     for (const auto &alias : aliases)
       if (n == alias[0])
@@ -628,8 +629,10 @@ bool Sema::ensureChecked(ast::Decl *decl) {
   scopes.clear();
   ast::TopologyDecl *savedTopology = currentTopology;
   ast::AlgorithmDecl *savedAlgorithm = currentAlgorithm;
+  ast::GraphDecl *savedGraph = currentGraph;
   currentTopology = nullptr;
   currentAlgorithm = nullptr;
+  currentGraph = nullptr;
   {
     WhereScope w(*this, Where::Const, "a constant expression");
     switch (decl->getKind()) {
@@ -664,6 +667,7 @@ bool Sema::ensureChecked(ast::Decl *decl) {
   scopes = std::move(savedScopes);
   currentTopology = savedTopology;
   currentAlgorithm = savedAlgorithm;
+  currentGraph = savedGraph;
   checkState[decl] = CheckState::Done;
   return true;
 }
@@ -685,9 +689,8 @@ bool Sema::run(ast::Program &program) {
           return topo::stringifyDeviceKind(k) == decl->name;
         });
         if (builtin) {
-          error(decl->nameRange)
-              << "topology cannot be named '" << decl->name
-              << "': it is a builtin device kind";
+          error(decl->nameRange) << "topology cannot be named '" << decl->name
+                                 << "': it is a builtin device kind";
           continue;
         }
       }

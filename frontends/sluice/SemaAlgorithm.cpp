@@ -194,8 +194,8 @@ void StmtChecker::checkStmt(ast::Stmt &stmt, bool topLevel) {
     Type t = s.check(r.count.get());
     if (r.count && !t.isUnknown()) {
       if (t.kind != K::Int)
-        s.error(r.count->range) << "repeat count must be i64, got "
-                                << typeName(t);
+        s.error(r.count->range)
+            << "repeat count must be i64, got " << typeName(t);
       else if (const Value *v = s.valueOf(r.count.get()))
         if (v->i < 0)
           s.error(r.count->range)
@@ -248,17 +248,17 @@ void StmtChecker::checkEdges(ast::EdgesStmt &e) {
     if (!f) {
       unknownName(e.from, e.fromRange);
     } else if (f->kind != SymKind::Frontier) {
-      auto diag = s.error(e.fromRange) << "'" << e.from << "' is "
-                                       << describeA(f->kind)
-                                       << ", not a frontier";
+      auto diag = s.error(e.fromRange)
+                  << "'" << e.from << "' is " << describeA(f->kind)
+                  << ", not a frontier";
       s.note(diag, f->range, "'" + e.from + "' is declared here");
     }
   }
   {
     Sema::ScopeGuard scope(s);
     const Type vertex = Type::of(K::Vertex);
-    bindLoopBinders(e.binders, {vertex, vertex, Type::of(K::Float)}, 2,
-                    e.range, "edges", "(src, dst) or (src, dst, w)");
+    bindLoopBinders(e.binders, {vertex, vertex, Type::of(K::Float)}, 2, e.range,
+                    "edges", "(src, dst) or (src, dst, w)");
     if (e.where)
       s.checkCondition(e.where.get());
     checkNested(e.body);
@@ -268,9 +268,9 @@ void StmtChecker::checkEdges(ast::EdgesStmt &e) {
   // `f = edges ...`: assigns an existing frontier or declares a new one.
   if (Symbol *r = lookupLocal(e.result)) {
     if (r->kind != SymKind::Frontier) {
-      auto diag = s.error(e.resultRange) << "'" << e.result << "' is "
-                                         << describeA(r->kind)
-                                         << ", not a frontier";
+      auto diag = s.error(e.resultRange)
+                  << "'" << e.result << "' is " << describeA(r->kind)
+                  << ", not a frontier";
       s.note(diag, r->range, "'" + e.result + "' is declared here");
     }
     return;
@@ -290,9 +290,9 @@ void StmtChecker::checkOutput(ast::OutputStmt &o) {
       continue;
     }
     if (sym->kind != SymKind::VertexProp) {
-      auto diag = s.error(n.range) << "'" << n.name << "' is "
-                                   << describeA(sym->kind)
-                                   << "; output takes vertex properties";
+      auto diag = s.error(n.range)
+                  << "'" << n.name << "' is " << describeA(sym->kind)
+                  << "; output takes vertex properties";
       s.note(diag, sym->range, "'" + n.name + "' is declared here");
       continue;
     }
@@ -302,8 +302,7 @@ void StmtChecker::checkOutput(ast::OutputStmt &o) {
     auto [prev, inserted] = info.outputs.emplace(n.name, n.range);
     if (!inserted) {
       auto diag = s.error(n.range) << "duplicate output '" << n.name << "'";
-      s.note(diag, prev->second, "previous output of '" + n.name +
-                                     "' is here");
+      s.note(diag, prev->second, "previous output of '" + n.name + "' is here");
     }
   }
 }
@@ -321,8 +320,8 @@ void StmtChecker::checkAssign(ast::AssignStmt &a) {
   // A frontier is set from a set of vertices.
   if (sym->kind == SymKind::Frontier && mode == Sema::StmtMode::Algorithm) {
     if (a.index)
-      s.error(a.index->range) << "frontier '" << a.target
-                              << "' cannot be indexed";
+      s.error(a.index->range)
+          << "frontier '" << a.target << "' cannot be indexed";
     if (a.op != ast::AssignOp::Set) {
       s.check(a.value.get());
       s.error(a.targetRange) << "'" << op << "' cannot be applied to frontier '"
@@ -345,16 +344,16 @@ void StmtChecker::checkAssign(ast::AssignStmt &a) {
       return;
     }
     if (a.index) {
-      s.error(a.index->range) << "state variable '" << a.target
-                              << "' cannot be indexed";
+      s.error(a.index->range)
+          << "state variable '" << a.target << "' cannot be indexed";
       return;
     }
     target = sym->type;
   } else if (sym->kind == SymKind::VertexProp) {
     if (!a.index) {
-      s.error(a.targetRange) << "vertex property '" << a.target
-                             << "' must be indexed by a vertex, e.g. '"
-                             << a.target << "[v]'";
+      s.error(a.targetRange)
+          << "vertex property '" << a.target
+          << "' must be indexed by a vertex, e.g. '" << a.target << "[v]'";
       return;
     }
     if (!index.isUnknown() && !assignable(Type::of(K::Vertex), index)) {
@@ -373,9 +372,9 @@ void StmtChecker::checkAssign(ast::AssignStmt &a) {
     }
     target = sym->type;
   } else {
-    auto diag = s.error(a.targetRange) << "cannot assign to "
-                                       << describe(sym->kind) << " '"
-                                       << a.target << "'";
+    auto diag = s.error(a.targetRange)
+                << "cannot assign to " << describe(sym->kind) << " '"
+                << a.target << "'";
     s.note(diag, sym->range, "'" + a.target + "' is declared here");
     return;
   }
@@ -409,8 +408,9 @@ void StmtChecker::checkAssign(ast::AssignStmt &a) {
     if (!ok)
       s.error(at) << "'" << op << "' on '" << a.target << "' expects "
                   << (a.op == ast::AssignOp::Mul
-                          ? (target.kind == K::Int ? std::string("i64")
-                                                   : std::string("a plain number"))
+                          ? (target.kind == K::Int
+                                 ? std::string("i64")
+                                 : std::string("a plain number"))
                           : typeName(target))
                   << ", got " << typeName(value);
     return;
@@ -425,7 +425,9 @@ void Sema::checkBlock(ast::Block &block, StmtMode mode, bool topLevel) {
 }
 
 void Sema::checkAlgorithm(ast::AlgorithmDecl &algo) {
-  resolveGlobal(algo.graph, algo.graphRange, {SymKind::Graph}, "graph");
+  if (Symbol *g =
+          resolveGlobal(algo.graph, algo.graphRange, {SymKind::Graph}, "graph"))
+    currentGraph = llvm::dyn_cast_or_null<ast::GraphDecl>(g->decl);
   algoInfo[&algo];
   currentAlgorithm = &algo;
   ScopeGuard params(*this);

@@ -21,8 +21,22 @@ using K = ast::Type::Kind;
 namespace {
 
 enum class Fn {
-  Min, Max, Abs, Sqrt, Log, Exp, Random, HasEdge, Degree, Label, EdgeLabel,
-  Weight, NumVertices, NumEdges, Size, Empty,
+  Min,
+  Max,
+  Abs,
+  Sqrt,
+  Log,
+  Exp,
+  Random,
+  HasEdge,
+  Degree,
+  Label,
+  EdgeLabel,
+  Weight,
+  NumVertices,
+  NumEdges,
+  Size,
+  Empty,
 };
 
 struct Builtin {
@@ -215,14 +229,30 @@ bool expectVertex(Sema &s, ast::CallExpr &call, size_t i) {
   return false;
 }
 
+/// label() and edge_label() read labels the graph must be loaded with.
+void expectLabels(Sema &s, ast::CallExpr &call, llvm::StringRef option,
+                  llvm::StringRef what) {
+  ast::GraphDecl *graph = s.currentGraph;
+  if (!graph || !graph->source || graph->source->callee != "load")
+    return;
+  for (const ast::Arg &a : graph->source->args)
+    if (a.name == option)
+      return;
+  auto diag = s.error(call.calleeRange)
+              << "'" << call.callee << "' needs " << what << ", but graph '"
+              << graph->name << "' is loaded without '" << option << ":'";
+  s.note(diag, graph->nameRange,
+         "graph '" + graph->name + "' is declared here");
+}
+
 Type checkCall(Sema &s, ast::CallExpr &call) {
   const Builtin *b = findBuiltin(call.callee);
   if (!b || !allowed(s, b->where)) {
     for (ast::Arg &a : call.args)
       s.check(a.value.get());
     if (b) {
-      s.error(call.calleeRange) << "'" << call.callee << "' cannot be used in "
-                                << s.whereText;
+      s.error(call.calleeRange)
+          << "'" << call.callee << "' cannot be used in " << s.whereText;
     } else if (Symbol *sym = s.lookup(call.callee)) {
       auto diag = s.error(call.calleeRange)
                   << "'" << call.callee << "' is " << describeA(sym->kind)
@@ -277,8 +307,9 @@ Type checkCall(Sema &s, ast::CallExpr &call) {
       }
       if (dimOf(result) != dimOf(types[i])) {
         s.error(call.args[i].value->range)
-            << "arguments of '" << call.callee << "' have different types: "
-            << typeName(result) << " and " << typeName(types[i]);
+            << "arguments of '" << call.callee
+            << "' have different types: " << typeName(result) << " and "
+            << typeName(types[i]);
         ok = false;
         continue;
       }
@@ -340,9 +371,8 @@ Type checkCall(Sema &s, ast::CallExpr &call) {
     if (const Value *v = valueAt(0)) {
       double x = *v->asNumber();
       if (b->fn == Fn::Sqrt && x < 0) {
-        s.error(call.args[0].value->range)
-            << "'sqrt' of a negative number (" << formatValue(*v, types[0])
-            << ")";
+        s.error(call.args[0].value->range) << "'sqrt' of a negative number ("
+                                           << formatValue(*v, types[0]) << ")";
         return Type::of(K::Float);
       }
       if (b->fn == Fn::Log && x <= 0) {
@@ -372,6 +402,8 @@ Type checkCall(Sema &s, ast::CallExpr &call) {
   case Fn::Label:
     if (!expectArity(s, call, 1) || !expectVertex(s, call, 0) || !ok)
       return Type::unknown();
+    if (b->fn == Fn::Label)
+      expectLabels(s, call, "labels", "vertex labels");
     return Type::of(K::Int);
   case Fn::HasEdge:
   case Fn::EdgeLabel:
@@ -384,6 +416,8 @@ Type checkCall(Sema &s, ast::CallExpr &call) {
       return Type::unknown();
     if (b->fn == Fn::HasEdge)
       return Type::of(K::Bool);
+    if (b->fn == Fn::EdgeLabel)
+      expectLabels(s, call, "edge_labels", "edge labels");
     return b->fn == Fn::EdgeLabel ? Type::of(K::Int) : Type::of(K::Float);
   }
   case Fn::Size:
@@ -577,9 +611,9 @@ Type checkBinary(Sema &s, ast::BinaryExpr &b) {
     const Value *lv = s.valueOf(b.lhs.get());
     const Value *rv = s.valueOf(b.rhs.get());
     if (lv && rv)
-      setValue(s, &b,
-               Value::ofBool(b.op == Op::And ? lv->b && rv->b
-                                             : lv->b || rv->b));
+      setValue(
+          s, &b,
+          Value::ofBool(b.op == Op::And ? lv->b && rv->b : lv->b || rv->b));
     return Type::of(K::Bool);
   }
   default:
@@ -642,7 +676,8 @@ Type checkBinary(Sema &s, ast::BinaryExpr &b) {
     bool ok = false;
     if (l.isNumeric() && r.isNumeric())
       ok = dimOf(l) == dimOf(r);
-    else if ((l.kind == K::Vertex && (r.kind == K::Vertex || r.kind == K::Int)) ||
+    else if ((l.kind == K::Vertex &&
+              (r.kind == K::Vertex || r.kind == K::Int)) ||
              (r.kind == K::Vertex && l.kind == K::Int))
       ok = true;
     else if (equality && l.kind == r.kind &&
@@ -673,8 +708,9 @@ Type checkIf(Sema &s, ast::IfExpr &e) {
   Type f = s.check(e.elseExpr.get());
   std::optional<Type> j = join(t, f);
   if (!j) {
-    s.error(e.elseExpr->range) << "if branches have different types: "
-                               << typeName(t) << " and " << typeName(f);
+    s.error(e.elseExpr->range)
+        << "if branches have different types: " << typeName(t) << " and "
+        << typeName(f);
     return Type::unknown();
   }
   const Value *c = s.valueOf(e.cond.get());
@@ -749,21 +785,21 @@ Type checkIndex(Sema &s, ast::IndexExpr &e) {
     if (index.isUnknown())
       return elt;
     if (index.kind != K::Int) {
-      s.error(e.index->range) << "list index must be i64, got "
-                              << typeName(index);
+      s.error(e.index->range)
+          << "list index must be i64, got " << typeName(index);
       return Type::unknown();
     }
     const Value *lv = s.valueOf(e.base.get());
     const Value *iv = s.valueOf(e.index.get());
-    if (iv && (iv->i < 0 || (lv && iv->i >= static_cast<int64_t>(
-                                              lv->elements.size())))) {
+    if (iv && (iv->i < 0 ||
+               (lv && iv->i >= static_cast<int64_t>(lv->elements.size())))) {
       if (lv)
-        s.error(e.index->range) << "index " << iv->i
-                                << " is out of range for a list of "
-                                << lv->elements.size() << " elements";
+        s.error(e.index->range)
+            << "index " << iv->i << " is out of range for a list of "
+            << lv->elements.size() << " elements";
       else
-        s.error(e.index->range) << "list index must not be negative, got "
-                                << iv->i;
+        s.error(e.index->range)
+            << "list index must not be negative, got " << iv->i;
       return Type::unknown();
     }
     if (lv && iv) {
@@ -772,8 +808,7 @@ Type checkIndex(Sema &s, ast::IndexExpr &e) {
     }
     return elt;
   }
-  s.error(e.base->range) << "cannot index a value of type "
-                         << typeName(base);
+  s.error(e.base->range) << "cannot index a value of type " << typeName(base);
   return Type::unknown();
 }
 
@@ -819,8 +854,8 @@ Type checkMember(Sema &s, ast::MemberExpr &m) {
 Type checkQuantity(Sema &s, ast::QuantityLitExpr &q) {
   std::optional<UnitInfo> unit = lookupUnit(q.unit);
   if (!unit) {
-    s.error(q.range) << "unknown unit '" << q.unit << "'; expected one of: "
-                     << listUnits();
+    s.error(q.range) << "unknown unit '" << q.unit
+                     << "'; expected one of: " << listUnits();
     return Type::unknown();
   }
   double base = q.value * unit->factor;
@@ -834,6 +869,10 @@ Type checkQuantity(Sema &s, ast::QuantityLitExpr &q) {
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
+
+bool sema::isBuiltinFunction(llvm::StringRef name) {
+  return findBuiltin(name) != nullptr;
+}
 
 Type Sema::check(ast::Expr *e) {
   if (!e)
@@ -931,11 +970,11 @@ bool Sema::checkVertexSet(ast::Expr *e, const llvm::Twine &what) {
     return true;
   }
   Type t = check(e);
-  bool ok = t.isUnknown() || t.kind == K::Vertex || t.kind == K::Int ||
-            t.kind == K::Frontier ||
-            (t.kind == K::List &&
-             (!t.element || t.element->isUnknown() ||
-              assignable(Type::of(K::Vertex), *t.element)));
+  bool ok =
+      t.isUnknown() || t.kind == K::Vertex || t.kind == K::Int ||
+      t.kind == K::Frontier ||
+      (t.kind == K::List && (!t.element || t.element->isUnknown() ||
+                             assignable(Type::of(K::Vertex), *t.element)));
   if (!ok) {
     error(e->range) << what
                     << " expects 'all', a vertex or a list of vertices, got "

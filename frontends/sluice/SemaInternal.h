@@ -1,4 +1,5 @@
-//===- SemaInternal.h - The checker shared by the Sema*.cpp files -*- C++ -*-===//
+//===- SemaInternal.h - The checker shared by the Sema*.cpp files -*- C++
+//-*-===//
 //
 // Private to the Sema*.cpp files: the Sema class (scopes, diagnostics, the
 // lazily checked global declarations) and the small value and type helpers
@@ -74,6 +75,8 @@ std::string formatValue(const Value &v, const ast::Type &t);
 /// "" if none is close. Ties go to the first candidate.
 std::string didYouMean(llvm::StringRef name,
                        llvm::ArrayRef<std::string> candidates);
+/// Whether `name` is a builtin function (SemaExpr.cpp).
+bool isBuiltinFunction(llvm::StringRef name);
 /// "a, b, c".
 std::string joinNames(llvm::ArrayRef<std::string> names);
 std::string joinNames(llvm::ArrayRef<llvm::StringRef> names);
@@ -83,8 +86,20 @@ std::string joinNames(llvm::ArrayRef<llvm::StringRef> names);
 //===----------------------------------------------------------------------===//
 
 enum class SymKind {
-  Topology, Graph, Walk, Algorithm, Model, Job, GlobalLet,
-  Param, Let, LoopVar, Binder, State, VertexProp, Frontier,
+  Topology,
+  Graph,
+  Walk,
+  Algorithm,
+  Model,
+  Job,
+  GlobalLet,
+  Param,
+  Let,
+  LoopVar,
+  Binder,
+  State,
+  VertexProp,
+  Frontier,
 };
 /// "topology", "parameter", "vertex property", ...
 llvm::StringRef describe(SymKind kind);
@@ -95,9 +110,9 @@ struct Symbol {
   SymKind kind = SymKind::Let;
   ast::SourceRange range; ///< where it is declared (its name)
   ast::Type type;
-  ast::Decl *decl = nullptr;   ///< for global declarations
-  std::optional<Value> value;  ///< known compile-time value
-  bool assignable = false;     ///< may be the target of an assignment
+  ast::Decl *decl = nullptr;  ///< for global declarations
+  std::optional<Value> value; ///< known compile-time value
+  bool assignable = false;    ///< may be the target of an assignment
 };
 
 /// Where an expression is checked: decides which builtins and names it may
@@ -281,6 +296,8 @@ public:
   /// The topology or algorithm being checked, when any.
   ast::TopologyDecl *currentTopology = nullptr;
   ast::AlgorithmDecl *currentAlgorithm = nullptr;
+  /// The graph the walk or algorithm being checked runs on, when known.
+  ast::GraphDecl *currentGraph = nullptr;
   /// Schedules seen so far, by target.
   std::map<std::string, ast::SourceRange> schedules;
 };

@@ -19,8 +19,8 @@ using K = ast::Type::Kind;
 namespace {
 
 enum class OptKind {
-  Int,       ///< i64
-  Float,     ///< f64 (i64 accepted)
+  Int,   ///< i64
+  Float, ///< f64 (i64 accepted)
   Bool,
   String,
   Word,      ///< one of `words`, written bare: `format: snap`
@@ -40,8 +40,7 @@ struct OptionSpec {
 };
 
 const llvm::StringRef kFormats[] = {"snap", "mtx", "csr", "edgelist"};
-const llvm::StringRef kSamplers[] = {"auto", "rejection", "reservoir",
-                                     "alias"};
+const llvm::StringRef kSamplers[] = {"auto", "rejection", "reservoir", "alias"};
 const llvm::StringRef kTargets[] = {"cpu", "gpu"};
 const llvm::StringRef kDirections[] = {"push", "pull", "hybrid"};
 const llvm::StringRef kFrontiers[] = {"sparse", "dense", "bitmap", "auto"};
@@ -87,8 +86,7 @@ const std::vector<OptionSpec> &walkScheduleSpecs() {
 const std::vector<OptionSpec> &labelScheduleSpecs() {
   static const std::vector<OptionSpec> specs = {
       word("direction", kDirections, /*edgesOnly=*/true),
-      opt("parallel", OptKind::Parallel),
-      opt("tile", OptKind::IntOrAuto),
+      opt("parallel", OptKind::Parallel), opt("tile", OptKind::IntOrAuto),
       word("frontier", kFrontiers, /*edgesOnly=*/true),
       word("format", kFeatureFormats, /*edgesOnly=*/true)};
   return specs;
@@ -107,14 +105,14 @@ const std::vector<OptionSpec> &algorithmScheduleSpecs() {
 
 const std::vector<OptionSpec> *modelSpecs(llvm::StringRef kind) {
   static const std::vector<OptionSpec> transformer = {
-      req("layers", OptKind::Int),   req("hidden", OptKind::Int),
-      req("heads", OptKind::Int),    pos("kv_heads", OptKind::Int),
-      pos("ffn", OptKind::Int),      req("seq", OptKind::Int),
-      req("vocab", OptKind::Int),    word("dtype", kDtypes)};
+      req("layers", OptKind::Int), req("hidden", OptKind::Int),
+      req("heads", OptKind::Int),  pos("kv_heads", OptKind::Int),
+      pos("ffn", OptKind::Int),    req("seq", OptKind::Int),
+      req("vocab", OptKind::Int),  word("dtype", kDtypes)};
   static const std::vector<OptionSpec> gnn = {
-      req("layers", OptKind::Int),     req("fanouts", OptKind::IntList),
-      req("features", OptKind::Int),   req("hidden", OptKind::Int),
-      req("classes", OptKind::Int),    word("kind", kGnnKinds)};
+      req("layers", OptKind::Int),   req("fanouts", OptKind::IntList),
+      req("features", OptKind::Int), req("hidden", OptKind::Int),
+      req("classes", OptKind::Int),  word("kind", kGnnKinds)};
   static const std::vector<OptionSpec> distill = {
       req("teacher", OptKind::Model), req("student", OptKind::Model),
       req("blocks", OptKind::Int)};
@@ -130,9 +128,9 @@ const std::vector<OptionSpec> *modelSpecs(llvm::StringRef kind) {
 /// What a job action takes and which options it accepts.
 struct JobAction {
   llvm::StringRef name;
-  llvm::StringRef subjectWhat; ///< "a transformer model", ...
+  llvm::StringRef subjectWhat;                ///< "a transformer model", ...
   llvm::ArrayRef<llvm::StringRef> modelKinds; ///< accepted model kinds
-  bool takesGraph = false;     ///< gather: a graph as subject
+  bool takesGraph = false;                    ///< gather: a graph as subject
   bool takesWalk = false;
   bool takesAlgorithm = false;
   bool targetMayBeGraph = false;
@@ -152,34 +150,40 @@ std::vector<OptionSpec> withCommon(std::vector<OptionSpec> specs) {
 }
 
 std::vector<OptionSpec> trainingOptions(bool batchRequired) {
-  OptionSpec batch = batchRequired ? req("batch", OptKind::Int)
-                                   : pos("batch", OptKind::Int);
-  return withCommon({batch, pos("micro_batch", OptKind::Int),
-                     word("optimizer", kOptimizers), pos("seq", OptKind::Int),
-                     pos("steps", OptKind::Int), opt("recompute", OptKind::Bool),
-                     pos("lr", OptKind::Float)});
+  OptionSpec batch =
+      batchRequired ? req("batch", OptKind::Int) : pos("batch", OptKind::Int);
+  return withCommon(
+      {batch, pos("micro_batch", OptKind::Int), word("optimizer", kOptimizers),
+       pos("seq", OptKind::Int), pos("steps", OptKind::Int),
+       opt("recompute", OptKind::Bool), pos("lr", OptKind::Float)});
 }
 
 const std::vector<JobAction> &jobActions() {
   static const std::vector<JobAction> actions = [] {
     std::vector<JobAction> a;
-    a.push_back({"finetune", "a transformer model", kTransformer, false,
-                 false, false, false, trainingOptions(true)});
+    a.push_back({"finetune", "a transformer model", kTransformer, false, false,
+                 false, false, trainingOptions(true)});
     a.push_back({"train", "a transformer or gnn model", kTrainable, false,
                  false, false, false, trainingOptions(true)});
-    a.push_back({"infer", "a transformer model", kTransformer, false, false,
-                 false, false,
-                 withCommon({pos("batch", OptKind::Int),
-                             pos("seq", OptKind::Int),
-                             pos("tokens", OptKind::Int)})});
+    a.push_back(
+        {"infer", "a transformer model", kTransformer, false, false, false,
+         false,
+         withCommon({pos("batch", OptKind::Int), pos("seq", OptKind::Int),
+                     pos("tokens", OptKind::Int)})});
     a.push_back({"distill", "a distill model", kDistill, false, false, false,
                  false, trainingOptions(true)});
     a.push_back({"gather", "a gnn model or a graph", kGnn, true, false, false,
                  false, withCommon({pos("batch", OptKind::Int)})});
-    a.push_back({"walk", "a walk", {}, false, true, false, true,
+    a.push_back({"walk",
+                 "a walk",
+                 {},
+                 false,
+                 true,
+                 false,
+                 true,
                  withCommon({pos("walks_per_vertex", OptKind::Int)})});
-    a.push_back({"run", "an algorithm", {}, false, false, true, true,
-                 withCommon({})});
+    a.push_back(
+        {"run", "an algorithm", {}, false, false, true, true, withCommon({})});
     return a;
   }();
   return actions;
@@ -192,12 +196,19 @@ std::vector<std::string> specNames(llvm::ArrayRef<OptionSpec> specs) {
   return names;
 }
 
-/// Types an expression without reporting a bare word that names nothing
-/// (the value of an option that was already reported unknown).
+/// Types the value of an option that was already reported (unknown key,
+/// unknown owner) without reporting option words in it: a bare word that
+/// names nothing, or a call such as `dynamic(64)` to no function.
 void checkLoose(Sema &s, ast::Expr *e) {
   if (auto *n = llvm::dyn_cast_or_null<ast::NameExpr>(e))
     if (!s.lookup(n->name))
       return;
+  if (auto *c = llvm::dyn_cast_or_null<ast::CallExpr>(e))
+    if (!isBuiltinFunction(c->callee)) {
+      for (ast::Arg &a : c->args)
+        checkLoose(s, a.value.get());
+      return;
+    }
   s.check(e);
 }
 
@@ -222,6 +233,9 @@ public:
     params = p;
     paramOwner = std::move(pOwner);
   }
+  /// Accept unknown keys silently (their owner's parameters are unknown
+  /// because of an error reported already).
+  void setLenient() { lenient = true; }
 
   /// Checks `items`; returns the value of each accepted key.
   std::map<std::string, ast::Expr *> run(llvm::ArrayRef<OptionItem> items,
@@ -242,6 +256,7 @@ private:
   ast::SourceRange ownerRange;
   llvm::ArrayRef<ast::Param> params;
   std::string paramOwner;
+  bool lenient = false;
 };
 
 std::map<std::string, ast::Expr *>
@@ -253,8 +268,8 @@ OptionChecker::run(llvm::ArrayRef<OptionItem> items,
   for (const OptionItem &item : items) {
     auto [prev, inserted] = seen.emplace(item.name.str(), item.nameRange);
     if (!inserted) {
-      auto diag = s.error(item.nameRange) << "duplicate " << noun << " '"
-                                          << item.name << "'";
+      auto diag = s.error(item.nameRange)
+                  << "duplicate " << noun << " '" << item.name << "'";
       s.note(diag, prev->second, "previous value is here");
       checkLoose(s, item.value);
       continue;
@@ -275,12 +290,16 @@ OptionChecker::run(llvm::ArrayRef<OptionItem> items,
       given[item.name.str()] = item.value;
       continue;
     }
+    if (lenient) {
+      checkLoose(s, item.value);
+      continue;
+    }
     std::vector<std::string> names = specNames(specs);
     for (const ast::Param &p : params)
       names.push_back(p.name);
-    s.error(item.nameRange) << "unknown " << noun << " '" << item.name
-                            << "' for " << owner << "; expected one of: "
-                            << joinNames(names);
+    s.error(item.nameRange)
+        << "unknown " << noun << " '" << item.name << "' for " << owner
+        << "; expected one of: " << joinNames(names);
     checkLoose(s, item.value);
   }
   for (const OptionSpec &spec : specs)
@@ -373,8 +392,7 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
     if (!e->type.isUnknown() && e->type.kind == K::Int)
       if (const Value *v = s.valueOf(e))
         if (v->i <= 0)
-          s.error(e->range) << what(spec) << " must be positive, got "
-                            << v->i;
+          s.error(e->range) << what(spec) << " must be positive, got " << v->i;
     return;
   case OptKind::Parallel:
     if (name && (name->name == "serial" || name->name == "static")) {
@@ -397,8 +415,8 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
       Type t = s.check(arg);
       if (arg && !t.isUnknown()) {
         if (t.kind != K::Int)
-          s.error(arg->range) << "chunk size of 'dynamic' expects i64, got "
-                              << typeName(t);
+          s.error(arg->range)
+              << "chunk size of 'dynamic' expects i64, got " << typeName(t);
         else if (const Value *v = s.valueOf(arg); v && v->i <= 0)
           s.error(arg->range)
               << "chunk size of 'dynamic' must be positive, got " << v->i;
@@ -411,26 +429,24 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
       return;
     }
     if (Type t = s.check(e); !t.isUnknown())
-      s.error(e->range) << what(spec) << " expects one of: "
-                        << joinNames(kParallel) << "; got " << typeName(t);
+      s.error(e->range) << what(spec)
+                        << " expects one of: " << joinNames(kParallel)
+                        << "; got " << typeName(t);
     return;
   case OptKind::IntList: {
     Type t = s.check(e);
     if (t.isUnknown())
       return;
     if (t.kind != K::List ||
-        (t.element && !t.element->isUnknown() &&
-         t.element->kind != K::Int)) {
-      s.error(e->range) << what(spec) << " expects [i64], got "
-                        << typeName(t);
+        (t.element && !t.element->isUnknown() && t.element->kind != K::Int)) {
+      s.error(e->range) << what(spec) << " expects [i64], got " << typeName(t);
       return;
     }
     if (const Value *v = s.valueOf(e))
       for (const Value &elt : v->elements)
         if (spec.positive && elt.kind == Value::Kind::Int && elt.i <= 0) {
-          s.error(e->range) << what(spec)
-                            << " must contain positive numbers, got "
-                            << elt.i;
+          s.error(e->range)
+              << what(spec) << " must contain positive numbers, got " << elt.i;
           break;
         }
     return;
@@ -451,8 +467,7 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
     }
     if (sym->kind != SymKind::Model) {
       auto diag = s.error(e->range) << "'" << name->name << "' is "
-                                    << describeA(sym->kind)
-                                    << ", not a model";
+                                    << describeA(sym->kind) << ", not a model";
       s.note(diag, sym->range, "'" + name->name + "' is declared here");
       return;
     }
@@ -490,8 +505,8 @@ void Sema::checkGraph(ast::GraphDecl &graph) {
     return;
   WhereScope w(*this, Where::Const, "a constant expression");
   if (call->callee != "load") {
-    error(call->calleeRange) << "unknown graph source '" << call->callee
-                             << "'; expected 'load'";
+    error(call->calleeRange)
+        << "unknown graph source '" << call->callee << "'; expected 'load'";
     for (ast::Arg &a : call->args)
       checkLoose(*this, a.value.get());
     return;
@@ -611,8 +626,7 @@ void Sema::checkModel(ast::ModelDecl &model) {
     const Symbol *teacher = nullptr;
     for (llvm::StringRef role : {"teacher", "student"}) {
       auto it = args.find(role.str());
-      if (it == args.end() || !it->second ||
-          it->second->type.kind != K::Model)
+      if (it == args.end() || !it->second || it->second->type.kind != K::Model)
         continue;
       auto *name = llvm::cast<ast::NameExpr>(it->second);
       const Symbol *sym = lookup(name->name);
@@ -621,8 +635,7 @@ void Sema::checkModel(ast::ModelDecl &model) {
         auto diag = error(name->range)
                     << role << " of distill must be a transformer model; '"
                     << name->name << "' is "
-                    << (kind.empty() ? std::string("not")
-                                     : "a " + kind.str())
+                    << (kind.empty() ? std::string("not") : "a " + kind.str())
                     << " model";
         note(diag, sym->range, "'" + name->name + "' is declared here");
         continue;
@@ -636,16 +649,19 @@ void Sema::checkModel(ast::ModelDecl &model) {
                            << name->name << "'";
     }
     // Blocks group the teacher's layers.
-    const Value *blocks = argValue(*this, args, "blocks");
+    const Value *blocksValue = argValue(*this, args, "blocks");
+    std::optional<int64_t> blocks;
+    if (blocksValue)
+      blocks = blocksValue->i; // copied: checking the teacher adds values
     if (teacher && blocks && ensureChecked(teacher->decl)) {
       auto *t = llvm::cast<ast::ModelDecl>(teacher->decl);
       for (ast::Arg &a : t->ctor->args) {
         if (a.name != "layers" || !a.value || a.value->type.kind != K::Int)
           continue;
         const Value *layers = valueOf(a.value.get());
-        if (layers && blocks->i > layers->i)
+        if (layers && *blocks > layers->i)
           error(args["blocks"]->range)
-              << "blocks (" << blocks->i << ") exceeds the layers of teacher '"
+              << "blocks (" << *blocks << ") exceeds the layers of teacher '"
               << t->name << "' (" << layers->i << ")";
       }
     }
@@ -687,19 +703,20 @@ void Sema::checkJob(ast::JobDecl &job) {
   Symbol *subject = lookupGlobal(job.subject);
   llvm::ArrayRef<ast::Param> params;
   std::string paramOwner;
+  bool subjectOk = false;
   if (!subject) {
-    error(job.subjectRange) << "unknown name '" << job.subject << "'"
-                            << didYouMean(job.subject,
-                                          globalNames(subjectKinds));
+    error(job.subjectRange)
+        << "unknown name '" << job.subject << "'"
+        << didYouMean(job.subject, globalNames(subjectKinds));
   } else {
     bool ok = llvm::is_contained(subjectKinds, subject->kind);
     std::string is = describeA(subject->kind);
     if (ok && subject->kind == SymKind::Model) {
       llvm::StringRef kind = modelKind(subject);
       ok = llvm::is_contained(action->modelKinds, kind);
-      is = "a " + (kind.empty() ? std::string("") : kind.str() + " ") +
-           "model";
+      is = "a " + (kind.empty() ? std::string("") : kind.str() + " ") + "model";
     }
+    subjectOk = ok;
     if (!ok) {
       auto diag = error(job.subjectRange)
                   << action->name << " needs " << action->subjectWhat << "; '"
@@ -737,6 +754,8 @@ void Sema::checkJob(ast::JobDecl &job) {
                         action->name.str() + " job '" + job.name + "'",
                         job.nameRange);
   options.setParams(params, paramOwner);
+  if (!subjectOk && (action->takesWalk || action->takesAlgorithm))
+    options.setLenient();
   auto given = options.run(itemsOf(job.props), action->options);
   const Value *batch = argValue(*this, given, "batch");
   const Value *micro = argValue(*this, given, "micro_batch");
@@ -759,11 +778,10 @@ void Sema::checkSchedule(ast::ScheduleDecl &schedule) {
       for (ast::Prop &p : l.props)
         checkLoose(*this, p.value.get());
   };
-  Symbol *sym = resolveGlobal(schedule.name, schedule.nameRange,
-                              {SymKind::Walk, SymKind::Algorithm},
-                              "walk or algorithm");
-  auto [prev, inserted] =
-      schedules.emplace(schedule.name, schedule.nameRange);
+  Symbol *sym =
+      resolveGlobal(schedule.name, schedule.nameRange,
+                    {SymKind::Walk, SymKind::Algorithm}, "walk or algorithm");
+  auto [prev, inserted] = schedules.emplace(schedule.name, schedule.nameRange);
   if (!inserted) {
     auto diag = error(schedule.nameRange)
                 << "duplicate schedule for '" << schedule.name << "'";
@@ -804,8 +822,8 @@ void Sema::checkSchedule(ast::ScheduleDecl &schedule) {
       std::vector<std::string> labels;
       for (const auto &entry : info.labels)
         labels.push_back("@" + entry.first);
-      error(l.labelRange) << "unknown label '@" << l.label
-                          << "' in algorithm '" << algo->name << "'"
+      error(l.labelRange) << "unknown label '@" << l.label << "' in algorithm '"
+                          << algo->name << "'"
                           << didYouMean("@" + l.label, labels);
       for (ast::Prop &p : l.props)
         checkLoose(*this, p.value.get());
@@ -813,8 +831,8 @@ void Sema::checkSchedule(ast::ScheduleDecl &schedule) {
     }
     auto [prevLabel, fresh] = seenLabels.emplace(l.label, l.labelRange);
     if (!fresh) {
-      auto diag = error(l.labelRange) << "duplicate schedule for label '@"
-                                      << l.label << "'";
+      auto diag = error(l.labelRange)
+                  << "duplicate schedule for label '@" << l.label << "'";
       note(diag, prevLabel->second,
            "previous schedule for '@" + l.label + "' is here");
     }

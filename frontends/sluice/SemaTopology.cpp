@@ -153,8 +153,7 @@ void TopologyChecker::checkItem(ast::TopoItem &item, bool inLoop) {
     for (ast::Expr *bound : {loop.lo.get(), loop.hi.get()}) {
       Type t = s.check(bound);
       if (bound && !t.isUnknown() && t.kind != K::Int)
-        s.error(bound->range) << "loop bound must be i64, got "
-                              << typeName(t);
+        s.error(bound->range) << "loop bound must be i64, got " << typeName(t);
     }
     Sema::ScopeGuard scope(s);
     Symbol var;
@@ -166,8 +165,8 @@ void TopologyChecker::checkItem(ast::TopoItem &item, bool inLoop) {
   }
   case ast::TopoItem::Kind::Let: {
     auto &let = llvm::cast<ast::LetItem>(item);
-    s.checkLet(let.name, let.nameRange, let.type, let.value.get(),
-               SymKind::Let, /*assignable=*/false);
+    s.checkLet(let.name, let.nameRange, let.type, let.value.get(), SymKind::Let,
+               /*assignable=*/false);
     break;
   }
   }
@@ -182,22 +181,21 @@ void TopologyChecker::checkDevice(ast::DeviceItem &dev) {
 
   if (std::optional<topo::DeviceKind> kind = builtinKind(dev.kind)) {
     if (dev.hasArgs || !dev.args.empty()) {
-      s.error(dev.kindRange) << "device kind '" << dev.kind
-                             << "' takes no arguments";
+      s.error(dev.kindRange)
+          << "device kind '" << dev.kind << "' takes no arguments";
       for (ast::Arg &a : dev.args)
         s.check(a.value.get());
     }
     s.checkProps(dev.props, topo::deviceProperties(*kind), dev.kind);
   } else {
     Symbol *sym = s.lookupGlobal(dev.kind);
-    ast::TopologyDecl *inner =
-        sym && sym->kind == SymKind::Topology
-            ? llvm::cast<ast::TopologyDecl>(sym->decl)
-            : nullptr;
+    ast::TopologyDecl *inner = sym && sym->kind == SymKind::Topology
+                                   ? llvm::cast<ast::TopologyDecl>(sym->decl)
+                                   : nullptr;
     if (inner) {
       if (inner == &topo) {
-        s.error(dev.kindRange) << "topology '" << topo.name
-                               << "' cannot contain itself";
+        s.error(dev.kindRange)
+            << "topology '" << topo.name << "' cannot contain itself";
         for (ast::Arg &a : dev.args)
           s.check(a.value.get());
       } else if (!s.ensureChecked(inner)) {
@@ -231,8 +229,9 @@ void TopologyChecker::checkDevice(ast::DeviceItem &dev) {
           candidates.push_back(n);
         s.error(dev.kindRange)
             << "unknown device kind '" << dev.kind << "'"
-            << didYouMean(dev.kind, candidates) << " (expected one of: "
-            << joinNames(builtinKindNames()) << ", or a topology)";
+            << didYouMean(dev.kind, candidates)
+            << " (expected one of: " << joinNames(builtinKindNames())
+            << ", or a topology)";
       }
       for (ast::Arg &a : dev.args)
         s.check(a.value.get());
@@ -244,12 +243,12 @@ void TopologyChecker::checkDevice(ast::DeviceItem &dev) {
   if (dev.count) {
     Type t = s.check(dev.count.get());
     if (!t.isUnknown() && t.kind != K::Int) {
-      s.error(dev.count->range) << "array size must be i64, got "
-                                << typeName(t);
+      s.error(dev.count->range)
+          << "array size must be i64, got " << typeName(t);
     } else if (const Value *v = s.valueOf(dev.count.get())) {
       if (v->i <= 0)
-        s.error(dev.count->range) << "array size must be positive, got "
-                                  << v->i;
+        s.error(dev.count->range)
+            << "array size must be positive, got " << v->i;
       else if (d)
         d->count = v->i;
     }
@@ -348,9 +347,8 @@ void TopologyChecker::checkEndpoint(ast::Endpoint &ep, bool &hasSet) {
       std::vector<std::string> names;
       for (const auto &entry : cur->devices)
         names.push_back(entry.first);
-      s.error(seg.range) << "unknown device '" << seg.name
-                         << "' in topology '" << curTopo->name << "'"
-                         << didYouMean(seg.name, names);
+      s.error(seg.range) << "unknown device '" << seg.name << "' in topology '"
+                         << curTopo->name << "'" << didYouMean(seg.name, names);
       // Still type the indices.
       for (size_t j = i; j < ep.segments.size(); ++j) {
         s.check(ep.segments[j].lo.get());
@@ -368,8 +366,7 @@ void TopologyChecker::checkEndpoint(ast::Endpoint &ep, bool &hasSet) {
                     << d.instanceOf->name
                     << "'; an endpoint must name a device inside it";
         auto innerIt = s.topoInfo.find(d.instanceOf);
-        if (innerIt != s.topoInfo.end() &&
-            !innerIt->second.devices.empty()) {
+        if (innerIt != s.topoInfo.end() && !innerIt->second.devices.empty()) {
           const auto &first = *innerIt->second.devices.begin();
           std::string example = seg.name + (d.isArray ? "[0]" : "") + "." +
                                 first.first +
@@ -457,8 +454,8 @@ void TopologyChecker::checkSegmentIndex(ast::Segment &seg, DeviceInfo &d,
     lo = checkIndexExpr(seg.lo.get());
     hi = checkIndexExpr(seg.hi.get());
     if (lo && hi && *lo >= *hi) {
-      s.error(seg.range) << "index range " << *lo << ".." << *hi
-                         << " of '" << seg.name << "' is empty";
+      s.error(seg.range) << "index range " << *lo << ".." << *hi << " of '"
+                         << seg.name << "' is empty";
       return;
     }
     break;
@@ -501,15 +498,14 @@ void Sema::checkProps(std::vector<ast::Prop> &props,
     Type t = check(p.value.get());
     auto [prev, inserted] = seen.emplace(p.name, p.nameRange);
     if (!inserted) {
-      auto diag = error(p.nameRange) << "duplicate property '" << p.name
-                                     << "'";
+      auto diag = error(p.nameRange) << "duplicate property '" << p.name << "'";
       note(diag, prev->second, "previous value is here");
       continue;
     }
     const topo::PropertySpec *spec = topo::findProperty(specs, p.name);
     if (!spec) {
-      error(p.nameRange) << "unknown property '" << p.name << "' for "
-                         << owner << "; expected one of: "
+      error(p.nameRange) << "unknown property '" << p.name << "' for " << owner
+                         << "; expected one of: "
                          << topo::listPropertyNames(specs);
       continue;
     }
@@ -531,9 +527,9 @@ void Sema::checkProps(std::vector<ast::Prop> &props,
     if (!p.value || t.isUnknown())
       continue;
     if (!assignable(expected, t)) {
-      error(p.value->range) << "property '" << p.name << "' of " << owner
-                            << " expects " << typeName(expected) << ", got "
-                            << typeName(t);
+      error(p.value->range)
+          << "property '" << p.name << "' of " << owner << " expects "
+          << typeName(expected) << ", got " << typeName(t);
       continue;
     }
     const Value *v = valueOf(p.value.get());
@@ -542,11 +538,10 @@ void Sema::checkProps(std::vector<ast::Prop> &props,
       continue;
     if (spec->positive && *x <= 0)
       error(p.value->range) << "property '" << p.name << "' of " << owner
-                            << " must be positive, got "
-                            << formatValue(*v, t);
+                            << " must be positive, got " << formatValue(*v, t);
     else if (!spec->positive && *x < 0)
-      error(p.value->range) << "property '" << p.name << "' of " << owner
-                            << " must not be negative, got "
-                            << formatValue(*v, t);
+      error(p.value->range)
+          << "property '" << p.name << "' of " << owner
+          << " must not be negative, got " << formatValue(*v, t);
   }
 }

@@ -58,7 +58,9 @@ static void bindWalkBinders(Sema &s, WalkItem &item,
 }
 
 void Sema::checkWalk(ast::WalkDecl &walk) {
-  resolveGlobal(walk.graph, walk.graphRange, {SymKind::Graph}, "graph");
+  if (Symbol *g =
+          resolveGlobal(walk.graph, walk.graphRange, {SymKind::Graph}, "graph"))
+    currentGraph = llvm::dyn_cast_or_null<ast::GraphDecl>(g->decl);
   ScopeGuard params(*this);
   {
     WhereScope w(*this, Where::Const, "a constant expression");
@@ -113,14 +115,14 @@ void Sema::checkWalk(ast::WalkDecl &walk) {
       if (!item.value || t.isUnknown() || !first)
         break;
       if (t.kind != K::Int) {
-        error(item.value->range) << "walk length must be i64, got "
-                                 << typeName(t);
+        error(item.value->range)
+            << "walk length must be i64, got " << typeName(t);
         break;
       }
       if (const Value *v = valueOf(item.value.get()))
         if (v->i <= 0)
-          error(item.value->range) << "walk length must be positive, got "
-                                   << v->i;
+          error(item.value->range)
+              << "walk length must be positive, got " << v->i;
       break;
     }
     case WalkItem::Kind::Start: {
@@ -136,16 +138,15 @@ void Sema::checkWalk(ast::WalkDecl &walk) {
       if (!item.value || t.isUnknown() || !first)
         break;
       if (t.kind != K::Int && t.kind != K::Float) {
-        error(item.value->range) << "stop probability must be f64, got "
-                                 << typeName(t);
+        error(item.value->range)
+            << "stop probability must be f64, got " << typeName(t);
         break;
       }
       if (const Value *v = valueOf(item.value.get())) {
         double p = *v->asNumber();
         if (p < 0 || p > 1)
-          error(item.value->range)
-              << "stop probability must be in [0, 1], got "
-              << formatValue(*v, t);
+          error(item.value->range) << "stop probability must be in [0, 1], got "
+                                   << formatValue(*v, t);
       }
       break;
     }
@@ -181,14 +182,13 @@ void Sema::checkWalk(ast::WalkDecl &walk) {
       if (!item.value || t.isUnknown())
         break;
       if (t.kind != K::Int && t.kind != K::Float) {
-        error(item.value->range) << "weight must be f64, got "
-                                 << typeName(t);
+        error(item.value->range) << "weight must be f64, got " << typeName(t);
         break;
       }
       if (const Value *v = valueOf(item.value.get()))
         if (*v->asNumber() < 0)
-          error(item.value->range) << "weight must not be negative, got "
-                                   << formatValue(*v, t);
+          error(item.value->range)
+              << "weight must not be negative, got " << formatValue(*v, t);
       break;
     }
     case WalkItem::Kind::Update: {

@@ -143,6 +143,11 @@ static bool parseCut(const analysis::TopoGraph &g, llvm::StringRef spec,
 }
 
 static int run(Compilation &compilation, llvm::raw_ostream &os) {
+  if (inputFilename != "-" && !llvm::sys::fs::exists(inputFilename)) {
+    llvm::errs() << "sluicec: error: cannot open file '" << inputFilename
+                 << "': No such file or directory\n";
+    return 1;
+  }
   if (mlir::failed(compilation.parse(inputFilename)))
     return 1;
   ast::Program &program = compilation.program();

@@ -82,8 +82,7 @@ TEST(SemaRobustness, DeepListNesting) {
 
 TEST(SemaRobustness, UnknownUnitListsValidOnes) {
   std::vector<ast::DeclPtr> decls;
-  decls.push_back(
-      let("x", make<ast::QuantityLitExpr>(at(1, 9), 80.0, "GiBs")));
+  decls.push_back(let("x", make<ast::QuantityLitExpr>(at(1, 9), 80.0, "GiBs")));
   HandRun run(std::move(decls));
   ASSERT_EQ(run.errors.size(), 1u);
   EXPECT_EQ(llvm::StringRef(run.errors[0]).take_front(43),
@@ -155,11 +154,11 @@ TEST(SemaRobustness, NullPiecesEverywhere) {
   elts.push_back(make<ast::IndexExpr>(at(7, 1), nullptr, nullptr));
   elts.push_back(make<ast::MemberExpr>(at(7, 1), nullptr, "x"));
   elts.push_back(make<ast::UnaryExpr>(at(7, 1), ast::UnaryOp::Neg, nullptr));
-  elts.push_back(make<ast::BinaryExpr>(at(7, 1), ast::BinaryOp::Div,
-                                       at(7, 2), nullptr, intLit(0)));
+  elts.push_back(make<ast::BinaryExpr>(at(7, 1), ast::BinaryOp::Div, at(7, 2),
+                                       nullptr, intLit(0)));
   std::vector<ast::Arg> args(2);
-  elts.push_back(make<ast::CallExpr>(at(7, 1), "min", at(7, 1),
-                                     std::move(args)));
+  elts.push_back(
+      make<ast::CallExpr>(at(7, 1), "min", at(7, 1), std::move(args)));
   decls.push_back(let("b", make<ast::ListExpr>(at(7, 1), std::move(elts))));
 
   HandRun run(std::move(decls));

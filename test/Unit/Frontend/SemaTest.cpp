@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "SemaTestHelpers.h"
 
-#include "gtest/gtest.h"
 #include "llvm/ADT/StringRef.h"
+#include "gtest/gtest.h"
 #include <functional>
 
 using namespace sluice;
@@ -340,10 +340,9 @@ TEST(Sema, RedefinitionHasNoteAtPrevious) {
   auto run = runSema("let a = 1\nlet a = 2\n");
   ASSERT_TRUE(run->parsed);
   EXPECT_FALSE(run->checked);
-  EXPECT_EQ(run->all,
-            (std::vector<std::string>{
-                "2:5: redefinition of 'a'",
-                "1:5: note: previous definition of 'a' is here"}));
+  EXPECT_EQ(run->all, (std::vector<std::string>{
+                          "2:5: redefinition of 'a'",
+                          "1:5: note: previous definition of 'a' is here"}));
 }
 
 TEST(Sema, ReportsEveryErrorInOneRun) {
@@ -455,7 +454,9 @@ const Case kCases[] = {
     {"AndNeedsBool",
      "let x = 1 and true",
      {"operand of 'and' must be bool, got i64"}},
-    {"NotNeedsBool", "let x = not 1", {"operand of 'not' must be bool, got i64"}},
+    {"NotNeedsBool",
+     "let x = not 1",
+     {"operand of 'not' must be bool, got i64"}},
     {"NegateBool", "let x = -true", {"cannot negate bool"}},
     {"UnknownType",
      "let x: float = 1.0",
@@ -473,7 +474,9 @@ const Case kCases[] = {
     {"ListIndexNotInt",
      "let x = [1, 2, 3][1.0]",
      {"list index must be i64, got f64"}},
-    {"IndexScalar", "let y = 2\nlet x = y[0]", {"cannot index a value of type i64"}},
+    {"IndexScalar",
+     "let y = 2\nlet x = y[0]",
+     {"cannot index a value of type i64"}},
     {"GraphBuiltinInConstant",
      "let x = degree(1)",
      {"1:9: 'degree' cannot be used in a constant expression"}},
@@ -495,7 +498,9 @@ const Case kCases[] = {
     {"SqrtOfNegative",
      "let x = sqrt(-4)",
      {"'sqrt' of a negative number (-4)"}},
-    {"LogOfZero", "let x = log(0)", {"'log' of a number that is not positive (0)"}},
+    {"LogOfZero",
+     "let x = log(0)",
+     {"'log' of a number that is not positive (0)"}},
     {"MinDifferentDims",
      "let x = min(1 GiB, 2 s)",
      {"arguments of 'min' have different types: bytes and time"}},
@@ -506,7 +511,9 @@ const Case kCases[] = {
      "let x = max(1)",
      {"'max' expects at least 2 arguments, got 1"}},
     {"AbsOfBool", "let x = abs(true)", {"'abs' expects a number, got bool"}},
-    {"SizeOfNumber", "let x = size(3)", {"'size' expects a list or a frontier, got i64"}},
+    {"SizeOfNumber",
+     "let x = size(3)",
+     {"'size' expects a list or a frontier, got i64"}},
     {"NamedArgumentToBuiltin",
      "let x = abs(x: 1)",
      {"'abs' takes no named arguments"}},
@@ -759,6 +766,16 @@ const Case kCases[] = {
     {"DegreeInLength",
      "graph g = load(\"x\")\nwalk w on g { length degree(0) }",
      {"'degree' cannot be used in 'length'"}},
+    {"LabelWithoutLabels",
+     "graph g = load(\"x\")\nwalk w on g { length 2\n weight(c, n, w) = if "
+     "label(n) == 1 then w else 0.0 }",
+     {"3:23: 'label' needs vertex labels, but graph 'g' is loaded without "
+      "'labels:'"}},
+    {"EdgeLabelWithoutEdgeLabels",
+     "graph g = load(\"x\", labels: \"l.txt\")\nalgorithm a on g { "
+     "edges(s, d) { let l = edge_label(s, d) + label(s) } }",
+     {"'edge_label' needs edge labels, but graph 'g' is loaded without "
+      "'edge_labels:'"}},
     {"StepOutsideWalkFunctions",
      "graph g = load(\"x\")\nalgorithm a on g { let s = step }",
      {"'step' cannot be used in an algorithm; only in weight, stop and "
@@ -868,7 +885,8 @@ const Case kCases[] = {
      "graph g = load(\"x\")\nschedule g { }",
      {"'g' is a graph, not a walk or algorithm"}},
     {"DuplicateSchedule",
-     "graph g = load(\"x\")\nwalk w on g { length 2 }\nschedule w { }\nschedule "
+     "graph g = load(\"x\")\nwalk w on g { length 2 }\nschedule w { "
+     "}\nschedule "
      "w { }",
      {"4:10: duplicate schedule for 'w'"}},
     {"WalkScheduleUnknownKey",
@@ -1101,6 +1119,12 @@ const Case kCases[] = {
      "graph g = load(\"x\")\nalgorithm bfs(source: vertex) on g { }\njob j = "
      "run bfs on g",
      {"run job 'j' is missing argument 'source' of algorithm 'bfs'"}},
+    {"UnknownWalkJobOptionsNotReported",
+     "topology t { }\njob j = walk nothing on t { p: 1.0, q: fast }",
+     {"unknown name 'nothing'"}},
+    {"UnknownScheduleTargetOptionsNotReported",
+     "schedule nothing { target: gpu, @s1 { parallel: dynamic(64) } }",
+     {"unknown walk or algorithm 'nothing'"}},
     {"WalkJobOnAlgorithm",
      "graph g = load(\"x\")\nalgorithm a on g { }\njob j = walk a on g",
      {"walk needs a walk; 'a' is an algorithm"}},

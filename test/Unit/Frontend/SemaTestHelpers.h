@@ -69,8 +69,8 @@ inline std::unique_ptr<SemaRun> runSema(llvm::StringRef source) {
   run->program.modules.push_back(std::make_unique<ast::Module>());
   {
     DiagCollector diags(run->ctx);
-    run->parsed = mlir::succeeded(parseModule(
-        run->sourceMgr, id, &run->ctx, *run->program.modules.back()));
+    run->parsed = mlir::succeeded(parseModule(run->sourceMgr, id, &run->ctx,
+                                              *run->program.modules.back()));
     run->parseErrors = diags.errors;
   }
   if (!run->parsed)
