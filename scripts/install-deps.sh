@@ -11,6 +11,7 @@ PACKAGES=(
   clang-19 libclang-rt-19-dev          # libFuzzer and sanitizers
   libgtest-dev                          # unit tests
   libboost-graph-dev                    # max-flow / min-cut in analyses
+  libglpk-dev                           # LP solver for multi-commodity flows
   graphviz                              # dot -> SVG for topology views
 )
 

@@ -1,0 +1,206 @@
+//===- AtomicFile.cpp - Write to a temporary, then rename -----------------===//
+#include "runtime/src/AtomicFile.h"
+
+#include "runtime/src/Error.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace sluice::rt;
+
+namespace {
+
+constexpr size_t kBufferBytes = size_t(1) << 20;
+std::atomic<uint64_t> temporaryCounter{0};
+
+std::string directoryOf(const std::string &path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos)
+    return ".";
+  if (slash == 0)
+    return "/";
+  return path.substr(0, slash);
+}
+
+std::string baseNameOf(const std::string &path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+sluice_status_t AtomicFile::failWith(sluice_error_t *error, int err,
+                                     const std::string &what) {
+  failed = true;
+  discard();
+  return failErrno(error, err, target, what);
+}
+
+sluice_status_t AtomicFile::open(const std::string &path,
+                                 sluice_error_t *error) {
+  target = path;
+  if (path.empty() || path.back() == '/')
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {path},
+                "the output path names no file");
+  const std::string dir = directoryOf(path);
+  const std::string base = baseNameOf(path);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    temp = dir + "/." + base + ".tmp-" + std::to_string(getpid()) + "-" +
+           std::to_string(temporaryCounter.fetch_add(1));
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0)
+      break;
+    if (errno != EEXIST) {
+      int err = errno;
+      temp.clear();
+      failed = true;
+      return failErrno(error, err, path,
+                       "cannot create a file in directory '" + dir + "'");
+    }
+  }
+  if (fd < 0) {
+    temp.clear();
+    failed = true;
+    return failErrno(error, EEXIST, path, "cannot create a temporary file");
+  }
+  buffer.resize(kBufferBytes);
+  return SLUICE_STATUS_OK;
+}
+
+sluice_status_t AtomicFile::writeFully(const void *data, size_t bytes,
+                                       sluice_error_t *error) {
+  const char *p = static_cast<const char *>(data);
+  while (bytes) {
+    ssize_t n = ::write(fd, p, bytes);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return failWith(error, errno, "cannot write");
+    }
+    if (n == 0)
+      return failWith(error, EIO, "cannot write");
+    p += n;
+    bytes -= static_cast<size_t>(n);
+    written += static_cast<uint64_t>(n);
+  }
+  return SLUICE_STATUS_OK;
+}
+
+sluice_status_t AtomicFile::flush(sluice_error_t *error) {
+  if (!used)
+    return SLUICE_STATUS_OK;
+  size_t n = used;
+  used = 0;
+  return writeFully(buffer.data(), n, error);
+}
+
+sluice_status_t AtomicFile::write(const void *data, size_t bytes,
+                                  sluice_error_t *error) {
+  if (failed || fd < 0)
+    return fail(error, SLUICE_STATUS_FAILED_PRECONDITION, {target},
+                "the output file is not open for writing");
+  if (used + bytes <= buffer.size()) {
+    std::memcpy(buffer.data() + used, data, bytes);
+    used += bytes;
+    return SLUICE_STATUS_OK;
+  }
+  sluice_status_t status = flush(error);
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  if (bytes >= buffer.size())
+    return writeFully(data, bytes, error);
+  std::memcpy(buffer.data(), data, bytes);
+  used = bytes;
+  return SLUICE_STATUS_OK;
+}
+
+sluice_status_t AtomicFile::writeZeros(size_t bytes, sluice_error_t *error) {
+  static const char zeros[256] = {};
+  while (bytes) {
+    size_t n = bytes < sizeof(zeros) ? bytes : sizeof(zeros);
+    sluice_status_t status = write(zeros, n, error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+    bytes -= n;
+  }
+  return SLUICE_STATUS_OK;
+}
+
+sluice_status_t AtomicFile::writeAt(uint64_t offset, const void *data,
+                                    size_t bytes, sluice_error_t *error) {
+  if (failed || fd < 0)
+    return fail(error, SLUICE_STATUS_FAILED_PRECONDITION, {target},
+                "the output file is not open for writing");
+  sluice_status_t status = flush(error);
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  const char *p = static_cast<const char *>(data);
+  while (bytes) {
+    ssize_t n = ::pwrite(fd, p, bytes, static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return failWith(error, errno, "cannot write");
+    }
+    if (n == 0)
+      return failWith(error, EIO, "cannot write");
+    p += n;
+    bytes -= static_cast<size_t>(n);
+    offset += static_cast<uint64_t>(n);
+  }
+  return SLUICE_STATUS_OK;
+}
+
+sluice_status_t AtomicFile::commit(sluice_error_t *error) {
+  if (failed || fd < 0)
+    return fail(error, SLUICE_STATUS_FAILED_PRECONDITION, {target},
+                "the output file is not open for writing");
+  sluice_status_t status = flush(error);
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  if (::fsync(fd) != 0)
+    return failWith(error, errno, "cannot flush to disk (fsync)");
+  int closing = fd;
+  fd = -1;
+  if (::close(closing) != 0) {
+    int err = errno;
+    ::unlink(temp.c_str());
+    temp.clear();
+    failed = true;
+    return failErrno(error, err, target, "cannot close");
+  }
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
+    int err = errno;
+    ::unlink(temp.c_str());
+    temp.clear();
+    failed = true;
+    return failErrno(error, err, target, "cannot rename the finished file");
+  }
+  temp.clear();
+  // Make the rename durable; file systems that cannot fsync a directory
+  // (EINVAL) have nothing to flush.
+  int dirFd = ::open(directoryOf(target).c_str(),
+                     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dirFd >= 0) {
+    ::fsync(dirFd);
+    ::close(dirFd);
+  }
+  buffer.clear();
+  buffer.shrink_to_fit();
+  return SLUICE_STATUS_OK;
+}
+
+void AtomicFile::discard() {
+  if (fd >= 0) {
+    ::close(fd);
+    fd = -1;
+  }
+  if (!temp.empty()) {
+    ::unlink(temp.c_str());
+    temp.clear();
+  }
+}

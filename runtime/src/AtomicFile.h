@@ -1,0 +1,65 @@
+//===- AtomicFile.h - Write to a temporary, then rename --------*- C++ -*-===//
+//
+// Every file the runtime writes goes through AtomicFile: the bytes go to a
+// hidden temporary in the destination directory (".<name>.tmp-<pid>-<n>"),
+// and commit() flushes, fsyncs, closes and renames it over the destination,
+// then fsyncs the directory. Until commit() succeeds the destination is
+// untouched; any failure, or destroying an uncommitted AtomicFile, deletes
+// the temporary. Errors latch: after the first one every call fails.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_SRC_ATOMICFILE_H
+#define SLUICE_RUNTIME_SRC_ATOMICFILE_H
+
+#include "sluice/runtime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sluice::rt {
+
+class AtomicFile {
+public:
+  AtomicFile() = default;
+  ~AtomicFile() { discard(); }
+  AtomicFile(const AtomicFile &) = delete;
+  AtomicFile &operator=(const AtomicFile &) = delete;
+
+  /// Creates the temporary next to `path`.
+  sluice_status_t open(const std::string &path, sluice_error_t *error);
+  /// Appends bytes (buffered).
+  sluice_status_t write(const void *data, size_t bytes, sluice_error_t *error);
+  /// Appends `bytes` zero bytes.
+  sluice_status_t writeZeros(size_t bytes, sluice_error_t *error);
+  /// Overwrites already written bytes at `offset` (e.g. a header).
+  sluice_status_t writeAt(uint64_t offset, const void *data, size_t bytes,
+                          sluice_error_t *error);
+  /// Makes the file appear under its name; see the file comment.
+  sluice_status_t commit(sluice_error_t *error);
+  /// Deletes the temporary (no-op after commit).
+  void discard();
+
+  uint64_t size() const { return written + used; }
+  bool isOpen() const { return fd >= 0; }
+  const std::string &path() const { return target; }
+  const std::string &temporaryPath() const { return temp; }
+
+private:
+  sluice_status_t flush(sluice_error_t *error);
+  sluice_status_t writeFully(const void *data, size_t bytes,
+                             sluice_error_t *error);
+  sluice_status_t failWith(sluice_error_t *error, int err,
+                           const std::string &what);
+
+  int fd = -1;
+  bool failed = false;
+  std::string target, temp;
+  std::vector<char> buffer;
+  size_t used = 0;
+  uint64_t written = 0;
+};
+
+} // namespace sluice::rt
+
+#endif // SLUICE_RUNTIME_SRC_ATOMICFILE_H

@@ -1,0 +1,58 @@
+//===- EdgeListParser.cpp - SNAP edge lists and Matrix Market bodies ------===//
+//
+// edge-list ::= { blank | comment | entry }
+// entry     ::= source target [weight] [edge-label]
+//
+// SNAP files are 0-based; a Matrix Market body (the entry lines of a .mtx
+// file without banner and size line) is 1-based. Without compact ids the
+// graph has (largest id + 1) vertices, counting ids of dropped self loops.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/src/Error.h"
+#include "runtime/src/LineReader.h"
+#include "runtime/src/Progress.h"
+#include "runtime/src/TextFormats.h"
+
+using namespace sluice::rt;
+
+sluice_status_t sluice::rt::parseEdgeList(LineReader &reader,
+                                          const TextLoadOptions &options,
+                                          Progress &progress,
+                                          EdgeStaging &staging,
+                                          sluice_error_t *error) {
+  EntryLayout layout;
+  layout.base = options.format == SLUICE_GRAPH_FORMAT_MTX_BODY ? 1 : 0;
+  layout.valueColumn = options.weights == SLUICE_WEIGHTS_COLUMN;
+  layout.valueIsWeight = layout.valueColumn;
+  layout.labelColumn = options.edgeLabels;
+  layout.compactIds = options.compactIds;
+  if (!layout.valueColumn)
+    layout.extraHint = "; set weights to 'column' to read edge weights";
+
+  EdgeCollector collector(options.compactIds, options.dropSelfLoops,
+                          options.weights != SLUICE_WEIGHTS_NONE,
+                          options.edgeLabels);
+  std::string_view line;
+  sluice_status_t status = SLUICE_STATUS_OK;
+  while (reader.next(line, status, error)) {
+    if ((reader.lineNumber() & 0xfff) == 0)
+      progress.update("reading", reader.bytesRead(), reader.fileBytes(),
+                      "bytes");
+    if (isBlankOrComment(line))
+      continue;
+    Entry entry;
+    status = parseEntry(line, layout, reader.path(), reader.lineNumber(),
+                        entry, error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+    if (!collector.add(entry.ids[0], entry.ids[1], entry.weight, entry.label))
+      return fail(error, SLUICE_STATUS_OUT_OF_RANGE,
+                  {reader.path(), reader.lineNumber(), 1},
+                  "more than " + std::to_string(kMaxVertices) +
+                      " distinct vertex ids");
+  }
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  staging = collector.finish(0, layout.base);
+  return SLUICE_STATUS_OK;
+}

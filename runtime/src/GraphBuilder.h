@@ -1,0 +1,137 @@
+//===- GraphBuilder.h - From edge lists to sorted CSR ----------*- C++ -*-===//
+//
+// Every in-memory graph goes through the same two steps:
+//
+//   EdgeCollector   edges one by one, as parsed: drops self loops, renumbers
+//                   ids (compact ids) or tracks the largest id, and stores
+//                   the edges in flat arrays (8 bytes per edge, +4 with
+//                   weights, +4 with edge labels);
+//   buildCsr        counting sort by source (adding reverse edges for
+//                   undirected graphs), a stable sort of each adjacency by
+//                   target, optional deduplication (first copy wins), and the
+//                   per-vertex weight aggregates.
+//
+// Before: edges in input order, ids < numVertices. After: a graph whose
+// adjacency lists are sorted, with properties NO_DUPLICATES/NO_SELF_LOOPS
+// set from what the final arrays hold.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_SRC_GRAPHBUILDER_H
+#define SLUICE_RUNTIME_SRC_GRAPHBUILDER_H
+
+#include "runtime/src/GraphImpl.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace sluice::rt {
+
+class Progress;
+
+/// Edges in input order, with ids already final (0 .. numVertices-1).
+struct EdgeStaging {
+  uint64_t numVertices = 0;
+  uint32_t idBase = 0;
+  std::vector<uint32_t> sources, targets;
+  std::vector<float> weights;      // empty when unweighted
+  std::vector<int32_t> edgeLabels; // empty without edge labels
+  std::vector<uint64_t> originalIds; // sorted; empty unless compacted
+  bool hasWeights = false;
+  bool hasEdgeLabels = false;
+  bool compacted = false; // originalIds is the id mapping
+};
+
+/// Collects parsed edges. With compaction, ids are arbitrary 64-bit
+/// original ids, renumbered at finish() in increasing order; without, they
+/// are vertex ids (already checked to be < kMaxVertices).
+class EdgeCollector {
+public:
+  EdgeCollector(bool compactIds, bool dropSelfLoops, bool weights,
+                bool edgeLabels);
+
+  /// Adds u -> v. Returns false when compaction runs out of 32-bit ids
+  /// (more than kMaxVertices distinct ids).
+  bool add(uint64_t u, uint64_t v, float weight, int32_t label) {
+    if (u == v && dropSelfLoops) {
+      noteId(u);
+      return true;
+    }
+    uint32_t su, sv;
+    if (compactIds) {
+      // Edge lists are usually grouped by source: remember the last one.
+      if (u == lastSource && haveLastSource) {
+        su = lastSourceId;
+      } else {
+        if (!intern(u, su))
+          return false;
+        lastSource = u;
+        lastSourceId = su;
+        haveLastSource = true;
+      }
+      if (!intern(v, sv))
+        return false;
+    } else {
+      noteId(u);
+      noteId(v);
+      su = static_cast<uint32_t>(u);
+      sv = static_cast<uint32_t>(v);
+    }
+    staging.sources.push_back(su);
+    staging.targets.push_back(sv);
+    if (staging.hasWeights)
+      staging.weights.push_back(weight);
+    if (staging.hasEdgeLabels)
+      staging.edgeLabels.push_back(label);
+    return true;
+  }
+
+  uint64_t numEdges() const { return staging.sources.size(); }
+
+  /// Ends collection. `declaredVertices` (Matrix Market rows) is a lower
+  /// bound on numVertices without compaction. With compaction, numVertices
+  /// is the number of distinct ids in the kept edges.
+  EdgeStaging finish(uint64_t declaredVertices, uint32_t idBase);
+
+private:
+  void noteId(uint64_t id) {
+    if (!compactIds && id + 1 > idLimit)
+      idLimit = id + 1;
+  }
+  bool intern(uint64_t id, uint32_t &out);
+  void grow();
+
+  bool compactIds, dropSelfLoops;
+  uint64_t idLimit = 0; // largest vertex id + 1 (no compaction)
+  // Open-addressing map original id -> provisional id (first appearance);
+  // value UINT32_MAX marks an empty slot.
+  struct Slot {
+    uint64_t key;
+    uint32_t value;
+  };
+  std::vector<Slot> slots;
+  std::vector<uint64_t> firstSeen; // provisional id -> original id
+  uint64_t mask = 0;
+  uint64_t lastSource = 0;
+  uint32_t lastSourceId = 0;
+  bool haveLastSource = false;
+  EdgeStaging staging;
+};
+
+/// Options of buildCsr().
+struct BuildOptions {
+  bool undirected = false;
+  bool deduplicate = false;
+};
+
+/// Builds `graph`'s storage from `edges` (consumed: its arrays are freed as
+/// soon as they are no longer needed) and binds the views.
+void buildCsr(EdgeStaging &edges, const BuildOptions &options,
+              Progress *progress, sluice_graph_t &graph);
+
+/// Computes the per-vertex aggregates of a weighted graph into
+/// graph.storage and binds them. Also used after mapping a binary file.
+void computeAggregates(sluice_graph_t &graph, Progress *progress);
+
+} // namespace sluice::rt
+
+#endif // SLUICE_RUNTIME_SRC_GRAPHBUILDER_H

@@ -1,0 +1,85 @@
+//===- GraphImpl.h - The representation behind sluice_graph_t --*- C++ -*-===//
+//
+// A graph is a set of read-only views (the pointers the C API hands out)
+// over storage that is either owned vectors (text loads, edge arrays) or a
+// read-only file mapping (binary CSR). Per-vertex aggregates and labels
+// attached from a separate file are always on the heap.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_SRC_GRAPHIMPL_H
+#define SLUICE_RUNTIME_SRC_GRAPHIMPL_H
+
+#include "sluice/graph.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace sluice::rt {
+
+/// The largest number of vertices: ids are uint32 and UINT32_MAX is
+/// SLUICE_VERTEX_NONE.
+constexpr uint64_t kMaxVertices = UINT32_MAX;
+
+/// A non-NULL pointer for an empty array, so that `ptr + 0` is valid C.
+template <typename T> const T *viewOf(const std::vector<T> &v) {
+  static const T empty{};
+  return v.empty() ? &empty : v.data();
+}
+
+/// A read-only mmap of a whole file; unmapped on destruction.
+class MappedFile {
+public:
+  MappedFile(const void *data, uint64_t size) : data(data), size(size) {}
+  ~MappedFile();
+  MappedFile(const MappedFile &) = delete;
+  MappedFile &operator=(const MappedFile &) = delete;
+  const unsigned char *bytes() const {
+    return static_cast<const unsigned char *>(data);
+  }
+  uint64_t length() const { return size; }
+
+private:
+  const void *data;
+  uint64_t size;
+};
+
+/// Owned arrays of a graph built in memory.
+struct GraphStorage {
+  std::vector<uint64_t> offsets;
+  std::vector<uint32_t> targets;
+  std::vector<float> weights;
+  std::vector<int32_t> vertexLabels;
+  std::vector<int32_t> edgeLabels;
+  std::vector<uint64_t> originalIds;
+  std::vector<float> weightSums, weightMaxes, weightMins;
+};
+
+} // namespace sluice::rt
+
+struct sluice_graph_t {
+  uint64_t numVertices = 0;
+  uint64_t numEdges = 0;
+  uint32_t properties = 0;
+  uint32_t idBase = 0;
+
+  // Views; NULL when absent.
+  const uint64_t *offsets = nullptr;
+  const uint32_t *targets = nullptr;
+  const float *weights = nullptr;
+  const int32_t *vertexLabels = nullptr;
+  const int32_t *edgeLabels = nullptr;
+  const uint64_t *originalIds = nullptr;
+  const float *weightSums = nullptr;
+  const float *weightMaxes = nullptr;
+  const float *weightMins = nullptr;
+
+  sluice::rt::GraphStorage storage;
+  std::unique_ptr<sluice::rt::MappedFile> mapping;
+
+  /// Points every view at `storage` for the arrays that are not mapped
+  /// (a non-empty vector, or the offsets of an empty graph).
+  void bindStorage();
+};
+
+#endif // SLUICE_RUNTIME_SRC_GRAPHIMPL_H

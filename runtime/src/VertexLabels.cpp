@@ -1,0 +1,110 @@
+//===- VertexLabels.cpp - "vertex label" files ----------------------------===//
+//
+// labels ::= { blank | comment | vertex label }
+//
+// Vertex ids are written as in the graph file (0-based for SNAP, 1-based for
+// Matrix Market, original ids for compacted graphs); labels are int32 >= 0.
+// Each vertex gets at most one label; unlisted vertices get
+// SLUICE_LABEL_NONE. For compacted graphs, lines naming ids that are not in
+// the graph (vertices compaction dropped) are skipped.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/src/Error.h"
+#include "runtime/src/LineReader.h"
+#include "runtime/src/Progress.h"
+#include "runtime/src/TextFormats.h"
+
+#include <limits>
+
+using namespace sluice::rt;
+
+sluice_status_t sluice::rt::readVertexLabels(const std::string &path,
+                                             Progress &progress,
+                                             sluice_graph_t &graph,
+                                             sluice_error_t *error) {
+  LineReader reader;
+  sluice_status_t status = reader.open(path, error);
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  std::vector<int32_t> labels(graph.numVertices, SLUICE_LABEL_NONE);
+  std::string_view line;
+  while (reader.next(line, status, error)) {
+    if ((reader.lineNumber() & 0xfff) == 0)
+      progress.update("reading labels", reader.bytesRead(), reader.fileBytes(),
+                      "bytes");
+    if (isBlankOrComment(line))
+      continue;
+    auto failAt = [&](sluice_status_t code, uint64_t column,
+                      const std::string &message) {
+      return fail(error, code, {path, reader.lineNumber(), column}, message);
+    };
+    Field fields[3];
+    size_t count = splitFields(line, fields, 3);
+    uint64_t raw = 0;
+    switch (parseUnsigned(fields[0].text, raw)) {
+    case NumberParse::Ok:
+      break;
+    case NumberParse::Negative:
+      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[0].column,
+                    "negative vertex id " + quote(fields[0].text));
+    case NumberParse::TooLarge:
+      return failAt(SLUICE_STATUS_OUT_OF_RANGE, fields[0].column,
+                    "vertex id " + quote(fields[0].text) +
+                        " does not fit in 64 bits");
+    default:
+      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[0].column,
+                    "expected a vertex id, got " + quote(fields[0].text));
+    }
+    if (count < 2)
+      return failAt(SLUICE_STATUS_PARSE_ERROR, line.size() + 1,
+                    "missing label (column 2)");
+    int64_t label = 0;
+    switch (parseSigned(fields[1].text, label)) {
+    case NumberParse::Ok:
+      break;
+    case NumberParse::TooLarge:
+      label = std::numeric_limits<int64_t>::max();
+      break;
+    default:
+      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[1].column,
+                    "expected a label, got " + quote(fields[1].text));
+    }
+    if (label < 0)
+      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[1].column,
+                    "negative label " + quote(fields[1].text));
+    if (label > std::numeric_limits<int32_t>::max())
+      return failAt(SLUICE_STATUS_OUT_OF_RANGE, fields[1].column,
+                    "label " + quote(fields[1].text) +
+                        " does not fit in 32 bits");
+    if (count > 2)
+      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[2].column,
+                    "unexpected column 3 " + quote(fields[2].text) +
+                        " (expected 2 columns: vertex label)");
+    if (graph.idBase == 1 && raw == 0)
+      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[0].column,
+                    "vertex id 0 is not valid in a 1-based file");
+    uint32_t vertex = sluice_graph_vertex_of(&graph, raw);
+    if (vertex == SLUICE_VERTEX_NONE) {
+      if (graph.originalIds)
+        continue;
+      return failAt(
+          SLUICE_STATUS_OUT_OF_RANGE, fields[0].column,
+          "vertex id " + std::to_string(raw) + " is not in the graph " +
+              (graph.numVertices
+                   ? "(ids " + std::to_string(graph.idBase) + ".." +
+                         std::to_string(graph.numVertices - 1 + graph.idBase) +
+                         ")"
+                   : std::string("(the graph has no vertices)")));
+    }
+    if (labels[vertex] != SLUICE_LABEL_NONE)
+      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[0].column,
+                    "vertex id " + std::to_string(raw) + " is labelled twice");
+    labels[vertex] = static_cast<int32_t>(label);
+  }
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  graph.storage.vertexLabels = std::move(labels);
+  graph.properties |= SLUICE_GRAPH_VERTEX_LABELS;
+  graph.vertexLabels = viewOf(graph.storage.vertexLabels);
+  return SLUICE_STATUS_OK;
+}

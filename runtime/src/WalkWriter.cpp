@@ -1,0 +1,293 @@
+//===- WalkWriter.cpp - Text and .npy walk output -------------------------===//
+//
+// Text: one walk per line, ids separated by one space, '\n' after every walk
+// (an empty line for a walk of length 0, so line i is walk i).
+// .npy (format version 1.0): a 128-byte header whose dict is
+//   {'descr': '<i4' | '<i8', 'fortran_order': False, 'shape': (W, L), }
+// padded with spaces to a '\n' at byte 127, then W rows of L values; the
+// rows of walks shorter than L end in SLUICE_WALK_NPY_PADDING. The header
+// is written with W = 0 at open and rewritten with the real W at commit.
+//
+//===----------------------------------------------------------------------===//
+#include "sluice/walk_output.h"
+
+#include "runtime/src/AtomicFile.h"
+#include "runtime/src/Error.h"
+#include "runtime/src/GraphImpl.h"
+
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
+
+using namespace sluice::rt;
+
+struct sluice_walk_writer_t {
+  AtomicFile file;
+  std::string path;
+  sluice_walk_format_t format = SLUICE_WALK_FORMAT_TEXT;
+  uint32_t walkLength = 0;
+  uint32_t flags = 0;
+  const sluice_graph_t *graph = nullptr;
+  uint64_t numWalks = 0;
+  bool committed = false;
+  bool failed = false;
+  std::vector<char> scratch;
+};
+
+namespace {
+
+constexpr size_t kNpyHeaderBytes = 128;
+
+std::string npyHeader(sluice_walk_format_t format, uint64_t rows,
+                      uint32_t columns) {
+  std::string dict = std::string("{'descr': '") +
+                     (format == SLUICE_WALK_FORMAT_NPY_INT32 ? "<i4" : "<i8") +
+                     "', 'fortran_order': False, 'shape': (" +
+                     std::to_string(rows) + ", " + std::to_string(columns) +
+                     "), }";
+  // magic (6) + version (2) + header length (2) + dict, padded, '\n'.
+  const size_t headerLength = kNpyHeaderBytes - 10;
+  dict.resize(headerLength - 1, ' ');
+  dict += '\n';
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(headerLength & 0xff);
+  out += static_cast<char>(headerLength >> 8);
+  return out + dict;
+}
+
+bool isNpy(sluice_walk_format_t f) {
+  return f == SLUICE_WALK_FORMAT_NPY_INT32 || f == SLUICE_WALK_FORMAT_NPY_INT64;
+}
+
+uint64_t outputId(const sluice_walk_writer_t &w, uint32_t v) {
+  return (w.flags & SLUICE_WALK_WRITE_ORIGINAL_IDS)
+             ? sluice_graph_original_id(w.graph, v)
+             : v;
+}
+
+sluice_status_t notWritable(const sluice_walk_writer_t &w,
+                            sluice_error_t *error) {
+  return fail(error, SLUICE_STATUS_FAILED_PRECONDITION, {w.path},
+              w.committed ? "the walk writer is already committed"
+                          : "the walk writer failed earlier; release it");
+}
+
+/// Checks a batch without writing anything.
+sluice_status_t checkBatch(const sluice_walk_writer_t &w,
+                           const uint32_t *vertices, const uint32_t *lengths,
+                           uint64_t count, sluice_error_t *error) {
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t walk = w.numWalks + i;
+    const uint32_t length = lengths ? lengths[i] : w.walkLength;
+    if (length > w.walkLength)
+      return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {w.path},
+                  "walk " + std::to_string(walk) + " has " +
+                      std::to_string(length) + " vertices, more than the walk "
+                      "length " + std::to_string(w.walkLength));
+    const uint32_t *row = vertices + i * w.walkLength;
+    for (uint32_t k = 0; k < length; ++k) {
+      if (w.graph && row[k] >= w.graph->numVertices)
+        return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {w.path},
+                    "walk " + std::to_string(walk) + ", step " +
+                        std::to_string(k) + ": vertex " +
+                        std::to_string(row[k]) + " is not in the graph (" +
+                        std::to_string(w.graph->numVertices) + " vertices)");
+      if (w.format == SLUICE_WALK_FORMAT_NPY_INT32 &&
+          outputId(w, row[k]) >
+              uint64_t(std::numeric_limits<int32_t>::max()))
+        return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {w.path},
+                    "walk " + std::to_string(walk) + ", step " +
+                        std::to_string(k) + ": vertex id " +
+                        std::to_string(outputId(w, row[k])) +
+                        " does not fit in an int32 .npy file (use int64)");
+      if (w.format == SLUICE_WALK_FORMAT_NPY_INT64 &&
+          outputId(w, row[k]) >
+              uint64_t(std::numeric_limits<int64_t>::max()))
+        return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {w.path},
+                    "walk " + std::to_string(walk) + ", step " +
+                        std::to_string(k) + ": vertex id " +
+                        std::to_string(outputId(w, row[k])) +
+                        " does not fit in an int64 .npy file");
+    }
+  }
+  return SLUICE_STATUS_OK;
+}
+
+template <typename T>
+sluice_status_t writeNpyRows(sluice_walk_writer_t &w, const uint32_t *vertices,
+                             const uint32_t *lengths, uint64_t count,
+                             sluice_error_t *error) {
+  std::vector<T> row(w.walkLength);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint32_t length = lengths ? lengths[i] : w.walkLength;
+    const uint32_t *in = vertices + i * w.walkLength;
+    for (uint32_t k = 0; k < w.walkLength; ++k)
+      row[k] = k < length ? static_cast<T>(outputId(w, in[k]))
+                          : static_cast<T>(SLUICE_WALK_NPY_PADDING);
+    sluice_status_t status =
+        w.file.write(row.data(), row.size() * sizeof(T), error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+  }
+  return SLUICE_STATUS_OK;
+}
+
+sluice_status_t writeTextRows(sluice_walk_writer_t &w,
+                              const uint32_t *vertices,
+                              const uint32_t *lengths, uint64_t count,
+                              sluice_error_t *error) {
+  // 20 digits + separator per vertex, plus the newline.
+  w.scratch.resize(size_t(w.walkLength) * 21 + 1);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint32_t length = lengths ? lengths[i] : w.walkLength;
+    const uint32_t *in = vertices + i * w.walkLength;
+    char *begin = w.scratch.data(), *p = begin;
+    char *end = begin + w.scratch.size();
+    for (uint32_t k = 0; k < length; ++k) {
+      if (k)
+        *p++ = ' ';
+      p = std::to_chars(p, end, outputId(w, in[k])).ptr;
+    }
+    *p++ = '\n';
+    sluice_status_t status =
+        w.file.write(begin, static_cast<size_t>(p - begin), error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+  }
+  return SLUICE_STATUS_OK;
+}
+
+} // namespace
+
+extern "C" sluice_status_t sluice_walk_writer_open(
+    const char *path, sluice_walk_format_t format, uint32_t walkLength,
+    uint32_t flags, const sluice_graph_t *graph,
+    sluice_walk_writer_t **outWriter, sluice_error_t *error) {
+  sluice_error_clear(error);
+  auto invalid = [&](const std::string &message) {
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {path ? path : ""},
+                message);
+  };
+  if (!path)
+    return invalid("path is NULL");
+  if (!outWriter)
+    return invalid("out_writer is NULL");
+  if (format != SLUICE_WALK_FORMAT_TEXT && !isNpy(format))
+    return invalid("unknown walk format " + std::to_string(format));
+  if (walkLength == 0)
+    return invalid("the walk length must be at least 1");
+  if (flags & ~uint32_t(SLUICE_WALK_WRITE_ORIGINAL_IDS))
+    return invalid("unknown walk writer flags " +
+                   hex(flags & ~uint32_t(SLUICE_WALK_WRITE_ORIGINAL_IDS)));
+  if ((flags & SLUICE_WALK_WRITE_ORIGINAL_IDS) && !graph)
+    return invalid("original ids need the graph");
+  return guarded(error, path, [&]() -> sluice_status_t {
+    auto writer = std::make_unique<sluice_walk_writer_t>();
+    writer->path = path;
+    writer->format = format;
+    writer->walkLength = walkLength;
+    writer->flags = flags;
+    writer->graph = graph;
+    sluice_status_t status = writer->file.open(path, error);
+    if (status == SLUICE_STATUS_OK && isNpy(format)) {
+      std::string header = npyHeader(format, 0, walkLength);
+      status = writer->file.write(header.data(), header.size(), error);
+    }
+    if (status != SLUICE_STATUS_OK)
+      return status;
+    *outWriter = writer.release();
+    return SLUICE_STATUS_OK;
+  });
+}
+
+extern "C" sluice_status_t
+sluice_walk_writer_append(sluice_walk_writer_t *writer,
+                          const uint32_t *vertices, const uint32_t *lengths,
+                          uint64_t count, sluice_error_t *error) {
+  sluice_error_clear(error);
+  if (!writer)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {}, "writer is NULL");
+  sluice_walk_writer_t &w = *writer;
+  if (w.committed || w.failed)
+    return notWritable(w, error);
+  if (count && !vertices)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {w.path},
+                "vertices is NULL");
+  return guarded(error, w.path, [&]() -> sluice_status_t {
+    sluice_status_t status = checkBatch(w, vertices, lengths, count, error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+    switch (w.format) {
+    case SLUICE_WALK_FORMAT_TEXT:
+      status = writeTextRows(w, vertices, lengths, count, error);
+      break;
+    case SLUICE_WALK_FORMAT_NPY_INT32:
+      status = writeNpyRows<int32_t>(w, vertices, lengths, count, error);
+      break;
+    case SLUICE_WALK_FORMAT_NPY_INT64:
+      status = writeNpyRows<int64_t>(w, vertices, lengths, count, error);
+      break;
+    }
+    if (status != SLUICE_STATUS_OK) {
+      w.failed = true;
+      w.file.discard();
+      return status;
+    }
+    w.numWalks += count;
+    return SLUICE_STATUS_OK;
+  });
+}
+
+extern "C" uint64_t
+sluice_walk_writer_num_walks(const sluice_walk_writer_t *writer) {
+  return writer ? writer->numWalks : 0;
+}
+
+extern "C" sluice_status_t sluice_walk_writer_commit(sluice_walk_writer_t *writer,
+                                                     sluice_error_t *error) {
+  sluice_error_clear(error);
+  if (!writer)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {}, "writer is NULL");
+  sluice_walk_writer_t &w = *writer;
+  if (w.committed || w.failed)
+    return notWritable(w, error);
+  return guarded(error, w.path, [&]() -> sluice_status_t {
+    sluice_status_t status = SLUICE_STATUS_OK;
+    if (isNpy(w.format)) {
+      std::string header = npyHeader(w.format, w.numWalks, w.walkLength);
+      status = w.file.writeAt(0, header.data(), header.size(), error);
+    }
+    if (status == SLUICE_STATUS_OK)
+      status = w.file.commit(error);
+    if (status != SLUICE_STATUS_OK) {
+      w.failed = true;
+      w.file.discard();
+      return status;
+    }
+    w.committed = true;
+    return SLUICE_STATUS_OK;
+  });
+}
+
+extern "C" void sluice_walk_writer_release(sluice_walk_writer_t *writer) {
+  delete writer;
+}
+
+extern "C" sluice_status_t
+sluice_walks_write(const char *path, sluice_walk_format_t format,
+                   const uint32_t *vertices, const uint32_t *lengths,
+                   uint64_t numWalks, uint32_t walkLength, uint32_t flags,
+                   const sluice_graph_t *graph, sluice_error_t *error) {
+  sluice_walk_writer_t *writer = nullptr;
+  sluice_status_t status = sluice_walk_writer_open(path, format, walkLength,
+                                                   flags, graph, &writer, error);
+  if (status == SLUICE_STATUS_OK)
+    status = sluice_walk_writer_append(writer, vertices, lengths, numWalks,
+                                       error);
+  if (status == SLUICE_STATUS_OK)
+    status = sluice_walk_writer_commit(writer, error);
+  sluice_walk_writer_release(writer);
+  return status;
+}
