@@ -13,6 +13,7 @@ PACKAGES=(
   libboost-graph-dev                    # max-flow / min-cut in analyses
   libglpk-dev                           # LP solver for multi-commodity flows
   graphviz                              # dot -> SVG for topology views
+  zlib1g-dev                            # runtime: gzip'd graph inputs
 )
 
 missing=()

@@ -47,13 +47,12 @@ static int report(const char *what, sluice_status_t status,
 }
 
 static int usage(void) {
-  fprintf(stderr,
-          "usage: sluice-embed-graph [--format F] [--undirected] "
-          "[--drop-self-loops] [--dedup] [--compact-ids] [--simple]\n"
-          "       [--weights none|column|ones] [--edge-labels] "
-          "[--labels FILE] [--quiet]\n"
-          "       [--write-binary OUT] [--walks OUT] [--walk-length L] "
-          "GRAPH\n");
+  fprintf(stderr, "usage: sluice-embed-graph [--format F] [--undirected] "
+                  "[--drop-self-loops] [--dedup] [--compact-ids] [--simple]\n"
+                  "       [--weights none|column|ones] [--edge-labels] "
+                  "[--labels FILE] [--quiet]\n"
+                  "       [--write-binary OUT] [--walks OUT] [--walk-length L] "
+                  "GRAPH\n");
   return 2;
 }
 
@@ -86,10 +85,9 @@ static int write_walks(const sluice_graph_t *graph, const char *path,
     lengths[i] = k;
   }
   size_t len = strlen(path);
-  sluice_walk_format_t format =
-      len > 4 && strcmp(path + len - 4, ".npy") == 0
-          ? SLUICE_WALK_FORMAT_NPY_INT64
-          : SLUICE_WALK_FORMAT_TEXT;
+  sluice_walk_format_t format = len > 4 && strcmp(path + len - 4, ".npy") == 0
+                                    ? SLUICE_WALK_FORMAT_NPY_INT64
+                                    : SLUICE_WALK_FORMAT_TEXT;
   sluice_error_t error;
   sluice_status_t status =
       sluice_walks_write(path, format, walks, lengths, n, length,
@@ -126,10 +124,9 @@ int main(int argc, char **argv) {
     } else if (strcmp(arg, "--compact-ids") == 0) {
       options.flags |= SLUICE_GRAPH_LOAD_COMPACT_IDS;
     } else if (strcmp(arg, "--simple") == 0) {
-      options.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED |
-                       SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS |
-                       SLUICE_GRAPH_LOAD_DEDUPLICATE |
-                       SLUICE_GRAPH_LOAD_COMPACT_IDS;
+      options.flags |=
+          SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS |
+          SLUICE_GRAPH_LOAD_DEDUPLICATE | SLUICE_GRAPH_LOAD_COMPACT_IDS;
     } else if (strcmp(arg, "--edge-labels") == 0) {
       options.flags |= SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN;
     } else if (strcmp(arg, "--quiet") == 0) {

@@ -183,8 +183,8 @@ sluice_status_t AtomicFile::commit(sluice_error_t *error) {
   temp.clear();
   // Make the rename durable; file systems that cannot fsync a directory
   // (EINVAL) have nothing to flush.
-  int dirFd = ::open(directoryOf(target).c_str(),
-                     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int dirFd =
+      ::open(directoryOf(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dirFd >= 0) {
     ::fsync(dirFd);
     ::close(dirFd);

@@ -40,10 +40,8 @@ public:
   /// Deletes the temporary (no-op after commit).
   void discard();
 
+  /// Bytes written so far.
   uint64_t size() const { return written + used; }
-  bool isOpen() const { return fd >= 0; }
-  const std::string &path() const { return target; }
-  const std::string &temporaryPath() const { return temp; }
 
 private:
   sluice_status_t flush(sluice_error_t *error);

@@ -20,14 +20,13 @@ using namespace sluice::rt::binary;
 
 namespace {
 
-constexpr bool kLittleEndianHost =
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+constexpr bool kLittleEndianHost = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 
 struct SectionInfo {
   const char *name;
-  uint64_t flag;     // 0: always present
-  bool perVertex;    // n (+ extra) elements, else m
-  uint64_t extra;    // offsets have n + 1
+  uint64_t flag;  // 0: always present
+  bool perVertex; // n (+ extra) elements, else m
+  uint64_t extra; // offsets have n + 1
   uint64_t elemBytes;
 };
 
@@ -104,9 +103,8 @@ sluice_status_t sluice::rt::writeBinaryCsr(const sluice_graph_t &g,
     return fail(error, SLUICE_STATUS_UNSUPPORTED, {path},
                 "binary CSR files are little-endian; this host is not");
   const uint64_t n = g.numVertices, m = g.numEdges;
-  const void *data[NumSections] = {g.offsets,      g.targets,
-                                   g.weights,      g.vertexLabels,
-                                   g.edgeLabels,   g.originalIds};
+  const void *data[NumSections] = {g.offsets,      g.targets,    g.weights,
+                                   g.vertexLabels, g.edgeLabels, g.originalIds};
   uint64_t flags = 0;
   if (g.properties & SLUICE_GRAPH_DIRECTED)
     flags |= kFlagDirected;
@@ -175,8 +173,8 @@ sluice_status_t validate(sluice_graph_t &g, const uint64_t at[],
   };
   const uint64_t *off = g.offsets;
   if (off[0] != 0)
-    return corrupt(at[Offsets], "offsets[0] is " + std::to_string(off[0]) +
-                                    ", expected 0");
+    return corrupt(at[Offsets],
+                   "offsets[0] is " + std::to_string(off[0]) + ", expected 0");
   for (uint64_t v = 0; v < n; ++v)
     if (off[v + 1] < off[v])
       return corrupt(at[Offsets] + 8 * (v + 1),
@@ -186,8 +184,7 @@ sluice_status_t validate(sluice_graph_t &g, const uint64_t at[],
   if (off[n] != m)
     return corrupt(at[Offsets] + 8 * n,
                    "offsets end at " + std::to_string(off[n]) +
-                       ", the header declares " + std::to_string(m) +
-                       " edges");
+                       ", the header declares " + std::to_string(m) + " edges");
 
   bool anyDuplicate = false, anySelfLoop = false;
   const uint32_t *t = g.targets;
@@ -202,8 +199,7 @@ sluice_status_t validate(sluice_graph_t &g, const uint64_t at[],
         if (t[i] < t[i - 1])
           return corrupt(at[Targets] + 4 * i,
                          "the adjacency of vertex " + std::to_string(v) +
-                             " is not sorted (edge " + std::to_string(i) +
-                             ")");
+                             " is not sorted (edge " + std::to_string(i) + ")");
         anyDuplicate = true;
       }
       if (t[i] == v)
@@ -214,9 +210,9 @@ sluice_status_t validate(sluice_graph_t &g, const uint64_t at[],
   }
   for (uint64_t i = 0; g.weights && i < m; ++i)
     if (!std::isfinite(g.weights[i]))
-      return corrupt(at[Weights] + 4 * i,
-                     "the weight of edge " + std::to_string(i) +
-                         " is not finite");
+      return corrupt(at[Weights] + 4 * i, "the weight of edge " +
+                                              std::to_string(i) +
+                                              " is not finite");
   for (uint64_t v = 0; g.vertexLabels && v < n; ++v)
     if (g.vertexLabels[v] < SLUICE_LABEL_NONE)
       return corrupt(at[VertexLabels] + 4 * v,
@@ -241,9 +237,10 @@ sluice_status_t validate(sluice_graph_t &g, const uint64_t at[],
 
 } // namespace
 
-sluice_status_t sluice::rt::loadBinaryCsr(
-    const std::string &path, Progress &progress,
-    std::unique_ptr<sluice_graph_t> &out, sluice_error_t *error) {
+sluice_status_t sluice::rt::loadBinaryCsr(const std::string &path,
+                                          Progress &progress,
+                                          std::unique_ptr<sluice_graph_t> &out,
+                                          sluice_error_t *error) {
   auto corrupt = [&](uint64_t byte, const std::string &message) {
     ErrorLocation where{path};
     where.byteOffset = byte;
@@ -287,10 +284,9 @@ sluice_status_t sluice::rt::loadBinaryCsr(
                                        std::to_string(kVersion) + ")");
   const uint32_t headerBytes = get32(header + kAtHeaderBytes);
   if (headerBytes != kHeaderBytes)
-    return corrupt(kAtHeaderBytes, "header size " +
-                                       std::to_string(headerBytes) +
-                                       ", expected " +
-                                       std::to_string(kHeaderBytes));
+    return corrupt(kAtHeaderBytes,
+                   "header size " + std::to_string(headerBytes) +
+                       ", expected " + std::to_string(kHeaderBytes));
   const uint32_t stored = get32(header + kAtChecksum);
   const uint32_t computed = headerChecksum(header);
   if (stored != computed)
@@ -318,8 +314,8 @@ sluice_status_t sluice::rt::loadBinaryCsr(
   const uint64_t fileBytes = get64(header + kAtFileBytes);
   if (size < fileBytes)
     return corrupt(size, "truncated file: the header declares " +
-                             std::to_string(fileBytes) + " bytes, the file has " +
-                             std::to_string(size));
+                             std::to_string(fileBytes) +
+                             " bytes, the file has " + std::to_string(size));
   if (size > fileBytes)
     return corrupt(fileBytes, "the file has " + std::to_string(size) +
                                   " bytes, more than the " +

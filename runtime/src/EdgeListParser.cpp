@@ -41,8 +41,8 @@ sluice_status_t sluice::rt::parseEdgeList(LineReader &reader,
     if (isBlankOrComment(line))
       continue;
     Entry entry;
-    status = parseEntry(line, layout, reader.path(), reader.lineNumber(),
-                        entry, error);
+    status = parseEntry(line, layout, reader.path(), reader.lineNumber(), entry,
+                        error);
     if (status != SLUICE_STATUS_OK)
       return status;
     if (!collector.add(entry.ids[0], entry.ids[1], entry.weight, entry.label))

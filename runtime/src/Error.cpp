@@ -17,14 +17,15 @@ namespace {
 /// Copies `text` into a fixed buffer, NUL terminated, truncated to fit.
 template <size_t N> void copyTruncated(char (&dst)[N], std::string_view text) {
   size_t n = text.size() < N - 1 ? text.size() : N - 1;
-  std::memcpy(dst, text.data(), n);
+  if (n)
+    std::memcpy(dst, text.data(), n);
   dst[n] = '\0';
 }
 
 } // namespace
 
 extern "C" const char *sluice_status_message(sluice_status_t status) {
-  switch (status) {
+  switch (enumValue(status)) {
   case SLUICE_STATUS_OK:
     return "ok";
   case SLUICE_STATUS_INVALID_ARGUMENT:
@@ -64,8 +65,8 @@ extern "C" void sluice_error_clear(sluice_error_t *error) {
   error->message[0] = '\0';
 }
 
-extern "C" size_t sluice_error_format(const sluice_error_t *error,
-                                      char *buffer, size_t capacity) {
+extern "C" size_t sluice_error_format(const sluice_error_t *error, char *buffer,
+                                      size_t capacity) {
   std::string text;
   if (!error) {
     text = "no error details";

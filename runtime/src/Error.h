@@ -12,8 +12,10 @@
 #include "sluice/runtime.h"
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace sluice::rt {
 
@@ -41,6 +43,14 @@ sluice_status_t failErrno(sluice_error_t *error, int err, std::string_view path,
 /// A token as it appears in a message: quoted, non-printable bytes escaped
 /// as \xNN, cut to 40 characters with "...".
 std::string quote(std::string_view token);
+
+/// The integer in an enum argument or field, read without loading it as the
+/// enum type: a C caller may pass any int, which C++ may not hold in the enum.
+template <typename Enum> int64_t enumValue(const Enum &field) {
+  std::underlying_type_t<Enum> value;
+  std::memcpy(&value, &field, sizeof(value));
+  return static_cast<int64_t>(value);
+}
 
 /// "0x1f".
 std::string hex(uint64_t value);

@@ -31,8 +31,8 @@ MappedFile::~MappedFile() {
 void sluice_graph_t::bindStorage() {
   offsets = viewOf(storage.offsets);
   targets = viewOf(storage.targets);
-  weights = (properties & SLUICE_GRAPH_WEIGHTED) ? viewOf(storage.weights)
-                                                 : nullptr;
+  weights =
+      (properties & SLUICE_GRAPH_WEIGHTED) ? viewOf(storage.weights) : nullptr;
   edgeLabels = (properties & SLUICE_GRAPH_EDGE_LABELS)
                    ? viewOf(storage.edgeLabels)
                    : nullptr;
@@ -80,8 +80,7 @@ extern "C" sluice_status_t sluice_graph_create_from_edges(
                       ") has a vertex id not below num_vertices " +
                       std::to_string(numVertices));
     if (weights && !std::isfinite(weights[i]))
-      return invalid("weight of edge " + std::to_string(i) +
-                     " is not finite");
+      return invalid("weight of edge " + std::to_string(i) + " is not finite");
     if (edgeLabels && edgeLabels[i] < 0)
       return invalid("edge " + std::to_string(i) + " has the negative label " +
                      std::to_string(edgeLabels[i]));
@@ -246,7 +245,8 @@ extern "C" void sluice_graph_memory(const sluice_graph_t *g,
   out->offsets_bytes = 8 * (n + 1);
   out->targets_bytes = 4 * m;
   out->weights_bytes = g->weights ? 4 * m : 0;
-  out->labels_bytes = (g->vertexLabels ? 4 * n : 0) + (g->edgeLabels ? 4 * m : 0);
+  out->labels_bytes =
+      (g->vertexLabels ? 4 * n : 0) + (g->edgeLabels ? 4 * m : 0);
   out->aggregates_bytes = g->weightSums ? 12 * n : 0;
   out->original_ids_bytes = g->originalIds ? 8 * n : 0;
   const GraphStorage &s = g->storage;

@@ -116,6 +116,14 @@ EdgeStaging EdgeCollector::finish(uint64_t declaredVertices, uint32_t idBase) {
   for (uint32_t &v : staging.targets)
     v = rank[v];
   staging.numVertices = n;
+  // Dense ids (every id base .. base + n - 1 occurs) need no mapping.
+  bool identity = true;
+  for (size_t k = 0; k < n && identity; ++k)
+    identity = staging.originalIds[k] == k + idBase;
+  if (identity) {
+    release(staging.originalIds);
+    staging.compacted = false;
+  }
   return std::move(staging);
 }
 
@@ -206,7 +214,8 @@ void sluice::rt::buildCsr(EdgeStaging &edges, const BuildOptions &options,
           tmpWeights.resize(d);
           for (uint64_t k = 0; k < d; ++k)
             tmpWeights[k] = s.weights[b + perm[k]];
-          std::copy(tmpWeights.begin(), tmpWeights.end(), s.weights.begin() + b);
+          std::copy(tmpWeights.begin(), tmpWeights.end(),
+                    s.weights.begin() + b);
         }
         if (hasLabels) {
           tmpLabels.resize(d);

@@ -33,8 +33,8 @@ struct EdgeStaging {
   uint64_t numVertices = 0;
   uint32_t idBase = 0;
   std::vector<uint32_t> sources, targets;
-  std::vector<float> weights;      // empty when unweighted
-  std::vector<int32_t> edgeLabels; // empty without edge labels
+  std::vector<float> weights;        // empty when unweighted
+  std::vector<int32_t> edgeLabels;   // empty without edge labels
   std::vector<uint64_t> originalIds; // sorted; empty unless compacted
   bool hasWeights = false;
   bool hasEdgeLabels = false;
@@ -85,11 +85,10 @@ public:
     return true;
   }
 
-  uint64_t numEdges() const { return staging.sources.size(); }
-
   /// Ends collection. `declaredVertices` (Matrix Market rows) is a lower
   /// bound on numVertices without compaction. With compaction, numVertices
-  /// is the number of distinct ids in the kept edges.
+  /// is the number of distinct ids in the kept edges, and the mapping is
+  /// dropped when it is the identity (ids idBase .. idBase + n - 1).
   EdgeStaging finish(uint64_t declaredVertices, uint32_t idBase);
 
 private:

@@ -127,8 +127,8 @@ sluice_status_t loadGraph(const std::string &path,
     EdgeStaging staging;
     bool symmetric = false;
     if (format == SLUICE_GRAPH_FORMAT_MTX)
-      status = parseMatrixMarket(reader, text, progress, staging, symmetric,
-                                 error);
+      status =
+          parseMatrixMarket(reader, text, progress, staging, symmetric, error);
     else
       status = parseEdgeList(reader, text, progress, staging, error);
     if (status != SLUICE_STATUS_OK)
@@ -166,7 +166,7 @@ sluice_graph_format_from_name(const char *name,
 
 extern "C" const char *sluice_graph_format_name(sluice_graph_format_t format) {
   for (const FormatName &f : kFormatNames)
-    if (f.format == format)
+    if (f.format == enumValue(format))
       return f.name;
   return "unknown";
 }
@@ -201,20 +201,21 @@ sluice_graph_load(const char *path, const sluice_graph_load_options_t *options,
   sluice_graph_load_options_t defaults;
   sluice_graph_load_options_init(&defaults);
   const sluice_graph_load_options_t &o = options ? *options : defaults;
-  if (o.format < SLUICE_GRAPH_FORMAT_AUTO ||
-      o.format > SLUICE_GRAPH_FORMAT_BINARY)
-    return invalid("unknown format " + std::to_string(o.format));
-  if (o.weights < SLUICE_WEIGHTS_NONE || o.weights > SLUICE_WEIGHTS_ONES)
-    return invalid("unknown weights mode " + std::to_string(o.weights));
+  // A C caller can put any int in an enum field; read them as integers.
+  const int64_t format = enumValue(o.format), weights = enumValue(o.weights);
+  if (format < SLUICE_GRAPH_FORMAT_AUTO || format > SLUICE_GRAPH_FORMAT_BINARY)
+    return invalid("unknown format " + std::to_string(format));
+  if (weights < SLUICE_WEIGHTS_NONE || weights > SLUICE_WEIGHTS_ONES)
+    return invalid("unknown weights mode " + std::to_string(weights));
   if (o.flags & ~kKnownLoadFlags)
     return invalid("unknown load flags " + hex(o.flags & ~kKnownLoadFlags));
   return guarded(error, path,
                  [&] { return loadGraph(path, o, outGraph, error); });
 }
 
-extern "C" sluice_status_t sluice_graph_write_binary(const sluice_graph_t *graph,
-                                                     const char *path,
-                                                     sluice_error_t *error) {
+extern "C" sluice_status_t
+sluice_graph_write_binary(const sluice_graph_t *graph, const char *path,
+                          sluice_error_t *error) {
   sluice_error_clear(error);
   if (!graph || !path)
     return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {path ? path : ""},

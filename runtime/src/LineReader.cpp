@@ -40,9 +40,6 @@ sluice_status_t LineReader::open(const std::string &path,
     return failErrno(error, EISDIR, path, "cannot read");
   }
   size = static_cast<uint64_t>(st.st_size);
-  unsigned char magic[2] = {0, 0};
-  compressed = pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
-               magic[1] == 0x8b;
   gzFile f = gzdopen(fd, "rb");
   if (!f) {
     ::close(fd);
@@ -70,8 +67,7 @@ bool LineReader::fill(sluice_status_t &status, sluice_error_t *error) {
   }
   if (end == buffer.size()) {
     if (buffer.size() >= kMaxLineBytes) {
-      status = fail(error, SLUICE_STATUS_PARSE_ERROR,
-                    {filePath, line + 1, 1},
+      status = fail(error, SLUICE_STATUS_PARSE_ERROR, {filePath, line + 1, 1},
                     "line longer than " + std::to_string(kMaxLineBytes >> 20) +
                         " MiB (is this a text file?)");
       return false;
@@ -91,8 +87,12 @@ bool LineReader::fill(sluice_status_t &status, sluice_error_t *error) {
       return false;
     }
     if (code != Z_OK) {
+      // zlib prefixes its message with the name it knows, "<fd:N>: ".
+      std::string_view text = message ? message : "unknown error";
+      if (text.rfind("<fd:", 0) == 0 && text.find(">: ") != text.npos)
+        text.remove_prefix(text.find(">: ") + 3);
       status = fail(error, SLUICE_STATUS_DATA_CORRUPT, {filePath, line + 1},
-                    std::string("corrupt gzip data: ") + message);
+                    "corrupt gzip data: " + std::string(text));
       return false;
     }
     atEnd = true;

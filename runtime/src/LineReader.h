@@ -41,7 +41,6 @@ public:
   uint64_t bytesRead() const;
   /// Size of the file on disk.
   uint64_t fileBytes() const { return size; }
-  bool isCompressed() const { return compressed; }
   const std::string &path() const { return filePath; }
 
   /// Lines longer than this are an error (a binary file read as text).
@@ -55,7 +54,6 @@ private:
   std::vector<char> buffer;
   size_t begin = 0, end = 0;
   bool atEnd = false;
-  bool compressed = false;
   uint64_t line = 0;
   uint64_t size = 0;
 };

@@ -44,12 +44,9 @@ bool nextContentLine(LineReader &reader, std::string_view &line,
 
 } // namespace
 
-sluice_status_t sluice::rt::parseMatrixMarket(LineReader &reader,
-                                              const TextLoadOptions &options,
-                                              Progress &progress,
-                                              EdgeStaging &staging,
-                                              bool &symmetric,
-                                              sluice_error_t *error) {
+sluice_status_t sluice::rt::parseMatrixMarket(
+    LineReader &reader, const TextLoadOptions &options, Progress &progress,
+    EdgeStaging &staging, bool &symmetric, sluice_error_t *error) {
   const std::string &path = reader.path();
   std::string_view line;
   sluice_status_t status = SLUICE_STATUS_OK;
@@ -111,9 +108,8 @@ sluice_status_t sluice::rt::parseMatrixMarket(LineReader &reader,
                 {path, reader.lineNumber() + 1, 1},
                 "missing the size line 'rows columns entries'");
   }
-  static const char *sizeNames[3] = {"the number of rows",
-                                     "the number of columns",
-                                     "the number of entries"};
+  static const char *sizeNames[3] = {
+      "the number of rows", "the number of columns", "the number of entries"};
   Field sizes[4];
   size_t count = splitFields(line, sizes, 4);
   uint64_t size[3] = {0, 0, 0};

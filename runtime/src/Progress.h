@@ -40,9 +40,6 @@ public:
   /// Seconds since construction.
   double elapsedSeconds() const;
 
-  /// Number of lines emitted so far (tests).
-  uint64_t linesEmitted() const { return emitted; }
-
 private:
   void report(const char *phase, uint64_t done, uint64_t total,
               const char *unit);

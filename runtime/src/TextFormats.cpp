@@ -114,8 +114,8 @@ sluice_status_t sluice::rt::parseEntry(std::string_view line,
                                        uint64_t lineNumber, Entry &entry,
                                        sluice_error_t *error) {
   Field fields[5];
-  const size_t expected = 2 + (layout.valueColumn ? 1 : 0) +
-                          (layout.labelColumn ? 1 : 0);
+  const size_t expected =
+      2 + (layout.valueColumn ? 1 : 0) + (layout.labelColumn ? 1 : 0);
   // One field more than expected, to quote it in the error.
   const size_t count = splitFields(line, fields, expected + 1);
   auto at = [&](size_t k) {
@@ -124,7 +124,8 @@ sluice_status_t sluice::rt::parseEntry(std::string_view line,
   auto missing = [&](size_t k, const char *name) {
     return fail(error, SLUICE_STATUS_PARSE_ERROR,
                 {path, lineNumber, line.size() + 1},
-                std::string("missing ") + name + " (column " + std::to_string(k + 1) + ")");
+                std::string("missing ") + name + " (column " +
+                    std::to_string(k + 1) + ")");
   };
 
   for (size_t k = 0; k < 2; ++k) {
@@ -141,7 +142,8 @@ sluice_status_t sluice::rt::parseEntry(std::string_view line,
                   std::string("negative ") + name + " " + quote(text));
     case NumberParse::TooLarge:
       return fail(error, SLUICE_STATUS_OUT_OF_RANGE, at(k),
-                  std::string(name) + " " + quote(text) + " does not fit in 64 bits");
+                  std::string(name) + " " + quote(text) +
+                      " does not fit in 64 bits");
     default:
       return fail(error, SLUICE_STATUS_PARSE_ERROR, at(k),
                   "expected " + withArticle(name) + ", got " + quote(text));
@@ -151,9 +153,9 @@ sluice_status_t sluice::rt::parseEntry(std::string_view line,
                   std::string(name) + " 0 is not valid in a 1-based file");
     if (layout.declared[k] && raw > layout.declared[k])
       return fail(error, SLUICE_STATUS_PARSE_ERROR, at(k),
-                  std::string(name) + " " + std::to_string(raw) + " is beyond the " +
-                      std::to_string(layout.declared[k]) + " declared " +
-                      layout.declaredName[k]);
+                  std::string(name) + " " + std::to_string(raw) +
+                      " is beyond the " + std::to_string(layout.declared[k]) +
+                      " declared " + layout.declaredName[k]);
     if (layout.compactIds) {
       entry.ids[k] = raw;
       continue;
@@ -183,10 +185,12 @@ sluice_status_t sluice::rt::parseEntry(std::string_view line,
         break;
       case NumberParse::TooLarge:
         return fail(error, SLUICE_STATUS_OUT_OF_RANGE, at(k),
-                    std::string(name) + " " + quote(text) + " does not fit in 64 bits");
+                    std::string(name) + " " + quote(text) +
+                        " does not fit in 64 bits");
       default:
         return fail(error, SLUICE_STATUS_PARSE_ERROR, at(k),
-                    std::string("expected an integer ") + name + ", got " + quote(text));
+                    std::string("expected an integer ") + name + ", got " +
+                        quote(text));
       }
     } else {
       switch (parseFloat(text, value)) {
@@ -194,7 +198,8 @@ sluice_status_t sluice::rt::parseEntry(std::string_view line,
         break;
       case NumberParse::TooLarge:
         return fail(error, SLUICE_STATUS_OUT_OF_RANGE, at(k),
-                    std::string(name) + " " + quote(text) + " is out of range for float32");
+                    std::string(name) + " " + quote(text) +
+                        " is out of range for float32");
       case NumberParse::NotFinite:
         return fail(error, SLUICE_STATUS_PARSE_ERROR, at(k),
                     std::string(name) + " " + quote(text) + " is not finite");

@@ -51,16 +51,16 @@ NumberParse parseFloat(std::string_view text, float &value);
 /// How the fields of an entry line are named and interpreted.
 struct EntryLayout {
   const char *idName[2] = {"source vertex id", "target vertex id"};
-  uint32_t base = 0;              // 0-based or 1-based ids
-  uint64_t declared[2] = {0, 0};  // Matrix Market rows/columns; 0: no limit
+  uint32_t base = 0;             // 0-based or 1-based ids
+  uint64_t declared[2] = {0, 0}; // Matrix Market rows/columns; 0: no limit
   const char *declaredName[2] = {"rows", "columns"};
-  bool valueColumn = false;       // a value follows the ids
+  bool valueColumn = false; // a value follows the ids
   const char *valueName = "edge weight";
-  bool valueIsInteger = false;    // Matrix Market 'integer' field
-  bool valueIsWeight = false;     // the value becomes the edge weight
-  bool labelColumn = false;       // an int32 edge label follows
-  bool compactIds = false;        // ids stay original (no 32-bit limit)
-  const char *extraHint = "";     // appended to "unexpected column" errors
+  bool valueIsInteger = false; // Matrix Market 'integer' field
+  bool valueIsWeight = false;  // the value becomes the edge weight
+  bool labelColumn = false;    // an int32 edge label follows
+  bool compactIds = false;     // ids stay original (no 32-bit limit)
+  const char *extraHint = "";  // appended to "unexpected column" errors
 };
 
 /// A parsed entry: ids are 0-based vertex ids (< kMaxVertices) without

@@ -84,8 +84,10 @@ sluice_status_t checkBatch(const sluice_walk_writer_t &w,
     if (length > w.walkLength)
       return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {w.path},
                   "walk " + std::to_string(walk) + " has " +
-                      std::to_string(length) + " vertices, more than the walk "
-                      "length " + std::to_string(w.walkLength));
+                      std::to_string(length) +
+                      " vertices, more than the walk "
+                      "length " +
+                      std::to_string(w.walkLength));
     const uint32_t *row = vertices + i * w.walkLength;
     for (uint32_t k = 0; k < length; ++k) {
       if (w.graph && row[k] >= w.graph->numVertices)
@@ -95,16 +97,14 @@ sluice_status_t checkBatch(const sluice_walk_writer_t &w,
                         std::to_string(row[k]) + " is not in the graph (" +
                         std::to_string(w.graph->numVertices) + " vertices)");
       if (w.format == SLUICE_WALK_FORMAT_NPY_INT32 &&
-          outputId(w, row[k]) >
-              uint64_t(std::numeric_limits<int32_t>::max()))
+          outputId(w, row[k]) > uint64_t(std::numeric_limits<int32_t>::max()))
         return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {w.path},
                     "walk " + std::to_string(walk) + ", step " +
                         std::to_string(k) + ": vertex id " +
                         std::to_string(outputId(w, row[k])) +
                         " does not fit in an int32 .npy file (use int64)");
       if (w.format == SLUICE_WALK_FORMAT_NPY_INT64 &&
-          outputId(w, row[k]) >
-              uint64_t(std::numeric_limits<int64_t>::max()))
+          outputId(w, row[k]) > uint64_t(std::numeric_limits<int64_t>::max()))
         return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {w.path},
                     "walk " + std::to_string(walk) + ", step " +
                         std::to_string(k) + ": vertex id " +
@@ -134,8 +134,7 @@ sluice_status_t writeNpyRows(sluice_walk_writer_t &w, const uint32_t *vertices,
   return SLUICE_STATUS_OK;
 }
 
-sluice_status_t writeTextRows(sluice_walk_writer_t &w,
-                              const uint32_t *vertices,
+sluice_status_t writeTextRows(sluice_walk_writer_t &w, const uint32_t *vertices,
                               const uint32_t *lengths, uint64_t count,
                               sluice_error_t *error) {
   // 20 digits + separator per vertex, plus the newline.
@@ -174,8 +173,10 @@ extern "C" sluice_status_t sluice_walk_writer_open(
     return invalid("path is NULL");
   if (!outWriter)
     return invalid("out_writer is NULL");
-  if (format != SLUICE_WALK_FORMAT_TEXT && !isNpy(format))
-    return invalid("unknown walk format " + std::to_string(format));
+  const int64_t formatValue = enumValue(format);
+  if (formatValue < SLUICE_WALK_FORMAT_TEXT ||
+      formatValue > SLUICE_WALK_FORMAT_NPY_INT64)
+    return invalid("unknown walk format " + std::to_string(formatValue));
   if (walkLength == 0)
     return invalid("the walk length must be at least 1");
   if (flags & ~uint32_t(SLUICE_WALK_WRITE_ORIGINAL_IDS))
@@ -245,8 +246,8 @@ sluice_walk_writer_num_walks(const sluice_walk_writer_t *writer) {
   return writer ? writer->numWalks : 0;
 }
 
-extern "C" sluice_status_t sluice_walk_writer_commit(sluice_walk_writer_t *writer,
-                                                     sluice_error_t *error) {
+extern "C" sluice_status_t
+sluice_walk_writer_commit(sluice_walk_writer_t *writer, sluice_error_t *error) {
   sluice_error_clear(error);
   if (!writer)
     return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {}, "writer is NULL");
@@ -281,11 +282,11 @@ sluice_walks_write(const char *path, sluice_walk_format_t format,
                    uint64_t numWalks, uint32_t walkLength, uint32_t flags,
                    const sluice_graph_t *graph, sluice_error_t *error) {
   sluice_walk_writer_t *writer = nullptr;
-  sluice_status_t status = sluice_walk_writer_open(path, format, walkLength,
-                                                   flags, graph, &writer, error);
+  sluice_status_t status = sluice_walk_writer_open(
+      path, format, walkLength, flags, graph, &writer, error);
   if (status == SLUICE_STATUS_OK)
-    status = sluice_walk_writer_append(writer, vertices, lengths, numWalks,
-                                       error);
+    status =
+        sluice_walk_writer_append(writer, vertices, lengths, numWalks, error);
   if (status == SLUICE_STATUS_OK)
     status = sluice_walk_writer_commit(writer, error);
   sluice_walk_writer_release(writer);

@@ -93,8 +93,8 @@ flow::solveDirectPaths(const FlowNetwork &net, llvm::ArrayRef<Demand> demands,
     route.demand = d;
     if (!d.isLocal() && d.bytes > 0) {
       double bottleneck = 0;
-      paths[i] = widestPath(net.numNodes(), widths, d.source, d.destination,
-                            0, bottleneck);
+      paths[i] = widestPath(net.numNodes(), widths, d.source, d.destination, 0,
+                            bottleneck);
       if (paths[i].empty())
         return makeError(llvm::formatv("demand {0}: no path from node {1} to "
                                        "node {2}",

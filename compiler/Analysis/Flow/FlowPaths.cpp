@@ -102,9 +102,9 @@ std::string detail::formatNumber(double v) {
 
 llvm::Error detail::checkOptions(const SolveOptions &o) {
   if (!(o.relativeTolerance > 0 && o.relativeTolerance < 1))
-    return makeError(llvm::formatv(
-        "relative tolerance must lie in (0, 1), got {0}",
-        formatNumber(o.relativeTolerance)));
+    return makeError(
+        llvm::formatv("relative tolerance must lie in (0, 1), got {0}",
+                      formatNumber(o.relativeTolerance)));
   if (!(o.saturationTolerance >= 0 && o.saturationTolerance < 1))
     return makeError(
         llvm::formatv("saturation tolerance must lie in [0, 1), got {0}",
@@ -159,20 +159,85 @@ void detail::fillArcUsage(const FlowNetwork &net, FlowSchedule &schedule,
   }
 }
 
+namespace {
+using PairBytes = std::map<std::pair<unsigned, unsigned>, double>;
+
+/// A pair far below the solver's precision (a byte next to terabytes in
+/// one LP) can come out of the decomposition without a path. Such a pair
+/// takes the widest path over the capacity the other pairs leave at their
+/// makespan (or over plain capacities if none is left); a larger pair
+/// without a path is an error.
+llvm::Error completePairs(const FlowNetwork &net, const PairBytes &pairBytes,
+                          PairPaths &paths) {
+  double largest = 0;
+  for (const auto &[pair, bytes] : pairBytes)
+    largest = std::max(largest, bytes);
+  std::vector<std::pair<unsigned, unsigned>> missing;
+  std::vector<double> load(net.numArcs(), 0);
+  for (const auto &[pair, bytes] : pairBytes) {
+    auto it = paths.find(pair);
+    double extracted = 0;
+    if (it != paths.end())
+      for (const FlowPath &p : it->second)
+        extracted += p.amount;
+    if (!(extracted > 0)) {
+      missing.push_back(pair);
+      continue;
+    }
+    for (const FlowPath &p : it->second)
+      for (unsigned a : p.arcs)
+        load[a] += p.amount / extracted * bytes;
+  }
+  if (missing.empty())
+    return llvm::Error::success();
+  double makespan = 0;
+  for (unsigned a = 0, e = net.numArcs(); a != e; ++a)
+    makespan = std::max(makespan, load[a] / net.arcs[a].capacity);
+  std::vector<WidthArc> spare, full;
+  for (unsigned a = 0, e = net.numArcs(); a != e; ++a) {
+    const FlowArc &arc = net.arcs[a];
+    spare.push_back(
+        {arc.from, arc.to, std::max(0.0, arc.capacity * makespan - load[a])});
+    full.push_back({arc.from, arc.to, arc.capacity});
+  }
+  for (const auto &pair : missing) {
+    double bytes = pairBytes.at(pair);
+    if (bytes > 1e-6 * largest)
+      return makeError(llvm::formatv("the decomposed flow has no path from "
+                                     "node {0} to node {1}",
+                                     pair.first, pair.second));
+    double width = 0;
+    std::vector<unsigned> path =
+        widestPath(net.numNodes(), spare, pair.first, pair.second, 0, width);
+    if (path.empty())
+      path =
+          widestPath(net.numNodes(), full, pair.first, pair.second, 0, width);
+    if (path.empty())
+      return makeError(llvm::formatv("no path from node {0} to node {1}",
+                                     pair.first, pair.second));
+    for (unsigned a : path)
+      spare[a].width = std::max(0.0, spare[a].width - bytes);
+    paths[pair] = {FlowPath{std::move(path), bytes}};
+  }
+  return llvm::Error::success();
+}
+} // namespace
+
 llvm::Expected<FlowSchedule>
 detail::finishConstantRate(const FlowNetwork &net,
-                           llvm::ArrayRef<Demand> demands,
-                           const PairPaths &paths, FlowMethod method,
-                           double saturationTolerance) {
+                           llvm::ArrayRef<Demand> demands, PairPaths paths,
+                           FlowMethod method, double saturationTolerance) {
   FlowSchedule s;
   s.method = method;
   s.routes.reserve(demands.size());
   // Bytes of every pair over all demands, to split a pair's paths among
   // duplicate demands in proportion.
-  std::map<std::pair<unsigned, unsigned>, double> pairBytes;
+  PairBytes pairBytes;
   for (const Demand &d : demands)
     if (!d.isLocal() && d.bytes > 0)
       pairBytes[{d.source, d.destination}] += d.bytes;
+  if (llvm::Error err = completePairs(net, pairBytes, paths))
+    return std::move(err);
 
   for (unsigned i = 0, e = demands.size(); i != e; ++i) {
     const Demand &d = demands[i];
@@ -184,11 +249,7 @@ detail::finishConstantRate(const FlowNetwork &net,
       if (it != paths.end())
         for (const FlowPath &p : it->second)
           extracted += p.amount;
-      if (!(extracted > 0))
-        return makeError(llvm::formatv(
-            "demand {0}: the decomposed flow has no path from node {1} to "
-            "node {2}",
-            i, d.source, d.destination));
+      assert(extracted > 0 && "completePairs gave every pair a path");
       const std::vector<FlowPath> &pp = it->second;
       double assigned = 0;
       for (size_t k = 0, ke = pp.size(); k != ke; ++k) {

@@ -1,6 +1,7 @@
-//===- FlowPaths.h - Widest paths, flow decomposition, finishing -*- C++ -*-===//
+//===- FlowPaths.h - Widest paths, decomposition, finishing -----*- C++ -*-===//
 //
 // Internal to SluiceFlow: the pieces every solver shares.
+//  - makeError, formatNumber, checkOptions: error messages and option checks;
 //  - widestPath: the maximum-bottleneck simple path between two nodes of an
 //    arc list, with deterministic tie-breaks;
 //  - decomposeFlow: a flow from one node to another split into paths, the
@@ -50,9 +51,9 @@ struct WidthArc {
 /// arc indices in path order and sets `bottleneck`; empty (and bottleneck
 /// 0) if `sink` is unreachable or equals `source`. O(E log V).
 std::vector<unsigned> widestPath(unsigned numNodes,
-                                 llvm::ArrayRef<WidthArc> arcs,
-                                 unsigned source, unsigned sink,
-                                 double minWidth, double &bottleneck);
+                                 llvm::ArrayRef<WidthArc> arcs, unsigned source,
+                                 unsigned sink, double minWidth,
+                                 double &bottleneck);
 
 /// One path of a decomposed flow.
 struct FlowPath {
@@ -65,24 +66,27 @@ struct FlowPath {
 /// `epsilon`, its bottleneck subtracted. Flow on cycles and remainders below
 /// `epsilon` are left over. At most one path per arc, each O(E log V).
 std::vector<FlowPath> decomposeFlow(unsigned numNodes,
-                                    std::vector<WidthArc> arcs,
-                                    unsigned source, unsigned sink,
-                                    double epsilon);
+                                    std::vector<WidthArc> arcs, unsigned source,
+                                    unsigned sink, double epsilon);
 
 /// Decomposed paths of every (source, destination) pair: the network arcs
 /// (terminal arcs stripped) and the amount each carried.
-using PairPaths = std::map<std::pair<unsigned, unsigned>, std::vector<FlowPath>>;
+using PairPaths =
+    std::map<std::pair<unsigned, unsigned>, std::vector<FlowPath>>;
 
 /// The schedule for `demands` (one route per demand, in order): each
 /// non-local demand with bytes takes the paths of its pair in `paths`, their
 /// amounts scaled to the demand's share of the pair so that its paths carry
-/// exactly its bytes. The makespan is the smallest T with load(e) <=
-/// capacity(e) * T for every arc (checked after rounding); every path sends
-/// at rate bytes / T over [0, T]. Fails if a demand with bytes has no path.
-llvm::Expected<FlowSchedule>
-finishConstantRate(const FlowNetwork &net, llvm::ArrayRef<Demand> demands,
-                   const PairPaths &paths, FlowMethod method,
-                   double saturationTolerance);
+/// exactly its bytes. A pair without paths whose bytes are below 1e-6 of the
+/// largest pair's (lost to the solver's precision) takes the widest path of
+/// the capacity left over; a larger one is an error. The makespan is the
+/// smallest T with load(e) <= capacity(e) * T for every arc (checked after
+/// rounding); every path sends at rate bytes / T over [0, T].
+llvm::Expected<FlowSchedule> finishConstantRate(const FlowNetwork &net,
+                                                llvm::ArrayRef<Demand> demands,
+                                                PairPaths paths,
+                                                FlowMethod method,
+                                                double saturationTolerance);
 
 /// Fills schedule.arcs and schedule.saturatedArcs from the routes and the
 /// makespan.

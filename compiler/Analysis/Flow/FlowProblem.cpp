@@ -84,8 +84,29 @@ std::string nodeLabel(const FlowNetwork &net, unsigned node) {
 }
 } // namespace
 
+llvm::Error flow::validateNetwork(const FlowNetwork &net) {
+  unsigned n = net.numNodes();
+  for (unsigned a = 0, e = net.numArcs(); a != e; ++a) {
+    const FlowArc &arc = net.arcs[a];
+    if (arc.from >= n || arc.to >= n)
+      return makeError(llvm::formatv(
+          "arc {0}: endpoint out of range ({1} -> {2}, network has {3} nodes)",
+          a, arc.from, arc.to, n));
+    if (arc.from == arc.to)
+      return makeError(
+          llvm::formatv("arc {0}: a self-loop at node {1}", a, arc.from));
+    if (!(arc.capacity > 0) || !std::isfinite(arc.capacity))
+      return makeError(llvm::formatv(
+          "arc {0}: capacity must be finite and positive, got {1}", a,
+          formatNumber(arc.capacity)));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error flow::validateDemands(const FlowNetwork &net,
                                   llvm::ArrayRef<Demand> demands) {
+  if (llvm::Error err = validateNetwork(net))
+    return err;
   unsigned n = net.numNodes();
   for (unsigned i = 0, e = demands.size(); i != e; ++i) {
     const Demand &d = demands[i];
@@ -95,8 +116,8 @@ llvm::Error flow::validateDemands(const FlowNetwork &net,
           d.source, n));
     if (d.destination >= n)
       return makeError(llvm::formatv(
-          "demand {0}: destination {1} out of range (network has {2} nodes)",
-          i, d.destination, n));
+          "demand {0}: destination {1} out of range (network has {2} nodes)", i,
+          d.destination, n));
     if (!std::isfinite(d.bytes) || d.bytes < 0)
       return makeError(llvm::formatv(
           "demand {0}: bytes must be finite and non-negative, got {1}", i,
@@ -115,9 +136,9 @@ llvm::Error flow::validateDemands(const FlowNetwork &net,
     if (it == reach.end())
       it = reach.emplace(d.source, reachableFrom(net, d.source, out)).first;
     if (!it->second[d.destination])
-      return makeError(llvm::formatv(
-          "demand {0}: no path from {1} to {2}", i, nodeLabel(net, d.source),
-          nodeLabel(net, d.destination)));
+      return makeError(llvm::formatv("demand {0}: no path from {1} to {2}", i,
+                                     nodeLabel(net, d.source),
+                                     nodeLabel(net, d.destination)));
   }
   return llvm::Error::success();
 }
@@ -183,8 +204,8 @@ flow::buildGatherDemands(const FlowNetwork &net, const GatherSpec &spec) {
   for (unsigned t = 0, e = spec.tiers.size(); t != e; ++t) {
     const GatherTier &tier = spec.tiers[t];
     if (tier.devices.empty())
-      return makeError(
-          llvm::formatv("gather tier {0} ('{1}') has no devices", t, tier.name));
+      return makeError(llvm::formatv("gather tier {0} ('{1}') has no devices",
+                                     t, tier.name));
     for (unsigned d : tier.devices)
       if (d >= n)
         return makeError(llvm::formatv(
@@ -199,9 +220,9 @@ flow::buildGatherDemands(const FlowNetwork &net, const GatherSpec &spec) {
   for (unsigned i = 0, e = spec.items.size(); i != e; ++i) {
     const GatherItem &item = spec.items[i];
     if (item.tier >= spec.tiers.size())
-      return makeError(llvm::formatv(
-          "gather item {0}: tier {1} out of range ({2} tiers)", i, item.tier,
-          spec.tiers.size()));
+      return makeError(
+          llvm::formatv("gather item {0}: tier {1} out of range ({2} tiers)", i,
+                        item.tier, spec.tiers.size()));
     if (!std::isfinite(item.bytes) || item.bytes < 0)
       return makeError(llvm::formatv(
           "gather item {0}: bytes must be finite and non-negative, got {1}", i,

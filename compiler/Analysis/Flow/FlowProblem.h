@@ -85,10 +85,15 @@ struct Demand {
   }
 };
 
-/// Checks that every demand names valid nodes of `net` and has finite,
-/// non-negative bytes, and that every non-local demand with bytes > 0 has a
-/// directed path from its source to its destination. The error names the
-/// first offending demand.
+/// Checks that every arc of `net` joins two distinct valid nodes with a
+/// finite positive capacity (the fields are public, so a network need not
+/// come from addArc).
+llvm::Error validateNetwork(const FlowNetwork &net);
+
+/// validateNetwork, then checks that every demand names valid nodes of `net`
+/// and has finite, non-negative bytes, and that every non-local demand with
+/// bytes > 0 has a directed path from its source to its destination. The
+/// error names the first offending arc or demand.
 llvm::Error validateDemands(const FlowNetwork &net,
                             llvm::ArrayRef<Demand> demands);
 

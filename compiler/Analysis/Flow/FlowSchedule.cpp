@@ -13,6 +13,7 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
+#include <string>
 
 using namespace sluice;
 using namespace sluice::flow;
@@ -84,7 +85,10 @@ flow::buildTimeline(const FlowSchedule &schedule,
         llvm::inconvertibleErrorCode(),
         llvm::formatv("the timeline would have {0} chunks, more than the "
                       "limit of {1}",
-                      detail::formatNumber(total), options.maxChunks));
+                      total < 1e19
+                          ? std::to_string(static_cast<uint64_t>(total))
+                          : detail::formatNumber(total),
+                      options.maxChunks));
 
   std::vector<PathTimeline> out;
   for (unsigned d = 0, de = schedule.routes.size(); d != de; ++d) {
@@ -95,7 +99,8 @@ flow::buildTimeline(const FlowSchedule &schedule,
       t.demand = d;
       t.path = k;
       SegmentCursor cursor(p);
-      uint64_t count = c > 0 ? static_cast<uint64_t>(std::ceil(p.bytes / c)) : 1;
+      uint64_t count =
+          c > 0 ? static_cast<uint64_t>(std::ceil(p.bytes / c)) : 1;
       double start = cursor.timeAt(0);
       for (uint64_t i = 0; i < count; ++i) {
         Chunk ch;
@@ -150,8 +155,8 @@ void indexArray(llvm::json::OStream &j, llvm::StringRef key,
   });
 }
 
-void writePath(llvm::json::OStream &j, const FlowNetwork &net,
-               const Demand &d, const PathFlow &p) {
+void writePath(llvm::json::OStream &j, const FlowNetwork &net, const Demand &d,
+               const PathFlow &p) {
   j.object([&] {
     std::vector<unsigned> nodes = {d.source};
     for (unsigned a : p.arcs)

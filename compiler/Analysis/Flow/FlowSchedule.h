@@ -178,7 +178,8 @@ struct TimelineOptions {
 /// its finish, so no chunk ends after the makespan. Fails if the chunk size
 /// is negative or not finite, or the count would exceed maxChunks.
 llvm::Expected<std::vector<PathTimeline>>
-buildTimeline(const FlowSchedule &schedule, const TimelineOptions &options = {});
+buildTimeline(const FlowSchedule &schedule,
+              const TimelineOptions &options = {});
 
 //===----------------------------------------------------------------------===//
 // JSON

@@ -105,7 +105,7 @@ struct MomentProblem {
 
 /// Per-destination totals of `demands` (merged, ascending destination) and
 /// the given tiers; with no tiers, one tier "sources" of the distinct
-/// sources of the demands.
+/// sources of the demands (none if no demand needs a transfer).
 MomentProblem makeMomentProblem(llvm::ArrayRef<Demand> demands,
                                 std::vector<GatherTier> tiers = {});
 
@@ -123,9 +123,9 @@ llvm::Expected<MomentProblem> makeMomentProblem(const FlowNetwork &net,
 /// with traffic, as synthesized demands in ascending order; `tiers` says
 /// what each tier supplied. Since sources are free to choose, its makespan
 /// is at most that of any fixed-source schedule for the same needs.
-llvm::Expected<FlowSchedule> solveMomentGreedy(const FlowNetwork &net,
-                                               const MomentProblem &problem,
-                                               const SolveOptions &options = {});
+llvm::Expected<FlowSchedule>
+solveMomentGreedy(const FlowNetwork &net, const MomentProblem &problem,
+                  const SolveOptions &options = {});
 
 } // namespace sluice::flow
 

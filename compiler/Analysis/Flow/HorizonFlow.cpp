@@ -279,8 +279,8 @@ PairPaths HorizonFlow::decompose() const {
     return std::max(0.0, cap - m.residual(e)) * targetBytes;
   };
   for (unsigned a = 0; a != numArcs; ++a)
-    arcs.push_back({net.arcs[a].from, net.arcs[a].to,
-                    flowOf(m.arcEdges[a], m.arcCap[a])});
+    arcs.push_back(
+        {net.arcs[a].from, net.arcs[a].to, flowOf(m.arcEdges[a], m.arcCap[a])});
   for (unsigned i = 0, e = supplies.size(); i != e; ++i)
     arcs.push_back({m.superSource, supplies[i].node,
                     flowOf(m.supplyEdges[i], m.supplyCap[i])});
@@ -288,8 +288,17 @@ PairPaths HorizonFlow::decompose() const {
     arcs.push_back({requirements[j].node, m.superSink,
                     flowOf(m.requirementEdges[j], m.requirementCap[j])});
 
+  // Below a millionth of a millionth of the smallest terminal, flow is
+  // rounding noise; every pair carries at least that terminal's share.
+  double smallest = targetBytes;
+  for (const Terminal &t : supplies)
+    if (t.bytes > 0)
+      smallest = std::min(smallest, t.bytes);
+  for (const Terminal &t : requirements)
+    if (t.bytes > 0)
+      smallest = std::min(smallest, t.bytes);
   std::vector<FlowPath> paths = decomposeFlow(
-      n + 2, std::move(arcs), m.superSource, m.superSink, 1e-12 * targetBytes);
+      n + 2, std::move(arcs), m.superSource, m.superSink, 1e-12 * smallest);
   PairPaths out;
   for (FlowPath &p : paths) {
     assert(p.arcs.size() >= 2 && "a path passes a supply and a requirement");
@@ -335,9 +344,9 @@ double bisect(HorizonFlow &hf, double lo, double hi, double relTol,
 }
 } // namespace
 
-llvm::Expected<HorizonResult>
-detail::searchHorizon(HorizonFlow &hf, HorizonSearch method,
-                      double relativeTolerance) {
+llvm::Expected<HorizonResult> detail::searchHorizon(HorizonFlow &hf,
+                                                    HorizonSearch method,
+                                                    double relativeTolerance) {
   HorizonResult r;
   r.bindingCut = hf.initialCut();
   double lo = r.bindingCut ? r.bindingCut->bound() : 0;

@@ -86,9 +86,8 @@ struct HorizonResult {
 /// Newton's method on the cuts (falling back to bisection if it stalls) or
 /// by bisection down to `relativeTolerance`. Leaves the flow of the
 /// returned horizon in `hf`.
-llvm::Expected<HorizonResult> searchHorizon(HorizonFlow &hf,
-                                            HorizonSearch method,
-                                            double relativeTolerance);
+llvm::Expected<HorizonResult>
+searchHorizon(HorizonFlow &hf, HorizonSearch method, double relativeTolerance);
 
 } // namespace sluice::flow::detail
 

@@ -38,7 +38,7 @@ MomentProblem flow::makeMomentProblem(llvm::ArrayRef<Demand> demands,
     sources[d.source] = true;
   }
   p.needs.assign(needs.begin(), needs.end());
-  if (tiers.empty()) {
+  if (tiers.empty() && !sources.empty()) {
     GatherTier all;
     all.name = "sources";
     for (const auto &[node, used] : sources)
@@ -72,6 +72,8 @@ llvm::Expected<MomentProblem> flow::makeMomentProblem(const FlowNetwork &net,
 
 namespace {
 llvm::Error validateMoment(const FlowNetwork &net, const MomentProblem &p) {
+  if (llvm::Error err = validateNetwork(net))
+    return err;
   unsigned n = net.numNodes();
   for (unsigned t = 0, e = p.tiers.size(); t != e; ++t) {
     if (p.tiers[t].devices.empty())
@@ -116,8 +118,7 @@ flow::solveMomentGreedy(const FlowNetwork &net, const MomentProblem &problem,
     for (unsigned d : problem.tiers[t].devices)
       if (tierOf[d] == kNoTier) {
         tierOf[d] = t;
-        supplies.push_back(
-            {d, std::numeric_limits<double>::infinity(), t});
+        supplies.push_back({d, std::numeric_limits<double>::infinity(), t});
       }
   std::map<unsigned, double> needs;
   double target = 0;
@@ -161,14 +162,14 @@ flow::solveMomentGreedy(const FlowNetwork &net, const MomentProblem &problem,
   if (target > 0) {
     std::vector<Terminal> requirements;
     for (const auto &[node, bytes] : needs)
-      requirements.push_back(
-          {node,
-           problem.aggregateSink ? std::numeric_limits<double>::infinity()
-                                 : bytes,
-           0});
+      requirements.push_back({node,
+                              problem.aggregateSink
+                                  ? std::numeric_limits<double>::infinity()
+                                  : bytes,
+                              0});
     HorizonFlow hf(net, supplies, std::move(requirements), target);
-    llvm::Expected<HorizonResult> r = searchHorizon(
-        hf, HorizonSearch::Bisection, options.relativeTolerance);
+    llvm::Expected<HorizonResult> r =
+        searchHorizon(hf, HorizonSearch::Bisection, options.relativeTolerance);
     if (!r)
       return r.takeError();
     bindingCut = r->bindingCut;
@@ -195,8 +196,8 @@ flow::solveMomentGreedy(const FlowNetwork &net, const MomentProblem &problem,
   }
 
   llvm::Expected<FlowSchedule> s =
-      finishConstantRate(net, synthesized, paths, FlowMethod::MomentGreedy,
-                         options.saturationTolerance);
+      finishConstantRate(net, synthesized, std::move(paths),
+                         FlowMethod::MomentGreedy, options.saturationTolerance);
   if (!s)
     return s.takeError();
   s->bindingCut = bindingCut;

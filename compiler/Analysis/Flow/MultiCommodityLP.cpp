@@ -8,7 +8,9 @@
 //              f[k][e] >= 0.
 // A commodity is the demands of one source, of one destination, or one
 // (source, destination) pair. Each commodity only gets variables for the
-// arcs that lie on some path from its supplies to its requirements. Bytes
+// arcs that lie on some path from its supplies to its requirements (and,
+// with a single source or sink, not for arcs into that source or out of
+// that sink, which could only carry cycles). Bytes
 // are scaled by the largest demand and capacities by the widest arc, so the
 // coefficients GLPK sees are near 1. The optimal flows are split into paths
 // per commodity and the makespan recomputed from the routed bytes.
@@ -23,6 +25,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 
 using namespace sluice;
 using namespace sluice::flow;
@@ -54,8 +57,7 @@ CommodityGrouping resolveGrouping(CommodityGrouping g,
 /// pair); `merged` is sorted by (source, destination).
 std::vector<Commodity> groupCommodities(llvm::ArrayRef<Demand> merged,
                                         CommodityGrouping g) {
-  std::map<std::pair<unsigned, unsigned>, std::map<unsigned, double>> sup,
-      req;
+  std::map<std::pair<unsigned, unsigned>, std::map<unsigned, double>> sup, req;
   for (const Demand &d : merged) {
     std::pair<unsigned, unsigned> key;
     switch (g) {
@@ -172,10 +174,17 @@ flow::solveMultiCommodity(const FlowNetwork &net,
     const Commodity &c = commodities[k];
     std::vector<bool> fwd = reach(net, c.supplies, true);
     std::vector<bool> bwd = reach(net, c.requirements, false);
-    std::vector<int> arcsOfK;
+    // With one supply node, flow into it only closes cycles; likewise out
+    // of a single requirement node.
+    std::optional<unsigned> onlySupply, onlyRequirement;
+    if (c.supplies.size() == 1)
+      onlySupply = c.supplies.front().first;
+    if (c.requirements.size() == 1)
+      onlyRequirement = c.requirements.front().first;
     for (unsigned e = 0; e != numArcs; ++e) {
       const FlowArc &a = net.arcs[e];
-      if (!fwd[a.from] || !bwd[a.to])
+      if (!fwd[a.from] || !bwd[a.to] || a.to == onlySupply ||
+          a.from == onlyRequirement)
         continue;
       int col = glp_add_cols(lp.get(), 1);
       glp_set_col_bnds(lp.get(), col, GLP_LO, 0, 0);
@@ -236,8 +245,8 @@ flow::solveMultiCommodity(const FlowNetwork &net,
                                    options.exactLP ? "exact " : "", ret));
   int status = glp_get_status(lp.get());
   if (status != GLP_OPT)
-    return makeError(llvm::formatv(
-        "glpk found no optimal solution (status {0})", status));
+    return makeError(
+        llvm::formatv("glpk found no optimal solution (status {0})", status));
 
   double lpMakespan = glp_get_col_prim(lp.get(), 1) * byteUnit / capUnit;
 
@@ -257,8 +266,14 @@ flow::solveMultiCommodity(const FlowNetwork &net,
       arcs.push_back({superSource, node, bytes});
     for (const auto &[node, bytes] : c.requirements)
       arcs.push_back({node, superSink, bytes});
+    // Flow below 1e-10 of the commodity's smallest demand is LP noise.
+    double smallest = c.total;
+    for (const auto &[node, bytes] : c.requirements)
+      smallest = std::min(smallest, bytes);
+    for (const auto &[node, bytes] : c.supplies)
+      smallest = std::min(smallest, bytes);
     std::vector<FlowPath> kPaths = decomposeFlow(
-        n + 2, std::move(arcs), superSource, superSink, 1e-10 * c.total);
+        n + 2, std::move(arcs), superSource, superSink, 1e-10 * smallest);
     for (FlowPath &p : kPaths) {
       unsigned s = c.supplies[p.arcs.front() - numArcs].first;
       unsigned t =
@@ -270,9 +285,9 @@ flow::solveMultiCommodity(const FlowNetwork &net,
     }
   }
 
-  llvm::Expected<FlowSchedule> s =
-      finishConstantRate(net, demands, paths, FlowMethod::MultiCommodityLP,
-                         options.saturationTolerance);
+  llvm::Expected<FlowSchedule> s = finishConstantRate(
+      net, demands, std::move(paths), FlowMethod::MultiCommodityLP,
+      options.saturationTolerance);
   if (!s)
     return s.takeError();
   s->lowerBound = lpMakespan;

@@ -81,7 +81,8 @@ enum {
    * weight and label. */
   SLUICE_GRAPH_LOAD_DEDUPLICATE = 1u << 2,
   /* Renumber the ids that occur in the (kept) edges to 0 .. n-1 in
-   * increasing order of the original id; the original ids stay queryable.
+   * increasing order of the original id; the original ids stay queryable
+   * (an identity mapping, when the ids are already dense, is not stored).
    * Without it, num_vertices is the largest id + 1 (or the declared size). */
   SLUICE_GRAPH_LOAD_COMPACT_IDS = 1u << 3,
   /* Read an int32 edge label (>= 0) from the column after the weight (or
@@ -152,7 +153,9 @@ enum {
   SLUICE_GRAPH_WEIGHTED = 1u << 1,      /* has a weight array */
   SLUICE_GRAPH_VERTEX_LABELS = 1u << 2, /* has vertex labels */
   SLUICE_GRAPH_EDGE_LABELS = 1u << 3,   /* has edge labels */
-  SLUICE_GRAPH_COMPACTED = 1u << 4,     /* has an original-id array */
+  SLUICE_GRAPH_COMPACTED = 1u << 4,     /* has an original-id array (ids
+                                           were renumbered and the mapping
+                                           is not the identity) */
   SLUICE_GRAPH_NO_DUPLICATES = 1u << 5, /* no (u, v) stored twice */
   SLUICE_GRAPH_NO_SELF_LOOPS = 1u << 6, /* no u -> u */
   SLUICE_GRAPH_MAPPED = 1u << 7         /* CSR arrays mmap'd from a file */
@@ -205,12 +208,15 @@ SLUICE_API const float *sluice_graph_weight_mins(const sluice_graph_t *graph);
 
 /* Original ids: the id a vertex has in its input file. With compact ids it
  * comes from the mapping; otherwise it is vertex + id_base, where id_base is
- * 1 for Matrix Market inputs and 0 otherwise. */
+ * 1 for Matrix Market inputs and 0 otherwise. UINT64_MAX for a vertex out
+ * of range. */
 SLUICE_API uint32_t sluice_graph_id_base(const sluice_graph_t *graph);
 SLUICE_API uint64_t sluice_graph_original_id(const sluice_graph_t *graph,
                                              uint32_t vertex);
 /* The mapping array (num_vertices entries, strictly increasing), or NULL
- * when the graph was not compacted. */
+ * when the ids were not renumbered, or when compaction found the ids dense
+ * (id_base .. id_base + n - 1 all present: the mapping is the identity and
+ * is not stored). */
 SLUICE_API const uint64_t *
 sluice_graph_original_ids(const sluice_graph_t *graph);
 /* The vertex whose original id is `original_id`, or SLUICE_VERTEX_NONE. */
@@ -219,14 +225,14 @@ SLUICE_API uint32_t sluice_graph_vertex_of(const sluice_graph_t *graph,
 
 /* Bytes held by a graph, by part; see docs/runtime.md for the layout. */
 typedef struct sluice_graph_memory_t {
-  uint64_t offsets_bytes;     /* 8 * (num_vertices + 1) */
-  uint64_t targets_bytes;     /* 4 * num_edges */
-  uint64_t weights_bytes;     /* 4 * num_edges when weighted */
-  uint64_t labels_bytes;      /* 4 * num_vertices and/or 4 * num_edges */
-  uint64_t aggregates_bytes;  /* 12 * num_vertices when weighted */
+  uint64_t offsets_bytes;      /* 8 * (num_vertices + 1) */
+  uint64_t targets_bytes;      /* 4 * num_edges */
+  uint64_t weights_bytes;      /* 4 * num_edges when weighted */
+  uint64_t labels_bytes;       /* 4 * num_vertices and/or 4 * num_edges */
+  uint64_t aggregates_bytes;   /* 12 * num_vertices when weighted */
   uint64_t original_ids_bytes; /* 8 * num_vertices when compacted */
-  uint64_t heap_bytes;        /* of the total, allocated on the heap */
-  uint64_t mapped_bytes;      /* of the total, mmap'd from a binary file */
+  uint64_t heap_bytes;         /* of the total, allocated on the heap */
+  uint64_t mapped_bytes;       /* of the total, mmap'd from a binary file */
   uint64_t total_bytes;
 } sluice_graph_memory_t;
 

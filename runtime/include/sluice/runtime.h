@@ -94,8 +94,8 @@ SLUICE_API void sluice_error_clear(sluice_error_t *error);
  * left out; binary inputs give "path: byte N: message") into `buffer`, NUL
  * terminated and truncated to `capacity`. Returns the length the full text
  * would have (like snprintf). */
-SLUICE_API size_t sluice_error_format(const sluice_error_t *error,
-                                      char *buffer, size_t capacity);
+SLUICE_API size_t sluice_error_format(const sluice_error_t *error, char *buffer,
+                                      size_t capacity);
 
 /* Progress reporting for long operations (graph loads). The runtime calls it
  * with one human-readable line (no trailing newline). When no callback is

@@ -64,18 +64,17 @@ sluice_walk_writer_num_walks(const sluice_walk_writer_t *writer);
 
 /* Finishes the file (the .npy header gets the final row count), fsyncs it
  * and renames it to its path. After commit only release is allowed. */
-SLUICE_API sluice_status_t sluice_walk_writer_commit(
-    sluice_walk_writer_t *writer, sluice_error_t *error);
+SLUICE_API sluice_status_t
+sluice_walk_writer_commit(sluice_walk_writer_t *writer, sluice_error_t *error);
 
 /* Frees the writer; an uncommitted output is deleted. NULL is allowed. */
 SLUICE_API void sluice_walk_writer_release(sluice_walk_writer_t *writer);
 
 /* One call: open, append all walks, commit. */
-SLUICE_API sluice_status_t
-sluice_walks_write(const char *path, sluice_walk_format_t format,
-                   const uint32_t *vertices, const uint32_t *lengths,
-                   uint64_t num_walks, uint32_t walk_length, uint32_t flags,
-                   const sluice_graph_t *graph, sluice_error_t *error);
+SLUICE_API sluice_status_t sluice_walks_write(
+    const char *path, sluice_walk_format_t format, const uint32_t *vertices,
+    const uint32_t *lengths, uint64_t num_walks, uint32_t walk_length,
+    uint32_t flags, const sluice_graph_t *graph, sluice_error_t *error);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -15,10 +15,10 @@ namespace {
 
 analysis::TopoGraph smallTopo() {
   analysis::TopoGraph g;
-  g.addDevice("server[0].gpu[0]", "gpu");    // 0
+  g.addDevice("server[0].gpu[0]", "gpu");     // 0
   g.addDevice("server[0].pcie[0]", "switch"); // 1
-  g.addDevice("server[0].ssd[0]", "nvme");   // 2
-  g.addDevice("server[0].gpu[1]", "gpu");    // 3
+  g.addDevice("server[0].ssd[0]", "nvme");    // 2
+  g.addDevice("server[0].gpu[1]", "gpu");     // 3
   g.addLink(0, 1, 25 * GBps, 1e-6, true, 0);  // arcs 0, 1
   g.addLink(2, 1, 7 * GBps, 1e-6, false, 1);  // arc 2 (one way)
   g.addLink(3, 1, 25 * GBps, 1e-6, true, 2);  // arcs 3, 4
@@ -63,7 +63,7 @@ TEST(FlowNetwork, MeasuredArcsChangeTheAnswerOnlyWhenAsked) {
   EXPECT_NEAR(measured->makespan, 10.0 / 45.0, 1e-12);
 }
 
-TEST(Demands, MergeAndSingleCommodity) {
+TEST(FlowDemands, MergeAndSingleCommodity) {
   std::vector<Demand> d = {
       {2, 1, GB}, {0, 1, GB}, {2, 1, 2 * GB}, {3, 3, GB}, {0, 1, 0}};
   std::vector<Demand> merged = mergeDemands(d);
@@ -76,7 +76,7 @@ TEST(Demands, MergeAndSingleCommodity) {
   EXPECT_TRUE(isSingleCommodity({}));
 }
 
-TEST(Demands, PointToPointAndAllPairs) {
+TEST(FlowDemands, PointToPointAndAllPairs) {
   std::vector<Demand> p2p = pointToPointDemands({{0, 1}, {2, 3}}, GB);
   ASSERT_EQ(p2p.size(), 2u);
   EXPECT_TRUE((p2p[1] == Demand{2, 3, GB}));
@@ -88,7 +88,7 @@ TEST(Demands, PointToPointAndAllPairs) {
   EXPECT_TRUE((all[3] == Demand{2, 1, GB}));
 }
 
-TEST(Demands, Validation) {
+TEST(FlowDemands, Validation) {
   FlowNetwork net = buildNetwork(smallTopo());
   EXPECT_FALSE(static_cast<bool>(validateDemands(net, {{0, 3, GB}})));
   // The SSD link is one way: nothing reaches the SSD.
@@ -97,14 +97,44 @@ TEST(Demands, Validation) {
             "demand 1: no path from 0 (server[0].gpu[0]) to 2 "
             "(server[0].ssd[0])");
   // Local and zero-byte demands need no path.
-  EXPECT_FALSE(static_cast<bool>(validateDemands(net, {{2, 2, GB}, {0, 2, 0}})));
-  llvm::Error nan = validateDemands(
-      net, {{0, 3, std::numeric_limits<double>::quiet_NaN()}});
+  EXPECT_FALSE(
+      static_cast<bool>(validateDemands(net, {{2, 2, GB}, {0, 2, 0}})));
+  llvm::Error nan =
+      validateDemands(net, {{0, 3, std::numeric_limits<double>::quiet_NaN()}});
   EXPECT_EQ(llvm::toString(std::move(nan)),
             "demand 0: bytes must be finite and non-negative, got nan");
   llvm::Error src = validateDemands(net, {{7, 3, GB}});
   EXPECT_EQ(llvm::toString(std::move(src)),
             "demand 0: source 7 out of range (network has 4 nodes)");
+}
+
+TEST(FlowNetwork, Validation) {
+  FlowNetwork net = buildNetwork(smallTopo());
+  EXPECT_FALSE(static_cast<bool>(validateNetwork(net)));
+  FlowNetwork zero = net;
+  zero.arcs[2].capacity = 0;
+  EXPECT_EQ(llvm::toString(validateNetwork(zero)),
+            "arc 2: capacity must be finite and positive, got 0");
+  // Every solver checks the network first.
+  auto s = solveMultiCommodity(zero, {{0, 3, GB}});
+  ASSERT_FALSE(static_cast<bool>(s));
+  EXPECT_EQ(llvm::toString(s.takeError()),
+            "arc 2: capacity must be finite and positive, got 0");
+  FlowNetwork loop = net;
+  loop.arcs[0].to = loop.arcs[0].from;
+  EXPECT_EQ(llvm::toString(validateNetwork(loop)),
+            "arc 0: a self-loop at node 0");
+  FlowNetwork range = net;
+  range.arcs[4].to = 9;
+  EXPECT_EQ(llvm::toString(validateNetwork(range)),
+            "arc 4: endpoint out of range (1 -> 9, network has 4 nodes)");
+  MomentProblem p;
+  p.tiers = {{"all", {0}}};
+  p.needs = {{3, GB}};
+  auto m = solveMomentGreedy(range, p);
+  ASSERT_FALSE(static_cast<bool>(m));
+  EXPECT_EQ(llvm::toString(m.takeError()),
+            "arc 4: endpoint out of range (1 -> 9, network has 4 nodes)");
 }
 
 /// Two GPUs read three item classes from an SSD tier (two drives) and a CPU
@@ -121,7 +151,7 @@ GatherSpec smallGather(FlowNetwork &net) {
   return spec;
 }
 
-TEST(Demands, GatherStriped) {
+TEST(FlowDemands, GatherStriped) {
   FlowNetwork net;
   GatherSpec spec = smallGather(net);
   auto d = buildGatherDemands(net, spec);
@@ -137,7 +167,7 @@ TEST(Demands, GatherStriped) {
     EXPECT_TRUE((*d)[i] == expected[i]) << "demand " << i;
 }
 
-TEST(Demands, GatherRoundRobinAndLocal) {
+TEST(FlowDemands, GatherRoundRobinAndLocal) {
   FlowNetwork net;
   GatherSpec spec = smallGather(net);
   spec.placement = TierPlacement::RoundRobin;
@@ -162,7 +192,7 @@ TEST(Demands, GatherRoundRobinAndLocal) {
   EXPECT_EQ(moment->needs[1].second, 80 * 4096.0 + 7 * 1024.0);
 }
 
-TEST(Demands, GatherErrors) {
+TEST(FlowDemands, GatherErrors) {
   FlowNetwork net;
   GatherSpec spec = smallGather(net);
   auto check = [&](const GatherSpec &s, const char *message) {

@@ -81,9 +81,8 @@ inline double randomBytes(std::mt19937 &rng) {
 
 /// A gather (sink = true) into one node or a scatter out of one, over the
 /// nodes that can reach it (or that it reaches); empty if there are none.
-inline std::vector<Demand> randomSingleCommodity(std::mt19937 &rng,
-                                                 const FlowNetwork &net,
-                                                 bool sink) {
+inline std::vector<Demand>
+randomSingleCommodity(std::mt19937 &rng, const FlowNetwork &net, bool sink) {
   auto reach = reachability(net);
   unsigned n = net.numNodes();
   unsigned hub = rng() % n;
@@ -98,8 +97,8 @@ inline std::vector<Demand> randomSingleCommodity(std::mt19937 &rng,
   }
   // Now and then a duplicate pair, a local and a zero-byte demand.
   if (!out.empty() && rng() % 4 == 0)
-    out.push_back({out.front().source, out.front().destination,
-                   randomBytes(rng)});
+    out.push_back(
+        {out.front().source, out.front().destination, randomBytes(rng)});
   if (rng() % 5 == 0)
     out.push_back({hub, hub, GB});
   if (!out.empty() && rng() % 5 == 0)
@@ -108,9 +107,8 @@ inline std::vector<Demand> randomSingleCommodity(std::mt19937 &rng,
 }
 
 /// Up to `count` demands between random reachable pairs.
-inline std::vector<Demand> randomDemands(std::mt19937 &rng,
-                                         const FlowNetwork &net,
-                                         unsigned count) {
+inline std::vector<Demand>
+randomDemands(std::mt19937 &rng, const FlowNetwork &net, unsigned count) {
   auto reach = reachability(net);
   unsigned n = net.numNodes();
   std::vector<Demand> out;
@@ -186,7 +184,8 @@ inline double bruteForceMomentBound(const FlowNetwork &net,
 }
 
 inline bool nearRel(double a, double b, double rel) {
-  return std::fabs(a - b) <= rel * std::max({std::fabs(a), std::fabs(b), 1e-300});
+  return std::fabs(a - b) <=
+         rel * std::max({std::fabs(a), std::fabs(b), 1e-300});
 }
 
 /// Every promise of a FlowSchedule: one route per demand in order; paths are
@@ -273,14 +272,14 @@ struct DgxIndices {
   std::vector<unsigned> gpus, nvswitches, cpus, pcie, nics, storageNics, ssds;
 };
 
-inline DgxIndices addDgxA100(analysis::TopoGraph &g, const std::string &prefix) {
+inline DgxIndices addDgxA100(analysis::TopoGraph &g,
+                             const std::string &prefix) {
   DgxIndices d;
   auto add = [&](std::vector<unsigned> &out, const char *name, const char *kind,
                  unsigned count) {
     for (unsigned i = 0; i < count; ++i)
-      out.push_back(g.addDevice(prefix + "." + name + "[" + std::to_string(i) +
-                                    "]",
-                                kind));
+      out.push_back(g.addDevice(
+          prefix + "." + name + "[" + std::to_string(i) + "]", kind));
   };
   add(d.gpus, "gpu", "gpu", 8);
   add(d.nvswitches, "nvswitch", "switch", 6);

@@ -18,7 +18,7 @@ using namespace sluice::flow::test;
 
 namespace {
 
-TEST(Timeline, ConstantRateChunks) {
+TEST(FlowTimeline, ConstantRateChunks) {
   FlowNetwork net;
   for (const char *name : {"a", "b"})
     net.addNode(name);
@@ -46,7 +46,7 @@ TEST(Timeline, ConstantRateChunks) {
   EXPECT_DOUBLE_EQ((*whole)[0].chunks[0].end, 2.5);
 }
 
-TEST(Timeline, FollowsRateSegments) {
+TEST(FlowTimeline, FollowsRateSegments) {
   FlowNetwork net;
   for (const char *name : {"a", "b", "c"})
     net.addNode(name);
@@ -67,7 +67,7 @@ TEST(Timeline, FollowsRateSegments) {
   EXPECT_DOUBLE_EQ(c[2].end, 4);
 }
 
-TEST(Timeline, RandomChunksCoverEveryPath) {
+TEST(FlowTimeline, RandomChunksCoverEveryPath) {
   std::mt19937 rng(31337);
   for (unsigned iter = 0; iter < 40; ++iter) {
     FlowNetwork net = randomNetwork(rng, 7, 12);
@@ -102,7 +102,7 @@ TEST(Timeline, RandomChunksCoverEveryPath) {
   }
 }
 
-TEST(Timeline, Errors) {
+TEST(FlowTimeline, Errors) {
   FlowNetwork net;
   net.addNode("a");
   net.addNode("b");
@@ -124,7 +124,7 @@ TEST(Timeline, Errors) {
             "1000");
 }
 
-TEST(ScheduleJSON, ParsesBack) {
+TEST(FlowScheduleJSON, ParsesBack) {
   FlowNetwork net;
   for (const char *name : {"s0", "s1", "t"})
     net.addNode(name);
@@ -168,7 +168,8 @@ TEST(ScheduleJSON, ParsesBack) {
   const llvm::json::Object *cut = o2->getObject("binding_cut");
   ASSERT_NE(cut, nullptr);
   EXPECT_EQ(cut->getNumber("bound"), 0.5);
-  EXPECT_EQ(o2->getArray("saturated_arcs")->size(), 2u);
+  // s1 -> t carries 1 GB at 4 GB/s for 0.5 s: half used.
+  EXPECT_EQ(o2->getArray("saturated_arcs")->size(), 1u);
   EXPECT_EQ(o2->getObject("stats")->getInteger("commodities"), 1);
   const llvm::json::Array *timeline = o2->getArray("timeline");
   ASSERT_NE(timeline, nullptr);
@@ -182,7 +183,7 @@ TEST(ScheduleJSON, ParsesBack) {
 
 /// The same input solved twice, and on a copy of the network, prints the
 /// same bytes, for every solver.
-TEST(ScheduleJSON, Deterministic) {
+TEST(FlowScheduleJSON, Deterministic) {
   std::mt19937 rng(2718);
   for (unsigned iter = 0; iter < 20; ++iter) {
     FlowNetwork net = randomNetwork(rng, 8, 14);
@@ -194,9 +195,8 @@ TEST(ScheduleJSON, Deterministic) {
       TimelineOptions o;
       o.chunkBytes = 0.5 * GB;
       auto add = [&](llvm::Expected<FlowSchedule> s) {
-        EXPECT_TRUE(static_cast<bool>(s));
         if (!s) {
-          llvm::consumeError(s.takeError());
+          ADD_FAILURE() << llvm::toString(s.takeError());
           return;
         }
         auto t = buildTimeline(*s, o);
@@ -223,12 +223,11 @@ TEST(ScheduleJSON, Deterministic) {
 //===----------------------------------------------------------------------===//
 
 double seconds(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       since)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
       .count();
 }
 
-TEST(ExampleMachines, DgxA100) {
+TEST(FlowExampleMachines, DgxA100) {
   analysis::TopoGraph g;
   DgxIndices d = addDgxA100(g, "dgx");
   FlowNetwork net = buildNetwork(g);
@@ -298,7 +297,7 @@ TEST(ExampleMachines, DgxA100) {
               lp->makespan, direct->makespan, moment->makespan);
 }
 
-TEST(ExampleMachines, TwoServerCluster) {
+TEST(FlowExampleMachines, TwoServerCluster) {
   // Two DGX A100 joined rail by rail through eight leaf switches (HDR,
   // 25 GB/s), as in examples/machines/cluster-16x8.sluice.
   analysis::TopoGraph g;

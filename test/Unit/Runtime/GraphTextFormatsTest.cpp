@@ -71,13 +71,14 @@ TEST(GraphTextFormats, AdjacencyIsSortedAndDuplicatesAreReported) {
   writeFile(path, "0 5\n0 2\n0 9\n0 2\n");
   Loaded kept = load(path, options(SLUICE_GRAPH_FORMAT_SNAP));
   ASSERT_EQ(kept.status, SLUICE_STATUS_OK);
-  EXPECT_EQ(targetsOf(kept.graph.get())[0], (std::vector<uint32_t>{2, 2, 5, 9}));
+  EXPECT_EQ(targetsOf(kept.graph.get())[0],
+            (std::vector<uint32_t>{2, 2, 5, 9}));
   EXPECT_FALSE(sluice_graph_properties(kept.graph.get()) &
                SLUICE_GRAPH_NO_DUPLICATES);
   EXPECT_EQ(sluice_graph_num_vertices(kept.graph.get()), 10u);
 
-  Loaded dedup =
-      load(path, options(SLUICE_GRAPH_FORMAT_SNAP, SLUICE_GRAPH_LOAD_DEDUPLICATE));
+  Loaded dedup = load(
+      path, options(SLUICE_GRAPH_FORMAT_SNAP, SLUICE_GRAPH_LOAD_DEDUPLICATE));
   ASSERT_EQ(dedup.status, SLUICE_STATUS_OK);
   EXPECT_EQ(targetsOf(dedup.graph.get())[0], (std::vector<uint32_t>{2, 5, 9}));
   EXPECT_TRUE(sluice_graph_properties(dedup.graph.get()) &
@@ -88,9 +89,9 @@ TEST(GraphTextFormats, WeightColumnAndFirstCopyWinsOnDeduplication) {
   TempDir dir;
   std::string path = dir.path("w.txt");
   writeFile(path, "0 1 2.5\n0 1 7\n1 0 0.5\n2 2 -1e-3\n");
-  Loaded directed = load(path, options(SLUICE_GRAPH_FORMAT_SNAP,
-                                       SLUICE_GRAPH_LOAD_DEDUPLICATE,
-                                       SLUICE_WEIGHTS_COLUMN));
+  Loaded directed =
+      load(path, options(SLUICE_GRAPH_FORMAT_SNAP,
+                         SLUICE_GRAPH_LOAD_DEDUPLICATE, SLUICE_WEIGHTS_COLUMN));
   ASSERT_EQ(directed.status, SLUICE_STATUS_OK) << formatted(directed.error);
   auto adj = adjacency(directed.graph.get());
   ASSERT_EQ(adj.size(), 3u);
@@ -102,10 +103,10 @@ TEST(GraphTextFormats, WeightColumnAndFirstCopyWinsOnDeduplication) {
 
   // Undirected: row 1 holds, in input order, the reverses of lines 1 and 2
   // and line 3 itself; the first (2.5) survives.
-  Loaded undirected = load(
-      path, options(SLUICE_GRAPH_FORMAT_SNAP,
-                    SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_DEDUPLICATE,
-                    SLUICE_WEIGHTS_COLUMN));
+  Loaded undirected = load(path, options(SLUICE_GRAPH_FORMAT_SNAP,
+                                         SLUICE_GRAPH_LOAD_UNDIRECTED |
+                                             SLUICE_GRAPH_LOAD_DEDUPLICATE,
+                                         SLUICE_WEIGHTS_COLUMN));
   ASSERT_EQ(undirected.status, SLUICE_STATUS_OK);
   adj = adjacency(undirected.graph.get());
   EXPECT_EQ(adj[0], (std::vector<Arc>{{1, 2.5f, -1}}));
@@ -118,8 +119,8 @@ TEST(GraphTextFormats, WeightsOfOne) {
   TempDir dir;
   std::string path = dir.path("g.txt");
   writeFile(path, "0 1\n1 2\n");
-  Loaded r = load(path, options(SLUICE_GRAPH_FORMAT_SNAP, 0,
-                                SLUICE_WEIGHTS_ONES));
+  Loaded r =
+      load(path, options(SLUICE_GRAPH_FORMAT_SNAP, 0, SLUICE_WEIGHTS_ONES));
   ASSERT_EQ(r.status, SLUICE_STATUS_OK);
   const float *w = sluice_graph_weights(r.graph.get());
   ASSERT_NE(w, nullptr);
@@ -132,9 +133,9 @@ TEST(GraphTextFormats, WeightsOfOne) {
 TEST(GraphTextFormats, EdgeLabelColumn) {
   TempDir dir;
   writeFile(dir.path("l.txt"), "0 1 3\n1 2 4\n");
-  Loaded r = load(dir.path("l.txt"),
-                  options(SLUICE_GRAPH_FORMAT_SNAP,
-                          SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN));
+  Loaded r =
+      load(dir.path("l.txt"), options(SLUICE_GRAPH_FORMAT_SNAP,
+                                      SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN));
   ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
   auto adj = adjacency(r.graph.get());
   EXPECT_EQ(adj[0], (std::vector<Arc>{{1, 1.0f, 3}}));
@@ -142,10 +143,10 @@ TEST(GraphTextFormats, EdgeLabelColumn) {
   EXPECT_EQ(sluice_graph_weights(r.graph.get()), nullptr);
 
   writeFile(dir.path("wl.txt"), "0 1 0.5 7\n");
-  Loaded both = load(dir.path("wl.txt"),
-                     options(SLUICE_GRAPH_FORMAT_SNAP,
-                             SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN,
-                             SLUICE_WEIGHTS_COLUMN));
+  Loaded both =
+      load(dir.path("wl.txt"),
+           options(SLUICE_GRAPH_FORMAT_SNAP,
+                   SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN, SLUICE_WEIGHTS_COLUMN));
   ASSERT_EQ(both.status, SLUICE_STATUS_OK) << formatted(both.error);
   EXPECT_EQ(adjacency(both.graph.get())[0], (std::vector<Arc>{{1, 0.5f, 7}}));
   EXPECT_TRUE(sluice_graph_properties(both.graph.get()) &
@@ -156,8 +157,8 @@ TEST(GraphTextFormats, UndirectedStoresSelfLoopsOnceAndCanDropThem) {
   TempDir dir;
   std::string path = dir.path("g.txt");
   writeFile(path, "0 1\n1 2\n2 2\n");
-  Loaded r = load(path, options(SLUICE_GRAPH_FORMAT_SNAP,
-                                SLUICE_GRAPH_LOAD_UNDIRECTED));
+  Loaded r = load(
+      path, options(SLUICE_GRAPH_FORMAT_SNAP, SLUICE_GRAPH_LOAD_UNDIRECTED));
   ASSERT_EQ(r.status, SLUICE_STATUS_OK);
   EXPECT_EQ(sluice_graph_num_edges(r.graph.get()), 5u);
   EXPECT_EQ(targetsOf(r.graph.get()), (Adjacency{{1}, {0, 2}, {1, 2}}));
@@ -179,8 +180,8 @@ TEST(GraphTextFormats, CompactIdsKeepTheMapping) {
   TempDir dir;
   std::string path = dir.path("sparse.txt");
   writeFile(path, "100 7\n7 3000000000000\n100 3000000000000\n");
-  Loaded r = load(path, options(SLUICE_GRAPH_FORMAT_SNAP,
-                                SLUICE_GRAPH_LOAD_COMPACT_IDS));
+  Loaded r = load(
+      path, options(SLUICE_GRAPH_FORMAT_SNAP, SLUICE_GRAPH_LOAD_COMPACT_IDS));
   ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
   const sluice_graph_t *g = r.graph.get();
   ASSERT_EQ(sluice_graph_num_vertices(g), 3u);
@@ -196,13 +197,32 @@ TEST(GraphTextFormats, CompactIdsKeepTheMapping) {
 
   // Self loops are dropped before compaction: vertex 5 disappears.
   writeFile(dir.path("loop.txt"), "5 5\n7 8\n");
-  Loaded loop = load(dir.path("loop.txt"),
-                     options(SLUICE_GRAPH_FORMAT_SNAP,
-                             SLUICE_GRAPH_LOAD_COMPACT_IDS |
-                                 SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS));
+  Loaded loop = load(
+      dir.path("loop.txt"),
+      options(SLUICE_GRAPH_FORMAT_SNAP, SLUICE_GRAPH_LOAD_COMPACT_IDS |
+                                            SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS));
   ASSERT_EQ(loop.status, SLUICE_STATUS_OK);
   EXPECT_EQ(sluice_graph_num_vertices(loop.graph.get()), 2u);
   EXPECT_EQ(sluice_graph_original_id(loop.graph.get(), 0), 7u);
+
+  // Dense ids need no mapping: compaction of 0..2 is the identity.
+  writeFile(dir.path("dense.txt"), "2 0\n1 2\n");
+  Loaded dense =
+      load(dir.path("dense.txt"),
+           options(SLUICE_GRAPH_FORMAT_SNAP, SLUICE_GRAPH_LOAD_COMPACT_IDS));
+  ASSERT_EQ(dense.status, SLUICE_STATUS_OK);
+  EXPECT_EQ(sluice_graph_original_ids(dense.graph.get()), nullptr);
+  EXPECT_FALSE(sluice_graph_properties(dense.graph.get()) &
+               SLUICE_GRAPH_COMPACTED);
+  EXPECT_EQ(sluice_graph_original_id(dense.graph.get(), 2), 2u);
+  // The same for a 1-based file whose ids are 1..n.
+  writeFile(dir.path("dense.el"), "3 1\n2 3\n");
+  Loaded oneBased =
+      load(dir.path("dense.el"), options(SLUICE_GRAPH_FORMAT_MTX_BODY,
+                                         SLUICE_GRAPH_LOAD_COMPACT_IDS));
+  ASSERT_EQ(oneBased.status, SLUICE_STATUS_OK);
+  EXPECT_EQ(sluice_graph_original_ids(oneBased.graph.get()), nullptr);
+  EXPECT_EQ(sluice_graph_original_id(oneBased.graph.get(), 2), 3u);
 }
 
 TEST(GraphTextFormats, MatrixMarketGeneralReal) {
@@ -215,8 +235,8 @@ TEST(GraphTextFormats, MatrixMarketGeneralReal) {
                   "1 2 0.5\n"
                   "2 3 1.5\n"
                   "4 4 2\n");
-  Loaded r = load(path, options(SLUICE_GRAPH_FORMAT_MTX, 0,
-                                SLUICE_WEIGHTS_COLUMN));
+  Loaded r =
+      load(path, options(SLUICE_GRAPH_FORMAT_MTX, 0, SLUICE_WEIGHTS_COLUMN));
   ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
   const sluice_graph_t *g = r.graph.get();
   EXPECT_EQ(sluice_graph_num_vertices(g), 4u);
@@ -258,8 +278,8 @@ TEST(GraphTextFormats, MatrixMarketIntegerAndCaseInsensitiveBanner) {
                   "2 2 2\n"
                   "1 2 5\n"
                   "2 1 -3\n");
-  Loaded r = load(path, options(SLUICE_GRAPH_FORMAT_AUTO, 0,
-                                SLUICE_WEIGHTS_COLUMN));
+  Loaded r =
+      load(path, options(SLUICE_GRAPH_FORMAT_AUTO, 0, SLUICE_WEIGHTS_COLUMN));
   ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
   auto adj = adjacency(r.graph.get());
   EXPECT_EQ(adj[0], (std::vector<Arc>{{1, 5.0f, -1}}));
@@ -342,9 +362,9 @@ TEST(GraphTextFormats, FormatNamesAndDefaults) {
   for (auto expected : {SLUICE_GRAPH_FORMAT_AUTO, SLUICE_GRAPH_FORMAT_SNAP,
                         SLUICE_GRAPH_FORMAT_MTX, SLUICE_GRAPH_FORMAT_MTX_BODY,
                         SLUICE_GRAPH_FORMAT_BINARY}) {
-    ASSERT_EQ(sluice_graph_format_from_name(sluice_graph_format_name(expected),
-                                            &f),
-              SLUICE_STATUS_OK);
+    ASSERT_EQ(
+        sluice_graph_format_from_name(sluice_graph_format_name(expected), &f),
+        SLUICE_STATUS_OK);
     EXPECT_EQ(f, expected);
   }
   EXPECT_STREQ(sluice_graph_format_name(SLUICE_GRAPH_FORMAT_MTX_BODY),
@@ -358,8 +378,7 @@ TEST(GraphTextFormats, FormatNamesAndDefaults) {
   EXPECT_EQ(o.weights, SLUICE_WEIGHTS_NONE);
   EXPECT_EQ(o.progress_delay_ms, 1000u);
   EXPECT_EQ(o.progress_interval_ms, 1000u);
-  EXPECT_STREQ(sluice_status_message(SLUICE_STATUS_PARSE_ERROR),
-               "parse error");
+  EXPECT_STREQ(sluice_status_message(SLUICE_STATUS_PARSE_ERROR), "parse error");
   EXPECT_STREQ(sluice_status_message(static_cast<sluice_status_t>(99)),
                "unknown status");
 }
@@ -386,8 +405,8 @@ void collect(void *userData, const char *line) {
 std::string manyEdges(int count) {
   std::string text;
   for (int i = 0; i < count; ++i)
-    text += std::to_string(i % 1000) + " " + std::to_string((i * 7) % 1000) +
-            "\n";
+    text +=
+        std::to_string(i % 1000) + " " + std::to_string((i * 7) % 1000) + "\n";
   return text;
 }
 
@@ -411,6 +430,21 @@ TEST(GraphProgress, ReportsThroughTheCallbackOnceTheDelayHasPassed) {
   EXPECT_NE(lines.back().find(": 1000 vertices, 20000 edges"),
             std::string::npos)
       << lines.back();
+}
+
+TEST(GraphProgress, GoesToStderrWithoutACallback) {
+  TempDir dir;
+  writeFile(dir.path("g.txt"), manyEdges(20000));
+  sluice_graph_load_options_t o;
+  sluice_graph_load_options_init(&o);
+  o.progress_delay_ms = 0;
+  o.progress_interval_ms = 0;
+  ::testing::internal::CaptureStderr();
+  Loaded r = load(dir.path("g.txt"), o);
+  std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_EQ(r.status, SLUICE_STATUS_OK);
+  EXPECT_NE(err.find("sluice: g.txt: reading: "), std::string::npos) << err;
+  EXPECT_NE(err.find("sluice: g.txt: done in "), std::string::npos) << err;
 }
 
 TEST(GraphProgress, SilentForQuickLoadsAndWhenQuiet) {

@@ -38,8 +38,8 @@ class TempDir {
 public:
   TempDir() {
     const char *base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") +
-                          "/sluicert-test-XXXXXX";
+    std::string pattern =
+        std::string(base && *base ? base : "/tmp") + "/sluicert-test-XXXXXX";
     std::vector<char> buf(pattern.begin(), pattern.end());
     buf.push_back('\0');
     if (!mkdtemp(buf.data()))

@@ -1,0 +1,329 @@
+//===- WalkWriterTest.cpp - Text and .npy walk output ---------------------===//
+//
+// Exact text output, .npy headers parsed back the way NumPy reads them,
+// padding of early-terminated walks, original ids, batch validation, and
+// the atomic-write guarantees (no partial file on any error).
+//
+//===----------------------------------------------------------------------===//
+#include "RuntimeTestUtil.h"
+
+#include <csignal>
+#include <cstring>
+#include <sys/resource.h>
+
+using namespace sluice::test;
+
+namespace {
+
+// Three walks of length <= 3: [0 1 2], [3 4], [5].
+const uint32_t kWalks[] = {0, 1, 2, 3, 4, 0, 5, 0, 0};
+const uint32_t kLengths[] = {3, 2, 1};
+
+/// A parsed .npy file (format 1.0).
+struct Npy {
+  std::string descr;
+  bool fortranOrder = true;
+  uint64_t rows = 0, columns = 0;
+  size_t dataOffset = 0;
+  std::vector<int64_t> values;
+};
+
+/// Parses the header the way numpy.lib.format does, enough for our files.
+Npy parseNpy(const std::string &bytes) {
+  Npy npy;
+  EXPECT_GE(bytes.size(), 10u);
+  EXPECT_EQ(bytes.substr(0, 6), "\x93NUMPY");
+  EXPECT_EQ(bytes[6], 1);
+  EXPECT_EQ(bytes[7], 0);
+  size_t headerLength =
+      static_cast<unsigned char>(bytes[8]) |
+      static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8;
+  npy.dataOffset = 10 + headerLength;
+  EXPECT_EQ(npy.dataOffset % 64, 0u) << "data must be 64-byte aligned";
+  std::string dict = bytes.substr(10, headerLength);
+  EXPECT_EQ(dict.back(), '\n');
+  auto after = [&](const std::string &key) {
+    size_t at = dict.find(key);
+    EXPECT_NE(at, std::string::npos) << key;
+    return dict.substr(at + key.size());
+  };
+  std::string descr = after("'descr': '");
+  npy.descr = descr.substr(0, descr.find('\''));
+  npy.fortranOrder = after("'fortran_order': ").rfind("True", 0) == 0;
+  std::string shape = after("'shape': (");
+  npy.rows = std::stoull(shape);
+  npy.columns = std::stoull(shape.substr(shape.find(", ") + 2));
+  size_t width = npy.descr == "<i4" ? 4 : 8;
+  EXPECT_EQ(bytes.size(), npy.dataOffset + npy.rows * npy.columns * width);
+  for (size_t at = npy.dataOffset; at + width <= bytes.size(); at += width) {
+    if (width == 4) {
+      int32_t v;
+      std::memcpy(&v, bytes.data() + at, 4);
+      npy.values.push_back(v);
+    } else {
+      int64_t v;
+      std::memcpy(&v, bytes.data() + at, 8);
+      npy.values.push_back(v);
+    }
+  }
+  return npy;
+}
+
+TEST(WalkWriter, TextOneWalkPerLine) {
+  TempDir dir;
+  std::string path = dir.path("walks.txt");
+  sluice_error_t e;
+  ASSERT_EQ(sluice_walks_write(path.c_str(), SLUICE_WALK_FORMAT_TEXT, kWalks,
+                               kLengths, 3, 3, 0, nullptr, &e),
+            SLUICE_STATUS_OK)
+      << formatted(e);
+  EXPECT_EQ(readFile(path), "0 1 2\n3 4\n5\n");
+  // Without lengths every walk is full; a walk of length 0 is an empty line.
+  const uint32_t zero[] = {3, 0, 1};
+  ASSERT_EQ(sluice_walks_write(path.c_str(), SLUICE_WALK_FORMAT_TEXT, kWalks,
+                               zero, 3, 3, 0, nullptr, &e),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(readFile(path), "0 1 2\n\n5\n");
+  ASSERT_EQ(sluice_walks_write(path.c_str(), SLUICE_WALK_FORMAT_TEXT, kWalks,
+                               nullptr, 1, 3, 0, nullptr, &e),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(readFile(path), "0 1 2\n");
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"walks.txt"}));
+}
+
+TEST(WalkWriter, NpyInt32AndInt64WithPadding) {
+  TempDir dir;
+  for (auto format :
+       {SLUICE_WALK_FORMAT_NPY_INT32, SLUICE_WALK_FORMAT_NPY_INT64}) {
+    std::string path = dir.path("walks.npy");
+    sluice_error_t e;
+    ASSERT_EQ(sluice_walks_write(path.c_str(), format, kWalks, kLengths, 3, 3,
+                                 0, nullptr, &e),
+              SLUICE_STATUS_OK)
+        << formatted(e);
+    Npy npy = parseNpy(readFile(path));
+    EXPECT_EQ(npy.descr,
+              format == SLUICE_WALK_FORMAT_NPY_INT32 ? "<i4" : "<i8");
+    EXPECT_FALSE(npy.fortranOrder);
+    EXPECT_EQ(npy.rows, 3u);
+    EXPECT_EQ(npy.columns, 3u);
+    EXPECT_EQ(npy.dataOffset, 128u);
+    EXPECT_EQ(npy.values, (std::vector<int64_t>{0, 1, 2, 3, 4, -1, 5, -1, -1}));
+  }
+  EXPECT_EQ(SLUICE_WALK_NPY_PADDING, -1);
+}
+
+TEST(WalkWriter, StreamingBatchesUpdateTheNpyShape) {
+  TempDir dir;
+  std::string path = dir.path("stream.npy");
+  sluice_walk_writer_t *w = nullptr;
+  sluice_error_t e;
+  ASSERT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_NPY_INT64,
+                                    3, 0, nullptr, &w, &e),
+            SLUICE_STATUS_OK);
+  for (int batch = 0; batch < 4; ++batch)
+    ASSERT_EQ(sluice_walk_writer_append(w, kWalks, kLengths, 3, &e),
+              SLUICE_STATUS_OK);
+  EXPECT_EQ(sluice_walk_writer_num_walks(w), 12u);
+  EXPECT_FALSE(fileExists(path)) << "nothing visible before commit";
+  ASSERT_EQ(sluice_walk_writer_commit(w, &e), SLUICE_STATUS_OK);
+  EXPECT_EQ(sluice_walk_writer_commit(w, &e),
+            SLUICE_STATUS_FAILED_PRECONDITION);
+  EXPECT_STREQ(e.message, "the walk writer is already committed");
+  EXPECT_EQ(sluice_walk_writer_append(w, kWalks, kLengths, 1, &e),
+            SLUICE_STATUS_FAILED_PRECONDITION);
+  sluice_walk_writer_release(w);
+  Npy npy = parseNpy(readFile(path));
+  EXPECT_EQ(npy.rows, 12u);
+  EXPECT_EQ(npy.values.size(), 36u);
+  EXPECT_EQ(npy.values[33], 5);
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"stream.npy"}));
+}
+
+TEST(WalkWriter, OriginalIds) {
+  const uint32_t src[] = {0, 1}, dst[] = {1, 2};
+  sluice_graph_t *raw = nullptr;
+  ASSERT_EQ(sluice_graph_create_from_edges(3, 2, src, dst, nullptr, nullptr,
+                                           nullptr, 0, &raw, nullptr),
+            SLUICE_STATUS_OK);
+  GraphPtr dense(raw);
+  TempDir dir;
+  writeFile(dir.path("g.txt"), "100 7\n7 3000000000000\n");
+  Loaded sparse =
+      load(dir.path("g.txt"),
+           options(SLUICE_GRAPH_FORMAT_SNAP, SLUICE_GRAPH_LOAD_COMPACT_IDS));
+  ASSERT_EQ(sparse.status, SLUICE_STATUS_OK);
+  const uint32_t walk[] = {1, 0, 2};
+  std::string text = dir.path("w.txt"), npy = dir.path("w.npy");
+  sluice_error_t e;
+  ASSERT_EQ(sluice_walks_write(text.c_str(), SLUICE_WALK_FORMAT_TEXT, walk,
+                               nullptr, 1, 3, SLUICE_WALK_WRITE_ORIGINAL_IDS,
+                               sparse.graph.get(), &e),
+            SLUICE_STATUS_OK)
+      << formatted(e);
+  EXPECT_EQ(readFile(text), "100 7 3000000000000\n");
+  ASSERT_EQ(sluice_walks_write(npy.c_str(), SLUICE_WALK_FORMAT_NPY_INT64, walk,
+                               nullptr, 1, 3, SLUICE_WALK_WRITE_ORIGINAL_IDS,
+                               sparse.graph.get(), &e),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(parseNpy(readFile(npy)).values,
+            (std::vector<int64_t>{100, 7, 3000000000000LL}));
+
+  // int32 cannot hold 3000000000000: the batch is refused, nothing written.
+  std::string small = dir.path("w32.npy");
+  EXPECT_EQ(sluice_walks_write(
+                small.c_str(), SLUICE_WALK_FORMAT_NPY_INT32, walk, nullptr, 1,
+                3, SLUICE_WALK_WRITE_ORIGINAL_IDS, sparse.graph.get(), &e),
+            SLUICE_STATUS_OUT_OF_RANGE);
+  EXPECT_STREQ(e.message, "walk 0, step 2: vertex id 3000000000000 does not "
+                          "fit in an int32 .npy file (use int64)");
+  EXPECT_FALSE(fileExists(small));
+
+  // One-based graphs write their file ids.
+  writeFile(dir.path("b.el"), "1 2\n2 3\n");
+  Loaded body = load(dir.path("b.el"), options(SLUICE_GRAPH_FORMAT_MTX_BODY));
+  ASSERT_EQ(sluice_walks_write(text.c_str(), SLUICE_WALK_FORMAT_TEXT, walk,
+                               nullptr, 1, 3, SLUICE_WALK_WRITE_ORIGINAL_IDS,
+                               body.graph.get(), &e),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(readFile(text), "2 1 3\n");
+  EXPECT_EQ(sluice_walks_write(text.c_str(), SLUICE_WALK_FORMAT_TEXT, walk,
+                               nullptr, 1, 3, 0, dense.get(), &e),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(readFile(text), "1 0 2\n");
+}
+
+TEST(WalkWriter, InvalidBatchesAreRejectedWholeAndTheWriterStaysUsable) {
+  const uint32_t src[] = {0, 1}, dst[] = {1, 2};
+  sluice_graph_t *raw = nullptr;
+  ASSERT_EQ(sluice_graph_create_from_edges(3, 2, src, dst, nullptr, nullptr,
+                                           nullptr, 0, &raw, nullptr),
+            SLUICE_STATUS_OK);
+  GraphPtr g(raw);
+  TempDir dir;
+  std::string path = dir.path("w.txt");
+  sluice_walk_writer_t *w = nullptr;
+  sluice_error_t e;
+  ASSERT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_TEXT, 3, 0,
+                                    g.get(), &w, &e),
+            SLUICE_STATUS_OK);
+  const uint32_t tooLong[] = {3, 4, 1};
+  EXPECT_EQ(sluice_walk_writer_append(w, kWalks, tooLong, 3, &e),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(e.message, "walk 1 has 4 vertices, more than the walk length 3");
+  const uint32_t bad[] = {0, 1, 9};
+  EXPECT_EQ(sluice_walk_writer_append(w, bad, nullptr, 1, &e),
+            SLUICE_STATUS_OUT_OF_RANGE);
+  EXPECT_STREQ(e.message,
+               "walk 0, step 2: vertex 9 is not in the graph (3 vertices)");
+  const uint32_t good[] = {0, 1, 2};
+  ASSERT_EQ(sluice_walk_writer_append(w, good, nullptr, 1, &e),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(sluice_walk_writer_append(w, nullptr, nullptr, 1, &e),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(e.message, "vertices is NULL");
+  ASSERT_EQ(sluice_walk_writer_commit(w, &e), SLUICE_STATUS_OK);
+  sluice_walk_writer_release(w);
+  EXPECT_EQ(readFile(path), "0 1 2\n");
+}
+
+TEST(WalkWriter, OpenArguments) {
+  TempDir dir;
+  std::string path = dir.path("w.txt");
+  sluice_walk_writer_t *w = nullptr;
+  sluice_error_t e;
+  EXPECT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_TEXT, 0, 0,
+                                    nullptr, &w, &e),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(e.message, "the walk length must be at least 1");
+  EXPECT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_TEXT, 3,
+                                    SLUICE_WALK_WRITE_ORIGINAL_IDS, nullptr, &w,
+                                    &e),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(e.message, "original ids need the graph");
+  EXPECT_EQ(sluice_walk_writer_open(path.c_str(),
+                                    static_cast<sluice_walk_format_t>(5), 3, 0,
+                                    nullptr, &w, &e),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(e.message, "unknown walk format 5");
+  EXPECT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_TEXT, 3, 4,
+                                    nullptr, &w, &e),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(e.message, "unknown walk writer flags 0x4");
+  EXPECT_EQ(sluice_walk_writer_open(nullptr, SLUICE_WALK_FORMAT_TEXT, 3, 0,
+                                    nullptr, &w, &e),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(w, nullptr);
+  EXPECT_TRUE(dir.list().empty());
+  sluice_walk_writer_release(nullptr);
+  EXPECT_EQ(sluice_walk_writer_num_walks(nullptr), 0u);
+}
+
+TEST(WalkWriter, ReleaseWithoutCommitLeavesNothing) {
+  TempDir dir;
+  std::string path = dir.path("w.npy");
+  writeFile(path, "previous run");
+  sluice_walk_writer_t *w = nullptr;
+  ASSERT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_NPY_INT32,
+                                    3, 0, nullptr, &w, nullptr),
+            SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_walk_writer_append(w, kWalks, kLengths, 3, nullptr),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(dir.list().size(), 2u) << "the temporary exists while writing";
+  sluice_walk_writer_release(w);
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"w.npy"}));
+  EXPECT_EQ(readFile(path), "previous run");
+}
+
+TEST(WalkWriter, UnwritableDirectory) {
+  TempDir dir;
+  std::string path = dir.path("missing/w.txt");
+  sluice_error_t e;
+  EXPECT_EQ(sluice_walks_write(path.c_str(), SLUICE_WALK_FORMAT_TEXT, kWalks,
+                               kLengths, 3, 3, 0, nullptr, &e),
+            SLUICE_STATUS_NOT_FOUND);
+  EXPECT_EQ(std::string(e.message), "cannot create a file in directory '" +
+                                        dir.path("missing") +
+                                        "': No such file or directory");
+  EXPECT_TRUE(dir.list().empty());
+  // A read-only file system: /proc refuses new files even to root.
+  EXPECT_NE(sluice_walks_write("/proc/sluice-walks.txt",
+                               SLUICE_WALK_FORMAT_TEXT, kWalks, kLengths, 3, 3,
+                               0, nullptr, &e),
+            SLUICE_STATUS_OK);
+  EXPECT_FALSE(fileExists("/proc/sluice-walks.txt"));
+}
+
+TEST(WalkWriter, WriteErrorMidStreamFailsTheWriterAndLeavesNoFile) {
+  TempDir dir;
+  std::string path = dir.path("big.npy");
+  std::vector<uint32_t> walks(80 * 4000, 7);
+  sluice_walk_writer_t *w = nullptr;
+  sluice_error_t e;
+  ASSERT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_NPY_INT64,
+                                    80, 0, nullptr, &w, &e),
+            SLUICE_STATUS_OK);
+  struct rlimit saved;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  struct rlimit small = saved;
+  small.rlim_cur = 64 * 1024;
+  auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  // 4000 walks x 80 x 8 bytes = 2.5 MB: past the 1 MiB buffer and the limit.
+  sluice_status_t status =
+      sluice_walk_writer_append(w, walks.data(), nullptr, 4000, &e);
+  setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, oldHandler);
+  EXPECT_EQ(status, SLUICE_STATUS_IO_ERROR);
+  EXPECT_STREQ(e.message, "cannot write: File too large");
+  EXPECT_TRUE(dir.list().empty()) << "the temporary is gone at once";
+  EXPECT_EQ(sluice_walk_writer_append(w, walks.data(), nullptr, 1, &e),
+            SLUICE_STATUS_FAILED_PRECONDITION);
+  EXPECT_STREQ(e.message, "the walk writer failed earlier; release it");
+  EXPECT_EQ(sluice_walk_writer_commit(w, &e),
+            SLUICE_STATUS_FAILED_PRECONDITION);
+  sluice_walk_writer_release(w);
+  EXPECT_TRUE(dir.list().empty());
+}
+
+} // namespace
