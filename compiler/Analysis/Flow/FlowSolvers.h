@@ -12,7 +12,8 @@
 //    sharing, simulated exactly) and solveMomentGreedy (Moment's tiered
 //    single-sink max flow with a bisection on the horizon).
 // Every solver validates its input, returns one DemandRoute per input
-// demand, and is a deterministic function of its input.
+// demand (Moment: per demand it synthesizes), and is a deterministic
+// function of its input.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_COMPILER_ANALYSIS_FLOW_FLOWSOLVERS_H
@@ -30,8 +31,9 @@ namespace sluice::flow {
 /// How the single-commodity solver finds the horizon.
 enum class HorizonSearch {
   /// Newton's method on the parametric max flow: each infeasible probe's
-  /// min cut C gives the exact T at which C stops binding; converges in a
-  /// handful of max flows to T* = max over cuts.
+  /// min cut C gives the next probe, C's bound (demand across C over its
+  /// capacity), a lower bound on T*; converges in a handful of max flows to
+  /// T* = max over cuts.
   Parametric,
   /// Bisection on T between a cut lower bound and a doubled upper bound,
   /// down to the relative tolerance.
