@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/TopoReport.h"
+#include "compiler/Analysis/JSONNumbers.h"
 
 #include "dialects/Common/Units.h"
 #include "llvm/ADT/STLExtras.h"
@@ -208,37 +209,8 @@ void printCut(llvm::raw_ostream &os, const TopoGraph &g, const CutResult &c,
 // JSON
 //===----------------------------------------------------------------------===//
 
-/// A number in base units: integral values up to 2^53 as integers, other
-/// finite values in the shortest form that reads back exactly, and null for
-/// infinity or NaN (JSON has neither).
-void number(llvm::json::OStream &j, double v) {
-  if (!std::isfinite(v)) {
-    j.value(nullptr);
-    return;
-  }
-  if (v == std::trunc(v) && std::fabs(v) <= 9007199254740992.0) {
-    j.value(static_cast<int64_t>(v));
-    return;
-  }
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof(buf), v);
-  assert(res.ec == std::errc() && "double does not fit its buffer");
-  j.rawValue(llvm::StringRef(buf, res.ptr - buf));
-}
-
-void numberAttr(llvm::json::OStream &j, llvm::StringRef key, double v) {
-  j.attributeBegin(key);
-  number(j, v);
-  j.attributeEnd();
-}
-
-void indexArray(llvm::json::OStream &j, llvm::StringRef key,
-                llvm::ArrayRef<unsigned> ids) {
-  j.attributeArray(key, [&] {
-    for (unsigned i : ids)
-      j.value(static_cast<int64_t>(i));
-  });
-}
+constexpr auto &numberAttr = analysis::writeJSONNumberAttr;
+constexpr auto &indexArray = analysis::writeJSONIndexArray;
 
 /// `key`: the value in base units, `key_display`: how it reads.
 void quantityAttrs(llvm::json::OStream &j, llvm::StringRef key, double v,
