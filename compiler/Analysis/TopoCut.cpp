@@ -11,17 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/TopoAnalysis.h"
 
-// GCC's -Wmaybe-uninitialized misfires on Boost's edge iterators once they
-// are inlined here at -O2 and above; the region covers their source lines.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/boykov_kolmogorov_max_flow.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "compiler/Analysis/BoostMaxFlow.h"
 
 #include <algorithm>
 #include <cassert>
@@ -31,20 +21,8 @@ using namespace sluice;
 using namespace sluice::analysis;
 
 namespace {
-using FlowTraits =
-    boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
-using FlowEdge = FlowTraits::edge_descriptor;
-using FlowGraph = boost::adjacency_list<
-    boost::vecS, boost::vecS, boost::directedS,
-    // vecS vertices come with their own index map.
-    boost::property<boost::vertex_color_t, boost::default_color_type,
-                    boost::property<boost::vertex_distance_t, long,
-                                    boost::property<boost::vertex_predecessor_t,
-                                                    FlowEdge>>>,
-    boost::property<
-        boost::edge_capacity_t, double,
-        boost::property<boost::edge_residual_capacity_t, double,
-                        boost::property<boost::edge_reverse_t, FlowEdge>>>>;
+using FlowEdge = analysis::detail::MaxFlowEdge;
+using FlowGraph = analysis::detail::MaxFlowGraph;
 
 std::vector<unsigned> sortedUnique(llvm::ArrayRef<unsigned> devices,
                                    unsigned numDevices) {

@@ -11,17 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Flow/HorizonFlow.h"
 
-// GCC's -Wmaybe-uninitialized misfires on Boost's edge iterators once they
-// are inlined at -O2 and above; the region covers their source lines.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/boykov_kolmogorov_max_flow.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "compiler/Analysis/BoostMaxFlow.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
@@ -34,19 +24,8 @@ using namespace sluice::flow;
 using namespace sluice::flow::detail;
 
 namespace {
-using BoostTraits =
-    boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
-using BoostEdge = BoostTraits::edge_descriptor;
-using BoostGraph = boost::adjacency_list<
-    boost::vecS, boost::vecS, boost::directedS,
-    boost::property<boost::vertex_color_t, boost::default_color_type,
-                    boost::property<boost::vertex_distance_t, long,
-                                    boost::property<boost::vertex_predecessor_t,
-                                                    BoostEdge>>>,
-    boost::property<
-        boost::edge_capacity_t, double,
-        boost::property<boost::edge_residual_capacity_t, double,
-                        boost::property<boost::edge_reverse_t, BoostEdge>>>>;
+using BoostEdge = analysis::detail::MaxFlowEdge;
+using BoostGraph = analysis::detail::MaxFlowGraph;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 /// Relative slack when comparing a flow value with the target.

@@ -17,10 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Flow/FlowPaths.h"
+#include "compiler/Analysis/Flow/Glpk.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include <glpk.h>
 
 #include <algorithm>
 #include <map>
@@ -120,9 +120,6 @@ std::vector<bool> reach(const FlowNetwork &net,
   return seen;
 }
 
-struct ProbDeleter {
-  void operator()(glp_prob *p) const { glp_delete_prob(p); }
-};
 } // namespace
 
 llvm::Expected<FlowSchedule>
@@ -153,7 +150,7 @@ flow::solveMultiCommodity(const FlowNetwork &net,
 
   // Column 1 is the scaled horizon tau = T * capUnit / byteUnit; then one
   // column per (commodity, useful arc). GLPK indices start at 1.
-  std::unique_ptr<glp_prob, ProbDeleter> lp(glp_create_prob());
+  GlpkProb lp(glp_create_prob());
   glp_set_obj_dir(lp.get(), GLP_MIN);
   glp_add_cols(lp.get(), 1);
   glp_set_col_bnds(lp.get(), 1, GLP_LO, 0, 0);
@@ -226,20 +223,7 @@ flow::solveMultiCommodity(const FlowNetwork &net,
   int nonzeros = static_cast<int>(ia.size()) - 1;
   glp_load_matrix(lp.get(), nonzeros, ia.data(), ja.data(), ar.data());
 
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  parm.presolve = GLP_OFF;
-  parm.tol_bnd = 1e-9;
-  parm.tol_dj = 1e-9;
-  // glp_scale_prob reports through GLPK's terminal hook, which msg_lev does
-  // not cover; silence it and restore the caller's setting.
-  int termOut = glp_term_out(GLP_OFF);
-  glp_scale_prob(lp.get(), GLP_SF_AUTO);
-  int ret = glp_simplex(lp.get(), &parm);
-  if (ret == 0 && options.exactLP)
-    ret = glp_exact(lp.get(), &parm);
-  glp_term_out(termOut);
+  int ret = runGlpkSimplex(lp.get(), options.exactLP);
   if (ret != 0)
     return makeError(llvm::formatv("glpk {0}simplex failed with code {1}",
                                    options.exactLP ? "exact " : "", ret));

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Flow/Placement.h"
+#include "compiler/Analysis/Flow/Glpk.h"
 #include "llvm/Support/FormatVariadic.h"
-#include <glpk.h>
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -15,6 +15,7 @@
 
 using namespace sluice;
 using namespace sluice::flow;
+using namespace sluice::flow::detail;
 
 namespace {
 
@@ -27,10 +28,6 @@ bool finiteNonNeg(double v) { return std::isfinite(v) && v >= 0; }
 
 /// Relative slack on tier capacities (the LP's bound tolerance).
 constexpr double kCapacitySlack = 1e-7;
-
-struct ProbDeleter {
-  void operator()(glp_prob *p) const { glp_delete_prob(p); }
-};
 
 double classBytes(const PlacementClass &c) {
   return c.bytesPerItem * c.itemCount;
@@ -57,7 +54,7 @@ solveJointLP(const FlowNetwork &net, const PlacementProblem &p) {
   if (storUnit <= 0)
     storUnit = 1;
 
-  std::unique_ptr<glp_prob, ProbDeleter> lp(glp_create_prob());
+  GlpkProb lp(glp_create_prob());
   glp_set_obj_dir(lp.get(), GLP_MIN);
   // Column 1: tau = T * capUnit / byteUnit.
   glp_add_cols(lp.get(), 1);
@@ -151,16 +148,7 @@ solveJointLP(const FlowNetwork &net, const PlacementProblem &p) {
   glp_load_matrix(lp.get(), static_cast<int>(ia.size()) - 1, ia.data(),
                   ja.data(), ar.data());
 
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  parm.presolve = GLP_OFF;
-  parm.tol_bnd = 1e-9;
-  parm.tol_dj = 1e-9;
-  int termOut = glp_term_out(GLP_OFF);
-  glp_scale_prob(lp.get(), GLP_SF_AUTO);
-  int ret = glp_simplex(lp.get(), &parm);
-  glp_term_out(termOut);
+  int ret = runGlpkSimplex(lp.get(), /*exact=*/false);
   if (ret != 0)
     return makeError(llvm::formatv("glpk simplex failed with code {0}", ret));
   int status = glp_get_status(lp.get());
