@@ -1,0 +1,653 @@
+//===- FinetunePlanner.cpp - Offload plans for fine-tuning ----------------===//
+//
+// Candidate plans (homes of the fp16 parameters and of the optimizer states,
+// GPU parameter buffers, how many of the ranked activations to swap) are
+// checked against the memory of every tier and then scheduled by an event
+// model: each action goes on its stream at the earliest idle gap that
+// starts after its dependencies end. The makespan is the iteration time.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Analysis/Offload/FinetunePlanner.h"
+
+#include "dialects/Common/Units.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+using namespace sluice;
+using namespace sluice::offload;
+
+llvm::StringRef offload::tierName(Tier t) {
+  switch (t) {
+  case Tier::Gpu:
+    return "gpu";
+  case Tier::Host:
+    return "host";
+  case Tier::Nvme:
+    return "nvme";
+  case Tier::Csd:
+    return "csd";
+  }
+  return "?";
+}
+
+llvm::StringRef offload::streamName(Stream s) {
+  switch (s) {
+  case Stream::GpuCompute:
+    return "GPU compute";
+  case Stream::H2D:
+    return "H2D";
+  case Stream::D2H:
+    return "D2H";
+  case Stream::SsdRead:
+    return "SSD read";
+  case Stream::SsdWrite:
+    return "SSD write";
+  case Stream::CpuOptimizer:
+    return "CPU optimizer";
+  case Stream::CsdOptimizer:
+    return "CSD optimizer";
+  }
+  return "?";
+}
+
+llvm::StringRef offload::swappableName(unsigned i) {
+  static const char *names[kNumSwappable] = {"qkv", "context", "mlp-hidden",
+                                             "attn-out"};
+  return i < kNumSwappable ? names[i] : "?";
+}
+
+namespace {
+
+/// Sizes and FLOPs of one micro-batch, per block.
+struct Geometry {
+  int64_t layers = 0;
+  double N = 0;           ///< all parameters
+  double layerParams = 0; ///< per transformer layer
+  double headParams = 0;  ///< embeddings, positions, final norm, head
+  double layerFwdFlops = 0;
+  double headFwdFlops = 0; ///< the logits
+  double ckptBytes = 0;    ///< a layer's input
+  std::array<double, kNumSwappable> swapBytes{};
+  std::array<double, kNumSwappable> swapRecompute{};
+  std::array<unsigned, kNumSwappable> rank{}; ///< by FLOPs per byte
+  double layerWork = 0;  ///< GPU working set of one layer
+  double logitsWork = 0; ///< GPU working set of the logits
+};
+
+Geometry geometry(const model::TransformerConfig &cfg, int64_t b,
+                  const FinetuneOptions &opts) {
+  Geometry g;
+  model::ParameterBreakdown p = model::countParameters(cfg);
+  const double B = static_cast<double>(b), s = static_cast<double>(cfg.seq),
+               h = static_cast<double>(cfg.hidden),
+               V = static_cast<double>(cfg.vocab),
+               f = static_cast<double>(cfg.effectiveFfn()),
+               kv = static_cast<double>(cfg.effectiveKvHeads() *
+                                        cfg.headDim()),
+               e = static_cast<double>(cfg.dtypeBytes);
+  const double gated = cfg.mlp == model::MlpKind::Gated ? 2.0 : 1.0;
+  g.layers = cfg.layers;
+  g.N = static_cast<double>(p.total());
+  g.layerParams = static_cast<double>(p.perLayer.total());
+  g.headParams = g.N - g.layerParams * static_cast<double>(cfg.layers);
+  g.layerFwdFlops =
+      2.0 * B * s * static_cast<double>(p.perLayer.matmulWeights) +
+      4.0 * B * s * s * h;
+  g.headFwdFlops = 2.0 * B * s * h * V;
+  g.ckptBytes = B * s * h * e;
+  // Ratel's matmul inputs and the FLOPs of the op that produces each.
+  const double widths[kNumSwappable] = {h + 2 * kv, h, f, h};
+  g.swapRecompute = {2.0 * B * s * h * (h + 2 * kv), 4.0 * B * s * s * h,
+                     2.0 * B * s * h * f * gated, 2.0 * B * s * h * h};
+  for (unsigned i = 0; i < kNumSwappable; ++i)
+    g.swapBytes[i] = B * s * widths[i] * e;
+  std::iota(g.rank.begin(), g.rank.end(), 0u);
+  std::stable_sort(g.rank.begin(), g.rank.end(), [&](unsigned x, unsigned y) {
+    return g.swapRecompute[x] / g.swapBytes[x] >
+           g.swapRecompute[y] / g.swapBytes[y];
+  });
+  const double stored = model::activationBytesPerLayer(
+      cfg, b,
+      opts.flashAttention ? model::Recompute::Selective
+                          : model::Recompute::None);
+  g.layerWork = opts.activationWorkFactor * stored;
+  g.logitsWork = B * s * V * (e + 4.0); // fp16 logits + fp32 softmax
+  return g;
+}
+
+struct Candidate {
+  Tier paramHome = Tier::Host;
+  Tier optHome = Tier::Host;
+  int64_t buffers = 2;
+  unsigned swapCount = 0; ///< how many of the ranked tensors to swap
+};
+
+std::string describe(const Candidate &c) {
+  return ("param=" + tierName(c.paramHome) + " opt=" + tierName(c.optHome) +
+          " buffers=" + llvm::Twine(c.buffers) + " swap=" +
+          llvm::Twine(c.swapCount))
+      .str();
+}
+
+/// A memory constraint: need vs usable.
+struct Fit {
+  std::string what;
+  double need = 0, have = 0;
+  double ratio() const {
+    return have > 0 ? need / have : std::numeric_limits<double>::infinity();
+  }
+  std::string message() const {
+    return what + ": need " + formatQuantity(need, Dim::bytes()) + ", have " +
+           formatQuantity(have, Dim::bytes()) + " usable";
+  }
+};
+
+/// Per-stream busy intervals, sorted; actions fill the earliest gap.
+class Timeline {
+public:
+  double place(Stream s, double ready, double dur) {
+    auto &iv = busy[static_cast<unsigned>(s)];
+    double t = ready;
+    size_t pos = 0;
+    // First interval ending after `t`.
+    pos = std::lower_bound(iv.begin(), iv.end(), t,
+                           [](const std::pair<double, double> &a,
+                              double v) { return a.second <= v; }) -
+          iv.begin();
+    for (; pos < iv.size(); ++pos) {
+      if (iv[pos].first >= t + dur)
+        break;
+      t = std::max(t, iv[pos].second);
+    }
+    if (dur > 0)
+      iv.insert(iv.begin() + static_cast<long>(pos), {t, t + dur});
+    return t;
+  }
+
+private:
+  std::array<std::vector<std::pair<double, double>>, kNumStreams> busy;
+};
+
+/// Builds and times the schedule of one candidate.
+class Scheduler {
+public:
+  std::vector<Action> acts;
+  int add(Stream s, double dur, double bytes, double flops,
+          llvm::StringRef tensor, llvm::StringRef what, int64_t layer,
+          int64_t mb, std::initializer_list<int> deps) {
+    double ready = 0;
+    for (int d : deps)
+      if (d >= 0)
+        ready = std::max(ready, acts[static_cast<size_t>(d)].end);
+    Action a;
+    a.stream = s;
+    a.start = tl.place(s, ready, dur);
+    a.end = a.start + dur;
+    a.bytes = bytes;
+    a.flops = flops;
+    a.tensor = tensor.str();
+    a.what = what.str();
+    a.layer = layer;
+    a.microBatch = mb;
+    acts.push_back(std::move(a));
+    return static_cast<int>(acts.size() - 1);
+  }
+  double end(int i) const { return i < 0 ? 0 : acts[size_t(i)].end; }
+
+private:
+  Timeline tl;
+};
+
+struct Evaluation {
+  bool fits = false;
+  Fit binding; ///< worst constraint when it does not fit
+  FinetunePlan plan;
+};
+
+class Planner {
+public:
+  Planner(const FinetuneJob &job, const Machine &m, const FinetuneOptions &o,
+          int64_t micro)
+      : job(job), m(m), o(o), micro(micro),
+        steps(job.batch / micro), g(geometry(job.model, micro, o)) {}
+
+  Evaluation evaluate(const Candidate &c) const;
+
+private:
+  const FinetuneJob &job;
+  const Machine &m;
+  const FinetuneOptions &o;
+  int64_t micro, steps;
+  Geometry g;
+};
+
+Evaluation Planner::evaluate(const Candidate &c) const {
+  Evaluation ev;
+  FinetunePlan &p = ev.plan;
+  const double maxBlock = std::max(g.layerParams, g.headParams);
+  const double k = static_cast<double>(std::max<int64_t>(1, o.stagingLayers));
+  const bool csdUpdate = c.optHome == Tier::Csd;
+  const double e = 2.0; // fp16 parameter/gradient bytes
+
+  p.paramHome = c.paramHome;
+  p.optimizerHome = p.masterHome = c.optHome;
+  p.updateOnCsd = csdUpdate;
+  p.gradHome = csdUpdate ? Tier::Csd : Tier::Host;
+  p.paramBuffers = c.paramHome == Tier::Gpu ? 0 : c.buffers;
+  p.microBatch = micro;
+  p.accumulationSteps = steps;
+  p.capacity.gpu = m.gpuUsable();
+  p.capacity.host = m.hostUsable();
+  p.capacity.nvme = m.nvme.capacity;
+  p.capacity.csd = m.csd.capacity;
+
+  // The swapped set: the first `swapCount` ranked tensors, cut further
+  // while the swap-out would not hide under the layer's forward compute.
+  const double fwdTime = g.layerFwdFlops / m.gpuFlops();
+  std::array<bool, kNumSwappable> swapped{};
+  double swapBytes = g.ckptBytes, swapRecompute = 0;
+  for (unsigned r = 0; r < kNumSwappable; ++r) {
+    unsigned i = g.rank[r];
+    if (r < c.swapCount &&
+        (swapBytes + g.swapBytes[i]) / m.d2hBandwidth <= fwdTime) {
+      swapped[i] = true;
+      swapBytes += g.swapBytes[i];
+    } else {
+      swapRecompute += g.swapRecompute[i];
+    }
+  }
+  const double fullRecompute = std::accumulate(
+      g.swapRecompute.begin(), g.swapRecompute.end(), 0.0);
+
+  // Fixed memory of each tier.
+  double gpu = (c.paramHome == Tier::Gpu ? e * g.N : c.buffers * e * maxBlock) +
+               e * maxBlock + // one layer's fp16 gradients
+               std::max(g.layerWork + swapBytes, g.logitsWork);
+  double host = 0, nvme = 0, csd = 0;
+  switch (c.paramHome) {
+  case Tier::Host:
+    host += e * g.N;
+    break;
+  case Tier::Nvme:
+    nvme += e * g.N;
+    host += k * e * maxBlock;
+    break;
+  case Tier::Csd:
+    csd += e * g.N;
+    host += k * e * maxBlock;
+    break;
+  case Tier::Gpu:
+    break;
+  }
+  const double opt = 12.0 * g.N;
+  switch (c.optHome) {
+  case Tier::Host:
+    host += opt;
+    break;
+  case Tier::Nvme:
+    nvme += opt;
+    host += k * 14.0 * maxBlock;
+    break;
+  case Tier::Csd:
+    csd += opt;
+    break;
+  case Tier::Gpu:
+    gpu += opt;
+    break;
+  }
+  host += k * e * maxBlock; // gradient staging
+  if (steps > 1)
+    host += 4.0 * g.N; // fp32 gradient accumulation across micro-batches
+
+  // Activations, layer by layer: host memory first, then the NVMe array
+  // while its writes stay hidden, else only the checkpoint.
+  std::vector<Tier> actTier(static_cast<size_t>(g.layers), Tier::Host);
+  std::vector<double> actBytes(static_cast<size_t>(g.layers), swapBytes);
+  std::vector<double> actRecompute(static_cast<size_t>(g.layers),
+                                   swapRecompute);
+  const double hostFree = m.hostUsable() - host;
+  double hostActs = 0, nvmeActs = 0;
+  bool actsFit = true;
+  for (int64_t l = 0; l < g.layers; ++l) {
+    size_t i = static_cast<size_t>(l);
+    auto tryPlace = [&](double bytes) {
+      if (hostActs + bytes <= hostFree) {
+        hostActs += bytes;
+        actTier[i] = Tier::Host;
+        return true;
+      }
+      if (m.nvme.present() && nvme + nvmeActs + bytes <= m.nvme.capacity &&
+          bytes / m.nvme.writeBandwidth <= fwdTime) {
+        nvmeActs += bytes;
+        actTier[i] = Tier::Nvme;
+        return true;
+      }
+      return false;
+    };
+    if (tryPlace(swapBytes))
+      continue;
+    if (swapBytes > g.ckptBytes && tryPlace(g.ckptBytes)) {
+      actBytes[i] = g.ckptBytes;
+      actRecompute[i] = fullRecompute;
+      ++p.activations.layersCheckpointOnly;
+      continue;
+    }
+    actsFit = false;
+    hostActs += g.ckptBytes;
+  }
+  host += hostActs;
+  nvme += nvmeActs;
+  for (Tier t : actTier)
+    (t == Tier::Host ? p.activations.layersOnHost
+                     : p.activations.layersOnNvme) += 1;
+  p.activations.swapped = swapped;
+  p.activations.swapBytesPerLayer = swapBytes;
+  p.activations.recomputeFlopsPerLayer = swapRecompute;
+  p.peak = {gpu, host, nvme, csd};
+
+  std::vector<Fit> fits = {{"GPU memory", gpu, m.gpuUsable()},
+                           {"host memory", host, m.hostUsable()}};
+  if (nvme > 0)
+    fits.push_back({"NVMe capacity", nvme, m.nvme.capacity});
+  if (csd > 0)
+    fits.push_back({"CSD capacity", csd, m.csd.capacity});
+  ev.fits = actsFit;
+  ev.binding = fits.front();
+  for (const Fit &f : fits) {
+    if (f.need > f.have)
+      ev.fits = false;
+    if (f.ratio() > ev.binding.ratio())
+      ev.binding = f;
+  }
+  if (!actsFit && ev.binding.need <= ev.binding.have)
+    ev.binding = {"host memory", host, m.hostUsable()};
+  if (!ev.fits)
+    return ev;
+
+  // The schedule.
+  Scheduler S;
+  const double flops = m.gpuFlops();
+  const double h2d = m.h2dBandwidth, d2h = m.d2hBandwidth;
+  const double ssdR = csdUpdate || c.paramHome == Tier::Csd
+                          ? m.csd.hostReadBandwidth
+                          : m.nvme.readBandwidth;
+  const double ssdW = csdUpdate ? m.csd.hostWriteBandwidth
+                                : m.nvme.writeBandwidth;
+  const bool paramsFromStorage =
+      c.paramHome == Tier::Nvme || c.paramHome == Tier::Csd;
+  const double paramReadBw =
+      c.paramHome == Tier::Csd ? m.csd.hostReadBandwidth : m.nvme.readBandwidth;
+  const int64_t head = -1;
+  // Block order of the forward pass: layers, then the head.
+  std::vector<int64_t> fwdOrder;
+  for (int64_t l = 0; l < g.layers; ++l)
+    fwdOrder.push_back(l);
+  fwdOrder.push_back(head);
+  auto blockParams = [&](int64_t b) {
+    return b == head ? g.headParams : g.layerParams;
+  };
+  auto blockFwd = [&](int64_t b) {
+    return b == head ? g.headFwdFlops : g.layerFwdFlops;
+  };
+  double recomputeTotal = 0;
+  int lastGpu = -1;
+  int prevIterEnd = -1; // the previous micro-batch's last GPU action
+  for (int64_t mb = 0; mb < steps; ++mb) {
+    const bool last = mb == steps - 1;
+    // Forward.
+    std::vector<int> fwdGpu, fwdH2d, swapOuts;
+    std::vector<int> actWrite(static_cast<size_t>(g.layers), -1);
+    for (size_t j = 0; j < fwdOrder.size(); ++j) {
+      int64_t b = fwdOrder[j];
+      double pb = e * blockParams(b);
+      int rd = -1, in = -1;
+      if (c.paramHome != Tier::Gpu) {
+        if (paramsFromStorage)
+          rd = S.add(Stream::SsdRead, pb / paramReadBw, pb, 0, "params",
+                     "read", b, mb,
+                     {j >= size_t(k) ? fwdH2d[j - size_t(k)] : -1});
+        in = S.add(Stream::H2D, pb / h2d, pb, 0, "params", "prefetch", b, mb,
+                   {rd, j >= size_t(c.buffers)
+                            ? fwdGpu[j - size_t(c.buffers)]
+                            : prevIterEnd});
+      }
+      fwdH2d.push_back(in);
+      double fl = blockFwd(b);
+      // Two swap buffers: layer j's tensors must be out before j+2 runs.
+      int fw = S.add(Stream::GpuCompute, fl / flops, 0, fl, "layer",
+                     "forward", b, mb,
+                     {in, lastGpu,
+                      swapOuts.size() >= 2 ? swapOuts[swapOuts.size() - 2]
+                                           : -1});
+      fwdGpu.push_back(fw);
+      lastGpu = fw;
+      if (b != head) {
+        size_t li = static_cast<size_t>(b);
+        int so = S.add(Stream::D2H, actBytes[li] / d2h, actBytes[li], 0,
+                       "activations", "swap-out", b, mb, {fw});
+        swapOuts.push_back(so);
+        if (actTier[li] == Tier::Nvme)
+          actWrite[li] = S.add(Stream::SsdWrite, actBytes[li] / m.nvme.writeBandwidth,
+                actBytes[li], 0, "activations", "swap-out", b, mb, {so});
+      }
+    }
+    // Backward, in reverse block order.
+    std::vector<int> bwdGpu, bwdH2d, grads, updates;
+    int prevSwapIn = -1, prevGrad = -1;
+    for (size_t j = 0; j < fwdOrder.size(); ++j) {
+      int64_t b = fwdOrder[fwdOrder.size() - 1 - j];
+      double np = blockParams(b);
+      double pb = e * np;
+      int rd = -1, in = -1, ard = -1, ain = -1;
+      if (c.paramHome != Tier::Gpu) {
+        // The head's parameters are still on the GPU from the forward pass.
+        if (j > 0 || c.buffers < 1) {
+          if (paramsFromStorage)
+            rd = S.add(Stream::SsdRead, pb / paramReadBw, pb, 0, "params",
+                       "read", b, mb,
+                       {j >= size_t(k) ? bwdH2d[j - size_t(k)] : -1});
+          in = S.add(Stream::H2D, pb / h2d, pb, 0, "params", "prefetch", b,
+                     mb,
+                     {rd, j >= size_t(c.buffers)
+                              ? bwdGpu[j - size_t(c.buffers)]
+                              : fwdGpu.back()});
+        }
+      }
+      bwdH2d.push_back(in);
+      double fl = 2.0 * blockFwd(b);
+      if (b != head) {
+        size_t li = static_cast<size_t>(b);
+        if (actTier[li] == Tier::Nvme)
+          ard = S.add(Stream::SsdRead, actBytes[li] / m.nvme.readBandwidth,
+                      actBytes[li], 0, "activations", "read", b, mb,
+                      {actWrite[li],
+                       j >= size_t(k) ? bwdGpu[j - size_t(k)] : -1});
+        // Two swap-in buffers on the GPU.
+        ain = S.add(Stream::H2D, actBytes[li] / h2d, actBytes[li], 0,
+                    "activations", "swap-in", b, mb,
+                    {ard, prevSwapIn,
+                     j >= 2 ? bwdGpu[j - 2] : fwdGpu.back()});
+        prevSwapIn = ain;
+        fl += actRecompute[li];
+        recomputeTotal += actRecompute[li];
+      }
+      int bw = S.add(Stream::GpuCompute, fl / flops, 0, fl, "layer",
+                     "backward", b, mb, {in, ain, lastGpu, prevGrad});
+      bwdGpu.push_back(bw);
+      lastGpu = bw;
+      int gd = S.add(Stream::D2H, pb / d2h, pb, 0, "grads", "offload", b, mb,
+                     {bw});
+      prevGrad = gd;
+      grads.push_back(gd);
+    }
+    prevIterEnd = lastGpu;
+    if (!last)
+      continue;
+    // The optimizer step, block by block in backward order.
+    for (size_t j = 0; j < fwdOrder.size(); ++j) {
+      int64_t b = fwdOrder[fwdOrder.size() - 1 - j];
+      double np = blockParams(b);
+      int ready = o.activeGradientOffload ? grads[j] : lastGpu;
+      int window = j >= size_t(k) ? updates[j - size_t(k)] : -1;
+      int up;
+      if (csdUpdate) {
+        double gb = o.gradCompression * e * np;
+        int gw = S.add(Stream::SsdWrite, gb / ssdW, gb, 0, "grads",
+                       "write to csd", b, mb, {ready});
+        double dur = std::max({np / m.csd.adamRate,
+                               14.0 * np / m.csd.internalReadBandwidth,
+                               14.0 * np / m.csd.internalWriteBandwidth});
+        up = S.add(Stream::CsdOptimizer, dur, kAdamHostBytesPerParam * np, 0,
+                   "adam", "update", b, mb, {gw});
+        if (c.paramHome == Tier::Host || c.paramHome == Tier::Gpu) {
+          int back = S.add(Stream::SsdRead, e * np / ssdR, e * np, 0,
+                           "params", "read updated", b, mb, {up});
+          if (c.paramHome == Tier::Gpu)
+            S.add(Stream::H2D, e * np / h2d, e * np, 0, "params",
+                  "upload updated", b, mb, {back});
+        }
+      } else {
+        int ord = -1;
+        if (c.optHome == Tier::Nvme)
+          ord = S.add(Stream::SsdRead, 12.0 * np / m.nvme.readBandwidth,
+                      12.0 * np, 0, "adam", "read states", b, mb, {window});
+        up = S.add(Stream::CpuOptimizer, np / m.cpuAdamRate,
+                   kAdamHostBytesPerParam * np, 0, "adam", "update", b, mb,
+                   {ready, ord});
+        double wb = (c.optHome == Tier::Nvme ? 12.0 * np : 0.0) +
+                    (c.paramHome == Tier::Nvme ? e * np : 0.0);
+        if (wb > 0)
+          S.add(Stream::SsdWrite, wb / m.nvme.writeBandwidth, wb, 0,
+                c.optHome == Tier::Nvme ? "adam" : "params", "write states",
+                b, mb, {up});
+        if (c.paramHome == Tier::Gpu)
+          S.add(Stream::H2D, e * np / h2d, e * np, 0, "params",
+                "upload updated", b, mb, {up});
+      }
+      updates.push_back(up);
+    }
+  }
+
+  // Results.
+  p.schedule = std::move(S.acts);
+  for (const Action &a : p.schedule) {
+    p.iterationTime = std::max(p.iterationTime, a.end);
+    p.busy[static_cast<unsigned>(a.stream)] += a.end - a.start;
+    switch (a.stream) {
+    case Stream::H2D:
+      p.links.h2d += a.bytes;
+      break;
+    case Stream::D2H:
+      p.links.d2h += a.bytes;
+      break;
+    case Stream::SsdRead:
+      p.links.ssdRead += a.bytes;
+      break;
+    case Stream::SsdWrite:
+      p.links.ssdWrite += a.bytes;
+      break;
+    case Stream::CsdOptimizer:
+      p.links.csdInternal += a.bytes;
+      break;
+    default:
+      break;
+    }
+  }
+  p.modelFlops = model::trainingFlops(job.model, job.batch).model();
+  p.hardwareFlops = p.modelFlops + recomputeTotal;
+  p.feasible = true;
+  return ev;
+}
+
+} // namespace
+
+llvm::Expected<FinetunePlan>
+offload::planFinetune(const FinetuneJob &job, const Machine &machine,
+                      const FinetuneOptions &opts) {
+  auto fail = [](const llvm::Twine &msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+  };
+  if (std::string err = job.model.validate(); !err.empty())
+    return fail("invalid model: " + err);
+  if (std::string err = machine.validate(); !err.empty())
+    return fail("invalid machine '" + machine.name + "': " + err);
+  if (job.batch <= 0)
+    return fail("batch must be positive, got " + llvm::Twine(job.batch));
+  int64_t micro = job.microBatch > 0 ? job.microBatch : job.batch;
+  if (job.microBatch < 0 || job.batch % micro != 0)
+    return fail("batch " + llvm::Twine(job.batch) +
+                " is not a multiple of the micro-batch " +
+                llvm::Twine(job.microBatch));
+  if (!(opts.gradCompression > 0 && opts.gradCompression <= 1))
+    return fail("gradient compression ratio must lie in (0, 1]");
+  if (!(opts.activationWorkFactor >= 1))
+    return fail("activation work factor must be at least 1");
+  if (opts.paramHome == Tier::Csd && !machine.csd.present())
+    return fail("parameters on CSD requested, but the machine has no csd");
+  if (opts.optimizerHome == Tier::Csd && !machine.csd.present())
+    return fail("optimizer on CSD requested, but the machine has no csd");
+  if ((opts.paramHome == Tier::Nvme || opts.optimizerHome == Tier::Nvme) &&
+      !machine.nvme.present())
+    return fail("NVMe home requested, but the machine has no nvme array");
+  if (opts.optimizerHome == Tier::Gpu)
+    return fail("optimizer states on the GPU are not planned (the planner "
+                "offloads them); choose host, nvme or csd");
+
+  std::vector<Tier> paramHomes, optHomes;
+  auto allowed = [&](Tier t) {
+    return (t != Tier::Nvme || machine.nvme.present()) &&
+           (t != Tier::Csd || machine.csd.present());
+  };
+  for (Tier t : {Tier::Gpu, Tier::Host, Tier::Nvme, Tier::Csd})
+    if (allowed(t) && (!opts.paramHome || *opts.paramHome == t))
+      paramHomes.push_back(t);
+  for (Tier t : {Tier::Host, Tier::Nvme, Tier::Csd})
+    if (allowed(t) && (!opts.optimizerHome || *opts.optimizerHome == t))
+      optHomes.push_back(t);
+
+  Planner planner(job, machine, opts, micro);
+  std::optional<Evaluation> best;
+  std::optional<Evaluation> leastBad;
+  std::vector<std::string> log;
+  for (Tier ph : paramHomes)
+    for (Tier oh : optHomes)
+      for (int64_t buffers : {2, 1}) {
+        if (ph == Tier::Gpu && buffers == 1)
+          continue; // resident parameters need no buffers
+        for (int swap = opts.activationSwapping ? int(kNumSwappable) : 0;
+             swap >= 0; --swap) {
+          Candidate c{ph, oh, buffers, static_cast<unsigned>(swap)};
+          Evaluation ev = planner.evaluate(c);
+          if (!ev.fits) {
+            log.push_back(describe(c) + ": infeasible (" +
+                          ev.binding.message() + ")");
+            if (!leastBad || ev.binding.ratio() < leastBad->binding.ratio())
+              leastBad = std::move(ev);
+            continue;
+          }
+          char buf[64];
+          std::snprintf(buf, sizeof(buf), ": %.3f s",
+                        ev.plan.iterationTime);
+          log.push_back(describe(c) + buf);
+          if (!best || ev.plan.iterationTime <
+                           best->plan.iterationTime * (1 - 1e-9))
+            best = std::move(ev);
+        }
+      }
+  FinetunePlan result;
+  if (best) {
+    result = std::move(best->plan);
+  } else {
+    result = std::move(leastBad->plan);
+    result.feasible = false;
+    result.infeasibleReason = leastBad->binding.message();
+    result.modelFlops = model::trainingFlops(job.model, job.batch).model();
+  }
+  result.candidates = std::move(log);
+  return result;
+}

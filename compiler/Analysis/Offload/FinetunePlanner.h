@@ -1,0 +1,178 @@
+//===- FinetunePlanner.h - Offload plans for fine-tuning --------*- C++ -*-===//
+//
+// Plans one fine-tuning iteration of a decoder-only transformer on one GPU
+// with host memory, an NVMe array and optional computational storage:
+//
+//  - a home tier for each tensor class (fp16 parameters, fp32 master
+//    parameters and Adam states, fp16 gradients, activation checkpoints and
+//    swapped activations);
+//  - per layer, which of Ratel's four matmul-input activations are swapped
+//    out (ranked by recompute FLOPs saved per byte, kept while the swap stays
+//    hidden under the layer's forward compute; host memory first, then the
+//    NVMe array) and which are recomputed;
+//  - the optimizer: CPU Adam per parameter group as soon as its gradient
+//    arrives ("active gradient offloading", overlapping the backward pass),
+//    with states in host memory or streamed from/to NVMe (read, update,
+//    write pipelined), or the update on CSD devices near the states
+//    (Smart-Infinity) with optional gradient compression.
+//
+// Every candidate plan is scheduled by an event model with one in-order
+// stream per resource (GPU compute, H2D, D2H, SSD read, SSD write, CPU
+// optimizer, CSD optimizer); the iteration time is the makespan, i.e. the
+// critical path through compute, transfers and their dependencies. The
+// fastest plan that fits wins; when none fits, the plan names the binding
+// constraint ("host memory: need 1.9 TiB, have 230 GiB usable").
+//
+// docs/offload.md describes the model, its formulas and its validation.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_ANALYSIS_OFFLOAD_FINETUNEPLANNER_H
+#define SLUICE_COMPILER_ANALYSIS_OFFLOAD_FINETUNEPLANNER_H
+
+#include "compiler/Analysis/Model/TransformerCost.h"
+#include "compiler/Analysis/Offload/OffloadMachine.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sluice::offload {
+
+/// Where a tensor class lives between its uses.
+enum class Tier { Gpu, Host, Nvme, Csd };
+llvm::StringRef tierName(Tier t); // "gpu", "host", "nvme", "csd"
+
+/// The resources of the overlap model; each runs its actions in order.
+enum class Stream {
+  GpuCompute,
+  H2D,
+  D2H,
+  SsdRead,
+  SsdWrite,
+  CpuOptimizer,
+  CsdOptimizer
+};
+constexpr unsigned kNumStreams = 7;
+llvm::StringRef streamName(Stream s); // "GPU compute", "H2D", ...
+
+/// Ratel's four matmul-input activations of a layer, b*s*{3h, h, 4h, h}
+/// elements for GPT (q/k/v; attention context; MLP hidden; attention
+/// output), in this order. Sizes follow the model's GQA and MLP width.
+constexpr unsigned kNumSwappable = 4;
+llvm::StringRef swappableName(unsigned i); // "qkv", "context", ...
+
+/// The fine-tuning job.
+struct FinetuneJob {
+  model::TransformerConfig model; ///< seq = the training sequence length
+  int64_t batch = 0;              ///< sequences per iteration
+  int64_t microBatch = 0;         ///< 0 = batch (no gradient accumulation)
+};
+
+/// Knobs; the defaults plan like Ratel (plus CSD when the machine has it).
+struct FinetuneOptions {
+  /// CPU Adam per layer as soon as the layer's gradients arrive; false =
+  /// after the whole backward pass (ZeRO-Infinity's order).
+  bool activeGradientOffload = true;
+  /// Swap Ratel's four activations; false = keep only layer-input
+  /// checkpoints and recompute the rest (full recomputation).
+  bool activationSwapping = true;
+  /// Attention without the s^2 score tensors in memory (FlashAttention):
+  /// a layer's working set is 34*s*b*h bytes instead of s*b*h*(34+5as/h).
+  bool flashAttention = true;
+  /// The GPU working set of a layer in backward is this factor times its
+  /// stored activations (the activations plus their gradients).
+  double activationWorkFactor = 2.0;
+  /// Gradient compression ratio for CSD updates (Smart-Infinity): the
+  /// gradients written to the CSDs are `gradCompression` x 2N bytes.
+  double gradCompression = 1.0;
+  /// Restrict the search (nullopt = search).
+  std::optional<Tier> paramHome;
+  std::optional<Tier> optimizerHome;
+  /// Host staging buffers (layer groups in flight) for NVMe/CSD streams.
+  int64_t stagingLayers = 2;
+};
+
+/// One timed action of the iteration schedule.
+struct Action {
+  Stream stream = Stream::GpuCompute;
+  double start = 0; ///< seconds from the iteration start
+  double end = 0;
+  double bytes = 0; ///< moved (transfers) or streamed (optimizer)
+  double flops = 0; ///< GPU compute actions
+  std::string tensor; ///< e.g. "params", "activations", "grads", "adam"
+  std::string what;   ///< e.g. "forward", "prefetch", "swap-out", "update"
+  /// Layer index; -1 for the embedding/head block.
+  int64_t layer = 0;
+  int64_t microBatch = 0;
+};
+
+/// Per-layer activation decision (the same for every layer of a tier).
+struct ActivationPlan {
+  std::array<bool, kNumSwappable> swapped{}; ///< which are swapped out
+  double swapBytesPerLayer = 0;  ///< checkpoint + swapped tensors
+  double recomputeFlopsPerLayer = 0;
+  int64_t layersOnHost = 0; ///< layers whose swaps stay in host memory
+  int64_t layersOnNvme = 0; ///< layers whose swaps go on to the NVMe array
+  /// Layers that keep only their input checkpoint (no room for the swaps)
+  /// and recompute all four tensors; counted in layersOnHost/OnNvme too.
+  int64_t layersCheckpointOnly = 0;
+};
+
+/// Bytes of each tier the plan needs at its peak.
+struct TierBytes {
+  double gpu = 0, host = 0, nvme = 0, csd = 0;
+};
+
+/// Bytes moved per iteration on each link.
+struct LinkBytes {
+  double h2d = 0, d2h = 0, ssdRead = 0, ssdWrite = 0, csdInternal = 0;
+};
+
+struct FinetunePlan {
+  bool feasible = false;
+  /// When infeasible: the binding constraint of the least infeasible
+  /// candidate, e.g. "GPU memory: need 29.6 GiB, have 21.6 GiB usable".
+  std::string infeasibleReason;
+
+  // Decisions.
+  Tier paramHome = Tier::Host;     ///< fp16 parameters
+  Tier masterHome = Tier::Host;    ///< fp32 master parameters
+  Tier optimizerHome = Tier::Host; ///< Adam momentum and variance
+  Tier gradHome = Tier::Host;      ///< where fp16 gradients go
+  bool updateOnCsd = false;
+  int64_t paramBuffers = 2; ///< GPU layer buffers (2 = prefetch overlap)
+  int64_t microBatch = 0;
+  int64_t accumulationSteps = 1;
+  ActivationPlan activations;
+
+  // Predictions.
+  double iterationTime = 0; ///< seconds (makespan of `schedule`)
+  double modelFlops = 0;    ///< forward + backward (what TFLOPS counts)
+  double hardwareFlops = 0; ///< + recomputation
+  double tflops() const {
+    return iterationTime > 0 ? modelFlops / iterationTime / 1e12 : 0;
+  }
+  TierBytes peak;     ///< needed at the peak
+  TierBytes capacity; ///< usable
+  LinkBytes links;
+  std::array<double, kNumStreams> busy{}; ///< seconds each stream works
+  /// The schedule of one iteration, in issue order.
+  std::vector<Action> schedule;
+  /// Every candidate examined: "param=host opt=nvme buffers=2: 14.2 s" or
+  /// "...: infeasible (host memory: ...)".
+  std::vector<std::string> candidates;
+};
+
+/// Plans `job` on `machine`. Errors only for invalid inputs (a bad model,
+/// batch not a multiple of the micro-batch, an unusable machine); a job
+/// that fits nowhere returns a plan with feasible = false.
+llvm::Expected<FinetunePlan> planFinetune(const FinetuneJob &job,
+                                          const Machine &machine,
+                                          const FinetuneOptions &opts = {});
+
+} // namespace sluice::offload
+
+#endif // SLUICE_COMPILER_ANALYSIS_OFFLOAD_FINETUNEPLANNER_H

@@ -1,0 +1,98 @@
+//===- InferencePlanner.h - FlexGen-style offloaded inference --*- C++ -*-===//
+//
+// Throughput-oriented generation with weights, KV cache and activations
+// spread over GPU, CPU memory and disk (FlexGen, Sheng et al. 2023). A block
+// of gpuBatch x numGpuBatches sequences is processed layer by layer: a
+// layer's weights are loaded once per block and reused by every GPU batch,
+// and the transfers of the next layer overlap the computation of this one,
+// so a layer takes the maximum of its compute and of each link's transfer
+// time (host->GPU, GPU->host, disk->host, host->disk).
+//
+// For each (gpuBatch, numGpuBatches) the fractions are the solution of a
+// linear program (GLPK): minimise L * T_prefill + L * (n - 1) * T_decode,
+// with T_prefill and T_decode bounded below by every per-layer term (all
+// linear in the fractions), each placement row summing to 1, and the GPU,
+// CPU and disk capacities as constraints. The search keeps the policy with
+// the highest generation throughput. docs/offload.md has the terms.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_ANALYSIS_OFFLOAD_INFERENCEPLANNER_H
+#define SLUICE_COMPILER_ANALYSIS_OFFLOAD_INFERENCEPLANNER_H
+
+#include "compiler/Analysis/Model/TransformerCost.h"
+#include "compiler/Analysis/Offload/OffloadMachine.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sluice::offload {
+
+struct InferenceJob {
+  model::TransformerConfig model;
+  int64_t prompt = 0;   ///< prompt tokens per sequence
+  int64_t generate = 0; ///< generated tokens per sequence
+};
+
+struct InferenceOptions {
+  /// GPU batch sizes to try (empty: 1, 2, 4, ..., 1024).
+  std::vector<int64_t> gpuBatchSizes;
+  /// Numbers of GPU batches per block to try: 1..maxGpuBatches.
+  int64_t maxGpuBatches = 64;
+  /// Solve the LPs exactly (GLPK's rational simplex) after the float one.
+  bool exact = false;
+};
+
+/// Fractions of one tensor class on each tier (sum to 1).
+struct Split {
+  double gpu = 0, cpu = 0, disk = 0;
+};
+
+/// FlexGen's Policy.
+struct InferencePolicy {
+  int64_t gpuBatch = 0;
+  int64_t numGpuBatches = 0;
+  Split weights, cache, activations;
+  bool overlap = true;
+  int64_t blockSize() const { return gpuBatch * numGpuBatches; }
+};
+
+/// The per-layer terms of one phase, in seconds.
+struct PhaseTerms {
+  double compute = 0, h2d = 0, d2h = 0, diskRead = 0, diskWrite = 0;
+  double layerTime() const;     ///< the maximum (overlap)
+  std::string bottleneck() const; ///< the name of the largest term
+};
+
+struct InferencePlan {
+  bool feasible = false;
+  std::string infeasibleReason;
+  InferencePolicy policy;
+  PhaseTerms prefill; ///< per layer, whole block
+  PhaseTerms decode;  ///< per layer and generated token, whole block
+  double prefillTime = 0; ///< L * prefill layer time
+  double decodeTime = 0;  ///< L * (n - 1) * decode layer time
+  double totalTime() const { return prefillTime + decodeTime; }
+  /// Generated tokens per second: blockSize * generate / totalTime.
+  double tokensPerSecond = 0;
+  double gpuBytes = 0, cpuBytes = 0, diskBytes = 0; ///< needed
+  int64_t lpsSolved = 0;
+};
+
+/// Searches (gpuBatch, numGpuBatches) with an LP per pair. Errors only for
+/// invalid inputs; a job that fits nowhere gives feasible = false with the
+/// constraint that binds for the smallest block.
+llvm::Expected<InferencePlan> planInference(const InferenceJob &job,
+                                            const Machine &machine,
+                                            const InferenceOptions &opts = {});
+
+/// Evaluates one fixed policy with the same cost model (no LP): for
+/// checking the LP against a given policy and for FlexGen's published ones.
+llvm::Expected<InferencePlan> evaluateInferencePolicy(
+    const InferenceJob &job, const Machine &machine,
+    const InferencePolicy &policy);
+
+} // namespace sluice::offload
+
+#endif // SLUICE_COMPILER_ANALYSIS_OFFLOAD_INFERENCEPLANNER_H

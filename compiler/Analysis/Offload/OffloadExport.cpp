@@ -1,0 +1,414 @@
+//===- OffloadExport.cpp - Offload plans as JSON, traces, tables ----------===//
+#include "compiler/Analysis/Offload/OffloadExport.h"
+
+#include "dialects/Common/Units.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace sluice;
+using namespace sluice::offload;
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+static std::string bytesStr(double v) { return formatQuantity(v, Dim::bytes()); }
+static std::string timeStr(double v) { return formatQuantity(v, Dim::time()); }
+
+static Object machineJson(const Machine &m) {
+  Object o{{"name", m.name},
+           {"gpu_memory_bytes", m.gpuMemory},
+           {"gpu_peak_flops", m.gpuPeakFlops},
+           {"gpu_efficiency", m.gpuEfficiency},
+           {"host_memory_bytes", m.hostMemory},
+           {"cpu_adam_params_per_s", m.cpuAdamRate},
+           {"h2d_bytes_per_s", m.h2dBandwidth},
+           {"d2h_bytes_per_s", m.d2hBandwidth},
+           {"nvme_count", m.nvme.count},
+           {"nvme_read_bytes_per_s", m.nvme.readBandwidth},
+           {"nvme_write_bytes_per_s", m.nvme.writeBandwidth},
+           {"nvme_capacity_bytes", m.nvme.capacity},
+           {"csd_count", m.csd.count}};
+  return o;
+}
+
+static Object modelJson(const model::TransformerConfig &c) {
+  return Object{{"layers", c.layers},     {"hidden", c.hidden},
+                {"heads", c.heads},       {"kv_heads", c.effectiveKvHeads()},
+                {"ffn", c.effectiveFfn()}, {"seq", c.seq},
+                {"vocab", c.vocab},
+                {"parameters", model::countParameters(c).total()}};
+}
+
+static Object tierJson(const TierBytes &t) {
+  return Object{{"gpu", t.gpu}, {"host", t.host}, {"nvme", t.nvme},
+                {"csd", t.csd}};
+}
+
+Value offload::finetunePlanToJson(const FinetunePlan &p,
+                                  const FinetuneJob &job, const Machine &m) {
+  Object o;
+  o["job"] = Object{{"kind", "finetune"},
+                    {"model", modelJson(job.model)},
+                    {"batch", job.batch},
+                    {"micro_batch", p.microBatch},
+                    {"accumulation_steps", p.accumulationSteps}};
+  o["machine"] = machineJson(m);
+  o["feasible"] = p.feasible;
+  if (!p.feasible)
+    o["binding_constraint"] = p.infeasibleReason;
+  Array swapped;
+  for (unsigned i = 0; i < kNumSwappable; ++i)
+    if (p.activations.swapped[i])
+      swapped.push_back(swappableName(i).str());
+  o["homes"] = Object{{"params_fp16", tierName(p.paramHome).str()},
+                      {"master_params_fp32", tierName(p.masterHome).str()},
+                      {"optimizer_states", tierName(p.optimizerHome).str()},
+                      {"grads_fp16", tierName(p.gradHome).str()},
+                      {"optimizer_update", p.updateOnCsd ? "csd" : "cpu"}};
+  o["activations"] =
+      Object{{"swapped", std::move(swapped)},
+             {"swap_bytes_per_layer", p.activations.swapBytesPerLayer},
+             {"recompute_flops_per_layer",
+              p.activations.recomputeFlopsPerLayer},
+             {"layers_on_host", p.activations.layersOnHost},
+             {"layers_on_nvme", p.activations.layersOnNvme},
+             {"layers_checkpoint_only", p.activations.layersCheckpointOnly}};
+  o["param_buffers"] = p.paramBuffers;
+  o["peak_bytes"] = tierJson(p.peak);
+  o["usable_bytes"] = tierJson(p.capacity);
+  if (p.feasible) {
+    o["iteration_time_s"] = p.iterationTime;
+    o["model_flops"] = p.modelFlops;
+    o["hardware_flops"] = p.hardwareFlops;
+    o["tflops"] = p.tflops();
+    o["link_bytes"] = Object{{"h2d", p.links.h2d},
+                             {"d2h", p.links.d2h},
+                             {"ssd_read", p.links.ssdRead},
+                             {"ssd_write", p.links.ssdWrite},
+                             {"csd_internal", p.links.csdInternal}};
+    Object busy;
+    for (unsigned s = 0; s < kNumStreams; ++s)
+      busy[streamName(static_cast<Stream>(s))] = p.busy[s];
+    o["stream_busy_s"] = std::move(busy);
+    Array sched;
+    for (const Action &a : p.schedule)
+      sched.push_back(Object{{"stream", streamName(a.stream).str()},
+                             {"start_s", a.start},
+                             {"end_s", a.end},
+                             {"bytes", a.bytes},
+                             {"flops", a.flops},
+                             {"tensor", a.tensor},
+                             {"what", a.what},
+                             {"layer", a.layer},
+                             {"micro_batch", a.microBatch}});
+    o["schedule"] = std::move(sched);
+  }
+  Array cands;
+  for (const std::string &c : p.candidates)
+    cands.push_back(c);
+  o["candidates"] = std::move(cands);
+  return o;
+}
+
+Value offload::finetuneTrace(const FinetunePlan &p) {
+  Array ev;
+  ev.push_back(Object{{"name", "process_name"},
+                      {"ph", "M"},
+                      {"pid", 1},
+                      {"args", Object{{"name", "sluice offload iteration"}}}});
+  for (unsigned s = 0; s < kNumStreams; ++s) {
+    ev.push_back(Object{{"name", "thread_name"},
+                        {"ph", "M"},
+                        {"pid", 1},
+                        {"tid", static_cast<int64_t>(s)},
+                        {"args", Object{{"name", streamName(Stream(s)).str()}}}});
+    ev.push_back(Object{{"name", "thread_sort_index"},
+                        {"ph", "M"},
+                        {"pid", 1},
+                        {"tid", static_cast<int64_t>(s)},
+                        {"args", Object{{"sort_index", static_cast<int64_t>(s)}}}});
+  }
+  for (const Action &a : p.schedule) {
+    std::string name = a.tensor + " " + a.what + " " +
+                       (a.layer < 0 ? std::string("head")
+                                    : "L" + std::to_string(a.layer));
+    Object args{{"layer", a.layer}, {"micro_batch", a.microBatch}};
+    if (a.bytes > 0)
+      args["bytes"] = a.bytes;
+    if (a.flops > 0)
+      args["flops"] = a.flops;
+    ev.push_back(Object{{"name", name},
+                        {"cat", a.tensor},
+                        {"ph", "X"},
+                        {"pid", 1},
+                        {"tid", static_cast<int64_t>(a.stream)},
+                        {"ts", a.start * 1e6},
+                        {"dur", (a.end - a.start) * 1e6},
+                        {"args", std::move(args)}});
+  }
+  return Object{{"traceEvents", std::move(ev)}, {"displayTimeUnit", "ms"}};
+}
+
+static const char *dsDevice(Tier t) {
+  switch (t) {
+  case Tier::Gpu:
+    return "none";
+  case Tier::Host:
+    return "cpu";
+  case Tier::Nvme:
+  case Tier::Csd:
+    return "nvme";
+  }
+  return "none";
+}
+
+llvm::Expected<Value>
+offload::deepSpeedConfig(const FinetunePlan &p, const FinetuneJob &job,
+                         const Machine &m, const DeepSpeedOptions &opts) {
+  if (!p.feasible)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "no DeepSpeed configuration for an infeasible plan (" +
+            p.infeasibleReason + ")");
+  const model::TransformerConfig &c = job.model;
+  model::ParameterBreakdown pb = model::countParameters(c);
+  // The largest single parameter tensor: the embedding or an MLP matrix.
+  double largest = std::max(
+      {static_cast<double>(c.vocab * c.hidden),
+       static_cast<double>(c.effectiveFfn() * c.hidden),
+       static_cast<double>(c.hidden * c.hidden)});
+  auto roundUp = [](double v, double q) { return std::ceil(v / q) * q; };
+  const int64_t bufferSize = static_cast<int64_t>(roundUp(largest, 1e6));
+  const int64_t subGroup = static_cast<int64_t>(
+      roundUp(static_cast<double>(pb.perLayer.total()), 1e6));
+
+  Object zero{{"stage", 3},
+              {"contiguous_gradients", true},
+              {"overlap_comm", true},
+              {"sub_group_size", subGroup},
+              {"stage3_max_live_parameters", bufferSize * 2},
+              {"stage3_prefetch_bucket_size", bufferSize},
+              {"stage3_param_persistence_threshold", 0}};
+  if (p.paramHome != Tier::Gpu) {
+    Object op{{"device", dsDevice(p.paramHome)},
+              {"pin_memory", true},
+              {"buffer_count", std::max<int64_t>(5, 2 * p.paramBuffers + 1)},
+              {"buffer_size", bufferSize}};
+    if (p.paramHome == Tier::Nvme || p.paramHome == Tier::Csd) {
+      op["nvme_path"] = opts.nvmePath;
+      op["max_in_cpu"] = bufferSize;
+    }
+    zero["offload_param"] = std::move(op);
+  }
+  Object oo{{"device", dsDevice(p.optimizerHome)}, {"pin_memory", true}};
+  if (p.optimizerHome == Tier::Nvme || p.optimizerHome == Tier::Csd) {
+    oo["nvme_path"] = opts.nvmePath;
+    oo["buffer_count"] = 4;
+    oo["pipeline_read"] = true;
+    oo["pipeline_write"] = true;
+    oo["fast_init"] = false;
+  }
+  zero["offload_optimizer"] = std::move(oo);
+
+  Object cfg{{"train_batch_size", job.batch},
+             {"train_micro_batch_size_per_gpu", p.microBatch},
+             {"gradient_accumulation_steps", p.accumulationSteps},
+             {"fp16", Object{{"enabled", true},
+                             {"loss_scale", 0},
+                             {"initial_scale_power", 16}}},
+             {"zero_optimization", std::move(zero)},
+             {"activation_checkpointing",
+              Object{{"partition_activations", false},
+                     {"cpu_checkpointing", true},
+                     {"contiguous_memory_optimization", false},
+                     {"number_checkpoints", c.layers}}}};
+  if (p.paramHome == Tier::Nvme || p.optimizerHome == Tier::Nvme ||
+      p.paramHome == Tier::Csd || p.optimizerHome == Tier::Csd) {
+    int64_t drives = std::max<int64_t>(1, std::max(m.nvme.count, m.csd.count));
+    cfg["aio"] = Object{{"block_size", 1048576},
+                        {"queue_depth", 8 * std::min<int64_t>(drives, 4)},
+                        {"thread_count", std::min<int64_t>(drives, 8)},
+                        {"single_submit", false},
+                        {"overlap_events", true}};
+  }
+  return Value(std::move(cfg));
+}
+
+std::string offload::finetuneSummary(const FinetunePlan &p,
+                                     const FinetuneJob &job,
+                                     const Machine &m) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  const double n =
+      static_cast<double>(model::countParameters(job.model).total());
+  os << "Fine-tune plan: " << llvm::format("%.1f", n / 1e9)
+     << "B parameters (L" << job.model.layers << ", h" << job.model.hidden
+     << ", seq " << job.model.seq << ") on " << m.name << ", batch "
+     << job.batch << " (micro-batch " << p.microBatch << " x "
+     << p.accumulationSteps << ")\n";
+  if (!p.feasible) {
+    os << "  infeasible: " << p.infeasibleReason << "\n";
+    return out;
+  }
+  os << "  iteration time  " << timeStr(p.iterationTime) << "\n"
+     << "  throughput      " << llvm::format("%.1f", p.tflops())
+     << " TFLOPS (model FLOPs " << formatQuantity(p.modelFlops, Dim::flops())
+     << ", with recomputation "
+     << formatQuantity(p.hardwareFlops, Dim::flops()) << ")\n\n";
+  os << "  tensor class               home\n";
+  os << "  fp16 parameters            " << tierName(p.paramHome) << " ("
+     << p.paramBuffers << " GPU layer buffers)\n";
+  os << "  fp32 master parameters     " << tierName(p.masterHome) << "\n";
+  os << "  Adam momentum, variance    " << tierName(p.optimizerHome)
+     << " (update on " << (p.updateOnCsd ? "csd" : "cpu")
+     << ", per layer during backward)\n";
+  os << "  fp16 gradients             " << tierName(p.gradHome) << "\n";
+  std::string sw = "layer input";
+  for (unsigned i = 0; i < kNumSwappable; ++i)
+    if (p.activations.swapped[i])
+      sw += ", " + swappableName(i).str();
+  os << "  swapped activations        " << sw << " ("
+     << bytesStr(p.activations.swapBytesPerLayer) << "/layer; "
+     << p.activations.layersOnHost << " layers on host, "
+     << p.activations.layersOnNvme << " on nvme";
+  if (p.activations.layersCheckpointOnly)
+    os << ", " << p.activations.layersCheckpointOnly << " checkpoint only";
+  os << ")\n";
+  os << "  recomputed per layer       "
+     << formatQuantity(p.activations.recomputeFlopsPerLayer, Dim::flops())
+     << "\n\n";
+  os << "  tier   peak need    usable\n";
+  auto tier = [&](const char *name, double need, double have) {
+    if (have <= 0 && need <= 0)
+      return;
+    os << "  " << llvm::left_justify(name, 6) << " "
+       << llvm::left_justify(bytesStr(need), 12) << " " << bytesStr(have)
+       << "\n";
+  };
+  tier("gpu", p.peak.gpu, p.capacity.gpu);
+  tier("host", p.peak.host, p.capacity.host);
+  tier("nvme", p.peak.nvme, p.capacity.nvme);
+  tier("csd", p.peak.csd, p.capacity.csd);
+  os << "\n  stream          bytes        busy       utilization\n";
+  double bytes[kNumStreams] = {0};
+  for (const Action &a : p.schedule)
+    bytes[static_cast<unsigned>(a.stream)] += a.bytes;
+  for (unsigned s = 0; s < kNumStreams; ++s) {
+    if (p.busy[s] <= 0)
+      continue;
+    os << "  " << llvm::left_justify(streamName(Stream(s)), 15) << " "
+       << llvm::left_justify(
+              Stream(s) == Stream::GpuCompute ? std::string("-")
+                                              : bytesStr(bytes[s]),
+              12)
+       << " " << llvm::left_justify(timeStr(p.busy[s]), 10) << " "
+       << llvm::format("%5.1f%%", 100.0 * p.busy[s] / p.iterationTime)
+       << "\n";
+  }
+  return out;
+}
+
+static int64_t pct(double f) { return static_cast<int64_t>(std::lround(f * 100)); }
+
+Value offload::inferencePlanToJson(const InferencePlan &p,
+                                   const InferenceJob &job, const Machine &m) {
+  Object o;
+  o["job"] = Object{{"kind", "infer"},
+                    {"model", modelJson(job.model)},
+                    {"prompt", job.prompt},
+                    {"generate", job.generate}};
+  o["machine"] = machineJson(m);
+  o["feasible"] = p.feasible;
+  if (!p.feasible) {
+    o["binding_constraint"] = p.infeasibleReason;
+    return o;
+  }
+  const InferencePolicy &q = p.policy;
+  o["flexgen_policy"] =
+      Object{{"gpu_batch_size", q.gpuBatch},
+             {"num_gpu_batches", q.numGpuBatches},
+             {"w_gpu_percent", pct(q.weights.gpu)},
+             {"w_cpu_percent", pct(q.weights.cpu)},
+             {"cache_gpu_percent", pct(q.cache.gpu)},
+             {"cache_cpu_percent", pct(q.cache.cpu)},
+             {"act_gpu_percent", pct(q.activations.gpu)},
+             {"act_cpu_percent", pct(q.activations.cpu)},
+             {"overlap", q.overlap},
+             {"sep_layer", true},
+             {"pin_weight", true},
+             {"cpu_cache_compute", false},
+             {"attn_sparsity", 1.0},
+             {"compress_weight", false},
+             {"compress_cache", false}};
+  o["fractions"] = Object{
+      {"weights", Array{q.weights.gpu, q.weights.cpu, q.weights.disk}},
+      {"cache", Array{q.cache.gpu, q.cache.cpu, q.cache.disk}},
+      {"activations",
+       Array{q.activations.gpu, q.activations.cpu, q.activations.disk}}};
+  auto terms = [](const PhaseTerms &t) {
+    return Object{{"compute_s", t.compute}, {"h2d_s", t.h2d},
+                  {"d2h_s", t.d2h},         {"disk_read_s", t.diskRead},
+                  {"disk_write_s", t.diskWrite},
+                  {"bottleneck", t.bottleneck()}};
+  };
+  o["prefill_per_layer"] = terms(p.prefill);
+  o["decode_per_layer"] = terms(p.decode);
+  o["prefill_time_s"] = p.prefillTime;
+  o["decode_time_s"] = p.decodeTime;
+  o["total_time_s"] = p.totalTime();
+  o["tokens_per_s"] = p.tokensPerSecond;
+  o["memory_bytes"] = Object{{"gpu", p.gpuBytes}, {"cpu", p.cpuBytes},
+                             {"disk", p.diskBytes}};
+  o["lps_solved"] = p.lpsSolved;
+  return o;
+}
+
+std::string offload::inferenceSummary(const InferencePlan &p,
+                                      const InferenceJob &job,
+                                      const Machine &m) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  const double n =
+      static_cast<double>(model::countParameters(job.model).total());
+  os << "Offloaded inference plan: " << llvm::format("%.1f", n / 1e9)
+     << "B parameters (L" << job.model.layers << ", h" << job.model.hidden
+     << ") on " << m.name << ", prompt " << job.prompt << ", generate "
+     << job.generate << "\n";
+  if (!p.feasible) {
+    os << "  infeasible: " << p.infeasibleReason << "\n";
+    return out;
+  }
+  const InferencePolicy &q = p.policy;
+  os << "  block            " << q.gpuBatch << " x " << q.numGpuBatches
+     << " = " << q.blockSize() << " sequences\n"
+     << "  throughput       " << llvm::format("%.3f", p.tokensPerSecond)
+     << " tokens/s (prefill " << timeStr(p.prefillTime) << ", decode "
+     << timeStr(p.decodeTime) << ")\n\n"
+     << "  tensor         gpu     cpu     disk\n";
+  auto row = [&](const char *name, const Split &s) {
+    os << "  " << llvm::left_justify(name, 12)
+       << llvm::format("%6.1f%%  %6.1f%%  %6.1f%%", 100 * s.gpu, 100 * s.cpu,
+                       100 * s.disk)
+       << "\n";
+  };
+  row("weights", q.weights);
+  row("KV cache", q.cache);
+  row("activations", q.activations);
+  os << "\n  per layer      compute    host->GPU  GPU->host  disk read  "
+        "disk write  bound by\n";
+  auto phase = [&](const char *name, const PhaseTerms &t) {
+    os << "  " << llvm::left_justify(name, 12);
+    for (double v : {t.compute, t.h2d, t.d2h, t.diskRead, t.diskWrite})
+      os << " " << llvm::left_justify(timeStr(v), 10);
+    os << " " << t.bottleneck() << "\n";
+  };
+  phase("prefill", p.prefill);
+  phase("decode/token", p.decode);
+  os << "\n  memory: gpu " << bytesStr(p.gpuBytes) << ", cpu "
+     << bytesStr(p.cpuBytes) << ", disk " << bytesStr(p.diskBytes) << " ("
+     << p.lpsSolved << " LPs solved)\n";
+  return out;
+}

@@ -1,0 +1,65 @@
+//===- OffloadExport.h - Offload plans as JSON, traces, tables -*- C++ -*-===//
+//
+// Writers for the planners' results (llvm::json):
+//  - the plan itself as JSON (decisions, predictions, the schedule);
+//  - a Chrome/Perfetto trace of the fine-tuning iteration, one track per
+//    stream (GPU compute, H2D, D2H, SSD read, SSD write, CPU optimizer,
+//    CSD optimizer), loadable in ui.perfetto.dev or chrome://tracing;
+//  - the closest DeepSpeed ZeRO-Infinity configuration;
+//  - FlexGen's Policy for inference plans;
+//  - human-readable summaries (tables).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_ANALYSIS_OFFLOAD_OFFLOADEXPORT_H
+#define SLUICE_COMPILER_ANALYSIS_OFFLOAD_OFFLOADEXPORT_H
+
+#include "compiler/Analysis/Offload/FinetunePlanner.h"
+#include "compiler/Analysis/Offload/InferencePlanner.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+
+namespace sluice::offload {
+
+/// The fine-tuning plan: job, machine, decisions, predictions, per-tier
+/// memory, per-link bytes and the schedule (actions in issue order).
+llvm::json::Value finetunePlanToJson(const FinetunePlan &plan,
+                                     const FinetuneJob &job,
+                                     const Machine &machine);
+
+/// Chrome trace event format ("traceEvents" with complete events, times in
+/// microseconds, one thread per stream named by metadata events).
+llvm::json::Value finetuneTrace(const FinetunePlan &plan);
+
+struct DeepSpeedOptions {
+  std::string nvmePath = "/local_nvme";
+};
+
+/// DeepSpeed's ZeRO-Infinity configuration closest to `plan`: ZeRO stage 3,
+/// offload_param / offload_optimizer devices (cpu or nvme; CSD homes map
+/// to nvme, DeepSpeed has no near-storage update), pinned buffers sized to
+/// the largest parameter tensor, pipelined NVMe optimizer reads/writes,
+/// per-layer optimizer sub-groups, aio settings and CPU activation
+/// checkpointing. Errors for an infeasible plan.
+llvm::Expected<llvm::json::Value>
+deepSpeedConfig(const FinetunePlan &plan, const FinetuneJob &job,
+                const Machine &machine, const DeepSpeedOptions &opts = {});
+
+/// A table: decisions, time and TFLOPS, memory per tier, bytes and busy
+/// time per stream; or the binding constraint of an infeasible job.
+std::string finetuneSummary(const FinetunePlan &plan, const FinetuneJob &job,
+                            const Machine &machine);
+
+/// The inference plan with FlexGen's Policy fields (gpu_batch_size,
+/// num_gpu_batches, w/cache/act gpu and cpu percents, overlap,
+/// compress_weight, compress_cache) and the predictions.
+llvm::json::Value inferencePlanToJson(const InferencePlan &plan,
+                                      const InferenceJob &job,
+                                      const Machine &machine);
+
+std::string inferenceSummary(const InferencePlan &plan,
+                             const InferenceJob &job, const Machine &machine);
+
+} // namespace sluice::offload
+
+#endif // SLUICE_COMPILER_ANALYSIS_OFFLOAD_OFFLOADEXPORT_H

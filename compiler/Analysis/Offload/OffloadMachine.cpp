@@ -1,0 +1,320 @@
+//===- OffloadMachine.cpp - A machine as the offload planners see it -------===//
+#include "compiler/Analysis/Offload/OffloadMachine.h"
+
+#include "compiler/Analysis/TopoAnalysis.h"
+#include "dialects/Common/Units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace sluice;
+using namespace sluice::offload;
+
+static constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+
+std::string Machine::validate() const {
+  auto positive = [](const char *what, double v) -> std::string {
+    if (v > 0 && std::isfinite(v))
+      return "";
+    return std::string(what) + " must be positive, got " + std::to_string(v);
+  };
+  for (auto [what, v] :
+       {std::pair<const char *, double>{"GPU memory", gpuMemory},
+        {"GPU peak FLOP/s", gpuPeakFlops},
+        {"GPU efficiency", gpuEfficiency},
+        {"host memory", hostMemory},
+        {"CPU optimizer rate", cpuAdamRate},
+        {"host-to-GPU bandwidth", h2dBandwidth},
+        {"GPU-to-host bandwidth", d2hBandwidth}})
+    if (std::string err = positive(what, v); !err.empty())
+      return err;
+  if (gpuEfficiency > 1)
+    return "GPU efficiency must be at most 1, got " +
+           std::to_string(gpuEfficiency);
+  if (gpuUsableFraction <= 0 || gpuUsableFraction > 1 ||
+      hostUsableFraction <= 0 || hostUsableFraction > 1)
+    return "usable memory fractions must lie in (0, 1]";
+  if (nvme.present())
+    for (auto [what, v] :
+         {std::pair<const char *, double>{"NVMe read bandwidth",
+                                          nvme.readBandwidth},
+          {"NVMe write bandwidth", nvme.writeBandwidth},
+          {"NVMe capacity", nvme.capacity}})
+      if (std::string err = positive(what, v); !err.empty())
+        return err;
+  if (csd.present())
+    for (auto [what, v] :
+         {std::pair<const char *, double>{"CSD internal read bandwidth",
+                                          csd.internalReadBandwidth},
+          {"CSD internal write bandwidth", csd.internalWriteBandwidth},
+          {"CSD capacity", csd.capacity},
+          {"CSD optimizer rate", csd.adamRate},
+          {"CSD host read bandwidth", csd.hostReadBandwidth},
+          {"CSD host write bandwidth", csd.hostWriteBandwidth}})
+      if (std::string err = positive(what, v); !err.empty())
+        return err;
+  return "";
+}
+
+Machine Machine::rtx4090With12Nvme() {
+  Machine m;
+  m.name = "rtx4090-12nvme";
+  m.gpuMemory = 24 * GiB;
+  m.gpuPeakFlops = 165.2e12; // FP16 tensor, FP32 accumulate, dense
+  m.gpuEfficiency = 0.8;
+  m.gpuMemoryBandwidth = 1008e9;
+  m.hostMemory = 256 * GiB; // Ratel's cap ("256 GB main memory")
+  m.hostMemoryBandwidth = 8 * 25.6e9; // 8 channels of DDR4-3200
+  m.cpuAdamRate = m.hostMemoryBandwidth * kDefaultAdamBandwidthFraction /
+                  kAdamHostBytesPerParam;
+  m.h2dBandwidth = 25e9; // PCIe 4.0 x16, pinned memory
+  m.d2hBandwidth = 25e9;
+  m.nvme.count = 12; // Samsung 990 PRO 2 TB each, RAID 0
+  m.nvme.readBandwidth = 12 * 7.45e9;
+  m.nvme.writeBandwidth = 12 * 6.9e9;
+  m.nvme.capacity = 12 * 2e12;
+  return m;
+}
+
+Machine Machine::t4FlexGen() {
+  Machine m;
+  m.name = "t4";
+  m.gpuMemory = 16 * GiB;
+  m.gpuPeakFlops = 65e12; // FP16 tensor, dense
+  m.gpuEfficiency = 0.8;
+  m.gpuMemoryBandwidth = 320e9;
+  m.hostMemory = 208 * GiB; // GCP n1-highmem-32
+  m.hostMemoryBandwidth = 6 * 21.3e9; // 6 channels of DDR4-2666 (Skylake)
+  m.cpuAdamRate = m.hostMemoryBandwidth * kDefaultAdamBandwidthFraction /
+                  kAdamHostBytesPerParam;
+  m.h2dBandwidth = 12e9; // PCIe 3.0 x16 (15.75 GB/s nominal)
+  m.d2hBandwidth = 12e9;
+  m.nvme.count = 1; // FlexGen: ~2 GB/s read, ~1 GB/s write
+  m.nvme.readBandwidth = 2e9;
+  m.nvme.writeBandwidth = 1e9;
+  m.nvme.capacity = 1.5e12;
+  return m;
+}
+
+Machine Machine::a5000SmartSsd(int64_t csds) {
+  Machine m;
+  m.name = "a5000-smartssd";
+  m.gpuMemory = 24 * GiB;
+  m.gpuPeakFlops = 111.1e12; // FP16 tensor, dense (222.2 with sparsity)
+  m.gpuEfficiency = 0.8;
+  m.gpuMemoryBandwidth = 768e9;
+  m.hostMemory = 1024 * GiB;
+  m.hostMemoryBandwidth = 8 * 25.6e9;
+  m.cpuAdamRate = m.hostMemoryBandwidth * kDefaultAdamBandwidthFraction /
+                  kAdamHostBytesPerParam;
+  m.h2dBandwidth = 25e9;
+  m.d2hBandwidth = 25e9;
+  // The SmartSSDs' flash doubles as the NVMe array of the baseline: each is
+  // a PCIe 3.0 x4 drive behind a switch on one x16 uplink.
+  m.nvme.count = csds;
+  m.nvme.readBandwidth = std::min(csds * 3.2e9, 12.5e9);
+  m.nvme.writeBandwidth = std::min(csds * 2.0e9, 12.5e9);
+  m.nvme.capacity = csds * 3.84e12;
+  m.csd.count = csds;
+  m.csd.internalReadBandwidth = csds * 3.2e9;
+  m.csd.internalWriteBandwidth = csds * 2.0e9;
+  m.csd.capacity = csds * 3.84e12;
+  m.csd.adamRate = csds * 1.0e9;
+  m.csd.hostReadBandwidth = m.nvme.readBandwidth;
+  m.csd.hostWriteBandwidth = m.nvme.writeBandwidth;
+  return m;
+}
+
+//===----------------------------------------------------------------------===//
+// From a topology
+//===----------------------------------------------------------------------===//
+
+static llvm::Error topoError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+static llvm::Expected<double> requireQuantity(const analysis::TopoDevice &d,
+                                              llvm::StringRef prop,
+                                              const Dim &dim) {
+  const analysis::QuantityProp *q = d.findQuantity(prop);
+  if (!q)
+    return topoError("device '" + d.name + "' (" + d.kind + ") has no '" +
+                     prop + "' property");
+  if (q->dim != dim)
+    return topoError("device '" + d.name + "' property '" + prop +
+                     "' has dimension " + q->dim.name() + ", expected " +
+                     dim.name());
+  if (!(q->value > 0))
+    return topoError("device '" + d.name + "' property '" + prop +
+                     "' must be positive");
+  return q->value;
+}
+
+/// Directed widest-path bandwidth from `a` to `b`, 0 if unreachable.
+static double widest(const analysis::TopoGraph &g, unsigned a, unsigned b) {
+  analysis::WidestPathTree t = analysis::computeWidestPaths(g, a);
+  return t.reachable(b) ? t.bandwidth[b] : 0.0;
+}
+
+/// Devices of `kind` one modeled link away from `cpu` (either direction).
+static std::vector<unsigned> attachedOfKind(const analysis::TopoGraph &g,
+                                            unsigned cpu,
+                                            llvm::StringRef kind) {
+  std::vector<unsigned> out;
+  for (unsigned d : analysis::devicesOfKind(g, kind)) {
+    for (const analysis::TopoArc &a : g.arcs)
+      if (!a.measured && ((a.from == cpu && a.to == d) ||
+                          (a.from == d && a.to == cpu))) {
+        out.push_back(d);
+        break;
+      }
+  }
+  return out;
+}
+
+struct Storage {
+  double read = 0, write = 0, capacity = 0, compute = 0;
+  double hostRead = 0, hostWrite = 0;
+};
+
+static llvm::Expected<Storage> storageOf(const analysis::TopoGraph &g,
+                                         unsigned cpu,
+                                         llvm::ArrayRef<unsigned> devs) {
+  Storage s;
+  for (unsigned d : devs) {
+    const analysis::TopoDevice &dev = g.devices[d];
+    auto r = requireQuantity(dev, "read", Dim::bandwidth());
+    if (!r)
+      return r.takeError();
+    auto w = requireQuantity(dev, "write", Dim::bandwidth());
+    if (!w)
+      return w.takeError();
+    auto c = requireQuantity(dev, "capacity", Dim::bytes());
+    if (!c)
+      return c.takeError();
+    s.read += *r;
+    s.write += *w;
+    s.capacity += *c;
+    if (const analysis::QuantityProp *q = dev.findQuantity("compute"))
+      s.compute += q->value;
+  }
+  std::vector<unsigned> cpuSet{cpu};
+  // What the links let through, all devices together (shared switches and
+  // uplinks included): the min cut between the CPU and the devices.
+  s.hostRead = analysis::computeMinCut(g, devs, cpuSet).capacity;
+  s.hostWrite = analysis::computeMinCut(g, cpuSet, devs).capacity;
+  return s;
+}
+
+llvm::Expected<Machine>
+offload::machineFromTopo(const analysis::TopoGraph &g, llvm::StringRef gpu,
+                         llvm::StringRef cpu, const TopoMachineOptions &opts) {
+  std::optional<unsigned> gi = g.findDevice(gpu);
+  if (!gi)
+    return topoError("no device named '" + gpu + "' in the topology");
+  if (g.devices[*gi].kind != "gpu")
+    return topoError("device '" + gpu + "' is a " + g.devices[*gi].kind +
+                     ", expected a gpu");
+  std::optional<unsigned> ci;
+  if (!cpu.empty()) {
+    ci = g.findDevice(cpu);
+    if (!ci)
+      return topoError("no device named '" + cpu + "' in the topology");
+    if (g.devices[*ci].kind != "cpu")
+      return topoError("device '" + cpu + "' is a " + g.devices[*ci].kind +
+                       ", expected a cpu");
+  } else {
+    // The CPU with the widest path to the GPU (ties: lowest index).
+    double best = 0;
+    for (unsigned c : analysis::devicesOfKind(g, "cpu")) {
+      double bw = widest(g, c, *gi);
+      if (bw > best) {
+        best = bw;
+        ci = c;
+      }
+    }
+    if (!ci)
+      return topoError("no cpu reaches gpu '" + gpu + "'");
+  }
+  const analysis::TopoDevice &G = g.devices[*gi];
+  const analysis::TopoDevice &C = g.devices[*ci];
+
+  Machine m;
+  m.name = gpu.str();
+  auto gmem = requireQuantity(G, "memory", Dim::bytes());
+  if (!gmem)
+    return gmem.takeError();
+  auto gflops = requireQuantity(G, "compute", Dim::compute());
+  if (!gflops)
+    return gflops.takeError();
+  m.gpuMemory = *gmem;
+  m.gpuPeakFlops = *gflops;
+  m.gpuEfficiency = opts.gpuEfficiency;
+  if (const analysis::QuantityProp *q = G.findQuantity("memory_bandwidth"))
+    m.gpuMemoryBandwidth = q->value;
+
+  if (opts.hostMemory > 0) {
+    m.hostMemory = opts.hostMemory;
+  } else {
+    auto hmem = requireQuantity(C, "memory", Dim::bytes());
+    if (!hmem)
+      return hmem.takeError();
+    m.hostMemory = *hmem;
+  }
+  if (const analysis::QuantityProp *q = C.findQuantity("memory_bandwidth"))
+    m.hostMemoryBandwidth = q->value;
+  if (opts.cpuAdamRate > 0) {
+    m.cpuAdamRate = opts.cpuAdamRate;
+  } else {
+    auto bw = requireQuantity(C, "memory_bandwidth", Dim::bandwidth());
+    if (!bw) {
+      llvm::consumeError(bw.takeError());
+      return topoError("device '" + C.name +
+                       "' (cpu) has no 'memory_bandwidth' property (needed "
+                       "to derive the CPU optimizer rate; or give the rate)");
+    }
+    m.cpuAdamRate =
+        *bw * kDefaultAdamBandwidthFraction / kAdamHostBytesPerParam;
+  }
+
+  m.h2dBandwidth = widest(g, *ci, *gi);
+  m.d2hBandwidth = widest(g, *gi, *ci);
+  if (m.h2dBandwidth <= 0 || m.d2hBandwidth <= 0)
+    return topoError("no path between cpu '" + C.name + "' and gpu '" + gpu +
+                     "' in both directions");
+
+  std::vector<unsigned> nvmes = attachedOfKind(g, *ci, "nvme");
+  if (!nvmes.empty()) {
+    auto s = storageOf(g, *ci, nvmes);
+    if (!s)
+      return s.takeError();
+    m.nvme.count = static_cast<int64_t>(nvmes.size());
+    m.nvme.readBandwidth = std::min(s->read, s->hostRead);
+    m.nvme.writeBandwidth = std::min(s->write, s->hostWrite);
+    m.nvme.capacity = s->capacity;
+  }
+  std::vector<unsigned> csds = attachedOfKind(g, *ci, "csd");
+  if (!csds.empty()) {
+    auto s = storageOf(g, *ci, csds);
+    if (!s)
+      return s.takeError();
+    m.csd.count = static_cast<int64_t>(csds.size());
+    m.csd.internalReadBandwidth = s->read;
+    m.csd.internalWriteBandwidth = s->write;
+    m.csd.capacity = s->capacity;
+    m.csd.hostReadBandwidth = std::min(s->read, s->hostRead);
+    m.csd.hostWriteBandwidth = std::min(s->write, s->hostWrite);
+    if (opts.csdAdamRatePerDevice > 0)
+      m.csd.adamRate = opts.csdAdamRatePerDevice * m.csd.count;
+    else if (s->compute > 0)
+      m.csd.adamRate = s->compute / 20.0;
+    else
+      return topoError("csd device '" + g.devices[csds.front()].name +
+                       "' has no 'compute' property (needed for its "
+                       "optimizer rate; or give it directly)");
+  }
+  if (std::string err = m.validate(); !err.empty())
+    return topoError("machine from topology: " + err);
+  return m;
+}

@@ -1,0 +1,131 @@
+//===- OffloadMachine.h - A machine as the offload planners see it -*- C++ -*-===//
+//
+// The handful of figures the fine-tune and inference offload planners need:
+// one GPU (memory, peak FLOP/s, achievable fraction of the peak), host
+// memory, the CPU optimizer's throughput, the PCIe host<->GPU bandwidths, an
+// NVMe array (count, aggregate read/write bandwidth, capacity) and optional
+// computational storage (CSD) devices that can run the optimizer update near
+// the data (Smart-Infinity).
+//
+// A Machine is plain data: tests and the validation table build it
+// directly, sluicec and sluice-plan-offload build it from a TopoGraph with
+// machineFromTopo(). docs/offload.md lists every figure and its source.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_ANALYSIS_OFFLOAD_OFFLOADMACHINE_H
+#define SLUICE_COMPILER_ANALYSIS_OFFLOAD_OFFLOADMACHINE_H
+
+#include "compiler/Analysis/TopoGraph.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+
+namespace sluice::offload {
+
+/// Bytes of host memory traffic one CPU Adam update moves per parameter:
+/// reads of the fp32 master weight, momentum and variance (12 B) and the
+/// fp16 gradient (2 B), writes of the three fp32 states (12 B) and of the
+/// fp16 weight copy (2 B).
+constexpr double kAdamHostBytesPerParam = 28;
+
+/// The fraction of the host memory bandwidth a CPU Adam implementation
+/// attains when machineFromTopo() derives its throughput (docs/offload.md:
+/// an assumption; override with TopoMachineOptions::cpuAdamRate).
+constexpr double kDefaultAdamBandwidthFraction = 0.15;
+
+/// NVMe drives striped as one array (RAID 0): bandwidths and capacity are
+/// the sums over the drives.
+struct NvmeArray {
+  int64_t count = 0;
+  double readBandwidth = 0;  ///< B/s, aggregate
+  double writeBandwidth = 0; ///< B/s, aggregate
+  double capacity = 0;       ///< bytes, aggregate
+  bool present() const { return count > 0; }
+};
+
+/// Computational storage devices (SmartSSD-like): each has its own flash
+/// with an internal bandwidth and an accelerator that runs the optimizer
+/// update on the parameters it stores. Totals scale with the count.
+struct CsdArray {
+  int64_t count = 0;
+  double internalReadBandwidth = 0;  ///< B/s, aggregate
+  double internalWriteBandwidth = 0; ///< B/s, aggregate
+  double capacity = 0;               ///< bytes, aggregate
+  double adamRate = 0;               ///< parameters/s, aggregate
+  /// Host-link bandwidth to the devices (the shared PCIe channel), B/s.
+  double hostReadBandwidth = 0;
+  double hostWriteBandwidth = 0;
+  bool present() const { return count > 0; }
+};
+
+struct Machine {
+  std::string name;
+  // GPU
+  double gpuMemory = 0;      ///< bytes
+  double gpuPeakFlops = 0;   ///< FLOP/s, dense fp16 tensor (fp32 accumulate)
+  double gpuEfficiency = 0;  ///< attained fraction of the peak on the layers
+  double gpuMemoryBandwidth = 0; ///< B/s (decode is bound by it); 0 = ignore
+  /// Fraction of the GPU memory the planner may use (CUDA context,
+  /// allocator fragmentation and workspaces take the rest).
+  double gpuUsableFraction = 0.9;
+  // Host
+  double hostMemory = 0;            ///< bytes
+  double hostUsableFraction = 0.9;  ///< the OS and the framework take the rest
+  double hostMemoryBandwidth = 0;   ///< B/s (CPU attention in inference)
+  double cpuAdamRate = 0;           ///< parameters/s the CPU optimizer updates
+  // Links
+  double h2dBandwidth = 0; ///< host -> GPU, B/s
+  double d2hBandwidth = 0; ///< GPU -> host, B/s
+  NvmeArray nvme;
+  CsdArray csd;
+
+  double gpuFlops() const { return gpuPeakFlops * gpuEfficiency; }
+  double gpuUsable() const { return gpuMemory * gpuUsableFraction; }
+  double hostUsable() const { return hostMemory * hostUsableFraction; }
+
+  /// Empty when usable, else what is wrong ("GPU memory must be positive").
+  std::string validate() const;
+
+  /// Ratel's testbed (planning-models.md: one RTX 4090 24 GB, DDR4 capped
+  /// to 256 GB, 12 NVMe in RAID 0), with the datasheet figures of
+  /// examples/machines/rtx4090-workstation.sluice (docs/offload.md).
+  static Machine rtx4090With12Nvme();
+  /// FlexGen's testbed (planning-models.md: T4 16 GB, 208 GB DRAM, 1.5 TB
+  /// SSD), with the T4 datasheet and the SSD bandwidths FlexGen reports.
+  static Machine t4FlexGen();
+  /// Smart-Infinity's testbed (planning-models.md: RTX A5000 24 GB, 1 TB
+  /// DDR4, `csds` SmartSSDs).
+  static Machine a5000SmartSsd(int64_t csds);
+};
+
+/// What a topology does not say, for machineFromTopo().
+struct TopoMachineOptions {
+  double gpuEfficiency = 0.8;
+  /// Parameters/s of the CPU optimizer; 0 = derive it from the CPU's
+  /// memory_bandwidth: bandwidth * kDefaultAdamBandwidthFraction /
+  /// kAdamHostBytesPerParam.
+  double cpuAdamRate = 0;
+  /// Host memory to plan with; 0 = the CPU's `memory` property.
+  double hostMemory = 0;
+  /// Parameters/s of one CSD's optimizer engine; 0 = its compute / 20 FLOP
+  /// per parameter (Adam's element-wise arithmetic).
+  double csdAdamRatePerDevice = 0;
+};
+
+/// Builds a Machine from topology `g`: the GPU named `gpu` (memory,
+/// compute, memory_bandwidth), the CPU named `cpu` (memory,
+/// memory_bandwidth) and the link between them (the host<->GPU bandwidth,
+/// each direction from its own arc), every `nvme` device reachable by one
+/// link from the CPU (read, write, capacity; bandwidth capped by that link)
+/// and every `csd` device likewise. An empty `cpu` picks the only CPU linked
+/// to the GPU. Errors name the device and the missing property.
+llvm::Expected<Machine> machineFromTopo(const analysis::TopoGraph &g,
+                                        llvm::StringRef gpu,
+                                        llvm::StringRef cpu = "",
+                                        const TopoMachineOptions &opts = {});
+
+} // namespace sluice::offload
+
+#endif // SLUICE_COMPILER_ANALYSIS_OFFLOAD_OFFLOADMACHINE_H

@@ -1,0 +1,282 @@
+//===- sluice-plan-offload.cpp - Offload planner command line -------------===//
+//
+// Plans an offloaded fine-tuning iteration (--job=finetune) or an offloaded
+// inference run (--job=infer) of a transformer on one machine, given by a
+// preset name or by a .sluice topology file, and prints a summary, the plan
+// as JSON, a Chrome/Perfetto trace or a DeepSpeed configuration.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Analysis/Offload/FinetunePlanner.h"
+#include "compiler/Analysis/Offload/InferencePlanner.h"
+#include "compiler/Analysis/Offload/OffloadExport.h"
+#include "compiler/Analysis/Offload/OffloadPresets.h"
+#include "compiler/Analysis/TopoAnalysis.h"
+#include "compiler/Pipelines/Compilation.h"
+#include "compiler/Pipelines/TopoPipeline.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace sluice;
+using namespace sluice::offload;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory cat("sluice-plan-offload options");
+
+static cl::opt<std::string> modelName(
+    "model", cl::desc("Model preset (or give --layers/--hidden/--heads)"),
+    cl::cat(cat));
+static cl::opt<int64_t> layers("layers", cl::desc("Transformer layers"),
+                               cl::init(0), cl::cat(cat));
+static cl::opt<int64_t> hidden("hidden", cl::desc("Hidden size"), cl::init(0),
+                               cl::cat(cat));
+static cl::opt<int64_t> heads("heads", cl::desc("Attention heads"),
+                              cl::init(0), cl::cat(cat));
+static cl::opt<int64_t> vocab("vocab", cl::desc("Vocabulary (with --layers)"),
+                              cl::init(50257), cl::cat(cat));
+static cl::opt<int64_t> seq("seq",
+                            cl::desc("Training sequence length (0: the "
+                                     "model's; 1024 with --layers)"),
+                            cl::init(0), cl::cat(cat));
+static cl::opt<std::string>
+    machineName("machine",
+                cl::desc("Machine preset, or a .sluice topology file"),
+                cl::init("rtx4090-12nvme"), cl::cat(cat));
+static cl::opt<std::string>
+    topology("topology",
+             cl::desc("Topology of the .sluice file (default: the last)"),
+             cl::init(""), cl::cat(cat));
+static cl::opt<std::string> gpuPath(
+    "gpu", cl::desc("GPU device of the topology (default: the first gpu)"),
+    cl::init(""), cl::cat(cat));
+static cl::opt<std::string>
+    cpuPath("cpu", cl::desc("CPU device (default: the one nearest the GPU)"),
+            cl::init(""), cl::cat(cat));
+static cl::opt<double>
+    gpuEfficiency("gpu-efficiency",
+                  cl::desc("Attained fraction of the GPU peak (0: the "
+                           "machine's)"),
+                  cl::init(0), cl::cat(cat));
+static cl::opt<double> hostMemoryGiB(
+    "host-memory-gib", cl::desc("Host memory to plan with (0: the machine's)"),
+    cl::init(0), cl::cat(cat));
+
+enum class JobKind { Finetune, Infer };
+static cl::opt<JobKind>
+    jobKind("job", cl::desc("What to plan"), cl::init(JobKind::Finetune),
+            cl::values(clEnumValN(JobKind::Finetune, "finetune",
+                                  "one fine-tuning iteration"),
+                       clEnumValN(JobKind::Infer, "infer",
+                                  "offloaded batched generation")),
+            cl::cat(cat));
+static cl::opt<int64_t> batch("batch", cl::desc("Sequences per iteration"),
+                              cl::init(8), cl::cat(cat));
+static cl::opt<int64_t>
+    microBatch("micro-batch", cl::desc("Micro-batch (0: the batch)"),
+               cl::init(0), cl::cat(cat));
+static cl::opt<int64_t> prompt("prompt", cl::desc("Prompt tokens (infer)"),
+                               cl::init(512), cl::cat(cat));
+static cl::opt<int64_t> generate("generate",
+                                 cl::desc("Generated tokens (infer)"),
+                                 cl::init(32), cl::cat(cat));
+static cl::opt<bool> noActiveGrad(
+    "no-active-grad-offload",
+    cl::desc("Run the optimizer after the backward pass (ZeRO-Infinity)"),
+    cl::init(false), cl::cat(cat));
+static cl::opt<bool> noSwap("no-activation-swap",
+                            cl::desc("Checkpoint layer inputs only"),
+                            cl::init(false), cl::cat(cat));
+static cl::opt<double> gradCompression(
+    "grad-compression",
+    cl::desc("Gradient compression ratio for CSD updates (1 = none)"),
+    cl::init(1.0), cl::cat(cat));
+static cl::opt<std::string> nvmePath("nvme-path",
+                                     cl::desc("nvme_path for DeepSpeed"),
+                                     cl::init("/local_nvme"), cl::cat(cat));
+
+enum class Format { Summary, Json, Trace, DeepSpeed };
+static cl::opt<Format> format(
+    "format", cl::desc("Output"), cl::init(Format::Summary),
+    cl::values(clEnumValN(Format::Summary, "summary", "human-readable table"),
+               clEnumValN(Format::Json, "json", "the plan as JSON"),
+               clEnumValN(Format::Trace, "trace",
+                          "Chrome/Perfetto trace of the iteration"),
+               clEnumValN(Format::DeepSpeed, "deepspeed",
+                          "DeepSpeed ZeRO-Infinity configuration")),
+    cl::cat(cat));
+static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                           cl::init("-"), cl::cat(cat));
+static cl::opt<bool> timePlanning(
+    "time", cl::desc("Print the planning time (seconds) to stderr"),
+    cl::init(false), cl::cat(cat));
+
+static int fail(const llvm::Twine &msg) {
+  llvm::errs() << "sluice-plan-offload: error: " << msg << "\n";
+  return 1;
+}
+
+/// The machine: a preset, or the topology of a .sluice file.
+static std::optional<Machine> loadMachine() {
+  TopoMachineOptions topts;
+  if (gpuEfficiency > 0)
+    topts.gpuEfficiency = gpuEfficiency;
+  std::optional<Machine> m;
+  if (!llvm::StringRef(machineName).ends_with(".sluice")) {
+    m = machinePreset(machineName);
+    if (!m) {
+      fail("unknown machine '" + machineName + "' (presets: " +
+           machinePresetNames() + "; or a .sluice file)");
+      return std::nullopt;
+    }
+  } else {
+    if (!llvm::sys::fs::exists(machineName)) {
+      fail("cannot open file '" + machineName + "'");
+      return std::nullopt;
+    }
+    mlir::DialectRegistry registry;
+    registerSluiceDialects(registry);
+    mlir::MLIRContext ctx(registry);
+    ctx.loadAllAvailableDialects();
+    llvm::SourceMgr sourceMgr;
+    mlir::SourceMgrDiagnosticHandler diag(sourceMgr, &ctx);
+    Compilation c(ctx, sourceMgr);
+    if (mlir::failed(c.parse(machineName)) || mlir::failed(c.check()) ||
+        mlir::failed(c.lower()) || mlir::failed(c.flatten(topology)))
+      return std::nullopt;
+    auto graph = extractTopoGraph(c.module());
+    if (mlir::failed(graph))
+      return std::nullopt;
+    std::string gpu = gpuPath;
+    if (gpu.empty()) {
+      std::vector<unsigned> gpus = analysis::devicesOfKind(*graph, "gpu");
+      if (gpus.empty()) {
+        fail("topology of '" + machineName + "' has no gpu");
+        return std::nullopt;
+      }
+      gpu = graph->devices[gpus.front()].name;
+    }
+    if (hostMemoryGiB > 0)
+      topts.hostMemory = hostMemoryGiB * 1024.0 * 1024.0 * 1024.0;
+    auto built = machineFromTopo(*graph, gpu, cpuPath, topts);
+    if (!built) {
+      fail(machineName + ": " + llvm::toString(built.takeError()));
+      return std::nullopt;
+    }
+    return *built;
+  }
+  if (gpuEfficiency > 0)
+    m->gpuEfficiency = gpuEfficiency;
+  if (hostMemoryGiB > 0)
+    m->hostMemory = hostMemoryGiB * 1024.0 * 1024.0 * 1024.0;
+  return m;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(cat);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "sluice-plan-offload: offload plans for fine-tuning and inference\n\n"
+      "Models: " + modelPresetNames() +
+          "\nMachines: " + machinePresetNames() + ", or a .sluice file\n");
+
+  std::optional<model::TransformerConfig> cfg;
+  if (!modelName.empty()) {
+    if (layers || hidden || heads)
+      return fail("give --model or --layers/--hidden/--heads, not both");
+    cfg = modelPreset(modelName, seq);
+    if (!cfg)
+      return fail("unknown model '" + modelName +
+                  "' (presets: " + modelPresetNames() + ")");
+  } else {
+    if (!layers || !hidden || !heads)
+      return fail("give --model=<preset> or --layers, --hidden and --heads");
+    cfg = model::TransformerConfig::gpt(layers, hidden, heads,
+                                        seq > 0 ? seq : 1024, vocab);
+  }
+  if (std::string err = cfg->validate(); !err.empty())
+    return fail("invalid model: " + err);
+  std::optional<Machine> machine = loadMachine();
+  if (!machine)
+    return 1;
+
+  std::string err;
+  auto out = mlir::openOutputFile(outputFilename, &err);
+  if (!out)
+    return fail(err);
+  llvm::raw_ostream &os = out->os();
+  auto t0 = std::chrono::steady_clock::now();
+  auto reportTime = [&] {
+    if (timePlanning)
+      llvm::errs() << "planning time: "
+                   << std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - t0)
+                          .count()
+                   << " s\n";
+  };
+
+  if (jobKind == JobKind::Finetune) {
+    FinetuneJob job{*cfg, batch, microBatch};
+    FinetuneOptions opts;
+    opts.activeGradientOffload = !noActiveGrad;
+    opts.activationSwapping = !noSwap;
+    opts.gradCompression = gradCompression;
+    auto plan = planFinetune(job, *machine, opts);
+    reportTime();
+    if (!plan)
+      return fail(llvm::toString(plan.takeError()));
+    switch (format) {
+    case Format::Summary:
+      os << finetuneSummary(*plan, job, *machine);
+      break;
+    case Format::Json:
+      os << llvm::formatv("{0:2}", finetunePlanToJson(*plan, job, *machine))
+         << "\n";
+      break;
+    case Format::Trace:
+      if (!plan->feasible)
+        return fail("no trace: " + plan->infeasibleReason);
+      os << llvm::formatv("{0}", finetuneTrace(*plan)) << "\n";
+      break;
+    case Format::DeepSpeed: {
+      DeepSpeedOptions dso;
+      dso.nvmePath = nvmePath;
+      auto ds = deepSpeedConfig(*plan, job, *machine, dso);
+      if (!ds)
+        return fail(llvm::toString(ds.takeError()));
+      os << llvm::formatv("{0:2}", *ds) << "\n";
+      break;
+    }
+    }
+  } else {
+    InferenceJob job{*cfg, prompt, generate};
+    auto plan = planInference(job, *machine);
+    reportTime();
+    if (!plan)
+      return fail(llvm::toString(plan.takeError()));
+    switch (format) {
+    case Format::Summary:
+      os << inferenceSummary(*plan, job, *machine);
+      break;
+    case Format::Json:
+      os << llvm::formatv("{0:2}", inferencePlanToJson(*plan, job, *machine))
+         << "\n";
+      break;
+    case Format::Trace:
+    case Format::DeepSpeed:
+      return fail("--format=trace and --format=deepspeed are for "
+                  "--job=finetune; use summary or json for inference");
+    }
+  }
+  out->keep();
+  return 0;
+}
