@@ -81,8 +81,9 @@ Machine Machine::t4FlexGen() {
   Machine m;
   m.name = "t4";
   m.gpuMemory = 16 * GiB;
-  m.gpuPeakFlops = 65e12; // FP16 tensor, dense
-  m.gpuEfficiency = 0.8;
+  m.gpuPeakFlops = 65e12; // FP16 tensor, dense, at the 1590 MHz boost clock
+  // The 70 W cap holds the clock far below boost under tensor load.
+  m.gpuEfficiency = 0.4;
   m.gpuMemoryBandwidth = 320e9;
   m.hostMemory = 208 * GiB; // GCP n1-highmem-32
   m.hostMemoryBandwidth = 6 * 21.3e9; // 6 channels of DDR4-2666 (Skylake)
@@ -157,19 +158,16 @@ static double widest(const analysis::TopoGraph &g, unsigned a, unsigned b) {
   return t.reachable(b) ? t.bandwidth[b] : 0.0;
 }
 
-/// Devices of `kind` one modeled link away from `cpu` (either direction).
+/// Devices of `kind` in the CPU's group (its server) that the CPU reaches
+/// over modeled links, directly or through switches.
 static std::vector<unsigned> attachedOfKind(const analysis::TopoGraph &g,
                                             unsigned cpu,
                                             llvm::StringRef kind) {
+  std::vector<bool> reach = analysis::computeReachable(g, cpu);
   std::vector<unsigned> out;
-  for (unsigned d : analysis::devicesOfKind(g, kind)) {
-    for (const analysis::TopoArc &a : g.arcs)
-      if (!a.measured && ((a.from == cpu && a.to == d) ||
-                          (a.from == d && a.to == cpu))) {
-        out.push_back(d);
-        break;
-      }
-  }
+  for (unsigned d : analysis::devicesOfKind(g, kind))
+    if (reach[d] && g.devices[d].group == g.devices[cpu].group)
+      out.push_back(d);
   return out;
 }
 

@@ -117,10 +117,12 @@ struct TopoMachineOptions {
 /// Builds a Machine from topology `g`: the GPU named `gpu` (memory,
 /// compute, memory_bandwidth), the CPU named `cpu` (memory,
 /// memory_bandwidth) and the link between them (the host<->GPU bandwidth,
-/// each direction from its own arc), every `nvme` device reachable by one
-/// link from the CPU (read, write, capacity; bandwidth capped by that link)
-/// and every `csd` device likewise. An empty `cpu` picks the only CPU linked
-/// to the GPU. Errors name the device and the missing property.
+/// each direction by its widest path), every `nvme` device of the CPU's
+/// group that the CPU reaches (read, write and capacity summed; the
+/// bandwidths capped by the min cut between the CPU and the drives, so a
+/// shared switch uplink counts once) and the `csd` devices likewise. An
+/// empty `cpu` picks the CPU with the widest path to the GPU. Errors name
+/// the device and the missing property.
 llvm::Expected<Machine> machineFromTopo(const analysis::TopoGraph &g,
                                         llvm::StringRef gpu,
                                         llvm::StringRef cpu = "",

@@ -1,0 +1,169 @@
+//===- InferencePlannerTest.cpp - FlexGen-style inference plans -----------===//
+//
+// Validation against FlexGen's published throughput on a T4
+// (planning-models.md), the LP against brute force over a grid of
+// policies, and the cost model against closed forms.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Analysis/Offload/InferencePlanner.h"
+#include "compiler/Analysis/Offload/OffloadPresets.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace sluice;
+using namespace sluice::offload;
+
+namespace {
+
+double rel(double a, double b) { return std::abs(a - b) / b; }
+
+InferenceJob flexgenJob(const char *model) {
+  return InferenceJob{*modelPreset(model), 512, 32};
+}
+
+TEST(FlexGenValidation, TokensPerSecondWithin25Percent) {
+  const Machine m = Machine::t4FlexGen();
+  for (auto [model, published] :
+       {std::pair<const char *, double>{"opt-30b", 7.32},
+        {"opt-175b", 0.69}}) {
+    auto p = planInference(flexgenJob(model), m);
+    ASSERT_TRUE(static_cast<bool>(p)) << llvm::toString(p.takeError());
+    ASSERT_TRUE(p->feasible) << p->infeasibleReason;
+    EXPECT_LT(rel(p->tokensPerSecond, published), 0.25)
+        << model << ": predicted " << p->tokensPerSecond
+        << " tokens/s, published " << published;
+    // Consistency of the report.
+    const InferencePolicy &q = p->policy;
+    EXPECT_NEAR(p->tokensPerSecond,
+                q.blockSize() * 32 / (p->prefillTime + p->decodeTime), 1e-9);
+    for (const Split &s : {q.weights, q.cache, q.activations})
+      EXPECT_NEAR(s.gpu + s.cpu + s.disk, 1, 1e-6);
+    EXPECT_LE(p->cpuBytes, m.hostUsable() * (1 + 1e-9));
+    EXPECT_LE(p->diskBytes, m.nvme.capacity * (1 + 1e-9));
+  }
+}
+
+TEST(FlexGenValidation, Opt175BMustUseTheDisk) {
+  // 350 GB of fp16 weights cannot fit in 16 GB + 208 GB.
+  auto p = planInference(flexgenJob("opt-175b"), Machine::t4FlexGen());
+  ASSERT_TRUE(static_cast<bool>(p));
+  ASSERT_TRUE(p->feasible);
+  EXPECT_GT(p->policy.weights.disk, 0.3);
+  EXPECT_GT(p->diskBytes, 100e9);
+}
+
+TEST(InferenceLp, NoGridPolicyBeatsTheLp) {
+  // For a fixed block, the LP optimum must be at least as fast as every
+  // feasible policy on a 1/4-step grid of the nine fractions.
+  const Machine m = Machine::t4FlexGen();
+  for (const char *model : {"opt-30b", "opt-175b"}) {
+    InferenceJob job = flexgenJob(model);
+    InferenceOptions o;
+    o.gpuBatchSizes = {16};
+    o.maxGpuBatches = 1;
+    auto lp = planInference(job, m, o);
+    ASSERT_TRUE(static_cast<bool>(lp));
+    ASSERT_TRUE(lp->feasible) << model << ": " << lp->infeasibleReason;
+    // The LP's own policy, re-evaluated, gives the same throughput.
+    auto again = evaluateInferencePolicy(job, m, lp->policy);
+    ASSERT_TRUE(static_cast<bool>(again));
+    EXPECT_NEAR(again->tokensPerSecond, lp->tokensPerSecond,
+                1e-6 * lp->tokensPerSecond);
+    int feasible = 0;
+    std::vector<Split> splits;
+    for (int g = 0; g <= 4; ++g)
+      for (int c = 0; c + g <= 4; ++c)
+        splits.push_back({g / 4.0, c / 4.0, (4 - g - c) / 4.0});
+    for (const Split &w : splits)
+      for (const Split &k : splits)
+        for (const Split &a : splits) {
+          InferencePolicy q;
+          q.gpuBatch = 16;
+          q.numGpuBatches = 1;
+          q.weights = w;
+          q.cache = k;
+          q.activations = a;
+          auto r = evaluateInferencePolicy(job, m, q);
+          ASSERT_TRUE(static_cast<bool>(r));
+          if (!r->feasible)
+            continue;
+          ++feasible;
+          EXPECT_LE(r->tokensPerSecond, lp->tokensPerSecond * (1 + 1e-6))
+              << model << " grid policy beats the LP";
+        }
+    EXPECT_GT(feasible, 0) << model;
+  }
+}
+
+TEST(InferenceModel, AllOnGpuIsComputeBound) {
+  // A small model that fits on the GPU: everything stays there and the
+  // per-layer decode time is the compute term.
+  InferenceJob job{*modelPreset("opt-6.7b"), 128, 16};
+  Machine m = Machine::rtx4090With12Nvme();
+  InferenceOptions o;
+  o.gpuBatchSizes = {1};
+  o.maxGpuBatches = 1;
+  auto p = planInference(job, m, o);
+  ASSERT_TRUE(static_cast<bool>(p));
+  ASSERT_TRUE(p->feasible);
+  EXPECT_NEAR(p->policy.weights.gpu, 1, 1e-6);
+  EXPECT_NEAR(p->policy.cache.gpu, 1, 1e-6);
+  EXPECT_NEAR(p->decode.h2d, 0, 1e-9);
+  EXPECT_EQ(p->decode.bottleneck(), "GPU compute");
+}
+
+TEST(InferenceModel, DecodeDiskTermMatchesClosedForm) {
+  // Weights half on disk, cache all on disk: the decode disk read per layer
+  // is (W/2 + cache read) / disk bandwidth.
+  InferenceJob job = flexgenJob("opt-175b");
+  const Machine m = Machine::t4FlexGen();
+  InferencePolicy q;
+  q.gpuBatch = 32;
+  q.numGpuBatches = 8;
+  q.weights = {0, 0.5, 0.5};
+  q.cache = {0, 0, 1};
+  q.activations = {0, 1, 0};
+  auto p = evaluateInferencePolicy(job, m, q);
+  ASSERT_TRUE(static_cast<bool>(p));
+  const double h = 12288, L = 96, bls = 256;
+  const double W = 2.0 * static_cast<double>(
+                             model::countParameters(job.model).perLayer.total());
+  const double cache = 4 * h * (512 + 16) * bls; // K and V, fp16, avg ctx
+  EXPECT_NEAR(p->decode.diskRead, (0.5 * W + cache) / m.nvme.readBandwidth,
+              1e-9);
+  EXPECT_NEAR(p->decode.diskWrite, 4 * h * bls / m.nvme.writeBandwidth, 1e-9);
+  (void)L;
+}
+
+TEST(InferenceModel, InfeasibleAndBadInputs) {
+  Machine tiny = Machine::t4FlexGen();
+  tiny.nvme = {};
+  tiny.hostMemory = 16.0 * 1024 * 1024 * 1024;
+  auto p = planInference(flexgenJob("opt-175b"), tiny);
+  ASSERT_TRUE(static_cast<bool>(p));
+  EXPECT_FALSE(p->feasible);
+  EXPECT_EQ(p->infeasibleReason.rfind("memory (GPU + host + disk): need ", 0),
+            0u)
+      << p->infeasibleReason;
+  InferenceJob bad = flexgenJob("opt-30b");
+  bad.generate = 0;
+  auto e = planInference(bad, Machine::t4FlexGen());
+  ASSERT_FALSE(static_cast<bool>(e));
+  EXPECT_EQ(llvm::toString(e.takeError()),
+            "prompt and generated lengths must be positive, got 512 and 0");
+  InferencePolicy q;
+  q.gpuBatch = 4;
+  q.numGpuBatches = 1;
+  q.weights = {0.5, 0.6, 0};
+  q.cache = {1, 0, 0};
+  q.activations = {1, 0, 0};
+  auto e2 = evaluateInferencePolicy(flexgenJob("opt-30b"),
+                                    Machine::t4FlexGen(), q);
+  ASSERT_FALSE(static_cast<bool>(e2));
+  EXPECT_EQ(llvm::toString(e2.takeError()),
+            "policy fractions must be non-negative and sum to 1");
+}
+
+} // namespace
