@@ -17,10 +17,12 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -171,6 +173,7 @@ static std::optional<Machine> loadMachine() {
       fail(machineName + ": " + llvm::toString(built.takeError()));
       return std::nullopt;
     }
+    built->name = llvm::sys::path::stem(machineName).str() + ":" + gpu;
     return *built;
   }
   if (gpuEfficiency > 0)
@@ -182,6 +185,10 @@ static std::optional<Machine> loadMachine() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // Compilation::flatten applies the pass-manager options: register them
+  // (hidden; --help-hidden lists them).
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
   cl::HideUnrelatedOptions(cat);
   cl::ParseCommandLineOptions(
       argc, argv,
