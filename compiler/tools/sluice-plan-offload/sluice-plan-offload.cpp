@@ -68,6 +68,10 @@ static cl::opt<double>
                   cl::desc("Attained fraction of the GPU peak (0: the "
                            "machine's)"),
                   cl::init(0), cl::cat(cat));
+static cl::opt<double> cpuAdamRate(
+    "cpu-adam-rate",
+    cl::desc("CPU optimizer rate, parameters/s (0: the machine's)"),
+    cl::init(0), cl::cat(cat));
 static cl::opt<double> hostMemoryGiB(
     "host-memory-gib", cl::desc("Host memory to plan with (0: the machine's)"),
     cl::init(0), cl::cat(cat));
@@ -131,6 +135,8 @@ static std::optional<Machine> loadMachine() {
   TopoMachineOptions topts;
   if (gpuEfficiency > 0)
     topts.gpuEfficiency = gpuEfficiency;
+  if (cpuAdamRate > 0)
+    topts.cpuAdamRate = cpuAdamRate;
   std::optional<Machine> m;
   if (!llvm::StringRef(machineName).ends_with(".sluice")) {
     m = machinePreset(machineName);
@@ -180,6 +186,12 @@ static std::optional<Machine> loadMachine() {
     m->gpuEfficiency = gpuEfficiency;
   if (hostMemoryGiB > 0)
     m->hostMemory = hostMemoryGiB * 1024.0 * 1024.0 * 1024.0;
+  if (cpuAdamRate > 0)
+    m->cpuAdamRate = cpuAdamRate;
+  if (std::string err = m->validate(); !err.empty()) {
+    fail("machine '" + m->name + "': " + err);
+    return std::nullopt;
+  }
   return m;
 }
 
