@@ -232,7 +232,9 @@ Evaluation Planner::evaluate(const Candidate &c) const {
   const double maxBlock = std::max(g.layerParams, g.headParams);
   const double k = static_cast<double>(std::max<int64_t>(1, o.stagingLayers));
   const bool csdUpdate = c.optHome == Tier::Csd;
-  const double e = 2.0; // fp16 parameter/gradient bytes
+  const double e = job.precision.paramBytes;  // fp16 parameters
+  const double eg = job.precision.gradBytes; // fp16 gradients
+  const double eo = job.precision.optimizerBytes; // master + Adam states
 
   p.paramHome = c.paramHome;
   p.optimizerHome = p.masterHome = c.optHome;
@@ -266,7 +268,7 @@ Evaluation Planner::evaluate(const Candidate &c) const {
 
   // Fixed memory of each tier.
   double gpu = (c.paramHome == Tier::Gpu ? e * g.N : c.buffers * e * maxBlock) +
-               e * maxBlock + // one layer's fp16 gradients
+               eg * maxBlock + // one layer's gradients
                std::max(g.layerWork + swapBytes, g.logitsWork);
   double host = 0, nvme = 0, csd = 0;
   switch (c.paramHome) {
@@ -284,14 +286,14 @@ Evaluation Planner::evaluate(const Candidate &c) const {
   case Tier::Gpu:
     break;
   }
-  const double opt = 12.0 * g.N;
+  const double opt = eo * g.N;
   switch (c.optHome) {
   case Tier::Host:
     host += opt;
     break;
   case Tier::Nvme:
     nvme += opt;
-    host += k * 14.0 * maxBlock;
+    host += k * (eo + e) * maxBlock;
     break;
   case Tier::Csd:
     csd += opt;
@@ -300,7 +302,7 @@ Evaluation Planner::evaluate(const Candidate &c) const {
     gpu += opt;
     break;
   }
-  host += k * e * maxBlock; // gradient staging
+  host += k * eg * maxBlock; // gradient staging
   if (steps > 1)
     host += 4.0 * g.N; // fp32 gradient accumulation across micro-batches
 
@@ -473,15 +475,20 @@ Evaluation Planner::evaluate(const Candidate &c) const {
                     {ard, prevSwapIn,
                      j >= 2 ? bwdGpu[j - 2] : fwdGpu.back()});
         prevSwapIn = ain;
-        fl += actRecompute[li];
-        recomputeTotal += actRecompute[li];
+        double rf = actRecompute[li];
+        if (rf > 0) {
+          // Recompute what was not swapped, from the layer's checkpoint.
+          lastGpu = S.add(Stream::GpuCompute, rf / flops, 0, rf, "layer",
+                          "recompute", b, mb, {in, ain, lastGpu, prevGrad});
+          recomputeTotal += rf;
+        }
       }
       int bw = S.add(Stream::GpuCompute, fl / flops, 0, fl, "layer",
                      "backward", b, mb, {in, ain, lastGpu, prevGrad});
       bwdGpu.push_back(bw);
       lastGpu = bw;
-      int gd = S.add(Stream::D2H, pb / d2h, pb, 0, "grads", "offload", b, mb,
-                     {bw});
+      int gd = S.add(Stream::D2H, eg * np / d2h, eg * np, 0, "grads",
+                     "offload", b, mb, {bw});
       prevGrad = gd;
       grads.push_back(gd);
     }
@@ -496,12 +503,12 @@ Evaluation Planner::evaluate(const Candidate &c) const {
       int window = j >= size_t(k) ? updates[j - size_t(k)] : -1;
       int up;
       if (csdUpdate) {
-        double gb = o.gradCompression * e * np;
+        double gb = o.gradCompression * eg * np;
         int gw = S.add(Stream::SsdWrite, gb / ssdW, gb, 0, "grads",
                        "write to csd", b, mb, {ready});
         double dur = std::max({np / m.csd.adamRate,
-                               14.0 * np / m.csd.internalReadBandwidth,
-                               14.0 * np / m.csd.internalWriteBandwidth});
+                               (eo + e) * np / m.csd.internalReadBandwidth,
+                               (eo + e) * np / m.csd.internalWriteBandwidth});
         up = S.add(Stream::CsdOptimizer, dur, kAdamHostBytesPerParam * np, 0,
                    "adam", "update", b, mb, {gw});
         if (c.paramHome == Tier::Host || c.paramHome == Tier::Gpu) {
@@ -514,12 +521,12 @@ Evaluation Planner::evaluate(const Candidate &c) const {
       } else {
         int ord = -1;
         if (c.optHome == Tier::Nvme)
-          ord = S.add(Stream::SsdRead, 12.0 * np / m.nvme.readBandwidth,
-                      12.0 * np, 0, "adam", "read states", b, mb, {window});
+          ord = S.add(Stream::SsdRead, eo * np / m.nvme.readBandwidth,
+                      eo * np, 0, "adam", "read states", b, mb, {window});
         up = S.add(Stream::CpuOptimizer, np / m.cpuAdamRate,
                    kAdamHostBytesPerParam * np, 0, "adam", "update", b, mb,
                    {ready, ord});
-        double wb = (c.optHome == Tier::Nvme ? 12.0 * np : 0.0) +
+        double wb = (c.optHome == Tier::Nvme ? eo * np : 0.0) +
                     (c.paramHome == Tier::Nvme ? e * np : 0.0);
         if (wb > 0)
           S.add(Stream::SsdWrite, wb / m.nvme.writeBandwidth, wb, 0,
@@ -585,6 +592,10 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
                 llvm::Twine(job.microBatch));
   if (!(opts.gradCompression > 0 && opts.gradCompression <= 1))
     return fail("gradient compression ratio must lie in (0, 1]");
+  if (!(job.precision.paramBytes > 0 && job.precision.gradBytes > 0 &&
+        job.precision.optimizerBytes >= 0))
+    return fail("state precision: parameter and gradient bytes must be "
+                "positive, optimizer bytes non-negative");
   if (!(opts.activationWorkFactor >= 1))
     return fail("activation work factor must be at least 1");
   if (opts.paramHome == Tier::Csd && !machine.csd.present())

@@ -69,6 +69,10 @@ struct FinetuneJob {
   model::TransformerConfig model; ///< seq = the training sequence length
   int64_t batch = 0;              ///< sequences per iteration
   int64_t microBatch = 0;         ///< 0 = batch (no gradient accumulation)
+  /// Bytes per parameter of the model states: fp16 parameters (2), fp16
+  /// gradients (2), fp32 master weights + optimizer states (12 for Adam;
+  /// 8 for SGD with momentum, 6 for 8-bit Adam states + fp32 master...).
+  model::StatePrecision precision = model::StatePrecision::mixedAdam();
 };
 
 /// Knobs; the defaults plan like Ratel (plus CSD when the machine has it).

@@ -225,6 +225,29 @@ TEST(LinkBytes, OptimizerOnNvmeReadsAndWrites12N) {
               1e-9 * n);
 }
 
+TEST(LinkBytes, OptimizerStateBytesFollowThePrecision) {
+  // SGD with momentum keeps fp32 master weights and momentum: 8 B/param.
+  Machine m = Machine::rtx4090With12Nvme();
+  m.hostMemory *= 8;
+  FinetuneOptions o;
+  o.paramHome = Tier::Host;
+  o.optimizerHome = Tier::Nvme;
+  FinetuneJob job{*modelPreset("gpt3-13b"), 8, 0};
+  job.precision = {2, 2, 8};
+  auto p = planFinetune(job, m, o);
+  ASSERT_TRUE(static_cast<bool>(p));
+  ASSERT_TRUE(p->feasible);
+  const double n = params("gpt3-13b");
+  EXPECT_NEAR(p->links.ssdRead, 8 * n, 1e-9 * n);
+  EXPECT_NEAR(p->links.ssdWrite, 8 * n, 1e-9 * n);
+  EXPECT_GE(p->peak.nvme, 8 * n);
+  job.precision = {2, 0, 12};
+  auto bad = planFinetune(job, m, o);
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("state precision"),
+            std::string::npos);
+}
+
 TEST(LinkBytes, UpdatesOnCsdLeaveOnly2MPlus2MOnTheHostLink) {
   // Smart-Infinity: with the update near storage the host link carries the
   // gradients out (c x 2N with compression ratio c) and the parameters
