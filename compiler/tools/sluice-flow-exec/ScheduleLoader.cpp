@@ -47,7 +47,8 @@ public:
 
   llvm::Error error(const std::string &path, const llvm::Twine &msg) const {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   file + ": " + path + ": " + msg.str());
+                                   file + ": " + (path.empty() ? "(root)" : path) +
+                                       ": " + msg.str());
   }
 
   llvm::Expected<const json::Value *> field(const json::Object &o,
@@ -136,9 +137,8 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
                        const LoadOptions &options) {
   Reader r(file);
   if (!std::isfinite(options.byteScale) || options.byteScale <= 0)
-    return r.error("options", llvm::formatv("byte scale must be finite and "
-                                            "positive, got {0}",
-                                            options.byteScale));
+    return r.error("options", "byte scale must be finite and positive, got " +
+                                  std::to_string(options.byteScale));
   llvm::Expected<json::Value> parsed = json::parse(text);
   if (!parsed)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -369,6 +369,9 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
       t.predicted_finish = *finish * scale;
       if (options.chunkBytes)
         t.chunk_bytes = options.chunkBytes;
+      else if (options.chunksPerPath)
+        t.chunk_bytes = t.bytes / options.chunksPerPath +
+                        (t.bytes % options.chunksPerPath != 0);
       else {
         auto it = timelineChunk.find({static_cast<uint32_t>(i),
                                       static_cast<uint32_t>(k)});

@@ -37,6 +37,9 @@ struct LoadOptions {
   /// Chunk size of every transfer; 0 takes the chunk size of the JSON's
   /// timeline (its first chunk per path), else one chunk per transfer.
   uint64_t chunkBytes = 0;
+  /// If chunkBytes is 0 and this is not: every transfer in this many chunks
+  /// (ceil(bytes / this) bytes each), overriding the timeline.
+  uint64_t chunksPerPath = 0;
   /// Nodes whose last name component starts with this get GPU memory (the
   /// i-th such node GPU ordinal i); the others host memory.
   std::string gpuPrefix = "gpu";

@@ -8,8 +8,8 @@
  *    the run ends, checks every byte;
  *  - every transfer moves a byte range of its source device's region into a
  *    byte range of its destination device's region, chunk by chunk, along a
- *    path of links; chunks leave the source when the transfer's rate
- *    profile says so;
+ *    path of links; a chunk leaves the source when the transfer's rate
+ *    profile has produced all of its bytes (never ahead of the schedule);
  *  - host backend: every link is a rate-limited channel (one thread per link
  *    in use, a virtual clock at the link's capacity divided by the time
  *    scale) and chunks move hop by hop, store-and-forward, through a copy

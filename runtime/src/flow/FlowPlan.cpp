@@ -22,6 +22,10 @@ using namespace sluice::rt::flow;
 
 std::string flow::formatNumber(double v) {
   char buf[40];
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof(buf), "%.0f", v);
+    return buf;
+  }
   for (int p = 1; p <= 17; ++p) {
     std::snprintf(buf, sizeof(buf), "%.*g", p, v);
     if (std::strtod(buf, nullptr) == v)
@@ -411,7 +415,9 @@ sluice_status_t flow::buildPlan(const sluice_flow_schedule_t *sp,
       c.index = count;
       c.offset = off;
       c.bytes = std::min(size, t.bytes - off);
-      c.release = cursor.timeAt(static_cast<double>(off));
+      // A chunk leaves once the profile has produced all of it, so the
+      // executor never sends ahead of the schedule.
+      c.release = cursor.timeAt(static_cast<double>(off + c.bytes));
       plan.chunks.push_back(c);
     }
     plan.chunkCount.push_back(count);
