@@ -47,9 +47,15 @@ public:
 
   llvm::Error error(const std::string &path, const llvm::Twine &msg) const {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   file + ": " + (path.empty() ? "(root)" : path) +
+                                   file + ": " +
+                                       (path.empty() ? (prefix.empty() ? "(root)" : prefix)
+                                                     : prefix.empty() ? path
+                                                                      : prefix + "." + path) +
                                        ": " + msg.str());
   }
+
+  /// Prepended to every path (the schedule's place in a plan file).
+  std::string prefix;
 
   llvm::Expected<const json::Value *> field(const json::Object &o,
                                             const std::string &path,
@@ -147,6 +153,47 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
   const json::Object *root = parsed->getAsObject();
   if (!root)
     return r.error("(root)", "expected an object");
+  if (const json::Value *plans = root->get("schedules")) {
+    // A plan file: pick the schedule by name, or the only one.
+    const json::Array *a = plans->getAsArray();
+    if (!a)
+      return r.error("schedules", "expected an array");
+    const json::Object *chosen = nullptr;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < a->size(); ++i) {
+      auto o = r.object((*a)[i], Reader::at("schedules", i));
+      if (!o)
+        return o.takeError();
+      std::string name = (*o)->getString("name").value_or("").str();
+      names.push_back(name);
+      if ((options.scheduleName.empty() && a->size() == 1) ||
+          (!options.scheduleName.empty() && name == options.scheduleName)) {
+        auto sched = r.field(**o, Reader::at("schedules", i), "schedule");
+        if (!sched)
+          return sched.takeError();
+        auto so = r.object(**sched, Reader::at("schedules", i) + ".schedule");
+        if (!so)
+          return so.takeError();
+        chosen = *so;
+        r.prefix = Reader::at("schedules", i) + ".schedule";
+      }
+    }
+    if (!chosen) {
+      std::string list;
+      for (const std::string &n : names)
+        list += (list.empty() ? "'" : ", '") + n + "'";
+      return r.error("schedules",
+                     (names.empty() ? std::string("the plan holds no schedules")
+                      : options.scheduleName.empty()
+                          ? "the plan holds " + std::to_string(names.size()) +
+                                " schedules; name one (" + list + ")"
+                          : "no schedule named '" + options.scheduleName +
+                                "' (the plan holds " +
+                                (list.empty() ? std::string("none") : list) +
+                                ")"));
+    }
+    root = chosen;
+  }
   const double scale = options.byteScale;
   LoadedSchedule out;
   if (std::optional<llvm::StringRef> m = root->getString("method"))

@@ -43,6 +43,10 @@ struct LoadOptions {
   /// Nodes whose last name component starts with this get GPU memory (the
   /// i-th such node GPU ordinal i); the others host memory.
   std::string gpuPrefix = "gpu";
+  /// For a plan file (`sluicec --emit=plan --format=json`: {"schedules":
+  /// [{"name": ..., "schedule": {...}}]}), the schedule to run; empty takes
+  /// the only one.
+  std::string scheduleName;
 };
 
 /// A schedule for sluice_flow_execute, owning its arrays.
@@ -68,7 +72,8 @@ public:
   std::vector<std::string> labels;
 };
 
-/// Parses `json` (its name `file` for messages). Errors name the JSON path
+/// Parses `json` (its name `file` for messages): one schedule as
+/// writeScheduleJSON prints it, or a plan file holding several. Errors name the JSON path
 /// of the offending value: "schedule.json: demands[2].paths[0].arcs[1]:
 /// expected a non-negative integer".
 llvm::Expected<LoadedSchedule> loadSchedule(llvm::StringRef json,

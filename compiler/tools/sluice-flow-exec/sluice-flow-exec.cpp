@@ -46,6 +46,15 @@ cl::opt<uint64_t> chunkBytes(
     cl::desc("Chunk size; 0 takes the JSON timeline's, else one chunk per "
              "transfer"),
     cl::init(0), cl::cat(category));
+cl::opt<uint64_t> chunksPerPath(
+    "chunks-per-path",
+    cl::desc("Without --chunk-bytes: cut every path into this many chunks"),
+    cl::init(0), cl::cat(category));
+cl::opt<std::string> scheduleName(
+    "schedule",
+    cl::desc("In a plan file (sluicec --emit=plan --format=json), the "
+             "schedule to run (default: the only one)"),
+    cl::init(""), cl::cat(category));
 cl::opt<std::string> backend("backend", cl::desc("host (default) or cuda"),
                              cl::init("host"), cl::cat(category));
 cl::opt<bool> jsonOutput("json", cl::desc("Print the report as JSON"),
@@ -225,6 +234,8 @@ int main(int argc, char **argv) {
   flowexec::LoadOptions load;
   load.byteScale = byteScale;
   load.chunkBytes = chunkBytes;
+  load.chunksPerPath = chunksPerPath;
+  load.scheduleName = scheduleName;
   load.gpuPrefix = gpuPrefix;
   auto loaded = flowexec::loadSchedule((*buffer)->getBuffer(),
                                        inputFile == "-" ? std::string("<stdin>") : inputFile.getValue(),

@@ -338,6 +338,16 @@ TEST(FlowExecLoader, Errors) {
   EXPECT_EQ(loadError(replace(hand, "\"nodes\": [\"server[0].gpu[0]\"",
                               "\"nodes\": [7")),
             "bad.json: nodes[0]: expected a string");
+  // Inside a plan file, paths name the schedule's place.
+  EXPECT_EQ(loadError("{\"schedules\": [{\"name\": \"a\", \"schedule\": " +
+                      replace(hand, "\"capacity\": 400", "\"capacity\": 0") +
+                      "}]}"),
+            "bad.json: schedules[0].schedule.arcs[3].capacity: must be "
+            "positive");
+  EXPECT_EQ(loadError("{\"schedules\": [{\"name\": \"a\"}]}"),
+            "bad.json: schedules[0]: missing key 'schedule'");
+  EXPECT_EQ(loadError("{\"schedules\": []}"),
+            "bad.json: schedules: the plan holds no schedules");
   LoadOptions lo;
   lo.byteScale = 0;
   auto l = loadSchedule(hand, "bad.json", lo);
