@@ -71,6 +71,10 @@ cl::opt<double> rateTolerance(
 cl::opt<uint64_t> maxMemory(
     "max-memory", cl::desc("Refuse schedules needing more bytes of regions"),
     cl::init(uint64_t(4) << 30), cl::cat(category));
+cl::opt<double> maxWall(
+    "max-wall-seconds",
+    cl::desc("Refuse schedules that would run longer (default 3600)"),
+    cl::init(3600), cl::cat(category));
 cl::opt<std::string> gpuPrefix(
     "gpu-prefix",
     cl::desc("Nodes whose last name component starts with this get GPU "
@@ -221,6 +225,7 @@ int main(int argc, char **argv) {
   options.seed = seed;
   options.rate_tolerance = rateTolerance;
   options.max_memory_bytes = maxMemory;
+  options.max_wall_seconds = maxWall;
   if (backend == "host")
     options.backend = SLUICE_FLOW_BACKEND_HOST;
   else if (backend == "cuda")

@@ -159,6 +159,9 @@ typedef struct sluice_flow_options_t {
   uint64_t max_chunks;
   /* Refuse schedules whose regions total more than this. Default 4 GiB. */
   uint64_t max_memory_bytes;
+  /* Refuse schedules whose last rate profile ends later than this many
+   * wall seconds (schedule seconds times the time scale). Default 3600. */
+  double max_wall_seconds;
   sluice_flow_backend_t backend;
   /* Seed of the data patterns. */
   uint64_t seed;

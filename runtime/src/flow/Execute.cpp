@@ -29,6 +29,7 @@ extern "C" void sluice_flow_options_init(sluice_flow_options_t *o) {
   o->rate_tolerance = 1e-6;
   o->max_chunks = uint64_t(1) << 22;
   o->max_memory_bytes = uint64_t(4) << 30;
+  o->max_wall_seconds = 3600;
   o->backend = SLUICE_FLOW_BACKEND_HOST;
   o->seed = 0x5eed;
   o->fault.kind = SLUICE_FLOW_FAULT_NONE;

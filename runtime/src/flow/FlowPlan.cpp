@@ -325,6 +325,10 @@ sluice_status_t flow::buildPlan(const sluice_flow_schedule_t *sp,
   if (!std::isfinite(o.time_scale) || o.time_scale <= 0)
     return invalid(error, "time scale must be finite and positive, got " +
                               formatNumber(o.time_scale));
+  if (!std::isfinite(o.max_wall_seconds) || o.max_wall_seconds <= 0)
+    return invalid(error, "maximum wall time must be finite and positive, "
+                          "got " +
+                              formatNumber(o.max_wall_seconds));
   if (!finiteNonNegative(o.rate_tolerance))
     return invalid(error, "rate tolerance must be finite and non-negative, "
                           "got " +
@@ -423,6 +427,14 @@ sluice_status_t flow::buildPlan(const sluice_flow_schedule_t *sp,
     plan.chunkCount.push_back(count);
     double end = t.bytes ? cursor.timeAt(static_cast<double>(t.bytes))
                          : (segs.empty() ? 0 : segs.front().start);
+    if (!(end * o.time_scale <= o.max_wall_seconds))
+      return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
+                  transferName(i) + ": its rate profile ends at " +
+                      formatNumber(end) + " s, " +
+                      formatNumber(end * o.time_scale) +
+                      " wall seconds at time scale " +
+                      formatNumber(o.time_scale) + ", beyond the limit of " +
+                      formatNumber(o.max_wall_seconds));
     plan.predicted.push_back(t.predicted_finish > 0 ? t.predicted_finish
                                                     : end);
     plan.makespan = std::max(plan.makespan, plan.predicted.back());

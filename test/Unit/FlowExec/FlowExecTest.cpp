@@ -414,6 +414,22 @@ TEST(FlowExecErrors, Messages) {
     o.max_memory_bytes = 500000;
     EXPECT_EQ(validate(s, &o), "out of range: the device regions need more "
                                "than the limit of 500000 bytes (at device 2)");
+    o = options(1e5);
+    EXPECT_EQ(validate(s, &o), "out of range: transfer 0: its rate profile "
+                               "ends at 0.1 s, 10000 wall seconds at time "
+                               "scale 100000, beyond the limit of 3600");
+    {
+      // A rate so small that the transfer would never end.
+      Sched slow = diamond();
+      slow.transfers[2].rate = 1e-300;
+      EXPECT_EQ(validate(slow), "out of range: transfer 2: its rate profile "
+                                "ends at 1e+305 s, 1e+305 wall seconds at "
+                                "time scale 1, beyond the limit of 3600");
+      slow.transfers[2].rate = 1e-320; // denormal: 1e5 / rate overflows
+      EXPECT_EQ(validate(slow), "out of range: transfer 2: its rate profile "
+                                "ends at inf s, inf wall seconds at time "
+                                "scale 1, beyond the limit of 3600");
+    }
     o = options();
     o.fault.kind = SLUICE_FLOW_FAULT_DROP;
     o.fault.transfer = 2;
