@@ -16,6 +16,7 @@
 
 #include "compiler/Analysis/Flow/FlowProblem.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
+#include "compiler/Analysis/Flow/PathLP.h"
 #include "compiler/Analysis/TopoGraph.h"
 #include "llvm/Support/Error.h"
 
@@ -139,11 +140,13 @@ Machine buildMachine(unsigned gpus) {
 //===----------------------------------------------------------------------===//
 
 struct Result {
-  int status = 0; // 0 ok, 1 over cap, 2 solver error, 3 crashed
+  int status = 0; // 0 ok, 1 over cap, 2 solver error, 3 crashed, 4 not run
   double medianMs = 0;
   double makespan = 0;
   unsigned maxFlows = 0, commodities = 0, lpRows = 0, lpColumns = 0;
   unsigned events = 0;
+  /// The solver's certified lower bound on the optimum (0: none).
+  double lowerBound = 0;
   /// Runs completed (the median is over these); fewer than asked when the
   /// cap stopped the repetitions.
   unsigned runs = 0;
@@ -176,6 +179,7 @@ Result runRepeated(const SolveFn &fn, unsigned repeat,
     r.lpRows = s->stats.lpRows;
     r.lpColumns = s->stats.lpColumns;
     r.events = s->stats.events;
+    r.lowerBound = s->lowerBound ? *s->lowerBound : 0;
     std::vector<double> sorted = ms;
     std::sort(sorted.begin(), sorted.end());
     size_t n = sorted.size();
@@ -302,6 +306,8 @@ std::string fmtResult(const Result &r, double cap, unsigned repeatAsked,
     std::snprintf(buf, sizeof(buf), "skipped: %s over %.0f s cap",
                   lp ? "LP" : "run", cap);
     return buf;
+  case 4:
+    return "not run (--solvers)";
   default:
     return std::string("error: ") + r.error;
   }
@@ -312,7 +318,13 @@ std::string work(const Row &row) {
   if (r.status != 0)
     return "";
   char buf[128];
-  if (r.lpRows)
+  if (r.lpRows && row.solver.find("path LP") != std::string::npos)
+    std::snprintf(buf, sizeof(buf),
+                  "path LP %u x %u, %u pairs, gap to bound %.2f%%", r.lpRows,
+                  r.lpColumns, r.commodities,
+                  r.makespan > 0 ? 100 * (r.makespan - r.lowerBound) / r.makespan
+                                 : 0.0);
+  else if (r.lpRows)
     std::snprintf(buf, sizeof(buf), "LP %u x %u, %u commodities", r.lpRows,
                   r.lpColumns, r.commodities);
   else if (r.maxFlows)
@@ -341,6 +353,7 @@ int main(int argc, char **argv) {
   bool json = false;
   double bytes = 64e6; // per source (gather) or per pair (ring, all-to-all)
   unsigned allToAllMax = 16;
+  std::string solverFilter; // run only solvers whose name contains this
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -359,12 +372,15 @@ int main(int argc, char **argv) {
       cap = std::atof(v);
     else if (const char *v = value("--all-to-all-max"))
       allToAllMax = static_cast<unsigned>(std::atoi(v));
+    else if (const char *v = value("--solvers"))
+      solverFilter = v;
     else if (a == "--json")
       json = true;
     else {
       std::fprintf(stderr,
                    "usage: %s [--sizes=8,16,...(GPUs)] [--repeat=K] "
-                   "[--cap-seconds=S] [--all-to-all-max=GPUS] [--json]\n",
+                   "[--cap-seconds=S] [--all-to-all-max=GPUS] [--solvers=SUBSTRING] "
+                   "[--json]\n",
                    argv[0]);
       return a == "--help" || a == "-h" ? 0 : 2;
     }
@@ -391,7 +407,10 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "[bench-flows] %u GPUs (%u devices): %s / %s ...\n",
                    G, row.devices, workload.c_str(), solver.c_str());
       std::string key = workload.substr(0, 4) + "/" + solver;
-      if (std::find(overCap.begin(), overCap.end(), key) != overCap.end()) {
+      if (!solverFilter.empty() &&
+          solver.find(solverFilter) == std::string::npos) {
+        row.result.status = 4;
+      } else if (std::find(overCap.begin(), overCap.end(), key) != overCap.end()) {
         row.result.status = 1;
         std::fprintf(stderr, "[bench-flows]   skipped (over cap at a smaller size)\n");
       } else {
@@ -449,11 +468,18 @@ int main(int argc, char **argv) {
       unsigned nd = static_cast<unsigned>(d.size());
       size_t lp = add(name, "multi-commodity LP", nd,
                       [&] { return flow::solveMultiCommodity(net, d); });
+      size_t pl = add(name, "path LP (1% gap)", nd, [&] {
+        flow::PathLPOptions o;
+        o.relativeGap = 1e-2;
+        return flow::solveMultiCommodityPaths(net, d, o);
+      });
       size_t dp = add(name, "direct paths", nd,
                       [&] { return flow::solveDirectPaths(net, d); });
-      rows[dp].ratioTo = "LP";
-      if (rows[lp].result.status == 0 && rows[dp].result.status == 0)
-        rows[dp].ratio = rows[lp].result.makespan / rows[dp].result.makespan;
+      for (size_t i : {pl, dp}) {
+        rows[i].ratioTo = "LP";
+        if (rows[lp].result.status == 0 && rows[i].result.status == 0)
+          rows[i].ratio = rows[lp].result.makespan / rows[i].result.makespan;
+      }
     }
   }
 
@@ -471,7 +497,7 @@ int main(int argc, char **argv) {
       jsonString(r.solver);
       std::printf(", \"demands\": %u, \"runs\": %u, \"status\": ", r.demands,
                   r.result.runs);
-      const char *st[] = {"ok", "over cap", "error", "crashed"};
+      const char *st[] = {"ok", "over cap", "error", "crashed", "not run"};
       jsonString(st[r.result.status]);
       if (r.result.status == 0)
         std::printf(", \"medianMs\": %.6g, \"makespan\": %.9g", r.result.medianMs,
