@@ -17,6 +17,9 @@
 #include "compiler/Analysis/Flow/FlowProblem.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
 #include "compiler/Analysis/Flow/PathLP.h"
+#include "compiler/Analysis/Flow/Collectives.h"
+#include "compiler/Analysis/Flow/IntegralPlacement.h"
+#include "compiler/Analysis/Flow/SlotPlacement.h"
 #include "compiler/Analysis/TopoGraph.h"
 #include "llvm/Support/Error.h"
 
@@ -344,6 +347,175 @@ void jsonString(const std::string &s) {
   std::putchar('"');
 }
 
+
+//===----------------------------------------------------------------------===//
+// Collectives, placement, slot recommendation (one timed run each)
+//===----------------------------------------------------------------------===//
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+void benchCollectives(const std::vector<unsigned> &sizes, double bytes) {
+  std::printf("\n### Collectives (all-reduce of %.0f MB over all GPUs)\n\n",
+              bytes / 1e6);
+  std::printf("| GPUs | algorithm | plan time (ms) | alpha-beta (ms) | routed "
+              "flows (ms) | schedule bound (ms) | endpoint bound (ms) | "
+              "detail |\n|-----:|-----------|------:|------:|------:|------:|"
+              "------:|------|\n");
+  for (unsigned gpus : sizes) {
+    Machine m = buildMachine(gpus);
+    flow::FlowNetwork net = flow::buildNetwork(m.graph);
+    // Reducers: the fabric switches of a cluster (SHARP-capable leaves and
+    // spines); on one node, the NVSwitches (hypothetical for A100).
+    std::vector<unsigned> reducers;
+    for (unsigned v = 0; v < net.numNodes(); ++v) {
+      llvm::StringRef name = net.nodes[v];
+      if (m.servers > 1 ? (name.starts_with("leaf") || name.starts_with("spine"))
+                        : name.starts_with("nvswitch"))
+        reducers.push_back(v);
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    auto plans = flow::planCollectives(net, m.gpus, flow::CollectiveKind::AllReduce,
+                                       bytes, reducers);
+    double ms = msSince(t0);
+    if (!plans) {
+      std::printf("| %u | error: %s |\n", gpus,
+                  llvm::toString(plans.takeError()).c_str());
+      continue;
+    }
+    for (const flow::CollectivePlan &p : *plans) {
+      // Time each algorithm alone for the plan-time column.
+      auto t1 = std::chrono::steady_clock::now();
+      llvm::Expected<flow::CollectivePlan> again =
+          p.algorithm == flow::CollectiveAlgorithm::Ring
+              ? flow::planRingCollective(net, m.gpus, p.kind, bytes)
+          : p.algorithm == flow::CollectiveAlgorithm::DoubleBinaryTree
+              ? flow::planTreeCollective(net, m.gpus, p.kind, bytes)
+              : flow::planInNetworkCollective(net, m.gpus, p.kind, bytes,
+                                              reducers);
+      double pms = msSince(t1);
+      if (!again)
+        llvm::consumeError(again.takeError());
+      std::string detail;
+      if (p.algorithm == flow::CollectiveAlgorithm::InNetwork)
+        detail = std::to_string(p.reducers.size()) + " reducer(s), first " +
+                 net.nodes[p.reducers.front()];
+      else
+        detail = std::to_string(p.rings.size()) +
+                 (p.algorithm == flow::CollectiveAlgorithm::Ring ? " ring(s)"
+                                                                 : " tree(s)");
+      std::printf("| %u | %s | %.1f | %.3f | %.3f | %.3f | %.3f | %s |\n", gpus,
+                  flow::collectiveAlgorithmName(p.algorithm).str().c_str(), pms,
+                  p.alphaBetaTime * 1e3, p.flowTime * 1e3,
+                  p.scheduleBound * 1e3, p.endpointBound * 1e3, detail.c_str());
+    }
+    std::fprintf(stderr, "[bench-flows] collectives at %u GPUs: %.1f ms\n",
+                 gpus, ms);
+  }
+}
+
+void benchPlacement() {
+  // One DGX-like node: 8 GPUs read feature classes stored on the GPUs
+  // (80 GB total), the CPUs' memory or the NVMe drives.
+  Machine m = buildMachine(8);
+  flow::FlowNetwork net = flow::buildNetwork(m.graph);
+  std::printf("\n### Whole-item placement (one node, 8 GPUs)\n\n| classes | "
+              "items | method | time (ms) | makespan (s) |\n|------:|------:|"
+              "--------|------:|------:|\n");
+  for (unsigned numC : {4u, 8u, 16u}) {
+    flow::PlacementProblem p;
+    p.destinations = m.gpus;
+    double total = 0;
+    for (unsigned c = 0; c < numC; ++c) {
+      flow::PlacementClass cl;
+      cl.bytesPerItem = (1 + c % 3) * 1e9;
+      cl.itemCount = 2 + c % 4;
+      for (unsigned d = 0; d < 8; ++d)
+        cl.accesses.push_back(double((c * 7 + d * 3) % 5 + 1));
+      total += cl.bytesPerItem * cl.itemCount;
+      p.classes.push_back(cl);
+    }
+    p.tiers = {{"gpu", m.gpus, 0.25 * total},
+               {"cpu", m.cpus, 0.25 * total},
+               {"nvme", m.nvmes, total}};
+    unsigned items = 0;
+    for (const auto &c : p.classes)
+      items += unsigned(c.itemCount);
+    auto row = [&](const char *name, auto fn) {
+      auto t0 = std::chrono::steady_clock::now();
+      auto r = fn();
+      double ms = msSince(t0);
+      if (!r) {
+        std::printf("| %u | %u | %s | error: %s | |\n", numC, items, name,
+                    llvm::toString(r.takeError()).c_str());
+        return;
+      }
+      std::printf("| %u | %u | %s | %.1f | %.4f |\n", numC, items, name, ms,
+                  r->makespan);
+    };
+    row("whole-item greedy (Moment-style)",
+        [&] { return flow::placeGreedyWhole(net, p); });
+    row("whole-item MIP (glp_intopt)", [&] {
+      flow::IntegralPlacementOptions o;
+      o.timeLimitSeconds = 20;
+      return flow::placeIntegral(net, p, o);
+    });
+    row("fractional joint LP (bound)",
+        [&] { return flow::placeForMakespan(net, p); });
+  }
+}
+
+void benchSlots() {
+  std::printf("\n### Slot recommendation (pcie-switch-server layout)\n\n| "
+              "switches | devices | search | evaluated | time (ms) | current "
+              "(s) | recommended (s) |\n|------:|------:|------|------:|------:"
+              "|------:|------:|\n");
+  for (unsigned switches : {2u, 4u}) {
+    for (unsigned perKind : {2u, 4u}) {
+      flow::SlotProblem p;
+      flow::FlowNetwork &f = p.fabric;
+      unsigned s0 = f.addNode("socket[0]"), s1 = f.addNode("socket[1]");
+      f.addArc(s0, s1, 67.2 * GB);
+      f.addArc(s1, s0, 67.2 * GB);
+      for (unsigned k = 0; k < switches; ++k) {
+        unsigned sw = f.addNode("pcie[" + std::to_string(k) + "]");
+        f.addArc(k % 2 ? s1 : s0, sw, kPcie16);
+        f.addArc(sw, k % 2 ? s1 : s0, kPcie16);
+        for (unsigned j = 0; j < 2; ++j)
+          p.slots.push_back({"x16", sw, kPcie16, {}});
+        for (unsigned j = 0; j < 2; ++j)
+          p.slots.push_back({"x4", sw, kPcie4, {"nvme"}});
+      }
+      for (unsigned i = 0; i < perKind; ++i)
+        p.devices.push_back({"gpu[" + std::to_string(i) + "]", "gpu", 0});
+      for (unsigned i = 0; i < perKind; ++i)
+        p.devices.push_back({"ssd[" + std::to_string(i) + "]", "nvme", 7e9});
+      p.traffic.push_back({"nvme", std::nullopt, "gpu", 0.5e9});
+      p.traffic.push_back({"", s0, "gpu", 6e9});
+      // Current: packed from switch 0 on (GPUs in x16, SSDs in x4 slots).
+      for (unsigned i = 0; i < perKind; ++i)
+        p.current.push_back(4 * (i / 2) + i % 2);
+      for (unsigned i = 0; i < perKind; ++i)
+        p.current.push_back(4 * (i / 2) + 2 + i % 2);
+      if (p.current.back() >= p.slots.size())
+        continue;
+      auto t0 = std::chrono::steady_clock::now();
+      auto r = flow::recommendSlots(p);
+      double ms = msSince(t0);
+      if (!r) {
+        std::printf("| %u | %u | error: %s |\n", switches, 2 * perKind,
+                    llvm::toString(r.takeError()).c_str());
+        continue;
+      }
+      std::printf("| %u | %u | %s | %u | %.1f | %.4f | %.4f |\n", switches,
+                  2 * perKind, r->exhaustive ? "exhaustive" : "local",
+                  r->evaluated, ms, r->current->makespan, r->best.makespan);
+    }
+  }
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -354,6 +526,8 @@ int main(int argc, char **argv) {
   double bytes = 64e6; // per source (gather) or per pair (ring, all-to-all)
   unsigned allToAllMax = 16;
   std::string solverFilter; // run only solvers whose name contains this
+  std::vector<unsigned> collectiveSizes = {8, 16, 128};
+  bool extras = true;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -372,6 +546,10 @@ int main(int argc, char **argv) {
       cap = std::atof(v);
     else if (const char *v = value("--all-to-all-max"))
       allToAllMax = static_cast<unsigned>(std::atoi(v));
+    else if (const char *v = value("--collective-sizes"))
+      collectiveSizes = parseList(v);
+    else if (a == "--no-extras")
+      extras = false;
     else if (const char *v = value("--solvers"))
       solverFilter = v;
     else if (a == "--json")
@@ -380,7 +558,7 @@ int main(int argc, char **argv) {
       std::fprintf(stderr,
                    "usage: %s [--sizes=8,16,...(GPUs)] [--repeat=K] "
                    "[--cap-seconds=S] [--all-to-all-max=GPUS] [--solvers=SUBSTRING] "
-                   "[--json]\n",
+                   "[--collective-sizes=8,16,...] [--no-extras] [--json]\n",
                    argv[0]);
       return a == "--help" || a == "-h" ? 0 : 2;
     }
@@ -537,6 +715,11 @@ int main(int argc, char **argv) {
                 r.solver.c_str(), fmtResult(r.result, cap, repeat, r.solver.find("LP") != std::string::npos)
                     .c_str(), mk.c_str(),
                 ratio.c_str(), work(r).c_str());
+  }
+  if (extras) {
+    benchCollectives(collectiveSizes, 256e6);
+    benchPlacement();
+    benchSlots();
   }
   return 0;
 }

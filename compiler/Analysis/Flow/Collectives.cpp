@@ -470,14 +470,33 @@ llvm::Expected<CollectivePlan> flow::planInNetworkCollective(
     phase.name = "streamed reduce up, result down";
     for (unsigned r : set) {
       plan.shares.push_back(share);
-      unsigned rpos = std::find(all.begin(), all.end(), r) - all.begin();
-      double rb = std::numeric_limits<double>::infinity();
       for (unsigned i = 0; i < group.size(); ++i) {
         phase.demands.push_back({group[i], r, share * up});
         phase.demands.push_back({r, group[i], share * down});
-        rb = std::min({rb, (*bw)[i][rpos], (*bw)[rpos][i]});
       }
-      worst = std::max(worst, share / rb);
+    }
+    // B: the smallest standalone bandwidth of a member to (and from) the
+    // reducers, each taking its share (a max flow per member and
+    // direction; the pairwise hop bandwidth for a single reducer).
+    for (unsigned i = 0; i < group.size(); ++i) {
+      double t = 0;
+      if (set.size() == 1) {
+        unsigned rpos = std::find(all.begin(), all.end(), set[0]) - all.begin();
+        t = 1 / std::min((*bw)[i][rpos], (*bw)[rpos][i]);
+      } else {
+        std::vector<Demand> toSet, fromSet;
+        for (unsigned r : set) {
+          toSet.push_back({group[i], r, share});
+          fromSet.push_back({r, group[i], share});
+        }
+        for (const auto &d : {toSet, fromSet}) {
+          auto s = solveSingleCommodity(net, d);
+          if (!s)
+            return s.takeError();
+          t = std::max(t, s->makespan);
+        }
+      }
+      worst = std::max(worst, t);
     }
     auto s = routePhase(net, phase.demands, options);
     if (!s)
