@@ -194,6 +194,23 @@ ringCandidates(const std::vector<std::vector<double>> &bw, unsigned limit,
   return out;
 }
 
+/// Standalone bandwidth from a to b: max flow, or the widest path.
+llvm::Expected<double> pairBandwidth(const FlowNetwork &net,
+                                     const std::vector<WidthArc> &arcs,
+                                     unsigned a, unsigned b, bool maxFlow) {
+  if (maxFlow) {
+    auto s = solveSingleCommodity(net, {{a, b, 1}});
+    if (!s)
+      return s.takeError();
+    return 1 / s->makespan;
+  }
+  double w = 0;
+  if (widestPath(net.numNodes(), arcs, a, b, 0, w).empty())
+    return makeError(llvm::formatv("no path from {0} ({1}) to {2} ({3})", a,
+                                   net.nodes[a], b, net.nodes[b]));
+  return w;
+}
+
 double sumPhaseBound(const CollectivePhase &p, double alpha) {
   return p.repeats * (alpha + p.schedule.lowerBound.value_or(0));
 }
@@ -242,19 +259,11 @@ flow::hopBandwidths(const FlowNetwork &net, llvm::ArrayRef<unsigned> group,
     for (unsigned j = 0; j < n; ++j) {
       if (i == j)
         continue;
-      if (n <= options.maxFlowHopLimit) {
-        auto s = solveSingleCommodity(net, {{group[i], group[j], 1}});
-        if (!s)
-          return s.takeError();
-        bw[i][j] = 1 / s->makespan;
-      } else {
-        double b = 0;
-        if (widestPath(net.numNodes(), arcs, group[i], group[j], 0, b).empty())
-          return makeError(llvm::formatv("no path from {0} ({1}) to {2} ({3})",
-                                         group[i], net.nodes[group[i]],
-                                         group[j], net.nodes[group[j]]));
-        bw[i][j] = b;
-      }
+      auto b = pairBandwidth(net, arcs, group[i], group[j],
+                             n <= options.maxFlowHopLimit);
+      if (!b)
+        return b.takeError();
+      bw[i][j] = *b;
       widest = std::max(widest, bw[i][j]);
     }
   // Snap to 1e-9 of the widest so that rounding noise does not break the
@@ -443,13 +452,24 @@ llvm::Expected<CollectivePlan> flow::planInNetworkCollective(
   double up = kind == CollectiveKind::AllGather ? bytes / n : bytes;
   double down = kind == CollectiveKind::ReduceScatter ? bytes / n : bytes;
 
-  // Standalone bandwidths member <-> reducer.
-  std::vector<unsigned> all(group.begin(), group.end());
-  all.insert(all.end(), reducers.begin(), reducers.end());
-  CollectiveOptions hopOptions = options;
-  auto bw = hopBandwidths(net, all, hopOptions);
-  if (!bw)
-    return bw.takeError();
+  // Standalone bandwidths member <-> reducer (max flows up to
+  // maxFlowHopLimit members, widest paths beyond).
+  std::vector<WidthArc> arcs;
+  for (const FlowArc &a : net.arcs)
+    arcs.push_back({a.from, a.to, a.capacity});
+  bool maxFlow = group.size() <= options.maxFlowHopLimit;
+  // pairBw[r][i] = min(bandwidth member i -> reducer r, reducer r -> i).
+  std::vector<std::vector<double>> pairBw(reducers.size());
+  for (unsigned r = 0; r < reducers.size(); ++r)
+    for (unsigned i = 0; i < group.size(); ++i) {
+      auto upBw = pairBandwidth(net, arcs, group[i], reducers[r], maxFlow);
+      if (!upBw)
+        return upBw.takeError();
+      auto downBw = pairBandwidth(net, arcs, reducers[r], group[i], maxFlow);
+      if (!downBw)
+        return downBw.takeError();
+      pairBw[r].push_back(std::min(*upBw, *downBw));
+    }
 
   std::vector<std::vector<unsigned>> sets;
   if (reducers.size() <= 16)
@@ -481,8 +501,10 @@ llvm::Expected<CollectivePlan> flow::planInNetworkCollective(
     for (unsigned i = 0; i < group.size(); ++i) {
       double t = 0;
       if (set.size() == 1) {
-        unsigned rpos = std::find(all.begin(), all.end(), set[0]) - all.begin();
-        t = 1 / std::min((*bw)[i][rpos], (*bw)[rpos][i]);
+        unsigned r =
+            std::find(reducers.begin(), reducers.end(), set[0]) -
+            reducers.begin();
+        t = 1 / pairBw[r][i];
       } else {
         std::vector<Demand> toSet, fromSet;
         for (unsigned r : set) {

@@ -302,3 +302,49 @@ TEST(FlowCollectives, Errors) {
   EXPECT_NE(json.find("\"in-network\""), std::string::npos);
   EXPECT_NE(json.find("\"switch\""), std::string::npos);
 }
+
+TEST(FlowCollectives, ClusterInNetworkAgainstTheNicBound) {
+  // Two DGX A100s of examples/machines/cluster-16x8.sluice: NIC r of each
+  // server on leaf r; leaves and spines reduce (SHARP).
+  analysis::TopoGraph g;
+  std::vector<unsigned> leaves, spines, gpus;
+  for (unsigned r = 0; r < 8; ++r) {
+    leaves.push_back(g.addDevice("leaf[" + std::to_string(r) + "]", "switch"));
+    g.addBool(leaves.back(), "reduce", true);
+  }
+  for (unsigned s = 0; s < 4; ++s) {
+    spines.push_back(g.addDevice("spine[" + std::to_string(s) + "]", "switch"));
+    g.addBool(spines.back(), "reduce", true);
+  }
+  for (unsigned l : leaves)
+    for (unsigned s : spines)
+      g.addLink(l, s, 4 * 25 * GBps, 0, true);
+  for (unsigned s = 0; s < 2; ++s) {
+    DgxIndices d = addDgxA100(g, "server[" + std::to_string(s) + "]");
+    for (unsigned r = 0; r < 8; ++r)
+      g.addLink(d.nics[r], leaves[r], 25 * GBps, 0, true);
+    gpus.insert(gpus.end(), d.gpus.begin(), d.gpus.end());
+  }
+  FlowNetwork net = buildNetwork(g);
+  std::vector<unsigned> reducers = findReducers(g);
+  EXPECT_EQ(reducers.size(), 12u);
+  const double N = 256e6;
+  auto plans =
+      planCollectives(net, gpus, CollectiveKind::AllReduce, N, reducers);
+  ASSERT_TRUE(static_cast<bool>(plans)) << llvm::toString(plans.takeError());
+  ASSERT_EQ(plans->size(), 3u);
+  // In the network, each server's eight GPUs push 8N out (and pull 8N in)
+  // through eight 25 GB/s NICs: N / 25 GB/s, which the equal split over
+  // the reducers reaches.
+  const CollectivePlan &inNet = (*plans)[2];
+  EXPECT_GE(inNet.flowTime, N / (25 * GBps) * (1 - 1e-6));
+  EXPECT_LE(inNet.flowTime, N / (25 * GBps) * 1.01) << inNet.flowTime;
+  for (const CollectivePlan &p : *plans) {
+    EXPECT_LE(p.scheduleBound, p.flowTime * (1 + 1e-9));
+    if (p.algorithm != CollectiveAlgorithm::InNetwork) {
+      EXPECT_GE(p.flowTime, p.endpointBound * (1 - 1e-9));
+    }
+    for (const CollectivePhase &ph : p.phases)
+      checkSchedule(net, ph.demands, ph.schedule);
+  }
+}
