@@ -45,6 +45,8 @@ llvm::StringRef flow::collectiveAlgorithmName(CollectiveAlgorithm a) {
     return "double-binary-tree";
   case CollectiveAlgorithm::InNetwork:
     return "in-network";
+  case CollectiveAlgorithm::Hierarchical:
+    return "hierarchical";
   }
   llvm_unreachable("unknown collective algorithm");
 }
@@ -538,6 +540,205 @@ llvm::Expected<CollectivePlan> flow::planInNetworkCollective(
   return std::move(*best);
 }
 
+std::vector<std::vector<unsigned>>
+flow::subgroupsByPrefix(const FlowNetwork &net,
+                        llvm::ArrayRef<unsigned> group) {
+  std::vector<std::string> keys;
+  std::vector<std::vector<unsigned>> out;
+  for (unsigned v : group) {
+    llvm::StringRef name = v < net.numNodes() ? llvm::StringRef(net.nodes[v])
+                                              : llvm::StringRef();
+    size_t dot = name.find('.');
+    if (dot == llvm::StringRef::npos) {
+      keys.push_back("");
+      out.push_back({v});
+      continue;
+    }
+    std::string key = name.substr(0, dot).str();
+    auto it = std::find(keys.begin(), keys.end(), key);
+    if (it == keys.end() || key.empty()) {
+      keys.push_back(key);
+      out.push_back({v});
+    } else {
+      out[it - keys.begin()].push_back(v);
+    }
+  }
+  return out;
+}
+
+llvm::Expected<CollectivePlan> flow::planHierarchicalAllReduce(
+    const FlowNetwork &net, const std::vector<std::vector<unsigned>> &subgroups,
+    double bytes, llvm::ArrayRef<unsigned> reducers,
+    const CollectiveOptions &options) {
+  std::vector<unsigned> all;
+  for (const auto &sg : subgroups)
+    all.insert(all.end(), sg.begin(), sg.end());
+  if (llvm::Error err = checkCollective(net, all, bytes, options))
+    return std::move(err);
+  if (subgroups.size() < 2)
+    return makeError(llvm::formatv(
+        "a hierarchical all-reduce needs at least two subgroups, got {0}",
+        subgroups.size()));
+  unsigned g = subgroups.front().size(), m = subgroups.size();
+  for (unsigned i = 0; i < m; ++i)
+    if (subgroups[i].size() != g || g == 0)
+      return makeError(llvm::formatv(
+          "subgroup {0} has {1} members, subgroup 0 has {2}: a hierarchical "
+          "all-reduce needs equal, non-empty subgroups",
+          i, subgroups[i].size(), g));
+  auto bound = endpointBound(net, all, CollectiveKind::AllReduce, bytes);
+  if (!bound)
+    return bound.takeError();
+
+  CollectivePlan plan;
+  plan.kind = CollectiveKind::AllReduce;
+  plan.algorithm = CollectiveAlgorithm::Hierarchical;
+  plan.bytes = bytes;
+  plan.group = all;
+  plan.endpointBound = *bound;
+  double shard = bytes / g;
+
+  // Ring order inside every subgroup; members at equal ring positions hold
+  // the same shard after the reduce-scatter.
+  std::vector<std::vector<unsigned>> ordered;
+  double intraWorst = 0; // max over subgroups of 1 / bottleneck
+  for (const auto &sg : subgroups) {
+    if (g == 1) {
+      ordered.push_back(sg);
+      continue;
+    }
+    auto bw = hopBandwidths(net, sg, options);
+    if (!bw)
+      return bw.takeError();
+    std::vector<unsigned> order = bestRingOrder(*bw, options.exhaustiveLimit);
+    std::vector<unsigned> nodes;
+    double fwd = std::numeric_limits<double>::infinity(), rev = fwd;
+    for (unsigned i = 0; i < g; ++i) {
+      nodes.push_back(sg[order[i]]);
+      fwd = std::min(fwd, (*bw)[order[i]][order[(i + 1) % g]]);
+      rev = std::min(rev, (*bw)[order[(i + 1) % g]][order[i]]);
+    }
+    intraWorst = std::max(intraWorst, 1 / std::min(fwd, rev));
+    ordered.push_back(nodes);
+    plan.rings.push_back(nodes);
+  }
+
+  // Intra-subgroup ring step (one ring or both directions, the faster).
+  std::optional<CollectivePhase> intra;
+  unsigned intraRings = 1;
+  if (g > 1) {
+    for (unsigned rings = 1; rings <= std::min(options.maxRings, g > 2 ? 2u : 1u);
+         ++rings) {
+      CollectivePhase phase;
+      phase.name = "reduce-scatter inside subgroups (ring step)";
+      phase.repeats = g - 1;
+      for (const auto &nodes : ordered)
+        for (unsigned r = 0; r < rings; ++r)
+          for (unsigned i = 0; i < g; ++i) {
+            unsigned a = nodes[i], b = nodes[(i + 1) % g];
+            if (r == 1)
+              std::swap(a, b);
+            phase.demands.push_back({a, b, shard / rings});
+          }
+      auto s = routePhase(net, phase.demands, options);
+      if (!s)
+        return s.takeError();
+      phase.schedule = std::move(*s);
+      if (!intra || phase.schedule.makespan <
+                        intra->schedule.makespan * (1 - 1e-9)) {
+        intra = std::move(phase);
+        intraRings = rings;
+      }
+    }
+  }
+
+  // Across subgroups: one shard of N/g per ring position.
+  std::vector<CollectivePhase> inter;
+  double interAlphaBeta = 0;
+  if (!reducers.empty()) {
+    auto inNet = planInNetworkCollective(net, all, CollectiveKind::AllReduce,
+                                         shard, reducers, options);
+    if (!inNet)
+      return inNet.takeError();
+    plan.reducers = inNet->reducers;
+    plan.shares = inNet->shares;
+    plan.bandwidth = inNet->bandwidth;
+    interAlphaBeta = inNet->alphaBetaTime;
+    for (CollectivePhase &p : inNet->phases) {
+      p.name = "all-reduce of the shards in the network";
+      inter.push_back(std::move(p));
+    }
+  } else {
+    std::optional<CollectivePhase> best;
+    double bestBw = 0;
+    for (unsigned rings = 1; rings <= std::min(options.maxRings, m > 2 ? 2u : 1u);
+         ++rings) {
+      CollectivePhase phase;
+      phase.name = "all-reduce of the shards across subgroups (ring step)";
+      phase.repeats = 2 * (m - 1);
+      for (unsigned p = 0; p < g; ++p)
+        for (unsigned r = 0; r < rings; ++r)
+          for (unsigned s = 0; s < m; ++s) {
+            unsigned a = ordered[s][p], b = ordered[(s + 1) % m][p];
+            if (r == 1)
+              std::swap(a, b);
+            phase.demands.push_back({a, b, shard / m / rings});
+          }
+      auto sched = routePhase(net, phase.demands, options);
+      if (!sched)
+        return sched.takeError();
+      phase.schedule = std::move(*sched);
+      if (!best ||
+          phase.schedule.makespan < best->schedule.makespan * (1 - 1e-9)) {
+        best = std::move(phase);
+        // Alpha-beta: rank 0's ring(s), standalone hop bandwidths.
+        std::vector<unsigned> rank0;
+        for (unsigned s = 0; s < m; ++s)
+          rank0.push_back(ordered[s][0]);
+        auto bw = hopBandwidths(net, rank0, options);
+        if (!bw)
+          return bw.takeError();
+        double fwd = std::numeric_limits<double>::infinity(), rev = fwd;
+        for (unsigned s = 0; s < m; ++s) {
+          fwd = std::min(fwd, (*bw)[s][(s + 1) % m]);
+          rev = std::min(rev, (*bw)[(s + 1) % m][s]);
+        }
+        // Bytes per second per unit of shard / m carried by the rings.
+        bestBw = rings == 2 ? 2 * std::min(fwd, rev) : fwd;
+      }
+    }
+    interAlphaBeta = best->repeats * (options.alpha + shard / m / bestBw);
+    plan.bandwidth = bestBw;
+    inter.push_back(std::move(*best));
+  }
+
+  double flow = 0, sbound = 0, ab = interAlphaBeta;
+  if (intra) {
+    CollectivePhase gather = *intra;
+    gather.name = "all-gather inside subgroups (ring step)";
+    double step = shard / intraRings * intraWorst;
+    ab += 2 * (g - 1) * (options.alpha + step);
+    plan.phases.push_back(std::move(*intra));
+    for (CollectivePhase &p : inter)
+      plan.phases.push_back(std::move(p));
+    plan.phases.push_back(std::move(gather));
+  } else {
+    for (CollectivePhase &p : inter)
+      plan.phases.push_back(std::move(p));
+  }
+  for (const CollectivePhase &p : plan.phases) {
+    bool pipelined = p.name.find("in the network") != std::string::npos;
+    double alphas = pipelined ? 2 * options.alpha : p.repeats * options.alpha;
+    flow += alphas + (pipelined ? 1 : p.repeats) * p.schedule.makespan;
+    sbound += alphas + (pipelined ? 1 : p.repeats) *
+                           p.schedule.lowerBound.value_or(0);
+  }
+  plan.flowTime = flow;
+  plan.scheduleBound = sbound;
+  plan.alphaBetaTime = ab;
+  return plan;
+}
+
 llvm::Expected<std::vector<CollectivePlan>>
 flow::planCollectives(const FlowNetwork &net, llvm::ArrayRef<unsigned> group,
                       CollectiveKind kind, double bytes,
@@ -560,6 +761,26 @@ flow::planCollectives(const FlowNetwork &net, llvm::ArrayRef<unsigned> group,
     if (!inn)
       return inn.takeError();
     out.push_back(std::move(*inn));
+  }
+  // Hierarchical all-reduce when the names split the group into at least
+  // two equal subgroups of two or more (e.g. servers).
+  if (kind == CollectiveKind::AllReduce) {
+    std::vector<std::vector<unsigned>> sub = subgroupsByPrefix(net, group);
+    bool equal = sub.size() >= 2 && sub.front().size() >= 2;
+    for (const auto &sg : sub)
+      equal = equal && sg.size() == sub.front().size();
+    if (equal) {
+      auto h = planHierarchicalAllReduce(net, sub, bytes, {}, options);
+      if (!h)
+        return h.takeError();
+      out.push_back(std::move(*h));
+      if (!reducers.empty()) {
+        auto hn = planHierarchicalAllReduce(net, sub, bytes, reducers, options);
+        if (!hn)
+          return hn.takeError();
+        out.push_back(std::move(*hn));
+      }
+    }
   }
   return out;
 }

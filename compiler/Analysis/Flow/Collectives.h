@@ -33,11 +33,18 @@
 namespace sluice::flow {
 
 enum class CollectiveKind { AllGather, ReduceScatter, AllReduce };
-enum class CollectiveAlgorithm { Ring, DoubleBinaryTree, InNetwork };
+enum class CollectiveAlgorithm {
+  Ring,
+  DoubleBinaryTree,
+  InNetwork,
+  /// Reduce-scatter inside subgroups, all-reduce of the shards across them
+  /// (ring, or in the network), all-gather inside subgroups.
+  Hierarchical,
+};
 
 /// "all-gather", "reduce-scatter", "all-reduce".
 llvm::StringRef collectiveKindName(CollectiveKind k);
-/// "ring", "double-binary-tree", "in-network".
+/// "ring", "double-binary-tree", "in-network", "hierarchical".
 llvm::StringRef collectiveAlgorithmName(CollectiveAlgorithm a);
 
 struct CollectiveOptions {
@@ -142,7 +149,30 @@ planInNetworkCollective(const FlowNetwork &net, llvm::ArrayRef<unsigned> group,
                         llvm::ArrayRef<unsigned> reducers,
                         const CollectiveOptions &options = {});
 
-/// Ring, tree (all-reduce) and in-network (if `reducers` is not empty).
+/// The members of `group` split by the prefix of their node names before
+/// the first '.' (e.g. "server[3]" of "server[3].gpu[2]"), in order of first
+/// appearance; members without a '.' form one subgroup each.
+std::vector<std::vector<unsigned>>
+subgroupsByPrefix(const FlowNetwork &net, llvm::ArrayRef<unsigned> group);
+
+/// Hierarchical all-reduce over equal-sized `subgroups` (e.g. the GPUs of
+/// each server): a ring reduce-scatter inside every subgroup (all at once),
+/// then the all-reduce of each N/g shard across the subgroups among the
+/// members holding it (rings over the subgroups, all shards at once; or,
+/// with `reducers`, in the network: each member sends its shard up once
+/// and receives the result once), then a ring all-gather inside every
+/// subgroup. Fails unless there are at least two subgroups of equal,
+/// non-zero size.
+llvm::Expected<CollectivePlan>
+planHierarchicalAllReduce(const FlowNetwork &net,
+                          const std::vector<std::vector<unsigned>> &subgroups,
+                          double bytes, llvm::ArrayRef<unsigned> reducers,
+                          const CollectiveOptions &options = {});
+
+/// Ring, tree (all-reduce), in-network (if `reducers` is not empty), and
+/// for an all-reduce whose members split by name prefix into at least two
+/// equal subgroups of two or more, hierarchical (ring across, and in the
+/// network if `reducers` is not empty), in that order.
 llvm::Expected<std::vector<CollectivePlan>>
 planCollectives(const FlowNetwork &net, llvm::ArrayRef<unsigned> group,
                 CollectiveKind kind, double bytes,

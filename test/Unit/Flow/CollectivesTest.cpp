@@ -332,13 +332,28 @@ TEST(FlowCollectives, ClusterInNetworkAgainstTheNicBound) {
   auto plans =
       planCollectives(net, gpus, CollectiveKind::AllReduce, N, reducers);
   ASSERT_TRUE(static_cast<bool>(plans)) << llvm::toString(plans.takeError());
-  ASSERT_EQ(plans->size(), 3u);
+  // Ring, tree, in-network, hierarchical (ring across, in the network).
+  ASSERT_EQ(plans->size(), 5u);
   // In the network, each server's eight GPUs push 8N out (and pull 8N in)
   // through eight 25 GB/s NICs: N / 25 GB/s, which the equal split over
   // the reducers reaches.
   const CollectivePlan &inNet = (*plans)[2];
   EXPECT_GE(inNet.flowTime, N / (25 * GBps) * (1 - 1e-6));
   EXPECT_LE(inNet.flowTime, N / (25 * GBps) * 1.01) << inNet.flowTime;
+  // Reducing inside the servers first sends only N/8 per GPU through the
+  // NICs: the hierarchical in-network plan needs at least N / 200 GB/s
+  // across and beats the flat one.
+  const CollectivePlan &hier = (*plans)[4];
+  EXPECT_EQ(hier.algorithm, CollectiveAlgorithm::Hierarchical);
+  EXPECT_FALSE(hier.reducers.empty());
+  EXPECT_GE(hier.flowTime, N / (200 * GBps));
+  EXPECT_LT(hier.flowTime, inNet.flowTime);
+  std::printf("[ 2 x DGX A100, all-reduce 256 MB ] ring %.3f ms, tree %.3f "
+              "ms, in-network %.3f ms, hierarchical ring %.3f ms, "
+              "hierarchical in-network %.3f ms, endpoint bound %.3f ms\n",
+              (*plans)[0].flowTime * 1e3, (*plans)[1].flowTime * 1e3,
+              inNet.flowTime * 1e3, (*plans)[3].flowTime * 1e3,
+              hier.flowTime * 1e3, hier.endpointBound * 1e3);
   for (const CollectivePlan &p : *plans) {
     EXPECT_LE(p.scheduleBound, p.flowTime * (1 + 1e-9));
     if (p.algorithm != CollectiveAlgorithm::InNetwork) {
@@ -347,4 +362,54 @@ TEST(FlowCollectives, ClusterInNetworkAgainstTheNicBound) {
     for (const CollectivePhase &ph : p.phases)
       checkSchedule(net, ph.demands, ph.schedule);
   }
+}
+
+TEST(FlowCollectives, HierarchicalOnAStarOfStars) {
+  // Two servers of two GPUs on a 100 GB/s local switch; the local switches
+  // reach a reducing core switch over 10 GB/s.
+  analysis::TopoGraph g;
+  std::vector<unsigned> gpus;
+  unsigned core = g.addDevice("core", "switch");
+  g.addBool(core, "reduce", true);
+  for (unsigned s = 0; s < 2; ++s) {
+    std::string p = "server[" + std::to_string(s) + "]";
+    unsigned sw = g.addDevice(p + ".sw", "switch");
+    g.addLink(sw, core, 10 * GBps, 0, true);
+    for (unsigned j = 0; j < 2; ++j) {
+      gpus.push_back(g.addDevice(p + ".gpu[" + std::to_string(j) + "]", "gpu"));
+      g.addLink(gpus.back(), sw, 100 * GBps, 0, true);
+    }
+  }
+  FlowNetwork net = buildNetwork(g);
+  auto sub = subgroupsByPrefix(net, gpus);
+  ASSERT_EQ(sub.size(), 2u);
+  EXPECT_EQ(sub[0], (std::vector<unsigned>{gpus[0], gpus[1]}));
+  const double N = 1e9;
+  // Reduce-scatter and all-gather inside: N/2 over 100 GB/s each; across:
+  // both GPUs' N/2 shards over the 10 GB/s uplink, each way at once.
+  double expect = 2 * (N / 2) / (100 * GBps) + N / (10 * GBps);
+  for (bool inNetwork : {false, true}) {
+    SCOPED_TRACE(inNetwork ? "in the network" : "ring across");
+    auto h = planHierarchicalAllReduce(
+        net, sub, N, inNetwork ? std::vector<unsigned>{core}
+                               : std::vector<unsigned>{});
+    ASSERT_TRUE(static_cast<bool>(h)) << llvm::toString(h.takeError());
+    EXPECT_EQ(h->algorithm, CollectiveAlgorithm::Hierarchical);
+    EXPECT_EQ(h->phases.size(), 3u);
+    EXPECT_TRUE(nearRel(h->flowTime, expect, 1e-4)) << h->flowTime;
+    EXPECT_LE(h->scheduleBound, h->flowTime * (1 + 1e-9));
+    for (const CollectivePhase &p : h->phases)
+      checkSchedule(net, p.demands, p.schedule);
+  }
+  // The flat in-network plan pushes all of N per GPU over the uplinks.
+  auto plans = planCollectives(net, gpus, CollectiveKind::AllReduce, N, {core});
+  ASSERT_TRUE(static_cast<bool>(plans)) << llvm::toString(plans.takeError());
+  ASSERT_EQ(plans->size(), 5u);
+  EXPECT_TRUE(nearRel((*plans)[2].flowTime, 2 * N / (10 * GBps), 1e-4));
+  EXPECT_LT((*plans)[4].flowTime, (*plans)[2].flowTime);
+  // Unequal subgroups are refused.
+  auto bad = planHierarchicalAllReduce(net, {{gpus[0]}, {gpus[1], gpus[2]}},
+                                       N, {});
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("equal"), std::string::npos);
 }
