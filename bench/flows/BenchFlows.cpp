@@ -409,13 +409,23 @@ void benchCollectives(const std::vector<unsigned> &sizes, double bytes) {
               ? flow::planRingCollective(net, m.gpus, p.kind, bytes)
           : p.algorithm == flow::CollectiveAlgorithm::DoubleBinaryTree
               ? flow::planTreeCollective(net, m.gpus, p.kind, bytes)
-              : flow::planInNetworkCollective(net, m.gpus, p.kind, bytes,
-                                              reducers);
+          : p.algorithm == flow::CollectiveAlgorithm::InNetwork
+              ? flow::planInNetworkCollective(net, m.gpus, p.kind, bytes,
+                                              reducers)
+              : flow::planHierarchicalAllReduce(
+                    net, flow::subgroupsByPrefix(net, m.gpus), bytes,
+                    p.reducers.empty() ? std::vector<unsigned>{} : reducers);
       double pms = msSince(t1);
       if (!again)
         llvm::consumeError(again.takeError());
       std::string detail;
-      if (p.algorithm == flow::CollectiveAlgorithm::InNetwork)
+      if (p.algorithm == flow::CollectiveAlgorithm::Hierarchical)
+        detail = p.reducers.empty()
+                     ? std::string("rings inside servers, rings across")
+                     : "rings inside servers, " +
+                           std::to_string(p.reducers.size()) +
+                           " reducer(s) across";
+      else if (p.algorithm == flow::CollectiveAlgorithm::InNetwork)
         detail = std::to_string(p.reducers.size()) + " reducer(s), first " +
                  net.nodes[p.reducers.front()];
       else
