@@ -16,12 +16,17 @@
 
 #include "compiler/Analysis/Flow/FlowProblem.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
+#include "compiler/Analysis/Flow/PathLP.h"
+#include "compiler/Analysis/Flow/Collectives.h"
+#include "compiler/Analysis/Flow/IntegralPlacement.h"
+#include "compiler/Analysis/Flow/SlotPlacement.h"
 #include "compiler/Analysis/TopoGraph.h"
 #include "llvm/Support/Error.h"
 
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -139,11 +144,16 @@ Machine buildMachine(unsigned gpus) {
 //===----------------------------------------------------------------------===//
 
 struct Result {
-  int status = 0; // 0 ok, 1 over cap, 2 solver error, 3 crashed
+  int status = 0; // 0 ok, 1 over cap, 2 solver error, 3 crashed, 4 not run
   double medianMs = 0;
   double makespan = 0;
   unsigned maxFlows = 0, commodities = 0, lpRows = 0, lpColumns = 0;
   unsigned events = 0;
+  /// Median CPU time of the runs (the forked child's process CPU clock), ms:
+  /// the machine is shared, so wall time overstates the work.
+  double cpuMedianMs = 0;
+  /// The solver's certified lower bound on the optimum (0: none).
+  double lowerBound = 0;
   /// Runs completed (the median is over these); fewer than asked when the
   /// cap stopped the repetitions.
   unsigned runs = 0;
@@ -157,11 +167,18 @@ using SolveFn = std::function<llvm::Expected<flow::FlowSchedule>()>;
 Result runRepeated(const SolveFn &fn, unsigned repeat,
                    const std::function<void(const Result &)> &report) {
   Result r;
-  std::vector<double> ms;
+  std::vector<double> ms, cpu;
+  auto cpuMs = [] {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+  };
   for (unsigned i = 0; i < repeat; ++i) {
+    double c0 = cpuMs();
     auto t0 = std::chrono::steady_clock::now();
     auto s = fn();
     auto t1 = std::chrono::steady_clock::now();
+    cpu.push_back(cpuMs() - c0);
     if (!s) {
       r.status = 2;
       std::string e = llvm::toString(s.takeError());
@@ -176,11 +193,15 @@ Result runRepeated(const SolveFn &fn, unsigned repeat,
     r.lpRows = s->stats.lpRows;
     r.lpColumns = s->stats.lpColumns;
     r.events = s->stats.events;
+    r.lowerBound = s->lowerBound ? *s->lowerBound : 0;
     std::vector<double> sorted = ms;
     std::sort(sorted.begin(), sorted.end());
     size_t n = sorted.size();
     r.medianMs = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     r.runs = static_cast<unsigned>(n);
+    std::vector<double> sc = cpu;
+    std::sort(sc.begin(), sc.end());
+    r.cpuMedianMs = n % 2 ? sc[n / 2] : (sc[n / 2 - 1] + sc[n / 2]) / 2;
     report(r);
   }
   return r;
@@ -302,6 +323,8 @@ std::string fmtResult(const Result &r, double cap, unsigned repeatAsked,
     std::snprintf(buf, sizeof(buf), "skipped: %s over %.0f s cap",
                   lp ? "LP" : "run", cap);
     return buf;
+  case 4:
+    return "not run (--solvers)";
   default:
     return std::string("error: ") + r.error;
   }
@@ -312,9 +335,16 @@ std::string work(const Row &row) {
   if (r.status != 0)
     return "";
   char buf[128];
-  if (r.lpRows)
-    std::snprintf(buf, sizeof(buf), "LP %u x %u, %u commodities", r.lpRows,
-                  r.lpColumns, r.commodities);
+  if (r.lpRows && row.solver.find("path LP") != std::string::npos)
+    std::snprintf(buf, sizeof(buf),
+                  "path LP %u x %u, %u pairs, gap to bound %.2f%%, CPU %.1f ms",
+                  r.lpRows, r.lpColumns, r.commodities,
+                  r.makespan > 0 ? 100 * (r.makespan - r.lowerBound) / r.makespan
+                                 : 0.0,
+                  r.cpuMedianMs);
+  else if (r.lpRows)
+    std::snprintf(buf, sizeof(buf), "LP %u x %u, %u commodities, CPU %.1f ms",
+                  r.lpRows, r.lpColumns, r.commodities, r.cpuMedianMs);
   else if (r.maxFlows)
     std::snprintf(buf, sizeof(buf), "%u max flows", r.maxFlows);
   else
@@ -332,6 +362,185 @@ void jsonString(const std::string &s) {
   std::putchar('"');
 }
 
+
+//===----------------------------------------------------------------------===//
+// Collectives, placement, slot recommendation (one timed run each)
+//===----------------------------------------------------------------------===//
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+void benchCollectives(const std::vector<unsigned> &sizes, double bytes) {
+  std::printf("\n### Collectives (all-reduce of %.0f MB over all GPUs)\n\n",
+              bytes / 1e6);
+  std::printf("| GPUs | algorithm | plan time (ms) | alpha-beta (ms) | routed "
+              "flows (ms) | schedule bound (ms) | endpoint bound (ms) | "
+              "detail |\n|-----:|-----------|------:|------:|------:|------:|"
+              "------:|------|\n");
+  for (unsigned gpus : sizes) {
+    Machine m = buildMachine(gpus);
+    flow::FlowNetwork net = flow::buildNetwork(m.graph);
+    // Reducers: the fabric switches of a cluster (SHARP-capable leaves and
+    // spines); on one node, the NVSwitches (hypothetical for A100).
+    std::vector<unsigned> reducers;
+    for (unsigned v = 0; v < net.numNodes(); ++v) {
+      llvm::StringRef name = net.nodes[v];
+      if (m.servers > 1 ? (name.starts_with("leaf") || name.starts_with("spine"))
+                        : name.starts_with("nvswitch"))
+        reducers.push_back(v);
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    auto plans = flow::planCollectives(net, m.gpus, flow::CollectiveKind::AllReduce,
+                                       bytes, reducers);
+    double ms = msSince(t0);
+    if (!plans) {
+      std::printf("| %u | error: %s |\n", gpus,
+                  llvm::toString(plans.takeError()).c_str());
+      continue;
+    }
+    for (const flow::CollectivePlan &p : *plans) {
+      // Time each algorithm alone for the plan-time column.
+      auto t1 = std::chrono::steady_clock::now();
+      llvm::Expected<flow::CollectivePlan> again =
+          p.algorithm == flow::CollectiveAlgorithm::Ring
+              ? flow::planRingCollective(net, m.gpus, p.kind, bytes)
+          : p.algorithm == flow::CollectiveAlgorithm::DoubleBinaryTree
+              ? flow::planTreeCollective(net, m.gpus, p.kind, bytes)
+          : p.algorithm == flow::CollectiveAlgorithm::InNetwork
+              ? flow::planInNetworkCollective(net, m.gpus, p.kind, bytes,
+                                              reducers)
+              : flow::planHierarchicalAllReduce(
+                    net, flow::subgroupsByPrefix(net, m.gpus), bytes,
+                    p.reducers.empty() ? std::vector<unsigned>{} : reducers);
+      double pms = msSince(t1);
+      if (!again)
+        llvm::consumeError(again.takeError());
+      std::string detail;
+      if (p.algorithm == flow::CollectiveAlgorithm::Hierarchical)
+        detail = p.reducers.empty()
+                     ? std::string("rings inside servers, rings across")
+                     : "rings inside servers, " +
+                           std::to_string(p.reducers.size()) +
+                           " reducer(s) across";
+      else if (p.algorithm == flow::CollectiveAlgorithm::InNetwork)
+        detail = std::to_string(p.reducers.size()) + " reducer(s), first " +
+                 net.nodes[p.reducers.front()];
+      else
+        detail = std::to_string(p.rings.size()) +
+                 (p.algorithm == flow::CollectiveAlgorithm::Ring ? " ring(s)"
+                                                                 : " tree(s)");
+      std::printf("| %u | %s | %.1f | %.3f | %.3f | %.3f | %.3f | %s |\n", gpus,
+                  flow::collectiveAlgorithmName(p.algorithm).str().c_str(), pms,
+                  p.alphaBetaTime * 1e3, p.flowTime * 1e3,
+                  p.scheduleBound * 1e3, p.endpointBound * 1e3, detail.c_str());
+    }
+    std::fprintf(stderr, "[bench-flows] collectives at %u GPUs: %.1f ms\n",
+                 gpus, ms);
+  }
+}
+
+void benchPlacement() {
+  // One DGX-like node: 8 GPUs read feature classes stored on the GPUs
+  // (80 GB total), the CPUs' memory or the NVMe drives.
+  Machine m = buildMachine(8);
+  flow::FlowNetwork net = flow::buildNetwork(m.graph);
+  std::printf("\n### Whole-item placement (one node, 8 GPUs)\n\n| classes | "
+              "items | method | time (ms) | makespan (s) |\n|------:|------:|"
+              "--------|------:|------:|\n");
+  for (unsigned numC : {4u, 8u, 16u}) {
+    flow::PlacementProblem p;
+    p.destinations = m.gpus;
+    double total = 0;
+    for (unsigned c = 0; c < numC; ++c) {
+      flow::PlacementClass cl;
+      cl.bytesPerItem = (1 + c % 3) * 1e9;
+      cl.itemCount = 2 + c % 4;
+      for (unsigned d = 0; d < 8; ++d)
+        cl.accesses.push_back(double((c * 7 + d * 3) % 5 + 1));
+      total += cl.bytesPerItem * cl.itemCount;
+      p.classes.push_back(cl);
+    }
+    p.tiers = {{"gpu", m.gpus, 0.25 * total},
+               {"cpu", m.cpus, 0.25 * total},
+               {"nvme", m.nvmes, total}};
+    unsigned items = 0;
+    for (const auto &c : p.classes)
+      items += unsigned(c.itemCount);
+    auto row = [&](const char *name, auto fn) {
+      auto t0 = std::chrono::steady_clock::now();
+      auto r = fn();
+      double ms = msSince(t0);
+      if (!r) {
+        std::printf("| %u | %u | %s | error: %s | |\n", numC, items, name,
+                    llvm::toString(r.takeError()).c_str());
+        return;
+      }
+      std::printf("| %u | %u | %s | %.1f | %.4f |\n", numC, items, name, ms,
+                  r->makespan);
+    };
+    row("whole-item greedy (Moment-style)",
+        [&] { return flow::placeGreedyWhole(net, p); });
+    row("whole-item MIP (glp_intopt)", [&] {
+      flow::IntegralPlacementOptions o;
+      o.timeLimitSeconds = 20;
+      return flow::placeIntegral(net, p, o);
+    });
+    row("fractional joint LP (bound)",
+        [&] { return flow::placeForMakespan(net, p); });
+  }
+}
+
+void benchSlots() {
+  std::printf("\n### Slot recommendation (pcie-switch-server layout)\n\n| "
+              "switches | devices | search | evaluated | time (ms) | current "
+              "(s) | recommended (s) |\n|------:|------:|------|------:|------:"
+              "|------:|------:|\n");
+  for (unsigned switches : {2u, 4u}) {
+    for (unsigned perKind : {2u, 4u}) {
+      flow::SlotProblem p;
+      flow::FlowNetwork &f = p.fabric;
+      unsigned s0 = f.addNode("socket[0]"), s1 = f.addNode("socket[1]");
+      f.addArc(s0, s1, 67.2 * GB);
+      f.addArc(s1, s0, 67.2 * GB);
+      for (unsigned k = 0; k < switches; ++k) {
+        unsigned sw = f.addNode("pcie[" + std::to_string(k) + "]");
+        f.addArc(k % 2 ? s1 : s0, sw, kPcie16);
+        f.addArc(sw, k % 2 ? s1 : s0, kPcie16);
+        for (unsigned j = 0; j < 2; ++j)
+          p.slots.push_back({"x16", sw, kPcie16, {}});
+        for (unsigned j = 0; j < 2; ++j)
+          p.slots.push_back({"x4", sw, kPcie4, {"nvme"}});
+      }
+      for (unsigned i = 0; i < perKind; ++i)
+        p.devices.push_back({"gpu[" + std::to_string(i) + "]", "gpu", 0});
+      for (unsigned i = 0; i < perKind; ++i)
+        p.devices.push_back({"ssd[" + std::to_string(i) + "]", "nvme", 7e9});
+      p.traffic.push_back({"nvme", std::nullopt, "gpu", 0.5e9});
+      p.traffic.push_back({"", s0, "gpu", 6e9});
+      // Current: packed from switch 0 on (GPUs in x16, SSDs in x4 slots).
+      for (unsigned i = 0; i < perKind; ++i)
+        p.current.push_back(4 * (i / 2) + i % 2);
+      for (unsigned i = 0; i < perKind; ++i)
+        p.current.push_back(4 * (i / 2) + 2 + i % 2);
+      if (p.current.back() >= p.slots.size())
+        continue;
+      auto t0 = std::chrono::steady_clock::now();
+      auto r = flow::recommendSlots(p);
+      double ms = msSince(t0);
+      if (!r) {
+        std::printf("| %u | %u | error: %s |\n", switches, 2 * perKind,
+                    llvm::toString(r.takeError()).c_str());
+        continue;
+      }
+      std::printf("| %u | %u | %s | %u | %.1f | %.4f | %.4f |\n", switches,
+                  2 * perKind, r->exhaustive ? "exhaustive" : "local",
+                  r->evaluated, ms, r->current->makespan, r->best.makespan);
+    }
+  }
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -341,6 +550,9 @@ int main(int argc, char **argv) {
   bool json = false;
   double bytes = 64e6; // per source (gather) or per pair (ring, all-to-all)
   unsigned allToAllMax = 16;
+  std::string solverFilter; // run only solvers whose name contains this
+  std::vector<unsigned> collectiveSizes = {8, 16, 128};
+  bool extras = true;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -359,12 +571,19 @@ int main(int argc, char **argv) {
       cap = std::atof(v);
     else if (const char *v = value("--all-to-all-max"))
       allToAllMax = static_cast<unsigned>(std::atoi(v));
+    else if (const char *v = value("--collective-sizes"))
+      collectiveSizes = parseList(v);
+    else if (a == "--no-extras")
+      extras = false;
+    else if (const char *v = value("--solvers"))
+      solverFilter = v;
     else if (a == "--json")
       json = true;
     else {
       std::fprintf(stderr,
                    "usage: %s [--sizes=8,16,...(GPUs)] [--repeat=K] "
-                   "[--cap-seconds=S] [--all-to-all-max=GPUS] [--json]\n",
+                   "[--cap-seconds=S] [--all-to-all-max=GPUS] [--solvers=SUBSTRING] "
+                   "[--collective-sizes=8,16,...] [--no-extras] [--json]\n",
                    argv[0]);
       return a == "--help" || a == "-h" ? 0 : 2;
     }
@@ -391,7 +610,10 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "[bench-flows] %u GPUs (%u devices): %s / %s ...\n",
                    G, row.devices, workload.c_str(), solver.c_str());
       std::string key = workload.substr(0, 4) + "/" + solver;
-      if (std::find(overCap.begin(), overCap.end(), key) != overCap.end()) {
+      if (!solverFilter.empty() &&
+          solver.find(solverFilter) == std::string::npos) {
+        row.result.status = 4;
+      } else if (std::find(overCap.begin(), overCap.end(), key) != overCap.end()) {
         row.result.status = 1;
         std::fprintf(stderr, "[bench-flows]   skipped (over cap at a smaller size)\n");
       } else {
@@ -449,11 +671,18 @@ int main(int argc, char **argv) {
       unsigned nd = static_cast<unsigned>(d.size());
       size_t lp = add(name, "multi-commodity LP", nd,
                       [&] { return flow::solveMultiCommodity(net, d); });
+      size_t pl = add(name, "path LP (1% gap)", nd, [&] {
+        flow::PathLPOptions o;
+        o.relativeGap = 1e-2;
+        return flow::solveMultiCommodityPaths(net, d, o);
+      });
       size_t dp = add(name, "direct paths", nd,
                       [&] { return flow::solveDirectPaths(net, d); });
-      rows[dp].ratioTo = "LP";
-      if (rows[lp].result.status == 0 && rows[dp].result.status == 0)
-        rows[dp].ratio = rows[lp].result.makespan / rows[dp].result.makespan;
+      for (size_t i : {pl, dp}) {
+        rows[i].ratioTo = "LP";
+        if (rows[lp].result.status == 0 && rows[i].result.status == 0)
+          rows[i].ratio = rows[lp].result.makespan / rows[i].result.makespan;
+      }
     }
   }
 
@@ -471,10 +700,10 @@ int main(int argc, char **argv) {
       jsonString(r.solver);
       std::printf(", \"demands\": %u, \"runs\": %u, \"status\": ", r.demands,
                   r.result.runs);
-      const char *st[] = {"ok", "over cap", "error", "crashed"};
+      const char *st[] = {"ok", "over cap", "error", "crashed", "not run"};
       jsonString(st[r.result.status]);
       if (r.result.status == 0)
-        std::printf(", \"medianMs\": %.6g, \"makespan\": %.9g", r.result.medianMs,
+        std::printf(", \"medianMs\": %.6g, \"cpuMedianMs\": %.6g, \"makespan\": %.9g", r.result.medianMs, r.result.cpuMedianMs,
                     r.result.makespan);
       if (r.ratio > 0)
         std::printf(", \"optimalOverThis\": %.6g", r.ratio);
@@ -511,6 +740,11 @@ int main(int argc, char **argv) {
                 r.solver.c_str(), fmtResult(r.result, cap, repeat, r.solver.find("LP") != std::string::npos)
                     .c_str(), mk.c_str(),
                 ratio.c_str(), work(r).c_str());
+  }
+  if (extras) {
+    benchCollectives(collectiveSizes, 256e6);
+    benchPlacement();
+    benchSlots();
   }
   return 0;
 }

@@ -60,6 +60,10 @@ enum class PlacementMethod {
   GreedyDensity,
   /// The joint place-and-route LP.
   JointLP,
+  /// placeGreedyWhole (IntegralPlacement.h).
+  GreedyWhole,
+  /// The joint place-and-route MIP (IntegralPlacement.h).
+  IntegralMIP,
 };
 
 struct PlacementResult {
