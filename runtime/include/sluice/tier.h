@@ -15,8 +15,10 @@
  *    before the tensor becomes resident; a mismatch is DATA_CORRUPT and the
  *    tensor stays on disk.
  *  - Operations are asynchronous: swap_out and prefetch start I/O and
- *    return; wait (or a later call that needs the memory) completes them and
- *    reports their errors.
+ *    return; wait completes them and reports their errors. Operations whose
+ *    I/O has finished are also completed by any later call (to release
+ *    memory early); an error found so is reported by the next wait,
+ *    swap_out or prefetch naming that tensor (never lost).
  *  - commit writes a manifest (atomically) naming the current copy of every
  *    persistent tensor; sluice_tier_manager_open restores exactly that state
  *    after a failure or a restart.
@@ -161,6 +163,8 @@ SLUICE_API sluice_status_t sluice_tier_wait(sluice_tier_manager_t *m,
                                             const sluice_tensor_t *tensors,
                                             size_t count,
                                             sluice_error_t *error);
+/* wait on every tensor; also returns only once superseded swap files
+ * (deleted in the background) are gone. */
 SLUICE_API sluice_status_t sluice_tier_wait_all(sluice_tier_manager_t *m,
                                                 sluice_error_t *error);
 

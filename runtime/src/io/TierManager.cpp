@@ -13,6 +13,10 @@
 
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <cinttypes>
 #include <cstring>
 #include <dirent.h>
@@ -89,6 +93,10 @@ struct Tensor {
   uint64_t committedGeneration = 0;
   std::unique_ptr<Op> op;
   std::string copyPath; // current copy
+  // The outcome of an operation completed in the background (reap), kept
+  // for the next wait on this tensor.
+  sluice_status_t deferredStatus = SLUICE_STATUS_OK;
+  sluice_error_t deferred{};
   bool persistent() const { return flags & SLUICE_TIER_PERSISTENT; }
 };
 
@@ -124,9 +132,91 @@ uint32_t headerChecksum(SwapHeader header) {
   return sluice_crc32c(0, page.data(), page.size());
 }
 
+/// Deletes superseded swap files on its own thread: on a busy disk an
+/// unlink takes milliseconds that the trainer's critical path should not
+/// pay. Only files no longer named by any tensor or manifest are queued, and
+/// generation numbers never repeat, so a late unlink cannot hit a live file.
+class Janitor {
+public:
+  ~Janitor() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    cv.notify_all();
+    if (thread.joinable())
+      thread.join();
+  }
+  void unlink(std::string path) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!thread.joinable())
+      thread = std::thread([this] { run(); });
+    queue.push_back(std::move(path));
+    cv.notify_all();
+  }
+  /// Returns once every queued file is deleted.
+  void drain() {
+    std::unique_lock<std::mutex> lock(mutex);
+    idle.wait(lock, [&] { return queue.empty() && busy == 0; });
+  }
+
+private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      cv.wait(lock, [&] { return stopping || !queue.empty(); });
+      if (queue.empty())
+        return;
+      std::string path = std::move(queue.front());
+      queue.pop_front();
+      ++busy;
+      lock.unlock();
+      ::unlink(path.c_str());
+      lock.lock();
+      --busy;
+      if (queue.empty())
+        idle.notify_all();
+    }
+  }
+  std::mutex mutex;
+  std::condition_variable cv, idle;
+  std::deque<std::string> queue;
+  int busy = 0;
+  bool stopping = false;
+  std::thread thread;
+};
+
 } // namespace
 
 struct sluice_tier_manager_t {
+  Janitor janitor;
+  // Freed tensor buffers by size, for reuse: on a VM fresh pages from the
+  // kernel cost a fault each (a 4 MiB buffer can take 100 ms), so buffers
+  // are recycled, like the pinned buffer pools of offloading systems.
+  std::unordered_map<uint64_t, std::vector<Buffer>> pool;
+  uint64_t pooledBytes = 0;
+  static constexpr uint64_t kPoolLimit = uint64_t(1) << 30;
+
+  /// A buffer of `padded` bytes; zero-filled when `zero`.
+  Buffer takeBuffer(uint64_t padded, bool zero) {
+    auto it = pool.find(padded);
+    if (it != pool.end() && !it->second.empty()) {
+      Buffer b = std::move(it->second.back());
+      it->second.pop_back();
+      pooledBytes -= padded;
+      if (zero)
+        std::memset(b.get(), 0, padded);
+      return b;
+    }
+    return Buffer(static_cast<char *>(sluice_io_alloc(padded, 4096)));
+  }
+  void giveBuffer(Buffer b, uint64_t padded) {
+    if (!b || pooledBytes + padded > kPoolLimit)
+      return; // freed
+    pooledBytes += padded;
+    pool[padded].push_back(std::move(b));
+  }
+
   sluice_tier_options_t options{};
   std::string dir;
   std::vector<Tensor> tensors;
@@ -137,6 +227,13 @@ struct sluice_tier_manager_t {
   sluice_tier_stats_t stats{};
   // Tensors with a write in flight, oldest first (for budget pressure).
   std::vector<uint32_t> writeOrder;
+  // Tensors with any operation in flight.
+  std::vector<uint32_t> pending;
+
+  /// Completes, without blocking, every operation whose I/O has finished,
+  /// so that memory is released as soon as possible; errors wait for the
+  /// next wait() on the tensor.
+  void reap();
 
   std::string copyPath(const Tensor &t, uint64_t generation) const {
     return dir + "/" + t.name + "." + std::to_string(generation) + ".swap";
@@ -162,9 +259,37 @@ struct sluice_tier_manager_t {
                              sluice_error_t *ioError, sluice_error_t *error);
   void dropCopy(Tensor &t, uint64_t generation);
   void syncDirectory();
+  /// Reports (once) the error of an operation completed in the background.
+  sluice_status_t takeDeferred(Tensor &t, sluice_error_t *error) {
+    sluice_status_t status = t.deferredStatus;
+    if (status != SLUICE_STATUS_OK) {
+      if (error)
+        *error = t.deferred;
+      t.deferredStatus = SLUICE_STATUS_OK;
+    }
+    return status;
+  }
   sluice_status_t checkIds(const sluice_tensor_t *ids, size_t count,
                            sluice_error_t *error, const char *what);
 };
+
+void sluice_tier_manager_t::reap() {
+  for (size_t k = 0; k < pending.size();) {
+    uint32_t index = pending[k];
+    Tensor &t = tensors[index];
+    if (!t.op || !sluice_io_batch_poll(t.op->batch)) {
+      ++k;
+      continue;
+    }
+    sluice_error_t local;
+    sluice_error_clear(&local);
+    sluice_status_t status = settle(index, &local); // erases pending[k]
+    if (status != SLUICE_STATUS_OK && t.deferredStatus == SLUICE_STATUS_OK) {
+      t.deferredStatus = status;
+      t.deferred = local;
+    }
+  }
+}
 
 void sluice_tier_manager_t::syncDirectory() {
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -177,7 +302,7 @@ void sluice_tier_manager_t::syncDirectory() {
 void sluice_tier_manager_t::dropCopy(Tensor &t, uint64_t generation) {
   if (t.committed && generation == t.committedGeneration)
     return; // the manifest names it
-  ::unlink(copyPath(t, generation).c_str());
+  janitor.unlink(copyPath(t, generation));
 }
 
 sluice_status_t sluice_tier_manager_t::checkIds(const sluice_tensor_t *ids,
@@ -232,6 +357,8 @@ sluice_status_t sluice_tier_manager_t::startWrite(uint32_t index,
   auto op = std::make_unique<Op>();
   op->write = true;
   op->generation = t.nextGeneration;
+  // Recycled buffers carry old bytes past the end: write zeros there.
+  std::memset(t.data.get() + t.bytes, 0, t.padded - t.bytes);
   uint64_t start = nowNs();
   op->crc = sluice_crc32c(0, t.data.get(), t.bytes);
   stats.checksum_ns += nowNs() - start;
@@ -276,6 +403,7 @@ sluice_status_t sluice_tier_manager_t::startWrite(uint32_t index,
   t.state = SLUICE_TENSOR_SWAPPING_OUT;
   t.op = std::move(op);
   writeOrder.push_back(index);
+  pending.push_back(index);
   return SLUICE_STATUS_OK;
 }
 
@@ -290,7 +418,7 @@ sluice_status_t sluice_tier_manager_t::startRead(uint32_t index,
   op->crc = t.crc;
   op->path = t.copyPath;
   op->header.reset(static_cast<char *>(sluice_io_alloc(kHeaderBytes, 4096)));
-  op->payload.reset(static_cast<char *>(sluice_io_alloc(t.padded, 4096)));
+  op->payload = takeBuffer(t.padded, false);
   if (!op->header || !op->payload) {
     account(t.home, -static_cast<int64_t>(t.padded));
     return failOutOfMemory(error, t.name);
@@ -317,14 +445,27 @@ sluice_status_t sluice_tier_manager_t::startRead(uint32_t index,
   ++stats.prefetches;
   t.state = SLUICE_TENSOR_SWAPPING_IN;
   t.op = std::move(op);
+  pending.push_back(index);
   return SLUICE_STATUS_OK;
 }
 
 sluice_status_t sluice_tier_manager_t::settle(uint32_t index,
                                               sluice_error_t *error) {
   Tensor &t = tensors[index];
-  if (!t.op)
-    return SLUICE_STATUS_OK;
+  if (!t.op) {
+    sluice_status_t deferred = t.deferredStatus;
+    if (deferred != SLUICE_STATUS_OK) {
+      if (error)
+        *error = t.deferred;
+      t.deferredStatus = SLUICE_STATUS_OK;
+    }
+    return deferred;
+  }
+  for (size_t k = 0; k < pending.size(); ++k)
+    if (pending[k] == index) {
+      pending.erase(pending.begin() + static_cast<long>(k));
+      break;
+    }
   std::unique_ptr<Op> op = std::move(t.op);
   uint64_t start = nowNs();
   sluice_error_t ioError;
@@ -364,8 +505,6 @@ sluice_status_t sluice_tier_manager_t::settleWrite(Tensor &t, Op &op,
                     "intact: " +
                     detail);
   }
-  if (options.durable)
-    syncDirectory();
   if (t.hasCopy)
     dropCopy(t, t.generation);
   t.hasCopy = true;
@@ -377,7 +516,7 @@ sluice_status_t sluice_tier_manager_t::settleWrite(Tensor &t, Op &op,
   if (op.keepResident) {
     t.state = SLUICE_TENSOR_RESIDENT;
   } else {
-    t.data.reset();
+    giveBuffer(std::move(t.data), t.padded);
     account(t.home, -static_cast<int64_t>(t.padded));
     t.state = SLUICE_TENSOR_ON_DISK;
   }
@@ -390,6 +529,7 @@ sluice_status_t sluice_tier_manager_t::settleRead(Tensor &t, Op &op,
                                                   sluice_error_t *error) {
   auto undo = [&](sluice_status_t status, const ErrorLocation &where,
                   const std::string &why) {
+    giveBuffer(std::move(op.payload), t.padded);
     account(t.home, -static_cast<int64_t>(t.padded));
     t.state = SLUICE_TENSOR_ON_DISK;
     return fail(error, status, where,
@@ -622,7 +762,7 @@ sluice_tier_tensor_create(sluice_tier_manager_t *m, const char *name,
     sluice_status_t status = m->reserve(t, error);
     if (status != SLUICE_STATUS_OK)
       return status;
-    t.data.reset(static_cast<char *>(sluice_io_alloc(t.padded, 4096)));
+    t.data = m->takeBuffer(t.padded, true);
     if (!t.data) {
       m->account(home, -static_cast<int64_t>(t.padded));
       return failOutOfMemory(error, name);
@@ -724,11 +864,15 @@ extern "C" sluice_status_t sluice_tier_swap_out(sluice_tier_manager_t *m,
     return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                 "sluice_tier_swap_out: NULL manager");
   return guarded(error, "", [&]() -> sluice_status_t {
+    m->reap();
     sluice_status_t status = m->checkIds(ids, count, error, "swap out");
     if (status != SLUICE_STATUS_OK)
       return status;
     for (size_t i = 0; i < count; ++i) {
       Tensor &t = m->tensors[ids[i]];
+      status = m->takeDeferred(t, error);
+      if (status != SLUICE_STATUS_OK)
+        return status;
       if (t.state == SLUICE_TENSOR_SWAPPING_IN) {
         status = m->settle(ids[i], error);
         if (status != SLUICE_STATUS_OK)
@@ -741,7 +885,7 @@ extern "C" sluice_status_t sluice_tier_swap_out(sluice_tier_manager_t *m,
       if (t.state != SLUICE_TENSOR_RESIDENT)
         continue; // already out, or empty
       if (!t.dirty && t.hasCopy) {
-        t.data.reset();
+        m->giveBuffer(std::move(t.data), t.padded);
         m->account(t.home, -static_cast<int64_t>(t.padded));
         t.state = SLUICE_TENSOR_ON_DISK;
         ++m->stats.swap_outs_clean;
@@ -764,11 +908,15 @@ extern "C" sluice_status_t sluice_tier_prefetch(sluice_tier_manager_t *m,
     return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                 "sluice_tier_prefetch: NULL manager");
   return guarded(error, "", [&]() -> sluice_status_t {
+    m->reap();
     sluice_status_t status = m->checkIds(ids, count, error, "prefetch");
     if (status != SLUICE_STATUS_OK)
       return status;
     for (size_t i = 0; i < count; ++i) {
       Tensor &t = m->tensors[ids[i]];
+      status = m->takeDeferred(t, error);
+      if (status != SLUICE_STATUS_OK)
+        return status;
       switch (t.state) {
       case SLUICE_TENSOR_RESIDENT:
       case SLUICE_TENSOR_SWAPPING_IN:
@@ -780,7 +928,7 @@ extern "C" sluice_status_t sluice_tier_prefetch(sluice_tier_manager_t *m,
         status = m->reserve(t, error);
         if (status != SLUICE_STATUS_OK)
           return status;
-        t.data.reset(static_cast<char *>(sluice_io_alloc(t.padded, 4096)));
+        t.data = m->takeBuffer(t.padded, true);
         if (!t.data) {
           m->account(t.home, -static_cast<int64_t>(t.padded));
           return failOutOfMemory(error, t.name);
@@ -808,6 +956,7 @@ extern "C" sluice_status_t sluice_tier_discard(sluice_tier_manager_t *m,
     return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                 "sluice_tier_discard: NULL manager");
   return guarded(error, "", [&]() -> sluice_status_t {
+    m->reap();
     sluice_status_t status = m->checkIds(ids, count, error, "discard");
     if (status != SLUICE_STATUS_OK)
       return status;
@@ -815,8 +964,9 @@ extern "C" sluice_status_t sluice_tier_discard(sluice_tier_manager_t *m,
       Tensor &t = m->tensors[ids[i]];
       sluice_error_t ignored; // its outcome no longer matters
       m->settle(ids[i], &ignored);
+      m->takeDeferred(t, &ignored);
       if (t.data) {
-        t.data.reset();
+        m->giveBuffer(std::move(t.data), t.padded);
         m->account(t.home, -static_cast<int64_t>(t.padded));
       }
       if (t.hasCopy)
@@ -839,6 +989,7 @@ extern "C" sluice_status_t sluice_tier_wait(sluice_tier_manager_t *m,
     return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                 "sluice_tier_wait: NULL manager");
   return guarded(error, "", [&]() -> sluice_status_t {
+    m->reap();
     sluice_status_t status = m->checkIds(ids, count, error, "wait");
     if (status != SLUICE_STATUS_OK)
       return status;
@@ -866,7 +1017,9 @@ extern "C" sluice_status_t sluice_tier_wait_all(sluice_tier_manager_t *m,
   std::vector<sluice_tensor_t> all(m->tensors.size());
   for (uint32_t i = 0; i < all.size(); ++i)
     all[i] = i;
-  return sluice_tier_wait(m, all.data(), all.size(), error);
+  sluice_status_t status = sluice_tier_wait(m, all.data(), all.size(), error);
+  m->janitor.drain();
+  return status;
 }
 
 extern "C" sluice_status_t sluice_tier_commit(sluice_tier_manager_t *m,
@@ -894,6 +1047,10 @@ extern "C" sluice_status_t sluice_tier_commit(sluice_tier_manager_t *m,
               tierName(t.home) + " " + std::to_string(t.generation) + " " +
               crc + "\n";
     }
+    // The swap files' data is on disk (RWF_DSYNC); make their names
+    // durable before the manifest that points at them.
+    if (m->options.durable)
+      m->syncDirectory();
     AtomicFile file;
     sluice_status_t s = file.open(manifest_path, error);
     if (s == SLUICE_STATUS_OK)
@@ -906,7 +1063,7 @@ extern "C" sluice_status_t sluice_tier_commit(sluice_tier_manager_t *m,
       if (!t.persistent())
         continue;
       if (t.committed && t.committedGeneration != t.generation)
-        ::unlink(m->copyPath(t, t.committedGeneration).c_str());
+        m->janitor.unlink(m->copyPath(t, t.committedGeneration));
       t.committed = true;
       t.committedGeneration = t.generation;
     }

@@ -130,6 +130,14 @@ OffloadSchedule OffloadSchedule::swapAll(uint32_t layers, uint32_t lookahead) {
       (dead ? e.discard : e.swapOut).push_back(r);
     }
   }
+  // What the plan expects to hide: an entry's inputs were prefetched
+  // `lookahead` entries earlier, so they hide under that entry's compute if
+  // it is a matrix product (forward or backward: batch/2 flops per byte of
+  // parameters) but not under an Adam update (~10 flops per 28 bytes
+  // moved), and the first entry's inputs cannot hide at all.
+  for (size_t k = 0; k < n; ++k)
+    s.entries[k].ioHidden = lookahead > 0 && k >= lookahead &&
+                            s.entries[k - lookahead].phase != Phase::Optimizer;
   return s;
 }
 

@@ -110,6 +110,8 @@ sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
   topts.durable = options.durable;
   const uint32_t L = config.layers();
   ids.assign(size_t(L) * kSlotCount, 0);
+  totals.entryStallNs.assign(options.schedule.entries.size(), 0);
+  totals.entryComputeNs.assign(options.schedule.entries.size(), 0);
   live.assign(size_t(L) * kSlotCount, 0);
   sluice_status_t status;
   if (!fresh) {
@@ -232,6 +234,7 @@ sluice_status_t OffloadTrainer::ensure(const std::vector<TensorRef> &reads,
     status = sluice_tier_wait(tiers, wanted.data(), wanted.size(), error);
   uint64_t stalled = nowNs() - start;
   totals.stallNs += stalled;
+  totals.entryStallNs[currentEntry] += stalled;
   if (hidden)
     totals.stallHiddenNs += stalled;
   return status;
@@ -269,7 +272,9 @@ sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
   std::vector<TensorRef> reads, writes;
   float stepLoss = 0;
   bool inputReady = false;
-  for (const ScheduleEntry &e : options.schedule.entries) {
+  for (size_t k = 0; k < options.schedule.entries.size(); ++k) {
+    const ScheduleEntry &e = options.schedule.entries[k];
+    currentEntry = k;
     sluice_status_t status = issuePrefetch(e.prefetch, error);
     if (status != SLUICE_STATUS_OK)
       return status;
@@ -311,6 +316,7 @@ sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
       break;
     }
     totals.computeNs += nowNs() - start;
+    totals.entryComputeNs[k] += nowNs() - start;
     std::vector<sluice_tensor_t> out1, out2;
     for (const TensorRef &r : e.swapOut)
       out1.push_back(tensor(r));
@@ -361,7 +367,6 @@ sluice_status_t OffloadTrainer::commit(uint64_t s, sluice_error_t *error) {
     status = sluice_tier_commit(tiers, manifestPath().c_str(), error);
   uint64_t spent = nowNs() - start;
   totals.commitNs += spent;
-  totals.stallNs += spent;
   if (status == SLUICE_STATUS_OK)
     committed = s;
   return context(status, error, "committing step " + std::to_string(s));

@@ -43,12 +43,14 @@ struct OffloadOptions {
 /// Time accounting since creation (nanoseconds).
 struct OffloadStats {
   uint64_t computeNs = 0;
-  uint64_t stallNs = 0;        ///< blocked waiting for tensors or commit
+  uint64_t stallNs = 0;        ///< blocked waiting for tensors (entries)
   uint64_t stallHiddenNs = 0;  ///< of which in entries the plan marks hidden
-  uint64_t commitNs = 0;
+  uint64_t commitNs = 0;       ///< end-of-step commits (writes + manifest)
   uint64_t ioBusyNs = 0;       ///< engine time with I/O in flight
   uint64_t demandFetches = 0;  ///< needed tensors the plan had not prefetched
   uint64_t steps = 0;
+  /// Per schedule entry, summed over steps.
+  std::vector<uint64_t> entryStallNs, entryComputeNs;
 };
 
 class OffloadTrainer {
@@ -99,6 +101,7 @@ private:
   std::vector<uint8_t> live;        // Activation/Grad written this step
   uint64_t done = 0, committed = 0;
   bool broken = false;
+  size_t currentEntry = 0;
   OffloadStats totals;
 };
 

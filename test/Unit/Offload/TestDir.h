@@ -18,8 +18,10 @@ public:
   ScratchDir() {
     const testing::TestInfo *info =
         testing::UnitTest::GetInstance()->current_test_info();
+    static int serial = 0;
     std::string name = std::string(info->test_suite_name()) + "." +
-                       info->name() + "." + std::to_string(::getpid());
+                       info->name() + "." + std::to_string(::getpid()) + "." +
+                       std::to_string(serial++);
     for (char &c : name)
       if (c == '/')
         c = '_';

@@ -119,6 +119,7 @@ TEST_P(TierTest, SwapOutAndBackAgain) {
   ASSERT_EQ(in(a), SLUICE_STATUS_OK);
   fill(a, 3);
   ASSERT_EQ(out(a), SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_tier_wait_all(manager, nullptr), SLUICE_STATUS_OK);
   EXPECT_EQ(dir.list(), (std::vector<std::string>{"a.2.swap", "b.1.swap"}));
   ASSERT_EQ(in(a), SLUICE_STATUS_OK);
   EXPECT_TRUE(holds(a, expected(bytes, 3)));
@@ -235,6 +236,7 @@ TEST_P(TierTest, DiscardDropsMemoryAndCopy) {
   ASSERT_EQ(out(a), SLUICE_STATUS_OK);
   ASSERT_EQ(sluice_tier_discard(manager, &a, 1, nullptr), SLUICE_STATUS_OK);
   EXPECT_EQ(sluice_tier_tensor_state(manager, a), SLUICE_TENSOR_EMPTY);
+  ASSERT_EQ(sluice_tier_wait_all(manager, nullptr), SLUICE_STATUS_OK);
   EXPECT_TRUE(dir.list().empty());
   ASSERT_EQ(in(a), SLUICE_STATUS_OK); // zero-filled, no read
   EXPECT_TRUE(holds(a, std::vector<unsigned char>(10000, 0)));
