@@ -27,6 +27,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+#include <cerrno>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -126,6 +129,21 @@ int runIo(const std::map<std::string, std::string> &args) {
     return 2;
   }
   const std::string path = dir + "/sluice-bench-io.dat";
+  // Like fio (its default fallocate=native), reserve the file's blocks
+  // first: O_DIRECT writes that extend a file are serialised by ext4.
+  {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                    0666);
+    int rc = fd < 0 ? errno
+                    : ::posix_fallocate(fd, 0, static_cast<off_t>(size));
+    if (fd >= 0)
+      ::close(fd);
+    if (rc != 0) {
+      std::fprintf(stderr, "sluice-bench-io: cannot reserve %s: %s\n",
+                   path.c_str(), std::strerror(rc));
+      return 1;
+    }
+  }
   sluice_io_engine_t *engine = makeEngine(args, qd, bs);
   sluice_io_file_t *file = nullptr;
   sluice_error_t err;
@@ -253,6 +271,9 @@ int runTrain(const std::map<std::string, std::string> &args) {
   uint64_t stall = last.stallNs - first.stallNs;
   uint64_t stallHidden = last.stallHiddenNs - first.stallHiddenNs;
   uint64_t commit = last.commitNs - first.commitNs;
+  bool anyHidden = false;
+  for (const ScheduleEntry &e : options.schedule.entries)
+    anyHidden |= e.ioHidden;
   double hiddenShare = busy ? 1.0 - double(stallHidden) / double(busy) : 0;
   double overallShare = busy ? 1.0 - double(stall) / double(busy) : 0;
   // Commit time: waiting for the last writes, then the manifest's fsync.
@@ -261,7 +282,7 @@ int runTrain(const std::map<std::string, std::string> &args) {
       "\"batch\":%u,\"lookahead\":%u,\"steps\":%llu,\"seconds\":%.3f,"
       "\"compute_ms\":%.1f,\"stall_ms\":%.1f,\"stall_hidden_entries_ms\":%.1f,"
       "\"commit_ms\":%.1f,\"io_busy_ms\":%.1f,\"MiB_moved\":%.1f,"
-      "\"demand_fetches\":%llu,\"hidden_share_planned\":%.3f,"
+      "\"demand_fetches\":%llu,\"hidden_share_planned\":%s,"
       "\"hidden_share_all_entries\":%.3f,\"loss\":%.5f}\n",
       backendName(engine), config.layers(), config.batch, lookahead,
       static_cast<unsigned long long>(steps - 1), seconds,
@@ -271,7 +292,8 @@ int runTrain(const std::map<std::string, std::string> &args) {
              tierBefore.bytes_read - tierBefore.bytes_written) /
           (1 << 20),
       static_cast<unsigned long long>(last.demandFetches - first.demandFetches),
-      hiddenShare, overallShare, loss);
+      anyHidden ? std::to_string(hiddenShare).substr(0, 5).c_str() : "null",
+      overallShare, loss);
   if (args.count("entries")) {
     const OffloadSchedule &plan = options.schedule;
     for (size_t k = 0; k < plan.entries.size(); ++k)
