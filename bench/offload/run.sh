@@ -27,6 +27,9 @@ echo "machine: $(nproc) cores, $(uname -r), $(fio --version), dir $DIR ($(findmn
 echo "file ${SIZE_MIB} MiB, block ${BS_KIB} KiB, queue depth $QD, O_DIRECT, $REPEAT rounds"
 
 for round in $(seq 1 "$REPEAT"); do
+  # Each round writes a fresh file, as the engine does (fio then creates
+  # and fallocates it; the engine's benchmark does the same).
+  rm -f "$FIOFILE"
   for rw in write read randread randwrite; do
     # The exact fio command line:
     fio --name="$rw" --filename="$FIOFILE" --size="${SIZE_MIB}M" \
@@ -63,6 +66,10 @@ for backend in ["uring", "threads"]:
     for line in open(f"{out}/sluice-{backend}.jsonl"):
         d = json.loads(line)
         rows.setdefault((backend, d["pattern"]), []).append(d["MiBps"])
+for rw in ["write", "read", "randread", "randwrite"]:
+    print(rw, "rounds (fio, uring, threads):",
+          [round(json.load(open(f"{out}/fio-{rw}-{r}.json"))["jobs"][0]["write" if "write" in rw else "read"]["bw_bytes"] / 2**20) for r in range(1, repeat + 1)],
+          [round(x) for x in rows[("uring", rw)]], [round(x) for x in rows[("threads", rw)]])
 print()
 print("| pattern | fio io_uring MiB/s | engine io_uring MiB/s | ratio | engine threads MiB/s | ratio |")
 print("|---|---|---|---|---|---|")
