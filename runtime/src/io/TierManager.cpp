@@ -651,13 +651,20 @@ sluice_tier_manager_open(const sluice_tier_options_t *options,
       std::istringstream fields(line);
       Tensor t;
       std::string home, crc;
-      if (!(fields >> t.name >> t.bytes >> home >> t.generation >> crc) ||
-          !validName(t.name.c_str()) || (home != "device" && home != "host") ||
-          m->byName.count(t.name))
+      std::string rest;
+      bool parsed = static_cast<bool>(fields >> t.name >> t.bytes >> home >>
+                                      t.generation >> crc) &&
+                    !(fields >> rest);
+      bool hexCrc = crc.size() == 8 &&
+                    crc.find_first_not_of("0123456789abcdefABCDEF") ==
+                        std::string::npos;
+      if (!parsed || !hexCrc || !validName(t.name.c_str()) ||
+          (home != "device" && home != "host") || m->byName.count(t.name) ||
+          t.bytes == 0 || t.bytes > (uint64_t(1) << 40))
         return fail(error, SLUICE_STATUS_PARSE_ERROR,
                     {manifest_path, lineNo, 1},
                     "expected '<name> <bytes> device|host <generation> "
-                    "<crc32c>' with a new name, got " +
+                    "<crc32c as 8 hex digits>' with a new name, got " +
                         quote(line));
       t.home = home == "device" ? SLUICE_TIER_DEVICE : SLUICE_TIER_HOST;
       t.crc = static_cast<uint32_t>(std::stoul(crc, nullptr, 16));

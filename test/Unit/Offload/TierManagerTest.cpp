@@ -283,6 +283,24 @@ TEST_P(TierTest, CommitAndReopen) {
   EXPECT_EQ(sluice_tier_tensor_state(manager, q), SLUICE_TENSOR_ON_DISK);
   ASSERT_EQ(in(q), SLUICE_STATUS_OK);
   EXPECT_TRUE(holds(q, expected(30000, 1)));
+  // A malformed manifest: a located parse error.
+  sluice_tier_manager_destroy(manager);
+  manager = nullptr;
+  const std::string bad = dir.file("bad-manifest");
+  {
+    std::ofstream out(bad);
+    out << "sluice-tier-manifest 1\np 30000 host 1 zz\n";
+  }
+  EXPECT_EQ(sluice_tier_manager_open(&o, bad.c_str(), &manager, &err),
+            SLUICE_STATUS_PARSE_ERROR);
+  EXPECT_EQ(err.line, 2u);
+  EXPECT_NE(std::string(err.message).find("'p 30000 host 1 zz'"),
+            std::string::npos)
+      << err.message;
+  EXPECT_EQ(manager, nullptr);
+  ASSERT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
+            SLUICE_STATUS_OK)
+      << err.message;
   // A manifest that names a damaged file is refused.
   sluice_tier_manager_destroy(manager);
   manager = nullptr;
