@@ -14,6 +14,8 @@ PACKAGES=(
   libglpk-dev                           # LP solver for multi-commodity flows
   graphviz                              # dot -> SVG for topology views
   zlib1g-dev                            # runtime: gzip'd graph inputs
+  liburing-dev                          # runtime: io_uring I/O engine
+  fio                                   # bench/offload: the I/O baseline
 )
 
 missing=()

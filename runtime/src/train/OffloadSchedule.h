@@ -1,0 +1,85 @@
+//===- OffloadSchedule.h - Per-layer swap plan for training -----*- C++ -*-===//
+//
+// What an offload planner decides, in the form the training runtime
+// executes: for every (layer, phase) of one training step, in execution
+// order (forward 0..L-1, backward L-1..0, optimizer 0..L-1), which
+// per-layer tensors to prefetch before the entry's compute, which to swap
+// out and which to discard after it, and which the plan keeps resident.
+//
+// Tensors are named by (layer, slot). A tensor an entry needs that is not
+// resident is fetched on demand (a stall the measurements count), so every
+// well-formed schedule computes the same result; the schedule decides only
+// the memory and the overlap. Planner output (off-plan) maps onto it: one
+// entry per layer and phase, actions from the plan's per-layer decisions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_SRC_TRAIN_OFFLOADSCHEDULE_H
+#define SLUICE_RUNTIME_SRC_TRAIN_OFFLOADSCHEDULE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sluice::train {
+
+enum class Phase : uint8_t { Forward, Backward, Optimizer };
+
+/// The per-layer tensors of an MLP layer.
+enum class Slot : uint8_t {
+  Param,      ///< weights and bias (persistent)
+  Grad,       ///< their gradient
+  AdamM,      ///< Adam first moment (persistent)
+  AdamV,      ///< Adam second moment (persistent)
+  Activation  ///< the layer's input, saved for the backward pass
+};
+constexpr unsigned kSlotCount = 5;
+
+struct TensorRef {
+  uint32_t layer = 0;
+  Slot slot = Slot::Param;
+  bool operator==(const TensorRef &o) const {
+    return layer == o.layer && slot == o.slot;
+  }
+};
+
+struct ScheduleEntry {
+  uint32_t layer = 0;
+  Phase phase = Phase::Forward;
+  /// Issued before this entry computes; for this entry or later ones.
+  std::vector<TensorRef> prefetch;
+  /// Issued after this entry computes (asynchronous writes).
+  std::vector<TensorRef> swapOut;
+  /// After this entry computes: the contents are dead (no write).
+  std::vector<TensorRef> discard;
+  /// Stay resident (documentation of the plan; checked not to conflict).
+  std::vector<TensorRef> keep;
+  /// The plan expects this entry's I/O to be hidden under compute.
+  bool ioHidden = true;
+};
+
+struct OffloadSchedule {
+  std::vector<ScheduleEntry> entries;
+
+  /// Everything stays resident: no I/O (the reference for bit-exactness).
+  static OffloadSchedule keepAll(uint32_t layers);
+  /// Every layer's tensors live on disk between uses (ZeRO-Infinity-like):
+  /// each entry prefetches what the entry `lookahead` steps later needs and
+  /// swaps out or discards what it no longer needs.
+  static OffloadSchedule swapAll(uint32_t layers, uint32_t lookahead = 1);
+};
+
+/// The tensors entry (layer, phase) reads and the ones it overwrites.
+void entryTensors(uint32_t layer, Phase phase, uint32_t layers,
+                  std::vector<TensorRef> &reads,
+                  std::vector<TensorRef> &writes);
+
+/// "" when `schedule` is well formed for `layers` layers, else what is
+/// wrong ("entry 3: expected backward of layer 2, got forward of layer 3").
+std::string validate(const OffloadSchedule &schedule, uint32_t layers);
+
+const char *phaseName(Phase phase);
+const char *slotName(Slot slot);
+
+} // namespace sluice::train
+
+#endif // SLUICE_RUNTIME_SRC_TRAIN_OFFLOADSCHEDULE_H

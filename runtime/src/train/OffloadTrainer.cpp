@@ -1,0 +1,389 @@
+//===- OffloadTrainer.cpp - MLP training with tensors swapped to disk -----===//
+#include "runtime/src/train/OffloadTrainer.h"
+
+#include <chrono>
+#include <cstring>
+
+using namespace sluice::train;
+
+namespace {
+
+uint64_t nowNs() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+sluice_status_t failWith(sluice_error_t *error, sluice_status_t status,
+                         const std::string &message) {
+  if (error) {
+    sluice_error_clear(error);
+    error->status = status;
+    std::snprintf(error->message, sizeof(error->message), "%s",
+                  message.c_str());
+  }
+  return status;
+}
+
+/// Prefixes the message of a failed call with what the trainer was doing.
+sluice_status_t context(sluice_status_t status, sluice_error_t *error,
+                        const std::string &what) {
+  if (status != SLUICE_STATUS_OK && error) {
+    std::string message = what + ": " + error->message;
+    std::snprintf(error->message, sizeof(error->message), "%s",
+                  message.c_str());
+  }
+  return status;
+}
+
+bool persistentSlot(Slot slot) {
+  return slot == Slot::Param || slot == Slot::AdamM || slot == Slot::AdamV;
+}
+
+} // namespace
+
+OffloadTrainer::~OffloadTrainer() { sluice_tier_manager_destroy(tiers); }
+
+std::string OffloadTrainer::manifestPath() const {
+  return options.swapDir + "/manifest";
+}
+
+sluice_tensor_t OffloadTrainer::tensor(TensorRef ref) const {
+  return ids[size_t(ref.layer) * kSlotCount + static_cast<unsigned>(ref.slot)];
+}
+
+bool OffloadTrainer::isLive(TensorRef ref) const {
+  return live[size_t(ref.layer) * kSlotCount + static_cast<unsigned>(ref.slot)];
+}
+
+float *OffloadTrainer::writable(TensorRef ref) {
+  live[size_t(ref.layer) * kSlotCount + static_cast<unsigned>(ref.slot)] = 1;
+  return static_cast<float *>(sluice_tier_tensor_write(tiers, tensor(ref)));
+}
+
+const float *OffloadTrainer::readable(TensorRef ref) {
+  return static_cast<const float *>(sluice_tier_tensor_read(tiers, tensor(ref)));
+}
+
+sluice_status_t OffloadTrainer::create(const MlpConfig &config,
+                                       OffloadOptions options,
+                                       std::unique_ptr<OffloadTrainer> &out,
+                                       sluice_error_t *error) {
+  std::unique_ptr<OffloadTrainer> t(new OffloadTrainer);
+  t->config = config;
+  t->options = std::move(options);
+  sluice_status_t status = t->setUp(true, error);
+  if (status == SLUICE_STATUS_OK)
+    out = std::move(t);
+  return status;
+}
+
+sluice_status_t OffloadTrainer::restore(const MlpConfig &config,
+                                        OffloadOptions options,
+                                        std::unique_ptr<OffloadTrainer> &out,
+                                        sluice_error_t *error) {
+  std::unique_ptr<OffloadTrainer> t(new OffloadTrainer);
+  t->config = config;
+  t->options = std::move(options);
+  sluice_status_t status = t->setUp(false, error);
+  if (status == SLUICE_STATUS_OK)
+    out = std::move(t);
+  return status;
+}
+
+sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
+  std::string bad = config.check();
+  if (bad.empty())
+    bad = validate(options.schedule, config.layers());
+  if (bad.empty() && options.commitEvery == 0)
+    bad = "commitEvery must be at least 1";
+  if (!bad.empty())
+    return failWith(error, SLUICE_STATUS_INVALID_ARGUMENT, bad);
+  sluice_tier_options_t topts;
+  sluice_tier_options_init(&topts);
+  topts.swap_dir = options.swapDir.c_str();
+  topts.engine = options.engine;
+  topts.device_budget = options.deviceBudget;
+  topts.host_budget = options.hostBudget;
+  topts.direct = options.direct;
+  topts.durable = options.durable;
+  const uint32_t L = config.layers();
+  ids.assign(size_t(L) * kSlotCount, 0);
+  totals.entryStallNs.assign(options.schedule.entries.size(), 0);
+  totals.entryComputeNs.assign(options.schedule.entries.size(), 0);
+  live.assign(size_t(L) * kSlotCount, 0);
+  sluice_status_t status;
+  if (!fresh) {
+    status = sluice_tier_manager_open(&topts, manifestPath().c_str(), &tiers,
+                                      error);
+    if (status != SLUICE_STATUS_OK)
+      return context(status, error, "restoring the committed state");
+  } else {
+    status = sluice_tier_manager_create(&topts, &tiers, error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+  }
+  // Tensors: persistent ones come from the manifest when restoring; the
+  // others are created empty.
+  auto name = [](uint32_t layer, Slot slot) {
+    return "L" + std::to_string(layer) + "." + slotName(slot);
+  };
+  for (uint32_t l = 0; l < L; ++l)
+    for (unsigned s = 0; s < kSlotCount; ++s) {
+      Slot slot = static_cast<Slot>(s);
+      uint64_t bytes = sizeof(float) * (slot == Slot::Activation
+                                            ? config.activationCount(l)
+                                            : config.paramCount(l));
+      sluice_tensor_t id;
+      if (!fresh && persistentSlot(slot)) {
+        status = sluice_tier_tensor_find(tiers, name(l, slot).c_str(), &id,
+                                         error);
+        if (status == SLUICE_STATUS_OK &&
+            sluice_tier_tensor_bytes(tiers, id) != bytes)
+          status = failWith(error, SLUICE_STATUS_DATA_CORRUPT,
+                            "tensor '" + name(l, slot) +
+                                "' in the manifest has another size than the "
+                                "model");
+        if (status != SLUICE_STATUS_OK)
+          return context(status, error, "restoring the committed state");
+      } else {
+        sluice_tier_t home = slot == Slot::AdamM || slot == Slot::AdamV
+                                 ? SLUICE_TIER_HOST
+                                 : SLUICE_TIER_DEVICE;
+        status = sluice_tier_tensor_create(
+            tiers, name(l, slot).c_str(), bytes, home,
+            persistentSlot(slot) ? SLUICE_TIER_PERSISTENT : 0, &id, error);
+        if (status != SLUICE_STATUS_OK)
+          return status;
+        // Step 0 state goes straight to disk, one tensor at a time, so the
+        // model need not fit in memory at once.
+        if (slot == Slot::Param)
+          initParams(config, l,
+                     static_cast<float *>(sluice_tier_tensor_write(tiers, id)));
+        status = persistentSlot(slot)
+                     ? sluice_tier_swap_out(tiers, &id, 1, error)
+                     : sluice_tier_discard(tiers, &id, 1, error);
+        if (status != SLUICE_STATUS_OK)
+          return context(status, error, "writing the initial state");
+      }
+      ids[size_t(l) * kSlotCount + s] = id;
+    }
+  if (!fresh) {
+    status = sluice_tier_tensor_find(tiers, "train.step", &stepTensor, error);
+    if (status == SLUICE_STATUS_OK)
+      status = sluice_tier_prefetch(tiers, &stepTensor, 1, error);
+    if (status == SLUICE_STATUS_OK)
+      status = sluice_tier_wait(tiers, &stepTensor, 1, error);
+    if (status != SLUICE_STATUS_OK)
+      return context(status, error, "restoring the step counter");
+    std::memcpy(&done, sluice_tier_tensor_read(tiers, stepTensor),
+                sizeof(done));
+    committed = done;
+    return SLUICE_STATUS_OK;
+  }
+  status = sluice_tier_tensor_create(tiers, "train.step", sizeof(uint64_t),
+                                     SLUICE_TIER_HOST, SLUICE_TIER_PERSISTENT,
+                                     &stepTensor, error);
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  std::vector<sluice_tensor_t> all = {stepTensor};
+  status = sluice_tier_swap_out(tiers, all.data(), all.size(), error);
+  if (status == SLUICE_STATUS_OK)
+    status = sluice_tier_commit(tiers, manifestPath().c_str(), error);
+  return context(status, error, "writing the initial state");
+}
+
+sluice_status_t OffloadTrainer::issuePrefetch(const std::vector<TensorRef> &refs,
+                                              sluice_error_t *error) {
+  for (const TensorRef &ref : refs) {
+    sluice_tensor_t id = tensor(ref);
+    // Activations and gradients not yet written in this step are dead:
+    // never read them back, just give them memory.
+    if (!persistentSlot(ref.slot) && !isLive(ref) &&
+        sluice_tier_tensor_state(tiers, id) != SLUICE_TENSOR_RESIDENT) {
+      sluice_status_t status = sluice_tier_discard(tiers, &id, 1, error);
+      if (status != SLUICE_STATUS_OK)
+        return status;
+    }
+    sluice_status_t status = sluice_tier_prefetch(tiers, &id, 1, error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+  }
+  return SLUICE_STATUS_OK;
+}
+
+sluice_status_t OffloadTrainer::ensure(const std::vector<TensorRef> &reads,
+                                       const std::vector<TensorRef> &writes,
+                                       bool hidden, sluice_error_t *error) {
+  std::vector<TensorRef> needed = reads;
+  needed.insert(needed.end(), writes.begin(), writes.end());
+  std::vector<sluice_tensor_t> wanted;
+  for (const TensorRef &ref : needed) {
+    // A read the plan did not prefetch (dead activations and gradients
+    // are only given memory, never read).
+    if (sluice_tier_tensor_state(tiers, tensor(ref)) ==
+            SLUICE_TENSOR_ON_DISK &&
+        (persistentSlot(ref.slot) || isLive(ref)))
+      ++totals.demandFetches;
+    wanted.push_back(tensor(ref));
+  }
+  uint64_t start = nowNs();
+  sluice_status_t status = issuePrefetch(needed, error);
+  if (status == SLUICE_STATUS_OK)
+    status = sluice_tier_wait(tiers, wanted.data(), wanted.size(), error);
+  uint64_t stalled = nowNs() - start;
+  totals.stallNs += stalled;
+  totals.entryStallNs[currentEntry] += stalled;
+  if (hidden)
+    totals.stallHiddenNs += stalled;
+  return status;
+}
+
+sluice_status_t OffloadTrainer::step(float *loss, sluice_error_t *error) {
+  if (broken)
+    return failWith(error, SLUICE_STATUS_FAILED_PRECONDITION,
+                    "a previous step failed; restore the committed state "
+                    "(step " +
+                        std::to_string(committed) + ") first");
+  const uint64_t attempted = done + 1;
+  sluice_io_stats_t before, after;
+  sluice_io_engine_stats(options.engine, &before);
+  sluice_status_t status = runStep(loss, error);
+  sluice_io_engine_stats(options.engine, &after);
+  totals.ioBusyNs += after.busy_ns - before.busy_ns;
+  if (status != SLUICE_STATUS_OK) {
+    broken = true;
+    return context(status, error,
+                   "training step " + std::to_string(attempted) +
+                       " failed (the committed state of step " +
+                       std::to_string(committed) + " is intact)");
+  }
+  ++totals.steps;
+  return SLUICE_STATUS_OK;
+}
+
+sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
+  const uint32_t L = config.layers();
+  const uint64_t s = done + 1;
+  std::fill(live.begin(), live.end(), 0);
+  const size_t outCount = size_t(config.batch) * config.widths[L];
+  std::vector<float> y(outCount), target(outCount), dZ(outCount), dX;
+  std::vector<TensorRef> reads, writes;
+  float stepLoss = 0;
+  bool inputReady = false;
+  for (size_t k = 0; k < options.schedule.entries.size(); ++k) {
+    const ScheduleEntry &e = options.schedule.entries[k];
+    currentEntry = k;
+    sluice_status_t status = issuePrefetch(e.prefetch, error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+    entryTensors(e.layer, e.phase, L, reads, writes);
+    if (!inputReady) {
+      // The input batch is the first layer's saved activation.
+      status = ensure({}, {{0, Slot::Activation}}, e.ioHidden, error);
+      if (status != SLUICE_STATUS_OK)
+        return status;
+      makeBatch(config, s, writable({0, Slot::Activation}), target.data());
+      inputReady = true;
+    }
+    status = ensure(reads, writes, e.ioHidden, error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+    const uint32_t l = e.layer, in = config.widths[l],
+                   out = config.widths[l + 1];
+    uint64_t start = nowNs();
+    switch (e.phase) {
+    case Phase::Forward: {
+      float *next = l + 1 < L ? writable({l + 1, Slot::Activation}) : y.data();
+      forwardLayer(in, out, config.batch, readable({l, Slot::Param}),
+                   readable({l, Slot::Activation}), next, l + 1 < L);
+      if (l + 1 == L)
+        stepLoss = mseLoss(y.data(), target.data(), outCount, dZ.data());
+      break;
+    }
+    case Phase::Backward:
+      dX.assign(l ? config.activationCount(l) : 0, 0.0f);
+      backwardLayer(in, out, config.batch, readable({l, Slot::Param}),
+                    readable({l, Slot::Activation}), dZ.data(),
+                    writable({l, Slot::Grad}), l ? dX.data() : nullptr);
+      dZ.swap(dX);
+      break;
+    case Phase::Optimizer:
+      adamUpdate(config, s, config.paramCount(l), writable({l, Slot::Param}),
+                 readable({l, Slot::Grad}), writable({l, Slot::AdamM}),
+                 writable({l, Slot::AdamV}));
+      break;
+    }
+    totals.computeNs += nowNs() - start;
+    totals.entryComputeNs[k] += nowNs() - start;
+    std::vector<sluice_tensor_t> out1, out2;
+    for (const TensorRef &r : e.swapOut)
+      out1.push_back(tensor(r));
+    for (const TensorRef &r : e.discard)
+      out2.push_back(tensor(r));
+    status = sluice_tier_swap_out(tiers, out1.data(), out1.size(), error);
+    if (status == SLUICE_STATUS_OK)
+      status = sluice_tier_discard(tiers, out2.data(), out2.size(), error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+  }
+  if (s % options.commitEvery == 0) {
+    sluice_status_t status = commit(s, error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+  }
+  done = s;
+  if (loss)
+    *loss = stepLoss;
+  return SLUICE_STATUS_OK;
+}
+
+sluice_status_t OffloadTrainer::commit(uint64_t s, sluice_error_t *error) {
+  uint64_t start = nowNs();
+  const uint32_t L = config.layers();
+  sluice_status_t status = sluice_tier_prefetch(tiers, &stepTensor, 1, error);
+  if (status == SLUICE_STATUS_OK)
+    status = sluice_tier_wait(tiers, &stepTensor, 1, error);
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  std::memcpy(sluice_tier_tensor_write(tiers, stepTensor), &s, sizeof(s));
+  // Write back persistent tensors the plan kept resident, keeping them
+  // resident (a prefetch during the write cancels the eviction).
+  std::vector<sluice_tensor_t> resident;
+  for (uint32_t l = 0; l < L; ++l)
+    for (Slot slot : {Slot::Param, Slot::AdamM, Slot::AdamV})
+      if (sluice_tier_tensor_state(tiers, tensor({l, slot})) ==
+          SLUICE_TENSOR_RESIDENT)
+        resident.push_back(tensor({l, slot}));
+  status = sluice_tier_swap_out(tiers, &stepTensor, 1, error);
+  if (status == SLUICE_STATUS_OK)
+    status = sluice_tier_swap_out(tiers, resident.data(), resident.size(),
+                                  error);
+  if (status == SLUICE_STATUS_OK)
+    status = sluice_tier_prefetch(tiers, resident.data(), resident.size(),
+                                  error);
+  if (status == SLUICE_STATUS_OK)
+    status = sluice_tier_commit(tiers, manifestPath().c_str(), error);
+  uint64_t spent = nowNs() - start;
+  totals.commitNs += spent;
+  if (status == SLUICE_STATUS_OK)
+    committed = s;
+  return context(status, error, "committing step " + std::to_string(s));
+}
+
+sluice_status_t OffloadTrainer::params(uint32_t layer, std::vector<float> &out,
+                                       sluice_error_t *error) {
+  if (layer >= config.layers())
+    return failWith(error, SLUICE_STATUS_OUT_OF_RANGE,
+                    "no layer " + std::to_string(layer));
+  sluice_tensor_t id = tensor({layer, Slot::Param});
+  sluice_status_t status = sluice_tier_prefetch(tiers, &id, 1, error);
+  if (status == SLUICE_STATUS_OK)
+    status = sluice_tier_wait(tiers, &id, 1, error);
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  const float *p = static_cast<const float *>(sluice_tier_tensor_read(tiers, id));
+  out.assign(p, p + config.paramCount(layer));
+  return SLUICE_STATUS_OK;
+}

@@ -1,0 +1,110 @@
+//===- OffloadTrainer.h - MLP training with tensors swapped to disk -*- C++ -*-===//
+//
+// Trains the MLP of Mlp.h with every per-layer tensor (parameters,
+// gradients, Adam moments, saved activations) held by a tier manager
+// (sluice/tier.h) and moved between memory and swap files as an
+// OffloadSchedule says. The arithmetic is the same as ReferenceTrainer's,
+// so the parameters after N steps are bit-identical.
+//
+// A step is all or nothing on disk: the persistent tensors (parameters,
+// Adam moments, the step counter) become the committed state only when the
+// step's manifest is written. A step that fails (I/O error, corrupt swap
+// file, budget exceeded) returns the error and leaves the trainer unusable;
+// OffloadTrainer::restore() reopens the last committed state and training
+// continues from there, with the same bits as if nothing had failed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_SRC_TRAIN_OFFLOADTRAINER_H
+#define SLUICE_RUNTIME_SRC_TRAIN_OFFLOADTRAINER_H
+
+#include "runtime/src/train/Mlp.h"
+#include "runtime/src/train/OffloadSchedule.h"
+#include "sluice/tier.h"
+
+#include <memory>
+#include <string>
+
+namespace sluice::train {
+
+struct OffloadOptions {
+  std::string swapDir;         ///< must exist
+  sluice_io_engine_t *engine = nullptr; ///< borrowed
+  OffloadSchedule schedule;
+  /// Bytes of the emulated device (parameters, gradients, activations) and
+  /// of host memory (Adam moments).
+  uint64_t deviceBudget = UINT64_MAX;
+  uint64_t hostBudget = UINT64_MAX;
+  bool direct = true;
+  bool durable = true;
+  /// Commit every this many steps (>= 1).
+  uint32_t commitEvery = 1;
+};
+
+/// Time accounting since creation (nanoseconds).
+struct OffloadStats {
+  uint64_t computeNs = 0;
+  uint64_t stallNs = 0;        ///< blocked waiting for tensors (entries)
+  uint64_t stallHiddenNs = 0;  ///< of which in entries the plan marks hidden
+  uint64_t commitNs = 0;       ///< end-of-step commits (writes + manifest)
+  uint64_t ioBusyNs = 0;       ///< engine time with I/O in flight
+  uint64_t demandFetches = 0;  ///< needed tensors the plan had not prefetched
+  uint64_t steps = 0;
+  /// Per schedule entry, summed over steps.
+  std::vector<uint64_t> entryStallNs, entryComputeNs;
+};
+
+class OffloadTrainer {
+public:
+  ~OffloadTrainer();
+  /// Creates the tensors, writes them out and commits step 0.
+  static sluice_status_t create(const MlpConfig &config,
+                                OffloadOptions options,
+                                std::unique_ptr<OffloadTrainer> &out,
+                                sluice_error_t *error);
+  /// Reopens the last committed state in options.swapDir.
+  static sluice_status_t restore(const MlpConfig &config,
+                                 OffloadOptions options,
+                                 std::unique_ptr<OffloadTrainer> &out,
+                                 sluice_error_t *error);
+
+  /// Runs step steps()+1 under the schedule; `loss` receives its loss.
+  sluice_status_t step(float *loss, sluice_error_t *error);
+  uint64_t steps() const { return done; }
+  uint64_t committedSteps() const { return committed; }
+  /// Copies the current parameters of `layer` (fetching them if needed).
+  sluice_status_t params(uint32_t layer, std::vector<float> &out,
+                         sluice_error_t *error);
+  const OffloadStats &stats() const { return totals; }
+  sluice_tier_manager_t *manager() { return tiers; }
+  std::string manifestPath() const;
+  sluice_tensor_t tensor(TensorRef ref) const;
+
+private:
+  OffloadTrainer() = default;
+  sluice_status_t setUp(bool fresh, sluice_error_t *error);
+  sluice_status_t runStep(float *loss, sluice_error_t *error);
+  sluice_status_t ensure(const std::vector<TensorRef> &reads,
+                         const std::vector<TensorRef> &writes, bool hidden,
+                         sluice_error_t *error);
+  sluice_status_t issuePrefetch(const std::vector<TensorRef> &refs,
+                                sluice_error_t *error);
+  sluice_status_t commit(uint64_t step, sluice_error_t *error);
+  float *writable(TensorRef ref);
+  const float *readable(TensorRef ref);
+  bool isLive(TensorRef ref) const;
+
+  MlpConfig config;
+  OffloadOptions options;
+  sluice_tier_manager_t *tiers = nullptr;
+  std::vector<sluice_tensor_t> ids; // layer * kSlotCount + slot
+  sluice_tensor_t stepTensor = 0;
+  std::vector<uint8_t> live;        // Activation/Grad written this step
+  uint64_t done = 0, committed = 0;
+  bool broken = false;
+  size_t currentEntry = 0;
+  OffloadStats totals;
+};
+
+} // namespace sluice::train
+
+#endif // SLUICE_RUNTIME_SRC_TRAIN_OFFLOADTRAINER_H
