@@ -81,7 +81,7 @@ private:
   }
   /// Unbounded, explaining why (the first operand's reason, else `why`).
   void explain(Operation *op, AVal &r, llvm::StringRef why) {
-    if (r.iv.hi)
+    if (r.iv.hi || !r.reason.empty())
       return;
     for (Value v : op->getOperands())
       if (!get(v).reason.empty() && !get(v).iv.hi) {
@@ -336,7 +336,13 @@ public:
     auto toF64 = [&](Value v) {
       return builder.create<arith::SIToFPOp>(loc, f64, v).getResult();
     };
-    auto operand = [&](size_t i) { return emit(e->ops[i]); };
+    // Operands first, in order (not as arguments of create<>, whose
+    // evaluation order is unspecified).
+    SmallVector<Value> ops;
+    if (e->kind != EK::Min && e->kind != EK::Max)
+      for (const b::ExprRef &o : e->ops)
+        ops.push_back(emit(o));
+    auto operand = [&](size_t i) { return ops[i]; };
     switch (e->kind) {
     case EK::Const:
       return builder.create<arith::ConstantOp>(loc,
@@ -377,9 +383,9 @@ public:
       return builder.create<math::SqrtOp>(loc, operand(0));
     case EK::Min:
     case EK::Max: {
-      Value acc = operand(0);
+      Value acc = emit(e->ops[0]);
       for (size_t i = 1; i < e->ops.size(); ++i) {
-        Value x = operand(i);
+        Value x = emit(e->ops[i]);
         acc = e->kind == EK::Min
                   ? builder.create<arith::MinimumFOp>(loc, acc, x).getResult()
                   : builder.create<arith::MaximumFOp>(loc, acc, x).getResult();
@@ -575,7 +581,10 @@ LogicalResult WalkBoundsPass::analyse(WalkOp walk) {
        << b::print(sumHi) << "]";
   } else {
     os << "no upper bound (" << weight.reason
-       << "): reservoir sampling only; lower bound " << b::print(lo);
+       << "): no rejection sampling, reservoir sampling only";
+    if (weightClass != "dynamic")
+      os << " (or alias tables: the weight is " << weightClass << ")";
+    os << "; lower bound " << b::print(lo);
   }
   if (!assumptions.empty()) {
     os << ", assuming ";
@@ -588,11 +597,14 @@ LogicalResult WalkBoundsPass::analyse(WalkOp walk) {
   llvm::StringRef s = sampler ? *sampler : llvm::StringRef("auto");
   os << "; sampler: " << s;
   if (!hi)
-    os << " (reservoir: the only sound choice)";
+    os << (weightClass == "dynamic" ? " (reservoir: the only sound choice)"
+                                    : " (alias or reservoir)");
   else if (s == "auto")
     os << (weightClass == "dynamic"
                ? " (cost model: rejection or reservoir per vertex)"
-               : " (alias tables per vertex, built once)");
+           : weightClass == "static"
+               ? " (alias tables per vertex, built once)"
+               : " (uniform: every edge of a vertex weighs the same)");
   emitRemark(loc) << text;
   return success();
 }
