@@ -525,7 +525,10 @@ LogicalResult WalkBoundsPass::analyse(WalkOp walk) {
              ? weight.iv.lo
              : b::max({weight.iv.lo, b::constant(0)});
   bool mayBeZero = b::sign(lo, assumptions) != b::Sign::Pos;
+  // The envelope of the effective weight (<= 0 counts as 0) is >= 0.
   b::ExprRef hi = weight.iv.hi;
+  if (hi && !b::nonNegative(b::sign(hi, assumptions)))
+    hi = b::max({hi, b::constant(0)});
   // Bounds of the sum over cur's edges.
   b::ExprRef sumLo, sumHi;
   if (wscaleUsable(weight.wscale, assumptions)) {
@@ -534,7 +537,7 @@ LogicalResult WalkBoundsPass::analyse(WalkOp walk) {
   } else {
     sumLo = b::mul(b::leaf(EK::Degree), lo);
     if (hi)
-      sumHi = b::mul(b::leaf(EK::Degree), b::max({hi, b::constant(0)}));
+      sumHi = b::mul(b::leaf(EK::Degree), hi);
   }
 
   if (mayBeZero)
