@@ -330,6 +330,35 @@ TEST_P(BoundsPass, BoundsHoldOnRandomGraphs) {
   EXPECT_GT(walks, 0);
 }
 
+// The ABI view of the analysis (walk.h's weight classes and kernel flags).
+TEST(BoundsPassAbi, ClassesAndFlagsOfTheExamples) {
+  struct Expected {
+    const char *file, *walk;
+    int weightClass;
+    uint32_t flags;
+  } expected[] = {{"deepwalk", "deepwalk", 1, 0},
+                  {"node2vec", "node2vec", 2, 1},
+                  {"ppr", "ppr", 1, 0},
+                  {"ppr", "ppr2", 2, 1 | 2},
+                  {"metapath", "metapath", 2, 2}};
+  for (const Expected &e : expected) {
+    Compiled c;
+    std::string path = std::string(SLUICE_SOURCE_DIR) + "/examples/walks/" +
+                       e.file + ".sluice";
+    ASSERT_TRUE(succeeded(c.compilation->parse(path)));
+    ASSERT_TRUE(succeeded(c.compilation->check()));
+    ASSERT_TRUE(succeeded(c.compilation->lower()));
+    bool found = false;
+    for (walk::WalkOp w : c.compilation->module().getOps<walk::WalkOp>())
+      if (w.getSymName() == e.walk) {
+        found = true;
+        EXPECT_EQ(w.abiWeightClass(), e.weightClass) << e.walk;
+        EXPECT_EQ(w.abiFlags(), e.flags) << e.walk;
+      }
+    EXPECT_TRUE(found) << e.walk;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Examples, BoundsPass,
                          ::testing::Values(
                              "examples/walks/deepwalk.sluice",
