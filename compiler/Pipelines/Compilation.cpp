@@ -2,6 +2,8 @@
 #include "compiler/Pipelines/Compilation.h"
 
 #include "compiler/Pipelines/TopoPipeline.h"
+#include "dialects/Plan/IR/PlanDialect.h"
+#include "dialects/Plan/Transforms/Passes.h"
 #include "dialects/Topo/IR/TopoDialect.h"
 #include "frontends/sluice/Frontend.h"
 #include "frontends/sluice/MLIRGen.h"
@@ -18,6 +20,7 @@ static const struct {
 } kPhases[] = {
     {Phase::Ast, "ast"},   {Phase::Sema, "sema"},     {Phase::Mlir, "mlir"},
     {Phase::Flat, "flat"}, {Phase::Report, "report"},
+    {Phase::Plan, "plan"},
 };
 
 std::optional<Phase> sluice::parsePhase(llvm::StringRef name) {
@@ -36,6 +39,7 @@ llvm::StringRef sluice::phaseName(Phase phase) {
 
 void sluice::registerSluiceDialects(mlir::DialectRegistry &registry) {
   registry.insert<topo::TopoDialect>();
+  registry.insert<plan::PlanDialect>();
 }
 
 Compilation::Compilation(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr)
@@ -62,5 +66,15 @@ mlir::LogicalResult Compilation::flatten(llvm::StringRef top) {
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return mlir::failure();
   buildTopoFlattenPipeline(pm, topName);
+  return pm.run(*module_);
+}
+
+mlir::LogicalResult Compilation::plan() {
+  if (!module_)
+    return mlir::failure();
+  mlir::PassManager pm(&ctx);
+  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+    return mlir::failure();
+  pm.addPass(plan::createPlanScheduleFlows());
   return pm.run(*module_);
 }

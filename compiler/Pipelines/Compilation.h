@@ -33,6 +33,7 @@ enum class Phase {
   Mlir, ///< MLIRGen: topo (and later walk/graph/model/plan) dialects
   Flat, ///< topo-flatten: one physical device per op
   Report, ///< topology analysis
+  Plan,   ///< plan-schedule-flows on the flat topology (after Flat)
 };
 
 /// Parses a phase name ("ast", "sema", "mlir", "flat", "report").
@@ -58,6 +59,9 @@ public:
   /// defaultTopTopology). Honours MLIR's pass-manager command-line options
   /// (e.g. --mlir-print-ir-after-all) when the tool registered them.
   mlir::LogicalResult flatten(llvm::StringRef top = "");
+  /// Runs plan-schedule-flows on the flattened module: every plan.demands
+  /// becomes a plan.schedule.
+  mlir::LogicalResult plan();
 
   /// The lowered module (after lower(), and transformed by flatten()).
   mlir::ModuleOp module() { return module_.get(); }

@@ -13,6 +13,7 @@
 #include "dialects/Topo/IR/TopoOps.h"
 #include "frontends/sluice/ConstEval.h"
 #include "frontends/sluice/Frontend.h"
+#include "frontends/sluice/MLIRGenDemand.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -733,6 +734,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
         error(d->range) << "not supported yet: lowering job '" << d->name
                         << "' to MLIR (the plan dialect is not built yet)";
         break;
+      case Decl::Kind::Demand:
+        break; // after the topologies: lowerDemands (MLIRGenDemand.cpp)
       }
     }
   if (failed)
@@ -741,6 +744,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
   builder.setInsertionPointToEnd(module->getBody());
   for (ElabTopology *t : order)
     emit(*t);
+  if (mlir::failed(lowerDemands(*module, program, globals)))
+    return nullptr;
   if (mlir::failed(mlir::verify(*module)))
     return nullptr;
   return module;

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Topo/IR/TopoOps.h"
 #include "dialects/Topo/Transforms/Passes.h"
+#include "dialects/Plan/IR/PlanOps.h"
+#include "dialects/Plan/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -14,9 +16,11 @@
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   sluice::topo::registerTopoPasses();
+  sluice::plan::registerPlanPasses();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, sluice::topo::TopoDialect>();
+  registry.insert<sluice::plan::PlanDialect>();
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Sluice optimizer driver\n", registry));
