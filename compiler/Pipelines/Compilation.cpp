@@ -76,5 +76,10 @@ mlir::LogicalResult Compilation::plan() {
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return mlir::failure();
   pm.addPass(plan::createPlanScheduleFlows());
-  return pm.run(*module_);
+  // The errors point at the demand in the source; the op adds nothing.
+  bool printOp = ctx.shouldPrintOpOnDiagnostic();
+  ctx.printOpOnDiagnostic(false);
+  mlir::LogicalResult result = pm.run(*module_);
+  ctx.printOpOnDiagnostic(printOp);
+  return result;
 }

@@ -123,7 +123,7 @@ void Sema::checkDemand(ast::DemandDecl &demand) {
         needed.append({"from", "to"});
       for (llvm::StringRef w : needed)
         if (!seen.count(w.str()))
-          error(item.range) << "'" << item.kind << "' needs a '" << w
+          error(item.range) << "'" << item.kind << "' needs " << (w == "over" ? "an" : "a") << " '" << w
                             << "' clause";
     }
   }
