@@ -30,8 +30,8 @@ struct DemandKind {
   bool overGroup;
 };
 const DemandKind kDemandKinds[] = {
-    {"transfer", false},  {"gather", false},        {"alltoall", true},
-    {"allgather", true},  {"reducescatter", true},  {"allreduce", true},
+    {"transfer", false}, {"gather", false},       {"alltoall", true},
+    {"allgather", true}, {"reducescatter", true}, {"allreduce", true},
 };
 } // namespace
 
@@ -68,8 +68,8 @@ void Sema::checkDemand(ast::DemandDecl &demand) {
       continue;
     if (const Value *v = valueOf(p.value.get()))
       if (auto n = v->asNumber(); n && *n <= 0)
-        error(p.value->range) << "'chunk' must be positive, got "
-                              << formatValue(*v, bytes);
+        error(p.value->range)
+            << "'chunk' must be positive, got " << formatValue(*v, bytes);
   }
 
   if (demand.items.empty())
@@ -86,9 +86,9 @@ void Sema::checkDemand(ast::DemandDecl &demand) {
       if (k.name == item.kind)
         kind = &k;
     if (!kind)
-      error(item.kindRange) << "unknown demand kind '" << item.kind
-                            << "'; expected one of " << joinNames(kindNames)
-                            << didYouMean(item.kind, kindNames);
+      error(item.kindRange)
+          << "unknown demand kind '" << item.kind << "'; expected one of "
+          << joinNames(kindNames) << didYouMean(item.kind, kindNames);
     // The size.
     if (checkAs(item.bytes.get(), bytes, "the size of '" + item.kind + "'"))
       if (const Value *v = valueOf(item.bytes.get()))
@@ -123,8 +123,9 @@ void Sema::checkDemand(ast::DemandDecl &demand) {
         needed.append({"from", "to"});
       for (llvm::StringRef w : needed)
         if (!seen.count(w.str()))
-          error(item.range) << "'" << item.kind << "' needs " << (w == "over" ? "an" : "a") << " '" << w
-                            << "' clause";
+          error(item.range)
+              << "'" << item.kind << "' needs " << (w == "over" ? "an" : "a")
+              << " '" << w << "' clause";
     }
   }
 }

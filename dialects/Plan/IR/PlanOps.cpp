@@ -5,6 +5,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 using namespace mlir;
 using namespace sluice::plan;
@@ -13,13 +15,20 @@ using namespace sluice::plan;
 #include "dialects/Plan/IR/PlanOps.cpp.inc"
 
 llvm::ArrayRef<llvm::StringRef> sluice::plan::demandKinds() {
-  static const llvm::StringRef kinds[] = {
-      "transfer", "gather", "alltoall", "allgather", "reducescatter",
-      "allreduce"};
+  static const llvm::StringRef kinds[] = {"transfer",      "gather",
+                                          "alltoall",      "allgather",
+                                          "reducescatter", "allreduce"};
   return kinds;
 }
 
 static bool isFiniteNum(double x) { return std::isfinite(x); }
+
+/// A number as "%g" writes it ("2", "1.5", "1e+09") for messages.
+static std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
 
 //===----------------------------------------------------------------------===//
 // plan.demands / plan.demand
@@ -34,7 +43,7 @@ LogicalResult DemandsOp::verifyRegions() {
   double chunk = getChunkBytes().convertToDouble();
   if (!isFiniteNum(chunk) || chunk < 0)
     return emitOpError() << "chunk_bytes must be finite and non-negative, got "
-                         << chunk;
+                         << num(chunk);
   return success();
 }
 
@@ -44,15 +53,16 @@ bool DemandOp::isCollective() {
 
 LogicalResult DemandOp::verify() {
   if (!llvm::is_contained(demandKinds(), getKind())) {
-    auto diag = emitOpError() << "unknown demand kind '" << getKind()
-                              << "'; expected one of";
+    auto diag = emitOpError()
+                << "unknown demand kind '" << getKind() << "'; expected one of";
     for (llvm::StringRef k : demandKinds())
       diag << " '" << k << "'";
     return diag;
   }
   double bytes = getBytes().convertToDouble();
   if (!isFiniteNum(bytes) || bytes <= 0)
-    return emitOpError() << "bytes must be finite and positive, got " << bytes;
+    return emitOpError() << "bytes must be finite and positive, got "
+                         << num(bytes);
   if (getSources().empty() || getDestinations().empty())
     return emitOpError() << "needs at least one source and one destination";
   for (ArrayAttr list : {getSources(), getDestinations()})
@@ -81,23 +91,23 @@ LogicalResult ScheduleOp::verifyRegions() {
   double makespan = getMakespan().convertToDouble();
   if (!isFiniteNum(makespan) || makespan < 0)
     return emitOpError() << "makespan must be finite and non-negative, got "
-                         << makespan;
+                         << num(makespan);
   if (auto lb = getLowerBound()) {
     double v = lb->convertToDouble();
     if (!isFiniteNum(v) || v < 0 || v > makespan * (1 + 1e-6))
-      return emitOpError() << "lower_bound " << v
-                           << " must lie in [0, makespan = " << makespan
+      return emitOpError() << "lower_bound " << num(v)
+                           << " must lie in [0, makespan = " << num(makespan)
                            << "]";
   }
-  for (std::optional<llvm::APFloat> b : {getDirectMakespan(),
-                                         getMomentMakespan()})
+  for (std::optional<llvm::APFloat> b :
+       {getDirectMakespan(), getMomentMakespan()})
     if (b && (!isFiniteNum(b->convertToDouble()) || b->convertToDouble() < 0))
       return emitOpError() << "baseline makespans must be finite and "
                               "non-negative";
   double chunk = getChunkBytes().convertToDouble();
   if (!isFiniteNum(chunk) || chunk < 0)
     return emitOpError() << "chunk_bytes must be finite and non-negative, got "
-                         << chunk;
+                         << num(chunk);
   for (Operation &op : getBody().front()) {
     double end = 0;
     if (auto t = dyn_cast<TransferOp>(op))
@@ -107,16 +117,16 @@ LogicalResult ScheduleOp::verifyRegions() {
     else
       return op.emitOpError() << "is not allowed in plan.schedule";
     if (!endsBy(end, makespan))
-      return op.emitOpError() << "ends at " << end
-                              << " s, after the schedule's makespan "
-                              << makespan << " s";
+      return op.emitOpError()
+             << "ends at " << num(end) << " s, after the schedule's makespan "
+             << num(makespan) << " s";
   }
   return success();
 }
 
 static LogicalResult verifyWindow(Operation *op, double start, double end) {
   if (!isFiniteNum(start) || !isFiniteNum(end) || start < 0 || end < start)
-    return op->emitOpError() << "window [" << start << ", " << end
+    return op->emitOpError() << "window [" << num(start) << ", " << num(end)
                              << "] must satisfy 0 <= start <= end (finite)";
   return success();
 }
@@ -127,16 +137,18 @@ LogicalResult TransferOp::verify() {
   double start = getStart().convertToDouble();
   double end = getEnd().convertToDouble();
   if (!isFiniteNum(bytes) || bytes <= 0)
-    return emitOpError() << "bytes must be finite and positive, got " << bytes;
+    return emitOpError() << "bytes must be finite and positive, got "
+                         << num(bytes);
   if (!isFiniteNum(rate) || rate <= 0)
-    return emitOpError() << "rate must be finite and positive, got " << rate;
+    return emitOpError() << "rate must be finite and positive, got "
+                         << num(rate);
   if (failed(verifyWindow(*this, start, end)))
     return failure();
   double moved = rate * (end - start);
   if (std::fabs(moved - bytes) > 1e-6 * bytes)
-    return emitOpError() << "moves " << moved << " bytes at rate " << rate
-                         << " during [" << start << ", " << end
-                         << "], not its " << bytes << " bytes";
+    return emitOpError() << "moves " << num(moved) << " bytes at rate "
+                         << num(rate) << " during [" << num(start) << ", "
+                         << num(end) << "], not its " << num(bytes) << " bytes";
   if (getChunksAttr().getInt() < 1)
     return emitOpError() << "needs at least one chunk, got "
                          << getChunksAttr().getInt();

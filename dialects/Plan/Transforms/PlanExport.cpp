@@ -84,9 +84,8 @@ LogicalResult plan::writePlanJSON(llvm::raw_ostream &os, ModuleOp module,
           std::string text =
               flow::scheduleToJSON(pn.net, *s, *timeline, /*indent=*/2);
           j.attributeBegin("schedule");
-          j.rawValue([&](llvm::raw_ostream &out) {
-            out << indentTail(text, 6);
-          });
+          j.rawValue(
+              [&](llvm::raw_ostream &out) { out << indentTail(text, 6); });
           j.attributeEnd();
         });
       }
@@ -141,9 +140,9 @@ LogicalResult plan::writePlanDot(llvm::raw_ostream &os, ModuleOp module,
       std::string label = formatRate(r);
       double util = s->arcs[a].utilisation;
       os << "  " << dotQuote(pn.net.nodes[arc.from]) << " -> "
-         << dotQuote(pn.net.nodes[arc.to]) << " [label="
-         << dotQuote(label + " / " + formatRate(arc.capacity)) << ", penwidth="
-         << llvm::format("%.2f", 1 + 4 * std::min(1.0, util))
+         << dotQuote(pn.net.nodes[arc.to])
+         << " [label=" << dotQuote(label + " / " + formatRate(arc.capacity))
+         << ", penwidth=" << llvm::format("%.2f", 1 + 4 * std::min(1.0, util))
          << (s->arcs[a].saturated ? ", color=red" : "") << "];\n";
     }
     os << "}\n";

@@ -29,8 +29,7 @@ mlir::LogicalResult writePlanJSON(llvm::raw_ostream &os, mlir::ModuleOp module,
                                   const analysis::TopoGraph &graph);
 mlir::LogicalResult writePlanDot(llvm::raw_ostream &os, mlir::ModuleOp module,
                                  const analysis::TopoGraph &graph);
-mlir::LogicalResult writePlanTrace(llvm::raw_ostream &os,
-                                   mlir::ModuleOp module,
+mlir::LogicalResult writePlanTrace(llvm::raw_ostream &os, mlir::ModuleOp module,
                                    const analysis::TopoGraph &graph);
 
 /// "12.5 GB/s": a rate in B/s with a decimal unit and 4 significant digits.

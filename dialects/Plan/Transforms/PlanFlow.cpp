@@ -101,8 +101,7 @@ plan::matchDevices(const flow::FlowNetwork &net, llvm::StringRef pattern) {
   std::vector<unsigned> out;
   for (unsigned n = 0; n < net.numNodes(); ++n) {
     llvm::SmallVector<llvm::StringRef> nameParts;
-    if (!splitPath(net.nodes[n], nameParts) ||
-        nameParts.size() != segs.size())
+    if (!splitPath(net.nodes[n], nameParts) || nameParts.size() != segs.size())
       continue;
     bool ok = true;
     for (size_t i = 0; i < segs.size() && ok; ++i) {
@@ -160,7 +159,8 @@ llvm::Expected<flow::FlowSchedule> plan::scheduleFromIR(ScheduleOp op,
     auto dst = net.findNode(t.getDestination());
     if (!src || !dst)
       return makeError("transfer " + t.getSource() + " -> " +
-                       t.getDestination() + " names a device not in the "
+                       t.getDestination() +
+                       " names a device not in the "
                        "topology");
     auto [it, inserted] = routeOf.try_emplace(t.getDemand(), s.routes.size());
     if (inserted) {
@@ -191,8 +191,7 @@ llvm::Expected<flow::FlowSchedule> plan::scheduleFromIR(ScheduleOp op,
     p.bytes = t.getBytes().convertToDouble();
     p.rate = t.getRate().convertToDouble();
     p.finish = t.getEnd().convertToDouble();
-    p.segments.push_back(
-        {t.getStart().convertToDouble(), p.finish, p.rate});
+    p.segments.push_back({t.getStart().convertToDouble(), p.finish, p.rate});
     route.demand.bytes += p.bytes;
     route.finish = std::max(route.finish, p.finish);
     route.paths.push_back(std::move(p));

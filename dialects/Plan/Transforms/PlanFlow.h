@@ -33,15 +33,15 @@ PlanNetwork buildPlanNetwork(const analysis::TopoGraph &graph);
 /// The nodes of `net` whose names match `pattern`, ascending. A pattern is
 /// a dotted device path whose segments are `name`, `name[i]`, `name[*]` or
 /// `name[a..b]` (half-open). Fails on a malformed pattern.
-llvm::Expected<std::vector<unsigned>>
-matchDevices(const flow::FlowNetwork &net, llvm::StringRef pattern);
+llvm::Expected<std::vector<unsigned>> matchDevices(const flow::FlowNetwork &net,
+                                                   llvm::StringRef pattern);
 
 /// The FlowSchedule that a plan.schedule describes: demands are the
 /// transfers' (demand index, source, destination), bytes summed; paths map
 /// to arcs of `pn`; arc usage recomputed. Fails if a device or link of the
 /// schedule is not in the network.
 llvm::Expected<flow::FlowSchedule> scheduleFromIR(ScheduleOp op,
-                                                   const PlanNetwork &pn);
+                                                  const PlanNetwork &pn);
 
 /// The FlowMethod spelled `name` by flow::methodName.
 std::optional<flow::FlowMethod> parseMethod(llvm::StringRef name);

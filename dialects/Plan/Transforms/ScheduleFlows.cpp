@@ -83,8 +83,7 @@ static std::vector<bool> reachableFrom(const flow::FlowNetwork &net,
 
 LogicalResult ScheduleFlowsPass::expand(DemandOp op, const PlanNetwork &pn,
                                         std::vector<flow::Demand> &out) {
-  StringRef topology =
-      op->getParentOfType<DemandsOp>().getTopology();
+  StringRef topology = op->getParentOfType<DemandsOp>().getTopology();
   std::vector<unsigned> sources, destinations;
   if (failed(resolve(op, op.getSources(), pn, topology, sources)) ||
       failed(resolve(op, op.getDestinations(), pn, topology, destinations)))
@@ -147,8 +146,7 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn) {
     return failure();
   std::vector<flow::Demand> demands = flow::mergeDemands(all);
   if (demands.empty())
-    return op.emitError() << "demand '" << op.getSymName()
-                          << "' moves nothing";
+    return op.emitError() << "demand '" << op.getSymName() << "' moves nothing";
 
   auto best = flow::solveMinMakespan(pn.net, demands);
   if (!best)
@@ -164,7 +162,8 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn) {
     srcs.insert(d.source);
     dsts.insert(d.destination);
   }
-  bool disjoint = llvm::none_of(srcs, [&](unsigned s) { return dsts.count(s); });
+  bool disjoint =
+      llvm::none_of(srcs, [&](unsigned s) { return dsts.count(s); });
   if (disjoint) {
     auto m = flow::solveMomentGreedy(pn.net, flow::makeMomentProblem(demands));
     if (!m)
@@ -199,8 +198,7 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn) {
       const flow::PathFlow &path = route.paths[p];
       if (path.bytes <= 0)
         continue;
-      llvm::SmallVector<StringRef> nodes = {
-          pn.net.nodes[route.demand.source]};
+      llvm::SmallVector<StringRef> nodes = {pn.net.nodes[route.demand.source]};
       for (unsigned a : path.arcs)
         nodes.push_back(pn.net.nodes[pn.net.arcs[a].to]);
       double start = path.segments.empty() ? 0 : path.segments.front().start;
@@ -247,8 +245,8 @@ void ScheduleFlowsPass::runOnOperation() {
       op.emitError() << "demand '" << op.getSymName() << "' is on topology '"
                      << op.getTopology()
                      << "', but the program was flattened around '"
-                     << flat.getSymName() << "' (choose it with --top="
-                     << op.getTopology() << ")";
+                     << flat.getSymName()
+                     << "' (choose it with --top=" << op.getTopology() << ")";
       ok = false;
       continue;
     }
