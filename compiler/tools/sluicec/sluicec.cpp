@@ -209,7 +209,15 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
     os << "\n";
     return 0;
   }
-  if (mlir::failed(compilation.flatten(topName)))
+  // --emit=plan without --top: the topology of the main file's first demand.
+  std::string top = topName;
+  if (top.empty() && emitPhase == Phase::Plan)
+    for (const auto &decl : program.modules.back()->decls)
+      if (auto *d = llvm::dyn_cast<ast::DemandDecl>(decl.get())) {
+        top = d->topology;
+        break;
+      }
+  if (mlir::failed(compilation.flatten(top)))
     return 1;
   if (emitPhase == Phase::Flat) {
     compilation.module().print(os);
