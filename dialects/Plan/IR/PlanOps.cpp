@@ -152,6 +152,10 @@ LogicalResult TransferOp::verify() {
   if (getChunksAttr().getInt() < 1)
     return emitOpError() << "needs at least one chunk, got "
                          << getChunksAttr().getInt();
+  // The timeline builder's limit: exporters expand every chunk.
+  if (getChunksAttr().getInt() > 1000000)
+    return emitOpError() << "has " << getChunksAttr().getInt()
+                         << " chunks; at most 1000000 are allowed";
   if (getDemandAttr().getInt() < 0)
     return emitOpError() << "demand index must be non-negative";
   ArrayAttr path = getPath();

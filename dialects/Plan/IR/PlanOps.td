@@ -140,8 +140,8 @@ def Plan_TransferOp : Plan_Op<"transfer", [HasParent<"ScheduleOp">]> {
     it serves (transfers of one demand share it), `stream` an optional
     name of the queue that issues it (executors and other planners use it).
     The verifier checks positive finite bytes and rate, 0 <= start <= end,
-    `rate * (end - start)` equal to `bytes` (relative 1e-6), at least one
-    chunk, and the path.
+    `rate * (end - start)` equal to `bytes` (relative 1e-6), 1 to 10^6
+    chunks, and the path.
   }];
   let arguments = (ins StrAttr:$source, StrAttr:$destination, F64Attr:$bytes,
                        StrArrayAttr:$path, F64Attr:$rate, F64Attr:$start,

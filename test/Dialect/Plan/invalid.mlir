@@ -96,6 +96,13 @@ plan.schedule @s on @t makespan(2.0) {
 // -----
 
 plan.schedule @s on @t makespan(2.0) {
+  // expected-error@+1 {{has 2000000 chunks; at most 1000000 are allowed}}
+  plan.transfer "a" -> "b" bytes(2.0) via ["a", "b"] rate(1.0) window(0.0, 2.0) chunks(2000000)
+}
+
+// -----
+
+plan.schedule @s on @t makespan(2.0) {
   // expected-error@+1 {{path must start at 'a' and end at 'b'}}
   plan.transfer "a" -> "b" bytes(2.0) via ["a", "c"] rate(1.0) window(0.0, 2.0) chunks(1)
 }
