@@ -2,6 +2,8 @@
 #include "compiler/Pipelines/Compilation.h"
 
 #include "compiler/Pipelines/TopoPipeline.h"
+#include "dialects/Plan/IR/PlanDialect.h"
+#include "dialects/Plan/Transforms/Passes.h"
 #include "dialects/Topo/IR/TopoDialect.h"
 #include "dialects/Walk/IR/WalkDialect.h"
 #include "dialects/Walk/Transforms/Passes.h"
@@ -20,6 +22,7 @@ static const struct {
 } kPhases[] = {
     {Phase::Ast, "ast"},   {Phase::Sema, "sema"},     {Phase::Mlir, "mlir"},
     {Phase::Flat, "flat"}, {Phase::Report, "report"},
+    {Phase::Plan, "plan"},
 };
 
 std::optional<Phase> sluice::parsePhase(llvm::StringRef name) {
@@ -39,6 +42,7 @@ llvm::StringRef sluice::phaseName(Phase phase) {
 void sluice::registerSluiceDialects(mlir::DialectRegistry &registry) {
   registry.insert<topo::TopoDialect>();
   registry.insert<walk::WalkDialect>();
+  registry.insert<plan::PlanDialect>();
 }
 
 Compilation::Compilation(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr)
@@ -77,4 +81,19 @@ mlir::LogicalResult Compilation::flatten(llvm::StringRef top) {
     return mlir::failure();
   buildTopoFlattenPipeline(pm, topName);
   return pm.run(*module_);
+}
+
+mlir::LogicalResult Compilation::plan() {
+  if (!module_)
+    return mlir::failure();
+  mlir::PassManager pm(&ctx);
+  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+    return mlir::failure();
+  pm.addPass(plan::createPlanScheduleFlows());
+  // The errors point at the demand in the source; the op adds nothing.
+  bool printOp = ctx.shouldPrintOpOnDiagnostic();
+  ctx.printOpOnDiagnostic(false);
+  mlir::LogicalResult result = pm.run(*module_);
+  ctx.printOpOnDiagnostic(printOp);
+  return result;
 }

@@ -33,6 +33,7 @@ enum class Phase {
   Mlir, ///< MLIRGen: topo (and later walk/graph/model/plan) dialects
   Flat, ///< topo-flatten: one physical device per op
   Report, ///< topology analysis
+  Plan,   ///< plan-schedule-flows on the flat topology (after Flat)
 };
 
 /// Parses a phase name ("ast", "sema", "mlir", "flat", "report").
@@ -59,6 +60,9 @@ public:
   /// defaultTopTopology). Honours MLIR's pass-manager command-line options
   /// (e.g. --mlir-print-ir-after-all) when the tool registered them.
   mlir::LogicalResult flatten(llvm::StringRef top = "");
+  /// Runs plan-schedule-flows on the flattened module: every plan.demands
+  /// becomes a plan.schedule.
+  mlir::LogicalResult plan();
 
   /// Whether lower() makes walk-bounds explain each walk with a remark
   /// (`sluicec --remarks`).

@@ -741,6 +741,25 @@ void Dumper::decl(const Decl &d) {
     props(j.props);
     return;
   }
+  case Decl::Kind::Demand: {
+    auto &dm = llvm::cast<DemandDecl>(d);
+    line() << "DemandDecl " << dm.name << " on=" << dm.topology;
+    range(dm.range);
+    os << "\n";
+    Nest nest(*this);
+    props(dm.props);
+    for (const DemandItem &item : dm.items) {
+      line() << "DemandItem " << item.kind;
+      range(item.range);
+      os << "\n";
+      Nest inner(*this);
+      expr(item.bytes.get());
+      for (const DemandClause &c : item.clauses)
+        for (const Endpoint &ep : c.endpoints)
+          endpoint(c.word, ep);
+    }
+    return;
+  }
   }
 }
 

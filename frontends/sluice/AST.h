@@ -487,7 +487,7 @@ public:
 class Decl {
 public:
   enum class Kind { Import, Let, Topology, Graph, Walk, Algorithm, Schedule,
-                    Model, Job };
+                    Model, Job, Demand };
   Decl(Kind kind, SourceRange range) : kind(kind), range(range) {}
   virtual ~Decl() = default;
   Kind getKind() const { return kind; }
@@ -576,6 +576,35 @@ struct JobDecl : Decl {
   SourceRange targetRange;
   std::vector<Prop> props;
   static bool classof(const Decl *d) { return d->kind == Kind::Job; }
+};
+
+/// One clause of a demand item: `from cpu[0]`, `to [gpu[0], gpu[1]]`,
+/// `over gpu[*]`.
+struct DemandClause {
+  std::string word; ///< from, to, over
+  SourceRange wordRange;
+  std::vector<Endpoint> endpoints;
+  SourceRange range;
+};
+
+/// One transfer set of a demand: `transfer 8 GiB from cpu[0] to gpu[*]`,
+/// `allreduce 2 GiB over gpu[*]`, `gather 64 GiB from [ssd[*]] to gpu[*]`.
+struct DemandItem {
+  std::string kind; ///< transfer, gather, allreduce, allgather, ...
+  SourceRange kindRange;
+  ExprPtr bytes;
+  std::vector<DemandClause> clauses;
+  SourceRange range;
+};
+
+/// `demand feats on dgx { chunk: 64 MiB, gather 8 GiB from ... to ... }`
+struct DemandDecl : Decl {
+  DemandDecl(SourceRange r) : Decl(Kind::Demand, r) {}
+  std::string topology;
+  SourceRange topologyRange;
+  std::vector<Prop> props; ///< options of the whole demand
+  std::vector<DemandItem> items;
+  static bool classof(const Decl *d) { return d->kind == Kind::Demand; }
 };
 
 /// One parsed file.

@@ -14,6 +14,7 @@
 #include "frontends/sluice/ConstEval.h"
 #include "frontends/sluice/Frontend.h"
 #include "frontends/sluice/MLIRGenWalk.h"
+#include "frontends/sluice/MLIRGenDemand.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -734,6 +735,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
         error(d->range) << "not supported yet: lowering job '" << d->name
                         << "' to MLIR (the plan dialect is not built yet)";
         break;
+      case Decl::Kind::Demand:
+        break; // after the topologies: lowerDemands (MLIRGenDemand.cpp)
       }
     }
   if (failed)
@@ -743,6 +746,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
   for (ElabTopology *t : order)
     emit(*t);
   if (mlir::failed(mlirGenWalks(*module, program, globals)))
+    return nullptr;
+  if (mlir::failed(lowerDemands(*module, program, globals)))
     return nullptr;
   if (mlir::failed(mlir::verify(*module)))
     return nullptr;

@@ -396,7 +396,7 @@ TopoItemPtr letItem(const SourceRange &range, LetParts parts) {
        WALK "'walk'" ALGORITHM "'algorithm'" SCHEDULE "'schedule'"
        MODEL "'model'" JOB "'job'" FOR "'for'" IF "'if'" THEN "'then'"
        ELSE "'else'" WHILE "'while'" REPEAT "'repeat'" AND "'and'" OR "'or'"
-       NOT "'not'" TRUE "'true'" FALSE "'false'"
+       NOT "'not'" TRUE "'true'" FALSE "'false'" DEMAND "'demand'"
 
 // Soft keywords: keywords where the grammar needs them, names elsewhere.
 %token <std::string> LINK "'link'" OVERRIDE "'override'"
@@ -405,6 +405,7 @@ TopoItemPtr letItem(const SourceRange &range, LetParts parts) {
        PROBABILITY "'probability'" WEIGHT "'weight'" STATE "'state'"
        UPDATE "'update'" VERTEX "'vertex'" FRONTIER "'frontier'"
        VERTICES "'vertices'" EDGES "'edges'" WHERE "'where'" OUTPUT "'output'"
+       TO "'to'" OVER "'over'"
 
 // Punctuation.
 %token LBRACE "'{'" RBRACE "'}'" LPAREN "'('" RPAREN "')'" LBRACKET "'['"
@@ -419,7 +420,7 @@ TopoItemPtr letItem(const SourceRange &range, LetParts parts) {
 //===----------------------------------------------------------------------===//
 
 %type <ast::DeclPtr> decl import_decl let_decl topology_decl graph_decl
-      walk_decl algorithm_decl schedule_decl model_decl job_decl
+      walk_decl algorithm_decl schedule_decl model_decl job_decl demand_decl
 %type <LetParts> let_core
 %type <std::string> name soft_kw key expr_name lvalue_name job_action
 %type <std::optional<ast::TypeRef>> opt_type
@@ -451,6 +452,12 @@ TopoItemPtr letItem(const SourceRange &range, LetParts parts) {
 %type <std::vector<ast::ExprPtr>> expr_seq
 %type <std::vector<ast::Arg>> args arg_seq
 %type <ast::Arg> arg
+%type <std::unique_ptr<ast::DemandDecl>> demand_body
+%type <ast::DemandItem> demand_item
+%type <std::vector<ast::DemandClause>> demand_clauses
+%type <ast::DemandClause> demand_clause
+%type <std::string> demand_word
+%type <std::vector<ast::Endpoint>> demand_targets endpoint_seq
 
 %start program
 
@@ -477,6 +484,7 @@ decl
   | schedule_decl   { $$ = std::move($1); }
   | model_decl      { $$ = std::move($1); }
   | job_decl        { $$ = std::move($1); }
+  | demand_decl     { $$ = std::move($1); }
   ;
 
 // A declaration keyword ends error recovery: the next error is reported even
@@ -490,6 +498,7 @@ kw_algorithm : ALGORITHM  { yyerrok; } ;
 kw_schedule  : SCHEDULE   { yyerrok; } ;
 kw_model     : MODEL      { yyerrok; } ;
 kw_job       : JOB        { yyerrok; } ;
+kw_demand    : DEMAND     { yyerrok; } ;
 
 // After an error, a braced group is skipped as a whole, so that its '}' does
 // not end the enclosing body.
@@ -506,6 +515,7 @@ junk
 junk_token
   : IDENT { } | NUMBER { } | QUANTITY { } | STRING { }
   | IMPORT | LET | TOPOLOGY | GRAPH | WALK | ALGORITHM | SCHEDULE | MODEL | JOB
+  | DEMAND
   | FOR | IF | THEN | ELSE | WHILE | REPEAT | AND | OR | NOT | TRUE | FALSE
   | soft_kw { } | VERTEX { } | FRONTIER { } | VERTICES { } | EDGES { }
   | OUTPUT { }
@@ -528,6 +538,7 @@ soft_kw
   | PROBABILITY { $$ = std::move($1); } | WEIGHT { $$ = std::move($1); }
   | STATE { $$ = std::move($1); } | UPDATE { $$ = std::move($1); }
   | WHERE { $$ = std::move($1); }
+  | TO { $$ = std::move($1); } | OVER { $$ = std::move($1); }
   ;
 
 // Any name: identifiers and every soft keyword.
@@ -570,6 +581,7 @@ key
   | SCHEDULE   { $$ = "schedule"; }
   | MODEL      { $$ = "model"; }
   | JOB        { $$ = "job"; }
+  | DEMAND     { $$ = "demand"; }
   ;
 
 //===----------------------------------------------------------------------===//
@@ -893,6 +905,86 @@ job_decl
       d->props = std::move($8);
       $$ = std::move(d);
     }
+  ;
+
+//===----------------------------------------------------------------------===//
+// demand      = "demand" IDENT "on" IDENT "{" { demand_part [ "," | ";" ] } "}" ;
+// demand_part = IDENT ":" expr | IDENT expr demand_clause { demand_clause } ;
+// demand_clause = ( "from" | "to" | "over" ) targets ;
+// targets     = endpoint | "[" endpoint { "," endpoint } [ "," ] "]" ;
+//===----------------------------------------------------------------------===//
+
+demand_decl
+  : kw_demand name ON name LBRACE demand_body RBRACE {
+      std::unique_ptr<DemandDecl> d = std::move($6);
+      d->range = @$;
+      d->name = std::move($2);
+      d->nameRange = @2;
+      d->topology = std::move($4);
+      d->topologyRange = @4;
+      $$ = std::move(d);
+    }
+  ;
+
+demand_body
+  : %empty { $$ = std::make_unique<DemandDecl>(@$); }
+  | demand_body demand_item {
+      $$ = std::move($1);
+      $$->items.push_back(std::move($2));
+    }
+  | demand_body IDENT COLON expr {
+      $$ = std::move($1);
+      Prop p;
+      p.name = std::move($2);
+      p.nameRange = @2;
+      p.value = std::move($4);
+      $$->props.push_back(std::move(p));
+    }
+  | demand_body SEMI        { $$ = std::move($1); }
+  | demand_body COMMA       { $$ = std::move($1); }
+  | demand_body error       { $$ = std::move($1); }
+  | demand_body error junk_group { $$ = std::move($1); }
+  ;
+
+demand_item
+  : IDENT expr demand_clauses {
+      $$.kind = std::move($1);
+      $$.kindRange = @1;
+      $$.bytes = std::move($2);
+      $$.clauses = std::move($3);
+      $$.range = @$;
+    }
+  ;
+
+demand_clauses
+  : demand_clause                  { $$.push_back(std::move($1)); }
+  | demand_clauses demand_clause   { $$ = std::move($1); $$.push_back(std::move($2)); }
+  ;
+
+demand_clause
+  : demand_word demand_targets {
+      $$.word = std::move($1);
+      $$.wordRange = @1;
+      $$.endpoints = std::move($2);
+      $$.range = @$;
+    }
+  ;
+
+demand_word
+  : FROM   { $$ = std::move($1); }
+  | TO     { $$ = std::move($1); }
+  | OVER   { $$ = std::move($1); }
+  ;
+
+demand_targets
+  : endpoint                                { $$.push_back(std::move($1)); }
+  | LBRACKET endpoint_seq RBRACKET          { $$ = std::move($2); }
+  | LBRACKET endpoint_seq COMMA RBRACKET    { $$ = std::move($2); }
+  ;
+
+endpoint_seq
+  : endpoint                       { $$.push_back(std::move($1)); }
+  | endpoint_seq COMMA endpoint    { $$ = std::move($1); $$.push_back(std::move($3)); }
   ;
 
 // `walk` is a declaration keyword but also the action of a walk job.
@@ -1491,7 +1583,7 @@ static const std::vector<TokenGroup> &tokenGroups() {
       K::S_LINK,  K::S_OVERRIDE,    K::S_BANDWIDTHS, K::S_FROM,
       K::S_BETWEEN, K::S_IN,        K::S_ON,         K::S_LENGTH,
       K::S_START, K::S_STOP,        K::S_PROBABILITY, K::S_WEIGHT,
-      K::S_STATE, K::S_UPDATE,      K::S_WHERE};
+      K::S_STATE, K::S_UPDATE,      K::S_WHERE, K::S_TO, K::S_OVER};
   auto with = [](std::vector<Kind> a, const std::vector<Kind> &b) {
     a.insert(a.end(), b.begin(), b.end());
     return a;
@@ -1505,7 +1597,7 @@ static const std::vector<TokenGroup> &tokenGroups() {
             softNames)},
       {"declaration",
        {K::S_IMPORT, K::S_LET, K::S_TOPOLOGY, K::S_GRAPH, K::S_WALK,
-        K::S_ALGORITHM, K::S_SCHEDULE, K::S_MODEL, K::S_JOB}},
+        K::S_ALGORITHM, K::S_SCHEDULE, K::S_MODEL, K::S_JOB, K::S_DEMAND}},
       {"statement",
        with({K::S_IDENT, K::S_VERTEX, K::S_FRONTIER, K::S_LET, K::S_REPEAT,
              K::S_WHILE, K::S_IF, K::S_VERTICES, K::S_EDGES, K::S_AT,
@@ -1619,6 +1711,7 @@ static bool isDeclKeyword(Kind k) {
   case K::S_SCHEDULE:
   case K::S_MODEL:
   case K::S_JOB:
+  case K::S_DEMAND:
     return true;
   default:
     return false;
@@ -1648,6 +1741,8 @@ static bool isNameToken(Kind k) {
   case K::S_EDGES:
   case K::S_WHERE:
   case K::S_OUTPUT:
+  case K::S_TO:
+  case K::S_OVER:
     return true;
   default:
     return false;

@@ -338,6 +338,8 @@ llvm::StringRef sema::describe(SymKind kind) {
     return "model";
   case SymKind::Job:
     return "job";
+  case SymKind::Demand:
+    return "demand";
   case SymKind::GlobalLet:
     return "global constant";
   case SymKind::Param:
@@ -572,6 +574,8 @@ static std::optional<SymKind> symKindOf(const ast::Decl &d) {
     return SymKind::Model;
   case ast::Decl::Kind::Job:
     return SymKind::Job;
+  case ast::Decl::Kind::Demand:
+    return SymKind::Demand;
   case ast::Decl::Kind::Import:
   case ast::Decl::Kind::Schedule:
     return std::nullopt;
@@ -661,6 +665,9 @@ bool Sema::ensureChecked(ast::Decl *decl) {
       break;
     case ast::Decl::Kind::Job:
       checkJob(*llvm::cast<ast::JobDecl>(decl));
+      break;
+    case ast::Decl::Kind::Demand:
+      checkDemand(*llvm::cast<ast::DemandDecl>(decl));
       break;
     }
   }

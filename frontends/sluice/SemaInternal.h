@@ -100,6 +100,7 @@ enum class SymKind {
   State,
   VertexProp,
   Frontier,
+  Demand,
 };
 /// "topology", "parameter", "vertex property", ...
 llvm::StringRef describe(SymKind kind);
@@ -228,6 +229,10 @@ public:
   void checkModel(ast::ModelDecl &model);
   void checkJob(ast::JobDecl &job);
   void checkSchedule(ast::ScheduleDecl &schedule);
+  void checkDemand(ast::DemandDecl &demand);
+  /// Checks an endpoint written outside topology `topo` (a demand's device
+  /// set) against `topo`'s devices: names, instances, index bounds.
+  void checkTopologyEndpoint(ast::TopologyDecl &topo, ast::Endpoint &ep);
 
   /// Statement mode: algorithm bodies or walk update blocks.
   enum class StmtMode { Algorithm, WalkUpdate };

@@ -64,6 +64,11 @@ public:
       : s(s), topo(topo), info(s.topoInfo[&topo]) {}
 
   void run();
+  /// An endpoint written outside the topology (a demand's device set).
+  void checkOutsideEndpoint(ast::Endpoint &ep) {
+    bool hasSet = false;
+    checkEndpoint(ep, hasSet);
+  }
 
 private:
   void checkItems(std::vector<ast::TopoItemPtr> &items, bool inLoop);
@@ -544,4 +549,11 @@ void Sema::checkProps(std::vector<ast::Prop> &props,
           << "property '" << p.name << "' of " << owner
           << " must not be negative, got " << formatValue(*v, t);
   }
+}
+
+void Sema::checkTopologyEndpoint(ast::TopologyDecl &topo, ast::Endpoint &ep) {
+  std::vector<PendingBound> *savedPending = pendingBounds;
+  pendingBounds = nullptr;
+  TopologyChecker(*this, topo).checkOutsideEndpoint(ep);
+  pendingBounds = savedPending;
 }

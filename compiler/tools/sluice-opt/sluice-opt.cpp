@@ -8,6 +8,8 @@
 #include "dialects/Topo/Transforms/Passes.h"
 #include "dialects/Walk/IR/WalkOps.h"
 #include "dialects/Walk/Transforms/Passes.h"
+#include "dialects/Plan/IR/PlanOps.h"
+#include "dialects/Plan/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -17,10 +19,12 @@ int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   sluice::topo::registerTopoPasses();
   sluice::walk::registerWalkPasses();
+  sluice::plan::registerPlanPasses();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, sluice::topo::TopoDialect>();
   registry.insert<sluice::walk::WalkDialect>();
+  registry.insert<sluice::plan::PlanDialect>();
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Sluice optimizer driver\n", registry));

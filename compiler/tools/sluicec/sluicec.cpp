@@ -8,6 +8,7 @@
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/TopoPipeline.h"
 #include "compiler/Target/TopoReport.h"
+#include "dialects/Plan/Transforms/PlanExport.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -50,10 +51,13 @@ static cl::opt<Phase> emitPhase(
         clEnumValN(Phase::Flat, "flat",
                    "flatten the topology (one op per physical device)"),
         clEnumValN(Phase::Report, "report",
-                   "analyse the topology (see --format)")),
+                   "analyse the topology (see --format)"),
+        clEnumValN(Phase::Plan, "plan",
+                   "schedule the demands over the flat topology (see "
+                   "--format)")),
     cl::cat(sluiceCategory));
 
-enum class ReportFormat { Table, Json, Dot, Svg };
+enum class ReportFormat { Table, Json, Dot, Svg, Mlir, Trace };
 static cl::opt<ReportFormat> reportFormat(
     "format", cl::desc("Format of --emit=report"),
     cl::init(ReportFormat::Table),
@@ -61,7 +65,11 @@ static cl::opt<ReportFormat> reportFormat(
                clEnumValN(ReportFormat::Json, "json", "JSON"),
                clEnumValN(ReportFormat::Dot, "dot", "Graphviz DOT"),
                clEnumValN(ReportFormat::Svg, "svg",
-                          "SVG rendered by Graphviz's dot")),
+                          "SVG rendered by Graphviz's dot"),
+               clEnumValN(ReportFormat::Mlir, "mlir",
+                          "plan: the plan dialect (the default for plan)"),
+               clEnumValN(ReportFormat::Trace, "trace",
+                          "plan: Chrome/Perfetto trace-event JSON")),
     cl::cat(sluiceCategory));
 
 static cl::opt<std::string>
@@ -148,6 +156,39 @@ static bool parseCut(const analysis::TopoGraph &g, llvm::StringRef spec,
   return true;
 }
 
+/// --emit=plan: schedules the demands and writes them in --format.
+static int emitPlan(Compilation &compilation, llvm::raw_ostream &os) {
+  if (mlir::failed(compilation.plan()))
+    return 1;
+  mlir::ModuleOp module = compilation.module();
+  if (reportFormat == ReportFormat::Table ||
+      reportFormat == ReportFormat::Mlir) {
+    module.print(os);
+    os << "\n";
+    return 0;
+  }
+  auto graph = extractTopoGraph(module);
+  if (mlir::failed(graph))
+    return 1;
+  switch (reportFormat) {
+  case ReportFormat::Json:
+    return mlir::failed(plan::writePlanJSON(os, module, *graph)) ? 1 : 0;
+  case ReportFormat::Dot:
+    return mlir::failed(plan::writePlanDot(os, module, *graph)) ? 1 : 0;
+  case ReportFormat::Trace:
+    return mlir::failed(plan::writePlanTrace(os, module, *graph)) ? 1 : 0;
+  case ReportFormat::Svg: {
+    std::string dotText;
+    llvm::raw_string_ostream dotOs(dotText);
+    if (mlir::failed(plan::writePlanDot(dotOs, module, *graph)))
+      return 1;
+    return mlir::failed(renderSvg(dotText, os)) ? 1 : 0;
+  }
+  default:
+    return 1;
+  }
+}
+
 static int run(Compilation &compilation, llvm::raw_ostream &os) {
   if (inputFilename != "-" && !llvm::sys::fs::exists(inputFilename)) {
     llvm::errs() << "sluicec: error: cannot open file '" << inputFilename
@@ -174,12 +215,27 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
     os << "\n";
     return 0;
   }
-  if (mlir::failed(compilation.flatten(topName)))
+  // --emit=plan without --top: the topology of the main file's first demand.
+  std::string top = topName;
+  if (top.empty() && emitPhase == Phase::Plan)
+    for (const auto &decl : program.modules.back()->decls)
+      if (auto *d = llvm::dyn_cast<ast::DemandDecl>(decl.get())) {
+        top = d->topology;
+        break;
+      }
+  if (mlir::failed(compilation.flatten(top)))
     return 1;
   if (emitPhase == Phase::Flat) {
     compilation.module().print(os);
     os << "\n";
     return 0;
+  }
+  if (emitPhase == Phase::Plan)
+    return emitPlan(compilation, os);
+  if (reportFormat == ReportFormat::Mlir || reportFormat == ReportFormat::Trace) {
+    llvm::errs() << "sluicec: error: --format=mlir and --format=trace apply "
+                    "to --emit=plan\n";
+    return 1;
   }
 
   auto graph = extractTopoGraph(compilation.module());
@@ -210,6 +266,9 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
     target::writeTopoDot(dotOs, *graph, &result);
     return mlir::failed(renderSvg(dotText, os)) ? 1 : 0;
   }
+  case ReportFormat::Mlir:
+  case ReportFormat::Trace:
+    return 1; // rejected above
   }
   return 0;
 }
@@ -232,7 +291,9 @@ int main(int argc, char **argv) {
       "  flat    topo-flatten: one op per physical device\n"
       "  report  topology analysis: connectivity, bottleneck bandwidth and\n"
       "          hops per device pair, cuts and bisection, totals per kind\n"
-      "          (--format=table|json|dot|svg)\n");
+      "          (--format=table|json|dot|svg)\n"
+      "  plan    schedule the program's demands over the flat topology\n"
+      "          (--format=mlir|json|dot|svg|trace)\n");
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);

@@ -1,0 +1,180 @@
+//===- PlanOps.cpp - Verifiers of the plan dialect ------------------------===//
+#include "dialects/Plan/IR/PlanOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+using namespace mlir;
+using namespace sluice::plan;
+
+#define GET_OP_CLASSES
+#include "dialects/Plan/IR/PlanOps.cpp.inc"
+
+llvm::ArrayRef<llvm::StringRef> sluice::plan::demandKinds() {
+  static const llvm::StringRef kinds[] = {"transfer",      "gather",
+                                          "alltoall",      "allgather",
+                                          "reducescatter", "allreduce"};
+  return kinds;
+}
+
+static bool isFiniteNum(double x) { return std::isfinite(x); }
+
+/// A number as "%g" writes it ("2", "1.5", "1e+09") for messages.
+static std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+//===----------------------------------------------------------------------===//
+// plan.demands / plan.demand
+//===----------------------------------------------------------------------===//
+
+LogicalResult DemandsOp::verifyRegions() {
+  if (getBody().front().empty())
+    return emitOpError() << "holds no plan.demand";
+  for (Operation &op : getBody().front())
+    if (!isa<DemandOp>(op))
+      return op.emitOpError() << "is not allowed in plan.demands";
+  double chunk = getChunkBytes().convertToDouble();
+  if (!isFiniteNum(chunk) || chunk < 0)
+    return emitOpError() << "chunk_bytes must be finite and non-negative, got "
+                         << num(chunk);
+  return success();
+}
+
+bool DemandOp::isCollective() {
+  return getKind() != "transfer" && getKind() != "gather";
+}
+
+LogicalResult DemandOp::verify() {
+  if (!llvm::is_contained(demandKinds(), getKind())) {
+    auto diag = emitOpError()
+                << "unknown demand kind '" << getKind() << "'; expected one of";
+    for (llvm::StringRef k : demandKinds())
+      diag << " '" << k << "'";
+    return diag;
+  }
+  double bytes = getBytes().convertToDouble();
+  if (!isFiniteNum(bytes) || bytes <= 0)
+    return emitOpError() << "bytes must be finite and positive, got "
+                         << num(bytes);
+  if (getSources().empty() || getDestinations().empty())
+    return emitOpError() << "needs at least one source and one destination";
+  for (ArrayAttr list : {getSources(), getDestinations()})
+    for (Attribute a : list)
+      if (cast<StringAttr>(a).getValue().empty())
+        return emitOpError() << "has an empty device pattern";
+  if (isCollective() && getSources() != getDestinations())
+    return emitOpError() << "'" << getKind()
+                         << "' runs over one group: sources and destinations "
+                            "must be equal";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// plan.schedule / plan.transfer / plan.compute
+//===----------------------------------------------------------------------===//
+
+/// Relative slack for "ends by the makespan" and "rate times time is bytes".
+static constexpr double kSlack = 1e-9;
+
+static bool endsBy(double end, double makespan) {
+  return end <= makespan * (1 + kSlack) + 1e-300;
+}
+
+LogicalResult ScheduleOp::verifyRegions() {
+  double makespan = getMakespan().convertToDouble();
+  if (!isFiniteNum(makespan) || makespan < 0)
+    return emitOpError() << "makespan must be finite and non-negative, got "
+                         << num(makespan);
+  if (auto lb = getLowerBound()) {
+    double v = lb->convertToDouble();
+    if (!isFiniteNum(v) || v < 0 || v > makespan * (1 + 1e-6))
+      return emitOpError() << "lower_bound " << num(v)
+                           << " must lie in [0, makespan = " << num(makespan)
+                           << "]";
+  }
+  for (std::optional<llvm::APFloat> b :
+       {getDirectMakespan(), getMomentMakespan()})
+    if (b && (!isFiniteNum(b->convertToDouble()) || b->convertToDouble() < 0))
+      return emitOpError() << "baseline makespans must be finite and "
+                              "non-negative";
+  double chunk = getChunkBytes().convertToDouble();
+  if (!isFiniteNum(chunk) || chunk < 0)
+    return emitOpError() << "chunk_bytes must be finite and non-negative, got "
+                         << num(chunk);
+  for (Operation &op : getBody().front()) {
+    double end = 0;
+    if (auto t = dyn_cast<TransferOp>(op))
+      end = t.getEnd().convertToDouble();
+    else if (auto c = dyn_cast<ComputeOp>(op))
+      end = c.getEnd().convertToDouble();
+    else
+      return op.emitOpError() << "is not allowed in plan.schedule";
+    if (!endsBy(end, makespan))
+      return op.emitOpError()
+             << "ends at " << num(end) << " s, after the schedule's makespan "
+             << num(makespan) << " s";
+  }
+  return success();
+}
+
+static LogicalResult verifyWindow(Operation *op, double start, double end) {
+  if (!isFiniteNum(start) || !isFiniteNum(end) || start < 0 || end < start)
+    return op->emitOpError() << "window [" << num(start) << ", " << num(end)
+                             << "] must satisfy 0 <= start <= end (finite)";
+  return success();
+}
+
+LogicalResult TransferOp::verify() {
+  double bytes = getBytes().convertToDouble();
+  double rate = getRate().convertToDouble();
+  double start = getStart().convertToDouble();
+  double end = getEnd().convertToDouble();
+  if (!isFiniteNum(bytes) || bytes <= 0)
+    return emitOpError() << "bytes must be finite and positive, got "
+                         << num(bytes);
+  if (!isFiniteNum(rate) || rate <= 0)
+    return emitOpError() << "rate must be finite and positive, got "
+                         << num(rate);
+  if (failed(verifyWindow(*this, start, end)))
+    return failure();
+  double moved = rate * (end - start);
+  if (std::fabs(moved - bytes) > 1e-6 * bytes)
+    return emitOpError() << "moves " << num(moved) << " bytes at rate "
+                         << num(rate) << " during [" << num(start) << ", "
+                         << num(end) << "], not its " << num(bytes) << " bytes";
+  if (getChunksAttr().getInt() < 1)
+    return emitOpError() << "needs at least one chunk, got "
+                         << getChunksAttr().getInt();
+  // The timeline builder's limit: exporters expand every chunk.
+  if (getChunksAttr().getInt() > 1000000)
+    return emitOpError() << "has " << getChunksAttr().getInt()
+                         << " chunks; at most 1000000 are allowed";
+  if (getDemandAttr().getInt() < 0)
+    return emitOpError() << "demand index must be non-negative";
+  ArrayAttr path = getPath();
+  if (path.size() < 2)
+    return emitOpError() << "path must name at least the source and the "
+                            "destination";
+  if (cast<StringAttr>(path[0]).getValue() != getSource() ||
+      cast<StringAttr>(path[path.size() - 1]).getValue() != getDestination())
+    return emitOpError() << "path must start at '" << getSource()
+                         << "' and end at '" << getDestination() << "'";
+  llvm::StringSet<> seen;
+  for (Attribute a : path)
+    if (!seen.insert(cast<StringAttr>(a).getValue()).second)
+      return emitOpError() << "path visits '" << cast<StringAttr>(a).getValue()
+                           << "' twice";
+  return success();
+}
+
+LogicalResult ComputeOp::verify() {
+  return verifyWindow(*this, getStart().convertToDouble(),
+                      getEnd().convertToDouble());
+}

@@ -1,0 +1,184 @@
+//===- PlanOps.td - Operations of the plan dialect ---------*- tablegen -*-===//
+//
+// plan.demands / plan.demand (what must move) and plan.schedule with
+// plan.transfer / plan.compute (how and when it moves). No op has operands
+// or results: a plan is a declaration, and devices are named by their path
+// in the flat topology.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SLUICE_PLAN_OPS
+#define SLUICE_PLAN_OPS
+
+include "dialects/Plan/IR/PlanDialect.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// plan.demands
+//===----------------------------------------------------------------------===//
+
+def Plan_DemandsOp : Plan_Op<"demands", [
+    Symbol, IsolatedFromAbove, NoTerminator, SingleBlock, NoRegionArguments]> {
+  let summary = "The transfer demands of one `demand` declaration";
+  let description = [{
+    A named set of `plan.demand` ops on topology `topology` (the name of the
+    topology the devices belong to; `plan-schedule-flows` resolves them
+    against the flat topology of that name). `chunk_bytes` is the chunk
+    size of the timeline the schedule will carry (0: one chunk per path).
+    The body must hold at least one `plan.demand`.
+
+    Example:
+
+    ```mlir
+    plan.demands @copy on @dgx_a100 {
+      plan.demand "transfer" 8.0e+09 from ["cpu[0]"] to ["gpu[*]"]
+      plan.demand "allreduce" 2.0e+09 from ["gpu[0..4]"] to ["gpu[0..4]"]
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       FlatSymbolRefAttr:$topology,
+                       DefaultValuedAttr<F64Attr, "0.0">:$chunk_bytes);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat =
+      "$sym_name `on` $topology attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// plan.demand
+//===----------------------------------------------------------------------===//
+
+def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
+  let summary = "One set of transfers";
+  let description = [{
+    `kind` says how `bytes` turns into point-to-point demands between the
+    devices matched by the `sources` and `destinations` patterns (a pattern
+    is a device path whose indices may be `[*]` or `[a..b]`, half-open):
+
+    - `transfer`: `bytes` from every source to every destination (pairs of
+      a device with itself are local and skipped);
+    - `gather`: every destination reads `bytes` in total, striped evenly
+      over the sources (a destination that is itself a source reads its
+      share locally);
+    - `alltoall`: every member sends `bytes / n` to each other member;
+    - `allgather`, `reducescatter`: each member sends `bytes / n` to each
+      other member (the traffic of the direct algorithm);
+    - `allreduce`: reduce-scatter then all-gather, `2 * bytes / n` per
+      ordered pair;
+
+    where `n` is the group size. For the collectives `sources` and
+    `destinations` are the same group. `bytes` is finite and positive,
+    patterns are non-empty.
+  }];
+  let arguments = (ins StrAttr:$kind, F64Attr:$bytes,
+                       StrArrayAttr:$sources, StrArrayAttr:$destinations);
+  let assemblyFormat =
+      "$kind $bytes `from` $sources `to` $destinations attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True for the kinds over one group (alltoall and the collectives).
+    bool isCollective();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// plan.schedule
+//===----------------------------------------------------------------------===//
+
+def Plan_ScheduleOp : Plan_Op<"schedule", [
+    Symbol, IsolatedFromAbove, NoTerminator, SingleBlock, NoRegionArguments]> {
+  let summary = "A timed plan of transfers and compute";
+  let description = [{
+    Holds `plan.transfer` and `plan.compute` ops on topology `topology`.
+    `makespan` (s) is when the last of them ends; every op must end by then
+    (relative slack 1e-9). `method` names how it was found (e.g.
+    `single-commodity-parametric`, `multi-commodity-lp`, `direct-path`).
+    Optional: `lower_bound`, a proven lower bound on any schedule's
+    makespan (at most the makespan); `direct_makespan` and
+    `moment_makespan`, the makespans of the baselines for the same demands;
+    `chunk_bytes`, the chunk size the transfers' chunk counts use.
+
+    Example:
+
+    ```mlir
+    plan.schedule @copy on @dgx_a100 makespan(0.32) attributes {method = "multi-commodity-lp"} {
+      plan.transfer "cpu[0]" -> "gpu[0]" bytes(8.0e+09) via ["cpu[0]", "pcie[0]", "gpu[0]"] rate(2.5e+10) window(0.0, 0.32) chunks(1) {demand = 0 : i64}
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       FlatSymbolRefAttr:$topology,
+                       F64Attr:$makespan,
+                       DefaultValuedAttr<StrAttr, "\"unknown\"">:$method,
+                       OptionalAttr<F64Attr>:$lower_bound,
+                       OptionalAttr<F64Attr>:$direct_makespan,
+                       OptionalAttr<F64Attr>:$moment_makespan,
+                       DefaultValuedAttr<F64Attr, "0.0">:$chunk_bytes);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `on` $topology `makespan` `(` $makespan `)`
+    attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// plan.transfer
+//===----------------------------------------------------------------------===//
+
+def Plan_TransferOp : Plan_Op<"transfer", [HasParent<"ScheduleOp">]> {
+  let summary = "Bytes moving along one path at a constant rate";
+  let description = [{
+    Moves `bytes` from device `source` to device `destination` along `path`
+    (the devices crossed, from `source` to `destination`, each once; each
+    consecutive pair is a link) at `rate` B/s during `[start, end]`, cut
+    into `chunks` chunks. `demand` is the index of the point-to-point demand
+    it serves (transfers of one demand share it), `stream` an optional
+    name of the queue that issues it (executors and other planners use it).
+    The verifier checks positive finite bytes and rate, 0 <= start <= end,
+    `rate * (end - start)` equal to `bytes` (relative 1e-6), 1 to 10^6
+    chunks, and the path.
+  }];
+  let arguments = (ins StrAttr:$source, StrAttr:$destination, F64Attr:$bytes,
+                       StrArrayAttr:$path, F64Attr:$rate, F64Attr:$start,
+                       F64Attr:$end, I64Attr:$chunks,
+                       DefaultValuedAttr<I64Attr, "0">:$demand,
+                       OptionalAttr<StrAttr>:$stream);
+  let assemblyFormat = [{
+    $source `->` $destination `bytes` `(` $bytes `)` `via` $path
+    `rate` `(` $rate `)` `window` `(` $start `,` $end `)`
+    `chunks` `(` $chunks `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// plan.compute
+//===----------------------------------------------------------------------===//
+
+def Plan_ComputeOp : Plan_Op<"compute", [HasParent<"ScheduleOp">]> {
+  let summary = "Work on a stream during a time window";
+  let description = [{
+    A named piece of work (`label`) on device `device` and stream `stream`
+    during `[start, end]` (0 <= start <= end, finite). Flow schedules do not
+    create it; it lets other planners (offload, swapping) put compute next
+    to their transfers in one schedule.
+
+    ```mlir
+    plan.compute "layer3.fwd" on "gpu[0]" stream "compute" window(0.1, 0.2)
+    ```
+  }];
+  let arguments = (ins StrAttr:$label, StrAttr:$device, StrAttr:$stream,
+                       F64Attr:$start, F64Attr:$end);
+  let assemblyFormat = [{
+    $label `on` $device `stream` $stream `window` `(` $start `,` $end `)`
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // SLUICE_PLAN_OPS

@@ -1,0 +1,35 @@
+//===- Passes.td - Passes of the plan dialect --------------*- tablegen -*-===//
+
+#ifndef SLUICE_PLAN_PASSES
+#define SLUICE_PLAN_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def PlanScheduleFlows : Pass<"plan-schedule-flows", "::mlir::ModuleOp"> {
+  let summary = "Plan minimum-makespan transfer schedules for plan.demands";
+  let description = [{
+    Needs the flat topology of the module (`topo-flatten`). Each
+    `plan.demands @d on @t` becomes a `plan.schedule @d on @t`:
+
+    1. the capacity network is the flat topology's links (one arc per
+       direction; parallel arcs between the same two devices are merged,
+       their bandwidths summed, which is exact for the fluid model);
+    2. every `plan.demand` turns into point-to-point demands between the
+       devices its patterns match (see the op's documentation); a pattern
+       that matches no device, a group too small to move anything, and a
+       destination no source can reach are errors at the demand;
+    3. the demands are merged and solved for the minimum makespan:
+       max flow (Newton on the parametric max flow) when they share one
+       source or one destination, the multi-commodity LP (GLPK) otherwise;
+       the direct-path baseline (widest path per demand, fair sharing) and,
+       when no device both sends and receives, Moment's greedy are solved
+       too and recorded as `direct_makespan` / `moment_makespan`;
+    4. each path of each demand becomes a `plan.transfer` (constant rate
+       over its window, chunk count from `chunk_bytes`).
+
+    The topology named by a demand must be the flat one.
+  }];
+  let dependentDialects = ["::sluice::plan::PlanDialect"];
+}
+
+#endif // SLUICE_PLAN_PASSES
