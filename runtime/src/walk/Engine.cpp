@@ -61,6 +61,16 @@ constexpr uint64_t kMaxChunkWalkers = 4096;
 /// Output entries (u32) per chunk buffer, at most.
 constexpr uint64_t kChunkEntries = uint64_t(1) << 21;
 
+/// One cell of a vertex's alias table: keep the cell's own edge with
+/// probability `prob`, else go to `aliasTarget` (the target vertex of the
+/// alias edge, stored directly so that a step touches one cell and one
+/// target, both prefetched). A vertex without positive weight has
+/// prob 0 and aliasTarget SLUICE_VERTEX_NONE in every cell.
+struct AliasEntry {
+  float prob;
+  uint32_t aliasTarget;
+};
+
 /// The read-only description of one run, shared by all threads.
 struct Run {
   const sluice_graph_t *graph = nullptr;
@@ -82,9 +92,7 @@ struct Run {
   uint32_t walkersPerThread = kDefaultWalkersPerThread;
   uint64_t chunkWalkers = kMaxChunkWalkers;
   // Alias tables (Mode::Alias), parallel to the CSR.
-  const float *prob = nullptr;
-  const uint32_t *alias = nullptr;
-  const uint8_t *hasMass = nullptr;
+  const struct AliasEntry *alias = nullptr;
 
   uint32_t startOf(uint64_t walker) const {
     uint64_t rank = walker / walksPerVertex;
@@ -138,6 +146,8 @@ struct Slot {
   uint32_t length = 0;
   uint64_t local = 0; // index in the chunk
   uint64_t begin = 0, degree = 0, pre = 0;
+  double bound = 0;
+  Mode kind = Mode::Reservoir; // the sampler chosen for this step
   bool stage1 = false;
   bool active = false;
 };
@@ -233,6 +243,8 @@ private:
       s.degree = run.offsets[cur + 1] - s.begin;
       if (s.degree == 0)
         return false;
+      const sluice_walk_frame_t *f = &s.f;
+      s.kind = run.mode;
       switch (run.mode) {
       case Mode::Uniform:
         s.pre = s.rng.uniformIndex(s.degree);
@@ -241,18 +253,37 @@ private:
           prefetch(run.weights + s.begin + s.pre);
         break;
       case Mode::Alias:
-        if (!run.hasMass[cur])
-          return false;
         s.pre = s.rng.uniformIndex(s.degree);
-        prefetch(run.prob + s.begin + s.pre);
         prefetch(run.alias + s.begin + s.pre);
         prefetch(run.targets + s.begin + s.pre);
         break;
-      default:
+      case Mode::Auto:
+        s.bound = k.upper_bound(f);
+        s.kind = prefersReservoir(run.costRatio, s.bound,
+                                  run.sumEstimate(f, s.degree, s.bound))
+                     ? Mode::Reservoir
+                     : Mode::Rejection;
+        break;
+      case Mode::Rejection:
+        s.bound = k.upper_bound(f);
+        break;
+      case Mode::Reservoir:
+        break;
+      }
+      if (s.kind == Mode::Rejection) {
+        // The first proposal is drawn now so that its edge is in cache
+        // when the trial runs (the same draws, in the same order, as
+        // sampleRejection).
+        if (s.bound > 0 && std::isfinite(s.bound)) {
+          s.pre = s.rng.uniformIndex(s.degree);
+          prefetch(run.targets + s.begin + s.pre);
+          if (run.weights)
+            prefetch(run.weights + s.begin + s.pre);
+        }
+      } else if (s.kind == Mode::Reservoir) {
         prefetch(run.targets + s.begin);
         if (run.weights)
           prefetch(run.weights + s.begin);
-        break;
       }
       s.stage1 = true;
       return true;
@@ -261,45 +292,41 @@ private:
     uint64_t b = s.begin, d = s.degree;
     const sluice_walk_frame_t *f = &s.f;
     auto weight = [&](uint64_t i) { return run.edgeWeight(f, b + i); };
-    uint64_t j = kNoCandidate;
-    uint64_t *counter = nullptr;
-    switch (run.mode) {
+    uint32_t next;
+    switch (s.kind) {
     case Mode::Uniform:
-      if (weight(s.pre) > 0)
-        j = s.pre;
-      counter = &stats.aliasSteps;
+      if (!(weight(s.pre) > 0))
+        return false;
+      next = run.targets[b + s.pre];
+      ++stats.aliasSteps;
       break;
-    case Mode::Alias:
-      j = s.rng.nextDouble() < run.prob[b + s.pre] ? s.pre
-                                                    : run.alias[b + s.pre];
-      counter = &stats.aliasSteps;
+    case Mode::Alias: {
+      const AliasEntry &e = run.alias[b + s.pre];
+      next = s.rng.nextDouble() < e.prob ? run.targets[b + s.pre]
+                                         : e.aliasTarget;
+      if (next == SLUICE_VERTEX_NONE)
+        return false;
+      ++stats.aliasSteps;
       break;
-    case Mode::Rejection:
-      j = sampleRejection(d, weight, k.upper_bound(f), s.rng, &stats.sampler);
-      counter = &stats.rejectionSteps;
+    }
+    case Mode::Rejection: {
+      uint64_t j = rejection(s, d, weight);
+      if (j == kNoCandidate)
+        return false;
+      next = run.targets[b + j];
+      ++stats.rejectionSteps;
       break;
-    case Mode::Reservoir:
-      j = sampleReservoir(d, weight, s.rng, &stats.sampler);
-      counter = &stats.reservoirSteps;
-      break;
-    case Mode::Auto: {
-      double bound = k.upper_bound(f);
-      if (prefersReservoir(run.costRatio, bound,
-                           run.sumEstimate(f, d, bound))) {
-        j = sampleReservoir(d, weight, s.rng, &stats.sampler);
-        counter = &stats.reservoirSteps;
-      } else {
-        j = sampleRejection(d, weight, bound, s.rng, &stats.sampler);
-        counter = &stats.rejectionSteps;
-      }
+    }
+    default: {
+      uint64_t j = sampleReservoir(d, weight, s.rng, &stats.sampler);
+      if (j == kNoCandidate)
+        return false;
+      next = run.targets[b + j];
+      ++stats.reservoirSteps;
       break;
     }
     }
-    if (j == kNoCandidate)
-      return false;
-    ++*counter;
     ++stats.steps;
-    uint32_t next = run.targets[b + j];
     if (k.update)
       k.update(&s.f, next);
     s.f.prev = s.f.cur;
@@ -311,6 +338,27 @@ private:
     ++s.length;
     prefetch(run.offsets + next);
     return s.length < run.maxLength;
+  }
+
+  /// sampleRejection with the first proposal (s.pre) drawn in stage 0.
+  template <class WeightFn>
+  uint64_t rejection(Slot &s, uint64_t d, WeightFn &weight) {
+    double bound = s.bound;
+    SamplerStats &ss = stats.sampler;
+    if (bound > 0 && std::isfinite(bound)) {
+      for (uint32_t trial = 0; trial < kDefaultMaxRejectionTrials; ++trial) {
+        uint64_t i = trial == 0 ? s.pre : s.rng.uniformIndex(d);
+        double w = weight(i);
+        double y = s.rng.nextDouble() * bound;
+        ++ss.rejectionTrials;
+        if (w > bound)
+          ++ss.boundViolations;
+        if (y < w)
+          return i;
+      }
+    }
+    ++ss.rejectionFallbacks;
+    return sampleExact(d, weight, s.rng);
   }
 
   const Run &run;
@@ -351,19 +399,16 @@ void parallelRanges(uint64_t n, uint32_t threads, Body &&body) {
 
 /// Per-vertex alias tables over the kernel's (static) weight.
 struct AliasTables {
-  std::vector<float> prob;
-  std::vector<uint32_t> alias;
-  std::vector<uint8_t> hasMass;
+  std::vector<AliasEntry> entries;
 
   void build(const Run &run, uint32_t threads) {
     uint64_t m = run.offsets[run.numVertices];
-    prob.resize(m);
-    alias.resize(m);
-    hasMass.assign(run.numVertices, 0);
+    entries.resize(m);
     const sluice_walk_kernel_t &k = *run.kernel;
     parallelRanges(run.numVertices, threads, [&](uint64_t lo, uint64_t hi) {
       std::vector<double> scaled;
-      std::vector<uint32_t> small, large;
+      std::vector<uint32_t> small, large, alias;
+      std::vector<float> prob;
       std::vector<int64_t> state(k.num_state, 0);
       uint64_t draws = 0;
       sluice_walk_frame_t f;
@@ -378,11 +423,16 @@ struct AliasTables {
         if (d == 0)
           continue;
         f.prev = f.cur = static_cast<uint32_t>(v);
+        prob.resize(d);
+        alias.resize(d);
         double total = buildAlias(
             static_cast<uint32_t>(d),
             [&](uint64_t i) { return run.edgeWeight(&f, b + i); },
-            prob.data() + b, alias.data() + b, scaled, small, large);
-        hasMass[v] = total > 0;
+            prob.data(), alias.data(), scaled, small, large);
+        for (uint64_t i = 0; i < d; ++i)
+          entries[b + i] =
+              total > 0 ? AliasEntry{prob[i], run.targets[b + alias[i]]}
+                        : AliasEntry{0.0f, SLUICE_VERTEX_NONE};
       }
     });
   }
@@ -610,9 +660,7 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
       return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
                   "alias tables need degrees below 2^32");
     tables.build(run, threads);
-    run.prob = tables.prob.data();
-    run.alias = tables.alias.data();
-    run.hasMass = tables.hasMass.data();
+    run.alias = tables.entries.data();
   }
   run.costRatio = options.cost_ratio;
   if (mode == Mode::Auto && run.costRatio == 0)

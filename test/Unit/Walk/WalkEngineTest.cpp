@@ -45,7 +45,7 @@ TEST(WalkEngine, OptionsDefaults) {
 /// Every workload, every sound sampler: identical bytes for 1, 2, 3, 8
 /// threads and several interleaving widths (more walkers than one chunk).
 TEST(WalkEngine, DeterministicForAnyThreadCount) {
-  GraphPtr email = randomGraph(1000, 8000, 3);
+  GraphPtr email = randomGraph(600, 4000, 3);
   GraphPtr weighted = withSyntheticWeights(email.get(), 7);
   for (Workload w : kAllWorkloads) {
     const sluice_graph_t *g =
@@ -64,8 +64,8 @@ TEST(WalkEngine, DeterministicForAnyThreadCount) {
                {1, 0}, {2, 1}, {3, 7}, {8, 64}, {2, 200}}) {
         sluice_walk_options_t o = testOptions();
         applyOptions(w, &o, nullptr);
-        o.max_length = 20;
-        o.walks_per_vertex = 5; // 5,000 walkers: two chunks
+        o.max_length = 12;
+        o.walks_per_vertex = 8; // 4,800 walkers: two chunks
         o.threads = threads;
         o.walkers_per_thread = width;
         o.sampler = sampler;
