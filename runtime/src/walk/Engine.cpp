@@ -160,6 +160,38 @@ struct Slot {
 
 inline void prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
+/// Philox4x32-10 of the counters (0, c1[i], c2[i], c3[i]) under `seed`,
+/// for lanes 0 .. n-1, in place into c0..c3 (the same function as
+/// philox4x32_10, written lane by lane so that it vectorises; on x86-64
+/// GCC also builds an AVX2 clone, chosen at load time).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void philoxLanes(uint32_t n, uint64_t seed, uint32_t *__restrict c0,
+                 uint32_t *__restrict c1, uint32_t *__restrict c2,
+                 uint32_t *__restrict c3) {
+  for (uint32_t i = 0; i < n; ++i)
+    c0[i] = 0;
+  uint32_t k0 = static_cast<uint32_t>(seed);
+  uint32_t k1 = static_cast<uint32_t>(seed >> 32);
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      uint64_t p0 = uint64_t(0xD2511F53u) * c0[i];
+      uint64_t p1 = uint64_t(0xCD9E8D57u) * c2[i];
+      uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c1[i] ^ k0;
+      uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ c3[i] ^ k1;
+      c1[i] = static_cast<uint32_t>(p1);
+      c3[i] = static_cast<uint32_t>(p0);
+      c0[i] = n0;
+      c2[i] = n2;
+    }
+  }
+}
+
 /// rng.uniformIndex(n), with its 32-bit path inlined (the same draws).
 inline uint64_t uniformIndex(WalkRng &rng, uint64_t n) {
   if (__builtin_expect(n > UINT32_MAX, 0))
@@ -279,32 +311,9 @@ private:
       prefetch(run.vertexBound + start);
   }
 
-  /// Philox4x32-10 of the counters (0, lane1, lane2, lane3) under the
-  /// run's key, for lanes 0 .. n-1, into lane0..lane3 (the same function
-  /// as philox4x32_10, written lane by lane so that it vectorises).
   void philoxFirstBlocks(uint32_t n) {
-    uint32_t *c0 = lane0.data(), *c1 = lane1.data(), *c2 = lane2.data(),
-             *c3 = lane3.data();
-    for (uint32_t i = 0; i < n; ++i)
-      c0[i] = 0;
-    uint32_t k0 = static_cast<uint32_t>(run.seed);
-    uint32_t k1 = static_cast<uint32_t>(run.seed >> 32);
-    for (int round = 0; round < 10; ++round) {
-      if (round > 0) {
-        k0 += 0x9E3779B9u;
-        k1 += 0xBB67AE85u;
-      }
-      for (uint32_t i = 0; i < n; ++i) {
-        uint64_t p0 = uint64_t(0xD2511F53u) * c0[i];
-        uint64_t p1 = uint64_t(0xCD9E8D57u) * c2[i];
-        uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c1[i] ^ k0;
-        uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ c3[i] ^ k1;
-        c1[i] = static_cast<uint32_t>(p1);
-        c3[i] = static_cast<uint32_t>(p0);
-        c0[i] = n0;
-        c2[i] = n2;
-      }
-    }
+    philoxLanes(n, run.seed, lane0.data(), lane1.data(), lane2.data(),
+                lane3.data());
   }
 
   /// Stage 0 of a step (block: the first Philox block of the step's
