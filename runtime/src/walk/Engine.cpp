@@ -442,13 +442,20 @@ private:
     return s.length < run.maxLength;
   }
 
-  /// sampleRejection with the first proposal (s.pre) drawn in stage 0.
+  /// sampleRejection with the first proposal (s.pre) drawn in stage 0,
+  /// and at most min(64, max(4, 2 * degree)) trials before the exact
+  /// two-pass fallback: past 2 * degree trials the fallback (2 * degree
+  /// weights) is the cheaper way to finish, e.g. at a vertex whose weights
+  /// are all zero (metapath). Exact either way: an acceptance picks i with
+  /// probability proportional to w_i, and so does the fallback.
   template <class WeightFn>
   uint64_t rejection(Slot &s, uint64_t d, WeightFn &weight) {
     double bound = s.bound;
     SamplerStats &ss = stats.sampler;
+    uint32_t maxTrials = static_cast<uint32_t>(std::min<uint64_t>(
+        kDefaultMaxRejectionTrials, std::max<uint64_t>(4, 2 * d)));
     if (bound > 0 && std::isfinite(bound)) {
-      for (uint32_t trial = 0; trial < kDefaultMaxRejectionTrials; ++trial) {
+      for (uint32_t trial = 0; trial < maxTrials; ++trial) {
         uint64_t i = trial == 0 ? s.pre : uniformIndex(s.rng, d);
         double w = weight(i);
         double y = s.rng.nextDouble() * bound;
