@@ -1,0 +1,1051 @@
+//===- Engine.cpp - The walk engine: sluice_walk_run ----------------------===//
+//
+// Runs a walk kernel (sluice/walk.h) over a graph:
+//
+//   - the walkers (start rank * walks_per_vertex + k) are cut into chunks;
+//     worker threads take chunks in increasing order and the calling thread
+//     appends finished chunks to the writer in chunk order, so the output is
+//     in walker order whatever the thread count;
+//   - inside a chunk, a thread interleaves `walkers_per_thread` walkers.
+//     A round advances every walker by one step in three passes: the first
+//     Philox block of every walker's step (one batch), stage 0 of every
+//     walker (read the current vertex's offsets, prefetched when the walker
+//     arrived; run the stop rules; prefetch the edge(s) the draw will
+//     touch), then stage 1 of every walker (draw, move, prefetch the offsets
+//     of the vertex reached). Memory latency is hidden behind the others;
+//   - every random number of a step comes from WalkRng(seed, walker, step)
+//     (Philox), so a walk is a pure function of (seed, walker) and of the
+//     sampler chosen for each step;
+//   - samplers: uniform index (CONSTANT weights), per-vertex alias tables
+//     built once (STATIC), rejection against the kernel's upper bound,
+//     reservoir (A-ExpJ), or FlexiWalker's cost model per vertex and step.
+//
+// See docs/sampling.md ("The walk engine").
+//
+//===----------------------------------------------------------------------===//
+#include "sluice/walk.h"
+
+#include "sluice/sampling.h"
+
+#include "runtime/src/Error.h"
+#include "runtime/src/Progress.h"
+#include "runtime/src/WalkWriterInternal.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace sluice::rt;
+using namespace sluice::walk;
+
+namespace {
+
+/// How the steps of a run are drawn.
+enum class Mode {
+  Uniform,   // CONSTANT weight: a uniform index (counted as alias steps)
+  Alias,     // STATIC weight: per-vertex alias tables
+  Rejection, // forced rejection
+  Reservoir, // forced reservoir (or AUTO without a bound)
+  Auto       // the cost model per vertex and step
+};
+
+constexpr uint32_t kDefaultWalkersPerThread = 64;
+constexpr uint32_t kMaxWalkersPerThread = 1u << 16;
+constexpr uint64_t kMaxChunkWalkers = 4096;
+/// Output entries (u32) per chunk buffer, at most.
+constexpr uint64_t kChunkEntries = uint64_t(1) << 21;
+
+/// One cell of a vertex's alias table: go to `target` (the target of the
+/// cell's own edge) with probability `prob`, else to `aliasTarget` (the
+/// target of its alias edge). Both vertices are stored in the cell, so a
+/// step reads one 12-byte cell (prefetched) besides the offsets. A vertex
+/// without positive weight has prob 0 and aliasTarget SLUICE_VERTEX_NONE in
+/// every cell.
+struct AliasEntry {
+  float prob;
+  uint32_t target;
+  uint32_t aliasTarget;
+};
+
+/// The read-only description of one run, shared by all threads.
+struct Run {
+  const sluice_graph_t *graph = nullptr;
+  const sluice_walk_kernel_t *kernel = nullptr;
+  const void *params = nullptr;
+  const uint64_t *offsets = nullptr;
+  const uint32_t *targets = nullptr;
+  const float *weights = nullptr;
+  uint64_t numVertices = 0;
+  const uint32_t *starts = nullptr; // NULL: every vertex
+  uint32_t walksPerVertex = 1;
+  uint64_t numWalkers = 0;
+  uint32_t maxLength = 1;
+  uint32_t stride = 0; // output row width (0: no output)
+  double stopProbability = 0;
+  uint64_t seed = 0;
+  Mode mode = Mode::Reservoir;
+  double costRatio = CostModel::kDefaultRatio;
+  uint32_t walkersPerThread = kDefaultWalkersPerThread;
+  uint64_t chunkWalkers = kMaxChunkWalkers;
+  // Alias tables (Mode::Alias), parallel to the CSR.
+  const struct AliasEntry *alias = nullptr;
+  // Modes Rejection and Auto: per vertex, the kernel's upper bound, or -1
+  // where the cost model picked reservoir (Auto).
+  const double *vertexBound = nullptr;
+
+  uint32_t startOf(uint64_t walker) const {
+    uint64_t rank = walker / walksPerVertex;
+    return starts ? starts[rank] : static_cast<uint32_t>(rank);
+  }
+  double edgeWeight(const sluice_walk_frame_t *f, uint64_t edge) const {
+    double w = weights ? static_cast<double>(weights[edge]) : 1.0;
+    return kernel->weight ? kernel->weight(f, targets[edge], edge, w) : w;
+  }
+  /// The cost model's W_sum: the middle of the kernel's sum bounds, or the
+  /// degree times the middle of the edge bounds when it has none.
+  double sumEstimate(const sluice_walk_frame_t *f, uint64_t degree,
+                     double upper) const {
+    const sluice_walk_kernel_t &k = *kernel;
+    if (k.sum_lower_bound && k.sum_upper_bound)
+      return 0.5 * (k.sum_lower_bound(f) + k.sum_upper_bound(f));
+    if (k.sum_upper_bound)
+      return k.sum_upper_bound(f);
+    if (k.sum_lower_bound)
+      return k.sum_lower_bound(f);
+    double lower = k.lower_bound ? k.lower_bound(f) : 0.0;
+    return static_cast<double>(degree) * 0.5 * (lower + upper);
+  }
+};
+
+struct ThreadStats {
+  uint64_t steps = 0;
+  uint64_t walks = 0;
+  uint64_t rejectionSteps = 0, reservoirSteps = 0, aliasSteps = 0;
+  SamplerStats sampler;
+
+  void add(const ThreadStats &o) {
+    steps += o.steps;
+    walks += o.walks;
+    rejectionSteps += o.rejectionSteps;
+    reservoirSteps += o.reservoirSteps;
+    aliasSteps += o.aliasSteps;
+    sampler.rejectionTrials += o.sampler.rejectionTrials;
+    sampler.rejectionFallbacks += o.sampler.rejectionFallbacks;
+    sampler.boundViolations += o.sampler.boundViolations;
+    sampler.reservoirCalls += o.sampler.reservoirCalls;
+  }
+};
+
+/// One interleaved walker.
+struct Slot {
+  sluice_walk_frame_t f;
+  uint64_t draws = 0; // f.random_draws points here
+  WalkRng rng{0, 0, 0};
+  uint32_t *row = nullptr;
+  uint32_t length = 0;
+  uint64_t local = 0; // index in the chunk
+  uint64_t begin = 0, degree = 0, pre = 0;
+  double bound = 0;
+  Mode kind = Mode::Reservoir; // the sampler chosen for this step
+  bool stage1 = false;
+  bool active = false;
+};
+
+inline void prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+
+/// Philox4x32-10 of the counters (0, c1[i], c2[i], c3[i]) under `seed`,
+/// for lanes 0 .. n-1, in place into c0..c3 (the same function as
+/// philox4x32_10, written lane by lane so that it vectorises; on x86-64
+/// GCC also builds an AVX2 clone, chosen at load time).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void philoxLanes(uint32_t n, uint64_t seed, uint32_t *__restrict c0,
+                 uint32_t *__restrict c1, uint32_t *__restrict c2,
+                 uint32_t *__restrict c3) {
+  for (uint32_t i = 0; i < n; ++i)
+    c0[i] = 0;
+  uint32_t k0 = static_cast<uint32_t>(seed);
+  uint32_t k1 = static_cast<uint32_t>(seed >> 32);
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      uint64_t p0 = uint64_t(0xD2511F53u) * c0[i];
+      uint64_t p1 = uint64_t(0xCD9E8D57u) * c2[i];
+      uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c1[i] ^ k0;
+      uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ c3[i] ^ k1;
+      c1[i] = static_cast<uint32_t>(p1);
+      c3[i] = static_cast<uint32_t>(p0);
+      c0[i] = n0;
+      c2[i] = n2;
+    }
+  }
+}
+
+/// rng.uniformIndex(n), with its 32-bit path inlined (the same draws).
+inline uint64_t uniformIndex(WalkRng &rng, uint64_t n) {
+  if (__builtin_expect(n > UINT32_MAX, 0))
+    return rng.uniformIndex(n);
+  uint32_t n32 = static_cast<uint32_t>(n);
+  uint64_t m = static_cast<uint64_t>(rng.nextU32()) * n32;
+  uint32_t low = static_cast<uint32_t>(m);
+  if (__builtin_expect(low < n32, 0)) {
+    uint32_t threshold = static_cast<uint32_t>(-n32) % n32;
+    while (low < threshold) {
+      m = static_cast<uint64_t>(rng.nextU32()) * n32;
+      low = static_cast<uint32_t>(m);
+    }
+  }
+  return m >> 32;
+}
+
+/// Walks the chunks one thread is given.
+class Walker {
+public:
+  Walker(const Run &run)
+      : run(run), k(*run.kernel),
+        secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0) {
+    slots.resize(run.walkersPerThread);
+    lane0.resize(run.walkersPerThread);
+    lane1.resize(run.walkersPerThread);
+    lane2.resize(run.walkersPerThread);
+    lane3.resize(run.walkersPerThread);
+    state.assign(static_cast<size_t>(run.walkersPerThread) * k.num_state, 0);
+    for (uint32_t i = 0; i < run.walkersPerThread; ++i) {
+      Slot &s = slots[i];
+      std::memset(&s.f, 0, sizeof(s.f));
+      s.f.graph = run.graph;
+      s.f.params = run.params;
+      s.f.state = k.num_state ? state.data() + size_t(i) * k.num_state
+                              : nullptr;
+      s.f.seed = run.seed;
+      s.f.random_draws = &s.draws;
+    }
+  }
+
+  /// Walks walkers first .. first+count-1; rows/lengths may be NULL.
+  void chunk(uint64_t first, uint64_t count, uint32_t *rows,
+             uint32_t *lengths, const std::atomic<bool> &abort) {
+    uint64_t next = 0, active = 0;
+    for (Slot &s : slots) {
+      if (next < count) {
+        begin(s, first, next++, rows);
+        ++active;
+      } else {
+        s.active = false;
+      }
+    }
+    // One round = one step of every walker: the first Philox block of
+    // each walker's step stream in one batch (independent lanes: the
+    // multiplications pipeline and vectorise), then stage 0 of every
+    // walker, then stage 1 of every walker that passed stage 0.
+    auto finish = [&](Slot &s) {
+      if (lengths)
+        lengths[s.local] = s.length;
+      ++stats.walks;
+      if (next < count) {
+        begin(s, first, next++, rows);
+      } else {
+        s.active = false;
+        --active;
+      }
+    };
+    uint32_t n = static_cast<uint32_t>(slots.size());
+    while (active) {
+      if (abort.load(std::memory_order_relaxed))
+        return;
+      for (uint32_t i = 0; i < n; ++i) {
+        const Slot &s = slots[i];
+        lane1[i] = static_cast<uint32_t>(s.f.step);
+        lane2[i] = static_cast<uint32_t>(s.f.walker);
+        lane3[i] = static_cast<uint32_t>(s.f.walker >> 32);
+      }
+      philoxFirstBlocks(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        Slot &s = slots[i];
+        if (!s.active)
+          continue;
+        const uint32_t block[4] = {lane0[i], lane1[i], lane2[i], lane3[i]};
+        if (!stage0(s, block))
+          finish(s);
+      }
+      for (Slot &s : slots)
+        if (s.active && s.stage1 && !stage1(s))
+          finish(s);
+    }
+  }
+
+  ThreadStats stats;
+
+private:
+  void begin(Slot &s, uint64_t first, uint64_t local, uint32_t *rows) {
+    uint64_t walker = first + local;
+    uint32_t start = run.startOf(walker);
+    s.local = local;
+    s.f.walker = walker;
+    s.f.prev = s.f.cur = start;
+    s.f.step = 0;
+    s.draws = 0;
+    if (k.num_state)
+      std::memset(s.f.state, 0, sizeof(int64_t) * k.num_state);
+    if (k.init)
+      k.init(&s.f);
+    s.row = rows ? rows + local * run.stride : nullptr;
+    if (s.row)
+      s.row[0] = start;
+    s.length = 1;
+    s.stage1 = false;
+    s.active = true;
+    prefetch(run.offsets + start);
+    if (run.vertexBound)
+      prefetch(run.vertexBound + start);
+  }
+
+  void philoxFirstBlocks(uint32_t n) {
+    philoxLanes(n, run.seed, lane0.data(), lane1.data(), lane2.data(),
+                lane3.data());
+  }
+
+  /// Stage 0 of a step (block: the first Philox block of the step's
+  /// stream); false when the walk has ended.
+  bool stage0(Slot &s, const uint32_t block[4]) {
+    {
+      if (s.length >= run.maxLength)
+        return false;
+      s.rng = WalkRng(run.seed, s.f.walker, static_cast<uint32_t>(s.f.step),
+                      block);
+      if (run.stopProbability > 0 &&
+          s.rng.nextDouble() < run.stopProbability)
+        return false;
+      if (k.stop && k.stop(&s.f))
+        return false;
+      uint32_t cur = s.f.cur;
+      s.begin = run.offsets[cur];
+      s.degree = run.offsets[cur + 1] - s.begin;
+      if (s.degree == 0)
+        return false;
+      s.kind = run.mode;
+      switch (run.mode) {
+      case Mode::Uniform:
+        s.pre = uniformIndex(s.rng, s.degree);
+        prefetch(run.targets + s.begin + s.pre);
+        if (run.weights)
+          prefetch(run.weights + s.begin + s.pre);
+        break;
+      case Mode::Alias:
+        s.pre = uniformIndex(s.rng, s.degree);
+        prefetch(run.alias + s.begin + s.pre);
+        break;
+      case Mode::Auto:
+      case Mode::Rejection:
+        s.bound = run.vertexBound[cur];
+        s.kind = s.bound < 0 ? Mode::Reservoir : Mode::Rejection;
+        break;
+      case Mode::Reservoir:
+        break;
+      }
+      if (s.kind == Mode::Rejection) {
+        // The first proposal is drawn now so that its edge is in cache
+        // when the trial runs (the same draws, in the same order, as
+        // sampleRejection).
+        if (s.bound > 0 && std::isfinite(s.bound)) {
+          s.pre = uniformIndex(s.rng, s.degree);
+          prefetch(run.targets + s.begin + s.pre);
+          if (run.weights)
+            prefetch(run.weights + s.begin + s.pre);
+        }
+      } else if (s.kind == Mode::Reservoir) {
+        prefetch(run.targets + s.begin);
+        if (run.weights)
+          prefetch(run.weights + s.begin);
+      }
+      if (secondOrder && s.f.prev != cur) {
+        // A second-order weight usually asks has_edge(prev, next): a binary
+        // search in prev's adjacency. Its first probes (the middle, then a
+        // quarter or three quarters) are prefetched.
+        uint64_t pb = run.offsets[s.f.prev];
+        uint64_t pd = run.offsets[s.f.prev + 1] - pb;
+        const uint32_t *adj = run.targets + pb;
+        prefetch(adj + pd / 2);
+        if (pd > 32) {
+          prefetch(adj + pd / 4);
+          prefetch(adj + 3 * pd / 4);
+        }
+      }
+      s.stage1 = true;
+      return true;
+    }
+  }
+
+  /// Stage 1: draw, update, move; false when the walk has ended.
+  bool stage1(Slot &s) {
+    s.stage1 = false;
+    uint64_t b = s.begin, d = s.degree;
+    const sluice_walk_frame_t *f = &s.f;
+    auto weight = [&](uint64_t i) { return run.edgeWeight(f, b + i); };
+    uint32_t next;
+    switch (s.kind) {
+    case Mode::Uniform:
+      if (!(weight(s.pre) > 0))
+        return false;
+      next = run.targets[b + s.pre];
+      ++stats.aliasSteps;
+      break;
+    case Mode::Alias: {
+      const AliasEntry &e = run.alias[b + s.pre];
+      next = s.rng.nextDouble() < e.prob ? e.target : e.aliasTarget;
+      if (next == SLUICE_VERTEX_NONE)
+        return false;
+      ++stats.aliasSteps;
+      break;
+    }
+    case Mode::Rejection: {
+      uint64_t j = rejection(s, d, weight);
+      if (j == kNoCandidate)
+        return false;
+      next = run.targets[b + j];
+      ++stats.rejectionSteps;
+      break;
+    }
+    default: {
+      uint64_t j = sampleReservoir(d, weight, s.rng, &stats.sampler);
+      if (j == kNoCandidate)
+        return false;
+      next = run.targets[b + j];
+      ++stats.reservoirSteps;
+      break;
+    }
+    }
+    ++stats.steps;
+    if (k.update)
+      k.update(&s.f, next);
+    s.f.prev = s.f.cur;
+    s.f.cur = next;
+    ++s.f.step;
+    s.draws = 0;
+    if (s.row)
+      s.row[s.length] = next;
+    ++s.length;
+    prefetch(run.offsets + next);
+    if (run.vertexBound)
+      prefetch(run.vertexBound + next);
+    return s.length < run.maxLength;
+  }
+
+  /// sampleRejection with the first proposal (s.pre) drawn in stage 0,
+  /// and at most min(64, max(4, 2 * degree)) trials before the exact
+  /// two-pass fallback: past 2 * degree trials the fallback (2 * degree
+  /// weights) is the cheaper way to finish, e.g. at a vertex whose weights
+  /// are all zero (metapath). Exact either way: an acceptance picks i with
+  /// probability proportional to w_i, and so does the fallback.
+  template <class WeightFn>
+  uint64_t rejection(Slot &s, uint64_t d, WeightFn &weight) {
+    double bound = s.bound;
+    SamplerStats &ss = stats.sampler;
+    uint32_t maxTrials = static_cast<uint32_t>(std::min<uint64_t>(
+        kDefaultMaxRejectionTrials, std::max<uint64_t>(4, 2 * d)));
+    if (bound > 0 && std::isfinite(bound)) {
+      for (uint32_t trial = 0; trial < maxTrials; ++trial) {
+        uint64_t i = trial == 0 ? s.pre : uniformIndex(s.rng, d);
+        double w = weight(i);
+        double y = s.rng.nextDouble() * bound;
+        ++ss.rejectionTrials;
+        if (w > bound)
+          ++ss.boundViolations;
+        if (y < w)
+          return i;
+      }
+    }
+    ++ss.rejectionFallbacks;
+    return sampleExact(d, weight, s.rng);
+  }
+
+  const Run &run;
+  const sluice_walk_kernel_t &k;
+  const bool secondOrder;
+  std::vector<Slot> slots;
+  std::vector<uint32_t> lane0, lane1, lane2, lane3; // Philox lanes
+  std::vector<int64_t> state;
+};
+
+//===----------------------------------------------------------------------===//
+// Set-up: alias tables and the cost ratio
+//===----------------------------------------------------------------------===//
+
+/// Runs body(begin, end) over [0, n) in `threads` contiguous ranges.
+template <class Body>
+void parallelRanges(uint64_t n, uint32_t threads, Body &&body) {
+  threads = static_cast<uint32_t>(
+      std::max<uint64_t>(1, std::min<uint64_t>(threads, n / 1024 + 1)));
+  if (threads == 1) {
+    body(uint64_t(0), n);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(threads);
+  for (uint32_t t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        body(n * t / threads, n * (t + 1) / threads);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  for (std::thread &th : pool)
+    th.join();
+  for (std::exception_ptr &e : errors)
+    if (e)
+      std::rethrow_exception(e);
+}
+
+/// Per-vertex alias tables over the kernel's (static) weight.
+struct AliasTables {
+  std::vector<AliasEntry> entries;
+
+  void build(const Run &run, uint32_t threads) {
+    uint64_t m = run.offsets[run.numVertices];
+    entries.resize(m);
+    const sluice_walk_kernel_t &k = *run.kernel;
+    parallelRanges(run.numVertices, threads, [&](uint64_t lo, uint64_t hi) {
+      std::vector<double> scaled;
+      std::vector<uint32_t> small, large, alias;
+      std::vector<float> prob;
+      std::vector<int64_t> state(k.num_state, 0);
+      uint64_t draws = 0;
+      sluice_walk_frame_t f;
+      std::memset(&f, 0, sizeof(f));
+      f.graph = run.graph;
+      f.params = run.params;
+      f.state = k.num_state ? state.data() : nullptr;
+      f.seed = run.seed;
+      f.random_draws = &draws;
+      for (uint64_t v = lo; v < hi; ++v) {
+        uint64_t b = run.offsets[v], d = run.offsets[v + 1] - b;
+        if (d == 0)
+          continue;
+        f.prev = f.cur = static_cast<uint32_t>(v);
+        prob.resize(d);
+        alias.resize(d);
+        double total = buildAlias(
+            static_cast<uint32_t>(d),
+            [&](uint64_t i) { return run.edgeWeight(&f, b + i); },
+            prob.data(), alias.data(), scaled, small, large);
+        for (uint64_t i = 0; i < d; ++i)
+          entries[b + i] =
+              total > 0 ? AliasEntry{prob[i], run.targets[b + i],
+                                     run.targets[b + alias[i]]}
+                        : AliasEntry{0.0f, run.targets[b + i],
+                                     SLUICE_VERTEX_NONE};
+      }
+    });
+  }
+};
+
+/// The per-vertex bound table of modes Rejection and Auto. The bound
+/// functions depend on cur and the parameters only (walk.h: "for all its
+/// candidate edges and any history"), so they are evaluated once per vertex
+/// (prev == cur, step 0, zeroed state), and so is the cost model's choice,
+/// which therefore is the same at every step from a vertex: the upper bound
+/// where rejection is used, -1 where reservoir is.
+std::vector<double> vertexBounds(const Run &run, bool costModel,
+                                 uint32_t threads) {
+  std::vector<double> out(run.numVertices);
+  const sluice_walk_kernel_t &k = *run.kernel;
+  parallelRanges(run.numVertices, threads, [&](uint64_t lo, uint64_t hi) {
+    std::vector<int64_t> state(k.num_state, 0);
+    uint64_t draws = 0;
+    sluice_walk_frame_t f;
+    std::memset(&f, 0, sizeof(f));
+    f.graph = run.graph;
+    f.params = run.params;
+    f.state = k.num_state ? state.data() : nullptr;
+    f.seed = run.seed;
+    f.random_draws = &draws;
+    for (uint64_t v = lo; v < hi; ++v) {
+      f.prev = f.cur = static_cast<uint32_t>(v);
+      uint64_t degree = run.offsets[v + 1] - run.offsets[v];
+      if (degree == 0) {
+        out[v] = 0;
+        continue;
+      }
+      double bound = k.upper_bound(&f);
+      bool reservoir =
+          costModel && prefersReservoir(run.costRatio, bound,
+                                        run.sumEstimate(&f, degree, bound));
+      out[v] = reservoir ? -1.0 : bound;
+    }
+  });
+  return out;
+}
+
+/// FlexiWalker's start-up profiling with the kernel itself: the cost of a
+/// rejection trial over the cost of a reservoir edge, measured on up to 256
+/// vertices of the graph (degree >= 2, evenly spread over the ids), with
+/// prev == cur. Each cost is measured per vertex and averaged over the
+/// vertices (not over edges), so that the reservoir's fixed cost per call
+/// (its exponential draws) weighs in at the small degrees where the choice
+/// is made. Best of three rounds, clamped to [1/16, 256].
+double calibrate(const Run &run) {
+  const sluice_walk_kernel_t &k = *run.kernel;
+  std::vector<uint32_t> sample;
+  uint64_t n = run.numVertices;
+  uint64_t step = std::max<uint64_t>(1, n / 256);
+  for (uint64_t v = 0; v < n && sample.size() < 256; v += step)
+    if (run.offsets[v + 1] - run.offsets[v] >= 2)
+      sample.push_back(static_cast<uint32_t>(v));
+  if (sample.empty())
+    return CostModel::kDefaultRatio;
+  std::vector<int64_t> state(k.num_state, 0);
+  uint64_t draws = 0;
+  sluice_walk_frame_t f;
+  std::memset(&f, 0, sizeof(f));
+  f.graph = run.graph;
+  f.params = run.params;
+  f.state = k.num_state ? state.data() : nullptr;
+  f.seed = run.seed;
+  f.random_draws = &draws;
+  using Clock = std::chrono::steady_clock;
+  double bestRes = 1e300, bestRej = 1e300;
+  volatile uint64_t sink = 0;
+  auto seconds = [](Clock::duration d) {
+    return std::chrono::duration<double>(d).count();
+  };
+  for (uint32_t round = 0; round < 3; ++round) {
+    uint64_t acc = 0;
+    double sumRes = 0, sumRej = 0;
+    for (uint32_t v : sample) {
+      f.prev = f.cur = v;
+      uint64_t b = run.offsets[v], d = run.offsets[v + 1] - b;
+      auto weight = [&](uint64_t i) { return run.edgeWeight(&f, b + i); };
+      auto t0 = Clock::now();
+      for (uint32_t rep = 0; rep < 4; ++rep) {
+        WalkRng rng(run.seed ^ 0xca11b7a7e0ull, v, round * 4 + rep);
+        acc += sampleReservoir(d, weight, rng);
+      }
+      auto t1 = Clock::now();
+      SamplerStats rejStats;
+      double bound = k.upper_bound(&f);
+      for (uint32_t rep = 0; rep < 16; ++rep) {
+        WalkRng rng(run.seed ^ 0xca11b7a7e1ull, v, round * 16 + rep);
+        acc += sampleRejection(d, weight, bound, rng, &rejStats);
+      }
+      auto t2 = Clock::now();
+      sumRes += seconds(t1 - t0) / (4.0 * double(d));
+      sumRej += seconds(t2 - t1) /
+                double(std::max<uint64_t>(rejStats.rejectionTrials, 1));
+    }
+    sink = sink + acc;
+    bestRes = std::min(bestRes, sumRes / double(sample.size()));
+    bestRej = std::min(bestRej, sumRej / double(sample.size()));
+  }
+  (void)sink;
+  if (!(bestRes > 0) || !(bestRej > 0) || !std::isfinite(bestRej / bestRes))
+    return CostModel::kDefaultRatio;
+  return std::clamp(bestRej / bestRes, 1.0 / 16, 256.0);
+}
+
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+sluice_status_t invalid(sluice_error_t *error, const std::string &message) {
+  return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {}, message);
+}
+
+std::string kernelName(const sluice_walk_kernel_t *kernel) {
+  return std::string("walk '") + (kernel->name ? kernel->name : "?") + "'";
+}
+
+sluice_status_t checkKernel(const sluice_walk_kernel_t *kernel,
+                            const void *params, sluice_error_t *error) {
+  if (kernel->abi_version != SLUICE_WALK_ABI_VERSION)
+    return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
+                kernelName(kernel) + " was built for walk ABI version " +
+                    std::to_string(kernel->abi_version) +
+                    ", this runtime has version " +
+                    std::to_string(SLUICE_WALK_ABI_VERSION));
+  int64_t cls = enumValue(kernel->weight_class);
+  if (cls < SLUICE_WALK_WEIGHT_CONSTANT || cls > SLUICE_WALK_WEIGHT_DYNAMIC)
+    return invalid(error, kernelName(kernel) + ": unknown weight class " +
+                              std::to_string(cls));
+  const uint32_t known = SLUICE_WALK_SECOND_ORDER | SLUICE_WALK_MAY_BE_ZERO |
+                         SLUICE_WALK_UNBOUNDED;
+  if (kernel->flags & ~known)
+    return invalid(error, kernelName(kernel) + ": unknown flags " +
+                              hex(kernel->flags & ~known));
+  if ((kernel->flags & SLUICE_WALK_SECOND_ORDER) &&
+      cls != SLUICE_WALK_WEIGHT_DYNAMIC)
+    return invalid(error, kernelName(kernel) +
+                              ": a second-order weight (SLUICE_WALK_SECOND_"
+                              "ORDER) must be classified DYNAMIC");
+  if (!kernel->upper_bound && !(kernel->flags & SLUICE_WALK_UNBOUNDED))
+    return invalid(error, kernelName(kernel) +
+                              " has no upper_bound but is not marked "
+                              "SLUICE_WALK_UNBOUNDED");
+  if (kernel->num_params && !params)
+    return invalid(error, kernelName(kernel) + " takes " +
+                              std::to_string(kernel->num_params) +
+                              " parameters but params is NULL");
+  return SLUICE_STATUS_OK;
+}
+
+/// The step mode for (kernel, requested sampler), or an error for a sampler
+/// that would be unsound for the kernel.
+sluice_status_t chooseMode(const sluice_walk_kernel_t *kernel,
+                           int64_t sampler, Mode *mode,
+                           sluice_error_t *error) {
+  auto cls = kernel->weight_class;
+  bool unbounded = (kernel->flags & SLUICE_WALK_UNBOUNDED) != 0;
+  switch (sampler) {
+  case SLUICE_WALK_SAMPLER_AUTO:
+    *mode = cls == SLUICE_WALK_WEIGHT_CONSTANT ? Mode::Uniform
+            : cls == SLUICE_WALK_WEIGHT_STATIC ? Mode::Alias
+            : unbounded                        ? Mode::Reservoir
+                                               : Mode::Auto;
+    return SLUICE_STATUS_OK;
+  case SLUICE_WALK_SAMPLER_ALIAS:
+    if (cls == SLUICE_WALK_WEIGHT_DYNAMIC)
+      return invalid(error,
+                     "sampler alias needs a static weight, but the weight "
+                     "of " +
+                         kernelName(kernel) +
+                         " is dynamic (it depends on prev, step, state or "
+                         "random()); use rejection, reservoir or auto");
+    *mode = cls == SLUICE_WALK_WEIGHT_CONSTANT ? Mode::Uniform : Mode::Alias;
+    return SLUICE_STATUS_OK;
+  case SLUICE_WALK_SAMPLER_REJECTION:
+    if (unbounded)
+      return invalid(error, "sampler rejection needs an upper bound of the "
+                            "weight, but none could be proven for " +
+                                kernelName(kernel) +
+                                "; use reservoir or auto");
+    *mode = Mode::Rejection;
+    return SLUICE_STATUS_OK;
+  case SLUICE_WALK_SAMPLER_RESERVOIR:
+    *mode = Mode::Reservoir;
+    return SLUICE_STATUS_OK;
+  default:
+    return invalid(error, "unknown sampler " + std::to_string(sampler));
+  }
+}
+
+/// Output buffers of one chunk.
+struct ChunkBuffer {
+  std::vector<uint32_t> rows;
+  std::vector<uint32_t> lengths;
+  bool ready = false;
+};
+
+sluice_status_t runWalks(const sluice_graph_t *graph,
+                         const sluice_walk_kernel_t *kernel,
+                         const void *params,
+                         const sluice_walk_options_t &options,
+                         sluice_walk_writer_t *writer,
+                         sluice_walk_stats_t *outStats,
+                         sluice_error_t *error) {
+  Run run;
+  run.graph = graph;
+  run.kernel = kernel;
+  run.params = params;
+  run.offsets = sluice_graph_offsets(graph);
+  run.targets = sluice_graph_targets(graph);
+  run.weights = sluice_graph_weights(graph);
+  run.numVertices = sluice_graph_num_vertices(graph);
+  run.starts = options.starts;
+  uint64_t numStarts = options.starts ? options.num_starts : run.numVertices;
+  run.walksPerVertex = options.walks_per_vertex;
+  if (numStarts && options.walks_per_vertex > UINT64_MAX / numStarts)
+    return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
+                "num_starts * walks_per_vertex does not fit in 64 bits");
+  run.numWalkers = numStarts * options.walks_per_vertex;
+  if (options.starts)
+    for (uint64_t i = 0; i < numStarts; ++i)
+      if (options.starts[i] >= run.numVertices)
+        return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
+                    "start vertex " + std::to_string(options.starts[i]) +
+                        " (starts[" + std::to_string(i) +
+                        "]) is not in the graph (" +
+                        std::to_string(run.numVertices) + " vertices)");
+  run.maxLength = options.max_length;
+  run.stopProbability = options.stop_probability;
+  run.seed = options.seed;
+  run.walkersPerThread = options.walkers_per_thread
+                             ? options.walkers_per_thread
+                             : kDefaultWalkersPerThread;
+  if (writer) {
+    run.stride = walkWriterLength(writer);
+    if (run.stride < run.maxLength)
+      return invalid(error, "the writer takes walks of at most " +
+                                std::to_string(run.stride) +
+                                " vertices, but max_length is " +
+                                std::to_string(run.maxLength));
+    run.chunkWalkers = std::clamp<uint64_t>(kChunkEntries / run.stride, 1,
+                                            kMaxChunkWalkers);
+  }
+  Mode mode;
+  sluice_status_t status =
+      chooseMode(kernel, enumValue(options.sampler), &mode, error);
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  run.mode = mode;
+
+  uint32_t threads = options.threads ? options.threads
+                                     : std::max(1u, std::thread::hardware_concurrency());
+  AliasTables tables;
+  if (mode == Mode::Alias) {
+    uint64_t maxDegree = 0;
+    for (uint64_t v = 0; v < run.numVertices; ++v)
+      maxDegree = std::max(maxDegree, run.offsets[v + 1] - run.offsets[v]);
+    if (maxDegree > UINT32_MAX)
+      return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
+                  "alias tables need degrees below 2^32");
+    tables.build(run, threads);
+    run.alias = tables.entries.data();
+  }
+  run.costRatio = options.cost_ratio;
+  if (mode == Mode::Auto && run.costRatio == 0)
+    run.costRatio = calibrate(run);
+  std::vector<double> bounds;
+  if (mode == Mode::Auto || mode == Mode::Rejection) {
+    bounds = vertexBounds(run, mode == Mode::Auto, threads);
+    run.vertexBound = bounds.data();
+  }
+
+  uint64_t numChunks =
+      (run.numWalkers + run.chunkWalkers - 1) / run.chunkWalkers;
+  threads = static_cast<uint32_t>(
+      std::max<uint64_t>(1, std::min<uint64_t>(threads, numChunks)));
+  // Chunk buffers: a ring, so that memory stays bounded while the writer
+  // commits chunks in order.
+  const uint64_t ringSize = writer ? 2 * uint64_t(threads) + 2 : 0;
+  std::vector<ChunkBuffer> ring(ringSize);
+  for (ChunkBuffer &c : ring) {
+    c.rows.resize(run.chunkWalkers * run.stride);
+    c.lengths.resize(run.chunkWalkers);
+  }
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  uint64_t nextChunk = 0, written = 0, walksDone = 0;
+  std::atomic<bool> abort{false};
+  std::vector<ThreadStats> threadStats(threads);
+  std::vector<std::exception_ptr> threadErrors(threads);
+
+  Progress progress(!options.quiet, options.progress,
+                    options.progress_user_data, 1000, 1000,
+                    kernelName(kernel));
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (uint32_t t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        Walker walker(run);
+        for (;;) {
+          uint64_t c;
+          ChunkBuffer *buffer = nullptr;
+          {
+            std::unique_lock<std::mutex> lock(mutex);
+            if (abort || nextChunk == numChunks)
+              break;
+            c = nextChunk++;
+            if (writer) {
+              changed.wait(lock,
+                           [&] { return abort || c < written + ringSize; });
+              if (abort)
+                break;
+              buffer = &ring[c % ringSize];
+            }
+          }
+          uint64_t first = c * run.chunkWalkers;
+          uint64_t count = std::min(run.chunkWalkers, run.numWalkers - first);
+          walker.chunk(first, count, buffer ? buffer->rows.data() : nullptr,
+                       buffer ? buffer->lengths.data() : nullptr, abort);
+          std::lock_guard<std::mutex> lock(mutex);
+          walksDone += count;
+          if (buffer)
+            buffer->ready = true;
+          changed.notify_all();
+        }
+        threadStats[t] = walker.stats;
+      } catch (...) {
+        threadErrors[t] = std::current_exception();
+        abort = true;
+        std::lock_guard<std::mutex> lock(mutex);
+        changed.notify_all();
+      }
+    });
+
+  // The calling thread: progress, and the writer in chunk order.
+  for (;;) {
+    ChunkBuffer *buffer = nullptr;
+    uint64_t count = 0;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      changed.wait_for(lock, std::chrono::milliseconds(100), [&] {
+        return abort || (writer && (written == numChunks ||
+                                    ring[written % ringSize].ready)) ||
+               (!writer && walksDone == run.numWalkers);
+      });
+      progress.update("walking", walksDone, run.numWalkers, "walks");
+      if (abort)
+        break;
+      if (!writer) {
+        if (walksDone == run.numWalkers)
+          break;
+        continue;
+      }
+      if (written == numChunks)
+        break;
+      if (!ring[written % ringSize].ready)
+        continue;
+      buffer = &ring[written % ringSize];
+      count = std::min(run.chunkWalkers,
+                       run.numWalkers - written * run.chunkWalkers);
+    }
+    status = sluice_walk_writer_append(writer, buffer->rows.data(),
+                                       buffer->lengths.data(), count, error);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (status != SLUICE_STATUS_OK) {
+      abort = true;
+      changed.notify_all();
+      break;
+    }
+    buffer->ready = false;
+    ++written;
+    changed.notify_all();
+  }
+  for (std::thread &th : pool)
+    th.join();
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  for (std::exception_ptr &e : threadErrors)
+    if (e)
+      std::rethrow_exception(e);
+
+  ThreadStats total;
+  for (const ThreadStats &s : threadStats)
+    total.add(s);
+  char summary[160];
+  std::snprintf(summary, sizeof(summary),
+                "%llu walks, %llu steps, %.3g steps/s",
+                static_cast<unsigned long long>(total.walks),
+                static_cast<unsigned long long>(total.steps),
+                seconds > 0 ? double(total.steps) / seconds : 0.0);
+  progress.finish(summary);
+  if (outStats) {
+    sluice_walk_stats_t &s = *outStats;
+    std::memset(&s, 0, sizeof(s));
+    s.walks = total.walks;
+    s.steps = total.steps;
+    s.seconds = seconds;
+    s.rejection_steps = total.rejectionSteps;
+    s.reservoir_steps = total.reservoirSteps;
+    s.alias_steps = total.aliasSteps;
+    s.rejection_trials = total.sampler.rejectionTrials;
+    s.bound_violations = total.sampler.boundViolations;
+    s.cost_ratio = mode == Mode::Auto ? run.costRatio : 0.0;
+  }
+  sluice_error_clear(error);
+  return SLUICE_STATUS_OK;
+}
+
+/// The stream of random() (sluice_walk_random): Philox keyed by the seed
+/// with its words flipped, so it never overlaps the sampler's stream.
+constexpr uint32_t kRandomKeyFlip0 = 0x6a09e667u, kRandomKeyFlip1 = 0xbb67ae85u;
+
+} // namespace
+
+extern "C" SLUICE_API void
+sluice_walk_options_init(sluice_walk_options_t *options) {
+  if (!options)
+    return;
+  std::memset(options, 0, sizeof(*options));
+  options->max_length = 80;
+  options->stop_probability = 0;
+  options->starts = nullptr;
+  options->num_starts = 0;
+  options->walks_per_vertex = 1;
+  options->seed = 0;
+  options->threads = 0;
+  options->walkers_per_thread = 0;
+  options->sampler = SLUICE_WALK_SAMPLER_AUTO;
+  options->cost_ratio = 0;
+  options->progress = nullptr;
+  options->progress_user_data = nullptr;
+  options->quiet = 0;
+}
+
+extern "C" SLUICE_API sluice_status_t sluice_walk_run(
+    const sluice_graph_t *graph, const sluice_walk_kernel_t *kernel,
+    const void *params, const sluice_walk_options_t *options,
+    sluice_walk_writer_t *writer, sluice_walk_stats_t *stats,
+    sluice_error_t *error) {
+  sluice_error_clear(error);
+  if (!graph)
+    return invalid(error, "graph is NULL");
+  if (!kernel)
+    return invalid(error, "kernel is NULL");
+  sluice_walk_options_t defaults;
+  if (!options) {
+    sluice_walk_options_init(&defaults);
+    options = &defaults;
+  }
+  sluice_status_t status = checkKernel(kernel, params, error);
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  const sluice_walk_options_t &o = *options;
+  if (o.max_length < 1)
+    return invalid(error, "max_length must be at least 1");
+  if (o.walks_per_vertex < 1)
+    return invalid(error, "walks_per_vertex must be at least 1");
+  if (!(o.stop_probability >= 0 && o.stop_probability <= 1))
+    return invalid(error, "stop_probability must be in [0, 1], got " +
+                              std::to_string(o.stop_probability));
+  if (!(o.cost_ratio >= 0) || !std::isfinite(o.cost_ratio))
+    return invalid(error,
+                   "cost_ratio must be finite and >= 0 (0: calibrate), got " +
+                       std::to_string(o.cost_ratio));
+  if (o.walkers_per_thread > kMaxWalkersPerThread)
+    return invalid(error, "walkers_per_thread must be at most " +
+                              std::to_string(kMaxWalkersPerThread) + ", got " +
+                              std::to_string(o.walkers_per_thread));
+  if (o.starts == nullptr && o.num_starts != 0 &&
+      o.num_starts != sluice_graph_num_vertices(graph))
+    return invalid(error, "num_starts is " + std::to_string(o.num_starts) +
+                              " but starts is NULL (every vertex)");
+  return guarded(error, {}, [&] {
+    return runWalks(graph, kernel, params, o, writer, stats, error);
+  });
+}
+
+extern "C" SLUICE_API double sluice_walk_random(const sluice_walk_frame_t *f) {
+  if (!f)
+    return 0;
+  uint64_t draw = 0;
+  if (f->random_draws)
+    draw = (*f->random_draws)++;
+  uint32_t key[2] = {static_cast<uint32_t>(f->seed) ^ kRandomKeyFlip0,
+                     static_cast<uint32_t>(f->seed >> 32) ^ kRandomKeyFlip1};
+  uint32_t counter[4] = {static_cast<uint32_t>(draw / 2),
+                         static_cast<uint32_t>(f->step),
+                         static_cast<uint32_t>(f->walker),
+                         static_cast<uint32_t>(f->walker >> 32)};
+  uint32_t out[4];
+  philox4x32_10(counter, key, out);
+  unsigned half = static_cast<unsigned>(draw % 2) * 2;
+  uint64_t bits = uint64_t(out[half]) << 32 | out[half + 1];
+  return static_cast<double>(bits >> 11) * 0x1.0p-53;
+}
