@@ -3,6 +3,7 @@
 
 #include "compiler/Pipelines/TopoPipeline.h"
 #include "dialects/Topo/IR/TopoDialect.h"
+#include "dialects/Walk/IR/WalkDialect.h"
 #include "frontends/sluice/Frontend.h"
 #include "frontends/sluice/MLIRGen.h"
 #include "frontends/sluice/Sema.h"
@@ -36,6 +37,7 @@ llvm::StringRef sluice::phaseName(Phase phase) {
 
 void sluice::registerSluiceDialects(mlir::DialectRegistry &registry) {
   registry.insert<topo::TopoDialect>();
+  registry.insert<walk::WalkDialect>();
 }
 
 Compilation::Compilation(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr)

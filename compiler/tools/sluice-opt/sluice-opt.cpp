@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Topo/IR/TopoOps.h"
 #include "dialects/Topo/Transforms/Passes.h"
+#include "dialects/Walk/IR/WalkOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -17,6 +18,7 @@ int main(int argc, char **argv) {
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, sluice::topo::TopoDialect>();
+  registry.insert<sluice::walk::WalkDialect>();
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Sluice optimizer driver\n", registry));

@@ -1,0 +1,20 @@
+//===- WalkDialect.h - The walk dialect -------------------------*- C++ -*-===//
+//
+// Declares the `walk` dialect (random walks over graphs). Most users want
+// WalkOps.h, which includes this header and the types.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_DIALECTS_WALK_IR_WALKDIALECT_H
+#define SLUICE_DIALECTS_WALK_IR_WALKDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dialect.h"
+
+#include "dialects/Walk/IR/WalkDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/Walk/IR/WalkTypes.h.inc"
+
+#endif // SLUICE_DIALECTS_WALK_IR_WALKDIALECT_H

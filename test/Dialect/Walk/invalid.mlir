@@ -1,0 +1,177 @@
+// RUN: sluice-opt %s -split-input-file -verify-diagnostics
+
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op is first-order (order 1) but its weight uses prev}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    %e = walk.has_edge %prev, %next
+    %z = arith.constant 0.0 : f64
+    %r = arith.select %e, %w, %z : f64
+    walk.yield %r : f64
+  }
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = ["n"], state_types = [i64]}
+  init {
+    %z = arith.constant 0 : i64
+    walk.yield %z : i64
+  }
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    %one = arith.constant 1 : i64
+    // expected-error@+1 {{'walk.state.set' op is allowed only in update, not in weight}}
+    walk.state.set "n"[0] = %one : i64
+    walk.yield %w : f64
+  }
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  length {
+    // expected-error@+1 {{'walk.random' op is allowed only in walk functions (weight, stop, update), not in length}}
+    %r = walk.random : f64
+    %c = arith.constant 3 : i64
+    walk.yield %c : i64
+  }
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    // expected-error@+1 {{'walk.weight_max' op is allowed only in bound regions (upper_bound, lower_bound, sum_upper_bound, sum_lower_bound), not in weight}}
+    %m = walk.weight_max %cur : f64
+    walk.yield %m : f64
+  }
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [f64], param_defaults = [1.0], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    // expected-error@+1 {{'walk.param' op parameter 0 is 'p', not 'q'}}
+    %q = walk.param "q"[0] : f64
+    walk.yield %q : f64
+  }
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [f64], param_defaults = [1.0], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    // expected-error@+1 {{'walk.param' op parameter 'p' has type 'f64', not 'i64'}}
+    %p = walk.param "p"[0] : i64
+    walk.yield %w : f64
+  }
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    // expected-error@+1 {{'walk.state.get' op state variable index 0 is out of range (the walk has 0)}}
+    %s = walk.state.get "n"[0] : i64
+    walk.yield %w : f64
+  }
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    %one = arith.constant 1 : i64
+    // expected-error@+1 {{'walk.yield' op in region 'weight' must yield (f64)}}
+    walk.yield %one : i64
+  }
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op region 'stop' must have block arguments (i32, i64)}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+  stop {
+  ^bb0(%cur: i32):
+    %t = arith.constant true
+    walk.yield %t : i1
+  }
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op needs an 'init' region for its 1 state variable(s)}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = ["n"], state_types = [i64]}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op default of parameter 'p' does not fit its type 'f64'}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [f64], param_defaults = [1 : i64], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op sampler 'fast' is not one of auto, rejection, reservoir, alias}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = "fast"}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+walk.graph @h "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op graph 'g' does not name a walk.graph}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// expected-error@+1 {{'walk.graph' op format 'tsv' is not one of snap, edgelist, mtx, csr}}
+walk.graph @g "g.txt" format "tsv"
+
+// -----
+
+walk.graph @g "g.txt" format "snap"
+walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [f64], param_defaults = [1.0], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+// expected-error@+1 {{'walk.job' op sets 'x', which is not a parameter of 'w'}}
+walk.job @j walk @w on "box" {params = {x = 1.0 : f64}}
+
+// -----
+
+func.func @f() {
+  // expected-error@+1 {{'walk.step' op must be inside a walk.walk}}
+  %s = walk.step : i64
+  return
+}
