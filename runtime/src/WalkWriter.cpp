@@ -14,6 +14,7 @@
 #include "runtime/src/AtomicFile.h"
 #include "runtime/src/Error.h"
 #include "runtime/src/GraphImpl.h"
+#include "runtime/src/WalkWriterInternal.h"
 
 #include <charconv>
 #include <cstring>
@@ -291,4 +292,8 @@ sluice_walks_write(const char *path, sluice_walk_format_t format,
     status = sluice_walk_writer_commit(writer, error);
   sluice_walk_writer_release(writer);
   return status;
+}
+
+uint32_t sluice::rt::walkWriterLength(const sluice_walk_writer_t *writer) {
+  return writer ? writer->walkLength : 0;
 }

@@ -1,0 +1,896 @@
+//===- Engine.cpp - The walk engine: sluice_walk_run ----------------------===//
+//
+// Runs a walk kernel (sluice/walk.h) over a graph:
+//
+//   - the walkers (start rank * walks_per_vertex + k) are cut into chunks;
+//     worker threads take chunks in increasing order and the calling thread
+//     appends finished chunks to the writer in chunk order, so the output is
+//     in walker order whatever the thread count;
+//   - inside a chunk, a thread interleaves `walkers_per_thread` walkers
+//     round robin. Each step is split in two stages: stage 0 reads the
+//     current vertex's offsets (prefetched when the walker arrived), runs
+//     the stop rules and prefetches the edge(s) the step will touch; stage 1,
+//     one round later, draws the edge and moves, prefetching the offsets of
+//     the vertex reached. Memory latency is hidden behind the other walkers;
+//   - every random number of a step comes from WalkRng(seed, walker, step)
+//     (Philox), so a walk is a pure function of (seed, walker) and of the
+//     sampler chosen for each step;
+//   - samplers: uniform index (CONSTANT weights), per-vertex alias tables
+//     built once (STATIC), rejection against the kernel's upper bound,
+//     reservoir (A-ExpJ), or FlexiWalker's cost model per vertex and step.
+//
+// See docs/sampling.md ("The walk engine").
+//
+//===----------------------------------------------------------------------===//
+#include "sluice/walk.h"
+
+#include "sluice/sampling.h"
+
+#include "runtime/src/Error.h"
+#include "runtime/src/Progress.h"
+#include "runtime/src/WalkWriterInternal.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace sluice::rt;
+using namespace sluice::walk;
+
+namespace {
+
+/// How the steps of a run are drawn.
+enum class Mode {
+  Uniform,   // CONSTANT weight: a uniform index (counted as alias steps)
+  Alias,     // STATIC weight: per-vertex alias tables
+  Rejection, // forced rejection
+  Reservoir, // forced reservoir (or AUTO without a bound)
+  Auto       // the cost model per vertex and step
+};
+
+constexpr uint32_t kDefaultWalkersPerThread = 64;
+constexpr uint32_t kMaxWalkersPerThread = 1u << 16;
+constexpr uint64_t kMaxChunkWalkers = 4096;
+/// Output entries (u32) per chunk buffer, at most.
+constexpr uint64_t kChunkEntries = uint64_t(1) << 21;
+
+/// One cell of a vertex's alias table: keep the cell's own edge with
+/// probability `prob`, else go to `aliasTarget` (the target vertex of the
+/// alias edge, stored directly so that a step touches one cell and one
+/// target, both prefetched). A vertex without positive weight has
+/// prob 0 and aliasTarget SLUICE_VERTEX_NONE in every cell.
+struct AliasEntry {
+  float prob;
+  uint32_t aliasTarget;
+};
+
+/// The read-only description of one run, shared by all threads.
+struct Run {
+  const sluice_graph_t *graph = nullptr;
+  const sluice_walk_kernel_t *kernel = nullptr;
+  const void *params = nullptr;
+  const uint64_t *offsets = nullptr;
+  const uint32_t *targets = nullptr;
+  const float *weights = nullptr;
+  uint64_t numVertices = 0;
+  const uint32_t *starts = nullptr; // NULL: every vertex
+  uint32_t walksPerVertex = 1;
+  uint64_t numWalkers = 0;
+  uint32_t maxLength = 1;
+  uint32_t stride = 0; // output row width (0: no output)
+  double stopProbability = 0;
+  uint64_t seed = 0;
+  Mode mode = Mode::Reservoir;
+  double costRatio = CostModel::kDefaultRatio;
+  uint32_t walkersPerThread = kDefaultWalkersPerThread;
+  uint64_t chunkWalkers = kMaxChunkWalkers;
+  // Alias tables (Mode::Alias), parallel to the CSR.
+  const struct AliasEntry *alias = nullptr;
+
+  uint32_t startOf(uint64_t walker) const {
+    uint64_t rank = walker / walksPerVertex;
+    return starts ? starts[rank] : static_cast<uint32_t>(rank);
+  }
+  double edgeWeight(const sluice_walk_frame_t *f, uint64_t edge) const {
+    double w = weights ? static_cast<double>(weights[edge]) : 1.0;
+    return kernel->weight ? kernel->weight(f, targets[edge], edge, w) : w;
+  }
+  /// The cost model's W_sum: the middle of the kernel's sum bounds, or the
+  /// degree times the middle of the edge bounds when it has none.
+  double sumEstimate(const sluice_walk_frame_t *f, uint64_t degree,
+                     double upper) const {
+    const sluice_walk_kernel_t &k = *kernel;
+    if (k.sum_lower_bound && k.sum_upper_bound)
+      return 0.5 * (k.sum_lower_bound(f) + k.sum_upper_bound(f));
+    if (k.sum_upper_bound)
+      return k.sum_upper_bound(f);
+    if (k.sum_lower_bound)
+      return k.sum_lower_bound(f);
+    double lower = k.lower_bound ? k.lower_bound(f) : 0.0;
+    return static_cast<double>(degree) * 0.5 * (lower + upper);
+  }
+};
+
+struct ThreadStats {
+  uint64_t steps = 0;
+  uint64_t walks = 0;
+  uint64_t rejectionSteps = 0, reservoirSteps = 0, aliasSteps = 0;
+  SamplerStats sampler;
+
+  void add(const ThreadStats &o) {
+    steps += o.steps;
+    walks += o.walks;
+    rejectionSteps += o.rejectionSteps;
+    reservoirSteps += o.reservoirSteps;
+    aliasSteps += o.aliasSteps;
+    sampler.rejectionTrials += o.sampler.rejectionTrials;
+    sampler.rejectionFallbacks += o.sampler.rejectionFallbacks;
+    sampler.boundViolations += o.sampler.boundViolations;
+    sampler.reservoirCalls += o.sampler.reservoirCalls;
+  }
+};
+
+/// One interleaved walker.
+struct Slot {
+  sluice_walk_frame_t f;
+  uint64_t draws = 0; // f.random_draws points here
+  WalkRng rng{0, 0, 0};
+  uint32_t *row = nullptr;
+  uint32_t length = 0;
+  uint64_t local = 0; // index in the chunk
+  uint64_t begin = 0, degree = 0, pre = 0;
+  double bound = 0;
+  Mode kind = Mode::Reservoir; // the sampler chosen for this step
+  bool stage1 = false;
+  bool active = false;
+};
+
+inline void prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+
+/// Walks the chunks one thread is given.
+class Walker {
+public:
+  Walker(const Run &run) : run(run), k(*run.kernel) {
+    slots.resize(run.walkersPerThread);
+    state.assign(static_cast<size_t>(run.walkersPerThread) * k.num_state, 0);
+    for (uint32_t i = 0; i < run.walkersPerThread; ++i) {
+      Slot &s = slots[i];
+      std::memset(&s.f, 0, sizeof(s.f));
+      s.f.graph = run.graph;
+      s.f.params = run.params;
+      s.f.state = k.num_state ? state.data() + size_t(i) * k.num_state
+                              : nullptr;
+      s.f.seed = run.seed;
+      s.f.random_draws = &s.draws;
+    }
+  }
+
+  /// Walks walkers first .. first+count-1; rows/lengths may be NULL.
+  void chunk(uint64_t first, uint64_t count, uint32_t *rows,
+             uint32_t *lengths, const std::atomic<bool> &abort) {
+    uint64_t next = 0, active = 0;
+    for (Slot &s : slots) {
+      if (next < count) {
+        begin(s, first, next++, rows);
+        ++active;
+      } else {
+        s.active = false;
+      }
+    }
+    while (active) {
+      if (abort.load(std::memory_order_relaxed))
+        return;
+      for (Slot &s : slots) {
+        if (!s.active || advance(s))
+          continue;
+        if (lengths)
+          lengths[s.local] = s.length;
+        ++stats.walks;
+        if (next < count) {
+          begin(s, first, next++, rows);
+        } else {
+          s.active = false;
+          --active;
+        }
+      }
+    }
+  }
+
+  ThreadStats stats;
+
+private:
+  void begin(Slot &s, uint64_t first, uint64_t local, uint32_t *rows) {
+    uint64_t walker = first + local;
+    uint32_t start = run.startOf(walker);
+    s.local = local;
+    s.f.walker = walker;
+    s.f.prev = s.f.cur = start;
+    s.f.step = 0;
+    s.draws = 0;
+    if (k.num_state)
+      std::memset(s.f.state, 0, sizeof(int64_t) * k.num_state);
+    if (k.init)
+      k.init(&s.f);
+    s.row = rows ? rows + local * run.stride : nullptr;
+    if (s.row)
+      s.row[0] = start;
+    s.length = 1;
+    s.stage1 = false;
+    s.active = true;
+    prefetch(run.offsets + start);
+  }
+
+  /// One stage of one step; false when the walk has ended.
+  bool advance(Slot &s) {
+    if (!s.stage1) {
+      if (s.length >= run.maxLength)
+        return false;
+      s.rng = WalkRng(run.seed, s.f.walker, static_cast<uint32_t>(s.f.step));
+      if (run.stopProbability > 0 &&
+          s.rng.nextDouble() < run.stopProbability)
+        return false;
+      if (k.stop && k.stop(&s.f))
+        return false;
+      uint32_t cur = s.f.cur;
+      s.begin = run.offsets[cur];
+      s.degree = run.offsets[cur + 1] - s.begin;
+      if (s.degree == 0)
+        return false;
+      const sluice_walk_frame_t *f = &s.f;
+      s.kind = run.mode;
+      switch (run.mode) {
+      case Mode::Uniform:
+        s.pre = s.rng.uniformIndex(s.degree);
+        prefetch(run.targets + s.begin + s.pre);
+        if (run.weights)
+          prefetch(run.weights + s.begin + s.pre);
+        break;
+      case Mode::Alias:
+        s.pre = s.rng.uniformIndex(s.degree);
+        prefetch(run.alias + s.begin + s.pre);
+        prefetch(run.targets + s.begin + s.pre);
+        break;
+      case Mode::Auto:
+        s.bound = k.upper_bound(f);
+        s.kind = prefersReservoir(run.costRatio, s.bound,
+                                  run.sumEstimate(f, s.degree, s.bound))
+                     ? Mode::Reservoir
+                     : Mode::Rejection;
+        break;
+      case Mode::Rejection:
+        s.bound = k.upper_bound(f);
+        break;
+      case Mode::Reservoir:
+        break;
+      }
+      if (s.kind == Mode::Rejection) {
+        // The first proposal is drawn now so that its edge is in cache
+        // when the trial runs (the same draws, in the same order, as
+        // sampleRejection).
+        if (s.bound > 0 && std::isfinite(s.bound)) {
+          s.pre = s.rng.uniformIndex(s.degree);
+          prefetch(run.targets + s.begin + s.pre);
+          if (run.weights)
+            prefetch(run.weights + s.begin + s.pre);
+        }
+      } else if (s.kind == Mode::Reservoir) {
+        prefetch(run.targets + s.begin);
+        if (run.weights)
+          prefetch(run.weights + s.begin);
+      }
+      s.stage1 = true;
+      return true;
+    }
+    s.stage1 = false;
+    uint64_t b = s.begin, d = s.degree;
+    const sluice_walk_frame_t *f = &s.f;
+    auto weight = [&](uint64_t i) { return run.edgeWeight(f, b + i); };
+    uint32_t next;
+    switch (s.kind) {
+    case Mode::Uniform:
+      if (!(weight(s.pre) > 0))
+        return false;
+      next = run.targets[b + s.pre];
+      ++stats.aliasSteps;
+      break;
+    case Mode::Alias: {
+      const AliasEntry &e = run.alias[b + s.pre];
+      next = s.rng.nextDouble() < e.prob ? run.targets[b + s.pre]
+                                         : e.aliasTarget;
+      if (next == SLUICE_VERTEX_NONE)
+        return false;
+      ++stats.aliasSteps;
+      break;
+    }
+    case Mode::Rejection: {
+      uint64_t j = rejection(s, d, weight);
+      if (j == kNoCandidate)
+        return false;
+      next = run.targets[b + j];
+      ++stats.rejectionSteps;
+      break;
+    }
+    default: {
+      uint64_t j = sampleReservoir(d, weight, s.rng, &stats.sampler);
+      if (j == kNoCandidate)
+        return false;
+      next = run.targets[b + j];
+      ++stats.reservoirSteps;
+      break;
+    }
+    }
+    ++stats.steps;
+    if (k.update)
+      k.update(&s.f, next);
+    s.f.prev = s.f.cur;
+    s.f.cur = next;
+    ++s.f.step;
+    s.draws = 0;
+    if (s.row)
+      s.row[s.length] = next;
+    ++s.length;
+    prefetch(run.offsets + next);
+    return s.length < run.maxLength;
+  }
+
+  /// sampleRejection with the first proposal (s.pre) drawn in stage 0.
+  template <class WeightFn>
+  uint64_t rejection(Slot &s, uint64_t d, WeightFn &weight) {
+    double bound = s.bound;
+    SamplerStats &ss = stats.sampler;
+    if (bound > 0 && std::isfinite(bound)) {
+      for (uint32_t trial = 0; trial < kDefaultMaxRejectionTrials; ++trial) {
+        uint64_t i = trial == 0 ? s.pre : s.rng.uniformIndex(d);
+        double w = weight(i);
+        double y = s.rng.nextDouble() * bound;
+        ++ss.rejectionTrials;
+        if (w > bound)
+          ++ss.boundViolations;
+        if (y < w)
+          return i;
+      }
+    }
+    ++ss.rejectionFallbacks;
+    return sampleExact(d, weight, s.rng);
+  }
+
+  const Run &run;
+  const sluice_walk_kernel_t &k;
+  std::vector<Slot> slots;
+  std::vector<int64_t> state;
+};
+
+//===----------------------------------------------------------------------===//
+// Set-up: alias tables and the cost ratio
+//===----------------------------------------------------------------------===//
+
+/// Runs body(begin, end) over [0, n) in `threads` contiguous ranges.
+template <class Body>
+void parallelRanges(uint64_t n, uint32_t threads, Body &&body) {
+  threads = static_cast<uint32_t>(
+      std::max<uint64_t>(1, std::min<uint64_t>(threads, n / 1024 + 1)));
+  if (threads == 1) {
+    body(uint64_t(0), n);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(threads);
+  for (uint32_t t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        body(n * t / threads, n * (t + 1) / threads);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  for (std::thread &th : pool)
+    th.join();
+  for (std::exception_ptr &e : errors)
+    if (e)
+      std::rethrow_exception(e);
+}
+
+/// Per-vertex alias tables over the kernel's (static) weight.
+struct AliasTables {
+  std::vector<AliasEntry> entries;
+
+  void build(const Run &run, uint32_t threads) {
+    uint64_t m = run.offsets[run.numVertices];
+    entries.resize(m);
+    const sluice_walk_kernel_t &k = *run.kernel;
+    parallelRanges(run.numVertices, threads, [&](uint64_t lo, uint64_t hi) {
+      std::vector<double> scaled;
+      std::vector<uint32_t> small, large, alias;
+      std::vector<float> prob;
+      std::vector<int64_t> state(k.num_state, 0);
+      uint64_t draws = 0;
+      sluice_walk_frame_t f;
+      std::memset(&f, 0, sizeof(f));
+      f.graph = run.graph;
+      f.params = run.params;
+      f.state = k.num_state ? state.data() : nullptr;
+      f.seed = run.seed;
+      f.random_draws = &draws;
+      for (uint64_t v = lo; v < hi; ++v) {
+        uint64_t b = run.offsets[v], d = run.offsets[v + 1] - b;
+        if (d == 0)
+          continue;
+        f.prev = f.cur = static_cast<uint32_t>(v);
+        prob.resize(d);
+        alias.resize(d);
+        double total = buildAlias(
+            static_cast<uint32_t>(d),
+            [&](uint64_t i) { return run.edgeWeight(&f, b + i); },
+            prob.data(), alias.data(), scaled, small, large);
+        for (uint64_t i = 0; i < d; ++i)
+          entries[b + i] =
+              total > 0 ? AliasEntry{prob[i], run.targets[b + alias[i]]}
+                        : AliasEntry{0.0f, SLUICE_VERTEX_NONE};
+      }
+    });
+  }
+};
+
+/// FlexiWalker's start-up profiling with the kernel itself: the cost of a
+/// rejection trial over the cost of a reservoir edge, measured on up to 256
+/// vertices of the graph (degree >= 2, evenly spread over the ids), with
+/// prev == cur, best of three rounds, clamped to [1/16, 256].
+double calibrate(const Run &run) {
+  const sluice_walk_kernel_t &k = *run.kernel;
+  std::vector<uint32_t> sample;
+  uint64_t n = run.numVertices;
+  uint64_t step = std::max<uint64_t>(1, n / 256);
+  for (uint64_t v = 0; v < n && sample.size() < 256; v += step)
+    if (run.offsets[v + 1] - run.offsets[v] >= 2)
+      sample.push_back(static_cast<uint32_t>(v));
+  if (sample.empty())
+    return CostModel::kDefaultRatio;
+  std::vector<int64_t> state(k.num_state, 0);
+  uint64_t draws = 0;
+  sluice_walk_frame_t f;
+  std::memset(&f, 0, sizeof(f));
+  f.graph = run.graph;
+  f.params = run.params;
+  f.state = k.num_state ? state.data() : nullptr;
+  f.seed = run.seed;
+  f.random_draws = &draws;
+  using Clock = std::chrono::steady_clock;
+  double bestRes = 1e300, bestRej = 1e300;
+  volatile uint64_t sink = 0;
+  for (uint32_t round = 0; round < 3; ++round) {
+    uint64_t edges = 0, acc = 0;
+    SamplerStats rejStats;
+    auto t0 = Clock::now();
+    for (uint32_t v : sample) {
+      f.prev = f.cur = v;
+      uint64_t b = run.offsets[v], d = run.offsets[v + 1] - b;
+      auto weight = [&](uint64_t i) { return run.edgeWeight(&f, b + i); };
+      for (uint32_t rep = 0; rep < 4; ++rep) {
+        WalkRng rng(run.seed ^ 0xca11b7a7e0ull, v, round * 4 + rep);
+        acc += sampleReservoir(d, weight, rng);
+        edges += d;
+      }
+    }
+    auto t1 = Clock::now();
+    for (uint32_t v : sample) {
+      f.prev = f.cur = v;
+      uint64_t b = run.offsets[v], d = run.offsets[v + 1] - b;
+      auto weight = [&](uint64_t i) { return run.edgeWeight(&f, b + i); };
+      double bound = k.upper_bound(&f);
+      for (uint32_t rep = 0; rep < 16; ++rep) {
+        WalkRng rng(run.seed ^ 0xca11b7a7e1ull, v, round * 16 + rep);
+        acc += sampleRejection(d, weight, bound, rng, &rejStats);
+      }
+    }
+    auto t2 = Clock::now();
+    sink = sink + acc;
+    double perEdge = std::chrono::duration<double>(t1 - t0).count() /
+                     double(std::max<uint64_t>(edges, 1));
+    double perTrial = std::chrono::duration<double>(t2 - t1).count() /
+                      double(std::max<uint64_t>(rejStats.rejectionTrials, 1));
+    bestRes = std::min(bestRes, perEdge);
+    bestRej = std::min(bestRej, perTrial);
+  }
+  (void)sink;
+  if (!(bestRes > 0) || !(bestRej > 0) || !std::isfinite(bestRej / bestRes))
+    return CostModel::kDefaultRatio;
+  return std::clamp(bestRej / bestRes, 1.0 / 16, 256.0);
+}
+
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+sluice_status_t invalid(sluice_error_t *error, const std::string &message) {
+  return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {}, message);
+}
+
+std::string kernelName(const sluice_walk_kernel_t *kernel) {
+  return std::string("walk '") + (kernel->name ? kernel->name : "?") + "'";
+}
+
+sluice_status_t checkKernel(const sluice_walk_kernel_t *kernel,
+                            const void *params, sluice_error_t *error) {
+  if (kernel->abi_version != SLUICE_WALK_ABI_VERSION)
+    return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
+                kernelName(kernel) + " was built for walk ABI version " +
+                    std::to_string(kernel->abi_version) +
+                    ", this runtime has version " +
+                    std::to_string(SLUICE_WALK_ABI_VERSION));
+  int64_t cls = enumValue(kernel->weight_class);
+  if (cls < SLUICE_WALK_WEIGHT_CONSTANT || cls > SLUICE_WALK_WEIGHT_DYNAMIC)
+    return invalid(error, kernelName(kernel) + ": unknown weight class " +
+                              std::to_string(cls));
+  const uint32_t known = SLUICE_WALK_SECOND_ORDER | SLUICE_WALK_MAY_BE_ZERO |
+                         SLUICE_WALK_UNBOUNDED;
+  if (kernel->flags & ~known)
+    return invalid(error, kernelName(kernel) + ": unknown flags " +
+                              hex(kernel->flags & ~known));
+  if ((kernel->flags & SLUICE_WALK_SECOND_ORDER) &&
+      cls != SLUICE_WALK_WEIGHT_DYNAMIC)
+    return invalid(error, kernelName(kernel) +
+                              ": a second-order weight (SLUICE_WALK_SECOND_"
+                              "ORDER) must be classified DYNAMIC");
+  if (!kernel->upper_bound && !(kernel->flags & SLUICE_WALK_UNBOUNDED))
+    return invalid(error, kernelName(kernel) +
+                              " has no upper_bound but is not marked "
+                              "SLUICE_WALK_UNBOUNDED");
+  if (kernel->num_params && !params)
+    return invalid(error, kernelName(kernel) + " takes " +
+                              std::to_string(kernel->num_params) +
+                              " parameters but params is NULL");
+  return SLUICE_STATUS_OK;
+}
+
+/// The step mode for (kernel, requested sampler), or an error for a sampler
+/// that would be unsound for the kernel.
+sluice_status_t chooseMode(const sluice_walk_kernel_t *kernel,
+                           int64_t sampler, Mode *mode,
+                           sluice_error_t *error) {
+  auto cls = kernel->weight_class;
+  bool unbounded = (kernel->flags & SLUICE_WALK_UNBOUNDED) != 0;
+  switch (sampler) {
+  case SLUICE_WALK_SAMPLER_AUTO:
+    *mode = cls == SLUICE_WALK_WEIGHT_CONSTANT ? Mode::Uniform
+            : cls == SLUICE_WALK_WEIGHT_STATIC ? Mode::Alias
+            : unbounded                        ? Mode::Reservoir
+                                               : Mode::Auto;
+    return SLUICE_STATUS_OK;
+  case SLUICE_WALK_SAMPLER_ALIAS:
+    if (cls == SLUICE_WALK_WEIGHT_DYNAMIC)
+      return invalid(error,
+                     "sampler alias needs a static weight, but the weight "
+                     "of " +
+                         kernelName(kernel) +
+                         " is dynamic (it depends on prev, step, state or "
+                         "random()); use rejection, reservoir or auto");
+    *mode = cls == SLUICE_WALK_WEIGHT_CONSTANT ? Mode::Uniform : Mode::Alias;
+    return SLUICE_STATUS_OK;
+  case SLUICE_WALK_SAMPLER_REJECTION:
+    if (unbounded)
+      return invalid(error, "sampler rejection needs an upper bound of the "
+                            "weight, but none could be proven for " +
+                                kernelName(kernel) +
+                                "; use reservoir or auto");
+    *mode = Mode::Rejection;
+    return SLUICE_STATUS_OK;
+  case SLUICE_WALK_SAMPLER_RESERVOIR:
+    *mode = Mode::Reservoir;
+    return SLUICE_STATUS_OK;
+  default:
+    return invalid(error, "unknown sampler " + std::to_string(sampler));
+  }
+}
+
+/// Output buffers of one chunk.
+struct ChunkBuffer {
+  std::vector<uint32_t> rows;
+  std::vector<uint32_t> lengths;
+  bool ready = false;
+};
+
+sluice_status_t runWalks(const sluice_graph_t *graph,
+                         const sluice_walk_kernel_t *kernel,
+                         const void *params,
+                         const sluice_walk_options_t &options,
+                         sluice_walk_writer_t *writer,
+                         sluice_walk_stats_t *outStats,
+                         sluice_error_t *error) {
+  Run run;
+  run.graph = graph;
+  run.kernel = kernel;
+  run.params = params;
+  run.offsets = sluice_graph_offsets(graph);
+  run.targets = sluice_graph_targets(graph);
+  run.weights = sluice_graph_weights(graph);
+  run.numVertices = sluice_graph_num_vertices(graph);
+  run.starts = options.starts;
+  uint64_t numStarts = options.starts ? options.num_starts : run.numVertices;
+  run.walksPerVertex = options.walks_per_vertex;
+  if (numStarts && options.walks_per_vertex > UINT64_MAX / numStarts)
+    return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
+                "num_starts * walks_per_vertex does not fit in 64 bits");
+  run.numWalkers = numStarts * options.walks_per_vertex;
+  if (options.starts)
+    for (uint64_t i = 0; i < numStarts; ++i)
+      if (options.starts[i] >= run.numVertices)
+        return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
+                    "start vertex " + std::to_string(options.starts[i]) +
+                        " (starts[" + std::to_string(i) +
+                        "]) is not in the graph (" +
+                        std::to_string(run.numVertices) + " vertices)");
+  run.maxLength = options.max_length;
+  run.stopProbability = options.stop_probability;
+  run.seed = options.seed;
+  run.walkersPerThread = options.walkers_per_thread
+                             ? options.walkers_per_thread
+                             : kDefaultWalkersPerThread;
+  if (writer) {
+    run.stride = walkWriterLength(writer);
+    if (run.stride < run.maxLength)
+      return invalid(error, "the writer takes walks of at most " +
+                                std::to_string(run.stride) +
+                                " vertices, but max_length is " +
+                                std::to_string(run.maxLength));
+    run.chunkWalkers = std::clamp<uint64_t>(kChunkEntries / run.stride, 1,
+                                            kMaxChunkWalkers);
+  }
+  Mode mode;
+  sluice_status_t status =
+      chooseMode(kernel, enumValue(options.sampler), &mode, error);
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  run.mode = mode;
+
+  uint32_t threads = options.threads ? options.threads
+                                     : std::max(1u, std::thread::hardware_concurrency());
+  AliasTables tables;
+  if (mode == Mode::Alias) {
+    uint64_t maxDegree = 0;
+    for (uint64_t v = 0; v < run.numVertices; ++v)
+      maxDegree = std::max(maxDegree, run.offsets[v + 1] - run.offsets[v]);
+    if (maxDegree > UINT32_MAX)
+      return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
+                  "alias tables need degrees below 2^32");
+    tables.build(run, threads);
+    run.alias = tables.entries.data();
+  }
+  run.costRatio = options.cost_ratio;
+  if (mode == Mode::Auto && run.costRatio == 0)
+    run.costRatio = calibrate(run);
+
+  uint64_t numChunks =
+      (run.numWalkers + run.chunkWalkers - 1) / run.chunkWalkers;
+  threads = static_cast<uint32_t>(
+      std::max<uint64_t>(1, std::min<uint64_t>(threads, numChunks)));
+  // Chunk buffers: a ring, so that memory stays bounded while the writer
+  // commits chunks in order.
+  const uint64_t ringSize = writer ? 2 * uint64_t(threads) + 2 : 0;
+  std::vector<ChunkBuffer> ring(ringSize);
+  for (ChunkBuffer &c : ring) {
+    c.rows.resize(run.chunkWalkers * run.stride);
+    c.lengths.resize(run.chunkWalkers);
+  }
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  uint64_t nextChunk = 0, written = 0, walksDone = 0;
+  std::atomic<bool> abort{false};
+  std::vector<ThreadStats> threadStats(threads);
+  std::vector<std::exception_ptr> threadErrors(threads);
+
+  Progress progress(!options.quiet, options.progress,
+                    options.progress_user_data, 1000, 1000,
+                    kernelName(kernel));
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (uint32_t t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        Walker walker(run);
+        for (;;) {
+          uint64_t c;
+          ChunkBuffer *buffer = nullptr;
+          {
+            std::unique_lock<std::mutex> lock(mutex);
+            if (abort || nextChunk == numChunks)
+              break;
+            c = nextChunk++;
+            if (writer) {
+              changed.wait(lock,
+                           [&] { return abort || c < written + ringSize; });
+              if (abort)
+                break;
+              buffer = &ring[c % ringSize];
+            }
+          }
+          uint64_t first = c * run.chunkWalkers;
+          uint64_t count = std::min(run.chunkWalkers, run.numWalkers - first);
+          walker.chunk(first, count, buffer ? buffer->rows.data() : nullptr,
+                       buffer ? buffer->lengths.data() : nullptr, abort);
+          std::lock_guard<std::mutex> lock(mutex);
+          walksDone += count;
+          if (buffer)
+            buffer->ready = true;
+          changed.notify_all();
+        }
+        threadStats[t] = walker.stats;
+      } catch (...) {
+        threadErrors[t] = std::current_exception();
+        abort = true;
+        std::lock_guard<std::mutex> lock(mutex);
+        changed.notify_all();
+      }
+    });
+
+  // The calling thread: progress, and the writer in chunk order.
+  for (;;) {
+    ChunkBuffer *buffer = nullptr;
+    uint64_t count = 0;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      changed.wait_for(lock, std::chrono::milliseconds(100), [&] {
+        return abort || (writer && (written == numChunks ||
+                                    ring[written % ringSize].ready)) ||
+               (!writer && walksDone == run.numWalkers);
+      });
+      progress.update("walking", walksDone, run.numWalkers, "walks");
+      if (abort)
+        break;
+      if (!writer) {
+        if (walksDone == run.numWalkers)
+          break;
+        continue;
+      }
+      if (written == numChunks)
+        break;
+      if (!ring[written % ringSize].ready)
+        continue;
+      buffer = &ring[written % ringSize];
+      count = std::min(run.chunkWalkers,
+                       run.numWalkers - written * run.chunkWalkers);
+    }
+    status = sluice_walk_writer_append(writer, buffer->rows.data(),
+                                       buffer->lengths.data(), count, error);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (status != SLUICE_STATUS_OK) {
+      abort = true;
+      changed.notify_all();
+      break;
+    }
+    buffer->ready = false;
+    ++written;
+    changed.notify_all();
+  }
+  for (std::thread &th : pool)
+    th.join();
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  for (std::exception_ptr &e : threadErrors)
+    if (e)
+      std::rethrow_exception(e);
+
+  ThreadStats total;
+  for (const ThreadStats &s : threadStats)
+    total.add(s);
+  char summary[160];
+  std::snprintf(summary, sizeof(summary),
+                "%llu walks, %llu steps, %.3g steps/s",
+                static_cast<unsigned long long>(total.walks),
+                static_cast<unsigned long long>(total.steps),
+                seconds > 0 ? double(total.steps) / seconds : 0.0);
+  progress.finish(summary);
+  if (outStats) {
+    sluice_walk_stats_t &s = *outStats;
+    std::memset(&s, 0, sizeof(s));
+    s.walks = total.walks;
+    s.steps = total.steps;
+    s.seconds = seconds;
+    s.rejection_steps = total.rejectionSteps;
+    s.reservoir_steps = total.reservoirSteps;
+    s.alias_steps = total.aliasSteps;
+    s.rejection_trials = total.sampler.rejectionTrials;
+    s.bound_violations = total.sampler.boundViolations;
+    s.cost_ratio = mode == Mode::Auto ? run.costRatio : 0.0;
+  }
+  sluice_error_clear(error);
+  return SLUICE_STATUS_OK;
+}
+
+/// The stream of random() (sluice_walk_random): Philox keyed by the seed
+/// with its words flipped, so it never overlaps the sampler's stream.
+constexpr uint32_t kRandomKeyFlip0 = 0x6a09e667u, kRandomKeyFlip1 = 0xbb67ae85u;
+
+} // namespace
+
+extern "C" SLUICE_API void
+sluice_walk_options_init(sluice_walk_options_t *options) {
+  if (!options)
+    return;
+  std::memset(options, 0, sizeof(*options));
+  options->max_length = 80;
+  options->stop_probability = 0;
+  options->starts = nullptr;
+  options->num_starts = 0;
+  options->walks_per_vertex = 1;
+  options->seed = 0;
+  options->threads = 0;
+  options->walkers_per_thread = 0;
+  options->sampler = SLUICE_WALK_SAMPLER_AUTO;
+  options->cost_ratio = 0;
+  options->progress = nullptr;
+  options->progress_user_data = nullptr;
+  options->quiet = 0;
+}
+
+extern "C" SLUICE_API sluice_status_t sluice_walk_run(
+    const sluice_graph_t *graph, const sluice_walk_kernel_t *kernel,
+    const void *params, const sluice_walk_options_t *options,
+    sluice_walk_writer_t *writer, sluice_walk_stats_t *stats,
+    sluice_error_t *error) {
+  sluice_error_clear(error);
+  if (!graph)
+    return invalid(error, "graph is NULL");
+  if (!kernel)
+    return invalid(error, "kernel is NULL");
+  sluice_walk_options_t defaults;
+  if (!options) {
+    sluice_walk_options_init(&defaults);
+    options = &defaults;
+  }
+  sluice_status_t status = checkKernel(kernel, params, error);
+  if (status != SLUICE_STATUS_OK)
+    return status;
+  const sluice_walk_options_t &o = *options;
+  if (o.max_length < 1)
+    return invalid(error, "max_length must be at least 1");
+  if (o.walks_per_vertex < 1)
+    return invalid(error, "walks_per_vertex must be at least 1");
+  if (!(o.stop_probability >= 0 && o.stop_probability <= 1))
+    return invalid(error, "stop_probability must be in [0, 1], got " +
+                              std::to_string(o.stop_probability));
+  if (!(o.cost_ratio >= 0) || !std::isfinite(o.cost_ratio))
+    return invalid(error,
+                   "cost_ratio must be finite and >= 0 (0: calibrate), got " +
+                       std::to_string(o.cost_ratio));
+  if (o.walkers_per_thread > kMaxWalkersPerThread)
+    return invalid(error, "walkers_per_thread must be at most " +
+                              std::to_string(kMaxWalkersPerThread) + ", got " +
+                              std::to_string(o.walkers_per_thread));
+  if (o.starts == nullptr && o.num_starts != 0 &&
+      o.num_starts != sluice_graph_num_vertices(graph))
+    return invalid(error, "num_starts is " + std::to_string(o.num_starts) +
+                              " but starts is NULL (every vertex)");
+  return guarded(error, {}, [&] {
+    return runWalks(graph, kernel, params, o, writer, stats, error);
+  });
+}
+
+extern "C" SLUICE_API double sluice_walk_random(const sluice_walk_frame_t *f) {
+  if (!f)
+    return 0;
+  uint64_t draw = 0;
+  if (f->random_draws)
+    draw = (*f->random_draws)++;
+  uint32_t key[2] = {static_cast<uint32_t>(f->seed) ^ kRandomKeyFlip0,
+                     static_cast<uint32_t>(f->seed >> 32) ^ kRandomKeyFlip1};
+  uint32_t counter[4] = {static_cast<uint32_t>(draw / 2),
+                         static_cast<uint32_t>(f->step),
+                         static_cast<uint32_t>(f->walker),
+                         static_cast<uint32_t>(f->walker >> 32)};
+  uint32_t out[4];
+  philox4x32_10(counter, key, out);
+  unsigned half = static_cast<unsigned>(draw % 2) * 2;
+  uint64_t bits = uint64_t(out[half]) << 32 | out[half + 1];
+  return static_cast<double>(bits >> 11) * 0x1.0p-53;
+}

@@ -1,0 +1,565 @@
+//===- WalkEngineTest.cpp - sluice_walk_run: determinism, rules, errors ---===//
+//
+// Output identical for any thread count and interleaving width; stop
+// probability gives geometric lengths; walks end at sinks and at vertices
+// without a positive candidate; metapath label sequences; random(); stats;
+// every bad option or kernel refused with a clear message.
+//
+//===----------------------------------------------------------------------===//
+#include "WalkTestUtil.h"
+
+#include <cstring>
+#include <map>
+#include <set>
+
+using namespace sluice::walktest;
+using namespace sluice::walkref;
+
+namespace {
+
+/// A directed ring 0 -> 1 -> ... -> n-1 -> 0 plus chords: no sinks.
+GraphPtr ring(uint32_t n) {
+  std::vector<std::pair<uint32_t, uint32_t>> e;
+  for (uint32_t v = 0; v < n; ++v) {
+    e.push_back({v, (v + 1) % n});
+    e.push_back({v, (v + 3) % n});
+  }
+  return makeGraph(n, e);
+}
+
+TEST(WalkEngine, OptionsDefaults) {
+  sluice_walk_options_t o;
+  std::memset(&o, 0xff, sizeof(o));
+  sluice_walk_options_init(&o);
+  EXPECT_EQ(o.max_length, 80u);
+  EXPECT_EQ(o.walks_per_vertex, 1u);
+  EXPECT_EQ(o.starts, nullptr);
+  EXPECT_EQ(o.seed, 0u);
+  EXPECT_EQ(o.sampler, SLUICE_WALK_SAMPLER_AUTO);
+  EXPECT_EQ(o.cost_ratio, 0.0);
+  EXPECT_EQ(o.stop_probability, 0.0);
+  EXPECT_EQ(o.quiet, 0);
+  sluice_walk_options_init(nullptr); // no crash
+}
+
+/// Every workload, every sound sampler: identical bytes for 1, 2, 3, 8
+/// threads and several interleaving widths (more walkers than one chunk).
+TEST(WalkEngine, DeterministicForAnyThreadCount) {
+  GraphPtr email = randomGraph(600, 4000, 3);
+  GraphPtr weighted = withSyntheticWeights(email.get(), 7);
+  for (Workload w : kAllWorkloads) {
+    const sluice_graph_t *g =
+        needsWeights(w) ? weighted.get() : email.get();
+    const sluice_walk_kernel_t *k = kernel(w);
+    Params params(w);
+    std::vector<sluice_walk_sampler_t> samplers = {
+        SLUICE_WALK_SAMPLER_AUTO, SLUICE_WALK_SAMPLER_REJECTION,
+        SLUICE_WALK_SAMPLER_RESERVOIR};
+    if (k->weight_class != SLUICE_WALK_WEIGHT_DYNAMIC)
+      samplers.push_back(SLUICE_WALK_SAMPLER_ALIAS);
+    for (sluice_walk_sampler_t sampler : samplers) {
+      std::string reference;
+      for (auto [threads, width] :
+           std::vector<std::pair<uint32_t, uint32_t>>{
+               {1, 0}, {2, 1}, {3, 7}, {8, 64}, {2, 200}}) {
+        sluice_walk_options_t o = testOptions();
+        applyOptions(w, &o, nullptr);
+        o.max_length = 12;
+        o.walks_per_vertex = 8; // 4,800 walkers: two chunks
+        o.threads = threads;
+        o.walkers_per_thread = width;
+        o.sampler = sampler;
+        Walks out = runWalks(g, k, params.data(), o);
+        ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+        ASSERT_EQ(out.walks.size(),
+                  sluice_graph_num_vertices(g) * o.walks_per_vertex);
+        EXPECT_EQ(out.stats.walks, out.walks.size());
+        if (reference.empty())
+          reference = out.bytes;
+        else
+          EXPECT_TRUE(out.bytes == reference)
+              << name(w) << " sampler " << sampler << " threads " << threads
+              << " width " << width << " differs";
+      }
+    }
+  }
+}
+
+TEST(WalkEngine, WalkerOrderAndStarts) {
+  GraphPtr g = ring(10);
+  const uint32_t starts[] = {3, 7, 3};
+  sluice_walk_options_t o = testOptions();
+  o.starts = starts;
+  o.num_starts = 3;
+  o.walks_per_vertex = 4;
+  o.max_length = 5;
+  Params params(Workload::DeepWalk);
+  Walks out = runWalks(g.get(), kernel(Workload::DeepWalk), params.data(), o);
+  ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+  ASSERT_EQ(out.walks.size(), 12u);
+  for (size_t i = 0; i < 12; ++i) {
+    ASSERT_EQ(out.walks[i].size(), 5u);
+    EXPECT_EQ(out.walks[i][0], starts[i / 4]);
+    for (size_t j = 1; j < 5; ++j)
+      EXPECT_TRUE(sluice_graph_has_edge(g.get(), out.walks[i][j - 1],
+                                        out.walks[i][j]));
+  }
+  EXPECT_EQ(out.stats.steps, 12u * 4);
+  // Walks 0 and 8 start at the same vertex but are different walkers.
+  EXPECT_EQ(out.walks[0][0], out.walks[8][0]);
+  // Same run without a writer: same stats.
+  sluice_walk_stats_t stats;
+  ASSERT_EQ(sluice_walk_run(g.get(), kernel(Workload::DeepWalk),
+                            params.data(), &o, nullptr, &stats, nullptr),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(stats.steps, out.stats.steps);
+  EXPECT_EQ(stats.walks, 12u);
+  EXPECT_EQ(stats.alias_steps, stats.steps);
+}
+
+/// Lengths under stop probability p on a graph without sinks:
+/// P(length = k) = (1 - p)^(k-1) p for k < L, the rest at L.
+TEST(WalkEngine, StopProbabilityGivesGeometricLengths) {
+  GraphPtr g = ring(50);
+  const double p = 0.2;
+  const uint32_t L = 30;
+  for (sluice_walk_sampler_t sampler :
+       {SLUICE_WALK_SAMPLER_ALIAS, SLUICE_WALK_SAMPLER_REJECTION,
+        SLUICE_WALK_SAMPLER_RESERVOIR}) {
+    sluice_walk_options_t o = testOptions();
+    o.stop_probability = p;
+    o.max_length = L;
+    o.walks_per_vertex = 2000; // 100,000 walks
+    o.sampler = sampler;
+    Params params(Workload::PPR);
+    Walks out = runWalks(g.get(), kernel(Workload::PPR), params.data(), o);
+    ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+    std::vector<uint64_t> counts(L + 1, 0);
+    for (auto &walk : out.walks)
+      ++counts[walk.size()];
+    std::vector<double> probs(L + 1, 0);
+    for (uint32_t k = 1; k < L; ++k)
+      probs[k] = std::pow(1 - p, k - 1) * p;
+    probs[L] = std::pow(1 - p, L - 1);
+    Fit fit = chiSquare(counts, probs);
+    EXPECT_TRUE(fit.passes()) << fit.describe();
+    // And a wrong p is rejected by the same statistic.
+    std::vector<double> wrong(L + 1, 0);
+    for (uint32_t k = 1; k < L; ++k)
+      wrong[k] = std::pow(1 - 0.22, k - 1) * 0.22;
+    wrong[L] = std::pow(1 - 0.22, L - 1);
+    EXPECT_FALSE(chiSquare(counts, wrong).passes());
+  }
+}
+
+TEST(WalkEngine, StopProbabilityOneAndMaxLengthOne) {
+  GraphPtr g = ring(5);
+  Params params(Workload::DeepWalk);
+  sluice_walk_options_t o = testOptions();
+  o.stop_probability = 1.0;
+  Walks out = runWalks(g.get(), kernel(Workload::DeepWalk), params.data(), o);
+  ASSERT_EQ(out.status, SLUICE_STATUS_OK);
+  for (size_t i = 0; i < out.walks.size(); ++i)
+    EXPECT_EQ(out.walks[i], std::vector<uint32_t>{uint32_t(i)});
+  o.stop_probability = 0;
+  o.max_length = 1;
+  out = runWalks(g.get(), kernel(Workload::DeepWalk), params.data(), o);
+  ASSERT_EQ(out.status, SLUICE_STATUS_OK);
+  EXPECT_EQ(out.stats.steps, 0u);
+  for (size_t i = 0; i < out.walks.size(); ++i)
+    EXPECT_EQ(out.walks[i], std::vector<uint32_t>{uint32_t(i)});
+}
+
+/// 0 -> 1 -> 2 (sink), 3 isolated; zero-weight edge 4 -> 5 only.
+TEST(WalkEngine, EndsAtSinksAndZeroWeightVertices) {
+  GraphPtr g = makeGraph(6, {{0, 1}, {1, 2}, {4, 5}}, {1.0f, 2.0f, 0.0f});
+  for (Workload w : {Workload::DeepWalk, Workload::Node2Vec}) {
+    for (sluice_walk_sampler_t sampler :
+         {SLUICE_WALK_SAMPLER_AUTO, SLUICE_WALK_SAMPLER_REJECTION,
+          SLUICE_WALK_SAMPLER_RESERVOIR}) {
+      sluice_walk_options_t o = testOptions();
+      o.sampler = sampler;
+      Params params(w);
+      Walks out = runWalks(g.get(), kernel(w), params.data(), o);
+      ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+      ASSERT_EQ(out.walks.size(), 6u);
+      EXPECT_EQ(out.walks[0], (std::vector<uint32_t>{0, 1, 2}));
+      EXPECT_EQ(out.walks[1], (std::vector<uint32_t>{1, 2}));
+      EXPECT_EQ(out.walks[2], (std::vector<uint32_t>{2}));
+      EXPECT_EQ(out.walks[3], (std::vector<uint32_t>{3}));
+      EXPECT_EQ(out.walks[4], (std::vector<uint32_t>{4})) << name(w);
+      EXPECT_EQ(out.walks[5], (std::vector<uint32_t>{5}));
+      EXPECT_EQ(out.stats.steps, 3u);
+    }
+  }
+}
+
+/// Every step of a metapath walk goes to the schema's next label; a walk
+/// that ends early is at a vertex without a neighbour of that label.
+TEST(WalkEngine, MetaPathFollowsSchema) {
+  GraphPtr email = randomGraph(1000, 8000, 5);
+  const sluice_graph_t *g = email.get();
+  const int64_t schema[] = {0, 1, 2, 3, 4};
+  for (sluice_walk_sampler_t sampler :
+       {SLUICE_WALK_SAMPLER_AUTO, SLUICE_WALK_SAMPLER_REJECTION,
+        SLUICE_WALK_SAMPLER_RESERVOIR}) {
+    sluice_walk_options_t o = testOptions();
+    o.sampler = sampler;
+    o.walks_per_vertex = 3;
+    Params params(Workload::MetaPath);
+    Walks out = runWalks(g, kernel(Workload::MetaPath), params.data(), o);
+    ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+    uint64_t early = 0, full = 0;
+    for (auto &walk : out.walks) {
+      for (size_t i = 1; i < walk.size(); ++i)
+        ASSERT_EQ(sluice_graph_vertex_label(g, walk[i]), schema[i % 5]);
+      if (walk.size() < o.max_length) {
+        ++early;
+        uint32_t last = walk.back();
+        const uint64_t *off = sluice_graph_offsets(g);
+        const uint32_t *tg = sluice_graph_targets(g);
+        for (uint64_t e = off[last]; e < off[last + 1]; ++e)
+          EXPECT_NE(sluice_graph_vertex_label(g, tg[e]),
+                    schema[walk.size() % 5]);
+      } else {
+        ++full;
+      }
+    }
+    EXPECT_GT(early, 0u);
+    EXPECT_GT(full, 0u);
+  }
+}
+
+/// random() in a kernel: in [0, 1), a pure function of (seed, walker,
+/// step, draw), advancing within a step, different across steps/walkers.
+TEST(WalkEngine, RandomStream) {
+  uint64_t draws = 0;
+  sluice_walk_frame_t f;
+  std::memset(&f, 0, sizeof(f));
+  f.seed = 99;
+  f.walker = 5;
+  f.step = 3;
+  f.random_draws = &draws;
+  double a = sluice_walk_random(&f), b = sluice_walk_random(&f),
+         c = sluice_walk_random(&f);
+  EXPECT_EQ(draws, 3u);
+  EXPECT_NE(a, b);
+  EXPECT_NE(b, c);
+  draws = 0;
+  EXPECT_EQ(sluice_walk_random(&f), a);
+  EXPECT_EQ(sluice_walk_random(&f), b);
+  draws = 0;
+  f.step = 4;
+  EXPECT_NE(sluice_walk_random(&f), a);
+  draws = 0;
+  f.step = 3;
+  f.walker = 6;
+  EXPECT_NE(sluice_walk_random(&f), a);
+  // Uniform in [0, 1): mean and range over many draws.
+  draws = 0;
+  double sum = 0;
+  for (int i = 0; i < 100000; ++i) {
+    double u = sluice_walk_random(&f);
+    ASSERT_GE(u, 0.0);
+    ASSERT_LT(u, 1.0);
+    sum += u;
+  }
+  EXPECT_NEAR(sum / 100000, 0.5, 0.005);
+}
+
+/// A kernel whose weight is random() (a random walk with random weights):
+/// it runs, and deterministically.
+double randomWeight(const sluice_walk_frame_t *f, uint32_t, uint64_t, double) {
+  return sluice_walk_random(f);
+}
+int stopAtStep(const sluice_walk_frame_t *f) { return f->step >= 6; }
+void initState(sluice_walk_frame_t *f) { f->state[0] = 100; }
+void countUpdate(sluice_walk_frame_t *f, uint32_t next) {
+  f->state[0] += 1;
+  EXPECT_EQ(f->state[0] - 100, f->step + 1);
+  EXPECT_TRUE(sluice_graph_has_edge(f->graph, f->cur, next));
+}
+
+TEST(WalkEngine, StopFunctionInitAndUpdate) {
+  GraphPtr g = ring(20);
+  sluice_walk_kernel_t k;
+  std::memset(&k, 0, sizeof(k));
+  k.abi_version = SLUICE_WALK_ABI_VERSION;
+  k.name = "random";
+  k.weight_class = SLUICE_WALK_WEIGHT_DYNAMIC;
+  k.flags = SLUICE_WALK_UNBOUNDED | SLUICE_WALK_MAY_BE_ZERO;
+  k.num_state = 1;
+  k.weight = randomWeight;
+  k.stop = stopAtStep;
+  k.init = initState;
+  k.update = countUpdate;
+  sluice_walk_options_t o = testOptions();
+  Walks a = runWalks(g.get(), &k, nullptr, o);
+  ASSERT_EQ(a.status, SLUICE_STATUS_OK) << a.error.message;
+  for (auto &walk : a.walks)
+    EXPECT_EQ(walk.size(), 7u);
+  EXPECT_EQ(a.stats.reservoir_steps, a.stats.steps);
+  o.threads = 3;
+  o.walkers_per_thread = 5;
+  Walks b = runWalks(g.get(), &k, nullptr, o);
+  EXPECT_EQ(a.bytes, b.bytes);
+  // Rejection needs a bound this kernel does not have.
+  o.sampler = SLUICE_WALK_SAMPLER_REJECTION;
+  Walks c = runWalks(g.get(), &k, nullptr, o);
+  EXPECT_EQ(c.status, SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(c.error.message).find("needs an upper bound"),
+            std::string::npos)
+      << c.error.message;
+}
+
+TEST(WalkEngine, StatsCountSamplers) {
+  GraphPtr email = randomGraph(1000, 8000, 5);
+  Params params(Workload::Node2Vec);
+  sluice_walk_options_t o = testOptions();
+  o.max_length = 10;
+  sluice_walk_stats_t s;
+  // r = 4: low-degree vertices go to reservoir, high-degree to rejection.
+  ASSERT_EQ(sluice_walk_run(email.get(), kernel(Workload::Node2Vec),
+                            params.data(), &o, nullptr, &s, nullptr),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(s.walks, sluice_graph_num_vertices(email.get()));
+  EXPECT_EQ(s.rejection_steps + s.reservoir_steps, s.steps);
+  EXPECT_GT(s.rejection_steps, 0u);
+  EXPECT_GT(s.reservoir_steps, 0u);
+  EXPECT_GE(s.rejection_trials, s.rejection_steps);
+  EXPECT_EQ(s.bound_violations, 0u);
+  EXPECT_EQ(s.cost_ratio, 4.0);
+  EXPECT_GT(s.seconds, 0.0);
+  // Calibrated: a ratio within the clamp.
+  o.cost_ratio = 0;
+  ASSERT_EQ(sluice_walk_run(email.get(), kernel(Workload::Node2Vec),
+                            params.data(), &o, nullptr, &s, nullptr),
+            SLUICE_STATUS_OK);
+  EXPECT_GE(s.cost_ratio, 1.0 / 16);
+  EXPECT_LE(s.cost_ratio, 256.0);
+  // Forced samplers count only themselves.
+  o.sampler = SLUICE_WALK_SAMPLER_RESERVOIR;
+  ASSERT_EQ(sluice_walk_run(email.get(), kernel(Workload::Node2Vec),
+                            params.data(), &o, nullptr, &s, nullptr),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(s.reservoir_steps, s.steps);
+  EXPECT_EQ(s.rejection_trials, 0u);
+}
+
+/// A bound below the true maximum is counted.
+double tooSmallBound(const sluice_walk_frame_t *f) {
+  return 0.5 * sluice_graph_weight_max(f->graph, f->cur);
+}
+
+TEST(WalkEngine, BoundViolationsCounted) {
+  GraphPtr g = makeGraph(3, {{0, 1}, {0, 2}, {1, 0}, {2, 0}},
+                         {1.0f, 3.0f, 1.0f, 1.0f});
+  sluice_walk_kernel_t k = *kernel(Workload::DeepWalk);
+  k.upper_bound = tooSmallBound;
+  k.weight_class = SLUICE_WALK_WEIGHT_DYNAMIC;
+  sluice_walk_options_t o = testOptions();
+  o.sampler = SLUICE_WALK_SAMPLER_REJECTION;
+  o.walks_per_vertex = 100;
+  sluice_walk_stats_t s;
+  ASSERT_EQ(sluice_walk_run(g.get(), &k, nullptr, &o, nullptr, &s, nullptr),
+            SLUICE_STATUS_OK);
+  EXPECT_GT(s.bound_violations, 0u);
+}
+
+std::vector<std::string> progressLines;
+void collect(void *, const char *line) { progressLines.push_back(line); }
+
+TEST(WalkEngine, ProgressCallbackOnlyForLongRuns) {
+  GraphPtr g = ring(10);
+  Params params(Workload::DeepWalk);
+  sluice_walk_options_t o = testOptions();
+  o.quiet = 0;
+  o.progress = collect;
+  progressLines.clear();
+  ASSERT_EQ(sluice_walk_run(g.get(), kernel(Workload::DeepWalk),
+                            params.data(), &o, nullptr, nullptr, nullptr),
+            SLUICE_STATUS_OK);
+  EXPECT_TRUE(progressLines.empty()); // well under a second
+}
+
+//===--- errors -----------------------------------------------------------===//
+
+struct ErrorCase {
+  const char *what;
+  sluice_status_t status;
+  const char *message; // a substring of the message
+};
+
+sluice_error_t runExpectingError(const sluice_graph_t *g,
+                                 const sluice_walk_kernel_t *k,
+                                 const void *params,
+                                 const sluice_walk_options_t *o,
+                                 sluice_walk_writer_t *writer,
+                                 sluice_status_t expected) {
+  sluice_error_t error;
+  sluice_walk_stats_t stats;
+  std::memset(&stats, 0x5a, sizeof(stats));
+  sluice_status_t status =
+      sluice_walk_run(g, k, params, o, writer, &stats, &error);
+  EXPECT_EQ(status, expected) << error.message;
+  EXPECT_EQ(error.status, expected);
+  return error;
+}
+
+void expectMessage(const sluice_error_t &e, const std::string &part) {
+  EXPECT_NE(std::string(e.message).find(part), std::string::npos)
+      << "message '" << e.message << "' lacks '" << part << "'";
+}
+
+TEST(WalkEngine, BadArguments) {
+  GraphPtr g = ring(10);
+  Params n2v(Workload::Node2Vec);
+  const sluice_walk_kernel_t *k = kernel(Workload::Node2Vec);
+  sluice_walk_options_t o = testOptions();
+  const auto INVALID = SLUICE_STATUS_INVALID_ARGUMENT;
+
+  expectMessage(runExpectingError(nullptr, k, n2v.data(), &o, nullptr, INVALID),
+                "graph is NULL");
+  expectMessage(
+      runExpectingError(g.get(), nullptr, n2v.data(), &o, nullptr, INVALID),
+      "kernel is NULL");
+  expectMessage(runExpectingError(g.get(), k, nullptr, &o, nullptr, INVALID),
+                "takes 2 parameters but params is NULL");
+
+  sluice_walk_options_t bad = o;
+  bad.max_length = 0;
+  expectMessage(runExpectingError(g.get(), k, n2v.data(), &bad, nullptr, INVALID),
+                "max_length must be at least 1");
+  bad = o;
+  bad.walks_per_vertex = 0;
+  expectMessage(runExpectingError(g.get(), k, n2v.data(), &bad, nullptr, INVALID),
+                "walks_per_vertex must be at least 1");
+  for (double p : {-0.1, 1.5, std::nan("")}) {
+    bad = o;
+    bad.stop_probability = p;
+    expectMessage(
+        runExpectingError(g.get(), k, n2v.data(), &bad, nullptr, INVALID),
+        "stop_probability must be in [0, 1]");
+  }
+  for (double r : {-1.0, std::nan(""), HUGE_VAL}) {
+    bad = o;
+    bad.cost_ratio = r;
+    expectMessage(
+        runExpectingError(g.get(), k, n2v.data(), &bad, nullptr, INVALID),
+        "cost_ratio must be finite and >= 0");
+  }
+  bad = o;
+  bad.walkers_per_thread = 1u << 20;
+  expectMessage(runExpectingError(g.get(), k, n2v.data(), &bad, nullptr, INVALID),
+                "walkers_per_thread must be at most");
+  bad = o;
+  int raw = 17;
+  std::memcpy(&bad.sampler, &raw, sizeof(raw));
+  expectMessage(runExpectingError(g.get(), k, n2v.data(), &bad, nullptr, INVALID),
+                "unknown sampler 17");
+  bad = o;
+  const uint32_t starts[] = {1, 10};
+  bad.starts = starts;
+  bad.num_starts = 2;
+  expectMessage(runExpectingError(g.get(), k, n2v.data(), &bad, nullptr,
+                                  SLUICE_STATUS_OUT_OF_RANGE),
+                "start vertex 10 (starts[1]) is not in the graph (10 vertices)");
+  bad = o;
+  bad.num_starts = 3;
+  expectMessage(runExpectingError(g.get(), k, n2v.data(), &bad, nullptr, INVALID),
+                "num_starts is 3 but starts is NULL");
+
+  // Unsound forced samplers.
+  bad = o;
+  bad.sampler = SLUICE_WALK_SAMPLER_ALIAS;
+  sluice_error_t e =
+      runExpectingError(g.get(), k, n2v.data(), &bad, nullptr, INVALID);
+  expectMessage(e, "sampler alias needs a static weight");
+  expectMessage(e, "walk 'node2vec'");
+  sluice_walk_kernel_t unbounded = *k;
+  unbounded.flags |= SLUICE_WALK_UNBOUNDED;
+  unbounded.upper_bound = nullptr;
+  bad.sampler = SLUICE_WALK_SAMPLER_REJECTION;
+  expectMessage(
+      runExpectingError(g.get(), &unbounded, n2v.data(), &bad, nullptr, INVALID),
+      "sampler rejection needs an upper bound");
+  // ...while auto and reservoir are fine on it.
+  bad.sampler = SLUICE_WALK_SAMPLER_AUTO;
+  sluice_walk_stats_t s;
+  EXPECT_EQ(sluice_walk_run(g.get(), &unbounded, n2v.data(), &bad, nullptr, &s,
+                            nullptr),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(s.reservoir_steps, s.steps);
+
+  // Inconsistent kernels.
+  sluice_walk_kernel_t kk = *k;
+  kk.abi_version = 99;
+  expectMessage(runExpectingError(g.get(), &kk, n2v.data(), &o, nullptr,
+                                  SLUICE_STATUS_UNSUPPORTED),
+                "walk ABI version 99");
+  kk = *k;
+  kk.upper_bound = nullptr;
+  expectMessage(runExpectingError(g.get(), &kk, n2v.data(), &o, nullptr, INVALID),
+                "has no upper_bound but is not marked SLUICE_WALK_UNBOUNDED");
+  kk = *k;
+  kk.flags |= 1u << 7;
+  expectMessage(runExpectingError(g.get(), &kk, n2v.data(), &o, nullptr, INVALID),
+                "unknown flags 0x80");
+  kk = *k;
+  kk.weight_class = SLUICE_WALK_WEIGHT_STATIC;
+  expectMessage(runExpectingError(g.get(), &kk, n2v.data(), &o, nullptr, INVALID),
+                "must be classified DYNAMIC");
+  kk = *k;
+  raw = 5;
+  std::memcpy(&kk.weight_class, &raw, sizeof(raw));
+  expectMessage(runExpectingError(g.get(), &kk, n2v.data(), &o, nullptr, INVALID),
+                "unknown weight class 5");
+
+  // A writer narrower than max_length.
+  TempFile file(".walks");
+  sluice_walk_writer_t *writer = nullptr;
+  ASSERT_EQ(sluice_walk_writer_open(file.path().c_str(),
+                                    SLUICE_WALK_FORMAT_TEXT, 10, 0, g.get(),
+                                    &writer, nullptr),
+            SLUICE_STATUS_OK);
+  bad = o;
+  bad.max_length = 11;
+  expectMessage(runExpectingError(g.get(), k, n2v.data(), &bad, writer, INVALID),
+                "the writer takes walks of at most 10 vertices, but max_length "
+                "is 11");
+  // A wider writer is fine (rows padded by the writer).
+  bad.max_length = 4;
+  EXPECT_EQ(sluice_walk_run(g.get(), k, n2v.data(), &bad, writer, nullptr,
+                            nullptr),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(sluice_walk_writer_num_walks(writer), 10u);
+  // A committed writer: the engine reports the writer's error.
+  ASSERT_EQ(sluice_walk_writer_commit(writer, nullptr), SLUICE_STATUS_OK);
+  runExpectingError(g.get(), k, n2v.data(), &bad, writer,
+                    SLUICE_STATUS_FAILED_PRECONDITION);
+  sluice_walk_writer_release(writer);
+
+  // NULL options = defaults.
+  EXPECT_EQ(sluice_walk_run(g.get(), kernel(Workload::DeepWalk), nullptr,
+                            nullptr, nullptr, nullptr, nullptr),
+            SLUICE_STATUS_OK);
+}
+
+TEST(WalkEngine, EmptyRuns) {
+  GraphPtr g = ring(4);
+  sluice_walk_options_t o = testOptions();
+  const uint32_t starts[] = {0};
+  o.starts = starts;
+  o.num_starts = 0;
+  Walks out = runWalks(g.get(), kernel(Workload::DeepWalk), nullptr, o);
+  ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+  EXPECT_TRUE(out.walks.empty());
+  EXPECT_EQ(out.stats.walks, 0u);
+  GraphPtr empty = makeGraph(0, {});
+  out = runWalks(empty.get(), kernel(Workload::DeepWalk), nullptr,
+                 testOptions());
+  ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+  EXPECT_TRUE(out.walks.empty());
+}
+
+} // namespace
