@@ -13,6 +13,7 @@
 #include "dialects/Topo/IR/TopoOps.h"
 #include "frontends/sluice/ConstEval.h"
 #include "frontends/sluice/Frontend.h"
+#include "frontends/sluice/MLIRGenWalk.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -682,6 +683,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
 
   for (const auto &m : program.modules)
     for (const DeclPtr &d : m->decls) {
+      if (isWalkDecl(program, *d))
+        continue; // lowered by mlirGenWalks below
       switch (d->getKind()) {
       case Decl::Kind::Import:
       case Decl::Kind::Let:
@@ -714,9 +717,7 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
                         << "' to MLIR (the graph dialect is not built yet)";
         break;
       case Decl::Kind::Walk:
-        error(d->range) << "not supported yet: lowering walk '" << d->name
-                        << "' to MLIR (the walk dialect is not built yet)";
-        break;
+        break; // isWalkDecl: never reached
       case Decl::Kind::Algorithm:
         error(d->range) << "not supported yet: lowering algorithm '" << d->name
                         << "' to MLIR (the graph dialect is not built yet)";
@@ -741,6 +742,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
   builder.setInsertionPointToEnd(module->getBody());
   for (ElabTopology *t : order)
     emit(*t);
+  if (mlir::failed(mlirGenWalks(*module, program, globals)))
+    return nullptr;
   if (mlir::failed(mlir::verify(*module)))
     return nullptr;
   return module;

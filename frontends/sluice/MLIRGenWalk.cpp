@@ -1,0 +1,1232 @@
+//===- MLIRGenWalk.cpp - Lowering walks to the walk dialect ---------------===//
+//
+// Graphs become walk.graph, walks walk.walk (their schedule as attributes),
+// walk jobs walk.job. The expressions of a walk's items are lowered into the
+// regions of walk.walk with arith, math and scf ops and the walk ops for
+// graph fields and walker state:
+//
+//   - Sluice types: i64 -> i64, f64 -> f64, bool -> i1, vertex -> i32 (CSR
+//     id), [i64] parameter -> !walk.list. An i64 used as a vertex is an id as
+//     written in the graph file and goes through walk.vertex_of.
+//   - `if c then a else b` -> scf.if; `and`/`or` -> arith.andi/ori, or an
+//     scf.if when the right operand calls random() (so that it is drawn only
+//     when needed, as the language says).
+//   - Walk `let`s are lowered where they are used (they are pure).
+//   - `update` statements: `let` -> an SSA value, `if` -> scf.if, `x op= e`
+//     -> walk.state.get / walk.state.set.
+//
+//===----------------------------------------------------------------------===//
+#include "frontends/sluice/MLIRGenWalk.h"
+
+#include "dialects/Walk/IR/WalkOps.h"
+#include "frontends/sluice/Frontend.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Path.h"
+
+using namespace sluice;
+using namespace sluice::ast;
+using K = ast::Type::Kind;
+
+namespace {
+
+/// The ABI slot types a walk parameter or state variable may have.
+mlir::Type slotType(mlir::MLIRContext *ctx, const ast::Type &t) {
+  switch (t.kind) {
+  case K::Int:
+    return mlir::IntegerType::get(ctx, 64);
+  case K::Float:
+    return mlir::Float64Type::get(ctx);
+  case K::Bool:
+    return mlir::IntegerType::get(ctx, 1);
+  case K::List:
+    if (t.element && t.element->kind == K::Int)
+      return walk::ListType::get(ctx);
+    return {};
+  default:
+    return {};
+  }
+}
+
+/// Whether `e` calls random() anywhere.
+bool callsRandom(const Expr *e) {
+  if (!e)
+    return false;
+  switch (e->getKind()) {
+  case Expr::Kind::Call: {
+    auto *c = llvm::cast<CallExpr>(e);
+    if (c->callee == "random")
+      return true;
+    for (const Arg &a : c->args)
+      if (callsRandom(a.value.get()))
+        return true;
+    return false;
+  }
+  case Expr::Kind::Unary:
+    return callsRandom(llvm::cast<UnaryExpr>(e)->operand.get());
+  case Expr::Kind::Binary: {
+    auto *b = llvm::cast<BinaryExpr>(e);
+    return callsRandom(b->lhs.get()) || callsRandom(b->rhs.get());
+  }
+  case Expr::Kind::If: {
+    auto *i = llvm::cast<IfExpr>(e);
+    return callsRandom(i->cond.get()) || callsRandom(i->thenExpr.get()) ||
+           callsRandom(i->elseExpr.get());
+  }
+  case Expr::Kind::Index: {
+    auto *i = llvm::cast<IndexExpr>(e);
+    return callsRandom(i->base.get()) || callsRandom(i->index.get());
+  }
+  case Expr::Kind::List:
+    for (const ExprPtr &x : llvm::cast<ListExpr>(e)->elements)
+      if (callsRandom(x.get()))
+        return true;
+    return false;
+  default:
+    return false;
+  }
+}
+
+/// A typed SSA value during lowering.
+struct TValue {
+  mlir::Value value;
+  ast::Type type;
+  explicit operator bool() const { return static_cast<bool>(value); }
+};
+
+class WalkGen {
+public:
+  WalkGen(mlir::ModuleOp module, const Program &program,
+          const ConstEnv &globals)
+      : ctx(module.getContext()), module(module), program(program),
+        globals(globals), builder(ctx) {}
+
+  mlir::LogicalResult run();
+
+private:
+  mlir::InFlightDiagnostic error(const SourceRange &r) {
+    failed = true;
+    return mlir::emitError(toLocation(ctx, r));
+  }
+  mlir::Location loc(const SourceRange &r) { return toLocation(ctx, r); }
+
+  /// Evaluates a constant expression (parameter defaults, job and schedule
+  /// options); reports and returns std::nullopt when it is not one.
+  std::optional<ConstValue> constant(const Expr &e) {
+    auto v = evaluateConstant(e, globals, ctx);
+    if (!v)
+      failed = true;
+    return v;
+  }
+  /// Like constant(), silently: std::nullopt when `e` is not constant.
+  std::optional<ConstValue> tryConstant(const Expr &e) {
+    mlir::ScopedDiagnosticHandler quiet(ctx, [](mlir::Diagnostic &) {
+      return mlir::success();
+    });
+    return evaluateConstant(e, globals, ctx);
+  }
+
+  void lowerGraph(const GraphDecl &g);
+  void lowerWalk(const WalkDecl &w);
+  void lowerJob(const JobDecl &j);
+  void applySchedule(walk::WalkOp op, const ScheduleDecl &s);
+
+  std::string resolvePath(const SourceRange &where, llvm::StringRef path);
+  mlir::Attribute paramAttr(const ConstValue &v, mlir::Type type,
+                            const SourceRange &r);
+
+  // Expressions.
+  TValue lower(const Expr *e);
+  TValue lowerName(const NameExpr &n);
+  TValue lowerCall(const CallExpr &c);
+  TValue lowerBinary(const BinaryExpr &b);
+  TValue lowerIf(const IfExpr &i);
+  TValue lowerIndex(const IndexExpr &i);
+  TValue lowerConst(const ConstValue &v, const SourceRange &r);
+  /// Converts `v` to `to` (i64 -> f64, i64 -> vertex); other mismatches are
+  /// reported.
+  mlir::Value convert(TValue v, const ast::Type &to, const SourceRange &r);
+  mlir::Value toF64(TValue v, const SourceRange &r) {
+    return convert(v, ast::Type::of(K::Float), r);
+  }
+  mlir::Value toVertex(TValue v, const SourceRange &r) {
+    return convert(v, ast::Type::of(K::Vertex), r);
+  }
+  mlir::Value constF64(double x, mlir::Location l) {
+    return builder.create<mlir::arith::ConstantOp>(
+        l, builder.getF64FloatAttr(x));
+  }
+  mlir::Value constI64(int64_t x, mlir::Location l) {
+    return builder.create<mlir::arith::ConstantOp>(l,
+                                                   builder.getI64IntegerAttr(x));
+  }
+  mlir::Value constI1(bool x, mlir::Location l) {
+    return builder.create<mlir::arith::ConstantOp>(l, builder.getBoolAttr(x));
+  }
+
+  // Statements (update).
+  void lowerBlock(const Block &block);
+  void lowerStmt(const Stmt &s);
+
+  /// Creates the single block of `region` with `args` and sets the
+  /// insertion point into it.
+  mlir::Block *beginRegion(mlir::Region &region, mlir::TypeRange args,
+                           const SourceRange &r);
+
+  mlir::MLIRContext *ctx;
+  mlir::ModuleOp module;
+  const Program &program;
+  const ConstEnv &globals;
+  mlir::OpBuilder builder;
+  bool failed = false;
+
+  // The walk being lowered.
+  walk::WalkOp current;
+  const WalkDecl *walkDecl = nullptr;
+  llvm::StringMap<const WalkItem *> lets;   ///< walk lets visible now
+  llvm::StringMap<int64_t> params;          ///< name -> slot
+  llvm::StringMap<int64_t> states;          ///< name -> slot (when usable)
+  std::vector<ast::Type> paramTypes, stateTypes;
+  std::vector<std::string> paramNames, stateNames;
+  /// Binders and update `let`s, innermost scope last.
+  std::vector<llvm::StringMap<TValue>> locals;
+  /// In the init region: the values of the state variables set so far.
+  llvm::StringMap<TValue> initValues;
+  bool inInit = false;
+  bool stepVisible = false;
+  std::vector<std::string> letStack; ///< lets being lowered (no recursion)
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Which declarations are ours
+//===----------------------------------------------------------------------===//
+
+static const WalkDecl *findWalk(const Program &program, llvm::StringRef name) {
+  for (const auto &m : program.modules)
+    for (const DeclPtr &d : m->decls)
+      if (auto *w = llvm::dyn_cast<WalkDecl>(d.get()); w && w->name == name)
+        return w;
+  return nullptr;
+}
+
+bool sluice::isWalkDecl(const Program &program, const Decl &decl) {
+  switch (decl.getKind()) {
+  case Decl::Kind::Walk:
+    return true;
+  case Decl::Kind::Graph:
+    for (const auto &m : program.modules)
+      for (const DeclPtr &d : m->decls)
+        if (auto *w = llvm::dyn_cast<WalkDecl>(d.get());
+            w && w->graph == decl.name)
+          return true;
+    return false;
+  case Decl::Kind::Schedule:
+    return findWalk(program, decl.name) != nullptr;
+  case Decl::Kind::Job:
+    return llvm::cast<JobDecl>(decl).action == "walk";
+  default:
+    return false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Declarations
+//===----------------------------------------------------------------------===//
+
+mlir::LogicalResult WalkGen::run() {
+  builder.setInsertionPointToEnd(module.getBody());
+  llvm::StringMap<walk::WalkOp> walks;
+  std::vector<const ScheduleDecl *> schedules;
+  for (const auto &m : program.modules)
+    for (const DeclPtr &d : m->decls) {
+      if (!isWalkDecl(program, *d))
+        continue;
+      builder.setInsertionPointToEnd(module.getBody());
+      if (auto *g = llvm::dyn_cast<GraphDecl>(d.get()))
+        lowerGraph(*g);
+      else if (auto *w = llvm::dyn_cast<WalkDecl>(d.get())) {
+        lowerWalk(*w);
+        if (current)
+          walks[w->name] = current;
+        current = {};
+      } else if (auto *s = llvm::dyn_cast<ScheduleDecl>(d.get()))
+        schedules.push_back(s);
+      else if (auto *j = llvm::dyn_cast<JobDecl>(d.get()))
+        lowerJob(*j);
+    }
+  for (const ScheduleDecl *s : schedules)
+    if (walk::WalkOp op = walks.lookup(s->name))
+      applySchedule(op, *s);
+  return mlir::failure(failed);
+}
+
+std::string WalkGen::resolvePath(const SourceRange &where,
+                                 llvm::StringRef path) {
+  if (llvm::sys::path::is_absolute(path))
+    return path.str();
+  llvm::SmallString<256> full = llvm::sys::path::parent_path(where.begin.file);
+  llvm::sys::path::append(full, path);
+  return std::string(full);
+}
+
+void WalkGen::lowerGraph(const GraphDecl &g) {
+  const CallExpr *call = g.source.get();
+  if (!call || call->callee != "load") {
+    error(g.range) << "not supported yet: lowering graph '" << g.name
+                   << "' (only load(...) graphs)";
+    return;
+  }
+  std::string path, format = "snap", labels, edgeLabels;
+  bool undirected = false, weighted = false, sawPath = false;
+  for (const Arg &a : call->args) {
+    if (!a.value)
+      continue;
+    if (a.name.empty()) {
+      if (!sawPath) {
+        sawPath = true;
+        if (auto v = constant(*a.value))
+          path = resolvePath(g.range, v->s);
+      } else if (auto *flag = llvm::dyn_cast<NameExpr>(a.value.get())) {
+        undirected = flag->name == "undirected";
+      }
+      continue;
+    }
+    if (a.name == "format") {
+      if (auto *word = llvm::dyn_cast<NameExpr>(a.value.get()))
+        format = word->name;
+    } else if (a.name == "weighted") {
+      if (auto v = constant(*a.value))
+        weighted = v->b;
+    } else if (a.name == "labels" || a.name == "edge_labels") {
+      if (auto v = constant(*a.value))
+        (a.name == "labels" ? labels : edgeLabels) =
+            resolvePath(a.value->range, v->s);
+    }
+  }
+  auto op = builder.create<walk::GraphOp>(
+      loc(g.range), g.name, path, format, undirected, weighted,
+      labels.empty() ? nullptr : builder.getStringAttr(labels),
+      edgeLabels.empty() ? nullptr : builder.getStringAttr(edgeLabels));
+  (void)op;
+}
+
+mlir::Attribute WalkGen::paramAttr(const ConstValue &v, mlir::Type type,
+                                   const SourceRange &r) {
+  if (type.isF64()) {
+    if (auto x = v.asNumber(); x && v.kind != ConstValue::Kind::Quantity)
+      return builder.getF64FloatAttr(*x);
+  } else if (type.isSignlessInteger(64)) {
+    if (v.kind == ConstValue::Kind::Int)
+      return builder.getI64IntegerAttr(v.i);
+  } else if (type.isSignlessInteger(1)) {
+    if (v.kind == ConstValue::Kind::Bool)
+      return builder.getBoolAttr(v.b);
+  } else if (llvm::isa<walk::ListType>(type)) {
+    if (v.kind == ConstValue::Kind::List) {
+      std::vector<int64_t> xs;
+      for (const ConstValue &x : v.list) {
+        if (x.kind != ConstValue::Kind::Int) {
+          error(r) << "expected a list of i64, got " << v.str();
+          return {};
+        }
+        xs.push_back(x.i);
+      }
+      return builder.getDenseI64ArrayAttr(xs);
+    }
+  }
+  error(r) << "value " << v.str() << " does not fit type " << type;
+  return {};
+}
+
+mlir::Block *WalkGen::beginRegion(mlir::Region &region, mlir::TypeRange args,
+                                  const SourceRange &r) {
+  mlir::Block *block = new mlir::Block();
+  region.push_back(block);
+  for (mlir::Type t : args)
+    block->addArgument(t, loc(r));
+  builder.setInsertionPointToStart(block);
+  return block;
+}
+
+void WalkGen::lowerWalk(const WalkDecl &w) {
+  walkDecl = &w;
+  lets.clear();
+  params.clear();
+  states.clear();
+  paramTypes.clear();
+  stateTypes.clear();
+  paramNames.clear();
+  stateNames.clear();
+  locals.clear();
+  initValues.clear();
+
+  // Parameters.
+  llvm::SmallVector<mlir::Attribute> pNames, pTypes, pDefaults;
+  for (const Param &p : w.params) {
+    // Sema typed the parameter; its TypeRef resolves like this.
+    ast::Type t;
+    if (p.type.name == "i64")
+      t = ast::Type::of(K::Int);
+    else if (p.type.name == "f64")
+      t = ast::Type::of(K::Float);
+    else if (p.type.name == "bool")
+      t = ast::Type::of(K::Bool);
+    else if (p.type.name.empty() && p.type.element &&
+             p.type.element->name == "i64")
+      t = ast::Type::list(ast::Type::of(K::Int));
+    mlir::Type mt = slotType(ctx, t);
+    if (!mt) {
+      error(p.range) << "not supported yet: walk parameter '" << p.name
+                     << "' of this type (walk parameters are f64, i64, bool "
+                        "or [i64])";
+      continue;
+    }
+    mlir::Attribute def = builder.getUnitAttr();
+    if (p.defaultValue)
+      if (auto v = constant(*p.defaultValue))
+        if (auto a = paramAttr(*v, mt, p.defaultValue->range))
+          def = a;
+    params[p.name] = static_cast<int64_t>(paramTypes.size());
+    paramTypes.push_back(t);
+    paramNames.push_back(p.name);
+    pNames.push_back(builder.getStringAttr(p.name));
+    pTypes.push_back(mlir::TypeAttr::get(mt));
+    pDefaults.push_back(def);
+  }
+  // State variables.
+  llvm::SmallVector<mlir::Attribute> sNames, sTypes;
+  llvm::SmallVector<mlir::Type> sMlirTypes;
+  for (const WalkItem &item : w.items) {
+    if (item.kind != WalkItem::Kind::State)
+      continue;
+    ast::Type t = item.value ? item.value->type : ast::Type();
+    if (item.type) {
+      if (item.type->name == "i64")
+        t = ast::Type::of(K::Int);
+      else if (item.type->name == "f64")
+        t = ast::Type::of(K::Float);
+      else if (item.type->name == "bool")
+        t = ast::Type::of(K::Bool);
+    }
+    mlir::Type mt = slotType(ctx, t);
+    if (!mt || llvm::isa<walk::ListType>(mt)) {
+      error(item.nameRange) << "not supported yet: state variable '"
+                            << item.name
+                            << "' of this type (state is f64, i64 or bool)";
+      continue;
+    }
+    stateTypes.push_back(t);
+    stateNames.push_back(item.name);
+    sNames.push_back(builder.getStringAttr(item.name));
+    sTypes.push_back(mlir::TypeAttr::get(mt));
+    sMlirTypes.push_back(mt);
+  }
+  if (failed)
+    return;
+
+  const WalkItem *weightItem = nullptr;
+  for (const WalkItem &item : w.items)
+    if (item.kind == WalkItem::Kind::WeightFn)
+      weightItem = &item;
+  int64_t order = 1;
+  if (weightItem && weightItem->binders.size() == 4 &&
+      weightItem->binders[0].name != "_")
+    order = 2;
+
+  auto op = builder.create<walk::WalkOp>(
+      loc(w.range), builder.getStringAttr(w.name),
+      mlir::FlatSymbolRefAttr::get(ctx, w.graph),
+      builder.getI64IntegerAttr(order), builder.getArrayAttr(pNames),
+      builder.getArrayAttr(pTypes), builder.getArrayAttr(pDefaults),
+      builder.getArrayAttr(sNames), builder.getArrayAttr(sTypes),
+      /*sampler=*/mlir::StringAttr(), /*target=*/mlir::StringAttr(),
+      /*threads=*/mlir::IntegerAttr(), /*walkers_per_thread=*/mlir::IntegerAttr(),
+      /*weight_class=*/mlir::StringAttr(), /*depends_on=*/mlir::ArrayAttr(),
+      /*may_be_zero=*/mlir::UnitAttr(), /*unbounded=*/mlir::UnitAttr(),
+      /*assumptions=*/mlir::ArrayAttr());
+  current = op;
+  mlir::OpBuilder::InsertionGuard guard(builder);
+  mlir::Type i32 = builder.getI32Type(), i64 = builder.getI64Type(),
+             f64 = builder.getF64Type();
+  const ast::Type vertex = ast::Type::of(K::Vertex);
+
+  // Setup items in order: lets and states become visible one by one.
+  mlir::Block *initBlock = nullptr;
+  for (const WalkItem &item : w.items) {
+    switch (item.kind) {
+    case WalkItem::Kind::Let:
+      lets[item.name] = &item;
+      break;
+    case WalkItem::Kind::State: {
+      if (!initBlock)
+        initBlock = beginRegion(op.getInit(), {}, w.range);
+      builder.setInsertionPointToEnd(initBlock);
+      inInit = true;
+      TValue v = lower(item.value.get());
+      inInit = false;
+      if (!v)
+        break;
+      size_t slot = initValues.size();
+      if (slot < stateTypes.size())
+        initValues[item.name] = {convert(v, stateTypes[slot], item.range),
+                                 stateTypes[slot]};
+      break;
+    }
+    case WalkItem::Kind::Length: {
+      beginRegion(op.getLength(), {}, item.range);
+      TValue v = lower(item.value.get());
+      if (v)
+        builder.create<walk::YieldOp>(loc(item.range),
+                                      mlir::ValueRange{v.value});
+      break;
+    }
+    case WalkItem::Kind::StopProbability: {
+      beginRegion(op.getStopProbability(), {}, item.range);
+      TValue v = lower(item.value.get());
+      if (v)
+        builder.create<walk::YieldOp>(loc(item.range),
+                                      mlir::ValueRange{toF64(v, item.range)});
+      break;
+    }
+    case WalkItem::Kind::Start: {
+      const Expr *e = item.value.get();
+      if (auto *n = llvm::dyn_cast_or_null<NameExpr>(e);
+          n && n->name == "all" && !params.count("all") && !lets.count("all"))
+        break; // every vertex: no region
+      beginRegion(op.getStart(), {}, item.range);
+      llvm::SmallVector<mlir::Value> ids;
+      if (auto *list = llvm::dyn_cast_or_null<ListExpr>(e)) {
+        for (const ExprPtr &x : list->elements)
+          if (TValue v = lower(x.get())) {
+            if (v.type.kind != K::Int)
+              error(x->range) << "not supported yet: a start vertex that is "
+                                 "not an i64 vertex id";
+            ids.push_back(v.value);
+          }
+        if (ids.empty())
+          error(e->range) << "a walk's start list must not be empty";
+      } else if (TValue v = lower(e)) {
+        if (v.type.kind == K::Int || v.type.kind == K::List)
+          ids.push_back(v.value);
+        else
+          error(e->range) << "not supported yet: start vertices of type "
+                          << v.type.str();
+      }
+      builder.create<walk::YieldOp>(loc(item.range), ids);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  if (initBlock) {
+    builder.setInsertionPointToEnd(initBlock);
+    llvm::SmallVector<mlir::Value> values;
+    for (const std::string &s : stateNames)
+      values.push_back(initValues.lookup(s).value);
+    if (values.size() == stateNames.size() &&
+        llvm::all_of(values, [](mlir::Value v) { return bool(v); }))
+      builder.create<walk::YieldOp>(loc(w.range), values);
+  }
+
+  // Walk functions: they see every let and state.
+  for (size_t i = 0; i < stateNames.size(); ++i)
+    states[stateNames[i]] = static_cast<int64_t>(i);
+  stepVisible = true;
+  auto bind = [&](const Binder &b, mlir::Value v, const ast::Type &t) {
+    if (b.name != "_")
+      locals.back()[b.name] = {v, t};
+  };
+
+  // weight (the default: w).
+  {
+    mlir::Block *block =
+        beginRegion(op.getWeight(), {i32, i32, i32, i64, f64},
+                    weightItem ? weightItem->range : w.range);
+    locals.emplace_back();
+    TValue result{block->getArgument(4), ast::Type::of(K::Float)};
+    if (weightItem) {
+      const auto &bs = weightItem->binders;
+      size_t first = bs.size() == 4 ? 1 : 0;
+      if (bs.size() == 4)
+        bind(bs[0], block->getArgument(0), vertex);
+      if (bs.size() >= 3) {
+        bind(bs[first], block->getArgument(1), vertex);
+        bind(bs[first + 1], block->getArgument(2), vertex);
+        bind(bs[first + 2], block->getArgument(4), ast::Type::of(K::Float));
+      }
+      result = lower(weightItem->value.get());
+    }
+    if (result)
+      builder.create<walk::YieldOp>(
+          loc(weightItem ? weightItem->value->range : w.range),
+          mlir::ValueRange{toF64(result, weightItem ? weightItem->range
+                                                    : w.range)});
+    locals.pop_back();
+  }
+
+  for (const WalkItem &item : w.items) {
+    if (item.kind == WalkItem::Kind::StopFn) {
+      mlir::Block *block = beginRegion(op.getStop(), {i32, i64}, item.range);
+      locals.emplace_back();
+      if (!item.binders.empty())
+        bind(item.binders[0], block->getArgument(0), vertex);
+      if (item.binders.size() > 1)
+        bind(item.binders[1], block->getArgument(1), ast::Type::of(K::Int));
+      if (TValue v = lower(item.value.get()))
+        builder.create<walk::YieldOp>(loc(item.value->range),
+                                      mlir::ValueRange{v.value});
+      locals.pop_back();
+    } else if (item.kind == WalkItem::Kind::Update) {
+      mlir::Block *block =
+          beginRegion(op.getUpdate(), {i32, i32, i32}, item.range);
+      locals.emplace_back();
+      const auto &bs = item.binders;
+      size_t first = bs.size() == 3 ? 1 : 0;
+      if (bs.size() == 3)
+        bind(bs[0], block->getArgument(0), vertex);
+      if (bs.size() >= 2) {
+        bind(bs[first], block->getArgument(1), vertex);
+        bind(bs[first + 1], block->getArgument(2), vertex);
+      }
+      lowerBlock(item.body);
+      builder.create<walk::YieldOp>(loc(item.range));
+      locals.pop_back();
+    }
+  }
+  stepVisible = false;
+  if (failed) {
+    op.erase();
+    current = {};
+  }
+}
+
+void WalkGen::applySchedule(walk::WalkOp op, const ScheduleDecl &s) {
+  for (const Prop &p : s.props) {
+    if (!p.value)
+      continue;
+    if (p.name == "sampler" || p.name == "target") {
+      auto *word = llvm::dyn_cast<NameExpr>(p.value.get());
+      if (!word) {
+        error(p.value->range) << "expected a word for '" << p.name << "'";
+        continue;
+      }
+      op->setAttr(p.name, builder.getStringAttr(word->name));
+    } else if (p.name == "threads" || p.name == "walkers_per_thread") {
+      if (auto v = constant(*p.value))
+        op->setAttr(p.name, builder.getI64IntegerAttr(v->i));
+    } else {
+      error(p.nameRange) << "not supported yet: lowering schedule option '"
+                         << p.name << "' of walk '" << s.name << "'";
+    }
+  }
+  for (const auto &l : s.labeled)
+    error(l.labelRange) << "a walk's schedule has no labelled entries";
+}
+
+void WalkGen::lowerJob(const JobDecl &j) {
+  const WalkDecl *w = findWalk(program, j.subject);
+  if (!w) {
+    error(j.subjectRange) << "'" << j.subject << "' is not a walk";
+    return;
+  }
+  auto op = builder.create<walk::JobOp>(
+      loc(j.range), builder.getStringAttr(j.name),
+      mlir::FlatSymbolRefAttr::get(ctx, j.subject),
+      builder.getStringAttr(j.target), nullptr, nullptr, nullptr, nullptr,
+      builder.getDictionaryAttr({}));
+  llvm::SmallVector<mlir::NamedAttribute> ps;
+  for (const Prop &p : j.props) {
+    if (!p.value)
+      continue;
+    auto v = constant(*p.value);
+    if (!v)
+      continue;
+    if (p.name == "walks_per_vertex" || p.name == "seed" ||
+        p.name == "threads") {
+      op->setAttr(p.name, builder.getI64IntegerAttr(v->i));
+    } else if (p.name == "output") {
+      op->setAttr(p.name, builder.getStringAttr(v->s));
+    } else {
+      const Param *param = nullptr;
+      for (const Param &x : w->params)
+        if (x.name == p.name)
+          param = &x;
+      if (!param) {
+        error(p.nameRange) << "not supported yet: lowering option '" << p.name
+                           << "' of walk job '" << j.name << "'";
+        continue;
+      }
+      mlir::Type t;
+      if (param->type.name == "i64")
+        t = builder.getI64Type();
+      else if (param->type.name == "f64")
+        t = builder.getF64Type();
+      else if (param->type.name == "bool")
+        t = builder.getI1Type();
+      else
+        t = walk::ListType::get(ctx);
+      if (auto a = paramAttr(*v, t, p.value->range))
+        ps.push_back(builder.getNamedAttr(p.name, a));
+    }
+  }
+  op.setParamsAttr(builder.getDictionaryAttr(ps));
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+mlir::Value WalkGen::convert(TValue v, const ast::Type &to,
+                             const SourceRange &r) {
+  if (!v)
+    return {};
+  if (v.type.kind == to.kind)
+    return v.value;
+  mlir::Location l = loc(r);
+  if (v.type.kind == K::Int && to.kind == K::Float)
+    return builder.create<mlir::arith::SIToFPOp>(l, builder.getF64Type(),
+                                                 v.value);
+  if (v.type.kind == K::Int && to.kind == K::Vertex)
+    return builder.create<walk::VertexOfOp>(l, builder.getI32Type(), v.value);
+  error(r) << "cannot convert " << v.type.str() << " to " << to.str();
+  return {};
+}
+
+TValue WalkGen::lowerConst(const ConstValue &v, const SourceRange &r) {
+  mlir::Location l = loc(r);
+  switch (v.kind) {
+  case ConstValue::Kind::Int:
+    return {constI64(v.i, l), ast::Type::of(K::Int)};
+  case ConstValue::Kind::Float:
+    return {constF64(v.f, l), ast::Type::of(K::Float)};
+  case ConstValue::Kind::Bool:
+    return {constI1(v.b, l), ast::Type::of(K::Bool)};
+  default:
+    error(r) << "not supported yet: a " << v.str()
+             << " value in a walk's expressions (numbers and bools only)";
+    return {};
+  }
+}
+
+TValue WalkGen::lower(const Expr *e) {
+  if (!e)
+    return {};
+  mlir::Location l = loc(e->range);
+  switch (e->getKind()) {
+  case Expr::Kind::IntLit:
+    return {constI64(llvm::cast<IntLitExpr>(e)->value, l),
+            ast::Type::of(K::Int)};
+  case Expr::Kind::FloatLit:
+    return {constF64(llvm::cast<FloatLitExpr>(e)->value, l),
+            ast::Type::of(K::Float)};
+  case Expr::Kind::BoolLit:
+    return {constI1(llvm::cast<BoolLitExpr>(e)->value, l),
+            ast::Type::of(K::Bool)};
+  case Expr::Kind::Name:
+    return lowerName(*llvm::cast<NameExpr>(e));
+  case Expr::Kind::Call:
+    return lowerCall(*llvm::cast<CallExpr>(e));
+  case Expr::Kind::Binary:
+    return lowerBinary(*llvm::cast<BinaryExpr>(e));
+  case Expr::Kind::If:
+    return lowerIf(*llvm::cast<IfExpr>(e));
+  case Expr::Kind::Index:
+    return lowerIndex(*llvm::cast<IndexExpr>(e));
+  case Expr::Kind::Unary: {
+    auto *u = llvm::cast<UnaryExpr>(e);
+    TValue x = lower(u->operand.get());
+    if (!x)
+      return {};
+    if (u->op == UnaryOp::Not)
+      return {builder.create<mlir::arith::XOrIOp>(l, x.value, constI1(true, l)),
+              x.type};
+    if (x.type.kind == K::Int)
+      return {builder.create<mlir::arith::SubIOp>(l, constI64(0, l), x.value),
+              x.type};
+    if (x.type.kind == K::Float)
+      return {builder.create<mlir::arith::NegFOp>(l, x.value), x.type};
+    break;
+  }
+  default:
+    break;
+  }
+  if (auto v = tryConstant(*e))
+    return lowerConst(*v, e->range);
+  error(e->range) << "not supported yet: this expression in a walk (type "
+                  << e->type.str() << ")";
+  return {};
+}
+
+TValue WalkGen::lowerName(const NameExpr &n) {
+  mlir::Location l = loc(n.range);
+  for (auto it = locals.rbegin(); it != locals.rend(); ++it)
+    if (auto f = it->find(n.name); f != it->end())
+      return f->second;
+  if (const WalkItem *let = lets.lookup(n.name)) {
+    if (llvm::is_contained(letStack, n.name)) {
+      error(n.range) << "let '" << n.name << "' refers to itself";
+      return {};
+    }
+    letStack.push_back(n.name);
+    TValue v = lower(let->value.get());
+    letStack.pop_back();
+    if (v && let->type) {
+      ast::Type t = v.type;
+      if (let->type->name == "f64")
+        t = ast::Type::of(K::Float);
+      return {convert(v, t, n.range), t};
+    }
+    return v;
+  }
+  if (inInit)
+    if (auto f = initValues.find(n.name); f != initValues.end())
+      return f->second;
+  if (auto f = states.find(n.name); f != states.end()) {
+    const ast::Type &t = stateTypes[f->second];
+    return {builder.create<walk::StateGetOp>(
+                l, slotType(ctx, t), builder.getStringAttr(n.name),
+                builder.getI64IntegerAttr(f->second)),
+            t};
+  }
+  if (auto f = params.find(n.name); f != params.end()) {
+    const ast::Type &t = paramTypes[f->second];
+    return {builder.create<walk::ParamOp>(
+                l, slotType(ctx, t), builder.getStringAttr(n.name),
+                builder.getI64IntegerAttr(f->second)),
+            t};
+  }
+  if (const ConstValue *v = globals.lookup(n.name))
+    return lowerConst(*v, n.range);
+  if (n.name == "num_vertices")
+    return {builder.create<walk::NumVerticesOp>(l, builder.getI64Type()),
+            ast::Type::of(K::Int)};
+  if (n.name == "num_edges")
+    return {builder.create<walk::NumEdgesOp>(l, builder.getI64Type()),
+            ast::Type::of(K::Int)};
+  if (n.name == "step" && stepVisible)
+    return {builder.create<walk::StepOp>(l, builder.getI64Type()),
+            ast::Type::of(K::Int)};
+  error(n.range) << "not supported yet: the name '" << n.name
+                 << "' in a walk's expressions";
+  return {};
+}
+
+TValue WalkGen::lowerCall(const CallExpr &c) {
+  mlir::Location l = loc(c.range);
+  const ast::Type i64 = ast::Type::of(K::Int), f64 = ast::Type::of(K::Float),
+                  boolT = ast::Type::of(K::Bool);
+  const llvm::StringRef f = c.callee;
+  if (f == "random")
+    return {builder.create<walk::RandomOp>(l, builder.getF64Type()), f64};
+  if (f == "num_vertices" || f == "num_edges")
+    return lowerName(NameExpr(c.range, c.callee));
+  // size/empty of a constant list fold; everything else lowers its args.
+  if (f == "size" || f == "empty")
+    if (auto v = tryConstant(c))
+      return lowerConst(*v, c.range);
+  std::vector<TValue> args;
+  for (const Arg &a : c.args) {
+    TValue v = lower(a.value.get());
+    if (!v)
+      return {};
+    args.push_back(v);
+  }
+  auto argRange = [&](size_t i) { return c.args[i].value->range; };
+  if (f == "degree" || f == "label") {
+    mlir::Value v = toVertex(args[0], argRange(0));
+    if (!v)
+      return {};
+    if (f == "degree")
+      return {builder.create<walk::DegreeOp>(l, builder.getI64Type(), v), i64};
+    return {builder.create<walk::LabelOp>(l, builder.getI64Type(), v), i64};
+  }
+  if (f == "has_edge" || f == "weight" || f == "edge_label") {
+    mlir::Value u = toVertex(args[0], argRange(0));
+    mlir::Value v = toVertex(args[1], argRange(1));
+    if (!u || !v)
+      return {};
+    if (f == "has_edge")
+      return {builder.create<walk::HasEdgeOp>(l, builder.getI1Type(), u, v), boolT};
+    if (f == "weight")
+      return {builder.create<walk::EdgeWeightOp>(l, builder.getF64Type(), u, v),
+              f64};
+    return {builder.create<walk::EdgeLabelOp>(l, builder.getI64Type(), u, v),
+            i64};
+  }
+  if (f == "size" || f == "empty") {
+    if (args[0].type.kind != K::List) {
+      error(c.range) << "not supported yet: '" << f
+                     << "' of this value in a walk";
+      return {};
+    }
+    mlir::Value n =
+        builder.create<walk::ListSizeOp>(l, builder.getI64Type(), args[0].value);
+    if (f == "size")
+      return {n, i64};
+    return {builder.create<mlir::arith::CmpIOp>(
+                l, mlir::arith::CmpIPredicate::eq, n, constI64(0, l)),
+            boolT};
+  }
+  if (f == "min" || f == "max") {
+    bool allInt = llvm::all_of(args, [](const TValue &a) {
+      return a.type.kind == K::Int;
+    });
+    mlir::Value acc = allInt ? args[0].value : toF64(args[0], argRange(0));
+    for (size_t i = 1; i < args.size(); ++i) {
+      mlir::Value x = allInt ? args[i].value : toF64(args[i], argRange(i));
+      if (!acc || !x)
+        return {};
+      if (allInt)
+        acc = f == "min"
+                  ? builder.create<mlir::arith::MinSIOp>(l, acc, x).getResult()
+                  : builder.create<mlir::arith::MaxSIOp>(l, acc, x).getResult();
+      else
+        acc = f == "min" ? builder.create<mlir::arith::MinimumFOp>(l, acc, x)
+                               .getResult()
+                         : builder.create<mlir::arith::MaximumFOp>(l, acc, x)
+                               .getResult();
+    }
+    return {acc, allInt ? i64 : f64};
+  }
+  if (f == "abs") {
+    if (args[0].type.kind == K::Int)
+      return {builder.create<mlir::math::AbsIOp>(l, args[0].value), i64};
+    return {builder.create<mlir::math::AbsFOp>(l, toF64(args[0], argRange(0))),
+            f64};
+  }
+  if (f == "sqrt" || f == "log" || f == "exp") {
+    mlir::Value x = toF64(args[0], argRange(0));
+    if (!x)
+      return {};
+    if (f == "sqrt")
+      return {builder.create<mlir::math::SqrtOp>(l, x), f64};
+    if (f == "log")
+      return {builder.create<mlir::math::LogOp>(l, x), f64};
+    return {builder.create<mlir::math::ExpOp>(l, x), f64};
+  }
+  error(c.calleeRange) << "not supported yet: calling '" << f
+                       << "' in a walk";
+  return {};
+}
+
+TValue WalkGen::lowerBinary(const BinaryExpr &b) {
+  using namespace mlir::arith;
+  mlir::Location l = loc(b.opRange);
+  const ast::Type boolT = ast::Type::of(K::Bool);
+  if (b.op == BinaryOp::And || b.op == BinaryOp::Or) {
+    bool isAnd = b.op == BinaryOp::And;
+    TValue lhs = lower(b.lhs.get());
+    if (!lhs)
+      return {};
+    if (!callsRandom(b.rhs.get())) {
+      TValue rhs = lower(b.rhs.get());
+      if (!rhs)
+        return {};
+      if (isAnd)
+        return {builder.create<AndIOp>(l, lhs.value, rhs.value), boolT};
+      return {builder.create<OrIOp>(l, lhs.value, rhs.value), boolT};
+    }
+    // Short-circuit: the right operand draws random numbers.
+    auto ifOp = builder.create<mlir::scf::IfOp>(
+        l, mlir::TypeRange{builder.getI1Type()}, lhs.value,
+        /*withElseRegion=*/true);
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(
+        isAnd ? ifOp.thenBlock() : ifOp.elseBlock());
+    TValue rhs = lower(b.rhs.get());
+    if (!rhs)
+      return {};
+    builder.create<mlir::scf::YieldOp>(l, rhs.value);
+    builder.setInsertionPointToStart(isAnd ? ifOp.elseBlock()
+                                           : ifOp.thenBlock());
+    builder.create<mlir::scf::YieldOp>(l, constI1(!isAnd, l));
+    return {ifOp.getResult(0), boolT};
+  }
+  TValue lhs = lower(b.lhs.get());
+  TValue rhs = lower(b.rhs.get());
+  if (!lhs || !rhs)
+    return {};
+  K lk = lhs.type.kind, rk = rhs.type.kind;
+  switch (b.op) {
+  case BinaryOp::Add:
+  case BinaryOp::Sub:
+  case BinaryOp::Mul:
+  case BinaryOp::Div:
+  case BinaryOp::Mod: {
+    if (lk == K::Int && rk == K::Int) {
+      mlir::Value r;
+      switch (b.op) {
+      case BinaryOp::Add:
+        r = builder.create<AddIOp>(l, lhs.value, rhs.value);
+        break;
+      case BinaryOp::Sub:
+        r = builder.create<SubIOp>(l, lhs.value, rhs.value);
+        break;
+      case BinaryOp::Mul:
+        r = builder.create<MulIOp>(l, lhs.value, rhs.value);
+        break;
+      case BinaryOp::Div:
+        r = builder.create<DivSIOp>(l, lhs.value, rhs.value);
+        break;
+      default:
+        r = builder.create<RemSIOp>(l, lhs.value, rhs.value);
+        break;
+      }
+      return {r, ast::Type::of(K::Int)};
+    }
+    if ((lk != K::Int && lk != K::Float) || (rk != K::Int && rk != K::Float) ||
+        b.op == BinaryOp::Mod) {
+      error(b.opRange) << "not supported yet: '" << spell(b.op) << "' on "
+                       << lhs.type.str() << " and " << rhs.type.str()
+                       << " in a walk";
+      return {};
+    }
+    mlir::Value x = toF64(lhs, b.lhs->range), y = toF64(rhs, b.rhs->range);
+    mlir::Value r;
+    switch (b.op) {
+    case BinaryOp::Add:
+      r = builder.create<AddFOp>(l, x, y);
+      break;
+    case BinaryOp::Sub:
+      r = builder.create<SubFOp>(l, x, y);
+      break;
+    case BinaryOp::Mul:
+      r = builder.create<MulFOp>(l, x, y);
+      break;
+    default:
+      r = builder.create<DivFOp>(l, x, y);
+      break;
+    }
+    return {r, ast::Type::of(K::Float)};
+  }
+  default:
+    break;
+  }
+  // Comparisons.
+  bool eqOnly = b.op == BinaryOp::Eq || b.op == BinaryOp::Ne;
+  auto ipred = [&](bool isUnsigned) {
+    switch (b.op) {
+    case BinaryOp::Eq:
+      return CmpIPredicate::eq;
+    case BinaryOp::Ne:
+      return CmpIPredicate::ne;
+    case BinaryOp::Lt:
+      return isUnsigned ? CmpIPredicate::ult : CmpIPredicate::slt;
+    case BinaryOp::Le:
+      return isUnsigned ? CmpIPredicate::ule : CmpIPredicate::sle;
+    case BinaryOp::Gt:
+      return isUnsigned ? CmpIPredicate::ugt : CmpIPredicate::sgt;
+    default:
+      return isUnsigned ? CmpIPredicate::uge : CmpIPredicate::sge;
+    }
+  };
+  if (lk == K::Vertex || rk == K::Vertex) {
+    if (lk != rk && !eqOnly) {
+      error(b.opRange) << "not supported yet: ordering a vertex against an "
+                          "i64 id in a walk (compare two vertices, or use "
+                          "== / !=)";
+      return {};
+    }
+    mlir::Value x = toVertex(lhs, b.lhs->range),
+                y = toVertex(rhs, b.rhs->range);
+    if (!x || !y)
+      return {};
+    // CSR ids keep the order of the original ids.
+    return {builder.create<CmpIOp>(l, ipred(true), x, y), boolT};
+  }
+  if (lk == K::Int && rk == K::Int)
+    return {builder.create<CmpIOp>(l, ipred(false), lhs.value, rhs.value),
+            boolT};
+  if (lk == K::Bool && rk == K::Bool && eqOnly)
+    return {builder.create<CmpIOp>(l, ipred(false), lhs.value, rhs.value),
+            boolT};
+  if ((lk == K::Int || lk == K::Float) && (rk == K::Int || rk == K::Float)) {
+    CmpFPredicate p;
+    switch (b.op) {
+    case BinaryOp::Eq:
+      p = CmpFPredicate::OEQ;
+      break;
+    case BinaryOp::Ne:
+      p = CmpFPredicate::UNE;
+      break;
+    case BinaryOp::Lt:
+      p = CmpFPredicate::OLT;
+      break;
+    case BinaryOp::Le:
+      p = CmpFPredicate::OLE;
+      break;
+    case BinaryOp::Gt:
+      p = CmpFPredicate::OGT;
+      break;
+    default:
+      p = CmpFPredicate::OGE;
+      break;
+    }
+    return {builder.create<CmpFOp>(l, p, toF64(lhs, b.lhs->range),
+                                   toF64(rhs, b.rhs->range)),
+            boolT};
+  }
+  error(b.opRange) << "not supported yet: '" << spell(b.op) << "' on "
+                   << lhs.type.str() << " and " << rhs.type.str()
+                   << " in a walk";
+  return {};
+}
+
+TValue WalkGen::lowerIf(const IfExpr &i) {
+  TValue cond = lower(i.cond.get());
+  if (!cond)
+    return {};
+  ast::Type t = i.type;
+  mlir::Type mt = t.kind == K::Vertex ? builder.getI32Type() : slotType(ctx, t);
+  if (!mt || t.kind == K::List) {
+    error(i.range) << "not supported yet: an 'if' of type " << t.str()
+                   << " in a walk";
+    return {};
+  }
+  mlir::Location l = loc(i.range);
+  auto ifOp = builder.create<mlir::scf::IfOp>(l, mlir::TypeRange{mt},
+                                              cond.value,
+                                              /*withElseRegion=*/true);
+  mlir::OpBuilder::InsertionGuard guard(builder);
+  for (auto [block, e] : {std::pair{ifOp.thenBlock(), i.thenExpr.get()},
+                          std::pair{ifOp.elseBlock(), i.elseExpr.get()}}) {
+    builder.setInsertionPointToStart(block);
+    TValue v = lower(e);
+    mlir::Value c = convert(v, t, e ? e->range : i.range);
+    if (!c)
+      return {};
+    builder.create<mlir::scf::YieldOp>(loc(e->range), c);
+  }
+  return {ifOp.getResult(0), t};
+}
+
+TValue WalkGen::lowerIndex(const IndexExpr &i) {
+  if (auto v = tryConstant(i))
+    return lowerConst(*v, i.range);
+  TValue base = lower(i.base.get());
+  if (!base)
+    return {};
+  if (base.type.kind != K::List) {
+    error(i.range) << "not supported yet: indexing a " << base.type.str()
+                   << " in a walk";
+    return {};
+  }
+  TValue index = lower(i.index.get());
+  if (!index)
+    return {};
+  return {builder.create<walk::ListGetOp>(loc(i.range), builder.getI64Type(),
+                                          base.value, index.value),
+          ast::Type::of(K::Int)};
+}
+
+//===----------------------------------------------------------------------===//
+// Statements (update)
+//===----------------------------------------------------------------------===//
+
+void WalkGen::lowerBlock(const Block &block) {
+  locals.emplace_back();
+  for (const StmtPtr &s : block)
+    if (s)
+      lowerStmt(*s);
+  locals.pop_back();
+}
+
+void WalkGen::lowerStmt(const Stmt &s) {
+  mlir::Location l = loc(s.range);
+  if (auto *let = llvm::dyn_cast<LetStmt>(&s)) {
+    TValue v = lower(let->value.get());
+    if (v && let->type && let->type->name == "f64")
+      v = {convert(v, ast::Type::of(K::Float), let->range),
+           ast::Type::of(K::Float)};
+    if (v)
+      locals.back()[let->name] = v;
+    return;
+  }
+  if (auto *ifs = llvm::dyn_cast<IfStmt>(&s)) {
+    TValue cond = lower(ifs->cond.get());
+    if (!cond)
+      return;
+    auto ifOp = builder.create<mlir::scf::IfOp>(l, mlir::TypeRange{},
+                                                cond.value,
+                                                !ifs->elseBody.empty());
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    lowerBlock(ifs->thenBody);
+    if (!ifs->elseBody.empty()) {
+      builder.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      lowerBlock(ifs->elseBody);
+    }
+    return;
+  }
+  if (auto *a = llvm::dyn_cast<AssignStmt>(&s)) {
+    auto f = states.find(a->target);
+    if (f == states.end() || a->index) {
+      error(a->targetRange) << "not supported yet: assigning '" << a->target
+                            << "' in update";
+      return;
+    }
+    const ast::Type &t = stateTypes[f->second];
+    mlir::Type mt = slotType(ctx, t);
+    TValue v = lower(a->value.get());
+    if (!v)
+      return;
+    mlir::Value rhs = convert(v, t, a->value->range);
+    if (!rhs)
+      return;
+    mlir::Value result = rhs;
+    if (a->op != AssignOp::Set) {
+      mlir::Value old = builder.create<walk::StateGetOp>(
+          l, mt, builder.getStringAttr(a->target),
+          builder.getI64IntegerAttr(f->second));
+      bool isInt = t.kind == K::Int;
+      if (!isInt && t.kind != K::Float) {
+        error(a->range) << "not supported yet: '" << spell(a->op)
+                        << "' on a " << t.str() << " state variable";
+        return;
+      }
+      using namespace mlir::arith;
+      switch (a->op) {
+      case AssignOp::Add:
+        result = isInt ? builder.create<AddIOp>(l, old, rhs).getResult()
+                       : builder.create<AddFOp>(l, old, rhs).getResult();
+        break;
+      case AssignOp::Sub:
+        result = isInt ? builder.create<SubIOp>(l, old, rhs).getResult()
+                       : builder.create<SubFOp>(l, old, rhs).getResult();
+        break;
+      case AssignOp::Mul:
+        result = isInt ? builder.create<MulIOp>(l, old, rhs).getResult()
+                       : builder.create<MulFOp>(l, old, rhs).getResult();
+        break;
+      case AssignOp::Min:
+        result = isInt ? builder.create<MinSIOp>(l, old, rhs).getResult()
+                       : builder.create<MinimumFOp>(l, old, rhs).getResult();
+        break;
+      case AssignOp::Max:
+        result = isInt ? builder.create<MaxSIOp>(l, old, rhs).getResult()
+                       : builder.create<MaximumFOp>(l, old, rhs).getResult();
+        break;
+      case AssignOp::Set:
+        break;
+      }
+    }
+    builder.create<walk::StateSetOp>(l, builder.getStringAttr(a->target),
+                                     builder.getI64IntegerAttr(f->second),
+                                     result);
+    return;
+  }
+  error(s.range) << "not supported yet: this statement in a walk's update";
+}
+
+mlir::LogicalResult sluice::mlirGenWalks(mlir::ModuleOp module,
+                                         const Program &program,
+                                         const ConstEnv &globals) {
+  return WalkGen(module, program, globals).run();
+}
