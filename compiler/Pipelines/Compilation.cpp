@@ -4,6 +4,7 @@
 #include "compiler/Pipelines/TopoPipeline.h"
 #include "dialects/Topo/IR/TopoDialect.h"
 #include "dialects/Walk/IR/WalkDialect.h"
+#include "dialects/Walk/Transforms/Passes.h"
 #include "frontends/sluice/Frontend.h"
 #include "frontends/sluice/MLIRGen.h"
 #include "frontends/sluice/Sema.h"
@@ -53,7 +54,18 @@ mlir::LogicalResult Compilation::check() {
 
 mlir::LogicalResult Compilation::lower() {
   module_ = mlirGen(ctx, program_);
-  return mlir::success(static_cast<bool>(module_));
+  if (!module_)
+    return mlir::failure();
+  // Walks: classify the weights and derive their bounds (walk-bounds).
+  if (!module_->getOps<walk::WalkOp>().empty()) {
+    mlir::PassManager pm(&ctx);
+    walk::WalkBoundsOptions options;
+    options.remarks = walkRemarks;
+    pm.addPass(walk::createWalkBounds(options));
+    if (mlir::failed(pm.run(*module_)))
+      return mlir::failure();
+  }
+  return mlir::success();
 }
 
 mlir::LogicalResult Compilation::flatten(llvm::StringRef top) {

@@ -52,12 +52,17 @@ public:
   mlir::LogicalResult parse(llvm::StringRef path);
   /// Runs Sema over the parsed program.
   mlir::LogicalResult check();
-  /// MLIRGen: lowers the checked program into Sluice dialects (verified).
+  /// MLIRGen: lowers the checked program into Sluice dialects (verified),
+  /// then, for programs with walks, runs walk-bounds.
   mlir::LogicalResult lower();
   /// Runs topo-flatten around topology `top` (empty: the default of
   /// defaultTopTopology). Honours MLIR's pass-manager command-line options
   /// (e.g. --mlir-print-ir-after-all) when the tool registered them.
   mlir::LogicalResult flatten(llvm::StringRef top = "");
+
+  /// Whether lower() makes walk-bounds explain each walk with a remark
+  /// (`sluicec --remarks`).
+  void setWalkRemarks(bool on) { walkRemarks = on; }
 
   /// The lowered module (after lower(), and transformed by flatten()).
   mlir::ModuleOp module() { return module_.get(); }
@@ -71,6 +76,7 @@ private:
   llvm::SourceMgr &sourceMgr;
   ast::Program program_;
   mlir::OwningOpRef<mlir::ModuleOp> module_;
+  bool walkRemarks = false;
 };
 
 } // namespace sluice

@@ -1069,9 +1069,9 @@ TValue WalkGen::lowerBinary(const BinaryExpr &b) {
       p = CmpFPredicate::OGE;
       break;
     }
-    return {builder.create<CmpFOp>(l, p, toF64(lhs, b.lhs->range),
-                                   toF64(rhs, b.rhs->range)),
-            boolT};
+    mlir::Value x = toF64(lhs, b.lhs->range);
+    mlir::Value y = toF64(rhs, b.rhs->range);
+    return {builder.create<CmpFOp>(l, p, x, y), boolT};
   }
   error(b.opRange) << "not supported yet: '" << spell(b.op) << "' on "
                    << lhs.type.str() << " and " << rhs.type.str()

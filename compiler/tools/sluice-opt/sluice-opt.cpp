@@ -8,6 +8,7 @@
 #include "dialects/Topo/IR/TopoOps.h"
 #include "dialects/Topo/Transforms/Passes.h"
 #include "dialects/Walk/IR/WalkOps.h"
+#include "dialects/Walk/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -17,6 +18,7 @@ int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   sluice::topo::registerTopoPasses();
   sluice::conversion::registerConversionPasses();
+  sluice::walk::registerWalkPasses();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, sluice::topo::TopoDialect>();

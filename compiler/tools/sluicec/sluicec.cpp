@@ -110,6 +110,11 @@ static cl::opt<CodeTarget> codeTarget(
     cl::values(clEnumValN(CodeTarget::Cpu, "cpu", "host object file"),
                clEnumValN(CodeTarget::Gpu, "gpu", "PTX for NVIDIA sm_90")),
     cl::cat(sluiceCategory));
+static cl::opt<bool> walkRemarks(
+    "remarks",
+    cl::desc("Explain each walk's weight analysis (class, bounds, sampler) "
+             "with a remark at its weight"),
+    cl::init(false), cl::cat(sluiceCategory));
 
 /// Renders DOT to SVG with Graphviz's `dot`.
 static mlir::LogicalResult renderSvg(llvm::StringRef dotText,
@@ -321,7 +326,7 @@ int main(int argc, char **argv) {
       "Phases, in order (--emit=<phase> stops after one and prints it):\n"
       "  ast     parse the program and its imports\n"
       "  sema    resolve names, check types and units (typed AST)\n"
-      "  mlir    lower to the Sluice dialects (topo)\n"
+      "  mlir    lower to the Sluice dialects (topo, walk) and run walk-bounds\n"
       "  flat    topo-flatten: one op per physical device\n"
       "  report  topology analysis: connectivity, bottleneck bandwidth and\n"
       "          hops per device pair, cuts and bisection, totals per kind\n"
@@ -347,6 +352,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   Compilation compilation(ctx, sourceMgr);
+  compilation.setWalkRemarks(walkRemarks);
   int rc = run(compilation, output->os());
   if (rc == 0)
     output->keep();
