@@ -61,13 +61,15 @@ constexpr uint64_t kMaxChunkWalkers = 4096;
 /// Output entries (u32) per chunk buffer, at most.
 constexpr uint64_t kChunkEntries = uint64_t(1) << 21;
 
-/// One cell of a vertex's alias table: keep the cell's own edge with
-/// probability `prob`, else go to `aliasTarget` (the target vertex of the
-/// alias edge, stored directly so that a step touches one cell and one
-/// target, both prefetched). A vertex without positive weight has
-/// prob 0 and aliasTarget SLUICE_VERTEX_NONE in every cell.
+/// One cell of a vertex's alias table: go to `target` (the target of the
+/// cell's own edge) with probability `prob`, else to `aliasTarget` (the
+/// target of its alias edge). Both vertices are stored in the cell, so a
+/// step reads one 12-byte cell (prefetched) besides the offsets. A vertex
+/// without positive weight has prob 0 and aliasTarget SLUICE_VERTEX_NONE in
+/// every cell.
 struct AliasEntry {
   float prob;
+  uint32_t target;
   uint32_t aliasTarget;
 };
 
@@ -157,7 +159,9 @@ inline void prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 /// Walks the chunks one thread is given.
 class Walker {
 public:
-  Walker(const Run &run) : run(run), k(*run.kernel) {
+  Walker(const Run &run)
+      : run(run), k(*run.kernel),
+        secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0) {
     slots.resize(run.walkersPerThread);
     state.assign(static_cast<size_t>(run.walkersPerThread) * k.num_state, 0);
     for (uint32_t i = 0; i < run.walkersPerThread; ++i) {
@@ -255,7 +259,6 @@ private:
       case Mode::Alias:
         s.pre = s.rng.uniformIndex(s.degree);
         prefetch(run.alias + s.begin + s.pre);
-        prefetch(run.targets + s.begin + s.pre);
         break;
       case Mode::Auto:
         s.bound = k.upper_bound(f);
@@ -285,6 +288,19 @@ private:
         if (run.weights)
           prefetch(run.weights + s.begin);
       }
+      if (secondOrder && s.f.prev != cur) {
+        // A second-order weight usually asks has_edge(prev, next): a binary
+        // search in prev's adjacency. Its first probes (the middle, then a
+        // quarter or three quarters) are prefetched.
+        uint64_t pb = run.offsets[s.f.prev];
+        uint64_t pd = run.offsets[s.f.prev + 1] - pb;
+        const uint32_t *adj = run.targets + pb;
+        prefetch(adj + pd / 2);
+        if (pd > 32) {
+          prefetch(adj + pd / 4);
+          prefetch(adj + 3 * pd / 4);
+        }
+      }
       s.stage1 = true;
       return true;
     }
@@ -302,8 +318,7 @@ private:
       break;
     case Mode::Alias: {
       const AliasEntry &e = run.alias[b + s.pre];
-      next = s.rng.nextDouble() < e.prob ? run.targets[b + s.pre]
-                                         : e.aliasTarget;
+      next = s.rng.nextDouble() < e.prob ? e.target : e.aliasTarget;
       if (next == SLUICE_VERTEX_NONE)
         return false;
       ++stats.aliasSteps;
@@ -363,6 +378,7 @@ private:
 
   const Run &run;
   const sluice_walk_kernel_t &k;
+  const bool secondOrder;
   std::vector<Slot> slots;
   std::vector<int64_t> state;
 };
@@ -431,8 +447,10 @@ struct AliasTables {
             prob.data(), alias.data(), scaled, small, large);
         for (uint64_t i = 0; i < d; ++i)
           entries[b + i] =
-              total > 0 ? AliasEntry{prob[i], run.targets[b + alias[i]]}
-                        : AliasEntry{0.0f, SLUICE_VERTEX_NONE};
+              total > 0 ? AliasEntry{prob[i], run.targets[b + i],
+                                     run.targets[b + alias[i]]}
+                        : AliasEntry{0.0f, run.targets[b + i],
+                                     SLUICE_VERTEX_NONE};
       }
     });
   }
@@ -441,7 +459,10 @@ struct AliasTables {
 /// FlexiWalker's start-up profiling with the kernel itself: the cost of a
 /// rejection trial over the cost of a reservoir edge, measured on up to 256
 /// vertices of the graph (degree >= 2, evenly spread over the ids), with
-/// prev == cur, best of three rounds, clamped to [1/16, 256].
+/// prev == cur. Each cost is measured per vertex and averaged over the
+/// vertices (not over edges), so that the reservoir's fixed cost per call
+/// (its exponential draws) weighs in at the small degrees where the choice
+/// is made. Best of three rounds, clamped to [1/16, 256].
 double calibrate(const Run &run) {
   const sluice_walk_kernel_t &k = *run.kernel;
   std::vector<uint32_t> sample;
@@ -464,39 +485,36 @@ double calibrate(const Run &run) {
   using Clock = std::chrono::steady_clock;
   double bestRes = 1e300, bestRej = 1e300;
   volatile uint64_t sink = 0;
+  auto seconds = [](Clock::duration d) {
+    return std::chrono::duration<double>(d).count();
+  };
   for (uint32_t round = 0; round < 3; ++round) {
-    uint64_t edges = 0, acc = 0;
-    SamplerStats rejStats;
-    auto t0 = Clock::now();
+    uint64_t acc = 0;
+    double sumRes = 0, sumRej = 0;
     for (uint32_t v : sample) {
       f.prev = f.cur = v;
       uint64_t b = run.offsets[v], d = run.offsets[v + 1] - b;
       auto weight = [&](uint64_t i) { return run.edgeWeight(&f, b + i); };
+      auto t0 = Clock::now();
       for (uint32_t rep = 0; rep < 4; ++rep) {
         WalkRng rng(run.seed ^ 0xca11b7a7e0ull, v, round * 4 + rep);
         acc += sampleReservoir(d, weight, rng);
-        edges += d;
       }
-    }
-    auto t1 = Clock::now();
-    for (uint32_t v : sample) {
-      f.prev = f.cur = v;
-      uint64_t b = run.offsets[v], d = run.offsets[v + 1] - b;
-      auto weight = [&](uint64_t i) { return run.edgeWeight(&f, b + i); };
+      auto t1 = Clock::now();
+      SamplerStats rejStats;
       double bound = k.upper_bound(&f);
       for (uint32_t rep = 0; rep < 16; ++rep) {
         WalkRng rng(run.seed ^ 0xca11b7a7e1ull, v, round * 16 + rep);
         acc += sampleRejection(d, weight, bound, rng, &rejStats);
       }
+      auto t2 = Clock::now();
+      sumRes += seconds(t1 - t0) / (4.0 * double(d));
+      sumRej += seconds(t2 - t1) /
+                double(std::max<uint64_t>(rejStats.rejectionTrials, 1));
     }
-    auto t2 = Clock::now();
     sink = sink + acc;
-    double perEdge = std::chrono::duration<double>(t1 - t0).count() /
-                     double(std::max<uint64_t>(edges, 1));
-    double perTrial = std::chrono::duration<double>(t2 - t1).count() /
-                      double(std::max<uint64_t>(rejStats.rejectionTrials, 1));
-    bestRes = std::min(bestRes, perEdge);
-    bestRej = std::min(bestRej, perTrial);
+    bestRes = std::min(bestRes, sumRes / double(sample.size()));
+    bestRej = std::min(bestRej, sumRej / double(sample.size()));
   }
   (void)sink;
   if (!(bestRes > 0) || !(bestRej > 0) || !std::isfinite(bestRej / bestRes))
