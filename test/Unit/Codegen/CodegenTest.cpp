@@ -8,6 +8,8 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -128,6 +130,30 @@ TEST_F(Fixture, PtxForSm90) {
   EXPECT_NE(ptx.find(".target sm_90"), std::string::npos) << ptx;
   EXPECT_NE(ptx.find(".entry store_tid"), std::string::npos) << ptx;
   EXPECT_NE(ptx.find("%tid.x"), std::string::npos) << ptx;
+}
+
+TEST_F(Fixture, PtxAssemblesWithPtxas) {
+  auto ptxas = llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"});
+  if (!ptxas)
+    GTEST_SKIP() << "no ptxas (CUDA toolkit) on this machine";
+  auto module = parse(kGpuModule);
+  ASSERT_TRUE(module);
+  std::string ptx, error;
+  ASSERT_TRUE(mlir::succeeded(emitPtx(*module, "sm_90", ptx, error))) << error;
+  llvm::SmallString<128> in, out;
+  int fd;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-ptx", "ptx", fd, in));
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-ptx", "cubin", out));
+  llvm::FileRemover removeIn(in), removeOut(out);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  llvm::StringRef args[] = {*ptxas, "-arch=sm_90", in, "-o", out};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*ptxas, args, std::nullopt, {}, 120, 0,
+                                     &message);
+  EXPECT_EQ(rc, 0) << message << "\n" << ptx;
 }
 
 } // namespace
