@@ -29,7 +29,7 @@ def WalkToLLVM : Pass<"walk-to-llvm", "::mlir::ModuleOp"> {
     `w`); `walk.param` and `walk.state.get`/`set` load and store 8-byte
     slots; graph queries become calls to libsluicert (`sluice_graph_degree`,
     `sluice_graph_has_edge`, `sluice_graph_vertex_label`,
-    `sluice_walk_edge_weight`, `sluice_walk_random`, ...). The descriptor's
+    `sluice_kernel_edge_weight`, `sluice_walk_random`, ...). The descriptor's
     flags come from the walk's attributes (`order`, `may_be_zero`,
     `unbounded`, no `upper_bound` region) and its weight class from
     `weight_class` (DYNAMIC when the walk was not analysed).

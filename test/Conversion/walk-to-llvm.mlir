@@ -28,7 +28,7 @@
 // CHECK:   llvm.return %[[MD]] : f64
 // CHECK-LABEL: llvm.func @sluice_walk_node2vec_length(%{{.*}}: !llvm.ptr) -> i64
 // CHECK:   llvm.mlir.constant(80 : i64)
-// CHECK: llvm.mlir.global private constant @sluice_walk_name_node2vec("node2vec\00")
+// CHECK: llvm.mlir.global private constant @sluice_walk_kernel_node2vec.name("node2vec\00")
 // CHECK-LABEL: llvm.mlir.global external constant @sluice_walk_kernel_node2vec()
 // CHECK-SAME: !llvm.struct<(i32, i32, ptr, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
 // abi_version 1, flags SECOND_ORDER, weight_class DYNAMIC,
@@ -37,7 +37,7 @@
 // CHECK:   llvm.insertvalue %[[ABI]], %{{.*}}[0]
 // CHECK:   %[[FL:.*]] = llvm.mlir.constant(1 : i32)
 // CHECK:   llvm.insertvalue %[[FL]], %{{.*}}[1]
-// CHECK:   llvm.mlir.addressof @sluice_walk_name_node2vec
+// CHECK:   llvm.mlir.addressof @sluice_walk_kernel_node2vec.name
 // CHECK:   %[[WC:.*]] = llvm.mlir.constant(2 : i32)
 // CHECK:   llvm.insertvalue %[[WC]], %{{.*}}[3]
 // CHECK:   %[[NP:.*]] = llvm.mlir.constant(2 : i32)
@@ -102,7 +102,7 @@ walk.job @embed walk @node2vec on "box" {seed = 42 : i64}
 // CHECK:   %[[SIZEP:.*]] = llvm.getelementptr inbounds %[[LIST]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64)>
 // CHECK:   %[[SIZE:.*]] = llvm.load %[[SIZEP]] : !llvm.ptr -> i64
 // CHECK:   %[[I:.*]] = llvm.srem %{{.*}}, %[[SIZE]] : i64
-// CHECK:   llvm.call @sluice_walk_list_get(%[[LIST]], %[[I]]) : (!llvm.ptr, i64) -> i64
+// CHECK:   llvm.call @sluice_kernel_list_get(%[[LIST]], %[[I]]) : (!llvm.ptr, i64) -> i64
 // CHECK:   %[[L:.*]] = llvm.call @sluice_graph_vertex_label(%{{.*}}, %{{.*}}) : (!llvm.ptr, i32) -> i32
 // CHECK:   llvm.sext %[[L]] : i32 to i64
 // CHECK:   llvm.select
@@ -119,7 +119,7 @@ walk.job @embed walk @node2vec on "box" {seed = 42 : i64}
 // CHECK:   %[[Z:.*]] = llvm.mlir.constant(0 : i64)
 // CHECK:   llvm.store %[[Z]], %{{.*}} : i64, !llvm.ptr
 // CHECK: llvm.func @sluice_walk_typed_start(%{{.*}}: !llvm.ptr, %[[OUT:.*]]: !llvm.ptr, %[[CAP:.*]]: i64) -> i64
-// CHECK:   llvm.call @sluice_walk_list_get
+// CHECK:   llvm.call @sluice_kernel_list_get
 // CHECK:   llvm.store %{{.*}}, %{{.*}} : i64, !llvm.ptr
 // CHECK:   llvm.return %{{.*}} : i64
 // flags: UNBOUNDED (no upper_bound) | MAY_BE_ZERO; weight class STATIC.
@@ -177,4 +177,92 @@ walk.walk @typed on @g attributes {order = 1 : i64, param_names = ["schema"], pa
     %h1 = arith.addi %hop, %one : i64
     walk.state.set "hop"[0] = %h1 : i64
     walk.yield
+  }
+
+// -----
+
+// The other graph queries, a bool parameter, an f64 state variable, a stop
+// region, and start yielding ids (written while they fit the capacity).
+
+// CHECK-LABEL: llvm.func @sluice_walk_misc_weight
+// CHECK:   %[[B:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK:   %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK:   llvm.icmp "ne" %[[B]], %[[ZERO]] : i64
+// CHECK:   llvm.call @sluice_kernel_edge_weight(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32) -> f64
+// CHECK:   llvm.call @sluice_kernel_edge_label(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32) -> i64
+// CHECK:   llvm.call @sluice_graph_degree(%{{.*}}, %{{.*}}) : (!llvm.ptr, i32) -> i64
+// CHECK:   llvm.call @sluice_graph_num_vertices(%{{.*}}) : (!llvm.ptr) -> i64
+// CHECK:   llvm.call @sluice_graph_num_edges(%{{.*}}) : (!llvm.ptr) -> i64
+// CHECK:   %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f64
+// CHECK-LABEL: llvm.func @sluice_walk_misc_stop
+// CHECK:   llvm.call @sluice_graph_vertex_of(%{{.*}}, %{{.*}}) : (!llvm.ptr, i64) -> i32
+// CHECK-LABEL: llvm.func @sluice_walk_misc_update
+// CHECK:   %[[T:.*]] = llvm.fadd
+// CHECK:   llvm.store %[[T]], %{{.*}} : f64, !llvm.ptr
+// CHECK-LABEL: llvm.func @sluice_walk_misc_lower_bound
+// CHECK:   llvm.call @sluice_graph_weight_min
+// CHECK-LABEL: llvm.func @sluice_walk_misc_sum_upper_bound
+// CHECK:   llvm.call @sluice_graph_weight_sum
+// CHECK: llvm.func @sluice_walk_misc_start(%{{.*}}: !llvm.ptr, %[[OUT:.*]]: !llvm.ptr, %[[CAP:.*]]: i64) -> i64
+// CHECK:   llvm.icmp "sgt" %[[CAP]], %{{.*}} : i64
+// CHECK:   llvm.store %{{.*}}, %[[OUT]] : i64, !llvm.ptr
+// CHECK:   llvm.icmp "sgt" %[[CAP]], %{{.*}} : i64
+// CHECK:   %[[SECOND:.*]] = llvm.getelementptr inbounds %[[OUT]][1] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK:   llvm.store %{{.*}}, %[[SECOND]] : i64, !llvm.ptr
+// CHECK:   %[[N:.*]] = llvm.mlir.constant(2 : i64) : i64
+// CHECK:   llvm.return %[[N]] : i64
+walk.graph @g "g.txt" format "snap" weighted
+walk.walk @misc on @g attributes {order = 1 : i64, param_names = ["flag", "source"], param_types = [i1, i64], param_defaults = [true, 3], state_names = ["total"], state_types = [f64]}
+  init {
+    %z = arith.constant 0.0 : f64
+    walk.yield %z : f64
+  }
+  start {
+    %s = walk.param "source"[1] : i64
+    %one = arith.constant 1 : i64
+    %t = arith.addi %s, %one : i64
+    walk.yield %s, %t : i64, i64
+  }
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    %flag = walk.param "flag"[0] : i1
+    %ew = walk.edge_weight %cur, %next : f64
+    %el = walk.edge_label %cur, %next : i64
+    %d = walk.degree %next : i64
+    %n = walk.num_vertices : i64
+    %m = walk.num_edges : i64
+    %total = walk.state.get "total"[0] : f64
+    %s1 = arith.addi %el, %d : i64
+    %s2 = arith.addi %s1, %n : i64
+    %s3 = arith.addi %s2, %m : i64
+    %f = arith.sitofp %s3 : i64 to f64
+    %a = arith.addf %ew, %f : f64
+    %b = arith.addf %a, %total : f64
+    %r = arith.select %flag, %b, %w : f64
+    walk.yield %r : f64
+  }
+  stop {
+  ^bb0(%cur: i32, %step: i64):
+    %s = walk.param "source"[1] : i64
+    %v = walk.vertex_of %s
+    %c = arith.cmpi eq, %v, %cur : i32
+    walk.yield %c : i1
+  }
+  update {
+  ^bb0(%prev: i32, %cur: i32, %next: i32):
+    %total = walk.state.get "total"[0] : f64
+    %one = arith.constant 1.0 : f64
+    %t = arith.addf %total, %one : f64
+    walk.state.set "total"[0] = %t : f64
+    walk.yield
+  }
+  lower_bound {
+  ^bb0(%cur: i32):
+    %m = walk.weight_min %cur : f64
+    walk.yield %m : f64
+  }
+  sum_upper_bound {
+  ^bb0(%cur: i32):
+    %m = walk.weight_sum %cur : f64
+    walk.yield %m : f64
   }

@@ -215,14 +215,14 @@ LogicalResult Outliner::lowerWalkOp(Operation *op) {
         b.create<LLVM::ConstantOp>(loc, types.i32, b.getI32IntegerAttr(0));
     result = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, r, zero);
   } else if (auto ew = dyn_cast<walk::EdgeWeightOp>(op)) {
-    result = call(b, loc, "sluice_walk_edge_weight", types.f64,
+    result = call(b, loc, "sluice_kernel_edge_weight", types.f64,
                   {graph(), ew.getFrom(), ew.getTo()});
   } else if (auto label = dyn_cast<walk::LabelOp>(op)) {
     Value r = call(b, loc, "sluice_graph_vertex_label", types.i32,
                    {graph(), label.getVertex()});
     result = b.create<LLVM::SExtOp>(loc, types.i64, r);
   } else if (auto el = dyn_cast<walk::EdgeLabelOp>(op)) {
-    result = call(b, loc, "sluice_walk_edge_label", types.i64,
+    result = call(b, loc, "sluice_kernel_edge_label", types.i64,
                   {graph(), el.getFrom(), el.getTo()});
   } else if (isa<walk::NumVerticesOp>(op)) {
     result = call(b, loc, "sluice_graph_num_vertices", types.i64, {graph()});
@@ -232,7 +232,7 @@ LogicalResult Outliner::lowerWalkOp(Operation *op) {
     result = call(b, loc, "sluice_graph_vertex_of", types.i32,
                   {graph(), vo.getId()});
   } else if (auto lg = dyn_cast<walk::ListGetOp>(op)) {
-    result = call(b, loc, "sluice_walk_list_get", types.i64,
+    result = call(b, loc, "sluice_kernel_list_get", types.i64,
                   {lg.getList(), lg.getIndex()});
   } else if (auto ls = dyn_cast<walk::ListSizeOp>(op)) {
     Value address = b.create<LLVM::GEPOp>(
@@ -477,14 +477,19 @@ FailureOr<KernelInfo> sluice::conversion::outlineWalk(ModuleOp module,
   return info;
 }
 
-void sluice::conversion::emitKernelDescriptor(ModuleOp module,
-                                              const KernelInfo &info) {
+LogicalResult sluice::conversion::emitKernelDescriptor(ModuleOp module,
+                                                       const KernelInfo &info) {
   MLIRContext *ctx = module.getContext();
+  if (SymbolTable::lookupSymbolIn(module, kernelDescriptorName(info.name)))
+    return emitError(info.loc, "walk-to-llvm: the kernel descriptor '")
+           << kernelDescriptorName(info.name)
+           << "' clashes with a function of another walk; rename one";
   Types types(ctx);
   Location loc = info.loc;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
 
-  std::string nameSymbol = "sluice_walk_name_" + info.name;
+  // A '.' cannot occur in a walk's name: no clash with kernel functions.
+  std::string nameSymbol = kernelDescriptorName(info.name) + ".name";
   std::string text = info.name;
   text.push_back('\0');
   auto i8 = IntegerType::get(ctx, 8);
@@ -527,4 +532,5 @@ void sluice::conversion::emitKernelDescriptor(ModuleOp module,
     insert(b.create<LLVM::AddressOfOp>(loc, f));
   }
   b.create<LLVM::ReturnOp>(loc, s);
+  return success();
 }

@@ -45,8 +45,9 @@ mlir::FailureOr<KernelInfo> outlineWalk(mlir::ModuleOp module,
                                         walk::WalkOp walk);
 
 /// Appends the name string and the `sluice_walk_kernel_t` global of `info`
-/// to `module` (whose functions must already be llvm.func).
-void emitKernelDescriptor(mlir::ModuleOp module, const KernelInfo &info);
+/// to `module` (whose functions must already be llvm.func). Fails when
+/// the descriptor's symbol is taken.
+mlir::LogicalResult emitKernelDescriptor(mlir::ModuleOp module, const KernelInfo &info);
 
 } // namespace sluice::conversion
 

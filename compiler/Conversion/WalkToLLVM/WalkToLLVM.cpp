@@ -75,7 +75,8 @@ struct WalkToLLVMPass
       return signalPassFailure();
 
     for (const KernelInfo &info : kernels)
-      emitKernelDescriptor(module, info);
+      if (failed(emitKernelDescriptor(module, info)))
+        return signalPassFailure();
 
     WalkResult leftover = module.walk([](Operation *op) {
       if (isa<ModuleOp>(op) || isa<LLVM::LLVMDialect>(op->getDialect()))

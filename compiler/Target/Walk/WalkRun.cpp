@@ -61,9 +61,9 @@ llvm::StringMap<void *> runtimeSymbols() {
   SLUICE_SYMBOL(sluice_graph_weight_max);
   SLUICE_SYMBOL(sluice_graph_weight_min);
   SLUICE_SYMBOL(sluice_graph_weight_sum);
-  SLUICE_SYMBOL(sluice_walk_edge_weight);
-  SLUICE_SYMBOL(sluice_walk_edge_label);
-  SLUICE_SYMBOL(sluice_walk_list_get);
+  SLUICE_SYMBOL(sluice_kernel_edge_weight);
+  SLUICE_SYMBOL(sluice_kernel_edge_label);
+  SLUICE_SYMBOL(sluice_kernel_list_get);
 #undef SLUICE_SYMBOL
   return s;
 }

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-extern "C" double sluice_walk_edge_weight(const sluice_graph_t *graph,
+extern "C" double sluice_kernel_edge_weight(const sluice_graph_t *graph,
                                           uint32_t u, uint32_t v) {
   uint64_t e = sluice_graph_find_edge(graph, u, v);
   if (e == SLUICE_EDGE_NONE)
@@ -19,7 +19,7 @@ extern "C" double sluice_walk_edge_weight(const sluice_graph_t *graph,
   return weights ? static_cast<double>(weights[e]) : 1.0;
 }
 
-extern "C" int64_t sluice_walk_edge_label(const sluice_graph_t *graph,
+extern "C" int64_t sluice_kernel_edge_label(const sluice_graph_t *graph,
                                           uint32_t u, uint32_t v) {
   uint64_t e = sluice_graph_find_edge(graph, u, v);
   const int32_t *labels = sluice_graph_edge_labels(graph);
@@ -28,7 +28,7 @@ extern "C" int64_t sluice_walk_edge_label(const sluice_graph_t *graph,
   return labels[e];
 }
 
-extern "C" int64_t sluice_walk_list_get(const sluice_walk_list_t *list,
+extern "C" int64_t sluice_kernel_list_get(const sluice_walk_list_t *list,
                                         int64_t index) {
   if (!list || index < 0 || index >= list->size) {
     std::fprintf(stderr,
