@@ -99,6 +99,20 @@ public:
     counter_[3] = static_cast<uint32_t>(walker >> 32);
   }
 
+  /// The same stream, with its first block already computed by the caller
+  /// (block0 = Philox4x32-10 of counter (0, step, walker low, walker high)
+  /// under the seed), so that an engine can compute the first blocks of
+  /// many walkers in one vectorisable batch. The words drawn are those of
+  /// WalkRng(seed, walker, step).
+  WalkRng(uint64_t seed, uint64_t walker, uint32_t step,
+          const uint32_t block0[4])
+      : WalkRng(seed, walker, step) {
+    for (int i = 0; i < 4; ++i)
+      block_[i] = block0[i];
+    counter_[0] = 1;
+    used_ = 0;
+  }
+
   uint32_t nextU32() {
     if (used_ == 4) {
       philox4x32_10(counter_, key_, block_);

@@ -6,12 +6,13 @@
 //     worker threads take chunks in increasing order and the calling thread
 //     appends finished chunks to the writer in chunk order, so the output is
 //     in walker order whatever the thread count;
-//   - inside a chunk, a thread interleaves `walkers_per_thread` walkers
-//     round robin. Each step is split in two stages: stage 0 reads the
-//     current vertex's offsets (prefetched when the walker arrived), runs
-//     the stop rules and prefetches the edge(s) the step will touch; stage 1,
-//     one round later, draws the edge and moves, prefetching the offsets of
-//     the vertex reached. Memory latency is hidden behind the other walkers;
+//   - inside a chunk, a thread interleaves `walkers_per_thread` walkers.
+//     A round advances every walker by one step in three passes: the first
+//     Philox block of every walker's step (one batch), stage 0 of every
+//     walker (read the current vertex's offsets, prefetched when the walker
+//     arrived; run the stop rules; prefetch the edge(s) the draw will
+//     touch), then stage 1 of every walker (draw, move, prefetch the offsets
+//     of the vertex reached). Memory latency is hidden behind the others;
 //   - every random number of a step comes from WalkRng(seed, walker, step)
 //     (Philox), so a walk is a pure function of (seed, walker) and of the
 //     sampler chosen for each step;
@@ -95,6 +96,9 @@ struct Run {
   uint64_t chunkWalkers = kMaxChunkWalkers;
   // Alias tables (Mode::Alias), parallel to the CSR.
   const struct AliasEntry *alias = nullptr;
+  // Modes Rejection and Auto: per vertex, the kernel's upper bound, or -1
+  // where the cost model picked reservoir (Auto).
+  const double *vertexBound = nullptr;
 
   uint32_t startOf(uint64_t walker) const {
     uint64_t rank = walker / walksPerVertex;
@@ -156,6 +160,55 @@ struct Slot {
 
 inline void prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
+/// Philox4x32-10 of the counters (0, c1[i], c2[i], c3[i]) under `seed`,
+/// for lanes 0 .. n-1, in place into c0..c3 (the same function as
+/// philox4x32_10, written lane by lane so that it vectorises; on x86-64
+/// GCC also builds an AVX2 clone, chosen at load time).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void philoxLanes(uint32_t n, uint64_t seed, uint32_t *__restrict c0,
+                 uint32_t *__restrict c1, uint32_t *__restrict c2,
+                 uint32_t *__restrict c3) {
+  for (uint32_t i = 0; i < n; ++i)
+    c0[i] = 0;
+  uint32_t k0 = static_cast<uint32_t>(seed);
+  uint32_t k1 = static_cast<uint32_t>(seed >> 32);
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      uint64_t p0 = uint64_t(0xD2511F53u) * c0[i];
+      uint64_t p1 = uint64_t(0xCD9E8D57u) * c2[i];
+      uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c1[i] ^ k0;
+      uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ c3[i] ^ k1;
+      c1[i] = static_cast<uint32_t>(p1);
+      c3[i] = static_cast<uint32_t>(p0);
+      c0[i] = n0;
+      c2[i] = n2;
+    }
+  }
+}
+
+/// rng.uniformIndex(n), with its 32-bit path inlined (the same draws).
+inline uint64_t uniformIndex(WalkRng &rng, uint64_t n) {
+  if (__builtin_expect(n > UINT32_MAX, 0))
+    return rng.uniformIndex(n);
+  uint32_t n32 = static_cast<uint32_t>(n);
+  uint64_t m = static_cast<uint64_t>(rng.nextU32()) * n32;
+  uint32_t low = static_cast<uint32_t>(m);
+  if (__builtin_expect(low < n32, 0)) {
+    uint32_t threshold = static_cast<uint32_t>(-n32) % n32;
+    while (low < threshold) {
+      m = static_cast<uint64_t>(rng.nextU32()) * n32;
+      low = static_cast<uint32_t>(m);
+    }
+  }
+  return m >> 32;
+}
+
 /// Walks the chunks one thread is given.
 class Walker {
 public:
@@ -163,6 +216,10 @@ public:
       : run(run), k(*run.kernel),
         secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0) {
     slots.resize(run.walkersPerThread);
+    lane0.resize(run.walkersPerThread);
+    lane1.resize(run.walkersPerThread);
+    lane2.resize(run.walkersPerThread);
+    lane3.resize(run.walkersPerThread);
     state.assign(static_cast<size_t>(run.walkersPerThread) * k.num_state, 0);
     for (uint32_t i = 0; i < run.walkersPerThread; ++i) {
       Slot &s = slots[i];
@@ -188,22 +245,43 @@ public:
         s.active = false;
       }
     }
+    // One round = one step of every walker: the first Philox block of
+    // each walker's step stream in one batch (independent lanes: the
+    // multiplications pipeline and vectorise), then stage 0 of every
+    // walker, then stage 1 of every walker that passed stage 0.
+    auto finish = [&](Slot &s) {
+      if (lengths)
+        lengths[s.local] = s.length;
+      ++stats.walks;
+      if (next < count) {
+        begin(s, first, next++, rows);
+      } else {
+        s.active = false;
+        --active;
+      }
+    };
+    uint32_t n = static_cast<uint32_t>(slots.size());
     while (active) {
       if (abort.load(std::memory_order_relaxed))
         return;
-      for (Slot &s : slots) {
-        if (!s.active || advance(s))
-          continue;
-        if (lengths)
-          lengths[s.local] = s.length;
-        ++stats.walks;
-        if (next < count) {
-          begin(s, first, next++, rows);
-        } else {
-          s.active = false;
-          --active;
-        }
+      for (uint32_t i = 0; i < n; ++i) {
+        const Slot &s = slots[i];
+        lane1[i] = static_cast<uint32_t>(s.f.step);
+        lane2[i] = static_cast<uint32_t>(s.f.walker);
+        lane3[i] = static_cast<uint32_t>(s.f.walker >> 32);
       }
+      philoxFirstBlocks(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        Slot &s = slots[i];
+        if (!s.active)
+          continue;
+        const uint32_t block[4] = {lane0[i], lane1[i], lane2[i], lane3[i]};
+        if (!stage0(s, block))
+          finish(s);
+      }
+      for (Slot &s : slots)
+        if (s.active && s.stage1 && !stage1(s))
+          finish(s);
     }
   }
 
@@ -229,14 +307,23 @@ private:
     s.stage1 = false;
     s.active = true;
     prefetch(run.offsets + start);
+    if (run.vertexBound)
+      prefetch(run.vertexBound + start);
   }
 
-  /// One stage of one step; false when the walk has ended.
-  bool advance(Slot &s) {
-    if (!s.stage1) {
+  void philoxFirstBlocks(uint32_t n) {
+    philoxLanes(n, run.seed, lane0.data(), lane1.data(), lane2.data(),
+                lane3.data());
+  }
+
+  /// Stage 0 of a step (block: the first Philox block of the step's
+  /// stream); false when the walk has ended.
+  bool stage0(Slot &s, const uint32_t block[4]) {
+    {
       if (s.length >= run.maxLength)
         return false;
-      s.rng = WalkRng(run.seed, s.f.walker, static_cast<uint32_t>(s.f.step));
+      s.rng = WalkRng(run.seed, s.f.walker, static_cast<uint32_t>(s.f.step),
+                      block);
       if (run.stopProbability > 0 &&
           s.rng.nextDouble() < run.stopProbability)
         return false;
@@ -247,28 +334,22 @@ private:
       s.degree = run.offsets[cur + 1] - s.begin;
       if (s.degree == 0)
         return false;
-      const sluice_walk_frame_t *f = &s.f;
       s.kind = run.mode;
       switch (run.mode) {
       case Mode::Uniform:
-        s.pre = s.rng.uniformIndex(s.degree);
+        s.pre = uniformIndex(s.rng, s.degree);
         prefetch(run.targets + s.begin + s.pre);
         if (run.weights)
           prefetch(run.weights + s.begin + s.pre);
         break;
       case Mode::Alias:
-        s.pre = s.rng.uniformIndex(s.degree);
+        s.pre = uniformIndex(s.rng, s.degree);
         prefetch(run.alias + s.begin + s.pre);
         break;
       case Mode::Auto:
-        s.bound = k.upper_bound(f);
-        s.kind = prefersReservoir(run.costRatio, s.bound,
-                                  run.sumEstimate(f, s.degree, s.bound))
-                     ? Mode::Reservoir
-                     : Mode::Rejection;
-        break;
       case Mode::Rejection:
-        s.bound = k.upper_bound(f);
+        s.bound = run.vertexBound[cur];
+        s.kind = s.bound < 0 ? Mode::Reservoir : Mode::Rejection;
         break;
       case Mode::Reservoir:
         break;
@@ -278,7 +359,7 @@ private:
         // when the trial runs (the same draws, in the same order, as
         // sampleRejection).
         if (s.bound > 0 && std::isfinite(s.bound)) {
-          s.pre = s.rng.uniformIndex(s.degree);
+          s.pre = uniformIndex(s.rng, s.degree);
           prefetch(run.targets + s.begin + s.pre);
           if (run.weights)
             prefetch(run.weights + s.begin + s.pre);
@@ -304,6 +385,10 @@ private:
       s.stage1 = true;
       return true;
     }
+  }
+
+  /// Stage 1: draw, update, move; false when the walk has ended.
+  bool stage1(Slot &s) {
     s.stage1 = false;
     uint64_t b = s.begin, d = s.degree;
     const sluice_walk_frame_t *f = &s.f;
@@ -352,17 +437,26 @@ private:
       s.row[s.length] = next;
     ++s.length;
     prefetch(run.offsets + next);
+    if (run.vertexBound)
+      prefetch(run.vertexBound + next);
     return s.length < run.maxLength;
   }
 
-  /// sampleRejection with the first proposal (s.pre) drawn in stage 0.
+  /// sampleRejection with the first proposal (s.pre) drawn in stage 0,
+  /// and at most min(64, max(4, 2 * degree)) trials before the exact
+  /// two-pass fallback: past 2 * degree trials the fallback (2 * degree
+  /// weights) is the cheaper way to finish, e.g. at a vertex whose weights
+  /// are all zero (metapath). Exact either way: an acceptance picks i with
+  /// probability proportional to w_i, and so does the fallback.
   template <class WeightFn>
   uint64_t rejection(Slot &s, uint64_t d, WeightFn &weight) {
     double bound = s.bound;
     SamplerStats &ss = stats.sampler;
+    uint32_t maxTrials = static_cast<uint32_t>(std::min<uint64_t>(
+        kDefaultMaxRejectionTrials, std::max<uint64_t>(4, 2 * d)));
     if (bound > 0 && std::isfinite(bound)) {
-      for (uint32_t trial = 0; trial < kDefaultMaxRejectionTrials; ++trial) {
-        uint64_t i = trial == 0 ? s.pre : s.rng.uniformIndex(d);
+      for (uint32_t trial = 0; trial < maxTrials; ++trial) {
+        uint64_t i = trial == 0 ? s.pre : uniformIndex(s.rng, d);
         double w = weight(i);
         double y = s.rng.nextDouble() * bound;
         ++ss.rejectionTrials;
@@ -380,6 +474,7 @@ private:
   const sluice_walk_kernel_t &k;
   const bool secondOrder;
   std::vector<Slot> slots;
+  std::vector<uint32_t> lane0, lane1, lane2, lane3; // Philox lanes
   std::vector<int64_t> state;
 };
 
@@ -455,6 +550,43 @@ struct AliasTables {
     });
   }
 };
+
+/// The per-vertex bound table of modes Rejection and Auto. The bound
+/// functions depend on cur and the parameters only (walk.h: "for all its
+/// candidate edges and any history"), so they are evaluated once per vertex
+/// (prev == cur, step 0, zeroed state), and so is the cost model's choice,
+/// which therefore is the same at every step from a vertex: the upper bound
+/// where rejection is used, -1 where reservoir is.
+std::vector<double> vertexBounds(const Run &run, bool costModel,
+                                 uint32_t threads) {
+  std::vector<double> out(run.numVertices);
+  const sluice_walk_kernel_t &k = *run.kernel;
+  parallelRanges(run.numVertices, threads, [&](uint64_t lo, uint64_t hi) {
+    std::vector<int64_t> state(k.num_state, 0);
+    uint64_t draws = 0;
+    sluice_walk_frame_t f;
+    std::memset(&f, 0, sizeof(f));
+    f.graph = run.graph;
+    f.params = run.params;
+    f.state = k.num_state ? state.data() : nullptr;
+    f.seed = run.seed;
+    f.random_draws = &draws;
+    for (uint64_t v = lo; v < hi; ++v) {
+      f.prev = f.cur = static_cast<uint32_t>(v);
+      uint64_t degree = run.offsets[v + 1] - run.offsets[v];
+      if (degree == 0) {
+        out[v] = 0;
+        continue;
+      }
+      double bound = k.upper_bound(&f);
+      bool reservoir =
+          costModel && prefersReservoir(run.costRatio, bound,
+                                        run.sumEstimate(&f, degree, bound));
+      out[v] = reservoir ? -1.0 : bound;
+    }
+  });
+  return out;
+}
 
 /// FlexiWalker's start-up profiling with the kernel itself: the cost of a
 /// rejection trial over the cost of a reservoir edge, measured on up to 256
@@ -683,6 +815,11 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
   run.costRatio = options.cost_ratio;
   if (mode == Mode::Auto && run.costRatio == 0)
     run.costRatio = calibrate(run);
+  std::vector<double> bounds;
+  if (mode == Mode::Auto || mode == Mode::Rejection) {
+    bounds = vertexBounds(run, mode == Mode::Auto, threads);
+    run.vertexBound = bounds.data();
+  }
 
   uint64_t numChunks =
       (run.numWalkers + run.chunkWalkers - 1) / run.chunkWalkers;
