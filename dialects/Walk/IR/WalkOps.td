@@ -179,6 +179,12 @@ def Walk_WalkOp : Walk_Op<"walk", [
     /// The ABI's sluice_walk_weight_class_t of `weight_class`
     /// (parameter -> CONSTANT); -1 when not analysed.
     int abiWeightClass();
+    /// The ABI's kernel flags: SLUICE_WALK_SECOND_ORDER (1, order 2),
+    /// SLUICE_WALK_MAY_BE_ZERO (2), SLUICE_WALK_UNBOUNDED (4).
+    uint32_t abiFlags() {
+      return (getOrder() == 2 ? 1u : 0u) | (getMayBeZero() ? 2u : 0u) |
+             (getUnbounded() ? 4u : 0u);
+    }
   }];
 }
 

@@ -79,6 +79,10 @@ ExprRef sluice::walk::bounds::mul(const ExprRef &a, const ExprRef &b) {
     return b;
   if (y && *y == 1)
     return a;
+  // x * (c / x) = c for x > 0 (degree(cur) * (1 / degree(cur))).
+  for (auto [u, v] : {std::pair{a, b}, std::pair{b, a}})
+    if (v->kind == K::Div && equal(v->ops[1], u) && sign(u) == Sign::Pos)
+      return v->ops[0];
   // Keep constants on the right: w * 2.
   if (x)
     return make(K::Mul, {b, a});
@@ -153,19 +157,28 @@ static ExprRef minMax(K kind, std::vector<ExprRef> terms) {
                      [&](const ExprRef &r) { return equal(r, t); }))
       rest.push_back(t);
   }
-  // A constant <= 0 under a max of non-negative terms (>= 0 under a min of
-  // non-positive ones) changes nothing; under a min of non-negative terms,
-  // a constant <= 0 is the result.
+  // Against a constant c: under a max, terms <= 0 are dropped when c >= 0,
+  // and c is dropped when c <= 0 and some term is >= 0; under a min,
+  // symmetrically.
   if (c && !rest.empty()) {
-    bool allNonNeg = std::all_of(rest.begin(), rest.end(), [](const ExprRef &t) {
-      return nonNegative(sign(t));
-    });
-    if (allNonNeg && *c <= 0) {
-      if (isMax)
-        c.reset();
-      else
-        return constant(*c);
+    auto nonPos = [](const ExprRef &t) {
+      Sign x = sign(t);
+      return x == Sign::Neg || x == Sign::NonPos;
+    };
+    auto nonNeg = [](const ExprRef &t) { return nonNegative(sign(t)); };
+    std::vector<ExprRef> kept;
+    bool dropC = false;
+    for (const ExprRef &t : rest) {
+      bool below = nonPos(t) && *c >= 0, above = nonNeg(t) && *c <= 0;
+      if (isMax ? below : above)
+        continue; // the constant wins against this term
+      if (isMax ? above : below)
+        dropC = true; // this term wins against the constant
+      kept.push_back(t);
     }
+    rest = kept;
+    if (dropC && !rest.empty())
+      c.reset();
   }
   // max(t, t + s) = t + s for s >= 0; min(t, t + s) = t + s for s <= 0.
   std::vector<ExprRef> kept;

@@ -72,7 +72,11 @@ public:
 private:
   void visitBlock(Block &block);
   void visit(Operation *op);
-  const AVal &get(Value v) { return values[v]; }
+  /// A copy: the map may grow while the caller still uses the value.
+  AVal get(Value v) const {
+    auto it = values.find(v);
+    return it == values.end() ? AVal() : it->second;
+  }
   AVal joinDeps(Operation *op) {
     AVal r;
     for (Value v : op->getOperands())
@@ -83,11 +87,13 @@ private:
   void explain(Operation *op, AVal &r, llvm::StringRef why) {
     if (r.iv.hi || !r.reason.empty())
       return;
-    for (Value v : op->getOperands())
-      if (!get(v).reason.empty() && !get(v).iv.hi) {
-        r.reason = get(v).reason;
+    for (Value v : op->getOperands()) {
+      AVal x = get(v);
+      if (!x.reason.empty() && !x.iv.hi) {
+        r.reason = x.reason;
         return;
       }
+    }
     r.reason = why.str();
   }
 
@@ -137,9 +143,7 @@ void WeightAnalysis::visit(Operation *op) {
   if (op->getNumResults() == 0 && !isa<scf::IfOp>(op))
     return; // terminators, state.set (not in weight)
   AVal r = joinDeps(op);
-  auto operand = [&](unsigned i) -> const AVal & {
-    return get(op->getOperand(i));
-  };
+  auto operand = [&](unsigned i) { return get(op->getOperand(i)); };
   auto binary = [&](auto fn) {
     r.iv = fn(operand(0).iv, operand(1).iv);
   };
@@ -228,7 +232,7 @@ void WeightAnalysis::visit(Operation *op) {
       .Case<arith::MulFOp, arith::MulIOp>([&](Operation *) {
         r.iv = b::imul(operand(0).iv, operand(1).iv, assumptions);
         for (unsigned k = 0; k < 2; ++k) {
-          const AVal &s = operand(k), &o = operand(1 - k);
+          AVal s = operand(k), o = operand(1 - k);
           if (s.wscale && !(o.deps & DepW) && o.iv.lo && o.iv.hi) {
             Interval ws = b::imul(*s.wscale, o.iv, assumptions);
             if (ws.lo && ws.hi)
@@ -239,7 +243,7 @@ void WeightAnalysis::visit(Operation *op) {
       })
       .Case<arith::DivFOp>([&](Operation *) {
         r.iv = b::idiv(operand(0).iv, operand(1).iv, assumptions);
-        const AVal &s = operand(0), &o = operand(1);
+        AVal s = operand(0), o = operand(1);
         if (s.wscale && !(o.deps & DepW)) {
           Interval ws = b::idiv(*s.wscale, o.iv, assumptions);
           if (ws.lo && ws.hi)
@@ -255,7 +259,7 @@ void WeightAnalysis::visit(Operation *op) {
       .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
           [&](Operation *) { binary(b::imax); })
       .Case<arith::SelectOp>([&](arith::SelectOp s) {
-        const AVal &t = get(s.getTrueValue()), &f = get(s.getFalseValue());
+        AVal t = get(s.getTrueValue()), f = get(s.getFalseValue());
         r.iv = b::iunion(t.iv, f.iv);
         if (t.wscale && f.wscale)
           r.wscale = b::iunion(*t.wscale, *f.wscale);
@@ -288,8 +292,8 @@ void WeightAnalysis::visit(Operation *op) {
         auto thenYield = cast<scf::YieldOp>(ifOp.thenBlock()->getTerminator());
         auto elseYield = cast<scf::YieldOp>(ifOp.elseBlock()->getTerminator());
         for (unsigned i = 0; i < ifOp.getNumResults(); ++i) {
-          const AVal &t = get(thenYield.getOperand(i));
-          const AVal &f = get(elseYield.getOperand(i));
+          AVal t = get(thenYield.getOperand(i));
+          AVal f = get(elseYield.getOperand(i));
           AVal v;
           v.deps = r.deps | t.deps | f.deps;
           v.iv = b::iunion(t.iv, f.iv);
@@ -521,7 +525,10 @@ LogicalResult WalkBoundsPass::analyse(WalkOp walk) {
              ? weight.iv.lo
              : b::max({weight.iv.lo, b::constant(0)});
   bool mayBeZero = b::sign(lo, assumptions) != b::Sign::Pos;
+  // The envelope of the effective weight (<= 0 counts as 0) is >= 0.
   b::ExprRef hi = weight.iv.hi;
+  if (hi && !b::nonNegative(b::sign(hi, assumptions)))
+    hi = b::max({hi, b::constant(0)});
   // Bounds of the sum over cur's edges.
   b::ExprRef sumLo, sumHi;
   if (wscaleUsable(weight.wscale, assumptions)) {
@@ -530,7 +537,7 @@ LogicalResult WalkBoundsPass::analyse(WalkOp walk) {
   } else {
     sumLo = b::mul(b::leaf(EK::Degree), lo);
     if (hi)
-      sumHi = b::mul(b::leaf(EK::Degree), b::max({hi, b::constant(0)}));
+      sumHi = b::mul(b::leaf(EK::Degree), hi);
   }
 
   if (mayBeZero)

@@ -28,7 +28,7 @@ walk.walk @scaled on @g attributes {order = 1 : i64, param_names = ["k"], param_
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
     %k = walk.param "k"[0] : f64
-    // expected-remark@+1 {{weight of 'scaled' is parameter (the same for every edge, set by parameters): bounds [max(k, 0), k], sum over cur's edges [degree(cur) * max(k, 0), degree(cur) * max(k, 0)]; may be zero; sampler: auto (uniform: every edge of a vertex weighs the same)}}
+    // expected-remark@+1 {{weight of 'scaled' is parameter (the same for every edge, set by parameters): bounds [max(k, 0), max(k, 0)], sum over cur's edges [degree(cur) * max(k, 0), degree(cur) * max(k, 0)]; may be zero; sampler: auto (uniform: every edge of a vertex weighs the same)}}
     walk.yield %k : f64
   }
 

@@ -26,7 +26,7 @@ walk.walk @constant on @g attributes {order = 1 : i64, param_names = [], param_t
 // -----
 
 // A parameter: the same for every edge; it may be zero (or negative), so
-// the lower bound is max(k, 0).
+// both bounds are max(k, 0) (a weight <= 0 counts as 0).
 // CHECK-LABEL: walk.walk @parameter
 // CHECK-SAME:    may_be_zero
 // CHECK-SAME:    weight_class = "parameter"
@@ -34,7 +34,9 @@ walk.walk @constant on @g attributes {order = 1 : i64, param_names = [], param_t
 // CHECK-NEXT:  ^bb0(%{{.*}}: i32):
 // CHECK-NEXT:    %[[K:.*]] = walk.param "k"[0] : i64
 // CHECK-NEXT:    %[[KF:.*]] = arith.sitofp %[[K]] : i64 to f64
-// CHECK-NEXT:    walk.yield %[[KF]] : f64
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-NEXT:    %[[UB:.*]] = arith.maximumf %[[KF]], %[[Z]] : f64
+// CHECK-NEXT:    walk.yield %[[UB]] : f64
 // CHECK:       } lower_bound {
 // CHECK:         %[[M:.*]] = arith.maximumf %{{.*}}, %{{.*}} : f64
 // CHECK-NEXT:    walk.yield %[[M]] : f64
@@ -234,7 +236,8 @@ walk.walk @jitter on @g attributes {order = 1 : i64, param_names = [], param_typ
 // CHECK:         arith.divf
 // CHECK:         walk.param "alpha"[0] : f64
 // CHECK:         arith.maximumf
-// CHECK:         %[[R:.*]] = arith.addf
+// CHECK:         %[[S:.*]] = arith.addf
+// CHECK:         %[[R:.*]] = arith.maximumf %[[S]], %{{.*}} : f64
 // CHECK-NEXT:    walk.yield %[[R]] : f64
 walk.graph @g "g.txt" format "snap"
 walk.walk @ppr2 on @g attributes {order = 2 : i64, param_names = ["alpha"], param_types = [f64], param_defaults = [0.2], state_names = [], state_types = []}
