@@ -438,11 +438,9 @@ FailureOr<KernelInfo> sluice::conversion::outlineWalk(ModuleOp module,
   info.numState = w.getStateTypes().size();
   int weightClass = w.abiWeightClass();
   info.weightClass = weightClass < 0 ? SLUICE_WALK_WEIGHT_DYNAMIC : weightClass;
-  if (w.getOrder() == 2)
-    info.flags |= SLUICE_WALK_SECOND_ORDER;
-  if (w.getMayBeZero())
-    info.flags |= SLUICE_WALK_MAY_BE_ZERO;
-  if (w.getUnbounded() || w.getUpperBound().empty())
+  info.flags = w.abiFlags();
+  // walk.h: a kernel without an upper bound function must say UNBOUNDED.
+  if (w.getUpperBound().empty())
     info.flags |= SLUICE_WALK_UNBOUNDED;
 
   struct Item {
