@@ -34,3 +34,11 @@ if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     config.substitutions.append(("%ptxas", config.ptxas_executable))
 if config.dot_executable and os.path.exists(config.dot_executable):
     config.available_features.add("dot")
+
+# Walk code generation (test/WalkCodegen): C programs built against
+# libsluicert and the headers sluicec -c writes.
+import shutil
+config.substitutions.append(("%sluice_include", os.path.join(config.sluice_src_root, "runtime", "include")))
+config.substitutions.append(("%sluice_libdir", os.path.join(config.sluice_obj_root, "lib")))
+if shutil.which("cc"):
+    config.available_features.add("cc")

@@ -4,6 +4,7 @@
 // driver of the dialect lit tests.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Conversion/Passes.h"
 #include "dialects/Topo/IR/TopoOps.h"
 #include "dialects/Topo/Transforms/Passes.h"
 #include "dialects/Walk/IR/WalkOps.h"
@@ -18,6 +19,7 @@
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   sluice::topo::registerTopoPasses();
+  sluice::conversion::registerConversionPasses();
   sluice::walk::registerWalkPasses();
   sluice::plan::registerPlanPasses();
 

@@ -9,6 +9,7 @@
 #include "compiler/Pipelines/TopoPipeline.h"
 #include "compiler/Target/TopoReport.h"
 #include "dialects/Plan/Transforms/PlanExport.h"
+#include "compiler/Target/Walk/WalkCompile.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -19,6 +20,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -89,6 +92,32 @@ static cl::list<std::string> cutSpecs(
              "'kind:K', 'group:G' or 'under:PREFIX' (repeatable)"),
     cl::value_desc("A/B"), cl::cat(sluiceCategory));
 
+// Walk programs (docs/walk-codegen.md): run a walk job, or compile walks.
+static cl::opt<bool> runWalk(
+    "run", cl::desc("JIT-compile a walk and run one walk job (--job), "
+                    "writing its walks to the job's output"),
+    cl::cat(sluiceCategory));
+static cl::opt<std::string>
+    jobName("job", cl::desc("The walk job --run runs (default: the only one)"),
+            cl::value_desc("name"), cl::cat(sluiceCategory));
+static cl::opt<unsigned> walkThreads(
+    "walk-threads", cl::desc("--run: CPU threads (default: the job's, the "
+                        "schedule's, or every core)"),
+    cl::init(0), cl::cat(sluiceCategory));
+static cl::opt<std::string> walksOut(
+    "walks-out", cl::desc("--run: write the walks here instead of the job's "
+                          "output (.npy: NumPy int64, else text)"),
+    cl::value_desc("path"), cl::cat(sluiceCategory));
+static cl::opt<bool> compileWalks(
+    "c", cl::desc("Compile the program's walks to an object file (-o, "
+                  "default <input>.o) and a C header next to it (.h)"),
+    cl::cat(sluiceCategory));
+enum class CodeTarget { Cpu, Gpu };
+static cl::opt<CodeTarget> codeTarget(
+    "target", cl::desc("Code target of -c"), cl::init(CodeTarget::Cpu),
+    cl::values(clEnumValN(CodeTarget::Cpu, "cpu", "host object file"),
+               clEnumValN(CodeTarget::Gpu, "gpu", "PTX for NVIDIA sm_90")),
+    cl::cat(sluiceCategory));
 static cl::opt<bool> walkRemarks(
     "remarks",
     cl::desc("Explain each walk's weight analysis (class, bounds, sampler) "
@@ -273,6 +302,75 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
   return 0;
 }
 
+/// sluicec --run / -c: the walk program paths (no --emit phase output).
+static int runWalkProgram(Compilation &compilation) {
+  if (runWalk && compileWalks) {
+    llvm::errs() << "sluicec: error: --run and -c cannot be combined\n";
+    return 1;
+  }
+  if (emitPhase.getNumOccurrences()) {
+    llvm::errs() << "sluicec: error: --emit cannot be combined with "
+                 << (runWalk ? "--run" : "-c") << "\n";
+    return 1;
+  }
+  if (inputFilename != "-" && !llvm::sys::fs::exists(inputFilename)) {
+    llvm::errs() << "sluicec: error: cannot open file '" << inputFilename
+                 << "': No such file or directory\n";
+    return 1;
+  }
+  if (mlir::failed(compilation.parse(inputFilename)) ||
+      mlir::failed(compilation.check()) || mlir::failed(compilation.lower()))
+    return 1;
+  mlir::ModuleOp module = compilation.module();
+  if (compileWalks) {
+    if (codeTarget == CodeTarget::Gpu) {
+      llvm::errs() << "sluicec: error: not supported yet: -c --target=gpu "
+                      "(GPU code for walks; see docs/walk-codegen.md)\n";
+      return 1;
+    }
+    std::string object = outputFilename;
+    if (object == "-")
+      object = (llvm::sys::path::stem(inputFilename) + ".o").str();
+    llvm::SmallString<256> header(object);
+    llvm::sys::path::replace_extension(header, "h");
+    if (header == object)
+      header += ".h";
+    return mlir::failed(
+               target::compileWalksToObject(module, object, header))
+               ? 1
+               : 0;
+  }
+  target::WalkRunOptions options;
+  options.job = jobName;
+  options.threads = walkThreads;
+  options.walksOut = walksOut;
+  auto report = target::runWalkJob(module, options);
+  if (mlir::failed(report))
+    return 1;
+  llvm::raw_ostream &os = llvm::outs();
+  double seconds = report->seconds > 0 ? report->seconds : 1e-9;
+  os << "job " << report->job << ": walk " << report->walk << " on graph "
+     << report->graph << " (" << report->vertices << " vertices, "
+     << report->edges << " edges)\n";
+  os << "  walks:    " << report->walks << "\n";
+  os << "  steps:    " << report->steps << "\n";
+  os << llvm::format("  time:     %.3f s walking, %.3f s compiling, %.3f s "
+                     "loading the graph\n",
+                     report->seconds, report->compileSeconds,
+                     report->loadSeconds);
+  os << llvm::format("  steps/s:  %.4g\n  walks/s:  %.4g\n",
+                     report->steps / seconds, report->walks / seconds);
+  os << "  samplers: " << report->rejectionSteps << " rejection, "
+     << report->reservoirSteps << " reservoir, " << report->aliasSteps
+     << " alias steps\n";
+  os << "  output:   "
+     << (report->output.empty() ? std::string("(none: the job has no output; "
+                                              "use --walks-out)")
+                                : report->output)
+     << "\n";
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   mlir::registerAsmPrinterCLOptions();
@@ -302,6 +400,11 @@ int main(int argc, char **argv) {
 
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
+
+  if (runWalk || compileWalks) {
+    Compilation walkCompilation(ctx, sourceMgr);
+    return runWalkProgram(walkCompilation);
+  }
 
   std::string errorMessage;
   auto output = mlir::openOutputFile(outputFilename, &errorMessage);

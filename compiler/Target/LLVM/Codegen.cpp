@@ -1,0 +1,273 @@
+//===- Codegen.cpp - LLVM-dialect modules to machine code -----------------===//
+//
+// Translation, optimisation, object/PTX emission and the JIT. Everything
+// here works on a module that is already in the LLVM dialect (plus NVVM
+// for GPU code); producing one is the job of the conversions.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Target/LLVM/Codegen.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+using namespace sluice::target;
+
+namespace {
+
+void initializeHostTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+void initializeNvptxTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+/// A target machine for `triple`/`cpu`, or null with `error` set.
+std::unique_ptr<llvm::TargetMachine>
+makeTargetMachine(const std::string &triple, llvm::StringRef cpu,
+                  llvm::StringRef features, llvm::CodeGenOptLevel level,
+                  std::string &error) {
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  llvm::TargetOptions options;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt, level));
+}
+
+llvm::CodeGenOptLevel codeGenLevel(unsigned optLevel) {
+  return optLevel == 0   ? llvm::CodeGenOptLevel::None
+         : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+         : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                         : llvm::CodeGenOptLevel::Aggressive;
+}
+
+mlir::LogicalResult runOptimizer(llvm::Module &module, unsigned optLevel,
+                                 llvm::TargetMachine *tm, std::string &error) {
+  auto transformer = mlir::makeOptimizingTransformer(optLevel, 0, tm);
+  if (llvm::Error err = transformer(&module)) {
+    error = "LLVM optimisation failed: " + llvm::toString(std::move(err));
+    return mlir::failure();
+  }
+  return mlir::success();
+}
+
+/// Runs the code generator of `tm` over `module` into `os`.
+mlir::LogicalResult emitWith(llvm::TargetMachine &tm, llvm::Module &module,
+                             llvm::raw_pwrite_stream &os,
+                             llvm::CodeGenFileType kind, std::string &error) {
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, kind)) {
+    error = "the target cannot emit this kind of file";
+    return mlir::failure();
+  }
+  pm.run(module);
+  return mlir::success();
+}
+
+/// The translations translateModuleToLLVMIR needs, on the module's own
+/// context (callers need not have registered them).
+void registerTranslations(mlir::ModuleOp module) {
+  mlir::DialectRegistry registry;
+  registerLLVMTranslations(registry);
+  module->getContext()->appendDialectRegistry(registry);
+}
+
+} // namespace
+
+void sluice::target::registerLLVMTranslations(mlir::DialectRegistry &registry) {
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerNVVMDialectTranslation(registry);
+}
+
+std::unique_ptr<llvm::Module>
+sluice::target::translateToLLVMIR(mlir::ModuleOp module,
+                                  llvm::LLVMContext &llvmCtx) {
+  registerTranslations(module);
+  return mlir::translateModuleToLLVMIR(module, llvmCtx, "sluice");
+}
+
+mlir::LogicalResult sluice::target::optimizeForHost(llvm::Module &module,
+                                                    unsigned optLevel,
+                                                    std::string &error) {
+  initializeHostTarget();
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  auto tm = makeTargetMachine(triple, "generic", "", codeGenLevel(optLevel),
+                              error);
+  if (!tm)
+    return mlir::failure();
+  module.setTargetTriple(triple);
+  module.setDataLayout(tm->createDataLayout());
+  return runOptimizer(module, optLevel, tm.get(), error);
+}
+
+mlir::LogicalResult sluice::target::writeHostObject(mlir::ModuleOp module,
+                                                    llvm::StringRef path,
+                                                    unsigned optLevel,
+                                                    std::string &error) {
+  initializeHostTarget();
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> llvmModule = translateToLLVMIR(module, llvmCtx);
+  if (!llvmModule) {
+    error = "cannot translate the module to LLVM IR";
+    return mlir::failure();
+  }
+  // A portable object: the generic CPU of the host's architecture.
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  auto tm = makeTargetMachine(triple, "generic", "", codeGenLevel(optLevel),
+                              error);
+  if (!tm)
+    return mlir::failure();
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(tm->createDataLayout());
+  if (mlir::failed(runOptimizer(*llvmModule, optLevel, tm.get(), error)))
+    return mlir::failure();
+  std::error_code ec;
+  // ToolOutputFile removes the file unless keep() is called: no partial
+  // object is left behind on failure.
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    error = "cannot open '" + path.str() + "': " + ec.message();
+    return mlir::failure();
+  }
+  if (mlir::failed(emitWith(*tm, *llvmModule, out.os(),
+                            llvm::CodeGenFileType::ObjectFile, error)))
+    return mlir::failure();
+  out.os().flush();
+  if (out.os().has_error()) {
+    error = "cannot write '" + path.str() + "': " + out.os().error().message();
+    out.os().clear_error();
+    return mlir::failure();
+  }
+  out.keep();
+  return mlir::success();
+}
+
+mlir::LogicalResult sluice::target::emitPtx(mlir::ModuleOp module,
+                                            llvm::StringRef chip,
+                                            std::string &ptx,
+                                            std::string &error) {
+  initializeNvptxTarget();
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> llvmModule = translateToLLVMIR(module, llvmCtx);
+  if (!llvmModule) {
+    error = "cannot translate the GPU module to LLVM IR";
+    return mlir::failure();
+  }
+  std::string triple = "nvptx64-nvidia-cuda";
+  // PTX ISA 8.0 is the first to support sm_90 (CUDA 12.0).
+  auto tm = makeTargetMachine(triple, chip, "+ptx80",
+                              llvm::CodeGenOptLevel::Aggressive, error);
+  if (!tm)
+    return mlir::failure();
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(tm->createDataLayout());
+  if (mlir::failed(runOptimizer(*llvmModule, 3, tm.get(), error)))
+    return mlir::failure();
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  if (mlir::failed(emitWith(*tm, *llvmModule, os,
+                            llvm::CodeGenFileType::AssemblyFile, error)))
+    return mlir::failure();
+  ptx.assign(buffer.begin(), buffer.end());
+  return mlir::success();
+}
+
+HostJit::HostJit() = default;
+HostJit::~HostJit() = default;
+
+std::unique_ptr<HostJit>
+HostJit::create(mlir::ModuleOp module, const llvm::StringMap<void *> &symbols,
+                unsigned optLevel, std::string &error) {
+  // Every declaration must be provided by `symbols`; ORC would only report
+  // a missing one at the first lookup, and on stderr.
+  for (auto fn : module.getOps<mlir::LLVM::LLVMFuncOp>())
+    if (fn.isExternal() && !symbols.count(fn.getName())) {
+      error = "the module calls '" + fn.getName().str() +
+              "', which the JIT does not provide";
+      return nullptr;
+    }
+  initializeHostTarget();
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder) {
+    error = "cannot detect the host: " + llvm::toString(tmBuilder.takeError());
+    return nullptr;
+  }
+  auto tm = tmBuilder->createTargetMachine();
+  if (!tm) {
+    error = "cannot create a host target machine: " +
+            llvm::toString(tm.takeError());
+    return nullptr;
+  }
+  auto transformer =
+      mlir::makeOptimizingTransformer(optLevel, 0, tm->get());
+  mlir::ExecutionEngineOptions options;
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = codeGenLevel(optLevel);
+  options.enableGDBNotificationListener = false;
+  options.enablePerfNotificationListener = false;
+  registerTranslations(module);
+  auto engine = mlir::ExecutionEngine::create(module, options, std::move(*tm));
+  if (!engine) {
+    error = "JIT compilation failed: " + llvm::toString(engine.takeError());
+    return nullptr;
+  }
+  (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    for (const auto &entry : symbols)
+      map[interner(entry.getKey())] = {
+          llvm::orc::ExecutorAddr::fromPtr(entry.getValue()),
+          llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+    return map;
+  });
+  std::unique_ptr<HostJit> jit(new HostJit());
+  jit->engine = std::move(*engine);
+  return jit;
+}
+
+void *HostJit::lookup(llvm::StringRef name, std::string &error) const {
+  auto address = engine->lookup(name);
+  if (!address) {
+    error = "no symbol '" + name.str() +
+            "' in the compiled module: " + llvm::toString(address.takeError());
+    return nullptr;
+  }
+  return *address;
+}

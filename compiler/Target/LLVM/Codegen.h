@@ -1,0 +1,79 @@
+//===- Codegen.h - LLVM-dialect modules to machine code ---------*- C++ -*-===//
+//
+// The back end shared by every Sluice lowering that ends in the LLVM
+// dialect (walk kernels today): translation to LLVM IR, optimisation,
+// host object files (PIC), PTX for NVIDIA GPUs through LLVM's NVPTX target,
+// and an in-process JIT (mlir::ExecutionEngine, ORC) whose external symbols
+// are resolved from an explicit table (the runtime's C functions), never
+// from whatever the process happens to export.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_TARGET_LLVM_CODEGEN_H
+#define SLUICE_COMPILER_TARGET_LLVM_CODEGEN_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace mlir {
+class DialectRegistry;
+class ExecutionEngine;
+} // namespace mlir
+
+namespace sluice::target {
+
+/// Registers the LLVM IR translations of the builtin, LLVM and NVVM
+/// dialects (what translateToLLVMIR needs).
+void registerLLVMTranslations(mlir::DialectRegistry &registry);
+
+/// Translates a module that is entirely in the LLVM (and NVVM) dialect to
+/// LLVM IR. Reports a located error and returns null on failure.
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
+                                                llvm::LLVMContext &llvmCtx);
+
+/// Runs LLVM's O`optLevel` pipeline over `module` for the host.
+mlir::LogicalResult optimizeForHost(llvm::Module &module, unsigned optLevel,
+                                    std::string &error);
+
+/// Writes `module` (LLVM dialect) as a position-independent object file for
+/// the host, optimised at -O`optLevel`. `error` gets the reason on failure.
+mlir::LogicalResult writeHostObject(mlir::ModuleOp module,
+                                    llvm::StringRef path, unsigned optLevel,
+                                    std::string &error);
+
+/// Compiles `module` (LLVM + NVVM dialects, kernels marked nvvm.kernel) to
+/// PTX text for `chip` ("sm_90") with LLVM's NVPTX back end.
+mlir::LogicalResult emitPtx(mlir::ModuleOp module, llvm::StringRef chip,
+                            std::string &ptx, std::string &error);
+
+/// An LLVM-dialect module compiled in process.
+class HostJit {
+public:
+  /// Compiles `module` at -O`optLevel`. `symbols` maps each external
+  /// function the module calls to its address.
+  static std::unique_ptr<HostJit>
+  create(mlir::ModuleOp module, const llvm::StringMap<void *> &symbols,
+         unsigned optLevel, std::string &error);
+  ~HostJit();
+
+  /// The address of a function or global defined by the module, or null
+  /// (with `error` set) when there is none.
+  void *lookup(llvm::StringRef name, std::string &error) const;
+
+private:
+  HostJit();
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+};
+
+} // namespace sluice::target
+
+#endif // SLUICE_COMPILER_TARGET_LLVM_CODEGEN_H

@@ -1,0 +1,68 @@
+//===- WalkCompile.h - Walk programs to kernels: JIT, objects, headers -*- C++ -*-===//
+//
+// What `sluicec --run` and `sluicec -c` do with the walk dialect that
+// MLIRGen produced: lower a copy of it to the LLVM dialect (walk-bounds,
+// then walk-to-llvm), and either JIT it and run a job with libsluicert's
+// walk engine, or write an object file and a C header declaring the
+// kernels and their parameter blocks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_TARGET_WALK_WALKCOMPILE_H
+#define SLUICE_COMPILER_TARGET_WALK_WALKCOMPILE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+
+namespace sluice::target {
+
+/// A copy of `module` with every walk lowered to kernel functions and
+/// descriptors in the LLVM dialect (walk-bounds, then walk-to-llvm).
+/// Errors are reported through the context's diagnostic engine.
+mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+lowerWalksToLLVM(mlir::ModuleOp module);
+
+/// Writes a C header declaring, for every walk of `module`, its kernel
+/// descriptor, its setup functions and a struct for its parameter block.
+void writeWalkHeader(mlir::ModuleOp module, llvm::StringRef guardName,
+                     llvm::raw_ostream &os);
+
+/// Compiles the walks of `module` to a PIC object file for the host at
+/// `objectPath` and writes the header at `headerPath`.
+mlir::LogicalResult compileWalksToObject(mlir::ModuleOp module,
+                                         llvm::StringRef objectPath,
+                                         llvm::StringRef headerPath);
+
+/// `sluicec --run`: which job and how.
+struct WalkRunOptions {
+  std::string job;      ///< empty: the only walk job of the module
+  uint32_t threads = 0; ///< 0: the job's, the schedule's, or all cores
+  std::string walksOut; ///< overrides the job's `output`
+  std::string baseDir;  ///< relative outputs are resolved against it
+  bool quiet = false;   ///< no engine progress lines
+};
+
+/// What a run did (for the summary sluicec prints).
+struct WalkRunReport {
+  std::string job, walk, graph, output; ///< output empty: not written
+  uint64_t vertices = 0, edges = 0;
+  uint64_t walks = 0, steps = 0;
+  double seconds = 0;        ///< the engine's walking time
+  double compileSeconds = 0; ///< lowering + JIT
+  double loadSeconds = 0;    ///< graph load
+  uint64_t rejectionSteps = 0, reservoirSteps = 0, aliasSteps = 0;
+};
+
+/// Runs a walk job: JIT-compiles its walk, loads the graph, builds the
+/// parameter block from the job's values and the walk's defaults, runs
+/// sluice_walk_run and writes the walks. Errors are located diagnostics.
+mlir::FailureOr<WalkRunReport> runWalkJob(mlir::ModuleOp module,
+                                          const WalkRunOptions &options);
+
+} // namespace sluice::target
+
+#endif // SLUICE_COMPILER_TARGET_WALK_WALKCOMPILE_H

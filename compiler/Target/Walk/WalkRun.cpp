@@ -1,0 +1,419 @@
+//===- WalkRun.cpp - sluicec --run: JIT a walk and run one of its jobs ----===//
+//
+// The walk's kernel is JIT-compiled (HostJit; externals resolved from an
+// explicit table of libsluicert's functions), its graph loaded with
+// sluice_graph_load, its parameter block filled from the job and the
+// walk's defaults, and the walks run by sluice_walk_run into a walk writer.
+// Every failure is a located diagnostic on the job, walk or graph op.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Target/Walk/WalkCompile.h"
+
+#include "compiler/Conversion/WalkToLLVM/WalkAbi.h"
+#include "compiler/Target/LLVM/Codegen.h"
+#include "dialects/Walk/IR/WalkOps.h"
+
+#include "sluice/graph.h"
+#include "sluice/walk.h"
+#include "sluice/walk_output.h"
+#include "sluice/walk_support.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/Path.h"
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::target;
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+std::string runtimeMessage(const sluice_error_t &error) {
+  char text[2048];
+  sluice_error_format(&error, text, sizeof(text));
+  return text;
+}
+
+/// The functions walk-to-llvm may call, by name.
+llvm::StringMap<void *> runtimeSymbols() {
+  llvm::StringMap<void *> s;
+#define SLUICE_SYMBOL(fn) s[#fn] = reinterpret_cast<void *>(&fn)
+  SLUICE_SYMBOL(sluice_walk_random);
+  SLUICE_SYMBOL(sluice_graph_degree);
+  SLUICE_SYMBOL(sluice_graph_has_edge);
+  SLUICE_SYMBOL(sluice_graph_vertex_label);
+  SLUICE_SYMBOL(sluice_graph_num_vertices);
+  SLUICE_SYMBOL(sluice_graph_num_edges);
+  SLUICE_SYMBOL(sluice_graph_vertex_of);
+  SLUICE_SYMBOL(sluice_graph_weight_max);
+  SLUICE_SYMBOL(sluice_graph_weight_min);
+  SLUICE_SYMBOL(sluice_graph_weight_sum);
+  SLUICE_SYMBOL(sluice_kernel_edge_weight);
+  SLUICE_SYMBOL(sluice_kernel_edge_label);
+  SLUICE_SYMBOL(sluice_kernel_list_get);
+#undef SLUICE_SYMBOL
+  return s;
+}
+
+/// The parameter block of one run (walk.h: one 8-byte slot per parameter)
+/// and the storage its list slots point to.
+struct ParamBlock {
+  std::vector<int64_t> slots;
+  std::vector<std::vector<int64_t>> listData;
+  std::vector<sluice_walk_list_t> lists;
+};
+
+/// A value for a parameter of type `type` from `attr` (a job value or a
+/// default), or failure with a message in `why`.
+LogicalResult setSlot(Type type, Attribute attr, ParamBlock &block,
+                      size_t slot, std::string &why) {
+  if (isa<walk::ListType>(type)) {
+    std::vector<int64_t> xs;
+    if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr)) {
+      xs.assign(dense.asArrayRef().begin(), dense.asArrayRef().end());
+    } else if (auto array = dyn_cast<ArrayAttr>(attr)) {
+      for (Attribute a : array) {
+        auto i = dyn_cast<IntegerAttr>(a);
+        if (!i) {
+          why = "a list element is not an integer";
+          return failure();
+        }
+        xs.push_back(i.getInt());
+      }
+    } else {
+      why = "expected a list of i64";
+      return failure();
+    }
+    block.listData.push_back(std::move(xs));
+    block.lists.push_back(
+        {block.listData.back().data(),
+         static_cast<int64_t>(block.listData.back().size())});
+    const sluice_walk_list_t *p = &block.lists.back();
+    std::memcpy(&block.slots[slot], &p, sizeof(p));
+    return success();
+  }
+  if (type.isF64()) {
+    double x;
+    if (auto f = dyn_cast<FloatAttr>(attr))
+      x = f.getValueAsDouble();
+    else if (auto i = dyn_cast<IntegerAttr>(attr))
+      x = static_cast<double>(i.getInt());
+    else {
+      why = "expected an f64";
+      return failure();
+    }
+    std::memcpy(&block.slots[slot], &x, sizeof(x));
+    return success();
+  }
+  if (auto b = dyn_cast<BoolAttr>(attr)) {
+    block.slots[slot] = b.getValue() ? 1 : 0;
+    return success();
+  }
+  if (auto i = dyn_cast<IntegerAttr>(attr)) {
+    block.slots[slot] = type.isInteger(1) ? (i.getValue().isZero() ? 0 : 1)
+                                          : i.getInt();
+    return success();
+  }
+  why = "expected an integer";
+  return failure();
+}
+
+FailureOr<walk::JobOp> findJob(ModuleOp module, StringRef name) {
+  SmallVector<walk::JobOp> jobs(module.getOps<walk::JobOp>());
+  std::string names;
+  for (walk::JobOp j : jobs)
+    names += (names.empty() ? "" : ", ") + j.getSymName().str();
+  if (name.empty()) {
+    if (jobs.size() == 1)
+      return jobs.front();
+    if (jobs.empty())
+      return emitError(module.getLoc())
+             << "the program has no walk job to run (declare one: job J = "
+                "walk W on M { ... })";
+    return emitError(module.getLoc())
+           << "the program has " << jobs.size()
+           << " walk jobs; choose one with --job (" << names << ")";
+  }
+  for (walk::JobOp j : jobs)
+    if (j.getSymName() == name)
+      return j;
+  return emitError(module.getLoc())
+         << "no walk job named '" << name << "'"
+         << (names.empty() ? std::string(" (the program has none)")
+                           : " (walk jobs: " + names + ")");
+}
+
+/// The folder of the file an op comes from ("" when unknown).
+std::string folderOf(Operation *op) {
+  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
+    return llvm::sys::path::parent_path(file.getFilename().getValue()).str();
+  return "";
+}
+
+} // namespace
+
+FailureOr<WalkRunReport>
+sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
+  FailureOr<walk::JobOp> found = findJob(module, options.job);
+  if (failed(found))
+    return failure();
+  walk::JobOp job = *found;
+  auto w = SymbolTable::lookupNearestSymbolFrom<walk::WalkOp>(
+      job, job.getWalkAttr());
+  if (!w)
+    return job.emitError("job '")
+           << job.getSymName() << "' runs '" << job.getWalk()
+           << "', which is not a walk";
+  auto g = SymbolTable::lookupNearestSymbolFrom<walk::GraphOp>(
+      w, w.getGraphAttr());
+  if (!g)
+    return w.emitError("walk '")
+           << w.getSymName() << "' runs on '" << w.getGraph()
+           << "', which is not a graph";
+  WalkRunReport report;
+  report.job = job.getSymName().str();
+  report.walk = w.getSymName().str();
+  report.graph = g.getSymName().str();
+
+  // The parameter block: the job's values over the walk's defaults.
+  ParamBlock block;
+  auto types = w.getParamTypes();
+  auto names = w.getParamNames();
+  auto defaults = w.getParamDefaults();
+  block.slots.assign(types.size(), 0);
+  block.listData.reserve(types.size());
+  block.lists.reserve(types.size());
+  DictionaryAttr jobParams = job.getParams();
+  for (NamedAttribute p : jobParams)
+    if (w.lookupParam(p.getName().getValue()) < 0)
+      return job.emitError("job '")
+             << job.getSymName() << "' sets '" << p.getName().getValue()
+             << "', which is not a parameter of walk '" << w.getSymName()
+             << "'";
+  for (size_t i = 0; i < types.size(); ++i) {
+    StringRef pname = cast<StringAttr>(names[i]).getValue();
+    Type type = cast<TypeAttr>(types[i]).getValue();
+    Attribute value = jobParams.get(pname);
+    Operation *where = job;
+    if (!value) {
+      value = i < defaults.size() ? defaults[i] : Attribute();
+      where = w;
+    }
+    if (!value || isa<UnitAttr>(value))
+      return job.emitError("job '")
+             << job.getSymName() << "' does not set parameter '" << pname
+             << "' of walk '" << w.getSymName() << "', which has no default";
+    std::string why;
+    if (failed(setSlot(type, value, block, i, why)))
+      return where->emitError("parameter '") << pname << "': " << why;
+  }
+
+  // Lower and JIT-compile.
+  auto t0 = std::chrono::steady_clock::now();
+  auto lowered = lowerWalksToLLVM(module);
+  if (failed(lowered))
+    return failure();
+  llvm::StringMap<void *> symbols = runtimeSymbols();
+  // libm functions (math ops without an LLVM intrinsic) from the process.
+  llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+  for (auto fn : (*lowered)->getOps<LLVM::LLVMFuncOp>())
+    if (fn.isExternal() && !symbols.count(fn.getName()))
+      if (void *address = llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+              fn.getName().str()))
+        symbols[fn.getName()] = address;
+  std::string error;
+  auto jit = HostJit::create(**lowered, symbols, 3, error);
+  if (!jit)
+    return w.emitError("cannot compile walk '")
+           << w.getSymName() << "': " << error;
+  auto lookup = [&](const std::string &symbol) {
+    std::string ignored;
+    return jit->lookup(symbol, ignored);
+  };
+  auto *kernel = static_cast<const sluice_walk_kernel_t *>(
+      jit->lookup(conversion::kernelDescriptorName(report.walk), error));
+  if (!kernel)
+    return w.emitError("cannot compile walk '")
+           << w.getSymName() << "': " << error;
+  using LengthFn = int64_t (*)(const sluice_walk_frame_t *);
+  using StopFn = double (*)(const sluice_walk_frame_t *);
+  using StartFn = int64_t (*)(const sluice_walk_frame_t *, int64_t *, int64_t);
+  auto lengthFn = reinterpret_cast<LengthFn>(
+      w.getLength().empty()
+          ? nullptr
+          : lookup(conversion::kernelFunctionName(report.walk, "length")));
+  auto stopFn = reinterpret_cast<StopFn>(
+      w.getStopProbability().empty()
+          ? nullptr
+          : lookup(conversion::kernelFunctionName(report.walk,
+                                                  "stop_probability")));
+  auto startFn = reinterpret_cast<StartFn>(
+      w.getStart().empty()
+          ? nullptr
+          : lookup(conversion::kernelFunctionName(report.walk, "start")));
+  report.compileSeconds = secondsSince(t0);
+
+  // Load the graph.
+  if (g.getEdgeLabels())
+    return g.emitError("not supported yet: an edge_labels file (the runtime "
+                       "reads edge labels only from a column of the graph "
+                       "file)");
+  sluice_graph_load_options_t load;
+  sluice_graph_load_options_init(&load);
+  StringRef format = g.getFormat();
+  if (format == "snap" || format == "edgelist")
+    load.format = SLUICE_GRAPH_FORMAT_SNAP;
+  else if (format == "mtx")
+    load.format = SLUICE_GRAPH_FORMAT_MTX;
+  else if (format == "csr")
+    load.format = SLUICE_GRAPH_FORMAT_BINARY;
+  else
+    return g.emitError("unknown graph format '") << format << "'";
+  if (g.getUndirected())
+    load.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED;
+  // Text files keep their ids queryable (start ids, the output) while the
+  // CSR is dense.
+  if (load.format != SLUICE_GRAPH_FORMAT_BINARY)
+    load.flags |= SLUICE_GRAPH_LOAD_COMPACT_IDS;
+  if (options.quiet)
+    load.flags |= SLUICE_GRAPH_LOAD_QUIET;
+  if (g.getWeighted())
+    load.weights = SLUICE_WEIGHTS_COLUMN;
+  std::string labels = g.getLabels() ? g.getLabels()->str() : "";
+  load.vertex_labels_path = labels.empty() ? nullptr : labels.c_str();
+  auto t1 = std::chrono::steady_clock::now();
+  sluice_graph_t *graph = nullptr;
+  sluice_error_t rtError;
+  std::string path = g.getPath().str();
+  if (sluice_graph_load(path.c_str(), &load, &graph, &rtError) !=
+      SLUICE_STATUS_OK)
+    return g.emitError("cannot load graph '")
+           << g.getSymName() << "': " << runtimeMessage(rtError);
+  auto releaseGraph =
+      llvm::make_scope_exit([&] { sluice_graph_release(graph); });
+  report.loadSeconds = secondsSince(t1);
+  report.vertices = sluice_graph_num_vertices(graph);
+  report.edges = sluice_graph_num_edges(graph);
+
+  // Run options from the walk's setup functions, its schedule and the job.
+  sluice_walk_frame_t frame;
+  std::memset(&frame, 0, sizeof(frame));
+  uint64_t draws = 0;
+  frame.graph = graph;
+  frame.params = block.slots.data();
+  frame.random_draws = &draws;
+  sluice_walk_options_t run;
+  sluice_walk_options_init(&run);
+  if (!lengthFn)
+    return w.emitError("walk '")
+           << w.getSymName()
+           << "' has no `length`: --run needs one to bound its walks";
+  int64_t length = lengthFn(&frame);
+  if (length < 1 || length > int64_t(UINT32_MAX))
+    return w.emitError("walk '")
+           << w.getSymName() << "' has length " << length
+           << ", expected 1 to " << UINT32_MAX;
+  run.max_length = static_cast<uint32_t>(length);
+  if (stopFn) {
+    double p = stopFn(&frame);
+    if (!(p >= 0 && p <= 1))
+      return w.emitError("walk '")
+             << w.getSymName() << "' has stop probability " << p
+             << ", expected a value in [0, 1]";
+    run.stop_probability = p;
+  }
+  std::vector<uint32_t> starts;
+  if (startFn) {
+    int64_t n = startFn(&frame, nullptr, 0);
+    std::vector<int64_t> ids(std::max<int64_t>(n, 0));
+    startFn(&frame, ids.data(), n);
+    for (int64_t id : ids) {
+      uint32_t v = id < 0 ? SLUICE_VERTEX_NONE
+                          : sluice_graph_vertex_of(graph, uint64_t(id));
+      if (v == SLUICE_VERTEX_NONE)
+        return w.emitError("start vertex ")
+               << id << " of walk '" << w.getSymName()
+               << "' is not in graph '" << g.getSymName() << "'";
+      starts.push_back(v);
+    }
+    run.starts = starts.data();
+    run.num_starts = starts.size();
+  }
+  if (auto wpv = job.getWalksPerVertex())
+    run.walks_per_vertex = static_cast<uint32_t>(*wpv);
+  if (auto seed = job.getSeed())
+    run.seed = static_cast<uint64_t>(*seed);
+  if (options.threads)
+    run.threads = options.threads;
+  else if (auto t = job.getThreads())
+    run.threads = static_cast<uint32_t>(*t);
+  else if (auto t = w.getThreads())
+    run.threads = static_cast<uint32_t>(*t);
+  if (auto wpt = w.getWalkersPerThread())
+    run.walkers_per_thread = static_cast<uint32_t>(*wpt);
+  if (auto sampler = w.getSampler()) {
+    run.sampler = llvm::StringSwitch<sluice_walk_sampler_t>(*sampler)
+                      .Case("rejection", SLUICE_WALK_SAMPLER_REJECTION)
+                      .Case("reservoir", SLUICE_WALK_SAMPLER_RESERVOIR)
+                      .Case("alias", SLUICE_WALK_SAMPLER_ALIAS)
+                      .Default(SLUICE_WALK_SAMPLER_AUTO);
+  }
+  run.quiet = options.quiet ? 1 : 0;
+
+  // Where the walks go.
+  std::string output = options.walksOut;
+  if (output.empty() && job.getOutput()) {
+    output = job.getOutput()->str();
+    std::string base = options.baseDir.empty() ? folderOf(job) : options.baseDir;
+    if (!base.empty() && llvm::sys::path::is_relative(output)) {
+      llvm::SmallString<256> full(base);
+      llvm::sys::path::append(full, output);
+      output = full.str().str();
+    }
+  }
+  sluice_walk_writer_t *writer = nullptr;
+  auto releaseWriter =
+      llvm::make_scope_exit([&] { sluice_walk_writer_release(writer); });
+  if (!output.empty()) {
+    sluice_walk_format_t fmt = StringRef(output).ends_with(".npy")
+                                   ? SLUICE_WALK_FORMAT_NPY_INT64
+                                   : SLUICE_WALK_FORMAT_TEXT;
+    if (sluice_walk_writer_open(output.c_str(), fmt, run.max_length,
+                                SLUICE_WALK_WRITE_ORIGINAL_IDS, graph, &writer,
+                                &rtError) != SLUICE_STATUS_OK)
+      return job.emitError("cannot write the walks of job '")
+             << job.getSymName() << "': " << runtimeMessage(rtError);
+  }
+
+  sluice_walk_stats_t stats;
+  std::memset(&stats, 0, sizeof(stats));
+  if (sluice_walk_run(graph, kernel, block.slots.data(), &run, writer, &stats,
+                      &rtError) != SLUICE_STATUS_OK)
+    return job.emitError("job '")
+           << job.getSymName() << "' failed: " << runtimeMessage(rtError);
+  if (writer &&
+      sluice_walk_writer_commit(writer, &rtError) != SLUICE_STATUS_OK)
+    return job.emitError("cannot write the walks of job '")
+           << job.getSymName() << "': " << runtimeMessage(rtError);
+  report.output = output;
+  report.walks = stats.walks;
+  report.steps = stats.steps;
+  report.seconds = stats.seconds;
+  report.rejectionSteps = stats.rejection_steps;
+  report.reservoirSteps = stats.reservoir_steps;
+  report.aliasSteps = stats.alias_steps;
+  return report;
+}

@@ -1,0 +1,159 @@
+//===- CodegenTest.cpp - JIT, object files and PTX from the LLVM dialect --===//
+#include "compiler/Target/LLVM/Codegen.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace sluice::target;
+
+namespace {
+
+const char *kHostModule = R"mlir(
+module {
+  llvm.func @ext_add(i64, i64) -> i64
+  llvm.func @twice_plus_one(%a: i64) -> i64 {
+    %c = llvm.call @ext_add(%a, %a) : (i64, i64) -> i64
+    %one = llvm.mlir.constant(1 : i64) : i64
+    %r = llvm.add %c, %one : i64
+    llvm.return %r : i64
+  }
+  llvm.mlir.global external constant @table(dense<[1.5, 2.5]> : tensor<2xf64>) : !llvm.array<2 x f64>
+}
+)mlir";
+
+const char *kGpuModule = R"mlir(
+module {
+  llvm.func @store_tid(%p: !llvm.ptr<1>) attributes {nvvm.kernel} {
+    %t = nvvm.read.ptx.sreg.tid.x : i32
+    %q = llvm.getelementptr %p[%t] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+    llvm.store %t, %q : i32, !llvm.ptr<1>
+    llvm.return
+  }
+}
+)mlir";
+
+extern "C" int64_t extAdd(int64_t a, int64_t b) { return a + b; }
+
+struct Fixture : ::testing::Test {
+  Fixture() {
+    ctx.loadDialect<mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect>();
+  }
+  mlir::OwningOpRef<mlir::ModuleOp> parse(const char *text) {
+    return mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
+  }
+  mlir::MLIRContext ctx;
+};
+
+TEST_F(Fixture, JitResolvesExternalsFromTheTable) {
+  auto module = parse(kHostModule);
+  ASSERT_TRUE(module);
+  llvm::StringMap<void *> symbols;
+  symbols["ext_add"] = reinterpret_cast<void *>(&extAdd);
+  std::string error;
+  auto jit = HostJit::create(*module, symbols, 2, error);
+  ASSERT_TRUE(jit) << error;
+  auto *fn = reinterpret_cast<int64_t (*)(int64_t)>(
+      jit->lookup("twice_plus_one", error));
+  ASSERT_TRUE(fn) << error;
+  EXPECT_EQ(fn(20), 41);
+  EXPECT_EQ(fn(-5), -9);
+  auto *table = static_cast<const double *>(jit->lookup("table", error));
+  ASSERT_TRUE(table) << error;
+  EXPECT_EQ(table[0], 1.5);
+  EXPECT_EQ(table[1], 2.5);
+  EXPECT_EQ(jit->lookup("no_such_symbol", error), nullptr);
+  EXPECT_NE(error.find("no_such_symbol"), std::string::npos);
+}
+
+TEST_F(Fixture, JitReportsAMissingExternal) {
+  auto module = parse(kHostModule);
+  ASSERT_TRUE(module);
+  std::string error;
+  // ext_add cannot be resolved: compilation must refuse, naming it.
+  EXPECT_EQ(HostJit::create(*module, {}, 2, error), nullptr);
+  EXPECT_NE(error.find("'ext_add'"), std::string::npos) << error;
+}
+
+TEST_F(Fixture, HostObjectDefinesAndReferencesSymbols) {
+  auto module = parse(kHostModule);
+  ASSERT_TRUE(module);
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-codegen", "o", path));
+  llvm::FileRemover remover(path);
+  std::string error;
+  ASSERT_TRUE(mlir::succeeded(writeHostObject(*module, path, 2, error)))
+      << error;
+  auto object = llvm::object::ObjectFile::createObjectFile(path);
+  ASSERT_TRUE(bool(object)) << llvm::toString(object.takeError());
+  bool defined = false, undefinedExt = false, table = false;
+  for (const auto &sym : object->getBinary()->symbols()) {
+    auto name = sym.getName();
+    auto flags = sym.getFlags();
+    if (!name || !flags)
+      continue;
+    bool undef = *flags & llvm::object::SymbolRef::SF_Undefined;
+    if (*name == "twice_plus_one" && !undef)
+      defined = true;
+    if (*name == "ext_add" && undef)
+      undefinedExt = true;
+    if (*name == "table" && !undef)
+      table = true;
+  }
+  EXPECT_TRUE(defined);
+  EXPECT_TRUE(undefinedExt);
+  EXPECT_TRUE(table);
+}
+
+TEST_F(Fixture, HostObjectToAMissingDirectoryFails) {
+  auto module = parse(kHostModule);
+  ASSERT_TRUE(module);
+  std::string error;
+  EXPECT_TRUE(mlir::failed(
+      writeHostObject(*module, "/nonexistent-dir/x.o", 2, error)));
+  EXPECT_NE(error.find("/nonexistent-dir/x.o"), std::string::npos) << error;
+}
+
+TEST_F(Fixture, PtxForSm90) {
+  auto module = parse(kGpuModule);
+  ASSERT_TRUE(module);
+  std::string ptx, error;
+  ASSERT_TRUE(mlir::succeeded(emitPtx(*module, "sm_90", ptx, error))) << error;
+  EXPECT_NE(ptx.find(".target sm_90"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".entry store_tid"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("%tid.x"), std::string::npos) << ptx;
+}
+
+TEST_F(Fixture, PtxAssemblesWithPtxas) {
+  auto ptxas = llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"});
+  if (!ptxas)
+    GTEST_SKIP() << "no ptxas (CUDA toolkit) on this machine";
+  auto module = parse(kGpuModule);
+  ASSERT_TRUE(module);
+  std::string ptx, error;
+  ASSERT_TRUE(mlir::succeeded(emitPtx(*module, "sm_90", ptx, error))) << error;
+  llvm::SmallString<128> in, out;
+  int fd;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-ptx", "ptx", fd, in));
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-ptx", "cubin", out));
+  llvm::FileRemover removeIn(in), removeOut(out);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  llvm::StringRef args[] = {*ptxas, "-arch=sm_90", in, "-o", out};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*ptxas, args, std::nullopt, {}, 120, 0,
+                                     &message);
+  EXPECT_EQ(rc, 0) << message << "\n" << ptx;
+}
+
+} // namespace
