@@ -44,6 +44,11 @@ struct WalkRunOptions {
   std::string walksOut; ///< overrides the job's `output`
   std::string baseDir;  ///< relative outputs are resolved against it
   bool quiet = false;   ///< no engine progress lines
+  /// The cost model's r = c_rej / c_res for `sampler: auto`; 0 = calibrate
+  /// at start-up. Walks drawn by the cost model depend on r (it decides
+  /// which sampler consumes the random numbers), so a run reproduces
+  /// another one bit for bit only with the same seed and the same r.
+  double costRatio = 0;
 };
 
 /// What a run did (for the summary sluicec prints).
@@ -55,6 +60,8 @@ struct WalkRunReport {
   double compileSeconds = 0; ///< lowering + JIT
   double loadSeconds = 0;    ///< graph load
   uint64_t rejectionSteps = 0, reservoirSteps = 0, aliasSteps = 0;
+  double costRatio = 0;   ///< the r the cost model used (0: not used)
+  bool calibrated = false; ///< r was measured at start-up
 };
 
 /// Runs a walk job: JIT-compiles its walk, loads the graph, builds the

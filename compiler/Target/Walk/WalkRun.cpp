@@ -372,6 +372,7 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
                       .Default(SLUICE_WALK_SAMPLER_AUTO);
   }
   run.quiet = options.quiet ? 1 : 0;
+  run.cost_ratio = options.costRatio;
 
   // Where the walks go.
   std::string output = options.walksOut;
@@ -415,5 +416,9 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   report.rejectionSteps = stats.rejection_steps;
   report.reservoirSteps = stats.reservoir_steps;
   report.aliasSteps = stats.alias_steps;
+  if (run.sampler == SLUICE_WALK_SAMPLER_AUTO) {
+    report.costRatio = stats.cost_ratio;
+    report.calibrated = options.costRatio == 0;
+  }
   return report;
 }

@@ -12,6 +12,8 @@
 #include "compiler/Target/Walk/WalkCompile.h"
 
 #include "mlir/IR/AsmState.h"
+
+#include <cmath>
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -108,6 +110,12 @@ static cl::opt<std::string> walksOut(
     "walks-out", cl::desc("--run: write the walks here instead of the job's "
                           "output (.npy: NumPy int64, else text)"),
     cl::value_desc("path"), cl::cat(sluiceCategory));
+static cl::opt<double> walkCostRatio(
+    "cost-ratio",
+    cl::desc("--run: the cost model's r = c_rej / c_res for `sampler: auto` "
+             "(default: calibrated at start-up; pin it to reproduce walks "
+             "exactly)"),
+    cl::init(0), cl::value_desc("r"), cl::cat(sluiceCategory));
 static cl::opt<bool> compileWalks(
     "c", cl::desc("Compile the program's walks to an object file (-o, "
                   "default <input>.o) and a C header next to it (.h)"),
@@ -344,6 +352,13 @@ static int runWalkProgram(Compilation &compilation) {
   options.job = jobName;
   options.threads = walkThreads;
   options.walksOut = walksOut;
+  if (walkCostRatio < 0 || !std::isfinite(walkCostRatio)) {
+    llvm::errs() << "sluicec: error: --cost-ratio must be a finite number "
+                    ">= 0 (0: calibrate), got "
+                 << walkCostRatio << "\n";
+    return 1;
+  }
+  options.costRatio = walkCostRatio;
   auto report = target::runWalkJob(module, options);
   if (mlir::failed(report))
     return 1;
@@ -363,6 +378,13 @@ static int runWalkProgram(Compilation &compilation) {
   os << "  samplers: " << report->rejectionSteps << " rejection, "
      << report->reservoirSteps << " reservoir, " << report->aliasSteps
      << " alias steps\n";
+  if (report->costRatio > 0)
+    os << llvm::format("  cost model: r = %.17g", report->costRatio)
+       << (report->calibrated
+               ? " (calibrated; --cost-ratio with this value reproduces "
+                 "these walks exactly)"
+               : "")
+       << "\n";
   os << "  output:   "
      << (report->output.empty() ? std::string("(none: the job has no output; "
                                               "use --walks-out)")
