@@ -863,157 +863,160 @@ sluice_tier_tensor_disk_path(const sluice_tier_manager_t *m,
   return t.hasCopy ? t.copyPath.c_str() : "";
 }
 
+/// The frame every batch call shares: a NULL-manager check, the exception
+/// guard, reaping finished I/O and validating `ids` (`action` names the call
+/// in that error), then `body()`.
+template <typename Body>
+static sluice_status_t batchCall(sluice_tier_manager_t *m,
+                                 const sluice_tensor_t *ids, size_t count,
+                                 sluice_error_t *error, const char *function,
+                                 const char *action, Body body) {
+  if (!m)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                std::string(function) + ": NULL manager");
+  return guarded(error, "", [&]() -> sluice_status_t {
+    m->reap();
+    sluice_status_t status = m->checkIds(ids, count, error, action);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+    return body();
+  });
+}
+
+/// batchCall() whose body runs `step(id, tensor)` on each tensor in order,
+/// stopping at the first failure; on success it clears `error`.
+template <typename Step>
+static sluice_status_t forEachTensor(sluice_tier_manager_t *m,
+                                     const sluice_tensor_t *ids, size_t count,
+                                     sluice_error_t *error,
+                                     const char *function, const char *action,
+                                     Step step) {
+  return batchCall(m, ids, count, error, function, action,
+                   [&]() -> sluice_status_t {
+                     for (size_t i = 0; i < count; ++i) {
+                       sluice_status_t status =
+                           step(ids[i], m->tensors[ids[i]]);
+                       if (status != SLUICE_STATUS_OK)
+                         return status;
+                     }
+                     sluice_error_clear(error);
+                     return SLUICE_STATUS_OK;
+                   });
+}
+
 extern "C" sluice_status_t sluice_tier_swap_out(sluice_tier_manager_t *m,
                                                 const sluice_tensor_t *ids,
                                                 size_t count,
                                                 sluice_error_t *error) {
-  if (!m)
-    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
-                "sluice_tier_swap_out: NULL manager");
-  return guarded(error, "", [&]() -> sluice_status_t {
-    m->reap();
-    sluice_status_t status = m->checkIds(ids, count, error, "swap out");
-    if (status != SLUICE_STATUS_OK)
-      return status;
-    for (size_t i = 0; i < count; ++i) {
-      Tensor &t = m->tensors[ids[i]];
-      status = m->takeDeferred(t, error);
-      if (status != SLUICE_STATUS_OK)
-        return status;
-      if (t.state == SLUICE_TENSOR_SWAPPING_IN) {
-        status = m->settle(ids[i], error);
+  return forEachTensor(
+      m, ids, count, error, "sluice_tier_swap_out", "swap out",
+      [&](sluice_tensor_t id, Tensor &t) -> sluice_status_t {
+        sluice_status_t status = m->takeDeferred(t, error);
         if (status != SLUICE_STATUS_OK)
           return status;
-      }
-      if (t.state == SLUICE_TENSOR_SWAPPING_OUT) {
-        t.op->keepResident = false;
-        continue;
-      }
-      if (t.state != SLUICE_TENSOR_RESIDENT)
-        continue; // already out, or empty
-      if (!t.dirty && t.hasCopy) {
-        m->giveBuffer(std::move(t.data), t.padded);
-        m->account(t.home, -static_cast<int64_t>(t.padded));
-        t.state = SLUICE_TENSOR_ON_DISK;
-        ++m->stats.swap_outs_clean;
-        continue;
-      }
-      status = m->startWrite(ids[i], error);
-      if (status != SLUICE_STATUS_OK)
-        return status;
-    }
-    sluice_error_clear(error);
-    return SLUICE_STATUS_OK;
-  });
+        if (t.state == SLUICE_TENSOR_SWAPPING_IN) {
+          status = m->settle(id, error);
+          if (status != SLUICE_STATUS_OK)
+            return status;
+        }
+        if (t.state == SLUICE_TENSOR_SWAPPING_OUT) {
+          t.op->keepResident = false;
+          return SLUICE_STATUS_OK;
+        }
+        if (t.state != SLUICE_TENSOR_RESIDENT)
+          return SLUICE_STATUS_OK; // already out, or empty
+        if (!t.dirty && t.hasCopy) {
+          m->giveBuffer(std::move(t.data), t.padded);
+          m->account(t.home, -static_cast<int64_t>(t.padded));
+          t.state = SLUICE_TENSOR_ON_DISK;
+          ++m->stats.swap_outs_clean;
+          return SLUICE_STATUS_OK;
+        }
+        return m->startWrite(id, error);
+      });
 }
 
 extern "C" sluice_status_t sluice_tier_prefetch(sluice_tier_manager_t *m,
                                                 const sluice_tensor_t *ids,
                                                 size_t count,
                                                 sluice_error_t *error) {
-  if (!m)
-    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
-                "sluice_tier_prefetch: NULL manager");
-  return guarded(error, "", [&]() -> sluice_status_t {
-    m->reap();
-    sluice_status_t status = m->checkIds(ids, count, error, "prefetch");
-    if (status != SLUICE_STATUS_OK)
-      return status;
-    for (size_t i = 0; i < count; ++i) {
-      Tensor &t = m->tensors[ids[i]];
-      status = m->takeDeferred(t, error);
-      if (status != SLUICE_STATUS_OK)
-        return status;
-      switch (t.state) {
-      case SLUICE_TENSOR_RESIDENT:
-      case SLUICE_TENSOR_SWAPPING_IN:
-        break;
-      case SLUICE_TENSOR_SWAPPING_OUT:
-        t.op->keepResident = true;
-        break;
-      case SLUICE_TENSOR_EMPTY:
-        status = m->reserve(t, error);
+  return forEachTensor(
+      m, ids, count, error, "sluice_tier_prefetch", "prefetch",
+      [&](sluice_tensor_t id, Tensor &t) -> sluice_status_t {
+        sluice_status_t status = m->takeDeferred(t, error);
         if (status != SLUICE_STATUS_OK)
           return status;
-        t.data = m->takeBuffer(t.padded, true);
-        if (!t.data) {
-          m->account(t.home, -static_cast<int64_t>(t.padded));
-          return failOutOfMemory(error, t.name);
+        switch (t.state) {
+        case SLUICE_TENSOR_RESIDENT:
+        case SLUICE_TENSOR_SWAPPING_IN:
+          break;
+        case SLUICE_TENSOR_SWAPPING_OUT:
+          t.op->keepResident = true;
+          break;
+        case SLUICE_TENSOR_EMPTY:
+          status = m->reserve(t, error);
+          if (status != SLUICE_STATUS_OK)
+            return status;
+          t.data = m->takeBuffer(t.padded, true);
+          if (!t.data) {
+            m->account(t.home, -static_cast<int64_t>(t.padded));
+            return failOutOfMemory(error, t.name);
+          }
+          t.state = SLUICE_TENSOR_RESIDENT;
+          t.dirty = true;
+          break;
+        case SLUICE_TENSOR_ON_DISK:
+          return m->startRead(id, error);
         }
-        t.state = SLUICE_TENSOR_RESIDENT;
-        t.dirty = true;
-        break;
-      case SLUICE_TENSOR_ON_DISK:
-        status = m->startRead(ids[i], error);
-        if (status != SLUICE_STATUS_OK)
-          return status;
-        break;
-      }
-    }
-    sluice_error_clear(error);
-    return SLUICE_STATUS_OK;
-  });
+        return SLUICE_STATUS_OK;
+      });
 }
 
 extern "C" sluice_status_t sluice_tier_discard(sluice_tier_manager_t *m,
                                                const sluice_tensor_t *ids,
                                                size_t count,
                                                sluice_error_t *error) {
-  if (!m)
-    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
-                "sluice_tier_discard: NULL manager");
-  return guarded(error, "", [&]() -> sluice_status_t {
-    m->reap();
-    sluice_status_t status = m->checkIds(ids, count, error, "discard");
-    if (status != SLUICE_STATUS_OK)
-      return status;
-    for (size_t i = 0; i < count; ++i) {
-      Tensor &t = m->tensors[ids[i]];
-      sluice_error_t ignored; // its outcome no longer matters
-      m->settle(ids[i], &ignored);
-      m->takeDeferred(t, &ignored);
-      if (t.data) {
-        m->giveBuffer(std::move(t.data), t.padded);
-        m->account(t.home, -static_cast<int64_t>(t.padded));
-      }
-      if (t.hasCopy)
-        m->dropCopy(t, t.generation);
-      t.hasCopy = false;
-      t.copyPath.clear();
-      t.dirty = true;
-      t.state = SLUICE_TENSOR_EMPTY;
-    }
-    sluice_error_clear(error);
-    return SLUICE_STATUS_OK;
-  });
+  return forEachTensor(
+      m, ids, count, error, "sluice_tier_discard", "discard",
+      [&](sluice_tensor_t id, Tensor &t) -> sluice_status_t {
+        sluice_error_t ignored; // its outcome no longer matters
+        m->settle(id, &ignored);
+        m->takeDeferred(t, &ignored);
+        if (t.data) {
+          m->giveBuffer(std::move(t.data), t.padded);
+          m->account(t.home, -static_cast<int64_t>(t.padded));
+        }
+        if (t.hasCopy)
+          m->dropCopy(t, t.generation);
+        t.hasCopy = false;
+        t.copyPath.clear();
+        t.dirty = true;
+        t.state = SLUICE_TENSOR_EMPTY;
+        return SLUICE_STATUS_OK;
+      });
 }
 
 extern "C" sluice_status_t sluice_tier_wait(sluice_tier_manager_t *m,
                                             const sluice_tensor_t *ids,
                                             size_t count,
                                             sluice_error_t *error) {
-  if (!m)
-    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
-                "sluice_tier_wait: NULL manager");
-  return guarded(error, "", [&]() -> sluice_status_t {
-    m->reap();
-    sluice_status_t status = m->checkIds(ids, count, error, "wait");
-    if (status != SLUICE_STATUS_OK)
-      return status;
-    sluice_status_t first = SLUICE_STATUS_OK;
-    for (size_t i = 0; i < count; ++i) {
-      sluice_error_t local;
-      sluice_status_t s = m->settle(ids[i], &local);
-      if (s != SLUICE_STATUS_OK && first == SLUICE_STATUS_OK) {
-        first = s;
-        if (error)
-          *error = local;
-      }
-    }
-    if (first == SLUICE_STATUS_OK)
-      sluice_error_clear(error);
-    return first;
-  });
+  return batchCall(
+      m, ids, count, error, "sluice_tier_wait", "wait",
+      [&]() -> sluice_status_t {
+        sluice_status_t first = SLUICE_STATUS_OK;
+        for (size_t i = 0; i < count; ++i) {
+          sluice_error_t local;
+          sluice_status_t s = m->settle(ids[i], &local);
+          if (s != SLUICE_STATUS_OK && first == SLUICE_STATUS_OK) {
+            first = s;
+            if (error)
+              *error = local;
+          }
+        }
+        if (first == SLUICE_STATUS_OK)
+          sluice_error_clear(error);
+        return first;
+      });
 }
 
 extern "C" sluice_status_t sluice_tier_wait_all(sluice_tier_manager_t *m,

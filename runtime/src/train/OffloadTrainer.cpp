@@ -66,30 +66,31 @@ const float *OffloadTrainer::readable(TensorRef ref) {
   return static_cast<const float *>(sluice_tier_tensor_read(tiers, tensor(ref)));
 }
 
+sluice_status_t OffloadTrainer::make(const MlpConfig &config,
+                                     OffloadOptions options, bool fresh,
+                                     std::unique_ptr<OffloadTrainer> &out,
+                                     sluice_error_t *error) {
+  std::unique_ptr<OffloadTrainer> t(new OffloadTrainer);
+  t->config = config;
+  t->options = std::move(options);
+  sluice_status_t status = t->setUp(fresh, error);
+  if (status == SLUICE_STATUS_OK)
+    out = std::move(t);
+  return status;
+}
+
 sluice_status_t OffloadTrainer::create(const MlpConfig &config,
                                        OffloadOptions options,
                                        std::unique_ptr<OffloadTrainer> &out,
                                        sluice_error_t *error) {
-  std::unique_ptr<OffloadTrainer> t(new OffloadTrainer);
-  t->config = config;
-  t->options = std::move(options);
-  sluice_status_t status = t->setUp(true, error);
-  if (status == SLUICE_STATUS_OK)
-    out = std::move(t);
-  return status;
+  return make(config, std::move(options), true, out, error);
 }
 
 sluice_status_t OffloadTrainer::restore(const MlpConfig &config,
                                         OffloadOptions options,
                                         std::unique_ptr<OffloadTrainer> &out,
                                         sluice_error_t *error) {
-  std::unique_ptr<OffloadTrainer> t(new OffloadTrainer);
-  t->config = config;
-  t->options = std::move(options);
-  sluice_status_t status = t->setUp(false, error);
-  if (status == SLUICE_STATUS_OK)
-    out = std::move(t);
-  return status;
+  return make(config, std::move(options), false, out, error);
 }
 
 sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {

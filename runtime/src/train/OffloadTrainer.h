@@ -81,6 +81,10 @@ public:
 
 private:
   OffloadTrainer() = default;
+  /// create() (fresh) and restore() (!fresh): builds a trainer and sets it up.
+  static sluice_status_t make(const MlpConfig &config, OffloadOptions options,
+                              bool fresh, std::unique_ptr<OffloadTrainer> &out,
+                              sluice_error_t *error);
   sluice_status_t setUp(bool fresh, sluice_error_t *error);
   sluice_status_t runStep(float *loss, sluice_error_t *error);
   sluice_status_t ensure(const std::vector<TensorRef> &reads,
