@@ -108,6 +108,18 @@ struct Run {
     double w = weights ? static_cast<double>(weights[edge]) : 1.0;
     return kernel->weight ? kernel->weight(f, targets[edge], edge, w) : w;
   }
+  /// A zeroed frame over this run's graph, parameters and seed, with state
+  /// `state` (NULL when the kernel keeps none) and draw counter `draws`.
+  sluice_walk_frame_t frame(int64_t *state, uint64_t *draws) const {
+    sluice_walk_frame_t f;
+    std::memset(&f, 0, sizeof(f));
+    f.graph = graph;
+    f.params = params;
+    f.state = kernel->num_state ? state : nullptr;
+    f.seed = seed;
+    f.random_draws = draws;
+    return f;
+  }
   /// The cost model's W_sum: the middle of the kernel's sum bounds, or the
   /// degree times the middle of the edge bounds when it has none.
   double sumEstimate(const sluice_walk_frame_t *f, uint64_t degree,
@@ -223,13 +235,9 @@ public:
     state.assign(static_cast<size_t>(run.walkersPerThread) * k.num_state, 0);
     for (uint32_t i = 0; i < run.walkersPerThread; ++i) {
       Slot &s = slots[i];
-      std::memset(&s.f, 0, sizeof(s.f));
-      s.f.graph = run.graph;
-      s.f.params = run.params;
-      s.f.state = k.num_state ? state.data() + size_t(i) * k.num_state
-                              : nullptr;
-      s.f.seed = run.seed;
-      s.f.random_draws = &s.draws;
+      s.f = run.frame(k.num_state ? state.data() + size_t(i) * k.num_state
+                                  : nullptr,
+                      &s.draws);
     }
   }
 
@@ -522,13 +530,7 @@ struct AliasTables {
       std::vector<float> prob;
       std::vector<int64_t> state(k.num_state, 0);
       uint64_t draws = 0;
-      sluice_walk_frame_t f;
-      std::memset(&f, 0, sizeof(f));
-      f.graph = run.graph;
-      f.params = run.params;
-      f.state = k.num_state ? state.data() : nullptr;
-      f.seed = run.seed;
-      f.random_draws = &draws;
+      sluice_walk_frame_t f = run.frame(state.data(), &draws);
       for (uint64_t v = lo; v < hi; ++v) {
         uint64_t b = run.offsets[v], d = run.offsets[v + 1] - b;
         if (d == 0)
@@ -564,13 +566,7 @@ std::vector<double> vertexBounds(const Run &run, bool costModel,
   parallelRanges(run.numVertices, threads, [&](uint64_t lo, uint64_t hi) {
     std::vector<int64_t> state(k.num_state, 0);
     uint64_t draws = 0;
-    sluice_walk_frame_t f;
-    std::memset(&f, 0, sizeof(f));
-    f.graph = run.graph;
-    f.params = run.params;
-    f.state = k.num_state ? state.data() : nullptr;
-    f.seed = run.seed;
-    f.random_draws = &draws;
+    sluice_walk_frame_t f = run.frame(state.data(), &draws);
     for (uint64_t v = lo; v < hi; ++v) {
       f.prev = f.cur = static_cast<uint32_t>(v);
       uint64_t degree = run.offsets[v + 1] - run.offsets[v];
@@ -607,13 +603,7 @@ double calibrate(const Run &run) {
     return CostModel::kDefaultRatio;
   std::vector<int64_t> state(k.num_state, 0);
   uint64_t draws = 0;
-  sluice_walk_frame_t f;
-  std::memset(&f, 0, sizeof(f));
-  f.graph = run.graph;
-  f.params = run.params;
-  f.state = k.num_state ? state.data() : nullptr;
-  f.seed = run.seed;
-  f.random_draws = &draws;
+  sluice_walk_frame_t f = run.frame(state.data(), &draws);
   using Clock = std::chrono::steady_clock;
   double bestRes = 1e300, bestRej = 1e300;
   volatile uint64_t sink = 0;
