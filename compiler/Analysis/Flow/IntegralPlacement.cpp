@@ -6,11 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Flow/IntegralPlacement.h"
-#include "compiler/Analysis/Flow/Glpk.h"
+#include "compiler/Analysis/Flow/PlacementLP.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <optional>
 
 using namespace sluice;
@@ -33,110 +32,10 @@ struct MipResult {
 llvm::Expected<MipResult> solveMIP(const FlowNetwork &net,
                                    const PlacementProblem &p,
                                    const IntegralPlacementOptions &options) {
-  unsigned numC = p.classes.size(), numT = p.tiers.size(),
-           numD = p.destinations.size(), n = net.numNodes(),
-           numArcs = net.numArcs();
-  double byteUnit = 0, capUnit = 0, storUnit = 0;
-  for (const PlacementClass &c : p.classes) {
-    for (double a : c.accesses)
-      byteUnit = std::max(byteUnit, a * c.bytesPerItem);
-    storUnit = std::max(storUnit, c.bytesPerItem * c.itemCount);
-  }
-  for (const FlowArc &a : net.arcs)
-    capUnit = std::max(capUnit, a.capacity);
-  byteUnit = byteUnit > 0 ? byteUnit : 1;
-  capUnit = capUnit > 0 ? capUnit : 1;
-  storUnit = storUnit > 0 ? storUnit : 1;
-
-  GlpkProb lp(glp_create_prob());
-  glp_set_obj_dir(lp.get(), GLP_MIN);
-  glp_add_cols(lp.get(), 1);
-  glp_set_col_bnds(lp.get(), 1, GLP_LO, 0, 0);
-  glp_set_obj_coef(lp.get(), 1, 1);
-  int yBase = glp_add_cols(lp.get(), static_cast<int>(numC * numT));
-  auto yCol = [&](unsigned c, unsigned t) {
-    return yBase + static_cast<int>(c * numT + t);
-  };
-  for (unsigned c = 0; c != numC; ++c)
-    for (unsigned t = 0; t != numT; ++t) {
-      glp_set_col_kind(lp.get(), yCol(c, t), GLP_IV);
-      glp_set_col_bnds(lp.get(), yCol(c, t), GLP_DB, 0,
-                       p.classes[c].itemCount);
-    }
-  int fBase = 0;
-  if (numD * numArcs > 0) {
-    fBase = glp_add_cols(lp.get(), static_cast<int>(numD * numArcs));
-    for (unsigned i = 0; i != numD * numArcs; ++i)
-      glp_set_col_bnds(lp.get(), fBase + static_cast<int>(i), GLP_LO, 0, 0);
-  }
-  auto fCol = [&](unsigned d, unsigned e) {
-    return fBase + static_cast<int>(d * numArcs + e);
-  };
-  std::vector<int> ia{0}, ja{0};
-  std::vector<double> ar{0};
-  auto put = [&](int row, int col, double v) {
-    if (v == 0)
-      return;
-    ia.push_back(row);
-    ja.push_back(col);
-    ar.push_back(v);
-  };
-  for (unsigned c = 0; c != numC; ++c) {
-    int row = glp_add_rows(lp.get(), 1);
-    glp_set_row_bnds(lp.get(), row, GLP_FX, p.classes[c].itemCount,
-                     p.classes[c].itemCount);
-    for (unsigned t = 0; t != numT; ++t)
-      put(row, yCol(c, t), 1);
-  }
-  for (unsigned t = 0; t != numT; ++t) {
-    int row = glp_add_rows(lp.get(), 1);
-    glp_set_row_bnds(lp.get(), row, GLP_UP, 0,
-                     p.tiers[t].capacityBytes / storUnit);
-    for (unsigned c = 0; c != numC; ++c)
-      put(row, yCol(c, t), p.classes[c].bytesPerItem / storUnit);
-  }
-  std::vector<std::vector<unsigned>> outArcs(n), inArcs(n);
-  for (unsigned e = 0; e != numArcs; ++e) {
-    outArcs[net.arcs[e].from].push_back(e);
-    inArcs[net.arcs[e].to].push_back(e);
-  }
-  for (unsigned d = 0; d != numD; ++d) {
-    unsigned sink = p.destinations[d];
-    // Bytes node v supplies to d per item of class c on tier t.
-    std::vector<std::vector<double>> coef(n,
-                                          std::vector<double>(numC * numT, 0));
-    for (unsigned t = 0; t != numT; ++t) {
-      const PlacementTier &tier = p.tiers[t];
-      double share = 1.0 / static_cast<double>(tier.devices.size());
-      for (unsigned v : tier.devices)
-        for (unsigned c = 0; c != numC; ++c) {
-          const PlacementClass &cl = p.classes[c];
-          coef[v][c * numT + t] += cl.accesses[d] * cl.bytesPerItem * share /
-                                   cl.itemCount / byteUnit;
-        }
-    }
-    for (unsigned v = 0; v != n; ++v) {
-      if (v == sink)
-        continue;
-      int row = glp_add_rows(lp.get(), 1);
-      glp_set_row_bnds(lp.get(), row, GLP_FX, 0, 0);
-      for (unsigned e : outArcs[v])
-        put(row, fCol(d, e), 1);
-      for (unsigned e : inArcs[v])
-        put(row, fCol(d, e), -1);
-      for (unsigned i = 0; i != numC * numT; ++i)
-        put(row, yBase + static_cast<int>(i), -coef[v][i]);
-    }
-  }
-  for (unsigned e = 0; e != numArcs; ++e) {
-    int row = glp_add_rows(lp.get(), 1);
-    glp_set_row_bnds(lp.get(), row, GLP_UP, 0, 0);
-    for (unsigned d = 0; d != numD; ++d)
-      put(row, fCol(d, e), 1);
-    put(row, 1, -net.arcs[e].capacity / capUnit);
-  }
-  glp_load_matrix(lp.get(), static_cast<int>(ia.size()) - 1, ia.data(),
-                  ja.data(), ar.data());
+  unsigned numC = p.classes.size(), numT = p.tiers.size();
+  PlacementLP built = buildPlacementLP(net, p, /*integral=*/true);
+  GlpkProb &lp = built.lp;
+  double byteUnit = built.byteUnit, capUnit = built.capUnit;
 
   int ret = runGlpkSimplex(lp.get(), /*exact=*/false);
   if (ret != 0)
@@ -173,7 +72,7 @@ llvm::Expected<MipResult> solveMIP(const FlowNetwork &net,
     double sum = 0;
     unsigned largest = 0;
     for (unsigned t = 0; t != numT; ++t) {
-      double y = std::max(0.0, std::round(glp_mip_col_val(lp.get(), yCol(c, t))));
+      double y = std::max(0.0, std::round(glp_mip_col_val(lp.get(), built.placeCol(c, t))));
       r.items[c][t] = y;
       sum += y;
       if (y > r.items[c][largest])
@@ -208,17 +107,7 @@ flow::placeGreedyWhole(const FlowNetwork &net, const PlacementProblem &p,
   if (llvm::Error err = validateIntegralPlacement(net, p))
     return std::move(err);
   unsigned numC = p.classes.size(), numT = p.tiers.size();
-  std::vector<double> density(numC);
-  for (unsigned c = 0; c != numC; ++c) {
-    const PlacementClass &cl = p.classes[c];
-    density[c] = std::accumulate(cl.accesses.begin(), cl.accesses.end(), 0.0) /
-                 (cl.bytesPerItem * cl.itemCount);
-  }
-  std::vector<unsigned> order(numC);
-  std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
-    return density[a] > density[b];
-  });
+  std::vector<unsigned> order = densityOrder(p);
   std::vector<double> left(numT);
   for (unsigned t = 0; t != numT; ++t)
     left[t] = p.tiers[t].capacityBytes;

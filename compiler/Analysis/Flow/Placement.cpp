@@ -5,12 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Flow/Placement.h"
-#include "compiler/Analysis/Flow/Glpk.h"
+#include "compiler/Analysis/Flow/PlacementLP.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <numeric>
 #include <optional>
 
 using namespace sluice;
@@ -36,117 +35,9 @@ double classBytes(const PlacementClass &c) {
 /// Solves the joint LP; returns items[c][t].
 llvm::Expected<std::vector<std::vector<double>>>
 solveJointLP(const FlowNetwork &net, const PlacementProblem &p) {
-  unsigned numC = p.classes.size(), numT = p.tiers.size(),
-           numD = p.destinations.size(), n = net.numNodes(),
-           numArcs = net.numArcs();
-  double byteUnit = 0, capUnit = 0, storUnit = 0;
-  for (const PlacementClass &c : p.classes) {
-    for (double a : c.accesses)
-      byteUnit = std::max(byteUnit, a * c.bytesPerItem);
-    storUnit = std::max(storUnit, classBytes(c));
-  }
-  for (const FlowArc &a : net.arcs)
-    capUnit = std::max(capUnit, a.capacity);
-  if (byteUnit <= 0)
-    byteUnit = 1;
-  if (capUnit <= 0)
-    capUnit = 1;
-  if (storUnit <= 0)
-    storUnit = 1;
-
-  GlpkProb lp(glp_create_prob());
-  glp_set_obj_dir(lp.get(), GLP_MIN);
-  // Column 1: tau = T * capUnit / byteUnit.
-  glp_add_cols(lp.get(), 1);
-  glp_set_col_bnds(lp.get(), 1, GLP_LO, 0, 0);
-  glp_set_obj_coef(lp.get(), 1, 1);
-  // x[c][t] in [0, 1].
-  int xBase = glp_add_cols(lp.get(), static_cast<int>(numC * numT));
-  for (unsigned i = 0; i != numC * numT; ++i)
-    glp_set_col_bnds(lp.get(), xBase + static_cast<int>(i), GLP_DB, 0, 1);
-  auto xCol = [&](unsigned c, unsigned t) {
-    return xBase + static_cast<int>(c * numT + t);
-  };
-  // f[d][e] >= 0, in byteUnit.
-  int fBase = 0;
-  if (numD * numArcs > 0) {
-    fBase = glp_add_cols(lp.get(), static_cast<int>(numD * numArcs));
-    for (unsigned i = 0; i != numD * numArcs; ++i)
-      glp_set_col_bnds(lp.get(), fBase + static_cast<int>(i), GLP_LO, 0, 0);
-  }
-  auto fCol = [&](unsigned d, unsigned e) {
-    return fBase + static_cast<int>(d * numArcs + e);
-  };
-
-  std::vector<int> ia{0}, ja{0};
-  std::vector<double> ar{0};
-  auto put = [&](int row, int col, double v) {
-    if (v == 0)
-      return;
-    ia.push_back(row);
-    ja.push_back(col);
-    ar.push_back(v);
-  };
-
-  // Every class is placed whole.
-  for (unsigned c = 0; c != numC; ++c) {
-    int row = glp_add_rows(lp.get(), 1);
-    glp_set_row_bnds(lp.get(), row, GLP_FX, 1, 1);
-    for (unsigned t = 0; t != numT; ++t)
-      put(row, xCol(c, t), 1);
-  }
-  // Tier capacities.
-  for (unsigned t = 0; t != numT; ++t) {
-    int row = glp_add_rows(lp.get(), 1);
-    glp_set_row_bnds(lp.get(), row, GLP_UP, 0,
-                     p.tiers[t].capacityBytes / storUnit);
-    for (unsigned c = 0; c != numC; ++c)
-      put(row, xCol(c, t), classBytes(p.classes[c]) / storUnit);
-  }
-  // Conservation of commodity d at every node but d: out - in = supply(x).
-  // The destination's own share (if it is a tier device) is read locally.
-  std::vector<std::vector<unsigned>> outArcs(n), inArcs(n);
-  for (unsigned e = 0; e != numArcs; ++e) {
-    outArcs[net.arcs[e].from].push_back(e);
-    inArcs[net.arcs[e].to].push_back(e);
-  }
-  for (unsigned d = 0; d != numD; ++d) {
-    unsigned sink = p.destinations[d];
-    std::vector<std::vector<double>> coef(n,
-                                          std::vector<double>(numC * numT, 0));
-    for (unsigned t = 0; t != numT; ++t) {
-      const PlacementTier &tier = p.tiers[t];
-      double share = 1.0 / static_cast<double>(tier.devices.size());
-      for (unsigned v : tier.devices)
-        for (unsigned c = 0; c != numC; ++c) {
-          const PlacementClass &cl = p.classes[c];
-          coef[v][c * numT + t] +=
-              cl.accesses[d] * cl.bytesPerItem * share / byteUnit;
-        }
-    }
-    for (unsigned v = 0; v != n; ++v) {
-      if (v == sink)
-        continue;
-      int row = glp_add_rows(lp.get(), 1);
-      glp_set_row_bnds(lp.get(), row, GLP_FX, 0, 0);
-      for (unsigned e : outArcs[v])
-        put(row, fCol(d, e), 1);
-      for (unsigned e : inArcs[v])
-        put(row, fCol(d, e), -1);
-      for (unsigned i = 0; i != numC * numT; ++i)
-        put(row, xBase + static_cast<int>(i), -coef[v][i]);
-    }
-  }
-  // Arc capacities over the horizon.
-  for (unsigned e = 0; e != numArcs; ++e) {
-    int row = glp_add_rows(lp.get(), 1);
-    glp_set_row_bnds(lp.get(), row, GLP_UP, 0, 0);
-    for (unsigned d = 0; d != numD; ++d)
-      put(row, fCol(d, e), 1);
-    put(row, 1, -net.arcs[e].capacity / capUnit);
-  }
-  glp_load_matrix(lp.get(), static_cast<int>(ia.size()) - 1, ia.data(),
-                  ja.data(), ar.data());
+  unsigned numC = p.classes.size(), numT = p.tiers.size();
+  PlacementLP built = buildPlacementLP(net, p, /*integral=*/false);
+  GlpkProb &lp = built.lp;
 
   int ret = runGlpkSimplex(lp.get(), /*exact=*/false);
   if (ret != 0)
@@ -162,7 +53,7 @@ solveJointLP(const FlowNetwork &net, const PlacementProblem &p) {
   for (unsigned c = 0; c != numC; ++c) {
     double sum = 0;
     for (unsigned t = 0; t != numT; ++t) {
-      double x = std::clamp(glp_get_col_prim(lp.get(), xCol(c, t)), 0.0, 1.0);
+      double x = std::clamp(glp_get_col_prim(lp.get(), built.placeCol(c, t)), 0.0, 1.0);
       if (x < 1e-12)
         x = 0;
       items[c][t] = x;
@@ -301,17 +192,7 @@ flow::placeGreedyByDensity(const FlowNetwork &net, const PlacementProblem &p,
   if (llvm::Error err = validatePlacement(net, p))
     return std::move(err);
   unsigned numC = p.classes.size(), numT = p.tiers.size();
-  std::vector<double> density(numC);
-  for (unsigned c = 0; c != numC; ++c) {
-    const PlacementClass &cl = p.classes[c];
-    density[c] = std::accumulate(cl.accesses.begin(), cl.accesses.end(), 0.0) /
-                 classBytes(cl);
-  }
-  std::vector<unsigned> order(numC);
-  std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
-    return density[a] > density[b];
-  });
+  std::vector<unsigned> order = densityOrder(p);
   std::vector<double> left(numT);
   for (unsigned t = 0; t != numT; ++t)
     left[t] = p.tiers[t].capacityBytes;
