@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/sampling.h"
+#include "test/Unit/Support/ChiSquare.h"
 
 #include <gtest/gtest.h>
 
@@ -30,65 +31,15 @@ namespace {
 // Chi-square machinery
 //===----------------------------------------------------------------------===//
 
-/// Upper critical value of chi-square with `df` degrees of freedom at
-/// significance 1e-4 (z = 3.719), by Wilson-Hilferty; slightly conservative
-/// for df = 1 (16.2 instead of 15.1), accurate beyond.
-double criticalValue(int df) {
-  const double z = 3.719;
-  double a = 2.0 / (9.0 * df);
-  double c = 1 - a + z * std::sqrt(a);
-  return df * c * c * c;
-}
+using sluice::testsupport::criticalValue;
+using sluice::testsupport::Fit;
 
-struct Fit {
-  double statistic = 0;
-  int df = 0;
-  uint64_t zeroWeightHits = 0; // samples of a zero-weight category
-  uint64_t misses = 0;         // kNoCandidate or out of range
-  bool passes() const {
-    return zeroWeightHits == 0 && misses == 0 &&
-           (df == 0 || statistic < criticalValue(df));
-  }
-};
-
-/// Pearson's statistic of `counts` against `weights` (normalised).
-/// Categories with expected count < 5 are pooled; a pool still under 5 is
-/// merged into the smallest other category.
+/// testsupport::chiSquare with `misses` samples (kNoCandidate or out of
+/// range) that fall in no category.
 Fit chiSquare(const std::vector<uint64_t> &counts,
               const std::vector<double> &weights, uint64_t misses) {
-  Fit fit;
+  Fit fit = sluice::testsupport::chiSquare(counts, weights);
   fit.misses = misses;
-  uint64_t total = std::accumulate(counts.begin(), counts.end(), uint64_t(0));
-  double weightSum = 0;
-  for (double w : weights)
-    weightSum += w > 0 ? w : 0;
-  std::vector<std::pair<double, double>> cells; // (expected, observed)
-  double poolExpected = 0, poolObserved = 0;
-  for (size_t i = 0; i < weights.size(); ++i) {
-    if (!(weights[i] > 0)) {
-      fit.zeroWeightHits += counts[i];
-      continue;
-    }
-    double expected = total * weights[i] / weightSum;
-    if (expected < 5) {
-      poolExpected += expected;
-      poolObserved += counts[i];
-    } else {
-      cells.push_back({expected, double(counts[i])});
-    }
-  }
-  if (poolExpected > 0) {
-    if (poolExpected >= 5 || cells.empty()) {
-      cells.push_back({poolExpected, poolObserved});
-    } else {
-      auto smallest = std::min_element(cells.begin(), cells.end());
-      smallest->first += poolExpected;
-      smallest->second += poolObserved;
-    }
-  }
-  for (auto [expected, observed] : cells)
-    fit.statistic += (observed - expected) * (observed - expected) / expected;
-  fit.df = static_cast<int>(cells.size()) - 1;
   return fit;
 }
 
@@ -270,7 +221,7 @@ TEST(SamplerFit, EverySamplerMatchesTheWeights) {
           << name << " on " << wc.name << ": chi2 " << fit.statistic
           << " df " << fit.df << " critical "
           << (fit.df ? criticalValue(fit.df) : 0) << " zero-weight hits "
-          << fit.zeroWeightHits << " misses " << fit.misses;
+          << fit.zeroHits << " misses " << fit.misses;
     }
   }
 }

@@ -10,6 +10,7 @@
 
 #include "bench/walks/ReferenceKernels.h"
 #include "sluice/walk.h"
+#include "test/Unit/Support/ChiSquare.h"
 
 #include "gtest/gtest.h"
 
@@ -28,72 +29,9 @@ namespace sluice::walktest {
 
 using walkref::GraphPtr;
 
-/// Upper critical value of chi-square with `df` degrees of freedom at
-/// significance 1e-4 (z = 3.719), Wilson-Hilferty.
-inline double criticalValue(int df) {
-  const double z = 3.719;
-  double a = 2.0 / (9.0 * df);
-  double c = 1 - a + z * std::sqrt(a);
-  return df * c * c * c;
-}
-
-struct Fit {
-  double statistic = 0;
-  int df = 0;
-  uint64_t zeroHits = 0; // samples in a category of probability 0
-  uint64_t total = 0;
-  bool passes() const {
-    return zeroHits == 0 && (df == 0 || statistic < criticalValue(df));
-  }
-  std::string describe() const {
-    std::ostringstream os;
-    os << "chi2 " << statistic << " df " << df << " critical "
-       << (df ? criticalValue(df) : 0.0) << " zero-probability hits "
-       << zeroHits << " samples " << total;
-    return os.str();
-  }
-};
-
-/// Pearson's statistic of counts against probabilities (normalised here).
-/// Cells with expected count < 5 are pooled; a pool still below 5 joins the
-/// smallest cell.
-inline Fit chiSquare(const std::vector<uint64_t> &counts,
-                     const std::vector<double> &probs) {
-  Fit fit;
-  uint64_t total = std::accumulate(counts.begin(), counts.end(), uint64_t(0));
-  fit.total = total;
-  double sum = 0;
-  for (double p : probs)
-    sum += p > 0 ? p : 0;
-  std::vector<std::pair<double, double>> cells;
-  double poolE = 0, poolO = 0;
-  for (size_t i = 0; i < probs.size(); ++i) {
-    if (!(probs[i] > 0)) {
-      fit.zeroHits += counts[i];
-      continue;
-    }
-    double e = double(total) * probs[i] / sum;
-    if (e < 5) {
-      poolE += e;
-      poolO += double(counts[i]);
-    } else {
-      cells.push_back({e, double(counts[i])});
-    }
-  }
-  if (poolE > 0) {
-    if (poolE >= 5 || cells.empty()) {
-      cells.push_back({poolE, poolO});
-    } else {
-      auto smallest = std::min_element(cells.begin(), cells.end());
-      smallest->first += poolE;
-      smallest->second += poolO;
-    }
-  }
-  for (auto [e, o] : cells)
-    fit.statistic += (o - e) * (o - e) / e;
-  fit.df = static_cast<int>(cells.size()) - 1;
-  return fit;
-}
+using testsupport::chiSquare;
+using testsupport::criticalValue;
+using testsupport::Fit;
 
 /// A temporary file path, removed on destruction.
 class TempFile {
