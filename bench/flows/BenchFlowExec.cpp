@@ -23,6 +23,7 @@
 #include "compiler/Analysis/Flow/FlowSchedule.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
 #include "compiler/Analysis/TopoGraph.h"
+#include "bench/flows/BenchLinks.h"
 #include "compiler/tools/sluice-flow-exec/ScheduleLoader.h"
 
 #include "sluice/flow.h"
@@ -43,11 +44,8 @@ using sluice::analysis::TopoGraph;
 
 namespace {
 
-constexpr double GB = 1e9;
-constexpr double kPcie16 = 25 * GB;  // PCIe Gen4 x16, attained
-constexpr double kPcie4 = 7.88 * GB; // PCIe Gen4 x4 (one U.2 drive)
-constexpr double kNvlink = 50 * GB;  // 2 x NVLink3 per GPU-switch pair
-constexpr double kXgmi = 144 * GB;   // CPU-CPU
+using namespace sluice::bench;
+
 
 struct Machine {
   std::string name;

@@ -21,6 +21,7 @@
 #include "compiler/Analysis/Flow/IntegralPlacement.h"
 #include "compiler/Analysis/Flow/SlotPlacement.h"
 #include "compiler/Analysis/TopoGraph.h"
+#include "bench/flows/BenchLinks.h"
 #include "llvm/Support/Error.h"
 
 #include <poll.h>
@@ -43,11 +44,8 @@ using sluice::analysis::TopoGraph;
 
 namespace {
 
-constexpr double GB = 1e9;
-constexpr double kPcie16 = 25 * GB;   // PCIe Gen4 x16, attained
-constexpr double kPcie4 = 7.88 * GB;  // PCIe Gen4 x4 (one U.2 drive)
-constexpr double kNvlink = 50 * GB;   // 2 x NVLink3 per GPU-switch pair
-constexpr double kXgmi = 144 * GB;    // CPU-CPU
+using namespace sluice::bench;
+
 constexpr double kHdr = 25 * GB;      // 200 Gb/s InfiniBand HDR
 constexpr unsigned kGpusPerServer = 8;
 constexpr unsigned kServersPerPod = 16;
