@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "sluice/io.h"
 
+#include "test/Unit/Offload/IoBackends.h"
 #include "test/Unit/Offload/TestDir.h"
 
 #include <cerrno>
@@ -17,6 +18,7 @@
 #include <random>
 #include <unistd.h>
 
+using sluice::test::ioBackendName;
 using sluice::test::ScratchDir;
 
 namespace {
@@ -87,10 +89,6 @@ sluice_status_t run(sluice_io_engine_t *e, std::vector<sluice_io_request_t> &rs,
 }
 
 class IoEngineTest : public testing::TestWithParam<sluice_io_backend_t> {};
-
-const char *backendName(const testing::TestParamInfo<sluice_io_backend_t> &i) {
-  return i.param == SLUICE_IO_BACKEND_URING ? "uring" : "threads";
-}
 
 std::vector<sluice_io_backend_t> backends() {
   std::vector<sluice_io_backend_t> list = {SLUICE_IO_BACKEND_THREADS};
@@ -390,7 +388,7 @@ TEST_P(IoEngineTest, RequestsAreValidated) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, IoEngineTest, testing::ValuesIn(backends()),
-                         backendName);
+                         ioBackendName);
 
 TEST(IoEngineOptions, BadOptionsAreRejected) {
   sluice_io_options_t o;

@@ -8,12 +8,15 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/src/train/OffloadTrainer.h"
 
+#include "test/Unit/Offload/IoBackends.h"
 #include "test/Unit/Offload/TestDir.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
 
 using namespace sluice::train;
+using sluice::test::ioBackendName;
+using sluice::test::ioBackends;
 using sluice::test::ScratchDir;
 
 namespace {
@@ -294,22 +297,7 @@ TEST(TrainerSchedule, SwapAllShape) {
   EXPECT_EQ(s.entries[5].discard, (std::vector<TensorRef>{{1, Slot::Grad}}));
 }
 
-std::vector<sluice_io_backend_t> backends() {
-  std::vector<sluice_io_backend_t> list = {SLUICE_IO_BACKEND_THREADS};
-  sluice_io_options_t o;
-  sluice_io_options_init(&o);
-  sluice_io_engine_t *e = nullptr;
-  if (sluice_io_engine_create(&o, &e, nullptr) == SLUICE_STATUS_OK &&
-      sluice_io_engine_backend(e) == SLUICE_IO_BACKEND_URING)
-    list.push_back(SLUICE_IO_BACKEND_URING);
-  sluice_io_engine_destroy(e);
-  return list;
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Backends, TrainerTest, testing::ValuesIn(backends()),
-    [](const testing::TestParamInfo<sluice_io_backend_t> &i) {
-      return i.param == SLUICE_IO_BACKEND_URING ? "uring" : "threads";
-    });
+INSTANTIATE_TEST_SUITE_P(Backends, TrainerTest, testing::ValuesIn(ioBackends()),
+                         ioBackendName);
 
 } // namespace

@@ -6,12 +6,15 @@
 //===----------------------------------------------------------------------===//
 #include "sluice/tier.h"
 
+#include "test/Unit/Offload/IoBackends.h"
 #include "test/Unit/Offload/TestDir.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
 #include <random>
 
+using sluice::test::ioBackendName;
+using sluice::test::ioBackends;
 using sluice::test::ScratchDir;
 
 namespace {
@@ -345,22 +348,7 @@ TEST_P(TierTest, BadArguments) {
   EXPECT_EQ(sluice_tier_manager_create(&o, &m, &err), SLUICE_STATUS_NOT_FOUND);
 }
 
-std::vector<sluice_io_backend_t> backends() {
-  std::vector<sluice_io_backend_t> list = {SLUICE_IO_BACKEND_THREADS};
-  sluice_io_options_t o;
-  sluice_io_options_init(&o);
-  sluice_io_engine_t *e = nullptr;
-  if (sluice_io_engine_create(&o, &e, nullptr) == SLUICE_STATUS_OK &&
-      sluice_io_engine_backend(e) == SLUICE_IO_BACKEND_URING)
-    list.push_back(SLUICE_IO_BACKEND_URING);
-  sluice_io_engine_destroy(e);
-  return list;
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Backends, TierTest, testing::ValuesIn(backends()),
-    [](const testing::TestParamInfo<sluice_io_backend_t> &i) {
-      return i.param == SLUICE_IO_BACKEND_URING ? "uring" : "threads";
-    });
+INSTANTIATE_TEST_SUITE_P(Backends, TierTest, testing::ValuesIn(ioBackends()),
+                         ioBackendName);
 
 } // namespace
