@@ -18,6 +18,10 @@ struct GlpkProbDeleter {
 };
 using GlpkProb = std::unique_ptr<glp_prob, GlpkProbDeleter>;
 
+/// The simplex parameters every flow LP uses: quiet, no presolve, bound and
+/// reduced-cost tolerances 1e-9.
+glp_smcp glpkSimplexParams();
+
 /// Scales `lp` and runs the primal simplex, then (with `exact`) GLPK's
 /// rational simplex from that basis. Returns GLPK's code (0 on success).
 int runGlpkSimplex(glp_prob *lp, bool exact);

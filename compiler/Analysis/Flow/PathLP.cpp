@@ -266,12 +266,7 @@ flow::solveMultiCommodityPaths(const FlowNetwork &net,
     }
   }
 
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  parm.presolve = GLP_OFF;
-  parm.tol_bnd = 1e-9;
-  parm.tol_dj = 1e-9;
+  glp_smcp parm = glpkSimplexParams();
   int termOut = glp_term_out(GLP_OFF);
   auto solve = [&]() -> llvm::Error {
     int ret = glp_simplex(lp.get(), &parm);
