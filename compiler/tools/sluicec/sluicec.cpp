@@ -10,6 +10,7 @@
 #include "compiler/Target/TopoReport.h"
 #include "dialects/Plan/Transforms/PlanExport.h"
 #include "compiler/Target/Walk/WalkCompile.h"
+#include "compiler/Target/Walk/WalkGpu.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -324,9 +325,14 @@ static int runWalkProgram(Compilation &compilation) {
   mlir::ModuleOp module = compilation.module();
   if (compileWalks) {
     if (codeTarget == CodeTarget::Gpu) {
-      llvm::errs() << "sluicec: error: not supported yet: -c --target=gpu "
-                      "(GPU code for walks; see docs/walk-codegen.md)\n";
-      return 1;
+      // PTX for sm_90 (-o, default <input>.ptx) and its kernels as JSON.
+      std::string ptx = outputFilename;
+      if (ptx == "-")
+        ptx = (llvm::sys::path::stem(inputFilename) + ".ptx").str();
+      return mlir::failed(target::compileWalksToPtx(module, ptx,
+                                                    ptx + ".json"))
+                 ? 1
+                 : 0;
     }
     std::string object = outputFilename;
     if (object == "-")
