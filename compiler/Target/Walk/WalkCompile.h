@@ -44,6 +44,7 @@ struct WalkRunOptions {
   std::string walksOut; ///< overrides the job's `output`
   std::string baseDir;  ///< relative outputs are resolved against it
   bool quiet = false;   ///< no engine progress lines
+  bool gpu = false;     ///< run the walk-to-gpu kernel (sluice_walk_run_gpu)
 };
 
 /// What a run did (for the summary sluicec prints).

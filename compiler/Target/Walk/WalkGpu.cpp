@@ -84,13 +84,16 @@ llvm::json::Value describe(ModuleOp module, StringRef chip) {
 
 LogicalResult sluice::target::lowerWalksToPtx(ModuleOp module, StringRef chip,
                                               std::string &ptx,
-                                              std::string &json) {
+                                              std::string &json,
+                                              StringRef only) {
   if (module.getOps<walk::WalkOp>().empty())
     return emitError(module.getLoc())
            << "the program declares no walk: nothing to compile with -c";
   OwningOpRef<ModuleOp> copy(cast<ModuleOp>(module->clone()));
   for (Operation &op : llvm::make_early_inc_range(copy->getOps()))
-    if (!isa<walk::WalkDialect>(op.getDialect()))
+    if (!isa<walk::WalkDialect>(op.getDialect()) ||
+        (!only.empty() && isa<walk::WalkOp>(op) &&
+         cast<walk::WalkOp>(op).getSymName() != only))
       op.erase();
   llvm::raw_string_ostream(json) << llvm::formatv("{0:2}", describe(*copy, chip))
                                  << "\n";

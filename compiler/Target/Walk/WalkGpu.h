@@ -19,8 +19,10 @@ namespace sluice::target {
 /// The walks of `module` as PTX text for `chip` (one kernel
 /// `sluice_walk_<W>` per walk) and their JSON description. Errors are
 /// located diagnostics.
+/// `only`: compile just that walk (empty: every walk).
 mlir::LogicalResult lowerWalksToPtx(mlir::ModuleOp module, llvm::StringRef chip,
-                                    std::string &ptx, std::string &json);
+                                    std::string &ptx, std::string &json,
+                                    llvm::StringRef only = "");
 
 /// `sluicec -c --target=gpu`: writes the PTX at `ptxPath` and the JSON
 /// description at `jsonPath`.

@@ -115,7 +115,7 @@ static cl::opt<bool> compileWalks(
     cl::cat(sluiceCategory));
 enum class CodeTarget { Cpu, Gpu };
 static cl::opt<CodeTarget> codeTarget(
-    "target", cl::desc("Code target of -c"), cl::init(CodeTarget::Cpu),
+    "target", cl::desc("Code target of -c; where --run runs the walks"), cl::init(CodeTarget::Cpu),
     cl::values(clEnumValN(CodeTarget::Cpu, "cpu", "host object file"),
                clEnumValN(CodeTarget::Gpu, "gpu", "PTX for NVIDIA sm_90")),
     cl::cat(sluiceCategory));
@@ -350,6 +350,7 @@ static int runWalkProgram(Compilation &compilation) {
   options.job = jobName;
   options.threads = walkThreads;
   options.walksOut = walksOut;
+  options.gpu = codeTarget == CodeTarget::Gpu;
   auto report = target::runWalkJob(module, options);
   if (mlir::failed(report))
     return 1;

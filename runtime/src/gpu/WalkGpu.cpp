@@ -237,9 +237,14 @@ extern "C" SLUICE_API sluice_status_t sluice_walk_run_gpu(
   int64_t sampler = enumValue(o.sampler);
   if (sampler != SLUICE_WALK_SAMPLER_AUTO &&
       sampler != SLUICE_WALK_SAMPLER_REJECTION)
-    return invalid(error, "the GPU kernels sample by rejection; sampler " +
-                              std::to_string(sampler) +
-                              " is not supported on the GPU yet");
+    return invalid(error,
+                   std::string("the GPU kernels sample by rejection; sampler ") +
+                       (sampler == SLUICE_WALK_SAMPLER_RESERVOIR ? "reservoir"
+                        : sampler == SLUICE_WALK_SAMPLER_ALIAS
+                            ? "alias"
+                            : "#" + std::to_string(sampler)) +
+                       " is not supported on the GPU yet (use rejection or "
+                       "auto)");
   if (o.starts == nullptr && o.num_starts != 0 &&
       o.num_starts != sluice_graph_num_vertices(graph))
     return invalid(error, "num_starts is " + std::to_string(o.num_starts) +
