@@ -42,3 +42,15 @@ config.substitutions.append(("%sluice_include", os.path.join(config.sluice_src_r
 config.substitutions.append(("%sluice_libdir", os.path.join(config.sluice_obj_root, "lib")))
 if shutil.which("cc"):
     config.available_features.add("cc")
+
+# A CUDA driver with at least one device (GPU runs of test/WalkCodegen).
+def _has_cuda_device():
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        return cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+    except (OSError, AttributeError):
+        return False
+if _has_cuda_device():
+    config.available_features.add("cuda")

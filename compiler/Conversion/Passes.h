@@ -1,6 +1,6 @@
 //===- Passes.h - Cross-dialect lowerings -----------------------*- C++ -*-===//
 //
-// createWalkToLLVM() and registerConversionPasses().
+// createWalkToLLVM(), createWalkToGPU() and registerConversionPasses().
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_COMPILER_CONVERSION_PASSES_H
@@ -9,8 +9,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include <memory>

@@ -45,4 +45,41 @@ def WalkToLLVM : Pass<"walk-to-llvm", "::mlir::ModuleOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower walk.walk ops to GPU kernels in a gpu.module";
+  let description = [{
+    Turns every bounded `walk.walk @W` into a kernel `gpu.func
+    @sluice_walk_W` in one `gpu.module @sluice_walks` (the module gets
+    `gpu.container_module`). One thread per walker; each step draws from
+    the walker's Philox4x32-10 stream (key = seed, counter = (block, step,
+    walker low, walker high), as WalkRng), stops with `stop_probability`,
+    runs the `stop` rule, then samples by rejection against the
+    `upper_bound` region with the exact two-pass fallback after
+    min(64, max(4, 2 * degree)) trials (the CPU engine's rejection mode),
+    runs `update` and moves. The regions become private device functions
+    (`sluice_walk_W_weight`, `_stop`, `_update`, `_init`, `_upper_bound`);
+    graph built-ins read the CSR arrays passed to the kernel (`has_edge` and
+    `weight(u, v)` by binary search).
+
+    Kernel arguments, in order: offsets (u64*, num_vertices + 1), targets
+    (u32*), weights (f32*, NULL when unweighted), weight_max, weight_min,
+    weight_sum (f32*, per vertex), labels (i32*, NULL without labels),
+    params (the 8-byte parameter slots), starts (u32*, CSR ids), num_walkers,
+    walks_per_vertex, max_length (i64), stop_probability (f64), seed (i64),
+    rows (u32*, num_walkers x max_length), lengths (u32*, num_walkers),
+    num_vertices, num_edges (i64). Walker w starts at
+    starts[w / walks_per_vertex].
+
+    Not supported yet (located errors): walks without an upper bound
+    (reservoir sampling), list parameters, `edge_label` and `vertex_of` in
+    walk functions. The output is gpu/func/scf/arith/llvm; scf-to-cf and
+    convert-gpu-to-nvvm finish the lowering.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // SLUICE_CONVERSION_PASSES

@@ -49,6 +49,7 @@ struct WalkRunOptions {
   /// which sampler consumes the random numbers), so a run reproduces
   /// another one bit for bit only with the same seed and the same r.
   double costRatio = 0;
+  bool gpu = false;     ///< run the walk-to-gpu kernel (sluice_walk_run_gpu)
 };
 
 /// What a run did (for the summary sluicec prints).

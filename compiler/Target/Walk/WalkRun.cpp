@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Walk/WalkCompile.h"
+#include "compiler/Target/Walk/WalkGpu.h"
 
 #include "compiler/Conversion/WalkToLLVM/WalkAbi.h"
 #include "compiler/Target/LLVM/Codegen.h"
@@ -15,6 +16,7 @@
 
 #include "sluice/graph.h"
 #include "sluice/walk.h"
+#include "sluice/walk_gpu.h"
 #include "sluice/walk_output.h"
 #include "sluice/walk_support.h"
 
@@ -401,8 +403,21 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
 
   sluice_walk_stats_t stats;
   std::memset(&stats, 0, sizeof(stats));
-  if (sluice_walk_run(graph, kernel, block.slots.data(), &run, writer, &stats,
-                      &rtError) != SLUICE_STATUS_OK)
+  sluice_status_t runStatus;
+  if (options.gpu) {
+    // The walk-to-gpu kernel; the setup functions above ran on the CPU.
+    std::string ptx, json;
+    if (failed(lowerWalksToPtx(module, "sm_90", ptx, json, w.getSymName())))
+      return failure();
+    runStatus = sluice_walk_run_gpu(
+        graph, ptx.c_str(), ("sluice_walk_" + w.getSymName()).str().c_str(),
+        block.slots.data(), static_cast<uint32_t>(block.slots.size()), &run,
+        writer, &stats, &rtError);
+  } else {
+    runStatus = sluice_walk_run(graph, kernel, block.slots.data(), &run,
+                                writer, &stats, &rtError);
+  }
+  if (runStatus != SLUICE_STATUS_OK)
     return job.emitError("job '")
            << job.getSymName() << "' failed: " << runtimeMessage(rtError);
   if (writer &&

@@ -10,6 +10,7 @@
 #include "compiler/Target/TopoReport.h"
 #include "dialects/Plan/Transforms/PlanExport.h"
 #include "compiler/Target/Walk/WalkCompile.h"
+#include "compiler/Target/Walk/WalkGpu.h"
 
 #include "mlir/IR/AsmState.h"
 
@@ -122,7 +123,7 @@ static cl::opt<bool> compileWalks(
     cl::cat(sluiceCategory));
 enum class CodeTarget { Cpu, Gpu };
 static cl::opt<CodeTarget> codeTarget(
-    "target", cl::desc("Code target of -c"), cl::init(CodeTarget::Cpu),
+    "target", cl::desc("Code target of -c; where --run runs the walks"), cl::init(CodeTarget::Cpu),
     cl::values(clEnumValN(CodeTarget::Cpu, "cpu", "host object file"),
                clEnumValN(CodeTarget::Gpu, "gpu", "PTX for NVIDIA sm_90")),
     cl::cat(sluiceCategory));
@@ -332,9 +333,14 @@ static int runWalkProgram(Compilation &compilation) {
   mlir::ModuleOp module = compilation.module();
   if (compileWalks) {
     if (codeTarget == CodeTarget::Gpu) {
-      llvm::errs() << "sluicec: error: not supported yet: -c --target=gpu "
-                      "(GPU code for walks; see docs/walk-codegen.md)\n";
-      return 1;
+      // PTX for sm_90 (-o, default <input>.ptx) and its kernels as JSON.
+      std::string ptx = outputFilename;
+      if (ptx == "-")
+        ptx = (llvm::sys::path::stem(inputFilename) + ".ptx").str();
+      return mlir::failed(target::compileWalksToPtx(module, ptx,
+                                                    ptx + ".json"))
+                 ? 1
+                 : 0;
     }
     std::string object = outputFilename;
     if (object == "-")
@@ -359,6 +365,7 @@ static int runWalkProgram(Compilation &compilation) {
     return 1;
   }
   options.costRatio = walkCostRatio;
+  options.gpu = codeTarget == CodeTarget::Gpu;
   auto report = target::runWalkJob(module, options);
   if (mlir::failed(report))
     return 1;

@@ -1,0 +1,164 @@
+//===- WalkGpu.cpp - Walk programs to PTX ---------------------------------===//
+//
+// walk-to-gpu, then scf-to-cf, convert-gpu-to-nvvm (inside the gpu.module)
+// and reconcile-unrealized-casts; the gpu.module's LLVM/NVVM functions are
+// moved into a plain module and compiled by LLVM's NVPTX back end.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Target/Walk/WalkGpu.h"
+
+#include "compiler/Conversion/Passes.h"
+#include "compiler/Target/LLVM/Codegen.h"
+#include "dialects/Walk/IR/WalkOps.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::target;
+
+namespace {
+
+/// The kernel arguments in order (walk-to-gpu's Passes.td description).
+const std::pair<const char *, const char *> kKernelArgs[] = {
+    {"offsets", "u64*"},        {"targets", "u32*"},
+    {"weights", "f32*"},        {"weight_max", "f32*"},
+    {"weight_min", "f32*"},     {"weight_sum", "f32*"},
+    {"labels", "i32*"},         {"params", "u64*"},
+    {"starts", "u32*"},         {"num_walkers", "i64"},
+    {"walks_per_vertex", "i64"}, {"max_length", "i64"},
+    {"stop_probability", "f64"}, {"seed", "i64"},
+    {"rows", "u32*"},           {"lengths", "u32*"},
+    {"num_vertices", "i64"},    {"num_edges", "i64"}};
+
+std::string typeName(Type t) {
+  if (isa<walk::ListType>(t))
+    return "list";
+  if (t.isInteger(1))
+    return "bool";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+llvm::json::Value describe(ModuleOp module, StringRef chip) {
+  llvm::json::Array kernels;
+  for (walk::WalkOp w : module.getOps<walk::WalkOp>()) {
+    llvm::json::Array params, state, args;
+    for (auto [name, type] : llvm::zip(w.getParamNames(), w.getParamTypes()))
+      params.push_back(llvm::json::Object{
+          {"name", cast<StringAttr>(name).getValue()},
+          {"type", typeName(cast<TypeAttr>(type).getValue())}});
+    for (auto [name, type] : llvm::zip(w.getStateNames(), w.getStateTypes()))
+      state.push_back(llvm::json::Object{
+          {"name", cast<StringAttr>(name).getValue()},
+          {"type", typeName(cast<TypeAttr>(type).getValue())}});
+    for (auto [name, type] : kKernelArgs)
+      args.push_back(llvm::json::Object{{"name", name}, {"type", type}});
+    kernels.push_back(llvm::json::Object{
+        {"walk", w.getSymName()},
+        {"kernel", ("sluice_walk_" + w.getSymName()).str()},
+        {"order", w.getOrder()},
+        {"sampler", "rejection"},
+        {"threads_per_walker", 1},
+        {"params", std::move(params)},
+        {"state", std::move(state)},
+        {"args", std::move(args)}});
+  }
+  return llvm::json::Object{{"chip", chip},
+                            {"module", "sluice_walks"},
+                            {"kernels", std::move(kernels)}};
+}
+
+} // namespace
+
+LogicalResult sluice::target::lowerWalksToPtx(ModuleOp module, StringRef chip,
+                                              std::string &ptx,
+                                              std::string &json,
+                                              StringRef only) {
+  if (module.getOps<walk::WalkOp>().empty())
+    return emitError(module.getLoc())
+           << "the program declares no walk: nothing to compile with -c";
+  OwningOpRef<ModuleOp> copy(cast<ModuleOp>(module->clone()));
+  for (Operation &op : llvm::make_early_inc_range(copy->getOps()))
+    if (!isa<walk::WalkDialect>(op.getDialect()) ||
+        (!only.empty() && isa<walk::WalkOp>(op) &&
+         cast<walk::WalkOp>(op).getSymName() != only))
+      op.erase();
+  llvm::raw_string_ostream(json) << llvm::formatv("{0:2}", describe(*copy, chip))
+                                 << "\n";
+
+  PassManager pm(module.getContext());
+  pm.addPass(conversion::createWalkToGPU());
+  pm.addPass(createConvertSCFToCFPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  if (failed(pm.run(*copy)))
+    return failure();
+
+  // The device code alone, as a plain LLVM/NVVM-dialect module.
+  auto gpuModules = copy->getOps<gpu::GPUModuleOp>();
+  if (gpuModules.empty())
+    return emitError(module.getLoc()) << "walk-to-gpu produced no gpu.module";
+  gpu::GPUModuleOp gpuModule = *gpuModules.begin();
+  OwningOpRef<ModuleOp> device(ModuleOp::create(gpuModule.getLoc()));
+  Block *dst = device->getBody();
+  for (Operation &op :
+       llvm::make_early_inc_range(gpuModule.getBody()->getOperations())) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    op.moveBefore(dst, dst->end());
+  }
+  // convert-gpu-to-nvvm gives every function a C interface wrapper and
+  // external linkage; only the kernels are entry points: the helpers are
+  // internal (inlined and dropped by the optimiser), the wrappers unused.
+  for (auto fn : llvm::make_early_inc_range(device->getOps<LLVM::LLVMFuncOp>())) {
+    if (fn->hasAttr("nvvm.kernel"))
+      continue;
+    if (fn.getName().starts_with("_mlir_ciface_")) {
+      fn.erase();
+      continue;
+    }
+    fn.setLinkage(LLVM::Linkage::Internal);
+    fn->removeAttr("llvm.emit_c_interface");
+    fn->removeAttr("sym_visibility");
+  }
+  std::string error;
+  if (failed(emitPtx(*device, chip, ptx, error)))
+    return emitError(module.getLoc()) << "PTX generation failed: " << error;
+  return success();
+}
+
+LogicalResult sluice::target::compileWalksToPtx(ModuleOp module,
+                                                StringRef ptxPath,
+                                                StringRef jsonPath) {
+  std::string ptx, json;
+  if (failed(lowerWalksToPtx(module, "sm_90", ptx, json)))
+    return failure();
+  for (auto [path, text] :
+       {std::pair<StringRef, StringRef>{ptxPath, ptx}, {jsonPath, json}}) {
+    std::error_code ec;
+    llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return emitError(module.getLoc())
+             << "cannot write '" << path << "': " << ec.message();
+    out.os() << text;
+    out.os().flush();
+    if (out.os().has_error()) {
+      out.os().clear_error();
+      return emitError(module.getLoc()) << "cannot write '" << path << "'";
+    }
+    out.keep();
+  }
+  return success();
+}

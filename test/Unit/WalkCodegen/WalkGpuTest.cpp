@@ -1,0 +1,349 @@
+//===- WalkGpuTest.cpp - Compiled walks on the GPU vs the CPU engine ------===//
+//
+// A node2vec walk in .sluice is compiled twice by the whole compiler: to
+// PTX (walk-to-gpu, convert-gpu-to-nvvm, NVPTX) and for the CPU (walk-to-llvm,
+// JIT, sluicec --run's path). The GPU kernel draws the same Philox numbers
+// as the CPU engine's rejection mode (WalkRng keying, the same trial cap
+// and exact fallback), so with `sampler: rejection` and the same seed the
+// walk files must be byte-identical. Without a GPU the run must say
+// UNSUPPORTED (with the reason) and the comparison is skipped.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/Passes.h"
+#include "compiler/Pipelines/Compilation.h"
+#include "compiler/Target/LLVM/Codegen.h"
+#include "compiler/Target/Walk/WalkCompile.h"
+#include "compiler/Target/Walk/WalkGpu.h"
+
+#include "sluice/gpu.h"
+#include "sluice/walk_gpu.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace sluice;
+
+namespace {
+
+const char *kGraph = "# tiny\n"
+                     "0 1\n0 2\n1 2\n2 3\n3 4\n4 5\n5 3\n2 5\n"
+                     "1 6\n6 7\n7 1\n7 8\n8 20\n20 21\n21 7\n5 5\n";
+
+const char *kProgram = R"(
+graph g = load("g.txt", format: snap, undirected)
+walk node2vec(p: f64 = 2.0, q: f64 = 0.5) on g {
+  length 12
+  weight(prev, cur, next, w) =
+    if next == prev then w / p
+    else if has_edge(prev, next) then w
+    else w / q
+}
+schedule node2vec { sampler: rejection, target: gpu }
+job j = walk node2vec on g { p: 0.25, q: 4.0, walks_per_vertex: 7, seed: 42 }
+)";
+
+class WalkGpu : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sluice-walk-gpu", dir));
+    write("g.txt", kGraph);
+    write("prog.sluice", kProgram);
+    registerSluiceDialects(registry);
+    ctx = std::make_unique<mlir::MLIRContext>(registry);
+    ctx->loadAllAvailableDialects();
+    handler = std::make_unique<mlir::SourceMgrDiagnosticHandler>(
+        sourceMgr, ctx.get(), diagOs);
+    compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
+    ASSERT_TRUE(mlir::succeeded(compilation->parse(path("prog.sluice"))) &&
+                mlir::succeeded(compilation->check()) &&
+                mlir::succeeded(compilation->lower()))
+        << diagnostics;
+    std::string json;
+    ASSERT_TRUE(mlir::succeeded(target::lowerWalksToPtx(
+        compilation->module(), "sm_90", ptx, json)))
+        << diagnostics;
+    sluice_graph_load_options_t load;
+    sluice_graph_load_options_init(&load);
+    load.format = SLUICE_GRAPH_FORMAT_SNAP;
+    load.flags = SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_COMPACT_IDS |
+                 SLUICE_GRAPH_LOAD_QUIET;
+    sluice_error_t error;
+    ASSERT_EQ(sluice_graph_load(path("g.txt").c_str(), &load, &graph, &error),
+              SLUICE_STATUS_OK)
+        << error.message;
+    sluice_walk_options_init(&options);
+    options.max_length = 12;
+    options.walks_per_vertex = 7;
+    options.seed = 42;
+    options.sampler = SLUICE_WALK_SAMPLER_REJECTION;
+  }
+  void TearDown() override {
+    sluice_graph_release(graph);
+    llvm::sys::fs::remove_directories(dir);
+  }
+
+  std::string path(llvm::StringRef name) {
+    llvm::SmallString<256> p(dir);
+    llvm::sys::path::append(p, name);
+    return p.str().str();
+  }
+  void write(llvm::StringRef name, llvm::StringRef text) {
+    std::ofstream(path(name)) << text.str();
+  }
+  static std::string read(const std::string &p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  llvm::SmallString<128> dir;
+  mlir::DialectRegistry registry;
+  std::unique_ptr<mlir::MLIRContext> ctx;
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  llvm::raw_string_ostream diagOs{diagnostics};
+  std::unique_ptr<mlir::SourceMgrDiagnosticHandler> handler;
+  std::unique_ptr<Compilation> compilation;
+  std::string ptx;
+  sluice_graph_t *graph = nullptr;
+  sluice_walk_options_t options;
+  const double params[2] = {0.25, 4.0};
+};
+
+TEST_F(WalkGpu, ThePtxHasTheKernel) {
+  EXPECT_NE(ptx.find(".target sm_90"), std::string::npos);
+  EXPECT_NE(ptx.find(".entry sluice_walk_node2vec("), std::string::npos);
+}
+
+TEST_F(WalkGpu, BadArgumentsAreRejectedBeforeTheDevice) {
+  sluice_error_t error;
+  EXPECT_EQ(sluice_walk_run_gpu(nullptr, ptx.c_str(), "sluice_walk_node2vec",
+                                params, 2, &options, nullptr, nullptr, &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(error.message).find("graph is NULL"),
+            std::string::npos);
+  EXPECT_EQ(sluice_walk_run_gpu(graph, ptx.c_str(), "sluice_walk_node2vec",
+                                nullptr, 2, &options, nullptr, nullptr,
+                                &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  sluice_walk_options_t alias = options;
+  alias.sampler = SLUICE_WALK_SAMPLER_ALIAS;
+  EXPECT_EQ(sluice_walk_run_gpu(graph, ptx.c_str(), "sluice_walk_node2vec",
+                                params, 2, &alias, nullptr, nullptr, &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(error.message).find("sample by rejection"),
+            std::string::npos);
+  sluice_walk_options_t zero = options;
+  zero.max_length = 0;
+  EXPECT_EQ(sluice_walk_run_gpu(graph, ptx.c_str(), "sluice_walk_node2vec",
+                                params, 2, &zero, nullptr, nullptr, &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  uint32_t badStart = 1000;
+  sluice_walk_options_t starts = options;
+  starts.starts = &badStart;
+  starts.num_starts = 1;
+  sluice_status_t s =
+      sluice_walk_run_gpu(graph, ptx.c_str(), "sluice_walk_node2vec", params,
+                          2, &starts, nullptr, nullptr, &error);
+  EXPECT_EQ(s, SLUICE_STATUS_OUT_OF_RANGE) << error.message;
+}
+
+TEST_F(WalkGpu, MatchesTheCpuEngineForTheSameSeed) {
+  sluice_error_t error;
+  sluice_walk_writer_t *writer = nullptr;
+  std::string gpuOut = path("gpu.walks");
+  ASSERT_EQ(sluice_walk_writer_open(gpuOut.c_str(), SLUICE_WALK_FORMAT_TEXT,
+                                    options.max_length,
+                                    SLUICE_WALK_WRITE_ORIGINAL_IDS, graph,
+                                    &writer, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  sluice_walk_stats_t stats;
+  sluice_status_t status =
+      sluice_walk_run_gpu(graph, ptx.c_str(), "sluice_walk_node2vec", params,
+                          2, &options, writer, &stats, &error);
+  if (!sluice_gpu_available(nullptr)) {
+    sluice_walk_writer_release(writer);
+    EXPECT_EQ(status, SLUICE_STATUS_UNSUPPORTED);
+    EXPECT_GT(std::strlen(error.message), 0u);
+    GTEST_SKIP() << "no GPU: " << error.message;
+  }
+  ASSERT_EQ(status, SLUICE_STATUS_OK) << error.message;
+  ASSERT_EQ(sluice_walk_writer_commit(writer, &error), SLUICE_STATUS_OK);
+  sluice_walk_writer_release(writer);
+  EXPECT_EQ(stats.walks, 7u * sluice_graph_num_vertices(graph));
+
+  target::WalkRunOptions run;
+  run.walksOut = path("cpu.walks");
+  run.quiet = true;
+  auto report = target::runWalkJob(compilation->module(), run);
+  ASSERT_TRUE(mlir::succeeded(report)) << diagnostics;
+  std::string cpu = read(run.walksOut);
+  ASSERT_FALSE(cpu.empty());
+  EXPECT_EQ(read(gpuOut), cpu);
+  EXPECT_EQ(stats.steps, report->steps);
+}
+
+/// The kernel walk-to-gpu generates, compiled for the host instead: the
+/// gpu.module's functions go into a plain module, the kernel becomes a
+/// func.func with one more argument, the global thread id (block_id := that
+/// id, block_dim := 1, thread_id := 0), and the upstream CPU conversions
+/// and the JIT do the rest. This runs exactly the device code's logic
+/// (Philox, the sampler, the graph queries) one walker at a time.
+using EmulatedKernel = void (*)(const void *, const void *, const void *,
+                                const float *, const float *, const float *,
+                                const int32_t *, const void *,
+                                const uint32_t *, int64_t, int64_t, int64_t,
+                                double, int64_t, uint32_t *, uint32_t *,
+                                int64_t, int64_t, int64_t);
+
+std::unique_ptr<target::HostJit> emulateKernel(mlir::ModuleOp source,
+                                               llvm::StringRef kernel,
+                                               std::string &error) {
+  mlir::MLIRContext *ctx = source.getContext();
+  mlir::OwningOpRef<mlir::ModuleOp> copy(
+      mlir::cast<mlir::ModuleOp>(source->clone()));
+  mlir::PassManager pm(ctx);
+  pm.addPass(conversion::createWalkToGPU());
+  if (mlir::failed(pm.run(*copy))) {
+    error = "walk-to-gpu failed";
+    return nullptr;
+  }
+  auto gpuModule = *copy->getOps<mlir::gpu::GPUModuleOp>().begin();
+  mlir::OwningOpRef<mlir::ModuleOp> host(mlir::ModuleOp::create(copy->getLoc()));
+  mlir::OpBuilder b(ctx);
+  for (mlir::Operation &op : llvm::make_early_inc_range(
+           gpuModule.getBody()->getOperations())) {
+    if (op.hasTrait<mlir::OpTrait::IsTerminator>())
+      continue;
+    auto gf = llvm::dyn_cast<mlir::gpu::GPUFuncOp>(op);
+    if (!gf) {
+      op.moveBefore(host->getBody(), host->getBody()->end());
+      continue;
+    }
+    b.setInsertionPointToEnd(host->getBody());
+    llvm::SmallVector<mlir::Type> inputs(gf.getArgumentTypes());
+    inputs.push_back(b.getIndexType());
+    auto fn = b.create<mlir::func::FuncOp>(
+        gf.getLoc(), gf.getName(), b.getFunctionType(inputs, {}));
+    fn.getBody().takeBody(gf.getBody());
+    mlir::Value gid = fn.getBody().front().addArgument(b.getIndexType(),
+                                                       gf.getLoc());
+    llvm::SmallVector<mlir::Operation *> gpuOps;
+    fn.walk([&](mlir::Operation *inner) {
+      if (llvm::isa<mlir::gpu::GPUDialect>(inner->getDialect()))
+        gpuOps.push_back(inner);
+    });
+    for (mlir::Operation *inner : gpuOps) {
+      b.setInsertionPoint(inner);
+      if (llvm::isa<mlir::gpu::BlockIdOp>(inner))
+        inner->getResult(0).replaceAllUsesWith(gid);
+      else if (llvm::isa<mlir::gpu::BlockDimOp>(inner))
+        inner->getResult(0).replaceAllUsesWith(
+            b.create<mlir::arith::ConstantIndexOp>(inner->getLoc(), 1));
+      else if (llvm::isa<mlir::gpu::ThreadIdOp>(inner))
+        inner->getResult(0).replaceAllUsesWith(
+            b.create<mlir::arith::ConstantIndexOp>(inner->getLoc(), 0));
+      else
+        b.create<mlir::func::ReturnOp>(inner->getLoc());
+      inner->erase();
+    }
+  }
+  mlir::PassManager lower(ctx);
+  lower.addPass(mlir::createConvertSCFToCFPass());
+  lower.addPass(mlir::createArithToLLVMConversionPass());
+  lower.addPass(mlir::createConvertControlFlowToLLVMPass());
+  lower.addPass(mlir::createConvertFuncToLLVMPass());
+  lower.addPass(mlir::createReconcileUnrealizedCastsPass());
+  if (mlir::failed(lower.run(*host))) {
+    error = "lowering the emulated kernel failed";
+    return nullptr;
+  }
+  return target::HostJit::create(*host, {}, 2, error);
+}
+
+TEST_F(WalkGpu, TheDeviceCodeEmulatedOnTheHostMatchesTheCpuEngine) {
+  std::string error;
+  auto jit = emulateKernel(compilation->module(), "sluice_walk_node2vec",
+                           error);
+  ASSERT_TRUE(jit) << error << diagnostics;
+  auto kernel = reinterpret_cast<EmulatedKernel>(
+      jit->lookup("sluice_walk_node2vec", error));
+  ASSERT_TRUE(kernel) << error;
+
+  int64_t nv = sluice_graph_num_vertices(graph);
+  int64_t ne = sluice_graph_num_edges(graph);
+  std::vector<float> wmax(nv), wmin(nv), wsum(nv);
+  std::vector<uint32_t> starts(nv);
+  for (int64_t v = 0; v < nv; ++v) {
+    wmax[v] = sluice_graph_weight_max(graph, v);
+    wmin[v] = sluice_graph_weight_min(graph, v);
+    wsum[v] = sluice_graph_weight_sum(graph, v);
+    starts[v] = static_cast<uint32_t>(v);
+  }
+  int64_t wpv = options.walks_per_vertex, len = options.max_length;
+  int64_t walkers = nv * wpv;
+  std::vector<uint32_t> rows(walkers * len), lengths(walkers);
+  for (int64_t w = 0; w < walkers; ++w)
+    kernel(sluice_graph_offsets(graph), sluice_graph_targets(graph),
+           sluice_graph_weights(graph), wmax.data(), wmin.data(),
+           wsum.data(), sluice_graph_vertex_labels(graph), params,
+           starts.data(), walkers, wpv, len, 0.0,
+           static_cast<int64_t>(options.seed), rows.data(), lengths.data(),
+           nv, ne, w);
+
+  sluice_error_t rtError;
+  sluice_walk_writer_t *writer = nullptr;
+  std::string emuOut = path("emulated.walks");
+  ASSERT_EQ(sluice_walk_writer_open(emuOut.c_str(), SLUICE_WALK_FORMAT_TEXT,
+                                    len, SLUICE_WALK_WRITE_ORIGINAL_IDS, graph,
+                                    &writer, &rtError),
+            SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_walk_writer_append(writer, rows.data(), lengths.data(),
+                                      walkers, &rtError),
+            SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_walk_writer_commit(writer, &rtError), SLUICE_STATUS_OK);
+  sluice_walk_writer_release(writer);
+
+  target::WalkRunOptions run;
+  run.walksOut = path("cpu.walks");
+  run.quiet = true;
+  auto report = target::runWalkJob(compilation->module(), run);
+  ASSERT_TRUE(mlir::succeeded(report)) << diagnostics;
+  std::string cpu = read(run.walksOut);
+  ASSERT_FALSE(cpu.empty());
+  EXPECT_EQ(read(emuOut), cpu);
+
+  // Another seed gives other walks: the comparison can fail.
+  std::vector<uint32_t> other(walkers * len), otherLengths(walkers);
+  for (int64_t w = 0; w < walkers; ++w)
+    kernel(sluice_graph_offsets(graph), sluice_graph_targets(graph),
+           sluice_graph_weights(graph), wmax.data(), wmin.data(),
+           wsum.data(), sluice_graph_vertex_labels(graph), params,
+           starts.data(), walkers, wpv, len, 0.0, 43, other.data(),
+           otherLengths.data(), nv, ne, w);
+  EXPECT_NE(other, rows);
+}
+
+} // namespace
