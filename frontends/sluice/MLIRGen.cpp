@@ -15,6 +15,7 @@
 #include "frontends/sluice/Frontend.h"
 #include "frontends/sluice/MLIRGenWalk.h"
 #include "frontends/sluice/MLIRGenDemand.h"
+#include "frontends/sluice/MLIRGenModel.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -727,9 +728,9 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
         error(d->range) << "not supported yet: lowering the schedule of '"
                         << d->name << "' to MLIR";
         break;
-      case Decl::Kind::Model:
-        error(d->range) << "not supported yet: lowering model '" << d->name
-                        << "' to MLIR (the model dialect is not built yet)";
+      case Decl::Kind::Model: // transformers: lowerModels (MLIRGenModel.cpp)
+        if (!checkModelSupported(llvm::cast<ModelDecl>(*d), &ctx))
+          failed = true;
         break;
       case Decl::Kind::Job:
         error(d->range) << "not supported yet: lowering job '" << d->name
@@ -748,6 +749,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
   if (mlir::failed(mlirGenWalks(*module, program, globals)))
     return nullptr;
   if (mlir::failed(lowerDemands(*module, program, globals)))
+    return nullptr;
+  if (mlir::failed(lowerModels(*module, program, globals)))
     return nullptr;
   if (mlir::failed(mlir::verify(*module)))
     return nullptr;
