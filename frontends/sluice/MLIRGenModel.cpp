@@ -86,7 +86,49 @@ mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
   return mlir::success();
 }
 
+mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
+                             const ConstEnv &globals) {
+  mlir::MLIRContext *ctx = builder.getContext();
+  auto job = builder.create<model::JobOp>(
+      toLocation(ctx, j.range), builder.getStringAttr(j.name),
+      builder.getStringAttr(j.action),
+      mlir::FlatSymbolRefAttr::get(ctx, j.subject),
+      mlir::FlatSymbolRefAttr::get(ctx, j.target), mlir::IntegerAttr(),
+      mlir::IntegerAttr(), mlir::IntegerAttr(), mlir::IntegerAttr(),
+      mlir::IntegerAttr(), mlir::UnitAttr(), mlir::StringAttr(),
+      mlir::FloatAttr());
+  bool ok = true;
+  for (const Prop &p : j.props) {
+    if (p.name == "optimizer") {
+      if (auto *n = llvm::dyn_cast<NameExpr>(p.value.get()))
+        job->setAttr("optimizer", builder.getStringAttr(n->name));
+      continue;
+    }
+    auto v = evaluateConstant(*p.value, globals, ctx);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    if (v->kind == ConstValue::Kind::Int &&
+        llvm::is_contained({"batch", "micro_batch", "seq", "tokens", "steps"},
+                           p.name))
+      job->setAttr(p.name, builder.getI64IntegerAttr(v->i));
+    else if (p.name == "recompute" && v->kind == ConstValue::Kind::Bool) {
+      if (v->b)
+        job->setAttr("recompute", builder.getUnitAttr());
+    } else if (p.name == "lr" && v->asNumber())
+      job->setAttr("lr", builder.getF64FloatAttr(*v->asNumber()));
+    // output, seed, threads: not used by the planners.
+  }
+  return mlir::success(ok);
+}
+
 } // namespace
+
+bool sluice::isModelJob(const Decl &d) {
+  auto *j = llvm::dyn_cast<JobDecl>(&d);
+  return j && (j->action == "finetune" || j->action == "infer");
+}
 
 bool sluice::checkModelSupported(const ModelDecl &d, mlir::MLIRContext *ctx) {
   if (d.ctor && d.ctor->callee == "transformer")
@@ -115,5 +157,10 @@ mlir::LogicalResult sluice::lowerModels(mlir::ModuleOp module,
         continue; // reported by checkModelSupported
       failed |= mlir::failed(lowerTransformer(builder, *md, globals));
     }
+  for (const auto &m : program.modules)
+    for (const DeclPtr &d : m->decls)
+      if (isModelJob(*d))
+        failed |= mlir::failed(
+            lowerJob(builder, llvm::cast<JobDecl>(*d), globals));
   return mlir::failure(failed);
 }

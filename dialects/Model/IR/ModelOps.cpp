@@ -169,3 +169,47 @@ LogicalResult HeadOp::verify() {
     return failure();
   return checkDtype(*this, getDtype());
 }
+
+//===----------------------------------------------------------------------===//
+// model.job
+//===----------------------------------------------------------------------===//
+
+LogicalResult JobOp::verify() {
+  if (getAction() != "finetune" && getAction() != "infer")
+    return emitOpError() << "unknown action '" << getAction()
+                         << "'; expected 'finetune' or 'infer'";
+  if (!getBatchAttr()) {
+    if (getAction() == "finetune")
+      return emitOpError() << "a finetune job needs batch";
+    if (getMicroBatchAttr())
+      return emitOpError() << "micro_batch needs batch";
+  }
+  const int64_t batch = getBatchAttr() ? getBatchAttr().getInt() : 1;
+  if (batch <= 0)
+    return emitOpError() << "batch must be positive, got " << batch;
+  if (auto mb = getMicroBatchAttr()) {
+    if (mb.getInt() <= 0 || batch % mb.getInt() != 0)
+      return emitOpError() << "micro_batch " << mb.getInt()
+                           << " must be positive and divide batch " << batch;
+  }
+  for (auto [name, attr] :
+       {std::pair<const char *, IntegerAttr>{"seq", getSeqAttr()},
+        {"tokens", getTokensAttr()},
+        {"steps", getStepsAttr()}})
+    if (attr && attr.getInt() <= 0)
+      return emitOpError() << name << " must be positive, got "
+                           << attr.getInt();
+  if (getAction() == "infer" && !getTokensAttr())
+    return emitOpError() << "an infer job needs tokens";
+  if (getAction() != "infer" && getTokensAttr())
+    return emitOpError() << "tokens applies to infer jobs only";
+  return success();
+}
+
+LogicalResult JobOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  Operation *target = symbols.lookupNearestSymbolFrom(*this, getModelAttr());
+  if (!target || !isa<TransformerOp>(target))
+    return emitOpError() << "'" << getModel()
+                         << "' does not name a model.transformer";
+  return success();
+}

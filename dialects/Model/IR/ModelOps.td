@@ -177,4 +177,42 @@ def Model_HeadOp : Model_Op<"head", [HasParent<"TransformerOp">]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// model.job
+//===----------------------------------------------------------------------===//
+
+def Model_JobOp : Model_Op<"job", [
+    Symbol, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "A fine-tuning or inference job of a transformer";
+  let description = [{
+    `action` is `finetune` or `infer`; `model` names a `model.transformer`
+    of the module and `topology` the machine it runs on (resolved against
+    the flat topology by the planner). `batch` (> 0; required for
+    `finetune`) is sequences per iteration, or for `infer` the sequences
+    per block (without it the planner chooses); `micro_batch` must divide
+    it; `seq` overrides the model's sequence length (the prompt
+    length, for inference); `tokens` is the number of tokens to generate
+    (`infer` only). `recompute`, `steps`, `optimizer` and `lr` are the
+    job's options as written.
+
+    ```mlir
+    model.job @tune "finetune" @gpt3 on @workstation batch 8 attributes {optimizer = "adam", steps = 1000 : i64}
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$action,
+                       FlatSymbolRefAttr:$model, FlatSymbolRefAttr:$topology,
+                       OptionalAttr<I64Attr>:$batch,
+                       OptionalAttr<I64Attr>:$micro_batch,
+                       OptionalAttr<I64Attr>:$seq,
+                       OptionalAttr<I64Attr>:$tokens,
+                       OptionalAttr<I64Attr>:$steps, UnitAttr:$recompute,
+                       OptionalAttr<StrAttr>:$optimizer,
+                       OptionalAttr<F64Attr>:$lr);
+  let assemblyFormat = [{
+    $sym_name $action $model `on` $topology (`batch` $batch^)?
+    attr-dict-with-keyword
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // SLUICE_MODEL_OPS
