@@ -79,8 +79,8 @@ mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
     builder.create<model::MlpOp>(loc, i64(h), i64(ffn), mlir::UnitAttr(),
                                  builder.getUnitAttr(), ty);
   }
-  builder.create<model::NormOp>(loc, builder.getStringAttr("layernorm"),
-                                i64(h), ty);
+  builder.create<model::NormOp>(loc, builder.getStringAttr("layernorm"), i64(h),
+                                ty);
   builder.create<model::HeadOp>(loc, i64(vocab), i64(h), builder.getUnitAttr(),
                                 ty);
   return mlir::success();
@@ -135,8 +135,8 @@ bool sluice::checkModelSupported(const ModelDecl &d, mlir::MLIRContext *ctx) {
     return true;
   mlir::emitError(toLocation(ctx, d.range))
       << "not supported yet: lowering "
-      << (d.ctor ? d.ctor->callee : std::string("this")) << " model '"
-      << d.name << "' to MLIR (the model dialect has transformers only)";
+      << (d.ctor ? d.ctor->callee : std::string("this")) << " model '" << d.name
+      << "' to MLIR (the model dialect has transformers only)";
   return false;
 }
 
@@ -160,7 +160,7 @@ mlir::LogicalResult sluice::lowerModels(mlir::ModuleOp module,
   for (const auto &m : program.modules)
     for (const DeclPtr &d : m->decls)
       if (isModelJob(*d))
-        failed |= mlir::failed(
-            lowerJob(builder, llvm::cast<JobDecl>(*d), globals));
+        failed |=
+            mlir::failed(lowerJob(builder, llvm::cast<JobDecl>(*d), globals));
   return mlir::failure(failed);
 }

@@ -31,7 +31,8 @@ static LogicalResult checkDtype(Operation *op, Type dtype) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult TransformerOp::verifyRegions() {
-  const int64_t h = getHiddenAttr().getInt(), a = getHeadsAttr().getInt(), kv = getKvHeadsAttr().getInt();
+  const int64_t h = getHiddenAttr().getInt(), a = getHeadsAttr().getInt(),
+                kv = getKvHeadsAttr().getInt();
   if (failed(checkPositive(*this, {{"layers", getLayersAttr().getInt()},
                                    {"hidden", h},
                                    {"heads", a},
@@ -56,7 +57,8 @@ LogicalResult TransformerOp::verifyRegions() {
   int64_t layers = 0;
   for (Operation &op : body) {
     if (&op != &body.front() && isa<EmbeddingOp>(op))
-      return op.emitOpError() << "must be the first op of its model.transformer";
+      return op.emitOpError()
+             << "must be the first op of its model.transformer";
     if (&op != &body.back() && isa<HeadOp>(op))
       return op.emitOpError() << "must be the last op of its model.transformer";
     if (auto l = dyn_cast<LayersOp>(op))
@@ -78,9 +80,12 @@ LogicalResult TransformerOp::verifyRegions() {
       if (e.getHiddenAttr().getInt() != h)
         return mismatch("hidden", e.getHiddenAttr().getInt(), h);
       if (e.getVocabAttr().getInt() != getVocabAttr().getInt())
-        return mismatch("vocab", e.getVocabAttr().getInt(), getVocabAttr().getInt());
-      if (e.getPositionsAttr() && e.getPositionsAttr().getInt() != getSeqAttr().getInt())
-        return mismatch("positions", e.getPositionsAttr().getInt(), getSeqAttr().getInt());
+        return mismatch("vocab", e.getVocabAttr().getInt(),
+                        getVocabAttr().getInt());
+      if (e.getPositionsAttr() &&
+          e.getPositionsAttr().getInt() != getSeqAttr().getInt())
+        return mismatch("positions", e.getPositionsAttr().getInt(),
+                        getSeqAttr().getInt());
     } else if (auto n = dyn_cast<NormOp>(op)) {
       if (n.getHiddenAttr().getInt() != h)
         return mismatch("hidden", n.getHiddenAttr().getInt(), h);
@@ -100,7 +105,8 @@ LogicalResult TransformerOp::verifyRegions() {
       if (hd.getHiddenAttr().getInt() != h)
         return mismatch("hidden", hd.getHiddenAttr().getInt(), h);
       if (hd.getVocabAttr().getInt() != getVocabAttr().getInt())
-        return mismatch("vocab", hd.getVocabAttr().getInt(), getVocabAttr().getInt());
+        return mismatch("vocab", hd.getVocabAttr().getInt(),
+                        getVocabAttr().getInt());
     }
     return WalkResult::advance();
   });
@@ -112,16 +118,19 @@ LogicalResult TransformerOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult EmbeddingOp::verify() {
-  if (failed(checkPositive(*this, {{"vocab", getVocabAttr().getInt()},
-                                   {"hidden", getHiddenAttr().getInt()},
-                                   {"positions", getPositionsAttr() ? getPositionsAttr().getInt() : 1}})))
+  if (failed(checkPositive(
+          *this, {{"vocab", getVocabAttr().getInt()},
+                  {"hidden", getHiddenAttr().getInt()},
+                  {"positions",
+                   getPositionsAttr() ? getPositionsAttr().getInt() : 1}})))
     return failure();
   return checkDtype(*this, getDtype());
 }
 
 LogicalResult LayersOp::verifyRegions() {
   if (getCountAttr().getInt() <= 0)
-    return emitOpError() << "count must be positive, got " << getCountAttr().getInt();
+    return emitOpError() << "count must be positive, got "
+                         << getCountAttr().getInt();
   bool attention = false, mlp = false;
   for (Operation &op : getBody().front()) {
     if (!isa<NormOp, AttentionOp, MlpOp>(op))
@@ -144,9 +153,10 @@ LogicalResult NormOp::verify() {
 }
 
 LogicalResult AttentionOp::verify() {
-  const int64_t h = getHiddenAttr().getInt(), a = getHeadsAttr().getInt(), kv = getKvHeadsAttr().getInt();
-  if (failed(checkPositive(*this, {{"hidden", h}, {"heads", a},
-                                   {"kv_heads", kv}})))
+  const int64_t h = getHiddenAttr().getInt(), a = getHeadsAttr().getInt(),
+                kv = getKvHeadsAttr().getInt();
+  if (failed(checkPositive(*this,
+                           {{"hidden", h}, {"heads", a}, {"kv_heads", kv}})))
     return failure();
   if (h % a != 0)
     return emitOpError() << "hidden " << h << " is not a multiple of heads "
@@ -158,7 +168,8 @@ LogicalResult AttentionOp::verify() {
 }
 
 LogicalResult MlpOp::verify() {
-  if (failed(checkPositive(*this, {{"hidden", getHiddenAttr().getInt()}, {"ffn", getFfnAttr().getInt()}})))
+  if (failed(checkPositive(*this, {{"hidden", getHiddenAttr().getInt()},
+                                   {"ffn", getFfnAttr().getInt()}})))
     return failure();
   return checkDtype(*this, getDtype());
 }

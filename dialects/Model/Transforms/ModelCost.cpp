@@ -22,7 +22,8 @@ using namespace sluice::model;
 
 namespace {
 
-struct ModelCostPass : public sluice::model::impl::ModelCostBase<ModelCostPass> {
+struct ModelCostPass
+    : public sluice::model::impl::ModelCostBase<ModelCostPass> {
   using ModelCostBase::ModelCostBase;
   void runOnOperation() override;
   LogicalResult annotate(TransformerOp op);
@@ -111,9 +112,9 @@ LogicalResult ModelCostPass::annotate(TransformerOp op) {
     return success();
   const double L = static_cast<double>(cfg->layers);
   auto disagree = [&](const char *what, double ours, double theirs) {
-    return op.emitOpError() << "model-cost: the blocks give " << what << " "
-                            << num(ours) << " but SluiceModelCost gives "
-                            << num(theirs);
+    return op.emitOpError()
+           << "model-cost: the blocks give " << what << " " << num(ours)
+           << " but SluiceModelCost gives " << num(theirs);
   };
   const int64_t refParams = countParameters(*cfg).total();
   if (refParams != t.params)

@@ -57,7 +57,8 @@ BlockCost sluice::model::blockCost(Operation *op, int64_t seq,
             matrices * h * f + (m.getBias() ? (matrices - 1) * f + h : 0);
         c.fwdFlops = 2.0 * s * static_cast<double>(matrices * h * f);
         // 19sbh: input, inner activation and its GeLU input, dropout mask.
-        c.actBytes = c.actBytesSelective = 19.0 * s * b * static_cast<double>(h);
+        c.actBytes = c.actBytesSelective =
+            19.0 * s * b * static_cast<double>(h);
       })
       .Case([&](HeadOp hd) {
         const int64_t h = i64(hd.getHiddenAttr()), v = i64(hd.getVocabAttr());
@@ -102,15 +103,16 @@ ModelTotals sluice::model::transformerCost(TransformerOp op,
   const double s = static_cast<double>(seq);
   t.trainFlopsPerToken = 3.0 * t.fwdFlops / s;
   t.trainFlopsPerTokenRecompute = (3.0 * t.fwdFlops + t.layersFwdFlops) / s;
-  t.kvCacheBytesPerToken = 2.0 * static_cast<double>(i64(op.getLayersAttr())) *
-                           static_cast<double>(i64(op.getKvHeadsAttr())) *
-                           static_cast<double>(i64(op.getHiddenAttr()) /
-                                               i64(op.getHeadsAttr())) *
-                           bytes;
+  t.kvCacheBytesPerToken =
+      2.0 * static_cast<double>(i64(op.getLayersAttr())) *
+      static_cast<double>(i64(op.getKvHeadsAttr())) *
+      static_cast<double>(i64(op.getHiddenAttr()) / i64(op.getHeadsAttr())) *
+      bytes;
   return t;
 }
 
-std::optional<TransformerConfig> sluice::model::uniformConfig(TransformerOp op) {
+std::optional<TransformerConfig>
+sluice::model::uniformConfig(TransformerOp op) {
   Block &body = op.getBody().front();
   LayersOp layers;
   NormOp finalNorm;
@@ -161,7 +163,8 @@ std::optional<TransformerConfig> sluice::model::uniformConfig(TransformerOp op) 
   c.tiedEmbeddings = head.getTied();
   c.linearBiases = attn.getBias();
   c.mlp = mlp.getGated() ? MlpKind::Gated : MlpKind::Standard;
-  c.norm = n1.getKind() == "layernorm" ? NormKind::LayerNorm : NormKind::RMSNorm;
+  c.norm =
+      n1.getKind() == "layernorm" ? NormKind::LayerNorm : NormKind::RMSNorm;
   c.positions = embedding.getPositionsAttr() ? PositionKind::Learned
                                              : PositionKind::Rotary;
   if (!c.validate().empty())

@@ -29,18 +29,18 @@ struct Prepared {
 FailureOr<Prepared> prepare(JobOp job, const analysis::TopoGraph &graph,
                             StringRef topology) {
   if (job.getTopology() != topology)
-    return job.emitError() << "job '" << job.getSymName() << "' runs on '"
-                           << job.getTopology()
-                           << "' but the flattened topology is '" << topology
-                           << "' (pass --top=" << job.getTopology() << ")";
+    return mlir::emitError(job.getLoc())
+           << "job '" << job.getSymName() << "' runs on '" << job.getTopology()
+           << "' but the flattened topology is '" << topology
+           << "' (pass --top=" << job.getTopology() << ")";
   auto model = SymbolTable::lookupNearestSymbolFrom<TransformerOp>(
       job, job.getModelAttr());
   if (!model)
-    return job.emitError() << "'" << job.getModel()
-                           << "' does not name a model.transformer";
+    return mlir::emitError(job.getLoc())
+           << "'" << job.getModel() << "' does not name a model.transformer";
   std::optional<TransformerConfig> cfg = uniformConfig(model);
   if (!cfg)
-    return job.emitError()
+    return mlir::emitError(job.getLoc())
            << "not supported yet: planning model '" << job.getModel()
            << "' (the planners describe models with identical layers)";
   if (auto seq = job.getSeqAttr())
@@ -48,13 +48,14 @@ FailureOr<Prepared> prepare(JobOp job, const analysis::TopoGraph &graph,
 
   std::vector<unsigned> gpus = analysis::devicesOfKind(graph, "gpu");
   if (gpus.empty())
-    return job.emitError() << "topology '" << topology << "' has no gpu";
+    return mlir::emitError(job.getLoc())
+           << "topology '" << topology << "' has no gpu";
   const std::string gpu = graph.devices[gpus.front()].name;
   auto machine = offload::machineFromTopo(graph, gpu);
   if (!machine)
-    return job.emitError() << "cannot plan job '" << job.getSymName()
-                           << "' on '" << topology
-                           << "': " << llvm::toString(machine.takeError());
+    return mlir::emitError(job.getLoc())
+           << "cannot plan job '" << job.getSymName() << "' on '" << topology
+           << "': " << llvm::toString(machine.takeError());
   machine->name = topology.str() + ":" + gpu;
   return Prepared{*cfg, *machine};
 }
@@ -63,7 +64,8 @@ offload::FinetuneJob finetuneJob(JobOp job, const TransformerConfig &cfg) {
   offload::FinetuneJob fj;
   fj.model = cfg;
   fj.batch = job.getBatchAttr().getInt();
-  fj.microBatch = job.getMicroBatchAttr() ? job.getMicroBatchAttr().getInt() : 0;
+  fj.microBatch =
+      job.getMicroBatchAttr() ? job.getMicroBatchAttr().getInt() : 0;
   // SGD with momentum: fp32 master weights and momentum (8 bytes), not
   // Adam's 12.
   if (job.getOptimizer() && *job.getOptimizer() == "sgd")
@@ -91,29 +93,27 @@ offload::InferenceOptions inferenceOptions(JobOp job) {
 
 } // namespace
 
-LogicalResult sluice::model::planModelJobs(ModuleOp module,
-                                           const analysis::TopoGraph &graph,
-                                           StringRef topology,
-                                           StringRef jobName,
-                                           OffloadFormat format,
-                                           llvm::raw_ostream &os) {
+LogicalResult
+sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
+                             StringRef topology, StringRef jobName,
+                             OffloadFormat format, llvm::raw_ostream &os) {
   llvm::SmallVector<JobOp> jobs;
   for (JobOp job : module.getOps<JobOp>())
     if (jobName.empty() || job.getSymName() == jobName)
       jobs.push_back(job);
   if (jobs.empty())
-    return module.emitError()
-           << (jobName.empty() ? std::string("no finetune or infer job")
-                               : "no finetune or infer job named '" +
-                                     jobName.str() + "'");
+    return mlir::emitError(module.getLoc())
+           << (jobName.empty()
+                   ? std::string("no finetune or infer job")
+                   : "no finetune or infer job named '" + jobName.str() + "'");
   if ((format == OffloadFormat::Trace || format == OffloadFormat::DeepSpeed)) {
     if (jobs.size() != 1)
-      return module.emitError()
-             << "--format=" << (format == OffloadFormat::Trace ? "trace"
-                                                                : "deepspeed")
+      return mlir::emitError(module.getLoc())
+             << "--format="
+             << (format == OffloadFormat::Trace ? "trace" : "deepspeed")
              << " writes one job; choose one with --job=NAME";
     if (jobs.front().getAction() != "finetune")
-      return jobs.front().emitError()
+      return mlir::emitError(jobs.front().getLoc())
              << "--format=trace and --format=deepspeed apply to finetune "
                 "jobs";
   }
@@ -131,8 +131,9 @@ LogicalResult sluice::model::planModelJobs(ModuleOp module,
       offload::FinetuneJob fj = finetuneJob(job, p->config);
       auto plan = offload::planFinetune(fj, p->machine, finetuneOptions(job));
       if (!plan) {
-        job.emitError() << "cannot plan job '" << job.getSymName()
-                        << "': " << llvm::toString(plan.takeError());
+        mlir::emitError(job.getLoc())
+            << "cannot plan job '" << job.getSymName()
+            << "': " << llvm::toString(plan.takeError());
         failed = true;
         continue;
       }
@@ -149,14 +150,13 @@ LogicalResult sluice::model::planModelJobs(ModuleOp module,
         break;
       case OffloadFormat::Trace:
         if (plan->feasible)
-          os << llvm::formatv("{0:2}",
-                              offload::finetuneTrace(*plan)) << "\n";
+          os << llvm::formatv("{0:2}", offload::finetuneTrace(*plan)) << "\n";
         break;
       case OffloadFormat::DeepSpeed:
         if (plan->feasible) {
           auto ds = offload::deepSpeedConfig(*plan, fj, p->machine);
           if (!ds) {
-            job.emitError() << llvm::toString(ds.takeError());
+            mlir::emitError(job.getLoc()) << llvm::toString(ds.takeError());
             failed = true;
             continue;
           }
@@ -171,8 +171,9 @@ LogicalResult sluice::model::planModelJobs(ModuleOp module,
       ij.generate = job.getTokensAttr().getInt();
       auto plan = offload::planInference(ij, p->machine, inferenceOptions(job));
       if (!plan) {
-        job.emitError() << "cannot plan job '" << job.getSymName()
-                        << "': " << llvm::toString(plan.takeError());
+        mlir::emitError(job.getLoc())
+            << "cannot plan job '" << job.getSymName()
+            << "': " << llvm::toString(plan.takeError());
         failed = true;
         continue;
       }
@@ -186,9 +187,9 @@ LogicalResult sluice::model::planModelJobs(ModuleOp module,
            << offload::inferenceSummary(*plan, ij, p->machine);
     }
     if (!reason.empty()) {
-      job.emitError() << "job '" << job.getSymName()
-                      << "' does not fit on '" << topology
-                      << "': " << reason;
+      mlir::emitError(job.getLoc())
+          << "job '" << job.getSymName() << "' does not fit on '" << topology
+          << "': " << reason;
       failed = true;
     }
   }
