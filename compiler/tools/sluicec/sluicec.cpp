@@ -450,7 +450,9 @@ int main(int argc, char **argv) {
       "          hops per device pair, cuts and bisection, totals per kind\n"
       "          (--format=table|json|dot|svg)\n"
       "  plan    schedule the program's demands over the flat topology\n"
-      "          (--format=mlir|json|dot|svg|trace)\n");
+      "          (--format=mlir|json|dot|svg|trace), or its finetune/infer\n"
+      "          jobs with the offload planners\n"
+      "          (--format=table|json|trace|deepspeed, --job)\n");
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);
