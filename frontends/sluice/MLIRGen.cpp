@@ -15,6 +15,7 @@
 #include "frontends/sluice/Frontend.h"
 #include "frontends/sluice/MLIRGenWalk.h"
 #include "frontends/sluice/MLIRGenDemand.h"
+#include "frontends/sluice/MLIRGenModel.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -727,11 +728,13 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
         error(d->range) << "not supported yet: lowering the schedule of '"
                         << d->name << "' to MLIR";
         break;
-      case Decl::Kind::Model:
-        error(d->range) << "not supported yet: lowering model '" << d->name
-                        << "' to MLIR (the model dialect is not built yet)";
+      case Decl::Kind::Model: // transformers: lowerModels (MLIRGenModel.cpp)
+        if (!checkModelSupported(llvm::cast<ModelDecl>(*d), &ctx))
+          failed = true;
         break;
       case Decl::Kind::Job:
+        if (isModelJob(*d))
+          break; // lowerModels (MLIRGenModel.cpp)
         error(d->range) << "not supported yet: lowering job '" << d->name
                         << "' to MLIR (the plan dialect is not built yet)";
         break;
@@ -748,6 +751,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
   if (mlir::failed(mlirGenWalks(*module, program, globals)))
     return nullptr;
   if (mlir::failed(lowerDemands(*module, program, globals)))
+    return nullptr;
+  if (mlir::failed(lowerModels(*module, program, globals)))
     return nullptr;
   if (mlir::failed(mlir::verify(*module)))
     return nullptr;

@@ -11,6 +11,8 @@
 #include "dialects/Walk/Transforms/Passes.h"
 #include "dialects/Plan/IR/PlanOps.h"
 #include "dialects/Plan/Transforms/Passes.h"
+#include "dialects/Model/IR/ModelOps.h"
+#include "dialects/Model/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -22,11 +24,13 @@ int main(int argc, char **argv) {
   sluice::conversion::registerConversionPasses();
   sluice::walk::registerWalkPasses();
   sluice::plan::registerPlanPasses();
+  sluice::model::registerModelPasses();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, sluice::topo::TopoDialect>();
   registry.insert<sluice::walk::WalkDialect>();
   registry.insert<sluice::plan::PlanDialect>();
+  registry.insert<sluice::model::ModelDialect>();
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Sluice optimizer driver\n", registry));

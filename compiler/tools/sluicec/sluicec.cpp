@@ -9,6 +9,8 @@
 #include "compiler/Pipelines/TopoPipeline.h"
 #include "compiler/Target/TopoReport.h"
 #include "dialects/Plan/Transforms/PlanExport.h"
+#include "dialects/Model/Transforms/ModelOffload.h"
+#include "dialects/Plan/IR/PlanOps.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
 
@@ -63,7 +65,7 @@ static cl::opt<Phase> emitPhase(
                    "--format)")),
     cl::cat(sluiceCategory));
 
-enum class ReportFormat { Table, Json, Dot, Svg, Mlir, Trace };
+enum class ReportFormat { Table, Json, Dot, Svg, Mlir, Trace, DeepSpeed };
 static cl::opt<ReportFormat> reportFormat(
     "format", cl::desc("Format of --emit=report"),
     cl::init(ReportFormat::Table),
@@ -75,7 +77,10 @@ static cl::opt<ReportFormat> reportFormat(
                clEnumValN(ReportFormat::Mlir, "mlir",
                           "plan: the plan dialect (the default for plan)"),
                clEnumValN(ReportFormat::Trace, "trace",
-                          "plan: Chrome/Perfetto trace-event JSON")),
+                          "plan: Chrome/Perfetto trace-event JSON"),
+               clEnumValN(ReportFormat::DeepSpeed, "deepspeed",
+                          "plan: DeepSpeed ZeRO-Infinity config of a "
+                          "finetune job")),
     cl::cat(sluiceCategory));
 
 static cl::opt<std::string>
@@ -101,7 +106,8 @@ static cl::opt<bool> runWalk(
                     "writing its walks to the job's output"),
     cl::cat(sluiceCategory));
 static cl::opt<std::string>
-    jobName("job", cl::desc("The walk job --run runs (default: the only one)"),
+    jobName("job", cl::desc("The walk job --run runs (default: the only one), "
+                            "or the finetune/infer job --emit=plan plans"),
             cl::value_desc("name"), cl::cat(sluiceCategory));
 static cl::opt<unsigned> walkThreads(
     "walk-threads", cl::desc("--run: CPU threads (default: the job's, the "
@@ -194,6 +200,37 @@ static bool parseCut(const analysis::TopoGraph &g, llvm::StringRef spec,
   return true;
 }
 
+/// --emit=plan with finetune/infer jobs: the offload planners
+/// (dialects/Model/Transforms/ModelOffload.h).
+static int emitOffload(Compilation &compilation, llvm::StringRef top,
+                       llvm::raw_ostream &os) {
+  auto graph = extractTopoGraph(compilation.module());
+  if (mlir::failed(graph))
+    return 1;
+  model::OffloadFormat format = model::OffloadFormat::Summary;
+  switch (reportFormat) {
+  case ReportFormat::Table:
+    break;
+  case ReportFormat::Json:
+    format = model::OffloadFormat::Json;
+    break;
+  case ReportFormat::Trace:
+    format = model::OffloadFormat::Trace;
+    break;
+  case ReportFormat::DeepSpeed:
+    format = model::OffloadFormat::DeepSpeed;
+    break;
+  default:
+    llvm::errs() << "sluicec: error: finetune and infer jobs are planned in "
+                    "--format=table, json, trace or deepspeed\n";
+    return 1;
+  }
+  return mlir::failed(model::planModelJobs(compilation.module(), *graph, top,
+                                           jobName, format, os))
+             ? 1
+             : 0;
+}
+
 /// --emit=plan: schedules the demands and writes them in --format.
 static int emitPlan(Compilation &compilation, llvm::raw_ostream &os) {
   if (mlir::failed(compilation.plan()))
@@ -261,12 +298,33 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
         top = d->topology;
         break;
       }
+  // ... or of its first finetune/infer job.
+  if (top.empty() && emitPhase == Phase::Plan)
+    for (const auto &decl : program.modules.back()->decls)
+      if (auto *j = llvm::dyn_cast<ast::JobDecl>(decl.get());
+          j && (j->action == "finetune" || j->action == "infer")) {
+        top = j->target;
+        break;
+      }
   if (mlir::failed(compilation.flatten(top)))
     return 1;
   if (emitPhase == Phase::Flat) {
     compilation.module().print(os);
     os << "\n";
     return 0;
+  }
+  if (emitPhase == Phase::Plan && model::hasModelJobs(compilation.module())) {
+    if (!compilation.module().getOps<plan::DemandsOp>().empty()) {
+      llvm::errs() << "sluicec: error: not supported yet: demands and "
+                      "finetune/infer jobs in one --emit=plan run\n";
+      return 1;
+    }
+    return emitOffload(compilation, top, os);
+  }
+  if (reportFormat == ReportFormat::DeepSpeed) {
+    llvm::errs() << "sluicec: error: --format=deepspeed applies to "
+                    "--emit=plan of a finetune job\n";
+    return 1;
   }
   if (emitPhase == Phase::Plan)
     return emitPlan(compilation, os);
@@ -306,6 +364,7 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
   }
   case ReportFormat::Mlir:
   case ReportFormat::Trace:
+  case ReportFormat::DeepSpeed:
     return 1; // rejected above
   }
   return 0;
@@ -420,7 +479,9 @@ int main(int argc, char **argv) {
       "          hops per device pair, cuts and bisection, totals per kind\n"
       "          (--format=table|json|dot|svg)\n"
       "  plan    schedule the program's demands over the flat topology\n"
-      "          (--format=mlir|json|dot|svg|trace)\n");
+      "          (--format=mlir|json|dot|svg|trace), or its finetune/infer\n"
+      "          jobs with the offload planners\n"
+      "          (--format=table|json|trace|deepspeed, --job)\n");
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);

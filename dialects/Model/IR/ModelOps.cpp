@@ -1,0 +1,226 @@
+//===- ModelOps.cpp - Verifiers of the model dialect ----------------------===//
+#include "dialects/Model/IR/ModelOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace sluice::model;
+
+#define GET_OP_CLASSES
+#include "dialects/Model/IR/ModelOps.cpp.inc"
+
+/// Checks that every named size is positive.
+static LogicalResult
+checkPositive(Operation *op,
+              std::initializer_list<std::pair<const char *, int64_t>> sizes) {
+  for (auto [name, v] : sizes)
+    if (v <= 0)
+      return op->emitOpError() << name << " must be positive, got " << v;
+  return success();
+}
+
+static LogicalResult checkDtype(Operation *op, Type dtype) {
+  if (!isa<FloatType>(dtype))
+    return op->emitOpError() << "dtype must be a float type, got " << dtype;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// model.transformer
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransformerOp::verifyRegions() {
+  const int64_t h = getHiddenAttr().getInt(), a = getHeadsAttr().getInt(),
+                kv = getKvHeadsAttr().getInt();
+  if (failed(checkPositive(*this, {{"layers", getLayersAttr().getInt()},
+                                   {"hidden", h},
+                                   {"heads", a},
+                                   {"kv_heads", kv},
+                                   {"ffn", getFfnAttr().getInt()},
+                                   {"seq", getSeqAttr().getInt()},
+                                   {"vocab", getVocabAttr().getInt()}})) ||
+      failed(checkDtype(*this, getDtype())))
+    return failure();
+  if (h % a != 0)
+    return emitOpError() << "hidden " << h << " is not a multiple of heads "
+                         << a;
+  if (a % kv != 0)
+    return emitOpError() << "heads " << a << " is not a multiple of kv_heads "
+                         << kv;
+
+  Block &body = getBody().front();
+  if (body.empty() || !isa<EmbeddingOp>(body.front()))
+    return emitOpError() << "must begin with a model.embedding";
+  if (!isa<HeadOp>(body.back()))
+    return emitOpError() << "must end with a model.head";
+  int64_t layers = 0;
+  for (Operation &op : body) {
+    if (&op != &body.front() && isa<EmbeddingOp>(op))
+      return op.emitOpError()
+             << "must be the first op of its model.transformer";
+    if (&op != &body.back() && isa<HeadOp>(op))
+      return op.emitOpError() << "must be the last op of its model.transformer";
+    if (auto l = dyn_cast<LayersOp>(op))
+      layers += l.getCountAttr().getInt();
+  }
+  if (layers != getLayersAttr().getInt())
+    return emitOpError() << "has " << layers
+                         << " layers in its model.layers ops but declares "
+                         << getLayersAttr().getInt();
+
+  // Every block agrees with the hyper-parameters.
+  WalkResult r = walk([&](Operation *op) -> WalkResult {
+    auto mismatch = [&](const char *what, int64_t got, int64_t want) {
+      op->emitOpError() << what << " " << got << " does not match the model's "
+                        << want;
+      return WalkResult::interrupt();
+    };
+    if (auto e = dyn_cast<EmbeddingOp>(op)) {
+      if (e.getHiddenAttr().getInt() != h)
+        return mismatch("hidden", e.getHiddenAttr().getInt(), h);
+      if (e.getVocabAttr().getInt() != getVocabAttr().getInt())
+        return mismatch("vocab", e.getVocabAttr().getInt(),
+                        getVocabAttr().getInt());
+      if (e.getPositionsAttr() &&
+          e.getPositionsAttr().getInt() != getSeqAttr().getInt())
+        return mismatch("positions", e.getPositionsAttr().getInt(),
+                        getSeqAttr().getInt());
+    } else if (auto n = dyn_cast<NormOp>(op)) {
+      if (n.getHiddenAttr().getInt() != h)
+        return mismatch("hidden", n.getHiddenAttr().getInt(), h);
+    } else if (auto at = dyn_cast<AttentionOp>(op)) {
+      if (at.getHiddenAttr().getInt() != h)
+        return mismatch("hidden", at.getHiddenAttr().getInt(), h);
+      if (at.getHeadsAttr().getInt() != a)
+        return mismatch("heads", at.getHeadsAttr().getInt(), a);
+      if (at.getKvHeadsAttr().getInt() != kv)
+        return mismatch("kv_heads", at.getKvHeadsAttr().getInt(), kv);
+    } else if (auto m = dyn_cast<MlpOp>(op)) {
+      if (m.getHiddenAttr().getInt() != h)
+        return mismatch("hidden", m.getHiddenAttr().getInt(), h);
+      if (m.getFfnAttr().getInt() != getFfnAttr().getInt())
+        return mismatch("ffn", m.getFfnAttr().getInt(), getFfnAttr().getInt());
+    } else if (auto hd = dyn_cast<HeadOp>(op)) {
+      if (hd.getHiddenAttr().getInt() != h)
+        return mismatch("hidden", hd.getHiddenAttr().getInt(), h);
+      if (hd.getVocabAttr().getInt() != getVocabAttr().getInt())
+        return mismatch("vocab", hd.getVocabAttr().getInt(),
+                        getVocabAttr().getInt());
+    }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Blocks
+//===----------------------------------------------------------------------===//
+
+LogicalResult EmbeddingOp::verify() {
+  if (failed(checkPositive(
+          *this, {{"vocab", getVocabAttr().getInt()},
+                  {"hidden", getHiddenAttr().getInt()},
+                  {"positions",
+                   getPositionsAttr() ? getPositionsAttr().getInt() : 1}})))
+    return failure();
+  return checkDtype(*this, getDtype());
+}
+
+LogicalResult LayersOp::verifyRegions() {
+  if (getCountAttr().getInt() <= 0)
+    return emitOpError() << "count must be positive, got "
+                         << getCountAttr().getInt();
+  bool attention = false, mlp = false;
+  for (Operation &op : getBody().front()) {
+    if (!isa<NormOp, AttentionOp, MlpOp>(op))
+      return op.emitOpError() << "is not allowed in model.layers";
+    attention |= isa<AttentionOp>(op);
+    mlp |= isa<MlpOp>(op);
+  }
+  if (!attention || !mlp)
+    return emitOpError() << "a layer needs a model.attention and a model.mlp";
+  return success();
+}
+
+LogicalResult NormOp::verify() {
+  if (getKind() != "layernorm" && getKind() != "rmsnorm")
+    return emitOpError() << "unknown norm kind '" << getKind()
+                         << "'; expected 'layernorm' or 'rmsnorm'";
+  if (failed(checkPositive(*this, {{"hidden", getHiddenAttr().getInt()}})))
+    return failure();
+  return checkDtype(*this, getDtype());
+}
+
+LogicalResult AttentionOp::verify() {
+  const int64_t h = getHiddenAttr().getInt(), a = getHeadsAttr().getInt(),
+                kv = getKvHeadsAttr().getInt();
+  if (failed(checkPositive(*this,
+                           {{"hidden", h}, {"heads", a}, {"kv_heads", kv}})))
+    return failure();
+  if (h % a != 0)
+    return emitOpError() << "hidden " << h << " is not a multiple of heads "
+                         << a;
+  if (a % kv != 0)
+    return emitOpError() << "heads " << a << " is not a multiple of kv_heads "
+                         << kv;
+  return checkDtype(*this, getDtype());
+}
+
+LogicalResult MlpOp::verify() {
+  if (failed(checkPositive(*this, {{"hidden", getHiddenAttr().getInt()},
+                                   {"ffn", getFfnAttr().getInt()}})))
+    return failure();
+  return checkDtype(*this, getDtype());
+}
+
+LogicalResult HeadOp::verify() {
+  if (failed(checkPositive(*this, {{"vocab", getVocabAttr().getInt()},
+                                   {"hidden", getHiddenAttr().getInt()}})))
+    return failure();
+  return checkDtype(*this, getDtype());
+}
+
+//===----------------------------------------------------------------------===//
+// model.job
+//===----------------------------------------------------------------------===//
+
+LogicalResult JobOp::verify() {
+  if (getAction() != "finetune" && getAction() != "infer")
+    return emitOpError() << "unknown action '" << getAction()
+                         << "'; expected 'finetune' or 'infer'";
+  if (!getBatchAttr()) {
+    if (getAction() == "finetune")
+      return emitOpError() << "a finetune job needs batch";
+    if (getMicroBatchAttr())
+      return emitOpError() << "micro_batch needs batch";
+  }
+  const int64_t batch = getBatchAttr() ? getBatchAttr().getInt() : 1;
+  if (batch <= 0)
+    return emitOpError() << "batch must be positive, got " << batch;
+  if (auto mb = getMicroBatchAttr()) {
+    if (mb.getInt() <= 0 || batch % mb.getInt() != 0)
+      return emitOpError() << "micro_batch " << mb.getInt()
+                           << " must be positive and divide batch " << batch;
+  }
+  for (auto [name, attr] :
+       {std::pair<const char *, IntegerAttr>{"seq", getSeqAttr()},
+        {"tokens", getTokensAttr()},
+        {"steps", getStepsAttr()}})
+    if (attr && attr.getInt() <= 0)
+      return emitOpError() << name << " must be positive, got "
+                           << attr.getInt();
+  if (getAction() == "infer" && !getTokensAttr())
+    return emitOpError() << "an infer job needs tokens";
+  if (getAction() != "infer" && getTokensAttr())
+    return emitOpError() << "tokens applies to infer jobs only";
+  return success();
+}
+
+LogicalResult JobOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  Operation *target = symbols.lookupNearestSymbolFrom(*this, getModelAttr());
+  if (!target || !isa<TransformerOp>(target))
+    return emitOpError() << "'" << getModel()
+                         << "' does not name a model.transformer";
+  return success();
+}

@@ -1,0 +1,218 @@
+//===- ModelOps.td - Operations of the model dialect -------*- tablegen -*-===//
+//
+// A decoder-only transformer as a tree of declarative ops (no operands or
+// results): model.transformer holds model.embedding, model.layers (count +
+// one layer's body of model.norm / model.attention / model.mlp), model.norm
+// and model.head. Sizes are element counts; `dtype` is the element type of
+// the block's weights and activations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SLUICE_MODEL_OPS
+#define SLUICE_MODEL_OPS
+
+include "dialects/Model/IR/ModelDialect.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// model.transformer
+//===----------------------------------------------------------------------===//
+
+def Model_TransformerOp : Model_Op<"transformer", [
+    Symbol, IsolatedFromAbove, NoTerminator, SingleBlock, NoRegionArguments]> {
+  let summary = "A decoder-only transformer";
+  let description = [{
+    The hyper-parameters of the model (`layers`, `hidden`, `heads`,
+    `kv_heads`, `ffn`, `seq`, `vocab`, all positive) and its element type
+    `dtype`, and in its body the blocks in order: one `model.embedding`
+    first, one or more `model.layers`, an optional final `model.norm`, and
+    one `model.head` last. The verifier checks that the blocks agree with
+    the hyper-parameters: the `model.layers` counts sum to `layers`, every
+    block has width `hidden`, every attention `heads` / `kv_heads`, every
+    MLP `ffn`, the embedding and the head `vocab`, learned positions `seq`;
+    `hidden` is a multiple of `heads`, `heads` of `kv_heads`.
+
+    Example (GPT-3 175B):
+
+    ```mlir
+    model.transformer @gpt3 : f16 attributes {layers = 96 : i64, hidden = 12288 : i64, heads = 96 : i64, kv_heads = 96 : i64, ffn = 49152 : i64, seq = 2048 : i64, vocab = 50257 : i64} {
+      model.embedding vocab 50257 hidden 12288 positions 2048 : f16
+      model.layers 96 {
+        model.norm "layernorm" hidden 12288 : f16
+        model.attention hidden 12288 heads 96 kv_heads 96 bias : f16
+        model.norm "layernorm" hidden 12288 : f16
+        model.mlp hidden 12288 ffn 49152 bias : f16
+      }
+      model.norm "layernorm" hidden 12288 : f16
+      model.head vocab 50257 hidden 12288 tied : f16
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$dtype,
+                       I64Attr:$layers, I64Attr:$hidden, I64Attr:$heads,
+                       I64Attr:$kv_heads, I64Attr:$ffn, I64Attr:$seq,
+                       I64Attr:$vocab);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name `:` $dtype attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// model.embedding
+//===----------------------------------------------------------------------===//
+
+def Model_EmbeddingOp : Model_Op<"embedding", [HasParent<"TransformerOp">]> {
+  let summary = "Token (and learned position) embedding";
+  let description = [{
+    A `vocab x hidden` token table and, with `positions`, a learned
+    `positions x hidden` position table (without it, positions are rotary
+    and have no parameters).
+  }];
+  let arguments = (ins I64Attr:$vocab, I64Attr:$hidden,
+                       OptionalAttr<I64Attr>:$positions, TypeAttr:$dtype);
+  let assemblyFormat = [{
+    `vocab` $vocab `hidden` $hidden (`positions` $positions^)? attr-dict `:`
+    $dtype
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// model.layers
+//===----------------------------------------------------------------------===//
+
+def Model_LayersOp : Model_Op<"layers", [
+    HasParent<"TransformerOp">, NoTerminator, SingleBlock,
+    NoRegionArguments]> {
+  let summary = "`count` identical transformer layers";
+  let description = [{
+    The body is one layer: its blocks in order (`model.norm`,
+    `model.attention`, `model.mlp`), at least one attention and one MLP.
+    The layer is repeated `count` (> 0) times.
+  }];
+  let arguments = (ins I64Attr:$count);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$count attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// model.norm
+//===----------------------------------------------------------------------===//
+
+def Model_NormOp : Model_Op<"norm", [
+    ParentOneOf<["TransformerOp", "LayersOp"]>]> {
+  let summary = "LayerNorm or RMSNorm over `hidden` features";
+  let description = [{
+    `kind` is `layernorm` (scale and bias, 2 * hidden parameters) or
+    `rmsnorm` (scale only, hidden parameters).
+  }];
+  let arguments = (ins StrAttr:$kind, I64Attr:$hidden, TypeAttr:$dtype);
+  let assemblyFormat = "$kind `hidden` $hidden attr-dict `:` $dtype";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// model.attention
+//===----------------------------------------------------------------------===//
+
+def Model_AttentionOp : Model_Op<"attention", [HasParent<"LayersOp">]> {
+  let summary = "Causal self-attention with `heads` query heads";
+  let description = [{
+    Q is `hidden x hidden`; K and V are `hidden x kv_heads * head_dim` each
+    (`head_dim = hidden / heads`; `kv_heads < heads` is grouped-query
+    attention, `kv_heads` dividing `heads`); the output projection is
+    `hidden x hidden`. With `bias`, every projection has a bias.
+  }];
+  let arguments = (ins I64Attr:$hidden, I64Attr:$heads, I64Attr:$kv_heads,
+                       UnitAttr:$bias, TypeAttr:$dtype);
+  let assemblyFormat = [{
+    `hidden` $hidden `heads` $heads `kv_heads` $kv_heads (`bias` $bias^)?
+    attr-dict `:` $dtype
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getHeadDim() { return getHiddenAttr().getInt() / getHeadsAttr().getInt(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// model.mlp
+//===----------------------------------------------------------------------===//
+
+def Model_MlpOp : Model_Op<"mlp", [HasParent<"LayersOp">]> {
+  let summary = "Feed-forward block of inner width `ffn`";
+  let description = [{
+    Two matrices `hidden -> ffn -> hidden` (GeLU), or with `gated` three
+    (SwiGLU: gate and up `hidden -> ffn`, down `ffn -> hidden`). With
+    `bias`, every matrix has a bias.
+  }];
+  let arguments = (ins I64Attr:$hidden, I64Attr:$ffn, UnitAttr:$gated,
+                       UnitAttr:$bias, TypeAttr:$dtype);
+  let assemblyFormat = [{
+    `hidden` $hidden `ffn` $ffn (`gated` $gated^)? (`bias` $bias^)?
+    attr-dict `:` $dtype
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// model.head
+//===----------------------------------------------------------------------===//
+
+def Model_HeadOp : Model_Op<"head", [HasParent<"TransformerOp">]> {
+  let summary = "Output projection to `vocab` logits";
+  let description = [{
+    A `hidden x vocab` projection; with `tied` it reuses the token
+    embedding's table and has no parameters of its own.
+  }];
+  let arguments = (ins I64Attr:$vocab, I64Attr:$hidden, UnitAttr:$tied,
+                       TypeAttr:$dtype);
+  let assemblyFormat = [{
+    `vocab` $vocab `hidden` $hidden (`tied` $tied^)? attr-dict `:` $dtype
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// model.job
+//===----------------------------------------------------------------------===//
+
+def Model_JobOp : Model_Op<"job", [
+    Symbol, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "A fine-tuning or inference job of a transformer";
+  let description = [{
+    `action` is `finetune` or `infer`; `model` names a `model.transformer`
+    of the module and `topology` the machine it runs on (resolved against
+    the flat topology by the planner). `batch` (> 0; required for
+    `finetune`) is sequences per iteration, or for `infer` the sequences
+    per block (without it the planner chooses); `micro_batch` must divide
+    it; `seq` overrides the model's sequence length (the prompt
+    length, for inference); `tokens` is the number of tokens to generate
+    (`infer` only). `recompute`, `steps`, `optimizer` and `lr` are the
+    job's options as written.
+
+    ```mlir
+    model.job @tune "finetune" @gpt3 on @workstation batch 8 attributes {optimizer = "adam", steps = 1000 : i64}
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$action,
+                       FlatSymbolRefAttr:$model, FlatSymbolRefAttr:$topology,
+                       OptionalAttr<I64Attr>:$batch,
+                       OptionalAttr<I64Attr>:$micro_batch,
+                       OptionalAttr<I64Attr>:$seq,
+                       OptionalAttr<I64Attr>:$tokens,
+                       OptionalAttr<I64Attr>:$steps, UnitAttr:$recompute,
+                       OptionalAttr<StrAttr>:$optimizer,
+                       OptionalAttr<F64Attr>:$lr);
+  let assemblyFormat = [{
+    $sym_name $action $model `on` $topology (`batch` $batch^)?
+    attr-dict-with-keyword
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // SLUICE_MODEL_OPS

@@ -1,0 +1,156 @@
+//===- ModelCost.cpp - The model-cost pass --------------------------------===//
+//
+// Attaches the costs of ModelCostWalk.cpp to the ops of each
+// model.transformer and cross-checks uniform models against SluiceModelCost.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Model/Transforms/ModelCostWalk.h"
+#include "dialects/Model/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace sluice::model {
+#define GEN_PASS_DEF_MODELCOST
+#include "dialects/Model/Transforms/Passes.h.inc"
+} // namespace sluice::model
+
+using namespace mlir;
+using namespace sluice::model;
+
+namespace {
+
+struct ModelCostPass
+    : public sluice::model::impl::ModelCostBase<ModelCostPass> {
+  using ModelCostBase::ModelCostBase;
+  void runOnOperation() override;
+  LogicalResult annotate(TransformerOp op);
+};
+
+std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+bool close(double a, double b) {
+  return std::fabs(a - b) <= 1e-12 * std::max(std::fabs(a), std::fabs(b));
+}
+
+} // namespace
+
+LogicalResult ModelCostPass::annotate(TransformerOp op) {
+  Builder b(op.getContext());
+  const int64_t seq = op.getSeqAttr().getInt();
+  // Every quantity is a whole number of bytes or FLOPs (FLOPs per token
+  // are 6W + 12sh-style sums): integer attributes print exactly.
+  bool tooLarge = false;
+  auto f64 = [&](double v) {
+    if (!(v >= 0 && v < 9.0e18)) {
+      tooLarge = true;
+      v = 0;
+    }
+    return b.getI64IntegerAttr(static_cast<int64_t>(std::llround(v)));
+  };
+  auto setBlock = [&](Operation *o, const BlockCost &c, bool acts) {
+    o->setAttr("params", b.getI64IntegerAttr(c.params));
+    o->setAttr("fwd_flops", f64(c.fwdFlops));
+    if (acts) {
+      o->setAttr("act_bytes", f64(c.actBytes));
+      o->setAttr("act_bytes_selective", f64(c.actBytesSelective));
+    }
+  };
+  for (Operation &child : op.getBody().front()) {
+    auto layers = dyn_cast<LayersOp>(child);
+    if (!layers) {
+      setBlock(&child, blockCost(&child, seq, microBatch), false);
+      continue;
+    }
+    BlockCost layer;
+    for (Operation &inner : layers.getBody().front()) {
+      BlockCost c = blockCost(&inner, seq, microBatch);
+      setBlock(&inner, c, true);
+      layer += c;
+    }
+    const int64_t n = layers.getCountAttr().getInt();
+    const double nd = static_cast<double>(n);
+    const double sbh = static_cast<double>(seq) *
+                       static_cast<double>(microBatch) *
+                       static_cast<double>(op.getHiddenAttr().getInt());
+    layers->setAttr("params", b.getI64IntegerAttr(layer.params * n));
+    layers->setAttr("fwd_flops", f64(layer.fwdFlops * nd));
+    layers->setAttr("act_bytes", f64(layer.actBytes * nd));
+    layers->setAttr("act_bytes_selective", f64(layer.actBytesSelective * nd));
+    layers->setAttr("act_bytes_full", f64(2.0 * sbh * nd));
+  }
+
+  ModelTotals t = transformerCost(op, microBatch);
+  op->setAttr("micro_batch", b.getI64IntegerAttr(microBatch));
+  op->setAttr("params", b.getI64IntegerAttr(t.params));
+  op->setAttr("param_bytes", f64(t.paramBytes));
+  op->setAttr("grad_bytes", f64(t.gradBytes));
+  op->setAttr("optimizer_bytes", f64(t.optimizerBytes));
+  op->setAttr("fwd_flops", f64(t.fwdFlops));
+  op->setAttr("train_flops_per_token", f64(t.trainFlopsPerToken));
+  op->setAttr("train_flops_per_token_recompute",
+              f64(t.trainFlopsPerTokenRecompute));
+  op->setAttr("act_bytes", f64(t.actBytes));
+  op->setAttr("act_bytes_selective", f64(t.actBytesSelective));
+  op->setAttr("act_bytes_full", f64(t.actBytesFull));
+  op->setAttr("kv_cache_bytes_per_token", f64(t.kvCacheBytesPerToken));
+
+  if (tooLarge)
+    return op.emitOpError()
+           << "model-cost: a cost does not fit in 64 bits (micro-batch "
+           << static_cast<int64_t>(microBatch) << " too large?)";
+
+  // Cross-check a uniform model against SluiceModelCost's closed forms.
+  std::optional<TransformerConfig> cfg = uniformConfig(op);
+  if (!cfg)
+    return success();
+  const double L = static_cast<double>(cfg->layers);
+  auto disagree = [&](const char *what, double ours, double theirs) {
+    return op.emitOpError()
+           << "model-cost: the blocks give " << what << " " << num(ours)
+           << " but SluiceModelCost gives " << num(theirs);
+  };
+  const int64_t refParams = countParameters(*cfg).total();
+  if (refParams != t.params)
+    return disagree("parameters", static_cast<double>(t.params),
+                    static_cast<double>(refParams));
+  TrainingFlops ref = trainingFlops(*cfg, 1);
+  if (!close(t.fwdFlops, ref.forward()))
+    return disagree("forward FLOPs", t.fwdFlops, ref.forward());
+  if (!close(t.trainFlopsPerTokenRecompute, trainingFlopsPerToken(*cfg, true)))
+    return disagree("training FLOPs per token (recompute)",
+                    t.trainFlopsPerTokenRecompute,
+                    trainingFlopsPerToken(*cfg, true));
+  const std::pair<Recompute, double> acts[] = {
+      {Recompute::None, t.actBytes},
+      {Recompute::Selective, t.actBytesSelective},
+      {Recompute::Full, t.actBytesFull}};
+  for (auto [r, ours] : acts) {
+    double theirs = L * activationBytesPerLayer(*cfg, microBatch, r);
+    if (!close(ours, theirs))
+      return disagree("activation bytes", ours, theirs);
+  }
+  if (!close(t.kvCacheBytesPerToken, kvCacheBytesPerToken(*cfg)))
+    return disagree("KV-cache bytes per token", t.kvCacheBytesPerToken,
+                    kvCacheBytesPerToken(*cfg));
+  op->setAttr("cross_checked", b.getUnitAttr());
+  return success();
+}
+
+void ModelCostPass::runOnOperation() {
+  if (microBatch <= 0) {
+    getOperation().emitError()
+        << "model-cost: micro-batch must be positive, got "
+        << static_cast<int64_t>(microBatch);
+    return signalPassFailure();
+  }
+  for (auto op : getOperation().getOps<TransformerOp>())
+    if (failed(annotate(op)))
+      signalPassFailure();
+}

@@ -1,0 +1,65 @@
+//===- ModelCostWalk.h - Costs of model ops ---------------------*- C++ -*-===//
+//
+// The per-block cost formulas of the model dialect (parameters, forward
+// FLOPs, stored activations) and the totals of a model.transformer, computed
+// by walking its ops; and uniformConfig(), the SluiceModelCost configuration
+// of a uniform transformer, which the model-cost pass cross-checks against
+// and the job lowering hands to the offload planners. docs/dialects/model.md
+// lists the formulas.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_DIALECTS_MODEL_TRANSFORMS_MODELCOSTWALK_H
+#define SLUICE_DIALECTS_MODEL_TRANSFORMS_MODELCOSTWALK_H
+
+#include "compiler/Analysis/Model/TransformerCost.h"
+#include "dialects/Model/IR/ModelOps.h"
+#include <optional>
+
+namespace sluice::model {
+
+/// Costs of one block (or the sum of several). FLOPs are forward FLOPs for
+/// one sequence of `seq` tokens; activation bytes are for `microBatch`
+/// sequences.
+struct BlockCost {
+  int64_t params = 0;
+  double fwdFlops = 0;
+  double actBytes = 0;          ///< stored for backward, no recomputation
+  double actBytesSelective = 0; ///< with selective recomputation
+  BlockCost &operator+=(const BlockCost &o) {
+    params += o.params;
+    fwdFlops += o.fwdFlops;
+    actBytes += o.actBytes;
+    actBytesSelective += o.actBytesSelective;
+    return *this;
+  }
+};
+
+/// The cost of one block op (embedding, norm, attention, mlp, head) in a
+/// model with sequence length `seq`.
+BlockCost blockCost(mlir::Operation *op, int64_t seq, int64_t microBatch);
+
+/// The totals of a transformer.
+struct ModelTotals {
+  int64_t params = 0;
+  double fwdFlops = 0;       ///< per sequence
+  double layersFwdFlops = 0; ///< the part in model.layers
+  double actBytes = 0, actBytesSelective = 0, actBytesFull = 0;
+  double paramBytes = 0, gradBytes = 0, optimizerBytes = 0;
+  double trainFlopsPerToken = 0, trainFlopsPerTokenRecompute = 0;
+  double kvCacheBytesPerToken = 0;
+};
+
+/// Walks `op`'s blocks.
+ModelTotals transformerCost(TransformerOp op, int64_t microBatch);
+
+/// Bytes per element of the model's dtype (2 for f16).
+int64_t dtypeBytes(TransformerOp op);
+
+/// SluiceModelCost's description of `op` when its layers are uniform (one
+/// model.layers of norm, attention, norm, mlp, one norm kind, biases on all
+/// linear layers or none, a final norm); nullopt otherwise.
+std::optional<TransformerConfig> uniformConfig(TransformerOp op);
+
+} // namespace sluice::model
+
+#endif // SLUICE_DIALECTS_MODEL_TRANSFORMS_MODELCOSTWALK_H

@@ -1,0 +1,166 @@
+//===- MLIRGenModel.cpp - Lowering model declarations ---------------------===//
+#include "frontends/sluice/MLIRGenModel.h"
+
+#include "dialects/Model/IR/ModelOps.h"
+#include "frontends/sluice/Frontend.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace sluice;
+using namespace sluice::ast;
+
+namespace {
+
+/// The element type of a `dtype:` word (fp16 when absent).
+mlir::Type dtypeOf(mlir::MLIRContext *ctx, llvm::StringRef word) {
+  if (word == "fp32")
+    return mlir::Float32Type::get(ctx);
+  if (word == "bf16")
+    return mlir::BFloat16Type::get(ctx);
+  if (word == "fp8")
+    return mlir::Float8E4M3FNType::get(ctx);
+  return mlir::Float16Type::get(ctx);
+}
+
+mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
+                                     const ModelDecl &d,
+                                     const ConstEnv &globals) {
+  mlir::MLIRContext *ctx = builder.getContext();
+  mlir::Location loc = toLocation(ctx, d.range);
+  llvm::StringMap<int64_t> ints;
+  std::string dtype = "fp16";
+  bool ok = true;
+  for (const Arg &a : d.ctor->args) {
+    if (a.name == "dtype") {
+      if (auto *n = llvm::dyn_cast<NameExpr>(a.value.get()))
+        dtype = n->name;
+      continue;
+    }
+    auto v = evaluateConstant(*a.value, globals, ctx);
+    if (!v || v->kind != ConstValue::Kind::Int) {
+      if (v)
+        mlir::emitError(toLocation(ctx, a.value->range))
+            << "'" << a.name << "' of a transformer must be an integer";
+      ok = false;
+      continue;
+    }
+    ints[a.name] = v->i;
+  }
+  if (!ok)
+    return mlir::failure();
+  for (const char *name : {"layers", "hidden", "heads", "seq", "vocab"})
+    if (!ints.count(name))
+      return mlir::emitError(loc)
+             << "transformer '" << d.name << "' needs '" << name << "'";
+  const int64_t layers = ints["layers"], h = ints["hidden"],
+                heads = ints["heads"], seq = ints["seq"], vocab = ints["vocab"];
+  const int64_t kv = ints.count("kv_heads") ? ints["kv_heads"] : heads;
+  const int64_t ffn = ints.count("ffn") ? ints["ffn"] : 4 * h;
+  mlir::Type t = dtypeOf(ctx, dtype);
+  mlir::TypeAttr ty = mlir::TypeAttr::get(t);
+  auto i64 = [&](int64_t v) { return builder.getI64IntegerAttr(v); };
+
+  auto model = builder.create<model::TransformerOp>(
+      loc, builder.getStringAttr(d.name), ty, i64(layers), i64(h), i64(heads),
+      i64(kv), i64(ffn), i64(seq), i64(vocab));
+  mlir::OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(&model.getBody().emplaceBlock());
+  builder.create<model::EmbeddingOp>(loc, i64(vocab), i64(h), i64(seq), ty);
+  auto stack = builder.create<model::LayersOp>(loc, i64(layers));
+  {
+    mlir::OpBuilder::InsertionGuard inner(builder);
+    builder.setInsertionPointToEnd(&stack.getBody().emplaceBlock());
+    auto layerNorm = builder.getStringAttr("layernorm");
+    builder.create<model::NormOp>(loc, layerNorm, i64(h), ty);
+    builder.create<model::AttentionOp>(loc, i64(h), i64(heads), i64(kv),
+                                       builder.getUnitAttr(), ty);
+    builder.create<model::NormOp>(loc, layerNorm, i64(h), ty);
+    builder.create<model::MlpOp>(loc, i64(h), i64(ffn), mlir::UnitAttr(),
+                                 builder.getUnitAttr(), ty);
+  }
+  builder.create<model::NormOp>(loc, builder.getStringAttr("layernorm"), i64(h),
+                                ty);
+  builder.create<model::HeadOp>(loc, i64(vocab), i64(h), builder.getUnitAttr(),
+                                ty);
+  return mlir::success();
+}
+
+mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
+                             const ConstEnv &globals) {
+  mlir::MLIRContext *ctx = builder.getContext();
+  auto job = builder.create<model::JobOp>(
+      toLocation(ctx, j.range), builder.getStringAttr(j.name),
+      builder.getStringAttr(j.action),
+      mlir::FlatSymbolRefAttr::get(ctx, j.subject),
+      mlir::FlatSymbolRefAttr::get(ctx, j.target), mlir::IntegerAttr(),
+      mlir::IntegerAttr(), mlir::IntegerAttr(), mlir::IntegerAttr(),
+      mlir::IntegerAttr(), mlir::UnitAttr(), mlir::StringAttr(),
+      mlir::FloatAttr());
+  bool ok = true;
+  for (const Prop &p : j.props) {
+    if (p.name == "optimizer") {
+      if (auto *n = llvm::dyn_cast<NameExpr>(p.value.get()))
+        job->setAttr("optimizer", builder.getStringAttr(n->name));
+      continue;
+    }
+    auto v = evaluateConstant(*p.value, globals, ctx);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    if (v->kind == ConstValue::Kind::Int &&
+        llvm::is_contained({"batch", "micro_batch", "seq", "tokens", "steps"},
+                           p.name))
+      job->setAttr(p.name, builder.getI64IntegerAttr(v->i));
+    else if (p.name == "recompute" && v->kind == ConstValue::Kind::Bool) {
+      if (v->b)
+        job->setAttr("recompute", builder.getUnitAttr());
+    } else if (p.name == "lr" && v->asNumber())
+      job->setAttr("lr", builder.getF64FloatAttr(*v->asNumber()));
+    // output, seed, threads: not used by the planners.
+  }
+  return mlir::success(ok);
+}
+
+} // namespace
+
+bool sluice::isModelJob(const Decl &d) {
+  auto *j = llvm::dyn_cast<JobDecl>(&d);
+  return j && (j->action == "finetune" || j->action == "infer");
+}
+
+bool sluice::checkModelSupported(const ModelDecl &d, mlir::MLIRContext *ctx) {
+  if (d.ctor && d.ctor->callee == "transformer")
+    return true;
+  mlir::emitError(toLocation(ctx, d.range))
+      << "not supported yet: lowering "
+      << (d.ctor ? d.ctor->callee : std::string("this")) << " model '" << d.name
+      << "' to MLIR (the model dialect has transformers only)";
+  return false;
+}
+
+mlir::LogicalResult sluice::lowerModels(mlir::ModuleOp module,
+                                        const Program &program,
+                                        const ConstEnv &globals) {
+  mlir::MLIRContext *ctx = module.getContext();
+  ctx->getOrLoadDialect<model::ModelDialect>();
+  mlir::OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(module.getBody());
+  bool failed = false;
+  for (const auto &m : program.modules)
+    for (const DeclPtr &d : m->decls) {
+      auto *md = llvm::dyn_cast<ModelDecl>(d.get());
+      if (!md)
+        continue;
+      if (md->ctor->callee != "transformer")
+        continue; // reported by checkModelSupported
+      failed |= mlir::failed(lowerTransformer(builder, *md, globals));
+    }
+  for (const auto &m : program.modules)
+    for (const DeclPtr &d : m->decls)
+      if (isModelJob(*d))
+        failed |=
+            mlir::failed(lowerJob(builder, llvm::cast<JobDecl>(*d), globals));
+  return mlir::failure(failed);
+}

@@ -1,0 +1,209 @@
+// RUN: sluice-opt %s -split-input-file -verify-diagnostics
+
+// expected-error@+1 {{hidden 100 is not a multiple of heads 3}}
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 100 : i64, heads = 3 : i64, kv_heads = 3 : i64, ffn = 400 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 100 : f16
+  model.head vocab 10 hidden 100 : f16
+}
+
+// -----
+
+// expected-error@+1 {{heads 8 is not a multiple of kv_heads 3}}
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 3 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+// expected-error@+1 {{seq must be positive, got 0}}
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 0 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+// expected-error@+1 {{dtype must be a float type, got 'i32'}}
+model.transformer @m : i32 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+// expected-error@+1 {{has 2 layers in its model.layers ops but declares 3}}
+model.transformer @m : f16 attributes {layers = 3 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 2 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+// expected-error@+1 {{must begin with a model.embedding}}
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.layers 1 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+// expected-error@+1 {{must end with a model.head}}
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  // expected-error@+1 {{must be the last op of its model.transformer}}
+  model.head vocab 10 hidden 64 : f16
+  model.layers 1 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    // expected-error@+1 {{'model.attention' op kv_heads 4 does not match the model's 8}}
+    model.attention hidden 64 heads 8 kv_heads 4 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    // expected-error@+1 {{'model.mlp' op ffn 128 does not match the model's 256}}
+    model.mlp hidden 64 ffn 128 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  // expected-error@+1 {{positions 32 does not match the model's 16}}
+  model.embedding vocab 10 hidden 64 positions 32 : f16
+  model.layers 1 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  // expected-error@+1 {{a layer needs a model.attention and a model.mlp}}
+  model.layers 1 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  // expected-error@+1 {{count must be positive, got 0}}
+  model.layers 0 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    // expected-error@+1 {{unknown norm kind 'batchnorm'; expected 'layernorm' or 'rmsnorm'}}
+    model.norm "batchnorm" hidden 64 : f16
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    // expected-error@+1 {{'model.attention' op hidden 64 is not a multiple of heads 7}}
+    model.attention hidden 64 heads 7 kv_heads 7 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    // expected-error@+1 {{'model.mlp' op dtype must be a float type, got 'i8'}}
+    model.mlp hidden 64 ffn 256 : i8
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+// expected-error@+1 {{'model.attention' op expects parent op 'model.layers'}}
+model.attention hidden 64 heads 8 kv_heads 8 : f16
+
+// -----
+
+// expected-error@+1 {{'nope' does not name a model.transformer}}
+model.job @j "finetune" @nope on @box batch 8
+
+// -----
+
+// expected-error@+1 {{unknown action 'train'; expected 'finetune' or 'infer'}}
+model.job @j "train" @m on @box batch 8
+
+// -----
+
+// expected-error@+1 {{micro_batch 3 must be positive and divide batch 8}}
+model.job @j "finetune" @m on @box batch 8 attributes {micro_batch = 3 : i64}
+
+// -----
+
+// expected-error@+1 {{a finetune job needs batch}}
+model.job @j "finetune" @m on @box
+
+// -----
+
+// expected-error@+1 {{an infer job needs tokens}}
+model.job @j "infer" @m on @box
+
+// -----
+
+// expected-error@+1 {{tokens applies to infer jobs only}}
+model.job @j "finetune" @m on @box batch 8 attributes {tokens = 4 : i64}
