@@ -29,6 +29,16 @@ def PlanScheduleFlows : Pass<"plan-schedule-flows", "::mlir::ModuleOp"> {
 
     The topology named by a demand must be the flat one.
   }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Print a remark per collective comparing the algorithms' times">,
+    Option<"pathLPDevices", "path-lp-devices", "unsigned", /*default=*/"64",
+           "Use the path LP (column generation) instead of the arc LP when "
+           "the topology has more devices than this">,
+    Option<"pathLPSize", "path-lp-size", "unsigned", /*default=*/"2000000",
+           "Use the path LP when the arc LP would have more than this many "
+           "flow variables (commodities x arcs)">,
+  ];
   let dependentDialects = ["::sluice::plan::PlanDialect"];
 }
 
