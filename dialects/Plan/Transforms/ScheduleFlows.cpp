@@ -55,7 +55,7 @@ private:
                                llvm::ArrayRef<unsigned> reducers);
   /// The minimum-makespan routing of point-to-point demands: the arc LP or,
   /// beyond the size thresholds, the path LP.
-  llvm::Expected<flow::FlowSchedule> solve(const PlanNetwork &pn,
+  llvm::Expected<flow::FlowSchedule> solve(DemandsOp op, const PlanNetwork &pn,
                                            llvm::ArrayRef<flow::Demand> d);
   LogicalResult schedule(DemandsOp op, const PlanNetwork &pn,
                          llvm::ArrayRef<unsigned> reducers);
@@ -255,7 +255,7 @@ LogicalResult ScheduleFlowsPass::planCollective(
 }
 
 llvm::Expected<flow::FlowSchedule>
-ScheduleFlowsPass::solve(const PlanNetwork &pn,
+ScheduleFlowsPass::solve(DemandsOp op, const PlanNetwork &pn,
                          llvm::ArrayRef<flow::Demand> demands) {
   if (flow::isSingleCommodity(demands))
     return flow::solveSingleCommodity(pn.net, demands);
@@ -273,8 +273,17 @@ ScheduleFlowsPass::solve(const PlanNetwork &pn,
   flow::PathLPOptions options;
   flow::PathLPInfo info;
   auto s = flow::solveMultiCommodityPaths(pn.net, demands, options, &info);
-  if (s)
-    s->method = flow::FlowMethod::MultiCommodityPathLP;
+  if (!s)
+    return s;
+  s->method = flow::FlowMethod::MultiCommodityPathLP;
+  if (remarks)
+    op.emitRemark() << "path LP (column generation) for " << demands.size()
+                    << " demands on " << pn.net.numNodes() << " devices and "
+                    << pn.net.numArcs() << " arcs: " << info.rounds
+                    << " rounds, " << info.paths << " paths, makespan "
+                    << fmt("%.9g", s->makespan) << " s, certified lower bound "
+                    << fmt("%.9g", info.lowerBound) << " s"
+                    << (info.converged ? "" : " (gap target not reached)");
   return s;
 }
 
@@ -306,7 +315,7 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn,
   std::vector<flow::PathTimeline> timeline;
   double chunk = op.getChunkBytes().convertToDouble();
   if (!demands.empty()) {
-    auto solved = solve(pn, demands);
+    auto solved = solve(op, pn, demands);
     if (!solved)
       return op.emitError() << "cannot schedule demand '" << op.getSymName()
                             << "': " << llvm::toString(solved.takeError());

@@ -288,6 +288,26 @@ TEST(PlanSchedule, ClusterDemandsStayInsideTheirServer) {
               colls[0].getEnd().convertToDouble(), 1e-12);
 }
 
+TEST(PlanSchedule, LargeProblemsUseThePathLP) {
+  Planned p;
+  ASSERT_TRUE(p.run(example("cluster-alltoall.sluice"))) << p.diagnostics;
+  auto ops = p.schedules();
+  ASSERT_EQ(ops.size(), 1u);
+  EXPECT_GT(p.pn.net.numNodes(), 64u);
+  EXPECT_EQ(ops[0].getMethod(), "multi-commodity-path-lp");
+  // checkPlan: capacities at every moment, the certified bound within the
+  // LP's gap of the makespan, at most the direct baseline.
+  flow::FlowSchedule s = checkPlan(p, ops[0]);
+  EXPECT_EQ(s.routes.size(), 240u);
+  // The cut around server 3 (one NIC at HDR100): 15 GiB out over
+  // 7 x 25 + 12.5 GB/s. The bound never exceeds the optimum; the makespan
+  // is within the path LP's default gap (1e-3) above it.
+  double optimum = 15 * GiB / 187.5e9;
+  EXPECT_LE(ops[0].getLowerBound()->convertToDouble(), optimum * (1 + 1e-9));
+  EXPECT_GE(ops[0].getMakespan().convertToDouble(), optimum * (1 - 1e-9));
+  EXPECT_LE(ops[0].getMakespan().convertToDouble(), optimum * (1 + 1e-3));
+}
+
 TEST(PlanSchedule, RailsAcrossServers) {
   Planned p;
   ASSERT_TRUE(p.run(example("cluster-rails.sluice"))) << p.diagnostics;
