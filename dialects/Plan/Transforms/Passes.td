@@ -43,13 +43,16 @@ def PlanScheduleFlows : Pass<"plan-schedule-flows", "::mlir::ModuleOp"> {
        declaration order; `lower_bound` and the baselines cover the
        point-to-point part only, and a schedule of collectives alone has
        method `collective`. With `remarks`, a remark per collective lists
-       every algorithm's time (and one per path-LP solve its bound).
+       every algorithm's time, one per path-LP solve its bound, and one per
+       `gather` item the recommended vs the current slot assignment.
 
     The topology named by a demand must be the flat one.
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "Print a remark per collective comparing the algorithms' times">,
+           "Print a remark per collective comparing the algorithms' times, "
+           "per path-LP solve with its bound, and per gather item with a "
+           "slot recommendation (GatherSlots.h)">,
     Option<"pathLPDevices", "path-lp-devices", "unsigned", /*default=*/"64",
            "Use the path LP (column generation) instead of the arc LP when "
            "the topology has more devices than this">,

@@ -9,6 +9,7 @@
 #include "compiler/Analysis/Flow/FlowSolvers.h"
 #include "compiler/Analysis/Flow/PathLP.h"
 #include "compiler/Pipelines/TopoPipeline.h"
+#include "dialects/Plan/Transforms/GatherSlots.h"
 #include "dialects/Plan/Transforms/Passes.h"
 #include "dialects/Plan/Transforms/PlanFlow.h"
 #include "dialects/Topo/IR/TopoOps.h"
@@ -59,6 +60,8 @@ private:
                                            llvm::ArrayRef<flow::Demand> d);
   LogicalResult schedule(DemandsOp op, const PlanNetwork &pn,
                          llvm::ArrayRef<unsigned> reducers);
+  /// The flat topology's graph while the pass runs (device kinds).
+  const analysis::TopoGraph *graph = nullptr;
 };
 
 /// The collective a demand kind names, if it is one the collective planner
@@ -157,6 +160,17 @@ LogicalResult ScheduleFlowsPass::expand(DemandOp op, const PlanNetwork &pn,
     if (!built)
       return op.emitError() << llvm::toString(built.takeError());
     demands = std::move(*built);
+    // With remarks: which slots the gather's devices should be in.
+    if (remarks && graph) {
+      auto slots =
+          recommendGatherSlots(pn, *graph, sources, destinations, bytes);
+      if (slots)
+        op.emitRemark() << "slot recommendation for the gather: "
+                        << describeGatherSlots(*slots);
+      else
+        op.emitRemark() << "no slot recommendation for the gather: "
+                        << llvm::toString(slots.takeError());
+    }
   } else {
     size_t n = sources.size();
     if (n < 2)
@@ -486,6 +500,7 @@ void ScheduleFlowsPass::runOnOperation() {
   if (failed(graph))
     return signalPassFailure();
   PlanNetwork pn = buildPlanNetwork(*graph);
+  this->graph = &*graph;
   std::vector<unsigned> reducers = flow::findReducers(*graph);
   bool ok = true;
   for (DemandsOp op : demandOps) {
@@ -500,6 +515,7 @@ void ScheduleFlowsPass::runOnOperation() {
     }
     ok &= succeeded(schedule(op, pn, reducers));
   }
+  this->graph = nullptr;
   if (!ok)
     signalPassFailure();
 }

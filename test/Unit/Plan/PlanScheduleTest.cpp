@@ -13,6 +13,7 @@
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/TopoPipeline.h"
 #include "dialects/Plan/IR/PlanOps.h"
+#include "dialects/Plan/Transforms/GatherSlots.h"
 #include "dialects/Plan/Transforms/PlanExport.h"
 #include "dialects/Plan/Transforms/PlanFlow.h"
 #include "test/Unit/Flow/FlowTestUtils.h"
@@ -336,6 +337,45 @@ TEST(PlanSchedule, PcieTreeMatchesDirectPaths) {
   // One path per pair: the optimum is the direct schedule.
   EXPECT_NEAR(ops[0].getMakespan().convertToDouble(),
               ops[0].getDirectMakespan()->convertToDouble(), 1e-9);
+}
+
+TEST(PlanSchedule, GatherSlotsReproduceTheCurrentSchedule) {
+  Planned p;
+  ASSERT_TRUE(p.run(example("pcie-gather.sluice"))) << p.diagnostics;
+  auto ops = p.schedules();
+  ASSERT_EQ(ops.size(), 1u);
+  std::vector<unsigned> sources, gpus;
+  for (const char *pattern : {"box.ssd[*]", "box.socket[*]"}) {
+    auto m = plan::matchDevices(p.pn.net, pattern);
+    ASSERT_TRUE(static_cast<bool>(m));
+    sources.insert(sources.end(), m->begin(), m->end());
+  }
+  auto g = plan::matchDevices(p.pn.net, "box.gpu[*]");
+  ASSERT_TRUE(static_cast<bool>(g));
+  gpus = *g;
+  auto slots =
+      plan::recommendGatherSlots(p.pn, p.graph, sources, gpus, 4 * GiB);
+  ASSERT_TRUE(static_cast<bool>(slots)) << llvm::toString(slots.takeError());
+  // GPUs and SSDs move; the sockets are fabric (traffic from a node).
+  EXPECT_EQ(slots->problem.devices.size(), 16u);
+  // The slot model of the current layout is the topology itself: the same
+  // makespan as the plan (an independent solve on another network).
+  ASSERT_TRUE(slots->recommendation.current.has_value());
+  EXPECT_NEAR(slots->recommendation.current->makespan,
+              ops[0].getMakespan().convertToDouble(),
+              1e-6 * ops[0].getMakespan().convertToDouble());
+  EXPECT_LE(slots->recommendation.best.makespan,
+            slots->recommendation.current->makespan * (1 + 1e-9));
+  // The DGX's GPUs hang off seven switches: no recommendation.
+  Planned dgx;
+  ASSERT_TRUE(dgx.run(example("dgx-gnn-gather.sluice"))) << dgx.diagnostics;
+  auto dg = plan::matchDevices(dgx.pn.net, "gpu[*]");
+  auto ds = plan::matchDevices(dgx.pn.net, "ssd[*]");
+  ASSERT_TRUE(dg && ds);
+  auto none = plan::recommendGatherSlots(dgx.pn, dgx.graph, *ds, *dg, GiB);
+  ASSERT_FALSE(static_cast<bool>(none));
+  EXPECT_NE(llvm::toString(none.takeError()).find("not one slot"),
+            std::string::npos);
 }
 
 TEST(PlanSchedule, TraceHasOneEventPerChunk) {
