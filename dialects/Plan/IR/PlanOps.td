@@ -65,10 +65,9 @@ def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
       over the sources (a destination that is itself a source reads its
       share locally);
     - `alltoall`: every member sends `bytes / n` to each other member;
-    - `allgather`, `reducescatter`: each member sends `bytes / n` to each
-      other member (the traffic of the direct algorithm);
-    - `allreduce`: reduce-scatter then all-gather, `2 * bytes / n` per
-      ordered pair;
+    - `allgather`, `reducescatter`, `allreduce`: the collective of `bytes`
+      over the group, which `plan-schedule-flows` plans by algorithm
+      (ring, tree, in-network, hierarchical; see `plan.collective`);
 
     where `n` is the group size. For the collectives `sources` and
     `destinations` are the same group. `bytes` is finite and positive,
