@@ -89,7 +89,9 @@ mlir::LogicalResult Compilation::plan() {
   mlir::PassManager pm(&ctx);
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return mlir::failure();
-  pm.addPass(plan::createPlanScheduleFlows());
+  plan::PlanScheduleFlowsOptions planOptions;
+  planOptions.remarks = walkRemarks; // --remarks: compare collectives
+  pm.addPass(plan::createPlanScheduleFlows(planOptions));
   // The errors point at the demand in the source; the op adds nothing.
   bool printOp = ctx.shouldPrintOpOnDiagnostic();
   ctx.printOpOnDiagnostic(false);

@@ -31,6 +31,10 @@ llvm::StringRef flow::methodName(FlowMethod m) {
     return "direct-path";
   case FlowMethod::MomentGreedy:
     return "moment-greedy";
+  case FlowMethod::MultiCommodityPathLP:
+    return "multi-commodity-path-lp";
+  case FlowMethod::Collective:
+    return "collective";
   }
   llvm_unreachable("unknown flow method");
 }

@@ -35,6 +35,11 @@ enum class FlowMethod {
   DirectPath,
   /// Baseline: Moment's tiered single-sink max flow.
   MomentGreedy,
+  /// The path form of the multi-commodity LP by column generation
+  /// (solveMultiCommodityPaths), for large problems.
+  MultiCommodityPathLP,
+  /// Only collectives, each by its own algorithm (see Collectives.h).
+  Collective,
 };
 
 /// The spelling used in JSON, e.g. "single-commodity-parametric".

@@ -136,7 +136,8 @@ static cl::opt<CodeTarget> codeTarget(
 static cl::opt<bool> walkRemarks(
     "remarks",
     cl::desc("Explain each walk's weight analysis (class, bounds, sampler) "
-             "with a remark at its weight"),
+             "with a remark at its weight; with --emit=plan, compare the "
+             "algorithms of each collective"),
     cl::init(false), cl::cat(sluiceCategory));
 
 /// Renders DOT to SVG with Graphviz's `dot`.

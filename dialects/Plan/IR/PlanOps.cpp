@@ -114,6 +114,8 @@ LogicalResult ScheduleOp::verifyRegions() {
       end = t.getEnd().convertToDouble();
     else if (auto c = dyn_cast<ComputeOp>(op))
       end = c.getEnd().convertToDouble();
+    else if (auto c = dyn_cast<CollectiveOp>(op))
+      end = c.getEnd().convertToDouble();
     else
       return op.emitOpError() << "is not allowed in plan.schedule";
     if (!endsBy(end, makespan))
@@ -177,4 +179,47 @@ LogicalResult TransferOp::verify() {
 LogicalResult ComputeOp::verify() {
   return verifyWindow(*this, getStart().convertToDouble(),
                       getEnd().convertToDouble());
+}
+
+LogicalResult CollectiveOp::verify() {
+  static const llvm::StringRef kinds[] = {"all-reduce", "all-gather",
+                                          "reduce-scatter"};
+  if (!llvm::is_contained(kinds, getKind()))
+    return emitOpError() << "unknown collective kind '" << getKind()
+                         << "'; expected 'all-reduce', 'all-gather' or "
+                            "'reduce-scatter'";
+  double bytes = getBytes().convertToDouble();
+  if (!isFiniteNum(bytes) || bytes <= 0)
+    return emitOpError() << "bytes must be finite and positive, got "
+                         << num(bytes);
+  if (getGroup().size() < 2)
+    return emitOpError() << "group must hold at least two devices";
+  double start = getStart().convertToDouble();
+  double end = getEnd().convertToDouble();
+  if (failed(verifyWindow(*this, start, end)))
+    return failure();
+  for (DictionaryAttr d : {getTimes(), getAlphaBeta().value_or(nullptr)}) {
+    if (!d)
+      continue;
+    for (NamedAttribute a : d) {
+      auto f = dyn_cast<FloatAttr>(a.getValue());
+      if (!f || !isFiniteNum(f.getValueAsDouble()) ||
+          f.getValueAsDouble() < 0)
+        return emitOpError() << "time of '" << a.getName().getValue()
+                             << "' must be a finite non-negative float";
+    }
+  }
+  auto chosen = dyn_cast_or_null<FloatAttr>(getTimes().get(getAlgorithm()));
+  if (!chosen)
+    return emitOpError() << "times has no entry for its algorithm '"
+                         << getAlgorithm() << "'";
+  double t = chosen.getValueAsDouble();
+  if (std::fabs((end - start) - t) > 1e-6 * std::max(t, 1e-300))
+    return emitOpError() << "window [" << num(start) << ", " << num(end)
+                         << "] does not last the time of '" << getAlgorithm()
+                         << "' (" << num(t) << " s)";
+  if (auto b = getEndpointBound())
+    if (!isFiniteNum(b->convertToDouble()) || b->convertToDouble() < 0)
+      return emitOpError() << "endpoint_bound must be finite and non-negative";
+  return success();
 }

@@ -65,10 +65,9 @@ def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
       over the sources (a destination that is itself a source reads its
       share locally);
     - `alltoall`: every member sends `bytes / n` to each other member;
-    - `allgather`, `reducescatter`: each member sends `bytes / n` to each
-      other member (the traffic of the direct algorithm);
-    - `allreduce`: reduce-scatter then all-gather, `2 * bytes / n` per
-      ordered pair;
+    - `allgather`, `reducescatter`, `allreduce`: the collective of `bytes`
+      over the group, which `plan-schedule-flows` plans by algorithm
+      (ring, tree, in-network, hierarchical; see `plan.collective`);
 
     where `n` is the group size. For the collectives `sources` and
     `destinations` are the same group. `bytes` is finite and positive,
@@ -152,6 +151,44 @@ def Plan_TransferOp : Plan_Op<"transfer", [HasParent<"ScheduleOp">]> {
     $source `->` $destination `bytes` `(` $bytes `)` `via` $path
     `rate` `(` $rate `)` `window` `(` $start `,` $end `)`
     `chunks` `(` $chunks `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// plan.collective
+//===----------------------------------------------------------------------===//
+
+def Plan_CollectiveOp : Plan_Op<"collective", [HasParent<"ScheduleOp">]> {
+  let summary = "A collective run by one algorithm, with the alternatives' times";
+  let description = [{
+    Records how a collective demand (`kind`: `all-reduce`, `all-gather` or
+    `reduce-scatter` of `bytes` over the devices `group`) is executed:
+    `algorithm` (`ring`, `double-binary-tree`, `in-network`,
+    `hierarchical`, `hierarchical-in-network`) is the one whose routed time
+    was shortest; it runs during `[start, end]`. Its steps are the
+    `plan.transfer` ops whose `stream` starts with `label` + "/" (one
+    stream per phase; a phase repeated r times is one transfer per path
+    with r times the bytes of one step, over r times its window).
+    `times` maps every algorithm that applied to its routed time (s);
+    `alpha_beta` to its alpha-beta prediction; `endpoint_bound` is the
+    bound no algorithm that reduces only on the members can beat. The
+    verifier checks the window, that `algorithm` is a key of `times`, that
+    `end - start` equals its time (relative 1e-6), and non-negative finite
+    times.
+
+    ```mlir
+    plan.collective "grads.0" "all-reduce" "in-network" bytes(1.0e+09) over ["host[0]", "host[1]"] window(0.0, 0.08) times {in-network = 0.08 : f64, ring = 0.14 : f64}
+    ```
+  }];
+  let arguments = (ins StrAttr:$label, StrAttr:$kind, StrAttr:$algorithm,
+                       F64Attr:$bytes, StrArrayAttr:$group, F64Attr:$start,
+                       F64Attr:$end, DictionaryAttr:$times,
+                       OptionalAttr<DictionaryAttr>:$alpha_beta,
+                       OptionalAttr<F64Attr>:$endpoint_bound);
+  let assemblyFormat = [{
+    $label $kind $algorithm `bytes` `(` $bytes `)` `over` $group
+    `window` `(` $start `,` $end `)` `times` $times attr-dict
   }];
   let hasVerifier = 1;
 }

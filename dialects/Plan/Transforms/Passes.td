@@ -14,21 +14,52 @@ def PlanScheduleFlows : Pass<"plan-schedule-flows", "::mlir::ModuleOp"> {
     1. the capacity network is the flat topology's links (one arc per
        direction; parallel arcs between the same two devices are merged,
        their bandwidths summed, which is exact for the fluid model);
-    2. every `plan.demand` turns into point-to-point demands between the
-       devices its patterns match (see the op's documentation); a pattern
-       that matches no device, a group too small to move anything, and a
-       destination no source can reach are errors at the demand;
-    3. the demands are merged and solved for the minimum makespan:
-       max flow (Newton on the parametric max flow) when they share one
-       source or one destination, the multi-commodity LP (GLPK) otherwise;
-       the direct-path baseline (widest path per demand, fair sharing) and,
-       when no device both sends and receives, Moment's greedy are solved
-       too and recorded as `direct_makespan` / `moment_makespan`;
+    2. every `transfer`, `gather` and `alltoall` `plan.demand` turns into
+       point-to-point demands between the devices its patterns match (see
+       the op's documentation); a pattern that matches no device, a group
+       too small to move anything, and a destination no source can reach
+       are errors at the demand;
+    3. the point-to-point demands are merged and solved for the minimum
+       makespan: max flow (Newton on the parametric max flow) when they
+       share one source or one destination, else the multi-commodity arc LP
+       (GLPK), or, when the topology has more than `path-lp-devices` (64)
+       devices or the arc LP would have more than `path-lp-size` (2e6)
+       flow variables (commodities x arcs), the path LP by column
+       generation (`multi-commodity-path-lp`, its certified bound as
+       `lower_bound`); the direct-path baseline (widest path per demand,
+       fair sharing) and, when no device both sends and receives, Moment's
+       greedy are solved too and recorded as `direct_makespan` /
+       `moment_makespan`;
     4. each path of each demand becomes a `plan.transfer` (constant rate
-       over its window, chunk count from `chunk_bytes`).
+       over its window, chunk count from `chunk_bytes`);
+    5. each `allreduce`, `allgather` and `reducescatter` is planned by every
+       algorithm that applies (flow::planCollectives: ring, double binary
+       tree, in-network through the devices with `reduce: true` that the
+       group reaches, hierarchical for groups that split into equal
+       servers), routed over the topology; the fastest becomes a
+       `plan.collective` (all algorithms' times as attributes) and its
+       phases `plan.transfer`s on streams `<label>/<phase>`. Collectives
+       run after the point-to-point demands, one after the other in
+       declaration order; `lower_bound` and the baselines cover the
+       point-to-point part only, and a schedule of collectives alone has
+       method `collective`. With `remarks`, a remark per collective lists
+       every algorithm's time, one per path-LP solve its bound, and one per
+       `gather` item the recommended vs the current slot assignment.
 
     The topology named by a demand must be the flat one.
   }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Print a remark per collective comparing the algorithms' times, "
+           "per path-LP solve with its bound, and per gather item with a "
+           "slot recommendation (GatherSlots.h)">,
+    Option<"pathLPDevices", "path-lp-devices", "unsigned", /*default=*/"64",
+           "Use the path LP (column generation) instead of the arc LP when "
+           "the topology has more devices than this">,
+    Option<"pathLPSize", "path-lp-size", "unsigned", /*default=*/"2000000",
+           "Use the path LP when the arc LP would have more than this many "
+           "flow variables (commodities x arcs)">,
+  ];
   let dependentDialects = ["::sluice::plan::PlanDialect"];
 }
 

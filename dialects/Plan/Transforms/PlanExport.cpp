@@ -87,6 +87,38 @@ LogicalResult plan::writePlanJSON(llvm::raw_ostream &os, ModuleOp module,
           j.rawValue(
               [&](llvm::raw_ostream &out) { out << indentTail(text, 6); });
           j.attributeEnd();
+          j.attributeArray("collectives", [&] {
+            for (CollectiveOp c : op.getBody().front().getOps<CollectiveOp>())
+              j.object([&] {
+                j.attribute("label", c.getLabel());
+                j.attribute("kind", c.getKind());
+                j.attribute("algorithm", c.getAlgorithm());
+                writeJSONNumberAttr(j, "bytes", c.getBytes().convertToDouble());
+                j.attributeArray("group", [&] {
+                  for (Attribute a : c.getGroup())
+                    j.value(cast<StringAttr>(a).getValue());
+                });
+                writeJSONNumberAttr(j, "start", c.getStart().convertToDouble());
+                writeJSONNumberAttr(j, "end", c.getEnd().convertToDouble());
+                if (auto b = c.getEndpointBound())
+                  writeJSONNumberAttr(j, "endpoint_bound",
+                                      b->convertToDouble());
+                // Every algorithm that applied: routed and alpha-beta time.
+                j.attributeObject("times", [&] {
+                  for (NamedAttribute a : c.getTimes())
+                    writeJSONNumberAttr(
+                        j, a.getName().getValue(),
+                        cast<FloatAttr>(a.getValue()).getValueAsDouble());
+                });
+                if (auto ab = c.getAlphaBeta())
+                  j.attributeObject("alpha_beta", [&] {
+                    for (NamedAttribute a : *ab)
+                      writeJSONNumberAttr(
+                          j, a.getName().getValue(),
+                          cast<FloatAttr>(a.getValue()).getValueAsDouble());
+                  });
+              });
+          });
         });
       }
     });

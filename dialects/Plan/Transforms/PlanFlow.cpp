@@ -135,7 +135,8 @@ std::optional<flow::FlowMethod> plan::parseMethod(llvm::StringRef name) {
        {flow::FlowMethod::SingleCommodityParametric,
         flow::FlowMethod::SingleCommodityBisection,
         flow::FlowMethod::MultiCommodityLP, flow::FlowMethod::DirectPath,
-        flow::FlowMethod::MomentGreedy})
+        flow::FlowMethod::MomentGreedy, flow::FlowMethod::MultiCommodityPathLP,
+        flow::FlowMethod::Collective})
     if (flow::methodName(m) == name)
       return m;
   return std::nullopt;
@@ -189,9 +190,14 @@ llvm::Expected<flow::FlowSchedule> plan::scheduleFromIR(ScheduleOp op,
       prev = *node;
     }
     p.bytes = t.getBytes().convertToDouble();
-    p.rate = t.getRate().convertToDouble();
     p.finish = t.getEnd().convertToDouble();
-    p.segments.push_back({t.getStart().convertToDouble(), p.finish, p.rate});
+    // A transfer that starts later (a collective's phase) idles before:
+    // the segments cover [0, finish], the rate is the average since 0.
+    double start = t.getStart().convertToDouble();
+    if (start > 0)
+      p.segments.push_back({0, start, 0});
+    p.segments.push_back({start, p.finish, t.getRate().convertToDouble()});
+    p.rate = p.finish > 0 ? p.bytes / p.finish : t.getRate().convertToDouble();
     route.demand.bytes += p.bytes;
     route.finish = std::max(route.finish, p.finish);
     route.paths.push_back(std::move(p));

@@ -5,14 +5,18 @@
 // Passes.td for the contract and docs/flows.md for the model.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Analysis/Flow/Collectives.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
+#include "compiler/Analysis/Flow/PathLP.h"
 #include "compiler/Pipelines/TopoPipeline.h"
+#include "dialects/Plan/Transforms/GatherSlots.h"
 #include "dialects/Plan/Transforms/Passes.h"
 #include "dialects/Plan/Transforms/PlanFlow.h"
 #include "dialects/Topo/IR/TopoOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Format.h"
 #include <cmath>
 #include <deque>
 #include <set>
@@ -28,16 +32,66 @@ using namespace sluice::plan;
 
 namespace {
 
+/// A collective demand item and the plans of every algorithm for it.
+struct CollectiveItem {
+  DemandOp op;
+  flow::CollectiveKind kind;
+  std::vector<unsigned> group;
+  std::vector<flow::CollectivePlan> plans;
+  /// Index into plans of the fastest routed plan.
+  size_t best = 0;
+};
+
 struct ScheduleFlowsPass
     : public plan::impl::PlanScheduleFlowsBase<ScheduleFlowsPass> {
+  using PlanScheduleFlowsBase::PlanScheduleFlowsBase;
   void runOnOperation() override;
 
 private:
   /// Point-to-point demands of one plan.demand; fails after reporting.
   LogicalResult expand(DemandOp op, const PlanNetwork &pn,
                        std::vector<flow::Demand> &out);
-  LogicalResult schedule(DemandsOp op, const PlanNetwork &pn);
+  /// Plans every algorithm for a collective item; fails after reporting.
+  LogicalResult planCollective(CollectiveItem &item, const PlanNetwork &pn,
+                               llvm::ArrayRef<unsigned> reducers);
+  /// The minimum-makespan routing of point-to-point demands: the arc LP or,
+  /// beyond the size thresholds, the path LP.
+  llvm::Expected<flow::FlowSchedule> solve(DemandsOp op, const PlanNetwork &pn,
+                                           llvm::ArrayRef<flow::Demand> d);
+  LogicalResult schedule(DemandsOp op, const PlanNetwork &pn,
+                         llvm::ArrayRef<unsigned> reducers);
+  /// The flat topology's graph while the pass runs (device kinds).
+  const analysis::TopoGraph *graph = nullptr;
 };
+
+/// The collective a demand kind names, if it is one the collective planner
+/// handles (alltoall stays point-to-point).
+std::optional<flow::CollectiveKind> collectiveKindOf(StringRef kind) {
+  if (kind == "allreduce")
+    return flow::CollectiveKind::AllReduce;
+  if (kind == "allgather")
+    return flow::CollectiveKind::AllGather;
+  if (kind == "reducescatter")
+    return flow::CollectiveKind::ReduceScatter;
+  return std::nullopt;
+}
+
+std::string fmt(const char *spec, double v) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::format(spec, v);
+  return out;
+}
+
+/// "ring", ..., and "hierarchical-in-network" for the hierarchical plan
+/// whose cross-subgroup step reduces in the network.
+std::string algorithmName(const flow::CollectivePlan &p) {
+  std::string name = flow::collectiveAlgorithmName(p.algorithm).str();
+  if (p.algorithm == flow::CollectiveAlgorithm::Hierarchical &&
+      !p.reducers.empty())
+    name += "-in-network";
+  return name;
+}
 
 } // namespace
 
@@ -106,16 +160,26 @@ LogicalResult ScheduleFlowsPass::expand(DemandOp op, const PlanNetwork &pn,
     if (!built)
       return op.emitError() << llvm::toString(built.takeError());
     demands = std::move(*built);
+    // With remarks: which slots the gather's devices should be in.
+    if (remarks && graph) {
+      auto slots =
+          recommendGatherSlots(pn, *graph, sources, destinations, bytes);
+      if (slots)
+        op.emitRemark() << "slot recommendation for the gather: "
+                        << describeGatherSlots(*slots);
+      else
+        op.emitRemark() << "no slot recommendation for the gather: "
+                        << llvm::toString(slots.takeError());
+    }
   } else {
     size_t n = sources.size();
     if (n < 2)
       return op.emitError() << "'" << kind << "' over a group of " << n
                             << " device moves nothing; the group needs at "
                                "least two devices";
-    double perPair = bytes / static_cast<double>(n);
-    if (kind == "allreduce")
-      perPair *= 2;
-    demands = flow::allPairsDemands(sources, sources, perPair);
+    // alltoall: every member sends bytes / n to each other member.
+    demands = flow::allPairsDemands(sources, sources,
+                                    bytes / static_cast<double>(n));
   }
   if (demands.empty())
     return op.emitError() << "'" << kind
@@ -137,62 +201,190 @@ LogicalResult ScheduleFlowsPass::expand(DemandOp op, const PlanNetwork &pn,
   return success();
 }
 
-LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn) {
-  std::vector<flow::Demand> all;
-  bool ok = true;
-  for (DemandOp d : op.getBody().front().getOps<DemandOp>())
-    ok &= succeeded(expand(d, pn, all));
-  if (!ok)
+LogicalResult ScheduleFlowsPass::planCollective(
+    CollectiveItem &item, const PlanNetwork &pn,
+    llvm::ArrayRef<unsigned> reducers) {
+  DemandOp op = item.op;
+  StringRef topology = op->getParentOfType<DemandsOp>().getTopology();
+  if (failed(resolve(op, op.getSources(), pn, topology, item.group)))
     return failure();
-  std::vector<flow::Demand> demands = flow::mergeDemands(all);
-  if (demands.empty())
-    return op.emitError() << "demand '" << op.getSymName() << "' moves nothing";
+  size_t n = item.group.size();
+  if (n < 2)
+    return op.emitError() << "'" << op.getKind() << "' over a group of " << n
+                          << " device moves nothing; the group needs at "
+                             "least two devices";
+  // Every member must reach every other (a ring needs it; so does any
+  // algorithm that reduces on the members).
+  for (unsigned from : item.group) {
+    std::vector<bool> reach = reachableFrom(pn.net, from);
+    for (unsigned to : item.group)
+      if (!reach[to])
+        return op.emitError()
+               << "no path with bandwidth from '" << pn.net.nodes[from]
+               << "' to '" << pn.net.nodes[to] << "' in topology '"
+               << topology << "'";
+  }
+  // The reducing devices this group can use: outside the group, reachable
+  // from it and back.
+  std::vector<unsigned> usable;
+  std::vector<bool> fromFirst = reachableFrom(pn.net, item.group.front());
+  for (unsigned r : reducers) {
+    if (llvm::is_contained(item.group, r) || !fromFirst[r])
+      continue;
+    if (reachableFrom(pn.net, r)[item.group.front()])
+      usable.push_back(r);
+  }
+  double bytes = op.getBytes().convertToDouble();
+  auto plans =
+      flow::planCollectives(pn.net, item.group, item.kind, bytes, usable);
+  if (!plans)
+    return op.emitError() << "cannot plan the " << op.getKind() << ": "
+                          << llvm::toString(plans.takeError());
+  if (plans->empty())
+    return op.emitError() << "no algorithm applies to the " << op.getKind();
+  item.plans = std::move(*plans);
+  item.best = 0;
+  // Fastest; within rounding (relative 1e-9) the earlier (simpler) one.
+  for (size_t i = 1; i < item.plans.size(); ++i)
+    if (item.plans[i].flowTime <
+        item.plans[item.best].flowTime * (1 - 1e-9))
+      item.best = i;
+  if (remarks) {
+    auto diag = op.emitRemark()
+                << flow::collectiveKindName(item.kind) << " of "
+                << fmt("%g", bytes) << " bytes over " << n
+                << " devices:";
+    for (const flow::CollectivePlan &p : item.plans)
+      diag << " " << algorithmName(p) << " "
+           << fmt("%.6g", p.flowTime) << " s"
+           << (p.flowTime < p.endpointBound * (1 - 1e-9) ? " (beats the "
+                                                           "endpoint bound)"
+                                                         : "")
+           << ";";
+    diag << " endpoint bound "
+         << fmt("%.6g", item.plans.front().endpointBound)
+         << " s; chosen: " << algorithmName(item.plans[item.best]);
+  }
+  return success();
+}
 
-  auto best = flow::solveMinMakespan(pn.net, demands);
-  if (!best)
-    return op.emitError() << "cannot schedule demand '" << op.getSymName()
-                          << "': " << llvm::toString(best.takeError());
-  auto direct = flow::solveDirectPaths(pn.net, demands);
-  if (!direct)
-    return op.emitError() << "direct-path baseline of '" << op.getSymName()
-                          << "' failed: " << llvm::toString(direct.takeError());
-  std::optional<double> moment;
+llvm::Expected<flow::FlowSchedule>
+ScheduleFlowsPass::solve(DemandsOp op, const PlanNetwork &pn,
+                         llvm::ArrayRef<flow::Demand> demands) {
+  if (flow::isSingleCommodity(demands))
+    return flow::solveSingleCommodity(pn.net, demands);
+  // The arc LP has a flow variable per commodity and arc (commodities per
+  // source or per destination, whichever is fewer).
   std::set<unsigned> srcs, dsts;
   for (const flow::Demand &d : demands) {
     srcs.insert(d.source);
     dsts.insert(d.destination);
   }
-  bool disjoint =
-      llvm::none_of(srcs, [&](unsigned s) { return dsts.count(s); });
-  if (disjoint) {
-    auto m = flow::solveMomentGreedy(pn.net, flow::makeMomentProblem(demands));
-    if (!m)
-      return op.emitError() << "Moment baseline of '" << op.getSymName()
-                            << "' failed: " << llvm::toString(m.takeError());
-    moment = m->makespan;
+  double variables = static_cast<double>(std::min(srcs.size(), dsts.size())) *
+                     static_cast<double>(pn.net.numArcs());
+  if (pn.net.numNodes() <= pathLPDevices && variables <= pathLPSize)
+    return flow::solveMultiCommodity(pn.net, demands);
+  flow::PathLPOptions options;
+  flow::PathLPInfo info;
+  auto s = flow::solveMultiCommodityPaths(pn.net, demands, options, &info);
+  if (!s)
+    return s;
+  s->method = flow::FlowMethod::MultiCommodityPathLP;
+  if (remarks)
+    op.emitRemark() << "path LP (column generation) for " << demands.size()
+                    << " demands on " << pn.net.numNodes() << " devices and "
+                    << pn.net.numArcs() << " arcs: " << info.rounds
+                    << " rounds, " << info.paths << " paths, makespan "
+                    << fmt("%.9g", s->makespan) << " s, certified lower bound "
+                    << fmt("%.9g", info.lowerBound) << " s"
+                    << (info.converged ? "" : " (gap target not reached)");
+  return s;
+}
+
+LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn,
+                                          llvm::ArrayRef<unsigned> reducers) {
+  std::vector<flow::Demand> all;
+  std::vector<CollectiveItem> items;
+  bool ok = true;
+  for (DemandOp d : op.getBody().front().getOps<DemandOp>()) {
+    if (auto kind = collectiveKindOf(d.getKind())) {
+      CollectiveItem item;
+      item.op = d;
+      item.kind = *kind;
+      ok &= succeeded(planCollective(item, pn, reducers));
+      items.push_back(std::move(item));
+    } else {
+      ok &= succeeded(expand(d, pn, all));
+    }
   }
+  if (!ok)
+    return failure();
+  std::vector<flow::Demand> demands = flow::mergeDemands(all);
+  if (demands.empty() && items.empty())
+    return op.emitError() << "demand '" << op.getSymName() << "' moves nothing";
+
+  // The point-to-point demands run together first, during [0, T0].
+  std::optional<flow::FlowSchedule> best;
+  std::optional<double> directMakespan, moment;
+  std::vector<flow::PathTimeline> timeline;
   double chunk = op.getChunkBytes().convertToDouble();
-  flow::TimelineOptions topts;
-  topts.chunkBytes = chunk;
-  auto timeline = flow::buildTimeline(*best, topts);
-  if (!timeline)
-    return op.emitError() << "cannot cut demand '" << op.getSymName()
-                          << "' into chunks: "
-                          << llvm::toString(timeline.takeError());
+  if (!demands.empty()) {
+    auto solved = solve(op, pn, demands);
+    if (!solved)
+      return op.emitError() << "cannot schedule demand '" << op.getSymName()
+                            << "': " << llvm::toString(solved.takeError());
+    best = std::move(*solved);
+    auto direct = flow::solveDirectPaths(pn.net, demands);
+    if (!direct)
+      return op.emitError()
+             << "direct-path baseline of '" << op.getSymName()
+             << "' failed: " << llvm::toString(direct.takeError());
+    directMakespan = direct->makespan;
+    std::set<unsigned> srcs, dsts;
+    for (const flow::Demand &d : demands) {
+      srcs.insert(d.source);
+      dsts.insert(d.destination);
+    }
+    bool disjoint =
+        llvm::none_of(srcs, [&](unsigned s) { return dsts.count(s); });
+    if (disjoint) {
+      auto m =
+          flow::solveMomentGreedy(pn.net, flow::makeMomentProblem(demands));
+      if (!m)
+        return op.emitError() << "Moment baseline of '" << op.getSymName()
+                              << "' failed: " << llvm::toString(m.takeError());
+      moment = m->makespan;
+    }
+    flow::TimelineOptions topts;
+    topts.chunkBytes = chunk;
+    auto tl = flow::buildTimeline(*best, topts);
+    if (!tl)
+      return op.emitError() << "cannot cut demand '" << op.getSymName()
+                            << "' into chunks: "
+                            << llvm::toString(tl.takeError());
+    timeline = std::move(*tl);
+  }
+  // Then each collective by its fastest algorithm, in declaration order.
+  double makespan = best ? best->makespan : 0;
+  for (const CollectiveItem &item : items)
+    makespan += item.plans[item.best].flowTime;
 
   OpBuilder b(op);
   auto sched = b.create<ScheduleOp>(
       op.getLoc(), op.getSymNameAttr(), op.getTopologyAttr(),
-      b.getF64FloatAttr(best->makespan),
-      b.getStringAttr(flow::methodName(best->method)),
-      best->lowerBound ? b.getF64FloatAttr(*best->lowerBound) : FloatAttr(),
-      b.getF64FloatAttr(direct->makespan),
+      b.getF64FloatAttr(makespan),
+      b.getStringAttr(flow::methodName(best ? best->method
+                                            : flow::FlowMethod::Collective)),
+      best && best->lowerBound ? b.getF64FloatAttr(*best->lowerBound)
+                               : FloatAttr(),
+      directMakespan ? b.getF64FloatAttr(*directMakespan) : FloatAttr(),
       moment ? b.getF64FloatAttr(*moment) : FloatAttr(),
       b.getF64FloatAttr(chunk));
   Block *body = new Block();
   sched.getBody().push_back(body);
   b.setInsertionPointToEnd(body);
-  for (size_t r = 0; r < best->routes.size(); ++r) {
+  size_t routes = best ? best->routes.size() : 0;
+  for (size_t r = 0; r < routes; ++r) {
     const flow::DemandRoute &route = best->routes[r];
     for (size_t p = 0; p < route.paths.size(); ++p) {
       const flow::PathFlow &path = route.paths[p];
@@ -204,7 +396,7 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn) {
       double start = path.segments.empty() ? 0 : path.segments.front().start;
       double end = path.finish;
       int64_t chunks = 1;
-      for (const flow::PathTimeline &pt : *timeline)
+      for (const flow::PathTimeline &pt : timeline)
         if (pt.demand == r && pt.path == p)
           chunks = std::max<int64_t>(1, pt.chunks.size());
       b.create<TransferOp>(
@@ -215,6 +407,75 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn) {
           b.getF64FloatAttr(start), b.getF64FloatAttr(end),
           b.getI64IntegerAttr(chunks), b.getI64IntegerAttr(r), StringAttr());
     }
+  }
+  // The collectives: a plan.collective, then one transfer per path of each
+  // phase (a phase repeated r times: r times the bytes over r times the
+  // step's window, at the step's rate), phases back to back.
+  int64_t demandIndex = static_cast<int64_t>(routes);
+  double t = best ? best->makespan : 0;
+  auto chunksOf = [&](double bytes) -> int64_t {
+    if (!(chunk > 0))
+      return 1;
+    return std::clamp<int64_t>(
+        static_cast<int64_t>(std::ceil(bytes / chunk * (1 - 1e-12))), 1,
+        1000000);
+  };
+  for (size_t i = 0; i < items.size(); ++i) {
+    CollectiveItem &item = items[i];
+    const flow::CollectivePlan &plan = item.plans[item.best];
+    std::string label = (op.getSymName() + "." + llvm::Twine(i)).str();
+    llvm::SmallVector<NamedAttribute> times, alphaBeta;
+    for (const flow::CollectivePlan &p : item.plans) {
+      std::string name = algorithmName(p);
+      times.push_back(b.getNamedAttr(name, b.getF64FloatAttr(p.flowTime)));
+      alphaBeta.push_back(
+          b.getNamedAttr(name, b.getF64FloatAttr(p.alphaBetaTime)));
+    }
+    llvm::SmallVector<StringRef> group;
+    for (unsigned g : item.group)
+      group.push_back(pn.net.nodes[g]);
+    b.create<CollectiveOp>(
+        item.op.getLoc(), b.getStringAttr(label),
+        b.getStringAttr(flow::collectiveKindName(item.kind)),
+        b.getStringAttr(algorithmName(plan)), item.op.getBytesAttr(),
+        b.getStrArrayAttr(group), b.getF64FloatAttr(t),
+        b.getF64FloatAttr(t + plan.flowTime), b.getDictionaryAttr(times),
+        b.getDictionaryAttr(alphaBeta),
+        b.getF64FloatAttr(plan.endpointBound));
+    double phaseStart = t;
+    for (const flow::CollectivePhase &phase : plan.phases) {
+      double reps = static_cast<double>(phase.repeats);
+      StringAttr stream = b.getStringAttr(label + "/" + phase.name);
+      for (const flow::DemandRoute &route : phase.schedule.routes) {
+        bool any = false;
+        for (const flow::PathFlow &path : route.paths) {
+          if (path.bytes <= 0)
+            continue;
+          any = true;
+          llvm::SmallVector<StringRef> nodes = {
+              pn.net.nodes[route.demand.source]};
+          for (unsigned a : path.arcs)
+            nodes.push_back(pn.net.nodes[pn.net.arcs[a].to]);
+          double s0 = path.segments.empty() ? 0 : path.segments.front().start;
+          double bytes = reps * path.bytes;
+          double start = phaseStart + reps * s0;
+          double end = phaseStart + reps * path.finish;
+          b.create<TransferOp>(
+              item.op.getLoc(),
+              b.getStringAttr(pn.net.nodes[route.demand.source]),
+              b.getStringAttr(pn.net.nodes[route.demand.destination]),
+              b.getF64FloatAttr(bytes), b.getStrArrayAttr(nodes),
+              b.getF64FloatAttr(bytes / (end - start)),
+              b.getF64FloatAttr(start), b.getF64FloatAttr(end),
+              b.getI64IntegerAttr(chunksOf(bytes)),
+              b.getI64IntegerAttr(demandIndex), stream);
+        }
+        if (any)
+          ++demandIndex;
+      }
+      phaseStart += reps * phase.schedule.makespan;
+    }
+    t += plan.flowTime;
   }
   op.erase();
   return success();
@@ -239,6 +500,8 @@ void ScheduleFlowsPass::runOnOperation() {
   if (failed(graph))
     return signalPassFailure();
   PlanNetwork pn = buildPlanNetwork(*graph);
+  this->graph = &*graph;
+  std::vector<unsigned> reducers = flow::findReducers(*graph);
   bool ok = true;
   for (DemandsOp op : demandOps) {
     if (op.getTopology() != flat.getSymName()) {
@@ -250,8 +513,9 @@ void ScheduleFlowsPass::runOnOperation() {
       ok = false;
       continue;
     }
-    ok &= succeeded(schedule(op, pn));
+    ok &= succeeded(schedule(op, pn, reducers));
   }
+  this->graph = nullptr;
   if (!ok)
     signalPassFailure();
 }

@@ -146,3 +146,45 @@ plan.schedule @s on @t makespan(4.0) {
 
 // expected-error@+1 {{'plan.transfer' op expects parent op 'plan.schedule'}}
 plan.transfer "a" -> "b" bytes(2.0) via ["a", "b"] rate(1.0) window(0.0, 2.0) chunks(1)
+
+// -----
+
+plan.schedule @s on @t makespan(4.0) {
+  // expected-error@+1 {{unknown collective kind 'broadcast'; expected 'all-reduce', 'all-gather' or 'reduce-scatter'}}
+  plan.collective "c" "broadcast" "ring" bytes(1.0) over ["a", "b"] window(0.0, 1.0) times {ring = 1.0 : f64}
+}
+
+// -----
+
+plan.schedule @s on @t makespan(4.0) {
+  // expected-error@+1 {{group must hold at least two devices}}
+  plan.collective "c" "all-reduce" "ring" bytes(1.0) over ["a"] window(0.0, 1.0) times {ring = 1.0 : f64}
+}
+
+// -----
+
+plan.schedule @s on @t makespan(4.0) {
+  // expected-error@+1 {{times has no entry for its algorithm 'in-network'}}
+  plan.collective "c" "all-reduce" "in-network" bytes(1.0) over ["a", "b"] window(0.0, 1.0) times {ring = 1.0 : f64}
+}
+
+// -----
+
+plan.schedule @s on @t makespan(4.0) {
+  // expected-error@+1 {{window [0, 2] does not last the time of 'ring' (1 s)}}
+  plan.collective "c" "all-reduce" "ring" bytes(1.0) over ["a", "b"] window(0.0, 2.0) times {ring = 1.0 : f64}
+}
+
+// -----
+
+plan.schedule @s on @t makespan(4.0) {
+  // expected-error@+1 {{time of 'tree' must be a finite non-negative float}}
+  plan.collective "c" "all-reduce" "ring" bytes(1.0) over ["a", "b"] window(0.0, 1.0) times {ring = 1.0 : f64, tree = -1.0 : f64}
+}
+
+// -----
+
+plan.schedule @s on @t makespan(4.0) {
+  // expected-error@+1 {{ends at 5 s, after the schedule's makespan 4 s}}
+  plan.collective "c" "all-reduce" "ring" bytes(1.0) over ["a", "b"] window(4.0, 5.0) times {ring = 1.0 : f64}
+}

@@ -28,3 +28,12 @@ plan.schedule @s on @t makespan(2.0) attributes {method = "multi-commodity-lp", 
 // CHECK-LABEL: plan.schedule @empty on @t makespan(0.000000e+00) {
 plan.schedule @empty on @t makespan(0.0) {
 }
+
+// CHECK-LABEL: plan.schedule @c on @t makespan(3.000000e+00) attributes {method = "collective"} {
+// CHECK-NEXT:    plan.collective "c.0" "all-reduce" "in-network" bytes(1.000000e+09) over ["gpu[0]", "gpu[1]"] window(1.000000e+00, 3.000000e+00) times {"in-network" = 2.000000e+00 : f64, ring = 2.500000e+00 : f64} {alpha_beta = {"in-network" = 2.000000e+00 : f64, ring = 2.500000e+00 : f64}, endpoint_bound = 2.500000e+00 : f64}
+// CHECK-NEXT:    plan.transfer "gpu[0]" -> "sw" bytes(1.000000e+09) via ["gpu[0]", "sw"] rate(5.000000e+08) window(1.000000e+00, 3.000000e+00) chunks(1) {stream = "c.0/up"}
+// CHECK-NEXT:  }
+plan.schedule @c on @t makespan(3.0) attributes {method = "collective"} {
+  plan.collective "c.0" "all-reduce" "in-network" bytes(1.0e9) over ["gpu[0]", "gpu[1]"] window(1.0, 3.0) times {"in-network" = 2.0 : f64, ring = 2.5 : f64} {alpha_beta = {"in-network" = 2.0 : f64, ring = 2.5 : f64}, endpoint_bound = 2.5 : f64}
+  plan.transfer "gpu[0]" -> "sw" bytes(1.0e9) via ["gpu[0]", "sw"] rate(5.0e8) window(1.0, 3.0) chunks(1) {stream = "c.0/up"}
+}

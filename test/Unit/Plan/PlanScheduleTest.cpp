@@ -5,13 +5,15 @@
 // schedules against independent expectations: every promise of a flow
 // schedule (capacities at every moment, bytes, simple paths; the flow
 // library's checkSchedule), the demands each declaration implies, hand-
-// computed optima, the baselines' order, the exports, and that demands
-// inside the servers of a cluster never leave their server.
+// computed optima, the baselines' order, the exports, that demands inside
+// the servers of a cluster never leave their server, and the collectives'
+// algorithms (ring, tree, in-network, hierarchical) against their formulas.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/TopoPipeline.h"
 #include "dialects/Plan/IR/PlanOps.h"
+#include "dialects/Plan/Transforms/GatherSlots.h"
 #include "dialects/Plan/Transforms/PlanExport.h"
 #include "dialects/Plan/Transforms/PlanFlow.h"
 #include "test/Unit/Flow/FlowTestUtils.h"
@@ -108,6 +110,15 @@ flow::FlowSchedule checkPlan(Planned &p, plan::ScheduleOp op) {
     demands.push_back(r.demand);
   flow::test::checkSchedule(p.pn.net, demands, *s);
   double makespan = op.getMakespan().convertToDouble();
+  // Collectives run after the point-to-point demands: the bound and the
+  // baselines cover only the latter.
+  bool collectives = !op.getBody().front().getOps<plan::CollectiveOp>().empty();
+  if (collectives) {
+    if (auto lb = op.getLowerBound()) {
+      EXPECT_LE(lb->convertToDouble(), makespan * (1 + 1e-9));
+    }
+    return *s;
+  }
   EXPECT_TRUE(op.getLowerBound().has_value());
   EXPECT_LE(op.getLowerBound()->convertToDouble(), makespan * (1 + 1e-9));
   EXPECT_GE(op.getLowerBound()->convertToDouble(), makespan * (1 - 1e-6));
@@ -157,28 +168,83 @@ TEST(PlanSchedule, GatherDemandsAreStriped) {
             ops[0].getMakespan().convertToDouble() * (1 + 1e-6));
 }
 
-TEST(PlanSchedule, CollectiveTraffic) {
+TEST(PlanSchedule, CollectivesArePlannedByAlgorithm) {
   Planned p;
   ASSERT_TRUE(p.run(example("dgx-allreduce.sluice"))) << p.diagnostics;
   auto ops = p.schedules();
   ASSERT_EQ(ops.size(), 1u);
-  flow::FlowSchedule s = checkPlan(p, ops[0]);
-  // allreduce 2 GiB over 8: 2 * 2 GiB / 8 per ordered pair (56 pairs), plus
-  // allgather 1 GiB over gpu[0..4]: 1 GiB / 4 per ordered pair (12 pairs),
-  // merged per pair.
-  ASSERT_EQ(s.routes.size(), 56u);
-  double total = 0;
-  for (const flow::DemandRoute &r : s.routes)
-    total += r.demand.bytes;
-  EXPECT_NEAR(total, 56 * (4 * GiB / 8) + 12 * (GiB / 4), 1);
-  // Each GPU sends 7 x 0.5 GiB (+ 3 x 0.25 GiB for GPUs 0-3) over its six
-  // NVSwitch ports (300 GB/s) and its PCIe link: a lower bound on any
-  // schedule, which the LP must reach or beat only through PCIe relays.
-  double outOfGpu0 = 7 * 0.5 * GiB + 3 * 0.25 * GiB;
-  EXPECT_GE(ops[0].getMakespan().convertToDouble(),
-            outOfGpu0 / (300e9 + 25e9) * (1 - 1e-9));
-  EXPECT_LE(ops[0].getMakespan().convertToDouble(),
-            outOfGpu0 / 300e9 * (1 + 1e-9));
+  checkPlan(p, ops[0]);
+  EXPECT_EQ(ops[0].getMethod(), "collective");
+  auto colls = llvm::to_vector(
+      ops[0].getBody().front().getOps<plan::CollectiveOp>());
+  ASSERT_EQ(colls.size(), 2u);
+  // allreduce 2 GiB over 8 GPUs, then allgather 1 GiB over 4, back to back.
+  EXPECT_EQ(colls[0].getKind(), "all-reduce");
+  EXPECT_EQ(colls[1].getKind(), "all-gather");
+  EXPECT_EQ(colls[0].getStart().convertToDouble(), 0.0);
+  EXPECT_EQ(colls[1].getStart().convertToDouble(),
+            colls[0].getEnd().convertToDouble());
+  EXPECT_NEAR(ops[0].getMakespan().convertToDouble(),
+              colls[1].getEnd().convertToDouble(), 1e-15);
+  // Ring and tree for the all-reduce (no reducing switch); the chosen one
+  // is the fastest, and no member-only algorithm beats the endpoint bound
+  // 2 (n-1) N / sum_v out_v, each GPU sending over 300 + 25 GB/s.
+  double bound = 2 * 7 * 2 * GiB / (8 * 325e9);
+  EXPECT_NEAR(colls[0].getEndpointBound()->convertToDouble(), bound,
+              1e-12 * bound);
+  mlir::DictionaryAttr times = colls[0].getTimes();
+  ASSERT_EQ(times.size(), 2u);
+  double chosen = llvm::cast<mlir::FloatAttr>(
+                      times.get(colls[0].getAlgorithm()))
+                      .getValueAsDouble();
+  for (mlir::NamedAttribute a : times) {
+    double t = llvm::cast<mlir::FloatAttr>(a.getValue()).getValueAsDouble();
+    EXPECT_GE(t, bound * (1 - 1e-9)) << a.getName().str();
+    EXPECT_LE(chosen, t);
+  }
+  // Bytes on the wire: a ring all-reduce moves N per step for 2 (n-1)
+  // steps, an all-gather N for n-1 steps (every member sends N/n a step).
+  std::map<std::string, double> moved;
+  for (plan::TransferOp t :
+       ops[0].getBody().front().getOps<plan::TransferOp>()) {
+    ASSERT_TRUE(t.getStream().has_value());
+    moved[t.getStream()->split('/').first.str()] +=
+        t.getBytes().convertToDouble();
+  }
+  ASSERT_EQ(colls[0].getAlgorithm(), "ring");
+  EXPECT_NEAR(moved["grads.0"], 14 * 2 * GiB, 1e-6 * GiB);
+  EXPECT_NEAR(moved["grads.1"], 3 * GiB, 1e-6 * GiB);
+}
+
+TEST(PlanSchedule, InNetworkBeatsTheRingOnAStar) {
+  Planned p;
+  ASSERT_TRUE(p.run(example("innetwork-allreduce.sluice"))) << p.diagnostics;
+  auto ops = p.schedules();
+  ASSERT_EQ(ops.size(), 2u);
+  for (plan::ScheduleOp op : ops) {
+    checkPlan(p, op);
+    auto c = *op.getBody().front().getOps<plan::CollectiveOp>().begin();
+    auto time = [&](llvm::StringRef alg) {
+      auto f = llvm::dyn_cast_or_null<mlir::FloatAttr>(c.getTimes().get(alg));
+      EXPECT_TRUE(f) << alg.str();
+      return f ? f.getValueAsDouble() : 0.0;
+    };
+    double nb = GiB / 25e9;
+    if (op.getSymName() == "star") {
+      // Each GPU reaches the leaf over two 25 GB/s paths: ring
+      // 2 (n-1)/n N / 2B, in-network N / 2B, n = 4.
+      EXPECT_EQ(c.getAlgorithm(), "in-network");
+      EXPECT_NEAR(time("ring"), 0.75 * nb, 1e-9 * nb);
+      EXPECT_NEAR(time("in-network"), 0.5 * nb, 1e-9 * nb);
+      // The in-network plan beats the bound of member-only reductions.
+      EXPECT_LT(time("in-network"), 6 * GiB / (4 * 25e9) / 2);
+    } else {
+      EXPECT_EQ(c.getAlgorithm(), "hierarchical-in-network");
+      EXPECT_NEAR(time("in-network"), nb, 1e-9 * nb);
+      EXPECT_NEAR(time("hierarchical-in-network"),
+                  0.5 * nb + 2 * (GiB / 2) / 325e9, 1e-9 * nb);
+    }
+  }
 }
 
 TEST(PlanSchedule, ClusterDemandsStayInsideTheirServer) {
@@ -210,8 +276,37 @@ TEST(PlanSchedule, ClusterDemandsStayInsideTheirServer) {
       "demand d on dgx_a100 { transfer 8 GiB from cpu[0] to gpu[0] }\n");
   ASSERT_TRUE(one.run(file)) << one.diagnostics;
   llvm::sys::fs::remove(file);
-  EXPECT_NEAR(ops[0].getMakespan().convertToDouble(),
+  // The all-reduce runs after the copies, inside server 5 (the ring over
+  // NVSwitch beats sending 4 GiB per GPU up to the reducing leaves).
+  auto colls = llvm::to_vector(
+      ops[0].getBody().front().getOps<plan::CollectiveOp>());
+  ASSERT_EQ(colls.size(), 1u);
+  EXPECT_EQ(colls[0].getAlgorithm(), "ring");
+  EXPECT_TRUE(colls[0].getTimes().contains("in-network"));
+  EXPECT_NEAR(colls[0].getStart().convertToDouble(),
               one.schedules()[0].getMakespan().convertToDouble(), 1e-12);
+  EXPECT_NEAR(ops[0].getMakespan().convertToDouble(),
+              colls[0].getEnd().convertToDouble(), 1e-12);
+}
+
+TEST(PlanSchedule, LargeProblemsUseThePathLP) {
+  Planned p;
+  ASSERT_TRUE(p.run(example("cluster-alltoall.sluice"))) << p.diagnostics;
+  auto ops = p.schedules();
+  ASSERT_EQ(ops.size(), 1u);
+  EXPECT_GT(p.pn.net.numNodes(), 64u);
+  EXPECT_EQ(ops[0].getMethod(), "multi-commodity-path-lp");
+  // checkPlan: capacities at every moment, the certified bound within the
+  // LP's gap of the makespan, at most the direct baseline.
+  flow::FlowSchedule s = checkPlan(p, ops[0]);
+  EXPECT_EQ(s.routes.size(), 240u);
+  // The cut around server 3 (one NIC at HDR100): 15 GiB out over
+  // 7 x 25 + 12.5 GB/s. The bound never exceeds the optimum; the makespan
+  // is within the path LP's default gap (1e-3) above it.
+  double optimum = 15 * GiB / 187.5e9;
+  EXPECT_LE(ops[0].getLowerBound()->convertToDouble(), optimum * (1 + 1e-9));
+  EXPECT_GE(ops[0].getMakespan().convertToDouble(), optimum * (1 - 1e-9));
+  EXPECT_LE(ops[0].getMakespan().convertToDouble(), optimum * (1 + 1e-3));
 }
 
 TEST(PlanSchedule, RailsAcrossServers) {
@@ -242,6 +337,45 @@ TEST(PlanSchedule, PcieTreeMatchesDirectPaths) {
   // One path per pair: the optimum is the direct schedule.
   EXPECT_NEAR(ops[0].getMakespan().convertToDouble(),
               ops[0].getDirectMakespan()->convertToDouble(), 1e-9);
+}
+
+TEST(PlanSchedule, GatherSlotsReproduceTheCurrentSchedule) {
+  Planned p;
+  ASSERT_TRUE(p.run(example("pcie-gather.sluice"))) << p.diagnostics;
+  auto ops = p.schedules();
+  ASSERT_EQ(ops.size(), 1u);
+  std::vector<unsigned> sources, gpus;
+  for (const char *pattern : {"box.ssd[*]", "box.socket[*]"}) {
+    auto m = plan::matchDevices(p.pn.net, pattern);
+    ASSERT_TRUE(static_cast<bool>(m));
+    sources.insert(sources.end(), m->begin(), m->end());
+  }
+  auto g = plan::matchDevices(p.pn.net, "box.gpu[*]");
+  ASSERT_TRUE(static_cast<bool>(g));
+  gpus = *g;
+  auto slots =
+      plan::recommendGatherSlots(p.pn, p.graph, sources, gpus, 4 * GiB);
+  ASSERT_TRUE(static_cast<bool>(slots)) << llvm::toString(slots.takeError());
+  // GPUs and SSDs move; the sockets are fabric (traffic from a node).
+  EXPECT_EQ(slots->problem.devices.size(), 16u);
+  // The slot model of the current layout is the topology itself: the same
+  // makespan as the plan (an independent solve on another network).
+  ASSERT_TRUE(slots->recommendation.current.has_value());
+  EXPECT_NEAR(slots->recommendation.current->makespan,
+              ops[0].getMakespan().convertToDouble(),
+              1e-6 * ops[0].getMakespan().convertToDouble());
+  EXPECT_LE(slots->recommendation.best.makespan,
+            slots->recommendation.current->makespan * (1 + 1e-9));
+  // The DGX's GPUs hang off seven switches: no recommendation.
+  Planned dgx;
+  ASSERT_TRUE(dgx.run(example("dgx-gnn-gather.sluice"))) << dgx.diagnostics;
+  auto dg = plan::matchDevices(dgx.pn.net, "gpu[*]");
+  auto ds = plan::matchDevices(dgx.pn.net, "ssd[*]");
+  ASSERT_TRUE(dg && ds);
+  auto none = plan::recommendGatherSlots(dgx.pn, dgx.graph, *ds, *dg, GiB);
+  ASSERT_FALSE(static_cast<bool>(none));
+  EXPECT_NE(llvm::toString(none.takeError()).find("not one slot"),
+            std::string::npos);
 }
 
 TEST(PlanSchedule, TraceHasOneEventPerChunk) {
