@@ -233,10 +233,10 @@ LogicalResult Outliner::lowerWalkOp(Operation *op) {
                   {graph(), vo.getId()});
   } else if (auto lg = dyn_cast<walk::ListGetOp>(op)) {
     result = call(b, loc, "sluice_kernel_list_get", types.i64,
-                  {lg.getList(), lg.getIndex()});
+                  {lg->getOperand(0), lg.getIndex()});  // the list is already a pointer
   } else if (auto ls = dyn_cast<walk::ListSizeOp>(op)) {
     Value address = b.create<LLVM::GEPOp>(
-        loc, types.ptr, types.list, ls.getList(),
+        loc, types.ptr, types.list, ls->getOperand(0), // already a pointer
         ArrayRef<LLVM::GEPArg>{0, 1}, /*inbounds=*/true);
     result = b.create<LLVM::LoadOp>(loc, types.i64, address);
   } else if (isa<walk::WeightMaxOp, walk::WeightMinOp, walk::WeightSumOp>(
