@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/WalkRegionClone.h"
 
 #include "dialects/Walk/IR/WalkOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -847,28 +848,13 @@ LogicalResult DeviceOutliner::outline(Region &region, StringRef name) {
             entry->getArgument(1)};
   else if (name == "upper_bound")
     args = {frameI32(b, loc, kCur)};
-  Block &src = region.front();
-  if (src.getNumArguments() != args.size())
-    return walk.emitError("walk-to-gpu: the ")
-           << name << " region has " << src.getNumArguments()
-           << " arguments, expected " << args.size();
-  IRMapping map;
-  for (auto [from, to] : llvm::zip(src.getArguments(), args)) {
-    if (from.getType() != to.getType())
-      return walk.emitError("walk-to-gpu: an argument of the ")
-             << name << " region has type " << from.getType()
-             << ", expected " << to.getType();
-    map.map(from, to);
-  }
-  for (Operation &op : src.without_terminator())
-    b.clone(op, map);
-  auto yield = dyn_cast<walk::YieldOp>(src.getTerminator());
-  if (!yield)
-    return walk.emitError("walk-to-gpu: the ")
-           << name << " region does not end in walk.yield";
   SmallVector<Value> values;
-  for (Value v : yield.getValues())
-    values.push_back(map.lookupOrDefault(v));
+  FailureOr<walk::YieldOp> cloned =
+      conversion::cloneWalkRegion(b, walk, region, args, "walk-to-gpu", name,
+                                  values);
+  if (failed(cloned))
+    return failure();
+  walk::YieldOp yield = *cloned;
   if (name == "init") {
     if (values.size() != walk.getStateTypes().size())
       return yield.emitError("walk-to-gpu: init yields ")

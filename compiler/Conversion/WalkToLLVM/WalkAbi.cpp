@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/WalkToLLVM/WalkAbi.h"
+#include "compiler/Conversion/WalkRegionClone.h"
 
 #include "sluice/walk.h"
 
@@ -358,7 +359,6 @@ LogicalResult Outliner::outline(Region &region, Fn fn, StringRef name) {
   frame = entry->getArgument(0);
 
   // Region arguments: frame fields or function arguments (walk.h).
-  Block &src = region.front();
   SmallVector<Value> args;
   switch (fn) {
   case Fn::Weight: // prev, cur, next, edge, w
@@ -383,27 +383,12 @@ LogicalResult Outliner::outline(Region &region, Fn fn, StringRef name) {
   default:
     break;
   }
-  if (src.getNumArguments() != args.size())
-    return walk.emitError("walk-to-llvm: region of '")
-           << name << "' has " << src.getNumArguments()
-           << " arguments, expected " << args.size();
-  IRMapping map;
-  for (auto [from, to] : llvm::zip(src.getArguments(), args)) {
-    if (from.getType() != to.getType())
-      return walk.emitError("walk-to-llvm: argument of '")
-             << name << "' has type " << from.getType() << ", expected "
-             << to.getType();
-    map.map(from, to);
-  }
-  for (Operation &op : src.without_terminator())
-    b.clone(op, map);
-  auto yield = dyn_cast<walk::YieldOp>(src.getTerminator());
-  if (!yield)
-    return walk.emitError("walk-to-llvm: region of '")
-           << name << "' does not end in walk.yield";
   SmallVector<Value> values;
-  for (Value v : yield.getValues())
-    values.push_back(map.lookupOrDefault(v));
+  FailureOr<walk::YieldOp> cloned = conversion::cloneWalkRegion(
+      b, walk, region, args, "walk-to-llvm", name, values);
+  if (failed(cloned))
+    return failure();
+  walk::YieldOp yield = *cloned;
   if (failed(emitReturn(b, yield.getLoc(), fn, yield, values)))
     return failure();
 
