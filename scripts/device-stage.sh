@@ -147,27 +147,26 @@ say "== Sluice device stage (commit $SLUICE_STAGE_COMMIT, staged $SLUICE_STAGE_D
 } 2>&1 | tee "$LOG/nvidia-smi.log"
 
 # The tests were built with paths into the source tree and ../shared/data.
-# When those do not exist here, link them to this checkout and the staged
-# graphs (only paths that do not exist; nothing is replaced).
-if [ -z "${SLUICE_STAGE_NO_LINKS:-}" ]; then
+# On a GPU machine (nvidia-smi or libcuda present), link those that do not
+# exist to this checkout and the staged graphs (nothing is replaced).
+on_gpu_machine() {
+  command -v nvidia-smi > /dev/null 2>&1 || ldconfig -p 2>/dev/null | grep -q 'libcuda\.so'
+}
+link_missing() { # PATH TARGET
+  [ -e "$1" ] && return 0
+  if mkdir -p "$(dirname "$1")" 2>/dev/null && ln -s "$2" "$1" 2>/dev/null; then
+    say "linked $1 -> $2"
+  else
+    say "note: cannot link $1 -> $2 (tests that need it skip or fail)"
+  fi
+}
+if [ -z "${SLUICE_STAGE_NO_LINKS:-}" ] && on_gpu_machine; then
   REPO=$(cd "$STAGE/.." && pwd)
   SRC=$SLUICE_STAGE_SOURCE_DIR
-  # Only on another machine: where the build's source dir does not exist.
-  if [ ! -e "$SRC" ] && [ -d "$REPO/runtime/include/sluice" ]; then
-    if mkdir -p "$(dirname "$SRC")" 2>/dev/null && ln -s "$REPO" "$SRC" 2>/dev/null; then
-      say "linked the build's source dir $SRC -> $REPO"
-    else
-      say "note: cannot link $SRC -> $REPO (tests that read the source tree may fail)"
-    fi
-    SHARED=$(dirname "$SRC")/shared/data
-    if [ ! -e "$SHARED" ]; then
-      if mkdir -p "$(dirname "$SHARED")" 2>/dev/null && ln -s "$STAGE/data" "$SHARED" 2>/dev/null; then
-        say "linked $SHARED -> $STAGE/data"
-      else
-        say "note: cannot link $SHARED (tests on the shared graphs skip)"
-      fi
-    fi
+  if [ -d "$REPO/runtime/include/sluice" ]; then
+    link_missing "$SRC" "$REPO"
   fi
+  link_missing "$(dirname "$SRC")/shared/data" "$STAGE/data"
 fi
 
 # The GPU tests first (most worth the device time), then the others.
