@@ -127,6 +127,8 @@ cat > "$OUT/run.sh" <<'RUN'
 set -u
 STAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$STAGE/stage.env"
+# A copy may have lost the executable bits.
+chmod +x "$STAGE"/bin/* 2> /dev/null || true
 LOG=${OUT:-$STAGE/logs}
 mkdir -p "$LOG"
 SUMMARY=$LOG/summary.txt
@@ -211,9 +213,10 @@ for t in "${tests[@]}"; do
   [ -n "$reason" ] && [ "${skippedn:-0}" != 0 ] && say "    skip reason: $reason"
 done
 
-bench_rc=0
+bench_rc=0 bench_state=skipped
 if [ -z "${SLUICE_STAGE_NO_BENCH:-}" ] && [ -x "$STAGE/bin/sluice-bench-walks-gpu" ]; then
   BT=${SLUICE_STAGE_BENCH_TIMEOUT:-240}
+  bench_state=ok
   say ""
   say "== sluice-bench-walks-gpu (timeout ${BT}s per graph)"
   for g in soc-Slashdot0902.txt.gz luxembourg_osm.el.gz; do
@@ -229,13 +232,13 @@ if [ -z "${SLUICE_STAGE_NO_BENCH:-}" ] && [ -x "$STAGE/bin/sluice-bench-walks-gp
     cat "$LOG/bench-walks-gpu-$name.log" | tee -a "$SUMMARY"
     if [ $rc -ne 0 ]; then
       say "sluice-bench-walks-gpu on $g: exit $rc$([ $rc = 124 ] && echo ' (timeout)')"
-      bench_rc=1
+      bench_rc=1 bench_state=FAILED
     fi
   done
 fi
 
 say ""
-say "== summary: ${#tests[@]} test binaries, $failed failed; benchmark $([ $bench_rc = 0 ] && echo ok || echo FAILED)"
+say "== summary: ${#tests[@]} test binaries, $failed failed; benchmark $bench_state"
 [ $failed -eq 0 ] && [ $bench_rc -eq 0 ]
 RUN
 chmod +x "$OUT/run.sh"
