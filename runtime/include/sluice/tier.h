@@ -186,6 +186,13 @@ typedef struct sluice_tier_stats_t {
   uint64_t checksum_ns;     /* time spent computing CRC-32C */
   uint64_t device_used, device_peak;
   uint64_t host_used, host_peak;
+  /* Payload bytes (no header, no padding) by the home tier of the tensor,
+   * index SLUICE_TIER_DEVICE or SLUICE_TIER_HOST: written by completed
+   * swap-outs; read by completed prefetches; and asked back by a prefetch
+   * while still being written (the memory is kept, nothing is read). */
+  uint64_t tier_bytes_written[2];
+  uint64_t tier_bytes_read[2];
+  uint64_t tier_bytes_reused[2];
 } sluice_tier_stats_t;
 SLUICE_API void sluice_tier_stats(const sluice_tier_manager_t *m,
                                   sluice_tier_stats_t *out_stats);

@@ -513,6 +513,7 @@ sluice_status_t sluice_tier_manager_t::settleWrite(Tensor &t, Op &op,
   t.copyPath = finalPath;
   t.dirty = false;
   stats.bytes_written += t.padded + kHeaderBytes;
+  stats.tier_bytes_written[t.home] += t.bytes;
   if (op.keepResident) {
     t.state = SLUICE_TENSOR_RESIDENT;
   } else {
@@ -563,6 +564,7 @@ sluice_status_t sluice_tier_manager_t::settleRead(Tensor &t, Op &op,
   t.state = SLUICE_TENSOR_RESIDENT;
   t.dirty = false;
   stats.bytes_read += t.padded + kHeaderBytes;
+  stats.tier_bytes_read[t.home] += t.bytes;
   return SLUICE_STATUS_OK;
 }
 
@@ -951,6 +953,8 @@ extern "C" sluice_status_t sluice_tier_prefetch(sluice_tier_manager_t *m,
         case SLUICE_TENSOR_SWAPPING_IN:
           break;
         case SLUICE_TENSOR_SWAPPING_OUT:
+          if (!t.op->keepResident)
+            m->stats.tier_bytes_reused[t.home] += t.bytes;
           t.op->keepResident = true;
           break;
         case SLUICE_TENSOR_EMPTY:

@@ -105,8 +105,16 @@ sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
   sluice_tier_options_init(&topts);
   topts.swap_dir = options.swapDir.c_str();
   topts.engine = options.engine;
-  topts.device_budget = options.deviceBudget;
-  topts.host_budget = options.hostBudget;
+  // A planned schedule brings the budgets it was made for; explicit
+  // options win.
+  topts.device_budget = options.deviceBudget == UINT64_MAX &&
+                                options.schedule.deviceBudget
+                            ? options.schedule.deviceBudget
+                            : options.deviceBudget;
+  topts.host_budget = options.hostBudget == UINT64_MAX &&
+                              options.schedule.hostBudget
+                          ? options.schedule.hostBudget
+                          : options.hostBudget;
   topts.direct = options.direct;
   topts.durable = options.durable;
   const uint32_t L = config.layers();
@@ -149,9 +157,7 @@ sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
         if (status != SLUICE_STATUS_OK)
           return context(status, error, "restoring the committed state");
       } else {
-        sluice_tier_t home = slot == Slot::AdamM || slot == Slot::AdamV
-                                 ? SLUICE_TIER_HOST
-                                 : SLUICE_TIER_DEVICE;
+        sluice_tier_t home = options.schedule.homes[s];
         status = sluice_tier_tensor_create(
             tiers, name(l, slot).c_str(), bytes, home,
             persistentSlot(slot) ? SLUICE_TIER_PERSISTENT : 0, &id, error);
