@@ -126,11 +126,15 @@ public:
         prefetch(r);
       for (Ref r : e.writes)
         write(r);
+      // Writes issued by the entry before complete under this entry's
+      // compute: their memory comes back now.
+      releaseWrites();
       for (Ref r : e.swapOut)
         swapOut(r);
       for (Ref r : e.discard)
         discard(r);
     }
+    releaseWrites();
     // The commit: persistent tensors still resident are written if
     // changed and stay resident (a swap-out, then a prefetch).
     for (int64_t l = 0; l < L; ++l)
@@ -141,6 +145,7 @@ public:
         swapOut({l, s});
         prefetch({l, s});
       }
+    releaseWrites();
   }
 
   void resetCounts() {
@@ -163,6 +168,8 @@ private:
   int64_t L;
   std::array<unsigned, kSlots> homes;
   std::vector<T> state;
+  /// Swapped out, memory held until the write completes.
+  Refs writing;
 
   T &at(Ref r) { return state[size_t(r.layer) * kSlots + r.slot]; }
   unsigned home(Ref r) const { return homes[r.slot]; }
@@ -173,8 +180,22 @@ private:
     used[home(r)] += t.padded;
     peak[home(r)] = std::max(peak[home(r)], used[home(r)]);
   }
+  void releaseWrites() {
+    for (Ref r : writing)
+      used[home(r)] -= at(r).padded;
+    writing.clear();
+  }
   void prefetch(Ref r) {
     T &t = at(r);
+    auto w = std::find(writing.begin(), writing.end(), r);
+    if (w != writing.end()) {
+      // Asked back while being written: the memory is kept (the runtime
+      // counts it as read back).
+      writing.erase(w);
+      moved[home(r)].read += t.bytes;
+      t.where = Where::Resident;
+      return;
+    }
     // Activations and gradients not yet written in this step are dead:
     // given memory, never read.
     if (!persistent(r.slot) && !t.live && t.where != Where::Resident)
@@ -196,12 +217,14 @@ private:
     T &t = at(r);
     if (t.where != Where::Resident)
       return;
+    t.where = Where::Disk;
     if (t.dirty || !t.hasCopy) {
       moved[home(r)].written += t.bytes;
       t.hasCopy = true;
       t.dirty = false;
+      writing.push_back(r); // memory held until the write completes
+      return;
     }
-    t.where = Where::Disk;
     used[home(r)] -= t.padded;
   }
   void discard(Ref r) {

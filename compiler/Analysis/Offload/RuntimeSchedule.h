@@ -26,7 +26,9 @@
 //
 // The exporter also predicts, by its own simulation of the trainer's tier
 // operations, the device and host memory peaks (emitted as the schedule's
-// budgets) and the payload bytes each home tier writes and reads in a
+// budgets; a swap-out's memory counts until the end of the entry after the
+// one that issued it, so that writes can overlap the next compute instead
+// of blocking the next allocation) and the payload bytes each home tier writes and reads in a
 // steady-state step (a commit every step).
 //
 //===----------------------------------------------------------------------===//
