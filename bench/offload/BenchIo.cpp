@@ -4,7 +4,7 @@
 //       [--backend=uring|threads] [--patterns=write,read,randread,randwrite]
 //   sluice-bench-io train --dir=D [--widths=1024,1024,...] [--batch=256]
 //       [--steps=4] [--lookahead=1] [--backend=...] [--entries]
-//       [--schedule=plan.json]
+//       [--schedule=plan.json] [--cuda]
 //
 // `io` creates D/sluice-bench-io.dat, runs each pattern over the whole file
 // with O_DIRECT, block size bs and queue depth qd (one batch per pattern:
@@ -23,7 +23,9 @@
 // (sluice-plan-offload --format=schedule, docs/offload-runtime.md), with
 // the plan's homes and memory budgets; the time blocked is also reported
 // per phase (forward, backward, optimizer entries) and the payload bytes
-// each home tier moved per step next to the plan's prediction.
+// each home tier moved per step next to the plan's prediction. --cuda
+// puts the device tier in GPU memory (docs/offload-runtime.md, "CUDA
+// device tier"); without a GPU it stops with the reason.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/src/train/OffloadTrainer.h"
@@ -269,6 +271,7 @@ int runTrain(const std::map<std::string, std::string> &args) {
     }
   }
   options.durable = !args.count("no-durable");
+  options.cudaDevice = args.count("cuda") != 0;
   std::unique_ptr<OffloadTrainer> trainer;
   sluice_error_t err;
   if (OffloadTrainer::create(config, options, trainer, &err) !=

@@ -9,14 +9,16 @@
 //
 // Built twice: into SluiceOffloadRuntimeTests (runtime only; the real-GPU
 // test SKIPs when no CUDA driver or GPU is there), and with
-// SLUICE_FAKE_CUDA into SluiceOffloadFakeCudaTests, which runs against
-// test/Unit/Offload/FakeCuda (LD_LIBRARY_PATH set by ctest).
+// SLUICE_FAKE_CUDA into SluiceOffloadFakeCudaTests, which loads the fake
+// driver test/Unit/Offload/FakeCuda from the build tree (through
+// $SLUICE_CUDA_DRIVER).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/src/train/OffloadTrainer.h"
 
 #include "test/Unit/Offload/TestDir.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <functional>
@@ -83,12 +85,14 @@ OffloadOptions gpuOptions(const ScratchDir &dir, sluice_io_engine_t *engine,
 }
 
 #ifdef SLUICE_FAKE_CUDA
-/// The fake driver's test hooks (the library the tier manager dlopen'ed).
+/// The fake driver (built next to this test): the tier manager loads it
+/// through $SLUICE_CUDA_DRIVER, the test reaches its hooks with dlsym.
 struct Fake {
   Fake() {
-    handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    setenv("SLUICE_CUDA_DRIVER", SLUICE_FAKE_CUDA_PATH, 1);
+    handle = dlopen(SLUICE_FAKE_CUDA_PATH, RTLD_NOW | RTLD_LOCAL);
     if (!handle)
-      handle = dlopen("libcuda.so.1", RTLD_NOW);
+      return;
     stats = reinterpret_cast<void (*)(unsigned long long *)>(
         dlsym(handle, "fakecuda_stats"));
     setLimit = reinterpret_cast<void (*)(unsigned long long)>(
@@ -105,9 +109,16 @@ struct Fake {
   void (*resetPeak)() = nullptr;
 };
 
+/// Skips where the build tree (and so the fake) is not there, e.g. a
+/// staged copy of the binary on another machine.
+#define REQUIRE_FAKE(fake)                                                     \
+  if (!(fake).handle)                                                          \
+    GTEST_SKIP() << "the fake driver " SLUICE_FAKE_CUDA_PATH " is not here";   \
+  ASSERT_TRUE((fake).ok()) << SLUICE_FAKE_CUDA_PATH " lacks the test hooks"
+
 TEST(FakeCudaTier, BitExactWithTensorsInGpuMemoryUnderTheBudget) {
   Fake fake;
-  ASSERT_TRUE(fake.ok()) << "not running against the fake libcuda.so.1";
+  REQUIRE_FAKE(fake);
   const MlpConfig c = model();
   auto want = referenceAfter(c, 4);
   for (bool swapEverything : {true, false}) {
@@ -192,7 +203,7 @@ void failThenResume(const std::function<void(sluice_io_engine_t *)> &inject,
 
 TEST(FakeCudaTier, FaultsFailTheStepAndCorruptNothing) {
   Fake fake;
-  ASSERT_TRUE(fake.ok()) << "not running against the fake libcuda.so.1";
+  REQUIRE_FAKE(fake);
   // I/O faults, as without a GPU.
   for (sluice_io_fault_t fault : {SLUICE_IO_FAULT_EIO, SLUICE_IO_FAULT_ENOSPC})
     for (uint64_t nth : {0, 3, 9})
