@@ -3,7 +3,8 @@
 //   sluice-bench-io io --dir=D --size-mib=2048 --bs-kib=1024 --qd=32
 //       [--backend=uring|threads] [--patterns=write,read,randread,randwrite]
 //   sluice-bench-io train --dir=D [--widths=1024,1024,...] [--batch=256]
-//       [--steps=4] [--lookahead=1] [--backend=...]
+//       [--steps=4] [--lookahead=1] [--backend=...] [--entries]
+//       [--schedule=plan.json] [--cuda]
 //
 // `io` creates D/sluice-bench-io.dat, runs each pattern over the whole file
 // with O_DIRECT, block size bs and queue depth qd (one batch per pattern:
@@ -18,8 +19,17 @@
 // marks hidden, and in all entries; the end-of-step commit (last writes and
 // the manifest's fsync) is reported apart.
 //
+// With --schedule the MLP trains under a planned schedule instead
+// (sluice-plan-offload --format=schedule, docs/offload-runtime.md), with
+// the plan's homes and memory budgets; the time blocked is also reported
+// per phase (forward, backward, optimizer entries) and the payload bytes
+// each home tier moved per step next to the plan's prediction. --cuda
+// puts the device tier in GPU memory (docs/offload-runtime.md, "CUDA
+// device tier"); without a GPU it stops with the reason.
+//
 //===----------------------------------------------------------------------===//
 #include "runtime/src/train/OffloadTrainer.h"
+#include "runtime/src/train/ScheduleFile.h"
 #include "sluice/io.h"
 
 #include <algorithm>
@@ -244,7 +254,24 @@ int runTrain(const std::map<std::string, std::string> &args) {
   options.swapDir = dir;
   options.engine = engine;
   options.schedule = OffloadSchedule::swapAll(config.layers(), lookahead);
+  const bool planned = args.count("schedule") != 0;
+  if (planned) {
+    std::string error;
+    if (!loadSchedule(args.at("schedule"), options.schedule, error)) {
+      std::fprintf(stderr, "sluice-bench-io: %s\n", error.c_str());
+      return 1;
+    }
+    if (scheduleLayers(options.schedule) != config.layers()) {
+      std::fprintf(stderr,
+                   "sluice-bench-io: %s: the schedule has %u layers, "
+                   "--widths %u\n",
+                   args.at("schedule").c_str(),
+                   scheduleLayers(options.schedule), config.layers());
+      return 1;
+    }
+  }
   options.durable = !args.count("no-durable");
+  options.cudaDevice = args.count("cuda") != 0;
   std::unique_ptr<OffloadTrainer> trainer;
   sluice_error_t err;
   if (OffloadTrainer::create(config, options, trainer, &err) !=
@@ -294,6 +321,54 @@ int runTrain(const std::map<std::string, std::string> &args) {
       static_cast<unsigned long long>(last.demandFetches - first.demandFetches),
       anyHidden ? std::to_string(hiddenShare).substr(0, 5).c_str() : "null",
       overallShare, loss);
+  if (planned) {
+    // Blocked time per phase, and bytes per tier and step against the
+    // plan's prediction (+8 B for the trainer's step counter on the host).
+    uint64_t phaseStall[3] = {0, 0, 0}, phaseCompute[3] = {0, 0, 0};
+    for (size_t k = 0; k < options.schedule.entries.size(); ++k) {
+      unsigned p = static_cast<unsigned>(options.schedule.entries[k].phase);
+      phaseStall[p] += last.entryStallNs[k] - first.entryStallNs[k];
+      phaseCompute[p] += last.entryComputeNs[k] - first.entryComputeNs[k];
+    }
+    const double n = double(steps - 1), mib = 1 << 20;
+    auto moved = [&](uint64_t *a, uint64_t *b, sluice_tier_t t) {
+      return double(a[t] - b[t]) / n / mib;
+    };
+    const OffloadSchedule &sc = options.schedule;
+    std::printf(
+        "{\"tool\":\"sluice-train-planned\",\"plan\":\"%s\","
+        "\"device_budget_MiB\":%.2f,\"host_budget_MiB\":%.2f,"
+        "\"device_peak_MiB\":%.2f,\"host_peak_MiB\":%.2f,"
+        "\"checksum_ms\":%.1f,\"forward\":{\"compute_ms\":%.1f,\"blocked_ms\":%.1f},"
+        "\"backward\":{\"compute_ms\":%.1f,\"blocked_ms\":%.1f},"
+        "\"optimizer\":{\"compute_ms\":%.1f,\"blocked_ms\":%.1f},"
+        "\"per_step_MiB\":{\"device_written\":%.3f,\"device_read\":%.3f,"
+        "\"host_written\":%.3f,\"host_read\":%.3f},"
+        "\"predicted_per_step_MiB\":{\"device_written\":%.3f,"
+        "\"device_read\":%.3f,\"host_written\":%.3f,\"host_read\":%.3f}}\n",
+        sc.origin.c_str(), double(sc.deviceBudget) / mib,
+        double(sc.hostBudget) / mib, double(tierAfter.device_peak) / mib,
+        double(tierAfter.host_peak) / mib,
+        ms(tierAfter.checksum_ns - tierBefore.checksum_ns), ms(phaseCompute[0]),
+        ms(phaseStall[0]), ms(phaseCompute[1]), ms(phaseStall[1]),
+        ms(phaseCompute[2]), ms(phaseStall[2]),
+        moved(tierAfter.tier_bytes_written, tierBefore.tier_bytes_written,
+              SLUICE_TIER_DEVICE),
+        (double(tierAfter.tier_bytes_read[0] + tierAfter.tier_bytes_reused[0] -
+                tierBefore.tier_bytes_read[0] -
+                tierBefore.tier_bytes_reused[0])) /
+            n / mib,
+        moved(tierAfter.tier_bytes_written, tierBefore.tier_bytes_written,
+              SLUICE_TIER_HOST),
+        (double(tierAfter.tier_bytes_read[1] + tierAfter.tier_bytes_reused[1] -
+                tierBefore.tier_bytes_read[1] -
+                tierBefore.tier_bytes_reused[1])) /
+            n / mib,
+        double(sc.predicted[0].written) / mib,
+        double(sc.predicted[0].read) / mib,
+        double(sc.predicted[1].written + 8) / mib,
+        double(sc.predicted[1].read + 8) / mib);
+  }
   if (args.count("entries")) {
     const OffloadSchedule &plan = options.schedule;
     for (size_t k = 0; k < plan.entries.size(); ++k)

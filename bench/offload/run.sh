@@ -49,6 +49,17 @@ for lookahead in 1 0; do
       --entries | tee -a "$OUT/train.txt"
 done
 
+# The planner's schedule executed (docs/offload-runtime.md): a 6-layer
+# h1024 job planned on a small emulated machine (256 MiB of GPU memory),
+# exported for the 6-layer 1024-wide MLP the runtime trains.
+"$BUILD/bin/sluice-plan-offload" --layers=6 --hidden=1024 --heads=16 \
+    --seq=512 --vocab=1000 --batch=4 --gpu-memory-mib=256 --format=schedule \
+    --mlp-widths=1024,1024,1024,1024,1024,1024,1024 --mlp-batch=256 \
+    -o "$OUT/plan6.json"
+"$BENCH" train --dir="$DIR" --steps="$TRAIN_STEPS" \
+    --widths=1024,1024,1024,1024,1024,1024,1024 --batch=256 \
+    --schedule="$OUT/plan6.json" --entries | tee -a "$OUT/train.txt"
+
 python3 - "$OUT" "$REPEAT" <<'PY'
 import json, statistics, sys, glob
 out, repeat = sys.argv[1], int(sys.argv[2])

@@ -10,6 +10,7 @@
 #include "compiler/Analysis/Offload/InferencePlanner.h"
 #include "compiler/Analysis/Offload/OffloadExport.h"
 #include "compiler/Analysis/Offload/OffloadPresets.h"
+#include "compiler/Analysis/Offload/RuntimeSchedule.h"
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/TopoPipeline.h"
@@ -109,7 +110,28 @@ static cl::opt<std::string> nvmePath("nvme-path",
                                      cl::desc("nvme_path for DeepSpeed"),
                                      cl::init("/local_nvme"), cl::cat(cat));
 
-enum class Format { Summary, Json, Trace, DeepSpeed };
+static cl::opt<double> gpuMemoryMiB(
+    "gpu-memory-mib",
+    cl::desc("GPU memory to plan with, MiB (0: the machine's)"), cl::init(0),
+    cl::cat(cat));
+static cl::opt<std::string> paramHomeOpt(
+    "param-home",
+    cl::desc("Restrict the parameters' home: gpu, host, nvme or csd"),
+    cl::init(""), cl::cat(cat));
+static cl::opt<std::string> optimizerHomeOpt(
+    "optimizer-home",
+    cl::desc("Restrict the optimizer states' home: gpu, host, nvme or csd"),
+    cl::init(""), cl::cat(cat));
+static cl::opt<std::string> mlpWidths(
+    "mlp-widths",
+    cl::desc("--format=schedule: widths of the MLP the runtime trains "
+             "(inputs,...,outputs; one layer per transformer layer)"),
+    cl::init(""), cl::cat(cat));
+static cl::opt<int64_t> mlpBatch("mlp-batch",
+                                 cl::desc("--format=schedule: MLP batch rows"),
+                                 cl::init(32), cl::cat(cat));
+
+enum class Format { Summary, Json, Trace, DeepSpeed, Schedule };
 static cl::opt<Format> format(
     "format", cl::desc("Output"), cl::init(Format::Summary),
     cl::values(clEnumValN(Format::Summary, "summary", "human-readable table"),
@@ -117,7 +139,10 @@ static cl::opt<Format> format(
                clEnumValN(Format::Trace, "trace",
                           "Chrome/Perfetto trace of the iteration"),
                clEnumValN(Format::DeepSpeed, "deepspeed",
-                          "DeepSpeed ZeRO-Infinity configuration")),
+                          "DeepSpeed ZeRO-Infinity configuration"),
+               clEnumValN(Format::Schedule, "schedule",
+                          "the per-layer schedule the offload runtime "
+                          "executes (needs --mlp-widths)")),
     cl::cat(cat));
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::init("-"), cl::cat(cat));
@@ -180,10 +205,14 @@ static std::optional<Machine> loadMachine() {
       return std::nullopt;
     }
     built->name = llvm::sys::path::stem(machineName).str() + ":" + gpu;
+    if (gpuMemoryMiB > 0)
+      built->gpuMemory = gpuMemoryMiB * 1024.0 * 1024.0;
     return *built;
   }
   if (gpuEfficiency > 0)
     m->gpuEfficiency = gpuEfficiency;
+  if (gpuMemoryMiB > 0)
+    m->gpuMemory = gpuMemoryMiB * 1024.0 * 1024.0;
   if (hostMemoryGiB > 0)
     m->hostMemory = hostMemoryGiB * 1024.0 * 1024.0 * 1024.0;
   if (cpuAdamRate > 0)
@@ -249,6 +278,20 @@ int main(int argc, char **argv) {
     opts.activeGradientOffload = !noActiveGrad;
     opts.activationSwapping = !noSwap;
     opts.gradCompression = gradCompression;
+    for (auto [text, home] :
+         {std::pair{&paramHomeOpt, &opts.paramHome},
+          std::pair{&optimizerHomeOpt, &opts.optimizerHome}}) {
+      if (text->empty())
+        continue;
+      std::optional<Tier> t;
+      for (Tier k : {Tier::Gpu, Tier::Host, Tier::Nvme, Tier::Csd})
+        if (tierName(k) == *text)
+          t = k;
+      if (!t)
+        return fail("unknown tier '" + text->getValue() + "' for --" +
+                    text->ArgStr.str() + " (expected gpu, host, nvme or csd)");
+      *home = t;
+    }
     auto plan = planFinetune(job, *machine, opts);
     reportTime();
     if (!plan)
@@ -275,6 +318,20 @@ int main(int argc, char **argv) {
       os << llvm::formatv("{0:2}", *ds) << "\n";
       break;
     }
+    case Format::Schedule: {
+      if (mlpWidths.empty())
+        return fail("--format=schedule needs --mlp-widths (the MLP the "
+                    "runtime trains, one layer per transformer layer)");
+      auto widths = parseWidths(mlpWidths);
+      if (!widths)
+        return fail(llvm::toString(widths.takeError()));
+      auto sched =
+          finetuneRuntimeSchedule(*plan, job, opts, {*widths, mlpBatch});
+      if (!sched)
+        return fail(llvm::toString(sched.takeError()));
+      os << llvm::formatv("{0:2}", *sched) << "\n";
+      break;
+    }
     }
   } else {
     InferenceJob job{*cfg, prompt, generate};
@@ -292,7 +349,8 @@ int main(int argc, char **argv) {
       break;
     case Format::Trace:
     case Format::DeepSpeed:
-      return fail("--format=trace and --format=deepspeed are for "
+    case Format::Schedule:
+      return fail("--format=trace, deepspeed and schedule are for "
                   "--job=finetune; use summary or json for inference");
     }
   }

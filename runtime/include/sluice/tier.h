@@ -59,6 +59,15 @@ typedef struct sluice_tier_options_t {
   /* Durable swap files: RWF_DSYNC writes and a directory fsync before a
    * copy counts as written (default 1). */
   int durable;
+  /* The device tier: 0 (default) emulated (host memory under the device
+   * budget); 1 real GPU memory of GPU `cuda_ordinal` through the CUDA
+   * driver (dlopen, no link dependency): resident device tensors live in
+   * cuMemAlloc'd memory, and move through pinned staging buffers
+   * (cuMemHostAlloc) with cuMemcpyHtoDAsync/DtoHAsync on two streams.
+   * Host code reads and writes them through a host view (see
+   * sluice_tier_park). Without a driver or GPU: UNSUPPORTED. */
+  int device_cuda;
+  int cuda_ordinal;
 } sluice_tier_options_t;
 
 SLUICE_API void sluice_tier_options_init(sluice_tier_options_t *options);
@@ -120,6 +129,23 @@ SLUICE_API const void *sluice_tier_tensor_read(const sluice_tier_manager_t *m,
  * next swap-out writes it), else NULL. */
 SLUICE_API void *sluice_tier_tensor_write(sluice_tier_manager_t *m,
                                           sluice_tensor_t tensor);
+
+/* With a CUDA device tier, sluice_tier_tensor_read/write of a device
+ * tensor copy it to a host view first (device -> host); the view is the
+ * tensor's data until sluice_tier_park copies it back (host -> device, if
+ * written) and frees it, or a swap-out writes it. Tensors without a view,
+ * in other tiers or an emulated device tier: no-op. */
+SLUICE_API sluice_status_t sluice_tier_park(sluice_tier_manager_t *m,
+                                            const sluice_tensor_t *tensors,
+                                            size_t count,
+                                            sluice_error_t *error);
+
+/* Makes the host views of resident device tensors now (device -> host),
+ * reporting a failed copy; tensor_read/write then return them. */
+SLUICE_API sluice_status_t sluice_tier_view(sluice_tier_manager_t *m,
+                                            const sluice_tensor_t *tensors,
+                                            size_t count,
+                                            sluice_error_t *error);
 
 /* CRC-32C of the tensor's current disk copy; 0 with *has_copy = 0 when it
  * has none. */
@@ -186,6 +212,17 @@ typedef struct sluice_tier_stats_t {
   uint64_t checksum_ns;     /* time spent computing CRC-32C */
   uint64_t device_used, device_peak;
   uint64_t host_used, host_peak;
+  /* Payload bytes (no header, no padding) by the home tier of the tensor,
+   * index SLUICE_TIER_DEVICE or SLUICE_TIER_HOST: written by completed
+   * swap-outs; read by completed prefetches; and asked back by a prefetch
+   * while still being written (the memory is kept, nothing is read). */
+  uint64_t tier_bytes_written[2];
+  uint64_t tier_bytes_read[2];
+  uint64_t tier_bytes_reused[2];
+  /* CUDA device tier (all 0 when emulated): GPU memory allocated now and at
+   * the peak, bytes copied host -> device and device -> host. */
+  uint64_t gpu_allocated, gpu_peak;
+  uint64_t gpu_bytes_h2d, gpu_bytes_d2h;
 } sluice_tier_stats_t;
 SLUICE_API void sluice_tier_stats(const sluice_tier_manager_t *m,
                                   sluice_tier_stats_t *out_stats);

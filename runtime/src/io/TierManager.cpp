@@ -10,6 +10,7 @@
 
 #include "runtime/src/AtomicFile.h"
 #include "runtime/src/Error.h"
+#include "runtime/src/io/DeviceMemory.h"
 
 #include <cerrno>
 #include <chrono>
@@ -92,6 +93,10 @@ struct Tensor {
   bool committed = false;
   uint64_t committedGeneration = 0;
   std::unique_ptr<Op> op;
+  /// CUDA device tier: the GPU memory of a resident device tensor (0 =
+  /// none). `data` is then a host view (or null).
+  uint64_t dev = 0;
+  bool viewDirty = false;
   std::string copyPath; // current copy
   // The outcome of an operation completed in the background (reap), kept
   // for the next wait on this tensor.
@@ -218,6 +223,55 @@ struct sluice_tier_manager_t {
   }
 
   sluice_tier_options_t options{};
+  /// The CUDA device tier (options.device_cuda), else null.
+  std::unique_ptr<sluice::rt::DeviceMemory> gpu;
+  bool onGpu(const Tensor &t) const {
+    return gpu && t.home == SLUICE_TIER_DEVICE;
+  }
+  /// The host view of a device tensor on the GPU (device -> host).
+  sluice_status_t unpark(Tensor &t, sluice_error_t *error) {
+    if (!onGpu(t) || t.data || !t.dev)
+      return SLUICE_STATUS_OK;
+    Buffer view = takeBuffer(t.padded, false);
+    if (!view)
+      return failOutOfMemory(error, t.name);
+    sluice_status_t status = gpu->download(view.get(), t.dev, t.bytes,
+                                           "tensor '" + t.name + "'", error);
+    if (status != SLUICE_STATUS_OK) {
+      giveBuffer(std::move(view), t.padded);
+      return status;
+    }
+    t.data = std::move(view);
+    t.viewDirty = false;
+    return SLUICE_STATUS_OK;
+  }
+  /// Moves a resident device tensor's host data to the GPU (host ->
+  /// device) and frees the host memory.
+  sluice_status_t park(Tensor &t, sluice_error_t *error) {
+    if (!onGpu(t) || !t.data || t.state != SLUICE_TENSOR_RESIDENT)
+      return SLUICE_STATUS_OK;
+    const std::string what = "tensor '" + t.name + "'";
+    bool fresh = !t.dev;
+    if (fresh) {
+      sluice_status_t status = gpu->allocate(t.bytes, t.dev, what, error);
+      if (status != SLUICE_STATUS_OK)
+        return status;
+    }
+    if (fresh || t.viewDirty) {
+      sluice_status_t status = gpu->upload(t.dev, t.data.get(), t.bytes, what,
+                                           error);
+      if (status != SLUICE_STATUS_OK)
+        return status; // the host view stays the data
+    }
+    giveBuffer(std::move(t.data), t.padded);
+    t.viewDirty = false;
+    return SLUICE_STATUS_OK;
+  }
+  void dropDevice(Tensor &t) {
+    if (gpu && t.dev)
+      gpu->release(t.dev);
+    t.dev = 0;
+  }
   std::string dir;
   std::vector<Tensor> tensors;
   std::unordered_map<std::string, uint32_t> byName;
@@ -354,6 +408,9 @@ sluice_status_t sluice_tier_manager_t::reserve(Tensor &t,
 sluice_status_t sluice_tier_manager_t::startWrite(uint32_t index,
                                                   sluice_error_t *error) {
   Tensor &t = tensors[index];
+  sluice_status_t viewStatus = unpark(t, error);
+  if (viewStatus != SLUICE_STATUS_OK)
+    return viewStatus;
   auto op = std::make_unique<Op>();
   op->write = true;
   op->generation = t.nextGeneration;
@@ -513,10 +570,12 @@ sluice_status_t sluice_tier_manager_t::settleWrite(Tensor &t, Op &op,
   t.copyPath = finalPath;
   t.dirty = false;
   stats.bytes_written += t.padded + kHeaderBytes;
+  stats.tier_bytes_written[t.home] += t.bytes;
   if (op.keepResident) {
     t.state = SLUICE_TENSOR_RESIDENT;
   } else {
     giveBuffer(std::move(t.data), t.padded);
+    dropDevice(t);
     account(t.home, -static_cast<int64_t>(t.padded));
     t.state = SLUICE_TENSOR_ON_DISK;
   }
@@ -562,7 +621,18 @@ sluice_status_t sluice_tier_manager_t::settleRead(Tensor &t, Op &op,
   t.data = std::move(op.payload);
   t.state = SLUICE_TENSOR_RESIDENT;
   t.dirty = false;
+  if (onGpu(t)) {
+    // Straight on to GPU memory; the staging copy is freed.
+    dropDevice(t);
+    sluice_status_t status = park(t, error);
+    if (status != SLUICE_STATUS_OK) {
+      dropDevice(t);
+      op.payload = std::move(t.data);
+      return undo(status, {op.path}, error ? error->message : "GPU copy failed");
+    }
+  }
   stats.bytes_read += t.padded + kHeaderBytes;
+  stats.tier_bytes_read[t.home] += t.bytes;
   return SLUICE_STATUS_OK;
 }
 
@@ -577,6 +647,8 @@ extern "C" void sluice_tier_options_init(sluice_tier_options_t *options) {
   options->host_budget = UINT64_MAX;
   options->direct = 1;
   options->durable = 1;
+  options->device_cuda = 0;
+  options->cuda_ordinal = 0;
 }
 
 static sluice_status_t makeManager(const sluice_tier_options_t *options,
@@ -600,6 +672,9 @@ static sluice_status_t makeManager(const sluice_tier_options_t *options,
   m->options.swap_dir = nullptr; // not kept: the caller's string
   m->budget[SLUICE_TIER_DEVICE] = options->device_budget;
   m->budget[SLUICE_TIER_HOST] = options->host_budget;
+  if (options->device_cuda)
+    return sluice::rt::DeviceMemory::open(options->cuda_ordinal, m->gpu,
+                                          error);
   return SLUICE_STATUS_OK;
 }
 
@@ -829,8 +904,13 @@ extern "C" const void *sluice_tier_tensor_read(const sluice_tier_manager_t *m,
                                                sluice_tensor_t id) {
   SLUICE_TENSOR_OR(m, id, nullptr)
   if (t.state == SLUICE_TENSOR_RESIDENT ||
-      t.state == SLUICE_TENSOR_SWAPPING_OUT)
+      t.state == SLUICE_TENSOR_SWAPPING_OUT) {
+    // A CUDA device tensor: its host view (a copy from the GPU).
+    auto *mm = const_cast<sluice_tier_manager_t *>(m);
+    if (mm->unpark(mm->tensors[id], nullptr) != SLUICE_STATUS_OK)
+      return nullptr;
     return t.data.get();
+  }
   return nullptr;
 }
 
@@ -841,7 +921,10 @@ extern "C" void *sluice_tier_tensor_write(sluice_tier_manager_t *m,
   Tensor &t = m->tensors[id];
   if (t.state != SLUICE_TENSOR_RESIDENT)
     return nullptr;
+  if (m->unpark(t, nullptr) != SLUICE_STATUS_OK)
+    return nullptr;
   t.dirty = true;
+  t.viewDirty = true;
   return t.data.get();
 }
 
@@ -927,6 +1010,7 @@ extern "C" sluice_status_t sluice_tier_swap_out(sluice_tier_manager_t *m,
           return SLUICE_STATUS_OK; // already out, or empty
         if (!t.dirty && t.hasCopy) {
           m->giveBuffer(std::move(t.data), t.padded);
+          m->dropDevice(t);
           m->account(t.home, -static_cast<int64_t>(t.padded));
           t.state = SLUICE_TENSOR_ON_DISK;
           ++m->stats.swap_outs_clean;
@@ -951,6 +1035,8 @@ extern "C" sluice_status_t sluice_tier_prefetch(sluice_tier_manager_t *m,
         case SLUICE_TENSOR_SWAPPING_IN:
           break;
         case SLUICE_TENSOR_SWAPPING_OUT:
+          if (!t.op->keepResident)
+            m->stats.tier_bytes_reused[t.home] += t.bytes;
           t.op->keepResident = true;
           break;
         case SLUICE_TENSOR_EMPTY:
@@ -972,6 +1058,29 @@ extern "C" sluice_status_t sluice_tier_prefetch(sluice_tier_manager_t *m,
       });
 }
 
+extern "C" sluice_status_t sluice_tier_park(sluice_tier_manager_t *m,
+                                            const sluice_tensor_t *ids,
+                                            size_t count,
+                                            sluice_error_t *error) {
+  return forEachTensor(m, ids, count, error, "sluice_tier_park", "park",
+                       [&](sluice_tensor_t, Tensor &t) -> sluice_status_t {
+                         return m->park(t, error);
+                       });
+}
+
+extern "C" sluice_status_t sluice_tier_view(sluice_tier_manager_t *m,
+                                            const sluice_tensor_t *ids,
+                                            size_t count,
+                                            sluice_error_t *error) {
+  return forEachTensor(m, ids, count, error, "sluice_tier_view", "view",
+                       [&](sluice_tensor_t, Tensor &t) -> sluice_status_t {
+                         if (t.state != SLUICE_TENSOR_RESIDENT &&
+                             t.state != SLUICE_TENSOR_SWAPPING_OUT)
+                           return SLUICE_STATUS_OK;
+                         return m->unpark(t, error);
+                       });
+}
+
 extern "C" sluice_status_t sluice_tier_discard(sluice_tier_manager_t *m,
                                                const sluice_tensor_t *ids,
                                                size_t count,
@@ -982,8 +1091,9 @@ extern "C" sluice_status_t sluice_tier_discard(sluice_tier_manager_t *m,
         sluice_error_t ignored; // its outcome no longer matters
         m->settle(id, &ignored);
         m->takeDeferred(t, &ignored);
-        if (t.data) {
+        if (t.data || t.dev) {
           m->giveBuffer(std::move(t.data), t.padded);
+          m->dropDevice(t);
           m->account(t.home, -static_cast<int64_t>(t.padded));
         }
         if (t.hasCopy)
@@ -1087,6 +1197,12 @@ extern "C" void sluice_tier_stats(const sluice_tier_manager_t *m,
   if (!m || !out)
     return;
   *out = m->stats;
+  if (m->gpu) {
+    out->gpu_allocated = m->gpu->allocated();
+    out->gpu_peak = m->gpu->peak();
+    out->gpu_bytes_h2d = m->gpu->uploaded();
+    out->gpu_bytes_d2h = m->gpu->downloaded();
+  }
   out->device_used = m->used[SLUICE_TIER_DEVICE];
   out->device_peak = m->peak[SLUICE_TIER_DEVICE];
   out->host_used = m->used[SLUICE_TIER_HOST];

@@ -2,6 +2,7 @@
 #include "runtime/src/train/OffloadSchedule.h"
 
 #include <algorithm>
+#include <cstdint>
 
 using namespace sluice::train;
 
@@ -142,22 +143,66 @@ OffloadSchedule OffloadSchedule::swapAll(uint32_t layers, uint32_t lookahead) {
 }
 
 std::string sluice::train::validate(const OffloadSchedule &schedule,
-                                    uint32_t layers) {
+                                    uint32_t layers, size_t *badEntry) {
+  if (badEntry)
+    *badEntry = SIZE_MAX;
   if (schedule.entries.size() != 3 * size_t(layers))
     return "expected " + std::to_string(3 * size_t(layers)) +
            " entries (forward, backward, optimizer of " +
            std::to_string(layers) + " layers), got " +
            std::to_string(schedule.entries.size());
+  for (unsigned s = 0; s < kSlotCount; ++s)
+    if (schedule.homes[s] != SLUICE_TIER_DEVICE &&
+        schedule.homes[s] != SLUICE_TIER_HOST)
+      return std::string("the home of ") + slotName(static_cast<Slot>(s)) +
+             " tensors must be the device or the host tier";
+  auto at = [&](size_t k, const std::string &what) {
+    if (badEntry)
+      *badEntry = k;
+    return "entry " + std::to_string(k) + ": " + what;
+  };
+  // The order: forward 0..L-1, backward L-1..0, each optimizer entry
+  // after its layer's backward.
+  std::vector<uint8_t> backwardDone(layers, 0), optimizerDone(layers, 0);
+  uint32_t nextBackward = layers ? layers - 1 : 0;
   for (size_t k = 0; k < schedule.entries.size(); ++k) {
     const ScheduleEntry &e = schedule.entries[k];
-    uint32_t layer;
-    Phase phase;
-    canonical(k, layers, layer, phase);
+    std::string got = std::string(phaseName(e.phase)) + " of layer " +
+                      std::to_string(e.layer);
+    if (k < layers) {
+      if (e.layer != k || e.phase != Phase::Forward)
+        return at(k, "expected forward of layer " + std::to_string(k) +
+                         ", got " + got);
+      continue;
+    }
+    if (e.layer >= layers)
+      return at(k, "layer " + std::to_string(e.layer) + " does not exist");
+    if (e.phase == Phase::Optimizer) {
+      if (!backwardDone[e.layer])
+        return at(k, "optimizer of layer " + std::to_string(e.layer) +
+                         " before its backward");
+      if (optimizerDone[e.layer])
+        return at(k, "second optimizer entry of layer " +
+                         std::to_string(e.layer));
+      optimizerDone[e.layer] = 1;
+      continue;
+    }
+    bool allBackward = std::all_of(backwardDone.begin(), backwardDone.end(),
+                                   [](uint8_t b) { return b != 0; });
+    if (e.phase != Phase::Backward || allBackward || e.layer != nextBackward)
+      return at(k, (allBackward ? std::string("expected an optimizer entry")
+                                : "expected backward of layer " +
+                                      std::to_string(nextBackward)) +
+                       ", got " + got);
+    backwardDone[e.layer] = 1;
+    if (nextBackward)
+      --nextBackward;
+  }
+  for (size_t k = 0; k < schedule.entries.size(); ++k) {
+    const ScheduleEntry &e = schedule.entries[k];
     std::string where = "entry " + std::to_string(k) + ": ";
-    if (e.layer != layer || e.phase != phase)
-      return where + "expected " + phaseName(phase) + " of layer " +
-             std::to_string(layer) + ", got " + phaseName(e.phase) +
-             " of layer " + std::to_string(e.layer);
+    if (badEntry)
+      *badEntry = k;
     for (const auto *list : {&e.prefetch, &e.swapOut, &e.discard, &e.keep})
       for (const TensorRef &r : *list) {
         if (r.layer >= layers || static_cast<unsigned>(r.slot) >= kSlotCount)
@@ -176,6 +221,20 @@ std::string sluice::train::validate(const OffloadSchedule &schedule,
         return where + "layer " + std::to_string(r.layer) + " " +
                slotName(r.slot) +
                " is persistent state and cannot be discarded";
+    // A discarded tensor must be dead: no later entry reads it.
+    std::vector<TensorRef> reads, writes;
+    for (const TensorRef &r : e.discard)
+      for (size_t j = k + 1; j < schedule.entries.size(); ++j) {
+        const ScheduleEntry &later = schedule.entries[j];
+        entryTensors(later.layer, later.phase, layers, reads, writes);
+        if (std::find(reads.begin(), reads.end(), r) != reads.end())
+          return where + "discards layer " + std::to_string(r.layer) + " " +
+                 slotName(r.slot) + ", which entry " + std::to_string(j) +
+                 " (" + phaseName(later.phase) + " of layer " +
+                 std::to_string(later.layer) + ") reads";
+      }
   }
+  if (badEntry)
+    *badEntry = SIZE_MAX;
   return "";
 }

@@ -16,6 +16,9 @@
 #ifndef SLUICE_RUNTIME_SRC_TRAIN_OFFLOADSCHEDULE_H
 #define SLUICE_RUNTIME_SRC_TRAIN_OFFLOADSCHEDULE_H
 
+#include "sluice/tier.h"
+
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,8 +60,33 @@ struct ScheduleEntry {
   bool ioHidden = true;
 };
 
+/// Payload bytes (no swap-file header or padding) moved for the tensors of
+/// one home tier in one step.
+struct TierIo {
+  uint64_t written = 0;
+  /// Read back, or asked back while still being written (the tier manager
+  /// then keeps the memory instead of reading; which of the two happens
+  /// depends on timing, their sum does not).
+  uint64_t read = 0;
+};
+
 struct OffloadSchedule {
   std::vector<ScheduleEntry> entries;
+  /// Home tier of each slot's tensors (SLUICE_TIER_DEVICE or _HOST).
+  std::array<sluice_tier_t, kSlotCount> homes = {
+      SLUICE_TIER_DEVICE, SLUICE_TIER_DEVICE, SLUICE_TIER_HOST,
+      SLUICE_TIER_HOST, SLUICE_TIER_DEVICE};
+  /// Memory budgets the plan was made for (0 = not given; the trainer's
+  /// options decide).
+  uint64_t deviceBudget = 0, hostBudget = 0;
+  /// What the plan predicts one steady-state step moves (step >= 2, a
+  /// commit every step, the trainer's step counter not included), per home
+  /// tier (index SLUICE_TIER_DEVICE, SLUICE_TIER_HOST).
+  bool hasPrediction = false;
+  std::array<TierIo, 2> predicted{};
+  /// Where the schedule came from ("built in: swapAll", or the plan's
+  /// decisions as the schedule file gives them).
+  std::string origin;
 
   /// Everything stays resident: no I/O (the reference for bit-exactness).
   static OffloadSchedule keepAll(uint32_t layers);
@@ -74,8 +102,15 @@ void entryTensors(uint32_t layer, Phase phase, uint32_t layers,
                   std::vector<TensorRef> &writes);
 
 /// "" when `schedule` is well formed for `layers` layers, else what is
-/// wrong ("entry 3: expected backward of layer 2, got forward of layer 3").
-std::string validate(const OffloadSchedule &schedule, uint32_t layers);
+/// wrong ("entry 3: expected backward of layer 2, got forward of layer 3");
+/// `badEntry` (when given) receives the index of the entry at fault, or
+/// SIZE_MAX when the fault is not in one entry. Entries run forward
+/// 0..L-1, then backward L-1..0 with the optimizer entry of each layer
+/// anywhere after its backward entry (after all backward entries, as
+/// ZeRO-Infinity does, or right after it, as active gradient offloading
+/// does): every such order computes the same bits.
+std::string validate(const OffloadSchedule &schedule, uint32_t layers,
+                     size_t *badEntry = nullptr);
 
 const char *phaseName(Phase phase);
 const char *slotName(Slot slot);

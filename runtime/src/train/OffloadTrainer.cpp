@@ -1,6 +1,7 @@
 //===- OffloadTrainer.cpp - MLP training with tensors swapped to disk -----===//
 #include "runtime/src/train/OffloadTrainer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -105,10 +106,20 @@ sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
   sluice_tier_options_init(&topts);
   topts.swap_dir = options.swapDir.c_str();
   topts.engine = options.engine;
-  topts.device_budget = options.deviceBudget;
-  topts.host_budget = options.hostBudget;
+  // A planned schedule brings the budgets it was made for; explicit
+  // options win.
+  topts.device_budget = options.deviceBudget == UINT64_MAX &&
+                                options.schedule.deviceBudget
+                            ? options.schedule.deviceBudget
+                            : options.deviceBudget;
+  topts.host_budget = options.hostBudget == UINT64_MAX &&
+                              options.schedule.hostBudget
+                          ? options.schedule.hostBudget
+                          : options.hostBudget;
   topts.direct = options.direct;
   topts.durable = options.durable;
+  topts.device_cuda = options.cudaDevice ? 1 : 0;
+  topts.cuda_ordinal = options.cudaOrdinal;
   const uint32_t L = config.layers();
   ids.assign(size_t(L) * kSlotCount, 0);
   totals.entryStallNs.assign(options.schedule.entries.size(), 0);
@@ -149,9 +160,7 @@ sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
         if (status != SLUICE_STATUS_OK)
           return context(status, error, "restoring the committed state");
       } else {
-        sluice_tier_t home = slot == Slot::AdamM || slot == Slot::AdamV
-                                 ? SLUICE_TIER_HOST
-                                 : SLUICE_TIER_DEVICE;
+        sluice_tier_t home = options.schedule.homes[s];
         status = sluice_tier_tensor_create(
             tiers, name(l, slot).c_str(), bytes, home,
             persistentSlot(slot) ? SLUICE_TIER_PERSISTENT : 0, &id, error);
@@ -291,6 +300,21 @@ sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
     status = ensure(reads, writes, e.ioHidden, error);
     if (status != SLUICE_STATUS_OK)
       return status;
+    // Host access to every tensor of the entry (with a CUDA device tier, a
+    // copy from the GPU that can fail).
+    std::vector<sluice_tensor_t> views;
+    for (const auto *list : {&reads, &writes})
+      for (const TensorRef &r : *list)
+        views.push_back(tensor(r));
+    status = sluice_tier_view(tiers, views.data(), views.size(), error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+    for (sluice_tensor_t id : views)
+      if (!sluice_tier_tensor_read(tiers, id))
+        return failWith(error, SLUICE_STATUS_INTERNAL,
+                        std::string("tensor '") +
+                            sluice_tier_tensor_name(tiers, id) +
+                            "' is not resident after its prefetch");
     const uint32_t l = e.layer, in = config.widths[l],
                    out = config.widths[l + 1];
     uint64_t start = nowNs();
@@ -318,6 +342,19 @@ sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
     }
     totals.computeNs += nowNs() - start;
     totals.entryComputeNs[k] += nowNs() - start;
+    // What stays resident goes back to GPU memory; what leaves is written
+    // from its host view (or dropped).
+    std::vector<TensorRef> touched;
+    for (const auto *list : {&reads, &writes})
+      for (const TensorRef &r : *list)
+        if (std::find(e.swapOut.begin(), e.swapOut.end(), r) ==
+                e.swapOut.end() &&
+            std::find(e.discard.begin(), e.discard.end(), r) ==
+                e.discard.end())
+          touched.push_back(r);
+    status = park(touched, error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
     std::vector<sluice_tensor_t> out1, out2;
     for (const TensorRef &r : e.swapOut)
       out1.push_back(tensor(r));
@@ -366,11 +403,24 @@ sluice_status_t OffloadTrainer::commit(uint64_t s, sluice_error_t *error) {
                                   error);
   if (status == SLUICE_STATUS_OK)
     status = sluice_tier_commit(tiers, manifestPath().c_str(), error);
+  if (status == SLUICE_STATUS_OK)
+    status = sluice_tier_park(tiers, resident.data(), resident.size(), error);
   uint64_t spent = nowNs() - start;
   totals.commitNs += spent;
   if (status == SLUICE_STATUS_OK)
     committed = s;
   return context(status, error, "committing step " + std::to_string(s));
+}
+
+sluice_status_t OffloadTrainer::park(const std::vector<TensorRef> &refs,
+                                     sluice_error_t *error) {
+  if (!options.cudaDevice)
+    return SLUICE_STATUS_OK;
+  std::vector<sluice_tensor_t> ids;
+  for (const TensorRef &r : refs)
+    if (sluice_tier_tensor_state(tiers, tensor(r)) == SLUICE_TENSOR_RESIDENT)
+      ids.push_back(tensor(r));
+  return sluice_tier_park(tiers, ids.data(), ids.size(), error);
 }
 
 sluice_status_t OffloadTrainer::params(uint32_t layer, std::vector<float> &out,

@@ -38,6 +38,12 @@ struct OffloadOptions {
   bool durable = true;
   /// Commit every this many steps (>= 1).
   uint32_t commitEvery = 1;
+  /// The device tier in real GPU memory (sluice_tier_options_t::device_cuda):
+  /// device tensors live in cuMemAlloc'd memory between entries; each
+  /// entry copies its tensors to host views, computes on the CPU and parks
+  /// what it wrote back on the GPU.
+  bool cudaDevice = false;
+  int cudaOrdinal = 0;
 };
 
 /// Time accounting since creation (nanoseconds).
@@ -93,6 +99,9 @@ private:
   sluice_status_t issuePrefetch(const std::vector<TensorRef> &refs,
                                 sluice_error_t *error);
   sluice_status_t commit(uint64_t step, sluice_error_t *error);
+  /// Moves the host views of `refs` back to GPU memory (CUDA device tier).
+  sluice_status_t park(const std::vector<TensorRef> &refs,
+                       sluice_error_t *error);
   float *writable(TensorRef ref);
   const float *readable(TensorRef ref);
   bool isLive(TensorRef ref) const;
