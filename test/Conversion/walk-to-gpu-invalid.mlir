@@ -1,18 +1,5 @@
 // RUN: sluice-opt %s -split-input-file -walk-to-gpu -verify-diagnostics
 
-// A walk without an upper bound: reservoir sampling (a warp per walker) is
-// not generated yet.
-
-walk.graph @g "g.txt" format "snap"
-// expected-error @+1 {{walk-to-gpu: not supported yet: GPU code for a walk without a proven upper bound of its weight (reservoir sampling, a warp per walker); walk 'free' is unbounded}}
-walk.walk @free on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], unbounded}
-  weight {
-  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
-    walk.yield %w : f64
-  }
-
-// -----
-
 // Edge labels are not on the device yet.
 
 walk.graph @g "g.txt" format "snap"

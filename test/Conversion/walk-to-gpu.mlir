@@ -17,7 +17,7 @@
 // CHECK:   func.func private @sluice_random
 // The driver: rejection against upper_bound, exact fallback.
 // CHECK:   func.func private @sluice_walk_node2vec_exact
-// CHECK:   func.func private @sluice_walk_node2vec_sample
+// CHECK:   func.func private @sluice_walk_node2vec_rejection
 // CHECK:     arith.constant 64 : i64
 // CHECK:     call @sluice_walk_node2vec_upper_bound
 // CHECK:     call @sluice_uniform_index
@@ -28,7 +28,7 @@
 // CHECK:     call @sluice_walk_node2vec_init
 // CHECK:     call @sluice_rng_init
 // CHECK:     call @sluice_walk_node2vec_stop
-// CHECK:     call @sluice_walk_node2vec_sample
+// CHECK:     call @sluice_walk_node2vec_rejection
 // CHECK:     call @sluice_walk_node2vec_update
 // CHECK:     gpu.return
 // CHECK:   func.func private @sluice_walk_node2vec_weight(%[[F:.*]]: !llvm.ptr, %[[NEXT:.*]]: i32, %{{.*}}: i64, %[[W:.*]]: f64) -> f64

@@ -9,6 +9,7 @@
 
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/LLVM/Codegen.h"
+#include "dialects/Walk/IR/WalkGpuSampler.h"
 #include "dialects/Walk/IR/WalkOps.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -69,8 +70,9 @@ llvm::json::Value describe(ModuleOp module, StringRef chip) {
         {"walk", w.getSymName()},
         {"kernel", ("sluice_walk_" + w.getSymName()).str()},
         {"order", w.getOrder()},
-        {"sampler", "rejection"},
-        {"threads_per_walker", 1},
+        {"sampler", walk::gpuUsesReservoir(w) ? "reservoir" : "rejection"},
+        {"threads_per_walker",
+         walk::gpuUsesReservoir(w) ? walk::kGpuReservoirThreads : 1},
         {"params", std::move(params)},
         {"state", std::move(state)},
         {"args", std::move(args)}});
