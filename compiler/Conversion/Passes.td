@@ -67,7 +67,9 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
     params (the 8-byte parameter slots), starts (u32*, CSR ids), num_walkers,
     walks_per_vertex, max_length (i64), stop_probability (f64), seed (i64),
     rows (u32*, num_walkers x max_length), lengths (u32*, num_walkers),
-    num_vertices, num_edges (i64). Walker w starts at
+    num_vertices, num_edges (i64), edge_labels (i32*, NULL without edge
+    labels; appended last, so older launchers that pass 18 arguments still
+    work for walks that do not read it). Walker w starts at
     starts[w / walks_per_vertex].
 
     Walks without a proven upper bound (no `upper_bound` region or
@@ -79,8 +81,8 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
     edge index), and a shuffle butterfly picks the largest key
     (`sluice_walk_W_reservoir`). Same kernel arguments.
 
-    Not supported yet (located errors): list parameters, `edge_label` and
-    `vertex_of` in walk functions. The output is gpu/func/scf/arith/llvm;
+    Not supported yet (located errors): list parameters and `vertex_of`
+    in walk functions. The output is gpu/func/scf/arith/llvm;
     scf-to-cf and convert-gpu-to-nvvm finish the lowering.
   }];
   let options = [

@@ -57,7 +57,8 @@ enum FrameSlot : int32_t {
   kSeed = 13,
   kDraws = 14,
   kNumVertices = 15,
-  kNumEdges = 16
+  kNumEdges = 16,
+  kEdgeLabels = 17
 };
 
 /// Philox4x32-10, the walker's stream (WalkRng), the graph queries.
@@ -210,7 +211,7 @@ const char *const kDeviceLibrary = R"mlir(
     %i = arith.shrui %m, %c32 : i64
     return %i : i64
   }
-  // The device frame: 17 8-byte slots (see kFrame* in WalkToGPU.cpp).
+  // The device frame: 18 8-byte slots (see FrameSlot in WalkToGPU.cpp).
   func.func private @sluice_frame_slot(%f: !llvm.ptr, %i: i32) -> !llvm.ptr {
     %p = llvm.getelementptr inbounds %f[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i64
     return %p : !llvm.ptr
@@ -353,6 +354,31 @@ const char *const kDeviceLibrary = R"mlir(
     }
     return %l : i64
   }
+  // edge_label(u, v): the label of the first u -> v edge; -1 without such
+  // an edge or without edge labels (sluice_kernel_edge_label).
+  func.func private @sluice_edge_label(%f: !llvm.ptr, %u: i32, %v: i32) -> i64 {
+    %c17 = arith.constant 17 : i32
+    %none = arith.constant -1 : i64
+    %ls = func.call @sluice_frame_ptr(%f, %c17) : (!llvm.ptr, i32) -> !llvm.ptr
+    %null = llvm.mlir.zero : !llvm.ptr
+    %nolabels = llvm.icmp "eq" %ls, %null : !llvm.ptr
+    %l = scf.if %nolabels -> (i64) {
+      scf.yield %none : i64
+    } else {
+      %e = func.call @sluice_find_edge(%f, %u, %v) : (!llvm.ptr, i32, i32) -> i64
+      %has = arith.cmpi ne, %e, %none : i64
+      %x = scf.if %has -> (i64) {
+        %p = llvm.getelementptr inbounds %ls[%e] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+        %y = llvm.load %p : !llvm.ptr -> i32
+        %yw = arith.extsi %y : i32 to i64
+        scf.yield %yw : i64
+      } else {
+        scf.yield %none : i64
+      }
+      scf.yield %x : i64
+    }
+    return %l : i64
+  }
   // weight_max (k = 0), weight_min (1), weight_sum (2) of v; 0 out of range.
   func.func private @sluice_weight_stat(%f: !llvm.ptr, %v: i32, %k: i32) -> f64 {
     %c3 = arith.constant 3 : i32
@@ -432,8 +458,8 @@ const char *const kWalkDriver = R"mlir(
   // the same in every lane), they share only the sampling. Walker w starts
   // at starts[w / walks_per_vertex]; lane 0 writes rows[w * max_length ...]
   // and lengths[w].
-  gpu.func @sluice_walk_WALK(%offsets: !llvm.ptr, %targets: !llvm.ptr, %weights: !llvm.ptr, %wmax: !llvm.ptr, %wmin: !llvm.ptr, %wsum: !llvm.ptr, %labels: !llvm.ptr, %params: !llvm.ptr, %starts: !llvm.ptr, %num_walkers: i64, %wpv: i64, %max_length: i64, %stop_prob: f64, %seed: i64, %rows: !llvm.ptr, %lengths: !llvm.ptr, %nv: i64, %ne: i64) kernel {
-    %c17 = arith.constant 17 : i32
+  gpu.func @sluice_walk_WALK(%offsets: !llvm.ptr, %targets: !llvm.ptr, %weights: !llvm.ptr, %wmax: !llvm.ptr, %wmin: !llvm.ptr, %wsum: !llvm.ptr, %labels: !llvm.ptr, %params: !llvm.ptr, %starts: !llvm.ptr, %num_walkers: i64, %wpv: i64, %max_length: i64, %stop_prob: f64, %seed: i64, %rows: !llvm.ptr, %lengths: !llvm.ptr, %nv: i64, %ne: i64, %edge_labels: !llvm.ptr) kernel {
+    %c17 = arith.constant 18 : i32
     %c11 = arith.constant 11 : i32
     %nstate = arith.constant NUM_STATE : i32
     %frame = llvm.alloca %c17 x i64 : (i32) -> !llvm.ptr
@@ -519,6 +545,9 @@ const char *const kWalkDriver = R"mlir(
       llvm.store %nv, %f15 : i64, !llvm.ptr
       %f16 = func.call @sluice_frame_slot(%frame, %i16) : (!llvm.ptr, i32) -> !llvm.ptr
       llvm.store %ne, %f16 : i64, !llvm.ptr
+      %i17 = arith.constant 17 : i32
+      %f17 = func.call @sluice_frame_slot(%frame, %i17) : (!llvm.ptr, i32) -> !llvm.ptr
+      llvm.store %edge_labels, %f17 : !llvm.ptr, !llvm.ptr
       func.call @sluice_walk_WALK_init(%frame) : (!llvm.ptr) -> ()
       %rowbase = arith.muli %w, %max_length : i64
       %row = llvm.getelementptr inbounds %rows[%rowbase] : (!llvm.ptr, i64) -> !llvm.ptr, i32
@@ -1008,6 +1037,9 @@ LogicalResult DeviceOutliner::lowerWalkOp(Operation *op) {
   } else if (auto ew = dyn_cast<walk::EdgeWeightOp>(op)) {
     result = call(b, loc, "sluice_edge_weight", {f64},
                   {frame, ew.getFrom(), ew.getTo()});
+  } else if (auto el = dyn_cast<walk::EdgeLabelOp>(op)) {
+    result = call(b, loc, "sluice_edge_label", {i64},
+                  {frame, el.getFrom(), el.getTo()});
   } else if (auto label = dyn_cast<walk::LabelOp>(op)) {
     result = call(b, loc, "sluice_label", {i64}, {frame, label.getVertex()});
   } else if (isa<walk::NumVerticesOp>(op)) {
@@ -1022,8 +1054,7 @@ LogicalResult DeviceOutliner::lowerWalkOp(Operation *op) {
     result = call(b, loc, "sluice_weight_stat", {f64},
                   {frame, op->getOperand(0), constI32(b, loc, k)});
   } else {
-    // edge_label (no edge labels on the device yet), vertex_of (no id
-    // map on the device yet), list_get / list_size.
+    // vertex_of (no id map on the device yet), list_get / list_size.
     return op->emitError("walk-to-gpu: not supported yet: '")
            << op->getName() << "' in GPU code";
   }

@@ -39,7 +39,8 @@ const std::pair<const char *, const char *> kKernelArgs[] = {
     {"walks_per_vertex", "i64"}, {"max_length", "i64"},
     {"stop_probability", "f64"}, {"seed", "i64"},
     {"rows", "u32*"},           {"lengths", "u32*"},
-    {"num_vertices", "i64"},    {"num_edges", "i64"}};
+    {"num_vertices", "i64"},    {"num_edges", "i64"},
+    {"edge_labels", "i32*"}};
 
 std::string typeName(Type t) {
   if (isa<walk::ListType>(t))

@@ -4,9 +4,9 @@
  * kernel `sluice_walk_<walk>`: one thread per walker and rejection sampling
  * with the exact fallback, or a warp of 32 threads per walker and weighted
  * reservoir sampling; docs/walk-codegen.md, "GPU") through sluice/gpu.h:
- * uploads the graph's CSR arrays, per-vertex weight aggregates and labels,
- * the parameter block and the start vertices, launches the kernel once,
- * and appends the walks to a writer in walker order.
+ * uploads the graph's CSR arrays, per-vertex weight aggregates, vertex and
+ * edge labels, the parameter block and the start vertices, launches the
+ * kernel once, and appends the walks to a writer in walker order.
  *
  * Without a CUDA driver or device it returns SLUICE_STATUS_UNSUPPORTED
  * with the reason (after checking its arguments).

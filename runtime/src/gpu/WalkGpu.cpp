@@ -4,7 +4,7 @@
 // is the kernel's (compiler/Conversion/Passes.td, WalkToGPU): offsets,
 // targets, weights, weight_max, weight_min, weight_sum, labels, params,
 // starts, num_walkers, walks_per_vertex, max_length, stop_probability,
-// seed, rows, lengths, num_vertices, num_edges. One launch of blocks of
+// seed, rows, lengths, num_vertices, num_edges, edge_labels. One launch of blocks of
 // 256 threads: one thread per walker for the rejection kernels (sampler
 // AUTO or REJECTION), a warp of 32 per walker for the reservoir kernels
 // (sampler RESERVOIR; walker = thread / 32, docs/walk-codegen.md, "GPU").
@@ -133,7 +133,8 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
 
   const float *weights = sluice_graph_weights(graph);
   const int32_t *labels = sluice_graph_vertex_labels(graph);
-  uint64_t dOffsets, dTargets, dWeights, dMax, dMin, dSum, dLabels, dParams,
+  const int32_t *edgeLabels = sluice_graph_edge_labels(graph);
+  uint64_t dEdgeLabels, dOffsets, dTargets, dWeights, dMax, dMin, dSum, dLabels, dParams,
       dStarts, dRows, dLengths;
   struct Upload {
     const void *host;
@@ -147,6 +148,7 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
       {wmin.data(), 4 * nv, &dMin},
       {wsum.data(), 4 * nv, &dSum},
       {labels, labels ? 4 * nv : 0, &dLabels},
+      {edgeLabels, edgeLabels ? 4 * ne : 0, &dEdgeLabels},
       {params, params ? 8 * size_t(numParams) : 0, &dParams},
       {starts.data(), 4 * numStarts, &dStarts},
       {nullptr, 4 * numWalkers * maxLength, &dRows},
@@ -161,7 +163,8 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
   void *args[] = {&dOffsets, &dTargets, &dWeights, &dMax,    &dMin,
                   &dSum,     &dLabels,  &dParams,  &dStarts, &walkers,
                   &wpv,      &len,      &stopProbability,    &seed,
-                  &dRows,    &dLengths, &vertices, &edges};
+                  &dRows,    &dLengths, &vertices, &edges,
+                  &dEdgeLabels};
   auto t0 = std::chrono::steady_clock::now();
   if (numWalkers) {
     uint32_t grid[3] = {static_cast<uint32_t>(blocks), 1, 1};

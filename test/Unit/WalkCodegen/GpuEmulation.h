@@ -29,13 +29,14 @@
 
 namespace sluice::gpuemu {
 
-/// A walk kernel compiled for the host: the 18 kernel arguments, then the
+/// A walk kernel compiled for the host: the 19 kernel arguments, then the
 /// global thread id.
 using Kernel = void (*)(const void *, const void *, const void *,
                         const float *, const float *, const float *,
                         const int32_t *, const void *, const uint32_t *,
                         int64_t, int64_t, int64_t, double, int64_t,
-                        uint32_t *, uint32_t *, int64_t, int64_t, int64_t);
+                        uint32_t *, uint32_t *, int64_t, int64_t,
+                        const int32_t *, int64_t);
 
 /// Runs walk-to-gpu on a copy of `source` and JIT-compiles the device code
 /// for the host (nullptr with `error` set on failure).

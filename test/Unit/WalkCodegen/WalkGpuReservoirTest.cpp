@@ -55,9 +55,9 @@ std::string hubGraph() {
 
 // node2vec scheduled with the reservoir sampler (it has an upper bound),
 // and a walk whose weight has no upper bound (`step` is unbounded): the
-// reservoir kernel is its only GPU kernel.
+// reservoir kernel is its only GPU kernel; and a walk reading edge labels.
 const char *kProgram = R"(
-graph g = load("g.txt", format: snap, undirected)
+graph g = load("g.txt", format: snap, undirected, edge_labels: "g.elabels")
 walk node2vec(p: f64 = 2.0, q: f64 = 0.5) on g {
   length 16
   weight(prev, cur, next, w) =
@@ -70,6 +70,11 @@ walk stepped on g {
   length 16
   weight(prev, cur, next, w) = w * (step + 1)
 }
+walk labelled on g {
+  length 16
+  weight(prev, cur, next, w) = if edge_label(cur, next) == 1 then 3.0 * w else w
+}
+schedule labelled { sampler: reservoir }
 job j = walk node2vec on g { p: 0.25, q: 4.0, walks_per_vertex: 10, seed: 42 }
 )";
 
@@ -79,6 +84,7 @@ protected:
     ASSERT_FALSE(
         llvm::sys::fs::createUniqueDirectory("sluice-walk-gpu-res", dir));
     write("g.txt", hubGraph());
+    write("g.elabels", "0 1 1\n");
     write("prog.sluice", kProgram);
     registerSluiceDialects(registry);
     ctx = std::make_unique<mlir::MLIRContext>(registry);
@@ -131,7 +137,10 @@ protected:
   };
   /// Runs `kernel` (a reservoir kernel) for every walker, 32 lanes each.
   Walks run(gpuemu::Kernel kernel, const double *params, int64_t wpv,
-            int64_t len, int64_t seed, int64_t walkers = -1) {
+            int64_t len, int64_t seed, int64_t walkers = -1,
+            const sluice_graph_t *g = nullptr) {
+    if (!g)
+      g = graph;
     if (walkers < 0)
       walkers = nv * wpv;
     Walks out;
@@ -140,11 +149,12 @@ protected:
     gpuemu::WarpEmulator warp;
     out.lockstep = warp.run([&](int lane) {
       for (int64_t w = 0; w < walkers; ++w)
-        kernel(sluice_graph_offsets(graph), sluice_graph_targets(graph),
-               sluice_graph_weights(graph), wmax.data(), wmin.data(),
-               wsum.data(), sluice_graph_vertex_labels(graph), params,
+        kernel(sluice_graph_offsets(g), sluice_graph_targets(g),
+               sluice_graph_weights(g), wmax.data(), wmin.data(),
+               wsum.data(), sluice_graph_vertex_labels(g), params,
                starts.data(), walkers, wpv, len, 0.0, seed, out.rows.data(),
-               out.lengths.data(), nv, ne, w * 32 + lane);
+               out.lengths.data(), nv, ne,
+               sluice_graph_edge_labels(g), w * 32 + lane);
     });
     return out;
   }
@@ -157,9 +167,12 @@ protected:
   /// oracle's exact law, summed over the contexts the walks visited: a
   /// transition from (prev, cur) at step s adds its law's probabilities to
   /// the expected counts of cur's cells.
-  Fit fit(const Walks &walks, int64_t len, const Oracle &oracle) {
-    const uint64_t *off = sluice_graph_offsets(graph);
-    const uint32_t *tg = sluice_graph_targets(graph);
+  Fit fit(const Walks &walks, int64_t len, const Oracle &oracle,
+          const sluice_graph_t *g = nullptr) {
+    if (!g)
+      g = graph;
+    const uint64_t *off = sluice_graph_offsets(g);
+    const uint32_t *tg = sluice_graph_targets(g);
     std::vector<uint64_t> counts(ne, 0);
     std::vector<double> expected(ne, 0.0);
     Fit bad;
@@ -215,7 +228,7 @@ TEST_F(WalkGpuReservoir, ThePtxHasWarpKernelsAndTheJsonSaysSo) {
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
   const llvm::json::Array *kernels =
       parsed->getAsObject()->getArray("kernels");
-  ASSERT_TRUE(kernels && kernels->size() == 2u);
+  ASSERT_TRUE(kernels && kernels->size() == 3u);
   for (const llvm::json::Value &k : *kernels) {
     EXPECT_EQ(k.getAsObject()->getString("sampler"), "reservoir");
     EXPECT_EQ(k.getAsObject()->getInteger("threads_per_walker"), 32);
@@ -278,6 +291,58 @@ TEST_F(WalkGpuReservoir, AnUnboundedWalkFollowsItsExactLaw) {
     return next < 35 ? 3.0 : 1.0;
   };
   Fit wrong = fit(walks, len, skewed);
+  EXPECT_FALSE(wrong.passes()) << wrong.describe();
+}
+
+TEST_F(WalkGpuReservoir, EdgeLabelsAreReadOnTheDevice) {
+  // The hub graph again, each edge {u, v} labelled (u + v) % 3.
+  std::vector<uint32_t> src, dst;
+  std::vector<int32_t> labels;
+  for (uint32_t v = 1; v <= 70; ++v) {
+    src.push_back(0);
+    dst.push_back(v);
+    labels.push_back(int32_t(v % 3));
+  }
+  for (uint32_t v = 1; v < 70; ++v) {
+    src.push_back(v);
+    dst.push_back(v + 1);
+    labels.push_back(int32_t((2 * v + 1) % 3));
+  }
+  sluice_graph_t *labelled = nullptr;
+  sluice_error_t rtError;
+  ASSERT_EQ(sluice_graph_create_from_edges(
+                71, src.size(), src.data(), dst.data(), nullptr,
+                labels.data(), nullptr, SLUICE_GRAPH_LOAD_UNDIRECTED,
+                &labelled, &rtError),
+            SLUICE_STATUS_OK)
+      << rtError.message;
+  std::unique_ptr<sluice_graph_t, void (*)(sluice_graph_t *)> release(
+      labelled, sluice_graph_release);
+  ASSERT_EQ(sluice_graph_num_edges(labelled), uint64_t(ne));
+  ASSERT_TRUE(sluice_graph_edge_labels(labelled));
+
+  std::string error;
+  auto jit = gpuemu::emulateKernels(compilation->module(), error);
+  ASSERT_TRUE(jit) << error << diagnostics;
+  auto kernel = reinterpret_cast<gpuemu::Kernel>(
+      jit->lookup("sluice_walk_labelled", error));
+  ASSERT_TRUE(kernel) << error;
+  const int64_t len = 12, wpv = 3;
+  Walks walks = run(kernel, nullptr, wpv, len, 11, -1, labelled);
+  ASSERT_TRUE(walks.lockstep);
+  const int32_t *el = sluice_graph_edge_labels(labelled);
+  auto law = [&](double favoured) {
+    return [=](uint32_t, uint32_t cur, uint32_t next, int64_t) {
+      return el[sluice_graph_find_edge(labelled, cur, next)] == 1 ? favoured
+                                                                  : 1.0;
+    };
+  };
+  Fit f = fit(walks, len, law(3.0), labelled);
+  EXPECT_TRUE(f.passes()) << f.describe();
+  // Without the labels the kernel sees -1 everywhere: uniform, rejected by
+  // the labelled law.
+  Walks blind = run(kernel, nullptr, wpv, len, 11);
+  Fit wrong = fit(blind, len, law(3.0), labelled);
   EXPECT_FALSE(wrong.passes()) << wrong.describe();
 }
 

@@ -231,7 +231,7 @@ TEST_F(WalkGpu, TheDeviceCodeEmulatedOnTheHostMatchesTheCpuEngine) {
            wsum.data(), sluice_graph_vertex_labels(graph), params,
            starts.data(), walkers, wpv, len, 0.0,
            static_cast<int64_t>(options.seed), rows.data(), lengths.data(),
-           nv, ne, w);
+           nv, ne, sluice_graph_edge_labels(graph), w);
 
   sluice_error_t rtError;
   sluice_walk_writer_t *writer = nullptr;
@@ -262,7 +262,7 @@ TEST_F(WalkGpu, TheDeviceCodeEmulatedOnTheHostMatchesTheCpuEngine) {
            sluice_graph_weights(graph), wmax.data(), wmin.data(),
            wsum.data(), sluice_graph_vertex_labels(graph), params,
            starts.data(), walkers, wpv, len, 0.0, 43, other.data(),
-           otherLengths.data(), nv, ne, w);
+           otherLengths.data(), nv, ne, sluice_graph_edge_labels(graph), w);
   EXPECT_NE(other, rows);
 }
 
