@@ -48,7 +48,7 @@ def WalkToLLVM : Pass<"walk-to-llvm", "::mlir::ModuleOp"> {
 def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Lower walk.walk ops to GPU kernels in a gpu.module";
   let description = [{
-    Turns every bounded `walk.walk @W` into a kernel `gpu.func
+    Turns every `walk.walk @W` into a kernel `gpu.func
     @sluice_walk_W` in one `gpu.module @sluice_walks` (the module gets
     `gpu.container_module`). One thread per walker; each step draws from
     the walker's Philox4x32-10 stream (key = seed, counter = (block, step,
@@ -67,14 +67,30 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
     params (the 8-byte parameter slots), starts (u32*, CSR ids), num_walkers,
     walks_per_vertex, max_length (i64), stop_probability (f64), seed (i64),
     rows (u32*, num_walkers x max_length), lengths (u32*, num_walkers),
-    num_vertices, num_edges (i64). Walker w starts at
+    num_vertices, num_edges (i64), edge_labels (i32*, NULL without edge
+    labels; appended last, so older launchers that pass 18 arguments still
+    work for walks that do not read it). Walker w starts at
     starts[w / walks_per_vertex].
 
-    Not supported yet (located errors): walks without an upper bound
-    (reservoir sampling), list parameters, `edge_label` and `vertex_of` in
-    walk functions. The output is gpu/func/scf/arith/llvm; scf-to-cf and
-    convert-gpu-to-nvvm finish the lowering.
+    Walks without a proven upper bound (no `upper_bound` region or
+    `unbounded`), walks scheduled with `sampler: reservoir` and every walk
+    under `sampler=reservoir` sample by weighted reservoir with a warp per
+    walker instead: 32 threads per walker (walker = thread / 32, lane =
+    thread % 32, lane 0 writes), lane l scans cur's edges l, l + 32, ...,
+    keys log(u_i) / w_i with u_i from Philox keyed by (seed, walker, step,
+    edge index), and a shuffle butterfly picks the largest key
+    (`sluice_walk_W_reservoir`). Same kernel arguments.
+
+    Not supported yet (located errors): list parameters and `vertex_of`
+    in walk functions. The output is gpu/func/scf/arith/llvm;
+    scf-to-cf and convert-gpu-to-nvvm finish the lowering.
   }];
+  let options = [
+    Option<"sampler", "sampler", "std::string", /*default=*/"\"auto\"",
+           "auto (rejection when the walk has an upper bound and is not "
+           "scheduled with sampler 'reservoir', else reservoir), rejection "
+           "or reservoir (every walk)">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",

@@ -1,28 +1,20 @@
 // RUN: sluice-opt %s -split-input-file -walk-to-gpu -verify-diagnostics
 
-// A walk without an upper bound: reservoir sampling (a warp per walker) is
-// not generated yet.
+// List parameters (metapath schemas) are not on the device yet.
 
-walk.graph @g "g.txt" format "snap"
-// expected-error @+1 {{walk-to-gpu: not supported yet: GPU code for a walk without a proven upper bound of its weight (reservoir sampling, a warp per walker); walk 'free' is unbounded}}
-walk.walk @free on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], unbounded}
+walk.graph @g "g.txt" format "snap" {labels = "g.labels"}
+walk.walk @typed on @g attributes {order = 1 : i64, param_names = ["schema"], param_types = [!walk.list], param_defaults = [array<i64: 0, 1, 2>], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
-    walk.yield %w : f64
-  }
-
-// -----
-
-// Edge labels are not on the device yet.
-
-walk.graph @g "g.txt" format "snap"
-walk.walk @el on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
-  weight {
-  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
-    // expected-error @+1 {{walk-to-gpu: not supported yet: 'walk.edge_label' in GPU code}}
-    %l = walk.edge_label %cur, %next : i64
-    %f = arith.sitofp %l : i64 to f64
-    walk.yield %f : f64
+    // expected-error @+1 {{walk-to-gpu: not supported yet: a list parameter in GPU code (parameter 'schema')}}
+    %schema = walk.param "schema"[0] : !walk.list
+    %zero = arith.constant 0 : i64
+    %want = walk.list_get %schema[%zero] : i64
+    %l = walk.label %next : i64
+    %ok = arith.cmpi eq, %l, %want : i64
+    %z = arith.constant 0.0 : f64
+    %r = arith.select %ok, %w, %z : f64
+    walk.yield %r : f64
   }
   upper_bound {
   ^bb0(%cur: i32):

@@ -19,6 +19,7 @@
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/WalkRegionClone.h"
 
+#include "dialects/Walk/IR/WalkGpuSampler.h"
 #include "dialects/Walk/IR/WalkOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -56,7 +57,8 @@ enum FrameSlot : int32_t {
   kSeed = 13,
   kDraws = 14,
   kNumVertices = 15,
-  kNumEdges = 16
+  kNumEdges = 16,
+  kEdgeLabels = 17
 };
 
 /// Philox4x32-10, the walker's stream (WalkRng), the graph queries.
@@ -209,7 +211,7 @@ const char *const kDeviceLibrary = R"mlir(
     %i = arith.shrui %m, %c32 : i64
     return %i : i64
   }
-  // The device frame: 17 8-byte slots (see kFrame* in WalkToGPU.cpp).
+  // The device frame: 18 8-byte slots (see FrameSlot in WalkToGPU.cpp).
   func.func private @sluice_frame_slot(%f: !llvm.ptr, %i: i32) -> !llvm.ptr {
     %p = llvm.getelementptr inbounds %f[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i64
     return %p : !llvm.ptr
@@ -352,6 +354,31 @@ const char *const kDeviceLibrary = R"mlir(
     }
     return %l : i64
   }
+  // edge_label(u, v): the label of the first u -> v edge; -1 without such
+  // an edge or without edge labels (sluice_kernel_edge_label).
+  func.func private @sluice_edge_label(%f: !llvm.ptr, %u: i32, %v: i32) -> i64 {
+    %c17 = arith.constant 17 : i32
+    %none = arith.constant -1 : i64
+    %ls = func.call @sluice_frame_ptr(%f, %c17) : (!llvm.ptr, i32) -> !llvm.ptr
+    %null = llvm.mlir.zero : !llvm.ptr
+    %nolabels = llvm.icmp "eq" %ls, %null : !llvm.ptr
+    %l = scf.if %nolabels -> (i64) {
+      scf.yield %none : i64
+    } else {
+      %e = func.call @sluice_find_edge(%f, %u, %v) : (!llvm.ptr, i32, i32) -> i64
+      %has = arith.cmpi ne, %e, %none : i64
+      %x = scf.if %has -> (i64) {
+        %p = llvm.getelementptr inbounds %ls[%e] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+        %y = llvm.load %p : !llvm.ptr -> i32
+        %yw = arith.extsi %y : i32 to i64
+        scf.yield %yw : i64
+      } else {
+        scf.yield %none : i64
+      }
+      scf.yield %x : i64
+    }
+    return %l : i64
+  }
   // weight_max (k = 0), weight_min (1), weight_sum (2) of v; 0 out of range.
   func.func private @sluice_weight_stat(%f: !llvm.ptr, %v: i32, %k: i32) -> f64 {
     %c3 = arith.constant 3 : i32
@@ -425,108 +452,14 @@ const char *const kWalkDriver = R"mlir(
     %x = func.call @sluice_walk_WALK_weight(%f, %next, %e, %w) : (!llvm.ptr, i32, i64, f64) -> f64
     return %x : f64
   }
-  // sampleExact: two passes, one uniform; -1 when no weight is positive.
-  func.func private @sluice_walk_WALK_exact(%f: !llvm.ptr, %r: !llvm.ptr, %begin: i64, %d: i64) -> i64 {
-    %none = arith.constant -1 : i64
-    %zero = arith.constant 0 : i64
-    %one = arith.constant 1 : i64
-    %fz = arith.constant 0.0 : f64
-    %t:3 = scf.while (%i = %zero, %total = %fz, %last = %none) : (i64, f64, i64) -> (i64, f64, i64) {
-      %more = arith.cmpi ult, %i, %d : i64
-      scf.condition(%more) %i, %total, %last : i64, f64, i64
-    } do {
-    ^bb0(%i1: i64, %total1: f64, %last1: i64):
-      %e = arith.addi %begin, %i1 : i64
-      %w = func.call @sluice_walk_WALK_edge_w(%f, %e) : (!llvm.ptr, i64) -> f64
-      %pos = arith.cmpf ogt, %w, %fz : f64
-      %sum = arith.addf %total1, %w : f64
-      %total2 = arith.select %pos, %sum, %total1 : f64
-      %last2 = arith.select %pos, %i1, %last1 : i64
-      %i2 = arith.addi %i1, %one : i64
-      scf.yield %i2, %total2, %last2 : i64, f64, i64
-    }
-    %empty = arith.cmpi eq, %t#2, %none : i64
-    %res = scf.if %empty -> (i64) {
-      scf.yield %none : i64
-    } else {
-      %u = func.call @sluice_next_double(%r) : (!llvm.ptr) -> f64
-      %target = arith.mulf %u, %t#1 : f64
-      %s:3 = scf.while (%i = %zero, %acc = %fz, %found = %none) : (i64, f64, i64) -> (i64, f64, i64) {
-        %more = arith.cmpi ult, %i, %t#2 : i64
-        %open = arith.cmpi eq, %found, %none : i64
-        %go = arith.andi %more, %open : i1
-        scf.condition(%go) %i, %acc, %found : i64, f64, i64
-      } do {
-      ^bb0(%i1: i64, %acc1: f64, %found1: i64):
-        %e = arith.addi %begin, %i1 : i64
-        %w = func.call @sluice_walk_WALK_edge_w(%f, %e) : (!llvm.ptr, i64) -> f64
-        %pos = arith.cmpf ogt, %w, %fz : f64
-        %sum = arith.addf %acc1, %w : f64
-        %acc2 = arith.select %pos, %sum, %acc1 : f64
-        %below = arith.cmpf olt, %target, %acc2 : f64
-        %hit = arith.andi %pos, %below : i1
-        %found2 = arith.select %hit, %i1, %none : i64
-        %i2 = arith.addi %i1, %one : i64
-        scf.yield %i2, %acc2, %found2 : i64, f64, i64
-      }
-      %miss = arith.cmpi eq, %s#2, %none : i64
-      %j = arith.select %miss, %t#2, %s#2 : i64
-      scf.yield %j : i64
-    }
-    return %res : i64
-  }
-  // Rejection against upper_bound(cur), at most min(64, max(4, 2 d))
-  // trials, then sampleExact (the CPU engine's rejection mode).
-  func.func private @sluice_walk_WALK_sample(%f: !llvm.ptr, %r: !llvm.ptr, %begin: i64, %d: i64) -> i64 {
-    %none = arith.constant -1 : i64
-    %zero = arith.constant 0 : i64
-    %one = arith.constant 1 : i64
-    %four = arith.constant 4 : i64
-    %cap = arith.constant 64 : i64
-    %fz = arith.constant 0.0 : f64
-    %inf = arith.constant 0x7FF0000000000000 : f64
-    %bound = func.call @sluice_walk_WALK_upper_bound(%f) : (!llvm.ptr) -> f64
-    %twice = arith.addi %d, %d : i64
-    %atleast = arith.maxui %twice, %four : i64
-    %trials = arith.minui %atleast, %cap : i64
-    %pos = arith.cmpf ogt, %bound, %fz : f64
-    %fin = arith.cmpf olt, %bound, %inf : f64
-    %usable = arith.andi %pos, %fin : i1
-    %acc = scf.if %usable -> (i64) {
-      %s:2 = scf.while (%k = %zero, %found = %none) : (i64, i64) -> (i64, i64) {
-        %more = arith.cmpi ult, %k, %trials : i64
-        %open = arith.cmpi eq, %found, %none : i64
-        %go = arith.andi %more, %open : i1
-        scf.condition(%go) %k, %found : i64, i64
-      } do {
-      ^bb0(%k1: i64, %found1: i64):
-        %i = func.call @sluice_uniform_index(%r, %d) : (!llvm.ptr, i64) -> i64
-        %e = arith.addi %begin, %i : i64
-        %w = func.call @sluice_walk_WALK_edge_w(%f, %e) : (!llvm.ptr, i64) -> f64
-        %u = func.call @sluice_next_double(%r) : (!llvm.ptr) -> f64
-        %y = arith.mulf %u, %bound : f64
-        %ok = arith.cmpf olt, %y, %w : f64
-        %found2 = arith.select %ok, %i, %none : i64
-        %k2 = arith.addi %k1, %one : i64
-        scf.yield %k2, %found2 : i64, i64
-      }
-      scf.yield %s#1 : i64
-    } else {
-      scf.yield %none : i64
-    }
-    %rejected = arith.cmpi eq, %acc, %none : i64
-    %j = scf.if %rejected -> (i64) {
-      %x = func.call @sluice_walk_WALK_exact(%f, %r, %begin, %d) : (!llvm.ptr, !llvm.ptr, i64, i64) -> i64
-      scf.yield %x : i64
-    } else {
-      scf.yield %acc : i64
-    }
-    return %j : i64
-  }
-  // One thread per walker: walker w starts at starts[w / walks_per_vertex]
-  // and writes rows[w * max_length ...] and lengths[w].
-  gpu.func @sluice_walk_WALK(%offsets: !llvm.ptr, %targets: !llvm.ptr, %weights: !llvm.ptr, %wmax: !llvm.ptr, %wmin: !llvm.ptr, %wsum: !llvm.ptr, %labels: !llvm.ptr, %params: !llvm.ptr, %starts: !llvm.ptr, %num_walkers: i64, %wpv: i64, %max_length: i64, %stop_prob: f64, %seed: i64, %rows: !llvm.ptr, %lengths: !llvm.ptr, %nv: i64, %ne: i64) kernel {
-    %c17 = arith.constant 17 : i32
+  // THREADS threads per walker (1: rejection, 32: a warp, reservoir):
+  // thread t runs walker w = t / THREADS as lane t % THREADS; every lane
+  // keeps the walker's whole state (the same values: the control flow is
+  // the same in every lane), they share only the sampling. Walker w starts
+  // at starts[w / walks_per_vertex]; lane 0 writes rows[w * max_length ...]
+  // and lengths[w].
+  gpu.func @sluice_walk_WALK(%offsets: !llvm.ptr, %targets: !llvm.ptr, %weights: !llvm.ptr, %wmax: !llvm.ptr, %wmin: !llvm.ptr, %wsum: !llvm.ptr, %labels: !llvm.ptr, %params: !llvm.ptr, %starts: !llvm.ptr, %num_walkers: i64, %wpv: i64, %max_length: i64, %stop_prob: f64, %seed: i64, %rows: !llvm.ptr, %lengths: !llvm.ptr, %nv: i64, %ne: i64, %edge_labels: !llvm.ptr) kernel {
+    %c17 = arith.constant 18 : i32
     %c11 = arith.constant 11 : i32
     %nstate = arith.constant NUM_STATE : i32
     %frame = llvm.alloca %c17 x i64 : (i32) -> !llvm.ptr
@@ -537,7 +470,13 @@ const char *const kWalkDriver = R"mlir(
     %tid = gpu.thread_id x
     %base = arith.muli %bid, %bdim : index
     %gid = arith.addi %base, %tid : index
-    %w = arith.index_cast %gid : index to i64
+    %g = arith.index_cast %gid : index to i64
+    %tpw = arith.constant THREADS : i64
+    %w = arith.divui %g, %tpw : i64
+    %lane64 = arith.remui %g, %tpw : i64
+    %lane = arith.trunci %lane64 : i64 to i32
+    %lane0 = arith.constant 0 : i32
+    %lead = arith.cmpi eq, %lane, %lane0 : i32
     %in = arith.cmpi ult, %w, %num_walkers : i64
     scf.if %in {
       %zero = arith.constant 0 : i64
@@ -606,10 +545,15 @@ const char *const kWalkDriver = R"mlir(
       llvm.store %nv, %f15 : i64, !llvm.ptr
       %f16 = func.call @sluice_frame_slot(%frame, %i16) : (!llvm.ptr, i32) -> !llvm.ptr
       llvm.store %ne, %f16 : i64, !llvm.ptr
+      %i17 = arith.constant 17 : i32
+      %f17 = func.call @sluice_frame_slot(%frame, %i17) : (!llvm.ptr, i32) -> !llvm.ptr
+      llvm.store %edge_labels, %f17 : !llvm.ptr, !llvm.ptr
       func.call @sluice_walk_WALK_init(%frame) : (!llvm.ptr) -> ()
       %rowbase = arith.muli %w, %max_length : i64
       %row = llvm.getelementptr inbounds %rows[%rowbase] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-      llvm.store %start, %row : i32, !llvm.ptr
+      scf.if %lead {
+        llvm.store %start, %row : i32, !llvm.ptr
+      }
       %k0 = arith.trunci %seed : i64 to i32
       %seedhi = arith.shrui %seed, %c32 : i64
       %k1 = arith.trunci %seedhi : i64 to i32
@@ -643,7 +587,7 @@ const char *const kWalkDriver = R"mlir(
           %d = arith.subi %be#1, %be#0 : i64
           %has = arith.cmpi ne, %d, %zero : i64
           %m = scf.if %has -> (i1) {
-            %j = func.call @sluice_walk_WALK_sample(%frame, %rng, %be#0, %d) : (!llvm.ptr, !llvm.ptr, i64, i64) -> i64
+            %j = func.call @sluice_walk_WALK_SAMPLER(%frame, %rng, %be#0, %d, %lane) : (!llvm.ptr, !llvm.ptr, i64, i64, i32) -> i64
             %ok = arith.cmpi ne, %j, %none : i64
             scf.if %ok {
               %e = arith.addi %be#0, %j : i64
@@ -656,7 +600,9 @@ const char *const kWalkDriver = R"mlir(
               llvm.store %step1, %f12 : i64, !llvm.ptr
               llvm.store %zero, %f14 : i64, !llvm.ptr
               %rp = llvm.getelementptr inbounds %row[%n1] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-              llvm.store %next, %rp : i32, !llvm.ptr
+              scf.if %lead {
+                llvm.store %next, %rp : i32, !llvm.ptr
+              }
             }
             scf.yield %ok : i1
           } else {
@@ -672,9 +618,320 @@ const char *const kWalkDriver = R"mlir(
       }
       %lp = llvm.getelementptr inbounds %lengths[%w] : (!llvm.ptr, i64) -> !llvm.ptr, i32
       %len32 = arith.trunci %len#0 : i64 to i32
-      llvm.store %len32, %lp : i32, !llvm.ptr
+      scf.if %lead {
+        llvm.store %len32, %lp : i32, !llvm.ptr
+      }
     }
     gpu.return
+  }
+)mlir";
+
+/// Sampling by rejection for walk WALK (one thread per walker; `lane` is
+/// always 0): sluice_walk_WALK_rejection.
+const char *const kRejectionSampler = R"mlir(
+  // sampleExact: two passes, one uniform; -1 when no weight is positive.
+  func.func private @sluice_walk_WALK_exact(%f: !llvm.ptr, %r: !llvm.ptr, %begin: i64, %d: i64) -> i64 {
+    %none = arith.constant -1 : i64
+    %zero = arith.constant 0 : i64
+    %one = arith.constant 1 : i64
+    %fz = arith.constant 0.0 : f64
+    %t:3 = scf.while (%i = %zero, %total = %fz, %last = %none) : (i64, f64, i64) -> (i64, f64, i64) {
+      %more = arith.cmpi ult, %i, %d : i64
+      scf.condition(%more) %i, %total, %last : i64, f64, i64
+    } do {
+    ^bb0(%i1: i64, %total1: f64, %last1: i64):
+      %e = arith.addi %begin, %i1 : i64
+      %w = func.call @sluice_walk_WALK_edge_w(%f, %e) : (!llvm.ptr, i64) -> f64
+      %pos = arith.cmpf ogt, %w, %fz : f64
+      %sum = arith.addf %total1, %w : f64
+      %total2 = arith.select %pos, %sum, %total1 : f64
+      %last2 = arith.select %pos, %i1, %last1 : i64
+      %i2 = arith.addi %i1, %one : i64
+      scf.yield %i2, %total2, %last2 : i64, f64, i64
+    }
+    %empty = arith.cmpi eq, %t#2, %none : i64
+    %res = scf.if %empty -> (i64) {
+      scf.yield %none : i64
+    } else {
+      %u = func.call @sluice_next_double(%r) : (!llvm.ptr) -> f64
+      %target = arith.mulf %u, %t#1 : f64
+      %s:3 = scf.while (%i = %zero, %acc = %fz, %found = %none) : (i64, f64, i64) -> (i64, f64, i64) {
+        %more = arith.cmpi ult, %i, %t#2 : i64
+        %open = arith.cmpi eq, %found, %none : i64
+        %go = arith.andi %more, %open : i1
+        scf.condition(%go) %i, %acc, %found : i64, f64, i64
+      } do {
+      ^bb0(%i1: i64, %acc1: f64, %found1: i64):
+        %e = arith.addi %begin, %i1 : i64
+        %w = func.call @sluice_walk_WALK_edge_w(%f, %e) : (!llvm.ptr, i64) -> f64
+        %pos = arith.cmpf ogt, %w, %fz : f64
+        %sum = arith.addf %acc1, %w : f64
+        %acc2 = arith.select %pos, %sum, %acc1 : f64
+        %below = arith.cmpf olt, %target, %acc2 : f64
+        %hit = arith.andi %pos, %below : i1
+        %found2 = arith.select %hit, %i1, %none : i64
+        %i2 = arith.addi %i1, %one : i64
+        scf.yield %i2, %acc2, %found2 : i64, f64, i64
+      }
+      %miss = arith.cmpi eq, %s#2, %none : i64
+      %j = arith.select %miss, %t#2, %s#2 : i64
+      scf.yield %j : i64
+    }
+    return %res : i64
+  }
+  // Rejection against upper_bound(cur), at most min(64, max(4, 2 d))
+  // trials, then sampleExact (the CPU engine's rejection mode).
+  func.func private @sluice_walk_WALK_rejection(%f: !llvm.ptr, %r: !llvm.ptr, %begin: i64, %d: i64, %lane: i32) -> i64 {
+    %none = arith.constant -1 : i64
+    %zero = arith.constant 0 : i64
+    %one = arith.constant 1 : i64
+    %four = arith.constant 4 : i64
+    %cap = arith.constant 64 : i64
+    %fz = arith.constant 0.0 : f64
+    %inf = arith.constant 0x7FF0000000000000 : f64
+    %bound = func.call @sluice_walk_WALK_upper_bound(%f) : (!llvm.ptr) -> f64
+    %twice = arith.addi %d, %d : i64
+    %atleast = arith.maxui %twice, %four : i64
+    %trials = arith.minui %atleast, %cap : i64
+    %pos = arith.cmpf ogt, %bound, %fz : f64
+    %fin = arith.cmpf olt, %bound, %inf : f64
+    %usable = arith.andi %pos, %fin : i1
+    %acc = scf.if %usable -> (i64) {
+      %s:2 = scf.while (%k = %zero, %found = %none) : (i64, i64) -> (i64, i64) {
+        %more = arith.cmpi ult, %k, %trials : i64
+        %open = arith.cmpi eq, %found, %none : i64
+        %go = arith.andi %more, %open : i1
+        scf.condition(%go) %k, %found : i64, i64
+      } do {
+      ^bb0(%k1: i64, %found1: i64):
+        %i = func.call @sluice_uniform_index(%r, %d) : (!llvm.ptr, i64) -> i64
+        %e = arith.addi %begin, %i : i64
+        %w = func.call @sluice_walk_WALK_edge_w(%f, %e) : (!llvm.ptr, i64) -> f64
+        %u = func.call @sluice_next_double(%r) : (!llvm.ptr) -> f64
+        %y = arith.mulf %u, %bound : f64
+        %ok = arith.cmpf olt, %y, %w : f64
+        %found2 = arith.select %ok, %i, %none : i64
+        %k2 = arith.addi %k1, %one : i64
+        scf.yield %k2, %found2 : i64, i64
+      }
+      scf.yield %s#1 : i64
+    } else {
+      scf.yield %none : i64
+    }
+    %rejected = arith.cmpi eq, %acc, %none : i64
+    %j = scf.if %rejected -> (i64) {
+      %x = func.call @sluice_walk_WALK_exact(%f, %r, %begin, %d) : (!llvm.ptr, !llvm.ptr, i64, i64) -> i64
+      scf.yield %x : i64
+    } else {
+      scf.yield %acc : i64
+    }
+    return %j : i64
+  }
+)mlir";
+
+/// Weighted reservoir sampling with a warp per walker (A-Res, Efraimidis
+/// and Spirakis): candidate i of weight w > 0 gets the key log(u_i) / w_i
+/// (u_i in (0, 1] from a counter-based Philox block of its own), the
+/// largest key wins, which picks i with probability w_i / sum w. Lane l
+/// scans candidates l, l + 32, ...; a butterfly of shuffles (gpu.shuffle
+/// xor) gives every lane the warp's best.
+const char *const kReservoirLibrary = R"mlir(
+  // The natural logarithm of a positive normal x (no libm on the device
+  // here): x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s),
+  // s = (m - 1) / (m + 1), |s| < 0.172, the series to s^23 (< 1e-17).
+  func.func private @sluice_log(%x: f64) -> f64 {
+    %c52 = arith.constant 52 : i64
+    %emask = arith.constant 2047 : i64
+    %bias = arith.constant 1023 : i64
+    %ione = arith.constant 1 : i64
+    %mmask = arith.constant 4503599627370495 : i64
+    %onebits = arith.constant 4607182418800017408 : i64
+    %one = arith.constant 1.0 : f64
+    %two = arith.constant 2.0 : f64
+    %half = arith.constant 0.5 : f64
+    %sqrt2 = arith.constant 1.4142135623730951 : f64
+    %ln2hi = arith.constant 0.69314718036912382 : f64
+    %ln2lo = arith.constant 1.9082149292705877e-10 : f64
+    %bits = arith.bitcast %x : f64 to i64
+    %eb = arith.shrui %bits, %c52 : i64
+    %eb2 = arith.andi %eb, %emask : i64
+    %e0 = arith.subi %eb2, %bias : i64
+    %mb = arith.andi %bits, %mmask : i64
+    %mb2 = arith.ori %mb, %onebits : i64
+    %m0 = arith.bitcast %mb2 : i64 to f64
+    %big = arith.cmpf ogt, %m0, %sqrt2 : f64
+    %mh = arith.mulf %m0, %half : f64
+    %m = arith.select %big, %mh, %m0 : f64
+    %e1 = arith.addi %e0, %ione : i64
+    %e = arith.select %big, %e1, %e0 : i64
+    %num = arith.subf %m, %one : f64
+    %den = arith.addf %m, %one : f64
+    %s = arith.divf %num, %den : f64
+    %z = arith.mulf %s, %s : f64
+    %p11 = arith.constant 0.043478260869565216 : f64
+    %a10 = arith.mulf %p11, %z : f64
+    %c10 = arith.constant 0.047619047619047616 : f64
+    %p10 = arith.addf %a10, %c10 : f64
+    %a9 = arith.mulf %p10, %z : f64
+    %c9 = arith.constant 0.05263157894736842 : f64
+    %p9 = arith.addf %a9, %c9 : f64
+    %a8 = arith.mulf %p9, %z : f64
+    %c8 = arith.constant 0.058823529411764705 : f64
+    %p8 = arith.addf %a8, %c8 : f64
+    %a7 = arith.mulf %p8, %z : f64
+    %c7 = arith.constant 0.06666666666666667 : f64
+    %p7 = arith.addf %a7, %c7 : f64
+    %a6 = arith.mulf %p7, %z : f64
+    %c6 = arith.constant 0.07692307692307693 : f64
+    %p6 = arith.addf %a6, %c6 : f64
+    %a5 = arith.mulf %p6, %z : f64
+    %c5 = arith.constant 0.09090909090909091 : f64
+    %p5 = arith.addf %a5, %c5 : f64
+    %a4 = arith.mulf %p5, %z : f64
+    %c4 = arith.constant 0.1111111111111111 : f64
+    %p4 = arith.addf %a4, %c4 : f64
+    %a3 = arith.mulf %p4, %z : f64
+    %c3 = arith.constant 0.14285714285714285 : f64
+    %p3 = arith.addf %a3, %c3 : f64
+    %a2 = arith.mulf %p3, %z : f64
+    %c2 = arith.constant 0.2 : f64
+    %p2 = arith.addf %a2, %c2 : f64
+    %a1 = arith.mulf %p2, %z : f64
+    %c1 = arith.constant 0.3333333333333333 : f64
+    %p1 = arith.addf %a1, %c1 : f64
+    %a0 = arith.mulf %p1, %z : f64
+    %p0 = arith.addf %a0, %one : f64
+    %s2 = arith.mulf %s, %two : f64
+    %ls = arith.mulf %s2, %p0 : f64
+    %ef = arith.sitofp %e : i64 to f64
+    %hi = arith.mulf %ef, %ln2hi : f64
+    %lo = arith.mulf %ef, %ln2lo : f64
+    %r0 = arith.addf %ls, %lo : f64
+    %r = arith.addf %hi, %r0 : f64
+    return %r : f64
+  }
+  // Candidate (key k, index i) beats (bk, bi): a candidate beats none (-1),
+  // a larger key wins, equal keys go to the smaller index. A strict total
+  // order, so the butterfly's result does not depend on the lane.
+  func.func private @sluice_reservoir_better(%k: f64, %i: i64, %bk: f64, %bi: i64) -> i1 {
+    %none = arith.constant -1 : i64
+    %real = arith.cmpi ne, %i, %none : i64
+    %empty = arith.cmpi eq, %bi, %none : i64
+    %gt = arith.cmpf ogt, %k, %bk : f64
+    %eq = arith.cmpf oeq, %k, %bk : f64
+    %lt = arith.cmpi slt, %i, %bi : i64
+    %tie = arith.andi %eq, %lt : i1
+    %wins = arith.ori %gt, %tie : i1
+    %any = arith.ori %empty, %wins : i1
+    %b = arith.andi %real, %any : i1
+    return %b : i1
+  }
+  // The key of candidate i (its index among cur's edges) of weight w > 0:
+  // log(u) / w, u = 1 - [0, 1) from Philox under the seed with its words
+  // flipped (0x3C6EF372, 0xA54FF53A; i's high word also in key word 1),
+  // counter (i low, step, walker low, walker high), words 0 and 1.
+  func.func private @sluice_reservoir_key(%f: !llvm.ptr, %i: i64, %w: f64) -> f64 {
+    %c9 = arith.constant 9 : i32
+    %c12 = arith.constant 12 : i32
+    %c13 = arith.constant 13 : i32
+    %c32 = arith.constant 32 : i64
+    %one = arith.constant 1.0 : f64
+    %flip0 = arith.constant 1013904242 : i32
+    %flip1 = arith.constant -1521486534 : i32
+    %seed = func.call @sluice_frame_i64(%f, %c13) : (!llvm.ptr, i32) -> i64
+    %s0 = arith.trunci %seed : i64 to i32
+    %sh = arith.shrui %seed, %c32 : i64
+    %s1 = arith.trunci %sh : i64 to i32
+    %ish = arith.shrui %i, %c32 : i64
+    %ihi = arith.trunci %ish : i64 to i32
+    %k0 = arith.xori %s0, %flip0 : i32
+    %k1a = arith.xori %s1, %flip1 : i32
+    %k1 = arith.xori %k1a, %ihi : i32
+    %ilo = arith.trunci %i : i64 to i32
+    %step = func.call @sluice_frame_i64(%f, %c12) : (!llvm.ptr, i32) -> i64
+    %st = arith.trunci %step : i64 to i32
+    %walker = func.call @sluice_frame_i64(%f, %c9) : (!llvm.ptr, i32) -> i64
+    %wlo = arith.trunci %walker : i64 to i32
+    %wsh = arith.shrui %walker, %c32 : i64
+    %whi = arith.trunci %wsh : i64 to i32
+    %b:4 = func.call @sluice_philox(%ilo, %st, %wlo, %whi, %k0, %k1) : (i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
+    %x = func.call @sluice_bits_to_double(%b#0, %b#1) : (i32, i32) -> f64
+    %u = arith.subf %one, %x : f64
+    %l = func.call @sluice_log(%u) : (f64) -> f64
+    %key = arith.divf %l, %w : f64
+    return %key : f64
+  }
+  // x from lane `lane xor off` (a 64-bit value as two 32-bit shuffles).
+  func.func private @sluice_shfl_xor_i64(%x: i64, %off: i32) -> i64 {
+    %c32 = arith.constant 32 : i64
+    %width = arith.constant 32 : i32
+    %lo = arith.trunci %x : i64 to i32
+    %h = arith.shrui %x, %c32 : i64
+    %hi = arith.trunci %h : i64 to i32
+    %slo, %vlo = gpu.shuffle xor %lo, %off, %width : i32
+    %shi, %vhi = gpu.shuffle xor %hi, %off, %width : i32
+    %a = arith.extui %slo : i32 to i64
+    %b = arith.extui %shi : i32 to i64
+    %bs = arith.shli %b, %c32 : i64
+    %r = arith.ori %bs, %a : i64
+    return %r : i64
+  }
+  // The warp's best candidate, in every lane (offsets 16, 8, 4, 2, 1).
+  func.func private @sluice_warp_best(%k: f64, %i: i64) -> (f64, i64) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c16 = arith.constant 16 : i32
+    %r:3 = scf.while (%off = %c16, %k1 = %k, %i1 = %i) : (i32, f64, i64) -> (i32, f64, i64) {
+      %more = arith.cmpi ne, %off, %c0 : i32
+      scf.condition(%more) %off, %k1, %i1 : i32, f64, i64
+    } do {
+    ^bb0(%off1: i32, %k2: f64, %i2: i64):
+      %kb = arith.bitcast %k2 : f64 to i64
+      %okb = func.call @sluice_shfl_xor_i64(%kb, %off1) : (i64, i32) -> i64
+      %ok = arith.bitcast %okb : i64 to f64
+      %oi = func.call @sluice_shfl_xor_i64(%i2, %off1) : (i64, i32) -> i64
+      %better = func.call @sluice_reservoir_better(%ok, %oi, %k2, %i2) : (f64, i64, f64, i64) -> i1
+      %k3 = arith.select %better, %ok, %k2 : f64
+      %i3 = arith.select %better, %oi, %i2 : i64
+      %off2 = arith.shrui %off1, %c1 : i32
+      scf.yield %off2, %k3, %i3 : i32, f64, i64
+    }
+    return %r#1, %r#2 : f64, i64
+  }
+)mlir";
+
+/// Reservoir sampling for walk WALK with a warp per walker (lane = the
+/// thread's index in it): sluice_walk_WALK_reservoir; -1 when no weight
+/// is positive.
+const char *const kReservoirSampler = R"mlir(
+  func.func private @sluice_walk_WALK_reservoir(%f: !llvm.ptr, %r: !llvm.ptr, %begin: i64, %d: i64, %lane: i32) -> i64 {
+    %none = arith.constant -1 : i64
+    %c32 = arith.constant 32 : i64
+    %fz = arith.constant 0.0 : f64
+    %ninf = arith.constant 0xFFF0000000000000 : f64
+    %first = arith.extui %lane : i32 to i64
+    %t:3 = scf.while (%i = %first, %bk = %ninf, %bi = %none) : (i64, f64, i64) -> (i64, f64, i64) {
+      %more = arith.cmpi ult, %i, %d : i64
+      scf.condition(%more) %i, %bk, %bi : i64, f64, i64
+    } do {
+    ^bb0(%i1: i64, %bk1: f64, %bi1: i64):
+      %e = arith.addi %begin, %i1 : i64
+      %w = func.call @sluice_walk_WALK_edge_w(%f, %e) : (!llvm.ptr, i64) -> f64
+      %pos = arith.cmpf ogt, %w, %fz : f64
+      %n:2 = scf.if %pos -> (f64, i64) {
+        %key = func.call @sluice_reservoir_key(%f, %i1, %w) : (!llvm.ptr, i64, f64) -> f64
+        %better = func.call @sluice_reservoir_better(%key, %i1, %bk1, %bi1) : (f64, i64, f64, i64) -> i1
+        %k2 = arith.select %better, %key, %bk1 : f64
+        %i2 = arith.select %better, %i1, %bi1 : i64
+        scf.yield %k2, %i2 : f64, i64
+      } else {
+        scf.yield %bk1, %bi1 : f64, i64
+      }
+      %i3 = arith.addi %i1, %c32 : i64
+      scf.yield %i3, %n#0, %n#1 : i64, f64, i64
+    }
+    %best:2 = func.call @sluice_warp_best(%t#1, %t#2) : (f64, i64) -> (f64, i64)
+    return %best#1 : i64
   }
 )mlir";
 
@@ -780,6 +1037,9 @@ LogicalResult DeviceOutliner::lowerWalkOp(Operation *op) {
   } else if (auto ew = dyn_cast<walk::EdgeWeightOp>(op)) {
     result = call(b, loc, "sluice_edge_weight", {f64},
                   {frame, ew.getFrom(), ew.getTo()});
+  } else if (auto el = dyn_cast<walk::EdgeLabelOp>(op)) {
+    result = call(b, loc, "sluice_edge_label", {i64},
+                  {frame, el.getFrom(), el.getTo()});
   } else if (auto label = dyn_cast<walk::LabelOp>(op)) {
     result = call(b, loc, "sluice_label", {i64}, {frame, label.getVertex()});
   } else if (isa<walk::NumVerticesOp>(op)) {
@@ -794,8 +1054,7 @@ LogicalResult DeviceOutliner::lowerWalkOp(Operation *op) {
     result = call(b, loc, "sluice_weight_stat", {f64},
                   {frame, op->getOperand(0), constI32(b, loc, k)});
   } else {
-    // edge_label (no edge labels on the device yet), vertex_of (no id
-    // map on the device yet), list_get / list_size.
+    // vertex_of (no id map on the device yet), list_get / list_size.
     return op->emitError("walk-to-gpu: not supported yet: '")
            << op->getName() << "' in GPU code";
   }
@@ -907,6 +1166,7 @@ LogicalResult appendDeviceCode(gpu::GPUModuleOp gpuModule, StringRef text,
 
 struct WalkToGPUPass
     : public sluice::conversion::impl::WalkToGPUBase<WalkToGPUPass> {
+  using WalkToGPUBase::WalkToGPUBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = module.getContext();
@@ -915,12 +1175,18 @@ struct WalkToGPUPass
     // Everything checked before anything is built.
     bool ok = true;
     for (walk::WalkOp w : walks) {
-      if (w.getUpperBound().empty() || w.getUnbounded()) {
-        w.emitError("walk-to-gpu: not supported yet: GPU code for a walk "
-                    "without a proven upper bound of its weight (reservoir "
-                    "sampling, a warp per walker); walk '")
-            << w.getSymName() << "' is unbounded";
+      bool reservoir = walk::gpuUsesReservoir(w);
+      if (sampler == "rejection" && reservoir) {
+        w.emitError("walk-to-gpu: sampler=rejection, but walk '")
+            << w.getSymName()
+            << "' has no proven upper bound of its weight or is scheduled "
+               "with sampler 'reservoir'";
         ok = false;
+      } else if (sampler != "auto" && sampler != "rejection" &&
+                 sampler != "reservoir") {
+        module.emitError("walk-to-gpu: unknown sampler '")
+            << sampler << "' (auto, rejection or reservoir)";
+        return signalPassFailure();
       }
     }
     if (!ok)
@@ -939,11 +1205,25 @@ struct WalkToGPUPass
                                                 "sluice_walks");
     if (failed(appendDeviceCode(gpuModule, kDeviceLibrary, module.getLoc())))
       return signalPassFailure();
+    auto reservoir = [&](walk::WalkOp w) {
+      return sampler == "reservoir" || walk::gpuUsesReservoir(w);
+    };
+    if (llvm::any_of(walks, reservoir) &&
+        failed(appendDeviceCode(gpuModule, kReservoirLibrary,
+                                module.getLoc())))
+      return signalPassFailure();
     for (walk::WalkOp w : walks) {
       size_t slots = std::max<size_t>(1, w.getStateTypes().size());
+      bool warp = reservoir(w);
       std::string driver =
-          replaceAll(replaceAll(kWalkDriver, "WALK", w.getSymName()),
-                     "NUM_STATE", std::to_string(slots));
+          std::string(warp ? kReservoirSampler : kRejectionSampler) +
+          kWalkDriver;
+      driver = replaceAll(driver, "NUM_STATE", std::to_string(slots));
+      driver = replaceAll(driver, "SAMPLER", warp ? "reservoir" : "rejection");
+      driver = replaceAll(
+          driver, "THREADS",
+          std::to_string(warp ? walk::kGpuReservoirThreads : 1));
+      driver = replaceAll(driver, "WALK", w.getSymName());
       if (failed(appendDeviceCode(gpuModule, driver, w.getLoc())))
         return signalPassFailure();
       DeviceOutliner outliner(gpuModule, w);
@@ -954,7 +1234,8 @@ struct WalkToGPUPass
           {&w.getInit(), "init"},
           {&w.getUpperBound(), "upper_bound"}};
       for (auto [region, name] : regions)
-        if (failed(outliner.outline(*region, name)))
+        if ((!warp || name != "upper_bound") &&
+            failed(outliner.outline(*region, name)))
           return signalPassFailure();
     }
     // The walks are compiled; graph and job ops have no device code.

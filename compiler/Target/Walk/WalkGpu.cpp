@@ -9,6 +9,7 @@
 
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/LLVM/Codegen.h"
+#include "dialects/Walk/IR/WalkGpuSampler.h"
 #include "dialects/Walk/IR/WalkOps.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -38,7 +39,8 @@ const std::pair<const char *, const char *> kKernelArgs[] = {
     {"walks_per_vertex", "i64"}, {"max_length", "i64"},
     {"stop_probability", "f64"}, {"seed", "i64"},
     {"rows", "u32*"},           {"lengths", "u32*"},
-    {"num_vertices", "i64"},    {"num_edges", "i64"}};
+    {"num_vertices", "i64"},    {"num_edges", "i64"},
+    {"edge_labels", "i32*"}};
 
 std::string typeName(Type t) {
   if (isa<walk::ListType>(t))
@@ -69,8 +71,9 @@ llvm::json::Value describe(ModuleOp module, StringRef chip) {
         {"walk", w.getSymName()},
         {"kernel", ("sluice_walk_" + w.getSymName()).str()},
         {"order", w.getOrder()},
-        {"sampler", "rejection"},
-        {"threads_per_walker", 1},
+        {"sampler", walk::gpuUsesReservoir(w) ? "reservoir" : "rejection"},
+        {"threads_per_walker",
+         walk::gpuUsesReservoir(w) ? walk::kGpuReservoirThreads : 1},
         {"params", std::move(params)},
         {"state", std::move(state)},
         {"args", std::move(args)}});

@@ -12,6 +12,7 @@
 
 #include "compiler/Conversion/WalkToLLVM/WalkAbi.h"
 #include "compiler/Target/LLVM/Codegen.h"
+#include "dialects/Walk/IR/WalkGpuSampler.h"
 #include "dialects/Walk/IR/WalkOps.h"
 
 #include "sluice/graph.h"
@@ -409,10 +410,14 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
     std::string ptx, json;
     if (failed(lowerWalksToPtx(module, "sm_90", ptx, json, w.getSymName())))
       return failure();
+    // The kernel's kind: a warp per walker when it samples by reservoir.
+    sluice_walk_options_t gpuRun = run;
+    if (walk::gpuUsesReservoir(w))
+      gpuRun.sampler = SLUICE_WALK_SAMPLER_RESERVOIR;
     runStatus = sluice_walk_run_gpu(
         graph, ptx.c_str(), ("sluice_walk_" + w.getSymName()).str().c_str(),
-        block.slots.data(), static_cast<uint32_t>(block.slots.size()), &run,
-        writer, &stats, &rtError);
+        block.slots.data(), static_cast<uint32_t>(block.slots.size()),
+        &gpuRun, writer, &stats, &rtError);
   } else {
     runStatus = sluice_walk_run(graph, kernel, block.slots.data(), &run,
                                 writer, &stats, &rtError);

@@ -612,6 +612,11 @@ LogicalResult WalkBoundsPass::analyse(WalkOp walk) {
            : weightClass == "static"
                ? " (alias tables per vertex, built once)"
                : " (uniform: every edge of a vertex weighs the same)");
+  // What walk-to-gpu generates (WalkGpuSampler.h's rule).
+  if (!hi || s == "reservoir")
+    os << "; on the GPU: reservoir sampling, a warp (32 threads) per walker";
+  else
+    os << "; on the GPU: rejection sampling, one thread per walker";
   emitRemark(loc) << text;
   return success();
 }

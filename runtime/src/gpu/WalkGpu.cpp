@@ -4,8 +4,10 @@
 // is the kernel's (compiler/Conversion/Passes.td, WalkToGPU): offsets,
 // targets, weights, weight_max, weight_min, weight_sum, labels, params,
 // starts, num_walkers, walks_per_vertex, max_length, stop_probability,
-// seed, rows, lengths, num_vertices, num_edges. One launch of
-// ceil(num_walkers / 256) blocks of 256 threads.
+// seed, rows, lengths, num_vertices, num_edges, edge_labels. One launch of blocks of
+// 256 threads: one thread per walker for the rejection kernels (sampler
+// AUTO or REJECTION), a warp of 32 per walker for the reservoir kernels
+// (sampler RESERVOIR; walker = thread / 32, docs/walk-codegen.md, "GPU").
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/walk_gpu.h"
@@ -26,6 +28,8 @@ using namespace sluice::rt;
 namespace {
 
 constexpr uint32_t kThreadsPerBlock = 256;
+/// Threads per walker of the reservoir kernels (a warp).
+constexpr uint64_t kReservoirThreads = 32;
 
 /// Device buffers, freed with the device.
 class DeviceSession {
@@ -94,7 +98,14 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
   if (numWalkers && maxLength > SIZE_MAX / 4 / numWalkers)
     return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
                 "num_walkers * max_length does not fit in memory");
-  uint64_t blocks = (numWalkers + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  const bool warp = enumValue(o.sampler) == SLUICE_WALK_SAMPLER_RESERVOIR;
+  const uint64_t threadsPerWalker = warp ? kReservoirThreads : 1;
+  if (numWalkers > UINT64_MAX / threadsPerWalker - kThreadsPerBlock)
+    return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
+                "too many walkers for one launch (" +
+                    std::to_string(numWalkers) + ")");
+  uint64_t blocks =
+      (numWalkers * threadsPerWalker + kThreadsPerBlock - 1) / kThreadsPerBlock;
   if (blocks > 0x7fffffffu)
     return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
                 "too many walkers for one launch (" +
@@ -102,6 +113,10 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
 
   // Per-vertex aggregates (the getters give NULL arrays when unweighted).
   std::vector<float> wmax(nv), wmin(nv), wsum(nv);
+  // Lengths start at 0: a kernel launched with the wrong kind (a reservoir
+  // kernel as one thread per walker) leaves walkers unwritten, which the
+  // check below reports instead of reading garbage.
+  std::vector<uint32_t> zeroLengths(numWalkers, 0);
   for (uint64_t v = 0; v < nv; ++v) {
     wmax[v] = sluice_graph_weight_max(graph, static_cast<uint32_t>(v));
     wmin[v] = sluice_graph_weight_min(graph, static_cast<uint32_t>(v));
@@ -118,7 +133,8 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
 
   const float *weights = sluice_graph_weights(graph);
   const int32_t *labels = sluice_graph_vertex_labels(graph);
-  uint64_t dOffsets, dTargets, dWeights, dMax, dMin, dSum, dLabels, dParams,
+  const int32_t *edgeLabels = sluice_graph_edge_labels(graph);
+  uint64_t dEdgeLabels, dOffsets, dTargets, dWeights, dMax, dMin, dSum, dLabels, dParams,
       dStarts, dRows, dLengths;
   struct Upload {
     const void *host;
@@ -132,10 +148,11 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
       {wmin.data(), 4 * nv, &dMin},
       {wsum.data(), 4 * nv, &dSum},
       {labels, labels ? 4 * nv : 0, &dLabels},
+      {edgeLabels, edgeLabels ? 4 * ne : 0, &dEdgeLabels},
       {params, params ? 8 * size_t(numParams) : 0, &dParams},
       {starts.data(), 4 * numStarts, &dStarts},
       {nullptr, 4 * numWalkers * maxLength, &dRows},
-      {nullptr, 4 * numWalkers, &dLengths}};
+      {zeroLengths.data(), 4 * numWalkers, &dLengths}};
   for (const Upload &u : uploads)
     if ((st = s.upload(u.host, u.bytes, u.out, error)) != SLUICE_STATUS_OK)
       return st;
@@ -146,7 +163,8 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
   void *args[] = {&dOffsets, &dTargets, &dWeights, &dMax,    &dMin,
                   &dSum,     &dLabels,  &dParams,  &dStarts, &walkers,
                   &wpv,      &len,      &stopProbability,    &seed,
-                  &dRows,    &dLengths, &vertices, &edges};
+                  &dRows,    &dLengths, &vertices, &edges,
+                  &dEdgeLabels};
   auto t0 = std::chrono::steady_clock::now();
   if (numWalkers) {
     uint32_t grid[3] = {static_cast<uint32_t>(blocks), 1, 1};
@@ -175,7 +193,9 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
       return fail(error, SLUICE_STATUS_INTERNAL, {},
                   "the GPU kernel returned length " +
                       std::to_string(lengths[w]) + " for walker " +
-                      std::to_string(w));
+                      std::to_string(w) +
+                      " (is the sampler the kernel's: RESERVOIR for a "
+                      "reservoir kernel, AUTO or REJECTION otherwise?)");
     steps += lengths[w] - 1;
   }
   if (writer && numWalkers) {
@@ -199,7 +219,7 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
     stats->walks = numWalkers;
     stats->steps = steps;
     stats->seconds = seconds;
-    stats->rejection_steps = steps;
+    (warp ? stats->reservoir_steps : stats->rejection_steps) = steps;
   }
   return SLUICE_STATUS_OK;
 }
@@ -236,15 +256,16 @@ extern "C" SLUICE_API sluice_status_t sluice_walk_run_gpu(
                               std::to_string(o.stop_probability));
   int64_t sampler = enumValue(o.sampler);
   if (sampler != SLUICE_WALK_SAMPLER_AUTO &&
-      sampler != SLUICE_WALK_SAMPLER_REJECTION)
+      sampler != SLUICE_WALK_SAMPLER_REJECTION &&
+      sampler != SLUICE_WALK_SAMPLER_RESERVOIR)
     return invalid(error,
-                   std::string("the GPU kernels sample by rejection; sampler ") +
-                       (sampler == SLUICE_WALK_SAMPLER_RESERVOIR ? "reservoir"
-                        : sampler == SLUICE_WALK_SAMPLER_ALIAS
+                   std::string("the GPU kernels sample by rejection or "
+                               "reservoir; sampler ") +
+                       (sampler == SLUICE_WALK_SAMPLER_ALIAS
                             ? "alias"
                             : "#" + std::to_string(sampler)) +
-                       " is not supported on the GPU yet (use rejection or "
-                       "auto)");
+                       " is not supported on the GPU yet (use rejection, "
+                       "reservoir or auto)");
   if (o.starts == nullptr && o.num_starts != 0 &&
       o.num_starts != sluice_graph_num_vertices(graph))
     return invalid(error, "num_starts is " + std::to_string(o.num_starts) +

@@ -46,7 +46,7 @@ walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"],
     %c = arith.divf %w, %q : f64
     %b = arith.select %near, %w, %c : f64
     %r = arith.select %back, %a, %b : f64
-    // expected-remark@+1 {{weight of 'node2vec' is dynamic (depends on prev): bounds [weight_min(cur) * min(1 / p, 1 / q, 1), weight_max(cur) * max(1 / p, 1 / q, 1)], sum over cur's edges [weight_sum(cur) * min(1 / p, 1 / q, 1), weight_sum(cur) * max(1 / p, 1 / q, 1)], assuming p > 0 and q > 0 (checked at run time); sampler: auto (cost model: rejection or reservoir per vertex)}}
+    // expected-remark@+1 {{weight of 'node2vec' is dynamic (depends on prev): bounds [weight_min(cur) * min(1 / p, 1 / q, 1), weight_max(cur) * max(1 / p, 1 / q, 1)], sum over cur's edges [weight_sum(cur) * min(1 / p, 1 / q, 1), weight_sum(cur) * max(1 / p, 1 / q, 1)], assuming p > 0 and q > 0 (checked at run time); sampler: auto (cost model: rejection or reservoir per vertex); on the GPU: rejection sampling, one thread per walker}}
     walk.yield %r : f64
   }
 
@@ -86,6 +86,6 @@ walk.walk @stepped on @g attributes {order = 1 : i64, param_names = [], param_ty
     %s = walk.step : i64
     %sf = arith.sitofp %s : i64 to f64
     %x = arith.mulf %w, %sf : f64
-    // expected-remark@+1 {{weight of 'stepped' is dynamic (depends on step): no upper bound ('step' has no upper bound): no rejection sampling, reservoir sampling only; lower bound 0; may be zero; sampler: auto (reservoir: the only sound choice)}}
+    // expected-remark@+1 {{weight of 'stepped' is dynamic (depends on step): no upper bound ('step' has no upper bound): no rejection sampling, reservoir sampling only; lower bound 0; may be zero; sampler: auto (reservoir: the only sound choice); on the GPU: reservoir sampling, a warp (32 threads) per walker}}
     walk.yield %x : f64
   }

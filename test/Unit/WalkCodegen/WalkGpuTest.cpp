@@ -14,18 +14,12 @@
 #include "compiler/Target/LLVM/Codegen.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
+#include "test/Unit/WalkCodegen/GpuEmulation.h"
 
 #include "sluice/gpu.h"
 #include "sluice/walk_gpu.h"
 
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -205,90 +199,16 @@ TEST_F(WalkGpu, MatchesTheCpuEngineForTheSameSeed) {
   EXPECT_EQ(stats.steps, report->steps);
 }
 
-/// The kernel walk-to-gpu generates, compiled for the host instead: the
-/// gpu.module's functions go into a plain module, the kernel becomes a
-/// func.func with one more argument, the global thread id (block_id := that
-/// id, block_dim := 1, thread_id := 0), and the upstream CPU conversions
-/// and the JIT do the rest. This runs exactly the device code's logic
-/// (Philox, the sampler, the graph queries) one walker at a time.
-using EmulatedKernel = void (*)(const void *, const void *, const void *,
-                                const float *, const float *, const float *,
-                                const int32_t *, const void *,
-                                const uint32_t *, int64_t, int64_t, int64_t,
-                                double, int64_t, uint32_t *, uint32_t *,
-                                int64_t, int64_t, int64_t);
-
-std::unique_ptr<target::HostJit> emulateKernel(mlir::ModuleOp source,
-                                               llvm::StringRef kernel,
-                                               std::string &error) {
-  mlir::MLIRContext *ctx = source.getContext();
-  mlir::OwningOpRef<mlir::ModuleOp> copy(
-      mlir::cast<mlir::ModuleOp>(source->clone()));
-  mlir::PassManager pm(ctx);
-  pm.addPass(conversion::createWalkToGPU());
-  if (mlir::failed(pm.run(*copy))) {
-    error = "walk-to-gpu failed";
-    return nullptr;
-  }
-  auto gpuModule = *copy->getOps<mlir::gpu::GPUModuleOp>().begin();
-  mlir::OwningOpRef<mlir::ModuleOp> host(mlir::ModuleOp::create(copy->getLoc()));
-  mlir::OpBuilder b(ctx);
-  for (mlir::Operation &op : llvm::make_early_inc_range(
-           gpuModule.getBody()->getOperations())) {
-    if (op.hasTrait<mlir::OpTrait::IsTerminator>())
-      continue;
-    auto gf = llvm::dyn_cast<mlir::gpu::GPUFuncOp>(op);
-    if (!gf) {
-      op.moveBefore(host->getBody(), host->getBody()->end());
-      continue;
-    }
-    b.setInsertionPointToEnd(host->getBody());
-    llvm::SmallVector<mlir::Type> inputs(gf.getArgumentTypes());
-    inputs.push_back(b.getIndexType());
-    auto fn = b.create<mlir::func::FuncOp>(
-        gf.getLoc(), gf.getName(), b.getFunctionType(inputs, {}));
-    fn.getBody().takeBody(gf.getBody());
-    mlir::Value gid = fn.getBody().front().addArgument(b.getIndexType(),
-                                                       gf.getLoc());
-    llvm::SmallVector<mlir::Operation *> gpuOps;
-    fn.walk([&](mlir::Operation *inner) {
-      if (llvm::isa<mlir::gpu::GPUDialect>(inner->getDialect()))
-        gpuOps.push_back(inner);
-    });
-    for (mlir::Operation *inner : gpuOps) {
-      b.setInsertionPoint(inner);
-      if (llvm::isa<mlir::gpu::BlockIdOp>(inner))
-        inner->getResult(0).replaceAllUsesWith(gid);
-      else if (llvm::isa<mlir::gpu::BlockDimOp>(inner))
-        inner->getResult(0).replaceAllUsesWith(
-            b.create<mlir::arith::ConstantIndexOp>(inner->getLoc(), 1));
-      else if (llvm::isa<mlir::gpu::ThreadIdOp>(inner))
-        inner->getResult(0).replaceAllUsesWith(
-            b.create<mlir::arith::ConstantIndexOp>(inner->getLoc(), 0));
-      else
-        b.create<mlir::func::ReturnOp>(inner->getLoc());
-      inner->erase();
-    }
-  }
-  mlir::PassManager lower(ctx);
-  lower.addPass(mlir::createConvertSCFToCFPass());
-  lower.addPass(mlir::createArithToLLVMConversionPass());
-  lower.addPass(mlir::createConvertControlFlowToLLVMPass());
-  lower.addPass(mlir::createConvertFuncToLLVMPass());
-  lower.addPass(mlir::createReconcileUnrealizedCastsPass());
-  if (mlir::failed(lower.run(*host))) {
-    error = "lowering the emulated kernel failed";
-    return nullptr;
-  }
-  return target::HostJit::create(*host, {}, 2, error);
-}
+/// The kernel walk-to-gpu generates, compiled for the host instead
+/// (GpuEmulation.h): this runs exactly the device code's logic (Philox, the
+/// sampler, the graph queries) one walker at a time.
+using gpuemu::Kernel;
 
 TEST_F(WalkGpu, TheDeviceCodeEmulatedOnTheHostMatchesTheCpuEngine) {
   std::string error;
-  auto jit = emulateKernel(compilation->module(), "sluice_walk_node2vec",
-                           error);
+  auto jit = gpuemu::emulateKernels(compilation->module(), error);
   ASSERT_TRUE(jit) << error << diagnostics;
-  auto kernel = reinterpret_cast<EmulatedKernel>(
+  auto kernel = reinterpret_cast<Kernel>(
       jit->lookup("sluice_walk_node2vec", error));
   ASSERT_TRUE(kernel) << error;
 
@@ -311,7 +231,7 @@ TEST_F(WalkGpu, TheDeviceCodeEmulatedOnTheHostMatchesTheCpuEngine) {
            wsum.data(), sluice_graph_vertex_labels(graph), params,
            starts.data(), walkers, wpv, len, 0.0,
            static_cast<int64_t>(options.seed), rows.data(), lengths.data(),
-           nv, ne, w);
+           nv, ne, sluice_graph_edge_labels(graph), w);
 
   sluice_error_t rtError;
   sluice_walk_writer_t *writer = nullptr;
@@ -342,7 +262,7 @@ TEST_F(WalkGpu, TheDeviceCodeEmulatedOnTheHostMatchesTheCpuEngine) {
            sluice_graph_weights(graph), wmax.data(), wmin.data(),
            wsum.data(), sluice_graph_vertex_labels(graph), params,
            starts.data(), walkers, wpv, len, 0.0, 43, other.data(),
-           otherLengths.data(), nv, ne, w);
+           otherLengths.data(), nv, ne, sluice_graph_edge_labels(graph), w);
   EXPECT_NE(other, rows);
 }
 

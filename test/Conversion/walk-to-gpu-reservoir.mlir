@@ -1,0 +1,95 @@
+// RUN: sluice-opt %s -split-input-file -walk-to-gpu | FileCheck %s
+// RUN: not sluice-opt %s -split-input-file -walk-to-gpu=sampler=rejection 2>&1 | FileCheck %s --check-prefix=REJ
+// RUN: not sluice-opt %s -split-input-file -walk-to-gpu=sampler=alias 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: sluice-opt %s -split-input-file -walk-to-gpu=sampler=reservoir | FileCheck %s --check-prefix=ALL
+
+// A walk without an upper bound: weighted reservoir sampling with a warp
+// (32 threads) per walker. The library: log by its series, the candidate
+// keys from Philox under the flipped seed, the shuffle butterfly.
+
+// CHECK: gpu.module @sluice_walks
+// CHECK:   func.func private @sluice_log
+// CHECK:   func.func private @sluice_reservoir_better
+// CHECK:   func.func private @sluice_reservoir_key
+// CHECK:     arith.constant 1013904242 : i32
+// CHECK:     arith.constant -1521486534 : i32
+// CHECK:     call @sluice_philox
+// CHECK:     call @sluice_log
+// CHECK:   func.func private @sluice_shfl_xor_i64
+// CHECK-COUNT-2: gpu.shuffle  xor %{{.*}}, %{{.*}}, %{{.*}} : i32
+// CHECK:   func.func private @sluice_warp_best
+// CHECK:     arith.constant 16 : i32
+// CHECK:     call @sluice_shfl_xor_i64
+// CHECK:     call @sluice_reservoir_better
+// The sampler: lane l scans edges l, l + 32, ..., then the butterfly.
+// CHECK:   func.func private @sluice_walk_free_reservoir
+// CHECK:     arith.constant 32 : i64
+// CHECK:     call @sluice_walk_free_edge_w
+// CHECK:     call @sluice_reservoir_key
+// CHECK:     call @sluice_warp_best
+// CHECK-NOT: func.func private @sluice_walk_free_rejection
+// The kernel: walker = thread / 32, lane = thread % 32; lane 0 writes.
+// CHECK:   gpu.func @sluice_walk_free(
+// CHECK:     %[[T:.*]] = arith.constant 32 : i64
+// CHECK:     arith.divui %{{.*}}, %[[T]] : i64
+// CHECK:     arith.remui %{{.*}}, %[[T]] : i64
+// CHECK:     call @sluice_walk_free_reservoir
+// No upper_bound function: the walk has none.
+// CHECK-NOT: @sluice_walk_free_upper_bound
+
+// REJ: error: walk-to-gpu: sampler=rejection, but walk 'free' has no proven upper bound of its weight or is scheduled with sampler 'reservoir'
+// REJ: error: walk-to-gpu: sampler=rejection, but walk 'sched' has no proven upper bound
+// BAD: error: walk-to-gpu: unknown sampler 'alias' (auto, rejection or reservoir)
+
+walk.graph @g "g.txt" format "snap"
+walk.walk @free on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], unbounded}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// A bounded walk scheduled with `sampler = "reservoir"`: the reservoir
+// kernel too; its upper_bound region is not needed.
+
+// CHECK: gpu.func @sluice_walk_sched(
+// CHECK:   call @sluice_walk_sched_reservoir
+// CHECK-NOT: @sluice_walk_sched_upper_bound
+// CHECK-NOT: @sluice_walk_sched_rejection
+
+// The bounded walk under sampler=reservoir: a warp kernel as well.
+// ALL: gpu.func @sluice_walk_bounded(
+// ALL:   call @sluice_walk_bounded_reservoir
+
+walk.graph @g "g.txt" format "snap"
+walk.walk @sched on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = "reservoir"}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+  upper_bound {
+  ^bb0(%cur: i32):
+    %one = arith.constant 1.0 : f64
+    walk.yield %one : f64
+  }
+
+// -----
+
+// A bounded walk: the rejection kernel, one thread per walker.
+
+// CHECK: gpu.func @sluice_walk_bounded(
+// CHECK:   arith.constant 1 : i64
+// CHECK:   call @sluice_walk_bounded_rejection
+
+walk.graph @g "g.txt" format "snap"
+walk.walk @bounded on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+  upper_bound {
+  ^bb0(%cur: i32):
+    %one = arith.constant 1.0 : f64
+    walk.yield %one : f64
+  }

@@ -1,0 +1,192 @@
+//===- GpuEmulation.cpp - walk-to-gpu's device code run on the host -------===//
+#include "test/Unit/WalkCodegen/GpuEmulation.h"
+
+#include "compiler/Conversion/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <ucontext.h>
+
+#include <vector>
+
+using namespace mlir;
+
+namespace sluice::gpuemu {
+
+std::unique_ptr<target::HostJit> emulateKernels(ModuleOp source,
+                                                std::string &error) {
+  MLIRContext *ctx = source.getContext();
+  OwningOpRef<ModuleOp> copy(cast<ModuleOp>(source->clone()));
+  PassManager pm(ctx);
+  pm.addPass(conversion::createWalkToGPU());
+  if (failed(pm.run(*copy))) {
+    error = "walk-to-gpu failed";
+    return nullptr;
+  }
+  auto gpuModule = *copy->getOps<gpu::GPUModuleOp>().begin();
+  OwningOpRef<ModuleOp> host(ModuleOp::create(copy->getLoc()));
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(host->getBody());
+  auto i32 = b.getI32Type();
+  auto shuffle = b.create<func::FuncOp>(
+      copy->getLoc(), "sluice_emu_shuffle_xor",
+      b.getFunctionType({i32, i32}, {i32}));
+  shuffle.setPrivate();
+  for (Operation &op :
+       llvm::make_early_inc_range(gpuModule.getBody()->getOperations())) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    auto gf = dyn_cast<gpu::GPUFuncOp>(op);
+    if (!gf) {
+      op.moveBefore(host->getBody(), host->getBody()->end());
+      continue;
+    }
+    b.setInsertionPointToEnd(host->getBody());
+    SmallVector<Type> inputs(gf.getArgumentTypes());
+    inputs.push_back(b.getIndexType());
+    auto fn = b.create<func::FuncOp>(gf.getLoc(), gf.getName(),
+                                     b.getFunctionType(inputs, {}));
+    fn.getBody().takeBody(gf.getBody());
+    fn.getBody().front().addArgument(b.getIndexType(), gf.getLoc());
+  }
+  // The gpu ops left, in kernels and helpers alike.
+  SmallVector<Operation *> gpuOps;
+  host->walk([&](Operation *inner) {
+    if (isa<gpu::GPUDialect>(inner->getDialect()))
+      gpuOps.push_back(inner);
+  });
+  for (Operation *inner : gpuOps) {
+    b.setInsertionPoint(inner);
+    Location loc = inner->getLoc();
+    auto fn = inner->getParentOfType<func::FuncOp>();
+    if (isa<gpu::BlockIdOp>(inner)) {
+      inner->getResult(0).replaceAllUsesWith(fn.getArguments().back());
+    } else if (isa<gpu::BlockDimOp>(inner)) {
+      inner->getResult(0).replaceAllUsesWith(
+          b.create<arith::ConstantIndexOp>(loc, 1));
+    } else if (isa<gpu::ThreadIdOp>(inner)) {
+      inner->getResult(0).replaceAllUsesWith(
+          b.create<arith::ConstantIndexOp>(loc, 0));
+    } else if (auto sh = dyn_cast<gpu::ShuffleOp>(inner)) {
+      if (sh.getMode() != gpu::ShuffleMode::XOR ||
+          !sh.getValue().getType().isInteger(32)) {
+        error = "the emulation knows only i32 xor shuffles";
+        return nullptr;
+      }
+      auto call = b.create<func::CallOp>(
+          loc, shuffle, ValueRange{sh.getValue(), sh.getOffset()});
+      sh.getShuffleResult().replaceAllUsesWith(call.getResult(0));
+      sh.getValid().replaceAllUsesWith(
+          b.create<arith::ConstantIntOp>(loc, 1, 1));
+    } else if (isa<gpu::ReturnOp>(inner)) {
+      b.create<func::ReturnOp>(loc);
+    } else {
+      error = "the emulation does not know '" +
+              inner->getName().getStringRef().str() + "'";
+      return nullptr;
+    }
+    inner->erase();
+  }
+  PassManager lower(ctx);
+  lower.addPass(createConvertSCFToCFPass());
+  lower.addPass(createArithToLLVMConversionPass());
+  lower.addPass(createConvertControlFlowToLLVMPass());
+  lower.addPass(createConvertFuncToLLVMPass());
+  lower.addPass(createReconcileUnrealizedCastsPass());
+  if (failed(lower.run(*host))) {
+    error = "lowering the emulated kernels failed";
+    return nullptr;
+  }
+  llvm::StringMap<void *> symbols;
+  symbols["sluice_emu_shuffle_xor"] =
+      reinterpret_cast<void *>(&WarpEmulator::shuffleXor);
+  return target::HostJit::create(*host, symbols, 2, error);
+}
+
+namespace {
+
+/// The fibers of the running WarpEmulator::run (one at a time).
+struct Fibers {
+  static constexpr int kLanes = WarpEmulator::kLanes;
+  ucontext_t scheduler;
+  ucontext_t lanes[kLanes];
+  std::vector<char> stacks[kLanes];
+  uint32_t slots[2][kLanes] = {};
+  int parity[kLanes] = {};
+  uint64_t exchanges[kLanes] = {};
+  bool done[kLanes] = {};
+  int current = 0;
+  const std::function<void(int)> *body = nullptr;
+};
+Fibers *active = nullptr;
+
+void laneMain() {
+  Fibers &f = *active;
+  int lane = f.current;
+  (*f.body)(lane);
+  f.done[lane] = true; // returns to uc_link, the scheduler
+}
+
+} // namespace
+
+uint32_t WarpEmulator::shuffleXor(uint32_t value, uint32_t offset) {
+  Fibers &f = *active;
+  int lane = f.current;
+  f.slots[f.parity[lane]][lane] = value;
+  ++f.exchanges[lane];
+  swapcontext(&f.lanes[lane], &f.scheduler);
+  // Every lane has published: read the partner's value of this exchange
+  // (the next exchange writes the other slot row).
+  uint32_t out = f.slots[f.parity[lane]][(lane ^ offset) % kLanes];
+  f.parity[lane] ^= 1;
+  return out;
+}
+
+bool WarpEmulator::run(const std::function<void(int lane)> &body) {
+  auto fibers = std::make_unique<Fibers>();
+  Fibers &f = *fibers;
+  f.body = &body;
+  active = &f;
+  for (int lane = 0; lane < kLanes; ++lane) {
+    f.stacks[lane].resize(1 << 20);
+    getcontext(&f.lanes[lane]);
+    f.lanes[lane].uc_stack.ss_sp = f.stacks[lane].data();
+    f.lanes[lane].uc_stack.ss_size = f.stacks[lane].size();
+    f.lanes[lane].uc_link = &f.scheduler;
+    makecontext(&f.lanes[lane], &laneMain, 0);
+  }
+  bool lockstep = true;
+  for (bool running = true; running;) {
+    running = false;
+    for (int lane = 0; lane < kLanes; ++lane) {
+      if (f.done[lane])
+        continue;
+      f.current = lane;
+      swapcontext(&f.scheduler, &f.lanes[lane]);
+      running = running || !f.done[lane];
+    }
+    for (int lane = 1; lane < kLanes; ++lane)
+      if (f.exchanges[lane] != f.exchanges[0] || f.done[lane] != f.done[0])
+        lockstep = false;
+    if (!lockstep) {
+      // Diverged lanes would read stale values; finish them one at a time.
+      for (int lane = 0; lane < kLanes; ++lane)
+        while (!f.done[lane]) {
+          f.current = lane;
+          swapcontext(&f.scheduler, &f.lanes[lane]);
+        }
+      break;
+    }
+  }
+  exchanges = f.exchanges[0];
+  active = nullptr;
+  return lockstep;
+}
+
+} // namespace sluice::gpuemu
