@@ -63,16 +63,39 @@ constexpr uint64_t kMaxChunkWalkers = 4096;
 constexpr uint64_t kChunkEntries = uint64_t(1) << 21;
 
 /// One cell of a vertex's alias table: go to `target` (the target of the
-/// cell's own edge) with probability `prob`, else to `aliasTarget` (the
-/// target of its alias edge). Both vertices are stored in the cell, so a
-/// step reads one 12-byte cell (prefetched) besides the offsets. A vertex
-/// without positive weight has prob 0 and aliasTarget SLUICE_VERTEX_NONE in
+/// cell's own edge) when a uniform 32-bit coin is below `threshold` (the
+/// cell's probability times 2^32), else to `aliasTarget` (the target of its
+/// alias edge). Both vertices are stored in the cell, so a step reads one
+/// 12-byte cell (prefetched) besides the offsets. A cell of probability 1
+/// has threshold 2^32 - 1 and aliasTarget == target; a vertex without
+/// positive weight has threshold 0 and aliasTarget SLUICE_VERTEX_NONE in
 /// every cell.
 struct AliasEntry {
-  float prob;
+  uint32_t threshold;
   uint32_t target;
   uint32_t aliasTarget;
 };
+
+/// The alias cell of probability `prob` (a float of buildAlias, in [0, 1])
+/// between `target` and `aliasTarget`. prob * 2^32 is exact for every
+/// float above 2^-9 and rounds to the nearest integer below, so the coin
+/// keeps the float's precision.
+AliasEntry aliasCell(float prob, uint32_t target, uint32_t aliasTarget) {
+  if (prob >= 1.0f)
+    return AliasEntry{UINT32_MAX, target, target};
+  double scaled = static_cast<double>(prob) * 4294967296.0;
+  return AliasEntry{static_cast<uint32_t>(std::lround(scaled)), target,
+                    aliasTarget};
+}
+
+/// The alias mode's stream: the index and coin words of step `step` of a
+/// walker are words 2 * (step % 2) and 2 * (step % 2) + 1 of the Philox
+/// block of counter (0, step / 2, walker low, walker high) under the seed
+/// with these words flipped (so one 10-round block serves two steps, and
+/// the stream never meets WalkRng's or random()'s). Any further draw of the
+/// step (the stop probability, the rare retry of the unbiased index) comes
+/// from WalkRng(seed, walker, step).
+constexpr uint64_t kAliasKeyFlip = 0x3c6ef372a54ff53aull;
 
 /// The read-only description of one run, shared by all threads.
 struct Run {
@@ -164,6 +187,7 @@ struct Slot {
   uint32_t length = 0;
   uint64_t local = 0; // index in the chunk
   uint64_t begin = 0, degree = 0, pre = 0;
+  uint32_t coin = 0; // Mode::Alias: the step's coin word
   double bound = 0;
   Mode kind = Mode::Reservoir; // the sampler chosen for this step
   bool stage1 = false;
@@ -202,6 +226,27 @@ void philoxLanes(uint32_t n, uint64_t seed, uint32_t *__restrict c0,
       c2[i] = n2;
     }
   }
+}
+
+/// Uniform in [0, n) for 0 < n < 2^32 by Lemire's multiply-shift from the
+/// word `word`, unbiased: in the rare case (probability < n / 2^32) that
+/// the word falls in the biased low part, further words come from `more`
+/// (a callable returning a WalkRng&), as rng.uniformIndex would draw them.
+template <class MoreFn>
+inline uint32_t lemireIndex(uint32_t word, uint32_t n, MoreFn &&more) {
+  uint64_t m = static_cast<uint64_t>(word) * n;
+  uint32_t low = static_cast<uint32_t>(m);
+  if (__builtin_expect(low < n, 0)) {
+    uint32_t threshold = static_cast<uint32_t>(-n) % n;
+    if (low < threshold) {
+      WalkRng &rng = more();
+      while (low < threshold) {
+        m = static_cast<uint64_t>(rng.nextU32()) * n;
+        low = static_cast<uint32_t>(m);
+      }
+    }
+  }
+  return static_cast<uint32_t>(m >> 32);
 }
 
 /// rng.uniformIndex(n), with its 32-bit path inlined (the same draws).
@@ -272,13 +317,17 @@ public:
     while (active) {
       if (abort.load(std::memory_order_relaxed))
         return;
+      // Mode::Alias: the block of the step pair (see kAliasKeyFlip).
+      const bool pairs = run.mode == Mode::Alias;
       for (uint32_t i = 0; i < n; ++i) {
         const Slot &s = slots[i];
-        lane1[i] = static_cast<uint32_t>(s.f.step);
+        uint32_t step = static_cast<uint32_t>(s.f.step);
+        lane1[i] = pairs ? step >> 1 : step;
         lane2[i] = static_cast<uint32_t>(s.f.walker);
         lane3[i] = static_cast<uint32_t>(s.f.walker >> 32);
       }
-      philoxFirstBlocks(n);
+      philoxLanes(n, pairs ? run.seed ^ kAliasKeyFlip : run.seed,
+                  lane0.data(), lane1.data(), lane2.data(), lane3.data());
       for (uint32_t i = 0; i < n; ++i) {
         Slot &s = slots[i];
         if (!s.active)
@@ -294,6 +343,7 @@ public:
   }
 
   ThreadStats stats;
+  ThreadStats result() const { return stats; }
 
 private:
   void begin(Slot &s, uint64_t first, uint64_t local, uint32_t *rows) {
@@ -319,19 +369,22 @@ private:
       prefetch(run.vertexBound + start);
   }
 
-  void philoxFirstBlocks(uint32_t n) {
-    philoxLanes(n, run.seed, lane0.data(), lane1.data(), lane2.data(),
-                lane3.data());
-  }
-
   /// Stage 0 of a step (block: the first Philox block of the step's
-  /// stream); false when the walk has ended.
+  /// stream, or in Mode::Alias the block of the step pair); false when the
+  /// walk has ended.
   bool stage0(Slot &s, const uint32_t block[4]) {
     {
       if (s.length >= run.maxLength)
         return false;
-      s.rng = WalkRng(run.seed, s.f.walker, static_cast<uint32_t>(s.f.step),
-                      block);
+      uint32_t step = static_cast<uint32_t>(s.f.step);
+      uint32_t indexWord = 0;
+      if (run.mode == Mode::Alias) {
+        s.rng = WalkRng(run.seed, s.f.walker, step);
+        indexWord = block[(step & 1) * 2];
+        s.coin = block[(step & 1) * 2 + 1];
+      } else {
+        s.rng = WalkRng(run.seed, s.f.walker, step, block);
+      }
       if (run.stopProbability > 0 &&
           s.rng.nextDouble() < run.stopProbability)
         return false;
@@ -351,7 +404,8 @@ private:
           prefetch(run.weights + s.begin + s.pre);
         break;
       case Mode::Alias:
-        s.pre = uniformIndex(s.rng, s.degree);
+        s.pre = lemireIndex(indexWord, static_cast<uint32_t>(s.degree),
+                            [&]() -> WalkRng & { return s.rng; });
         prefetch(run.alias + s.begin + s.pre);
         break;
       case Mode::Auto:
@@ -411,7 +465,7 @@ private:
       break;
     case Mode::Alias: {
       const AliasEntry &e = run.alias[b + s.pre];
-      next = s.rng.nextDouble() < e.prob ? e.target : e.aliasTarget;
+      next = s.coin < e.threshold ? e.target : e.aliasTarget;
       if (next == SLUICE_VERTEX_NONE)
         return false;
       ++stats.aliasSteps;
@@ -486,6 +540,173 @@ private:
   std::vector<int64_t> state;
 };
 
+/// Mode::Alias for a kernel without stop or update function and without
+/// stop probability (DeepWalk): the same walks as Walker, from a loop
+/// specialised to it. Per walker only its vertex, length, id and the
+/// four words of its step pair's block are kept (arrays, not frames), and
+/// a round advances every walker in three passes:
+///   0. the Philox blocks of the walkers at an even step (compacted into
+///      one batch: one 10-round block serves two steps);
+///   1. read the offsets (prefetched when the walker arrived), the index
+///      by Lemire's multiply-shift, prefetch the alias cell;
+///   2. the coin against the cell's 32-bit threshold, move, write the
+///      vertex, prefetch the offsets of the vertex reached.
+/// No kernel function is called per step.
+class AliasWalker {
+public:
+  AliasWalker(const Run &run)
+      : run(run), width(run.walkersPerThread), cur(width), length(width),
+        walker(width), local(width), pos(width), words(4 * size_t(width)),
+        lane(width), c0(width), c1(width), c2(width), c3(width) {}
+
+  void chunk(uint64_t first, uint64_t count, uint32_t *rows,
+             uint32_t *lengths, const std::atomic<bool> &abort) {
+    uint64_t next = 0;
+    uint32_t active = 0;
+    const uint32_t maxLength = run.maxLength;
+    const uint64_t *offsets = run.offsets;
+    const AliasEntry *alias = run.alias;
+    const uint64_t pairSeed = run.seed ^ kAliasKeyFlip;
+    // Walkers of length 1 (max_length 1) end where they start.
+    auto begin = [&](uint32_t i) {
+      while (next < count) {
+        uint64_t l = next++;
+        uint64_t w = first + l;
+        uint32_t start = run.startOf(w);
+        if (rows)
+          rows[l * run.stride] = start;
+        if (maxLength <= 1) {
+          if (lengths)
+            lengths[l] = 1;
+          ++stats.walks;
+          continue;
+        }
+        cur[i] = start;
+        length[i] = 1;
+        walker[i] = w;
+        local[i] = l;
+        prefetch(offsets + start);
+        return true;
+      }
+      return false;
+    };
+    // Slots [0, active) hold walkers; a finished one is replaced by the
+    // next walker, or by the last slot's walker when none is left.
+    auto finish = [&](uint32_t i) {
+      if (lengths)
+        lengths[local[i]] = length[i];
+      ++stats.walks;
+      stats.steps += length[i] - 1;
+      if (begin(i))
+        return true;
+      --active;
+      if (i != active) {
+        cur[i] = cur[active];
+        length[i] = length[active];
+        walker[i] = walker[active];
+        local[i] = local[active];
+        pos[i] = pos[active];
+        for (int j = 0; j < 4; ++j)
+          words[4 * size_t(i) + j] = words[4 * size_t(active) + j];
+      }
+      return false;
+    };
+    for (uint32_t i = 0; i < width && begin(i); ++i)
+      ++active;
+    while (active) {
+      if (abort.load(std::memory_order_relaxed))
+        return;
+      // Pass 0: blocks for the walkers at an even step (step = length - 1).
+      uint32_t m = 0;
+      for (uint32_t i = 0; i < active; ++i) {
+        lane[m] = i;
+        m += (length[i] & 1); // length odd: step even
+      }
+      for (uint32_t j = 0; j < m; ++j) {
+        uint32_t i = lane[j];
+        c1[j] = (length[i] - 1) >> 1;
+        c2[j] = static_cast<uint32_t>(walker[i]);
+        c3[j] = static_cast<uint32_t>(walker[i] >> 32);
+      }
+      philoxLanes(m, pairSeed, c0.data(), c1.data(), c2.data(), c3.data());
+      for (uint32_t j = 0; j < m; ++j) {
+        uint32_t *w = &words[4 * size_t(lane[j])];
+        w[0] = c0[j];
+        w[1] = c1[j];
+        w[2] = c2[j];
+        w[3] = c3[j];
+      }
+      // Pass 1: the index, prefetch the cell. A walker at a sink ends.
+      for (uint32_t i = 0; i < active;) {
+        uint32_t v = cur[i];
+        uint64_t b = offsets[v];
+        uint64_t d = offsets[v + 1] - b;
+        if (__builtin_expect(d == 0, 0)) {
+          if (!finish(i))
+            continue; // slot i now holds another walker in pass 1
+          pos[i] = kNoCandidate; // a new walker: its first step next round
+          ++i;
+          continue;
+        }
+        uint32_t step = length[i] - 1;
+        uint32_t word = words[4 * size_t(i) + (step & 1) * 2];
+        uint32_t idx =
+            lemireIndex(word, static_cast<uint32_t>(d), [&]() -> WalkRng & {
+              retry = WalkRng(run.seed, walker[i], step);
+              return retry;
+            });
+        pos[i] = b + idx;
+        prefetch(alias + pos[i]);
+        ++i;
+      }
+      // Pass 2: coin, move.
+      for (uint32_t i = 0; i < active;) {
+        if (__builtin_expect(pos[i] == kNoCandidate, 0)) {
+          ++i;
+          continue;
+        }
+        uint32_t step = length[i] - 1;
+        uint32_t coin = words[4 * size_t(i) + (step & 1) * 2 + 1];
+        const AliasEntry &e = alias[pos[i]];
+        uint32_t to = coin < e.threshold ? e.target : e.aliasTarget;
+        if (__builtin_expect(to == SLUICE_VERTEX_NONE, 0)) {
+          if (finish(i))
+            pos[i] = kNoCandidate;
+          continue;
+        }
+        if (rows)
+          rows[local[i] * run.stride + length[i]] = to;
+        cur[i] = to;
+        prefetch(offsets + to);
+        if (++length[i] == maxLength) {
+          if (finish(i))
+            pos[i] = kNoCandidate;
+          continue;
+        }
+        ++i;
+      }
+    }
+  }
+
+  ThreadStats stats;
+
+  /// Folds the step count into the stats (every step is an alias step).
+  ThreadStats result() const {
+    ThreadStats out = stats;
+    out.aliasSteps = out.steps;
+    return out;
+  }
+
+private:
+  const Run &run;
+  const uint32_t width;
+  std::vector<uint32_t> cur, length;
+  std::vector<uint64_t> walker, local, pos;
+  std::vector<uint32_t> words;
+  std::vector<uint32_t> lane, c0, c1, c2, c3;
+  WalkRng retry{0, 0, 0};
+};
+
 //===----------------------------------------------------------------------===//
 // Set-up: alias tables and the cost ratio
 //===----------------------------------------------------------------------===//
@@ -544,9 +765,9 @@ struct AliasTables {
             prob.data(), alias.data(), scaled, small, large);
         for (uint64_t i = 0; i < d; ++i)
           entries[b + i] =
-              total > 0 ? AliasEntry{prob[i], run.targets[b + i],
-                                     run.targets[b + alias[i]]}
-                        : AliasEntry{0.0f, run.targets[b + i],
+              total > 0 ? aliasCell(prob[i], run.targets[b + i],
+                                    run.targets[b + alias[i]])
+                        : AliasEntry{0, run.targets[b + i],
                                      SLUICE_VERTEX_NONE};
       }
     });
@@ -836,10 +1057,11 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
                     kernelName(kernel));
   auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;
-  for (uint32_t t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      try {
-        Walker walker(run);
+  // DeepWalk-like runs take the specialised alias loop (the same walks).
+  const bool fastAlias = mode == Mode::Alias && !kernel->stop &&
+                         !kernel->update && !kernel->init &&
+                         run.stopProbability == 0;
+  auto work = [&](uint32_t t, auto &walker) {
         for (;;) {
           uint64_t c;
           ChunkBuffer *buffer = nullptr;
@@ -866,7 +1088,18 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
             buffer->ready = true;
           changed.notify_all();
         }
-        threadStats[t] = walker.stats;
+        threadStats[t] = walker.result();
+  };
+  for (uint32_t t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        if (fastAlias) {
+          AliasWalker walker(run);
+          work(t, walker);
+        } else {
+          Walker walker(run);
+          work(t, walker);
+        }
       } catch (...) {
         threadErrors[t] = std::current_exception();
         abort = true;
