@@ -40,6 +40,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #ifdef __linux__
@@ -126,6 +127,23 @@ struct Run {
   // Modes Rejection and Auto: per vertex, the kernel's upper bound, or -1
   // where the cost model picked reservoir (Auto).
   const double *vertexBound = nullptr;
+  // The same table when it has at most 256 distinct values (node2vec on an
+  // unweighted graph: the bound, or -1): one byte per vertex indexing a
+  // palette of exact doubles, so that it stays in cache (vertexBound is
+  // then NULL).
+  const uint8_t *boundIndex = nullptr;
+  const double *boundPalette = nullptr;
+
+  bool hasBounds() const { return vertexBound || boundIndex; }
+  double boundOf(uint32_t v) const {
+    return boundIndex ? boundPalette[boundIndex[v]] : vertexBound[v];
+  }
+  void prefetchBound(uint32_t v) const {
+    if (boundIndex)
+      __builtin_prefetch(boundIndex + v, 0, 3);
+    else if (vertexBound)
+      __builtin_prefetch(vertexBound + v, 0, 3);
+  }
 
   uint32_t startOf(uint64_t walker) const {
     uint64_t rank = walker / walksPerVertex;
@@ -199,6 +217,15 @@ struct Slot {
 };
 
 inline void prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+
+/// The stages of a step run once per walker per round: a call each (the
+/// compiler's choice when the round loop grows) costs up to a third of a
+/// node2vec step, so they are always inlined.
+#if defined(__GNUC__)
+#define SLUICE_WALK_INLINE inline __attribute__((always_inline))
+#else
+#define SLUICE_WALK_INLINE inline
+#endif
 
 /// Philox4x32-10 of the counters (0, c1[i], c2[i], c3[i]) under `seed`,
 /// for lanes 0 .. n-1, in place into c0..c3 (the same function as
@@ -369,14 +396,13 @@ private:
     s.stage1 = false;
     s.active = true;
     prefetch(run.offsets + start);
-    if (run.vertexBound)
-      prefetch(run.vertexBound + start);
+    run.prefetchBound(start);
   }
 
   /// Stage 0 of a step (block: the first Philox block of the step's
   /// stream, or in Mode::Alias the block of the step pair); false when the
   /// walk has ended.
-  bool stage0(Slot &s, const uint32_t block[4]) {
+  SLUICE_WALK_INLINE bool stage0(Slot &s, const uint32_t block[4]) {
     {
       if (s.length >= run.maxLength)
         return false;
@@ -414,7 +440,7 @@ private:
         break;
       case Mode::Auto:
       case Mode::Rejection:
-        s.bound = run.vertexBound[cur];
+        s.bound = run.boundOf(cur);
         s.kind = s.bound < 0 ? Mode::Reservoir : Mode::Rejection;
         break;
       case Mode::Reservoir:
@@ -454,7 +480,7 @@ private:
   }
 
   /// Stage 1: draw, update, move; false when the walk has ended.
-  bool stage1(Slot &s) {
+  SLUICE_WALK_INLINE bool stage1(Slot &s) {
     s.stage1 = false;
     uint64_t b = s.begin, d = s.degree;
     const sluice_walk_frame_t *f = &s.f;
@@ -503,8 +529,7 @@ private:
       s.row[s.length] = next;
     ++s.length;
     prefetch(run.offsets + next);
-    if (run.vertexBound)
-      prefetch(run.vertexBound + next);
+    run.prefetchBound(next);
     return s.length < run.maxLength;
   }
 
@@ -877,6 +902,35 @@ std::vector<double> vertexBounds(const Run &run, bool costModel,
   return out;
 }
 
+/// The bound table as one byte per vertex into a palette of its distinct
+/// values (compared bit for bit, so every bound is kept exactly); false
+/// when it has more than 256 of them.
+bool paletteOf(const std::vector<double> &bounds, std::vector<uint8_t> *index,
+               std::vector<double> *palette) {
+  palette->clear();
+  index->resize(bounds.size());
+  std::unordered_map<uint64_t, uint8_t> slot;
+  uint64_t lastBits = 0;
+  uint8_t last = 0;
+  for (size_t v = 0; v < bounds.size(); ++v) {
+    uint64_t bits;
+    std::memcpy(&bits, &bounds[v], sizeof(bits));
+    if (v == 0 || bits != lastBits) {
+      auto [it, inserted] =
+          slot.emplace(bits, static_cast<uint8_t>(palette->size()));
+      if (inserted) {
+        if (palette->size() == 256)
+          return false;
+        palette->push_back(bounds[v]);
+      }
+      last = it->second;
+      lastBits = bits;
+    }
+    (*index)[v] = last;
+  }
+  return true;
+}
+
 /// FlexiWalker's start-up profiling with the kernel itself: the cost of a
 /// rejection trial over the cost of a reservoir edge, measured on up to 256
 /// vertices of the graph (degree >= 2, evenly spread over the ids), with
@@ -1099,9 +1153,17 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
   if (mode == Mode::Auto && run.costRatio == 0)
     run.costRatio = calibrate(run);
   std::vector<double> bounds;
+  std::vector<uint8_t> boundIndex;
+  std::vector<double> boundPalette;
   if (mode == Mode::Auto || mode == Mode::Rejection) {
     bounds = vertexBounds(run, mode == Mode::Auto, threads);
     run.vertexBound = bounds.data();
+    if (paletteOf(bounds, &boundIndex, &boundPalette)) {
+      run.vertexBound = nullptr;
+      run.boundIndex = boundIndex.data();
+      run.boundPalette = boundPalette.data();
+      std::vector<double>().swap(bounds);
+    }
   }
 
   uint64_t numChunks =
