@@ -40,7 +40,12 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 using namespace sluice::rt;
 using namespace sluice::walk;
@@ -63,16 +68,39 @@ constexpr uint64_t kMaxChunkWalkers = 4096;
 constexpr uint64_t kChunkEntries = uint64_t(1) << 21;
 
 /// One cell of a vertex's alias table: go to `target` (the target of the
-/// cell's own edge) with probability `prob`, else to `aliasTarget` (the
-/// target of its alias edge). Both vertices are stored in the cell, so a
-/// step reads one 12-byte cell (prefetched) besides the offsets. A vertex
-/// without positive weight has prob 0 and aliasTarget SLUICE_VERTEX_NONE in
+/// cell's own edge) when a uniform 32-bit coin is below `threshold` (the
+/// cell's probability times 2^32), else to `aliasTarget` (the target of its
+/// alias edge). Both vertices are stored in the cell, so a step reads one
+/// 12-byte cell (prefetched) besides the offsets. A cell of probability 1
+/// has threshold 2^32 - 1 and aliasTarget == target; a vertex without
+/// positive weight has threshold 0 and aliasTarget SLUICE_VERTEX_NONE in
 /// every cell.
 struct AliasEntry {
-  float prob;
+  uint32_t threshold;
   uint32_t target;
   uint32_t aliasTarget;
 };
+
+/// The alias cell of probability `prob` (a float of buildAlias, in [0, 1])
+/// between `target` and `aliasTarget`. prob * 2^32 is exact for every
+/// float above 2^-9 and rounds to the nearest integer below, so the coin
+/// keeps the float's precision.
+AliasEntry aliasCell(float prob, uint32_t target, uint32_t aliasTarget) {
+  if (prob >= 1.0f)
+    return AliasEntry{UINT32_MAX, target, target};
+  double scaled = static_cast<double>(prob) * 4294967296.0;
+  return AliasEntry{static_cast<uint32_t>(std::lround(scaled)), target,
+                    aliasTarget};
+}
+
+/// The alias mode's stream: the index and coin words of step `step` of a
+/// walker are words 2 * (step % 2) and 2 * (step % 2) + 1 of the Philox
+/// block of counter (0, step / 2, walker low, walker high) under the seed
+/// with these words flipped (so one 10-round block serves two steps, and
+/// the stream never meets WalkRng's or random()'s). Any further draw of the
+/// step (the stop probability, the rare retry of the unbiased index) comes
+/// from WalkRng(seed, walker, step).
+constexpr uint64_t kAliasKeyFlip = 0x3c6ef372a54ff53aull;
 
 /// The read-only description of one run, shared by all threads.
 struct Run {
@@ -99,6 +127,23 @@ struct Run {
   // Modes Rejection and Auto: per vertex, the kernel's upper bound, or -1
   // where the cost model picked reservoir (Auto).
   const double *vertexBound = nullptr;
+  // The same table when it has at most 256 distinct values (node2vec on an
+  // unweighted graph: the bound, or -1): one byte per vertex indexing a
+  // palette of exact doubles, so that it stays in cache (vertexBound is
+  // then NULL).
+  const uint8_t *boundIndex = nullptr;
+  const double *boundPalette = nullptr;
+
+  bool hasBounds() const { return vertexBound || boundIndex; }
+  double boundOf(uint32_t v) const {
+    return boundIndex ? boundPalette[boundIndex[v]] : vertexBound[v];
+  }
+  void prefetchBound(uint32_t v) const {
+    if (boundIndex)
+      __builtin_prefetch(boundIndex + v, 0, 3);
+    else if (vertexBound)
+      __builtin_prefetch(vertexBound + v, 0, 3);
+  }
 
   uint32_t startOf(uint64_t walker) const {
     uint64_t rank = walker / walksPerVertex;
@@ -164,6 +209,7 @@ struct Slot {
   uint32_t length = 0;
   uint64_t local = 0; // index in the chunk
   uint64_t begin = 0, degree = 0, pre = 0;
+  uint32_t coin = 0; // Mode::Alias: the step's coin word
   double bound = 0;
   Mode kind = Mode::Reservoir; // the sampler chosen for this step
   bool stage1 = false;
@@ -171,6 +217,15 @@ struct Slot {
 };
 
 inline void prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+
+/// The stages of a step run once per walker per round: a call each (the
+/// compiler's choice when the round loop grows) costs up to a third of a
+/// node2vec step, so they are always inlined.
+#if defined(__GNUC__)
+#define SLUICE_WALK_INLINE inline __attribute__((always_inline))
+#else
+#define SLUICE_WALK_INLINE inline
+#endif
 
 /// Philox4x32-10 of the counters (0, c1[i], c2[i], c3[i]) under `seed`,
 /// for lanes 0 .. n-1, in place into c0..c3 (the same function as
@@ -202,6 +257,27 @@ void philoxLanes(uint32_t n, uint64_t seed, uint32_t *__restrict c0,
       c2[i] = n2;
     }
   }
+}
+
+/// Uniform in [0, n) for 0 < n < 2^32 by Lemire's multiply-shift from the
+/// word `word`, unbiased: in the rare case (probability < n / 2^32) that
+/// the word falls in the biased low part, further words come from `more`
+/// (a callable returning a WalkRng&), as rng.uniformIndex would draw them.
+template <class MoreFn>
+inline uint32_t lemireIndex(uint32_t word, uint32_t n, MoreFn &&more) {
+  uint64_t m = static_cast<uint64_t>(word) * n;
+  uint32_t low = static_cast<uint32_t>(m);
+  if (__builtin_expect(low < n, 0)) {
+    uint32_t threshold = static_cast<uint32_t>(-n) % n;
+    if (low < threshold) {
+      WalkRng &rng = more();
+      while (low < threshold) {
+        m = static_cast<uint64_t>(rng.nextU32()) * n;
+        low = static_cast<uint32_t>(m);
+      }
+    }
+  }
+  return static_cast<uint32_t>(m >> 32);
 }
 
 /// rng.uniformIndex(n), with its 32-bit path inlined (the same draws).
@@ -272,13 +348,17 @@ public:
     while (active) {
       if (abort.load(std::memory_order_relaxed))
         return;
+      // Mode::Alias: the block of the step pair (see kAliasKeyFlip).
+      const bool pairs = run.mode == Mode::Alias;
       for (uint32_t i = 0; i < n; ++i) {
         const Slot &s = slots[i];
-        lane1[i] = static_cast<uint32_t>(s.f.step);
+        uint32_t step = static_cast<uint32_t>(s.f.step);
+        lane1[i] = pairs ? step >> 1 : step;
         lane2[i] = static_cast<uint32_t>(s.f.walker);
         lane3[i] = static_cast<uint32_t>(s.f.walker >> 32);
       }
-      philoxFirstBlocks(n);
+      philoxLanes(n, pairs ? run.seed ^ kAliasKeyFlip : run.seed,
+                  lane0.data(), lane1.data(), lane2.data(), lane3.data());
       for (uint32_t i = 0; i < n; ++i) {
         Slot &s = slots[i];
         if (!s.active)
@@ -294,6 +374,7 @@ public:
   }
 
   ThreadStats stats;
+  ThreadStats result() const { return stats; }
 
 private:
   void begin(Slot &s, uint64_t first, uint64_t local, uint32_t *rows) {
@@ -315,23 +396,25 @@ private:
     s.stage1 = false;
     s.active = true;
     prefetch(run.offsets + start);
-    if (run.vertexBound)
-      prefetch(run.vertexBound + start);
-  }
-
-  void philoxFirstBlocks(uint32_t n) {
-    philoxLanes(n, run.seed, lane0.data(), lane1.data(), lane2.data(),
-                lane3.data());
+    run.prefetchBound(start);
   }
 
   /// Stage 0 of a step (block: the first Philox block of the step's
-  /// stream); false when the walk has ended.
-  bool stage0(Slot &s, const uint32_t block[4]) {
+  /// stream, or in Mode::Alias the block of the step pair); false when the
+  /// walk has ended.
+  SLUICE_WALK_INLINE bool stage0(Slot &s, const uint32_t block[4]) {
     {
       if (s.length >= run.maxLength)
         return false;
-      s.rng = WalkRng(run.seed, s.f.walker, static_cast<uint32_t>(s.f.step),
-                      block);
+      uint32_t step = static_cast<uint32_t>(s.f.step);
+      uint32_t indexWord = 0;
+      if (run.mode == Mode::Alias) {
+        s.rng = WalkRng(run.seed, s.f.walker, step);
+        indexWord = block[(step & 1) * 2];
+        s.coin = block[(step & 1) * 2 + 1];
+      } else {
+        s.rng = WalkRng(run.seed, s.f.walker, step, block);
+      }
       if (run.stopProbability > 0 &&
           s.rng.nextDouble() < run.stopProbability)
         return false;
@@ -351,12 +434,13 @@ private:
           prefetch(run.weights + s.begin + s.pre);
         break;
       case Mode::Alias:
-        s.pre = uniformIndex(s.rng, s.degree);
+        s.pre = lemireIndex(indexWord, static_cast<uint32_t>(s.degree),
+                            [&]() -> WalkRng & { return s.rng; });
         prefetch(run.alias + s.begin + s.pre);
         break;
       case Mode::Auto:
       case Mode::Rejection:
-        s.bound = run.vertexBound[cur];
+        s.bound = run.boundOf(cur);
         s.kind = s.bound < 0 ? Mode::Reservoir : Mode::Rejection;
         break;
       case Mode::Reservoir:
@@ -396,7 +480,7 @@ private:
   }
 
   /// Stage 1: draw, update, move; false when the walk has ended.
-  bool stage1(Slot &s) {
+  SLUICE_WALK_INLINE bool stage1(Slot &s) {
     s.stage1 = false;
     uint64_t b = s.begin, d = s.degree;
     const sluice_walk_frame_t *f = &s.f;
@@ -411,7 +495,7 @@ private:
       break;
     case Mode::Alias: {
       const AliasEntry &e = run.alias[b + s.pre];
-      next = s.rng.nextDouble() < e.prob ? e.target : e.aliasTarget;
+      next = s.coin < e.threshold ? e.target : e.aliasTarget;
       if (next == SLUICE_VERTEX_NONE)
         return false;
       ++stats.aliasSteps;
@@ -445,8 +529,7 @@ private:
       s.row[s.length] = next;
     ++s.length;
     prefetch(run.offsets + next);
-    if (run.vertexBound)
-      prefetch(run.vertexBound + next);
+    run.prefetchBound(next);
     return s.length < run.maxLength;
   }
 
@@ -486,6 +569,173 @@ private:
   std::vector<int64_t> state;
 };
 
+/// Mode::Alias for a kernel without stop or update function and without
+/// stop probability (DeepWalk): the same walks as Walker, from a loop
+/// specialised to it. Per walker only its vertex, length, id and the
+/// four words of its step pair's block are kept (arrays, not frames), and
+/// a round advances every walker in three passes:
+///   0. the Philox blocks of the walkers at an even step (compacted into
+///      one batch: one 10-round block serves two steps);
+///   1. read the offsets (prefetched when the walker arrived), the index
+///      by Lemire's multiply-shift, prefetch the alias cell;
+///   2. the coin against the cell's 32-bit threshold, move, write the
+///      vertex, prefetch the offsets of the vertex reached.
+/// No kernel function is called per step.
+class AliasWalker {
+public:
+  AliasWalker(const Run &run)
+      : run(run), width(run.walkersPerThread), cur(width), length(width),
+        walker(width), local(width), pos(width), words(4 * size_t(width)),
+        lane(width), c0(width), c1(width), c2(width), c3(width) {}
+
+  void chunk(uint64_t first, uint64_t count, uint32_t *rows,
+             uint32_t *lengths, const std::atomic<bool> &abort) {
+    uint64_t next = 0;
+    uint32_t active = 0;
+    const uint32_t maxLength = run.maxLength;
+    const uint64_t *offsets = run.offsets;
+    const AliasEntry *alias = run.alias;
+    const uint64_t pairSeed = run.seed ^ kAliasKeyFlip;
+    // Walkers of length 1 (max_length 1) end where they start.
+    auto begin = [&](uint32_t i) {
+      while (next < count) {
+        uint64_t l = next++;
+        uint64_t w = first + l;
+        uint32_t start = run.startOf(w);
+        if (rows)
+          rows[l * run.stride] = start;
+        if (maxLength <= 1) {
+          if (lengths)
+            lengths[l] = 1;
+          ++stats.walks;
+          continue;
+        }
+        cur[i] = start;
+        length[i] = 1;
+        walker[i] = w;
+        local[i] = l;
+        prefetch(offsets + start);
+        return true;
+      }
+      return false;
+    };
+    // Slots [0, active) hold walkers; a finished one is replaced by the
+    // next walker, or by the last slot's walker when none is left.
+    auto finish = [&](uint32_t i) {
+      if (lengths)
+        lengths[local[i]] = length[i];
+      ++stats.walks;
+      stats.steps += length[i] - 1;
+      if (begin(i))
+        return true;
+      --active;
+      if (i != active) {
+        cur[i] = cur[active];
+        length[i] = length[active];
+        walker[i] = walker[active];
+        local[i] = local[active];
+        pos[i] = pos[active];
+        for (int j = 0; j < 4; ++j)
+          words[4 * size_t(i) + j] = words[4 * size_t(active) + j];
+      }
+      return false;
+    };
+    for (uint32_t i = 0; i < width && begin(i); ++i)
+      ++active;
+    while (active) {
+      if (abort.load(std::memory_order_relaxed))
+        return;
+      // Pass 0: blocks for the walkers at an even step (step = length - 1).
+      uint32_t m = 0;
+      for (uint32_t i = 0; i < active; ++i) {
+        lane[m] = i;
+        m += (length[i] & 1); // length odd: step even
+      }
+      for (uint32_t j = 0; j < m; ++j) {
+        uint32_t i = lane[j];
+        c1[j] = (length[i] - 1) >> 1;
+        c2[j] = static_cast<uint32_t>(walker[i]);
+        c3[j] = static_cast<uint32_t>(walker[i] >> 32);
+      }
+      philoxLanes(m, pairSeed, c0.data(), c1.data(), c2.data(), c3.data());
+      for (uint32_t j = 0; j < m; ++j) {
+        uint32_t *w = &words[4 * size_t(lane[j])];
+        w[0] = c0[j];
+        w[1] = c1[j];
+        w[2] = c2[j];
+        w[3] = c3[j];
+      }
+      // Pass 1: the index, prefetch the cell. A walker at a sink ends.
+      for (uint32_t i = 0; i < active;) {
+        uint32_t v = cur[i];
+        uint64_t b = offsets[v];
+        uint64_t d = offsets[v + 1] - b;
+        if (__builtin_expect(d == 0, 0)) {
+          if (!finish(i))
+            continue; // slot i now holds another walker in pass 1
+          pos[i] = kNoCandidate; // a new walker: its first step next round
+          ++i;
+          continue;
+        }
+        uint32_t step = length[i] - 1;
+        uint32_t word = words[4 * size_t(i) + (step & 1) * 2];
+        uint32_t idx =
+            lemireIndex(word, static_cast<uint32_t>(d), [&]() -> WalkRng & {
+              retry = WalkRng(run.seed, walker[i], step);
+              return retry;
+            });
+        pos[i] = b + idx;
+        prefetch(alias + pos[i]);
+        ++i;
+      }
+      // Pass 2: coin, move.
+      for (uint32_t i = 0; i < active;) {
+        if (__builtin_expect(pos[i] == kNoCandidate, 0)) {
+          ++i;
+          continue;
+        }
+        uint32_t step = length[i] - 1;
+        uint32_t coin = words[4 * size_t(i) + (step & 1) * 2 + 1];
+        const AliasEntry &e = alias[pos[i]];
+        uint32_t to = coin < e.threshold ? e.target : e.aliasTarget;
+        if (__builtin_expect(to == SLUICE_VERTEX_NONE, 0)) {
+          if (finish(i))
+            pos[i] = kNoCandidate;
+          continue;
+        }
+        if (rows)
+          rows[local[i] * run.stride + length[i]] = to;
+        cur[i] = to;
+        prefetch(offsets + to);
+        if (++length[i] == maxLength) {
+          if (finish(i))
+            pos[i] = kNoCandidate;
+          continue;
+        }
+        ++i;
+      }
+    }
+  }
+
+  ThreadStats stats;
+
+  /// Folds the step count into the stats (every step is an alias step).
+  ThreadStats result() const {
+    ThreadStats out = stats;
+    out.aliasSteps = out.steps;
+    return out;
+  }
+
+private:
+  const Run &run;
+  const uint32_t width;
+  std::vector<uint32_t> cur, length;
+  std::vector<uint64_t> walker, local, pos;
+  std::vector<uint32_t> words;
+  std::vector<uint32_t> lane, c0, c1, c2, c3;
+  WalkRng retry{0, 0, 0};
+};
+
 //===----------------------------------------------------------------------===//
 // Set-up: alias tables and the cost ratio
 //===----------------------------------------------------------------------===//
@@ -516,9 +766,77 @@ void parallelRanges(uint64_t n, uint32_t threads, Body &&body) {
       std::rethrow_exception(e);
 }
 
+/// An array of trivially copyable T (zero-filled) in anonymous memory
+/// that the kernel is asked to back with transparent huge pages (Linux
+/// madvise; elsewhere, or when mmap fails, plain pages): the walk reads
+/// one random cell per step, and with 4 KiB pages a table of a few
+/// megabytes misses the TLB as often as the cache.
+template <class T> class HugeArray {
+public:
+  HugeArray() = default;
+  HugeArray(const HugeArray &) = delete;
+  HugeArray &operator=(const HugeArray &) = delete;
+  ~HugeArray() { release(); }
+
+  void resize(uint64_t n) {
+    release();
+    if (n == 0)
+      return;
+    if (n > UINT64_MAX / sizeof(T))
+      throw std::bad_alloc();
+#ifdef __linux__
+    constexpr uint64_t kHuge = uint64_t(2) << 20;
+    uint64_t bytes = n * sizeof(T);
+    if (bytes >= kHuge) {
+      uint64_t mapped = (bytes + 2 * kHuge - 1) & ~(kHuge - 1);
+      void *p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p != MAP_FAILED) {
+        // Start at a 2 MiB boundary, so that every huge page is full.
+        uintptr_t a = reinterpret_cast<uintptr_t>(p);
+        uintptr_t aligned = (a + kHuge - 1) & ~uintptr_t(kHuge - 1);
+        ::madvise(reinterpret_cast<void *>(aligned), mapped - (aligned - a),
+                  MADV_HUGEPAGE);
+        map_ = p;
+        mapped_ = mapped;
+        data_ = reinterpret_cast<T *>(aligned);
+        size_ = n;
+        return; // anonymous memory is zero
+      }
+    }
+#endif
+    vector_.assign(n, T{});
+    data_ = vector_.data();
+    size_ = n;
+  }
+  T *data() { return data_; }
+  const T *data() const { return data_; }
+  T &operator[](uint64_t i) { return data_[i]; }
+  uint64_t size() const { return size_; }
+
+private:
+  void release() {
+#ifdef __linux__
+    if (map_)
+      ::munmap(map_, mapped_);
+#endif
+    map_ = nullptr;
+    mapped_ = 0;
+    std::vector<T>().swap(vector_);
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+  void *map_ = nullptr;
+  uint64_t mapped_ = 0;
+  std::vector<T> vector_;
+  T *data_ = nullptr;
+  uint64_t size_ = 0;
+};
+
 /// Per-vertex alias tables over the kernel's (static) weight.
 struct AliasTables {
-  std::vector<AliasEntry> entries;
+  HugeArray<AliasEntry> entries;
 
   void build(const Run &run, uint32_t threads) {
     uint64_t m = run.offsets[run.numVertices];
@@ -544,9 +862,9 @@ struct AliasTables {
             prob.data(), alias.data(), scaled, small, large);
         for (uint64_t i = 0; i < d; ++i)
           entries[b + i] =
-              total > 0 ? AliasEntry{prob[i], run.targets[b + i],
-                                     run.targets[b + alias[i]]}
-                        : AliasEntry{0.0f, run.targets[b + i],
+              total > 0 ? aliasCell(prob[i], run.targets[b + i],
+                                    run.targets[b + alias[i]])
+                        : AliasEntry{0, run.targets[b + i],
                                      SLUICE_VERTEX_NONE};
       }
     });
@@ -582,6 +900,35 @@ std::vector<double> vertexBounds(const Run &run, bool costModel,
     }
   });
   return out;
+}
+
+/// The bound table as one byte per vertex into a palette of its distinct
+/// values (compared bit for bit, so every bound is kept exactly); false
+/// when it has more than 256 of them.
+bool paletteOf(const std::vector<double> &bounds, std::vector<uint8_t> *index,
+               std::vector<double> *palette) {
+  palette->clear();
+  index->resize(bounds.size());
+  std::unordered_map<uint64_t, uint8_t> slot;
+  uint64_t lastBits = 0;
+  uint8_t last = 0;
+  for (size_t v = 0; v < bounds.size(); ++v) {
+    uint64_t bits;
+    std::memcpy(&bits, &bounds[v], sizeof(bits));
+    if (v == 0 || bits != lastBits) {
+      auto [it, inserted] =
+          slot.emplace(bits, static_cast<uint8_t>(palette->size()));
+      if (inserted) {
+        if (palette->size() == 256)
+          return false;
+        palette->push_back(bounds[v]);
+      }
+      last = it->second;
+      lastBits = bits;
+    }
+    (*index)[v] = last;
+  }
+  return true;
 }
 
 /// FlexiWalker's start-up profiling with the kernel itself: the cost of a
@@ -806,9 +1153,17 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
   if (mode == Mode::Auto && run.costRatio == 0)
     run.costRatio = calibrate(run);
   std::vector<double> bounds;
+  std::vector<uint8_t> boundIndex;
+  std::vector<double> boundPalette;
   if (mode == Mode::Auto || mode == Mode::Rejection) {
     bounds = vertexBounds(run, mode == Mode::Auto, threads);
     run.vertexBound = bounds.data();
+    if (paletteOf(bounds, &boundIndex, &boundPalette)) {
+      run.vertexBound = nullptr;
+      run.boundIndex = boundIndex.data();
+      run.boundPalette = boundPalette.data();
+      std::vector<double>().swap(bounds);
+    }
   }
 
   uint64_t numChunks =
@@ -836,10 +1191,11 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
                     kernelName(kernel));
   auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;
-  for (uint32_t t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      try {
-        Walker walker(run);
+  // DeepWalk-like runs take the specialised alias loop (the same walks).
+  const bool fastAlias = mode == Mode::Alias && !kernel->stop &&
+                         !kernel->update && !kernel->init &&
+                         run.stopProbability == 0;
+  auto work = [&](uint32_t t, auto &walker) {
         for (;;) {
           uint64_t c;
           ChunkBuffer *buffer = nullptr;
@@ -866,7 +1222,18 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
             buffer->ready = true;
           changed.notify_all();
         }
-        threadStats[t] = walker.stats;
+        threadStats[t] = walker.result();
+  };
+  for (uint32_t t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        if (fastAlias) {
+          AliasWalker walker(run);
+          work(t, walker);
+        } else {
+          Walker walker(run);
+          work(t, walker);
+        }
       } catch (...) {
         threadErrors[t] = std::current_exception();
         abort = true;

@@ -196,6 +196,66 @@ TEST(WalkEngine, EndsAtSinksAndZeroWeightVertices) {
   }
 }
 
+/// A static walk without stop, update or stop probability (DeepWalk) runs
+/// in the engine's specialised alias loop; the same kernel with a stop
+/// function that never stops runs in the general one. Both must give the
+/// same bytes and counts, also with sinks, zero-weight vertices, walks of
+/// one vertex and any thread count and interleaving width.
+int neverStop(const sluice_walk_frame_t *) { return 0; }
+
+TEST(WalkEngine, AliasFastPathMatchesGeneralPath) {
+  // Directed, weighted, with sinks and all-zero-weight vertices.
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  std::vector<float> weights;
+  uint64_t x = 99;
+  for (uint32_t i = 0; i < 6000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t u = static_cast<uint32_t>((x >> 33) % 700);
+    uint32_t v = static_cast<uint32_t>((x >> 13) % 700);
+    if (u % 50 == 7)
+      continue; // sinks
+    edges.push_back({u, v});
+    weights.push_back(u % 40 == 3 ? 0.0f : float((x >> 5) % 7) + 0.5f);
+  }
+  GraphPtr g = makeGraph(700, edges, weights);
+  sluice_walk_kernel_t general = *kernel(Workload::DeepWalk);
+  general.stop = neverStop;
+  for (uint32_t length : {1u, 2u, 13u}) {
+    std::string reference;
+    uint64_t steps = 0;
+    for (auto [threads, width] : std::vector<std::pair<uint32_t, uint32_t>>{
+             {1, 0}, {2, 1}, {3, 7}, {2, 200}}) {
+      const sluice_walk_kernel_t *fast = kernel(Workload::DeepWalk);
+      const sluice_walk_kernel_t *both[] = {fast, &general};
+      for (const sluice_walk_kernel_t *k : both) {
+        sluice_walk_options_t o = testOptions();
+        o.max_length = length;
+        o.walks_per_vertex = 7; // 4,900 walkers: two chunks
+        o.threads = threads;
+        o.walkers_per_thread = width;
+        o.sampler = SLUICE_WALK_SAMPLER_ALIAS;
+        Walks out = runWalks(g.get(), k, nullptr, o);
+        ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+        ASSERT_EQ(out.walks.size(), 4900u);
+        EXPECT_EQ(out.stats.walks, 4900u);
+        EXPECT_EQ(out.stats.alias_steps, out.stats.steps);
+        if (reference.empty()) {
+          reference = out.bytes;
+          steps = out.stats.steps;
+          if (length > 1) {
+            EXPECT_GT(steps, uint64_t(length - 1) * 4900 / 2);
+          }
+          continue;
+        }
+        EXPECT_TRUE(out.bytes == reference)
+            << "length " << length << " threads " << threads << " width "
+            << width << (k == &general ? " general" : " fast") << " differs";
+        EXPECT_EQ(out.stats.steps, steps);
+      }
+    }
+  }
+}
+
 /// Every step of a metapath walk goes to the schema's next label; a walk
 /// that ends early is at a vertex without a neighbour of that label.
 TEST(WalkEngine, MetaPathFollowsSchema) {
