@@ -156,10 +156,12 @@ sluice::plan::planGatherJob(DemandOp op, const PlanNetwork &pn,
       llvm::handleAllErrors(
           read.takeError(),
           [&](const flow::AccessFileError &e) {
-            emitError(FileLineColLoc::get(op.getContext(), e.path, e.line,
-                                          e.column))
+            InFlightDiagnostic diag =
+                emitError(FileLineColLoc::get(op.getContext(), e.path, e.line,
+                                              e.column))
                 << e.message;
-            op.emitRemark() << "in the access file of this gather job";
+            diag.attachNote(op.getLoc())
+                << "in the access file of this gather job";
           },
           [&](const llvm::ErrorInfoBase &e) { op.emitError() << e.message(); });
       return r;
