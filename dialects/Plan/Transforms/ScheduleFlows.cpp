@@ -167,7 +167,10 @@ LogicalResult ScheduleFlowsPass::expand(DemandOp op, const PlanNetwork &pn,
                   << job->classes << " classes; placement: Moment's greedy "
                   << fmt("%.6g", job->greedy) << " s, integral MIP "
                   << fmt("%.6g", job->integral) << " s"
-                  << (job->provedOptimal ? " (proved optimal)" : "")
+                  << (job->provedOptimal ? " (proved optimal)"
+                      : job->integral <= job->relaxation * (1 + 1.0001e-4)
+                          ? " (within 0.01% of the LP bound)"
+                          : " (time limit reached, not proved)")
                   << ", LP relaxation bound " << fmt("%.6g", job->relaxation)
                   << " s; chosen: " << job->method << " ("
                   << fmt("%.3g", job->greedy /
