@@ -757,6 +757,7 @@ void Dumper::decl(const Decl &d) {
       for (const DemandClause &c : item.clauses)
         for (const Endpoint &ep : c.endpoints)
           endpoint(c.word, ep);
+      props(item.props);
     }
     return;
   }

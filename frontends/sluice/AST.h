@@ -594,6 +594,11 @@ struct DemandItem {
   SourceRange kindRange;
   ExprPtr bytes;
   std::vector<DemandClause> clauses;
+  /// The options of a gather job (`gather feats from ... to ... { items:
+  /// ..., item_bytes: ..., access: ... }`); hasProps even when empty.
+  std::vector<Prop> props;
+  bool hasProps = false;
+  SourceRange propsRange;
   SourceRange range;
 };
 

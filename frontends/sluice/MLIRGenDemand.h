@@ -24,6 +24,11 @@ mlir::LogicalResult lowerDemands(mlir::ModuleOp module,
                                  const ast::Program &program,
                                  const ConstEnv &globals);
 
+/// Whether `decl` is a graph that a gather job samples (`access:
+/// sample(GRAPH, ...)`); lowerDemands reads its file, so it needs no graph
+/// op of its own.
+bool isDemandGraph(const ast::Program &program, const ast::Decl &decl);
+
 } // namespace sluice
 
 #endif // SLUICE_FRONTENDS_SLUICE_MLIRGENDEMAND_H

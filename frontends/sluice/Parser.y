@@ -909,7 +909,8 @@ job_decl
 
 //===----------------------------------------------------------------------===//
 // demand      = "demand" IDENT "on" IDENT "{" { demand_part [ "," | ";" ] } "}" ;
-// demand_part = IDENT ":" expr | IDENT expr demand_clause { demand_clause } ;
+// demand_part = IDENT ":" expr
+//             | IDENT expr demand_clause { demand_clause } [ props ] ;
 // demand_clause = ( "from" | "to" | "over" ) targets ;
 // targets     = endpoint | "[" endpoint { "," endpoint } [ "," ] "]" ;
 //===----------------------------------------------------------------------===//
@@ -952,6 +953,16 @@ demand_item
       $$.kindRange = @1;
       $$.bytes = std::move($2);
       $$.clauses = std::move($3);
+      $$.range = @$;
+    }
+  | IDENT expr demand_clauses props {
+      $$.kind = std::move($1);
+      $$.kindRange = @1;
+      $$.bytes = std::move($2);
+      $$.clauses = std::move($3);
+      $$.props = std::move($4);
+      $$.hasProps = true;
+      $$.propsRange = @4;
       $$.range = @$;
     }
   ;

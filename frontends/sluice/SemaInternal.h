@@ -230,6 +230,8 @@ public:
   void checkJob(ast::JobDecl &job);
   void checkSchedule(ast::ScheduleDecl &schedule);
   void checkDemand(ast::DemandDecl &demand);
+  /// The options of a gather job (SemaDemand.cpp).
+  void checkGatherJob(ast::DemandItem &item, size_t tiers);
   /// Checks an endpoint written outside topology `topo` (a demand's device
   /// set) against `topo`'s devices: names, instances, index bounds.
   void checkTopologyEndpoint(ast::TopologyDecl &topo, ast::Endpoint &ep);

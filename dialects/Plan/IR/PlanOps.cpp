@@ -73,6 +73,56 @@ LogicalResult DemandOp::verify() {
     return emitOpError() << "'" << getKind()
                          << "' runs over one group: sources and destinations "
                             "must be equal";
+  if (auto job = getJobAttr()) {
+    if (getKind() != "gather")
+      return emitOpError() << "only a 'gather' has a job";
+    auto items = job.getAs<IntegerAttr>("items");
+    auto itemBytes = job.getAs<FloatAttr>("item_bytes");
+    if (!items || items.getInt() <= 0 || !itemBytes ||
+        !isFiniteNum(itemBytes.getValueAsDouble()) ||
+        itemBytes.getValueAsDouble() <= 0)
+      return emitOpError() << "a gather job needs positive 'items' (i64) and "
+                              "'item_bytes' (f64)";
+    bool file = static_cast<bool>(job.getAs<StringAttr>("access_file"));
+    bool graph = static_cast<bool>(job.getAs<StringAttr>("graph"));
+    if (file == graph)
+      return emitOpError() << "a gather job needs exactly one of "
+                              "'access_file' and 'graph'";
+    if (graph && (!job.getAs<StringAttr>("graph_format") ||
+                  !job.getAs<DenseI64ArrayAttr>("fanout")))
+      return emitOpError() << "a sampled gather job needs 'graph_format' and "
+                              "'fanout'";
+    if (auto cap = job.getAs<ArrayAttr>("capacity"))
+      if (cap.size() != getSources().size())
+        return emitOpError() << "'capacity' needs one size per tier";
+  }
+  return success();
+}
+
+LogicalResult PlacementOp::verify() {
+  size_t n = getTiers().size();
+  if (getTierItems().size() != n || getTierCapacity().size() != n)
+    return emitOpError() << "needs one item count and one capacity per tier";
+  double total = 0;
+  for (size_t t = 0; t < n; ++t) {
+    auto items = dyn_cast<FloatAttr>(getTierItems()[t]);
+    auto cap = dyn_cast<FloatAttr>(getTierCapacity()[t]);
+    if (!items || !cap)
+      return emitOpError() << "tier counts and capacities are f64";
+    double k = items.getValueAsDouble();
+    if (!isFiniteNum(k) || k < 0 ||
+        k * getItemBytes().convertToDouble() >
+            cap.getValueAsDouble() * (1 + 1e-9))
+      return emitOpError() << "tier '"
+                           << cast<StringAttr>(getTiers()[t]).getValue()
+                           << "' holds " << num(k)
+                           << " items, more than its capacity";
+    total += k;
+  }
+  if (std::abs(total - static_cast<double>(getItems())) >
+      1e-6 * static_cast<double>(getItems()))
+    return emitOpError() << "places " << num(total) << " of " << getItems()
+                         << " items";
   return success();
 }
 
@@ -116,6 +166,8 @@ LogicalResult ScheduleOp::verifyRegions() {
       end = c.getEnd().convertToDouble();
     else if (auto c = dyn_cast<CollectiveOp>(op))
       end = c.getEnd().convertToDouble();
+    else if (isa<PlacementOp>(op))
+      end = 0;
     else
       return op.emitOpError() << "is not allowed in plan.schedule";
     if (!endsBy(end, makespan))

@@ -69,12 +69,22 @@ def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
       over the group, which `plan-schedule-flows` plans by algorithm
       (ring, tree, in-network, hierarchical; see `plan.collective`);
 
+    A `gather` with a `job` dictionary is a gather job (docs/flows.md,
+    "Gather jobs"): `items` (i64) items of `item_bytes` (f64) each, read
+    with per-destination access counts from `access_file` (a path) or
+    derived from the graph file `graph` (`graph_format`, `graph_undirected`)
+    with the sampling `fanout` (array of i64); optional `classes` (i64) and
+    `capacity` (array of f64, bytes per device, one per tier). Each source
+    pattern is one tier, in priority order, and `bytes` is the data set's
+    size (items x item_bytes).
+
     where `n` is the group size. For the collectives `sources` and
     `destinations` are the same group. `bytes` is finite and positive,
     patterns are non-empty.
   }];
   let arguments = (ins StrAttr:$kind, F64Attr:$bytes,
-                       StrArrayAttr:$sources, StrArrayAttr:$destinations);
+                       StrArrayAttr:$sources, StrArrayAttr:$destinations,
+                       OptionalAttr<DictionaryAttr>:$job);
   let assemblyFormat =
       "$kind $bytes `from` $sources `to` $destinations attr-dict";
   let hasVerifier = 1;
@@ -196,6 +206,31 @@ def Plan_CollectiveOp : Plan_Op<"collective", [HasParent<"ScheduleOp">]> {
 //===----------------------------------------------------------------------===//
 // plan.compute
 //===----------------------------------------------------------------------===//
+
+def Plan_PlacementOp : Plan_Op<"placement", [HasParent<"ScheduleOp">]> {
+  let summary = "Where a gather job's items are stored";
+  let description = [{
+    The data placement `plan-schedule-flows` chose for gather job `label`:
+    `items` items of `item_bytes` bytes over the tiers `tiers` (source
+    patterns, priority order), `tier_items[t]` whole items on tier t
+    (striped over its devices), `tier_capacity[t]` the bytes tier t can
+    hold, `device_bytes` the bytes stored per device. `method` is the
+    placement used (`integral-mip` or `greedy-whole`), `makespans` maps
+    `greedy` (Moment's density greedy), `integral` (the joint MIP) and
+    `relaxation` (the LP bound: no placement is faster) to seconds. The
+    transfers of the schedule read the items from where this op says.
+  }];
+  let arguments = (ins StrAttr:$label, StrAttr:$method, I64Attr:$items,
+                       F64Attr:$item_bytes, StrArrayAttr:$tiers,
+                       ArrayAttr:$tier_items, ArrayAttr:$tier_capacity,
+                       DictionaryAttr:$device_bytes, DictionaryAttr:$makespans);
+  let assemblyFormat = [{
+    $label $method `items` `(` $items `x` $item_bytes `)` `tiers` $tiers
+    `counts` $tier_items `capacity` $tier_capacity `stored` $device_bytes
+    `makespans` $makespans attr-dict
+  }];
+  let hasVerifier = 1;
+}
 
 def Plan_ComputeOp : Plan_Op<"compute", [HasParent<"ScheduleOp">]> {
   let summary = "Work on a stream during a time window";

@@ -119,6 +119,52 @@ LogicalResult plan::writePlanJSON(llvm::raw_ostream &os, ModuleOp module,
                   });
               });
           });
+          // Gather jobs: where their items are stored.
+          auto placements =
+              llvm::to_vector(op.getBody().front().getOps<PlacementOp>());
+          if (!placements.empty())
+            j.attributeArray("placements", [&] {
+              for (PlacementOp p : placements)
+                j.object([&] {
+                  j.attribute("label", p.getLabel());
+                  j.attribute("method", p.getMethod());
+                  j.attribute("items", p.getItems());
+                  writeJSONNumberAttr(j, "item_bytes",
+                                      p.getItemBytes().convertToDouble());
+                  j.attributeArray("tiers", [&] {
+                    for (size_t t = 0; t < p.getTiers().size(); ++t)
+                      j.object([&] {
+                        double items = cast<FloatAttr>(p.getTierItems()[t])
+                                           .getValueAsDouble();
+                        j.attribute(
+                            "devices",
+                            cast<StringAttr>(p.getTiers()[t]).getValue());
+                        writeJSONNumberAttr(j, "items", items);
+                        writeJSONNumberAttr(
+                            j, "bytes",
+                            items * p.getItemBytes().convertToDouble());
+                        writeJSONNumberAttr(
+                            j, "capacity",
+                            cast<FloatAttr>(p.getTierCapacity()[t])
+                                .getValueAsDouble());
+                      });
+                  });
+                  j.attributeObject("device_bytes", [&] {
+                    for (NamedAttribute a : p.getDeviceBytes())
+                      writeJSONNumberAttr(
+                          j, a.getName().getValue(),
+                          cast<FloatAttr>(a.getValue()).getValueAsDouble());
+                  });
+                  j.attributeObject("makespans", [&] {
+                    for (NamedAttribute a : p.getMakespans())
+                      writeJSONNumberAttr(
+                          j, a.getName().getValue(),
+                          cast<FloatAttr>(a.getValue()).getValueAsDouble());
+                  });
+                  if (auto proved = p->getAttrOfType<BoolAttr>("proved_optimal"))
+                    j.attribute("proved_optimal", proved.getValue());
+                });
+            });
         });
       }
     });

@@ -9,6 +9,7 @@
 #include "compiler/Analysis/Flow/FlowSolvers.h"
 #include "compiler/Analysis/Flow/PathLP.h"
 #include "compiler/Pipelines/TopoPipeline.h"
+#include "dialects/Plan/Transforms/GatherJob.h"
 #include "dialects/Plan/Transforms/GatherSlots.h"
 #include "dialects/Plan/Transforms/Passes.h"
 #include "dialects/Plan/Transforms/PlanFlow.h"
@@ -62,6 +63,8 @@ private:
                          llvm::ArrayRef<unsigned> reducers);
   /// The flat topology's graph while the pass runs (device kinds).
   const analysis::TopoGraph *graph = nullptr;
+  /// The gather jobs of the plan.demands being scheduled.
+  std::vector<GatherJobPlan> jobs;
 };
 
 /// The collective a demand kind names, if it is one the collective planner
@@ -147,6 +150,38 @@ LogicalResult ScheduleFlowsPass::expand(DemandOp op, const PlanNetwork &pn,
   std::vector<flow::Demand> demands;
   if (kind == "transfer") {
     demands = flow::allPairsDemands(sources, destinations, bytes);
+  } else if (kind == "gather" && op.getJobAttr()) {
+    // A gather job: place the items, then gather from where they are.
+    auto job = planGatherJob(op, pn, *graph);
+    if (failed(job))
+      return failure();
+    job->label = (op->getParentOfType<DemandsOp>().getSymName() + "." +
+                  llvm::Twine(jobs.size()))
+                     .str();
+    demands = job->demands;
+    if (remarks) {
+      auto diag = op.emitRemark()
+                  << "gather job: " << job->items << " items of "
+                  << fmt("%g", job->itemBytes) << " bytes, "
+                  << fmt("%g", job->accesses) << " accesses in "
+                  << job->classes << " classes; placement: Moment's greedy "
+                  << fmt("%.6g", job->greedy) << " s, integral MIP "
+                  << fmt("%.6g", job->integral) << " s"
+                  << (job->provedOptimal ? " (proved optimal)"
+                      : job->integral <= job->relaxation * (1 + 1.0001e-4)
+                          ? " (within 0.01% of the LP bound)"
+                          : " (time limit reached, not proved)")
+                  << ", LP relaxation bound " << fmt("%.6g", job->relaxation)
+                  << " s; chosen: " << job->method << " ("
+                  << fmt("%.3g", job->greedy /
+                                     std::max(1e-300, std::min(job->greedy,
+                                                               job->integral)))
+                  << "x the greedy's speed); items per tier:";
+      for (size_t t = 0; t < job->tiers.size(); ++t)
+        diag << " " << job->tiers[t] << " " << fmt("%.0f", job->tierItems[t])
+             << (t + 1 < job->tiers.size() ? "," : "");
+    }
+    jobs.push_back(std::move(*job));
   } else if (kind == "gather") {
     flow::GatherSpec spec;
     spec.destinations = destinations;
@@ -305,6 +340,7 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn,
                                           llvm::ArrayRef<unsigned> reducers) {
   std::vector<flow::Demand> all;
   std::vector<CollectiveItem> items;
+  jobs.clear();
   bool ok = true;
   for (DemandOp d : op.getBody().front().getOps<DemandOp>()) {
     if (auto kind = collectiveKindOf(d.getKind())) {
@@ -383,6 +419,33 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn,
   Block *body = new Block();
   sched.getBody().push_back(body);
   b.setInsertionPointToEnd(body);
+  // Where the gather jobs' items live.
+  for (const GatherJobPlan &job : jobs) {
+    llvm::SmallVector<Attribute> counts, caps;
+    for (size_t t = 0; t < job.tiers.size(); ++t) {
+      counts.push_back(b.getF64FloatAttr(job.tierItems[t]));
+      caps.push_back(b.getF64FloatAttr(job.tierCapacity[t]));
+    }
+    llvm::SmallVector<NamedAttribute> stored, makespans;
+    for (const auto &[device, bytes] : job.deviceBytes)
+      stored.push_back(b.getNamedAttr(device, b.getF64FloatAttr(bytes)));
+    makespans.push_back(
+        b.getNamedAttr("greedy", b.getF64FloatAttr(job.greedy)));
+    makespans.push_back(
+        b.getNamedAttr("integral", b.getF64FloatAttr(job.integral)));
+    makespans.push_back(
+        b.getNamedAttr("relaxation", b.getF64FloatAttr(job.relaxation)));
+    llvm::SmallVector<StringRef> tiers(job.tiers.begin(), job.tiers.end());
+    auto placement = b.create<PlacementOp>(
+        op.getLoc(), b.getStringAttr(job.label), b.getStringAttr(job.method),
+        b.getI64IntegerAttr(job.items), b.getF64FloatAttr(job.itemBytes),
+        b.getStrArrayAttr(tiers), b.getArrayAttr(counts),
+        b.getArrayAttr(caps), b.getDictionaryAttr(stored),
+        b.getDictionaryAttr(makespans));
+    placement->setAttr("proved_optimal", b.getBoolAttr(job.provedOptimal));
+    placement->setAttr("classes", b.getI64IntegerAttr(job.classes));
+    placement->setAttr("accesses", b.getF64FloatAttr(job.accesses));
+  }
   size_t routes = best ? best->routes.size() : 0;
   for (size_t r = 0; r < routes; ++r) {
     const flow::DemandRoute &route = best->routes[r];

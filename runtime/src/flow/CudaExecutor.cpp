@@ -10,7 +10,8 @@
 // physical GPU); the others get pinned host memory. Each transfer has its
 // own stream; the calling thread issues every chunk at its release time
 // (scaled by the time scale) as one end-to-end copy: cuMemcpyPeerAsync
-// between GPU regions, cuMemcpyAsync (unified addressing) otherwise. The
+// between regions on two GPUs, cuMemcpyAsync (unified addressing) otherwise
+// (host memory, or two regions on one GPU). The
 // hardware picks the route, so the path's links are not simulated here;
 // what is measured is whether the machine sustains the planned rates. A
 // host callback after each copy records the delivery time. At the end the
@@ -335,7 +336,10 @@ sluice_status_t flow::runCuda(const Plan &plan,
     CUdeviceptr dst = address(t.destination, t.destination_offset + c.offset + shift);
     int gs = gpuOf(t.source), gd = gpuOf(t.destination);
     for (int k = 0; k < copies && bytes; ++k) {
-      CUresult r = gs >= 0 && gd >= 0
+      // Between two GPUs a peer copy; within one GPU (schedule devices
+      // mapped onto the same ordinal) and to or from host memory a
+      // unified-address copy.
+      CUresult r = gs >= 0 && gd >= 0 && gs != gd
                        ? d.cuMemcpyPeerAsync(dst, run.contexts[gd], src,
                                              run.contexts[gs], bytes, stream)
                        : d.cuMemcpyAsync(dst, src, bytes, stream);

@@ -133,9 +133,10 @@ TEST(FlowExecFakeCuda, PeerAndUnifiedCopies) {
   EXPECT_TRUE(r.report->verified);
   EXPECT_EQ(r.report->backend, SLUICE_FLOW_BACKEND_CUDA);
   EXPECT_EQ(r.report->chunks, 40u);
-  // Transfers 0 and 3 are GPU -> GPU (peer), 1 and 2 touch host memory.
-  EXPECT_EQ(r.counts[0], 20u);
-  EXPECT_EQ(r.counts[1], 20u);
+  // Transfer 0 is GPU -> GPU (peer); 1 and 2 touch host memory and 3 stays
+  // on GPU 0 (gpu[2] and gpu[0] share it): unified-address copies.
+  EXPECT_EQ(r.counts[0], 10u);
+  EXPECT_EQ(r.counts[1], 30u);
   EXPECT_EQ(r.counts[2], 0u);
   EXPECT_EQ(r.counts[3], 40u);
   for (uint32_t i = 0; i < 4; ++i) {
