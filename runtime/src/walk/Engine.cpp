@@ -626,9 +626,20 @@ std::vector<double> vertexBounds(const Run &run, bool costModel,
         continue;
       }
       double bound = k.upper_bound(&f);
-      bool reservoir =
-          costModel && prefersReservoir(run.costRatio, bound,
-                                        run.sumEstimate(&f, degree, bound));
+      bool reservoir = false;
+      if (costModel) {
+        // A weight that may be zero, with no positive lower bound of the
+        // mass it lets through at v (a label filter asking for a label v
+        // has no edge of): a step may find nothing to accept, and rejection
+        // then pays its whole trial cap plus the exact fallback, more than
+        // one reservoir pass. The midpoint W_sum estimate cannot see that.
+        if ((k.flags & SLUICE_WALK_MAY_BE_ZERO) && k.sum_lower_bound &&
+            !(k.sum_lower_bound(&f) > 0))
+          reservoir = true;
+        else
+          reservoir = prefersReservoir(run.costRatio, bound,
+                                       run.sumEstimate(&f, degree, bound));
+      }
       checkFault(fault, "computing the bounds");
       out[v] = reservoir ? -1.0 : bound;
     }
