@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "bench/walks/ReferenceKernels.h"
 
+#include "sluice/walk_support.h"
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -112,6 +114,14 @@ double metapathWeight(const sluice_walk_frame_t *f, uint32_t next, uint64_t,
 }
 void metapathUpdate(sluice_walk_frame_t *f, uint32_t) { f->state[0] += 1; }
 double zero(const sluice_walk_frame_t *) { return 0.0; }
+// The sum bounds walk-bounds derives for a label filter: the smallest and
+// largest label mass of cur over the schema's labels.
+double metapathSumUpper(const sluice_walk_frame_t *f) {
+  return sluice_kernel_label_mass(f->graph, f->cur, paramList(f, 0), 0, 1);
+}
+double metapathSumLower(const sluice_walk_frame_t *f) {
+  return sluice_kernel_label_mass(f->graph, f->cur, paramList(f, 0), 0, 0);
+}
 
 //===--- ppr2 --------------------------------------------------------------===//
 // weight(prev, cur, next, w) =
@@ -187,8 +197,8 @@ sluice_walk_kernel_t metapathKernel() {
   k.update = metapathUpdate;
   k.upper_bound = maxW;
   k.lower_bound = zero;
-  k.sum_upper_bound = sumW;
-  k.sum_lower_bound = zero;
+  k.sum_upper_bound = metapathSumUpper;
+  k.sum_lower_bound = metapathSumLower;
   return k;
 }
 

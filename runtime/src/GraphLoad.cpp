@@ -88,6 +88,9 @@ sluice_status_t checkBinaryRequirements(const sluice_graph_t &graph,
   if ((o.flags & SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN) &&
       !(p & SLUICE_GRAPH_EDGE_LABELS))
     return refuse("edge labels were requested but the binary file has none");
+  if (o.edge_labels_path && (p & SLUICE_GRAPH_EDGE_LABELS))
+    return refuse("an edge label file was given but the binary file already "
+                  "has edge labels");
   if (o.vertex_labels_path && (p & SLUICE_GRAPH_VERTEX_LABELS))
     return refuse("a vertex label file was given but the binary file already "
                   "has vertex labels");
@@ -141,6 +144,8 @@ sluice_status_t loadGraph(const std::string &path,
   }
   if (status == SLUICE_STATUS_OK && o.vertex_labels_path)
     status = readVertexLabels(o.vertex_labels_path, progress, *graph, error);
+  if (status == SLUICE_STATUS_OK && o.edge_labels_path)
+    status = readEdgeLabels(o.edge_labels_path, progress, *graph, error);
   if (status != SLUICE_STATUS_OK)
     return status;
   progress.finish(std::to_string(graph->numVertices) + " vertices, " +
@@ -180,6 +185,7 @@ sluice_graph_load_options_init(sluice_graph_load_options_t *options) {
   options->flags = 0;
   options->weights = SLUICE_WEIGHTS_NONE;
   options->vertex_labels_path = nullptr;
+  options->edge_labels_path = nullptr;
   options->progress = nullptr;
   options->progress_user_data = nullptr;
   options->progress_delay_ms = 1000;
@@ -209,6 +215,9 @@ sluice_graph_load(const char *path, const sluice_graph_load_options_t *options,
     return invalid("unknown weights mode " + std::to_string(weights));
   if (o.flags & ~kKnownLoadFlags)
     return invalid("unknown load flags " + hex(o.flags & ~kKnownLoadFlags));
+  if (o.edge_labels_path && (o.flags & SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN))
+    return invalid("edge labels from both a column and a file "
+                   "(edge_labels_path); choose one");
   return guarded(error, path,
                  [&] { return loadGraph(path, o, outGraph, error); });
 }

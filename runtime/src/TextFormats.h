@@ -103,6 +103,10 @@ sluice_status_t parseMatrixMarket(LineReader &reader,
 sluice_status_t readVertexLabels(const std::string &path, Progress &progress,
                                  sluice_graph_t &graph, sluice_error_t *error);
 
+/// Reads "u v label" lines from `path` into graph's edge labels (EdgeLabels.cpp).
+sluice_status_t readEdgeLabels(const std::string &path, Progress &progress,
+                               sluice_graph_t &graph, sluice_error_t *error);
+
 } // namespace sluice::rt
 
 #endif // SLUICE_RUNTIME_SRC_TEXTFORMATS_H

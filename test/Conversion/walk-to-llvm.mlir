@@ -8,7 +8,7 @@
 // CHECK-DAG: llvm.func @sluice_graph_has_edge(!llvm.ptr, i32, i32) -> i32
 // CHECK-DAG: llvm.func @sluice_graph_weight_max(!llvm.ptr, i32) -> f32
 // CHECK: llvm.func @sluice_walk_node2vec_weight(%[[F:.*]]: !llvm.ptr, %[[NEXT:.*]]: i32, %{{.*}}: i64, %[[W:.*]]: f64) -> f64
-// CHECK:   %[[PREVP:.*]] = llvm.getelementptr inbounds %[[F]][0, 4] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, ptr, i64, i32, i32, i64, i64, ptr)>
+// CHECK:   %[[PREVP:.*]] = llvm.getelementptr inbounds %[[F]][0, 4] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, ptr, i64, i32, i32, i64, i64, ptr, ptr)>
 // CHECK:   %[[PREV:.*]] = llvm.load %[[PREVP]] : !llvm.ptr -> i32
 // CHECK:   llvm.getelementptr inbounds %[[F]][0, 1]
 // CHECK:   %[[PARAMS:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
@@ -31,9 +31,9 @@
 // CHECK: llvm.mlir.global private constant @sluice_walk_kernel_node2vec.name("node2vec\00")
 // CHECK-LABEL: llvm.mlir.global external constant @sluice_walk_kernel_node2vec()
 // CHECK-SAME: !llvm.struct<(i32, i32, ptr, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
-// abi_version 1, flags SECOND_ORDER, weight_class DYNAMIC,
+// abi_version 2, flags SECOND_ORDER, weight_class DYNAMIC,
 // 2 parameters, no state; weight, no stop/update/init, one bound.
-// CHECK:   %[[ABI:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK:   %[[ABI:.*]] = llvm.mlir.constant(2 : i32)
 // CHECK:   llvm.insertvalue %[[ABI]], %{{.*}}[0]
 // CHECK:   %[[FL:.*]] = llvm.mlir.constant(1 : i32)
 // CHECK:   llvm.insertvalue %[[FL]], %{{.*}}[1]
@@ -102,7 +102,7 @@ walk.job @embed walk @node2vec on "box" {seed = 42 : i64}
 // CHECK:   %[[SIZEP:.*]] = llvm.getelementptr inbounds %[[LIST]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, i64)>
 // CHECK:   %[[SIZE:.*]] = llvm.load %[[SIZEP]] : !llvm.ptr -> i64
 // CHECK:   %[[I:.*]] = llvm.srem %{{.*}}, %[[SIZE]] : i64
-// CHECK:   llvm.call @sluice_kernel_list_get(%[[LIST]], %[[I]]) : (!llvm.ptr, i64) -> i64
+// CHECK:   llvm.call @sluice_kernel_list_get(%{{.*}}, %[[LIST]], %[[I]]) : (!llvm.ptr, !llvm.ptr, i64) -> i64
 // CHECK:   %[[L:.*]] = llvm.call @sluice_graph_vertex_label(%{{.*}}, %{{.*}}) : (!llvm.ptr, i32) -> i32
 // CHECK:   llvm.sext %[[L]] : i32 to i64
 // CHECK:   llvm.select

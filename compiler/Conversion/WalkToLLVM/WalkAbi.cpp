@@ -27,7 +27,8 @@ using namespace sluice::conversion;
 // The struct types below mirror walk.h field by field.
 static_assert(offsetof(sluice_walk_frame_t, prev) == 32 &&
                   offsetof(sluice_walk_frame_t, step) == 40 &&
-                  sizeof(sluice_walk_frame_t) == 64,
+                  offsetof(sluice_walk_frame_t, fault) == 64 &&
+                  sizeof(sluice_walk_frame_t) == 72,
               "walk.h's frame changed: update frameType()");
 static_assert(offsetof(sluice_walk_kernel_t, weight) == 32 &&
                   sizeof(sluice_walk_kernel_t) == 96,
@@ -45,7 +46,8 @@ enum FrameField : int32_t {
   kCur = 5,
   kStep = 6,
   kSeed = 7,
-  kRandomDraws = 8
+  kRandomDraws = 8,
+  kFault = 9
 };
 
 /// What a region becomes.
@@ -69,7 +71,7 @@ struct Types {
         i32(IntegerType::get(ctx, 32)), i64(IntegerType::get(ctx, 64)),
         f32(Float32Type::get(ctx)), f64(Float64Type::get(ctx)) {
     frame = LLVM::LLVMStructType::getLiteral(
-        ctx, {ptr, ptr, ptr, i64, i32, i32, i64, i64, ptr});
+        ctx, {ptr, ptr, ptr, i64, i32, i32, i64, i64, ptr, ptr});
     list = LLVM::LLVMStructType::getLiteral(ctx, {ptr, i64});
   }
   Type ptr, i1, i32, i64, f32, f64;
@@ -233,8 +235,18 @@ LogicalResult Outliner::lowerWalkOp(Operation *op) {
     result = call(b, loc, "sluice_graph_vertex_of", types.i32,
                   {graph(), vo.getId()});
   } else if (auto lg = dyn_cast<walk::ListGetOp>(op)) {
+    // The list is already a pointer; a bad index is a fault in the frame.
     result = call(b, loc, "sluice_kernel_list_get", types.i64,
-                  {lg->getOperand(0), lg.getIndex()});  // the list is already a pointer
+                  {frame, lg->getOperand(0), lg.getIndex()});
+  } else if (auto lm = dyn_cast<walk::LabelMassOp>(op)) {
+    auto i32c = [&](int32_t v) -> Value {
+      return b.create<LLVM::ConstantOp>(loc, types.i32,
+                                        b.getI32IntegerAttr(v));
+    };
+    result = call(b, loc, "sluice_kernel_label_mass", types.f64,
+                  {graph(), lm.getVertex(), lm->getOperand(1),
+                   i32c(lm.getEdge() ? 1 : 0),
+                   i32c(lm.getReduce() == "max" ? 1 : 0)});
   } else if (auto ls = dyn_cast<walk::ListSizeOp>(op)) {
     Value address = b.create<LLVM::GEPOp>(
         loc, types.ptr, types.list, ls->getOperand(0), // already a pointer

@@ -50,6 +50,10 @@ struct WalkRunOptions {
   /// another one bit for bit only with the same seed and the same r.
   double costRatio = 0;
   bool gpu = false;     ///< run the walk-to-gpu kernel (sluice_walk_run_gpu)
+  /// Cap on the vertices per walk (0: none). Required for a walk without
+  /// `length` (its walks end by `stop probability` / `stop` or at the cap);
+  /// lowers `length` when smaller.
+  uint64_t maxLength = 0;
 };
 
 /// What a run did (for the summary sluicec prints).
@@ -63,6 +67,7 @@ struct WalkRunReport {
   uint64_t rejectionSteps = 0, reservoirSteps = 0, aliasSteps = 0;
   double costRatio = 0;   ///< the r the cost model used (0: not used)
   bool calibrated = false; ///< r was measured at start-up
+  uint32_t maxLength = 0;  ///< the vertices-per-walk bound the run used
 };
 
 /// Runs a walk job: JIT-compiles its walk, loads the graph, builds the

@@ -67,6 +67,7 @@ llvm::StringMap<void *> runtimeSymbols() {
   SLUICE_SYMBOL(sluice_kernel_edge_weight);
   SLUICE_SYMBOL(sluice_kernel_edge_label);
   SLUICE_SYMBOL(sluice_kernel_list_get);
+  SLUICE_SYMBOL(sluice_kernel_label_mass);
 #undef SLUICE_SYMBOL
   return s;
 }
@@ -270,10 +271,6 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   report.compileSeconds = secondsSince(t0);
 
   // Load the graph.
-  if (g.getEdgeLabels())
-    return g.emitError("not supported yet: an edge_labels file (the runtime "
-                       "reads edge labels only from a column of the graph "
-                       "file)");
   sluice_graph_load_options_t load;
   sluice_graph_load_options_init(&load);
   StringRef format = g.getFormat();
@@ -297,6 +294,9 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
     load.weights = SLUICE_WEIGHTS_COLUMN;
   std::string labels = g.getLabels() ? g.getLabels()->str() : "";
   load.vertex_labels_path = labels.empty() ? nullptr : labels.c_str();
+  // `edge_labels: "file"`: "u v label" lines (docs/language.md).
+  std::string edgeLabels = g.getEdgeLabels() ? g.getEdgeLabels()->str() : "";
+  load.edge_labels_path = edgeLabels.empty() ? nullptr : edgeLabels.c_str();
   auto t1 = std::chrono::steady_clock::now();
   sluice_graph_t *graph = nullptr;
   sluice_error_t rtError;
@@ -315,23 +315,61 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   sluice_walk_frame_t frame;
   std::memset(&frame, 0, sizeof(frame));
   uint64_t draws = 0;
+  sluice_walk_fault_t fault;
+  std::memset(&fault, 0, sizeof(fault));
   frame.graph = graph;
   frame.params = block.slots.data();
   frame.random_draws = &draws;
+  frame.fault = &fault;
+  // A fault in a setup function (a bad list index in `length`, `stop
+  // probability` or `start`) is reported on the walk.
+  auto faulted = [&](const char *item) -> bool {
+    if (fault.code == SLUICE_WALK_FAULT_NONE)
+      return false;
+    char what[160];
+    sluice_walk_fault_describe(&fault, what, sizeof(what));
+    w.emitError("walk '") << w.getSymName() << "': " << item << ": " << what;
+    return true;
+  };
   sluice_walk_options_t run;
   sluice_walk_options_init(&run);
-  if (!lengthFn)
+  // A walk without `length` ends only by its `stop probability` or `stop`
+  // rule: --max-length is the safety cap its walks are cut at (the engine
+  // and the writers need a bound on the walk length).
+  if (!lengthFn && !options.maxLength)
     return w.emitError("walk '")
            << w.getSymName()
-           << "' has no `length`: --run needs one to bound its walks";
-  int64_t length = lengthFn(&frame);
-  if (length < 1 || length > int64_t(UINT32_MAX))
-    return w.emitError("walk '")
-           << w.getSymName() << "' has length " << length
-           << ", expected 1 to " << UINT32_MAX;
-  run.max_length = static_cast<uint32_t>(length);
+           << "' has no `length`: its walks end only by `stop probability` "
+              "or `stop`; --run needs a safety cap on their length: pass "
+              "--max-length N (walks that reach N vertices are cut there)";
+  if (options.maxLength > UINT32_MAX)
+    return w.emitError("--max-length ")
+           << options.maxLength << " is above " << UINT32_MAX;
+  if (lengthFn) {
+    int64_t length = lengthFn(&frame);
+    if (faulted("length"))
+      return failure();
+    if (length < 1 || length > int64_t(UINT32_MAX))
+      return w.emitError("walk '")
+             << w.getSymName() << "' has length " << length
+             << ", expected 1 to " << UINT32_MAX;
+    run.max_length = static_cast<uint32_t>(length);
+    if (options.maxLength && options.maxLength < run.max_length)
+      run.max_length = static_cast<uint32_t>(options.maxLength);
+  } else {
+    if (!stopFn && w.getStop().empty())
+      return w.emitError("walk '")
+             << w.getSymName()
+             << "' has neither `length` nor `stop probability` nor `stop`: "
+                "its walks would never end (every walk would be cut at "
+                "--max-length); give it one";
+    run.max_length = static_cast<uint32_t>(options.maxLength);
+  }
+  report.maxLength = run.max_length;
   if (stopFn) {
     double p = stopFn(&frame);
+    if (faulted("stop probability"))
+      return failure();
     if (!(p >= 0 && p <= 1))
       return w.emitError("walk '")
              << w.getSymName() << "' has stop probability " << p
@@ -343,6 +381,8 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
     int64_t n = startFn(&frame, nullptr, 0);
     std::vector<int64_t> ids(std::max<int64_t>(n, 0));
     startFn(&frame, ids.data(), n);
+    if (faulted("start"))
+      return failure();
     for (int64_t id : ids) {
       uint32_t v = id < 0 ? SLUICE_VERTEX_NONE
                           : sluice_graph_vertex_of(graph, uint64_t(id));

@@ -123,6 +123,12 @@ static cl::opt<double> walkCostRatio(
              "(default: calibrated at start-up; pin it to reproduce walks "
              "exactly)"),
     cl::init(0), cl::value_desc("r"), cl::cat(sluiceCategory));
+static cl::opt<uint64_t> walkMaxLength(
+    "max-length",
+    cl::desc("--run: cap on the vertices per walk; required for a walk "
+             "without `length` (its walks end by stop probability / stop, "
+             "or are cut at the cap)"),
+    cl::init(0));
 static cl::opt<bool> compileWalks(
     "c", cl::desc("Compile the program's walks to an object file (-o, "
                   "default <input>.o) and a C header next to it (.h)"),
@@ -425,6 +431,7 @@ static int runWalkProgram(Compilation &compilation) {
     return 1;
   }
   options.costRatio = walkCostRatio;
+  options.maxLength = walkMaxLength;
   options.gpu = codeTarget == CodeTarget::Gpu;
   auto report = target::runWalkJob(module, options);
   if (mlir::failed(report))

@@ -448,6 +448,12 @@ LogicalResult WeightMinOp::verify() {
 LogicalResult WeightSumOp::verify() {
   return verifyPlacement(*this, {WalkRegion::Bound}, kBoundText);
 }
+LogicalResult LabelMassOp::verify() {
+  if (getReduce() != "min" && getReduce() != "max")
+    return emitOpError("reduces with 'min' or 'max', not '")
+           << getReduce() << "'";
+  return verifyPlacement(*this, {WalkRegion::Bound}, kBoundText);
+}
 
 #define GET_OP_CLASSES
 #include "dialects/Walk/IR/WalkOps.cpp.inc"

@@ -436,4 +436,26 @@ def Walk_WeightMaxOp : Walk_AggOp<"weight_max", "Largest">;
 def Walk_WeightMinOp : Walk_AggOp<"weight_min", "Smallest">;
 def Walk_WeightSumOp : Walk_AggOp<"weight_sum", "Sum">;
 
+def Walk_LabelMassOp : Walk_FrameOp<"label_mass"> {
+  let summary = "Min or max over a list of labels of a vertex's label mass";
+  let description = [{
+    For each label l of the list, the sum of the stored weights of the
+    vertex's out-edges whose target vertex has label l (with `edge`: whose
+    edge label is l); the result is the smallest (`"min"`) or largest
+    (`"max"`) of these sums over the list, 0 for an empty list
+    (sluice_kernel_label_mass). `walk-bounds` writes it into the sum bounds
+    of a label-filtered weight (`if label(next) == xs[i] then w * s else 0`):
+    the mass the filter lets through lies between the two, whatever i is.
+    Allowed only in bound regions.
+
+    Example: `%m = walk.label_mass "max" %cur, %schema : f64`.
+  }];
+  let arguments = (ins StrAttr:$reduce, Walk_Vertex:$vertex,
+                       Walk_ListType:$labels, UnitAttr:$edge);
+  let results = (outs F64:$result);
+  let assemblyFormat = [{
+    $reduce $vertex `,` $labels (`edge` $edge^)? attr-dict `:` type($result)
+  }];
+}
+
 #endif // SLUICE_WALK_OPS

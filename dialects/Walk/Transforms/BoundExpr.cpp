@@ -41,6 +41,17 @@ ExprRef sluice::walk::bounds::param(int64_t index, std::string name) {
 
 ExprRef sluice::walk::bounds::leaf(K kind) { return make(kind, {}); }
 
+ExprRef sluice::walk::bounds::labelMass(bool max, int64_t listIndex,
+                                        std::string listName,
+                                        bool edgeLabels) {
+  auto e = std::make_shared<Expr>();
+  e->kind = max ? K::LabelMassMax : K::LabelMassMin;
+  e->index = listIndex;
+  e->name = std::move(listName);
+  e->value = edgeLabels ? 1.0 : 0.0;
+  return e;
+}
+
 std::optional<double> sluice::walk::bounds::constValue(const ExprRef &e) {
   if (e && e->kind == K::Const)
     return e->value;
@@ -242,7 +253,9 @@ bool sluice::walk::bounds::equal(const ExprRef &a, const ExprRef &b) {
     return false;
   if (a->kind == K::Const && a->value != b->value)
     return false;
-  if (a->kind == K::Param && a->index != b->index)
+  if ((a->kind == K::Param || a->kind == K::LabelMassMin ||
+       a->kind == K::LabelMassMax) &&
+      (a->index != b->index || a->value != b->value))
     return false;
   for (size_t i = 0; i < a->ops.size(); ++i)
     if (!equal(a->ops[i], b->ops[i]))
@@ -256,6 +269,8 @@ bool sluice::walk::bounds::parameterOnly(const ExprRef &e) {
   case K::WeightMin:
   case K::WeightSum:
   case K::Degree:
+  case K::LabelMassMin:
+  case K::LabelMassMax:
     return false;
   default:
     for (const ExprRef &o : e->ops)
@@ -318,6 +333,9 @@ Sign sluice::walk::bounds::sign(const ExprRef &e,
   case K::NumVertices:
   case K::NumEdges:
     return Sign::Pos;
+  case K::LabelMassMin:
+  case K::LabelMassMax:
+    return Sign::NonNeg; // no edge may carry the label
   case K::Add: {
     Sign a = s(0), b = s(1);
     if (nonNegative(a) && nonNegative(b))
@@ -436,6 +454,12 @@ static void printTo(const ExprRef &e, llvm::raw_ostream &os) {
     return;
   case K::NumEdges:
     os << "num_edges";
+    return;
+  case K::LabelMassMin:
+  case K::LabelMassMax:
+    os << (e->kind == K::LabelMassMin ? "min" : "max") << "(l in " << e->name
+       << ": weight_sum(cur, " << (e->value ? "edge_label" : "label(next)")
+       << " == l))";
     return;
   case K::Add:
   case K::Sub:

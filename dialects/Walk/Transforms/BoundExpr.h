@@ -39,6 +39,11 @@ struct Expr {
     Degree,      ///< degree(cur)
     NumVertices,
     NumEdges,
+    /// min / max over the labels l of list parameter `index` (`name`) of
+    /// the sum of the weights of cur's out-edges labelled l: by the target
+    /// vertex's label, or (value == 1) by the edge's label. >= 0.
+    LabelMassMin,
+    LabelMassMax,
     Add, Sub, Mul, Div, Min, Max, Neg, Exp, Log, Sqrt,
   };
   Kind kind = Kind::Const;
@@ -62,6 +67,8 @@ struct Assumption {
 ExprRef constant(double v);
 ExprRef param(int64_t index, std::string name);
 ExprRef leaf(Expr::Kind kind); ///< WeightMax .. NumEdges
+ExprRef labelMass(bool max, int64_t listIndex, std::string listName,
+                  bool edgeLabels);
 ExprRef add(const ExprRef &a, const ExprRef &b);
 ExprRef sub(const ExprRef &a, const ExprRef &b);
 ExprRef mul(const ExprRef &a, const ExprRef &b);

@@ -31,6 +31,9 @@ namespace b = sluice::walk::bounds;
 using b::Interval;
 using EK = b::Expr::Kind;
 
+static bool wscaleUsable(const std::optional<Interval> &s,
+                         const std::vector<b::Assumption> &as);
+
 namespace {
 
 enum Dep : unsigned {
@@ -59,6 +62,20 @@ struct AVal {
   std::optional<Interval> wscale;   ///< value = w * s with s in wscale
   std::string reason;               ///< why iv.hi is unbounded
   VertexKind vertex = VertexKind::None;
+  /// A label of next (label(next), edge_label(cur, next)), or an element
+  /// of a list parameter (xs[i]), or an i1 that compares the two for
+  /// equality: a label filter.
+  struct Labels {
+    enum Kind { OfNext, EdgeOfNext, ListElement, Filter } kind;
+    int64_t list = -1; ///< the list parameter (ListElement, Filter)
+    std::string listName;
+    bool edge = false; ///< edge labels (EdgeOfNext, Filter)
+  };
+  std::optional<Labels> labels;
+  /// value = (filter ? w * s : 0) with s in `massScale`: the sum over
+  /// cur's edges lies in [label_mass min, label_mass max] * massScale.
+  std::optional<Labels> mass;
+  std::optional<Interval> massScale;
 };
 
 class WeightAnalysis {
@@ -95,6 +112,22 @@ private:
       }
     }
     r.reason = why.str();
+  }
+
+  /// `cond ? t : f` where cond is a label filter, t = w * s (s >= 0) and
+  /// f = 0: the mass the filter lets through (see AVal::mass).
+  void labelFiltered(const AVal &cond, const AVal &t, const AVal &f,
+                     AVal &r) {
+    if (!cond.labels || cond.labels->kind != AVal::Labels::Filter)
+      return;
+    auto zero = f.iv.lo && f.iv.hi ? b::constValue(f.iv.hi) : std::nullopt;
+    if (!zero || *zero != 0.0 || !b::constValue(f.iv.lo) ||
+        *b::constValue(f.iv.lo) != 0.0)
+      return;
+    if (!wscaleUsable(t.wscale, assumptions))
+      return;
+    r.mass = cond.labels;
+    r.massScale = t.wscale;
   }
 
   WalkOp walk;
@@ -197,8 +230,16 @@ void WeightAnalysis::visit(Operation *op) {
           r.reason = "weight(u, v) of an edge that does not leave cur has no "
                      "bound";
       })
-      .Case<LabelOp, EdgeLabelOp>([&](Operation *) {
+      .Case<LabelOp>([&](LabelOp l) {
         r.reason = "labels have no bound";
+        if (get(l.getVertex()).vertex == VertexKind::Next)
+          r.labels = AVal::Labels{AVal::Labels::OfNext};
+      })
+      .Case<EdgeLabelOp>([&](EdgeLabelOp l) {
+        r.reason = "labels have no bound";
+        if (get(l.getFrom()).vertex == VertexKind::Cur &&
+            get(l.getTo()).vertex == VertexKind::Next)
+          r.labels = AVal::Labels{AVal::Labels::EdgeOfNext};
       })
       .Case<NumVerticesOp>([&](NumVerticesOp) {
         r.deps |= DepGraph;
@@ -209,8 +250,14 @@ void WeightAnalysis::visit(Operation *op) {
         r.iv = Interval::point(b::leaf(EK::NumEdges));
       })
       .Case<VertexOfOp>([&](VertexOfOp) { r.vertex = VertexKind::Other; })
-      .Case<ListGetOp>([&](ListGetOp) {
+      .Case<ListGetOp>([&](ListGetOp g) {
         r.reason = "list elements have no bound";
+        if (auto p = g.getList().getDefiningOp<ParamOp>()) {
+          AVal::Labels l{AVal::Labels::ListElement};
+          l.list = p.getIndex();
+          l.listName = p.getName().str();
+          r.labels = l;
+        }
       })
       .Case<ListSizeOp>([&](ListSizeOp) {
         r.iv.lo = b::constant(0);
@@ -263,6 +310,7 @@ void WeightAnalysis::visit(Operation *op) {
         r.iv = b::iunion(t.iv, f.iv);
         if (t.wscale && f.wscale)
           r.wscale = b::iunion(*t.wscale, *f.wscale);
+        labelFiltered(get(s.getCondition()), t, f, r);
       })
       .Case<math::ExpOp>([&](Operation *) {
         r.iv = b::iunary(EK::Exp, operand(0).iv);
@@ -278,8 +326,26 @@ void WeightAnalysis::visit(Operation *op) {
         r.iv = b::iabs(operand(0).iv, assumptions);
         explain(op, r, "abs of an unbounded value has no bound");
       })
-      .Case<arith::CmpFOp, arith::CmpIOp, arith::AndIOp, arith::OrIOp,
-            arith::XOrIOp, HasEdgeOp>([&](Operation *) {})
+      .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
+        // label(next) == xs[i] (either order): a label filter.
+        if (c.getPredicate() != arith::CmpIPredicate::eq)
+          return;
+        auto a = operand(0).labels, b = operand(1).labels;
+        if (!a || !b)
+          return;
+        if (a->kind == AVal::Labels::ListElement)
+          std::swap(a, b);
+        if (b->kind != AVal::Labels::ListElement ||
+            (a->kind != AVal::Labels::OfNext &&
+             a->kind != AVal::Labels::EdgeOfNext))
+          return;
+        AVal::Labels f = *b;
+        f.kind = AVal::Labels::Filter;
+        f.edge = a->kind == AVal::Labels::EdgeOfNext;
+        r.labels = f;
+      })
+      .Case<arith::CmpFOp, arith::AndIOp, arith::OrIOp, arith::XOrIOp,
+            HasEdgeOp>([&](Operation *) {})
       .Case<arith::DivSIOp, arith::RemSIOp, arith::RemFOp>([&](Operation *) {
         r.reason = "integer division and '%' are not bounded by the analysis";
       })
@@ -301,6 +367,7 @@ void WeightAnalysis::visit(Operation *op) {
             v.wscale = b::iunion(*t.wscale, *f.wscale);
           if (!v.iv.hi)
             v.reason = !t.iv.hi ? t.reason : f.reason;
+          labelFiltered(get(ifOp.getCondition()), t, f, v);
           values[ifOp.getResult(i)] = v;
         }
       })
@@ -369,6 +436,17 @@ public:
       return toF64(builder.create<NumVerticesOp>(loc, builder.getI64Type()));
     case EK::NumEdges:
       return toF64(builder.create<NumEdgesOp>(loc, builder.getI64Type()));
+    case EK::LabelMassMin:
+    case EK::LabelMassMax: {
+      Type t = cast<TypeAttr>(walk.getParamTypes()[e->index]).getValue();
+      Value list = builder.create<ParamOp>(loc, t,
+                                           builder.getStringAttr(e->name),
+                                           builder.getI64IntegerAttr(e->index));
+      return builder.create<LabelMassOp>(
+          loc, f64,
+          builder.getStringAttr(e->kind == EK::LabelMassMin ? "min" : "max"),
+          cur, list, e->value != 0 ? builder.getUnitAttr() : UnitAttr());
+    }
     case EK::Add:
       return builder.create<arith::AddFOp>(loc, operand(0), operand(1));
     case EK::Sub:
@@ -531,7 +609,16 @@ LogicalResult WalkBoundsPass::analyse(WalkOp walk) {
     hi = b::max({hi, b::constant(0)});
   // Bounds of the sum over cur's edges.
   b::ExprRef sumLo, sumHi;
-  if (wscaleUsable(weight.wscale, assumptions)) {
+  if (weight.mass && weight.massScale) {
+    // A label filter: only the edges whose label matches pass, and the
+    // label the filter asks for is one of the list's (FlexiWalker's W_sum
+    // over the edges that can be drawn, per vertex and label).
+    const AVal::Labels &m = *weight.mass;
+    sumLo = b::mul(b::labelMass(false, m.list, m.listName, m.edge),
+                   weight.massScale->lo);
+    sumHi = b::mul(b::labelMass(true, m.list, m.listName, m.edge),
+                   weight.massScale->hi);
+  } else if (wscaleUsable(weight.wscale, assumptions)) {
     sumLo = b::mul(b::leaf(EK::WeightSum), weight.wscale->lo);
     sumHi = b::mul(b::leaf(EK::WeightSum), weight.wscale->hi);
   } else {

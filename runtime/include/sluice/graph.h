@@ -111,6 +111,13 @@ typedef struct sluice_graph_load_options_t {
   void *progress_user_data;
   uint32_t progress_delay_ms;
   uint32_t progress_interval_ms;
+  /* Optional file of "u v label" lines (ids as in the graph file, labels
+   * int32 >= 0): the label of every u -> v arc (and v -> u in a graph
+   * loaded undirected). An edge that is not in the graph or is labelled
+   * twice is an error at its line; arcs without a line get
+   * SLUICE_LABEL_NONE. Not with SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN, nor
+   * for a binary file that has edge labels. NULL: none. */
+  const char *edge_labels_path;
 } sluice_graph_load_options_t;
 
 SLUICE_API void

@@ -30,7 +30,27 @@ extern "C" {
 
 /* Bumped whenever the layout of the structs below changes; a kernel built
  * for another version is refused with SLUICE_STATUS_UNSUPPORTED. */
-#define SLUICE_WALK_ABI_VERSION 1
+#define SLUICE_WALK_ABI_VERSION 2
+
+/* A run-time error inside a kernel function (a list index out of range):
+ * the kernel records the first one in the frame's `fault` slot, goes on
+ * with a neutral value (0), and the engine stops the run and reports it
+ * (sluice_walk_run returns SLUICE_STATUS_OUT_OF_RANGE with a message naming
+ * the walk, the walker, the step, the vertex and the bad index). */
+typedef enum sluice_walk_fault_code_e {
+  SLUICE_WALK_FAULT_NONE = 0,
+  /* `xs[i]` with i outside [0, size(xs)): `index` and `size` say which. */
+  SLUICE_WALK_FAULT_LIST_INDEX = 1
+} sluice_walk_fault_code_t;
+
+typedef struct sluice_walk_fault_t {
+  int32_t code;     /* a sluice_walk_fault_code_t; 0 = no fault */
+  uint32_t cur;     /* frame->cur when it happened */
+  int64_t index;    /* the bad index */
+  int64_t size;     /* the list's size */
+  uint64_t walker;  /* frame->walker when it happened */
+  int64_t step;     /* frame->step when it happened */
+} sluice_walk_fault_t;
 
 /* What one walker sees while its kernel functions run. The engine owns it;
  * kernel functions read it and (update/init only) write `state`. */
@@ -52,6 +72,10 @@ typedef struct sluice_walk_frame_t {
   /* Engine-owned count of random() draws made in this step (reset by the
    * engine at each step); sluice_walk_random advances it. */
   uint64_t *random_draws;
+  /* Engine-owned fault slot (see sluice_walk_fault_t), shared by the
+   * walkers of one thread; NULL: a fault stops the process with a message
+   * (no caller to report to). */
+  sluice_walk_fault_t *fault;
 } sluice_walk_frame_t;
 
 /* A list parameter ([i64]). */

@@ -27,11 +27,34 @@ SLUICE_API double sluice_kernel_edge_weight(const sluice_graph_t *graph,
 SLUICE_API int64_t sluice_kernel_edge_label(const sluice_graph_t *graph,
                                           uint32_t u, uint32_t v);
 
-/* `xs[i]` of a list parameter. An index outside [0, size) has no value a
- * kernel could go on with: the process stops with a message naming the
- * index and the size (a run-time error of the walk program). */
-SLUICE_API int64_t sluice_kernel_list_get(const sluice_walk_list_t *list,
+/* `xs[i]` of a list parameter, for the kernel function running on frame
+ * `f`. An index outside [0, size) is a run-time error of the walk program:
+ * it is recorded in f->fault (the first one only; see sluice_walk_fault_t)
+ * and 0 is returned, so the kernel finishes its call and the engine stops
+ * the run. Without a fault slot (f or f->fault NULL) the process stops
+ * with a message naming the index and the size. */
+SLUICE_API int64_t sluice_kernel_list_get(const sluice_walk_frame_t *f,
+                                        const sluice_walk_list_t *list,
                                         int64_t index);
+
+/* The label mass of vertex v for the labels of `labels`: for each label l
+ * of the list, the sum of the stored weights (1.0 each on an unweighted
+ * graph) of v's out-edges u -> t with label(t) == l, or, when `edge` is
+ * non-zero, with edge_label(v, t) == l (the label of the first v -> t edge,
+ * as `edge_label` reads it); returns the largest of these sums when `max` is
+ * non-zero, else the smallest; 0 for an empty list or a vertex without
+ * out-edges. O(degree * size). The sum bounds of label-filtered weights
+ * (walk.label_mass, docs/sampling.md). */
+SLUICE_API double sluice_kernel_label_mass(const sluice_graph_t *graph,
+                                         uint32_t v,
+                                         const sluice_walk_list_t *labels,
+                                         int32_t edge, int32_t max);
+
+/* "list index 7 out of range (the list has 5 elements)": the fault's
+ * message, without where it happened; `out` gets at most `capacity` bytes
+ * (NUL-terminated). Returns the length of the full message. */
+SLUICE_API size_t sluice_walk_fault_describe(const sluice_walk_fault_t *fault,
+                                           char *out, size_t capacity);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -26,6 +26,7 @@
 #include "sluice/walk.h"
 
 #include "sluice/sampling.h"
+#include "sluice/walk_support.h"
 
 #include "runtime/src/Error.h"
 #include "runtime/src/Progress.h"
@@ -154,8 +155,10 @@ struct Run {
     return kernel->weight ? kernel->weight(f, targets[edge], edge, w) : w;
   }
   /// A zeroed frame over this run's graph, parameters and seed, with state
-  /// `state` (NULL when the kernel keeps none) and draw counter `draws`.
-  sluice_walk_frame_t frame(int64_t *state, uint64_t *draws) const {
+  /// `state` (NULL when the kernel keeps none), draw counter `draws` and
+  /// fault slot `fault`.
+  sluice_walk_frame_t frame(int64_t *state, uint64_t *draws,
+                            sluice_walk_fault_t *fault) const {
     sluice_walk_frame_t f;
     std::memset(&f, 0, sizeof(f));
     f.graph = graph;
@@ -163,6 +166,7 @@ struct Run {
     f.state = kernel->num_state ? state : nullptr;
     f.seed = seed;
     f.random_draws = draws;
+    f.fault = fault;
     return f;
   }
   /// The cost model's W_sum: the middle of the kernel's sum bounds, or the
@@ -180,6 +184,46 @@ struct Run {
     return static_cast<double>(degree) * 0.5 * (lower + upper);
   }
 };
+
+/// A fault a kernel function recorded (walk.h: sluice_walk_fault_t), with
+/// what the engine was doing: thrown by the thread that saw it, turned into
+/// SLUICE_STATUS_OUT_OF_RANGE by sluice_walk_run.
+struct KernelFault {
+  sluice_walk_fault_t fault;
+  const char *during; // nullptr: while walking (walker/step are meaningful)
+};
+
+/// Throws the fault in `slot`, if any, and clears nothing: a run stops at
+/// its first fault.
+inline void checkFault(const sluice_walk_fault_t &slot,
+                       const char *during = nullptr) {
+  if (__builtin_expect(slot.code != SLUICE_WALK_FAULT_NONE, 0))
+    throw KernelFault{slot, during};
+}
+
+/// "walk 'W': walker 3 (start vertex 7) at step 2, vertex 9: list index 5
+/// out of range (the list has 5 elements)", vertex ids as in the graph file.
+std::string faultMessage(const sluice_walk_kernel_t *kernel,
+                         const sluice_graph_t *graph, uint64_t walksPerVertex,
+                         const uint32_t *starts, const KernelFault &kf) {
+  char what[160];
+  sluice_walk_fault_describe(&kf.fault, what, sizeof(what));
+  std::string name = kernel->name ? kernel->name : "(unnamed)";
+  auto id = [&](uint32_t v) {
+    return std::to_string(sluice_graph_original_id(graph, v));
+  };
+  std::string where;
+  if (kf.during) {
+    where = std::string(kf.during) + " of vertex " + id(kf.fault.cur);
+  } else {
+    uint64_t rank = kf.fault.walker / walksPerVertex;
+    uint32_t start = starts ? starts[rank] : static_cast<uint32_t>(rank);
+    where = "walker " + std::to_string(kf.fault.walker) + " (start vertex " +
+            id(start) + ") at step " + std::to_string(kf.fault.step) +
+            ", vertex " + id(kf.fault.cur);
+  }
+  return "walk '" + name + "': " + where + ": " + what;
+}
 
 struct ThreadStats {
   uint64_t steps = 0;
@@ -313,7 +357,7 @@ public:
       Slot &s = slots[i];
       s.f = run.frame(k.num_state ? state.data() + size_t(i) * k.num_state
                                   : nullptr,
-                      &s.draws);
+                      &s.draws, &fault);
     }
   }
 
@@ -370,11 +414,15 @@ public:
       for (Slot &s : slots)
         if (s.active && s.stage1 && !stage1(s))
           finish(s);
+      checkFault(fault);
     }
+    checkFault(fault);
   }
 
   ThreadStats stats;
   ThreadStats result() const { return stats; }
+  /// Where this thread's kernel functions record a fault (walk.h).
+  sluice_walk_fault_t fault{};
 
 private:
   void begin(Slot &s, uint64_t first, uint64_t local, uint32_t *rows) {
@@ -848,7 +896,8 @@ struct AliasTables {
       std::vector<float> prob;
       std::vector<int64_t> state(k.num_state, 0);
       uint64_t draws = 0;
-      sluice_walk_frame_t f = run.frame(state.data(), &draws);
+      sluice_walk_fault_t fault{};
+      sluice_walk_frame_t f = run.frame(state.data(), &draws, &fault);
       for (uint64_t v = lo; v < hi; ++v) {
         uint64_t b = run.offsets[v], d = run.offsets[v + 1] - b;
         if (d == 0)
@@ -860,6 +909,7 @@ struct AliasTables {
             static_cast<uint32_t>(d),
             [&](uint64_t i) { return run.edgeWeight(&f, b + i); },
             prob.data(), alias.data(), scaled, small, large);
+        checkFault(fault, "building the alias table");
         for (uint64_t i = 0; i < d; ++i)
           entries[b + i] =
               total > 0 ? aliasCell(prob[i], run.targets[b + i],
@@ -884,7 +934,8 @@ std::vector<double> vertexBounds(const Run &run, bool costModel,
   parallelRanges(run.numVertices, threads, [&](uint64_t lo, uint64_t hi) {
     std::vector<int64_t> state(k.num_state, 0);
     uint64_t draws = 0;
-    sluice_walk_frame_t f = run.frame(state.data(), &draws);
+    sluice_walk_fault_t fault{};
+    sluice_walk_frame_t f = run.frame(state.data(), &draws, &fault);
     for (uint64_t v = lo; v < hi; ++v) {
       f.prev = f.cur = static_cast<uint32_t>(v);
       uint64_t degree = run.offsets[v + 1] - run.offsets[v];
@@ -893,9 +944,21 @@ std::vector<double> vertexBounds(const Run &run, bool costModel,
         continue;
       }
       double bound = k.upper_bound(&f);
-      bool reservoir =
-          costModel && prefersReservoir(run.costRatio, bound,
-                                        run.sumEstimate(&f, degree, bound));
+      bool reservoir = false;
+      if (costModel) {
+        // A weight that may be zero, with no positive lower bound of the
+        // mass it lets through at v (a label filter asking for a label v
+        // has no edge of): a step may find nothing to accept, and rejection
+        // then pays its whole trial cap plus the exact fallback, more than
+        // one reservoir pass. The midpoint W_sum estimate cannot see that.
+        if ((k.flags & SLUICE_WALK_MAY_BE_ZERO) && k.sum_lower_bound &&
+            !(k.sum_lower_bound(&f) > 0))
+          reservoir = true;
+        else
+          reservoir = prefersReservoir(run.costRatio, bound,
+                                       run.sumEstimate(&f, degree, bound));
+      }
+      checkFault(fault, "computing the bounds");
       out[v] = reservoir ? -1.0 : bound;
     }
   });
@@ -950,7 +1013,8 @@ double calibrate(const Run &run) {
     return CostModel::kDefaultRatio;
   std::vector<int64_t> state(k.num_state, 0);
   uint64_t draws = 0;
-  sluice_walk_frame_t f = run.frame(state.data(), &draws);
+  sluice_walk_fault_t fault{};
+  sluice_walk_frame_t f = run.frame(state.data(), &draws, &fault);
   using Clock = std::chrono::steady_clock;
   double bestRes = 1e300, bestRej = 1e300;
   volatile uint64_t sink = 0;
@@ -977,6 +1041,7 @@ double calibrate(const Run &run) {
         acc += sampleRejection(d, weight, bound, rng, &rejStats);
       }
       auto t2 = Clock::now();
+      checkFault(fault, "calibrating the cost model at the weights");
       sumRes += seconds(t1 - t0) / (4.0 * double(d));
       sumRej += seconds(t2 - t1) /
                 double(std::max<uint64_t>(rejStats.rejectionTrials, 1));
@@ -1288,9 +1353,25 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
                        .count();
   if (status != SLUICE_STATUS_OK)
     return status;
-  for (std::exception_ptr &e : threadErrors)
-    if (e)
+  // A kernel fault stops every thread; the one of the smallest walker is
+  // reported (with one thread: the first in walker order).
+  const KernelFault *first = nullptr;
+  std::vector<KernelFault> faults;
+  faults.reserve(threads);
+  for (std::exception_ptr &e : threadErrors) {
+    if (!e)
+      continue;
+    try {
       std::rethrow_exception(e);
+    } catch (const KernelFault &kf) {
+      faults.push_back(kf);
+    }
+  }
+  for (const KernelFault &kf : faults)
+    if (!first || kf.fault.walker < first->fault.walker)
+      first = &kf;
+  if (first)
+    throw *first;
 
   ThreadStats total;
   for (const ThreadStats &s : threadStats)
@@ -1384,7 +1465,13 @@ extern "C" SLUICE_API sluice_status_t sluice_walk_run(
     return invalid(error, "num_starts is " + std::to_string(o.num_starts) +
                               " but starts is NULL (every vertex)");
   return guarded(error, {}, [&] {
-    return runWalks(graph, kernel, params, o, writer, stats, error);
+    try {
+      return runWalks(graph, kernel, params, o, writer, stats, error);
+    } catch (const KernelFault &kf) {
+      return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
+                  faultMessage(kernel, graph, o.walks_per_vertex, o.starts,
+                               kf));
+    }
   });
 }
 

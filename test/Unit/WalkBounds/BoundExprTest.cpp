@@ -23,7 +23,7 @@ namespace {
 /// Values of the leaves for one vertex and one parameter setting.
 struct Env {
   double wmin = 1, wmax = 1, wsum = 1, degree = 1, numVertices = 10,
-         numEdges = 20;
+         numEdges = 20, massMin = 0, massMax = 1;
   std::vector<double> params;
 };
 
@@ -47,6 +47,10 @@ double eval(const ExprRef &e, const Env &env) {
     return env.numVertices;
   case EK::NumEdges:
     return env.numEdges;
+  case EK::LabelMassMin:
+    return env.massMin;
+  case EK::LabelMassMax:
+    return env.massMax;
   case EK::Add:
     return op(0) + op(1);
   case EK::Sub:

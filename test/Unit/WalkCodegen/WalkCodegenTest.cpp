@@ -65,7 +65,7 @@ protected:
   }
 
   /// Compiles `source` and runs its only job; returns the walks written.
-  std::string runCompiled(const std::string &source) {
+  std::string runCompiled(const std::string &source, double costRatio = 0) {
     write("prog.sluice", source);
     mlir::DialectRegistry registry;
     registerSluiceDialects(registry);
@@ -84,6 +84,7 @@ protected:
     target::WalkRunOptions options;
     options.walksOut = path("compiled.walks");
     options.quiet = true;
+    options.costRatio = costRatio;
     auto report = target::runWalkJob(c.module(), options);
     EXPECT_TRUE(mlir::succeeded(report)) << diagnostics;
     if (mlir::failed(report))
@@ -187,6 +188,41 @@ job j = walk metapath on g { walks_per_vertex: 5, seed: 3 }
   EXPECT_EQ(compiled, reference);
   // Some walks end early (no neighbour with the next label), some do not.
   EXPECT_NE(compiled.find('\n'), std::string::npos);
+}
+
+// Under the cost model the sampler chosen per vertex depends on the sum
+// bounds: walk-bounds derives them from the label mass of cur over the
+// schema (walk.label_mass -> sluice_kernel_label_mass), as the reference
+// kernel's hand-written bounds do, so with the same r both draw the same
+// walks; a different choice would consume the random numbers differently.
+TEST_F(WalkCodegen, MetaPathCostModelMatchesTheReferenceKernel) {
+  for (double r : {0.5, 1.0, 4.0}) {
+    std::string compiled = runCompiled(R"(
+graph g = load("g.txt", format: snap, undirected, labels: "g.labels")
+walk metapath(schema: [i64] = [0, 1, 2, 3, 4]) on g {
+  length 9
+  state hop: i64 = 0
+  weight(cur, next, w) =
+    if label(next) == schema[(hop + 1) % size(schema)] then w else 0.0
+  update(cur, next) { hop += 1 }
+}
+schedule metapath { sampler: auto }
+job j = walk metapath on g { walks_per_vertex: 5, seed: 3 }
+)",
+                                       r);
+    walkref::Params params(walkref::Workload::MetaPath);
+    sluice_walk_options_t options;
+    sluice_walk_options_init(&options);
+    options.max_length = 9;
+    options.walks_per_vertex = 5;
+    options.seed = 3;
+    options.sampler = SLUICE_WALK_SAMPLER_AUTO;
+    options.cost_ratio = r;
+    std::string reference = runReference(walkref::Workload::MetaPath,
+                                         params.data(), options, true);
+    ASSERT_FALSE(reference.empty());
+    EXPECT_EQ(compiled, reference) << "r = " << r;
+  }
 }
 
 TEST_F(WalkCodegen, StartAndStopProbabilityMatchTheReferenceKernel) {
