@@ -599,16 +599,21 @@ intList(Sema &s, const std::map<std::string, ast::Expr *> &args,
 /// transformer(groups: [...], group_ffn: [...]): the groups cover `layers`,
 /// one width per group, and `ffn` is not given with `group_ffn`.
 void Sema::checkLayerGroups(const std::map<std::string, ast::Expr *> &args) {
-  auto at = [&](llvm::StringRef name) { return args.at(name.str())->range; };
+  // The argument's expression (null when absent or already in error).
+  auto expr = [&](llvm::StringRef name) -> ast::Expr * {
+    auto it = args.find(name.str());
+    return it == args.end() ? nullptr : it->second;
+  };
+  auto at = [&](llvm::StringRef name) { return expr(name)->range; };
   std::optional<std::vector<int64_t>> groups = intList(*this, args, "groups");
   std::optional<std::vector<int64_t>> widths =
       intList(*this, args, "group_ffn");
-  if (args.count("group_ffn") && !args.count("groups")) {
+  if (expr("group_ffn") && !args.count("groups")) {
     error(at("group_ffn")) << "group_ffn needs groups (the layers of each "
                               "group, e.g. groups: [40, 40])";
     return;
   }
-  if (args.count("group_ffn") && args.count("ffn"))
+  if (args.count("group_ffn") && expr("ffn"))
     error(at("ffn")) << "ffn and group_ffn both given; group_ffn sets the MLP "
                         "width of each group";
   if (groups) {
