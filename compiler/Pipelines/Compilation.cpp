@@ -2,6 +2,8 @@
 #include "compiler/Pipelines/Compilation.h"
 
 #include "compiler/Pipelines/TopoPipeline.h"
+#include "dialects/Model/IR/ModelOps.h"
+#include "dialects/Model/Transforms/Passes.h"
 #include "dialects/Plan/IR/PlanDialect.h"
 #include "dialects/Plan/Transforms/Passes.h"
 #include "dialects/Topo/IR/TopoDialect.h"
@@ -66,6 +68,14 @@ mlir::LogicalResult Compilation::lower() {
     walk::WalkBoundsOptions options;
     options.remarks = walkRemarks;
     pm.addPass(walk::createWalkBounds(options));
+    if (mlir::failed(pm.run(*module_)))
+      return mlir::failure();
+  }
+  // Models and jobs: attach the costs the offload planners read
+  // (model-cost; docs/dialects/model.md).
+  if (!module_->getOps<model::TransformerOp>().empty()) {
+    mlir::PassManager pm(&ctx);
+    pm.addPass(model::createModelCost());
     if (mlir::failed(pm.run(*module_)))
       return mlir::failure();
   }

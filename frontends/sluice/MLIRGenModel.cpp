@@ -5,6 +5,7 @@
 #include "frontends/sluice/Frontend.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include <algorithm>
 #include "llvm/ADT/StringMap.h"
 
 using namespace sluice;
@@ -29,19 +30,45 @@ mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
   mlir::MLIRContext *ctx = builder.getContext();
   mlir::Location loc = toLocation(ctx, d.range);
   llvm::StringMap<int64_t> ints;
-  std::string dtype = "fp16";
+  llvm::StringMap<std::string> words = {{"dtype", "fp16"},
+                                        {"norm", "layernorm"},
+                                        {"mlp", "gelu"},
+                                        {"positions", "learned"}};
+  llvm::StringMap<bool> flags = {{"tied", true}, {"bias", true}};
+  llvm::StringMap<std::vector<int64_t>> lists;
   bool ok = true;
   for (const Arg &a : d.ctor->args) {
-    if (a.name == "dtype") {
+    if (words.count(a.name)) {
       if (auto *n = llvm::dyn_cast<NameExpr>(a.value.get()))
-        dtype = n->name;
+        words[a.name] = n->name;
       continue;
     }
     auto v = evaluateConstant(*a.value, globals, ctx);
-    if (!v || v->kind != ConstValue::Kind::Int) {
-      if (v)
-        mlir::emitError(toLocation(ctx, a.value->range))
-            << "'" << a.name << "' of a transformer must be an integer";
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    if (flags.count(a.name) && v->kind == ConstValue::Kind::Bool) {
+      flags[a.name] = v->b;
+      continue;
+    }
+    if ((a.name == "groups" || a.name == "group_ffn") &&
+        v->kind == ConstValue::Kind::List) {
+      std::vector<int64_t> &out = lists[a.name];
+      for (const ConstValue &e : v->list) {
+        if (e.kind != ConstValue::Kind::Int || e.i <= 0) {
+          mlir::emitError(toLocation(ctx, a.value->range))
+              << "'" << a.name << "' must be a list of positive integers";
+          ok = false;
+          break;
+        }
+        out.push_back(e.i);
+      }
+      continue;
+    }
+    if (v->kind != ConstValue::Kind::Int) {
+      mlir::emitError(toLocation(ctx, a.value->range))
+          << "'" << a.name << "' of a transformer must be an integer";
       ok = false;
       continue;
     }
@@ -56,32 +83,49 @@ mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
   const int64_t layers = ints["layers"], h = ints["hidden"],
                 heads = ints["heads"], seq = ints["seq"], vocab = ints["vocab"];
   const int64_t kv = ints.count("kv_heads") ? ints["kv_heads"] : heads;
+  // Layer groups (Sema checked that they cover the layers).
+  std::vector<int64_t> groups = lists.count("groups")
+                                    ? lists["groups"]
+                                    : std::vector<int64_t>{layers};
+  std::vector<int64_t> widths = lists["group_ffn"];
   const int64_t ffn = ints.count("ffn") ? ints["ffn"] : 4 * h;
-  mlir::Type t = dtypeOf(ctx, dtype);
+  if (widths.empty())
+    widths.assign(groups.size(), ffn);
+  if (widths.size() != groups.size())
+    return mlir::emitError(loc) << "transformer '" << d.name
+                                << "': group_ffn and groups differ in length";
+  const int64_t widest = *std::max_element(widths.begin(), widths.end());
+  mlir::Type t = dtypeOf(ctx, words["dtype"]);
   mlir::TypeAttr ty = mlir::TypeAttr::get(t);
   auto i64 = [&](int64_t v) { return builder.getI64IntegerAttr(v); };
+  auto unit = [&](bool on) {
+    return on ? builder.getUnitAttr() : mlir::UnitAttr();
+  };
+  const bool bias = flags["bias"];
+  const bool gated = words["mlp"] == "swiglu";
+  const bool learned = words["positions"] == "learned";
+  auto norm = builder.getStringAttr(words["norm"]);
 
   auto model = builder.create<model::TransformerOp>(
       loc, builder.getStringAttr(d.name), ty, i64(layers), i64(h), i64(heads),
-      i64(kv), i64(ffn), i64(seq), i64(vocab));
+      i64(kv), i64(widest), i64(seq), i64(vocab));
   mlir::OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(&model.getBody().emplaceBlock());
-  builder.create<model::EmbeddingOp>(loc, i64(vocab), i64(h), i64(seq), ty);
-  auto stack = builder.create<model::LayersOp>(loc, i64(layers));
-  {
+  builder.create<model::EmbeddingOp>(
+      loc, i64(vocab), i64(h), learned ? i64(seq) : mlir::IntegerAttr(), ty);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    auto stack = builder.create<model::LayersOp>(loc, i64(groups[g]));
     mlir::OpBuilder::InsertionGuard inner(builder);
     builder.setInsertionPointToEnd(&stack.getBody().emplaceBlock());
-    auto layerNorm = builder.getStringAttr("layernorm");
-    builder.create<model::NormOp>(loc, layerNorm, i64(h), ty);
+    builder.create<model::NormOp>(loc, norm, i64(h), ty);
     builder.create<model::AttentionOp>(loc, i64(h), i64(heads), i64(kv),
-                                       builder.getUnitAttr(), ty);
-    builder.create<model::NormOp>(loc, layerNorm, i64(h), ty);
-    builder.create<model::MlpOp>(loc, i64(h), i64(ffn), mlir::UnitAttr(),
-                                 builder.getUnitAttr(), ty);
+                                       unit(bias), ty);
+    builder.create<model::NormOp>(loc, norm, i64(h), ty);
+    builder.create<model::MlpOp>(loc, i64(h), i64(widths[g]), unit(gated),
+                                 unit(bias), ty);
   }
-  builder.create<model::NormOp>(loc, builder.getStringAttr("layernorm"), i64(h),
-                                ty);
-  builder.create<model::HeadOp>(loc, i64(vocab), i64(h), builder.getUnitAttr(),
+  builder.create<model::NormOp>(loc, norm, i64(h), ty);
+  builder.create<model::HeadOp>(loc, i64(vocab), i64(h), unit(flags["tied"]),
                                 ty);
   return mlir::success();
 }

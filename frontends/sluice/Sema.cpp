@@ -118,7 +118,10 @@
 //    tile: auto|n, frontier: sparse|dense|bitmap|auto, format: csr|coo|auto;
 //    direction, frontier and format apply to edges loops only.
 //  - Models: transformer(layers, hidden, heads, kv_heads?, ffn?, seq, vocab,
-//    dtype?: fp32|fp16|bf16|fp8), gnn(layers, fanouts: [i64], features,
+//    dtype?: fp32|fp16|bf16|fp8, norm?: layernorm|rmsnorm, mlp?: gelu|swiglu,
+//    positions?: learned|rotary, tied?: bool, bias?: bool, groups?: [i64]
+//    adding up to layers, group_ffn?: [i64] one per group and not with
+//    ffn), gnn(layers, fanouts: [i64], features,
 //    hidden, classes, kind?: sage|gcn|gat), distill(teacher, student:
 //    transformer models, blocks); arguments named, integers positive,
 //    hidden divisible by heads, heads by kv_heads, one fanout per layer,

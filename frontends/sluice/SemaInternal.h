@@ -227,6 +227,7 @@ public:
   void checkAlgorithm(ast::AlgorithmDecl &algo);
   void checkGraph(ast::GraphDecl &graph);
   void checkModel(ast::ModelDecl &model);
+  void checkLayerGroups(const std::map<std::string, ast::Expr *> &args);
   void checkJob(ast::JobDecl &job);
   void checkSchedule(ast::ScheduleDecl &schedule);
   void checkDemand(ast::DemandDecl &demand);

@@ -48,6 +48,9 @@ const llvm::StringRef kFeatureFormats[] = {"csr", "coo", "auto"};
 const llvm::StringRef kDtypes[] = {"fp32", "fp16", "bf16", "fp8"};
 const llvm::StringRef kGnnKinds[] = {"sage", "gcn", "gat"};
 const llvm::StringRef kOptimizers[] = {"adam", "adamw", "sgd"};
+const llvm::StringRef kNorms[] = {"layernorm", "rmsnorm"};
+const llvm::StringRef kMlps[] = {"gelu", "swiglu"};
+const llvm::StringRef kPositions[] = {"learned", "rotary"};
 const llvm::StringRef kParallel[] = {"serial", "static", "dynamic(n)"};
 
 OptionSpec req(llvm::StringRef name, OptKind kind) {
@@ -108,7 +111,14 @@ const std::vector<OptionSpec> *modelSpecs(llvm::StringRef kind) {
       req("layers", OptKind::Int), req("hidden", OptKind::Int),
       req("heads", OptKind::Int),  pos("kv_heads", OptKind::Int),
       pos("ffn", OptKind::Int),    req("seq", OptKind::Int),
-      req("vocab", OptKind::Int),  word("dtype", kDtypes)};
+      req("vocab", OptKind::Int),  word("dtype", kDtypes),
+      // Llama-style blocks (docs/language.md, Models).
+      word("norm", kNorms),        word("mlp", kMlps),
+      word("positions", kPositions), opt("tied", OptKind::Bool),
+      opt("bias", OptKind::Bool),
+      // Layer groups: `groups` consecutive layers each, `group_ffn` their
+      // MLP widths.
+      pos("groups", OptKind::IntList), pos("group_ffn", OptKind::IntList)};
   static const std::vector<OptionSpec> gnn = {
       req("layers", OptKind::Int),   req("fanouts", OptKind::IntList),
       req("features", OptKind::Int), req("hidden", OptKind::Int),
@@ -567,6 +577,64 @@ void Sema::checkGraph(ast::GraphDecl &graph) {
 // Models
 //===----------------------------------------------------------------------===//
 
+/// The elements of an integer-list argument, or nullopt.
+static std::optional<std::vector<int64_t>>
+intList(Sema &s, const std::map<std::string, ast::Expr *> &args,
+        llvm::StringRef name) {
+  auto it = args.find(name.str());
+  if (it == args.end() || !it->second || it->second->type.isUnknown())
+    return std::nullopt;
+  const Value *v = s.valueOf(it->second);
+  if (!v || v->kind != Value::Kind::List)
+    return std::nullopt;
+  std::vector<int64_t> out;
+  for (const Value &e : v->elements) {
+    if (e.kind != Value::Kind::Int)
+      return std::nullopt;
+    out.push_back(e.i);
+  }
+  return out;
+}
+
+/// transformer(groups: [...], group_ffn: [...]): the groups cover `layers`,
+/// one width per group, and `ffn` is not given with `group_ffn`.
+void Sema::checkLayerGroups(const std::map<std::string, ast::Expr *> &args) {
+  // The argument's expression (null when absent or already in error).
+  auto expr = [&](llvm::StringRef name) -> ast::Expr * {
+    auto it = args.find(name.str());
+    return it == args.end() ? nullptr : it->second;
+  };
+  auto at = [&](llvm::StringRef name) { return expr(name)->range; };
+  std::optional<std::vector<int64_t>> groups = intList(*this, args, "groups");
+  std::optional<std::vector<int64_t>> widths =
+      intList(*this, args, "group_ffn");
+  if (expr("group_ffn") && !args.count("groups")) {
+    error(at("group_ffn")) << "group_ffn needs groups (the layers of each "
+                              "group, e.g. groups: [40, 40])";
+    return;
+  }
+  if (args.count("group_ffn") && expr("ffn"))
+    error(at("ffn")) << "ffn and group_ffn both given; group_ffn sets the MLP "
+                        "width of each group";
+  if (groups) {
+    if (groups->empty()) {
+      error(at("groups")) << "groups must not be empty";
+      return;
+    }
+    const Value *layers = argValue(*this, args, "layers");
+    int64_t sum = 0;
+    for (int64_t g : *groups)
+      sum += g;
+    if (layers && sum != layers->i)
+      error(at("groups")) << "groups add up to " << sum << " layers but layers "
+                          << "is " << layers->i;
+  }
+  if (groups && widths && widths->size() != groups->size())
+    error(at("group_ffn")) << "group_ffn has " << widths->size()
+                           << (widths->size() == 1 ? " entry" : " entries")
+                           << " but groups has " << groups->size();
+}
+
 void Sema::checkModel(ast::ModelDecl &model) {
   ast::CallExpr *call = model.ctor.get();
   if (!call)
@@ -609,6 +677,7 @@ void Sema::checkModel(ast::ModelDecl &model) {
       error(args["kv_heads"]->range)
           << "heads (" << heads->i << ") must be divisible by kv_heads ("
           << kvHeads->i << ")";
+    checkLayerGroups(args);
   } else if (call->callee == "gnn") {
     const Value *layers = argValue(*this, args, "layers");
     auto fanouts = args.find("fanouts");

@@ -63,61 +63,80 @@ llvm::StringRef offload::swappableName(unsigned i) {
 
 namespace {
 
-/// Sizes and FLOPs of one micro-batch, per block.
-struct Geometry {
-  int64_t layers = 0;
-  double N = 0;           ///< all parameters
-  double layerParams = 0; ///< per transformer layer
-  double headParams = 0;  ///< embeddings, positions, final norm, head
-  double layerFwdFlops = 0;
-  double headFwdFlops = 0; ///< the logits
-  double ckptBytes = 0;    ///< a layer's input
+/// Sizes and FLOPs of one layer group for one micro-batch.
+struct LayerGeometry {
+  double params = 0;
+  double fwdFlops = 0;
+  double ckptBytes = 0; ///< the layer's input
   std::array<double, kNumSwappable> swapBytes{};
   std::array<double, kNumSwappable> swapRecompute{};
   std::array<unsigned, kNumSwappable> rank{}; ///< by FLOPs per byte
-  double layerWork = 0;  ///< GPU working set of one layer
-  double logitsWork = 0; ///< GPU working set of the logits
+  double work = 0; ///< GPU working set of the layer
 };
 
-Geometry geometry(const model::TransformerConfig &cfg, int64_t b,
-                  const FinetuneOptions &opts) {
+/// Sizes and FLOPs of one micro-batch, per block.
+struct Geometry {
+  int64_t layers = 0;
+  double N = 0;              ///< all parameters
+  double maxLayerParams = 0; ///< the largest layer
+  double headParams = 0;     ///< embeddings, positions, final norm, head
+  double headFwdFlops = 0;   ///< the logits
+  std::vector<LayerGeometry> groups;
+  std::vector<size_t> groupOf; ///< layer -> groups index
+  double logitsWork = 0;       ///< GPU working set of the logits
+  const LayerGeometry &layer(int64_t l) const {
+    return groups[groupOf[static_cast<size_t>(l)]];
+  }
+};
+
+Geometry geometry(const ModelCosts &c, int64_t b, const FinetuneOptions &opts) {
   Geometry g;
-  model::ParameterBreakdown p = model::countParameters(cfg);
-  const double B = static_cast<double>(b), s = static_cast<double>(cfg.seq),
-               h = static_cast<double>(cfg.hidden),
-               V = static_cast<double>(cfg.vocab),
-               f = static_cast<double>(cfg.effectiveFfn()),
-               kv = static_cast<double>(cfg.effectiveKvHeads() *
-                                        cfg.headDim()),
-               e = static_cast<double>(cfg.dtypeBytes);
-  const double gated = cfg.mlp == model::MlpKind::Gated ? 2.0 : 1.0;
-  g.layers = cfg.layers;
-  g.N = static_cast<double>(p.total());
-  g.layerParams = static_cast<double>(p.perLayer.total());
-  g.headParams = g.N - g.layerParams * static_cast<double>(cfg.layers);
-  g.layerFwdFlops =
-      2.0 * B * s * static_cast<double>(p.perLayer.matmulWeights) +
-      4.0 * B * s * s * h;
-  g.headFwdFlops = 2.0 * B * s * h * V;
-  g.ckptBytes = B * s * h * e;
-  // Ratel's matmul inputs and the FLOPs of the op that produces each.
-  const double widths[kNumSwappable] = {h + 2 * kv, h, f, h};
-  g.swapRecompute = {2.0 * B * s * h * (h + 2 * kv), 4.0 * B * s * s * h,
-                     2.0 * B * s * h * f * gated, 2.0 * B * s * h * h};
-  for (unsigned i = 0; i < kNumSwappable; ++i)
-    g.swapBytes[i] = B * s * widths[i] * e;
-  std::iota(g.rank.begin(), g.rank.end(), 0u);
-  std::stable_sort(g.rank.begin(), g.rank.end(), [&](unsigned x, unsigned y) {
-    return g.swapRecompute[x] / g.swapBytes[x] >
-           g.swapRecompute[y] / g.swapBytes[y];
-  });
-  const double stored = model::activationBytesPerLayer(
-      cfg, b,
-      opts.flashAttention ? model::Recompute::Selective
-                          : model::Recompute::None);
-  g.layerWork = opts.activationWorkFactor * stored;
+  const double B = static_cast<double>(b), s = static_cast<double>(c.seq),
+               V = static_cast<double>(c.vocab),
+               e = static_cast<double>(c.dtypeBytes);
+  g.layers = c.layers();
+  g.N = c.params();
+  g.headParams = c.otherParams;
+  g.headFwdFlops = B * c.headFwdFlops;
+  for (size_t gi = 0; gi < c.groups.size(); ++gi) {
+    const LayerGroup &lg = c.groups[gi];
+    const double h = static_cast<double>(lg.hidden),
+                 f = static_cast<double>(lg.ffn),
+                 kv = static_cast<double>(lg.kvDim);
+    const double gated = lg.gated ? 2.0 : 1.0;
+    LayerGeometry l;
+    l.params = lg.params;
+    l.fwdFlops = B * lg.fwdFlops;
+    l.ckptBytes = B * s * h * e;
+    // Ratel's matmul inputs and the FLOPs of the op that produces each.
+    const double widths[kNumSwappable] = {h + 2 * kv, h, f, h};
+    l.swapRecompute = {2.0 * B * s * h * (h + 2 * kv), 4.0 * B * s * s * h,
+                       2.0 * B * s * h * f * gated, 2.0 * B * s * h * h};
+    for (unsigned i = 0; i < kNumSwappable; ++i)
+      l.swapBytes[i] = B * s * widths[i] * e;
+    std::iota(l.rank.begin(), l.rank.end(), 0u);
+    std::stable_sort(l.rank.begin(), l.rank.end(), [&](unsigned x, unsigned y) {
+      return l.swapRecompute[x] / l.swapBytes[x] >
+             l.swapRecompute[y] / l.swapBytes[y];
+    });
+    const double stored =
+        B * (opts.flashAttention ? lg.actBytesSelective : lg.actBytes);
+    l.work = opts.activationWorkFactor * stored;
+    g.maxLayerParams = std::max(g.maxLayerParams, l.params);
+    g.groups.push_back(l);
+    for (int64_t k = 0; k < lg.count; ++k)
+      g.groupOf.push_back(gi);
+  }
   g.logitsWork = B * s * V * (e + 4.0); // fp16 logits + fp32 softmax
   return g;
+}
+
+/// Forward + backward (twice forward) FLOPs of one iteration.
+double modelFlops(const FinetuneJob &job) {
+  if (!job.costs)
+    return model::trainingFlops(job.model, job.batch).model();
+  const double fwd = static_cast<double>(job.batch) * job.costs->fwdFlops();
+  return fwd + 2.0 * fwd;
 }
 
 struct Candidate {
@@ -213,8 +232,9 @@ class Planner {
 public:
   Planner(const FinetuneJob &job, const Machine &m, const FinetuneOptions &o,
           int64_t micro)
-      : job(job), m(m), o(o), micro(micro),
-        steps(job.batch / micro), g(geometry(job.model, micro, o)) {}
+      : job(job), m(m), o(o), micro(micro), steps(job.batch / micro),
+        g(geometry(job.costs ? *job.costs : uniformCosts(job.model), micro,
+                   o)) {}
 
   Evaluation evaluate(const Candidate &c) const;
 
@@ -229,7 +249,7 @@ private:
 Evaluation Planner::evaluate(const Candidate &c) const {
   Evaluation ev;
   FinetunePlan &p = ev.plan;
-  const double maxBlock = std::max(g.layerParams, g.headParams);
+  const double maxBlock = std::max(g.maxLayerParams, g.headParams);
   const double k = static_cast<double>(std::max<int64_t>(1, o.stagingLayers));
   const bool csdUpdate = c.optHome == Tier::Csd;
   const double e = job.precision.paramBytes;  // fp16 parameters
@@ -248,28 +268,39 @@ Evaluation Planner::evaluate(const Candidate &c) const {
   p.capacity.nvme = m.nvme.capacity;
   p.capacity.csd = m.csd.capacity;
 
-  // The swapped set: the first `swapCount` ranked tensors, cut further
-  // while the swap-out would not hide under the layer's forward compute.
-  const double fwdTime = g.layerFwdFlops / m.gpuFlops();
-  std::array<bool, kNumSwappable> swapped{};
-  double swapBytes = g.ckptBytes, swapRecompute = 0;
-  for (unsigned r = 0; r < kNumSwappable; ++r) {
-    unsigned i = g.rank[r];
-    if (r < c.swapCount &&
-        (swapBytes + g.swapBytes[i]) / m.d2hBandwidth <= fwdTime) {
-      swapped[i] = true;
-      swapBytes += g.swapBytes[i];
-    } else {
-      swapRecompute += g.swapRecompute[i];
+  // Per layer group, the swapped set: the first `swapCount` ranked
+  // tensors, cut further while the swap-out would not hide under the
+  // layer's forward compute.
+  struct GroupSwap {
+    std::array<bool, kNumSwappable> swapped{};
+    double bytes = 0, recompute = 0, fullRecompute = 0, fwdTime = 0;
+  };
+  std::vector<GroupSwap> gswap;
+  double maxWork = g.logitsWork;
+  for (const LayerGeometry &lg : g.groups) {
+    GroupSwap gs;
+    gs.fwdTime = lg.fwdFlops / m.gpuFlops();
+    gs.bytes = lg.ckptBytes;
+    for (unsigned r = 0; r < kNumSwappable; ++r) {
+      unsigned i = lg.rank[r];
+      if (r < c.swapCount &&
+          (gs.bytes + lg.swapBytes[i]) / m.d2hBandwidth <= gs.fwdTime) {
+        gs.swapped[i] = true;
+        gs.bytes += lg.swapBytes[i];
+      } else {
+        gs.recompute += lg.swapRecompute[i];
+      }
     }
+    gs.fullRecompute = std::accumulate(lg.swapRecompute.begin(),
+                                       lg.swapRecompute.end(), 0.0);
+    maxWork = std::max(maxWork, lg.work + gs.bytes);
+    gswap.push_back(gs);
   }
-  const double fullRecompute = std::accumulate(
-      g.swapRecompute.begin(), g.swapRecompute.end(), 0.0);
 
   // Fixed memory of each tier.
   double gpu = (c.paramHome == Tier::Gpu ? e * g.N : c.buffers * e * maxBlock) +
                eg * maxBlock + // one layer's gradients
-               std::max(g.layerWork + swapBytes, g.logitsWork);
+               maxWork;
   double host = 0, nvme = 0, csd = 0;
   switch (c.paramHome) {
   case Tier::Host:
@@ -309,14 +340,20 @@ Evaluation Planner::evaluate(const Candidate &c) const {
   // Activations, layer by layer: host memory first, then the NVMe array
   // while its writes stay hidden, else only the checkpoint.
   std::vector<Tier> actTier(static_cast<size_t>(g.layers), Tier::Host);
-  std::vector<double> actBytes(static_cast<size_t>(g.layers), swapBytes);
-  std::vector<double> actRecompute(static_cast<size_t>(g.layers),
-                                   swapRecompute);
+  std::vector<double> actBytes(static_cast<size_t>(g.layers));
+  std::vector<double> actRecompute(static_cast<size_t>(g.layers));
+  p.activations.perLayer.resize(static_cast<size_t>(g.layers));
   const double hostFree = m.hostUsable() - host;
   double hostActs = 0, nvmeActs = 0;
   bool actsFit = true;
   for (int64_t l = 0; l < g.layers; ++l) {
     size_t i = static_cast<size_t>(l);
+    const LayerGeometry &lg = g.layer(l);
+    const GroupSwap &gs = gswap[g.groupOf[i]];
+    LayerActivations &la = p.activations.perLayer[i];
+    la.swapped = gs.swapped;
+    actBytes[i] = la.swapBytes = gs.bytes;
+    actRecompute[i] = la.recomputeFlops = gs.recompute;
     auto tryPlace = [&](double bytes) {
       if (hostActs + bytes <= hostFree) {
         hostActs += bytes;
@@ -324,32 +361,37 @@ Evaluation Planner::evaluate(const Candidate &c) const {
         return true;
       }
       if (m.nvme.present() && nvme + nvmeActs + bytes <= m.nvme.capacity &&
-          bytes / m.nvme.writeBandwidth <= fwdTime) {
+          bytes / m.nvme.writeBandwidth <= gs.fwdTime) {
         nvmeActs += bytes;
         actTier[i] = Tier::Nvme;
         return true;
       }
       return false;
     };
-    if (tryPlace(swapBytes))
+    if (tryPlace(gs.bytes)) {
+      la.tier = actTier[i];
       continue;
-    if (swapBytes > g.ckptBytes && tryPlace(g.ckptBytes)) {
-      actBytes[i] = g.ckptBytes;
-      actRecompute[i] = fullRecompute;
+    }
+    if (gs.bytes > lg.ckptBytes && tryPlace(lg.ckptBytes)) {
+      la.tier = actTier[i];
+      la.swapped = {};
+      la.checkpointOnly = true;
+      actBytes[i] = la.swapBytes = lg.ckptBytes;
+      actRecompute[i] = la.recomputeFlops = gs.fullRecompute;
       ++p.activations.layersCheckpointOnly;
       continue;
     }
     actsFit = false;
-    hostActs += g.ckptBytes;
+    hostActs += lg.ckptBytes;
   }
   host += hostActs;
   nvme += nvmeActs;
   for (Tier t : actTier)
     (t == Tier::Host ? p.activations.layersOnHost
                      : p.activations.layersOnNvme) += 1;
-  p.activations.swapped = swapped;
-  p.activations.swapBytesPerLayer = swapBytes;
-  p.activations.recomputeFlopsPerLayer = swapRecompute;
+  p.activations.swapped = gswap.front().swapped;
+  p.activations.swapBytesPerLayer = gswap.front().bytes;
+  p.activations.recomputeFlopsPerLayer = gswap.front().recompute;
   p.peak = {gpu, host, nvme, csd};
 
   std::vector<Fit> fits = {{"GPU memory", gpu, m.gpuUsable()},
@@ -391,10 +433,10 @@ Evaluation Planner::evaluate(const Candidate &c) const {
     fwdOrder.push_back(l);
   fwdOrder.push_back(head);
   auto blockParams = [&](int64_t b) {
-    return b == head ? g.headParams : g.layerParams;
+    return b == head ? g.headParams : g.layer(b).params;
   };
   auto blockFwd = [&](int64_t b) {
-    return b == head ? g.headFwdFlops : g.layerFwdFlops;
+    return b == head ? g.headFwdFlops : g.layer(b).fwdFlops;
   };
   double recomputeTotal = 0;
   int lastGpu = -1;
@@ -565,7 +607,7 @@ Evaluation Planner::evaluate(const Candidate &c) const {
       break;
     }
   }
-  p.modelFlops = model::trainingFlops(job.model, job.batch).model();
+  p.modelFlops = modelFlops(job);
   p.hardwareFlops = p.modelFlops + recomputeTotal;
   p.feasible = true;
   return ev;
@@ -581,6 +623,9 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
   };
   if (std::string err = job.model.validate(); !err.empty())
     return fail("invalid model: " + err);
+  if (job.costs)
+    if (std::string err = job.costs->validate(); !err.empty())
+      return fail("invalid model costs: " + err);
   if (std::string err = machine.validate(); !err.empty())
     return fail("invalid machine '" + machine.name + "': " + err);
   if (job.batch <= 0)
@@ -657,7 +702,7 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
     result = std::move(leastBad->plan);
     result.feasible = false;
     result.infeasibleReason = leastBad->binding.message();
-    result.modelFlops = model::trainingFlops(job.model, job.batch).model();
+    result.modelFlops = modelFlops(job);
   }
   result.candidates = std::move(log);
   return result;

@@ -30,6 +30,7 @@
 #define SLUICE_COMPILER_ANALYSIS_OFFLOAD_FINETUNEPLANNER_H
 
 #include "compiler/Analysis/Model/TransformerCost.h"
+#include "compiler/Analysis/Offload/ModelCosts.h"
 #include "compiler/Analysis/Offload/OffloadMachine.h"
 #include "llvm/Support/Error.h"
 
@@ -73,6 +74,11 @@ struct FinetuneJob {
   /// gradients (2), fp32 master weights + optimizer states (12 for Adam;
   /// 8 for SGD with momentum, 6 for 8-bit Adam states + fp32 master...).
   model::StatePrecision precision = model::StatePrecision::mixedAdam();
+  /// The per-layer costs (for one sequence of model.seq tokens); without
+  /// them, uniformCosts(model). With them, `model` only names the model in
+  /// reports (layers, hidden, seq) and sizes DeepSpeed's buffers, and the
+  /// layers are planned one by one (they may differ).
+  std::optional<ModelCosts> costs;
 };
 
 /// Knobs; the defaults plan like Ratel (plus CSD when the machine has it).
@@ -113,11 +119,22 @@ struct Action {
   int64_t microBatch = 0;
 };
 
-/// Per-layer activation decision (the same for every layer of a tier).
+/// The activation decision of one layer.
+struct LayerActivations {
+  std::array<bool, kNumSwappable> swapped{}; ///< which are swapped out
+  double swapBytes = 0;      ///< moved out: checkpoint (+ swapped tensors)
+  double recomputeFlops = 0; ///< in backward
+  Tier tier = Tier::Host;    ///< where the swapped bytes wait
+  bool checkpointOnly = false;
+};
+
+/// Activation decisions. The scalar fields are those of the first layer
+/// (every layer of a uniform model decides alike); `perLayer` has each.
 struct ActivationPlan {
   std::array<bool, kNumSwappable> swapped{}; ///< which are swapped out
   double swapBytesPerLayer = 0;  ///< checkpoint + swapped tensors
   double recomputeFlopsPerLayer = 0;
+  std::vector<LayerActivations> perLayer;
   int64_t layersOnHost = 0; ///< layers whose swaps stay in host memory
   int64_t layersOnNvme = 0; ///< layers whose swaps go on to the NVMe array
   /// Layers that keep only their input checkpoint (no room for the swaps)

@@ -54,8 +54,10 @@ struct Capacity {
 };
 
 struct Model {
-  std::array<Term, 5> prefill; // compute, h2d, d2h, disk read, disk write
-  std::array<Term, 5> decode;
+  /// Per layer group: its layer count and its per-layer terms.
+  std::vector<double> counts;
+  std::vector<std::array<Term, 5>> prefill; // compute, h2d, d2h, disk r/w
+  std::vector<std::array<Term, 5>> decode;
   std::array<Capacity, 3> caps;
   double layers = 0, generate = 0, block = 0;
   bool disk = false;
@@ -63,95 +65,104 @@ struct Model {
 
 Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
                  int64_t n) {
-  const model::TransformerConfig &cfg = job.model;
-  model::ParameterBreakdown p = model::countParameters(cfg);
-  const double e = static_cast<double>(cfg.dtypeBytes);
+  ModelCosts costs;
+  if (job.costs) {
+    costs = *job.costs;
+  } else {
+    model::TransformerConfig cfg = job.model;
+    cfg.seq = job.prompt;
+    costs = uniformCosts(cfg);
+  }
+  const double e = static_cast<double>(costs.dtypeBytes);
   const double bls = static_cast<double>(gbs * n);
   const double G = static_cast<double>(gbs);
   const double s = static_cast<double>(job.prompt);
   const double gen = static_cast<double>(job.generate);
-  const double h = static_cast<double>(cfg.hidden);
-  const double a = static_cast<double>(cfg.heads);
-  const double L = static_cast<double>(cfg.layers);
-  const double mw = static_cast<double>(p.perLayer.matmulWeights);
-  const double W = e * static_cast<double>(p.perLayer.total());
-  const double Wtot = e * static_cast<double>(p.total());
-  const double kvTok = model::kvCacheBytesPerToken(cfg) / L; // per layer
+  const double Wtot = e * costs.params();
   const double ctxAvg = s + gen / 2.0;
-  const double cacheAvg = kvTok * ctxAvg * bls;   // read per decode step
-  const double newKv = kvTok * bls;               // written per step
-  const double cachePre = kvTok * s * bls;        // written by prefill
-  const double actD = e * h * bls;                // hidden state, decode
-  const double actP = e * h * s * bls;            // hidden state, prefill
   const double F = m.gpuFlops();
   const double h2d = m.h2dBandwidth, d2h = m.d2hBandwidth;
   Model M;
-  M.layers = L;
+  M.layers = static_cast<double>(costs.layers());
   M.generate = gen;
   M.block = bls;
   M.disk = m.nvme.present();
   const double dr = M.disk ? m.nvme.readBandwidth : 1;
   const double dw = M.disk ? m.nvme.writeBandwidth : 1;
 
-  // Prefill, per layer for the whole block.
-  Term &cp = M.prefill[0];
-  cp.constant = (2.0 * mw * bls * s + 4.0 * bls * s * s * h) / F;
-  Term &hp = M.prefill[1];
-  hp.coef[WC] = hp.coef[WD] = W / h2d;
-  hp.coef[HC] = hp.coef[HD] = actP / h2d;
-  Term &gp = M.prefill[2];
-  gp.coef[CC] = gp.coef[CD] = cachePre / d2h;
-  gp.coef[HC] = gp.coef[HD] = actP / d2h;
-  Term &rp = M.prefill[3];
-  rp.coef[WD] = W / dr;
-  rp.coef[HD] = actP / dr;
-  Term &wp = M.prefill[4];
-  wp.coef[CD] = cachePre / dw;
-  wp.coef[HD] = actP / dw;
+  double kvAll = 0, maxW = 0, maxAct = 0, maxWork = 0;
+  for (const LayerGroup &g : costs.groups) {
+    const double h = static_cast<double>(g.hidden);
+    const double a = static_cast<double>(g.heads);
+    const double W = e * g.params;
+    const double kvTok = costs.kvBytesPerToken(g); // per layer
+    // The forward FLOPs of a prompt minus the attention scores (4s^2h):
+    // 2 FLOPs per matmul weight per token.
+    const double linearPerToken = (g.fwdFlops - 4.0 * s * s * h) / s;
+    const double cacheAvg = kvTok * ctxAvg * bls; // read per decode step
+    const double newKv = kvTok * bls;             // written per step
+    const double cachePre = kvTok * s * bls;      // written by prefill
+    const double actD = e * h * bls;              // hidden state, decode
+    const double actP = e * h * s * bls;          // hidden state, prefill
+    kvAll += static_cast<double>(g.count) * kvTok;
+    maxW = std::max(maxW, W);
+    maxAct = std::max(maxAct, actP);
+    // GPU working set: double-buffered layer weights, one GPU batch's
+    // prefill intermediates (q/k/v, MLP hidden, fp16 scores) and one
+    // layer's cache of one GPU batch streamed in for decoding.
+    maxWork = std::max(maxWork, 2.0 * W + e * G * s * (9.0 * h + a * s) +
+                                    2.0 * kvTok * (s + gen) * G);
 
-  // Decode, per layer and generated token for the whole block.
-  Term &cd = M.decode[0];
-  double linear = 2.0 * mw * bls / F;
-  if (m.gpuMemoryBandwidth > 0)
-    linear = std::max(linear, W / m.gpuMemoryBandwidth);
-  cd.constant = linear + 4.0 * bls * ctxAvg * h / F +
-                (m.gpuMemoryBandwidth > 0 ? cacheAvg / m.gpuMemoryBandwidth
-                                          : 0.0);
-  Term &hd = M.decode[1];
-  hd.coef[WC] = hd.coef[WD] = W / h2d;
-  hd.coef[CC] = hd.coef[CD] = cacheAvg / h2d;
-  hd.coef[HC] = hd.coef[HD] = actD / h2d;
-  Term &gd = M.decode[2];
-  gd.coef[CC] = gd.coef[CD] = newKv / d2h;
-  gd.coef[HC] = gd.coef[HD] = actD / d2h;
-  Term &rd = M.decode[3];
-  rd.coef[WD] = W / dr;
-  rd.coef[CD] = cacheAvg / dr;
-  rd.coef[HD] = actD / dr;
-  Term &wd = M.decode[4];
-  wd.coef[CD] = newKv / dw;
-  wd.coef[HD] = actD / dw;
+    std::array<Term, 5> P{}, D{};
+    // Prefill, per layer for the whole block.
+    P[0].constant = bls * g.fwdFlops / F;
+    P[1].coef[WC] = P[1].coef[WD] = W / h2d;
+    P[1].coef[HC] = P[1].coef[HD] = actP / h2d;
+    P[2].coef[CC] = P[2].coef[CD] = cachePre / d2h;
+    P[2].coef[HC] = P[2].coef[HD] = actP / d2h;
+    P[3].coef[WD] = W / dr;
+    P[3].coef[HD] = actP / dr;
+    P[4].coef[CD] = cachePre / dw;
+    P[4].coef[HD] = actP / dw;
+
+    // Decode, per layer and generated token for the whole block.
+    double linear = linearPerToken * bls / F;
+    if (m.gpuMemoryBandwidth > 0)
+      linear = std::max(linear, W / m.gpuMemoryBandwidth);
+    D[0].constant = linear + 4.0 * bls * ctxAvg * h / F +
+                    (m.gpuMemoryBandwidth > 0
+                         ? cacheAvg / m.gpuMemoryBandwidth
+                         : 0.0);
+    D[1].coef[WC] = D[1].coef[WD] = W / h2d;
+    D[1].coef[CC] = D[1].coef[CD] = cacheAvg / h2d;
+    D[1].coef[HC] = D[1].coef[HD] = actD / h2d;
+    D[2].coef[CC] = D[2].coef[CD] = newKv / d2h;
+    D[2].coef[HC] = D[2].coef[HD] = actD / d2h;
+    D[3].coef[WD] = W / dr;
+    D[3].coef[CD] = cacheAvg / dr;
+    D[3].coef[HD] = actD / dr;
+    D[4].coef[CD] = newKv / dw;
+    D[4].coef[HD] = actD / dw;
+    M.counts.push_back(static_cast<double>(g.count));
+    M.prefill.push_back(P);
+    M.decode.push_back(D);
+  }
 
   // Capacities.
-  const double Ctot = kvTok * L * (s + gen) * bls;
-  const double Atot = 2.0 * actP;
-  // GPU working set: double-buffered layer weights, one GPU batch's
-  // prefill intermediates (q/k/v, MLP hidden, fp16 scores) and one layer's
-  // cache of one GPU batch streamed in for decoding.
-  const double work = 2.0 * W + e * G * s * (9.0 * h + a * s) +
-                      2.0 * kvTok * (s + gen) * G;
+  const double Ctot = kvAll * (s + gen) * bls;
+  const double Atot = 2.0 * maxAct;
   Capacity &cg = M.caps[0];
   cg.what = "GPU memory";
   cg.coef[WG] = Wtot;
   cg.coef[CG] = Ctot;
   cg.coef[HG] = Atot;
-  cg.rhs = m.gpuUsable() - work;
+  cg.rhs = m.gpuUsable() - maxWork;
   Capacity &cc = M.caps[1];
   cc.what = "host memory";
   cc.coef[WC] = Wtot;
   cc.coef[CC] = Ctot;
   cc.coef[HC] = Atot;
-  cc.rhs = m.hostUsable() - (M.disk ? 2.0 * W : 0.0); // disk staging
+  cc.rhs = m.hostUsable() - (M.disk ? 2.0 * maxW : 0.0); // disk staging
   Capacity &ck = M.caps[2];
   ck.what = "disk capacity";
   ck.coef[WD] = Wtot;
@@ -171,8 +182,12 @@ LpResult solveLp(const Model &M, bool exact) {
   flow::detail::GlpkProb lp(glp_create_prob());
   glp_set_obj_dir(lp.get(), GLP_MIN);
   const int nFrac = kNumFractions;
-  const int tp = nFrac + 1, tg = nFrac + 2; // 1-based column indices
-  glp_add_cols(lp.get(), nFrac + 2);
+  const int groups = static_cast<int>(M.counts.size());
+  // 1-based column indices: the fractions, then per group T_prefill and
+  // T_decode.
+  auto tp = [&](int g) { return nFrac + 1 + 2 * g; };
+  auto tg = [&](int g) { return nFrac + 2 + 2 * g; };
+  glp_add_cols(lp.get(), nFrac + 2 * groups);
   for (int j = 1; j <= nFrac; ++j) {
     bool diskVar = (j - 1 == WD || j - 1 == CD || j - 1 == HD);
     if (diskVar && !M.disk)
@@ -180,10 +195,13 @@ LpResult solveLp(const Model &M, bool exact) {
     else
       glp_set_col_bnds(lp.get(), j, GLP_DB, 0, 1);
   }
-  glp_set_col_bnds(lp.get(), tp, GLP_LO, 0, 0);
-  glp_set_col_bnds(lp.get(), tg, GLP_LO, 0, 0);
-  glp_set_obj_coef(lp.get(), tp, M.layers);
-  glp_set_obj_coef(lp.get(), tg, M.layers * std::max(0.0, M.generate - 1));
+  for (int g = 0; g < groups; ++g) {
+    const double L = M.counts[static_cast<size_t>(g)];
+    glp_set_col_bnds(lp.get(), tp(g), GLP_LO, 0, 0);
+    glp_set_col_bnds(lp.get(), tg(g), GLP_LO, 0, 0);
+    glp_set_obj_coef(lp.get(), tp(g), L);
+    glp_set_obj_coef(lp.get(), tg(g), L * std::max(0.0, M.generate - 1));
+  }
   // Ties (e.g. activations that move no matter where they live) go to the
   // faster tier: a microsecond per unit fraction on CPU, two on disk.
   for (unsigned base : {unsigned(WG), unsigned(CG), unsigned(HG)}) {
@@ -220,8 +238,10 @@ LpResult solveLp(const Model &M, bool exact) {
         put(static_cast<int>(k + 1), -t.coef[k]);
     }
   };
-  addTerms(M.prefill, tp);
-  addTerms(M.decode, tg);
+  for (int g = 0; g < groups; ++g) {
+    addTerms(M.prefill[static_cast<size_t>(g)], tp(g));
+    addTerms(M.decode[static_cast<size_t>(g)], tg(g));
+  }
   for (const Capacity &c : M.caps) {
     addRow(GLP_UP, 0, c.rhs);
     for (unsigned k = 0; k < kNumFractions; ++k)
@@ -261,11 +281,35 @@ InferencePlan planFrom(const Model &M, int64_t gbs, int64_t n,
   plan.policy.weights = {x[WG], x[WC], x[WD]};
   plan.policy.cache = {x[CG], x[CC], x[CD]};
   plan.policy.activations = {x[HG], x[HC], x[HD]};
-  plan.prefill = termsAt(M.prefill, x);
-  plan.decode = termsAt(M.decode, x);
-  plan.prefillTime = M.layers * plan.prefill.layerTime();
-  plan.decodeTime = M.layers * std::max(0.0, M.generate - 1) *
-                    plan.decode.layerTime();
+  double prefillSum = 0, decodeSum = 0;
+  for (size_t g = 0; g < M.counts.size(); ++g) {
+    plan.groupPrefill.push_back(termsAt(M.prefill[g], x));
+    plan.groupDecode.push_back(termsAt(M.decode[g], x));
+    prefillSum += M.counts[g] * plan.groupPrefill.back().layerTime();
+    decodeSum += M.counts[g] * plan.groupDecode.back().layerTime();
+  }
+  if (M.counts.size() == 1) {
+    plan.prefill = plan.groupPrefill.front();
+    plan.decode = plan.groupDecode.front();
+  } else {
+    // The mean over the layers.
+    auto mean = [&](const std::vector<PhaseTerms> &ts) {
+      PhaseTerms t;
+      for (size_t g = 0; g < ts.size(); ++g) {
+        const double w = M.counts[g] / M.layers;
+        t.compute += w * ts[g].compute;
+        t.h2d += w * ts[g].h2d;
+        t.d2h += w * ts[g].d2h;
+        t.diskRead += w * ts[g].diskRead;
+        t.diskWrite += w * ts[g].diskWrite;
+      }
+      return t;
+    };
+    plan.prefill = mean(plan.groupPrefill);
+    plan.decode = mean(plan.groupDecode);
+  }
+  plan.prefillTime = prefillSum;
+  plan.decodeTime = std::max(0.0, M.generate - 1) * decodeSum;
   plan.tokensPerSecond = M.block * M.generate / plan.totalTime();
   auto used = [&](const Capacity &c) {
     double v = 0;
@@ -285,6 +329,14 @@ llvm::Error checkInputs(const InferenceJob &job, const Machine &m) {
   };
   if (std::string err = job.model.validate(); !err.empty())
     return fail("invalid model: " + err);
+  if (job.costs) {
+    if (std::string err = job.costs->validate(); !err.empty())
+      return fail("invalid model costs: " + err);
+    if (job.costs->seq != job.prompt)
+      return fail("the model costs are for " + llvm::Twine(job.costs->seq) +
+                  " tokens per sequence, the prompt has " +
+                  llvm::Twine(job.prompt));
+  }
   if (std::string err = m.validate(); !err.empty())
     return fail("invalid machine '" + m.name + "': " + err);
   if (job.prompt <= 0 || job.generate <= 0)

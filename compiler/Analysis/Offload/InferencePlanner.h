@@ -20,10 +20,12 @@
 #define SLUICE_COMPILER_ANALYSIS_OFFLOAD_INFERENCEPLANNER_H
 
 #include "compiler/Analysis/Model/TransformerCost.h"
+#include "compiler/Analysis/Offload/ModelCosts.h"
 #include "compiler/Analysis/Offload/OffloadMachine.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,10 @@ struct InferenceJob {
   model::TransformerConfig model;
   int64_t prompt = 0;   ///< prompt tokens per sequence
   int64_t generate = 0; ///< generated tokens per sequence
+  /// The per-layer costs for one sequence of `prompt` tokens; without them,
+  /// uniformCosts(model) at seq = prompt. Layer groups that differ get
+  /// their own per-layer terms (the policy is shared by all layers).
+  std::optional<ModelCosts> costs;
 };
 
 struct InferenceOptions {
@@ -69,10 +75,12 @@ struct InferencePlan {
   bool feasible = false;
   std::string infeasibleReason;
   InferencePolicy policy;
-  PhaseTerms prefill; ///< per layer, whole block
+  PhaseTerms prefill; ///< per layer, whole block (the layer mean)
   PhaseTerms decode;  ///< per layer and generated token, whole block
-  double prefillTime = 0; ///< L * prefill layer time
-  double decodeTime = 0;  ///< L * (n - 1) * decode layer time
+  /// Per layer group (one entry for a uniform model).
+  std::vector<PhaseTerms> groupPrefill, groupDecode;
+  double prefillTime = 0; ///< sum over layers of the prefill layer time
+  double decodeTime = 0;  ///< (n - 1) * sum of the decode layer times
   double totalTime() const { return prefillTime + decodeTime; }
   /// Generated tokens per second: blockSize * generate / totalTime.
   double tokensPerSecond = 0;

@@ -34,12 +34,56 @@ static Object machineJson(const Machine &m) {
   return o;
 }
 
-static Object modelJson(const model::TransformerConfig &c) {
-  return Object{{"layers", c.layers},     {"hidden", c.hidden},
-                {"heads", c.heads},       {"kv_heads", c.effectiveKvHeads()},
-                {"ffn", c.effectiveFfn()}, {"seq", c.seq},
-                {"vocab", c.vocab},
-                {"parameters", model::countParameters(c).total()}};
+static double parameters(const model::TransformerConfig &c,
+                         const std::optional<ModelCosts> &costs) {
+  return costs ? costs->params()
+               : static_cast<double>(model::countParameters(c).total());
+}
+
+static Object modelJson(const model::TransformerConfig &c,
+                        const std::optional<ModelCosts> &costs) {
+  Object o{{"layers", c.layers},     {"hidden", c.hidden},
+           {"heads", c.heads},       {"kv_heads", c.effectiveKvHeads()},
+           {"ffn", c.effectiveFfn()}, {"seq", c.seq},
+           {"vocab", c.vocab}};
+  if (!costs) {
+    o["parameters"] = model::countParameters(c).total();
+    return o;
+  }
+  // The costs the plan used (sluicec: the model-cost pass's attributes).
+  o["parameters"] = costs->params();
+  Array groups;
+  for (const LayerGroup &g : costs->groups)
+    groups.push_back(Object{{"count", g.count},
+                            {"params", g.params},
+                            {"fwd_flops", g.fwdFlops},
+                            {"act_bytes", g.actBytes},
+                            {"act_bytes_selective", g.actBytesSelective},
+                            {"ffn", g.ffn},
+                            {"kv_dim", g.kvDim},
+                            {"gated", g.gated}});
+  o["layer_groups"] = std::move(groups);
+  o["other_params"] = costs->otherParams;
+  o["head_fwd_flops"] = costs->headFwdFlops;
+  return o;
+}
+
+/// One line per layer group of `costs` (none without costs).
+static void costLines(llvm::raw_ostream &os,
+                      const std::optional<ModelCosts> &costs) {
+  if (!costs)
+    return;
+  os << "\n  model-cost, per layer and sequence of " << costs->seq
+     << " tokens:\n";
+  int64_t first = 0;
+  for (const LayerGroup &g : costs->groups) {
+    os << "  layers " << first << "-" << first + g.count - 1 << ": "
+       << llvm::format("%.0f", g.params) << " params, "
+       << llvm::format("%.0f", g.fwdFlops) << " fwd FLOPs, "
+       << llvm::format("%.0f", g.actBytes) << " activation bytes (ffn "
+       << g.ffn << ")\n";
+    first += g.count;
+  }
 }
 
 static Object tierJson(const TierBytes &t) {
@@ -51,7 +95,7 @@ Value offload::finetunePlanToJson(const FinetunePlan &p,
                                   const FinetuneJob &job, const Machine &m) {
   Object o;
   o["job"] = Object{{"kind", "finetune"},
-                    {"model", modelJson(job.model)},
+                    {"model", modelJson(job.model, job.costs)},
                     {"batch", job.batch},
                     {"micro_batch", p.microBatch},
                     {"accumulation_steps", p.accumulationSteps}};
@@ -182,8 +226,14 @@ offload::deepSpeedConfig(const FinetunePlan &p, const FinetuneJob &job,
        static_cast<double>(c.hidden * c.hidden)});
   auto roundUp = [](double v, double q) { return std::ceil(v / q) * q; };
   const int64_t bufferSize = static_cast<int64_t>(roundUp(largest, 1e6));
-  const int64_t subGroup = static_cast<int64_t>(
-      roundUp(static_cast<double>(pb.perLayer.total()), 1e6));
+  double layerParams = static_cast<double>(pb.perLayer.total());
+  if (job.costs) {
+    layerParams = 0;
+    for (const LayerGroup &g : job.costs->groups)
+      layerParams = std::max(layerParams, g.params);
+  }
+  const int64_t subGroup =
+      static_cast<int64_t>(roundUp(layerParams, 1e6));
 
   Object zero{{"stage", 3},
               {"contiguous_gradients", true},
@@ -242,8 +292,7 @@ std::string offload::finetuneSummary(const FinetunePlan &p,
                                      const Machine &m) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  const double n =
-      static_cast<double>(model::countParameters(job.model).total());
+  const double n = parameters(job.model, job.costs);
   os << "Fine-tune plan: " << llvm::format("%.1f", n / 1e9)
      << "B parameters (L" << job.model.layers << ", h" << job.model.hidden
      << ", seq " << job.model.seq << ") on " << m.name << ", batch "
@@ -251,6 +300,7 @@ std::string offload::finetuneSummary(const FinetunePlan &p,
      << p.accumulationSteps << ")\n";
   if (!p.feasible) {
     os << "  infeasible: " << p.infeasibleReason << "\n";
+    costLines(os, job.costs);
     return out;
   }
   os << "  iteration time  " << timeStr(p.iterationTime) << "\n"
@@ -279,7 +329,33 @@ std::string offload::finetuneSummary(const FinetunePlan &p,
   os << ")\n";
   os << "  recomputed per layer       "
      << formatQuantity(p.activations.recomputeFlopsPerLayer, Dim::flops())
-     << "\n\n";
+     << "\n";
+  // Layers whose decisions differ (non-uniform models, or layers that keep
+  // only their checkpoint): one line per run of equal layers.
+  const std::vector<LayerActivations> &pl = p.activations.perLayer;
+  auto same = [](const LayerActivations &a, const LayerActivations &b) {
+    return a.swapped == b.swapped && a.swapBytes == b.swapBytes &&
+           a.recomputeFlops == b.recomputeFlops && a.tier == b.tier &&
+           a.checkpointOnly == b.checkpointOnly;
+  };
+  bool differ = false;
+  for (const LayerActivations &la : pl)
+    differ |= !same(la, pl.front());
+  for (size_t i = 0; differ && i < pl.size();) {
+    size_t j = i;
+    while (j + 1 < pl.size() && same(pl[j + 1], pl[i]))
+      ++j;
+    std::string what = "layer input";
+    for (unsigned k = 0; k < kNumSwappable; ++k)
+      if (pl[i].swapped[k])
+        what += ", " + swappableName(k).str();
+    os << "    layers " << i << "-" << j << ": " << what << " ("
+       << bytesStr(pl[i].swapBytes) << "/layer on " << tierName(pl[i].tier)
+       << "), recompute "
+       << formatQuantity(pl[i].recomputeFlops, Dim::flops()) << "\n";
+    i = j + 1;
+  }
+  os << "\n";
   os << "  tier   peak need    usable\n";
   auto tier = [&](const char *name, double need, double have) {
     if (have <= 0 && need <= 0)
@@ -308,6 +384,7 @@ std::string offload::finetuneSummary(const FinetunePlan &p,
        << llvm::format("%5.1f%%", 100.0 * p.busy[s] / p.iterationTime)
        << "\n";
   }
+  costLines(os, job.costs);
   return out;
 }
 
@@ -317,7 +394,7 @@ Value offload::inferencePlanToJson(const InferencePlan &p,
                                    const InferenceJob &job, const Machine &m) {
   Object o;
   o["job"] = Object{{"kind", "infer"},
-                    {"model", modelJson(job.model)},
+                    {"model", modelJson(job.model, job.costs)},
                     {"prompt", job.prompt},
                     {"generate", job.generate}};
   o["machine"] = machineJson(m);
@@ -371,14 +448,14 @@ std::string offload::inferenceSummary(const InferencePlan &p,
                                       const Machine &m) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  const double n =
-      static_cast<double>(model::countParameters(job.model).total());
+  const double n = parameters(job.model, job.costs);
   os << "Offloaded inference plan: " << llvm::format("%.1f", n / 1e9)
      << "B parameters (L" << job.model.layers << ", h" << job.model.hidden
      << ") on " << m.name << ", prompt " << job.prompt << ", generate "
      << job.generate << "\n";
   if (!p.feasible) {
     os << "  infeasible: " << p.infeasibleReason << "\n";
+    costLines(os, job.costs);
     return out;
   }
   const InferencePolicy &q = p.policy;
@@ -410,5 +487,6 @@ std::string offload::inferenceSummary(const InferencePlan &p,
   os << "\n  memory: gpu " << bytesStr(p.gpuBytes) << ", cpu "
      << bytesStr(p.cpuBytes) << ", disk " << bytesStr(p.diskBytes) << " ("
      << p.lpsSolved << " LPs solved)\n";
+  costLines(os, job.costs);
   return out;
 }

@@ -70,6 +70,7 @@ LogicalResult TransformerOp::verifyRegions() {
                          << getLayersAttr().getInt();
 
   // Every block agrees with the hyper-parameters.
+  bool widest = false;
   WalkResult r = walk([&](Operation *op) -> WalkResult {
     auto mismatch = [&](const char *what, int64_t got, int64_t want) {
       op->emitOpError() << what << " " << got << " does not match the model's "
@@ -99,8 +100,14 @@ LogicalResult TransformerOp::verifyRegions() {
     } else if (auto m = dyn_cast<MlpOp>(op)) {
       if (m.getHiddenAttr().getInt() != h)
         return mismatch("hidden", m.getHiddenAttr().getInt(), h);
-      if (m.getFfnAttr().getInt() != getFfnAttr().getInt())
-        return mismatch("ffn", m.getFfnAttr().getInt(), getFfnAttr().getInt());
+      // Layer groups may differ in MLP width; `ffn` is the widest.
+      if (m.getFfnAttr().getInt() > getFfnAttr().getInt()) {
+        op->emitOpError() << "ffn " << m.getFfnAttr().getInt()
+                          << " exceeds the model's ffn "
+                          << getFfnAttr().getInt() << " (the widest MLP)";
+        return WalkResult::interrupt();
+      }
+      widest |= m.getFfnAttr().getInt() == getFfnAttr().getInt();
     } else if (auto hd = dyn_cast<HeadOp>(op)) {
       if (hd.getHiddenAttr().getInt() != h)
         return mismatch("hidden", hd.getHiddenAttr().getInt(), h);
@@ -110,7 +117,13 @@ LogicalResult TransformerOp::verifyRegions() {
     }
     return WalkResult::advance();
   });
-  return failure(r.wasInterrupted());
+  if (r.wasInterrupted())
+    return failure();
+  if (!widest)
+    return emitOpError() << "no model.mlp has the model's ffn "
+                         << getFfnAttr().getInt()
+                         << " (ffn is the widest MLP of the layers)";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -31,9 +31,11 @@ def Model_TransformerOp : Model_Op<"transformer", [
     first, one or more `model.layers`, an optional final `model.norm`, and
     one `model.head` last. The verifier checks that the blocks agree with
     the hyper-parameters: the `model.layers` counts sum to `layers`, every
-    block has width `hidden`, every attention `heads` / `kv_heads`, every
-    MLP `ffn`, the embedding and the head `vocab`, learned positions `seq`;
-    `hidden` is a multiple of `heads`, `heads` of `kv_heads`.
+    block has width `hidden`, every attention `heads` / `kv_heads`, the
+    embedding and the head `vocab`, learned positions `seq`; `hidden` is a
+    multiple of `heads`, `heads` of `kv_heads`. MLP widths may differ
+    between `model.layers` groups: `ffn` is the widest (no MLP is wider,
+    one is as wide).
 
     Example (GPT-3 175B):
 

@@ -8,6 +8,7 @@
 #include "dialects/Model/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -27,6 +28,7 @@ struct ModelCostPass
   using ModelCostBase::ModelCostBase;
   void runOnOperation() override;
   LogicalResult annotate(TransformerOp op);
+  LogicalResult annotate(JobOp job);
 };
 
 std::string num(double v) {
@@ -143,6 +145,51 @@ LogicalResult ModelCostPass::annotate(TransformerOp op) {
   return success();
 }
 
+LogicalResult ModelCostPass::annotate(JobOp job) {
+  auto model = SymbolTable::lookupNearestSymbolFrom<TransformerOp>(
+      job, job.getModelAttr());
+  if (!model)
+    return success(); // the verifier reports it
+  Builder b(job.getContext());
+  JobCosts c = jobCosts(job, model);
+  bool tooLarge = false;
+  auto i64 = [&](double v) {
+    if (!(v >= 0 && v < 9.0e18)) {
+      tooLarge = true;
+      v = 0;
+    }
+    return b.getI64IntegerAttr(static_cast<int64_t>(std::llround(v)));
+  };
+  SmallVector<Attribute> groups;
+  for (const JobLayerCosts &g : c.groups) {
+    NamedAttrList d;
+    d.append("count", b.getI64IntegerAttr(g.count));
+    d.append("params", b.getI64IntegerAttr(g.cost.params));
+    d.append("fwd_flops", i64(g.cost.fwdFlops));
+    d.append("act_bytes", i64(g.cost.actBytes));
+    d.append("act_bytes_selective", i64(g.cost.actBytesSelective));
+    d.append("hidden", b.getI64IntegerAttr(g.hidden));
+    d.append("heads", b.getI64IntegerAttr(g.heads));
+    d.append("kv_dim", b.getI64IntegerAttr(g.kvDim));
+    d.append("ffn", b.getI64IntegerAttr(g.ffn));
+    d.append("gated", b.getBoolAttr(g.gated));
+    groups.push_back(d.getDictionary(job.getContext()));
+  }
+  job->setAttr("cost_seq", b.getI64IntegerAttr(c.seq));
+  job->setAttr("layer_costs", b.getArrayAttr(groups));
+  job->setAttr("other_params", b.getI64IntegerAttr(c.otherParams));
+  job->setAttr("head_fwd_flops", i64(c.headFwdFlops));
+  job->setAttr("params", b.getI64IntegerAttr(c.params));
+  job->setAttr("param_bytes", i64(c.paramBytes));
+  job->setAttr("grad_bytes", i64(c.gradBytes));
+  job->setAttr("optimizer_bytes", i64(c.optimizerBytes));
+  job->setAttr("kv_cache_bytes_per_token", i64(c.kvCacheBytesPerToken));
+  if (tooLarge)
+    return job.emitOpError()
+           << "model-cost: a cost does not fit in 64 bits";
+  return success();
+}
+
 void ModelCostPass::runOnOperation() {
   if (microBatch <= 0) {
     getOperation().emitError()
@@ -152,5 +199,8 @@ void ModelCostPass::runOnOperation() {
   }
   for (auto op : getOperation().getOps<TransformerOp>())
     if (failed(annotate(op)))
+      signalPassFailure();
+  for (auto job : getOperation().getOps<JobOp>())
+    if (failed(annotate(job)))
       signalPassFailure();
 }

@@ -171,3 +171,50 @@ sluice::model::uniformConfig(TransformerOp op) {
     return std::nullopt;
   return c;
 }
+
+JobCosts sluice::model::jobCosts(JobOp job, TransformerOp model) {
+  JobCosts c;
+  c.seq = job.getSeqAttr() ? i64(job.getSeqAttr()) : i64(model.getSeqAttr());
+  for (Operation &child : model.getBody().front()) {
+    auto layers = dyn_cast<LayersOp>(child);
+    if (!layers) {
+      BlockCost b = blockCost(&child, c.seq, 1);
+      c.otherParams += b.params;
+      c.headFwdFlops += b.fwdFlops;
+      continue;
+    }
+    JobLayerCosts g;
+    g.count = i64(layers.getCountAttr());
+    for (Operation &inner : layers.getBody().front()) {
+      g.cost += blockCost(&inner, c.seq, 1);
+      if (auto a = dyn_cast<AttentionOp>(inner)) {
+        if (g.attentions++ == 0) {
+          g.hidden = i64(a.getHiddenAttr());
+          g.heads = i64(a.getHeadsAttr());
+          g.kvDim = i64(a.getKvHeadsAttr()) * a.getHeadDim();
+        }
+      } else if (auto m = dyn_cast<MlpOp>(inner)) {
+        if (g.mlps++ == 0) {
+          g.ffn = i64(m.getFfnAttr());
+          g.gated = m.getGated();
+        }
+      }
+    }
+    c.params += g.cost.params * g.count;
+    c.groups.push_back(g);
+  }
+  c.params += c.otherParams;
+  const double n = static_cast<double>(c.params);
+  const double bytes = static_cast<double>(dtypeBytes(model));
+  c.paramBytes = bytes * n;
+  c.gradBytes = bytes * n;
+  const bool sgd = job.getOptimizer() && *job.getOptimizer() == "sgd";
+  c.optimizerBytes = (sgd ? 8.0 : 12.0) * n;
+  c.kvCacheBytesPerToken =
+      2.0 * static_cast<double>(i64(model.getLayersAttr())) *
+      static_cast<double>(i64(model.getKvHeadsAttr())) *
+      static_cast<double>(i64(model.getHiddenAttr()) /
+                          i64(model.getHeadsAttr())) *
+      bytes;
+  return c;
+}

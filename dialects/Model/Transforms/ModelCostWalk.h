@@ -14,6 +14,7 @@
 #include "compiler/Analysis/Model/TransformerCost.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include <optional>
+#include <vector>
 
 namespace sluice::model {
 
@@ -51,6 +52,33 @@ struct ModelTotals {
 
 /// Walks `op`'s blocks.
 ModelTotals transformerCost(TransformerOp op, int64_t microBatch);
+
+/// One model.layers op's layer, as a job sees it: its costs for one
+/// sequence of the job's length and the shapes of its (first) attention and
+/// MLP.
+struct JobLayerCosts {
+  int64_t count = 0;
+  BlockCost cost; ///< one layer, one sequence
+  int64_t hidden = 0, heads = 0, kvDim = 0, ffn = 0;
+  bool gated = false;
+  int64_t attentions = 0, mlps = 0; ///< blocks of each kind in the layer
+};
+
+/// What the model-cost pass attaches to a model.job: the costs of its
+/// model at the job's sequence length (`seq`, else the model's), per
+/// sequence, and the model states for the job's optimizer (12 bytes per
+/// parameter for Adam/AdamW, 8 for SGD with momentum).
+struct JobCosts {
+  int64_t seq = 0;
+  std::vector<JobLayerCosts> groups; ///< one per model.layers, in order
+  int64_t otherParams = 0;           ///< embeddings, norms, head
+  double headFwdFlops = 0;           ///< the blocks outside model.layers
+  int64_t params = 0;
+  double paramBytes = 0, gradBytes = 0, optimizerBytes = 0;
+  double kvCacheBytesPerToken = 0;
+};
+
+JobCosts jobCosts(JobOp job, TransformerOp model);
 
 /// Bytes per element of the model's dtype (2 for f16).
 int64_t dtypeBytes(TransformerOp op);

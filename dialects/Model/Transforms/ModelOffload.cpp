@@ -22,9 +22,127 @@ namespace {
 
 /// One job's inputs for the planners.
 struct Prepared {
-  TransformerConfig config;
+  TransformerConfig config; ///< names the model in reports
+  offload::ModelCosts costs;
+  double paramBytes = 0, gradBytes = 0, optimizerBytes = 0;
   offload::Machine machine;
 };
+
+/// The planners' costs from the attributes model-cost attached to `job`.
+FailureOr<offload::ModelCosts> readCosts(JobOp job, TransformerOp model,
+                                         Prepared &p) {
+  auto missing = [&](StringRef what) {
+    return mlir::emitError(job.getLoc())
+           << "job '" << job.getSymName() << "' has no model-cost '" << what
+           << "' attribute (run the model-cost pass before planning)";
+  };
+  auto num = [&](DictionaryAttr d, StringRef name,
+                 double &out) -> LogicalResult {
+    auto a = d ? d.getAs<IntegerAttr>(name)
+               : job->getAttrOfType<IntegerAttr>(name);
+    if (!a)
+      return missing(name);
+    out = static_cast<double>(a.getInt());
+    return success();
+  };
+  auto groups = job->getAttrOfType<ArrayAttr>("layer_costs");
+  if (!groups)
+    return missing("layer_costs");
+  offload::ModelCosts c;
+  double seq = 0, params = 0;
+  if (failed(num({}, "cost_seq", seq)) ||
+      failed(num({}, "other_params", c.otherParams)) ||
+      failed(num({}, "head_fwd_flops", c.headFwdFlops)) ||
+      failed(num({}, "params", params)) ||
+      failed(num({}, "param_bytes", p.paramBytes)) ||
+      failed(num({}, "grad_bytes", p.gradBytes)) ||
+      failed(num({}, "optimizer_bytes", p.optimizerBytes)))
+    return failure();
+  c.seq = static_cast<int64_t>(seq);
+  c.vocab = model.getVocabAttr().getInt();
+  c.dtypeBytes = dtypeBytes(model);
+  auto layers = model.getBody().front().getOps<LayersOp>();
+  auto layer = layers.begin();
+  for (Attribute a : groups) {
+    auto d = dyn_cast<DictionaryAttr>(a);
+    if (!d || layer == layers.end())
+      return missing("layer_costs");
+    // The planners model one attention and one MLP per layer.
+    unsigned attentions = 0, mlps = 0;
+    for (Operation &op : (*layer).getBody().front()) {
+      attentions += isa<AttentionOp>(op);
+      mlps += isa<MlpOp>(op);
+    }
+    if (attentions != 1 || mlps != 1)
+      return mlir::emitError(job.getLoc())
+             << "not supported yet: planning model '" << job.getModel()
+             << "' (a layer with " << attentions << " attention and " << mlps
+             << " mlp blocks; the planners model one of each)";
+    ++layer;
+    offload::LayerGroup g;
+    double count = 0, hidden = 0, heads = 0, kvDim = 0, ffn = 0;
+    if (failed(num(d, "count", count)) || failed(num(d, "params", g.params)) ||
+        failed(num(d, "fwd_flops", g.fwdFlops)) ||
+        failed(num(d, "act_bytes", g.actBytes)) ||
+        failed(num(d, "act_bytes_selective", g.actBytesSelective)) ||
+        failed(num(d, "hidden", hidden)) || failed(num(d, "heads", heads)) ||
+        failed(num(d, "kv_dim", kvDim)) || failed(num(d, "ffn", ffn)))
+      return failure();
+    auto gated = d.getAs<BoolAttr>("gated");
+    if (!gated)
+      return missing("gated");
+    g.count = static_cast<int64_t>(count);
+    g.hidden = static_cast<int64_t>(hidden);
+    g.heads = static_cast<int64_t>(heads);
+    g.kvDim = static_cast<int64_t>(kvDim);
+    g.ffn = static_cast<int64_t>(ffn);
+    g.gated = gated.getValue();
+    c.groups.push_back(g);
+  }
+  if (layer != layers.end())
+    return missing("layer_costs");
+  if (std::string err = c.validate(); !err.empty())
+    return mlir::emitError(job.getLoc())
+           << "job '" << job.getSymName() << "': bad model-cost attributes: "
+           << err;
+  if (c.params() != params)
+    return mlir::emitError(job.getLoc())
+           << "job '" << job.getSymName()
+           << "': the model-cost layer costs do not add up to params";
+  return c;
+}
+
+/// The model's hyper-parameters as a TransformerConfig (for reports; the
+/// costs come from the attributes).
+TransformerConfig describe(TransformerOp model) {
+  if (std::optional<TransformerConfig> cfg = uniformConfig(model))
+    return *cfg;
+  TransformerConfig c;
+  c.layers = model.getLayersAttr().getInt();
+  c.hidden = model.getHiddenAttr().getInt();
+  c.heads = model.getHeadsAttr().getInt();
+  c.kvHeads = model.getKvHeadsAttr().getInt();
+  c.ffn = model.getFfnAttr().getInt();
+  c.seq = model.getSeqAttr().getInt();
+  c.vocab = model.getVocabAttr().getInt();
+  c.dtypeBytes = dtypeBytes(model);
+  for (Operation &op : model.getBody().front()) {
+    if (auto h = dyn_cast<HeadOp>(op))
+      c.tiedEmbeddings = h.getTied();
+    else if (auto e = dyn_cast<EmbeddingOp>(op))
+      c.positions = e.getPositionsAttr() ? PositionKind::Learned
+                                         : PositionKind::Rotary;
+  }
+  model.walk([&](MlpOp m) {
+    c.mlp = m.getGated() ? MlpKind::Gated : MlpKind::Standard;
+    c.linearBiases = m.getBias();
+  });
+  model.walk([&](NormOp n) {
+    c.norm = n.getKind() == "layernorm" ? NormKind::LayerNorm
+                                        : NormKind::RMSNorm;
+  });
+  return c;
+}
 
 FailureOr<Prepared> prepare(JobOp job, const analysis::TopoGraph &graph,
                             StringRef topology) {
@@ -38,13 +156,13 @@ FailureOr<Prepared> prepare(JobOp job, const analysis::TopoGraph &graph,
   if (!model)
     return mlir::emitError(job.getLoc())
            << "'" << job.getModel() << "' does not name a model.transformer";
-  std::optional<TransformerConfig> cfg = uniformConfig(model);
-  if (!cfg)
-    return mlir::emitError(job.getLoc())
-           << "not supported yet: planning model '" << job.getModel()
-           << "' (the planners describe models with identical layers)";
-  if (auto seq = job.getSeqAttr())
-    cfg->seq = seq.getInt();
+  Prepared p;
+  FailureOr<offload::ModelCosts> costs = readCosts(job, model, p);
+  if (failed(costs))
+    return failure();
+  p.costs = std::move(*costs);
+  p.config = describe(model);
+  p.config.seq = p.costs.seq;
 
   std::vector<unsigned> gpus = analysis::devicesOfKind(graph, "gpu");
   if (gpus.empty())
@@ -57,19 +175,23 @@ FailureOr<Prepared> prepare(JobOp job, const analysis::TopoGraph &graph,
            << "cannot plan job '" << job.getSymName() << "' on '" << topology
            << "': " << llvm::toString(machine.takeError());
   machine->name = topology.str() + ":" + gpu;
-  return Prepared{*cfg, *machine};
+  p.machine = std::move(*machine);
+  return p;
 }
 
-offload::FinetuneJob finetuneJob(JobOp job, const TransformerConfig &cfg) {
+offload::FinetuneJob finetuneJob(JobOp job, const Prepared &p) {
   offload::FinetuneJob fj;
-  fj.model = cfg;
+  fj.model = p.config;
+  fj.costs = p.costs;
   fj.batch = job.getBatchAttr().getInt();
   fj.microBatch =
       job.getMicroBatchAttr() ? job.getMicroBatchAttr().getInt() : 0;
-  // SGD with momentum: fp32 master weights and momentum (8 bytes), not
-  // Adam's 12.
-  if (job.getOptimizer() && *job.getOptimizer() == "sgd")
-    fj.precision.optimizerBytes = 8;
+  // Bytes per parameter of each model state, from model-cost's totals
+  // (SGD with momentum keeps 8 optimizer bytes per parameter, Adam 12).
+  const double n = p.costs.params();
+  fj.precision.paramBytes = p.paramBytes / n;
+  fj.precision.gradBytes = p.gradBytes / n;
+  fj.precision.optimizerBytes = p.optimizerBytes / n;
   return fj;
 }
 
@@ -128,7 +250,7 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
     }
     std::string reason;
     if (job.getAction() == "finetune") {
-      offload::FinetuneJob fj = finetuneJob(job, p->config);
+      offload::FinetuneJob fj = finetuneJob(job, *p);
       auto plan = offload::planFinetune(fj, p->machine, finetuneOptions(job));
       if (!plan) {
         mlir::emitError(job.getLoc())
@@ -167,7 +289,8 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
     } else {
       offload::InferenceJob ij;
       ij.model = p->config;
-      ij.prompt = p->config.seq;
+      ij.costs = p->costs;
+      ij.prompt = p->costs.seq;
       ij.generate = job.getTokensAttr().getInt();
       auto plan = offload::planInference(ij, p->machine, inferenceOptions(job));
       if (!plan) {

@@ -30,6 +30,15 @@ def ModelCost : Pass<"model-cost", "::mlir::ModuleOp"> {
     SluiceModelCost (parameters exactly, FLOPs and activations to 1e-12
     relative); a disagreement is an error at the transformer, and a
     checked model gets `cross_checked`.
+
+    Every `model.job` gets what the offload planners read, for one
+    sequence of the job's `seq` (else the model's) tokens, recorded as
+    `cost_seq`: `layer_costs` (per `model.layers`: `count`, one layer's
+    `params`, `fwd_flops`, `act_bytes`, `act_bytes_selective`, and the
+    shapes `hidden`, `heads`, `kv_dim`, `ffn`, `gated`), `other_params`
+    and `head_fwd_flops` (the blocks outside the layers), `params`,
+    `param_bytes`, `grad_bytes`, `optimizer_bytes` (8 bytes per parameter
+    for `optimizer = "sgd"`, else 12) and `kv_cache_bytes_per_token`.
   }];
   let options = [
     Option<"microBatch", "micro-batch", "int64_t", /*default=*/"1",

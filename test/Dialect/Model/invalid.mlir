@@ -91,12 +91,29 @@ model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, head
 
 // -----
 
+// expected-error@+1 {{no model.mlp has the model's ffn 256 (ffn is the widest MLP of the layers)}}
 model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
   model.embedding vocab 10 hidden 64 : f16
   model.layers 1 {
     model.attention hidden 64 heads 8 kv_heads 8 : f16
-    // expected-error@+1 {{'model.mlp' op ffn 128 does not match the model's 256}}
     model.mlp hidden 64 ffn 128 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+// Layer groups may have different MLP widths, none wider than ffn.
+model.transformer @m : f16 attributes {layers = 2 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  model.layers 1 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    // expected-error@+1 {{'model.mlp' op ffn 512 exceeds the model's ffn 256 (the widest MLP)}}
+    model.mlp hidden 64 ffn 512 : f16
   }
   model.head vocab 10 hidden 64 : f16
 }

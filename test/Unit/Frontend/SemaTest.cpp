@@ -996,7 +996,8 @@ const Case kCases[] = {
      "model m = transformer(layer: 2, hidden: 64, heads: 4, seq: 128, vocab: "
      "100)",
      {"unknown argument 'layer' for transformer; expected one of: layers, "
-      "hidden, heads, kv_heads, ffn, seq, vocab, dtype",
+      "hidden, heads, kv_heads, ffn, seq, vocab, dtype, norm, mlp, "
+      "positions, tied, bias, groups, group_ffn",
       "transformer is missing required argument 'layers'"}},
     {"ModelPositionalArgument",
      "model m = gnn(2, fanouts: [1, 1], features: 8, hidden: 8, classes: 2, "

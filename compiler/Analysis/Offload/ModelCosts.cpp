@@ -1,0 +1,90 @@
+//===- ModelCosts.cpp - Per-layer costs the offload planners read ---------===//
+#include "compiler/Analysis/Offload/ModelCosts.h"
+
+#include <cassert>
+#include <cmath>
+
+using namespace sluice;
+using namespace sluice::offload;
+
+int64_t ModelCosts::layers() const {
+  int64_t n = 0;
+  for (const LayerGroup &g : groups)
+    n += g.count;
+  return n;
+}
+
+double ModelCosts::params() const {
+  double n = otherParams;
+  for (const LayerGroup &g : groups)
+    n += static_cast<double>(g.count) * g.params;
+  return n;
+}
+
+double ModelCosts::fwdFlops() const {
+  double f = headFwdFlops;
+  for (const LayerGroup &g : groups)
+    f += static_cast<double>(g.count) * g.fwdFlops;
+  return f;
+}
+
+const LayerGroup &ModelCosts::groupOf(int64_t l) const {
+  for (const LayerGroup &g : groups) {
+    if (l < g.count)
+      return g;
+    l -= g.count;
+  }
+  assert(false && "layer index out of range");
+  return groups.back();
+}
+
+std::string ModelCosts::validate() const {
+  if (groups.empty())
+    return "no layers";
+  if (seq <= 0 || vocab <= 0 || dtypeBytes <= 0)
+    return "seq, vocab and dtype bytes must be positive";
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const LayerGroup &g = groups[i];
+    std::string at = "layer group " + std::to_string(i) + ": ";
+    if (g.count <= 0)
+      return at + "count must be positive, got " + std::to_string(g.count);
+    if (g.hidden <= 0 || g.heads <= 0 || g.kvDim <= 0 || g.ffn <= 0)
+      return at + "hidden, heads, kv_dim and ffn must be positive";
+    for (double v : {g.params, g.fwdFlops, g.actBytes, g.actBytesSelective})
+      if (!(v > 0) || !std::isfinite(v))
+        return at + "costs must be positive and finite";
+  }
+  if (!(otherParams >= 0) || !(headFwdFlops >= 0))
+    return "head costs must be non-negative";
+  return "";
+}
+
+ModelCosts offload::uniformCosts(const model::TransformerConfig &cfg) {
+  assert(cfg.validate().empty() && "invalid transformer config");
+  model::ParameterBreakdown p = model::countParameters(cfg);
+  const double s = static_cast<double>(cfg.seq),
+               h = static_cast<double>(cfg.hidden);
+  ModelCosts c;
+  c.seq = cfg.seq;
+  c.vocab = cfg.vocab;
+  c.dtypeBytes = cfg.dtypeBytes;
+  LayerGroup g;
+  g.count = cfg.layers;
+  g.params = static_cast<double>(p.perLayer.total());
+  // 2 FLOPs per matmul weight per token, plus Q K^T and scores x V.
+  g.fwdFlops = 2.0 * s * static_cast<double>(p.perLayer.matmulWeights) +
+               4.0 * s * s * h;
+  g.actBytes = model::activationBytesPerLayer(cfg, 1, model::Recompute::None);
+  g.actBytesSelective =
+      model::activationBytesPerLayer(cfg, 1, model::Recompute::Selective);
+  g.hidden = cfg.hidden;
+  g.heads = cfg.heads;
+  g.kvDim = cfg.effectiveKvHeads() * cfg.headDim();
+  g.ffn = cfg.effectiveFfn();
+  g.gated = cfg.mlp == model::MlpKind::Gated;
+  c.groups.push_back(g);
+  c.otherParams = static_cast<double>(p.total()) -
+                  g.params * static_cast<double>(cfg.layers);
+  c.headFwdFlops = 2.0 * s * h * static_cast<double>(cfg.vocab);
+  return c;
+}
