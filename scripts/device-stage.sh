@@ -8,7 +8,8 @@
 # OUT_DIR/lib        the non-system shared libraries they need (liburing,
 #                    ...), which an Ubuntu 24.04 CUDA image may lack
 # OUT_DIR/artifacts  the PTX + JSON sluicec wrote at build time
-#                    (test/Unit/WalkGpu: gpu-walks.ptx, gpu-walks.ptx.json)
+#                    (test/Unit/WalkGpu: gpu-walks.ptx, reservoir-walks.ptx
+#                    and their .json)
 # OUT_DIR/data       the graphs: the bundled facebook, and from DATA_DIR
 #                    email-Eu-core, soc-Slashdot0902, luxembourg_osm
 # OUT_DIR/run.sh     run it on the GPU machine: nvidia-smi, every staged
@@ -33,7 +34,7 @@ MAX_MIB=${SLUICE_STAGE_MAX_MIB:-60}
 
 [ -d "$BUILD/bin" ] || { echo "device-stage: $BUILD/bin does not exist (build first)" >&2; exit 1; }
 ARTIFACTS=$BUILD/test/Unit/WalkGpu/artifacts
-for f in gpu-walks.ptx gpu-walks.ptx.json; do
+for f in gpu-walks.ptx gpu-walks.ptx.json reservoir-walks.ptx reservoir-walks.ptx.json; do
   [ -s "$ARTIFACTS/$f" ] || {
     echo "device-stage: $ARTIFACTS/$f is missing: ninja -C $BUILD SluiceGpuWalkArtifacts" >&2
     exit 1
@@ -91,7 +92,8 @@ for l in /usr/lib/x86_64-linux-gnu/liburing.so.2 /lib/x86_64-linux-gnu/liburing.
   fi
 done
 
-cp "$ARTIFACTS"/gpu-walks.ptx "$ARTIFACTS"/gpu-walks.ptx.json "$OUT/artifacts/"
+cp "$ARTIFACTS"/gpu-walks.ptx "$ARTIFACTS"/gpu-walks.ptx.json \
+  "$ARTIFACTS"/reservoir-walks.ptx "$ARTIFACTS"/reservoir-walks.ptx.json "$OUT/artifacts/"
 
 # Graphs: the bundled one, then the shared ones that are there.
 cp "$REPO/examples/data/facebook_combined.txt.gz" "$OUT/data/"

@@ -12,6 +12,13 @@
 //   - CPU: sluice_walk_run with the same compiled kernel and the rejection
 //     sampler (the same random numbers as the GPU), at --threads (default
 //     all cores and 2), --cpu-walkers-per-vertex (default 1).
+//   - node2vec_reservoir: node2vec with the warp-per-walker reservoir
+//     kernel of test/Unit/WalkGpu/Inputs/reservoir-walks.sluice
+//     (sluice_walk_n2v_reservoir, launched with the sampler its JSON's
+//     "threads_per_walker" names) against the CPU engine running the
+//     compiled node2vec with the reservoir sampler. Other numbers than the
+//     CPU's, the same law; the steps must still agree (no stop rule).
+//     Its CPU rows run once, at the first --threads value only.
 // No output is written (writer NULL). Each case runs --repeat times, the
 // best is reported. The GPU and CPU runs with the same seed and K must
 // take the same number of steps ("same" column). Without a GPU it prints
@@ -133,7 +140,10 @@ void usage() {
       "bodies (.el[.gz])\n"
       "  --ptx=FILE          default $SLUICE_GPU_ARTIFACTS/gpu-walks.ptx or "
       "the build's\n"
-      "  --walks=a,b         node2vec,deepwalk (default both)\n"
+      "  --reservoir-ptx=FILE  default $SLUICE_GPU_ARTIFACTS/"
+      "reservoir-walks.ptx or the build's\n"
+      "  --walks=a,b         node2vec,deepwalk,node2vec_reservoir (default "
+      "all three)\n"
       "  --length=N          vertices per walk (default 80)\n"
       "  --walkers-per-vertex=K,...  GPU walkers per vertex (default 1,16)\n"
       "  --threads=N,...     CPU threads (default: all cores and 2)\n"
@@ -147,8 +157,10 @@ void usage() {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::string> graphs, walks = {"node2vec", "deepwalk"};
+  std::vector<std::string> graphs,
+      walks = {"node2vec", "deepwalk", "node2vec_reservoir"};
   std::string ptxFile = ptxPath(), jsonFile;
+  std::string reservoirPtxFile = artifactsDir() + "/reservoir-walks.ptx";
   uint32_t length = 80, repeat = 3;
   uint64_t seed = 42;
   std::vector<uint32_t> gpuK = {1, 16}, cpuK = {1};
@@ -168,6 +180,8 @@ int main(int argc, char **argv) {
         graphs.push_back(g);
     else if (const char *v = value("--ptx="))
       ptxFile = v;
+    else if (const char *v = value("--reservoir-ptx="))
+      reservoirPtxFile = v;
     else if (const char *v = value("--walks="))
       walks = split(v);
     else if (const char *v = value("--length="))
@@ -200,12 +214,16 @@ int main(int argc, char **argv) {
     usage();
     die("no --graph given");
   }
+  const std::string kReservoir = "node2vec_reservoir";
   for (const std::string &w : walks)
-    if (!findWalk(w) || findWalk(w)->start)
-      die("--walks: " + w + " is not one of node2vec, deepwalk, ppr2");
+    if (w != kReservoir && (!findWalk(w) || findWalk(w)->start))
+      die("--walks: " + w +
+          " is not one of node2vec, deepwalk, ppr2, node2vec_reservoir");
 
   // The device, or why not.
-  std::string ptx;
+  std::string ptx, reservoirPtx;
+  sluice_walk_sampler_t reservoirSampler = SLUICE_WALK_SAMPLER_AUTO;
+  const std::string reservoirKernel = "sluice_walk_n2v_reservoir";
   if (gpu) {
     sluice_error_t reason;
     sluice_gpu_device_t *device = nullptr;
@@ -224,6 +242,19 @@ int main(int argc, char **argv) {
         die("cannot read the PTX " + ptxFile +
             " (--ptx, or set SLUICE_GPU_ARTIFACTS)");
       std::printf("PTX: %s\n", ptxFile.c_str());
+      if (std::find(walks.begin(), walks.end(), kReservoir) != walks.end()) {
+        reservoirPtx = readFile(reservoirPtxFile, ok);
+        if (!ok || reservoirPtx.empty())
+          die("cannot read the PTX " + reservoirPtxFile +
+              " (--reservoir-ptx, or set SLUICE_GPU_ARTIFACTS)");
+        std::string json = readFile(reservoirPtxFile + ".json", ok);
+        if (!ok || !samplerFromJson(json, reservoirKernel, reservoirSampler))
+          die(reservoirPtxFile + ".json does not describe " +
+              reservoirKernel);
+        std::printf("PTX: %s (%s: %d threads per walker)\n",
+                    reservoirPtxFile.c_str(), reservoirKernel.c_str(),
+                    threadsPerWalker(json, reservoirKernel));
+      }
     }
   }
   std::printf("CPU: %u hardware threads\n\n", cores);
@@ -246,10 +277,12 @@ int main(int argc, char **argv) {
                      .count());
     std::string gname = baseName(path);
     for (const std::string &wname : walks) {
-      const CompiledWalk &walk = *findWalk(wname);
+      // node2vec_reservoir: the CPU kernel and setup of node2vec.
+      const bool reservoir = wname == kReservoir;
+      const CompiledWalk &walk = *findWalk(reservoir ? "node2vec" : wname);
       // Defaults of the walk: node2vec p = 2, q = 0.5.
       std::vector<uint64_t> params(walk.kernel->num_params);
-      if (wname == "node2vec") {
+      if (wname == "node2vec" || reservoir) {
         sluice_walk_params_node2vec_t p = SLUICE_WALK_PARAMS_NODE2VEC_DEFAULTS;
         std::memcpy(params.data(), &p, sizeof(p));
       } else if (wname == "ppr2") {
@@ -264,16 +297,23 @@ int main(int argc, char **argv) {
         die(why);
       options.max_length = length;
       options.seed = seed;
-      options.sampler = SLUICE_WALK_SAMPLER_REJECTION;
+      options.sampler = reservoir ? SLUICE_WALK_SAMPLER_RESERVOIR
+                                  : SLUICE_WALK_SAMPLER_REJECTION;
       options.quiet = 1;
       options.cost_ratio = 1.0;
       std::vector<uint64_t> cpuSteps; // by K, for the "same" column
       std::vector<uint32_t> cpuStepsK;
+      // The CPU reservoir sampler is ~30x slower than rejection here: its
+      // rows run once, at the first --threads only (the staged bench has a
+      // timeout per graph).
+      const std::vector<uint32_t> cpuThreads =
+          reservoir ? std::vector<uint32_t>{threads[0]} : threads;
+      const uint32_t cpuRepeat = reservoir ? 1 : repeat;
       if (cpu)
         for (uint32_t k : cpuK)
-          for (uint32_t t : threads) {
+          for (uint32_t t : cpuThreads) {
             Row r{gname, wname, "cpu", t, k, 0, 0, 1e30, 1e30, "-"};
-            for (uint32_t rep = 0; rep < repeat; ++rep) {
+            for (uint32_t rep = 0; rep < cpuRepeat; ++rep) {
               sluice_walk_options_t o = options;
               o.threads = t;
               o.walks_per_vertex = k;
@@ -303,12 +343,16 @@ int main(int argc, char **argv) {
           for (uint32_t rep = 0; rep < repeat && !failed; ++rep) {
             sluice_walk_options_t o = options;
             o.walks_per_vertex = k;
+            if (reservoir)
+              o.sampler = reservoirSampler;
             sluice_walk_stats_t stats;
             sluice_error_t error;
             auto c0 = std::chrono::steady_clock::now();
             sluice_status_t st = sluice_walk_run_gpu(
-                g, ptx.c_str(), walk.ptxKernel().c_str(), params.data(),
-                walk.kernel->num_params, &o, nullptr, &stats, &error);
+                g, reservoir ? reservoirPtx.c_str() : ptx.c_str(),
+                reservoir ? reservoirKernel.c_str() : walk.ptxKernel().c_str(),
+                params.data(), walk.kernel->num_params, &o, nullptr, &stats,
+                &error);
             double e2e = std::chrono::duration<double>(
                              std::chrono::steady_clock::now() - c0)
                              .count();
@@ -338,7 +382,7 @@ int main(int argc, char **argv) {
     sluice_graph_release(g);
   }
   std::printf("\n(%s; length %u, seed %u, best of %u; rejection sampler on "
-              "both sides)\n",
+              "both sides, reservoir for node2vec_reservoir)\n",
               gpu ? "GPU and CPU" : "CPU only", length, unsigned(seed),
               repeat);
 

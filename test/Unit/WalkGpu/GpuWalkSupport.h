@@ -100,6 +100,85 @@ inline std::string readFile(const std::string &path, bool &ok) {
   return s.str();
 }
 
+/// The kernel objects of a `-c --target=gpu` JSON description (the
+/// elements of its "kernels" array) as text: a scan for objects at depth 3
+/// (top object, "kernels" array, kernel), skipping strings. Runtime only:
+/// this binary has no JSON library.
+inline std::vector<std::string> kernelObjects(const std::string &json) {
+  std::vector<std::string> out;
+  int depth = 0;
+  bool inString = false;
+  size_t begin = 0;
+  for (size_t i = 0; i < json.size(); ++i) {
+    char c = json[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth == 3 && c == '{')
+        begin = i;
+    } else if (c == '}' || c == ']') {
+      if (depth-- == 3 && c == '}')
+        out.push_back(json.substr(begin, i - begin + 1));
+    }
+  }
+  return out;
+}
+
+/// The value text of `"key": value` in a kernel object (a string without
+/// its quotes, or a number), empty when absent.
+inline std::string jsonField(const std::string &object,
+                             const std::string &key) {
+  size_t at = object.find("\"" + key + "\":");
+  if (at == std::string::npos)
+    return {};
+  at = object.find_first_not_of(" \n", at + key.size() + 3);
+  if (at == std::string::npos)
+    return {};
+  if (object[at] == '"') {
+    size_t end = object.find('"', at + 1);
+    return end == std::string::npos ? std::string()
+                                    : object.substr(at + 1, end - at - 1);
+  }
+  size_t end = object.find_first_of(",}\n ", at);
+  return object.substr(at, end == std::string::npos ? end : end - at);
+}
+
+/// The "threads_per_walker" of `kernel` in the JSON description (1 for a
+/// rejection kernel, 32 for a reservoir kernel), 0 when the kernel is not
+/// described or the field is missing.
+inline int threadsPerWalker(const std::string &json,
+                            const std::string &kernel) {
+  for (const std::string &k : kernelObjects(json))
+    if (jsonField(k, "kernel") == kernel) {
+      std::string t = jsonField(k, "threads_per_walker");
+      return t.empty() ? 0 : std::atoi(t.c_str());
+    }
+  return 0;
+}
+
+/// The sampler option that launches `kernel` as its JSON description says:
+/// RESERVOIR for a warp per walker, REJECTION for a thread per walker.
+/// False when the description does not say.
+inline bool samplerFromJson(const std::string &json,
+                            const std::string &kernel,
+                            sluice_walk_sampler_t &sampler) {
+  int t = threadsPerWalker(json, kernel);
+  if (t == 32)
+    sampler = SLUICE_WALK_SAMPLER_RESERVOIR;
+  else if (t == 1)
+    sampler = SLUICE_WALK_SAMPLER_REJECTION;
+  else
+    return false;
+  return true;
+}
+
 /// A SNAP edge list (plain or .gz), compacted ids, optionally undirected
 /// and with a weight column.
 inline sluice_status_t loadSnap(const std::string &path, bool undirected,

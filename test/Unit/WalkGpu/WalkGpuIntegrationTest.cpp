@@ -210,6 +210,16 @@ sluice_status_t runCase(const Case &c, bool gpu, const std::string &ptx,
   options.walks_per_vertex = c.walksPerVertex;
   options.seed = seedOverride ? seedOverride : c.seed;
   options.sampler = SLUICE_WALK_SAMPLER_REJECTION;
+  if (gpu) {
+    // The kernel kind as the JSON description says (all of gpu-walks are
+    // rejection kernels, one thread per walker).
+    bool ok = false;
+    std::string json = readFile(ptxPath() + ".json", ok);
+    if (!ok || !samplerFromJson(json, walk->ptxKernel(), options.sampler)) {
+      message = ptxPath() + ".json does not describe " + walk->ptxKernel();
+      return SLUICE_STATUS_NOT_FOUND;
+    }
+  }
   options.quiet = 1;
   sluice_error_t error;
   sluice_walk_writer_t *writer = nullptr;
@@ -319,9 +329,13 @@ TEST(WalkGpuArtifacts, ThePtxHasEveryKernelForSm90) {
   bool ok = false;
   std::string json = readFile(ptxPath() + ".json", ok);
   ASSERT_TRUE(ok) << ptxPath() << ".json";
-  for (const CompiledWalk &w : compiledWalks())
+  for (const CompiledWalk &w : compiledWalks()) {
     EXPECT_NE(json.find("\"" + w.ptxKernel() + "\""), std::string::npos)
         << w.name;
+    // Rejection kernels: one thread per walker.
+    EXPECT_EQ(threadsPerWalker(json, w.ptxKernel()), 1) << w.name;
+  }
+  EXPECT_EQ(kernelObjects(json).size(), compiledWalks().size());
 }
 
 // The CPU side alone: the compiled kernels are deterministic across thread
@@ -407,16 +421,14 @@ TEST_F(WalkGpuErrors, ArgumentsAreCheckedBeforeTheDevice) {
                                 &error),
             SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_NE(message().find("params is NULL"), std::string::npos) << message();
-  for (sluice_walk_sampler_t s :
-       {SLUICE_WALK_SAMPLER_ALIAS, SLUICE_WALK_SAMPLER_RESERVOIR}) {
-    sluice_walk_options_t o = options;
-    o.sampler = s;
-    EXPECT_EQ(run("sluice_walk_node2vec", ptx.c_str(), o),
-              SLUICE_STATUS_INVALID_ARGUMENT);
-    EXPECT_NE(message().find("sample by rejection"), std::string::npos)
-        << message();
-  }
+  // Alias tables are not on the GPU (RESERVOIR launches a warp kernel:
+  // WalkGpuReservoirIntegrationTest.cpp).
   sluice_walk_options_t o = options;
+  o.sampler = SLUICE_WALK_SAMPLER_ALIAS;
+  EXPECT_EQ(run("sluice_walk_node2vec", ptx.c_str(), o),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(message().find("sampler alias"), std::string::npos) << message();
+  o = options;
   o.max_length = 0;
   EXPECT_EQ(run("sluice_walk_node2vec", ptx.c_str(), o),
             SLUICE_STATUS_INVALID_ARGUMENT);
