@@ -170,7 +170,8 @@ sluice_walk_kernel_t makeKernel(const char *name,
 
 sluice_walk_kernel_t weightWKernel(const char *name, uint32_t numParams) {
   sluice_walk_kernel_t k =
-      makeKernel(name, SLUICE_WALK_WEIGHT_STATIC, 0, numParams, 0);
+      makeKernel(name, SLUICE_WALK_WEIGHT_STATIC, SLUICE_WALK_PURE_WEIGHT,
+                 numParams, 0);
   k.weight = weightW;
   k.upper_bound = maxW;
   k.lower_bound = minW;
@@ -180,8 +181,9 @@ sluice_walk_kernel_t weightWKernel(const char *name, uint32_t numParams) {
 }
 
 sluice_walk_kernel_t node2vecKernel(const char *name) {
-  sluice_walk_kernel_t k = makeKernel(name, SLUICE_WALK_WEIGHT_DYNAMIC,
-                                      SLUICE_WALK_SECOND_ORDER, 2, 0);
+  sluice_walk_kernel_t k = makeKernel(
+      name, SLUICE_WALK_WEIGHT_DYNAMIC,
+      SLUICE_WALK_SECOND_ORDER | SLUICE_WALK_PURE_WEIGHT, 2, 0);
   k.weight = node2vecWeight;
   k.upper_bound = node2vecUpper;
   k.lower_bound = node2vecLower;
@@ -203,8 +205,9 @@ sluice_walk_kernel_t metapathKernel() {
 }
 
 sluice_walk_kernel_t ppr2Kernel() {
-  sluice_walk_kernel_t k = makeKernel("ppr2", SLUICE_WALK_WEIGHT_DYNAMIC,
-                                      SLUICE_WALK_SECOND_ORDER, 2, 0);
+  sluice_walk_kernel_t k = makeKernel(
+      "ppr2", SLUICE_WALK_WEIGHT_DYNAMIC,
+      SLUICE_WALK_SECOND_ORDER | SLUICE_WALK_PURE_WEIGHT, 2, 0);
   k.weight = ppr2Weight;
   k.upper_bound = ppr2Upper;
   k.lower_bound = ppr2Lower;

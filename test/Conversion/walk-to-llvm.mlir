@@ -31,11 +31,12 @@
 // CHECK: llvm.mlir.global private constant @sluice_walk_kernel_node2vec.name("node2vec\00")
 // CHECK-LABEL: llvm.mlir.global external constant @sluice_walk_kernel_node2vec()
 // CHECK-SAME: !llvm.struct<(i32, i32, ptr, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)>
-// abi_version 2, flags SECOND_ORDER, weight_class DYNAMIC,
+// abi_version 2, flags SECOND_ORDER | PURE_WEIGHT (no random(), no list
+// element in the weight), weight_class DYNAMIC,
 // 2 parameters, no state; weight, no stop/update/init, one bound.
 // CHECK:   %[[ABI:.*]] = llvm.mlir.constant(2 : i32)
 // CHECK:   llvm.insertvalue %[[ABI]], %{{.*}}[0]
-// CHECK:   %[[FL:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK:   %[[FL:.*]] = llvm.mlir.constant(9 : i32)
 // CHECK:   llvm.insertvalue %[[FL]], %{{.*}}[1]
 // CHECK:   llvm.mlir.addressof @sluice_walk_kernel_node2vec.name
 // CHECK:   %[[WC:.*]] = llvm.mlir.constant(2 : i32)
@@ -122,7 +123,8 @@ walk.job @embed walk @node2vec on "box" {seed = 42 : i64}
 // CHECK:   llvm.call @sluice_kernel_list_get
 // CHECK:   llvm.store %{{.*}}, %{{.*}} : i64, !llvm.ptr
 // CHECK:   llvm.return %{{.*}} : i64
-// flags: UNBOUNDED (no upper_bound) | MAY_BE_ZERO; weight class STATIC.
+// flags: UNBOUNDED (no upper_bound) | MAY_BE_ZERO, not PURE_WEIGHT (its
+// weight reads a list element and draws random()); weight class STATIC.
 // CHECK-LABEL: llvm.mlir.global external constant @sluice_walk_kernel_typed()
 // CHECK:   %[[FL:.*]] = llvm.mlir.constant(6 : i32)
 // CHECK:   llvm.insertvalue %[[FL]], %{{.*}}[1]

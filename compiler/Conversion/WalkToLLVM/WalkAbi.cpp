@@ -439,6 +439,18 @@ FailureOr<KernelInfo> sluice::conversion::outlineWalk(ModuleOp module,
   // walk.h: a kernel without an upper bound function must say UNBOUNDED.
   if (w.getUpperBound().empty())
     info.flags |= SLUICE_WALK_UNBOUNDED;
+  // walk.h: a weight that draws no random() and reads no list element
+  // neither consumes random numbers nor faults, so the engine may skip it
+  // when the lower bound alone accepts a rejection trial.
+  bool pure = !w.getWeight()
+                   .walk([](Operation *op) {
+                     return isa<walk::RandomOp, walk::ListGetOp>(op)
+                                ? WalkResult::interrupt()
+                                : WalkResult::advance();
+                   })
+                   .wasInterrupted();
+  if (pure)
+    info.flags |= SLUICE_WALK_PURE_WEIGHT;
 
   struct Item {
     Region *region;

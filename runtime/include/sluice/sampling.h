@@ -178,6 +178,7 @@ struct SamplerStats {
   uint64_t rejectionTrials = 0;    ///< proposals drawn by rejection
   uint64_t rejectionFallbacks = 0; ///< calls that gave up and went exact
   uint64_t boundViolations = 0;    ///< proposals with weight > bound
+  uint64_t preAccepted = 0;        ///< trials accepted by the lower bound
   uint64_t reservoirCalls = 0;     ///< calls served by reservoir
 };
 

@@ -133,7 +133,13 @@ enum {
    * alias must cope with vertices that have no positive candidate. */
   SLUICE_WALK_MAY_BE_ZERO = 1u << 1,
   /* No upper bound could be proven: only reservoir sampling is sound. */
-  SLUICE_WALK_UNBOUNDED = 1u << 2
+  SLUICE_WALK_UNBOUNDED = 1u << 2,
+  /* The weight draws no random() and reads no list element (so it can
+   * neither consume random numbers nor fault): the engine may skip calling
+   * it when a rejection trial's coin falls below lower_bound, where the
+   * trial accepts whatever the weight (the same walks, fewer calls).
+   * Set by sluicec; a hand-written kernel may set it when it holds. */
+  SLUICE_WALK_PURE_WEIGHT = 1u << 3
 };
 
 /* A compiled walk. Any function pointer may be NULL where the walk has no
@@ -193,6 +199,9 @@ typedef struct sluice_walk_stats_t {
   uint64_t rejection_trials; /* proposals drawn by rejection */
   uint64_t bound_violations; /* weights found above the kernel's upper bound */
   double cost_ratio;         /* the r the cost model used */
+  /* Rejection trials accepted by the lower bound alone, without calling
+   * the weight (kernels with SLUICE_WALK_PURE_WEIGHT and a lower bound). */
+  uint64_t pre_accepted;
 } sluice_walk_stats_t;
 
 /* Runs the walks and writes them to `writer` (which may be NULL: walk

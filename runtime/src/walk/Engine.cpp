@@ -134,6 +134,14 @@ struct Run {
   // then NULL).
   const uint8_t *boundIndex = nullptr;
   const double *boundPalette = nullptr;
+  // Pre-acceptance (kernels with SLUICE_WALK_PURE_WEIGHT and a lower
+  // bound): per vertex a lower bound of every candidate's weight, rounded
+  // down to a float, as a table or as a byte per vertex into a palette. A
+  // rejection trial whose coin falls below it accepts without calling the
+  // weight function: the same decision, so the same walks.
+  const float *vertexLower = nullptr;
+  const uint8_t *lowerIndex = nullptr;
+  const float *lowerPalette = nullptr;
 
   bool hasBounds() const { return vertexBound || boundIndex; }
   double boundOf(uint32_t v) const {
@@ -144,6 +152,14 @@ struct Run {
       __builtin_prefetch(boundIndex + v, 0, 3);
     else if (vertexBound)
       __builtin_prefetch(vertexBound + v, 0, 3);
+    if (lowerIndex)
+      __builtin_prefetch(lowerIndex + v, 0, 3);
+    else if (vertexLower)
+      __builtin_prefetch(vertexLower + v, 0, 3);
+  }
+  bool hasLower() const { return vertexLower || lowerIndex; }
+  float lowerOf(uint32_t v) const {
+    return lowerIndex ? lowerPalette[lowerIndex[v]] : vertexLower[v];
   }
 
   uint32_t startOf(uint64_t walker) const {
@@ -240,6 +256,7 @@ struct ThreadStats {
     sampler.rejectionTrials += o.sampler.rejectionTrials;
     sampler.rejectionFallbacks += o.sampler.rejectionFallbacks;
     sampler.boundViolations += o.sampler.boundViolations;
+    sampler.preAccepted += o.sampler.preAccepted;
     sampler.reservoirCalls += o.sampler.reservoirCalls;
   }
 };
@@ -255,6 +272,7 @@ struct Slot {
   uint64_t begin = 0, degree = 0, pre = 0;
   uint32_t coin = 0; // Mode::Alias: the step's coin word
   double bound = 0;
+  float lower = 0; // pre-acceptance threshold (0: off), see Run::vertexLower
   Mode kind = Mode::Reservoir; // the sampler chosen for this step
   bool stage1 = false;
   bool active = false;
@@ -490,6 +508,8 @@ private:
       case Mode::Rejection:
         s.bound = run.boundOf(cur);
         s.kind = s.bound < 0 ? Mode::Reservoir : Mode::Rejection;
+        if (run.hasLower())
+          s.lower = run.lowerOf(cur);
         break;
       case Mode::Reservoir:
         break;
@@ -594,8 +614,26 @@ private:
     uint32_t maxTrials = static_cast<uint32_t>(std::min<uint64_t>(
         kDefaultMaxRejectionTrials, std::max<uint64_t>(4, 2 * d)));
     if (bound > 0 && std::isfinite(bound)) {
+      const double lower = s.lower;
       for (uint32_t trial = 0; trial < maxTrials; ++trial) {
         uint64_t i = trial == 0 ? s.pre : uniformIndex(s.rng, d);
+        if (lower > 0) {
+          // The coin first (the weight draws nothing from s.rng, so the
+          // stream is the same): below the lower bound every candidate
+          // is accepted, without its weight.
+          double y = s.rng.nextDouble() * bound;
+          ++ss.rejectionTrials;
+          if (y < lower) {
+            ++ss.preAccepted;
+            return i;
+          }
+          double w = weight(i);
+          if (w > bound)
+            ++ss.boundViolations;
+          if (y < w)
+            return i;
+          continue;
+        }
         double w = weight(i);
         double y = s.rng.nextDouble() * bound;
         ++ss.rejectionTrials;
@@ -965,26 +1003,28 @@ std::vector<double> vertexBounds(const Run &run, bool costModel,
   return out;
 }
 
-/// The bound table as one byte per vertex into a palette of its distinct
-/// values (compared bit for bit, so every bound is kept exactly); false
-/// when it has more than 256 of them.
-bool paletteOf(const std::vector<double> &bounds, std::vector<uint8_t> *index,
-               std::vector<double> *palette) {
+/// A per-vertex table as one byte per vertex into a palette of its
+/// distinct values (compared bit for bit, so every value is kept exactly);
+/// false when it has more than 256 of them.
+template <class T>
+bool paletteOf(const std::vector<T> &values, std::vector<uint8_t> *index,
+               std::vector<T> *palette) {
+  static_assert(sizeof(T) <= sizeof(uint64_t), "bits fit in 64");
   palette->clear();
-  index->resize(bounds.size());
+  index->resize(values.size());
   std::unordered_map<uint64_t, uint8_t> slot;
   uint64_t lastBits = 0;
   uint8_t last = 0;
-  for (size_t v = 0; v < bounds.size(); ++v) {
-    uint64_t bits;
-    std::memcpy(&bits, &bounds[v], sizeof(bits));
+  for (size_t v = 0; v < values.size(); ++v) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &values[v], sizeof(T));
     if (v == 0 || bits != lastBits) {
       auto [it, inserted] =
           slot.emplace(bits, static_cast<uint8_t>(palette->size()));
       if (inserted) {
         if (palette->size() == 256)
           return false;
-        palette->push_back(bounds[v]);
+        palette->push_back(values[v]);
       }
       last = it->second;
       lastBits = bits;
@@ -992,6 +1032,36 @@ bool paletteOf(const std::vector<double> &bounds, std::vector<uint8_t> *index,
     (*index)[v] = last;
   }
   return true;
+}
+
+/// Pre-acceptance thresholds (Run::vertexLower): the kernel's lower bound
+/// at each vertex, rounded down to a float and lowered by one more ulp, so
+/// that a rounding difference between the bound function and the weight
+/// function (the same product in another order) can never accept a trial
+/// the weight would reject. 0 where the bound is not positive.
+std::vector<float> vertexLowers(const Run &run, uint32_t threads) {
+  std::vector<float> out(run.numVertices, 0.0f);
+  const sluice_walk_kernel_t &k = *run.kernel;
+  parallelRanges(run.numVertices, threads, [&](uint64_t lo, uint64_t hi) {
+    std::vector<int64_t> state(k.num_state, 0);
+    uint64_t draws = 0;
+    sluice_walk_fault_t fault{};
+    sluice_walk_frame_t f = run.frame(state.data(), &draws, &fault);
+    for (uint64_t v = lo; v < hi; ++v) {
+      if (run.offsets[v + 1] == run.offsets[v])
+        continue;
+      f.prev = f.cur = static_cast<uint32_t>(v);
+      double lower = k.lower_bound(&f);
+      checkFault(fault, "the lower bound");
+      if (!(lower > 0) || !std::isfinite(lower))
+        continue;
+      float l = static_cast<float>(lower);
+      if (static_cast<double>(l) >= lower)
+        l = std::nextafter(l, 0.0f);
+      out[v] = std::nextafter(l, 0.0f);
+    }
+  });
+  return out;
 }
 
 /// FlexiWalker's start-up profiling with the kernel itself: the cost of a
@@ -1081,7 +1151,7 @@ sluice_status_t checkKernel(const sluice_walk_kernel_t *kernel,
     return invalid(error, kernelName(kernel) + ": unknown weight class " +
                               std::to_string(cls));
   const uint32_t known = SLUICE_WALK_SECOND_ORDER | SLUICE_WALK_MAY_BE_ZERO |
-                         SLUICE_WALK_UNBOUNDED;
+                         SLUICE_WALK_UNBOUNDED | SLUICE_WALK_PURE_WEIGHT;
   if (kernel->flags & ~known)
     return invalid(error, kernelName(kernel) + ": unknown flags " +
                               hex(kernel->flags & ~known));
@@ -1228,6 +1298,23 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
       run.boundIndex = boundIndex.data();
       run.boundPalette = boundPalette.data();
       std::vector<double>().swap(bounds);
+    }
+  }
+  std::vector<float> lowers, lowerPalette;
+  std::vector<uint8_t> lowerIndex;
+  if ((mode == Mode::Auto || mode == Mode::Rejection) &&
+      (kernel->flags & SLUICE_WALK_PURE_WEIGHT) && kernel->lower_bound &&
+      !std::getenv("SLUICE_WALK_NO_PRE_ACCEPT")) {
+    lowers = vertexLowers(run, threads);
+    if (std::any_of(lowers.begin(), lowers.end(),
+                    [](float l) { return l > 0; })) {
+      run.vertexLower = lowers.data();
+      if (paletteOf(lowers, &lowerIndex, &lowerPalette)) {
+        run.vertexLower = nullptr;
+        run.lowerIndex = lowerIndex.data();
+        run.lowerPalette = lowerPalette.data();
+        std::vector<float>().swap(lowers);
+      }
     }
   }
 
@@ -1394,6 +1481,7 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
     s.alias_steps = total.aliasSteps;
     s.rejection_trials = total.sampler.rejectionTrials;
     s.bound_violations = total.sampler.boundViolations;
+    s.pre_accepted = total.sampler.preAccepted;
     s.cost_ratio = mode == Mode::Auto ? run.costRatio : 0.0;
   }
   sluice_error_clear(error);

@@ -428,6 +428,56 @@ TEST(WalkEngine, BoundViolationsCounted) {
   EXPECT_GT(s.bound_violations, 0u);
 }
 
+/// Pre-acceptance (walk.h: SLUICE_WALK_PURE_WEIGHT) decides a rejection
+/// trial from the coin and the kernel's lower bound when it can: the same
+/// walks as evaluating every weight, with fewer weight calls; kernels
+/// without the flag never use it.
+TEST(WalkEngine, PreAcceptanceGivesTheSameWalks) {
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  std::vector<float> weights;
+  uint64_t x = 7;
+  for (uint32_t i = 0; i < 8000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t u = static_cast<uint32_t>((x >> 33) % 600);
+    uint32_t v = static_cast<uint32_t>((x >> 13) % 600);
+    edges.push_back({u, v});
+    edges.push_back({v, u});
+    float w = float((x >> 5) % 5) + 0.5f;
+    weights.push_back(w);
+    weights.push_back(w);
+  }
+  GraphPtr g = makeGraph(600, edges, weights);
+  for (Workload w : {Workload::Node2Vec, Workload::WeightedNode2Vec,
+                     Workload::PPR2}) {
+    Params params(w);
+    const sluice_walk_kernel_t *k = kernel(w);
+    ASSERT_TRUE(k->flags & SLUICE_WALK_PURE_WEIGHT) << name(w);
+    sluice_walk_kernel_t impure = *k;
+    impure.flags &= ~SLUICE_WALK_PURE_WEIGHT;
+    for (sluice_walk_sampler_t sampler :
+         {SLUICE_WALK_SAMPLER_REJECTION, SLUICE_WALK_SAMPLER_AUTO}) {
+      sluice_walk_options_t o = testOptions();
+      applyOptions(w, &o, nullptr);
+      o.sampler = sampler;
+      o.cost_ratio = 1.0;
+      o.walks_per_vertex = 3;
+      o.threads = 2;
+      Walks with = runWalks(g.get(), k, params.data(), o);
+      Walks without = runWalks(g.get(), &impure, params.data(), o);
+      ASSERT_EQ(with.status, SLUICE_STATUS_OK) << with.error.message;
+      ASSERT_EQ(without.status, SLUICE_STATUS_OK) << without.error.message;
+      EXPECT_TRUE(with.bytes == without.bytes) << name(w) << " differs";
+      EXPECT_EQ(with.stats.steps, without.stats.steps);
+      EXPECT_EQ(with.stats.rejection_trials, without.stats.rejection_trials);
+      EXPECT_EQ(without.stats.pre_accepted, 0u);
+      if (with.stats.rejection_steps > 0) {
+        EXPECT_GT(with.stats.pre_accepted, 0u) << name(w);
+      }
+      EXPECT_LE(with.stats.pre_accepted, with.stats.rejection_trials);
+    }
+  }
+}
+
 std::vector<std::string> progressLines;
 void collect(void *, const char *line) { progressLines.push_back(line); }
 
