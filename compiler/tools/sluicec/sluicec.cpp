@@ -492,7 +492,7 @@ int main(int argc, char **argv) {
       "  plan    schedule the program's demands over the flat topology\n"
       "          (--format=mlir|json|dot|svg|trace), or its finetune/infer\n"
       "          jobs with the offload planners\n"
-      "          (--format=table|json|trace|deepspeed, --job)\n");
+      "          (--format=table|json|trace|deepspeed|mlir, --job)\n");
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);
