@@ -240,6 +240,8 @@ offload::machineFromTopo(const analysis::TopoGraph &g, llvm::StringRef gpu,
 
   Machine m;
   m.name = gpu.str();
+  m.devices.gpu = G.name;
+  m.devices.cpu = C.name;
   auto gmem = requireQuantity(G, "memory", Dim::bytes());
   if (!gmem)
     return gmem.takeError();
@@ -288,6 +290,8 @@ offload::machineFromTopo(const analysis::TopoGraph &g, llvm::StringRef gpu,
     if (!s)
       return s.takeError();
     m.nvme.count = static_cast<int64_t>(nvmes.size());
+    for (unsigned d : nvmes)
+      m.devices.nvme.push_back(g.devices[d].name);
     m.nvme.readBandwidth = std::min(s->read, s->hostRead);
     m.nvme.writeBandwidth = std::min(s->write, s->hostWrite);
     m.nvme.capacity = s->capacity;
@@ -298,6 +302,8 @@ offload::machineFromTopo(const analysis::TopoGraph &g, llvm::StringRef gpu,
     if (!s)
       return s.takeError();
     m.csd.count = static_cast<int64_t>(csds.size());
+    for (unsigned d : csds)
+      m.devices.csd.push_back(g.devices[d].name);
     m.csd.internalReadBandwidth = s->read;
     m.csd.internalWriteBandwidth = s->write;
     m.csd.capacity = s->capacity;

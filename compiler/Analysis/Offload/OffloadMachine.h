@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace sluice::offload {
 
@@ -80,6 +81,12 @@ struct Machine {
   double d2hBandwidth = 0; ///< GPU -> host, B/s
   NvmeArray nvme;
   CsdArray csd;
+  /// The topology devices machineFromTopo() read (empty for the presets):
+  /// the GPU, the CPU, and the nvme and csd drives in device order.
+  struct TopoDevices {
+    std::string gpu, cpu;
+    std::vector<std::string> nvme, csd;
+  } devices;
 
   double gpuFlops() const { return gpuPeakFlops * gpuEfficiency; }
   double gpuUsable() const { return gpuMemory * gpuUsableFraction; }

@@ -227,9 +227,12 @@ static int emitOffload(Compilation &compilation, llvm::StringRef top,
   case ReportFormat::DeepSpeed:
     format = model::OffloadFormat::DeepSpeed;
     break;
+  case ReportFormat::Mlir:
+    format = model::OffloadFormat::Mlir;
+    break;
   default:
     llvm::errs() << "sluicec: error: finetune and infer jobs are planned in "
-                    "--format=table, json, trace or deepspeed\n";
+                    "--format=table, json, trace, deepspeed or mlir\n";
     return 1;
   }
   return mlir::failed(model::planModelJobs(compilation.module(), *graph, top,
@@ -489,7 +492,7 @@ int main(int argc, char **argv) {
       "  plan    schedule the program's demands over the flat topology\n"
       "          (--format=mlir|json|dot|svg|trace), or its finetune/infer\n"
       "          jobs with the offload planners\n"
-      "          (--format=table|json|trace|deepspeed, --job)\n");
+      "          (--format=table|json|trace|deepspeed|mlir, --job)\n");
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);

@@ -7,6 +7,8 @@
 #include "compiler/Analysis/Offload/OffloadMachine.h"
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "dialects/Model/Transforms/ModelCostWalk.h"
+#include "dialects/Model/Transforms/OffloadSchedule.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/JSON.h"
 
@@ -240,8 +242,16 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
                 "jobs";
   }
 
+  if (format == OffloadFormat::Mlir)
+    for (JobOp job : jobs)
+      if (job.getAction() != "finetune")
+        return mlir::emitError(job.getLoc())
+               << "--format=mlir applies to finetune jobs; plan infer job '"
+               << job.getSymName() << "' in --format=table or json";
+
   bool failed = false;
   llvm::json::Object all;
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   for (JobOp job : jobs) {
     FailureOr<Prepared> p = prepare(job, graph, topology);
     if (llvm::failed(p)) {
@@ -285,6 +295,25 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
           os << llvm::formatv("{0:2}", *ds) << "\n";
         }
         break;
+      case OffloadFormat::Mlir: {
+        if (!plan->feasible)
+          break;
+        std::string name = job.getSymName().str() + "_iteration";
+        if (SymbolTable::lookupSymbolIn(module, name)) {
+          mlir::emitError(job.getLoc())
+              << "cannot name the schedule of job '" << job.getSymName()
+              << "': symbol '" << name << "' exists";
+          failed = true;
+          continue;
+        }
+        if (llvm::failed(buildFinetuneSchedule(builder, job.getLoc(), name,
+                                               topology, *plan, p->machine,
+                                               graph))) {
+          failed = true;
+          continue;
+        }
+        break;
+      }
       }
     } else {
       offload::InferenceJob ij;
@@ -318,5 +347,11 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
   }
   if (format == OffloadFormat::Json)
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(all))) << "\n";
+  if (format == OffloadFormat::Mlir && !failed) {
+    if (llvm::failed(mlir::verify(module)))
+      return failure();
+    module.print(os);
+    os << "\n";
+  }
   return failure(failed);
 }

@@ -23,6 +23,7 @@ enum class OffloadFormat {
   Json,      ///< {"job": plan JSON, ...}
   Trace,     ///< Chrome trace of one finetune job
   DeepSpeed, ///< ZeRO-Infinity configuration of one finetune job
+  Mlir,      ///< the module with a plan.schedule per finetune job
 };
 
 /// True when `module` holds a model.job.

@@ -158,6 +158,23 @@ LogicalResult ScheduleOp::verifyRegions() {
   if (!isFiniteNum(chunk) || chunk < 0)
     return emitOpError() << "chunk_bytes must be finite and non-negative, got "
                          << num(chunk);
+  if (auto t = getTflops())
+    if (!isFiniteNum(t->convertToDouble()) || t->convertToDouble() < 0)
+      return emitOpError() << "tflops must be finite and non-negative, got "
+                           << num(t->convertToDouble());
+  for (auto [name, dict] : {std::pair<const char *, DictionaryAttr>{
+                                "peak_bytes", getPeakBytesAttr()},
+                            {"link_bytes", getLinkBytesAttr()}}) {
+    if (!dict)
+      continue;
+    for (NamedAttribute a : dict) {
+      auto f = dyn_cast<FloatAttr>(a.getValue());
+      if (!f || !isFiniteNum(f.getValueAsDouble()) ||
+          f.getValueAsDouble() < 0)
+        return emitOpError() << name << " entry '" << a.getName().getValue()
+                             << "' must be a finite non-negative float";
+    }
+  }
   for (Operation &op : getBody().front()) {
     double end = 0;
     if (auto t = dyn_cast<TransferOp>(op))
@@ -229,8 +246,16 @@ LogicalResult TransferOp::verify() {
 }
 
 LogicalResult ComputeOp::verify() {
-  return verifyWindow(*this, getStart().convertToDouble(),
-                      getEnd().convertToDouble());
+  if (failed(verifyWindow(*this, getStart().convertToDouble(),
+                          getEnd().convertToDouble())))
+    return failure();
+  for (auto [name, v] : {std::pair<const char *, std::optional<llvm::APFloat>>{
+                             "flops", getFlops()},
+                         {"bytes", getBytes()}})
+    if (v && (!isFiniteNum(v->convertToDouble()) || v->convertToDouble() < 0))
+      return emitOpError() << name << " must be finite and non-negative, got "
+                           << num(v->convertToDouble());
+  return success();
 }
 
 LogicalResult CollectiveOp::verify() {

@@ -110,6 +110,11 @@ def Plan_ScheduleOp : Plan_Op<"schedule", [
     makespan (at most the makespan); `direct_makespan` and
     `moment_makespan`, the makespans of the baselines for the same demands;
     `chunk_bytes`, the chunk size the transfers' chunk counts use.
+    Offload plans (`method = "offload-finetune"`, docs/offload.md) also
+    carry `tflops` (the predicted model TFLOP/s), `peak_bytes` (tier name
+    to the bytes the plan needs at its peak) and `link_bytes` (link class
+    to the bytes it moves per iteration); the verifier checks finite,
+    non-negative numbers (floats in the dictionaries).
 
     Example:
 
@@ -126,7 +131,10 @@ def Plan_ScheduleOp : Plan_Op<"schedule", [
                        OptionalAttr<F64Attr>:$lower_bound,
                        OptionalAttr<F64Attr>:$direct_makespan,
                        OptionalAttr<F64Attr>:$moment_makespan,
-                       DefaultValuedAttr<F64Attr, "0.0">:$chunk_bytes);
+                       DefaultValuedAttr<F64Attr, "0.0">:$chunk_bytes,
+                       OptionalAttr<F64Attr>:$tflops,
+                       OptionalAttr<DictionaryAttr>:$peak_bytes,
+                       OptionalAttr<DictionaryAttr>:$link_bytes);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `on` $topology `makespan` `(` $makespan `)`
@@ -147,7 +155,10 @@ def Plan_TransferOp : Plan_Op<"transfer", [HasParent<"ScheduleOp">]> {
     consecutive pair is a link) at `rate` B/s during `[start, end]`, cut
     into `chunks` chunks. `demand` is the index of the point-to-point demand
     it serves (transfers of one demand share it), `stream` an optional
-    name of the queue that issues it (executors and other planners use it).
+    name of the queue that issues it (executors and other planners use it),
+    `tensor` an optional name of what moves (offload plans: `params`,
+    `grads`, `activations`, `adam`) and `label` an optional name of the
+    action (e.g. `params prefetch L3`).
     The verifier checks positive finite bytes and rate, 0 <= start <= end,
     `rate * (end - start)` equal to `bytes` (relative 1e-6), 1 to 10^6
     chunks, and the path.
@@ -156,7 +167,9 @@ def Plan_TransferOp : Plan_Op<"transfer", [HasParent<"ScheduleOp">]> {
                        StrArrayAttr:$path, F64Attr:$rate, F64Attr:$start,
                        F64Attr:$end, I64Attr:$chunks,
                        DefaultValuedAttr<I64Attr, "0">:$demand,
-                       OptionalAttr<StrAttr>:$stream);
+                       OptionalAttr<StrAttr>:$stream,
+                       OptionalAttr<StrAttr>:$tensor,
+                       OptionalAttr<StrAttr>:$label);
   let assemblyFormat = [{
     $source `->` $destination `bytes` `(` $bytes `)` `via` $path
     `rate` `(` $rate `)` `window` `(` $start `,` $end `)`
@@ -238,14 +251,18 @@ def Plan_ComputeOp : Plan_Op<"compute", [HasParent<"ScheduleOp">]> {
     A named piece of work (`label`) on device `device` and stream `stream`
     during `[start, end]` (0 <= start <= end, finite). Flow schedules do not
     create it; it lets other planners (offload, swapping) put compute next
-    to their transfers in one schedule.
+    to their transfers in one schedule. Optional `flops` (the FLOPs it
+    performs) and `bytes` (the bytes it streams, e.g. an optimizer update)
+    are finite and non-negative.
 
     ```mlir
     plan.compute "layer3.fwd" on "gpu[0]" stream "compute" window(0.1, 0.2)
     ```
   }];
   let arguments = (ins StrAttr:$label, StrAttr:$device, StrAttr:$stream,
-                       F64Attr:$start, F64Attr:$end);
+                       F64Attr:$start, F64Attr:$end,
+                       OptionalAttr<F64Attr>:$flops,
+                       OptionalAttr<F64Attr>:$bytes);
   let assemblyFormat = [{
     $label `on` $device `stream` $stream `window` `(` $start `,` $end `)`
     attr-dict

@@ -415,7 +415,8 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn,
                                : FloatAttr(),
       directMakespan ? b.getF64FloatAttr(*directMakespan) : FloatAttr(),
       moment ? b.getF64FloatAttr(*moment) : FloatAttr(),
-      b.getF64FloatAttr(chunk));
+      b.getF64FloatAttr(chunk), FloatAttr(), DictionaryAttr(),
+      DictionaryAttr());
   Block *body = new Block();
   sched.getBody().push_back(body);
   b.setInsertionPointToEnd(body);
@@ -468,7 +469,8 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn,
           b.getF64FloatAttr(path.bytes), b.getStrArrayAttr(nodes),
           b.getF64FloatAttr(path.bytes / (end - start)),
           b.getF64FloatAttr(start), b.getF64FloatAttr(end),
-          b.getI64IntegerAttr(chunks), b.getI64IntegerAttr(r), StringAttr());
+          b.getI64IntegerAttr(chunks), b.getI64IntegerAttr(r), StringAttr(),
+          StringAttr(), StringAttr());
     }
   }
   // The collectives: a plan.collective, then one transfer per path of each
@@ -531,7 +533,8 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn,
               b.getF64FloatAttr(bytes / (end - start)),
               b.getF64FloatAttr(start), b.getF64FloatAttr(end),
               b.getI64IntegerAttr(chunksOf(bytes)),
-              b.getI64IntegerAttr(demandIndex), stream);
+              b.getI64IntegerAttr(demandIndex), stream, StringAttr(),
+              StringAttr());
         }
         if (any)
           ++demandIndex;

@@ -188,3 +188,42 @@ plan.schedule @s on @t makespan(4.0) {
   // expected-error@+1 {{ends at 5 s, after the schedule's makespan 4 s}}
   plan.collective "c" "all-reduce" "ring" bytes(1.0) over ["a", "b"] window(4.0, 5.0) times {ring = 1.0 : f64}
 }
+
+// -----
+
+// expected-error@+1 {{tflops must be finite and non-negative, got -1}}
+plan.schedule @s on @t makespan(1.0) attributes {tflops = -1.0 : f64} {
+}
+
+// -----
+
+// expected-error@+1 {{peak_bytes entry 'gpu' must be a finite non-negative float}}
+plan.schedule @s on @t makespan(1.0) attributes {peak_bytes = {gpu = -2.0 : f64}} {
+}
+
+// -----
+
+// expected-error@+1 {{link_bytes entry 'h2d' must be a finite non-negative float}}
+plan.schedule @s on @t makespan(1.0) attributes {link_bytes = {h2d = 5 : i64}} {
+}
+
+// -----
+
+plan.schedule @s on @t makespan(1.0) {
+  // expected-error@+1 {{flops must be finite and non-negative, got -5}}
+  plan.compute "k" on "gpu" stream "s" window(0.0, 1.0) {flops = -5.0 : f64}
+}
+
+// -----
+
+plan.schedule @s on @t makespan(1.0) {
+  // expected-error@+1 {{bytes must be finite and non-negative, got -1}}
+  plan.compute "k" on "gpu" stream "s" window(0.0, 1.0) {bytes = -1.0 : f64}
+}
+
+// -----
+
+plan.schedule @s on @t makespan(1.0) {
+  // expected-error@+1 {{attribute 'tensor' failed to satisfy constraint: string attribute}}
+  plan.transfer "a" -> "b" bytes(1.0) via ["a", "b"] rate(1.0) window(0.0, 1.0) chunks(1) {tensor = 3 : i64}
+}
