@@ -53,7 +53,7 @@ def PlanScheduleFlows : Pass<"plan-schedule-flows", "::mlir::ModuleOp"> {
            "Print a remark per collective comparing the algorithms' times, "
            "per path-LP solve with its bound, and per gather item with a "
            "slot recommendation (GatherSlots.h)">,
-    Option<"pathLPDevices", "path-lp-devices", "unsigned", /*default=*/"64",
+    Option<"pathLPDevices", "path-lp-devices", "unsigned", /*default=*/"0",
            "Use the path LP (column generation) instead of the arc LP when "
            "the topology has more devices than this">,
     Option<"pathLPSize", "path-lp-size", "unsigned", /*default=*/"2000000",

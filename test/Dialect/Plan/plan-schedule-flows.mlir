@@ -1,4 +1,6 @@
-// RUN: sluice-opt %s -split-input-file --plan-schedule-flows -verify-diagnostics | FileCheck %s
+// The arc LP (path-lp-devices=64: small topologies); the default path LP
+// is tested in test/Plan/path-lp-threshold.sluice.
+// RUN: sluice-opt %s -split-input-file '--plan-schedule-flows=path-lp-devices=64' -verify-diagnostics | FileCheck %s
 
 // Two disjoint paths from a to d (via b at 10 B/s, via c at 30 B/s) plus a
 // direct link of 5 B/s: the optimum splits 90 bytes 10/30/5 over the three
