@@ -17,7 +17,6 @@
 #include "runtime/src/Progress.h"
 #include "runtime/src/TextFormats.h"
 
-#include <limits>
 
 using namespace sluice::rt;
 
@@ -77,24 +76,11 @@ sluice_status_t sluice::rt::readEdgeLabels(const std::string &path,
       return failAt(SLUICE_STATUS_PARSE_ERROR, line.size() + 1,
                     "missing label (column 3; expected 3 columns: u v "
                     "label)");
-    int64_t label = 0;
-    switch (parseSigned(fields[2].text, label)) {
-    case NumberParse::Ok:
-      break;
-    case NumberParse::TooLarge:
-      label = std::numeric_limits<int64_t>::max();
-      break;
-    default:
-      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[2].column,
-                    "expected a label, got " + quote(fields[2].text));
-    }
-    if (label < 0)
-      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[2].column,
-                    "negative label " + quote(fields[2].text));
-    if (label > std::numeric_limits<int32_t>::max())
-      return failAt(SLUICE_STATUS_OUT_OF_RANGE, fields[2].column,
-                    "label " + quote(fields[2].text) +
-                        " does not fit in 32 bits");
+    int32_t label = 0;
+    sluice_status_t labelStatus;
+    std::string labelError;
+    if (!parseLabelField(fields[2].text, label, labelStatus, labelError))
+      return failAt(labelStatus, fields[2].column, labelError);
     if (count > 3)
       return failAt(SLUICE_STATUS_PARSE_ERROR, fields[3].column,
                     "unexpected column 4 " + quote(fields[3].text) +
@@ -112,7 +98,7 @@ sluice_status_t sluice::rt::readEdgeLabels(const std::string &path,
           return failAt(SLUICE_STATUS_PARSE_ERROR, fields[0].column,
                         "edge " + std::to_string(ids[0]) + " " +
                             std::to_string(ids[1]) + " is labelled twice");
-        labels[e] = static_cast<int32_t>(label);
+        labels[e] = label;
         ++found;
       }
     }

@@ -246,3 +246,32 @@ sluice_status_t sluice::rt::parseEntry(std::string_view line,
                     ")");
   return SLUICE_STATUS_OK;
 }
+
+bool sluice::rt::parseLabelField(std::string_view text, int32_t &label,
+                                 sluice_status_t &status,
+                                 std::string &message) {
+  int64_t value = 0;
+  switch (parseSigned(text, value)) {
+  case NumberParse::Ok:
+    break;
+  case NumberParse::TooLarge:
+    value = std::numeric_limits<int64_t>::max();
+    break;
+  default:
+    status = SLUICE_STATUS_PARSE_ERROR;
+    message = "expected a label, got " + quote(text);
+    return false;
+  }
+  if (value < 0) {
+    status = SLUICE_STATUS_PARSE_ERROR;
+    message = "negative label " + quote(text);
+    return false;
+  }
+  if (value > std::numeric_limits<int32_t>::max()) {
+    status = SLUICE_STATUS_OUT_OF_RANGE;
+    message = "label " + quote(text) + " does not fit in 32 bits";
+    return false;
+  }
+  label = static_cast<int32_t>(value);
+  return true;
+}

@@ -48,6 +48,13 @@ NumberParse parseSigned(std::string_view text, int64_t &value);
 /// A finite float32 (decimal, exponent, optional sign).
 NumberParse parseFloat(std::string_view text, float &value);
 
+/// A label column of a vertex- or edge-label file: a non-negative integer
+/// that fits in 32 bits. On failure returns false with the status and the
+/// message ("expected a label, got 'x'", "negative label '-1'", "label 'N'
+/// does not fit in 32 bits") to report at the field's column.
+bool parseLabelField(std::string_view text, int32_t &label,
+                     sluice_status_t &status, std::string &message);
+
 /// How the fields of an entry line are named and interpreted.
 struct EntryLayout {
   const char *idName[2] = {"source vertex id", "target vertex id"};

@@ -14,7 +14,6 @@
 #include "runtime/src/Progress.h"
 #include "runtime/src/TextFormats.h"
 
-#include <limits>
 
 using namespace sluice::rt;
 
@@ -58,24 +57,11 @@ sluice_status_t sluice::rt::readVertexLabels(const std::string &path,
     if (count < 2)
       return failAt(SLUICE_STATUS_PARSE_ERROR, line.size() + 1,
                     "missing label (column 2)");
-    int64_t label = 0;
-    switch (parseSigned(fields[1].text, label)) {
-    case NumberParse::Ok:
-      break;
-    case NumberParse::TooLarge:
-      label = std::numeric_limits<int64_t>::max();
-      break;
-    default:
-      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[1].column,
-                    "expected a label, got " + quote(fields[1].text));
-    }
-    if (label < 0)
-      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[1].column,
-                    "negative label " + quote(fields[1].text));
-    if (label > std::numeric_limits<int32_t>::max())
-      return failAt(SLUICE_STATUS_OUT_OF_RANGE, fields[1].column,
-                    "label " + quote(fields[1].text) +
-                        " does not fit in 32 bits");
+    int32_t label = 0;
+    sluice_status_t labelStatus;
+    std::string labelError;
+    if (!parseLabelField(fields[1].text, label, labelStatus, labelError))
+      return failAt(labelStatus, fields[1].column, labelError);
     if (count > 2)
       return failAt(SLUICE_STATUS_PARSE_ERROR, fields[2].column,
                     "unexpected column 3 " + quote(fields[2].text) +
@@ -99,7 +85,7 @@ sluice_status_t sluice::rt::readVertexLabels(const std::string &path,
     if (labels[vertex] != SLUICE_LABEL_NONE)
       return failAt(SLUICE_STATUS_PARSE_ERROR, fields[0].column,
                     "vertex id " + std::to_string(raw) + " is labelled twice");
-    labels[vertex] = static_cast<int32_t>(label);
+    labels[vertex] = label;
   }
   if (status != SLUICE_STATUS_OK)
     return status;
