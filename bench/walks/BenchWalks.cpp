@@ -164,7 +164,9 @@ void usage() {
       "  --walkers-per-thread=N  interleaved walkers (default: engine's)\n"
       "  --cost-ratio=R      0 = calibrate (default)\n"
       "  --repeat=N          runs per case, best reported (default 3)\n"
-      "  --export-thunderrw=DIR --graphs=NAME  write ThunderRW input\n");
+      "  --export-thunderrw=DIR --graphs=NAME  write ThunderRW input\n"
+      "  --sampler-stats     also print, on stderr, rejection trials per\n"
+      "                      rejection step and the pre-accepted share\n");
 }
 
 } // namespace
@@ -181,6 +183,7 @@ int main(int argc, char **argv) {
   uint32_t threads = 2, length = 80, repeat = 3, width = 0;
   double costRatio = 0;
   std::string exportDir;
+  bool samplerStats = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *prefix) -> const char * {
@@ -207,6 +210,8 @@ int main(int argc, char **argv) {
       costRatio = std::atof(v);
     else if (const char *v = value("--export-thunderrw="))
       exportDir = v;
+    else if (arg == "--sampler-stats")
+      samplerStats = true;
     else if (arg == "--help" || arg == "-h") {
       usage();
       return 0;
@@ -285,6 +290,18 @@ int main(int argc, char **argv) {
                     static_cast<unsigned long long>(best.steps), best.seconds,
                     rate / 1e6, bestCall, best.cost_ratio, rejShare);
         std::fflush(stdout);
+        if (samplerStats && best.rejection_steps)
+          std::fprintf(stderr,
+                       "%s %s %s: %.3f trials per rejection step, %.1f%% of "
+                       "trials pre-accepted, %llu bound violations\n",
+                       graphName.c_str(), name(w), samplerName.c_str(),
+                       double(best.rejection_trials) /
+                           double(best.rejection_steps),
+                       best.rejection_trials
+                           ? 100.0 * double(best.pre_accepted) /
+                                 double(best.rejection_trials)
+                           : 0.0,
+                       static_cast<unsigned long long>(best.bound_violations));
       }
     }
   }

@@ -113,6 +113,20 @@ public:
     used_ = 0;
   }
 
+  /// The same stream positioned inside block `blockIndex` (whose words
+  /// the caller computed: Philox4x32-10 of counter (blockIndex, step,
+  /// walker low, walker high) under the seed), after its first `used`
+  /// words (0..4): the next word drawn is block[used].
+  WalkRng(uint64_t seed, uint64_t walker, uint32_t step,
+          const uint32_t block[4], uint32_t blockIndex, unsigned used)
+      : WalkRng(seed, walker, step) {
+    for (int i = 0; i < 4; ++i)
+      block_[i] = block[i];
+    counter_[0] = blockIndex + 1;
+    used_ = used;
+    drawn_ = 4 * uint64_t(blockIndex) + used;
+  }
+
   uint32_t nextU32() {
     if (used_ == 4) {
       philox4x32_10(counter_, key_, block_);

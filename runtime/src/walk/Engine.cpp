@@ -289,18 +289,18 @@ inline void prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 #define SLUICE_WALK_INLINE inline
 #endif
 
-/// Philox4x32-10 of the counters (0, c1[i], c2[i], c3[i]) under `seed`,
-/// for lanes 0 .. n-1, in place into c0..c3 (the same function as
+/// Philox4x32-10 of the counters (blockIndex, c1[i], c2[i], c3[i]) under
+/// `seed`, for lanes 0 .. n-1, in place into c0..c3 (the same function as
 /// philox4x32_10, written lane by lane so that it vectorises; on x86-64
 /// GCC also builds an AVX2 clone, chosen at load time).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void philoxLanes(uint32_t n, uint64_t seed, uint32_t *__restrict c0,
                  uint32_t *__restrict c1, uint32_t *__restrict c2,
-                 uint32_t *__restrict c3) {
+                 uint32_t *__restrict c3, uint32_t blockIndex = 0) {
   for (uint32_t i = 0; i < n; ++i)
-    c0[i] = 0;
+    c0[i] = blockIndex;
   uint32_t k0 = static_cast<uint32_t>(seed);
   uint32_t k1 = static_cast<uint32_t>(seed >> 32);
   for (int round = 0; round < 10; ++round) {
@@ -822,6 +822,366 @@ private:
   WalkRng retry{0, 0, 0};
 };
 
+/// Modes Rejection and Auto for a kernel without stop, update, init or
+/// state and without stop probability (node2vec, weighted node2vec,
+/// DeepWalk forced to rejection): the same walks as Walker, from a loop
+/// specialised to it. Per walker only its vertices, length, id, the first
+/// Philox block of its step and the step's first proposal are kept
+/// (arrays, not frames); one frame per thread is filled in just before a
+/// kernel function is called. A round advances every walker in five
+/// passes:
+///   0. the first Philox block of every walker's step, in one batch;
+///   1. offsets and bound of the current vertex (prefetched when the
+///      walker arrived), the first proposal from word 0, prefetch its edge
+///      and the middle of the previous vertex's adjacency (has_edge);
+///   2. trial 0, its coin from words 1 and 2 (no WalkRng is built);
+///   3. for the walkers it rejected, their second blocks in one batch and
+///      trial 1 (index from word 3, coin from the second block's words 0
+///      and 1); a WalkRng positioned in the stream is built only for the
+///      rare third trial, the exact fallback or a reservoir step;
+///   4. walkers that ended are replaced by new ones.
+/// Moving a walker prefetches the offsets and bound of the vertex reached.
+class RejectionWalker {
+public:
+  RejectionWalker(const Run &run)
+      : run(run), secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0),
+        width(run.walkersPerThread), cur(width), prev(width), length(width),
+        walker(width), local(width), begin_(width), degree(width),
+        pre(width), skip(width), done(width), again(width), draws(width),
+        bound(width),
+        lower(width), words(4 * size_t(width)), c0(width), c1(width),
+        c2(width), c3(width) {
+    f = run.frame(nullptr, draws.data(), &fault);
+  }
+
+  void chunk(uint64_t first, uint64_t count, uint32_t *rows,
+             uint32_t *lengths, const std::atomic<bool> &abort) {
+    uint64_t next = 0;
+    uint32_t active = 0;
+    const uint32_t maxLength = run.maxLength;
+    const uint64_t *offsets = run.offsets;
+    const uint32_t *targets = run.targets;
+    const float *weights = run.weights;
+    // Walkers of length 1 (max_length 1) end where they start.
+    auto begin = [&](uint32_t i) {
+      while (next < count) {
+        uint64_t l = next++;
+        uint64_t w = first + l;
+        uint32_t start = run.startOf(w);
+        if (rows)
+          rows[l * run.stride] = start;
+        if (maxLength <= 1) {
+          if (lengths)
+            lengths[l] = 1;
+          ++stats.walks;
+          continue;
+        }
+        cur[i] = prev[i] = start;
+        length[i] = 1;
+        walker[i] = w;
+        local[i] = l;
+        done[i] = 0;
+        prefetch(offsets + start);
+        run.prefetchBound(start);
+        return true;
+      }
+      return false;
+    };
+    // Slots [0, active) hold walkers; a finished one is replaced by the
+    // next walker, or by the last slot's walker when none is left.
+    auto finish = [&](uint32_t i) {
+      if (lengths)
+        lengths[local[i]] = length[i];
+      ++stats.walks;
+      if (begin(i))
+        return true;
+      --active;
+      if (i != active) {
+        cur[i] = cur[active];
+        prev[i] = prev[active];
+        length[i] = length[active];
+        walker[i] = walker[active];
+        local[i] = local[active];
+        begin_[i] = begin_[active];
+        degree[i] = degree[active];
+        pre[i] = pre[active];
+        skip[i] = skip[active];
+        done[i] = done[active];
+        draws[i] = draws[active];
+        bound[i] = bound[active];
+        lower[i] = lower[active];
+        for (int j = 0; j < 4; ++j)
+          words[4 * size_t(i) + j] = words[4 * size_t(active) + j];
+      }
+      return false;
+    };
+    // Moves slot i along edge j of its vertex (kNoCandidate: the walk
+    // ends); marks it done when it has ended.
+    auto move = [&](uint32_t i, uint64_t j) {
+      if (__builtin_expect(j == kNoCandidate, 0)) {
+        done[i] = 1;
+        return;
+      }
+      uint32_t to = targets[begin_[i] + j];
+      if (bound[i] < 0)
+        ++stats.reservoirSteps;
+      else
+        ++stats.rejectionSteps;
+      ++stats.steps;
+      if (rows)
+        rows[local[i] * run.stride + length[i]] = to;
+      prev[i] = cur[i];
+      cur[i] = to;
+      prefetch(offsets + to);
+      run.prefetchBound(to);
+      if (++length[i] == maxLength)
+        done[i] = 1;
+    };
+    for (uint32_t i = 0; i < width && begin(i); ++i)
+      ++active;
+    while (active) {
+      if (abort.load(std::memory_order_relaxed))
+        return;
+      // Pass 0: the first block of every walker's step stream.
+      for (uint32_t i = 0; i < active; ++i) {
+        c1[i] = length[i] - 1;
+        c2[i] = static_cast<uint32_t>(walker[i]);
+        c3[i] = static_cast<uint32_t>(walker[i] >> 32);
+      }
+      philoxLanes(active, run.seed, c0.data(), c1.data(), c2.data(),
+                  c3.data());
+      for (uint32_t i = 0; i < active; ++i) {
+        uint32_t *w = &words[4 * size_t(i)];
+        w[0] = c0[i];
+        w[1] = c1[i];
+        w[2] = c2[i];
+        w[3] = c3[i];
+      }
+      // Pass 1: degree, bound, the first proposal. A walker at a sink
+      // ends (its slot then holds a new walker, which waits for the next
+      // round, or the last slot's walker, handled now).
+      for (uint32_t i = 0; i < active;) {
+        const uint32_t *w = &words[4 * size_t(i)];
+        uint32_t v = cur[i];
+        uint64_t b = offsets[v];
+        uint64_t d = offsets[v + 1] - b;
+        if (__builtin_expect(d == 0, 0)) {
+          if (finish(i)) {
+            skip[i] = kSkip;
+            ++i;
+          }
+          continue;
+        }
+        begin_[i] = b;
+        degree[i] = static_cast<uint32_t>(d);
+        double bd = run.boundOf(v);
+        bound[i] = bd;
+        lower[i] = run.hasLower() ? run.lowerOf(v) : 0.0f;
+        if (bd > 0 && std::isfinite(bd)) {
+          // Rejection: the first proposal, as uniformIndex draws it from
+          // the stream (skip: the words drawn, more than 1 only when
+          // Lemire's method asked for more).
+          bool more = false;
+          pre[i] = lemireIndex(w[0], static_cast<uint32_t>(d),
+                               [&]() -> WalkRng & {
+                                 retry = WalkRng(run.seed, walker[i],
+                                                 length[i] - 1, w, 0, 1);
+                                 more = true;
+                                 return retry;
+                               });
+          skip[i] = __builtin_expect(more, 0)
+                        ? static_cast<uint32_t>(retry.drawn())
+                        : 1;
+          prefetch(targets + b + pre[i]);
+          if (weights)
+            prefetch(weights + b + pre[i]);
+        } else {
+          // Reservoir (the cost model's choice, bound < 0) or a bound
+          // that admits no trial: the whole stream is left to pass 2.
+          skip[i] = 0;
+          prefetch(targets + b);
+          if (weights)
+            prefetch(weights + b);
+        }
+        if (secondOrder && prev[i] != v) {
+          uint64_t pb = offsets[prev[i]];
+          uint64_t pd = offsets[prev[i] + 1] - pb;
+          const uint32_t *adj = targets + pb;
+          prefetch(adj + pd / 2);
+          if (pd > 32) {
+            prefetch(adj + pd / 4);
+            prefetch(adj + 3 * pd / 4);
+          }
+        }
+        ++i;
+      }
+      // Pass 2: trial 0 (or the whole step when it is not a plain
+      // rejection step).
+      uint32_t m = 0;
+      for (uint32_t i = 0; i < active; ++i) {
+        draws[i] = 0;
+        if (__builtin_expect(skip[i] != 1, 0)) {
+          if (skip[i] != kSkip)
+            move(i, slowStep(i));
+          continue;
+        }
+        setFrame(i);
+        const uint32_t *w = &words[4 * size_t(i)];
+        uint64_t idx = pre[i];
+        if (trial(i, idx, coinOf(w[1], w[2])))
+          move(i, idx);
+        else
+          again[m++] = i;
+      }
+      // Pass 3: trial 1 of the walkers trial 0 rejected, their second
+      // blocks in one batch.
+      if (m) {
+        for (uint32_t j = 0; j < m; ++j) {
+          uint32_t i = again[j];
+          c1[j] = length[i] - 1;
+          c2[j] = static_cast<uint32_t>(walker[i]);
+          c3[j] = static_cast<uint32_t>(walker[i] >> 32);
+        }
+        philoxLanes(m, run.seed, c0.data(), c1.data(), c2.data(), c3.data(),
+                    1);
+        for (uint32_t j = 0; j < m; ++j) {
+          uint32_t i = again[j];
+          const uint32_t block1[4] = {c0[j], c1[j], c2[j], c3[j]};
+          const uint32_t *w = &words[4 * size_t(i)];
+          const uint32_t d = degree[i];
+          setFrame(i);
+          // The index from word 3 (its rare retry continues in block 1).
+          uint64_t m64 = static_cast<uint64_t>(w[3]) * d;
+          if (__builtin_expect(static_cast<uint32_t>(m64) < d, 0)) {
+            WalkRng rng(run.seed, walker[i], length[i] - 1, w, 0, 3);
+            move(i, trials(i, rng, 1));
+            continue;
+          }
+          uint64_t idx = m64 >> 32;
+          if (trial(i, idx, coinOf(block1[0], block1[1]))) {
+            move(i, idx);
+            continue;
+          }
+          WalkRng rng(run.seed, walker[i], length[i] - 1, block1, 1, 2);
+          move(i, trials(i, rng, 2));
+        }
+      }
+      checkFault(fault);
+      // Pass 4: replace the walkers that ended.
+      for (uint32_t i = 0; i < active;) {
+        if (!done[i]) {
+          ++i;
+          continue;
+        }
+        done[i] = 0;
+        if (finish(i))
+          ++i;
+      }
+    }
+    checkFault(fault);
+  }
+
+  ThreadStats stats;
+  ThreadStats result() const { return stats; }
+  sluice_walk_fault_t fault{};
+
+private:
+  /// skip[i] of a slot whose walker was started in this round's pass 1
+  /// (it takes its first step next round).
+  static constexpr uint32_t kSkip = UINT32_MAX;
+
+  /// nextDouble() of the words hi, lo.
+  static double coinOf(uint32_t hi, uint32_t lo) {
+    return static_cast<double>((uint64_t(hi) << 32 | lo) >> 11) * 0x1.0p-53;
+  }
+
+  /// The frame the kernel functions see for slot i's current step (its
+  /// random() draws count on across the passes of the step).
+  SLUICE_WALK_INLINE void setFrame(uint32_t i) {
+    f.walker = walker[i];
+    f.prev = prev[i];
+    f.cur = cur[i];
+    f.step = length[i] - 1;
+    f.random_draws = &draws[i];
+  }
+
+  SLUICE_WALK_INLINE double weight(uint32_t i, uint64_t e) {
+    return run.edgeWeight(&f, begin_[i] + e);
+  }
+
+  /// One rejection trial of slot i (frame set): candidate idx, coin `u`
+  /// in [0, 1). As Walker::rejection: with a lower bound the coin decides
+  /// first and a coin below it accepts without the weight.
+  SLUICE_WALK_INLINE bool trial(uint32_t i, uint64_t idx, double u) {
+    SamplerStats &ss = stats.sampler;
+    const double bd = bound[i];
+    const double lo = lower[i];
+    double y = u * bd;
+    ++ss.rejectionTrials;
+    if (lo > 0 && y < lo) {
+      ++ss.preAccepted;
+      return true;
+    }
+    double wt = weight(i, idx);
+    if (wt > bd)
+      ++ss.boundViolations;
+    return y < wt;
+  }
+
+  /// Trials `first`.. of slot i (frame set) from `rng`, positioned where
+  /// trial `first` draws its index; then the exact fallback.
+  uint64_t trials(uint32_t i, WalkRng &rng, uint32_t first) {
+    const uint32_t d = degree[i];
+    uint32_t maxTrials = static_cast<uint32_t>(std::min<uint64_t>(
+        kDefaultMaxRejectionTrials, std::max<uint64_t>(4, 2 * uint64_t(d))));
+    for (uint32_t t = first; t < maxTrials; ++t) {
+      uint64_t idx = uniformIndex(rng, d);
+      if (trial(i, idx, rng.nextDouble()))
+        return idx;
+    }
+    ++stats.sampler.rejectionFallbacks;
+    return sampleExact(d, [&](uint64_t e) { return weight(i, e); }, rng);
+  }
+
+  /// A step that is not a plain rejection step (skip[i] != 1): reservoir
+  /// (bound < 0), the exact sampler (a bound that admits no trial), or
+  /// rejection whose first index drew more than one word.
+  uint64_t slowStep(uint32_t i) {
+    setFrame(i);
+    const uint32_t *w = &words[4 * size_t(i)];
+    WalkRng rng(run.seed, walker[i], length[i] - 1, w, 0, 0);
+    auto weightFn = [&](uint64_t e) { return weight(i, e); };
+    if (skip[i] == 0) {
+      if (bound[i] < 0)
+        return sampleReservoir(degree[i], weightFn, rng, &stats.sampler);
+      ++stats.sampler.rejectionFallbacks;
+      return sampleExact(degree[i], weightFn, rng);
+    }
+    for (uint32_t j = 0; j < skip[i]; ++j)
+      rng.nextU32();
+    uint64_t idx = pre[i];
+    if (trial(i, idx, rng.nextDouble()))
+      return idx;
+    return trials(i, rng, 1);
+  }
+
+  const Run &run;
+  const bool secondOrder;
+  const uint32_t width;
+  std::vector<uint32_t> cur, prev, length;
+  std::vector<uint64_t> walker, local, begin_;
+  std::vector<uint32_t> degree, pre, skip;
+  std::vector<uint8_t> done;
+  std::vector<uint32_t> again;
+  std::vector<uint64_t> draws; // random() draws of each walker's step
+  std::vector<double> bound;
+  std::vector<float> lower;
+  std::vector<uint32_t> words;
+  std::vector<uint32_t> c0, c1, c2, c3;
+  sluice_walk_frame_t f;
+  WalkRng retry{0, 0, 0};
+};
+
 //===----------------------------------------------------------------------===//
 // Set-up: alias tables and the cost ratio
 //===----------------------------------------------------------------------===//
@@ -1218,6 +1578,13 @@ struct ChunkBuffer {
   bool ready = false;
 };
 
+uint64_t maxDegreeOf(const Run &run) {
+  uint64_t maxDegree = 0;
+  for (uint64_t v = 0; v < run.numVertices; ++v)
+    maxDegree = std::max(maxDegree, run.offsets[v + 1] - run.offsets[v]);
+  return maxDegree;
+}
+
 sluice_status_t runWalks(const sluice_graph_t *graph,
                          const sluice_walk_kernel_t *kernel,
                          const void *params,
@@ -1275,10 +1642,7 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
                                      : std::max(1u, std::thread::hardware_concurrency());
   AliasTables tables;
   if (mode == Mode::Alias) {
-    uint64_t maxDegree = 0;
-    for (uint64_t v = 0; v < run.numVertices; ++v)
-      maxDegree = std::max(maxDegree, run.offsets[v + 1] - run.offsets[v]);
-    if (maxDegree > UINT32_MAX)
+    if (maxDegreeOf(run) > UINT32_MAX)
       return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
                   "alias tables need degrees below 2^32");
     tables.build(run, threads);
@@ -1347,6 +1711,13 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
   const bool fastAlias = mode == Mode::Alias && !kernel->stop &&
                          !kernel->update && !kernel->init &&
                          run.stopProbability == 0;
+  // node2vec-like runs take the specialised rejection loop (the same
+  // walks); SLUICE_WALK_GENERIC=1 keeps the generic one (tests compare).
+  const bool fastRejection =
+      (mode == Mode::Rejection || mode == Mode::Auto) && !kernel->stop &&
+      !kernel->update && !kernel->init && kernel->num_state == 0 &&
+      run.stopProbability == 0 && maxDegreeOf(run) <= UINT32_MAX &&
+      !std::getenv("SLUICE_WALK_GENERIC");
   auto work = [&](uint32_t t, auto &walker) {
         for (;;) {
           uint64_t c;
@@ -1381,6 +1752,9 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
       try {
         if (fastAlias) {
           AliasWalker walker(run);
+          work(t, walker);
+        } else if (fastRejection) {
+          RejectionWalker walker(run);
           work(t, walker);
         } else {
           Walker walker(run);

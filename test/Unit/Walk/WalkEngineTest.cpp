@@ -13,6 +13,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace sluice::walktest;
 using namespace sluice::walkref;
@@ -254,6 +255,123 @@ TEST(WalkEngine, AliasFastPathMatchesGeneralPath) {
       }
     }
   }
+}
+
+/// Rejection and Auto runs of a kernel without stop, update, init or state
+/// and without stop probability (node2vec, weighted node2vec, DeepWalk
+/// forced to rejection, a weight that draws random()) take the engine's
+/// specialised rejection loop; SLUICE_WALK_GENERIC=1 sends them through
+/// the general one. Both must give the same bytes and counts: with sinks,
+/// zero-weight vertices, walks of one and two vertices, a cost ratio that
+/// mixes reservoir and rejection steps, a too-small bound (violations and
+/// fallbacks), any thread count and interleaving width.
+double randomWeight(const sluice_walk_frame_t *f, uint32_t, uint64_t, double);
+double lowBound(const sluice_walk_frame_t *f) {
+  return 0.3 * sluice_graph_weight_max(f->graph, f->cur);
+}
+double randomUpper(const sluice_walk_frame_t *) { return 1.0; }
+
+TEST(WalkEngine, RejectionFastPathMatchesGeneralPath) {
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  std::vector<float> weights;
+  uint64_t x = 4242;
+  const uint32_t n = 500;
+  for (uint32_t i = 0; i < 2500; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t u = static_cast<uint32_t>((x >> 33) % n);
+    uint32_t v = static_cast<uint32_t>((x >> 13) % n);
+    if (u % 37 == 5 || v % 37 == 5)
+      continue; // isolated vertices (sinks)
+    float w = u % 29 == 3 || v % 29 == 3 ? 0.0f : float((x >> 5) % 7) + 0.5f;
+    edges.push_back({u, v});
+    edges.push_back({v, u});
+    weights.push_back(w);
+    weights.push_back(w);
+  }
+  // A long path (degree 2 and 1: many rejections, as on road networks).
+  for (uint32_t v = n; v + 1 < n + 60; ++v) {
+    edges.push_back({v, v + 1});
+    edges.push_back({v + 1, v});
+    weights.push_back(1.0f);
+    weights.push_back(1.0f);
+  }
+  GraphPtr g = makeGraph(n + 60, edges, weights);
+  sluice_walk_kernel_t loose = *kernel(Workload::DeepWalk);
+  loose.upper_bound = lowBound;
+  sluice_walk_kernel_t random = *kernel(Workload::DeepWalk);
+  random.weight = randomWeight;
+  random.upper_bound = randomUpper;
+  random.lower_bound = nullptr;
+  random.sum_upper_bound = nullptr;
+  random.sum_lower_bound = nullptr;
+  random.flags = 0;
+  random.weight_class = SLUICE_WALK_WEIGHT_DYNAMIC;
+  struct Case {
+    const char *what;
+    const sluice_walk_kernel_t *k;
+    Workload params;
+  } cases[] = {
+      {"node2vec", kernel(Workload::Node2Vec), Workload::Node2Vec},
+      {"wnode2vec", kernel(Workload::WeightedNode2Vec),
+       Workload::WeightedNode2Vec},
+      {"deepwalk", kernel(Workload::DeepWalk), Workload::DeepWalk},
+      {"too-small bound", &loose, Workload::DeepWalk},
+      {"random weight", &random, Workload::DeepWalk},
+  };
+  auto run = [&](const Case &c, const sluice_walk_options_t &o,
+                 bool generic) {
+    Params params(c.params);
+    if (generic)
+      setenv("SLUICE_WALK_GENERIC", "1", 1);
+    Walks out = runWalks(g.get(), c.k, params.data(), o);
+    unsetenv("SLUICE_WALK_GENERIC");
+    return out;
+  };
+  for (const Case &c : cases)
+    for (sluice_walk_sampler_t sampler :
+         {SLUICE_WALK_SAMPLER_REJECTION, SLUICE_WALK_SAMPLER_AUTO})
+      for (uint32_t length : {1u, 2u, 40u})
+        for (auto [threads, width, ratio] :
+             std::vector<std::tuple<uint32_t, uint32_t, double>>{
+                 {1, 0, 1.0}, {2, 1, 3.0}, {3, 7, 0.5}, {2, 300, 8.0}}) {
+          sluice_walk_options_t o = testOptions();
+          o.max_length = length;
+          o.walks_per_vertex = 5;
+          o.threads = threads;
+          o.walkers_per_thread = width;
+          o.sampler = sampler;
+          o.cost_ratio = ratio;
+          Walks fast = run(c, o, false);
+          Walks general = run(c, o, true);
+          ASSERT_EQ(fast.status, SLUICE_STATUS_OK) << fast.error.message;
+          ASSERT_EQ(general.status, SLUICE_STATUS_OK)
+              << general.error.message;
+          std::string where = std::string(c.what) + " sampler " +
+                              std::to_string(sampler) + " length " +
+                              std::to_string(length) + " threads " +
+                              std::to_string(threads) + " width " +
+                              std::to_string(width);
+          ASSERT_EQ(fast.walks.size(), size_t(n + 60) * 5) << where;
+          EXPECT_TRUE(fast.bytes == general.bytes) << where << " differs";
+          EXPECT_EQ(fast.stats.walks, general.stats.walks) << where;
+          EXPECT_EQ(fast.stats.steps, general.stats.steps) << where;
+          EXPECT_EQ(fast.stats.rejection_steps, general.stats.rejection_steps)
+              << where;
+          EXPECT_EQ(fast.stats.reservoir_steps, general.stats.reservoir_steps)
+              << where;
+          EXPECT_EQ(fast.stats.rejection_trials,
+                    general.stats.rejection_trials)
+              << where;
+          EXPECT_EQ(fast.stats.pre_accepted, general.stats.pre_accepted)
+              << where;
+          EXPECT_EQ(fast.stats.bound_violations,
+                    general.stats.bound_violations)
+              << where;
+          if (length == 40 && c.k == &loose &&
+              sampler == SLUICE_WALK_SAMPLER_REJECTION) {
+            EXPECT_GT(fast.stats.bound_violations, 0u) << where;
+          }
+        }
 }
 
 /// Every step of a metapath walk goes to the schema's next label; a walk
@@ -695,6 +813,32 @@ TEST(WalkEngine, PrecomputedFirstBlockGivesTheSameStream) {
         for (int i = 0; i < 37; ++i)
           ASSERT_EQ(plain.nextU32(), pre.nextU32()) << i;
         EXPECT_EQ(plain.drawn(), pre.drawn());
+      }
+}
+
+/// A stream positioned inside block k after `used` words, from that
+/// block's words, continues as the plain stream.
+TEST(WalkEngine, PositionedStreamGivesTheSameWords) {
+  using sluice::walk::WalkRng;
+  for (uint64_t seed : {0ull, 0xfedcba9876543210ull})
+    for (uint32_t blockIndex : {0u, 1u, 5u})
+      for (unsigned used : {0u, 1u, 3u, 4u}) {
+        const uint64_t walker = (1ull << 33) + 9;
+        const uint32_t step = 17;
+        uint32_t counter[4] = {blockIndex, step, static_cast<uint32_t>(walker),
+                               static_cast<uint32_t>(walker >> 32)};
+        uint32_t key[2] = {static_cast<uint32_t>(seed),
+                           static_cast<uint32_t>(seed >> 32)};
+        uint32_t block[4];
+        sluice_philox4x32_10(counter, key, block);
+        WalkRng plain(seed, walker, step);
+        for (uint32_t i = 0; i < 4 * blockIndex + used; ++i)
+          plain.nextU32();
+        WalkRng positioned(seed, walker, step, block, blockIndex, used);
+        EXPECT_EQ(plain.drawn(), positioned.drawn());
+        for (int i = 0; i < 23; ++i)
+          ASSERT_EQ(plain.nextU32(), positioned.nextU32())
+              << "block " << blockIndex << " used " << used << " word " << i;
       }
 }
 
