@@ -31,6 +31,7 @@
 #include "runtime/src/Error.h"
 #include "runtime/src/Progress.h"
 #include "runtime/src/WalkWriterInternal.h"
+#include "runtime/src/walk/PhiloxLanes.h"
 
 #include <algorithm>
 #include <atomic>
@@ -38,6 +39,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -50,6 +52,8 @@
 
 using namespace sluice::rt;
 using namespace sluice::walk;
+using sluice::walk::detail::philoxLaneCapacity;
+using sluice::walk::detail::philoxLanes;
 
 namespace {
 
@@ -285,41 +289,11 @@ inline void prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 /// node2vec step, so they are always inlined.
 #if defined(__GNUC__)
 #define SLUICE_WALK_INLINE inline __attribute__((always_inline))
+#define SLUICE_WALK_LAMBDA_INLINE __attribute__((always_inline))
 #else
 #define SLUICE_WALK_INLINE inline
+#define SLUICE_WALK_LAMBDA_INLINE
 #endif
-
-/// Philox4x32-10 of the counters (blockIndex, c1[i], c2[i], c3[i]) under
-/// `seed`, for lanes 0 .. n-1, in place into c0..c3 (the same function as
-/// philox4x32_10, written lane by lane so that it vectorises; on x86-64
-/// GCC also builds an AVX2 clone, chosen at load time).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-void philoxLanes(uint32_t n, uint64_t seed, uint32_t *__restrict c0,
-                 uint32_t *__restrict c1, uint32_t *__restrict c2,
-                 uint32_t *__restrict c3, uint32_t blockIndex = 0) {
-  for (uint32_t i = 0; i < n; ++i)
-    c0[i] = blockIndex;
-  uint32_t k0 = static_cast<uint32_t>(seed);
-  uint32_t k1 = static_cast<uint32_t>(seed >> 32);
-  for (int round = 0; round < 10; ++round) {
-    if (round > 0) {
-      k0 += 0x9E3779B9u;
-      k1 += 0xBB67AE85u;
-    }
-    for (uint32_t i = 0; i < n; ++i) {
-      uint64_t p0 = uint64_t(0xD2511F53u) * c0[i];
-      uint64_t p1 = uint64_t(0xCD9E8D57u) * c2[i];
-      uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c1[i] ^ k0;
-      uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ c3[i] ^ k1;
-      c1[i] = static_cast<uint32_t>(p1);
-      c3[i] = static_cast<uint32_t>(p0);
-      c0[i] = n0;
-      c2[i] = n2;
-    }
-  }
-}
 
 /// Uniform in [0, n) for 0 < n < 2^32 by Lemire's multiply-shift from the
 /// word `word`, unbiased: in the rare case (probability < n / 2^32) that
@@ -366,10 +340,8 @@ public:
       : run(run), k(*run.kernel),
         secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0) {
     slots.resize(run.walkersPerThread);
-    lane0.resize(run.walkersPerThread);
-    lane1.resize(run.walkersPerThread);
-    lane2.resize(run.walkersPerThread);
-    lane3.resize(run.walkersPerThread);
+    for (auto *lane : {&lane0, &lane1, &lane2, &lane3})
+      lane->resize(philoxLaneCapacity(run.walkersPerThread));
     state.assign(static_cast<size_t>(run.walkersPerThread) * k.num_state, 0);
     for (uint32_t i = 0; i < run.walkersPerThread; ++i) {
       Slot &s = slots[i];
@@ -672,7 +644,9 @@ public:
   AliasWalker(const Run &run)
       : run(run), width(run.walkersPerThread), cur(width), length(width),
         walker(width), local(width), pos(width), words(4 * size_t(width)),
-        lane(width), c0(width), c1(width), c2(width), c3(width) {}
+        lane(width), c0(philoxLaneCapacity(width)),
+        c1(philoxLaneCapacity(width)), c2(philoxLaneCapacity(width)),
+        c3(philoxLaneCapacity(width)) {}
 
   void chunk(uint64_t first, uint64_t count, uint32_t *rows,
              uint32_t *lengths, const std::atomic<bool> &abort) {
@@ -828,29 +802,33 @@ private:
 /// specialised to it. Per walker only its vertices, length, id, the first
 /// Philox block of its step and the step's first proposal are kept
 /// (arrays, not frames); one frame per thread is filled in just before a
-/// kernel function is called. A round advances every walker in five
-/// passes:
-///   0. the first Philox block of every walker's step, in one batch;
+/// kernel function is called. A rejection trial draws 3 words (index and
+/// a 53-bit coin), so the first three trials of a step use words 0-2,
+/// 3-5 and 6-8 of its stream: blocks 0, 1 and 2, each computed in one
+/// batch for the walkers that need it. A round advances every walker in
+/// these passes:
+///   0. block 0 of every walker's step;
 ///   1. offsets and bound of the current vertex (prefetched when the
 ///      walker arrived), the first proposal from word 0, prefetch its edge
 ///      and the middle of the previous vertex's adjacency (has_edge);
-///   2. trial 0, its coin from words 1 and 2 (no WalkRng is built);
-///   3. for the walkers it rejected, their second blocks in one batch and
-///      trial 1 (index from word 3, coin from the second block's words 0
-///      and 1); a WalkRng positioned in the stream is built only for the
-///      rare third trial, the exact fallback or a reservoir step;
-///   4. walkers that ended are replaced by new ones.
+///   2. trial 0 (words 1 and 2 are its coin);
+///   3. block 1 of the walkers trial 0 rejected, trial 1;
+///   4. block 2 of the walkers trial 1 rejected, trial 2; further trials,
+///      the exact fallback and reservoir steps (the cost model's choice)
+///      draw from a WalkRng positioned in the stream;
+///   5. walkers that ended are replaced by new ones.
 /// Moving a walker prefetches the offsets and bound of the vertex reached.
 class RejectionWalker {
 public:
   RejectionWalker(const Run &run)
-      : run(run), secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0),
+      : run(run),
+        secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0),
         width(run.walkersPerThread), cur(width), prev(width), length(width),
         walker(width), local(width), begin_(width), degree(width),
-        pre(width), skip(width), done(width), again(width), draws(width),
-        bound(width),
-        lower(width), words(4 * size_t(width)), c0(width), c1(width),
-        c2(width), c3(width) {
+        pre(width), skip(width), done(width), again(width), keep2(width),
+        keep3(width), draws(width), bound(width), lower(width) {
+    for (auto *lane : {&w0, &w1, &w2, &w3, &x0, &x1, &x2, &x3})
+      lane->resize(philoxLaneCapacity(width));
     f = run.frame(nullptr, draws.data(), &fault);
   }
 
@@ -910,24 +888,21 @@ public:
         draws[i] = draws[active];
         bound[i] = bound[active];
         lower[i] = lower[active];
-        for (int j = 0; j < 4; ++j)
-          words[4 * size_t(i) + j] = words[4 * size_t(active) + j];
+        w0[i] = w0[active];
+        w1[i] = w1[active];
+        w2[i] = w2[active];
+        w3[i] = w3[active];
       }
       return false;
     };
     // Moves slot i along edge j of its vertex (kNoCandidate: the walk
     // ends); marks it done when it has ended.
-    auto move = [&](uint32_t i, uint64_t j) {
+    auto move = [&](uint32_t i, uint64_t j) SLUICE_WALK_LAMBDA_INLINE {
       if (__builtin_expect(j == kNoCandidate, 0)) {
         done[i] = 1;
         return;
       }
       uint32_t to = targets[begin_[i] + j];
-      if (bound[i] < 0)
-        ++stats.reservoirSteps;
-      else
-        ++stats.rejectionSteps;
-      ++stats.steps;
       if (rows)
         rows[local[i] * run.stride + length[i]] = to;
       prev[i] = cur[i];
@@ -942,26 +917,18 @@ public:
     while (active) {
       if (abort.load(std::memory_order_relaxed))
         return;
-      // Pass 0: the first block of every walker's step stream.
+      // Pass 0: block 0 of every walker's step stream.
       for (uint32_t i = 0; i < active; ++i) {
-        c1[i] = length[i] - 1;
-        c2[i] = static_cast<uint32_t>(walker[i]);
-        c3[i] = static_cast<uint32_t>(walker[i] >> 32);
+        w1[i] = length[i] - 1;
+        w2[i] = static_cast<uint32_t>(walker[i]);
+        w3[i] = static_cast<uint32_t>(walker[i] >> 32);
       }
-      philoxLanes(active, run.seed, c0.data(), c1.data(), c2.data(),
-                  c3.data());
-      for (uint32_t i = 0; i < active; ++i) {
-        uint32_t *w = &words[4 * size_t(i)];
-        w[0] = c0[i];
-        w[1] = c1[i];
-        w[2] = c2[i];
-        w[3] = c3[i];
-      }
+      philoxLanes(active, run.seed, w0.data(), w1.data(), w2.data(),
+                  w3.data());
       // Pass 1: degree, bound, the first proposal. A walker at a sink
       // ends (its slot then holds a new walker, which waits for the next
       // round, or the last slot's walker, handled now).
       for (uint32_t i = 0; i < active;) {
-        const uint32_t *w = &words[4 * size_t(i)];
         uint32_t v = cur[i];
         uint64_t b = offsets[v];
         uint64_t d = offsets[v + 1] - b;
@@ -982,10 +949,12 @@ public:
           // the stream (skip: the words drawn, more than 1 only when
           // Lemire's method asked for more).
           bool more = false;
-          pre[i] = lemireIndex(w[0], static_cast<uint32_t>(d),
+          pre[i] = lemireIndex(w0[i], static_cast<uint32_t>(d),
                                [&]() -> WalkRng & {
+                                 const uint32_t block[4] = {w0[i], w1[i],
+                                                            w2[i], w3[i]};
                                  retry = WalkRng(run.seed, walker[i],
-                                                 length[i] - 1, w, 0, 1);
+                                                 length[i] - 1, block, 0, 1);
                                  more = true;
                                  return retry;
                                });
@@ -1026,48 +995,80 @@ public:
           continue;
         }
         setFrame(i);
-        const uint32_t *w = &words[4 * size_t(i)];
         uint64_t idx = pre[i];
-        if (trial(i, idx, coinOf(w[1], w[2])))
+        if (trial(i, idx, coinOf(w1[i], w2[i])))
           move(i, idx);
         else
           again[m++] = i;
       }
-      // Pass 3: trial 1 of the walkers trial 0 rejected, their second
-      // blocks in one batch.
+      // Pass 3: block 1 of the walkers trial 0 rejected; trial 1 (index
+      // from word 3 of block 0, coin from words 0 and 1 of block 1).
+      uint32_t m2 = 0;
       if (m) {
         for (uint32_t j = 0; j < m; ++j) {
           uint32_t i = again[j];
-          c1[j] = length[i] - 1;
-          c2[j] = static_cast<uint32_t>(walker[i]);
-          c3[j] = static_cast<uint32_t>(walker[i] >> 32);
+          x1[j] = length[i] - 1;
+          x2[j] = static_cast<uint32_t>(walker[i]);
+          x3[j] = static_cast<uint32_t>(walker[i] >> 32);
         }
-        philoxLanes(m, run.seed, c0.data(), c1.data(), c2.data(), c3.data(),
+        philoxLanes(m, run.seed, x0.data(), x1.data(), x2.data(), x3.data(),
                     1);
         for (uint32_t j = 0; j < m; ++j) {
           uint32_t i = again[j];
-          const uint32_t block1[4] = {c0[j], c1[j], c2[j], c3[j]};
-          const uint32_t *w = &words[4 * size_t(i)];
           const uint32_t d = degree[i];
           setFrame(i);
-          // The index from word 3 (its rare retry continues in block 1).
-          uint64_t m64 = static_cast<uint64_t>(w[3]) * d;
-          if (__builtin_expect(static_cast<uint32_t>(m64) < d, 0)) {
-            WalkRng rng(run.seed, walker[i], length[i] - 1, w, 0, 3);
+          uint64_t product = static_cast<uint64_t>(w3[i]) * d;
+          if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
+            // Lemire's method may want more words: from the stream.
+            const uint32_t block[4] = {w0[i], w1[i], w2[i], w3[i]};
+            WalkRng rng(run.seed, walker[i], length[i] - 1, block, 0, 3);
             move(i, trials(i, rng, 1));
             continue;
           }
-          uint64_t idx = m64 >> 32;
-          if (trial(i, idx, coinOf(block1[0], block1[1]))) {
+          uint64_t idx = product >> 32;
+          if (trial(i, idx, coinOf(x0[j], x1[j]))) {
             move(i, idx);
             continue;
           }
-          WalkRng rng(run.seed, walker[i], length[i] - 1, block1, 1, 2);
-          move(i, trials(i, rng, 2));
+          // Trial 2 draws words 2 and 3 of block 1 and word 0 of block 2.
+          keep2[m2] = x2[j];
+          keep3[m2] = x3[j];
+          again[m2++] = i; // m2 <= j: again[j] was read
+        }
+      }
+      // Pass 4: block 2 of the walkers trial 1 rejected; trial 2.
+      if (m2) {
+        for (uint32_t j = 0; j < m2; ++j) {
+          uint32_t i = again[j];
+          x1[j] = length[i] - 1;
+          x2[j] = static_cast<uint32_t>(walker[i]);
+          x3[j] = static_cast<uint32_t>(walker[i] >> 32);
+        }
+        philoxLanes(m2, run.seed, x0.data(), x1.data(), x2.data(),
+                    x3.data(), 2);
+        for (uint32_t j = 0; j < m2; ++j) {
+          uint32_t i = again[j];
+          const uint32_t d = degree[i];
+          const uint32_t block2[4] = {x0[j], x1[j], x2[j], x3[j]};
+          setFrame(i);
+          uint64_t product = static_cast<uint64_t>(keep2[j]) * d;
+          if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
+            const uint32_t block1[4] = {0, 0, keep2[j], keep3[j]};
+            WalkRng rng(run.seed, walker[i], length[i] - 1, block1, 1, 2);
+            move(i, trials(i, rng, 2));
+            continue;
+          }
+          uint64_t idx = product >> 32;
+          if (trial(i, idx, coinOf(keep3[j], block2[0]))) {
+            move(i, idx);
+            continue;
+          }
+          WalkRng rng(run.seed, walker[i], length[i] - 1, block2, 2, 1);
+          move(i, trials(i, rng, 3));
         }
       }
       checkFault(fault);
-      // Pass 4: replace the walkers that ended.
+      // Pass 5: count the steps, replace the walkers that ended.
       for (uint32_t i = 0; i < active;) {
         if (!done[i]) {
           ++i;
@@ -1111,7 +1112,8 @@ private:
 
   /// One rejection trial of slot i (frame set): candidate idx, coin `u`
   /// in [0, 1). As Walker::rejection: with a lower bound the coin decides
-  /// first and a coin below it accepts without the weight.
+  /// first and a coin below it accepts without the weight. Counts the
+  /// step when it accepts.
   SLUICE_WALK_INLINE bool trial(uint32_t i, uint64_t idx, double u) {
     SamplerStats &ss = stats.sampler;
     const double bd = bound[i];
@@ -1120,12 +1122,28 @@ private:
     ++ss.rejectionTrials;
     if (lo > 0 && y < lo) {
       ++ss.preAccepted;
+      countStep(false);
       return true;
     }
     double wt = weight(i, idx);
     if (wt > bd)
       ++ss.boundViolations;
-    return y < wt;
+    bool accept = y < wt;
+    if (accept)
+      countStep(false);
+    return accept;
+  }
+
+  SLUICE_WALK_INLINE void countStep(bool reservoir) {
+    ++stats.steps;
+    ++(reservoir ? stats.reservoirSteps : stats.rejectionSteps);
+  }
+
+  /// Counts a step that `j` (kNoCandidate: none) takes.
+  uint64_t counted(uint64_t j, bool reservoir) {
+    if (j != kNoCandidate)
+      countStep(reservoir);
+    return j;
   }
 
   /// Trials `first`.. of slot i (frame set) from `rng`, positioned where
@@ -1140,7 +1158,8 @@ private:
         return idx;
     }
     ++stats.sampler.rejectionFallbacks;
-    return sampleExact(d, [&](uint64_t e) { return weight(i, e); }, rng);
+    return counted(
+        sampleExact(d, [&](uint64_t e) { return weight(i, e); }, rng), false);
   }
 
   /// A step that is not a plain rejection step (skip[i] != 1): reservoir
@@ -1148,14 +1167,15 @@ private:
   /// rejection whose first index drew more than one word.
   uint64_t slowStep(uint32_t i) {
     setFrame(i);
-    const uint32_t *w = &words[4 * size_t(i)];
-    WalkRng rng(run.seed, walker[i], length[i] - 1, w, 0, 0);
+    const uint32_t block[4] = {w0[i], w1[i], w2[i], w3[i]};
+    WalkRng rng(run.seed, walker[i], length[i] - 1, block, 0, 0);
     auto weightFn = [&](uint64_t e) { return weight(i, e); };
     if (skip[i] == 0) {
       if (bound[i] < 0)
-        return sampleReservoir(degree[i], weightFn, rng, &stats.sampler);
+        return counted(
+            sampleReservoir(degree[i], weightFn, rng, &stats.sampler), true);
       ++stats.sampler.rejectionFallbacks;
-      return sampleExact(degree[i], weightFn, rng);
+      return counted(sampleExact(degree[i], weightFn, rng), false);
     }
     for (uint32_t j = 0; j < skip[i]; ++j)
       rng.nextU32();
@@ -1172,12 +1192,14 @@ private:
   std::vector<uint64_t> walker, local, begin_;
   std::vector<uint32_t> degree, pre, skip;
   std::vector<uint8_t> done;
-  std::vector<uint32_t> again;
+  std::vector<uint32_t> again, keep2, keep3;
   std::vector<uint64_t> draws; // random() draws of each walker's step
   std::vector<double> bound;
   std::vector<float> lower;
-  std::vector<uint32_t> words;
-  std::vector<uint32_t> c0, c1, c2, c3;
+  // Block 0 of each slot's step (lanes of philoxLanes, one per slot), and
+  // blocks 1 and 2 of the walkers that need them (one lane per walker).
+  std::vector<uint32_t> w0, w1, w2, w3;
+  std::vector<uint32_t> x0, x1, x2, x3;
   sluice_walk_frame_t f;
   WalkRng retry{0, 0, 0};
 };

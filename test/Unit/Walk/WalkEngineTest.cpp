@@ -10,6 +10,8 @@
 
 #include "sluice/sampling.h"
 
+#include "runtime/src/walk/PhiloxLanes.h"
+
 #include <cstring>
 #include <map>
 #include <set>
@@ -814,6 +816,45 @@ TEST(WalkEngine, PrecomputedFirstBlockGivesTheSameStream) {
           ASSERT_EQ(plain.nextU32(), pre.nextU32()) << i;
         EXPECT_EQ(plain.drawn(), pre.drawn());
       }
+}
+
+/// The engine's batched Philox (every implementation this CPU has) equals
+/// the one-block function, for any lane count and block index.
+TEST(WalkEngine, PhiloxLanesMatchOneBlock) {
+  using namespace sluice::walk::detail;
+  int tested = 0;
+  for (const char *isa : {"avx512f", "avx2", "portable"}) {
+    PhiloxLanesFn fn = philoxLanesFor(isa);
+    if (!fn)
+      continue;
+    ++tested;
+    for (uint32_t n : {0u, 1u, 7u, 8u, 9u, 16u, 33u, 64u, 100u})
+      for (uint32_t blockIndex : {0u, 1u, 9u})
+        for (uint64_t seed : {0ull, 0x0123456789abcdefull}) {
+          uint32_t cap = philoxLaneCapacity(n);
+          std::vector<uint32_t> c0(cap, 77), c1(cap), c2(cap), c3(cap);
+          for (uint32_t i = 0; i < n; ++i) {
+            c1[i] = i * 3 + 1;
+            c2[i] = 0x9e3779b9u * i;
+            c3[i] = i >> 2;
+          }
+          std::vector<uint32_t> in1 = c1, in2 = c2, in3 = c3;
+          fn(n, seed, c0.data(), c1.data(), c2.data(), c3.data(), blockIndex);
+          for (uint32_t i = 0; i < n; ++i) {
+            uint32_t counter[4] = {blockIndex, in1[i], in2[i], in3[i]};
+            uint32_t key[2] = {static_cast<uint32_t>(seed),
+                               static_cast<uint32_t>(seed >> 32)};
+            uint32_t out[4];
+            sluice_philox4x32_10(counter, key, out);
+            ASSERT_EQ(c0[i], out[0]) << isa << " n " << n << " lane " << i;
+            ASSERT_EQ(c1[i], out[1]) << isa << " n " << n << " lane " << i;
+            ASSERT_EQ(c2[i], out[2]) << isa << " n " << n << " lane " << i;
+            ASSERT_EQ(c3[i], out[3]) << isa << " n " << n << " lane " << i;
+          }
+        }
+  }
+  EXPECT_GE(tested, 1);
+  EXPECT_NE(philoxLanesFor(philoxLanesIsa()), nullptr);
 }
 
 /// A stream positioned inside block k after `used` words, from that
