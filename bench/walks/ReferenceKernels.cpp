@@ -38,11 +38,11 @@ int64_t slotOfF64(double value) {
   return slot;
 }
 
-/// has_edge(u, v): binary search in u's sorted adjacency.
+/// has_edge(u, v): binary search in u's sorted adjacency, by the runtime
+/// function compiled kernels call (sluicec's walk-to-llvm lowers has_edge
+/// to sluice_graph_has_edge).
 bool hasEdge(const sluice_graph_t *g, uint32_t u, uint32_t v) {
-  const uint64_t *offsets = sluice_graph_offsets(g);
-  const uint32_t *targets = sluice_graph_targets(g);
-  return std::binary_search(targets + offsets[u], targets + offsets[u + 1], v);
+  return sluice_graph_has_edge(g, u, v) != 0;
 }
 
 double degreeOf(const sluice_graph_t *g, uint32_t v) {

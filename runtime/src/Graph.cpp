@@ -156,12 +156,29 @@ extern "C" uint64_t sluice_graph_find_edge(const sluice_graph_t *g, uint32_t u,
                                            uint32_t v) {
   if (!inRange(g, u))
     return SLUICE_EDGE_NONE;
-  const uint32_t *begin = g->targets + g->offsets[u];
-  const uint32_t *end = g->targets + g->offsets[u + 1];
-  const uint32_t *it = std::lower_bound(begin, end, v);
-  if (it == end || *it != v)
+  const uint64_t first = g->offsets[u];
+  const uint32_t *begin = g->targets + first;
+  const uint64_t degree = g->offsets[u + 1] - first;
+  if (degree == 0)
     return SLUICE_EDGE_NONE;
-  return static_cast<uint64_t>(it - g->targets);
+  // Branch-free lower_bound (the step is a conditional move): second-order
+  // walk weights ask has_edge(prev, next) at nearly every step, where the
+  // branches of std::lower_bound were mispredicted about once per call.
+  // The first element >= v is in [base, base + n].
+  const uint32_t *base = begin;
+  uint64_t n = degree;
+  while (n > 1) {
+    uint64_t half = n / 2;
+    base = base[half] < v ? base + half : base;
+    n -= half;
+  }
+  // Its index may be `degree` (v above every neighbour): the element read
+  // is then the last one, and found / not found is arithmetic, not a
+  // branch (SLUICE_EDGE_NONE is all ones).
+  uint64_t index = static_cast<uint64_t>(base - begin) + (*base < v);
+  uint64_t inside = index != degree;
+  uint64_t found = inside & (begin[index - (1 - inside)] == v);
+  return (first + index) | (found - 1);
 }
 
 extern "C" int sluice_graph_has_edge(const sluice_graph_t *g, uint32_t u,
