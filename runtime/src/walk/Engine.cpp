@@ -627,6 +627,45 @@ private:
   std::vector<int64_t> state;
 };
 
+/// The walkers of one chunk for the specialised loops, handed out in
+/// walker order. A walk of max_length 1 ends where it starts: written and
+/// counted here, never handed out.
+class ChunkFeed {
+public:
+  ChunkFeed(const Run &run, uint64_t first, uint64_t count, uint32_t *rows,
+            uint32_t *lengths, ThreadStats &stats)
+      : run(run), first(first), count(count), rows(rows), lengths(lengths),
+        stats(stats) {}
+
+  /// The next walker that takes a step: its index in the chunk and its
+  /// start vertex (already written to its row); false when none is left.
+  bool take(uint64_t *local, uint32_t *start) {
+    while (next < count) {
+      uint64_t l = next++;
+      uint32_t v = run.startOf(first + l);
+      if (rows)
+        rows[l * run.stride] = v;
+      if (run.maxLength <= 1) {
+        if (lengths)
+          lengths[l] = 1;
+        ++stats.walks;
+        continue;
+      }
+      *local = l;
+      *start = v;
+      return true;
+    }
+    return false;
+  }
+
+private:
+  const Run &run;
+  const uint64_t first, count;
+  uint32_t *const rows, *const lengths;
+  ThreadStats &stats;
+  uint64_t next = 0;
+};
+
 /// Mode::Alias for a kernel without stop or update function and without
 /// stop probability (DeepWalk): the same walks as Walker, from a loop
 /// specialised to it. Per walker only its vertex, length, id and the
@@ -650,34 +689,23 @@ public:
 
   void chunk(uint64_t first, uint64_t count, uint32_t *rows,
              uint32_t *lengths, const std::atomic<bool> &abort) {
-    uint64_t next = 0;
     uint32_t active = 0;
     const uint32_t maxLength = run.maxLength;
     const uint64_t *offsets = run.offsets;
     const AliasEntry *alias = run.alias;
     const uint64_t pairSeed = run.seed ^ kAliasKeyFlip;
-    // Walkers of length 1 (max_length 1) end where they start.
+    ChunkFeed feed(run, first, count, rows, lengths, stats);
     auto begin = [&](uint32_t i) {
-      while (next < count) {
-        uint64_t l = next++;
-        uint64_t w = first + l;
-        uint32_t start = run.startOf(w);
-        if (rows)
-          rows[l * run.stride] = start;
-        if (maxLength <= 1) {
-          if (lengths)
-            lengths[l] = 1;
-          ++stats.walks;
-          continue;
-        }
-        cur[i] = start;
-        length[i] = 1;
-        walker[i] = w;
-        local[i] = l;
-        prefetch(offsets + start);
-        return true;
-      }
-      return false;
+      uint64_t l;
+      uint32_t start;
+      if (!feed.take(&l, &start))
+        return false;
+      cur[i] = start;
+      length[i] = 1;
+      walker[i] = first + l;
+      local[i] = l;
+      prefetch(offsets + start);
+      return true;
     };
     // Slots [0, active) hold walkers; a finished one is replaced by the
     // next walker, or by the last slot's walker when none is left.
@@ -834,36 +862,25 @@ public:
 
   void chunk(uint64_t first, uint64_t count, uint32_t *rows,
              uint32_t *lengths, const std::atomic<bool> &abort) {
-    uint64_t next = 0;
     uint32_t active = 0;
     const uint32_t maxLength = run.maxLength;
     const uint64_t *offsets = run.offsets;
     const uint32_t *targets = run.targets;
     const float *weights = run.weights;
-    // Walkers of length 1 (max_length 1) end where they start.
+    ChunkFeed feed(run, first, count, rows, lengths, stats);
     auto begin = [&](uint32_t i) {
-      while (next < count) {
-        uint64_t l = next++;
-        uint64_t w = first + l;
-        uint32_t start = run.startOf(w);
-        if (rows)
-          rows[l * run.stride] = start;
-        if (maxLength <= 1) {
-          if (lengths)
-            lengths[l] = 1;
-          ++stats.walks;
-          continue;
-        }
-        cur[i] = prev[i] = start;
-        length[i] = 1;
-        walker[i] = w;
-        local[i] = l;
-        done[i] = 0;
-        prefetch(offsets + start);
-        run.prefetchBound(start);
-        return true;
-      }
-      return false;
+      uint64_t l;
+      uint32_t start;
+      if (!feed.take(&l, &start))
+        return false;
+      cur[i] = prev[i] = start;
+      length[i] = 1;
+      walker[i] = first + l;
+      local[i] = l;
+      done[i] = 0;
+      prefetch(offsets + start);
+      run.prefetchBound(start);
+      return true;
     };
     // Slots [0, active) hold walkers; a finished one is replaced by the
     // next walker, or by the last slot's walker when none is left.
