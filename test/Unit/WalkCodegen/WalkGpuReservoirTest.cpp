@@ -144,18 +144,16 @@ protected:
     if (walkers < 0)
       walkers = nv * wpv;
     Walks out;
-    out.rows.assign(walkers * len, 0);
-    out.lengths.assign(walkers, 0);
-    gpuemu::WarpEmulator warp;
-    out.lockstep = warp.run([&](int lane) {
-      for (int64_t w = 0; w < walkers; ++w)
-        kernel(sluice_graph_offsets(g), sluice_graph_targets(g),
-               sluice_graph_weights(g), wmax.data(), wmin.data(),
-               wsum.data(), sluice_graph_vertex_labels(g), params,
-               starts.data(), walkers, wpv, len, 0.0, seed, out.rows.data(),
-               out.lengths.data(), nv, ne,
-               sluice_graph_edge_labels(g), w * 32 + lane);
-    });
+    gpuemu::Launch launch(g);
+    launch.params = params;
+    launch.walksPerVertex = wpv;
+    launch.maxLength = len;
+    launch.seed = seed;
+    // walkers: the first walkers of every start (walkers <= nv * wpv).
+    launch.starts.resize((walkers + wpv - 1) / wpv);
+    out.lockstep = launch.runReservoir(kernel, out.rows, out.lengths);
+    out.rows.resize(walkers * len);
+    out.lengths.resize(walkers);
     return out;
   }
 

@@ -212,26 +212,14 @@ TEST_F(WalkGpu, TheDeviceCodeEmulatedOnTheHostMatchesTheCpuEngine) {
       jit->lookup("sluice_walk_node2vec", error));
   ASSERT_TRUE(kernel) << error;
 
-  int64_t nv = sluice_graph_num_vertices(graph);
-  int64_t ne = sluice_graph_num_edges(graph);
-  std::vector<float> wmax(nv), wmin(nv), wsum(nv);
-  std::vector<uint32_t> starts(nv);
-  for (int64_t v = 0; v < nv; ++v) {
-    wmax[v] = sluice_graph_weight_max(graph, v);
-    wmin[v] = sluice_graph_weight_min(graph, v);
-    wsum[v] = sluice_graph_weight_sum(graph, v);
-    starts[v] = static_cast<uint32_t>(v);
-  }
-  int64_t wpv = options.walks_per_vertex, len = options.max_length;
-  int64_t walkers = nv * wpv;
-  std::vector<uint32_t> rows(walkers * len), lengths(walkers);
-  for (int64_t w = 0; w < walkers; ++w)
-    kernel(sluice_graph_offsets(graph), sluice_graph_targets(graph),
-           sluice_graph_weights(graph), wmax.data(), wmin.data(),
-           wsum.data(), sluice_graph_vertex_labels(graph), params,
-           starts.data(), walkers, wpv, len, 0.0,
-           static_cast<int64_t>(options.seed), rows.data(), lengths.data(),
-           nv, ne, sluice_graph_edge_labels(graph), w);
+  gpuemu::Launch launch(graph);
+  launch.params = params;
+  launch.walksPerVertex = options.walks_per_vertex;
+  launch.maxLength = options.max_length;
+  launch.seed = static_cast<int64_t>(options.seed);
+  int64_t len = launch.maxLength, walkers = launch.walkers();
+  std::vector<uint32_t> rows, lengths;
+  launch.runRejection(kernel, rows, lengths);
 
   sluice_error_t rtError;
   sluice_walk_writer_t *writer = nullptr;
@@ -256,13 +244,9 @@ TEST_F(WalkGpu, TheDeviceCodeEmulatedOnTheHostMatchesTheCpuEngine) {
   EXPECT_EQ(read(emuOut), cpu);
 
   // Another seed gives other walks: the comparison can fail.
-  std::vector<uint32_t> other(walkers * len), otherLengths(walkers);
-  for (int64_t w = 0; w < walkers; ++w)
-    kernel(sluice_graph_offsets(graph), sluice_graph_targets(graph),
-           sluice_graph_weights(graph), wmax.data(), wmin.data(),
-           wsum.data(), sluice_graph_vertex_labels(graph), params,
-           starts.data(), walkers, wpv, len, 0.0, 43, other.data(),
-           otherLengths.data(), nv, ne, sluice_graph_edge_labels(graph), w);
+  std::vector<uint32_t> other, otherLengths;
+  launch.seed = 43;
+  launch.runRejection(kernel, other, otherLengths);
   EXPECT_NE(other, rows);
 }
 
