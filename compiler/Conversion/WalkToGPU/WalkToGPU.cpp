@@ -28,7 +28,9 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
 
+#include <cstdio>
 #include <string>
 
 namespace sluice::conversion {
@@ -875,16 +877,24 @@ const char *const kRejectionSampler = R"mlir(
   }
 )mlir";
 
-/// Weighted reservoir sampling with a warp per walker (A-Res, Efraimidis
-/// and Spirakis): candidate i of weight w > 0 gets the key log(u_i) / w_i
-/// (u_i in (0, 1] from a counter-based Philox block of its own), the
-/// largest key wins, which picks i with probability w_i / sum w. Lane l
-/// scans candidates l, l + 32, ...; a butterfly of shuffles (gpu.shuffle
-/// xor) gives every lane the warp's best.
-const char *const kReservoirLibrary = R"mlir(
-  // The natural logarithm of a positive normal x (no libm on the device
-  // here): x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s),
-  // s = (m - 1) / (m + 1), |s| < 0.172, the series to s^23 (< 1e-17).
+/// A double as MLIR text that parses back to the same value.
+std::string formatDouble(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", x);
+  return text;
+}
+
+/// The natural logarithm of a positive normal x on the device, MLIR text
+/// of `func.func private @sluice_log(f64) -> f64`: x = m 2^e with m in
+/// [sqrt(1/2), sqrt(2)), log m = 2 atanh(s), s = (m - 1) / (m + 1),
+/// |s| < 0.172, atanh(s) / s = sum_k z^k / (2k + 1) (z = s^2) by Horner's
+/// rule to k = 11 (s^23: truncation < 1e-17), e ln 2 with ln 2 split in two.
+/// Written out by this loop rather than called: math.log would lower
+/// (convert-gpu-to-nvvm) to libdevice's __nv_log, which the PTX emission
+/// does not link (no CUDA toolkit needed to compile), and the upstream
+/// polynomial approximation of math.log is f32 only.
+std::string logFunction() {
+  std::string text = R"mlir(
   func.func private @sluice_log(%x: f64) -> f64 {
     %c52 = arith.constant 52 : i64
     %emask = arith.constant 2047 : i64
@@ -914,38 +924,23 @@ const char *const kReservoirLibrary = R"mlir(
     %den = arith.addf %m, %one : f64
     %s = arith.divf %num, %den : f64
     %z = arith.mulf %s, %s : f64
-    %p11 = arith.constant 0.043478260869565216 : f64
-    %a10 = arith.mulf %p11, %z : f64
-    %c10 = arith.constant 0.047619047619047616 : f64
-    %p10 = arith.addf %a10, %c10 : f64
-    %a9 = arith.mulf %p10, %z : f64
-    %c9 = arith.constant 0.05263157894736842 : f64
-    %p9 = arith.addf %a9, %c9 : f64
-    %a8 = arith.mulf %p9, %z : f64
-    %c8 = arith.constant 0.058823529411764705 : f64
-    %p8 = arith.addf %a8, %c8 : f64
-    %a7 = arith.mulf %p8, %z : f64
-    %c7 = arith.constant 0.06666666666666667 : f64
-    %p7 = arith.addf %a7, %c7 : f64
-    %a6 = arith.mulf %p7, %z : f64
-    %c6 = arith.constant 0.07692307692307693 : f64
-    %p6 = arith.addf %a6, %c6 : f64
-    %a5 = arith.mulf %p6, %z : f64
-    %c5 = arith.constant 0.09090909090909091 : f64
-    %p5 = arith.addf %a5, %c5 : f64
-    %a4 = arith.mulf %p5, %z : f64
-    %c4 = arith.constant 0.1111111111111111 : f64
-    %p4 = arith.addf %a4, %c4 : f64
-    %a3 = arith.mulf %p4, %z : f64
-    %c3 = arith.constant 0.14285714285714285 : f64
-    %p3 = arith.addf %a3, %c3 : f64
-    %a2 = arith.mulf %p3, %z : f64
-    %c2 = arith.constant 0.2 : f64
-    %p2 = arith.addf %a2, %c2 : f64
-    %a1 = arith.mulf %p2, %z : f64
-    %c1 = arith.constant 0.3333333333333333 : f64
-    %p1 = arith.addf %a1, %c1 : f64
-    %a0 = arith.mulf %p1, %z : f64
+)mlir";
+  // p11 = 1/23; p_k = p_{k+1} z + 1/(2k + 1) down to p0 = p1 z + 1.
+  constexpr int kTerms = 11;
+  text += llvm::formatv("    %p{0} = arith.constant {1} : f64\n", kTerms,
+                        formatDouble(1.0 / (2 * kTerms + 1)))
+              .str();
+  for (int k = kTerms - 1; k >= 1; --k) {
+    text += llvm::formatv("    %a{0} = arith.mulf %p{1}, %z : f64\n", k,
+                          k + 1)
+                .str();
+    text += llvm::formatv("    %c{0} = arith.constant {1} : f64\n", k,
+                          formatDouble(1.0 / (2 * k + 1)))
+                .str();
+    text += llvm::formatv("    %p{0} = arith.addf %a{0}, %c{0} : f64\n", k)
+                .str();
+  }
+  text += R"mlir(    %a0 = arith.mulf %p1, %z : f64
     %p0 = arith.addf %a0, %one : f64
     %s2 = arith.mulf %s, %two : f64
     %ls = arith.mulf %s2, %p0 : f64
@@ -956,6 +951,17 @@ const char *const kReservoirLibrary = R"mlir(
     %r = arith.addf %hi, %r0 : f64
     return %r : f64
   }
+)mlir";
+  return text;
+}
+
+/// Weighted reservoir sampling with a warp per walker (A-Res, Efraimidis
+/// and Spirakis): candidate i of weight w > 0 gets the key log(u_i) / w_i
+/// (u_i in (0, 1] from a counter-based Philox block of its own), the
+/// largest key wins, which picks i with probability w_i / sum w. Lane l
+/// scans candidates l, l + 32, ...; a butterfly of shuffles (gpu.shuffle
+/// xor) gives every lane the warp's best.
+const char *const kReservoirLibrary = R"mlir(
   // Candidate (key k, index i) beats (bk, bi): a candidate beats none (-1),
   // a larger key wins, equal keys go to the smaller index. A strict total
   // order, so the butterfly's result does not depend on the lane.
@@ -1360,7 +1366,8 @@ struct WalkToGPUPass
       return sampler == "reservoir" || walk::gpuUsesReservoir(w);
     };
     if (llvm::any_of(walks, reservoir) &&
-        failed(appendDeviceCode(gpuModule, kReservoirLibrary,
+        failed(appendDeviceCode(gpuModule,
+                                logFunction() + kReservoirLibrary,
                                 module.getLoc())))
       return signalPassFailure();
     for (walk::WalkOp w : walks) {
