@@ -10,10 +10,14 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <ucontext.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 using namespace mlir;
@@ -181,6 +185,65 @@ bool Launch::runReservoir(Kernel kernel, std::vector<uint32_t> &rows,
               }) && lockstep;
             });
   return lockstep;
+}
+
+void CompiledProgramTest::compileProgram(
+    const std::string &program,
+    const std::vector<std::pair<std::string, std::string>> &files) {
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sluice-walk-gpu", dir));
+  for (const auto &[name, text] : files)
+    write(name, text);
+  write("prog.sluice", program);
+  registerSluiceDialects(registry);
+  ctx = std::make_unique<MLIRContext>(registry);
+  ctx->loadAllAvailableDialects();
+  handler = std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, ctx.get(),
+                                                         diagOs);
+  compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
+  ASSERT_TRUE(succeeded(compilation->parse(path("prog.sluice"))) &&
+              succeeded(compilation->check()) &&
+              succeeded(compilation->lower()))
+      << diagnostics;
+}
+
+void CompiledProgramTest::TearDown() {
+  if (!dir.empty())
+    llvm::sys::fs::remove_directories(dir);
+}
+
+std::string CompiledProgramTest::path(llvm::StringRef name) const {
+  llvm::SmallString<256> p(dir);
+  llvm::sys::path::append(p, name);
+  return p.str().str();
+}
+
+void CompiledProgramTest::write(llvm::StringRef name,
+                                llvm::StringRef text) const {
+  std::ofstream(path(name)) << text.str();
+}
+
+std::string CompiledProgramTest::read(const std::string &p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+sluice_graph_t *CompiledProgramTest::loadGraph(llvm::StringRef name,
+                                               llvm::StringRef labels) {
+  sluice_graph_load_options_t load;
+  sluice_graph_load_options_init(&load);
+  load.format = SLUICE_GRAPH_FORMAT_SNAP;
+  load.flags = SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_COMPACT_IDS |
+               SLUICE_GRAPH_LOAD_QUIET;
+  std::string labelsPath = labels.empty() ? "" : path(labels);
+  load.vertex_labels_path = labels.empty() ? nullptr : labelsPath.c_str();
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  EXPECT_EQ(sluice_graph_load(path(name).c_str(), &load, &g, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  return g;
 }
 
 namespace {

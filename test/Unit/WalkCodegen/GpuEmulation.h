@@ -20,15 +20,26 @@
 
 #include "compiler/Target/LLVM/Codegen.h"
 
+#include "compiler/Pipelines/Compilation.h"
+
 #include "sluice/graph.h"
 #include "sluice/walk.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sluice::gpuemu {
@@ -100,6 +111,39 @@ public:
 
 private:
   uint64_t exchanges = 0;
+};
+
+/// The set-up of the GPU walk tests: a .sluice program and its input
+/// files written into a fresh directory and compiled by the whole compiler
+/// (parse, check, lower), diagnostics collected; graphs loaded as sluicec
+/// loads a SNAP text file.
+class CompiledProgramTest : public ::testing::Test {
+protected:
+  /// Writes `files` (name, text) and `program` (as prog.sluice) and
+  /// compiles it; a fatal failure on any error (call it under
+  /// ASSERT_NO_FATAL_FAILURE).
+  void compileProgram(
+      const std::string &program,
+      const std::vector<std::pair<std::string, std::string>> &files);
+  void TearDown() override;
+
+  std::string path(llvm::StringRef name) const;
+  void write(llvm::StringRef name, llvm::StringRef text) const;
+  static std::string read(const std::string &path);
+  /// The SNAP file `name` of the directory, undirected, ids compacted,
+  /// with the vertex labels of file `labels` when not empty; NULL (and a
+  /// failure) when it does not load. The caller releases it.
+  sluice_graph_t *loadGraph(llvm::StringRef name,
+                            llvm::StringRef labels = "");
+
+  llvm::SmallString<128> dir;
+  mlir::DialectRegistry registry;
+  std::unique_ptr<mlir::MLIRContext> ctx;
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  llvm::raw_string_ostream diagOs{diagnostics};
+  std::unique_ptr<mlir::SourceMgrDiagnosticHandler> handler;
+  std::unique_ptr<Compilation> compilation;
 };
 
 } // namespace sluice::gpuemu

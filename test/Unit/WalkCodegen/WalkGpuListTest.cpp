@@ -84,27 +84,14 @@ job home = walk homing on g { walks_per_vertex: 9, seed: 4 }
 job home_dense = walk homing_dense on d { walks_per_vertex: 9, seed: 4 }
 )";
 
-class WalkGpuLists : public ::testing::Test {
+class WalkGpuLists : public gpuemu::CompiledProgramTest {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(
-        llvm::sys::fs::createUniqueDirectory("sluice-walk-gpu-list", dir));
-    write("g.txt", kGraph);
-    write("g.labels", kLabels);
-    write("d.txt", kDense);
-    write("prog.sluice", kProgram);
-    registerSluiceDialects(registry);
-    ctx = std::make_unique<mlir::MLIRContext>(registry);
-    ctx->loadAllAvailableDialects();
-    handler = std::make_unique<mlir::SourceMgrDiagnosticHandler>(
-        sourceMgr, ctx.get(), diagOs);
-    compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
-    ASSERT_TRUE(mlir::succeeded(compilation->parse(path("prog.sluice"))) &&
-                mlir::succeeded(compilation->check()) &&
-                mlir::succeeded(compilation->lower()))
-        << diagnostics;
-    graph = load("g.txt", "g.labels");
-    dense = load("d.txt", nullptr);
+    ASSERT_NO_FATAL_FAILURE(compileProgram(
+        kProgram,
+        {{"g.txt", kGraph}, {"g.labels", kLabels}, {"d.txt", kDense}}));
+    graph = loadGraph("g.txt", "g.labels");
+    dense = loadGraph("d.txt");
     ASSERT_TRUE(graph && dense);
     std::string error;
     jit = gpuemu::emulateKernels(compilation->module(), error);
@@ -113,38 +100,9 @@ protected:
   void TearDown() override {
     sluice_graph_release(graph);
     sluice_graph_release(dense);
-    llvm::sys::fs::remove_directories(dir);
+    CompiledProgramTest::TearDown();
   }
 
-  sluice_graph_t *load(const char *name, const char *labels) {
-    sluice_graph_load_options_t load;
-    sluice_graph_load_options_init(&load);
-    load.format = SLUICE_GRAPH_FORMAT_SNAP;
-    load.flags = SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_COMPACT_IDS |
-                 SLUICE_GRAPH_LOAD_QUIET;
-    std::string labelsPath = labels ? path(labels) : "";
-    load.vertex_labels_path = labels ? labelsPath.c_str() : nullptr;
-    sluice_graph_t *g = nullptr;
-    sluice_error_t error;
-    EXPECT_EQ(sluice_graph_load(path(name).c_str(), &load, &g, &error),
-              SLUICE_STATUS_OK)
-        << error.message;
-    return g;
-  }
-  std::string path(llvm::StringRef name) {
-    llvm::SmallString<256> p(dir);
-    llvm::sys::path::append(p, name);
-    return p.str().str();
-  }
-  void write(llvm::StringRef name, llvm::StringRef text) {
-    std::ofstream(path(name)) << text.str();
-  }
-  static std::string read(const std::string &p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
   gpuemu::Kernel kernel(const std::string &walk) {
     std::string error;
     auto k = reinterpret_cast<gpuemu::Kernel>(
@@ -181,14 +139,6 @@ protected:
     return read(run.walksOut);
   }
 
-  llvm::SmallString<128> dir;
-  mlir::DialectRegistry registry;
-  std::unique_ptr<mlir::MLIRContext> ctx;
-  llvm::SourceMgr sourceMgr;
-  std::string diagnostics;
-  llvm::raw_string_ostream diagOs{diagnostics};
-  std::unique_ptr<mlir::SourceMgrDiagnosticHandler> handler;
-  std::unique_ptr<Compilation> compilation;
   std::unique_ptr<target::HostJit> jit;
   sluice_graph_t *graph = nullptr, *dense = nullptr;
 };

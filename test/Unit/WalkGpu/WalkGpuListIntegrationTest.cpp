@@ -51,27 +51,10 @@ std::vector<int32_t> paramKinds(const std::string &json,
   return kinds;
 }
 
-/// A scratch directory, removed at exit.
-struct Scratch {
-  Scratch() {
-    std::string tmpl =
-        envOr("TMPDIR", "/tmp") + "/sluice-walk-gpu-list-XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    if (::mkdtemp(buf.data()))
-      dir = buf.data();
-  }
-  ~Scratch() {
-    if (!dir.empty())
-      std::system(("rm -rf '" + dir + "'").c_str());
-  }
-  std::string dir;
-};
-
 class WalkGpuLists : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    scratch = new Scratch();
+    scratch = new TempDir("sluice-walk-gpu-list");
     std::string path = findGraph("facebook_combined.txt.gz");
     if (path.empty() || scratch->dir.empty())
       return;
@@ -128,14 +111,11 @@ protected:
     if (!labelled || !sparseIds)
       GTEST_SKIP() << "facebook_combined.txt.gz not found (set "
                       "SLUICE_GPU_DATA) or not loadable";
-    bool ok = false;
-    ptx = readFile(listPtxPath(), ok);
-    ASSERT_TRUE(ok && !ptx.empty())
-        << "cannot read " << listPtxPath()
-        << " (build target SluiceGpuWalkArtifacts, or set "
-           "SLUICE_GPU_ARTIFACTS)";
-    json = readFile(listPtxPath() + ".json", ok);
-    ASSERT_TRUE(ok);
+    std::string why;
+    ptx = readArtifact(listPtxPath(), why);
+    ASSERT_FALSE(ptx.empty()) << why;
+    json = readArtifact(listPtxPath() + ".json", why);
+    ASSERT_FALSE(json.empty()) << why;
   }
 
   /// Runs `kernel` (its `name` in the PTX) on the CPU engine or the GPU
@@ -196,11 +176,11 @@ protected:
     return readFile(path, ok);
   }
 
-  static Scratch *scratch;
+  static TempDir *scratch;
   static sluice_graph_t *labelled, *sparseIds;
   std::string ptx, json;
 };
-Scratch *WalkGpuLists::scratch = nullptr;
+TempDir *WalkGpuLists::scratch = nullptr;
 sluice_graph_t *WalkGpuLists::labelled = nullptr;
 sluice_graph_t *WalkGpuLists::sparseIds = nullptr;
 
