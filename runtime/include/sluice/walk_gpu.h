@@ -13,7 +13,8 @@
  * memory for the output is bounded by the batch. A run-time error of the
  * walk program (a list index out of range) stops the run with
  * SLUICE_STATUS_OUT_OF_RANGE and the CPU engine's message, for the
- * smallest walker that faulted in the batch.
+ * smallest walker that faulted (its first fault); the batches before it
+ * are in the writer, which the caller then releases without committing.
  *
  * Without a CUDA driver or device it returns SLUICE_STATUS_UNSUPPORTED
  * with the reason (after checking its arguments).
