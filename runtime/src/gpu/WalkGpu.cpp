@@ -315,6 +315,10 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
                                               sizeof(fault), error)) !=
                 SLUICE_STATUS_OK)
           return st;
+        if (fault.fault.code == SLUICE_WALK_FAULT_NONE)
+          return fail(error, SLUICE_STATUS_INTERNAL, {},
+                      "walker " + std::to_string(first) +
+                          " faulted on the GPU but not when run alone");
       }
       char what[160];
       sluice_walk_fault_describe(&fault.fault, what, sizeof(what));
