@@ -94,6 +94,7 @@ done
 
 cp "$ARTIFACTS"/gpu-walks.ptx "$ARTIFACTS"/gpu-walks.ptx.json \
   "$ARTIFACTS"/reservoir-walks.ptx "$ARTIFACTS"/reservoir-walks.ptx.json "$OUT/artifacts/"
+cp "$ARTIFACTS"/list-walks.ptx "$ARTIFACTS"/list-walks.ptx.json "$OUT/artifacts/"
 
 # Graphs: the bundled one, then the shared ones that are there.
 cp "$REPO/examples/data/facebook_combined.txt.gz" "$OUT/data/"

@@ -68,9 +68,18 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
     walks_per_vertex, max_length (i64), stop_probability (f64), seed (i64),
     rows (u32*, num_walkers x max_length), lengths (u32*, num_walkers),
     num_vertices, num_edges (i64), edge_labels (i32*, NULL without edge
-    labels; appended last, so older launchers that pass 18 arguments still
-    work for walks that do not read it). Walker w starts at
-    starts[w / walks_per_vertex].
+    labels), walker_base (i64: the launch runs walkers walker_base ..
+    walker_base + num_walkers - 1, writing rows and lengths from index 0,
+    so a run can be split into launches with the same walks), fault (a
+    sluice_walk_fault_t followed by a u64, the smallest faulting walker,
+    which the launcher sets to UINT64_MAX; NULL: faults are not recorded),
+    original_ids (u64*, the sorted original id of each vertex, NULL when
+    the ids are dense) and id_base (i64, the original id of vertex 0 when
+    they are dense; `vertex_of`). Walker w starts at
+    starts[w / walks_per_vertex]. A list parameter's slot holds a device
+    pointer to a sluice_walk_list_t {data, size} whose data are on the
+    device; `xs[i]` out of range records the fault (the first one; code
+    SLUICE_WALK_FAULT_LIST_INDEX, as sluice_kernel_list_get) and gives 0.
 
     Walks without a proven upper bound (no `upper_bound` region or
     `unbounded`), walks scheduled with `sampler: reservoir` and every walk
@@ -81,8 +90,8 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
     edge index), and a shuffle butterfly picks the largest key
     (`sluice_walk_W_reservoir`). Same kernel arguments.
 
-    Not supported yet (located errors): list parameters and `vertex_of`
-    in walk functions. The output is gpu/func/scf/arith/llvm;
+    Not supported yet (a located error): `label_mass` (it appears only in
+    the sum bounds, which the kernels do not use). The output is gpu/func/scf/arith/llvm;
     scf-to-cf and convert-gpu-to-nvvm finish the lowering.
   }];
   let options = [

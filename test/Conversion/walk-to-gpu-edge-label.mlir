@@ -9,7 +9,7 @@
 // CHECK:   llvm.icmp "eq"
 // CHECK:   call @sluice_find_edge
 // CHECK:   arith.extsi %{{.*}} : i32 to i64
-// CHECK: gpu.func @sluice_walk_el({{.*}}, %[[EL:.*]]: !llvm.ptr) kernel
+// CHECK: gpu.func @sluice_walk_el({{.*}}, %[[EL:[^:]*]]: !llvm.ptr, %{{[^:]*}}: i64, %{{[^:]*}}: !llvm.ptr, %{{[^:]*}}: !llvm.ptr, %{{[^:]*}}: i64) kernel
 // CHECK:   llvm.store %[[EL]], %{{.*}} : !llvm.ptr, !llvm.ptr
 // CHECK: func.func private @sluice_walk_el_weight
 // CHECK:   call @sluice_edge_label(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32) -> i64

@@ -28,7 +28,9 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
 
+#include <cstdio>
 #include <string>
 
 namespace sluice::conversion {
@@ -58,7 +60,11 @@ enum FrameSlot : int32_t {
   kDraws = 14,
   kNumVertices = 15,
   kNumEdges = 16,
-  kEdgeLabels = 17
+  kEdgeLabels = 17,
+  kFault = 18,       // the kernel's fault record (see sluice_fault)
+  kOriginalIds = 19, // u64 per vertex, NULL: original = id_base + vertex
+  kIdBase = 20,
+  kNumFrameSlots = 21
 };
 
 /// Philox4x32-10, the walker's stream (WalkRng), the graph queries.
@@ -211,7 +217,7 @@ const char *const kDeviceLibrary = R"mlir(
     %i = arith.shrui %m, %c32 : i64
     return %i : i64
   }
-  // The device frame: 18 8-byte slots (see FrameSlot in WalkToGPU.cpp).
+  // The device frame: 21 8-byte slots (see FrameSlot in WalkToGPU.cpp).
   func.func private @sluice_frame_slot(%f: !llvm.ptr, %i: i32) -> !llvm.ptr {
     %p = llvm.getelementptr inbounds %f[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i64
     return %p : !llvm.ptr
@@ -397,6 +403,136 @@ const char *const kDeviceLibrary = R"mlir(
     }
     return %r : f64
   }
+  // A run-time error of the walk program (walk.h, sluice_walk_fault_t) in
+  // the kernel's fault record (frame slot 18; none: nothing recorded). The
+  // record is a sluice_walk_fault_t (code, cur, index, size, walker, step)
+  // and one more u64: the smallest walker that faulted (an atomic min). A
+  // compare-and-swap of the code lets the first fault fill the rest.
+  func.func private @sluice_fault(%f: !llvm.ptr, %code: i32, %index: i64, %size: i64) {
+    %c9 = arith.constant 9 : i32
+    %c11 = arith.constant 11 : i32
+    %c12 = arith.constant 12 : i32
+    %c18 = arith.constant 18 : i32
+    %zero = arith.constant 0 : i32
+    %true = arith.constant true
+    %rec = func.call @sluice_frame_ptr(%f, %c18) : (!llvm.ptr, i32) -> !llvm.ptr
+    %null = llvm.mlir.zero : !llvm.ptr
+    %none = llvm.icmp "eq" %rec, %null : !llvm.ptr
+    %some = arith.xori %none, %true : i1
+    scf.if %some {
+      %walker = func.call @sluice_frame_i64(%f, %c9) : (!llvm.ptr, i32) -> i64
+      %wp = llvm.getelementptr inbounds %rec[5] : (!llvm.ptr) -> !llvm.ptr, i64
+      %old = llvm.atomicrmw umin %wp, %walker monotonic : !llvm.ptr, i64
+      %pair = llvm.cmpxchg %rec, %zero, %code monotonic monotonic : !llvm.ptr, i32
+      %won = llvm.extractvalue %pair[1] : !llvm.struct<(i32, i1)>
+      scf.if %won {
+        %cur = func.call @sluice_frame_i32(%f, %c11) : (!llvm.ptr, i32) -> i32
+        %step = func.call @sluice_frame_i64(%f, %c12) : (!llvm.ptr, i32) -> i64
+        %curp = llvm.getelementptr inbounds %rec[1] : (!llvm.ptr) -> !llvm.ptr, i32
+        llvm.store %cur, %curp : i32, !llvm.ptr
+        %ip = llvm.getelementptr inbounds %rec[1] : (!llvm.ptr) -> !llvm.ptr, i64
+        llvm.store %index, %ip : i64, !llvm.ptr
+        %sp = llvm.getelementptr inbounds %rec[2] : (!llvm.ptr) -> !llvm.ptr, i64
+        llvm.store %size, %sp : i64, !llvm.ptr
+        %wq = llvm.getelementptr inbounds %rec[3] : (!llvm.ptr) -> !llvm.ptr, i64
+        llvm.store %walker, %wq : i64, !llvm.ptr
+        %tp = llvm.getelementptr inbounds %rec[4] : (!llvm.ptr) -> !llvm.ptr, i64
+        llvm.store %step, %tp : i64, !llvm.ptr
+      }
+    }
+    return
+  }
+  // size(xs) of a list parameter: a device sluice_walk_list_t {data, size}
+  // (0 for a null list, as sluice_kernel_list_get treats it).
+  func.func private @sluice_list_size(%l: !llvm.ptr) -> i64 {
+    %zero = arith.constant 0 : i64
+    %null = llvm.mlir.zero : !llvm.ptr
+    %isnull = llvm.icmp "eq" %l, %null : !llvm.ptr
+    %n = scf.if %isnull -> (i64) {
+      scf.yield %zero : i64
+    } else {
+      %sp = llvm.getelementptr inbounds %l[1] : (!llvm.ptr) -> !llvm.ptr, i64
+      %x = llvm.load %sp : !llvm.ptr -> i64
+      scf.yield %x : i64
+    }
+    return %n : i64
+  }
+  // xs[i] (sluice_kernel_list_get): an index outside [0, size) records a
+  // SLUICE_WALK_FAULT_LIST_INDEX fault and gives 0.
+  func.func private @sluice_list_get(%f: !llvm.ptr, %l: !llvm.ptr, %i: i64) -> i64 {
+    %zero = arith.constant 0 : i64
+    %code = arith.constant 1 : i32
+    %n = func.call @sluice_list_size(%l) : (!llvm.ptr) -> i64
+    %nonneg = arith.cmpi sge, %i, %zero : i64
+    %below = arith.cmpi slt, %i, %n : i64
+    %ok = arith.andi %nonneg, %below : i1
+    %x = scf.if %ok -> (i64) {
+      %data = llvm.load %l : !llvm.ptr -> !llvm.ptr
+      %p = llvm.getelementptr inbounds %data[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+      %v = llvm.load %p : !llvm.ptr -> i64
+      scf.yield %v : i64
+    } else {
+      func.call @sluice_fault(%f, %code, %i, %n) : (!llvm.ptr, i32, i64, i64) -> ()
+      scf.yield %zero : i64
+    }
+    return %x : i64
+  }
+  // vertex_of(id) (sluice_graph_vertex_of): the vertex whose original id
+  // is `id`, by binary search of the sorted original ids (frame slot 19),
+  // or id - id_base (slot 20) without them; -1 (SLUICE_VERTEX_NONE) when
+  // no vertex has it.
+  func.func private @sluice_vertex_of(%f: !llvm.ptr, %id: i64) -> i32 {
+    %c15 = arith.constant 15 : i32
+    %c19 = arith.constant 19 : i32
+    %c20 = arith.constant 20 : i32
+    %one = arith.constant 1 : i64
+    %zero = arith.constant 0 : i64
+    %vnone = arith.constant -1 : i32
+    %nv = func.call @sluice_frame_i64(%f, %c15) : (!llvm.ptr, i32) -> i64
+    %ids = func.call @sluice_frame_ptr(%f, %c19) : (!llvm.ptr, i32) -> !llvm.ptr
+    %null = llvm.mlir.zero : !llvm.ptr
+    %dense = llvm.icmp "eq" %ids, %null : !llvm.ptr
+    %v = scf.if %dense -> (i32) {
+      %base = func.call @sluice_frame_i64(%f, %c20) : (!llvm.ptr, i32) -> i64
+      %off = arith.subi %id, %base : i64
+      %above = arith.cmpi uge, %id, %base : i64
+      %inside = arith.cmpi ult, %off, %nv : i64
+      %ok = arith.andi %above, %inside : i1
+      %o32 = arith.trunci %off : i64 to i32
+      %r = arith.select %ok, %o32, %vnone : i32
+      scf.yield %r : i32
+    } else {
+      %lb:2 = scf.while (%lo = %zero, %hi = %nv) : (i64, i64) -> (i64, i64) {
+        %more = arith.cmpi ult, %lo, %hi : i64
+        scf.condition(%more) %lo, %hi : i64, i64
+      } do {
+      ^bb0(%lo1: i64, %hi1: i64):
+        %span = arith.subi %hi1, %lo1 : i64
+        %half = arith.shrui %span, %one : i64
+        %mid = arith.addi %lo1, %half : i64
+        %p = llvm.getelementptr inbounds %ids[%mid] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+        %x = llvm.load %p : !llvm.ptr -> i64
+        %less = arith.cmpi ult, %x, %id : i64
+        %mid1 = arith.addi %mid, %one : i64
+        %lo2 = arith.select %less, %mid1, %lo1 : i64
+        %hi2 = arith.select %less, %hi1, %mid : i64
+        scf.yield %lo2, %hi2 : i64, i64
+      }
+      %inside = arith.cmpi ult, %lb#0, %nv : i64
+      %r = scf.if %inside -> (i32) {
+        %p = llvm.getelementptr inbounds %ids[%lb#0] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+        %x = llvm.load %p : !llvm.ptr -> i64
+        %hit = arith.cmpi eq, %x, %id : i64
+        %v32 = arith.trunci %lb#0 : i64 to i32
+        %s = arith.select %hit, %v32, %vnone : i32
+        scf.yield %s : i32
+      } else {
+        scf.yield %vnone : i32
+      }
+      scf.yield %r : i32
+    }
+    return %v : i32
+  }
   // random() (sluice_walk_random): Philox under the seed with its words
   // flipped, counter (draw / 2, step, walker low, walker high); draw counts
   // the calls of this step.
@@ -455,11 +591,13 @@ const char *const kWalkDriver = R"mlir(
   // THREADS threads per walker (1: rejection, 32: a warp, reservoir):
   // thread t runs walker w = t / THREADS as lane t % THREADS; every lane
   // keeps the walker's whole state (the same values: the control flow is
-  // the same in every lane), they share only the sampling. Walker w starts
-  // at starts[w / walks_per_vertex]; lane 0 writes rows[w * max_length ...]
-  // and lengths[w].
-  gpu.func @sluice_walk_WALK(%offsets: !llvm.ptr, %targets: !llvm.ptr, %weights: !llvm.ptr, %wmax: !llvm.ptr, %wmin: !llvm.ptr, %wsum: !llvm.ptr, %labels: !llvm.ptr, %params: !llvm.ptr, %starts: !llvm.ptr, %num_walkers: i64, %wpv: i64, %max_length: i64, %stop_prob: f64, %seed: i64, %rows: !llvm.ptr, %lengths: !llvm.ptr, %nv: i64, %ne: i64, %edge_labels: !llvm.ptr) kernel {
-    %c17 = arith.constant 18 : i32
+  // the same in every lane), they share only the sampling. The launch
+  // covers walkers walker_base .. walker_base + num_walkers - 1: thread t
+  // runs walker w = walker_base + t / THREADS (the id the random numbers
+  // are keyed by), which starts at starts[w / walks_per_vertex]; lane 0
+  // writes rows[(t / THREADS) * max_length ...] and lengths[t / THREADS].
+  gpu.func @sluice_walk_WALK(%offsets: !llvm.ptr, %targets: !llvm.ptr, %weights: !llvm.ptr, %wmax: !llvm.ptr, %wmin: !llvm.ptr, %wsum: !llvm.ptr, %labels: !llvm.ptr, %params: !llvm.ptr, %starts: !llvm.ptr, %num_walkers: i64, %wpv: i64, %max_length: i64, %stop_prob: f64, %seed: i64, %rows: !llvm.ptr, %lengths: !llvm.ptr, %nv: i64, %ne: i64, %edge_labels: !llvm.ptr, %walker_base: i64, %fault: !llvm.ptr, %original_ids: !llvm.ptr, %id_base: i64) kernel {
+    %c17 = arith.constant 21 : i32
     %c11 = arith.constant 11 : i32
     %nstate = arith.constant NUM_STATE : i32
     %frame = llvm.alloca %c17 x i64 : (i32) -> !llvm.ptr
@@ -472,12 +610,13 @@ const char *const kWalkDriver = R"mlir(
     %gid = arith.addi %base, %tid : index
     %g = arith.index_cast %gid : index to i64
     %tpw = arith.constant THREADS : i64
-    %w = arith.divui %g, %tpw : i64
+    %lw = arith.divui %g, %tpw : i64
+    %w = arith.addi %walker_base, %lw : i64
     %lane64 = arith.remui %g, %tpw : i64
     %lane = arith.trunci %lane64 : i64 to i32
     %lane0 = arith.constant 0 : i32
     %lead = arith.cmpi eq, %lane, %lane0 : i32
-    %in = arith.cmpi ult, %w, %num_walkers : i64
+    %in = arith.cmpi ult, %lw, %num_walkers : i64
     scf.if %in {
       %zero = arith.constant 0 : i64
       %one = arith.constant 1 : i64
@@ -548,8 +687,17 @@ const char *const kWalkDriver = R"mlir(
       %i17 = arith.constant 17 : i32
       %f17 = func.call @sluice_frame_slot(%frame, %i17) : (!llvm.ptr, i32) -> !llvm.ptr
       llvm.store %edge_labels, %f17 : !llvm.ptr, !llvm.ptr
+      %i18 = arith.constant 18 : i32
+      %f18 = func.call @sluice_frame_slot(%frame, %i18) : (!llvm.ptr, i32) -> !llvm.ptr
+      llvm.store %fault, %f18 : !llvm.ptr, !llvm.ptr
+      %i19 = arith.constant 19 : i32
+      %f19 = func.call @sluice_frame_slot(%frame, %i19) : (!llvm.ptr, i32) -> !llvm.ptr
+      llvm.store %original_ids, %f19 : !llvm.ptr, !llvm.ptr
+      %i20 = arith.constant 20 : i32
+      %f20 = func.call @sluice_frame_slot(%frame, %i20) : (!llvm.ptr, i32) -> !llvm.ptr
+      llvm.store %id_base, %f20 : i64, !llvm.ptr
       func.call @sluice_walk_WALK_init(%frame) : (!llvm.ptr) -> ()
-      %rowbase = arith.muli %w, %max_length : i64
+      %rowbase = arith.muli %lw, %max_length : i64
       %row = llvm.getelementptr inbounds %rows[%rowbase] : (!llvm.ptr, i64) -> !llvm.ptr, i32
       scf.if %lead {
         llvm.store %start, %row : i32, !llvm.ptr
@@ -616,7 +764,7 @@ const char *const kWalkDriver = R"mlir(
         %n3 = arith.select %moved, %n2, %n1 : i64
         scf.yield %n3, %moved : i64, i1
       }
-      %lp = llvm.getelementptr inbounds %lengths[%w] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      %lp = llvm.getelementptr inbounds %lengths[%lw] : (!llvm.ptr, i64) -> !llvm.ptr, i32
       %len32 = arith.trunci %len#0 : i64 to i32
       scf.if %lead {
         llvm.store %len32, %lp : i32, !llvm.ptr
@@ -729,16 +877,24 @@ const char *const kRejectionSampler = R"mlir(
   }
 )mlir";
 
-/// Weighted reservoir sampling with a warp per walker (A-Res, Efraimidis
-/// and Spirakis): candidate i of weight w > 0 gets the key log(u_i) / w_i
-/// (u_i in (0, 1] from a counter-based Philox block of its own), the
-/// largest key wins, which picks i with probability w_i / sum w. Lane l
-/// scans candidates l, l + 32, ...; a butterfly of shuffles (gpu.shuffle
-/// xor) gives every lane the warp's best.
-const char *const kReservoirLibrary = R"mlir(
-  // The natural logarithm of a positive normal x (no libm on the device
-  // here): x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s),
-  // s = (m - 1) / (m + 1), |s| < 0.172, the series to s^23 (< 1e-17).
+/// A double as MLIR text that parses back to the same value.
+std::string formatDouble(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", x);
+  return text;
+}
+
+/// The natural logarithm of a positive normal x on the device, MLIR text
+/// of `func.func private @sluice_log(f64) -> f64`: x = m 2^e with m in
+/// [sqrt(1/2), sqrt(2)), log m = 2 atanh(s), s = (m - 1) / (m + 1),
+/// |s| < 0.172, atanh(s) / s = sum_k z^k / (2k + 1) (z = s^2) by Horner's
+/// rule to k = 11 (s^23: truncation < 1e-17), e ln 2 with ln 2 split in two.
+/// Written out by this loop rather than called: math.log would lower
+/// (convert-gpu-to-nvvm) to libdevice's __nv_log, which the PTX emission
+/// does not link (no CUDA toolkit needed to compile), and the upstream
+/// polynomial approximation of math.log is f32 only.
+std::string logFunction() {
+  std::string text = R"mlir(
   func.func private @sluice_log(%x: f64) -> f64 {
     %c52 = arith.constant 52 : i64
     %emask = arith.constant 2047 : i64
@@ -768,38 +924,23 @@ const char *const kReservoirLibrary = R"mlir(
     %den = arith.addf %m, %one : f64
     %s = arith.divf %num, %den : f64
     %z = arith.mulf %s, %s : f64
-    %p11 = arith.constant 0.043478260869565216 : f64
-    %a10 = arith.mulf %p11, %z : f64
-    %c10 = arith.constant 0.047619047619047616 : f64
-    %p10 = arith.addf %a10, %c10 : f64
-    %a9 = arith.mulf %p10, %z : f64
-    %c9 = arith.constant 0.05263157894736842 : f64
-    %p9 = arith.addf %a9, %c9 : f64
-    %a8 = arith.mulf %p9, %z : f64
-    %c8 = arith.constant 0.058823529411764705 : f64
-    %p8 = arith.addf %a8, %c8 : f64
-    %a7 = arith.mulf %p8, %z : f64
-    %c7 = arith.constant 0.06666666666666667 : f64
-    %p7 = arith.addf %a7, %c7 : f64
-    %a6 = arith.mulf %p7, %z : f64
-    %c6 = arith.constant 0.07692307692307693 : f64
-    %p6 = arith.addf %a6, %c6 : f64
-    %a5 = arith.mulf %p6, %z : f64
-    %c5 = arith.constant 0.09090909090909091 : f64
-    %p5 = arith.addf %a5, %c5 : f64
-    %a4 = arith.mulf %p5, %z : f64
-    %c4 = arith.constant 0.1111111111111111 : f64
-    %p4 = arith.addf %a4, %c4 : f64
-    %a3 = arith.mulf %p4, %z : f64
-    %c3 = arith.constant 0.14285714285714285 : f64
-    %p3 = arith.addf %a3, %c3 : f64
-    %a2 = arith.mulf %p3, %z : f64
-    %c2 = arith.constant 0.2 : f64
-    %p2 = arith.addf %a2, %c2 : f64
-    %a1 = arith.mulf %p2, %z : f64
-    %c1 = arith.constant 0.3333333333333333 : f64
-    %p1 = arith.addf %a1, %c1 : f64
-    %a0 = arith.mulf %p1, %z : f64
+)mlir";
+  // p11 = 1/23; p_k = p_{k+1} z + 1/(2k + 1) down to p0 = p1 z + 1.
+  constexpr int kTerms = 11;
+  text += llvm::formatv("    %p{0} = arith.constant {1} : f64\n", kTerms,
+                        formatDouble(1.0 / (2 * kTerms + 1)))
+              .str();
+  for (int k = kTerms - 1; k >= 1; --k) {
+    text += llvm::formatv("    %a{0} = arith.mulf %p{1}, %z : f64\n", k,
+                          k + 1)
+                .str();
+    text += llvm::formatv("    %c{0} = arith.constant {1} : f64\n", k,
+                          formatDouble(1.0 / (2 * k + 1)))
+                .str();
+    text += llvm::formatv("    %p{0} = arith.addf %a{0}, %c{0} : f64\n", k)
+                .str();
+  }
+  text += R"mlir(    %a0 = arith.mulf %p1, %z : f64
     %p0 = arith.addf %a0, %one : f64
     %s2 = arith.mulf %s, %two : f64
     %ls = arith.mulf %s2, %p0 : f64
@@ -810,6 +951,17 @@ const char *const kReservoirLibrary = R"mlir(
     %r = arith.addf %hi, %r0 : f64
     return %r : f64
   }
+)mlir";
+  return text;
+}
+
+/// Weighted reservoir sampling with a warp per walker (A-Res, Efraimidis
+/// and Spirakis): candidate i of weight w > 0 gets the key log(u_i) / w_i
+/// (u_i in (0, 1] from a counter-based Philox block of its own), the
+/// largest key wins, which picks i with probability w_i / sum w. Lane l
+/// scans candidates l, l + 32, ...; a butterfly of shuffles (gpu.shuffle
+/// xor) gives every lane the warp's best.
+const char *const kReservoirLibrary = R"mlir(
   // Candidate (key k, index i) beats (bk, bi): a candidate beats none (-1),
   // a larger key wins, equal keys go to the smaller index. A strict total
   // order, so the butterfly's result does not depend on the lane.
@@ -1016,11 +1168,9 @@ LogicalResult DeviceOutliner::lowerWalkOp(Operation *op) {
   Location loc = op->getLoc();
   Value result;
   if (auto param = dyn_cast<walk::ParamOp>(op)) {
-    if (isa<walk::ListType>(param.getType()))
-      return op->emitError("walk-to-gpu: not supported yet: a list "
-                           "parameter in GPU code (parameter '")
-             << param.getName() << "')";
-    result = loadSlot(b, loc, kParams, param.getIndex(), param.getType());
+    // A list's slot holds a device pointer to its sluice_walk_list_t.
+    Type type = isa<walk::ListType>(param.getType()) ? ptr : param.getType();
+    result = loadSlot(b, loc, kParams, param.getIndex(), type);
   } else if (auto get = dyn_cast<walk::StateGetOp>(op)) {
     result = loadSlot(b, loc, kState, get.getIndex(), get.getType());
   } else if (auto set = dyn_cast<walk::StateSetOp>(op)) {
@@ -1053,8 +1203,15 @@ LogicalResult DeviceOutliner::lowerWalkOp(Operation *op) {
                                              : 2;
     result = call(b, loc, "sluice_weight_stat", {f64},
                   {frame, op->getOperand(0), constI32(b, loc, k)});
+  } else if (auto lg = dyn_cast<walk::ListGetOp>(op)) {
+    result = call(b, loc, "sluice_list_get", {i64},
+                  {frame, lg->getOperand(0), lg.getIndex()});
+  } else if (auto ls = dyn_cast<walk::ListSizeOp>(op)) {
+    result = call(b, loc, "sluice_list_size", {i64}, {ls->getOperand(0)});
+  } else if (auto vo = dyn_cast<walk::VertexOfOp>(op)) {
+    result = call(b, loc, "sluice_vertex_of", {i32}, {frame, vo.getId()});
   } else {
-    // vertex_of (no id map on the device yet), list_get / list_size.
+    // label_mass (only in the sum bounds, which the GPU kernels do not use).
     return op->emitError("walk-to-gpu: not supported yet: '")
            << op->getName() << "' in GPU code";
   }
@@ -1209,7 +1366,8 @@ struct WalkToGPUPass
       return sampler == "reservoir" || walk::gpuUsesReservoir(w);
     };
     if (llvm::any_of(walks, reservoir) &&
-        failed(appendDeviceCode(gpuModule, kReservoirLibrary,
+        failed(appendDeviceCode(gpuModule,
+                                logFunction() + kReservoirLibrary,
                                 module.getLoc())))
       return signalPassFailure();
     for (walk::WalkOp w : walks) {

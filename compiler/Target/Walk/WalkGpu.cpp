@@ -40,7 +40,9 @@ const std::pair<const char *, const char *> kKernelArgs[] = {
     {"stop_probability", "f64"}, {"seed", "i64"},
     {"rows", "u32*"},           {"lengths", "u32*"},
     {"num_vertices", "i64"},    {"num_edges", "i64"},
-    {"edge_labels", "i32*"}};
+    {"edge_labels", "i32*"},    {"walker_base", "i64"},
+    {"fault", "sluice_walk_fault_t*"}, {"original_ids", "u64*"},
+    {"id_base", "i64"}};
 
 std::string typeName(Type t) {
   if (isa<walk::ListType>(t))
@@ -60,7 +62,13 @@ llvm::json::Value describe(ModuleOp module, StringRef chip) {
     for (auto [name, type] : llvm::zip(w.getParamNames(), w.getParamTypes()))
       params.push_back(llvm::json::Object{
           {"name", cast<StringAttr>(name).getValue()},
-          {"type", typeName(cast<TypeAttr>(type).getValue())}});
+          {"type", typeName(cast<TypeAttr>(type).getValue())},
+          // How the launcher fills the slot: "scalar" as is, "list" as a
+          // device pointer to a sluice_walk_list_t (sluice_walk_run_gpu_ex,
+          // SLUICE_WALK_PARAM_LIST).
+          {"kind", isa<walk::ListType>(cast<TypeAttr>(type).getValue())
+                       ? "list"
+                       : "scalar"}});
     for (auto [name, type] : llvm::zip(w.getStateNames(), w.getStateTypes()))
       state.push_back(llvm::json::Object{
           {"name", cast<StringAttr>(name).getValue()},

@@ -454,10 +454,19 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
     sluice_walk_options_t gpuRun = run;
     if (walk::gpuUsesReservoir(w))
       gpuRun.sampler = SLUICE_WALK_SAMPLER_RESERVOIR;
-    runStatus = sluice_walk_run_gpu(
+    // List slots point to host lists: the runtime copies them over.
+    std::vector<int32_t> kinds;
+    for (Attribute type : w.getParamTypes())
+      kinds.push_back(isa<walk::ListType>(cast<TypeAttr>(type).getValue())
+                          ? SLUICE_WALK_PARAM_LIST
+                          : SLUICE_WALK_PARAM_SCALAR);
+    sluice_walk_gpu_options_t gpuOptions;
+    sluice_walk_gpu_options_init(&gpuOptions);
+    gpuOptions.param_kinds = kinds.data();
+    runStatus = sluice_walk_run_gpu_ex(
         graph, ptx.c_str(), ("sluice_walk_" + w.getSymName()).str().c_str(),
         block.slots.data(), static_cast<uint32_t>(block.slots.size()),
-        &gpuRun, writer, &stats, &rtError);
+        &gpuRun, &gpuOptions, writer, &stats, &rtError);
   } else {
     runStatus = sluice_walk_run(graph, kernel, block.slots.data(), &run,
                                 writer, &stats, &rtError);

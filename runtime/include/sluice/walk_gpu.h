@@ -5,8 +5,16 @@
  * with the exact fallback, or a warp of 32 threads per walker and weighted
  * reservoir sampling; docs/walk-codegen.md, "GPU") through sluice/gpu.h:
  * uploads the graph's CSR arrays, per-vertex weight aggregates, vertex and
- * edge labels, the parameter block and the start vertices, launches the
- * kernel once, and appends the walks to a writer in walker order.
+ * edge labels, the original-id map, the parameter block (with the lists
+ * its list slots point to) and the start vertices, launches the kernel
+ * once per batch of walkers (a contiguous walker range; the walks do not
+ * depend on the batch size: walker ids key the random numbers), and
+ * appends each batch's walks to a writer in walker order, so the device
+ * memory for the output is bounded by the batch. A run-time error of the
+ * walk program (a list index out of range) stops the run with
+ * SLUICE_STATUS_OUT_OF_RANGE and the CPU engine's message, for the
+ * smallest walker that faulted (its first fault); the batches before it
+ * are in the writer, which the caller then releases without committing.
  *
  * Without a CUDA driver or device it returns SLUICE_STATUS_UNSUPPORTED
  * with the reason (after checking its arguments).
@@ -22,9 +30,36 @@
 extern "C" {
 #endif
 
+/* How a parameter slot reaches the device (the "kind" of the parameter
+ * in the JSON description `sluicec -c --target=gpu` writes). */
+typedef enum sluice_walk_param_kind_e {
+  /* f64, i64 or bool: the 8 bytes as they are. */
+  SLUICE_WALK_PARAM_SCALAR = 0,
+  /* A list [i64]: the slot holds a `const sluice_walk_list_t *` (NULL: an
+   * empty list), as for the CPU engine; its elements and a
+   * sluice_walk_list_t are copied to the device and the device's slot
+   * points to that copy. */
+  SLUICE_WALK_PARAM_LIST = 1
+} sluice_walk_param_kind_t;
+
+/* What only the GPU runs take. */
+typedef struct sluice_walk_gpu_options_t {
+  /* num_params sluice_walk_param_kind_t values, one per slot; NULL: every
+   * slot is SCALAR. */
+  const int32_t *param_kinds;
+  /* Walkers per launch; 0: the environment variable
+   * SLUICE_GPU_WALKERS_PER_LAUNCH when set (a positive integer), else as
+   * many as keep the batch's rows within 256 MiB (at least 1). */
+  uint64_t walkers_per_launch;
+} sluice_walk_gpu_options_t;
+
+/* Fills `options` with the defaults (every slot scalar, automatic batch). */
+SLUICE_API void sluice_walk_gpu_options_init(sluice_walk_gpu_options_t *options);
+
 /* `ptx`: NUL-terminated PTX text; `kernel_name`: its entry
- * ("sluice_walk_node2vec"); `params`: num_params 8-byte slots (list
- * parameters are not supported on the GPU). From `options` (NULL:
+ * ("sluice_walk_node2vec"); `params`: num_params 8-byte slots, every one a
+ * scalar (a kernel with list parameters needs sluice_walk_run_gpu_ex and
+ * the kinds). From `options` (NULL:
  * defaults): max_length, stop_probability, starts / num_starts,
  * walks_per_vertex, seed; the sampler says which kind of kernel `ptx`
  * holds (the "sampler" of its JSON description): AUTO or REJECTION for a
@@ -39,6 +74,16 @@ SLUICE_API sluice_status_t sluice_walk_run_gpu(
     const void *params, uint32_t num_params,
     const sluice_walk_options_t *options, sluice_walk_writer_t *writer,
     sluice_walk_stats_t *stats, sluice_error_t *error);
+
+/* sluice_walk_run_gpu with the slots' kinds and the batch size from
+ * `gpu_options` (NULL: defaults, which is sluice_walk_run_gpu). */
+SLUICE_API sluice_status_t sluice_walk_run_gpu_ex(
+    const sluice_graph_t *graph, const char *ptx, const char *kernel_name,
+    const void *params, uint32_t num_params,
+    const sluice_walk_options_t *options,
+    const sluice_walk_gpu_options_t *gpu_options,
+    sluice_walk_writer_t *writer, sluice_walk_stats_t *stats,
+    sluice_error_t *error);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -4,21 +4,26 @@
 // is the kernel's (compiler/Conversion/Passes.td, WalkToGPU): offsets,
 // targets, weights, weight_max, weight_min, weight_sum, labels, params,
 // starts, num_walkers, walks_per_vertex, max_length, stop_probability,
-// seed, rows, lengths, num_vertices, num_edges, edge_labels. One launch of blocks of
+// seed, rows, lengths, num_vertices, num_edges, edge_labels, walker_base,
+// fault, original_ids, id_base. One launch per batch of walkers, blocks of
 // 256 threads: one thread per walker for the rejection kernels (sampler
 // AUTO or REJECTION), a warp of 32 per walker for the reservoir kernels
 // (sampler RESERVOIR; walker = thread / 32, docs/walk-codegen.md, "GPU").
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/walk_gpu.h"
+#include "sluice/walk_support.h"
 
 #include "sluice/gpu.h"
 
 #include "runtime/src/Error.h"
 #include "runtime/src/WalkWriterInternal.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -66,9 +71,59 @@ sluice_status_t invalid(sluice_error_t *error, const std::string &message) {
               "sluice_walk_run_gpu: " + message);
 }
 
+/// The kernel's walk name: kernel_name without "sluice_walk_".
+std::string walkName(const char *kernelName) {
+  std::string k = kernelName;
+  const std::string prefix = "sluice_walk_";
+  return k.compare(0, prefix.size(), prefix) == 0 ? k.substr(prefix.size())
+                                                  : k;
+}
+
+/// The device fault record: a sluice_walk_fault_t, then the smallest
+/// faulting walker (walk-to-gpu's sluice_fault).
+struct DeviceFault {
+  sluice_walk_fault_t fault;
+  uint64_t firstWalker;
+};
+static_assert(sizeof(sluice_walk_fault_t) == 40 &&
+                  sizeof(DeviceFault) == 48,
+              "walk-to-gpu's sluice_fault writes this layout");
+
+/// Walkers per launch: `requested`, else SLUICE_GPU_WALKERS_PER_LAUNCH,
+/// else what keeps a batch's rows within kBatchRowBytes.
+constexpr uint64_t kBatchRowBytes = uint64_t(256) << 20;
+
+sluice_status_t batchSize(uint64_t requested, uint64_t maxLength,
+                          uint64_t threadsPerWalker, uint64_t *out,
+                          sluice_error_t *error) {
+  uint64_t n = requested;
+  if (n == 0) {
+    if (const char *env = std::getenv("SLUICE_GPU_WALKERS_PER_LAUNCH");
+        env && *env) {
+      char *end = nullptr;
+      errno = 0;
+      unsigned long long v = std::strtoull(env, &end, 10);
+      if (errno || *end || v == 0 || env[0] == '-')
+        return invalid(error, std::string("SLUICE_GPU_WALKERS_PER_LAUNCH "
+                                          "must be a positive integer, "
+                                          "got '") +
+                                  env + "'");
+      n = v;
+    } else {
+      n = std::max<uint64_t>(1, kBatchRowBytes / (4 * (maxLength + 1)));
+    }
+  }
+  // One launch's grid: at most 2^31 - 1 blocks.
+  uint64_t most = (uint64_t(0x7fffffff) * kThreadsPerBlock) / threadsPerWalker;
+  *out = std::min(n, most);
+  return SLUICE_STATUS_OK;
+}
+
 sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
                        const char *kernelName, const void *params,
-                       uint32_t numParams, const sluice_walk_options_t &o,
+                       uint32_t numParams, const int32_t *kinds,
+                       uint64_t walkersPerLaunch,
+                       const sluice_walk_options_t &o,
                        sluice_walk_writer_t *writer,
                        sluice_walk_stats_t *stats, sluice_error_t *error) {
   const uint64_t nv = sluice_graph_num_vertices(graph);
@@ -95,28 +150,43 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
                               std::to_string(stride) +
                               " vertices, but max_length is " +
                               std::to_string(maxLength));
-  if (numWalkers && maxLength > SIZE_MAX / 4 / numWalkers)
-    return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
-                "num_walkers * max_length does not fit in memory");
   const bool warp = enumValue(o.sampler) == SLUICE_WALK_SAMPLER_RESERVOIR;
   const uint64_t threadsPerWalker = warp ? kReservoirThreads : 1;
-  if (numWalkers > UINT64_MAX / threadsPerWalker - kThreadsPerBlock)
+  uint64_t batch = 0;
+  sluice_status_t st = batchSize(walkersPerLaunch, maxLength,
+                                 threadsPerWalker, &batch, error);
+  if (st != SLUICE_STATUS_OK)
+    return st;
+  batch = std::min(batch, std::max<uint64_t>(numWalkers, 1));
+  if (maxLength > SIZE_MAX / 4 / batch)
     return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
-                "too many walkers for one launch (" +
-                    std::to_string(numWalkers) + ")");
-  uint64_t blocks =
-      (numWalkers * threadsPerWalker + kThreadsPerBlock - 1) / kThreadsPerBlock;
-  if (blocks > 0x7fffffffu)
-    return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
-                "too many walkers for one launch (" +
-                    std::to_string(numWalkers) + ")");
+                "walkers_per_launch * max_length does not fit in memory");
+
+  // The parameter slots the device gets: lists become device pointers.
+  std::vector<uint64_t> slots(numParams);
+  if (numParams)
+    std::memcpy(slots.data(), params, 8 * size_t(numParams));
+  for (uint32_t i = 0; kinds && i < numParams; ++i) {
+    if (kinds[i] != SLUICE_WALK_PARAM_SCALAR &&
+        kinds[i] != SLUICE_WALK_PARAM_LIST)
+      return invalid(error, "param_kinds[" + std::to_string(i) + "] is " +
+                                std::to_string(kinds[i]) +
+                                " (SCALAR 0 or LIST 1)");
+    if (kinds[i] != SLUICE_WALK_PARAM_LIST)
+      continue;
+    const sluice_walk_list_t *list = nullptr;
+    std::memcpy(&list, &slots[i], sizeof(list));
+    if (list && list->size < 0)
+      return invalid(error, "list parameter " + std::to_string(i) +
+                                " has size " + std::to_string(list->size));
+    if (list && list->size > 0 && !list->data)
+      return invalid(error, "list parameter " + std::to_string(i) +
+                                " has " + std::to_string(list->size) +
+                                " elements but no data");
+  }
 
   // Per-vertex aggregates (the getters give NULL arrays when unweighted).
   std::vector<float> wmax(nv), wmin(nv), wsum(nv);
-  // Lengths start at 0: a kernel launched with the wrong kind (a reservoir
-  // kernel as one thread per walker) leaves walkers unwritten, which the
-  // check below reports instead of reading garbage.
-  std::vector<uint32_t> zeroLengths(numWalkers, 0);
   for (uint64_t v = 0; v < nv; ++v) {
     wmax[v] = sluice_graph_weight_max(graph, static_cast<uint32_t>(v));
     wmin[v] = sluice_graph_weight_min(graph, static_cast<uint32_t>(v));
@@ -124,18 +194,49 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
   }
 
   DeviceSession s;
-  sluice_status_t st = sluice_gpu_open(nullptr, &s.device, error);
+  st = sluice_gpu_open(nullptr, &s.device, error);
   if (st != SLUICE_STATUS_OK)
     return st;
   st = sluice_gpu_module_load_ptx(s.device, ptx, &s.module, error);
   if (st != SLUICE_STATUS_OK)
     return st;
 
+  // Lists first: their device pointers go into the slots.
+  for (uint32_t i = 0; kinds && i < numParams; ++i) {
+    if (kinds[i] != SLUICE_WALK_PARAM_LIST)
+      continue;
+    const sluice_walk_list_t *list = nullptr;
+    std::memcpy(&list, &slots[i], sizeof(list));
+    int64_t size = list ? list->size : 0;
+    uint64_t dData = 0, dList = 0;
+    if ((st = s.upload(size ? list->data : nullptr, 8 * size_t(size), &dData,
+                       error)) != SLUICE_STATUS_OK)
+      return st;
+    struct {
+      uint64_t data;
+      int64_t size;
+    } deviceList = {dData, size};
+    static_assert(sizeof(deviceList) == sizeof(sluice_walk_list_t),
+                  "a device list mirrors sluice_walk_list_t");
+    if ((st = s.upload(&deviceList, sizeof(deviceList), &dList, error)) !=
+        SLUICE_STATUS_OK)
+      return st;
+    slots[i] = dList;
+  }
+
   const float *weights = sluice_graph_weights(graph);
   const int32_t *labels = sluice_graph_vertex_labels(graph);
   const int32_t *edgeLabels = sluice_graph_edge_labels(graph);
-  uint64_t dEdgeLabels, dOffsets, dTargets, dWeights, dMax, dMin, dSum, dLabels, dParams,
-      dStarts, dRows, dLengths;
+  const uint64_t *originalIds = sluice_graph_original_ids(graph);
+  DeviceFault noFault;
+  std::memset(&noFault, 0, sizeof(noFault));
+  noFault.firstWalker = UINT64_MAX;
+  // Lengths start at 0 in every batch: a kernel launched with the wrong
+  // kind (a reservoir kernel as one thread per walker) leaves walkers
+  // unwritten, which the check below reports instead of reading garbage.
+  std::vector<uint32_t> zeroLengths(batch, 0);
+  uint64_t dEdgeLabels, dOffsets, dTargets, dWeights, dMax, dMin, dSum,
+      dLabels, dParams, dStarts, dRows, dLengths, dFault, dOriginalIds;
   struct Upload {
     const void *host;
     size_t bytes;
@@ -149,69 +250,120 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
       {wsum.data(), 4 * nv, &dSum},
       {labels, labels ? 4 * nv : 0, &dLabels},
       {edgeLabels, edgeLabels ? 4 * ne : 0, &dEdgeLabels},
-      {params, params ? 8 * size_t(numParams) : 0, &dParams},
+      {originalIds, originalIds ? 8 * nv : 0, &dOriginalIds},
+      {slots.data(), 8 * slots.size(), &dParams},
       {starts.data(), 4 * numStarts, &dStarts},
-      {nullptr, 4 * numWalkers * maxLength, &dRows},
-      {zeroLengths.data(), 4 * numWalkers, &dLengths}};
+      {&noFault, sizeof(noFault), &dFault},
+      {nullptr, 4 * batch * maxLength, &dRows},
+      {nullptr, 4 * batch, &dLengths}};
   for (const Upload &u : uploads)
     if ((st = s.upload(u.host, u.bytes, u.out, error)) != SLUICE_STATUS_OK)
       return st;
 
-  uint64_t walkers = numWalkers, wpv = o.walks_per_vertex, len = maxLength,
-           seed = o.seed, vertices = nv, edges = ne;
+  uint64_t walkers = 0, walkerBase = 0, wpv = o.walks_per_vertex,
+           len = maxLength, seed = o.seed, vertices = nv, edges = ne,
+           idBase = sluice_graph_id_base(graph);
   double stopProbability = o.stop_probability;
-  void *args[] = {&dOffsets, &dTargets, &dWeights, &dMax,    &dMin,
-                  &dSum,     &dLabels,  &dParams,  &dStarts, &walkers,
-                  &wpv,      &len,      &stopProbability,    &seed,
-                  &dRows,    &dLengths, &vertices, &edges,
-                  &dEdgeLabels};
-  auto t0 = std::chrono::steady_clock::now();
-  if (numWalkers) {
+  void *args[] = {&dOffsets, &dTargets,   &dWeights, &dMax,
+                  &dMin,     &dSum,       &dLabels,  &dParams,
+                  &dStarts,  &walkers,    &wpv,      &len,
+                  &stopProbability,       &seed,     &dRows,
+                  &dLengths, &vertices,   &edges,    &dEdgeLabels,
+                  &walkerBase, &dFault,   &dOriginalIds, &idBase};
+  // Runs walkers [base, base + count) into rows / lengths.
+  double seconds = 0;
+  auto launch = [&](uint64_t base, uint64_t count) -> sluice_status_t {
+    walkerBase = base;
+    walkers = count;
+    sluice_status_t ls = sluice_gpu_copy_to_device(
+        s.device, dLengths, zeroLengths.data(), 4 * count, error);
+    if (ls != SLUICE_STATUS_OK)
+      return ls;
+    uint64_t blocks =
+        (count * threadsPerWalker + kThreadsPerBlock - 1) / kThreadsPerBlock;
     uint32_t grid[3] = {static_cast<uint32_t>(blocks), 1, 1};
     uint32_t block[3] = {kThreadsPerBlock, 1, 1};
-    st = sluice_gpu_launch(s.module, kernelName, grid, block, 0, args, error);
-    if (st != SLUICE_STATUS_OK)
-      return st;
-  }
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-          .count();
+    auto t0 = std::chrono::steady_clock::now();
+    ls = sluice_gpu_launch(s.module, kernelName, grid, block, 0, args, error);
+    seconds += std::chrono::duration<double>(
+                   std::chrono::steady_clock::now() - t0)
+                   .count();
+    return ls;
+  };
 
-  std::vector<uint32_t> rows(numWalkers * maxLength), lengths(numWalkers);
-  if (numWalkers) {
+  std::vector<uint32_t> rows(batch * maxLength), lengths(batch), wide;
+  uint64_t steps = 0;
+  for (uint64_t base = 0; base < numWalkers; base += batch) {
+    uint64_t count = std::min(batch, numWalkers - base);
+    if ((st = launch(base, count)) != SLUICE_STATUS_OK)
+      return st;
+    DeviceFault fault;
+    if ((st = sluice_gpu_copy_from_device(s.device, &fault, dFault,
+                                          sizeof(fault), error)) !=
+        SLUICE_STATUS_OK)
+      return st;
+    if (fault.fault.code != SLUICE_WALK_FAULT_NONE) {
+      // Report the smallest faulting walker's first fault: when another
+      // walker's won the record, run that walker alone.
+      if (fault.fault.walker != fault.firstWalker) {
+        uint64_t first = fault.firstWalker;
+        if ((st = sluice_gpu_copy_to_device(s.device, dFault, &noFault,
+                                            sizeof(noFault), error)) !=
+                SLUICE_STATUS_OK ||
+            (st = launch(first, 1)) != SLUICE_STATUS_OK ||
+            (st = sluice_gpu_copy_from_device(s.device, &fault, dFault,
+                                              sizeof(fault), error)) !=
+                SLUICE_STATUS_OK)
+          return st;
+        if (fault.fault.code == SLUICE_WALK_FAULT_NONE)
+          return fail(error, SLUICE_STATUS_INTERNAL, {},
+                      "walker " + std::to_string(first) +
+                          " faulted on the GPU but not when run alone");
+      }
+      char what[160];
+      sluice_walk_fault_describe(&fault.fault, what, sizeof(what));
+      auto id = [&](uint32_t v) {
+        return std::to_string(sluice_graph_original_id(graph, v));
+      };
+      uint64_t rank = fault.fault.walker / o.walks_per_vertex;
+      uint32_t start = rank < numStarts ? starts[rank] : SLUICE_VERTEX_NONE;
+      return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
+                  "walk '" + walkName(kernelName) + "': walker " +
+                      std::to_string(fault.fault.walker) + " (start vertex " +
+                      id(start) + ") at step " +
+                      std::to_string(fault.fault.step) + ", vertex " +
+                      id(fault.fault.cur) + ": " + what);
+    }
     if ((st = sluice_gpu_copy_from_device(s.device, rows.data(), dRows,
-                                          4 * rows.size(), error)) !=
+                                          4 * count * maxLength, error)) !=
             SLUICE_STATUS_OK ||
         (st = sluice_gpu_copy_from_device(s.device, lengths.data(), dLengths,
-                                          4 * lengths.size(), error)) !=
+                                          4 * count, error)) !=
             SLUICE_STATUS_OK)
       return st;
-  }
-  uint64_t steps = 0;
-  for (uint64_t w = 0; w < numWalkers; ++w) {
-    if (lengths[w] < 1 || lengths[w] > maxLength)
-      return fail(error, SLUICE_STATUS_INTERNAL, {},
-                  "the GPU kernel returned length " +
-                      std::to_string(lengths[w]) + " for walker " +
-                      std::to_string(w) +
-                      " (is the sampler the kernel's: RESERVOIR for a "
-                      "reservoir kernel, AUTO or REJECTION otherwise?)");
-    steps += lengths[w] - 1;
-  }
-  if (writer && numWalkers) {
+    for (uint64_t w = 0; w < count; ++w) {
+      if (lengths[w] < 1 || lengths[w] > maxLength)
+        return fail(error, SLUICE_STATUS_INTERNAL, {},
+                    "the GPU kernel returned length " +
+                        std::to_string(lengths[w]) + " for walker " +
+                        std::to_string(base + w) +
+                        " (is the sampler the kernel's: RESERVOIR for a "
+                        "reservoir kernel, AUTO or REJECTION otherwise?)");
+      steps += lengths[w] - 1;
+    }
+    if (!writer)
+      continue;
     // The writer's rows are `stride` wide, the kernel's max_length.
-    std::vector<uint32_t> wide;
     const uint32_t *out = rows.data();
     if (stride != maxLength) {
-      wide.assign(numWalkers * stride, 0);
-      for (uint64_t w = 0; w < numWalkers; ++w)
+      wide.assign(count * stride, 0);
+      for (uint64_t w = 0; w < count; ++w)
         std::memcpy(&wide[w * stride], &rows[w * maxLength],
                     4 * size_t(lengths[w]));
       out = wide.data();
     }
-    if ((st = sluice_walk_writer_append(writer, out, lengths.data(),
-                                        numWalkers, error)) !=
-        SLUICE_STATUS_OK)
+    if ((st = sluice_walk_writer_append(writer, out, lengths.data(), count,
+                                        error)) != SLUICE_STATUS_OK)
       return st;
   }
   if (stats) {
@@ -226,10 +378,26 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
 
 } // namespace
 
+extern "C" SLUICE_API void
+sluice_walk_gpu_options_init(sluice_walk_gpu_options_t *options) {
+  if (options)
+    std::memset(options, 0, sizeof(*options));
+}
+
 extern "C" SLUICE_API sluice_status_t sluice_walk_run_gpu(
     const sluice_graph_t *graph, const char *ptx, const char *kernelName,
     const void *params, uint32_t numParams,
     const sluice_walk_options_t *options, sluice_walk_writer_t *writer,
+    sluice_walk_stats_t *stats, sluice_error_t *error) {
+  return sluice_walk_run_gpu_ex(graph, ptx, kernelName, params, numParams,
+                                options, nullptr, writer, stats, error);
+}
+
+extern "C" SLUICE_API sluice_status_t sluice_walk_run_gpu_ex(
+    const sluice_graph_t *graph, const char *ptx, const char *kernelName,
+    const void *params, uint32_t numParams,
+    const sluice_walk_options_t *options,
+    const sluice_walk_gpu_options_t *gpuOptions, sluice_walk_writer_t *writer,
     sluice_walk_stats_t *stats, sluice_error_t *error) {
   sluice_error_clear(error);
   if (!graph)
@@ -271,7 +439,11 @@ extern "C" SLUICE_API sluice_status_t sluice_walk_run_gpu(
     return invalid(error, "num_starts is " + std::to_string(o.num_starts) +
                               " but starts is NULL (every vertex)");
   return guarded(error, {}, [&] {
-    return runGpu(graph, ptx, kernelName, params, numParams, o, writer, stats,
-                  error);
+    sluice_walk_gpu_options_t g;
+    sluice_walk_gpu_options_init(&g);
+    if (gpuOptions)
+      g = *gpuOptions;
+    return runGpu(graph, ptx, kernelName, params, numParams, g.param_kinds,
+                  g.walkers_per_launch, o, writer, stats, error);
   });
 }

@@ -10,9 +10,14 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <ucontext.h>
 
+#include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 using namespace mlir;
@@ -107,6 +112,138 @@ std::unique_ptr<target::HostJit> emulateKernels(ModuleOp source,
   symbols["sluice_emu_shuffle_xor"] =
       reinterpret_cast<void *>(&WarpEmulator::shuffleXor);
   return target::HostJit::create(*host, symbols, 2, error);
+}
+
+Launch::Launch(const sluice_graph_t *graph) : graph(graph) {
+  uint32_t nv = sluice_graph_num_vertices(graph);
+  for (uint32_t v = 0; v < nv; ++v) {
+    wmax.push_back(sluice_graph_weight_max(graph, v));
+    wmin.push_back(sluice_graph_weight_min(graph, v));
+    wsum.push_back(sluice_graph_weight_sum(graph, v));
+    starts.push_back(v);
+  }
+}
+
+void Launch::thread(Kernel kernel, int64_t base, int64_t count,
+                    uint32_t *rows, uint32_t *lengths, int64_t thread) const {
+  kernel(sluice_graph_offsets(graph), sluice_graph_targets(graph),
+         sluice_graph_weights(graph), wmax.data(), wmin.data(), wsum.data(),
+         sluice_graph_vertex_labels(graph), params, starts.data(), count,
+         walksPerVertex, maxLength, stopProbability, seed, rows, lengths,
+         sluice_graph_num_vertices(graph), sluice_graph_num_edges(graph),
+         sluice_graph_edge_labels(graph), base, fault,
+         sluice_graph_original_ids(graph), sluice_graph_id_base(graph),
+         thread);
+}
+
+namespace {
+
+/// Runs `launch(base, count, rows, lengths)` for batches of `batch`
+/// walkers and appends their rows and lengths in walker order.
+void inBatches(int64_t walkers, int64_t len, int64_t batch,
+               std::vector<uint32_t> &rows, std::vector<uint32_t> &lengths,
+               const std::function<void(int64_t, int64_t, uint32_t *,
+                                        uint32_t *)> &launch) {
+  if (batch <= 0)
+    batch = std::max<int64_t>(walkers, 1);
+  rows.assign(walkers * len, 0);
+  lengths.assign(walkers, 0);
+  std::vector<uint32_t> r(batch * len), l(batch);
+  for (int64_t base = 0; base < walkers; base += batch) {
+    int64_t count = std::min(batch, walkers - base);
+    std::fill(r.begin(), r.end(), 0);
+    std::fill(l.begin(), l.end(), 0);
+    launch(base, count, r.data(), l.data());
+    std::copy(r.begin(), r.begin() + count * len, rows.begin() + base * len);
+    std::copy(l.begin(), l.begin() + count, lengths.begin() + base);
+  }
+}
+
+} // namespace
+
+void Launch::runRejection(Kernel kernel, std::vector<uint32_t> &rows,
+                          std::vector<uint32_t> &lengths,
+                          int64_t batch) const {
+  inBatches(walkers(), maxLength, batch, rows, lengths,
+            [&](int64_t base, int64_t count, uint32_t *r, uint32_t *l) {
+              for (int64_t t = 0; t < count; ++t)
+                thread(kernel, base, count, r, l, t);
+            });
+}
+
+bool Launch::runReservoir(Kernel kernel, std::vector<uint32_t> &rows,
+                          std::vector<uint32_t> &lengths,
+                          int64_t batch) const {
+  bool lockstep = true;
+  inBatches(walkers(), maxLength, batch, rows, lengths,
+            [&](int64_t base, int64_t count, uint32_t *r, uint32_t *l) {
+              WarpEmulator warp;
+              lockstep = warp.run([&](int lane) {
+                for (int64_t w = 0; w < count; ++w)
+                  thread(kernel, base, count, r, l,
+                         w * WarpEmulator::kLanes + lane);
+              }) && lockstep;
+            });
+  return lockstep;
+}
+
+void CompiledProgramTest::compileProgram(
+    const std::string &program,
+    const std::vector<std::pair<std::string, std::string>> &files) {
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sluice-walk-gpu", dir));
+  for (const auto &[name, text] : files)
+    write(name, text);
+  write("prog.sluice", program);
+  registerSluiceDialects(registry);
+  ctx = std::make_unique<MLIRContext>(registry);
+  ctx->loadAllAvailableDialects();
+  handler = std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, ctx.get(),
+                                                         diagOs);
+  compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
+  ASSERT_TRUE(succeeded(compilation->parse(path("prog.sluice"))) &&
+              succeeded(compilation->check()) &&
+              succeeded(compilation->lower()))
+      << diagnostics;
+}
+
+void CompiledProgramTest::TearDown() {
+  if (!dir.empty())
+    llvm::sys::fs::remove_directories(dir);
+}
+
+std::string CompiledProgramTest::path(llvm::StringRef name) const {
+  llvm::SmallString<256> p(dir);
+  llvm::sys::path::append(p, name);
+  return p.str().str();
+}
+
+void CompiledProgramTest::write(llvm::StringRef name,
+                                llvm::StringRef text) const {
+  std::ofstream(path(name)) << text.str();
+}
+
+std::string CompiledProgramTest::read(const std::string &p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+sluice_graph_t *CompiledProgramTest::loadGraph(llvm::StringRef name,
+                                               llvm::StringRef labels) {
+  sluice_graph_load_options_t load;
+  sluice_graph_load_options_init(&load);
+  load.format = SLUICE_GRAPH_FORMAT_SNAP;
+  load.flags = SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_COMPACT_IDS |
+               SLUICE_GRAPH_LOAD_QUIET;
+  std::string labelsPath = labels.empty() ? "" : path(labels);
+  load.vertex_labels_path = labels.empty() ? nullptr : labelsPath.c_str();
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  EXPECT_EQ(sluice_graph_load(path(name).c_str(), &load, &g, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  return g;
 }
 
 namespace {

@@ -20,23 +20,76 @@
 
 #include "compiler/Target/LLVM/Codegen.h"
 
+#include "compiler/Pipelines/Compilation.h"
+
+#include "sluice/graph.h"
+#include "sluice/walk.h"
+
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace sluice::gpuemu {
 
-/// A walk kernel compiled for the host: the 19 kernel arguments, then the
-/// global thread id.
+/// A walk kernel compiled for the host: the 23 kernel arguments (Passes.td,
+/// WalkToGPU), then the global thread id.
 using Kernel = void (*)(const void *, const void *, const void *,
                         const float *, const float *, const float *,
                         const int32_t *, const void *, const uint32_t *,
                         int64_t, int64_t, int64_t, double, int64_t,
                         uint32_t *, uint32_t *, int64_t, int64_t,
-                        const int32_t *, int64_t);
+                        const int32_t *, int64_t, void *, const uint64_t *,
+                        int64_t, int64_t);
+
+/// The kernel's fault record (what sluice_walk_run_gpu uploads): a
+/// sluice_walk_fault_t, then the smallest faulting walker.
+struct FaultRecord {
+  sluice_walk_fault_t fault{};
+  uint64_t firstWalker = UINT64_MAX;
+};
+
+/// The arguments of the launches of one run over `graph`, as
+/// sluice_walk_run_gpu passes them (host pointers instead of device ones):
+/// the graph's arrays and per-vertex aggregates, every vertex a start.
+struct Launch {
+  explicit Launch(const sluice_graph_t *graph);
+  const sluice_graph_t *graph;
+  std::vector<float> wmax, wmin, wsum;
+  std::vector<uint32_t> starts;
+  const void *params = nullptr; ///< the slots (lists: host list pointers)
+  int64_t walksPerVertex = 1, maxLength = 1, seed = 0;
+  double stopProbability = 0;
+  FaultRecord *fault = nullptr;
+  int64_t walkers() const {
+    return static_cast<int64_t>(starts.size()) * walksPerVertex;
+  }
+  /// Runs thread `thread` of the launch of walkers [base, base + count),
+  /// which writes rows / lengths from index 0.
+  void thread(Kernel kernel, int64_t base, int64_t count, uint32_t *rows,
+              uint32_t *lengths, int64_t thread) const;
+  /// Every walker of a rejection kernel (one thread each), in launches of
+  /// `batch` walkers (0: one launch) whose rows / lengths are appended in
+  /// walker order.
+  void runRejection(Kernel kernel, std::vector<uint32_t> &rows,
+                    std::vector<uint32_t> &lengths, int64_t batch = 0) const;
+  /// The same for a reservoir kernel (a warp of 32 per walker, the lanes
+  /// as fibers); false when the lanes left lockstep.
+  bool runReservoir(Kernel kernel, std::vector<uint32_t> &rows,
+                    std::vector<uint32_t> &lengths, int64_t batch = 0) const;
+};
 
 /// Runs walk-to-gpu on a copy of `source` and JIT-compiles the device code
 /// for the host (nullptr with `error` set on failure).
@@ -58,6 +111,39 @@ public:
 
 private:
   uint64_t exchanges = 0;
+};
+
+/// The set-up of the GPU walk tests: a .sluice program and its input
+/// files written into a fresh directory and compiled by the whole compiler
+/// (parse, check, lower), diagnostics collected; graphs loaded as sluicec
+/// loads a SNAP text file.
+class CompiledProgramTest : public ::testing::Test {
+protected:
+  /// Writes `files` (name, text) and `program` (as prog.sluice) and
+  /// compiles it; a fatal failure on any error (call it under
+  /// ASSERT_NO_FATAL_FAILURE).
+  void compileProgram(
+      const std::string &program,
+      const std::vector<std::pair<std::string, std::string>> &files);
+  void TearDown() override;
+
+  std::string path(llvm::StringRef name) const;
+  void write(llvm::StringRef name, llvm::StringRef text) const;
+  static std::string read(const std::string &path);
+  /// The SNAP file `name` of the directory, undirected, ids compacted,
+  /// with the vertex labels of file `labels` when not empty; NULL (and a
+  /// failure) when it does not load. The caller releases it.
+  sluice_graph_t *loadGraph(llvm::StringRef name,
+                            llvm::StringRef labels = "");
+
+  llvm::SmallString<128> dir;
+  mlir::DialectRegistry registry;
+  std::unique_ptr<mlir::MLIRContext> ctx;
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  llvm::raw_string_ostream diagOs{diagnostics};
+  std::unique_ptr<mlir::SourceMgrDiagnosticHandler> handler;
+  std::unique_ptr<Compilation> compilation;
 };
 
 } // namespace sluice::gpuemu

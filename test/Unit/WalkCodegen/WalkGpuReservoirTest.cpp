@@ -78,84 +78,45 @@ schedule labelled { sampler: reservoir }
 job j = walk node2vec on g { p: 0.25, q: 4.0, walks_per_vertex: 10, seed: 42 }
 )";
 
-class WalkGpuReservoir : public ::testing::Test {
+class WalkGpuReservoir : public gpuemu::CompiledProgramTest {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(
-        llvm::sys::fs::createUniqueDirectory("sluice-walk-gpu-res", dir));
-    write("g.txt", hubGraph());
-    write("g.elabels", "0 1 1\n");
-    write("prog.sluice", kProgram);
-    registerSluiceDialects(registry);
-    ctx = std::make_unique<mlir::MLIRContext>(registry);
-    ctx->loadAllAvailableDialects();
-    handler = std::make_unique<mlir::SourceMgrDiagnosticHandler>(
-        sourceMgr, ctx.get(), diagOs);
-    compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
-    ASSERT_TRUE(mlir::succeeded(compilation->parse(path("prog.sluice"))) &&
-                mlir::succeeded(compilation->check()) &&
-                mlir::succeeded(compilation->lower()))
-        << diagnostics;
-    sluice_graph_load_options_t load;
-    sluice_graph_load_options_init(&load);
-    load.format = SLUICE_GRAPH_FORMAT_SNAP;
-    load.flags = SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_COMPACT_IDS |
-                 SLUICE_GRAPH_LOAD_QUIET;
-    sluice_error_t error;
-    ASSERT_EQ(sluice_graph_load(path("g.txt").c_str(), &load, &graph, &error),
-              SLUICE_STATUS_OK)
-        << error.message;
+    ASSERT_NO_FATAL_FAILURE(compileProgram(
+        kProgram, {{"g.txt", hubGraph()}, {"g.elabels", "0 1 1\n"}}));
+    graph = loadGraph("g.txt");
+    ASSERT_TRUE(graph);
     nv = sluice_graph_num_vertices(graph);
     ne = sluice_graph_num_edges(graph);
-    wmax.resize(nv);
-    wmin.resize(nv);
-    wsum.resize(nv);
-    for (int64_t v = 0; v < nv; ++v) {
-      wmax[v] = sluice_graph_weight_max(graph, v);
-      wmin[v] = sluice_graph_weight_min(graph, v);
-      wsum[v] = sluice_graph_weight_sum(graph, v);
-      starts.push_back(static_cast<uint32_t>(v));
-    }
   }
   void TearDown() override {
     sluice_graph_release(graph);
-    llvm::sys::fs::remove_directories(dir);
-  }
-
-  std::string path(llvm::StringRef name) {
-    llvm::SmallString<256> p(dir);
-    llvm::sys::path::append(p, name);
-    return p.str().str();
-  }
-  void write(llvm::StringRef name, llvm::StringRef text) {
-    std::ofstream(path(name)) << text.str();
+    CompiledProgramTest::TearDown();
   }
 
   struct Walks {
     std::vector<uint32_t> rows, lengths;
     bool lockstep = false;
   };
-  /// Runs `kernel` (a reservoir kernel) for every walker, 32 lanes each.
+  /// Runs `kernel` (a reservoir kernel) for every walker, 32 lanes each,
+  /// in launches of `batch` walkers (0: one launch).
   Walks run(gpuemu::Kernel kernel, const double *params, int64_t wpv,
             int64_t len, int64_t seed, int64_t walkers = -1,
-            const sluice_graph_t *g = nullptr) {
+            const sluice_graph_t *g = nullptr, int64_t batch = 0) {
     if (!g)
       g = graph;
     if (walkers < 0)
       walkers = nv * wpv;
     Walks out;
-    out.rows.assign(walkers * len, 0);
-    out.lengths.assign(walkers, 0);
-    gpuemu::WarpEmulator warp;
-    out.lockstep = warp.run([&](int lane) {
-      for (int64_t w = 0; w < walkers; ++w)
-        kernel(sluice_graph_offsets(g), sluice_graph_targets(g),
-               sluice_graph_weights(g), wmax.data(), wmin.data(),
-               wsum.data(), sluice_graph_vertex_labels(g), params,
-               starts.data(), walkers, wpv, len, 0.0, seed, out.rows.data(),
-               out.lengths.data(), nv, ne,
-               sluice_graph_edge_labels(g), w * 32 + lane);
-    });
+    gpuemu::Launch launch(g);
+    launch.params = params;
+    launch.walksPerVertex = wpv;
+    launch.maxLength = len;
+    launch.seed = seed;
+    // walkers: the first walkers of every start (walkers <= nv * wpv).
+    launch.starts.resize((walkers + wpv - 1) / wpv);
+    out.lockstep = launch.runReservoir(kernel, out.rows, out.lengths, batch);
+    out.rows.resize(walkers * len);
+    out.lengths.resize(walkers);
     return out;
   }
 
@@ -201,18 +162,8 @@ protected:
     return f;
   }
 
-  llvm::SmallString<128> dir;
-  mlir::DialectRegistry registry;
-  std::unique_ptr<mlir::MLIRContext> ctx;
-  llvm::SourceMgr sourceMgr;
-  std::string diagnostics;
-  llvm::raw_string_ostream diagOs{diagnostics};
-  std::unique_ptr<mlir::SourceMgrDiagnosticHandler> handler;
-  std::unique_ptr<Compilation> compilation;
   sluice_graph_t *graph = nullptr;
   int64_t nv = 0, ne = 0;
-  std::vector<float> wmax, wmin, wsum;
-  std::vector<uint32_t> starts;
   const double params[2] = {0.25, 4.0};
 };
 
@@ -270,6 +221,11 @@ TEST_F(WalkGpuReservoir, Node2VecFollowsItsExactLaw) {
                          walks.rows.begin()));
   Walks other = run(kernel, params, wpv, len, 43, 16);
   EXPECT_NE(other.rows, again.rows);
+  // Launched in batches of 3 walkers (walker_base 0, 3, ...): the same.
+  Walks batched = run(kernel, params, wpv, len, 42, 16, nullptr, 3);
+  EXPECT_TRUE(batched.lockstep);
+  EXPECT_EQ(batched.rows, again.rows);
+  EXPECT_EQ(batched.lengths, again.lengths);
 }
 
 TEST_F(WalkGpuReservoir, AnUnboundedWalkFollowsItsExactLaw) {

@@ -56,35 +56,16 @@ schedule node2vec { sampler: rejection, target: gpu }
 job j = walk node2vec on g { p: 0.25, q: 4.0, walks_per_vertex: 7, seed: 42 }
 )";
 
-class WalkGpu : public ::testing::Test {
+class WalkGpu : public gpuemu::CompiledProgramTest {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sluice-walk-gpu", dir));
-    write("g.txt", kGraph);
-    write("prog.sluice", kProgram);
-    registerSluiceDialects(registry);
-    ctx = std::make_unique<mlir::MLIRContext>(registry);
-    ctx->loadAllAvailableDialects();
-    handler = std::make_unique<mlir::SourceMgrDiagnosticHandler>(
-        sourceMgr, ctx.get(), diagOs);
-    compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
-    ASSERT_TRUE(mlir::succeeded(compilation->parse(path("prog.sluice"))) &&
-                mlir::succeeded(compilation->check()) &&
-                mlir::succeeded(compilation->lower()))
-        << diagnostics;
+    ASSERT_NO_FATAL_FAILURE(compileProgram(kProgram, {{"g.txt", kGraph}}));
     std::string json;
     ASSERT_TRUE(mlir::succeeded(target::lowerWalksToPtx(
         compilation->module(), "sm_90", ptx, json)))
         << diagnostics;
-    sluice_graph_load_options_t load;
-    sluice_graph_load_options_init(&load);
-    load.format = SLUICE_GRAPH_FORMAT_SNAP;
-    load.flags = SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_COMPACT_IDS |
-                 SLUICE_GRAPH_LOAD_QUIET;
-    sluice_error_t error;
-    ASSERT_EQ(sluice_graph_load(path("g.txt").c_str(), &load, &graph, &error),
-              SLUICE_STATUS_OK)
-        << error.message;
+    graph = loadGraph("g.txt");
+    ASSERT_TRUE(graph);
     sluice_walk_options_init(&options);
     options.max_length = 12;
     options.walks_per_vertex = 7;
@@ -93,32 +74,9 @@ protected:
   }
   void TearDown() override {
     sluice_graph_release(graph);
-    llvm::sys::fs::remove_directories(dir);
+    CompiledProgramTest::TearDown();
   }
 
-  std::string path(llvm::StringRef name) {
-    llvm::SmallString<256> p(dir);
-    llvm::sys::path::append(p, name);
-    return p.str().str();
-  }
-  void write(llvm::StringRef name, llvm::StringRef text) {
-    std::ofstream(path(name)) << text.str();
-  }
-  static std::string read(const std::string &p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-
-  llvm::SmallString<128> dir;
-  mlir::DialectRegistry registry;
-  std::unique_ptr<mlir::MLIRContext> ctx;
-  llvm::SourceMgr sourceMgr;
-  std::string diagnostics;
-  llvm::raw_string_ostream diagOs{diagnostics};
-  std::unique_ptr<mlir::SourceMgrDiagnosticHandler> handler;
-  std::unique_ptr<Compilation> compilation;
   std::string ptx;
   sluice_graph_t *graph = nullptr;
   sluice_walk_options_t options;
@@ -212,26 +170,14 @@ TEST_F(WalkGpu, TheDeviceCodeEmulatedOnTheHostMatchesTheCpuEngine) {
       jit->lookup("sluice_walk_node2vec", error));
   ASSERT_TRUE(kernel) << error;
 
-  int64_t nv = sluice_graph_num_vertices(graph);
-  int64_t ne = sluice_graph_num_edges(graph);
-  std::vector<float> wmax(nv), wmin(nv), wsum(nv);
-  std::vector<uint32_t> starts(nv);
-  for (int64_t v = 0; v < nv; ++v) {
-    wmax[v] = sluice_graph_weight_max(graph, v);
-    wmin[v] = sluice_graph_weight_min(graph, v);
-    wsum[v] = sluice_graph_weight_sum(graph, v);
-    starts[v] = static_cast<uint32_t>(v);
-  }
-  int64_t wpv = options.walks_per_vertex, len = options.max_length;
-  int64_t walkers = nv * wpv;
-  std::vector<uint32_t> rows(walkers * len), lengths(walkers);
-  for (int64_t w = 0; w < walkers; ++w)
-    kernel(sluice_graph_offsets(graph), sluice_graph_targets(graph),
-           sluice_graph_weights(graph), wmax.data(), wmin.data(),
-           wsum.data(), sluice_graph_vertex_labels(graph), params,
-           starts.data(), walkers, wpv, len, 0.0,
-           static_cast<int64_t>(options.seed), rows.data(), lengths.data(),
-           nv, ne, sluice_graph_edge_labels(graph), w);
+  gpuemu::Launch launch(graph);
+  launch.params = params;
+  launch.walksPerVertex = options.walks_per_vertex;
+  launch.maxLength = options.max_length;
+  launch.seed = static_cast<int64_t>(options.seed);
+  int64_t len = launch.maxLength, walkers = launch.walkers();
+  std::vector<uint32_t> rows, lengths;
+  launch.runRejection(kernel, rows, lengths);
 
   sluice_error_t rtError;
   sluice_walk_writer_t *writer = nullptr;
@@ -256,13 +202,9 @@ TEST_F(WalkGpu, TheDeviceCodeEmulatedOnTheHostMatchesTheCpuEngine) {
   EXPECT_EQ(read(emuOut), cpu);
 
   // Another seed gives other walks: the comparison can fail.
-  std::vector<uint32_t> other(walkers * len), otherLengths(walkers);
-  for (int64_t w = 0; w < walkers; ++w)
-    kernel(sluice_graph_offsets(graph), sluice_graph_targets(graph),
-           sluice_graph_weights(graph), wmax.data(), wmin.data(),
-           wsum.data(), sluice_graph_vertex_labels(graph), params,
-           starts.data(), walkers, wpv, len, 0.0, 43, other.data(),
-           otherLengths.data(), nv, ne, sluice_graph_edge_labels(graph), w);
+  std::vector<uint32_t> other, otherLengths;
+  launch.seed = 43;
+  launch.runRejection(kernel, other, otherLengths);
   EXPECT_NE(other, rows);
 }
 

@@ -23,6 +23,7 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace sluice::gpuwalks {
@@ -178,6 +179,38 @@ inline bool samplerFromJson(const std::string &json,
     return false;
   return true;
 }
+
+/// A build-time artefact's text (`path` under artifactsDir()); empty with
+/// `why` when it cannot be read.
+inline std::string readArtifact(const std::string &path, std::string &why) {
+  bool ok = false;
+  std::string text = readFile(path, ok);
+  if (!ok || text.empty())
+    why = "cannot read " + path +
+          " (build target SluiceGpuWalkArtifacts, or set SLUICE_GPU_ARTIFACTS)";
+  return text;
+}
+
+/// A fresh directory under $TMPDIR (default /tmp) named `prefix`-XXXXXX,
+/// removed with everything in it on destruction; `dir` empty when it could
+/// not be made.
+class TempDir {
+public:
+  explicit TempDir(const std::string &prefix) {
+    std::string tmpl = envOr("TMPDIR", "/tmp") + "/" + prefix + "-XXXXXX";
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back('\0');
+    if (::mkdtemp(buf.data()))
+      dir = buf.data();
+  }
+  ~TempDir() {
+    if (!dir.empty())
+      std::system(("rm -rf '" + dir + "'").c_str());
+  }
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  std::string dir;
+};
 
 /// A SNAP edge list (plain or .gz), compacted ids, optionally undirected
 /// and with a weight column.

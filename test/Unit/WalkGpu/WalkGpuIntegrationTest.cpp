@@ -33,37 +33,13 @@ using namespace sluice::gpuwalks;
 
 namespace {
 
-/// A temporary directory for the walk files, removed at exit.
-class TempDir {
-public:
-  TempDir() {
-    std::string tmpl =
-        envOr("TMPDIR", "/tmp") + "/sluice-walk-gpu-int-XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    if (::mkdtemp(buf.data()))
-      dir = buf.data();
-  }
-  ~TempDir() {
-    if (!dir.empty())
-      std::system(("rm -rf '" + dir + "'").c_str());
-  }
-  std::string dir;
-};
-
+/// The walk files' directory, removed at exit.
 TempDir &tempDir() {
-  static TempDir d;
+  static TempDir d("sluice-walk-gpu-int");
   return d;
 }
 
-std::string ptxText(std::string &why) {
-  bool ok = false;
-  std::string ptx = readFile(ptxPath(), ok);
-  if (!ok || ptx.empty())
-    why = "cannot read " + ptxPath() +
-          " (build target SluiceGpuWalkArtifacts, or set SLUICE_GPU_ARTIFACTS)";
-  return ptx;
-}
+std::string ptxText(std::string &why) { return readArtifact(ptxPath(), why); }
 
 /// The graphs of the suite, loaded once. A weighted copy of facebook gets
 /// a deterministic weight in [1, 13] per edge (exercises the weight array

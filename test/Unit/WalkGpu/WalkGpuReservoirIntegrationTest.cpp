@@ -49,15 +49,6 @@ std::string reservoirPtxPath() {
   return artifactsDir() + "/reservoir-walks.ptx";
 }
 
-std::string readArtifact(const std::string &path, std::string &why) {
-  bool ok = false;
-  std::string text = readFile(path, ok);
-  if (!ok || text.empty())
-    why = "cannot read " + path +
-          " (build target SluiceGpuWalkArtifacts, or set SLUICE_GPU_ARTIFACTS)";
-  return text;
-}
-
 using GraphPtr = std::unique_ptr<sluice_graph_t, void (*)(sluice_graph_t *)>;
 
 /// A hub (0) joined to 70 vertices on a path 1 - 2 - ... - 70, undirected;
@@ -100,13 +91,9 @@ protected:
     ASSERT_FALSE(ptx.empty()) << why;
     json = readArtifact(reservoirPtxPath() + ".json", why);
     ASSERT_FALSE(json.empty()) << why;
-    char tmpl[] = "/tmp/sluice-walk-gpu-res-XXXXXX";
-    ASSERT_TRUE(::mkdtemp(tmpl));
-    dir = tmpl;
-  }
-  void TearDown() override {
-    if (!dir.empty())
-      std::system(("rm -rf '" + dir + "'").c_str());
+    scratch = std::make_unique<TempDir>("sluice-walk-gpu-res");
+    ASSERT_FALSE(scratch->dir.empty());
+    dir = scratch->dir;
   }
   /// Skips the test without a GPU.
   bool needGpu() {
@@ -215,6 +202,7 @@ protected:
       ASSERT_EQ(row.size(), kLength); // no dead ends: every walk is whole
   }
 
+  std::unique_ptr<TempDir> scratch;
   std::string ptx, json, dir, skipReason;
   int runs = 0;
 };
