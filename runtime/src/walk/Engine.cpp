@@ -1696,7 +1696,17 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
   if (mode == Mode::Auto || mode == Mode::Rejection) {
     bounds = vertexBounds(run, mode == Mode::Auto, threads);
     run.vertexBound = bounds.data();
-    if (paletteOf(bounds, &boundIndex, &boundPalette)) {
+    // The cost model chose reservoir at every vertex with an edge: the
+    // run is a reservoir run (the same draws, without a table lookup per
+    // step).
+    bool allReservoir = mode == Mode::Auto;
+    for (uint64_t v = 0; allReservoir && v < run.numVertices; ++v)
+      allReservoir = bounds[v] < 0 || run.offsets[v + 1] == run.offsets[v];
+    if (allReservoir) {
+      run.mode = Mode::Reservoir;
+      run.vertexBound = nullptr;
+      std::vector<double>().swap(bounds);
+    } else if (paletteOf(bounds, &boundIndex, &boundPalette)) {
       run.vertexBound = nullptr;
       run.boundIndex = boundIndex.data();
       run.boundPalette = boundPalette.data();
@@ -1705,7 +1715,7 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
   }
   std::vector<float> lowers, lowerPalette;
   std::vector<uint8_t> lowerIndex;
-  if ((mode == Mode::Auto || mode == Mode::Rejection) &&
+  if ((run.mode == Mode::Auto || run.mode == Mode::Rejection) &&
       (kernel->flags & SLUICE_WALK_PURE_WEIGHT) && kernel->lower_bound &&
       !std::getenv("SLUICE_WALK_NO_PRE_ACCEPT")) {
     lowers = vertexLowers(run, threads);
@@ -1753,7 +1763,8 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
   // node2vec-like runs take the specialised rejection loop (the same
   // walks); SLUICE_WALK_GENERIC=1 keeps the generic one (tests compare).
   const bool fastRejection =
-      (mode == Mode::Rejection || mode == Mode::Auto) && !kernel->stop &&
+      (run.mode == Mode::Rejection || run.mode == Mode::Auto) &&
+      !kernel->stop &&
       !kernel->update && !kernel->init && kernel->num_state == 0 &&
       run.stopProbability == 0 && maxDegreeOf(run) <= UINT32_MAX &&
       !std::getenv("SLUICE_WALK_GENERIC");

@@ -857,6 +857,39 @@ TEST(WalkEngine, PhiloxLanesMatchOneBlock) {
   EXPECT_NE(philoxLanesFor(philoxLanesIsa()), nullptr);
 }
 
+/// When the cost model picks reservoir at every vertex (a huge cost
+/// ratio), auto runs as a reservoir run: the same bytes as forced
+/// reservoir, every step a reservoir step, and the ratio reported.
+TEST(WalkEngine, AutoChoosingReservoirEverywhereIsAReservoirRun) {
+  GraphPtr g = ring(300);
+  for (Workload w : {Workload::Node2Vec, Workload::MetaPath,
+                     Workload::PPR2}) {
+    Params params(w);
+    GraphPtr labelled = withSyntheticLabels(g.get(), 5, 3);
+    const sluice_graph_t *graph =
+        needsLabels(w) ? labelled.get() : g.get();
+    sluice_walk_options_t o = testOptions();
+    applyOptions(w, &o, nullptr);
+    o.max_length = 30;
+    o.walks_per_vertex = 3;
+    o.sampler = SLUICE_WALK_SAMPLER_AUTO;
+    o.cost_ratio = 1e9;
+    Walks automatic = runWalks(graph, kernel(w), params.data(), o);
+    o.sampler = SLUICE_WALK_SAMPLER_RESERVOIR;
+    Walks reservoir = runWalks(graph, kernel(w), params.data(), o);
+    ASSERT_EQ(automatic.status, SLUICE_STATUS_OK)
+        << automatic.error.message;
+    ASSERT_EQ(reservoir.status, SLUICE_STATUS_OK)
+        << reservoir.error.message;
+    EXPECT_TRUE(automatic.bytes == reservoir.bytes) << name(w);
+    EXPECT_GT(automatic.stats.steps, 0u) << name(w);
+    EXPECT_EQ(automatic.stats.reservoir_steps, automatic.stats.steps)
+        << name(w);
+    EXPECT_EQ(automatic.stats.cost_ratio, 1e9) << name(w);
+    EXPECT_EQ(reservoir.stats.cost_ratio, 0.0) << name(w);
+  }
+}
+
 /// A stream positioned inside block k after `used` words, from that
 /// block's words, continues as the plain stream.
 TEST(WalkEngine, PositionedStreamGivesTheSameWords) {
