@@ -92,11 +92,16 @@ std::string weightedCopy(const std::string &path, std::string &why) {
 }
 
 /// The graph `name`, or NULL with `why` (not found, load error).
+/// (Loaded once per process and released at exit.)
 const sluice_graph_t *graph(const std::string &name, std::string &why) {
-  static std::map<std::string, sluice_graph_t *> loaded;
+  struct Release {
+    void operator()(sluice_graph_t *g) const { sluice_graph_release(g); }
+  };
+  static std::map<std::string, std::unique_ptr<sluice_graph_t, Release>>
+      loaded;
   static std::map<std::string, std::string> failed;
   if (loaded.count(name))
-    return loaded[name];
+    return loaded[name].get();
   if (failed.count(name)) {
     why = failed[name];
     return nullptr;
@@ -120,7 +125,8 @@ const sluice_graph_t *graph(const std::string &name, std::string &why) {
       failed[name] = why = path + ": " + error.message;
       return nullptr;
     }
-    return loaded[name] = g;
+    loaded[name].reset(g);
+    return g;
   }
   why = "unknown graph " + name;
   return nullptr;
