@@ -694,6 +694,15 @@ public:
     const uint64_t *offsets = run.offsets;
     const AliasEntry *alias = run.alias;
     const uint64_t pairSeed = run.seed ^ kAliasKeyFlip;
+    // The arrays' bases in locals: stores through the arrays do not make
+    // the compiler load them again (measured: 18 of 103 instructions per
+    // step were such loads).
+    uint32_t *const cur = this->cur.data(), *const length = this->length.data();
+    uint64_t *const walker = this->walker.data(), *const local = this->local.data();
+    uint64_t *const pos = this->pos.data();
+    uint32_t *const words = this->words.data(), *const lane = this->lane.data();
+    uint32_t *const c0 = this->c0.data(), *const c1 = this->c1.data(),
+                   *const c2 = this->c2.data(), *const c3 = this->c3.data();
     ChunkFeed feed(run, first, count, rows, lengths, stats);
     auto begin = [&](uint32_t i) {
       uint64_t l;
@@ -745,7 +754,7 @@ public:
         c2[j] = static_cast<uint32_t>(walker[i]);
         c3[j] = static_cast<uint32_t>(walker[i] >> 32);
       }
-      philoxLanes(m, pairSeed, c0.data(), c1.data(), c2.data(), c3.data());
+      philoxLanes(m, pairSeed, c0, c1, c2, c3);
       for (uint32_t j = 0; j < m; ++j) {
         uint32_t *w = &words[4 * size_t(lane[j])];
         w[0] = c0[j];
