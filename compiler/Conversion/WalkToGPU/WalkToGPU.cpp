@@ -270,36 +270,9 @@ const char *const kDeviceLibrary = R"mlir(
   // The first edge u -> v (binary search of u's sorted targets), or -1.
   func.func private @sluice_find_edge(%f: !llvm.ptr, %u: i32, %v: i32) -> i64 {
     %c1i = arith.constant 1 : i32
-    %one = arith.constant 1 : i64
-    %none = arith.constant -1 : i64
     %tg = func.call @sluice_frame_ptr(%f, %c1i) : (!llvm.ptr, i32) -> !llvm.ptr
     %be:2 = func.call @sluice_adjacency(%f, %u) : (!llvm.ptr, i32) -> (i64, i64)
-    %r:2 = scf.while (%lo = %be#0, %hi = %be#1) : (i64, i64) -> (i64, i64) {
-      %more = arith.cmpi ult, %lo, %hi : i64
-      scf.condition(%more) %lo, %hi : i64, i64
-    } do {
-    ^bb0(%lo1: i64, %hi1: i64):
-      %span = arith.subi %hi1, %lo1 : i64
-      %half = arith.shrui %span, %one : i64
-      %mid = arith.addi %lo1, %half : i64
-      %p = llvm.getelementptr inbounds %tg[%mid] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-      %t = llvm.load %p : !llvm.ptr -> i32
-      %less = arith.cmpi ult, %t, %v : i32
-      %mid1 = arith.addi %mid, %one : i64
-      %lo2 = arith.select %less, %mid1, %lo1 : i64
-      %hi2 = arith.select %less, %hi1, %mid : i64
-      scf.yield %lo2, %hi2 : i64, i64
-    }
-    %inside = arith.cmpi ult, %r#0, %be#1 : i64
-    %res = scf.if %inside -> (i64) {
-      %p = llvm.getelementptr inbounds %tg[%r#0] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-      %t = llvm.load %p : !llvm.ptr -> i32
-      %hit = arith.cmpi eq, %t, %v : i32
-      %e = arith.select %hit, %r#0, %none : i64
-      scf.yield %e : i64
-    } else {
-      scf.yield %none : i64
-    }
+    %res = func.call @sluice_sorted_find_i32(%tg, %be#0, %be#1, %v) : (!llvm.ptr, i64, i64, i32) -> i64
     return %res : i64
   }
   func.func private @sluice_has_edge(%f: !llvm.ptr, %u: i32, %v: i32) -> i1 {
@@ -485,7 +458,6 @@ const char *const kDeviceLibrary = R"mlir(
     %c15 = arith.constant 15 : i32
     %c19 = arith.constant 19 : i32
     %c20 = arith.constant 20 : i32
-    %one = arith.constant 1 : i64
     %zero = arith.constant 0 : i64
     %vnone = arith.constant -1 : i32
     %nv = func.call @sluice_frame_i64(%f, %c15) : (!llvm.ptr, i32) -> i64
@@ -502,33 +474,10 @@ const char *const kDeviceLibrary = R"mlir(
       %r = arith.select %ok, %o32, %vnone : i32
       scf.yield %r : i32
     } else {
-      %lb:2 = scf.while (%lo = %zero, %hi = %nv) : (i64, i64) -> (i64, i64) {
-        %more = arith.cmpi ult, %lo, %hi : i64
-        scf.condition(%more) %lo, %hi : i64, i64
-      } do {
-      ^bb0(%lo1: i64, %hi1: i64):
-        %span = arith.subi %hi1, %lo1 : i64
-        %half = arith.shrui %span, %one : i64
-        %mid = arith.addi %lo1, %half : i64
-        %p = llvm.getelementptr inbounds %ids[%mid] : (!llvm.ptr, i64) -> !llvm.ptr, i64
-        %x = llvm.load %p : !llvm.ptr -> i64
-        %less = arith.cmpi ult, %x, %id : i64
-        %mid1 = arith.addi %mid, %one : i64
-        %lo2 = arith.select %less, %mid1, %lo1 : i64
-        %hi2 = arith.select %less, %hi1, %mid : i64
-        scf.yield %lo2, %hi2 : i64, i64
-      }
-      %inside = arith.cmpi ult, %lb#0, %nv : i64
-      %r = scf.if %inside -> (i32) {
-        %p = llvm.getelementptr inbounds %ids[%lb#0] : (!llvm.ptr, i64) -> !llvm.ptr, i64
-        %x = llvm.load %p : !llvm.ptr -> i64
-        %hit = arith.cmpi eq, %x, %id : i64
-        %v32 = arith.trunci %lb#0 : i64 to i32
-        %s = arith.select %hit, %v32, %vnone : i32
-        scf.yield %s : i32
-      } else {
-        scf.yield %vnone : i32
-      }
+      %at = func.call @sluice_sorted_find_i64(%ids, %zero, %nv, %id) : (!llvm.ptr, i64, i64, i64) -> i64
+      %found = arith.cmpi sge, %at, %zero : i64
+      %v32 = arith.trunci %at : i64 to i32
+      %r = arith.select %found, %v32, %vnone : i32
       scf.yield %r : i32
     }
     return %v : i32
@@ -892,6 +841,49 @@ std::string formatDouble(double x) {
 /// Written out by this loop rather than called: math.log would lower
 /// (convert-gpu-to-nvvm) to libdevice's __nv_log, which the PTX emission
 /// does not link (no CUDA toolkit needed to compile), and the upstream
+/// `func.func private @sluice_sorted_find_<ty>(%base, %lo, %hi, %key)`:
+/// the index of the first `key` in the sorted elements [lo, hi) of `base`
+/// (element type `ty`, compared unsigned), or -1. One binary search for
+/// has_edge (i32 targets) and vertex_of (i64 original ids).
+std::string sortedFindFunction(StringRef ty) {
+  std::string text = R"mlir(
+  func.func private @sluice_sorted_find_TY(%base: !llvm.ptr, %begin: i64, %end: i64, %key: TY) -> i64 {
+    %one = arith.constant 1 : i64
+    %none = arith.constant -1 : i64
+    %r:2 = scf.while (%lo = %begin, %hi = %end) : (i64, i64) -> (i64, i64) {
+      %more = arith.cmpi ult, %lo, %hi : i64
+      scf.condition(%more) %lo, %hi : i64, i64
+    } do {
+    ^bb0(%lo1: i64, %hi1: i64):
+      %span = arith.subi %hi1, %lo1 : i64
+      %half = arith.shrui %span, %one : i64
+      %mid = arith.addi %lo1, %half : i64
+      %p = llvm.getelementptr inbounds %base[%mid] : (!llvm.ptr, i64) -> !llvm.ptr, TY
+      %x = llvm.load %p : !llvm.ptr -> TY
+      %less = arith.cmpi ult, %x, %key : TY
+      %mid1 = arith.addi %mid, %one : i64
+      %lo2 = arith.select %less, %mid1, %lo1 : i64
+      %hi2 = arith.select %less, %hi1, %mid : i64
+      scf.yield %lo2, %hi2 : i64, i64
+    }
+    %inside = arith.cmpi ult, %r#0, %end : i64
+    %res = scf.if %inside -> (i64) {
+      %p = llvm.getelementptr inbounds %base[%r#0] : (!llvm.ptr, i64) -> !llvm.ptr, TY
+      %x = llvm.load %p : !llvm.ptr -> TY
+      %hit = arith.cmpi eq, %x, %key : TY
+      %e = arith.select %hit, %r#0, %none : i64
+      scf.yield %e : i64
+    } else {
+      scf.yield %none : i64
+    }
+    return %res : i64
+  }
+)mlir";
+  for (size_t at; (at = text.find("TY")) != std::string::npos;)
+    text.replace(at, 2, ty.str());
+  return text;
+}
+
 /// polynomial approximation of math.log is f32 only.
 std::string logFunction() {
   std::string text = R"mlir(
@@ -1360,7 +1352,10 @@ struct WalkToGPUPass
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
     auto gpuModule = b.create<gpu::GPUModuleOp>(module.getLoc(),
                                                 "sluice_walks");
-    if (failed(appendDeviceCode(gpuModule, kDeviceLibrary, module.getLoc())))
+    if (failed(appendDeviceCode(gpuModule,
+                                kDeviceLibrary + sortedFindFunction("i32") +
+                                    sortedFindFunction("i64"),
+                                module.getLoc())))
       return signalPassFailure();
     auto reservoir = [&](walk::WalkOp w) {
       return sampler == "reservoir" || walk::gpuUsesReservoir(w);
