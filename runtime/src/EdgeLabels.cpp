@@ -53,20 +53,10 @@ sluice_status_t sluice::rt::readEdgeLabels(const std::string &path,
                       std::string("missing ") + (i ? "target" : "source") +
                           " vertex id (column " + std::to_string(i + 1) +
                           "; expected 3 columns: u v label)");
-      switch (parseUnsigned(fields[i].text, ids[i])) {
-      case NumberParse::Ok:
-        break;
-      case NumberParse::Negative:
-        return failAt(SLUICE_STATUS_PARSE_ERROR, fields[i].column,
-                      "negative vertex id " + quote(fields[i].text));
-      case NumberParse::TooLarge:
-        return failAt(SLUICE_STATUS_OUT_OF_RANGE, fields[i].column,
-                      "vertex id " + quote(fields[i].text) +
-                          " does not fit in 64 bits");
-      default:
-        return failAt(SLUICE_STATUS_PARSE_ERROR, fields[i].column,
-                      "expected a vertex id, got " + quote(fields[i].text));
-      }
+      sluice_status_t idStatus;
+      std::string idError;
+      if (!parseVertexIdField(fields[i].text, ids[i], idStatus, idError))
+        return failAt(idStatus, fields[i].column, idError);
       if (graph.idBase == 1 && ids[i] == 0)
         return failAt(SLUICE_STATUS_PARSE_ERROR, fields[i].column,
                       "vertex id 0 is not valid in a 1-based file");

@@ -275,3 +275,24 @@ bool sluice::rt::parseLabelField(std::string_view text, int32_t &label,
   label = static_cast<int32_t>(value);
   return true;
 }
+
+bool sluice::rt::parseVertexIdField(std::string_view text, uint64_t &id,
+                                    sluice_status_t &status,
+                                    std::string &message) {
+  switch (parseUnsigned(text, id)) {
+  case NumberParse::Ok:
+    return true;
+  case NumberParse::Negative:
+    status = SLUICE_STATUS_PARSE_ERROR;
+    message = "negative vertex id " + quote(text);
+    return false;
+  case NumberParse::TooLarge:
+    status = SLUICE_STATUS_OUT_OF_RANGE;
+    message = "vertex id " + quote(text) + " does not fit in 64 bits";
+    return false;
+  default:
+    status = SLUICE_STATUS_PARSE_ERROR;
+    message = "expected a vertex id, got " + quote(text);
+    return false;
+  }
+}

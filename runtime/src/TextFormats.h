@@ -55,6 +55,13 @@ NumberParse parseFloat(std::string_view text, float &value);
 bool parseLabelField(std::string_view text, int32_t &label,
                      sluice_status_t &status, std::string &message);
 
+/// A vertex-id column of a label file: an unsigned 64-bit integer. On
+/// failure returns false with the status and the message ("expected a
+/// vertex id, got 'x'", "negative vertex id '-1'", "vertex id 'N' does not
+/// fit in 64 bits").
+bool parseVertexIdField(std::string_view text, uint64_t &id,
+                        sluice_status_t &status, std::string &message);
+
 /// How the fields of an entry line are named and interpreted.
 struct EntryLayout {
   const char *idName[2] = {"source vertex id", "target vertex id"};

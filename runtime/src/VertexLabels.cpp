@@ -40,20 +40,10 @@ sluice_status_t sluice::rt::readVertexLabels(const std::string &path,
     Field fields[3];
     size_t count = splitFields(line, fields, 3);
     uint64_t raw = 0;
-    switch (parseUnsigned(fields[0].text, raw)) {
-    case NumberParse::Ok:
-      break;
-    case NumberParse::Negative:
-      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[0].column,
-                    "negative vertex id " + quote(fields[0].text));
-    case NumberParse::TooLarge:
-      return failAt(SLUICE_STATUS_OUT_OF_RANGE, fields[0].column,
-                    "vertex id " + quote(fields[0].text) +
-                        " does not fit in 64 bits");
-    default:
-      return failAt(SLUICE_STATUS_PARSE_ERROR, fields[0].column,
-                    "expected a vertex id, got " + quote(fields[0].text));
-    }
+    sluice_status_t idStatus;
+    std::string idError;
+    if (!parseVertexIdField(fields[0].text, raw, idStatus, idError))
+      return failAt(idStatus, fields[0].column, idError);
     if (count < 2)
       return failAt(SLUICE_STATUS_PARSE_ERROR, line.size() + 1,
                     "missing label (column 2)");
