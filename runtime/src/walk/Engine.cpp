@@ -637,6 +637,13 @@ public:
       : run(run), first(first), count(count), rows(rows), lengths(lengths),
         stats(stats) {}
 
+  /// Records that walker `local` of the chunk ended with `length` vertices.
+  void end(uint64_t local, uint32_t length) {
+    if (lengths)
+      lengths[local] = length;
+    ++stats.walks;
+  }
+
   /// The next walker that takes a step: its index in the chunk and its
   /// start vertex (already written to its row); false when none is left.
   bool take(uint64_t *local, uint32_t *start) {
@@ -719,9 +726,7 @@ public:
     // Slots [0, active) hold walkers; a finished one is replaced by the
     // next walker, or by the last slot's walker when none is left.
     auto finish = [&](uint32_t i) {
-      if (lengths)
-        lengths[local[i]] = length[i];
-      ++stats.walks;
+      feed.end(local[i], length[i]);
       stats.steps += length[i] - 1;
       if (begin(i))
         return true;
@@ -894,9 +899,7 @@ public:
     // Slots [0, active) hold walkers; a finished one is replaced by the
     // next walker, or by the last slot's walker when none is left.
     auto finish = [&](uint32_t i) {
-      if (lengths)
-        lengths[local[i]] = length[i];
-      ++stats.walks;
+      feed.end(local[i], length[i]);
       if (begin(i))
         return true;
       --active;
@@ -1626,11 +1629,16 @@ struct ChunkBuffer {
   bool ready = false;
 };
 
-uint64_t maxDegreeOf(const Run &run) {
-  uint64_t maxDegree = 0;
+/// Whether every degree is below 2^32 (the specialised loops keep degrees
+/// and indices in 32 bits); a scan only when the graph has 2^32 edges or
+/// more.
+bool degreesFit32(const Run &run) {
+  if (run.offsets[run.numVertices] <= UINT32_MAX)
+    return true;
   for (uint64_t v = 0; v < run.numVertices; ++v)
-    maxDegree = std::max(maxDegree, run.offsets[v + 1] - run.offsets[v]);
-  return maxDegree;
+    if (run.offsets[v + 1] - run.offsets[v] > UINT32_MAX)
+      return false;
+  return true;
 }
 
 sluice_status_t runWalks(const sluice_graph_t *graph,
@@ -1690,7 +1698,7 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
                                      : std::max(1u, std::thread::hardware_concurrency());
   AliasTables tables;
   if (mode == Mode::Alias) {
-    if (maxDegreeOf(run) > UINT32_MAX)
+    if (!degreesFit32(run))
       return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
                   "alias tables need degrees below 2^32");
     tables.build(run, threads);
@@ -1775,7 +1783,7 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
       (run.mode == Mode::Rejection || run.mode == Mode::Auto) &&
       !kernel->stop &&
       !kernel->update && !kernel->init && kernel->num_state == 0 &&
-      run.stopProbability == 0 && maxDegreeOf(run) <= UINT32_MAX &&
+      run.stopProbability == 0 && degreesFit32(run) &&
       !std::getenv("SLUICE_WALK_GENERIC");
   auto work = [&](uint32_t t, auto &walker) {
         for (;;) {
