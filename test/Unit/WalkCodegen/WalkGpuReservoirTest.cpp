@@ -15,6 +15,7 @@
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Target/Walk/WalkGpu.h"
 #include "test/Unit/Support/ChiSquare.h"
+#include "test/Unit/Support/HubGraph.h"
 #include "test/Unit/WalkCodegen/GpuEmulation.h"
 
 #include "sluice/gpu.h"
@@ -251,29 +252,12 @@ TEST_F(WalkGpuReservoir, AnUnboundedWalkFollowsItsExactLaw) {
 }
 
 TEST_F(WalkGpuReservoir, EdgeLabelsAreReadOnTheDevice) {
-  // The hub graph again, each edge {u, v} labelled (u + v) % 3.
-  std::vector<uint32_t> src, dst;
-  std::vector<int32_t> labels;
-  for (uint32_t v = 1; v <= 70; ++v) {
-    src.push_back(0);
-    dst.push_back(v);
-    labels.push_back(int32_t(v % 3));
-  }
-  for (uint32_t v = 1; v < 70; ++v) {
-    src.push_back(v);
-    dst.push_back(v + 1);
-    labels.push_back(int32_t((2 * v + 1) % 3));
-  }
-  sluice_graph_t *labelled = nullptr;
+  // The hub graph again, its edges labelled (test/Unit/Support/HubGraph.h).
   sluice_error_t rtError;
-  ASSERT_EQ(sluice_graph_create_from_edges(
-                71, src.size(), src.data(), dst.data(), nullptr,
-                labels.data(), nullptr, SLUICE_GRAPH_LOAD_UNDIRECTED,
-                &labelled, &rtError),
-            SLUICE_STATUS_OK)
-      << rtError.message;
-  std::unique_ptr<sluice_graph_t, void (*)(sluice_graph_t *)> release(
-      labelled, sluice_graph_release);
+  sluice::testgraphs::GraphPtr release =
+      sluice::testgraphs::hubGraph(true, &rtError);
+  ASSERT_TRUE(release) << rtError.message;
+  sluice_graph_t *labelled = release.get();
   ASSERT_EQ(sluice_graph_num_edges(labelled), uint64_t(ne));
   ASSERT_TRUE(sluice_graph_edge_labels(labelled));
 

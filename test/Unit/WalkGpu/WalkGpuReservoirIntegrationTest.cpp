@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "test/Unit/Support/ChiSquare.h"
+#include "test/Unit/Support/HubGraph.h"
 #include "test/Unit/WalkGpu/GpuWalkSupport.h"
 
 #include "sluice/gpu.h"
@@ -49,33 +50,15 @@ std::string reservoirPtxPath() {
   return artifactsDir() + "/reservoir-walks.ptx";
 }
 
-using GraphPtr = std::unique_ptr<sluice_graph_t, void (*)(sluice_graph_t *)>;
+using sluice::testgraphs::GraphPtr;
 
-/// A hub (0) joined to 70 vertices on a path 1 - 2 - ... - 70, undirected;
-/// with `labelled` each edge {u, v} carries a label in 0..2.
+/// The hub-and-path graph (test/Unit/Support/HubGraph.h).
 GraphPtr hubGraph(bool labelled) {
-  std::vector<uint32_t> src, dst;
-  std::vector<int32_t> labels;
-  for (uint32_t v = 1; v <= 70; ++v) {
-    src.push_back(0);
-    dst.push_back(v);
-    labels.push_back(int32_t(v % 3));
-  }
-  for (uint32_t v = 1; v < 70; ++v) {
-    src.push_back(v);
-    dst.push_back(v + 1);
-    labels.push_back(int32_t((2 * v + 1) % 3));
-  }
-  sluice_graph_t *g = nullptr;
   sluice_error_t error;
-  if (sluice_graph_create_from_edges(
-          71, src.size(), src.data(), dst.data(), nullptr,
-          labelled ? labels.data() : nullptr, nullptr,
-          SLUICE_GRAPH_LOAD_UNDIRECTED, &g, &error) != SLUICE_STATUS_OK) {
+  GraphPtr g = sluice::testgraphs::hubGraph(labelled, &error);
+  if (!g)
     ADD_FAILURE() << error.message;
-    g = nullptr;
-  }
-  return GraphPtr(g, sluice_graph_release);
+  return g;
 }
 
 struct Walks {
