@@ -17,6 +17,7 @@
 // Not a test: it is not registered with ctest. Results: bench/RESULTS.md.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/walks/BenchSupport.h"
 #include "bench/walks/ReferenceKernels.h"
 
 #include <algorithm>
@@ -49,15 +50,7 @@ const GraphSpec kGraphs[] = {
 
 constexpr uint64_t kWeightSeed = 1, kLabelSeed = 2;
 
-std::vector<std::string> split(const std::string &s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty())
-      out.push_back(item);
-  return out;
-}
+using sluice::benchwalks::split;
 
 [[noreturn]] void die(const std::string &message) {
   std::fprintf(stderr, "sluice-bench-walks: %s\n", message.c_str());

@@ -29,6 +29,7 @@
 // GPU machine without the toolchain (scripts/device-stage.sh). Not a test.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/walks/BenchSupport.h"
 #include "test/Unit/WalkGpu/GpuWalkSupport.h"
 
 #include "sluice/gpu.h"
@@ -58,15 +59,7 @@ std::string errorText(const sluice_error_t &error) {
   return text;
 }
 
-std::vector<std::string> split(const std::string &s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty())
-      out.push_back(item);
-  return out;
-}
+using sluice::benchwalks::split;
 
 std::vector<uint32_t> numbers(const std::string &s, const char *what) {
   std::vector<uint32_t> out;
