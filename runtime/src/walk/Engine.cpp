@@ -295,6 +295,37 @@ inline void prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 #define SLUICE_WALK_LAMBDA_INLINE
 #endif
 
+/// The trial cap of rejection before the exact two-pass fallback:
+/// min(64, max(4, 2 * degree)). Past 2 * degree trials the fallback
+/// (2 * degree weights) is the cheaper way to finish, e.g. at a vertex
+/// whose weights are all zero (metapath).
+inline uint32_t maxRejectionTrials(uint64_t degree) {
+  return static_cast<uint32_t>(std::min<uint64_t>(
+      kDefaultMaxRejectionTrials, std::max<uint64_t>(4, 2 * degree)));
+}
+
+/// One rejection trial with coin `u` in [0, 1) against `bound`: accepts
+/// when u * bound < weight. A coin below the pre-acceptance threshold
+/// `lower` (0: none) accepts without calling `weightOf` (the same
+/// decision; see Run::vertexLower). The coin is drawn before the weight:
+/// a weight draws nothing from the step's stream, so the order does not
+/// change the walks.
+template <class WeightFn>
+SLUICE_WALK_INLINE bool rejectionTrial(double u, double bound, double lower,
+                                       WeightFn &&weightOf,
+                                       SamplerStats &ss) {
+  double y = u * bound;
+  ++ss.rejectionTrials;
+  if (lower > 0 && y < lower) {
+    ++ss.preAccepted;
+    return true;
+  }
+  double w = weightOf();
+  if (w > bound)
+    ++ss.boundViolations;
+  return y < w;
+}
+
 /// Uniform in [0, n) for 0 < n < 2^32 by Lemire's multiply-shift from the
 /// word `word`, unbiased: in the rare case (probability < n / 2^32) that
 /// the word falls in the biased low part, further words come from `more`
@@ -574,44 +605,19 @@ private:
   }
 
   /// sampleRejection with the first proposal (s.pre) drawn in stage 0,
-  /// and at most min(64, max(4, 2 * degree)) trials before the exact
-  /// two-pass fallback: past 2 * degree trials the fallback (2 * degree
-  /// weights) is the cheaper way to finish, e.g. at a vertex whose weights
-  /// are all zero (metapath). Exact either way: an acceptance picks i with
+  /// and at most maxRejectionTrials(degree) trials before the exact
+  /// two-pass fallback. Exact either way: an acceptance picks i with
   /// probability proportional to w_i, and so does the fallback.
   template <class WeightFn>
   uint64_t rejection(Slot &s, uint64_t d, WeightFn &weight) {
     double bound = s.bound;
     SamplerStats &ss = stats.sampler;
-    uint32_t maxTrials = static_cast<uint32_t>(std::min<uint64_t>(
-        kDefaultMaxRejectionTrials, std::max<uint64_t>(4, 2 * d)));
     if (bound > 0 && std::isfinite(bound)) {
-      const double lower = s.lower;
+      const uint32_t maxTrials = maxRejectionTrials(d);
       for (uint32_t trial = 0; trial < maxTrials; ++trial) {
         uint64_t i = trial == 0 ? s.pre : uniformIndex(s.rng, d);
-        if (lower > 0) {
-          // The coin first (the weight draws nothing from s.rng, so the
-          // stream is the same): below the lower bound every candidate
-          // is accepted, without its weight.
-          double y = s.rng.nextDouble() * bound;
-          ++ss.rejectionTrials;
-          if (y < lower) {
-            ++ss.preAccepted;
-            return i;
-          }
-          double w = weight(i);
-          if (w > bound)
-            ++ss.boundViolations;
-          if (y < w)
-            return i;
-          continue;
-        }
-        double w = weight(i);
-        double y = s.rng.nextDouble() * bound;
-        ++ss.rejectionTrials;
-        if (w > bound)
-          ++ss.boundViolations;
-        if (y < w)
+        if (rejectionTrial(s.rng.nextDouble(), bound, s.lower,
+                           [&] { return weight(i); }, ss))
           return i;
       }
     }
@@ -1144,20 +1150,9 @@ private:
   /// first and a coin below it accepts without the weight. Counts the
   /// step when it accepts.
   SLUICE_WALK_INLINE bool trial(uint32_t i, uint64_t idx, double u) {
-    SamplerStats &ss = stats.sampler;
-    const double bd = bound[i];
-    const double lo = lower[i];
-    double y = u * bd;
-    ++ss.rejectionTrials;
-    if (lo > 0 && y < lo) {
-      ++ss.preAccepted;
-      countStep(false);
-      return true;
-    }
-    double wt = weight(i, idx);
-    if (wt > bd)
-      ++ss.boundViolations;
-    bool accept = y < wt;
+    bool accept = rejectionTrial(u, bound[i], lower[i],
+                                 [&] { return weight(i, idx); },
+                                 stats.sampler);
     if (accept)
       countStep(false);
     return accept;
@@ -1179,8 +1174,7 @@ private:
   /// trial `first` draws its index; then the exact fallback.
   uint64_t trials(uint32_t i, WalkRng &rng, uint32_t first) {
     const uint32_t d = degree[i];
-    uint32_t maxTrials = static_cast<uint32_t>(std::min<uint64_t>(
-        kDefaultMaxRejectionTrials, std::max<uint64_t>(4, 2 * uint64_t(d))));
+    const uint32_t maxTrials = maxRejectionTrials(d);
     for (uint32_t t = first; t < maxTrials; ++t) {
       uint64_t idx = uniformIndex(rng, d);
       if (trial(i, idx, rng.nextDouble()))
