@@ -39,7 +39,6 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
-#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -659,9 +658,7 @@ public:
       if (rows)
         rows[l * run.stride] = v;
       if (run.maxLength <= 1) {
-        if (lengths)
-          lengths[l] = 1;
-        ++stats.walks;
+        end(l, 1);
         continue;
       }
       *local = l;

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/src/walk/PhiloxLanes.h"
 
+#include "sluice/sampling.h"
+
 #include <string_view>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -31,10 +33,11 @@ namespace sluice::walk::detail {
 
 namespace {
 
+#ifdef SLUICE_PHILOX_X86
+// Philox4x32-10's multipliers and Weyl constants (sluice/sampling.h).
 constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;
 constexpr uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
 
-#ifdef SLUICE_PHILOX_X86
 __attribute__((target("avx2"))) void
 philoxAvx2(uint32_t n, uint64_t seed, uint32_t *c0, uint32_t *c1,
            uint32_t *c2, uint32_t *c3, uint32_t blockIndex) {
@@ -144,28 +147,16 @@ const Choice &chosen() {
 void philoxLanesPortable(uint32_t n, uint64_t seed, uint32_t *c0,
                          uint32_t *c1, uint32_t *c2, uint32_t *c3,
                          uint32_t blockIndex) {
+  const uint32_t key[2] = {static_cast<uint32_t>(seed),
+                           static_cast<uint32_t>(seed >> 32)};
   for (uint32_t i = 0; i < n; ++i) {
-    uint32_t x0 = blockIndex, x1 = c1[i], x2 = c2[i], x3 = c3[i];
-    uint32_t k0 = static_cast<uint32_t>(seed);
-    uint32_t k1 = static_cast<uint32_t>(seed >> 32);
-    for (int round = 0; round < 10; ++round) {
-      if (round > 0) {
-        k0 += kW0;
-        k1 += kW1;
-      }
-      uint64_t p0 = uint64_t(kM0) * x0;
-      uint64_t p1 = uint64_t(kM1) * x2;
-      uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ x1 ^ k0;
-      uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ x3 ^ k1;
-      x1 = static_cast<uint32_t>(p1);
-      x3 = static_cast<uint32_t>(p0);
-      x0 = n0;
-      x2 = n2;
-    }
-    c0[i] = x0;
-    c1[i] = x1;
-    c2[i] = x2;
-    c3[i] = x3;
+    const uint32_t counter[4] = {blockIndex, c1[i], c2[i], c3[i]};
+    uint32_t out[4];
+    philox4x32_10(counter, key, out);
+    c0[i] = out[0];
+    c1[i] = out[1];
+    c2[i] = out[2];
+    c3[i] = out[3];
   }
 }
 
