@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/MLIRGen.h"
 
+#include "dialects/Common/BoundedJSON.h"
 #include "dialects/Topo/IR/TopoOps.h"
 #include "frontends/sluice/ConstEval.h"
 #include "frontends/sluice/Frontend.h"
@@ -527,7 +528,7 @@ void MLIRGenImpl::elabBandwidths(ElabTopology &topo,
                           << "': " << buffer.getError().message();
     return;
   }
-  auto json = llvm::json::parse((*buffer)->getBuffer());
+  auto json = parseBoundedJSON((*buffer)->getBuffer());
   if (!json) {
     error(item.pathRange) << "bandwidth matrix '" << item.path
                           << "' is not valid JSON: "

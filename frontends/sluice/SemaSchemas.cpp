@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/SemaInternal.h"
 
+#include "dialects/Walk/IR/WalkLimits.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 using namespace sluice;
@@ -37,6 +39,7 @@ struct OptionSpec {
   bool required = false;
   bool positive = false;
   bool edgesOnly = false; ///< schedules: applies to edges loops only
+  int64_t max = 0;        ///< Int: the largest accepted value (0: none)
 };
 
 const llvm::StringRef kFormats[] = {"snap", "mtx", "csr", "edgelist"};
@@ -65,6 +68,12 @@ OptionSpec pos(llvm::StringRef name, OptKind kind) {
   return s;
 }
 OptionSpec opt(llvm::StringRef name, OptKind kind) { return {name, kind}; }
+/// A positive i64 of at most `max` (the runtime field it narrows to).
+OptionSpec upTo(llvm::StringRef name, int64_t max) {
+  OptionSpec s = pos(name, OptKind::Int);
+  s.max = max;
+  return s;
+}
 OptionSpec word(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> words,
                 bool edgesOnly = false) {
   OptionSpec s{name, OptKind::Word, words};
@@ -82,7 +91,8 @@ const std::vector<OptionSpec> &loadSpecs() {
 const std::vector<OptionSpec> &walkScheduleSpecs() {
   static const std::vector<OptionSpec> specs = {
       word("sampler", kSamplers), word("target", kTargets),
-      pos("threads", OptKind::Int), pos("walkers_per_thread", OptKind::Int)};
+      upTo("threads", walk::kMaxWalkThreads),
+      upTo("walkers_per_thread", walk::kMaxWalkersPerThread)};
   return specs;
 }
 
@@ -155,7 +165,7 @@ const llvm::StringRef kGnn[] = {"gnn"};
 std::vector<OptionSpec> withCommon(std::vector<OptionSpec> specs) {
   specs.push_back(opt("output", OptKind::String));
   specs.push_back(opt("seed", OptKind::Int));
-  specs.push_back(pos("threads", OptKind::Int));
+  specs.push_back(upTo("threads", walk::kMaxWalkThreads));
   return specs;
 }
 
@@ -191,7 +201,8 @@ const std::vector<JobAction> &jobActions() {
                  true,
                  false,
                  true,
-                 withCommon({pos("walks_per_vertex", OptKind::Int)})});
+                 withCommon({upTo("walks_per_vertex",
+                                  walk::kMaxWalksPerVertex)})});
     a.push_back(
         {"run", "an algorithm", {}, false, false, true, true, withCommon({})});
     return a;
@@ -337,9 +348,14 @@ void OptionChecker::checkInt(const OptionSpec &spec, ast::Expr *e) {
     s.error(e->range) << what(spec) << " expects i64, got " << typeName(t);
     return;
   }
-  if (const Value *v = s.valueOf(e))
-    if (spec.positive && v->i <= 0)
-      s.error(e->range) << what(spec) << " must be positive, got " << v->i;
+  const Value *v = s.valueOf(e);
+  if (!v)
+    return;
+  if (spec.positive && v->i <= 0)
+    s.error(e->range) << what(spec) << " must be positive, got " << v->i;
+  else if (spec.max && v->i > spec.max)
+    s.error(e->range) << what(spec) << " must be at most " << spec.max
+                      << ", got " << v->i;
 }
 
 void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {

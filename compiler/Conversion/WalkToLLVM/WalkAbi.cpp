@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/WalkToLLVM/WalkAbi.h"
 #include "compiler/Conversion/WalkRegionClone.h"
+#include "dialects/Walk/IR/WalkLimits.h"
 
 #include "sluice/walk.h"
 
@@ -33,6 +34,16 @@ static_assert(offsetof(sluice_walk_frame_t, prev) == 32 &&
 static_assert(offsetof(sluice_walk_kernel_t, weight) == 32 &&
                   sizeof(sluice_walk_kernel_t) == 96,
               "walk.h's kernel changed: update kernelType()");
+
+// The option ranges the compiler checks are the ones the runtime checks.
+static_assert(walk::kMaxWalkThreads == SLUICE_WALK_MAX_THREADS &&
+                  walk::kMaxWalkersPerThread ==
+                      SLUICE_WALK_MAX_WALKERS_PER_THREAD &&
+                  walk::kMaxWalksPerVertex ==
+                      int64_t(UINT32_MAX) && // options.walks_per_vertex
+                  walk::kMaxWalkLength ==
+                      int64_t(UINT32_MAX), // options.max_length
+              "walk option limits differ between WalkLimits.h and walk.h");
 
 namespace {
 

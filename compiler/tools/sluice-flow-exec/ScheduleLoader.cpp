@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/tools/sluice-flow-exec/ScheduleLoader.h"
 
+#include "dialects/Common/BoundedJSON.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -145,7 +146,7 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
   if (!std::isfinite(options.byteScale) || options.byteScale <= 0)
     return r.error("options", "byte scale must be finite and positive, got " +
                                   std::to_string(options.byteScale));
-  llvm::Expected<json::Value> parsed = json::parse(text);
+  llvm::Expected<json::Value> parsed = parseBoundedJSON(text);
   if (!parsed)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    file + ": invalid JSON: " +

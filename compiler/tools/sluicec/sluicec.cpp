@@ -13,6 +13,7 @@
 #include "dialects/Plan/IR/PlanOps.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
+#include "dialects/Walk/IR/WalkLimits.h"
 
 #include "mlir/IR/AsmState.h"
 
@@ -128,7 +129,7 @@ static cl::opt<uint64_t> walkMaxLength(
     cl::desc("--run: cap on the vertices per walk; required for a walk "
              "without `length` (its walks end by stop probability / stop, "
              "or are cut at the cap)"),
-    cl::init(0));
+    cl::init(0), cl::value_desc("n"), cl::cat(sluiceCategory));
 static cl::opt<bool> compileWalks(
     "c", cl::desc("Compile the program's walks to an object file (-o, "
                   "default <input>.o) and a C header next to it (.h)"),
@@ -425,6 +426,11 @@ static int runWalkProgram(Compilation &compilation) {
   }
   target::WalkRunOptions options;
   options.job = jobName;
+  if (walkThreads > walk::kMaxWalkThreads) {
+    llvm::errs() << "sluicec: error: --walk-threads must be at most "
+                 << walk::kMaxWalkThreads << ", got " << walkThreads << "\n";
+    return 1;
+  }
   options.threads = walkThreads;
   options.walksOut = walksOut;
   if (walkCostRatio < 0 || !std::isfinite(walkCostRatio)) {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Walk/IR/WalkOps.h"
+#include "dialects/Walk/IR/WalkLimits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -256,10 +257,13 @@ LogicalResult WalkOp::verifyRegions() {
            << *s << "' is not one of auto, rejection, reservoir, alias";
   if (auto t = getTarget(); t && *t != "cpu" && *t != "gpu")
     return emitOpError("target '") << *t << "' is not one of cpu, gpu";
-  if (auto t = getThreads(); t && *t <= 0)
-    return emitOpError("threads must be positive");
-  if (auto t = getWalkersPerThread(); t && *t <= 0)
-    return emitOpError("walkers_per_thread must be positive");
+  if (auto t = getThreads(); t && (*t <= 0 || *t > kMaxWalkThreads))
+    return emitOpError("threads must be in [1, ")
+           << kMaxWalkThreads << "], got " << *t;
+  if (auto t = getWalkersPerThread();
+      t && (*t <= 0 || *t > kMaxWalkersPerThread))
+    return emitOpError("walkers_per_thread must be in [1, ")
+           << kMaxWalkersPerThread << "], got " << *t;
   if (auto c = getWeightClass(); c && !isWeightClass(*c))
     return emitOpError("weight_class '")
            << *c << "' is not one of constant, parameter, static, dynamic";
@@ -321,8 +325,12 @@ LogicalResult JobOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
              << p.getName().getValue() << "', which is not a parameter of '"
              << getWalk() << "'";
   }
-  if (auto n = getWalksPerVertex(); n && *n <= 0)
-    return emitOpError("walks_per_vertex must be positive");
+  if (auto n = getWalksPerVertex(); n && (*n <= 0 || *n > kMaxWalksPerVertex))
+    return emitOpError("walks_per_vertex must be in [1, ")
+           << kMaxWalksPerVertex << "], got " << *n;
+  if (auto t = getThreads(); t && (*t <= 0 || *t > kMaxWalkThreads))
+    return emitOpError("threads must be in [1, ")
+           << kMaxWalkThreads << "], got " << *t;
   return success();
 }
 

@@ -162,6 +162,11 @@ typedef struct sluice_walk_kernel_t {
   sluice_walk_bound_fn_t sum_lower_bound; /* of the sum over cur's edges */
 } sluice_walk_kernel_t;
 
+/* Limits of sluice_walk_options_t, checked by sluice_walk_run (and by the
+ * compiler, which reports them at the option that breaks them). */
+#define SLUICE_WALK_MAX_THREADS 1024u
+#define SLUICE_WALK_MAX_WALKERS_PER_THREAD 65536u
+
 /* One run of a walk over a graph. */
 typedef struct sluice_walk_options_t {
   uint32_t max_length; /* vertices per walk, counting the start (>= 1) */
@@ -173,8 +178,8 @@ typedef struct sluice_walk_options_t {
   uint64_t num_starts;
   uint32_t walks_per_vertex; /* >= 1 */
   uint64_t seed;
-  uint32_t threads;            /* 0 = hardware concurrency */
-  uint32_t walkers_per_thread; /* interleaved walkers per thread; 0 = engine default */
+  uint32_t threads;            /* 0 = hardware concurrency; at most SLUICE_WALK_MAX_THREADS */
+  uint32_t walkers_per_thread; /* interleaved walkers per thread; 0 = engine default; at most SLUICE_WALK_MAX_WALKERS_PER_THREAD */
   sluice_walk_sampler_t sampler;
   /* The cost ratio r = c_rej / c_res of the cost model; 0 = calibrate at
    * start-up (sluice_sampler_calibrate_cost_ratio). */

@@ -66,7 +66,7 @@ enum class Mode {
 };
 
 constexpr uint32_t kDefaultWalkersPerThread = 64;
-constexpr uint32_t kMaxWalkersPerThread = 1u << 16;
+constexpr uint32_t kMaxWalkersPerThread = SLUICE_WALK_MAX_WALKERS_PER_THREAD;
 constexpr uint64_t kMaxChunkWalkers = 4096;
 /// Output entries (u32) per chunk buffer, at most.
 constexpr uint64_t kChunkEntries = uint64_t(1) << 21;
@@ -1976,6 +1976,10 @@ extern "C" SLUICE_API sluice_status_t sluice_walk_run(
     return invalid(error,
                    "cost_ratio must be finite and >= 0 (0: calibrate), got " +
                        std::to_string(o.cost_ratio));
+  if (o.threads > SLUICE_WALK_MAX_THREADS)
+    return invalid(error, "threads must be at most " +
+                              std::to_string(SLUICE_WALK_MAX_THREADS) +
+                              ", got " + std::to_string(o.threads));
   if (o.walkers_per_thread > kMaxWalkersPerThread)
     return invalid(error, "walkers_per_thread must be at most " +
                               std::to_string(kMaxWalkersPerThread) + ", got " +

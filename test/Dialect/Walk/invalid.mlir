@@ -170,6 +170,52 @@ walk.job @j walk @w on "box" {params = {x = 1.0 : f64}}
 
 // -----
 
+// walks_per_vertex above the runtime's uint32_t (it used to be cut to 1).
+walk.graph @g "g.txt" format "snap"
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+// expected-error@+1 {{'walk.job' op walks_per_vertex must be in [1, 4294967295], got 4294967297}}
+walk.job @j walk @w on "box" {walks_per_vertex = 4294967297 : i64}
+
+// -----
+
+// A job's threads above SLUICE_WALK_MAX_THREADS.
+walk.graph @g "g.txt" format "snap"
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+// expected-error@+1 {{'walk.job' op threads must be in [1, 1024], got 4294967297}}
+walk.job @j walk @w on "box" {threads = 4294967297 : i64}
+
+// -----
+
+// A schedule's threads above SLUICE_WALK_MAX_THREADS.
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op threads must be in [1, 1024], got 0}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], threads = 0 : i64}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// A schedule's walkers_per_thread above SLUICE_WALK_MAX_WALKERS_PER_THREAD.
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op walkers_per_thread must be in [1, 65536], got 65537}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], walkers_per_thread = 65537 : i64}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
 func.func @f() {
   // expected-error@+1 {{'walk.step' op must be inside a walk.walk}}
   %s = walk.step : i64
