@@ -4,6 +4,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+#include <charconv>
 #include <cmath>
 #include <vector>
 
@@ -212,4 +213,12 @@ std::string sluice::formatQuantity(double v, const Dim &dim) {
   if (!dim.isNone())
     os << " " << dim.name();
   return out;
+}
+
+std::string sluice::formatNumber(double v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof(buf), v);
+  if (res.ec != std::errc())
+    return std::to_string(v);
+  return std::string(buf, res.ptr);
 }

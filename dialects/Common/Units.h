@@ -78,6 +78,10 @@ std::string chooseDisplayUnit(double baseValue, const Dim &dim);
 /// ("80 GiB", "25 GB/s", "1.5 us"); falls back to the base-unit formula.
 std::string formatQuantity(double baseValue, const Dim &dim);
 
+/// A plain number in the shortest form that reads back exactly ("-1", "0.5",
+/// "1e-09", "nan"), for messages.
+std::string formatNumber(double v);
+
 } // namespace sluice
 
 #endif // SLUICE_DIALECTS_COMMON_UNITS_H

@@ -93,12 +93,6 @@ std::vector<unsigned> widestPathOver(unsigned numNodes,
 }
 } // namespace
 
-std::string detail::formatNumber(double v) {
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof(buf), v);
-  assert(res.ec == std::errc() && "double does not fit its buffer");
-  return std::string(buf, res.ptr);
-}
 
 llvm::Error detail::checkOptions(const SolveOptions &o) {
   if (!(o.relativeTolerance > 0 && o.relativeTolerance < 1))

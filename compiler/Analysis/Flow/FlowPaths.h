@@ -14,6 +14,7 @@
 #ifndef SLUICE_COMPILER_ANALYSIS_FLOW_FLOWPATHS_H
 #define SLUICE_COMPILER_ANALYSIS_FLOW_FLOWPATHS_H
 
+#include "dialects/Common/Units.h"
 #include "compiler/Analysis/Flow/FlowSchedule.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -30,9 +31,8 @@ inline llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
 
-/// A number in the shortest form that reads back exactly ("-1", "0.5",
-/// "1e-09"), for messages.
-std::string formatNumber(double v);
+/// A number in the shortest form that reads back exactly, for messages.
+using ::sluice::formatNumber;
 
 /// Checks the tolerances of `options`.
 llvm::Error checkOptions(const SolveOptions &options);

@@ -12,6 +12,7 @@
 
 #include <cassert>
 #include <cstdio>
+#include <tuple>
 
 namespace sluice::model {
 
@@ -66,6 +67,21 @@ std::string TransformerConfig::validate() const {
     return "expected non-negative kv heads, got " + std::to_string(kvHeads);
   if (ffn < 0)
     return "expected non-negative ffn, got " + std::to_string(ffn);
+  // Far above any published model, and low enough that every count and
+  // per-layer table the cost models build stays within int64 and memory.
+  for (auto [what, v, max] :
+       {std::tuple<const char *, int64_t, int64_t>{"layers", layers,
+                                                   kMaxLayers},
+        {"hidden", hidden, kMaxWidth},
+        {"heads", heads, kMaxHeads},
+        {"kv heads", kvHeads, kMaxHeads},
+        {"ffn", ffn, 4 * kMaxWidth},
+        {"seq", seq, kMaxSeq},
+        {"vocab", vocab, kMaxVocab},
+        {"dtype bytes", dtypeBytes, 8}})
+    if (v > max)
+      return std::string(what) + " must be at most " + std::to_string(max) +
+             ", got " + std::to_string(v);
   if (hidden % heads != 0)
     return "hidden " + std::to_string(hidden) + " is not a multiple of heads " +
            std::to_string(heads);

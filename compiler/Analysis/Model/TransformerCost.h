@@ -30,6 +30,16 @@ enum class NormKind { LayerNorm, RMSNorm };
 /// embeddings (Llama, no parameters).
 enum class PositionKind { Learned, Rotary };
 
+/// The largest sizes validate() accepts: far above any published model, and
+/// low enough that parameter counts, FLOPs and per-layer tables fit in int64
+/// and in memory (a 10^8-layer request used to end in "LLVM ERROR: out of
+/// memory").
+constexpr int64_t kMaxLayers = 100000;
+constexpr int64_t kMaxWidth = 1 << 20;   ///< hidden (ffn: 4x)
+constexpr int64_t kMaxHeads = 1 << 16;
+constexpr int64_t kMaxSeq = 1 << 24;     ///< tokens
+constexpr int64_t kMaxVocab = 1 << 24;
+
 /// A decoder-only transformer. Zero for `kvHeads` means `heads` (multi-head
 /// attention); zero for `ffn` means 4*hidden.
 struct TransformerConfig {

@@ -630,6 +630,9 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
     return fail("invalid machine '" + machine.name + "': " + err);
   if (job.batch <= 0)
     return fail("batch must be positive, got " + llvm::Twine(job.batch));
+  if (job.batch > model::kMaxSeq)
+    return fail("batch must be at most " + llvm::Twine(model::kMaxSeq) +
+                " sequences, got " + llvm::Twine(job.batch));
   int64_t micro = job.microBatch > 0 ? job.microBatch : job.batch;
   if (job.microBatch < 0 || job.batch % micro != 0)
     return fail("batch " + llvm::Twine(job.batch) +

@@ -342,6 +342,10 @@ llvm::Error checkInputs(const InferenceJob &job, const Machine &m) {
   if (job.prompt <= 0 || job.generate <= 0)
     return fail("prompt and generated lengths must be positive, got " +
                 llvm::Twine(job.prompt) + " and " + llvm::Twine(job.generate));
+  if (job.prompt > model::kMaxSeq || job.generate > model::kMaxSeq - job.prompt)
+    return fail("prompt plus generated tokens must be at most " +
+                llvm::Twine(model::kMaxSeq) + ", got " +
+                llvm::Twine(job.prompt) + " + " + llvm::Twine(job.generate));
   return llvm::Error::success();
 }
 

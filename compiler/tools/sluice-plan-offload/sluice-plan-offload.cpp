@@ -14,6 +14,7 @@
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/TopoPipeline.h"
+#include "dialects/Common/Units.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <chrono>
 
 using namespace sluice;
@@ -155,6 +157,36 @@ static int fail(const llvm::Twine &msg) {
   return 1;
 }
 
+/// The numeric options, checked before anything uses them: an override
+/// that is NaN or negative is an error, not the machine's value.
+static bool checkOptions() {
+  auto bad = [](const llvm::Twine &msg) {
+    fail(msg);
+    return false;
+  };
+  for (cl::opt<double> *o :
+       {&gpuMemoryMiB, &hostMemoryGiB, &cpuAdamRate, &gpuEfficiency})
+    if (!std::isfinite(o->getValue()) || o->getValue() < 0)
+      return bad("--" + o->ArgStr + " must be a finite number >= 0 (0: the "
+                 "machine's), got " + formatNumber(o->getValue()));
+  if (gpuEfficiency > 1)
+    return bad("--gpu-efficiency must be at most 1, got " +
+               formatNumber(gpuEfficiency));
+  if (!std::isfinite(gradCompression) || gradCompression <= 0 ||
+      gradCompression > 1)
+    return bad("--grad-compression must lie in (0, 1] (1: none), got " +
+               formatNumber(gradCompression));
+  for (cl::opt<int64_t> *o : {&layers, &hidden, &heads, &seq, &microBatch})
+    if (o->getValue() < 0)
+      return bad("--" + o->ArgStr + " must be >= 0, got " +
+                 llvm::Twine(o->getValue()));
+  for (cl::opt<int64_t> *o : {&vocab, &batch, &prompt, &generate, &mlpBatch})
+    if (o->getValue() <= 0)
+      return bad("--" + o->ArgStr + " must be positive, got " +
+                 llvm::Twine(o->getValue()));
+  return true;
+}
+
 /// The machine: a preset, or the topology of a .sluice file.
 static std::optional<Machine> loadMachine() {
   TopoMachineOptions topts;
@@ -237,6 +269,8 @@ int main(int argc, char **argv) {
       "Models: " + modelPresetNames() +
           "\nMachines: " + machinePresetNames() + ", or a .sluice file\n");
 
+  if (!checkOptions())
+    return 1;
   std::optional<model::TransformerConfig> cfg;
   if (!modelName.empty()) {
     if (layers || hidden || heads)

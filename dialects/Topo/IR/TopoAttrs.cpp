@@ -32,7 +32,7 @@ using namespace sluice::topo;
 /// The shortest text that reads back as exactly `value`: integers below
 /// 1e15 without a fraction ("80"), otherwise the shortest "%g" form that
 /// round-trips ("2.5", "1e-06").
-static std::string formatNumber(double value) {
+static std::string formatQuantityNumber(double value) {
   std::string out;
   llvm::raw_string_ostream os(out);
   if (std::isfinite(value) && value == std::trunc(value) &&
@@ -73,7 +73,7 @@ Dim QuantityAttr::getDim() const {
 }
 
 std::string QuantityAttr::str() const {
-  return formatNumber(getValue()) + " " + getUnit().str();
+  return formatQuantityNumber(getValue()) + " " + getUnit().str();
 }
 
 /// Parses the body of `#topo.q<body>`: a decimal number (sign, digits,
