@@ -972,11 +972,12 @@ TValue WalkGen::lowerBinary(const BinaryExpr &b) {
       case BinaryOp::Mul:
         r = builder.create<MulIOp>(l, lhs.value, rhs.value);
         break;
+      // A zero divisor faults at run time instead of trapping (walk.idiv).
       case BinaryOp::Div:
-        r = builder.create<DivSIOp>(l, lhs.value, rhs.value);
+        r = builder.create<walk::IntDivOp>(l, builder.getI64Type(), lhs.value, rhs.value);
         break;
       default:
-        r = builder.create<RemSIOp>(l, lhs.value, rhs.value);
+        r = builder.create<walk::IntRemOp>(l, builder.getI64Type(), lhs.value, rhs.value);
         break;
       }
       return {r, ast::Type::of(K::Int)};

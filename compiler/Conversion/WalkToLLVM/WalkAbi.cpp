@@ -249,6 +249,12 @@ LogicalResult Outliner::lowerWalkOp(Operation *op) {
     // The list is already a pointer; a bad index is a fault in the frame.
     result = call(b, loc, "sluice_kernel_list_get", types.i64,
                   {frame, lg->getOperand(0), lg.getIndex()});
+  } else if (isa<walk::IntDivOp, walk::IntRemOp>(op)) {
+    // A zero divisor is a fault in the frame, not SIGFPE.
+    result = call(b, loc,
+                  isa<walk::IntDivOp>(op) ? "sluice_kernel_idiv"
+                                          : "sluice_kernel_irem",
+                  types.i64, {frame, op->getOperand(0), op->getOperand(1)});
   } else if (auto lm = dyn_cast<walk::LabelMassOp>(op)) {
     auto i32c = [&](int32_t v) -> Value {
       return b.create<LLVM::ConstantOp>(loc, types.i32,
@@ -450,12 +456,13 @@ FailureOr<KernelInfo> sluice::conversion::outlineWalk(ModuleOp module,
   // walk.h: a kernel without an upper bound function must say UNBOUNDED.
   if (w.getUpperBound().empty())
     info.flags |= SLUICE_WALK_UNBOUNDED;
-  // walk.h: a weight that draws no random() and reads no list element
-  // neither consumes random numbers nor faults, so the engine may skip it
+  // walk.h: a weight that draws no random(), reads no list element and
+  // divides no integers neither consumes random numbers nor faults, so the engine may skip it
   // when the lower bound alone accepts a rejection trial.
   bool pure = !w.getWeight()
                    .walk([](Operation *op) {
-                     return isa<walk::RandomOp, walk::ListGetOp>(op)
+                     return isa<walk::RandomOp, walk::ListGetOp,
+                                walk::IntDivOp, walk::IntRemOp>(op)
                                 ? WalkResult::interrupt()
                                 : WalkResult::advance();
                    })

@@ -67,6 +67,8 @@ llvm::StringMap<void *> runtimeSymbols() {
   SLUICE_SYMBOL(sluice_kernel_edge_weight);
   SLUICE_SYMBOL(sluice_kernel_edge_label);
   SLUICE_SYMBOL(sluice_kernel_list_get);
+  SLUICE_SYMBOL(sluice_kernel_idiv);
+  SLUICE_SYMBOL(sluice_kernel_irem);
   SLUICE_SYMBOL(sluice_kernel_label_mass);
 #undef SLUICE_SYMBOL
   return s;

@@ -211,6 +211,7 @@ static std::optional<Machine> loadMachine() {
     registerSluiceDialects(registry);
     mlir::MLIRContext ctx(registry);
     ctx.loadAllAvailableDialects();
+    ctx.printOpOnDiagnostic(false); // errors name the source, not the IR
     llvm::SourceMgr sourceMgr;
     mlir::SourceMgrDiagnosticHandler diag(sourceMgr, &ctx);
     Compilation c(ctx, sourceMgr);

@@ -130,6 +130,11 @@ static cl::opt<uint64_t> walkMaxLength(
              "without `length` (its walks end by stop probability / stop, "
              "or are cut at the cap)"),
     cl::init(0), cl::value_desc("n"), cl::cat(sluiceCategory));
+static cl::opt<bool> debugIR(
+    "debug",
+    cl::desc("Attach the IR of the operation to each error (for compiler "
+             "developers; users' errors name the source only)"),
+    cl::init(false), cl::cat(sluiceCategory));
 static cl::opt<bool> compileWalks(
     "c", cl::desc("Compile the program's walks to an object file (-o, "
                   "default <input>.o) and a C header next to it (.h)"),
@@ -504,6 +509,8 @@ int main(int argc, char **argv) {
   registerSluiceDialects(registry);
   mlir::MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  // Errors name the source; the IR behind them is for --debug.
+  ctx.printOpOnDiagnostic(debugIR);
 
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);

@@ -407,6 +407,29 @@ def Walk_ListGetOp : Walk_FrameOp<"list_get"> {
   let assemblyFormat = "$list `[` $index `]` attr-dict `:` type($result)";
 }
 
+// Not Pure: a fault is a side effect that must not be speculated out of the
+// branch that guards it (`if k != 0 then n / k else 0`).
+class Walk_IntDivisionOp<string mnemonic, string what, string example>
+    : Walk_Op<mnemonic, [NoMemoryEffect]> {
+  let summary = "Integer " # what # " that faults instead of trapping";
+  let description = !strconcat([{
+    The integer }], what, [{ of a walk program, truncated toward zero as in C.
+    A zero divisor (and -2^63 / -1, whose quotient is not an i64) is a
+    run-time error of the kernel, recorded in the frame's fault slot like a
+    list index out of range; the result is then 0 and the engine stops the
+    run with a located message. -2^63 % -1 is 0. Allowed everywhere.
+    Example: }], example, [{.
+  }]);
+  let arguments = (ins I64:$lhs, I64:$rhs);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Walk_IntDivOp : Walk_IntDivisionOp<"idiv", "quotient `a / b`",
+                                        "`%q = walk.idiv %n, %k : i64`">;
+def Walk_IntRemOp : Walk_IntDivisionOp<"irem", "remainder `a % b`",
+                                        "`%r = walk.irem %n, %k : i64`">;
+
 def Walk_ListSizeOp : Walk_FrameOp<"list_size"> {
   let summary = "Number of elements of a list parameter";
   let description = [{ `size(xs)`. `%n = walk.list_size %schema : i64`. }];

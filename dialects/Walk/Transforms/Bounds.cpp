@@ -346,7 +346,8 @@ void WeightAnalysis::visit(Operation *op) {
       })
       .Case<arith::CmpFOp, arith::AndIOp, arith::OrIOp, arith::XOrIOp,
             HasEdgeOp>([&](Operation *) {})
-      .Case<arith::DivSIOp, arith::RemSIOp, arith::RemFOp>([&](Operation *) {
+      .Case<arith::DivSIOp, arith::RemSIOp, arith::RemFOp, IntDivOp,
+            IntRemOp>([&](Operation *) {
         r.reason = "integer division and '%' are not bounded by the analysis";
       })
       .Case<scf::IfOp>([&](scf::IfOp ifOp) {

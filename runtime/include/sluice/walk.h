@@ -32,7 +32,8 @@ extern "C" {
  * for another version is refused with SLUICE_STATUS_UNSUPPORTED. */
 #define SLUICE_WALK_ABI_VERSION 2
 
-/* A run-time error inside a kernel function (a list index out of range):
+/* A run-time error inside a kernel function (a list index out of range, an
+ * integer division by zero):
  * the kernel records the first one in the frame's `fault` slot, goes on
  * with a neutral value (0), and the engine stops the run and reports it
  * (sluice_walk_run returns SLUICE_STATUS_OUT_OF_RANGE with a message naming
@@ -40,7 +41,13 @@ extern "C" {
 typedef enum sluice_walk_fault_code_e {
   SLUICE_WALK_FAULT_NONE = 0,
   /* `xs[i]` with i outside [0, size(xs)): `index` and `size` say which. */
-  SLUICE_WALK_FAULT_LIST_INDEX = 1
+  SLUICE_WALK_FAULT_LIST_INDEX = 1,
+  /* Integer `a / 0`: `index` is the dividend a. */
+  SLUICE_WALK_FAULT_DIVISION_BY_ZERO = 2,
+  /* Integer `a % 0`: `index` is the dividend a. */
+  SLUICE_WALK_FAULT_REMAINDER_BY_ZERO = 3,
+  /* Integer `-2^63 / -1`, whose quotient 2^63 is not an i64. */
+  SLUICE_WALK_FAULT_DIVISION_OVERFLOW = 4
 } sluice_walk_fault_code_t;
 
 typedef struct sluice_walk_fault_t {

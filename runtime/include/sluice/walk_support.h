@@ -37,6 +37,16 @@ SLUICE_API int64_t sluice_kernel_list_get(const sluice_walk_frame_t *f,
                                         const sluice_walk_list_t *list,
                                         int64_t index);
 
+/* Integer `a / b` and `a % b` of a walk program (truncated, as C), for the
+ * kernel function running on frame `f`. b == 0, and a / b with a = -2^63 and
+ * b = -1, are run-time errors recorded as sluice_kernel_list_get records a
+ * bad index (SLUICE_WALK_FAULT_DIVISION_BY_ZERO, _REMAINDER_BY_ZERO,
+ * _DIVISION_OVERFLOW), with 0 as the result. -2^63 % -1 is 0. */
+SLUICE_API int64_t sluice_kernel_idiv(const sluice_walk_frame_t *f, int64_t a,
+                                    int64_t b);
+SLUICE_API int64_t sluice_kernel_irem(const sluice_walk_frame_t *f, int64_t a,
+                                    int64_t b);
+
 /* The label mass of vertex v for the labels of `labels`: for each label l
  * of the list, the sum of the stored weights (1.0 each on an unweighted
  * graph) of v's out-edges u -> t with label(t) == l, or, when `edge` is

@@ -42,6 +42,18 @@ extern "C" size_t sluice_walk_fault_describe(const sluice_walk_fault_t *fault,
                       "list index %" PRId64 " out of range (the list has %" PRId64
                       " element%s)",
                       fault->index, fault->size, fault->size == 1 ? "" : "s");
+  else if (fault->code == SLUICE_WALK_FAULT_DIVISION_BY_ZERO)
+    n = std::snprintf(text, sizeof(text),
+                      "integer division by zero (%" PRId64 " / 0)",
+                      fault->index);
+  else if (fault->code == SLUICE_WALK_FAULT_REMAINDER_BY_ZERO)
+    n = std::snprintf(text, sizeof(text),
+                      "integer remainder by zero (%" PRId64 " %% 0)",
+                      fault->index);
+  else if (fault->code == SLUICE_WALK_FAULT_DIVISION_OVERFLOW)
+    n = std::snprintf(text, sizeof(text),
+                      "integer division overflows i64 (%" PRId64 " / -1)",
+                      fault->index);
   else
     n = std::snprintf(text, sizeof(text), "unknown kernel fault %d",
                       static_cast<int>(fault->code));
@@ -53,16 +65,15 @@ extern "C" size_t sluice_walk_fault_describe(const sluice_walk_fault_t *fault,
   return static_cast<size_t>(n);
 }
 
-extern "C" int64_t sluice_kernel_list_get(const sluice_walk_frame_t *f,
-                                        const sluice_walk_list_t *list,
-                                        int64_t index) {
-  if (__builtin_expect(list && index >= 0 && index < list->size, 1))
-    return list->data[index];
+/// Records a fault of the kernel function running on `f` and returns the
+/// neutral result 0; stops the process without a fault slot.
+static int64_t recordFault(const sluice_walk_frame_t *f, int32_t code,
+                           int64_t index, int64_t size) {
   sluice_walk_fault_t fault;
   std::memset(&fault, 0, sizeof(fault));
-  fault.code = SLUICE_WALK_FAULT_LIST_INDEX;
+  fault.code = code;
   fault.index = index;
-  fault.size = list ? list->size : 0;
+  fault.size = size;
   if (f) {
     fault.walker = f->walker;
     fault.step = f->step;
@@ -78,6 +89,33 @@ extern "C" int64_t sluice_kernel_list_get(const sluice_walk_frame_t *f,
   sluice_walk_fault_describe(&fault, text, sizeof(text));
   std::fprintf(stderr, "sluice: walk kernel error: %s\n", text);
   std::abort();
+}
+
+extern "C" int64_t sluice_kernel_list_get(const sluice_walk_frame_t *f,
+                                        const sluice_walk_list_t *list,
+                                        int64_t index) {
+  if (__builtin_expect(list && index >= 0 && index < list->size, 1))
+    return list->data[index];
+  return recordFault(f, SLUICE_WALK_FAULT_LIST_INDEX, index,
+                     list ? list->size : 0);
+}
+
+extern "C" int64_t sluice_kernel_idiv(const sluice_walk_frame_t *f, int64_t a,
+                                    int64_t b) {
+  if (__builtin_expect(b == 0, 0))
+    return recordFault(f, SLUICE_WALK_FAULT_DIVISION_BY_ZERO, a, 0);
+  if (__builtin_expect(b == -1 && a == INT64_MIN, 0))
+    return recordFault(f, SLUICE_WALK_FAULT_DIVISION_OVERFLOW, a, -1);
+  return a / b;
+}
+
+extern "C" int64_t sluice_kernel_irem(const sluice_walk_frame_t *f, int64_t a,
+                                    int64_t b) {
+  if (__builtin_expect(b == 0, 0))
+    return recordFault(f, SLUICE_WALK_FAULT_REMAINDER_BY_ZERO, a, 0);
+  if (b == -1)
+    return 0; // -2^63 % -1 traps on x86; the remainder is 0 for every a
+  return a % b;
 }
 
 extern "C" double sluice_kernel_label_mass(const sluice_graph_t *graph,

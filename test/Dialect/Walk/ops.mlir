@@ -139,3 +139,21 @@ walk.walk @typed on @g attributes {order = 1 : i64, param_names = ["schema", "so
     walk.state.set "hop"[0] = %h1 : i64
     walk.yield
   }
+
+// -----
+
+// Integer division and remainder that fault instead of trapping.
+// CHECK-LABEL: walk.walk @divides on @g
+// CHECK:         %[[Q:.*]] = walk.idiv %{{.*}}, %{{.*}} : i64
+// CHECK:         walk.irem %[[Q]], %{{.*}} : i64
+walk.graph @g "g.txt" format "snap"
+walk.walk @divides on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    %d = walk.degree %cur : i64
+    %n = walk.degree %next : i64
+    %q = walk.idiv %d, %n : i64
+    %r = walk.irem %q, %n : i64
+    %f = arith.sitofp %r : i64 to f64
+    walk.yield %f : f64
+  }

@@ -134,6 +134,15 @@ private:
         .Case<arith::SubIOp>([&](auto) { r.i = in(0).i - in(1).i; })
         .Case<arith::MulIOp>([&](auto) { r.i = in(0).i * in(1).i; })
         .Case<arith::RemSIOp>([&](auto) { r.i = in(0).i % in(1).i; })
+        // walk.idiv / walk.irem: the kernel's results, 0 where it faults.
+        .Case<walk::IntDivOp>([&](auto) {
+          int64_t a = in(0).i, b = in(1).i;
+          r.i = b == 0 || (b == -1 && a == INT64_MIN) ? 0 : a / b;
+        })
+        .Case<walk::IntRemOp>([&](auto) {
+          int64_t a = in(0).i, b = in(1).i;
+          r.i = b == 0 || b == -1 ? 0 : a % b;
+        })
         .Case<arith::AndIOp>([&](auto) { r.i = in(0).i & in(1).i; })
         .Case<arith::OrIOp>([&](auto) { r.i = in(0).i | in(1).i; })
         .Case<arith::XOrIOp>([&](auto) { r.i = in(0).i ^ in(1).i; })
