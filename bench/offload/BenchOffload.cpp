@@ -10,6 +10,7 @@
 // --repeat runs with std::chrono::steady_clock around the planner call.
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Common/ToolVersion.h"
 #include "compiler/Analysis/Offload/FinetunePlanner.h"
 #include "compiler/Analysis/Offload/InferencePlanner.h"
 #include "compiler/Analysis/Offload/OffloadPresets.h"
@@ -28,7 +29,8 @@ using namespace sluice;
 using namespace sluice::offload;
 namespace cl = llvm::cl;
 
-static cl::opt<int> repeat("repeat", cl::desc("Runs per case (median)"),
+static cl::OptionCategory benchCat("sluice-bench-offload options");
+static cl::opt<int> repeat("repeat", cl::cat(benchCat), cl::desc("Runs per case (median)"),
                            cl::init(11));
 
 static double median(std::vector<double> v) {
@@ -49,6 +51,8 @@ static double timeIt(const std::function<void()> &f) {
 }
 
 int main(int argc, char **argv) {
+  sluice::installVersionPrinter("sluice-bench-offload");
+  cl::HideUnrelatedOptions(benchCat);
   cl::ParseCommandLineOptions(argc, argv, "offload planner benchmark\n");
   if (repeat < 1) {
     llvm::errs() << "sluice-bench-offload: error: --repeat must be >= 1\n";

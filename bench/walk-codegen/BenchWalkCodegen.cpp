@@ -12,6 +12,7 @@
 // reference. Not a test; results go to bench/RESULTS.md.
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Common/ToolVersion.h"
 #include "bench/walks/ReferenceKernels.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Target/Walk/WalkCompile.h"
@@ -75,19 +76,46 @@ int main(int argc, char **argv) {
   std::string graphPath =
       std::string(SLUICE_SHARED_DATA_DIR) + "/facebook_combined.txt.gz";
   unsigned threads = 2, repeat = 3;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  auto usage = [&](FILE *to) {
+    std::fprintf(to, "usage: %s [--graph FILE] [--threads N] [--repeat R]\n",
+                 argv[0]);
+  };
+  // A count in [1, 1024]; anything else is a usage error, not an exception.
+  auto count = [](const char *text, unsigned &out) {
+    unsigned long long v = 0;
+    if (llvm::StringRef(text).getAsInteger(10, v) || v < 1 || v > 1024)
+      return false;
+    out = static_cast<unsigned>(v);
+    return true;
+  };
+  for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
-    if (flag == "--graph")
+    if (flag == "--help" || flag == "-h") {
+      usage(stdout);
+      return 0;
+    }
+    if (flag == "--version") {
+      std::fputs(sluice::sluiceVersionText("sluice-bench-walk-codegen").c_str(),
+                 stdout);
+      return 0;
+    }
+    bool ok = i + 1 < argc;
+    if (ok && flag == "--graph")
       graphPath = argv[i + 1];
-    else if (flag == "--threads")
-      threads = static_cast<unsigned>(std::stoul(argv[i + 1]));
-    else if (flag == "--repeat")
-      repeat = static_cast<unsigned>(std::stoul(argv[i + 1]));
-    else {
-      std::fprintf(stderr, "usage: %s [--graph FILE] [--threads N] "
-                           "[--repeat R]\n", argv[0]);
+    else if (ok && flag == "--threads")
+      ok = count(argv[i + 1], threads);
+    else if (ok && flag == "--repeat")
+      ok = count(argv[i + 1], repeat);
+    else
+      ok = false;
+    if (!ok) {
+      std::fprintf(stderr, "%s: error: bad option '%s'%s%s\n", argv[0],
+                   flag.c_str(), i + 1 < argc ? " " : "",
+                   i + 1 < argc ? argv[i + 1] : "");
+      usage(stderr);
       return 2;
     }
+    ++i;
   }
   llvm::SmallString<128> dir;
   if (llvm::sys::fs::createUniqueDirectory("sluice-bench-cg", dir))

@@ -11,6 +11,7 @@
 // options. See docs/flows.md ("Executor").
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Common/ToolVersion.h"
 #include "compiler/tools/sluice-flow-exec/ScheduleLoader.h"
 
 #include "sluice/flow.h"
@@ -210,6 +211,7 @@ void printText(const flowexec::LoadedSchedule &s, const sluice_flow_report_t &r,
 } // namespace
 
 int main(int argc, char **argv) {
+  installVersionPrinter("sluice-flow-exec");
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -6,6 +6,7 @@
 // under the normal (g++) build.
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Common/ToolVersion.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -20,6 +21,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int main(int argc, char **argv) {
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      llvm::outs() << "usage: sluice-fuzz-replay FILE|DIR...\n"
+                      "Runs the parser fuzz target once on each file (each "
+                      "regular file of each directory), in sorted order.\n";
+      return 0;
+    }
+    if (arg == "--version") {
+      llvm::outs() << sluice::sluiceVersionText("sluice-fuzz-replay");
+      return 0;
+    }
+    if (arg.starts_with("-")) {
+      llvm::errs() << "sluice-fuzz-replay: error: unknown option '" << arg
+                   << "' (usage: sluice-fuzz-replay FILE|DIR...)\n";
+      return 2;
+    }
     if (llvm::sys::fs::is_directory(argv[i])) {
       std::error_code ec;
       for (llvm::sys::fs::directory_iterator it(argv[i], ec), end;

@@ -4,6 +4,7 @@
 // driver of the dialect lit tests.
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Common/ToolVersion.h"
 #include "compiler/Conversion/Passes.h"
 #include "dialects/Topo/IR/TopoOps.h"
 #include "dialects/Topo/Transforms/Passes.h"
@@ -19,6 +20,7 @@
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
+  sluice::installVersionPrinter("sluice-opt");
   mlir::registerTransformsPasses();
   sluice::topo::registerTopoPasses();
   sluice::conversion::registerConversionPasses();

@@ -6,6 +6,7 @@
 // as JSON, a Chrome/Perfetto trace or a DeepSpeed configuration.
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Common/ToolVersion.h"
 #include "compiler/Analysis/Offload/FinetunePlanner.h"
 #include "compiler/Analysis/Offload/InferencePlanner.h"
 #include "compiler/Analysis/Offload/OffloadExport.h"
@@ -263,6 +264,7 @@ int main(int argc, char **argv) {
   // (hidden; --help-hidden lists them).
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
+  installVersionPrinter("sluice-plan-offload");
   cl::HideUnrelatedOptions(cat);
   cl::ParseCommandLineOptions(
       argc, argv,

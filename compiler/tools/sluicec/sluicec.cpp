@@ -4,6 +4,7 @@
 // runs the phases up to --emit=<phase> and writes that phase's result.
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Common/ToolVersion.h"
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/TopoPipeline.h"
@@ -488,6 +489,7 @@ int main(int argc, char **argv) {
   mlir::registerPassManagerCLOptions();
   // MLIR's and LLVM's options stay accepted (e.g. --mlir-print-ir-after-all)
   // but only ours are listed by --help; --help-hidden lists them all.
+  installVersionPrinter("sluicec");
   cl::HideUnrelatedOptions(sluiceCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
