@@ -294,6 +294,43 @@ TEST(GraphLoadErrors, TruncatedAndCorruptGzip) {
       << bad.error.message;
 }
 
+TEST(GraphLoadErrors, TrailingBytesAfterGzipAreAnError) {
+  TempDir dir;
+  writeGzip(dir.path("g.gz"), "0 1\n1 2\n");
+  const std::string packed = readFile(dir.path("g.gz"));
+  // Garbage (here a plain-text edge) after the last member.
+  writeFile(dir.path("garbage.gz"), packed + "7 8\n");
+  Loaded garbage = load(dir.path("garbage.gz"), options(SNAP));
+  EXPECT_EQ(garbage.status, SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_EQ(std::string(garbage.error.message),
+            "corrupt gzip data: 4 trailing bytes at byte " +
+                std::to_string(packed.size()) +
+                " after the end of the gzip stream are not another gzip "
+                "member");
+  EXPECT_FALSE(garbage.handleTouched);
+  // One stray byte, and zero padding, are garbage too.
+  for (const std::string &tail : {std::string("\x1f"), std::string(512, '\0')}) {
+    writeFile(dir.path("tail.gz"), packed + tail);
+    Loaded r = load(dir.path("tail.gz"), options(SNAP));
+    EXPECT_EQ(r.status, SLUICE_STATUS_DATA_CORRUPT) << tail.size();
+    EXPECT_NE(std::string(r.error.message).find("trailing bytes"),
+              std::string::npos)
+        << r.error.message;
+  }
+  // A second member that is itself truncated is reported as such.
+  writeFile(dir.path("half.gz"), packed + packed.substr(0, 12));
+  Loaded half = load(dir.path("half.gz"), options(SNAP));
+  EXPECT_EQ(half.status, SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_STREQ(half.error.message, "corrupt gzip data: unexpected end of file");
+  // A damaged CRC-32 trailer (the 8 bytes before the end).
+  std::string badCrc = packed;
+  badCrc[badCrc.size() - 6] ^= 0x40;
+  writeFile(dir.path("crc.gz"), badCrc);
+  Loaded crc = load(dir.path("crc.gz"), options(SNAP));
+  EXPECT_EQ(crc.status, SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_STREQ(crc.error.message, "corrupt gzip data: incorrect data check");
+}
+
 TEST(GraphLoadErrors, InvalidArguments) {
   TempDir dir;
   writeFile(dir.path("g.txt"), "0 1\n");
