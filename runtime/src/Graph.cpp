@@ -81,6 +81,9 @@ extern "C" sluice_status_t sluice_graph_create_from_edges(
                       std::to_string(numVertices));
     if (weights && !std::isfinite(weights[i]))
       return invalid("weight of edge " + std::to_string(i) + " is not finite");
+    if (weights && weights[i] < 0)
+      return invalid("weight of edge " + std::to_string(i) + " is negative (" +
+                     formatFloat(weights[i]) + ")");
     if (edgeLabels && edgeLabels[i] < 0)
       return invalid("edge " + std::to_string(i) + " has the negative label " +
                      std::to_string(edgeLabels[i]));

@@ -69,6 +69,8 @@ const ErrorCase kCases[] = {
      "edge weight 'nan' is not finite"},
     {"snap_huge_weight", SNAP, 0, COL, "0 1 1e50\n", RANGE, 1, 5,
      "edge weight '1e50' is out of range for float32"},
+    {"snap_negative_weight", SNAP, 0, COL, "0 1 2\n1 2 -0.5\n", PARSE, 2, 5,
+     "negative edge weight '-0.5' (edge weights must not be negative)"},
     {"snap_extra_after_weight", SNAP, 0, COL, "0 1 1.0 extra\n", PARSE, 1, 9,
      "unexpected column 4 'extra' (expected 3 columns)"},
     {"snap_missing_label", SNAP, LABELS, NOW, "0 1\n", PARSE, 1, 4,
@@ -128,6 +130,11 @@ const ErrorCase kCases[] = {
      1, "row index 4 is beyond the 3 declared rows"},
     {"mtx_column_beyond_size", MTX, 0, NOW, kBanner + "3 3 1\n1 5 1.0\n", PARSE,
      3, 3, "column index 5 is beyond the 3 declared columns"},
+    {"mtx_negative_weight", MTX, 0, COL, kBanner + "3 3 2\n1 2 1\n2 3 -1e3\n",
+     PARSE, 4, 5, "negative value '-1e3' (edge weights must not be negative)"},
+    {"mtx_negative_integer_weight", MTX, 0, COL,
+     "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -7\n",
+     PARSE, 3, 5, "negative value '-7' (edge weights must not be negative)"},
     {"mtx_zero_index", MTX, 0, NOW, kBanner + "3 3 1\n0 1 1.0\n", PARSE, 3, 1,
      "row index 0 is not valid in a 1-based file"},
     {"mtx_negative_index", MTX, 0, NOW, kBanner + "3 3 1\n-1 2 1.0\n", PARSE, 3,
@@ -420,6 +427,11 @@ TEST(GraphLoadErrors, EdgeArrays) {
                                            0, &g, &e),
             SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_STREQ(e.message, "weight of edge 1 is not finite");
+  const float negative[] = {1.0f, -2.5f};
+  EXPECT_EQ(sluice_graph_create_from_edges(3, 2, src, dst2, negative, nullptr,
+                                           nullptr, 0, &g, &e),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(e.message, "weight of edge 1 is negative (-2.5)");
   const int32_t labels[] = {0, -4};
   EXPECT_EQ(sluice_graph_create_from_edges(3, 2, src, dst2, nullptr, labels,
                                            nullptr, 0, &g, &e),

@@ -139,7 +139,7 @@ TEST(GraphTextFormats, AdjacencyIsSortedAndDuplicatesAreReported) {
 TEST(GraphTextFormats, WeightColumnAndFirstCopyWinsOnDeduplication) {
   TempDir dir;
   std::string path = dir.path("w.txt");
-  writeFile(path, "0 1 2.5\n0 1 7\n1 0 0.5\n2 2 -1e-3\n");
+  writeFile(path, "0 1 2.5\n0 1 7\n1 0 0.5\n2 2 1e-3\n");
   Loaded directed =
       load(path, options(SLUICE_GRAPH_FORMAT_SNAP,
                          SLUICE_GRAPH_LOAD_DEDUPLICATE, SLUICE_WEIGHTS_COLUMN));
@@ -148,7 +148,7 @@ TEST(GraphTextFormats, WeightColumnAndFirstCopyWinsOnDeduplication) {
   ASSERT_EQ(adj.size(), 3u);
   EXPECT_EQ(adj[0], (std::vector<Arc>{{1, 2.5f, -1}}));
   EXPECT_EQ(adj[1], (std::vector<Arc>{{0, 0.5f, -1}}));
-  EXPECT_EQ(adj[2], (std::vector<Arc>{{2, -1e-3f, -1}}));
+  EXPECT_EQ(adj[2], (std::vector<Arc>{{2, 1e-3f, -1}}));
   EXPECT_TRUE(sluice_graph_properties(directed.graph.get()) &
               SLUICE_GRAPH_WEIGHTED);
 
@@ -328,13 +328,21 @@ TEST(GraphTextFormats, MatrixMarketIntegerAndCaseInsensitiveBanner) {
   writeGzip(path, "%%matrixmarket MATRIX Coordinate Integer General\n"
                   "2 2 2\n"
                   "1 2 5\n"
-                  "2 1 -3\n");
+                  "2 1 3\n");
   Loaded r =
       load(path, options(SLUICE_GRAPH_FORMAT_AUTO, 0, SLUICE_WEIGHTS_COLUMN));
   ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
   auto adj = adjacency(r.graph.get());
   EXPECT_EQ(adj[0], (std::vector<Arc>{{1, 5.0f, -1}}));
-  EXPECT_EQ(adj[1], (std::vector<Arc>{{0, -3.0f, -1}}));
+  EXPECT_EQ(adj[1], (std::vector<Arc>{{0, 3.0f, -1}}));
+  // A negative value is no weight, but a matrix whose values are not the
+  // weights may hold one (GraphErrorsTest: mtx_negative_integer_weight).
+  writeGzip(path, "%%MatrixMarket matrix coordinate integer general\n"
+                  "2 2 1\n"
+                  "2 1 -3\n");
+  Loaded unweighted = load(path, options(SLUICE_GRAPH_FORMAT_AUTO));
+  ASSERT_EQ(unweighted.status, SLUICE_STATUS_OK) << formatted(unweighted.error);
+  EXPECT_EQ(sluice_graph_weights(unweighted.graph.get()), nullptr);
 }
 
 TEST(GraphTextFormats, MatrixMarketBodyIsOneBased) {
