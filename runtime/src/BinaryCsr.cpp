@@ -360,6 +360,7 @@ sluice_status_t sluice::rt::loadBinaryCsr(const std::string &path,
     return failErrno(error, errno, path, "cannot map");
   auto graph = std::make_unique<sluice_graph_t>();
   graph->mapping = std::make_unique<MappedFile>(map, size);
+  graph->inputs.push_back({path, st.st_dev, st.st_ino});
   const unsigned char *base = graph->mapping->bytes();
   auto view = [&](Section s) -> const void * {
     return at[s] ? base + at[s] : nullptr;

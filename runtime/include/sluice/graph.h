@@ -149,7 +149,8 @@ SLUICE_API sluice_status_t sluice_graph_create_from_edges(
 
 /* Writes `graph` in the binary CSR format: to a temporary file in the same
  * directory, fsync'd, then renamed over `path`. On error no file is left
- * behind and an existing `path` is unchanged. */
+ * behind and an existing `path` is unchanged. A `path` that is a file the
+ * graph was loaded from is INVALID_ARGUMENT. */
 SLUICE_API sluice_status_t sluice_graph_write_binary(
     const sluice_graph_t *graph, const char *path, sluice_error_t *error);
 

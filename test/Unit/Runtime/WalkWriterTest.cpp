@@ -275,6 +275,78 @@ TEST(WalkWriter, ReleaseWithoutCommitLeavesNothing) {
   EXPECT_EQ(readFile(path), "previous run");
 }
 
+TEST(WalkWriter, RefusesToOverwriteTheGraphsInputFiles) {
+  TempDir dir;
+  const std::string graphText = "0 1\n1 2\n2 3\n3 4\n4 5\n5 0\n";
+  writeFile(dir.path("g.txt"), graphText);
+  writeFile(dir.path("g.labels"), "0 1\n");
+  sluice_graph_load_options_t o = options(SLUICE_GRAPH_FORMAT_SNAP);
+  const std::string labels = dir.path("g.labels");
+  o.vertex_labels_path = labels.c_str();
+  Loaded r = load(dir.path("g.txt"), o);
+  ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
+  ASSERT_EQ(link(dir.path("g.txt").c_str(), dir.path("hard.txt").c_str()), 0);
+  ASSERT_EQ(symlink("g.txt", dir.path("soft.txt").c_str()), 0);
+  const std::vector<std::string> before = dir.list();
+  // The graph file itself, through "./", a hard link and a symbolic link,
+  // and the label file: refused before anything is created.
+  for (const std::string &out :
+       {dir.path("g.txt"), dir.root() + "/./g.txt", dir.path("hard.txt"),
+        dir.path("soft.txt"), dir.path("g.labels")}) {
+    sluice_walk_writer_t *w = nullptr;
+    sluice_error_t e;
+    EXPECT_EQ(sluice_walk_writer_open(out.c_str(), SLUICE_WALK_FORMAT_TEXT, 3,
+                                      0, r.graph.get(), &w, &e),
+              SLUICE_STATUS_INVALID_ARGUMENT)
+        << out;
+    EXPECT_EQ(w, nullptr);
+    const std::string input =
+        out == dir.path("g.labels") ? labels : dir.path("g.txt");
+    EXPECT_EQ(formatted(e), out +
+                                ": the walk output is the file the graph was "
+                                "read from ('" +
+                                input + "'); refusing to overwrite it");
+    EXPECT_EQ(sluice_walks_write(out.c_str(), SLUICE_WALK_FORMAT_NPY_INT32,
+                                 kWalks, kLengths, 3, 3, 0, r.graph.get(), &e),
+              SLUICE_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(sluice_graph_write_binary(r.graph.get(), out.c_str(), &e),
+              SLUICE_STATUS_INVALID_ARGUMENT)
+        << out;
+    EXPECT_NE(std::string(e.message).find("the binary graph output is the "
+                                          "file the graph was read from"),
+              std::string::npos)
+        << e.message;
+  }
+  EXPECT_EQ(dir.list(), before) << "no temporary was created";
+  EXPECT_EQ(readFile(dir.path("g.txt")), graphText);
+  // Another file is fine, and so is a copy with the same content.
+  writeFile(dir.path("copy.txt"), graphText);
+  EXPECT_EQ(sluice_walks_write(dir.path("copy.txt").c_str(),
+                               SLUICE_WALK_FORMAT_TEXT, kWalks, kLengths, 3, 3,
+                               0, r.graph.get(), nullptr),
+            SLUICE_STATUS_OK);
+  // A binary graph: its own file is an input too.
+  const std::string binary = dir.path("g.scsr");
+  ASSERT_EQ(sluice_graph_write_binary(r.graph.get(), binary.c_str(), nullptr),
+            SLUICE_STATUS_OK);
+  Loaded mapped = load(binary, options(SLUICE_GRAPH_FORMAT_BINARY));
+  ASSERT_EQ(mapped.status, SLUICE_STATUS_OK) << formatted(mapped.error);
+  EXPECT_EQ(sluice_walks_write(binary.c_str(), SLUICE_WALK_FORMAT_TEXT, kWalks,
+                               kLengths, 3, 3, 0, mapped.graph.get(), nullptr),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  // A graph built from arrays has no input file.
+  const uint32_t src[] = {0}, dst[] = {1};
+  sluice_graph_t *arrays = nullptr;
+  ASSERT_EQ(sluice_graph_create_from_edges(6, 1, src, dst, nullptr, nullptr,
+                                           nullptr, 0, &arrays, nullptr),
+            SLUICE_STATUS_OK);
+  GraphPtr owned(arrays);
+  EXPECT_EQ(sluice_walks_write(dir.path("g.txt").c_str(),
+                               SLUICE_WALK_FORMAT_TEXT, kWalks, kLengths, 3, 3,
+                               0, arrays, nullptr),
+            SLUICE_STATUS_OK);
+}
+
 TEST(WalkWriter, UnwritableDirectory) {
   TempDir dir;
   std::string path = dir.path("missing/w.txt");
