@@ -197,10 +197,22 @@ SLUICE_API sluice_status_t sluice_tier_wait_all(sluice_tier_manager_t *m,
 /* Waits for all I/O, then atomically writes `manifest_path` naming the
  * current disk copy of every persistent tensor; copies it no longer names
  * are deleted. A persistent tensor with unwritten changes or no copy:
- * FAILED_PRECONDITION, nothing written. */
+ * FAILED_PRECONDITION, nothing written. Every fsync, close and rename is
+ * checked (the swap directory is flushed before the manifest is written,
+ * and after it is renamed into place): an error before the rename leaves the
+ * previous manifest and its copies as they were; an error after it (the
+ * directory's fsync) fails the commit with the new manifest in place but
+ * perhaps not durable, and then the copies of both manifests are kept until
+ * a commit succeeds (sluice_tier_commit_unconfirmed). */
 SLUICE_API sluice_status_t sluice_tier_commit(sluice_tier_manager_t *m,
                                               const char *manifest_path,
                                               sluice_error_t *error);
+
+/* Non-zero while the manifest in place is not known to be durable: a
+ * sluice_tier_commit failed after renaming it into place, and none has
+ * succeeded since. Opening it finds its state, unless a crash brings back
+ * the previous manifest; the copies of both are kept. */
+SLUICE_API int sluice_tier_commit_unconfirmed(const sluice_tier_manager_t *m);
 
 typedef struct sluice_tier_stats_t {
   uint64_t swap_outs;       /* writes started */

@@ -312,7 +312,14 @@ struct sluice_tier_manager_t {
   sluice_status_t settleRead(Tensor &t, Op &op, sluice_status_t io,
                              sluice_error_t *ioError, sluice_error_t *error);
   void dropCopy(Tensor &t, uint64_t generation);
-  void syncDirectory();
+  /// fsync of the swap directory (the names of renamed swap files).
+  sluice_status_t syncDirectory(sluice_error_t *error);
+  /// Copies named by the manifest before a commit whose new manifest was
+  /// renamed into place but not made durable: a crash may bring that
+  /// manifest back, so they stay until a commit is durable.
+  std::vector<std::string> unconfirmed;
+  /// The manifest in place is not known to be durable (see unconfirmed).
+  bool manifestUnconfirmed = false;
   /// Reports (once) the error of an operation completed in the background.
   sluice_status_t takeDeferred(Tensor &t, sluice_error_t *error) {
     sluice_status_t status = t.deferredStatus;
@@ -345,12 +352,22 @@ void sluice_tier_manager_t::reap() {
   }
 }
 
-void sluice_tier_manager_t::syncDirectory() {
+sluice_status_t sluice_tier_manager_t::syncDirectory(sluice_error_t *error) {
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fsync(fd);
+  if (fd < 0)
+    return failErrno(error, errno, dir,
+                     "cannot open the swap directory to flush it");
+  // A file system that cannot fsync a directory (EINVAL) has nothing to
+  // flush.
+  if (::fsync(fd) != 0 && errno != EINVAL) {
+    int err = errno;
     ::close(fd);
+    return failErrno(error, err, dir,
+                     "cannot flush the swap directory to disk (fsync)");
   }
+  if (::close(fd) != 0)
+    return failErrno(error, errno, dir, "cannot close the swap directory");
+  return SLUICE_STATUS_OK;
 }
 
 void sluice_tier_manager_t::dropCopy(Tensor &t, uint64_t generation) {
@@ -531,7 +548,17 @@ sluice_status_t sluice_tier_manager_t::settle(uint32_t index,
   stats.stall_ns += nowNs() - start;
   sluice_io_batch_release(op->batch);
   op->batch = nullptr;
-  sluice_io_file_close(op->file);
+  if (op->write) {
+    // A write error some file systems report only at close.
+    sluice_error_t closeError;
+    sluice_status_t closed = sluice_io_file_close_checked(op->file, &closeError);
+    if (io == SLUICE_STATUS_OK && closed != SLUICE_STATUS_OK) {
+      io = closed;
+      ioError = closeError;
+    }
+  } else {
+    sluice_io_file_close(op->file);
+  }
   op->file = nullptr;
   if (op->write) {
     for (size_t k = 0; k < writeOrder.size(); ++k)
@@ -1168,28 +1195,52 @@ extern "C" sluice_status_t sluice_tier_commit(sluice_tier_manager_t *m,
               crc + "\n";
     }
     // The swap files' data is on disk (RWF_DSYNC); make their names
-    // durable before the manifest that points at them.
-    if (m->options.durable)
-      m->syncDirectory();
+    // durable before the manifest that points at them. A failure here
+    // changes nothing: the previous manifest and its copies stay.
+    if (m->options.durable) {
+      sluice_status_t s = m->syncDirectory(error);
+      if (s != SLUICE_STATUS_OK)
+        return s;
+    }
     AtomicFile file;
     sluice_status_t s = file.open(manifest_path, error);
     if (s == SLUICE_STATUS_OK)
       s = file.write(text.data(), text.size(), error);
     if (s == SLUICE_STATUS_OK)
       s = file.commit(error);
-    if (s != SLUICE_STATUS_OK)
-      return s;
+    if (s != SLUICE_STATUS_OK && !file.renamed())
+      return s; // the previous manifest is in place
+    // The new manifest is in place. Unless it is durable, a crash may bring
+    // back the previous one, so the copies that one names stay too.
+    const bool durable = s == SLUICE_STATUS_OK;
+    m->manifestUnconfirmed = !durable;
+    if (durable) {
+      for (const std::string &path : m->unconfirmed)
+        m->janitor.unlink(path);
+      m->unconfirmed.clear();
+    }
     for (Tensor &t : m->tensors) {
       if (!t.persistent())
         continue;
-      if (t.committed && t.committedGeneration != t.generation)
-        m->janitor.unlink(m->copyPath(t, t.committedGeneration));
+      if (t.committed && t.committedGeneration != t.generation) {
+        std::string previous = m->copyPath(t, t.committedGeneration);
+        if (durable)
+          m->janitor.unlink(std::move(previous));
+        else
+          m->unconfirmed.push_back(std::move(previous));
+      }
       t.committed = true;
       t.committedGeneration = t.generation;
     }
+    if (!durable)
+      return s;
     sluice_error_clear(error);
     return SLUICE_STATUS_OK;
   });
+}
+
+extern "C" int sluice_tier_commit_unconfirmed(const sluice_tier_manager_t *m) {
+  return m && m->manifestUnconfirmed ? 1 : 0;
 }
 
 extern "C" void sluice_tier_stats(const sluice_tier_manager_t *m,

@@ -8,14 +8,22 @@
 
 #include "test/Unit/Offload/IoBackends.h"
 #include "test/Unit/Offload/TestDir.h"
+#include "test/Unit/Support/SyscallFaults.h"
 
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <random>
 
+using sluice::test::failSyscall;
 using sluice::test::ioBackendName;
 using sluice::test::ioBackends;
+using sluice::test::PathMatch;
 using sluice::test::ScratchDir;
+using sluice::test::Syscall;
 
 namespace {
 
@@ -311,6 +319,128 @@ TEST_P(TierTest, CommitAndReopen) {
   EXPECT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
             SLUICE_STATUS_DATA_CORRUPT);
   EXPECT_EQ(manager, nullptr);
+}
+
+/// Every fsync, close and rename of a commit is checked: a failure fails
+/// the commit cleanly. Before the new manifest is in place nothing changes;
+/// once it is in place but not durable, the copies both manifests name are
+/// kept, so that whichever one a crash leaves can be opened.
+TEST_P(TierTest, CommitFailsOnEveryUnflushedStepAndKeepsBothStates) {
+  sluice::test::SyscallFaultScope scope;
+  open();
+  char real[PATH_MAX];
+  ASSERT_NE(realpath(dir.path.c_str(), real), nullptr);
+  const std::string root = real;
+  const std::string manifest = dir.file("manifest");
+  sluice_tensor_t p = make("p", 30000, 1, SLUICE_TIER_HOST,
+                           SLUICE_TIER_PERSISTENT);
+  ASSERT_EQ(out(p), SLUICE_STATUS_OK);
+  sluice_error_t err;
+  ASSERT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_OK)
+      << err.message;
+  const std::vector<char> first = sluice::test::readAll(manifest);
+  ASSERT_EQ(in(p), SLUICE_STATUS_OK);
+  fill(p, 9);
+  ASSERT_EQ(out(p), SLUICE_STATUS_OK);
+  const std::vector<std::string> files = {"manifest", "p.1.swap", "p.2.swap"};
+
+  // The swap directory's fsync before the manifest is written.
+  failSyscall(Syscall::Fsync, EIO, root, 0, PathMatch::Exactly);
+  EXPECT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_IO_ERROR);
+  EXPECT_EQ(std::string(err.message),
+            "cannot flush the swap directory to disk (fsync): Input/output "
+            "error");
+  EXPECT_EQ(sluice::test::readAll(manifest), first);
+  EXPECT_EQ(dir.list(), files);
+  // The new manifest's own fsync, close or rename.
+  for (Syscall call : {Syscall::Fsync, Syscall::Close}) {
+    failSyscall(call, EIO, "/.manifest.tmp-");
+    EXPECT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+              SLUICE_STATUS_IO_ERROR);
+    EXPECT_EQ(sluice::test::readAll(manifest), first) << err.message;
+    EXPECT_EQ(dir.list(), files);
+  }
+  failSyscall(Syscall::Rename, EIO, manifest, 0, PathMatch::Exactly);
+  EXPECT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_IO_ERROR);
+  EXPECT_NE(std::string(err.message).find("cannot rename"), std::string::npos)
+      << err.message;
+  EXPECT_EQ(sluice::test::readAll(manifest), first);
+
+  // The directory's fsync after the rename: the commit fails, the new
+  // manifest is in place, and both generations stay on disk.
+  failSyscall(Syscall::Fsync, EIO, root, 1, PathMatch::Exactly);
+  EXPECT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_IO_ERROR);
+  EXPECT_NE(std::string(err.message).find("the file is in place but flushing "
+                                          "(fsync) its directory"),
+            std::string::npos)
+      << err.message;
+  EXPECT_NE(sluice::test::readAll(manifest), first);
+  ASSERT_EQ(sluice_tier_wait_all(manager, &err), SLUICE_STATUS_OK);
+  EXPECT_EQ(dir.list(), files);
+  sluice_tier_manager_destroy(manager);
+  manager = nullptr;
+  EXPECT_EQ(dir.list(), files) << "both committed states are kept";
+  // A crash that brought the first manifest back: its copy is there.
+  {
+    std::ofstream back(manifest, std::ios::binary | std::ios::trunc);
+    back.write(first.data(), static_cast<std::streamsize>(first.size()));
+  }
+  sluice_tier_options_t o;
+  sluice_tier_options_init(&o);
+  o.swap_dir = dir.path.c_str();
+  o.engine = engine;
+  ASSERT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
+            SLUICE_STATUS_OK)
+      << err.message;
+  sluice_tensor_t q;
+  ASSERT_EQ(sluice_tier_tensor_find(manager, "p", &q, nullptr),
+            SLUICE_STATUS_OK);
+  ASSERT_EQ(in(q), SLUICE_STATUS_OK);
+  EXPECT_TRUE(holds(q, expected(30000, 1)));
+
+  // Without a crash: the next durable commit removes the copy only the
+  // unconfirmed one kept.
+  fill(q, 9);
+  ASSERT_EQ(out(q), SLUICE_STATUS_OK);
+  failSyscall(Syscall::Fsync, EIO, root, 1, PathMatch::Exactly);
+  EXPECT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_IO_ERROR);
+  ASSERT_EQ(in(q), SLUICE_STATUS_OK);
+  fill(q, 10);
+  ASSERT_EQ(out(q), SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_OK)
+      << err.message;
+  ASSERT_EQ(sluice_tier_wait_all(manager, &err), SLUICE_STATUS_OK);
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"manifest", "p.3.swap"}));
+}
+
+/// A swap file whose close(2) fails was not written: the swap-out fails
+/// like a failed write (the tensor stays in memory, the previous copy
+/// stays).
+TEST_P(TierTest, AFailedCloseFailsTheSwapOut) {
+  sluice::test::SyscallFaultScope scope;
+  open();
+  sluice_tensor_t a = make("a", 20000, 3);
+  ASSERT_EQ(out(a), SLUICE_STATUS_OK);
+  ASSERT_EQ(in(a), SLUICE_STATUS_OK);
+  fill(a, 4);
+  failSyscall(Syscall::Close, EIO, "/.a.2.swap");
+  sluice_error_t err;
+  EXPECT_EQ(out(a, &err), SLUICE_STATUS_IO_ERROR);
+  EXPECT_NE(std::string(err.message)
+                .find("swapping out tensor 'a' failed; it stays in memory and "
+                      "its previous copy is intact: cannot close: "
+                      "Input/output error"),
+            std::string::npos)
+      << err.message;
+  EXPECT_EQ(sluice_tier_tensor_state(manager, a), SLUICE_TENSOR_RESIDENT);
+  EXPECT_TRUE(holds(a, expected(20000, 4)));
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"a.1.swap"}));
 }
 
 TEST_P(TierTest, BadArguments) {

@@ -6,8 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeTestUtil.h"
+#include "test/Unit/Support/SyscallFaults.h"
 
+#include <cerrno>
+#include <climits>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <sys/resource.h>
 
@@ -345,6 +349,90 @@ TEST(WalkWriter, RefusesToOverwriteTheGraphsInputFiles) {
                                SLUICE_WALK_FORMAT_TEXT, kWalks, kLengths, 3, 3,
                                0, arrays, nullptr),
             SLUICE_STATUS_OK);
+}
+
+/// Every step of the commit is checked (AtomicFile: fsync, close, rename,
+/// then fsync of the directory): an error in any of them fails it. Before
+/// the rename the previous file stays and the temporary goes; after it the
+/// new file is in place, but the caller learns that it may not be durable.
+TEST(WalkWriter, CommitChecksFsyncCloseRenameAndTheDirectorysFsync) {
+  using sluice::test::failSyscall;
+  using sluice::test::PathMatch;
+  using sluice::test::Syscall;
+  sluice::test::SyscallFaultScope scope;
+  TempDir dir;
+  char real[PATH_MAX];
+  ASSERT_NE(realpath(dir.root().c_str(), real), nullptr);
+  const std::string root = real, path = root + "/w.txt";
+  const std::string newText = "0 1 2\n3 4\n5\n";
+  auto write = [&](sluice_error_t &e) {
+    return sluice_walks_write(path.c_str(), SLUICE_WALK_FORMAT_TEXT, kWalks,
+                              kLengths, 3, 3, 0, nullptr, &e);
+  };
+  struct Case {
+    Syscall call;
+    std::string path;
+    PathMatch match;
+    std::string message;
+  } beforeRename[] = {
+      {Syscall::Fsync, "/.w.txt.tmp-", PathMatch::Contains,
+       "cannot flush to disk (fsync): Input/output error"},
+      {Syscall::Close, "/.w.txt.tmp-", PathMatch::Contains,
+       "cannot close: Input/output error"},
+      {Syscall::Rename, path, PathMatch::Exactly,
+       "cannot rename the finished file: Input/output error"},
+  };
+  for (const Case &c : beforeRename) {
+    writeFile(path, "previous run");
+    const uint64_t fired = sluice::test::syscallFaultsFired();
+    failSyscall(c.call, EIO, c.path, 0, c.match);
+    sluice_error_t e;
+    EXPECT_EQ(write(e), SLUICE_STATUS_IO_ERROR) << c.message;
+    EXPECT_EQ(sluice::test::syscallFaultsFired(), fired + 1) << c.message;
+    EXPECT_EQ(formatted(e), path + ": " + c.message);
+    EXPECT_EQ(readFile(path), "previous run") << c.message;
+    EXPECT_EQ(dir.list(), (std::vector<std::string>{"w.txt"})) << c.message;
+  }
+  // The directory's fsync fails after the rename: the commit fails, the
+  // writer with it; the new content is in place.
+  writeFile(path, "previous run");
+  failSyscall(Syscall::Fsync, EIO, root, 0, PathMatch::Exactly);
+  sluice_walk_writer_t *w = nullptr;
+  sluice_error_t e;
+  ASSERT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_TEXT, 3, 0,
+                                    nullptr, &w, &e),
+            SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_walk_writer_append(w, kWalks, kLengths, 3, &e),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(sluice_walk_writer_commit(w, &e), SLUICE_STATUS_IO_ERROR);
+  EXPECT_EQ(formatted(e), path + ": the file is in place but flushing (fsync) "
+                                 "its directory '" +
+                              root +
+                              "' failed, so it may not survive a crash: "
+                              "Input/output error");
+  EXPECT_EQ(sluice_walk_writer_commit(w, &e),
+            SLUICE_STATUS_FAILED_PRECONDITION);
+  sluice_walk_writer_release(w);
+  EXPECT_EQ(readFile(path), newText);
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"w.txt"}));
+  // ... and the same for a binary graph, and for the directory's close.
+  const uint32_t src[] = {0}, dst[] = {1};
+  sluice_graph_t *g = nullptr;
+  ASSERT_EQ(sluice_graph_create_from_edges(2, 1, src, dst, nullptr, nullptr,
+                                           nullptr, 0, &g, nullptr),
+            SLUICE_STATUS_OK);
+  GraphPtr owned(g);
+  failSyscall(Syscall::Close, EIO, root, 0, PathMatch::Exactly);
+  EXPECT_EQ(sluice_graph_write_binary(g, (root + "/g.scsr").c_str(), &e),
+            SLUICE_STATUS_IO_ERROR);
+  EXPECT_NE(std::string(e.message).find("the file is in place but closing its "
+                                        "directory"),
+            std::string::npos)
+      << e.message;
+  // A file system that cannot fsync a directory (EINVAL) is not an error.
+  failSyscall(Syscall::Fsync, EINVAL, root, 0, PathMatch::Exactly);
+  EXPECT_EQ(write(e), SLUICE_STATUS_OK) << e.message;
+  EXPECT_EQ(readFile(path), newText);
 }
 
 TEST(WalkWriter, UnwritableDirectory) {
