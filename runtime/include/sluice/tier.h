@@ -77,9 +77,12 @@ SLUICE_API sluice_status_t sluice_tier_manager_create(
     sluice_error_t *error);
 
 /* Opens the state saved by sluice_tier_commit in `manifest_path`: every
- * persistent tensor it lists, on disk (its file and header are checked), at
- * its committed copy; swap files in the directory that the manifest does
- * not name (newer, uncommitted copies; temporaries) are deleted. */
+ * persistent tensor it lists, on disk at its committed copy. Each copy is
+ * read whole and checked against the manifest (size, header, CRC-32C of the
+ * payload): a missing file is NOT_FOUND, a damaged one DATA_CORRUPT naming
+ * the tensor and the file ("the committed copy of tensor 'p' is corrupt:
+ * checksum mismatch: ..."). Swap files in the directory that the manifest
+ * does not name (newer, uncommitted copies; temporaries) are deleted. */
 SLUICE_API sluice_status_t sluice_tier_manager_open(
     const sluice_tier_options_t *options, const char *manifest_path,
     sluice_tier_manager_t **out_manager, sluice_error_t *error);

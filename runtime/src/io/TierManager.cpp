@@ -12,6 +12,7 @@
 #include "runtime/src/Error.h"
 #include "runtime/src/io/DeviceMemory.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -332,7 +333,86 @@ struct sluice_tier_manager_t {
   }
   sluice_status_t checkIds(const sluice_tensor_t *ids, size_t count,
                            sluice_error_t *error, const char *what);
+  /// Reads the committed copy of `t` whole: size, header and payload CRC
+  /// against the manifest's (restore).
+  sluice_status_t verifyCommittedCopy(const Tensor &t, sluice_error_t *error);
 };
+
+sluice_status_t
+sluice_tier_manager_t::verifyCommittedCopy(const Tensor &t,
+                                           sluice_error_t *error) {
+  const std::string what = "the committed copy of tensor '" + t.name + "'";
+  int fd = ::open(t.copyPath.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return failErrno(error, errno, t.copyPath,
+                     "the manifest names a missing swap file (" + what + ")");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  auto corrupt = [&](uint64_t offset, const std::string &why) {
+    return fail(error, SLUICE_STATUS_DATA_CORRUPT,
+                {t.copyPath, 0, 0, offset}, what + " is corrupt: " + why);
+  };
+  auto readAt = [&](char *into, size_t length, uint64_t offset,
+                    sluice_status_t &status) {
+    size_t done = 0;
+    while (done < length) {
+      ssize_t n = ::pread(fd, into + done, length - done,
+                          static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0) {
+        status = failErrno(error, errno, t.copyPath,
+                           "cannot read " + what);
+        return false;
+      }
+      if (n == 0) {
+        status = corrupt(offset + done, "unexpected end of file");
+        return false;
+      }
+      done += static_cast<size_t>(n);
+    }
+    return true;
+  };
+  struct stat st;
+  if (::fstat(fd, &st) != 0)
+    return failErrno(error, errno, t.copyPath, "cannot stat " + what);
+  const uint64_t expectedSize = kHeaderBytes + t.padded;
+  if (static_cast<uint64_t>(st.st_size) != expectedSize)
+    return corrupt(0, "the file has " + std::to_string(st.st_size) +
+                          " bytes, expected " + std::to_string(expectedSize));
+  std::vector<char> chunk(size_t(1) << 20);
+  sluice_status_t status = SLUICE_STATUS_OK;
+  if (!readAt(chunk.data(), kHeaderBytes, 0, status))
+    return status;
+  SwapHeader h;
+  std::memcpy(&h, chunk.data(), sizeof(h));
+  if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0)
+    return corrupt(0, "not a swap file (bad magic)");
+  if (h.headerCrc != headerChecksum(h))
+    return corrupt(0, "header checksum mismatch");
+  if (h.version != kVersion || h.bytes != t.bytes ||
+      h.generation != t.generation || h.payloadCrc != t.crc ||
+      h.nameLength != t.name.size() ||
+      std::memcmp(h.name, t.name.data(), t.name.size()) != 0)
+    return corrupt(0, "the header does not match the manifest");
+  uint64_t start = nowNs();
+  uint32_t crc = 0;
+  for (uint64_t at = 0; at < t.bytes;) {
+    size_t n = static_cast<size_t>(
+        std::min<uint64_t>(chunk.size(), t.bytes - at));
+    if (!readAt(chunk.data(), n, kHeaderBytes + at, status))
+      return status;
+    crc = sluice_crc32c(crc, chunk.data(), n);
+    at += n;
+  }
+  stats.checksum_ns += nowNs() - start;
+  if (crc != t.crc)
+    return corrupt(kHeaderBytes, "checksum mismatch: expected CRC-32C " +
+                                     hex(t.crc) + ", the data has " + hex(crc));
+  return SLUICE_STATUS_OK;
+}
 
 void sluice_tier_manager_t::reap() {
   for (size_t k = 0; k < pending.size();) {
@@ -779,23 +859,12 @@ sluice_tier_manager_open(const sluice_tier_options_t *options,
       t.committedGeneration = t.generation;
       t.nextGeneration = t.generation + 1;
       t.copyPath = m->copyPath(t, t.generation);
-      // The copy must exist with a matching header; the payload is checked
-      // when it is read.
-      int fd = ::open(t.copyPath.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0)
-        return failErrno(error, errno, t.copyPath,
-                         "the manifest names a missing swap file");
-      std::vector<char> page(kHeaderBytes);
-      ssize_t n = ::pread(fd, page.data(), kHeaderBytes, 0);
-      ::close(fd);
-      SwapHeader h;
-      std::memcpy(&h, page.data(), sizeof(h));
-      if (n != static_cast<ssize_t>(kHeaderBytes) ||
-          std::memcmp(h.magic, kMagic, 8) || h.headerCrc != headerChecksum(h) ||
-          h.bytes != t.bytes || h.generation != t.generation ||
-          h.payloadCrc != t.crc)
-        return fail(error, SLUICE_STATUS_DATA_CORRUPT, {t.copyPath},
-                    "the swap file does not match the manifest");
+      // The copy must exist, with a header that matches the manifest and
+      // a payload with the CRC it records: a restore that succeeds leaves
+      // a committed state that is whole, not one that fails when read.
+      status = m->verifyCommittedCopy(t, error);
+      if (status != SLUICE_STATUS_OK)
+        return status;
       keep.insert(t.copyPath);
       m->byName[t.name] = static_cast<uint32_t>(m->tensors.size());
       m->tensors.push_back(std::move(t));

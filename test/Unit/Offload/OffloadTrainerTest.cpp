@@ -310,6 +310,23 @@ TEST_P(TrainerTest, CorruptSwapFileIsCaught) {
                    "checksum mismatch"),
             std::string::npos)
       << m;
+  // The file is the committed copy of step 1: no claim that it is intact,
+  // and a restore refuses it, naming the tensor and the file.
+  EXPECT_NE(m.find("training step 2 failed (a swap file is corrupt; a restore "
+                   "verifies whether the committed state of step 1 is "
+                   "intact)"),
+            std::string::npos)
+      << m;
+  t.reset();
+  EXPECT_EQ(OffloadTrainer::restore(c, o, t, &err),
+            SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_EQ(t, nullptr);
+  EXPECT_EQ(std::string(err.path), path);
+  EXPECT_NE(std::string(err.message)
+                .find("restoring the committed state: the committed copy of "
+                      "tensor 'L1.adam_v' is corrupt: checksum mismatch"),
+            std::string::npos)
+      << err.message;
 }
 
 TEST(TrainerSchedule, Validation) {

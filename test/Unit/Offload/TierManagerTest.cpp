@@ -312,13 +312,48 @@ TEST_P(TierTest, CommitAndReopen) {
   ASSERT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
             SLUICE_STATUS_OK)
       << err.message;
-  // A manifest that names a damaged file is refused.
+  // A manifest that names a damaged file is refused: a damaged payload as
+  // well as a damaged header (the payload is read whole at open, not only
+  // when the tensor is prefetched), and a truncated file.
   sluice_tier_manager_destroy(manager);
   manager = nullptr;
-  sluice::test::flipByte(dir.file("p.1.swap"), 20);
+  const std::string copy = dir.file("p.1.swap");
+  const std::vector<char> good = sluice::test::readAll(copy);
+  sluice::test::flipByte(copy, 4096 + 29999);
   EXPECT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
             SLUICE_STATUS_DATA_CORRUPT);
   EXPECT_EQ(manager, nullptr);
+  EXPECT_EQ(std::string(err.path), copy);
+  EXPECT_EQ(err.byte_offset, 4096u);
+  EXPECT_EQ(std::string(err.message).rfind(
+                "the committed copy of tensor 'p' is corrupt: checksum "
+                "mismatch: expected CRC-32C 0x",
+                0),
+            0u)
+      << err.message;
+  sluice::test::flipByte(copy, 4096 + 29999);
+  sluice::test::flipByte(copy, 20);
+  EXPECT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
+            SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_EQ(manager, nullptr);
+  EXPECT_STREQ(err.message, "the committed copy of tensor 'p' is corrupt: "
+                            "header checksum mismatch");
+  sluice::test::flipByte(copy, 20);
+  {
+    std::ofstream cut(copy, std::ios::binary | std::ios::trunc);
+    cut.write(good.data(), 4096 + 8192);
+  }
+  EXPECT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
+            SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_STREQ(err.message, "the committed copy of tensor 'p' is corrupt: the "
+                            "file has 12288 bytes, expected 36864");
+  {
+    std::ofstream whole(copy, std::ios::binary | std::ios::trunc);
+    whole.write(good.data(), static_cast<std::streamsize>(good.size()));
+  }
+  ASSERT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
+            SLUICE_STATUS_OK)
+      << err.message;
 }
 
 /// Every fsync, close and rename of a commit is checked: a failure fails
