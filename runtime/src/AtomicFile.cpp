@@ -2,6 +2,7 @@
 #include "runtime/src/AtomicFile.h"
 
 #include "runtime/src/Error.h"
+#include "runtime/src/StaleTemporaries.h"
 
 #include <atomic>
 #include <cerrno>
@@ -48,6 +49,10 @@ sluice_status_t AtomicFile::open(const std::string &path,
                 "the output path names no file");
   const std::string dir = directoryOf(path);
   const std::string base = baseNameOf(path);
+  // Temporaries of this file that killed processes left behind.
+  removeStaleTemporaries(dir, [&](std::string_view name) {
+    return atomicTemporaryOwner(name, base);
+  });
   for (int attempt = 0; attempt < 100; ++attempt) {
     temp = dir + "/." + base + ".tmp-" + std::to_string(getpid()) + "-" +
            std::to_string(temporaryCounter.fetch_add(1));

@@ -8,7 +8,8 @@
 // temporary (so does destroying an uncommitted AtomicFile); a failure of the
 // directory's fsync after it fails the commit too, with the new content in
 // place but perhaps not durable (renamed() tells). Errors latch: after the
-// first one every call fails.
+// first one every call fails. open() first deletes the temporaries of the
+// same file that dead processes left (StaleTemporaries.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_ATOMICFILE_H

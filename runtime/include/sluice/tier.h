@@ -7,10 +7,12 @@
  *
  *  - Every swap-out writes a new file "<name>.<generation>.swap" (a 4 KiB
  *    header with the CRC-32C of the payload, then the payload) through a
- *    temporary ".<name>.<generation>.swap.tmp" that is renamed into place
- *    only when every byte is written; the previous copy is deleted only
- *    after that. A failed write leaves the previous good copy and the
- *    tensor in memory untouched.
+ *    temporary ".<name>.<generation>.swap.tmp-<pid>" that is renamed into
+ *    place only when every byte is written; the previous copy is deleted
+ *    only after that. A failed write leaves the previous good copy and the
+ *    tensor in memory untouched. Creating or opening a manager deletes the
+ *    temporaries that processes no longer alive left in the directory (a
+ *    killed run); those of live processes stay.
  *  - A prefetch reads into a fresh buffer and verifies header and CRC-32C
  *    before the tensor becomes resident; a mismatch is DATA_CORRUPT and the
  *    tensor stays on disk.

@@ -10,6 +10,7 @@
 
 #include "runtime/src/AtomicFile.h"
 #include "runtime/src/Error.h"
+#include "runtime/src/StaleTemporaries.h"
 #include "runtime/src/io/DeviceMemory.h"
 
 #include <algorithm>
@@ -28,6 +29,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
@@ -129,6 +131,26 @@ bool validName(const char *name) {
       return false;
   }
   return true;
+}
+
+constexpr std::string_view kTempTag = ".swap.tmp-";
+
+/// The process id in a swap-file temporary's name
+/// (".<name>.<generation>.swap.tmp-<pid>"), else 0.
+pid_t swapTemporaryOwner(std::string_view name) {
+  size_t tag = name.rfind(kTempTag);
+  if (tag == std::string_view::npos || tag < 2 || name[0] != '.')
+    return 0;
+  std::string_view stem = name.substr(1, tag - 1); // <name>.<generation>
+  size_t dot = stem.rfind('.');
+  if (dot == std::string_view::npos || dot + 1 == stem.size() ||
+      stem.substr(dot + 1).find_first_not_of("0123456789") !=
+          std::string_view::npos ||
+      !validName(std::string(stem.substr(0, dot)).c_str()))
+    return 0;
+  pid_t pid = 0;
+  return sluice::rt::parsePid(name.substr(tag + kTempTag.size()), pid) ? pid
+                                                                      : 0;
 }
 
 uint32_t headerChecksum(SwapHeader header) {
@@ -293,9 +315,11 @@ struct sluice_tier_manager_t {
   std::string copyPath(const Tensor &t, uint64_t generation) const {
     return dir + "/" + t.name + "." + std::to_string(generation) + ".swap";
   }
+  /// ".<name>.<generation>.swap.tmp-<pid>": the pid lets a later run tell
+  /// the temporaries of a killed process (swapTemporaryOwner).
   std::string tempPath(const Tensor &t, uint64_t generation) const {
     return dir + "/." + t.name + "." + std::to_string(generation) +
-           ".swap.tmp";
+           std::string(kTempTag) + std::to_string(::getpid());
   }
 
   void account(sluice_tier_t tier, int64_t delta) {
@@ -779,6 +803,8 @@ static sluice_status_t makeManager(const sluice_tier_options_t *options,
   m->options.swap_dir = nullptr; // not kept: the caller's string
   m->budget[SLUICE_TIER_DEVICE] = options->device_budget;
   m->budget[SLUICE_TIER_HOST] = options->host_budget;
+  // Swap-file temporaries of killed runs (hundreds of MB each).
+  removeStaleTemporaries(m->dir, swapTemporaryOwner);
   if (options->device_cuda)
     return sluice::rt::DeviceMemory::open(options->cuda_ordinal, m->gpu,
                                           error);
@@ -879,6 +905,7 @@ sluice_tier_manager_open(const sluice_tier_options_t *options,
                  name.compare(name.size() - n, n, suffix) == 0;
         };
         std::string path = m->dir + "/" + name;
+        // ".swap.tmp": a temporary named before they carried the pid.
         if ((endsWith(".swap") || endsWith(".swap.tmp")) && !keep.count(path))
           ::unlink(path.c_str());
       }

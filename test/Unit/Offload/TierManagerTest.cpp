@@ -17,6 +17,8 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <random>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using sluice::test::failSyscall;
 using sluice::test::ioBackendName;
@@ -476,6 +478,83 @@ TEST_P(TierTest, AFailedCloseFailsTheSwapOut) {
   EXPECT_EQ(sluice_tier_tensor_state(manager, a), SLUICE_TENSOR_RESIDENT);
   EXPECT_TRUE(holds(a, expected(20000, 4)));
   EXPECT_EQ(dir.list(), (std::vector<std::string>{"a.1.swap"}));
+}
+
+/// Swap-file temporaries carry the writer's pid; a run that was killed
+/// while writing leaves them, and the next manager on the directory
+/// (created or opened) removes them, and only them.
+TEST_P(TierTest, TemporariesOfKilledRunsAreRemoved) {
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // A run killed with a swap-out in flight (never waited on).
+    sluice_io_options_t io;
+    sluice_io_options_init(&io);
+    io.backend = SLUICE_IO_BACKEND_THREADS;
+    sluice_io_engine_t *e = nullptr;
+    sluice_tier_options_t o;
+    sluice_tier_options_init(&o);
+    o.swap_dir = dir.path.c_str();
+    sluice_tier_manager_t *m = nullptr;
+    sluice_tensor_t id = 0;
+    bool ok = sluice_io_engine_create(&io, &e, nullptr) == SLUICE_STATUS_OK;
+    o.engine = e;
+    ok = ok && sluice_tier_manager_create(&o, &m, nullptr) == SLUICE_STATUS_OK &&
+         sluice_tier_tensor_create(m, "big", 1 << 22, SLUICE_TIER_HOST, 0, &id,
+                                   nullptr) == SLUICE_STATUS_OK &&
+         sluice_tier_swap_out(m, &id, 1, nullptr) == SLUICE_STATUS_OK;
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const std::string dead = std::to_string(child);
+  const std::string stale = ".big.1.swap.tmp-" + dead;
+  ASSERT_EQ(dir.list(), (std::vector<std::string>{stale}));
+  const std::string live = std::to_string(getppid());
+  const std::vector<std::string> kept = {
+      ".a.1.swap.tmp-" + live,                       // alive
+      ".a.1.swap.tmp-" + std::to_string(getpid()),   // this process
+      ".a.x.swap.tmp-" + dead,                       // no generation
+      ".a$.1.swap.tmp-" + dead,                      // not a tensor name
+      ".a.1.swap.tmp-" + dead + "z",                 // not a pid
+      "a.1.swap.tmp-" + dead,                        // not hidden
+  };
+  for (const std::string &name : kept) {
+    std::ofstream(dir.file(name)) << "x";
+  }
+  // Another dead temporary, of a tensor with dots in its name.
+  const std::string dotted = ".L0.param.7.swap.tmp-" + dead;
+  std::ofstream(dir.file(dotted)) << "x";
+  open();
+  std::vector<std::string> want = kept;
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(dir.list(), want);
+  // Opening from a manifest removes them too.
+  sluice_tier_manager_destroy(manager);
+  manager = nullptr;
+  for (const std::string &name : kept)
+    std::remove(dir.file(name).c_str());
+  sluice_error_t err;
+  open();
+  sluice_tensor_t p = make("p", 5000, 1, SLUICE_TIER_HOST,
+                           SLUICE_TIER_PERSISTENT);
+  ASSERT_EQ(out(p), SLUICE_STATUS_OK);
+  const std::string manifest = dir.file("manifest");
+  ASSERT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_OK)
+      << err.message;
+  sluice_tier_manager_destroy(manager);
+  manager = nullptr;
+  std::ofstream(dir.file(stale)) << "x";
+  sluice_tier_options_t o;
+  sluice_tier_options_init(&o);
+  o.swap_dir = dir.path.c_str();
+  o.engine = engine;
+  ASSERT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
+            SLUICE_STATUS_OK)
+      << err.message;
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"manifest", "p.1.swap"}));
 }
 
 TEST_P(TierTest, BadArguments) {

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 using namespace sluice::test;
 
@@ -433,6 +434,60 @@ TEST(WalkWriter, CommitChecksFsyncCloseRenameAndTheDirectorysFsync) {
   failSyscall(Syscall::Fsync, EINVAL, root, 0, PathMatch::Exactly);
   EXPECT_EQ(write(e), SLUICE_STATUS_OK) << e.message;
   EXPECT_EQ(readFile(path), newText);
+}
+
+/// A killed writer leaves its temporary; the next writer of the same file
+/// removes it, and only it: not a live process's, not another file's, not a
+/// name that merely looks similar, not a link or a directory.
+TEST(WalkWriter, TemporariesOfDeadProcessesAreRemoved) {
+  TempDir dir;
+  const std::string path = dir.path("w.txt");
+  // A writer that dies before committing (10 MB appended, no commit).
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::vector<uint32_t> walks(80 * 30000, 7);
+    sluice_walk_writer_t *w = nullptr;
+    bool ok = sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_NPY_INT32,
+                                      80, 0, nullptr, &w, nullptr) ==
+                  SLUICE_STATUS_OK &&
+              sluice_walk_writer_append(w, walks.data(), nullptr, 30000,
+                                        nullptr) == SLUICE_STATUS_OK;
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const std::string dead = std::to_string(child);
+  // ".w.txt.tmp-<pid>-<n>" (n counts this process's temporaries).
+  ASSERT_EQ(dir.list().size(), 1u);
+  EXPECT_EQ(dir.list()[0].rfind(".w.txt.tmp-" + dead + "-", 0), 0u)
+      << dir.list()[0];
+  // Names that must stay.
+  const std::string live = std::to_string(getppid());
+  const std::vector<std::string> kept = {
+      ".w.txt.tmp-" + live + "-1",        // its process is alive
+      ".w.txt.tmp-" + dead + "-x",        // not our pattern
+      ".w.txt.tmp-" + dead,               // no serial number
+      ".other.txt.tmp-" + dead + "-0",    // another file's
+      "w.txt.tmp-" + dead + "-0",         // not hidden
+      ".w.txt.tmp-0" + dead + "-0",       // not a pid
+  };
+  for (const std::string &name : kept)
+    writeFile(dir.path(name), "x");
+  const std::string link = ".w.txt.tmp-" + dead + "-8";
+  const std::string folder = ".w.txt.tmp-" + dead + "-9";
+  ASSERT_EQ(symlink("w.txt", dir.path(link).c_str()), 0);
+  ASSERT_EQ(mkdir(dir.path(folder).c_str(), 0755), 0);
+  ASSERT_EQ(sluice_walks_write(path.c_str(), SLUICE_WALK_FORMAT_TEXT, kWalks,
+                               kLengths, 3, 3, 0, nullptr, nullptr),
+            SLUICE_STATUS_OK);
+  std::vector<std::string> want = kept;
+  want.push_back(link);
+  want.push_back(folder);
+  want.push_back("w.txt");
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(dir.list(), want);
 }
 
 TEST(WalkWriter, UnwritableDirectory) {
