@@ -60,7 +60,7 @@ using namespace sluice::train;
 
 namespace {
 
-//===--- Options -----------------------------------------------------------===//
+//===--- Options ---------------------------------------------------------===//
 //
 // Every option is declared with its command, whether it takes a value, and
 // (for numbers) its range; anything else on the command line is a usage
@@ -81,30 +81,37 @@ struct OptionSpec {
 constexpr OptionSpec kIoOptions[] = {
     {"dir", true, "directory of the test file (default /tmp)"},
     {"size-mib", true, "file size in MiB, 1..4194304 (default 2048)"},
-    {"bs-kib", true, "block size in KiB, 4..1048576, a multiple of 4 "
-                     "(default 1024)"},
+    {"bs-kib", true,
+     "block size in KiB, 4..1048576, a multiple of 4 "
+     "(default 1024)"},
     {"qd", true, "queue depth, 1..4096 (default 32)"},
     {"backend", true, "auto, uring or threads (default auto)"},
-    {"threads", true, "threads of the threads backend, 0..1024 (0: "
-                      "min(qd, 8))"},
-    {"patterns", true, "comma-separated write, read, randread, randwrite "
-                       "(default all four)"},
+    {"threads", true,
+     "threads of the threads backend, 0..1024 (0: "
+     "min(qd, 8))"},
+    {"patterns", true,
+     "comma-separated write, read, randread, randwrite "
+     "(default all four)"},
     {"keep", false, "keep the test file"},
 };
 
 constexpr OptionSpec kTrainOptions[] = {
     {"dir", true, "directory for the swap files (default /tmp)"},
-    {"widths", true, "comma-separated layer widths, 2..1025 of them, each "
-                     "1..65536 (default 1024 x 6)"},
+    {"widths", true,
+     "comma-separated layer widths, 2..1025 of them, each "
+     "1..65536 (default 1024 x 6)"},
     {"batch", true, "batch size, 1..65536 (default 256)"},
-    {"steps", true, "training steps, 2..1000000; step 1 warms up and is not "
-                    "measured (default 4)"},
-    {"lookahead", true, "swapAll prefetch distance in entries, 0..65536 "
-                        "(default 1)"},
+    {"steps", true,
+     "training steps, 2..1000000; step 1 warms up and is not "
+     "measured (default 4)"},
+    {"lookahead", true,
+     "swapAll prefetch distance in entries, 0..65536 "
+     "(default 1)"},
     {"backend", true, "auto, uring or threads (default auto)"},
     {"threads", true, "threads of the threads backend, 0..1024"},
-    {"schedule", true, "train under this planned schedule "
-                       "(sluice-plan-offload --format=schedule)"},
+    {"schedule", true,
+     "train under this planned schedule "
+     "(sluice-plan-offload --format=schedule)"},
     {"entries", false, "print the time per schedule entry"},
     {"cuda", false, "device tier in GPU memory"},
     {"no-durable", false, "no RWF_DSYNC, no fsync"},
@@ -122,11 +129,10 @@ const OptionSpec *findOption(const OptionSpec (&specs)[N],
 template <size_t N>
 void printUsage(std::FILE *to, const char *command,
                 const OptionSpec (&specs)[N]) {
-  std::fprintf(to, "usage: sluice-bench-io %s [--option=value ...]\n",
-               command);
+  std::fprintf(to, "usage: sluice-bench-io %s [--option=value ...]\n", command);
   for (const OptionSpec &spec : specs) {
-    std::string option = std::string("--") + spec.name +
-                         (spec.takesValue ? "=..." : "");
+    std::string option =
+        std::string("--") + spec.name + (spec.takesValue ? "=..." : "");
     std::fprintf(to, "  %-16s %s\n", option.c_str(), spec.help);
   }
 }
@@ -234,8 +240,8 @@ private:
         v = v * 10 + d;
     }
     if (!digits)
-      throw UsageError{option + " needs a whole number (" + range +
-                       "), got '" + value + "'"};
+      throw UsageError{option + " needs a whole number (" + range + "), got '" +
+                       value + "'"};
     if (tooLarge || v < min || v > max)
       throw UsageError{option + " must be " + range + ", got " + value};
     return v;
@@ -252,8 +258,8 @@ sluice_io_backend_t backendOption(const Args &args) {
     return SLUICE_IO_BACKEND_URING;
   if (backend == "threads")
     return SLUICE_IO_BACKEND_THREADS;
-  throw UsageError{"--backend must be auto, uring or threads, got '" +
-                   backend + "'"};
+  throw UsageError{"--backend must be auto, uring or threads, got '" + backend +
+                   "'"};
 }
 
 /// --dir must name an existing directory (a run-time failure, exit 1).
@@ -465,8 +471,8 @@ int runTrain(const Args &args) {
   if (!ec)
     std::filesystem::create_directories(dir, ec);
   if (ec) {
-    std::fprintf(stderr, "sluice-bench-io: cannot create %s: %s\n",
-                 dir.c_str(), ec.message().c_str());
+    std::fprintf(stderr, "sluice-bench-io: cannot create %s: %s\n", dir.c_str(),
+                 ec.message().c_str());
     return 1;
   }
   sluice_io_engine_t *engine = makeEngine(backend, threads, 32, 1 << 20);
@@ -603,8 +609,8 @@ int runTrain(const Args &args) {
   sluice_io_engine_destroy(engine);
   std::filesystem::remove_all(dir, ec);
   if (ec) {
-    std::fprintf(stderr, "sluice-bench-io: cannot remove %s: %s\n",
-                 dir.c_str(), ec.message().c_str());
+    std::fprintf(stderr, "sluice-bench-io: cannot remove %s: %s\n", dir.c_str(),
+                 ec.message().c_str());
     return 1;
   }
   return 0;
@@ -632,10 +638,10 @@ bool helpOrVersion(int argc, char **argv, const char *command) {
 }
 
 int run(int argc, char **argv) {
-  const char *command =
-      argc >= 2 && (!std::strcmp(argv[1], "io") || !std::strcmp(argv[1], "train"))
-          ? argv[1]
-          : nullptr;
+  const char *command = argc >= 2 && (!std::strcmp(argv[1], "io") ||
+                                      !std::strcmp(argv[1], "train"))
+                            ? argv[1]
+                            : nullptr;
   if (helpOrVersion(argc, argv, command))
     return 0;
   if (!command) {

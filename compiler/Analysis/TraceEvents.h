@@ -1,4 +1,4 @@
-//===- TraceEvents.h - Shared facts of the Chrome trace-event format -*- C++ -*-===//
+//===- TraceEvents.h - The Chrome trace-event format ------------*- C++ -*-===//
 //
 // The trace exporters (plan schedules, offload iterations) write the Chrome
 // trace-event JSON that ui.perfetto.dev and chrome://tracing load. Loaders

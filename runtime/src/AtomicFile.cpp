@@ -196,8 +196,9 @@ sluice_status_t AtomicFile::commit(sluice_error_t *error) {
   auto notDurable = [&](int err, const char *what) {
     failed = true;
     return failErrno(error, err, target,
-                     std::string("the file is in place but ") + what +
-                         " '" + dir + "' failed, so it may not survive a "
+                     std::string("the file is in place but ") + what + " '" +
+                         dir +
+                         "' failed, so it may not survive a "
                          "crash");
   };
   int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -41,9 +41,10 @@ sluice_status_t sluice::rt::checkNotAnInput(const sluice_graph_t *graph,
   for (const InputFile &input : graph->inputs)
     if (st.st_dev == input.device && st.st_ino == input.inode)
       return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {output},
-                  std::string("the ") + what + " is the file the graph was "
-                  "read from ('" + input.path +
-                      "'); refusing to overwrite it");
+                  std::string("the ") + what +
+                      " is the file the graph was "
+                      "read from ('" +
+                      input.path + "'); refusing to overwrite it");
   return SLUICE_STATUS_OK;
 }
 

@@ -105,8 +105,8 @@ bool LineReader::readError(int err, sluice_status_t &status,
 
 bool LineReader::corrupt(const std::string &message, sluice_status_t &status,
                          sluice_error_t *error) {
-  status = fail(error, SLUICE_STATUS_DATA_CORRUPT, {filePath, line + 1},
-                message);
+  status =
+      fail(error, SLUICE_STATUS_DATA_CORRUPT, {filePath, line + 1}, message);
   return false;
 }
 

@@ -63,8 +63,7 @@ private:
   bool readPlain(size_t room, sluice_status_t &status, sluice_error_t *error);
   /// Decompresses into `buffer` at `end` until at least one byte is out or
   /// the last member ended (gzip files).
-  bool inflateSome(size_t room, sluice_status_t &status,
-                   sluice_error_t *error);
+  bool inflateSome(size_t room, sluice_status_t &status, sluice_error_t *error);
   /// Refills the compressed input; false on a read error.
   bool readInput(sluice_status_t &status, sluice_error_t *error);
   bool readError(int err, sluice_status_t &status, sluice_error_t *error);
@@ -74,8 +73,8 @@ private:
   int fd = -1;
   z_stream_s *stream = nullptr; // gzip files only
   std::string filePath;
-  std::vector<char> buffer;     // decompressed text
-  std::vector<char> input;      // compressed bytes (gzip files)
+  std::vector<char> buffer; // decompressed text
+  std::vector<char> input;  // compressed bytes (gzip files)
   size_t begin = 0, end = 0;
   bool atEnd = false;     // no more text after buffer[begin, end)
   bool inputEnd = false;  // the file is read to its end

@@ -39,8 +39,8 @@ pid_t sluice::rt::atomicTemporaryOwner(std::string_view name,
   if (dash == std::string_view::npos)
     return 0;
   std::string_view serial = rest.substr(dash + 1);
-  if (serial.empty() || serial.find_first_not_of("0123456789") !=
-                            std::string_view::npos)
+  if (serial.empty() ||
+      serial.find_first_not_of("0123456789") != std::string_view::npos)
     return 0;
   pid_t pid = 0;
   return parsePid(rest.substr(0, dash), pid) ? pid : 0;

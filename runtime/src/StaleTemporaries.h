@@ -1,4 +1,4 @@
-//===- StaleTemporaries.h - Temporaries left by killed processes -*- C++ -*-===//
+//===- StaleTemporaries.h - Temporaries of killed processes -----*- C++ -*-===//
 //
 // The runtime writes big files through hidden temporaries whose names carry
 // the writing process's id: AtomicFile's ".<name>.tmp-<pid>-<n>" and the

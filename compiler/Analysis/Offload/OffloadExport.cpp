@@ -167,18 +167,20 @@ Value offload::finetuneTrace(const FinetunePlan &p) {
                       {"pid", 1},
                       {"args", Object{{"name", "sluice offload iteration"}}}});
   for (unsigned s = 0; s < kNumStreams; ++s) {
-    ev.push_back(Object{{"name", "thread_name"},
-                        {"cat", kTraceMetadataCategory},
-                        {"ph", "M"},
-                        {"pid", 1},
-                        {"tid", static_cast<int64_t>(s)},
-                        {"args", Object{{"name", streamName(Stream(s)).str()}}}});
-    ev.push_back(Object{{"name", "thread_sort_index"},
-                        {"cat", kTraceMetadataCategory},
-                        {"ph", "M"},
-                        {"pid", 1},
-                        {"tid", static_cast<int64_t>(s)},
-                        {"args", Object{{"sort_index", static_cast<int64_t>(s)}}}});
+    ev.push_back(
+        Object{{"name", "thread_name"},
+               {"cat", kTraceMetadataCategory},
+               {"ph", "M"},
+               {"pid", 1},
+               {"tid", static_cast<int64_t>(s)},
+               {"args", Object{{"name", streamName(Stream(s)).str()}}}});
+    ev.push_back(
+        Object{{"name", "thread_sort_index"},
+               {"cat", kTraceMetadataCategory},
+               {"ph", "M"},
+               {"pid", 1},
+               {"tid", static_cast<int64_t>(s)},
+               {"args", Object{{"sort_index", static_cast<int64_t>(s)}}}});
   }
   for (const Action &a : p.schedule) {
     std::string name = a.tensor + " " + a.what + " " +

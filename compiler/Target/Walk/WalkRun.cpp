@@ -315,9 +315,8 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   if (report.edges == 0)
     g.emitWarning("graph '")
         << g.getSymName() << "' ('" << path << "') has no edges"
-        << (report.vertices == 0
-                ? " and no vertices: the job writes no walks"
-                : ": every walk stays at its start vertex");
+        << (report.vertices == 0 ? " and no vertices: the job writes no walks"
+                                 : ": every walk stays at its start vertex");
 
   // Run options from the walk's setup functions, its schedule and the job.
   sluice_walk_frame_t frame;

@@ -319,8 +319,8 @@ extern "C" void sluice_io_file_close(sluice_io_file_t *file) {
   delete file;
 }
 
-extern "C" sluice_status_t
-sluice_io_file_close_checked(sluice_io_file_t *file, sluice_error_t *error) {
+extern "C" sluice_status_t sluice_io_file_close_checked(sluice_io_file_t *file,
+                                                        sluice_error_t *error) {
   if (!file)
     return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                 "sluice_io_file_close_checked: NULL file");

@@ -16,21 +16,21 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-#include <thread>
 #include <cinttypes>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <unordered_map>
 #include <vector>
@@ -150,7 +150,7 @@ pid_t swapTemporaryOwner(std::string_view name) {
     return 0;
   pid_t pid = 0;
   return sluice::rt::parsePid(name.substr(tag + kTempTag.size()), pid) ? pid
-                                                                      : 0;
+                                                                       : 0;
 }
 
 uint32_t headerChecksum(SwapHeader header) {
@@ -375,8 +375,8 @@ sluice_tier_manager_t::verifyCommittedCopy(const Tensor &t,
     ~Closer() { ::close(fd); }
   } closer{fd};
   auto corrupt = [&](uint64_t offset, const std::string &why) {
-    return fail(error, SLUICE_STATUS_DATA_CORRUPT,
-                {t.copyPath, 0, 0, offset}, what + " is corrupt: " + why);
+    return fail(error, SLUICE_STATUS_DATA_CORRUPT, {t.copyPath, 0, 0, offset},
+                what + " is corrupt: " + why);
   };
   auto readAt = [&](char *into, size_t length, uint64_t offset,
                     sluice_status_t &status) {
@@ -387,8 +387,7 @@ sluice_tier_manager_t::verifyCommittedCopy(const Tensor &t,
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0) {
-        status = failErrno(error, errno, t.copyPath,
-                           "cannot read " + what);
+        status = failErrno(error, errno, t.copyPath, "cannot read " + what);
         return false;
       }
       if (n == 0) {
@@ -424,8 +423,8 @@ sluice_tier_manager_t::verifyCommittedCopy(const Tensor &t,
   uint64_t start = nowNs();
   uint32_t crc = 0;
   for (uint64_t at = 0; at < t.bytes;) {
-    size_t n = static_cast<size_t>(
-        std::min<uint64_t>(chunk.size(), t.bytes - at));
+    size_t n =
+        static_cast<size_t>(std::min<uint64_t>(chunk.size(), t.bytes - at));
     if (!readAt(chunk.data(), n, kHeaderBytes + at, status))
       return status;
     crc = sluice_crc32c(crc, chunk.data(), n);
@@ -655,7 +654,8 @@ sluice_status_t sluice_tier_manager_t::settle(uint32_t index,
   if (op->write) {
     // A write error some file systems report only at close.
     sluice_error_t closeError;
-    sluice_status_t closed = sluice_io_file_close_checked(op->file, &closeError);
+    sluice_status_t closed =
+        sluice_io_file_close_checked(op->file, &closeError);
     if (io == SLUICE_STATUS_OK && closed != SLUICE_STATUS_OK) {
       io = closed;
       ioError = closeError;

@@ -318,8 +318,7 @@ TEST_P(TrainerTest, CorruptSwapFileIsCaught) {
             std::string::npos)
       << m;
   t.reset();
-  EXPECT_EQ(OffloadTrainer::restore(c, o, t, &err),
-            SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_EQ(OffloadTrainer::restore(c, o, t, &err), SLUICE_STATUS_DATA_CORRUPT);
   EXPECT_EQ(t, nullptr);
   EXPECT_EQ(std::string(err.path), path);
   EXPECT_NE(std::string(err.message)

@@ -327,10 +327,10 @@ TEST_P(TierTest, CommitAndReopen) {
   EXPECT_EQ(manager, nullptr);
   EXPECT_EQ(std::string(err.path), copy);
   EXPECT_EQ(err.byte_offset, 4096u);
-  EXPECT_EQ(std::string(err.message).rfind(
-                "the committed copy of tensor 'p' is corrupt: checksum "
-                "mismatch: expected CRC-32C 0x",
-                0),
+  EXPECT_EQ(std::string(err.message)
+                .rfind("the committed copy of tensor 'p' is corrupt: checksum "
+                       "mismatch: expected CRC-32C 0x",
+                       0),
             0u)
       << err.message;
   sluice::test::flipByte(copy, 4096 + 29999);
@@ -369,8 +369,8 @@ TEST_P(TierTest, CommitFailsOnEveryUnflushedStepAndKeepsBothStates) {
   ASSERT_NE(realpath(dir.path.c_str(), real), nullptr);
   const std::string root = real;
   const std::string manifest = dir.file("manifest");
-  sluice_tensor_t p = make("p", 30000, 1, SLUICE_TIER_HOST,
-                           SLUICE_TIER_PERSISTENT);
+  sluice_tensor_t p =
+      make("p", 30000, 1, SLUICE_TIER_HOST, SLUICE_TIER_PERSISTENT);
   ASSERT_EQ(out(p), SLUICE_STATUS_OK);
   sluice_error_t err;
   ASSERT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
@@ -411,8 +411,9 @@ TEST_P(TierTest, CommitFailsOnEveryUnflushedStepAndKeepsBothStates) {
   failSyscall(Syscall::Fsync, EIO, root, 1, PathMatch::Exactly);
   EXPECT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
             SLUICE_STATUS_IO_ERROR);
-  EXPECT_NE(std::string(err.message).find("the file is in place but flushing "
-                                          "(fsync) its directory"),
+  EXPECT_NE(std::string(err.message)
+                .find("the file is in place but flushing "
+                      "(fsync) its directory"),
             std::string::npos)
       << err.message;
   EXPECT_NE(sluice::test::readAll(manifest), first);
@@ -499,7 +500,8 @@ TEST_P(TierTest, TemporariesOfKilledRunsAreRemoved) {
     sluice_tensor_t id = 0;
     bool ok = sluice_io_engine_create(&io, &e, nullptr) == SLUICE_STATUS_OK;
     o.engine = e;
-    ok = ok && sluice_tier_manager_create(&o, &m, nullptr) == SLUICE_STATUS_OK &&
+    ok = ok &&
+         sluice_tier_manager_create(&o, &m, nullptr) == SLUICE_STATUS_OK &&
          sluice_tier_tensor_create(m, "big", 1 << 22, SLUICE_TIER_HOST, 0, &id,
                                    nullptr) == SLUICE_STATUS_OK &&
          sluice_tier_swap_out(m, &id, 1, nullptr) == SLUICE_STATUS_OK;
@@ -513,12 +515,12 @@ TEST_P(TierTest, TemporariesOfKilledRunsAreRemoved) {
   ASSERT_EQ(dir.list(), (std::vector<std::string>{stale}));
   const std::string live = std::to_string(getppid());
   const std::vector<std::string> kept = {
-      ".a.1.swap.tmp-" + live,                       // alive
-      ".a.1.swap.tmp-" + std::to_string(getpid()),   // this process
-      ".a.x.swap.tmp-" + dead,                       // no generation
-      ".a$.1.swap.tmp-" + dead,                      // not a tensor name
-      ".a.1.swap.tmp-" + dead + "z",                 // not a pid
-      "a.1.swap.tmp-" + dead,                        // not hidden
+      ".a.1.swap.tmp-" + live,                     // alive
+      ".a.1.swap.tmp-" + std::to_string(getpid()), // this process
+      ".a.x.swap.tmp-" + dead,                     // no generation
+      ".a$.1.swap.tmp-" + dead,                    // not a tensor name
+      ".a.1.swap.tmp-" + dead + "z",               // not a pid
+      "a.1.swap.tmp-" + dead,                      // not hidden
   };
   for (const std::string &name : kept) {
     std::ofstream(dir.file(name)) << "x";
@@ -537,8 +539,8 @@ TEST_P(TierTest, TemporariesOfKilledRunsAreRemoved) {
     std::remove(dir.file(name).c_str());
   sluice_error_t err;
   open();
-  sluice_tensor_t p = make("p", 5000, 1, SLUICE_TIER_HOST,
-                           SLUICE_TIER_PERSISTENT);
+  sluice_tensor_t p =
+      make("p", 5000, 1, SLUICE_TIER_HOST, SLUICE_TIER_PERSISTENT);
   ASSERT_EQ(out(p), SLUICE_STATUS_OK);
   const std::string manifest = dir.file("manifest");
   ASSERT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),

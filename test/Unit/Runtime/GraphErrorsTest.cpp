@@ -133,8 +133,8 @@ const ErrorCase kCases[] = {
     {"mtx_negative_weight", MTX, 0, COL, kBanner + "3 3 2\n1 2 1\n2 3 -1e3\n",
      PARSE, 4, 5, "negative value '-1e3' (edge weights must not be negative)"},
     {"mtx_negative_integer_weight", MTX, 0, COL,
-     "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -7\n",
-     PARSE, 3, 5, "negative value '-7' (edge weights must not be negative)"},
+     "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -7\n", PARSE,
+     3, 5, "negative value '-7' (edge weights must not be negative)"},
     {"mtx_zero_index", MTX, 0, NOW, kBanner + "3 3 1\n0 1 1.0\n", PARSE, 3, 1,
      "row index 0 is not valid in a 1-based file"},
     {"mtx_negative_index", MTX, 0, NOW, kBanner + "3 3 1\n-1 2 1.0\n", PARSE, 3,
@@ -316,7 +316,8 @@ TEST(GraphLoadErrors, TrailingBytesAfterGzipAreAnError) {
                 "member");
   EXPECT_FALSE(garbage.handleTouched);
   // One stray byte, and zero padding, are garbage too.
-  for (const std::string &tail : {std::string("\x1f"), std::string(512, '\0')}) {
+  for (const std::string &tail :
+       {std::string("\x1f"), std::string(512, '\0')}) {
     writeFile(dir.path("tail.gz"), packed + tail);
     Loaded r = load(dir.path("tail.gz"), options(SNAP));
     EXPECT_EQ(r.status, SLUICE_STATUS_DATA_CORRUPT) << tail.size();

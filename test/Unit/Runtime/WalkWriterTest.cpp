@@ -406,8 +406,9 @@ TEST(WalkWriter, CommitChecksFsyncCloseRenameAndTheDirectorysFsync) {
   ASSERT_EQ(sluice_walk_writer_append(w, kWalks, kLengths, 3, &e),
             SLUICE_STATUS_OK);
   EXPECT_EQ(sluice_walk_writer_commit(w, &e), SLUICE_STATUS_IO_ERROR);
-  EXPECT_EQ(formatted(e), path + ": the file is in place but flushing (fsync) "
-                                 "its directory '" +
+  EXPECT_EQ(formatted(e), path +
+                              ": the file is in place but flushing (fsync) "
+                              "its directory '" +
                               root +
                               "' failed, so it may not survive a crash: "
                               "Input/output error");
@@ -448,11 +449,11 @@ TEST(WalkWriter, TemporariesOfDeadProcessesAreRemoved) {
   if (child == 0) {
     std::vector<uint32_t> walks(80 * 30000, 7);
     sluice_walk_writer_t *w = nullptr;
-    bool ok = sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_NPY_INT32,
-                                      80, 0, nullptr, &w, nullptr) ==
-                  SLUICE_STATUS_OK &&
-              sluice_walk_writer_append(w, walks.data(), nullptr, 30000,
-                                        nullptr) == SLUICE_STATUS_OK;
+    bool ok =
+        sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_NPY_INT32, 80,
+                                0, nullptr, &w, nullptr) == SLUICE_STATUS_OK &&
+        sluice_walk_writer_append(w, walks.data(), nullptr, 30000, nullptr) ==
+            SLUICE_STATUS_OK;
     _exit(ok ? 0 : 1);
   }
   int status = 0;
@@ -466,12 +467,12 @@ TEST(WalkWriter, TemporariesOfDeadProcessesAreRemoved) {
   // Names that must stay.
   const std::string live = std::to_string(getppid());
   const std::vector<std::string> kept = {
-      ".w.txt.tmp-" + live + "-1",        // its process is alive
-      ".w.txt.tmp-" + dead + "-x",        // not our pattern
-      ".w.txt.tmp-" + dead,               // no serial number
-      ".other.txt.tmp-" + dead + "-0",    // another file's
-      "w.txt.tmp-" + dead + "-0",         // not hidden
-      ".w.txt.tmp-0" + dead + "-0",       // not a pid
+      ".w.txt.tmp-" + live + "-1",     // its process is alive
+      ".w.txt.tmp-" + dead + "-x",     // not our pattern
+      ".w.txt.tmp-" + dead,            // no serial number
+      ".other.txt.tmp-" + dead + "-0", // another file's
+      "w.txt.tmp-" + dead + "-0",      // not hidden
+      ".w.txt.tmp-0" + dead + "-0",    // not a pid
   };
   for (const std::string &name : kept)
     writeFile(dir.path(name), "x");

@@ -1,4 +1,4 @@
-//===- SyscallFaults.h - Make fsync, close or rename fail in tests -*- C++ -*-===//
+//===- SyscallFaults.h - Failing fsync, close, rename -----------*- C++ -*-===//
 //
 // The I/O engine injects faults into its own requests
 // (sluice_io_engine_inject_fault); the calls around them (fsync of a file
@@ -11,8 +11,8 @@
 //
 // A fault matches the `nth` (0-based) call of its kind, counted from when it
 // is armed, whose path contains (or is) the fault's path (the path of a
-// descriptor is read from /proc/self/fd; for rename, the destination). One fault per kind is
-// armed at a time; it disarms after it fired.
+// descriptor is read from /proc/self/fd; for rename, the destination). One
+// fault per kind is armed at a time; it disarms after it fired.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_TEST_UNIT_SUPPORT_SYSCALLFAULTS_H

@@ -214,9 +214,13 @@ double maxWeight(const sluice_walk_frame_t *f) {
 TEST(WalkEngine, NegativeKernelWeightsAreNeverTaken) {
   // 0 -> {1, 2, 3, 4}; 2 -> {0, 1, 3}; 4 -> {1, 3} (only negative weights);
   // 1 -> 0 and 3 -> 0.
-  GraphPtr g = makeGraph(5, {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 0}, {2, 0},
-                             {2, 1}, {2, 3}, {3, 0}, {4, 1}, {4, 3}},
-                         {1, 2, 3, 4, 1, 1, 5, 5, 1, 2, 2});
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  for (uint32_t target : {1, 2, 3, 4})
+    edges.push_back({0, target});
+  for (uint32_t target : {0, 1, 3})
+    edges.push_back({2, target});
+  edges.insert(edges.end(), {{1, 0}, {3, 0}, {4, 1}, {4, 3}});
+  GraphPtr g = makeGraph(5, edges, {1, 2, 3, 4, 1, 5, 5, 1, 1, 2, 2});
   sluice_walk_kernel_t k = *kernel(Workload::DeepWalk);
   k.weight = negativeToOdd;
   k.upper_bound = maxWeight;

@@ -235,8 +235,8 @@ job cpu_res = walk res on g { walks_per_vertex: 20, seed: 3 }
 )";
   const char *graphText = "0 1\n0 2\n1 2\n2 3\n3 4\n4 5\n5 0\n1 3\n";
   const char *labels = "0 0\n1 1\n2 0\n3 1\n4 0\n5 1\n";
-  ASSERT_NO_FATAL_FAILURE(compileProgram(
-      program, {{"g.txt", graphText}, {"g.labels", labels}}));
+  ASSERT_NO_FATAL_FAILURE(
+      compileProgram(program, {{"g.txt", graphText}, {"g.labels", labels}}));
   sluice_graph_t *graph = loadGraph("g.txt", "g.labels");
   ASSERT_TRUE(graph);
   const int64_t len = 10;
