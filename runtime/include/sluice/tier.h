@@ -48,7 +48,8 @@ typedef enum sluice_tier_e {
 
 typedef struct sluice_tier_options_t {
   /* Directory of the swap files; must exist; the manager owns the files
-   * named *.swap and *.swap.tmp in it. */
+   * named *.swap in it and its temporaries .*.swap.tmp-<pid> (those of
+   * processes that are gone are deleted; those of live ones are not). */
   const char *swap_dir;
   /* Borrowed engine, must outlive the manager. */
   sluice_io_engine_t *engine;
