@@ -5,6 +5,12 @@
 //   sluice-bench-io train --dir=D [--widths=1024,1024,...] [--batch=256]
 //       [--steps=4] [--lookahead=1] [--backend=...] [--entries]
 //       [--schedule=plan.json] [--cuda]
+//   sluice-bench-io [io|train] --help | --version
+//
+// Every option is range-checked (`--help` lists the ranges); a bad command
+// line is one message naming the option and exit status 2, a failed run
+// (a missing or read-only --dir, an I/O error) one message and exit status
+// 1; --help and --version print and exit without touching the disk.
 //
 // `io` creates D/sluice-bench-io.dat, runs each pattern over the whole file
 // with O_DIRECT, block size bs and queue depth qd (one batch per pattern:
@@ -33,65 +39,243 @@
 #include "sluice/io.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <unistd.h>
-#include <cerrno>
 #include <filesystem>
 #include <map>
+#include <new>
 #include <random>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
+#include <system_error>
+#include <unistd.h>
 #include <vector>
 
 using namespace sluice::train;
 
 namespace {
 
-std::map<std::string, std::string> parseArgs(int argc, char **argv, int from) {
-  std::map<std::string, std::string> args;
-  for (int i = from; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.rfind("--", 0) != 0) {
-      std::fprintf(stderr, "sluice-bench-io: unexpected argument '%s'\n",
-                   a.c_str());
-      std::exit(2);
+//===--- Options ---------------------------------------------------------===//
+//
+// Every option is declared with its command, whether it takes a value, and
+// (for numbers) its range; anything else on the command line is a usage
+// error (exit status 2) naming the option. --help and --version print and
+// exit before anything is parsed further or touched on disk.
+
+/// A bad command line: the message, printed with the usage hint (exit 2).
+struct UsageError {
+  std::string message;
+};
+
+struct OptionSpec {
+  const char *name;
+  bool takesValue;
+  const char *help;
+};
+
+constexpr OptionSpec kIoOptions[] = {
+    {"dir", true, "directory of the test file (default /tmp)"},
+    {"size-mib", true, "file size in MiB, 1..4194304 (default 2048)"},
+    {"bs-kib", true,
+     "block size in KiB, 4..1048576, a multiple of 4 "
+     "(default 1024)"},
+    {"qd", true, "queue depth, 1..4096 (default 32)"},
+    {"backend", true, "auto, uring or threads (default auto)"},
+    {"threads", true,
+     "threads of the threads backend, 0..1024 (0: "
+     "min(qd, 8))"},
+    {"patterns", true,
+     "comma-separated write, read, randread, randwrite "
+     "(default all four)"},
+    {"keep", false, "keep the test file"},
+};
+
+constexpr OptionSpec kTrainOptions[] = {
+    {"dir", true, "directory for the swap files (default /tmp)"},
+    {"widths", true,
+     "comma-separated layer widths, 2..1025 of them, each "
+     "1..65536 (default 1024 x 6)"},
+    {"batch", true, "batch size, 1..65536 (default 256)"},
+    {"steps", true,
+     "training steps, 2..1000000; step 1 warms up and is not "
+     "measured (default 4)"},
+    {"lookahead", true,
+     "swapAll prefetch distance in entries, 0..65536 "
+     "(default 1)"},
+    {"backend", true, "auto, uring or threads (default auto)"},
+    {"threads", true, "threads of the threads backend, 0..1024"},
+    {"schedule", true,
+     "train under this planned schedule "
+     "(sluice-plan-offload --format=schedule)"},
+    {"entries", false, "print the time per schedule entry"},
+    {"cuda", false, "device tier in GPU memory"},
+    {"no-durable", false, "no RWF_DSYNC, no fsync"},
+};
+
+template <size_t N>
+const OptionSpec *findOption(const OptionSpec (&specs)[N],
+                             const std::string &name) {
+  for (const OptionSpec &spec : specs)
+    if (name == spec.name)
+      return &spec;
+  return nullptr;
+}
+
+template <size_t N>
+void printUsage(std::FILE *to, const char *command,
+                const OptionSpec (&specs)[N]) {
+  std::fprintf(to, "usage: sluice-bench-io %s [--option=value ...]\n", command);
+  for (const OptionSpec &spec : specs) {
+    std::string option =
+        std::string("--") + spec.name + (spec.takesValue ? "=..." : "");
+    std::fprintf(to, "  %-16s %s\n", option.c_str(), spec.help);
+  }
+}
+
+void printUsage(std::FILE *to) {
+  std::fprintf(to, "usage: sluice-bench-io io|train [--option=value ...]\n"
+                   "       sluice-bench-io [io|train] --help | --version\n"
+                   "  io     I/O engine throughput over one file (compare "
+                   "with fio: bench/offload/run.sh)\n"
+                   "  train  the small MLP trained under an offload schedule\n"
+                   "Exit status: 0 done, 1 the benchmark failed, 2 bad "
+                   "command line.\n");
+}
+
+void printVersion() {
+  std::printf("sluice-bench-io (Sluice runtime %d.%d)\n",
+              SLUICE_RUNTIME_VERSION_MAJOR, SLUICE_RUNTIME_VERSION_MINOR);
+}
+
+/// The options given to one command, checked against its specs.
+class Args {
+public:
+  template <size_t N>
+  Args(int argc, char **argv, int from, const OptionSpec (&specs)[N]) {
+    for (int i = from; i < argc; ++i) {
+      std::string a = argv[i];
+      if (a.rfind("--", 0) != 0 || a.size() == 2)
+        throw UsageError{"unexpected argument '" + a + "'"};
+      size_t eq = a.find('=');
+      std::string name = a.substr(2, eq == std::string::npos ? eq : eq - 2);
+      const OptionSpec *spec = findOption(specs, name);
+      if (!spec)
+        throw UsageError{"unknown option '--" + name + "'"};
+      if (values.count(name))
+        throw UsageError{"--" + name + " is given twice"};
+      if (spec->takesValue && eq == std::string::npos)
+        throw UsageError{"--" + name + " needs a value (--" + name + "=...)"};
+      if (!spec->takesValue && eq != std::string::npos)
+        throw UsageError{"--" + name + " takes no value"};
+      values[name] = eq == std::string::npos ? "" : a.substr(eq + 1);
+      if (spec->takesValue && values[name].empty())
+        throw UsageError{"--" + name + " needs a value, got ''"};
     }
-    size_t eq = a.find('=');
-    if (eq == std::string::npos)
-      args[a.substr(2)] = "1";
-    else
-      args[a.substr(2, eq - 2)] = a.substr(eq + 1);
   }
-  return args;
-}
 
-uint64_t number(const std::map<std::string, std::string> &args,
-                const std::string &key, uint64_t fallback) {
-  auto it = args.find(key);
-  if (it == args.end())
-    return fallback;
-  char *end = nullptr;
-  unsigned long long v = std::strtoull(it->second.c_str(), &end, 10);
-  if (!end || *end || it->second.empty()) {
-    std::fprintf(stderr, "sluice-bench-io: --%s needs a number, got '%s'\n",
-                 key.c_str(), it->second.c_str());
-    std::exit(2);
+  bool has(const std::string &name) const { return values.count(name) != 0; }
+
+  std::string text(const std::string &name, const std::string &fallback) const {
+    auto it = values.find(name);
+    return it == values.end() ? fallback : it->second;
   }
-  return v;
-}
 
-std::vector<std::string> split(const std::string &s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty())
+  /// A decimal integer in [min, max].
+  uint64_t number(const std::string &name, uint64_t fallback, uint64_t min,
+                  uint64_t max) const {
+    auto it = values.find(name);
+    return it == values.end() ? fallback
+                              : parseNumber("--" + name, it->second, min, max);
+  }
+
+  /// Comma-separated decimal integers, each in [min, max].
+  std::vector<uint64_t> numbers(const std::string &name,
+                                const std::string &fallback, uint64_t min,
+                                uint64_t max) const {
+    std::vector<uint64_t> out;
+    for (const std::string &item : splitList("--" + name, text(name, fallback)))
+      out.push_back(parseNumber("--" + name, item, min, max));
+    return out;
+  }
+
+  /// The items of a comma-separated list; an empty item is an error.
+  static std::vector<std::string> splitList(const std::string &option,
+                                            const std::string &list) {
+    std::vector<std::string> out;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ','))
       out.push_back(item);
-  return out;
+    if (list.empty() || list.back() == ',')
+      out.push_back("");
+    for (const std::string &i : out)
+      if (i.empty())
+        throw UsageError{option + ": empty item in '" + list + "'"};
+    return out;
+  }
+
+private:
+  static uint64_t parseNumber(const std::string &option,
+                              const std::string &value, uint64_t min,
+                              uint64_t max) {
+    const std::string range =
+        std::to_string(min) + " to " + std::to_string(max);
+    uint64_t v = 0;
+    bool digits = !value.empty();
+    bool tooLarge = false;
+    for (char c : value) {
+      if (c < '0' || c > '9') {
+        digits = false;
+        break;
+      }
+      uint64_t d = static_cast<uint64_t>(c - '0');
+      if (v > (UINT64_MAX - d) / 10)
+        tooLarge = true;
+      else
+        v = v * 10 + d;
+    }
+    if (!digits)
+      throw UsageError{option + " needs a whole number (" + range + "), got '" +
+                       value + "'"};
+    if (tooLarge || v < min || v > max)
+      throw UsageError{option + " must be " + range + ", got " + value};
+    return v;
+  }
+
+  std::map<std::string, std::string> values;
+};
+
+sluice_io_backend_t backendOption(const Args &args) {
+  std::string backend = args.text("backend", "auto");
+  if (backend == "auto")
+    return SLUICE_IO_BACKEND_AUTO;
+  if (backend == "uring")
+    return SLUICE_IO_BACKEND_URING;
+  if (backend == "threads")
+    return SLUICE_IO_BACKEND_THREADS;
+  throw UsageError{"--backend must be auto, uring or threads, got '" + backend +
+                   "'"};
+}
+
+/// --dir must name an existing directory (a run-time failure, exit 1).
+bool checkDirectory(const std::string &dir) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0) {
+    std::fprintf(stderr, "sluice-bench-io: --dir '%s': %s\n", dir.c_str(),
+                 std::strerror(errno));
+    return false;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    std::fprintf(stderr, "sluice-bench-io: --dir '%s' is not a directory\n",
+                 dir.c_str());
+    return false;
+  }
+  return true;
 }
 
 [[noreturn]] void die(const char *what, const sluice_error_t &err) {
@@ -101,18 +285,14 @@ std::vector<std::string> split(const std::string &s) {
   std::exit(1);
 }
 
-sluice_io_engine_t *makeEngine(const std::map<std::string, std::string> &args,
+sluice_io_engine_t *makeEngine(sluice_io_backend_t backend, uint32_t threads,
                                uint32_t qd, uint64_t block) {
   sluice_io_options_t o;
   sluice_io_options_init(&o);
   o.queue_depth = qd;
   o.block_size = block;
-  std::string backend = args.count("backend") ? args.at("backend") : "auto";
-  o.backend = backend == "uring"     ? SLUICE_IO_BACKEND_URING
-              : backend == "threads" ? SLUICE_IO_BACKEND_THREADS
-                                     : SLUICE_IO_BACKEND_AUTO;
-  if (args.count("threads"))
-    o.threads = static_cast<uint32_t>(number(args, "threads", 0));
+  o.backend = backend;
+  o.threads = threads;
   sluice_io_engine_t *engine = nullptr;
   sluice_error_t err;
   if (sluice_io_engine_create(&o, &engine, &err) != SLUICE_STATUS_OK)
@@ -125,36 +305,57 @@ const char *backendName(sluice_io_engine_t *e) {
                                                                 : "threads";
 }
 
-int runIo(const std::map<std::string, std::string> &args) {
-  const std::string dir = args.count("dir") ? args.at("dir") : "/tmp";
-  const uint64_t size = number(args, "size-mib", 2048) << 20;
-  const uint64_t bs = number(args, "bs-kib", 1024) << 10;
-  const uint32_t qd = static_cast<uint32_t>(number(args, "qd", 32));
-  const std::vector<std::string> patterns =
-      split(args.count("patterns") ? args.at("patterns")
-                                   : "write,read,randread,randwrite");
-  if (bs == 0 || size < bs || size % bs) {
-    std::fprintf(stderr, "sluice-bench-io: the size must be a multiple of "
-                         "the block size\n");
-    return 2;
-  }
+int runIo(const Args &args) {
+  const std::string dir = args.text("dir", "/tmp");
+  const uint64_t size = args.number("size-mib", 2048, 1, uint64_t(1) << 22)
+                        << 20;
+  const uint64_t bsKib = args.number("bs-kib", 1024, 4, uint64_t(1) << 20);
+  if (bsKib % 4)
+    throw UsageError{"--bs-kib must be a multiple of 4 (O_DIRECT transfers "
+                     "are 4 KiB aligned), got " +
+                     std::to_string(bsKib)};
+  const uint64_t bs = bsKib << 10;
+  const uint32_t qd = static_cast<uint32_t>(args.number("qd", 32, 1, 4096));
+  const uint32_t threads =
+      static_cast<uint32_t>(args.number("threads", 0, 0, 1024));
+  const sluice_io_backend_t backend = backendOption(args);
+  const std::vector<std::string> patterns = Args::splitList(
+      "--patterns", args.text("patterns", "write,read,randread,randwrite"));
+  for (const std::string &pattern : patterns)
+    if (pattern != "write" && pattern != "read" && pattern != "randread" &&
+        pattern != "randwrite")
+      throw UsageError{"--patterns: unknown pattern '" + pattern +
+                       "' (expected write, read, randread or randwrite)"};
+  if (size < bs || size % bs)
+    throw UsageError{"--size-mib (" + std::to_string(size >> 20) +
+                     " MiB) must be a multiple of --bs-kib (" +
+                     std::to_string(bsKib) + " KiB)"};
+  if (!checkDirectory(dir))
+    return 1;
   const std::string path = dir + "/sluice-bench-io.dat";
   // Like fio (its default fallocate=native), reserve the file's blocks
   // first: O_DIRECT writes that extend a file are serialised by ext4.
   {
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
                     0666);
-    int rc = fd < 0 ? errno
-                    : ::posix_fallocate(fd, 0, static_cast<off_t>(size));
-    if (fd >= 0)
+    if (fd < 0) {
+      std::fprintf(stderr, "sluice-bench-io: cannot create %s: %s\n",
+                   path.c_str(), std::strerror(errno));
+      return 1;
+    }
+    int rc = ::posix_fallocate(fd, 0, static_cast<off_t>(size));
+    if (rc == 0 && ::close(fd) != 0)
+      rc = errno;
+    else if (rc != 0)
       ::close(fd);
     if (rc != 0) {
       std::fprintf(stderr, "sluice-bench-io: cannot reserve %s: %s\n",
                    path.c_str(), std::strerror(rc));
+      ::unlink(path.c_str());
       return 1;
     }
   }
-  sluice_io_engine_t *engine = makeEngine(args, qd, bs);
+  sluice_io_engine_t *engine = makeEngine(backend, threads, qd, bs);
   sluice_io_file_t *file = nullptr;
   sluice_error_t err;
   if (sluice_io_file_open(engine, path.c_str(),
@@ -163,26 +364,32 @@ int runIo(const std::map<std::string, std::string> &args) {
                           &file, &err) != SLUICE_STATUS_OK)
     die("opening the file", err);
   const uint64_t blocks = size / bs;
-  const size_t ring = 2 * size_t(qd);
-  std::vector<char *> buffers(ring);
+  // Twice the queue depth, but no more buffers than blocks.
+  const size_t ring = static_cast<size_t>(std::min<uint64_t>(2 * qd, blocks));
+  std::vector<char *> buffers(ring, nullptr);
   std::mt19937_64 rng(12345);
   for (char *&b : buffers) {
     b = static_cast<char *>(sluice_io_alloc(bs, 4096));
+    if (!b) {
+      std::fprintf(stderr,
+                   "sluice-bench-io: cannot allocate %zu buffers of %llu "
+                   "bytes\n",
+                   ring, static_cast<unsigned long long>(bs));
+      for (char *allocated : buffers)
+        sluice_io_free(allocated);
+      sluice_io_file_close(file);
+      sluice_io_engine_destroy(engine);
+      ::unlink(path.c_str());
+      return 1;
+    }
     for (uint64_t i = 0; i < bs; i += 8) {
       uint64_t v = rng();
       std::memcpy(b + i, &v, 8);
     }
   }
-  int status = 0;
   for (const std::string &pattern : patterns) {
     bool write = pattern == "write" || pattern == "randwrite";
     bool random = pattern == "randread" || pattern == "randwrite";
-    if (!write && !random && pattern != "read") {
-      std::fprintf(stderr, "sluice-bench-io: unknown pattern '%s'\n",
-                   pattern.c_str());
-      status = 2;
-      break;
-    }
     std::vector<uint64_t> order(blocks);
     for (uint64_t i = 0; i < blocks; ++i)
       order[i] = i;
@@ -229,35 +436,54 @@ int runIo(const std::map<std::string, std::string> &args) {
     sluice_io_free(b);
   sluice_io_file_close(file);
   sluice_io_engine_destroy(engine);
-  if (!args.count("keep"))
-    std::filesystem::remove(path);
-  return status;
+  if (!args.has("keep") && ::unlink(path.c_str()) != 0) {
+    std::fprintf(stderr, "sluice-bench-io: cannot remove %s: %s\n",
+                 path.c_str(), std::strerror(errno));
+    return 1;
+  }
+  return 0;
 }
 
-int runTrain(const std::map<std::string, std::string> &args) {
-  const std::string base = args.count("dir") ? args.at("dir") : "/tmp";
+int runTrain(const Args &args) {
+  const std::string base = args.text("dir", "/tmp");
   MlpConfig config;
   config.widths.clear();
-  for (const std::string &w :
-       split(args.count("widths") ? args.at("widths")
-                                  : "1024,1024,1024,1024,1024,1024"))
-    config.widths.push_back(static_cast<uint32_t>(std::stoul(w)));
-  config.batch = static_cast<uint32_t>(number(args, "batch", 256));
-  const uint64_t steps = number(args, "steps", 4);
+  const std::vector<uint64_t> widths =
+      args.numbers("widths", "1024,1024,1024,1024,1024,1024", 1, 65536);
+  if (widths.size() < 2 || widths.size() > 1025)
+    throw UsageError{"--widths needs 2 to 1025 widths (1 to 1024 layers), "
+                     "got " +
+                     std::to_string(widths.size())};
+  for (uint64_t w : widths)
+    config.widths.push_back(static_cast<uint32_t>(w));
+  config.batch = static_cast<uint32_t>(args.number("batch", 256, 1, 65536));
+  const uint64_t steps = args.number("steps", 4, 2, 1000000);
   const uint32_t lookahead =
-      static_cast<uint32_t>(number(args, "lookahead", 1));
+      static_cast<uint32_t>(args.number("lookahead", 1, 0, 65536));
+  const uint32_t threads =
+      static_cast<uint32_t>(args.number("threads", 0, 0, 1024));
+  const sluice_io_backend_t backend = backendOption(args);
+  if (!checkDirectory(base))
+    return 1;
   const std::string dir = base + "/sluice-bench-train";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  sluice_io_engine_t *engine = makeEngine(args, 32, 1 << 20);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  if (!ec)
+    std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "sluice-bench-io: cannot create %s: %s\n", dir.c_str(),
+                 ec.message().c_str());
+    return 1;
+  }
+  sluice_io_engine_t *engine = makeEngine(backend, threads, 32, 1 << 20);
   OffloadOptions options;
   options.swapDir = dir;
   options.engine = engine;
   options.schedule = OffloadSchedule::swapAll(config.layers(), lookahead);
-  const bool planned = args.count("schedule") != 0;
+  const bool planned = args.has("schedule");
   if (planned) {
     std::string error;
-    if (!loadSchedule(args.at("schedule"), options.schedule, error)) {
+    if (!loadSchedule(args.text("schedule", ""), options.schedule, error)) {
       std::fprintf(stderr, "sluice-bench-io: %s\n", error.c_str());
       return 1;
     }
@@ -265,13 +491,13 @@ int runTrain(const std::map<std::string, std::string> &args) {
       std::fprintf(stderr,
                    "sluice-bench-io: %s: the schedule has %u layers, "
                    "--widths %u\n",
-                   args.at("schedule").c_str(),
+                   args.text("schedule", "").c_str(),
                    scheduleLayers(options.schedule), config.layers());
       return 1;
     }
   }
-  options.durable = !args.count("no-durable");
-  options.cudaDevice = args.count("cuda") != 0;
+  options.durable = !args.has("no-durable");
+  options.cudaDevice = args.has("cuda");
   std::unique_ptr<OffloadTrainer> trainer;
   sluice_error_t err;
   if (OffloadTrainer::create(config, options, trainer, &err) !=
@@ -369,7 +595,7 @@ int runTrain(const std::map<std::string, std::string> &args) {
         double(sc.predicted[1].written + 8) / mib,
         double(sc.predicted[1].read + 8) / mib);
   }
-  if (args.count("entries")) {
+  if (args.has("entries")) {
     const OffloadSchedule &plan = options.schedule;
     for (size_t k = 0; k < plan.entries.size(); ++k)
       std::printf("  entry %2zu %-9s layer %u  hidden=%d  compute %8.1f ms  "
@@ -381,18 +607,72 @@ int runTrain(const std::map<std::string, std::string> &args) {
   }
   trainer.reset();
   sluice_io_engine_destroy(engine);
-  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "sluice-bench-io: cannot remove %s: %s\n", dir.c_str(),
+                 ec.message().c_str());
+    return 1;
+  }
   return 0;
+}
+
+/// --help or --version anywhere on the command line: print, do nothing
+/// else. Returns true when one was handled.
+bool helpOrVersion(int argc, char **argv, const char *command) {
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--version")) {
+      printVersion();
+      return true;
+    }
+    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      if (command && !std::strcmp(command, "io"))
+        printUsage(stdout, "io", kIoOptions);
+      else if (command && !std::strcmp(command, "train"))
+        printUsage(stdout, "train", kTrainOptions);
+      else
+        printUsage(stdout);
+      return true;
+    }
+  }
+  return false;
+}
+
+int run(int argc, char **argv) {
+  const char *command = argc >= 2 && (!std::strcmp(argv[1], "io") ||
+                                      !std::strcmp(argv[1], "train"))
+                            ? argv[1]
+                            : nullptr;
+  if (helpOrVersion(argc, argv, command))
+    return 0;
+  if (!command) {
+    if (argc >= 2)
+      std::fprintf(stderr, "sluice-bench-io: unknown command '%s'\n", argv[1]);
+    printUsage(stderr);
+    return 2;
+  }
+  try {
+    if (!std::strcmp(command, "io"))
+      return runIo(Args(argc, argv, 2, kIoOptions));
+    return runTrain(Args(argc, argv, 2, kTrainOptions));
+  } catch (const UsageError &e) {
+    std::fprintf(stderr,
+                 "sluice-bench-io: %s\n(sluice-bench-io %s --help lists the "
+                 "options)\n",
+                 e.message.c_str(), command);
+    return 2;
+  }
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 2 || (std::strcmp(argv[1], "io") && std::strcmp(argv[1], "train"))) {
-    std::fprintf(stderr, "usage: sluice-bench-io io|train [--options]\n"
-                         "(see the comment at the top of BenchIo.cpp)\n");
-    return 2;
+  // No exception leaves main: a failure is a message and exit status 1.
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "sluice-bench-io: out of memory\n");
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "sluice-bench-io: %s\n", e.what());
   }
-  auto args = parseArgs(argc, argv, 2);
-  return std::strcmp(argv[1], "io") == 0 ? runIo(args) : runTrain(args);
+  return 1;
 }

@@ -2,6 +2,7 @@
 #include "runtime/src/AtomicFile.h"
 
 #include "runtime/src/Error.h"
+#include "runtime/src/StaleTemporaries.h"
 
 #include <atomic>
 #include <cerrno>
@@ -48,6 +49,10 @@ sluice_status_t AtomicFile::open(const std::string &path,
                 "the output path names no file");
   const std::string dir = directoryOf(path);
   const std::string base = baseNameOf(path);
+  // Temporaries of this file that killed processes left behind.
+  removeStaleTemporaries(dir, [&](std::string_view name) {
+    return atomicTemporaryOwner(name, base);
+  });
   for (int attempt = 0; attempt < 100; ++attempt) {
     temp = dir + "/." + base + ".tmp-" + std::to_string(getpid()) + "-" +
            std::to_string(temporaryCounter.fetch_add(1));
@@ -181,16 +186,31 @@ sluice_status_t AtomicFile::commit(sluice_error_t *error) {
     return failErrno(error, err, target, "cannot rename the finished file");
   }
   temp.clear();
-  // Make the rename durable; file systems that cannot fsync a directory
-  // (EINVAL) have nothing to flush.
-  int dirFd =
-      ::open(directoryOf(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dirFd >= 0) {
-    ::fsync(dirFd);
-    ::close(dirFd);
-  }
+  renamedIntoPlace = true;
   buffer.clear();
   buffer.shrink_to_fit();
+  // Make the rename durable. Until this succeeds a crash may bring back the
+  // previous content, so a failure here fails the commit; file systems that
+  // cannot fsync a directory (EINVAL) have nothing to flush.
+  const std::string dir = directoryOf(target);
+  auto notDurable = [&](int err, const char *what) {
+    failed = true;
+    return failErrno(error, err, target,
+                     std::string("the file is in place but ") + what + " '" +
+                         dir +
+                         "' failed, so it may not survive a "
+                         "crash");
+  };
+  int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dirFd < 0)
+    return notDurable(errno, "opening its directory");
+  if (::fsync(dirFd) != 0 && errno != EINVAL) {
+    int err = errno;
+    ::close(dirFd);
+    return notDurable(err, "flushing (fsync) its directory");
+  }
+  if (::close(dirFd) != 0)
+    return notDurable(errno, "closing its directory");
   return SLUICE_STATUS_OK;
 }
 

@@ -3,9 +3,13 @@
 // Every file the runtime writes goes through AtomicFile: the bytes go to a
 // hidden temporary in the destination directory (".<name>.tmp-<pid>-<n>"),
 // and commit() flushes, fsyncs, closes and renames it over the destination,
-// then fsyncs the directory. Until commit() succeeds the destination is
-// untouched; any failure, or destroying an uncommitted AtomicFile, deletes
-// the temporary. Errors latch: after the first one every call fails.
+// then fsyncs the directory; every one of these steps is checked. A failure
+// before the rename leaves the destination untouched and deletes the
+// temporary (so does destroying an uncommitted AtomicFile); a failure of the
+// directory's fsync after it fails the commit too, with the new content in
+// place but perhaps not durable (renamed() tells). Errors latch: after the
+// first one every call fails. open() first deletes the temporaries of the
+// same file that dead processes left (StaleTemporaries.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_ATOMICFILE_H
@@ -42,6 +46,9 @@ public:
 
   /// Bytes written so far.
   uint64_t size() const { return written + used; }
+  /// True once commit() renamed the file over the destination (even if the
+  /// directory's fsync then failed).
+  bool renamed() const { return renamedIntoPlace; }
 
 private:
   sluice_status_t flush(sluice_error_t *error);
@@ -52,6 +59,7 @@ private:
 
   int fd = -1;
   bool failed = false;
+  bool renamedIntoPlace = false;
   std::string target, temp;
   std::vector<char> buffer;
   size_t used = 0;

@@ -208,11 +208,16 @@ sluice_status_t validate(sluice_graph_t &g, const uint64_t at[],
     if (v % (1u << 14) == 0)
       progress.update("validating", v, n, "vertices");
   }
-  for (uint64_t i = 0; g.weights && i < m; ++i)
+  for (uint64_t i = 0; g.weights && i < m; ++i) {
     if (!std::isfinite(g.weights[i]))
       return corrupt(at[Weights] + 4 * i, "the weight of edge " +
                                               std::to_string(i) +
                                               " is not finite");
+    if (g.weights[i] < 0)
+      return corrupt(at[Weights] + 4 * i,
+                     "the weight of edge " + std::to_string(i) +
+                         " is negative (" + formatFloat(g.weights[i]) + ")");
+  }
   for (uint64_t v = 0; g.vertexLabels && v < n; ++v)
     if (g.vertexLabels[v] < SLUICE_LABEL_NONE)
       return corrupt(at[VertexLabels] + 4 * v,
@@ -355,6 +360,7 @@ sluice_status_t sluice::rt::loadBinaryCsr(const std::string &path,
     return failErrno(error, errno, path, "cannot map");
   auto graph = std::make_unique<sluice_graph_t>();
   graph->mapping = std::make_unique<MappedFile>(map, size);
+  graph->inputs.push_back({path, st.st_dev, st.st_ino});
   const unsigned char *base = graph->mapping->bytes();
   auto view = [&](Section s) -> const void * {
     return at[s] ? base + at[s] : nullptr;

@@ -28,6 +28,7 @@ sluice_status_t sluice::rt::readEdgeLabels(const std::string &path,
   sluice_status_t status = reader.open(path, error);
   if (status != SLUICE_STATUS_OK)
     return status;
+  graph.inputs.push_back({path, reader.device(), reader.inode()});
   const uint64_t *offsets = sluice_graph_offsets(&graph);
   const uint32_t *targets = sluice_graph_targets(&graph);
   const bool undirected = !(graph.properties & SLUICE_GRAPH_DIRECTED);

@@ -7,6 +7,7 @@
 #include "runtime/src/Error.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 
@@ -169,4 +170,10 @@ std::string sluice::rt::hex(uint64_t value) {
   std::snprintf(text, sizeof(text), "0x%llx",
                 static_cast<unsigned long long>(value));
   return text;
+}
+
+std::string sluice::rt::formatFloat(float value) {
+  char text[32];
+  auto result = std::to_chars(text, text + sizeof(text), value);
+  return std::string(text, result.ptr);
 }

@@ -55,6 +55,9 @@ template <typename Enum> int64_t enumValue(const Enum &field) {
 /// "0x1f".
 std::string hex(uint64_t value);
 
+/// The shortest text that reads back as `value`: "-1", "0.25", "1e+30".
+std::string formatFloat(float value);
+
 /// Runs `body` (returning sluice_status_t) and turns C++ exceptions into
 /// status codes, so that none crosses the C ABI.
 template <typename Body>

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 using namespace sluice::rt;
 
@@ -26,6 +27,25 @@ bool inRange(const sluice_graph_t *g, uint32_t v) {
 MappedFile::~MappedFile() {
   if (data && size)
     munmap(const_cast<void *>(data), size);
+}
+
+sluice_status_t sluice::rt::checkNotAnInput(const sluice_graph_t *graph,
+                                            const std::string &output,
+                                            const char *what,
+                                            sluice_error_t *error) {
+  if (!graph || graph->inputs.empty())
+    return SLUICE_STATUS_OK;
+  struct stat st;
+  if (::stat(output.c_str(), &st) != 0)
+    return SLUICE_STATUS_OK; // nothing there to overwrite
+  for (const InputFile &input : graph->inputs)
+    if (st.st_dev == input.device && st.st_ino == input.inode)
+      return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {output},
+                  std::string("the ") + what +
+                      " is the file the graph was "
+                      "read from ('" +
+                      input.path + "'); refusing to overwrite it");
+  return SLUICE_STATUS_OK;
 }
 
 void sluice_graph_t::bindStorage() {
@@ -81,6 +101,9 @@ extern "C" sluice_status_t sluice_graph_create_from_edges(
                       std::to_string(numVertices));
     if (weights && !std::isfinite(weights[i]))
       return invalid("weight of edge " + std::to_string(i) + " is not finite");
+    if (weights && weights[i] < 0)
+      return invalid("weight of edge " + std::to_string(i) + " is negative (" +
+                     formatFloat(weights[i]) + ")");
     if (edgeLabels && edgeLabels[i] < 0)
       return invalid("edge " + std::to_string(i) + " has the negative label " +
                      std::to_string(edgeLabels[i]));

@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace sluice::rt {
@@ -42,6 +44,14 @@ public:
 private:
   const void *data;
   uint64_t size;
+};
+
+/// A file a graph was read from (the graph file, a label file): its name as
+/// given and its identity, so that no output of the runtime overwrites it.
+struct InputFile {
+  std::string path;
+  dev_t device = 0;
+  ino_t inode = 0;
 };
 
 /// Owned arrays of a graph built in memory.
@@ -76,10 +86,24 @@ struct sluice_graph_t {
 
   sluice::rt::GraphStorage storage;
   std::unique_ptr<sluice::rt::MappedFile> mapping;
+  /// The files it was loaded from (none for a graph built from arrays).
+  std::vector<sluice::rt::InputFile> inputs;
 
   /// Points every view at `storage` for the arrays that are not mapped
   /// (a non-empty vector, or the offsets of an empty graph).
   void bindStorage();
 };
+
+namespace sluice::rt {
+
+/// INVALID_ARGUMENT when `output` names (by device and inode: hard and
+/// symbolic links included) a file `graph` was loaded from; OK otherwise,
+/// also when `output` does not exist yet. `what` names the output in the
+/// message ("walk output"). Call it before anything is opened for writing.
+sluice_status_t checkNotAnInput(const sluice_graph_t *graph,
+                                const std::string &output, const char *what,
+                                sluice_error_t *error);
+
+} // namespace sluice::rt
 
 #endif // SLUICE_RUNTIME_SRC_GRAPHIMPL_H

@@ -141,6 +141,7 @@ sluice_status_t loadGraph(const std::string &path,
     build.deduplicate = o.flags & SLUICE_GRAPH_LOAD_DEDUPLICATE;
     graph = std::make_unique<sluice_graph_t>();
     buildCsr(staging, build, &progress, *graph);
+    graph->inputs.push_back({path, reader.device(), reader.inode()});
   }
   if (status == SLUICE_STATUS_OK && o.vertex_labels_path)
     status = readVertexLabels(o.vertex_labels_path, progress, *graph, error);
@@ -229,6 +230,10 @@ sluice_graph_write_binary(const sluice_graph_t *graph, const char *path,
   if (!graph || !path)
     return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {path ? path : ""},
                 !graph ? "graph is NULL" : "path is NULL");
-  return guarded(error, path,
-                 [&] { return writeBinaryCsr(*graph, path, error); });
+  return guarded(error, path, [&] {
+    sluice_status_t status =
+        checkNotAnInput(graph, path, "binary graph output", error);
+    return status != SLUICE_STATUS_OK ? status
+                                      : writeBinaryCsr(*graph, path, error);
+  });
 }

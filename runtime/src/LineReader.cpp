@@ -1,4 +1,12 @@
 //===- LineReader.cpp - Lines of a text file, gzip'd or not ---------------===//
+//
+// Plain files are read straight into the line buffer. Gzip files go through
+// zlib's inflate (not its gz* layer, which silently ignores whatever follows
+// the last member): each member is inflated to its end, its CRC-32 and
+// length trailer checked by zlib, and then the next bytes must be either the
+// end of the file or the magic of another member.
+//
+//===----------------------------------------------------------------------===//
 #include "runtime/src/LineReader.h"
 
 #include "runtime/src/Error.h"
@@ -15,48 +23,190 @@ using namespace sluice::rt;
 
 namespace {
 constexpr size_t kChunkBytes = size_t(1) << 20;
-gzFile gz(void *file) { return static_cast<gzFile>(file); }
+constexpr size_t kInputBytes = size_t(1) << 18;
+constexpr unsigned char kGzipMagic[2] = {0x1f, 0x8b};
+/// inflateInit2's window bits: a 32 KiB window, gzip wrapper only.
+constexpr int kGzipWindowBits = 15 + 16;
+
+unsigned clampToUInt(size_t n) {
+  return n > UINT_MAX ? UINT_MAX : static_cast<unsigned>(n);
+}
 } // namespace
 
 LineReader::~LineReader() {
-  if (file)
-    gzclose(gz(file));
+  if (stream) {
+    inflateEnd(stream);
+    delete stream;
+  }
+  if (fd >= 0)
+    ::close(fd);
 }
 
 sluice_status_t LineReader::open(const std::string &path,
                                  sluice_error_t *error) {
   filePath = path;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return failErrno(error, errno, path, "cannot open");
   struct stat st;
-  if (fstat(fd, &st) != 0) {
-    int err = errno;
-    ::close(fd);
-    return failErrno(error, err, path, "cannot stat");
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
+  if (fstat(fd, &st) != 0)
+    return failErrno(error, errno, path, "cannot stat");
+  if (S_ISDIR(st.st_mode))
     return failErrno(error, EISDIR, path, "cannot read");
-  }
   size = static_cast<uint64_t>(st.st_size);
-  gzFile f = gzdopen(fd, "rb");
-  if (!f) {
-    ::close(fd);
-    return fail(error, SLUICE_STATUS_OUT_OF_MEMORY, {path},
-                "cannot allocate the decompression state");
-  }
-  gzbuffer(f, 1u << 18);
-  file = f;
+  fileDevice = st.st_dev;
+  fileInode = st.st_ino;
+
+  // The first bytes decide between gzip and plain text.
+  stream = new z_stream_s();
+  input.resize(kInputBytes);
+  stream->next_in = reinterpret_cast<Bytef *>(input.data());
+  stream->avail_in = 0;
+  sluice_status_t status = SLUICE_STATUS_OK;
+  while (stream->avail_in < sizeof(kGzipMagic) && !inputEnd)
+    if (!readInput(status, error))
+      return status;
+  const bool gzip =
+      stream->avail_in >= sizeof(kGzipMagic) &&
+      std::memcmp(stream->next_in, kGzipMagic, sizeof(kGzipMagic)) == 0;
   buffer.resize(kChunkBytes);
+  if (!gzip) {
+    std::memcpy(buffer.data(), stream->next_in, stream->avail_in);
+    end = stream->avail_in;
+    delete stream;
+    stream = nullptr;
+    input.clear();
+    input.shrink_to_fit();
+    return SLUICE_STATUS_OK;
+  }
+  int rc = inflateInit2(stream, kGzipWindowBits);
+  if (rc != Z_OK) {
+    delete stream;
+    stream = nullptr;
+    return rc == Z_MEM_ERROR
+               ? failOutOfMemory(error, path)
+               : fail(error, SLUICE_STATUS_INTERNAL, {path},
+                      "cannot set up the gzip decompressor (zlib error " +
+                          std::to_string(rc) + ")");
+  }
   return SLUICE_STATUS_OK;
 }
 
 uint64_t LineReader::bytesRead() const {
-  if (!file)
-    return 0;
-  z_off_t offset = gzoffset(gz(file));
-  return offset > 0 ? static_cast<uint64_t>(offset) : 0;
+  return stream ? rawOffset - stream->avail_in : rawOffset;
+}
+
+bool LineReader::readError(int err, sluice_status_t &status,
+                           sluice_error_t *error) {
+  status = fail(error, statusFromErrno(err), {filePath, line + 1},
+                std::string("cannot read: ") + std::strerror(err));
+  return false;
+}
+
+bool LineReader::corrupt(const std::string &message, sluice_status_t &status,
+                         sluice_error_t *error) {
+  status =
+      fail(error, SLUICE_STATUS_DATA_CORRUPT, {filePath, line + 1}, message);
+  return false;
+}
+
+bool LineReader::readInput(sluice_status_t &status, sluice_error_t *error) {
+  // Keep the unread bytes, then append after them.
+  size_t kept = stream->avail_in;
+  if (kept)
+    std::memmove(input.data(), stream->next_in, kept);
+  stream->next_in = reinterpret_cast<Bytef *>(input.data());
+  for (;;) {
+    ssize_t n = ::read(fd, input.data() + kept, input.size() - kept);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return readError(errno, status, error);
+    }
+    if (n == 0)
+      inputEnd = true;
+    rawOffset += static_cast<uint64_t>(n);
+    stream->avail_in = static_cast<unsigned>(kept + static_cast<size_t>(n));
+    return true;
+  }
+}
+
+bool LineReader::readPlain(size_t room, sluice_status_t &status,
+                           sluice_error_t *error) {
+  for (;;) {
+    ssize_t n = ::read(fd, buffer.data() + end, room);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return readError(errno, status, error);
+    }
+    if (n == 0)
+      atEnd = true;
+    end += static_cast<size_t>(n);
+    rawOffset += static_cast<uint64_t>(n);
+    return true;
+  }
+}
+
+bool LineReader::inflateSome(size_t room, sluice_status_t &status,
+                             sluice_error_t *error) {
+  for (;;) {
+    if (memberEnd) {
+      // Another member, or the end of the file; nothing else.
+      while (stream->avail_in < sizeof(kGzipMagic) && !inputEnd)
+        if (!readInput(status, error))
+          return false;
+      if (stream->avail_in == 0) {
+        atEnd = true;
+        return true;
+      }
+      if (stream->avail_in < sizeof(kGzipMagic) ||
+          std::memcmp(stream->next_in, kGzipMagic, sizeof(kGzipMagic)) != 0) {
+        const uint64_t at = bytesRead();
+        const uint64_t trailing = size > at ? size - at : stream->avail_in;
+        return corrupt("corrupt gzip data: " + std::to_string(trailing) +
+                           " trailing bytes at byte " + std::to_string(at) +
+                           " after the end of the gzip stream are not another "
+                           "gzip member",
+                       status, error);
+      }
+      if (inflateReset(stream) != Z_OK)
+        return corrupt("corrupt gzip data: cannot start the next member",
+                       status, error);
+      memberEnd = false;
+    }
+    if (stream->avail_in == 0 && !inputEnd && !readInput(status, error))
+      return false;
+    stream->next_out = reinterpret_cast<Bytef *>(buffer.data() + end);
+    stream->avail_out = clampToUInt(room);
+    const unsigned before = stream->avail_out;
+    int rc = inflate(stream, Z_NO_FLUSH);
+    const size_t produced = before - stream->avail_out;
+    end += produced;
+    room -= produced;
+    switch (rc) {
+    case Z_STREAM_END:
+      memberEnd = true;
+      break;
+    case Z_OK:
+      break;
+    case Z_BUF_ERROR:
+      // No progress possible: more input is needed.
+      if (stream->avail_in == 0 && inputEnd)
+        return corrupt("corrupt gzip data: unexpected end of file", status,
+                       error);
+      break;
+    case Z_MEM_ERROR:
+      status = failOutOfMemory(error, filePath);
+      return false;
+    default: // Z_DATA_ERROR, Z_NEED_DICT, Z_STREAM_ERROR
+      return corrupt(std::string("corrupt gzip data: ") +
+                         (stream->msg ? stream->msg : "invalid data"),
+                     status, error);
+    }
+    if (produced)
+      return true;
+  }
 }
 
 bool LineReader::fill(sluice_status_t &status, sluice_error_t *error) {
@@ -74,32 +224,9 @@ bool LineReader::fill(sluice_status_t &status, sluice_error_t *error) {
     }
     buffer.resize(buffer.size() * 2);
   }
-  size_t room = buffer.size() - end;
-  unsigned want = room > INT_MAX ? INT_MAX : static_cast<unsigned>(room);
-  int got = gzread(gz(file), buffer.data() + end, want);
-  if (got <= 0) {
-    int code = Z_OK;
-    const char *message = gzerror(gz(file), &code);
-    if (code == Z_ERRNO) {
-      int err = errno;
-      status = fail(error, statusFromErrno(err), {filePath, line + 1},
-                    std::string("cannot read: ") + std::strerror(err));
-      return false;
-    }
-    if (code != Z_OK) {
-      // zlib prefixes its message with the name it knows, "<fd:N>: ".
-      std::string_view text = message ? message : "unknown error";
-      if (text.rfind("<fd:", 0) == 0 && text.find(">: ") != text.npos)
-        text.remove_prefix(text.find(">: ") + 3);
-      status = fail(error, SLUICE_STATUS_DATA_CORRUPT, {filePath, line + 1},
-                    "corrupt gzip data: " + std::string(text));
-      return false;
-    }
-    atEnd = true;
-    return true;
-  }
-  end += static_cast<size_t>(got);
-  return true;
+  const size_t room = buffer.size() - end;
+  return stream ? inflateSome(room, status, error)
+                : readPlain(room, status, error);
 }
 
 bool LineReader::next(std::string_view &out, sluice_status_t &status,
@@ -107,24 +234,41 @@ bool LineReader::next(std::string_view &out, sluice_status_t &status,
   status = SLUICE_STATUS_OK;
   for (;;) {
     const char *base = buffer.data();
-    const void *newline = std::memchr(base + begin, '\n', end - begin);
-    size_t stop;
-    if (newline) {
-      stop = static_cast<size_t>(static_cast<const char *>(newline) - base);
+    const char *from = base + begin;
+    const size_t avail = end - begin;
+    const void *newline = std::memchr(from, '\n', avail);
+    const size_t beforeNewline =
+        newline ? static_cast<size_t>(static_cast<const char *>(newline) - from)
+                : avail;
+    const void *cr = std::memchr(from, '\r', beforeNewline);
+    size_t stop, resume;
+    if (cr) {
+      // "\r\n" or a lone "\r": decide only once the next byte is known.
+      stop = static_cast<size_t>(static_cast<const char *>(cr) - base);
+      if (stop + 1 < end)
+        resume = stop + 1 + (base[stop + 1] == '\n' ? 1 : 0);
+      else if (atEnd)
+        resume = end;
+      else {
+        if (!fill(status, error))
+          return false;
+        continue;
+      }
+    } else if (newline) {
+      stop = begin + beforeNewline;
+      resume = stop + 1;
     } else if (atEnd) {
       if (begin == end)
         return false;
-      stop = end;
+      stop = resume = end;
     } else {
       if (!fill(status, error))
         return false;
       continue;
     }
     out = std::string_view(base + begin, stop - begin);
-    begin = stop < end ? stop + 1 : end;
+    begin = resume;
     ++line;
-    if (!out.empty() && out.back() == '\r')
-      out.remove_suffix(1);
     return true;
   }
 }

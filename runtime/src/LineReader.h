@@ -1,9 +1,14 @@
 //===- LineReader.h - Lines of a text file, gzip'd or not ------*- C++ -*-===//
 //
-// Reads a text file through zlib's gz* interface, which decompresses gzip
-// input and passes anything else through unchanged, so ".gz" is detected
-// from the content. Lines end at '\n'; a trailing '\r' is dropped (CRLF
-// files); the last line needs no newline. Lines are views into an internal
+// Reads a text file that may be gzip-compressed, detected from the content
+// (the gzip magic 1f 8b at byte 0; the name does not matter). A gzip file is
+// one or more gzip members back to back (as `cat a.gz b.gz` makes); bytes
+// after the last member that do not start another member are an error, as
+// are a truncated member and a bad CRC or length trailer. Anything else is
+// read as it is.
+//
+// Lines end at "\n", "\r\n" or a lone "\r" (Unix, Windows and classic Mac
+// files); the last line needs no line end. Lines are views into an internal
 // buffer, valid until the next call.
 //
 //===----------------------------------------------------------------------===//
@@ -15,7 +20,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <sys/types.h>
 #include <vector>
+
+struct z_stream_s;
 
 namespace sluice::rt {
 
@@ -42,20 +50,40 @@ public:
   /// Size of the file on disk.
   uint64_t fileBytes() const { return size; }
   const std::string &path() const { return filePath; }
+  /// The identity of the open file (st_dev, st_ino).
+  dev_t device() const { return fileDevice; }
+  ino_t inode() const { return fileInode; }
 
   /// Lines longer than this are an error (a binary file read as text).
   static constexpr size_t kMaxLineBytes = size_t(64) << 20;
 
 private:
   bool fill(sluice_status_t &status, sluice_error_t *error);
+  /// Reads raw bytes into `buffer` at `end` (plain files).
+  bool readPlain(size_t room, sluice_status_t &status, sluice_error_t *error);
+  /// Decompresses into `buffer` at `end` until at least one byte is out or
+  /// the last member ended (gzip files).
+  bool inflateSome(size_t room, sluice_status_t &status, sluice_error_t *error);
+  /// Refills the compressed input; false on a read error.
+  bool readInput(sluice_status_t &status, sluice_error_t *error);
+  bool readError(int err, sluice_status_t &status, sluice_error_t *error);
+  bool corrupt(const std::string &message, sluice_status_t &status,
+               sluice_error_t *error);
 
-  void *file = nullptr; // gzFile
+  int fd = -1;
+  z_stream_s *stream = nullptr; // gzip files only
   std::string filePath;
-  std::vector<char> buffer;
+  std::vector<char> buffer; // decompressed text
+  std::vector<char> input;  // compressed bytes (gzip files)
   size_t begin = 0, end = 0;
-  bool atEnd = false;
+  bool atEnd = false;     // no more text after buffer[begin, end)
+  bool inputEnd = false;  // the file is read to its end
+  bool memberEnd = false; // between gzip members
+  uint64_t rawOffset = 0; // bytes of the file read so far
   uint64_t line = 0;
   uint64_t size = 0;
+  dev_t fileDevice = 0;
+  ino_t fileInode = 0;
 };
 
 } // namespace sluice::rt

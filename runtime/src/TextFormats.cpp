@@ -208,8 +208,15 @@ sluice_status_t sluice::rt::parseEntry(std::string_view line,
                     "expected " + withArticle(name) + ", got " + quote(text));
       }
     }
-    if (layout.valueIsWeight)
-      entry.weight = value;
+    if (layout.valueIsWeight) {
+      // Transition probabilities are proportional to the weights
+      // (docs/language.md, 10.1): a negative one has no meaning.
+      if (value < 0)
+        return fail(error, SLUICE_STATUS_PARSE_ERROR, at(k),
+                    std::string("negative ") + name + " " + quote(text) +
+                        " (edge weights must not be negative)");
+      entry.weight = value == 0 ? 0.0f : value; // -0 becomes +0
+    }
     ++k;
   }
 

@@ -25,6 +25,7 @@ sluice_status_t sluice::rt::readVertexLabels(const std::string &path,
   sluice_status_t status = reader.open(path, error);
   if (status != SLUICE_STATUS_OK)
     return status;
+  graph.inputs.push_back({path, reader.device(), reader.inode()});
   std::vector<int32_t> labels(graph.numVertices, SLUICE_LABEL_NONE);
   std::string_view line;
   while (reader.next(line, status, error)) {

@@ -192,7 +192,10 @@ extern "C" sluice_status_t sluice_walk_writer_open(
     writer->walkLength = walkLength;
     writer->flags = flags;
     writer->graph = graph;
-    sluice_status_t status = writer->file.open(path, error);
+    sluice_status_t status = checkNotAnInput(graph, path, "walk output", error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+    status = writer->file.open(path, error);
     if (status == SLUICE_STATUS_OK && isNpy(format)) {
       std::string header = npyHeader(format, 0, walkLength);
       status = writer->file.write(header.data(), header.size(), error);

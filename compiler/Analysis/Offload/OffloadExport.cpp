@@ -1,6 +1,7 @@
 //===- OffloadExport.cpp - Offload plans as JSON, traces, tables ----------===//
 #include "compiler/Analysis/Offload/OffloadExport.h"
 
+#include "compiler/Analysis/TraceEvents.h"
 #include "dialects/Common/Units.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -10,6 +11,7 @@
 
 using namespace sluice;
 using namespace sluice::offload;
+using analysis::kTraceMetadataCategory;
 using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
@@ -160,20 +162,25 @@ Value offload::finetunePlanToJson(const FinetunePlan &p,
 Value offload::finetuneTrace(const FinetunePlan &p) {
   Array ev;
   ev.push_back(Object{{"name", "process_name"},
+                      {"cat", kTraceMetadataCategory},
                       {"ph", "M"},
                       {"pid", 1},
                       {"args", Object{{"name", "sluice offload iteration"}}}});
   for (unsigned s = 0; s < kNumStreams; ++s) {
-    ev.push_back(Object{{"name", "thread_name"},
-                        {"ph", "M"},
-                        {"pid", 1},
-                        {"tid", static_cast<int64_t>(s)},
-                        {"args", Object{{"name", streamName(Stream(s)).str()}}}});
-    ev.push_back(Object{{"name", "thread_sort_index"},
-                        {"ph", "M"},
-                        {"pid", 1},
-                        {"tid", static_cast<int64_t>(s)},
-                        {"args", Object{{"sort_index", static_cast<int64_t>(s)}}}});
+    ev.push_back(
+        Object{{"name", "thread_name"},
+               {"cat", kTraceMetadataCategory},
+               {"ph", "M"},
+               {"pid", 1},
+               {"tid", static_cast<int64_t>(s)},
+               {"args", Object{{"name", streamName(Stream(s)).str()}}}});
+    ev.push_back(
+        Object{{"name", "thread_sort_index"},
+               {"cat", kTraceMetadataCategory},
+               {"ph", "M"},
+               {"pid", 1},
+               {"tid", static_cast<int64_t>(s)},
+               {"args", Object{{"sort_index", static_cast<int64_t>(s)}}}});
   }
   for (const Action &a : p.schedule) {
     std::string name = a.tensor + " " + a.what + " " +

@@ -312,6 +312,13 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   report.loadSeconds = secondsSince(t1);
   report.vertices = sluice_graph_num_vertices(graph);
   report.edges = sluice_graph_num_edges(graph);
+  // An empty graph is a valid graph (the loader accepts it), but a walk job
+  // over one is almost always a wrong or truncated file: say so.
+  if (report.edges == 0)
+    g.emitWarning("graph '")
+        << g.getSymName() << "' ('" << path << "') has no edges"
+        << (report.vertices == 0 ? " and no vertices: the job writes no walks"
+                                 : ": every walk stays at its start vertex");
 
   // Run options from the walk's setup functions, its schedule and the job.
   sluice_walk_frame_t frame;

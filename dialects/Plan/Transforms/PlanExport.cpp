@@ -2,6 +2,7 @@
 #include "dialects/Plan/Transforms/PlanExport.h"
 
 #include "compiler/Analysis/JSONNumbers.h"
+#include "compiler/Analysis/TraceEvents.h"
 #include "dialects/Plan/Transforms/PlanFlow.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Format.h"
@@ -13,6 +14,7 @@
 using namespace mlir;
 using namespace sluice;
 using namespace sluice::plan;
+using analysis::kTraceMetadataCategory;
 using analysis::writeJSONNumber;
 using analysis::writeJSONNumberAttr;
 
@@ -241,6 +243,7 @@ LogicalResult plan::writePlanTrace(llvm::raw_ostream &os, ModuleOp module,
         ++pid;
         j.object([&] {
           j.attribute("name", "process_name");
+          j.attribute("cat", kTraceMetadataCategory);
           j.attribute("ph", "M");
           j.attribute("pid", pid);
           j.attributeObject("args", [&] {
@@ -261,6 +264,7 @@ LogicalResult plan::writePlanTrace(llvm::raw_ostream &os, ModuleOp module,
           }
           j.object([&] {
             j.attribute("name", "thread_name");
+            j.attribute("cat", kTraceMetadataCategory);
             j.attribute("ph", "M");
             j.attribute("pid", pid);
             j.attribute("tid", tid);

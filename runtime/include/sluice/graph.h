@@ -64,7 +64,8 @@ SLUICE_API const char *sluice_graph_format_name(sluice_graph_format_t format);
 typedef enum sluice_weights_e {
   /* No weight array; every edge weighs 1 in the aggregate queries. */
   SLUICE_WEIGHTS_NONE = 0,
-  /* Read the column after the two vertex ids (Matrix Market: the value). */
+  /* Read the column after the two vertex ids (Matrix Market: the value): a
+   * finite number >= 0; a negative one is a PARSE_ERROR at its line. */
   SLUICE_WEIGHTS_COLUMN = 1,
   /* A weight array with every weight 1.0 (for graphs that will be
    * re-weighted in place later, or written as weighted binary files). */
@@ -135,7 +136,8 @@ sluice_graph_load(const char *path, const sluice_graph_load_options_t *options,
                   sluice_graph_t **out_graph, sluice_error_t *error);
 
 /* Builds a graph from arrays of `num_edges` edges sources[i] -> targets[i]
- * with ids < num_vertices. `weights`, `edge_labels` (num_edges entries) and
+ * with ids < num_vertices. `weights` (finite, >= 0), `edge_labels`
+ * (num_edges entries, >= 0) and
  * `vertex_labels` (num_vertices entries, SLUICE_LABEL_NONE allowed) may be
  * NULL. `flags` takes UNDIRECTED, DROP_SELF_LOOPS, DEDUPLICATE and
  * COMPACT_IDS with their load meaning. The arrays are copied. */
@@ -147,7 +149,8 @@ SLUICE_API sluice_status_t sluice_graph_create_from_edges(
 
 /* Writes `graph` in the binary CSR format: to a temporary file in the same
  * directory, fsync'd, then renamed over `path`. On error no file is left
- * behind and an existing `path` is unchanged. */
+ * behind and an existing `path` is unchanged. A `path` that is a file the
+ * graph was loaded from is INVALID_ARGUMENT. */
 SLUICE_API sluice_status_t sluice_graph_write_binary(
     const sluice_graph_t *graph, const char *path, sluice_error_t *error);
 

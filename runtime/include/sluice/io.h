@@ -114,6 +114,11 @@ SLUICE_API sluice_status_t sluice_io_file_open(sluice_io_engine_t *engine,
                                                sluice_error_t *error);
 /* Closes the file; NULL allowed. No batch may still use it. */
 SLUICE_API void sluice_io_file_close(sluice_io_file_t *file);
+/* Closes the file like sluice_io_file_close and reports what close(2) said
+ * (some file systems report a failed write only there): IO_ERROR naming the
+ * file, or OK. The handle is freed either way. */
+SLUICE_API sluice_status_t sluice_io_file_close_checked(sluice_io_file_t *file,
+                                                        sluice_error_t *error);
 /* fsync. */
 SLUICE_API sluice_status_t sluice_io_file_sync(sluice_io_file_t *file,
                                                sluice_error_t *error);

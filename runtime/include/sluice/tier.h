@@ -7,10 +7,12 @@
  *
  *  - Every swap-out writes a new file "<name>.<generation>.swap" (a 4 KiB
  *    header with the CRC-32C of the payload, then the payload) through a
- *    temporary ".<name>.<generation>.swap.tmp" that is renamed into place
- *    only when every byte is written; the previous copy is deleted only
- *    after that. A failed write leaves the previous good copy and the
- *    tensor in memory untouched.
+ *    temporary ".<name>.<generation>.swap.tmp-<pid>" that is renamed into
+ *    place only when every byte is written; the previous copy is deleted
+ *    only after that. A failed write leaves the previous good copy and the
+ *    tensor in memory untouched. Creating or opening a manager deletes the
+ *    temporaries that processes no longer alive left in the directory (a
+ *    killed run); those of live processes stay.
  *  - A prefetch reads into a fresh buffer and verifies header and CRC-32C
  *    before the tensor becomes resident; a mismatch is DATA_CORRUPT and the
  *    tensor stays on disk.
@@ -46,7 +48,8 @@ typedef enum sluice_tier_e {
 
 typedef struct sluice_tier_options_t {
   /* Directory of the swap files; must exist; the manager owns the files
-   * named *.swap and *.swap.tmp in it. */
+   * named *.swap in it and its temporaries .*.swap.tmp-<pid> (those of
+   * processes that are gone are deleted; those of live ones are not). */
   const char *swap_dir;
   /* Borrowed engine, must outlive the manager. */
   sluice_io_engine_t *engine;
@@ -77,9 +80,12 @@ SLUICE_API sluice_status_t sluice_tier_manager_create(
     sluice_error_t *error);
 
 /* Opens the state saved by sluice_tier_commit in `manifest_path`: every
- * persistent tensor it lists, on disk (its file and header are checked), at
- * its committed copy; swap files in the directory that the manifest does
- * not name (newer, uncommitted copies; temporaries) are deleted. */
+ * persistent tensor it lists, on disk at its committed copy. Each copy is
+ * read whole and checked against the manifest (size, header, CRC-32C of the
+ * payload): a missing file is NOT_FOUND, a damaged one DATA_CORRUPT naming
+ * the tensor and the file ("the committed copy of tensor 'p' is corrupt:
+ * checksum mismatch: ..."). Swap files in the directory that the manifest
+ * does not name (newer, uncommitted copies; temporaries) are deleted. */
 SLUICE_API sluice_status_t sluice_tier_manager_open(
     const sluice_tier_options_t *options, const char *manifest_path,
     sluice_tier_manager_t **out_manager, sluice_error_t *error);
@@ -197,10 +203,22 @@ SLUICE_API sluice_status_t sluice_tier_wait_all(sluice_tier_manager_t *m,
 /* Waits for all I/O, then atomically writes `manifest_path` naming the
  * current disk copy of every persistent tensor; copies it no longer names
  * are deleted. A persistent tensor with unwritten changes or no copy:
- * FAILED_PRECONDITION, nothing written. */
+ * FAILED_PRECONDITION, nothing written. Every fsync, close and rename is
+ * checked (the swap directory is flushed before the manifest is written,
+ * and after it is renamed into place): an error before the rename leaves the
+ * previous manifest and its copies as they were; an error after it (the
+ * directory's fsync) fails the commit with the new manifest in place but
+ * perhaps not durable, and then the copies of both manifests are kept until
+ * a commit succeeds (sluice_tier_commit_unconfirmed). */
 SLUICE_API sluice_status_t sluice_tier_commit(sluice_tier_manager_t *m,
                                               const char *manifest_path,
                                               sluice_error_t *error);
+
+/* Non-zero while the manifest in place is not known to be durable: a
+ * sluice_tier_commit failed after renaming it into place, and none has
+ * succeeded since. Opening it finds its state, unless a crash brings back
+ * the previous manifest; the copies of both are kept. */
+SLUICE_API int sluice_tier_commit_unconfirmed(const sluice_tier_manager_t *m);
 
 typedef struct sluice_tier_stats_t {
   uint64_t swap_outs;       /* writes started */

@@ -42,7 +42,10 @@ typedef struct sluice_walk_writer_t sluice_walk_writer_t;
 
 /* Starts writing walks of at most `walk_length` (>= 1) vertices to `path`.
  * `graph` (may be NULL unless ORIGINAL_IDS is set) is used to check that
- * vertex ids are in range and to map them; it must outlive the writer. */
+ * vertex ids are in range and to map them; it must outlive the writer. A
+ * `path` that is (by device and inode: links too) a file `graph` was loaded
+ * from, its graph or a label file, is INVALID_ARGUMENT before anything is
+ * created. */
 SLUICE_API sluice_status_t sluice_walk_writer_open(
     const char *path, sluice_walk_format_t format, uint32_t walk_length,
     uint32_t flags, const sluice_graph_t *graph,

@@ -319,6 +319,21 @@ extern "C" void sluice_io_file_close(sluice_io_file_t *file) {
   delete file;
 }
 
+extern "C" sluice_status_t sluice_io_file_close_checked(sluice_io_file_t *file,
+                                                        sluice_error_t *error) {
+  if (!file)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                "sluice_io_file_close_checked: NULL file");
+  int rc = file->fd >= 0 ? ::close(file->fd) : 0;
+  int err = errno;
+  std::string path = file->path;
+  delete file;
+  if (rc != 0)
+    return failErrno(error, err, path, "cannot close");
+  sluice_error_clear(error);
+  return SLUICE_STATUS_OK;
+}
+
 extern "C" sluice_status_t sluice_io_file_sync(sluice_io_file_t *file,
                                                sluice_error_t *error) {
   if (!file)

@@ -10,24 +10,27 @@
 
 #include "runtime/src/AtomicFile.h"
 #include "runtime/src/Error.h"
+#include "runtime/src/StaleTemporaries.h"
 #include "runtime/src/io/DeviceMemory.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-#include <thread>
 #include <cinttypes>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <unordered_map>
 #include <vector>
@@ -128,6 +131,26 @@ bool validName(const char *name) {
       return false;
   }
   return true;
+}
+
+constexpr std::string_view kTempTag = ".swap.tmp-";
+
+/// The process id in a swap-file temporary's name
+/// (".<name>.<generation>.swap.tmp-<pid>"), else 0.
+pid_t swapTemporaryOwner(std::string_view name) {
+  size_t tag = name.rfind(kTempTag);
+  if (tag == std::string_view::npos || tag < 2 || name[0] != '.')
+    return 0;
+  std::string_view stem = name.substr(1, tag - 1); // <name>.<generation>
+  size_t dot = stem.rfind('.');
+  if (dot == std::string_view::npos || dot + 1 == stem.size() ||
+      stem.substr(dot + 1).find_first_not_of("0123456789") !=
+          std::string_view::npos ||
+      !validName(std::string(stem.substr(0, dot)).c_str()))
+    return 0;
+  pid_t pid = 0;
+  return sluice::rt::parsePid(name.substr(tag + kTempTag.size()), pid) ? pid
+                                                                       : 0;
 }
 
 uint32_t headerChecksum(SwapHeader header) {
@@ -292,9 +315,11 @@ struct sluice_tier_manager_t {
   std::string copyPath(const Tensor &t, uint64_t generation) const {
     return dir + "/" + t.name + "." + std::to_string(generation) + ".swap";
   }
+  /// ".<name>.<generation>.swap.tmp-<pid>": the pid lets a later run tell
+  /// the temporaries of a killed process (swapTemporaryOwner).
   std::string tempPath(const Tensor &t, uint64_t generation) const {
     return dir + "/." + t.name + "." + std::to_string(generation) +
-           ".swap.tmp";
+           std::string(kTempTag) + std::to_string(::getpid());
   }
 
   void account(sluice_tier_t tier, int64_t delta) {
@@ -312,7 +337,14 @@ struct sluice_tier_manager_t {
   sluice_status_t settleRead(Tensor &t, Op &op, sluice_status_t io,
                              sluice_error_t *ioError, sluice_error_t *error);
   void dropCopy(Tensor &t, uint64_t generation);
-  void syncDirectory();
+  /// fsync of the swap directory (the names of renamed swap files).
+  sluice_status_t syncDirectory(sluice_error_t *error);
+  /// Copies named by the manifest before a commit whose new manifest was
+  /// renamed into place but not made durable: a crash may bring that
+  /// manifest back, so they stay until a commit is durable.
+  std::vector<std::string> unconfirmed;
+  /// The manifest in place is not known to be durable (see unconfirmed).
+  bool manifestUnconfirmed = false;
   /// Reports (once) the error of an operation completed in the background.
   sluice_status_t takeDeferred(Tensor &t, sluice_error_t *error) {
     sluice_status_t status = t.deferredStatus;
@@ -325,7 +357,85 @@ struct sluice_tier_manager_t {
   }
   sluice_status_t checkIds(const sluice_tensor_t *ids, size_t count,
                            sluice_error_t *error, const char *what);
+  /// Reads the committed copy of `t` whole: size, header and payload CRC
+  /// against the manifest's (restore).
+  sluice_status_t verifyCommittedCopy(const Tensor &t, sluice_error_t *error);
 };
+
+sluice_status_t
+sluice_tier_manager_t::verifyCommittedCopy(const Tensor &t,
+                                           sluice_error_t *error) {
+  const std::string what = "the committed copy of tensor '" + t.name + "'";
+  int fd = ::open(t.copyPath.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return failErrno(error, errno, t.copyPath,
+                     "the manifest names a missing swap file (" + what + ")");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  auto corrupt = [&](uint64_t offset, const std::string &why) {
+    return fail(error, SLUICE_STATUS_DATA_CORRUPT, {t.copyPath, 0, 0, offset},
+                what + " is corrupt: " + why);
+  };
+  auto readAt = [&](char *into, size_t length, uint64_t offset,
+                    sluice_status_t &status) {
+    size_t done = 0;
+    while (done < length) {
+      ssize_t n = ::pread(fd, into + done, length - done,
+                          static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0) {
+        status = failErrno(error, errno, t.copyPath, "cannot read " + what);
+        return false;
+      }
+      if (n == 0) {
+        status = corrupt(offset + done, "unexpected end of file");
+        return false;
+      }
+      done += static_cast<size_t>(n);
+    }
+    return true;
+  };
+  struct stat st;
+  if (::fstat(fd, &st) != 0)
+    return failErrno(error, errno, t.copyPath, "cannot stat " + what);
+  const uint64_t expectedSize = kHeaderBytes + t.padded;
+  if (static_cast<uint64_t>(st.st_size) != expectedSize)
+    return corrupt(0, "the file has " + std::to_string(st.st_size) +
+                          " bytes, expected " + std::to_string(expectedSize));
+  std::vector<char> chunk(size_t(1) << 20);
+  sluice_status_t status = SLUICE_STATUS_OK;
+  if (!readAt(chunk.data(), kHeaderBytes, 0, status))
+    return status;
+  SwapHeader h;
+  std::memcpy(&h, chunk.data(), sizeof(h));
+  if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0)
+    return corrupt(0, "not a swap file (bad magic)");
+  if (h.headerCrc != headerChecksum(h))
+    return corrupt(0, "header checksum mismatch");
+  if (h.version != kVersion || h.bytes != t.bytes ||
+      h.generation != t.generation || h.payloadCrc != t.crc ||
+      h.nameLength != t.name.size() ||
+      std::memcmp(h.name, t.name.data(), t.name.size()) != 0)
+    return corrupt(0, "the header does not match the manifest");
+  uint64_t start = nowNs();
+  uint32_t crc = 0;
+  for (uint64_t at = 0; at < t.bytes;) {
+    size_t n =
+        static_cast<size_t>(std::min<uint64_t>(chunk.size(), t.bytes - at));
+    if (!readAt(chunk.data(), n, kHeaderBytes + at, status))
+      return status;
+    crc = sluice_crc32c(crc, chunk.data(), n);
+    at += n;
+  }
+  stats.checksum_ns += nowNs() - start;
+  if (crc != t.crc)
+    return corrupt(kHeaderBytes, "checksum mismatch: expected CRC-32C " +
+                                     hex(t.crc) + ", the data has " + hex(crc));
+  return SLUICE_STATUS_OK;
+}
 
 void sluice_tier_manager_t::reap() {
   for (size_t k = 0; k < pending.size();) {
@@ -345,12 +455,22 @@ void sluice_tier_manager_t::reap() {
   }
 }
 
-void sluice_tier_manager_t::syncDirectory() {
+sluice_status_t sluice_tier_manager_t::syncDirectory(sluice_error_t *error) {
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::fsync(fd);
+  if (fd < 0)
+    return failErrno(error, errno, dir,
+                     "cannot open the swap directory to flush it");
+  // A file system that cannot fsync a directory (EINVAL) has nothing to
+  // flush.
+  if (::fsync(fd) != 0 && errno != EINVAL) {
+    int err = errno;
     ::close(fd);
+    return failErrno(error, err, dir,
+                     "cannot flush the swap directory to disk (fsync)");
   }
+  if (::close(fd) != 0)
+    return failErrno(error, errno, dir, "cannot close the swap directory");
+  return SLUICE_STATUS_OK;
 }
 
 void sluice_tier_manager_t::dropCopy(Tensor &t, uint64_t generation) {
@@ -531,7 +651,18 @@ sluice_status_t sluice_tier_manager_t::settle(uint32_t index,
   stats.stall_ns += nowNs() - start;
   sluice_io_batch_release(op->batch);
   op->batch = nullptr;
-  sluice_io_file_close(op->file);
+  if (op->write) {
+    // A write error some file systems report only at close.
+    sluice_error_t closeError;
+    sluice_status_t closed =
+        sluice_io_file_close_checked(op->file, &closeError);
+    if (io == SLUICE_STATUS_OK && closed != SLUICE_STATUS_OK) {
+      io = closed;
+      ioError = closeError;
+    }
+  } else {
+    sluice_io_file_close(op->file);
+  }
   op->file = nullptr;
   if (op->write) {
     for (size_t k = 0; k < writeOrder.size(); ++k)
@@ -672,6 +803,8 @@ static sluice_status_t makeManager(const sluice_tier_options_t *options,
   m->options.swap_dir = nullptr; // not kept: the caller's string
   m->budget[SLUICE_TIER_DEVICE] = options->device_budget;
   m->budget[SLUICE_TIER_HOST] = options->host_budget;
+  // Swap-file temporaries of killed runs (hundreds of MB each).
+  removeStaleTemporaries(m->dir, swapTemporaryOwner);
   if (options->device_cuda)
     return sluice::rt::DeviceMemory::open(options->cuda_ordinal, m->gpu,
                                           error);
@@ -752,23 +885,12 @@ sluice_tier_manager_open(const sluice_tier_options_t *options,
       t.committedGeneration = t.generation;
       t.nextGeneration = t.generation + 1;
       t.copyPath = m->copyPath(t, t.generation);
-      // The copy must exist with a matching header; the payload is checked
-      // when it is read.
-      int fd = ::open(t.copyPath.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0)
-        return failErrno(error, errno, t.copyPath,
-                         "the manifest names a missing swap file");
-      std::vector<char> page(kHeaderBytes);
-      ssize_t n = ::pread(fd, page.data(), kHeaderBytes, 0);
-      ::close(fd);
-      SwapHeader h;
-      std::memcpy(&h, page.data(), sizeof(h));
-      if (n != static_cast<ssize_t>(kHeaderBytes) ||
-          std::memcmp(h.magic, kMagic, 8) || h.headerCrc != headerChecksum(h) ||
-          h.bytes != t.bytes || h.generation != t.generation ||
-          h.payloadCrc != t.crc)
-        return fail(error, SLUICE_STATUS_DATA_CORRUPT, {t.copyPath},
-                    "the swap file does not match the manifest");
+      // The copy must exist, with a header that matches the manifest and
+      // a payload with the CRC it records: a restore that succeeds leaves
+      // a committed state that is whole, not one that fails when read.
+      status = m->verifyCommittedCopy(t, error);
+      if (status != SLUICE_STATUS_OK)
+        return status;
       keep.insert(t.copyPath);
       m->byName[t.name] = static_cast<uint32_t>(m->tensors.size());
       m->tensors.push_back(std::move(t));
@@ -783,6 +905,7 @@ sluice_tier_manager_open(const sluice_tier_options_t *options,
                  name.compare(name.size() - n, n, suffix) == 0;
         };
         std::string path = m->dir + "/" + name;
+        // ".swap.tmp": a temporary named before they carried the pid.
         if ((endsWith(".swap") || endsWith(".swap.tmp")) && !keep.count(path))
           ::unlink(path.c_str());
       }
@@ -1168,28 +1291,52 @@ extern "C" sluice_status_t sluice_tier_commit(sluice_tier_manager_t *m,
               crc + "\n";
     }
     // The swap files' data is on disk (RWF_DSYNC); make their names
-    // durable before the manifest that points at them.
-    if (m->options.durable)
-      m->syncDirectory();
+    // durable before the manifest that points at them. A failure here
+    // changes nothing: the previous manifest and its copies stay.
+    if (m->options.durable) {
+      sluice_status_t s = m->syncDirectory(error);
+      if (s != SLUICE_STATUS_OK)
+        return s;
+    }
     AtomicFile file;
     sluice_status_t s = file.open(manifest_path, error);
     if (s == SLUICE_STATUS_OK)
       s = file.write(text.data(), text.size(), error);
     if (s == SLUICE_STATUS_OK)
       s = file.commit(error);
-    if (s != SLUICE_STATUS_OK)
-      return s;
+    if (s != SLUICE_STATUS_OK && !file.renamed())
+      return s; // the previous manifest is in place
+    // The new manifest is in place. Unless it is durable, a crash may bring
+    // back the previous one, so the copies that one names stay too.
+    const bool durable = s == SLUICE_STATUS_OK;
+    m->manifestUnconfirmed = !durable;
+    if (durable) {
+      for (const std::string &path : m->unconfirmed)
+        m->janitor.unlink(path);
+      m->unconfirmed.clear();
+    }
     for (Tensor &t : m->tensors) {
       if (!t.persistent())
         continue;
-      if (t.committed && t.committedGeneration != t.generation)
-        m->janitor.unlink(m->copyPath(t, t.committedGeneration));
+      if (t.committed && t.committedGeneration != t.generation) {
+        std::string previous = m->copyPath(t, t.committedGeneration);
+        if (durable)
+          m->janitor.unlink(std::move(previous));
+        else
+          m->unconfirmed.push_back(std::move(previous));
+      }
       t.committed = true;
       t.committedGeneration = t.generation;
     }
+    if (!durable)
+      return s;
     sluice_error_clear(error);
     return SLUICE_STATUS_OK;
   });
+}
+
+extern "C" int sluice_tier_commit_unconfirmed(const sluice_tier_manager_t *m) {
+  return m && m->manifestUnconfirmed ? 1 : 0;
 }
 
 extern "C" void sluice_tier_stats(const sluice_tier_manager_t *m,

@@ -264,10 +264,23 @@ sluice_status_t OffloadTrainer::step(float *loss, sluice_error_t *error) {
   totals.ioBusyNs += after.busy_ns - before.busy_ns;
   if (status != SLUICE_STATUS_OK) {
     broken = true;
+    // Say only what is known about the state a restore will find.
+    std::string state;
+    if (sluice_tier_commit_unconfirmed(tiers))
+      state = "its manifest is in place but may not be durable: a restore "
+              "finds step " +
+              std::to_string(attempted) + ", or step " +
+              std::to_string(committed) + " after a crash; both are kept";
+    else if (status == SLUICE_STATUS_DATA_CORRUPT)
+      state = "a swap file is corrupt; a restore verifies whether the "
+              "committed state of step " +
+              std::to_string(committed) + " is intact";
+    else
+      state = "the committed state of step " + std::to_string(committed) +
+              " is intact";
     return context(status, error,
-                   "training step " + std::to_string(attempted) +
-                       " failed (the committed state of step " +
-                       std::to_string(committed) + " is intact)");
+                   "training step " + std::to_string(attempted) + " failed (" +
+                       state + ")");
   }
   ++totals.steps;
   return SLUICE_STATUS_OK;
@@ -401,14 +414,15 @@ sluice_status_t OffloadTrainer::commit(uint64_t s, sluice_error_t *error) {
   if (status == SLUICE_STATUS_OK)
     status = sluice_tier_prefetch(tiers, resident.data(), resident.size(),
                                   error);
-  if (status == SLUICE_STATUS_OK)
+  if (status == SLUICE_STATUS_OK) {
     status = sluice_tier_commit(tiers, manifestPath().c_str(), error);
+    if (status == SLUICE_STATUS_OK)
+      committed = s; // on disk, whatever happens next
+  }
   if (status == SLUICE_STATUS_OK)
     status = sluice_tier_park(tiers, resident.data(), resident.size(), error);
   uint64_t spent = nowNs() - start;
   totals.commitNs += spent;
-  if (status == SLUICE_STATUS_OK)
-    committed = s;
   return context(status, error, "committing step " + std::to_string(s));
 }
 

@@ -48,6 +48,13 @@ TEST(Export, ChromeTraceHasOneCompleteEventPerAction) {
   for (const llvm::json::Value &e : *ev) {
     const Object *o = e.getAsObject();
     llvm::StringRef ph = *o->getString("ph");
+    // Every event has a category (trace loaders such as tracerbench need
+    // one), metadata events Chrome's "__metadata".
+    ASSERT_TRUE(o->getString("cat").has_value())
+        << o->getString("name").value_or("").str();
+    if (ph == "M") {
+      EXPECT_EQ(*o->getString("cat"), "__metadata");
+    }
     if (ph == "M" && *o->getString("name") == "thread_name")
       threads.insert(o->getObject("args")->getString("name")->str());
     if (ph != "X")

@@ -10,7 +10,11 @@
 
 #include "test/Unit/Offload/IoBackends.h"
 #include "test/Unit/Offload/TestDir.h"
+#include "test/Unit/Support/SyscallFaults.h"
 
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <gtest/gtest.h>
 
@@ -234,6 +238,59 @@ TEST_P(TrainerTest, FaultsFailTheStepAndCorruptNothing) {
   }
 }
 
+/// The end-of-step commit flushes the swap directory before and after the
+/// manifest: an fsync error there fails the step, which is then not
+/// reported committed, and the message says which state a restore finds.
+TEST_P(TrainerTest, AStepWhoseCommitCannotBeFlushedIsNotCommitted) {
+  using sluice::test::failSyscall;
+  using sluice::test::PathMatch;
+  using sluice::test::Syscall;
+  sluice::test::SyscallFaultScope scope;
+  const MlpConfig c = smallModel();
+  auto want = referenceRun(c, 3);
+  ScratchDir dir;
+  char real[PATH_MAX];
+  ASSERT_NE(realpath(dir.path.c_str(), real), nullptr);
+  EngineHolder e(GetParam());
+  OffloadOptions o = optionsFor(dir, e.engine, OffloadSchedule::swapAll(3, 1));
+  std::unique_ptr<OffloadTrainer> t;
+  sluice_error_t err;
+  ASSERT_EQ(OffloadTrainer::create(c, o, t, &err), SLUICE_STATUS_OK);
+  for (int s = 0; s < 2; ++s)
+    ASSERT_EQ(t->step(nullptr, &err), SLUICE_STATUS_OK) << err.message;
+  // Before the manifest: step 2 stays the committed state.
+  failSyscall(Syscall::Fsync, EIO, real, 0, PathMatch::Exactly);
+  EXPECT_EQ(t->step(nullptr, &err), SLUICE_STATUS_IO_ERROR);
+  std::string m = err.message;
+  EXPECT_NE(m.find("training step 3 failed (the committed state of step 2 is "
+                   "intact): committing step 3: cannot flush the swap "
+                   "directory to disk (fsync): Input/output error"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(t->committedSteps(), 2u);
+  t.reset();
+  ASSERT_EQ(OffloadTrainer::restore(c, o, t, &err), SLUICE_STATUS_OK)
+      << err.message;
+  EXPECT_EQ(t->steps(), 2u);
+  expectBitEqual(*t, want[2], "restored after a failed directory fsync");
+  // After the manifest is renamed into place: the step fails too, and says
+  // that a restore finds step 3 (or step 2 after a crash).
+  failSyscall(Syscall::Fsync, EIO, real, 1, PathMatch::Exactly);
+  EXPECT_EQ(t->step(nullptr, &err), SLUICE_STATUS_IO_ERROR);
+  m = err.message;
+  EXPECT_NE(m.find("training step 3 failed (its manifest is in place but may "
+                   "not be durable: a restore finds step 3, or step 2 after a "
+                   "crash; both are kept)"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(t->committedSteps(), 2u);
+  t.reset();
+  ASSERT_EQ(OffloadTrainer::restore(c, o, t, &err), SLUICE_STATUS_OK)
+      << err.message;
+  EXPECT_EQ(t->steps(), 3u);
+  expectBitEqual(*t, want[3], "restored after a failed post-rename fsync");
+}
+
 TEST_P(TrainerTest, CorruptSwapFileIsCaught) {
   const MlpConfig c = smallModel();
   ScratchDir dir;
@@ -253,6 +310,22 @@ TEST_P(TrainerTest, CorruptSwapFileIsCaught) {
                    "checksum mismatch"),
             std::string::npos)
       << m;
+  // The file is the committed copy of step 1: no claim that it is intact,
+  // and a restore refuses it, naming the tensor and the file.
+  EXPECT_NE(m.find("training step 2 failed (a swap file is corrupt; a restore "
+                   "verifies whether the committed state of step 1 is "
+                   "intact)"),
+            std::string::npos)
+      << m;
+  t.reset();
+  EXPECT_EQ(OffloadTrainer::restore(c, o, t, &err), SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_EQ(t, nullptr);
+  EXPECT_EQ(std::string(err.path), path);
+  EXPECT_NE(std::string(err.message)
+                .find("restoring the committed state: the committed copy of "
+                      "tensor 'L1.adam_v' is corrupt: checksum mismatch"),
+            std::string::npos)
+      << err.message;
 }
 
 TEST(TrainerSchedule, Validation) {

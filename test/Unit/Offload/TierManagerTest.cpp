@@ -8,14 +8,24 @@
 
 #include "test/Unit/Offload/IoBackends.h"
 #include "test/Unit/Offload/TestDir.h"
+#include "test/Unit/Support/SyscallFaults.h"
 
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <random>
+#include <sys/wait.h>
+#include <unistd.h>
 
+using sluice::test::failSyscall;
 using sluice::test::ioBackendName;
 using sluice::test::ioBackends;
+using sluice::test::PathMatch;
 using sluice::test::ScratchDir;
+using sluice::test::Syscall;
 
 namespace {
 
@@ -304,13 +314,249 @@ TEST_P(TierTest, CommitAndReopen) {
   ASSERT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
             SLUICE_STATUS_OK)
       << err.message;
-  // A manifest that names a damaged file is refused.
+  // A manifest that names a damaged file is refused: a damaged payload as
+  // well as a damaged header (the payload is read whole at open, not only
+  // when the tensor is prefetched), and a truncated file.
   sluice_tier_manager_destroy(manager);
   manager = nullptr;
-  sluice::test::flipByte(dir.file("p.1.swap"), 20);
+  const std::string copy = dir.file("p.1.swap");
+  const std::vector<char> good = sluice::test::readAll(copy);
+  sluice::test::flipByte(copy, 4096 + 29999);
   EXPECT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
             SLUICE_STATUS_DATA_CORRUPT);
   EXPECT_EQ(manager, nullptr);
+  EXPECT_EQ(std::string(err.path), copy);
+  EXPECT_EQ(err.byte_offset, 4096u);
+  EXPECT_EQ(std::string(err.message)
+                .rfind("the committed copy of tensor 'p' is corrupt: checksum "
+                       "mismatch: expected CRC-32C 0x",
+                       0),
+            0u)
+      << err.message;
+  sluice::test::flipByte(copy, 4096 + 29999);
+  sluice::test::flipByte(copy, 20);
+  EXPECT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
+            SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_EQ(manager, nullptr);
+  EXPECT_STREQ(err.message, "the committed copy of tensor 'p' is corrupt: "
+                            "header checksum mismatch");
+  sluice::test::flipByte(copy, 20);
+  {
+    std::ofstream cut(copy, std::ios::binary | std::ios::trunc);
+    cut.write(good.data(), 4096 + 8192);
+  }
+  EXPECT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
+            SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_STREQ(err.message, "the committed copy of tensor 'p' is corrupt: the "
+                            "file has 12288 bytes, expected 36864");
+  {
+    std::ofstream whole(copy, std::ios::binary | std::ios::trunc);
+    whole.write(good.data(), static_cast<std::streamsize>(good.size()));
+  }
+  ASSERT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
+            SLUICE_STATUS_OK)
+      << err.message;
+}
+
+/// Every fsync, close and rename of a commit is checked: a failure fails
+/// the commit cleanly. Before the new manifest is in place nothing changes;
+/// once it is in place but not durable, the copies both manifests name are
+/// kept, so that whichever one a crash leaves can be opened.
+TEST_P(TierTest, CommitFailsOnEveryUnflushedStepAndKeepsBothStates) {
+  sluice::test::SyscallFaultScope scope;
+  open();
+  char real[PATH_MAX];
+  ASSERT_NE(realpath(dir.path.c_str(), real), nullptr);
+  const std::string root = real;
+  const std::string manifest = dir.file("manifest");
+  sluice_tensor_t p =
+      make("p", 30000, 1, SLUICE_TIER_HOST, SLUICE_TIER_PERSISTENT);
+  ASSERT_EQ(out(p), SLUICE_STATUS_OK);
+  sluice_error_t err;
+  ASSERT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_OK)
+      << err.message;
+  const std::vector<char> first = sluice::test::readAll(manifest);
+  ASSERT_EQ(in(p), SLUICE_STATUS_OK);
+  fill(p, 9);
+  ASSERT_EQ(out(p), SLUICE_STATUS_OK);
+  const std::vector<std::string> files = {"manifest", "p.1.swap", "p.2.swap"};
+
+  // The swap directory's fsync before the manifest is written.
+  failSyscall(Syscall::Fsync, EIO, root, 0, PathMatch::Exactly);
+  EXPECT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_IO_ERROR);
+  EXPECT_EQ(std::string(err.message),
+            "cannot flush the swap directory to disk (fsync): Input/output "
+            "error");
+  EXPECT_EQ(sluice::test::readAll(manifest), first);
+  EXPECT_EQ(dir.list(), files);
+  // The new manifest's own fsync, close or rename.
+  for (Syscall call : {Syscall::Fsync, Syscall::Close}) {
+    failSyscall(call, EIO, "/.manifest.tmp-");
+    EXPECT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+              SLUICE_STATUS_IO_ERROR);
+    EXPECT_EQ(sluice::test::readAll(manifest), first) << err.message;
+    EXPECT_EQ(dir.list(), files);
+  }
+  failSyscall(Syscall::Rename, EIO, manifest, 0, PathMatch::Exactly);
+  EXPECT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_IO_ERROR);
+  EXPECT_NE(std::string(err.message).find("cannot rename"), std::string::npos)
+      << err.message;
+  EXPECT_EQ(sluice::test::readAll(manifest), first);
+
+  // The directory's fsync after the rename: the commit fails, the new
+  // manifest is in place, and both generations stay on disk.
+  failSyscall(Syscall::Fsync, EIO, root, 1, PathMatch::Exactly);
+  EXPECT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_IO_ERROR);
+  EXPECT_NE(std::string(err.message)
+                .find("the file is in place but flushing "
+                      "(fsync) its directory"),
+            std::string::npos)
+      << err.message;
+  EXPECT_NE(sluice::test::readAll(manifest), first);
+  ASSERT_EQ(sluice_tier_wait_all(manager, &err), SLUICE_STATUS_OK);
+  EXPECT_EQ(dir.list(), files);
+  sluice_tier_manager_destroy(manager);
+  manager = nullptr;
+  EXPECT_EQ(dir.list(), files) << "both committed states are kept";
+  // A crash that brought the first manifest back: its copy is there.
+  {
+    std::ofstream back(manifest, std::ios::binary | std::ios::trunc);
+    back.write(first.data(), static_cast<std::streamsize>(first.size()));
+  }
+  sluice_tier_options_t o;
+  sluice_tier_options_init(&o);
+  o.swap_dir = dir.path.c_str();
+  o.engine = engine;
+  ASSERT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
+            SLUICE_STATUS_OK)
+      << err.message;
+  sluice_tensor_t q;
+  ASSERT_EQ(sluice_tier_tensor_find(manager, "p", &q, nullptr),
+            SLUICE_STATUS_OK);
+  ASSERT_EQ(in(q), SLUICE_STATUS_OK);
+  EXPECT_TRUE(holds(q, expected(30000, 1)));
+
+  // Without a crash: the next durable commit removes the copy only the
+  // unconfirmed one kept.
+  fill(q, 9);
+  ASSERT_EQ(out(q), SLUICE_STATUS_OK);
+  failSyscall(Syscall::Fsync, EIO, root, 1, PathMatch::Exactly);
+  EXPECT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_IO_ERROR);
+  ASSERT_EQ(in(q), SLUICE_STATUS_OK);
+  fill(q, 10);
+  ASSERT_EQ(out(q), SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_OK)
+      << err.message;
+  ASSERT_EQ(sluice_tier_wait_all(manager, &err), SLUICE_STATUS_OK);
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"manifest", "p.3.swap"}));
+}
+
+/// A swap file whose close(2) fails was not written: the swap-out fails
+/// like a failed write (the tensor stays in memory, the previous copy
+/// stays).
+TEST_P(TierTest, AFailedCloseFailsTheSwapOut) {
+  sluice::test::SyscallFaultScope scope;
+  open();
+  sluice_tensor_t a = make("a", 20000, 3);
+  ASSERT_EQ(out(a), SLUICE_STATUS_OK);
+  ASSERT_EQ(in(a), SLUICE_STATUS_OK);
+  fill(a, 4);
+  failSyscall(Syscall::Close, EIO, "/.a.2.swap");
+  sluice_error_t err;
+  EXPECT_EQ(out(a, &err), SLUICE_STATUS_IO_ERROR);
+  EXPECT_NE(std::string(err.message)
+                .find("swapping out tensor 'a' failed; it stays in memory and "
+                      "its previous copy is intact: cannot close: "
+                      "Input/output error"),
+            std::string::npos)
+      << err.message;
+  EXPECT_EQ(sluice_tier_tensor_state(manager, a), SLUICE_TENSOR_RESIDENT);
+  EXPECT_TRUE(holds(a, expected(20000, 4)));
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"a.1.swap"}));
+}
+
+/// Swap-file temporaries carry the writer's pid; a run that was killed
+/// while writing leaves them, and the next manager on the directory
+/// (created or opened) removes them, and only them.
+TEST_P(TierTest, TemporariesOfKilledRunsAreRemoved) {
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // A run killed with a swap-out in flight (never waited on).
+    sluice_io_options_t io;
+    sluice_io_options_init(&io);
+    io.backend = SLUICE_IO_BACKEND_THREADS;
+    sluice_io_engine_t *e = nullptr;
+    sluice_tier_options_t o;
+    sluice_tier_options_init(&o);
+    o.swap_dir = dir.path.c_str();
+    sluice_tier_manager_t *m = nullptr;
+    sluice_tensor_t id = 0;
+    bool ok = sluice_io_engine_create(&io, &e, nullptr) == SLUICE_STATUS_OK;
+    o.engine = e;
+    ok = ok &&
+         sluice_tier_manager_create(&o, &m, nullptr) == SLUICE_STATUS_OK &&
+         sluice_tier_tensor_create(m, "big", 1 << 22, SLUICE_TIER_HOST, 0, &id,
+                                   nullptr) == SLUICE_STATUS_OK &&
+         sluice_tier_swap_out(m, &id, 1, nullptr) == SLUICE_STATUS_OK;
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const std::string dead = std::to_string(child);
+  const std::string stale = ".big.1.swap.tmp-" + dead;
+  ASSERT_EQ(dir.list(), (std::vector<std::string>{stale}));
+  const std::string live = std::to_string(getppid());
+  const std::vector<std::string> kept = {
+      ".a.1.swap.tmp-" + live,                     // alive
+      ".a.1.swap.tmp-" + std::to_string(getpid()), // this process
+      ".a.x.swap.tmp-" + dead,                     // no generation
+      ".a$.1.swap.tmp-" + dead,                    // not a tensor name
+      ".a.1.swap.tmp-" + dead + "z",               // not a pid
+      "a.1.swap.tmp-" + dead,                      // not hidden
+  };
+  for (const std::string &name : kept) {
+    std::ofstream(dir.file(name)) << "x";
+  }
+  // Another dead temporary, of a tensor with dots in its name.
+  const std::string dotted = ".L0.param.7.swap.tmp-" + dead;
+  std::ofstream(dir.file(dotted)) << "x";
+  open();
+  std::vector<std::string> want = kept;
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(dir.list(), want);
+  // Opening from a manifest removes them too.
+  sluice_tier_manager_destroy(manager);
+  manager = nullptr;
+  for (const std::string &name : kept)
+    std::remove(dir.file(name).c_str());
+  sluice_error_t err;
+  open();
+  sluice_tensor_t p =
+      make("p", 5000, 1, SLUICE_TIER_HOST, SLUICE_TIER_PERSISTENT);
+  ASSERT_EQ(out(p), SLUICE_STATUS_OK);
+  const std::string manifest = dir.file("manifest");
+  ASSERT_EQ(sluice_tier_commit(manager, manifest.c_str(), &err),
+            SLUICE_STATUS_OK)
+      << err.message;
+  sluice_tier_manager_destroy(manager);
+  manager = nullptr;
+  std::ofstream(dir.file(stale)) << "x";
+  sluice_tier_options_t o;
+  sluice_tier_options_init(&o);
+  o.swap_dir = dir.path.c_str();
+  o.engine = engine;
+  ASSERT_EQ(sluice_tier_manager_open(&o, manifest.c_str(), &manager, &err),
+            SLUICE_STATUS_OK)
+      << err.message;
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"manifest", "p.1.swap"}));
 }
 
 TEST_P(TierTest, BadArguments) {

@@ -402,6 +402,13 @@ TEST(PlanSchedule, TraceHasOneEventPerChunk) {
   for (const llvm::json::Value &v : *events) {
     const llvm::json::Object *e = v.getAsObject();
     ASSERT_NE(e, nullptr);
+    // Every event has a category (trace loaders such as tracerbench need
+    // one), metadata events Chrome's "__metadata".
+    ASSERT_TRUE(e->getString("cat").has_value())
+        << e->getString("name").value_or("").str();
+    if (e->getString("ph") == "M") {
+      EXPECT_EQ(*e->getString("cat"), "__metadata");
+    }
     if (e->getString("ph") == "M" && e->getString("name") == "thread_name")
       ++threads;
     if (e->getString("ph") != "X")

@@ -387,6 +387,13 @@ const Corruption kCorruptions[] = {
        std::memcpy(&b[256 + 8], &nan, 4);
      },
      SLUICE_STATUS_DATA_CORRUPT, "the weight of edge 2 is not finite", 264},
+    {"negative_weight",
+     [](std::string &b) {
+       float negative = -0.75f;
+       std::memcpy(&b[256 + 4], &negative, 4);
+     },
+     SLUICE_STATUS_DATA_CORRUPT, "the weight of edge 1 is negative (-0.75)",
+     260},
     {"bad_vertex_label",
      [](std::string &b) { put32(b, 320 + 4, uint32_t(-5)); },
      SLUICE_STATUS_DATA_CORRUPT, "vertex 1 has the invalid label -5", 324},

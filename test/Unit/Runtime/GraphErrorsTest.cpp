@@ -69,6 +69,8 @@ const ErrorCase kCases[] = {
      "edge weight 'nan' is not finite"},
     {"snap_huge_weight", SNAP, 0, COL, "0 1 1e50\n", RANGE, 1, 5,
      "edge weight '1e50' is out of range for float32"},
+    {"snap_negative_weight", SNAP, 0, COL, "0 1 2\n1 2 -0.5\n", PARSE, 2, 5,
+     "negative edge weight '-0.5' (edge weights must not be negative)"},
     {"snap_extra_after_weight", SNAP, 0, COL, "0 1 1.0 extra\n", PARSE, 1, 9,
      "unexpected column 4 'extra' (expected 3 columns)"},
     {"snap_missing_label", SNAP, LABELS, NOW, "0 1\n", PARSE, 1, 4,
@@ -128,6 +130,11 @@ const ErrorCase kCases[] = {
      1, "row index 4 is beyond the 3 declared rows"},
     {"mtx_column_beyond_size", MTX, 0, NOW, kBanner + "3 3 1\n1 5 1.0\n", PARSE,
      3, 3, "column index 5 is beyond the 3 declared columns"},
+    {"mtx_negative_weight", MTX, 0, COL, kBanner + "3 3 2\n1 2 1\n2 3 -1e3\n",
+     PARSE, 4, 5, "negative value '-1e3' (edge weights must not be negative)"},
+    {"mtx_negative_integer_weight", MTX, 0, COL,
+     "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -7\n", PARSE,
+     3, 5, "negative value '-7' (edge weights must not be negative)"},
     {"mtx_zero_index", MTX, 0, NOW, kBanner + "3 3 1\n0 1 1.0\n", PARSE, 3, 1,
      "row index 0 is not valid in a 1-based file"},
     {"mtx_negative_index", MTX, 0, NOW, kBanner + "3 3 1\n-1 2 1.0\n", PARSE, 3,
@@ -294,6 +301,44 @@ TEST(GraphLoadErrors, TruncatedAndCorruptGzip) {
       << bad.error.message;
 }
 
+TEST(GraphLoadErrors, TrailingBytesAfterGzipAreAnError) {
+  TempDir dir;
+  writeGzip(dir.path("g.gz"), "0 1\n1 2\n");
+  const std::string packed = readFile(dir.path("g.gz"));
+  // Garbage (here a plain-text edge) after the last member.
+  writeFile(dir.path("garbage.gz"), packed + "7 8\n");
+  Loaded garbage = load(dir.path("garbage.gz"), options(SNAP));
+  EXPECT_EQ(garbage.status, SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_EQ(std::string(garbage.error.message),
+            "corrupt gzip data: 4 trailing bytes at byte " +
+                std::to_string(packed.size()) +
+                " after the end of the gzip stream are not another gzip "
+                "member");
+  EXPECT_FALSE(garbage.handleTouched);
+  // One stray byte, and zero padding, are garbage too.
+  for (const std::string &tail :
+       {std::string("\x1f"), std::string(512, '\0')}) {
+    writeFile(dir.path("tail.gz"), packed + tail);
+    Loaded r = load(dir.path("tail.gz"), options(SNAP));
+    EXPECT_EQ(r.status, SLUICE_STATUS_DATA_CORRUPT) << tail.size();
+    EXPECT_NE(std::string(r.error.message).find("trailing bytes"),
+              std::string::npos)
+        << r.error.message;
+  }
+  // A second member that is itself truncated is reported as such.
+  writeFile(dir.path("half.gz"), packed + packed.substr(0, 12));
+  Loaded half = load(dir.path("half.gz"), options(SNAP));
+  EXPECT_EQ(half.status, SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_STREQ(half.error.message, "corrupt gzip data: unexpected end of file");
+  // A damaged CRC-32 trailer (the 8 bytes before the end).
+  std::string badCrc = packed;
+  badCrc[badCrc.size() - 6] ^= 0x40;
+  writeFile(dir.path("crc.gz"), badCrc);
+  Loaded crc = load(dir.path("crc.gz"), options(SNAP));
+  EXPECT_EQ(crc.status, SLUICE_STATUS_DATA_CORRUPT);
+  EXPECT_STREQ(crc.error.message, "corrupt gzip data: incorrect data check");
+}
+
 TEST(GraphLoadErrors, InvalidArguments) {
   TempDir dir;
   writeFile(dir.path("g.txt"), "0 1\n");
@@ -383,6 +428,11 @@ TEST(GraphLoadErrors, EdgeArrays) {
                                            0, &g, &e),
             SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_STREQ(e.message, "weight of edge 1 is not finite");
+  const float negative[] = {1.0f, -2.5f};
+  EXPECT_EQ(sluice_graph_create_from_edges(3, 2, src, dst2, negative, nullptr,
+                                           nullptr, 0, &g, &e),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(e.message, "weight of edge 1 is negative (-2.5)");
   const int32_t labels[] = {0, -4};
   EXPECT_EQ(sluice_graph_create_from_edges(3, 2, src, dst2, nullptr, labels,
                                            nullptr, 0, &g, &e),

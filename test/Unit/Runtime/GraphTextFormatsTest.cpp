@@ -65,6 +65,57 @@ TEST(GraphTextFormats, GzipIsDetectedFromTheContent) {
   }
 }
 
+TEST(GraphTextFormats, LineEndsAreLfCrLfOrCr) {
+  TempDir dir;
+  // A classic Mac file (CR only) starting with a comment: four lines, not one
+  // comment line.
+  const std::string mac = "# old Mac file\r0 1\r1 2\r2 0\r";
+  writeFile(dir.path("mac.txt"), mac);
+  Loaded cr = load(dir.path("mac.txt"), options(SLUICE_GRAPH_FORMAT_SNAP));
+  ASSERT_EQ(cr.status, SLUICE_STATUS_OK) << formatted(cr.error);
+  EXPECT_EQ(targetsOf(cr.graph.get()), (Adjacency{{1}, {2}, {0}}));
+  // The three conventions mixed, a blank line of each, and no final line end;
+  // an error on the last line gives its number counted the same way.
+  writeFile(dir.path("mixed.txt"), "0 1\n\n1 2\r\n\r\n2 0\r\r3 x");
+  Loaded mixed = load(dir.path("mixed.txt"), options(SLUICE_GRAPH_FORMAT_SNAP));
+  EXPECT_EQ(mixed.status, SLUICE_STATUS_PARSE_ERROR);
+  EXPECT_EQ(mixed.error.line, 7u) << formatted(mixed.error);
+  EXPECT_STREQ(mixed.error.message, "expected a target vertex id, got 'x'");
+  // "\r\n" split between two reads is still one line end: with 5-byte
+  // lines the first read (256 KiB) ends between a "\r" and its "\n". A
+  // blank line counted there would shift the number of the bad last line.
+  std::string many;
+  const uint64_t lines = 700000;
+  for (uint64_t i = 0; i < lines; ++i)
+    many += "0 1\r\n";
+  many += "0 x\r\n";
+  writeFile(dir.path("many.txt"), many);
+  writeGzip(dir.path("many.gz"), many);
+  for (const char *name : {"many.txt", "many.gz"}) {
+    Loaded r = load(dir.path(name), options(SLUICE_GRAPH_FORMAT_SNAP));
+    EXPECT_EQ(r.status, SLUICE_STATUS_PARSE_ERROR) << name;
+    EXPECT_EQ(r.error.line, lines + 1) << name;
+  }
+  // The same lines gzip'd.
+  writeGzip(dir.path("mac.gz"), mac);
+  Loaded packed = load(dir.path("mac.gz"), options(SLUICE_GRAPH_FORMAT_SNAP));
+  ASSERT_EQ(packed.status, SLUICE_STATUS_OK) << formatted(packed.error);
+  EXPECT_EQ(targetsOf(packed.graph.get()), (Adjacency{{1}, {2}, {0}}));
+}
+
+TEST(GraphTextFormats, ConcatenatedGzipMembersAreOneFile) {
+  TempDir dir;
+  writeGzip(dir.path("a.gz"), "0 1\n1 2\n");
+  writeGzip(dir.path("b.gz"), "2 0\n");
+  writeGzip(dir.path("empty.gz"), "");
+  writeFile(dir.path("ab.gz"), readFile(dir.path("a.gz")) +
+                                   readFile(dir.path("empty.gz")) +
+                                   readFile(dir.path("b.gz")));
+  Loaded r = load(dir.path("ab.gz"), options(SLUICE_GRAPH_FORMAT_AUTO));
+  ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
+  EXPECT_EQ(targetsOf(r.graph.get()), (Adjacency{{1}, {2}, {0}}));
+}
+
 TEST(GraphTextFormats, AdjacencyIsSortedAndDuplicatesAreReported) {
   TempDir dir;
   std::string path = dir.path("g.txt");
@@ -88,7 +139,7 @@ TEST(GraphTextFormats, AdjacencyIsSortedAndDuplicatesAreReported) {
 TEST(GraphTextFormats, WeightColumnAndFirstCopyWinsOnDeduplication) {
   TempDir dir;
   std::string path = dir.path("w.txt");
-  writeFile(path, "0 1 2.5\n0 1 7\n1 0 0.5\n2 2 -1e-3\n");
+  writeFile(path, "0 1 2.5\n0 1 7\n1 0 0.5\n2 2 1e-3\n");
   Loaded directed =
       load(path, options(SLUICE_GRAPH_FORMAT_SNAP,
                          SLUICE_GRAPH_LOAD_DEDUPLICATE, SLUICE_WEIGHTS_COLUMN));
@@ -97,7 +148,7 @@ TEST(GraphTextFormats, WeightColumnAndFirstCopyWinsOnDeduplication) {
   ASSERT_EQ(adj.size(), 3u);
   EXPECT_EQ(adj[0], (std::vector<Arc>{{1, 2.5f, -1}}));
   EXPECT_EQ(adj[1], (std::vector<Arc>{{0, 0.5f, -1}}));
-  EXPECT_EQ(adj[2], (std::vector<Arc>{{2, -1e-3f, -1}}));
+  EXPECT_EQ(adj[2], (std::vector<Arc>{{2, 1e-3f, -1}}));
   EXPECT_TRUE(sluice_graph_properties(directed.graph.get()) &
               SLUICE_GRAPH_WEIGHTED);
 
@@ -277,13 +328,21 @@ TEST(GraphTextFormats, MatrixMarketIntegerAndCaseInsensitiveBanner) {
   writeGzip(path, "%%matrixmarket MATRIX Coordinate Integer General\n"
                   "2 2 2\n"
                   "1 2 5\n"
-                  "2 1 -3\n");
+                  "2 1 3\n");
   Loaded r =
       load(path, options(SLUICE_GRAPH_FORMAT_AUTO, 0, SLUICE_WEIGHTS_COLUMN));
   ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
   auto adj = adjacency(r.graph.get());
   EXPECT_EQ(adj[0], (std::vector<Arc>{{1, 5.0f, -1}}));
-  EXPECT_EQ(adj[1], (std::vector<Arc>{{0, -3.0f, -1}}));
+  EXPECT_EQ(adj[1], (std::vector<Arc>{{0, 3.0f, -1}}));
+  // A negative value is no weight, but a matrix whose values are not the
+  // weights may hold one (GraphErrorsTest: mtx_negative_integer_weight).
+  writeGzip(path, "%%MatrixMarket matrix coordinate integer general\n"
+                  "2 2 1\n"
+                  "2 1 -3\n");
+  Loaded unweighted = load(path, options(SLUICE_GRAPH_FORMAT_AUTO));
+  ASSERT_EQ(unweighted.status, SLUICE_STATUS_OK) << formatted(unweighted.error);
+  EXPECT_EQ(sluice_graph_weights(unweighted.graph.get()), nullptr);
 }
 
 TEST(GraphTextFormats, MatrixMarketBodyIsOneBased) {

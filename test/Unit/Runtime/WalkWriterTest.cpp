@@ -6,10 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeTestUtil.h"
+#include "test/Unit/Support/SyscallFaults.h"
 
+#include <cerrno>
+#include <climits>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 using namespace sluice::test;
 
@@ -273,6 +278,217 @@ TEST(WalkWriter, ReleaseWithoutCommitLeavesNothing) {
   sluice_walk_writer_release(w);
   EXPECT_EQ(dir.list(), (std::vector<std::string>{"w.npy"}));
   EXPECT_EQ(readFile(path), "previous run");
+}
+
+TEST(WalkWriter, RefusesToOverwriteTheGraphsInputFiles) {
+  TempDir dir;
+  const std::string graphText = "0 1\n1 2\n2 3\n3 4\n4 5\n5 0\n";
+  writeFile(dir.path("g.txt"), graphText);
+  writeFile(dir.path("g.labels"), "0 1\n");
+  sluice_graph_load_options_t o = options(SLUICE_GRAPH_FORMAT_SNAP);
+  const std::string labels = dir.path("g.labels");
+  o.vertex_labels_path = labels.c_str();
+  Loaded r = load(dir.path("g.txt"), o);
+  ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
+  ASSERT_EQ(link(dir.path("g.txt").c_str(), dir.path("hard.txt").c_str()), 0);
+  ASSERT_EQ(symlink("g.txt", dir.path("soft.txt").c_str()), 0);
+  const std::vector<std::string> before = dir.list();
+  // The graph file itself, through "./", a hard link and a symbolic link,
+  // and the label file: refused before anything is created.
+  for (const std::string &out :
+       {dir.path("g.txt"), dir.root() + "/./g.txt", dir.path("hard.txt"),
+        dir.path("soft.txt"), dir.path("g.labels")}) {
+    sluice_walk_writer_t *w = nullptr;
+    sluice_error_t e;
+    EXPECT_EQ(sluice_walk_writer_open(out.c_str(), SLUICE_WALK_FORMAT_TEXT, 3,
+                                      0, r.graph.get(), &w, &e),
+              SLUICE_STATUS_INVALID_ARGUMENT)
+        << out;
+    EXPECT_EQ(w, nullptr);
+    const std::string input =
+        out == dir.path("g.labels") ? labels : dir.path("g.txt");
+    EXPECT_EQ(formatted(e), out +
+                                ": the walk output is the file the graph was "
+                                "read from ('" +
+                                input + "'); refusing to overwrite it");
+    EXPECT_EQ(sluice_walks_write(out.c_str(), SLUICE_WALK_FORMAT_NPY_INT32,
+                                 kWalks, kLengths, 3, 3, 0, r.graph.get(), &e),
+              SLUICE_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(sluice_graph_write_binary(r.graph.get(), out.c_str(), &e),
+              SLUICE_STATUS_INVALID_ARGUMENT)
+        << out;
+    EXPECT_NE(std::string(e.message).find("the binary graph output is the "
+                                          "file the graph was read from"),
+              std::string::npos)
+        << e.message;
+  }
+  EXPECT_EQ(dir.list(), before) << "no temporary was created";
+  EXPECT_EQ(readFile(dir.path("g.txt")), graphText);
+  // Another file is fine, and so is a copy with the same content.
+  writeFile(dir.path("copy.txt"), graphText);
+  EXPECT_EQ(sluice_walks_write(dir.path("copy.txt").c_str(),
+                               SLUICE_WALK_FORMAT_TEXT, kWalks, kLengths, 3, 3,
+                               0, r.graph.get(), nullptr),
+            SLUICE_STATUS_OK);
+  // A binary graph: its own file is an input too.
+  const std::string binary = dir.path("g.scsr");
+  ASSERT_EQ(sluice_graph_write_binary(r.graph.get(), binary.c_str(), nullptr),
+            SLUICE_STATUS_OK);
+  Loaded mapped = load(binary, options(SLUICE_GRAPH_FORMAT_BINARY));
+  ASSERT_EQ(mapped.status, SLUICE_STATUS_OK) << formatted(mapped.error);
+  EXPECT_EQ(sluice_walks_write(binary.c_str(), SLUICE_WALK_FORMAT_TEXT, kWalks,
+                               kLengths, 3, 3, 0, mapped.graph.get(), nullptr),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  // A graph built from arrays has no input file.
+  const uint32_t src[] = {0}, dst[] = {1};
+  sluice_graph_t *arrays = nullptr;
+  ASSERT_EQ(sluice_graph_create_from_edges(6, 1, src, dst, nullptr, nullptr,
+                                           nullptr, 0, &arrays, nullptr),
+            SLUICE_STATUS_OK);
+  GraphPtr owned(arrays);
+  EXPECT_EQ(sluice_walks_write(dir.path("g.txt").c_str(),
+                               SLUICE_WALK_FORMAT_TEXT, kWalks, kLengths, 3, 3,
+                               0, arrays, nullptr),
+            SLUICE_STATUS_OK);
+}
+
+/// Every step of the commit is checked (AtomicFile: fsync, close, rename,
+/// then fsync of the directory): an error in any of them fails it. Before
+/// the rename the previous file stays and the temporary goes; after it the
+/// new file is in place, but the caller learns that it may not be durable.
+TEST(WalkWriter, CommitChecksFsyncCloseRenameAndTheDirectorysFsync) {
+  using sluice::test::failSyscall;
+  using sluice::test::PathMatch;
+  using sluice::test::Syscall;
+  sluice::test::SyscallFaultScope scope;
+  TempDir dir;
+  char real[PATH_MAX];
+  ASSERT_NE(realpath(dir.root().c_str(), real), nullptr);
+  const std::string root = real, path = root + "/w.txt";
+  const std::string newText = "0 1 2\n3 4\n5\n";
+  auto write = [&](sluice_error_t &e) {
+    return sluice_walks_write(path.c_str(), SLUICE_WALK_FORMAT_TEXT, kWalks,
+                              kLengths, 3, 3, 0, nullptr, &e);
+  };
+  struct Case {
+    Syscall call;
+    std::string path;
+    PathMatch match;
+    std::string message;
+  } beforeRename[] = {
+      {Syscall::Fsync, "/.w.txt.tmp-", PathMatch::Contains,
+       "cannot flush to disk (fsync): Input/output error"},
+      {Syscall::Close, "/.w.txt.tmp-", PathMatch::Contains,
+       "cannot close: Input/output error"},
+      {Syscall::Rename, path, PathMatch::Exactly,
+       "cannot rename the finished file: Input/output error"},
+  };
+  for (const Case &c : beforeRename) {
+    writeFile(path, "previous run");
+    const uint64_t fired = sluice::test::syscallFaultsFired();
+    failSyscall(c.call, EIO, c.path, 0, c.match);
+    sluice_error_t e;
+    EXPECT_EQ(write(e), SLUICE_STATUS_IO_ERROR) << c.message;
+    EXPECT_EQ(sluice::test::syscallFaultsFired(), fired + 1) << c.message;
+    EXPECT_EQ(formatted(e), path + ": " + c.message);
+    EXPECT_EQ(readFile(path), "previous run") << c.message;
+    EXPECT_EQ(dir.list(), (std::vector<std::string>{"w.txt"})) << c.message;
+  }
+  // The directory's fsync fails after the rename: the commit fails, the
+  // writer with it; the new content is in place.
+  writeFile(path, "previous run");
+  failSyscall(Syscall::Fsync, EIO, root, 0, PathMatch::Exactly);
+  sluice_walk_writer_t *w = nullptr;
+  sluice_error_t e;
+  ASSERT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_TEXT, 3, 0,
+                                    nullptr, &w, &e),
+            SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_walk_writer_append(w, kWalks, kLengths, 3, &e),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(sluice_walk_writer_commit(w, &e), SLUICE_STATUS_IO_ERROR);
+  EXPECT_EQ(formatted(e), path +
+                              ": the file is in place but flushing (fsync) "
+                              "its directory '" +
+                              root +
+                              "' failed, so it may not survive a crash: "
+                              "Input/output error");
+  EXPECT_EQ(sluice_walk_writer_commit(w, &e),
+            SLUICE_STATUS_FAILED_PRECONDITION);
+  sluice_walk_writer_release(w);
+  EXPECT_EQ(readFile(path), newText);
+  EXPECT_EQ(dir.list(), (std::vector<std::string>{"w.txt"}));
+  // ... and the same for a binary graph, and for the directory's close.
+  const uint32_t src[] = {0}, dst[] = {1};
+  sluice_graph_t *g = nullptr;
+  ASSERT_EQ(sluice_graph_create_from_edges(2, 1, src, dst, nullptr, nullptr,
+                                           nullptr, 0, &g, nullptr),
+            SLUICE_STATUS_OK);
+  GraphPtr owned(g);
+  failSyscall(Syscall::Close, EIO, root, 0, PathMatch::Exactly);
+  EXPECT_EQ(sluice_graph_write_binary(g, (root + "/g.scsr").c_str(), &e),
+            SLUICE_STATUS_IO_ERROR);
+  EXPECT_NE(std::string(e.message).find("the file is in place but closing its "
+                                        "directory"),
+            std::string::npos)
+      << e.message;
+  // A file system that cannot fsync a directory (EINVAL) is not an error.
+  failSyscall(Syscall::Fsync, EINVAL, root, 0, PathMatch::Exactly);
+  EXPECT_EQ(write(e), SLUICE_STATUS_OK) << e.message;
+  EXPECT_EQ(readFile(path), newText);
+}
+
+/// A killed writer leaves its temporary; the next writer of the same file
+/// removes it, and only it: not a live process's, not another file's, not a
+/// name that merely looks similar, not a link or a directory.
+TEST(WalkWriter, TemporariesOfDeadProcessesAreRemoved) {
+  TempDir dir;
+  const std::string path = dir.path("w.txt");
+  // A writer that dies before committing (10 MB appended, no commit).
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::vector<uint32_t> walks(80 * 30000, 7);
+    sluice_walk_writer_t *w = nullptr;
+    bool ok =
+        sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_NPY_INT32, 80,
+                                0, nullptr, &w, nullptr) == SLUICE_STATUS_OK &&
+        sluice_walk_writer_append(w, walks.data(), nullptr, 30000, nullptr) ==
+            SLUICE_STATUS_OK;
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const std::string dead = std::to_string(child);
+  // ".w.txt.tmp-<pid>-<n>" (n counts this process's temporaries).
+  ASSERT_EQ(dir.list().size(), 1u);
+  EXPECT_EQ(dir.list()[0].rfind(".w.txt.tmp-" + dead + "-", 0), 0u)
+      << dir.list()[0];
+  // Names that must stay.
+  const std::string live = std::to_string(getppid());
+  const std::vector<std::string> kept = {
+      ".w.txt.tmp-" + live + "-1",     // its process is alive
+      ".w.txt.tmp-" + dead + "-x",     // not our pattern
+      ".w.txt.tmp-" + dead,            // no serial number
+      ".other.txt.tmp-" + dead + "-0", // another file's
+      "w.txt.tmp-" + dead + "-0",      // not hidden
+      ".w.txt.tmp-0" + dead + "-0",    // not a pid
+  };
+  for (const std::string &name : kept)
+    writeFile(dir.path(name), "x");
+  const std::string link = ".w.txt.tmp-" + dead + "-8";
+  const std::string folder = ".w.txt.tmp-" + dead + "-9";
+  ASSERT_EQ(symlink("w.txt", dir.path(link).c_str()), 0);
+  ASSERT_EQ(mkdir(dir.path(folder).c_str(), 0755), 0);
+  ASSERT_EQ(sluice_walks_write(path.c_str(), SLUICE_WALK_FORMAT_TEXT, kWalks,
+                               kLengths, 3, 3, 0, nullptr, nullptr),
+            SLUICE_STATUS_OK);
+  std::vector<std::string> want = kept;
+  want.push_back(link);
+  want.push_back(folder);
+  want.push_back("w.txt");
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(dir.list(), want);
 }
 
 TEST(WalkWriter, UnwritableDirectory) {

@@ -199,6 +199,60 @@ TEST(WalkEngine, EndsAtSinksAndZeroWeightVertices) {
   }
 }
 
+/// A kernel's weight that comes out negative at run time (walk.h: "values
+/// <= 0 (and NaN) mean never"; docs/language.md, 10.1) weighs as 0 under
+/// every sampler: such an edge is never taken, and a vertex whose weights
+/// are all negative ends the walk.
+double negativeToOdd(const sluice_walk_frame_t *, uint32_t next, uint64_t,
+                     double w) {
+  return next % 2 ? -w : w;
+}
+double maxWeight(const sluice_walk_frame_t *f) {
+  return sluice_graph_weight_max(f->graph, f->cur);
+}
+
+TEST(WalkEngine, NegativeKernelWeightsAreNeverTaken) {
+  // 0 -> {1, 2, 3, 4}; 2 -> {0, 1, 3}; 4 -> {1, 3} (only negative weights);
+  // 1 -> 0 and 3 -> 0.
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  for (uint32_t target : {1, 2, 3, 4})
+    edges.push_back({0, target});
+  for (uint32_t target : {0, 1, 3})
+    edges.push_back({2, target});
+  edges.insert(edges.end(), {{1, 0}, {3, 0}, {4, 1}, {4, 3}});
+  GraphPtr g = makeGraph(5, edges, {1, 2, 3, 4, 1, 5, 5, 1, 1, 2, 2});
+  sluice_walk_kernel_t k = *kernel(Workload::DeepWalk);
+  k.weight = negativeToOdd;
+  k.upper_bound = maxWeight;
+  k.lower_bound = nullptr;
+  k.sum_upper_bound = nullptr;
+  k.sum_lower_bound = nullptr;
+  k.flags = SLUICE_WALK_MAY_BE_ZERO;
+  k.weight_class = SLUICE_WALK_WEIGHT_STATIC;
+  for (sluice_walk_sampler_t sampler :
+       {SLUICE_WALK_SAMPLER_AUTO, SLUICE_WALK_SAMPLER_REJECTION,
+        SLUICE_WALK_SAMPLER_RESERVOIR, SLUICE_WALK_SAMPLER_ALIAS}) {
+    sluice_walk_options_t o = testOptions();
+    o.sampler = sampler;
+    o.max_length = 12;
+    o.walks_per_vertex = 40;
+    Walks out = runWalks(g.get(), &k, nullptr, o);
+    ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+    ASSERT_EQ(out.walks.size(), 5u * 40);
+    uint64_t endsAtFour = 0;
+    for (const std::vector<uint32_t> &walk : out.walks) {
+      for (size_t i = 1; i < walk.size(); ++i)
+        EXPECT_EQ(walk[i] % 2, 0u) << "sampler " << sampler << ": step " << i;
+      // Only at 4 (all weights negative) does a walk end early.
+      if (walk.size() < o.max_length) {
+        EXPECT_EQ(walk.back(), 4u) << "sampler " << sampler;
+        ++endsAtFour;
+      }
+    }
+    EXPECT_GT(endsAtFour, 0u) << "sampler " << sampler;
+  }
+}
+
 /// A static walk without stop, update or stop probability (DeepWalk) runs
 /// in the engine's specialised alias loop; the same kernel with a stop
 /// function that never stops runs in the general one. Both must give the

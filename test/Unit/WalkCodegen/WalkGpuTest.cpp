@@ -208,4 +208,99 @@ TEST_F(WalkGpu, TheDeviceCodeEmulatedOnTheHostMatchesTheCpuEngine) {
   EXPECT_NE(other, rows);
 }
 
+/// A weight that comes out negative at run time counts as 0 (language.md,
+/// 10.1; walk.h): the neighbour is never chosen, on the CPU (sluicec --run's
+/// path) and by the GPU kernels (rejection and reservoir, emulated), and a
+/// vertex whose every weight is negative ends the walk. Even vertices have
+/// label 0, odd ones label 1; the weight is -w towards odd vertices, so
+/// after the first step a walk only visits 0, 2 and 4, and ends at 4 (whose
+/// neighbours 3 and 5 are odd) when it ends early.
+class NegativeWeights : public gpuemu::CompiledProgramTest {};
+
+TEST_F(NegativeWeights, AreNeverChosenOnTheCpuOrTheGpu) {
+  const char *program = R"(
+graph g = load("g.txt", format: snap, undirected, labels: "g.labels")
+walk rej on g {
+  length 10
+  weight(cur, next, w) = if label(next) == 1 then 0.0 - w else w
+}
+walk res on g {
+  length 10
+  weight(cur, next, w) = if label(next) == 1 then 0.0 - w else w
+}
+schedule rej { sampler: rejection, target: gpu }
+schedule res { sampler: reservoir, target: gpu }
+job cpu_rej = walk rej on g { walks_per_vertex: 20, seed: 3 }
+job cpu_res = walk res on g { walks_per_vertex: 20, seed: 3 }
+)";
+  const char *graphText = "0 1\n0 2\n1 2\n2 3\n3 4\n4 5\n5 0\n1 3\n";
+  const char *labels = "0 0\n1 1\n2 0\n3 1\n4 0\n5 1\n";
+  ASSERT_NO_FATAL_FAILURE(
+      compileProgram(program, {{"g.txt", graphText}, {"g.labels", labels}}));
+  sluice_graph_t *graph = loadGraph("g.txt", "g.labels");
+  ASSERT_TRUE(graph);
+  const int64_t len = 10;
+  auto check = [&](const std::vector<uint32_t> &rows,
+                   const std::vector<uint32_t> &lengths,
+                   const std::string &what) {
+    ASSERT_EQ(lengths.size(), 6u * 20) << what;
+    uint64_t early = 0;
+    for (size_t w = 0; w < lengths.size(); ++w) {
+      const uint32_t *row = &rows[w * len];
+      for (uint32_t k = 1; k < lengths[w]; ++k)
+        EXPECT_EQ(row[k] % 2, 0u) << what << ": walker " << w << " step " << k;
+      if (lengths[w] < len) {
+        EXPECT_EQ(row[lengths[w] - 1], 4u) << what << ": walker " << w;
+        ++early;
+      }
+    }
+    EXPECT_GT(early, 0u) << what;
+  };
+  // The CPU engine, as sluicec --run runs it: ids are the file's, read back
+  // from the text output.
+  for (const char *job : {"cpu_rej", "cpu_res"}) {
+    target::WalkRunOptions run;
+    run.job = job;
+    run.walksOut = path(std::string(job) + ".walks");
+    run.quiet = true;
+    auto report = target::runWalkJob(compilation->module(), run);
+    ASSERT_TRUE(mlir::succeeded(report)) << diagnostics;
+    std::istringstream in(read(run.walksOut));
+    std::vector<uint32_t> rows, lengths;
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream ids(line);
+      std::vector<uint32_t> walk;
+      for (uint32_t v; ids >> v;)
+        walk.push_back(v);
+      lengths.push_back(static_cast<uint32_t>(walk.size()));
+      walk.resize(len, 0);
+      rows.insert(rows.end(), walk.begin(), walk.end());
+    }
+    check(rows, lengths, job);
+  }
+  // The GPU kernels' device code, emulated on the host (the graph's ids are
+  // the file's: 0..5 compact to themselves).
+  std::string error;
+  auto jit = gpuemu::emulateKernels(compilation->module(), error);
+  ASSERT_TRUE(jit) << error << diagnostics;
+  gpuemu::Launch launch(graph);
+  launch.walksPerVertex = 20;
+  launch.maxLength = len;
+  launch.seed = 3;
+  auto rejection =
+      reinterpret_cast<gpuemu::Kernel>(jit->lookup("sluice_walk_rej", error));
+  ASSERT_TRUE(rejection) << error;
+  std::vector<uint32_t> rows, lengths;
+  launch.runRejection(rejection, rows, lengths);
+  check(rows, lengths, "gpu rejection");
+  auto reservoir =
+      reinterpret_cast<gpuemu::Kernel>(jit->lookup("sluice_walk_res", error));
+  ASSERT_TRUE(reservoir) << error;
+  rows.clear();
+  lengths.clear();
+  EXPECT_TRUE(launch.runReservoir(reservoir, rows, lengths));
+  check(rows, lengths, "gpu reservoir");
+  sluice_graph_release(graph);
+}
+
 } // namespace
