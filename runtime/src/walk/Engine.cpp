@@ -45,6 +45,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <unistd.h>
+
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
@@ -1746,6 +1748,25 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
   // Chunk buffers: a ring, so that memory stays bounded while the writer
   // commits chunks in order.
   const uint64_t ringSize = writer ? 2 * uint64_t(threads) + 2 : 0;
+  // Estimated before allocating: in a host whose new-handler aborts (LLVM's
+  // tools), a failed allocation would end the process instead of returning
+  // OUT_OF_MEMORY.
+  if (ringSize) {
+    long double bytes = (long double)ringSize * run.chunkWalkers *
+                        ((long double)run.stride + 1) * sizeof(uint32_t);
+    long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+    long double memory =
+        pages > 0 && pageSize > 0 ? (long double)pages * pageSize : 0;
+    if (memory > 0 && bytes > memory / 2)
+      return fail(error, SLUICE_STATUS_OUT_OF_MEMORY, {},
+                  "the output buffers of " + std::to_string(ringSize) +
+                      " chunks of walks of up to " +
+                      std::to_string(run.stride) + " vertices need " +
+                      std::to_string((unsigned long long)(bytes / (1 << 20))) +
+                      " MiB, more than half of this machine's " +
+                      std::to_string((unsigned long long)(memory / (1 << 20))) +
+                      " MiB: lower the walk length or the threads");
+  }
   std::vector<ChunkBuffer> ring(ringSize);
   for (ChunkBuffer &c : ring) {
     c.rows.resize(run.chunkWalkers * run.stride);
