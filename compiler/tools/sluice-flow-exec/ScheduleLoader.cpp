@@ -8,6 +8,7 @@
 #include "compiler/tools/sluice-flow-exec/ScheduleLoader.h"
 
 #include "dialects/Common/BoundedJSON.h"
+#include "dialects/Common/Units.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -131,6 +132,12 @@ public:
 private:
   std::string file;
 };
+
+/// Two numbers of the schedule that must agree (bytes, seconds), up to the
+/// solvers' rounding: 1e-6 relative, or 1e-9 absolute near zero.
+bool closeTo(double a, double b) {
+  return std::fabs(a - b) <= 1e-6 * std::max(std::fabs(a), std::fabs(b)) + 1e-9;
+}
 
 /// Whole bytes of `x` (>= 0) rounded to nearest.
 uint64_t wholeBytes(double x) {
@@ -259,6 +266,10 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
 
   // Timeline chunk sizes, per (demand, path).
   std::map<std::pair<uint32_t, uint32_t>, double> timelineChunk;
+  /// Per (demand, path): the bytes its timeline chunks cover, checked to
+  /// tile [0, path bytes) without a gap, and where that list is.
+  std::map<std::pair<uint32_t, uint32_t>, std::pair<double, std::string>>
+      timelineBytes;
   if (const json::Value *tl = root->get("timeline")) {
     const json::Array *a = tl->getAsArray();
     if (!a)
@@ -287,6 +298,29 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
       if (!bytes)
         return bytes.takeError();
       timelineChunk[{*d, *k}] = *bytes;
+      // The chunks follow each other: each starts where the last ended.
+      double next = 0;
+      for (size_t c = 0; c < (*chunks)->size(); ++c) {
+        std::string ep = Reader::at(Reader::join(p, "chunks"), c);
+        auto co = r.object((**chunks)[c], ep);
+        if (!co)
+          return co.takeError();
+        auto offset = r.number(**co, ep, "offset");
+        if (!offset)
+          return offset.takeError();
+        auto cb = r.number(**co, ep, "bytes");
+        if (!cb)
+          return cb.takeError();
+        if (!(*cb > 0))
+          return r.error(Reader::join(ep, "bytes"), "must be positive");
+        if (!closeTo(*offset, next))
+          return r.error(
+              Reader::join(ep, "offset"),
+              "is " + formatNumber(*offset) + " but the chunks before it end at " +
+                  formatNumber(next) + " (a chunk is missing or overlaps)");
+        next = *offset + *cb;
+      }
+      timelineBytes[{*d, *k}] = {next, Reader::join(p, "chunks")};
     }
   }
 
@@ -300,7 +334,10 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
     uint64_t bytes;
     const json::Array *paths;
     std::string path;
+    double bytesJson = 0; ///< as written (before scaling)
+    double finish = 0;    ///< as written
   };
+  double latestFinish = 0;
   std::vector<DemandInfo> infos;
   for (size_t i = 0; i < (*demands)->size(); ++i) {
     std::string p = Reader::at("demands", i);
@@ -330,6 +367,17 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
     info.paths = *paths;
     if (info.bytes && info.source != info.destination && info.paths->empty())
       return r.error(p, "a demand with bytes has no paths");
+    if (info.source == info.destination && !info.paths->empty())
+      return r.error(Reader::join(p, "paths"),
+                     "a local demand (source = destination = node " +
+                         std::to_string(info.source) +
+                         ") moves nothing over the network but has " +
+                         std::to_string(info.paths->size()) + " path(s)");
+    info.bytesJson = *bytes;
+    if (auto f = r.number(**o, p, "finish"))
+      info.finish = *f;
+    else
+      return f.takeError();
     infos.push_back(info);
   }
   std::vector<uint64_t> used(numNodes, 0);
@@ -352,6 +400,7 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
     if (info.source == info.destination || info.bytes == 0)
       continue; // a local demand moves nothing over the network
     out.totalBytes += info.bytes;
+    double pathSum = 0, demandFinish = 0;
     double cumulative = 0;
     uint64_t begin = 0;
     std::string pathsPath = Reader::join(info.path, "paths");
@@ -386,6 +435,7 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
       if (!segs)
         return segs.takeError();
       std::vector<sluice_flow_segment_t> profile;
+      double sent = 0; ///< bytes the segments carry, as written
       for (size_t g = 0; g < (*segs)->size(); ++g) {
         std::string sp = Reader::at(Reader::join(p, "segments"), g);
         auto so = r.object((**segs)[g], sp);
@@ -400,11 +450,45 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
         auto rate = r.number(**so, sp, "rate");
         if (!rate)
           return rate.takeError();
+        if (!(*start >= 0 && *end > *start && *rate > 0 &&
+              std::isfinite(*end) && std::isfinite(*rate)))
+          return r.error(sp, "expected 0 <= start < end and a positive "
+                             "finite rate, got start " +
+                                 formatNumber(*start) + ", end " +
+                                 formatNumber(*end) + ", rate " +
+                                 formatNumber(*rate));
+        if (!profile.empty() && *start < profile.back().end / scale &&
+            !closeTo(*start, profile.back().end / scale))
+          return r.error(Reader::join(sp, "start"),
+                         "segments must not overlap: " + formatNumber(*start) +
+                             " is before the end of the previous one");
+        sent += *rate * (*end - *start);
         profile.push_back({*start * scale, *end * scale, *rate});
       }
       auto finish = r.number(**o, p, "finish");
       if (!finish)
         return finish.takeError();
+      // The schedule's own arithmetic: the segments carry the path's bytes,
+      // and the path finishes when its last segment ends.
+      if (!profile.empty() && !closeTo(sent, *bytes))
+        return r.error(Reader::join(p, "segments"),
+                       "carry " + formatNumber(sent) +
+                           " bytes (rate x duration), but the path has " +
+                           formatNumber(*bytes));
+      if (!profile.empty() && !closeTo(*finish, profile.back().end / scale))
+        return r.error(Reader::join(p, "finish"),
+                       "is " + formatNumber(*finish) +
+                           " but the last segment ends at " +
+                           formatNumber(profile.back().end / scale));
+      auto tl = timelineBytes.find(
+          {static_cast<uint32_t>(i), static_cast<uint32_t>(k)});
+      if (tl != timelineBytes.end() && !closeTo(tl->second.first, *bytes))
+        return r.error(tl->second.second,
+                       "cover " + formatNumber(tl->second.first) +
+                           " bytes of the path's " + formatNumber(*bytes) +
+                           " (" + p + "): a chunk is missing");
+      pathSum += *bytes;
+      demandFinish = std::max(demandFinish, *finish);
       if (end == begin)
         continue; // rounded away: nothing to move
       sluice_flow_transfer_t t{};
@@ -438,6 +522,21 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
                            out.names[info.destination] + ")");
       begin = end;
     }
+    if (!closeTo(pathSum, info.bytesJson))
+      return r.error(Reader::join(info.path, "paths"),
+                     "carry " + formatNumber(pathSum) +
+                         " bytes, but the demand has " +
+                         formatNumber(info.bytesJson));
+    if (!closeTo(info.finish, demandFinish))
+      return r.error(Reader::join(info.path, "finish"),
+                     "is " + formatNumber(info.finish) +
+                         " but its last path finishes at " +
+                         formatNumber(demandFinish));
+    latestFinish = std::max(latestFinish, demandFinish);
   }
+  if (!closeTo(*makespan, latestFinish))
+    return r.error("makespan", "is " + formatNumber(*makespan) +
+                                   " but the last demand finishes at " +
+                                   formatNumber(latestFinish));
   return out;
 }

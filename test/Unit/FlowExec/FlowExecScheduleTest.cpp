@@ -240,7 +240,7 @@ const char *kHand = R"({"method": "hand", "makespan": 0.5, "nodes": ["server[0].
           {"index": 1, "from": 1, "to": 2, "capacity": 2000},
           {"index": 2, "from": 0, "to": 2, "capacity": 1000.8},
           {"index": 3, "from": 2, "to": 0, "capacity": 400}],
- "timeline": [{"demand": 0, "path": 1, "chunks": [{"offset": 0, "bytes": 100, "start": 0, "end": 0.1}]}]})";
+ "timeline": [{"demand": 0, "path": 1, "chunks": [{"offset": 0, "bytes": 100, "start": 0, "end": 0.1}, {"offset": 100, "bytes": 100, "start": 0.1, "end": 0.2}, {"offset": 200, "bytes": 100, "start": 0.2, "end": 0.3}, {"offset": 300, "bytes": 100, "start": 0.3, "end": 0.4}, {"offset": 400, "bytes": 100.4, "start": 0.4, "end": 0.5}]}]})";
 
 TEST(FlowExecLoader, Layout) {
   auto l = loadSchedule(kHand, "hand.json");
