@@ -97,6 +97,10 @@ namespace sluice::detail {
 /// trees: deeper input is rejected so that no later recursion can overflow.
 constexpr unsigned kMaxNesting = 256;
 
+/// Limit on the size of one source file: flex keeps lengths and offsets in
+/// an int.
+constexpr size_t kMaxFileSize = (size_t(1) << 31) - 16;
+
 /// State shared by the scanner, the token filter and the grammar actions of
 /// one file.
 class ParseContext {
@@ -139,15 +143,12 @@ public:
   /// deep" and stops the parse. Returns false if the node must not be built.
   bool checkHeight(unsigned h, const ast::SourceRange &range);
 
-  /// Copies the next characters of `input` for the scanner (YY_INPUT).
-  int readInput(char *buffer, size_t maxSize);
-
   mlir::MLIRContext *mlirCtx;
   llvm::StringRef file;
   ast::Module &module;
   void *scanner = nullptr;
-  llvm::StringRef input;
-  size_t inputPos = 0;
+  /// The scanner's copy of the file, followed by two NULs (createScanner).
+  std::vector<char> scanText;
   unsigned errorCount = 0;
   /// Set after "nesting too deep": the filter returns end of file and no
   /// further syntax error is reported.
@@ -209,7 +210,6 @@ bool parseBuffer(ParseContext &ctx, llvm::StringRef text);
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <algorithm>
-#include <cstring>
 
 using namespace sluice;
 using namespace sluice::ast;
@@ -1505,13 +1505,6 @@ void ParseContext::errorWithNote(const ast::SourceRange &range,
   diag.attachNote(toLoc(*this, noteRange.begin)) << note.str();
 }
 
-int ParseContext::readInput(char *buffer, size_t maxSize) {
-  size_t n = std::min(maxSize, input.size() - inputPos);
-  std::memcpy(buffer, input.data() + inputPos, n);
-  inputPos += n;
-  return static_cast<int>(n);
-}
-
 void ParseContext::advance(const char *text, size_t length) {
   tokLine = tokEndLine = line;
   tokCol = tokEndCol = col;
@@ -1922,6 +1915,13 @@ Parser::symbol_type yylex(ParseContext &ctx) {
 }
 
 bool parseBuffer(ParseContext &ctx, llvm::StringRef text) {
+  if (text.size() > kMaxFileSize) {
+    ast::SourceLoc start{ctx.file, 1, 1};
+    ctx.error(ast::SourceRange{start, start},
+              "file too large (" + llvm::Twine(text.size()) +
+                  " bytes; at most " + llvm::Twine(kMaxFileSize) + ")");
+    return false;
+  }
   ctx.scanner = createScanner(ctx, text);
   if (!ctx.scanner)
     llvm::report_bad_alloc_error("cannot allocate the Sluice scanner");
