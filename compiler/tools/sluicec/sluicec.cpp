@@ -470,6 +470,25 @@ static int runWalkProgram(Compilation &compilation) {
   return 0;
 }
 
+namespace {
+/// Prints diagnostics with their source line through a buffer flushed after
+/// each one. The source-line printer writes the caret line one character at
+/// a time, which on the unbuffered llvm::errs() is one write(2) each:
+/// seconds for an error on a line of megabytes.
+class FlushingDiagnosticHandler : public mlir::SourceMgrDiagnosticHandler {
+public:
+  FlushingDiagnosticHandler(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
+                            llvm::raw_fd_ostream &os)
+      : SourceMgrDiagnosticHandler(sourceMgr, ctx, os) {
+    os.SetBuffered();
+    setHandler([this, &os](mlir::Diagnostic &diag) {
+      emitDiagnostic(diag);
+      os.flush();
+    });
+  }
+};
+} // namespace
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   mlir::registerAsmPrinterCLOptions();
@@ -500,7 +519,8 @@ int main(int argc, char **argv) {
   ctx.loadAllAvailableDialects();
 
   llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
+  llvm::raw_fd_ostream diagStream(/*fd=*/2, /*shouldClose=*/false);
+  FlushingDiagnosticHandler diagHandler(sourceMgr, &ctx, diagStream);
 
   if (runWalk || compileWalks) {
     Compilation walkCompilation(ctx, sourceMgr);
