@@ -39,6 +39,19 @@ mlir::LogicalResult sluice::parseModule(llvm::SourceMgr &sourceMgr,
   return mlir::success(detail::parseBuffer(parseCtx, text));
 }
 
+mlir::FailureOr<size_t> sluice::lexBuffer(llvm::SourceMgr &sourceMgr,
+                                          unsigned bufferId,
+                                          mlir::MLIRContext *ctx) {
+  const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(bufferId);
+  ast::Module module;
+  detail::ParseContext parseCtx(ctx, buffer->getBufferIdentifier(), module);
+  mlir::FailureOr<size_t> tokens =
+      detail::lexAll(parseCtx, buffer->getBuffer());
+  if (mlir::failed(tokens) || parseCtx.errorCount != 0)
+    return mlir::failure();
+  return tokens;
+}
+
 namespace {
 
 /// Depth-first import loader.

@@ -40,6 +40,7 @@
 
 %code requires {
 #include "frontends/sluice/AST.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -201,6 +202,9 @@ Parser::symbol_type yylex(ParseContext &ctx);
 /// Parses the whole buffer `text`; decls are appended to ctx.module.
 /// Returns true if no error was reported.
 bool parseBuffer(ParseContext &ctx, llvm::StringRef text);
+/// Runs the scanner alone over `text` and counts its tokens (errors are
+/// reported as by parseBuffer); fails if the file is too large to scan.
+mlir::FailureOr<size_t> lexAll(ParseContext &ctx, llvm::StringRef text);
 } // namespace sluice::detail
 }
 
@@ -1914,7 +1918,8 @@ Parser::symbol_type yylex(ParseContext &ctx) {
   return std::move(p.token);
 }
 
-bool parseBuffer(ParseContext &ctx, llvm::StringRef text) {
+/// Creates ctx.scanner over `text`; reports files too large to scan.
+static bool startScanner(ParseContext &ctx, llvm::StringRef text) {
   if (text.size() > kMaxFileSize) {
     ast::SourceLoc start{ctx.file, 1, 1};
     ctx.error(ast::SourceRange{start, start},
@@ -1925,6 +1930,23 @@ bool parseBuffer(ParseContext &ctx, llvm::StringRef text) {
   ctx.scanner = createScanner(ctx, text);
   if (!ctx.scanner)
     llvm::report_bad_alloc_error("cannot allocate the Sluice scanner");
+  return true;
+}
+
+mlir::FailureOr<size_t> lexAll(ParseContext &ctx, llvm::StringRef text) {
+  if (!startScanner(ctx, text))
+    return mlir::failure();
+  size_t tokens = 0;
+  while (lexRaw(ctx.scanner).kind() != K::S_YYEOF)
+    ++tokens;
+  destroyScanner(ctx.scanner);
+  ctx.scanner = nullptr;
+  return tokens;
+}
+
+bool parseBuffer(ParseContext &ctx, llvm::StringRef text) {
+  if (!startScanner(ctx, text))
+    return false;
   Parser parser(ctx);
   int rc = parser.parse();
   destroyScanner(ctx.scanner);
