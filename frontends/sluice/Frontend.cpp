@@ -21,7 +21,7 @@ using namespace sluice;
 
 mlir::Location sluice::toLocation(mlir::MLIRContext *ctx,
                                   const ast::SourceLoc &loc) {
-  if (loc.line == 0 || loc.file.empty())
+  if (loc.line == 0 || loc.fileName().empty())
     return mlir::UnknownLoc::get(ctx);
   return mlir::FileLineColLoc::get(ctx, loc.file, loc.line, loc.col);
 }

@@ -108,7 +108,8 @@ class ParseContext {
 public:
   ParseContext(mlir::MLIRContext *mlirCtx, llvm::StringRef file,
                ast::Module &module)
-      : mlirCtx(mlirCtx), file(file), module(module) {}
+      : mlirCtx(mlirCtx), file(mlir::StringAttr::get(mlirCtx, file)),
+        module(module) {}
 
   /// Reports a located error and remembers that parsing failed.
   void error(const ast::SourceRange &range, const llvm::Twine &message);
@@ -145,7 +146,7 @@ public:
   bool checkHeight(unsigned h, const ast::SourceRange &range);
 
   mlir::MLIRContext *mlirCtx;
-  llvm::StringRef file;
+  mlir::StringAttr file; ///< interned once: every SourceLoc holds it
   ast::Module &module;
   void *scanner = nullptr;
   /// The scanner's copy of the file, followed by two NULs (createScanner).

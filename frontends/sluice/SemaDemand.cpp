@@ -234,7 +234,7 @@ void Sema::checkGatherJob(ast::DemandItem &item, size_t tiers) {
         }
         llvm::SmallString<256> full(path->value);
         if (!llvm::sys::path::is_absolute(full)) {
-          full = llvm::sys::path::parent_path(path->range.begin.file);
+          full = llvm::sys::path::parent_path(path->range.begin.fileName());
           llvm::sys::path::append(full, path->value);
         }
         if (!llvm::sys::fs::is_regular_file(full))
