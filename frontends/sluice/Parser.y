@@ -139,8 +139,15 @@ public:
   //===--------------------------------------------------------------------===//
 
   unsigned height(const void *node) const;
-  /// Records the height of a new node.
-  void setHeight(const void *node, unsigned h) { heights[node] = h; }
+  /// Records the height of a new node. Only heights above 1 are stored (a
+  /// leaf is the common case); a leaf clears what a freed node at the same
+  /// address left.
+  void setHeight(const void *node, unsigned h) {
+    if (h > 1)
+      heights[node] = h;
+    else
+      heights.erase(node);
+  }
   /// Checks a new node's height; on the first violation reports "nesting too
   /// deep" and stops the parse. Returns false if the node must not be built.
   bool checkHeight(unsigned h, const ast::SourceRange &range);
