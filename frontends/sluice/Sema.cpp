@@ -177,13 +177,13 @@ Value Value::ofBool(bool v) {
 Value Value::ofString(std::string v) {
   Value r;
   r.kind = Kind::String;
-  r.s = std::move(v);
+  r.payload = std::make_shared<const Payload>(Payload{std::move(v), {}});
   return r;
 }
 Value Value::ofList(std::vector<Value> v) {
   Value r;
   r.kind = Kind::List;
-  r.elements = std::move(v);
+  r.payload = std::make_shared<const Payload>(Payload{{}, std::move(v)});
   return r;
 }
 std::optional<double> Value::asNumber() const {
@@ -248,7 +248,7 @@ Value sema::convert(const Value &v, const Type &from, const Type &to) {
       to.element) {
     Type fromElt = from.element ? *from.element : Type::unknown();
     std::vector<Value> elts;
-    for (const Value &e : v.elements)
+    for (const Value &e : v.elements())
       elts.push_back(convert(e, fromElt, *to.element));
     return Value::ofList(std::move(elts));
   }
@@ -270,14 +270,14 @@ std::string sema::formatValue(const Value &v, const Type &t) {
   case Value::Kind::Bool:
     return v.b ? "true" : "false";
   case Value::Kind::String:
-    return "\"" + v.s + "\"";
+    return ("\"" + v.str() + "\"").str();
   case Value::Kind::List: {
     Type elt = t.element ? *t.element : Type::unknown();
     std::string out = "[";
-    for (size_t i = 0; i < v.elements.size(); ++i) {
+    for (size_t i = 0; i < v.elements().size(); ++i) {
       if (i)
         out += ", ";
-      out += formatValue(v.elements[i], elt);
+      out += formatValue(v.elements()[i], elt);
     }
     return out + "]";
   }
