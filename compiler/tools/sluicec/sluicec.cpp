@@ -347,6 +347,22 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
   auto graph = extractTopoGraph(compilation.module());
   if (mlir::failed(graph))
     return 1;
+  // The pair matrix grows with the square of its devices.
+  size_t matrixDevices =
+      matrixKind.empty()
+          ? graph->devices.size()
+          : analysis::devicesOfKind(*graph, matrixKind).size();
+  if (matrixDevices > analysis::kMaxPairMatrixDevices) {
+    topo::TopologyOp flat = findFlatTopology(compilation.module());
+    mlir::emitError(flat.getLoc())
+        << "topology '" << flat.getSymName() << "' has " << matrixDevices
+        << (matrixKind.empty() ? std::string(" devices")
+                               : " " + matrixKind + " devices")
+        << "; the report's pair matrix covers at most "
+        << analysis::kMaxPairMatrixDevices
+        << " (pick another kind with --matrix-kind, or stop at --emit=flat)";
+    return 1;
+  }
   analysis::TopoAnalysisOptions options;
   options.matrixKind = matrixKind;
   for (const std::string &spec : cutSpecs) {
