@@ -200,7 +200,7 @@ Type checkName(Sema &s, ast::NameExpr &n, bool allowVertexProp) {
   if (s.where == Where::WalkStep)
     names.push_back("step");
   s.error(n.range) << "unknown name '" << n.name << "'"
-                   << didYouMean(n.name, names);
+                   << s.unknownNameHint(n.name, n.range, names);
   return Type::unknown();
 }
 

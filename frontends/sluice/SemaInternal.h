@@ -206,6 +206,11 @@ public:
   Symbol *lookupGlobal(llvm::StringRef name);
   /// Every visible name, sorted, for "did you mean" suggestions.
   std::vector<std::string> visibleNames();
+  /// What to add to "unknown name 'x'" used at `use`: "; 'x' is defined
+  /// later, at file:line:col" when the declaration being checked declares
+  /// a local `x` after `use`, else didYouMean(name, candidates).
+  std::string unknownNameHint(llvm::StringRef name, const ast::SourceRange &use,
+                              llvm::ArrayRef<std::string> candidates);
   /// Global names of the given kinds, sorted.
   std::vector<std::string> globalNames(llvm::ArrayRef<SymKind> kinds);
 
@@ -325,6 +330,8 @@ public:
     ast::SourceRange range;
   };
   std::vector<PendingBound> *pendingBounds = nullptr;
+  /// The global declaration being checked (ensureChecked), when any.
+  ast::Decl *currentDecl = nullptr;
   /// The topology or algorithm being checked, when any.
   ast::TopologyDecl *currentTopology = nullptr;
   ast::AlgorithmDecl *currentAlgorithm = nullptr;
