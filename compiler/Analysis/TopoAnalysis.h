@@ -143,6 +143,12 @@ struct PairMatrix {
   bool hasAttained() const;
 };
 
+/// The most devices a report's pair matrix covers: it holds S^2 cells of
+/// sizeof(PairMetrics) (48) bytes, 200 MB for 2048 devices, and costs one
+/// widest-path search per device. Drivers report a larger subset as an
+/// error instead of running out of memory.
+constexpr unsigned kMaxPairMatrixDevices = 2048;
+
 /// One widest-path search and one BFS per subset device; O(S E log V) for
 /// S = devices.size(). Devices must be valid indices; duplicates are kept.
 PairMatrix computePairMatrix(const TopoGraph &g,

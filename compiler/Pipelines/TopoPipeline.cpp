@@ -13,11 +13,16 @@ void sluice::buildTopoFlattenPipeline(OpPassManager &pm, llvm::StringRef top) {
   pm.addPass(topo::createTopoFlatten(options));
 }
 
-FailureOr<analysis::TopoGraph> sluice::extractTopoGraph(ModuleOp module) {
+topo::TopologyOp sluice::findFlatTopology(ModuleOp module) {
   topo::TopologyOp flat;
   for (auto t : module.getOps<topo::TopologyOp>())
     if (t.getFlat())
       flat = t;
+  return flat;
+}
+
+FailureOr<analysis::TopoGraph> sluice::extractTopoGraph(ModuleOp module) {
+  topo::TopologyOp flat = findFlatTopology(module);
   if (!flat) {
     module.emitError() << "no flat topology to analyse; run topo-flatten first";
     return failure();

@@ -11,6 +11,7 @@
 #define SLUICE_COMPILER_PIPELINES_TOPOPIPELINE_H
 
 #include "compiler/Analysis/TopoGraph.h"
+#include "dialects/Topo/IR/TopoOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LogicalResult.h"
@@ -19,6 +20,10 @@ namespace sluice {
 
 /// Adds the topology passes to `pm`: topo-flatten{top=<top>}.
 void buildTopoFlattenPipeline(mlir::OpPassManager &pm, llvm::StringRef top);
+
+/// The flat topology of `module` (the output of buildTopoFlattenPipeline),
+/// or null when it has none.
+topo::TopologyOp findFlatTopology(mlir::ModuleOp module);
 
 /// Builds the analysis graph of the flat topology in `module` (the output of
 /// buildTopoFlattenPipeline). Reports an error on `module` and fails when it

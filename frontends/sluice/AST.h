@@ -10,6 +10,7 @@
 #define SLUICE_FRONTENDS_SLUICE_AST_H
 
 #include "dialects/Common/Units.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/raw_ostream.h"
@@ -25,12 +26,18 @@ namespace sluice::ast {
 // Locations
 //===----------------------------------------------------------------------===//
 
-/// A position in a source file. `file` points into storage owned by the
-/// SourceFiles that parsed it (stable for the lifetime of the Program).
+/// A position in a source file: 16 bytes, since every node holds several.
+/// The file name is interned in the MLIRContext that parsed it (the AST does
+/// not outlive it) and is the SourceMgr buffer's identifier.
 struct SourceLoc {
-  llvm::StringRef file;
-  unsigned line = 0; ///< 1-based; 0 means unknown.
-  unsigned col = 0;  ///< 1-based.
+  mlir::StringAttr file; ///< null when unknown
+  unsigned line = 0;     ///< 1-based; 0 means unknown.
+  unsigned col = 0;      ///< 1-based.
+
+  /// The file name; empty when unknown.
+  llvm::StringRef fileName() const {
+    return file ? file.getValue() : llvm::StringRef();
+  }
 };
 
 struct SourceRange {

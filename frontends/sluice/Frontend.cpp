@@ -1,9 +1,10 @@
 //===- Frontend.cpp - Parsing Sluice programs and their imports -----------===//
 //
 // parseModule runs the Bison parser (Parser.y) over one SourceMgr buffer;
-// loadProgram follows imports depth-first, relative to the importing file,
-// parsing each file once (keyed by its real path) and reporting missing
-// files and import cycles at the import that names them.
+// loadProgram follows imports depth-first (an explicit stack, so import
+// chains of any length), relative to the importing file, parsing each file
+// once (keyed by its real path) and reporting missing files and import
+// cycles at the import that names them.
 //
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/Frontend.h"
@@ -21,7 +22,7 @@ using namespace sluice;
 
 mlir::Location sluice::toLocation(mlir::MLIRContext *ctx,
                                   const ast::SourceLoc &loc) {
-  if (loc.line == 0 || loc.file.empty())
+  if (loc.line == 0 || loc.fileName().empty())
     return mlir::UnknownLoc::get(ctx);
   return mlir::FileLineColLoc::get(ctx, loc.file, loc.line, loc.col);
 }
@@ -39,25 +40,54 @@ mlir::LogicalResult sluice::parseModule(llvm::SourceMgr &sourceMgr,
   return mlir::success(detail::parseBuffer(parseCtx, text));
 }
 
+mlir::FailureOr<size_t> sluice::lexBuffer(llvm::SourceMgr &sourceMgr,
+                                          unsigned bufferId,
+                                          mlir::MLIRContext *ctx) {
+  const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(bufferId);
+  ast::Module module;
+  detail::ParseContext parseCtx(ctx, buffer->getBufferIdentifier(), module);
+  mlir::FailureOr<size_t> tokens =
+      detail::lexAll(parseCtx, buffer->getBuffer());
+  if (mlir::failed(tokens) || parseCtx.errorCount != 0)
+    return mlir::failure();
+  return tokens;
+}
+
 namespace {
 
-/// Depth-first import loader.
+/// Depth-first import loader. It keeps the files being loaded on an
+/// explicit stack rather than recursing, so that a chain of imports of any
+/// length needs no more native stack than one file.
 class Loader {
 public:
   Loader(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
          ast::Program &program)
       : sourceMgr(sourceMgr), ctx(ctx), program(program) {}
 
-  /// Loads `path`; `from` is the import naming it (null for the main file).
-  void load(const std::string &path, const ast::ImportDecl *from);
+  /// Loads `path` and everything it imports; modules are appended to the
+  /// program imports first (post-order).
+  void run(const std::string &path);
 
   bool failed = false;
 
 private:
   enum class State { Loading, Done };
 
-  mlir::InFlightDiagnostic error(const ast::ImportDecl *from,
-                                 const std::string &path) {
+  /// A file being loaded: its imports are followed one at a time.
+  struct Frame {
+    std::string path; ///< as opened
+    std::string key;  ///< real path
+    std::unique_ptr<ast::Module> module;
+    size_t nextDecl = 0; ///< the next declaration to look at for imports
+  };
+
+  /// Opens and parses `path`, named by `from` (null for the main file), and
+  /// pushes it; reports a missing file or a cycle at `from` instead.
+  void enter(const std::string &path, const ast::ImportDecl *from);
+  /// The next import of `frame` to follow, with its resolved path.
+  const ast::ImportDecl *nextImport(Frame &frame, std::string &resolved);
+
+  mlir::InFlightDiagnostic error(const ast::ImportDecl *from) {
     failed = true;
     if (from)
       return mlir::emitError(toLocation(ctx, from->pathRange));
@@ -68,12 +98,55 @@ private:
   llvm::SourceMgr &sourceMgr;
   mlir::MLIRContext *ctx;
   ast::Program &program;
-  llvm::StringMap<State> states;  ///< by real path
-  std::vector<std::string> stack; ///< files being loaded, as opened
-  std::vector<std::string> stackKeys;
+  llvm::StringMap<State> states; ///< by real path
+  std::vector<Frame> stack;      ///< files being loaded, outermost first
 };
 
-void Loader::load(const std::string &path, const ast::ImportDecl *from) {
+void Loader::run(const std::string &path) {
+  enter(path, nullptr);
+  while (!stack.empty()) {
+    std::string resolved;
+    if (const ast::ImportDecl *import = nextImport(stack.back(), resolved)) {
+      enter(resolved, import);
+      continue;
+    }
+    // Every import of the innermost file is loaded: it is done.
+    Frame done = std::move(stack.back());
+    stack.pop_back();
+    states[done.key] = State::Done;
+    program.modules.push_back(std::move(done.module));
+  }
+}
+
+const ast::ImportDecl *Loader::nextImport(Frame &frame,
+                                          std::string &resolved) {
+  // Imports in order, each relative to the importing file's folder.
+  std::vector<ast::DeclPtr> &decls = frame.module->decls;
+  while (frame.nextDecl < decls.size()) {
+    auto *import =
+        llvm::dyn_cast_or_null<ast::ImportDecl>(decls[frame.nextDecl++].get());
+    if (!import)
+      continue;
+    if (import->path.empty()) {
+      failed = true;
+      mlir::emitError(toLocation(ctx, import->pathRange))
+          << "empty import path";
+      continue;
+    }
+    llvm::SmallString<256> full;
+    if (llvm::sys::path::is_absolute(import->path)) {
+      full = import->path;
+    } else {
+      full = llvm::sys::path::parent_path(frame.path);
+      llvm::sys::path::append(full, import->path);
+    }
+    resolved = std::string(full);
+    return import;
+  }
+  return nullptr;
+}
+
+void Loader::enter(const std::string &path, const ast::ImportDecl *from) {
   // Key files by their real path so that `a/../b.sluice` and `b.sluice` are
   // the same file.
   llvm::SmallString<256> real;
@@ -87,18 +160,18 @@ void Loader::load(const std::string &path, const ast::ImportDecl *from) {
       return;
     // An import cycle: the chain from the first visit of `key`.
     std::string chain;
-    for (size_t i = 0; i < stack.size(); ++i) {
-      if (chain.empty() && stackKeys[i] != key)
+    for (const Frame &f : stack) {
+      if (chain.empty() && f.key != key)
         continue;
-      chain += "'" + stack[i] + "' -> ";
+      chain += "'" + f.path + "' -> ";
     }
     chain += "'" + path + "'";
-    error(from, path) << "import cycle: " << chain;
+    error(from) << "import cycle: " << chain;
     return;
   }
 
   if (llvm::sys::fs::is_directory(path)) {
-    error(from, path) << "cannot open '" << path << "': it is a directory";
+    error(from) << "cannot open '" << path << "': it is a directory";
     return;
   }
   // Devices such as /dev/zero never end; pipes (/dev/stdin) are fine.
@@ -106,54 +179,25 @@ void Loader::load(const std::string &path, const ast::ImportDecl *from) {
   if (!llvm::sys::fs::status(path, st) &&
       (st.type() == llvm::sys::fs::file_type::character_file ||
        st.type() == llvm::sys::fs::file_type::block_file)) {
-    error(from, path) << "cannot open '" << path << "': it is a device";
+    error(from) << "cannot open '" << path << "': it is a device";
     return;
   }
   auto bufferOrErr = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!bufferOrErr) {
-    error(from, path) << (from ? "cannot open imported file '"
-                               : "cannot open file '")
-                      << path << "': " << bufferOrErr.getError().message();
+    error(from) << (from ? "cannot open imported file '"
+                         : "cannot open file '")
+                << path << "': " << bufferOrErr.getError().message();
     return;
   }
   unsigned bufferId =
       sourceMgr.AddNewSourceBuffer(std::move(*bufferOrErr), llvm::SMLoc());
 
   states[key] = State::Loading;
-  stack.push_back(path);
-  stackKeys.push_back(key);
-
   auto module = std::make_unique<ast::Module>();
   module->path = path;
   if (mlir::failed(parseModule(sourceMgr, bufferId, ctx, *module)))
     failed = true;
-
-  // Imports first, each relative to this file's folder.
-  llvm::StringRef dir = llvm::sys::path::parent_path(path);
-  for (const ast::DeclPtr &d : module->decls) {
-    auto *import = llvm::dyn_cast<ast::ImportDecl>(d.get());
-    if (!import)
-      continue;
-    if (import->path.empty()) {
-      failed = true;
-      mlir::emitError(toLocation(ctx, import->pathRange))
-          << "empty import path";
-      continue;
-    }
-    llvm::SmallString<256> resolved;
-    if (llvm::sys::path::is_absolute(import->path)) {
-      resolved = import->path;
-    } else {
-      resolved = dir;
-      llvm::sys::path::append(resolved, import->path);
-    }
-    load(std::string(resolved), import);
-  }
-
-  stack.pop_back();
-  stackKeys.pop_back();
-  states[key] = State::Done;
-  program.modules.push_back(std::move(module));
+  stack.push_back(Frame{path, std::move(key), std::move(module)});
 }
 
 } // namespace
@@ -163,7 +207,7 @@ mlir::LogicalResult sluice::loadProgram(llvm::StringRef path,
                                         mlir::MLIRContext *ctx,
                                         ast::Program &program) {
   Loader loader(sourceMgr, ctx, program);
-  loader.load(path.str(), nullptr);
+  loader.run(path.str());
   // Without a main module there is nothing to work on.
   if (program.modules.empty())
     return mlir::failure();

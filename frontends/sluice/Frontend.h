@@ -34,6 +34,13 @@ inline mlir::Location toLocation(mlir::MLIRContext *ctx,
 mlir::LogicalResult parseModule(llvm::SourceMgr &sourceMgr, unsigned bufferId,
                                 mlir::MLIRContext *ctx, ast::Module &module);
 
+/// Runs the scanner alone over the buffer `bufferId` of `sourceMgr` (no
+/// parser) and returns the number of tokens before the end of the file.
+/// Lexical errors are reported as by parseModule and make it a failure. For
+/// benchmarks (bench/frontend) and tests of the scanner.
+mlir::FailureOr<size_t> lexBuffer(llvm::SourceMgr &sourceMgr, unsigned bufferId,
+                                  mlir::MLIRContext *ctx);
+
 /// Loads `path` into `sourceMgr`, parses it and, recursively, every file it
 /// imports (paths relative to the importing file). Reports a missing file,
 /// an import cycle and every syntax error; fails if any was reported.

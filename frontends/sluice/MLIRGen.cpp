@@ -513,7 +513,7 @@ void MLIRGenImpl::elabBandwidths(ElabTopology &topo,
   // The matrix file is found relative to the .sluice file that names it.
   llvm::SmallString<256> path(item.path);
   if (!llvm::sys::path::is_absolute(path)) {
-    path = llvm::sys::path::parent_path(item.range.begin.file);
+    path = llvm::sys::path::parent_path(item.range.begin.fileName());
     llvm::sys::path::append(path, item.path);
   }
   // Only regular files: a device such as /dev/zero would never end.

@@ -92,7 +92,8 @@ std::optional<std::string> DemandLowering::pattern(const Endpoint &ep) {
 static std::string resolvePath(const SourceRange &where, llvm::StringRef path) {
   if (llvm::sys::path::is_absolute(path))
     return path.str();
-  llvm::SmallString<256> full = llvm::sys::path::parent_path(where.begin.file);
+  llvm::SmallString<256> full =
+      llvm::sys::path::parent_path(where.begin.fileName());
   llvm::sys::path::append(full, path);
   return std::string(full);
 }

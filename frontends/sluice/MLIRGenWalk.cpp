@@ -270,7 +270,8 @@ std::string WalkGen::resolvePath(const SourceRange &where,
                                  llvm::StringRef path) {
   if (llvm::sys::path::is_absolute(path))
     return path.str();
-  llvm::SmallString<256> full = llvm::sys::path::parent_path(where.begin.file);
+  llvm::SmallString<256> full =
+      llvm::sys::path::parent_path(where.begin.fileName());
   llvm::sys::path::append(full, path);
   return std::string(full);
 }

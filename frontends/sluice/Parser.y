@@ -40,6 +40,7 @@
 
 %code requires {
 #include "frontends/sluice/AST.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -97,13 +98,18 @@ namespace sluice::detail {
 /// trees: deeper input is rejected so that no later recursion can overflow.
 constexpr unsigned kMaxNesting = 256;
 
+/// Limit on the size of one source file: flex keeps lengths and offsets in
+/// an int.
+constexpr size_t kMaxFileSize = (size_t(1) << 31) - 16;
+
 /// State shared by the scanner, the token filter and the grammar actions of
 /// one file.
 class ParseContext {
 public:
   ParseContext(mlir::MLIRContext *mlirCtx, llvm::StringRef file,
                ast::Module &module)
-      : mlirCtx(mlirCtx), file(file), module(module) {}
+      : mlirCtx(mlirCtx), file(mlir::StringAttr::get(mlirCtx, file)),
+        module(module) {}
 
   /// Reports a located error and remembers that parsing failed.
   void error(const ast::SourceRange &range, const llvm::Twine &message);
@@ -133,21 +139,25 @@ public:
   //===--------------------------------------------------------------------===//
 
   unsigned height(const void *node) const;
-  /// Records the height of a new node.
-  void setHeight(const void *node, unsigned h) { heights[node] = h; }
+  /// Records the height of a new node. Only heights above 1 are stored (a
+  /// leaf is the common case); a leaf clears what a freed node at the same
+  /// address left.
+  void setHeight(const void *node, unsigned h) {
+    if (h > 1)
+      heights[node] = h;
+    else
+      heights.erase(node);
+  }
   /// Checks a new node's height; on the first violation reports "nesting too
   /// deep" and stops the parse. Returns false if the node must not be built.
   bool checkHeight(unsigned h, const ast::SourceRange &range);
 
-  /// Copies the next characters of `input` for the scanner (YY_INPUT).
-  int readInput(char *buffer, size_t maxSize);
-
   mlir::MLIRContext *mlirCtx;
-  llvm::StringRef file;
+  mlir::StringAttr file; ///< interned once: every SourceLoc holds it
   ast::Module &module;
   void *scanner = nullptr;
-  llvm::StringRef input;
-  size_t inputPos = 0;
+  /// The scanner's copy of the file, followed by two NULs (createScanner).
+  std::vector<char> scanText;
   unsigned errorCount = 0;
   /// Set after "nesting too deep": the filter returns end of file and no
   /// further syntax error is reported.
@@ -200,6 +210,9 @@ Parser::symbol_type yylex(ParseContext &ctx);
 /// Parses the whole buffer `text`; decls are appended to ctx.module.
 /// Returns true if no error was reported.
 bool parseBuffer(ParseContext &ctx, llvm::StringRef text);
+/// Runs the scanner alone over `text` and counts its tokens (errors are
+/// reported as by parseBuffer); fails if the file is too large to scan.
+mlir::FailureOr<size_t> lexAll(ParseContext &ctx, llvm::StringRef text);
 } // namespace sluice::detail
 }
 
@@ -209,7 +222,6 @@ bool parseBuffer(ParseContext &ctx, llvm::StringRef text);
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <algorithm>
-#include <cstring>
 
 using namespace sluice;
 using namespace sluice::ast;
@@ -1505,13 +1517,6 @@ void ParseContext::errorWithNote(const ast::SourceRange &range,
   diag.attachNote(toLoc(*this, noteRange.begin)) << note.str();
 }
 
-int ParseContext::readInput(char *buffer, size_t maxSize) {
-  size_t n = std::min(maxSize, input.size() - inputPos);
-  std::memcpy(buffer, input.data() + inputPos, n);
-  inputPos += n;
-  return static_cast<int>(n);
-}
-
 void ParseContext::advance(const char *text, size_t length) {
   tokLine = tokEndLine = line;
   tokCol = tokEndCol = col;
@@ -1921,10 +1926,35 @@ Parser::symbol_type yylex(ParseContext &ctx) {
   return std::move(p.token);
 }
 
-bool parseBuffer(ParseContext &ctx, llvm::StringRef text) {
+/// Creates ctx.scanner over `text`; reports files too large to scan.
+static bool startScanner(ParseContext &ctx, llvm::StringRef text) {
+  if (text.size() > kMaxFileSize) {
+    ast::SourceLoc start{ctx.file, 1, 1};
+    ctx.error(ast::SourceRange{start, start},
+              "file too large (" + llvm::Twine(text.size()) +
+                  " bytes; at most " + llvm::Twine(kMaxFileSize) + ")");
+    return false;
+  }
   ctx.scanner = createScanner(ctx, text);
   if (!ctx.scanner)
     llvm::report_bad_alloc_error("cannot allocate the Sluice scanner");
+  return true;
+}
+
+mlir::FailureOr<size_t> lexAll(ParseContext &ctx, llvm::StringRef text) {
+  if (!startScanner(ctx, text))
+    return mlir::failure();
+  size_t tokens = 0;
+  while (lexRaw(ctx.scanner).kind() != K::S_YYEOF)
+    ++tokens;
+  destroyScanner(ctx.scanner);
+  ctx.scanner = nullptr;
+  return tokens;
+}
+
+bool parseBuffer(ParseContext &ctx, llvm::StringRef text) {
+  if (!startScanner(ctx, text))
+    return false;
   Parser parser(ctx);
   int rc = parser.parse();
   destroyScanner(ctx.scanner);

@@ -18,9 +18,10 @@
 //    declaration to the end of their block. An inner name may shadow an outer
 //    one; a name declared twice in one scope is a redefinition. `_` binds
 //    nothing.
-//  - Unknown names: "unknown name 'x'", plus "; did you mean 'y'?" when a
-//    visible name is within edit distance (len+2)/3 (names of 3 or more
-//    characters).
+//  - Unknown names: "unknown name 'x'", plus "; 'x' is defined later, at
+//    f:l:c" when the declaration being checked declares a local `x` after
+//    the use, else "; did you mean 'y'?" when a visible name is within edit
+//    distance (len+2)/3 (names of 3 or more characters).
 //  - Top-level lets are compile-time constants; a let defined in terms of
 //    itself (directly or through others) is an error.
 //  - A topology may not be named after a builtin device kind.
@@ -177,13 +178,13 @@ Value Value::ofBool(bool v) {
 Value Value::ofString(std::string v) {
   Value r;
   r.kind = Kind::String;
-  r.s = std::move(v);
+  r.payload = std::make_shared<const Payload>(Payload{std::move(v), {}});
   return r;
 }
 Value Value::ofList(std::vector<Value> v) {
   Value r;
   r.kind = Kind::List;
-  r.elements = std::move(v);
+  r.payload = std::make_shared<const Payload>(Payload{{}, std::move(v)});
   return r;
 }
 std::optional<double> Value::asNumber() const {
@@ -248,7 +249,7 @@ Value sema::convert(const Value &v, const Type &from, const Type &to) {
       to.element) {
     Type fromElt = from.element ? *from.element : Type::unknown();
     std::vector<Value> elts;
-    for (const Value &e : v.elements)
+    for (const Value &e : v.elements())
       elts.push_back(convert(e, fromElt, *to.element));
     return Value::ofList(std::move(elts));
   }
@@ -270,14 +271,14 @@ std::string sema::formatValue(const Value &v, const Type &t) {
   case Value::Kind::Bool:
     return v.b ? "true" : "false";
   case Value::Kind::String:
-    return "\"" + v.s + "\"";
+    return ("\"" + v.str() + "\"").str();
   case Value::Kind::List: {
     Type elt = t.element ? *t.element : Type::unknown();
     std::string out = "[";
-    for (size_t i = 0; i < v.elements.size(); ++i) {
+    for (size_t i = 0; i < v.elements().size(); ++i) {
       if (i)
         out += ", ";
-      out += formatValue(v.elements[i], elt);
+      out += formatValue(v.elements()[i], elt);
     }
     return out + "]";
   }
@@ -448,6 +449,121 @@ std::vector<std::string> Sema::visibleNames() {
   llvm::sort(names);
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
+}
+
+namespace {
+
+/// The first local declaration of `name` in a global declaration that comes
+/// after `use` (in source order): lets, loop variables, states, vertex
+/// properties, frontiers. Not scoped: any such declaration after the use.
+class LaterLocalFinder {
+public:
+  LaterLocalFinder(llvm::StringRef name, const ast::SourceLoc &use)
+      : name(name), use(use) {}
+
+  const ast::SourceRange *find(const ast::Decl &decl) {
+    if (auto *t = llvm::dyn_cast<ast::TopologyDecl>(&decl)) {
+      items(t->items);
+    } else if (auto *w = llvm::dyn_cast<ast::WalkDecl>(&decl)) {
+      for (const ast::WalkItem &item : w->items) {
+        if (item.kind == ast::WalkItem::Kind::Let ||
+            item.kind == ast::WalkItem::Kind::State)
+          candidate(item.name, item.nameRange);
+        block(item.body);
+      }
+    } else if (auto *a = llvm::dyn_cast<ast::AlgorithmDecl>(&decl)) {
+      block(a->body);
+    }
+    return found;
+  }
+
+private:
+  void candidate(llvm::StringRef n, const ast::SourceRange &range) {
+    if (found || n != name || range.begin.file != use.file)
+      return;
+    if (range.begin.line > use.line ||
+        (range.begin.line == use.line && range.begin.col > use.col))
+      found = &range;
+  }
+
+  void items(const std::vector<ast::TopoItemPtr> &list) {
+    for (const ast::TopoItemPtr &item : list) {
+      if (auto *let = llvm::dyn_cast_or_null<ast::LetItem>(item.get())) {
+        candidate(let->name, let->nameRange);
+      } else if (auto *loop =
+                     llvm::dyn_cast_or_null<ast::ForItem>(item.get())) {
+        candidate(loop->var, loop->varRange);
+        items(loop->body);
+      }
+    }
+  }
+
+  void block(const ast::Block &stmts) {
+    for (const ast::StmtPtr &stmt : stmts) {
+      if (!stmt)
+        continue;
+      switch (stmt->getKind()) {
+      case ast::Stmt::Kind::VertexProp: {
+        auto &v = llvm::cast<ast::VertexPropStmt>(*stmt);
+        candidate(v.name, v.nameRange);
+        break;
+      }
+      case ast::Stmt::Kind::Frontier: {
+        auto &f = llvm::cast<ast::FrontierStmt>(*stmt);
+        candidate(f.name, f.nameRange);
+        break;
+      }
+      case ast::Stmt::Kind::Let: {
+        auto &l = llvm::cast<ast::LetStmt>(*stmt);
+        candidate(l.name, l.nameRange);
+        break;
+      }
+      case ast::Stmt::Kind::Repeat:
+        block(llvm::cast<ast::RepeatStmt>(*stmt).body);
+        break;
+      case ast::Stmt::Kind::While:
+        block(llvm::cast<ast::WhileStmt>(*stmt).body);
+        break;
+      case ast::Stmt::Kind::If: {
+        auto &i = llvm::cast<ast::IfStmt>(*stmt);
+        block(i.thenBody);
+        block(i.elseBody);
+        break;
+      }
+      case ast::Stmt::Kind::Vertices:
+        block(llvm::cast<ast::VerticesStmt>(*stmt).body);
+        break;
+      case ast::Stmt::Kind::Edges: {
+        auto &e = llvm::cast<ast::EdgesStmt>(*stmt);
+        block(e.body);
+        candidate(e.result, e.resultRange);
+        break;
+      }
+      case ast::Stmt::Kind::Output:
+      case ast::Stmt::Kind::Assign:
+        break;
+      }
+    }
+  }
+
+  llvm::StringRef name;
+  ast::SourceLoc use;
+  const ast::SourceRange *found = nullptr;
+};
+
+} // namespace
+
+std::string Sema::unknownNameHint(llvm::StringRef name,
+                                  const ast::SourceRange &use,
+                                  llvm::ArrayRef<std::string> candidates) {
+  if (currentDecl)
+    if (const ast::SourceRange *later =
+            LaterLocalFinder(name, use.begin).find(*currentDecl))
+      return ("; '" + name + "' is defined later, at " +
+              later->begin.fileName() + ":" + llvm::Twine(later->begin.line) +
+              ":" + llvm::Twine(later->begin.col))
+          .str();
+  return didYouMean(name, candidates);
 }
 
 std::vector<std::string> Sema::globalNames(llvm::ArrayRef<SymKind> kinds) {
@@ -637,6 +753,8 @@ bool Sema::ensureChecked(ast::Decl *decl) {
   ast::TopologyDecl *savedTopology = currentTopology;
   ast::AlgorithmDecl *savedAlgorithm = currentAlgorithm;
   ast::GraphDecl *savedGraph = currentGraph;
+  ast::Decl *savedDecl = currentDecl;
+  currentDecl = decl;
   currentTopology = nullptr;
   currentAlgorithm = nullptr;
   currentGraph = nullptr;
@@ -678,6 +796,7 @@ bool Sema::ensureChecked(ast::Decl *decl) {
   currentTopology = savedTopology;
   currentAlgorithm = savedAlgorithm;
   currentGraph = savedGraph;
+  currentDecl = savedDecl;
   checkState[decl] = CheckState::Done;
   return true;
 }

@@ -105,7 +105,7 @@ Symbol *StmtChecker::lookupLocal(llvm::StringRef name) {
 void StmtChecker::unknownName(llvm::StringRef name,
                               const ast::SourceRange &range) {
   s.error(range) << "unknown name '" << name << "'"
-                 << didYouMean(name, s.visibleNames());
+                 << s.unknownNameHint(name, range, s.visibleNames());
 }
 
 void StmtChecker::declareLabel(const std::string &label,

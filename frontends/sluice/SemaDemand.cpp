@@ -206,12 +206,12 @@ void Sema::checkGatherJob(ast::DemandItem &item, size_t tiers) {
       if (!checkAs(p.value.get(), Type::list(bytes), "'capacity'"))
         continue;
       if (const Value *v = valueOf(p.value.get())) {
-        if (v->kind == Value::Kind::List && v->elements.size() != tiers)
+        if (v->kind == Value::Kind::List && v->elements().size() != tiers)
           error(p.value->range)
-              << "'capacity' gives " << v->elements.size()
-              << " sizes for " << tiers << " tier" << (tiers == 1 ? "" : "s")
+              << "'capacity' gives " << v->elements().size() << " sizes for "
+              << tiers << " tier" << (tiers == 1 ? "" : "s")
               << " (one per pattern of 'from')";
-        for (const Value &e : v->elements)
+        for (const Value &e : v->elements())
           if (auto n = e.asNumber(); n && *n < 0)
             error(p.value->range) << "'capacity' must not be negative, got "
                                   << formatValue(e, bytes);
@@ -234,7 +234,7 @@ void Sema::checkGatherJob(ast::DemandItem &item, size_t tiers) {
         }
         llvm::SmallString<256> full(path->value);
         if (!llvm::sys::path::is_absolute(full)) {
-          full = llvm::sys::path::parent_path(path->range.begin.file);
+          full = llvm::sys::path::parent_path(path->range.begin.fileName());
           llvm::sys::path::append(full, path->value);
         }
         if (!llvm::sys::fs::is_regular_file(full))
@@ -268,10 +268,10 @@ void Sema::checkGatherJob(ast::DemandItem &item, size_t tiers) {
       if (!checkAs(fanout, Type::list(i64), "'fanout'"))
         continue;
       if (const Value *v = valueOf(fanout)) {
-        if (v->elements.empty() || v->elements.size() > 8)
-          error(fanout->range) << "'fanout' needs 1 to 8 hops, got "
-                               << v->elements.size();
-        for (const Value &e : v->elements)
+        if (v->elements().empty() || v->elements().size() > 8)
+          error(fanout->range)
+              << "'fanout' needs 1 to 8 hops, got " << v->elements().size();
+        for (const Value &e : v->elements())
           if (e.kind == Value::Kind::Int && e.i <= 0)
             error(fanout->range)
                 << "every fanout must be positive, got " << e.i;

@@ -200,7 +200,7 @@ Type checkName(Sema &s, ast::NameExpr &n, bool allowVertexProp) {
   if (s.where == Where::WalkStep)
     names.push_back("step");
   s.error(n.range) << "unknown name '" << n.name << "'"
-                   << didYouMean(n.name, names);
+                   << s.unknownNameHint(n.name, n.range, names);
   return Type::unknown();
 }
 
@@ -431,7 +431,7 @@ Type checkCall(Sema &s, ast::CallExpr &call) {
       return Type::unknown();
     }
     if (const Value *v = valueAt(0)) {
-      int64_t n = static_cast<int64_t>(v->elements.size());
+      int64_t n = static_cast<int64_t>(v->elements().size());
       setValue(s, &call,
                b->fn == Fn::Size ? Value::ofInt(n) : Value::ofBool(n == 0));
     }
@@ -561,7 +561,7 @@ void foldCompare(Sema &s, ast::BinaryExpr &b) {
     cmp = lv->b == rv->b ? 0 : 1;
   } else if (lv->kind == Value::Kind::String &&
              rv->kind == Value::Kind::String) {
-    cmp = lv->s.compare(rv->s);
+    cmp = lv->str().compare(rv->str());
   } else {
     return;
   }
@@ -792,18 +792,18 @@ Type checkIndex(Sema &s, ast::IndexExpr &e) {
     const Value *lv = s.valueOf(e.base.get());
     const Value *iv = s.valueOf(e.index.get());
     if (iv && (iv->i < 0 ||
-               (lv && iv->i >= static_cast<int64_t>(lv->elements.size())))) {
+               (lv && iv->i >= static_cast<int64_t>(lv->elements().size())))) {
       if (lv)
         s.error(e.index->range)
             << "index " << iv->i << " is out of range for a list of "
-            << lv->elements.size() << " elements";
+            << lv->elements().size() << " elements";
       else
         s.error(e.index->range)
             << "list index must not be negative, got " << iv->i;
       return Type::unknown();
     }
     if (lv && iv) {
-      Value v = lv->elements[static_cast<size_t>(iv->i)];
+      Value v = lv->elements()[static_cast<size_t>(iv->i)];
       setValue(s, &e, std::move(v));
     }
     return elt;
@@ -985,7 +985,7 @@ bool Sema::checkVertexSet(ast::Expr *e, const llvm::Twine &what) {
     std::vector<const Value *> ids;
     if (v->kind == Value::Kind::Int)
       ids.push_back(v);
-    for (const Value &elt : v->elements)
+    for (const Value &elt : v->elements())
       ids.push_back(&elt);
     for (const Value *id : ids)
       if (id->kind == Value::Kind::Int && id->i < 0) {

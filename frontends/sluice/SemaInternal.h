@@ -36,14 +36,21 @@ namespace sluice::sema {
 /// A compile-time value Sema folds while checking, so that it can check
 /// array bounds, positivity and divisibility. Quantities are Float values in
 /// base units; their dimension lives in the expression's type.
+///
+/// Sema keeps one per checked constant expression, so a Value is small (32
+/// bytes): strings and lists live out of line, shared between copies (a
+/// Value never changes once built).
 struct Value {
-  enum class Kind { Int, Float, Bool, String, List };
+  enum class Kind : uint8_t { Int, Float, Bool, String, List };
   Kind kind = Kind::Int;
+  bool b = false;
   int64_t i = 0;
   double f = 0;
-  bool b = false;
-  std::string s;
-  std::vector<Value> elements;
+
+  /// The characters of a String; empty for other kinds.
+  llvm::StringRef str() const;
+  /// The elements of a List; empty for other kinds.
+  llvm::ArrayRef<Value> elements() const;
 
   static Value ofInt(int64_t v);
   static Value ofFloat(double v);
@@ -52,7 +59,24 @@ struct Value {
   static Value ofList(std::vector<Value> v);
   /// Int and Float as a double.
   std::optional<double> asNumber() const;
+
+private:
+  struct Payload;
+  std::shared_ptr<const Payload> payload; ///< String and List
 };
+
+struct Value::Payload {
+  std::string s;
+  std::vector<Value> elements;
+};
+
+inline llvm::StringRef Value::str() const {
+  return payload ? llvm::StringRef(payload->s) : llvm::StringRef();
+}
+inline llvm::ArrayRef<Value> Value::elements() const {
+  return payload ? llvm::ArrayRef<Value>(payload->elements)
+                 : llvm::ArrayRef<Value>();
+}
 
 /// "i64", "f64", "bandwidth", "[i64]", "graph", ...
 std::string typeName(const ast::Type &t);
@@ -182,6 +206,11 @@ public:
   Symbol *lookupGlobal(llvm::StringRef name);
   /// Every visible name, sorted, for "did you mean" suggestions.
   std::vector<std::string> visibleNames();
+  /// What to add to "unknown name 'x'" used at `use`: "; 'x' is defined
+  /// later, at file:line:col" when the declaration being checked declares
+  /// a local `x` after `use`, else didYouMean(name, candidates).
+  std::string unknownNameHint(llvm::StringRef name, const ast::SourceRange &use,
+                              llvm::ArrayRef<std::string> candidates);
   /// Global names of the given kinds, sorted.
   std::vector<std::string> globalNames(llvm::ArrayRef<SymKind> kinds);
 
@@ -301,6 +330,8 @@ public:
     ast::SourceRange range;
   };
   std::vector<PendingBound> *pendingBounds = nullptr;
+  /// The global declaration being checked (ensureChecked), when any.
+  ast::Decl *currentDecl = nullptr;
   /// The topology or algorithm being checked, when any.
   ast::TopologyDecl *currentTopology = nullptr;
   ast::AlgorithmDecl *currentAlgorithm = nullptr;

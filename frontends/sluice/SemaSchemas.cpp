@@ -387,7 +387,7 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
     if (!s.checkAs(e, Type::of(K::String), what(spec)))
       return;
     if (const Value *v = s.valueOf(e))
-      if (v->kind == Value::Kind::String && v->s.empty())
+      if (v->kind == Value::Kind::String && v->str().empty())
         s.error(e->range) << what(spec) << " must not be empty";
     return;
   }
@@ -469,7 +469,7 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
       return;
     }
     if (const Value *v = s.valueOf(e))
-      for (const Value &elt : v->elements)
+      for (const Value &elt : v->elements())
         if (spec.positive && elt.kind == Value::Kind::Int && elt.i <= 0) {
           s.error(e->range)
               << what(spec) << " must contain positive numbers, got " << elt.i;
@@ -555,7 +555,7 @@ void Sema::checkGraph(ast::GraphDecl &graph) {
       if (!checkAs(e, Type::of(K::String), "the file path of 'load'"))
         continue;
       if (const Value *v = valueOf(e))
-        if (v->kind == Value::Kind::String && v->s.empty())
+        if (v->kind == Value::Kind::String && v->str().empty())
           error(e->range) << "graph file path is empty";
       continue;
     }
@@ -604,7 +604,7 @@ intList(Sema &s, const std::map<std::string, ast::Expr *> &args,
   if (!v || v->kind != Value::Kind::List)
     return std::nullopt;
   std::vector<int64_t> out;
-  for (const Value &e : v->elements) {
+  for (const Value &e : v->elements()) {
     if (e.kind != Value::Kind::Int)
       return std::nullopt;
     out.push_back(e.i);
@@ -702,10 +702,10 @@ void Sema::checkModel(ast::ModelDecl &model) {
                             ? valueOf(fanouts->second)
                             : nullptr;
     if (layers && list && list->kind == Value::Kind::List &&
-        static_cast<int64_t>(list->elements.size()) != layers->i)
+        static_cast<int64_t>(list->elements().size()) != layers->i)
       error(fanouts->second->range)
-          << "fanouts has " << list->elements.size()
-          << (list->elements.size() == 1 ? " entry" : " entries")
+          << "fanouts has " << list->elements().size()
+          << (list->elements().size() == 1 ? " entry" : " entries")
           << " but layers is " << layers->i;
   } else if (call->callee == "distill") {
     const Symbol *teacher = nullptr;

@@ -354,6 +354,22 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
   auto graph = extractTopoGraph(compilation.module());
   if (mlir::failed(graph))
     return 1;
+  // The pair matrix grows with the square of its devices.
+  size_t matrixDevices =
+      matrixKind.empty()
+          ? graph->devices.size()
+          : analysis::devicesOfKind(*graph, matrixKind).size();
+  if (matrixDevices > analysis::kMaxPairMatrixDevices) {
+    topo::TopologyOp flat = findFlatTopology(compilation.module());
+    mlir::emitError(flat.getLoc())
+        << "topology '" << flat.getSymName() << "' has " << matrixDevices
+        << (matrixKind.empty() ? std::string(" devices")
+                               : " " + matrixKind + " devices")
+        << "; the report's pair matrix covers at most "
+        << analysis::kMaxPairMatrixDevices
+        << " (pick another kind with --matrix-kind, or stop at --emit=flat)";
+    return 1;
+  }
   analysis::TopoAnalysisOptions options;
   options.matrixKind = matrixKind;
   for (const std::string &spec : cutSpecs) {
@@ -482,6 +498,25 @@ static int runWalkProgram(Compilation &compilation) {
   return 0;
 }
 
+namespace {
+/// Prints diagnostics with their source line through a buffer flushed after
+/// each one. The source-line printer writes the caret line one character at
+/// a time, which on the unbuffered llvm::errs() is one write(2) each:
+/// seconds for an error on a line of megabytes.
+class FlushingDiagnosticHandler : public mlir::SourceMgrDiagnosticHandler {
+public:
+  FlushingDiagnosticHandler(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
+                            llvm::raw_fd_ostream &os)
+      : SourceMgrDiagnosticHandler(sourceMgr, ctx, os) {
+    os.SetBuffered();
+    setHandler([this, &os](mlir::Diagnostic &diag) {
+      emitDiagnostic(diag);
+      os.flush();
+    });
+  }
+};
+} // namespace
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   mlir::registerAsmPrinterCLOptions();
@@ -515,7 +550,8 @@ int main(int argc, char **argv) {
   ctx.printOpOnDiagnostic(debugIR);
 
   llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
+  llvm::raw_fd_ostream diagStream(/*fd=*/2, /*shouldClose=*/false);
+  FlushingDiagnosticHandler diagHandler(sourceMgr, &ctx, diagStream);
 
   if (runWalk || compileWalks) {
     Compilation walkCompilation(ctx, sourceMgr);

@@ -14,9 +14,16 @@ using namespace sluice::test;
 
 namespace {
 
+/// The context of every hand-built AST here: source locations hold their
+/// file name interned in it, so it must exist before the nodes.
+mlir::MLIRContext &handContext() {
+  static mlir::MLIRContext ctx;
+  return ctx;
+}
+
 ast::SourceRange at(unsigned line, unsigned col) {
   ast::SourceRange r;
-  r.begin = {"hand.sluice", line, col};
+  r.begin = {mlir::StringAttr::get(&handContext(), "hand.sluice"), line, col};
   r.end = r.begin;
   return r;
 }
@@ -30,7 +37,7 @@ ast::ExprPtr intLit(int64_t v) { return make<ast::IntLitExpr>(at(1, 1), v); }
 
 /// Runs Sema over one module holding `decls`.
 struct HandRun {
-  mlir::MLIRContext ctx;
+  mlir::MLIRContext &ctx = handContext();
   ast::Program program;
   std::vector<std::string> errors;
   bool ok = false;
