@@ -1,6 +1,8 @@
 //===- Units.cpp - Physical units and dimensions for Sluice ---------------===//
 #include "dialects/Common/Units.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -146,6 +148,115 @@ std::optional<UnitInfo> sluice::lookupUnit(llvm::StringRef spelling) {
     if (spelling == e.spelling)
       return e.info;
   return std::nullopt;
+}
+
+namespace {
+
+/// Spellings of units other than bytes and bits that people write, by the
+/// Sluice unit they mean.
+const std::pair<const char *, const char *> kUnitWords[] = {
+    {"sec", "s"},       {"secs", "s"},      {"second", "s"},
+    {"seconds", "s"},   {"msec", "ms"},     {"msecs", "ms"},
+    {"usec", "us"},     {"usecs", "us"},    {"nsec", "ns"},
+    {"nsecs", "ns"},    {"mins", "min"},    {"minute", "min"},
+    {"minutes", "min"}, {"hr", "h"},        {"hrs", "h"},
+    {"hour", "h"},      {"hours", "h"},     {"watt", "W"},
+    {"watts", "W"},     {"kilowatt", "kW"}, {"kilowatts", "kW"},
+    {"dollar", "USD"},  {"dollars", "USD"},
+};
+
+void addIfUnit(std::vector<std::string> &out, const std::string &unit) {
+  if (lookupUnit(unit) && llvm::find(out, unit) == out.end())
+    out.push_back(unit);
+}
+
+/// Bytes and bits: [prefix][i](B|b|byte[s]|bit[s])[ps|/s]. Returns false if
+/// `spelling` is not of that form.
+bool suggestDataUnits(llvm::StringRef spelling, std::vector<std::string> &out) {
+  llvm::StringRef s = spelling;
+  bool rate = false, psForm = false;
+  if (s.size() > 2 && s.ends_with_insensitive("ps")) {
+    s = s.drop_back(2);
+    rate = psForm = true;
+  } else if (s.size() > 2 && s.ends_with_insensitive("/s")) {
+    s = s.drop_back(2);
+    rate = true;
+  }
+  // The prefix: k, M, G, T, P in either case, optionally binary (`Gi`).
+  std::string prefix;
+  if (s.size() > 1 && llvm::StringRef("kmgtpKMGTP").contains(s.front())) {
+    prefix = std::string(1, llvm::toUpper(s.front()));
+    s = s.drop_front();
+  }
+  bool binary =
+      !prefix.empty() && s.size() > 1 && llvm::toLower(s.front()) == 'i';
+  if (binary)
+    s = s.drop_front();
+  // A capital B is a byte and a small b a bit; the words as well.
+  bool bytes =
+      s == "B" || s.equals_insensitive("byte") || s.equals_insensitive("bytes");
+  bool bits =
+      s == "b" || s.equals_insensitive("bit") || s.equals_insensitive("bits");
+  if (!bytes && !bits)
+    return false;
+  // All in lower case (`gb`, `kb/s`, `gbps`), it may mean either.
+  if (s == "b" && !prefix.empty() && spelling.lower() == spelling)
+    bytes = true;
+  std::string per = rate ? "/s" : "";
+  if (bytes)
+    addIfUnit(out, prefix + (binary ? "i" : "") + "B" + per);
+  if (bits && !binary) {
+    // One spelling of bits: Gbps for `gbps`, Gbit/s for `Gb/s`, else the
+    // other one.
+    std::string ps = prefix + "bps", bit = prefix + "bit" + per;
+    if (!rate)
+      addIfUnit(out, bit);
+    else if (lookupUnit(psForm ? ps : bit))
+      addIfUnit(out, psForm ? ps : bit);
+    else
+      addIfUnit(out, psForm ? bit : ps);
+  }
+  return true;
+}
+
+} // namespace
+
+std::vector<std::string> sluice::suggestUnits(llvm::StringRef spelling) {
+  std::vector<std::string> out;
+  if (spelling.empty() || lookupUnit(spelling))
+    return out;
+  if (!suggestDataUnits(spelling, out)) {
+    for (const auto &[word, unit] : kUnitWords)
+      if (spelling.equals_insensitive(word))
+        addIfUnit(out, unit);
+    // `ghz`, `tflops`, `MS`: the same letters in another case.
+    for (const UnitEntry &e : unitTable())
+      if (spelling.equals_insensitive(e.spelling))
+        addIfUnit(out, e.spelling);
+  }
+  return out;
+}
+
+std::string sluice::unitSuggestion(llvm::StringRef spelling) {
+  std::vector<std::string> units = suggestUnits(spelling);
+  if (units.empty())
+    return "";
+  // Bits or bytes, when both are offered.
+  auto counts = [](llvm::StringRef u) -> std::string {
+    bool bits = u.contains("bit") || u.ends_with("bps");
+    return u.ends_with("/s") || u.ends_with("bps")
+               ? (bits ? " (bits per second)" : " (bytes per second)")
+               : (bits ? " (bits)" : " (bytes)");
+  };
+  if (units.size() == 1)
+    return "; did you mean '" + units[0] + "'?";
+  std::string text = "; did you mean";
+  for (size_t i = 0; i < units.size(); ++i)
+    text += (i == 0                  ? " '"
+             : i + 1 == units.size() ? " or '"
+                                     : ", '") +
+            units[i] + "'" + counts(units[i]);
+  return text + "?";
 }
 
 std::string sluice::listUnits() {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sluice {
 
@@ -68,6 +69,18 @@ std::optional<UnitInfo> lookupUnit(llvm::StringRef spelling);
 
 /// A comma-separated list of every unit spelling, for error messages and docs.
 std::string listUnits();
+
+/// The Sluice spellings a mistyped unit most likely means, best first; empty
+/// when none is close. Case-insensitive matches (`ghz` -> GHz), common
+/// spellings of bytes and bits (`TBps` -> TB/s, `Gb/s` -> Gbit/s, `Gb` ->
+/// Gbit: a lower-case `b` is a bit, an upper-case `B` a byte; `gb`, all lower
+/// case, may be either: GB, Gbit) and of time, power and money (`sec`,
+/// `hours`, `watts`, `dollars`).
+std::vector<std::string> suggestUnits(llvm::StringRef spelling);
+
+/// "; did you mean 'GB/s'?" for suggestUnits(spelling), with "(bytes)" and
+/// "(bits)" when both are offered; "" when there is no suggestion.
+std::string unitSuggestion(llvm::StringRef spelling);
 
 /// The unit to show `baseValue` of dimension `dim` in: the largest of the
 /// preferred units of the dimension that keeps the number >= 1 (e.g. "TFLOPS"

@@ -157,7 +157,18 @@ public:
   ast::Module &module;
   void *scanner = nullptr;
   /// The scanner's copy of the file, followed by two NULs (createScanner).
+  /// Flex writes into it (a NUL after the current match).
   std::vector<char> scanText;
+  /// The file as read, for looking past the current match.
+  llvm::StringRef source;
+  /// Whether the `length` characters at `match` (in scanText) are followed
+  /// by a `:` after blanks on the same line.
+  bool followedByColon(const char *match, size_t length) const {
+    size_t i = static_cast<size_t>(match - scanText.data()) + length;
+    while (i < source.size() && (source[i] == ' ' || source[i] == '\t'))
+      ++i;
+    return i < source.size() && source[i] == ':';
+  }
   unsigned errorCount = 0;
   /// Set after "nesting too deep": the filter returns end of file and no
   /// further syntax error is reported.

@@ -854,8 +854,10 @@ Type checkMember(Sema &s, ast::MemberExpr &m) {
 Type checkQuantity(Sema &s, ast::QuantityLitExpr &q) {
   std::optional<UnitInfo> unit = lookupUnit(q.unit);
   if (!unit) {
-    s.error(q.range) << "unknown unit '" << q.unit
-                     << "'; expected one of: " << listUnits();
+    std::string hint = unitSuggestion(q.unit);
+    s.error(q.range) << "unknown unit '" << q.unit << "'"
+                     << (hint.empty() ? "; expected one of: " + listUnits()
+                                      : hint);
     return Type::unknown();
   }
   double base = q.value * unit->factor;
