@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/Common/ToolVersion.h"
 #include "frontends/sluice/Frontend.h"
 #include "frontends/sluice/Sema.h"
 #include "mlir/IR/Diagnostics.h"
@@ -47,24 +48,25 @@
 using namespace sluice;
 namespace cl = llvm::cl;
 
-static cl::list<double> sizesMB("sizes", cl::CommaSeparated,
+static cl::OptionCategory benchCat("sluice-bench-frontend options");
+static cl::list<double> sizesMB("sizes", cl::cat(benchCat), cl::CommaSeparated,
                                 cl::desc("Input sizes in MB (default 2,70)"));
 static cl::list<std::string>
-    inputKinds("inputs", cl::CommaSeparated,
+    inputKinds("inputs", cl::cat(benchCat), cl::CommaSeparated,
                cl::desc("comment, line-comment, string, ident, blank, lets, "
                         "devices (default: all)"));
 static cl::list<std::string>
-    phases("phases", cl::CommaSeparated,
+    phases("phases", cl::cat(benchCat), cl::CommaSeparated,
            cl::desc("lex, parse, sema (default: all)"));
-static cl::opt<unsigned> repeat("repeat", cl::init(3),
+static cl::opt<unsigned> repeat("repeat", cl::cat(benchCat), cl::init(3),
                                 cl::desc("Runs per case (median reported)"));
 static cl::opt<std::string>
-    workDir("dir", cl::init(""),
+    workDir("dir", cl::cat(benchCat), cl::init(""),
             cl::desc("Folder for the generated inputs (default: a new "
                      "temporary folder, removed at the end)"));
 // The child side (set by the parent, not by hand).
-static cl::opt<std::string> childPhase("child-phase", cl::Hidden);
-static cl::opt<std::string> childInput("child-input", cl::Hidden);
+static cl::opt<std::string> childPhase("child-phase", cl::cat(benchCat), cl::Hidden);
+static cl::opt<std::string> childInput("child-input", cl::cat(benchCat), cl::Hidden);
 
 namespace {
 
@@ -200,6 +202,8 @@ ChildResult spawn(const std::string &exe, llvm::StringRef phase,
 } // namespace
 
 int main(int argc, char **argv) {
+  sluice::installVersionPrinter("sluice-bench-frontend");
+  cl::HideUnrelatedOptions(benchCat);
   cl::ParseCommandLineOptions(
       argc, argv, "sluice-bench-frontend: lexer, parser and Sema throughput\n");
   if (!childPhase.empty())
