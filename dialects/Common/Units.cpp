@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+#include <charconv>
 #include <cmath>
 #include <vector>
 
@@ -309,6 +310,12 @@ std::string sluice::chooseDisplayUnit(double v, const Dim &dim) {
   std::vector<Choice> choices = displayChoices(dim);
   const Choice *c = pickChoice(choices, v);
   return c ? c->unit : "";
+}
+
+std::string sluice::formatShortest(double v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, res.ptr);
 }
 
 std::string sluice::formatQuantity(double v, const Dim &dim) {

@@ -258,6 +258,11 @@ public:
   void checkModel(ast::ModelDecl &model);
   void checkLayerGroups(const std::map<std::string, ast::Expr *> &args);
   void checkJob(ast::JobDecl &job);
+  /// The setup values of `walk` that only a run checks (its stop
+  /// probability and length), computed with the parameters `job` gives it
+  /// (`given`, by option name) and the defaults (SemaWalk.cpp).
+  void checkWalkJob(ast::JobDecl &job, ast::WalkDecl &walk,
+                    const std::map<std::string, ast::Expr *> &given);
   void checkSchedule(ast::ScheduleDecl &schedule);
   void checkDemand(ast::DemandDecl &demand);
   /// The options of a gather job (SemaDemand.cpp).
