@@ -653,8 +653,8 @@ void Sema::checkParams(std::vector<ast::Param> &params) {
 }
 
 void Sema::checkLet(llvm::StringRef name, const ast::SourceRange &nameRange,
-                    const std::optional<ast::TypeRef> &type, ast::Expr *value,
-                    SymKind kind, bool isAssignable) {
+                    const ast::TypeRef *type, ast::Expr *value, SymKind kind,
+                    bool isAssignable) {
   Type declared = type ? resolveType(*type) : Type::unknown();
   Type t;
   if (type) {

@@ -225,8 +225,8 @@ public:
   /// Checks `let name[: type] = value` and declares it in the innermost
   /// scope.
   void checkLet(llvm::StringRef name, const ast::SourceRange &nameRange,
-                const std::optional<ast::TypeRef> &type, ast::Expr *value,
-                SymKind kind, bool assignable);
+                const ast::TypeRef *type, ast::Expr *value, SymKind kind,
+                bool assignable);
   /// Resolves a global name that must be of one of `kinds`; reports unknown
   /// names and names of another kind (`what` names the expected kind, e.g.
   /// "a graph").

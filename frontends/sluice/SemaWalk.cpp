@@ -92,7 +92,7 @@ void Sema::checkWalk(ast::WalkDecl &walk) {
     switch (item.kind) {
     case WalkItem::Kind::Let: {
       WhereScope w(*this, Where::WalkSetup, "a walk 'let'");
-      checkLet(item.name, item.nameRange, item.type, item.value.get(),
+      checkLet(item.name, item.nameRange, item.type.get(), item.value.get(),
                SymKind::Let, /*assignable=*/false);
       break;
     }
