@@ -15,8 +15,8 @@
 // the parent reports the median over --repeat runs and the largest peak RSS.
 // "base RSS" is a child that only reads the file: what every phase pays for
 // the process and the MLIR context; "(peak - base) / size" is what the phase
-// adds per byte of input. Output: a markdown table (MB = 10^6 bytes). Not a test: not registered with ctest. Results:
-// bench/RESULTS.md.
+// adds per byte of input. Output: a markdown table (MB = 10^6 bytes). Not a
+// test: not registered with ctest. Results: bench/RESULTS.md.
 //
 //===----------------------------------------------------------------------===//
 

@@ -385,9 +385,8 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
     return 1;
   // The pair matrix grows with the square of its devices.
   size_t matrixDevices =
-      matrixKind.empty()
-          ? graph->devices.size()
-          : analysis::devicesOfKind(*graph, matrixKind).size();
+      matrixKind.empty() ? graph->devices.size()
+                         : analysis::devicesOfKind(*graph, matrixKind).size();
   if (matrixDevices > analysis::kMaxPairMatrixDevices) {
     topo::TopologyOp flat = findFlatTopology(compilation.module());
     mlir::emitError(flat.getLoc())
