@@ -51,7 +51,22 @@ Compilation::Compilation(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr)
     : ctx(ctx), sourceMgr(sourceMgr) {}
 
 mlir::LogicalResult Compilation::parse(llvm::StringRef path) {
+  mainPath = path.str();
   return loadProgram(path, sourceMgr, &ctx, program_);
+}
+
+mlir::Location Compilation::fileLocation() {
+  return mlir::FileLineColLoc::get(&ctx, mainPath, 0, 0);
+}
+
+std::vector<std::string> Compilation::topologyNames() {
+  std::vector<std::string> names;
+  for (const auto &module : program_.modules)
+    if (module)
+      for (const auto &decl : module->decls)
+        if (llvm::isa_and_nonnull<ast::TopologyDecl>(decl.get()))
+          names.push_back(decl->name);
+  return names;
 }
 
 mlir::LogicalResult Compilation::check() {
@@ -85,6 +100,18 @@ mlir::LogicalResult Compilation::lower() {
 mlir::LogicalResult Compilation::flatten(llvm::StringRef top) {
   if (!module_)
     return mlir::failure();
+  std::vector<std::string> topologies = topologyNames();
+  if (topologies.empty())
+    return mlir::emitError(fileLocation())
+           << "the program declares no topology to flatten";
+  if (!top.empty() && !llvm::is_contained(topologies, top)) {
+    std::string names;
+    for (const std::string &n : topologies)
+      names += (names.empty() ? "" : ", ") + n;
+    return mlir::emitError(fileLocation())
+           << "no topology named '" << top
+           << "'; the program declares: " << names;
+  }
   std::string topName = top.empty() ? defaultTopTopology(program_) : top.str();
   mlir::PassManager pm(&ctx);
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))

@@ -17,6 +17,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir {
 class MLIRContext;
@@ -58,7 +59,9 @@ public:
   mlir::LogicalResult lower();
   /// Runs topo-flatten around topology `top` (empty: the default of
   /// defaultTopTopology). Honours MLIR's pass-manager command-line options
-  /// (e.g. --mlir-print-ir-after-all) when the tool registered them.
+  /// (e.g. --mlir-print-ir-after-all) when the tool registered them. A
+  /// program without topologies and a `top` it does not declare are errors
+  /// at fileLocation() (the latter lists the topologies).
   mlir::LogicalResult flatten(llvm::StringRef top = "");
   /// Runs plan-schedule-flows on the flattened module: every plan.demands
   /// becomes a plan.schedule.
@@ -67,6 +70,13 @@ public:
   /// Whether lower() makes walk-bounds explain each walk with a remark
   /// (`sluicec --remarks`).
   void setWalkRemarks(bool on) { walkRemarks = on; }
+
+  /// The main file as a whole (line 0), for errors about the program rather
+  /// than a place in it, e.g. a name given on the command line.
+  mlir::Location fileLocation();
+  /// The names of the program's topologies, in declaration order (imports
+  /// first).
+  std::vector<std::string> topologyNames();
 
   /// The lowered module (after lower(), and transformed by flatten()).
   mlir::ModuleOp module() { return module_.get(); }
@@ -79,6 +89,7 @@ private:
   mlir::MLIRContext &ctx;
   llvm::SourceMgr &sourceMgr;
   ast::Program program_;
+  std::string mainPath;
   mlir::OwningOpRef<mlir::ModuleOp> module_;
   bool walkRemarks = false;
 };

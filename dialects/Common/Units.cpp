@@ -312,6 +312,12 @@ std::string sluice::chooseDisplayUnit(double v, const Dim &dim) {
   return c ? c->unit : "";
 }
 
+std::string sluice::formatShortest(double v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, res.ptr);
+}
+
 std::string sluice::formatQuantity(double v, const Dim &dim) {
   std::string out;
   llvm::raw_string_ostream os(out);

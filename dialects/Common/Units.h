@@ -82,6 +82,10 @@ std::vector<std::string> suggestUnits(llvm::StringRef spelling);
 /// "(bits)" when both are offered; "" when there is no suggestion.
 std::string unitSuggestion(llvm::StringRef spelling);
 
+/// The shortest decimal spelling that reads back as exactly `v` ("1.5",
+/// "0.1", "80", "1e-09"), for messages: how a user would write the number.
+std::string formatShortest(double v);
+
 /// The unit to show `baseValue` of dimension `dim` in: the largest of the
 /// preferred units of the dimension that keeps the number >= 1 (e.g. "TFLOPS"
 /// for 5.9e12 FLOP/s). Empty when the dimension has no unit spelling.

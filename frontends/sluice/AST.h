@@ -309,7 +309,7 @@ struct LetStmt : Stmt {
   LetStmt(SourceRange r) : Stmt(Kind::Let, r) {}
   std::string name;
   SourceRange nameRange;
-  std::optional<TypeRef> type;
+  std::unique_ptr<TypeRef> type; ///< null when not written
   ExprPtr value;
   static bool classof(const Stmt *s) { return s->kind == Kind::Let; }
 };
@@ -462,7 +462,7 @@ struct LetItem : TopoItem {
   LetItem(SourceRange r) : TopoItem(Kind::Let, r) {}
   std::string name;
   SourceRange nameRange;
-  std::optional<TypeRef> type;
+  std::unique_ptr<TypeRef> type; ///< null when not written
   ExprPtr value;
   static bool classof(const TopoItem *i) { return i->kind == Kind::Let; }
 };
@@ -482,7 +482,7 @@ public:
   std::vector<Binder> binders; ///< StopFn, WeightFn, Update
   std::string name;            ///< State, Let
   SourceRange nameRange;
-  std::optional<TypeRef> type; ///< State, Let (optional for Let)
+  std::unique_ptr<TypeRef> type; ///< State, Let (null for a Let without one)
   ExprPtr value;               ///< all but Update
   Block body;                  ///< Update
 };
@@ -514,7 +514,7 @@ struct ImportDecl : Decl {
 
 struct LetDecl : Decl {
   LetDecl(SourceRange r) : Decl(Kind::Let, r) {}
-  std::optional<TypeRef> type;
+  std::unique_ptr<TypeRef> type; ///< null when not written
   ExprPtr value;
   static bool classof(const Decl *d) { return d->kind == Kind::Let; }
 };

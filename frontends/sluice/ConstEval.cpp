@@ -117,6 +117,8 @@ public:
 
 private:
   mlir::InFlightDiagnostic error(const SourceRange &r) {
+    if (!ctx)
+      return mlir::InFlightDiagnostic(); // quiet: an inactive diagnostic
     return mlir::emitError(toLocation(ctx, r));
   }
   std::optional<ConstValue> evalBinary(const BinaryExpr &e);

@@ -62,7 +62,9 @@ private:
 };
 
 /// Evaluates `expr` in `env`; reports an error and returns std::nullopt if it
-/// is not a constant expression.
+/// is not a constant expression. With a null `ctx` nothing is reported (for
+/// evaluations that may fail, such as Sema's checks of a walk under a job's
+/// parameters).
 std::optional<ConstValue> evaluateConstant(const ast::Expr &expr,
                                            const ConstEnv &env,
                                            mlir::MLIRContext *ctx);

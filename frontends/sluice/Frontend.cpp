@@ -118,8 +118,7 @@ void Loader::run(const std::string &path) {
   }
 }
 
-const ast::ImportDecl *Loader::nextImport(Frame &frame,
-                                          std::string &resolved) {
+const ast::ImportDecl *Loader::nextImport(Frame &frame, std::string &resolved) {
   // Imports in order, each relative to the importing file's folder.
   std::vector<ast::DeclPtr> &decls = frame.module->decls;
   while (frame.nextDecl < decls.size()) {
@@ -184,8 +183,7 @@ void Loader::enter(const std::string &path, const ast::ImportDecl *from) {
   }
   auto bufferOrErr = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!bufferOrErr) {
-    error(from) << (from ? "cannot open imported file '"
-                         : "cannot open file '")
+    error(from) << (from ? "cannot open imported file '" : "cannot open file '")
                 << path << "': " << bufferOrErr.getError().message();
     return;
   }

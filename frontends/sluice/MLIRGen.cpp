@@ -663,10 +663,13 @@ void MLIRGenImpl::emit(const ElabTopology &t) {
 }
 
 mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
+  // The module is the main file as a whole (line 0): errors about the
+  // program rather than a place in it (a job named on the command line that
+  // it does not declare) name the file and quote no line.
   mlir::Location moduleLoc = mlir::UnknownLoc::get(&ctx);
   if (!program.modules.empty())
-    moduleLoc = mlir::FileLineColLoc::get(&ctx, program.modules.back()->path,
-                                          1, 1);
+    moduleLoc =
+        mlir::FileLineColLoc::get(&ctx, program.modules.back()->path, 0, 0);
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(moduleLoc);
 
   // Top-level constants and the topology table.

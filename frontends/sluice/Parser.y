@@ -79,7 +79,7 @@ struct NameRef {
 /// walk items and statements.
 struct LetParts {
   NameRef name;
-  std::optional<ast::TypeRef> type;
+  std::unique_ptr<ast::TypeRef> type;
   ast::ExprPtr value;
 };
 
@@ -446,7 +446,7 @@ TopoItemPtr letItem(const SourceRange &range, LetParts parts) {
       walk_decl algorithm_decl schedule_decl model_decl job_decl demand_decl
 %type <LetParts> let_core
 %type <std::string> name soft_kw key expr_name lvalue_name job_action
-%type <std::optional<ast::TypeRef>> opt_type
+%type <std::unique_ptr<ast::TypeRef>> opt_type
 %type <ast::TypeRef> type
 %type <std::vector<ast::Param>> opt_params param_seq
 %type <ast::Param> param
@@ -639,8 +639,8 @@ let_decl
   ;
 
 opt_type
-  : %empty      { $$ = std::nullopt; }
-  | COLON type  { $$ = std::move($2); }
+  : %empty      { $$ = nullptr; }
+  | COLON type  { $$ = std::make_unique<ast::TypeRef>(std::move($2)); }
   ;
 
 // type = IDENT | "[" type "]" ;
@@ -1080,7 +1080,7 @@ walk_item
       $$ = std::make_unique<WalkItem>(WalkItem::Kind::State, @$);
       $$->name = std::move($2);
       $$->nameRange = @2;
-      $$->type = std::move($4);
+      $$->type = std::make_unique<ast::TypeRef>(std::move($4));
       $$->value = std::move($6);
     }
   | UPDATE binders block {

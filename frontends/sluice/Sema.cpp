@@ -81,6 +81,9 @@
 //    rejected there.
 //
 // Walks [SemaWalk.cpp]
+//  - A walk job's parameters (its options over the defaults) must keep the
+//    walk's stop probability in [0, 1] and its length in 1..2^32-1 when
+//    those fold: reported at the option behind the value, or at the job.
 //  - `on` names a graph. Parameters as above. At most one of each of
 //    length, start, stop probability, stop, weight, update; at least one of
 //    length, stop probability, stop (the walk must end).
@@ -263,10 +266,7 @@ std::string sema::formatValue(const Value &v, const Type &t) {
   case Value::Kind::Float: {
     if (t.kind == Type::Kind::Quantity)
       return formatQuantity(v.f, t.dim);
-    std::string out;
-    llvm::raw_string_ostream os(out);
-    os << llvm::format("%g", v.f);
-    return out;
+    return formatShortest(v.f);
   }
   case Value::Kind::Bool:
     return v.b ? "true" : "false";
@@ -653,8 +653,8 @@ void Sema::checkParams(std::vector<ast::Param> &params) {
 }
 
 void Sema::checkLet(llvm::StringRef name, const ast::SourceRange &nameRange,
-                    const std::optional<ast::TypeRef> &type, ast::Expr *value,
-                    SymKind kind, bool isAssignable) {
+                    const ast::TypeRef *type, ast::Expr *value, SymKind kind,
+                    bool isAssignable) {
   Type declared = type ? resolveType(*type) : Type::unknown();
   Type t;
   if (type) {

@@ -185,7 +185,7 @@ void StmtChecker::checkStmt(ast::Stmt &stmt, bool topLevel) {
   }
   case ast::Stmt::Kind::Let: {
     auto &l = llvm::cast<ast::LetStmt>(stmt);
-    s.checkLet(l.name, l.nameRange, l.type, l.value.get(), SymKind::Let,
+    s.checkLet(l.name, l.nameRange, l.type.get(), l.value.get(), SymKind::Let,
                /*assignable=*/mode == Sema::StmtMode::Algorithm);
     break;
   }

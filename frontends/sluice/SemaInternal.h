@@ -225,8 +225,8 @@ public:
   /// Checks `let name[: type] = value` and declares it in the innermost
   /// scope.
   void checkLet(llvm::StringRef name, const ast::SourceRange &nameRange,
-                const std::optional<ast::TypeRef> &type, ast::Expr *value,
-                SymKind kind, bool assignable);
+                const ast::TypeRef *type, ast::Expr *value, SymKind kind,
+                bool assignable);
   /// Resolves a global name that must be of one of `kinds`; reports unknown
   /// names and names of another kind (`what` names the expected kind, e.g.
   /// "a graph").
@@ -258,6 +258,11 @@ public:
   void checkModel(ast::ModelDecl &model);
   void checkLayerGroups(const std::map<std::string, ast::Expr *> &args);
   void checkJob(ast::JobDecl &job);
+  /// The setup values of `walk` that only a run checks (its stop
+  /// probability and length), computed with the parameters `job` gives it
+  /// (`given`, by option name) and the defaults (SemaWalk.cpp).
+  void checkWalkJob(ast::JobDecl &job, ast::WalkDecl &walk,
+                    const std::map<std::string, ast::Expr *> &given);
   void checkSchedule(ast::ScheduleDecl &schedule);
   void checkDemand(ast::DemandDecl &demand);
   /// The options of a gather job (SemaDemand.cpp).

@@ -842,6 +842,10 @@ void Sema::checkJob(ast::JobDecl &job) {
   if (!subjectOk && (action->takesWalk || action->takesAlgorithm))
     options.setLenient();
   auto given = options.run(itemsOf(job.props), action->options);
+  if (subjectOk)
+    if (auto *walk = llvm::dyn_cast_or_null<ast::WalkDecl>(subject->decl))
+      if (ensureChecked(walk))
+        checkWalkJob(job, *walk, given);
   const Value *batch = argValue(*this, given, "batch");
   const Value *micro = argValue(*this, given, "micro_batch");
   if (batch && micro && micro->i > 0 && batch->i > 0 &&

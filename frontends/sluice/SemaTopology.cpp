@@ -170,7 +170,8 @@ void TopologyChecker::checkItem(ast::TopoItem &item, bool inLoop) {
   }
   case ast::TopoItem::Kind::Let: {
     auto &let = llvm::cast<ast::LetItem>(item);
-    s.checkLet(let.name, let.nameRange, let.type, let.value.get(), SymKind::Let,
+    s.checkLet(let.name, let.nameRange, let.type.get(), let.value.get(),
+               SymKind::Let,
                /*assignable=*/false);
     break;
   }

@@ -281,6 +281,40 @@ static int emitPlan(Compilation &compilation, llvm::raw_ostream &os) {
   }
 }
 
+/// The phases after mlir need a topology (and --emit=plan something to
+/// plan): says what the program lacks, at the file, in terms of --emit.
+static mlir::LogicalResult checkPhaseNeeds(Compilation &compilation) {
+  bool empty = true, planWork = false;
+  for (const auto &module : compilation.program().modules) {
+    if (!module)
+      continue;
+    for (const auto &decl : module->decls) {
+      empty = false;
+      auto *job = llvm::dyn_cast_or_null<ast::JobDecl>(decl.get());
+      if (llvm::isa_and_nonnull<ast::DemandDecl>(decl.get()) ||
+          (job && (job->action == "finetune" || job->action == "infer")))
+        planWork = true;
+    }
+  }
+  std::string phase = ("--emit=" + phaseName(emitPhase)).str();
+  llvm::StringRef use = emitPhase == Phase::Flat     ? "flatten"
+                        : emitPhase == Phase::Report ? "analyse"
+                                                     : "plan on";
+  if (empty)
+    return mlir::emitError(compilation.fileLocation())
+           << "the program declares nothing; " << phase
+           << " needs a topology to " << use;
+  if (emitPhase == Phase::Plan && !planWork)
+    return mlir::emitError(compilation.fileLocation())
+           << "the program declares no demand and no finetune or infer job; "
+           << phase << " plans those";
+  if (compilation.topologyNames().empty())
+    return mlir::emitError(compilation.fileLocation())
+           << "the program declares no topology; " << phase << " needs one to "
+           << use;
+  return mlir::success();
+}
+
 static int run(Compilation &compilation, llvm::raw_ostream &os) {
   if (inputFilename != "-" && !llvm::sys::fs::exists(inputFilename)) {
     llvm::errs() << "sluicec: error: cannot open file '" << inputFilename
@@ -307,6 +341,8 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
     os << "\n";
     return 0;
   }
+  if (mlir::failed(checkPhaseNeeds(compilation)))
+    return 1;
   // --emit=plan without --top: the topology of the main file's first demand.
   std::string top = topName;
   if (top.empty() && emitPhase == Phase::Plan)
@@ -356,9 +392,8 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
     return 1;
   // The pair matrix grows with the square of its devices.
   size_t matrixDevices =
-      matrixKind.empty()
-          ? graph->devices.size()
-          : analysis::devicesOfKind(*graph, matrixKind).size();
+      matrixKind.empty() ? graph->devices.size()
+                         : analysis::devicesOfKind(*graph, matrixKind).size();
   if (matrixDevices > analysis::kMaxPairMatrixDevices) {
     topo::TopologyOp flat = findFlatTopology(compilation.module());
     mlir::emitError(flat.getLoc())
@@ -502,7 +537,9 @@ namespace {
 /// Prints diagnostics with their source line through a buffer flushed after
 /// each one. The source-line printer writes the caret line one character at
 /// a time, which on the unbuffered llvm::errs() is one write(2) each:
-/// seconds for an error on a line of megabytes.
+/// seconds for an error on a line of megabytes. A location at line 0 is a
+/// file as a whole (Compilation::fileLocation): `file: error: ...`, with
+/// no source line.
 class FlushingDiagnosticHandler : public mlir::SourceMgrDiagnosticHandler {
 public:
   FlushingDiagnosticHandler(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
@@ -510,7 +547,20 @@ public:
       : SourceMgrDiagnosticHandler(sourceMgr, ctx, os) {
     os.SetBuffered();
     setHandler([this, &os](mlir::Diagnostic &diag) {
-      emitDiagnostic(diag);
+      auto file = llvm::dyn_cast<mlir::FileLineColLoc>(diag.getLocation());
+      if (file && file.getLine() == 0) {
+        llvm::SMDiagnostic(file.getFilename().getValue(),
+                           diag.getSeverity() == mlir::DiagnosticSeverity::Error
+                               ? llvm::SourceMgr::DK_Error
+                               : llvm::SourceMgr::DK_Warning,
+                           diag.str())
+            .print(nullptr, os);
+        for (mlir::Diagnostic &note : diag.getNotes())
+          emitDiagnostic(note.getLocation(), note.str(),
+                         mlir::DiagnosticSeverity::Note);
+      } else {
+        emitDiagnostic(diag);
+      }
       os.flush();
     });
   }

@@ -222,14 +222,21 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
                              StringRef topology, StringRef jobName,
                              OffloadFormat format, llvm::raw_ostream &os) {
   llvm::SmallVector<JobOp> jobs;
-  for (JobOp job : module.getOps<JobOp>())
+  std::string names;
+  for (JobOp job : module.getOps<JobOp>()) {
+    names += (names.empty() ? "" : ", ") + job.getSymName().str();
     if (jobName.empty() || job.getSymName() == jobName)
       jobs.push_back(job);
+  }
   if (jobs.empty())
     return mlir::emitError(module.getLoc())
            << (jobName.empty()
                    ? std::string("no finetune or infer job")
-                   : "no finetune or infer job named '" + jobName.str() + "'");
+                   : "no finetune or infer job named '" + jobName.str() +
+                         "' (" +
+                         (names.empty() ? std::string("the program has none")
+                                        : "finetune and infer jobs: " + names) +
+                         ")");
   if ((format == OffloadFormat::Trace || format == OffloadFormat::DeepSpeed)) {
     if (jobs.size() != 1)
       return mlir::emitError(module.getLoc())
