@@ -334,11 +334,8 @@ std::string sluice::formatQuantity(double v, const Dim &dim) {
 
 std::string sluice::formatNumber(double v) {
   // Whole numbers as integers ("600000", not "6e+05").
-  if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 9007199254740992.0)
+  if (std::isfinite(v) && v == std::trunc(v) &&
+      std::fabs(v) < 9007199254740992.0)
     return std::to_string(static_cast<int64_t>(v));
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof(buf), v);
-  if (res.ec != std::errc())
-    return std::to_string(v);
-  return std::string(buf, res.ptr);
+  return formatShortest(v);
 }

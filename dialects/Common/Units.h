@@ -95,9 +95,8 @@ std::string chooseDisplayUnit(double baseValue, const Dim &dim);
 /// ("80 GiB", "25 GB/s", "1.5 us"); falls back to the base-unit formula.
 std::string formatQuantity(double baseValue, const Dim &dim);
 
-/// A plain number in the shortest form that reads back exactly, whole
-/// numbers below 2^53 as integers ("-1", "600000", "0.5", "1e-09", "nan"),
-/// for messages.
+/// formatShortest, but whole numbers below 2^53 as integers ("600000", not
+/// "6e+05"): for counts of bytes, seconds and rates in messages.
 std::string formatNumber(double v);
 
 } // namespace sluice

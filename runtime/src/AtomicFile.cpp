@@ -201,17 +201,34 @@ sluice_status_t AtomicFile::commit(sluice_error_t *error) {
                          "' failed, so it may not survive a "
                          "crash");
   };
-  int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dirFd < 0)
-    return notDurable(errno, "opening its directory");
-  if (::fsync(dirFd) != 0 && errno != EINVAL) {
-    int err = errno;
-    ::close(dirFd);
-    return notDurable(err, "flushing (fsync) its directory");
-  }
-  if (::close(dirFd) != 0)
-    return notDurable(errno, "closing its directory");
+  DirectorySyncStep step;
+  if (int err = syncDirectory(dir, step))
+    return notDurable(err, step == DirectorySyncStep::Open
+                               ? "opening its directory"
+                           : step == DirectorySyncStep::Fsync
+                               ? "flushing (fsync) its directory"
+                               : "closing its directory");
   return SLUICE_STATUS_OK;
+}
+
+int sluice::rt::syncDirectory(const std::string &dir,
+                              DirectorySyncStep &failed) {
+  failed = DirectorySyncStep::Open;
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return errno;
+  if (::fsync(fd) != 0 && errno != EINVAL) {
+    int err = errno;
+    ::close(fd);
+    failed = DirectorySyncStep::Fsync;
+    return err;
+  }
+  if (::close(fd) != 0) {
+    failed = DirectorySyncStep::Close;
+    return errno;
+  }
+  failed = DirectorySyncStep::None;
+  return 0;
 }
 
 void AtomicFile::discard() {

@@ -23,6 +23,15 @@
 
 namespace sluice::rt {
 
+/// The step of syncDirectory that failed.
+enum class DirectorySyncStep { None, Open, Fsync, Close };
+
+/// Makes the renames and creations in directory `dir` durable: opens it,
+/// fsyncs it and closes it, checking each (a file system that cannot fsync
+/// a directory, EINVAL, has nothing to flush). Returns 0, or the errno of
+/// the step it names in `failed`.
+int syncDirectory(const std::string &dir, DirectorySyncStep &failed);
+
 class AtomicFile {
 public:
   AtomicFile() = default;

@@ -110,42 +110,41 @@ bool LineReader::corrupt(const std::string &message, sluice_status_t &status,
   return false;
 }
 
+/// read(2), retried when a signal interrupts it before any byte arrives.
+static ssize_t readRetrying(int fd, void *into, size_t bytes) {
+  ssize_t n;
+  do
+    n = ::read(fd, into, bytes);
+  while (n < 0 && errno == EINTR);
+  return n;
+}
+
 bool LineReader::readInput(sluice_status_t &status, sluice_error_t *error) {
   // Keep the unread bytes, then append after them.
   size_t kept = stream->avail_in;
   if (kept)
     std::memmove(input.data(), stream->next_in, kept);
   stream->next_in = reinterpret_cast<Bytef *>(input.data());
-  for (;;) {
-    ssize_t n = ::read(fd, input.data() + kept, input.size() - kept);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return readError(errno, status, error);
-    }
-    if (n == 0)
-      inputEnd = true;
-    rawOffset += static_cast<uint64_t>(n);
-    stream->avail_in = static_cast<unsigned>(kept + static_cast<size_t>(n));
-    return true;
-  }
+  ssize_t n = readRetrying(fd, input.data() + kept, input.size() - kept);
+  if (n < 0)
+    return readError(errno, status, error);
+  if (n == 0)
+    inputEnd = true;
+  rawOffset += static_cast<uint64_t>(n);
+  stream->avail_in = static_cast<unsigned>(kept + static_cast<size_t>(n));
+  return true;
 }
 
 bool LineReader::readPlain(size_t room, sluice_status_t &status,
                            sluice_error_t *error) {
-  for (;;) {
-    ssize_t n = ::read(fd, buffer.data() + end, room);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return readError(errno, status, error);
-    }
-    if (n == 0)
-      atEnd = true;
-    end += static_cast<size_t>(n);
-    rawOffset += static_cast<uint64_t>(n);
-    return true;
-  }
+  ssize_t n = readRetrying(fd, buffer.data() + end, room);
+  if (n < 0)
+    return readError(errno, status, error);
+  if (n == 0)
+    atEnd = true;
+  end += static_cast<size_t>(n);
+  rawOffset += static_cast<uint64_t>(n);
+  return true;
 }
 
 bool LineReader::inflateSome(size_t room, sluice_status_t &status,

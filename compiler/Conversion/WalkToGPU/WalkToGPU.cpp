@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/WalkRegionClone.h"
+#include "compiler/Conversion/WalkToGPU/DeviceIntDivision.h"
 
 #include "dialects/Walk/IR/WalkGpuSampler.h"
 #include "dialects/Walk/IR/WalkOps.h"
@@ -449,54 +450,6 @@ const char *const kDeviceLibrary = R"mlir(
       scf.yield %zero : i64
     }
     return %x : i64
-  }
-  // a / b and a % b (sluice_kernel_idiv / _irem): a zero divisor records a
-  // SLUICE_WALK_FAULT_DIVISION_BY_ZERO (2) or _REMAINDER_BY_ZERO (3) fault,
-  // -2^63 / -1 a _DIVISION_OVERFLOW (4) fault, and each gives 0; the
-  // divisor is replaced by 1 on those paths so that no lane divides by 0.
-  // -2^63 % -1 is 0.
-  func.func private @sluice_idiv(%f: !llvm.ptr, %a: i64, %b: i64) -> i64 {
-    %zero = arith.constant 0 : i64
-    %one = arith.constant 1 : i64
-    %m1 = arith.constant -1 : i64
-    %min = arith.constant -9223372036854775808 : i64
-    %zcode = arith.constant 2 : i32
-    %ocode = arith.constant 4 : i32
-    %isz = arith.cmpi eq, %b, %zero : i64
-    %bm1 = arith.cmpi eq, %b, %m1 : i64
-    %amin = arith.cmpi eq, %a, %min : i64
-    %ovf = arith.andi %bm1, %amin : i1
-    %bad = arith.ori %isz, %ovf : i1
-    %q = scf.if %bad -> (i64) {
-      %code = arith.select %isz, %zcode, %ocode : i32
-      %size = arith.select %isz, %zero, %m1 : i64
-      func.call @sluice_fault(%f, %code, %a, %size) : (!llvm.ptr, i32, i64, i64) -> ()
-      scf.yield %zero : i64
-    } else {
-      %x = arith.divsi %a, %b : i64
-      scf.yield %x : i64
-    }
-    return %q : i64
-  }
-  func.func private @sluice_irem(%f: !llvm.ptr, %a: i64, %b: i64) -> i64 {
-    %zero = arith.constant 0 : i64
-    %m1 = arith.constant -1 : i64
-    %code = arith.constant 3 : i32
-    %isz = arith.cmpi eq, %b, %zero : i64
-    %bm1 = arith.cmpi eq, %b, %m1 : i64
-    %r = scf.if %isz -> (i64) {
-      func.call @sluice_fault(%f, %code, %a, %zero) : (!llvm.ptr, i32, i64, i64) -> ()
-      scf.yield %zero : i64
-    } else {
-      %y = scf.if %bm1 -> (i64) {
-        scf.yield %zero : i64
-      } else {
-        %x = arith.remsi %a, %b : i64
-        scf.yield %x : i64
-      }
-      scf.yield %y : i64
-    }
-    return %r : i64
   }
   // vertex_of(id) (sluice_graph_vertex_of): the vertex whose original id
   // is `id`, by binary search of the sorted original ids (frame slot 19),
@@ -1409,6 +1362,7 @@ struct WalkToGPUPass
                                     sortedFindFunction("i64"),
                                 module.getLoc())))
       return signalPassFailure();
+    sluice::conversion::buildDeviceIntDivision(gpuModule);
     auto reservoir = [&](walk::WalkOp w) {
       return sampler == "reservoir" || walk::gpuUsesReservoir(w);
     };

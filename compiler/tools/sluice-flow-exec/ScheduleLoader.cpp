@@ -290,18 +290,12 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
         return chunks.takeError();
       if ((*chunks)->empty())
         continue;
-      std::string cp = Reader::at(Reader::join(p, "chunks"), 0);
-      auto c0 = r.object((**chunks)[0], cp);
-      if (!c0)
-        return c0.takeError();
-      auto bytes = r.number(**c0, cp, "bytes");
-      if (!bytes)
-        return bytes.takeError();
-      timelineChunk[{*d, *k}] = *bytes;
-      // The chunks follow each other: each starts where the last ended.
+      // The chunks follow each other: each starts where the last ended. The
+      // first one's size is the path's chunk size.
+      const std::string chunksPath = Reader::join(p, "chunks");
       double next = 0;
       for (size_t c = 0; c < (*chunks)->size(); ++c) {
-        std::string ep = Reader::at(Reader::join(p, "chunks"), c);
+        std::string ep = Reader::at(chunksPath, c);
         auto co = r.object((**chunks)[c], ep);
         if (!co)
           return co.takeError();
@@ -313,6 +307,8 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
           return cb.takeError();
         if (!(*cb > 0))
           return r.error(Reader::join(ep, "bytes"), "must be positive");
+        if (c == 0)
+          timelineChunk[{*d, *k}] = *cb;
         if (!closeTo(*offset, next))
           return r.error(
               Reader::join(ep, "offset"),
@@ -320,7 +316,7 @@ flowexec::loadSchedule(llvm::StringRef text, llvm::StringRef file,
                   formatNumber(next) + " (a chunk is missing or overlaps)");
         next = *offset + *cb;
       }
-      timelineBytes[{*d, *k}] = {next, Reader::join(p, "chunks")};
+      timelineBytes[{*d, *k}] = {next, chunksPath};
     }
   }
 

@@ -456,21 +456,16 @@ void sluice_tier_manager_t::reap() {
 }
 
 sluice_status_t sluice_tier_manager_t::syncDirectory(sluice_error_t *error) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    return failErrno(error, errno, dir,
-                     "cannot open the swap directory to flush it");
-  // A file system that cannot fsync a directory (EINVAL) has nothing to
-  // flush.
-  if (::fsync(fd) != 0 && errno != EINVAL) {
-    int err = errno;
-    ::close(fd);
-    return failErrno(error, err, dir,
-                     "cannot flush the swap directory to disk (fsync)");
-  }
-  if (::close(fd) != 0)
-    return failErrno(error, errno, dir, "cannot close the swap directory");
-  return SLUICE_STATUS_OK;
+  sluice::rt::DirectorySyncStep step;
+  int err = sluice::rt::syncDirectory(dir, step);
+  if (err == 0)
+    return SLUICE_STATUS_OK;
+  return failErrno(error, err, dir,
+                   step == sluice::rt::DirectorySyncStep::Open
+                       ? "cannot open the swap directory to flush it"
+                   : step == sluice::rt::DirectorySyncStep::Fsync
+                       ? "cannot flush the swap directory to disk (fsync)"
+                       : "cannot close the swap directory");
 }
 
 void sluice_tier_manager_t::dropCopy(Tensor &t, uint64_t generation) {
