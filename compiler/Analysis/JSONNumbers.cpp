@@ -1,8 +1,8 @@
 //===- JSONNumbers.cpp - Exact numbers in llvm::json output ---------------===//
 #include "compiler/Analysis/JSONNumbers.h"
 
-#include <cassert>
-#include <charconv>
+#include "dialects/Common/NumberFormat.h"
+
 #include <cmath>
 
 using namespace sluice;
@@ -12,14 +12,7 @@ void analysis::writeJSONNumber(llvm::json::OStream &j, double v) {
     j.value(nullptr);
     return;
   }
-  if (v == std::trunc(v) && std::fabs(v) <= 9007199254740992.0) {
-    j.value(static_cast<int64_t>(v));
-    return;
-  }
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof(buf), v);
-  assert(res.ec == std::errc() && "double does not fit its buffer");
-  j.rawValue(llvm::StringRef(buf, res.ptr - buf));
+  j.rawValue(formatNumber(v));
 }
 
 void analysis::writeJSONNumberAttr(llvm::json::OStream &j, llvm::StringRef key,

@@ -13,9 +13,9 @@
 
 namespace sluice::analysis {
 
-/// Integral values up to 2^53 as integers, other finite values in the
-/// shortest form that reads back exactly, and null for infinity or NaN (JSON
-/// has neither).
+/// A finite value as formatNumber writes it (integers below 2^53 as
+/// integers, others in the shortest form that reads back exactly), and null
+/// for infinity or NaN (JSON has neither).
 void writeJSONNumber(llvm::json::OStream &j, double v);
 /// `"key": <number>` with writeJSONNumber.
 void writeJSONNumberAttr(llvm::json::OStream &j, llvm::StringRef key, double v);

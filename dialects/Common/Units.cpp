@@ -6,7 +6,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
-#include <charconv>
 #include <cmath>
 #include <vector>
 
@@ -312,12 +311,6 @@ std::string sluice::chooseDisplayUnit(double v, const Dim &dim) {
   return c ? c->unit : "";
 }
 
-std::string sluice::formatShortest(double v) {
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof(buf), v);
-  return std::string(buf, res.ptr);
-}
-
 std::string sluice::formatQuantity(double v, const Dim &dim) {
   std::string out;
   llvm::raw_string_ostream os(out);
@@ -330,12 +323,4 @@ std::string sluice::formatQuantity(double v, const Dim &dim) {
   if (!dim.isNone())
     os << " " << dim.name();
   return out;
-}
-
-std::string sluice::formatNumber(double v) {
-  // Whole numbers as integers ("600000", not "6e+05").
-  if (std::isfinite(v) && v == std::trunc(v) &&
-      std::fabs(v) < 9007199254740992.0)
-    return std::to_string(static_cast<int64_t>(v));
-  return formatShortest(v);
 }

@@ -82,10 +82,6 @@ std::vector<std::string> suggestUnits(llvm::StringRef spelling);
 /// "(bits)" when both are offered; "" when there is no suggestion.
 std::string unitSuggestion(llvm::StringRef spelling);
 
-/// The shortest decimal spelling that reads back as exactly `v` ("1.5",
-/// "0.1", "80", "1e-09"), for messages: how a user would write the number.
-std::string formatShortest(double v);
-
 /// The unit to show `baseValue` of dimension `dim` in: the largest of the
 /// preferred units of the dimension that keeps the number >= 1 (e.g. "TFLOPS"
 /// for 5.9e12 FLOP/s). Empty when the dimension has no unit spelling.
@@ -94,10 +90,6 @@ std::string chooseDisplayUnit(double baseValue, const Dim &dim);
 /// Formats a value in base units with a human-friendly unit of its dimension
 /// ("80 GiB", "25 GB/s", "1.5 us"); falls back to the base-unit formula.
 std::string formatQuantity(double baseValue, const Dim &dim);
-
-/// formatShortest, but whole numbers below 2^53 as integers ("600000", not
-/// "6e+05"): for counts of bytes, seconds and rates in messages.
-std::string formatNumber(double v);
 
 } // namespace sluice
 

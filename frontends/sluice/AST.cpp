@@ -15,12 +15,9 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/AST.h"
 
+#include "dialects/Common/NumberFormat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 using namespace sluice;
 using namespace sluice::ast;
@@ -151,30 +148,6 @@ std::string Type::str() const {
 
 namespace {
 
-/// The shortest decimal spelling that reads back as the same double.
-std::string formatDouble(double v) {
-  if (std::isnan(v))
-    return "nan";
-  if (std::isinf(v))
-    return v < 0 ? "-inf" : "inf";
-  char buf[64];
-  int precision = 1;
-  for (; precision < 17; ++precision) {
-    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v)
-      break;
-  }
-  // Keep whole numbers out of exponent notation: 80, not 8e+01.
-  double mag = std::fabs(v);
-  if (mag >= 1) {
-    int intDigits = static_cast<int>(std::floor(std::log10(mag))) + 1;
-    if (intDigits <= 17)
-      precision = std::max(precision, intDigits);
-  }
-  std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
-  return buf;
-}
-
 void printEscaped(llvm::raw_ostream &os, llvm::StringRef s) {
   os << '"';
   for (char c : s) {
@@ -263,11 +236,11 @@ void Dumper::expr(const Expr *e, llvm::StringRef role) {
     os << "IntLit " << llvm::cast<IntLitExpr>(e)->value;
     break;
   case Expr::Kind::FloatLit:
-    os << "FloatLit " << formatDouble(llvm::cast<FloatLitExpr>(e)->value);
+    os << "FloatLit " << formatNumber(llvm::cast<FloatLitExpr>(e)->value);
     break;
   case Expr::Kind::QuantityLit: {
     auto *q = llvm::cast<QuantityLitExpr>(e);
-    os << "QuantityLit " << formatDouble(q->value) << " " << q->unit;
+    os << "QuantityLit " << formatNumber(q->value) << " " << q->unit;
     break;
   }
   case Expr::Kind::StringLit:

@@ -145,6 +145,7 @@
 #include "frontends/sluice/Sema.h"
 #include "frontends/sluice/SemaInternal.h"
 
+#include "dialects/Common/NumberFormat.h"
 #include "frontends/sluice/Frontend.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/STLExtras.h"
@@ -266,7 +267,7 @@ std::string sema::formatValue(const Value &v, const Type &t) {
   case Value::Kind::Float: {
     if (t.kind == Type::Kind::Quantity)
       return formatQuantity(v.f, t.dim);
-    return formatShortest(v.f);
+    return formatNumber(v.f);
   }
   case Value::Kind::Bool:
     return v.b ? "true" : "false";

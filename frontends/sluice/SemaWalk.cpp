@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/SemaInternal.h"
 
+#include "dialects/Common/NumberFormat.h"
 #include "frontends/sluice/ConstEval.h"
 #include "llvm/ADT/StringSet.h"
 #include <cstdint>
@@ -392,7 +393,7 @@ void Sema::checkWalkJob(ast::JobDecl &job, ast::WalkDecl &walk,
     if (std::optional<ConstValue> v =
             evaluateConstant(*stop->value, env, /*ctx=*/nullptr))
       if (std::optional<double> p = v->asNumber(); p && !(*p >= 0 && *p <= 1))
-        report(*stop, formatShortest(*p), "a value in [0, 1]");
+        report(*stop, formatNumber(*p), "a value in [0, 1]");
   if (length && length->value)
     if (std::optional<ConstValue> v =
             evaluateConstant(*length->value, env, /*ctx=*/nullptr))

@@ -14,9 +14,9 @@
 #ifndef SLUICE_COMPILER_ANALYSIS_FLOW_FLOWPATHS_H
 #define SLUICE_COMPILER_ANALYSIS_FLOW_FLOWPATHS_H
 
-#include "dialects/Common/Units.h"
 #include "compiler/Analysis/Flow/FlowSchedule.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
+#include "dialects/Common/NumberFormat.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"

@@ -12,7 +12,7 @@
 
 #include "compiler/Conversion/WalkToLLVM/WalkAbi.h"
 #include "compiler/Target/LLVM/Codegen.h"
-#include "dialects/Common/Units.h"
+#include "dialects/Common/NumberFormat.h"
 #include "dialects/Walk/IR/WalkGpuSampler.h"
 #include "dialects/Walk/IR/WalkOps.h"
 
@@ -382,7 +382,7 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
       return failure();
     if (!(p >= 0 && p <= 1))
       return w.emitError("walk '")
-             << w.getSymName() << "' has stop probability " << formatShortest(p)
+             << w.getSymName() << "' has stop probability " << formatNumber(p)
              << ", expected a value in [0, 1]";
     run.stop_probability = p;
   }

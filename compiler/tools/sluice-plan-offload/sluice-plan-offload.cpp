@@ -6,7 +6,6 @@
 // as JSON, a Chrome/Perfetto trace or a DeepSpeed configuration.
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/Common/ToolVersion.h"
 #include "compiler/Analysis/Offload/FinetunePlanner.h"
 #include "compiler/Analysis/Offload/InferencePlanner.h"
 #include "compiler/Analysis/Offload/OffloadExport.h"
@@ -15,7 +14,8 @@
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/TopoPipeline.h"
-#include "dialects/Common/Units.h"
+#include "dialects/Common/NumberFormat.h"
+#include "dialects/Common/ToolVersion.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"

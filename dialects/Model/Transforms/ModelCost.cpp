@@ -7,10 +7,10 @@
 #include "dialects/Model/Transforms/ModelCostWalk.h"
 #include "dialects/Model/Transforms/Passes.h"
 
+#include "dialects/Common/NumberFormat.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 namespace sluice::model {
@@ -30,12 +30,6 @@ struct ModelCostPass
   LogicalResult annotate(TransformerOp op);
   LogicalResult annotate(JobOp job);
 };
-
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
 
 bool close(double a, double b) {
   return std::fabs(a - b) <= 1e-12 * std::max(std::fabs(a), std::fabs(b));
@@ -115,8 +109,9 @@ LogicalResult ModelCostPass::annotate(TransformerOp op) {
   const double L = static_cast<double>(cfg->layers);
   auto disagree = [&](const char *what, double ours, double theirs) {
     return op.emitOpError()
-           << "model-cost: the blocks give " << what << " " << num(ours)
-           << " but SluiceModelCost gives " << num(theirs);
+           << "model-cost: the blocks give " << what << " "
+           << sluice::formatNumber(ours) << " but SluiceModelCost gives "
+           << sluice::formatNumber(theirs);
   };
   const int64_t refParams = countParameters(*cfg).total();
   if (refParams != t.params)

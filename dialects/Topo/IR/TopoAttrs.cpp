@@ -8,14 +8,12 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Topo/IR/TopoAttrs.h"
 
+#include "dialects/Common/NumberFormat.h"
 #include "dialects/Topo/IR/TopoDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/ADT/bit.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/raw_ostream.h"
 #include <cmath>
 
 using namespace mlir;
@@ -28,28 +26,6 @@ using namespace sluice::topo;
 //===----------------------------------------------------------------------===//
 // QuantityAttr
 //===----------------------------------------------------------------------===//
-
-/// The shortest text that reads back as exactly `value`: integers below
-/// 1e15 without a fraction ("80"), otherwise the shortest "%g" form that
-/// round-trips ("2.5", "1e-06").
-static std::string formatQuantityNumber(double value) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  if (std::isfinite(value) && value == std::trunc(value) &&
-      std::fabs(value) < 1e15) {
-    os << llvm::format("%.0f", value);
-    return out;
-  }
-  for (int precision = 1; precision <= 17; ++precision) {
-    out.clear();
-    os << llvm::format("%.*g", precision, value);
-    double back;
-    if (!llvm::StringRef(out).getAsDouble(back) &&
-        llvm::bit_cast<uint64_t>(back) == llvm::bit_cast<uint64_t>(value))
-      break;
-  }
-  return out;
-}
 
 LogicalResult QuantityAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    llvm::APFloat number, llvm::StringRef unit) {
@@ -73,7 +49,7 @@ Dim QuantityAttr::getDim() const {
 }
 
 std::string QuantityAttr::str() const {
-  return formatQuantityNumber(getValue()) + " " + getUnit().str();
+  return formatNumber(getValue()) + " " + getUnit().str();
 }
 
 /// Parses the body of `#topo.q<body>`: a decimal number (sign, digits,

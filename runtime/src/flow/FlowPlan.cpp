@@ -10,9 +10,8 @@
 #include "runtime/src/Error.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -21,17 +20,17 @@ using namespace sluice::rt;
 using namespace sluice::rt::flow;
 
 std::string flow::formatNumber(double v) {
-  char buf[40];
-  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) {
-    std::snprintf(buf, sizeof(buf), "%.0f", v);
-    return buf;
-  }
-  for (int p = 1; p <= 17; ++p) {
-    std::snprintf(buf, sizeof(buf), "%.*g", p, v);
-    if (std::strtod(buf, nullptr) == v)
-      break;
-  }
-  return buf;
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v < 0 ? "-inf" : "inf";
+  if (v == 0)
+    return std::signbit(v) ? "-0" : "0";
+  if (v == std::trunc(v) && std::fabs(v) < 9007199254740992.0)
+    return std::to_string(static_cast<int64_t>(v));
+  char buf[64];
+  std::to_chars_result res = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, res.ptr);
 }
 
 std::string flow::deviceName(const sluice_flow_schedule_t &s, uint32_t d) {

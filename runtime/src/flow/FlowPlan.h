@@ -50,7 +50,10 @@ sluice_status_t buildPlan(const sluice_flow_schedule_t *schedule,
 /// The "where" of a device in messages: "device 3 ('gpu[3]')".
 std::string deviceName(const sluice_flow_schedule_t &s, uint32_t d);
 
-/// A number in the shortest form that reads back exactly.
+/// A number in the shortest form that reads back exactly, spelled as the
+/// compiler's sluice::formatNumber (dialects/Common/NumberFormat.h) spells
+/// it: the runtime links nothing of ours, so it keeps this twin, and
+/// test/Unit/Common/NumberFormatTest.cpp holds both to one table.
 std::string formatNumber(double v);
 
 /// Writes bytes [offset, offset + n) of device `device`'s pattern.
