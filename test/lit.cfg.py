@@ -16,6 +16,7 @@ config.test_exec_root = os.path.join(config.sluice_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%src_root", config.sluice_src_root))
+config.substitutions.append(("%sluice_obj_root", config.sluice_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.sluice_src_root, "examples")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

@@ -16,9 +16,24 @@ include "mlir/IR/EnumAttr.td"
 class Topo_Attr<string name, list<Trait> traits = []>
     : AttrDef<Topo_Dialect, name, traits>;
 
-def Topo_DeviceKindAttr : EnumAttr<Topo_Dialect, Topo_DeviceKind, "kind">;
+// The descriptions add what a kind or a direction means to the list of
+// cases that EnumAttrInfo generates for the docs.
+def Topo_DeviceKindAttr : EnumAttr<Topo_Dialect, Topo_DeviceKind, "kind"> {
+  let description = !strconcat(
+      "The kind of a `topo.device` (written `kind(gpu)` in its format). The "
+      "kind selects the property schema the verifier checks the device's "
+      "properties against (`deviceProperties` in `TopoSchema.h`); Sema uses "
+      "the same generated enum, through TopoSchema, for the language's "
+      "device kinds.\n\n", Topo_DeviceKind.description);
+}
 def Topo_LinkDirectionAttr
-    : EnumAttr<Topo_Dialect, Topo_LinkDirection, "direction">;
+    : EnumAttr<Topo_Dialect, Topo_LinkDirection, "direction"> {
+  let description = !strconcat(
+      "The direction of a `topo.link`: `->` carries traffic from the first "
+      "endpoint to the second only, `<->` both ways, with the link's "
+      "bandwidth available in each direction (the flow network gets one arc "
+      "per direction).\n\n", Topo_LinkDirection.description);
+}
 
 //===----------------------------------------------------------------------===//
 // QuantityAttr
