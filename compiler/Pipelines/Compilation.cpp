@@ -2,6 +2,7 @@
 #include "compiler/Pipelines/Compilation.h"
 
 #include "compiler/Pipelines/TopoPipeline.h"
+#include "dialects/Model/IR/ModelDialect.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include "dialects/Model/Transforms/Passes.h"
 #include "dialects/Plan/IR/PlanDialect.h"
@@ -45,6 +46,7 @@ void sluice::registerSluiceDialects(mlir::DialectRegistry &registry) {
   registry.insert<topo::TopoDialect>();
   registry.insert<walk::WalkDialect>();
   registry.insert<plan::PlanDialect>();
+  registry.insert<model::ModelDialect>();
 }
 
 Compilation::Compilation(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr)

@@ -2,8 +2,10 @@
 //
 // The embeddable compiler API: sluicec is a thin command-line layer over it,
 // and tests call it directly. A Compilation runs the phases in order (parse,
-// check, lower to MLIR, flatten topologies, analyse) and can stop after any of
-// them; each phase reports located diagnostics through the MLIRContext.
+// check, lower to MLIR, flatten topologies, analyse or plan) and can stop
+// after any of them; each phase reports located diagnostics through the
+// MLIRContext. Walk code generation (sluicec --run, -c) is in
+// compiler/Target/Walk/WalkCompile.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_COMPILER_PIPELINES_COMPILATION_H
@@ -31,13 +33,13 @@ namespace sluice {
 enum class Phase {
   Ast,  ///< parse (with imports)
   Sema, ///< names, types, units
-  Mlir, ///< MLIRGen: topo (and later walk/graph/model/plan) dialects
+  Mlir, ///< MLIRGen: topo, walk, plan, model dialects; walk-bounds, model-cost
   Flat, ///< topo-flatten: one physical device per op
   Report, ///< topology analysis
   Plan,   ///< plan-schedule-flows on the flat topology (after Flat)
 };
 
-/// Parses a phase name ("ast", "sema", "mlir", "flat", "report").
+/// Parses a phase name ("ast", "sema", "mlir", "flat", "report", "plan").
 std::optional<Phase> parsePhase(llvm::StringRef name);
 llvm::StringRef phaseName(Phase phase);
 
@@ -55,7 +57,8 @@ public:
   /// Runs Sema over the parsed program.
   mlir::LogicalResult check();
   /// MLIRGen: lowers the checked program into Sluice dialects (verified),
-  /// then, for programs with walks, runs walk-bounds.
+  /// then runs walk-bounds for programs with walks and model-cost for
+  /// programs with transformers.
   mlir::LogicalResult lower();
   /// Runs topo-flatten around topology `top` (empty: the default of
   /// defaultTopTopology). Honours MLIR's pass-manager command-line options

@@ -69,7 +69,7 @@ static cl::opt<Phase> emitPhase(
 
 enum class ReportFormat { Table, Json, Dot, Svg, Mlir, Trace, DeepSpeed };
 static cl::opt<ReportFormat> reportFormat(
-    "format", cl::desc("Format of --emit=report"),
+    "format", cl::desc("Format of --emit=report and --emit=plan"),
     cl::init(ReportFormat::Table),
     cl::values(clEnumValN(ReportFormat::Table, "table", "terminal table"),
                clEnumValN(ReportFormat::Json, "json", "JSON"),
@@ -582,7 +582,8 @@ int main(int argc, char **argv) {
       "Phases, in order (--emit=<phase> stops after one and prints it):\n"
       "  ast     parse the program and its imports\n"
       "  sema    resolve names, check types and units (typed AST)\n"
-      "  mlir    lower to the Sluice dialects (topo, walk) and run walk-bounds\n"
+      "  mlir    lower to the Sluice dialects (topo, walk, plan, model) and\n"
+      "          run walk-bounds and model-cost\n"
       "  flat    topo-flatten: one op per physical device\n"
       "  report  topology analysis: connectivity, bottleneck bandwidth and\n"
       "          hops per device pair, cuts and bisection, totals per kind\n"
@@ -590,7 +591,10 @@ int main(int argc, char **argv) {
       "  plan    schedule the program's demands over the flat topology\n"
       "          (--format=mlir|json|dot|svg|trace), or its finetune/infer\n"
       "          jobs with the offload planners\n"
-      "          (--format=table|json|trace|deepspeed|mlir, --job)\n");
+      "          (--format=table|json|trace|deepspeed|mlir, --job)\n\n"
+      "Walks: --run JIT-compiles a walk and runs one of its jobs (--job);\n"
+      "-c compiles the walks to an object file and a C header (-o);\n"
+      "--target=gpu runs them on a GPU or writes PTX.\n");
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);

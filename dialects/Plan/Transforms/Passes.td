@@ -21,12 +21,12 @@ def PlanScheduleFlows : Pass<"plan-schedule-flows", "::mlir::ModuleOp"> {
        are errors at the demand;
     3. the point-to-point demands are merged and solved for the minimum
        makespan: max flow (Newton on the parametric max flow) when they
-       share one source or one destination, else the multi-commodity arc LP
-       (GLPK), or, when the topology has more than `path-lp-devices` (64)
-       devices or the arc LP would have more than `path-lp-size` (2e6)
-       flow variables (commodities x arcs), the path LP by column
+       share one source or one destination, else the path LP by column
        generation (`multi-commodity-path-lp`, its certified bound as
-       `lower_bound`); the direct-path baseline (widest path per demand,
+       `lower_bound`), or the multi-commodity arc LP (GLPK) when the
+       topology has at most `path-lp-devices` devices (default 0: never)
+       and the arc LP would have at most `path-lp-size` (2e6) flow
+       variables (commodities x arcs); the direct-path baseline (widest path per demand,
        fair sharing) and, when no device both sends and receives, Moment's
        greedy are solved too and recorded as `direct_makespan` /
        `moment_makespan`;
@@ -54,11 +54,12 @@ def PlanScheduleFlows : Pass<"plan-schedule-flows", "::mlir::ModuleOp"> {
            "per path-LP solve with its bound, and per gather item with a "
            "slot recommendation (GatherSlots.h)">,
     Option<"pathLPDevices", "path-lp-devices", "unsigned", /*default=*/"0",
-           "Use the path LP (column generation) instead of the arc LP when "
-           "the topology has more devices than this">,
+           "Use the arc LP instead of the path LP (column generation) on "
+           "topologies of at most this many devices (0, the default: never; "
+           "the path LP is faster at every size measured)">,
     Option<"pathLPSize", "path-lp-size", "unsigned", /*default=*/"2000000",
-           "Use the path LP when the arc LP would have more than this many "
-           "flow variables (commodities x arcs)">,
+           "With path-lp-devices: use the arc LP only when it has at most "
+           "this many flow variables (commodities x arcs)">,
   ];
   let dependentDialects = ["::sluice::plan::PlanDialect"];
 }
