@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/Common/ToolVersion.h"
 #include "compiler/Analysis/Flow/FlowProblem.h"
 #include "compiler/Analysis/Flow/FlowSchedule.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
@@ -263,6 +264,10 @@ int main(int argc, char **argv) {
                                                  : SLUICE_FLOW_BACKEND_HOST;
     else if (const char *v = value("--dump"))
       cfg.dump = v;
+    else if (a == "--version") {
+      std::fputs(sluice::sluiceVersionText("sluice-bench-flow-exec").c_str(), stdout);
+      return 0;
+    }
     else if (a == "--json")
       json = true;
     else {

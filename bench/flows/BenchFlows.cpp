@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/Common/ToolVersion.h"
 #include "compiler/Analysis/Flow/FlowProblem.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
 #include "compiler/Analysis/Flow/PathLP.h"
@@ -575,6 +576,10 @@ int main(int argc, char **argv) {
       extras = false;
     else if (const char *v = value("--solvers"))
       solverFilter = v;
+    else if (a == "--version") {
+      std::fputs(sluice::sluiceVersionText("sluice-bench-flows").c_str(), stdout);
+      return 0;
+    }
     else if (a == "--json")
       json = true;
     else {

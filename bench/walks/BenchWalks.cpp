@@ -17,6 +17,7 @@
 // Not a test: it is not registered with ctest. Results: bench/RESULTS.md.
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Common/Version.h"
 #include "bench/walks/BenchSupport.h"
 #include "bench/walks/ReferenceKernels.h"
 
@@ -205,6 +206,10 @@ int main(int argc, char **argv) {
       exportDir = v;
     else if (arg == "--sampler-stats")
       samplerStats = true;
+    else if (arg == "--version") {
+      std::fputs("sluice-bench-walks (Sluice) " SLUICE_VERSION_STRING "\n", stdout);
+      return 0;
+    }
     else if (arg == "--help" || arg == "-h") {
       usage();
       return 0;

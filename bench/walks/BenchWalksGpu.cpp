@@ -29,6 +29,7 @@
 // GPU machine without the toolchain (scripts/device-stage.sh). Not a test.
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Common/Version.h"
 #include "bench/walks/BenchSupport.h"
 #include "test/Unit/WalkGpu/GpuWalkSupport.h"
 
@@ -195,6 +196,10 @@ int main(int argc, char **argv) {
       cpu = false;
     else if (arg == "--no-gpu")
       gpu = false;
+    else if (arg == "--version") {
+      std::fputs("sluice-bench-walks-gpu (Sluice) " SLUICE_VERSION_STRING "\n", stdout);
+      return 0;
+    }
     else if (arg == "--help" || arg == "-h") {
       usage();
       return 0;

@@ -9,14 +9,12 @@
 #ifndef SLUICE_DIALECTS_COMMON_TOOLVERSION_H
 #define SLUICE_DIALECTS_COMMON_TOOLVERSION_H
 
+#include "dialects/Common/Version.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
-
-/// Sluice's version (bumped with each release of the language or the tools).
-#define SLUICE_VERSION_STRING "0.5.0"
 
 namespace sluice {
 

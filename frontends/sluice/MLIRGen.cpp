@@ -22,6 +22,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -66,7 +67,15 @@ struct ElabTopology {
   std::vector<ElabNode> nodes;
   llvm::StringMap<size_t> nodeIndex;
   std::vector<ElabLink> links;
+  /// `for` iterations run so far, over all loops (nested ones included).
+  uint64_t loopIterations = 0;
 };
+
+/// Elaboration budgets of one topology. Each array and each loop is capped
+/// on its own; these cap the products that nesting makes, before the memory
+/// they would take is allocated.
+constexpr uint64_t kMaxLoopIterations = 10000000;
+constexpr uint64_t kMaxLinks = 10000000;
 
 class MLIRGenImpl {
 public:
@@ -117,6 +126,9 @@ private:
   std::map<std::string, std::unique_ptr<ElabTopology>> elaborated;
   std::vector<ElabTopology *> order;
   std::vector<std::string> instStack; ///< for instancing cycles
+  /// Iterations left (the current one included) of the `for` loops being
+  /// elaborated, outermost first.
+  std::vector<uint64_t> loopLeft;
 };
 
 } // namespace
@@ -259,12 +271,36 @@ void MLIRGenImpl::elabItems(ElabTopology &topo,
                            << " iterations is too long (limit 1000000)";
         break;
       }
+      uint64_t trips = *hi > *lo ? static_cast<uint64_t>(*hi - *lo) : 0;
+      // Nested loops multiply: refuse before unrolling what cannot fit. The
+      // estimate is the iterations run so far plus this loop's trips for
+      // each iteration the enclosing loops have left (exact for rectangular
+      // nests, never above the real total for triangular ones).
+      uint64_t outer = 1;
+      for (uint64_t left : loopLeft)
+        outer = llvm::SaturatingMultiply(outer, left);
+      uint64_t total = llvm::SaturatingAdd(
+          topo.loopIterations, llvm::SaturatingMultiply(outer, trips));
+      if (total > kMaxLoopIterations) {
+        auto diag = error(loop->range);
+        diag << "loop of " << trips << " iterations";
+        if (!loopLeft.empty())
+          diag << " inside loops of " << outer << " iterations";
+        diag << " makes topology '" << topo.decl->name << "' run "
+             << total << " loop iterations (limit " << kMaxLoopIterations
+             << ")";
+        break;
+      }
+      loopLeft.push_back(trips);
       for (int64_t i = *lo; i < *hi && !failed; ++i) {
+        ++topo.loopIterations;
         env.push();
         env.bind(loop->var, ConstValue::ofInt(i));
         elabItems(topo, loop->body, env, /*topLevel=*/false);
         env.pop();
+        --loopLeft.back();
       }
+      loopLeft.pop_back();
       break;
     }
     }
@@ -438,7 +474,15 @@ bool MLIRGenImpl::expandEndpoint(const ElabTopology &topo, const Endpoint &ep,
       break;
     }
     }
+    uint64_t count =
+        llvm::SaturatingMultiply<uint64_t>(paths.size(), choices.size());
+    if (count > kMaxLinks) {
+      error(ep.range) << "endpoint names " << count << " devices (limit "
+                      << kMaxLinks << ")";
+      return false;
+    }
     std::vector<ElabPath> next;
+    next.reserve(count);
     for (const ElabPath &p : paths)
       for (const auto &c : choices) {
         ElabPath q = p;
@@ -471,9 +515,17 @@ void MLIRGenImpl::elabLink(ElabTopology &topo, const LinkItem &item,
   std::vector<std::pair<std::string, ConstValue>> props;
   if (!evalProps(item.props, env, props))
     return;
-  if (froms.size() * tos.size() > 10000000) {
-    error(item.range) << "link expands to " << froms.size() * tos.size()
-                      << " links (limit 10000000)";
+  uint64_t expanded = llvm::SaturatingMultiply<uint64_t>(froms.size(),
+                                                         tos.size());
+  if (expanded > kMaxLinks) {
+    error(item.range) << "link expands to " << expanded << " links (limit "
+                      << kMaxLinks << ")";
+    return;
+  }
+  if (topo.links.size() + expanded > kMaxLinks) {
+    error(item.range) << "link makes topology '" << topo.decl->name
+                      << "' hold " << topo.links.size() + expanded
+                      << " links (limit " << kMaxLinks << ")";
     return;
   }
   // With `<->` between overlapping sets, each unordered pair is linked once.

@@ -285,14 +285,20 @@ void WalkGen::lowerGraph(const GraphDecl &g) {
   }
   std::string path, format = "snap", labels, edgeLabels;
   bool undirected = false, weighted = false, sawPath = false;
+  // The op is located at the path: what a failure to read the graph is
+  // about (the declaration when the path is not a literal).
+  SourceRange where = g.range;
   for (const Arg &a : call->args) {
     if (!a.value)
       continue;
     if (a.name.empty()) {
       if (!sawPath) {
         sawPath = true;
-        if (auto v = constant(*a.value))
+        if (auto v = constant(*a.value)) {
           path = resolvePath(g.range, v->s);
+          if (llvm::isa<StringLitExpr>(a.value.get()))
+            where = a.value->range;
+        }
       } else if (auto *flag = llvm::dyn_cast<NameExpr>(a.value.get())) {
         undirected = flag->name == "undirected";
       }
@@ -311,7 +317,7 @@ void WalkGen::lowerGraph(const GraphDecl &g) {
     }
   }
   auto op = builder.create<walk::GraphOp>(
-      loc(g.range), g.name, path, format, undirected, weighted,
+      loc(where), g.name, path, format, undirected, weighted,
       labels.empty() ? nullptr : builder.getStringAttr(labels),
       edgeLabels.empty() ? nullptr : builder.getStringAttr(edgeLabels));
   (void)op;

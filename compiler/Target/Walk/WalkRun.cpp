@@ -27,6 +27,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <chrono>
@@ -227,6 +228,28 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
     if (failed(setSlot(type, value, block, i, why)))
       return where->emitError("parameter '") << pname << "': " << why;
   }
+
+  // The graph's files, before anything is compiled: a missing file is an
+  // error at the path that names it.
+  auto checkInput = [&](StringRef file, StringRef what) -> LogicalResult {
+    llvm::sys::fs::file_status status;
+    if (std::error_code ec = llvm::sys::fs::status(file, status))
+      return g.emitError("cannot open ")
+             << what << " '" << file << "' of graph '" << g.getSymName()
+             << "': " << ec.message();
+    if (status.type() == llvm::sys::fs::file_type::directory_file)
+      return g.emitError("cannot open ")
+             << what << " '" << file << "' of graph '" << g.getSymName()
+             << "': it is a directory";
+    return success();
+  };
+  if (failed(checkInput(g.getPath(), "the file")))
+    return failure();
+  if (g.getLabels() && failed(checkInput(*g.getLabels(), "the labels file")))
+    return failure();
+  if (g.getEdgeLabels() &&
+      failed(checkInput(*g.getEdgeLabels(), "the edge labels file")))
+    return failure();
 
   // Lower and JIT-compile.
   auto t0 = std::chrono::steady_clock::now();

@@ -249,6 +249,34 @@ int main(int argc, char **argv) {
                                        load);
   if (!loaded)
     return fail(llvm::toString(loaded.takeError()));
+  // A schedule of more bytes than --max-memory runs scaled down, unless the
+  // user chose a byte scale: rates stay, byte counts and times shrink alike,
+  // so every check keeps its meaning.
+  uint64_t regionBytes = 0;
+  for (const sluice_flow_device_t &d : loaded->devices)
+    regionBytes += d.memory_bytes;
+  if (regionBytes > maxMemory && byteScale.getNumOccurrences() == 0 &&
+      maxMemory > 0) {
+    // 1% below the exact ratio: whole-byte rounding of the paths' ranges.
+    double scale = 0.99 * static_cast<double>(maxMemory) /
+                   static_cast<double>(regionBytes);
+    char scaleText[32];
+    std::snprintf(scaleText, sizeof(scaleText), "%.6g", scale);
+    llvm::errs() << llvm::formatv(
+        "sluice-flow-exec: note: the schedule's regions need {0} bytes, more "
+        "than --max-memory={1}; running it at --byte-scale={2} (byte "
+        "counts and times scaled, rates unchanged; --byte-scale=1 runs it "
+        "unscaled or refuses)\n",
+        regionBytes, maxMemory.getValue(),
+        scaleText);
+    load.byteScale = scale;
+    loaded = flowexec::loadSchedule((*buffer)->getBuffer(),
+                                    inputFile == "-" ? std::string("<stdin>")
+                                                     : inputFile.getValue(),
+                                    load);
+    if (!loaded)
+      return fail(llvm::toString(loaded.takeError()));
+  }
   sluice_flow_schedule_t schedule = loaded->view();
   sluice_error_t error;
   if (validateOnly) {

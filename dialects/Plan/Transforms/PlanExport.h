@@ -31,6 +31,10 @@ mlir::LogicalResult writePlanDot(llvm::raw_ostream &os, mlir::ModuleOp module,
                                  const analysis::TopoGraph &graph);
 mlir::LogicalResult writePlanTrace(llvm::raw_ostream &os, mlir::ModuleOp module,
                                    const analysis::TopoGraph &graph);
+/// A terminal table per schedule (PlanTable.cpp): makespan against the lower
+/// bound and the baselines, the demands, collectives and saturated links.
+mlir::LogicalResult writePlanTable(llvm::raw_ostream &os, mlir::ModuleOp module,
+                                   const analysis::TopoGraph &graph);
 
 /// "12.5 GB/s": a rate in B/s with a decimal unit and 4 significant digits.
 std::string formatRate(double bytesPerSecond);

@@ -19,6 +19,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,12 +61,30 @@ struct FlatTopology {
   std::vector<FlatLink> links;
 };
 
+/// How many devices and links a topology flattens to (saturating).
+struct FlatSize {
+  uint64_t devices = 0;
+  uint64_t links = 0;
+};
+
+/// The most devices and links a flat topology may have. Instances of arrays
+/// of instances multiply; the product is checked before anything is copied.
+constexpr uint64_t kMaxFlatDevices = 1000000;
+constexpr uint64_t kMaxFlatLinks = 10000000;
+
 /// Flattens topologies on demand and remembers each result.
 class Flattener {
 public:
   /// The devices and links of `topology`, paths relative to it; null after
   /// reporting an error.
   const FlatTopology *flatten(TopologyOp topology);
+
+  /// What `topology` flattens to, without flattening it; nullopt on an
+  /// instancing cycle or a missing target (flatten() reports those).
+  std::optional<FlatSize> size(TopologyOp topology);
+
+  /// Reports an error if `topology` flattens to more than the limits.
+  LogicalResult checkSize(TopologyOp topology);
 
 private:
   TopologyOp getTarget(InstanceOp instance);
@@ -76,6 +96,8 @@ private:
   llvm::DenseMap<Operation *, std::unique_ptr<FlatTopology>> done;
   /// Topologies being flattened, to stop on an instancing cycle.
   llvm::SmallPtrSet<Operation *, 8> active;
+  /// size() results by topology op. Only looked up, never iterated.
+  llvm::DenseMap<Operation *, std::optional<FlatSize>> sizes;
 };
 
 } // namespace
@@ -174,6 +196,87 @@ const FlatTopology *Flattener::flatten(TopologyOp topology) {
   return flat;
 }
 
+/// The copies an instance makes.
+static uint64_t copiesOf(InstanceOp instance) {
+  return instance.isArray() ? static_cast<uint64_t>(instance.getNumInstances())
+                            : 1;
+}
+
+std::optional<FlatSize> Flattener::size(TopologyOp topology) {
+  auto it = sizes.find(topology);
+  if (it != sizes.end())
+    return it->second;
+  // A cycle leaves the entry nullopt; flatten() reports it.
+  sizes[topology] = std::nullopt;
+  FlatSize total;
+  for (Operation &op : *topology.getBody()) {
+    if (auto device = dyn_cast<DeviceOp>(op)) {
+      uint64_t n = device.isArray() ? device.getNumDevices() : 1;
+      total.devices = llvm::SaturatingAdd(total.devices, n);
+    } else if (isa<LinkOp, OverrideOp>(op)) {
+      // A link, or an override that may split a two-way link in two.
+      total.links = llvm::SaturatingAdd<uint64_t>(total.links, 1);
+    } else if (auto instance = dyn_cast<InstanceOp>(op)) {
+      Operation *scope = instance->getParentOp()->getParentOp();
+      auto target = dyn_cast_or_null<TopologyOp>(
+          scope ? tables.lookupNearestSymbolFrom(scope,
+                                                 instance.getTargetAttr())
+                : nullptr);
+      std::optional<FlatSize> nested = target ? size(target) : std::nullopt;
+      if (!nested)
+        return std::nullopt;
+      uint64_t copies = copiesOf(instance);
+      total.devices = llvm::SaturatingAdd(
+          total.devices, llvm::SaturatingMultiply(copies, nested->devices));
+      total.links = llvm::SaturatingAdd(
+          total.links, llvm::SaturatingMultiply(copies, nested->links));
+    }
+  }
+  sizes[topology] = total;
+  return total;
+}
+
+LogicalResult Flattener::checkSize(TopologyOp topology) {
+  std::optional<FlatSize> total = size(topology);
+  if (!total ||
+      (total->devices <= kMaxFlatDevices && total->links <= kMaxFlatLinks))
+    return success();
+  InFlightDiagnostic diag = topology.emitError();
+  diag << "topology '" << topology.getSymName() << "' flattens to "
+       << total->devices << " devices and " << total->links
+       << " links; at most " << kMaxFlatDevices << " devices and "
+       << kMaxFlatLinks << " links are allowed";
+  // Point at the instance that contributes the most.
+  InstanceOp largest;
+  uint64_t largestDevices = 0;
+  FlatSize largestEach;
+  for (auto instance : topology.getBody()->getOps<InstanceOp>()) {
+    Operation *scope = instance->getParentOp()->getParentOp();
+    auto target = dyn_cast_or_null<TopologyOp>(
+        scope ? tables.lookupNearestSymbolFrom(scope, instance.getTargetAttr())
+              : nullptr);
+    std::optional<FlatSize> nested = target ? size(target) : std::nullopt;
+    if (!nested)
+      continue;
+    uint64_t devices = llvm::SaturatingMultiply(copiesOf(instance),
+                                                nested->devices);
+    if (!largest || devices > largestDevices) {
+      largest = instance;
+      largestDevices = devices;
+      largestEach = *nested;
+    }
+  }
+  if (largest)
+    diag.attachNote(largest.getLoc())
+        << "'" << largest.getSymName() << "' makes " << copiesOf(largest)
+        << (copiesOf(largest) == 1 ? " copy" : " copies") << " of topology '"
+        << largest.getTarget() << "' (" << largestEach.devices
+        << (largestEach.devices == 1 ? " device and " : " devices and ")
+        << largestEach.links << (largestEach.links == 1 ? " link" : " links")
+        << " each)";
+  return failure();
+}
+
 /// `props` with the entries of `changes` set (added or replaced).
 static DictionaryAttr mergeProps(DictionaryAttr props, DictionaryAttr changes) {
   NamedAttrList merged(props);
@@ -268,6 +371,8 @@ void TopoFlattenPass::runOnOperation() {
   }
 
   Flattener flattener;
+  if (failed(flattener.checkSize(chosen)))
+    return signalPassFailure();
   const FlatTopology *flat = flattener.flatten(chosen);
   if (!flat)
     return signalPassFailure();

@@ -181,8 +181,11 @@ def Walk_WalkOp : Walk_Op<"walk", [
     int abiWeightClass();
     /// The ABI's kernel flags: SLUICE_WALK_SECOND_ORDER (1, order 2),
     /// SLUICE_WALK_MAY_BE_ZERO (2), SLUICE_WALK_UNBOUNDED (4).
+    /// SLUICE_WALK_SECOND_ORDER is set when the weight reads prev, not for
+    /// every order-2 walk: prev may be declared (or used by `update`) alone.
     uint32_t abiFlags() {
-      return (getOrder() == 2 ? 1u : 0u) | (getMayBeZero() ? 2u : 0u) |
+      bool readsPrev = getOrder() == 2 && !getWeightPrev().use_empty();
+      return (readsPrev ? 1u : 0u) | (getMayBeZero() ? 2u : 0u) |
              (getUnbounded() ? 4u : 0u);
     }
   }];

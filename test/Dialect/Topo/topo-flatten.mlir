@@ -138,3 +138,34 @@ topo.topology @bad {
   // expected-error@+1 {{'topo.override' op override matches no link between gpu[1] and gpu[0]}}
   topo.override gpu[1] -> gpu[0] {bandwidth = #topo.q<50 GB/s>}
 }
+
+// -----
+
+// Arrays of instances multiply: their product is checked before any device
+// is copied, and the instance that contributes most is named.
+topo.topology @blade {
+  topo.device @gpu kind(gpu) count 1000000
+  topo.link gpu[0] -> gpu[1] {bandwidth = #topo.q<1 GB/s>}
+}
+// expected-error@+1 {{topology 'cluster' flattens to 1000000001 devices and 1000 links; at most 1000000 devices and 10000000 links are allowed}}
+topo.topology @cluster {
+  topo.device @cpu kind(cpu)
+  // expected-note@+1 {{'server' makes 1000 copies of topology 'blade' (1000000 devices and 1 link each)}}
+  topo.instance @server of @blade count 1000
+}
+
+// -----
+
+// Links count too: 2,000 copies of 10,000 links.
+topo.topology @blade {
+  topo.device @gpu kind(gpu) count 2
+  topo.link gpu[0] -> gpu[1] {bandwidth = #topo.q<1 GB/s>}
+}
+topo.topology @rack {
+  topo.instance @n of @blade count 10000
+}
+// expected-error@+1 {{topology 'row' flattens to 40000000 devices and 20000000 links; at most 1000000 devices and 10000000 links are allowed}}
+topo.topology @row {
+  // expected-note@+1 {{'r' makes 2000 copies of topology 'rack' (20000 devices and 10000 links each)}}
+  topo.instance @r of @rack count 2000
+}
