@@ -655,7 +655,7 @@ int main(int argc, char **argv) {
       "          hops per device pair, cuts and bisection, totals per kind\n"
       "          (--format=table|json|dot|svg)\n"
       "  plan    schedule the program's demands over the flat topology\n"
-      "          (--format=mlir|json|dot|svg|trace), or its finetune/infer\n"
+      "          (--format=mlir|table|json|dot|svg|trace), or its finetune/infer\n"
       "          jobs with the offload planners\n"
       "          (--format=table|json|trace|deepspeed|mlir, --job)\n\n"
       "Walks: --run JIT-compiles a walk and runs one of its jobs (--job);\n"
