@@ -90,6 +90,13 @@ WidestPathTree widestPaths(const TopoGraph &g, const OutArcs &out,
   t.latency.assign(n, 0);
   t.pathHops.assign(n, kUnreachable);
   t.predArc.assign(n, kUnreachable);
+  t.latencyKnown.assign(n, false);
+  // A NIC's line rate bounds every path through, from or to it.
+  std::vector<double> rate(n, std::numeric_limits<double>::infinity());
+  for (unsigned v = 0; v < n; ++v)
+    if (std::optional<double> r = g.devices[v].throughRate())
+      rate[v] = *r;
+  std::vector<unsigned> settleOrder;
 
   std::vector<Label> label(n, Label{0, 0, kUnreachable});
   std::vector<bool> settled(n, false);
@@ -116,12 +123,15 @@ WidestPathTree widestPaths(const TopoGraph &g, const OutArcs &out,
     if (settled[u] || !(e.label == label[u]))
       continue;
     settled[u] = true;
+    settleOrder.push_back(u);
     for (unsigned ai : out.of(u)) {
       const TopoArc &a = g.arcs[ai];
       unsigned v = a.to;
       if (settled[v])
         continue;
-      Label cand{std::min(label[u].bandwidth, a.bandwidth),
+      double width =
+          std::min({label[u].bandwidth, a.bandwidth, rate[u], rate[v]});
+      Label cand{width,
                  label[u].latency + a.latency, label[u].hops + 1};
       if (label[v].hops != kUnreachable && !cand.better(label[v]))
         continue;
@@ -131,6 +141,10 @@ WidestPathTree widestPaths(const TopoGraph &g, const OutArcs &out,
     }
   }
 
+  // A settled device's predecessor was settled before it.
+  for (unsigned v : settleOrder)
+    t.latencyKnown[v] = v == source || (t.latencyKnown[g.arcs[t.predArc[v]].from] &&
+                                        g.arcs[t.predArc[v]].latencyKnown);
   for (unsigned v = 0; v < n; ++v) {
     if (label[v].hops == kUnreachable)
       continue;
@@ -287,7 +301,8 @@ bool PairMatrix::hasAttained() const {
 }
 
 PairMatrix analysis::computePairMatrix(const TopoGraph &g,
-                                       llvm::ArrayRef<unsigned> devices) {
+                                       llvm::ArrayRef<unsigned> devices,
+                                       bool maxFlow) {
   for (unsigned d : devices) {
     (void)d;
     assert(d < g.devices.size() && "pair-matrix device out of range");
@@ -303,16 +318,23 @@ PairMatrix analysis::computePairMatrix(const TopoGraph &g,
   m.devices.assign(devices.begin(), devices.end());
   unsigned n = devices.size();
   m.cells.resize(static_cast<size_t>(n) * n);
+  m.hasMaxFlow = maxFlow;
   for (unsigned r = 0; r < n; ++r) {
     unsigned src = devices[r];
     WidestPathTree tree = widestPaths(g, out, src);
     std::vector<unsigned> hops = hopCounts(g, out, src);
+    std::vector<double> flows;
+    if (maxFlow)
+      flows = computeMaxFlowRow(g, src, devices);
     for (unsigned c = 0; c < n; ++c) {
       unsigned dst = devices[c];
       PairMetrics &cell = m.cells[static_cast<size_t>(r) * n + c];
       cell.reachable = tree.reachable(dst);
       cell.bandwidth = tree.bandwidth[dst];
       cell.latency = tree.latency[dst];
+      cell.latencyKnown = tree.latencyKnown[dst];
+      if (maxFlow)
+        cell.maxFlow = flows[c];
       cell.pathHops = tree.pathHops[dst];
       cell.hops = hops[dst];
       auto it = measured.find({src, dst});
@@ -402,7 +424,26 @@ TopoAnalysisResult analysis::analyzeTopology(const TopoGraph &g,
   std::vector<unsigned> subset = opts.matrixKind.empty()
                                      ? *selectDevices(g, "all")
                                      : devicesOfKind(g, opts.matrixKind);
-  r.matrix = computePairMatrix(g, subset);
+  bool maxFlow = false;
+  switch (opts.maxFlow) {
+  case TopoAnalysisOptions::MaxFlow::Always:
+    maxFlow = true;
+    break;
+  case TopoAnalysisOptions::MaxFlow::Never:
+    r.maxFlowSkipped = "not requested";
+    break;
+  case TopoAnalysisOptions::MaxFlow::Auto:
+    maxFlow = subset.size() <= kMaxFlowMatrixDevices;
+    if (!maxFlow)
+      r.maxFlowSkipped = std::to_string(subset.size()) + " devices > " +
+                         std::to_string(kMaxFlowMatrixDevices) +
+                         "; select fewer with --matrix-kind or force with "
+                         "--max-flow=always";
+    break;
+  }
+  if (subset.empty())
+    r.maxFlowSkipped.clear();
+  r.matrix = computePairMatrix(g, subset, maxFlow);
   if (opts.bisection && subset.size() >= 2)
     r.bisection = computeBisection(g, subset);
   for (const CutRequest &req : opts.cuts)

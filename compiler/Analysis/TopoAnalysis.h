@@ -4,13 +4,15 @@
 //  - weakly connected components and per-pair reachability;
 //  - per source, the widest path (maximum bottleneck bandwidth) to every
 //    device, with the latency and hop count along it, and BFS hop counts;
-//    a pair matrix over a device subset with the measured ("attained")
-//    bandwidth next to the modeled one;
+//    a pair matrix over a device subset with the pair's max-flow bandwidth
+//    and the measured ("attained") bandwidth next to the widest path;
 //  - max-flow min-cut between two device sets, and the bisection of a set;
 //  - totals per device kind.
 //
 // Only modeled arcs (TopoArc::measured == false) shape connectivity, paths
 // and cuts; measured arcs supply the attained column of the pair matrix.
+// The line rate of a NIC (TopoDevice::throughRate) limits widest paths and
+// pair max-flows through it; the set cuts see links only.
 // Every result is a deterministic function of the graph: ties go to the
 // lower device index, then the lower arc index.
 //
@@ -81,7 +83,8 @@ std::vector<bool> computeReachable(const TopoGraph &g, unsigned source);
 //===----------------------------------------------------------------------===//
 
 /// Single-source widest paths: for every device the maximum over directed
-/// paths of the minimum arc bandwidth. Among paths of equal bottleneck the
+/// paths of the minimum arc bandwidth, where a path through (or from, or to)
+/// a device with a through-rate (a NIC's line rate) is also limited by it. Among paths of equal bottleneck the
 /// search keeps, at each device, the label with lower accumulated latency,
 /// then fewer hops, then the one found first; `latency` and `pathHops` are
 /// those of the path it keeps (see docs/analysis.md for why that is not
@@ -96,6 +99,8 @@ struct WidestPathTree {
   std::vector<double> latency;
   /// Hops along the kept path; kUnreachable where unreachable.
   std::vector<unsigned> pathHops;
+  /// Every arc of the kept path has a known latency (true at the source).
+  std::vector<bool> latencyKnown;
   /// The last arc of the kept path; kUnreachable at the source and where
   /// unreachable.
   std::vector<unsigned> predArc;
@@ -116,8 +121,11 @@ struct PairMetrics {
   /// Widest-path (modeled) bandwidth in B/s; +infinity on the diagonal, 0
   /// when unreachable.
   double bandwidth = 0;
-  /// Latency along the widest path, in s.
+  /// Latency along the widest path, in s; meaningful only when
+  /// `latencyKnown`.
   double latency = 0;
+  /// Every arc of the widest path has a known latency.
+  bool latencyKnown = true;
   /// Fewest hops over any path (BFS); kUnreachable when unreachable.
   unsigned hops = kUnreachable;
   /// Hops along the widest path; kUnreachable when unreachable.
@@ -125,6 +133,10 @@ struct PairMetrics {
   /// The measured bandwidth of the pair, from the last measured arc
   /// from -> to, if any.
   std::optional<double> attained;
+  /// The max-flow bandwidth from -> to in B/s (all paths at once, NICs
+  /// limited to their line rate); +infinity on the diagonal, 0 when
+  /// unreachable. Absent when the matrix was computed without max-flows.
+  std::optional<double> maxFlow;
 };
 
 /// Pair metrics for every ordered pair of a device subset.
@@ -141,18 +153,39 @@ struct PairMatrix {
   }
   /// True if any cell has an attained value.
   bool hasAttained() const;
+  /// True if the cells carry max-flow values.
+  bool hasMaxFlow = false;
 };
 
 /// The most devices a report's pair matrix covers: it holds S^2 cells of
-/// sizeof(PairMetrics) (48) bytes, 200 MB for 2048 devices, and costs one
+/// sizeof(PairMetrics) (64) bytes, 270 MB for 2048 devices, and costs one
 /// widest-path search per device. Drivers report a larger subset as an
 /// error instead of running out of memory.
 constexpr unsigned kMaxPairMatrixDevices = 2048;
 
+/// The most devices whose pair matrix gets max-flow values by default: a
+/// max flow per ordered pair, S (S - 1) of them, costs about 0.6 s of CPU
+/// at 128 devices in a 620-device graph (16256 max flows,
+/// examples/machines/cluster-16x8.sluice) and grows as S^2 times the
+/// graph. Larger matrices are reported without max-flows.
+constexpr unsigned kMaxFlowMatrixDevices = 128;
+
 /// One widest-path search and one BFS per subset device; O(S E log V) for
-/// S = devices.size(). Devices must be valid indices; duplicates are kept.
+/// S = devices.size(); with `maxFlow`, also one max flow per ordered pair
+/// of distinct devices (computeMaxFlowRow). Devices must be valid indices;
+/// duplicates are kept.
 PairMatrix computePairMatrix(const TopoGraph &g,
-                             llvm::ArrayRef<unsigned> devices);
+                             llvm::ArrayRef<unsigned> devices,
+                             bool maxFlow = false);
+
+/// Max-flow bandwidth from `source` to each of `sinks`, in B/s, over the
+/// modeled arcs; a device with a through-rate (TopoDevice::throughRate) is
+/// split into an in-half and an out-half joined by an arc of that rate, so
+/// the rate bounds every flow through, from or to it. +infinity where the
+/// sink is the source, 0 where it is unreachable. One Boykov-Kolmogorov
+/// max flow per sink on one network.
+std::vector<double> computeMaxFlowRow(const TopoGraph &g, unsigned source,
+                                      llvm::ArrayRef<unsigned> sinks);
 
 //===----------------------------------------------------------------------===//
 // Cuts
@@ -267,6 +300,9 @@ struct TopoAnalysisOptions {
   std::string matrixKind = "gpu";
   /// Compute the bisection of the matrix devices (needs two or more).
   bool bisection = true;
+  /// Max-flow bandwidth per pair: always, never, or when the matrix has
+  /// at most kMaxFlowMatrixDevices devices.
+  enum class MaxFlow { Auto, Always, Never } maxFlow = MaxFlow::Auto;
   /// Extra cuts, reported in this order.
   std::vector<CutRequest> cuts;
 };
@@ -278,6 +314,9 @@ struct TopoAnalysisResult {
   Components components;
   GraphTotals totals;
   PairMatrix matrix;
+  /// Why the matrix has no max-flow values ("" when it has them, or when
+  /// it is empty).
+  std::string maxFlowSkipped;
   std::optional<BisectionResult> bisection;
   std::vector<CutResult> cuts;
 };

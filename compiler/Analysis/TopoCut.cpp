@@ -8,6 +8,9 @@
 // the same set for every maximum flow, so the reported cut does not depend
 // on how the flow was routed. See docs/analysis.md for why Boost.Graph.
 //
+// Also the pair max-flow of the report's matrix (computeMaxFlowRow): one
+// network per source, NICs split into in/out halves joined by their rate.
+//
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/TopoAnalysis.h"
 
@@ -133,4 +136,43 @@ BisectionResult analysis::computeBisection(const TopoGraph &g,
   r.backward = computeMinCut(g, r.secondHalf, r.firstHalf, "bisection reverse");
   r.bandwidth = std::min(r.forward.capacity, r.backward.capacity);
   return r;
+}
+
+std::vector<double> analysis::computeMaxFlowRow(const TopoGraph &g,
+                                                unsigned source,
+                                                llvm::ArrayRef<unsigned> sinks) {
+  unsigned n = g.devices.size();
+  assert(source < n && "max-flow source out of range");
+  // Device v enters the network at inHalf[v] and leaves it at outHalf[v];
+  // the two differ only for a device with a through-rate.
+  std::vector<unsigned> inHalf(n), outHalf(n);
+  unsigned vertices = n;
+  for (unsigned v = 0; v < n; ++v) {
+    inHalf[v] = outHalf[v] = v;
+    if (g.devices[v].throughRate())
+      outHalf[v] = vertices++;
+  }
+  FlowGraph fg(vertices);
+  for (unsigned v = 0; v < n; ++v)
+    if (std::optional<double> rate = g.devices[v].throughRate())
+      addFlowArc(fg, inHalf[v], outHalf[v], *rate);
+  for (const TopoArc &arc : g.arcs)
+    if (!arc.measured && arc.from != arc.to && arc.bandwidth > 0)
+      addFlowArc(fg, outHalf[arc.from], inHalf[arc.to], arc.bandwidth);
+
+  std::vector<double> flows(sinks.size(), 0);
+  for (unsigned i = 0, e = sinks.size(); i != e; ++i) {
+    unsigned t = sinks[i];
+    assert(t < n && "max-flow sink out of range");
+    if (t == source) {
+      flows[i] = std::numeric_limits<double>::infinity();
+      continue;
+    }
+    // The source's own rate counts (it starts at its in-half) and so does
+    // the sink's (the flow ends at its out-half). Boykov-Kolmogorov resets
+    // the residual capacities, so the network is reused.
+    flows[i] =
+        boost::boykov_kolmogorov_max_flow(fg, inHalf[source], outHalf[t]);
+  }
+  return flows;
 }

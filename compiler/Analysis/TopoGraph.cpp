@@ -63,6 +63,16 @@ void TopoGraph::addBool(unsigned dev, llvm::StringRef name, bool value) {
   devices[dev].bools.push_back({name.str(), value});
 }
 
+std::optional<double> TopoDevice::throughRate() const {
+  if (kind != "nic" && kind != "smartnic")
+    return std::nullopt;
+  const QuantityProp *rate = findQuantity("bandwidth");
+  if (!rate || rate->dim != Dim::bandwidth() || !(rate->value > 0) ||
+      !std::isfinite(rate->value))
+    return std::nullopt;
+  return rate->value;
+}
+
 unsigned TopoGraph::addArc(const TopoArc &arc) {
   assert(arc.from < devices.size() && arc.to < devices.size() &&
          "arc endpoint out of range");

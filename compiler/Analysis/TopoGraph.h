@@ -70,6 +70,10 @@ struct TopoDevice {
 
   /// The quantity named `name`, or nullptr.
   const QuantityProp *findQuantity(llvm::StringRef name) const;
+  /// The rate that limits traffic through this device, in B/s: the line
+  /// rate (`bandwidth`) of a "nic" or "smartnic"; std::nullopt for every
+  /// other kind and for a NIC without a rate.
+  std::optional<double> throughRate() const;
 };
 
 /// A directed arc. A link `a <-> b` becomes two arcs, `a -> b` one.
@@ -81,8 +85,11 @@ struct TopoArc {
   unsigned to = 0;
   /// Bandwidth in bytes per second.
   double bandwidth = 0;
-  /// One-way latency in seconds.
+  /// One-way latency in seconds; 0 when not known (see `latencyKnown`).
   double latency = 0;
+  /// False when the link gave no latency: `latency` is then 0 and the
+  /// writers show the latency of any path over this arc as unknown.
+  bool latencyKnown = true;
   /// True for an observed end-to-end value (a measured bandwidth matrix)
   /// rather than a modeled link. Measured arcs are reported as the
   /// "attained" bandwidth of their pair and take no part in the structural

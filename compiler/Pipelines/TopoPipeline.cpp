@@ -61,12 +61,17 @@ FailureOr<analysis::TopoGraph> sluice::extractTopoGraph(ModuleOp module) {
       return link.emitError() << "link has no bandwidth";
     double latency = lat ? lat.getBaseValue() : 0.0;
     if (link.getMeasured()) {
-      graph.addMeasured(*from, *to, bw.getBaseValue(), latency);
+      unsigned arc = graph.addMeasured(*from, *to, bw.getBaseValue(), latency);
+      graph.arcs[arc].latencyKnown = lat != nullptr;
       continue;
     }
-    graph.addLink(*from, *to, bw.getBaseValue(), latency,
-                  link.getDirection() == topo::LinkDirection::Both,
-                  linkIndex++, type ? type.getValue() : StringRef());
+    unsigned first =
+        graph.addLink(*from, *to, bw.getBaseValue(), latency,
+                      link.getDirection() == topo::LinkDirection::Both,
+                      linkIndex++, type ? type.getValue() : StringRef());
+    // A link without `latency` has an unknown one, not a zero one.
+    for (unsigned i = first, e = graph.arcs.size(); i != e; ++i)
+      graph.arcs[i].latencyKnown = lat != nullptr;
   }
   return graph;
 }

@@ -19,6 +19,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -163,13 +164,28 @@ void printMatrices(llvm::raw_ostream &os, const TopoGraph &g,
   for (unsigned i = 0; i < m.size(); ++i)
     os << "  #" << i << "  " << g.devices[m.devices[i]].name << "\n";
 
-  os << "\nwidest-path bandwidth (row -> column):\n";
+  os << "\nwidest-path bandwidth (the best single path, row -> column):\n";
   printMatrix(os, m, [](const PairMetrics &p) -> std::string {
     return p.reachable ? formatBandwidth(p.bandwidth) : "none";
   });
-  os << "\nlatency along the widest path:\n";
+  if (m.hasMaxFlow) {
+    os << "\nmax-flow bandwidth (all paths at once, row -> column):\n";
+    printMatrix(os, m, [](const PairMetrics &p) -> std::string {
+      return p.reachable ? formatBandwidth(*p.maxFlow) : "none";
+    });
+  } else if (!r.maxFlowSkipped.empty()) {
+    os << "\nmax-flow bandwidth: not computed (" << r.maxFlowSkipped << ")\n";
+  }
+  bool anyUnknown = llvm::any_of(m.cells, [](const PairMetrics &p) {
+    return p.reachable && !p.latencyKnown;
+  });
+  os << "\nlatency along the widest path"
+     << (anyUnknown ? " (unknown: a link on it gives no latency)" : "")
+     << ":\n";
   printMatrix(os, m, [](const PairMetrics &p) -> std::string {
-    return p.reachable ? formatTime(p.latency) : "none";
+    if (!p.reachable)
+      return "none";
+    return p.latencyKnown ? formatTime(p.latency) : "unknown";
   });
   os << "\nhops (fewest):\n";
   printMatrix(os, m, [](const PairMetrics &p) -> std::string {
@@ -219,6 +235,16 @@ void quantityAttrs(llvm::json::OStream &j, llvm::StringRef key, double v,
   j.attribute((key + "_display").str(), display);
 }
 
+/// "latency" in s and "latency_display", or null and "unknown".
+void latencyAttrs(llvm::json::OStream &j, double latency, bool known) {
+  if (known) {
+    quantityAttrs(j, "latency", latency, formatTime(latency));
+    return;
+  }
+  j.attribute("latency", nullptr);
+  j.attribute("latency_display", "unknown");
+}
+
 void writeCutJSON(llvm::json::OStream &j, const CutResult &c) {
   j.object([&] {
     j.attribute("label", c.label);
@@ -259,7 +285,7 @@ void writeArcJSON(llvm::json::OStream &j, unsigned index, const TopoArc &a) {
     j.attribute("from", static_cast<int64_t>(a.from));
     j.attribute("to", static_cast<int64_t>(a.to));
     quantityAttrs(j, "bandwidth", a.bandwidth, formatBandwidth(a.bandwidth));
-    quantityAttrs(j, "latency", a.latency, formatTime(a.latency));
+    latencyAttrs(j, a.latency, a.latencyKnown);
     j.attribute("measured", a.measured);
     if (a.link == TopoArc::kNoLink)
       j.attribute("link", nullptr);
@@ -299,9 +325,14 @@ void writeKindJSON(llvm::json::OStream &j, const KindTotals &k) {
   });
 }
 
-void writePairsJSON(llvm::json::OStream &j, const PairMatrix &m) {
+void writePairsJSON(llvm::json::OStream &j, const PairMatrix &m,
+                    const std::string &maxFlowSkipped) {
   j.object([&] {
     indexArray(j, "devices", m.devices);
+    if (m.hasMaxFlow || maxFlowSkipped.empty())
+      j.attribute("max_flow_skipped", nullptr);
+    else
+      j.attribute("max_flow_skipped", maxFlowSkipped);
     j.attributeArray("pairs", [&] {
       for (unsigned r = 0; r < m.size(); ++r)
         for (unsigned c = 0; c < m.size(); ++c) {
@@ -312,9 +343,19 @@ void writePairsJSON(llvm::json::OStream &j, const PairMatrix &m) {
             j.attribute("from", static_cast<int64_t>(m.devices[r]));
             j.attribute("to", static_cast<int64_t>(m.devices[c]));
             j.attribute("reachable", p.reachable);
-            quantityAttrs(j, "bandwidth", p.bandwidth,
+            quantityAttrs(j, "widest_path", p.bandwidth,
                           p.reachable ? formatBandwidth(p.bandwidth) : "none");
-            quantityAttrs(j, "latency", p.latency, formatTime(p.latency));
+            if (p.maxFlow)
+              quantityAttrs(j, "max_flow", *p.maxFlow,
+                            p.reachable ? formatBandwidth(*p.maxFlow) : "none");
+            else
+              j.attribute("max_flow", nullptr);
+            if (p.reachable)
+              latencyAttrs(j, p.latency, p.latencyKnown);
+            else {
+              j.attribute("latency", nullptr);
+              j.attribute("latency_display", "none");
+            }
             if (p.reachable) {
               j.attribute("hops", static_cast<int64_t>(p.hops));
               j.attribute("path_hops", static_cast<int64_t>(p.pathHops));
@@ -341,6 +382,10 @@ void writePairsJSON(llvm::json::OStream &j, const PairMatrix &m) {
 std::string quote(llvm::StringRef s) {
   std::string out = "\"";
   for (char c : s) {
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
     if (c == '"' || c == '\\')
       out += '\\';
     out += c;
@@ -361,20 +406,122 @@ llvm::StringRef shapeOf(llvm::StringRef kind) {
       .Default("ellipse");
 }
 
-/// The device name inside its group's cluster ("gpu[2]" for
-/// "server[3].gpu[2]").
-llvm::StringRef localName(const TopoDevice &d) {
-  llvm::StringRef name = d.name;
-  if (d.group.empty())
-    return name;
-  return name.drop_front(d.group.size() + 1);
+/// One drawn node: a device, or in a summary a top-level instance.
+struct DotNode {
+  std::string name;
+  /// The instance cluster the node sits in ("" at the top level).
+  std::string parent;
+  /// The name without its last index ("server[3].gpu" for
+  /// "server[3].gpu[2]"): nodes of one array share it.
+  std::string array;
+  unsigned firstDevice = 0;
+  unsigned devices = 0;
+  /// A summary node standing for a whole instance.
+  bool instance = false;
+  /// Devices per kind, in order of first appearance.
+  std::vector<std::pair<std::string, unsigned>> kindCounts;
+};
+
+/// "server[3].gpu[2]" -> "server[3].gpu"; a name without a trailing index
+/// is its own array.
+std::string arrayOf(llvm::StringRef name) {
+  if (!name.ends_with("]"))
+    return name.str();
+  size_t open = name.rfind('[');
+  return open == llvm::StringRef::npos ? name.str() : name.take_front(open).str();
 }
 
-void writeDotNode(llvm::raw_ostream &os, unsigned i, const TopoDevice &d,
-                  llvm::StringRef indent) {
-  os << indent << "n" << i << " [label=" << quote(localName(d))
-     << ", shape=" << shapeOf(d.kind) << ", tooltip=" << quote(d.name)
-     << "];\n";
+/// The name inside its instance cluster ("gpu[2]" for "server[3].gpu[2]").
+llvm::StringRef localName(const DotNode &n) {
+  llvm::StringRef name = n.name;
+  if (n.parent.empty())
+    return name;
+  return name.drop_front(n.parent.size() + 1);
+}
+
+/// "gpu[0..7]" for an array box; the members' indices when they are not
+/// consecutive.
+std::string arrayLabel(const std::vector<DotNode> &nodes,
+                       llvm::ArrayRef<unsigned> members) {
+  llvm::StringRef first = localName(nodes[members.front()]);
+  llvm::StringRef last = localName(nodes[members.back()]);
+  size_t open = first.rfind('[');
+  std::string base = first.take_front(open).str();
+  llvm::StringRef lo = first.drop_front(open + 1).drop_back();
+  llvm::StringRef hi = last.drop_front(last.rfind('[') + 1).drop_back();
+  return base + "[" + lo.str() + ".." + hi.str() + "] (" +
+         std::to_string(members.size()) + ")";
+}
+
+/// The links of one ordered node pair.
+struct Bundle {
+  /// Ascending.
+  std::vector<double> bandwidths;
+  /// How many are in the bisection cut.
+  unsigned highlighted = 0;
+
+  /// Same links (the highlighting of a pair is decided per pair).
+  bool operator==(const Bundle &o) const { return bandwidths == o.bandwidths; }
+  /// "50 GB/s", "4 x 25 GB/s", or "60 GB/s in 3 links".
+  std::string label() const {
+    unsigned n = bandwidths.size();
+    if (n == 1)
+      return formatBandwidth(bandwidths.front());
+    if (bandwidths.front() == bandwidths.back())
+      return std::to_string(n) + " x " + formatBandwidth(bandwidths.front());
+    double sum = 0;
+    for (double bw : bandwidths)
+      sum += bw;
+    return formatBandwidth(sum) + " in " + std::to_string(n) + " links";
+  }
+};
+
+/// One edge between two arrays linked each to each.
+struct ArrayEdge {
+  unsigned x, y;
+  /// Links in the bisection cut.
+  unsigned highlighted = 0;
+  unsigned links = 0;
+  double lo = 0, hi = 0, sum = 0;
+
+  void add(double bw) {
+    lo = links ? std::min(lo, bw) : bw;
+    hi = links ? std::max(hi, bw) : bw;
+    sum += bw;
+    ++links;
+  }
+  /// "each to each: 48 x 50 GB/s", or with a range and the total, and
+  /// how many links are in the cut when only some are.
+  std::string label() const {
+    std::string out = "each to each: " + std::to_string(links) + " x ";
+    if (lo == hi)
+      out += formatBandwidth(lo);
+    else
+      out += formatBandwidth(lo) + ".." + formatBandwidth(hi) + "\n" +
+             formatBandwidth(sum) + " in all";
+    if (highlighted && highlighted != links)
+      out += "\n" + std::to_string(highlighted) + " in the bisection cut";
+    return out;
+  }
+};
+
+void writeDotNode(llvm::raw_ostream &os, unsigned i, const DotNode &n,
+                  const TopoGraph &g, llvm::StringRef indent) {
+  const TopoDevice &first = g.devices[n.firstDevice];
+  std::string label = localName(n).str();
+  llvm::StringRef shape = shapeOf(first.kind);
+  if (n.instance) {
+    // An instance: its name and what it holds.
+    shape = "box";
+    label += "\n";
+    for (unsigned k = 0, e = n.kindCounts.size(); k != e; ++k)
+      label += (k ? ", " : "") + std::to_string(n.kindCounts[k].second) +
+               " " + n.kindCounts[k].first;
+  }
+  os << indent << "n" << i << " [label=" << quote(label) << ", shape=" << shape;
+  if (n.instance)
+    os << ", style=rounded";
+  os << ", tooltip=" << quote(n.name) << "];\n";
 }
 
 } // namespace
@@ -459,7 +606,7 @@ void target::writeTopoJSON(llvm::raw_ostream &os, const TopoGraph &g,
     });
     j.attribute("matrix_kind", r.matrixKind);
     j.attributeBegin("matrix");
-    writePairsJSON(j, r.matrix);
+    writePairsJSON(j, r.matrix, r.maxFlowSkipped);
     j.attributeEnd();
     j.attributeBegin("bisection");
     if (r.bisection) {
@@ -498,67 +645,253 @@ void target::writeTopoDot(llvm::raw_ostream &os, const TopoGraph &g,
     for (unsigned ai : r->bisection->backward.cutArcs)
       highlighted[ai] = true;
   }
+  bool summary = drawSummary(options.detail, g.devices.size());
+
+  // Drawn nodes: every device, or in a summary one per top-level instance
+  // (a top-level device stands for itself). In order of first device.
+  std::vector<DotNode> nodes;
+  std::vector<unsigned> nodeOf(g.devices.size());
+  {
+    std::map<std::string, unsigned> byName; // Lookups only.
+    for (unsigned i = 0, n = g.devices.size(); i != n; ++i) {
+      const TopoDevice &d = g.devices[i];
+      bool collapse = summary && !d.group.empty();
+      std::string name = collapse ? d.group : d.name;
+      auto [it, inserted] = byName.try_emplace(name, nodes.size());
+      if (inserted) {
+        DotNode node;
+        node.name = name;
+        node.firstDevice = i;
+        node.instance = collapse;
+        node.parent = collapse ? "" : d.group;
+        node.array = arrayOf(name);
+        nodes.push_back(std::move(node));
+      }
+      nodeOf[i] = it->second;
+      DotNode &node = nodes[it->second];
+      ++node.devices;
+      auto kc = llvm::find_if(node.kindCounts,
+                              [&](const auto &k) { return k.first == d.kind; });
+      if (kc == node.kindCounts.end())
+        node.kindCounts.push_back({d.kind, 1});
+      else
+        ++kc->second;
+    }
+  }
+
+  // The modeled arcs between two drawn nodes, per ordered pair.
+  std::map<std::pair<unsigned, unsigned>, Bundle> bundles;
+  std::vector<unsigned> selfLoops;
+  for (unsigned i = 0, e = g.arcs.size(); i != e; ++i) {
+    const TopoArc &a = g.arcs[i];
+    if (a.measured)
+      continue;
+    unsigned u = nodeOf[a.from], v = nodeOf[a.to];
+    if (u == v) {
+      if (!summary)
+        selfLoops.push_back(i);
+      continue;
+    }
+    Bundle &b = bundles[{u, v}];
+    b.bandwidths.push_back(a.bandwidth);
+    b.highlighted += highlighted[i];
+  }
+  for (auto &entry : bundles)
+    llvm::sort(entry.second.bandwidths);
+
+  // Arrays (nodes that differ in their last index only, "gpu[0..7]") linked
+  // each to each by symmetric links become one edge between two boxes; in
+  // full detail only if the links are all in the bisection cut or none.
+  std::vector<std::vector<unsigned>> arrays; // Members, ascending.
+  std::vector<unsigned> arrayOfNode(nodes.size());
+  {
+    std::map<std::pair<std::string, std::string>, unsigned> byKey;
+    for (unsigned n = 0; n < nodes.size(); ++n) {
+      auto [it, inserted] = byKey.try_emplace(
+          {nodes[n].parent, nodes[n].array}, arrays.size());
+      if (inserted)
+        arrays.emplace_back();
+      arrays[it->second].push_back(n);
+      arrayOfNode[n] = it->second;
+    }
+  }
+  std::set<std::pair<unsigned, unsigned>> drawnPairs; // Node pairs, u < v.
+  std::vector<ArrayEdge> arrayEdges;
+  std::vector<bool> boxed(arrays.size(), false);
+  for (unsigned x = 0; x < arrays.size(); ++x)
+    for (unsigned y = x + 1; y < arrays.size(); ++y) {
+      const auto &ax = arrays[x], &ay = arrays[y];
+      if (ax.size() < 2 && ay.size() < 2)
+        continue;
+      ArrayEdge edge{x, y};
+      bool complete = true;
+      for (unsigned a : ax) {
+        for (unsigned b : ay) {
+          auto fwd = bundles.find({a, b}), bwd = bundles.find({b, a});
+          // Symmetric, and red all over or nowhere.
+          if (fwd == bundles.end() || bwd == bundles.end() ||
+              !(fwd->second == bwd->second)) {
+            complete = false;
+            break;
+          }
+          // A link is red if either of its arcs crosses the cut.
+          // Drawn in full, which links are cut stays visible: all or none.
+          unsigned red = std::max(fwd->second.highlighted,
+                                  bwd->second.highlighted);
+          if (!summary && edge.links != 0 &&
+              (red != 0) != (edge.highlighted != 0)) {
+            complete = false;
+            break;
+          }
+          edge.highlighted += red;
+          for (double bw : fwd->second.bandwidths)
+            edge.add(bw);
+        }
+        if (!complete)
+          break;
+      }
+      if (!complete)
+        continue;
+      for (unsigned a : ax)
+        for (unsigned b : ay)
+          drawnPairs.insert({std::min(a, b), std::max(a, b)});
+      boxed[x] = ax.size() > 1;
+      boxed[y] = ay.size() > 1;
+      arrayEdges.push_back(edge);
+    }
 
   os << "digraph topology {\n";
-  os << "  graph [rankdir=LR, fontname=\"Helvetica\"];\n";
+  os << "  graph [rankdir=LR, fontname=\"Helvetica\", compound=true";
+  if (summary)
+    os << ", label=" << quote(std::to_string(g.devices.size()) +
+                             " devices drawn as one node per instance "
+                             "(--dot-detail=full draws every device)")
+       << ", labelloc=t";
+  os << "];\n";
   os << "  node [fontname=\"Helvetica\", fontsize=10];\n";
   os << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
 
-  // Clusters in order of first appearance, then the top-level devices.
-  std::vector<std::string> groups = g.groups();
-  llvm::StringMap<unsigned> clusterOf; // Lookups only.
-  for (unsigned c = 0, e = groups.size(); c != e; ++c)
-    clusterOf[groups[c]] = c;
-  std::vector<std::vector<unsigned>> members(groups.size());
-  for (unsigned i = 0, n = g.devices.size(); i != n; ++i)
-    if (!g.devices[i].group.empty())
-      members[clusterOf.lookup(g.devices[i].group)].push_back(i);
-  for (unsigned c = 0, e = groups.size(); c != e; ++c) {
+  // Instance clusters in order of first appearance, boxed arrays inside
+  // them, then the top-level nodes.
+  std::vector<std::string> parents;
+  for (const DotNode &n : nodes)
+    if (!n.parent.empty() && !llvm::is_contained(parents, n.parent))
+      parents.push_back(n.parent);
+  auto writeMembers = [&](llvm::StringRef parent, llvm::StringRef indent) {
+    for (unsigned x = 0; x < arrays.size(); ++x) {
+      if (nodes[arrays[x].front()].parent != parent)
+        continue;
+      std::string inner = indent.str();
+      if (boxed[x]) {
+        os << indent << "subgraph cluster_a" << x << " {\n";
+        os << indent << "  label=" << quote(arrayLabel(nodes, arrays[x]))
+           << ";\n";
+        os << indent << "  style=rounded;\n";
+        inner += "  ";
+      }
+      for (unsigned n : arrays[x])
+        writeDotNode(os, n, nodes[n], g, inner);
+      if (boxed[x])
+        os << indent << "}\n";
+    }
+  };
+  for (unsigned c = 0, e = parents.size(); c != e; ++c) {
     os << "  subgraph cluster_" << c << " {\n";
-    os << "    label=" << quote(groups[c]) << ";\n";
-    for (unsigned i : members[c])
-      writeDotNode(os, i, g.devices[i], "    ");
+    os << "    label=" << quote(parents[c]) << ";\n";
+    writeMembers(parents[c], "    ");
     os << "  }\n";
   }
-  for (unsigned i = 0, n = g.devices.size(); i != n; ++i)
-    if (g.devices[i].group.empty())
-      writeDotNode(os, i, g.devices[i], "  ");
+  writeMembers("", "  ");
 
-  // Pair each arc with the first later unpaired opposite arc that draws the
-  // same; std::map keeps the lookups ordered.
-  std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> byEnds;
-  for (unsigned i = 0, e = g.arcs.size(); i != e; ++i)
-    byEnds[{g.arcs[i].from, g.arcs[i].to}].push_back(i);
-  std::vector<bool> drawn(g.arcs.size(), false);
-  for (unsigned i = 0, e = g.arcs.size(); i != e; ++i) {
-    const TopoArc &a = g.arcs[i];
-    if (drawn[i] || (a.measured && !options.showMeasured))
-      continue;
-    drawn[i] = true;
-    bool both = false;
-    auto it = byEnds.find({a.to, a.from});
-    if (a.from != a.to && it != byEnds.end()) {
-      for (unsigned j : it->second) {
-        const TopoArc &b = g.arcs[j];
-        if (j <= i || drawn[j] || b.bandwidth != a.bandwidth ||
-            b.measured != a.measured || highlighted[j] != highlighted[i])
-          continue;
-        drawn[j] = true;
-        both = true;
-        break;
-      }
+  bool anyRed = false, anyBoxEdge = !arrayEdges.empty(), anyDashed = false;
+  for (const ArrayEdge &e : arrayEdges) {
+    const auto &ax = arrays[e.x], &ay = arrays[e.y];
+    os << "  n" << ax.front() << " -> n" << ay.front()
+       << " [label=" << quote(e.label()) << ", dir=both";
+    if (ax.size() > 1)
+      os << ", ltail=cluster_a" << e.x;
+    if (ay.size() > 1)
+      os << ", lhead=cluster_a" << e.y;
+    os << ", penwidth=2";
+    if (e.highlighted) {
+      os << ", color=red, fontcolor=red";
+      anyRed = true;
     }
-    std::string label = formatBandwidth(a.bandwidth);
-    if (a.measured)
-      label = "attained " + label;
-    os << "  n" << a.from << " -> n" << a.to << " [label=" << quote(label);
-    if (both)
-      os << ", dir=both";
-    if (a.measured)
-      os << ", style=dashed, constraint=false";
-    if (highlighted[i])
-      os << ", color=red, fontcolor=red, penwidth=2";
     os << "];\n";
   }
+
+  // The other node pairs, in order of their first arc: one edge with
+  // dir=both when both directions carry the same links, else one each.
+  auto writeBundle = [&](unsigned u, unsigned v, const Bundle &b, bool both) {
+    std::string label = b.label();
+    if (b.highlighted && b.highlighted < b.bandwidths.size())
+      label += "\n" + std::to_string(b.highlighted) + " in the cut";
+    os << "  n" << u << " -> n" << v << " [label=" << quote(label);
+    if (both)
+      os << ", dir=both";
+    if (b.highlighted) {
+      os << ", color=red, fontcolor=red, penwidth=2";
+      anyRed = true;
+    }
+    os << "];\n";
+  };
+  for (unsigned i = 0, e = g.arcs.size(); i != e; ++i) {
+    const TopoArc &a = g.arcs[i];
+    if (a.measured)
+      continue;
+    unsigned u = nodeOf[a.from], v = nodeOf[a.to];
+    if (u == v)
+      continue;
+    std::pair<unsigned, unsigned> key = {std::min(u, v), std::max(u, v)};
+    if (!drawnPairs.insert(key).second)
+      continue;
+    auto fwd = bundles.find({u, v}), bwd = bundles.find({v, u});
+    if (bwd != bundles.end() && fwd->second == bwd->second) {
+      // One edge for both directions, red if either crosses the cut.
+      Bundle both = fwd->second;
+      both.highlighted =
+          std::max(fwd->second.highlighted, bwd->second.highlighted);
+      writeBundle(u, v, both, true);
+      continue;
+    }
+    writeBundle(u, v, fwd->second, false);
+    if (bwd != bundles.end())
+      writeBundle(v, u, bwd->second, false);
+  }
+  for (unsigned i : selfLoops) {
+    Bundle b;
+    b.bandwidths.push_back(g.arcs[i].bandwidth);
+    b.highlighted = highlighted[i];
+    writeBundle(nodeOf[g.arcs[i].from], nodeOf[g.arcs[i].to], b, false);
+  }
+  if (options.showMeasured && !summary)
+    for (const TopoArc &a : g.arcs) {
+      if (!a.measured)
+        continue;
+      anyDashed = true;
+      os << "  n" << nodeOf[a.from] << " -> n" << nodeOf[a.to]
+         << " [label=" << quote("attained " + formatBandwidth(a.bandwidth))
+         << ", style=dashed, constraint=false];\n";
+    }
+
+  // What the styles mean, when they are used.
+  std::string legend;
+  if (anyRed)
+    legend += "red: links in the bisection cut of the " +
+              (r->matrixKind.empty() ? std::string("devices")
+                                     : r->matrixKind + " devices") +
+              " (either direction)\n";
+  if (anyBoxEdge)
+    legend += "edge between boxes: every member of one linked to every "
+              "member of the other\n";
+  if (anyDashed)
+    legend += "dashed: measured (attained) bandwidth, not a link\n";
+  if (llvm::any_of(bundles, [](const auto &b) {
+        return b.second.bandwidths.size() > 1;
+      }))
+    legend += "n x B: n parallel links of B each\n";
+  if (!legend.empty())
+    os << "  legend [shape=note, fontsize=9, label=" << quote(legend)
+       << "];\n";
   os << "}\n";
 }

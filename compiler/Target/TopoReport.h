@@ -12,6 +12,7 @@
 
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Analysis/TopoGraph.h"
+#include "compiler/Target/DotDetail.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace sluice::target {
@@ -34,12 +35,17 @@ struct TopoDotOptions {
   /// Draw the arcs of the bisection cut (both directions) in red; needs
   /// analysis results.
   bool highlightBisection = true;
+  /// Every device, or one node per top-level instance (see DotDetail.h).
+  DotDetail detail = DotDetail::Auto;
 };
 
-/// Writes a Graphviz digraph: one node per device shaped by its kind, one
-/// cluster per group, one edge per modeled arc labelled with its bandwidth;
-/// a pair of opposite arcs with equal bandwidth (and equal highlighting) is
-/// drawn once with dir=both. `r` may be null.
+/// Writes a Graphviz digraph: one node per device shaped by its kind (in a
+/// summary, one per top-level instance), one cluster per group, and one
+/// edge per pair of nodes that are linked, labelled with the bandwidth of
+/// its links ("50 GB/s", "4 x 25 GB/s"), with dir=both when both directions
+/// carry the same links. Two arrays linked each to each ("gpu[0..7]" and
+/// "nvswitch[0..5]") are boxed and joined by one edge. A legend says what
+/// red, dashed and boxed edges mean when they are drawn. `r` may be null.
 void writeTopoDot(llvm::raw_ostream &os, const analysis::TopoGraph &g,
                   const analysis::TopoAnalysisResult *r = nullptr,
                   const TopoDotOptions &options = {});

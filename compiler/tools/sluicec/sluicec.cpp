@@ -96,6 +96,31 @@ static cl::opt<std::string> matrixKind(
     cl::desc("Device kind of the pairwise bandwidth matrix (default gpu)"),
     cl::init("gpu"), cl::cat(sluiceCategory));
 
+static cl::opt<analysis::TopoAnalysisOptions::MaxFlow> maxFlowMode(
+    "max-flow",
+    cl::desc("Max-flow bandwidth per pair in --emit=report (default: auto, "
+             "for matrices of at most 128 devices)"),
+    cl::init(analysis::TopoAnalysisOptions::MaxFlow::Auto),
+    cl::values(clEnumValN(analysis::TopoAnalysisOptions::MaxFlow::Auto, "auto",
+                          "up to 128 matrix devices"),
+               clEnumValN(analysis::TopoAnalysisOptions::MaxFlow::Always,
+                          "always", "whatever the matrix size"),
+               clEnumValN(analysis::TopoAnalysisOptions::MaxFlow::Never,
+                          "never", "widest paths only")),
+    cl::cat(sluiceCategory));
+
+static cl::opt<target::DotDetail> dotDetail(
+    "dot-detail",
+    cl::desc("Pictures (--format=dot|svg): draw every device, or one node "
+             "per instance (default: auto, summary above 64 devices)"),
+    cl::init(target::DotDetail::Auto),
+    cl::values(clEnumValN(target::DotDetail::Auto, "auto",
+                          "summary above 64 devices"),
+               clEnumValN(target::DotDetail::Full, "full", "every device"),
+               clEnumValN(target::DotDetail::Summary, "summary",
+                          "one node per top-level instance")),
+    cl::cat(sluiceCategory));
+
 static cl::list<std::string> cutSpecs(
     "cut",
     cl::desc("Add a min-cut between two device sets, A/B, each 'all', "
@@ -206,6 +231,13 @@ static void writeOneSvg(llvm::StringRef text, llvm::raw_ostream &os) {
     y += svgLength(doc, "height");
   }
   os << "</svg>\n";
+}
+
+/// The picture options the command line asks for.
+static target::TopoDotOptions dotOptions() {
+  target::TopoDotOptions o;
+  o.detail = dotDetail;
+  return o;
 }
 
 /// Renders DOT to SVG with Graphviz's `dot`.
@@ -332,13 +364,13 @@ static int emitPlan(Compilation &compilation, llvm::raw_ostream &os) {
   case ReportFormat::Json:
     return mlir::failed(plan::writePlanJSON(os, module, *graph)) ? 1 : 0;
   case ReportFormat::Dot:
-    return mlir::failed(plan::writePlanDot(os, module, *graph)) ? 1 : 0;
+    return mlir::failed(plan::writePlanDot(os, module, *graph, dotDetail)) ? 1 : 0;
   case ReportFormat::Trace:
     return mlir::failed(plan::writePlanTrace(os, module, *graph)) ? 1 : 0;
   case ReportFormat::Svg: {
     std::string dotText;
     llvm::raw_string_ostream dotOs(dotText);
-    if (mlir::failed(plan::writePlanDot(dotOs, module, *graph)))
+    if (mlir::failed(plan::writePlanDot(dotOs, module, *graph, dotDetail)))
       return 1;
     return mlir::failed(renderSvg(dotText, os)) ? 1 : 0;
   }
@@ -473,6 +505,11 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
   }
   analysis::TopoAnalysisOptions options;
   options.matrixKind = matrixKind;
+  // Pictures do not show the pair matrix's max-flows.
+  options.maxFlow =
+      reportFormat == ReportFormat::Dot || reportFormat == ReportFormat::Svg
+          ? analysis::TopoAnalysisOptions::MaxFlow::Never
+          : maxFlowMode.getValue();
   for (const std::string &spec : cutSpecs) {
     analysis::CutRequest req;
     if (!parseCut(*graph, spec, req))
@@ -488,12 +525,12 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
     target::writeTopoJSON(os, *graph, result);
     return 0;
   case ReportFormat::Dot:
-    target::writeTopoDot(os, *graph, &result);
+    target::writeTopoDot(os, *graph, &result, dotOptions());
     return 0;
   case ReportFormat::Svg: {
     std::string dotText;
     llvm::raw_string_ostream dotOs(dotText);
-    target::writeTopoDot(dotOs, *graph, &result);
+    target::writeTopoDot(dotOs, *graph, &result, dotOptions());
     return mlir::failed(renderSvg(dotText, os)) ? 1 : 0;
   }
   case ReportFormat::Mlir:

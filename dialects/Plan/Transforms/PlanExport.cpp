@@ -3,6 +3,7 @@
 
 #include "compiler/Analysis/JSONNumbers.h"
 #include "compiler/Analysis/TraceEvents.h"
+#include "compiler/Target/DotDetail.h"
 #include "dialects/Plan/Transforms/PlanFlow.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Format.h"
@@ -175,10 +176,15 @@ LogicalResult plan::writePlanJSON(llvm::raw_ostream &os, ModuleOp module,
   return success(ok);
 }
 
-/// Escapes a string for a DOT double-quoted ID.
+/// Escapes a string for a DOT double-quoted ID; a newline becomes DOT's
+/// centred line break.
 static std::string dotQuote(llvm::StringRef s) {
   std::string out = "\"";
   for (char c : s) {
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
     if (c == '"' || c == '\\')
       out += '\\';
     out += c;
@@ -186,8 +192,46 @@ static std::string dotQuote(llvm::StringRef s) {
   return out + "\"";
 }
 
+/// The highest summed rate of `segments` at any moment. Segment ends and
+/// starts less than `eps` apart count as simultaneous, with the ends first,
+/// so a path that hands over to the next one does not add a spike of both.
+static double peakRate(std::vector<flow::RateSegment> segments, double eps) {
+  // (time, rate change), ends (negative changes) before starts.
+  std::vector<std::pair<double, double>> events;
+  for (const flow::RateSegment &seg : segments) {
+    if (!(seg.rate > 0) || !(seg.end > seg.start))
+      continue;
+    events.push_back({seg.start, seg.rate});
+    events.push_back({seg.end, -seg.rate});
+  }
+  std::sort(events.begin(), events.end());
+  double current = 0, peak = 0;
+  for (size_t i = 0, e = events.size(); i != e;) {
+    // One batch: every event within eps of the first one.
+    double t0 = events[i].first;
+    double ends = 0, starts = 0;
+    for (; i != e && events[i].first - t0 <= eps; ++i)
+      (events[i].second < 0 ? ends : starts) += events[i].second;
+    current += ends + starts;
+    peak = std::max(peak, current);
+  }
+  return peak;
+}
+
+namespace {
+/// One drawn edge: the network arcs it stands for and what they carried.
+struct DotEdge {
+  unsigned from, to;
+  unsigned arcs = 0;
+  double capacity = 0;
+  double bytes = 0;
+  std::vector<flow::RateSegment> segments;
+};
+} // namespace
+
 LogicalResult plan::writePlanDot(llvm::raw_ostream &os, ModuleOp module,
-                                 const analysis::TopoGraph &graph) {
+                                 const analysis::TopoGraph &graph,
+                                 target::DotDetail detail) {
   PlanNetwork pn = buildPlanNetwork(graph);
   for (ScheduleOp op : module.getOps<ScheduleOp>()) {
     auto s = scheduleFromIR(op, pn);
@@ -195,36 +239,148 @@ LogicalResult plan::writePlanDot(llvm::raw_ostream &os, ModuleOp module,
       op.emitError() << llvm::toString(s.takeError());
       return failure();
     }
-    // Rate per arc: the sum of the average rates of the paths over it.
-    std::map<unsigned, double> rate;
+    // The rate over time of each arc: the segments of the paths over it.
+    std::vector<std::vector<const flow::RateSegment *>> segmentsOf(
+        pn.net.numArcs());
     std::vector<bool> used(pn.net.numNodes(), false);
+    unsigned usedCount = 0;
     for (const flow::DemandRoute &r : s->routes)
       for (const flow::PathFlow &p : r.paths)
         for (unsigned a : p.arcs) {
-          rate[a] += p.rate;
-          used[pn.net.arcs[a].from] = used[pn.net.arcs[a].to] = true;
+          for (const flow::RateSegment &seg : p.segments)
+            segmentsOf[a].push_back(&seg);
+          for (unsigned n : {pn.net.arcs[a].from, pn.net.arcs[a].to})
+            if (!used[n]) {
+              used[n] = true;
+              ++usedCount;
+            }
         }
+
+    // Drawn nodes: every used device, or in a summary its top-level
+    // instance (its group), and the members of a top-level array together
+    // ("leaf[*]" for leaf[0] ... leaf[7]).
+    bool summary = target::drawSummary(detail, usedCount);
+    std::vector<std::string> nodeNames;
+    std::map<std::string, unsigned> nodeIndex;
+    std::vector<unsigned> nodeDevices;
+    std::vector<unsigned> nodeOf(pn.net.numNodes(), ~0u);
+    for (unsigned n = 0; n < pn.net.numNodes(); ++n) {
+      if (!used[n])
+        continue;
+      std::string name = pn.net.nodes[n];
+      if (summary && !graph.devices[n].group.empty())
+        name = graph.devices[n].group;
+      else if (summary && llvm::StringRef(name).ends_with("]"))
+        name = name.substr(0, name.rfind('[')) + "[*]";
+      auto [it, inserted] = nodeIndex.try_emplace(name, nodeNames.size());
+      if (inserted) {
+        nodeNames.push_back(name);
+        nodeDevices.push_back(0);
+      }
+      nodeOf[n] = it->second;
+      ++nodeDevices[it->second];
+    }
+
+    // Drawn edges, in order of their first arc; arcs inside one instance
+    // of a summary are not drawn. Every arc between two drawn nodes counts
+    // towards the capacity, used or not.
+    std::vector<DotEdge> edges;
+    std::map<std::pair<unsigned, unsigned>, unsigned> edgeIndex;
+    for (unsigned a = 0; a < pn.net.numArcs(); ++a) {
+      const flow::FlowArc &arc = pn.net.arcs[a];
+      unsigned u = nodeOf[arc.from], v = nodeOf[arc.to];
+      if (u == ~0u || v == ~0u || u == v)
+        continue;
+      if (!summary && segmentsOf[a].empty())
+        continue;
+      auto [it, inserted] = edgeIndex.try_emplace({u, v}, edges.size());
+      if (inserted)
+        edges.push_back(DotEdge{u, v});
+      DotEdge &e = edges[it->second];
+      ++e.arcs;
+      e.capacity += arc.capacity;
+      e.bytes += s->arcs[a].bytes;
+      for (const flow::RateSegment *seg : segmentsOf[a])
+        e.segments.push_back(*seg);
+    }
+
     os << "digraph " << dotQuote(op.getSymName()) << " {\n";
     std::string title;
     llvm::raw_string_ostream titleOs(title);
     titleOs << op.getSymName() << " on " << op.getTopology() << ": makespan "
             << llvm::format("%.4g", s->makespan) << " s (" << op.getMethod()
             << ")";
+    if (summary)
+      titleOs << "\none node per instance; edges sum the links between two "
+                 "instances";
     os << "  label=" << dotQuote(title)
        << ";\n  labelloc=t;\n  rankdir=LR;\n  node [shape=box];\n";
-    for (unsigned n = 0; n < pn.net.numNodes(); ++n)
-      if (used[n])
-        os << "  " << dotQuote(pn.net.nodes[n]) << ";\n";
-    for (const auto &[a, r] : rate) {
-      const flow::FlowArc &arc = pn.net.arcs[a];
-      std::string label = formatRate(r);
-      double util = s->arcs[a].utilisation;
-      os << "  " << dotQuote(pn.net.nodes[arc.from]) << " -> "
-         << dotQuote(pn.net.nodes[arc.to])
-         << " [label=" << dotQuote(label + " / " + formatRate(arc.capacity))
-         << ", penwidth=" << llvm::format("%.2f", 1 + 4 * std::min(1.0, util))
-         << (s->arcs[a].saturated ? ", color=red" : "") << "];\n";
+    for (unsigned n = 0; n < nodeNames.size(); ++n) {
+      os << "  " << dotQuote(nodeNames[n]);
+      if (summary && nodeDevices[n] > 1)
+        os << " [label="
+           << dotQuote(nodeNames[n] + "\n" + std::to_string(nodeDevices[n]) +
+                       " devices used")
+           << "]";
+      os << ";\n";
     }
+    // Average over the makespan (utilisation x capacity), and the highest
+    // rate at any moment; both within the capacity.
+    double eps = 1e-9 * s->makespan;
+    struct Drawn {
+      std::string rates, capacity;
+      double util = 0;
+    };
+    std::vector<Drawn> drawn(edges.size());
+    for (unsigned i = 0; i < edges.size(); ++i) {
+      const DotEdge &e = edges[i];
+      double avg = s->makespan > 0 ? e.bytes / s->makespan : 0;
+      drawn[i].rates = "avg " + formatRate(avg) + ", peak " +
+                       formatRate(peakRate(e.segments, eps));
+      drawn[i].capacity = "of " + formatRate(e.capacity);
+      if (e.arcs > 1)
+        drawn[i].capacity += " (" + std::to_string(e.arcs) + " links)";
+      drawn[i].util = e.capacity > 0 ? avg / e.capacity : 0;
+    }
+    // An edge whose opposite carries the same rates over the same capacity
+    // is drawn once, with dir=both and "each way".
+    bool anySaturated = false, anyBoth = false;
+    std::vector<bool> done(edges.size(), false);
+    for (unsigned i = 0; i < edges.size(); ++i) {
+      const DotEdge &e = edges[i];
+      if (done[i] || e.bytes <= 0)
+        continue;
+      done[i] = true;
+      bool both = false;
+      auto rev = edgeIndex.find({e.to, e.from});
+      if (rev != edgeIndex.end() && !done[rev->second] &&
+          edges[rev->second].bytes > 0 &&
+          drawn[rev->second].rates == drawn[i].rates &&
+          drawn[rev->second].capacity == drawn[i].capacity) {
+        done[rev->second] = true;
+        both = anyBoth = true;
+      }
+      double util = drawn[i].util;
+      bool saturated = util >= 1 - 1e-6;
+      anySaturated |= saturated;
+      std::string label = drawn[i].rates + (both ? " each way" : "") + "\n" +
+                          drawn[i].capacity;
+      os << "  " << dotQuote(nodeNames[e.from]) << " -> "
+         << dotQuote(nodeNames[e.to]) << " [label=" << dotQuote(label)
+         << (both ? ", dir=both" : "")
+         << ", penwidth=" << llvm::format("%.2f", 1 + 4 * std::min(1.0, util))
+         << (saturated ? ", color=red" : "") << "];\n";
+    }
+    // What the labels and colours mean.
+    std::string legend = "avg: bytes over the makespan\n"
+                         "peak: the highest rate at any moment\n"
+                         "of: the capacity; pen width: avg / capacity\n";
+    if (anyBoth)
+      legend += "each way: the same in both directions\n";
+    if (anySaturated)
+      legend += "red: saturated (avg = capacity)\n";
+    os << "  legend [shape=note, fontsize=9, label=" << dotQuote(legend)
+       << "];\n";
     os << "}\n";
   }
   return success();

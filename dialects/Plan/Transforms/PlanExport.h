@@ -7,7 +7,10 @@
 //    "moment_makespan", "chunk_bytes", "schedule": <the flow library's
 //    schedule JSON with its chunk timeline>}]};
 //  - DOT: one digraph per schedule, an edge per link that carries data,
-//    labelled with its rate ("12.5 GB/s") and utilisation;
+//    labelled with its average rate over the makespan, its peak rate at
+//    any moment and its capacity; above kDotSummaryDevices used devices
+//    (or when asked) one node per top-level instance, the links between
+//    two instances merged into one edge;
 //  - trace: Chrome/Perfetto trace-event JSON, one process per schedule, one
 //    track (thread) per transfer path, an "X" event per chunk.
 // Output is a deterministic function of the IR.
@@ -17,6 +20,7 @@
 #define SLUICE_DIALECTS_PLAN_TRANSFORMS_PLANEXPORT_H
 
 #include "compiler/Analysis/TopoGraph.h"
+#include "compiler/Target/DotDetail.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/Support/raw_ostream.h"
@@ -27,8 +31,10 @@ namespace sluice::plan {
 /// fit the topology graph.
 mlir::LogicalResult writePlanJSON(llvm::raw_ostream &os, mlir::ModuleOp module,
                                   const analysis::TopoGraph &graph);
-mlir::LogicalResult writePlanDot(llvm::raw_ostream &os, mlir::ModuleOp module,
-                                 const analysis::TopoGraph &graph);
+mlir::LogicalResult
+writePlanDot(llvm::raw_ostream &os, mlir::ModuleOp module,
+             const analysis::TopoGraph &graph,
+             target::DotDetail detail = target::DotDetail::Auto);
 mlir::LogicalResult writePlanTrace(llvm::raw_ostream &os, mlir::ModuleOp module,
                                    const analysis::TopoGraph &graph);
 /// A terminal table per schedule (PlanTable.cpp): makespan against the lower

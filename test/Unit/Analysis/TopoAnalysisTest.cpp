@@ -482,6 +482,182 @@ TEST(TopoAnalysisRandom, MinCutMatchesBruteForce) {
   EXPECT_GT(nontrivial, 100u);
 }
 
+/// Gives each "nic" of `g` a random line rate from the bandwidth classes
+/// (or none), so that some paths are limited by a NIC.
+void addNicRates(std::mt19937 &rng, TopoGraph &g) {
+  static const double classes[] = {1, 2, 3, 5, 8};
+  for (unsigned v = 0, n = g.devices.size(); v < n; ++v)
+    if (g.devices[v].kind == "nic" && rng() % 4 != 0)
+      g.addQuantity(v, "bandwidth", classes[rng() % 5] * GBps,
+                    Dim::bandwidth());
+}
+
+/// `g` with every device that has a through-rate split into "in" (the
+/// device's index) and "out" (appended) joined by an arc of that rate:
+/// the textbook reduction of node capacities to arc capacities, built by
+/// hand as the oracle for computeMaxFlowRow.
+TopoGraph splitNics(const TopoGraph &g, std::vector<unsigned> &outHalf) {
+  TopoGraph h;
+  unsigned n = g.devices.size();
+  for (unsigned v = 0; v < n; ++v)
+    h.addDevice(g.devices[v].name, "gpu");
+  outHalf.resize(n);
+  for (unsigned v = 0; v < n; ++v) {
+    outHalf[v] = v;
+    if (std::optional<double> rate = g.devices[v].throughRate()) {
+      outHalf[v] = h.addDevice(g.devices[v].name + ".out", "gpu");
+      h.addLink(v, outHalf[v], *rate, 0, false);
+    }
+  }
+  for (const TopoArc &a : g.arcs)
+    if (!a.measured && a.from != a.to)
+      h.addLink(outHalf[a.from], a.to, a.bandwidth, 0, false);
+  return h;
+}
+
+TEST(TopoAnalysisRandom, PairMaxFlowMatchesBruteForceCut) {
+  unsigned limited = 0, wider = 0;
+  for (unsigned seed = 1; seed <= 150; ++seed) {
+    std::mt19937 rng(seed);
+    unsigned n = 2 + rng() % 6;
+    TopoGraph g = randomGraph(rng, n, rng() % (3 * n));
+    addNicRates(rng, g);
+    std::vector<unsigned> outHalf;
+    TopoGraph h = splitNics(g, outHalf);
+    std::vector<unsigned> all(n);
+    for (unsigned i = 0; i < n; ++i)
+      all[i] = i;
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    PairMatrix m = computePairMatrix(g, all, /*maxFlow=*/true);
+    ASSERT_TRUE(m.hasMaxFlow);
+    for (unsigned s = 0; s < n; ++s)
+      for (unsigned t = 0; t < n; ++t) {
+        const PairMetrics &cell = m.at(s, t);
+        ASSERT_TRUE(cell.maxFlow.has_value());
+        if (s == t) {
+          EXPECT_TRUE(std::isinf(*cell.maxFlow));
+          continue;
+        }
+        // The flow starts at the source's in-half, ends at the sink's
+        // out-half: both rates count.
+        double expected = bruteForceCut(h, {s}, {outHalf[t]}).capacity;
+        EXPECT_NEAR(*cell.maxFlow, expected, 1e-6 * (1 + expected))
+            << s << " -> " << t;
+        // Without NICs in the way the max flow is the single-pair min cut.
+        if (outHalf == all) {
+          EXPECT_EQ(*cell.maxFlow, computeMinCut(g, {s}, {t}).capacity);
+        }
+        // Never below the widest path, which is one of its routes.
+        if (cell.reachable) {
+          EXPECT_GE(*cell.maxFlow, cell.bandwidth * (1 - 1e-12));
+        }
+        limited += outHalf != all && expected > 0;
+        wider += *cell.maxFlow > cell.bandwidth * (1 + 1e-9);
+      }
+  }
+  EXPECT_GT(limited, 50u);
+  EXPECT_GT(wider, 50u);
+}
+
+TEST(TopoAnalysisRandom, WidestPathRespectsNicRates) {
+  unsigned capped = 0;
+  for (unsigned seed = 1; seed <= 150; ++seed) {
+    std::mt19937 rng(seed);
+    unsigned n = 2 + rng() % 6;
+    TopoGraph g = randomGraph(rng, n, rng() % (3 * n));
+    addNicRates(rng, g);
+    auto rate = [&](unsigned v) {
+      return g.devices[v].throughRate().value_or(
+          std::numeric_limits<double>::infinity());
+    };
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    for (unsigned s = 0; s < n; ++s) {
+      WidestPathTree t = computeWidestPaths(g, s);
+      for (unsigned d = 0; d < n; ++d) {
+        if (d == s)
+          continue;
+        // Every simple path's bottleneck over its arcs and its devices.
+        std::vector<std::vector<unsigned>> paths;
+        std::vector<bool> onPath(n, false);
+        std::vector<unsigned> path;
+        onPath[s] = true;
+        allSimplePaths(g, s, d, onPath, path, paths);
+        double widest = 0;
+        for (const auto &p : paths) {
+          double b = rate(s);
+          for (unsigned ai : p)
+            b = std::min({b, g.arcs[ai].bandwidth, rate(g.arcs[ai].to)});
+          widest = std::max(widest, b);
+        }
+        EXPECT_EQ(t.bandwidth[d], widest) << s << " -> " << d;
+        capped += bruteForce(g, s, d).widest > widest;
+      }
+    }
+  }
+  EXPECT_GT(capped, 20u);
+}
+
+TEST(TopoAnalysis, MaxFlowCountsParallelSwitches) {
+  // Two GPUs, each with 112.5 GB/s to each of four switch chips (a DGX
+  // H100 drawn with its NVSwitches): one path carries 112.5 GB/s, all four
+  // 450 GB/s.
+  TopoGraph g;
+  unsigned g0 = g.addDevice("gpu[0]", "gpu");
+  unsigned g1 = g.addDevice("gpu[1]", "gpu");
+  for (unsigned k = 0; k < 4; ++k) {
+    unsigned sw = g.addDevice("nvswitch[" + std::to_string(k) + "]", "switch");
+    g.addLink(g0, sw, 112.5 * GBps, 0, true, 2 * k);
+    g.addLink(g1, sw, 112.5 * GBps, 0, true, 2 * k + 1);
+  }
+  PairMatrix m = computePairMatrix(g, {g0, g1}, /*maxFlow=*/true);
+  EXPECT_EQ(m.at(0, 1).bandwidth, 112.5 * GBps);
+  EXPECT_EQ(m.at(0, 1).maxFlow, std::optional<double>(450 * GBps));
+  EXPECT_EQ(m.at(1, 0).maxFlow, std::optional<double>(450 * GBps));
+  // Without the flag the cells carry no max-flow.
+  PairMatrix plain = computePairMatrix(g, {g0, g1});
+  EXPECT_FALSE(plain.hasMaxFlow);
+  EXPECT_FALSE(plain.at(0, 1).maxFlow.has_value());
+}
+
+TEST(TopoAnalysis, NicRateLimitsPathsThroughIt) {
+  // gpu -> nic -> switch -> nic -> gpu over 100 GB/s links, NICs at
+  // 25 GB/s (200 Gb/s): both the widest path and the max flow are 25 GB/s.
+  TopoGraph g;
+  unsigned a = g.addDevice("a.gpu", "gpu");
+  unsigned na = g.addDevice("a.nic", "nic");
+  unsigned sw = g.addDevice("leaf", "switch");
+  unsigned nb = g.addDevice("b.nic", "nic");
+  unsigned b = g.addDevice("b.gpu", "gpu");
+  g.addQuantity(na, "bandwidth", 25 * GBps, Dim::bandwidth());
+  g.addQuantity(nb, "bandwidth", 25 * GBps, Dim::bandwidth());
+  g.addLink(a, na, 100 * GBps, 0, true, 0);
+  g.addLink(na, sw, 100 * GBps, 0, true, 1);
+  g.addLink(sw, nb, 100 * GBps, 0, true, 2);
+  g.addLink(nb, b, 100 * GBps, 0, true, 3);
+  PairMatrix m = computePairMatrix(g, {a, b}, /*maxFlow=*/true);
+  EXPECT_EQ(m.at(0, 1).bandwidth, 25 * GBps);
+  EXPECT_EQ(m.at(0, 1).maxFlow, std::optional<double>(25 * GBps));
+  // A NIC as an endpoint is limited by its own rate too.
+  EXPECT_EQ(computeMaxFlowRow(g, na, {sw}), std::vector<double>{25 * GBps});
+  EXPECT_EQ(computeWidestPaths(g, na).bandwidth[sw], 25 * GBps);
+}
+
+TEST(TopoAnalysis, UnknownLatencyPropagatesAlongThePath) {
+  TopoGraph g;
+  for (unsigned i = 0; i < 3; ++i)
+    g.addDevice("gpu[" + std::to_string(i) + "]", "gpu");
+  g.addLink(0, 1, 10 * GBps, 1 * us, true, 0);
+  unsigned unknown = g.addLink(1, 2, 10 * GBps, 0, true, 1);
+  g.arcs[unknown].latencyKnown = g.arcs[unknown + 1].latencyKnown = false;
+  PairMatrix m = computePairMatrix(g, {0, 1, 2});
+  EXPECT_TRUE(m.at(0, 0).latencyKnown);
+  EXPECT_TRUE(m.at(0, 1).latencyKnown);
+  EXPECT_EQ(m.at(0, 1).latency, 1 * us);
+  EXPECT_FALSE(m.at(0, 2).latencyKnown);
+  EXPECT_FALSE(m.at(1, 2).latencyKnown);
+  EXPECT_FALSE(m.at(2, 0).latencyKnown);
+}
+
 //===----------------------------------------------------------------------===//
 // Cuts and totals on a known topology
 //===----------------------------------------------------------------------===//

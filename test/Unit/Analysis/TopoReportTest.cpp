@@ -84,7 +84,12 @@ pairs (gpu, 2 devices):
   #0  box[0].gpu[0]
   #1  box[0].gpu[1]
 
-widest-path bandwidth (row -> column):
+widest-path bandwidth (the best single path, row -> column):
+            #0        #1
+  #0         -  450 GB/s
+  #1  450 GB/s         -
+
+max-flow bandwidth (all paths at once, row -> column):
             #0        #1
   #0         -  450 GB/s
   #1  450 GB/s         -
@@ -152,7 +157,7 @@ TEST(TopoReport, DotGolden) {
   TopoGraph g = tiny();
   TopoAnalysisResult r = analyzeTiny(g);
   const char *expected = R"(digraph topology {
-  graph [rankdir=LR, fontname="Helvetica"];
+  graph [rankdir=LR, fontname="Helvetica", compound=true];
   node [fontname="Helvetica", fontsize=10];
   edge [fontname="Helvetica", fontsize=9];
   subgraph cluster_0 {
@@ -164,6 +169,7 @@ TEST(TopoReport, DotGolden) {
   n0 -> n1 [label="450 GB/s", dir=both, color=red, fontcolor=red, penwidth=2];
   n1 -> n2 [label="25 GB/s"];
   n2 -> n1 [label="20 GB/s"];
+  legend [shape=note, fontsize=9, label="red: links in the bisection cut of the gpu devices (either direction)\n"];
 }
 )";
   EXPECT_EQ(dot(g, &r), expected);
@@ -200,10 +206,13 @@ TEST(TopoReport, DotPairsOnlyEqualOppositeArcs) {
       << out;
   EXPECT_NE(out.find("    n1 [label=\"y\", shape=folder"), std::string::npos)
       << out;
-  EXPECT_NE(out.find("  n0 -> n1 [label=\"5 GB/s\", dir=both];\n"
-                     "  n1 -> n0 [label=\"5 GB/s\"];\n"
+  // One direction has one link, the other two parallel ones: two edges.
+  EXPECT_NE(out.find("  n0 -> n1 [label=\"5 GB/s\"];\n"
+                     "  n1 -> n0 [label=\"2 x 5 GB/s\"];\n"
                      "  n1 -> n2 [label=\"1 GB/s\", dir=both];\n"
-                     "  n2 -> n2 [label=\"1 GB/s\"];\n}\n"),
+                     "  n2 -> n2 [label=\"1 GB/s\"];\n"
+                     "  legend [shape=note, fontsize=9, label=\"n x B: n "
+                     "parallel links of B each\\n\"];\n}\n"),
             std::string::npos)
       << out;
 }
@@ -239,8 +248,11 @@ TEST(TopoReport, JsonSnippets) {
                   R"("value_display":"160 GiB","devices":2})"))
       << out;
   EXPECT_TRUE(has(R"("matrix_kind":"gpu","matrix":{"devices":[0,1],)"
+                  R"("max_flow_skipped":null,)"
                   R"("pairs":[{"from":0,"to":1,"reachable":true,)"
-                  R"("bandwidth":450000000000,"bandwidth_display":"450 GB/s",)"
+                  R"("widest_path":450000000000,)"
+                  R"("widest_path_display":"450 GB/s",)"
+                  R"("max_flow":450000000000,"max_flow_display":"450 GB/s",)"
                   R"("latency":1e-06,"latency_display":"1 us","hops":1,)"
                   R"("path_hops":1,"attained":400000000000,)"
                   R"("attained_display":"400 GB/s"},)"))
