@@ -224,3 +224,37 @@ model.job @j "infer" @m on @box
 
 // expected-error@+1 {{tokens applies to infer jobs only}}
 model.job @j "finetune" @m on @box batch 8 attributes {tokens = 4 : i64}
+
+// -----
+
+// A second embedding after the first op.
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  // expected-error@+1 {{'model.embedding' op must be the first op of its model.transformer}}
+  model.embedding vocab 10 hidden 64 : f16
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+// A layer holds only norms, attention and MLPs.
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    // expected-error@+1 {{'builtin.unrealized_conversion_cast' op is not allowed in model.layers}}
+    %c = builtin.unrealized_conversion_cast to i64
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+// micro_batch splits a batch the job does not give.
+// expected-error@+1 {{'model.job' op micro_batch needs batch}}
+model.job @j "infer" @m on @box attributes {micro_batch = 2 : i64, tokens = 4 : i64}

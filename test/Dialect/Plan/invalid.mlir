@@ -227,3 +227,99 @@ plan.schedule @s on @t makespan(1.0) {
   // expected-error@+1 {{attribute 'tensor' failed to satisfy constraint: string attribute}}
   plan.transfer "a" -> "b" bytes(1.0) via ["a", "b"] rate(1.0) window(0.0, 1.0) chunks(1) {tensor = 3 : i64}
 }
+
+// -----
+
+// A demand set holds only plan.demand.
+plan.demands @d on @t {
+  plan.demand "transfer" 1.0 from ["gpu[0]"] to ["gpu[1]"]
+  // expected-error@+1 {{'builtin.unrealized_conversion_cast' op is not allowed in plan.demands}}
+  %c = builtin.unrealized_conversion_cast to i64
+}
+
+// -----
+
+// A job on a demand that is not a gather.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op only a 'gather' has a job}}
+  plan.demand "transfer" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt"}}
+}
+
+// -----
+
+// A gather job without item_bytes.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a gather job needs positive 'items' (i64) and 'item_bytes' (f64)}}
+  plan.demand "gather" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, access_file = "a.txt"}}
+}
+
+// -----
+
+// A gather job with both an access file and a graph.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a gather job needs exactly one of 'access_file' and 'graph'}}
+  plan.demand "gather" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt", graph = "g.txt", graph_format = "snap", fanout = array<i64: 10>}}
+}
+
+// -----
+
+// A sampled gather job without a fanout.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a sampled gather job needs 'graph_format' and 'fanout'}}
+  plan.demand "gather" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, graph = "g.txt", graph_format = "snap"}}
+}
+
+// -----
+
+// Two tiers but one capacity.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op 'capacity' needs one size per tier}}
+  plan.demand "gather" 8.0 from ["host", "ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt", capacity = [4.0]}}
+}
+
+// -----
+
+// Two tiers but one item count.
+plan.schedule @s on @t makespan(1.0) {
+  // expected-error@+1 {{'plan.placement' op needs one item count and one capacity per tier}}
+  plan.placement "f.0" "greedy-whole" items(2 x 4.0) tiers ["host", "ssd"] counts [2.0] capacity [8.0, 8.0] stored {} makespans {}
+}
+
+// -----
+
+// Integer tier counts.
+plan.schedule @s on @t makespan(1.0) {
+  // expected-error@+1 {{'plan.placement' op tier counts and capacities are f64}}
+  plan.placement "f.0" "greedy-whole" items(2 x 4.0) tiers ["host"] counts [2 : i64] capacity [8.0] stored {} makespans {}
+}
+
+// -----
+
+// A negative baseline makespan.
+// expected-error@+1 {{'plan.schedule' op baseline makespans must be finite and non-negative}}
+plan.schedule @s on @t makespan(1.0) attributes {direct_makespan = -1.0 : f64} {
+}
+
+// -----
+
+// A schedule holds only transfers, computes, collectives and placements.
+plan.schedule @s on @t makespan(1.0) {
+  // expected-error@+1 {{'builtin.unrealized_conversion_cast' op is not allowed in plan.schedule}}
+  %c = builtin.unrealized_conversion_cast to i64
+}
+
+// -----
+
+// A negative endpoint bound.
+plan.schedule @s on @t makespan(4.0) {
+  // expected-error@+1 {{'plan.collective' op endpoint_bound must be finite and non-negative}}
+  plan.collective "c" "all-reduce" "ring" bytes(1.0) over ["a", "b"] window(0.0, 1.0) times {ring = 1.0 : f64} {endpoint_bound = -1.0 : f64}
+}
+
+// -----
+
+// More items on a tier than its capacity holds.
+plan.schedule @s on @t makespan(1.0) {
+  // expected-error@+1 {{'plan.placement' op tier 'host' holds 3 items, more than its capacity}}
+  plan.placement "f.0" "greedy-whole" items(3 x 4.0) tiers ["host"] counts [3.0] capacity [8.0] stored {} makespans {}
+}

@@ -1,4 +1,4 @@
-// RUN: sluice-opt %s -split-input-file -verify-diagnostics
+// RUN: sluice-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
 
 walk.graph @g "g.txt" format "snap"
 // expected-error@+1 {{'walk.walk' op is first-order (order 1) but its weight uses prev}}
@@ -221,3 +221,157 @@ func.func @f() {
   %s = walk.step : i64
   return
 }
+
+// -----
+
+// A graph without a file.
+// expected-error@+1 {{'walk.graph' op needs a non-empty path}}
+walk.graph @g "" format "snap"
+
+// -----
+
+// Walks are first- or second-order only.
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op order must be 1 or 2, got 3}}
+walk.walk @w on @g attributes {order = 3 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// A parameter without a type and a default.
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op needs as many param_types and param_defaults as param_names (1)}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// A state variable without a type.
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op needs as many state_types as state_names (1)}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = ["n"], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// An unknown target.
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op target 'tpu' is not one of cpu, gpu}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], target = "tpu"}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// An unknown weight class.
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op weight_class 'random' is not one of constant, parameter, static, dynamic}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], weight_class = "random"}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// An init region with nothing to initialise.
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op has an 'init' region but no state variables}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  init {
+    walk.yield
+  }
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// A start region yielding a float.
+walk.graph @g "g.txt" format "snap"
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  start {
+    %s = arith.constant 1.0 : f64
+    // expected-error@+1 {{'walk.yield' op in region 'start' must yield i64 vertex ids or one !walk.list}}
+    walk.yield %s : f64
+  }
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// A label mass reduced with something other than min or max.
+walk.graph @g "g.txt" format "snap" {labels = "g.labels"}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = ["schema"], param_types = [!walk.list], param_defaults = [array<i64: 0, 1>], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+  sum_upper_bound {
+  ^bb0(%cur: i32):
+    %schema = walk.param "schema"[0] : !walk.list
+    // expected-error@+1 {{'walk.label_mass' op reduces with 'min' or 'max', not 'avg'}}
+    %m = walk.label_mass "avg" %cur, %schema : f64
+    walk.yield %m : f64
+  }
+
+// -----
+
+// A region ending in another terminator (an unregistered op may be one).
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op region 'length' must end in walk.yield}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+  length {
+    "test.end"() : () -> ()
+  }
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// A parameter of a type the parameter block cannot hold.
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op parameter 'p' has type 'i32'; expected f64, i64, i1 or !walk.list}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [i32], param_defaults = [1 : i32], state_names = [], state_types = []}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// A state variable of a type its slot cannot hold.
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.walk' op state variable 'n' has type 'f32'; expected f64, i64 or i1}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = ["n"], state_types = [f32]}
+  init {
+    %z = arith.constant 0.0 : f32
+    walk.yield %z : f32
+  }
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// A job of a walk that does not exist.
+walk.graph @g "g.txt" format "snap"
+// expected-error@+1 {{'walk.job' op walk 'nope' does not name a walk.walk}}
+walk.job @j walk @nope on "box"
