@@ -7,7 +7,7 @@
 //
 // Memory: inputs of millions of declarations are expected (bench/frontend),
 // so nodes live in their Module's arena (NodePtr), ranges are 24 bytes and
-// types 24.
+// types 24, and the names of devices are arena strings.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_FRONTENDS_SLUICE_AST_H
@@ -19,6 +19,7 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -139,6 +140,14 @@ class Arena {
 public:
   template <typename T, typename... Args> NodePtr<T> create(Args &&...args) {
     return NodePtr<T>(new (allocator.Allocate<T>()) T(std::forward<Args>(args)...));
+  }
+  /// A copy of `text` in the arena.
+  llvm::StringRef save(llvm::StringRef text) {
+    if (text.empty())
+      return llvm::StringRef();
+    char *copy = allocator.Allocate<char>(text.size());
+    std::copy(text.begin(), text.end(), copy);
+    return llvm::StringRef(copy, text.size());
   }
 
 private:
@@ -465,10 +474,12 @@ using TopoItemPtr = NodePtr<TopoItem>;
 struct DeviceItem : TopoItem {
   DeviceItem(SourceRange r) : TopoItem(Kind::Device, r) {}
   bool hasArgs = false; ///< first: fills the padding after TopoItem::kind
-  std::string kind; ///< device kind or topology name
+  /// Device kind or topology name. Like `name`, in the module's arena:
+  /// topologies may hold millions of devices.
+  llvm::StringRef kind;
   SourceRange kindRange;
   std::vector<Arg> args; ///< instantiation arguments for a topology
-  std::string name;
+  llvm::StringRef name;
   SourceRange nameRange;
   ExprPtr count; ///< array size; null for a single device
   std::vector<Prop> props;

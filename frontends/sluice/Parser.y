@@ -746,9 +746,9 @@ topo_item
 device
   : IDENT name opt_count opt_props {
       auto d = ctx.module.create<DeviceItem>(@$);
-      d->kind = std::move($1);
+      d->kind = ctx.module.arena.save($1);
       d->kindRange = @1;
-      d->name = std::move($2);
+      d->name = ctx.module.arena.save($2);
       d->nameRange = @2;
       d->count = std::move($3);
       d->props = std::move($4);
@@ -756,11 +756,11 @@ device
     }
   | IDENT LPAREN args RPAREN name opt_count opt_props {
       auto d = ctx.module.create<DeviceItem>(@$);
-      d->kind = std::move($1);
+      d->kind = ctx.module.arena.save($1);
       d->kindRange = @1;
       d->args = std::move($3);
       d->hasArgs = true;
-      d->name = std::move($5);
+      d->name = ctx.module.arena.save($5);
       d->nameRange = @5;
       d->count = std::move($6);
       d->props = std::move($7);

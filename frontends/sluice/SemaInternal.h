@@ -163,16 +163,23 @@ enum class Where : unsigned {
 };
 
 /// A device or instance declared at the top level of a topology.
+/// 48 bytes: a topology may declare millions.
 struct DeviceInfo {
   ast::DeviceItem *item = nullptr;
-  std::optional<topo::DeviceKind> builtin; ///< a builtin device kind
   ast::TopologyDecl *instanceOf = nullptr; ///< an instance of a topology
-  bool isArray = false;
   std::optional<int64_t> count; ///< array size when known
+  std::optional<topo::DeviceKind> builtin; ///< a builtin device kind
+  bool isArray = false;
+  uint32_t order = 0; ///< position among the topology's devices
+
+  llvm::StringRef name() const { return item->name; }
 };
 
 struct TopoInfo {
-  std::map<std::string, DeviceInfo> devices;
+  /// Sorted by name (collectDevices), one per name: the first declared.
+  std::vector<DeviceInfo> devices;
+  /// The device called `name`, or null.
+  DeviceInfo *find(llvm::StringRef name);
 };
 
 struct LabelInfo {
