@@ -5,6 +5,10 @@
 // (llvm::isa/cast/dyn_cast) through a Kind enum. The grammar is
 // docs/grammar.ebnf; docs/language.md is the user reference.
 //
+// Memory: inputs of millions of declarations are expected (bench/frontend),
+// so nodes live in their Module's arena (NodePtr), ranges are 24 bytes and
+// types 24, and the names of devices are arena strings.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_FRONTENDS_SLUICE_AST_H
 #define SLUICE_FRONTENDS_SLUICE_AST_H
@@ -12,8 +16,10 @@
 #include "dialects/Common/Units.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -40,16 +46,30 @@ struct SourceLoc {
   }
 };
 
+/// The end of a range: a line and column in the file of its begin (8 bytes,
+/// so that a range is 24).
+struct EndLoc {
+  unsigned line = 0; ///< 1-based; 0 means unknown.
+  unsigned col = 0;  ///< 1-based.
+
+  EndLoc() = default;
+  EndLoc(unsigned line, unsigned col) : line(line), col(col) {}
+  EndLoc(const SourceLoc &loc) : line(loc.line), col(loc.col) {}
+};
+
 struct SourceRange {
-  SourceLoc begin, end; ///< `end` is the last character, inclusive.
+  SourceLoc begin;
+  EndLoc end; ///< the last character, inclusive
 };
 
 //===----------------------------------------------------------------------===//
 // Semantic types (filled in by Sema)
 //===----------------------------------------------------------------------===//
 
+/// A type is 24 bytes (every expression and symbol holds one): list and
+/// vertex-property types share their element type.
 struct Type {
-  enum class Kind {
+  enum class Kind : uint8_t {
     Unknown,  ///< not checked yet, or after an error (suppresses cascades)
     Int,      ///< i64
     Float,    ///< f64
@@ -69,8 +89,8 @@ struct Type {
     VertexProp, ///< a vertex property of `element`'s type
   };
   Kind kind = Kind::Unknown;
-  Dim dim;                              ///< for Quantity
-  std::shared_ptr<const Type> element;  ///< for List and VertexProp
+  Dim dim;                             ///< for Quantity
+  std::shared_ptr<const Type> element; ///< for List and VertexProp
 
   static Type unknown() { return Type(); }
   static Type of(Kind k) {
@@ -103,23 +123,58 @@ struct Type {
 };
 
 //===----------------------------------------------------------------------===//
+// Node ownership
+//===----------------------------------------------------------------------===//
+
+/// AST nodes live in their Module's arena (Module::create): a NodePtr owns
+/// its node's members, and destroying it runs the node's destructor; the
+/// memory itself goes with the arena. No per-node heap block: a `let vN = N`
+/// declaration and its literal are 112 + 72 bytes, back to back.
+struct NodeDeleter {
+  template <typename T> void operator()(T *node) const { node->~T(); }
+};
+template <typename T> using NodePtr = std::unique_ptr<T, NodeDeleter>;
+
+/// Allocates AST nodes. Each Module owns one; nodes must not outlive it.
+class Arena {
+public:
+  template <typename T, typename... Args> NodePtr<T> create(Args &&...args) {
+    return NodePtr<T>(new (allocator.Allocate<T>()) T(std::forward<Args>(args)...));
+  }
+  /// A copy of `text` in the arena.
+  llvm::StringRef save(llvm::StringRef text) {
+    if (text.empty())
+      return llvm::StringRef();
+    char *copy = allocator.Allocate<char>(text.size());
+    std::copy(text.begin(), text.end(), copy);
+    return llvm::StringRef(copy, text.size());
+  }
+
+private:
+  llvm::BumpPtrAllocator allocator;
+};
+
+//===----------------------------------------------------------------------===//
 // Expressions
 //===----------------------------------------------------------------------===//
 
 class Expr {
 public:
-  enum class Kind {
+  enum class Kind : uint8_t {
     IntLit, FloatLit, QuantityLit, StringLit, BoolLit,
     Name, Call, Unary, Binary, If, Index, Member, List,
   };
-  Expr(Kind kind, SourceRange range) : kind(kind), range(range) {}
+  Expr(Kind kind, SourceRange range) : range(range), kind(kind) {}
   virtual ~Expr() = default;
   Kind getKind() const { return kind; }
-  const Kind kind;
   SourceRange range;
   Type type; ///< set by Sema
+  const Kind kind;
+  /// Sema's handle on the value it folded for this expression (0: none);
+  /// meaningful to the Sema that set it only (it checks that it did).
+  uint32_t semaValue = 0;
 };
-using ExprPtr = std::unique_ptr<Expr>;
+using ExprPtr = NodePtr<Expr>;
 
 struct IntLitExpr : Expr {
   IntLitExpr(SourceRange r, int64_t v) : Expr(Kind::IntLit, r), value(v) {}
@@ -275,17 +330,17 @@ struct Binder {
 
 class Stmt {
 public:
-  enum class Kind {
+  enum class Kind : uint8_t {
     VertexProp, Frontier, Let, Repeat, While, If, Vertices, Edges, Output,
     Assign,
   };
-  Stmt(Kind kind, SourceRange range) : kind(kind), range(range) {}
+  Stmt(Kind kind, SourceRange range) : range(range), kind(kind) {}
   virtual ~Stmt() = default;
   Kind getKind() const { return kind; }
-  const Kind kind;
   SourceRange range;
+  const Kind kind;
 };
-using StmtPtr = std::unique_ptr<Stmt>;
+using StmtPtr = NodePtr<Stmt>;
 using Block = std::vector<StmtPtr>;
 
 struct VertexPropStmt : Stmt {
@@ -405,24 +460,26 @@ enum class LinkDir { Forward, Both }; ///< `->` or `<->`
 
 class TopoItem {
 public:
-  enum class Kind { Device, Link, Bandwidths, For, Let };
-  TopoItem(Kind kind, SourceRange range) : kind(kind), range(range) {}
+  enum class Kind : uint8_t { Device, Link, Bandwidths, For, Let };
+  TopoItem(Kind kind, SourceRange range) : range(range), kind(kind) {}
   virtual ~TopoItem() = default;
   Kind getKind() const { return kind; }
-  const Kind kind;
   SourceRange range;
+  const Kind kind; ///< last: subclasses put small members after it
 };
-using TopoItemPtr = std::unique_ptr<TopoItem>;
+using TopoItemPtr = NodePtr<TopoItem>;
 
 /// `gpu gpu[8] { memory: 80 GiB }` or `dgx_a100 server[16]` or
 /// `server(gpus: 4) node[2]`.
 struct DeviceItem : TopoItem {
   DeviceItem(SourceRange r) : TopoItem(Kind::Device, r) {}
-  std::string kind; ///< device kind or topology name
+  bool hasArgs = false; ///< first: fills the padding after TopoItem::kind
+  /// Device kind or topology name. Like `name`, in the module's arena:
+  /// topologies may hold millions of devices.
+  llvm::StringRef kind;
   SourceRange kindRange;
   std::vector<Arg> args; ///< instantiation arguments for a topology
-  bool hasArgs = false;
-  std::string name;
+  llvm::StringRef name;
   SourceRange nameRange;
   ExprPtr count; ///< array size; null for a single device
   std::vector<Prop> props;
@@ -493,17 +550,17 @@ public:
 
 class Decl {
 public:
-  enum class Kind { Import, Let, Topology, Graph, Walk, Algorithm, Schedule,
-                    Model, Job, Demand };
-  Decl(Kind kind, SourceRange range) : kind(kind), range(range) {}
+  enum class Kind : uint8_t { Import, Let, Topology, Graph, Walk, Algorithm,
+                              Schedule, Model, Job, Demand };
+  Decl(Kind kind, SourceRange range) : range(range), kind(kind) {}
   virtual ~Decl() = default;
   Kind getKind() const { return kind; }
-  const Kind kind;
   SourceRange range;
+  const Kind kind;
   std::string name; ///< empty for imports
   SourceRange nameRange;
 };
-using DeclPtr = std::unique_ptr<Decl>;
+using DeclPtr = NodePtr<Decl>;
 
 struct ImportDecl : Decl {
   ImportDecl(SourceRange r) : Decl(Kind::Import, r) {}
@@ -529,7 +586,7 @@ struct TopologyDecl : Decl {
 /// `graph g = load("file", format: snap, undirected)`
 struct GraphDecl : Decl {
   GraphDecl(SourceRange r) : Decl(Kind::Graph, r) {}
-  std::unique_ptr<CallExpr> source;
+  NodePtr<CallExpr> source;
   static bool classof(const Decl *d) { return d->kind == Kind::Graph; }
 };
 
@@ -568,7 +625,7 @@ struct ScheduleDecl : Decl {
 /// `model gpt3 = transformer(layers: 96, ...)`
 struct ModelDecl : Decl {
   ModelDecl(SourceRange r) : Decl(Kind::Model, r) {}
-  std::unique_ptr<CallExpr> ctor;
+  NodePtr<CallExpr> ctor;
   static bool classof(const Decl *d) { return d->kind == Kind::Model; }
 };
 
@@ -621,8 +678,14 @@ struct DemandDecl : Decl {
 
 /// One parsed file.
 struct Module {
+  Arena arena; ///< first: its nodes are destroyed before it
   std::string path; ///< as opened
   std::vector<DeclPtr> decls;
+
+  /// A new node in this module's arena.
+  template <typename T, typename... Args> NodePtr<T> create(Args &&...args) {
+    return arena.create<T>(std::forward<Args>(args)...);
+  }
 };
 
 /// The main file and everything it imports, imports first (a file appears

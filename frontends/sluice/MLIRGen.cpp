@@ -310,7 +310,7 @@ void MLIRGenImpl::elabItems(ElabTopology &topo,
 void MLIRGenImpl::elabDevice(ElabTopology &topo, const DeviceItem &item,
                              ConstEnv &env) {
   ElabNode node;
-  node.name = item.name;
+  node.name = item.name.str();
   node.range = item.range;
   if (item.count) {
     auto n = evalInt(*item.count, env, "an array size");

@@ -240,6 +240,21 @@ using sluice::detail::LetParts;
 using sluice::detail::NameRef;
 using sluice::detail::ParseContext;
 
+/// A rule's range: from its first symbol to its last; an empty rule sits at
+/// the end of the previous symbol. (A range's end has no file of its own.)
+#define YYLLOC_DEFAULT(Current, Rhs, N)                                        \
+  do {                                                                         \
+    if (N) {                                                                   \
+      (Current).begin = YYRHSLOC(Rhs, 1).begin;                                \
+      (Current).end = YYRHSLOC(Rhs, N).end;                                    \
+    } else {                                                                   \
+      const sluice::ast::SourceRange &prev = YYRHSLOC(Rhs, 0);                 \
+      (Current).begin = sluice::ast::SourceLoc{prev.begin.file, prev.end.line, \
+                                               prev.end.col};                  \
+      (Current).end = prev.end;                                                \
+    }                                                                          \
+  } while (false)
+
 namespace {
 SourceRange join(const SourceRange &a, const SourceRange &b) {
   return SourceRange{a.begin, b.end};
@@ -264,7 +279,7 @@ ExprPtr makeBinary(ParseContext &ctx, BinaryOp op, const SourceRange &range,
     return lhs;
   Expr *l = lhs.get(), *r = rhs.get();
   return track(ctx,
-               std::make_unique<BinaryExpr>(range, op, opRange, std::move(lhs),
+               ctx.module.create<BinaryExpr>(range, op, opRange, std::move(lhs),
                                             std::move(rhs)),
                {l, r});
 }
@@ -274,7 +289,7 @@ ExprPtr makeUnary(ParseContext &ctx, UnaryOp op, const SourceRange &range,
   if (!ctx.checkHeight(1 + ctx.height(operand.get()), range))
     return operand;
   Expr *o = operand.get();
-  return track(ctx, std::make_unique<UnaryExpr>(range, op, std::move(operand)),
+  return track(ctx, ctx.module.create<UnaryExpr>(range, op, std::move(operand)),
                {o});
 }
 
@@ -286,7 +301,7 @@ ExprPtr makeIf(ParseContext &ctx, const SourceRange &range, ExprPtr c,
     return c;
   Expr *a = c.get(), *b = t.get(), *d = f.get();
   return track(ctx,
-               std::make_unique<IfExpr>(range, std::move(c), std::move(t),
+               ctx.module.create<IfExpr>(range, std::move(c), std::move(t),
                                         std::move(f)),
                {a, b, d});
 }
@@ -298,7 +313,7 @@ ExprPtr makeIndex(ParseContext &ctx, const SourceRange &range, ExprPtr base,
     return base;
   Expr *a = base.get(), *b = index.get();
   return track(ctx,
-               std::make_unique<IndexExpr>(range, std::move(base),
+               ctx.module.create<IndexExpr>(range, std::move(base),
                                            std::move(index)),
                {a, b});
 }
@@ -309,7 +324,7 @@ ExprPtr makeMember(ParseContext &ctx, const SourceRange &range, ExprPtr base,
     return base;
   Expr *a = base.get();
   return track(ctx,
-               std::make_unique<MemberExpr>(range, std::move(base),
+               ctx.module.create<MemberExpr>(range, std::move(base),
                                             std::move(member)),
                {a});
 }
@@ -334,12 +349,12 @@ ExprPtr makeList(ParseContext &ctx, const SourceRange &range,
     elts.clear();
     h = 1;
   }
-  auto list = std::make_unique<ListExpr>(range, std::move(elts));
+  auto list = ctx.module.create<ListExpr>(range, std::move(elts));
   ctx.setHeight(list.get(), h);
   return list;
 }
 
-std::unique_ptr<CallExpr> makeCall(ParseContext &ctx, const SourceRange &range,
+NodePtr<CallExpr> makeCall(ParseContext &ctx, const SourceRange &range,
                                    NameRef callee, std::vector<Arg> args) {
   std::vector<const Expr *> kids;
   for (const Arg &a : args)
@@ -349,7 +364,7 @@ std::unique_ptr<CallExpr> makeCall(ParseContext &ctx, const SourceRange &range,
     args.clear();
     h = 1;
   }
-  auto call = std::make_unique<CallExpr>(range, std::move(callee.name),
+  auto call = ctx.module.create<CallExpr>(range, std::move(callee.name),
                                          callee.range, std::move(args));
   ctx.setHeight(call.get(), h);
   return call;
@@ -364,7 +379,7 @@ unsigned blockHeight(ParseContext &ctx, const Block &block) {
 }
 
 template <typename T>
-StmtPtr trackStmt(ParseContext &ctx, std::unique_ptr<T> s, unsigned h) {
+StmtPtr trackStmt(ParseContext &ctx, NodePtr<T> s, unsigned h) {
   ctx.setHeight(s.get(), h);
   return s;
 }
@@ -372,7 +387,7 @@ StmtPtr trackStmt(ParseContext &ctx, std::unique_ptr<T> s, unsigned h) {
 /// Registers a statement holding `blocks`; if it is nested too deeply the
 /// blocks are emptied.
 template <typename T>
-StmtPtr finishNested(ParseContext &ctx, std::unique_ptr<T> s,
+StmtPtr finishNested(ParseContext &ctx, NodePtr<T> s,
                      std::initializer_list<Block *> blocks) {
   unsigned h = 0;
   for (Block *b : blocks)
@@ -389,12 +404,13 @@ StmtPtr finishNested(ParseContext &ctx, std::unique_ptr<T> s,
 ExprPtr numberLiteral(ParseContext &ctx, const SourceRange &range,
                       const detail::NumberValue &v) {
   if (v.isFloat)
-    return leaf(ctx, std::make_unique<FloatLitExpr>(range, v.f));
-  return leaf(ctx, std::make_unique<IntLitExpr>(range, v.i));
+    return leaf(ctx, ctx.module.create<FloatLitExpr>(range, v.f));
+  return leaf(ctx, ctx.module.create<IntLitExpr>(range, v.i));
 }
 
-TopoItemPtr letItem(const SourceRange &range, LetParts parts) {
-  auto item = std::make_unique<LetItem>(range);
+TopoItemPtr letItem(ParseContext &ctx, const SourceRange &range,
+                    LetParts parts) {
+  auto item = ctx.module.create<LetItem>(range);
   item->name = std::move(parts.name.name);
   item->nameRange = parts.name.range;
   item->type = std::move(parts.type);
@@ -460,14 +476,14 @@ TopoItemPtr letItem(const SourceRange &range, LetParts parts) {
 %type <ast::LinkDir> link_dir
 %type <ast::Endpoint> endpoint
 %type <ast::Segment> segment
-%type <std::unique_ptr<ast::CallExpr>> call
+%type <ast::NodePtr<ast::CallExpr>> call
 %type <std::vector<ast::WalkItem>> walk_body
 %type <std::unique_ptr<ast::WalkItem>> walk_item
 %type <std::vector<ast::Binder>> binders binder_seq out_names
 %type <ast::Block> block stmts
 %type <ast::StmtPtr> stmt if_stmt
-%type <std::unique_ptr<ast::VerticesStmt>> vertices_stmt
-%type <std::unique_ptr<ast::EdgesStmt>> edges_stmt
+%type <ast::NodePtr<ast::VerticesStmt>> vertices_stmt
+%type <ast::NodePtr<ast::EdgesStmt>> edges_stmt
 %type <NameRef> opt_from
 %type <ast::AssignOp> assign_op
 %type <ScheduleBody> sched_body
@@ -475,7 +491,7 @@ TopoItemPtr letItem(const SourceRange &range, LetParts parts) {
 %type <std::vector<ast::ExprPtr>> expr_seq
 %type <std::vector<ast::Arg>> args arg_seq
 %type <ast::Arg> arg
-%type <std::unique_ptr<ast::DemandDecl>> demand_body
+%type <ast::NodePtr<ast::DemandDecl>> demand_body
 %type <ast::DemandItem> demand_item
 %type <std::vector<ast::DemandClause>> demand_clauses
 %type <ast::DemandClause> demand_clause
@@ -614,7 +630,7 @@ key
 
 import_decl
   : kw_import STRING {
-      auto d = std::make_unique<ImportDecl>(@$);
+      auto d = ctx.module.create<ImportDecl>(@$);
       d->path = std::move($2);
       d->pathRange = @2;
       $$ = std::move(d);
@@ -629,7 +645,7 @@ let_core
 
 let_decl
   : let_core {
-      auto d = std::make_unique<LetDecl>(@$);
+      auto d = ctx.module.create<LetDecl>(@$);
       d->name = std::move($1.name.name);
       d->nameRange = $1.name.range;
       d->type = std::move($1.type);
@@ -697,11 +713,12 @@ param
 
 topology_decl
   : kw_topology name opt_params LBRACE topo_body RBRACE {
-      auto d = std::make_unique<TopologyDecl>(@$);
+      auto d = ctx.module.create<TopologyDecl>(@$);
       d->name = std::move($2);
       d->nameRange = @2;
       d->params = std::move($3);
       d->items = std::move($5);
+      d->items.shrink_to_fit(); // a large topology: up to half is spare
       $$ = std::move(d);
     }
   ;
@@ -722,28 +739,28 @@ topo_item
   | override_item     { $$ = std::move($1); }
   | bandwidths_item   { $$ = std::move($1); }
   | for_item          { $$ = std::move($1); }
-  | let_core          { $$ = letItem(@$, std::move($1)); }
+  | let_core          { $$ = letItem(ctx, @$, std::move($1)); }
   ;
 
 // device = IDENT [ "(" args ")" ] IDENT [ "[" expr "]" ] [ props ] ;
 device
   : IDENT name opt_count opt_props {
-      auto d = std::make_unique<DeviceItem>(@$);
-      d->kind = std::move($1);
+      auto d = ctx.module.create<DeviceItem>(@$);
+      d->kind = ctx.module.arena.save($1);
       d->kindRange = @1;
-      d->name = std::move($2);
+      d->name = ctx.module.arena.save($2);
       d->nameRange = @2;
       d->count = std::move($3);
       d->props = std::move($4);
       $$ = std::move(d);
     }
   | IDENT LPAREN args RPAREN name opt_count opt_props {
-      auto d = std::make_unique<DeviceItem>(@$);
-      d->kind = std::move($1);
+      auto d = ctx.module.create<DeviceItem>(@$);
+      d->kind = ctx.module.arena.save($1);
       d->kindRange = @1;
       d->args = std::move($3);
       d->hasArgs = true;
-      d->name = std::move($5);
+      d->name = ctx.module.arena.save($5);
       d->nameRange = @5;
       d->count = std::move($6);
       d->props = std::move($7);
@@ -759,7 +776,7 @@ opt_count
 // link = "link" endpoint link_dir endpoint [ props ] ;
 link_item
   : LINK endpoint link_dir endpoint opt_props {
-      auto l = std::make_unique<LinkItem>(@$);
+      auto l = ctx.module.create<LinkItem>(@$);
       l->from = std::move($2);
       l->dir = $3;
       l->to = std::move($4);
@@ -771,7 +788,7 @@ link_item
 // override = "override" endpoint link_dir endpoint props ;
 override_item
   : OVERRIDE endpoint link_dir endpoint props {
-      auto l = std::make_unique<LinkItem>(@$);
+      auto l = ctx.module.create<LinkItem>(@$);
       l->isOverride = true;
       l->from = std::move($2);
       l->dir = $3;
@@ -784,7 +801,7 @@ override_item
 // bandwidths = "bandwidths" "from" STRING "between" endpoint ;
 bandwidths_item
   : BANDWIDTHS FROM STRING BETWEEN endpoint {
-      auto b = std::make_unique<BandwidthsItem>(@$);
+      auto b = ctx.module.create<BandwidthsItem>(@$);
       b->path = std::move($3);
       b->pathRange = @3;
       b->devices = std::move($5);
@@ -795,7 +812,7 @@ bandwidths_item
 // for_topo = "for" IDENT "in" expr ".." expr "{" { topo_item [";"] } "}" ;
 for_item
   : FOR name IN expr DOTDOT expr LBRACE topo_body RBRACE {
-      auto f = std::make_unique<ForItem>(@$);
+      auto f = ctx.module.create<ForItem>(@$);
       f->var = std::move($2);
       f->varRange = @2;
       f->lo = std::move($4);
@@ -890,7 +907,7 @@ prop
 
 graph_decl
   : kw_graph name ASSIGN call {
-      auto d = std::make_unique<GraphDecl>(@$);
+      auto d = ctx.module.create<GraphDecl>(@$);
       d->name = std::move($2);
       d->nameRange = @2;
       d->source = std::move($4);
@@ -900,7 +917,7 @@ graph_decl
 
 model_decl
   : kw_model name ASSIGN call {
-      auto d = std::make_unique<ModelDecl>(@$);
+      auto d = ctx.module.create<ModelDecl>(@$);
       d->name = std::move($2);
       d->nameRange = @2;
       d->ctor = std::move($4);
@@ -916,7 +933,7 @@ call
 
 job_decl
   : kw_job name ASSIGN job_action name ON name opt_props {
-      auto d = std::make_unique<JobDecl>(@$);
+      auto d = ctx.module.create<JobDecl>(@$);
       d->name = std::move($2);
       d->nameRange = @2;
       d->action = std::move($4);
@@ -940,7 +957,7 @@ job_decl
 
 demand_decl
   : kw_demand name ON name LBRACE demand_body RBRACE {
-      std::unique_ptr<DemandDecl> d = std::move($6);
+      NodePtr<DemandDecl> d = std::move($6);
       d->range = @$;
       d->name = std::move($2);
       d->nameRange = @2;
@@ -951,7 +968,7 @@ demand_decl
   ;
 
 demand_body
-  : %empty { $$ = std::make_unique<DemandDecl>(@$); }
+  : %empty { $$ = ctx.module.create<DemandDecl>(@$); }
   | demand_body demand_item {
       $$ = std::move($1);
       $$->items.push_back(std::move($2));
@@ -1033,7 +1050,7 @@ job_action
 
 walk_decl
   : kw_walk name opt_params ON name LBRACE walk_body RBRACE {
-      auto d = std::make_unique<WalkDecl>(@$);
+      auto d = ctx.module.create<WalkDecl>(@$);
       d->name = std::move($2);
       d->nameRange = @2;
       d->params = std::move($3);
@@ -1118,7 +1135,7 @@ binder_seq
 
 algorithm_decl
   : kw_algorithm name opt_params ON name block {
-      auto d = std::make_unique<AlgorithmDecl>(@$);
+      auto d = ctx.module.create<AlgorithmDecl>(@$);
       d->name = std::move($2);
       d->nameRange = @2;
       d->params = std::move($3);
@@ -1143,7 +1160,7 @@ stmts
 
 stmt
   : VERTEX name COLON type ASSIGN expr {
-      auto s = std::make_unique<VertexPropStmt>(@$);
+      auto s = ctx.module.create<VertexPropStmt>(@$);
       s->name = std::move($2);
       s->nameRange = @2;
       s->type = std::move($4);
@@ -1151,14 +1168,14 @@ stmt
       $$ = trackStmt(ctx, std::move(s), 1);
     }
   | FRONTIER name ASSIGN expr {
-      auto s = std::make_unique<FrontierStmt>(@$);
+      auto s = ctx.module.create<FrontierStmt>(@$);
       s->name = std::move($2);
       s->nameRange = @2;
       s->init = std::move($4);
       $$ = trackStmt(ctx, std::move(s), 1);
     }
   | let_core {
-      auto s = std::make_unique<LetStmt>(@$);
+      auto s = ctx.module.create<LetStmt>(@$);
       s->name = std::move($1.name.name);
       s->nameRange = $1.name.range;
       s->type = std::move($1.type);
@@ -1166,14 +1183,14 @@ stmt
       $$ = trackStmt(ctx, std::move(s), 1);
     }
   | REPEAT expr block {
-      auto s = std::make_unique<RepeatStmt>(@$);
+      auto s = ctx.module.create<RepeatStmt>(@$);
       s->count = std::move($2);
       s->body = std::move($3);
       Block *body = &s->body;
       $$ = finishNested(ctx, std::move(s), {body});
     }
   | WHILE expr block {
-      auto s = std::make_unique<WhileStmt>(@$);
+      auto s = ctx.module.create<WhileStmt>(@$);
       s->cond = std::move($2);
       s->body = std::move($3);
       Block *body = &s->body;
@@ -1203,12 +1220,12 @@ stmt
       $$ = finishNested(ctx, std::move($3), {body});
     }
   | OUTPUT out_names {
-      auto s = std::make_unique<OutputStmt>(@$);
+      auto s = ctx.module.create<OutputStmt>(@$);
       s->names = std::move($2);
       $$ = trackStmt(ctx, std::move(s), 1);
     }
   | lvalue_name assign_op expr {
-      auto s = std::make_unique<AssignStmt>(@$);
+      auto s = ctx.module.create<AssignStmt>(@$);
       s->target = std::move($1);
       s->targetRange = @1;
       s->op = $2;
@@ -1216,7 +1233,7 @@ stmt
       $$ = trackStmt(ctx, std::move(s), 1);
     }
   | lvalue_name LBRACKET expr RBRACKET assign_op expr {
-      auto s = std::make_unique<AssignStmt>(@$);
+      auto s = ctx.module.create<AssignStmt>(@$);
       s->target = std::move($1);
       s->targetRange = @1;
       s->index = std::move($3);
@@ -1229,14 +1246,14 @@ stmt
 // "if" expr block [ "else" ( block | if_stmt ) ]
 if_stmt
   : IF expr block {
-      auto s = std::make_unique<IfStmt>(@$);
+      auto s = ctx.module.create<IfStmt>(@$);
       s->cond = std::move($2);
       s->thenBody = std::move($3);
       Block *t = &s->thenBody;
       $$ = finishNested(ctx, std::move(s), {t});
     }
   | IF expr block ELSE block {
-      auto s = std::make_unique<IfStmt>(@$);
+      auto s = ctx.module.create<IfStmt>(@$);
       s->cond = std::move($2);
       s->thenBody = std::move($3);
       s->elseBody = std::move($5);
@@ -1244,7 +1261,7 @@ if_stmt
       $$ = finishNested(ctx, std::move(s), {t, e});
     }
   | IF expr block ELSE if_stmt {
-      auto s = std::make_unique<IfStmt>(@$);
+      auto s = ctx.module.create<IfStmt>(@$);
       s->cond = std::move($2);
       s->thenBody = std::move($3);
       s->elseBody.push_back(std::move($5));
@@ -1256,7 +1273,7 @@ if_stmt
 // [ label ] "vertices" binders [ "where" expr ] block
 vertices_stmt
   : VERTICES binders opt_where block {
-      $$ = std::make_unique<VerticesStmt>(@$);
+      $$ = ctx.module.create<VerticesStmt>(@$);
       $$->binders = std::move($2);
       $$->where = std::move($3);
       $$->body = std::move($4);
@@ -1267,7 +1284,7 @@ vertices_stmt
 // block
 edges_stmt
   : EDGES binders opt_from opt_where block {
-      $$ = std::make_unique<EdgesStmt>(@$);
+      $$ = ctx.module.create<EdgesStmt>(@$);
       $$->binders = std::move($2);
       $$->from = std::move($3.name);
       $$->fromRange = $3.range;
@@ -1275,7 +1292,7 @@ edges_stmt
       $$->body = std::move($5);
     }
   | lvalue_name ASSIGN EDGES binders opt_from opt_where block {
-      $$ = std::make_unique<EdgesStmt>(@$);
+      $$ = ctx.module.create<EdgesStmt>(@$);
       $$->result = std::move($1);
       $$->resultRange = @1;
       $$->binders = std::move($4);
@@ -1331,7 +1348,7 @@ assign_op
 
 schedule_decl
   : kw_schedule name LBRACE sched_body RBRACE {
-      auto d = std::make_unique<ScheduleDecl>(@$);
+      auto d = ctx.module.create<ScheduleDecl>(@$);
       d->name = std::move($2);
       d->nameRange = @2;
       d->props = std::move($4.props);
@@ -1456,13 +1473,13 @@ postfix
 primary
   : NUMBER     { $$ = numberLiteral(ctx, @$, $1); }
   | QUANTITY   {
-      $$ = leaf(ctx, std::make_unique<QuantityLitExpr>(@$, $1.value,
+      $$ = leaf(ctx, ctx.module.create<QuantityLitExpr>(@$, $1.value,
                                                        std::move($1.unit)));
     }
-  | STRING     { $$ = leaf(ctx, std::make_unique<StringLitExpr>(@$, std::move($1))); }
-  | TRUE       { $$ = leaf(ctx, std::make_unique<BoolLitExpr>(@$, true)); }
-  | FALSE      { $$ = leaf(ctx, std::make_unique<BoolLitExpr>(@$, false)); }
-  | expr_name  { $$ = leaf(ctx, std::make_unique<NameExpr>(@$, std::move($1))); }
+  | STRING     { $$ = leaf(ctx, ctx.module.create<StringLitExpr>(@$, std::move($1))); }
+  | TRUE       { $$ = leaf(ctx, ctx.module.create<BoolLitExpr>(@$, true)); }
+  | FALSE      { $$ = leaf(ctx, ctx.module.create<BoolLitExpr>(@$, false)); }
+  | expr_name  { $$ = leaf(ctx, ctx.module.create<NameExpr>(@$, std::move($1))); }
   | expr_name LPAREN args RPAREN {
       $$ = makeCall(ctx, @$, NameRef{std::move($1), @1}, std::move($3));
     }
@@ -1569,8 +1586,10 @@ ast::SourceRange ParseContext::subRange(const char *text, size_t offset,
       ++c;
     }
   }
-  if (length == 0)
-    r.begin = r.end = ast::SourceLoc{file, l, c};
+  if (length == 0) {
+    r.begin = ast::SourceLoc{file, l, c};
+    r.end = r.begin;
+  }
   return r;
 }
 
@@ -1784,8 +1803,11 @@ static ParseContext::Pending nextRaw(ParseContext &ctx) {
     return p;
   }
   if (ctx.sawEnd || ctx.stopped) {
-    ast::SourceLoc at = ctx.haveLastRange ? ctx.lastRange.end
-                                          : ast::SourceLoc{ctx.file, 1, 0};
+    ast::SourceLoc at =
+        ctx.haveLastRange
+            ? ast::SourceLoc{ctx.file, ctx.lastRange.end.line,
+                             ctx.lastRange.end.col}
+            : ast::SourceLoc{ctx.file, 1, 0};
     ++at.col;
     return {Parser::make_YYEOF(ast::SourceRange{at, at}), false};
   }
@@ -1793,8 +1815,11 @@ static ParseContext::Pending nextRaw(ParseContext &ctx) {
   if (tok.kind() == K::S_YYEOF) {
     ctx.sawEnd = true;
     // End of file: located just after the last token.
-    ast::SourceLoc at = ctx.haveLastRange ? ctx.lastRange.end
-                                          : ast::SourceLoc{ctx.file, 1, 0};
+    ast::SourceLoc at =
+        ctx.haveLastRange
+            ? ast::SourceLoc{ctx.file, ctx.lastRange.end.line,
+                             ctx.lastRange.end.col}
+            : ast::SourceLoc{ctx.file, 1, 0};
     ++at.col;
     tok.location = ast::SourceRange{at, at};
   }
@@ -1970,6 +1995,7 @@ bool parseBuffer(ParseContext &ctx, llvm::StringRef text) {
   int rc = parser.parse();
   destroyScanner(ctx.scanner);
   ctx.scanner = nullptr;
+  ctx.module.decls.shrink_to_fit(); // up to half is spare
   return rc == 0 && ctx.errorCount == 0;
 }
 

@@ -403,9 +403,36 @@ void Sema::leave() {
     reportedTooDeep = false;
 }
 
-void Sema::pushScope() {
-  scopes.push_back(std::make_unique<std::map<std::string, Symbol>>());
+void Sema::setValue(ast::Expr *e, Value v) {
+  // A new entry even when `e` has one: symbols may point at the old one.
+  values.push_back(FoldedValue{e, std::move(v)});
+  e->semaValue = static_cast<uint32_t>(values.size());
 }
+
+void Sema::clearValue(ast::Expr *e) { e->semaValue = 0; }
+
+const Value *Sema::valueOf(const ast::Expr *e) const {
+  if (!e || e->semaValue == 0 || e->semaValue > values.size())
+    return nullptr;
+  // Another Sema over the same AST may have set the handle.
+  const FoldedValue &folded = values[e->semaValue - 1];
+  return folded.expr == e ? &folded.value : nullptr;
+}
+
+const Value *Sema::keep(Value v) {
+  values.push_back(FoldedValue{nullptr, std::move(v)});
+  return &values.back().value;
+}
+
+const Value *Sema::keepConverted(const Value *v, const ast::Type &from,
+                                 const ast::Type &to) {
+  bool changes = (v->kind == Value::Kind::Int && to.kind == Type::Kind::Float) ||
+                 (v->kind == Value::Kind::List && to.kind == Type::Kind::List &&
+                  to.element);
+  return changes ? keep(convert(*v, from, to)) : v;
+}
+
+void Sema::pushScope() { scopes.push_back(std::make_unique<SymbolTable>()); }
 
 void Sema::popScope() { scopes.pop_back(); }
 
@@ -413,22 +440,22 @@ Symbol *Sema::declare(llvm::StringRef name, const ast::SourceRange &range,
                       Symbol sym) {
   if (name.empty() || name == "_")
     return nullptr;
-  std::map<std::string, Symbol> &scope =
-      scopes.empty() ? globals : *scopes.back();
-  auto it = scope.find(name.str());
-  if (it != scope.end()) {
+  SymbolTable &scope = scopes.empty() ? globals : *scopes.back();
+  auto [it, inserted] = scope.try_emplace(name);
+  if (!inserted) {
     auto diag = error(range) << "redefinition of '" << name << "'";
     note(diag, it->second.range,
          "previous definition of '" + name + "' is here");
     return nullptr;
   }
   sym.range = range;
-  return &scope.emplace(name.str(), std::move(sym)).first->second;
+  it->second = std::move(sym);
+  return &it->second;
 }
 
 Symbol *Sema::lookup(llvm::StringRef name) {
   for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
-    auto found = (*it)->find(name.str());
+    auto found = (*it)->find(name);
     if (found != (*it)->end())
       return &found->second;
   }
@@ -436,7 +463,7 @@ Symbol *Sema::lookup(llvm::StringRef name) {
 }
 
 Symbol *Sema::lookupGlobal(llvm::StringRef name) {
-  auto found = globals.find(name.str());
+  auto found = globals.find(name);
   return found == globals.end() ? nullptr : &found->second;
 }
 
@@ -444,9 +471,9 @@ std::vector<std::string> Sema::visibleNames() {
   std::vector<std::string> names;
   for (const auto &scope : scopes)
     for (const auto &entry : *scope)
-      names.push_back(entry.first);
+      names.push_back(entry.getKey().str());
   for (const auto &entry : globals)
-    names.push_back(entry.first);
+    names.push_back(entry.getKey().str());
   llvm::sort(names);
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
@@ -571,7 +598,8 @@ std::vector<std::string> Sema::globalNames(llvm::ArrayRef<SymKind> kinds) {
   std::vector<std::string> names;
   for (const auto &entry : globals)
     if (llvm::is_contained(kinds, entry.second.kind))
-      names.push_back(entry.first);
+      names.push_back(entry.getKey().str());
+  llvm::sort(names);
   return names;
 }
 
@@ -670,7 +698,7 @@ void Sema::checkLet(llvm::StringRef name, const ast::SourceRange &nameRange,
   sym.assignable = isAssignable;
   if (!isAssignable && value)
     if (const Value *v = valueOf(value))
-      sym.value = convert(*v, value->type, t);
+      sym.value = keepConverted(v, value->type, t);
   declare(name, nameRange, std::move(sym));
 }
 
@@ -739,14 +767,20 @@ static void checkGlobalLet(Sema &s, ast::LetDecl &let) {
   sym->type = t;
   if (let.value)
     if (const Value *v = s.valueOf(let.value.get()))
-      sym->value = convert(*v, let.value->type, t);
+      sym->value = s.keepConverted(v, let.value->type, t);
+}
+
+CheckState &Sema::checkStateOf(ast::Decl *decl) {
+  if (Symbol *sym = lookupGlobal(decl->name))
+    if (sym->decl == decl)
+      return sym->checkState;
+  return checkState[decl];
 }
 
 bool Sema::ensureChecked(ast::Decl *decl) {
-  auto it = checkState.find(decl);
-  if (it != checkState.end())
-    return it->second == CheckState::Done;
-  checkState[decl] = CheckState::InProgress;
+  if (CheckState state = checkStateOf(decl); state != CheckState::NotYet)
+    return state == CheckState::Done;
+  checkStateOf(decl) = CheckState::InProgress;
 
   // Check it as if at the top level, then restore the caller's state.
   auto savedScopes = std::move(scopes);
@@ -798,7 +832,7 @@ bool Sema::ensureChecked(ast::Decl *decl) {
   currentAlgorithm = savedAlgorithm;
   currentGraph = savedGraph;
   currentDecl = savedDecl;
-  checkState[decl] = CheckState::Done;
+  checkStateOf(decl) = CheckState::Done;
   return true;
 }
 

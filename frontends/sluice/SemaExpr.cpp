@@ -88,9 +88,7 @@ bool allowed(const Sema &s, unsigned mask) {
   return (mask & static_cast<unsigned>(s.where)) != 0;
 }
 
-void setValue(Sema &s, const ast::Expr *e, Value v) {
-  s.values[e] = std::move(v);
-}
+void setValue(Sema &s, ast::Expr *e, Value v) { s.setValue(e, std::move(v)); }
 
 /// Plain numbers (no unit).
 bool isPlainNumber(const Type &t) {
@@ -886,13 +884,13 @@ Type Sema::check(ast::Expr *e) {
   Type t;
   switch (e->getKind()) {
   case ast::Expr::Kind::IntLit:
-    values[e] = Value::ofInt(llvm::cast<ast::IntLitExpr>(e)->value);
+    setValue(e, Value::ofInt(llvm::cast<ast::IntLitExpr>(e)->value));
     t = Type::of(K::Int);
     break;
   case ast::Expr::Kind::FloatLit: {
     double v = llvm::cast<ast::FloatLitExpr>(e)->value;
     if (std::isfinite(v))
-      values[e] = Value::ofFloat(v);
+      setValue(e, Value::ofFloat(v));
     t = Type::of(K::Float);
     break;
   }
@@ -900,11 +898,11 @@ Type Sema::check(ast::Expr *e) {
     t = checkQuantity(*this, *llvm::cast<ast::QuantityLitExpr>(e));
     break;
   case ast::Expr::Kind::StringLit:
-    values[e] = Value::ofString(llvm::cast<ast::StringLitExpr>(e)->value);
+    setValue(e, Value::ofString(llvm::cast<ast::StringLitExpr>(e)->value));
     t = Type::of(K::String);
     break;
   case ast::Expr::Kind::BoolLit:
-    values[e] = Value::ofBool(llvm::cast<ast::BoolLitExpr>(e)->value);
+    setValue(e, Value::ofBool(llvm::cast<ast::BoolLitExpr>(e)->value));
     t = Type::of(K::Bool);
     break;
   case ast::Expr::Kind::Name:
@@ -935,16 +933,9 @@ Type Sema::check(ast::Expr *e) {
   }
   leave();
   if (t.isUnknown())
-    values.erase(e);
+    clearValue(e);
   e->type = t;
   return t;
-}
-
-const Value *Sema::valueOf(const ast::Expr *e) const {
-  if (!e)
-    return nullptr;
-  auto it = values.find(e);
-  return it == values.end() ? nullptr : &it->second;
 }
 
 bool Sema::checkAs(ast::Expr *e, const Type &expected,

@@ -15,8 +15,11 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -37,7 +40,7 @@ namespace sluice::sema {
 /// array bounds, positivity and divisibility. Quantities are Float values in
 /// base units; their dimension lives in the expression's type.
 ///
-/// Sema keeps one per checked constant expression, so a Value is small (32
+/// Sema keeps one per checked constant expression, so a Value is small (40
 /// bytes): strings and lists live out of line, shared between copies (a
 /// Value never changes once built).
 struct Value {
@@ -131,14 +134,24 @@ llvm::StringRef describe(SymKind kind);
 /// describe() with its article: "a topology", "an algorithm".
 std::string describeA(SymKind kind);
 
+/// Where a global declaration's check stands (Sema::ensureChecked).
+enum class CheckState : uint8_t { NotYet, InProgress, Done };
+
+/// One name in a scope: 64 bytes, since there is one per global.
 struct Symbol {
   SymKind kind = SymKind::Let;
+  bool assignable = false; ///< may be the target of an assignment
+  /// For global declarations: whether `decl` was checked.
+  CheckState checkState = CheckState::NotYet;
   ast::SourceRange range; ///< where it is declared (its name)
   ast::Type type;
-  ast::Decl *decl = nullptr;  ///< for global declarations
-  std::optional<Value> value; ///< known compile-time value
-  bool assignable = false;    ///< may be the target of an assignment
+  ast::Decl *decl = nullptr;        ///< for global declarations
+  const Value *value = nullptr;     ///< known compile-time value (Sema::keep)
 };
+
+/// A scope's names. Entries do not move: Symbol pointers stay valid while
+/// the scope lives. Iteration order is the hash's: sort what is shown.
+using SymbolTable = llvm::StringMap<Symbol, llvm::BumpPtrAllocator>;
 
 /// Where an expression is checked: decides which builtins and names it may
 /// use.
@@ -150,16 +163,23 @@ enum class Where : unsigned {
 };
 
 /// A device or instance declared at the top level of a topology.
+/// 48 bytes: a topology may declare millions.
 struct DeviceInfo {
   ast::DeviceItem *item = nullptr;
-  std::optional<topo::DeviceKind> builtin; ///< a builtin device kind
   ast::TopologyDecl *instanceOf = nullptr; ///< an instance of a topology
-  bool isArray = false;
   std::optional<int64_t> count; ///< array size when known
+  std::optional<topo::DeviceKind> builtin; ///< a builtin device kind
+  bool isArray = false;
+  uint32_t order = 0; ///< position among the topology's devices
+
+  llvm::StringRef name() const { return item->name; }
 };
 
 struct TopoInfo {
-  std::map<std::string, DeviceInfo> devices;
+  /// Sorted by name (collectDevices), one per name: the first declared.
+  std::vector<DeviceInfo> devices;
+  /// The device called `name`, or null.
+  DeviceInfo *find(llvm::StringRef name);
 };
 
 struct LabelInfo {
@@ -284,8 +304,8 @@ public:
   bool failed = false;
 
   // Locals, innermost last; globals by name.
-  std::vector<std::unique_ptr<std::map<std::string, Symbol>>> scopes;
-  std::map<std::string, Symbol> globals;
+  std::vector<std::unique_ptr<SymbolTable>> scopes;
+  SymbolTable globals;
 
   // Where expressions are checked, and how to name it in messages ("a
   // constant expression", "'length'", ...).
@@ -320,10 +340,30 @@ public:
   void leave();
   bool reportedTooDeep = false;
 
-  // Per-declaration state (pointer keys: looked up, never iterated).
-  enum class CheckState { InProgress, Done };
+  /// The check state of a declaration without a symbol of its own (imports,
+  /// schedules, redefinitions); the others keep it in their Symbol. Pointer
+  /// keys: looked up, never iterated.
   llvm::DenseMap<const ast::Decl *, CheckState> checkState;
-  llvm::DenseMap<const ast::Expr *, Value> values;
+  /// Where `decl`'s check state lives.
+  CheckState &checkStateOf(ast::Decl *decl);
+
+  // Folded values. Each checked expression with a known value has an entry
+  // here, found through its Expr::semaValue (1-based); symbols point at
+  // them too. A deque: entries never move.
+  struct FoldedValue {
+    const ast::Expr *expr; ///< null for a symbol's converted value
+    Value value;
+  };
+  std::deque<FoldedValue> values;
+  /// Records `v` as the value of `e` (replacing an earlier one).
+  void setValue(ast::Expr *e, Value v);
+  /// Forgets the value of `e`.
+  void clearValue(ast::Expr *e);
+  /// A stable copy of `v` for a Symbol.
+  const Value *keep(Value v);
+  /// convert(*v, from, to), kept; `v` itself when that is the same value.
+  const Value *keepConverted(const Value *v, const ast::Type &from,
+                             const ast::Type &to);
   std::map<const ast::TopologyDecl *, TopoInfo> topoInfo;
   std::map<const ast::AlgorithmDecl *, AlgoInfo> algoInfo;
   /// Index bounds to check once every device of the current topology has

@@ -29,29 +29,65 @@ static std::vector<std::string> builtinKindNames() {
   return names;
 }
 
+DeviceInfo *TopoInfo::find(llvm::StringRef name) {
+  auto it = llvm::partition_point(
+      devices, [&](const DeviceInfo &d) { return d.name() < name; });
+  return it != devices.end() && it->name() == name ? &*it : nullptr;
+}
+
 void Sema::collectDevices(ast::TopologyDecl &topo) {
-  TopoInfo &info = topoInfo[&topo];
-  for (ast::TopoItemPtr &item : topo.items) {
+  // One sorted array rather than a tree: a topology may hold millions of
+  // devices, and a tree node costs twice the entry.
+  std::vector<DeviceInfo> &devices = topoInfo[&topo].devices;
+  auto named = [](const ast::TopoItemPtr &item) {
     auto *dev = llvm::dyn_cast_or_null<ast::DeviceItem>(item.get());
-    if (!dev || dev->name.empty())
+    return dev && !dev->name.empty() ? dev : nullptr;
+  };
+  devices.reserve(llvm::count_if(topo.items, named));
+  for (ast::TopoItemPtr &item : topo.items) {
+    ast::DeviceItem *dev = named(item);
+    if (!dev)
       continue;
-    auto it = info.devices.find(dev->name);
-    if (it != info.devices.end()) {
-      auto diag = error(dev->nameRange)
-                  << "redefinition of '" << dev->name << "'";
-      note(diag, it->second.item->nameRange,
-           "previous definition of '" + dev->name + "' is here");
-      continue;
-    }
     DeviceInfo d;
     d.item = dev;
+    d.order = static_cast<uint32_t>(devices.size());
     d.builtin = builtinKind(dev->kind);
     if (!d.builtin)
       if (Symbol *sym = lookupGlobal(dev->kind))
         if (sym->kind == SymKind::Topology)
           d.instanceOf = llvm::cast<ast::TopologyDecl>(sym->decl);
     d.isArray = dev->count != nullptr;
-    info.devices.emplace(dev->name, d);
+    devices.push_back(d);
+  }
+  llvm::sort(devices, [](const DeviceInfo &a, const DeviceInfo &b) {
+    int c = a.name().compare(b.name());
+    return c != 0 ? c < 0 : a.order < b.order;
+  });
+  // A name declared again is a redefinition of its first declaration:
+  // reported in source order, and dropped.
+  struct Redefinition {
+    uint32_t order;
+    const ast::DeviceItem *again, *first;
+  };
+  std::vector<Redefinition> redefined;
+  size_t kept = 0;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (kept && devices[kept - 1].name() == devices[i].name()) {
+      redefined.push_back(
+          {devices[i].order, devices[i].item, devices[kept - 1].item});
+      continue;
+    }
+    devices[kept++] = devices[i];
+  }
+  devices.resize(kept);
+  llvm::sort(redefined, [](const Redefinition &a, const Redefinition &b) {
+    return a.order < b.order;
+  });
+  for (const Redefinition &r : redefined) {
+    auto diag = error(r.again->nameRange)
+                << "redefinition of '" << r.again->name << "'";
+    note(diag, r.first->nameRange,
+         "previous definition of '" + r.again->name + "' is here");
   }
 }
 
@@ -105,9 +141,8 @@ void TopologyChecker::run() {
   }
   // Indices into this topology's arrays, now that every size is known.
   for (const Sema::PendingBound &p : pending) {
-    auto it = info.devices.find(p.device);
-    if (it != info.devices.end())
-      checkBound(it->second, p.device, p.lo, p.hi, p.isRange, p.range);
+    if (DeviceInfo *d = info.find(p.device))
+      checkBound(*d, p.device, p.lo, p.hi, p.isRange, p.range);
   }
   s.currentTopology = savedTopology;
   s.pendingBounds = savedPending;
@@ -180,10 +215,9 @@ void TopologyChecker::checkItem(ast::TopoItem &item, bool inLoop) {
 }
 
 void TopologyChecker::checkDevice(ast::DeviceItem &dev) {
-  auto it = info.devices.find(dev.name);
-  DeviceInfo *d = it != info.devices.end() && it->second.item == &dev
-                      ? &it->second
-                      : nullptr;
+  DeviceInfo *d = info.find(dev.name);
+  if (d && d->item != &dev)
+    d = nullptr;
 
   if (std::optional<topo::DeviceKind> kind = builtinKind(dev.kind)) {
     if (dev.hasArgs || !dev.args.empty()) {
@@ -348,11 +382,11 @@ void TopologyChecker::checkEndpoint(ast::Endpoint &ep, bool &hasSet) {
   ast::TopologyDecl *curTopo = &topo;
   for (size_t i = 0; i < ep.segments.size(); ++i) {
     ast::Segment &seg = ep.segments[i];
-    auto it = cur->devices.find(seg.name);
-    if (it == cur->devices.end()) {
+    DeviceInfo *found = cur->find(seg.name);
+    if (!found) {
       std::vector<std::string> names;
-      for (const auto &entry : cur->devices)
-        names.push_back(entry.first);
+      for (const DeviceInfo &entry : cur->devices)
+        names.push_back(entry.name().str());
       s.error(seg.range) << "unknown device '" << seg.name << "' in topology '"
                          << curTopo->name << "'" << didYouMean(seg.name, names);
       // Still type the indices.
@@ -362,7 +396,7 @@ void TopologyChecker::checkEndpoint(ast::Endpoint &ep, bool &hasSet) {
       }
       return;
     }
-    DeviceInfo &d = it->second;
+    DeviceInfo &d = *found;
     checkSegmentIndex(seg, d, /*own=*/i == 0, hasSet);
     bool last = i + 1 == ep.segments.size();
     if (last) {
@@ -373,10 +407,10 @@ void TopologyChecker::checkEndpoint(ast::Endpoint &ep, bool &hasSet) {
                     << "'; an endpoint must name a device inside it";
         auto innerIt = s.topoInfo.find(d.instanceOf);
         if (innerIt != s.topoInfo.end() && !innerIt->second.devices.empty()) {
-          const auto &first = *innerIt->second.devices.begin();
+          const DeviceInfo &first = innerIt->second.devices.front();
           std::string example = seg.name + (d.isArray ? "[0]" : "") + "." +
-                                first.first +
-                                (first.second.isArray ? "[0]" : "");
+                                first.name().str() +
+                                (first.isArray ? "[0]" : "");
           s.note(diag, seg.range, "for example '" + example + "'");
         }
       }

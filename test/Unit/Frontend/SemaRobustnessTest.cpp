@@ -28,9 +28,10 @@ ast::SourceRange at(unsigned line, unsigned col) {
   return r;
 }
 
-template <typename T, typename... Args>
-std::unique_ptr<T> make(Args &&...args) {
-  return std::make_unique<T>(std::forward<Args>(args)...);
+/// The arena of every hand-built node (a Module's arena in the front end).
+template <typename T, typename... Args> ast::NodePtr<T> make(Args &&...args) {
+  static ast::Arena arena;
+  return arena.create<T>(std::forward<Args>(args)...);
 }
 
 ast::ExprPtr intLit(int64_t v) { return make<ast::IntLitExpr>(at(1, 1), v); }
@@ -53,7 +54,7 @@ struct HandRun {
   }
 };
 
-std::unique_ptr<ast::LetDecl> let(std::string name, ast::ExprPtr value) {
+ast::NodePtr<ast::LetDecl> let(std::string name, ast::ExprPtr value) {
   auto d = make<ast::LetDecl>(at(1, 1));
   d->name = std::move(name);
   d->nameRange = at(1, 5);
