@@ -20,10 +20,10 @@ sluice::parseBandwidthMatrix(llvm::StringRef text, llvm::StringRef file,
                              llvm::ArrayRef<std::string> deviceNames) {
   auto json = parseBoundedJSON(text);
   if (!json)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "bandwidth matrix '" + file +
-                                       "' is not valid JSON: " +
-                                       llvm::toString(json.takeError()));
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "bandwidth matrix '" + file +
+            "' is not valid JSON: " + llvm::toString(json.takeError()));
   auto fail = [&](const llvm::Twine &what) -> llvm::Error {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "bandwidth matrix '" + file + "': " + what);

@@ -14,9 +14,9 @@
 #include "frontends/sluice/BandwidthMatrix.h"
 #include "frontends/sluice/ConstEval.h"
 #include "frontends/sluice/Frontend.h"
-#include "frontends/sluice/MLIRGenWalk.h"
 #include "frontends/sluice/MLIRGenDemand.h"
 #include "frontends/sluice/MLIRGenModel.h"
+#include "frontends/sluice/MLIRGenWalk.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -530,8 +530,7 @@ void MLIRGenImpl::elabBandwidths(ElabTopology &topo,
   std::vector<std::string> names;
   for (const ElabPath &d : devices)
     names.push_back(pathString(d));
-  auto matrix =
-      parseBandwidthMatrix((*buffer)->getBuffer(), item.path, names);
+  auto matrix = parseBandwidthMatrix((*buffer)->getBuffer(), item.path, names);
   if (!matrix) {
     error(item.pathRange) << llvm::toString(matrix.takeError());
     return;

@@ -50,8 +50,7 @@ int main(int argc, char **argv) {
         if (llvm::sys::fs::is_regular_file(it->path()))
           files.push_back(it->path());
       if (ec) {
-        llvm::errs() << tool << ": " << argv[i] << ": "
-                     << ec.message() << "\n";
+        llvm::errs() << tool << ": " << argv[i] << ": " << ec.message() << "\n";
         return 1;
       }
     } else {
@@ -62,8 +61,8 @@ int main(int argc, char **argv) {
   for (const std::string &f : files) {
     auto buf = llvm::MemoryBuffer::getFile(f);
     if (!buf) {
-      llvm::errs() << tool << ": " << f << ": "
-                   << buf.getError().message() << "\n";
+      llvm::errs() << tool << ": " << f << ": " << buf.getError().message()
+                   << "\n";
       return 1;
     }
     LLVMFuzzerTestOneInput(

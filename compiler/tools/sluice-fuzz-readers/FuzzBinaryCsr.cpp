@@ -41,11 +41,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fixChecksum(bytes);
   sluice_graph_load_options_t options;
   sluice_graph_load_options_init(&options);
-  options.format = (data[0] & 0x80) ? SLUICE_GRAPH_FORMAT_AUTO
-                                    : SLUICE_GRAPH_FORMAT_BINARY;
+  options.format =
+      (data[0] & 0x80) ? SLUICE_GRAPH_FORMAT_AUTO : SLUICE_GRAPH_FORMAT_BINARY;
   options.flags = ((data[0] >> 1) & 0x0f) | SLUICE_GRAPH_LOAD_QUIET;
-  options.weights = (data[0] & 0x40) ? SLUICE_WEIGHTS_COLUMN
-                                     : SLUICE_WEIGHTS_NONE;
+  options.weights =
+      (data[0] & 0x40) ? SLUICE_WEIGHTS_COLUMN : SLUICE_WEIGHTS_NONE;
   const char *path = file.assign(bytes.data(), bytes.size());
   sluice_graph_t *graph = nullptr;
   sluice_error_t error;

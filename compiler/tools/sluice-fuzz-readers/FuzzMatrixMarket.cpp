@@ -21,8 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   sluice_graph_load_options_t options;
   sluice_graph_load_options_init(&options);
-  options.format = (data[0] & 0x80) ? SLUICE_GRAPH_FORMAT_AUTO
-                                    : SLUICE_GRAPH_FORMAT_MTX;
+  options.format =
+      (data[0] & 0x80) ? SLUICE_GRAPH_FORMAT_AUTO : SLUICE_GRAPH_FORMAT_MTX;
   options.flags = (data[0] & 0x1f) | SLUICE_GRAPH_LOAD_QUIET;
   options.weights = static_cast<sluice_weights_t>(data[1] % 3);
   if (!(options.flags & SLUICE_GRAPH_LOAD_COMPACT_IDS) &&
