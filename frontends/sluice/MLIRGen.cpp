@@ -10,13 +10,13 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/MLIRGen.h"
 
-#include "dialects/Common/BoundedJSON.h"
 #include "dialects/Topo/IR/TopoOps.h"
+#include "frontends/sluice/BandwidthMatrix.h"
 #include "frontends/sluice/ConstEval.h"
 #include "frontends/sluice/Frontend.h"
-#include "frontends/sluice/MLIRGenWalk.h"
 #include "frontends/sluice/MLIRGenDemand.h"
 #include "frontends/sluice/MLIRGenModel.h"
+#include "frontends/sluice/MLIRGenWalk.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -24,7 +24,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <map>
@@ -580,68 +579,24 @@ void MLIRGenImpl::elabBandwidths(ElabTopology &topo,
                           << "': " << buffer.getError().message();
     return;
   }
-  auto json = parseBoundedJSON((*buffer)->getBuffer());
-  if (!json) {
-    error(item.pathRange) << "bandwidth matrix '" << item.path
-                          << "' is not valid JSON: "
-                          << llvm::toString(json.takeError());
+  std::vector<std::string> names;
+  for (const ElabPath &d : devices)
+    names.push_back(pathString(d));
+  auto matrix = parseBandwidthMatrix((*buffer)->getBuffer(), item.path, names);
+  if (!matrix) {
+    error(item.pathRange) << llvm::toString(matrix.takeError());
     return;
   }
-  auto fail = [&](const llvm::Twine &what) {
-    error(item.pathRange) << "bandwidth matrix '" << item.path << "': " << what;
-  };
-  const llvm::json::Object *root = json->getAsObject();
-  if (!root)
-    return fail("expected a JSON object with \"unit\" and \"matrix\"");
-  std::optional<llvm::StringRef> unit = root->getString("unit");
-  if (!unit)
-    return fail("missing \"unit\" (e.g. \"GB/s\")");
-  auto unitInfo = lookupUnit(*unit);
-  if (!unitInfo || unitInfo->dim != Dim::bandwidth())
-    return fail("\"unit\" must be a bandwidth unit such as \"GB/s\", got \"" +
-                *unit + "\"");
-  const llvm::json::Array *matrix = root->getArray("matrix");
-  if (!matrix)
-    return fail("missing \"matrix\" (an N x N array of numbers)");
-  size_t n = devices.size();
-  if (const llvm::json::Array *names = root->getArray("devices")) {
-    if (names->size() != n)
-      return fail("lists " + llvm::Twine(names->size()) +
-                  " devices but 'between' names " + llvm::Twine(n));
-    for (size_t i = 0; i < n; ++i) {
-      auto s = (*names)[i].getAsString();
-      if (!s || *s != pathString(devices[i]))
-        return fail("device " + llvm::Twine(i) + " is \"" +
-                    (s ? *s : llvm::StringRef("?")) + "\" but 'between' gives \"" +
-                    pathString(devices[i]) + "\"");
-    }
-  }
-  if (matrix->size() != n)
-    return fail("has " + llvm::Twine(matrix->size()) + " rows, expected " +
-                llvm::Twine(n));
-  for (size_t i = 0; i < n; ++i) {
-    const llvm::json::Array *row = (*matrix)[i].getAsArray();
-    if (!row || row->size() != n)
-      return fail("row " + llvm::Twine(i) + " must have " + llvm::Twine(n) +
-                  " numbers");
-    for (size_t j = 0; j < n; ++j) {
-      std::optional<double> v = (*row)[j].getAsNumber();
-      if (!v || *v < 0 || !std::isfinite(*v))
-        return fail("entry [" + llvm::Twine(i) + "][" + llvm::Twine(j) +
-                    "] must be a non-negative number");
-      if (i == j || *v == 0)
-        continue;
-      ElabLink link;
-      link.from = devices[i];
-      link.to = devices[j];
-      link.measured = true;
-      link.props.emplace_back(
-          "bandwidth",
-          ConstValue::ofQuantity(*v * unitInfo->factor, Dim::bandwidth(),
-                                 unit->str()));
-      link.range = item.range;
-      topo.links.push_back(std::move(link));
-    }
+  for (const MeasuredBandwidth &m : matrix->links) {
+    ElabLink link;
+    link.from = devices[m.from];
+    link.to = devices[m.to];
+    link.measured = true;
+    link.props.emplace_back(
+        "bandwidth", ConstValue::ofQuantity(m.value * matrix->factor,
+                                            Dim::bandwidth(), matrix->unit));
+    link.range = item.range;
+    topo.links.push_back(std::move(link));
   }
 }
 

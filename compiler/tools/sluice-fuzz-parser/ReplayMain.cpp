@@ -1,15 +1,18 @@
 //===- ReplayMain.cpp - Run fuzz inputs without libFuzzer -----------------===//
 //
-// `sluice-fuzz-replay FILE|DIR...` feeds each file (directories: every file
-// in them, sorted) to LLVMFuzzerTestOneInput. Used by the test suite to keep
-// the committed corpus, including every input that once crashed, passing
-// under the normal (g++) build.
+// `<replay-tool> FILE|DIR...` feeds each file (directories: every file in
+// them, sorted) to LLVMFuzzerTestOneInput. Linked into the replay binary of
+// every fuzz target (sluice-fuzz-replay for the parser, the
+// sluice-fuzz-*-replay binaries of compiler/tools/sluice-fuzz-readers); the
+// test suite uses them to keep each committed corpus, including every input
+// that once crashed, passing under the normal (g++) build.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Common/ToolVersion.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cstdint>
@@ -19,22 +22,25 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int main(int argc, char **argv) {
+  const std::string tool = llvm::sys::path::filename(argv[0]).str();
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
     if (arg == "--help" || arg == "-h") {
-      llvm::outs() << "usage: sluice-fuzz-replay FILE|DIR...\n"
-                      "Runs the parser fuzz target once on each file (each "
-                      "regular file of each directory), in sorted order.\n";
+      llvm::outs() << "usage: " << tool
+                   << " FILE|DIR...\n"
+                      "Runs the fuzz target's entry point once on each file "
+                      "(each regular file of each directory), in sorted "
+                      "order.\n";
       return 0;
     }
     if (arg == "--version") {
-      llvm::outs() << sluice::sluiceVersionText("sluice-fuzz-replay");
+      llvm::outs() << sluice::sluiceVersionText(tool.c_str());
       return 0;
     }
     if (arg.starts_with("-")) {
-      llvm::errs() << "sluice-fuzz-replay: error: unknown option '" << arg
-                   << "' (usage: sluice-fuzz-replay FILE|DIR...)\n";
+      llvm::errs() << tool << ": error: unknown option '" << arg
+                   << "' (usage: " << tool << " FILE|DIR...)\n";
       return 2;
     }
     if (llvm::sys::fs::is_directory(argv[i])) {
@@ -44,8 +50,7 @@ int main(int argc, char **argv) {
         if (llvm::sys::fs::is_regular_file(it->path()))
           files.push_back(it->path());
       if (ec) {
-        llvm::errs() << "sluice-fuzz-replay: " << argv[i] << ": "
-                     << ec.message() << "\n";
+        llvm::errs() << tool << ": " << argv[i] << ": " << ec.message() << "\n";
         return 1;
       }
     } else {
@@ -56,8 +61,8 @@ int main(int argc, char **argv) {
   for (const std::string &f : files) {
     auto buf = llvm::MemoryBuffer::getFile(f);
     if (!buf) {
-      llvm::errs() << "sluice-fuzz-replay: " << f << ": "
-                   << buf.getError().message() << "\n";
+      llvm::errs() << tool << ": " << f << ": " << buf.getError().message()
+                   << "\n";
       return 1;
     }
     LLVMFuzzerTestOneInput(

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <unordered_set>
 
 using namespace sluice::train::json;
 
@@ -310,6 +311,7 @@ private:
 
   bool object(Value &v, unsigned depth) {
     v.kind = Value::Object;
+    std::unordered_set<std::string> names;
     advance(); // {
     skipSpace();
     if (pos < s.size() && s[pos] == '}') {
@@ -323,9 +325,10 @@ private:
       std::string key;
       if (!string(key))
         return false;
-      for (const auto &f : v.fields)
-        if (f.first == key)
-          return error("duplicate field '" + key + "'");
+      // A set, not a scan of the fields so far: an object of n fields
+      // would take n^2 / 2 comparisons (seconds for a 1 MB file).
+      if (!names.insert(key).second)
+        return error("duplicate field '" + key + "'");
       skipSpace();
       if (pos >= s.size() || s[pos] != ':')
         return error("expected ':' after the field name");

@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "RuntimeTestUtil.h"
 
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
 using namespace sluice::test;
 
@@ -357,10 +359,16 @@ TEST(GraphLoadErrors, InvalidArguments) {
   EXPECT_EQ(flags.status, SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_STREQ(flags.error.message, "unknown load flags 0x40");
 
-  o = options(static_cast<sluice_graph_format_t>(9));
+  // A C caller can store any int in an enum field. Stored as bytes: a C++
+  // enum value out of the enumerators' range is undefined (UBSan: enum).
+  o = options(SNAP);
+  std::underlying_type_t<sluice_graph_format_t> badFormat = 9;
+  std::memcpy(&o.format, &badFormat, sizeof(o.format));
   Loaded format = load(dir.path("g.txt"), o);
   EXPECT_STREQ(format.error.message, "unknown format 9");
-  o = options(SNAP, 0, static_cast<sluice_weights_t>(7));
+  o = options(SNAP);
+  std::underlying_type_t<sluice_weights_t> badWeights = 7;
+  std::memcpy(&o.weights, &badWeights, sizeof(o.weights));
   Loaded weights = load(dir.path("g.txt"), o);
   EXPECT_STREQ(weights.error.message, "unknown weights mode 7");
   // The NULL error pointer is allowed.

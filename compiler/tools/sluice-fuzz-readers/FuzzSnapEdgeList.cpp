@@ -1,0 +1,36 @@
+//===- FuzzSnapEdgeList.cpp - Fuzz target: SNAP edge lists ----------------===//
+//
+// sluice_graph_load on a SNAP edge list (plain or gzip, detected from the
+// content). The first byte picks the load flags (undirected, drop self
+// loops, deduplicate, compact ids, edge-label column), the second the
+// weights mode; the rest is the file, handed over in a memfd. A graph that
+// loads is walked by checkGraph. Without compact ids, inputs with ids above
+// 2^16 are skipped (declaresManyVertices).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/tools/sluice-fuzz-readers/GraphFuzzSupport.h"
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static sluice::fuzz::MemFile file("fuzz-snap");
+  if (size < 2)
+    return 0;
+  sluice_graph_load_options_t options;
+  sluice_graph_load_options_init(&options);
+  options.format = SLUICE_GRAPH_FORMAT_SNAP;
+  options.flags = (data[0] & 0x1f) | SLUICE_GRAPH_LOAD_QUIET;
+  options.weights = static_cast<sluice_weights_t>(data[1] % 3);
+  if (!(options.flags & SLUICE_GRAPH_LOAD_COMPACT_IDS) &&
+      sluice::fuzz::declaresManyVertices(data + 2, size - 2))
+    return 0;
+  const char *path = file.assign(data + 2, size - 2);
+  sluice_graph_t *graph = nullptr;
+  sluice_error_t error;
+  if (sluice_graph_load(path, &options, &graph, &error) == SLUICE_STATUS_OK) {
+    sluice::fuzz::checkGraph(graph);
+    sluice_graph_release(graph);
+  }
+  return 0;
+}
