@@ -9,6 +9,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 
 #include "sluice/graph.h"
 
@@ -146,7 +147,18 @@ sluice::plan::planGatherJob(DemandOp op, const PlanNetwork &pn,
                           << " items x " << bytesText(plan.itemBytes) << " = "
                           << bytesText(needed);
 
-  // Access counts.
+  // Access counts: one double per item and destination, checked before it
+  // is allocated.
+  constexpr uint64_t kMaxAccessCounts = uint64_t(1) << 28; // 2 GiB of counts
+  uint64_t cells = llvm::SaturatingMultiply<uint64_t>(
+      static_cast<uint64_t>(plan.items), problem.destinations.size());
+  if (cells > kMaxAccessCounts)
+    return op.emitError() << "the gather job's access counts would hold "
+                          << plan.items << " items x "
+                          << problem.destinations.size()
+                          << " destinations = " << cells
+                          << " entries, more than the limit of "
+                          << kMaxAccessCounts;
   flow::AccessCounts counts;
   if (auto file = job.getAs<StringAttr>("access_file")) {
     auto read = flow::readAccessCounts(file.getValue(), plan.items,
