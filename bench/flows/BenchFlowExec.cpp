@@ -19,13 +19,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/Common/ToolVersion.h"
+#include "bench/flows/BenchLinks.h"
 #include "compiler/Analysis/Flow/FlowProblem.h"
 #include "compiler/Analysis/Flow/FlowSchedule.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
 #include "compiler/Analysis/TopoGraph.h"
-#include "bench/flows/BenchLinks.h"
 #include "compiler/tools/sluice-flow-exec/ScheduleLoader.h"
+#include "dialects/Common/ToolVersion.h"
 
 #include "sluice/flow.h"
 
@@ -265,10 +265,10 @@ int main(int argc, char **argv) {
     else if (const char *v = value("--dump"))
       cfg.dump = v;
     else if (a == "--version") {
-      std::fputs(sluice::sluiceVersionText("sluice-bench-flow-exec").c_str(), stdout);
+      std::fputs(sluice::sluiceVersionText("sluice-bench-flow-exec").c_str(),
+                 stdout);
       return 0;
-    }
-    else if (a == "--json")
+    } else if (a == "--json")
       json = true;
     else {
       std::fprintf(stderr,

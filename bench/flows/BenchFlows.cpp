@@ -14,15 +14,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/Common/ToolVersion.h"
+#include "bench/flows/BenchLinks.h"
+#include "compiler/Analysis/Flow/Collectives.h"
 #include "compiler/Analysis/Flow/FlowProblem.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
-#include "compiler/Analysis/Flow/PathLP.h"
-#include "compiler/Analysis/Flow/Collectives.h"
 #include "compiler/Analysis/Flow/IntegralPlacement.h"
+#include "compiler/Analysis/Flow/PathLP.h"
 #include "compiler/Analysis/Flow/SlotPlacement.h"
 #include "compiler/Analysis/TopoGraph.h"
-#include "bench/flows/BenchLinks.h"
+#include "dialects/Common/ToolVersion.h"
 #include "llvm/Support/Error.h"
 
 #include <poll.h>
@@ -577,10 +577,10 @@ int main(int argc, char **argv) {
     else if (const char *v = value("--solvers"))
       solverFilter = v;
     else if (a == "--version") {
-      std::fputs(sluice::sluiceVersionText("sluice-bench-flows").c_str(), stdout);
+      std::fputs(sluice::sluiceVersionText("sluice-bench-flows").c_str(),
+                 stdout);
       return 0;
-    }
-    else if (a == "--json")
+    } else if (a == "--json")
       json = true;
     else {
       std::fprintf(stderr,

@@ -17,9 +17,9 @@
 // Not a test: it is not registered with ctest. Results: bench/RESULTS.md.
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/Common/Version.h"
 #include "bench/walks/BenchSupport.h"
 #include "bench/walks/ReferenceKernels.h"
+#include "dialects/Common/Version.h"
 
 #include <algorithm>
 #include <chrono>
@@ -207,10 +207,10 @@ int main(int argc, char **argv) {
     else if (arg == "--sampler-stats")
       samplerStats = true;
     else if (arg == "--version") {
-      std::fputs("sluice-bench-walks (Sluice) " SLUICE_VERSION_STRING "\n", stdout);
+      std::fputs("sluice-bench-walks (Sluice) " SLUICE_VERSION_STRING "\n",
+                 stdout);
       return 0;
-    }
-    else if (arg == "--help" || arg == "-h") {
+    } else if (arg == "--help" || arg == "-h") {
       usage();
       return 0;
     } else {

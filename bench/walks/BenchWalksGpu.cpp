@@ -29,8 +29,8 @@
 // GPU machine without the toolchain (scripts/device-stage.sh). Not a test.
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/Common/Version.h"
 #include "bench/walks/BenchSupport.h"
+#include "dialects/Common/Version.h"
 #include "test/Unit/WalkGpu/GpuWalkSupport.h"
 
 #include "sluice/gpu.h"
@@ -197,10 +197,10 @@ int main(int argc, char **argv) {
     else if (arg == "--no-gpu")
       gpu = false;
     else if (arg == "--version") {
-      std::fputs("sluice-bench-walks-gpu (Sluice) " SLUICE_VERSION_STRING "\n", stdout);
+      std::fputs("sluice-bench-walks-gpu (Sluice) " SLUICE_VERSION_STRING "\n",
+                 stdout);
       return 0;
-    }
-    else if (arg == "--help" || arg == "-h") {
+    } else if (arg == "--help" || arg == "-h") {
       usage();
       return 0;
     } else {

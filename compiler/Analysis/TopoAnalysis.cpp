@@ -131,8 +131,7 @@ WidestPathTree widestPaths(const TopoGraph &g, const OutArcs &out,
         continue;
       double width =
           std::min({label[u].bandwidth, a.bandwidth, rate[u], rate[v]});
-      Label cand{width,
-                 label[u].latency + a.latency, label[u].hops + 1};
+      Label cand{width, label[u].latency + a.latency, label[u].hops + 1};
       if (label[v].hops != kUnreachable && !cand.better(label[v]))
         continue;
       label[v] = cand;
@@ -143,8 +142,9 @@ WidestPathTree widestPaths(const TopoGraph &g, const OutArcs &out,
 
   // A settled device's predecessor was settled before it.
   for (unsigned v : settleOrder)
-    t.latencyKnown[v] = v == source || (t.latencyKnown[g.arcs[t.predArc[v]].from] &&
-                                        g.arcs[t.predArc[v]].latencyKnown);
+    t.latencyKnown[v] =
+        v == source || (t.latencyKnown[g.arcs[t.predArc[v]].from] &&
+                        g.arcs[t.predArc[v]].latencyKnown);
   for (unsigned v = 0; v < n; ++v) {
     if (label[v].hops == kUnreachable)
       continue;

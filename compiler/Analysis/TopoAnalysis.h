@@ -84,11 +84,12 @@ std::vector<bool> computeReachable(const TopoGraph &g, unsigned source);
 
 /// Single-source widest paths: for every device the maximum over directed
 /// paths of the minimum arc bandwidth, where a path through (or from, or to)
-/// a device with a through-rate (a NIC's line rate) is also limited by it. Among paths of equal bottleneck the
-/// search keeps, at each device, the label with lower accumulated latency,
-/// then fewer hops, then the one found first; `latency` and `pathHops` are
-/// those of the path it keeps (see docs/analysis.md for why that is not
-/// always the lowest latency among all widest paths).
+/// a device with a through-rate (a NIC's line rate) is also limited by it.
+/// Among paths of equal bottleneck the search keeps, at each device, the label
+/// with lower accumulated latency, then fewer hops, then the one found first;
+/// `latency` and `pathHops` are those of the path it keeps (see
+/// docs/analysis.md for why that is not always the lowest latency among all
+/// widest paths).
 struct WidestPathTree {
   unsigned source = 0;
   /// Bottleneck bandwidth in B/s; +infinity at the source, 0 where

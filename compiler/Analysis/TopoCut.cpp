@@ -138,9 +138,9 @@ BisectionResult analysis::computeBisection(const TopoGraph &g,
   return r;
 }
 
-std::vector<double> analysis::computeMaxFlowRow(const TopoGraph &g,
-                                                unsigned source,
-                                                llvm::ArrayRef<unsigned> sinks) {
+std::vector<double>
+analysis::computeMaxFlowRow(const TopoGraph &g, unsigned source,
+                            llvm::ArrayRef<unsigned> sinks) {
   unsigned n = g.devices.size();
   assert(source < n && "max-flow source out of range");
   // Device v enters the network at inHalf[v] and leaves it at outHalf[v];

@@ -428,7 +428,8 @@ std::string arrayOf(llvm::StringRef name) {
   if (!name.ends_with("]"))
     return name.str();
   size_t open = name.rfind('[');
-  return open == llvm::StringRef::npos ? name.str() : name.take_front(open).str();
+  return open == llvm::StringRef::npos ? name.str()
+                                       : name.take_front(open).str();
 }
 
 /// The name inside its instance cluster ("gpu[2]" for "server[3].gpu[2]").
@@ -515,8 +516,8 @@ void writeDotNode(llvm::raw_ostream &os, unsigned i, const DotNode &n,
     shape = "box";
     label += "\n";
     for (unsigned k = 0, e = n.kindCounts.size(); k != e; ++k)
-      label += (k ? ", " : "") + std::to_string(n.kindCounts[k].second) +
-               " " + n.kindCounts[k].first;
+      label += (k ? ", " : "") + std::to_string(n.kindCounts[k].second) + " " +
+               n.kindCounts[k].first;
   }
   os << indent << "n" << i << " [label=" << quote(label) << ", shape=" << shape;
   if (n.instance)
@@ -707,8 +708,8 @@ void target::writeTopoDot(llvm::raw_ostream &os, const TopoGraph &g,
   {
     std::map<std::pair<std::string, std::string>, unsigned> byKey;
     for (unsigned n = 0; n < nodes.size(); ++n) {
-      auto [it, inserted] = byKey.try_emplace(
-          {nodes[n].parent, nodes[n].array}, arrays.size());
+      auto [it, inserted] =
+          byKey.try_emplace({nodes[n].parent, nodes[n].array}, arrays.size());
       if (inserted)
         arrays.emplace_back();
       arrays[it->second].push_back(n);
@@ -736,8 +737,8 @@ void target::writeTopoDot(llvm::raw_ostream &os, const TopoGraph &g,
           }
           // A link is red if either of its arcs crosses the cut.
           // Drawn in full, which links are cut stays visible: all or none.
-          unsigned red = std::max(fwd->second.highlighted,
-                                  bwd->second.highlighted);
+          unsigned red =
+              std::max(fwd->second.highlighted, bwd->second.highlighted);
           if (!summary && edge.links != 0 &&
               (red != 0) != (edge.highlighted != 0)) {
             complete = false;
@@ -763,9 +764,10 @@ void target::writeTopoDot(llvm::raw_ostream &os, const TopoGraph &g,
   os << "digraph topology {\n";
   os << "  graph [rankdir=LR, fontname=\"Helvetica\", compound=true";
   if (summary)
-    os << ", label=" << quote(std::to_string(g.devices.size()) +
-                             " devices drawn as one node per instance "
-                             "(--dot-detail=full draws every device)")
+    os << ", label="
+       << quote(std::to_string(g.devices.size()) +
+                " devices drawn as one node per instance "
+                "(--dot-detail=full draws every device)")
        << ", labelloc=t";
   os << "];\n";
   os << "  node [fontname=\"Helvetica\", fontsize=10];\n";
@@ -891,7 +893,6 @@ void target::writeTopoDot(llvm::raw_ostream &os, const TopoGraph &g,
       }))
     legend += "n x B: n parallel links of B each\n";
   if (!legend.empty())
-    os << "  legend [shape=note, fontsize=9, label=" << quote(legend)
-       << "];\n";
+    os << "  legend [shape=note, fontsize=9, label=" << quote(legend) << "];\n";
   os << "}\n";
 }

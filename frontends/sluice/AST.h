@@ -70,15 +70,15 @@ struct SourceRange {
 /// vertex-property types share their element type.
 struct Type {
   enum class Kind : uint8_t {
-    Unknown,  ///< not checked yet, or after an error (suppresses cascades)
-    Int,      ///< i64
-    Float,    ///< f64
+    Unknown, ///< not checked yet, or after an error (suppresses cascades)
+    Int,     ///< i64
+    Float,   ///< f64
     Bool,
     String,
     Quantity, ///< a physical quantity with `dim`
     Vertex,
-    List,     ///< homogeneous list of `element`
-    Enum,     ///< a bare word used as an option value (format: snap)
+    List, ///< homogeneous list of `element`
+    Enum, ///< a bare word used as an option value (format: snap)
     Graph,
     Topology,
     Walk,
@@ -139,7 +139,8 @@ template <typename T> using NodePtr = std::unique_ptr<T, NodeDeleter>;
 class Arena {
 public:
   template <typename T, typename... Args> NodePtr<T> create(Args &&...args) {
-    return NodePtr<T>(new (allocator.Allocate<T>()) T(std::forward<Args>(args)...));
+    return NodePtr<T>(new (allocator.Allocate<T>())
+                          T(std::forward<Args>(args)...));
   }
   /// A copy of `text` in the arena.
   llvm::StringRef save(llvm::StringRef text) {
@@ -161,8 +162,19 @@ private:
 class Expr {
 public:
   enum class Kind : uint8_t {
-    IntLit, FloatLit, QuantityLit, StringLit, BoolLit,
-    Name, Call, Unary, Binary, If, Index, Member, List,
+    IntLit,
+    FloatLit,
+    QuantityLit,
+    StringLit,
+    BoolLit,
+    Name,
+    Call,
+    Unary,
+    Binary,
+    If,
+    Index,
+    Member,
+    List,
   };
   Expr(Kind kind, SourceRange range) : range(range), kind(kind) {}
   virtual ~Expr() = default;
@@ -331,7 +343,15 @@ struct Binder {
 class Stmt {
 public:
   enum class Kind : uint8_t {
-    VertexProp, Frontier, Let, Repeat, While, If, Vertices, Edges, Output,
+    VertexProp,
+    Frontier,
+    Let,
+    Repeat,
+    While,
+    If,
+    Vertices,
+    Edges,
+    Output,
     Assign,
   };
   Stmt(Kind kind, SourceRange range) : range(range), kind(kind) {}
@@ -550,8 +570,18 @@ public:
 
 class Decl {
 public:
-  enum class Kind : uint8_t { Import, Let, Topology, Graph, Walk, Algorithm,
-                              Schedule, Model, Job, Demand };
+  enum class Kind : uint8_t {
+    Import,
+    Let,
+    Topology,
+    Graph,
+    Walk,
+    Algorithm,
+    Schedule,
+    Model,
+    Job,
+    Demand
+  };
   Decl(Kind kind, SourceRange range) : range(range), kind(kind) {}
   virtual ~Decl() = default;
   Kind getKind() const { return kind; }
@@ -678,7 +708,7 @@ struct DemandDecl : Decl {
 
 /// One parsed file.
 struct Module {
-  Arena arena; ///< first: its nodes are destroyed before it
+  Arena arena;      ///< first: its nodes are destroyed before it
   std::string path; ///< as opened
   std::vector<DeclPtr> decls;
 

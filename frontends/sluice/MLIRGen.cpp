@@ -22,8 +22,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <map>
@@ -285,9 +285,8 @@ void MLIRGenImpl::elabItems(ElabTopology &topo,
         diag << "loop of " << trips << " iterations";
         if (!loopLeft.empty())
           diag << " inside loops of " << outer << " iterations";
-        diag << " makes topology '" << topo.decl->name << "' run "
-             << total << " loop iterations (limit " << kMaxLoopIterations
-             << ")";
+        diag << " makes topology '" << topo.decl->name << "' run " << total
+             << " loop iterations (limit " << kMaxLoopIterations << ")";
         break;
       }
       loopLeft.push_back(trips);
@@ -514,17 +513,17 @@ void MLIRGenImpl::elabLink(ElabTopology &topo, const LinkItem &item,
   std::vector<std::pair<std::string, ConstValue>> props;
   if (!evalProps(item.props, env, props))
     return;
-  uint64_t expanded = llvm::SaturatingMultiply<uint64_t>(froms.size(),
-                                                         tos.size());
+  uint64_t expanded =
+      llvm::SaturatingMultiply<uint64_t>(froms.size(), tos.size());
   if (expanded > kMaxLinks) {
     error(item.range) << "link expands to " << expanded << " links (limit "
                       << kMaxLinks << ")";
     return;
   }
   if (topo.links.size() + expanded > kMaxLinks) {
-    error(item.range) << "link makes topology '" << topo.decl->name
-                      << "' hold " << topo.links.size() + expanded
-                      << " links (limit " << kMaxLinks << ")";
+    error(item.range) << "link makes topology '" << topo.decl->name << "' hold "
+                      << topo.links.size() + expanded << " links (limit "
+                      << kMaxLinks << ")";
     return;
   }
   // With `<->` between overlapping sets, each unordered pair is linked once.

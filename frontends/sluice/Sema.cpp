@@ -426,9 +426,10 @@ const Value *Sema::keep(Value v) {
 
 const Value *Sema::keepConverted(const Value *v, const ast::Type &from,
                                  const ast::Type &to) {
-  bool changes = (v->kind == Value::Kind::Int && to.kind == Type::Kind::Float) ||
-                 (v->kind == Value::Kind::List && to.kind == Type::Kind::List &&
-                  to.element);
+  bool changes =
+      (v->kind == Value::Kind::Int && to.kind == Type::Kind::Float) ||
+      (v->kind == Value::Kind::List && to.kind == Type::Kind::List &&
+       to.element);
   return changes ? keep(convert(*v, from, to)) : v;
 }
 

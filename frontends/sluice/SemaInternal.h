@@ -145,8 +145,8 @@ struct Symbol {
   CheckState checkState = CheckState::NotYet;
   ast::SourceRange range; ///< where it is declared (its name)
   ast::Type type;
-  ast::Decl *decl = nullptr;        ///< for global declarations
-  const Value *value = nullptr;     ///< known compile-time value (Sema::keep)
+  ast::Decl *decl = nullptr;    ///< for global declarations
+  const Value *value = nullptr; ///< known compile-time value (Sema::keep)
 };
 
 /// A scope's names. Entries do not move: Symbol pointers stay valid while

@@ -267,13 +267,11 @@ int main(int argc, char **argv) {
         "than --max-memory={1}; running it at --byte-scale={2} (byte "
         "counts and times scaled, rates unchanged; --byte-scale=1 runs it "
         "unscaled or refuses)\n",
-        regionBytes, maxMemory.getValue(),
-        scaleText);
+        regionBytes, maxMemory.getValue(), scaleText);
     load.byteScale = scale;
-    loaded = flowexec::loadSchedule((*buffer)->getBuffer(),
-                                    inputFile == "-" ? std::string("<stdin>")
-                                                     : inputFile.getValue(),
-                                    load);
+    loaded = flowexec::loadSchedule(
+        (*buffer)->getBuffer(),
+        inputFile == "-" ? std::string("<stdin>") : inputFile.getValue(), load);
     if (!loaded)
       return fail(llvm::toString(loaded.takeError()));
   }

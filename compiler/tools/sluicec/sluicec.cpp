@@ -218,7 +218,8 @@ static void writeOneSvg(llvm::StringRef text, llvm::raw_ostream &os) {
      << "<!-- " << docs.size()
      << " graphs rendered by Graphviz's dot, one under another -->\n"
      << "<svg width=\"" << llvm::format("%g", width) << "pt\" height=\""
-     << llvm::format("%g", height) << "pt\" xmlns=\"http://www.w3.org/2000/svg\" "
+     << llvm::format("%g", height)
+     << "pt\" xmlns=\"http://www.w3.org/2000/svg\" "
         "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n";
   double y = 0;
   for (llvm::StringRef doc : docs) {
@@ -265,11 +266,10 @@ static mlir::LogicalResult renderSvg(llvm::StringRef dotText,
   // it would write the first to the file and the rest to ours).
   std::string err;
   llvm::StringRef args[] = {*dot, "-Tsvg", inPath};
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt,
-                                                llvm::StringRef(outPath),
-                                                std::nullopt};
-  int rc = llvm::sys::ExecuteAndWait(*dot, args, std::nullopt, redirects, 60,
-                                     0, &err);
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(outPath), std::nullopt};
+  int rc = llvm::sys::ExecuteAndWait(*dot, args, std::nullopt, redirects, 60, 0,
+                                     &err);
   if (rc != 0) {
     llvm::errs() << "sluicec: error: dot failed (" << rc << ")"
                  << (err.empty() ? "" : ": " + err) << "\n";
@@ -364,7 +364,8 @@ static int emitPlan(Compilation &compilation, llvm::raw_ostream &os) {
   case ReportFormat::Json:
     return mlir::failed(plan::writePlanJSON(os, module, *graph)) ? 1 : 0;
   case ReportFormat::Dot:
-    return mlir::failed(plan::writePlanDot(os, module, *graph, dotDetail)) ? 1 : 0;
+    return mlir::failed(plan::writePlanDot(os, module, *graph, dotDetail)) ? 1
+                                                                           : 0;
   case ReportFormat::Trace:
     return mlir::failed(plan::writePlanTrace(os, module, *graph)) ? 1 : 0;
   case ReportFormat::Svg: {
@@ -692,7 +693,8 @@ int main(int argc, char **argv) {
       "          hops per device pair, cuts and bisection, totals per kind\n"
       "          (--format=table|json|dot|svg)\n"
       "  plan    schedule the program's demands over the flat topology\n"
-      "          (--format=mlir|table|json|dot|svg|trace), or its finetune/infer\n"
+      "          (--format=mlir|table|json|dot|svg|trace), or its "
+      "finetune/infer\n"
       "          jobs with the offload planners\n"
       "          (--format=table|json|trace|deepspeed|mlir, --job)\n\n"
       "Walks: --run JIT-compiles a walk and runs one of its jobs (--job);\n"

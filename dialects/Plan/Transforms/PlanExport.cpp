@@ -363,8 +363,8 @@ LogicalResult plan::writePlanDot(llvm::raw_ostream &os, ModuleOp module,
       double util = drawn[i].util;
       bool saturated = util >= 1 - 1e-6;
       anySaturated |= saturated;
-      std::string label = drawn[i].rates + (both ? " each way" : "") + "\n" +
-                          drawn[i].capacity;
+      std::string label =
+          drawn[i].rates + (both ? " each way" : "") + "\n" + drawn[i].capacity;
       os << "  " << dotQuote(nodeNames[e.from]) << " -> "
          << dotQuote(nodeNames[e.to]) << " [label=" << dotQuote(label)
          << (both ? ", dir=both" : "")

@@ -72,8 +72,8 @@ LogicalResult plan::writePlanTable(llvm::raw_ostream &os, ModuleOp module,
     if (!first)
       os << "\n";
     first = false;
-    os << "schedule " << op.getSymName() << " on " << op.getTopology()
-       << " (" << op.getMethod() << ")\n";
+    os << "schedule " << op.getSymName() << " on " << op.getTopology() << " ("
+       << op.getMethod() << ")\n";
     os << "  makespan:        " << timeText(s->makespan) << "\n";
     if (auto lb = op.getLowerBound())
       os << "  lower bound:     " << timeText(lb->convertToDouble())
@@ -96,19 +96,17 @@ LogicalResult plan::writePlanTable(llvm::raw_ostream &os, ModuleOp module,
       total += r.demand.bytes;
       paths += r.paths.size();
     }
-    os << "  demands:         " << s->routes.size() << " ("
-       << bytesText(total) << ", " << paths
-       << (paths == 1 ? " path" : " paths") << ")\n";
+    os << "  demands:         " << s->routes.size() << " (" << bytesText(total)
+       << ", " << paths << (paths == 1 ? " path" : " paths") << ")\n";
     std::vector<std::vector<std::string>> rows = {
         {"#", "from", "to", "bytes", "paths", "finish"}};
     for (size_t i = 0; i < s->routes.size() && i < kMaxDemandRows; ++i) {
       const flow::DemandRoute &r = s->routes[i];
-      rows.push_back({std::to_string(i), net.nodes[r.demand.source],
-                      net.nodes[r.demand.destination],
-                      bytesText(r.demand.bytes),
-                      r.demand.isLocal() ? "local"
-                                         : std::to_string(r.paths.size()),
-                      timeText(r.finish)});
+      rows.push_back(
+          {std::to_string(i), net.nodes[r.demand.source],
+           net.nodes[r.demand.destination], bytesText(r.demand.bytes),
+           r.demand.isLocal() ? "local" : std::to_string(r.paths.size()),
+           timeText(r.finish)});
     }
     printRows(os, rows, "    ");
     if (s->routes.size() > kMaxDemandRows)
@@ -133,8 +131,8 @@ LogicalResult plan::writePlanTable(llvm::raw_ostream &os, ModuleOp module,
 
     os << "  saturated links: " << s->saturatedArcs.size() << "\n";
     std::vector<std::vector<std::string>> lrows;
-    for (unsigned a : llvm::ArrayRef(s->saturatedArcs)
-                          .take_front(kMaxLinkRows)) {
+    for (unsigned a :
+         llvm::ArrayRef(s->saturatedArcs).take_front(kMaxLinkRows)) {
       const flow::FlowArc &arc = net.arcs[a];
       lrows.push_back({net.nodes[arc.from] + " -> " + net.nodes[arc.to],
                        formatQuantity(arc.capacity, Dim::bandwidth()),

@@ -20,8 +20,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -219,9 +219,9 @@ std::optional<FlatSize> Flattener::size(TopologyOp topology) {
     } else if (auto instance = dyn_cast<InstanceOp>(op)) {
       Operation *scope = instance->getParentOp()->getParentOp();
       auto target = dyn_cast_or_null<TopologyOp>(
-          scope ? tables.lookupNearestSymbolFrom(scope,
-                                                 instance.getTargetAttr())
-                : nullptr);
+          scope
+              ? tables.lookupNearestSymbolFrom(scope, instance.getTargetAttr())
+              : nullptr);
       std::optional<FlatSize> nested = target ? size(target) : std::nullopt;
       if (!nested)
         return std::nullopt;
@@ -258,8 +258,8 @@ LogicalResult Flattener::checkSize(TopologyOp topology) {
     std::optional<FlatSize> nested = target ? size(target) : std::nullopt;
     if (!nested)
       continue;
-    uint64_t devices = llvm::SaturatingMultiply(copiesOf(instance),
-                                                nested->devices);
+    uint64_t devices =
+        llvm::SaturatingMultiply(copiesOf(instance), nested->devices);
     if (!largest || devices > largestDevices) {
       largest = instance;
       largestDevices = devices;
