@@ -108,6 +108,24 @@ const ConstValue *ConstEnv::lookup(llvm::StringRef name) const {
 }
 
 namespace {
+/// A diagnostic that may be quiet: streaming into it does nothing then
+/// (streaming into an inactive mlir::InFlightDiagnostic trips MLIR's
+/// "diagnostic not active" assertion in builds with assertions).
+class MaybeDiagnostic {
+public:
+  MaybeDiagnostic() = default;
+  explicit MaybeDiagnostic(mlir::InFlightDiagnostic diag)
+      : diag(std::move(diag)) {}
+  template <typename T> MaybeDiagnostic &operator<<(T &&value) {
+    if (diag)
+      *diag << std::forward<T>(value);
+    return *this;
+  }
+
+private:
+  std::optional<mlir::InFlightDiagnostic> diag;
+};
+
 class Evaluator {
 public:
   Evaluator(const ConstEnv &env, mlir::MLIRContext *ctx)
@@ -116,10 +134,10 @@ public:
   std::optional<ConstValue> eval(const Expr &e);
 
 private:
-  mlir::InFlightDiagnostic error(const SourceRange &r) {
+  MaybeDiagnostic error(const SourceRange &r) {
     if (!ctx)
-      return mlir::InFlightDiagnostic(); // quiet: an inactive diagnostic
-    return mlir::emitError(toLocation(ctx, r));
+      return MaybeDiagnostic(); // quiet
+    return MaybeDiagnostic(mlir::emitError(toLocation(ctx, r)));
   }
   std::optional<ConstValue> evalBinary(const BinaryExpr &e);
   std::optional<ConstValue> evalCall(const CallExpr &e);
