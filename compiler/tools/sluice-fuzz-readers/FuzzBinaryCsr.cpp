@@ -47,11 +47,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.weights =
       (data[0] & 0x40) ? SLUICE_WEIGHTS_COLUMN : SLUICE_WEIGHTS_NONE;
   const char *path = file.assign(bytes.data(), bytes.size());
-  sluice_graph_t *graph = nullptr;
-  sluice_error_t error;
-  if (sluice_graph_load(path, &options, &graph, &error) == SLUICE_STATUS_OK) {
-    sluice::fuzz::checkGraph(graph);
-    sluice_graph_release(graph);
-  }
+  sluice::fuzz::loadAndCheck(path, options);
   return 0;
 }

@@ -29,11 +29,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       sluice::fuzz::declaresManyVertices(data + 2, size - 2))
     return 0;
   const char *path = file.assign(data + 2, size - 2);
-  sluice_graph_t *graph = nullptr;
-  sluice_error_t error;
-  if (sluice_graph_load(path, &options, &graph, &error) == SLUICE_STATUS_OK) {
-    sluice::fuzz::checkGraph(graph);
-    sluice_graph_release(graph);
-  }
+  sluice::fuzz::loadAndCheck(path, options);
   return 0;
 }

@@ -199,6 +199,49 @@ inline void checkGraph(const sluice_graph_t *g) {
   }
 }
 
+/// Loads `path` with `options`; what loads is checked by checkGraph.
+inline void loadAndCheck(const char *path,
+                         const sluice_graph_load_options_t &options) {
+  sluice_graph_t *graph = nullptr;
+  sluice_error_t error;
+  if (sluice_graph_load(path, &options, &graph, &error) == SLUICE_STATUS_OK) {
+    checkGraph(graph);
+    sluice_graph_release(graph);
+  }
+}
+
+/// The label-file targets: data[0] picks the load flags and the graph
+/// (SNAP or Matrix Market, ids 0-7 with 4 and 6 unused, a self loop and a
+/// parallel edge), the rest is the labels file named by `field`
+/// (vertex_labels_path or edge_labels_path).
+inline int fuzzLabelFile(const uint8_t *data, size_t size,
+                         const char *sluice_graph_load_options_t::*field) {
+  static constexpr char kSnapGraph[] = "0 1\n1 2\n2 0\n2 2\n5 3\n5 3\n7 0\n";
+  static constexpr char kMtxGraph[] =
+      "%%MatrixMarket matrix coordinate pattern general\n"
+      "8 8 7\n1 2\n2 3\n3 1\n3 3\n6 4\n6 4\n8 1\n";
+  static MemFile snap("fuzz-graph-snap"), mtx("fuzz-graph-mtx"),
+      labels("fuzz-labels");
+  static const char *snapPath = snap.assign(kSnapGraph, sizeof(kSnapGraph) - 1);
+  static const char *mtxPath = mtx.assign(kMtxGraph, sizeof(kMtxGraph) - 1);
+  if (size < 1)
+    return 0;
+  sluice_graph_load_options_t options;
+  sluice_graph_load_options_init(&options);
+  options.flags = SLUICE_GRAPH_LOAD_QUIET;
+  if (data[0] & 1)
+    options.flags |= SLUICE_GRAPH_LOAD_COMPACT_IDS;
+  if (data[0] & 4)
+    options.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED;
+  if (data[0] & 8)
+    options.flags |= SLUICE_GRAPH_LOAD_DEDUPLICATE;
+  if (data[0] & 16)
+    options.flags |= SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS;
+  options.*field = labels.assign(data + 1, size - 1);
+  loadAndCheck((data[0] & 2) ? mtxPath : snapPath, options);
+  return 0;
+}
+
 } // namespace sluice::fuzz
 
 #endif // SLUICE_COMPILER_TOOLS_FUZZREADERS_GRAPHFUZZSUPPORT_H
