@@ -75,14 +75,13 @@ LogicalResult plan::writePlanTable(llvm::raw_ostream &os, ModuleOp module,
     os << "schedule " << op.getSymName() << " on " << op.getTopology() << " ("
        << op.getMethod() << ")\n";
     os << "  makespan:        " << timeText(s->makespan) << "\n";
-    if (auto lb = op.getLowerBound())
-      os << "  lower bound:     " << timeText(lb->convertToDouble())
-         << (s->makespan > 0 && lb->convertToDouble() > 0
-                 ? (llvm::formatv(" (plan within {0:F4}x)",
-                                  s->makespan / lb->convertToDouble()))
-                       .str()
-                 : std::string())
-         << "\n";
+    if (auto bound = op.getLowerBound()) {
+      double lb = bound->convertToDouble();
+      os << "  lower bound:     " << timeText(lb);
+      if (s->makespan > 0 && lb > 0)
+        os << llvm::formatv(" (plan within {0:F4}x)", s->makespan / lb);
+      os << "\n";
+    }
     if (auto d = op.getDirectMakespan())
       os << "  direct paths:    " << against(d->convertToDouble(), s->makespan)
          << "\n";
