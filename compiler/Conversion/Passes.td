@@ -81,10 +81,12 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
     device; `xs[i]` out of range records the fault (the first one; code
     SLUICE_WALK_FAULT_LIST_INDEX, as sluice_kernel_list_get) and gives 0.
 
-    Walks without a proven upper bound (no `upper_bound` region or
-    `unbounded`), walks scheduled with `sampler: reservoir` and every walk
-    under `sampler=reservoir` sample by weighted reservoir with a warp per
-    walker instead: 32 threads per walker (walker = thread / 32, lane =
+    Which kernel a walk gets is decided before, by walk-select-sampler:
+    walk-to-gpu reads each walk's `#walk.schedule<target = gpu, ...>` (a
+    walk without one, or scheduled for the cpu, is an error at the walk).
+    `method = rejection` gives the kernel above; `method = reservoir`
+    (`threads_per_walker = 32`) samples by weighted reservoir with a warp
+    per walker instead: 32 threads per walker (walker = thread / 32, lane =
     thread % 32, lane 0 writes), lane l scans cur's edges l, l + 32, ...,
     keys log(u_i) / w_i with u_i from Philox keyed by (seed, walker, step,
     edge index), and a shuffle butterfly picks the largest key
@@ -94,12 +96,6 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
     the sum bounds, which the kernels do not use). The output is gpu/func/scf/arith/llvm;
     scf-to-cf and convert-gpu-to-nvvm finish the lowering.
   }];
-  let options = [
-    Option<"sampler", "sampler", "std::string", /*default=*/"\"auto\"",
-           "auto (rejection when the walk has an upper bound and is not "
-           "scheduled with sampler 'reservoir', else reservoir), rejection "
-           "or reservoir (every walk)">
-  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",

@@ -79,12 +79,16 @@ mlir::LogicalResult Compilation::lower() {
   module_ = mlirGen(ctx, program_);
   if (!module_)
     return mlir::failure();
-  // Walks: classify the weights and derive their bounds (walk-bounds).
+  // Walks: classify the weights and derive their bounds (walk-bounds), then
+  // decide each schedule (walk-select-sampler).
   if (!module_->getOps<walk::WalkOp>().empty()) {
     mlir::PassManager pm(&ctx);
     walk::WalkBoundsOptions options;
     options.remarks = walkRemarks;
     pm.addPass(walk::createWalkBounds(options));
+    walk::WalkSelectSamplerOptions select;
+    select.target = walkTarget;
+    pm.addPass(walk::createWalkSelectSampler(select));
     if (mlir::failed(pm.run(*module_)))
       return mlir::failure();
   }

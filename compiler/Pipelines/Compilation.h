@@ -57,8 +57,8 @@ public:
   /// Runs Sema over the parsed program.
   mlir::LogicalResult check();
   /// MLIRGen: lowers the checked program into Sluice dialects (verified),
-  /// then runs walk-bounds for programs with walks and model-cost for
-  /// programs with transformers.
+  /// then runs walk-bounds and walk-select-sampler for programs with walks
+  /// and model-cost for programs with transformers.
   mlir::LogicalResult lower();
   /// Runs topo-flatten around topology `top` (empty: the default of
   /// defaultTopTopology). Honours MLIR's pass-manager command-line options
@@ -73,6 +73,9 @@ public:
   /// Whether lower() makes walk-bounds explain each walk with a remark
   /// (`sluicec --remarks`).
   void setWalkRemarks(bool on) { walkRemarks = on; }
+  /// Where lower() schedules every walk ("cpu" or "gpu", `sluicec
+  /// --target`); empty (the default): where each walk's schedule says.
+  void setWalkTarget(llvm::StringRef target) { walkTarget = target.str(); }
 
   /// The main file as a whole (line 0), for errors about the program rather
   /// than a place in it, e.g. a name given on the command line.
@@ -95,6 +98,7 @@ private:
   std::string mainPath;
   mlir::OwningOpRef<mlir::ModuleOp> module_;
   bool walkRemarks = false;
+  std::string walkTarget;
 };
 
 } // namespace sluice

@@ -283,7 +283,8 @@ void WalkGen::lowerGraph(const GraphDecl &g) {
                    << "' (only load(...) graphs)";
     return;
   }
-  std::string path, format = "snap", labels, edgeLabels;
+  std::string path, labels, edgeLabels;
+  walk::GraphFormat format = walk::GraphFormat::Snap;
   bool undirected = false, weighted = false, sawPath = false;
   // The op is located at the path: what a failure to read the graph is
   // about (the declaration when the path is not a literal).
@@ -306,7 +307,7 @@ void WalkGen::lowerGraph(const GraphDecl &g) {
     }
     if (a.name == "format") {
       if (auto *word = llvm::dyn_cast<NameExpr>(a.value.get()))
-        format = word->name;
+        format = walk::symbolizeGraphFormat(word->name).value_or(format);
     } else if (a.name == "weighted") {
       if (auto v = constant(*a.value))
         weighted = v->b;
@@ -452,11 +453,13 @@ void WalkGen::lowerWalk(const WalkDecl &w) {
       builder.getI64IntegerAttr(order), builder.getArrayAttr(pNames),
       builder.getArrayAttr(pTypes), builder.getArrayAttr(pDefaults),
       builder.getArrayAttr(sNames), builder.getArrayAttr(sTypes),
-      /*sampler=*/mlir::StringAttr(), /*target=*/mlir::StringAttr(),
-      /*threads=*/mlir::IntegerAttr(), /*walkers_per_thread=*/mlir::IntegerAttr(),
-      /*weight_class=*/mlir::StringAttr(), /*depends_on=*/mlir::ArrayAttr(),
+      /*sampler=*/walk::SamplerAttr(), /*target=*/walk::TargetAttr(),
+      /*threads=*/mlir::IntegerAttr(),
+      /*walkers_per_thread=*/mlir::IntegerAttr(),
+      /*weight_class=*/walk::WeightClassAttr(),
+      /*depends_on=*/mlir::ArrayAttr(),
       /*may_be_zero=*/mlir::UnitAttr(), /*unbounded=*/mlir::UnitAttr(),
-      /*assumptions=*/mlir::ArrayAttr());
+      /*assumptions=*/mlir::ArrayAttr(), /*schedule=*/walk::ScheduleAttr());
   current = op;
   mlir::OpBuilder::InsertionGuard guard(builder);
   mlir::Type i32 = builder.getI32Type(), i64 = builder.getI64Type(),
@@ -624,7 +627,13 @@ void WalkGen::applySchedule(walk::WalkOp op, const ScheduleDecl &s) {
         error(p.value->range) << "expected a word for '" << p.name << "'";
         continue;
       }
-      op->setAttr(p.name, builder.getStringAttr(word->name));
+      // Sema checked the word against WalkSchema's names.
+      if (p.name == "sampler") {
+        if (auto s = walk::symbolizeSampler(word->name))
+          op.setSamplerAttr(walk::SamplerAttr::get(ctx, *s));
+      } else if (auto t = walk::symbolizeTarget(word->name)) {
+        op.setTargetAttr(walk::TargetAttr::get(ctx, *t));
+      }
     } else if (p.name == "threads" || p.name == "walkers_per_thread") {
       if (auto v = constant(*p.value))
         op->setAttr(p.name, builder.getI64IntegerAttr(v->i));

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/SemaInternal.h"
 
-#include "dialects/Walk/IR/WalkLimits.h"
+#include "dialects/Walk/IR/WalkSchema.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -42,8 +42,8 @@ struct OptionSpec {
   int64_t max = 0;        ///< Int: the largest accepted value (0: none)
 };
 
-const llvm::StringRef kFormats[] = {"snap", "mtx", "csr", "edgelist"};
-const llvm::StringRef kSamplers[] = {"auto", "rejection", "reservoir", "alias"};
+// Graph formats and walk samplers and targets are the walk dialect's enums
+// (WalkSchema.h); these are the algorithms' targets.
 const llvm::StringRef kTargets[] = {"cpu", "gpu"};
 const llvm::StringRef kDirections[] = {"push", "pull", "hybrid"};
 const llvm::StringRef kFrontiers[] = {"sparse", "dense", "bitmap", "auto"};
@@ -83,14 +83,15 @@ OptionSpec word(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> words,
 
 const std::vector<OptionSpec> &loadSpecs() {
   static const std::vector<OptionSpec> specs = {
-      word("format", kFormats), opt("weighted", OptKind::Bool),
+      word("format", walk::graphFormatNames()), opt("weighted", OptKind::Bool),
       opt("labels", OptKind::String), opt("edge_labels", OptKind::String)};
   return specs;
 }
 
 const std::vector<OptionSpec> &walkScheduleSpecs() {
   static const std::vector<OptionSpec> specs = {
-      word("sampler", kSamplers), word("target", kTargets),
+      word("sampler", walk::samplerNames()),
+      word("target", walk::targetNames()),
       upTo("threads", walk::kMaxWalkThreads),
       upTo("walkers_per_thread", walk::kMaxWalkersPerThread)};
   return specs;

@@ -14,8 +14,8 @@
 // CHECK: func.func private @sluice_walk_el_weight
 // CHECK:   call @sluice_edge_label(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32) -> i64
 
-walk.graph @g "g.txt" format "snap"
-walk.walk @el on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+walk.graph @g "g.txt" format snap
+walk.walk @el on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], schedule = #walk.schedule<target = gpu, method = rejection>}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
     %l = walk.edge_label %cur, %next : i64

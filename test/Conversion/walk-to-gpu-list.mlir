@@ -34,8 +34,8 @@
 // CHECK: func.func private @sluice_walk_typed_init(%[[FI:[^:]*]]: !llvm.ptr)
 // CHECK:   call @sluice_vertex_of(%[[FI]], %{{.*}}) : (!llvm.ptr, i64) -> i32
 
-walk.graph @g "g.txt" format "snap" {labels = "g.labels"}
-walk.walk @typed on @g attributes {order = 1 : i64, param_names = ["schema"], param_types = [!walk.list], param_defaults = [array<i64: 0, 1, 2>], state_names = ["home"], state_types = [i64]}
+walk.graph @g "g.txt" format snap {labels = "g.labels"}
+walk.walk @typed on @g attributes {order = 1 : i64, param_names = ["schema"], param_types = [!walk.list], param_defaults = [array<i64: 0, 1, 2>], state_names = ["home"], state_types = [i64], schedule = #walk.schedule<target = gpu, method = rejection>}
   init {
     %id = arith.constant 7 : i64
     %v = walk.vertex_of %id

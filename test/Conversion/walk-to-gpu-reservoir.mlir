@@ -1,7 +1,9 @@
-// RUN: sluice-opt %s -split-input-file -walk-to-gpu | FileCheck %s
-// RUN: not sluice-opt %s -split-input-file -walk-to-gpu=sampler=rejection 2>&1 | FileCheck %s --check-prefix=REJ
-// RUN: not sluice-opt %s -split-input-file -walk-to-gpu=sampler=alias 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: sluice-opt %s -split-input-file -walk-to-gpu=sampler=reservoir | FileCheck %s --check-prefix=ALL
+// RUN: sluice-opt %s -split-input-file -walk-select-sampler=target=gpu -walk-to-gpu | FileCheck %s
+// RUN: not sluice-opt %s -split-input-file '-walk-select-sampler=target=gpu sampler=rejection' 2>&1 | FileCheck %s --check-prefix=REJ
+// RUN: not sluice-opt %s -split-input-file '-walk-select-sampler=target=gpu sampler=fast' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: sluice-opt %s -split-input-file '-walk-select-sampler=target=gpu sampler=reservoir' -walk-to-gpu | FileCheck %s --check-prefix=ALL
+// RUN: not sluice-opt %s -split-input-file -walk-to-gpu 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
+// RUN: not sluice-opt %s -split-input-file -walk-select-sampler=target=cpu -walk-to-gpu 2>&1 | FileCheck %s --check-prefix=CPU
 
 // A walk without an upper bound: weighted reservoir sampling with a warp
 // (32 threads) per walker. The library: log by its series, the candidate
@@ -37,12 +39,17 @@
 // No upper_bound function: the walk has none.
 // CHECK-NOT: @sluice_walk_free_upper_bound
 
-// REJ: error: walk-to-gpu: sampler=rejection, but walk 'free' has no proven upper bound of its weight or is scheduled with sampler 'reservoir'
-// REJ: error: walk-to-gpu: sampler=rejection, but walk 'sched' has no proven upper bound
-// BAD: error: walk-to-gpu: unknown sampler 'alias' (auto, rejection or reservoir)
+// Kernels come from the schedule that walk-select-sampler wrote; forcing
+// rejection refuses the walk without a bound, an unknown sampler is an
+// error, and walk-to-gpu refuses walks not scheduled for the GPU.
+// REJ: error: walk 'free' is scheduled with sampler 'rejection', but its weight has no upper bound; use 'reservoir' or 'auto'
+// REJ-NOT: walk 'sched'
+// BAD: error: walk-select-sampler: sampler 'fast' is not one of auto, rejection, reservoir, alias
+// UNSCHEDULED: error: walk-to-gpu: walk 'free' is not scheduled; run walk-select-sampler with target=gpu first
+// CPU: error: walk-to-gpu: walk 'free' is scheduled for the cpu; run walk-select-sampler with target=gpu first
 
-walk.graph @g "g.txt" format "snap"
-walk.walk @free on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], unbounded}
+walk.graph @g "g.txt" format snap
+walk.walk @free on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], unbounded, weight_class = #walk<weight_class dynamic>}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
     walk.yield %w : f64
@@ -50,7 +57,7 @@ walk.walk @free on @g attributes {order = 1 : i64, param_names = [], param_types
 
 // -----
 
-// A bounded walk scheduled with `sampler = "reservoir"`: the reservoir
+// A bounded walk asking for `sampler = #walk<sampler reservoir>`: the reservoir
 // kernel too; its upper_bound region is not needed.
 
 // CHECK: gpu.func @sluice_walk_sched(
@@ -62,8 +69,8 @@ walk.walk @free on @g attributes {order = 1 : i64, param_names = [], param_types
 // ALL: gpu.func @sluice_walk_bounded(
 // ALL:   call @sluice_walk_bounded_reservoir
 
-walk.graph @g "g.txt" format "snap"
-walk.walk @sched on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = "reservoir"}
+walk.graph @g "g.txt" format snap
+walk.walk @sched on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = #walk<sampler reservoir>, weight_class = #walk<weight_class dynamic>}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
     walk.yield %w : f64
@@ -82,8 +89,8 @@ walk.walk @sched on @g attributes {order = 1 : i64, param_names = [], param_type
 // CHECK:   arith.constant 1 : i64
 // CHECK:   call @sluice_walk_bounded_rejection
 
-walk.graph @g "g.txt" format "snap"
-walk.walk @bounded on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
+walk.graph @g "g.txt" format snap
+walk.walk @bounded on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], weight_class = #walk<weight_class dynamic>}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
     walk.yield %w : f64

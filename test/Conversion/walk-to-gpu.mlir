@@ -52,8 +52,8 @@
 // CHECK:     call @sluice_weight_stat(%[[FB]], %{{.*}}, %[[ZERO]])
 // No walk op is left.
 // CHECK-NOT: walk.
-walk.graph @g "g.txt" format "snap" undirected
-walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"], param_types = [f64, f64], param_defaults = [2.0, 0.5], state_names = [], state_types = [], weight_class = "dynamic"}
+walk.graph @g "g.txt" format snap undirected
+walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"], param_types = [f64, f64], param_defaults = [2.0, 0.5], state_names = [], state_types = [], weight_class = #walk<weight_class dynamic>, schedule = #walk.schedule<target = gpu, method = rejection>}
   length {
     %c = arith.constant 80 : i64
     walk.yield %c : i64
@@ -110,8 +110,8 @@ walk.job @embed walk @node2vec on "box" {seed = 42 : i64}
 // CHECK:   llvm.store %[[T]], %{{.*}} : f64, !llvm.ptr
 // CHECK-LABEL: func.func private @sluice_walk_misc_init
 // CHECK:   llvm.store %{{.*}}, %{{.*}} : f64, !llvm.ptr
-walk.graph @g "g.txt" format "snap" weighted
-walk.walk @misc on @g attributes {order = 1 : i64, param_names = ["flag"], param_types = [i1], param_defaults = [true], state_names = ["total"], state_types = [f64]}
+walk.graph @g "g.txt" format snap weighted
+walk.walk @misc on @g attributes {order = 1 : i64, param_names = ["flag"], param_types = [i1], param_defaults = [true], state_names = ["total"], state_types = [f64], schedule = #walk.schedule<target = gpu, method = rejection>}
   init {
     %z = arith.constant 0.0 : f64
     walk.yield %z : f64

@@ -56,8 +56,8 @@
 // CHECK:   llvm.return
 // No walk op is left.
 // CHECK-NOT: walk.
-walk.graph @g "g.txt" format "snap" undirected
-walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"], param_types = [f64, f64], param_defaults = [2.0, 0.5], state_names = [], state_types = [], weight_class = "dynamic"}
+walk.graph @g "g.txt" format snap undirected
+walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"], param_types = [f64, f64], param_defaults = [2.0, 0.5], state_names = [], state_types = [], weight_class = #walk<weight_class dynamic>}
   length {
     %c = arith.constant 80 : i64
     walk.yield %c : i64
@@ -140,8 +140,8 @@ walk.job @embed walk @node2vec on "box" {seed = 42 : i64}
 // CHECK:   llvm.insertvalue %{{.*}}[8]
 // CHECK:   llvm.mlir.addressof @sluice_walk_typed_init
 // CHECK:   llvm.insertvalue %{{.*}}[9]
-walk.graph @g "g.txt" format "snap" {labels = "g.labels"}
-walk.walk @typed on @g attributes {order = 1 : i64, param_names = ["schema"], param_types = [!walk.list], param_defaults = [array<i64: 0, 1, 2>], state_names = ["hop"], state_types = [i64], weight_class = "static", may_be_zero}
+walk.graph @g "g.txt" format snap {labels = "g.labels"}
+walk.walk @typed on @g attributes {order = 1 : i64, param_names = ["schema"], param_types = [!walk.list], param_defaults = [array<i64: 0, 1, 2>], state_names = ["hop"], state_types = [i64], weight_class = #walk<weight_class static>, may_be_zero}
   init {
     %z = arith.constant 0 : i64
     walk.yield %z : i64
@@ -213,7 +213,7 @@ walk.walk @typed on @g attributes {order = 1 : i64, param_names = ["schema"], pa
 // CHECK:   llvm.store %{{.*}}, %[[SECOND]] : i64, !llvm.ptr
 // CHECK:   %[[N:.*]] = llvm.mlir.constant(2 : i64) : i64
 // CHECK:   llvm.return %[[N]] : i64
-walk.graph @g "g.txt" format "snap" weighted
+walk.graph @g "g.txt" format snap weighted
 walk.walk @misc on @g attributes {order = 1 : i64, param_names = ["flag", "source"], param_types = [i1, i64], param_defaults = [true, 3], state_names = ["total"], state_types = [f64]}
   init {
     %z = arith.constant 0.0 : f64

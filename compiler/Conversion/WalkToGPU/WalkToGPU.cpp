@@ -20,7 +20,6 @@
 #include "compiler/Conversion/WalkRegionClone.h"
 #include "compiler/Conversion/WalkToGPU/DeviceIntDivision.h"
 
-#include "dialects/Walk/IR/WalkGpuSampler.h"
 #include "dialects/Walk/IR/WalkOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -1329,18 +1328,13 @@ struct WalkToGPUPass
     // Everything checked before anything is built.
     bool ok = true;
     for (walk::WalkOp w : walks) {
-      bool reservoir = walk::gpuUsesReservoir(w);
-      if (sampler == "rejection" && reservoir) {
-        w.emitError("walk-to-gpu: sampler=rejection, but walk '")
-            << w.getSymName()
-            << "' has no proven upper bound of its weight or is scheduled "
-               "with sampler 'reservoir'";
+      walk::ScheduleAttr schedule = w.getScheduleAttr();
+      if (!schedule || schedule.getTarget() != walk::Target::Gpu) {
+        w.emitError("walk-to-gpu: walk '")
+            << w.getSymName() << "' is "
+            << (schedule ? "scheduled for the cpu" : "not scheduled")
+            << "; run walk-select-sampler with target=gpu first";
         ok = false;
-      } else if (sampler != "auto" && sampler != "rejection" &&
-                 sampler != "reservoir") {
-        module.emitError("walk-to-gpu: unknown sampler '")
-            << sampler << "' (auto, rejection or reservoir)";
-        return signalPassFailure();
       }
     }
     if (!ok)
@@ -1363,8 +1357,8 @@ struct WalkToGPUPass
                                 module.getLoc())))
       return signalPassFailure();
     sluice::conversion::buildDeviceIntDivision(gpuModule);
-    auto reservoir = [&](walk::WalkOp w) {
-      return sampler == "reservoir" || walk::gpuUsesReservoir(w);
+    auto reservoir = [](walk::WalkOp w) {
+      return w.getScheduleAttr().getMethod() == walk::StepMethod::Reservoir;
     };
     if (llvm::any_of(walks, reservoir) &&
         failed(appendDeviceCode(gpuModule,
@@ -1379,9 +1373,9 @@ struct WalkToGPUPass
           kWalkDriver;
       driver = replaceAll(driver, "NUM_STATE", std::to_string(slots));
       driver = replaceAll(driver, "SAMPLER", warp ? "reservoir" : "rejection");
-      driver = replaceAll(
-          driver, "THREADS",
-          std::to_string(warp ? walk::kGpuReservoirThreads : 1));
+      driver =
+          replaceAll(driver, "THREADS",
+                     std::to_string(w.getScheduleAttr().getThreadsPerWalker()));
       driver = replaceAll(driver, "WALK", w.getSymName());
       if (failed(appendDeviceCode(gpuModule, driver, w.getLoc())))
         return signalPassFailure();

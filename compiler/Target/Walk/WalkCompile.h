@@ -49,7 +49,6 @@ struct WalkRunOptions {
   /// which sampler consumes the random numbers), so a run reproduces
   /// another one bit for bit only with the same seed and the same r.
   double costRatio = 0;
-  bool gpu = false;     ///< run the walk-to-gpu kernel (sluice_walk_run_gpu)
   /// Cap on the vertices per walk (0: none). Required for a walk without
   /// `length` (its walks end by `stop probability` / `stop` or at the cap);
   /// lowers `length` when smaller.

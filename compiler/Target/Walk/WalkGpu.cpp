@@ -9,8 +9,8 @@
 
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/LLVM/Codegen.h"
-#include "dialects/Walk/IR/WalkGpuSampler.h"
 #include "dialects/Walk/IR/WalkOps.h"
+#include "dialects/Walk/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -79,9 +79,8 @@ llvm::json::Value describe(ModuleOp module, StringRef chip) {
         {"walk", w.getSymName()},
         {"kernel", ("sluice_walk_" + w.getSymName()).str()},
         {"order", w.getOrder()},
-        {"sampler", walk::gpuUsesReservoir(w) ? "reservoir" : "rejection"},
-        {"threads_per_walker",
-         walk::gpuUsesReservoir(w) ? walk::kGpuReservoirThreads : 1},
+        {"sampler", walk::stringifyStepMethod(w.getScheduleAttr().getMethod())},
+        {"threads_per_walker", w.getScheduleAttr().getThreadsPerWalker()},
         {"params", std::move(params)},
         {"state", std::move(state)},
         {"args", std::move(args)}});
@@ -101,11 +100,21 @@ LogicalResult sluice::target::lowerWalksToPtx(ModuleOp module, StringRef chip,
     return emitError(module.getLoc())
            << "the program declares no walk: nothing to compile with -c";
   OwningOpRef<ModuleOp> copy(cast<ModuleOp>(module->clone()));
+  // The walks (only `only` when given) and their graphs; jobs have no
+  // device code.
   for (Operation &op : llvm::make_early_inc_range(copy->getOps()))
-    if (!isa<walk::WalkDialect>(op.getDialect()) ||
+    if (!isa<walk::WalkDialect>(op.getDialect()) || isa<walk::JobOp>(op) ||
         (!only.empty() && isa<walk::WalkOp>(op) &&
          cast<walk::WalkOp>(op).getSymName() != only))
       op.erase();
+  // The GPU target: every walk scheduled for it (its requested sampler
+  // kept), then described and lowered from that schedule.
+  PassManager schedule(module.getContext());
+  walk::WalkSelectSamplerOptions gpuSchedule;
+  gpuSchedule.target = "gpu";
+  schedule.addPass(walk::createWalkSelectSampler(gpuSchedule));
+  if (failed(schedule.run(*copy)))
+    return failure();
   llvm::raw_string_ostream(json) << llvm::formatv("{0:2}", describe(*copy, chip))
                                  << "\n";
 

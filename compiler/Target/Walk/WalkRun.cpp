@@ -13,7 +13,6 @@
 #include "compiler/Conversion/WalkToLLVM/WalkAbi.h"
 #include "compiler/Target/LLVM/Codegen.h"
 #include "dialects/Common/NumberFormat.h"
-#include "dialects/Walk/IR/WalkGpuSampler.h"
 #include "dialects/Walk/IR/WalkOps.h"
 
 #include "sluice/graph.h"
@@ -251,6 +250,15 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
       failed(checkInput(*g.getEdgeLabels(), "the edge labels file")))
     return failure();
 
+  // The schedule walk-select-sampler decided: where the walk runs and how
+  // the engine draws its steps.
+  walk::ScheduleAttr schedule = w.getScheduleAttr();
+  if (!schedule)
+    return w.emitError("walk '")
+           << w.getSymName()
+           << "' has no schedule (walk-select-sampler has not run)";
+  bool onGpu = schedule.getTarget() == walk::Target::Gpu;
+
   // Lower and JIT-compile.
   auto t0 = std::chrono::steady_clock::now();
   auto lowered = lowerWalksToLLVM(module);
@@ -299,15 +307,18 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   // Load the graph.
   sluice_graph_load_options_t load;
   sluice_graph_load_options_init(&load);
-  StringRef format = g.getFormat();
-  if (format == "snap" || format == "edgelist")
+  switch (g.getFormat()) {
+  case walk::GraphFormat::Snap:
+  case walk::GraphFormat::Edgelist:
     load.format = SLUICE_GRAPH_FORMAT_SNAP;
-  else if (format == "mtx")
+    break;
+  case walk::GraphFormat::Mtx:
     load.format = SLUICE_GRAPH_FORMAT_MTX;
-  else if (format == "csr")
+    break;
+  case walk::GraphFormat::Csr:
     load.format = SLUICE_GRAPH_FORMAT_BINARY;
-  else
-    return g.emitError("unknown graph format '") << format << "'";
+    break;
+  }
   if (g.getUndirected())
     load.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED;
   // Text files keep their ids queryable (start ids, the output) while the
@@ -440,12 +451,22 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
     run.threads = static_cast<uint32_t>(*t);
   if (auto wpt = w.getWalkersPerThread())
     run.walkers_per_thread = static_cast<uint32_t>(*wpt);
-  if (auto sampler = w.getSampler()) {
-    run.sampler = llvm::StringSwitch<sluice_walk_sampler_t>(*sampler)
-                      .Case("rejection", SLUICE_WALK_SAMPLER_REJECTION)
-                      .Case("reservoir", SLUICE_WALK_SAMPLER_RESERVOIR)
-                      .Case("alias", SLUICE_WALK_SAMPLER_ALIAS)
-                      .Default(SLUICE_WALK_SAMPLER_AUTO);
+  switch (schedule.getMethod()) {
+  case walk::StepMethod::Uniform:
+    run.sampler = SLUICE_WALK_SAMPLER_UNIFORM;
+    break;
+  case walk::StepMethod::Alias:
+    run.sampler = SLUICE_WALK_SAMPLER_ALIAS;
+    break;
+  case walk::StepMethod::Rejection:
+    run.sampler = SLUICE_WALK_SAMPLER_REJECTION;
+    break;
+  case walk::StepMethod::Reservoir:
+    run.sampler = SLUICE_WALK_SAMPLER_RESERVOIR;
+    break;
+  case walk::StepMethod::CostModel:
+    run.sampler = SLUICE_WALK_SAMPLER_AUTO;
+    break;
   }
   run.quiet = options.quiet ? 1 : 0;
   run.cost_ratio = options.costRatio;
@@ -478,15 +499,14 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   sluice_walk_stats_t stats;
   std::memset(&stats, 0, sizeof(stats));
   sluice_status_t runStatus;
-  if (options.gpu) {
+  if (onGpu) {
     // The walk-to-gpu kernel; the setup functions above ran on the CPU.
     std::string ptx, json;
     if (failed(lowerWalksToPtx(module, "sm_90", ptx, json, w.getSymName())))
       return failure();
-    // The kernel's kind: a warp per walker when it samples by reservoir.
+    // The kernel's kind (the schedule's method): a warp per walker when it
+    // samples by reservoir, else rejection with a thread per walker.
     sluice_walk_options_t gpuRun = run;
-    if (walk::gpuUsesReservoir(w))
-      gpuRun.sampler = SLUICE_WALK_SAMPLER_RESERVOIR;
     // List slots point to host lists: the runtime copies them over.
     std::vector<int32_t> kinds;
     for (Attribute type : w.getParamTypes())

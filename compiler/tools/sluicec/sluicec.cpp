@@ -4,17 +4,19 @@
 // runs the phases up to --emit=<phase> and writes that phase's result.
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/Common/ToolVersion.h"
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/TopoPipeline.h"
 #include "compiler/Target/TopoReport.h"
-#include "dialects/Plan/Transforms/PlanExport.h"
-#include "dialects/Model/Transforms/ModelOffload.h"
-#include "dialects/Plan/IR/PlanOps.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
+#include "dialects/Common/ToolVersion.h"
+#include "dialects/Model/Transforms/ModelOffload.h"
+#include "dialects/Plan/IR/PlanOps.h"
+#include "dialects/Plan/Transforms/PlanExport.h"
 #include "dialects/Walk/IR/WalkLimits.h"
+#include "dialects/Walk/IR/WalkOps.h"
+#include "sluice/gpu.h"
 
 #include "mlir/IR/AsmState.h"
 
@@ -167,7 +169,10 @@ static cl::opt<bool> compileWalks(
     cl::cat(sluiceCategory));
 enum class CodeTarget { Cpu, Gpu };
 static cl::opt<CodeTarget> codeTarget(
-    "target", cl::desc("Code target of -c; where --run runs the walks"), cl::init(CodeTarget::Cpu),
+    "target",
+    cl::desc("Code target of -c (default cpu); where --run runs the walks "
+             "(default: the walk's own `target`, else cpu)"),
+    cl::init(CodeTarget::Cpu),
     cl::values(clEnumValN(CodeTarget::Cpu, "cpu", "host object file"),
                clEnumValN(CodeTarget::Gpu, "gpu", "PTX for NVIDIA sm_90")),
     cl::cat(sluiceCategory));
@@ -558,12 +563,34 @@ static int runWalkProgram(Compilation &compilation) {
                  << "': No such file or directory\n";
     return 1;
   }
+  // --run without --target runs each walk where its schedule says; on a
+  // machine without a GPU a walk that asks for one runs on the CPU, with a
+  // warning at the walk (below).
+  std::string noGpu;
+  if (runWalk && !codeTarget.getNumOccurrences()) {
+    sluice_error_t reason;
+    if (!sluice_gpu_available(&reason)) {
+      noGpu = reason.message;
+      compilation.setWalkTarget("cpu");
+    }
+  }
   if (mlir::failed(compilation.parse(inputFilename)) ||
       mlir::failed(compilation.check()) || mlir::failed(compilation.lower()))
     return 1;
   mlir::ModuleOp module = compilation.module();
+  if (!noGpu.empty())
+    for (auto w : module.getOps<walk::WalkOp>())
+      if (w.getTarget() == walk::Target::Gpu)
+        mlir::emitWarning(w.getLoc())
+            << "walk '" << w.getSymName()
+            << "' asks for target gpu, but no GPU is available (" << noGpu
+            << "): it runs on the CPU (--target=cpu runs there without "
+               "this warning, --target=gpu insists on the GPU)";
   if (compileWalks) {
-    if (codeTarget == CodeTarget::Gpu) {
+    // -c writes one artefact for --target (default cpu), and lower()
+    // scheduled every walk for it.
+    bool gpu = codeTarget == CodeTarget::Gpu;
+    if (gpu) {
       // PTX for sm_90 (-o, default <input>.ptx) and its kernels as JSON.
       std::string ptx = outputFilename;
       if (ptx == "-")
@@ -602,7 +629,6 @@ static int runWalkProgram(Compilation &compilation) {
   }
   options.costRatio = walkCostRatio;
   options.maxLength = walkMaxLength;
-  options.gpu = codeTarget == CodeTarget::Gpu;
   auto report = target::runWalkJob(module, options);
   if (mlir::failed(report))
     return 1;
@@ -714,6 +740,12 @@ int main(int argc, char **argv) {
 
   if (runWalk || compileWalks) {
     Compilation walkCompilation(ctx, sourceMgr);
+    // --target schedules every walk there; without it --run runs each walk
+    // where its schedule says (`target: gpu`), on the CPU by default, and
+    // -c compiles for the CPU.
+    if (codeTarget.getNumOccurrences() || compileWalks)
+      walkCompilation.setWalkTarget(codeTarget == CodeTarget::Gpu ? "gpu"
+                                                                  : "cpu");
     return runWalkProgram(walkCompilation);
   }
 

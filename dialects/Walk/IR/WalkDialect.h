@@ -1,7 +1,7 @@
 //===- WalkDialect.h - The walk dialect -------------------------*- C++ -*-===//
 //
 // Declares the `walk` dialect (random walks over graphs). Most users want
-// WalkOps.h, which includes this header and the types.
+// WalkOps.h, which includes this header, the types and the attributes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_DIALECTS_WALK_IR_WALKDIALECT_H
@@ -16,5 +16,12 @@
 
 #define GET_TYPEDEF_CLASSES
 #include "dialects/Walk/IR/WalkTypes.h.inc"
+
+// The walk enums (WalkSchema.h) as attributes, and #walk.schedule.
+#include "dialects/Walk/IR/WalkSchema.h"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/OpImplementation.h"
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Walk/IR/WalkAttrs.h.inc"
 
 #endif // SLUICE_DIALECTS_WALK_IR_WALKDIALECT_H

@@ -31,9 +31,11 @@ def Walk_Dialect : Dialect {
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect"];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
   private:
     void registerTypes();
+    void registerAttributes();
   }];
 }
 

@@ -101,10 +101,6 @@ static constexpr llvm::StringLiteral kWalkFunctionsText =
 LogicalResult GraphOp::verify() {
   if (getPath().empty())
     return emitOpError("needs a non-empty path");
-  llvm::StringRef formats[] = {"snap", "edgelist", "mtx", "csr"};
-  if (!llvm::is_contained(formats, getFormat()))
-    return emitOpError("format '")
-           << getFormat() << "' is not one of snap, edgelist, mtx, csr";
   return success();
 }
 
@@ -112,22 +108,20 @@ LogicalResult GraphOp::verify() {
 // walk.walk
 //===----------------------------------------------------------------------===//
 
-bool WalkOp::isSampler(llvm::StringRef s) {
-  return s == "auto" || s == "rejection" || s == "reservoir" || s == "alias";
-}
-
-bool WalkOp::isWeightClass(llvm::StringRef s) {
-  return s == "constant" || s == "parameter" || s == "static" ||
-         s == "dynamic";
-}
-
 int WalkOp::abiWeightClass() {
   auto c = getWeightClass();
   if (!c)
     return -1;
-  if (*c == "constant" || *c == "parameter")
+  switch (*c) {
+  case WeightClass::Constant:
+  case WeightClass::Parameter:
     return 0;
-  return *c == "static" ? 1 : 2;
+  case WeightClass::Static:
+    return 1;
+  case WeightClass::Dynamic:
+    return 2;
+  }
+  llvm_unreachable("unknown weight class");
 }
 
 Value WalkOp::getWeightResult() {
@@ -252,11 +246,6 @@ LogicalResult WalkOp::verifyRegions() {
     stateTypes.push_back(t);
   }
   // Schedule and analysis attributes.
-  if (auto s = getSampler(); s && !isSampler(*s))
-    return emitOpError("sampler '")
-           << *s << "' is not one of auto, rejection, reservoir, alias";
-  if (auto t = getTarget(); t && *t != "cpu" && *t != "gpu")
-    return emitOpError("target '") << *t << "' is not one of cpu, gpu";
   if (auto t = getThreads(); t && (*t <= 0 || *t > kMaxWalkThreads))
     return emitOpError("threads must be in [1, ")
            << kMaxWalkThreads << "], got " << *t;
@@ -264,9 +253,24 @@ LogicalResult WalkOp::verifyRegions() {
       t && (*t <= 0 || *t > kMaxWalkersPerThread))
     return emitOpError("walkers_per_thread must be in [1, ")
            << kMaxWalkersPerThread << "], got " << *t;
-  if (auto c = getWeightClass(); c && !isWeightClass(*c))
-    return emitOpError("weight_class '")
-           << *c << "' is not one of constant, parameter, static, dynamic";
+  if (auto schedule = getScheduleAttr()) {
+    StepMethod m = schedule.getMethod();
+    auto c = getWeightClass().value_or(WeightClass::Dynamic);
+    bool uniform = c == WeightClass::Constant || c == WeightClass::Parameter;
+    if (m == StepMethod::Uniform && !uniform)
+      return emitOpError("is scheduled to draw uniformly, but its weight is ")
+             << (getWeightClass() ? stringifyWeightClass(c) : "not classified");
+    if (m == StepMethod::Alias && c == WeightClass::Dynamic)
+      return emitOpError("is scheduled to draw from alias tables, but its "
+                         "weight is ")
+             << (getWeightClass() ? "dynamic" : "not classified");
+    if ((m == StepMethod::Rejection || m == StepMethod::CostModel) &&
+        (getUnbounded() || getUpperBound().empty()))
+      return emitOpError("is scheduled to draw by ")
+             << stringifyStepMethod(m)
+             << ", but its weight has no upper bound (no upper_bound region"
+             << (getUnbounded() ? ", unbounded)" : ")");
+  }
 
   // Regions.
   if (numState > 0 && getInit().empty())

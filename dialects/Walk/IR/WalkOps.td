@@ -15,6 +15,7 @@
 #ifndef SLUICE_WALK_OPS
 #define SLUICE_WALK_OPS
 
+include "dialects/Walk/IR/WalkAttrs.td"
 include "dialects/Walk/IR/WalkDialect.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
@@ -42,12 +43,12 @@ def Walk_GraphOp : Walk_Op<"graph", [Symbol]> {
     Example:
 
     ```mlir
-    walk.graph @email "data/email-Eu-core.txt.gz" format "snap" {labels = "data/email.labels"}
-    walk.graph @g "g.el" format "edgelist" undirected weighted
+    walk.graph @email "data/email-Eu-core.txt.gz" format snap {labels = "data/email.labels"}
+    walk.graph @g "g.el" format edgelist undirected weighted
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$path,
-                       StrAttr:$format, UnitAttr:$undirected,
+                       Walk_GraphFormatAttr:$format, UnitAttr:$undirected,
                        UnitAttr:$weighted, OptionalAttr<StrAttr>:$labels,
                        OptionalAttr<StrAttr>:$edge_labels);
   let assemblyFormat = [{
@@ -77,8 +78,11 @@ def Walk_WalkOp : Walk_Op<"walk", [
       none.
     - `state_names`, `state_types`: the state variables (`f64`, `i64`,
       `i1`), one 8-byte slot each.
-    - Schedule (optional): `sampler` (`auto`, `rejection`, `reservoir`,
-      `alias`), `target` (`cpu`, `gpu`), `threads`, `walkers_per_thread`.
+    - Schedule as written (optional): `sampler` (`auto`, `rejection`,
+      `reservoir`, `alias`), `target` (`cpu`, `gpu`), `threads`,
+      `walkers_per_thread`.
+    - Written by `walk-select-sampler`: `schedule`, the decided
+      `#walk.schedule<...>` that the lowerings and the run read.
     - Written by `walk-bounds`: `weight_class` (`constant`, `parameter`,
       `static`, `dynamic`), `depends_on` (what makes it dynamic: `prev`,
       `step`, `state`, `random`), `may_be_zero`, `unbounded`,
@@ -126,15 +130,16 @@ def Walk_WalkOp : Walk_Op<"walk", [
                        ArrayAttr:$param_defaults,
                        StrArrayAttr:$state_names,
                        TypeArrayAttr:$state_types,
-                       OptionalAttr<StrAttr>:$sampler,
-                       OptionalAttr<StrAttr>:$target,
+                       OptionalAttr<Walk_SamplerAttr>:$sampler,
+                       OptionalAttr<Walk_TargetAttr>:$target,
                        OptionalAttr<I64Attr>:$threads,
                        OptionalAttr<I64Attr>:$walkers_per_thread,
-                       OptionalAttr<StrAttr>:$weight_class,
+                       OptionalAttr<Walk_WeightClassAttr>:$weight_class,
                        OptionalAttr<StrArrayAttr>:$depends_on,
                        UnitAttr:$may_be_zero,
                        UnitAttr:$unbounded,
-                       OptionalAttr<StrArrayAttr>:$assumptions);
+                       OptionalAttr<StrArrayAttr>:$assumptions,
+                       OptionalAttr<Walk_ScheduleAttr>:$schedule);
   let regions = (region MaxSizedRegion<1>:$init,
                         MaxSizedRegion<1>:$length,
                         MaxSizedRegion<1>:$start,
@@ -173,9 +178,6 @@ def Walk_WalkOp : Walk_Op<"walk", [
     /// The index of parameter / state variable `name`, or -1.
     int64_t lookupParam(::llvm::StringRef name);
     int64_t lookupState(::llvm::StringRef name);
-    /// Whether `sampler` / `weight_class` take one of the accepted values.
-    static bool isSampler(::llvm::StringRef s);
-    static bool isWeightClass(::llvm::StringRef s);
     /// The ABI's sluice_walk_weight_class_t of `weight_class`
     /// (parameter -> CONSTANT); -1 when not analysed.
     int abiWeightClass();

@@ -594,7 +594,8 @@ LogicalResult WalkBoundsPass::analyse(WalkOp walk) {
     weightClass = "constant";
     why = "the same for every edge";
   }
-  walk.setWeightClassAttr(builder.getStringAttr(weightClass));
+  walk.setWeightClassAttr(WeightClassAttr::get(
+      builder.getContext(), *symbolizeWeightClass(weightClass)));
 
   // Per-edge bounds. Weights <= 0 mean "never", so 0 is a lower bound of
   // the effective weight whatever the expression.
@@ -648,7 +649,9 @@ LogicalResult WalkBoundsPass::analyse(WalkOp walk) {
 
   // The schedule must fit the weight.
   std::string name = walk.getSymName().str();
-  std::optional<llvm::StringRef> sampler = walk.getSampler();
+  std::optional<llvm::StringRef> sampler;
+  if (std::optional<Sampler> requested = walk.getSampler())
+    sampler = stringifySampler(*requested);
   if (sampler && *sampler == "alias" && weightClass == "dynamic")
     return emitError(loc) << "walk '" << name
                           << "' is scheduled with sampler 'alias', but its "
@@ -700,7 +703,7 @@ LogicalResult WalkBoundsPass::analyse(WalkOp walk) {
            : weightClass == "static"
                ? " (alias tables per vertex, built once)"
                : " (uniform: every edge of a vertex weighs the same)");
-  // What walk-to-gpu generates (WalkGpuSampler.h's rule).
+  // What walk-to-gpu generates (selectStepMethod in WalkSchema.h).
   if (!hi || s == "reservoir")
     os << "; on the GPU: reservoir sampling, a warp (32 threads) per walker";
   else

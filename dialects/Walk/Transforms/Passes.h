@@ -1,7 +1,7 @@
 //===- Passes.h - Passes of the walk dialect --------------------*- C++ -*-===//
 //
-// createWalkBounds() / registerWalkBounds(), and registerWalkPasses() for
-// all of them.
+// createWalkBounds(), createWalkSelectSampler() (and their register*), and
+// registerWalkPasses() for all of them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_DIALECTS_WALK_TRANSFORMS_PASSES_H

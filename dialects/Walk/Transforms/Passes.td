@@ -56,4 +56,43 @@ def WalkBounds : Pass<"walk-bounds", "::mlir::ModuleOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+def WalkSelectSampler : Pass<"walk-select-sampler", "::mlir::ModuleOp"> {
+  let summary = "Decide each walk's schedule: target, step method, threads";
+  let description = [{
+    Reads what a walk's schedule asks for (`sampler`, `target`, `threads`,
+    `walkers_per_thread`; `auto` and `cpu` when absent) and what walk-bounds
+    found (`weight_class`, `unbounded`), and writes the decision as
+    `schedule = #walk.schedule<...>` (`selectStepMethod` in WalkSchema.h),
+    which walk-to-gpu, the kernels' JSON description and the run read:
+
+    | target | requested | weight | method |
+    |---|---|---|---|
+    | cpu | auto | constant, parameter | `uniform` |
+    | cpu | auto | static | `alias` |
+    | cpu | auto | dynamic, bounded | `cost_model` |
+    | cpu | auto | dynamic, unbounded | `reservoir` |
+    | cpu | alias | constant, parameter / static | `uniform` / `alias` |
+    | cpu | rejection, reservoir | any | as asked |
+    | gpu | reservoir, or any when unbounded | any | `reservoir` (a warp per walker) |
+    | gpu | auto, rejection, alias | bounded | `rejection` (a thread per walker) |
+
+    The `target` option overrides every walk's own target (`sluicec
+    --target=gpu`), the `sampler` option every walk's requested sampler. A walk without `weight_class` (walk-bounds has not run),
+    `alias` for a dynamic weight and `rejection` for an unbounded one are
+    errors at the walk.
+
+    Example: node2vec (dynamic, bounded) with `target: gpu` gets
+    `schedule = #walk.schedule<target = gpu, method = rejection>`.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Schedule every walk for this target (cpu or gpu) instead of "
+           "its own">,
+    Option<"sampler", "sampler", "std::string", /*default=*/"\"\"",
+           "Ask every walk for this sampler (auto, rejection, reservoir or "
+           "alias) instead of its own">
+  ];
+  let dependentDialects = ["::sluice::walk::WalkDialect"];
+}
+
 #endif // SLUICE_WALK_PASSES

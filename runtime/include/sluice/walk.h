@@ -129,7 +129,9 @@ typedef enum sluice_walk_sampler_e {
   SLUICE_WALK_SAMPLER_AUTO = 0,      /* cost model per vertex and step */
   SLUICE_WALK_SAMPLER_REJECTION = 1, /* needs an upper bound */
   SLUICE_WALK_SAMPLER_RESERVOIR = 2, /* one pass, exponential jumps */
-  SLUICE_WALK_SAMPLER_ALIAS = 3      /* needs a STATIC or CONSTANT weight */
+  SLUICE_WALK_SAMPLER_ALIAS = 3,     /* needs a STATIC or CONSTANT weight */
+  SLUICE_WALK_SAMPLER_UNIFORM = 4    /* needs a CONSTANT weight: an index
+                                        from the degree, no table */
 } sluice_walk_sampler_t;
 
 /* Kernel flags. */

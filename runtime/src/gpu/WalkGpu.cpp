@@ -429,8 +429,9 @@ extern "C" SLUICE_API sluice_status_t sluice_walk_run_gpu_ex(
     return invalid(error,
                    std::string("the GPU kernels sample by rejection or "
                                "reservoir; sampler ") +
-                       (sampler == SLUICE_WALK_SAMPLER_ALIAS
-                            ? "alias"
+                       (sampler == SLUICE_WALK_SAMPLER_ALIAS ? "alias"
+                        : sampler == SLUICE_WALK_SAMPLER_UNIFORM
+                            ? "uniform"
                             : "#" + std::to_string(sampler)) +
                        " is not supported on the GPU yet (use rejection, "
                        "reservoir or auto)");

@@ -1599,6 +1599,16 @@ sluice_status_t chooseMode(const sluice_walk_kernel_t *kernel,
                          "random()); use rejection, reservoir or auto");
     *mode = cls == SLUICE_WALK_WEIGHT_CONSTANT ? Mode::Uniform : Mode::Alias;
     return SLUICE_STATUS_OK;
+  case SLUICE_WALK_SAMPLER_UNIFORM:
+    if (cls != SLUICE_WALK_WEIGHT_CONSTANT)
+      return invalid(error, "sampler uniform needs a constant weight, but "
+                            "the weight of " +
+                                kernelName(kernel) +
+                                " is not (it depends on the edge or the "
+                                "walk); use alias, rejection, reservoir or "
+                                "auto");
+    *mode = Mode::Uniform;
+    return SLUICE_STATUS_OK;
   case SLUICE_WALK_SAMPLER_REJECTION:
     if (unbounded)
       return invalid(error, "sampler rejection needs an upper bound of the "

@@ -1,6 +1,6 @@
 // RUN: sluice-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op is first-order (order 1) but its weight uses prev}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
@@ -13,7 +13,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = ["n"], state_types = [i64]}
   init {
     %z = arith.constant 0 : i64
@@ -29,7 +29,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   length {
     // expected-error@+1 {{'walk.random' op is allowed only in walk functions (weight, stop, update), not in length}}
@@ -44,7 +44,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -55,7 +55,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [f64], param_defaults = [1.0], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -66,7 +66,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [f64], param_defaults = [1.0], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -77,7 +77,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -88,7 +88,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -99,7 +99,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op region 'stop' must have block arguments (i32, i64)}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
@@ -114,7 +114,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op needs an 'init' region for its 1 state variable(s)}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = ["n"], state_types = [i64]}
   weight {
@@ -124,7 +124,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op default of parameter 'p' does not fit its type 'f64'}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [f64], param_defaults = [1 : i64], state_names = [], state_types = []}
   weight {
@@ -134,17 +134,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
-// expected-error@+1 {{'walk.walk' op sampler 'fast' is not one of auto, rejection, reservoir, alias}}
-walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = "fast"}
-  weight {
-  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
-    walk.yield %w : f64
-  }
-
-// -----
-
-walk.graph @h "g.txt" format "snap"
+walk.graph @h "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op graph 'g' does not name a walk.graph}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
@@ -154,12 +144,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 
 // -----
 
-// expected-error@+1 {{'walk.graph' op format 'tsv' is not one of snap, edgelist, mtx, csr}}
-walk.graph @g "g.txt" format "tsv"
-
-// -----
-
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [f64], param_defaults = [1.0], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -171,7 +156,7 @@ walk.job @j walk @w on "box" {params = {x = 1.0 : f64}}
 // -----
 
 // walks_per_vertex above the runtime's uint32_t (it used to be cut to 1).
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -183,7 +168,7 @@ walk.job @j walk @w on "box" {walks_per_vertex = 4294967297 : i64}
 // -----
 
 // A job's threads above SLUICE_WALK_MAX_THREADS.
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -195,7 +180,7 @@ walk.job @j walk @w on "box" {threads = 4294967297 : i64}
 // -----
 
 // A schedule's threads above SLUICE_WALK_MAX_THREADS.
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op threads must be in [1, 1024], got 0}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], threads = 0 : i64}
   weight {
@@ -206,7 +191,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 // -----
 
 // A schedule's walkers_per_thread above SLUICE_WALK_MAX_WALKERS_PER_THREAD.
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op walkers_per_thread must be in [1, 65536], got 65537}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], walkers_per_thread = 65537 : i64}
   weight {
@@ -226,12 +211,12 @@ func.func @f() {
 
 // A graph without a file.
 // expected-error@+1 {{'walk.graph' op needs a non-empty path}}
-walk.graph @g "" format "snap"
+walk.graph @g "" format snap
 
 // -----
 
 // Walks are first- or second-order only.
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op order must be 1 or 2, got 3}}
 walk.walk @w on @g attributes {order = 3 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
@@ -242,7 +227,7 @@ walk.walk @w on @g attributes {order = 3 : i64, param_names = [], param_types = 
 // -----
 
 // A parameter without a type and a default.
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op needs as many param_types and param_defaults as param_names (1)}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
@@ -253,7 +238,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types
 // -----
 
 // A state variable without a type.
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op needs as many state_types as state_names (1)}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = ["n"], state_types = []}
   weight {
@@ -263,10 +248,10 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 
 // -----
 
-// An unknown target.
-walk.graph @g "g.txt" format "snap"
-// expected-error@+1 {{'walk.walk' op target 'tpu' is not one of cpu, gpu}}
-walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], target = "tpu"}
+// A target as a string (the form before the walk enums).
+walk.graph @g "g.txt" format snap
+// expected-error@+1 {{'walk.walk' op attribute 'target' failed to satisfy constraint: where a walk runs (`target: ...`)}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], target = "gpu"}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
     walk.yield %w : f64
@@ -274,10 +259,76 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 
 // -----
 
-// An unknown weight class.
-walk.graph @g "g.txt" format "snap"
-// expected-error@+1 {{'walk.walk' op weight_class 'random' is not one of constant, parameter, static, dynamic}}
-walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], weight_class = "random"}
+// A uniform schedule for a weight that is not constant.
+walk.graph @g "g.txt" format snap
+// expected-error@+1 {{'walk.walk' op is scheduled to draw uniformly, but its weight is static}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], weight_class = #walk<weight_class static>, schedule = #walk.schedule<target = cpu, method = uniform>}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// Alias tables for a dynamic weight.
+walk.graph @g "g.txt" format snap
+// expected-error@+1 {{'walk.walk' op is scheduled to draw from alias tables, but its weight is dynamic}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], weight_class = #walk<weight_class dynamic>, schedule = #walk.schedule<target = cpu, method = alias>}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// Rejection without an upper bound.
+walk.graph @g "g.txt" format snap
+// expected-error@+1 {{'walk.walk' op is scheduled to draw by rejection, but its weight has no upper bound (no upper_bound region, unbounded)}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], weight_class = #walk<weight_class dynamic>, unbounded, schedule = #walk.schedule<target = gpu, method = rejection>}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// A GPU schedule with alias tables.
+walk.graph @g "g.txt" format snap
+// expected-error@+1 {{a gpu schedule draws by rejection or reservoir, not alias}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], schedule = #walk.schedule<target = gpu, method = alias>}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// A GPU reservoir kernel is a warp per walker.
+walk.graph @g "g.txt" format snap
+// expected-error@+1 {{threads_per_walker of a gpu reservoir schedule is 32, got 1}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], schedule = #walk.schedule<target = gpu, method = reservoir, threads_per_walker = 1>}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// CPU threads out of range.
+walk.graph @g "g.txt" format snap
+// expected-error@+1 {{threads must be in [0, 1024] (0: the engine's default), got 5000}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], schedule = #walk.schedule<target = cpu, method = cost_model, threads = 5000>}
+  weight {
+  ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
+    walk.yield %w : f64
+  }
+
+// -----
+
+// Walkers per thread out of range.
+walk.graph @g "g.txt" format snap
+// expected-error@+1 {{walkers_per_thread must be in [0, 65536] (0: the engine's default), got -1}}
+walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], schedule = #walk.schedule<target = cpu, method = cost_model, walkers_per_thread = -1>}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
     walk.yield %w : f64
@@ -286,7 +337,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 // -----
 
 // An init region with nothing to initialise.
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op has an 'init' region but no state variables}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   init {
@@ -300,7 +351,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 // -----
 
 // A start region yielding a float.
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   start {
     %s = arith.constant 1.0 : f64
@@ -315,7 +366,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 // -----
 
 // A label mass reduced with something other than min or max.
-walk.graph @g "g.txt" format "snap" {labels = "g.labels"}
+walk.graph @g "g.txt" format snap {labels = "g.labels"}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = ["schema"], param_types = [!walk.list], param_defaults = [array<i64: 0, 1>], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -332,7 +383,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = ["schema"], param_
 // -----
 
 // A region ending in another terminator (an unregistered op may be one).
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op region 'length' must end in walk.yield}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   length {
@@ -346,7 +397,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 // -----
 
 // A parameter of a type the parameter block cannot hold.
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op parameter 'p' has type 'i32'; expected f64, i64, i1 or !walk.list}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types = [i32], param_defaults = [1 : i32], state_names = [], state_types = []}
   weight {
@@ -357,7 +408,7 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = ["p"], param_types
 // -----
 
 // A state variable of a type its slot cannot hold.
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.walk' op state variable 'n' has type 'f32'; expected f64, i64 or i1}}
 walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = ["n"], state_types = [f32]}
   init {
@@ -372,6 +423,6 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
 // -----
 
 // A job of a walk that does not exist.
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 // expected-error@+1 {{'walk.job' op walk 'nope' does not name a walk.walk}}
 walk.job @j walk @nope on "box"

@@ -2,8 +2,8 @@
 // RUN: sluice-opt %s -split-input-file -mlir-print-op-generic | sluice-opt -split-input-file | FileCheck %s
 
 // A second-order walk with parameters: node2vec.
-// CHECK: walk.graph @g "g.txt" format "snap" undirected
-// CHECK-LABEL: walk.walk @node2vec on @g attributes {order = 2 : i64, param_defaults = [2.000000e+00, 5.000000e-01], param_names = ["p", "q"], param_types = [f64, f64], sampler = "auto", state_names = [], state_types = [], target = "gpu"} length {
+// CHECK: walk.graph @g "g.txt" format snap undirected
+// CHECK-LABEL: walk.walk @node2vec on @g attributes {order = 2 : i64, param_defaults = [2.000000e+00, 5.000000e-01], param_names = ["p", "q"], param_types = [f64, f64], sampler = #walk<sampler auto>, state_names = [], state_types = [], target = #walk<target gpu>} length {
 // CHECK:         walk.yield %{{.*}} : i64
 // CHECK:       } weight {
 // CHECK-NEXT:  ^bb0(%[[PREV:.*]]: i32, %[[CUR:.*]]: i32, %[[NEXT:.*]]: i32, %{{.*}}: i64, %[[W:.*]]: f64):
@@ -21,8 +21,8 @@
 // CHECK:       sum_lower_bound {
 // CHECK:         walk.degree
 // CHECK: walk.job @embed walk @node2vec on "box" {output = "n2v.walks", params = {q = 2.500000e-01 : f64}, seed = 42 : i64, walks_per_vertex = 1 : i64}
-walk.graph @g "g.txt" format "snap" undirected
-walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"], param_types = [f64, f64], param_defaults = [2.0, 0.5], state_names = [], state_types = [], sampler = "auto", target = "gpu"}
+walk.graph @g "g.txt" format snap undirected
+walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"], param_types = [f64, f64], param_defaults = [2.0, 0.5], state_names = [], state_types = [], sampler = #walk<sampler auto>, target = #walk<target gpu>}
   length {
     %c = arith.constant 80 : i64
     walk.yield %c : i64
@@ -92,7 +92,7 @@ walk.job @embed walk @node2vec on "box" {walks_per_vertex = 1 : i64, seed = 42 :
 // CHECK:       update {
 // CHECK:         walk.state.set "hop"[0] = %{{.*}} : i64
 // CHECK-NEXT:    walk.yield
-walk.graph @g "g.txt" format "snap" {labels = "g.labels"}
+walk.graph @g "g.txt" format snap {labels = "g.labels"}
 walk.walk @typed on @g attributes {order = 1 : i64, param_names = ["schema", "source", "restart"], param_types = [!walk.list, i64, f64], param_defaults = [array<i64: 0, 1, 2>, 0, unit], state_names = ["hop"], state_types = [i64]}
   init {
     %z = arith.constant 0 : i64
@@ -146,7 +146,7 @@ walk.walk @typed on @g attributes {order = 1 : i64, param_names = ["schema", "so
 // CHECK-LABEL: walk.walk @divides on @g
 // CHECK:         %[[Q:.*]] = walk.idiv %{{.*}}, %{{.*}} : i64
 // CHECK:         walk.irem %[[Q]], %{{.*}} : i64
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @divides on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):

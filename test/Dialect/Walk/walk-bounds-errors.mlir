@@ -1,8 +1,8 @@
 // RUN: sluice-opt --walk-bounds %s -split-input-file -verify-diagnostics
 // A schedule that the weight cannot support is an error at the weight.
 
-walk.graph @g "g.txt" format "snap"
-walk.walk @n2v on @g attributes {order = 2 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = "alias"}
+walk.graph @g "g.txt" format snap
+walk.walk @n2v on @g attributes {order = 2 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = #walk<sampler alias>}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
     %back = arith.cmpi eq, %next, %prev : i32
@@ -14,8 +14,8 @@ walk.walk @n2v on @g attributes {order = 2 : i64, param_names = [], param_types 
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
-walk.walk @noisy on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = "rejection"}
+walk.graph @g "g.txt" format snap
+walk.walk @noisy on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = #walk<sampler rejection>}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
     %r = walk.random : f64

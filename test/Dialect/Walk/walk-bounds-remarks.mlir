@@ -2,8 +2,8 @@
 // With `remarks`, each walk gets a remark at its weight: the class, the
 // bounds and the sampler.
 
-walk.graph @g "g.txt" format "snap"
-walk.walk @deepwalk on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = "alias"}
+walk.graph @g "g.txt" format snap
+walk.walk @deepwalk on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = #walk<sampler alias>}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
     // expected-remark@+1 {{weight of 'deepwalk' is static (a function of cur, next, w and parameters): bounds [weight_min(cur), weight_max(cur)], sum over cur's edges [weight_sum(cur), weight_sum(cur)]; sampler: alias}}
@@ -12,7 +12,7 @@ walk.walk @deepwalk on @g attributes {order = 1 : i64, param_names = [], param_t
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @uniform on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -23,7 +23,7 @@ walk.walk @uniform on @g attributes {order = 1 : i64, param_names = [], param_ty
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @scaled on @g attributes {order = 1 : i64, param_names = ["k"], param_types = [f64], param_defaults = [1.0], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -34,7 +34,7 @@ walk.walk @scaled on @g attributes {order = 1 : i64, param_names = ["k"], param_
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"], param_types = [f64, f64], param_defaults = [2.0, 0.5], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -52,7 +52,7 @@ walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"],
 
 // -----
 
-walk.graph @g "g.txt" format "snap" {labels = "g.labels"}
+walk.graph @g "g.txt" format snap {labels = "g.labels"}
 walk.walk @expo on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -67,7 +67,7 @@ walk.walk @expo on @g attributes {order = 1 : i64, param_names = [], param_types
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @noisy on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -79,7 +79,7 @@ walk.walk @noisy on @g attributes {order = 1 : i64, param_names = [], param_type
 
 // -----
 
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @stepped on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):

@@ -4,7 +4,7 @@
 
 // A constant weight: every edge weighs 1, the sum is the degree.
 // CHECK-LABEL: walk.walk @constant
-// CHECK-SAME:    weight_class = "constant"
+// CHECK-SAME:    weight_class = #walk<weight_class constant>
 // CHECK-NOT:     may_be_zero
 // CHECK:       } upper_bound {
 // CHECK-NEXT:  ^bb0(%{{.*}}: i32):
@@ -15,7 +15,7 @@
 // CHECK-NEXT:    %[[D:.*]] = walk.degree %[[CUR]] : i64
 // CHECK-NEXT:    %[[F:.*]] = arith.sitofp %[[D]] : i64 to f64
 // CHECK-NEXT:    walk.yield %[[F]] : f64
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @constant on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -29,7 +29,7 @@ walk.walk @constant on @g attributes {order = 1 : i64, param_names = [], param_t
 // both bounds are max(k, 0) (a weight <= 0 counts as 0).
 // CHECK-LABEL: walk.walk @parameter
 // CHECK-SAME:    may_be_zero
-// CHECK-SAME:    weight_class = "parameter"
+// CHECK-SAME:    weight_class = #walk<weight_class parameter>
 // CHECK:       } upper_bound {
 // CHECK-NEXT:  ^bb0(%{{.*}}: i32):
 // CHECK-NEXT:    %[[K:.*]] = walk.param "k"[0] : i64
@@ -40,7 +40,7 @@ walk.walk @constant on @g attributes {order = 1 : i64, param_names = [], param_t
 // CHECK:       } lower_bound {
 // CHECK:         %[[M:.*]] = arith.maximumf %{{.*}}, %{{.*}} : f64
 // CHECK-NEXT:    walk.yield %[[M]] : f64
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @parameter on @g attributes {order = 1 : i64, param_names = ["k"], param_types = [i64], param_defaults = [3], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -55,7 +55,7 @@ walk.walk @parameter on @g attributes {order = 1 : i64, param_names = ["k"], par
 // [weight_min(cur), weight_max(cur) * 2]; sum in [W, 2 W] with W =
 // weight_sum(cur).
 // CHECK-LABEL: walk.walk @static
-// CHECK-SAME:    weight_class = "static"
+// CHECK-SAME:    weight_class = #walk<weight_class static>
 // CHECK:       } upper_bound {
 // CHECK-NEXT:  ^bb0(%[[CUR:.*]]: i32):
 // CHECK-NEXT:    %[[MAX:.*]] = walk.weight_max %[[CUR]] : f64
@@ -73,7 +73,7 @@ walk.walk @parameter on @g attributes {order = 1 : i64, param_names = ["k"], par
 // CHECK-NEXT:  ^bb0(%[[CUR:.*]]: i32):
 // CHECK-NEXT:    %[[S:.*]] = walk.weight_sum %[[CUR]] : f64
 // CHECK-NEXT:    walk.yield %[[S]] : f64
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @static on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -93,7 +93,7 @@ walk.walk @static on @g attributes {order = 1 : i64, param_names = [], param_typ
 // CHECK-SAME:    assumptions = ["p > 0", "q > 0"]
 // CHECK-SAME:    depends_on = ["prev"]
 // CHECK-NOT:     may_be_zero
-// CHECK-SAME:    weight_class = "dynamic"
+// CHECK-SAME:    weight_class = #walk<weight_class dynamic>
 // CHECK:       } upper_bound {
 // CHECK-NEXT:  ^bb0(%[[CUR:.*]]: i32):
 // CHECK-NEXT:    %[[MAX:.*]] = walk.weight_max %[[CUR]] : f64
@@ -117,7 +117,7 @@ walk.walk @static on @g attributes {order = 1 : i64, param_names = [], param_typ
 // CHECK:         walk.weight_sum
 // CHECK:       } sum_lower_bound {
 // CHECK:         walk.weight_sum
-walk.graph @g "g.txt" format "snap" undirected
+walk.graph @g "g.txt" format snap undirected
 walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"], param_types = [f64, f64], param_defaults = [2.0, 0.5], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -146,7 +146,7 @@ walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"],
 // CHECK-LABEL: walk.walk @typed
 // CHECK-SAME:    depends_on = ["state"]
 // CHECK-SAME:    may_be_zero
-// CHECK-SAME:    weight_class = "dynamic"
+// CHECK-SAME:    weight_class = #walk<weight_class dynamic>
 // CHECK:       } upper_bound {
 // CHECK-NEXT:  ^bb0(%[[CUR:.*]]: i32):
 // CHECK-NEXT:    %[[MAX:.*]] = walk.weight_max %[[CUR]] : f64
@@ -159,7 +159,7 @@ walk.walk @node2vec on @g attributes {order = 2 : i64, param_names = ["p", "q"],
 // CHECK-NEXT:  ^bb0(%[[CUR:.*]]: i32):
 // CHECK-NEXT:    %[[S:.*]] = walk.weight_sum %[[CUR]] : f64
 // CHECK-NEXT:    walk.yield %[[S]] : f64
-walk.graph @g "g.txt" format "snap" {labels = "g.labels"}
+walk.graph @g "g.txt" format snap {labels = "g.labels"}
 walk.walk @typed on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = ["want"], state_types = [i64]}
   init {
     %z = arith.constant 0 : i64
@@ -182,13 +182,13 @@ walk.walk @typed on @g attributes {order = 1 : i64, param_names = [], param_type
 // CHECK-LABEL: walk.walk @expo
 // CHECK-SAME:    may_be_zero
 // CHECK-SAME:    unbounded
-// CHECK-SAME:    weight_class = "static"
+// CHECK-SAME:    weight_class = #walk<weight_class static>
 // CHECK-NOT:   upper_bound
 // CHECK:       } lower_bound {
 // CHECK-NOT:   upper_bound
 // CHECK:       } sum_lower_bound {
 // CHECK-NOT:   upper_bound
-walk.graph @g "g.txt" format "snap" {labels = "g.labels"}
+walk.graph @g "g.txt" format snap {labels = "g.labels"}
 walk.walk @expo on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -206,12 +206,12 @@ walk.walk @expo on @g attributes {order = 1 : i64, param_names = [], param_types
 // CHECK-LABEL: walk.walk @jitter
 // CHECK-SAME:    depends_on = ["random"]
 // CHECK-SAME:    may_be_zero
-// CHECK-SAME:    weight_class = "dynamic"
+// CHECK-SAME:    weight_class = #walk<weight_class dynamic>
 // CHECK:       } upper_bound {
 // CHECK-NEXT:  ^bb0(%[[CUR:.*]]: i32):
 // CHECK-NEXT:    %[[MAX:.*]] = walk.weight_max %[[CUR]] : f64
 // CHECK-NEXT:    walk.yield %[[MAX]] : f64
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @jitter on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
@@ -227,7 +227,7 @@ walk.walk @jitter on @g attributes {order = 1 : i64, param_names = [], param_typ
 // CHECK-LABEL: walk.walk @ppr2
 // CHECK-SAME:    depends_on = ["prev"]
 // CHECK-SAME:    may_be_zero
-// CHECK-SAME:    weight_class = "dynamic"
+// CHECK-SAME:    weight_class = #walk<weight_class dynamic>
 // CHECK:       } upper_bound {
 // CHECK-NEXT:  ^bb0(%[[CUR:.*]]: i32):
 // CHECK:         walk.param "alpha"[0] : f64
@@ -239,7 +239,7 @@ walk.walk @jitter on @g attributes {order = 1 : i64, param_names = [], param_typ
 // CHECK:         %[[S:.*]] = arith.addf
 // CHECK:         %[[R:.*]] = arith.maximumf %[[S]], %{{.*}} : f64
 // CHECK-NEXT:    walk.yield %[[R]] : f64
-walk.graph @g "g.txt" format "snap"
+walk.graph @g "g.txt" format snap
 walk.walk @ppr2 on @g attributes {order = 2 : i64, param_names = ["alpha"], param_types = [f64], param_defaults = [0.2], state_names = [], state_types = []}
   weight {
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):

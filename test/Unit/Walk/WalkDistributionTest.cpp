@@ -149,6 +149,8 @@ soundSamplers(const sluice_walk_kernel_t *k) {
     s.push_back({SLUICE_WALK_SAMPLER_REJECTION, 4.0});
   if (k->weight_class != SLUICE_WALK_WEIGHT_DYNAMIC)
     s.push_back({SLUICE_WALK_SAMPLER_ALIAS, 4.0});
+  if (k->weight_class == SLUICE_WALK_WEIGHT_CONSTANT)
+    s.push_back({SLUICE_WALK_SAMPLER_UNIFORM, 4.0});
   return s;
 }
 
@@ -162,6 +164,8 @@ const char *samplerName(sluice_walk_sampler_t s) {
     return "reservoir";
   case SLUICE_WALK_SAMPLER_ALIAS:
     return "alias";
+  case SLUICE_WALK_SAMPLER_UNIFORM:
+    return "uniform";
   }
   return "?";
 }

@@ -743,6 +743,13 @@ TEST(WalkEngine, BadArguments) {
   std::memcpy(&bad.sampler, &raw, sizeof(raw));
   expectMessage(runExpectingError(g.get(), k, n2v.data(), &bad, nullptr, INVALID),
                 "unknown sampler 17");
+  // The uniform sampler draws an index from the degree: only for a
+  // constant weight (node2vec's is dynamic).
+  bad = o;
+  bad.sampler = SLUICE_WALK_SAMPLER_UNIFORM;
+  expectMessage(
+      runExpectingError(g.get(), k, n2v.data(), &bad, nullptr, INVALID),
+      "sampler uniform needs a constant weight");
   bad = o;
   const uint32_t starts[] = {1, 10};
   bad.starts = starts;

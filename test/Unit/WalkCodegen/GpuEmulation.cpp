@@ -2,6 +2,7 @@
 #include "test/Unit/WalkCodegen/GpuEmulation.h"
 
 #include "compiler/Conversion/Passes.h"
+#include "dialects/Walk/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -29,6 +30,10 @@ std::unique_ptr<target::HostJit> emulateKernels(ModuleOp source,
   MLIRContext *ctx = source.getContext();
   OwningOpRef<ModuleOp> copy(cast<ModuleOp>(source->clone()));
   PassManager pm(ctx);
+  // The GPU target: every walk scheduled for it, as lowerWalksToPtx does.
+  walk::WalkSelectSamplerOptions gpu;
+  gpu.target = "gpu";
+  pm.addPass(walk::createWalkSelectSampler(gpu));
   pm.addPass(conversion::createWalkToGPU());
   if (failed(pm.run(*copy))) {
     error = "walk-to-gpu failed";
@@ -200,6 +205,9 @@ void CompiledProgramTest::compileProgram(
   handler = std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, ctx.get(),
                                                          diagOs);
   compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
+  // runWalkJob is the CPU engine here (the reference); the device side is
+  // scheduled for the GPU by lowerWalksToPtx and emulateKernels.
+  compilation->setWalkTarget("cpu");
   ASSERT_TRUE(succeeded(compilation->parse(path("prog.sluice"))) &&
               succeeded(compilation->check()) &&
               succeeded(compilation->lower()))

@@ -1,0 +1,62 @@
+//===- WalkAttrs.td - Attributes of the walk dialect -------*- tablegen -*-===//
+//
+// The walk enums as attributes, and the schedule walk-select-sampler
+// decides (`#walk.schedule<...>`), which every consumer of a walk reads: the
+// CPU and GPU lowerings, the kernels' JSON description and the run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SLUICE_WALK_ATTRS
+#define SLUICE_WALK_ATTRS
+
+include "dialects/Walk/IR/WalkDialect.td"
+include "dialects/Walk/IR/WalkEnums.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Walk_GraphFormatAttr : EnumAttr<Walk_Dialect, Walk_GraphFormat, "format">;
+def Walk_SamplerAttr : EnumAttr<Walk_Dialect, Walk_Sampler, "sampler">;
+def Walk_TargetAttr : EnumAttr<Walk_Dialect, Walk_Target, "target">;
+def Walk_WeightClassAttr
+    : EnumAttr<Walk_Dialect, Walk_WeightClass, "weight_class">;
+
+def Walk_ScheduleAttr : AttrDef<Walk_Dialect, "Schedule"> {
+  let mnemonic = "schedule";
+  let summary = "How a walk runs: target, step method, threads";
+  let description = [{
+    Written by `walk-select-sampler` from the walk's requested `sampler` and
+    `target`, its `weight_class` and whether its weight is `unbounded`
+    (`selectStepMethod` in WalkSchema.h); read by walk-to-gpu (which kernel
+    to build), the kernels' JSON description (`sluicec -c --target=gpu`)
+    and the run (`sluicec --run`: where the walk runs and the engine's
+    sampler).
+
+    - `target`: `cpu` or `gpu`;
+    - `method`: `uniform` (an index from the degree), `alias` (a table per
+      vertex, built once), `rejection` (a uniform candidate accepted with
+      probability weight / bound), `reservoir` (one pass over the
+      candidates) or `cost_model` (the CPU engine chooses rejection or
+      reservoir per vertex and step); a GPU uses `rejection` or
+      `reservoir` only;
+    - `threads_per_walker`: 32 (a warp) for a GPU reservoir kernel, else 1;
+    - `threads`, `walkers_per_thread`: the CPU schedule (0: the engine's
+      default).
+
+    Example:
+
+    ```mlir
+    #walk.schedule<target = gpu, method = reservoir, threads_per_walker = 32>
+    #walk.schedule<target = cpu, method = cost_model, threads = 16>
+    ```
+  }];
+  let parameters = (ins
+      EnumParameter<Walk_Target>:$target,
+      EnumParameter<Walk_StepMethod>:$method,
+      DefaultValuedParameter<"int64_t", "1">:$threads_per_walker,
+      DefaultValuedParameter<"int64_t", "0">:$threads,
+      DefaultValuedParameter<"int64_t", "0">:$walkers_per_thread);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // SLUICE_WALK_ATTRS
