@@ -135,7 +135,9 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
   mlir::MLIRContext *ctx = builder.getContext();
   auto job = builder.create<model::JobOp>(
       toLocation(ctx, j.range), builder.getStringAttr(j.name),
-      builder.getStringAttr(j.action),
+      model::JobActionAttr::get(ctx,
+                                model::symbolizeJobAction(j.action).value_or(
+                                    model::JobAction::Finetune)),
       mlir::FlatSymbolRefAttr::get(ctx, j.subject),
       mlir::FlatSymbolRefAttr::get(ctx, j.target), mlir::IntegerAttr(),
       mlir::IntegerAttr(), mlir::IntegerAttr(), mlir::IntegerAttr(),
@@ -171,7 +173,7 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
 
 bool sluice::isModelJob(const Decl &d) {
   auto *j = llvm::dyn_cast<JobDecl>(&d);
-  return j && (j->action == "finetune" || j->action == "infer");
+  return j && model::symbolizeJobAction(j->action).has_value();
 }
 
 bool sluice::checkModelSupported(const ModelDecl &d, mlir::MLIRContext *ctx) {

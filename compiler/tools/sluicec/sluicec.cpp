@@ -16,6 +16,7 @@
 #include "dialects/Plan/Transforms/PlanExport.h"
 #include "dialects/Walk/IR/WalkLimits.h"
 #include "dialects/Walk/IR/WalkOps.h"
+#include "frontends/sluice/MLIRGenModel.h"
 #include "sluice/gpu.h"
 
 #include "mlir/IR/AsmState.h"
@@ -394,9 +395,8 @@ static mlir::LogicalResult checkPhaseNeeds(Compilation &compilation) {
       continue;
     for (const auto &decl : module->decls) {
       empty = false;
-      auto *job = llvm::dyn_cast_or_null<ast::JobDecl>(decl.get());
       if (llvm::isa_and_nonnull<ast::DemandDecl>(decl.get()) ||
-          (job && (job->action == "finetune" || job->action == "infer")))
+          (decl && isModelJob(*decl)))
         planWork = true;
     }
   }
@@ -459,7 +459,7 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
   if (top.empty() && emitPhase == Phase::Plan)
     for (const auto &decl : program.modules.back()->decls)
       if (auto *j = llvm::dyn_cast<ast::JobDecl>(decl.get());
-          j && (j->action == "finetune" || j->action == "infer")) {
+          j && isModelJob(*j)) {
         top = j->target;
         break;
       }

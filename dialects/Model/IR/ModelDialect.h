@@ -11,4 +11,11 @@
 
 #include "dialects/Model/IR/ModelDialect.h.inc"
 
+// JobAction (stringifyJobAction, symbolizeJobAction) and its attribute.
+#include "dialects/Model/IR/ModelEnums.h.inc"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/OpImplementation.h"
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Model/IR/ModelAttrs.h.inc"
+
 #endif // SLUICE_DIALECTS_MODEL_IR_MODELDIALECT_H

@@ -25,6 +25,11 @@ def Model_Dialect : Dialect {
     layers is one `model.layers 96 { ... }`, so the IR stays small; models
     whose layers differ use several `model.layers` ops.
   }];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+  private:
+    void registerAttributes();
+  }];
 }
 
 class Model_Op<string mnemonic, list<Trait> traits = []>

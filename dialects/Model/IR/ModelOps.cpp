@@ -199,11 +199,8 @@ LogicalResult HeadOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult JobOp::verify() {
-  if (getAction() != "finetune" && getAction() != "infer")
-    return emitOpError() << "unknown action '" << getAction()
-                         << "'; expected 'finetune' or 'infer'";
   if (!getBatchAttr()) {
-    if (getAction() == "finetune")
+    if (getAction() == JobAction::Finetune)
       return emitOpError() << "a finetune job needs batch";
     if (getMicroBatchAttr())
       return emitOpError() << "micro_batch needs batch";
@@ -223,9 +220,9 @@ LogicalResult JobOp::verify() {
     if (attr && attr.getInt() <= 0)
       return emitOpError() << name << " must be positive, got "
                            << attr.getInt();
-  if (getAction() == "infer" && !getTokensAttr())
+  if (getAction() == JobAction::Infer && !getTokensAttr())
     return emitOpError() << "an infer job needs tokens";
-  if (getAction() != "infer" && getTokensAttr())
+  if (getAction() != JobAction::Infer && getTokensAttr())
     return emitOpError() << "tokens applies to infer jobs only";
   return success();
 }

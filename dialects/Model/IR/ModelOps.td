@@ -12,6 +12,7 @@
 #define SLUICE_MODEL_OPS
 
 include "dialects/Model/IR/ModelDialect.td"
+include "dialects/Model/IR/ModelEnums.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/OpBase.td"
@@ -198,10 +199,10 @@ def Model_JobOp : Model_Op<"job", [
     job's options as written.
 
     ```mlir
-    model.job @tune "finetune" @gpt3 on @workstation batch 8 attributes {optimizer = "adam", steps = 1000 : i64}
+    model.job @tune finetune @gpt3 on @workstation batch 8 attributes {optimizer = "adam", steps = 1000 : i64}
     ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$action,
+  let arguments = (ins SymbolNameAttr:$sym_name, Model_JobActionAttr:$action,
                        FlatSymbolRefAttr:$model, FlatSymbolRefAttr:$topology,
                        OptionalAttr<I64Attr>:$batch,
                        OptionalAttr<I64Attr>:$micro_batch,

@@ -243,7 +243,7 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
              << "--format="
              << (format == OffloadFormat::Trace ? "trace" : "deepspeed")
              << " writes one job; choose one with --job=NAME";
-    if (jobs.front().getAction() != "finetune")
+    if (jobs.front().getAction() != JobAction::Finetune)
       return mlir::emitError(jobs.front().getLoc())
              << "--format=trace and --format=deepspeed apply to finetune "
                 "jobs";
@@ -251,7 +251,7 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
 
   if (format == OffloadFormat::Mlir)
     for (JobOp job : jobs)
-      if (job.getAction() != "finetune")
+      if (job.getAction() != JobAction::Finetune)
         return mlir::emitError(job.getLoc())
                << "--format=mlir applies to finetune jobs; plan infer job '"
                << job.getSymName() << "' in --format=table or json";
@@ -266,7 +266,7 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
       continue;
     }
     std::string reason;
-    if (job.getAction() == "finetune") {
+    if (job.getAction() == JobAction::Finetune) {
       offload::FinetuneJob fj = finetuneJob(job, *p);
       auto plan = offload::planFinetune(fj, p->machine, finetuneOptions(job));
       if (!plan) {

@@ -198,32 +198,27 @@ model.attention hidden 64 heads 8 kv_heads 8 : f16
 // -----
 
 // expected-error@+1 {{'nope' does not name a model.transformer}}
-model.job @j "finetune" @nope on @box batch 8
-
-// -----
-
-// expected-error@+1 {{unknown action 'train'; expected 'finetune' or 'infer'}}
-model.job @j "train" @m on @box batch 8
+model.job @j finetune @nope on @box batch 8
 
 // -----
 
 // expected-error@+1 {{micro_batch 3 must be positive and divide batch 8}}
-model.job @j "finetune" @m on @box batch 8 attributes {micro_batch = 3 : i64}
+model.job @j finetune @m on @box batch 8 attributes {micro_batch = 3 : i64}
 
 // -----
 
 // expected-error@+1 {{a finetune job needs batch}}
-model.job @j "finetune" @m on @box
+model.job @j finetune @m on @box
 
 // -----
 
 // expected-error@+1 {{an infer job needs tokens}}
-model.job @j "infer" @m on @box
+model.job @j infer @m on @box
 
 // -----
 
 // expected-error@+1 {{tokens applies to infer jobs only}}
-model.job @j "finetune" @m on @box batch 8 attributes {tokens = 4 : i64}
+model.job @j finetune @m on @box batch 8 attributes {tokens = 4 : i64}
 
 // -----
 
@@ -257,4 +252,4 @@ model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, head
 
 // micro_batch splits a batch the job does not give.
 // expected-error@+1 {{'model.job' op micro_batch needs batch}}
-model.job @j "infer" @m on @box attributes {micro_batch = 2 : i64, tokens = 4 : i64}
+model.job @j infer @m on @box attributes {micro_batch = 2 : i64, tokens = 4 : i64}

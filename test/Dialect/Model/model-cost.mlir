@@ -141,13 +141,13 @@ model.transformer @mixed : f32 attributes {layers = 3 : i64, hidden = 64 : i64, 
 // 16640 and 15360 bytes. The logits 2*s*h*V = 102400 FLOPs; the embedding
 // and the head 12800 parameters. SGD keeps 8 optimizer bytes per parameter;
 // f32 weights 4. KV cache 2 * L * kv_dim * 4 = 1536 bytes per token.
-// CHECK-LABEL: model.job @tune "finetune" @mixed on @box batch 2 attributes
+// CHECK-LABEL: model.job @tune finetune @mixed on @box batch 2 attributes
 // CHECK-SAME: cost_seq = 8 : i64
 // CHECK-SAME: grad_bytes = 484096 : i64, head_fwd_flops = 102400 : i64, kv_cache_bytes_per_token = 1536 : i64
 // CHECK-SAME: layer_costs = [{act_bytes = 18688 : i64, act_bytes_selective = 17408 : i64, count = 2 : i64, ffn = 128 : i64, fwd_flops = 540672 : i64, gated = false, heads = 4 : i64, hidden = 64 : i64, kv_dim = 64 : i64, params = 33472 : i64}, {act_bytes = 16640 : i64, act_bytes_selective = 15360 : i64, count = 1 : i64, ffn = 128 : i64, fwd_flops = 671744 : i64, gated = true, heads = 4 : i64, hidden = 64 : i64, kv_dim = 64 : i64, params = 41280 : i64}]
 // CHECK-SAME: optimizer_bytes = 968192 : i64, other_params = 12800 : i64, param_bytes = 484096 : i64, params = 121024 : i64
-model.job @tune "finetune" @mixed on @box batch 2 attributes {optimizer = "sgd", seq = 8 : i64}
-// CHECK-LABEL: model.job @serve "infer" @mixed on @box attributes
+model.job @tune finetune @mixed on @box batch 2 attributes {optimizer = "sgd", seq = 8 : i64}
+// CHECK-LABEL: model.job @serve infer @mixed on @box attributes
 // CHECK-SAME: cost_seq = 16 : i64
 // CHECK-SAME: optimizer_bytes = 1452288 : i64
-model.job @serve "infer" @mixed on @box attributes {tokens = 4 : i64}
+model.job @serve infer @mixed on @box attributes {tokens = 4 : i64}
