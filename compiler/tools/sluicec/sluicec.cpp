@@ -4,16 +4,16 @@
 // runs the phases up to --emit=<phase> and writes that phase's result.
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/Common/ToolVersion.h"
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
-#include "compiler/Pipelines/TopoPipeline.h"
 #include "compiler/Target/TopoReport.h"
-#include "dialects/Plan/Transforms/PlanExport.h"
-#include "dialects/Model/Transforms/ModelOffload.h"
-#include "dialects/Plan/IR/PlanOps.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
+#include "dialects/Common/ToolVersion.h"
+#include "dialects/Model/Transforms/ModelOffload.h"
+#include "dialects/Plan/IR/PlanOps.h"
+#include "dialects/Plan/Transforms/PlanExport.h"
+#include "dialects/Topo/Analysis/ExtractTopoGraph.h"
 #include "dialects/Walk/IR/WalkLimits.h"
 
 #include "mlir/IR/AsmState.h"
