@@ -3,9 +3,9 @@
 
 #include "compiler/Analysis/Flow/GatherAccess.h"
 #include "compiler/Analysis/Flow/IntegralPlacement.h"
-#include "dialects/Common/NumberFormat.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "support/NumberFormat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
