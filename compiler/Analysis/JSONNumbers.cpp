@@ -1,7 +1,7 @@
 //===- JSONNumbers.cpp - Exact numbers in llvm::json output ---------------===//
 #include "compiler/Analysis/JSONNumbers.h"
 
-#include "dialects/Common/NumberFormat.h"
+#include "support/NumberFormat.h"
 
 #include <cmath>
 

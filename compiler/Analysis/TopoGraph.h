@@ -9,13 +9,13 @@
 // Device kinds are plain strings ("gpu", "cpu", "nvme", "nic", "smartnic",
 // "switch", "csd") so that this library does not depend on the dialect's
 // kind enum. Quantities are stored in base units (bytes, seconds, B/s, ...)
-// with their dimension from dialects/Common/Units.h.
+// with their dimension from support/Units.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_COMPILER_ANALYSIS_TOPOGRAPH_H
 #define SLUICE_COMPILER_ANALYSIS_TOPOGRAPH_H
 
-#include "dialects/Common/Units.h"
+#include "support/Units.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>

@@ -1,6 +1,7 @@
 //===- Compilation.cpp - One compilation of a Sluice program --------------===//
 #include "compiler/Pipelines/Compilation.h"
 
+#include "compiler/Pipelines/GatherAccessCounts.h"
 #include "compiler/Pipelines/TopoPipeline.h"
 #include "dialects/Model/IR/ModelDialect.h"
 #include "dialects/Model/IR/ModelOps.h"
@@ -138,7 +139,11 @@ mlir::LogicalResult Compilation::plan() {
   // The errors point at the demand in the source; the op adds nothing.
   bool printOp = ctx.shouldPrintOpOnDiagnostic();
   ctx.printOpOnDiagnostic(false);
-  mlir::LogicalResult result = pm.run(*module_);
+  // The pass's input: the access counts of sampled gather jobs, from their
+  // graphs (the pass loads no files of graphs).
+  mlir::LogicalResult result = attachSampledAccessCounts(*module_);
+  if (mlir::succeeded(result))
+    result = pm.run(*module_);
   ctx.printOpOnDiagnostic(printOp);
   return result;
 }

@@ -67,7 +67,9 @@ public:
   /// at fileLocation() (the latter lists the topologies).
   mlir::LogicalResult flatten(llvm::StringRef top = "");
   /// Runs plan-schedule-flows on the flattened module: every plan.demands
-  /// becomes a plan.schedule.
+  /// becomes a plan.schedule. Before the pass, computes the access counts
+  /// of sampled gather jobs from their graphs and attaches them
+  /// (attachSampledAccessCounts); errors there stop before the pass.
   mlir::LogicalResult plan();
 
   /// Whether lower() makes walk-bounds explain each walk with a remark

@@ -8,7 +8,7 @@
 #include "compiler/Target/TopoReport.h"
 #include "compiler/Analysis/JSONNumbers.h"
 
-#include "dialects/Common/Units.h"
+#include "support/Units.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"

@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/AST.h"
 
-#include "dialects/Common/NumberFormat.h"
+#include "support/NumberFormat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 

@@ -13,8 +13,8 @@
 #ifndef SLUICE_FRONTENDS_SLUICE_AST_H
 #define SLUICE_FRONTENDS_SLUICE_AST_H
 
-#include "dialects/Common/Units.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "support/Units.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Casting.h"

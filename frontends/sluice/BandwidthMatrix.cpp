@@ -6,8 +6,8 @@
 #include "frontends/sluice/BandwidthMatrix.h"
 
 #include "dialects/Common/BoundedJSON.h"
-#include "dialects/Common/NumberFormat.h"
-#include "dialects/Common/Units.h"
+#include "support/NumberFormat.h"
+#include "support/Units.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/JSON.h"
 

@@ -145,9 +145,9 @@
 #include "frontends/sluice/Sema.h"
 #include "frontends/sluice/SemaInternal.h"
 
-#include "dialects/Common/NumberFormat.h"
 #include "frontends/sluice/Frontend.h"
 #include "mlir/IR/MLIRContext.h"
+#include "support/NumberFormat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"

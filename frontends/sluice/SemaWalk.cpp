@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/SemaInternal.h"
 
-#include "dialects/Common/NumberFormat.h"
 #include "frontends/sluice/ConstEval.h"
+#include "support/NumberFormat.h"
 #include "llvm/ADT/StringSet.h"
 #include <cstdint>
 

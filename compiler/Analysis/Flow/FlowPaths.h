@@ -16,7 +16,7 @@
 
 #include "compiler/Analysis/Flow/FlowSchedule.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
-#include "dialects/Common/NumberFormat.h"
+#include "support/NumberFormat.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"

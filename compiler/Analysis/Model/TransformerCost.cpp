@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Model/TransformerCost.h"
 
-#include "dialects/Common/Units.h"
+#include "support/Units.h"
 
 #include <cassert>
 #include <cstdio>

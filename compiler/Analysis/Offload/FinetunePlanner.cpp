@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Offload/FinetunePlanner.h"
 
-#include "dialects/Common/Units.h"
+#include "support/Units.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 

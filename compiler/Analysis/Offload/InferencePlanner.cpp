@@ -2,7 +2,7 @@
 #include "compiler/Analysis/Offload/InferencePlanner.h"
 
 #include "compiler/Analysis/Flow/Glpk.h"
-#include "dialects/Common/Units.h"
+#include "support/Units.h"
 
 #include <algorithm>
 #include <array>

@@ -2,7 +2,7 @@
 #include "compiler/Analysis/Offload/OffloadExport.h"
 
 #include "compiler/Analysis/TraceEvents.h"
-#include "dialects/Common/Units.h"
+#include "support/Units.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 

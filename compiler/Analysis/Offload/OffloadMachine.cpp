@@ -2,7 +2,7 @@
 #include "compiler/Analysis/Offload/OffloadMachine.h"
 
 #include "compiler/Analysis/TopoAnalysis.h"
-#include "dialects/Common/Units.h"
+#include "support/Units.h"
 
 #include <algorithm>
 #include <cmath>

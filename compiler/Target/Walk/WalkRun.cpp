@@ -12,8 +12,8 @@
 
 #include "compiler/Conversion/WalkToLLVM/WalkAbi.h"
 #include "compiler/Target/LLVM/Codegen.h"
-#include "dialects/Common/NumberFormat.h"
 #include "dialects/Walk/IR/WalkOps.h"
+#include "support/NumberFormat.h"
 
 #include "sluice/graph.h"
 #include "sluice/walk.h"

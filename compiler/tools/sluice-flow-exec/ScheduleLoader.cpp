@@ -8,7 +8,7 @@
 #include "compiler/tools/sluice-flow-exec/ScheduleLoader.h"
 
 #include "dialects/Common/BoundedJSON.h"
-#include "dialects/Common/NumberFormat.h"
+#include "support/NumberFormat.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"

@@ -13,9 +13,9 @@
 #include "compiler/Analysis/Offload/RuntimeSchedule.h"
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
-#include "compiler/Pipelines/TopoPipeline.h"
-#include "dialects/Common/NumberFormat.h"
 #include "dialects/Common/ToolVersion.h"
+#include "dialects/Topo/Analysis/ExtractTopoGraph.h"
+#include "support/NumberFormat.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"

@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
-#include "compiler/Pipelines/TopoPipeline.h"
 #include "compiler/Target/TopoReport.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
@@ -14,6 +13,7 @@
 #include "dialects/Model/Transforms/ModelOffload.h"
 #include "dialects/Plan/IR/PlanOps.h"
 #include "dialects/Plan/Transforms/PlanExport.h"
+#include "dialects/Topo/Analysis/ExtractTopoGraph.h"
 #include "dialects/Walk/IR/WalkLimits.h"
 #include "dialects/Walk/IR/WalkOps.h"
 #include "frontends/sluice/MLIRGenModel.h"

@@ -7,9 +7,9 @@
 #include "dialects/Model/Transforms/ModelCostWalk.h"
 #include "dialects/Model/Transforms/Passes.h"
 
-#include "dialects/Common/NumberFormat.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "support/NumberFormat.h"
 #include <cmath>
 #include <string>
 

@@ -95,6 +95,18 @@ LogicalResult DemandOp::verify() {
     if (auto cap = job.getAs<ArrayAttr>("capacity"))
       if (cap.size() != getSources().size())
         return emitOpError() << "'capacity' needs one size per tier";
+    if (Attribute counts = job.get("access_counts")) {
+      if (!graph)
+        return emitOpError() << "only a sampled gather job (with 'graph') "
+                                "has 'access_counts'";
+      auto dense = dyn_cast<DenseFPElementsAttr>(counts);
+      if (!dense || !dense.getElementType().isF64() ||
+          dense.getType().getRank() != 2 ||
+          dense.getType().getDimSize(0) != items.getInt())
+        return emitOpError()
+               << "'access_counts' must be a tensor of " << items.getInt()
+               << " items x destinations f64 counts";
+    }
   }
   return success();
 }

@@ -74,7 +74,11 @@ def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
     with per-destination access counts from `access_file` (a path) or
     derived from the graph file `graph` (`graph_format`, `graph_undirected`)
     with the sampling `fanout` (array of i64); optional `classes` (i64) and
-    `capacity` (array of f64, bytes per device, one per tier). Each source
+    `capacity` (array of f64, bytes per device, one per tier). The counts
+    of a sampled job are computed from its graph before
+    `plan-schedule-flows` and attached as `access_counts`, a
+    `tensor<items x destinations x f64>` (sluicec does it; the pass reads
+    no graph). Each source
     pattern is one tier, in priority order, and `bytes` is the data set's
     size (items x item_bytes).
 

@@ -5,13 +5,12 @@
 #include "compiler/Analysis/Flow/IntegralPlacement.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "support/NumberFormat.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
-
-#include "sluice/graph.h"
+#include <cmath>
 
 using namespace mlir;
 using namespace sluice;
@@ -30,58 +29,79 @@ static std::string bytesText(double b) {
   return out;
 }
 
-/// The devices of one pattern, ascending.
-static FailureOr<std::vector<unsigned>> devicesOf(DemandOp op, StringRef p,
-                                                  const PlanNetwork &pn) {
+/// The devices of one pattern, ascending; an error if it is malformed or
+/// matches nothing.
+static llvm::Expected<std::vector<unsigned>>
+matchPattern(DemandOp op, StringRef p, const PlanNetwork &pn) {
   auto matched = matchDevices(pn.net, p);
   if (!matched)
-    return op.emitError() << llvm::toString(matched.takeError());
+    return matched.takeError();
   if (matched->empty())
-    return op.emitError() << "no device of topology '"
-                          << op->getParentOfType<DemandsOp>().getTopology()
-                          << "' matches '" << p << "'";
-  return *matched;
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::Twine("no device of topology '") +
+            op->getParentOfType<DemandsOp>().getTopology() + "' matches '" + p +
+            "'");
+  return matched;
 }
 
-/// Expected accesses from the job's graph (sluice_graph_load).
-static FailureOr<flow::AccessCounts>
-sampledAccesses(DemandOp op, DictionaryAttr job, size_t destinations,
-                int64_t items) {
-  StringRef path = job.getAs<StringAttr>("graph").getValue();
-  StringRef format = job.getAs<StringAttr>("graph_format").getValue();
-  sluice_graph_load_options_t load;
-  sluice_graph_load_options_init(&load);
-  if (format == "snap" || format == "edgelist")
-    load.format = SLUICE_GRAPH_FORMAT_SNAP;
-  else if (format == "mtx")
-    load.format = SLUICE_GRAPH_FORMAT_MTX;
-  else if (format == "csr")
-    load.format = SLUICE_GRAPH_FORMAT_BINARY;
-  else
-    return op.emitError() << "unknown graph format '" << format << "'";
-  if (auto u = job.getAs<BoolAttr>("graph_undirected"); u && u.getValue())
-    load.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED;
-  if (load.format != SLUICE_GRAPH_FORMAT_BINARY)
-    load.flags |= SLUICE_GRAPH_LOAD_COMPACT_IDS;
-  load.flags |= SLUICE_GRAPH_LOAD_QUIET;
-  sluice_graph_t *g = nullptr;
-  sluice_error_t error;
-  std::string pathStr = path.str();
-  if (sluice_graph_load(pathStr.c_str(), &load, &g, &error) != SLUICE_STATUS_OK)
-    return op.emitError() << "cannot load the graph of the gather job '"
-                          << path << "': " << error.message;
-  auto release = llvm::make_scope_exit([&] { sluice_graph_release(g); });
-  uint64_t n = sluice_graph_num_vertices(g);
-  if (n != static_cast<uint64_t>(items))
-    return op.emitError() << "the gather job has " << items
-                          << " items but its graph '" << path << "' has " << n
-                          << " vertices (one item per vertex)";
-  const uint64_t *offsets = sluice_graph_offsets(g);
-  const uint32_t *targets = sluice_graph_targets(g);
-  uint64_t m = sluice_graph_num_edges(g);
-  return flow::expectedSampledAccesses(
-      llvm::ArrayRef(offsets, n + 1), llvm::ArrayRef(targets, m),
-      destinations, job.getAs<DenseI64ArrayAttr>("fanout").asArrayRef());
+/// The devices of one pattern, ascending; reports at `op` on failure.
+static FailureOr<std::vector<unsigned>> devicesOf(DemandOp op, StringRef p,
+                                                  const PlanNetwork &pn) {
+  auto matched = matchPattern(op, p, pn);
+  if (!matched)
+    return op.emitError() << llvm::toString(matched.takeError());
+  return std::move(*matched);
+}
+
+llvm::Expected<std::vector<unsigned>>
+sluice::plan::gatherDestinations(DemandOp op, const PlanNetwork &pn) {
+  llvm::SetVector<unsigned> dests;
+  for (Attribute a : op.getDestinations()) {
+    auto d = matchPattern(op, cast<StringAttr>(a).getValue(), pn);
+    if (!d)
+      return d.takeError();
+    dests.insert(d->begin(), d->end());
+  }
+  return std::vector<unsigned>(dests.begin(), dests.end());
+}
+
+uint64_t sluice::plan::accessCountCells(int64_t items, size_t destinations) {
+  return llvm::SaturatingMultiply<uint64_t>(static_cast<uint64_t>(items),
+                                            destinations);
+}
+
+/// The access counts of a sampled job, computed from its graph before the
+/// pass and attached as `access_counts` (attachSampledAccessCounts in
+/// compiler/Pipelines/GatherAccessCounts.h).
+static FailureOr<flow::AccessCounts> attachedAccesses(DemandOp op,
+                                                      DictionaryAttr job,
+                                                      size_t destinations,
+                                                      int64_t items) {
+  auto attached = job.getAs<DenseFPElementsAttr>("access_counts");
+  if (!attached)
+    return op.emitError()
+           << "the sampled gather job has no 'access_counts': they are "
+              "computed from its graph before plan-schedule-flows "
+              "(attachSampledAccessCounts; sluicec --emit=plan does it)";
+  // The verifier checked f64, rank 2 and one row per item.
+  int64_t columns = attached.getType().getDimSize(1);
+  if (columns != static_cast<int64_t>(destinations))
+    return op.emitError() << "the gather job's 'access_counts' have " << columns
+                          << " columns but it has " << destinations
+                          << " destinations";
+  flow::AccessCounts counts;
+  counts.items = static_cast<size_t>(items);
+  counts.destinations = destinations;
+  auto values = attached.getValues<double>();
+  counts.counts.assign(values.begin(), values.end());
+  for (auto [i, c] : llvm::enumerate(counts.counts))
+    if (!std::isfinite(c) || c < 0)
+      return op.emitError()
+             << "the gather job's 'access_counts' hold " << formatNumber(c)
+             << " for item " << i / destinations << " and destination "
+             << i % destinations << "; counts are finite and non-negative";
+  return counts;
 }
 
 FailureOr<GatherJobPlan>
@@ -97,15 +117,11 @@ sluice::plan::planGatherJob(DemandOp op, const PlanNetwork &pn,
   ArrayAttr capacity = job.getAs<ArrayAttr>("capacity");
 
   // Destinations (deduplicated, pattern order) and tiers (one per pattern).
-  llvm::SetVector<unsigned> dests;
-  for (Attribute a : op.getDestinations()) {
-    auto d = devicesOf(op, cast<StringAttr>(a).getValue(), pn);
-    if (failed(d))
-      return failure();
-    dests.insert(d->begin(), d->end());
-  }
+  auto dests = gatherDestinations(op, pn);
+  if (!dests)
+    return op.emitError() << llvm::toString(dests.takeError());
   flow::PlacementProblem problem;
-  problem.destinations.assign(dests.begin(), dests.end());
+  problem.destinations = std::move(*dests);
   double needed = static_cast<double>(plan.items) * plan.itemBytes;
   double total = 0;
   for (auto [t, a] : llvm::enumerate(op.getSources())) {
@@ -149,9 +165,7 @@ sluice::plan::planGatherJob(DemandOp op, const PlanNetwork &pn,
 
   // Access counts: one double per item and destination, checked before it
   // is allocated.
-  constexpr uint64_t kMaxAccessCounts = uint64_t(1) << 28; // 2 GiB of counts
-  uint64_t cells = llvm::SaturatingMultiply<uint64_t>(
-      static_cast<uint64_t>(plan.items), problem.destinations.size());
+  uint64_t cells = accessCountCells(plan.items, problem.destinations.size());
   if (cells > kMaxAccessCounts)
     return op.emitError() << "the gather job's access counts would hold "
                           << plan.items << " items x "
@@ -181,7 +195,7 @@ sluice::plan::planGatherJob(DemandOp op, const PlanNetwork &pn,
     counts = std::move(*read);
   } else {
     auto sampled =
-        sampledAccesses(op, job, problem.destinations.size(), plan.items);
+        attachedAccesses(op, job, problem.destinations.size(), plan.items);
     if (failed(sampled))
       return failure();
     counts = std::move(*sampled);

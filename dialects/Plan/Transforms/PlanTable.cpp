@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Plan/Transforms/PlanExport.h"
 
-#include "dialects/Common/Units.h"
 #include "dialects/Plan/Transforms/PlanFlow.h"
+#include "support/Units.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 

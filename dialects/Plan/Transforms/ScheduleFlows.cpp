@@ -8,11 +8,11 @@
 #include "compiler/Analysis/Flow/Collectives.h"
 #include "compiler/Analysis/Flow/FlowSolvers.h"
 #include "compiler/Analysis/Flow/PathLP.h"
-#include "compiler/Pipelines/TopoPipeline.h"
 #include "dialects/Plan/Transforms/GatherJob.h"
 #include "dialects/Plan/Transforms/GatherSlots.h"
 #include "dialects/Plan/Transforms/Passes.h"
 #include "dialects/Plan/Transforms/PlanFlow.h"
+#include "dialects/Topo/Analysis/ExtractTopoGraph.h"
 #include "dialects/Topo/IR/TopoOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
@@ -552,10 +552,7 @@ void ScheduleFlowsPass::runOnOperation() {
   auto demandOps = llvm::to_vector(module.getOps<DemandsOp>());
   if (demandOps.empty())
     return;
-  topo::TopologyOp flat;
-  for (auto t : module.getOps<topo::TopologyOp>())
-    if (t.getFlat())
-      flat = t;
+  topo::TopologyOp flat = findFlatTopology(module);
   if (!flat) {
     demandOps.front().emitError()
         << "demand '" << demandOps.front().getSymName()

@@ -8,10 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Topo/IR/TopoAttrs.h"
 
-#include "dialects/Common/NumberFormat.h"
 #include "dialects/Topo/IR/TopoDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "support/NumberFormat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include <cmath>

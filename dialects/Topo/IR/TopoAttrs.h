@@ -8,11 +8,11 @@
 #ifndef SLUICE_DIALECTS_TOPO_IR_TOPOATTRS_H
 #define SLUICE_DIALECTS_TOPO_IR_TOPOATTRS_H
 
-#include "dialects/Common/Units.h"
 #include "dialects/Topo/IR/TopoSchema.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "support/Units.h"
 #include "llvm/ADT/Hashing.h"
 #include <optional>
 #include <string>

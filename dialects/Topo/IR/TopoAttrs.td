@@ -49,7 +49,7 @@ def Topo_QuantityAttr : Topo_Attr<"Quantity"> {
     A quantity keeps the number and the unit exactly as written (`2.5 GB/s`
     stays `2.5 GB/s`; the double round-trips bit for bit through the textual
     form). The unit is one of the spellings known to `sluice::lookupUnit`
-    (`dialects/Common/Units.h`), which also gives its dimension and its
+    (`support/Units.h`), which also gives its dimension and its
     factor to base units.
 
     Example:

@@ -10,9 +10,9 @@
 #ifndef SLUICE_DIALECTS_TOPO_IR_TOPOSCHEMA_H
 #define SLUICE_DIALECTS_TOPO_IR_TOPOSCHEMA_H
 
-#include "dialects/Common/Units.h"
 #include "mlir/Support/LLVM.h"
 #include "mlir/Support/LogicalResult.h"
+#include "support/Units.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMapInfo.h"
 #include "llvm/ADT/StringRef.h"

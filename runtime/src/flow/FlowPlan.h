@@ -51,7 +51,7 @@ sluice_status_t buildPlan(const sluice_flow_schedule_t *schedule,
 std::string deviceName(const sluice_flow_schedule_t &s, uint32_t d);
 
 /// A number in the shortest form that reads back exactly, spelled as the
-/// compiler's sluice::formatNumber (dialects/Common/NumberFormat.h) spells
+/// compiler's sluice::formatNumber (support/NumberFormat.h) spells
 /// it: the runtime links nothing of ours, so it keeps this twin, and
 /// test/Unit/Common/NumberFormatTest.cpp holds both to one table.
 std::string formatNumber(double v);

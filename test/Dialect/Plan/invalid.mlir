@@ -271,6 +271,22 @@ plan.demands @d on @t {
 
 // -----
 
+// Attached access counts on a job that reads an access file.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op only a sampled gather job (with 'graph') has 'access_counts'}}
+  plan.demand "gather" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt", access_counts = dense<1.0> : tensor<2x1xf64>}}
+}
+
+// -----
+
+// Attached access counts with one row too few.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op 'access_counts' must be a tensor of 2 items x destinations f64 counts}}
+  plan.demand "gather" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, graph = "g.txt", graph_format = "snap", fanout = array<i64: 10>, access_counts = dense<1.0> : tensor<1x1xf64>}}
+}
+
+// -----
+
 // Two tiers but one capacity.
 plan.demands @d on @t {
   // expected-error@+1 {{'plan.demand' op 'capacity' needs one size per tier}}

@@ -95,3 +95,71 @@ topo.topology @r {
 plan.demands @x on @r {
   plan.demand "transfer" 1.0 from ["g[0]"] to ["g[1]"]
 }
+
+// -----
+
+// A sampled gather job reads the access counts attached before the pass
+// (attachSampledAccessCounts), never its graph: here the counts of
+// test/Plan/gather-job-file.sluice, and the graph file does not exist. The
+// placement is that test's (GPUs 2 items, host 5, SSDs 1).
+// CHECK-LABEL: plan.schedule @feats on @box
+// CHECK:         plan.placement "feats.0" "integral-mip" items(8 x {{.*}}) tiers ["gpu[*]", "host", "ssd[*]"] counts [2.000000e+00, 5.000000e+00, 1.000000e+00]
+// CHECK-SAME:    {accesses = 2.600000e+02 : f64, classes = 8 : i64, proved_optimal = true}
+// CHECK-NOT: plan.demands
+topo.topology @box flat {
+  topo.device @"gpu[0]" kind(gpu) props {memory = #topo.q<16 GiB>}
+  topo.device @"gpu[1]" kind(gpu) props {memory = #topo.q<16 GiB>}
+  topo.device @host kind(cpu) props {memory = #topo.q<64 GiB>}
+  topo.device @"ssd[0]" kind(nvme) props {capacity = #topo.q<1 TB>}
+  topo.device @"ssd[1]" kind(nvme) props {capacity = #topo.q<1 TB>}
+  topo.device @sw kind(switch)
+  topo.link host <-> "gpu[0]" {bandwidth = #topo.q<25 GB/s>}
+  topo.link host <-> "gpu[1]" {bandwidth = #topo.q<25 GB/s>}
+  topo.link sw <-> "gpu[0]" {bandwidth = #topo.q<25 GB/s>}
+  topo.link sw <-> "gpu[1]" {bandwidth = #topo.q<25 GB/s>}
+  topo.link sw <-> "ssd[0]" {bandwidth = #topo.q<6 GB/s>}
+  topo.link sw <-> "ssd[1]" {bandwidth = #topo.q<6 GB/s>}
+  topo.link "gpu[0]" <-> "gpu[1]" {bandwidth = #topo.q<100 GB/s>}
+}
+plan.demands @feats on @box {
+  plan.demand "gather" 0x4200000000000000 from ["gpu[*]", "host", "ssd[*]"] to ["gpu[*]"] {job = {graph = "no-such-graph.txt", graph_format = "snap", fanout = array<i64: 2>, access_counts = dense<[[40.0, 38.0], [35.0, 36.0], [20.0, 22.0], [18.0, 15.0], [10.0, 11.0], [6.0, 4.0], [2.0, 3.0], [0.0, 0.0]]> : tensor<8x2xf64>, capacity = [0x41D0000000000000 : f64, 0x41F8000000000000 : f64, 1.000000e+12], classes = 8 : i64, item_bytes = 0x41D0000000000000 : f64, items = 8 : i64}}
+}
+
+// -----
+
+// A sampled gather job without its counts: the pass loads no graph.
+topo.topology @r flat {
+  topo.device @"g[0]" kind(gpu) props {memory = #topo.q<16 GiB>}
+  topo.device @"g[1]" kind(gpu) props {memory = #topo.q<16 GiB>}
+  topo.link "g[0]" <-> "g[1]" {bandwidth = #topo.q<1 GB/s>}
+}
+plan.demands @x on @r {
+  // expected-error@+1 {{the sampled gather job has no 'access_counts': they are computed from its graph before plan-schedule-flows (attachSampledAccessCounts; sluicec --emit=plan does it)}}
+  plan.demand "gather" 4.0 from ["g[*]"] to ["g[*]"] {job = {graph = "g.txt", graph_format = "snap", fanout = array<i64: 2>, item_bytes = 1.0 : f64, items = 4 : i64}}
+}
+
+// -----
+
+// Counts for one destination, but the job has two.
+topo.topology @r flat {
+  topo.device @"g[0]" kind(gpu) props {memory = #topo.q<16 GiB>}
+  topo.device @"g[1]" kind(gpu) props {memory = #topo.q<16 GiB>}
+  topo.link "g[0]" <-> "g[1]" {bandwidth = #topo.q<1 GB/s>}
+}
+plan.demands @x on @r {
+  // expected-error@+1 {{the gather job's 'access_counts' have 1 columns but it has 2 destinations}}
+  plan.demand "gather" 2.0 from ["g[*]"] to ["g[*]"] {job = {graph = "g.txt", graph_format = "snap", fanout = array<i64: 2>, access_counts = dense<[[1.0], [2.0]]> : tensor<2x1xf64>, item_bytes = 1.0 : f64, items = 2 : i64}}
+}
+
+// -----
+
+// A negative count.
+topo.topology @r flat {
+  topo.device @"g[0]" kind(gpu) props {memory = #topo.q<16 GiB>}
+  topo.device @"g[1]" kind(gpu) props {memory = #topo.q<16 GiB>}
+  topo.link "g[0]" <-> "g[1]" {bandwidth = #topo.q<1 GB/s>}
+}
+plan.demands @x on @r {
+  // expected-error@+1 {{the gather job's 'access_counts' hold -1 for item 1 and destination 0; counts are finite and non-negative}}
+  plan.demand "gather" 2.0 from ["g[*]"] to ["g[*]"] {job = {graph = "g.txt", graph_format = "snap", fanout = array<i64: 2>, access_counts = dense<[[1.0, 0.0], [-1.0, 2.0]]> : tensor<2x2xf64>, item_bytes = 1.0 : f64, items = 2 : i64}}
+}

@@ -8,7 +8,7 @@
 // same table.
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/Common/NumberFormat.h"
+#include "support/NumberFormat.h"
 
 #include "runtime/src/flow/FlowPlan.h"
 

@@ -11,11 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipelines/Compilation.h"
-#include "compiler/Pipelines/TopoPipeline.h"
 #include "dialects/Plan/IR/PlanOps.h"
 #include "dialects/Plan/Transforms/GatherSlots.h"
 #include "dialects/Plan/Transforms/PlanExport.h"
 #include "dialects/Plan/Transforms/PlanFlow.h"
+#include "dialects/Topo/Analysis/ExtractTopoGraph.h"
 #include "test/Unit/Flow/FlowTestUtils.h"
 
 #include "mlir/IR/DialectRegistry.h"

@@ -7,8 +7,8 @@
 // and the analyses; it depends only on LLVM Support.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SLUICE_DIALECTS_COMMON_UNITS_H
-#define SLUICE_DIALECTS_COMMON_UNITS_H
+#ifndef SLUICE_SUPPORT_UNITS_H
+#define SLUICE_SUPPORT_UNITS_H
 
 #include "llvm/ADT/StringRef.h"
 #include <array>
@@ -93,4 +93,4 @@ std::string formatQuantity(double baseValue, const Dim &dim);
 
 } // namespace sluice
 
-#endif // SLUICE_DIALECTS_COMMON_UNITS_H
+#endif // SLUICE_SUPPORT_UNITS_H

@@ -1,5 +1,5 @@
 //===- NumberFormat.cpp - The one shortest-number formatter ---------------===//
-#include "dialects/Common/NumberFormat.h"
+#include "support/NumberFormat.h"
 
 #include <cassert>
 #include <charconv>

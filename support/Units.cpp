@@ -1,5 +1,5 @@
 //===- Units.cpp - Physical units and dimensions for Sluice ---------------===//
-#include "dialects/Common/Units.h"
+#include "support/Units.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -50,7 +50,9 @@ struct UnitEntry {
 const std::vector<UnitEntry> &unitTable() {
   static const std::vector<UnitEntry> table = [] {
     std::vector<UnitEntry> t;
-    auto add = [&](const char *s, Dim d, double f) { t.push_back({s, {d, f}}); };
+    auto add = [&](const char *s, Dim d, double f) {
+      t.push_back({s, {d, f}});
+    };
     const double k = 1e3, ki = 1024.0;
     // Bytes, decimal and binary prefixes.
     add("B", Dim::bytes(), 1);
@@ -276,11 +278,16 @@ struct Choice {
 /// Preferred display units per dimension, largest first.
 std::vector<Choice> displayChoices(const Dim &dim) {
   if (dim == Dim::bytes())
-    return {{"TiB", 1099511627776.0}, {"GiB", 1073741824.0},
-            {"MiB", 1048576.0},       {"KiB", 1024.0},
+    return {{"TiB", 1099511627776.0},
+            {"GiB", 1073741824.0},
+            {"MiB", 1048576.0},
+            {"KiB", 1024.0},
             {"B", 1}};
   if (dim == Dim::bandwidth())
-    return {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"KB/s", 1e3},
+    return {{"TB/s", 1e12},
+            {"GB/s", 1e9},
+            {"MB/s", 1e6},
+            {"KB/s", 1e3},
             {"B/s", 1}};
   if (dim == Dim::time())
     return {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};

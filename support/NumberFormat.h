@@ -10,8 +10,8 @@
 // above the runtime can link it (the runtime depends on nothing of ours).
 //
 //===----------------------------------------------------------------------===//
-#ifndef SLUICE_DIALECTS_COMMON_NUMBERFORMAT_H
-#define SLUICE_DIALECTS_COMMON_NUMBERFORMAT_H
+#ifndef SLUICE_SUPPORT_NUMBERFORMAT_H
+#define SLUICE_SUPPORT_NUMBERFORMAT_H
 
 #include <string>
 
@@ -32,4 +32,4 @@ std::string formatNumber(double v);
 
 } // namespace sluice
 
-#endif // SLUICE_DIALECTS_COMMON_NUMBERFORMAT_H
+#endif // SLUICE_SUPPORT_NUMBERFORMAT_H
