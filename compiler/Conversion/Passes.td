@@ -35,8 +35,10 @@ def WalkToLLVM : Pass<"walk-to-llvm", "::mlir::ModuleOp"> {
     `weight_class` (DYNAMIC when the walk was not analysed).
 
     arith, math, scf, cf and func are then lowered with the upstream
-    conversions. After the pass the module holds only LLVM-dialect ops:
-    `walk.graph` and `walk.job` are dropped (the driver reads them before).
+    conversions. After the pass the walks, their functions and expressions
+    are LLVM-dialect ops: `walk.graph` and `walk.job` are dropped (the driver
+    reads them before); ops of other dialects (a topology, plans, models)
+    are left as they are.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect",

@@ -18,6 +18,8 @@
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <vector>
@@ -78,9 +80,16 @@ struct WalkToLLVMPass
       if (failed(emitKernelDescriptor(module, info)))
         return signalPassFailure();
 
-    WalkResult leftover = module.walk([](Operation *op) {
+    // Only what the pass lowers must be gone: ops of the dialects that
+    // describe other things (a topology, plans, models) stay as they are.
+    WalkResult leftover = module.walk<WalkOrder::PreOrder>([](Operation *op) {
       if (isa<ModuleOp>(op) || isa<LLVM::LLVMDialect>(op->getDialect()))
         return WalkResult::advance();
+      if (!isa<walk::WalkDialect, func::FuncDialect, arith::ArithDialect,
+               math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect>(
+              op->getDialect()) &&
+          !isa<UnrealizedConversionCastOp>(op))
+        return WalkResult::skip();
       op->emitError("walk-to-llvm: '")
           << op->getName() << "' was not lowered to the LLVM dialect";
       return WalkResult::interrupt();
