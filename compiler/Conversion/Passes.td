@@ -95,7 +95,9 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
     (`sluice_walk_W_reservoir`). Same kernel arguments.
 
     Not supported yet (a located error): `label_mass` (it appears only in
-    the sum bounds, which the kernels do not use). The output is gpu/func/scf/arith/llvm;
+    the sum bounds, which the kernels do not use), and the math built-ins
+    `abs`, `sqrt`, `exp`, `log` (their device versions need libdevice,
+    which the PTX path does not link yet). The output is gpu/func/scf/arith/llvm;
     scf-to-cf and convert-gpu-to-nvvm finish the lowering.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
