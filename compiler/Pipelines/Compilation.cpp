@@ -87,10 +87,8 @@ mlir::LogicalResult Compilation::lower() {
     walk::WalkBoundsOptions options;
     options.remarks = walkRemarks;
     pm.addPass(walk::createWalkBounds(options));
-    walk::WalkSelectSamplerOptions select;
-    select.target = walkTarget;
-    pm.addPass(walk::createWalkSelectSampler(select));
-    if (mlir::failed(pm.run(*module_)))
+    if (mlir::failed(pm.run(*module_)) ||
+        mlir::failed(scheduleWalks(walkTarget)))
       return mlir::failure();
   }
   // Models and jobs: attach the costs the offload planners read
@@ -102,6 +100,16 @@ mlir::LogicalResult Compilation::lower() {
       return mlir::failure();
   }
   return mlir::success();
+}
+
+mlir::LogicalResult Compilation::scheduleWalks(llvm::StringRef target) {
+  if (!module_)
+    return mlir::failure();
+  mlir::PassManager pm(&ctx);
+  walk::WalkSelectSamplerOptions select;
+  select.target = target.str();
+  pm.addPass(walk::createWalkSelectSampler(select));
+  return pm.run(*module_);
 }
 
 mlir::LogicalResult Compilation::flatten(llvm::StringRef top) {

@@ -78,6 +78,10 @@ public:
   /// Where lower() schedules every walk ("cpu" or "gpu", `sluicec
   /// --target`); empty (the default): where each walk's schedule says.
   void setWalkTarget(llvm::StringRef target) { walkTarget = target.str(); }
+  /// Runs walk-select-sampler again on the lowered module, scheduling every
+  /// walk for `target` ("cpu" or "gpu"; empty: each walk's own), e.g. for
+  /// the CPU when the GPU a walk asks for is missing.
+  mlir::LogicalResult scheduleWalks(llvm::StringRef target);
 
   /// The main file as a whole (line 0), for errors about the program rather
   /// than a place in it, e.g. a name given on the command line.

@@ -504,9 +504,8 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
     std::string ptx, json;
     if (failed(lowerWalksToPtx(module, "sm_90", ptx, json, w.getSymName())))
       return failure();
-    // The kernel's kind (the schedule's method): a warp per walker when it
-    // samples by reservoir, else rejection with a thread per walker.
-    sluice_walk_options_t gpuRun = run;
+    // The kernel's kind is the schedule's method, which run.sampler
+    // carries: a warp per walker for reservoir, else a thread per walker.
     // List slots point to host lists: the runtime copies them over.
     std::vector<int32_t> kinds;
     for (Attribute type : w.getParamTypes())
@@ -518,8 +517,8 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
     gpuOptions.param_kinds = kinds.data();
     runStatus = sluice_walk_run_gpu_ex(
         graph, ptx.c_str(), ("sluice_walk_" + w.getSymName()).str().c_str(),
-        block.slots.data(), static_cast<uint32_t>(block.slots.size()),
-        &gpuRun, &gpuOptions, writer, &stats, &rtError);
+        block.slots.data(), static_cast<uint32_t>(block.slots.size()), &run,
+        &gpuOptions, writer, &stats, &rtError);
   } else {
     runStatus = sluice_walk_run(graph, kernel, block.slots.data(), &run,
                                 writer, &stats, &rtError);

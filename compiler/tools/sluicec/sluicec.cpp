@@ -563,29 +563,32 @@ static int runWalkProgram(Compilation &compilation) {
                  << "': No such file or directory\n";
     return 1;
   }
-  // --run without --target runs each walk where its schedule says; on a
-  // machine without a GPU a walk that asks for one runs on the CPU, with a
-  // warning at the walk (below).
-  std::string noGpu;
-  if (runWalk && !codeTarget.getNumOccurrences()) {
-    sluice_error_t reason;
-    if (!sluice_gpu_available(&reason)) {
-      noGpu = reason.message;
-      compilation.setWalkTarget("cpu");
-    }
-  }
   if (mlir::failed(compilation.parse(inputFilename)) ||
       mlir::failed(compilation.check()) || mlir::failed(compilation.lower()))
     return 1;
   mlir::ModuleOp module = compilation.module();
-  if (!noGpu.empty())
-    for (auto w : module.getOps<walk::WalkOp>())
-      if (w.getTarget() == walk::Target::Gpu)
-        mlir::emitWarning(w.getLoc())
-            << "walk '" << w.getSymName()
-            << "' asks for target gpu, but no GPU is available (" << noGpu
-            << "): it runs on the CPU (--target=cpu runs there without "
-               "this warning, --target=gpu insists on the GPU)";
+  // --run without --target runs each walk where its schedule says; only
+  // when a walk asks for the GPU is the driver probed, and without one
+  // every walk is scheduled for the CPU, with a warning at those walks.
+  if (runWalk && !codeTarget.getNumOccurrences()) {
+    auto wantsGpu = [](walk::WalkOp w) {
+      return w.getTarget() == walk::Target::Gpu;
+    };
+    sluice_error_t reason;
+    if (llvm::any_of(module.getOps<walk::WalkOp>(), wantsGpu) &&
+        !sluice_gpu_available(&reason)) {
+      for (auto w : module.getOps<walk::WalkOp>())
+        if (wantsGpu(w))
+          mlir::emitWarning(w.getLoc())
+              << "walk '" << w.getSymName()
+              << "' asks for target gpu, but no GPU is available ("
+              << reason.message
+              << "): it runs on the CPU (--target=cpu runs there without "
+                 "this warning, --target=gpu insists on the GPU)";
+      if (mlir::failed(compilation.scheduleWalks("cpu")))
+        return 1;
+    }
+  }
   if (compileWalks) {
     // -c writes one artefact for --target (default cpu), and lower()
     // scheduled every walk for it.
