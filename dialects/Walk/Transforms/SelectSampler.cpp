@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Walk/Transforms/Passes.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 namespace sluice::walk {
 #define GEN_PASS_DEF_WALKSELECTSAMPLER
 #include "dialects/Walk/Transforms/Passes.h.inc"
@@ -28,7 +30,7 @@ struct WalkSelectSamplerPass
       forced = symbolizeTarget(target);
       if (!forced) {
         getOperation().emitError("walk-select-sampler: target '")
-            << target << "' is not one of cpu, gpu";
+            << target << "' is not one of " << llvm::join(targetNames(), ", ");
         return signalPassFailure();
       }
     }
@@ -37,7 +39,8 @@ struct WalkSelectSamplerPass
       asked = symbolizeSampler(sampler);
       if (!asked) {
         getOperation().emitError("walk-select-sampler: sampler '")
-            << sampler << "' is not one of auto, rejection, reservoir, alias";
+            << sampler << "' is not one of "
+            << llvm::join(samplerNames(), ", ");
         return signalPassFailure();
       }
     }
