@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/WalkOpLowering.h"
 #include "compiler/Conversion/WalkRegionClone.h"
 #include "compiler/Conversion/WalkToGPU/DeviceIntDivision.h"
 
@@ -1091,6 +1092,91 @@ std::string replaceAll(std::string text, StringRef from, StringRef to) {
 }
 
 /// Builds the device functions of one walk's regions.
+/// The GPU reads the device frame's slots and calls the device library.
+class GpuWalkModel final : public conversion::WalkTargetModel {
+public:
+  Value step(OpBuilder &b, Location loc, Value frame) const override {
+    return frameValue(b, loc, frame, kStep, b.getI64Type());
+  }
+  Value slots(OpBuilder &b, Location loc, Value frame,
+              conversion::SlotBlock block) const override {
+    return frameValue(b, loc, frame,
+                      block == conversion::SlotBlock::Params ? kParams
+                                                             : kState,
+                      LLVM::LLVMPointerType::get(b.getContext()));
+  }
+  Value query(OpBuilder &b, Location loc, Value frame,
+              conversion::WalkQuery q, ValueRange operands) const override;
+  Value labelMass(OpBuilder &, Location, Value, walk::LabelMassOp,
+                  ValueRange) const override {
+    // Only in the sum bounds, which no GPU kernel calls (checked before).
+    llvm_unreachable("label_mass in GPU code");
+  }
+
+  /// Frame slot `slot` as `type` (i32, i64 or a pointer).
+  static Value frameValue(OpBuilder &b, Location loc, Value frame,
+                          FrameSlot slot, Type type) {
+    StringRef callee = type.isInteger(32)   ? "sluice_frame_i32"
+                       : type.isInteger(64) ? "sluice_frame_i64"
+                                            : "sluice_frame_ptr";
+    Value index = b.create<arith::ConstantIntOp>(loc, slot, 32);
+    return b.create<func::CallOp>(loc, callee, type, ValueRange{frame, index})
+        .getResult(0);
+  }
+};
+
+Value GpuWalkModel::query(OpBuilder &b, Location loc, Value frame,
+                          conversion::WalkQuery q, ValueRange operands) const {
+  using conversion::WalkQuery;
+  Type i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type(),
+       f64 = b.getF64Type();
+  // Device library functions take the frame first, then the operands.
+  auto call = [&](StringRef callee, Type result,
+                  std::optional<int32_t> extra = std::nullopt) {
+    SmallVector<Value> args = {frame};
+    args.append(operands.begin(), operands.end());
+    if (extra)
+      args.push_back(b.create<arith::ConstantIntOp>(loc, *extra, 32));
+    return b.create<func::CallOp>(loc, callee, result, args).getResult(0);
+  };
+  switch (q) {
+  case WalkQuery::Random:
+    return call("sluice_random", f64);
+  case WalkQuery::Degree:
+    return call("sluice_degree", i64);
+  case WalkQuery::HasEdge:
+    return call("sluice_has_edge", i1);
+  case WalkQuery::EdgeWeight:
+    return call("sluice_edge_weight", f64);
+  case WalkQuery::EdgeLabel:
+    return call("sluice_edge_label", i64);
+  case WalkQuery::Label:
+    return call("sluice_label", i64);
+  case WalkQuery::NumVertices:
+    return frameValue(b, loc, frame, kNumVertices, i64);
+  case WalkQuery::NumEdges:
+    return frameValue(b, loc, frame, kNumEdges, i64);
+  case WalkQuery::VertexOf:
+    return call("sluice_vertex_of", i32);
+  case WalkQuery::WeightMax:
+    return call("sluice_weight_stat", f64, 0);
+  case WalkQuery::WeightMin:
+    return call("sluice_weight_stat", f64, 1);
+  case WalkQuery::WeightSum:
+    return call("sluice_weight_stat", f64, 2);
+  case WalkQuery::ListGet:
+    return call("sluice_list_get", i64);
+  case WalkQuery::ListSize: // the list alone, no frame
+    return b.create<func::CallOp>(loc, "sluice_list_size", i64, operands)
+        .getResult(0);
+  case WalkQuery::IntDiv:
+    return call("sluice_idiv", i64);
+  case WalkQuery::IntRem:
+    return call("sluice_irem", i64);
+  }
+  llvm_unreachable("unknown walk query");
+}
+
 class DeviceOutliner {
 public:
   DeviceOutliner(gpu::GPUModuleOp gpuModule, walk::WalkOp walk)
@@ -1104,50 +1190,12 @@ public:
   LogicalResult outline(Region &region, StringRef name);
 
 private:
-  Value constI32(OpBuilder &b, Location loc, int32_t v) {
-    return b.create<arith::ConstantIntOp>(loc, v, 32);
-  }
-  Value call(OpBuilder &b, Location loc, StringRef callee, TypeRange results,
-             ValueRange args) {
-    auto op = b.create<func::CallOp>(loc, callee, results, args);
-    return results.empty() ? Value() : op.getResult(0);
-  }
   Value frameI32(OpBuilder &b, Location loc, FrameSlot slot) {
-    return call(b, loc, "sluice_frame_i32", {i32},
-                {frame, constI32(b, loc, slot)});
+    return GpuWalkModel::frameValue(b, loc, frame, slot, i32);
   }
   Value frameI64(OpBuilder &b, Location loc, FrameSlot slot) {
-    return call(b, loc, "sluice_frame_i64", {i64},
-                {frame, constI32(b, loc, slot)});
+    return GpuWalkModel::frameValue(b, loc, frame, slot, i64);
   }
-  /// The address of 8-byte slot `index` of the params or state block.
-  Value slot(OpBuilder &b, Location loc, FrameSlot block, int64_t index) {
-    Value base = call(b, loc, "sluice_frame_ptr", {ptr},
-                      {frame, constI32(b, loc, block)});
-    return b.create<LLVM::GEPOp>(
-        loc, ptr, i64, base,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)},
-        /*inbounds=*/true);
-  }
-  Value loadSlot(OpBuilder &b, Location loc, FrameSlot block, int64_t index,
-                 Type type) {
-    Value address = slot(b, loc, block, index);
-    if (type.isInteger(1)) {
-      Value word = b.create<LLVM::LoadOp>(loc, i64, address);
-      Value zero = b.create<arith::ConstantIntOp>(loc, 0, 64);
-      return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, word,
-                                     zero);
-    }
-    return b.create<LLVM::LoadOp>(loc, type, address);
-  }
-  void storeSlot(OpBuilder &b, Location loc, FrameSlot block, int64_t index,
-                 Value value) {
-    Value address = slot(b, loc, block, index);
-    if (value.getType().isInteger(1))
-      value = b.create<arith::ExtUIOp>(loc, i64, value);
-    b.create<LLVM::StoreOp>(loc, value, address);
-  }
-  LogicalResult lowerWalkOp(Operation *op);
 
   gpu::GPUModuleOp gpuModule;
   walk::WalkOp walk;
@@ -1155,68 +1203,6 @@ private:
   Type ptr, i1, i32, i64, f64;
   Value frame;
 };
-
-LogicalResult DeviceOutliner::lowerWalkOp(Operation *op) {
-  OpBuilder b(op);
-  Location loc = op->getLoc();
-  Value result;
-  if (auto param = dyn_cast<walk::ParamOp>(op)) {
-    // A list's slot holds a device pointer to its sluice_walk_list_t.
-    Type type = isa<walk::ListType>(param.getType()) ? ptr : param.getType();
-    result = loadSlot(b, loc, kParams, param.getIndex(), type);
-  } else if (auto get = dyn_cast<walk::StateGetOp>(op)) {
-    result = loadSlot(b, loc, kState, get.getIndex(), get.getType());
-  } else if (auto set = dyn_cast<walk::StateSetOp>(op)) {
-    storeSlot(b, loc, kState, set.getIndex(), set.getValue());
-  } else if (isa<walk::StepOp>(op)) {
-    result = frameI64(b, loc, kStep);
-  } else if (isa<walk::RandomOp>(op)) {
-    result = call(b, loc, "sluice_random", {f64}, {frame});
-  } else if (auto degree = dyn_cast<walk::DegreeOp>(op)) {
-    result = call(b, loc, "sluice_degree", {i64}, {frame, degree.getVertex()});
-  } else if (auto has = dyn_cast<walk::HasEdgeOp>(op)) {
-    result = call(b, loc, "sluice_has_edge", {i1},
-                  {frame, has.getFrom(), has.getTo()});
-  } else if (auto ew = dyn_cast<walk::EdgeWeightOp>(op)) {
-    result = call(b, loc, "sluice_edge_weight", {f64},
-                  {frame, ew.getFrom(), ew.getTo()});
-  } else if (auto el = dyn_cast<walk::EdgeLabelOp>(op)) {
-    result = call(b, loc, "sluice_edge_label", {i64},
-                  {frame, el.getFrom(), el.getTo()});
-  } else if (auto label = dyn_cast<walk::LabelOp>(op)) {
-    result = call(b, loc, "sluice_label", {i64}, {frame, label.getVertex()});
-  } else if (isa<walk::NumVerticesOp>(op)) {
-    result = frameI64(b, loc, kNumVertices);
-  } else if (isa<walk::NumEdgesOp>(op)) {
-    result = frameI64(b, loc, kNumEdges);
-  } else if (isa<walk::WeightMaxOp, walk::WeightMinOp, walk::WeightSumOp>(
-                 op)) {
-    int32_t k = isa<walk::WeightMaxOp>(op)   ? 0
-                : isa<walk::WeightMinOp>(op) ? 1
-                                             : 2;
-    result = call(b, loc, "sluice_weight_stat", {f64},
-                  {frame, op->getOperand(0), constI32(b, loc, k)});
-  } else if (auto lg = dyn_cast<walk::ListGetOp>(op)) {
-    result = call(b, loc, "sluice_list_get", {i64},
-                  {frame, lg->getOperand(0), lg.getIndex()});
-  } else if (isa<walk::IntDivOp, walk::IntRemOp>(op)) {
-    result = call(b, loc,
-                  isa<walk::IntDivOp>(op) ? "sluice_idiv" : "sluice_irem",
-                  {i64}, {frame, op->getOperand(0), op->getOperand(1)});
-  } else if (auto ls = dyn_cast<walk::ListSizeOp>(op)) {
-    result = call(b, loc, "sluice_list_size", {i64}, {ls->getOperand(0)});
-  } else if (auto vo = dyn_cast<walk::VertexOfOp>(op)) {
-    result = call(b, loc, "sluice_vertex_of", {i32}, {frame, vo.getId()});
-  } else {
-    // label_mass (only in the sum bounds, which the GPU kernels do not use).
-    return op->emitError("walk-to-gpu: not supported yet: '")
-           << op->getName() << "' in GPU code";
-  }
-  if (result)
-    op->getResult(0).replaceAllUsesWith(result);
-  op->erase();
-  return success();
-}
 
 LogicalResult DeviceOutliner::outline(Region &region, StringRef name) {
   Location loc = region.empty() ? walk.getLoc() : region.getLoc();
@@ -1274,7 +1260,10 @@ LogicalResult DeviceOutliner::outline(Region &region, StringRef name) {
              << values.size() << " values for "
              << walk.getStateTypes().size() << " state variables";
     for (auto [i, v] : llvm::enumerate(values))
-      storeSlot(b, yield.getLoc(), kState, i, v);
+      conversion::storeWalkSlot(
+          b, yield.getLoc(),
+          GpuWalkModel::frameValue(b, yield.getLoc(), frame, kState, ptr), i,
+          v);
     b.create<func::ReturnOp>(yield.getLoc());
   } else if (name == "update") {
     b.create<func::ReturnOp>(yield.getLoc());
@@ -1285,15 +1274,7 @@ LogicalResult DeviceOutliner::outline(Region &region, StringRef name) {
     b.create<func::ReturnOp>(yield.getLoc(), values[0]);
   }
 
-  SmallVector<Operation *> walkOps;
-  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<walk::WalkDialect>(op->getDialect()))
-      walkOps.push_back(op);
-  });
-  for (Operation *op : walkOps)
-    if (failed(lowerWalkOp(op)))
-      return failure();
-  return success();
+  return conversion::lowerWalkOps(func, GpuWalkModel());
 }
 
 /// Parses `text` (ops of a gpu.module body) and moves its ops to the end
@@ -1338,6 +1319,12 @@ struct WalkToGPUPass
         ok = false;
         continue;
       }
+      // label_mass answers only the sum bounds, which no GPU kernel calls.
+      w.getUpperBound().walk([&](walk::LabelMassOp op) {
+        op.emitError("walk-to-gpu: not supported yet: 'walk.label_mass' "
+                     "in GPU code");
+        ok = false;
+      });
       // The math built-ins need libdevice on the device, which the PTX
       // path does not link yet: a located error at the call instead of an
       // LLVM failure at link time. (walk-bounds puts math into upper_bound

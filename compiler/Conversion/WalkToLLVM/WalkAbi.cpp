@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/WalkToLLVM/WalkAbi.h"
+#include "compiler/Conversion/WalkOpLowering.h"
 #include "compiler/Conversion/WalkRegionClone.h"
 #include "dialects/Walk/IR/WalkLimits.h"
 
@@ -89,35 +90,153 @@ struct Types {
   LLVM::LLVMStructType frame, list;
 };
 
+/// The CPU reads walk.h's frame struct and calls libsluicert (graph.h,
+/// walk.h's kernel helpers), declaring each function on first use.
+class CpuWalkModel final : public WalkTargetModel {
+public:
+  CpuWalkModel(ModuleOp module) : module(module), types(module.getContext()) {}
+
+  Value step(OpBuilder &b, Location loc, Value frame) const override {
+    return frameField(b, loc, frame, kStep, types.i64);
+  }
+  Value slots(OpBuilder &b, Location loc, Value frame,
+              SlotBlock block) const override {
+    return frameField(b, loc, frame,
+                      block == SlotBlock::Params ? kParams : kState, types.ptr);
+  }
+  Value query(OpBuilder &b, Location loc, Value frame, WalkQuery q,
+              ValueRange operands) const override;
+  Value labelMass(OpBuilder &b, Location loc, Value frame,
+                  walk::LabelMassOp op, ValueRange operands) const override {
+    auto i32c = [&](int32_t v) -> Value {
+      return b.create<LLVM::ConstantOp>(loc, types.i32, b.getI32IntegerAttr(v));
+    };
+    return call(b, loc, "sluice_kernel_label_mass", types.f64,
+                {graph(b, loc, frame), operands[0], operands[1],
+                 i32c(op.getEdge() ? 1 : 0),
+                 i32c(op.getReduce() == "max" ? 1 : 0)});
+  }
+
+  Value frameField(OpBuilder &b, Location loc, Value frame, FrameField field,
+                   Type type) const {
+    Value address = b.create<LLVM::GEPOp>(
+        loc, types.ptr, types.frame, frame,
+        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(field)},
+        /*inbounds=*/true);
+    return b.create<LLVM::LoadOp>(loc, type, address);
+  }
+
+private:
+  Value graph(OpBuilder &b, Location loc, Value frame) const {
+    return frameField(b, loc, frame, kGraph, types.ptr);
+  }
+  Value call(OpBuilder &b, Location loc, StringRef callee, Type result,
+             ValueRange args) const;
+
+  mutable ModuleOp module; // declarations are added to it
+  Types types;
+};
+
+/// Calls libsluicert's `callee`, declaring it on first use.
+Value CpuWalkModel::call(OpBuilder &b, Location loc, StringRef callee,
+                         Type result, ValueRange args) const {
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(callee);
+  if (!fn) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    SmallVector<Type> argTypes(args.getTypes());
+    Type ret = result ? result : LLVM::LLVMVoidType::get(module.getContext());
+    fn = b.create<LLVM::LLVMFuncOp>(
+        module.getLoc(), callee, LLVM::LLVMFunctionType::get(ret, argTypes));
+  }
+  auto op = b.create<LLVM::CallOp>(loc, fn, args);
+  return result ? op.getResult() : Value();
+}
+
+Value CpuWalkModel::query(OpBuilder &b, Location loc, Value frame, WalkQuery q,
+                          ValueRange operands) const {
+  auto onGraph = [&](StringRef callee, Type result) {
+    SmallVector<Value> args = {graph(b, loc, frame)};
+    args.append(operands.begin(), operands.end());
+    return call(b, loc, callee, result, args);
+  };
+  // A bad list index or a zero divisor is a fault in the frame.
+  auto onFrame = [&](StringRef callee) {
+    SmallVector<Value> args = {frame};
+    args.append(operands.begin(), operands.end());
+    return call(b, loc, callee, types.i64, args);
+  };
+  auto weightStat = [&](StringRef callee) -> Value {
+    return b.create<LLVM::FPExtOp>(loc, types.f64, onGraph(callee, types.f32));
+  };
+  switch (q) {
+  case WalkQuery::Random:
+    return call(b, loc, "sluice_walk_random", types.f64, {frame});
+  case WalkQuery::Degree:
+    return onGraph("sluice_graph_degree", types.i64);
+  case WalkQuery::HasEdge: {
+    Value r = onGraph("sluice_graph_has_edge", types.i32);
+    Value zero =
+        b.create<LLVM::ConstantOp>(loc, types.i32, b.getI32IntegerAttr(0));
+    return b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, r, zero);
+  }
+  case WalkQuery::EdgeWeight:
+    return onGraph("sluice_kernel_edge_weight", types.f64);
+  case WalkQuery::EdgeLabel:
+    return onGraph("sluice_kernel_edge_label", types.i64);
+  case WalkQuery::Label:
+    return b.create<LLVM::SExtOp>(
+        loc, types.i64, onGraph("sluice_graph_vertex_label", types.i32));
+  case WalkQuery::NumVertices:
+    return onGraph("sluice_graph_num_vertices", types.i64);
+  case WalkQuery::NumEdges:
+    return onGraph("sluice_graph_num_edges", types.i64);
+  case WalkQuery::VertexOf:
+    return onGraph("sluice_graph_vertex_of", types.i32);
+  case WalkQuery::WeightMax:
+    return weightStat("sluice_graph_weight_max");
+  case WalkQuery::WeightMin:
+    return weightStat("sluice_graph_weight_min");
+  case WalkQuery::WeightSum:
+    return weightStat("sluice_graph_weight_sum");
+  case WalkQuery::ListGet:
+    return onFrame("sluice_kernel_list_get");
+  case WalkQuery::ListSize: {
+    Value address = b.create<LLVM::GEPOp>(
+        loc, types.ptr, types.list, operands[0],
+        ArrayRef<LLVM::GEPArg>{0, 1}, /*inbounds=*/true);
+    return b.create<LLVM::LoadOp>(loc, types.i64, address);
+  }
+  case WalkQuery::IntDiv:
+    return onFrame("sluice_kernel_idiv");
+  case WalkQuery::IntRem:
+    return onFrame("sluice_kernel_irem");
+  }
+  llvm_unreachable("unknown walk query");
+}
+
 /// Builds the body of one outlined function.
 class Outliner {
 public:
   Outliner(ModuleOp module, walk::WalkOp walk)
-      : module(module), walk(walk), types(module.getContext()) {}
+      : module(module), walk(walk), types(module.getContext()),
+        model(module) {}
 
   /// Outlines `region` as `fn` named `name`; the region must not be empty.
   LogicalResult outline(Region &region, Fn fn, StringRef name);
 
 private:
   FunctionType functionType(Fn fn);
-  Value frameField(OpBuilder &b, Location loc, FrameField field, Type type);
-  Value slot(OpBuilder &b, Location loc, Value base, int64_t index);
-  Value loadSlot(OpBuilder &b, Location loc, Value base, int64_t index,
-                 Type type);
-  void storeSlot(OpBuilder &b, Location loc, Value base, int64_t index,
-                 Value value);
-  Value call(OpBuilder &b, Location loc, StringRef callee, Type result,
-             ValueRange args);
-  Value constI64(OpBuilder &b, Location loc, int64_t v) {
-    return b.create<LLVM::ConstantOp>(loc, types.i64, b.getI64IntegerAttr(v));
+  Value frameField(OpBuilder &b, Location loc, FrameField field, Type type) {
+    return model.frameField(b, loc, frame, field, type);
   }
-  LogicalResult lowerWalkOp(Operation *op);
   LogicalResult emitReturn(OpBuilder &b, Location loc, Fn fn,
                            walk::YieldOp yield, ArrayRef<Value> values);
 
   ModuleOp module;
   walk::WalkOp walk;
   Types types;
+  CpuWalkModel model;
   Value frame;
 };
 
@@ -145,145 +264,6 @@ FunctionType Outliner::functionType(Fn fn) {
     return FunctionType::get(ctx, {p, p, i64}, {i64});
   }
   llvm_unreachable("unknown kernel function");
-}
-
-Value Outliner::frameField(OpBuilder &b, Location loc, FrameField field,
-                           Type type) {
-  Value address = b.create<LLVM::GEPOp>(
-      loc, types.ptr, types.frame, frame,
-      ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(field)},
-      /*inbounds=*/true);
-  return b.create<LLVM::LoadOp>(loc, type, address);
-}
-
-Value Outliner::slot(OpBuilder &b, Location loc, Value base, int64_t index) {
-  return b.create<LLVM::GEPOp>(loc, types.ptr, types.i64, base,
-                               ArrayRef<LLVM::GEPArg>{
-                                   static_cast<int32_t>(index)},
-                               /*inbounds=*/true);
-}
-
-/// Slots hold f64 as double bits, i64 and bool as int64_t, a list as a
-/// pointer to sluice_walk_list_t.
-Value Outliner::loadSlot(OpBuilder &b, Location loc, Value base, int64_t index,
-                         Type type) {
-  Value address = slot(b, loc, base, index);
-  if (isa<walk::ListType>(type))
-    return b.create<LLVM::LoadOp>(loc, types.ptr, address);
-  if (type.isInteger(1)) {
-    Value word = b.create<LLVM::LoadOp>(loc, types.i64, address);
-    return b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, word,
-                                  constI64(b, loc, 0));
-  }
-  return b.create<LLVM::LoadOp>(loc, type, address);
-}
-
-void Outliner::storeSlot(OpBuilder &b, Location loc, Value base, int64_t index,
-                         Value value) {
-  Value address = slot(b, loc, base, index);
-  if (value.getType().isInteger(1))
-    value = b.create<LLVM::ZExtOp>(loc, types.i64, value);
-  b.create<LLVM::StoreOp>(loc, value, address);
-}
-
-/// Calls libsluicert's `callee`, declaring it on first use.
-Value Outliner::call(OpBuilder &b, Location loc, StringRef callee, Type result,
-                     ValueRange args) {
-  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(callee);
-  if (!fn) {
-    OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
-    SmallVector<Type> argTypes(args.getTypes());
-    Type ret = result ? result : LLVM::LLVMVoidType::get(module.getContext());
-    fn = top.create<LLVM::LLVMFuncOp>(
-        module.getLoc(), callee, LLVM::LLVMFunctionType::get(ret, argTypes));
-  }
-  auto op = b.create<LLVM::CallOp>(loc, fn, args);
-  return result ? op.getResult() : Value();
-}
-
-LogicalResult Outliner::lowerWalkOp(Operation *op) {
-  OpBuilder b(op);
-  Location loc = op->getLoc();
-  auto graph = [&] { return frameField(b, loc, kGraph, types.ptr); };
-  Value result;
-  if (auto param = dyn_cast<walk::ParamOp>(op)) {
-    Value params = frameField(b, loc, kParams, types.ptr);
-    result = loadSlot(b, loc, params, param.getIndex(), param.getType());
-  } else if (auto get = dyn_cast<walk::StateGetOp>(op)) {
-    Value state = frameField(b, loc, kState, types.ptr);
-    result = loadSlot(b, loc, state, get.getIndex(), get.getType());
-  } else if (auto set = dyn_cast<walk::StateSetOp>(op)) {
-    Value state = frameField(b, loc, kState, types.ptr);
-    storeSlot(b, loc, state, set.getIndex(), set.getValue());
-  } else if (isa<walk::StepOp>(op)) {
-    result = frameField(b, loc, kStep, types.i64);
-  } else if (isa<walk::RandomOp>(op)) {
-    result = call(b, loc, "sluice_walk_random", types.f64, {frame});
-  } else if (auto degree = dyn_cast<walk::DegreeOp>(op)) {
-    result = call(b, loc, "sluice_graph_degree", types.i64,
-                  {graph(), degree.getVertex()});
-  } else if (auto has = dyn_cast<walk::HasEdgeOp>(op)) {
-    Value r = call(b, loc, "sluice_graph_has_edge", types.i32,
-                   {graph(), has.getFrom(), has.getTo()});
-    Value zero =
-        b.create<LLVM::ConstantOp>(loc, types.i32, b.getI32IntegerAttr(0));
-    result = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, r, zero);
-  } else if (auto ew = dyn_cast<walk::EdgeWeightOp>(op)) {
-    result = call(b, loc, "sluice_kernel_edge_weight", types.f64,
-                  {graph(), ew.getFrom(), ew.getTo()});
-  } else if (auto label = dyn_cast<walk::LabelOp>(op)) {
-    Value r = call(b, loc, "sluice_graph_vertex_label", types.i32,
-                   {graph(), label.getVertex()});
-    result = b.create<LLVM::SExtOp>(loc, types.i64, r);
-  } else if (auto el = dyn_cast<walk::EdgeLabelOp>(op)) {
-    result = call(b, loc, "sluice_kernel_edge_label", types.i64,
-                  {graph(), el.getFrom(), el.getTo()});
-  } else if (isa<walk::NumVerticesOp>(op)) {
-    result = call(b, loc, "sluice_graph_num_vertices", types.i64, {graph()});
-  } else if (isa<walk::NumEdgesOp>(op)) {
-    result = call(b, loc, "sluice_graph_num_edges", types.i64, {graph()});
-  } else if (auto vo = dyn_cast<walk::VertexOfOp>(op)) {
-    result = call(b, loc, "sluice_graph_vertex_of", types.i32,
-                  {graph(), vo.getId()});
-  } else if (auto lg = dyn_cast<walk::ListGetOp>(op)) {
-    // The list is already a pointer; a bad index is a fault in the frame.
-    result = call(b, loc, "sluice_kernel_list_get", types.i64,
-                  {frame, lg->getOperand(0), lg.getIndex()});
-  } else if (isa<walk::IntDivOp, walk::IntRemOp>(op)) {
-    // A zero divisor is a fault in the frame, not SIGFPE.
-    result = call(b, loc,
-                  isa<walk::IntDivOp>(op) ? "sluice_kernel_idiv"
-                                          : "sluice_kernel_irem",
-                  types.i64, {frame, op->getOperand(0), op->getOperand(1)});
-  } else if (auto lm = dyn_cast<walk::LabelMassOp>(op)) {
-    auto i32c = [&](int32_t v) -> Value {
-      return b.create<LLVM::ConstantOp>(loc, types.i32,
-                                        b.getI32IntegerAttr(v));
-    };
-    result = call(b, loc, "sluice_kernel_label_mass", types.f64,
-                  {graph(), lm.getVertex(), lm->getOperand(1),
-                   i32c(lm.getEdge() ? 1 : 0),
-                   i32c(lm.getReduce() == "max" ? 1 : 0)});
-  } else if (auto ls = dyn_cast<walk::ListSizeOp>(op)) {
-    Value address = b.create<LLVM::GEPOp>(
-        loc, types.ptr, types.list, ls->getOperand(0), // already a pointer
-        ArrayRef<LLVM::GEPArg>{0, 1}, /*inbounds=*/true);
-    result = b.create<LLVM::LoadOp>(loc, types.i64, address);
-  } else if (isa<walk::WeightMaxOp, walk::WeightMinOp, walk::WeightSumOp>(
-                 op)) {
-    StringRef callee = isa<walk::WeightMaxOp>(op)   ? "sluice_graph_weight_max"
-                       : isa<walk::WeightMinOp>(op) ? "sluice_graph_weight_min"
-                                                    : "sluice_graph_weight_sum";
-    Value r = call(b, loc, callee, types.f32, {graph(), op->getOperand(0)});
-    result = b.create<LLVM::FPExtOp>(loc, types.f64, r);
-  } else {
-    return op->emitError("walk-to-llvm: cannot lower '")
-           << op->getName() << "' in a walk function";
-  }
-  if (result)
-    op->getResult(0).replaceAllUsesWith(result);
-  op->erase();
-  return success();
 }
 
 LogicalResult Outliner::emitReturn(OpBuilder &b, Location loc, Fn fn,
@@ -328,7 +308,7 @@ LogicalResult Outliner::emitReturn(OpBuilder &b, Location loc, Fn fn,
              << " state variables";
     Value state = frameField(b, loc, kState, types.ptr);
     for (auto [i, v] : llvm::enumerate(values))
-      storeSlot(b, loc, state, i, v);
+      storeWalkSlot(b, loc, state, i, v);
     b.create<func::ReturnOp>(loc);
     return success();
   }
@@ -366,7 +346,7 @@ LogicalResult Outliner::emitReturn(OpBuilder &b, Location loc, Fn fn,
       auto ifOp = b.create<scf::IfOp>(loc, fits, /*withElse=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      storeSlot(b, loc, out, i, v);
+      storeWalkSlot(b, loc, out, i, v);
     }
     Value n = b.create<arith::ConstantIntOp>(loc, values.size(), 64);
     b.create<func::ReturnOp>(loc, n);
@@ -421,16 +401,7 @@ LogicalResult Outliner::outline(Region &region, Fn fn, StringRef name) {
   if (failed(emitReturn(b, yield.getLoc(), fn, yield, values)))
     return failure();
 
-  // Lower the walk ops (pre-order: a list parameter before its users).
-  SmallVector<Operation *> walkOps;
-  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<walk::WalkDialect>(op->getDialect()))
-      walkOps.push_back(op);
-  });
-  for (Operation *op : walkOps)
-    if (failed(lowerWalkOp(op)))
-      return failure();
-  return success();
+  return lowerWalkOps(func, model);
 }
 
 } // namespace
