@@ -23,19 +23,20 @@
 // CHECK:     arith.constant 16 : i32
 // CHECK:     call @sluice_shfl_xor_i64
 // CHECK:     call @sluice_reservoir_better
-// The sampler: lane l scans edges l, l + 32, ..., then the butterfly.
-// CHECK:   func.func private @sluice_walk_free_reservoir
-// CHECK:     arith.constant 32 : i64
-// CHECK:     call @sluice_walk_free_edge_w
-// CHECK:     call @sluice_reservoir_key
-// CHECK:     call @sluice_warp_best
-// CHECK-NOT: func.func private @sluice_walk_free_rejection
 // The kernel: walker = thread / 32, lane = thread % 32; lane 0 writes.
 // CHECK:   gpu.func @sluice_walk_free(
 // CHECK:     %[[T:.*]] = arith.constant 32 : i64
 // CHECK:     arith.divui %{{.*}}, %[[T]] : i64
 // CHECK:     arith.remui %{{.*}}, %[[T]] : i64
-// CHECK:     call @sluice_walk_free_reservoir
+// CHECK:     call @sluice_walk_free_sample
+// The sampler: lane l scans edges l, l + 32, ..., then the butterfly (no
+// exact fallback: that is the rejection sampler's).
+// CHECK-NOT: func.func private @sluice_walk_free_exact
+// CHECK:   func.func private @sluice_walk_free_sample
+// CHECK:     arith.constant 32 : i64
+// CHECK:     call @sluice_walk_free_edge_w
+// CHECK:     call @sluice_reservoir_key
+// CHECK:     call @sluice_warp_best
 // No upper_bound function: the walk has none.
 // CHECK-NOT: @sluice_walk_free_upper_bound
 
@@ -61,13 +62,17 @@ walk.walk @free on @g attributes {order = 1 : i64, param_names = [], param_types
 // kernel too; its upper_bound region is not needed.
 
 // CHECK: gpu.func @sluice_walk_sched(
-// CHECK:   call @sluice_walk_sched_reservoir
+// CHECK:   call @sluice_walk_sched_sample
+// CHECK-NOT: @sluice_walk_sched_exact
+// CHECK: func.func private @sluice_walk_sched_sample
+// CHECK:   call @sluice_warp_best
 // CHECK-NOT: @sluice_walk_sched_upper_bound
-// CHECK-NOT: @sluice_walk_sched_rejection
 
 // The bounded walk under sampler=reservoir: a warp kernel as well.
 // ALL: gpu.func @sluice_walk_bounded(
-// ALL:   call @sluice_walk_bounded_reservoir
+// ALL:   call @sluice_walk_bounded_sample
+// ALL: func.func private @sluice_walk_bounded_sample
+// ALL:   call @sluice_warp_best
 
 walk.graph @g "g.txt" format snap
 walk.walk @sched on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], sampler = #walk<sampler reservoir>, weight_class = #walk<weight_class dynamic>}
@@ -87,7 +92,10 @@ walk.walk @sched on @g attributes {order = 1 : i64, param_names = [], param_type
 
 // CHECK: gpu.func @sluice_walk_bounded(
 // CHECK:   arith.constant 1 : i64
-// CHECK:   call @sluice_walk_bounded_rejection
+// CHECK:   call @sluice_walk_bounded_sample
+// CHECK: func.func private @sluice_walk_bounded_exact
+// CHECK: func.func private @sluice_walk_bounded_sample
+// CHECK:   call @sluice_walk_bounded_upper_bound
 
 walk.graph @g "g.txt" format snap
 walk.walk @bounded on @g attributes {order = 1 : i64, param_names = [], param_types = [], param_defaults = [], state_names = [], state_types = [], weight_class = #walk<weight_class dynamic>}

@@ -16,21 +16,21 @@
 // CHECK:   func.func private @sluice_find_edge
 // CHECK:   func.func private @sluice_random
 // The driver: rejection against upper_bound, exact fallback.
-// CHECK:   func.func private @sluice_walk_node2vec_exact
-// CHECK:   func.func private @sluice_walk_node2vec_rejection
-// CHECK:     arith.constant 64 : i64
-// CHECK:     call @sluice_walk_node2vec_upper_bound
-// CHECK:     call @sluice_uniform_index
-// CHECK:     call @sluice_walk_node2vec_exact
 // CHECK:   gpu.func @sluice_walk_node2vec(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64) kernel
 // CHECK:     gpu.block_id x
 // CHECK:     gpu.thread_id x
 // CHECK:     call @sluice_walk_node2vec_init
 // CHECK:     call @sluice_rng_init
 // CHECK:     call @sluice_walk_node2vec_stop
-// CHECK:     call @sluice_walk_node2vec_rejection
+// CHECK:     call @sluice_walk_node2vec_sample
 // CHECK:     call @sluice_walk_node2vec_update
 // CHECK:     gpu.return
+// CHECK:   func.func private @sluice_walk_node2vec_exact
+// CHECK:   func.func private @sluice_walk_node2vec_sample
+// CHECK:     arith.constant 64 : i64
+// CHECK:     call @sluice_walk_node2vec_upper_bound
+// CHECK:     call @sluice_uniform_index
+// CHECK:     call @sluice_walk_node2vec_exact
 // CHECK:   func.func private @sluice_walk_node2vec_weight(%[[F:.*]]: !llvm.ptr, %[[NEXT:.*]]: i32, %{{.*}}: i64, %[[W:.*]]: f64) -> f64
 // CHECK:     %[[C10:.*]] = arith.constant 10 : i32
 // CHECK:     %[[PREV:.*]] = call @sluice_frame_i32(%[[F]], %[[C10]])
