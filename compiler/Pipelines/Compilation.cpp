@@ -1,5 +1,6 @@
 //===- Compilation.cpp - One compilation of a Sluice program --------------===//
 #include "compiler/Pipelines/Compilation.h"
+#include "compiler/Pipelines/PassPipelines.h"
 
 #include "compiler/Pipelines/GatherAccessCounts.h"
 #include "compiler/Pipelines/TopoPipeline.h"
@@ -26,7 +27,7 @@ static const struct {
 } kPhases[] = {
     {Phase::Ast, "ast"},   {Phase::Sema, "sema"},     {Phase::Mlir, "mlir"},
     {Phase::Flat, "flat"}, {Phase::Report, "report"},
-    {Phase::Plan, "plan"},
+    {Phase::Plan, "plan"}, {Phase::Llvm, "llvm"},     {Phase::Ptx, "ptx"},
 };
 
 std::optional<Phase> sluice::parsePhase(llvm::StringRef name) {
@@ -83,33 +84,31 @@ mlir::LogicalResult Compilation::lower() {
   // Walks: classify the weights and derive their bounds (walk-bounds), then
   // decide each schedule (walk-select-sampler).
   if (!module_->getOps<walk::WalkOp>().empty()) {
-    mlir::PassManager pm(&ctx);
     walk::WalkBoundsOptions options;
     options.remarks = walkRemarks;
-    pm.addPass(walk::createWalkBounds(options));
-    if (mlir::failed(pm.run(*module_)) ||
+    if (mlir::failed(runPasses(*module_,
+                               [&](mlir::OpPassManager &pm) {
+                                 pm.addPass(walk::createWalkBounds(options));
+                               })) ||
         mlir::failed(scheduleWalks(walkTarget)))
       return mlir::failure();
   }
   // Models and jobs: attach the costs the offload planners read
   // (model-cost; docs/dialects/model.md).
-  if (!module_->getOps<model::TransformerOp>().empty()) {
-    mlir::PassManager pm(&ctx);
-    pm.addPass(model::createModelCost());
-    if (mlir::failed(pm.run(*module_)))
-      return mlir::failure();
-  }
+  if (!module_->getOps<model::TransformerOp>().empty() &&
+      mlir::failed(runPasses(*module_, [](mlir::OpPassManager &pm) {
+        pm.addPass(model::createModelCost());
+      })))
+    return mlir::failure();
   return mlir::success();
 }
 
 mlir::LogicalResult Compilation::scheduleWalks(llvm::StringRef target) {
   if (!module_)
     return mlir::failure();
-  mlir::PassManager pm(&ctx);
-  walk::WalkSelectSamplerOptions select;
-  select.target = target.str();
-  pm.addPass(walk::createWalkSelectSampler(select));
-  return pm.run(*module_);
+  return runPasses(*module_, [&](mlir::OpPassManager &pm) {
+    buildWalkSchedulePipeline(pm, target);
+  });
 }
 
 mlir::LogicalResult Compilation::flatten(llvm::StringRef top) {
@@ -128,22 +127,16 @@ mlir::LogicalResult Compilation::flatten(llvm::StringRef top) {
            << "'; the program declares: " << names;
   }
   std::string topName = top.empty() ? defaultTopTopology(program_) : top.str();
-  mlir::PassManager pm(&ctx);
-  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
-    return mlir::failure();
-  buildTopoFlattenPipeline(pm, topName);
-  return pm.run(*module_);
+  return runPasses(*module_, [&](mlir::OpPassManager &pm) {
+    buildTopoFlattenPipeline(pm, topName);
+  });
 }
 
 mlir::LogicalResult Compilation::plan() {
   if (!module_)
     return mlir::failure();
-  mlir::PassManager pm(&ctx);
-  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
-    return mlir::failure();
   plan::PlanScheduleFlowsOptions planOptions;
   planOptions.remarks = walkRemarks; // --remarks: compare collectives
-  pm.addPass(plan::createPlanScheduleFlows(planOptions));
   // The errors point at the demand in the source; the op adds nothing.
   bool printOp = ctx.shouldPrintOpOnDiagnostic();
   ctx.printOpOnDiagnostic(false);
@@ -151,7 +144,9 @@ mlir::LogicalResult Compilation::plan() {
   // graphs (the pass loads no files of graphs).
   mlir::LogicalResult result = attachSampledAccessCounts(*module_);
   if (mlir::succeeded(result))
-    result = pm.run(*module_);
+    result = runPasses(*module_, [&](mlir::OpPassManager &pm) {
+      pm.addPass(plan::createPlanScheduleFlows(planOptions));
+    });
   ctx.printOpOnDiagnostic(printOp);
   return result;
 }

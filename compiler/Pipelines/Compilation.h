@@ -37,9 +37,12 @@ enum class Phase {
   Flat, ///< topo-flatten: one physical device per op
   Report, ///< topology analysis
   Plan,   ///< plan-schedule-flows on the flat topology (after Flat)
+  Llvm,   ///< the walks lowered for the host: LLVM IR (after Mlir)
+  Ptx,    ///< the walks lowered for the GPU: PTX for sm_90 (after Mlir)
 };
 
-/// Parses a phase name ("ast", "sema", "mlir", "flat", "report", "plan").
+/// Parses a phase name ("ast", "sema", "mlir", "flat", "report", "plan",
+/// "llvm", "ptx").
 std::optional<Phase> parsePhase(llvm::StringRef name);
 llvm::StringRef phaseName(Phase phase);
 

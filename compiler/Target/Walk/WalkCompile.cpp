@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Walk/WalkCompile.h"
 
-#include "compiler/Conversion/Passes.h"
+#include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Conversion/WalkToLLVM/WalkAbi.h"
 #include "compiler/Target/LLVM/Codegen.h"
 #include "dialects/Walk/IR/WalkOps.h"
@@ -30,9 +30,7 @@ sluice::target::lowerWalksToLLVM(ModuleOp module) {
   for (Operation &op : llvm::make_early_inc_range(copy->getOps()))
     if (!isa<walk::WalkDialect>(op.getDialect()))
       op.erase();
-  PassManager pm(module.getContext());
-  pm.addPass(conversion::createWalkToLLVM());
-  if (failed(pm.run(*copy)))
+  if (failed(runPasses(*copy, buildWalkToLLVMPipeline)))
     return failure();
   return copy;
 }

@@ -7,14 +7,11 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Walk/WalkGpu.h"
 
-#include "compiler/Conversion/Passes.h"
+#include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/LLVM/Codegen.h"
 #include "dialects/Walk/IR/WalkOps.h"
 #include "dialects/Walk/Transforms/Passes.h"
 
-#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -109,21 +106,14 @@ LogicalResult sluice::target::lowerWalksToPtx(ModuleOp module, StringRef chip,
       op.erase();
   // The GPU target: every walk scheduled for it (its requested sampler
   // kept), then described and lowered from that schedule.
-  PassManager schedule(module.getContext());
-  walk::WalkSelectSamplerOptions gpuSchedule;
-  gpuSchedule.target = "gpu";
-  schedule.addPass(walk::createWalkSelectSampler(gpuSchedule));
-  if (failed(schedule.run(*copy)))
+  if (failed(runPasses(*copy, [](OpPassManager &pm) {
+        buildWalkSchedulePipeline(pm, "gpu");
+      })))
     return failure();
   llvm::raw_string_ostream(json) << llvm::formatv("{0:2}", describe(*copy, chip))
                                  << "\n";
 
-  PassManager pm(module.getContext());
-  pm.addPass(conversion::createWalkToGPU());
-  pm.addPass(createConvertSCFToCFPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  if (failed(pm.run(*copy)))
+  if (failed(runPasses(*copy, buildWalkToNVVMPipeline)))
     return failure();
 
   // The device code alone, as a plain LLVM/NVVM-dialect module.

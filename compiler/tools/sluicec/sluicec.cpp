@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
+#include "compiler/Target/LLVM/Codegen.h"
 #include "compiler/Target/TopoReport.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
@@ -27,6 +28,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -67,7 +70,11 @@ static cl::opt<Phase> emitPhase(
                    "analyse the topology (see --format)"),
         clEnumValN(Phase::Plan, "plan",
                    "schedule the demands over the flat topology (see "
-                   "--format)")),
+                   "--format)"),
+        clEnumValN(Phase::Llvm, "llvm",
+                   "lower the walks for the host: print their LLVM IR"),
+        clEnumValN(Phase::Ptx, "ptx",
+                   "lower the walks for the GPU: print their PTX (sm_90)")),
     cl::cat(sluiceCategory));
 
 enum class ReportFormat { Table, Json, Dot, Svg, Mlir, Trace, DeepSpeed };
@@ -347,6 +354,39 @@ static int emitOffload(Compilation &compilation, llvm::StringRef top,
              : 0;
 }
 
+/// --emit=llvm / --emit=ptx: the code of the program's walks, as -c would
+/// compile it for the host (LLVM IR, before optimisation) or the GPU (PTX;
+/// its kernel description is what -c --target=gpu writes beside it).
+static int emitWalkCode(Compilation &compilation, llvm::raw_ostream &os) {
+  mlir::ModuleOp module = compilation.module();
+  if (module.getOps<walk::WalkOp>().empty()) {
+    mlir::emitError(compilation.fileLocation())
+        << "the program declares no walk: nothing to print with --emit="
+        << phaseName(emitPhase);
+    return 1;
+  }
+  if (emitPhase == Phase::Ptx) {
+    std::string ptx, json;
+    if (mlir::failed(target::lowerWalksToPtx(module, "sm_90", ptx, json)))
+      return 1;
+    os << ptx;
+    return 0;
+  }
+  auto lowered = target::lowerWalksToLLVM(module);
+  if (mlir::failed(lowered))
+    return 1;
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> ir =
+      target::translateToLLVMIR(**lowered, llvmCtx);
+  if (!ir) {
+    mlir::emitError(compilation.fileLocation())
+        << "the walks' LLVM dialect does not translate to LLVM IR";
+    return 1;
+  }
+  ir->print(os, nullptr);
+  return 0;
+}
+
 /// --emit=plan: schedules the demands and writes them in --format.
 static int emitPlan(Compilation &compilation, llvm::raw_ostream &os) {
   if (mlir::failed(compilation.plan()))
@@ -445,6 +485,8 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
     os << "\n";
     return 0;
   }
+  if (emitPhase == Phase::Llvm || emitPhase == Phase::Ptx)
+    return emitWalkCode(compilation, os);
   if (mlir::failed(checkPhaseNeeds(compilation)))
     return 1;
   // --emit=plan without --top: the topology of the main file's first demand.

@@ -1,0 +1,39 @@
+//===- PassPipelines.h - every pass manager the compiler runs ---*- C++ -*-===//
+//
+// Each pipeline sluicec runs is built here and run by runPasses, whose
+// PassManager applies the command-line options (--mlir-print-ir-after-all,
+// --mlir-timing, --mlir-pass-statistics, ...), so they see every pass:
+// walk-bounds, walk-select-sampler, model-cost, the topology and plan
+// passes and the lowerings of walks for the CPU and the GPU.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_PIPELINES_PASSPIPELINES_H
+#define SLUICE_COMPILER_PIPELINES_PASSPIPELINES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace sluice {
+
+/// Runs the passes `build` adds on `module` with the command-line options
+/// applied.
+mlir::LogicalResult
+runPasses(mlir::ModuleOp module,
+          llvm::function_ref<void(mlir::OpPassManager &)> build);
+
+/// walk-select-sampler for `target` ("cpu", "gpu" or "" for each walk's
+/// own).
+void buildWalkSchedulePipeline(mlir::OpPassManager &pm,
+                               llvm::StringRef target);
+
+/// The walks to the LLVM dialect for the host: walk-to-llvm.
+void buildWalkToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// The walks (scheduled for the GPU) to a gpu.module in the NVVM dialect:
+/// walk-to-gpu, scf-to-cf, convert-gpu-to-nvvm, reconcile casts.
+void buildWalkToNVVMPipeline(mlir::OpPassManager &pm);
+
+} // namespace sluice
+
+#endif // SLUICE_COMPILER_PIPELINES_PASSPIPELINES_H
