@@ -34,17 +34,35 @@ def WalkToLLVM : Pass<"walk-to-llvm", "::mlir::ModuleOp"> {
     `unbounded`, no `upper_bound` region) and its weight class from
     `weight_class` (DYNAMIC when the walk was not analysed).
 
-    arith, math, scf, cf and func are then lowered with the upstream
-    conversions. After the pass the walks, their functions and expressions
-    are LLVM-dialect ops: `walk.graph` and `walk.job` are dropped (the driver
-    reads them before); ops of other dialects (a topology, plans, models)
-    are left as they are.
+    The pass leaves func, arith, math, scf and LLVM-dialect ops and records
+    each walk's descriptor as a `#walk.kernel` in the module's
+    `walk.kernels` list; the upstream conversions (scf-to-cf,
+    math-to-llvm, math-to-libm, arith, cf and func to LLVM, reconcile
+    casts) and `walk-kernel-descriptors` finish the job (the pipeline
+    `sluice-walk-to-llvm` of sluice-opt, buildWalkToLLVMPipeline in
+    compiler/Pipelines/PassPipelines.h). `walk.graph` and `walk.job` are
+    dropped (the driver reads them before); ops of other dialects (a
+    topology, plans, models) are left as they are.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect",
-                           "::mlir::cf::ControlFlowDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
+                           "::mlir::scf::SCFDialect"];
+}
+
+def WalkKernelDescriptors : Pass<"walk-kernel-descriptors", "::mlir::ModuleOp"> {
+  let summary = "Emit the sluice_walk_kernel_t globals walk-to-llvm recorded";
+  let description = [{
+    The last pass of the walks' lowering for the host: checks that nothing
+    of walk, func, arith, math, scf or cf is left, then turns every
+    `#walk.kernel` of the module's `walk.kernels` (written by
+    `walk-to-llvm`) into the constant global `sluice_walk_kernel_<W>` of
+    type `sluice_walk_kernel_t` (runtime/include/sluice/walk.h): ABI
+    version, flags, a pointer to the walk's name, weight class, slot
+    counts and the eight function pointers (null where the walk has no
+    such function), and removes the list.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {

@@ -4,10 +4,16 @@
 #include "compiler/Conversion/Passes.h"
 #include "dialects/Walk/Transforms/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
 
@@ -29,6 +35,28 @@ void sluice::buildWalkSchedulePipeline(OpPassManager &pm, StringRef target) {
 
 void sluice::buildWalkToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(conversion::createWalkToLLVM());
+  pm.addPass(createConvertSCFToCFPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  // What has no LLVM intrinsic (tan, atan2, ...) becomes a libm call.
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(conversion::createWalkKernelDescriptors());
+}
+
+void sluice::registerWalkPipelines() {
+  PassPipelineRegistration<>(
+      "sluice-walk-to-llvm",
+      "The walks to LLVM-dialect functions and kernel descriptors for the "
+      "host (what sluicec -c and --run compile)",
+      buildWalkToLLVMPipeline);
+  PassPipelineRegistration<>(
+      "sluice-walk-to-nvvm",
+      "The walks (scheduled for the GPU) to a gpu.module in the NVVM "
+      "dialect (what sluicec -c --target=gpu compiles to PTX)",
+      buildWalkToNVVMPipeline);
 }
 
 void sluice::buildWalkToNVVMPipeline(OpPassManager &pm) {

@@ -27,12 +27,17 @@ runPasses(mlir::ModuleOp module,
 void buildWalkSchedulePipeline(mlir::OpPassManager &pm,
                                llvm::StringRef target);
 
-/// The walks to the LLVM dialect for the host: walk-to-llvm.
+/// The walks to the LLVM dialect for the host: walk-to-llvm, the upstream
+/// conversions, walk-kernel-descriptors.
 void buildWalkToLLVMPipeline(mlir::OpPassManager &pm);
 
 /// The walks (scheduled for the GPU) to a gpu.module in the NVVM dialect:
 /// walk-to-gpu, scf-to-cf, convert-gpu-to-nvvm, reconcile casts.
 void buildWalkToNVVMPipeline(mlir::OpPassManager &pm);
+
+/// Registers the walk pipelines with sluice-opt: `sluice-walk-to-llvm`
+/// and `sluice-walk-to-nvvm`.
+void registerWalkPipelines();
 
 } // namespace sluice
 

@@ -1,4 +1,4 @@
-// RUN: sluice-opt %s -split-input-file -walk-to-llvm | FileCheck %s
+// RUN: sluice-opt %s -split-input-file -sluice-walk-to-llvm | FileCheck %s
 
 // node2vec: a second-order weight with parameters and bound regions.
 // Region arguments become frame loads (prev = field 4, cur = field 5) or

@@ -406,6 +406,35 @@ LogicalResult Outliner::outline(Region &region, Fn fn, StringRef name) {
 
 } // namespace
 
+walk::KernelAttr sluice::conversion::kernelAttr(MLIRContext *ctx,
+                                                const KernelInfo &info) {
+  SmallVector<Attribute> functions;
+  for (const std::string &fn : info.functions)
+    functions.push_back(StringAttr::get(ctx, fn));
+  return walk::KernelAttr::get(ctx, info.name, info.flags, info.weightClass,
+                               info.numParams, info.numState,
+                               ArrayAttr::get(ctx, functions));
+}
+
+KernelInfo sluice::conversion::kernelInfo(ModuleOp module,
+                                          walk::KernelAttr kernel) {
+  Location loc = module.getLoc();
+  ArrayRef<Attribute> functions = kernel.getFunctions().getValue();
+  if (!functions.empty())
+    if (Operation *weight = SymbolTable::lookupSymbolIn(
+            module, cast<StringAttr>(functions[0]).getValue()))
+      loc = weight->getLoc();
+  KernelInfo info(loc);
+  info.name = kernel.getName().str();
+  info.flags = kernel.getFlags();
+  info.weightClass = kernel.getWeightClass();
+  info.numParams = kernel.getNumParams();
+  info.numState = kernel.getNumState();
+  for (auto [i, fn] : llvm::enumerate(functions))
+    info.functions[i] = cast<StringAttr>(fn).getValue().str();
+  return info;
+}
+
 std::string sluice::conversion::kernelFunctionName(StringRef walk,
                                                    StringRef region) {
   return ("sluice_walk_" + walk + "_" + region).str();
@@ -525,6 +554,11 @@ LogicalResult sluice::conversion::emitKernelDescriptor(ModuleOp module,
       continue;
     }
     auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(fn);
+    if (!f)
+      return emitError(loc, "walk-to-llvm: the kernel of walk '")
+             << info.name << "' names '" << fn
+             << "', which is not an LLVM-dialect function (run the upstream "
+                "conversions first)";
     insert(b.create<LLVM::AddressOfOp>(loc, f));
   }
   b.create<LLVM::ReturnOp>(loc, s);

@@ -34,6 +34,15 @@ struct KernelInfo {
   explicit KernelInfo(mlir::Location loc) : loc(loc) {}
 };
 
+/// The module attribute that carries the #walk.kernel of every walk from
+/// walk-to-llvm to walk-kernel-descriptors.
+inline constexpr llvm::StringLiteral kKernelsAttrName = "walk.kernels";
+
+/// `info` as a typed attribute, and back (the location: the weight
+/// function's, else the module's).
+walk::KernelAttr kernelAttr(mlir::MLIRContext *ctx, const KernelInfo &info);
+KernelInfo kernelInfo(mlir::ModuleOp module, walk::KernelAttr kernel);
+
 /// `sluice_walk_<walk>_<region>`: the function a region becomes.
 std::string kernelFunctionName(llvm::StringRef walk, llvm::StringRef region);
 /// `sluice_walk_kernel_<walk>`: the descriptor global.

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Pipelines/PassPipelines.h"
 #include "dialects/Common/ToolVersion.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include "dialects/Model/Transforms/Passes.h"
@@ -34,6 +35,7 @@ int main(int argc, char **argv) {
   sluice::walk::registerWalkPasses();
   sluice::plan::registerPlanPasses();
   sluice::model::registerModelPasses();
+  sluice::registerWalkPipelines();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, sluice::topo::TopoDialect>();

@@ -59,4 +59,41 @@ def Walk_ScheduleAttr : AttrDef<Walk_Dialect, "Schedule"> {
   let genVerifyDecl = 1;
 }
 
+def Walk_KernelAttr : AttrDef<Walk_Dialect, "Kernel"> {
+  let mnemonic = "kernel";
+  let summary = "The descriptor of one walk compiled for the host";
+  let description = [{
+    What `walk-to-llvm` decided about a walk's `sluice_walk_kernel_t`
+    (runtime/include/sluice/walk.h), kept in the module's `walk.kernels`
+    list until `walk-kernel-descriptors` emits the descriptor globals once
+    the functions are LLVM-dialect functions:
+
+    - `name`: the walk (the descriptor is `sluice_walk_kernel_<name>`);
+    - `flags`: SLUICE_WALK_SECOND_ORDER, _MAY_BE_ZERO, _UNBOUNDED,
+      _PURE_WEIGHT;
+    - `weight_class`: SLUICE_WALK_WEIGHT_* (3: dynamic);
+    - `num_params`, `num_state`: the 8-byte slots of each block;
+    - `functions`: the eight function symbols in the descriptor's order
+      (weight, stop, update, init, upper_bound, lower_bound,
+      sum_upper_bound, sum_lower_bound), `""` where the walk has none.
+
+    Example:
+
+    ```mlir
+    #walk.kernel<name = "n2v", flags = 9, weight_class = 2, num_params = 2,
+                 num_state = 0, functions = ["sluice_walk_n2v_weight", "", "",
+                 "", "sluice_walk_n2v_upper_bound", "", "", ""]>
+    ```
+  }];
+  let parameters = (ins
+      StringRefParameter<"the walk's name">:$name,
+      "uint32_t":$flags,
+      "int32_t":$weight_class,
+      "uint32_t":$num_params,
+      "uint32_t":$num_state,
+      "::mlir::ArrayAttr":$functions);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // SLUICE_WALK_ATTRS

@@ -55,6 +55,22 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef name, uint32_t flags,
+                                 int32_t weightClass, uint32_t numParams,
+                                 uint32_t numState, ArrayAttr functions) {
+  if (name.empty())
+    return emitError() << "a kernel needs the name of its walk";
+  if (functions.size() != 8)
+    return emitError() << "a kernel lists 8 functions (weight, stop, update, "
+                          "init and the four bounds), got "
+                       << functions.size();
+  if (!llvm::all_of(functions, [](Attribute a) { return llvm::isa<StringAttr>(a); }))
+    return emitError() << "a kernel's functions are symbol names, \"\" for "
+                          "none";
+  return success();
+}
+
 void WalkDialect::registerTypes() {
   addTypes<
 #define GET_TYPEDEF_LIST
