@@ -81,7 +81,11 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
     graph built-ins read the CSR arrays passed to the kernel (`has_edge` and
     `weight(u, v)` by binary search).
 
-    Kernel arguments, in order: offsets (u64*, num_vertices + 1), targets
+    A kernel takes one argument: the device address of a
+    `sluice_walk_gpu_args_t` (runtime/include/sluice/walk_gpu.h; the one
+    definition of the fields, whose indices the device code takes from
+    compiler/Conversion/WalkToGPU/KernelArgs.h). Its fields, in order:
+    offsets (u64*, num_vertices + 1), targets
     (u32*), weights (f32*, NULL when unweighted), weight_max, weight_min,
     weight_sum (f32*, per vertex), labels (i32*, NULL without labels),
     params (the 8-byte parameter slots), starts (u32*, CSR ids), num_walkers,
@@ -110,7 +114,8 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
     thread % 32, lane 0 writes), lane l scans cur's edges l, l + 32, ...,
     keys log(u_i) / w_i with u_i from Philox keyed by (seed, walker, step,
     edge index), and a shuffle butterfly picks the largest key
-    (`sluice_walk_W_reservoir`). Same kernel arguments.
+    (`sluice_walk_W_sample` of WalkReservoirSampler.mlir). Same kernel
+    argument.
 
     Not supported yet (a located error): `label_mass` (it appears only in
     the sum bounds, which the kernels do not use), and the math built-ins

@@ -17,11 +17,20 @@
 
 using namespace mlir;
 
+/// Whether the tool registered the pass manager's command-line options
+/// (applyPassManagerCLOptions fails when they are not).
+static bool passManagerOptionsRegistered = false;
+
+void sluice::registerPassManagerOptions() {
+  registerPassManagerCLOptions();
+  passManagerOptionsRegistered = true;
+}
+
 LogicalResult
 sluice::runPasses(ModuleOp module,
                   llvm::function_ref<void(OpPassManager &)> build) {
   PassManager pm(module.getContext());
-  if (failed(applyPassManagerCLOptions(pm)))
+  if (passManagerOptionsRegistered && failed(applyPassManagerCLOptions(pm)))
     return failure();
   build(pm);
   return pm.run(module);

@@ -16,8 +16,12 @@
 
 namespace sluice {
 
-/// Runs the passes `build` adds on `module` with the command-line options
-/// applied.
+/// Registers the pass manager's command-line options (a tool calls it
+/// before parsing its command line); runPasses applies them from then on.
+void registerPassManagerOptions();
+
+/// Runs the passes `build` adds on `module`, with the command-line options
+/// applied when the tool registered them.
 mlir::LogicalResult
 runPasses(mlir::ModuleOp module,
           llvm::function_ref<void(mlir::OpPassManager &)> build);

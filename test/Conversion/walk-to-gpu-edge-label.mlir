@@ -1,7 +1,7 @@
 // RUN: sluice-opt %s -walk-to-gpu | FileCheck %s
 
-// edge_label(u, v) on the device: the kernel's 19th argument (i32 per
-// edge, NULL without edge labels) goes to frame slot 17; the label of the
+// edge_label(u, v) on the device: the field edge_labels of the kernel's
+// argument (i32 per edge, NULL without edge labels) goes to frame slot 17; the label of the
 // first u -> v edge by the binary search, -1 without edge or labels.
 
 // CHECK: func.func private @sluice_edge_label
@@ -9,7 +9,9 @@
 // CHECK:   llvm.icmp "eq"
 // CHECK:   call @sluice_find_edge
 // CHECK:   arith.extsi %{{.*}} : i32 to i64
-// CHECK: gpu.func @sluice_walk_el({{.*}}, %[[EL:[^:]*]]: !llvm.ptr, %{{[^:]*}}: i64, %{{[^:]*}}: !llvm.ptr, %{{[^:]*}}: !llvm.ptr, %{{[^:]*}}: i64) kernel
+// CHECK: gpu.func @sluice_walk_el(%[[ARGS:.*]]: !llvm.ptr) kernel
+// CHECK:   %[[C18:.*]] = arith.constant 18 : i32
+// CHECK:   %[[EL:.*]] = func.call @sluice_kernel_arg_ptr(%[[ARGS]], %[[C18]])
 // CHECK:   llvm.store %[[EL]], %{{.*}} : !llvm.ptr, !llvm.ptr
 // CHECK: func.func private @sluice_walk_el_weight
 // CHECK:   call @sluice_edge_label(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32) -> i64

@@ -22,7 +22,15 @@
 // CHECK:   arith.constant 19 : i32
 // CHECK:   arith.constant 20 : i32
 // The kernel puts its fault record, original ids and id base in the frame.
-// CHECK: gpu.func @sluice_walk_typed({{.*}}, %[[BASE:[^:]*]]: i64, %[[FAULT:[^:]*]]: !llvm.ptr, %[[IDS:[^:]*]]: !llvm.ptr, %[[IDBASE:[^:]*]]: i64) kernel
+// CHECK: gpu.func @sluice_walk_typed(%[[ARGS:.*]]: !llvm.ptr) kernel
+// CHECK:   %[[C19:.*]] = arith.constant 19 : i32
+// CHECK:   %[[BASE:.*]] = func.call @sluice_kernel_arg_i64(%[[ARGS]], %[[C19]])
+// CHECK:   %[[C20:.*]] = arith.constant 20 : i32
+// CHECK:   %[[FAULT:.*]] = func.call @sluice_kernel_arg_ptr(%[[ARGS]], %[[C20]])
+// CHECK:   %[[C21:.*]] = arith.constant 21 : i32
+// CHECK:   %[[IDS:.*]] = func.call @sluice_kernel_arg_ptr(%[[ARGS]], %[[C21]])
+// CHECK:   %[[C22:.*]] = arith.constant 22 : i32
+// CHECK:   %[[IDBASE:.*]] = func.call @sluice_kernel_arg_i64(%[[ARGS]], %[[C22]])
 // CHECK:   arith.addi %[[BASE]], %{{.*}} : i64
 // CHECK:   llvm.store %[[FAULT]], %{{.*}} : !llvm.ptr, !llvm.ptr
 // CHECK:   llvm.store %[[IDS]], %{{.*}} : !llvm.ptr, !llvm.ptr

@@ -16,7 +16,9 @@
 // CHECK:   func.func private @sluice_find_edge
 // CHECK:   func.func private @sluice_random
 // The driver: rejection against upper_bound, exact fallback.
-// CHECK:   gpu.func @sluice_walk_node2vec(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64) kernel
+// CHECK:   gpu.func @sluice_walk_node2vec(%[[ARGS:.*]]: !llvm.ptr) kernel
+// CHECK:     %[[SEED:.*]] = arith.constant 13 : i32
+// CHECK:     call @sluice_kernel_arg_i64(%[[ARGS]], %[[SEED]])
 // CHECK:     gpu.block_id x
 // CHECK:     gpu.thread_id x
 // CHECK:     call @sluice_walk_node2vec_init

@@ -1,6 +1,7 @@
 //===- WalkDeviceCode.cpp - walk-to-gpu's checked-in device code ----------===//
 #include "compiler/Conversion/WalkToGPU/WalkDeviceCode.h"
 #include "compiler/Conversion/WalkToGPU/DeviceFrame.h"
+#include "compiler/Conversion/WalkToGPU/KernelArgs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,6 +20,7 @@ namespace {
 
 constexpr llvm::StringLiteral kFrameSlotAttr = "sluice.frame_slot";
 constexpr llvm::StringLiteral kWalkConstantAttr = "sluice.walk_constant";
+constexpr llvm::StringLiteral kKernelArgAttr = "sluice.kernel_arg";
 constexpr llvm::StringLiteral kWalkPrefix = "sluice_walk_WALK";
 
 template <size_t N> StringRef bytes(const unsigned char (&data)[N]) {
@@ -68,6 +70,16 @@ LogicalResult setTagged(arith::ConstantOp op, StringRef file,
                   " in DeviceFrame.h");
     value = *index;
     op->removeAttr(kFrameSlotAttr);
+  } else if (auto arg = op->getAttrOfType<StringAttr>(kKernelArgAttr)) {
+    std::optional<size_t> index = kernelArgNamed(arg.getValue());
+    if (!index)
+      return fail("unknown kernel argument '" + arg.getValue() + "'");
+    if (old.getInt() != static_cast<int64_t>(*index))
+      return fail("kernel argument '" + arg.getValue() + "' is field " +
+                  Twine(old.getInt()) + " in the text but " + Twine(*index) +
+                  " of sluice_walk_gpu_args_t");
+    value = static_cast<int64_t>(*index);
+    op->removeAttr(kKernelArgAttr);
   } else {
     StringRef name = op->getAttrOfType<StringAttr>(kWalkConstantAttr).getValue();
     if (!walk)
@@ -150,8 +162,9 @@ LogicalResult DeviceCodeBuilder::append(StringRef text, StringRef name,
 
   LogicalResult tagged = success();
   src.walk([&](arith::ConstantOp op) {
-    if (succeeded(tagged) && (op->hasAttr(kFrameSlotAttr) ||
-                              op->hasAttr(kWalkConstantAttr)))
+    if (succeeded(tagged) &&
+        (op->hasAttr(kFrameSlotAttr) || op->hasAttr(kWalkConstantAttr) ||
+         op->hasAttr(kKernelArgAttr)))
       tagged = setTagged(op, name, walk, loc);
   });
   if (failed(tagged))

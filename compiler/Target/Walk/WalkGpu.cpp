@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Walk/WalkGpu.h"
 
+#include "compiler/Conversion/WalkToGPU/KernelArgs.h"
 #include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/LLVM/Codegen.h"
 #include "dialects/Walk/IR/WalkOps.h"
@@ -25,21 +26,6 @@ using namespace sluice;
 using namespace sluice::target;
 
 namespace {
-
-/// The kernel arguments in order (walk-to-gpu's Passes.td description).
-const std::pair<const char *, const char *> kKernelArgs[] = {
-    {"offsets", "u64*"},        {"targets", "u32*"},
-    {"weights", "f32*"},        {"weight_max", "f32*"},
-    {"weight_min", "f32*"},     {"weight_sum", "f32*"},
-    {"labels", "i32*"},         {"params", "u64*"},
-    {"starts", "u32*"},         {"num_walkers", "i64"},
-    {"walks_per_vertex", "i64"}, {"max_length", "i64"},
-    {"stop_probability", "f64"}, {"seed", "i64"},
-    {"rows", "u32*"},           {"lengths", "u32*"},
-    {"num_vertices", "i64"},    {"num_edges", "i64"},
-    {"edge_labels", "i32*"},    {"walker_base", "i64"},
-    {"fault", "sluice_walk_fault_t*"}, {"original_ids", "u64*"},
-    {"id_base", "i64"}};
 
 std::string typeName(Type t) {
   if (isa<walk::ListType>(t))
@@ -70,8 +56,9 @@ llvm::json::Value describe(ModuleOp module, StringRef chip) {
       state.push_back(llvm::json::Object{
           {"name", cast<StringAttr>(name).getValue()},
           {"type", typeName(cast<TypeAttr>(type).getValue())}});
-    for (auto [name, type] : kKernelArgs)
-      args.push_back(llvm::json::Object{{"name", name}, {"type", type}});
+    // One argument, a sluice_walk_gpu_args_t * (walk_gpu.h): its fields.
+    for (const conversion::KernelArgField &f : conversion::kernelArgFields())
+      args.push_back(llvm::json::Object{{"name", f.name}, {"type", f.type}});
     kernels.push_back(llvm::json::Object{
         {"walk", w.getSymName()},
         {"kernel", ("sluice_walk_" + w.getSymName()).str()},
@@ -80,6 +67,7 @@ llvm::json::Value describe(ModuleOp module, StringRef chip) {
         {"threads_per_walker", w.getScheduleAttr().getThreadsPerWalker()},
         {"params", std::move(params)},
         {"state", std::move(state)},
+        {"args_struct", "sluice_walk_gpu_args_t"},
         {"args", std::move(args)}});
   }
   return llvm::json::Object{{"chip", chip},

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
+#include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/LLVM/Codegen.h"
 #include "compiler/Target/TopoReport.h"
 #include "compiler/Target/Walk/WalkCompile.h"
@@ -746,7 +747,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
-  mlir::registerPassManagerCLOptions();
+  sluice::registerPassManagerOptions(); // and runPasses applies them
   // MLIR's and LLVM's options stay accepted (e.g. --mlir-print-ir-after-all)
   // but only ours are listed by --help; --help-hidden lists them all.
   installVersionPrinter("sluicec");

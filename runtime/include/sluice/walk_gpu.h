@@ -42,6 +42,38 @@ typedef enum sluice_walk_param_kind_e {
   SLUICE_WALK_PARAM_LIST = 1
 } sluice_walk_param_kind_t;
 
+/* The arguments of a walk kernel compiled by `sluicec -c --target=gpu`:
+ * the kernel `sluice_walk_<walk>` takes one pointer, to this struct in
+ * device memory (written before each launch). Every field is 8 bytes:
+ * device addresses as uint64_t (0: none). walk-to-gpu reads the fields by
+ * their offsets (compiler/Conversion/WalkToGPU/KernelArgs.h), and the
+ * kernels' JSON description lists them in this order. */
+typedef struct sluice_walk_gpu_args_t {
+  uint64_t offsets;    /* u64 per vertex + 1: the CSR offsets */
+  uint64_t targets;    /* u32 per edge */
+  uint64_t weights;    /* f32 per edge, 0: unweighted */
+  uint64_t weight_max; /* f32 per vertex: largest out-edge weight */
+  uint64_t weight_min; /* f32 per vertex */
+  uint64_t weight_sum; /* f32 per vertex */
+  uint64_t labels;     /* i32 per vertex, 0: no labels */
+  uint64_t params;     /* the 8-byte parameter slots */
+  uint64_t starts;     /* u32 per start vertex */
+  int64_t num_walkers; /* walkers of this launch */
+  int64_t walks_per_vertex;
+  int64_t max_length;
+  double stop_probability;
+  int64_t seed;
+  uint64_t rows;        /* u32 [num_walkers][max_length] */
+  uint64_t lengths;     /* u32 per walker of the launch */
+  int64_t num_vertices;
+  int64_t num_edges;
+  uint64_t edge_labels; /* i32 per edge, 0: no edge labels */
+  int64_t walker_base;  /* the launch's first walker */
+  uint64_t fault;       /* sluice_walk_fault_t + u64 first faulting walker */
+  uint64_t original_ids; /* u64 per vertex, 0: original = id_base + vertex */
+  int64_t id_base;
+} sluice_walk_gpu_args_t;
+
 /* What only the GPU runs take. */
 typedef struct sluice_walk_gpu_options_t {
   /* num_params sluice_walk_param_kind_t values, one per slot; NULL: every

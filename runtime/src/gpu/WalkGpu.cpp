@@ -1,11 +1,8 @@
 //===- WalkGpu.cpp - sluice_walk_run_gpu: compiled walks on a GPU ---------===//
 //
-// The host side of the kernels walk-to-gpu generates. The argument order
-// is the kernel's (compiler/Conversion/Passes.td, WalkToGPU): offsets,
-// targets, weights, weight_max, weight_min, weight_sum, labels, params,
-// starts, num_walkers, walks_per_vertex, max_length, stop_probability,
-// seed, rows, lengths, num_vertices, num_edges, edge_labels, walker_base,
-// fault, original_ids, id_base. One launch per batch of walkers, blocks of
+// The host side of the kernels walk-to-gpu generates. A kernel takes one
+// argument, the device address of a sluice_walk_gpu_args_t (walk_gpu.h),
+// written before each launch. One launch per batch of walkers, blocks of
 // 256 threads: one thread per walker for the rejection kernels (sampler
 // AUTO or REJECTION), a warp of 32 per walker for the reservoir kernels
 // (sampler RESERVOIR; walker = thread / 32, docs/walk-codegen.md, "GPU").
@@ -260,23 +257,46 @@ sluice_status_t runGpu(const sluice_graph_t *graph, const char *ptx,
     if ((st = s.upload(u.host, u.bytes, u.out, error)) != SLUICE_STATUS_OK)
       return st;
 
-  uint64_t walkers = 0, walkerBase = 0, wpv = o.walks_per_vertex,
-           len = maxLength, seed = o.seed, vertices = nv, edges = ne,
-           idBase = sluice_graph_id_base(graph);
-  double stopProbability = o.stop_probability;
-  void *args[] = {&dOffsets, &dTargets,   &dWeights, &dMax,
-                  &dMin,     &dSum,       &dLabels,  &dParams,
-                  &dStarts,  &walkers,    &wpv,      &len,
-                  &stopProbability,       &seed,     &dRows,
-                  &dLengths, &vertices,   &edges,    &dEdgeLabels,
-                  &walkerBase, &dFault,   &dOriginalIds, &idBase};
+  // The kernel's one argument: a sluice_walk_gpu_args_t in device memory,
+  // rewritten before each launch (walker_base, num_walkers).
+  sluice_walk_gpu_args_t hostArgs;
+  std::memset(&hostArgs, 0, sizeof(hostArgs));
+  hostArgs.offsets = dOffsets;
+  hostArgs.targets = dTargets;
+  hostArgs.weights = dWeights;
+  hostArgs.weight_max = dMax;
+  hostArgs.weight_min = dMin;
+  hostArgs.weight_sum = dSum;
+  hostArgs.labels = dLabels;
+  hostArgs.params = dParams;
+  hostArgs.starts = dStarts;
+  hostArgs.walks_per_vertex = static_cast<int64_t>(o.walks_per_vertex);
+  hostArgs.max_length = static_cast<int64_t>(maxLength);
+  hostArgs.stop_probability = o.stop_probability;
+  hostArgs.seed = static_cast<int64_t>(o.seed);
+  hostArgs.rows = dRows;
+  hostArgs.lengths = dLengths;
+  hostArgs.num_vertices = static_cast<int64_t>(nv);
+  hostArgs.num_edges = static_cast<int64_t>(ne);
+  hostArgs.edge_labels = dEdgeLabels;
+  hostArgs.fault = dFault;
+  hostArgs.original_ids = dOriginalIds;
+  hostArgs.id_base = static_cast<int64_t>(sluice_graph_id_base(graph));
+  uint64_t dArgs = 0;
+  if ((st = s.upload(nullptr, sizeof(hostArgs), &dArgs, error)) !=
+      SLUICE_STATUS_OK)
+    return st;
+  void *args[] = {&dArgs};
   // Runs walkers [base, base + count) into rows / lengths.
   double seconds = 0;
   auto launch = [&](uint64_t base, uint64_t count) -> sluice_status_t {
-    walkerBase = base;
-    walkers = count;
+    hostArgs.walker_base = static_cast<int64_t>(base);
+    hostArgs.num_walkers = static_cast<int64_t>(count);
     sluice_status_t ls = sluice_gpu_copy_to_device(
         s.device, dLengths, zeroLengths.data(), 4 * count, error);
+    if (ls == SLUICE_STATUS_OK)
+      ls = sluice_gpu_copy_to_device(s.device, dArgs, &hostArgs,
+                                     sizeof(hostArgs), error);
     if (ls != SLUICE_STATUS_OK)
       return ls;
     uint64_t blocks =

@@ -17,6 +17,7 @@
 #include <ucontext.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -131,14 +132,35 @@ Launch::Launch(const sluice_graph_t *graph) : graph(graph) {
 
 void Launch::thread(Kernel kernel, int64_t base, int64_t count,
                     uint32_t *rows, uint32_t *lengths, int64_t thread) const {
-  kernel(sluice_graph_offsets(graph), sluice_graph_targets(graph),
-         sluice_graph_weights(graph), wmax.data(), wmin.data(), wsum.data(),
-         sluice_graph_vertex_labels(graph), params, starts.data(), count,
-         walksPerVertex, maxLength, stopProbability, seed, rows, lengths,
-         sluice_graph_num_vertices(graph), sluice_graph_num_edges(graph),
-         sluice_graph_edge_labels(graph), base, fault,
-         sluice_graph_original_ids(graph), sluice_graph_id_base(graph),
-         thread);
+  auto address = [](const void *p) {
+    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
+  };
+  sluice_walk_gpu_args_t args;
+  std::memset(&args, 0, sizeof(args));
+  args.offsets = address(sluice_graph_offsets(graph));
+  args.targets = address(sluice_graph_targets(graph));
+  args.weights = address(sluice_graph_weights(graph));
+  args.weight_max = address(wmax.data());
+  args.weight_min = address(wmin.data());
+  args.weight_sum = address(wsum.data());
+  args.labels = address(sluice_graph_vertex_labels(graph));
+  args.params = address(params);
+  args.starts = address(starts.data());
+  args.num_walkers = count;
+  args.walks_per_vertex = walksPerVertex;
+  args.max_length = maxLength;
+  args.stop_probability = stopProbability;
+  args.seed = seed;
+  args.rows = address(rows);
+  args.lengths = address(lengths);
+  args.num_vertices = sluice_graph_num_vertices(graph);
+  args.num_edges = sluice_graph_num_edges(graph);
+  args.edge_labels = address(sluice_graph_edge_labels(graph));
+  args.walker_base = base;
+  args.fault = address(fault);
+  args.original_ids = address(sluice_graph_original_ids(graph));
+  args.id_base = sluice_graph_id_base(graph);
+  kernel(&args, thread);
 }
 
 namespace {

@@ -24,6 +24,7 @@
 
 #include "sluice/graph.h"
 #include "sluice/walk.h"
+#include "sluice/walk_gpu.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -44,15 +45,10 @@
 
 namespace sluice::gpuemu {
 
-/// A walk kernel compiled for the host: the 23 kernel arguments (Passes.td,
-/// WalkToGPU), then the global thread id.
-using Kernel = void (*)(const void *, const void *, const void *,
-                        const float *, const float *, const float *,
-                        const int32_t *, const void *, const uint32_t *,
-                        int64_t, int64_t, int64_t, double, int64_t,
-                        uint32_t *, uint32_t *, int64_t, int64_t,
-                        const int32_t *, int64_t, void *, const uint64_t *,
-                        int64_t, int64_t);
+/// A walk kernel compiled for the host: its one argument (a
+/// sluice_walk_gpu_args_t, walk_gpu.h, with host addresses), then the
+/// global thread id.
+using Kernel = void (*)(const sluice_walk_gpu_args_t *, int64_t);
 
 /// The kernel's fault record (what sluice_walk_run_gpu uploads): a
 /// sluice_walk_fault_t, then the smallest faulting walker.

@@ -156,8 +156,10 @@ TEST_F(WalkGpuLists, ThePtxTakesTheListAndTheJsonSaysItIsOne) {
   const llvm::json::Object *p = (*k->getArray("params"))[0].getAsObject();
   EXPECT_EQ(p->getString("name"), "schema");
   EXPECT_EQ(p->getString("kind"), "list");
+  // One argument, a sluice_walk_gpu_args_t: its fields.
+  EXPECT_EQ(k->getString("args_struct"), "sluice_walk_gpu_args_t");
   const llvm::json::Array *args = k->getArray("args");
-  ASSERT_EQ(args->size(), 23u);
+  ASSERT_EQ(args->size(), sizeof(sluice_walk_gpu_args_t) / 8);
   EXPECT_EQ((*args)[19].getAsObject()->getString("name"), "walker_base");
   EXPECT_EQ((*args)[20].getAsObject()->getString("name"), "fault");
 }

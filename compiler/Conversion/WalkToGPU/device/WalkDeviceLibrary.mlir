@@ -165,6 +165,22 @@ gpu.module @sluice_walk_device {
     %i = arith.shrui %m, %c32 : i64
     return %i : i64
   }
+  // Field `i` (8 bytes each) of the kernel's sluice_walk_gpu_args_t.
+  func.func private @sluice_kernel_arg_ptr(%args: !llvm.ptr, %i: i32) -> !llvm.ptr {
+    %p = llvm.getelementptr inbounds %args[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i64
+    %v = llvm.load %p invariant : !llvm.ptr -> !llvm.ptr
+    return %v : !llvm.ptr
+  }
+  func.func private @sluice_kernel_arg_i64(%args: !llvm.ptr, %i: i32) -> i64 {
+    %p = llvm.getelementptr inbounds %args[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i64
+    %v = llvm.load %p invariant : !llvm.ptr -> i64
+    return %v : i64
+  }
+  func.func private @sluice_kernel_arg_f64(%args: !llvm.ptr, %i: i32) -> f64 {
+    %p = llvm.getelementptr inbounds %args[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i64
+    %v = llvm.load %p invariant : !llvm.ptr -> f64
+    return %v : f64
+  }
   // The device frame: 8-byte slots (FrameSlot in DeviceFrame.h).
   func.func private @sluice_frame_slot(%f: !llvm.ptr, %i: i32) -> !llvm.ptr {
     %p = llvm.getelementptr inbounds %f[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i64

@@ -17,6 +17,9 @@
 
 gpu.module @sluice_walk_device {
   // Imports.
+  func.func private @sluice_kernel_arg_f64(!llvm.ptr, i32) -> f64
+  func.func private @sluice_kernel_arg_i64(!llvm.ptr, i32) -> i64
+  func.func private @sluice_kernel_arg_ptr(!llvm.ptr, i32) -> !llvm.ptr
   func.func private @sluice_adjacency(!llvm.ptr, i32) -> (i64, i64)
   func.func private @sluice_frame_i32(!llvm.ptr, i32) -> i32
   func.func private @sluice_frame_i64(!llvm.ptr, i32) -> i64
@@ -49,7 +52,55 @@ gpu.module @sluice_walk_device {
   // runs walker w = walker_base + t / T (the id the random numbers
   // are keyed by), which starts at starts[w / walks_per_vertex]; lane 0
   // writes rows[(t / T) * max_length ...] and lengths[t / T].
-  gpu.func @sluice_walk_WALK(%offsets: !llvm.ptr, %targets: !llvm.ptr, %weights: !llvm.ptr, %wmax: !llvm.ptr, %wmin: !llvm.ptr, %wsum: !llvm.ptr, %labels: !llvm.ptr, %params: !llvm.ptr, %starts: !llvm.ptr, %num_walkers: i64, %wpv: i64, %max_length: i64, %stop_prob: f64, %seed: i64, %rows: !llvm.ptr, %lengths: !llvm.ptr, %nv: i64, %ne: i64, %edge_labels: !llvm.ptr, %walker_base: i64, %fault: !llvm.ptr, %original_ids: !llvm.ptr, %id_base: i64) kernel {
+  gpu.func @sluice_walk_WALK(%args: !llvm.ptr) kernel {
+    // The arguments: one sluice_walk_gpu_args_t (walk_gpu.h) in device
+    // memory; each field is 8 bytes, its index tagged by name.
+    %arg_offsets = arith.constant {sluice.kernel_arg = "offsets"} 0 : i32
+    %offsets = func.call @sluice_kernel_arg_ptr(%args, %arg_offsets) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_targets = arith.constant {sluice.kernel_arg = "targets"} 1 : i32
+    %targets = func.call @sluice_kernel_arg_ptr(%args, %arg_targets) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_weights = arith.constant {sluice.kernel_arg = "weights"} 2 : i32
+    %weights = func.call @sluice_kernel_arg_ptr(%args, %arg_weights) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_wmax = arith.constant {sluice.kernel_arg = "weight_max"} 3 : i32
+    %wmax = func.call @sluice_kernel_arg_ptr(%args, %arg_wmax) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_wmin = arith.constant {sluice.kernel_arg = "weight_min"} 4 : i32
+    %wmin = func.call @sluice_kernel_arg_ptr(%args, %arg_wmin) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_wsum = arith.constant {sluice.kernel_arg = "weight_sum"} 5 : i32
+    %wsum = func.call @sluice_kernel_arg_ptr(%args, %arg_wsum) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_labels = arith.constant {sluice.kernel_arg = "labels"} 6 : i32
+    %labels = func.call @sluice_kernel_arg_ptr(%args, %arg_labels) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_params = arith.constant {sluice.kernel_arg = "params"} 7 : i32
+    %params = func.call @sluice_kernel_arg_ptr(%args, %arg_params) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_starts = arith.constant {sluice.kernel_arg = "starts"} 8 : i32
+    %starts = func.call @sluice_kernel_arg_ptr(%args, %arg_starts) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_num_walkers = arith.constant {sluice.kernel_arg = "num_walkers"} 9 : i32
+    %num_walkers = func.call @sluice_kernel_arg_i64(%args, %arg_num_walkers) : (!llvm.ptr, i32) -> i64
+    %arg_wpv = arith.constant {sluice.kernel_arg = "walks_per_vertex"} 10 : i32
+    %wpv = func.call @sluice_kernel_arg_i64(%args, %arg_wpv) : (!llvm.ptr, i32) -> i64
+    %arg_max_length = arith.constant {sluice.kernel_arg = "max_length"} 11 : i32
+    %max_length = func.call @sluice_kernel_arg_i64(%args, %arg_max_length) : (!llvm.ptr, i32) -> i64
+    %arg_stop_prob = arith.constant {sluice.kernel_arg = "stop_probability"} 12 : i32
+    %stop_prob = func.call @sluice_kernel_arg_f64(%args, %arg_stop_prob) : (!llvm.ptr, i32) -> f64
+    %arg_seed = arith.constant {sluice.kernel_arg = "seed"} 13 : i32
+    %seed = func.call @sluice_kernel_arg_i64(%args, %arg_seed) : (!llvm.ptr, i32) -> i64
+    %arg_rows = arith.constant {sluice.kernel_arg = "rows"} 14 : i32
+    %rows = func.call @sluice_kernel_arg_ptr(%args, %arg_rows) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_lengths = arith.constant {sluice.kernel_arg = "lengths"} 15 : i32
+    %lengths = func.call @sluice_kernel_arg_ptr(%args, %arg_lengths) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_nv = arith.constant {sluice.kernel_arg = "num_vertices"} 16 : i32
+    %nv = func.call @sluice_kernel_arg_i64(%args, %arg_nv) : (!llvm.ptr, i32) -> i64
+    %arg_ne = arith.constant {sluice.kernel_arg = "num_edges"} 17 : i32
+    %ne = func.call @sluice_kernel_arg_i64(%args, %arg_ne) : (!llvm.ptr, i32) -> i64
+    %arg_edge_labels = arith.constant {sluice.kernel_arg = "edge_labels"} 18 : i32
+    %edge_labels = func.call @sluice_kernel_arg_ptr(%args, %arg_edge_labels) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_walker_base = arith.constant {sluice.kernel_arg = "walker_base"} 19 : i32
+    %walker_base = func.call @sluice_kernel_arg_i64(%args, %arg_walker_base) : (!llvm.ptr, i32) -> i64
+    %arg_fault = arith.constant {sluice.kernel_arg = "fault"} 20 : i32
+    %fault = func.call @sluice_kernel_arg_ptr(%args, %arg_fault) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_original_ids = arith.constant {sluice.kernel_arg = "original_ids"} 21 : i32
+    %original_ids = func.call @sluice_kernel_arg_ptr(%args, %arg_original_ids) : (!llvm.ptr, i32) -> !llvm.ptr
+    %arg_id_base = arith.constant {sluice.kernel_arg = "id_base"} 22 : i32
+    %id_base = func.call @sluice_kernel_arg_i64(%args, %arg_id_base) : (!llvm.ptr, i32) -> i64
     %nslots = arith.constant {sluice.frame_slot = "num_slots"} 21 : i32
     %c11 = arith.constant 11 : i32
     %nstate = arith.constant {sluice.walk_constant = "num_state"} 1 : i32
