@@ -154,7 +154,7 @@ LogicalResult sluice::target::lowerWalksToPtx(ModuleOp module, StringRef chip,
     fn->removeAttr("sym_visibility");
   }
   std::string error;
-  if (failed(emitPtx(*device, chip, ptx, error)))
+  if (failed(emitPtx(*device, chip, defaultLibdevicePath(), ptx, error)))
     return emitError(module.getLoc()) << "PTX generation failed: " << error;
   return success();
 }
