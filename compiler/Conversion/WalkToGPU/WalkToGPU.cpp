@@ -22,7 +22,6 @@
 
 #include "dialects/Walk/IR/WalkOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -1336,26 +1335,6 @@ struct WalkToGPUPass
             << (schedule ? "scheduled for the cpu" : "not scheduled")
             << "; run walk-select-sampler with target=gpu first";
         ok = false;
-        continue;
-      }
-      // The math built-ins need libdevice on the device, which the PTX
-      // path does not link yet: a located error at the call instead of an
-      // LLVM failure at link time. (walk-bounds puts math into upper_bound
-      // only where the weight has it.)
-      for (Region *region :
-           {&w.getWeight(), &w.getStop(), &w.getUpdate(), &w.getInit()}) {
-        region->walk([&](Operation *op) {
-          if (!isa<math::MathDialect>(op->getDialect()))
-            return;
-          StringRef name = op->getName().stripDialect();
-          if (name == "absf" || name == "absi")
-            name = "abs";
-          op->emitError("walk-to-gpu: '")
-              << name << "' in walk '" << w.getSymName()
-              << "' is not supported on the GPU yet (its device version "
-                 "needs libdevice); run the walk on the CPU (--target=cpu)";
-          ok = false;
-        });
       }
     }
     if (!ok)
