@@ -35,6 +35,10 @@ if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     config.substitutions.append(("%ptxas", config.ptxas_executable))
 if config.dot_executable and os.path.exists(config.dot_executable):
     config.available_features.add("dot")
+# The build's libdevice (CMake SLUICE_LIBDEVICE), sluicec's default
+# --libdevice: the GPU code of the math built-ins links it.
+if config.libdevice and os.path.exists(config.libdevice):
+    config.available_features.add("libdevice")
 
 # Walk code generation (test/WalkCodegen): C programs built against
 # libsluicert and the headers sluicec -c writes.

@@ -118,10 +118,11 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
     argument.
 
     Not supported yet (a located error): `label_mass` (it appears only in
-    the sum bounds, which the kernels do not use), and the math built-ins
-    `abs`, `sqrt`, `exp`, `log` (their device versions need libdevice,
-    which the PTX path does not link yet). The output is gpu/func/scf/arith/llvm;
-    scf-to-cf and convert-gpu-to-nvvm finish the lowering.
+    the sum bounds, which the kernels do not use). The output is
+    gpu/func/scf/arith/math/llvm; scf-to-cf, convert-gpu-to-nvvm (math on
+    f64 becomes calls of libdevice's `__nv_sqrt`, ..., which the PTX
+    emission links) and convert-math-to-llvm (`math.absi`) finish the
+    lowering.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect",

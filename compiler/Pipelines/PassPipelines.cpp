@@ -72,5 +72,8 @@ void sluice::buildWalkToNVVMPipeline(OpPassManager &pm) {
   pm.addPass(conversion::createWalkToGPU());
   pm.addPass(createConvertSCFToCFPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  // What convert-gpu-to-nvvm leaves of math: math.absi (it calls libdevice
+  // for float math only), lowered as on the CPU (llvm.intr.abs).
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

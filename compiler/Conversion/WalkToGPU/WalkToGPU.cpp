@@ -26,7 +26,6 @@
 
 #include "dialects/Walk/IR/WalkOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -258,25 +257,6 @@ struct WalkToGPUPass
                      "in GPU code");
         ok = false;
       });
-      // The math built-ins need libdevice on the device, which the PTX
-      // path does not link yet: a located error at the call instead of an
-      // LLVM failure at link time. (walk-bounds puts math into upper_bound
-      // only where the weight has it.)
-      for (Region *region :
-           {&w.getWeight(), &w.getStop(), &w.getUpdate(), &w.getInit()}) {
-        region->walk([&](Operation *op) {
-          if (!isa<math::MathDialect>(op->getDialect()))
-            return;
-          StringRef name = op->getName().stripDialect();
-          if (name == "absf" || name == "absi")
-            name = "abs";
-          op->emitError("walk-to-gpu: '")
-              << name << "' in walk '" << w.getSymName()
-              << "' is not supported on the GPU yet (its device version "
-                 "needs libdevice); run the walk on the CPU (--target=cpu)";
-          ok = false;
-        });
-      }
     }
     if (!ok)
       return signalPassFailure();

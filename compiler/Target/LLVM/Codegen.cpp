@@ -1,8 +1,9 @@
 //===- Codegen.cpp - LLVM-dialect modules to machine code -----------------===//
 //
-// Translation, optimisation, object/PTX emission and the JIT. Everything
-// here works on a module that is already in the LLVM dialect (plus NVVM
-// for GPU code); producing one is the job of the conversions.
+// Translation, optimisation, object/PTX emission (with libdevice linked in
+// where GPU code calls it) and the JIT. Everything here works on a module
+// that is already in the LLVM dialect (plus NVVM for GPU code); producing
+// one is the job of the conversions.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/LLVM/Codegen.h"
@@ -15,19 +16,29 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 
 #include <mutex>
+
+#ifndef SLUICE_LIBDEVICE_PATH
+#error "SLUICE_LIBDEVICE_PATH must name libdevice (CMake: SLUICE_LIBDEVICE)"
+#endif
 
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
@@ -101,6 +112,87 @@ mlir::LogicalResult emitWith(llvm::TargetMachine &tm, llvm::Module &module,
   return mlir::success();
 }
 
+/// Collects the diagnostics of an LLVM context (the IR linker's) as text,
+/// instead of printing them (and exiting on an error), for as long as it
+/// lives.
+class CollectDiagnostics {
+public:
+  explicit CollectDiagnostics(llvm::LLVMContext &ctx) : ctx(ctx) {
+    ctx.setDiagnosticHandlerCallBack(&collect, this);
+  }
+  ~CollectDiagnostics() { ctx.setDiagnosticHandlerCallBack(nullptr, nullptr); }
+  const std::string &text() const { return messages; }
+
+private:
+  static void collect(const llvm::DiagnosticInfo *info, void *self) {
+    std::string &messages = static_cast<CollectDiagnostics *>(self)->messages;
+    if (!messages.empty())
+      messages += "; ";
+    llvm::raw_string_ostream os(messages);
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    info->print(printer);
+  }
+  llvm::LLVMContext &ctx;
+  std::string messages;
+};
+
+/// Whether `module` calls a libdevice function that it does not define.
+bool callsLibdevice(const llvm::Module &module) {
+  return llvm::any_of(module, [](const llvm::Function &fn) {
+    return fn.isDeclaration() && fn.getName().starts_with(kLibdevicePrefix);
+  });
+}
+
+/// Links the libdevice functions `module` calls from the bitcode file
+/// `path`, as clang does for CUDA (-mlink-builtin-bitcode): only what is
+/// needed, internalised, with `nvvm-reflect-ftz` = 0.
+mlir::LogicalResult linkLibdevice(llvm::Module &module, llvm::StringRef path,
+                                  std::string &error) {
+  if (path.empty()) {
+    error = "the GPU code calls libdevice functions, but no libdevice file "
+            "is configured";
+    return mlir::failure();
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = "cannot read libdevice '" + path.str() +
+            "': " + buffer.getError().message();
+    return mlir::failure();
+  }
+  CollectDiagnostics diagnostics(module.getContext());
+  llvm::Expected<std::unique_ptr<llvm::Module>> lib =
+      llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), module.getContext());
+  if (!lib) {
+    error = "cannot read libdevice '" + path.str() +
+            "': " + llvm::toString(lib.takeError());
+    return mlir::failure();
+  }
+  // libdevice is built for any nvptx64 module (its triple says
+  // nvptx64-nvidia-gpulibs): it takes the kernels' triple and layout.
+  (*lib)->setTargetTriple(module.getTargetTriple());
+  (*lib)->setDataLayout(module.getDataLayout());
+  // The functions linked in are internal: inlined into the kernels and
+  // dropped by the optimiser, so that the PTX declares none of them.
+  bool failed = llvm::Linker::linkModules(
+      module, std::move(*lib), llvm::Linker::LinkOnlyNeeded,
+      [](llvm::Module &m, const llvm::StringSet<> &linked) {
+        llvm::internalizeModule(m, [&](const llvm::GlobalValue &gv) {
+          return !gv.hasName() || !linked.count(gv.getName());
+        });
+      });
+  if (failed) {
+    error = "cannot link libdevice '" + path.str() + "': " + diagnostics.text();
+    return mlir::failure();
+  }
+  // libdevice asks __nvvm_reflect("__CUDA_FTZ") whether single-precision
+  // denormals flush to zero; the NVVMReflect pass (run by the optimiser for
+  // NVPTX) answers from this flag: no, as on the CPU.
+  if (!module.getModuleFlag("nvvm-reflect-ftz"))
+    module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                         uint32_t(0));
+  return mlir::success();
+}
+
 /// The translations translateModuleToLLVMIR needs, on the module's own
 /// context (callers need not have registered them).
 void registerTranslations(mlir::ModuleOp module) {
@@ -110,6 +202,10 @@ void registerTranslations(mlir::ModuleOp module) {
 }
 
 } // namespace
+
+llvm::StringRef sluice::target::defaultLibdevicePath() {
+  return SLUICE_LIBDEVICE_PATH;
+}
 
 void sluice::target::registerLLVMTranslations(mlir::DialectRegistry &registry) {
   mlir::registerBuiltinDialectTranslation(registry);
@@ -182,6 +278,7 @@ mlir::LogicalResult sluice::target::writeHostObject(mlir::ModuleOp module,
 
 mlir::LogicalResult sluice::target::emitPtx(mlir::ModuleOp module,
                                             llvm::StringRef chip,
+                                            llvm::StringRef libdevice,
                                             std::string &ptx,
                                             std::string &error) {
   initializeNvptxTarget();
@@ -199,8 +296,21 @@ mlir::LogicalResult sluice::target::emitPtx(mlir::ModuleOp module,
     return mlir::failure();
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(tm->createDataLayout());
+  if (callsLibdevice(*llvmModule) &&
+      mlir::failed(linkLibdevice(*llvmModule, libdevice, error)))
+    return mlir::failure();
   if (mlir::failed(runOptimizer(*llvmModule, 3, tm.get(), error)))
     return mlir::failure();
+  // A kernel is loaded on its own (cuModuleLoadData): every function it
+  // calls must be in the PTX.
+  for (const llvm::Function &fn : *llvmModule)
+    if (fn.isDeclaration() && !fn.isIntrinsic() && !fn.use_empty()) {
+      error = "the GPU code calls '" + fn.getName().str() + "', which " +
+              (fn.getName().starts_with(kLibdevicePrefix)
+                   ? "libdevice '" + libdevice.str() + "' does not define"
+                   : std::string("nothing defines"));
+      return mlir::failure();
+    }
   llvm::SmallString<0> buffer;
   llvm::raw_svector_ostream os(buffer);
   if (mlir::failed(emitWith(*tm, *llvmModule, os,

@@ -50,10 +50,24 @@ mlir::LogicalResult writeHostObject(mlir::ModuleOp module,
                                     llvm::StringRef path, unsigned optLevel,
                                     std::string &error);
 
+/// The libdevice bitcode file this build was configured with (CMake cache
+/// variable SLUICE_LIBDEVICE; docs/build.md). It need not exist.
+llvm::StringRef defaultLibdevicePath();
+
+/// The prefix of libdevice's functions (__nv_sqrt, __nv_exp, ...), which
+/// convert-gpu-to-nvvm calls for math ops.
+inline constexpr llvm::StringLiteral kLibdevicePrefix = "__nv_";
+
 /// Compiles `module` (LLVM + NVVM dialects, kernels marked nvvm.kernel) to
-/// PTX text for `chip` ("sm_90") with LLVM's NVPTX back end.
+/// PTX text for `chip` ("sm_90") with LLVM's NVPTX back end. When the
+/// module calls libdevice functions, the bitcode file `libdevice` is linked
+/// in first (only the functions called, internalised, so that they are
+/// inlined and the PTX declares no external function). `error` gets the
+/// reason on failure, e.g. a function that neither the module nor
+/// libdevice defines.
 mlir::LogicalResult emitPtx(mlir::ModuleOp module, llvm::StringRef chip,
-                            std::string &ptx, std::string &error);
+                            llvm::StringRef libdevice, std::string &ptx,
+                            std::string &error);
 
 /// An LLVM-dialect module compiled in process.
 class HostJit {

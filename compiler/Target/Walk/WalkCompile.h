@@ -10,6 +10,8 @@
 #ifndef SLUICE_COMPILER_TARGET_WALK_WALKCOMPILE_H
 #define SLUICE_COMPILER_TARGET_WALK_WALKCOMPILE_H
 
+#include "compiler/Target/LLVM/Codegen.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LogicalResult.h"
@@ -53,6 +55,9 @@ struct WalkRunOptions {
   /// `length` (its walks end by `stop probability` / `stop` or at the cap);
   /// lowers `length` when smaller.
   uint64_t maxLength = 0;
+  /// A walk scheduled for the GPU: the libdevice file linked into its PTX
+  /// when it uses a math built-in.
+  std::string libdevice = defaultLibdevicePath().str();
 };
 
 /// What a run did (for the summary sluicec prints).

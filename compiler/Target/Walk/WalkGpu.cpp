@@ -1,8 +1,9 @@
 //===- WalkGpu.cpp - Walk programs to PTX ---------------------------------===//
 //
-// walk-to-gpu, then scf-to-cf, convert-gpu-to-nvvm (inside the gpu.module)
-// and reconcile-unrealized-casts; the gpu.module's LLVM/NVVM functions are
-// moved into a plain module and compiled by LLVM's NVPTX back end.
+// walk-to-gpu, then scf-to-cf, convert-gpu-to-nvvm and convert-math-to-llvm
+// (inside the gpu.module) and reconcile-unrealized-casts; the gpu.module's
+// LLVM/NVVM functions are moved into a plain module and compiled by LLVM's
+// NVPTX back end, with the libdevice functions they call linked in.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Walk/WalkGpu.h"
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -75,12 +77,42 @@ llvm::json::Value describe(ModuleOp module, StringRef chip) {
                             {"kernels", std::move(kernels)}};
 }
 
+/// The math built-ins' device versions are libdevice's: convert-gpu-to-nvvm
+/// lowers math.sqrt on f64 to a call of __nv_sqrt, and so on. Without the
+/// file `libdevice`, an error at each call (one per source position: the
+/// upper bound repeats the weight's calls).
+LogicalResult checkLibdevice(gpu::GPUModuleOp gpuModule, StringRef libdevice) {
+  if (!libdevice.empty() && llvm::sys::fs::exists(libdevice))
+    return success();
+  llvm::MapVector<Location, StringRef> calls;
+  gpuModule.walk([&](LLVM::CallOp call) {
+    std::optional<StringRef> callee = call.getCallee();
+    if (callee && callee->starts_with(kLibdevicePrefix))
+      calls.insert(
+          {call.getLoc(), callee->drop_front(kLibdevicePrefix.size())});
+  });
+  for (auto [loc, function] : calls) {
+    InFlightDiagnostic diag = emitError(loc)
+                              << "'" << (function == "fabs" ? "abs" : function)
+                              << "' on the GPU needs libdevice (the CUDA "
+                                 "toolkit's nvvm/libdevice/libdevice.10.bc), ";
+    if (libdevice.empty())
+      diag << "and none is configured";
+    else
+      diag << "which was not found at '" << libdevice << "'";
+    diag << "; pass --libdevice=<file>, or run the walk on the CPU "
+            "(--target=cpu)";
+  }
+  return failure(!calls.empty());
+}
+
 } // namespace
 
 LogicalResult sluice::target::lowerWalksToPtx(ModuleOp module, StringRef chip,
                                               std::string &ptx,
                                               std::string &json,
-                                              StringRef only) {
+                                              StringRef only,
+                                              StringRef libdevice) {
   if (module.getOps<walk::WalkOp>().empty())
     return emitError(module.getLoc())
            << "the program declares no walk: nothing to compile with -c";
@@ -109,6 +141,8 @@ LogicalResult sluice::target::lowerWalksToPtx(ModuleOp module, StringRef chip,
   if (gpuModules.empty())
     return emitError(module.getLoc()) << "walk-to-gpu produced no gpu.module";
   gpu::GPUModuleOp gpuModule = *gpuModules.begin();
+  if (failed(checkLibdevice(gpuModule, libdevice)))
+    return failure();
   OwningOpRef<ModuleOp> device(ModuleOp::create(gpuModule.getLoc()));
   Block *dst = device->getBody();
   for (Operation &op :
@@ -120,8 +154,10 @@ LogicalResult sluice::target::lowerWalksToPtx(ModuleOp module, StringRef chip,
   // convert-gpu-to-nvvm gives every function a C interface wrapper and
   // external linkage; only the kernels are entry points: the helpers are
   // internal (inlined and dropped by the optimiser), the wrappers unused.
+  // The declarations (libdevice's functions) stay external: emitPtx links
+  // their definitions.
   for (auto fn : llvm::make_early_inc_range(device->getOps<LLVM::LLVMFuncOp>())) {
-    if (fn->hasAttr("nvvm.kernel"))
+    if (fn->hasAttr("nvvm.kernel") || fn.isExternal())
       continue;
     if (fn.getName().starts_with("_mlir_ciface_")) {
       fn.erase();
@@ -132,16 +168,17 @@ LogicalResult sluice::target::lowerWalksToPtx(ModuleOp module, StringRef chip,
     fn->removeAttr("sym_visibility");
   }
   std::string error;
-  if (failed(emitPtx(*device, chip, ptx, error)))
+  if (failed(emitPtx(*device, chip, libdevice, ptx, error)))
     return emitError(module.getLoc()) << "PTX generation failed: " << error;
   return success();
 }
 
 LogicalResult sluice::target::compileWalksToPtx(ModuleOp module,
                                                 StringRef ptxPath,
-                                                StringRef jsonPath) {
+                                                StringRef jsonPath,
+                                                StringRef libdevice) {
   std::string ptx, json;
-  if (failed(lowerWalksToPtx(module, "sm_90", ptx, json)))
+  if (failed(lowerWalksToPtx(module, "sm_90", ptx, json, "", libdevice)))
     return failure();
   for (auto [path, text] :
        {std::pair<StringRef, StringRef>{ptxPath, ptx}, {jsonPath, json}}) {

@@ -502,7 +502,8 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   if (onGpu) {
     // The walk-to-gpu kernel; the setup functions above ran on the CPU.
     std::string ptx, json;
-    if (failed(lowerWalksToPtx(module, "sm_90", ptx, json, w.getSymName())))
+    if (failed(lowerWalksToPtx(module, "sm_90", ptx, json, w.getSymName(),
+                               options.libdevice)))
       return failure();
     // The kernel's kind is the schedule's method, which run.sampler
     // carries: a warp per walker for reservoir, else a thread per walker.

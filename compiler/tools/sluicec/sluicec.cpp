@@ -185,6 +185,16 @@ static cl::opt<CodeTarget> codeTarget(
     cl::values(clEnumValN(CodeTarget::Cpu, "cpu", "host object file"),
                clEnumValN(CodeTarget::Gpu, "gpu", "PTX for NVIDIA sm_90")),
     cl::cat(sluiceCategory));
+// cl::desc keeps a StringRef: the text lives here (initialised first: same
+// file, declared before).
+static const std::string libdeviceHelp =
+    "GPU code (-c --target=gpu, --run --target=gpu): the libdevice bitcode "
+    "linked in for the math built-ins (default: " +
+    target::defaultLibdevicePath().str() + ")";
+static cl::opt<std::string> libdevicePath(
+    "libdevice", cl::desc(libdeviceHelp),
+    cl::init(target::defaultLibdevicePath().str()), cl::value_desc("file"),
+    cl::cat(sluiceCategory));
 static cl::opt<bool> walkRemarks(
     "remarks",
     cl::desc("Explain each walk's weight analysis (class, bounds, sampler) "
@@ -642,7 +652,8 @@ static int runWalkProgram(Compilation &compilation) {
       if (ptx == "-")
         ptx = (llvm::sys::path::stem(inputFilename) + ".ptx").str();
       return mlir::failed(target::compileWalksToPtx(module, ptx,
-                                                    ptx + ".json"))
+                                                    ptx + ".json",
+                                                    libdevicePath))
                  ? 1
                  : 0;
     }
@@ -675,6 +686,7 @@ static int runWalkProgram(Compilation &compilation) {
   }
   options.costRatio = walkCostRatio;
   options.maxLength = walkMaxLength;
+  options.libdevice = libdevicePath;
   auto report = target::runWalkJob(module, options);
   if (mlir::failed(report))
     return 1;

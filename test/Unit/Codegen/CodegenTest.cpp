@@ -41,13 +41,32 @@ module {
 }
 )mlir";
 
+/// A kernel that calls the function @CALLEE (f64 -> f64), as
+/// convert-gpu-to-nvvm calls libdevice's __nv_sqrt for math.sqrt.
+std::string callingKernel(llvm::StringRef callee) {
+  std::string text = R"mlir(
+module {
+  llvm.func @CALLEE(f64) -> f64
+  llvm.func @root(%p: !llvm.ptr<1>) attributes {nvvm.kernel} {
+    %x = llvm.load %p : !llvm.ptr<1> -> f64
+    %r = llvm.call @CALLEE(%x) : (f64) -> f64
+    llvm.store %r, %p : f64, !llvm.ptr<1>
+    llvm.return
+  }
+}
+)mlir";
+  for (size_t at; (at = text.find("CALLEE")) != std::string::npos;)
+    text.replace(at, 6, callee.str());
+  return text;
+}
+
 extern "C" int64_t extAdd(int64_t a, int64_t b) { return a + b; }
 
 struct Fixture : ::testing::Test {
   Fixture() {
     ctx.loadDialect<mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect>();
   }
-  mlir::OwningOpRef<mlir::ModuleOp> parse(const char *text) {
+  mlir::OwningOpRef<mlir::ModuleOp> parse(llvm::StringRef text) {
     return mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
   }
   mlir::MLIRContext ctx;
@@ -122,24 +141,11 @@ TEST_F(Fixture, HostObjectToAMissingDirectoryFails) {
   EXPECT_NE(error.find("/nonexistent-dir/x.o"), std::string::npos) << error;
 }
 
-TEST_F(Fixture, PtxForSm90) {
-  auto module = parse(kGpuModule);
-  ASSERT_TRUE(module);
-  std::string ptx, error;
-  ASSERT_TRUE(mlir::succeeded(emitPtx(*module, "sm_90", ptx, error))) << error;
-  EXPECT_NE(ptx.find(".target sm_90"), std::string::npos) << ptx;
-  EXPECT_NE(ptx.find(".entry store_tid"), std::string::npos) << ptx;
-  EXPECT_NE(ptx.find("%tid.x"), std::string::npos) << ptx;
-}
-
-TEST_F(Fixture, PtxAssemblesWithPtxas) {
+/// Expects ptxas -arch=sm_90 to assemble `ptx`; skips without ptxas.
+void expectPtxasAccepts(const std::string &ptx) {
   auto ptxas = llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"});
   if (!ptxas)
     GTEST_SKIP() << "no ptxas (CUDA toolkit) on this machine";
-  auto module = parse(kGpuModule);
-  ASSERT_TRUE(module);
-  std::string ptx, error;
-  ASSERT_TRUE(mlir::succeeded(emitPtx(*module, "sm_90", ptx, error))) << error;
   llvm::SmallString<128> in, out;
   int fd;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-ptx", "ptx", fd, in));
@@ -154,6 +160,98 @@ TEST_F(Fixture, PtxAssemblesWithPtxas) {
   int rc = llvm::sys::ExecuteAndWait(*ptxas, args, std::nullopt, {}, 120, 0,
                                      &message);
   EXPECT_EQ(rc, 0) << message << "\n" << ptx;
+}
+
+TEST_F(Fixture, PtxForSm90) {
+  auto module = parse(kGpuModule);
+  ASSERT_TRUE(module);
+  std::string ptx, error;
+  ASSERT_TRUE(mlir::succeeded(emitPtx(*module, "sm_90", "", ptx, error)))
+      << error;
+  EXPECT_NE(ptx.find(".target sm_90"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".entry store_tid"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("%tid.x"), std::string::npos) << ptx;
+}
+
+TEST_F(Fixture, PtxAssemblesWithPtxas) {
+  auto module = parse(kGpuModule);
+  ASSERT_TRUE(module);
+  std::string ptx, error;
+  ASSERT_TRUE(mlir::succeeded(emitPtx(*module, "sm_90", "", ptx, error)))
+      << error;
+  expectPtxasAccepts(ptx);
+}
+
+TEST_F(Fixture, LibdeviceIsLinkedInlinedAndReflected) {
+  llvm::StringRef libdevice = defaultLibdevicePath();
+  if (!llvm::sys::fs::exists(libdevice))
+    GTEST_SKIP() << "no libdevice at " << libdevice.str();
+  // __nv_exp asks __nvvm_reflect("__CUDA_FTZ"): NVVMReflect must answer.
+  for (const char *fn : {"__nv_sqrt", "__nv_exp"}) {
+    auto module = parse(callingKernel(fn));
+    ASSERT_TRUE(module);
+    std::string ptx, error;
+    ASSERT_TRUE(
+        mlir::succeeded(emitPtx(*module, "sm_90", libdevice, ptx, error)))
+        << error;
+    EXPECT_NE(ptx.find(".entry root"), std::string::npos) << ptx;
+    EXPECT_EQ(ptx.find(".extern"), std::string::npos) << ptx;
+    EXPECT_EQ(ptx.find(".func"), std::string::npos) << ptx;
+    EXPECT_EQ(ptx.find("__nv"), std::string::npos) << ptx;
+    if (llvm::StringRef(fn) == "__nv_sqrt") {
+      EXPECT_NE(ptx.find("sqrt.rn.f64"), std::string::npos) << ptx;
+    }
+    ASSERT_NO_FATAL_FAILURE(expectPtxasAccepts(ptx));
+  }
+}
+
+TEST_F(Fixture, LibdeviceMissingOrUnreadableIsAnError) {
+  auto module = parse(callingKernel("__nv_sqrt"));
+  ASSERT_TRUE(module);
+  std::string ptx, error;
+  EXPECT_TRUE(mlir::failed(emitPtx(*module, "sm_90", "", ptx, error)));
+  EXPECT_NE(error.find("no libdevice file is configured"), std::string::npos)
+      << error;
+  error.clear();
+  EXPECT_TRUE(mlir::failed(
+      emitPtx(*module, "sm_90", "/nonexistent/libdevice.10.bc", ptx, error)));
+  EXPECT_NE(error.find("cannot read libdevice '/nonexistent/libdevice.10.bc'"),
+            std::string::npos)
+      << error;
+  llvm::SmallString<128> text;
+  int fd;
+  ASSERT_FALSE(
+      llvm::sys::fs::createTemporaryFile("sluice-libdevice", "bc", fd, text));
+  llvm::FileRemover removeText(text);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << "not bitcode\n";
+  }
+  error.clear();
+  EXPECT_TRUE(mlir::failed(emitPtx(*module, "sm_90", text, ptx, error)));
+  EXPECT_NE(error.find("cannot read libdevice '" + text.str().str() + "'"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(Fixture, AFunctionNobodyDefinesIsAnError) {
+  // The PTX would declare it .extern and fail to load.
+  auto module = parse(callingKernel("no_such_function"));
+  ASSERT_TRUE(module);
+  std::string ptx, error;
+  EXPECT_TRUE(mlir::failed(emitPtx(*module, "sm_90", "", ptx, error)));
+  EXPECT_EQ(error, "the GPU code calls 'no_such_function', which nothing "
+                   "defines");
+  llvm::StringRef libdevice = defaultLibdevicePath();
+  if (!llvm::sys::fs::exists(libdevice))
+    GTEST_SKIP() << "no libdevice at " << libdevice.str();
+  module = parse(callingKernel("__nv_no_such_function"));
+  ASSERT_TRUE(module);
+  error.clear();
+  EXPECT_TRUE(mlir::failed(emitPtx(*module, "sm_90", libdevice, ptx, error)));
+  EXPECT_EQ(error, "the GPU code calls '__nv_no_such_function', which "
+                   "libdevice '" +
+                       libdevice.str() + "' does not define");
 }
 
 } // namespace

@@ -7,16 +7,21 @@
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <ucontext.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -25,6 +30,42 @@
 using namespace mlir;
 
 namespace sluice::gpuemu {
+
+namespace {
+
+/// Lowers the math ops of `module` as lowerWalksToPtx lowers those of the
+/// gpu.module: convert-gpu-to-nvvm's patterns turn math.sqrt (f64) and the
+/// like into calls of libdevice's __nv_sqrt, ..., and what they leave
+/// (math.absi) goes by convert-math-to-llvm (the caller's next pass).
+LogicalResult lowerMathAsOnTheDevice(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  LLVMTypeConverter converter(ctx);
+  RewritePatternSet patterns(ctx);
+  populateGpuToNVVMConversionPatterns(converter, patterns);
+  // No gpu op is left; math ops, of unknown legality, are converted where
+  // a pattern applies and kept where none does.
+  ConversionTarget target(*ctx);
+  target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
+                         scf::SCFDialect, LLVM::LLVMDialect>();
+  target.addLegalOp<ModuleOp>();
+  return applyPartialConversion(module, target, std::move(patterns));
+}
+
+/// The libdevice functions those calls name, on the host: libm's. fabs and
+/// sqrt are exact on both (IEEE); libdevice's exp and log are within 1 ulp
+/// of the exact result (CUDA Math API), so are glibc's, and the two may
+/// differ in the last bit.
+double nvFabs(double x) { return std::fabs(x); }
+double nvSqrt(double x) { return std::sqrt(x); }
+double nvExp(double x) { return std::exp(x); }
+double nvLog(double x) { return std::log(x); }
+const std::pair<const char *, double (*)(double)> kLibdeviceOnTheHost[] = {
+    {"__nv_fabs", &nvFabs},
+    {"__nv_sqrt", &nvSqrt},
+    {"__nv_exp", &nvExp},
+    {"__nv_log", &nvLog}};
+
+} // namespace
 
 std::unique_ptr<target::HostJit> emulateKernels(ModuleOp source,
                                                 std::string &error) {
@@ -104,8 +145,13 @@ std::unique_ptr<target::HostJit> emulateKernels(ModuleOp source,
     }
     inner->erase();
   }
+  if (failed(lowerMathAsOnTheDevice(*host))) {
+    error = "lowering the math ops of the emulated kernels failed";
+    return nullptr;
+  }
   PassManager lower(ctx);
   lower.addPass(createConvertSCFToCFPass());
+  lower.addPass(createConvertMathToLLVMPass());
   lower.addPass(createArithToLLVMConversionPass());
   lower.addPass(createConvertControlFlowToLLVMPass());
   lower.addPass(createConvertFuncToLLVMPass());
@@ -117,6 +163,8 @@ std::unique_ptr<target::HostJit> emulateKernels(ModuleOp source,
   llvm::StringMap<void *> symbols;
   symbols["sluice_emu_shuffle_xor"] =
       reinterpret_cast<void *>(&WarpEmulator::shuffleXor);
+  for (auto [name, fn] : kLibdeviceOnTheHost)
+    symbols[name] = reinterpret_cast<void *>(fn);
   return target::HostJit::create(*host, symbols, 2, error);
 }
 
@@ -260,12 +308,15 @@ std::string CompiledProgramTest::read(const std::string &p) {
 }
 
 sluice_graph_t *CompiledProgramTest::loadGraph(llvm::StringRef name,
-                                               llvm::StringRef labels) {
+                                               llvm::StringRef labels,
+                                               bool weighted) {
   sluice_graph_load_options_t load;
   sluice_graph_load_options_init(&load);
   load.format = SLUICE_GRAPH_FORMAT_SNAP;
   load.flags = SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_COMPACT_IDS |
                SLUICE_GRAPH_LOAD_QUIET;
+  if (weighted)
+    load.weights = SLUICE_WEIGHTS_COLUMN;
   std::string labelsPath = labels.empty() ? "" : path(labels);
   load.vertex_labels_path = labels.empty() ? nullptr : labelsPath.c_str();
   sluice_graph_t *g = nullptr;

@@ -5,8 +5,10 @@
 // the gpu.module's functions go into a plain module, each kernel becomes a
 // func.func with one more argument, the global thread id (block_id := that
 // id, block_dim := 1, thread_id := 0), every gpu.shuffle (xor, width 32)
-// becomes a call of sluice_emu_shuffle_xor, and the upstream CPU
-// conversions and the JIT do the rest.
+// becomes a call of sluice_emu_shuffle_xor, the math ops become calls of
+// libdevice's functions as on the device (__nv_sqrt, ...; the JIT gives
+// them libm's definitions), and the upstream CPU conversions and the JIT
+// do the rest.
 //
 // WarpEmulator runs the 32 lanes of a warp as cooperative fibers on one
 // thread: at every shuffle a lane publishes its value and yields; once all
@@ -127,10 +129,11 @@ protected:
   void write(llvm::StringRef name, llvm::StringRef text) const;
   static std::string read(const std::string &path);
   /// The SNAP file `name` of the directory, undirected, ids compacted,
-  /// with the vertex labels of file `labels` when not empty; NULL (and a
-  /// failure) when it does not load. The caller releases it.
-  sluice_graph_t *loadGraph(llvm::StringRef name,
-                            llvm::StringRef labels = "");
+  /// with the vertex labels of file `labels` when not empty and the weights
+  /// of its third column when `weighted`; NULL (and a failure) when it
+  /// does not load. The caller releases it.
+  sluice_graph_t *loadGraph(llvm::StringRef name, llvm::StringRef labels = "",
+                            bool weighted = false);
 
   llvm::SmallString<128> dir;
   mlir::DialectRegistry registry;
