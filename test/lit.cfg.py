@@ -59,3 +59,9 @@ def _has_cuda_device():
         return False
 if _has_cuda_device():
     config.available_features.add("cuda")
+
+# The real graphs next to the repository (../shared/data, see its README):
+# tests that read them say REQUIRES: shared-data.
+if os.path.isdir(config.shared_data_dir):
+    config.available_features.add("shared-data")
+    config.substitutions.append(("%shared_data", config.shared_data_dir))

@@ -12,10 +12,11 @@
 // reference. Not a test; results go to bench/RESULTS.md.
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/Common/ToolVersion.h"
 #include "bench/walks/ReferenceKernels.h"
 #include "compiler/Pipelines/Compilation.h"
+#include "compiler/Target/Walk/GraphLoadOptions.h"
 #include "compiler/Target/Walk/WalkCompile.h"
+#include "dialects/Common/ToolVersion.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -124,8 +125,11 @@ int main(int argc, char **argv) {
   sluice_graph_load_options_t load;
   sluice_graph_load_options_init(&load);
   load.format = SLUICE_GRAPH_FORMAT_SNAP;
-  load.flags = SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_COMPACT_IDS |
-               SLUICE_GRAPH_LOAD_QUIET;
+  // The graph `load(file, format: snap, undirected)` gives the walks.
+  load.flags =
+      target::runtimeLoadFlags(walk::GraphFormat::Snap, true,
+                               walk::Duplicates::Merge, walk::SelfLoops::Drop) |
+      SLUICE_GRAPH_LOAD_QUIET;
   sluice_graph_t *graph = nullptr;
   sluice_error_t error;
   if (sluice_graph_load(graphPath.c_str(), &load, &graph, &error)) {

@@ -2,6 +2,7 @@
 #include "compiler/Pipelines/GatherAccessCounts.h"
 
 #include "compiler/Analysis/Flow/GatherAccess.h"
+#include "compiler/Target/Walk/GraphLoadOptions.h"
 #include "dialects/Plan/IR/PlanOps.h"
 #include "dialects/Plan/Transforms/GatherJob.h"
 #include "dialects/Plan/Transforms/PlanFlow.h"
@@ -23,21 +24,32 @@ static FailureOr<flow::AccessCounts> sampledAccesses(plan::DemandOp op,
                                                      size_t destinations,
                                                      int64_t items) {
   StringRef path = job.getAs<StringAttr>("graph").getValue();
-  StringRef format = job.getAs<StringAttr>("graph_format").getValue();
+  StringRef formatName = job.getAs<StringAttr>("graph_format").getValue();
+  // The graph the walks of the same `load(...)` see (GraphLoadOptions.h);
+  // duplicates and self loops are the defaults when absent.
+  auto word = [&](StringRef key, StringRef absent) {
+    auto value = job.getAs<StringAttr>(key);
+    return value ? value.getValue() : absent;
+  };
+  StringRef duplicatesName = word("graph_duplicates", "merge");
+  StringRef selfLoopsName = word("graph_self_loops", "drop");
+  auto format = walk::symbolizeGraphFormat(formatName);
+  auto duplicates = walk::symbolizeDuplicates(duplicatesName);
+  auto selfLoops = walk::symbolizeSelfLoops(selfLoopsName);
+  if (!format)
+    return op.emitError() << "unknown graph format '" << formatName << "'";
+  if (!duplicates)
+    return op.emitError() << "unknown graph duplicates '" << duplicatesName
+                          << "'";
+  if (!selfLoops)
+    return op.emitError() << "unknown graph self loops '" << selfLoopsName
+                          << "'";
   sluice_graph_load_options_t load;
   sluice_graph_load_options_init(&load);
-  if (format == "snap" || format == "edgelist")
-    load.format = SLUICE_GRAPH_FORMAT_SNAP;
-  else if (format == "mtx")
-    load.format = SLUICE_GRAPH_FORMAT_MTX;
-  else if (format == "csr")
-    load.format = SLUICE_GRAPH_FORMAT_BINARY;
-  else
-    return op.emitError() << "unknown graph format '" << format << "'";
-  if (auto u = job.getAs<BoolAttr>("graph_undirected"); u && u.getValue())
-    load.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED;
-  if (load.format != SLUICE_GRAPH_FORMAT_BINARY)
-    load.flags |= SLUICE_GRAPH_LOAD_COMPACT_IDS;
+  load.format = target::runtimeGraphFormat(*format);
+  auto undirected = job.getAs<BoolAttr>("graph_undirected");
+  load.flags = target::runtimeLoadFlags(
+      *format, undirected && undirected.getValue(), *duplicates, *selfLoops);
   load.flags |= SLUICE_GRAPH_LOAD_QUIET;
   sluice_graph_t *g = nullptr;
   sluice_error_t error;

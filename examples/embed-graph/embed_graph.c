@@ -10,6 +10,7 @@
  *     --format auto|snap|mtx|mtx-body|binary   (default auto)
  *     --undirected --drop-self-loops --dedup --compact-ids
  *     --simple          all four: a simple undirected graph
+ *     --sum-duplicates  merge duplicate edges adding up their weights
  *     --weights none|column|ones
  *     --edge-labels     read an edge label column
  *     --labels FILE     vertex labels, "vertex label" per line
@@ -49,7 +50,8 @@ static int report(const char *what, sluice_status_t status,
 static int usage(void) {
   fprintf(stderr, "usage: sluice-embed-graph [--format F] [--undirected] "
                   "[--drop-self-loops] [--dedup] [--compact-ids] [--simple]\n"
-                  "       [--weights none|column|ones] [--edge-labels] "
+                  "       [--sum-duplicates] [--weights none|column|ones] "
+                  "[--edge-labels] "
                   "[--labels FILE] [--quiet]\n"
                   "       [--write-binary OUT] [--walks OUT] [--walk-length L] "
                   "GRAPH\n");
@@ -119,6 +121,8 @@ int main(int argc, char **argv) {
       options.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED;
     } else if (strcmp(arg, "--drop-self-loops") == 0) {
       options.flags |= SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS;
+    } else if (strcmp(arg, "--sum-duplicates") == 0) {
+      options.flags |= SLUICE_GRAPH_LOAD_SUM_DUPLICATES;
     } else if (strcmp(arg, "--dedup") == 0) {
       options.flags |= SLUICE_GRAPH_LOAD_DEDUPLICATE;
     } else if (strcmp(arg, "--compact-ids") == 0) {
@@ -185,6 +189,8 @@ int main(int argc, char **argv) {
   }
   sluice_graph_memory_t memory;
   sluice_graph_memory(graph, &memory);
+  sluice_graph_load_stats_t loaded;
+  sluice_graph_load_stats(graph, &loaded);
 
   printf("graph          %s\n", path);
   printf("vertices       %llu\n", (unsigned long long)n);
@@ -203,6 +209,13 @@ int main(int argc, char **argv) {
          (unsigned long long)sluice_graph_original_id(graph, max_vertex));
   printf("mean degree    %.2f\n", n ? (double)m / (double)n : 0.0);
   printf("no out-edges   %llu vertices\n", (unsigned long long)isolated);
+  printf("read           %llu edges: %llu self loops, %llu duplicate edges "
+         "(%llu arcs merged), %llu vertices without edges\n",
+         (unsigned long long)loaded.input_edges,
+         (unsigned long long)loaded.self_loops,
+         (unsigned long long)loaded.duplicate_edges,
+         (unsigned long long)loaded.merged_arcs,
+         (unsigned long long)loaded.isolated_vertices);
   printf("memory         %llu bytes (%llu heap, %llu mapped)\n",
          (unsigned long long)memory.total_bytes,
          (unsigned long long)memory.heap_bytes,

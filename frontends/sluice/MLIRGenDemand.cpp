@@ -164,7 +164,8 @@ mlir::DictionaryAttr DemandLowering::job(const DemandItem &item,
         failed = true;
         return {};
       }
-      std::string path, format = "snap";
+      std::string path, format = "snap", duplicates = "merge",
+                        selfLoops = "drop";
       bool undirected = false, sawPath = false;
       for (const Arg &a : load->args) {
         if (!a.value)
@@ -176,9 +177,13 @@ mlir::DictionaryAttr DemandLowering::job(const DemandItem &item,
         } else if (a.name.empty()) {
           if (auto *flag = llvm::dyn_cast<NameExpr>(a.value.get()))
             undirected = flag->name == "undirected";
-        } else if (a.name == "format") {
-          if (auto *word = llvm::dyn_cast<NameExpr>(a.value.get()))
+        } else if (auto *word = llvm::dyn_cast<NameExpr>(a.value.get())) {
+          if (a.name == "format")
             format = word->name;
+          else if (a.name == "duplicates")
+            duplicates = word->name;
+          else if (a.name == "self_loops")
+            selfLoops = word->name;
         }
       }
       attrs.push_back(
@@ -187,6 +192,10 @@ mlir::DictionaryAttr DemandLowering::job(const DemandItem &item,
           builder.getNamedAttr("graph_format", builder.getStringAttr(format)));
       attrs.push_back(builder.getNamedAttr("graph_undirected",
                                            builder.getBoolAttr(undirected)));
+      attrs.push_back(builder.getNamedAttr("graph_duplicates",
+                                           builder.getStringAttr(duplicates)));
+      attrs.push_back(builder.getNamedAttr("graph_self_loops",
+                                           builder.getStringAttr(selfLoops)));
       attrs.push_back(builder.getNamedAttr(
           "fanout", builder.getDenseI64ArrayAttr(fanout)));
     }

@@ -285,6 +285,8 @@ void WalkGen::lowerGraph(const GraphDecl &g) {
   }
   std::string path, labels, edgeLabels;
   walk::GraphFormat format = walk::GraphFormat::Snap;
+  walk::Duplicates duplicates = walk::Duplicates::Merge;
+  walk::SelfLoops selfLoops = walk::SelfLoops::Drop;
   bool undirected = false, weighted = false, sawPath = false;
   // The op is located at the path: what a failure to read the graph is
   // about (the declaration when the path is not a literal).
@@ -305,9 +307,16 @@ void WalkGen::lowerGraph(const GraphDecl &g) {
       }
       continue;
     }
+    auto *word = llvm::dyn_cast<NameExpr>(a.value.get());
     if (a.name == "format") {
-      if (auto *word = llvm::dyn_cast<NameExpr>(a.value.get()))
+      if (word)
         format = walk::symbolizeGraphFormat(word->name).value_or(format);
+    } else if (a.name == "duplicates") {
+      if (word)
+        duplicates = walk::symbolizeDuplicates(word->name).value_or(duplicates);
+    } else if (a.name == "self_loops") {
+      if (word)
+        selfLoops = walk::symbolizeSelfLoops(word->name).value_or(selfLoops);
     } else if (a.name == "weighted") {
       if (auto v = constant(*a.value))
         weighted = v->b;
@@ -318,8 +327,8 @@ void WalkGen::lowerGraph(const GraphDecl &g) {
     }
   }
   auto op = builder.create<walk::GraphOp>(
-      loc(where), g.name, path, format, undirected, weighted,
-      labels.empty() ? nullptr : builder.getStringAttr(labels),
+      loc(where), g.name, path, format, undirected, weighted, duplicates,
+      selfLoops, labels.empty() ? nullptr : builder.getStringAttr(labels),
       edgeLabels.empty() ? nullptr : builder.getStringAttr(edgeLabels));
   (void)op;
 }

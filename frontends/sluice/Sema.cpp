@@ -113,7 +113,8 @@
 //
 // Option schemas [SemaSchemas.cpp]
 //  - Graphs: load("path", format: snap|mtx|csr|edgelist, directed |
-//    undirected, weighted: bool, labels: "path", edge_labels: "path").
+//    undirected, weighted: bool, duplicates: merge|keep|sum, self_loops:
+//    drop|keep, labels: "path", edge_labels: "path").
 //  - Schedules name a walk or an algorithm, once each. Walks: sampler:
 //    auto|rejection|reservoir|alias, target: cpu|gpu, threads, walkers_per_
 //    thread (i64 > 0); no labels. Algorithms: target, threads and the label

@@ -42,8 +42,9 @@ struct OptionSpec {
   int64_t max = 0;        ///< Int: the largest accepted value (0: none)
 };
 
-// Graph formats and walk samplers and targets are the walk dialect's enums
-// (WalkSchema.h); these are the algorithms' targets.
+// Graph formats, duplicates and self loops, and walk samplers and targets
+// are the walk dialect's enums (WalkSchema.h); these are the algorithms'
+// targets.
 const llvm::StringRef kTargets[] = {"cpu", "gpu"};
 const llvm::StringRef kDirections[] = {"push", "pull", "hybrid"};
 const llvm::StringRef kFrontiers[] = {"sparse", "dense", "bitmap", "auto"};
@@ -83,8 +84,12 @@ OptionSpec word(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> words,
 
 const std::vector<OptionSpec> &loadSpecs() {
   static const std::vector<OptionSpec> specs = {
-      word("format", walk::graphFormatNames()), opt("weighted", OptKind::Bool),
-      opt("labels", OptKind::String), opt("edge_labels", OptKind::String)};
+      word("format", walk::graphFormatNames()),
+      opt("weighted", OptKind::Bool),
+      opt("labels", OptKind::String),
+      opt("edge_labels", OptKind::String),
+      word("duplicates", walk::duplicatesNames()),
+      word("self_loops", walk::selfLoopsNames())};
   return specs;
 }
 

@@ -160,8 +160,9 @@ sluice_status_t sluice::rt::writeBinaryCsr(const sluice_graph_t &g,
 
 namespace {
 
-/// Checks the arrays of a mapped graph and sets NO_DUPLICATES and
-/// NO_SELF_LOOPS. Every check the queries and walkers rely on is here.
+/// Checks the arrays of a mapped graph and sets NO_DUPLICATES,
+/// NO_SELF_LOOPS and the load statistics. Every check the queries and
+/// walkers rely on is here.
 sluice_status_t validate(sluice_graph_t &g, const uint64_t at[],
                          const std::string &path, Progress &progress,
                          sluice_error_t *error) {
@@ -186,7 +187,7 @@ sluice_status_t validate(sluice_graph_t &g, const uint64_t at[],
                    "offsets end at " + std::to_string(off[n]) +
                        ", the header declares " + std::to_string(m) + " edges");
 
-  bool anyDuplicate = false, anySelfLoop = false;
+  uint64_t duplicateArcs = 0, duplicateLoopArcs = 0, loopArcs = 0;
   const uint32_t *t = g.targets;
   for (uint64_t v = 0; v < n; ++v) {
     for (uint64_t i = off[v]; i < off[v + 1]; ++i) {
@@ -200,10 +201,10 @@ sluice_status_t validate(sluice_graph_t &g, const uint64_t at[],
           return corrupt(at[Targets] + 4 * i,
                          "the adjacency of vertex " + std::to_string(v) +
                              " is not sorted (edge " + std::to_string(i) + ")");
-        anyDuplicate = true;
+        ++duplicateArcs;
+        duplicateLoopArcs += t[i] == v;
       }
-      if (t[i] == v)
-        anySelfLoop = true;
+      loopArcs += t[i] == v;
     }
     if (v % (1u << 14) == 0)
       progress.update("validating", v, n, "vertices");
@@ -233,10 +234,17 @@ sluice_status_t validate(sluice_graph_t &g, const uint64_t at[],
       return corrupt(at[OriginalIds] + 8 * v,
                      "original ids do not increase at vertex " +
                          std::to_string(v));
-  if (!anyDuplicate)
+  if (duplicateArcs == 0)
     g.properties |= SLUICE_GRAPH_NO_DUPLICATES;
-  if (!anySelfLoop)
+  if (loopArcs == 0)
     g.properties |= SLUICE_GRAPH_NO_SELF_LOOPS;
+  // The load read the file's arcs and changed none of them.
+  const bool undirected = !(g.properties & SLUICE_GRAPH_DIRECTED);
+  g.loadStats.input_edges = m;
+  g.loadStats.self_loops = loopArcs;
+  g.loadStats.duplicate_edges =
+      duplicateEdges(duplicateArcs, duplicateLoopArcs, undirected);
+  g.loadStats.isolated_vertices = countIsolatedVertices(g);
   return SLUICE_STATUS_OK;
 }
 

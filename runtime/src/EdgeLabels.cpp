@@ -6,9 +6,10 @@
 // Matrix Market, original ids for compacted graphs); labels are int32 >= 0.
 // A line labels every u -> v arc of the graph (parallel arcs alike) and, in
 // a graph built undirected, the v -> u arcs too. An edge that is not in the
-// graph, or that gets two labels, is an error at its line; arcs without a
-// line get SLUICE_LABEL_NONE (edge_label() returns -1 for them, as for a
-// missing edge).
+// graph, or that gets two labels, is an error at its line, except a self
+// loop u u when the load dropped self loops (the line is skipped); arcs
+// without a line get SLUICE_LABEL_NONE (edge_label() returns -1 for them,
+// as for a missing edge).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/src/Error.h"
@@ -17,11 +18,11 @@
 #include "runtime/src/Progress.h"
 #include "runtime/src/TextFormats.h"
 
-
 using namespace sluice::rt;
 
 sluice_status_t sluice::rt::readEdgeLabels(const std::string &path,
                                            Progress &progress,
+                                           bool selfLoopsDropped,
                                            sluice_graph_t &graph,
                                            sluice_error_t *error) {
   LineReader reader;
@@ -76,6 +77,9 @@ sluice_status_t sluice::rt::readEdgeLabels(const std::string &path,
       return failAt(SLUICE_STATUS_PARSE_ERROR, fields[3].column,
                     "unexpected column 4 " + quote(fields[3].text) +
                         " (expected 3 columns: u v label)");
+    // A self loop the load dropped keeps no label.
+    if (selfLoopsDropped && ids[0] == ids[1])
+      continue;
     // Every u -> v arc (and v -> u in an undirected graph).
     uint64_t found = 0;
     for (int dir = 0; dir < (undirected ? 2 : 1); ++dir) {

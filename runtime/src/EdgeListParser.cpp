@@ -5,7 +5,9 @@
 //
 // SNAP files are 0-based; a Matrix Market body (the entry lines of a .mtx
 // file without banner and size line) is 1-based. Without compact ids the
-// graph has (largest id + 1) vertices, counting ids of dropped self loops.
+// graph has (largest id + 1) vertices, counting ids of dropped self loops
+// and the ids to keep; with them, the ids of the kept edges and the ids to
+// keep.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/src/Error.h"
@@ -30,8 +32,7 @@ sluice_status_t sluice::rt::parseEdgeList(LineReader &reader,
     layout.extraHint = "; set weights to 'column' to read edge weights";
 
   EdgeCollector collector(options.compactIds, options.dropSelfLoops,
-                          options.weights != SLUICE_WEIGHTS_NONE,
-                          options.edgeLabels);
+                          options.storesWeights(), options.edgeLabels);
   std::string_view line;
   sluice_status_t status = SLUICE_STATUS_OK;
   while (reader.next(line, status, error)) {
@@ -53,6 +54,10 @@ sluice_status_t sluice::rt::parseEdgeList(LineReader &reader,
   }
   if (status != SLUICE_STATUS_OK)
     return status;
+  if (!keepVertexIds(options, layout.base, 0, collector))
+    return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {reader.path()},
+                "more than " + std::to_string(kMaxVertices) +
+                    " distinct vertex ids (with the ids to keep)");
   staging = collector.finish(0, layout.base);
   return SLUICE_STATUS_OK;
 }

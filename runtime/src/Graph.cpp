@@ -76,7 +76,8 @@ extern "C" sluice_status_t sluice_graph_create_from_edges(
   sluice_error_clear(error);
   const uint32_t allowed =
       SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS |
-      SLUICE_GRAPH_LOAD_DEDUPLICATE | SLUICE_GRAPH_LOAD_COMPACT_IDS;
+      SLUICE_GRAPH_LOAD_DEDUPLICATE | SLUICE_GRAPH_LOAD_SUM_DUPLICATES |
+      SLUICE_GRAPH_LOAD_COMPACT_IDS;
   auto invalid = [&](const std::string &message) {
     return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {}, message);
   };
@@ -87,6 +88,10 @@ extern "C" sluice_status_t sluice_graph_create_from_edges(
   if (flags & ~allowed)
     return invalid("unsupported flags " + hex(flags & ~allowed) +
                    " for edge arrays");
+  if ((flags & SLUICE_GRAPH_LOAD_DEDUPLICATE) &&
+      (flags & SLUICE_GRAPH_LOAD_SUM_DUPLICATES))
+    return invalid("duplicate edges both merged (DEDUPLICATE) and summed "
+                   "(SUM_DUPLICATES); choose one");
   if (numVertices > kMaxVertices)
     return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
                 std::to_string(numVertices) + " vertices exceed the limit of " +
@@ -116,8 +121,9 @@ extern "C" sluice_status_t sluice_graph_create_from_edges(
 
   return guarded(error, {}, [&]() -> sluice_status_t {
     const bool compact = flags & SLUICE_GRAPH_LOAD_COMPACT_IDS;
+    const bool sum = flags & SLUICE_GRAPH_LOAD_SUM_DUPLICATES;
     EdgeCollector collector(compact, flags & SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS,
-                            weights != nullptr, edgeLabels != nullptr);
+                            weights != nullptr || sum, edgeLabels != nullptr);
     for (uint64_t i = 0; i < numEdges; ++i)
       collector.add(sources[i], targets[i], weights ? weights[i] : 1.0f,
                     edgeLabels ? edgeLabels[i] : 0);
@@ -125,13 +131,16 @@ extern "C" sluice_status_t sluice_graph_create_from_edges(
     auto graph = std::make_unique<sluice_graph_t>();
     BuildOptions options;
     options.undirected = flags & SLUICE_GRAPH_LOAD_UNDIRECTED;
-    options.deduplicate = flags & SLUICE_GRAPH_LOAD_DEDUPLICATE;
+    options.duplicates = duplicatesOf(flags);
     buildCsr(staging, options, nullptr, *graph);
     if (vertexLabels) {
       std::vector<int32_t> &labels = graph->storage.vertexLabels;
       labels.resize(graph->numVertices);
       for (uint64_t v = 0; v < graph->numVertices; ++v)
-        labels[v] = vertexLabels[compact ? graph->originalIds[v] : v];
+        labels[v] =
+            vertexLabels[compact ? sluice_graph_original_id(
+                                       graph.get(), static_cast<uint32_t>(v))
+                                 : v];
       graph->properties |= SLUICE_GRAPH_VERTEX_LABELS;
       graph->vertexLabels = viewOf(labels);
     }
@@ -272,6 +281,13 @@ extern "C" uint32_t sluice_graph_vertex_of(const sluice_graph_t *g,
   if (original < g->idBase || original - g->idBase >= g->numVertices)
     return SLUICE_VERTEX_NONE;
   return static_cast<uint32_t>(original - g->idBase);
+}
+
+extern "C" void sluice_graph_load_stats(const sluice_graph_t *g,
+                                        sluice_graph_load_stats_t *out) {
+  if (!out)
+    return;
+  *out = g ? g->loadStats : sluice_graph_load_stats_t{};
 }
 
 extern "C" void sluice_graph_memory(const sluice_graph_t *g,

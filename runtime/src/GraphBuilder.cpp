@@ -3,8 +3,9 @@
 // Memory: the collector holds 8-16 bytes per input edge; buildCsr() counts
 // degrees into the offsets array, scatters the (forward and reverse) arcs
 // into the target/weight/label arrays, frees the input arrays, then sorts
-// and deduplicates each adjacency in place. Peak is the input arrays plus
-// the CSR arrays; nothing is kept beyond the CSR and the aggregates.
+// each adjacency and merges its duplicates in place. Peak is the input
+// arrays plus the CSR arrays; nothing is kept beyond the CSR and the
+// aggregates.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/src/GraphBuilder.h"
@@ -38,6 +39,13 @@ template <typename T> void shrinkTo(std::vector<T> &v, size_t size) {
     return;
   v.resize(size);
   v.shrink_to_fit();
+}
+
+/// A sum of float weights as a float: FLT_MAX when it is beyond (weights
+/// stay finite).
+inline float saturatedFloat(double x) {
+  constexpr double kMax = std::numeric_limits<float>::max();
+  return static_cast<float>(x > kMax ? kMax : x);
 }
 
 constexpr uint32_t kEmptySlot = std::numeric_limits<uint32_t>::max();
@@ -185,13 +193,17 @@ void sluice::rt::buildCsr(EdgeStaging &edges, const BuildOptions &options,
   release(edges.edgeLabels);
 
   // Sort each adjacency by target, stably (so the first copy of a duplicate
-  // stays first), then drop duplicates in place if asked.
+  // stays first), then merge the copies of each target in place if asked:
+  // the run's first copy survives, with the sum of the run's weights for
+  // Duplicates::Sum (accumulated in double in input order).
   const bool payload = hasWeights || hasLabels;
+  const bool merge = options.duplicates != Duplicates::Keep;
+  const bool sum = options.duplicates == Duplicates::Sum && hasWeights;
   std::vector<uint64_t> perm;
   std::vector<uint32_t> tmpTargets;
   std::vector<float> tmpWeights;
   std::vector<int32_t> tmpLabels;
-  bool anyDuplicate = false, anySelfLoop = false;
+  uint64_t duplicateArcs = 0, duplicateLoopArcs = 0, loopArcs = 0;
   uint64_t write = 0, rowBegin = 0;
   for (uint64_t v = 0; v < n; ++v) {
     const uint64_t b = rowBegin, e = off[v + 1];
@@ -227,31 +239,40 @@ void sluice::rt::buildCsr(EdgeStaging &edges, const BuildOptions &options,
       }
     }
     uint32_t previous = 0;
+    double runSum = 0; // Duplicates::Sum: the weights of the current run
     for (uint64_t i = b; i < e; ++i) {
       const uint32_t t = tgt[i];
       if (i > b && t == previous) {
-        anyDuplicate = true;
-        if (options.deduplicate)
+        ++duplicateArcs;
+        duplicateLoopArcs += t == v;
+        if (merge) {
+          if (sum)
+            runSum += s.weights[i];
           continue;
+        }
       }
+      if (sum && i > b)
+        s.weights[write - 1] = saturatedFloat(runSum);
       previous = t;
-      if (t == v)
-        anySelfLoop = true;
-      if (options.deduplicate) {
+      loopArcs += t == v;
+      if (merge) {
         tgt[write] = t; // write <= i: compaction in place
         if (hasWeights)
           s.weights[write] = s.weights[i];
         if (hasLabels)
           s.edgeLabels[write] = s.edgeLabels[i];
         ++write;
+        runSum = sum ? s.weights[i] : 0;
       }
     }
-    if (options.deduplicate)
+    if (sum && e > b)
+      s.weights[write - 1] = saturatedFloat(runSum);
+    if (merge)
       off[v + 1] = write;
     if (progress && v % kProgressVertices == 0)
       progress->update("sorting adjacency", v, n, "vertices");
   }
-  if (options.deduplicate && write != arcs) {
+  if (merge && write != arcs) {
     shrinkTo(s.targets, write);
     shrinkTo(s.weights, write);
     shrinkTo(s.edgeLabels, write);
@@ -270,12 +291,42 @@ void sluice::rt::buildCsr(EdgeStaging &edges, const BuildOptions &options,
     graph.properties |= SLUICE_GRAPH_EDGE_LABELS;
   if (edges.compacted)
     graph.properties |= SLUICE_GRAPH_COMPACTED;
-  if (!anyDuplicate || options.deduplicate)
+  if (duplicateArcs == 0 || merge)
     graph.properties |= SLUICE_GRAPH_NO_DUPLICATES;
-  if (!anySelfLoop)
+  if (loopArcs == 0)
     graph.properties |= SLUICE_GRAPH_NO_SELF_LOOPS;
   graph.bindStorage();
+  sluice_graph_load_stats_t &stats = graph.loadStats;
+  stats.input_edges = edges.inputEdges;
+  stats.self_loops = edges.selfLoops;
+  stats.duplicate_edges =
+      duplicateEdges(duplicateArcs, duplicateLoopArcs, undirected);
+  stats.merged_arcs = merge ? duplicateArcs : 0;
+  stats.isolated_vertices = countIsolatedVertices(graph);
   computeAggregates(graph, progress);
+}
+
+uint64_t sluice::rt::duplicateEdges(uint64_t duplicateArcs,
+                                    uint64_t duplicateLoopArcs,
+                                    bool undirected) {
+  // An undirected duplicate u v (u != v) repeats an arc in u's adjacency
+  // and one in v's; a self loop is stored once.
+  return undirected
+             ? duplicateLoopArcs + (duplicateArcs - duplicateLoopArcs) / 2
+             : duplicateArcs;
+}
+
+uint64_t sluice::rt::countIsolatedVertices(const sluice_graph_t &graph) {
+  const uint64_t n = graph.numVertices;
+  std::vector<uint8_t> touched(n, 0);
+  for (uint64_t v = 0; v < n; ++v) {
+    const uint64_t b = graph.offsets[v], e = graph.offsets[v + 1];
+    if (b != e)
+      touched[v] = 1;
+    for (uint64_t i = b; i < e; ++i)
+      touched[graph.targets[i]] = 1;
+  }
+  return static_cast<uint64_t>(std::count(touched.begin(), touched.end(), 0));
 }
 
 void sluice::rt::computeAggregates(sluice_graph_t &graph, Progress *progress) {

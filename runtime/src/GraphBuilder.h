@@ -2,18 +2,20 @@
 //
 // Every in-memory graph goes through the same two steps:
 //
-//   EdgeCollector   edges one by one, as parsed: drops self loops, renumbers
-//                   ids (compact ids) or tracks the largest id, and stores
-//                   the edges in flat arrays (8 bytes per edge, +4 with
+//   EdgeCollector   edges one by one, as parsed: counts and drops self
+//                   loops, renumbers ids (compact ids) or tracks the largest
+//                   id, keeps ids asked for without an edge, and stores the
+//                   edges in flat arrays (8 bytes per edge, +4 with
 //                   weights, +4 with edge labels);
 //   buildCsr        counting sort by source (adding reverse edges for
 //                   undirected graphs), a stable sort of each adjacency by
-//                   target, optional deduplication (first copy wins), and the
-//                   per-vertex weight aggregates.
+//                   target, duplicates kept, merged (first copy wins) or
+//                   summed, the load statistics, and the per-vertex weight
+//                   aggregates.
 //
 // Before: edges in input order, ids < numVertices. After: a graph whose
 // adjacency lists are sorted, with properties NO_DUPLICATES/NO_SELF_LOOPS
-// set from what the final arrays hold.
+// set from what the final arrays hold and loadStats from what was read.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_GRAPHBUILDER_H
@@ -38,7 +40,9 @@ struct EdgeStaging {
   std::vector<uint64_t> originalIds; // sorted; empty unless compacted
   bool hasWeights = false;
   bool hasEdgeLabels = false;
-  bool compacted = false; // originalIds is the id mapping
+  bool compacted = false;  // originalIds is the id mapping
+  uint64_t inputEdges = 0; // edges added, dropped self loops included
+  uint64_t selfLoops = 0;  // of them u -> u, dropped or not
 };
 
 /// Collects parsed edges. With compaction, ids are arbitrary 64-bit
@@ -52,9 +56,13 @@ public:
   /// Adds u -> v. Returns false when compaction runs out of 32-bit ids
   /// (more than kMaxVertices distinct ids).
   bool add(uint64_t u, uint64_t v, float weight, int32_t label) {
-    if (u == v && dropSelfLoops) {
-      noteId(u);
-      return true;
+    ++staging.inputEdges;
+    if (u == v) {
+      ++staging.selfLoops;
+      if (dropSelfLoops) {
+        noteId(u);
+        return true;
+      }
     }
     uint32_t su, sv;
     if (compactIds) {
@@ -83,6 +91,18 @@ public:
     if (staging.hasEdgeLabels)
       staging.edgeLabels.push_back(label);
     return true;
+  }
+
+  /// Makes `id` a vertex even if no edge names it: an original id with
+  /// compaction, a vertex id (< kMaxVertices, checked by the caller)
+  /// without. Returns false when compaction runs out of 32-bit ids.
+  bool keep(uint64_t id) {
+    if (!compactIds) {
+      noteId(id);
+      return true;
+    }
+    uint32_t ignored;
+    return intern(id, ignored);
   }
 
   /// Ends collection. `declaredVertices` (Matrix Market rows) is a lower
@@ -116,16 +136,41 @@ private:
   EdgeStaging staging;
 };
 
+/// What buildCsr() does with the copies of an edge.
+enum class Duplicates {
+  Keep,  ///< parallel arcs, in input order
+  First, ///< one arc, the first copy's weight and label
+  Sum,   ///< one arc, the sum of the copies' weights, the first's label
+};
+
+/// The Duplicates a load's or an edge array's flags ask for.
+inline Duplicates duplicatesOf(uint32_t flags) {
+  if (flags & SLUICE_GRAPH_LOAD_SUM_DUPLICATES)
+    return Duplicates::Sum;
+  if (flags & SLUICE_GRAPH_LOAD_DEDUPLICATE)
+    return Duplicates::First;
+  return Duplicates::Keep;
+}
+
 /// Options of buildCsr().
 struct BuildOptions {
   bool undirected = false;
-  bool deduplicate = false;
+  Duplicates duplicates = Duplicates::Keep;
 };
 
 /// Builds `graph`'s storage from `edges` (consumed: its arrays are freed as
 /// soon as they are no longer needed) and binds the views.
 void buildCsr(EdgeStaging &edges, const BuildOptions &options,
               Progress *progress, sluice_graph_t &graph);
+
+/// The duplicate edges behind `duplicateArcs` arcs that repeat the one
+/// before them in a sorted adjacency, `duplicateLoopArcs` of them self
+/// loops (an undirected duplicate u v, u != v, repeats two arcs).
+uint64_t duplicateEdges(uint64_t duplicateArcs, uint64_t duplicateLoopArcs,
+                        bool undirected);
+
+/// The vertices of `graph` without any arc, in or out.
+uint64_t countIsolatedVertices(const sluice_graph_t &graph);
 
 /// Computes the per-vertex aggregates of a weighted graph into
 /// graph.storage and binds them. Also used after mapping a binary file.

@@ -88,6 +88,8 @@ struct sluice_graph_t {
   std::unique_ptr<sluice::rt::MappedFile> mapping;
   /// The files it was loaded from (none for a graph built from arrays).
   std::vector<sluice::rt::InputFile> inputs;
+  /// What the load dropped and merged (sluice_graph_load_stats).
+  sluice_graph_load_stats_t loadStats{};
 
   /// Points every view at `storage` for the arrays that are not mapped
   /// (a non-empty vector, or the offsets of an empty graph).

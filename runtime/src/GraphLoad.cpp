@@ -34,7 +34,8 @@ constexpr FormatName kFormatNames[] = {
 constexpr uint32_t kKnownLoadFlags =
     SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS |
     SLUICE_GRAPH_LOAD_DEDUPLICATE | SLUICE_GRAPH_LOAD_COMPACT_IDS |
-    SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN | SLUICE_GRAPH_LOAD_QUIET;
+    SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN | SLUICE_GRAPH_LOAD_QUIET |
+    SLUICE_GRAPH_LOAD_SUM_DUPLICATES | SLUICE_GRAPH_LOAD_KEEP_DECLARED_VERTICES;
 
 std::string baseName(const std::string &path) {
   size_t slash = path.rfind('/');
@@ -79,6 +80,10 @@ sluice_status_t checkBinaryRequirements(const sluice_graph_t &graph,
       !(p & SLUICE_GRAPH_NO_DUPLICATES))
     return refuse("deduplication was requested but the binary file has "
                   "duplicate edges");
+  if ((o.flags & SLUICE_GRAPH_LOAD_SUM_DUPLICATES) &&
+      !(p & SLUICE_GRAPH_NO_DUPLICATES))
+    return refuse("summing duplicate edges was requested but the binary file "
+                  "has duplicate edges");
   if ((o.flags & SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS) &&
       !(p & SLUICE_GRAPH_NO_SELF_LOOPS))
     return refuse("dropping self loops was requested but the binary file has "
@@ -127,6 +132,10 @@ sluice_status_t loadGraph(const std::string &path,
     text.dropSelfLoops = o.flags & SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS;
     text.compactIds = o.flags & SLUICE_GRAPH_LOAD_COMPACT_IDS;
     text.edgeLabels = o.flags & SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN;
+    text.sumDuplicates = o.flags & SLUICE_GRAPH_LOAD_SUM_DUPLICATES;
+    text.keepDeclared = o.flags & SLUICE_GRAPH_LOAD_KEEP_DECLARED_VERTICES;
+    text.keepIds = o.keep_vertex_ids;
+    text.numKeepIds = o.num_keep_vertex_ids;
     EdgeStaging staging;
     bool symmetric = false;
     if (format == SLUICE_GRAPH_FORMAT_MTX)
@@ -138,7 +147,7 @@ sluice_status_t loadGraph(const std::string &path,
       return status;
     BuildOptions build;
     build.undirected = symmetric || (o.flags & SLUICE_GRAPH_LOAD_UNDIRECTED);
-    build.deduplicate = o.flags & SLUICE_GRAPH_LOAD_DEDUPLICATE;
+    build.duplicates = duplicatesOf(o.flags);
     graph = std::make_unique<sluice_graph_t>();
     buildCsr(staging, build, &progress, *graph);
     graph->inputs.push_back({path, reader.device(), reader.inode()});
@@ -146,7 +155,9 @@ sluice_status_t loadGraph(const std::string &path,
   if (status == SLUICE_STATUS_OK && o.vertex_labels_path)
     status = readVertexLabels(o.vertex_labels_path, progress, *graph, error);
   if (status == SLUICE_STATUS_OK && o.edge_labels_path)
-    status = readEdgeLabels(o.edge_labels_path, progress, *graph, error);
+    status = readEdgeLabels(o.edge_labels_path, progress,
+                            o.flags & SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS, *graph,
+                            error);
   if (status != SLUICE_STATUS_OK)
     return status;
   progress.finish(std::to_string(graph->numVertices) + " vertices, " +
@@ -191,6 +202,8 @@ sluice_graph_load_options_init(sluice_graph_load_options_t *options) {
   options->progress_user_data = nullptr;
   options->progress_delay_ms = 1000;
   options->progress_interval_ms = 1000;
+  options->keep_vertex_ids = nullptr;
+  options->num_keep_vertex_ids = 0;
 }
 
 extern "C" sluice_status_t
@@ -219,6 +232,13 @@ sluice_graph_load(const char *path, const sluice_graph_load_options_t *options,
   if (o.edge_labels_path && (o.flags & SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN))
     return invalid("edge labels from both a column and a file "
                    "(edge_labels_path); choose one");
+  if ((o.flags & SLUICE_GRAPH_LOAD_DEDUPLICATE) &&
+      (o.flags & SLUICE_GRAPH_LOAD_SUM_DUPLICATES))
+    return invalid("duplicate edges both merged (DEDUPLICATE) and summed "
+                   "(SUM_DUPLICATES); choose one");
+  if (o.num_keep_vertex_ids && !o.keep_vertex_ids)
+    return invalid("keep_vertex_ids is NULL but num_keep_vertex_ids is " +
+                   std::to_string(o.num_keep_vertex_ids));
   return guarded(error, path,
                  [&] { return loadGraph(path, o, outGraph, error); });
 }

@@ -8,8 +8,10 @@
 // entry     ::= row column [value] [edge-label]    (1-based, <= rows/columns)
 //
 // Banner words are case-insensitive. Exactly `entries` entry lines must
-// follow. 'complex', 'array', 'hermitian' and 'skew-symmetric' matrices are
-// UNSUPPORTED (they do not describe a weighted graph).
+// follow. The size line declares vertices 1 .. rows: all of them are
+// vertices without compact ids, or with them and keepDeclared. 'complex',
+// 'array', 'hermitian' and 'skew-symmetric' matrices are UNSUPPORTED (they do
+// not describe a weighted graph).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/src/Error.h"
@@ -145,7 +147,11 @@ sluice_status_t sluice::rt::parseMatrixMarket(
                       " vertices supported (compact ids renumber the ids "
                       "that occur)");
 
-  // Entries.
+  // Entries. Declared vertices are kept by not compacting: the ids are
+  // 1 .. rows already, and all of them are vertices.
+  TextLoadOptions o = options;
+  if (o.keepDeclared && size[0] <= kMaxVertices)
+    o.compactIds = false;
   EntryLayout layout;
   layout.idName[0] = "row index";
   layout.idName[1] = "column index";
@@ -157,11 +163,10 @@ sluice_status_t sluice::rt::parseMatrixMarket(
   layout.valueIsInteger = integer;
   layout.valueIsWeight = options.weights == SLUICE_WEIGHTS_COLUMN;
   layout.labelColumn = options.edgeLabels;
-  layout.compactIds = options.compactIds;
+  layout.compactIds = o.compactIds;
 
-  EdgeCollector collector(options.compactIds, options.dropSelfLoops,
-                          options.weights != SLUICE_WEIGHTS_NONE,
-                          options.edgeLabels);
+  EdgeCollector collector(o.compactIds, o.dropSelfLoops, o.storesWeights(),
+                          o.edgeLabels);
   uint64_t entries = 0;
   while (nextContentLine(reader, line, status, error)) {
     if ((reader.lineNumber() & 0xfff) == 0)
@@ -189,6 +194,10 @@ sluice_status_t sluice::rt::parseMatrixMarket(
                 {path, reader.lineNumber() + 1, 0},
                 "unexpected end of file after " + std::to_string(entries) +
                     " of the " + std::to_string(size[2]) + " declared entries");
-  staging = collector.finish(options.compactIds ? 0 : size[0], 1);
+  if (!keepVertexIds(o, 1, size[0], collector))
+    return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {path},
+                "more than " + std::to_string(kMaxVertices) +
+                    " distinct vertex ids (with the ids to keep)");
+  staging = collector.finish(o.compactIds ? 0 : size[0], 1);
   return SLUICE_STATUS_OK;
 }

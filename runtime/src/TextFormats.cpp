@@ -303,3 +303,19 @@ bool sluice::rt::parseVertexIdField(std::string_view text, uint64_t &id,
     return false;
   }
 }
+
+bool sluice::rt::keepVertexIds(const TextLoadOptions &options, uint32_t base,
+                               uint64_t limit, EdgeCollector &collector) {
+  for (uint64_t k = 0; k < options.numKeepIds; ++k) {
+    const uint64_t raw = options.keepIds[k];
+    if (raw < base || (limit && raw - base >= limit))
+      continue; // not an id this file can hold
+    if (options.compactIds) {
+      if (!collector.keep(raw))
+        return false;
+    } else if (raw - base < kMaxVertices) {
+      collector.keep(raw - base);
+    }
+  }
+  return true;
+}

@@ -97,7 +97,27 @@ struct TextLoadOptions {
   bool dropSelfLoops = false;
   bool compactIds = false;
   bool edgeLabels = false;
+  /// Summed duplicates: a weight array even without a weight column.
+  bool sumDuplicates = false;
+  /// Matrix Market with compact ids: keep the vertices of the size line.
+  bool keepDeclared = false;
+  /// Ids as in the file that are vertices even without an edge; ids the
+  /// file cannot hold are ignored (sluice_graph_load_options_t).
+  const uint64_t *keepIds = nullptr;
+  uint64_t numKeepIds = 0;
+
+  /// Whether the collector stores weights.
+  bool storesWeights() const {
+    return weights != SLUICE_WEIGHTS_NONE || sumDuplicates;
+  }
 };
+
+/// Adds `options`' keep ids that lie in [base, base + limit) (limit 0: no
+/// upper bound) to `collector`: as written with compact ids, else minus
+/// `base` (and below kMaxVertices). Returns false when compaction runs out
+/// of 32-bit ids.
+bool keepVertexIds(const TextLoadOptions &options, uint32_t base,
+                   uint64_t limit, EdgeCollector &collector);
 
 /// Parses a SNAP edge list (base 0) or a Matrix Market body (base 1).
 sluice_status_t parseEdgeList(LineReader &reader,
@@ -117,9 +137,12 @@ sluice_status_t parseMatrixMarket(LineReader &reader,
 sluice_status_t readVertexLabels(const std::string &path, Progress &progress,
                                  sluice_graph_t &graph, sluice_error_t *error);
 
-/// Reads "u v label" lines from `path` into graph's edge labels (EdgeLabels.cpp).
+/// Reads "u v label" lines from `path` into graph's edge labels
+/// (EdgeLabels.cpp). `selfLoopsDropped`: lines "u u" name edges the load
+/// dropped and are skipped.
 sluice_status_t readEdgeLabels(const std::string &path, Progress &progress,
-                               sluice_graph_t &graph, sluice_error_t *error);
+                               bool selfLoopsDropped, sluice_graph_t &graph,
+                               sluice_error_t *error);
 
 } // namespace sluice::rt
 

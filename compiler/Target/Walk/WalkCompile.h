@@ -58,12 +58,17 @@ struct WalkRunOptions {
   /// A walk scheduled for the GPU: the libdevice file linked into its PTX
   /// when it uses a math built-in.
   std::string libdevice = defaultLibdevicePath().str();
+  /// Remark at the graph what its load dropped and merged (`--remarks`).
+  bool remarks = false;
 };
 
 /// What a run did (for the summary sluicec prints).
 struct WalkRunReport {
   std::string job, walk, graph, output; ///< output empty: not written
   uint64_t vertices = 0, edges = 0;
+  /// What the load did to the edges it read ("948464 edges read: 78303
+  /// self loops dropped, ..."), from sluice_graph_load_stats.
+  std::string graphLoad;
   uint64_t walks = 0, steps = 0;
   double seconds = 0;        ///< the engine's walking time
   double compileSeconds = 0; ///< lowering + JIT
@@ -74,9 +79,10 @@ struct WalkRunReport {
   uint32_t maxLength = 0;  ///< the vertices-per-walk bound the run used
 };
 
-/// Runs a walk job: JIT-compiles its walk, loads the graph, builds the
-/// parameter block from the job's values and the walk's defaults, runs
-/// sluice_walk_run and writes the walks. Errors are located diagnostics.
+/// Runs a walk job: JIT-compiles its walk, loads the graph (keeping the
+/// start vertices that have no edge), builds the parameter block from the
+/// job's values and the walk's defaults, runs sluice_walk_run and writes
+/// the walks. Errors are located diagnostics.
 mlir::FailureOr<WalkRunReport> runWalkJob(mlir::ModuleOp module,
                                           const WalkRunOptions &options);
 

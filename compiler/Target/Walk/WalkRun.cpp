@@ -7,6 +7,7 @@
 // Every failure is a located diagnostic on the job, walk or graph op.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Target/Walk/GraphLoadOptions.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
 
@@ -163,6 +164,61 @@ FailureOr<walk::JobOp> findJob(ModuleOp module, StringRef name) {
                            : " (walk jobs: " + names + ")");
 }
 
+/// Whether `region` (a setup function) reads the graph: any walk op but
+/// the ones that read only parameters and lists.
+bool readsGraph(Region &region) {
+  return region
+      .walk([](Operation *op) {
+        if (!isa<walk::WalkDialect>(op->getDialect()) ||
+            isa<walk::YieldOp, walk::ParamOp, walk::ListGetOp, walk::ListSizeOp,
+                walk::IntDivOp, walk::IntRemOp>(op))
+          return WalkResult::advance();
+        return WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
+
+/// "1 edge", "2 edges"; "vertex" becomes "vertices".
+std::string count(uint64_t n, StringRef noun) {
+  std::string text = std::to_string(n) + " ";
+  if (n == 1)
+    return text + noun.str();
+  return text + (noun == "vertex" ? std::string("vertices") : noun.str() + "s");
+}
+
+/// What the load of `g` did to the edges it read, in words (the run's
+/// report and its remark).
+std::string describeLoad(walk::GraphOp g,
+                         const sluice_graph_load_stats_t &stats) {
+  std::string text;
+  if (g.getFormat() == walk::GraphFormat::Csr)
+    return count(stats.input_edges, "arc") +
+           " read from a binary file, as stored: " +
+           count(stats.self_loops, "self loop") + ", " +
+           count(stats.duplicate_edges, "duplicate edge") + ", " +
+           count(stats.isolated_vertices, "vertex") + " without edges";
+  bool dropLoops = g.getSelfLoops() == walk::SelfLoops::Drop;
+  text = count(stats.input_edges, "edge") +
+         " read: " + count(stats.self_loops, "self loop") +
+         (dropLoops ? " dropped" : " kept") + ", " +
+         count(stats.duplicate_edges, "duplicate edge");
+  switch (g.getDuplicates()) {
+  case walk::Duplicates::Merge:
+    text += " merged (first copy kept, " + count(stats.merged_arcs, "arc") +
+            " removed)";
+    break;
+  case walk::Duplicates::Sum:
+    text += " summed (weights added, " + count(stats.merged_arcs, "arc") +
+            " removed)";
+    break;
+  case walk::Duplicates::Keep:
+    text += " kept as parallel arcs";
+    break;
+  }
+  text += ", " + count(stats.isolated_vertices, "vertex") + " without edges";
+  return text;
+}
+
 /// The folder of the file an op comes from ("" when unknown).
 std::string folderOf(Operation *op) {
   if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
@@ -304,27 +360,40 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
           : lookup(conversion::kernelFunctionName(report.walk, "start")));
   report.compileSeconds = secondsSince(t0);
 
-  // Load the graph.
+  // The frame of the setup functions; its graph is set once loaded. A
+  // fault in a setup function (a bad list index in `length`, `stop
+  // probability` or `start`) is reported on the walk.
+  sluice_walk_frame_t frame;
+  std::memset(&frame, 0, sizeof(frame));
+  uint64_t draws = 0;
+  sluice_walk_fault_t fault;
+  std::memset(&fault, 0, sizeof(fault));
+  frame.params = block.slots.data();
+  frame.random_draws = &draws;
+  frame.fault = &fault;
+  auto faulted = [&](const char *item) -> bool {
+    if (fault.code == SLUICE_WALK_FAULT_NONE)
+      return false;
+    char what[160];
+    sluice_walk_fault_describe(&fault, what, sizeof(what));
+    w.emitError("walk '") << w.getSymName() << "': " << item << ": " << what;
+    return true;
+  };
+  std::vector<int64_t> startIds;
+  auto evaluateStarts = [&]() -> LogicalResult {
+    int64_t n = startFn(&frame, nullptr, 0);
+    startIds.assign(std::max<int64_t>(n, 0), 0);
+    startFn(&frame, startIds.data(), n);
+    return failure(faulted("start"));
+  };
+
+  // Load the graph: duplicates and self loops as declared
+  // (GraphLoadOptions.h).
   sluice_graph_load_options_t load;
   sluice_graph_load_options_init(&load);
-  switch (g.getFormat()) {
-  case walk::GraphFormat::Snap:
-  case walk::GraphFormat::Edgelist:
-    load.format = SLUICE_GRAPH_FORMAT_SNAP;
-    break;
-  case walk::GraphFormat::Mtx:
-    load.format = SLUICE_GRAPH_FORMAT_MTX;
-    break;
-  case walk::GraphFormat::Csr:
-    load.format = SLUICE_GRAPH_FORMAT_BINARY;
-    break;
-  }
-  if (g.getUndirected())
-    load.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED;
-  // Text files keep their ids queryable (start ids, the output) while the
-  // CSR is dense.
-  if (load.format != SLUICE_GRAPH_FORMAT_BINARY)
-    load.flags |= SLUICE_GRAPH_LOAD_COMPACT_IDS;
+  load.format = runtimeGraphFormat(g.getFormat());
+  load.flags = runtimeLoadFlags(g.getFormat(), g.getUndirected(),
+                                g.getDuplicates(), g.getSelfLoops());
   if (options.quiet)
     load.flags |= SLUICE_GRAPH_LOAD_QUIET;
   if (g.getWeighted())
@@ -334,19 +403,78 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   // `edge_labels: "file"`: "u v label" lines (docs/language.md).
   std::string edgeLabels = g.getEdgeLabels() ? g.getEdgeLabels()->str() : "";
   load.edge_labels_path = edgeLabels.empty() ? nullptr : edgeLabels.c_str();
-  auto t1 = std::chrono::steady_clock::now();
   sluice_graph_t *graph = nullptr;
-  sluice_error_t rtError;
-  std::string path = g.getPath().str();
-  if (sluice_graph_load(path.c_str(), &load, &graph, &rtError) !=
-      SLUICE_STATUS_OK)
-    return g.emitError("cannot load graph '")
-           << g.getSymName() << "': " << runtimeMessage(rtError);
   auto releaseGraph =
       llvm::make_scope_exit([&] { sluice_graph_release(graph); });
-  report.loadSeconds = secondsSince(t1);
+  sluice_error_t rtError;
+  std::string path = g.getPath().str();
+  // Start vertices without edges are vertices all the same (their walks
+  // have length 1): the load keeps them.
+  std::vector<uint64_t> keep;
+  auto loadGraph = [&]() -> LogicalResult {
+    load.keep_vertex_ids = keep.data();
+    load.num_keep_vertex_ids = keep.size();
+    auto t1 = std::chrono::steady_clock::now();
+    sluice_graph_t *loaded = nullptr;
+    sluice_status_t status =
+        sluice_graph_load(path.c_str(), &load, &loaded, &rtError);
+    if (status != SLUICE_STATUS_OK) {
+      InFlightDiagnostic diag = g.emitError("cannot load graph '")
+                                << g.getSymName()
+                                << "': " << runtimeMessage(rtError);
+      // A binary file is walked as it was written: the declaration's
+      // duplicates and self loops are requirements on it.
+      if (status == SLUICE_STATUS_INVALID_ARGUMENT &&
+          g.getFormat() == walk::GraphFormat::Csr)
+        diag.attachNote(g.getLoc())
+            << "a csr file must already be what the declaration asks for "
+               "(duplicates: "
+            << walk::stringifyDuplicates(g.getDuplicates())
+            << ", self_loops: " << walk::stringifySelfLoops(g.getSelfLoops())
+            << "); declare duplicates: keep or self_loops: keep to walk it "
+               "as written";
+      return diag;
+    }
+    sluice_graph_release(graph);
+    graph = loaded;
+    frame.graph = graph;
+    report.loadSeconds += secondsSince(t1);
+    return success();
+  };
+  // A start list that does not read the graph is known before the load;
+  // one that does (num_vertices, num_edges) is computed on the loaded graph,
+  // which is loaded again if it lacks some of the start vertices.
+  const bool startsFirst = startFn && !readsGraph(w.getStart());
+  if (startsFirst) {
+    if (failed(evaluateStarts()))
+      return failure();
+    for (int64_t id : startIds)
+      if (id >= 0)
+        keep.push_back(static_cast<uint64_t>(id));
+  }
+  if (failed(loadGraph()))
+    return failure();
+  if (startFn && !startsFirst) {
+    if (failed(evaluateStarts()))
+      return failure();
+    for (int64_t id : startIds)
+      if (id >= 0 &&
+          sluice_graph_vertex_of(graph, uint64_t(id)) == SLUICE_VERTEX_NONE)
+        keep.push_back(static_cast<uint64_t>(id));
+    if (!keep.empty() && g.getFormat() != walk::GraphFormat::Csr &&
+        failed(loadGraph()))
+      return failure();
+  }
   report.vertices = sluice_graph_num_vertices(graph);
   report.edges = sluice_graph_num_edges(graph);
+  sluice_graph_load_stats_t loadStats;
+  sluice_graph_load_stats(graph, &loadStats);
+  report.graphLoad = describeLoad(g, loadStats);
+  if (options.remarks)
+    g.emitRemark("graph '")
+        << g.getSymName() << "' ('" << path << "'): " << report.graphLoad
+        << "; " << count(report.vertices, "vertex") << ", "
+        << count(report.edges, "arc");
   // An empty graph is a valid graph (the loader accepts it), but a walk job
   // over one is almost always a wrong or truncated file: say so.
   if (report.edges == 0)
@@ -356,25 +484,6 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
                                  : ": every walk stays at its start vertex");
 
   // Run options from the walk's setup functions, its schedule and the job.
-  sluice_walk_frame_t frame;
-  std::memset(&frame, 0, sizeof(frame));
-  uint64_t draws = 0;
-  sluice_walk_fault_t fault;
-  std::memset(&fault, 0, sizeof(fault));
-  frame.graph = graph;
-  frame.params = block.slots.data();
-  frame.random_draws = &draws;
-  frame.fault = &fault;
-  // A fault in a setup function (a bad list index in `length`, `stop
-  // probability` or `start`) is reported on the walk.
-  auto faulted = [&](const char *item) -> bool {
-    if (fault.code == SLUICE_WALK_FAULT_NONE)
-      return false;
-    char what[160];
-    sluice_walk_fault_describe(&fault, what, sizeof(what));
-    w.emitError("walk '") << w.getSymName() << "': " << item << ": " << what;
-    return true;
-  };
   sluice_walk_options_t run;
   sluice_walk_options_init(&run);
   // A walk without `length` ends only by its `stop probability` or `stop`
@@ -422,12 +531,7 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   }
   std::vector<uint32_t> starts;
   if (startFn) {
-    int64_t n = startFn(&frame, nullptr, 0);
-    std::vector<int64_t> ids(std::max<int64_t>(n, 0));
-    startFn(&frame, ids.data(), n);
-    if (faulted("start"))
-      return failure();
-    for (int64_t id : ids) {
+    for (int64_t id : startIds) {
       uint32_t v = id < 0 ? SLUICE_VERTEX_NONE
                           : sluice_graph_vertex_of(graph, uint64_t(id));
       if (v == SLUICE_VERTEX_NONE)

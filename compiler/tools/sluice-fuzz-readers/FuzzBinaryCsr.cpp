@@ -3,9 +3,10 @@
 // sluice_graph_load on a binary CSR file (runtime/src/BinaryCsr.h), mapped
 // from a memfd. The first byte: bit 0 set makes the target rewrite the
 // header's CRC-32 to match (else the fuzzer rarely gets past the checksum
-// to the section and array checks); bits 1-5 are load flags, which a binary
-// file must satisfy. The rest is the file. A graph that loads is walked by
-// checkGraph: the validating pass must have caught every broken invariant.
+// to the section and array checks); bits 1-4 are load flags and bit 5
+// SUM_DUPLICATES, which a binary file must satisfy. The rest is the file. A
+// graph that loads is walked by checkGraph: the validating pass must have
+// caught every broken invariant.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/tools/sluice-fuzz-readers/GraphFuzzSupport.h"
@@ -44,6 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.format =
       (data[0] & 0x80) ? SLUICE_GRAPH_FORMAT_AUTO : SLUICE_GRAPH_FORMAT_BINARY;
   options.flags = ((data[0] >> 1) & 0x0f) | SLUICE_GRAPH_LOAD_QUIET;
+  if (data[0] & 0x20)
+    options.flags |= SLUICE_GRAPH_LOAD_SUM_DUPLICATES;
   options.weights =
       (data[0] & 0x40) ? SLUICE_WEIGHTS_COLUMN : SLUICE_WEIGHTS_NONE;
   const char *path = file.assign(bytes.data(), bytes.size());

@@ -142,6 +142,22 @@ inline bool declaresManyVertices(const uint8_t *data, size_t size) {
   return false;
 }
 
+/// The options of the text targets' second byte beyond the weights mode
+/// (byte % 3): bit 2 sums duplicates, bit 3 keeps a Matrix Market file's
+/// declared vertices, bit 4 keeps the ids 0, 3, 9 and 40000 (a start list).
+inline void applyGraphSemantics(uint8_t byte,
+                                sluice_graph_load_options_t &options) {
+  static const uint64_t kKeep[] = {0, 3, 9, 40000};
+  if (byte & 4)
+    options.flags |= SLUICE_GRAPH_LOAD_SUM_DUPLICATES;
+  if (byte & 8)
+    options.flags |= SLUICE_GRAPH_LOAD_KEEP_DECLARED_VERTICES;
+  if (byte & 16) {
+    options.keep_vertex_ids = kKeep;
+    options.num_keep_vertex_ids = 4;
+  }
+}
+
 /// Calls every query of `g` on every vertex and edge, checking the
 /// invariants the runtime relies on (offsets non-decreasing and ending at
 /// the edge count, targets in range); aborts when one fails.
@@ -161,6 +177,11 @@ inline void checkGraph(const sluice_graph_t *g) {
   (void)sluice_graph_weight_mins(g);
   sluice_graph_memory_t memory;
   sluice_graph_memory(g, &memory);
+  sluice_graph_load_stats_t stats;
+  sluice_graph_load_stats(g, &stats);
+  if (stats.isolated_vertices > n || stats.self_loops > stats.input_edges ||
+      stats.duplicate_edges > stats.input_edges)
+    abort();
   if (!offsets) {
     if (n != 0 || m != 0)
       abort();

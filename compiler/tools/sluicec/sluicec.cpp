@@ -198,8 +198,9 @@ static cl::opt<std::string> libdevicePath(
 static cl::opt<bool> walkRemarks(
     "remarks",
     cl::desc("Explain each walk's weight analysis (class, bounds, sampler) "
-             "with a remark at its weight; with --emit=plan, compare the "
-             "algorithms of each collective"),
+             "with a remark at its weight; with --run, what the graph's load "
+             "dropped and merged; with --emit=plan, compare the algorithms "
+             "of each collective"),
     cl::init(false), cl::cat(sluiceCategory));
 
 /// The value of attribute `name` of the first `<svg` element of `doc`, as a
@@ -687,6 +688,7 @@ static int runWalkProgram(Compilation &compilation) {
   options.costRatio = walkCostRatio;
   options.maxLength = walkMaxLength;
   options.libdevice = libdevicePath;
+  options.remarks = walkRemarks;
   auto report = target::runWalkJob(module, options);
   if (mlir::failed(report))
     return 1;
@@ -695,6 +697,7 @@ static int runWalkProgram(Compilation &compilation) {
   os << "job " << report->job << ": walk " << report->walk << " on graph "
      << report->graph << " (" << report->vertices << " vertices, "
      << report->edges << " edges)\n";
+  os << "  graph:    " << report->graphLoad << "\n";
   os << "  walks:    " << report->walks << "\n";
   os << "  steps:    " << report->steps << "\n";
   os << llvm::format("  time:     %.3f s walking, %.3f s compiling, %.3f s "

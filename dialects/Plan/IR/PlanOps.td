@@ -72,8 +72,10 @@ def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
     A `gather` with a `job` dictionary is a gather job (docs/flows.md,
     "Gather jobs"): `items` (i64) items of `item_bytes` (f64) each, read
     with per-destination access counts from `access_file` (a path) or
-    derived from the graph file `graph` (`graph_format`, `graph_undirected`)
-    with the sampling `fanout` (array of i64); optional `classes` (i64) and
+    derived from the graph file `graph` (`graph_format`, `graph_undirected`,
+    and `graph_duplicates` / `graph_self_loops`: the words of `load(...)`,
+    `merge` and `drop` when absent) with the sampling `fanout` (array of
+    i64); optional `classes` (i64) and
     `capacity` (array of f64, bytes per device, one per tier). The counts
     of a sampled job are computed from its graph before
     `plan-schedule-flows` and attached as `access_counts`, a

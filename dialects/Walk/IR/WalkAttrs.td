@@ -15,6 +15,9 @@ include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 
 def Walk_GraphFormatAttr : EnumAttr<Walk_Dialect, Walk_GraphFormat, "format">;
+def Walk_DuplicatesAttr
+    : EnumAttr<Walk_Dialect, Walk_Duplicates, "duplicates">;
+def Walk_SelfLoopsAttr : EnumAttr<Walk_Dialect, Walk_SelfLoops, "self_loops">;
 def Walk_SamplerAttr : EnumAttr<Walk_Dialect, Walk_Sampler, "sampler">;
 def Walk_TargetAttr : EnumAttr<Walk_Dialect, Walk_Target, "target">;
 def Walk_WeightClassAttr

@@ -24,6 +24,26 @@ def Walk_GraphFormat : I32EnumAttr<"GraphFormat",
   let genSpecializedAttr = 0;
 }
 
+def Walk_Duplicates : I32EnumAttr<"Duplicates",
+    "what a graph load does with the copies of an edge "
+    "(`load(..., duplicates: ...)`)", [
+    I32EnumAttrCase<"Merge", 0, "merge">,
+    I32EnumAttrCase<"Keep", 1, "keep">,
+    I32EnumAttrCase<"Sum", 2, "sum">
+  ]> {
+  let cppNamespace = "::sluice::walk";
+  let genSpecializedAttr = 0;
+}
+
+def Walk_SelfLoops : I32EnumAttr<"SelfLoops",
+    "what a graph load does with edges u -> u (`load(..., self_loops: ...)`)", [
+    I32EnumAttrCase<"Drop", 0, "drop">,
+    I32EnumAttrCase<"Keep", 1, "keep">
+  ]> {
+  let cppNamespace = "::sluice::walk";
+  let genSpecializedAttr = 0;
+}
+
 def Walk_Sampler : I32EnumAttr<"Sampler",
     "the sampler a walk's schedule asks for (`sampler: ...`)", [
     I32EnumAttrCase<"Auto", 0, "auto">,

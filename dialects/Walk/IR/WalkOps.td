@@ -38,22 +38,34 @@ def Walk_GraphOp : Walk_Op<"graph", [Symbol]> {
     Names the graph file and how to read it (docs/language.md, section 9):
     `path` (relative paths were resolved against the declaring .sluice
     file's folder), `format` (`snap`, `edgelist`, `mtx` or `csr`),
-    `undirected`, `weighted`, and the optional vertex and edge label files.
+    `undirected`, `weighted`, what becomes of duplicate edges
+    (`duplicates`: `merge`, the default, keeps the first copy; `keep` stores
+    parallel arcs; `sum` adds up their weights) and of self loops
+    (`self_loops`: `drop`, the default, or `keep`), and the optional vertex
+    and edge label files. The defaults (printed only when they are not the
+    default) make the simple graph that node2vec and DeepWalk assume.
 
     Example:
 
     ```mlir
     walk.graph @email "data/email-Eu-core.txt.gz" format snap {labels = "data/email.labels"}
     walk.graph @g "g.el" format edgelist undirected weighted
+    walk.graph @multi "m.txt" format snap duplicates keep self_loops keep
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$path,
                        Walk_GraphFormatAttr:$format, UnitAttr:$undirected,
-                       UnitAttr:$weighted, OptionalAttr<StrAttr>:$labels,
+                       UnitAttr:$weighted,
+                       DefaultValuedAttr<Walk_DuplicatesAttr,
+                           "::sluice::walk::Duplicates::Merge">:$duplicates,
+                       DefaultValuedAttr<Walk_SelfLoopsAttr,
+                           "::sluice::walk::SelfLoops::Drop">:$self_loops,
+                       OptionalAttr<StrAttr>:$labels,
                        OptionalAttr<StrAttr>:$edge_labels);
   let assemblyFormat = [{
     $sym_name $path `format` $format (`undirected` $undirected^)?
-    (`weighted` $weighted^)? attr-dict
+    (`weighted` $weighted^)? (`duplicates` $duplicates^)?
+    (`self_loops` $self_loops^)? attr-dict
   }];
   let hasVerifier = 1;
 }

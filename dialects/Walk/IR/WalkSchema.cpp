@@ -28,6 +28,18 @@ llvm::ArrayRef<llvm::StringRef> walk::graphFormatNames() {
   return names;
 }
 
+llvm::ArrayRef<llvm::StringRef> walk::duplicatesNames() {
+  static const auto names =
+      namesOf(getMaxEnumValForDuplicates(), stringifyDuplicates);
+  return names;
+}
+
+llvm::ArrayRef<llvm::StringRef> walk::selfLoopsNames() {
+  static const auto names =
+      namesOf(getMaxEnumValForSelfLoops(), stringifySelfLoops);
+  return names;
+}
+
 llvm::ArrayRef<llvm::StringRef> walk::samplerNames() {
   static const auto names =
       namesOf(getMaxEnumValForSampler(), stringifySampler);

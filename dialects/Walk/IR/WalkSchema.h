@@ -1,10 +1,10 @@
 //===- WalkSchema.h - Choices of graphs and walk schedules ------*- C++ -*-===//
 //
 // The single source of truth for the words a graph load and a walk schedule
-// accept (formats, samplers, targets), the weight classes walk-bounds
-// writes and the step methods walk-select-sampler chooses, and the ranges
-// of the numeric options (WalkLimits.h). Sema checks `load(...)` and walk
-// schedules against it; the walk dialect's attributes are these enums.
+// accept (formats, duplicates, self loops, samplers, targets), the weight
+// classes walk-bounds writes and the step methods walk-select-sampler chooses,
+// and the ranges of the numeric options (WalkLimits.h). Sema checks `load(...)`
+// and walk schedules against it; the walk dialect's attributes are these enums.
 // Depends on LLVM Support and the enums generated from WalkEnums.td only (no
 // MLIR library is needed to link it).
 //
@@ -21,8 +21,8 @@
 #include <cstdint>
 #include <optional>
 
-// GraphFormat, Sampler, Target, WeightClass and StepMethod with their
-// stringify*/symbolize* functions.
+// GraphFormat, Duplicates, SelfLoops, Sampler, Target, WeightClass and
+// StepMethod with their stringify*/symbolize* functions.
 #include "dialects/Walk/IR/WalkEnums.h.inc"
 
 namespace sluice::walk {
@@ -30,6 +30,8 @@ namespace sluice::walk {
 /// The spellings of every value of each enum, in declaration order (for
 /// Sema's "expected one of" lists).
 llvm::ArrayRef<llvm::StringRef> graphFormatNames();
+llvm::ArrayRef<llvm::StringRef> duplicatesNames();
+llvm::ArrayRef<llvm::StringRef> selfLoopsNames();
 llvm::ArrayRef<llvm::StringRef> samplerNames();
 llvm::ArrayRef<llvm::StringRef> targetNames();
 

@@ -78,8 +78,9 @@ enum {
   SLUICE_GRAPH_LOAD_UNDIRECTED = 1u << 0,
   /* Drop edges u -> u before anything else (also before compaction). */
   SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS = 1u << 1,
-  /* Keep one copy of each (u, v) edge, the first in input order, with its
-   * weight and label. */
+  /* Merge duplicate edges: keep one copy of each (u, v) edge, the first in
+   * input order, with its weight and label. In an undirected load u v and
+   * v u are the same edge (both arcs get the first copy's weight). */
   SLUICE_GRAPH_LOAD_DEDUPLICATE = 1u << 2,
   /* Renumber the ids that occur in the (kept) edges to 0 .. n-1 in
    * increasing order of the original id; the original ids stay queryable
@@ -90,7 +91,18 @@ enum {
    * after the two vertex ids / the value when weights are not a column). */
   SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN = 1u << 4,
   /* No progress lines, however long the load takes. */
-  SLUICE_GRAPH_LOAD_QUIET = 1u << 5
+  SLUICE_GRAPH_LOAD_QUIET = 1u << 5,
+  /* Merge duplicate edges like DEDUPLICATE, but the merged edge weighs the
+   * sum of its copies' weights (added in input order in double precision,
+   * stored as float); its label is the first copy's. A load without a
+   * weight column (SLUICE_WEIGHTS_NONE) gets a weight array of the
+   * multiplicities (every copy weighs 1). Not with DEDUPLICATE. */
+  SLUICE_GRAPH_LOAD_SUM_DUPLICATES = 1u << 6,
+  /* With COMPACT_IDS, keep the vertices a Matrix Market size line declares
+   * (ids 1 .. rows, rows < 2^32 - 1) even when they have no edge (they
+   * become vertices of degree 0). Without COMPACT_IDS they are always
+   * kept; other formats declare no vertices. */
+  SLUICE_GRAPH_LOAD_KEEP_DECLARED_VERTICES = 1u << 7
 };
 
 /* Options for sluice_graph_load(). Initialise with
@@ -119,6 +131,15 @@ typedef struct sluice_graph_load_options_t {
    * SLUICE_LABEL_NONE. Not with SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN, nor
    * for a binary file that has edge labels. NULL: none. */
   const char *edge_labels_path;
+  /* Optional: num_keep_vertex_ids ids (as in the graph file, like start
+   * vertices) that are vertices of the graph even without an edge, e.g. the
+   * start vertices of walks (a walk from a vertex without edges has length
+   * 1). An id the input cannot have is ignored (sluice_graph_vertex_of
+   * then finds no vertex): below the id base, beyond a Matrix Market size
+   * line, 2^32 - 1 or more without COMPACT_IDS, or any id of a binary file
+   * that does not hold it. NULL / 0: none. (Since runtime 0.2.) */
+  const uint64_t *keep_vertex_ids;
+  uint64_t num_keep_vertex_ids;
 } sluice_graph_load_options_t;
 
 SLUICE_API void
@@ -127,8 +148,9 @@ sluice_graph_load_options_init(sluice_graph_load_options_t *options);
 /* Loads a graph. `options` may be NULL (defaults). Text inputs may be
  * gzip-compressed (detected from the content, not the name). For a binary
  * file the transforming options are requirements: asking for an undirected,
- * deduplicated, loop-free or weighted graph fails with INVALID_ARGUMENT when
- * the file is not one; COMPACT_IDS is ignored (the file keeps its ids);
+ * deduplicated (DEDUPLICATE or SUM_DUPLICATES), loop-free or weighted graph
+ * fails with INVALID_ARGUMENT when the file is not one; COMPACT_IDS and
+ * KEEP_DECLARED_VERTICES are ignored (the file keeps its vertices);
  * vertex_labels_path attaches labels to a file without them.
  * On error *out_graph is left untouched and `error` says what and where. */
 SLUICE_API sluice_status_t
@@ -139,8 +161,9 @@ sluice_graph_load(const char *path, const sluice_graph_load_options_t *options,
  * with ids < num_vertices. `weights` (finite, >= 0), `edge_labels`
  * (num_edges entries, >= 0) and
  * `vertex_labels` (num_vertices entries, SLUICE_LABEL_NONE allowed) may be
- * NULL. `flags` takes UNDIRECTED, DROP_SELF_LOOPS, DEDUPLICATE and
- * COMPACT_IDS with their load meaning. The arrays are copied. */
+ * NULL. `flags` takes UNDIRECTED, DROP_SELF_LOOPS, DEDUPLICATE,
+ * SUM_DUPLICATES and COMPACT_IDS with their load meaning. The arrays are
+ * copied. */
 SLUICE_API sluice_status_t sluice_graph_create_from_edges(
     uint64_t num_vertices, uint64_t num_edges, const uint32_t *sources,
     const uint32_t *targets, const float *weights, const int32_t *edge_labels,
@@ -232,6 +255,33 @@ sluice_graph_original_ids(const sluice_graph_t *graph);
 /* The vertex whose original id is `original_id`, or SLUICE_VERTEX_NONE. */
 SLUICE_API uint32_t sluice_graph_vertex_of(const sluice_graph_t *graph,
                                            uint64_t original_id);
+
+/* What a load did to the edges it read (sluice_graph_load_stats()). */
+typedef struct sluice_graph_load_stats_t {
+  /* Edges read: entry lines of a text file, num_edges of an edge array,
+   * stored arcs of a binary file. */
+  uint64_t input_edges;
+  /* Of them, self loops u -> u (dropped with DROP_SELF_LOOPS, else
+   * stored). */
+  uint64_t self_loops;
+  /* Of them (dropped self loops aside), edges that repeat an earlier edge;
+   * in an undirected load u v and v u are the same edge. Merged into the
+   * first copy (DEDUPLICATE, SUM_DUPLICATES) or stored as parallel arcs.
+   * For a binary file, self_loops and duplicate_edges count what it
+   * stores. */
+  uint64_t duplicate_edges;
+  /* Stored arcs removed by merging duplicates (an undirected duplicate of
+   * u v, u != v, removes two arcs). */
+  uint64_t merged_arcs;
+  /* Vertices without any arc, in or out (declared or kept ids, or ids
+   * whose only edges were dropped self loops without COMPACT_IDS). */
+  uint64_t isolated_vertices;
+} sluice_graph_load_stats_t;
+
+/* Fills `out_stats` with what the load that built `graph` did (zeros for a
+ * NULL graph). (Since runtime 0.2.) */
+SLUICE_API void sluice_graph_load_stats(const sluice_graph_t *graph,
+                                        sluice_graph_load_stats_t *out_stats);
 
 /* Bytes held by a graph, by part; see docs/runtime.md for the layout. */
 typedef struct sluice_graph_memory_t {

@@ -31,7 +31,7 @@ extern "C" {
 
 /* Version of the runtime library (not of the binary graph format). */
 #define SLUICE_RUNTIME_VERSION_MAJOR 0
-#define SLUICE_RUNTIME_VERSION_MINOR 1
+#define SLUICE_RUNTIME_VERSION_MINOR 2
 
 /* Result of every fallible call. SLUICE_STATUS_OK is 0; every other value
  * is an error and the call's outputs are left untouched (no handle is

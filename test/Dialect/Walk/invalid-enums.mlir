@@ -38,3 +38,15 @@ walk.walk @w on @g attributes {order = 1 : i64, param_names = [], param_types = 
   ^bb0(%prev: i32, %cur: i32, %next: i32, %edge: i64, %w: f64):
     walk.yield %w : f64
   }
+
+// -----
+
+// CHECK: error: custom op 'walk.graph' expected ::sluice::walk::Duplicates to be one of: merge, keep, sum
+// CHECK: error: custom op 'walk.graph' failed to parse Walk_DuplicatesAttr parameter 'value'
+walk.graph @g "g.txt" format snap duplicates first
+
+// -----
+
+// CHECK: error: custom op 'walk.graph' expected ::sluice::walk::SelfLoops to be one of: drop, keep
+// CHECK: error: custom op 'walk.graph' failed to parse Walk_SelfLoopsAttr parameter 'value'
+walk.graph @g "g.txt" format snap self_loops twice

@@ -157,3 +157,19 @@ walk.walk @divides on @g attributes {order = 1 : i64, param_names = [], param_ty
     %f = arith.sitofp %r : i64 to f64
     walk.yield %f : f64
   }
+
+// -----
+
+// What a load does with duplicate edges and self loops: the defaults
+// (merge, drop) are not printed, the others are; the generic form holds
+// both attributes.
+// CHECK: walk.graph @simple "g.txt" format snap undirected{{$}}
+// CHECK: walk.graph @multi "g.txt" format snap undirected duplicates keep self_loops keep{{$}}
+// CHECK: walk.graph @summed "g.el" format edgelist weighted duplicates sum{{$}}
+// CHECK: walk.graph @looped "g.txt" format snap self_loops keep{{$}}
+// CHECK: walk.graph @spelled "g.txt" format snap{{$}}
+walk.graph @simple "g.txt" format snap undirected
+walk.graph @multi "g.txt" format snap undirected duplicates keep self_loops keep
+walk.graph @summed "g.el" format edgelist weighted duplicates sum
+walk.graph @looped "g.txt" format snap self_loops keep
+walk.graph @spelled "g.txt" format snap duplicates merge self_loops drop

@@ -983,7 +983,15 @@ const Case kCases[] = {
     {"GraphUnknownOption",
      "graph g = load(\"x\", fromat: snap)",
      {"unknown option 'fromat' for load; expected one of: format, weighted, "
-      "labels, edge_labels"}},
+      "labels, edge_labels, duplicates, self_loops"}},
+    {"GraphUnknownDuplicates",
+     "graph g = load(\"x\", duplicates: first)",
+     {"unknown value 'first' for option 'duplicates'; expected one of: "
+      "merge, keep, sum"}},
+    {"GraphUnknownSelfLoops",
+     "graph g = load(\"x\", self_loops: remove)",
+     {"unknown value 'remove' for option 'self_loops'; expected one of: "
+      "drop, keep"}},
     // --- Models ----------------------------------------------------------
     {"ModelUnknownKind",
      "model m = transfomer(layers: 1)",

@@ -354,10 +354,24 @@ TEST(GraphLoadErrors, InvalidArguments) {
   EXPECT_STREQ(e.message, "out_graph is NULL");
 
   sluice_graph_load_options_t o = options(SNAP);
-  o.flags |= 1u << 6;
+  o.flags |= 1u << 8;
   Loaded flags = load(dir.path("g.txt"), o);
   EXPECT_EQ(flags.status, SLUICE_STATUS_INVALID_ARGUMENT);
-  EXPECT_STREQ(flags.error.message, "unknown load flags 0x40");
+  EXPECT_STREQ(flags.error.message, "unknown load flags 0x100");
+  // Duplicates are merged one way.
+  o = options(SNAP,
+              SLUICE_GRAPH_LOAD_DEDUPLICATE | SLUICE_GRAPH_LOAD_SUM_DUPLICATES);
+  Loaded both = load(dir.path("g.txt"), o);
+  EXPECT_EQ(both.status, SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(both.error.message,
+               "duplicate edges both merged (DEDUPLICATE) and summed "
+               "(SUM_DUPLICATES); choose one");
+  o = options(SNAP);
+  o.num_keep_vertex_ids = 2;
+  Loaded keep = load(dir.path("g.txt"), o);
+  EXPECT_EQ(keep.status, SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(keep.error.message,
+               "keep_vertex_ids is NULL but num_keep_vertex_ids is 2");
 
   // A C caller can store any int in an enum field. Stored as bytes: a C++
   // enum value out of the enumerators' range is undefined (UBSan: enum).

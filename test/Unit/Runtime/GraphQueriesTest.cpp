@@ -52,7 +52,8 @@ RandomEdges randomEdges(std::mt19937 &rng, uint32_t n, uint32_t m) {
 }
 
 /// The obvious construction: arcs per source in input order, stable-sorted
-/// by target, first copy kept on deduplication.
+/// by target, first copy kept on deduplication, weights added up (in
+/// double, in input order) on summation.
 std::vector<std::vector<Arc>> reference(const RandomEdges &e, uint32_t flags) {
   std::vector<std::vector<Arc>> adj(e.n);
   for (size_t i = 0; i < e.src.size(); ++i) {
@@ -73,8 +74,56 @@ std::vector<std::vector<Arc>> reference(const RandomEdges &e, uint32_t flags) {
                               return a.target == b.target;
                             }),
                 row.end());
+    if (flags & SLUICE_GRAPH_LOAD_SUM_DUPLICATES) {
+      std::vector<Arc> merged;
+      std::vector<double> sums;
+      for (const Arc &a : row) {
+        if (!merged.empty() && merged.back().target == a.target) {
+          sums.back() += a.weight;
+          continue;
+        }
+        merged.push_back(a);
+        sums.push_back(a.weight);
+      }
+      for (size_t k = 0; k < merged.size(); ++k)
+        merged[k].weight = static_cast<float>(sums[k]);
+      row = merged;
+    }
   }
   return adj;
+}
+
+/// The load statistics of `e` under `flags`, counted with sets.
+sluice_graph_load_stats_t
+referenceStats(const RandomEdges &e, uint32_t flags,
+               const std::vector<std::vector<Arc>> &ref) {
+  sluice_graph_load_stats_t s{};
+  const bool undirected = flags & SLUICE_GRAPH_LOAD_UNDIRECTED;
+  std::set<std::pair<uint32_t, uint32_t>> seen;
+  std::vector<bool> touched(e.n, false);
+  uint64_t arcs = 0, stored = 0;
+  for (size_t i = 0; i < e.src.size(); ++i) {
+    uint32_t u = e.src[i], v = e.dst[i];
+    ++s.input_edges;
+    if (u == v)
+      ++s.self_loops;
+    if (u == v && (flags & SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS))
+      continue;
+    arcs += undirected && u != v ? 2 : 1;
+    std::pair<uint32_t, uint32_t> edge(u, v);
+    if (undirected && v < u)
+      edge = {v, u};
+    if (!seen.insert(edge).second)
+      ++s.duplicate_edges;
+  }
+  for (uint32_t u = 0; u < e.n; ++u)
+    for (const Arc &a : ref[u]) {
+      touched[u] = touched[a.target] = true;
+      ++stored;
+    }
+  s.merged_arcs = arcs - stored;
+  s.isolated_vertices = std::count(touched.begin(), touched.end(), false);
+  return s;
 }
 
 void checkAgainstReference(const sluice_graph_t *g,
@@ -133,6 +182,7 @@ TEST_P(RandomGraphs, EveryOptionCombinationMatchesTheReference) {
   for (uint32_t n : {1u, 2u, 7u, 60u, 250u}) {
     RandomEdges e = randomEdges(rng, n, n * 4);
     for (bool weighted : {false, true}) {
+      const bool sum = flags & SLUICE_GRAPH_LOAD_SUM_DUPLICATES;
       sluice_graph_t *raw = nullptr;
       sluice_error_t error;
       ASSERT_EQ(sluice_graph_create_from_edges(
@@ -142,15 +192,22 @@ TEST_P(RandomGraphs, EveryOptionCombinationMatchesTheReference) {
                 SLUICE_STATUS_OK)
           << formatted(error);
       GraphPtr g(raw);
-      auto ref = reference(e, flags);
+      // Unweighted, every edge weighs 1 (summed: the multiplicities).
+      RandomEdges input = e;
       if (!weighted)
-        for (auto &row : ref)
-          for (Arc &a : row)
-            a.weight = 1.0f;
+        std::fill(input.weights.begin(), input.weights.end(), 1.0f);
+      auto ref = reference(input, flags);
       SCOPED_TRACE("n=" + std::to_string(n) +
                    " weighted=" + std::to_string(weighted));
-      checkAgainstReference(g.get(), ref, weighted);
-      EXPECT_EQ(sluice_graph_weight_sums(g.get()) != nullptr, weighted);
+      checkAgainstReference(g.get(), ref, weighted || sum);
+      EXPECT_EQ(sluice_graph_weight_sums(g.get()) != nullptr, weighted || sum);
+      sluice_graph_load_stats_t stats, expected = referenceStats(e, flags, ref);
+      sluice_graph_load_stats(g.get(), &stats);
+      EXPECT_EQ(stats.input_edges, expected.input_edges);
+      EXPECT_EQ(stats.self_loops, expected.self_loops);
+      EXPECT_EQ(stats.duplicate_edges, expected.duplicate_edges);
+      EXPECT_EQ(stats.merged_arcs, expected.merged_arcs);
+      EXPECT_EQ(stats.isolated_vertices, expected.isolated_vertices);
       const int32_t *vl = sluice_graph_vertex_labels(g.get());
       ASSERT_NE(vl, nullptr);
       EXPECT_EQ(std::vector<int32_t>(vl, vl + n), e.vertexLabels);
@@ -169,18 +226,27 @@ TEST_P(RandomGraphs, EveryOptionCombinationMatchesTheReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Flags, RandomGraphs, ::testing::Range(0u, 8u),
-                         [](const ::testing::TestParamInfo<uint32_t> &info) {
-                           std::string name;
-                           name += info.param & SLUICE_GRAPH_LOAD_UNDIRECTED
-                                       ? "Undirected"
-                                       : "Directed";
-                           if (info.param & SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS)
-                             name += "NoLoops";
-                           if (info.param & SLUICE_GRAPH_LOAD_DEDUPLICATE)
-                             name += "Dedup";
-                           return name;
-                         });
+// Every combination of UNDIRECTED, DROP_SELF_LOOPS and DEDUPLICATE, and
+// SUM_DUPLICATES (which excludes DEDUPLICATE) with the first two.
+INSTANTIATE_TEST_SUITE_P(
+    Flags, RandomGraphs,
+    ::testing::Values(0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u,
+                      SLUICE_GRAPH_LOAD_SUM_DUPLICATES,
+                      SLUICE_GRAPH_LOAD_SUM_DUPLICATES | 1u,
+                      SLUICE_GRAPH_LOAD_SUM_DUPLICATES | 2u,
+                      SLUICE_GRAPH_LOAD_SUM_DUPLICATES | 3u),
+    [](const ::testing::TestParamInfo<uint32_t> &info) {
+      std::string name;
+      name +=
+          info.param & SLUICE_GRAPH_LOAD_UNDIRECTED ? "Undirected" : "Directed";
+      if (info.param & SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS)
+        name += "NoLoops";
+      if (info.param & SLUICE_GRAPH_LOAD_DEDUPLICATE)
+        name += "Dedup";
+      if (info.param & SLUICE_GRAPH_LOAD_SUM_DUPLICATES)
+        name += "Sum";
+      return name;
+    });
 
 TEST(GraphQueries, TextLoadMatchesEdgeArrays) {
   std::mt19937 rng(99);

@@ -2,6 +2,7 @@
 #include "test/Unit/WalkCodegen/GpuEmulation.h"
 
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Target/Walk/GraphLoadOptions.h"
 #include "dialects/Walk/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -313,8 +314,12 @@ sluice_graph_t *CompiledProgramTest::loadGraph(llvm::StringRef name,
   sluice_graph_load_options_t load;
   sluice_graph_load_options_init(&load);
   load.format = SLUICE_GRAPH_FORMAT_SNAP;
-  load.flags = SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_COMPACT_IDS |
-               SLUICE_GRAPH_LOAD_QUIET;
+  // What `load(name, format: snap, undirected)` asks for.
+  load.flags =
+      sluice::target::runtimeLoadFlags(sluice::walk::GraphFormat::Snap, true,
+                                       sluice::walk::Duplicates::Merge,
+                                       sluice::walk::SelfLoops::Drop) |
+      SLUICE_GRAPH_LOAD_QUIET;
   if (weighted)
     load.weights = SLUICE_WEIGHTS_COLUMN;
   std::string labelsPath = labels.empty() ? "" : path(labels);

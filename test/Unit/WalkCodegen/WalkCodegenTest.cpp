@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "bench/walks/ReferenceKernels.h"
 #include "compiler/Pipelines/Compilation.h"
+#include "compiler/Target/Walk/GraphLoadOptions.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -100,7 +101,9 @@ protected:
     sluice_graph_load_options_t load;
     sluice_graph_load_options_init(&load);
     load.format = SLUICE_GRAPH_FORMAT_SNAP;
-    load.flags = SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_COMPACT_IDS |
+    load.flags = target::runtimeLoadFlags(walk::GraphFormat::Snap, true,
+                                          walk::Duplicates::Merge,
+                                          walk::SelfLoops::Drop) |
                  SLUICE_GRAPH_LOAD_QUIET;
     std::string labelPath = path("g.labels");
     load.vertex_labels_path = labels ? labelPath.c_str() : nullptr;

@@ -212,15 +212,20 @@ public:
   std::string dir;
 };
 
-/// A SNAP edge list (plain or .gz), compacted ids, optionally undirected
-/// and with a weight column.
+/// A SNAP edge list (plain or .gz), optionally undirected and with a weight
+/// column, as `load(...)` reads it by default (the flags of
+/// compiler/Target/Walk/GraphLoadOptions.h, which this LLVM-free suite
+/// cannot include): compacted ids, duplicates merged, self loops dropped.
 inline sluice_status_t loadSnap(const std::string &path, bool undirected,
                                 bool weighted, sluice_graph_t **out,
                                 sluice_error_t *error) {
   sluice_graph_load_options_t load;
   sluice_graph_load_options_init(&load);
   load.format = SLUICE_GRAPH_FORMAT_SNAP;
-  load.flags = SLUICE_GRAPH_LOAD_COMPACT_IDS | SLUICE_GRAPH_LOAD_QUIET;
+  load.flags = SLUICE_GRAPH_LOAD_COMPACT_IDS |
+               SLUICE_GRAPH_LOAD_KEEP_DECLARED_VERTICES |
+               SLUICE_GRAPH_LOAD_DEDUPLICATE |
+               SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS | SLUICE_GRAPH_LOAD_QUIET;
   if (undirected)
     load.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED;
   if (weighted)

@@ -90,8 +90,13 @@ protected:
     sluice_graph_load_options_t load;
     sluice_graph_load_options_init(&load);
     load.format = SLUICE_GRAPH_FORMAT_SNAP;
+    // What list-walks.sluice's load(..., undirected) asks for
+    // (GraphLoadOptions.h): the simple graph, compacted ids.
     load.flags = SLUICE_GRAPH_LOAD_COMPACT_IDS | SLUICE_GRAPH_LOAD_QUIET |
-                 SLUICE_GRAPH_LOAD_UNDIRECTED;
+                 SLUICE_GRAPH_LOAD_UNDIRECTED |
+                 SLUICE_GRAPH_LOAD_KEEP_DECLARED_VERTICES |
+                 SLUICE_GRAPH_LOAD_DEDUPLICATE |
+                 SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS;
     load.vertex_labels_path = labels.c_str();
     if (sluice_graph_load(path.c_str(), &load, &labelled, &error) !=
         SLUICE_STATUS_OK)

@@ -11,8 +11,12 @@ int main(int argc, char **argv) {
   sluice_graph_load_options_t load;
   sluice_graph_load_options_init(&load);
   load.format = SLUICE_GRAPH_FORMAT_SNAP;
-  load.flags = SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_COMPACT_IDS |
-               SLUICE_GRAPH_LOAD_QUIET;
+  /* What `load("tiny.txt", format: snap, undirected)` means: the simple
+   * graph (duplicates merged, self loops dropped), compact ids. */
+  load.flags =
+      SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_DEDUPLICATE |
+      SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS | SLUICE_GRAPH_LOAD_COMPACT_IDS |
+      SLUICE_GRAPH_LOAD_KEEP_DECLARED_VERTICES | SLUICE_GRAPH_LOAD_QUIET;
   sluice_graph_t *graph = NULL;
   sluice_error_t error;
   if (sluice_graph_load(argv[1], &load, &graph, &error) != SLUICE_STATUS_OK) {
