@@ -2,6 +2,9 @@
 #include "compiler/Pipelines/PassPipelines.h"
 
 #include "compiler/Conversion/Passes.h"
+#include "dialects/Model/Transforms/Passes.h"
+#include "dialects/Plan/Transforms/Passes.h"
+#include "dialects/Topo/Transforms/Passes.h"
 #include "dialects/Walk/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -53,6 +56,14 @@ void sluice::buildWalkToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(conversion::createWalkKernelDescriptors());
+}
+
+void sluice::registerSluicePasses() {
+  topo::registerTopoPasses();
+  walk::registerWalkPasses();
+  plan::registerPlanPasses();
+  model::registerModelPasses();
+  conversion::registerConversionPasses();
 }
 
 void sluice::registerWalkPipelines() {

@@ -39,6 +39,11 @@ void buildWalkToLLVMPipeline(mlir::OpPassManager &pm);
 /// walk-to-gpu, scf-to-cf, convert-gpu-to-nvvm, reconcile casts.
 void buildWalkToNVVMPipeline(mlir::OpPassManager &pm);
 
+/// Registers every Sluice pass by name (topo, walk, plan, model and the
+/// conversions), so that options such as --mlir-print-ir-after=<pass>
+/// find them.
+void registerSluicePasses();
+
 /// Registers the walk pipelines with sluice-opt: `sluice-walk-to-llvm`
 /// and `sluice-walk-to-nvvm`.
 void registerWalkPipelines();

@@ -762,6 +762,9 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
+  // The passes by name, for --mlir-print-ir-after=<pass> and the like
+  // (before the options that list them).
+  sluice::registerSluicePasses();
   sluice::registerPassManagerOptions(); // and runPasses applies them
   // MLIR's and LLVM's options stay accepted (e.g. --mlir-print-ir-after-all)
   // but only ours are listed by --help; --help-hidden lists them all.
