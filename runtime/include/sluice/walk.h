@@ -196,7 +196,18 @@ typedef struct sluice_walk_options_t {
   sluice_progress_fn_t progress; /* NULL: lines to stderr for runs > 1 s */
   void *progress_user_data;
   int quiet; /* non-zero: no progress at all */
+  /* SLUICE_WALK_ENGINE_* bits: switches of the engine's fast paths, for
+   * tests and measurements (the walks are the same); 0 = every fast path
+   * where it applies. */
+  uint32_t engine_flags;
 } sluice_walk_options_t;
+
+/* engine_flags: run node2vec-like walks through the generic rejection
+ * loop instead of the specialised one (docs/sampling.md). */
+#define SLUICE_WALK_ENGINE_GENERIC 0x1u
+/* engine_flags: no pre-acceptance by the per-vertex lower bound (every
+ * rejection trial evaluates the weight). */
+#define SLUICE_WALK_ENGINE_NO_PRE_ACCEPT 0x2u
 
 /* Fills `options` with the defaults (length 80, 1 walk per vertex, every
  * vertex, seed 0, auto sampler, calibrated cost ratio). */

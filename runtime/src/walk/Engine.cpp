@@ -1737,7 +1737,7 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
   std::vector<uint8_t> lowerIndex;
   if ((run.mode == Mode::Auto || run.mode == Mode::Rejection) &&
       (kernel->flags & SLUICE_WALK_PURE_WEIGHT) && kernel->lower_bound &&
-      !std::getenv("SLUICE_WALK_NO_PRE_ACCEPT")) {
+      !(options.engine_flags & SLUICE_WALK_ENGINE_NO_PRE_ACCEPT)) {
     lowers = vertexLowers(run, threads);
     if (std::any_of(lowers.begin(), lowers.end(),
                     [](float l) { return l > 0; })) {
@@ -1800,13 +1800,14 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
                          !kernel->update && !kernel->init &&
                          run.stopProbability == 0;
   // node2vec-like runs take the specialised rejection loop (the same
-  // walks); SLUICE_WALK_GENERIC=1 keeps the generic one (tests compare).
+  // walks); SLUICE_WALK_ENGINE_GENERIC keeps the generic one (tests
+  // compare).
   const bool fastRejection =
       (run.mode == Mode::Rejection || run.mode == Mode::Auto) &&
       !kernel->stop &&
       !kernel->update && !kernel->init && kernel->num_state == 0 &&
       run.stopProbability == 0 && degreesFit32(run) &&
-      !std::getenv("SLUICE_WALK_GENERIC");
+      !(options.engine_flags & SLUICE_WALK_ENGINE_GENERIC);
   auto work = [&](uint32_t t, auto &walker) {
         for (;;) {
           uint64_t c;
@@ -1975,6 +1976,7 @@ sluice_walk_options_init(sluice_walk_options_t *options) {
   options->progress = nullptr;
   options->progress_user_data = nullptr;
   options->quiet = 0;
+  options->engine_flags = 0;
 }
 
 extern "C" SLUICE_API sluice_status_t sluice_walk_run(
@@ -2015,6 +2017,11 @@ extern "C" SLUICE_API sluice_status_t sluice_walk_run(
     return invalid(error, "walkers_per_thread must be at most " +
                               std::to_string(kMaxWalkersPerThread) + ", got " +
                               std::to_string(o.walkers_per_thread));
+  constexpr uint32_t kEngineFlags =
+      SLUICE_WALK_ENGINE_GENERIC | SLUICE_WALK_ENGINE_NO_PRE_ACCEPT;
+  if (o.engine_flags & ~kEngineFlags)
+    return invalid(error, "engine_flags has unknown bits " +
+                              std::to_string(o.engine_flags & ~kEngineFlags));
   if (o.starts == nullptr && o.num_starts != 0 &&
       o.num_starts != sluice_graph_num_vertices(graph))
     return invalid(error, "num_starts is " + std::to_string(o.num_starts) +

@@ -316,8 +316,9 @@ TEST(WalkEngine, AliasFastPathMatchesGeneralPath) {
 /// Rejection and Auto runs of a kernel without stop, update, init or state
 /// and without stop probability (node2vec, weighted node2vec, DeepWalk
 /// forced to rejection, a weight that draws random()) take the engine's
-/// specialised rejection loop; SLUICE_WALK_GENERIC=1 sends them through
-/// the general one. Both must give the same bytes and counts: with sinks,
+/// specialised rejection loop; engine_flags SLUICE_WALK_ENGINE_GENERIC
+/// sends them through the general one, and SLUICE_WALK_ENGINE_NO_PRE_ACCEPT
+/// turns off pre-acceptance by the lower bound. Both must give the same bytes and counts: with sinks,
 /// zero-weight vertices, walks of one and two vertices, a cost ratio that
 /// mixes reservoir and rejection steps, a too-small bound (violations and
 /// fallbacks), any thread count and interleaving width.
@@ -374,14 +375,11 @@ TEST(WalkEngine, RejectionFastPathMatchesGeneralPath) {
       {"too-small bound", &loose, Workload::DeepWalk},
       {"random weight", &random, Workload::DeepWalk},
   };
-  auto run = [&](const Case &c, const sluice_walk_options_t &o,
-                 bool generic) {
+  auto run = [&](const Case &c, sluice_walk_options_t o, bool generic) {
     Params params(c.params);
     if (generic)
-      setenv("SLUICE_WALK_GENERIC", "1", 1);
-    Walks out = runWalks(g.get(), c.k, params.data(), o);
-    unsetenv("SLUICE_WALK_GENERIC");
-    return out;
+      o.engine_flags |= SLUICE_WALK_ENGINE_GENERIC;
+    return runWalks(g.get(), c.k, params.data(), o);
   };
   for (const Case &c : cases)
     for (sluice_walk_sampler_t sampler :
@@ -428,6 +426,59 @@ TEST(WalkEngine, RejectionFastPathMatchesGeneralPath) {
             EXPECT_GT(fast.stats.bound_violations, 0u) << where;
           }
         }
+}
+
+/// Pre-acceptance by the per-vertex lower bound skips weight evaluations,
+/// never a random number: SLUICE_WALK_ENGINE_NO_PRE_ACCEPT gives the same
+/// walks and steps with no trial pre-accepted, on either loop.
+TEST(WalkEngine, PreAcceptanceChangesNoWalk) {
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  std::vector<float> weights;
+  const uint32_t n = 300;
+  uint64_t x = 99;
+  for (uint32_t i = 0; i < 2000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t u = static_cast<uint32_t>((x >> 33) % n);
+    uint32_t v = static_cast<uint32_t>((x >> 13) % n);
+    float w = float((x >> 5) % 5) + 1.0f;
+    edges.push_back({u, v});
+    edges.push_back({v, u});
+    weights.push_back(w);
+    weights.push_back(w);
+  }
+  GraphPtr g = makeGraph(n, edges, weights);
+  for (Workload w : {Workload::Node2Vec, Workload::WeightedNode2Vec})
+    for (uint32_t generic : {0u, SLUICE_WALK_ENGINE_GENERIC}) {
+      Params params(w);
+      sluice_walk_options_t o = testOptions();
+      o.sampler = SLUICE_WALK_SAMPLER_REJECTION;
+      o.max_length = 30;
+      o.walks_per_vertex = 3;
+      o.engine_flags = generic;
+      Walks with = runWalks(g.get(), kernel(w), params.data(), o);
+      o.engine_flags = generic | SLUICE_WALK_ENGINE_NO_PRE_ACCEPT;
+      Walks without = runWalks(g.get(), kernel(w), params.data(), o);
+      ASSERT_EQ(with.status, SLUICE_STATUS_OK) << with.error.message;
+      ASSERT_EQ(without.status, SLUICE_STATUS_OK) << without.error.message;
+      EXPECT_TRUE(with.bytes == without.bytes);
+      EXPECT_EQ(with.stats.steps, without.stats.steps);
+      EXPECT_EQ(with.stats.rejection_trials, without.stats.rejection_trials);
+      EXPECT_GT(with.stats.pre_accepted, 0u);
+      EXPECT_EQ(without.stats.pre_accepted, 0u);
+    }
+}
+
+TEST(WalkEngine, UnknownEngineFlagsAreRejected) {
+  GraphPtr g = makeGraph(2, {{0, 1}, {1, 0}}, {});
+  Params params(Workload::DeepWalk);
+  sluice_walk_options_t o = testOptions();
+  o.engine_flags = 0x10;
+  Walks out = runWalks(g.get(), kernel(Workload::DeepWalk), params.data(), o);
+  EXPECT_EQ(out.status, SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(out.error.message).find("engine_flags has unknown "
+                                                "bits 16"),
+            std::string::npos)
+      << out.error.message;
 }
 
 /// Every step of a metapath walk goes to the schema's next label; a walk
