@@ -1,0 +1,516 @@
+//===- GenericWalkers.h - the generic and alias walkers, the chunk feed ---===//
+//
+// Part of the walk engine (Engine.cpp: sluice_walk_run); see
+// docs/sampling.md ("The walk engine"). Internal to libsluicert.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_WALK_GENERICWALKERS_H
+#define SLUICE_RUNTIME_WALK_GENERICWALKERS_H
+
+#include "runtime/src/walk/EngineInternal.h"
+
+namespace sluice::walkengine {
+
+class Walker {
+public:
+  Walker(const Run &run)
+      : run(run), k(*run.kernel),
+        secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0) {
+    slots.resize(run.walkersPerThread);
+    for (auto *lane : {&lane0, &lane1, &lane2, &lane3})
+      lane->resize(philoxLaneCapacity(run.walkersPerThread));
+    state.assign(static_cast<size_t>(run.walkersPerThread) * k.num_state, 0);
+    for (uint32_t i = 0; i < run.walkersPerThread; ++i) {
+      Slot &s = slots[i];
+      s.f = run.frame(k.num_state ? state.data() + size_t(i) * k.num_state
+                                  : nullptr,
+                      &s.draws, &fault);
+    }
+  }
+
+  /// Walks walkers first .. first+count-1; rows/lengths may be NULL.
+  void chunk(uint64_t first, uint64_t count, uint32_t *rows,
+             uint32_t *lengths, const std::atomic<bool> &abort) {
+    uint64_t next = 0, active = 0;
+    for (Slot &s : slots) {
+      if (next < count) {
+        begin(s, first, next++, rows);
+        ++active;
+      } else {
+        s.active = false;
+      }
+    }
+    // One round = one step of every walker: the first Philox block of
+    // each walker's step stream in one batch (independent lanes: the
+    // multiplications pipeline and vectorise), then stage 0 of every
+    // walker, then stage 1 of every walker that passed stage 0.
+    auto finish = [&](Slot &s) {
+      if (lengths)
+        lengths[s.local] = s.length;
+      ++stats.walks;
+      if (next < count) {
+        begin(s, first, next++, rows);
+      } else {
+        s.active = false;
+        --active;
+      }
+    };
+    uint32_t n = static_cast<uint32_t>(slots.size());
+    while (active) {
+      if (abort.load(std::memory_order_relaxed))
+        return;
+      // Mode::Alias: the block of the step pair (see kAliasKeyFlip).
+      const bool pairs = run.mode == Mode::Alias;
+      for (uint32_t i = 0; i < n; ++i) {
+        const Slot &s = slots[i];
+        uint32_t step = static_cast<uint32_t>(s.f.step);
+        lane1[i] = pairs ? step >> 1 : step;
+        lane2[i] = static_cast<uint32_t>(s.f.walker);
+        lane3[i] = static_cast<uint32_t>(s.f.walker >> 32);
+      }
+      philoxLanes(n, pairs ? run.seed ^ kAliasKeyFlip : run.seed,
+                  lane0.data(), lane1.data(), lane2.data(), lane3.data());
+      for (uint32_t i = 0; i < n; ++i) {
+        Slot &s = slots[i];
+        if (!s.active)
+          continue;
+        const uint32_t block[4] = {lane0[i], lane1[i], lane2[i], lane3[i]};
+        if (!stage0(s, block))
+          finish(s);
+      }
+      for (Slot &s : slots)
+        if (s.active && s.stage1 && !stage1(s))
+          finish(s);
+      checkFault(fault);
+    }
+    checkFault(fault);
+  }
+
+  ThreadStats stats;
+  ThreadStats result() const { return stats; }
+  /// Where this thread's kernel functions record a fault (walk.h).
+  sluice_walk_fault_t fault{};
+
+private:
+  void begin(Slot &s, uint64_t first, uint64_t local, uint32_t *rows) {
+    uint64_t walker = first + local;
+    uint32_t start = run.startOf(walker);
+    s.local = local;
+    s.f.walker = walker;
+    s.f.prev = s.f.cur = start;
+    s.f.step = 0;
+    s.draws = 0;
+    if (k.num_state)
+      std::memset(s.f.state, 0, sizeof(int64_t) * k.num_state);
+    if (k.init)
+      k.init(&s.f);
+    s.row = rows ? rows + local * run.stride : nullptr;
+    if (s.row)
+      s.row[0] = start;
+    s.length = 1;
+    s.stage1 = false;
+    s.active = true;
+    prefetch(run.offsets + start);
+    run.prefetchBound(start);
+  }
+
+  /// Stage 0 of a step (block: the first Philox block of the step's
+  /// stream, or in Mode::Alias the block of the step pair); false when the
+  /// walk has ended.
+  SLUICE_WALK_INLINE bool stage0(Slot &s, const uint32_t block[4]) {
+    {
+      if (s.length >= run.maxLength)
+        return false;
+      uint32_t step = static_cast<uint32_t>(s.f.step);
+      uint32_t indexWord = 0;
+      if (run.mode == Mode::Alias) {
+        s.rng = WalkRng(run.seed, s.f.walker, step);
+        indexWord = block[(step & 1) * 2];
+        s.coin = block[(step & 1) * 2 + 1];
+      } else {
+        s.rng = WalkRng(run.seed, s.f.walker, step, block);
+      }
+      if (run.stopProbability > 0 &&
+          s.rng.nextDouble() < run.stopProbability)
+        return false;
+      if (k.stop && k.stop(&s.f))
+        return false;
+      uint32_t cur = s.f.cur;
+      s.begin = run.offsets[cur];
+      s.degree = run.offsets[cur + 1] - s.begin;
+      if (s.degree == 0)
+        return false;
+      s.kind = run.mode;
+      switch (run.mode) {
+      case Mode::Uniform:
+        s.pre = uniformIndex(s.rng, s.degree);
+        prefetch(run.targets + s.begin + s.pre);
+        if (run.weights)
+          prefetch(run.weights + s.begin + s.pre);
+        break;
+      case Mode::Alias:
+        s.pre = lemireIndex(indexWord, static_cast<uint32_t>(s.degree),
+                            [&]() -> WalkRng & { return s.rng; });
+        prefetch(run.alias + s.begin + s.pre);
+        break;
+      case Mode::Auto:
+      case Mode::Rejection:
+        s.bound = run.boundOf(cur);
+        s.kind = s.bound < 0 ? Mode::Reservoir : Mode::Rejection;
+        if (run.hasLower())
+          s.lower = run.lowerOf(cur);
+        break;
+      case Mode::Reservoir:
+        break;
+      }
+      if (s.kind == Mode::Rejection) {
+        // The first proposal is drawn now so that its edge is in cache
+        // when the trial runs (the same draws, in the same order, as
+        // sampleRejection).
+        if (s.bound > 0 && std::isfinite(s.bound)) {
+          s.pre = uniformIndex(s.rng, s.degree);
+          prefetch(run.targets + s.begin + s.pre);
+          if (run.weights)
+            prefetch(run.weights + s.begin + s.pre);
+        }
+      } else if (s.kind == Mode::Reservoir) {
+        prefetch(run.targets + s.begin);
+        if (run.weights)
+          prefetch(run.weights + s.begin);
+      }
+      if (secondOrder && s.f.prev != cur) {
+        // A second-order weight usually asks has_edge(prev, next): a binary
+        // search in prev's adjacency. Its first probes (the middle, then a
+        // quarter or three quarters) are prefetched.
+        uint64_t pb = run.offsets[s.f.prev];
+        uint64_t pd = run.offsets[s.f.prev + 1] - pb;
+        const uint32_t *adj = run.targets + pb;
+        prefetch(adj + pd / 2);
+        if (pd > 32) {
+          prefetch(adj + pd / 4);
+          prefetch(adj + 3 * pd / 4);
+        }
+      }
+      s.stage1 = true;
+      return true;
+    }
+  }
+
+  /// Stage 1: draw, update, move; false when the walk has ended.
+  SLUICE_WALK_INLINE bool stage1(Slot &s) {
+    s.stage1 = false;
+    uint64_t b = s.begin, d = s.degree;
+    const sluice_walk_frame_t *f = &s.f;
+    auto weight = [&](uint64_t i) { return run.edgeWeight(f, b + i); };
+    uint32_t next;
+    switch (s.kind) {
+    case Mode::Uniform:
+      if (!(weight(s.pre) > 0))
+        return false;
+      next = run.targets[b + s.pre];
+      ++stats.aliasSteps;
+      break;
+    case Mode::Alias: {
+      const AliasEntry &e = run.alias[b + s.pre];
+      next = s.coin < e.threshold ? e.target : e.aliasTarget;
+      if (next == SLUICE_VERTEX_NONE)
+        return false;
+      ++stats.aliasSteps;
+      break;
+    }
+    case Mode::Rejection: {
+      uint64_t j = rejection(s, d, weight);
+      if (j == kNoCandidate)
+        return false;
+      next = run.targets[b + j];
+      ++stats.rejectionSteps;
+      break;
+    }
+    default: {
+      uint64_t j = sampleReservoir(d, weight, s.rng, &stats.sampler);
+      if (j == kNoCandidate)
+        return false;
+      next = run.targets[b + j];
+      ++stats.reservoirSteps;
+      break;
+    }
+    }
+    ++stats.steps;
+    if (k.update)
+      k.update(&s.f, next);
+    s.f.prev = s.f.cur;
+    s.f.cur = next;
+    ++s.f.step;
+    s.draws = 0;
+    if (s.row)
+      s.row[s.length] = next;
+    ++s.length;
+    prefetch(run.offsets + next);
+    run.prefetchBound(next);
+    return s.length < run.maxLength;
+  }
+
+  /// sampleRejection with the first proposal (s.pre) drawn in stage 0,
+  /// and at most maxRejectionTrials(degree) trials before the exact
+  /// two-pass fallback. Exact either way: an acceptance picks i with
+  /// probability proportional to w_i, and so does the fallback.
+  template <class WeightFn>
+  uint64_t rejection(Slot &s, uint64_t d, WeightFn &weight) {
+    double bound = s.bound;
+    SamplerStats &ss = stats.sampler;
+    if (bound > 0 && std::isfinite(bound)) {
+      const uint32_t maxTrials = maxRejectionTrials(d);
+      for (uint32_t trial = 0; trial < maxTrials; ++trial) {
+        uint64_t i = trial == 0 ? s.pre : uniformIndex(s.rng, d);
+        if (rejectionTrial(s.rng.nextDouble(), bound, s.lower,
+                           [&] { return weight(i); }, ss))
+          return i;
+      }
+    }
+    ++ss.rejectionFallbacks;
+    return sampleExact(d, weight, s.rng);
+  }
+
+  const Run &run;
+  const sluice_walk_kernel_t &k;
+  const bool secondOrder;
+  std::vector<Slot> slots;
+  std::vector<uint32_t> lane0, lane1, lane2, lane3; // Philox lanes
+  std::vector<int64_t> state;
+};
+
+/// The walkers of one chunk for the specialised loops, handed out in
+/// walker order. A walk of max_length 1 ends where it starts: written and
+/// counted here, never handed out.
+class ChunkFeed {
+public:
+  ChunkFeed(const Run &run, uint64_t first, uint64_t count, uint32_t *rows,
+            uint32_t *lengths, ThreadStats &stats)
+      : run(run), first(first), count(count), rows(rows), lengths(lengths),
+        stats(stats) {}
+
+  /// Records that walker `local` of the chunk ended with `length` vertices.
+  void end(uint64_t local, uint32_t length) {
+    if (lengths)
+      lengths[local] = length;
+    ++stats.walks;
+  }
+
+  /// The next walker that takes a step: its index in the chunk and its
+  /// start vertex (already written to its row); false when none is left.
+  bool take(uint64_t *local, uint32_t *start) {
+    while (next < count) {
+      uint64_t l = next++;
+      uint32_t v = run.startOf(first + l);
+      if (rows)
+        rows[l * run.stride] = v;
+      if (run.maxLength <= 1) {
+        end(l, 1);
+        continue;
+      }
+      *local = l;
+      *start = v;
+      return true;
+    }
+    return false;
+  }
+
+private:
+  const Run &run;
+  const uint64_t first, count;
+  uint32_t *const rows, *const lengths;
+  ThreadStats &stats;
+  uint64_t next = 0;
+};
+
+/// Mode::Alias for a kernel without stop or update function and without
+/// stop probability (DeepWalk): the same walks as Walker, from a loop
+/// specialised to it. Per walker only its vertex, length, id and the
+/// four words of its step pair's block are kept (arrays, not frames), and
+/// a round advances every walker in three passes:
+///   0. the Philox blocks of the walkers at an even step (compacted into
+///      one batch: one 10-round block serves two steps);
+///   1. read the offsets (prefetched when the walker arrived), the index
+///      by Lemire's multiply-shift, prefetch the alias cell;
+///   2. the coin against the cell's 32-bit threshold, move, write the
+///      vertex, prefetch the offsets of the vertex reached.
+/// No kernel function is called per step.
+class AliasWalker {
+public:
+  AliasWalker(const Run &run)
+      : run(run), width(run.walkersPerThread), cur(width), length(width),
+        walker(width), local(width), pos(width), words(4 * size_t(width)),
+        lane(width), c0(philoxLaneCapacity(width)),
+        c1(philoxLaneCapacity(width)), c2(philoxLaneCapacity(width)),
+        c3(philoxLaneCapacity(width)) {}
+
+  void chunk(uint64_t first, uint64_t count, uint32_t *rows,
+             uint32_t *lengths, const std::atomic<bool> &abort) {
+    uint32_t active = 0;
+    const uint32_t maxLength = run.maxLength;
+    const uint64_t *offsets = run.offsets;
+    const AliasEntry *alias = run.alias;
+    const uint64_t pairSeed = run.seed ^ kAliasKeyFlip;
+    // The arrays' bases in locals: stores through the arrays do not make
+    // the compiler load them again (measured: 18 of 103 instructions per
+    // step were such loads).
+    uint32_t *const cur = this->cur.data(), *const length = this->length.data();
+    uint64_t *const walker = this->walker.data(), *const local = this->local.data();
+    uint64_t *const pos = this->pos.data();
+    uint32_t *const words = this->words.data(), *const lane = this->lane.data();
+    uint32_t *const c0 = this->c0.data(), *const c1 = this->c1.data(),
+                   *const c2 = this->c2.data(), *const c3 = this->c3.data();
+    ChunkFeed feed(run, first, count, rows, lengths, stats);
+    auto begin = [&](uint32_t i) {
+      uint64_t l;
+      uint32_t start;
+      if (!feed.take(&l, &start))
+        return false;
+      cur[i] = start;
+      length[i] = 1;
+      walker[i] = first + l;
+      local[i] = l;
+      prefetch(offsets + start);
+      return true;
+    };
+    // Slots [0, active) hold walkers; a finished one is replaced by the
+    // next walker, or by the last slot's walker when none is left.
+    auto finish = [&](uint32_t i) {
+      feed.end(local[i], length[i]);
+      stats.steps += length[i] - 1;
+      if (begin(i))
+        return true;
+      --active;
+      if (i != active) {
+        cur[i] = cur[active];
+        length[i] = length[active];
+        walker[i] = walker[active];
+        local[i] = local[active];
+        pos[i] = pos[active];
+        for (int j = 0; j < 4; ++j)
+          words[4 * size_t(i) + j] = words[4 * size_t(active) + j];
+      }
+      return false;
+    };
+    for (uint32_t i = 0; i < width && begin(i); ++i)
+      ++active;
+    while (active) {
+      if (abort.load(std::memory_order_relaxed))
+        return;
+      // Pass 0: blocks for the walkers at an even step (step = length - 1).
+      uint32_t m = 0;
+      for (uint32_t i = 0; i < active; ++i) {
+        lane[m] = i;
+        m += (length[i] & 1); // length odd: step even
+      }
+      for (uint32_t j = 0; j < m; ++j) {
+        uint32_t i = lane[j];
+        c1[j] = (length[i] - 1) >> 1;
+        c2[j] = static_cast<uint32_t>(walker[i]);
+        c3[j] = static_cast<uint32_t>(walker[i] >> 32);
+      }
+      philoxLanes(m, pairSeed, c0, c1, c2, c3);
+      for (uint32_t j = 0; j < m; ++j) {
+        uint32_t *w = &words[4 * size_t(lane[j])];
+        w[0] = c0[j];
+        w[1] = c1[j];
+        w[2] = c2[j];
+        w[3] = c3[j];
+      }
+      // Pass 1: the index, prefetch the cell. A walker at a sink ends.
+      for (uint32_t i = 0; i < active;) {
+        uint32_t v = cur[i];
+        uint64_t b = offsets[v];
+        uint64_t d = offsets[v + 1] - b;
+        if (__builtin_expect(d == 0, 0)) {
+          if (!finish(i))
+            continue; // slot i now holds another walker in pass 1
+          pos[i] = kNoCandidate; // a new walker: its first step next round
+          ++i;
+          continue;
+        }
+        uint32_t step = length[i] - 1;
+        uint32_t word = words[4 * size_t(i) + (step & 1) * 2];
+        uint32_t idx =
+            lemireIndex(word, static_cast<uint32_t>(d), [&]() -> WalkRng & {
+              retry = WalkRng(run.seed, walker[i], step);
+              return retry;
+            });
+        pos[i] = b + idx;
+        prefetch(alias + pos[i]);
+        ++i;
+      }
+      // Pass 2: coin, move.
+      for (uint32_t i = 0; i < active;) {
+        if (__builtin_expect(pos[i] == kNoCandidate, 0)) {
+          ++i;
+          continue;
+        }
+        uint32_t step = length[i] - 1;
+        uint32_t coin = words[4 * size_t(i) + (step & 1) * 2 + 1];
+        const AliasEntry &e = alias[pos[i]];
+        uint32_t to = coin < e.threshold ? e.target : e.aliasTarget;
+        if (__builtin_expect(to == SLUICE_VERTEX_NONE, 0)) {
+          if (finish(i))
+            pos[i] = kNoCandidate;
+          continue;
+        }
+        if (rows)
+          rows[local[i] * run.stride + length[i]] = to;
+        cur[i] = to;
+        prefetch(offsets + to);
+        if (++length[i] == maxLength) {
+          if (finish(i))
+            pos[i] = kNoCandidate;
+          continue;
+        }
+        ++i;
+      }
+    }
+  }
+
+  ThreadStats stats;
+
+  /// Folds the step count into the stats (every step is an alias step).
+  ThreadStats result() const {
+    ThreadStats out = stats;
+    out.aliasSteps = out.steps;
+    return out;
+  }
+
+private:
+  const Run &run;
+  const uint32_t width;
+  std::vector<uint32_t> cur, length;
+  std::vector<uint64_t> walker, local, pos;
+  std::vector<uint32_t> words;
+  std::vector<uint32_t> lane, c0, c1, c2, c3;
+  WalkRng retry{0, 0, 0};
+};
+
+/// Modes Rejection and Auto for a kernel without stop, update, init or
+/// state and without stop probability (node2vec, weighted node2vec,
+/// DeepWalk forced to rejection): the same walks as Walker, from a loop
+/// specialised to it. Per walker only its vertices, length, id, the first
+/// Philox block of its step and the step's first proposal are kept
+/// (arrays, not frames); one frame per thread is filled in just before a
+/// kernel function is called. A rejection trial draws 3 words (index and
+/// a 53-bit coin), so the first three trials of a step use words 0-2,
+/// 3-5 and 6-8 of its stream: blocks 0, 1 and 2, each computed in one
+/// batch for the walkers that need it. A round advances every walker in
+/// these passes:
+///   0. block 0 of every walker's step;
+///   1. offsets and bound of the current vertex (prefetched when the
+///      walker arrived), the first proposal from word 0, prefetch its edge
+///      and the middle of the previous vertex's adjacency (has_edge);
+///   2. trial 0 (words 1 and 2 are its coin);
+///   3. block 1 of the walkers trial 0 rejected, trial 1;
+///   4. block 2 of the walkers trial 1 rejected, trial 2; further trials,
+///      the exact fallback and reservoir steps (the cost model's choice)
+///      draw from a WalkRng positioned in the stream;
+///   5. walkers that ended are replaced by new ones.
+/// Moving a walker prefetches the offsets and bound of the vertex reached.
+
+} // namespace sluice::walkengine
+
+#endif // SLUICE_RUNTIME_WALK_GENERICWALKERS_H

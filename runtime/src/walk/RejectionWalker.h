@@ -1,0 +1,378 @@
+//===- RejectionWalker.h - the specialised rejection loop ---===//
+//
+// Part of the walk engine (Engine.cpp: sluice_walk_run); see
+// docs/sampling.md ("The walk engine"). Internal to libsluicert.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_WALK_REJECTIONWALKER_H
+#define SLUICE_RUNTIME_WALK_REJECTIONWALKER_H
+
+#include "runtime/src/walk/GenericWalkers.h"
+
+namespace sluice::walkengine {
+
+class RejectionWalker {
+public:
+  RejectionWalker(const Run &run)
+      : run(run),
+        secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0),
+        width(run.walkersPerThread), cur(width), prev(width), length(width),
+        walker(width), local(width), begin_(width), degree(width),
+        pre(width), skip(width), done(width), again(width), keep2(width),
+        keep3(width), draws(width), bound(width), lower(width) {
+    for (auto *lane : {&w0, &w1, &w2, &w3, &x0, &x1, &x2, &x3})
+      lane->resize(philoxLaneCapacity(width));
+    f = run.frame(nullptr, draws.data(), &fault);
+  }
+
+  void chunk(uint64_t first, uint64_t count, uint32_t *rows,
+             uint32_t *lengths, const std::atomic<bool> &abort) {
+    uint32_t active = 0;
+    const uint32_t maxLength = run.maxLength;
+    const uint64_t *offsets = run.offsets;
+    const uint32_t *targets = run.targets;
+    const float *weights = run.weights;
+    ChunkFeed feed(run, first, count, rows, lengths, stats);
+    auto begin = [&](uint32_t i) {
+      uint64_t l;
+      uint32_t start;
+      if (!feed.take(&l, &start))
+        return false;
+      cur[i] = prev[i] = start;
+      length[i] = 1;
+      walker[i] = first + l;
+      local[i] = l;
+      done[i] = 0;
+      prefetch(offsets + start);
+      run.prefetchBound(start);
+      return true;
+    };
+    // Slots [0, active) hold walkers; a finished one is replaced by the
+    // next walker, or by the last slot's walker when none is left.
+    auto finish = [&](uint32_t i) {
+      feed.end(local[i], length[i]);
+      if (begin(i))
+        return true;
+      --active;
+      if (i != active) {
+        cur[i] = cur[active];
+        prev[i] = prev[active];
+        length[i] = length[active];
+        walker[i] = walker[active];
+        local[i] = local[active];
+        begin_[i] = begin_[active];
+        degree[i] = degree[active];
+        pre[i] = pre[active];
+        skip[i] = skip[active];
+        done[i] = done[active];
+        draws[i] = draws[active];
+        bound[i] = bound[active];
+        lower[i] = lower[active];
+        w0[i] = w0[active];
+        w1[i] = w1[active];
+        w2[i] = w2[active];
+        w3[i] = w3[active];
+      }
+      return false;
+    };
+    // Moves slot i along edge j of its vertex (kNoCandidate: the walk
+    // ends); marks it done when it has ended.
+    auto move = [&](uint32_t i, uint64_t j) SLUICE_WALK_LAMBDA_INLINE {
+      if (__builtin_expect(j == kNoCandidate, 0)) {
+        done[i] = 1;
+        return;
+      }
+      uint32_t to = targets[begin_[i] + j];
+      if (rows)
+        rows[local[i] * run.stride + length[i]] = to;
+      prev[i] = cur[i];
+      cur[i] = to;
+      prefetch(offsets + to);
+      run.prefetchBound(to);
+      if (++length[i] == maxLength)
+        done[i] = 1;
+    };
+    for (uint32_t i = 0; i < width && begin(i); ++i)
+      ++active;
+    while (active) {
+      if (abort.load(std::memory_order_relaxed))
+        return;
+      // Pass 0: block 0 of every walker's step stream.
+      for (uint32_t i = 0; i < active; ++i) {
+        w1[i] = length[i] - 1;
+        w2[i] = static_cast<uint32_t>(walker[i]);
+        w3[i] = static_cast<uint32_t>(walker[i] >> 32);
+      }
+      philoxLanes(active, run.seed, w0.data(), w1.data(), w2.data(),
+                  w3.data());
+      // Pass 1: degree, bound, the first proposal. A walker at a sink
+      // ends (its slot then holds a new walker, which waits for the next
+      // round, or the last slot's walker, handled now).
+      for (uint32_t i = 0; i < active;) {
+        uint32_t v = cur[i];
+        uint64_t b = offsets[v];
+        uint64_t d = offsets[v + 1] - b;
+        if (__builtin_expect(d == 0, 0)) {
+          if (finish(i)) {
+            skip[i] = kSkip;
+            ++i;
+          }
+          continue;
+        }
+        begin_[i] = b;
+        degree[i] = static_cast<uint32_t>(d);
+        double bd = run.boundOf(v);
+        bound[i] = bd;
+        lower[i] = run.hasLower() ? run.lowerOf(v) : 0.0f;
+        if (bd > 0 && std::isfinite(bd)) {
+          // Rejection: the first proposal, as uniformIndex draws it from
+          // the stream (skip: the words drawn, more than 1 only when
+          // Lemire's method asked for more).
+          bool more = false;
+          pre[i] = lemireIndex(w0[i], static_cast<uint32_t>(d),
+                               [&]() -> WalkRng & {
+                                 const uint32_t block[4] = {w0[i], w1[i],
+                                                            w2[i], w3[i]};
+                                 retry = WalkRng(run.seed, walker[i],
+                                                 length[i] - 1, block, 0, 1);
+                                 more = true;
+                                 return retry;
+                               });
+          skip[i] = __builtin_expect(more, 0)
+                        ? static_cast<uint32_t>(retry.drawn())
+                        : 1;
+          prefetch(targets + b + pre[i]);
+          if (weights)
+            prefetch(weights + b + pre[i]);
+        } else {
+          // Reservoir (the cost model's choice, bound < 0) or a bound
+          // that admits no trial: the whole stream is left to pass 2.
+          skip[i] = 0;
+          prefetch(targets + b);
+          if (weights)
+            prefetch(weights + b);
+        }
+        if (secondOrder && prev[i] != v) {
+          uint64_t pb = offsets[prev[i]];
+          uint64_t pd = offsets[prev[i] + 1] - pb;
+          const uint32_t *adj = targets + pb;
+          prefetch(adj + pd / 2);
+          if (pd > 32) {
+            prefetch(adj + pd / 4);
+            prefetch(adj + 3 * pd / 4);
+          }
+        }
+        ++i;
+      }
+      // Pass 2: trial 0 (or the whole step when it is not a plain
+      // rejection step).
+      uint32_t m = 0;
+      for (uint32_t i = 0; i < active; ++i) {
+        draws[i] = 0;
+        if (__builtin_expect(skip[i] != 1, 0)) {
+          if (skip[i] != kSkip)
+            move(i, slowStep(i));
+          continue;
+        }
+        setFrame(i);
+        uint64_t idx = pre[i];
+        if (trial(i, idx, coinOf(w1[i], w2[i])))
+          move(i, idx);
+        else
+          again[m++] = i;
+      }
+      // Pass 3: block 1 of the walkers trial 0 rejected; trial 1 (index
+      // from word 3 of block 0, coin from words 0 and 1 of block 1).
+      uint32_t m2 = 0;
+      if (m) {
+        for (uint32_t j = 0; j < m; ++j) {
+          uint32_t i = again[j];
+          x1[j] = length[i] - 1;
+          x2[j] = static_cast<uint32_t>(walker[i]);
+          x3[j] = static_cast<uint32_t>(walker[i] >> 32);
+        }
+        philoxLanes(m, run.seed, x0.data(), x1.data(), x2.data(), x3.data(),
+                    1);
+        for (uint32_t j = 0; j < m; ++j) {
+          uint32_t i = again[j];
+          const uint32_t d = degree[i];
+          setFrame(i);
+          uint64_t product = static_cast<uint64_t>(w3[i]) * d;
+          if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
+            // Lemire's method may want more words: from the stream.
+            const uint32_t block[4] = {w0[i], w1[i], w2[i], w3[i]};
+            WalkRng rng(run.seed, walker[i], length[i] - 1, block, 0, 3);
+            move(i, trials(i, rng, 1));
+            continue;
+          }
+          uint64_t idx = product >> 32;
+          if (trial(i, idx, coinOf(x0[j], x1[j]))) {
+            move(i, idx);
+            continue;
+          }
+          // Trial 2 draws words 2 and 3 of block 1 and word 0 of block 2.
+          keep2[m2] = x2[j];
+          keep3[m2] = x3[j];
+          again[m2++] = i; // m2 <= j: again[j] was read
+        }
+      }
+      // Pass 4: block 2 of the walkers trial 1 rejected; trial 2.
+      if (m2) {
+        for (uint32_t j = 0; j < m2; ++j) {
+          uint32_t i = again[j];
+          x1[j] = length[i] - 1;
+          x2[j] = static_cast<uint32_t>(walker[i]);
+          x3[j] = static_cast<uint32_t>(walker[i] >> 32);
+        }
+        philoxLanes(m2, run.seed, x0.data(), x1.data(), x2.data(),
+                    x3.data(), 2);
+        for (uint32_t j = 0; j < m2; ++j) {
+          uint32_t i = again[j];
+          const uint32_t d = degree[i];
+          const uint32_t block2[4] = {x0[j], x1[j], x2[j], x3[j]};
+          setFrame(i);
+          uint64_t product = static_cast<uint64_t>(keep2[j]) * d;
+          if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
+            const uint32_t block1[4] = {0, 0, keep2[j], keep3[j]};
+            WalkRng rng(run.seed, walker[i], length[i] - 1, block1, 1, 2);
+            move(i, trials(i, rng, 2));
+            continue;
+          }
+          uint64_t idx = product >> 32;
+          if (trial(i, idx, coinOf(keep3[j], block2[0]))) {
+            move(i, idx);
+            continue;
+          }
+          WalkRng rng(run.seed, walker[i], length[i] - 1, block2, 2, 1);
+          move(i, trials(i, rng, 3));
+        }
+      }
+      checkFault(fault);
+      // Pass 5: count the steps, replace the walkers that ended.
+      for (uint32_t i = 0; i < active;) {
+        if (!done[i]) {
+          ++i;
+          continue;
+        }
+        done[i] = 0;
+        if (finish(i))
+          ++i;
+      }
+    }
+    checkFault(fault);
+  }
+
+  ThreadStats stats;
+  ThreadStats result() const { return stats; }
+  sluice_walk_fault_t fault{};
+
+private:
+  /// skip[i] of a slot whose walker was started in this round's pass 1
+  /// (it takes its first step next round).
+  static constexpr uint32_t kSkip = UINT32_MAX;
+
+  /// nextDouble() of the words hi, lo.
+  static double coinOf(uint32_t hi, uint32_t lo) {
+    return static_cast<double>((uint64_t(hi) << 32 | lo) >> 11) * 0x1.0p-53;
+  }
+
+  /// The frame the kernel functions see for slot i's current step (its
+  /// random() draws count on across the passes of the step).
+  SLUICE_WALK_INLINE void setFrame(uint32_t i) {
+    f.walker = walker[i];
+    f.prev = prev[i];
+    f.cur = cur[i];
+    f.step = length[i] - 1;
+    f.random_draws = &draws[i];
+  }
+
+  SLUICE_WALK_INLINE double weight(uint32_t i, uint64_t e) {
+    return run.edgeWeight(&f, begin_[i] + e);
+  }
+
+  /// One rejection trial of slot i (frame set): candidate idx, coin `u`
+  /// in [0, 1). As Walker::rejection: with a lower bound the coin decides
+  /// first and a coin below it accepts without the weight. Counts the
+  /// step when it accepts.
+  SLUICE_WALK_INLINE bool trial(uint32_t i, uint64_t idx, double u) {
+    bool accept = rejectionTrial(u, bound[i], lower[i],
+                                 [&] { return weight(i, idx); },
+                                 stats.sampler);
+    if (accept)
+      countStep(false);
+    return accept;
+  }
+
+  SLUICE_WALK_INLINE void countStep(bool reservoir) {
+    ++stats.steps;
+    ++(reservoir ? stats.reservoirSteps : stats.rejectionSteps);
+  }
+
+  /// Counts a step that `j` (kNoCandidate: none) takes.
+  uint64_t counted(uint64_t j, bool reservoir) {
+    if (j != kNoCandidate)
+      countStep(reservoir);
+    return j;
+  }
+
+  /// Trials `first`.. of slot i (frame set) from `rng`, positioned where
+  /// trial `first` draws its index; then the exact fallback.
+  uint64_t trials(uint32_t i, WalkRng &rng, uint32_t first) {
+    const uint32_t d = degree[i];
+    const uint32_t maxTrials = maxRejectionTrials(d);
+    for (uint32_t t = first; t < maxTrials; ++t) {
+      uint64_t idx = uniformIndex(rng, d);
+      if (trial(i, idx, rng.nextDouble()))
+        return idx;
+    }
+    ++stats.sampler.rejectionFallbacks;
+    return counted(
+        sampleExact(d, [&](uint64_t e) { return weight(i, e); }, rng), false);
+  }
+
+  /// A step that is not a plain rejection step (skip[i] != 1): reservoir
+  /// (bound < 0), the exact sampler (a bound that admits no trial), or
+  /// rejection whose first index drew more than one word.
+  uint64_t slowStep(uint32_t i) {
+    setFrame(i);
+    const uint32_t block[4] = {w0[i], w1[i], w2[i], w3[i]};
+    WalkRng rng(run.seed, walker[i], length[i] - 1, block, 0, 0);
+    auto weightFn = [&](uint64_t e) { return weight(i, e); };
+    if (skip[i] == 0) {
+      if (bound[i] < 0)
+        return counted(
+            sampleReservoir(degree[i], weightFn, rng, &stats.sampler), true);
+      ++stats.sampler.rejectionFallbacks;
+      return counted(sampleExact(degree[i], weightFn, rng), false);
+    }
+    for (uint32_t j = 0; j < skip[i]; ++j)
+      rng.nextU32();
+    uint64_t idx = pre[i];
+    if (trial(i, idx, rng.nextDouble()))
+      return idx;
+    return trials(i, rng, 1);
+  }
+
+  const Run &run;
+  const bool secondOrder;
+  const uint32_t width;
+  std::vector<uint32_t> cur, prev, length;
+  std::vector<uint64_t> walker, local, begin_;
+  std::vector<uint32_t> degree, pre, skip;
+  std::vector<uint8_t> done;
+  std::vector<uint32_t> again, keep2, keep3;
+  std::vector<uint64_t> draws; // random() draws of each walker's step
+  std::vector<double> bound;
+  std::vector<float> lower;
+  // Block 0 of each slot's step (lanes of philoxLanes, one per slot), and
+  // blocks 1 and 2 of the walkers that need them (one lane per walker).
+  std::vector<uint32_t> w0, w1, w2, w3;
+  std::vector<uint32_t> x0, x1, x2, x3;
+  sluice_walk_frame_t f;
+  WalkRng retry{0, 0, 0};
+};
+
+
+} // namespace sluice::walkengine
+
+#endif // SLUICE_RUNTIME_WALK_REJECTIONWALKER_H
