@@ -7,7 +7,7 @@
 // synthetic vertex with the same weight functor; docs/sampling.md.
 //
 //===----------------------------------------------------------------------===//
-#include "sluice/sampling.h"
+#include "runtime/src/walk/Sampling.h"
 
 #include <algorithm>
 #include <chrono>

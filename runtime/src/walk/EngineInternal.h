@@ -9,7 +9,7 @@
 
 #include "sluice/walk.h"
 
-#include "sluice/sampling.h"
+#include "runtime/src/walk/Sampling.h"
 #include "sluice/walk_support.h"
 
 #include "runtime/src/Error.h"

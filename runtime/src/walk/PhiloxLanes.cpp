@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/src/walk/PhiloxLanes.h"
 
-#include "sluice/sampling.h"
+#include "runtime/src/walk/Sampling.h"
 
 #include <string_view>
 

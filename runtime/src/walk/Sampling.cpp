@@ -4,7 +4,7 @@
 // of GraphAliasTables (Vose per vertex over the CSR weights).
 //
 //===----------------------------------------------------------------------===//
-#include "sluice/sampling.h"
+#include "runtime/src/walk/Sampling.h"
 
 #include <stdexcept>
 #include <string>

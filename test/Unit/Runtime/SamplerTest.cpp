@@ -8,7 +8,7 @@
 // cost model. All seeds are fixed.
 //
 //===----------------------------------------------------------------------===//
-#include "sluice/sampling.h"
+#include "runtime/src/walk/Sampling.h"
 #include "test/Unit/Support/ChiSquare.h"
 
 #include <gtest/gtest.h>

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "WalkTestUtil.h"
 
-#include "sluice/sampling.h"
+#include "runtime/src/walk/Sampling.h"
 
 #include "runtime/src/walk/PhiloxLanes.h"
 
