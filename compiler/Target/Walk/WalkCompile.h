@@ -60,6 +60,10 @@ struct WalkRunOptions {
   std::string libdevice = defaultLibdevicePath().str();
   /// Remark at the graph what its load dropped and merged (`--remarks`).
   bool remarks = false;
+  /// Keep a text graph's binary CSR cache next to it and use it when it is
+  /// up to date (GraphCache.h). sluicec turns it on unless
+  /// `--no-graph-cache`; other callers ask for it.
+  bool graphCache = false;
 };
 
 /// What a run did (for the summary sluicec prints).
@@ -72,7 +76,10 @@ struct WalkRunReport {
   uint64_t walks = 0, steps = 0;
   double seconds = 0;        ///< the engine's walking time
   double compileSeconds = 0; ///< lowering + JIT
-  double loadSeconds = 0;    ///< graph load
+  double loadSeconds = 0;    ///< graph load (text, or its cache)
+  double cacheSeconds = 0;   ///< writing the graph's cache
+  /// "read PATH", "written PATH", "not written (why)"; empty: no cache.
+  std::string graphCache;
   uint64_t rejectionSteps = 0, reservoirSteps = 0, aliasSteps = 0;
   double costRatio = 0;   ///< the r the cost model used (0: not used)
   bool calibrated = false; ///< r was measured at start-up

@@ -7,6 +7,7 @@
 // Every failure is a located diagnostic on the job, walk or graph op.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Target/Walk/GraphCache.h"
 #include "compiler/Target/Walk/GraphLoadOptions.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
@@ -411,11 +412,31 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   // Start vertices without edges are vertices all the same (their walks
   // have length 1): the load keeps them.
   std::vector<uint64_t> keep;
+  // The statistics of the text load a cached graph was built from.
+  std::optional<sluice_graph_load_stats_t> cachedStats;
   auto loadGraph = [&]() -> LogicalResult {
     load.keep_vertex_ids = keep.data();
     load.num_keep_vertex_ids = keep.size();
     auto t1 = std::chrono::steady_clock::now();
     sluice_graph_t *loaded = nullptr;
+    // A text graph: its binary CSR cache when it is up to date.
+    std::optional<GraphCache> cache;
+    if (options.graphCache && g.getFormat() != walk::GraphFormat::Csr)
+      cache.emplace(path, load);
+    cachedStats.reset();
+    if (cache) {
+      sluice_graph_load_stats_t stats;
+      if (sluice_graph_t *hit =
+              cache->load(load.flags & SLUICE_GRAPH_LOAD_QUIET, stats)) {
+        sluice_graph_release(graph);
+        graph = hit;
+        frame.graph = graph;
+        cachedStats = stats;
+        report.graphCache = "read " + cache->path();
+        report.loadSeconds += secondsSince(t1);
+        return success();
+      }
+    }
     sluice_status_t status =
         sluice_graph_load(path.c_str(), &load, &loaded, &rtError);
     if (status != SLUICE_STATUS_OK) {
@@ -439,6 +460,16 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
     graph = loaded;
     frame.graph = graph;
     report.loadSeconds += secondsSince(t1);
+    if (cache) {
+      auto t2 = std::chrono::steady_clock::now();
+      sluice_graph_load_stats_t stats;
+      sluice_graph_load_stats(graph, &stats);
+      std::string why;
+      report.graphCache = cache->store(graph, stats, why)
+                              ? "written " + cache->path()
+                              : "not written (" + why + ")";
+      report.cacheSeconds += secondsSince(t2);
+    }
     return success();
   };
   // A start list that does not read the graph is known before the load;
@@ -468,7 +499,10 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   report.vertices = sluice_graph_num_vertices(graph);
   report.edges = sluice_graph_num_edges(graph);
   sluice_graph_load_stats_t loadStats;
-  sluice_graph_load_stats(graph, &loadStats);
+  if (cachedStats)
+    loadStats = *cachedStats;
+  else
+    sluice_graph_load_stats(graph, &loadStats);
   report.graphLoad = describeLoad(g, loadStats);
   if (options.remarks)
     g.emitRemark("graph '")

@@ -195,6 +195,11 @@ static cl::opt<std::string> libdevicePath(
     "libdevice", cl::desc(libdeviceHelp),
     cl::init(target::defaultLibdevicePath().str()), cl::value_desc("file"),
     cl::cat(sluiceCategory));
+static cl::opt<bool> noGraphCache(
+    "no-graph-cache",
+    cl::desc("--run: neither read nor write the binary CSR cache kept next "
+             "to a text graph (<graph>.<key>.sluice-csr)"),
+    cl::init(false), cl::cat(sluiceCategory));
 static cl::opt<bool> walkRemarks(
     "remarks",
     cl::desc("Explain each walk's weight analysis (class, bounds, sampler) "
@@ -689,6 +694,7 @@ static int runWalkProgram(Compilation &compilation) {
   options.maxLength = walkMaxLength;
   options.libdevice = libdevicePath;
   options.remarks = walkRemarks;
+  options.graphCache = !noGraphCache;
   auto report = target::runWalkJob(module, options);
   if (mlir::failed(report))
     return 1;
@@ -698,12 +704,17 @@ static int runWalkProgram(Compilation &compilation) {
      << report->graph << " (" << report->vertices << " vertices, "
      << report->edges << " edges)\n";
   os << "  graph:    " << report->graphLoad << "\n";
+  if (!report->graphCache.empty())
+    os << "  cache:    " << report->graphCache << "\n";
   os << "  walks:    " << report->walks << "\n";
   os << "  steps:    " << report->steps << "\n";
   os << llvm::format("  time:     %.3f s walking, %.3f s compiling, %.3f s "
-                     "loading the graph\n",
+                     "loading the graph",
                      report->seconds, report->compileSeconds,
                      report->loadSeconds);
+  if (report->cacheSeconds > 0)
+    os << llvm::format(", %.3f s writing its cache", report->cacheSeconds);
+  os << "\n";
   os << llvm::format("  steps/s:  %.4g\n  walks/s:  %.4g\n",
                      report->steps / seconds, report->walks / seconds);
   os << "  samplers: " << report->rejectionSteps << " rejection, "
