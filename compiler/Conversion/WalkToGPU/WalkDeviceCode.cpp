@@ -3,6 +3,8 @@
 #include "compiler/Conversion/WalkToGPU/DeviceFrame.h"
 #include "compiler/Conversion/WalkToGPU/KernelArgs.h"
 
+#include "sluice/walk.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -88,6 +90,12 @@ LogicalResult setTagged(arith::ConstantOp op, StringRef file,
       value = walk->numState;
     else if (name == "threads_per_walker")
       value = walk->threadsPerWalker;
+    else if (name == "rejection_max_trials")
+      value = SLUICE_WALK_REJECTION_MAX_TRIALS;
+    else if (name == "rejection_min_trials")
+      value = SLUICE_WALK_REJECTION_MIN_TRIALS;
+    else if (name == "rejection_trials_per_edge")
+      value = SLUICE_WALK_REJECTION_TRIALS_PER_EDGE;
     else
       return fail("unknown per-walk constant '" + name + "'");
     op->removeAttr(kWalkConstantAttr);

@@ -202,6 +202,13 @@ typedef struct sluice_walk_options_t {
   uint32_t engine_flags;
 } sluice_walk_options_t;
 
+/* A rejection step draws at most min(MAX, max(MIN, PER_EDGE * degree))
+ * trials, then the exact two-pass draw: the CPU engine and the GPU
+ * kernels alike (walk-to-gpu takes the numbers from here). */
+#define SLUICE_WALK_REJECTION_MAX_TRIALS 64
+#define SLUICE_WALK_REJECTION_MIN_TRIALS 4
+#define SLUICE_WALK_REJECTION_TRIALS_PER_EDGE 2
+
 /* engine_flags: run node2vec-like walks through the generic rejection
  * loop instead of the specialised one (docs/sampling.md). */
 #define SLUICE_WALK_ENGINE_GENERIC 0x1u

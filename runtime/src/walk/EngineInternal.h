@@ -289,7 +289,9 @@ inline void prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 /// whose weights are all zero (metapath).
 inline uint32_t maxRejectionTrials(uint64_t degree) {
   return static_cast<uint32_t>(std::min<uint64_t>(
-      kDefaultMaxRejectionTrials, std::max<uint64_t>(4, 2 * degree)));
+      kDefaultMaxRejectionTrials,
+      std::max<uint64_t>(SLUICE_WALK_REJECTION_MIN_TRIALS,
+                         SLUICE_WALK_REJECTION_TRIALS_PER_EDGE * degree)));
 }
 
 /// One rejection trial with coin `u` in [0, 1) against `bound`: accepts

@@ -11,6 +11,7 @@
 #define SLUICE_RUNTIME_WALK_SAMPLING_H
 
 #include "sluice/sampling.h"
+#include "sluice/walk.h"
 
 #include <cmath>
 #include <cstddef>
@@ -193,7 +194,7 @@ uint64_t sampleExact(uint64_t n, WeightFn &&weight, WalkRng &rng) {
 }
 
 /// Default give-up point of rejection sampling.
-constexpr uint32_t kDefaultMaxRejectionTrials = 64;
+constexpr uint32_t kDefaultMaxRejectionTrials = SLUICE_WALK_REJECTION_MAX_TRIALS;
 
 /// Rejection sampling: propose a candidate uniformly, accept it with
 /// probability weight / bound. `bound` must be >= every weight (a larger

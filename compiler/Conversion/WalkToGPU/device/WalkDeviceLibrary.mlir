@@ -12,8 +12,13 @@
 // - an i32 constant tagged `sluice.frame_slot = "<slot>"` is the index of
 //   that slot of the device frame; its value is set from FrameSlot
 //   (DeviceFrame.h), and must equal it in the text.
-// - a constant tagged `sluice.walk_constant = "<name>"` gets a per-walk
-//   value (num_state, threads_per_walker).
+// - a constant tagged `sluice.walk_constant = "<name>"` gets the walk's
+//   value (num_state, threads_per_walker) or walk.h's
+//   (rejection_max_trials, rejection_min_trials,
+//   rejection_trials_per_edge: SLUICE_WALK_REJECTION_*);
+// - an i32 constant tagged `sluice.kernel_arg = "<field>"` is the index
+//   (offset / 8) of that field of sluice_walk_gpu_args_t (walk_gpu.h,
+//   KernelArgs.h); it must equal it in the text.
 
 gpu.module @sluice_walk_device {
 

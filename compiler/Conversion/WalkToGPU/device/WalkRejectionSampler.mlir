@@ -12,8 +12,13 @@
 // - an i32 constant tagged `sluice.frame_slot = "<slot>"` is the index of
 //   that slot of the device frame; its value is set from FrameSlot
 //   (DeviceFrame.h), and must equal it in the text.
-// - a constant tagged `sluice.walk_constant = "<name>"` gets a per-walk
-//   value (num_state, threads_per_walker).
+// - a constant tagged `sluice.walk_constant = "<name>"` gets the walk's
+//   value (num_state, threads_per_walker) or walk.h's
+//   (rejection_max_trials, rejection_min_trials,
+//   rejection_trials_per_edge: SLUICE_WALK_REJECTION_*);
+// - an i32 constant tagged `sluice.kernel_arg = "<field>"` is the index
+//   (offset / 8) of that field of sluice_walk_gpu_args_t (walk_gpu.h,
+//   KernelArgs.h); it must equal it in the text.
 
 gpu.module @sluice_walk_device {
   // Imports.
@@ -73,17 +78,19 @@ gpu.module @sluice_walk_device {
     return %res : i64
   }
   // Rejection against upper_bound(cur), at most min(64, max(4, 2 d))
-  // trials, then sampleExact (the CPU engine's rejection mode).
+  // trials (SLUICE_WALK_REJECTION_* of walk.h), then sampleExact (the CPU
+  // engine's rejection mode).
   func.func private @sluice_walk_WALK_sample(%f: !llvm.ptr, %r: !llvm.ptr, %begin: i64, %d: i64, %lane: i32) -> i64 {
     %none = arith.constant -1 : i64
     %zero = arith.constant 0 : i64
     %one = arith.constant 1 : i64
-    %four = arith.constant 4 : i64
-    %cap = arith.constant 64 : i64
+    %four = arith.constant {sluice.walk_constant = "rejection_min_trials"} 4 : i64
+    %cap = arith.constant {sluice.walk_constant = "rejection_max_trials"} 64 : i64
+    %per = arith.constant {sluice.walk_constant = "rejection_trials_per_edge"} 2 : i64
     %fz = arith.constant 0.0 : f64
     %inf = arith.constant 0x7FF0000000000000 : f64
     %bound = func.call @sluice_walk_WALK_upper_bound(%f) : (!llvm.ptr) -> f64
-    %twice = arith.addi %d, %d : i64
+    %twice = arith.muli %d, %per : i64
     %atleast = arith.maxui %twice, %four : i64
     %trials = arith.minui %atleast, %cap : i64
     %pos = arith.cmpf ogt, %bound, %fz : f64
