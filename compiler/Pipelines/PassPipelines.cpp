@@ -2,6 +2,7 @@
 #include "compiler/Pipelines/PassPipelines.h"
 
 #include "compiler/Conversion/Passes.h"
+#include "dialects/Graph/Transforms/Passes.h"
 #include "dialects/Walk/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -40,6 +41,12 @@ void sluice::buildWalkSchedulePipeline(OpPassManager &pm, StringRef target) {
   walk::WalkSelectSamplerOptions options;
   options.target = target.str();
   pm.addPass(walk::createWalkSelectSampler(options));
+}
+
+void sluice::buildGraphSchedulePipeline(OpPassManager &pm, bool remarks) {
+  graph::GraphAttachScheduleOptions options;
+  options.remarks = remarks;
+  pm.addPass(graph::createGraphAttachSchedule(options));
 }
 
 void sluice::buildWalkToLLVMPipeline(OpPassManager &pm) {

@@ -111,6 +111,47 @@ mlir::Value ExprGen::query(GraphQuery q, mlir::ValueRange args,
   return createQuery(q, type, args, l);
 }
 
+mlir::Attribute ExprGen::scalarAttr(const ConstValue &v, mlir::Type type,
+                                    const SourceRange &r) {
+  if (type.isF64()) {
+    if (auto x = v.asNumber(); x && v.kind != ConstValue::Kind::Quantity)
+      return builder.getF64FloatAttr(*x);
+  } else if (type.isSignlessInteger(64)) {
+    if (v.kind == ConstValue::Kind::Int)
+      return builder.getI64IntegerAttr(v.i);
+  } else if (type.isSignlessInteger(1)) {
+    if (v.kind == ConstValue::Kind::Bool)
+      return builder.getBoolAttr(v.b);
+  }
+  error(r) << "value " << v.str() << " does not fit type " << type;
+  return {};
+}
+
+mlir::Value ExprGen::combine(AssignOp op, mlir::Value old, mlir::Value rhs,
+                             bool isInt, mlir::Location l) {
+  using namespace mlir::arith;
+  switch (op) {
+  case AssignOp::Add:
+    return isInt ? builder.create<AddIOp>(l, old, rhs).getResult()
+                 : builder.create<AddFOp>(l, old, rhs).getResult();
+  case AssignOp::Sub:
+    return isInt ? builder.create<SubIOp>(l, old, rhs).getResult()
+                 : builder.create<SubFOp>(l, old, rhs).getResult();
+  case AssignOp::Mul:
+    return isInt ? builder.create<MulIOp>(l, old, rhs).getResult()
+                 : builder.create<MulFOp>(l, old, rhs).getResult();
+  case AssignOp::Min:
+    return isInt ? builder.create<MinSIOp>(l, old, rhs).getResult()
+                 : builder.create<MinimumFOp>(l, old, rhs).getResult();
+  case AssignOp::Max:
+    return isInt ? builder.create<MaxSIOp>(l, old, rhs).getResult()
+                 : builder.create<MaximumFOp>(l, old, rhs).getResult();
+  case AssignOp::Set:
+    return rhs;
+  }
+  llvm_unreachable("unknown assignment operator");
+}
+
 mlir::Value ExprGen::convert(TValue v, const ast::Type &to,
                              const SourceRange &r) {
   if (!v)
@@ -173,6 +214,13 @@ TValue ExprGen::lower(const Expr *e) {
     return lowerIndex(*llvm::cast<IndexExpr>(e));
   case Expr::Kind::Unary: {
     auto *u = llvm::cast<UnaryExpr>(e);
+    // A negative number is a constant.
+    if (u->op == UnaryOp::Neg)
+      if (auto *i = llvm::dyn_cast_or_null<IntLitExpr>(u->operand.get()))
+        return {constI64(-i->value, l), ast::Type::of(K::Int)};
+    if (u->op == UnaryOp::Neg)
+      if (auto *f = llvm::dyn_cast_or_null<FloatLitExpr>(u->operand.get()))
+        return {constF64(-f->value, l), ast::Type::of(K::Float)};
     TValue x = lower(u->operand.get());
     if (!x)
       return {};

@@ -1,5 +1,4 @@
-//===- MLIRGenExpr.h - Lowering expressions of walks and algorithms -*- C++
-//-*-===//
+//===- MLIRGenExpr.h - Expressions of walks and algorithms ------*- C++ -*-===//
 //
 // The part of MLIRGen that walks (MLIRGenWalk.cpp) and algorithms
 // (MLIRGenAlgorithm.cpp) share: Sluice expressions to arith, math and scf
@@ -91,6 +90,11 @@ protected:
   /// Like constant(), silently: std::nullopt when `e` is not constant.
   std::optional<ConstValue> tryConstant(const ast::Expr &e);
 
+  /// The attribute of constant `v` for a value of type `type` (f64, i64 or
+  /// i1; an i64 fits an f64); reports and returns null when it does not fit.
+  mlir::Attribute scalarAttr(const ConstValue &v, mlir::Type type,
+                             const ast::SourceRange &r);
+
   TValue lower(const ast::Expr *e);
   TValue lowerConst(const ConstValue &v, const ast::SourceRange &r);
   /// Converts `v` to `to` (i64 -> f64, i64 -> vertex); other mismatches are
@@ -105,6 +109,10 @@ protected:
   mlir::Value constF64(double x, mlir::Location l);
   mlir::Value constI64(int64_t x, mlir::Location l);
   mlir::Value constI1(bool x, mlir::Location l);
+  /// `old op rhs` for a compound assignment `x op= rhs` (`+=`, ..., `min=`,
+  /// `max=`) of an i64 (`isInt`) or f64.
+  mlir::Value combine(ast::AssignOp op, mlir::Value old, mlir::Value rhs,
+                      bool isInt, mlir::Location l);
   /// The op of `q`, with its result type.
   mlir::Value query(GraphQuery q, mlir::ValueRange args, mlir::Location l);
 

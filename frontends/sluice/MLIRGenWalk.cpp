@@ -1,9 +1,10 @@
 //===- MLIRGenWalk.cpp - Lowering walks to the walk dialect ---------------===//
 //
-// Graphs become walk.graph, walks walk.walk (their schedule as attributes),
-// walk jobs walk.job. The expressions of a walk's items are lowered into the
-// regions of walk.walk by ExprGen (MLIRGenExpr.h: arith, math and scf),
-// with the walk ops for graph fields and walker state:
+// Graphs (of walks, of algorithms, unused) become walk.graph, walks
+// walk.walk (their schedule as attributes), walk jobs walk.job. The
+// expressions of a walk's items are lowered into the regions of walk.walk
+// by ExprGen (MLIRGenExpr.h: arith, math and scf), with the walk ops for
+// graph fields and walker state:
 //
 //   - Sluice types as ExprGen's, and [i64] parameter -> !walk.list; an i64
 //     used as a vertex goes through walk.vertex_of.
@@ -16,6 +17,8 @@
 
 #include "dialects/Walk/IR/WalkOps.h"
 #include "frontends/sluice/Frontend.h"
+#include "frontends/sluice/MLIRGenAlgorithm.h"
+#include "frontends/sluice/MLIRGenDemand.h"
 #include "frontends/sluice/MLIRGenExpr.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -126,12 +129,16 @@ bool sluice::isWalkDecl(const Program &program, const Decl &decl) {
   case Decl::Kind::Walk:
     return true;
   case Decl::Kind::Graph:
+    // The graph declaration of walks and algorithms alike, and of a graph
+    // nothing uses yet; a graph only demands read stays out (lowerDemands
+    // reads it from the AST).
     for (const auto &m : program.modules)
       for (const DeclPtr &d : m->decls)
         if (auto *w = llvm::dyn_cast<WalkDecl>(d.get());
             w && w->graph == decl.name)
           return true;
-    return false;
+    return isAlgorithmGraph(program, decl.name) ||
+           !isDemandGraph(program, decl);
   case Decl::Kind::Schedule:
     return findWalk(program, decl.name) != nullptr;
   case Decl::Kind::Job:
@@ -241,30 +248,17 @@ void WalkGen::lowerGraph(const GraphDecl &g) {
 
 mlir::Attribute WalkGen::paramAttr(const ConstValue &v, mlir::Type type,
                                    const SourceRange &r) {
-  if (type.isF64()) {
-    if (auto x = v.asNumber(); x && v.kind != ConstValue::Kind::Quantity)
-      return builder.getF64FloatAttr(*x);
-  } else if (type.isSignlessInteger(64)) {
-    if (v.kind == ConstValue::Kind::Int)
-      return builder.getI64IntegerAttr(v.i);
-  } else if (type.isSignlessInteger(1)) {
-    if (v.kind == ConstValue::Kind::Bool)
-      return builder.getBoolAttr(v.b);
-  } else if (llvm::isa<walk::ListType>(type)) {
-    if (v.kind == ConstValue::Kind::List) {
-      std::vector<int64_t> xs;
-      for (const ConstValue &x : v.list) {
-        if (x.kind != ConstValue::Kind::Int) {
-          error(r) << "expected a list of i64, got " << v.str();
-          return {};
-        }
-        xs.push_back(x.i);
-      }
-      return builder.getDenseI64ArrayAttr(xs);
+  if (!llvm::isa<walk::ListType>(type) || v.kind != ConstValue::Kind::List)
+    return scalarAttr(v, type, r);
+  std::vector<int64_t> xs;
+  for (const ConstValue &x : v.list) {
+    if (x.kind != ConstValue::Kind::Int) {
+      error(r) << "expected a list of i64, got " << v.str();
+      return {};
     }
+    xs.push_back(x.i);
   }
-  error(r) << "value " << v.str() << " does not fit type " << type;
-  return {};
+  return builder.getDenseI64ArrayAttr(xs);
 }
 
 mlir::Block *WalkGen::beginRegion(mlir::Region &region, mlir::TypeRange args,
@@ -790,31 +784,7 @@ void WalkGen::lowerStmt(const Stmt &s) {
                         << "' on a " << t.str() << " state variable";
         return;
       }
-      using namespace mlir::arith;
-      switch (a->op) {
-      case AssignOp::Add:
-        result = isInt ? builder.create<AddIOp>(l, old, rhs).getResult()
-                       : builder.create<AddFOp>(l, old, rhs).getResult();
-        break;
-      case AssignOp::Sub:
-        result = isInt ? builder.create<SubIOp>(l, old, rhs).getResult()
-                       : builder.create<SubFOp>(l, old, rhs).getResult();
-        break;
-      case AssignOp::Mul:
-        result = isInt ? builder.create<MulIOp>(l, old, rhs).getResult()
-                       : builder.create<MulFOp>(l, old, rhs).getResult();
-        break;
-      case AssignOp::Min:
-        result = isInt ? builder.create<MinSIOp>(l, old, rhs).getResult()
-                       : builder.create<MinimumFOp>(l, old, rhs).getResult();
-        break;
-      case AssignOp::Max:
-        result = isInt ? builder.create<MaxSIOp>(l, old, rhs).getResult()
-                       : builder.create<MaximumFOp>(l, old, rhs).getResult();
-        break;
-      case AssignOp::Set:
-        break;
-      }
+      result = combine(a->op, old, rhs, isInt, l);
     }
     builder.create<walk::StateSetOp>(l, builder.getStringAttr(a->target),
                                      builder.getI64IntegerAttr(f->second),

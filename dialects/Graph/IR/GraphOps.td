@@ -38,7 +38,8 @@ defvar Graph_PropValue = AnyTypeOf<[F64, I64, I1, I32]>;
 def Graph_AlgorithmOp : Graph_Op<"algorithm", [
     Symbol, SymbolTable, IsolatedFromAbove, SingleBlock, NoTerminator,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>,
-    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+    DeclareOpInterfaceMethods<OpAsmOpInterface,
+                              ["getAsmBlockArgumentNames"]>]> {
   let summary = "A graph algorithm (an `algorithm A(...) on g { ... }`)";
   let description = [{
     An algorithm declaration (docs/language.md, section 11) over the graph

@@ -1,4 +1,4 @@
-//===- GraphQueryOps.td - Expression ops of the graph dialect -*- tablegen -*-===//
+//===- GraphQueryOps.td - Graph expression ops ------------*- tablegen -*-===//
 //
 // What an algorithm's expressions read from its graph (the built-ins of
 // docs/language.md, section 6.4: degree, has_edge, weight, label,
