@@ -4,13 +4,14 @@
 
 #include "compiler/Pipelines/GatherAccessCounts.h"
 #include "compiler/Pipelines/TopoPipeline.h"
+#include "dialects/Graph/IR/GraphOps.h"
 #include "dialects/Model/IR/ModelDialect.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include "dialects/Model/Transforms/Passes.h"
 #include "dialects/Plan/IR/PlanDialect.h"
 #include "dialects/Plan/Transforms/Passes.h"
 #include "dialects/Topo/IR/TopoDialect.h"
-#include "dialects/Walk/IR/WalkDialect.h"
+#include "dialects/Walk/IR/WalkOps.h"
 #include "dialects/Walk/Transforms/Passes.h"
 #include "frontends/sluice/Frontend.h"
 #include "frontends/sluice/MLIRGen.h"
@@ -47,6 +48,7 @@ llvm::StringRef sluice::phaseName(Phase phase) {
 void sluice::registerSluiceDialects(mlir::DialectRegistry &registry) {
   registry.insert<topo::TopoDialect>();
   registry.insert<walk::WalkDialect>();
+  registry.insert<graph::GraphDialect>();
   registry.insert<plan::PlanDialect>();
   registry.insert<model::ModelDialect>();
 }
@@ -93,6 +95,13 @@ mlir::LogicalResult Compilation::lower() {
         mlir::failed(scheduleWalks(walkTarget)))
       return mlir::failure();
   }
+  // Algorithms: each loop's schedule from the algorithm's (graph-attach-
+  // schedule; docs/dialects/graph.md).
+  if (!module_->getOps<graph::AlgorithmOp>().empty() &&
+      mlir::failed(runPasses(*module_, [&](mlir::OpPassManager &pm) {
+        buildGraphSchedulePipeline(pm, walkRemarks);
+      })))
+    return mlir::failure();
   // Models and jobs: attach the costs the offload planners read
   // (model-cost; docs/dialects/model.md).
   if (!module_->getOps<model::TransformerOp>().empty() &&
@@ -101,6 +110,58 @@ mlir::LogicalResult Compilation::lower() {
       })))
     return mlir::failure();
   return mlir::success();
+}
+
+/// Why an algorithm does not compile or run yet, after the error's subject.
+static constexpr llvm::StringLiteral kNoAlgorithmKernels =
+    " (the lowering of graph algorithms to kernels is not built yet; "
+    "--emit=mlir shows the algorithm in the graph dialect)";
+
+mlir::LogicalResult Compilation::checkCompilable() {
+  if (!module_)
+    return mlir::failure();
+  bool any = false;
+  for (graph::AlgorithmOp algo : module_->getOps<graph::AlgorithmOp>()) {
+    mlir::emitError(algo.getLoc())
+        << "not supported yet: compiling algorithm '" << algo.getSymName()
+        << "' to kernels" << kNoAlgorithmKernels;
+    any = true;
+  }
+  return mlir::failure(any);
+}
+
+mlir::LogicalResult Compilation::checkRunnable(llvm::StringRef job) {
+  if (!module_)
+    return mlir::failure();
+  auto runs = [](graph::JobOp j) {
+    return mlir::emitError(j.getLoc())
+           << "not supported yet: running job '" << j.getSymName()
+           << "' of algorithm '" << j.getAlgorithm() << "'"
+           << kNoAlgorithmKernels;
+  };
+  llvm::SmallVector<graph::JobOp> jobs(module_->getOps<graph::JobOp>());
+  if (!job.empty()) {
+    for (graph::JobOp j : jobs)
+      if (j.getSymName() == job)
+        return runs(j);
+    return mlir::success();
+  }
+  if (jobs.empty())
+    return mlir::success();
+  auto walkJobs = module_->getOps<walk::JobOp>();
+  if (walkJobs.empty()) {
+    for (graph::JobOp j : jobs)
+      (void)runs(j);
+    return mlir::failure();
+  }
+  std::string names;
+  for (walk::JobOp j : walkJobs)
+    names += (names.empty() ? "" : ", ") + j.getSymName().str();
+  for (graph::JobOp j : jobs)
+    names += ", " + j.getSymName().str();
+  return mlir::emitError(fileLocation())
+         << "the program has walk and algorithm jobs; choose one with --job ("
+         << names << ")";
 }
 
 mlir::LogicalResult Compilation::scheduleWalks(llvm::StringRef target) {

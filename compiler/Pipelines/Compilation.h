@@ -33,7 +33,8 @@ namespace sluice {
 enum class Phase {
   Ast,  ///< parse (with imports)
   Sema, ///< names, types, units
-  Mlir, ///< MLIRGen: topo, walk, plan, model dialects; walk-bounds, model-cost
+  Mlir, ///< MLIRGen: topo, walk, graph, plan, model dialects; walk-bounds,
+        ///< walk-select-sampler, graph-attach-schedule, model-cost
   Flat, ///< topo-flatten: one physical device per op
   Report, ///< topology analysis
   Plan,   ///< plan-schedule-flows on the flat topology (after Flat)
@@ -60,8 +61,9 @@ public:
   /// Runs Sema over the parsed program.
   mlir::LogicalResult check();
   /// MLIRGen: lowers the checked program into Sluice dialects (verified),
-  /// then runs walk-bounds and walk-select-sampler for programs with walks
-  /// and model-cost for programs with transformers.
+  /// then runs walk-bounds and walk-select-sampler for programs with walks,
+  /// graph-attach-schedule for programs with algorithms and model-cost for
+  /// programs with transformers.
   mlir::LogicalResult lower();
   /// Runs topo-flatten around topology `top` (empty: the default of
   /// defaultTopTopology). Honours MLIR's pass-manager command-line options
@@ -75,8 +77,9 @@ public:
   /// (attachSampledAccessCounts); errors there stop before the pass.
   mlir::LogicalResult plan();
 
-  /// Whether lower() makes walk-bounds explain each walk with a remark
-  /// (`sluicec --remarks`).
+  /// Whether lower() makes walk-bounds explain each walk, and
+  /// graph-attach-schedule each algorithm and loop, with a remark (`sluicec
+  /// --remarks`).
   void setWalkRemarks(bool on) { walkRemarks = on; }
   /// Where lower() schedules every walk ("cpu" or "gpu", `sluicec
   /// --target`); empty (the default): where each walk's schedule says.
@@ -85,6 +88,15 @@ public:
   /// walk for `target` ("cpu" or "gpu"; empty: each walk's own), e.g. for
   /// the CPU when the GPU a walk asks for is missing.
   mlir::LogicalResult scheduleWalks(llvm::StringRef target);
+
+  /// Kernels are built for walks only: the lowering of graph algorithms to
+  /// kernels is not built yet. Fails, with an error at each algorithm of the
+  /// lowered program, when it has any (sluicec -c, --emit=llvm|ptx).
+  mlir::LogicalResult checkCompilable();
+  /// Likewise for sluicec --run of `job` (empty: the only job): fails with
+  /// an error at the job when it runs an algorithm, or at the file when the
+  /// program has jobs of both kinds and `job` is empty.
+  mlir::LogicalResult checkRunnable(llvm::StringRef job);
 
   /// The main file as a whole (line 0), for errors about the program rather
   /// than a place in it, e.g. a name given on the command line.

@@ -2,6 +2,7 @@
 #include "compiler/Pipelines/PassPipelines.h"
 
 #include "compiler/Conversion/Passes.h"
+#include "dialects/Graph/Transforms/Passes.h"
 #include "dialects/Model/Transforms/Passes.h"
 #include "dialects/Plan/Transforms/Passes.h"
 #include "dialects/Topo/Transforms/Passes.h"
@@ -45,6 +46,12 @@ void sluice::buildWalkSchedulePipeline(OpPassManager &pm, StringRef target) {
   pm.addPass(walk::createWalkSelectSampler(options));
 }
 
+void sluice::buildGraphSchedulePipeline(OpPassManager &pm, bool remarks) {
+  graph::GraphAttachScheduleOptions options;
+  options.remarks = remarks;
+  pm.addPass(graph::createGraphAttachSchedule(options));
+}
+
 void sluice::buildWalkToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(conversion::createWalkToLLVM());
   pm.addPass(createConvertSCFToCFPass());
@@ -63,6 +70,7 @@ void sluice::registerSluicePasses() {
   walk::registerWalkPasses();
   plan::registerPlanPasses();
   model::registerModelPasses();
+  graph::registerGraphPasses();
   conversion::registerConversionPasses();
 }
 

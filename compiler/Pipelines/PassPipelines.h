@@ -3,8 +3,9 @@
 // Each pipeline sluicec runs is built here and run by runPasses, whose
 // PassManager applies the command-line options (--mlir-print-ir-after-all,
 // --mlir-timing, --mlir-pass-statistics, ...), so they see every pass:
-// walk-bounds, walk-select-sampler, model-cost, the topology and plan
-// passes and the lowerings of walks for the CPU and the GPU.
+// walk-bounds, walk-select-sampler, graph-attach-schedule, model-cost, the
+// topology and plan passes and the lowerings of walks for the CPU and the
+// GPU.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_COMPILER_PIPELINES_PASSPIPELINES_H
@@ -30,6 +31,10 @@ runPasses(mlir::ModuleOp module,
 /// own).
 void buildWalkSchedulePipeline(mlir::OpPassManager &pm,
                                llvm::StringRef target);
+
+/// graph-attach-schedule: every loop of every algorithm gets its
+/// #graph.schedule (with `remarks`, a remark per algorithm and loop).
+void buildGraphSchedulePipeline(mlir::OpPassManager &pm, bool remarks);
 
 /// The walks to the LLVM dialect for the host: walk-to-llvm, the upstream
 /// conversions, walk-kernel-descriptors.

@@ -14,6 +14,7 @@
 #include "frontends/sluice/BandwidthMatrix.h"
 #include "frontends/sluice/ConstEval.h"
 #include "frontends/sluice/Frontend.h"
+#include "frontends/sluice/MLIRGenAlgorithm.h"
 #include "frontends/sluice/MLIRGenDemand.h"
 #include "frontends/sluice/MLIRGenModel.h"
 #include "frontends/sluice/MLIRGenWalk.h"
@@ -697,6 +698,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
     for (const DeclPtr &d : m->decls) {
       if (isWalkDecl(program, *d))
         continue; // lowered by mlirGenWalks below
+      if (isAlgorithmDecl(program, *d))
+        continue; // lowered by mlirGenAlgorithms below
       switch (d->getKind()) {
       case Decl::Kind::Import:
       case Decl::Kind::Let:
@@ -724,22 +727,11 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
           elaborate(*t, values, t->nameRange);
         break;
       }
-      case Decl::Kind::Graph:
-        if (isDemandGraph(program, *d))
-          break; // read by lowerDemands (MLIRGenDemand.cpp)
-        error(d->range) << "not supported yet: lowering graph '" << d->name
-                        << "' to MLIR (the graph dialect is not built yet)";
-        break;
+      case Decl::Kind::Graph: // read by lowerDemands (MLIRGenDemand.cpp)
       case Decl::Kind::Walk:
-        break; // isWalkDecl: never reached
       case Decl::Kind::Algorithm:
-        error(d->range) << "not supported yet: lowering algorithm '" << d->name
-                        << "' to MLIR (the graph dialect is not built yet)";
-        break;
       case Decl::Kind::Schedule:
-        error(d->range) << "not supported yet: lowering the schedule of '"
-                        << d->name << "' to MLIR";
-        break;
+        break; // isWalkDecl or isAlgorithmDecl: never reached
       case Decl::Kind::Model: // transformers: lowerModels (MLIRGenModel.cpp)
         if (!checkModelSupported(llvm::cast<ModelDecl>(*d), &ctx))
           failed = true;
@@ -761,6 +753,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
   for (ElabTopology *t : order)
     emit(*t);
   if (mlir::failed(mlirGenWalks(*module, program, globals)))
+    return nullptr;
+  if (mlir::failed(mlirGenAlgorithms(*module, program, globals)))
     return nullptr;
   if (mlir::failed(lowerDemands(*module, program, globals)))
     return nullptr;

@@ -4,10 +4,13 @@
 // ops. Topology declarations are elaborated at compile time (parameters,
 // lets, for loops, arrays, endpoint ranges and `*`, nested instances,
 // overrides, measured bandwidth matrices) into the `topo` dialect; every op
-// carries the FileLineColLoc of the declaration it came from. Declarations
-// whose lowering has not been built yet (graphs, walks, algorithms,
-// schedules, models, jobs) stop MLIRGen with a located "not supported yet"
-// error rather than being skipped.
+// carries the FileLineColLoc of the declaration it came from. Graphs, walks
+// and their schedules and jobs go to the `walk` dialect (MLIRGenWalk.h),
+// algorithms and their schedules and `run` jobs to the `graph` dialect
+// (MLIRGenAlgorithm.h), demands to `plan`, transformers and their jobs to
+// `model`. Declarations whose lowering has not been built yet (gnn and
+// distill models, their jobs) stop MLIRGen with a located "not supported
+// yet" error rather than being skipped.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_FRONTENDS_SLUICE_MLIRGEN_H

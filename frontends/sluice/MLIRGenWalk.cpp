@@ -1,16 +1,13 @@
 //===- MLIRGenWalk.cpp - Lowering walks to the walk dialect ---------------===//
 //
-// Graphs become walk.graph, walks walk.walk (their schedule as attributes),
-// walk jobs walk.job. The expressions of a walk's items are lowered into the
-// regions of walk.walk with arith, math and scf ops and the walk ops for
+// Graphs (of walks, of algorithms, unused) become walk.graph, walks
+// walk.walk (their schedule as attributes), walk jobs walk.job. The
+// expressions of a walk's items are lowered into the regions of walk.walk
+// by ExprGen (MLIRGenExpr.h: arith, math and scf), with the walk ops for
 // graph fields and walker state:
 //
-//   - Sluice types: i64 -> i64, f64 -> f64, bool -> i1, vertex -> i32 (CSR
-//     id), [i64] parameter -> !walk.list. An i64 used as a vertex is an id as
-//     written in the graph file and goes through walk.vertex_of.
-//   - `if c then a else b` -> scf.if; `and`/`or` -> arith.andi/ori, or an
-//     scf.if when the right operand calls random() (so that it is drawn only
-//     when needed, as the language says).
+//   - Sluice types as ExprGen's, and [i64] parameter -> !walk.list; an i64
+//     used as a vertex goes through walk.vertex_of.
 //   - Walk `let`s are lowered where they are used (they are pure).
 //   - `update` statements: `let` -> an SSA value, `if` -> scf.if, `x op= e`
 //     -> walk.state.get / walk.state.set.
@@ -20,6 +17,9 @@
 
 #include "dialects/Walk/IR/WalkOps.h"
 #include "frontends/sluice/Frontend.h"
+#include "frontends/sluice/MLIRGenAlgorithm.h"
+#include "frontends/sluice/MLIRGenDemand.h"
+#include "frontends/sluice/MLIRGenExpr.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -52,84 +52,16 @@ mlir::Type slotType(mlir::MLIRContext *ctx, const ast::Type &t) {
   }
 }
 
-/// Whether `e` calls random() anywhere.
-bool callsRandom(const Expr *e) {
-  if (!e)
-    return false;
-  switch (e->getKind()) {
-  case Expr::Kind::Call: {
-    auto *c = llvm::cast<CallExpr>(e);
-    if (c->callee == "random")
-      return true;
-    for (const Arg &a : c->args)
-      if (callsRandom(a.value.get()))
-        return true;
-    return false;
-  }
-  case Expr::Kind::Unary:
-    return callsRandom(llvm::cast<UnaryExpr>(e)->operand.get());
-  case Expr::Kind::Binary: {
-    auto *b = llvm::cast<BinaryExpr>(e);
-    return callsRandom(b->lhs.get()) || callsRandom(b->rhs.get());
-  }
-  case Expr::Kind::If: {
-    auto *i = llvm::cast<IfExpr>(e);
-    return callsRandom(i->cond.get()) || callsRandom(i->thenExpr.get()) ||
-           callsRandom(i->elseExpr.get());
-  }
-  case Expr::Kind::Index: {
-    auto *i = llvm::cast<IndexExpr>(e);
-    return callsRandom(i->base.get()) || callsRandom(i->index.get());
-  }
-  case Expr::Kind::List:
-    for (const ExprPtr &x : llvm::cast<ListExpr>(e)->elements)
-      if (callsRandom(x.get()))
-        return true;
-    return false;
-  default:
-    return false;
-  }
-}
-
-/// A typed SSA value during lowering.
-struct TValue {
-  mlir::Value value;
-  ast::Type type;
-  explicit operator bool() const { return static_cast<bool>(value); }
-};
-
-class WalkGen {
+class WalkGen : public ExprGen {
 public:
   WalkGen(mlir::ModuleOp module, const Program &program,
           const ConstEnv &globals)
-      : ctx(module.getContext()), module(module), program(program),
-        globals(globals), builder(ctx) {}
+      : ExprGen(module.getContext(), globals), module(module),
+        program(program) {}
 
   mlir::LogicalResult run();
 
 private:
-  mlir::InFlightDiagnostic error(const SourceRange &r) {
-    failed = true;
-    return mlir::emitError(toLocation(ctx, r));
-  }
-  mlir::Location loc(const SourceRange &r) { return toLocation(ctx, r); }
-
-  /// Evaluates a constant expression (parameter defaults, job and schedule
-  /// options); reports and returns std::nullopt when it is not one.
-  std::optional<ConstValue> constant(const Expr &e) {
-    auto v = evaluateConstant(e, globals, ctx);
-    if (!v)
-      failed = true;
-    return v;
-  }
-  /// Like constant(), silently: std::nullopt when `e` is not constant.
-  std::optional<ConstValue> tryConstant(const Expr &e) {
-    mlir::ScopedDiagnosticHandler quiet(ctx, [](mlir::Diagnostic &) {
-      return mlir::success();
-    });
-    return evaluateConstant(e, globals, ctx);
-  }
-
   void lowerGraph(const GraphDecl &g);
   void lowerWalk(const WalkDecl &w);
   void lowerJob(const JobDecl &j);
@@ -139,34 +71,15 @@ private:
   mlir::Attribute paramAttr(const ConstValue &v, mlir::Type type,
                             const SourceRange &r);
 
-  // Expressions.
-  TValue lower(const Expr *e);
-  TValue lowerName(const NameExpr &n);
-  TValue lowerCall(const CallExpr &c);
-  TValue lowerBinary(const BinaryExpr &b);
-  TValue lowerIf(const IfExpr &i);
-  TValue lowerIndex(const IndexExpr &i);
-  TValue lowerConst(const ConstValue &v, const SourceRange &r);
-  /// Converts `v` to `to` (i64 -> f64, i64 -> vertex); other mismatches are
-  /// reported.
-  mlir::Value convert(TValue v, const ast::Type &to, const SourceRange &r);
-  mlir::Value toF64(TValue v, const SourceRange &r) {
-    return convert(v, ast::Type::of(K::Float), r);
-  }
-  mlir::Value toVertex(TValue v, const SourceRange &r) {
-    return convert(v, ast::Type::of(K::Vertex), r);
-  }
-  mlir::Value constF64(double x, mlir::Location l) {
-    return builder.create<mlir::arith::ConstantOp>(
-        l, builder.getF64FloatAttr(x));
-  }
-  mlir::Value constI64(int64_t x, mlir::Location l) {
-    return builder.create<mlir::arith::ConstantOp>(l,
-                                                   builder.getI64IntegerAttr(x));
-  }
-  mlir::Value constI1(bool x, mlir::Location l) {
-    return builder.create<mlir::arith::ConstantOp>(l, builder.getBoolAttr(x));
-  }
+  // Expressions (ExprGen).
+  llvm::StringRef owner() const override { return "a walk"; }
+  std::optional<TValue> lookupName(const NameExpr &n) override;
+  std::optional<TValue> lookupLateName(const NameExpr &n) override;
+  mlir::Type valueType(const ast::Type &t) override;
+  mlir::Value createQuery(GraphQuery q, mlir::Type type, mlir::ValueRange args,
+                          mlir::Location l) override;
+  mlir::Value lowerSize(TValue x, const CallExpr &call) override;
+  TValue lowerIndex(const IndexExpr &i) override;
 
   // Statements (update).
   void lowerBlock(const Block &block);
@@ -177,12 +90,8 @@ private:
   mlir::Block *beginRegion(mlir::Region &region, mlir::TypeRange args,
                            const SourceRange &r);
 
-  mlir::MLIRContext *ctx;
   mlir::ModuleOp module;
   const Program &program;
-  const ConstEnv &globals;
-  mlir::OpBuilder builder;
-  bool failed = false;
 
   // The walk being lowered.
   walk::WalkOp current;
@@ -220,12 +129,16 @@ bool sluice::isWalkDecl(const Program &program, const Decl &decl) {
   case Decl::Kind::Walk:
     return true;
   case Decl::Kind::Graph:
+    // The graph declaration of walks and algorithms alike, and of a graph
+    // nothing uses yet; a graph only demands read stays out (lowerDemands
+    // reads it from the AST).
     for (const auto &m : program.modules)
       for (const DeclPtr &d : m->decls)
         if (auto *w = llvm::dyn_cast<WalkDecl>(d.get());
             w && w->graph == decl.name)
           return true;
-    return false;
+    return isAlgorithmGraph(program, decl.name) ||
+           !isDemandGraph(program, decl);
   case Decl::Kind::Schedule:
     return findWalk(program, decl.name) != nullptr;
   case Decl::Kind::Job:
@@ -335,30 +248,17 @@ void WalkGen::lowerGraph(const GraphDecl &g) {
 
 mlir::Attribute WalkGen::paramAttr(const ConstValue &v, mlir::Type type,
                                    const SourceRange &r) {
-  if (type.isF64()) {
-    if (auto x = v.asNumber(); x && v.kind != ConstValue::Kind::Quantity)
-      return builder.getF64FloatAttr(*x);
-  } else if (type.isSignlessInteger(64)) {
-    if (v.kind == ConstValue::Kind::Int)
-      return builder.getI64IntegerAttr(v.i);
-  } else if (type.isSignlessInteger(1)) {
-    if (v.kind == ConstValue::Kind::Bool)
-      return builder.getBoolAttr(v.b);
-  } else if (llvm::isa<walk::ListType>(type)) {
-    if (v.kind == ConstValue::Kind::List) {
-      std::vector<int64_t> xs;
-      for (const ConstValue &x : v.list) {
-        if (x.kind != ConstValue::Kind::Int) {
-          error(r) << "expected a list of i64, got " << v.str();
-          return {};
-        }
-        xs.push_back(x.i);
-      }
-      return builder.getDenseI64ArrayAttr(xs);
+  if (!llvm::isa<walk::ListType>(type) || v.kind != ConstValue::Kind::List)
+    return scalarAttr(v, type, r);
+  std::vector<int64_t> xs;
+  for (const ConstValue &x : v.list) {
+    if (x.kind != ConstValue::Kind::Int) {
+      error(r) << "expected a list of i64, got " << v.str();
+      return {};
     }
+    xs.push_back(x.i);
   }
-  error(r) << "value " << v.str() << " does not fit type " << type;
-  return {};
+  return builder.getDenseI64ArrayAttr(xs);
 }
 
 mlir::Block *WalkGen::beginRegion(mlir::Region &region, mlir::TypeRange args,
@@ -708,88 +608,7 @@ void WalkGen::lowerJob(const JobDecl &j) {
 // Expressions
 //===----------------------------------------------------------------------===//
 
-mlir::Value WalkGen::convert(TValue v, const ast::Type &to,
-                             const SourceRange &r) {
-  if (!v)
-    return {};
-  if (v.type.kind == to.kind)
-    return v.value;
-  mlir::Location l = loc(r);
-  if (v.type.kind == K::Int && to.kind == K::Float)
-    return builder.create<mlir::arith::SIToFPOp>(l, builder.getF64Type(),
-                                                 v.value);
-  if (v.type.kind == K::Int && to.kind == K::Vertex)
-    return builder.create<walk::VertexOfOp>(l, builder.getI32Type(), v.value);
-  error(r) << "cannot convert " << v.type.str() << " to " << to.str();
-  return {};
-}
-
-TValue WalkGen::lowerConst(const ConstValue &v, const SourceRange &r) {
-  mlir::Location l = loc(r);
-  switch (v.kind) {
-  case ConstValue::Kind::Int:
-    return {constI64(v.i, l), ast::Type::of(K::Int)};
-  case ConstValue::Kind::Float:
-    return {constF64(v.f, l), ast::Type::of(K::Float)};
-  case ConstValue::Kind::Bool:
-    return {constI1(v.b, l), ast::Type::of(K::Bool)};
-  default:
-    error(r) << "not supported yet: a " << v.str()
-             << " value in a walk's expressions (numbers and bools only)";
-    return {};
-  }
-}
-
-TValue WalkGen::lower(const Expr *e) {
-  if (!e)
-    return {};
-  mlir::Location l = loc(e->range);
-  switch (e->getKind()) {
-  case Expr::Kind::IntLit:
-    return {constI64(llvm::cast<IntLitExpr>(e)->value, l),
-            ast::Type::of(K::Int)};
-  case Expr::Kind::FloatLit:
-    return {constF64(llvm::cast<FloatLitExpr>(e)->value, l),
-            ast::Type::of(K::Float)};
-  case Expr::Kind::BoolLit:
-    return {constI1(llvm::cast<BoolLitExpr>(e)->value, l),
-            ast::Type::of(K::Bool)};
-  case Expr::Kind::Name:
-    return lowerName(*llvm::cast<NameExpr>(e));
-  case Expr::Kind::Call:
-    return lowerCall(*llvm::cast<CallExpr>(e));
-  case Expr::Kind::Binary:
-    return lowerBinary(*llvm::cast<BinaryExpr>(e));
-  case Expr::Kind::If:
-    return lowerIf(*llvm::cast<IfExpr>(e));
-  case Expr::Kind::Index:
-    return lowerIndex(*llvm::cast<IndexExpr>(e));
-  case Expr::Kind::Unary: {
-    auto *u = llvm::cast<UnaryExpr>(e);
-    TValue x = lower(u->operand.get());
-    if (!x)
-      return {};
-    if (u->op == UnaryOp::Not)
-      return {builder.create<mlir::arith::XOrIOp>(l, x.value, constI1(true, l)),
-              x.type};
-    if (x.type.kind == K::Int)
-      return {builder.create<mlir::arith::SubIOp>(l, constI64(0, l), x.value),
-              x.type};
-    if (x.type.kind == K::Float)
-      return {builder.create<mlir::arith::NegFOp>(l, x.value), x.type};
-    break;
-  }
-  default:
-    break;
-  }
-  if (auto v = tryConstant(*e))
-    return lowerConst(*v, e->range);
-  error(e->range) << "not supported yet: this expression in a walk (type "
-                  << e->type.str() << ")";
-  return {};
-}
-
-TValue WalkGen::lowerName(const NameExpr &n) {
+std::optional<TValue> WalkGen::lookupName(const NameExpr &n) {
   mlir::Location l = loc(n.range);
   for (auto it = locals.rbegin(); it != locals.rend(); ++it)
     if (auto f = it->find(n.name); f != it->end())
@@ -797,7 +616,7 @@ TValue WalkGen::lowerName(const NameExpr &n) {
   if (const WalkItem *let = lets.lookup(n.name)) {
     if (llvm::is_contained(letStack, n.name)) {
       error(n.range) << "let '" << n.name << "' refers to itself";
-      return {};
+      return TValue();
     }
     letStack.push_back(n.name);
     TValue v = lower(let->value.get());
@@ -806,7 +625,7 @@ TValue WalkGen::lowerName(const NameExpr &n) {
       ast::Type t = v.type;
       if (let->type->name == "f64")
         t = ast::Type::of(K::Float);
-      return {convert(v, t, n.range), t};
+      return TValue{convert(v, t, n.range), t};
     }
     return v;
   }
@@ -815,322 +634,70 @@ TValue WalkGen::lowerName(const NameExpr &n) {
       return f->second;
   if (auto f = states.find(n.name); f != states.end()) {
     const ast::Type &t = stateTypes[f->second];
-    return {builder.create<walk::StateGetOp>(
-                l, slotType(ctx, t), builder.getStringAttr(n.name),
-                builder.getI64IntegerAttr(f->second)),
-            t};
+    return TValue{builder.create<walk::StateGetOp>(
+                      l, slotType(ctx, t), builder.getStringAttr(n.name),
+                      builder.getI64IntegerAttr(f->second)),
+                  t};
   }
   if (auto f = params.find(n.name); f != params.end()) {
     const ast::Type &t = paramTypes[f->second];
-    return {builder.create<walk::ParamOp>(
-                l, slotType(ctx, t), builder.getStringAttr(n.name),
-                builder.getI64IntegerAttr(f->second)),
-            t};
+    return TValue{builder.create<walk::ParamOp>(
+                      l, slotType(ctx, t), builder.getStringAttr(n.name),
+                      builder.getI64IntegerAttr(f->second)),
+                  t};
   }
-  if (const ConstValue *v = globals.lookup(n.name))
-    return lowerConst(*v, n.range);
-  if (n.name == "num_vertices")
-    return {builder.create<walk::NumVerticesOp>(l, builder.getI64Type()),
-            ast::Type::of(K::Int)};
-  if (n.name == "num_edges")
-    return {builder.create<walk::NumEdgesOp>(l, builder.getI64Type()),
-            ast::Type::of(K::Int)};
+  return std::nullopt;
+}
+
+std::optional<TValue> WalkGen::lookupLateName(const NameExpr &n) {
   if (n.name == "step" && stepVisible)
-    return {builder.create<walk::StepOp>(l, builder.getI64Type()),
-            ast::Type::of(K::Int)};
-  error(n.range) << "not supported yet: the name '" << n.name
-                 << "' in a walk's expressions";
-  return {};
+    return TValue{
+        builder.create<walk::StepOp>(loc(n.range), builder.getI64Type()),
+        ast::Type::of(K::Int)};
+  return std::nullopt;
 }
 
-TValue WalkGen::lowerCall(const CallExpr &c) {
-  mlir::Location l = loc(c.range);
-  const ast::Type i64 = ast::Type::of(K::Int), f64 = ast::Type::of(K::Float),
-                  boolT = ast::Type::of(K::Bool);
-  const llvm::StringRef f = c.callee;
-  if (f == "random")
-    return {builder.create<walk::RandomOp>(l, builder.getF64Type()), f64};
-  if (f == "num_vertices" || f == "num_edges")
-    return lowerName(NameExpr(c.range, c.callee));
-  // size/empty of a constant list fold; everything else lowers its args.
-  if (f == "size" || f == "empty")
-    if (auto v = tryConstant(c))
-      return lowerConst(*v, c.range);
-  std::vector<TValue> args;
-  for (const Arg &a : c.args) {
-    TValue v = lower(a.value.get());
-    if (!v)
-      return {};
-    args.push_back(v);
-  }
-  auto argRange = [&](size_t i) { return c.args[i].value->range; };
-  if (f == "degree" || f == "label") {
-    mlir::Value v = toVertex(args[0], argRange(0));
-    if (!v)
-      return {};
-    if (f == "degree")
-      return {builder.create<walk::DegreeOp>(l, builder.getI64Type(), v), i64};
-    return {builder.create<walk::LabelOp>(l, builder.getI64Type(), v), i64};
-  }
-  if (f == "has_edge" || f == "weight" || f == "edge_label") {
-    mlir::Value u = toVertex(args[0], argRange(0));
-    mlir::Value v = toVertex(args[1], argRange(1));
-    if (!u || !v)
-      return {};
-    if (f == "has_edge")
-      return {builder.create<walk::HasEdgeOp>(l, builder.getI1Type(), u, v), boolT};
-    if (f == "weight")
-      return {builder.create<walk::EdgeWeightOp>(l, builder.getF64Type(), u, v),
-              f64};
-    return {builder.create<walk::EdgeLabelOp>(l, builder.getI64Type(), u, v),
-            i64};
-  }
-  if (f == "size" || f == "empty") {
-    if (args[0].type.kind != K::List) {
-      error(c.range) << "not supported yet: '" << f
-                     << "' of this value in a walk";
-      return {};
-    }
-    mlir::Value n =
-        builder.create<walk::ListSizeOp>(l, builder.getI64Type(), args[0].value);
-    if (f == "size")
-      return {n, i64};
-    return {builder.create<mlir::arith::CmpIOp>(
-                l, mlir::arith::CmpIPredicate::eq, n, constI64(0, l)),
-            boolT};
-  }
-  if (f == "min" || f == "max") {
-    bool allInt = llvm::all_of(args, [](const TValue &a) {
-      return a.type.kind == K::Int;
-    });
-    mlir::Value acc = allInt ? args[0].value : toF64(args[0], argRange(0));
-    for (size_t i = 1; i < args.size(); ++i) {
-      mlir::Value x = allInt ? args[i].value : toF64(args[i], argRange(i));
-      if (!acc || !x)
-        return {};
-      if (allInt)
-        acc = f == "min"
-                  ? builder.create<mlir::arith::MinSIOp>(l, acc, x).getResult()
-                  : builder.create<mlir::arith::MaxSIOp>(l, acc, x).getResult();
-      else
-        acc = f == "min" ? builder.create<mlir::arith::MinimumFOp>(l, acc, x)
-                               .getResult()
-                         : builder.create<mlir::arith::MaximumFOp>(l, acc, x)
-                               .getResult();
-    }
-    return {acc, allInt ? i64 : f64};
-  }
-  if (f == "abs") {
-    if (args[0].type.kind == K::Int)
-      return {builder.create<mlir::math::AbsIOp>(l, args[0].value), i64};
-    return {builder.create<mlir::math::AbsFOp>(l, toF64(args[0], argRange(0))),
-            f64};
-  }
-  if (f == "sqrt" || f == "log" || f == "exp") {
-    mlir::Value x = toF64(args[0], argRange(0));
-    if (!x)
-      return {};
-    if (f == "sqrt")
-      return {builder.create<mlir::math::SqrtOp>(l, x), f64};
-    if (f == "log")
-      return {builder.create<mlir::math::LogOp>(l, x), f64};
-    return {builder.create<mlir::math::ExpOp>(l, x), f64};
-  }
-  error(c.calleeRange) << "not supported yet: calling '" << f
-                       << "' in a walk";
-  return {};
+mlir::Type WalkGen::valueType(const ast::Type &t) {
+  return t.kind == K::Vertex ? builder.getI32Type() : slotType(ctx, t);
 }
 
-TValue WalkGen::lowerBinary(const BinaryExpr &b) {
-  using namespace mlir::arith;
-  mlir::Location l = loc(b.opRange);
-  const ast::Type boolT = ast::Type::of(K::Bool);
-  if (b.op == BinaryOp::And || b.op == BinaryOp::Or) {
-    bool isAnd = b.op == BinaryOp::And;
-    TValue lhs = lower(b.lhs.get());
-    if (!lhs)
-      return {};
-    if (!callsRandom(b.rhs.get())) {
-      TValue rhs = lower(b.rhs.get());
-      if (!rhs)
-        return {};
-      if (isAnd)
-        return {builder.create<AndIOp>(l, lhs.value, rhs.value), boolT};
-      return {builder.create<OrIOp>(l, lhs.value, rhs.value), boolT};
-    }
-    // Short-circuit: the right operand draws random numbers.
-    auto ifOp = builder.create<mlir::scf::IfOp>(
-        l, mlir::TypeRange{builder.getI1Type()}, lhs.value,
-        /*withElseRegion=*/true);
-    mlir::OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(
-        isAnd ? ifOp.thenBlock() : ifOp.elseBlock());
-    TValue rhs = lower(b.rhs.get());
-    if (!rhs)
-      return {};
-    builder.create<mlir::scf::YieldOp>(l, rhs.value);
-    builder.setInsertionPointToStart(isAnd ? ifOp.elseBlock()
-                                           : ifOp.thenBlock());
-    builder.create<mlir::scf::YieldOp>(l, constI1(!isAnd, l));
-    return {ifOp.getResult(0), boolT};
+mlir::Value WalkGen::createQuery(GraphQuery q, mlir::Type type,
+                                 mlir::ValueRange args, mlir::Location l) {
+  switch (q) {
+  case GraphQuery::NumVertices:
+    return builder.create<walk::NumVerticesOp>(l, type);
+  case GraphQuery::NumEdges:
+    return builder.create<walk::NumEdgesOp>(l, type);
+  case GraphQuery::Degree:
+    return builder.create<walk::DegreeOp>(l, type, args[0]);
+  case GraphQuery::Label:
+    return builder.create<walk::LabelOp>(l, type, args[0]);
+  case GraphQuery::HasEdge:
+    return builder.create<walk::HasEdgeOp>(l, type, args[0], args[1]);
+  case GraphQuery::EdgeWeight:
+    return builder.create<walk::EdgeWeightOp>(l, type, args[0], args[1]);
+  case GraphQuery::EdgeLabel:
+    return builder.create<walk::EdgeLabelOp>(l, type, args[0], args[1]);
+  case GraphQuery::Random:
+    return builder.create<walk::RandomOp>(l, type);
+  case GraphQuery::VertexOf:
+    return builder.create<walk::VertexOfOp>(l, type, args[0]);
+  case GraphQuery::IntDiv:
+    return builder.create<walk::IntDivOp>(l, type, args[0], args[1]);
+  case GraphQuery::IntRem:
+    return builder.create<walk::IntRemOp>(l, type, args[0], args[1]);
   }
-  TValue lhs = lower(b.lhs.get());
-  TValue rhs = lower(b.rhs.get());
-  if (!lhs || !rhs)
-    return {};
-  K lk = lhs.type.kind, rk = rhs.type.kind;
-  switch (b.op) {
-  case BinaryOp::Add:
-  case BinaryOp::Sub:
-  case BinaryOp::Mul:
-  case BinaryOp::Div:
-  case BinaryOp::Mod: {
-    if (lk == K::Int && rk == K::Int) {
-      mlir::Value r;
-      switch (b.op) {
-      case BinaryOp::Add:
-        r = builder.create<AddIOp>(l, lhs.value, rhs.value);
-        break;
-      case BinaryOp::Sub:
-        r = builder.create<SubIOp>(l, lhs.value, rhs.value);
-        break;
-      case BinaryOp::Mul:
-        r = builder.create<MulIOp>(l, lhs.value, rhs.value);
-        break;
-      // A zero divisor faults at run time instead of trapping (walk.idiv).
-      case BinaryOp::Div:
-        r = builder.create<walk::IntDivOp>(l, builder.getI64Type(), lhs.value, rhs.value);
-        break;
-      default:
-        r = builder.create<walk::IntRemOp>(l, builder.getI64Type(), lhs.value, rhs.value);
-        break;
-      }
-      return {r, ast::Type::of(K::Int)};
-    }
-    if ((lk != K::Int && lk != K::Float) || (rk != K::Int && rk != K::Float) ||
-        b.op == BinaryOp::Mod) {
-      error(b.opRange) << "not supported yet: '" << spell(b.op) << "' on "
-                       << lhs.type.str() << " and " << rhs.type.str()
-                       << " in a walk";
-      return {};
-    }
-    mlir::Value x = toF64(lhs, b.lhs->range), y = toF64(rhs, b.rhs->range);
-    mlir::Value r;
-    switch (b.op) {
-    case BinaryOp::Add:
-      r = builder.create<AddFOp>(l, x, y);
-      break;
-    case BinaryOp::Sub:
-      r = builder.create<SubFOp>(l, x, y);
-      break;
-    case BinaryOp::Mul:
-      r = builder.create<MulFOp>(l, x, y);
-      break;
-    default:
-      r = builder.create<DivFOp>(l, x, y);
-      break;
-    }
-    return {r, ast::Type::of(K::Float)};
-  }
-  default:
-    break;
-  }
-  // Comparisons.
-  bool eqOnly = b.op == BinaryOp::Eq || b.op == BinaryOp::Ne;
-  auto ipred = [&](bool isUnsigned) {
-    switch (b.op) {
-    case BinaryOp::Eq:
-      return CmpIPredicate::eq;
-    case BinaryOp::Ne:
-      return CmpIPredicate::ne;
-    case BinaryOp::Lt:
-      return isUnsigned ? CmpIPredicate::ult : CmpIPredicate::slt;
-    case BinaryOp::Le:
-      return isUnsigned ? CmpIPredicate::ule : CmpIPredicate::sle;
-    case BinaryOp::Gt:
-      return isUnsigned ? CmpIPredicate::ugt : CmpIPredicate::sgt;
-    default:
-      return isUnsigned ? CmpIPredicate::uge : CmpIPredicate::sge;
-    }
-  };
-  if (lk == K::Vertex || rk == K::Vertex) {
-    if (lk != rk && !eqOnly) {
-      error(b.opRange) << "not supported yet: ordering a vertex against an "
-                          "i64 id in a walk (compare two vertices, or use "
-                          "== / !=)";
-      return {};
-    }
-    mlir::Value x = toVertex(lhs, b.lhs->range),
-                y = toVertex(rhs, b.rhs->range);
-    if (!x || !y)
-      return {};
-    // CSR ids keep the order of the original ids.
-    return {builder.create<CmpIOp>(l, ipred(true), x, y), boolT};
-  }
-  if (lk == K::Int && rk == K::Int)
-    return {builder.create<CmpIOp>(l, ipred(false), lhs.value, rhs.value),
-            boolT};
-  if (lk == K::Bool && rk == K::Bool && eqOnly)
-    return {builder.create<CmpIOp>(l, ipred(false), lhs.value, rhs.value),
-            boolT};
-  if ((lk == K::Int || lk == K::Float) && (rk == K::Int || rk == K::Float)) {
-    CmpFPredicate p;
-    switch (b.op) {
-    case BinaryOp::Eq:
-      p = CmpFPredicate::OEQ;
-      break;
-    case BinaryOp::Ne:
-      p = CmpFPredicate::UNE;
-      break;
-    case BinaryOp::Lt:
-      p = CmpFPredicate::OLT;
-      break;
-    case BinaryOp::Le:
-      p = CmpFPredicate::OLE;
-      break;
-    case BinaryOp::Gt:
-      p = CmpFPredicate::OGT;
-      break;
-    default:
-      p = CmpFPredicate::OGE;
-      break;
-    }
-    mlir::Value x = toF64(lhs, b.lhs->range);
-    mlir::Value y = toF64(rhs, b.rhs->range);
-    return {builder.create<CmpFOp>(l, p, x, y), boolT};
-  }
-  error(b.opRange) << "not supported yet: '" << spell(b.op) << "' on "
-                   << lhs.type.str() << " and " << rhs.type.str()
-                   << " in a walk";
-  return {};
+  llvm_unreachable("unknown graph query");
 }
 
-TValue WalkGen::lowerIf(const IfExpr &i) {
-  TValue cond = lower(i.cond.get());
-  if (!cond)
-    return {};
-  ast::Type t = i.type;
-  mlir::Type mt = t.kind == K::Vertex ? builder.getI32Type() : slotType(ctx, t);
-  if (!mt || t.kind == K::List) {
-    error(i.range) << "not supported yet: an 'if' of type " << t.str()
-                   << " in a walk";
+mlir::Value WalkGen::lowerSize(TValue x, const CallExpr &call) {
+  if (x.type.kind != K::List) {
+    error(call.range) << "not supported yet: '" << call.callee
+                      << "' of this value in a walk";
     return {};
   }
-  mlir::Location l = loc(i.range);
-  auto ifOp = builder.create<mlir::scf::IfOp>(l, mlir::TypeRange{mt},
-                                              cond.value,
-                                              /*withElseRegion=*/true);
-  mlir::OpBuilder::InsertionGuard guard(builder);
-  for (auto [block, e] : {std::pair{ifOp.thenBlock(), i.thenExpr.get()},
-                          std::pair{ifOp.elseBlock(), i.elseExpr.get()}}) {
-    builder.setInsertionPointToStart(block);
-    TValue v = lower(e);
-    mlir::Value c = convert(v, t, e ? e->range : i.range);
-    if (!c)
-      return {};
-    builder.create<mlir::scf::YieldOp>(loc(e->range), c);
-  }
-  return {ifOp.getResult(0), t};
+  return builder.create<walk::ListSizeOp>(loc(call.range),
+                                          builder.getI64Type(), x.value);
 }
 
 TValue WalkGen::lowerIndex(const IndexExpr &i) {
@@ -1217,31 +784,7 @@ void WalkGen::lowerStmt(const Stmt &s) {
                         << "' on a " << t.str() << " state variable";
         return;
       }
-      using namespace mlir::arith;
-      switch (a->op) {
-      case AssignOp::Add:
-        result = isInt ? builder.create<AddIOp>(l, old, rhs).getResult()
-                       : builder.create<AddFOp>(l, old, rhs).getResult();
-        break;
-      case AssignOp::Sub:
-        result = isInt ? builder.create<SubIOp>(l, old, rhs).getResult()
-                       : builder.create<SubFOp>(l, old, rhs).getResult();
-        break;
-      case AssignOp::Mul:
-        result = isInt ? builder.create<MulIOp>(l, old, rhs).getResult()
-                       : builder.create<MulFOp>(l, old, rhs).getResult();
-        break;
-      case AssignOp::Min:
-        result = isInt ? builder.create<MinSIOp>(l, old, rhs).getResult()
-                       : builder.create<MinimumFOp>(l, old, rhs).getResult();
-        break;
-      case AssignOp::Max:
-        result = isInt ? builder.create<MaxSIOp>(l, old, rhs).getResult()
-                       : builder.create<MaximumFOp>(l, old, rhs).getResult();
-        break;
-      case AssignOp::Set:
-        break;
-      }
+      result = combine(a->op, old, rhs, isInt, l);
     }
     builder.create<walk::StateSetOp>(l, builder.getStringAttr(a->target),
                                      builder.getI64IntegerAttr(f->second),

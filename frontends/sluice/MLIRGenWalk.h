@@ -16,8 +16,9 @@
 
 namespace sluice {
 
-/// Whether `decl` is lowered by mlirGenWalks: a walk, a graph some walk runs
-/// on, the schedule of a walk, or a `walk` job.
+/// Whether `decl` is lowered by mlirGenWalks: a walk, a graph (walk.graph is
+/// the graph declaration of walks and algorithms; only a graph that demands
+/// alone read is not), the schedule of a walk, or a `walk` job.
 bool isWalkDecl(const ast::Program &program, const ast::Decl &decl);
 
 /// Appends to `module` one op per declaration isWalkDecl accepts, in

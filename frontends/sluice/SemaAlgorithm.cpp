@@ -82,10 +82,63 @@ private:
   void checkAssign(ast::AssignStmt &a);
   void checkOutput(ast::OutputStmt &o);
   void checkEdges(ast::EdgesStmt &e);
+  /// Enters the body of a loop over vertices or edges (`keyword`) whose
+  /// binder scope is the innermost one; reports a loop nested in another.
+  /// Returns what to restore with leaveLoop.
+  std::pair<size_t, llvm::StringRef> enterLoop(llvm::StringRef keyword,
+                                               const ast::SourceRange &range);
+  void leaveLoop(std::pair<size_t, llvm::StringRef> saved) {
+    std::tie(loopScope, loopKeyword) = saved;
+  }
+  /// Reports an assignment to `sym` (a local or frontier), inside a loop
+  /// over vertices or edges, when it is declared outside that loop.
+  void checkLoopAssign(llvm::StringRef name, const ast::SourceRange &range,
+                       const Symbol &sym);
 
   Sema &s;
   Sema::StmtMode mode;
+  /// Inside the body of a loop over vertices or edges: the index in
+  /// s.scopes of its binder scope, and "vertices" or "edges".
+  size_t loopScope = 0;
+  llvm::StringRef loopKeyword;
 };
+
+/// "a" or "an" before the loop keyword `word`.
+llvm::StringRef article(llvm::StringRef word) {
+  return word.starts_with("e") ? "an" : "a";
+}
+
+std::pair<size_t, llvm::StringRef>
+StmtChecker::enterLoop(llvm::StringRef keyword, const ast::SourceRange &range) {
+  std::pair<size_t, llvm::StringRef> saved{loopScope, loopKeyword};
+  if (!loopKeyword.empty())
+    s.error(range) << "'" << keyword << "' cannot be nested in "
+                   << article(loopKeyword) << " '" << loopKeyword
+                   << "' loop; loops over vertices and edges stand in the "
+                      "algorithm's body or in its repeat, while and if "
+                      "blocks";
+  loopScope = s.scopes.size() - 1;
+  loopKeyword = keyword;
+  return saved;
+}
+
+void StmtChecker::checkLoopAssign(llvm::StringRef name,
+                                  const ast::SourceRange &range,
+                                  const Symbol &sym) {
+  if (loopKeyword.empty() || mode != Sema::StmtMode::Algorithm)
+    return;
+  for (size_t i = loopScope; i < s.scopes.size(); ++i) {
+    auto found = s.scopes[i]->find(name);
+    if (found != s.scopes[i]->end() && &found->second == &sym)
+      return; // declared inside the loop
+  }
+  auto diag = s.error(range)
+              << "cannot assign " << describe(sym.kind) << " '" << name
+              << "' inside " << article(loopKeyword) << " '" << loopKeyword
+              << "' loop: its iterations run in parallel, and '" << name
+              << "' is declared outside it";
+  s.note(diag, sym.range, "'" + name.str() + "' is declared here");
+}
 
 void StmtChecker::checkBlock(ast::Block &block, bool topLevel) {
   for (ast::StmtPtr &stmt : block)
@@ -221,11 +274,13 @@ void StmtChecker::checkStmt(ast::Stmt &stmt, bool topLevel) {
     auto &v = llvm::cast<ast::VerticesStmt>(stmt);
     declareLabel(v.label, v.labelRange, /*isEdges=*/false);
     Sema::ScopeGuard scope(s);
+    auto saved = enterLoop("vertices", v.range);
     bindLoopBinders(v.binders, {vertex}, 1, v.range, "vertices",
                     "one binder (v)");
     if (v.where)
       s.checkCondition(v.where.get());
     checkNested(v.body);
+    leaveLoop(saved);
     break;
   }
   case ast::Stmt::Kind::Edges:
@@ -256,12 +311,14 @@ void StmtChecker::checkEdges(ast::EdgesStmt &e) {
   }
   {
     Sema::ScopeGuard scope(s);
+    auto saved = enterLoop("edges", e.range);
     const Type vertex = Type::of(K::Vertex);
     bindLoopBinders(e.binders, {vertex, vertex, Type::of(K::Float)}, 2, e.range,
                     "edges", "(src, dst) or (src, dst, w)");
     if (e.where)
       s.checkCondition(e.where.get());
     checkNested(e.body);
+    leaveLoop(saved);
   }
   if (e.result.empty())
     return;
@@ -319,6 +376,7 @@ void StmtChecker::checkAssign(ast::AssignStmt &a) {
   }
   // A frontier is set from a set of vertices.
   if (sym->kind == SymKind::Frontier && mode == Sema::StmtMode::Algorithm) {
+    checkLoopAssign(a.target, a.targetRange, *sym);
     if (a.index)
       s.error(a.index->range)
           << "frontier '" << a.target << "' cannot be indexed";
@@ -370,6 +428,7 @@ void StmtChecker::checkAssign(ast::AssignStmt &a) {
                               << a.target << "' is " << describeA(sym->kind);
       return;
     }
+    checkLoopAssign(a.target, a.targetRange, *sym);
     target = sym->type;
   } else {
     auto diag = s.error(a.targetRange)

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/SemaInternal.h"
 
+#include "dialects/Graph/IR/GraphSchema.h"
 #include "dialects/Walk/IR/WalkSchema.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -38,24 +39,30 @@ struct OptionSpec {
   llvm::ArrayRef<llvm::StringRef> words = {};
   bool required = false;
   bool positive = false;
-  bool edgesOnly = false; ///< schedules: applies to edges loops only
   int64_t max = 0;        ///< Int: the largest accepted value (0: none)
 };
 
 // Graph formats, duplicates and self loops, and walk samplers and targets
-// are the walk dialect's enums (WalkSchema.h); these are the algorithms'
-// targets.
-const llvm::StringRef kTargets[] = {"cpu", "gpu"};
-const llvm::StringRef kDirections[] = {"push", "pull", "hybrid"};
-const llvm::StringRef kFrontiers[] = {"sparse", "dense", "bitmap", "auto"};
-const llvm::StringRef kFeatureFormats[] = {"csr", "coo", "auto"};
+// are the walk dialect's enums (WalkSchema.h); algorithm targets and the
+// loop schedule words the graph dialect's (GraphSchema.h).
 const llvm::StringRef kDtypes[] = {"fp32", "fp16", "bf16", "fp8"};
 const llvm::StringRef kGnnKinds[] = {"sage", "gcn", "gat"};
 const llvm::StringRef kOptimizers[] = {"adam", "adamw", "sgd"};
 const llvm::StringRef kNorms[] = {"layernorm", "rmsnorm"};
 const llvm::StringRef kMlps[] = {"gelu", "swiglu"};
 const llvm::StringRef kPositions[] = {"learned", "rotary"};
-const llvm::StringRef kParallel[] = {"serial", "static", "dynamic(n)"};
+/// The parallel kinds as written: `dynamic` takes its chunk, `dynamic(n)`.
+llvm::ArrayRef<llvm::StringRef> parallelSpellings() {
+  static const std::vector<llvm::StringRef> spellings = [] {
+    std::vector<llvm::StringRef> s;
+    for (llvm::StringRef name : graph::parallelNames())
+      s.push_back(name == graph::stringifyParallel(graph::Parallel::Dynamic)
+                      ? "dynamic(n)"
+                      : name);
+    return s;
+  }();
+  return spellings;
+}
 
 OptionSpec req(llvm::StringRef name, OptKind kind) {
   OptionSpec s{name, kind};
@@ -75,12 +82,10 @@ OptionSpec upTo(llvm::StringRef name, int64_t max) {
   s.max = max;
   return s;
 }
-OptionSpec word(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> words,
-                bool edgesOnly = false) {
-  OptionSpec s{name, OptKind::Word, words};
-  s.edgesOnly = edgesOnly;
-  return s;
+OptionSpec word(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> words) {
+  return {name, OptKind::Word, words};
 }
+
 
 const std::vector<OptionSpec> &loadSpecs() {
   static const std::vector<OptionSpec> specs = {
@@ -104,16 +109,17 @@ const std::vector<OptionSpec> &walkScheduleSpecs() {
 
 const std::vector<OptionSpec> &labelScheduleSpecs() {
   static const std::vector<OptionSpec> specs = {
-      word("direction", kDirections, /*edgesOnly=*/true),
-      opt("parallel", OptKind::Parallel), opt("tile", OptKind::IntOrAuto),
-      word("frontier", kFrontiers, /*edgesOnly=*/true),
-      word("format", kFeatureFormats, /*edgesOnly=*/true)};
+      word(graph::kDirectionKey, graph::directionNames()),
+      opt(graph::kParallelKey, OptKind::Parallel),
+      opt(graph::kTileKey, OptKind::IntOrAuto),
+      word(graph::kFrontierKey, graph::frontierKindNames()),
+      word(graph::kFormatKey, graph::edgeFormatNames())};
   return specs;
 }
 
 const std::vector<OptionSpec> &algorithmScheduleSpecs() {
   static const std::vector<OptionSpec> specs = [] {
-    std::vector<OptionSpec> s = {word("target", kTargets),
+    std::vector<OptionSpec> s = {word("target", graph::targetNames()),
                                  pos("threads", OptKind::Int)};
     for (const OptionSpec &l : labelScheduleSpecs())
       s.push_back(l);
@@ -427,7 +433,9 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
           s.error(e->range) << what(spec) << " must be positive, got " << v->i;
     return;
   case OptKind::Parallel:
-    if (name && (name->name == "serial" || name->name == "static")) {
+    if (std::optional<graph::Parallel> kind =
+            name ? graph::symbolizeParallel(name->name) : std::nullopt;
+        kind && *kind != graph::Parallel::Dynamic) {
       e->type = Type::of(K::Enum);
       return;
     }
@@ -457,12 +465,12 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
       return;
     }
     if (name) {
-      unknownWord(spec, *name, kParallel);
+      unknownWord(spec, *name, parallelSpellings());
       return;
     }
     if (Type t = s.check(e); !t.isUnknown())
       s.error(e->range) << what(spec)
-                        << " expects one of: " << joinNames(kParallel)
+                        << " expects one of: " << joinNames(parallelSpellings())
                         << "; got " << typeName(t);
     return;
   case OptKind::IntList: {
@@ -935,14 +943,10 @@ void Sema::checkSchedule(ast::ScheduleDecl &schedule) {
         .run(itemsOf(l.props), labelScheduleSpecs());
     if (found->second.isEdges)
       continue;
-    for (ast::Prop &p : l.props) {
-      auto spec = llvm::find_if(labelScheduleSpecs(), [&](const OptionSpec &s) {
-        return s.name == p.name;
-      });
-      if (spec != labelScheduleSpecs().end() && spec->edgesOnly)
+    for (ast::Prop &p : l.props)
+      if (graph::isEdgesOnlyScheduleKey(p.name))
         error(p.nameRange) << "option '" << p.name
                            << "' applies to edges loops; '@" << l.label
                            << "' labels a vertices loop";
-    }
   }
 }

@@ -7,6 +7,8 @@
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Pipelines/PassPipelines.h"
 #include "dialects/Common/ToolVersion.h"
+#include "dialects/Graph/IR/GraphOps.h"
+#include "dialects/Graph/Transforms/Passes.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include "dialects/Model/Transforms/Passes.h"
 #include "dialects/Plan/IR/PlanOps.h"
@@ -33,6 +35,7 @@ int main(int argc, char **argv) {
   sluice::topo::registerTopoPasses();
   sluice::conversion::registerConversionPasses();
   sluice::walk::registerWalkPasses();
+  sluice::graph::registerGraphPasses();
   sluice::plan::registerPlanPasses();
   sluice::model::registerModelPasses();
   sluice::registerWalkPipelines();
@@ -40,6 +43,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, sluice::topo::TopoDialect>();
   registry.insert<sluice::walk::WalkDialect>();
+  registry.insert<sluice::graph::GraphDialect>();
   registry.insert<sluice::plan::PlanDialect>();
   registry.insert<sluice::model::ModelDialect>();
   // What the lowerings produce (walk-to-llvm: llvm; walk-to-gpu: gpu, scf,

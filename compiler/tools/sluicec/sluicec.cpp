@@ -203,7 +203,8 @@ static cl::opt<bool> noGraphCache(
 static cl::opt<bool> walkRemarks(
     "remarks",
     cl::desc("Explain each walk's weight analysis (class, bounds, sampler) "
-             "with a remark at its weight; with --run, what the graph's load "
+             "with a remark at its weight, and each algorithm loop's "
+             "schedule; with --run, what the graph's load "
              "dropped and merged; with --emit=plan, compare the algorithms "
              "of each collective"),
     cl::init(false), cl::cat(sluiceCategory));
@@ -375,6 +376,8 @@ static int emitOffload(Compilation &compilation, llvm::StringRef top,
 /// compile it for the host (LLVM IR, before optimisation) or the GPU (PTX;
 /// its kernel description is what -c --target=gpu writes beside it).
 static int emitWalkCode(Compilation &compilation, llvm::raw_ostream &os) {
+  if (mlir::failed(compilation.checkCompilable()))
+    return 1;
   mlir::ModuleOp module = compilation.module();
   if (module.getOps<walk::WalkOp>().empty()) {
     mlir::emitError(compilation.fileLocation())
@@ -623,7 +626,9 @@ static int runWalkProgram(Compilation &compilation) {
     return 1;
   }
   if (mlir::failed(compilation.parse(inputFilename)) ||
-      mlir::failed(compilation.check()) || mlir::failed(compilation.lower()))
+      mlir::failed(compilation.check()) || mlir::failed(compilation.lower()) ||
+      mlir::failed(compileWalks ? compilation.checkCompilable()
+                                : compilation.checkRunnable(jobName)))
     return 1;
   mlir::ModuleOp module = compilation.module();
   // --run without --target runs each walk where its schedule says; only
@@ -787,8 +792,9 @@ int main(int argc, char **argv) {
       "Phases, in order (--emit=<phase> stops after one and prints it):\n"
       "  ast     parse the program and its imports\n"
       "  sema    resolve names, check types and units (typed AST)\n"
-      "  mlir    lower to the Sluice dialects (topo, walk, plan, model) and\n"
-      "          run walk-bounds and model-cost\n"
+      "  mlir    lower to the Sluice dialects (topo, walk, graph, plan,\n"
+      "          model) and run walk-bounds, graph-attach-schedule and\n"
+      "          model-cost\n"
       "  flat    topo-flatten: one op per physical device\n"
       "  report  topology analysis: connectivity, bottleneck bandwidth and\n"
       "          hops per device pair, cuts and bisection, totals per kind\n"
@@ -800,7 +806,8 @@ int main(int argc, char **argv) {
       "          (--format=table|json|trace|deepspeed|mlir, --job)\n\n"
       "Walks: --run JIT-compiles a walk and runs one of its jobs (--job);\n"
       "-c compiles the walks to an object file and a C header (-o);\n"
-      "--target=gpu runs them on a GPU or writes PTX.\n");
+      "--target=gpu runs them on a GPU or writes PTX. Graph algorithms\n"
+      "stop at --emit=mlir: their kernels are not built yet.\n");
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);

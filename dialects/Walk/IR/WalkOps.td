@@ -33,7 +33,7 @@ defvar Walk_Vertex = I32;
 //===----------------------------------------------------------------------===//
 
 def Walk_GraphOp : Walk_Op<"graph", [Symbol]> {
-  let summary = "A graph a walk runs on (a `graph g = load(...)` declaration)";
+  let summary = "A graph walks and algorithms run on (a `graph g = load(...)`)";
   let description = [{
     Names the graph file and how to read it (docs/language.md, section 9):
     `path` (relative paths were resolved against the declaring .sluice
@@ -43,7 +43,9 @@ def Walk_GraphOp : Walk_Op<"graph", [Symbol]> {
     parallel arcs; `sum` adds up their weights) and of self loops
     (`self_loops`: `drop`, the default, or `keep`), and the optional vertex
     and edge label files. The defaults (printed only when they are not the
-    default) make the simple graph that node2vec and DeepWalk assume.
+    default) make the simple graph that node2vec and DeepWalk assume. The
+    walks (`walk.walk`) and algorithms (`graph.algorithm`) on the graph name
+    it.
 
     Example:
 

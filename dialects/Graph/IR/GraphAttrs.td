@@ -1,0 +1,107 @@
+//===- GraphAttrs.td - Attributes of the graph dialect -----*- tablegen -*-===//
+//
+// The graph enums as attributes, the schedule of a loop
+// (`#graph.schedule<...>`, what the schedule language says about one loop,
+// written on each loop by graph-attach-schedule) and of a whole algorithm
+// (`#graph.algorithm_schedule<...>`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SLUICE_GRAPH_ATTRS
+#define SLUICE_GRAPH_ATTRS
+
+include "dialects/Graph/IR/GraphDialect.td"
+include "dialects/Graph/IR/GraphEnums.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+// The enums ops hold directly; the loop-schedule enums (direction, parallel,
+// frontier kind, edge format) are parameters of #graph.schedule.
+def Graph_ReductionKindAttr
+    : EnumAttr<Graph_Dialect, Graph_ReductionKind, "reduction">;
+def Graph_TargetAttr : EnumAttr<Graph_Dialect, Graph_Target, "target">;
+
+// An enum parameter that may be absent (struct(params) leaves it out).
+class Graph_OptionalEnumParameter<EnumAttrInfo enumInfo>
+    : OptionalParameter<"std::optional<" # enumInfo.cppType # ">",
+                        enumInfo.summary>;
+
+def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
+  let mnemonic = "schedule";
+  let summary = "How one loop over vertices or edges runs";
+  let description = [{
+    The keys of section 12.1 of the language for one loop, each optional:
+
+    - `direction` (edges loops): `push` (iterate over sources and their
+      out-edges, updating destinations, atomically where needed), `pull`
+      (over destinations and their in-edges, no atomics) or `hybrid` (per
+      round, from the size of the frontier: direction-optimising);
+    - `parallel`: `serial`, `static` (equal shares per thread) or `dynamic`
+      with `chunk`, the vertices handed out at a time (> 0); `chunk` is
+      given with `dynamic` and only with it;
+    - `tile`: cache tiling, tiles of `N` vertices (> 0) or `auto` (the
+      compiler picks the size for the graph and the target); absent: none;
+    - `frontier` (edges loops): how the frontiers the loop reads and writes
+      are stored, `sparse`, `dense`, `bitmap` or `auto`;
+    - `format` (edges loops): the edge format iterated over, `csr`, `coo`
+      or `auto`.
+
+    As a request (the algorithm's `loop_defaults` and `label_schedules`,
+    written by MLIRGen from the `schedule` declaration) any key may be
+    absent. On a loop (written by `graph-attach-schedule`) the schedule is
+    complete: `parallel` always, and on an edges loop `direction`,
+    `frontier` and `format`; on a vertices loop, which has no edges and no
+    frontier, those three are errors.
+
+    Example:
+
+    ```mlir
+    #graph.schedule<direction = pull, parallel = dynamic, chunk = 64, tile = auto, frontier = auto, format = csr>
+    #graph.schedule<parallel = static>
+    ```
+  }];
+  let parameters = (ins
+      Graph_OptionalEnumParameter<Graph_Direction>:$direction,
+      Graph_OptionalEnumParameter<Graph_Parallel>:$parallel,
+      OptionalParameter<"std::optional<int64_t>",
+                        "vertices per dynamic chunk">:$chunk,
+      DefaultValuedParameter<"::sluice::graph::Tile",
+                             "::sluice::graph::Tile()",
+                             "cache tiling">:$tile,
+      Graph_OptionalEnumParameter<Graph_FrontierKind>:$frontier,
+      Graph_OptionalEnumParameter<Graph_EdgeFormat>:$format);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether no key is given.
+    bool isEmpty() {
+      return !getDirection() && !getParallel() && !getChunk() &&
+             getTile().isNone() && !getFrontier() && !getFormat();
+    }
+    /// The names of the edges-only keys this schedule gives (direction,
+    /// frontier, format), in that order.
+    ::llvm::SmallVector<::llvm::StringRef> edgesOnlyKeys();
+  }];
+}
+
+def Graph_AlgorithmScheduleAttr : AttrDef<Graph_Dialect, "AlgorithmSchedule"> {
+  let mnemonic = "algorithm_schedule";
+  let summary = "Where an algorithm runs: target and threads";
+  let description = [{
+    Written on a `graph.algorithm` by `graph-attach-schedule` from the
+    algorithm's requested `target` and `threads` (`cpu` and 0 when absent):
+
+    - `target`: `cpu` or `gpu`, where the algorithm's kernels run;
+    - `threads`: CPU threads (> 0), or 0 for the runtime's default (every
+      core).
+
+    Example: `#graph.algorithm_schedule<target = cpu, threads = 16>`.
+  }];
+  let parameters = (ins
+      EnumParameter<Graph_Target>:$target,
+      DefaultValuedParameter<"int64_t", "0">:$threads);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // SLUICE_GRAPH_ATTRS

@@ -1,0 +1,156 @@
+//===- AttachSchedule.cpp - graph-attach-schedule: each loop's schedule ---===//
+//
+// Resolves what an algorithm's `schedule` declaration asks for (carried on
+// graph.algorithm by MLIRGen) into a complete #graph.schedule on every loop
+// and a #graph.algorithm_schedule on the algorithm: per key, the loop's
+// label entry, else the algorithm's loop defaults, else the built-in default
+// of GraphSchema.h. Passes.td states the rule and the before/after IR.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Graph/Transforms/Passes.h"
+
+namespace sluice::graph {
+#define GEN_PASS_DEF_GRAPHATTACHSCHEDULE
+#include "dialects/Graph/Transforms/Passes.h.inc"
+} // namespace sluice::graph
+
+using namespace mlir;
+using namespace sluice::graph;
+
+namespace {
+
+/// Where a key of a loop's schedule came from.
+enum class Source { Default, Algorithm, Label };
+
+/// One key's decided value and its source.
+template <typename T> struct Decided {
+  T value;
+  Source from = Source::Default;
+  void set(T v, Source s) {
+    value = v;
+    from = s;
+  }
+};
+
+/// The schedule of one loop, key by key.
+struct LoopSchedule {
+  Decided<Direction> direction{kDefaultDirection};
+  Decided<Parallel> parallel{kDefaultParallel};
+  std::optional<int64_t> chunk; ///< goes with `parallel`
+  Decided<Tile> tile{Tile::none()};
+  Decided<FrontierKind> frontier{kDefaultFrontier};
+  Decided<EdgeFormat> format{kDefaultFormat};
+
+  /// Takes the keys `request` gives (those of edges loops only when
+  /// `isEdges`).
+  void apply(ScheduleAttr request, Source from, bool isEdges) {
+    if (!request)
+      return;
+    if (auto p = request.getParallel()) {
+      parallel.set(*p, from);
+      chunk = request.getChunk();
+    }
+    if (!request.getTile().isNone())
+      tile.set(request.getTile(), from);
+    if (!isEdges)
+      return;
+    if (auto d = request.getDirection())
+      direction.set(*d, from);
+    if (auto f = request.getFrontier())
+      frontier.set(*f, from);
+    if (auto f = request.getFormat())
+      format.set(*f, from);
+  }
+
+  ScheduleAttr toAttr(MLIRContext *ctx, bool isEdges) const {
+    auto onEdges = [&](auto v) {
+      return isEdges ? std::optional(v) : std::nullopt;
+    };
+    return ScheduleAttr::get(ctx, onEdges(direction.value), parallel.value,
+                             chunk, tile.value, onEdges(frontier.value),
+                             onEdges(format.value));
+  }
+};
+
+/// "(@gather)", "(algorithm schedule)", "(default)".
+std::string sourceText(Source from, llvm::StringRef label) {
+  switch (from) {
+  case Source::Default:
+    return "(default)";
+  case Source::Algorithm:
+    return "(algorithm schedule)";
+  case Source::Label:
+    return ("(@" + label + ")").str();
+  }
+  llvm_unreachable("unknown schedule source");
+}
+
+struct GraphAttachSchedulePass
+    : public sluice::graph::impl::GraphAttachScheduleBase<
+          GraphAttachSchedulePass> {
+  using GraphAttachScheduleBase::GraphAttachScheduleBase;
+
+  void runOnOperation() override {
+    getOperation().walk([&](AlgorithmOp algo) { attach(algo); });
+  }
+
+  void attach(AlgorithmOp algo) {
+    MLIRContext *ctx = algo.getContext();
+    Target target = algo.getTarget().value_or(kDefaultTarget);
+    int64_t threads = algo.getThreads().value_or(0);
+    algo.setScheduleAttr(AlgorithmScheduleAttr::get(ctx, target, threads));
+    if (remarks) {
+      InFlightDiagnostic remark =
+          algo.emitRemark("algorithm '")
+          << algo.getSymName() << "' runs on " << stringifyTarget(target) << " "
+          << sourceText(algo.getTarget() ? Source::Algorithm : Source::Default,
+                        "")
+          << " with ";
+      if (threads)
+        remark << threads << " threads (algorithm schedule)";
+      else
+        remark << "the runtime's default threads (default)";
+    }
+    algo.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto loop = dyn_cast<VerticesOp>(op))
+        loop.setScheduleAttr(decide(algo, op, loop.getLabelAttr(), false));
+      else if (auto loop = dyn_cast<EdgesOp>(op))
+        loop.setScheduleAttr(decide(algo, op, loop.getLabelAttr(), true));
+    });
+  }
+
+  ScheduleAttr decide(AlgorithmOp algo, Operation *loop, StringAttr label,
+                      bool isEdges) {
+    LoopSchedule s;
+    s.apply(algo.getLoopDefaultsAttr(), Source::Algorithm, isEdges);
+    if (label)
+      s.apply(algo.getLabelSchedule(label.getValue()), Source::Label, isEdges);
+    if (remarks)
+      remark(loop, label, isEdges, s);
+    return s.toAttr(algo.getContext(), isEdges);
+  }
+
+  static void remark(Operation *loop, StringAttr label, bool isEdges,
+                     const LoopSchedule &s) {
+    llvm::StringRef name = label ? label.getValue() : "";
+    InFlightDiagnostic r = loop->emitRemark();
+    r << (isEdges ? "edges" : "vertices") << " loop "
+      << (label ? ("@" + name).str() : std::string("(unlabelled)")) << " gets ";
+    if (isEdges)
+      r << "direction = " << stringifyDirection(s.direction.value) << " "
+        << sourceText(s.direction.from, name) << ", ";
+    r << "parallel = " << stringifyParallel(s.parallel.value);
+    if (s.chunk)
+      r << "(" << *s.chunk << ")";
+    r << " " << sourceText(s.parallel.from, name)
+      << ", tile = " << s.tile.value.str() << " "
+      << sourceText(s.tile.from, name);
+    if (isEdges)
+      r << ", frontier = " << stringifyFrontierKind(s.frontier.value) << " "
+        << sourceText(s.frontier.from, name)
+        << ", format = " << stringifyEdgeFormat(s.format.value) << " "
+        << sourceText(s.format.from, name);
+  }
+};
+
+} // namespace

@@ -1,0 +1,92 @@
+// RUN: sluice-opt %s -split-input-file --graph-attach-schedule | FileCheck %s
+// RUN: sluice-opt %s -split-input-file --graph-attach-schedule=remarks=1 -verify-diagnostics -o /dev/null
+
+// Without any schedule every loop gets the defaults (push, static, no tile,
+// frontier and format auto) and the algorithm runs on the CPU with the
+// runtime's threads.
+// CHECK-LABEL: graph.algorithm @plain
+// CHECK-SAME:    schedule = #graph.algorithm_schedule<target = cpu>
+// CHECK:         graph.edges from %{{.*}} -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto>} do {
+// CHECK:         graph.vertices attributes {schedule = #graph.schedule<parallel = static>} do {
+walk.graph @g "g.txt" format snap
+// expected-remark@+1 {{algorithm 'plain' runs on cpu (default) with the runtime's default threads (default)}}
+graph.algorithm @plain on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %all = graph.frontier.all
+  // expected-remark@+1 {{edges loop (unlabelled) gets direction = push (default), parallel = static (default), tile = none (default), frontier = auto (default), format = auto (default)}}
+  %next = graph.edges from %all -> !graph.frontier do {
+  ^bb0(%src: i32, %dst: i32):
+    graph.yield
+  }
+  // expected-remark@+1 {{vertices loop (unlabelled) gets parallel = static (default), tile = none (default)}}
+  graph.vertices do {
+  ^bb0(%v: i32):
+    graph.yield
+  }
+}
+
+// -----
+
+// A label's entry overrides the algorithm's defaults key by key; unlabelled
+// loops (and labelled ones without an entry) get the algorithm's defaults;
+// a vertices loop takes no edges-only key from them; loops nested in scf
+// are scheduled too.
+// CHECK-LABEL: graph.algorithm @pagerank
+// CHECK-SAME:    schedule = #graph.algorithm_schedule<target = gpu, threads = 16>
+// CHECK:         scf.for
+// CHECK:           graph.edges label "gather" attributes {schedule = #graph.schedule<direction = pull, parallel = dynamic, chunk = 64, tile = auto, frontier = sparse, format = csr>} do {
+// CHECK:           graph.vertices label "apply" attributes {schedule = #graph.schedule<parallel = serial, tile = 512>} do {
+// CHECK:           graph.edges label "other" attributes {schedule = #graph.schedule<direction = push, parallel = serial, tile = 512, frontier = sparse, format = auto>} do {
+// CHECK:           graph.vertices attributes {schedule = #graph.schedule<parallel = serial, tile = 512>} do {
+walk.graph @g "g.txt" format snap
+// expected-remark@+1 {{algorithm 'pagerank' runs on gpu (algorithm schedule) with 16 threads (algorithm schedule)}}
+graph.algorithm @pagerank on @g attributes {param_names = ["iterations"], param_defaults = [20], outputs = [], target = #graph<target gpu>, threads = 16 : i64, loop_defaults = #graph.schedule<parallel = serial, tile = 512, frontier = sparse>, label_schedules = {gather = #graph.schedule<direction = pull, parallel = dynamic, chunk = 64, tile = auto, format = csr>}} {
+^bb0(%iterations: i64):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.index_cast %iterations : i64 to index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-remark@+1 {{edges loop @gather gets direction = pull (@gather), parallel = dynamic(64) (@gather), tile = auto (@gather), frontier = sparse (algorithm schedule), format = csr (@gather)}}
+    graph.edges label "gather" do {
+    ^bb0(%src: i32, %dst: i32):
+      graph.yield
+    }
+    // expected-remark@+1 {{vertices loop @apply gets parallel = serial (algorithm schedule), tile = 512 (algorithm schedule)}}
+    graph.vertices label "apply" do {
+    ^bb0(%v: i32):
+      graph.yield
+    }
+    // expected-remark@+1 {{edges loop @other gets direction = push (default), parallel = serial (algorithm schedule), tile = 512 (algorithm schedule), frontier = sparse (algorithm schedule), format = auto (default)}}
+    graph.edges label "other" do {
+    ^bb0(%src: i32, %dst: i32):
+      graph.yield
+    }
+    // expected-remark@+1 {{vertices loop (unlabelled) gets parallel = serial (algorithm schedule), tile = 512 (algorithm schedule)}}
+    graph.vertices do {
+    ^bb0(%v: i32):
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// `parallel` and its chunk go together: a label that says `static` drops
+// the defaults' chunk. A schedule already on a loop is replaced.
+// CHECK-LABEL: graph.algorithm @chunks
+// CHECK:         graph.vertices label "a" attributes {schedule = #graph.schedule<parallel = static>} do {
+// CHECK:         graph.vertices label "b" attributes {schedule = #graph.schedule<parallel = dynamic, chunk = 8>} do {
+// CHECK-NOT:     parallel = serial
+walk.graph @g "g.txt" format snap
+// expected-remark@+1 {{algorithm 'chunks' runs on cpu (default) with 4 threads (algorithm schedule)}}
+graph.algorithm @chunks on @g attributes {param_names = [], param_defaults = [], outputs = [], threads = 4 : i64, loop_defaults = #graph.schedule<parallel = dynamic, chunk = 8>, label_schedules = {a = #graph.schedule<parallel = static>}} {
+  // expected-remark@+1 {{vertices loop @a gets parallel = static (@a), tile = none (default)}}
+  graph.vertices label "a" do {
+  ^bb0(%v: i32):
+    graph.yield
+  }
+  // expected-remark@+1 {{vertices loop @b gets parallel = dynamic(8) (algorithm schedule), tile = none (default)}}
+  graph.vertices label "b" attributes {schedule = #graph.schedule<parallel = serial>} do {
+  ^bb0(%v: i32):
+    graph.yield
+  }
+}
