@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/SemaInternal.h"
 
+#include "dialects/Model/IR/ModelSchema.h"
 #include "dialects/Walk/IR/WalkSchema.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -43,8 +44,8 @@ struct OptionSpec {
 };
 
 // Graph formats, duplicates and self loops, and walk samplers and targets
-// are the walk dialect's enums (WalkSchema.h); these are the algorithms'
-// targets.
+// are the walk dialect's enums (WalkSchema.h), norms the model dialect's
+// (ModelSchema.h); these are the algorithms' targets.
 const llvm::StringRef kTargets[] = {"cpu", "gpu"};
 const llvm::StringRef kDirections[] = {"push", "pull", "hybrid"};
 const llvm::StringRef kFrontiers[] = {"sparse", "dense", "bitmap", "auto"};
@@ -52,7 +53,6 @@ const llvm::StringRef kFeatureFormats[] = {"csr", "coo", "auto"};
 const llvm::StringRef kDtypes[] = {"fp32", "fp16", "bf16", "fp8"};
 const llvm::StringRef kGnnKinds[] = {"sage", "gcn", "gat"};
 const llvm::StringRef kOptimizers[] = {"adam", "adamw", "sgd"};
-const llvm::StringRef kNorms[] = {"layernorm", "rmsnorm"};
 const llvm::StringRef kMlps[] = {"gelu", "swiglu"};
 const llvm::StringRef kPositions[] = {"learned", "rotary"};
 const llvm::StringRef kParallel[] = {"serial", "static", "dynamic(n)"};
@@ -125,11 +125,11 @@ const std::vector<OptionSpec> &algorithmScheduleSpecs() {
 const std::vector<OptionSpec> *modelSpecs(llvm::StringRef kind) {
   static const std::vector<OptionSpec> transformer = {
       req("layers", OptKind::Int), req("hidden", OptKind::Int),
-      req("heads", OptKind::Int),  pos("kv_heads", OptKind::Int),
-      pos("ffn", OptKind::Int),    req("seq", OptKind::Int),
-      req("vocab", OptKind::Int),  word("dtype", kDtypes),
+      req("heads", OptKind::Int), pos("kv_heads", OptKind::Int),
+      pos("ffn", OptKind::Int), req("seq", OptKind::Int),
+      req("vocab", OptKind::Int), word("dtype", kDtypes),
       // Llama-style blocks (docs/language.md, Models).
-      word("norm", kNorms),        word("mlp", kMlps),
+      word("norm", model::normKindNames()), word("mlp", kMlps),
       word("positions", kPositions), opt("tied", OptKind::Bool),
       opt("bias", OptKind::Bool),
       // Layer groups: `groups` consecutive layers each, `group_ffn` their

@@ -158,19 +158,6 @@ model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, head
 model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
   model.embedding vocab 10 hidden 64 : f16
   model.layers 1 {
-    // expected-error@+1 {{unknown norm kind 'batchnorm'; expected 'layernorm' or 'rmsnorm'}}
-    model.norm "batchnorm" hidden 64 : f16
-    model.attention hidden 64 heads 8 kv_heads 8 : f16
-    model.mlp hidden 64 ffn 256 : f16
-  }
-  model.head vocab 10 hidden 64 : f16
-}
-
-// -----
-
-model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
-  model.embedding vocab 10 hidden 64 : f16
-  model.layers 1 {
     // expected-error@+1 {{'model.attention' op hidden 64 is not a multiple of heads 7}}
     model.attention hidden 64 heads 7 kv_heads 7 : f16
     model.mlp hidden 64 ffn 256 : f16
