@@ -325,3 +325,34 @@ plan.schedule @s on @t makespan(1.0) {
   // expected-error@+1 {{'plan.placement' op tier 'host' holds 3 items, more than its capacity}}
   plan.placement "f.0" "greedy-whole" items(3 x 4.0) tiers ["host"] counts [3.0] capacity [8.0] stored {} makespans {}
 }
+
+// -----
+
+// The tiers hold 3 of the 4 items.
+plan.schedule @s on @t makespan(1.0) {
+  // expected-error@+1 {{'plan.placement' op places 3 of 4 items}}
+  plan.placement "f.0" "greedy-whole" items(4 x 4.0) tiers ["host", "ssd"] counts [2.0, 1.0] capacity [8.0, 8.0] stored {} makespans {}
+}
+
+// -----
+
+// A negative chunk size on a schedule.
+// expected-error@+1 {{'plan.schedule' op chunk_bytes must be finite and non-negative, got -16}}
+plan.schedule @s on @t makespan(1.0) attributes {chunk_bytes = -16.0 : f64} {
+}
+
+// -----
+
+// A transfer of no bytes.
+plan.schedule @s on @t makespan(1.0) {
+  // expected-error@+1 {{'plan.transfer' op bytes must be finite and positive, got 0}}
+  plan.transfer "a" -> "b" bytes(0.0) via ["a", "b"] rate(1.0) window(0.0, 0.0) chunks(1)
+}
+
+// -----
+
+// A collective of no bytes.
+plan.schedule @s on @t makespan(4.0) {
+  // expected-error@+1 {{'plan.collective' op bytes must be finite and positive, got 0}}
+  plan.collective "c" "all-reduce" "ring" bytes(0.0) over ["a", "b"] window(0.0, 1.0) times {ring = 1.0 : f64}
+}
