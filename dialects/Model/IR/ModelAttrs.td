@@ -2,7 +2,9 @@
 //
 // The model enums as attributes. In an op they print as the word alone
 // (`model.job @j finetune ...`, `model.norm rmsnorm ...`); elsewhere as
-// `#model<action finetune>`, `#model<norm rmsnorm>`.
+// `#model<action finetune>`, `#model<norm rmsnorm>`. An EnumAttr prints a
+// space before its value, so op formats put an empty literal before one
+// (`` $kind) to print a single space.
 //
 //===----------------------------------------------------------------------===//
 

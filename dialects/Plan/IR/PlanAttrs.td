@@ -3,7 +3,9 @@
 // The plan enums as attributes. In an op they print as the word alone
 // (`plan.demand allreduce`, `method "multi-commodity-lp"`); elsewhere as
 // `#plan<demand allreduce>`, `#plan<collective "all-reduce">`,
-// `#plan<method "direct-path">`.
+// `#plan<method "direct-path">`. An EnumAttr prints a space before its
+// value (the generic form needs it after the mnemonic), so op formats put an
+// empty literal before one (`method` `` $method) to print a single space.
 //
 //===----------------------------------------------------------------------===//
 
