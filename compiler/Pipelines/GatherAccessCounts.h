@@ -1,7 +1,7 @@
 //===- GatherAccessCounts.h - Sampled counts of gather jobs -----*- C++ -*-===//
 //
 // The input plan-schedule-flows needs for a sampled gather job (a
-// plan.demand "gather" whose job names a `graph`): its access counts,
+// plan.demand gather whose job names a `graph`): its access counts,
 // computed here before the pass from the graph loaded through the runtime
 // (sluice_graph_load) and attached to the job as `access_counts`, so that
 // the pass itself reads no files of graphs and the plan dialect's

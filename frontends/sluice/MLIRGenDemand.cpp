@@ -251,11 +251,13 @@ void DemandLowering::lower(const DemandDecl &d) {
     }
     llvm::SmallVector<llvm::StringRef> fromRefs(from.begin(), from.end());
     llvm::SmallVector<llvm::StringRef> toRefs(to.begin(), to.end());
-    builder.create<plan::DemandOp>(
-        loc(item.range), builder.getStringAttr(item.kind),
-        builder.getF64FloatAttr(*size->asNumber()),
-        builder.getStrArrayAttr(fromRefs), builder.getStrArrayAttr(toRefs),
-        jobAttr);
+    std::optional<plan::DemandKind> kind = plan::symbolizeDemandKind(item.kind);
+    assert(kind && "Sema accepts only the demand kinds of PlanEnums.td");
+    builder.create<plan::DemandOp>(loc(item.range),
+                                   plan::DemandKindAttr::get(&ctx, *kind),
+                                   builder.getF64FloatAttr(*size->asNumber()),
+                                   builder.getStrArrayAttr(fromRefs),
+                                   builder.getStrArrayAttr(toRefs), jobAttr);
   }
 }
 

@@ -30,10 +30,11 @@ mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
   mlir::MLIRContext *ctx = builder.getContext();
   mlir::Location loc = toLocation(ctx, d.range);
   llvm::StringMap<int64_t> ints;
-  llvm::StringMap<std::string> words = {{"dtype", "fp16"},
-                                        {"norm", "layernorm"},
-                                        {"mlp", "gelu"},
-                                        {"positions", "learned"}};
+  llvm::StringMap<std::string> words = {
+      {"dtype", "fp16"},
+      {"norm", model::stringifyNormKind(model::NormKind::LayerNorm).str()},
+      {"mlp", "gelu"},
+      {"positions", "learned"}};
   llvm::StringMap<bool> flags = {{"tied", true}, {"bias", true}};
   llvm::StringMap<std::vector<int64_t>> lists;
   bool ok = true;
@@ -104,7 +105,10 @@ mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
   const bool bias = flags["bias"];
   const bool gated = words["mlp"] == "swiglu";
   const bool learned = words["positions"] == "learned";
-  auto norm = builder.getStringAttr(words["norm"]);
+  std::optional<model::NormKind> normKind =
+      model::symbolizeNormKind(words["norm"]);
+  assert(normKind && "Sema accepts only the norm kinds of ModelEnums.td");
+  auto norm = model::NormKindAttr::get(ctx, *normKind);
 
   auto model = builder.create<model::TransformerOp>(
       loc, builder.getStringAttr(d.name), ty, i64(layers), i64(h), i64(heads),

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/SemaInternal.h"
 
+#include "dialects/Plan/IR/PlanSchema.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -26,19 +27,6 @@
 using namespace sluice;
 using namespace sluice::sema;
 using ast::Type;
-
-namespace {
-/// The demand kinds (the same list as plan::demandKinds()) and whether each
-/// runs over one group (`over`) rather than `from` / `to`.
-struct DemandKind {
-  llvm::StringRef name;
-  bool overGroup;
-};
-const DemandKind kDemandKinds[] = {
-    {"transfer", false}, {"gather", false},       {"alltoall", true},
-    {"allgather", true}, {"reducescatter", true}, {"allreduce", true},
-};
-} // namespace
 
 void Sema::checkDemand(ast::DemandDecl &demand) {
   ast::TopologyDecl *topo = nullptr;
@@ -82,20 +70,19 @@ void Sema::checkDemand(ast::DemandDecl &demand) {
                         << "' moves nothing: add a transfer, gather or "
                            "collective";
 
+  // The kinds are the plan dialect's (PlanEnums.td); each runs over one
+  // group (`over`) or from sources to destinations.
   std::vector<std::string> kindNames;
-  for (const DemandKind &k : kDemandKinds)
-    kindNames.push_back(k.name.str());
+  for (llvm::StringRef k : plan::demandKindNames())
+    kindNames.push_back(k.str());
   for (ast::DemandItem &item : demand.items) {
-    const DemandKind *kind = nullptr;
-    for (const DemandKind &k : kDemandKinds)
-      if (k.name == item.kind)
-        kind = &k;
+    std::optional<plan::DemandKind> kind = plan::symbolizeDemandKind(item.kind);
     if (!kind)
       error(item.kindRange)
           << "unknown demand kind '" << item.kind << "'; expected one of "
           << joinNames(kindNames) << didYouMean(item.kind, kindNames);
     if (item.hasProps) {
-      if (item.kind != "gather") {
+      if (kind != plan::DemandKind::Gather) {
         error(item.propsRange)
             << "only a 'gather' item takes options (a gather job); '"
             << item.kind << "' does not";
@@ -123,11 +110,11 @@ void Sema::checkDemand(ast::DemandDecl &demand) {
         auto diag = error(c.wordRange) << "duplicate '" << c.word
                                        << "' clause in '" << item.kind << "'";
         note(diag, it->second, "first '" + c.word + "' clause is here");
-      } else if (kind && (c.word == "over") != kind->overGroup) {
+      } else if (kind && (c.word == "over") != plan::isOverOneGroup(*kind)) {
         error(c.wordRange) << "'" << item.kind << "' takes "
-                           << (kind->overGroup ? "'over GROUP'"
-                                               : "'from SOURCES to "
-                                                 "DESTINATIONS'")
+                           << (plan::isOverOneGroup(*kind) ? "'over GROUP'"
+                                                           : "'from SOURCES to "
+                                                             "DESTINATIONS'")
                            << ", not '" << c.word << "'";
       }
       for (ast::Endpoint &ep : c.endpoints)
@@ -136,7 +123,7 @@ void Sema::checkDemand(ast::DemandDecl &demand) {
     }
     if (kind) {
       llvm::SmallVector<llvm::StringRef, 2> needed;
-      if (kind->overGroup)
+      if (plan::isOverOneGroup(*kind))
         needed.push_back("over");
       else
         needed.append({"from", "to"});

@@ -10,6 +10,7 @@
 #include "frontends/sluice/SemaInternal.h"
 
 #include "dialects/Graph/IR/GraphSchema.h"
+#include "dialects/Model/IR/ModelSchema.h"
 #include "dialects/Walk/IR/WalkSchema.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -43,12 +44,12 @@ struct OptionSpec {
 };
 
 // Graph formats, duplicates and self loops, and walk samplers and targets
-// are the walk dialect's enums (WalkSchema.h); algorithm targets and the
-// loop schedule words the graph dialect's (GraphSchema.h).
+// are the walk dialect's enums (WalkSchema.h), norms the model dialect's
+// (ModelSchema.h); algorithm targets and the loop schedule words the graph
+// dialect's (GraphSchema.h).
 const llvm::StringRef kDtypes[] = {"fp32", "fp16", "bf16", "fp8"};
 const llvm::StringRef kGnnKinds[] = {"sage", "gcn", "gat"};
 const llvm::StringRef kOptimizers[] = {"adam", "adamw", "sgd"};
-const llvm::StringRef kNorms[] = {"layernorm", "rmsnorm"};
 const llvm::StringRef kMlps[] = {"gelu", "swiglu"};
 const llvm::StringRef kPositions[] = {"learned", "rotary"};
 /// The parallel kinds as written: `dynamic` takes its chunk, `dynamic(n)`.
@@ -131,11 +132,11 @@ const std::vector<OptionSpec> &algorithmScheduleSpecs() {
 const std::vector<OptionSpec> *modelSpecs(llvm::StringRef kind) {
   static const std::vector<OptionSpec> transformer = {
       req("layers", OptKind::Int), req("hidden", OptKind::Int),
-      req("heads", OptKind::Int),  pos("kv_heads", OptKind::Int),
-      pos("ffn", OptKind::Int),    req("seq", OptKind::Int),
-      req("vocab", OptKind::Int),  word("dtype", kDtypes),
+      req("heads", OptKind::Int), pos("kv_heads", OptKind::Int),
+      pos("ffn", OptKind::Int), req("seq", OptKind::Int),
+      req("vocab", OptKind::Int), word("dtype", kDtypes),
       // Llama-style blocks (docs/language.md, Models).
-      word("norm", kNorms),        word("mlp", kMlps),
+      word("norm", model::normKindNames()), word("mlp", kMlps),
       word("positions", kPositions), opt("tied", OptKind::Bool),
       opt("bias", OptKind::Bool),
       // Layer groups: `groups` consecutive layers each, `group_ffn` their

@@ -25,18 +25,6 @@ using namespace sluice;
 using namespace sluice::flow;
 using namespace sluice::flow::detail;
 
-llvm::StringRef flow::collectiveKindName(CollectiveKind k) {
-  switch (k) {
-  case CollectiveKind::AllGather:
-    return "all-gather";
-  case CollectiveKind::ReduceScatter:
-    return "reduce-scatter";
-  case CollectiveKind::AllReduce:
-    return "all-reduce";
-  }
-  llvm_unreachable("unknown collective kind");
-}
-
 llvm::StringRef flow::collectiveAlgorithmName(CollectiveAlgorithm a) {
   switch (a) {
   case CollectiveAlgorithm::Ring:
@@ -356,9 +344,9 @@ flow::planTreeCollective(const FlowNetwork &net, llvm::ArrayRef<unsigned> group,
   if (llvm::Error err = checkCollective(net, group, bytes, options))
     return std::move(err);
   if (kind != CollectiveKind::AllReduce)
-    return makeError(llvm::formatv(
-        "tree schedules are for all-reduce; use a ring for {0}",
-        collectiveKindName(kind)));
+    return makeError(
+        llvm::formatv("tree schedules are for all-reduce; use a ring for {0}",
+                      plan::stringifyCollectiveKind(kind)));
   auto bw = hopBandwidths(net, group, options);
   if (!bw)
     return bw.takeError();
@@ -801,7 +789,7 @@ std::string flow::collectivesToJSON(const FlowNetwork &net,
     j.attributeArray("collectives", [&] {
       for (const CollectivePlan &p : plans)
         j.object([&] {
-          j.attribute("kind", collectiveKindName(p.kind));
+          j.attribute("kind", plan::stringifyCollectiveKind(p.kind));
           j.attribute("algorithm", collectiveAlgorithmName(p.algorithm));
           j.attribute("bytes", p.bytes);
           j.attributeBegin("group");

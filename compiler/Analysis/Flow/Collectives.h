@@ -32,7 +32,10 @@
 
 namespace sluice::flow {
 
-enum class CollectiveKind { AllGather, ReduceScatter, AllReduce };
+/// All-gather, reduce-scatter or all-reduce: the plan dialect's
+/// CollectiveKind (PlanEnums.td), spelled by plan::stringifyCollectiveKind
+/// ("all-gather", "reduce-scatter", "all-reduce").
+using plan::CollectiveKind;
 enum class CollectiveAlgorithm {
   Ring,
   DoubleBinaryTree,
@@ -42,8 +45,6 @@ enum class CollectiveAlgorithm {
   Hierarchical,
 };
 
-/// "all-gather", "reduce-scatter", "all-reduce".
-llvm::StringRef collectiveKindName(CollectiveKind k);
 /// "ring", "double-binary-tree", "in-network", "hierarchical".
 llvm::StringRef collectiveAlgorithmName(CollectiveAlgorithm a);
 

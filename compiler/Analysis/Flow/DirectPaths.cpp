@@ -83,7 +83,7 @@ flow::solveDirectPaths(const FlowNetwork &net, llvm::ArrayRef<Demand> demands,
     widths.push_back({a.from, a.to, a.capacity});
 
   FlowSchedule s;
-  s.method = FlowMethod::DirectPath;
+  s.method = ScheduleMethod::DirectPath;
   std::vector<std::vector<unsigned>> paths(demands.size());
   std::vector<double> remaining(demands.size(), 0);
   std::vector<unsigned> active;

@@ -220,7 +220,7 @@ llvm::Error completePairs(const FlowNetwork &net, const PairBytes &pairBytes,
 llvm::Expected<FlowSchedule>
 detail::finishConstantRate(const FlowNetwork &net,
                            llvm::ArrayRef<Demand> demands, PairPaths paths,
-                           FlowMethod method, double saturationTolerance) {
+                           ScheduleMethod method, double saturationTolerance) {
   FlowSchedule s;
   s.method = method;
   s.routes.reserve(demands.size());

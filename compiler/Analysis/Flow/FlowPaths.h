@@ -85,7 +85,7 @@ using PairPaths =
 llvm::Expected<FlowSchedule> finishConstantRate(const FlowNetwork &net,
                                                 llvm::ArrayRef<Demand> demands,
                                                 PairPaths paths,
-                                                FlowMethod method,
+                                                ScheduleMethod method,
                                                 double saturationTolerance);
 
 /// Fills schedule.arcs and schedule.saturatedArcs from the routes and the

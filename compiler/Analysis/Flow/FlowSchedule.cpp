@@ -19,26 +19,6 @@
 using namespace sluice;
 using namespace sluice::flow;
 
-llvm::StringRef flow::methodName(FlowMethod m) {
-  switch (m) {
-  case FlowMethod::SingleCommodityParametric:
-    return "single-commodity-parametric";
-  case FlowMethod::SingleCommodityBisection:
-    return "single-commodity-bisection";
-  case FlowMethod::MultiCommodityLP:
-    return "multi-commodity-lp";
-  case FlowMethod::DirectPath:
-    return "direct-path";
-  case FlowMethod::MomentGreedy:
-    return "moment-greedy";
-  case FlowMethod::MultiCommodityPathLP:
-    return "multi-commodity-path-lp";
-  case FlowMethod::Collective:
-    return "collective";
-  }
-  llvm_unreachable("unknown flow method");
-}
-
 //===----------------------------------------------------------------------===//
 // Timeline
 //===----------------------------------------------------------------------===//
@@ -206,7 +186,7 @@ void flow::writeScheduleJSON(llvm::raw_ostream &os, const FlowNetwork &net,
                              unsigned indent) {
   llvm::json::OStream j(os, indent);
   j.object([&] {
-    j.attribute("method", methodName(s.method));
+    j.attribute("method", plan::stringifyScheduleMethod(s.method));
     numberAttr(j, "makespan", s.makespan);
     if (s.lowerBound)
       numberAttr(j, "lower_bound", *s.lowerBound);

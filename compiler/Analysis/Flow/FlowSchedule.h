@@ -12,6 +12,7 @@
 #define SLUICE_COMPILER_ANALYSIS_FLOW_FLOWSCHEDULE_H
 
 #include "compiler/Analysis/Flow/FlowProblem.h"
+#include "dialects/Plan/IR/PlanSchema.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -23,27 +24,10 @@
 
 namespace sluice::flow {
 
-/// Which algorithm produced a schedule.
-enum class FlowMethod {
-  /// Single commodity, Newton's method on the parametric max flow.
-  SingleCommodityParametric,
-  /// Single commodity, bisection on the horizon with a max flow per probe.
-  SingleCommodityBisection,
-  /// Multi-commodity linear program (GLPK).
-  MultiCommodityLP,
-  /// Baseline: one widest path per demand, max-min fair sharing.
-  DirectPath,
-  /// Baseline: Moment's tiered single-sink max flow.
-  MomentGreedy,
-  /// The path form of the multi-commodity LP by column generation
-  /// (solveMultiCommodityPaths), for large problems.
-  MultiCommodityPathLP,
-  /// Only collectives, each by its own algorithm (see Collectives.h).
-  Collective,
-};
-
-/// The spelling used in JSON, e.g. "single-commodity-parametric".
-llvm::StringRef methodName(FlowMethod m);
+/// Which algorithm produced a schedule: the plan dialect's ScheduleMethod
+/// (PlanEnums.td), whose spelling (plan::stringifyScheduleMethod, e.g.
+/// "single-commodity-parametric") is the JSON's "method".
+using plan::ScheduleMethod;
 
 /// A stretch of time in which a path sends at a constant rate.
 struct RateSegment {
@@ -131,7 +115,7 @@ struct SolverStats {
 
 /// The result of a solver.
 struct FlowSchedule {
-  FlowMethod method = FlowMethod::SingleCommodityParametric;
+  ScheduleMethod method = ScheduleMethod::SingleCommodityParametric;
   /// When the last byte arrives, in s. Computed from the routed bytes, so
   /// every arc carries at most capacity * makespan bytes.
   double makespan = 0;

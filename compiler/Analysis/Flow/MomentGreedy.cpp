@@ -195,9 +195,9 @@ flow::solveMomentGreedy(const FlowNetwork &net, const MomentProblem &problem,
     }
   }
 
-  llvm::Expected<FlowSchedule> s =
-      finishConstantRate(net, synthesized, std::move(paths),
-                         FlowMethod::MomentGreedy, options.saturationTolerance);
+  llvm::Expected<FlowSchedule> s = finishConstantRate(
+      net, synthesized, std::move(paths), ScheduleMethod::MomentGreedy,
+      options.saturationTolerance);
   if (!s)
     return s.takeError();
   s->bindingCut = bindingCut;

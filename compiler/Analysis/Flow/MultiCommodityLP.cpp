@@ -132,8 +132,9 @@ flow::solveMultiCommodity(const FlowNetwork &net,
     return std::move(err);
   std::vector<Demand> merged = mergeDemands(demands);
   if (merged.empty()) {
-    auto s = finishConstantRate(net, demands, {}, FlowMethod::MultiCommodityLP,
-                                options.saturationTolerance);
+    auto s =
+        finishConstantRate(net, demands, {}, ScheduleMethod::MultiCommodityLP,
+                           options.saturationTolerance);
     if (s)
       s->lowerBound = 0;
     return s;
@@ -270,7 +271,7 @@ flow::solveMultiCommodity(const FlowNetwork &net,
   }
 
   llvm::Expected<FlowSchedule> s = finishConstantRate(
-      net, demands, std::move(paths), FlowMethod::MultiCommodityLP,
+      net, demands, std::move(paths), ScheduleMethod::MultiCommodityLP,
       options.saturationTolerance);
   if (!s)
     return s.takeError();

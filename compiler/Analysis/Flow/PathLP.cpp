@@ -153,8 +153,9 @@ flow::solveMultiCommodityPaths(const FlowNetwork &net,
   PathLPInfo &out = info ? *info : local;
   out = PathLPInfo();
   if (merged.empty()) {
-    auto s = finishConstantRate(net, demands, {}, FlowMethod::MultiCommodityLP,
-                                options.saturationTolerance);
+    auto s =
+        finishConstantRate(net, demands, {}, ScheduleMethod::MultiCommodityLP,
+                           options.saturationTolerance);
     if (s)
       s->lowerBound = 0;
     out.converged = true;
@@ -348,10 +349,9 @@ flow::solveMultiCommodityPaths(const FlowNetwork &net,
       fp.amount = x * p.weight * byteUnit;
       paths[{p.source, p.destination}].push_back(std::move(fp));
     }
-  llvm::Expected<FlowSchedule> s =
-      finishConstantRate(net, demands, std::move(paths),
-                         FlowMethod::MultiCommodityLP,
-                         options.saturationTolerance);
+  llvm::Expected<FlowSchedule> s = finishConstantRate(
+      net, demands, std::move(paths), ScheduleMethod::MultiCommodityLP,
+      options.saturationTolerance);
   if (!s)
     return s.takeError();
   out.masterMakespan = master * byteUnit / capUnit;

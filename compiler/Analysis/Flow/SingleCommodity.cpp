@@ -40,9 +40,9 @@ flow::solveSingleCommodity(const FlowNetwork &net,
         "needs one sink or one source",
         sources.size(), destinations.size()));
   }
-  FlowMethod method = options.search == HorizonSearch::Parametric
-                          ? FlowMethod::SingleCommodityParametric
-                          : FlowMethod::SingleCommodityBisection;
+  ScheduleMethod method = options.search == HorizonSearch::Parametric
+                              ? ScheduleMethod::SingleCommodityParametric
+                              : ScheduleMethod::SingleCommodityBisection;
   if (merged.empty()) {
     auto s = finishConstantRate(net, demands, {}, method,
                                 options.saturationTolerance);

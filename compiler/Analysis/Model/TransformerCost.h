@@ -14,6 +14,7 @@
 #ifndef SLUICE_COMPILER_ANALYSIS_MODEL_TRANSFORMERCOST_H
 #define SLUICE_COMPILER_ANALYSIS_MODEL_TRANSFORMERCOST_H
 
+#include "dialects/Model/IR/ModelSchema.h"
 #include <cstdint>
 #include <string>
 
@@ -23,8 +24,8 @@ namespace sluice::model {
 /// (SwiGLU) block of Llama with three matrices (gate, up: h->f; down: f->h).
 enum class MlpKind { Standard, Gated };
 
-/// LayerNorm has a scale and a bias (2h parameters); RMSNorm only a scale (h).
-enum class NormKind { LayerNorm, RMSNorm };
+// NormKind (LayerNorm: a scale and a bias, 2h parameters; RMSNorm: only a
+// scale, h) is the model dialect's enum (ModelSchema.h, ModelEnums.td).
 
 /// Learned absolute position embeddings (GPT, s*h parameters) or rotary
 /// embeddings (Llama, no parameters).

@@ -2,6 +2,7 @@
 #include "compiler/Analysis/Offload/OffloadExport.h"
 
 #include "compiler/Analysis/TraceEvents.h"
+#include "dialects/Model/IR/ModelSchema.h"
 #include "support/Units.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -96,11 +97,12 @@ static Object tierJson(const TierBytes &t) {
 Value offload::finetunePlanToJson(const FinetunePlan &p,
                                   const FinetuneJob &job, const Machine &m) {
   Object o;
-  o["job"] = Object{{"kind", "finetune"},
-                    {"model", modelJson(job.model, job.costs)},
-                    {"batch", job.batch},
-                    {"micro_batch", p.microBatch},
-                    {"accumulation_steps", p.accumulationSteps}};
+  o["job"] =
+      Object{{"kind", model::stringifyJobAction(model::JobAction::Finetune)},
+             {"model", modelJson(job.model, job.costs)},
+             {"batch", job.batch},
+             {"micro_batch", p.microBatch},
+             {"accumulation_steps", p.accumulationSteps}};
   o["machine"] = machineJson(m);
   o["feasible"] = p.feasible;
   if (!p.feasible)
@@ -400,10 +402,11 @@ static int64_t pct(double f) { return static_cast<int64_t>(std::lround(f * 100))
 Value offload::inferencePlanToJson(const InferencePlan &p,
                                    const InferenceJob &job, const Machine &m) {
   Object o;
-  o["job"] = Object{{"kind", "infer"},
-                    {"model", modelJson(job.model, job.costs)},
-                    {"prompt", job.prompt},
-                    {"generate", job.generate}};
+  o["job"] =
+      Object{{"kind", model::stringifyJobAction(model::JobAction::Infer)},
+             {"model", modelJson(job.model, job.costs)},
+             {"prompt", job.prompt},
+             {"generate", job.generate}};
   o["machine"] = machineJson(m);
   o["feasible"] = p.feasible;
   if (!p.feasible) {

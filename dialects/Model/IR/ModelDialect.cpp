@@ -7,7 +7,6 @@ using namespace mlir;
 using namespace sluice::model;
 
 #include "dialects/Model/IR/ModelDialect.cpp.inc"
-#include "dialects/Model/IR/ModelEnums.cpp.inc"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"

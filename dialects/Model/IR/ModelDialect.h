@@ -11,8 +11,8 @@
 
 #include "dialects/Model/IR/ModelDialect.h.inc"
 
-// JobAction (stringifyJobAction, symbolizeJobAction) and its attribute.
-#include "dialects/Model/IR/ModelEnums.h.inc"
+// JobAction and NormKind (ModelSchema.h) and their attributes.
+#include "dialects/Model/IR/ModelSchema.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/OpImplementation.h"
 #define GET_ATTRDEF_CLASSES

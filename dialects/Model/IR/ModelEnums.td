@@ -1,14 +1,18 @@
-//===- ModelEnums.td - Enums and enum attributes of the model dialect -----===//
+//===- ModelEnums.td - Enums of the model dialect ----------*- tablegen -*-===//
 //
-// What a model job does, as a typed enum (the language's `finetune` and
-// `infer` job actions; `train` of GNNs is not lowered to this dialect).
+// What a model job does (the language's `finetune` and `infer` job actions;
+// `train` of GNNs is not lowered to this dialect) and which norm a block
+// uses, as C++ enums. This file has no dialect dependency so that
+// ModelSchema (and through it Sema and the transformer cost model of
+// compiler/Analysis/Model) uses the generated enums without linking the
+// dialect; ModelAttrs.td wraps them in attributes. The spellings are those
+// of the language (docs/language.md, "Models").
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SLUICE_MODEL_ENUMS
 #define SLUICE_MODEL_ENUMS
 
-include "dialects/Model/IR/ModelDialect.td"
 include "mlir/IR/EnumAttr.td"
 
 def Model_JobAction : I32EnumAttr<"JobAction", "what a model job does", [
@@ -19,6 +23,15 @@ def Model_JobAction : I32EnumAttr<"JobAction", "what a model job does", [
   let genSpecializedAttr = 0;
 }
 
-def Model_JobActionAttr : EnumAttr<Model_Dialect, Model_JobAction, "action">;
+// LayerNorm has a scale and a bias (2h parameters); RMSNorm only a scale
+// (h).
+def Model_NormKind : I32EnumAttr<"NormKind",
+    "the norm of a transformer block (`norm: ...`)", [
+    I32EnumAttrCase<"LayerNorm", 0, "layernorm">,
+    I32EnumAttrCase<"RMSNorm", 1, "rmsnorm">
+  ]> {
+  let cppNamespace = "::sluice::model";
+  let genSpecializedAttr = 0;
+}
 
 #endif // SLUICE_MODEL_ENUMS

@@ -157,9 +157,6 @@ LogicalResult LayersOp::verifyRegions() {
 }
 
 LogicalResult NormOp::verify() {
-  if (getKind() != "layernorm" && getKind() != "rmsnorm")
-    return emitOpError() << "unknown norm kind '" << getKind()
-                         << "'; expected 'layernorm' or 'rmsnorm'";
   if (failed(checkPositive(*this, {{"hidden", getHiddenAttr().getInt()}})))
     return failure();
   return checkDtype(*this, getDtype());

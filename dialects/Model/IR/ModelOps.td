@@ -12,7 +12,7 @@
 #define SLUICE_MODEL_OPS
 
 include "dialects/Model/IR/ModelDialect.td"
-include "dialects/Model/IR/ModelEnums.td"
+include "dialects/Model/IR/ModelAttrs.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/OpBase.td"
@@ -44,12 +44,12 @@ def Model_TransformerOp : Model_Op<"transformer", [
     model.transformer @gpt3 : f16 attributes {layers = 96 : i64, hidden = 12288 : i64, heads = 96 : i64, kv_heads = 96 : i64, ffn = 49152 : i64, seq = 2048 : i64, vocab = 50257 : i64} {
       model.embedding vocab 50257 hidden 12288 positions 2048 : f16
       model.layers 96 {
-        model.norm "layernorm" hidden 12288 : f16
+        model.norm layernorm hidden 12288 : f16
         model.attention hidden 12288 heads 96 kv_heads 96 bias : f16
-        model.norm "layernorm" hidden 12288 : f16
+        model.norm layernorm hidden 12288 : f16
         model.mlp hidden 12288 ffn 49152 bias : f16
       }
-      model.norm "layernorm" hidden 12288 : f16
+      model.norm layernorm hidden 12288 : f16
       model.head vocab 50257 hidden 12288 tied : f16
     }
     ```
@@ -110,11 +110,16 @@ def Model_NormOp : Model_Op<"norm", [
     ParentOneOf<["TransformerOp", "LayersOp"]>]> {
   let summary = "LayerNorm or RMSNorm over `hidden` features";
   let description = [{
-    `kind` is `layernorm` (scale and bias, 2 * hidden parameters) or
-    `rmsnorm` (scale only, hidden parameters).
+    `kind` (a `NormKind`, ModelEnums.td) is `layernorm` (scale and bias,
+    2 * hidden parameters) or `rmsnorm` (scale only, hidden parameters).
+
+    ```mlir
+    model.norm rmsnorm hidden 4096 : bf16
+    ```
   }];
-  let arguments = (ins StrAttr:$kind, I64Attr:$hidden, TypeAttr:$dtype);
-  let assemblyFormat = "$kind `hidden` $hidden attr-dict `:` $dtype";
+  let arguments = (ins Model_NormKindAttr:$kind, I64Attr:$hidden,
+                       TypeAttr:$dtype);
+  let assemblyFormat = "`` $kind `hidden` $hidden attr-dict `:` $dtype";
   let hasVerifier = 1;
 }
 
@@ -212,7 +217,7 @@ def Model_JobOp : Model_Op<"job", [
                        OptionalAttr<StrAttr>:$optimizer,
                        OptionalAttr<F64Attr>:$lr);
   let assemblyFormat = [{
-    $sym_name $action $model `on` $topology (`batch` $batch^)?
+    $sym_name `` $action $model `on` $topology (`batch` $batch^)?
     attr-dict-with-keyword
   }];
   let hasVerifier = 1;

@@ -30,7 +30,7 @@ BlockCost sluice::model::blockCost(Operation *op, int64_t seq,
       })
       .Case([&](NormOp n) {
         const int64_t h = i64(n.getHiddenAttr());
-        c.params = n.getKind() == "layernorm" ? 2 * h : h;
+        c.params = n.getKind() == NormKind::LayerNorm ? 2 * h : h;
         // The norm's input (2 bytes per element; Korthikanti et al.).
         c.actBytes = c.actBytesSelective = 2.0 * s * b * static_cast<double>(h);
       })
@@ -163,8 +163,7 @@ sluice::model::uniformConfig(TransformerOp op) {
   c.tiedEmbeddings = head.getTied();
   c.linearBiases = attn.getBias();
   c.mlp = mlp.getGated() ? MlpKind::Gated : MlpKind::Standard;
-  c.norm =
-      n1.getKind() == "layernorm" ? NormKind::LayerNorm : NormKind::RMSNorm;
+  c.norm = n1.getKind();
   c.positions = embedding.getPositionsAttr() ? PositionKind::Learned
                                              : PositionKind::Rotary;
   if (!c.validate().empty())

@@ -139,10 +139,7 @@ TransformerConfig describe(TransformerOp model) {
     c.mlp = m.getGated() ? MlpKind::Gated : MlpKind::Standard;
     c.linearBiases = m.getBias();
   });
-  model.walk([&](NormOp n) {
-    c.norm = n.getKind() == "layernorm" ? NormKind::LayerNorm
-                                        : NormKind::RMSNorm;
-  });
+  model.walk([&](NormOp n) { c.norm = n.getKind(); });
   return c;
 }
 

@@ -89,8 +89,10 @@ FailureOr<plan::ScheduleOp> sluice::model::buildFinetuneSchedule(
   links.append("csd_internal", f64(plan.links.csdInternal));
 
   auto sched = b.create<plan::ScheduleOp>(
-      loc, b.getStringAttr(name), FlatSymbolRefAttr::get(b.getContext(), topology),
-      f64(plan.iterationTime), b.getStringAttr("offload-finetune"),
+      loc, b.getStringAttr(name),
+      FlatSymbolRefAttr::get(b.getContext(), topology), f64(plan.iterationTime),
+      plan::ScheduleMethodAttr::get(b.getContext(),
+                                    plan::ScheduleMethod::OffloadFinetune),
       FloatAttr(), FloatAttr(), FloatAttr(), f64(0.0), f64(plan.tflops()),
       peak.getDictionary(b.getContext()), links.getDictionary(b.getContext()));
   Block *body = new Block();

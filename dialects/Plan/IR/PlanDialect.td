@@ -25,7 +25,13 @@ def Plan_Dialect : Dialect {
     the devices it crosses, its rate and its time window). `plan.compute`
     marks work on a stream, so that other planners (offload, swapping) can
     put transfers and compute on the same timeline. Quantities are in base
-    units: bytes, seconds, bytes per second.
+    units: bytes, seconds, bytes per second. The decisions a plan records
+    (demand kinds, collectives, schedule methods) are enums (PlanEnums.td).
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+  private:
+    void registerAttributes();
   }];
 }
 

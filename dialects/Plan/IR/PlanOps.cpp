@@ -14,13 +14,6 @@ using namespace sluice::plan;
 #define GET_OP_CLASSES
 #include "dialects/Plan/IR/PlanOps.cpp.inc"
 
-llvm::ArrayRef<llvm::StringRef> sluice::plan::demandKinds() {
-  static const llvm::StringRef kinds[] = {"transfer",      "gather",
-                                          "alltoall",      "allgather",
-                                          "reducescatter", "allreduce"};
-  return kinds;
-}
-
 static bool isFiniteNum(double x) { return std::isfinite(x); }
 
 /// A number as "%g" writes it ("2", "1.5", "1e+09") for messages.
@@ -47,18 +40,7 @@ LogicalResult DemandsOp::verifyRegions() {
   return success();
 }
 
-bool DemandOp::isCollective() {
-  return getKind() != "transfer" && getKind() != "gather";
-}
-
 LogicalResult DemandOp::verify() {
-  if (!llvm::is_contained(demandKinds(), getKind())) {
-    auto diag = emitOpError()
-                << "unknown demand kind '" << getKind() << "'; expected one of";
-    for (llvm::StringRef k : demandKinds())
-      diag << " '" << k << "'";
-    return diag;
-  }
   double bytes = getBytes().convertToDouble();
   if (!isFiniteNum(bytes) || bytes <= 0)
     return emitOpError() << "bytes must be finite and positive, got "
@@ -69,12 +51,12 @@ LogicalResult DemandOp::verify() {
     for (Attribute a : list)
       if (cast<StringAttr>(a).getValue().empty())
         return emitOpError() << "has an empty device pattern";
-  if (isCollective() && getSources() != getDestinations())
-    return emitOpError() << "'" << getKind()
+  if (isOverOneGroup() && getSources() != getDestinations())
+    return emitOpError() << "'" << stringifyDemandKind(getKind())
                          << "' runs over one group: sources and destinations "
                             "must be equal";
   if (auto job = getJobAttr()) {
-    if (getKind() != "gather")
+    if (getKind() != DemandKind::Gather)
       return emitOpError() << "only a 'gather' has a job";
     auto items = job.getAs<IntegerAttr>("items");
     auto itemBytes = job.getAs<FloatAttr>("item_bytes");
@@ -271,12 +253,6 @@ LogicalResult ComputeOp::verify() {
 }
 
 LogicalResult CollectiveOp::verify() {
-  static const llvm::StringRef kinds[] = {"all-reduce", "all-gather",
-                                          "reduce-scatter"};
-  if (!llvm::is_contained(kinds, getKind()))
-    return emitOpError() << "unknown collective kind '" << getKind()
-                         << "'; expected 'all-reduce', 'all-gather' or "
-                            "'reduce-scatter'";
   double bytes = getBytes().convertToDouble();
   if (!isFiniteNum(bytes) || bytes <= 0)
     return emitOpError() << "bytes must be finite and positive, got "

@@ -1,11 +1,13 @@
 //===- PlanOps.h - Operations of the plan dialect ---------------*- C++ -*-===//
 //
-// plan.demands, plan.demand, plan.schedule, plan.transfer, plan.compute.
+// plan.demands, plan.demand, plan.schedule, plan.transfer, plan.collective,
+// plan.placement, plan.compute.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_DIALECTS_PLAN_IR_PLANOPS_H
 #define SLUICE_DIALECTS_PLAN_IR_PLANOPS_H
 
+#include "dialects/Plan/IR/PlanAttrs.h"
 #include "dialects/Plan/IR/PlanDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -13,15 +15,6 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/RegionKindInterface.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/StringRef.h"
-
-namespace sluice::plan {
-
-/// The demand kinds plan.demand accepts, in documentation order.
-llvm::ArrayRef<llvm::StringRef> demandKinds();
-
-} // namespace sluice::plan
 
 #define GET_OP_CLASSES
 #include "dialects/Plan/IR/PlanOps.h.inc"

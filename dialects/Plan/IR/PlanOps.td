@@ -10,6 +10,7 @@
 #ifndef SLUICE_PLAN_OPS
 #define SLUICE_PLAN_OPS
 
+include "dialects/Plan/IR/PlanAttrs.td"
 include "dialects/Plan/IR/PlanDialect.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
@@ -34,8 +35,8 @@ def Plan_DemandsOp : Plan_Op<"demands", [
 
     ```mlir
     plan.demands @copy on @dgx_a100 {
-      plan.demand "transfer" 8.0e+09 from ["cpu[0]"] to ["gpu[*]"]
-      plan.demand "allreduce" 2.0e+09 from ["gpu[0..4]"] to ["gpu[0..4]"]
+      plan.demand transfer 8.0e+09 from ["cpu[0]"] to ["gpu[*]"]
+      plan.demand allreduce 2.0e+09 from ["gpu[0..4]"] to ["gpu[0..4]"]
     }
     ```
   }];
@@ -55,7 +56,8 @@ def Plan_DemandsOp : Plan_Op<"demands", [
 def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
   let summary = "One set of transfers";
   let description = [{
-    `kind` says how `bytes` turns into point-to-point demands between the
+    `kind` (a `DemandKind`, PlanEnums.td) says how `bytes` turns into
+    point-to-point demands between the
     devices matched by the `sources` and `destinations` patterns (a pattern
     is a device path whose indices may be `[*]` or `[a..b]`, half-open):
 
@@ -88,15 +90,15 @@ def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
     `destinations` are the same group. `bytes` is finite and positive,
     patterns are non-empty.
   }];
-  let arguments = (ins StrAttr:$kind, F64Attr:$bytes,
+  let arguments = (ins Plan_DemandKindAttr:$kind, F64Attr:$bytes,
                        StrArrayAttr:$sources, StrArrayAttr:$destinations,
                        OptionalAttr<DictionaryAttr>:$job);
   let assemblyFormat =
-      "$kind $bytes `from` $sources `to` $destinations attr-dict";
+      "`` $kind $bytes `from` $sources `to` $destinations attr-dict";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// True for the kinds over one group (alltoall and the collectives).
-    bool isCollective();
+    bool isOverOneGroup() { return ::sluice::plan::isOverOneGroup(getKind()); }
   }];
 }
 
@@ -110,13 +112,15 @@ def Plan_ScheduleOp : Plan_Op<"schedule", [
   let description = [{
     Holds `plan.transfer` and `plan.compute` ops on topology `topology`.
     `makespan` (s) is when the last of them ends; every op must end by then
-    (relative slack 1e-9). `method` names how it was found (e.g.
-    `single-commodity-parametric`, `multi-commodity-lp`, `direct-path`).
+    (relative slack 1e-9). `method` (a `ScheduleMethod`, PlanEnums.td, the
+    `method` of the exported JSON) names how it was found, e.g.
+    `"single-commodity-parametric"`, `"multi-commodity-lp"`, `"collective"`;
+    a schedule written by hand may have none.
     Optional: `lower_bound`, a proven lower bound on any schedule's
     makespan (at most the makespan); `direct_makespan` and
     `moment_makespan`, the makespans of the baselines for the same demands;
     `chunk_bytes`, the chunk size the transfers' chunk counts use.
-    Offload plans (`method = "offload-finetune"`, docs/offload.md) also
+    Offload plans (`method "offload-finetune"`, docs/offload.md) also
     carry `tflops` (the predicted model TFLOP/s), `peak_bytes` (tier name
     to the bytes the plan needs at its peak) and `link_bytes` (link class
     to the bytes it moves per iteration); the verifier checks finite,
@@ -125,7 +129,7 @@ def Plan_ScheduleOp : Plan_Op<"schedule", [
     Example:
 
     ```mlir
-    plan.schedule @copy on @dgx_a100 makespan(0.32) attributes {method = "multi-commodity-lp"} {
+    plan.schedule @copy on @dgx_a100 makespan(0.32) method "multi-commodity-lp" {
       plan.transfer "cpu[0]" -> "gpu[0]" bytes(8.0e+09) via ["cpu[0]", "pcie[0]", "gpu[0]"] rate(2.5e+10) window(0.0, 0.32) chunks(1) {demand = 0 : i64}
     }
     ```
@@ -133,7 +137,7 @@ def Plan_ScheduleOp : Plan_Op<"schedule", [
   let arguments = (ins SymbolNameAttr:$sym_name,
                        FlatSymbolRefAttr:$topology,
                        F64Attr:$makespan,
-                       DefaultValuedAttr<StrAttr, "\"unknown\"">:$method,
+                       OptionalAttr<Plan_ScheduleMethodAttr>:$method,
                        OptionalAttr<F64Attr>:$lower_bound,
                        OptionalAttr<F64Attr>:$direct_makespan,
                        OptionalAttr<F64Attr>:$moment_makespan,
@@ -144,7 +148,7 @@ def Plan_ScheduleOp : Plan_Op<"schedule", [
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `on` $topology `makespan` `(` $makespan `)`
-    attr-dict-with-keyword $body
+    (`method` `` $method^)? attr-dict-with-keyword $body
   }];
   let hasRegionVerifier = 1;
 }
@@ -191,8 +195,9 @@ def Plan_TransferOp : Plan_Op<"transfer", [HasParent<"ScheduleOp">]> {
 def Plan_CollectiveOp : Plan_Op<"collective", [HasParent<"ScheduleOp">]> {
   let summary = "A collective run by one algorithm, with the alternatives' times";
   let description = [{
-    Records how a collective demand (`kind`: `all-reduce`, `all-gather` or
-    `reduce-scatter` of `bytes` over the devices `group`) is executed:
+    Records how a collective demand (`kind`, a `CollectiveKind`:
+    `"all-reduce"`, `"all-gather"` or `"reduce-scatter"`, of `bytes` over
+    the devices `group`) is executed:
     `algorithm` (`ring`, `double-binary-tree`, `in-network`,
     `hierarchical`, `hierarchical-in-network`) is the one whose routed time
     was shortest; it runs during `[start, end]`. Its steps are the
@@ -207,16 +212,17 @@ def Plan_CollectiveOp : Plan_Op<"collective", [HasParent<"ScheduleOp">]> {
     times.
 
     ```mlir
-    plan.collective "grads.0" "all-reduce" "in-network" bytes(1.0e+09) over ["host[0]", "host[1]"] window(0.0, 0.08) times {in-network = 0.08 : f64, ring = 0.14 : f64}
+    plan.collective "grads.0" "all-reduce" "in-network" bytes(1.0e+09) over ["host[0]", "host[1]"] window(0.0, 0.08) times {"in-network" = 0.08 : f64, ring = 0.14 : f64}
     ```
   }];
-  let arguments = (ins StrAttr:$label, StrAttr:$kind, StrAttr:$algorithm,
+  let arguments = (ins StrAttr:$label, Plan_CollectiveKindAttr:$kind,
+                       StrAttr:$algorithm,
                        F64Attr:$bytes, StrArrayAttr:$group, F64Attr:$start,
                        F64Attr:$end, DictionaryAttr:$times,
                        OptionalAttr<DictionaryAttr>:$alpha_beta,
                        OptionalAttr<F64Attr>:$endpoint_bound);
   let assemblyFormat = [{
-    $label $kind $algorithm `bytes` `(` $bytes `)` `over` $group
+    $label `` $kind $algorithm `bytes` `(` $bytes `)` `over` $group
     `window` `(` $start `,` $end `)` `times` $times attr-dict
   }];
   let hasVerifier = 1;

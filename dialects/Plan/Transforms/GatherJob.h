@@ -1,6 +1,6 @@
 //===- GatherJob.h - Placement and demands of gather jobs -------*- C++ -*-===//
 //
-// plan-schedule-flows' part for a gather job (a plan.demand "gather" with a
+// plan-schedule-flows' part for a gather job (a plan.demand gather with a
 // `job` dictionary): access counts from the file, or those of the sampled
 // graph that were attached to the job before the pass
 // (compiler/Pipelines/GatherAccessCounts.h; the pass loads no graph), over

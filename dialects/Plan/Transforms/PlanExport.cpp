@@ -94,7 +94,7 @@ LogicalResult plan::writePlanJSON(llvm::raw_ostream &os, ModuleOp module,
             for (CollectiveOp c : op.getBody().front().getOps<CollectiveOp>())
               j.object([&] {
                 j.attribute("label", c.getLabel());
-                j.attribute("kind", c.getKind());
+                j.attribute("kind", stringifyCollectiveKind(c.getKind()));
                 j.attribute("algorithm", c.getAlgorithm());
                 writeJSONNumberAttr(j, "bytes", c.getBytes().convertToDouble());
                 j.attributeArray("group", [&] {
@@ -308,8 +308,8 @@ LogicalResult plan::writePlanDot(llvm::raw_ostream &os, ModuleOp module,
     std::string title;
     llvm::raw_string_ostream titleOs(title);
     titleOs << op.getSymName() << " on " << op.getTopology() << ": makespan "
-            << llvm::format("%.4g", s->makespan) << " s (" << op.getMethod()
-            << ")";
+            << llvm::format("%.4g", s->makespan) << " s ("
+            << stringifyScheduleMethod(s->method) << ")";
     if (summary)
       titleOs << "\none node per instance; edges sum the links between two "
                  "instances";

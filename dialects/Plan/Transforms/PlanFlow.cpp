@@ -130,26 +130,13 @@ plan::matchDevices(const flow::FlowNetwork &net, llvm::StringRef pattern) {
   return out;
 }
 
-std::optional<flow::FlowMethod> plan::parseMethod(llvm::StringRef name) {
-  for (flow::FlowMethod m :
-       {flow::FlowMethod::SingleCommodityParametric,
-        flow::FlowMethod::SingleCommodityBisection,
-        flow::FlowMethod::MultiCommodityLP, flow::FlowMethod::DirectPath,
-        flow::FlowMethod::MomentGreedy, flow::FlowMethod::MultiCommodityPathLP,
-        flow::FlowMethod::Collective})
-    if (flow::methodName(m) == name)
-      return m;
-  return std::nullopt;
-}
-
 llvm::Expected<flow::FlowSchedule> plan::scheduleFromIR(ScheduleOp op,
                                                         const PlanNetwork &pn) {
   const flow::FlowNetwork &net = pn.net;
   flow::FlowSchedule s;
-  auto method = parseMethod(op.getMethod());
+  std::optional<ScheduleMethod> method = op.getMethod();
   if (!method)
-    return makeError("schedule '" + op.getSymName() + "' has unknown method '" +
-                     op.getMethod() + "'");
+    return makeError("schedule '" + op.getSymName() + "' has no method");
   s.method = *method;
   s.makespan = op.getMakespan().convertToDouble();
   if (auto lb = op.getLowerBound())

@@ -38,13 +38,10 @@ llvm::Expected<std::vector<unsigned>> matchDevices(const flow::FlowNetwork &net,
 
 /// The FlowSchedule that a plan.schedule describes: demands are the
 /// transfers' (demand index, source, destination), bytes summed; paths map
-/// to arcs of `pn`; arc usage recomputed. Fails if a device or link of the
-/// schedule is not in the network.
+/// to arcs of `pn`; arc usage recomputed. Fails if the schedule names no
+/// method or a device or link of it is not in the network.
 llvm::Expected<flow::FlowSchedule> scheduleFromIR(ScheduleOp op,
                                                   const PlanNetwork &pn);
-
-/// The FlowMethod spelled `name` by flow::methodName.
-std::optional<flow::FlowMethod> parseMethod(llvm::StringRef name);
 
 } // namespace sluice::plan
 

@@ -73,7 +73,7 @@ LogicalResult plan::writePlanTable(llvm::raw_ostream &os, ModuleOp module,
       os << "\n";
     first = false;
     os << "schedule " << op.getSymName() << " on " << op.getTopology() << " ("
-       << op.getMethod() << ")\n";
+       << stringifyScheduleMethod(s->method) << ")\n";
     os << "  makespan:        " << timeText(s->makespan) << "\n";
     if (auto bound = op.getLowerBound()) {
       double lb = bound->convertToDouble();
@@ -119,12 +119,12 @@ LogicalResult plan::writePlanTable(llvm::raw_ostream &os, ModuleOp module,
       std::vector<std::vector<std::string>> crows = {
           {"label", "kind", "algorithm", "bytes", "devices", "start", "end"}};
       for (CollectiveOp c : collectives)
-        crows.push_back({c.getLabel().str(), c.getKind().str(),
-                         c.getAlgorithm().str(),
-                         bytesText(c.getBytes().convertToDouble()),
-                         std::to_string(c.getGroup().size()),
-                         timeText(c.getStart().convertToDouble()),
-                         timeText(c.getEnd().convertToDouble())});
+        crows.push_back(
+            {c.getLabel().str(), stringifyCollectiveKind(c.getKind()).str(),
+             c.getAlgorithm().str(), bytesText(c.getBytes().convertToDouble()),
+             std::to_string(c.getGroup().size()),
+             timeText(c.getStart().convertToDouble()),
+             timeText(c.getEnd().convertToDouble())});
       printRows(os, crows, "    ");
     }
 

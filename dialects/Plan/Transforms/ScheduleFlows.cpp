@@ -36,7 +36,7 @@ namespace {
 /// A collective demand item and the plans of every algorithm for it.
 struct CollectiveItem {
   DemandOp op;
-  flow::CollectiveKind kind;
+  CollectiveKind kind = CollectiveKind::AllReduce;
   std::vector<unsigned> group;
   std::vector<flow::CollectivePlan> plans;
   /// Index into plans of the fastest routed plan.
@@ -66,18 +66,6 @@ private:
   /// The gather jobs of the plan.demands being scheduled.
   std::vector<GatherJobPlan> jobs;
 };
-
-/// The collective a demand kind names, if it is one the collective planner
-/// handles (alltoall stays point-to-point).
-std::optional<flow::CollectiveKind> collectiveKindOf(StringRef kind) {
-  if (kind == "allreduce")
-    return flow::CollectiveKind::AllReduce;
-  if (kind == "allgather")
-    return flow::CollectiveKind::AllGather;
-  if (kind == "reducescatter")
-    return flow::CollectiveKind::ReduceScatter;
-  return std::nullopt;
-}
 
 std::string fmt(const char *spec, double v) {
   std::string out;
@@ -146,11 +134,11 @@ LogicalResult ScheduleFlowsPass::expand(DemandOp op, const PlanNetwork &pn,
       failed(resolve(op, op.getDestinations(), pn, topology, destinations)))
     return failure();
   double bytes = op.getBytes().convertToDouble();
-  StringRef kind = op.getKind();
+  DemandKind kind = op.getKind();
   std::vector<flow::Demand> demands;
-  if (kind == "transfer") {
+  if (kind == DemandKind::Transfer) {
     demands = flow::allPairsDemands(sources, destinations, bytes);
-  } else if (kind == "gather" && op.getJobAttr()) {
+  } else if (kind == DemandKind::Gather && op.getJobAttr()) {
     // A gather job: place the items, then gather from where they are.
     auto job = planGatherJob(op, pn, *graph);
     if (failed(job))
@@ -182,7 +170,7 @@ LogicalResult ScheduleFlowsPass::expand(DemandOp op, const PlanNetwork &pn,
              << (t + 1 < job->tiers.size() ? "," : "");
     }
     jobs.push_back(std::move(*job));
-  } else if (kind == "gather") {
+  } else if (kind == DemandKind::Gather) {
     flow::GatherSpec spec;
     spec.destinations = destinations;
     spec.tiers.push_back({"sources", sources});
@@ -209,15 +197,16 @@ LogicalResult ScheduleFlowsPass::expand(DemandOp op, const PlanNetwork &pn,
   } else {
     size_t n = sources.size();
     if (n < 2)
-      return op.emitError() << "'" << kind << "' over a group of " << n
-                            << " device moves nothing; the group needs at "
-                               "least two devices";
+      return op.emitError()
+             << "'" << stringifyDemandKind(kind) << "' over a group of " << n
+             << " device moves nothing; the group needs at "
+                "least two devices";
     // alltoall: every member sends bytes / n to each other member.
     demands = flow::allPairsDemands(sources, sources,
                                     bytes / static_cast<double>(n));
   }
   if (demands.empty())
-    return op.emitError() << "'" << kind
+    return op.emitError() << "'" << stringifyDemandKind(kind)
                           << "' moves nothing: every source is its own "
                              "destination";
   // Reachability, reported per demand with device names.
@@ -245,7 +234,8 @@ LogicalResult ScheduleFlowsPass::planCollective(
     return failure();
   size_t n = item.group.size();
   if (n < 2)
-    return op.emitError() << "'" << op.getKind() << "' over a group of " << n
+    return op.emitError() << "'" << stringifyDemandKind(op.getKind())
+                          << "' over a group of " << n
                           << " device moves nothing; the group needs at "
                              "least two devices";
   // Every member must reach every other (a ring needs it; so does any
@@ -273,10 +263,12 @@ LogicalResult ScheduleFlowsPass::planCollective(
   auto plans =
       flow::planCollectives(pn.net, item.group, item.kind, bytes, usable);
   if (!plans)
-    return op.emitError() << "cannot plan the " << op.getKind() << ": "
+    return op.emitError() << "cannot plan the "
+                          << stringifyDemandKind(op.getKind()) << ": "
                           << llvm::toString(plans.takeError());
   if (plans->empty())
-    return op.emitError() << "no algorithm applies to the " << op.getKind();
+    return op.emitError() << "no algorithm applies to the "
+                          << stringifyDemandKind(op.getKind());
   item.plans = std::move(*plans);
   item.best = 0;
   // Fastest; within rounding (relative 1e-9) the earlier (simpler) one.
@@ -286,9 +278,8 @@ LogicalResult ScheduleFlowsPass::planCollective(
       item.best = i;
   if (remarks) {
     auto diag = op.emitRemark()
-                << flow::collectiveKindName(item.kind) << " of "
-                << fmt("%g", bytes) << " bytes over " << n
-                << " devices:";
+                << stringifyCollectiveKind(item.kind) << " of "
+                << fmt("%g", bytes) << " bytes over " << n << " devices:";
     for (const flow::CollectivePlan &p : item.plans)
       diag << " " << algorithmName(p) << " "
            << fmt("%.6g", p.flowTime) << " s"
@@ -324,7 +315,7 @@ ScheduleFlowsPass::solve(DemandsOp op, const PlanNetwork &pn,
   auto s = flow::solveMultiCommodityPaths(pn.net, demands, options, &info);
   if (!s)
     return s;
-  s->method = flow::FlowMethod::MultiCommodityPathLP;
+  s->method = ScheduleMethod::MultiCommodityPathLP;
   if (remarks)
     op.emitRemark() << "path LP (column generation) for " << demands.size()
                     << " demands on " << pn.net.numNodes() << " devices and "
@@ -343,7 +334,7 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn,
   jobs.clear();
   bool ok = true;
   for (DemandOp d : op.getBody().front().getOps<DemandOp>()) {
-    if (auto kind = collectiveKindOf(d.getKind())) {
+    if (std::optional<CollectiveKind> kind = collectiveOf(d.getKind())) {
       CollectiveItem item;
       item.op = d;
       item.kind = *kind;
@@ -409,8 +400,8 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn,
   auto sched = b.create<ScheduleOp>(
       op.getLoc(), op.getSymNameAttr(), op.getTopologyAttr(),
       b.getF64FloatAttr(makespan),
-      b.getStringAttr(flow::methodName(best ? best->method
-                                            : flow::FlowMethod::Collective)),
+      ScheduleMethodAttr::get(b.getContext(),
+                              best ? best->method : ScheduleMethod::Collective),
       best && best->lowerBound ? b.getF64FloatAttr(*best->lowerBound)
                                : FloatAttr(),
       directMakespan ? b.getF64FloatAttr(*directMakespan) : FloatAttr(),
@@ -501,12 +492,11 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn,
       group.push_back(pn.net.nodes[g]);
     b.create<CollectiveOp>(
         item.op.getLoc(), b.getStringAttr(label),
-        b.getStringAttr(flow::collectiveKindName(item.kind)),
+        CollectiveKindAttr::get(b.getContext(), item.kind),
         b.getStringAttr(algorithmName(plan)), item.op.getBytesAttr(),
         b.getStrArrayAttr(group), b.getF64FloatAttr(t),
         b.getF64FloatAttr(t + plan.flowTime), b.getDictionaryAttr(times),
-        b.getDictionaryAttr(alphaBeta),
-        b.getF64FloatAttr(plan.endpointBound));
+        b.getDictionaryAttr(alphaBeta), b.getF64FloatAttr(plan.endpointBound));
     double phaseStart = t;
     for (const flow::CollectivePhase &phase : plan.phases) {
       double reps = static_cast<double>(phase.repeats);

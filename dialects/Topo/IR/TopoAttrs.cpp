@@ -29,6 +29,9 @@ using namespace sluice::topo;
 
 LogicalResult QuantityAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    llvm::APFloat number, llvm::StringRef unit) {
+  // Unreachable from .mlir: parseQuantity reads digits only and reports a
+  // number out of range first. The check stays for the C++ builders
+  // (MLIRGen's QuantityAttr::get, asserted in debug builds; getChecked).
   if (!number.isFinite())
     return emitError() << "quantity must be finite";
   if (!lookupUnit(unit))
@@ -98,11 +101,9 @@ static Attribute parseQuantity(DialectAsmParser &parser, StringRef body) {
         << "expected a unit after " << numberText;
     return {};
   }
-  if (!lookupUnit(unit)) {
-    parser.emitError(locAt(unit)) << "unknown unit '" << unit << "'";
-    return {};
-  }
-  return QuantityAttr::get(parser.getContext(), value, unit);
+  // The unit is checked by QuantityAttr::verify, reported at the unit.
+  return QuantityAttr::getChecked([&] { return parser.emitError(locAt(unit)); },
+                                  parser.getContext(), value, unit);
 }
 
 //===----------------------------------------------------------------------===//
@@ -126,6 +127,9 @@ std::string EndpointSegment::str() const {
 
 LogicalResult EndpointAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    ArrayRef<EndpointSegment> segments) {
+  // Unreachable from .mlir: parsePath reads at least one name or reports
+  // "expected a device or instance name". The check stays for the C++
+  // builders (MLIRGen, getFlat), and resolveEndpoint relies on it.
   if (segments.empty())
     return emitError() << "endpoint must name at least one segment";
   for (const EndpointSegment &segment : segments)

@@ -91,8 +91,11 @@ static bool isHierarchicalName(StringRef name) {
   });
 }
 
+/// The topology of a device, instance, link or override: their
+/// HasParent<"TopologyOp"> is verified before their verifiers and symbol
+/// uses run.
 static TopologyOp getParentTopology(Operation *op) {
-  return dyn_cast_or_null<TopologyOp>(op->getParentOp());
+  return cast<TopologyOp>(op->getParentOp());
 }
 
 static LogicalResult verifyCount(Operation *op, std::optional<int64_t> count) {
@@ -265,8 +268,6 @@ static LogicalResult verifyEndpoints(Operation *op, EndpointAttr from,
                                      EndpointAttr to,
                                      SymbolTableCollection &tables) {
   TopologyOp topology = getParentTopology(op);
-  if (!topology)
-    return op->emitOpError() << "expects to be inside a topo.topology";
   if (failed(resolveEndpoint(op, topology, from, tables)) ||
       failed(resolveEndpoint(op, topology, to, tables)))
     return failure();
@@ -309,8 +310,7 @@ void DeviceOp::build(OpBuilder &builder, OperationState &state, StringRef name,
 LogicalResult DeviceOp::verify() {
   if (failed(verifyCount(*this, getCount())))
     return failure();
-  TopologyOp topology = getParentTopology(*this);
-  bool flat = topology && topology.getFlat();
+  bool flat = getParentTopology(*this).getFlat();
   if (flat && getCount())
     return emitOpError() << "a device in a flat topology cannot be an array";
   if (!flat && !isHierarchicalName(getSymName()))
@@ -343,8 +343,7 @@ void InstanceOp::build(OpBuilder &builder, OperationState &state,
 LogicalResult InstanceOp::verify() {
   if (failed(verifyCount(*this, getCount())))
     return failure();
-  TopologyOp topology = getParentTopology(*this);
-  if (topology && topology.getFlat())
+  if (getParentTopology(*this).getFlat())
     return emitOpError() << "a flat topology cannot contain instances";
   if (!isHierarchicalName(getSymName()))
     return emitOpError() << "instance name '" << getSymName()
@@ -393,8 +392,6 @@ static bool reaches(TopologyOp from, TopologyOp to,
 
 LogicalResult InstanceOp::verifySymbolUses(SymbolTableCollection &tables) {
   TopologyOp self = getParentTopology(*this);
-  if (!self)
-    return emitOpError() << "expects to be inside a topo.topology";
   Operation *parent = self->getParentOp();
   Operation *symbol =
       parent ? tables.lookupNearestSymbolFrom(parent, getTargetAttr())

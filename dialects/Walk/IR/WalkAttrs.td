@@ -2,7 +2,9 @@
 //
 // The walk enums as attributes, and the schedule walk-select-sampler
 // decides (`#walk.schedule<...>`), which every consumer of a walk reads: the
-// CPU and GPU lowerings, the kernels' JSON description and the run.
+// CPU and GPU lowerings, the kernels' JSON description and the run. An
+// EnumAttr prints a space before its value, so op formats put an empty
+// literal before one (`format` `` $format) to print a single space.
 //
 //===----------------------------------------------------------------------===//
 

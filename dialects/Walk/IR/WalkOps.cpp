@@ -170,17 +170,13 @@ static std::string typeList(TypeRange types) {
 }
 
 /// Checks one region: `args` block arguments, and a walk.yield of
-/// `results` (std::nullopt: checked by the caller). An empty region passes
-/// unless `required`.
+/// `results` (std::nullopt: checked by the caller). An empty region passes:
+/// the one region a walk needs, `weight`, is a SizedRegion<1> (ODS).
 static LogicalResult verifyRegion(WalkOp op, Region &region,
                                   llvm::StringRef name, TypeRange args,
-                                  std::optional<TypeRange> results,
-                                  bool required = false) {
-  if (region.empty()) {
-    if (required)
-      return op.emitOpError("needs a '") << name << "' region";
+                                  std::optional<TypeRange> results) {
+  if (region.empty())
     return success();
-  }
   Block &block = region.front();
   if (block.getArgumentTypes() != args) {
     return op.emitOpError("region '")
@@ -278,17 +274,16 @@ LogicalResult WalkOp::verifyRegions() {
            << numState << " state variable(s)";
   if (numState == 0 && !getInit().empty())
     return emitOpError("has an 'init' region but no state variables");
-  if (failed(verifyRegion(*this, getInit(), "init", {},
-                          TypeRange(stateTypes))) ||
+  if (failed(
+          verifyRegion(*this, getInit(), "init", {}, TypeRange(stateTypes))) ||
       failed(verifyRegion(*this, getLength(), "length", {}, TypeRange{i64})) ||
       failed(verifyRegion(*this, getStart(), "start", {}, std::nullopt)) ||
       failed(verifyRegion(*this, getStopProbability(), "stop_probability", {},
                           TypeRange{f64})) ||
       failed(verifyRegion(*this, getWeight(), "weight",
-                          {i32, i32, i32, i64, f64}, TypeRange{f64},
-                          /*required=*/true)) ||
-      failed(verifyRegion(*this, getStop(), "stop", {i32, i64},
-                          TypeRange{i1})) ||
+                          {i32, i32, i32, i64, f64}, TypeRange{f64})) ||
+      failed(
+          verifyRegion(*this, getStop(), "stop", {i32, i64}, TypeRange{i1})) ||
       failed(verifyRegion(*this, getUpdate(), "update", {i32, i32, i32},
                           TypeRange{})))
     return failure();

@@ -65,9 +65,9 @@ def Walk_GraphOp : Walk_Op<"graph", [Symbol]> {
                        OptionalAttr<StrAttr>:$labels,
                        OptionalAttr<StrAttr>:$edge_labels);
   let assemblyFormat = [{
-    $sym_name $path `format` $format (`undirected` $undirected^)?
-    (`weighted` $weighted^)? (`duplicates` $duplicates^)?
-    (`self_loops` $self_loops^)? attr-dict
+    $sym_name $path `format` `` $format (`undirected` $undirected^)?
+    (`weighted` $weighted^)? (`duplicates` `` $duplicates^)?
+    (`self_loops` `` $self_loops^)? attr-dict
   }];
   let hasVerifier = 1;
 }

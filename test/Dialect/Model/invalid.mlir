@@ -158,19 +158,6 @@ model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, head
 model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
   model.embedding vocab 10 hidden 64 : f16
   model.layers 1 {
-    // expected-error@+1 {{unknown norm kind 'batchnorm'; expected 'layernorm' or 'rmsnorm'}}
-    model.norm "batchnorm" hidden 64 : f16
-    model.attention hidden 64 heads 8 kv_heads 8 : f16
-    model.mlp hidden 64 ffn 256 : f16
-  }
-  model.head vocab 10 hidden 64 : f16
-}
-
-// -----
-
-model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
-  model.embedding vocab 10 hidden 64 : f16
-  model.layers 1 {
     // expected-error@+1 {{'model.attention' op hidden 64 is not a multiple of heads 7}}
     model.attention hidden 64 heads 7 kv_heads 7 : f16
     model.mlp hidden 64 ffn 256 : f16
@@ -253,3 +240,29 @@ model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, head
 // micro_batch splits a batch the job does not give.
 // expected-error@+1 {{'model.job' op micro_batch needs batch}}
 model.job @j infer @m on @box attributes {micro_batch = 2 : i64, tokens = 4 : i64}
+
+// -----
+
+// Grouped-query attention whose key/value heads do not divide the heads
+// (checked on the block, before its model's hyper-parameters).
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    // expected-error@+1 {{'model.attention' op heads 8 is not a multiple of kv_heads 3}}
+    model.attention hidden 64 heads 8 kv_heads 3 : f16
+    model.mlp hidden 64 ffn 256 : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+// A batch of no sequences.
+// expected-error@+1 {{'model.job' op batch must be positive, got 0}}
+model.job @j finetune @m on @box batch 0
+
+// -----
+
+// A job that runs no steps.
+// expected-error@+1 {{'model.job' op steps must be positive, got 0}}
+model.job @j finetune @m on @box batch 8 attributes {steps = 0 : i64}

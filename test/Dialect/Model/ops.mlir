@@ -5,22 +5,22 @@
 // CHECK-SAME: ffn = 49152 : i64, heads = 96 : i64, hidden = 12288 : i64, kv_heads = 96 : i64, layers = 96 : i64, seq = 2048 : i64, vocab = 50257 : i64
 // CHECK-NEXT: model.embedding vocab 50257 hidden 12288 positions 2048 : f16
 // CHECK-NEXT: model.layers 96 {
-// CHECK-NEXT: model.norm "layernorm" hidden 12288 : f16
+// CHECK-NEXT: model.norm layernorm hidden 12288 : f16
 // CHECK-NEXT: model.attention hidden 12288 heads 96 kv_heads 96 bias : f16
-// CHECK-NEXT: model.norm "layernorm" hidden 12288 : f16
+// CHECK-NEXT: model.norm layernorm hidden 12288 : f16
 // CHECK-NEXT: model.mlp hidden 12288 ffn 49152 bias : f16
 // CHECK-NEXT: }
-// CHECK-NEXT: model.norm "layernorm" hidden 12288 : f16
+// CHECK-NEXT: model.norm layernorm hidden 12288 : f16
 // CHECK-NEXT: model.head vocab 50257 hidden 12288 tied : f16
 model.transformer @gpt3 : f16 attributes {layers = 96 : i64, hidden = 12288 : i64, heads = 96 : i64, kv_heads = 96 : i64, ffn = 49152 : i64, seq = 2048 : i64, vocab = 50257 : i64} {
   model.embedding vocab 50257 hidden 12288 positions 2048 : f16
   model.layers 96 {
-    model.norm "layernorm" hidden 12288 : f16
+    model.norm layernorm hidden 12288 : f16
     model.attention hidden 12288 heads 96 kv_heads 96 bias : f16
-    model.norm "layernorm" hidden 12288 : f16
+    model.norm layernorm hidden 12288 : f16
     model.mlp hidden 12288 ffn 49152 bias : f16
   }
-  model.norm "layernorm" hidden 12288 : f16
+  model.norm layernorm hidden 12288 : f16
   model.head vocab 50257 hidden 12288 tied : f16
 }
 
@@ -34,12 +34,12 @@ model.transformer @gpt3 : f16 attributes {layers = 96 : i64, hidden = 12288 : i6
 model.transformer @llama2_70b : bf16 attributes {layers = 80 : i64, hidden = 8192 : i64, heads = 64 : i64, kv_heads = 8 : i64, ffn = 28672 : i64, seq = 4096 : i64, vocab = 32000 : i64} {
   model.embedding vocab 32000 hidden 8192 : bf16
   model.layers 80 {
-    model.norm "rmsnorm" hidden 8192 : bf16
+    model.norm rmsnorm hidden 8192 : bf16
     model.attention hidden 8192 heads 64 kv_heads 8 : bf16
-    model.norm "rmsnorm" hidden 8192 : bf16
+    model.norm rmsnorm hidden 8192 : bf16
     model.mlp hidden 8192 ffn 28672 gated : bf16
   }
-  model.norm "rmsnorm" hidden 8192 : bf16
+  model.norm rmsnorm hidden 8192 : bf16
   model.head vocab 32000 hidden 8192 : bf16
 }
 
@@ -51,9 +51,9 @@ model.transformer @llama2_70b : bf16 attributes {layers = 80 : i64, hidden = 819
 model.transformer @mixed : f32 attributes {layers = 3 : i64, hidden = 64 : i64, heads = 4 : i64, kv_heads = 4 : i64, ffn = 128 : i64, seq = 16 : i64, vocab = 100 : i64} {
   model.embedding vocab 100 hidden 64 : f32
   model.layers 2 {
-    model.norm "layernorm" hidden 64 : f32
+    model.norm layernorm hidden 64 : f32
     model.attention hidden 64 heads 4 kv_heads 4 bias : f32
-    model.norm "layernorm" hidden 64 : f32
+    model.norm layernorm hidden 64 : f32
     model.mlp hidden 64 ffn 128 : f32
   }
   model.layers 1 {

@@ -7,43 +7,36 @@ plan.demands @d on @t {
 // -----
 
 plan.demands @d on @t {
-  // expected-error@+1 {{unknown demand kind 'broadcast'; expected one of 'transfer' 'gather' 'alltoall' 'allgather' 'reducescatter' 'allreduce'}}
-  plan.demand "broadcast" 1.0e9 from ["gpu[0]"] to ["gpu[*]"]
-}
-
-// -----
-
-plan.demands @d on @t {
   // expected-error@+1 {{bytes must be finite and positive, got 0}}
-  plan.demand "transfer" 0.0 from ["gpu[0]"] to ["gpu[1]"]
+  plan.demand transfer 0.0 from ["gpu[0]"] to ["gpu[1]"]
 }
 
 // -----
 
 plan.demands @d on @t {
   // expected-error@+1 {{needs at least one source and one destination}}
-  plan.demand "transfer" 1.0 from [] to ["gpu[1]"]
+  plan.demand transfer 1.0 from [] to ["gpu[1]"]
 }
 
 // -----
 
 plan.demands @d on @t {
   // expected-error@+1 {{has an empty device pattern}}
-  plan.demand "transfer" 1.0 from [""] to ["gpu[1]"]
+  plan.demand transfer 1.0 from [""] to ["gpu[1]"]
 }
 
 // -----
 
 plan.demands @d on @t {
   // expected-error@+1 {{'allreduce' runs over one group: sources and destinations must be equal}}
-  plan.demand "allreduce" 1.0 from ["gpu[*]"] to ["gpu[0]"]
+  plan.demand allreduce 1.0 from ["gpu[*]"] to ["gpu[0]"]
 }
 
 // -----
 
 // expected-error@+1 {{chunk_bytes must be finite and non-negative, got -1}}
 plan.demands @d on @t attributes {chunk_bytes = -1.0 : f64} {
-  plan.demand "transfer" 1.0 from ["gpu[0]"] to ["gpu[1]"]
+  plan.demand transfer 1.0 from ["gpu[0]"] to ["gpu[1]"]
 }
 
 // -----
@@ -150,13 +143,6 @@ plan.transfer "a" -> "b" bytes(2.0) via ["a", "b"] rate(1.0) window(0.0, 2.0) ch
 // -----
 
 plan.schedule @s on @t makespan(4.0) {
-  // expected-error@+1 {{unknown collective kind 'broadcast'; expected 'all-reduce', 'all-gather' or 'reduce-scatter'}}
-  plan.collective "c" "broadcast" "ring" bytes(1.0) over ["a", "b"] window(0.0, 1.0) times {ring = 1.0 : f64}
-}
-
-// -----
-
-plan.schedule @s on @t makespan(4.0) {
   // expected-error@+1 {{group must hold at least two devices}}
   plan.collective "c" "all-reduce" "ring" bytes(1.0) over ["a"] window(0.0, 1.0) times {ring = 1.0 : f64}
 }
@@ -232,7 +218,7 @@ plan.schedule @s on @t makespan(1.0) {
 
 // A demand set holds only plan.demand.
 plan.demands @d on @t {
-  plan.demand "transfer" 1.0 from ["gpu[0]"] to ["gpu[1]"]
+  plan.demand transfer 1.0 from ["gpu[0]"] to ["gpu[1]"]
   // expected-error@+1 {{'builtin.unrealized_conversion_cast' op is not allowed in plan.demands}}
   %c = builtin.unrealized_conversion_cast to i64
 }
@@ -242,7 +228,7 @@ plan.demands @d on @t {
 // A job on a demand that is not a gather.
 plan.demands @d on @t {
   // expected-error@+1 {{'plan.demand' op only a 'gather' has a job}}
-  plan.demand "transfer" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt"}}
+  plan.demand transfer 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt"}}
 }
 
 // -----
@@ -250,7 +236,7 @@ plan.demands @d on @t {
 // A gather job without item_bytes.
 plan.demands @d on @t {
   // expected-error@+1 {{'plan.demand' op a gather job needs positive 'items' (i64) and 'item_bytes' (f64)}}
-  plan.demand "gather" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, access_file = "a.txt"}}
+  plan.demand gather 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, access_file = "a.txt"}}
 }
 
 // -----
@@ -258,7 +244,7 @@ plan.demands @d on @t {
 // A gather job with both an access file and a graph.
 plan.demands @d on @t {
   // expected-error@+1 {{'plan.demand' op a gather job needs exactly one of 'access_file' and 'graph'}}
-  plan.demand "gather" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt", graph = "g.txt", graph_format = "snap", fanout = array<i64: 10>}}
+  plan.demand gather 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt", graph = "g.txt", graph_format = "snap", fanout = array<i64: 10>}}
 }
 
 // -----
@@ -266,7 +252,7 @@ plan.demands @d on @t {
 // A sampled gather job without a fanout.
 plan.demands @d on @t {
   // expected-error@+1 {{'plan.demand' op a sampled gather job needs 'graph_format' and 'fanout'}}
-  plan.demand "gather" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, graph = "g.txt", graph_format = "snap"}}
+  plan.demand gather 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, graph = "g.txt", graph_format = "snap"}}
 }
 
 // -----
@@ -274,7 +260,7 @@ plan.demands @d on @t {
 // Attached access counts on a job that reads an access file.
 plan.demands @d on @t {
   // expected-error@+1 {{'plan.demand' op only a sampled gather job (with 'graph') has 'access_counts'}}
-  plan.demand "gather" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt", access_counts = dense<1.0> : tensor<2x1xf64>}}
+  plan.demand gather 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt", access_counts = dense<1.0> : tensor<2x1xf64>}}
 }
 
 // -----
@@ -282,7 +268,7 @@ plan.demands @d on @t {
 // Attached access counts with one row too few.
 plan.demands @d on @t {
   // expected-error@+1 {{'plan.demand' op 'access_counts' must be a tensor of 2 items x destinations f64 counts}}
-  plan.demand "gather" 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, graph = "g.txt", graph_format = "snap", fanout = array<i64: 10>, access_counts = dense<1.0> : tensor<1x1xf64>}}
+  plan.demand gather 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, graph = "g.txt", graph_format = "snap", fanout = array<i64: 10>, access_counts = dense<1.0> : tensor<1x1xf64>}}
 }
 
 // -----
@@ -290,7 +276,7 @@ plan.demands @d on @t {
 // Two tiers but one capacity.
 plan.demands @d on @t {
   // expected-error@+1 {{'plan.demand' op 'capacity' needs one size per tier}}
-  plan.demand "gather" 8.0 from ["host", "ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt", capacity = [4.0]}}
+  plan.demand gather 8.0 from ["host", "ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt", capacity = [4.0]}}
 }
 
 // -----
@@ -338,4 +324,35 @@ plan.schedule @s on @t makespan(4.0) {
 plan.schedule @s on @t makespan(1.0) {
   // expected-error@+1 {{'plan.placement' op tier 'host' holds 3 items, more than its capacity}}
   plan.placement "f.0" "greedy-whole" items(3 x 4.0) tiers ["host"] counts [3.0] capacity [8.0] stored {} makespans {}
+}
+
+// -----
+
+// The tiers hold 3 of the 4 items.
+plan.schedule @s on @t makespan(1.0) {
+  // expected-error@+1 {{'plan.placement' op places 3 of 4 items}}
+  plan.placement "f.0" "greedy-whole" items(4 x 4.0) tiers ["host", "ssd"] counts [2.0, 1.0] capacity [8.0, 8.0] stored {} makespans {}
+}
+
+// -----
+
+// A negative chunk size on a schedule.
+// expected-error@+1 {{'plan.schedule' op chunk_bytes must be finite and non-negative, got -16}}
+plan.schedule @s on @t makespan(1.0) attributes {chunk_bytes = -16.0 : f64} {
+}
+
+// -----
+
+// A transfer of no bytes.
+plan.schedule @s on @t makespan(1.0) {
+  // expected-error@+1 {{'plan.transfer' op bytes must be finite and positive, got 0}}
+  plan.transfer "a" -> "b" bytes(0.0) via ["a", "b"] rate(1.0) window(0.0, 0.0) chunks(1)
+}
+
+// -----
+
+// A collective of no bytes.
+plan.schedule @s on @t makespan(4.0) {
+  // expected-error@+1 {{'plan.collective' op bytes must be finite and positive, got 0}}
+  plan.collective "c" "all-reduce" "ring" bytes(0.0) over ["a", "b"] window(0.0, 1.0) times {ring = 1.0 : f64}
 }

@@ -3,22 +3,22 @@
 // Round trip of every plan op (printed, parsed back, printed again).
 
 // CHECK-LABEL: plan.demands @d on @t attributes {chunk_bytes = 1.024000e+03 : f64} {
-// CHECK-NEXT:    plan.demand "transfer" 1.000000e+09 from ["host"] to ["gpu[*]", "gpu[0..2]"]
-// CHECK-NEXT:    plan.demand "allreduce" 2.000000e+09 from ["server[*].gpu[0]"] to ["server[*].gpu[0]"]
-// CHECK-NEXT:    plan.demand "gather" 5.000000e+08 from ["ssd[*]", "host"] to ["gpu[1]"]
+// CHECK-NEXT:    plan.demand transfer 1.000000e+09 from ["host"] to ["gpu[*]", "gpu[0..2]"]
+// CHECK-NEXT:    plan.demand allreduce 2.000000e+09 from ["server[*].gpu[0]"] to ["server[*].gpu[0]"]
+// CHECK-NEXT:    plan.demand gather 5.000000e+08 from ["ssd[*]", "host"] to ["gpu[1]"]
 // CHECK-NEXT:  }
 plan.demands @d on @t attributes {chunk_bytes = 1024.0 : f64} {
-  plan.demand "transfer" 1.0e9 from ["host"] to ["gpu[*]", "gpu[0..2]"]
-  plan.demand "allreduce" 2.0e9 from ["server[*].gpu[0]"] to ["server[*].gpu[0]"]
-  plan.demand "gather" 5.0e8 from ["ssd[*]", "host"] to ["gpu[1]"]
+  plan.demand transfer 1.0e9 from ["host"] to ["gpu[*]", "gpu[0..2]"]
+  plan.demand allreduce 2.0e9 from ["server[*].gpu[0]"] to ["server[*].gpu[0]"]
+  plan.demand gather 5.0e8 from ["ssd[*]", "host"] to ["gpu[1]"]
 }
 
-// CHECK-LABEL: plan.schedule @s on @t makespan(2.000000e+00) attributes {direct_makespan = 4.000000e+00 : f64, lower_bound = 2.000000e+00 : f64, method = "multi-commodity-lp"} {
+// CHECK-LABEL: plan.schedule @s on @t makespan(2.000000e+00) method "multi-commodity-lp" attributes {direct_makespan = 4.000000e+00 : f64, lower_bound = 2.000000e+00 : f64} {
 // CHECK-NEXT:    plan.transfer "host" -> "gpu[0]" bytes(1.000000e+09) via ["host", "pcie", "gpu[0]"] rate(5.000000e+08) window(0.000000e+00, 2.000000e+00) chunks(4) {demand = 1 : i64, stream = "copy0"}
 // CHECK-NEXT:    plan.transfer "host" -> "gpu[0]" bytes(5.000000e+08) via ["host", "gpu[0]"] rate(5.000000e+08) window(1.000000e+00, 2.000000e+00) chunks(1) {demand = 1 : i64}
 // CHECK-NEXT:    plan.compute "layer0.fwd" on "gpu[0]" stream "compute" window(0.000000e+00, 1.500000e+00)
 // CHECK-NEXT:  }
-plan.schedule @s on @t makespan(2.0) attributes {method = "multi-commodity-lp", lower_bound = 2.0 : f64, direct_makespan = 4.0 : f64} {
+plan.schedule @s on @t makespan(2.0) method "multi-commodity-lp" attributes {lower_bound = 2.0 : f64, direct_makespan = 4.0 : f64} {
   plan.transfer "host" -> "gpu[0]" bytes(1.0e9) via ["host", "pcie", "gpu[0]"] rate(5.0e8) window(0.0, 2.0) chunks(4) {demand = 1 : i64, stream = "copy0"}
   plan.transfer "host" -> "gpu[0]" bytes(5.0e8) via ["host", "gpu[0]"] rate(5.0e8) window(1.0, 2.0) chunks(1) {demand = 1 : i64}
   plan.compute "layer0.fwd" on "gpu[0]" stream "compute" window(0.0, 1.5)
@@ -29,11 +29,11 @@ plan.schedule @s on @t makespan(2.0) attributes {method = "multi-commodity-lp", 
 plan.schedule @empty on @t makespan(0.0) {
 }
 
-// CHECK-LABEL: plan.schedule @c on @t makespan(3.000000e+00) attributes {method = "collective"} {
+// CHECK-LABEL: plan.schedule @c on @t makespan(3.000000e+00) method "collective" {
 // CHECK-NEXT:    plan.collective "c.0" "all-reduce" "in-network" bytes(1.000000e+09) over ["gpu[0]", "gpu[1]"] window(1.000000e+00, 3.000000e+00) times {"in-network" = 2.000000e+00 : f64, ring = 2.500000e+00 : f64} {alpha_beta = {"in-network" = 2.000000e+00 : f64, ring = 2.500000e+00 : f64}, endpoint_bound = 2.500000e+00 : f64}
 // CHECK-NEXT:    plan.transfer "gpu[0]" -> "sw" bytes(1.000000e+09) via ["gpu[0]", "sw"] rate(5.000000e+08) window(1.000000e+00, 3.000000e+00) chunks(1) {stream = "c.0/up"}
 // CHECK-NEXT:  }
-plan.schedule @c on @t makespan(3.0) attributes {method = "collective"} {
+plan.schedule @c on @t makespan(3.0) method "collective" {
   plan.collective "c.0" "all-reduce" "in-network" bytes(1.0e9) over ["gpu[0]", "gpu[1]"] window(1.0, 3.0) times {"in-network" = 2.0 : f64, ring = 2.5 : f64} {alpha_beta = {"in-network" = 2.0 : f64, ring = 2.5 : f64}, endpoint_bound = 2.5 : f64}
   plan.transfer "gpu[0]" -> "sw" bytes(1.0e9) via ["gpu[0]", "sw"] rate(5.0e8) window(1.0, 3.0) chunks(1) {stream = "c.0/up"}
 }
@@ -41,12 +41,12 @@ plan.schedule @c on @t makespan(3.0) attributes {method = "collective"} {
 // An offload iteration (sluicec --emit=plan --format=mlir of a finetune
 // job): tflops, peak_bytes and link_bytes on the schedule, tensor and label
 // on transfers, flops and bytes on compute.
-// CHECK-LABEL: plan.schedule @tune_iteration on @w makespan(4.000000e+00) attributes {link_bytes = {d2h = 0.000000e+00 : f64, h2d = 1.000000e+09 : f64}, method = "offload-finetune", peak_bytes = {gpu = 2.000000e+09 : f64, host = 8.000000e+09 : f64}, tflops = 1.500000e+02 : f64} {
+// CHECK-LABEL: plan.schedule @tune_iteration on @w makespan(4.000000e+00) method "offload-finetune" attributes {link_bytes = {d2h = 0.000000e+00 : f64, h2d = 1.000000e+09 : f64}, peak_bytes = {gpu = 2.000000e+09 : f64, host = 8.000000e+09 : f64}, tflops = 1.500000e+02 : f64} {
 // CHECK-NEXT:    plan.transfer "cpu" -> "gpu" bytes(1.000000e+09) via ["cpu", "gpu"] rate(1.000000e+09) window(0.000000e+00, 1.000000e+00) chunks(1) {label = "params prefetch L0", stream = "H2D", tensor = "params"}
 // CHECK-NEXT:    plan.compute "layer forward L0" on "gpu" stream "GPU compute" window(1.000000e+00, 3.000000e+00) {flops = 3.000000e+14 : f64}
 // CHECK-NEXT:    plan.compute "adam update L0" on "cpu" stream "CPU optimizer" window(3.000000e+00, 4.000000e+00) {bytes = 2.800000e+10 : f64}
 // CHECK-NEXT:  }
-plan.schedule @tune_iteration on @w makespan(4.0) attributes {method = "offload-finetune", tflops = 150.0 : f64, peak_bytes = {gpu = 2.0e9 : f64, host = 8.0e9 : f64}, link_bytes = {h2d = 1.0e9 : f64, d2h = 0.0 : f64}} {
+plan.schedule @tune_iteration on @w makespan(4.0) method "offload-finetune" attributes {tflops = 150.0 : f64, peak_bytes = {gpu = 2.0e9 : f64, host = 8.0e9 : f64}, link_bytes = {h2d = 1.0e9 : f64, d2h = 0.0 : f64}} {
   plan.transfer "cpu" -> "gpu" bytes(1.0e9) via ["cpu", "gpu"] rate(1.0e9) window(0.0, 1.0) chunks(1) {stream = "H2D", tensor = "params", label = "params prefetch L0"}
   plan.compute "layer forward L0" on "gpu" stream "GPU compute" window(1.0, 3.0) {flops = 3.0e14 : f64}
   plan.compute "adam update L0" on "cpu" stream "CPU optimizer" window(3.0, 4.0) {bytes = 2.8e10 : f64}

@@ -209,6 +209,16 @@ func.func @f() {
 
 // -----
 
+// A parameter names a slot of its walk's parameters: outside a walk there
+// is none.
+func.func @f() {
+  // expected-error@+1 {{'walk.param' op must be inside a walk.walk}}
+  %p = walk.param "p"[0] : f64
+  return
+}
+
+// -----
+
 // A graph without a file.
 // expected-error@+1 {{'walk.graph' op needs a non-empty path}}
 walk.graph @g "" format snap

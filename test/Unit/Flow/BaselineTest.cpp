@@ -34,7 +34,7 @@ TEST(FlowDirectPaths, FairShareThenFullRate) {
   EXPECT_DOUBLE_EQ(p1.segments[1].rate, 10 * GBps);
   EXPECT_DOUBLE_EQ(p1.rate, 7.5 * GBps);
   EXPECT_EQ(s->stats.events, 2u);
-  EXPECT_EQ(s->method, FlowMethod::DirectPath);
+  EXPECT_EQ(s->method, ScheduleMethod::DirectPath);
   EXPECT_FALSE(s->lowerBound.has_value());
   EXPECT_EQ(s->saturatedArcs, (std::vector<unsigned>{0, 1}));
   checkSchedule(net, demands, *s);
@@ -134,7 +134,7 @@ TEST(FlowMomentGreedy, SsdsFirstThenCpu) {
   // 13 GB through 26 GB/s into the switch: 0.5 s (gpu0 needs 0.75 s at
   // 16 GB/s!). So the GPU arc binds: 12 GB / 16 GB/s = 0.75 s.
   EXPECT_NEAR(s->makespan, 0.75, 1e-9 * 0.75);
-  EXPECT_EQ(s->method, FlowMethod::MomentGreedy);
+  EXPECT_EQ(s->method, ScheduleMethod::MomentGreedy);
   ASSERT_EQ(s->tiers.size(), 2u);
   EXPECT_EQ(s->tiers[0].name, "ssd");
   // The SSDs run flat out for the whole window: 2 x 3 GB/s x 0.75 s.

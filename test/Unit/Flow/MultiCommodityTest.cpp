@@ -94,7 +94,7 @@ TEST(FlowMultiCommodity, SplittingBeatsDirectPaths) {
   // Each demand: 5 GB/s over its bypass, 5 GB/s over the shared arc.
   EXPECT_NEAR(lp->makespan, 1.0, 1e-9);
   EXPECT_NEAR(*lp->lowerBound, 1.0, 1e-9);
-  EXPECT_EQ(lp->method, FlowMethod::MultiCommodityLP);
+  EXPECT_EQ(lp->method, ScheduleMethod::MultiCommodityLP);
   checkSchedule(net, demands, *lp);
   checkConservation(net, demands, *lp);
   ASSERT_EQ(lp->routes[0].paths.size(), 2u);
@@ -148,10 +148,10 @@ TEST(FlowMultiCommodity, DispatchPicksTheSolver) {
   FlowNetwork net = ring4();
   auto single = solveMinMakespan(net, {{0, 2, GB}, {1, 2, GB}});
   ASSERT_TRUE(static_cast<bool>(single));
-  EXPECT_EQ(single->method, FlowMethod::SingleCommodityParametric);
+  EXPECT_EQ(single->method, ScheduleMethod::SingleCommodityParametric);
   auto multi = solveMinMakespan(net, {{0, 2, GB}, {1, 3, GB}});
   ASSERT_TRUE(static_cast<bool>(multi));
-  EXPECT_EQ(multi->method, FlowMethod::MultiCommodityLP);
+  EXPECT_EQ(multi->method, ScheduleMethod::MultiCommodityLP);
 }
 
 TEST(FlowMultiCommodity, EmptyAndErrors) {

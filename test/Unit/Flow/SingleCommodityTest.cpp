@@ -70,8 +70,8 @@ TEST(FlowSingleCommodity, ParametricNeedsFewMaxFlows) {
   ASSERT_TRUE(p && b);
   EXPECT_LE(p->stats.maxFlows, 4u);
   EXPECT_GT(b->stats.maxFlows, 20u);
-  EXPECT_EQ(p->method, FlowMethod::SingleCommodityParametric);
-  EXPECT_EQ(b->method, FlowMethod::SingleCommodityBisection);
+  EXPECT_EQ(p->method, ScheduleMethod::SingleCommodityParametric);
+  EXPECT_EQ(b->method, ScheduleMethod::SingleCommodityBisection);
 }
 
 TEST(FlowSingleCommodity, ScatterSplitsOverParallelRoutes) {

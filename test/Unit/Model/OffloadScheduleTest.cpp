@@ -108,7 +108,7 @@ TEST(OffloadSchedule, MirrorsTheTimeline) {
   ASSERT_TRUE(mlir::succeeded(mlir::verify(*f.module))) << f.diagnostics;
   EXPECT_EQ(s->getMakespan().convertToDouble(), p.iterationTime);
   EXPECT_EQ(s->getTflops()->convertToDouble(), p.tflops());
-  EXPECT_EQ(s->getMethod(), "offload-finetune");
+  EXPECT_EQ(s->getMethod(), plan::ScheduleMethod::OffloadFinetune);
 
   std::map<std::string, double> link;
   std::vector<double> actionBytes(p.schedule.size(), 0);

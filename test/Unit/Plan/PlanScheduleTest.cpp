@@ -145,6 +145,23 @@ TEST(PlanSchedule, HostToGpuUsesFourUplinks) {
               1e-12);
 }
 
+TEST(PlanSchedule, ExportNeedsTheMethod) {
+  // A plan.schedule may omit its method (written by hand); the exports
+  // write it, so scheduleFromIR refuses such a schedule.
+  Planned p;
+  ASSERT_TRUE(p.run(example("dgx-host-to-gpu.sluice"))) << p.diagnostics;
+  auto ops = p.schedules();
+  ASSERT_EQ(ops.size(), 1u);
+  auto s = plan::scheduleFromIR(ops[0], p.pn);
+  ASSERT_TRUE(static_cast<bool>(s)) << llvm::toString(s.takeError());
+  EXPECT_EQ(s->method, plan::ScheduleMethod::SingleCommodityParametric);
+  ops[0].removeMethodAttr();
+  auto none = plan::scheduleFromIR(ops[0], p.pn);
+  ASSERT_FALSE(static_cast<bool>(none));
+  EXPECT_EQ(llvm::toString(none.takeError()),
+            "schedule '" + ops[0].getSymName().str() + "' has no method");
+}
+
 TEST(PlanSchedule, GatherDemandsAreStriped) {
   Planned p;
   ASSERT_TRUE(p.run(example("dgx-gnn-gather.sluice"))) << p.diagnostics;
@@ -174,13 +191,13 @@ TEST(PlanSchedule, CollectivesArePlannedByAlgorithm) {
   auto ops = p.schedules();
   ASSERT_EQ(ops.size(), 1u);
   checkPlan(p, ops[0]);
-  EXPECT_EQ(ops[0].getMethod(), "collective");
+  EXPECT_EQ(ops[0].getMethod(), plan::ScheduleMethod::Collective);
   auto colls = llvm::to_vector(
       ops[0].getBody().front().getOps<plan::CollectiveOp>());
   ASSERT_EQ(colls.size(), 2u);
   // allreduce 2 GiB over 8 GPUs, then allgather 1 GiB over 4, back to back.
-  EXPECT_EQ(colls[0].getKind(), "all-reduce");
-  EXPECT_EQ(colls[1].getKind(), "all-gather");
+  EXPECT_EQ(colls[0].getKind(), plan::CollectiveKind::AllReduce);
+  EXPECT_EQ(colls[1].getKind(), plan::CollectiveKind::AllGather);
   EXPECT_EQ(colls[0].getStart().convertToDouble(), 0.0);
   EXPECT_EQ(colls[1].getStart().convertToDouble(),
             colls[0].getEnd().convertToDouble());
@@ -295,7 +312,7 @@ TEST(PlanSchedule, LargeProblemsUseThePathLP) {
   auto ops = p.schedules();
   ASSERT_EQ(ops.size(), 1u);
   EXPECT_GT(p.pn.net.numNodes(), 64u);
-  EXPECT_EQ(ops[0].getMethod(), "multi-commodity-path-lp");
+  EXPECT_EQ(ops[0].getMethod(), plan::ScheduleMethod::MultiCommodityPathLP);
   // checkPlan: capacities at every moment, the certified bound within the
   // LP's gap of the makespan, at most the direct baseline.
   flow::FlowSchedule s = checkPlan(p, ops[0]);

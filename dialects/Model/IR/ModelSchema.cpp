@@ -1,0 +1,21 @@
+//===- ModelSchema.cpp - The words of a model -----------------------------===//
+#include "dialects/Model/IR/ModelSchema.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include <vector>
+
+// The generated stringify/symbolize functions of the model enums.
+#include "dialects/Model/IR/ModelEnums.cpp.inc"
+
+using namespace sluice;
+using namespace sluice::model;
+
+llvm::ArrayRef<llvm::StringRef> model::normKindNames() {
+  static const auto names = [] {
+    std::vector<llvm::StringRef> out;
+    for (unsigned v = 0; v <= getMaxEnumValForNormKind(); ++v)
+      out.push_back(stringifyNormKind(static_cast<NormKind>(v)));
+    return out;
+  }();
+  return names;
+}

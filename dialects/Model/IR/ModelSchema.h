@@ -1,0 +1,33 @@
+//===- ModelSchema.h - The words of a model ---------------------*- C++ -*-===//
+//
+// The single source of truth for the job actions and norm kinds of a model:
+// Sema checks `model` and `job` declarations against these names, the model
+// dialect's attributes are these enums, and the transformer cost model
+// (compiler/Analysis/Model) takes a NormKind. Depends on LLVM Support and
+// the enums generated from ModelEnums.td only (header-only MLIR support
+// types; no MLIR library is needed to link it).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_DIALECTS_MODEL_IR_MODELSCHEMA_H
+#define SLUICE_DIALECTS_MODEL_IR_MODELSCHEMA_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMapInfo.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdint>
+#include <optional>
+
+// JobAction and NormKind with their stringify*/symbolize* functions.
+#include "dialects/Model/IR/ModelEnums.h.inc"
+
+namespace sluice::model {
+
+/// The spellings of every norm kind, in declaration order (for Sema's
+/// "expected one of" lists).
+llvm::ArrayRef<llvm::StringRef> normKindNames();
+
+} // namespace sluice::model
+
+#endif // SLUICE_DIALECTS_MODEL_IR_MODELSCHEMA_H
