@@ -2,6 +2,8 @@
 #include "dialects/Graph/IR/GraphSchema.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "support/EnumNames.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include <vector>
 
@@ -11,50 +13,39 @@
 using namespace sluice;
 using namespace sluice::graph;
 
-namespace {
-/// Every spelling of an enum with values 0..maxValue.
-template <typename E>
-std::vector<llvm::StringRef> namesOf(unsigned maxValue,
-                                     llvm::StringRef (*stringify)(E)) {
-  std::vector<llvm::StringRef> names;
-  for (unsigned v = 0; v <= maxValue; ++v)
-    names.push_back(stringify(static_cast<E>(v)));
-  return names;
-}
-} // namespace
 
 llvm::ArrayRef<llvm::StringRef> graph::reductionKindNames() {
   static const auto names =
-      namesOf(getMaxEnumValForReductionKind(), stringifyReductionKind);
+      enumNames(getMaxEnumValForReductionKind(), stringifyReductionKind);
   return names;
 }
 
 llvm::ArrayRef<llvm::StringRef> graph::directionNames() {
   static const auto names =
-      namesOf(getMaxEnumValForDirection(), stringifyDirection);
+      enumNames(getMaxEnumValForDirection(), stringifyDirection);
   return names;
 }
 
 llvm::ArrayRef<llvm::StringRef> graph::parallelNames() {
   static const auto names =
-      namesOf(getMaxEnumValForParallel(), stringifyParallel);
+      enumNames(getMaxEnumValForParallel(), stringifyParallel);
   return names;
 }
 
 llvm::ArrayRef<llvm::StringRef> graph::frontierKindNames() {
   static const auto names =
-      namesOf(getMaxEnumValForFrontierKind(), stringifyFrontierKind);
+      enumNames(getMaxEnumValForFrontierKind(), stringifyFrontierKind);
   return names;
 }
 
 llvm::ArrayRef<llvm::StringRef> graph::edgeFormatNames() {
   static const auto names =
-      namesOf(getMaxEnumValForEdgeFormat(), stringifyEdgeFormat);
+      enumNames(getMaxEnumValForEdgeFormat(), stringifyEdgeFormat);
   return names;
 }
 
 llvm::ArrayRef<llvm::StringRef> graph::targetNames() {
-  static const auto names = namesOf(getMaxEnumValForTarget(), stringifyTarget);
+  static const auto names = enumNames(getMaxEnumValForTarget(), stringifyTarget);
   return names;
 }
 

@@ -1,6 +1,8 @@
 //===- WalkSchema.cpp - Choices of graphs and walk schedules --------------===//
 #include "dialects/Walk/IR/WalkSchema.h"
 
+#include "support/EnumNames.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include <vector>
 
@@ -10,44 +12,33 @@
 using namespace sluice;
 using namespace sluice::walk;
 
-namespace {
-/// Every spelling of an enum with values 0..maxValue.
-template <typename E>
-std::vector<llvm::StringRef> namesOf(unsigned maxValue,
-                                     llvm::StringRef (*stringify)(E)) {
-  std::vector<llvm::StringRef> names;
-  for (unsigned v = 0; v <= maxValue; ++v)
-    names.push_back(stringify(static_cast<E>(v)));
-  return names;
-}
-} // namespace
 
 llvm::ArrayRef<llvm::StringRef> walk::graphFormatNames() {
   static const auto names =
-      namesOf(getMaxEnumValForGraphFormat(), stringifyGraphFormat);
+      enumNames(getMaxEnumValForGraphFormat(), stringifyGraphFormat);
   return names;
 }
 
 llvm::ArrayRef<llvm::StringRef> walk::duplicatesNames() {
   static const auto names =
-      namesOf(getMaxEnumValForDuplicates(), stringifyDuplicates);
+      enumNames(getMaxEnumValForDuplicates(), stringifyDuplicates);
   return names;
 }
 
 llvm::ArrayRef<llvm::StringRef> walk::selfLoopsNames() {
   static const auto names =
-      namesOf(getMaxEnumValForSelfLoops(), stringifySelfLoops);
+      enumNames(getMaxEnumValForSelfLoops(), stringifySelfLoops);
   return names;
 }
 
 llvm::ArrayRef<llvm::StringRef> walk::samplerNames() {
   static const auto names =
-      namesOf(getMaxEnumValForSampler(), stringifySampler);
+      enumNames(getMaxEnumValForSampler(), stringifySampler);
   return names;
 }
 
 llvm::ArrayRef<llvm::StringRef> walk::targetNames() {
-  static const auto names = namesOf(getMaxEnumValForTarget(), stringifyTarget);
+  static const auto names = enumNames(getMaxEnumValForTarget(), stringifyTarget);
   return names;
 }
 
