@@ -84,6 +84,10 @@ private:
   void lowerIf(const ast::IfStmt &i);
   void lowerVertices(const ast::VerticesStmt &v);
   void lowerEdges(const ast::EdgesStmt &e);
+  /// The `where` region (when the loop has one) and the body of loop `op`
+  /// from statement `s`, both with binders of types `args`.
+  template <typename LoopOp, typename LoopStmt>
+  void lowerLoopRegions(LoopOp op, mlir::TypeRange args, const LoopStmt &s);
   /// A frontier from `all`, a frontier, a vertex (or id), or a list of them.
   TValue lowerVertexSet(const ast::Expr *e);
   /// The locals and frontiers declared outside `blocks` that they assign,

@@ -349,23 +349,29 @@ void AlgorithmGen::beginLoopRegion(mlir::Region &region, mlir::TypeRange args,
             {}});
 }
 
+template <typename LoopOp, typename LoopStmt>
+void AlgorithmGen::lowerLoopRegions(LoopOp op, mlir::TypeRange args,
+                                    const LoopStmt &s) {
+  mlir::OpBuilder::InsertionGuard guard(builder);
+  if (s.where) {
+    beginLoopRegion(op.getWhere(), args, s.binders, s.range);
+    if (TValue cond = lower(s.where.get()))
+      builder.create<graph::YieldOp>(loc(s.where->range), cond.value);
+    scopes.pop_back();
+  }
+  beginLoopRegion(op.getBody(), args, s.binders, s.range);
+  lowerBlock(s.body);
+  builder.create<graph::YieldOp>(loc(s.range));
+  scopes.pop_back();
+}
+
 void AlgorithmGen::lowerVertices(const VerticesStmt &v) {
   mlir::Location l = loc(v.range);
   mlir::StringAttr label =
       v.label.empty() ? mlir::StringAttr() : builder.getStringAttr(v.label);
   auto op = builder.create<graph::VerticesOp>(l, label, graph::ScheduleAttr());
-  mlir::OpBuilder::InsertionGuard guard(builder);
   mlir::Type args[] = {builder.getI32Type()};
-  if (v.where) {
-    beginLoopRegion(op.getWhere(), args, v.binders, v.range);
-    if (TValue cond = lower(v.where.get()))
-      builder.create<graph::YieldOp>(loc(v.where->range), cond.value);
-    scopes.pop_back();
-  }
-  beginLoopRegion(op.getBody(), args, v.binders, v.range);
-  lowerBlock(v.body);
-  builder.create<graph::YieldOp>(l);
-  scopes.pop_back();
+  lowerLoopRegions(op, args, v);
 }
 
 void AlgorithmGen::lowerEdges(const EdgesStmt &e) {
@@ -392,19 +398,7 @@ void AlgorithmGen::lowerEdges(const EdgesStmt &e) {
                                         builder.getI32Type()};
   if (e.binders.size() == 3)
     args.push_back(builder.getF64Type());
-  {
-    mlir::OpBuilder::InsertionGuard guard(builder);
-    if (e.where) {
-      beginLoopRegion(op.getWhere(), args, e.binders, e.range);
-      if (TValue cond = lower(e.where.get()))
-        builder.create<graph::YieldOp>(loc(e.where->range), cond.value);
-      scopes.pop_back();
-    }
-    beginLoopRegion(op.getBody(), args, e.binders, e.range);
-    lowerBlock(e.body);
-    builder.create<graph::YieldOp>(l);
-    scopes.pop_back();
-  }
+  lowerLoopRegions(op, args, e);
   if (e.result.empty())
     return;
   TValue changed{op.getChanged(), ast::Type::of(K::Frontier)};
