@@ -77,12 +77,68 @@ GraphPtr load(const std::string &dataDir, const GraphSpec &spec) {
   return GraphPtr(g);
 }
 
-const GraphSpec &findGraph(const std::string &name) {
+/// An R-MAT graph (Graph500's Kronecker parameters a = 0.57, b = c =
+/// 0.19), 2^scale vertex ids and 16 * 2^scale generated edges, ids
+/// scrambled by a fixed permutation (as Graph500 and GAPBS do, so that
+/// the high-degree vertices are not the low ids), then made a simple
+/// undirected graph as the shared graphs are: self loops and duplicates
+/// dropped, ids compacted (vertices without an edge vanish).
+/// Deterministic: the same graph on every machine.
+GraphPtr rmat(uint32_t scale) {
+  const uint64_t n = uint64_t(1) << scale, m = 16 * n;
+  uint64_t state = 0x5eed0000ull + scale;
+  auto next = [&]() { // splitmix64
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  std::vector<uint32_t> perm(n);
+  for (uint64_t v = 0; v < n; ++v)
+    perm[v] = static_cast<uint32_t>(v);
+  for (uint64_t v = n - 1; v > 0; --v)
+    std::swap(perm[v], perm[next() % (v + 1)]);
+  std::vector<uint32_t> sources(m), targets(m);
+  // Thresholds of a 64-bit uniform for the quadrants a, a + b, a + b + c.
+  const double a = 0.57, b = 0.19, c = 0.19;
+  const uint64_t ta = uint64_t(a * 0x1p64), tb = uint64_t((a + b) * 0x1p64),
+                 tc = uint64_t((a + b + c) * 0x1p64);
+  for (uint64_t e = 0; e < m; ++e) {
+    uint64_t u = 0, v = 0;
+    for (uint32_t bit = 0; bit < scale; ++bit) {
+      uint64_t r = next();
+      uint64_t row = r >= tb, col = (r >= ta && r < tb) || r >= tc;
+      u = u << 1 | row;
+      v = v << 1 | col;
+    }
+    sources[e] = perm[u];
+    targets[e] = perm[v];
+  }
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  if (sluice_graph_create_from_edges(
+          n, m, sources.data(), targets.data(), nullptr, nullptr, nullptr,
+          SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS |
+              SLUICE_GRAPH_LOAD_DEDUPLICATE | SLUICE_GRAPH_LOAD_COMPACT_IDS,
+          &g, &error) != SLUICE_STATUS_OK)
+    die(std::string("rmat: ") + error.message);
+  return GraphPtr(g);
+}
+
+/// A shared graph by name, or rmatS: the R-MAT graph of scale S (10..26).
+GraphPtr graphNamed(const std::string &dataDir, const std::string &name) {
+  if (name.compare(0, 4, "rmat") == 0) {
+    int scale = std::atoi(name.c_str() + 4);
+    if (scale < 10 || scale > 26 || name != "rmat" + std::to_string(scale))
+      die("unknown graph '" + name + "' (rmat10 .. rmat26)");
+    return rmat(static_cast<uint32_t>(scale));
+  }
   for (const GraphSpec &g : kGraphs)
     if (name == g.name)
-      return g;
+      return load(dataDir, g);
   die("unknown graph '" + name +
-      "' (email-Eu-core, facebook, soc-Slashdot0902, luxembourg_osm)");
+      "' (email-Eu-core, facebook, soc-Slashdot0902, luxembourg_osm, "
+      "rmatS)");
 }
 
 bool samplerFromName(const std::string &s, sluice_walk_sampler_t *out) {
@@ -148,8 +204,10 @@ void usage() {
       "usage: sluice-bench-walks [options]\n"
       "  --data=DIR          shared graphs (default ../shared/data)\n"
       "  --graphs=a,b        soc-Slashdot0902,luxembourg_osm,email-Eu-core "
-      "(default), facebook\n"
-      "  --workloads=a,b     deepwalk,node2vec,wnode2vec,ppr,metapath,ppr2 "
+      "(default), facebook,\n"
+      "                      rmatS (R-MAT of scale S, edge factor 16)\n"
+      "  --workloads=a,b     deepwalk,udeepwalk,node2vec,wnode2vec,ppr,"
+      "metapath,ppr2 "
       "(default all)\n"
       "  --samplers=a,b      auto,alias,rejection,reservoir (default all; "
       "unsound ones skipped)\n"
@@ -159,6 +217,8 @@ void usage() {
       "  --cost-ratio=R      0 = calibrate (default)\n"
       "  --repeat=N          runs per case, best reported (default 3)\n"
       "  --export-thunderrw=DIR --graphs=NAME  write ThunderRW input\n"
+      "  --no-huge-pages     walk the graph's own arrays (no copies on\n"
+      "                      huge pages for graphs of 16 MiB or more)\n"
       "  --sampler-stats     also print, on stderr, rejection trials per\n"
       "                      rejection step and the pre-accepted share\n");
 }
@@ -178,6 +238,7 @@ int main(int argc, char **argv) {
   double costRatio = 0;
   std::string exportDir;
   bool samplerStats = false;
+  uint32_t engineFlags = 0;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *prefix) -> const char * {
@@ -206,6 +267,8 @@ int main(int argc, char **argv) {
       exportDir = v;
     else if (arg == "--sampler-stats")
       samplerStats = true;
+    else if (arg == "--no-huge-pages")
+      engineFlags |= SLUICE_WALK_ENGINE_NO_HUGE_PAGES;
     else if (arg == "--version") {
       std::fputs("sluice-bench-walks (Sluice) " SLUICE_VERSION_STRING "\n",
                  stdout);
@@ -222,7 +285,7 @@ int main(int argc, char **argv) {
   if (!exportDir.empty()) {
     if (graphs.size() != 1)
       die("--export-thunderrw takes exactly one graph (--graphs=NAME)");
-    GraphPtr g = load(dataDir, findGraph(graphs[0]));
+    GraphPtr g = graphNamed(dataDir, graphs[0]);
     exportThunderRW(g.get(), exportDir);
     return 0;
   }
@@ -231,7 +294,7 @@ int main(int argc, char **argv) {
               "call s | r | rejection %% |\n");
   std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
   for (const std::string &graphName : graphs) {
-    GraphPtr plain = load(dataDir, findGraph(graphName));
+    GraphPtr plain = graphNamed(dataDir, graphName);
     GraphPtr weighted = withSyntheticWeights(plain.get(), kWeightSeed);
     GraphPtr labelled = withSyntheticLabels(plain.get(), 5, kLabelSeed);
     for (const std::string &workloadName : workloads) {
@@ -261,6 +324,7 @@ int main(int argc, char **argv) {
         o.cost_ratio = costRatio;
         o.seed = 1;
         o.quiet = 1;
+        o.engine_flags = engineFlags;
         sluice_walk_stats_t best{};
         double bestCall = 0;
         for (uint32_t r = 0; r < repeat; ++r) {

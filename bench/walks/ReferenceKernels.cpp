@@ -65,6 +65,16 @@ double sumW(const sluice_walk_frame_t *f) {
   return sluice_graph_weight_sum(f->graph, f->cur);
 }
 
+//===--- weight = 1 (udeepwalk) -------------------------------------------===//
+
+double weightOne(const sluice_walk_frame_t *, uint32_t, uint64_t, double) {
+  return 1.0;
+}
+double one(const sluice_walk_frame_t *) { return 1.0; }
+double degreeOfCur(const sluice_walk_frame_t *f) {
+  return degreeOf(f->graph, f->cur);
+}
+
 //===--- node2vec ----------------------------------------------------------===//
 // weight(prev, cur, next, w) = if next == prev then w / p
 //                              else if has_edge(prev, next) then w
@@ -180,6 +190,17 @@ sluice_walk_kernel_t weightWKernel(const char *name, uint32_t numParams) {
   return k;
 }
 
+sluice_walk_kernel_t uniformKernel() {
+  sluice_walk_kernel_t k = makeKernel("udeepwalk", SLUICE_WALK_WEIGHT_CONSTANT,
+                                      SLUICE_WALK_PURE_WEIGHT, 0, 0);
+  k.weight = weightOne;
+  k.upper_bound = one;
+  k.lower_bound = one;
+  k.sum_upper_bound = degreeOfCur;
+  k.sum_lower_bound = degreeOfCur;
+  return k;
+}
+
 sluice_walk_kernel_t node2vecKernel(const char *name) {
   sluice_walk_kernel_t k = makeKernel(
       name, SLUICE_WALK_WEIGHT_DYNAMIC,
@@ -217,6 +238,7 @@ sluice_walk_kernel_t ppr2Kernel() {
 }
 
 const sluice_walk_kernel_t kDeepWalk = weightWKernel("deepwalk", 0);
+const sluice_walk_kernel_t kUniformDeepWalk = uniformKernel();
 const sluice_walk_kernel_t kNode2Vec = node2vecKernel("node2vec");
 const sluice_walk_kernel_t kWeightedNode2Vec = node2vecKernel("wnode2vec");
 const sluice_walk_kernel_t kPPR = weightWKernel("ppr", 2);
@@ -270,6 +292,8 @@ const char *sluice::walkref::name(Workload w) {
   switch (w) {
   case Workload::DeepWalk:
     return "deepwalk";
+  case Workload::UniformDeepWalk:
+    return "udeepwalk";
   case Workload::Node2Vec:
     return "node2vec";
   case Workload::WeightedNode2Vec:
@@ -297,6 +321,8 @@ const sluice_walk_kernel_t *sluice::walkref::kernel(Workload w) {
   switch (w) {
   case Workload::DeepWalk:
     return &kDeepWalk;
+  case Workload::UniformDeepWalk:
+    return &kUniformDeepWalk;
   case Workload::Node2Vec:
     return &kNode2Vec;
   case Workload::WeightedNode2Vec:
@@ -321,6 +347,7 @@ bool sluice::walkref::needsLabels(Workload w) {
 Params::Params(Workload w) {
   switch (w) {
   case Workload::DeepWalk:
+  case Workload::UniformDeepWalk:
     break;
   case Workload::Node2Vec:
   case Workload::WeightedNode2Vec:

@@ -8,6 +8,7 @@
 // and compiled kernels are compared with them.
 //
 //   deepwalk    weight(cur, next, w) = w                      STATIC
+//   udeepwalk   weight = 1 (unweighted DeepWalk)              CONSTANT
 //   node2vec    p = 2, q = 0.5 (docs/language.md 10.3)        DYNAMIC, 2nd order
 //   wnode2vec   node2vec on a weighted graph                  DYNAMIC, 2nd order
 //   ppr         weight w, stop probability 0.2, start [source] STATIC
@@ -30,13 +31,23 @@
 
 namespace sluice::walkref {
 
-enum class Workload { DeepWalk, Node2Vec, WeightedNode2Vec, PPR, MetaPath, PPR2 };
+enum class Workload {
+  DeepWalk,
+  UniformDeepWalk,
+  Node2Vec,
+  WeightedNode2Vec,
+  PPR,
+  MetaPath,
+  PPR2
+};
 
 constexpr Workload kAllWorkloads[] = {
-    Workload::DeepWalk, Workload::Node2Vec, Workload::WeightedNode2Vec,
-    Workload::PPR,      Workload::MetaPath, Workload::PPR2};
+    Workload::DeepWalk, Workload::UniformDeepWalk, Workload::Node2Vec,
+    Workload::WeightedNode2Vec, Workload::PPR,     Workload::MetaPath,
+    Workload::PPR2};
 
-/// "deepwalk", "node2vec", "wnode2vec", "ppr", "metapath", "ppr2".
+/// "deepwalk", "udeepwalk", "node2vec", "wnode2vec", "ppr", "metapath",
+/// "ppr2".
 const char *name(Workload w);
 /// Parses a name of name(); false when unknown.
 bool fromName(const std::string &text, Workload *out);

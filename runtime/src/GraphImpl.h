@@ -94,6 +94,26 @@ struct sluice_graph_t {
   /// Points every view at `storage` for the arrays that are not mapped
   /// (a non-empty vector, or the offsets of an empty graph).
   void bindStorage();
+
+  /// Makes this graph a view of `other` (sizes, properties, every array
+  /// view, load stats); it owns nothing, and `other` must outlive it. The
+  /// walk engine uses it to point kernels at copies of some arrays.
+  void viewArraysOf(const sluice_graph_t &other) {
+    numVertices = other.numVertices;
+    numEdges = other.numEdges;
+    properties = other.properties;
+    idBase = other.idBase;
+    offsets = other.offsets;
+    targets = other.targets;
+    weights = other.weights;
+    vertexLabels = other.vertexLabels;
+    edgeLabels = other.edgeLabels;
+    originalIds = other.originalIds;
+    weightSums = other.weightSums;
+    weightMaxes = other.weightMaxes;
+    weightMins = other.weightMins;
+    loadStats = other.loadStats;
+  }
 };
 
 namespace sluice::rt {

@@ -144,6 +144,27 @@ bool degreesFit32(const Run &run) {
   return true;
 }
 
+/// Whether a CONSTANT weight is positive (and the kernel records no fault
+/// computing it), so that the uniform loop, which never calls it, takes
+/// the same steps as the general loop, which ends a walk at a non-positive
+/// weight. Evaluated once, at the first edge of the graph.
+bool constantWeightIsPositive(const Run &run) {
+  if (run.offsets[run.numVertices] == 0)
+    return true; // no step is ever taken
+  if (!run.kernel->weight)
+    return !run.weights; // the graph's weight would vary
+  uint32_t v = 0;
+  while (run.offsets[v + 1] == run.offsets[v])
+    ++v;
+  uint64_t draws = 0;
+  sluice_walk_fault_t fault{};
+  sluice_walk_frame_t f = run.frame(nullptr, &draws, &fault);
+  f.prev = f.cur = v;
+  uint64_t edge = run.offsets[v];
+  double w = run.edgeWeight(&f, edge);
+  return fault.code == 0 && draws == 0 && w > 0;
+}
+
 sluice_status_t runWalks(const sluice_graph_t *graph,
                          const sluice_walk_kernel_t *kernel,
                          const void *params,
@@ -199,6 +220,10 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
 
   uint32_t threads = options.threads ? options.threads
                                      : std::max(1u, std::thread::hardware_concurrency());
+  // Large graphs: the arrays the run reads, copied onto huge pages.
+  HugeGraph huge;
+  if (!(options.engine_flags & SLUICE_WALK_ENGINE_NO_HUGE_PAGES))
+    huge.adopt(run, graph, mode, threads);
   AliasTables tables;
   if (mode == Mode::Alias) {
     if (!degreesFit32(run))
@@ -299,6 +324,14 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
   const bool fastAlias = mode == Mode::Alias && !kernel->stop &&
                          !kernel->update && !kernel->init &&
                          run.stopProbability == 0;
+  // Unweighted DeepWalk-like runs (a CONSTANT weight that is positive)
+  // take the same loop with a uniform index and no table.
+  const bool fastUniform = mode == Mode::Uniform && !kernel->stop &&
+                           !kernel->update && !kernel->init &&
+                           kernel->num_state == 0 &&
+                           run.stopProbability == 0 && degreesFit32(run) &&
+                           !(options.engine_flags & SLUICE_WALK_ENGINE_GENERIC) &&
+                           constantWeightIsPositive(run);
   // node2vec-like runs take the specialised rejection loop (the same
   // walks); SLUICE_WALK_ENGINE_GENERIC keeps the generic one (tests
   // compare).
@@ -342,6 +375,9 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
       try {
         if (fastAlias) {
           AliasWalker walker(run);
+          work(t, walker);
+        } else if (fastUniform) {
+          UniformWalker walker(run);
           work(t, walker);
         } else if (fastRejection) {
           RejectionWalker walker(run);
@@ -518,7 +554,8 @@ extern "C" SLUICE_API sluice_status_t sluice_walk_run(
                               std::to_string(kMaxWalkersPerThread) + ", got " +
                               std::to_string(o.walkers_per_thread));
   constexpr uint32_t kEngineFlags =
-      SLUICE_WALK_ENGINE_GENERIC | SLUICE_WALK_ENGINE_NO_PRE_ACCEPT;
+      SLUICE_WALK_ENGINE_GENERIC | SLUICE_WALK_ENGINE_NO_PRE_ACCEPT |
+      SLUICE_WALK_ENGINE_NO_HUGE_PAGES;
   if (o.engine_flags & ~kEngineFlags)
     return invalid(error, "engine_flags has unknown bits " +
                               std::to_string(o.engine_flags & ~kEngineFlags));

@@ -323,21 +323,37 @@ private:
   uint64_t next = 0;
 };
 
-/// Mode::Alias for a kernel without stop or update function and without
-/// stop probability (DeepWalk): the same walks as Walker, from a loop
-/// specialised to it. Per walker only its vertex, length, id and the
-/// four words of its step pair's block are kept (arrays, not frames), and
-/// a round advances every walker in three passes:
-///   0. the Philox blocks of the walkers at an even step (compacted into
-///      one batch: one 10-round block serves two steps);
+/// How FirstOrderWalker draws a step.
+enum class FirstOrderDraw {
+  /// Mode::Alias: the index and the coin are words 2 * (s % 2) and
+  /// 2 * (s % 2) + 1 of the step pair's block (kAliasKeyFlip), then the
+  /// alias cell.
+  Alias,
+  /// Mode::Uniform (a CONSTANT weight known to be positive): the index is
+  /// word 0 of block 0 of the step's own stream, WalkRng(seed, walker,
+  /// step), as the general loop and the GPU code draw it; no table.
+  Uniform,
+};
+
+/// Modes Alias and Uniform for a kernel without stop, update or init
+/// function, without state and without stop probability (DeepWalk,
+/// weighted or not): the same walks as Walker, from a loop specialised to
+/// it. Per walker only its vertex, length, id and the four words of its
+/// current block are kept (arrays, not frames), and a round advances every
+/// walker in three passes:
+///   0. the Philox blocks the round needs, compacted into one batch (alias:
+///      the walkers at an even step, one 10-round block serves two steps;
+///      uniform: every walker's block 0);
 ///   1. read the offsets (prefetched when the walker arrived), the index
-///      by Lemire's multiply-shift, prefetch the alias cell;
-///   2. the coin against the cell's 32-bit threshold, move, write the
-///      vertex, prefetch the offsets of the vertex reached.
+///      by Lemire's multiply-shift, prefetch the alias cell or the edge;
+///   2. (alias) the coin against the cell's 32-bit threshold; move, write
+///      the vertex, prefetch the offsets of the vertex reached.
 /// No kernel function is called per step.
-class AliasWalker {
+template <FirstOrderDraw kDraw> class FirstOrderWalker {
+  static constexpr bool kAlias = kDraw == FirstOrderDraw::Alias;
+
 public:
-  AliasWalker(const Run &run)
+  FirstOrderWalker(const Run &run)
       : run(run), width(run.walkersPerThread), cur(width), length(width),
         walker(width), local(width), pos(width), words(4 * size_t(width)),
         lane(width), c0(philoxLaneCapacity(width)),
@@ -349,8 +365,9 @@ public:
     uint32_t active = 0;
     const uint32_t maxLength = run.maxLength;
     const uint64_t *offsets = run.offsets;
+    const uint32_t *targets = run.targets;
     const AliasEntry *alias = run.alias;
-    const uint64_t pairSeed = run.seed ^ kAliasKeyFlip;
+    const uint64_t blockSeed = kAlias ? run.seed ^ kAliasKeyFlip : run.seed;
     // The arrays' bases in locals: stores through the arrays do not make
     // the compiler load them again (measured: 18 of 103 instructions per
     // step were such loads).
@@ -387,8 +404,12 @@ public:
         walker[i] = walker[active];
         local[i] = local[active];
         pos[i] = pos[active];
-        for (int j = 0; j < 4; ++j)
-          words[4 * size_t(i) + j] = words[4 * size_t(active) + j];
+        if constexpr (kAlias) {
+          for (int j = 0; j < 4; ++j)
+            words[4 * size_t(i) + j] = words[4 * size_t(active) + j];
+        } else {
+          c0[i] = c0[active];
+        }
       }
       return false;
     };
@@ -397,27 +418,40 @@ public:
     while (active) {
       if (abort.load(std::memory_order_relaxed))
         return;
-      // Pass 0: blocks for the walkers at an even step (step = length - 1).
-      uint32_t m = 0;
-      for (uint32_t i = 0; i < active; ++i) {
-        lane[m] = i;
-        m += (length[i] & 1); // length odd: step even
+      // Pass 0: the blocks of this round. Alias: the walkers at an even
+      // step (step = length - 1), compacted, their blocks kept in words.
+      // Uniform: block 0 of every walker's step, in slot order; only its
+      // word 0 (c0) is read, the rare retry recomputes the block.
+      if constexpr (kAlias) {
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < active; ++i) {
+          lane[m] = i;
+          m += (length[i] & 1); // length odd: step even
+        }
+        for (uint32_t j = 0; j < m; ++j) {
+          uint32_t i = lane[j];
+          c1[j] = (length[i] - 1) >> 1;
+          c2[j] = static_cast<uint32_t>(walker[i]);
+          c3[j] = static_cast<uint32_t>(walker[i] >> 32);
+        }
+        philoxLanes(m, blockSeed, c0, c1, c2, c3);
+        for (uint32_t j = 0; j < m; ++j) {
+          uint32_t *w = &words[4 * size_t(lane[j])];
+          w[0] = c0[j];
+          w[1] = c1[j];
+          w[2] = c2[j];
+          w[3] = c3[j];
+        }
+      } else {
+        for (uint32_t i = 0; i < active; ++i) {
+          c1[i] = length[i] - 1;
+          c2[i] = static_cast<uint32_t>(walker[i]);
+          c3[i] = static_cast<uint32_t>(walker[i] >> 32);
+        }
+        philoxLanes(active, blockSeed, c0, c1, c2, c3);
       }
-      for (uint32_t j = 0; j < m; ++j) {
-        uint32_t i = lane[j];
-        c1[j] = (length[i] - 1) >> 1;
-        c2[j] = static_cast<uint32_t>(walker[i]);
-        c3[j] = static_cast<uint32_t>(walker[i] >> 32);
-      }
-      philoxLanes(m, pairSeed, c0, c1, c2, c3);
-      for (uint32_t j = 0; j < m; ++j) {
-        uint32_t *w = &words[4 * size_t(lane[j])];
-        w[0] = c0[j];
-        w[1] = c1[j];
-        w[2] = c2[j];
-        w[3] = c3[j];
-      }
-      // Pass 1: the index, prefetch the cell. A walker at a sink ends.
+      // Pass 1: the index, prefetch the cell or the edge. A walker at a
+      // sink ends.
       for (uint32_t i = 0; i < active;) {
         uint32_t v = cur[i];
         uint64_t b = offsets[v];
@@ -430,14 +464,21 @@ public:
           continue;
         }
         uint32_t step = length[i] - 1;
-        uint32_t word = words[4 * size_t(i) + (step & 1) * 2];
+        uint32_t word = kAlias ? words[4 * size_t(i) + (step & 1) * 2] : c0[i];
         uint32_t idx =
             lemireIndex(word, static_cast<uint32_t>(d), [&]() -> WalkRng & {
+              // Alias: the step's own stream; uniform: the same stream
+              // after its word 0.
               retry = WalkRng(run.seed, walker[i], step);
+              if constexpr (!kAlias)
+                retry.nextU32();
               return retry;
             });
         pos[i] = b + idx;
-        prefetch(alias + pos[i]);
+        if constexpr (kAlias)
+          prefetch(alias + pos[i]);
+        else
+          prefetch(targets + pos[i]);
         ++i;
       }
       // Pass 2: coin, move.
@@ -446,14 +487,19 @@ public:
           ++i;
           continue;
         }
-        uint32_t step = length[i] - 1;
-        uint32_t coin = words[4 * size_t(i) + (step & 1) * 2 + 1];
-        const AliasEntry &e = alias[pos[i]];
-        uint32_t to = coin < e.threshold ? e.target : e.aliasTarget;
-        if (__builtin_expect(to == SLUICE_VERTEX_NONE, 0)) {
-          if (finish(i))
-            pos[i] = kNoCandidate;
-          continue;
+        uint32_t to;
+        if constexpr (kAlias) {
+          uint32_t step = length[i] - 1;
+          uint32_t coin = words[4 * size_t(i) + (step & 1) * 2 + 1];
+          const AliasEntry &e = alias[pos[i]];
+          to = coin < e.threshold ? e.target : e.aliasTarget;
+          if (__builtin_expect(to == SLUICE_VERTEX_NONE, 0)) {
+            if (finish(i))
+              pos[i] = kNoCandidate;
+            continue;
+          }
+        } else {
+          to = targets[pos[i]];
         }
         if (rows)
           rows[local[i] * run.stride + length[i]] = to;
@@ -471,7 +517,8 @@ public:
 
   ThreadStats stats;
 
-  /// Folds the step count into the stats (every step is an alias step).
+  /// Folds the step count into the stats (every step is an alias step;
+  /// uniform steps are counted as alias steps too).
   ThreadStats result() const {
     ThreadStats out = stats;
     out.aliasSteps = out.steps;
@@ -487,6 +534,9 @@ private:
   std::vector<uint32_t> lane, c0, c1, c2, c3;
   WalkRng retry{0, 0, 0};
 };
+
+using AliasWalker = FirstOrderWalker<FirstOrderDraw::Alias>;
+using UniformWalker = FirstOrderWalker<FirstOrderDraw::Uniform>;
 
 /// Modes Rejection and Auto for a kernel without stop, update, init or
 /// state and without stop probability (node2vec, weighted node2vec,

@@ -9,6 +9,8 @@
 
 #include "runtime/src/walk/EngineInternal.h"
 
+#include "runtime/src/GraphImpl.h"
+
 namespace sluice::walkengine {
 
 //===----------------------------------------------------------------------===//
@@ -107,6 +109,60 @@ private:
   std::vector<T> vector_;
   T *data_ = nullptr;
   uint64_t size_ = 0;
+};
+
+/// Copies of a large graph's arrays on transparent huge pages, and a
+/// graph that views them (kernel functions get it as frame->graph, so
+/// has_edge reads the copies too). A step reads the offsets and one
+/// random edge; over an array of hundreds of megabytes with 4 KiB pages
+/// nearly every such read also misses the TLB, and a file-backed mapping
+/// (the binary CSR cache) cannot be given huge pages. Arrays below
+/// kMinBytes are left where they are.
+struct HugeGraph {
+  static constexpr uint64_t kMinBytes = uint64_t(16) << 20;
+
+  sluice_graph_t view;
+  HugeArray<uint64_t> offsets;
+  HugeArray<uint32_t> targets;
+  HugeArray<float> weights;
+
+  /// Copies the arrays of `graph` that a run in `mode` reads and that are
+  /// at least kMinBytes (alias mode reads the offsets only), in parallel,
+  /// and points `run` at them; false (run unchanged) when none qualifies.
+  bool adopt(Run &run, const sluice_graph_t *graph, Mode mode,
+             uint32_t threads) {
+    const uint64_t n = run.numVertices, m = run.offsets[n];
+    const bool copyOffsets = (n + 1) * sizeof(uint64_t) >= kMinBytes;
+    const bool copyEdges = mode != Mode::Alias && m * sizeof(uint32_t) >= kMinBytes;
+    if (!copyOffsets && !copyEdges)
+      return false;
+    view.viewArraysOf(*graph);
+    if (copyOffsets) {
+      offsets.resize(n + 1);
+      copy(offsets.data(), run.offsets, n + 1, threads);
+      view.offsets = run.offsets = offsets.data();
+    }
+    if (copyEdges) {
+      targets.resize(m);
+      copy(targets.data(), run.targets, m, threads);
+      view.targets = run.targets = targets.data();
+      if (run.weights) {
+        weights.resize(m);
+        copy(weights.data(), run.weights, m, threads);
+        view.weights = run.weights = weights.data();
+      }
+    }
+    run.graph = &view;
+    return true;
+  }
+
+private:
+  template <class T>
+  static void copy(T *to, const T *from, uint64_t count, uint32_t threads) {
+    parallelRanges(count, threads, [&](uint64_t lo, uint64_t hi) {
+      std::memcpy(to + lo, from + lo, (hi - lo) * sizeof(T));
+    });
+  }
 };
 
 /// Per-vertex alias tables over the kernel's (static) weight.

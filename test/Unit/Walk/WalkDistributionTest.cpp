@@ -52,6 +52,9 @@ std::vector<double> oracle(Workload w, const sluice_graph_t *g, uint32_t prev,
     case Workload::PPR:
       y = x;
       break;
+    case Workload::UniformDeepWalk:
+      y = 1.0;
+      break;
     case Workload::Node2Vec:
     case Workload::WeightedNode2Vec:
       if (next == prev)
@@ -220,7 +223,9 @@ void checkAllSamplers(const sluice_graph_t *plain,
     const sluice_graph_t *g = needsWeights(w) ? weighted : plain;
     // DeepWalk and PPR on the weighted graph as well: weights matter.
     for (const sluice_graph_t *graph :
-         {g, (w == Workload::DeepWalk || w == Workload::PPR) ? weighted
+         {g, (w == Workload::DeepWalk || w == Workload::PPR ||
+              w == Workload::UniformDeepWalk)
+                 ? weighted
                                                              : nullptr}) {
       if (!graph)
         continue;

@@ -313,6 +313,119 @@ TEST(WalkEngine, AliasFastPathMatchesGeneralPath) {
   }
 }
 
+/// An unweighted walk (a CONSTANT weight) without stop, update, state or
+/// stop probability runs in the engine's specialised uniform loop (no
+/// table, the index from the degree); engine_flags
+/// SLUICE_WALK_ENGINE_GENERIC sends it through the general loop. Both must
+/// give the same bytes and counts, with sinks, walks of one vertex, a
+/// vertex of high degree, any thread count and width; a constant that is
+/// not positive ends every walk at its start in both.
+double constantWeight(const sluice_walk_frame_t *f, uint32_t, uint64_t,
+                      double) {
+  return *static_cast<const double *>(f->params);
+}
+
+TEST(WalkEngine, UniformFastPathMatchesGeneralPath) {
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  uint64_t x = 7;
+  for (uint32_t i = 0; i < 6000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t u = static_cast<uint32_t>((x >> 33) % 700);
+    uint32_t v = static_cast<uint32_t>((x >> 13) % 700);
+    if (u % 50 == 7)
+      continue; // sinks
+    edges.push_back({u, v});
+  }
+  for (uint32_t v = 0; v < 700; ++v)
+    if (v % 50 != 7)
+      edges.push_back({3, v}); // vertex 3: degree above 680
+  GraphPtr g = makeGraph(700, edges, {});
+  sluice_walk_kernel_t k = *kernel(Workload::DeepWalk);
+  k.weight = constantWeight;
+  k.weight_class = SLUICE_WALK_WEIGHT_CONSTANT;
+  k.flags = 0;
+  for (double constant : {1.0, 2.5, 0.0, -1.0}) {
+    for (uint32_t length : {1u, 2u, 13u}) {
+      std::string reference;
+      uint64_t steps = 0;
+      for (auto [threads, width] : std::vector<std::pair<uint32_t, uint32_t>>{
+               {1, 0}, {2, 1}, {3, 7}, {2, 200}}) {
+        for (uint32_t flags : {0u, uint32_t(SLUICE_WALK_ENGINE_GENERIC)}) {
+          sluice_walk_options_t o = testOptions();
+          o.max_length = length;
+          o.walks_per_vertex = 7; // 4,900 walkers: two chunks
+          o.threads = threads;
+          o.walkers_per_thread = width;
+          o.engine_flags = flags;
+          Walks out = runWalks(g.get(), &k, &constant, o);
+          ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+          ASSERT_EQ(out.walks.size(), 4900u);
+          EXPECT_EQ(out.stats.alias_steps, out.stats.steps);
+          if (reference.empty()) {
+            reference = out.bytes;
+            steps = out.stats.steps;
+            if (constant <= 0 || length == 1)
+              EXPECT_EQ(steps, 0u);
+            else
+              EXPECT_GT(steps, uint64_t(length - 1) * 4900 / 2);
+            continue;
+          }
+          EXPECT_TRUE(out.bytes == reference)
+              << "constant " << constant << " length " << length
+              << " threads " << threads << " width " << width
+              << (flags ? " general" : " fast") << " differs";
+          EXPECT_EQ(out.stats.steps, steps);
+        }
+      }
+    }
+  }
+}
+
+/// A graph whose offsets and edges are 16 MiB or more is walked from
+/// copies on huge pages (kernels see them through frame->graph, so
+/// has_edge reads them too); engine_flags SLUICE_WALK_ENGINE_NO_HUGE_PAGES
+/// walks the graph's own arrays. The walks are the same bytes, for the
+/// alias, uniform and rejection loops and the general one.
+TEST(WalkEngine, HugePageCopiesGiveTheSameWalks) {
+  GraphPtr g = randomGraph(2200000, 2300000, 11); // 17.6 MB of offsets
+  ASSERT_GE(sluice_graph_num_edges(g.get()) * 4, uint64_t(16) << 20);
+  GraphPtr weighted = withSyntheticWeights(g.get(), 3);
+  std::vector<uint32_t> starts;
+  for (uint32_t v = 0; v < 2200000; v += 733)
+    starts.push_back(v);
+  struct Case {
+    Workload w;
+    sluice_walk_sampler_t sampler;
+    uint32_t flags;
+  };
+  for (Case c : {Case{Workload::DeepWalk, SLUICE_WALK_SAMPLER_ALIAS, 0},
+                 Case{Workload::UniformDeepWalk, SLUICE_WALK_SAMPLER_AUTO, 0},
+                 Case{Workload::Node2Vec, SLUICE_WALK_SAMPLER_AUTO, 0},
+                 Case{Workload::Node2Vec, SLUICE_WALK_SAMPLER_REJECTION,
+                      SLUICE_WALK_ENGINE_GENERIC}}) {
+    const sluice_graph_t *graph =
+        c.w == Workload::DeepWalk ? weighted.get() : g.get();
+    Params params(c.w);
+    std::string reference;
+    for (uint32_t huge : {0u, uint32_t(SLUICE_WALK_ENGINE_NO_HUGE_PAGES)}) {
+      sluice_walk_options_t o = testOptions();
+      o.starts = starts.data();
+      o.num_starts = starts.size();
+      o.max_length = 10;
+      o.threads = 2;
+      o.sampler = c.sampler;
+      o.engine_flags = c.flags | huge;
+      Walks out = runWalks(graph, kernel(c.w), params.data(), o);
+      ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+      EXPECT_GT(out.stats.steps, starts.size() * 4);
+      if (reference.empty())
+        reference = out.bytes;
+      else
+        EXPECT_TRUE(out.bytes == reference) << name(c.w) << " differs";
+    }
+  }
+}
+
 /// Rejection and Auto runs of a kernel without stop, update, init or state
 /// and without stop probability (node2vec, weighted node2vec, DeepWalk
 /// forced to rejection, a weight that draws random()) take the engine's
