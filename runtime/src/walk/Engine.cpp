@@ -20,11 +20,15 @@
 //     built once (STATIC), rejection against the kernel's upper bound,
 //     reservoir (A-ExpJ), or FlexiWalker's cost model per vertex and step.
 //
+// Files: Engine.cpp (the C API, its checks, the statistics), RunPlan.cpp
+// (planning: mode, tables, the loop), ChunkScheduler.cpp (workers, the
+// writer ring), GenericWalkers.h and RejectionWalker.h (the loops),
+// VertexTables.h (alias tables, bounds, huge-page copies).
+//
 // See docs/sampling.md ("The walk engine").
 //
 //===----------------------------------------------------------------------===//
-#include "runtime/src/walk/RejectionWalker.h"
-#include "runtime/src/walk/VertexTables.h"
+#include "runtime/src/walk/ChunkScheduler.h"
 
 using namespace sluice::walkengine;
 
@@ -33,14 +37,6 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Checks
 //===----------------------------------------------------------------------===//
-
-sluice_status_t invalid(sluice_error_t *error, const std::string &message) {
-  return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {}, message);
-}
-
-std::string kernelName(const sluice_walk_kernel_t *kernel) {
-  return std::string("walk '") + (kernel->name ? kernel->name : "?") + "'";
-}
 
 sluice_status_t checkKernel(const sluice_walk_kernel_t *kernel,
                             const void *params, sluice_error_t *error) {
@@ -75,96 +71,6 @@ sluice_status_t checkKernel(const sluice_walk_kernel_t *kernel,
   return SLUICE_STATUS_OK;
 }
 
-/// The step mode for (kernel, requested sampler), or an error for a sampler
-/// that would be unsound for the kernel.
-sluice_status_t chooseMode(const sluice_walk_kernel_t *kernel,
-                           int64_t sampler, Mode *mode,
-                           sluice_error_t *error) {
-  auto cls = kernel->weight_class;
-  bool unbounded = (kernel->flags & SLUICE_WALK_UNBOUNDED) != 0;
-  switch (sampler) {
-  case SLUICE_WALK_SAMPLER_AUTO:
-    *mode = cls == SLUICE_WALK_WEIGHT_CONSTANT ? Mode::Uniform
-            : cls == SLUICE_WALK_WEIGHT_STATIC ? Mode::Alias
-            : unbounded                        ? Mode::Reservoir
-                                               : Mode::Auto;
-    return SLUICE_STATUS_OK;
-  case SLUICE_WALK_SAMPLER_ALIAS:
-    if (cls == SLUICE_WALK_WEIGHT_DYNAMIC)
-      return invalid(error,
-                     "sampler alias needs a static weight, but the weight "
-                     "of " +
-                         kernelName(kernel) +
-                         " is dynamic (it depends on prev, step, state or "
-                         "random()); use rejection, reservoir or auto");
-    *mode = cls == SLUICE_WALK_WEIGHT_CONSTANT ? Mode::Uniform : Mode::Alias;
-    return SLUICE_STATUS_OK;
-  case SLUICE_WALK_SAMPLER_UNIFORM:
-    if (cls != SLUICE_WALK_WEIGHT_CONSTANT)
-      return invalid(error, "sampler uniform needs a constant weight, but "
-                            "the weight of " +
-                                kernelName(kernel) +
-                                " is not (it depends on the edge or the "
-                                "walk); use alias, rejection, reservoir or "
-                                "auto");
-    *mode = Mode::Uniform;
-    return SLUICE_STATUS_OK;
-  case SLUICE_WALK_SAMPLER_REJECTION:
-    if (unbounded)
-      return invalid(error, "sampler rejection needs an upper bound of the "
-                            "weight, but none could be proven for " +
-                                kernelName(kernel) +
-                                "; use reservoir or auto");
-    *mode = Mode::Rejection;
-    return SLUICE_STATUS_OK;
-  case SLUICE_WALK_SAMPLER_RESERVOIR:
-    *mode = Mode::Reservoir;
-    return SLUICE_STATUS_OK;
-  default:
-    return invalid(error, "unknown sampler " + std::to_string(sampler));
-  }
-}
-
-/// Output buffers of one chunk.
-struct ChunkBuffer {
-  std::vector<uint32_t> rows;
-  std::vector<uint32_t> lengths;
-  bool ready = false;
-};
-
-/// Whether every degree is below 2^32 (the specialised loops keep degrees
-/// and indices in 32 bits); a scan only when the graph has 2^32 edges or
-/// more.
-bool degreesFit32(const Run &run) {
-  if (run.offsets[run.numVertices] <= UINT32_MAX)
-    return true;
-  for (uint64_t v = 0; v < run.numVertices; ++v)
-    if (run.offsets[v + 1] - run.offsets[v] > UINT32_MAX)
-      return false;
-  return true;
-}
-
-/// Whether a CONSTANT weight is positive (and the kernel records no fault
-/// computing it), so that the uniform loop, which never calls it, takes
-/// the same steps as the general loop, which ends a walk at a non-positive
-/// weight. Evaluated once, at the first edge of the graph.
-bool constantWeightIsPositive(const Run &run) {
-  if (run.offsets[run.numVertices] == 0)
-    return true; // no step is ever taken
-  if (!run.kernel->weight)
-    return !run.weights; // the graph's weight would vary
-  uint32_t v = 0;
-  while (run.offsets[v + 1] == run.offsets[v])
-    ++v;
-  uint64_t draws = 0;
-  sluice_walk_fault_t fault{};
-  sluice_walk_frame_t f = run.frame(nullptr, &draws, &fault);
-  f.prev = f.cur = v;
-  uint64_t edge = run.offsets[v];
-  double w = run.edgeWeight(&f, edge);
-  return fault.code == 0 && draws == 0 && w > 0;
-}
-
 sluice_status_t runWalks(const sluice_graph_t *graph,
                          const sluice_walk_kernel_t *kernel,
                          const void *params,
@@ -172,280 +78,26 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
                          sluice_walk_writer_t *writer,
                          sluice_walk_stats_t *outStats,
                          sluice_error_t *error) {
-  Run run;
-  run.graph = graph;
-  run.kernel = kernel;
-  run.params = params;
-  run.offsets = sluice_graph_offsets(graph);
-  run.targets = sluice_graph_targets(graph);
-  run.weights = sluice_graph_weights(graph);
-  run.numVertices = sluice_graph_num_vertices(graph);
-  run.starts = options.starts;
-  uint64_t numStarts = options.starts ? options.num_starts : run.numVertices;
-  run.walksPerVertex = options.walks_per_vertex;
-  if (numStarts && options.walks_per_vertex > UINT64_MAX / numStarts)
-    return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
-                "num_starts * walks_per_vertex does not fit in 64 bits");
-  run.numWalkers = numStarts * options.walks_per_vertex;
-  if (options.starts)
-    for (uint64_t i = 0; i < numStarts; ++i)
-      if (options.starts[i] >= run.numVertices)
-        return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
-                    "start vertex " + std::to_string(options.starts[i]) +
-                        " (starts[" + std::to_string(i) +
-                        "]) is not in the graph (" +
-                        std::to_string(run.numVertices) + " vertices)");
-  run.maxLength = options.max_length;
-  run.stopProbability = options.stop_probability;
-  run.seed = options.seed;
-  run.walkersPerThread = options.walkers_per_thread
-                             ? options.walkers_per_thread
-                             : kDefaultWalkersPerThread;
-  if (writer) {
-    run.stride = walkWriterLength(writer);
-    if (run.stride < run.maxLength)
-      return invalid(error, "the writer takes walks of at most " +
-                                std::to_string(run.stride) +
-                                " vertices, but max_length is " +
-                                std::to_string(run.maxLength));
-    run.chunkWalkers = std::clamp<uint64_t>(kChunkEntries / run.stride, 1,
-                                            kMaxChunkWalkers);
-  }
-  Mode mode = Mode::Auto; // set by chooseMode on success
+  RunPlan plan;
   sluice_status_t status =
-      chooseMode(kernel, enumValue(options.sampler), &mode, error);
+      planRun(graph, kernel, params, options, writer, plan, error);
   if (status != SLUICE_STATUS_OK)
     return status;
-  run.mode = mode;
-
-  uint32_t threads = options.threads ? options.threads
-                                     : std::max(1u, std::thread::hardware_concurrency());
-  // Large graphs: the arrays the run reads, copied onto huge pages.
-  HugeGraph huge;
-  if (!(options.engine_flags & SLUICE_WALK_ENGINE_NO_HUGE_PAGES))
-    huge.adopt(run, graph, mode, threads);
-  AliasTables tables;
-  if (mode == Mode::Alias) {
-    if (!degreesFit32(run))
-      return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
-                  "alias tables need degrees below 2^32");
-    tables.build(run, threads);
-    run.alias = tables.entries.data();
-  }
-  run.costRatio = options.cost_ratio;
-  if (mode == Mode::Auto && run.costRatio == 0)
-    run.costRatio = calibrate(run);
-  std::vector<double> bounds;
-  std::vector<uint8_t> boundIndex;
-  std::vector<double> boundPalette;
-  if (mode == Mode::Auto || mode == Mode::Rejection) {
-    bounds = vertexBounds(run, mode == Mode::Auto, threads);
-    run.vertexBound = bounds.data();
-    // The cost model chose reservoir at every vertex with an edge: the
-    // run is a reservoir run (the same draws, without a table lookup per
-    // step).
-    bool allReservoir = mode == Mode::Auto;
-    for (uint64_t v = 0; allReservoir && v < run.numVertices; ++v)
-      allReservoir = bounds[v] < 0 || run.offsets[v + 1] == run.offsets[v];
-    if (allReservoir) {
-      run.mode = Mode::Reservoir;
-      run.vertexBound = nullptr;
-      std::vector<double>().swap(bounds);
-    } else if (paletteOf(bounds, &boundIndex, &boundPalette)) {
-      run.vertexBound = nullptr;
-      run.boundIndex = boundIndex.data();
-      run.boundPalette = boundPalette.data();
-      std::vector<double>().swap(bounds);
-    }
-  }
-  std::vector<float> lowers, lowerPalette;
-  std::vector<uint8_t> lowerIndex;
-  if ((run.mode == Mode::Auto || run.mode == Mode::Rejection) &&
-      (kernel->flags & SLUICE_WALK_PURE_WEIGHT) && kernel->lower_bound &&
-      !(options.engine_flags & SLUICE_WALK_ENGINE_NO_PRE_ACCEPT)) {
-    lowers = vertexLowers(run, threads);
-    if (std::any_of(lowers.begin(), lowers.end(),
-                    [](float l) { return l > 0; })) {
-      run.vertexLower = lowers.data();
-      if (paletteOf(lowers, &lowerIndex, &lowerPalette)) {
-        run.vertexLower = nullptr;
-        run.lowerIndex = lowerIndex.data();
-        run.lowerPalette = lowerPalette.data();
-        std::vector<float>().swap(lowers);
-      }
-    }
-  }
-
-  uint64_t numChunks =
-      (run.numWalkers + run.chunkWalkers - 1) / run.chunkWalkers;
-  threads = static_cast<uint32_t>(
-      std::max<uint64_t>(1, std::min<uint64_t>(threads, numChunks)));
-  // Chunk buffers: a ring, so that memory stays bounded while the writer
-  // commits chunks in order.
-  const uint64_t ringSize = writer ? 2 * uint64_t(threads) + 2 : 0;
-  // Estimated before allocating: in a host whose new-handler aborts (LLVM's
-  // tools), a failed allocation would end the process instead of returning
-  // OUT_OF_MEMORY.
-  if (ringSize) {
-    long double bytes = (long double)ringSize * run.chunkWalkers *
-                        ((long double)run.stride + 1) * sizeof(uint32_t);
-    long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
-    long double memory =
-        pages > 0 && pageSize > 0 ? (long double)pages * pageSize : 0;
-    if (memory > 0 && bytes > memory / 2)
-      return fail(error, SLUICE_STATUS_OUT_OF_MEMORY, {},
-                  "the output buffers of " + std::to_string(ringSize) +
-                      " chunks of walks of up to " +
-                      std::to_string(run.stride) + " vertices need " +
-                      std::to_string((unsigned long long)(bytes / (1 << 20))) +
-                      " MiB, more than half of this machine's " +
-                      std::to_string((unsigned long long)(memory / (1 << 20))) +
-                      " MiB: lower the walk length or the threads");
-  }
-  std::vector<ChunkBuffer> ring(ringSize);
-  for (ChunkBuffer &c : ring) {
-    c.rows.resize(run.chunkWalkers * run.stride);
-    c.lengths.resize(run.chunkWalkers);
-  }
-
-  std::mutex mutex;
-  std::condition_variable changed;
-  uint64_t nextChunk = 0, written = 0, walksDone = 0;
-  std::atomic<bool> abort{false};
-  std::vector<ThreadStats> threadStats(threads);
-  std::vector<std::exception_ptr> threadErrors(threads);
 
   Progress progress(!options.quiet, options.progress,
                     options.progress_user_data, 1000, 1000,
                     kernelName(kernel));
-  auto start = std::chrono::steady_clock::now();
-  std::vector<std::thread> pool;
-  // DeepWalk-like runs take the specialised alias loop (the same walks).
-  const bool fastAlias = mode == Mode::Alias && !kernel->stop &&
-                         !kernel->update && !kernel->init &&
-                         run.stopProbability == 0;
-  // Unweighted DeepWalk-like runs (a CONSTANT weight that is positive)
-  // take the same loop with a uniform index and no table.
-  const bool fastUniform = mode == Mode::Uniform && !kernel->stop &&
-                           !kernel->update && !kernel->init &&
-                           kernel->num_state == 0 &&
-                           run.stopProbability == 0 && degreesFit32(run) &&
-                           !(options.engine_flags & SLUICE_WALK_ENGINE_GENERIC) &&
-                           constantWeightIsPositive(run);
-  // node2vec-like runs take the specialised rejection loop (the same
-  // walks); SLUICE_WALK_ENGINE_GENERIC keeps the generic one (tests
-  // compare).
-  const bool fastRejection =
-      (run.mode == Mode::Rejection || run.mode == Mode::Auto) &&
-      !kernel->stop &&
-      !kernel->update && !kernel->init && kernel->num_state == 0 &&
-      run.stopProbability == 0 && degreesFit32(run) &&
-      !(options.engine_flags & SLUICE_WALK_ENGINE_GENERIC);
-  auto work = [&](uint32_t t, auto &walker) {
-        for (;;) {
-          uint64_t c;
-          ChunkBuffer *buffer = nullptr;
-          {
-            std::unique_lock<std::mutex> lock(mutex);
-            if (abort || nextChunk == numChunks)
-              break;
-            c = nextChunk++;
-            if (writer) {
-              changed.wait(lock,
-                           [&] { return abort || c < written + ringSize; });
-              if (abort)
-                break;
-              buffer = &ring[c % ringSize];
-            }
-          }
-          uint64_t first = c * run.chunkWalkers;
-          uint64_t count = std::min(run.chunkWalkers, run.numWalkers - first);
-          walker.chunk(first, count, buffer ? buffer->rows.data() : nullptr,
-                       buffer ? buffer->lengths.data() : nullptr, abort);
-          std::lock_guard<std::mutex> lock(mutex);
-          walksDone += count;
-          if (buffer)
-            buffer->ready = true;
-          changed.notify_all();
-        }
-        threadStats[t] = walker.result();
-  };
-  for (uint32_t t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      try {
-        if (fastAlias) {
-          AliasWalker walker(run);
-          work(t, walker);
-        } else if (fastUniform) {
-          UniformWalker walker(run);
-          work(t, walker);
-        } else if (fastRejection) {
-          RejectionWalker walker(run);
-          work(t, walker);
-        } else {
-          Walker walker(run);
-          work(t, walker);
-        }
-      } catch (...) {
-        threadErrors[t] = std::current_exception();
-        abort = true;
-        std::lock_guard<std::mutex> lock(mutex);
-        changed.notify_all();
-      }
-    });
-
-  // The calling thread: progress, and the writer in chunk order.
-  for (;;) {
-    ChunkBuffer *buffer = nullptr;
-    uint64_t count = 0;
-    {
-      std::unique_lock<std::mutex> lock(mutex);
-      changed.wait_for(lock, std::chrono::milliseconds(100), [&] {
-        return abort || (writer && (written == numChunks ||
-                                    ring[written % ringSize].ready)) ||
-               (!writer && walksDone == run.numWalkers);
-      });
-      progress.update("walking", walksDone, run.numWalkers, "walks");
-      if (abort)
-        break;
-      if (!writer) {
-        if (walksDone == run.numWalkers)
-          break;
-        continue;
-      }
-      if (written == numChunks)
-        break;
-      if (!ring[written % ringSize].ready)
-        continue;
-      buffer = &ring[written % ringSize];
-      count = std::min(run.chunkWalkers,
-                       run.numWalkers - written * run.chunkWalkers);
-    }
-    status = sluice_walk_writer_append(writer, buffer->rows.data(),
-                                       buffer->lengths.data(), count, error);
-    std::lock_guard<std::mutex> lock(mutex);
-    if (status != SLUICE_STATUS_OK) {
-      abort = true;
-      changed.notify_all();
-      break;
-    }
-    buffer->ready = false;
-    ++written;
-    changed.notify_all();
-  }
-  for (std::thread &th : pool)
-    th.join();
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  ChunkResults results;
+  status = walkChunks(plan, writer, progress, results, error);
   if (status != SLUICE_STATUS_OK)
     return status;
+
   // A kernel fault stops every thread; the one of the smallest walker is
   // reported (with one thread: the first in walker order).
   const KernelFault *first = nullptr;
   std::vector<KernelFault> faults;
-  faults.reserve(threads);
-  for (std::exception_ptr &e : threadErrors) {
+  faults.reserve(results.errors.size());
+  for (std::exception_ptr &e : results.errors) {
     if (!e)
       continue;
     try {
@@ -461,8 +113,9 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
     throw *first;
 
   ThreadStats total;
-  for (const ThreadStats &s : threadStats)
+  for (const ThreadStats &s : results.stats)
     total.add(s);
+  const double seconds = results.seconds;
   char summary[160];
   std::snprintf(summary, sizeof(summary),
                 "%llu walks, %llu steps, %.3g steps/s",
@@ -482,7 +135,7 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
     s.rejection_trials = total.sampler.rejectionTrials;
     s.bound_violations = total.sampler.boundViolations;
     s.pre_accepted = total.sampler.preAccepted;
-    s.cost_ratio = mode == Mode::Auto ? run.costRatio : 0.0;
+    s.cost_ratio = plan.requested == Mode::Auto ? plan.run.costRatio : 0.0;
   }
   sluice_error_clear(error);
   return SLUICE_STATUS_OK;

@@ -94,6 +94,17 @@ inline AliasEntry aliasCell(float prob, uint32_t target, uint32_t aliasTarget) {
 /// from WalkRng(seed, walker, step).
 constexpr uint64_t kAliasKeyFlip = 0x3c6ef372a54ff53aull;
 
+/// INVALID_ARGUMENT with `message`.
+inline sluice_status_t invalid(sluice_error_t *error,
+                               const std::string &message) {
+  return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {}, message);
+}
+
+/// "walk 'NAME'", for messages.
+inline std::string kernelName(const sluice_walk_kernel_t *kernel) {
+  return std::string("walk '") + (kernel->name ? kernel->name : "?") + "'";
+}
+
 /// The read-only description of one run, shared by all threads.
 struct Run {
   const sluice_graph_t *graph = nullptr;

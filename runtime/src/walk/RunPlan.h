@@ -1,0 +1,57 @@
+//===- RunPlan.h - Planning a walk run: mode, tables, loop -----*- C++ -*-===//
+//
+// Part of the walk engine (Engine.cpp: sluice_walk_run); see
+// docs/sampling.md ("The walk engine"). Planning turns the checked
+// arguments of a run into a Run (what every worker reads) and the tables
+// it points into: the step mode, huge-page copies of a large graph, alias
+// tables, per-vertex bounds and lower bounds, the cost ratio, the thread
+// count and the loop that walks the chunks. Internal to libsluicert.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_WALK_RUNPLAN_H
+#define SLUICE_RUNTIME_WALK_RUNPLAN_H
+
+#include "runtime/src/walk/VertexTables.h"
+
+namespace sluice::walkengine {
+
+/// The loop that walks a run's chunks: a specialised one where it applies
+/// (the same walks as the general one), else the general one.
+enum class Loop {
+  General,   // Walker: any kernel, any mode
+  Alias,     // AliasWalker: DeepWalk on alias tables
+  Uniform,   // UniformWalker: unweighted DeepWalk
+  Rejection, // RejectionWalker: node2vec-like, rejection or auto
+};
+
+/// A planned run: the Run and everything it points into.
+struct RunPlan {
+  Run run;
+  /// The mode chooseMode picked (run.mode becomes Reservoir when the cost
+  /// model chose reservoir at every vertex).
+  Mode requested = Mode::Auto;
+  /// Worker threads (at most one per chunk).
+  uint32_t threads = 1;
+  Loop loop = Loop::General;
+
+  HugeGraph huge;
+  AliasTables alias;
+  std::vector<double> bounds, boundPalette;
+  std::vector<uint8_t> boundIndex, lowerIndex;
+  std::vector<float> lowers, lowerPalette;
+};
+
+/// Plans a run of `kernel` over `graph` with checked `options` (and
+/// `writer`, whose width sets the chunk size); an error status for what
+/// the checks of sluice_walk_run cannot see (a start vertex out of range,
+/// an unsound sampler, a writer too narrow).
+sluice_status_t planRun(const sluice_graph_t *graph,
+                        const sluice_walk_kernel_t *kernel,
+                        const void *params,
+                        const sluice_walk_options_t &options,
+                        sluice_walk_writer_t *writer, RunPlan &plan,
+                        sluice_error_t *error);
+
+} // namespace sluice::walkengine
+
+#endif // SLUICE_RUNTIME_WALK_RUNPLAN_H
