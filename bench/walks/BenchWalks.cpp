@@ -32,6 +32,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 using namespace sluice::walkref;
 
 namespace {
@@ -125,17 +127,50 @@ GraphPtr rmat(uint32_t scale) {
   return GraphPtr(g);
 }
 
+/// The directory where graphs are kept as binary CSR after their first
+/// load or generation (--graph-cache), so that repeated runs read them in
+/// milliseconds. Empty: none.
+std::string graphCacheDir;
+
+GraphPtr graphFromCache(const std::string &name) {
+  if (graphCacheDir.empty())
+    return nullptr;
+  std::string path = graphCacheDir + "/" + name + ".sluice-csr";
+  sluice_graph_load_options_t o;
+  sluice_graph_load_options_init(&o);
+  o.format = SLUICE_GRAPH_FORMAT_BINARY;
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  if (::access(path.c_str(), F_OK) != 0 ||
+      sluice_graph_load(path.c_str(), &o, &g, &error) != SLUICE_STATUS_OK)
+    return nullptr;
+  return GraphPtr(g);
+}
+
+GraphPtr keepInCache(const std::string &name, GraphPtr g) {
+  if (graphCacheDir.empty())
+    return g;
+  std::string path = graphCacheDir + "/" + name + ".sluice-csr";
+  sluice_error_t error;
+  if (sluice_graph_write_binary(g.get(), path.c_str(), &error) !=
+      SLUICE_STATUS_OK)
+    die("graph cache: " + std::string(error.message));
+  return g;
+}
+
 /// A shared graph by name, or rmatS: the R-MAT graph of scale S (10..26).
 GraphPtr graphNamed(const std::string &dataDir, const std::string &name) {
+  if (GraphPtr g = graphFromCache(name))
+    return g;
   if (name.compare(0, 4, "rmat") == 0) {
     int scale = std::atoi(name.c_str() + 4);
     if (scale < 10 || scale > 26 || name != "rmat" + std::to_string(scale))
       die("unknown graph '" + name + "' (rmat10 .. rmat26)");
-    return rmat(static_cast<uint32_t>(scale));
+    return keepInCache(name, rmat(static_cast<uint32_t>(scale)));
   }
   for (const GraphSpec &g : kGraphs)
     if (name == g.name)
-      return load(dataDir, g);
+      return keepInCache(name, load(dataDir, g));
   die("unknown graph '" + name +
       "' (email-Eu-core, facebook, soc-Slashdot0902, luxembourg_osm, "
       "rmatS)");
@@ -199,6 +234,28 @@ void exportThunderRW(const sluice_graph_t *plain, const std::string &dir) {
               static_cast<unsigned long long>(m));
 }
 
+/// The graph as a SNAP edge list (one "u v" line per undirected edge,
+/// u < v), for end-to-end runs of sluicec on a generated graph.
+void exportEdgeList(const sluice_graph_t *g, const std::string &path) {
+  std::FILE *out = std::fopen(path.c_str(), "w");
+  if (!out)
+    die("cannot write " + path);
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *targets = sluice_graph_targets(g);
+  std::fprintf(out, "# %llu vertices, %llu arcs (sluice-bench-walks)\n",
+               static_cast<unsigned long long>(n),
+               static_cast<unsigned long long>(off[n]));
+  for (uint64_t u = 0; u < n; ++u)
+    for (uint64_t e = off[u]; e < off[u + 1]; ++e)
+      if (u < targets[e])
+        std::fprintf(out, "%llu\t%u\n", static_cast<unsigned long long>(u),
+                     targets[e]);
+  if (std::fclose(out) != 0)
+    die("cannot write " + path);
+  std::printf("wrote %s\n", path.c_str());
+}
+
 void usage() {
   std::printf(
       "usage: sluice-bench-walks [options]\n"
@@ -217,6 +274,9 @@ void usage() {
       "  --cost-ratio=R      0 = calibrate (default)\n"
       "  --repeat=N          runs per case, best reported (default 3)\n"
       "  --export-thunderrw=DIR --graphs=NAME  write ThunderRW input\n"
+      "  --export-edgelist=FILE --graphs=NAME  write a SNAP edge list\n"
+      "  --graph-cache=DIR   keep the graphs there as binary CSR after their\n"
+      "                      first load (repeated runs read them from it)\n"
       "  --no-huge-pages     walk the graph's own arrays (no copies on\n"
       "                      huge pages for graphs of 16 MiB or more)\n"
       "  --sampler-stats     also print, on stderr, rejection trials per\n"
@@ -236,7 +296,7 @@ int main(int argc, char **argv) {
                                        "reservoir"};
   uint32_t threads = 2, length = 80, repeat = 3, width = 0;
   double costRatio = 0;
-  std::string exportDir;
+  std::string exportDir, exportEdges;
   bool samplerStats = false;
   uint32_t engineFlags = 0;
   for (int i = 1; i < argc; ++i) {
@@ -265,6 +325,10 @@ int main(int argc, char **argv) {
       costRatio = std::atof(v);
     else if (const char *v = value("--export-thunderrw="))
       exportDir = v;
+    else if (const char *v = value("--export-edgelist="))
+      exportEdges = v;
+    else if (const char *v = value("--graph-cache="))
+      graphCacheDir = v;
     else if (arg == "--sampler-stats")
       samplerStats = true;
     else if (arg == "--no-huge-pages")
@@ -282,11 +346,15 @@ int main(int argc, char **argv) {
     }
   }
 
-  if (!exportDir.empty()) {
+  if (!exportDir.empty() || !exportEdges.empty()) {
     if (graphs.size() != 1)
-      die("--export-thunderrw takes exactly one graph (--graphs=NAME)");
+      die("--export-thunderrw and --export-edgelist take exactly one graph "
+          "(--graphs=NAME)");
     GraphPtr g = graphNamed(dataDir, graphs[0]);
-    exportThunderRW(g.get(), exportDir);
+    if (!exportDir.empty())
+      exportThunderRW(g.get(), exportDir);
+    if (!exportEdges.empty())
+      exportEdgeList(g.get(), exportEdges);
     return 0;
   }
 
@@ -295,17 +363,23 @@ int main(int argc, char **argv) {
   std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
   for (const std::string &graphName : graphs) {
     GraphPtr plain = graphNamed(dataDir, graphName);
-    GraphPtr weighted = withSyntheticWeights(plain.get(), kWeightSeed);
-    GraphPtr labelled = withSyntheticLabels(plain.get(), 5, kLabelSeed);
+    // Derived graphs, built when a workload first needs one.
+    GraphPtr weighted, labelled;
     for (const std::string &workloadName : workloads) {
       Workload w;
       if (!fromName(workloadName, &w))
         die("unknown workload '" + workloadName + "'");
       // DeepWalk as FlexiWalker and ThunderRW run it: on edge weights.
-      const sluice_graph_t *g =
-          (needsWeights(w) || w == Workload::DeepWalk) ? weighted.get()
-          : needsLabels(w)                             ? labelled.get()
-                                                       : plain.get();
+      const sluice_graph_t *g = plain.get();
+      if (needsWeights(w) || w == Workload::DeepWalk) {
+        if (!weighted)
+          weighted = withSyntheticWeights(plain.get(), kWeightSeed);
+        g = weighted.get();
+      } else if (needsLabels(w)) {
+        if (!labelled)
+          labelled = withSyntheticLabels(plain.get(), 5, kLabelSeed);
+        g = labelled.get();
+      }
       const sluice_walk_kernel_t *k = kernel(w);
       Params params(w);
       for (const std::string &samplerName : samplers) {

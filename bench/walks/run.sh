@@ -41,7 +41,7 @@ trw_rate() {
 }
 # Sluice: Msteps/s column of sluice-bench-walks' table, in steps/s.
 sluice_rate() {
-  "$BENCH" --data="$DATA" --threads=$THREADS --length=$LENGTH --repeat=1 "$@" |
+  "$BENCH" --data="$DATA" --graph-cache="$WORK" --threads=$THREADS --length=$LENGTH --repeat=1 "$@" |
     awk -F'|' 'NR > 2 { gsub(/ /, "", $7); printf "%.0f\n", $7 * 1e6 }'
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -52,7 +52,7 @@ echo "| graph | workload | ThunderRW steps/s | Sluice auto steps/s | Sluice forc
 echo "|---|---|---:|---:|---:|---:|"
 for g in $GRAPHS; do
   mkdir -p "$WORK/$g"
-  "$BENCH" --data="$DATA" --graphs="$g" --export-thunderrw="$WORK/$g" >/dev/null
+  "$BENCH" --data="$DATA" --graph-cache="$WORK" --graphs="$g" --export-thunderrw="$WORK/$g" >/dev/null
   for w in deepwalk udeepwalk node2vec; do
     case $w in
       deepwalk) forced=alias; trw=("$TRW/random_walk/deepwalk.out" -ew) ;;
