@@ -25,6 +25,18 @@ template <size_t N> void copyTruncated(char (&dst)[N], std::string_view text) {
 
 } // namespace
 
+#define SLUICE_STR2(x) #x
+#define SLUICE_STR(x) SLUICE_STR2(x)
+
+extern "C" uint32_t sluice_runtime_version(void) {
+  return SLUICE_RUNTIME_VERSION_MAJOR * 1000 + SLUICE_RUNTIME_VERSION_MINOR;
+}
+
+extern "C" const char *sluice_runtime_version_string(void) {
+  return SLUICE_STR(SLUICE_RUNTIME_VERSION_MAJOR) "." SLUICE_STR(
+      SLUICE_RUNTIME_VERSION_MINOR);
+}
+
 extern "C" const char *sluice_status_message(sluice_status_t status) {
   switch (enumValue(status)) {
   case SLUICE_STATUS_OK:

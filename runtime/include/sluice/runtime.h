@@ -33,6 +33,12 @@ extern "C" {
 #define SLUICE_RUNTIME_VERSION_MAJOR 0
 #define SLUICE_RUNTIME_VERSION_MINOR 2
 
+/* The version of the runtime library actually linked (the macros above are
+ * the version of the headers a program was built with): major * 1000 +
+ * minor, and "MAJOR.MINOR". */
+SLUICE_API uint32_t sluice_runtime_version(void);
+SLUICE_API const char *sluice_runtime_version_string(void);
+
 /* Result of every fallible call. SLUICE_STATUS_OK is 0; every other value
  * is an error and the call's outputs are left untouched (no handle is
  * created, no file is left behind). */

@@ -442,6 +442,16 @@ TEST(GraphTextFormats, FormatNamesAndDefaults) {
                "unknown status");
 }
 
+/// The linked runtime's version is the headers' (a program built against
+/// other headers can tell).
+TEST(GraphTextFormats, RuntimeVersionMatchesTheHeaders) {
+  EXPECT_EQ(sluice_runtime_version(),
+            SLUICE_RUNTIME_VERSION_MAJOR * 1000u + SLUICE_RUNTIME_VERSION_MINOR);
+  EXPECT_EQ(std::string(sluice_runtime_version_string()),
+            std::to_string(SLUICE_RUNTIME_VERSION_MAJOR) + "." +
+                std::to_string(SLUICE_RUNTIME_VERSION_MINOR));
+}
+
 TEST(GraphTextFormats, NullOptionsMeanDefaults) {
   TempDir dir;
   writeFile(dir.path("g.txt"), "0 1\n");
