@@ -26,7 +26,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/SluiceConfig.cmake.in
   ${CMAKE_BINARY_DIR}/SluiceConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Sluice)
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/SluiceConfigVersion.cmake
-  VERSION ${SLUICE_VERSION} COMPATIBILITY SameMinorVersion)
+  VERSION ${SLUICE_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/SluiceConfig.cmake
               ${CMAKE_BINARY_DIR}/SluiceConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Sluice COMPONENT runtime)

@@ -26,6 +26,25 @@ using namespace sluice::ast;
 // Spellings and types
 //===----------------------------------------------------------------------===//
 
+std::optional<std::string> ast::bareWord(const Expr *e) {
+  if (auto *name = llvm::dyn_cast_or_null<NameExpr>(e))
+    return name->name;
+  auto *b = llvm::dyn_cast_or_null<BinaryExpr>(e);
+  if (!b || b->op != BinaryOp::Sub)
+    return std::nullopt;
+  std::optional<std::string> lhs = bareWord(b->lhs.get());
+  auto *rhs = llvm::dyn_cast_or_null<NameExpr>(b->rhs.get());
+  if (!lhs || !rhs)
+    return std::nullopt;
+  // Written without spaces: `mtx-body`, not `mtx - body`.
+  const SourceLoc &op = b->opRange.begin;
+  if (b->lhs->range.end.line != op.line ||
+      b->lhs->range.end.col + 1 != op.col ||
+      rhs->range.begin.line != op.line || rhs->range.begin.col != op.col + 1)
+    return std::nullopt;
+  return *lhs + "-" + rhs->name;
+}
+
 llvm::StringRef ast::spell(UnaryOp op) {
   switch (op) {
   case UnaryOp::Neg:

@@ -724,6 +724,11 @@ struct Program {
   std::vector<std::unique_ptr<Module>> modules;
 };
 
+/// The bare word an option value spells: a name (`snap`), or a hyphenated
+/// word written without spaces (`mtx-body`, which parses as a subtraction
+/// of names). std::nullopt for anything else.
+std::optional<std::string> bareWord(const Expr *e);
+
 /// Prints the AST as an indented tree with `<line:col-line:col>` ranges
 /// (no file names, so dumps are stable across checkouts). Used by
 /// `sluicec --emit=ast`; lit tests check it.

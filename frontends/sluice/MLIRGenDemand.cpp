@@ -177,10 +177,11 @@ mlir::DictionaryAttr DemandLowering::job(const DemandItem &item,
         } else if (a.name.empty()) {
           if (auto *flag = llvm::dyn_cast<NameExpr>(a.value.get()))
             undirected = flag->name == "undirected";
+        } else if (a.name == "format") {
+          if (std::optional<std::string> w = bareWord(a.value.get()))
+            format = *w;
         } else if (auto *word = llvm::dyn_cast<NameExpr>(a.value.get())) {
-          if (a.name == "format")
-            format = word->name;
-          else if (a.name == "duplicates")
+          if (a.name == "duplicates")
             duplicates = word->name;
           else if (a.name == "self_loops")
             selfLoops = word->name;

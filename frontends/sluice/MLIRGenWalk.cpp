@@ -222,8 +222,8 @@ void WalkGen::lowerGraph(const GraphDecl &g) {
     }
     auto *word = llvm::dyn_cast<NameExpr>(a.value.get());
     if (a.name == "format") {
-      if (word)
-        format = walk::symbolizeGraphFormat(word->name).value_or(format);
+      if (std::optional<std::string> w = bareWord(a.value.get()))
+        format = walk::symbolizeGraphFormat(*w).value_or(format);
     } else if (a.name == "duplicates") {
       if (word)
         duplicates = walk::symbolizeDuplicates(word->name).value_or(duplicates);

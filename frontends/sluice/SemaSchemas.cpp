@@ -412,6 +412,16 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
         unknownWord(spec, *name, spec.words);
       return;
     }
+    // A hyphenated word (`mtx-body`).
+    if (std::optional<std::string> word = ast::bareWord(e)) {
+      if (llvm::is_contained(spec.words, llvm::StringRef(*word)))
+        e->type = Type::of(K::Enum);
+      else
+        s.error(e->range) << "unknown value '" << *word << "' for "
+                          << what(spec)
+                          << "; expected one of: " << joinNames(spec.words);
+      return;
+    }
     if (Type t = s.check(e); !t.isUnknown())
       s.error(e->range) << what(spec)
                         << " expects one of: " << joinNames(spec.words)

@@ -3,7 +3,9 @@
 // edge-list ::= { blank | comment | entry }
 // entry     ::= source target [weight] [edge-label]
 //
-// SNAP files are 0-based; a Matrix Market body (the entry lines of a .mtx
+// CSV files separate the fields by commas. The first entry line is a
+// header when neither of its first two fields is a number. SNAP and CSV
+// files are 0-based; a Matrix Market body (the entry lines of a .mtx
 // file without banner and size line) is 1-based. Without compact ids the
 // graph has (largest id + 1) vertices, counting ids of dropped self loops
 // and the ids to keep; with them, the ids of the kept edges and the ids to
@@ -17,6 +19,27 @@
 
 using namespace sluice::rt;
 
+namespace {
+
+/// A header line ("src dst", "source,target,weight"): neither of the first
+/// two fields is a number (a data line with one bad id stays an error).
+bool isHeader(std::string_view line, bool csv) {
+  Field fields[3];
+  size_t count = csv ? splitCsvFields(line, fields, 2)
+                     : splitFields(line, fields, 2);
+  if (count < 2)
+    return false;
+  for (size_t k = 0; k < 2; ++k) {
+    int64_t value;
+    std::string_view text = fields[k].text;
+    if (text.empty() || parseSigned(text, value) != NumberParse::NotANumber)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
 sluice_status_t sluice::rt::parseEdgeList(LineReader &reader,
                                           const TextLoadOptions &options,
                                           Progress &progress,
@@ -28,6 +51,7 @@ sluice_status_t sluice::rt::parseEdgeList(LineReader &reader,
   layout.valueIsWeight = layout.valueColumn;
   layout.labelColumn = options.edgeLabels;
   layout.compactIds = options.compactIds;
+  layout.csv = options.format == SLUICE_GRAPH_FORMAT_CSV;
   if (!layout.valueColumn)
     layout.extraHint = "; set weights to 'column' to read edge weights";
 
@@ -35,12 +59,18 @@ sluice_status_t sluice::rt::parseEdgeList(LineReader &reader,
                           options.storesWeights(), options.edgeLabels);
   std::string_view line;
   sluice_status_t status = SLUICE_STATUS_OK;
+  bool first = true; // the first entry line may be a header
   while (reader.next(line, status, error)) {
     if ((reader.lineNumber() & 0xfff) == 0)
       progress.update("reading", reader.bytesRead(), reader.fileBytes(),
                       "bytes");
     if (isBlankOrComment(line))
       continue;
+    if (first) {
+      first = false;
+      if (isHeader(line, layout.csv))
+        continue;
+    }
     Entry entry;
     status = parseEntry(line, layout, reader.path(), reader.lineNumber(), entry,
                         error);

@@ -29,6 +29,7 @@ constexpr FormatName kFormatNames[] = {
     {SLUICE_GRAPH_FORMAT_MTX, "mtx"},
     {SLUICE_GRAPH_FORMAT_MTX_BODY, "mtx-body"},
     {SLUICE_GRAPH_FORMAT_BINARY, "binary"},
+    {SLUICE_GRAPH_FORMAT_CSV, "csv"},
 };
 
 constexpr uint32_t kKnownLoadFlags =
@@ -56,9 +57,17 @@ sluice_status_t detectFormat(const std::string &path,
     return status;
   std::string_view line;
   format = SLUICE_GRAPH_FORMAT_SNAP;
-  if (reader.next(line, status, error) && line.size() >= 14 &&
-      strncasecmp(line.data(), "%%MatrixMarket", 14) == 0)
+  bool have = reader.next(line, status, error);
+  if (have && line.size() >= 14 &&
+      strncasecmp(line.data(), "%%MatrixMarket", 14) == 0) {
     format = SLUICE_GRAPH_FORMAT_MTX;
+    return status;
+  }
+  // Else an edge list: CSV when its first entry line has a comma.
+  while (have && isBlankOrComment(line))
+    have = reader.next(line, status, error);
+  if (have && line.find(',') != std::string_view::npos)
+    format = SLUICE_GRAPH_FORMAT_CSV;
   return status;
 }
 
@@ -223,7 +232,7 @@ sluice_graph_load(const char *path, const sluice_graph_load_options_t *options,
   const sluice_graph_load_options_t &o = options ? *options : defaults;
   // A C caller can put any int in an enum field; read them as integers.
   const int64_t format = enumValue(o.format), weights = enumValue(o.weights);
-  if (format < SLUICE_GRAPH_FORMAT_AUTO || format > SLUICE_GRAPH_FORMAT_BINARY)
+  if (format < SLUICE_GRAPH_FORMAT_AUTO || format > SLUICE_GRAPH_FORMAT_CSV)
     return invalid("unknown format " + std::to_string(format));
   if (weights < SLUICE_WEIGHTS_NONE || weights > SLUICE_WEIGHTS_ONES)
     return invalid("unknown weights mode " + std::to_string(weights));

@@ -42,6 +42,29 @@ size_t sluice::rt::splitFields(std::string_view line, Field *fields,
   }
 }
 
+size_t sluice::rt::splitCsvFields(std::string_view line, Field *fields,
+                                  size_t max) {
+  size_t count = 0, i = 0, n = line.size();
+  while (true) {
+    while (i < n && isBlank(line[i]))
+      ++i;
+    size_t start = i;
+    while (i < n && line[i] != ',')
+      ++i;
+    size_t end = i;
+    while (end > start && isBlank(line[end - 1]))
+      --end;
+    if (count == max)
+      return max + 1;
+    fields[count].text = line.substr(start, end - start);
+    fields[count].column = start + 1;
+    ++count;
+    if (i == n)
+      return count;
+    ++i; // the comma
+  }
+}
+
 bool sluice::rt::isBlankOrComment(std::string_view line) {
   for (char c : line) {
     if (isBlank(c))
@@ -117,7 +140,8 @@ sluice_status_t sluice::rt::parseEntry(std::string_view line,
   const size_t expected =
       2 + (layout.valueColumn ? 1 : 0) + (layout.labelColumn ? 1 : 0);
   // One field more than expected, to quote it in the error.
-  const size_t count = splitFields(line, fields, expected + 1);
+  const size_t count = layout.csv ? splitCsvFields(line, fields, expected + 1)
+                                   : splitFields(line, fields, expected + 1);
   auto at = [&](size_t k) {
     return ErrorLocation{path, lineNumber, fields[k].column};
   };

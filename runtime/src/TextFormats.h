@@ -35,6 +35,9 @@ struct Field {
 /// Splits `line` into at most `max` fields; returns how many it found, or
 /// max + 1 if there are more.
 size_t splitFields(std::string_view line, Field *fields, size_t max);
+/// The same for comma-separated fields: blanks around each field are not
+/// part of it, and an empty field counts (its text is empty).
+size_t splitCsvFields(std::string_view line, Field *fields, size_t max);
 
 /// True for a blank line or one whose first non-blank is '#' or '%'.
 bool isBlankOrComment(std::string_view line);
@@ -75,6 +78,7 @@ struct EntryLayout {
   bool labelColumn = false;    // an int32 edge label follows
   bool compactIds = false;     // ids stay original (no 32-bit limit)
   const char *extraHint = "";  // appended to "unexpected column" errors
+  bool csv = false;            // fields separated by commas
 };
 
 /// A parsed entry: ids are 0-based vertex ids (< kMaxVertices) without

@@ -28,6 +28,10 @@ inline sluice_graph_format_t runtimeGraphFormat(walk::GraphFormat format) {
     return SLUICE_GRAPH_FORMAT_SNAP;
   case walk::GraphFormat::Mtx:
     return SLUICE_GRAPH_FORMAT_MTX;
+  case walk::GraphFormat::MtxBody:
+    return SLUICE_GRAPH_FORMAT_MTX_BODY;
+  case walk::GraphFormat::Csv:
+    return SLUICE_GRAPH_FORMAT_CSV;
   case walk::GraphFormat::Csr:
     return SLUICE_GRAPH_FORMAT_BINARY;
   }

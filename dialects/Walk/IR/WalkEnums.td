@@ -18,7 +18,9 @@ def Walk_GraphFormat : I32EnumAttr<"GraphFormat",
     I32EnumAttrCase<"Snap", 0, "snap">,
     I32EnumAttrCase<"Mtx", 1, "mtx">,
     I32EnumAttrCase<"Csr", 2, "csr">,
-    I32EnumAttrCase<"Edgelist", 3, "edgelist">
+    I32EnumAttrCase<"Edgelist", 3, "edgelist">,
+    I32EnumAttrCase<"MtxBody", 4, "mtx-body">,
+    I32EnumAttrCase<"Csv", 5, "csv">
   ]> {
   let cppNamespace = "::sluice::walk";
   let genSpecializedAttr = 0;

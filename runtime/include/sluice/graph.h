@@ -36,8 +36,9 @@ typedef struct sluice_graph_t sluice_graph_t;
 /* Input formats. */
 typedef enum sluice_graph_format_e {
   /* Binary CSR if the file starts with its magic; Matrix Market if the
-   * (decompressed) text starts with "%%MatrixMarket"; else a SNAP edge
-   * list. A headerless Matrix Market body is never guessed. */
+   * (decompressed) text starts with "%%MatrixMarket"; else a CSV edge list
+   * if its first line that is not blank or a comment has a comma, else a
+   * SNAP edge list. A headerless Matrix Market body is never guessed. */
   SLUICE_GRAPH_FORMAT_AUTO = 0,
   /* SNAP edge list: "u v" per line, 0-based, '#' or '%' comment lines,
    * spaces or tabs between columns. Name "snap". */
@@ -50,10 +51,17 @@ typedef enum sluice_graph_format_e {
    * "i j [value]" per line, 1-based. Name "mtx-body". */
   SLUICE_GRAPH_FORMAT_MTX_BODY = 3,
   /* Sluice binary CSR (docs/runtime.md), mmap'd. Name "binary". */
-  SLUICE_GRAPH_FORMAT_BINARY = 4
+  SLUICE_GRAPH_FORMAT_BINARY = 4,
+  /* Comma-separated edge list: "u,v[,weight][,label]" per line, 0-based,
+   * blanks around fields ignored, '#' or '%' comment lines. Name "csv".
+   * (Since runtime 0.3.) */
+  SLUICE_GRAPH_FORMAT_CSV = 5
 } sluice_graph_format_t;
+/* Edge lists (snap, mtx-body, csv) may start with a header line ("src dst",
+ * "source,target,weight"): the first line that is not blank or a comment
+ * is skipped when neither of its first two fields is a number. */
 
-/* Parses a format name: "auto", "snap", "mtx", "mtx-body", "binary".
+/* Parses a format name: "auto", "snap", "mtx", "mtx-body", "binary", "csv".
  * SLUICE_STATUS_INVALID_ARGUMENT for anything else. */
 SLUICE_API sluice_status_t sluice_graph_format_from_name(
     const char *name, sluice_graph_format_t *out_format);

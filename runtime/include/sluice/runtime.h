@@ -31,7 +31,7 @@ extern "C" {
 
 /* Version of the runtime library (not of the binary graph format). */
 #define SLUICE_RUNTIME_VERSION_MAJOR 0
-#define SLUICE_RUNTIME_VERSION_MINOR 2
+#define SLUICE_RUNTIME_VERSION_MINOR 3
 
 /* The version of the runtime library actually linked (the macros above are
  * the version of the headers a program was built with): major * 1000 +

@@ -49,6 +49,53 @@ TEST(GraphTextFormats, SnapCommentsTabsCrlfAndNoFinalNewline) {
   EXPECT_EQ(sluice_graph_vertex_of(g, 4), SLUICE_VERTEX_NONE);
 }
 
+/// CSV edge lists: comma-separated fields with blanks around them, a
+/// header line, weights; detected by AUTO from the first entry line's
+/// comma. A TSV/SNAP file with a header line loads too.
+TEST(GraphTextFormats, CsvAndHeaderLines) {
+  TempDir dir;
+  writeFile(dir.path("g.csv"),
+            "# exported edges\nsource, target ,weight\n0,1,2.5\n 1 , 2, 1\n"
+            "2,0,0.5\n");
+  for (sluice_graph_format_t f :
+       {SLUICE_GRAPH_FORMAT_CSV, SLUICE_GRAPH_FORMAT_AUTO}) {
+    sluice_graph_load_options_t o = options(f);
+    o.weights = SLUICE_WEIGHTS_COLUMN;
+    Loaded r = load(dir.path("g.csv"), o);
+    ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
+    const sluice_graph_t *g = r.graph.get();
+    EXPECT_EQ(targetsOf(g), (Adjacency{{1}, {2}, {0}}));
+    ASSERT_NE(sluice_graph_weights(g), nullptr);
+    EXPECT_EQ(sluice_graph_weights(g)[0], 2.5f);
+    EXPECT_EQ(sluice_graph_weights(g)[2], 0.5f);
+  }
+  writeFile(dir.path("g.tsv"), "src\tdst\n0\t1\n1\t0\n");
+  Loaded tsv = load(dir.path("g.tsv"), options(SLUICE_GRAPH_FORMAT_SNAP));
+  ASSERT_EQ(tsv.status, SLUICE_STATUS_OK) << formatted(tsv.error);
+  EXPECT_EQ(targetsOf(tsv.graph.get()), (Adjacency{{1}, {0}}));
+
+  // Only the first entry line can be a header, and only when neither id
+  // field is a number: bad ids stay located errors.
+  writeFile(dir.path("late.csv"), "0,1\nsrc,dst\n");
+  Loaded late = load(dir.path("late.csv"), options(SLUICE_GRAPH_FORMAT_CSV));
+  EXPECT_EQ(late.status, SLUICE_STATUS_PARSE_ERROR);
+  EXPECT_EQ(late.error.line, 2u);
+  writeFile(dir.path("one.csv"), "x,1\n");
+  Loaded one = load(dir.path("one.csv"), options(SLUICE_GRAPH_FORMAT_CSV));
+  EXPECT_EQ(one.status, SLUICE_STATUS_PARSE_ERROR);
+  EXPECT_EQ(one.error.line, 1u);
+  EXPECT_EQ(one.error.column, 1u);
+  // An empty field is missing, not skipped.
+  writeFile(dir.path("empty.csv"), "0,,1\n");
+  Loaded empty = load(dir.path("empty.csv"), options(SLUICE_GRAPH_FORMAT_CSV));
+  EXPECT_EQ(empty.status, SLUICE_STATUS_PARSE_ERROR) << formatted(empty.error);
+  EXPECT_EQ(empty.error.column, 3u);
+  sluice_graph_format_t f;
+  ASSERT_EQ(sluice_graph_format_from_name("csv", &f), SLUICE_STATUS_OK);
+  EXPECT_EQ(f, SLUICE_GRAPH_FORMAT_CSV);
+  EXPECT_STREQ(sluice_graph_format_name(SLUICE_GRAPH_FORMAT_CSV), "csv");
+}
+
 TEST(GraphTextFormats, GzipIsDetectedFromTheContent) {
   TempDir dir;
   const std::string text = "0 1\n1 2\n2 0\n3 1\n";
@@ -420,7 +467,7 @@ TEST(GraphTextFormats, FormatNamesAndDefaults) {
   sluice_graph_format_t f = SLUICE_GRAPH_FORMAT_AUTO;
   for (auto expected : {SLUICE_GRAPH_FORMAT_AUTO, SLUICE_GRAPH_FORMAT_SNAP,
                         SLUICE_GRAPH_FORMAT_MTX, SLUICE_GRAPH_FORMAT_MTX_BODY,
-                        SLUICE_GRAPH_FORMAT_BINARY}) {
+                        SLUICE_GRAPH_FORMAT_BINARY, SLUICE_GRAPH_FORMAT_CSV}) {
     ASSERT_EQ(
         sluice_graph_format_from_name(sluice_graph_format_name(expected), &f),
         SLUICE_STATUS_OK);
@@ -428,7 +475,7 @@ TEST(GraphTextFormats, FormatNamesAndDefaults) {
   }
   EXPECT_STREQ(sluice_graph_format_name(SLUICE_GRAPH_FORMAT_MTX_BODY),
                "mtx-body");
-  EXPECT_EQ(sluice_graph_format_from_name("csv", &f),
+  EXPECT_EQ(sluice_graph_format_from_name("tsv", &f),
             SLUICE_STATUS_INVALID_ARGUMENT);
   sluice_graph_load_options_t o;
   sluice_graph_load_options_init(&o);
