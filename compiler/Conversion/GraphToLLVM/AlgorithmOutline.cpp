@@ -76,10 +76,10 @@ Value testBit(OpBuilder &b, Location loc, Value bitmap, Value v) {
       b, loc, i64, bitmap,
       b.create<arith::ShRUIOp>(loc, v64, constI64(b, loc, 6)));
   Value shift = b.create<arith::AndIOp>(loc, v64, constI64(b, loc, 63));
-  Value bit = b.create<arith::AndIOp>(
-      loc, b.create<arith::ShRUIOp>(loc, word, shift), constI64(b, loc, 1));
-  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, bit,
-                                 constI64(b, loc, 0));
+  Value shifted = b.create<arith::ShRUIOp>(loc, word, shift);
+  Value bit = b.create<arith::AndIOp>(loc, shifted, constI64(b, loc, 1));
+  Value zero = constI64(b, loc, 0);
+  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, bit, zero);
 }
 
 Value isNonNull(OpBuilder &b, Location loc, Value p) {
@@ -540,10 +540,10 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   // A branch per round: `dense` runs thenFn, else elseFn.
   auto perRound = [&](function_ref<void()> thenFn,
                       function_ref<void()> elseFn) {
-    Value dense = b.create<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::ne,
-        callRuntime(b, loc, module, AlgoCall::PrefersDense, {from}),
-        b.create<arith::ConstantIntOp>(loc, 0, 32));
+    Value prefers = callRuntime(b, loc, module, AlgoCall::PrefersDense, {from});
+    Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
+    Value dense = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                          prefers, zero);
     auto ifOp = b.create<scf::IfOp>(loc, dense, /*withElse=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
@@ -551,9 +551,12 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     b.setInsertionPointToStart(ifOp.elseBlock());
     elseFn();
   };
+  // (Calls in statements: their order in the IR does not depend on the
+  // compiler's order of evaluating arguments.)
   auto pushSparse = [&](LLVM::LLVMFuncOp fn) {
-    launch(fn, callRuntime(b, loc, module, AlgoCall::FrontierList, {from}),
-           null, callRuntime(b, loc, module, AlgoCall::FrontierSize, {from}));
+    Value list = callRuntime(b, loc, module, AlgoCall::FrontierList, {from});
+    Value size = callRuntime(b, loc, module, AlgoCall::FrontierSize, {from});
+    launch(fn, list, null, size);
   };
   auto overBitmap = [&](LLVM::LLVMFuncOp fn) {
     launch(fn, null,

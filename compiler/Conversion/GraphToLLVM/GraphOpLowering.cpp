@@ -340,7 +340,9 @@ struct DegreeLowering : GraphPattern<graph::DegreeOp> {
           loc, ptr, i64, info->outOffsets, ArrayRef<LLVM::GEPArg>{index});
       return rewriter.create<LLVM::LoadOp>(loc, i64, address);
     };
-    rewriter.replaceOpWithNewOp<arith::SubIOp>(op, at(next), at(v));
+    Value hi = at(next);
+    Value lo = at(v);
+    rewriter.replaceOpWithNewOp<arith::SubIOp>(op, hi, lo);
     return success();
   }
 };
