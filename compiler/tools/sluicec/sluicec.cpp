@@ -141,8 +141,8 @@ static cl::list<std::string> cutSpecs(
 
 // Walk programs (docs/walk-codegen.md): run a walk job, or compile walks.
 static cl::opt<bool> runWalk(
-    "run", cl::desc("JIT-compile a walk and run one walk job (--job), "
-                    "writing its walks to the job's output"),
+    "run", cl::desc("JIT-compile a walk or algorithm and run one of its "
+                    "jobs (--job), writing the job's output"),
     cl::cat(sluiceCategory));
 static cl::opt<std::string>
     jobName("job", cl::desc("The walk job --run runs (default: the only one), "
@@ -844,8 +844,9 @@ int main(int argc, char **argv) {
       "          (--format=table|json|trace|deepspeed|mlir, --job)\n\n"
       "Walks: --run JIT-compiles a walk and runs one of its jobs (--job);\n"
       "-c compiles the walks to an object file and a C header (-o);\n"
-      "--target=gpu runs them on a GPU or writes PTX. Graph algorithms\n"
-      "stop at --emit=mlir: their kernels are not built yet.\n");
+      "--target=gpu runs them on a GPU or writes PTX. Graph algorithms:\n"
+      "--run runs an algorithm job on the CPU (--algo-threads, -o for the\n"
+      "output), -c and --emit=llvm compile them for the CPU.\n");
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);
