@@ -152,8 +152,9 @@ typedef struct sluice_algo_column_t {
 
 /* Writes the columns as text, one line per vertex in CSR order:
  * "id v1 v2 ..." with the vertex's original id, doubles with 17 significant
- * digits ("%.17g"), integers in decimal; a '#' header line names the
- * columns. Written to a temporary and renamed into place. */
+ * digits ("%.17g"), integers in decimal (no header: the columns are in the
+ * order given). Written to a temporary and renamed into place, so `path`
+ * must be a file, not a device. */
 SLUICE_API sluice_status_t
 sluice_algo_write_text(const char *path, const sluice_graph_t *graph,
                        const sluice_algo_column_t *columns, uint32_t count,

@@ -1,7 +1,7 @@
 //===- AlgoOutput.cpp - Vertex properties as text and .npy ----------------===//
 //
-// Text: "# id name1 name2 ..." then one line per vertex in CSR order, its
-// original id and each column's value (doubles "%.17g", so they read back
+// Text: one line per vertex in CSR order, "id v1 v2 ...": its original
+// id and each column's value (doubles "%.17g", so they read back
 // exactly). .npy (version 1.0): a 1-D array of one column, its header
 // padded to 64 bytes. Both go through AtomicFile.
 //
@@ -69,10 +69,7 @@ sluice_status_t sluice_algo_write_text(const char *path,
   AtomicFile file;
   if (sluice_status_t s = file.open(path, error))
     return s;
-  std::string line = "# id";
-  for (uint32_t c = 0; c < count; ++c)
-    line += std::string(" ") + (columns[c].name ? columns[c].name : "value");
-  line += '\n';
+  std::string line;
   const uint64_t n = sluice_graph_num_vertices(graph);
   for (uint64_t v = 0; v < n; ++v) {
     char id[24];

@@ -236,7 +236,7 @@ TEST(AlgoRuntime, WritesTextWithOriginalIdsAndNpy) {
   std::string text = dir + "/algo-out.txt", npy = dir + "/algo-out.npy";
   ASSERT_EQ(sluice_algo_write_text(text.c_str(), g.g, columns, 2, &error),
             SLUICE_STATUS_OK);
-  EXPECT_EQ(slurp(text), "# id rank depth\n10 0.10000000000000001 0\n"
+  EXPECT_EQ(slurp(text), "10 0.10000000000000001 0\n"
                          "20 0.25 -1\n30 1.0000000000000001e+300 2\n");
   ASSERT_EQ(sluice_algo_write_npy(npy.c_str(), g.g, &columns[1], &error),
             SLUICE_STATUS_OK);
