@@ -172,9 +172,9 @@ def GraphToLLVM : Pass<"graph-to-llvm", "::mlir::ModuleOp"> {
     `graph.vertex_of` of an id the graph lacks and integer division by
     zero fault at run time: the runtime keeps the op's site (its index in
     pre-order among those ops), stops the algorithm's loops, and the
-    driver reports the error at the op. `has_edge`, `weight(u, v)`,
-    `label`, `edge_label` and `random` in an algorithm are not lowered
-    yet (a located error).
+    driver reports the error at the op. `random` in an algorithm is not
+    lowered yet (a located error); `has_edge`, `weight(u, v)`, `label` and
+    `edge_label` are calls of the runtime (sluice_algo_has_edge, ...).
 
     Example: `@gather edges(src, dst) { incoming[dst] += ... }` with
     `direction: pull, parallel: dynamic(64)` becomes

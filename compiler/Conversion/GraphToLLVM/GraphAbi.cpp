@@ -86,6 +86,19 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
   case AlgoCall::IntRem:
     name = "sluice_algo_irem", result = i64, params = {ptr, i64, i64, i32};
     break;
+  case AlgoCall::HasEdge:
+    name = "sluice_algo_has_edge", result = i32, params = {ptr, i32, i32};
+    break;
+  case AlgoCall::EdgeWeight:
+    name = "sluice_algo_edge_weight", result = b.getF64Type(),
+    params = {ptr, i32, i32};
+    break;
+  case AlgoCall::EdgeLabel:
+    name = "sluice_algo_edge_label", result = i64, params = {ptr, i32, i32};
+    break;
+  case AlgoCall::VertexLabel:
+    name = "sluice_algo_vertex_label", result = i64, params = {ptr, i32};
+    break;
   }
   LLVM::LLVMFuncOp decl =
       LLVM::lookupOrCreateFn(module, name, params, result);

@@ -68,6 +68,10 @@ enum class AlgoCall {
   VertexOf,       ///< u32 (ctx, i64 id, i32 site)
   IntDiv,         ///< i64 (ctx, i64, i64, i32 site)
   IntRem,         ///< i64 (ctx, i64, i64, i32 site)
+  HasEdge,        ///< i32 (ctx, u32 u, u32 v)
+  EdgeWeight,     ///< f64 (ctx, u32 u, u32 v)
+  EdgeLabel,      ///< i64 (ctx, u32 u, u32 v)
+  VertexLabel,    ///< i64 (ctx, u32 v)
 };
 
 /// Declares (once) and calls `fn` with `args`; the result, or null for a

@@ -388,6 +388,31 @@ struct DivisionLowering : GraphPattern<OpT> {
   }
 };
 
+/// A graph query answered by the runtime: (ctx, operands...) -> result;
+/// has_edge's i32 becomes the op's i1.
+template <typename OpT, AlgoCall Call>
+struct QueryLowering : GraphPattern<OpT> {
+  using GraphPattern<OpT>::GraphPattern;
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = this->infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    SmallVector<Value> args{info->ctx};
+    llvm::append_range(args, adaptor.getOperands());
+    Value v = callRuntime(rewriter, op.getLoc(), this->moduleOf(op), Call,
+                          args);
+    if (op.getType().isInteger(1)) {
+      Value zero = rewriter.create<arith::ConstantIntOp>(op.getLoc(), 0, 32);
+      v = rewriter.create<arith::CmpIOp>(op.getLoc(), arith::CmpIPredicate::ne,
+                                         v, zero);
+    }
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+};
+
 /// An scf.for over index (a `repeat`) as one over i64, iteration
 /// arguments converted too (frontiers); scf's structural conversion leaves
 /// the induction variable as it is.
@@ -446,7 +471,11 @@ LogicalResult sluice::conversion::lowerGraphOps(ModuleOp module,
                FrontierSizeLowering, NumVerticesLowering, NumEdgesLowering,
                DegreeLowering, VertexOfLowering,
                DivisionLowering<graph::IntDivOp, AlgoCall::IntDiv>,
-               DivisionLowering<graph::IntRemOp, AlgoCall::IntRem>>(
+               DivisionLowering<graph::IntRemOp, AlgoCall::IntRem>,
+               QueryLowering<graph::HasEdgeOp, AlgoCall::HasEdge>,
+               QueryLowering<graph::EdgeWeightOp, AlgoCall::EdgeWeight>,
+               QueryLowering<graph::EdgeLabelOp, AlgoCall::EdgeLabel>,
+               QueryLowering<graph::LabelOp, AlgoCall::VertexLabel>>(
       converter, ctx, state);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);

@@ -29,8 +29,7 @@ struct GraphToLLVMPass
     ModuleOp module = getOperation();
     // Built-ins the CPU lowering does not have yet, at their use.
     WalkResult unsupported = module.walk([](Operation *op) {
-      if (isa<graph::HasEdgeOp, graph::EdgeWeightOp, graph::LabelOp,
-              graph::EdgeLabelOp, graph::RandomOp>(op)) {
+      if (isa<graph::RandomOp>(op)) {
         op->emitError("not supported yet: '")
             << op->getName() << "' in the CPU lowering of algorithms";
         return WalkResult::interrupt();

@@ -145,6 +145,10 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks) {
   SLUICE_SYMBOL(sluice_algo_vertex_of);
   SLUICE_SYMBOL(sluice_algo_idiv);
   SLUICE_SYMBOL(sluice_algo_irem);
+  SLUICE_SYMBOL(sluice_algo_has_edge);
+  SLUICE_SYMBOL(sluice_algo_edge_weight);
+  SLUICE_SYMBOL(sluice_algo_edge_label);
+  SLUICE_SYMBOL(sluice_algo_vertex_label);
 #undef SLUICE_SYMBOL
   // libm functions (math ops without an LLVM intrinsic) from the process.
   llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);

@@ -129,6 +129,20 @@ SLUICE_API int64_t sluice_algo_idiv(sluice_algo_ctx_t *ctx, int64_t a,
 SLUICE_API int64_t sluice_algo_irem(sluice_algo_ctx_t *ctx, int64_t a,
                                     int64_t b, int32_t site);
 
+/* The graph queries of algorithms (language.md, section 6.4), by CSR
+ * vertex: whether u -> v exists (0 or 1); the weight of the first u -> v
+ * edge (1.0 on an unweighted graph, 0.0 when there is none); the label of
+ * that edge (-1 when none or unlabelled); the label of v (-1 when
+ * unlabelled). */
+SLUICE_API int32_t sluice_algo_has_edge(sluice_algo_ctx_t *ctx, uint32_t u,
+                                        uint32_t v);
+SLUICE_API double sluice_algo_edge_weight(sluice_algo_ctx_t *ctx, uint32_t u,
+                                          uint32_t v);
+SLUICE_API int64_t sluice_algo_edge_label(sluice_algo_ctx_t *ctx, uint32_t u,
+                                          uint32_t v);
+SLUICE_API int64_t sluice_algo_vertex_label(sluice_algo_ctx_t *ctx,
+                                            uint32_t v);
+
 /* Atomic reductions; each returns the value before. (Generated code
  * inlines the same operations as LLVM atomicrmw.) */
 SLUICE_API double sluice_algo_atomic_add_f64(double *p, double value);

@@ -247,6 +247,30 @@ int64_t sluice_algo_irem(sluice_algo_ctx_t *ctx, int64_t a, int64_t b,
   return a % b;
 }
 
+int32_t sluice_algo_has_edge(sluice_algo_ctx_t *ctx, uint32_t u,
+                             uint32_t v) {
+  return sluice_graph_find_edge(ctx->graph, u, v) != SLUICE_EDGE_NONE ? 1 : 0;
+}
+
+double sluice_algo_edge_weight(sluice_algo_ctx_t *ctx, uint32_t u,
+                               uint32_t v) {
+  uint64_t e = sluice_graph_find_edge(ctx->graph, u, v);
+  if (e == SLUICE_EDGE_NONE)
+    return 0.0;
+  return ctx->view.out_weights ? double(ctx->view.out_weights[e]) : 1.0;
+}
+
+int64_t sluice_algo_edge_label(sluice_algo_ctx_t *ctx, uint32_t u,
+                               uint32_t v) {
+  uint64_t e = sluice_graph_find_edge(ctx->graph, u, v);
+  const int32_t *labels = sluice_graph_edge_labels(ctx->graph);
+  return e == SLUICE_EDGE_NONE || !labels ? -1 : labels[e];
+}
+
+int64_t sluice_algo_vertex_label(sluice_algo_ctx_t *ctx, uint32_t v) {
+  return sluice_graph_vertex_label(ctx->graph, v);
+}
+
 double sluice_algo_atomic_add_f64(double *p, double value) {
   auto *a = reinterpret_cast<std::atomic<double> *>(p);
   double old = a->load(std::memory_order_relaxed);

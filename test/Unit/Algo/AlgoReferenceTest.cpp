@@ -316,6 +316,35 @@ INSTANTIATE_TEST_SUITE_P(
                       "direction: push, parallel: serial",
                       "direction: hybrid, parallel: dynamic(1)"));
 
+/// has_edge and weight(u, v), answered by the runtime, against the graph's
+/// arrays: per vertex, its reciprocated out-edges and their weights.
+TEST(AlgoQueries, HasEdgeAndWeightMatchTheGraph) {
+  Program p;
+  ASSERT_TRUE(p.loadText(std::string(kHeader) + R"(
+algorithm recip() on g {
+  vertex back: f64 = 0.0
+  @count edges(u, v) where has_edge(v, u) { back[u] += weight(v, u) }
+  output back
+}
+schedule recip { @count { direction: push, parallel: dynamic(16) } }
+)",
+                         "recip"));
+  GraphHolder g;
+  randomGraph(500, 6000, 11, false, g);
+  uint64_t n = sluice_graph_num_vertices(g.g);
+  const uint64_t *off = sluice_graph_offsets(g.g);
+  const uint32_t *tgt = sluice_graph_targets(g.g);
+  const float *w = sluice_graph_weights(g.g);
+  std::vector<double> reference(n, 0.0);
+  for (uint32_t u = 0; u < n; ++u)
+    for (uint64_t e = off[u]; e < off[u + 1]; ++e)
+      for (uint64_t f = off[tgt[e]]; f < off[tgt[e] + 1]; ++f)
+        if (tgt[f] == u)
+          reference[u] += w[f];
+  for (uint32_t threads : {1u, 2u})
+    EXPECT_EQ(asF64(p.run(g.g, threads)), reference) << threads;
+}
+
 /// The shared graphs, loaded as the examples declare them.
 bool loadShared(const char *file, sluice_graph_format_t format, uint32_t flags,
                 GraphHolder &out) {
