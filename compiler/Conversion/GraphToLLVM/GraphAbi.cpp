@@ -99,6 +99,9 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
   case AlgoCall::VertexLabel:
     name = "sluice_algo_vertex_label", result = i64, params = {ptr, i32};
     break;
+  case AlgoCall::OriginalId:
+    name = "sluice_algo_original_id", result = i64, params = {ptr, i32};
+    break;
   }
   LLVM::LLVMFuncOp decl =
       LLVM::lookupOrCreateFn(module, name, params, result);

@@ -72,6 +72,7 @@ enum class AlgoCall {
   EdgeWeight,     ///< f64 (ctx, u32 u, u32 v)
   EdgeLabel,      ///< i64 (ctx, u32 u, u32 v)
   VertexLabel,    ///< i64 (ctx, u32 v)
+  OriginalId,     ///< i64 (ctx, u32 v)
 };
 
 /// Declares (once) and calls `fn` with `args`; the result, or null for a

@@ -475,7 +475,8 @@ LogicalResult sluice::conversion::lowerGraphOps(ModuleOp module,
                QueryLowering<graph::HasEdgeOp, AlgoCall::HasEdge>,
                QueryLowering<graph::EdgeWeightOp, AlgoCall::EdgeWeight>,
                QueryLowering<graph::EdgeLabelOp, AlgoCall::EdgeLabel>,
-               QueryLowering<graph::LabelOp, AlgoCall::VertexLabel>>(
+               QueryLowering<graph::LabelOp, AlgoCall::VertexLabel>,
+               QueryLowering<graph::OriginalIdOp, AlgoCall::OriginalId>>(
       converter, ctx, state);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);

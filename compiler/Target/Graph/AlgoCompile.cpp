@@ -149,6 +149,7 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks) {
   SLUICE_SYMBOL(sluice_algo_edge_weight);
   SLUICE_SYMBOL(sluice_algo_edge_label);
   SLUICE_SYMBOL(sluice_algo_vertex_label);
+  SLUICE_SYMBOL(sluice_algo_original_id);
 #undef SLUICE_SYMBOL
   // libm functions (math ops without an LLVM intrinsic) from the process.
   llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);

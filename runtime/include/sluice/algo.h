@@ -142,6 +142,9 @@ SLUICE_API int64_t sluice_algo_edge_label(sluice_algo_ctx_t *ctx, uint32_t u,
                                           uint32_t v);
 SLUICE_API int64_t sluice_algo_vertex_label(sluice_algo_ctx_t *ctx,
                                             uint32_t v);
+/* The original id of v (`id(v)`). */
+SLUICE_API int64_t sluice_algo_original_id(sluice_algo_ctx_t *ctx,
+                                           uint32_t v);
 
 /* Atomic reductions; each returns the value before. (Generated code
  * inlines the same operations as LLVM atomicrmw.) */

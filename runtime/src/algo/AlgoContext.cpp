@@ -271,6 +271,10 @@ int64_t sluice_algo_vertex_label(sluice_algo_ctx_t *ctx, uint32_t v) {
   return sluice_graph_vertex_label(ctx->graph, v);
 }
 
+int64_t sluice_algo_original_id(sluice_algo_ctx_t *ctx, uint32_t v) {
+  return static_cast<int64_t>(sluice_graph_original_id(ctx->graph, v));
+}
+
 double sluice_algo_atomic_add_f64(double *p, double value) {
   auto *a = reinterpret_cast<std::atomic<double> *>(p);
   double old = a->load(std::memory_order_relaxed);

@@ -26,6 +26,7 @@
 #include <fstream>
 #include <queue>
 #include <random>
+#include <set>
 
 using namespace mlir;
 using namespace sluice;
@@ -315,6 +316,87 @@ INSTANTIATE_TEST_SUITE_P(
                       "direction: push, parallel: static",
                       "direction: push, parallel: serial",
                       "direction: hybrid, parallel: dynamic(1)"));
+
+bool loadShared(const char *file, sluice_graph_format_t format, uint32_t flags,
+                GraphHolder &out);
+
+/// The smallest original id in each vertex's component, by union-find.
+std::vector<int64_t> referenceComponents(const sluice_graph_t *g) {
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *tgt = sluice_graph_targets(g);
+  std::vector<uint32_t> parent(n);
+  for (uint32_t v = 0; v < n; ++v)
+    parent[v] = v;
+  auto find = [&](uint32_t v) {
+    while (parent[v] != v)
+      v = parent[v] = parent[parent[v]];
+    return v;
+  };
+  for (uint32_t u = 0; u < n; ++u)
+    for (uint64_t e = off[u]; e < off[u + 1]; ++e) {
+      uint32_t a = find(u), b = find(tgt[e]);
+      if (a != b)
+        parent[std::max(a, b)] = std::min(a, b);
+    }
+  std::vector<int64_t> smallest(n, INT64_MAX), out(n);
+  for (uint32_t v = 0; v < n; ++v)
+    smallest[find(v)] = std::min<int64_t>(
+        smallest[find(v)], int64_t(sluice_graph_original_id(g, v)));
+  for (uint32_t v = 0; v < n; ++v)
+    out[v] = smallest[find(v)];
+  return out;
+}
+
+class CcSchedules : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(CcSchedules, ComponentsEqualUnionFind) {
+  Program p;
+  ASSERT_TRUE(p.loadText(std::string(kHeader) + R"(
+algorithm cc() on g {
+  vertex comp: i64 = 0
+  @init vertices(v) { comp[v] = id(v) }
+  frontier changed = all
+  while size(changed) > 0 {
+    @spread changed = edges(u, v) from changed { comp[v] min= comp[u] }
+  }
+  output comp
+}
+schedule cc { @spread { )" + std::string(GetParam()) + " } }\n",
+                         "cc"));
+  for (uint32_t seed : {8u, 9u}) {
+    GraphHolder g;
+    randomGraph(3000, seed == 8 ? 1200 : 2500, seed, /*undirected=*/true, g);
+    auto reference = referenceComponents(g.g);
+    std::set<int64_t> components(reference.begin(), reference.end());
+    EXPECT_GT(components.size(), 100u); // many components to get right
+    for (uint32_t threads : {1u, 2u})
+      EXPECT_EQ(asI64(p.run(g.g, threads)), reference)
+          << GetParam() << " seed " << seed << " threads " << threads;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schedules, CcSchedules,
+    ::testing::Values("direction: push, frontier: auto, parallel: dynamic(64)",
+                      "direction: push, frontier: sparse, parallel: static",
+                      "direction: pull, parallel: dynamic(16)",
+                      "direction: hybrid, parallel: static"));
+
+TEST(AlgoExamples, ConnectedComponentsOnEmailEuCore) {
+  // cc.sluice's algorithm on a graph with several components.
+  GraphHolder g;
+  if (!loadShared("email-Eu-core.txt.gz", SLUICE_GRAPH_FORMAT_SNAP,
+                  SLUICE_GRAPH_LOAD_UNDIRECTED, g))
+    GTEST_SKIP() << "shared data not found";
+  Program p;
+  ASSERT_TRUE(p.load(std::string(SLUICE_EXAMPLES_DIR) +
+                         "/algorithms/cc.sluice",
+                     "cc"));
+  auto reference = referenceComponents(g.g);
+  for (uint32_t threads : {1u, 2u})
+    EXPECT_EQ(asI64(p.run(g.g, threads)), reference) << threads;
+}
 
 /// has_edge and weight(u, v), answered by the runtime, against the graph's
 /// arrays: per vertex, its reciprocated out-edges and their weights.
