@@ -131,4 +131,63 @@ def WalkToGPU : Pass<"walk-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def GraphToLLVM : Pass<"graph-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lower graph.algorithm ops to CPU functions over libsluicert";
+  let description = [{
+    Before: `graph.algorithm` ops whose loops carry a complete
+    `#graph.schedule` (graph-attach-schedule has run), and `graph.job` ops.
+    After: for every algorithm `A`, an `llvm.func @sluice_algo_A(ctx,
+    params, props)` (runtime/include/sluice/algo.h; the ABI is in
+    compiler/Conversion/GraphToLLVM/GraphAbi.h) and, for every loop, one
+    `llvm.func @sluice_algo_A_<label>_<variant>(ctx, env, begin, end)` per
+    way it runs, with arith, math, scf and LLVM-dialect ops only; the jobs
+    are dropped (the driver reads them before).
+
+    How a loop runs comes from its schedule:
+
+    - `graph.vertices`: variant `vertices`, [0, num_vertices) split by the
+      runtime's parallel for;
+    - `graph.edges`, `direction = push`: variant `push`, over the sources
+      and their out-edges (CSR); with `from`, the frontier's sorted list
+      (`frontier = sparse`), every vertex tested against its bitmap
+      (`dense`, `bitmap`), or either per round by the frontier's size
+      (`auto`);
+    - `direction = pull`: variant `pull`, over the destinations and their
+      in-edges (CSC), sources tested against the frontier's bitmap;
+    - `direction = hybrid`: both, chosen per round
+      (sluice_algo_frontier_prefers_dense: pull once the frontier and its
+      out-edges exceed a 20th of the graph); without `from`, pull;
+    - `parallel` and `chunk`: the schedule and chunk of
+      sluice_algo_parallel_for.
+
+    In a parallel loop, a reduction or write at a vertex other than the
+    one the iteration owns (the source in push, the destination in pull,
+    `v` in a vertices loop) is atomic (`llvm.atomicrmw`, monotonic loads
+    and stores); at the owned vertex it is plain. A loop with a result
+    inserts each destination whose property its body changed into a new
+    frontier, sealed (sorted) after the round. `tile` and `format = coo`
+    do not change the code yet; with `remarks` the pass says so, and for
+    every loop which variants, parallelism and atomics it got.
+
+    `graph.vertex_of` of an id the graph lacks and integer division by
+    zero fault at run time: the runtime keeps the op's site (its index in
+    pre-order among those ops), stops the algorithm's loops, and the
+    driver reports the error at the op. `random` in an algorithm is not
+    lowered yet (a located error); `has_edge`, `weight(u, v)`, `label` and
+    `edge_label` are calls of the runtime (sluice_algo_has_edge, ...).
+
+    Example: `@gather edges(src, dst) { incoming[dst] += ... }` with
+    `direction: pull, parallel: dynamic(64)` becomes
+    `@sluice_algo_pagerank_gather_pull` and, where the loop was, a call
+    `sluice_algo_parallel_for(ctx, n, 2, 64, @..._gather_pull, env)`.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", "false",
+           "A remark at every loop: its variants, parallelism and atomics">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // SLUICE_CONVERSION_PASSES

@@ -112,48 +112,24 @@ mlir::LogicalResult Compilation::lower() {
   return mlir::success();
 }
 
-/// Why an algorithm does not compile or run yet, after the error's subject.
-static constexpr llvm::StringLiteral kNoAlgorithmKernels =
-    " (the lowering of graph algorithms to kernels is not built yet; "
-    "--emit=mlir shows the algorithm in the graph dialect)";
-
 mlir::LogicalResult Compilation::checkCompilable() {
   if (!module_)
     return mlir::failure();
-  bool any = false;
-  for (graph::AlgorithmOp algo : module_->getOps<graph::AlgorithmOp>()) {
-    mlir::emitError(algo.getLoc())
-        << "not supported yet: compiling algorithm '" << algo.getSymName()
-        << "' to kernels" << kNoAlgorithmKernels;
-    any = true;
-  }
-  return mlir::failure(any);
+  if (!module_->getOps<graph::AlgorithmOp>().empty() &&
+      !module_->getOps<walk::WalkOp>().empty())
+    return mlir::emitError(fileLocation())
+           << "not supported yet: compiling a program with walks and "
+              "algorithms (-c and --emit=llvm take one kind; split the file)";
+  return mlir::success();
 }
 
 mlir::LogicalResult Compilation::checkRunnable(llvm::StringRef job) {
   if (!module_)
     return mlir::failure();
-  auto runs = [](graph::JobOp j) {
-    return mlir::emitError(j.getLoc())
-           << "not supported yet: running job '" << j.getSymName()
-           << "' of algorithm '" << j.getAlgorithm() << "'"
-           << kNoAlgorithmKernels;
-  };
-  llvm::SmallVector<graph::JobOp> jobs(module_->getOps<graph::JobOp>());
-  if (!job.empty()) {
-    for (graph::JobOp j : jobs)
-      if (j.getSymName() == job)
-        return runs(j);
-    return mlir::success();
-  }
-  if (jobs.empty())
-    return mlir::success();
+  auto jobs = module_->getOps<graph::JobOp>();
   auto walkJobs = module_->getOps<walk::JobOp>();
-  if (walkJobs.empty()) {
-    for (graph::JobOp j : jobs)
-      (void)runs(j);
-    return mlir::failure();
-  }
+  if (!job.empty() || jobs.empty() || walkJobs.empty())
+    return mlir::success();
   std::string names;
   for (walk::JobOp j : walkJobs)
     names += (names.empty() ? "" : ", ") + j.getSymName().str();
@@ -162,6 +138,16 @@ mlir::LogicalResult Compilation::checkRunnable(llvm::StringRef job) {
   return mlir::emitError(fileLocation())
          << "the program has walk and algorithm jobs; choose one with --job ("
          << names << ")";
+}
+
+bool Compilation::isAlgorithmJob(llvm::StringRef job) {
+  if (!module_)
+    return false;
+  auto jobs = module_->getOps<graph::JobOp>();
+  if (job.empty())
+    return !jobs.empty() && module_->getOps<walk::JobOp>().empty();
+  return llvm::any_of(jobs,
+                      [&](graph::JobOp j) { return j.getSymName() == job; });
 }
 
 mlir::LogicalResult Compilation::scheduleWalks(llvm::StringRef target) {

@@ -89,14 +89,15 @@ public:
   /// the CPU when the GPU a walk asks for is missing.
   mlir::LogicalResult scheduleWalks(llvm::StringRef target);
 
-  /// Kernels are built for walks only: the lowering of graph algorithms to
-  /// kernels is not built yet. Fails, with an error at each algorithm of the
-  /// lowered program, when it has any (sluicec -c, --emit=llvm|ptx).
+  /// sluicec -c and --emit=llvm compile either the walks or the
+  /// algorithms of a program: fails, with an error at the file, when it has
+  /// both.
   mlir::LogicalResult checkCompilable();
-  /// Likewise for sluicec --run of `job` (empty: the only job): fails with
-  /// an error at the job when it runs an algorithm, or at the file when the
-  /// program has jobs of both kinds and `job` is empty.
+  /// sluicec --run of `job` (empty: the only job): fails with an error at
+  /// the file when the program has jobs of both kinds and `job` is empty.
   mlir::LogicalResult checkRunnable(llvm::StringRef job);
+  /// Whether `job` (empty: the only job) runs an algorithm.
+  bool isAlgorithmJob(llvm::StringRef job);
 
   /// The main file as a whole (line 0), for errors about the program rather
   /// than a place in it, e.g. a name given on the command line.

@@ -65,6 +65,21 @@ void sluice::buildWalkToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(conversion::createWalkKernelDescriptors());
 }
 
+void sluice::buildGraphToLLVMPipeline(OpPassManager &pm, bool remarks) {
+  conversion::GraphToLLVMOptions options;
+  options.remarks = remarks;
+  pm.addPass(conversion::createGraphToLLVM(options));
+  // The loops' control flow and arithmetic; math without an LLVM intrinsic
+  // becomes a libm call, as for walks. The functions are llvm.func already.
+  pm.addPass(createConvertSCFToCFPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass()); // libm declarations
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void sluice::registerSluicePasses() {
   topo::registerTopoPasses();
   walk::registerWalkPasses();
@@ -85,6 +100,11 @@ void sluice::registerWalkPipelines() {
       "The walks (scheduled for the GPU) to a gpu.module in the NVVM "
       "dialect (what sluicec -c --target=gpu compiles to PTX)",
       buildWalkToNVVMPipeline);
+  PassPipelineRegistration<>(
+      "sluice-graph-to-llvm",
+      "The algorithms to LLVM-dialect functions for the host (what sluicec "
+      "--run and -c compile)",
+      [](OpPassManager &pm) { buildGraphToLLVMPipeline(pm, false); });
 }
 
 void sluice::buildWalkToNVVMPipeline(OpPassManager &pm) {

@@ -40,6 +40,10 @@ void buildGraphSchedulePipeline(mlir::OpPassManager &pm, bool remarks);
 /// conversions, walk-kernel-descriptors.
 void buildWalkToLLVMPipeline(mlir::OpPassManager &pm);
 
+/// The algorithms to the LLVM dialect for the host: graph-to-llvm (with
+/// a remark per loop when `remarks`), then the upstream conversions.
+void buildGraphToLLVMPipeline(mlir::OpPassManager &pm, bool remarks);
+
 /// The walks (scheduled for the GPU) to a gpu.module in the NVVM dialect:
 /// walk-to-gpu, scf-to-cf, convert-gpu-to-nvvm, reconcile casts.
 void buildWalkToNVVMPipeline(mlir::OpPassManager &pm);
@@ -49,8 +53,8 @@ void buildWalkToNVVMPipeline(mlir::OpPassManager &pm);
 /// find them.
 void registerSluicePasses();
 
-/// Registers the walk pipelines with sluice-opt: `sluice-walk-to-llvm`
-/// and `sluice-walk-to-nvvm`.
+/// Registers the pipelines with sluice-opt: `sluice-walk-to-llvm`,
+/// `sluice-walk-to-nvvm` and `sluice-graph-to-llvm`.
 void registerWalkPipelines();
 
 } // namespace sluice

@@ -320,6 +320,8 @@ mlir::Value AlgorithmGen::createQuery(GraphQuery q, mlir::Type type,
     return builder.create<graph::IntDivOp>(l, type, args[0], args[1]);
   case GraphQuery::IntRem:
     return builder.create<graph::IntRemOp>(l, type, args[0], args[1]);
+  case GraphQuery::OriginalId:
+    return builder.create<graph::OriginalIdOp>(l, type, args[0]);
   }
   llvm_unreachable("unknown graph query");
 }

@@ -282,12 +282,14 @@ TValue ExprGen::lowerCall(const CallExpr &c) {
     args.push_back(v);
   }
   auto argRange = [&](size_t i) { return c.args[i].value->range; };
-  if (f == "degree" || f == "label") {
+  if (f == "degree" || f == "label" || f == "id") {
     mlir::Value v = toVertex(args[0], argRange(0));
     if (!v)
       return {};
-    return {query(f == "degree" ? GraphQuery::Degree : GraphQuery::Label, v, l),
-            i64};
+    GraphQuery q = f == "degree"  ? GraphQuery::Degree
+                   : f == "label" ? GraphQuery::Label
+                                  : GraphQuery::OriginalId;
+    return {query(q, v, l), i64};
   }
   if (f == "has_edge" || f == "weight" || f == "edge_label") {
     mlir::Value u = toVertex(args[0], argRange(0));

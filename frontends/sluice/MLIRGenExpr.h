@@ -51,6 +51,7 @@ enum class GraphQuery {
   VertexOf,    ///< (i64 id) -> vertex
   IntDiv,      ///< (i64, i64) -> i64
   IntRem,      ///< (i64, i64) -> i64
+  OriginalId,  ///< (vertex) -> i64, algorithms only
 };
 
 class ExprGen {

@@ -686,6 +686,8 @@ mlir::Value WalkGen::createQuery(GraphQuery q, mlir::Type type,
     return builder.create<walk::IntDivOp>(l, type, args[0], args[1]);
   case GraphQuery::IntRem:
     return builder.create<walk::IntRemOp>(l, type, args[0], args[1]);
+  case GraphQuery::OriginalId:
+    llvm_unreachable("Sema allows id() in algorithms only");
   }
   llvm_unreachable("unknown graph query");
 }

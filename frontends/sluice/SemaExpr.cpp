@@ -35,6 +35,7 @@ enum class Fn {
   Weight,
   NumVertices,
   NumEdges,
+  Id,
   Size,
   Empty,
 };
@@ -68,6 +69,7 @@ const Builtin kBuiltins[] = {
     {"weight", Fn::Weight, kPerStep},
     {"num_vertices", Fn::NumVertices, kOnGraph},
     {"num_edges", Fn::NumEdges, kOnGraph},
+    {"id", Fn::Id, static_cast<unsigned>(Where::Algorithm)},
 };
 
 const Builtin *findBuiltin(llvm::StringRef name) {
@@ -398,6 +400,7 @@ Type checkCall(Sema &s, ast::CallExpr &call) {
     return Type::of(K::Int);
   case Fn::Degree:
   case Fn::Label:
+  case Fn::Id:
     if (!expectArity(s, call, 1) || !expectVertex(s, call, 0) || !ok)
       return Type::unknown();
     if (b->fn == Fn::Label)

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
+#include "compiler/tools/sluicec/AlgoDriver.h"
 #include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/LLVM/Codegen.h"
 #include "compiler/Target/TopoReport.h"
@@ -140,8 +141,8 @@ static cl::list<std::string> cutSpecs(
 
 // Walk programs (docs/walk-codegen.md): run a walk job, or compile walks.
 static cl::opt<bool> runWalk(
-    "run", cl::desc("JIT-compile a walk and run one walk job (--job), "
-                    "writing its walks to the job's output"),
+    "run", cl::desc("JIT-compile a walk or algorithm and run one of its "
+                    "jobs (--job), writing the job's output"),
     cl::cat(sluiceCategory));
 static cl::opt<std::string>
     jobName("job", cl::desc("The walk job --run runs (default: the only one), "
@@ -167,6 +168,10 @@ static cl::opt<uint64_t> walkMaxLength(
              "without `length` (its walks end by stop probability / stop, "
              "or are cut at the cap)"),
     cl::init(0), cl::value_desc("n"), cl::cat(sluiceCategory));
+static cl::opt<unsigned> algoThreads(
+    "algo-threads", cl::desc("--run of an algorithm job: CPU threads (default: "
+                        "the job's, the schedule's, or every core)"),
+    cl::init(0), cl::cat(sluiceCategory));
 static cl::opt<bool> debugIR(
     "debug",
     cl::desc("Attach the IR of the operation to each error (for compiler "
@@ -379,6 +384,9 @@ static int emitWalkCode(Compilation &compilation, llvm::raw_ostream &os) {
   if (mlir::failed(compilation.checkCompilable()))
     return 1;
   mlir::ModuleOp module = compilation.module();
+  if (emitPhase == Phase::Llvm && module.getOps<walk::WalkOp>().empty() &&
+      !module.getOps<graph::AlgorithmOp>().empty())
+    return emitAlgorithmLLVM(module, os);
   if (module.getOps<walk::WalkOp>().empty()) {
     mlir::emitError(compilation.fileLocation())
         << "the program declares no walk: nothing to print with --emit="
@@ -631,6 +639,36 @@ static int runWalkProgram(Compilation &compilation) {
                                 : compilation.checkRunnable(jobName)))
     return 1;
   mlir::ModuleOp module = compilation.module();
+  // Algorithms (docs/algorithms.md): run on the CPU, compiled for it.
+  if (runWalk && compilation.isAlgorithmJob(jobName)) {
+    if (codeTarget.getNumOccurrences() && codeTarget == CodeTarget::Gpu) {
+      llvm::errs() << "sluicec: error: not supported yet: --run "
+                      "--target=gpu of an algorithm (its GPU lowering is not "
+                      "built yet)\n";
+      return 1;
+    }
+    target::AlgoRunOptions options;
+    options.job = jobName;
+    options.threads = algoThreads;
+    if (outputFilename != "-")
+      options.out = outputFilename;
+    options.remarks = walkRemarks;
+    options.graphCache = !noGraphCache;
+    options.forceCpu = codeTarget.getNumOccurrences() > 0;
+    return runAlgorithmJobAndReport(module, options, llvm::outs());
+  }
+  if (compileWalks && module.getOps<walk::WalkOp>().empty() &&
+      !module.getOps<graph::AlgorithmOp>().empty()) {
+    if (codeTarget == CodeTarget::Gpu) {
+      llvm::errs() << "sluicec: error: not supported yet: -c --target=gpu "
+                      "of algorithms (their GPU lowering is not built yet)\n";
+      return 1;
+    }
+    std::string object = outputFilename;
+    if (object == "-")
+      object = (llvm::sys::path::stem(inputFilename) + ".o").str();
+    return compileAlgorithms(module, object);
+  }
   // --run without --target runs each walk where its schedule says; only
   // when a walk asks for the GPU is the driver probed, and without one
   // every walk is scheduled for the CPU, with a warning at those walks.
@@ -806,8 +844,9 @@ int main(int argc, char **argv) {
       "          (--format=table|json|trace|deepspeed|mlir, --job)\n\n"
       "Walks: --run JIT-compiles a walk and runs one of its jobs (--job);\n"
       "-c compiles the walks to an object file and a C header (-o);\n"
-      "--target=gpu runs them on a GPU or writes PTX. Graph algorithms\n"
-      "stop at --emit=mlir: their kernels are not built yet.\n");
+      "--target=gpu runs them on a GPU or writes PTX. Graph algorithms:\n"
+      "--run runs an algorithm job on the CPU (--algo-threads, -o for the\n"
+      "output), -c and --emit=llvm compile them for the CPU.\n");
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);

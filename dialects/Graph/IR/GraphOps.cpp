@@ -386,6 +386,7 @@ LogicalResult EdgeWeightOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult LabelOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult EdgeLabelOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult VertexOfOp::verify() { return verifyInAlgorithm(*this); }
+LogicalResult OriginalIdOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult RandomOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult IntDivOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult IntRemOp::verify() { return verifyInAlgorithm(*this); }

@@ -97,6 +97,17 @@ def Graph_VertexOfOp : Graph_QueryOp<"vertex_of"> {
   let assemblyFormat = "$id attr-dict";
 }
 
+def Graph_OriginalIdOp : Graph_QueryOp<"original_id"> {
+  let summary = "The original id of a vertex";
+  let description = [{
+    `id(v)`: the id of vertex `v` as written in the graph file (the inverse
+    of `graph.vertex_of`). Example: `%i = graph.original_id %v : i64`.
+  }];
+  let arguments = (ins Graph_Vertex:$vertex);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$vertex attr-dict `:` type($result)";
+}
+
 def Graph_RandomOp : Graph_Op<"random", [
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "A uniform random number in [0, 1)";

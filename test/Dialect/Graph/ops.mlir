@@ -165,6 +165,7 @@ graph.algorithm @scheduled on @g attributes {param_names = [], param_defaults = 
 // CHECK-NEXT:      %{{.*}} = graph.edge_weight %[[V]], %[[U]] : f64
 // CHECK-NEXT:      %{{.*}} = graph.edge_label %[[U]], %[[V]] : i64
 // CHECK-NEXT:      %{{.*}} = graph.label %[[V]] : i64
+// CHECK-NEXT:      %{{.*}} = graph.original_id %[[V]] : i64
 // CHECK-NEXT:      %{{.*}} = graph.random : f64
 // CHECK-NEXT:      graph.prop.set @parent[%[[V]]] = %[[U]] : i32
 // CHECK-NEXT:      graph.yield
@@ -201,6 +202,7 @@ graph.algorithm @everything on @g attributes {param_names = ["k", "on"], param_d
     %ew = graph.edge_weight %v, %u : f64
     %el = graph.edge_label %u, %v : i64
     %l = graph.label %v : i64
+    %oid = graph.original_id %v : i64
     %r = graph.random : f64
     graph.prop.set @parent[%v] = %u : i32
     graph.yield

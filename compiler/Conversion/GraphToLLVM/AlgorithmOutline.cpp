@@ -1,0 +1,602 @@
+//===- AlgorithmOutline.cpp - algorithms and their loops as functions -----===//
+//
+// Step 1 of graph-to-llvm (GraphLowering.h). A loop runs as one of these
+// variants, each a function over a range [begin, end) of its domain:
+//
+//   vertices  for v in range: where(v) -> body(v)
+//   push      for i in range: u = list ? list[i] : i, skipped when a bitmap
+//             says u is not in the frontier; for each out-edge u -> dst
+//             (CSR): where(u, dst, w) -> body(u, dst, w). Iterations own u.
+//   pull      for v in range: for each in-edge src -> v (CSC) with src in
+//             the frontier (when there is one): where -> body. Iterations
+//             own v: its updates need no atomics.
+//
+// Which variants a loop gets comes from its #graph.schedule: `direction`
+// (push, pull; hybrid: both, chosen per round by the frontier's size, and
+// pull for a loop without a frontier), `frontier` for push over a frontier
+// (sparse: its list; dense and bitmap: every vertex tested against its
+// bitmap; auto: chosen per round), `parallel` and `chunk` for the parallel
+// for. `tile` and `format` do not change the CPU code yet (a remark says
+// so).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
+#include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
+#include "compiler/Conversion/WalkOpLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::conversion;
+
+namespace {
+
+enum class Variant { Vertices, Push, Pull };
+
+StringRef variantName(Variant v) {
+  switch (v) {
+  case Variant::Vertices:
+    return "vertices";
+  case Variant::Push:
+    return "push";
+  case Variant::Pull:
+    return "pull";
+  }
+  llvm_unreachable("unknown variant");
+}
+
+Value constI64(OpBuilder &b, Location loc, int64_t v) {
+  return b.create<arith::ConstantIntOp>(loc, v, 64);
+}
+
+/// Element `index` of the array of `elemType` at `base`.
+Value elementAddress(OpBuilder &b, Location loc, Type elemType, Value base,
+                     Value index) {
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  return b.create<LLVM::GEPOp>(loc, ptr, elemType, base,
+                               ArrayRef<LLVM::GEPArg>{index});
+}
+
+Value loadElement(OpBuilder &b, Location loc, Type elemType, Value base,
+                  Value index) {
+  return b.create<LLVM::LoadOp>(
+      loc, elemType, elementAddress(b, loc, elemType, base, index));
+}
+
+/// Whether vertex `v` (i32) is in `bitmap`.
+Value testBit(OpBuilder &b, Location loc, Value bitmap, Value v) {
+  Type i64 = b.getI64Type();
+  Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
+  Value word = loadElement(
+      b, loc, i64, bitmap,
+      b.create<arith::ShRUIOp>(loc, v64, constI64(b, loc, 6)));
+  Value shift = b.create<arith::AndIOp>(loc, v64, constI64(b, loc, 63));
+  Value shifted = b.create<arith::ShRUIOp>(loc, word, shift);
+  Value bit = b.create<arith::AndIOp>(loc, shifted, constI64(b, loc, 1));
+  Value zero = constI64(b, loc, 0);
+  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, bit, zero);
+}
+
+Value isNonNull(OpBuilder &b, Location loc, Value p) {
+  Value null = b.create<LLVM::ZeroOp>(loc, p.getType());
+  return b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, p, null);
+}
+
+/// The weight of edge `e` from `weights` (f32, or null: 1.0), as f64.
+Value edgeWeight(OpBuilder &b, Location loc, Value weights, Value e) {
+  Type f64 = b.getF64Type();
+  auto ifOp = b.create<scf::IfOp>(loc, TypeRange{f64},
+                                  isNonNull(b, loc, weights), true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value w = loadElement(b, loc, b.getF32Type(), weights, e);
+    b.create<scf::YieldOp>(loc, ValueRange{b.create<arith::ExtFOp>(loc, f64, w)});
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    b.create<scf::YieldOp>(
+        loc, ValueRange{b.create<arith::ConstantFloatOp>(loc, APFloat(1.0),
+                                                         b.getF64Type())});
+  }
+  return ifOp.getResult(0);
+}
+
+/// A field of the view.
+Value viewField(OpBuilder &b, Location loc, Value view, ViewField field,
+                Type type) {
+  return loadWalkSlot(b, loc, view, static_cast<int64_t>(field), type);
+}
+
+/// Turns one algorithm into functions.
+class Outliner {
+public:
+  Outliner(graph::AlgorithmOp algo, AlgoLowering &state, bool remarks)
+      : algo(algo), module(algo->getParentOfType<ModuleOp>()), state(state),
+        remarks(remarks), ptr(LLVM::LLVMPointerType::get(algo.getContext())) {}
+
+  LogicalResult run();
+
+private:
+  FunctionInfo prologue(OpBuilder &b, Location loc, Value ctx, Value props);
+  LogicalResult lowerLoop(Operation *loop, int64_t index);
+  LLVM::LLVMFuncOp buildVariant(Operation *loop, StringRef name, Variant v,
+                                ArrayRef<Value> captured, bool parallel);
+  void emitIteration(OpBuilder &b, Location loc, Operation *loop,
+                     ValueRange binders, IRMapping &map);
+  std::string describe(Operation *loop, graph::ScheduleAttr s,
+                       ArrayRef<Variant> variants);
+
+  graph::AlgorithmOp algo;
+  ModuleOp module;
+  AlgoLowering &state;
+  bool remarks;
+  Type ptr;
+  SmallVector<graph::PropertyOp> props;
+  LLVM::LLVMFuncOp main;
+  Value mainProps;
+};
+
+FunctionInfo Outliner::prologue(OpBuilder &b, Location loc, Value ctx,
+                                Value propsTable) {
+  FunctionInfo info;
+  info.ctx = ctx;
+  for (auto [i, p] : llvm::enumerate(props))
+    info.bases[p.getSymName()] = loadWalkSlot(b, loc, propsTable, i, ptr);
+  info.view = callRuntime(b, loc, module, AlgoCall::View, {ctx});
+  Type i64 = b.getI64Type();
+  info.numVertices = viewField(b, loc, info.view, ViewField::NumVertices, i64);
+  info.numEdges = viewField(b, loc, info.view, ViewField::NumEdges, i64);
+  info.outOffsets = viewField(b, loc, info.view, ViewField::OutOffsets, ptr);
+  return info;
+}
+
+LogicalResult Outliner::run() {
+  MLIRContext *ctx = algo.getContext();
+  Location loc = algo.getLoc();
+  Block &body = algo.getBody().front();
+  for (auto p : body.getOps<graph::PropertyOp>())
+    props.push_back(p);
+  // The site travels with the op into the loop functions' copies.
+  for (auto [i, op] : llvm::enumerate(faultSites(algo)))
+    op->setAttr(kFaultSiteAttrName,
+                IntegerAttr::get(IntegerType::get(ctx, 32), int64_t(i)));
+
+  // void sluice_algo_A(ctx, params, props)
+  OpBuilder b(algo);
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                            {ptr, ptr, ptr});
+  main = b.create<LLVM::LLVMFuncOp>(
+      loc, algorithmFunctionName(algo.getSymName()), fnType);
+  Block *entry = main.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  Value ctxArg = entry->getArgument(0);
+  mainProps = entry->getArgument(2);
+  SmallVector<Value> params;
+  for (BlockArgument arg : body.getArguments())
+    params.push_back(loadWalkSlot(b, loc, entry->getArgument(1),
+                                  arg.getArgNumber(), arg.getType()));
+  state.functions[main] = prologue(b, loc, ctxArg, mainProps);
+  for (auto [arg, value] : llvm::zip(body.getArguments(), params))
+    arg.replaceAllUsesWith(value);
+  entry->getOperations().splice(entry->end(), body.getOperations());
+  b.setInsertionPointToEnd(entry);
+  b.create<LLVM::ReturnOp>(loc, ValueRange{});
+
+  SmallVector<Operation *> loops;
+  main.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<graph::VerticesOp, graph::EdgesOp>(op))
+      loops.push_back(op);
+  });
+  for (auto [i, loop] : llvm::enumerate(loops))
+    if (failed(lowerLoop(loop, static_cast<int64_t>(i))))
+      return failure();
+  algo.erase();
+  return success();
+}
+
+void Outliner::emitIteration(OpBuilder &b, Location loc, Operation *loop,
+                             ValueRange binders, IRMapping &map) {
+  Region &where = loop->getRegion(0);
+  Region &body = loop->getRegion(1);
+  // The ops of a region's block but its graph.yield, at b; the yield's
+  // values.
+  auto inlineRegion = [&](Region &region) {
+    Block &block = region.front();
+    for (auto [arg, value] : llvm::zip(block.getArguments(), binders))
+      map.map(arg, value);
+    for (Operation &op : block.without_terminator())
+      b.clone(op, map);
+    SmallVector<Value> values;
+    for (Value v : block.getTerminator()->getOperands())
+      values.push_back(map.lookup(v));
+    return values;
+  };
+  if (where.empty()) {
+    inlineRegion(body);
+    return;
+  }
+  Value keep = inlineRegion(where).front();
+  auto ifOp = b.create<scf::IfOp>(loc, keep, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  inlineRegion(body);
+}
+
+LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
+                                        Variant variant,
+                                        ArrayRef<Value> captured,
+                                        bool parallel) {
+  MLIRContext *ctx = loop->getContext();
+  Location loc = loop->getLoc();
+  Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+  OpBuilder b(main);
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                            {ptr, ptr, i64, i64});
+  auto fn = b.create<LLVM::LLVMFuncOp>(loc, name, fnType);
+  Block *entry = fn.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  Value env = entry->getArgument(1);
+  auto slot = [&](EnvSlot s, Type t) {
+    return loadWalkSlot(b, loc, env, static_cast<int64_t>(s), t);
+  };
+  FunctionInfo info =
+      prologue(b, loc, entry->getArgument(0), slot(EnvSlot::Props, ptr));
+  info.parallel = parallel;
+  Value out = slot(EnvSlot::Out, ptr);
+  Value list = slot(EnvSlot::List, ptr);
+  Value bitmap = slot(EnvSlot::Bitmap, ptr);
+  if (loop->getNumResults())
+    info.out = out;
+  IRMapping map;
+  for (auto [k, value] : llvm::enumerate(captured))
+    map.map(value, loadWalkSlot(b, loc, env,
+                                static_cast<int64_t>(EnvSlot::FirstCaptured) +
+                                    static_cast<int64_t>(k),
+                                value.getType()));
+
+  auto forOp = b.create<scf::ForOp>(loc, entry->getArgument(2),
+                                    entry->getArgument(3), constI64(b, loc, 1));
+  b.setInsertionPointToStart(forOp.getBody());
+  Value i = forOp.getInductionVar();
+  Value one = constI64(b, loc, 1);
+  // The edges [lo, hi) of vertex v in `offsets`, and a loop over them.
+  auto edgeLoop = [&](Value offsets, Value v) {
+    Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
+    Value lo = loadElement(b, loc, i64, offsets, v64);
+    Value hi = loadElement(b, loc, i64, offsets,
+                           b.create<arith::AddIOp>(loc, v64, one));
+    auto inner = b.create<scf::ForOp>(loc, lo, hi, one);
+    b.setInsertionPointToStart(inner.getBody());
+    return inner.getInductionVar();
+  };
+  bool weighted = isa<graph::EdgesOp>(loop) &&
+                  cast<graph::EdgesOp>(loop).isWeighted();
+  switch (variant) {
+  case Variant::Vertices: {
+    Value v = b.create<arith::TruncIOp>(loc, i32, i);
+    info.owned = v;
+    state.functions[fn] = info;
+    emitIteration(b, loc, loop, {v}, map);
+    break;
+  }
+  case Variant::Push: {
+    // u = list ? list[i] : i
+    auto pick = b.create<scf::IfOp>(loc, TypeRange{i32},
+                                    isNonNull(b, loc, list), true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(pick.thenBlock());
+      b.create<scf::YieldOp>(loc, loadElement(b, loc, i32, list, i));
+      b.setInsertionPointToStart(pick.elseBlock());
+      b.create<scf::YieldOp>(loc,
+                             ValueRange{b.create<arith::TruncIOp>(loc, i32, i)});
+    }
+    Value u = pick.getResult(0);
+    // Without a list, a bitmap (when there is one) says which u are in.
+    auto member = b.create<scf::IfOp>(loc, TypeRange{b.getI1Type()},
+                                      isNonNull(b, loc, bitmap), true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(member.thenBlock());
+      b.create<scf::YieldOp>(loc, testBit(b, loc, bitmap, u));
+      b.setInsertionPointToStart(member.elseBlock());
+      b.create<scf::YieldOp>(
+          loc, ValueRange{b.create<arith::ConstantIntOp>(loc, 1, 1)});
+    }
+    auto inFrontier = b.create<scf::IfOp>(loc, member.getResult(0), false);
+    b.setInsertionPointToStart(inFrontier.thenBlock());
+    Value targets = viewField(b, loc, info.view, ViewField::OutTargets, ptr);
+    Value weights = viewField(b, loc, info.view, ViewField::OutWeights, ptr);
+    Value e = edgeLoop(info.outOffsets, u);
+    Value dst = loadElement(b, loc, i32, targets, e);
+    info.owned = u;
+    info.dst = dst;
+    state.functions[fn] = info;
+    SmallVector<Value> binders{u, dst};
+    if (weighted)
+      binders.push_back(edgeWeight(b, loc, weights, e));
+    emitIteration(b, loc, loop, binders, map);
+    break;
+  }
+  case Variant::Pull: {
+    Value v = b.create<arith::TruncIOp>(loc, i32, i);
+    Value offsets = viewField(b, loc, info.view, ViewField::InOffsets, ptr);
+    Value sources = viewField(b, loc, info.view, ViewField::InSources, ptr);
+    Value weights = viewField(b, loc, info.view, ViewField::InWeights, ptr);
+    Value e = edgeLoop(offsets, v);
+    Value src = loadElement(b, loc, i32, sources, e);
+    auto member = b.create<scf::IfOp>(loc, TypeRange{b.getI1Type()},
+                                      isNonNull(b, loc, bitmap), true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(member.thenBlock());
+      b.create<scf::YieldOp>(loc, testBit(b, loc, bitmap, src));
+      b.setInsertionPointToStart(member.elseBlock());
+      b.create<scf::YieldOp>(
+          loc, ValueRange{b.create<arith::ConstantIntOp>(loc, 1, 1)});
+    }
+    auto inFrontier = b.create<scf::IfOp>(loc, member.getResult(0), false);
+    b.setInsertionPointToStart(inFrontier.thenBlock());
+    info.owned = v;
+    info.dst = v;
+    state.functions[fn] = info;
+    SmallVector<Value> binders{src, v};
+    if (weighted)
+      binders.push_back(edgeWeight(b, loc, weights, e));
+    emitIteration(b, loc, loop, binders, map);
+    break;
+  }
+  }
+  b.setInsertionPointToEnd(entry);
+  b.create<LLVM::ReturnOp>(loc, ValueRange{});
+  return fn;
+}
+
+std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
+                               ArrayRef<Variant> variants) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  bool hasFrontier = isa<graph::EdgesOp>(loop) &&
+                     cast<graph::EdgesOp>(loop).getFrom();
+  if (variants.size() == 2) {
+    os << "push over the out-edges of the frontier's list while it is "
+          "small, pull over in-edges once it is large (chosen per round)";
+  } else if (variants.front() == Variant::Vertices) {
+    os << "over every vertex";
+  } else if (variants.front() == Variant::Pull) {
+    os << "pull over in-edges (CSC)"
+       << (hasFrontier ? ", sources tested against the frontier's bitmap"
+                       : "");
+  } else {
+    os << "push over the out-edges (CSR) of ";
+    if (!hasFrontier)
+      os << "every vertex";
+    else if (*s.getFrontier() == graph::FrontierKind::Sparse)
+      os << "the frontier's list";
+    else if (*s.getFrontier() == graph::FrontierKind::Auto)
+      os << "the frontier's list, or every vertex tested against its bitmap "
+            "once it is large (chosen per round)";
+    else
+      os << "every vertex tested against the frontier's bitmap";
+  }
+  graph::Parallel parallel = *s.getParallel();
+  os << "; " << (parallel == graph::Parallel::Serial ? "serial"
+                 : parallel == graph::Parallel::Static
+                     ? "parallel, static shares"
+                     : "parallel, dynamic chunks of " +
+                           std::to_string(*s.getChunk()) + " vertices");
+  // Which updates need atomics: those not at the vertex an iteration owns.
+  if (parallel != graph::Parallel::Serial) {
+    llvm::SetVector<StringRef> atomic;
+    for (Variant v : variants) {
+      unsigned owned = v == Variant::Pull ? 1 : 0;
+      loop->getRegion(1).walk([&](Operation *op) {
+        Value vertex;
+        StringRef name;
+        if (auto r = dyn_cast<graph::PropReduceOp>(op))
+          vertex = r.getVertex(), name = r.getProperty();
+        else if (auto w = dyn_cast<graph::PropSetOp>(op))
+          vertex = w.getVertex(), name = w.getProperty();
+        else
+          return;
+        auto arg = dyn_cast<BlockArgument>(vertex);
+        if (!arg || arg.getOwner()->getParent() != &loop->getRegion(1) ||
+            arg.getArgNumber() != owned)
+          atomic.insert(name);
+      });
+    }
+    if (atomic.empty()) {
+      os << "; no atomics";
+    } else {
+      os << "; atomic updates of";
+      for (StringRef name : atomic)
+        os << " '" << name << "'";
+    }
+  }
+  if (!s.getTile().isNone())
+    os << "; tile is not implemented on the CPU yet (ignored)";
+  if (s.getFormat() && *s.getFormat() == graph::EdgeFormat::Coo)
+    os << "; format coo is not implemented on the CPU yet (CSR used)";
+  return text;
+}
+
+LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
+  Location loc = loop->getLoc();
+  auto label = loop->getAttrOfType<StringAttr>("label");
+  auto schedule = loop->getAttrOfType<graph::ScheduleAttr>("schedule");
+  std::string what =
+      label ? "loop '" + label.getValue().str() + "'"
+            : "loop " + std::to_string(index);
+  if (!schedule || !schedule.getParallel())
+    return emitError(loc) << what << " of algorithm '" << algo.getSymName()
+                          << "' has no schedule (graph-attach-schedule has "
+                             "not run)";
+  auto edges = dyn_cast<graph::EdgesOp>(loop);
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(loop->getRegions(), captured);
+  for (Value v : captured)
+    if (!v.getType().isIntOrFloat())
+      return emitError(loc) << "not supported yet: " << what
+                            << " uses a value of type " << v.getType()
+                            << " from outside the loop";
+
+  SmallVector<Variant> variants;
+  if (!edges) {
+    variants.push_back(Variant::Vertices);
+  } else {
+    switch (*schedule.getDirection()) {
+    case graph::Direction::Push:
+      variants.push_back(Variant::Push);
+      break;
+    case graph::Direction::Pull:
+      variants.push_back(Variant::Pull);
+      break;
+    case graph::Direction::Hybrid:
+      if (edges.getFrom())
+        variants.push_back(Variant::Push);
+      variants.push_back(Variant::Pull);
+      break;
+    }
+  }
+  graph::Parallel parallel = *schedule.getParallel();
+  bool isParallel = parallel != graph::Parallel::Serial;
+  // Atomics cover add, sub, min and max; a product at a vertex the
+  // iteration does not own has none.
+  for (Variant v : variants) {
+    unsigned owned = v == Variant::Pull ? 1 : 0;
+    WalkResult bad = loop->getRegion(1).walk([&](graph::PropReduceOp r) {
+      auto arg = dyn_cast<BlockArgument>(r.getVertex());
+      bool ownedVertex = arg && arg.getOwner()->getParent() ==
+                                    &loop->getRegion(1) &&
+                         arg.getArgNumber() == owned;
+      if (isParallel && !ownedVertex &&
+          r.getKind() == graph::ReductionKind::Mul) {
+        r.emitError("not supported yet: a parallel '*=' into '")
+            << r.getProperty() << "' at a vertex the iteration does not own "
+            << "(" << variantName(v)
+            << "); schedule the loop `parallel: serial` or as pull";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (bad.wasInterrupted())
+      return failure();
+  }
+  if (remarks)
+    emitRemark(loc) << what << " of algorithm '" << algo.getSymName()
+                    << "': " << describe(loop, schedule, variants);
+
+  std::string base = algorithmFunctionName(algo.getSymName()) + "_" +
+                     (label ? label.getValue().str()
+                            : "loop" + std::to_string(index));
+  SmallVector<LLVM::LLVMFuncOp> fns;
+  for (Variant v : variants)
+    fns.push_back(buildVariant(loop, base + "_" + variantName(v).str(), v,
+                               captured.getArrayRef(), isParallel));
+
+  // The launch, where the loop was.
+  const FunctionInfo &info = state.functions[main];
+  OpBuilder b(loop);
+  Value env;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&main.getBody().front());
+    Value slots = constI64(
+        b, loc,
+        static_cast<int64_t>(EnvSlot::FirstCaptured) + captured.size());
+    env = b.create<LLVM::AllocaOp>(loc, ptr, b.getI64Type(), slots, 8);
+  }
+  auto store = [&](int64_t slot, Value v) { storeWalkSlot(b, loc, env, slot, v); };
+  store(static_cast<int64_t>(EnvSlot::Props), mainProps);
+  for (auto [k, v] : llvm::enumerate(captured))
+    store(static_cast<int64_t>(EnvSlot::FirstCaptured) + k, v);
+  Value null = b.create<LLVM::ZeroOp>(loc, ptr);
+  Value out = loop->getNumResults()
+                  ? callRuntime(b, loc, module, AlgoCall::FrontierNew,
+                                {info.ctx})
+                  : null;
+  store(static_cast<int64_t>(EnvSlot::Out), out);
+  Value kind = b.create<arith::ConstantIntOp>(loc, int64_t(parallel), 32);
+  Value chunk = constI64(b, loc, schedule.getChunk().value_or(0));
+  // One round: the list and bitmap it reads, over `count` items.
+  auto launch = [&](LLVM::LLVMFuncOp fn, Value list, Value bitmap,
+                    Value count) {
+    store(static_cast<int64_t>(EnvSlot::List), list);
+    store(static_cast<int64_t>(EnvSlot::Bitmap), bitmap);
+    Value address = b.create<LLVM::AddressOfOp>(loc, fn);
+    callRuntime(b, loc, module, AlgoCall::ParallelFor,
+                {info.ctx, count, kind, chunk, address, env});
+  };
+  Value n = info.numVertices;
+  Value from = edges && edges.getFrom()
+                   ? b.create<UnrealizedConversionCastOp>(
+                          loc, ptr, edges.getFrom())
+                         .getResult(0)
+                   : Value();
+  // A branch per round: `dense` runs thenFn, else elseFn.
+  auto perRound = [&](function_ref<void()> thenFn,
+                      function_ref<void()> elseFn) {
+    Value prefers = callRuntime(b, loc, module, AlgoCall::PrefersDense, {from});
+    Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
+    Value dense = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                          prefers, zero);
+    auto ifOp = b.create<scf::IfOp>(loc, dense, /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    thenFn();
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    elseFn();
+  };
+  // (Calls in statements: their order in the IR does not depend on the
+  // compiler's order of evaluating arguments.)
+  auto pushSparse = [&](LLVM::LLVMFuncOp fn) {
+    Value list = callRuntime(b, loc, module, AlgoCall::FrontierList, {from});
+    Value size = callRuntime(b, loc, module, AlgoCall::FrontierSize, {from});
+    launch(fn, list, null, size);
+  };
+  auto overBitmap = [&](LLVM::LLVMFuncOp fn) {
+    launch(fn, null,
+           callRuntime(b, loc, module, AlgoCall::FrontierBitmap, {from}), n);
+  };
+  if (!from) {
+    launch(fns.back(), null, null, n);
+  } else if (variants.size() == 2) {
+    perRound([&] { overBitmap(fns[1]); }, [&] { pushSparse(fns[0]); });
+  } else if (variants.front() == Variant::Pull) {
+    overBitmap(fns[0]);
+  } else {
+    switch (*schedule.getFrontier()) {
+    case graph::FrontierKind::Sparse:
+      pushSparse(fns[0]);
+      break;
+    case graph::FrontierKind::Dense:
+    case graph::FrontierKind::Bitmap:
+      overBitmap(fns[0]);
+      break;
+    case graph::FrontierKind::Auto:
+      perRound([&] { overBitmap(fns[0]); }, [&] { pushSparse(fns[0]); });
+      break;
+    }
+  }
+  if (loop->getNumResults()) {
+    callRuntime(b, loc, module, AlgoCall::FrontierSeal, {out});
+    loop->getResult(0).replaceAllUsesWith(
+        b.create<UnrealizedConversionCastOp>(loc, loop->getResult(0).getType(),
+                                             out)
+            .getResult(0));
+  }
+  loop->erase();
+  return success();
+}
+
+} // namespace
+
+LogicalResult sluice::conversion::outlineAlgorithm(graph::AlgorithmOp algo,
+                                                   AlgoLowering &state,
+                                                   bool remarks) {
+  return Outliner(algo, state, remarks).run();
+}

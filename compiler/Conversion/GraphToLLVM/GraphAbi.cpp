@@ -1,0 +1,125 @@
+//===- GraphAbi.cpp - The algorithm ABI in the LLVM dialect ---------------===//
+#include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
+
+#include "sluice/algo.h"
+
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+
+#include <cstddef>
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::conversion;
+
+// The view's fields as ViewField numbers them: 8 bytes each, in order.
+#define SLUICE_VIEW_FIELD(field, index)                                        \
+  static_assert(offsetof(sluice_algo_view_t, field) ==                         \
+                    8 * static_cast<size_t>(ViewField::index),                 \
+                "sluice_algo_view_t." #field " moved")
+SLUICE_VIEW_FIELD(num_vertices, NumVertices);
+SLUICE_VIEW_FIELD(num_edges, NumEdges);
+SLUICE_VIEW_FIELD(out_offsets, OutOffsets);
+SLUICE_VIEW_FIELD(out_targets, OutTargets);
+SLUICE_VIEW_FIELD(out_weights, OutWeights);
+SLUICE_VIEW_FIELD(in_offsets, InOffsets);
+SLUICE_VIEW_FIELD(in_sources, InSources);
+SLUICE_VIEW_FIELD(in_weights, InWeights);
+#undef SLUICE_VIEW_FIELD
+// The schedule a loop passes is the dialect's Parallel value.
+static_assert(SLUICE_ALGO_SERIAL == int(graph::Parallel::Serial) &&
+                  SLUICE_ALGO_STATIC == int(graph::Parallel::Static) &&
+                  SLUICE_ALGO_DYNAMIC == int(graph::Parallel::Dynamic),
+              "sluice_algo_schedule_t and graph::Parallel differ");
+
+std::string sluice::conversion::algorithmFunctionName(StringRef algorithm) {
+  return ("sluice_algo_" + algorithm).str();
+}
+
+Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
+                                      ModuleOp module, AlgoCall fn,
+                                      ValueRange args) {
+  MLIRContext *ctx = b.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type none = LLVM::LLVMVoidType::get(ctx);
+  StringRef name;
+  Type result;
+  SmallVector<Type> params;
+  switch (fn) {
+  case AlgoCall::View:
+    name = "sluice_algo_view", result = ptr, params = {ptr};
+    break;
+  case AlgoCall::ParallelFor:
+    name = "sluice_algo_parallel_for", result = none,
+    params = {ptr, i64, i32, i64, ptr, ptr};
+    break;
+  case AlgoCall::FrontierNew:
+    name = "sluice_algo_frontier_new", result = ptr, params = {ptr};
+    break;
+  case AlgoCall::FrontierAll:
+    name = "sluice_algo_frontier_all", result = ptr, params = {ptr};
+    break;
+  case AlgoCall::FrontierInsert:
+    name = "sluice_algo_frontier_insert", result = i32, params = {ptr, i32};
+    break;
+  case AlgoCall::FrontierSeal:
+    name = "sluice_algo_frontier_seal", result = none, params = {ptr};
+    break;
+  case AlgoCall::FrontierSize:
+    name = "sluice_algo_frontier_size", result = i64, params = {ptr};
+    break;
+  case AlgoCall::FrontierList:
+    name = "sluice_algo_frontier_list", result = ptr, params = {ptr};
+    break;
+  case AlgoCall::FrontierBitmap:
+    name = "sluice_algo_frontier_bitmap", result = ptr, params = {ptr};
+    break;
+  case AlgoCall::PrefersDense:
+    name = "sluice_algo_frontier_prefers_dense", result = i32, params = {ptr};
+    break;
+  case AlgoCall::VertexOf:
+    name = "sluice_algo_vertex_of", result = i32, params = {ptr, i64, i32};
+    break;
+  case AlgoCall::IntDiv:
+    name = "sluice_algo_idiv", result = i64, params = {ptr, i64, i64, i32};
+    break;
+  case AlgoCall::IntRem:
+    name = "sluice_algo_irem", result = i64, params = {ptr, i64, i64, i32};
+    break;
+  case AlgoCall::HasEdge:
+    name = "sluice_algo_has_edge", result = i32, params = {ptr, i32, i32};
+    break;
+  case AlgoCall::EdgeWeight:
+    name = "sluice_algo_edge_weight", result = b.getF64Type(),
+    params = {ptr, i32, i32};
+    break;
+  case AlgoCall::EdgeLabel:
+    name = "sluice_algo_edge_label", result = i64, params = {ptr, i32, i32};
+    break;
+  case AlgoCall::VertexLabel:
+    name = "sluice_algo_vertex_label", result = i64, params = {ptr, i32};
+    break;
+  case AlgoCall::OriginalId:
+    name = "sluice_algo_original_id", result = i64, params = {ptr, i32};
+    break;
+  }
+  LLVM::LLVMFuncOp decl =
+      LLVM::lookupOrCreateFn(module, name, params, result);
+  auto call = b.create<LLVM::CallOp>(loc, decl, args);
+  return call.getNumResults() ? call.getResult() : Value();
+}
+
+SmallVector<Operation *> sluice::conversion::faultSites(graph::AlgorithmOp algo) {
+  SmallVector<Operation *> sites;
+  algo.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<graph::VertexOfOp, graph::IntDivOp, graph::IntRemOp>(op))
+      sites.push_back(op);
+  });
+  return sites;
+}
+
+Type sluice::conversion::storageType(Type elementType) {
+  if (elementType.isInteger(1))
+    return IntegerType::get(elementType.getContext(), 8);
+  return elementType;
+}

@@ -1,0 +1,96 @@
+//===- GraphAbi.h - The algorithm ABI in the LLVM dialect -------*- C++ -*-===//
+//
+// Everything graph-to-llvm knows about runtime/include/sluice/algo.h, in
+// one place: the names of the functions an algorithm becomes, the
+// signatures of the runtime calls they make, the field order of
+// sluice_algo_view_t and the layout of a loop's environment, and the fault
+// sites (the ops that may fault, numbered in one deterministic order that
+// the lowering and the driver share).
+//
+// An algorithm A becomes
+//
+//   void sluice_algo_A(sluice_algo_ctx_t *ctx, const int64_t *params,
+//                      void **props);
+//
+// with `params` one 8-byte slot per parameter (f64 bits, i64, i1 as 0/1)
+// and `props[i]` the num_vertices values of property i in declaration
+// order (f64 and i64: 8 bytes, i1: 1 byte, a vertex: 4 bytes). Each loop
+// becomes one function per way it runs (sluice_algo_range_fn_t):
+//
+//   void sluice_algo_A_<label>_<variant>(sluice_algo_ctx_t *ctx, void *env,
+//                                        uint64_t begin, uint64_t end);
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHABI_H
+#define SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHABI_H
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace sluice::conversion {
+
+/// `sluice_algo_<algorithm>`: the function an algorithm becomes.
+std::string algorithmFunctionName(llvm::StringRef algorithm);
+
+/// Fields of sluice_algo_view_t, in order.
+enum class ViewField : int32_t {
+  NumVertices = 0,
+  NumEdges,
+  OutOffsets,
+  OutTargets,
+  OutWeights,
+  InOffsets,
+  InSources,
+  InWeights,
+};
+
+/// The 8-byte slots of a loop function's environment: the property table,
+/// the frontier the loop builds (null without one), the frontier it reads
+/// as a list (null: every vertex) and as a bitmap (null: no membership
+/// test), then the values the loop uses from outside, in order.
+enum class EnvSlot : int64_t { Props = 0, Out, List, Bitmap, FirstCaptured };
+
+/// The runtime functions the lowering calls.
+enum class AlgoCall {
+  View,           ///< const sluice_algo_view_t *(ctx)
+  ParallelFor,    ///< void (ctx, u64 n, i32 schedule, u64 chunk, fn, env)
+  FrontierNew,    ///< sluice_frontier_t *(ctx)
+  FrontierAll,    ///< sluice_frontier_t *(ctx)
+  FrontierInsert, ///< i32 (f, u32 v)
+  FrontierSeal,   ///< void (f)
+  FrontierSize,   ///< u64 (f)
+  FrontierList,   ///< const u32 *(f)
+  FrontierBitmap, ///< const u64 *(f)
+  PrefersDense,   ///< i32 (f)
+  VertexOf,       ///< u32 (ctx, i64 id, i32 site)
+  IntDiv,         ///< i64 (ctx, i64, i64, i32 site)
+  IntRem,         ///< i64 (ctx, i64, i64, i32 site)
+  HasEdge,        ///< i32 (ctx, u32 u, u32 v)
+  EdgeWeight,     ///< f64 (ctx, u32 u, u32 v)
+  EdgeLabel,      ///< i64 (ctx, u32 u, u32 v)
+  VertexLabel,    ///< i64 (ctx, u32 v)
+  OriginalId,     ///< i64 (ctx, u32 v)
+};
+
+/// Declares (once) and calls `fn` with `args`; the result, or null for a
+/// void function.
+mlir::Value callRuntime(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::ModuleOp module, AlgoCall fn,
+                        mlir::ValueRange args);
+
+/// The ops of `algo` that may fault (graph.vertex_of, graph.idiv,
+/// graph.irem) in pre-order: an op's index here is its fault site.
+llvm::SmallVector<mlir::Operation *> faultSites(graph::AlgorithmOp algo);
+/// The i32 attribute graph-to-llvm puts on those ops while it lowers them
+/// (the copies a loop's variants get keep it).
+inline constexpr llvm::StringLiteral kFaultSiteAttrName = "sluice.fault_site";
+
+/// How property values are stored: i1 as a byte, the others as themselves.
+mlir::Type storageType(mlir::Type elementType);
+
+} // namespace sluice::conversion
+
+#endif // SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHABI_H

@@ -1,0 +1,59 @@
+//===- GraphLowering.h - graph-to-llvm's two steps --------------*- C++ -*-===//
+//
+// graph-to-llvm works in two steps that share what this header declares:
+//
+//  1. outlineAlgorithm (AlgorithmOutline.cpp): the structure. The
+//     algorithm's body moves into its function; every loop over vertices
+//     or edges becomes one function per way it runs (GraphAbi.h), with
+//     the iteration over vertices, out-edges or in-edges built around a
+//     copy of its `where` and body regions, and its place in the algorithm
+//     becomes the launch: the loop's environment, the choice of variant
+//     (per round for `hybrid` and `frontier: auto`) and
+//     sluice_algo_parallel_for. Each function's FunctionInfo records what
+//     the op patterns need.
+//  2. lowerGraphOps (GraphOpLowering.cpp): conversion patterns for the
+//     graph ops left in those functions (properties, frontiers, queries),
+//     !graph.frontier becoming !llvm.ptr.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHLOWERING_H
+#define SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHLOWERING_H
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace sluice::conversion {
+
+/// What the op patterns need to know about the function an op is in.
+struct FunctionInfo {
+  mlir::Value ctx;                    ///< the sluice_algo_ctx_t *
+  mlir::Value view;                   ///< the sluice_algo_view_t *
+  llvm::StringMap<mlir::Value> bases; ///< property name -> its values
+  mlir::Value numVertices, numEdges;  ///< i64
+  mlir::Value outOffsets;             ///< const u64 *
+  /// Loop functions: whether iterations run on several threads, the vertex
+  /// whose properties one iteration owns (no atomics needed there), the
+  /// destination binder, and the frontier the loop builds (null: none).
+  bool parallel = false;
+  mlir::Value owned, dst, out;
+};
+
+/// The state of one run of graph-to-llvm.
+struct AlgoLowering {
+  /// llvm.func (an algorithm's or a loop's) -> what it holds.
+  llvm::DenseMap<mlir::Operation *, FunctionInfo> functions;
+};
+
+/// Step 1 for `algo` (erased when done); remarks say how each loop runs.
+mlir::LogicalResult outlineAlgorithm(graph::AlgorithmOp algo,
+                                     AlgoLowering &state, bool remarks);
+
+/// Step 2: every graph op left in `module`'s functions.
+mlir::LogicalResult lowerGraphOps(mlir::ModuleOp module,
+                                  const AlgoLowering &state);
+
+} // namespace sluice::conversion
+
+#endif // SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHLOWERING_H

@@ -1,0 +1,489 @@
+//===- GraphOpLowering.cpp - the graph ops in the algorithm's functions ---===//
+//
+// Step 2 of graph-to-llvm (GraphLowering.h): one conversion pattern per
+// graph op that AlgorithmOutline leaves in the functions, applied with
+// applyPartialConversion (the graph dialect illegal, !graph.frontier to
+// !llvm.ptr, scf ops carrying frontiers converted structurally).
+//
+// Property accesses index the property's array (FunctionInfo::bases). In
+// a parallel loop function an access at a vertex the iteration does not
+// own is atomic (monotonic loads and stores, atomicrmw for reductions);
+// at the owned vertex it is plain. In a loop that builds a frontier, a
+// write or reduction at the destination that changes the value inserts
+// the destination into it.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
+#include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::conversion;
+
+namespace {
+
+/// A pattern with the functions' FunctionInfo at hand.
+template <typename OpT>
+struct GraphPattern : OpConversionPattern<OpT> {
+  GraphPattern(const TypeConverter &converter, MLIRContext *ctx,
+               const AlgoLowering &state)
+      : OpConversionPattern<OpT>(converter, ctx), state(state) {}
+
+  const FunctionInfo *infoOf(Operation *op) const {
+    auto fn = op->getParentOfType<LLVM::LLVMFuncOp>();
+    auto it = fn ? state.functions.find(fn) : state.functions.end();
+    return it == state.functions.end() ? nullptr : &it->second;
+  }
+  ModuleOp moduleOf(Operation *op) const {
+    return op->template getParentOfType<ModuleOp>();
+  }
+  const AlgoLowering &state;
+};
+
+/// The address of property `name` at vertex `v` (i32).
+Value propertyAddress(OpBuilder &b, Location loc, const FunctionInfo &info,
+                      StringRef name, Type elementType, Value v) {
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value index = b.create<arith::ExtUIOp>(loc, b.getI64Type(), v);
+  return b.create<LLVM::GEPOp>(loc, ptr, storageType(elementType),
+                               info.bases.lookup(name),
+                               ArrayRef<LLVM::GEPArg>{index});
+}
+
+/// Whether an access at `v` is shared with other iterations.
+bool isShared(const FunctionInfo &info, Value v) {
+  return info.parallel && v != info.owned;
+}
+
+Value loadProperty(OpBuilder &b, Location loc, Value address, Type type,
+                   bool atomic) {
+  Type stored = storageType(type);
+  unsigned align = stored.getIntOrFloatBitWidth() / 8;
+  Value v = b.create<LLVM::LoadOp>(
+      loc, stored, address, align, false, false, false,
+      atomic ? LLVM::AtomicOrdering::monotonic
+             : LLVM::AtomicOrdering::not_atomic);
+  if (type.isInteger(1))
+    v = b.create<arith::TruncIOp>(loc, type, v);
+  return v;
+}
+
+void storeProperty(OpBuilder &b, Location loc, Value address, Value value,
+                   bool atomic) {
+  Type type = value.getType();
+  if (type.isInteger(1))
+    value = b.create<arith::ExtUIOp>(loc, storageType(type), value);
+  unsigned align = storageType(type).getIntOrFloatBitWidth() / 8;
+  b.create<LLVM::StoreOp>(loc, value, address, align, false, false,
+                          atomic ? LLVM::AtomicOrdering::monotonic
+                                 : LLVM::AtomicOrdering::not_atomic);
+}
+
+/// Inserts `v` into the loop's frontier when `changed`.
+void markIfChanged(OpBuilder &b, Location loc, ModuleOp module,
+                   const FunctionInfo &info, Value v, Value changed) {
+  if (!info.out || v != info.dst)
+    return;
+  auto ifOp = b.create<scf::IfOp>(loc, changed, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  callRuntime(b, loc, module, AlgoCall::FrontierInsert, {info.out, v});
+}
+
+Value differs(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, x, y);
+  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, x, y);
+}
+
+struct PropertyLowering : GraphPattern<graph::PropertyOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::PropertyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    // Every vertex gets the initial value (a serial loop: one store each).
+    Location loc = op.getLoc();
+    Value zero = rewriter.create<arith::ConstantIntOp>(loc, 0, 64);
+    Value one = rewriter.create<arith::ConstantIntOp>(loc, 1, 64);
+    auto forOp =
+        rewriter.create<scf::ForOp>(loc, zero, info->numVertices, one);
+    rewriter.setInsertionPointToStart(forOp.getBody());
+    Value v = rewriter.create<arith::TruncIOp>(loc, rewriter.getI32Type(),
+                                               forOp.getInductionVar());
+    storeProperty(rewriter, loc,
+                  propertyAddress(rewriter, loc, *info, op.getSymName(),
+                                  op.getElementType(), v),
+                  adaptor.getInit(), false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct PropGetLowering : GraphPattern<graph::PropGetOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::PropGetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    Value address = propertyAddress(rewriter, op.getLoc(), *info,
+                                    op.getProperty(), op.getType(),
+                                    adaptor.getVertex());
+    rewriter.replaceOp(op, loadProperty(rewriter, op.getLoc(), address,
+                                        op.getType(),
+                                        isShared(*info, adaptor.getVertex())));
+    return success();
+  }
+};
+
+struct PropSetLowering : GraphPattern<graph::PropSetOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::PropSetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    Location loc = op.getLoc();
+    Value v = adaptor.getVertex();
+    Value value = adaptor.getValue();
+    bool shared = isShared(*info, v);
+    Value address = propertyAddress(rewriter, loc, *info, op.getProperty(),
+                                    value.getType(), v);
+    Value old;
+    if (info->out && v == info->dst)
+      old = loadProperty(rewriter, loc, address, value.getType(), shared);
+    storeProperty(rewriter, loc, address, value, shared);
+    if (old)
+      markIfChanged(rewriter, loc, moduleOf(op), *info, v,
+                    differs(rewriter, loc, old, value));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
+  using GraphPattern::GraphPattern;
+
+  static Value combine(OpBuilder &b, Location loc, graph::ReductionKind kind,
+                       Value x, Value y) {
+    bool f = isa<FloatType>(x.getType());
+    switch (kind) {
+    case graph::ReductionKind::Add:
+      return f ? Value(b.create<arith::AddFOp>(loc, x, y))
+               : Value(b.create<arith::AddIOp>(loc, x, y));
+    case graph::ReductionKind::Sub:
+      return f ? Value(b.create<arith::SubFOp>(loc, x, y))
+               : Value(b.create<arith::SubIOp>(loc, x, y));
+    case graph::ReductionKind::Mul:
+      return f ? Value(b.create<arith::MulFOp>(loc, x, y))
+               : Value(b.create<arith::MulIOp>(loc, x, y));
+    case graph::ReductionKind::Min:
+      return f ? Value(b.create<arith::MinNumFOp>(loc, x, y))
+               : Value(b.create<arith::MinSIOp>(loc, x, y));
+    case graph::ReductionKind::Max:
+      return f ? Value(b.create<arith::MaxNumFOp>(loc, x, y))
+               : Value(b.create<arith::MaxSIOp>(loc, x, y));
+    }
+    llvm_unreachable("unknown reduction");
+  }
+
+  static std::optional<LLVM::AtomicBinOp> atomicOp(graph::ReductionKind kind,
+                                                   bool f) {
+    switch (kind) {
+    case graph::ReductionKind::Add:
+      return f ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+    case graph::ReductionKind::Sub:
+      return f ? LLVM::AtomicBinOp::fsub : LLVM::AtomicBinOp::sub;
+    case graph::ReductionKind::Min:
+      return f ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+    case graph::ReductionKind::Max:
+      return f ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+    case graph::ReductionKind::Mul:
+      return std::nullopt;
+    }
+    llvm_unreachable("unknown reduction");
+  }
+
+  LogicalResult
+  matchAndRewrite(graph::PropReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    Location loc = op.getLoc();
+    Value v = adaptor.getVertex();
+    Value value = adaptor.getValue();
+    Value address = propertyAddress(rewriter, loc, *info, op.getProperty(),
+                                    value.getType(), v);
+    Value old;
+    if (isShared(*info, v)) {
+      auto binOp = atomicOp(op.getKind(), isa<FloatType>(value.getType()));
+      if (!binOp)
+        return rewriter.notifyMatchFailure(op, "no atomic product");
+      old = rewriter.create<LLVM::AtomicRMWOp>(
+          loc, *binOp, address, value, LLVM::AtomicOrdering::monotonic);
+      if (info->out && v == info->dst)
+        markIfChanged(rewriter, loc, moduleOf(op), *info, v,
+                      differs(rewriter, loc, old,
+                              combine(rewriter, loc, op.getKind(), old,
+                                      value)));
+    } else {
+      old = loadProperty(rewriter, loc, address, value.getType(), false);
+      Value updated = combine(rewriter, loc, op.getKind(), old, value);
+      storeProperty(rewriter, loc, address, updated, false);
+      markIfChanged(rewriter, loc, moduleOf(op), *info, v,
+                    differs(rewriter, loc, old, updated));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct FrontierAllLowering : GraphPattern<graph::FrontierAllOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::FrontierAllOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    rewriter.replaceOp(op, callRuntime(rewriter, op.getLoc(), moduleOf(op),
+                                       AlgoCall::FrontierAll, {info->ctx}));
+    return success();
+  }
+};
+
+struct FrontierOfLowering : GraphPattern<graph::FrontierOfOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::FrontierOfOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    Location loc = op.getLoc();
+    ModuleOp module = moduleOf(op);
+    Value f = callRuntime(rewriter, loc, module, AlgoCall::FrontierNew,
+                          {info->ctx});
+    for (Value v : adaptor.getVertices())
+      callRuntime(rewriter, loc, module, AlgoCall::FrontierInsert, {f, v});
+    callRuntime(rewriter, loc, module, AlgoCall::FrontierSeal, {f});
+    rewriter.replaceOp(op, f);
+    return success();
+  }
+};
+
+struct FrontierSizeLowering : GraphPattern<graph::FrontierSizeOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::FrontierSizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, callRuntime(rewriter, op.getLoc(), moduleOf(op),
+                                       AlgoCall::FrontierSize,
+                                       {adaptor.getFrontier()}));
+    return success();
+  }
+};
+
+struct NumVerticesLowering : GraphPattern<graph::NumVerticesOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::NumVerticesOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    rewriter.replaceOp(op, info->numVertices);
+    return success();
+  }
+};
+
+struct NumEdgesLowering : GraphPattern<graph::NumEdgesOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::NumEdgesOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    rewriter.replaceOp(op, info->numEdges);
+    return success();
+  }
+};
+
+struct DegreeLowering : GraphPattern<graph::DegreeOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::DegreeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    Type ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Value v = rewriter.create<arith::ExtUIOp>(loc, i64, adaptor.getVertex());
+    Value next = rewriter.create<arith::AddIOp>(
+        loc, v, rewriter.create<arith::ConstantIntOp>(loc, 1, 64));
+    auto at = [&](Value index) -> Value {
+      Value address = rewriter.create<LLVM::GEPOp>(
+          loc, ptr, i64, info->outOffsets, ArrayRef<LLVM::GEPArg>{index});
+      return rewriter.create<LLVM::LoadOp>(loc, i64, address);
+    };
+    Value hi = at(next);
+    Value lo = at(v);
+    rewriter.replaceOpWithNewOp<arith::SubIOp>(op, hi, lo);
+    return success();
+  }
+};
+
+/// The fault site graph-to-llvm gave the op, as an i32 constant.
+Value siteOf(ConversionPatternRewriter &rewriter, Operation *op) {
+  auto site = op->getAttrOfType<IntegerAttr>(kFaultSiteAttrName);
+  return rewriter.create<arith::ConstantIntOp>(op->getLoc(),
+                                               site ? site.getInt() : -1, 32);
+}
+
+struct VertexOfLowering : GraphPattern<graph::VertexOfOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::VertexOfOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    rewriter.replaceOp(op, callRuntime(rewriter, op.getLoc(), moduleOf(op),
+                                       AlgoCall::VertexOf,
+                                       {info->ctx, adaptor.getId(),
+                                        siteOf(rewriter, op)}));
+    return success();
+  }
+};
+
+template <typename OpT, AlgoCall Call>
+struct DivisionLowering : GraphPattern<OpT> {
+  using GraphPattern<OpT>::GraphPattern;
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = this->infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    rewriter.replaceOp(op, callRuntime(rewriter, op.getLoc(),
+                                       this->moduleOf(op), Call,
+                                       {info->ctx, adaptor.getLhs(),
+                                        adaptor.getRhs(),
+                                        siteOf(rewriter, op)}));
+    return success();
+  }
+};
+
+/// A graph query answered by the runtime: (ctx, operands...) -> result;
+/// has_edge's i32 becomes the op's i1.
+template <typename OpT, AlgoCall Call>
+struct QueryLowering : GraphPattern<OpT> {
+  using GraphPattern<OpT>::GraphPattern;
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = this->infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    SmallVector<Value> args{info->ctx};
+    llvm::append_range(args, adaptor.getOperands());
+    Value v = callRuntime(rewriter, op.getLoc(), this->moduleOf(op), Call,
+                          args);
+    if (op.getType().isInteger(1)) {
+      Value zero = rewriter.create<arith::ConstantIntOp>(op.getLoc(), 0, 32);
+      v = rewriter.create<arith::CmpIOp>(op.getLoc(), arith::CmpIPredicate::ne,
+                                         v, zero);
+    }
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+};
+
+/// An scf.for over index (a `repeat`) as one over i64, iteration
+/// arguments converted too (frontiers); scf's structural conversion leaves
+/// the induction variable as it is.
+struct IndexForLowering : OpConversionPattern<scf::ForOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(scf::ForOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getLowerBound().getType().isIndex())
+      return rewriter.notifyMatchFailure(op, "not over index");
+    auto loop = rewriter.create<scf::ForOp>(
+        op.getLoc(), adaptor.getLowerBound(), adaptor.getUpperBound(),
+        adaptor.getStep(), adaptor.getInitArgs(),
+        // No terminator: the block is replaced by the old body.
+        [](OpBuilder &, Location, Value, ValueRange) {});
+    rewriter.eraseBlock(loop.getBody());
+    rewriter.inlineRegionBefore(op.getRegion(), loop.getRegion(),
+                                loop.getRegion().end());
+    if (failed(rewriter.convertRegionTypes(&loop.getRegion(),
+                                           *getTypeConverter())))
+      return rewriter.notifyMatchFailure(op, "cannot convert the body");
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+};
+
+} // namespace
+
+LogicalResult sluice::conversion::lowerGraphOps(ModuleOp module,
+                                                const AlgoLowering &state) {
+  MLIRContext *ctx = module.getContext();
+  TypeConverter converter;
+  converter.addConversion([](Type t) { return t; });
+  converter.addConversion([ctx](graph::FrontierType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx);
+  });
+  // Loops over index (`repeat`) count in i64: the functions are llvm.func,
+  // whose blocks no later conversion retypes.
+  converter.addConversion(
+      [ctx](IndexType) -> Type { return IntegerType::get(ctx, 64); });
+  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                 Location loc) -> Value {
+    return b.create<UnrealizedConversionCastOp>(loc, type, inputs).getResult(0);
+  };
+  converter.addSourceMaterialization(cast);
+  converter.addTargetMaterialization(cast);
+  converter.addArgumentMaterialization(cast);
+
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<graph::GraphDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+
+  RewritePatternSet patterns(ctx);
+  patterns.add<PropertyLowering, PropGetLowering, PropSetLowering,
+               PropReduceLowering, FrontierAllLowering, FrontierOfLowering,
+               FrontierSizeLowering, NumVerticesLowering, NumEdgesLowering,
+               DegreeLowering, VertexOfLowering,
+               DivisionLowering<graph::IntDivOp, AlgoCall::IntDiv>,
+               DivisionLowering<graph::IntRemOp, AlgoCall::IntRem>,
+               QueryLowering<graph::HasEdgeOp, AlgoCall::HasEdge>,
+               QueryLowering<graph::EdgeWeightOp, AlgoCall::EdgeWeight>,
+               QueryLowering<graph::EdgeLabelOp, AlgoCall::EdgeLabel>,
+               QueryLowering<graph::LabelOp, AlgoCall::VertexLabel>,
+               QueryLowering<graph::OriginalIdOp, AlgoCall::OriginalId>>(
+      converter, ctx, state);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       target);
+  patterns.add<IndexForLowering>(converter, ctx, /*benefit=*/2);
+  target.addDynamicallyLegalOp<scf::ForOp>([&](scf::ForOp op) {
+    return !op.getLowerBound().getType().isIndex() &&
+           converter.isLegal(op->getResultTypes());
+  });
+  return applyPartialConversion(module, target, std::move(patterns));
+}

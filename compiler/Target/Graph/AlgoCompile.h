@@ -1,0 +1,108 @@
+//===- AlgoCompile.h - Graph algorithms to code: JIT, objects ---*- C++ -*-===//
+//
+// What `sluicec --run` and `sluicec -c` do with the graph dialect MLIRGen
+// produced: lower a copy of it to the LLVM dialect (graph-to-llvm and the
+// upstream conversions), then either JIT it and run a job with
+// libsluicert's algorithm runtime (sluice/algo.h), writing the outputs, or
+// write an object file and a C header declaring the algorithms.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_TARGET_GRAPH_ALGOCOMPILE_H
+#define SLUICE_COMPILER_TARGET_GRAPH_ALGOCOMPILE_H
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "sluice/algo.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sluice::target {
+
+class HostJit;
+
+/// A copy of `module` with every algorithm lowered to LLVM-dialect
+/// functions (graph-to-llvm; a remark per loop with `remarks`).
+mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+lowerAlgorithmsToLLVM(mlir::ModuleOp module, bool remarks);
+
+/// Writes a C header declaring every algorithm's function, its parameter
+/// block and its properties (runtime/include/sluice/algo.h).
+void writeAlgorithmHeader(mlir::ModuleOp module, llvm::StringRef guardName,
+                          llvm::raw_ostream &os);
+
+/// Compiles the algorithms of `module` to a PIC object file for the host
+/// at `objectPath` and writes the header at `headerPath`.
+mlir::LogicalResult compileAlgorithmsToObject(mlir::ModuleOp module,
+                                              llvm::StringRef objectPath,
+                                              llvm::StringRef headerPath);
+
+/// One algorithm of a module, JIT-compiled.
+class CompiledAlgorithm {
+public:
+  /// Lowers and compiles `algo` (with the other algorithms of its module).
+  static mlir::FailureOr<std::unique_ptr<CompiledAlgorithm>>
+  compile(graph::AlgorithmOp algo, bool remarks);
+  ~CompiledAlgorithm();
+
+  /// What one run produced: every property's values (num_vertices each)
+  /// and the algorithm's outputs as columns over them.
+  struct Result {
+    std::vector<std::vector<uint64_t>> storage;
+    std::vector<sluice_algo_column_t> outputs;
+    std::vector<std::string> outputNames;
+    uint64_t passes = 0;
+    double seconds = 0;
+    uint32_t threads = 0;
+  };
+
+  /// Runs on `graph` with `threads` (0: every core) and the parameter values
+  /// of `params` over the defaults. Errors (a parameter without a value, a
+  /// fault) are located diagnostics at the job's `where`, or at the op that
+  /// faulted.
+  mlir::FailureOr<Result> run(const sluice_graph_t *graph,
+                              mlir::DictionaryAttr params, uint32_t threads,
+                              bool quiet, mlir::Operation *where);
+
+private:
+  CompiledAlgorithm() = default;
+  graph::AlgorithmOp algo;
+  std::unique_ptr<HostJit> jit;
+  void (*entry)(sluice_algo_ctx_t *, const int64_t *, void **) = nullptr;
+};
+
+/// `sluicec --run` of an algorithm job.
+struct AlgoRunOptions {
+  std::string job;      ///< empty: the only algorithm job
+  uint32_t threads = 0; ///< 0: the job's, the schedule's, or every core
+  std::string out;      ///< overrides the job's `output`
+  std::string baseDir;  ///< relative outputs are resolved against it
+  bool quiet = false;
+  bool remarks = false;
+  bool graphCache = false;
+  /// Run an algorithm scheduled `target: gpu` on the CPU (--target=cpu).
+  bool forceCpu = false;
+};
+
+/// What a run did (for the summary sluicec prints).
+struct AlgoRunReport {
+  std::string job, algorithm, graph, output, graphCache;
+  uint64_t vertices = 0, edges = 0, passes = 0;
+  uint32_t threads = 0;
+  double seconds = 0, compileSeconds = 0, loadSeconds = 0;
+};
+
+/// Finds the job, loads its graph (through its binary cache with
+/// `graphCache`), compiles and runs the algorithm and writes its outputs
+/// (text, or .npy when the path ends in .npy). Errors are located.
+mlir::FailureOr<AlgoRunReport> runAlgorithmJob(mlir::ModuleOp module,
+                                               const AlgoRunOptions &options);
+
+} // namespace sluice::target
+
+#endif // SLUICE_COMPILER_TARGET_GRAPH_ALGOCOMPILE_H

@@ -1,0 +1,211 @@
+//===- AlgoRun.cpp - sluicec --run of an algorithm job --------------------===//
+//
+// Finds the job, loads the algorithm's graph as its declaration says
+// (GraphLoadOptions.h, through the binary CSR cache of GraphCache.h),
+// runs the JIT-compiled algorithm (CompiledAlgorithm) and writes its
+// outputs: text ("id value ..." lines, original ids) or .npy (one file per
+// output; with several, the property's name goes before the extension).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Target/Graph/AlgoCompile.h"
+
+#include "compiler/Target/Walk/GraphCache.h"
+#include "compiler/Target/Walk/GraphLoadOptions.h"
+#include "dialects/Walk/IR/WalkOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::target;
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+FailureOr<graph::JobOp> findJob(ModuleOp module, StringRef name) {
+  SmallVector<graph::JobOp> jobs(module.getOps<graph::JobOp>());
+  std::string names;
+  for (graph::JobOp j : jobs)
+    names += (names.empty() ? "" : ", ") + j.getSymName().str();
+  if (name.empty()) {
+    if (jobs.size() == 1)
+      return jobs.front();
+    if (jobs.empty())
+      return emitError(module.getLoc())
+             << "the program has no algorithm job to run (declare one: job J "
+                "= run A on M { ... })";
+    return emitError(module.getLoc())
+           << "the program has " << jobs.size()
+           << " algorithm jobs; choose one with --job (" << names << ")";
+  }
+  for (graph::JobOp j : jobs)
+    if (j.getSymName() == name)
+      return j;
+  return emitError(module.getLoc())
+         << "no algorithm job named '" << name << "' (algorithm jobs: "
+         << names << ")";
+}
+
+/// `base` + `output` unless `output` is absolute.
+std::string resolve(StringRef output, StringRef base) {
+  if (base.empty() || llvm::sys::path::is_absolute(output))
+    return output.str();
+  llvm::SmallString<256> full(base);
+  llvm::sys::path::append(full, output);
+  return full.str().str();
+}
+
+} // namespace
+
+FailureOr<AlgoRunReport>
+sluice::target::runAlgorithmJob(ModuleOp module,
+                                const AlgoRunOptions &options) {
+  FailureOr<graph::JobOp> found = findJob(module, options.job);
+  if (failed(found))
+    return failure();
+  graph::JobOp job = *found;
+  auto algo = SymbolTable::lookupNearestSymbolFrom<graph::AlgorithmOp>(
+      job, job.getAlgorithmAttr());
+  if (!algo)
+    return job.emitError("job '") << job.getSymName() << "' runs '"
+                                  << job.getAlgorithm()
+                                  << "', which is not an algorithm";
+  // The algorithm is a symbol table of its own: look in the module.
+  auto g = dyn_cast_or_null<walk::GraphOp>(
+      SymbolTable::lookupSymbolIn(module, algo.getGraphAttr()));
+  if (!g)
+    return algo.emitError("algorithm '")
+           << algo.getSymName() << "' runs on '" << algo.getGraph()
+           << "', which is not a graph";
+  graph::AlgorithmScheduleAttr schedule = algo.getScheduleAttr();
+  if (!schedule)
+    return algo.emitError("algorithm '")
+           << algo.getSymName()
+           << "' has no schedule (graph-attach-schedule has not run)";
+  if (schedule.getTarget() == graph::Target::Gpu && !options.forceCpu)
+    return algo.emitError("algorithm '")
+           << algo.getSymName()
+           << "' is scheduled for target gpu, and the GPU lowering of graph "
+              "algorithms is not built yet; --target=cpu runs it on the CPU";
+  AlgoRunReport report;
+  report.job = job.getSymName().str();
+  report.algorithm = algo.getSymName().str();
+  report.graph = g.getSymName().str();
+
+  std::string path = g.getPath().str();
+  if (!llvm::sys::fs::exists(path))
+    return g.emitError("cannot open the file '")
+           << path << "' of graph '" << g.getSymName()
+           << "': No such file or directory";
+
+  auto t0 = std::chrono::steady_clock::now();
+  auto compiled = CompiledAlgorithm::compile(algo, options.remarks);
+  if (failed(compiled))
+    return failure();
+  report.compileSeconds = secondsSince(t0);
+
+  // The graph, as the declaration loads it (the same options as walks).
+  sluice_graph_load_options_t load;
+  sluice_graph_load_options_init(&load);
+  load.format = runtimeGraphFormat(g.getFormat());
+  load.flags = runtimeLoadFlags(g.getFormat(), g.getUndirected(),
+                                g.getDuplicates(), g.getSelfLoops());
+  if (options.quiet)
+    load.flags |= SLUICE_GRAPH_LOAD_QUIET;
+  if (g.getWeighted())
+    load.weights = SLUICE_WEIGHTS_COLUMN;
+  std::string labels = g.getLabels() ? g.getLabels()->str() : "";
+  load.vertex_labels_path = labels.empty() ? nullptr : labels.c_str();
+  std::string edgeLabels = g.getEdgeLabels() ? g.getEdgeLabels()->str() : "";
+  load.edge_labels_path = edgeLabels.empty() ? nullptr : edgeLabels.c_str();
+  sluice_graph_t *graph = nullptr;
+  auto release = llvm::make_scope_exit([&] { sluice_graph_release(graph); });
+  auto t1 = std::chrono::steady_clock::now();
+  std::optional<GraphCache> cache;
+  if (options.graphCache && g.getFormat() != walk::GraphFormat::Csr)
+    cache.emplace(path, load);
+  sluice_graph_load_stats_t stats;
+  if (cache)
+    if ((graph = cache->load(load.flags & SLUICE_GRAPH_LOAD_QUIET, stats)))
+      report.graphCache = "read " + cache->path();
+  if (!graph) {
+    sluice_error_t error;
+    if (sluice_graph_load(path.c_str(), &load, &graph, &error) !=
+        SLUICE_STATUS_OK) {
+      char text[2048];
+      sluice_error_format(&error, text, sizeof(text));
+      return g.emitError("cannot load graph '")
+             << g.getSymName() << "': " << text;
+    }
+    if (cache) {
+      std::string why;
+      sluice_graph_load_stats(graph, &stats);
+      report.graphCache = cache->store(graph, stats, why)
+                              ? "written " + cache->path()
+                              : "not written (" + why + ")";
+    }
+  }
+  report.loadSeconds = secondsSince(t1);
+  report.vertices = sluice_graph_num_vertices(graph);
+  report.edges = sluice_graph_num_edges(graph);
+
+  uint32_t threads = options.threads;
+  if (!threads && job.getThreads())
+    threads = static_cast<uint32_t>(*job.getThreads());
+  if (!threads)
+    threads = static_cast<uint32_t>(schedule.getThreads());
+  auto result = (*compiled)->run(graph, job.getParams(), threads,
+                                 options.quiet, job);
+  if (failed(result))
+    return failure();
+  report.passes = result->passes;
+  report.seconds = result->seconds;
+  report.threads = result->threads;
+
+  std::string output = options.out;
+  if (output.empty() && job.getOutput())
+    output = resolve(*job.getOutput(), options.baseDir.empty()
+                                           ? llvm::sys::path::parent_path(
+                                                 cast<FileLineColLoc>(
+                                                     job.getLoc())
+                                                     .getFilename()
+                                                     .getValue())
+                                           : StringRef(options.baseDir));
+  if (output.empty())
+    return report;
+  sluice_error_t error;
+  auto failedWrite = [&]() {
+    char text[2048];
+    sluice_error_format(&error, text, sizeof(text));
+    return job.emitError("cannot write the outputs of job '")
+           << job.getSymName() << "': " << text;
+  };
+  if (StringRef(output).ends_with(".npy")) {
+    for (const sluice_algo_column_t &column : result->outputs) {
+      std::string file = output;
+      if (result->outputs.size() > 1)
+        file = (StringRef(output).drop_back(4) + "." + column.name + ".npy")
+                   .str();
+      if (sluice_algo_write_npy(file.c_str(), graph, &column, &error) !=
+          SLUICE_STATUS_OK)
+        return failedWrite();
+    }
+  } else if (sluice_algo_write_text(
+                 output.c_str(), graph, result->outputs.data(),
+                 static_cast<uint32_t>(result->outputs.size()),
+                 &error) != SLUICE_STATUS_OK) {
+    return failedWrite();
+  }
+  report.output = output;
+  return report;
+}

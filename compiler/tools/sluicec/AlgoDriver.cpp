@@ -1,0 +1,63 @@
+//===- AlgoDriver.cpp - sluicec's graph algorithm paths -------------------===//
+#include "compiler/tools/sluicec/AlgoDriver.h"
+
+#include "compiler/Target/LLVM/Codegen.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+
+using namespace sluice;
+
+int sluice::runAlgorithmJobAndReport(mlir::ModuleOp module,
+                                     const target::AlgoRunOptions &options,
+                                     llvm::raw_ostream &os) {
+  auto report = target::runAlgorithmJob(module, options);
+  if (mlir::failed(report))
+    return 1;
+  os << "job " << report->job << ": algorithm " << report->algorithm
+     << " on graph " << report->graph << " (" << report->vertices
+     << " vertices, " << report->edges << " edges)\n";
+  if (!report->graphCache.empty())
+    os << "  cache:    " << report->graphCache << "\n";
+  os << "  threads:  " << report->threads << "\n";
+  os << "  passes:   " << report->passes << " parallel loops run\n";
+  os << llvm::format("  time:     %.3f s running, %.3f s compiling, %.3f s "
+                     "loading the graph\n",
+                     report->seconds, report->compileSeconds,
+                     report->loadSeconds);
+  os << "  output:   "
+     << (report->output.empty()
+             ? std::string("(none: the job has no output; use -o)")
+             : report->output)
+     << "\n";
+  return 0;
+}
+
+int sluice::compileAlgorithms(mlir::ModuleOp module, llvm::StringRef object) {
+  llvm::SmallString<256> header(object);
+  llvm::sys::path::replace_extension(header, "h");
+  if (header == object)
+    header += ".h";
+  return mlir::failed(
+             target::compileAlgorithmsToObject(module, object, header))
+             ? 1
+             : 0;
+}
+
+int sluice::emitAlgorithmLLVM(mlir::ModuleOp module, llvm::raw_ostream &os) {
+  auto lowered = target::lowerAlgorithmsToLLVM(module, false);
+  if (mlir::failed(lowered))
+    return 1;
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> ir =
+      target::translateToLLVMIR(**lowered, llvmCtx);
+  if (!ir) {
+    mlir::emitError(module.getLoc())
+        << "the algorithms' LLVM dialect does not translate to LLVM IR";
+    return 1;
+  }
+  ir->print(os, nullptr);
+  return 0;
+}

@@ -1,0 +1,190 @@
+/*===- sluice/algo.h - libsluicert: graph algorithms on the CPU ------------===*
+ *
+ * What the code of a compiled `algorithm` (graph-to-llvm,
+ * compiler/Conversion/GraphToLLVM) calls, and what an embedder needs to run
+ * it (docs/algorithms.md):
+ *
+ *  - a context over a loaded sluice_graph_t: the out-edges (CSR, the
+ *    graph's own arrays) and the in-edges (CSC, built once), weights when
+ *    the graph has them, and a pool of threads;
+ *  - a parallel for over [0, n) with serial, static or dynamic(chunk)
+ *    scheduling;
+ *  - frontiers: a sorted list of vertices and a bitmap of the same set,
+ *    built concurrently by inserts;
+ *  - atomic reductions (what push loops need where updates collide);
+ *  - faults (a vertex id the graph does not have, a zero divisor) that stop
+ *    the algorithm's loops and are reported with the site that faulted;
+ *  - writing vertex properties as text ("id value" lines, original ids) or
+ *    as .npy.
+ *
+ * Thread safety: a context runs one algorithm at a time; inserts into a
+ * frontier and the atomic helpers may be called from the parallel for's
+ * threads.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef SLUICE_ALGO_H
+#define SLUICE_ALGO_H
+
+#include "sluice/graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The edges of the graph as generated code reads them (field order is ABI:
+ * compiler/Conversion/GraphToLLVM/GraphAbi.h binds it by static_assert). */
+typedef struct sluice_algo_view_t {
+  uint64_t num_vertices;
+  uint64_t num_edges;
+  const uint64_t *out_offsets; /* num_vertices + 1 */
+  const uint32_t *out_targets; /* num_edges, sorted per source */
+  const float *out_weights;    /* num_edges, or NULL: every edge weighs 1 */
+  const uint64_t *in_offsets;  /* num_vertices + 1 */
+  const uint32_t *in_sources;  /* num_edges, sorted per destination */
+  const float *in_weights;     /* num_edges (in_sources order), or NULL */
+} sluice_algo_view_t;
+
+/* A graph, its transpose and a thread pool. */
+typedef struct sluice_algo_ctx_t sluice_algo_ctx_t;
+/* A set of vertices, owned by its context (released with it). */
+typedef struct sluice_frontier_t sluice_frontier_t;
+
+/* How sluice_algo_parallel_for shares [0, n) between threads (the values
+ * of the graph dialect's Parallel enum). */
+typedef enum sluice_algo_schedule_e {
+  SLUICE_ALGO_SERIAL = 0,  /* the calling thread, in order */
+  SLUICE_ALGO_STATIC = 1,  /* one contiguous share per thread */
+  SLUICE_ALGO_DYNAMIC = 2  /* chunks of `chunk` handed out in order */
+} sluice_algo_schedule_t;
+
+typedef struct sluice_algo_options_t {
+  uint32_t threads; /* 0: every core */
+  int quiet;        /* no progress lines */
+} sluice_algo_options_t;
+
+SLUICE_API void sluice_algo_options_init(sluice_algo_options_t *options);
+
+/* A context over `graph` (borrowed: it must outlive the context). Builds
+ * the in-edges (in parallel) and starts the threads. */
+SLUICE_API sluice_status_t
+sluice_algo_ctx_create(const sluice_graph_t *graph,
+                       const sluice_algo_options_t *options,
+                       sluice_algo_ctx_t **out_ctx, sluice_error_t *error);
+SLUICE_API void sluice_algo_ctx_release(sluice_algo_ctx_t *ctx);
+SLUICE_API const sluice_algo_view_t *sluice_algo_view(sluice_algo_ctx_t *ctx);
+SLUICE_API const sluice_graph_t *sluice_algo_graph(sluice_algo_ctx_t *ctx);
+SLUICE_API uint32_t sluice_algo_threads(const sluice_algo_ctx_t *ctx);
+
+/* One share of a parallel for: [begin, end). */
+typedef void (*sluice_algo_range_fn_t)(sluice_algo_ctx_t *ctx, void *env,
+                                       uint64_t begin, uint64_t end);
+
+/* Calls `fn` on shares of [0, n) that cover it once, on the context's
+ * threads, and returns when all are done. `chunk` (> 0) is the share size
+ * of DYNAMIC (ignored otherwise). Does nothing once the context faulted. */
+SLUICE_API void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
+                                         int32_t schedule, uint64_t chunk,
+                                         sluice_algo_range_fn_t fn, void *env);
+
+/* Passes of sluice_algo_parallel_for so far (the progress lines count
+ * them). */
+SLUICE_API uint64_t sluice_algo_passes(const sluice_algo_ctx_t *ctx);
+
+/* An empty frontier to insert into. */
+SLUICE_API sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx);
+/* The frontier of every vertex. */
+SLUICE_API sluice_frontier_t *sluice_algo_frontier_all(sluice_algo_ctx_t *ctx);
+/* Adds `v` (< num_vertices); safe from the threads of a parallel for.
+ * Returns 1 when `v` was not in the frontier. */
+SLUICE_API int sluice_algo_frontier_insert(sluice_frontier_t *f, uint32_t v);
+/* Ends the inserts: sorts the list (the frontier's order is the vertices',
+ * whatever the threads did). */
+SLUICE_API void sluice_algo_frontier_seal(sluice_frontier_t *f);
+SLUICE_API uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f);
+/* The vertices, sorted (materialised for the frontier of all vertices). */
+SLUICE_API const uint32_t *sluice_algo_frontier_list(sluice_frontier_t *f);
+/* The bitmap (bit v % 64 of word v / 64), num_vertices bits. */
+SLUICE_API const uint64_t *sluice_algo_frontier_bitmap(sluice_frontier_t *f);
+/* Whether a round over `f` should read it as a bitmap over every vertex
+ * (dense) rather than as its list: when its vertices and their out-edges
+ * are more than a 20th of the graph's (Beamer et al.'s rule of thumb). */
+SLUICE_API int sluice_algo_frontier_prefers_dense(sluice_frontier_t *f);
+
+/* Faults: the first one is kept (its site, an index the compiler gives
+ * each op that may fault, and a message); then every parallel for and
+ * frontier round of the context does nothing, so the algorithm ends. */
+SLUICE_API void sluice_algo_fault(sluice_algo_ctx_t *ctx, int32_t site,
+                                  const char *message);
+/* The site of the first fault (-1: none) and its message. */
+SLUICE_API int32_t sluice_algo_fault_site(const sluice_algo_ctx_t *ctx,
+                                          const char **message);
+/* The vertex of original id `id`; a fault at `site` (and vertex 0) when
+ * the graph has none. */
+SLUICE_API uint32_t sluice_algo_vertex_of(sluice_algo_ctx_t *ctx, int64_t id,
+                                          int32_t site);
+/* a / b and a % b truncated toward zero; a zero divisor (and
+ * INT64_MIN / -1) faults at `site` and gives 0. */
+SLUICE_API int64_t sluice_algo_idiv(sluice_algo_ctx_t *ctx, int64_t a,
+                                    int64_t b, int32_t site);
+SLUICE_API int64_t sluice_algo_irem(sluice_algo_ctx_t *ctx, int64_t a,
+                                    int64_t b, int32_t site);
+
+/* The graph queries of algorithms (language.md, section 6.4), by CSR
+ * vertex: whether u -> v exists (0 or 1); the weight of the first u -> v
+ * edge (1.0 on an unweighted graph, 0.0 when there is none); the label of
+ * that edge (-1 when none or unlabelled); the label of v (-1 when
+ * unlabelled). */
+SLUICE_API int32_t sluice_algo_has_edge(sluice_algo_ctx_t *ctx, uint32_t u,
+                                        uint32_t v);
+SLUICE_API double sluice_algo_edge_weight(sluice_algo_ctx_t *ctx, uint32_t u,
+                                          uint32_t v);
+SLUICE_API int64_t sluice_algo_edge_label(sluice_algo_ctx_t *ctx, uint32_t u,
+                                          uint32_t v);
+SLUICE_API int64_t sluice_algo_vertex_label(sluice_algo_ctx_t *ctx,
+                                            uint32_t v);
+/* The original id of v (`id(v)`). */
+SLUICE_API int64_t sluice_algo_original_id(sluice_algo_ctx_t *ctx,
+                                           uint32_t v);
+
+/* Atomic reductions; each returns the value before. (Generated code
+ * inlines the same operations as LLVM atomicrmw.) */
+SLUICE_API double sluice_algo_atomic_add_f64(double *p, double value);
+SLUICE_API double sluice_algo_atomic_min_f64(double *p, double value);
+SLUICE_API int64_t sluice_algo_atomic_min_i64(int64_t *p, int64_t value);
+
+/* The element types of a vertex property. */
+typedef enum sluice_algo_type_e {
+  SLUICE_ALGO_F64 = 0,   /* double */
+  SLUICE_ALGO_I64 = 1,   /* int64_t */
+  SLUICE_ALGO_BOOL = 2,  /* uint8_t, 0 or 1 */
+  SLUICE_ALGO_VERTEX = 3 /* uint32_t, a CSR vertex (written as its id) */
+} sluice_algo_type_t;
+
+/* One vertex property, num_vertices values. */
+typedef struct sluice_algo_column_t {
+  const char *name;
+  int32_t type; /* sluice_algo_type_t */
+  const void *data;
+} sluice_algo_column_t;
+
+/* Writes the columns as text, one line per vertex in CSR order:
+ * "id v1 v2 ..." with the vertex's original id, doubles with 17 significant
+ * digits ("%.17g"), integers in decimal (no header: the columns are in the
+ * order given). Written to a temporary and renamed into place, so `path`
+ * must be a file, not a device. */
+SLUICE_API sluice_status_t
+sluice_algo_write_text(const char *path, const sluice_graph_t *graph,
+                       const sluice_algo_column_t *columns, uint32_t count,
+                       sluice_error_t *error);
+/* Writes one column as a 1-D .npy array in CSR order ('<f8', '<i8', '|u1';
+ * vertices as their original ids, '<i8'). */
+SLUICE_API sluice_status_t sluice_algo_write_npy(const char *path,
+                                                 const sluice_graph_t *graph,
+                                                 const sluice_algo_column_t *column,
+                                                 sluice_error_t *error);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* SLUICE_ALGO_H */

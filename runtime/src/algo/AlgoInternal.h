@@ -1,0 +1,85 @@
+//===- AlgoInternal.h - The algorithm context and its frontiers -*- C++ -*-===//
+//
+// The structs behind the opaque handles of sluice/algo.h: a context holds
+// the graph's view (the graph's CSR plus the CSC built from it), a pool of
+// threads that run the shares of a parallel for, the first fault, and the
+// frontiers it handed out (released with it).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_SRC_ALGO_ALGOINTERNAL_H
+#define SLUICE_RUNTIME_SRC_ALGO_ALGOINTERNAL_H
+
+#include "sluice/algo.h"
+
+#include "runtime/src/Progress.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace sluice::rt {
+
+/// Persistent worker threads; run() calls `work(t)` for t in [0, threads)
+/// with t = 0 on the caller, and returns when every call returned.
+class AlgoThreadPool {
+public:
+  explicit AlgoThreadPool(uint32_t threads);
+  ~AlgoThreadPool();
+  AlgoThreadPool(const AlgoThreadPool &) = delete;
+  AlgoThreadPool &operator=(const AlgoThreadPool &) = delete;
+
+  uint32_t size() const { return numThreads; }
+  template <typename Fn> void run(Fn &&fn) {
+    runErased([](void *f, uint32_t t) { (*static_cast<Fn *>(f))(t); }, &fn);
+  }
+
+private:
+  void runErased(void (*call)(void *, uint32_t), void *fn);
+  void workerLoop(uint32_t t);
+
+  uint32_t numThreads;
+  std::vector<std::thread> workers;
+  std::mutex mutex;
+  std::condition_variable wake, done;
+  uint64_t generation = 0;
+  uint32_t pending = 0;
+  bool stopping = false;
+  void (*call)(void *, uint32_t) = nullptr;
+  void *callee = nullptr;
+};
+
+} // namespace sluice::rt
+
+struct sluice_frontier_t {
+  sluice_algo_ctx_t *ctx = nullptr;
+  bool all = false;
+  bool sealed = false;
+  uint64_t numVertices = 0;
+  /// Membership, one bit per vertex (atomic while inserting).
+  std::unique_ptr<std::atomic<uint64_t>[]> bits;
+  /// The vertices: `count` of them in `list` (capacity num_vertices).
+  std::unique_ptr<uint32_t[]> list;
+  std::atomic<uint64_t> count{0};
+};
+
+struct sluice_algo_ctx_t {
+  const sluice_graph_t *graph = nullptr;
+  sluice_algo_view_t view{};
+  std::vector<uint64_t> inOffsets;
+  std::vector<uint32_t> inSources;
+  std::vector<float> inWeights;
+  std::unique_ptr<sluice::rt::AlgoThreadPool> pool;
+  std::vector<std::unique_ptr<sluice_frontier_t>> frontiers;
+  std::atomic<bool> faulted{false};
+  std::mutex faultMutex;
+  int32_t faultSite = -1;
+  std::string faultMessage;
+  uint64_t passes = 0;
+  std::unique_ptr<sluice::rt::Progress> progress;
+};
+
+#endif // SLUICE_RUNTIME_SRC_ALGO_ALGOINTERNAL_H

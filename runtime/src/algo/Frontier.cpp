@@ -1,0 +1,116 @@
+//===- Frontier.cpp - Sets of vertices: a sorted list and a bitmap --------===//
+//
+// A frontier is built by concurrent inserts: an atomic fetch_or on its
+// bitmap word decides who adds a vertex, an atomic counter gives its slot
+// in the list. seal() sorts the list, shrinks it to its size and, for a
+// sparse frontier, drops the bitmap (rebuilt when a round asks for it), so
+// the frontiers of a long run cost what their vertices do.
+//
+//===----------------------------------------------------------------------===//
+#include "sluice/algo.h"
+
+#include "runtime/src/algo/AlgoInternal.h"
+
+#include <algorithm>
+
+namespace {
+
+uint64_t words(uint64_t n) { return (n + 63) / 64; }
+
+sluice_frontier_t *adopt(sluice_algo_ctx_t *ctx,
+                         std::unique_ptr<sluice_frontier_t> f) {
+  f->ctx = ctx;
+  f->numVertices = ctx->view.num_vertices;
+  ctx->frontiers.push_back(std::move(f));
+  return ctx->frontiers.back().get();
+}
+
+} // namespace
+
+sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
+  auto f = std::make_unique<sluice_frontier_t>();
+  uint64_t n = ctx->view.num_vertices;
+  f->bits.reset(new std::atomic<uint64_t>[words(n)]());
+  // Not touched beyond what is inserted: pages of a large frontier that
+  // stays small are never mapped in.
+  f->list.reset(new uint32_t[std::max<uint64_t>(n, 1)]);
+  return adopt(ctx, std::move(f));
+}
+
+sluice_frontier_t *sluice_algo_frontier_all(sluice_algo_ctx_t *ctx) {
+  auto f = std::make_unique<sluice_frontier_t>();
+  f->all = true;
+  f->sealed = true;
+  f->count = ctx->view.num_vertices;
+  return adopt(ctx, std::move(f));
+}
+
+int sluice_algo_frontier_insert(sluice_frontier_t *f, uint32_t v) {
+  if (f->all || f->sealed || v >= f->numVertices)
+    return 0;
+  uint64_t bit = uint64_t(1) << (v % 64);
+  if (f->bits[v / 64].fetch_or(bit, std::memory_order_relaxed) & bit)
+    return 0;
+  f->list[f->count.fetch_add(1, std::memory_order_relaxed)] = v;
+  return 1;
+}
+
+void sluice_algo_frontier_seal(sluice_frontier_t *f) {
+  if (f->sealed)
+    return;
+  f->sealed = true;
+  uint64_t count = f->count.load();
+  std::sort(f->list.get(), f->list.get() + count);
+  std::unique_ptr<uint32_t[]> exact(new uint32_t[std::max<uint64_t>(count, 1)]);
+  std::copy(f->list.get(), f->list.get() + count, exact.get());
+  f->list = std::move(exact);
+  if (count * 64 < f->numVertices)
+    f->bits.reset();
+}
+
+uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f) {
+  if (f->ctx->faulted.load(std::memory_order_relaxed))
+    return 0;
+  return f->count.load(std::memory_order_relaxed);
+}
+
+const uint32_t *sluice_algo_frontier_list(sluice_frontier_t *f) {
+  if (!f->list) {
+    // The frontier of all vertices, listed on first use.
+    f->list.reset(new uint32_t[std::max<uint64_t>(f->numVertices, 1)]);
+    for (uint64_t v = 0; v < f->numVertices; ++v)
+      f->list[v] = static_cast<uint32_t>(v);
+  }
+  return f->list.get();
+}
+
+const uint64_t *sluice_algo_frontier_bitmap(sluice_frontier_t *f) {
+  if (!f->bits) {
+    uint64_t n = f->numVertices;
+    f->bits.reset(new std::atomic<uint64_t>[words(n)]());
+    if (f->all) {
+      for (uint64_t v = 0; v < n; ++v)
+        f->bits[v / 64].fetch_or(uint64_t(1) << (v % 64));
+    } else {
+      uint64_t count = f->count.load();
+      for (uint64_t i = 0; i < count; ++i)
+        f->bits[f->list[i] / 64].fetch_or(uint64_t(1) << (f->list[i] % 64));
+    }
+  }
+  static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t),
+                "the bitmap is read as plain words");
+  return reinterpret_cast<const uint64_t *>(f->bits.get());
+}
+
+int sluice_algo_frontier_prefers_dense(sluice_frontier_t *f) {
+  if (f->all)
+    return 1;
+  const sluice_algo_view_t &view = f->ctx->view;
+  uint64_t count = f->count.load();
+  if (count * 20 > view.num_vertices)
+    return 1;
+  uint64_t edges = 0;
+  for (uint64_t i = 0; i < count; ++i)
+    edges += view.out_offsets[f->list[i] + 1] - view.out_offsets[f->list[i]];
+  return edges * 20 > view.num_edges ? 1 : 0;
+}

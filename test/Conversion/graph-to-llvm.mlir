@@ -1,0 +1,143 @@
+// RUN: sluice-opt --graph-to-llvm --split-input-file %s | FileCheck %s
+// RUN: sluice-opt --graph-to-llvm=remarks=true --split-input-file %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// A frontier-driven push loop (SSSP): the algorithm's function, a push
+// variant over the frontier's list, atomics at the destination (not owned),
+// changed destinations inserted into the new frontier, sealed after the
+// round; a vertices loop at its own vertex: plain read-modify-write.
+// CHECK-LABEL: llvm.func @sluice_algo_relax_relax_push(
+// CHECK-SAME:      %{{.*}}: !llvm.ptr, %[[ENV:.*]]: !llvm.ptr, %[[BEGIN:.*]]: i64, %[[END:.*]]: i64)
+// CHECK:         scf.for %[[I:.*]] = %[[BEGIN]] to %[[END]]
+// CHECK:           scf.for %[[E:.*]] = %{{.*}} to %{{.*}}
+// CHECK:             %[[OLD:.*]] = llvm.atomicrmw fmin %{{.*}}, %{{.*}} monotonic : !llvm.ptr, f64
+// CHECK:             %[[NEW:.*]] = arith.minnumf %[[OLD]], %{{.*}} : f64
+// CHECK:             %[[CHANGED:.*]] = arith.cmpf une, %[[OLD]], %[[NEW]] : f64
+// CHECK:             scf.if %[[CHANGED]] {
+// CHECK-NEXT:          llvm.call @sluice_algo_frontier_insert
+// CHECK-LABEL: llvm.func @sluice_algo_relax_count_vertices(
+// CHECK:         %[[H:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[H1:.*]] = arith.addi %[[H]], %{{.*}} : i64
+// CHECK-NEXT:    llvm.store %[[H1]], %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr
+// CHECK-LABEL: llvm.func @sluice_algo_relax(
+// CHECK-SAME:      %[[CTX:.*]]: !llvm.ptr, %[[PARAMS:.*]]: !llvm.ptr, %[[PROPS:.*]]: !llvm.ptr)
+// CHECK:         llvm.call @sluice_algo_vertex_of(%[[CTX]], %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i32) -> i32
+// CHECK:         scf.while
+// CHECK:           %[[OUT:.*]] = llvm.call @sluice_algo_frontier_new(%[[CTX]])
+// CHECK:           %[[LIST:.*]] = llvm.call @sluice_algo_frontier_list(
+// CHECK-NEXT:      %[[COUNT:.*]] = llvm.call @sluice_algo_frontier_size(
+// CHECK:           %[[FN:.*]] = llvm.mlir.addressof @sluice_algo_relax_relax_push : !llvm.ptr
+// CHECK:           llvm.call @sluice_algo_parallel_for(%[[CTX]], %[[COUNT]], %{{.*}}, %{{.*}}, %[[FN]], %{{.*}})
+// CHECK:           llvm.call @sluice_algo_frontier_seal(%[[OUT]])
+// CHECK:         llvm.mlir.addressof @sluice_algo_relax_count_vertices
+// CHECK-NOT:   graph.
+// REMARK: remark: loop 'relax' of algorithm 'relax': push over the out-edges (CSR) of the frontier's list; parallel, dynamic chunks of 4 vertices; atomic updates of 'dist'
+// REMARK: remark: loop 'count' of algorithm 'relax': over every vertex; parallel, static shares; no atomics
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @relax on @g attributes {outputs = [@dist], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
+  ^bb0(%source: i64):
+    %cst = arith.constant 1.000000e+300 : f64
+    graph.property @dist : f64 = %cst
+    %c0_i64 = arith.constant 0 : i64
+    graph.property @hits : i64 = %c0_i64
+    %0 = graph.vertex_of %source
+    %cst_0 = arith.constant 0.000000e+00 : f64
+    graph.prop.set @dist[%0] = %cst_0 : f64
+    %2 = graph.frontier.of [%0]
+    %3 = scf.while (%arg0 = %2) : (!graph.frontier) -> !graph.frontier {
+      %4 = graph.frontier.size %arg0 : i64
+      %5 = arith.cmpi sgt, %4, %c0_i64 : i64
+      scf.condition(%5) %arg0 : !graph.frontier
+    } do {
+    ^bb0(%arg0: !graph.frontier):
+      %4 = graph.edges from %arg0 label "relax" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 4, frontier = sparse, format = auto>} do {
+      ^bb0(%src: i32, %dst: i32, %w: f64):
+        %5 = graph.prop.get @dist[%src] : f64
+        %6 = arith.addf %5, %w : f64
+        graph.prop.reduce min @dist[%dst], %6 : f64
+        graph.yield
+      }
+      scf.yield %4 : !graph.frontier
+    }
+    graph.vertices label "count" attributes {schedule = #graph.schedule<parallel = static>} where {
+    ^bb0(%v: i32):
+      %4 = graph.prop.get @dist[%v] : f64
+      %5 = arith.cmpf olt, %4, %cst : f64
+      graph.yield %5 : i1
+    } do {
+    ^bb0(%v: i32):
+      %c1_i64 = arith.constant 1 : i64
+      graph.prop.reduce add @hits[%v], %c1_i64 : i64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// Pull (PageRank's gather): a pull variant over in-edges; the reduction at
+// the destination, which the iteration owns, is plain; the value from
+// outside the loop (damping) travels in the environment.
+// CHECK-LABEL: llvm.func @sluice_algo_pr_gather_pull(
+// CHECK:         %[[D:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f64
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK-NOT:         llvm.atomicrmw
+// CHECK:             arith.mulf %{{.*}}, %[[D]] : f64
+// CHECK:             arith.addf
+// CHECK-LABEL: llvm.func @sluice_algo_pr(
+// CHECK:         llvm.mlir.addressof @sluice_algo_pr_gather_pull
+// REMARK: remark: loop 'gather' of algorithm 'pr': pull over in-edges (CSC); parallel, dynamic chunks of 64 vertices; no atomics; tile is not implemented on the CPU yet (ignored)
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @pr on @g attributes {outputs = [@rank], param_defaults = [8.500000e-01], param_names = ["damping"], schedule = #graph.algorithm_schedule<target = cpu>} {
+  ^bb0(%damping: f64):
+    %cst = arith.constant 0.0 : f64
+    graph.property @rank : f64 = %cst
+    graph.edges label "gather" attributes {schedule = #graph.schedule<direction = pull, parallel = dynamic, chunk = 64, tile = auto, frontier = auto, format = csr>} do {
+    ^bb0(%src: i32, %dst: i32):
+      %r = graph.prop.get @rank[%src] : f64
+      %x = arith.mulf %r, %damping : f64
+      graph.prop.reduce add @rank[%dst], %x : f64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// Hybrid over a frontier: both variants, chosen per round by the
+// frontier's size.
+// CHECK-LABEL: llvm.func @sluice_algo_bfs_expand_push(
+// CHECK-LABEL: llvm.func @sluice_algo_bfs_expand_pull(
+// CHECK-LABEL: llvm.func @sluice_algo_bfs(
+// CHECK:         %[[DENSE:.*]] = llvm.call @sluice_algo_frontier_prefers_dense(
+// CHECK:         %[[IF:.*]] = arith.cmpi ne, %[[DENSE]], %{{.*}} : i32
+// CHECK:         scf.if %[[IF]] {
+// CHECK:           llvm.call @sluice_algo_frontier_bitmap(
+// CHECK:           llvm.mlir.addressof @sluice_algo_bfs_expand_pull
+// CHECK:         } else {
+// CHECK:           llvm.call @sluice_algo_frontier_list(
+// CHECK:           llvm.mlir.addressof @sluice_algo_bfs_expand_push
+// REMARK: remark: loop 'expand' of algorithm 'bfs': push over the out-edges of the frontier's list while it is small, pull over in-edges once it is large (chosen per round); parallel, static shares; atomic updates of 'depth'
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @bfs on @g attributes {outputs = [@depth], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
+  ^bb0(%source: i64):
+    %m1 = arith.constant -1 : i64
+    graph.property @depth : i64 = %m1
+    %0 = graph.vertex_of %source
+    %f = graph.frontier.of [%0]
+    %next = graph.edges from %f label "expand" -> !graph.frontier attributes {schedule = #graph.schedule<direction = hybrid, parallel = static, frontier = auto, format = auto>} where {
+    ^bb0(%src: i32, %dst: i32):
+      %d = graph.prop.get @depth[%dst] : i64
+      %u = arith.cmpi eq, %d, %m1 : i64
+      graph.yield %u : i1
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      %d = graph.prop.get @depth[%src] : i64
+      graph.prop.set @depth[%dst] = %d : i64
+      graph.yield
+    }
+  }
+}
