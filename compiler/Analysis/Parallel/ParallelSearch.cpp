@@ -236,6 +236,7 @@ PlacementResult parallel::annealPlacement(const TrainJob &job,
     return static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
   };
   double curTime = r.time;
+  PlacementState best = cur;
   const double t0 = 0.05 * curTime, t1 = 1e-5 * curTime;
   const int64_t iters = std::max<int64_t>(1, opts.annealIterations);
   for (int64_t i = 0; i < iters; ++i) {
@@ -265,8 +266,24 @@ PlacementResult parallel::annealPlacement(const TrainJob &job,
       curTime = t;
       if (t < r.time) {
         r.time = t;
+        best = cur;
         r.placement = std::move(pl);
       }
+    }
+  }
+  // Undo what did not help: put each host's GPUs back in device order where
+  // that costs nothing (the launch lines stay readable).
+  for (int64_t h = 0; h < H && r.time < r.defaultTime; ++h) {
+    PlacementState tidy = best;
+    std::iota(tidy.localOrder[static_cast<size_t>(h)].begin(),
+              tidy.localOrder[static_cast<size_t>(h)].end(), 0);
+    Placement pl = makePlacement(cluster, tidy.hostOfNode, tidy.localOrder);
+    const double t = timeOf(job, cluster, c, pl, opts.model);
+    ++r.evaluated;
+    if (t <= r.time) {
+      best = std::move(tidy);
+      r.time = t;
+      r.placement = std::move(pl);
     }
   }
   return r;
