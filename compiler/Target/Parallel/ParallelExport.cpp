@@ -207,6 +207,11 @@ std::string megatronArgs(const PlanView &v) {
     flag("--sequence-parallel");
   if (i64(op.getZeroAttr()) == 1)
     flag("--use-distributed-optimizer");
+  // ZeRO-2/3 are DeepSpeed's: Megatron-DeepSpeed runs them with the JSON of
+  // --format=deepspeed.
+  if (i64(op.getZeroAttr()) >= 2)
+    a += " --deepspeed --deepspeed_config ds_config.json --zero-stage " +
+         std::to_string(i64(op.getZeroAttr()));
   flag(isa<Float16Type>(m.getDtype()) ? "--fp16" : "--bf16");
   return a.substr(1);
 }
@@ -224,13 +229,19 @@ LogicalResult writeMegatron(const PlanView &v,
      << "# Megatron-LM launch of job '" << v.job.getSymName()
      << "', planned by sluicec (model-plan-parallel) on '"
      << v.op.getTopology() << "'.\n"
+     << (i64(v.op.getZeroAttr()) >= 2
+             ? "# ZeRO stage " + std::to_string(i64(v.op.getZeroAttr())) +
+                   " is DeepSpeed's: run Megatron-DeepSpeed with the "
+                   "ds_config.json of\n# sluicec --emit=plan "
+                   "--format=deepspeed.\n"
+             : std::string())
      << "# Run this script on every host with MASTER_ADDR set; each host\n"
      << "# starts the node rank the plan gave it, with its GPUs in rank "
         "order.\n"
      << "set -euo pipefail\n"
      << "MEGATRON_ARGS=\"" << megatronArgs(v) << "\"\n"
      << "MASTER_PORT=${MASTER_PORT:-6000}\n"
-     << "case \"${SLUICE_HOST:?set SLUICE_HOST to this host's topology name}\" "
+     << "case \"${SLUICE_HOST:?set SLUICE_HOST to this host as the topology names it}\" "
         "in\n";
   for (size_t node = 0; node < nodes; ++node) {
     std::string visible;

@@ -398,17 +398,13 @@ static int emitOffload(Compilation &compilation, llvm::StringRef top,
 /// --format (compiler/Target/Parallel/ParallelExport.h).
 static int emitParallel(Compilation &compilation, llvm::StringRef top,
                         llvm::raw_ostream &os) {
-  if (mlir::failed(compilation.planTraining(planSeed)))
-    return 1;
-  mlir::ModuleOp module = compilation.module();
-  target::ParallelFormat format = target::ParallelFormat::Summary;
+  std::optional<target::ParallelFormat> format;
   switch (reportFormat) {
   case ReportFormat::Table:
+    format = target::ParallelFormat::Summary;
     break;
   case ReportFormat::Mlir:
-    module.print(os);
-    os << "\n";
-    return 0;
+    break; // the module itself
   case ReportFormat::Json:
     format = target::ParallelFormat::Json;
     break;
@@ -423,11 +419,19 @@ static int emitParallel(Compilation &compilation, llvm::StringRef top,
                     "json, mlir, megatron or deepspeed\n";
     return 1;
   }
+  if (mlir::failed(compilation.planTraining(planSeed)))
+    return 1;
+  mlir::ModuleOp module = compilation.module();
+  if (!format) {
+    module.print(os);
+    os << "\n";
+    return 0;
+  }
   auto graph = extractTopoGraph(module);
   if (mlir::failed(graph))
     return 1;
   return mlir::failed(target::writeParallelPlans(
-             module, parallel::gpusByHost(*graph, top), jobName, format, os))
+             module, parallel::gpusByHost(*graph, top), jobName, *format, os))
              ? 1
              : 0;
 }

@@ -89,7 +89,7 @@ model.job @pretrain train @gpt on @ring batch 32
 
 // -----
 
-// Two 4 GiB GPUs and a model of 9.7 billion parameters: nothing fits; the
+// Two 4 GiB GPUs and a model of 4.9 billion parameters: nothing fits; the
 // error names GPU memory with the numbers of the configuration that came
 // closest.
 topo.topology @box flat {
