@@ -17,14 +17,14 @@ std::string ParallelCluster::validate() const {
   if (!(gpuPeakFlops > 0))
     return "GPU peak FLOP/s must be positive";
   const size_t n = static_cast<size_t>(gpus());
-  if (bandwidth.size() != n * n || latency.size() != n * n)
+  if (links.size() != n * n)
     return "the bandwidth matrix must be " + std::to_string(n) + " x " +
            std::to_string(n);
   if (gpuNames.size() != n || hostNames.size() != static_cast<size_t>(hosts))
     return "every GPU and every host needs a name";
   for (size_t a = 0; a < n; ++a)
     for (size_t b = 0; b < n; ++b)
-      if (a != b && !(bandwidth[a * n + b] > 0))
+      if (a != b && !(links[a * n + b].bandwidth > 0))
         return "no bandwidth from " + gpuNames[a] + " to " + gpuNames[b];
   return "";
 }
@@ -49,17 +49,14 @@ ParallelCluster ParallelCluster::uniform(int64_t hosts, int64_t gpusPerHost,
       c.gpuNames.push_back(c.hostNames.back() + ".gpu[" + std::to_string(l) +
                            "]");
   }
-  c.bandwidth.assign(static_cast<size_t>(n * n), 0.0f);
-  c.latency.assign(static_cast<size_t>(n * n), 0.0f);
+  c.links.assign(static_cast<size_t>(n * n), {});
   for (int64_t a = 0; a < n; ++a)
     for (int64_t b = 0; b < n; ++b) {
       if (a == b)
         continue;
       const bool same = a / gpusPerHost == b / gpusPerHost;
-      c.bandwidth[static_cast<size_t>(a * n + b)] =
-          static_cast<float>(same ? intra : inter);
-      c.latency[static_cast<size_t>(a * n + b)] =
-          static_cast<float>(same ? intraLatency : interLatency);
+      c.link(a, b) = {static_cast<float>(same ? intra : inter),
+                      static_cast<float>(same ? intraLatency : interLatency)};
     }
   return c;
 }
@@ -140,8 +137,7 @@ parallel::clusterFromTopo(const analysis::TopoGraph &g, llvm::StringRef name) {
     }
   }
   const size_t n = order.size();
-  c.bandwidth.assign(n * n, 0.0f);
-  c.latency.assign(n * n, 0.0f);
+  c.links.assign(n * n, {});
   // Measured arcs, by (from, to) device index; the last one of a pair wins.
   std::map<std::pair<unsigned, unsigned>, const analysis::TopoArc *> measured;
   for (const analysis::TopoArc &arc : g.arcs)
@@ -172,8 +168,7 @@ parallel::clusterFromTopo(const analysis::TopoGraph &g, llvm::StringRef name) {
       if (!(bw > 0))
         return clusterError("gpu '" + c.gpuNames[a] + "' does not reach gpu '" +
                             c.gpuNames[b] + "'");
-      c.bandwidth[a * n + b] = static_cast<float>(bw);
-      c.latency[a * n + b] = static_cast<float>(lat);
+      c.links[a * n + b] = {static_cast<float>(bw), static_cast<float>(lat)};
     }
   }
   if (std::string err = c.validate(); !err.empty())

@@ -37,20 +37,28 @@ struct ParallelCluster {
   double gpuMemory = 0;          ///< bytes per GPU
   double gpuPeakFlops = 0;       ///< dense fp16/bf16 tensor FLOP/s
   double gpuMemoryBandwidth = 0; ///< B/s; 0 = GEMMs are compute-bound
-  /// Row-major N x N: bandwidth[a * N + b] is what GPU a attains sending to
-  /// GPU b, in B/s (0 on the diagonal); latency likewise, in s.
-  std::vector<float> bandwidth;
-  std::vector<float> latency;
+  /// What GPU a attains sending to GPU b: bandwidth in B/s (0 on the
+  /// diagonal) and latency in s, side by side (one cache line per lookup:
+  /// the placement search reads both for every pair it costs).
+  struct Link {
+    float bandwidth = 0;
+    float latency = 0;
+  };
+  /// Row-major N x N: links[a * N + b].
+  std::vector<Link> links;
   /// How many matrix cells came from a measured matrix.
   int64_t measuredPairs = 0;
 
   int64_t gpus() const { return hosts * gpusPerHost; }
   int64_t hostOf(int64_t gpu) const { return gpu / gpusPerHost; }
   double bw(int64_t a, int64_t b) const {
-    return bandwidth[static_cast<size_t>(a * gpus() + b)];
+    return links[static_cast<size_t>(a * gpus() + b)].bandwidth;
+  }
+  Link &link(int64_t a, int64_t b) {
+    return links[static_cast<size_t>(a * gpus() + b)];
   }
   double lat(int64_t a, int64_t b) const {
-    return latency[static_cast<size_t>(a * gpus() + b)];
+    return links[static_cast<size_t>(a * gpus() + b)].latency;
   }
 
   /// Empty when usable, else what is wrong ("GPU memory must be positive").

@@ -11,6 +11,9 @@
 #include <cmath>
 #include <numeric>
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
 using namespace sluice;
 using namespace sluice::parallel;
 using model::Recompute;
@@ -198,7 +201,7 @@ MemoryEstimate parallel::estimateMemory(const TrainJob &job,
 //===----------------------------------------------------------------------===//
 
 double parallel::ringAllReduce(const ParallelCluster &cluster,
-                               const std::vector<int64_t> &ranks, double bytes,
+                               llvm::ArrayRef<int64_t> ranks, double bytes,
                                double efficiency) {
   const size_t k = ranks.size();
   if (k < 2 || bytes <= 0)
@@ -224,16 +227,19 @@ double dataAllReduce(const ParallelCluster &cluster,
                      const std::vector<int64_t> &members, double bytes,
                      double eff) {
   double flat = ringAllReduce(cluster, members, bytes, eff);
-  // Members per host, in DP order (hosts in order of first member).
-  std::vector<std::vector<int64_t>> byHost;
-  std::vector<int64_t> slot(static_cast<size_t>(cluster.hosts), -1);
+  // Members per host, in DP order (hosts in order of first member; a DP
+  // group spans few hosts, a linear search is cheapest).
+  llvm::SmallVector<llvm::SmallVector<int64_t, 8>, 16> byHost;
+  llvm::SmallVector<int64_t, 16> hostIds;
   for (int64_t g : members) {
-    int64_t &s = slot[static_cast<size_t>(cluster.hostOf(g))];
-    if (s < 0) {
-      s = static_cast<int64_t>(byHost.size());
+    const int64_t h = cluster.hostOf(g);
+    auto it = llvm::find(hostIds, h);
+    if (it == hostIds.end()) {
+      hostIds.push_back(h);
       byHost.emplace_back();
+      it = hostIds.end() - 1;
     }
-    byHost[static_cast<size_t>(s)].push_back(g);
+    byHost[static_cast<size_t>(it - hostIds.begin())].push_back(g);
   }
   const size_t k = byHost.front().size();
   if (byHost.size() < 2 || k < 2)
@@ -246,7 +252,7 @@ double dataAllReduce(const ParallelCluster &cluster,
     intra = std::max(intra, ringAllReduce(cluster, h, bytes, eff));
   double inter = 0;
   for (size_t i = 0; i < k; ++i) {
-    std::vector<int64_t> ring;
+    llvm::SmallVector<int64_t, 16> ring;
     for (const auto &h : byHost)
       ring.push_back(h[i]);
     inter = std::max(inter, ringAllReduce(cluster, ring,

@@ -31,6 +31,7 @@
 
 #include "compiler/Analysis/Model/TransformerCost.h"
 #include "compiler/Analysis/Parallel/ParallelCluster.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
 #include <string>
@@ -161,7 +162,7 @@ CommTimes commTimes(const TrainJob &job, const ParallelCluster &cluster,
 /// order): 2(k-1)/k * bytes / (slowest link x efficiency) + 2(k-1) x the
 /// slowest latency. 0 for fewer than two ranks.
 double ringAllReduce(const ParallelCluster &cluster,
-                     const std::vector<int64_t> &ranks, double bytes,
+                     llvm::ArrayRef<int64_t> ranks, double bytes,
                      double efficiency);
 
 /// Memory and time of `c` (shape already checked) with the communication

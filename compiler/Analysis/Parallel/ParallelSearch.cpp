@@ -151,8 +151,8 @@ bool uniformLinks(const ParallelCluster &cl) {
       const bool same = cl.hostOf(a) == cl.hostOf(b);
       std::optional<float> &bw = same ? intra : inter;
       std::optional<float> &lat = same ? intraLat : interLat;
-      const float vb = cl.bandwidth[static_cast<size_t>(a * n + b)];
-      const float vl = cl.latency[static_cast<size_t>(a * n + b)];
+      const float vb = cl.links[static_cast<size_t>(a * n + b)].bandwidth;
+      const float vl = cl.links[static_cast<size_t>(a * n + b)].latency;
       if (!bw) {
         bw = vb;
         lat = vl;
@@ -274,6 +274,9 @@ PlacementResult parallel::annealPlacement(const TrainJob &job,
   // Undo what did not help: put each host's GPUs back in device order where
   // that costs nothing (the launch lines stay readable).
   for (int64_t h = 0; h < H && r.time < r.defaultTime; ++h) {
+    std::vector<int64_t> &order = best.localOrder[static_cast<size_t>(h)];
+    if (std::is_sorted(order.begin(), order.end()))
+      continue;
     PlacementState tidy = best;
     std::iota(tidy.localOrder[static_cast<size_t>(h)].begin(),
               tidy.localOrder[static_cast<size_t>(h)].end(), 0);

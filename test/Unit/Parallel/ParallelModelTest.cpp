@@ -117,7 +117,7 @@ TEST(ParallelTime, RingAllReduceUsesSlowestLink) {
   EXPECT_NEAR(ringAllReduce(cl, {0, 1, 2, 3}, 1e9, 1.0),
               2.0 * 3 / 4 * 1e9 / 100e9, 1e-9);
   // One slow pair on the ring bounds it.
-  cl.bandwidth[1 * 4 + 2] = 10e9;
+  cl.link(1, 2).bandwidth = 10e9;
   EXPECT_DOUBLE_EQ(ringAllReduce(cl, {0, 1, 2, 3}, 1e9, 1.0),
                    2.0 * 3 / 4 * 1e9 / 10e9);
   // A ring that avoids it does not see it.

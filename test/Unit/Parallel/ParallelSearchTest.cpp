@@ -65,17 +65,15 @@ ParallelCluster unevenCluster() {
   auto setHosts = [&](int64_t a, int64_t b, double bw) {
     for (int64_t x = 0; x < 2; ++x)
       for (int64_t y = 0; y < 2; ++y) {
-        cl.bandwidth[static_cast<size_t>((a * 2 + x) * 8 + b * 2 + y)] =
-            static_cast<float>(bw);
-        cl.bandwidth[static_cast<size_t>((b * 2 + y) * 8 + a * 2 + x)] =
-            static_cast<float>(bw);
+        cl.link(a * 2 + x, b * 2 + y).bandwidth = static_cast<float>(bw);
+        cl.link(b * 2 + y, a * 2 + x).bandwidth = static_cast<float>(bw);
       }
   };
   setHosts(1, 2, 1e9);
   setHosts(0, 3, 1e9);
   // One slow NVLink pair inside host 2.
-  cl.bandwidth[2 * 2 * 8 + 2 * 2 + 1] = 20e9;
-  cl.bandwidth[(2 * 2 + 1) * 8 + 2 * 2] = 20e9;
+  cl.link(4, 5).bandwidth = 20e9;
+  cl.link(5, 4).bandwidth = 20e9;
   return cl;
 }
 
