@@ -33,12 +33,12 @@ static cl::OptionCategory benchCat("sluice-bench-parallel options");
 static cl::opt<int> repeat("repeat", cl::cat(benchCat),
                            cl::desc("Runs per case (median)"), cl::init(5));
 enum class Table { Validation, Time };
-static cl::opt<Table> table(
-    "table", cl::cat(benchCat), cl::desc("Which table"),
-    cl::init(Table::Validation),
-    cl::values(clEnumValN(Table::Validation, "validation",
-                          "predictions against published runs"),
-               clEnumValN(Table::Time, "time", "planning time")));
+static cl::opt<Table>
+    table("table", cl::cat(benchCat), cl::desc("Which table"),
+          cl::init(Table::Validation),
+          cl::values(clEnumValN(Table::Validation, "validation",
+                                "predictions against published runs"),
+                     clEnumValN(Table::Time, "time", "planning time")));
 
 static constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
 
@@ -79,8 +79,9 @@ static void validation() {
     return c;
   };
   std::vector<Row> rows = {
-      {"Megatron-LM 1T (L128 h25600 a160), gbs 3072", gpt(128, 25600, 160, 3072),
-       384, config(8, 64, 6, model::Recompute::Full, false),
+      {"Megatron-LM 1T (L128 h25600 a160), gbs 3072",
+       gpt(128, 25600, 160, 3072), 384,
+       config(8, 64, 6, model::Recompute::Full, false),
        "502 PFLOP/s, 52% of peak", 0.52, true},
       {"Korthikanti 530B (L105 h20480 a128), selective+SP",
        gpt(105, 20480, 128, 2240), 280,
@@ -96,8 +97,8 @@ static void validation() {
   for (Row &r : rows) {
     ParallelCluster cl = dgxA100(r.servers);
     r.job.microBatch = 1;
-    Estimate e = evaluate(r.job, cl, r.published,
-                          Placement::identity(cl.gpus()));
+    Estimate e =
+        evaluate(r.job, cl, r.published, Placement::identity(cl.gpus()));
     const double predicted = r.hardware ? e.time.hfu : e.time.mfu;
     SearchOptions opts;
     opts.searchPlacement = false;
@@ -107,9 +108,9 @@ static void validation() {
     std::string choice = "error", choicePred = "-";
     if (plan && plan->feasible) {
       choice = plan->config.str();
-      choicePred = llvm::formatv("{0:F1}% {1}", 100.0 *
-                                     (r.hardware ? plan->estimate.time.hfu
-                                                 : plan->estimate.time.mfu),
+      choicePred = llvm::formatv("{0:F1}% {1}",
+                                 100.0 * (r.hardware ? plan->estimate.time.hfu
+                                                     : plan->estimate.time.mfu),
                                  r.hardware ? "HFU" : "MFU");
     } else if (plan) {
       choice = "infeasible: " + plan->infeasibleReason;
@@ -145,10 +146,11 @@ static void timing() {
                              {8, gpt(40, 5120, 40, 512)},
                              {64, gpt(96, 12288, 96, 1536)},
                              {384, gpt(128, 25600, 160, 3072)}};
-  llvm::outs() << "| GPUs | model | links | configurations | costed | "
-                  "placement (placements costed) | gain over Megatron's order | "
-                  "planning time (median of "
-               << repeat << ") | choice |\n|---|---|---|---|---|---|---|---|---|\n";
+  llvm::outs()
+      << "| GPUs | model | links | configurations | costed | "
+         "placement (placements costed) | gain over Megatron's order | "
+         "planning time (median of "
+      << repeat << ") | choice |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const Case &c : cases)
     for (bool uneven : {false, true}) {
       ParallelCluster cl = dgxA100(c.servers);
@@ -168,17 +170,17 @@ static void timing() {
       for (int i = 0; i < repeat; ++i) {
         auto t0 = std::chrono::steady_clock::now();
         auto plan = planParallel(c.job, cl);
-        times.push_back(std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - t0)
-                            .count());
+        times.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                .count());
         if (!plan) {
           llvm::errs() << llvm::toString(plan.takeError()) << "\n";
           return;
         }
         last = std::move(*plan);
       }
-      llvm::outs() << "| " << cl.gpus() << " | L" << c.job.model.layers
-                   << " h" << c.job.model.hidden << " | "
+      llvm::outs() << "| " << cl.gpus() << " | L" << c.job.model.layers << " h"
+                   << c.job.model.hidden << " | "
                    << (uneven ? "one slow pair" : "uniform") << " | "
                    << last->configurations << " | " << last->evaluated << " | "
                    << placementMethodName(last->placement.method) << " ("

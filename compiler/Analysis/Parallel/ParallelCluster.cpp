@@ -130,8 +130,8 @@ parallel::clusterFromTopo(const analysis::TopoGraph &g, llvm::StringRef name) {
       c.gpuPeakFlops = *flops;
       c.gpuMemoryBandwidth = *mbw;
     } else if (*mem != c.gpuMemory || *flops != c.gpuPeakFlops) {
-      return clusterError("gpu '" + c.gpuNames[i] +
-                          "' differs from '" + c.gpuNames[0] +
+      return clusterError("gpu '" + c.gpuNames[i] + "' differs from '" +
+                          c.gpuNames[0] +
                           "' in memory or compute (the parallel planner "
                           "needs identical gpus)");
     }

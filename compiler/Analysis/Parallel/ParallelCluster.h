@@ -34,9 +34,9 @@ struct ParallelCluster {
   /// Per GPU (host-major): its topology path and its host's name.
   std::vector<std::string> gpuNames;
   std::vector<std::string> hostNames; ///< one per host
-  double gpuMemory = 0;          ///< bytes per GPU
-  double gpuPeakFlops = 0;       ///< dense fp16/bf16 tensor FLOP/s
-  double gpuMemoryBandwidth = 0; ///< B/s; 0 = GEMMs are compute-bound
+  double gpuMemory = 0;               ///< bytes per GPU
+  double gpuPeakFlops = 0;            ///< dense fp16/bf16 tensor FLOP/s
+  double gpuMemoryBandwidth = 0;      ///< B/s; 0 = GEMMs are compute-bound
   /// What GPU a attains sending to GPU b: bandwidth in B/s (0 on the
   /// diagonal) and latency in s, side by side (one cache line per lookup:
   /// the placement search reads both for every pair it costs).

@@ -95,16 +95,15 @@ Constraint parallel::checkShape(const TrainJob &job,
                 "dp " + std::to_string(c.dp) + " x micro-batch " +
                     std::to_string(c.microBatch) + " does not divide batch " +
                     std::to_string(job.globalBatch));
-  if (c.virtualStages > 1 &&
-      (c.pp == 1 || c.microBatches(job) % c.pp != 0))
+  if (c.virtualStages > 1 && (c.pp == 1 || c.microBatches(job) % c.pp != 0))
     return fail(Constraint::Divisibility,
                 "interleaving needs pp > 1 and micro-batches a multiple of pp");
   if (c.sequenceParallel && c.tp == 1)
     return fail(Constraint::Divisibility, "sequence parallelism needs tp > 1");
   if (c.zeroStage < 0 || c.zeroStage > 3 || (c.zeroStage >= 2 && c.pp > 1))
-    return fail(Constraint::Divisibility,
-                "ZeRO stage " + std::to_string(c.zeroStage) +
-                    " needs pp 1 (DeepSpeed)");
+    return fail(Constraint::Divisibility, "ZeRO stage " +
+                                              std::to_string(c.zeroStage) +
+                                              " needs pp 1 (DeepSpeed)");
   if (c.tp > cluster.gpusPerHost)
     return fail(Constraint::TensorSpan,
                 "tp " + std::to_string(c.tp) + " spans hosts of " +
@@ -128,8 +127,8 @@ StageParams stageParams(const model::TransformerConfig &m,
   const model::ParameterBreakdown p = model::countParameters(m);
   const double t = static_cast<double>(c.tp);
   const double layers = static_cast<double>(p.layers) / c.pp;
-  const double embed = static_cast<double>(p.embedding) / t +
-                       static_cast<double>(p.positional);
+  const double embed =
+      static_cast<double>(p.embedding) / t + static_cast<double>(p.positional);
   // The head: its own matrix, or (tied, pp > 1) Megatron's copy of the
   // word embedding on the last stage.
   const double head =
@@ -172,13 +171,13 @@ MemoryEstimate parallel::estimateMemory(const TrainJob &job,
                                       static_cast<double>(c.virtualStages));
   // Full recomputation rebuilds one layer's activations in backward.
   if (c.recompute == Recompute::Full)
-    firstAct += model::activationBytesPerLayer(m, c.microBatch,
-                                               Recompute::None, par);
+    firstAct +=
+        model::activationBytesPerLayer(m, c.microBatch, Recompute::None, par);
   // The last stage: one micro-batch in flight, plus the fp32 logits
   // (b*s*V/t) of the loss.
-  double lastAct = perLayer * layersPerStage +
-                   4.0 * c.microBatch * m.seq * static_cast<double>(m.vocab) /
-                       c.tp;
+  double lastAct =
+      perLayer * layersPerStage +
+      4.0 * c.microBatch * m.seq * static_cast<double>(m.vocab) / c.tp;
   if (c.pp == 1)
     firstAct += lastAct - perLayer * layersPerStage;
   const model::ModelStateBytes first = states(sp.first, c);
@@ -277,8 +276,8 @@ CommTimes parallel::commTimes(const TrainJob &job,
   // Tensor parallel: one all-reduce (or reduce-scatter + all-gather with
   // SP, the same bytes) of b*s*h activations per matmul pair, two per layer
   // forward and two backward (four with full recomputation).
-  const double actMsg = static_cast<double>(c.microBatch) * m.seq * m.hidden *
-                        m.dtypeBytes;
+  const double actMsg =
+      static_cast<double>(c.microBatch) * m.seq * m.hidden * m.dtypeBytes;
   if (t > 1) {
     double slowest = 0;
     std::vector<int64_t> group(static_cast<size_t>(t));
@@ -367,9 +366,9 @@ double gemmTime(const ParallelCluster &cl, double M, double K, double N,
 }
 
 struct StageTimes {
-  double layerF = 0;   ///< one layer's forward compute, one micro-batch
+  double layerF = 0;    ///< one layer's forward compute, one micro-batch
   double attention = 0; ///< its attention-score part
-  double logits = 0;   ///< the last stage's head
+  double logits = 0;    ///< the last stage's head
 };
 
 StageTimes layerTimes(const model::TransformerConfig &m,
@@ -389,17 +388,17 @@ StageTimes layerTimes(const model::TransformerConfig &m,
   const double up = gemmTime(cl, M, h, f / t, dt, eff);
   gemms += m.mlp == model::MlpKind::Gated ? 2.0 * up : up;
   // Q*K^T and scores*V: 4*b*s^2*h FLOPs, split over the TP heads.
-  s.attention = 4.0 * M * m.seq * h / t / (cl.gpuPeakFlops *
-                                           o.attentionEfficiency);
+  s.attention =
+      4.0 * M * m.seq * h / t / (cl.gpuPeakFlops * o.attentionEfficiency);
   // Element-wise work (norms, activations, dropout, residuals): every
   // stored activation byte written once and read once.
   double elementwise = 0;
   if (cl.gpuMemoryBandwidth > 0)
-    elementwise = 2.0 *
-                  model::activationBytesPerLayer(
-                      m, c.microBatch, Recompute::None,
-                      {c.tp, c.sequenceParallel}) /
-                  cl.gpuMemoryBandwidth;
+    elementwise =
+        2.0 *
+        model::activationBytesPerLayer(m, c.microBatch, Recompute::None,
+                                       {c.tp, c.sequenceParallel}) /
+        cl.gpuMemoryBandwidth;
   s.layerF = gemms + s.attention + elementwise;
   s.logits = gemmTime(cl, M, h, static_cast<double>(m.vocab) / t, dt, eff);
   return s;
@@ -453,8 +452,8 @@ Estimate parallel::evaluateWithComm(const TrainJob &job,
   TimeEstimate &tm = e.time;
   tm.forward = F;
   tm.backward = B;
-  tm.tensorComm = layers * (4.0 + (c.recompute == Recompute::Full ? 2.0 : 0)) *
-                  comm.tensor;
+  tm.tensorComm =
+      layers * (4.0 + (c.recompute == Recompute::Full ? 2.0 : 0)) * comm.tensor;
   tm.p2p = comm.p2p;
   tm.pipeline = pipetteCriticalPath(c.pp, c.microBatches(job), c.virtualStages,
                                     F, B, comm.p2p);
@@ -465,8 +464,8 @@ Estimate parallel::evaluateWithComm(const TrainJob &job,
                    (e.memory.params + e.memory.grads + e.memory.optimizer) /
                    cluster.gpuMemoryBandwidth;
   tm.iteration = tm.pipeline + tm.dataComm + tm.optimizer;
-  const model::TrainingFlops fl = model::trainingFlops(
-      m, job.globalBatch, c.recompute == Recompute::Full);
+  const model::TrainingFlops fl =
+      model::trainingFlops(m, job.globalBatch, c.recompute == Recompute::Full);
   tm.modelFlops = fl.model();
   tm.hardwareFlops = fl.total();
   if (c.recompute == Recompute::Selective)

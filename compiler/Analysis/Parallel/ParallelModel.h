@@ -1,4 +1,5 @@
-//===- ParallelModel.h - Memory and time of a 3D-parallel config -*- C++ -*-===//
+//===- ParallelModel.h - Memory and time of a 3D-parallel config -*- C++
+//-*-===//
 //
 // The cost model of one training iteration of a decoder-only transformer
 // under Megatron-LM-style 3D parallelism on a ParallelCluster (docs/
@@ -111,19 +112,19 @@ struct MemoryEstimate {
 
 /// Time of one iteration, seconds.
 struct TimeEstimate {
-  double forward = 0;  ///< F of the slowest stage, one micro-batch
-  double backward = 0; ///< B likewise (recomputation included)
+  double forward = 0;    ///< F of the slowest stage, one micro-batch
+  double backward = 0;   ///< B likewise (recomputation included)
   double tensorComm = 0; ///< of F + B: the TP all-reduces
-  double p2p = 0;      ///< C_pp: p2p of one round (forward + backward)
-  double pipeline = 0; ///< Pipette's T_pp
-  double dataComm = 0; ///< gradient all-reduce / reduce-scatter+all-gather
+  double p2p = 0;        ///< C_pp: p2p of one round (forward + backward)
+  double pipeline = 0;   ///< Pipette's T_pp
+  double dataComm = 0;   ///< gradient all-reduce / reduce-scatter+all-gather
   double optimizer = 0;
   double iteration = 0;
   double modelFlops = 0; ///< per iteration (forward + backward, no recompute)
   double hardwareFlops = 0; ///< + recomputation
   double tflopsPerGpu = 0;  ///< model FLOPs / iteration / N
-  double mfu = 0; ///< modelFlops / (iteration * N * peak)
-  double hfu = 0; ///< hardwareFlops / (iteration * N * peak)
+  double mfu = 0;           ///< modelFlops / (iteration * N * peak)
+  double hfu = 0;           ///< hardwareFlops / (iteration * N * peak)
 };
 
 struct Estimate {

@@ -101,9 +101,7 @@ llvm::StringRef parallel::placementMethodName(PlacementResult::Method m) {
 
 int64_t parallel::placementCount(const ParallelCluster &cluster) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  auto mul = [](int64_t a, int64_t b) {
-    return a > kMax / b ? kMax : a * b;
-  };
+  auto mul = [](int64_t a, int64_t b) { return a > kMax / b ? kMax : a * b; };
   int64_t local = 1;
   for (int64_t i = 2; i <= cluster.gpusPerHost; ++i)
     local = mul(local, i);
@@ -125,8 +123,8 @@ parallel::makePlacement(const ParallelCluster &cluster,
   for (int64_t r = 0; r < cluster.gpus(); ++r) {
     const int64_t host = hostOfNode[static_cast<size_t>(r / g)];
     p.gpuOfRank[static_cast<size_t>(r)] =
-        host * g + localOrder[static_cast<size_t>(host)]
-                             [static_cast<size_t>(r % g)];
+        host * g +
+        localOrder[static_cast<size_t>(host)][static_cast<size_t>(r % g)];
   }
   return p;
 }
@@ -240,8 +238,8 @@ PlacementResult parallel::annealPlacement(const TrainJob &job,
   const double t0 = 0.05 * curTime, t1 = 1e-5 * curTime;
   const int64_t iters = std::max<int64_t>(1, opts.annealIterations);
   for (int64_t i = 0; i < iters; ++i) {
-    const double temp =
-        t0 * std::pow(t1 / t0, static_cast<double>(i) / static_cast<double>(iters));
+    const double temp = t0 * std::pow(t1 / t0, static_cast<double>(i) /
+                                                   static_cast<double>(iters));
     PlacementState next = cur;
     const bool swapHosts = H > 1 && (g < 2 || pick(2) == 0);
     if (swapHosts) {
@@ -384,10 +382,9 @@ parallel::planParallel(const TrainJob &job, const ParallelCluster &cluster,
       plan.binding = plan.rejected[static_cast<size_t>(Constraint::TensorSpan)]
                          ? Constraint::TensorSpan
                          : Constraint::Divisibility;
-      plan.infeasibleReason =
-          "no configuration has a valid shape on " +
-          std::to_string(cluster.gpus()) + " gpus (first: " +
-          firstShapeReason + ")";
+      plan.infeasibleReason = "no configuration has a valid shape on " +
+                              std::to_string(cluster.gpus()) +
+                              " gpus (first: " + firstShapeReason + ")";
     }
     return plan;
   }
@@ -413,11 +410,11 @@ parallel::planParallel(const TrainJob &job, const ParallelCluster &cluster,
     plan.runnersUp.push_back({configs[ranked[i].second], ranked[i].first});
   // Placement for the best few.
   std::optional<size_t> chosen;
-  for (size_t i = 0; i < ranked.size() &&
-                     static_cast<int64_t>(i) < opts.placementCandidates;
+  for (size_t i = 0;
+       i < ranked.size() && static_cast<int64_t>(i) < opts.placementCandidates;
        ++i) {
-    PlacementResult pr = searchPlacement(job, cluster,
-                                         configs[ranked[i].second], opts);
+    PlacementResult pr =
+        searchPlacement(job, cluster, configs[ranked[i].second], opts);
     if (!chosen || pr.time < plan.placement.time) {
       chosen = ranked[i].second;
       plan.placement = std::move(pr);

@@ -61,8 +61,12 @@ struct PlacementResult {
   Placement placement;
   double time = 0;        ///< iteration time with `placement`
   double defaultTime = 0; ///< with Megatron-LM's default order
-  enum class Method { Default, Uniform, Exact, Annealing } method =
-      Method::Default;
+  enum class Method {
+    Default,
+    Uniform,
+    Exact,
+    Annealing
+  } method = Method::Default;
   int64_t evaluated = 0; ///< placements costed
   double gain() const { return time > 0 ? defaultTime / time : 1.0; }
 };

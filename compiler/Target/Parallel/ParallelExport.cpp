@@ -38,17 +38,18 @@ double f64(FloatAttr a) { return a.getValueAsDouble(); }
 FailureOr<PlanView> view(plan::ParallelOp op) {
   PlanView v;
   v.op = op;
-  v.job = SymbolTable::lookupNearestSymbolFrom<model::JobOp>(op,
-                                                             op.getJobAttr());
+  v.job =
+      SymbolTable::lookupNearestSymbolFrom<model::JobOp>(op, op.getJobAttr());
   if (!v.job)
-    return op.emitError() << "'" << op.getJob() << "' does not name a model.job";
+    return op.emitError() << "'" << op.getJob()
+                          << "' does not name a model.job";
   v.model = SymbolTable::lookupNearestSymbolFrom<model::TransformerOp>(
       v.job, v.job.getModelAttr());
   if (!v.model)
-    return v.job.emitError() << "'" << v.job.getModel()
-                             << "' does not name a model.transformer";
-  v.seq = v.job.getSeqAttr() ? i64(v.job.getSeqAttr())
-                             : i64(v.model.getSeqAttr());
+    return v.job.emitError()
+           << "'" << v.job.getModel() << "' does not name a model.transformer";
+  v.seq =
+      v.job.getSeqAttr() ? i64(v.job.getSeqAttr()) : i64(v.model.getSeqAttr());
   v.globalBatch = i64(v.job.getBatchAttr());
   for (plan::StageOp s : op.getBody().front().getOps<plan::StageOp>())
     for (Attribute a : s.getGpus())
@@ -75,8 +76,8 @@ void writeSummary(const PlanView &v, llvm::raw_ostream &os) {
   const int64_t tp = i64(op.getTpAttr()), pp = i64(op.getPpAttr()),
                 dp = i64(op.getDpAttr());
   const double time = f64(op.getTimeAttr()), def = f64(op.getDefaultTimeAttr());
-  os << "job " << v.job.getSymName() << ": train " << v.job.getModel()
-     << " on " << op.getTopology() << " (" << tp * pp * dp << " gpus)\n";
+  os << "job " << v.job.getSymName() << ": train " << v.job.getModel() << " on "
+     << op.getTopology() << " (" << tp * pp * dp << " gpus)\n";
   os << "  ways: tp " << tp << " x pp " << pp << " x dp " << dp
      << ", micro-batch " << i64(op.getMicroBatchAttr()) << " x "
      << i64(op.getMicroBatchesAttr()) << " per pipeline (batch "
@@ -177,7 +178,8 @@ std::string megatronArgs(const PlanView &v) {
     gated = mlp.getGated();
     bias = mlp.getBias();
   });
-  m.walk([&](model::NormOp n) { rms = n.getKind() == model::NormKind::RMSNorm; });
+  m.walk(
+      [&](model::NormOp n) { rms = n.getKind() == model::NormKind::RMSNorm; });
   m.walk([&](model::HeadOp h) { tied = h.getTied(); });
   m.walk([&](model::EmbeddingOp e) { rotary = !e.getPositionsAttr(); });
   if (gated)
@@ -227,8 +229,8 @@ LogicalResult writeMegatron(const PlanView &v,
   const size_t nodes = v.rankGpu.size() / g;
   os << "#!/usr/bin/env bash\n"
      << "# Megatron-LM launch of job '" << v.job.getSymName()
-     << "', planned by sluicec (model-plan-parallel) on '"
-     << v.op.getTopology() << "'.\n"
+     << "', planned by sluicec (model-plan-parallel) on '" << v.op.getTopology()
+     << "'.\n"
      << (i64(v.op.getZeroAttr()) >= 2
              ? "# ZeRO stage " + std::to_string(i64(v.op.getZeroAttr())) +
                    " is DeepSpeed's: run Megatron-DeepSpeed with the "
@@ -241,7 +243,8 @@ LogicalResult writeMegatron(const PlanView &v,
      << "set -euo pipefail\n"
      << "MEGATRON_ARGS=\"" << megatronArgs(v) << "\"\n"
      << "MASTER_PORT=${MASTER_PORT:-6000}\n"
-     << "case \"${SLUICE_HOST:?set SLUICE_HOST to this host as the topology names it}\" "
+     << "case \"${SLUICE_HOST:?set SLUICE_HOST to this host as the topology "
+        "names it}\" "
         "in\n";
   for (size_t node = 0; node < nodes; ++node) {
     std::string visible;
@@ -253,8 +256,8 @@ LogicalResult writeMegatron(const PlanView &v,
                                 << "' is not a gpu of the flat topology";
       if (host && *host != it->second.host)
         return v.op.emitError()
-               << "node rank " << node << " spans hosts '"
-               << hosts[*host].host << "' and '" << hosts[it->second.host].host
+               << "node rank " << node << " spans hosts '" << hosts[*host].host
+               << "' and '" << hosts[it->second.host].host
                << "' (torchrun runs a node rank on one host)";
       host = it->second.host;
       visible += (l ? "," : "") + std::to_string(it->second.local);
@@ -299,11 +302,9 @@ llvm::json::Value deepSpeed(const PlanView &v) {
 
 } // namespace
 
-LogicalResult target::writeParallelPlans(ModuleOp module,
-                                         llvm::ArrayRef<parallel::HostGpus> hosts,
-                                         llvm::StringRef jobName,
-                                         ParallelFormat format,
-                                         llvm::raw_ostream &os) {
+LogicalResult target::writeParallelPlans(
+    ModuleOp module, llvm::ArrayRef<parallel::HostGpus> hosts,
+    llvm::StringRef jobName, ParallelFormat format, llvm::raw_ostream &os) {
   SmallVector<plan::ParallelOp> plans;
   for (plan::ParallelOp op : module.getOps<plan::ParallelOp>())
     if (jobName.empty() || op.getJob() == jobName)
@@ -317,8 +318,8 @@ LogicalResult target::writeParallelPlans(ModuleOp module,
        format == ParallelFormat::DeepSpeed) &&
       plans.size() != 1)
     return emitError(module.getLoc())
-           << "--format=" << (format == ParallelFormat::Megatron ? "megatron"
-                                                                 : "deepspeed")
+           << "--format="
+           << (format == ParallelFormat::Megatron ? "megatron" : "deepspeed")
            << " writes one job; choose one with --job=NAME";
   if (hosts.empty())
     return emitError(module.getLoc()) << "the flat topology has no gpu";

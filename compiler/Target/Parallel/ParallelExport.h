@@ -1,4 +1,5 @@
-//===- ParallelExport.h - What Megatron-LM and DeepSpeed consume -*- C++ -*-===//
+//===- ParallelExport.h - What Megatron-LM and DeepSpeed consume -*- C++
+//-*-===//
 //
 // Writers over a plan.parallel op (what model-plan-parallel wrote for a
 // `train` model.job):
@@ -33,11 +34,11 @@ enum class ParallelFormat { Summary, Json, Megatron, DeepSpeed };
 /// not empty) in `format`; `hosts` is the flat topology's GPUs by host.
 /// Megatron and DeepSpeed write one plan: an error at the module when there
 /// are several and no `jobName`.
-mlir::LogicalResult
-writeParallelPlans(mlir::ModuleOp module,
-                   llvm::ArrayRef<parallel::HostGpus> hosts,
-                   llvm::StringRef jobName, ParallelFormat format,
-                   llvm::raw_ostream &os);
+mlir::LogicalResult writeParallelPlans(mlir::ModuleOp module,
+                                       llvm::ArrayRef<parallel::HostGpus> hosts,
+                                       llvm::StringRef jobName,
+                                       ParallelFormat format,
+                                       llvm::raw_ostream &os);
 
 } // namespace sluice::target
 

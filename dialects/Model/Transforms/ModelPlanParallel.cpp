@@ -66,10 +66,8 @@ plan::PlacementMethod toPlan(parallel::PlacementResult::Method m) {
 
 } // namespace
 
-LogicalResult
-ModelPlanParallelPass::planJob(JobOp job,
-                               const parallel::ParallelCluster &cluster,
-                               StringRef topology) {
+LogicalResult ModelPlanParallelPass::planJob(
+    JobOp job, const parallel::ParallelCluster &cluster, StringRef topology) {
   auto model = SymbolTable::lookupNearestSymbolFrom<TransformerOp>(
       job, job.getModelAttr());
   if (!model)
@@ -86,7 +84,8 @@ ModelPlanParallelPass::planJob(JobOp job,
   if (auto seq = job.getSeqAttr())
     tj.model.seq = seq.getInt();
   tj.globalBatch = job.getBatchAttr().getInt();
-  tj.microBatch = job.getMicroBatchAttr() ? job.getMicroBatchAttr().getInt() : 0;
+  tj.microBatch =
+      job.getMicroBatchAttr() ? job.getMicroBatchAttr().getInt() : 0;
   tj.recomputeRequired = job.getRecompute();
   parallel::SearchOptions opts;
   opts.seed = seed;
@@ -148,11 +147,11 @@ ModelPlanParallelPass::planJob(JobOp job,
     SmallVector<StringRef> gpus;
     for (int64_t i = 0; i < perStage; ++i)
       gpus.push_back(cluster.gpuNames[static_cast<size_t>(
-          p.placement.placement.gpuOfRank[static_cast<size_t>(s * perStage +
-                                                              i)])]);
-    b.create<plan::StageOp>(job.getLoc(), b.getI64IntegerAttr(s),
-                            b.getDenseI64ArrayAttr(firsts),
-                            b.getI64IntegerAttr(chunk), b.getStrArrayAttr(gpus));
+          p.placement.placement
+              .gpuOfRank[static_cast<size_t>(s * perStage + i)])]);
+    b.create<plan::StageOp>(
+        job.getLoc(), b.getI64IntegerAttr(s), b.getDenseI64ArrayAttr(firsts),
+        b.getI64IntegerAttr(chunk), b.getStrArrayAttr(gpus));
   }
   return success();
 }
@@ -180,9 +179,9 @@ void ModelPlanParallelPass::runOnOperation() {
   for (JobOp job : jobs) {
     if (job.getTopology() != topology) {
       job.emitError() << "job '" << job.getSymName() << "' runs on '"
-                      << job.getTopology() << "' but the flattened topology is '"
-                      << topology << "' (pass --top=" << job.getTopology()
-                      << ")";
+                      << job.getTopology()
+                      << "' but the flattened topology is '" << topology
+                      << "' (pass --top=" << job.getTopology() << ")";
       failedAny = true;
       continue;
     }

@@ -298,8 +298,8 @@ LogicalResult ParallelOp::verifyRegions() {
                 dp = getDpAttr().getInt(), zero = getZeroAttr().getInt(),
                 virtualStages = getVirtualStagesAttr().getInt();
   if (tp <= 0 || pp <= 0 || dp <= 0)
-    return emitOpError() << "tp, pp and dp must be positive, got " << tp
-                         << ", " << pp << ", " << dp;
+    return emitOpError() << "tp, pp and dp must be positive, got " << tp << ", "
+                         << pp << ", " << dp;
   if (getMicroBatchAttr().getInt() <= 0 ||
       getMicroBatchesAttr().getInt() <= 0 || virtualStages <= 0)
     return emitOpError() << "micro_batch, micro_batches and virtual must be "
@@ -334,8 +334,9 @@ LogicalResult ParallelOp::verifyRegions() {
     if (!stage)
       return op.emitOpError() << "is not allowed in a plan.parallel";
     if (stage.getIndexAttr().getInt() != next)
-      return stage.emitOpError() << "has index " << stage.getIndexAttr().getInt()
-                                 << ", expected " << next;
+      return stage.emitOpError()
+             << "has index " << stage.getIndexAttr().getInt() << ", expected "
+             << next;
     ++next;
     if (static_cast<int64_t>(stage.getLayers().size()) != virtualStages)
       return stage.emitOpError()
@@ -344,9 +345,8 @@ LogicalResult ParallelOp::verifyRegions() {
     if (stage.getChunkLayersAttr().getInt() <= 0)
       return stage.emitOpError() << "chunk_layers must be positive";
     if (static_cast<int64_t>(stage.getGpus().size()) != tp * dp)
-      return stage.emitOpError()
-             << "has " << stage.getGpus().size() << " gpus, expected tp * dp = "
-             << tp * dp;
+      return stage.emitOpError() << "has " << stage.getGpus().size()
+                                 << " gpus, expected tp * dp = " << tp * dp;
     for (Attribute a : stage.getGpus()) {
       StringRef gpu = cast<StringAttr>(a).getValue();
       if (!seen.insert(gpu).second)

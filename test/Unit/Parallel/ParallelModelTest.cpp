@@ -48,8 +48,7 @@ TEST(ParallelMemory, KorthikantiTensorParallelFirstStage) {
   EXPECT_DOUBLE_EQ(m.params, 2.0 * 40907776);
   EXPECT_DOUBLE_EQ(m.grads, 4.0 * 40907776);
   EXPECT_DOUBLE_EQ(m.optimizer, 12.0 * 40907776);
-  EXPECT_DOUBLE_EQ(m.calibrated,
-                   1.10 * (18.0 * 40907776 + 427819008.0 * 4));
+  EXPECT_DOUBLE_EQ(m.calibrated, 1.10 * (18.0 * 40907776 + 427819008.0 * 4));
   EXPECT_DOUBLE_EQ(m.available, 78 * GiB);
 }
 
@@ -111,8 +110,8 @@ TEST(ParallelTime, PipetteCriticalPath) {
 }
 
 TEST(ParallelTime, RingAllReduceUsesSlowestLink) {
-  ParallelCluster cl = ParallelCluster::uniform(1, 4, 80 * GiB, 312e12, 0,
-                                                100e9, 100e9, 0, 0);
+  ParallelCluster cl =
+      ParallelCluster::uniform(1, 4, 80 * GiB, 312e12, 0, 100e9, 100e9, 0, 0);
   // (The matrix holds floats: 1e-7 relative.)
   EXPECT_NEAR(ringAllReduce(cl, {0, 1, 2, 3}, 1e9, 1.0),
               2.0 * 3 / 4 * 1e9 / 100e9, 1e-9);
@@ -145,7 +144,8 @@ TEST(ParallelTime, ModelFlopsAndThroughput) {
   ParallelCluster cl = a100Hosts(1, 4);
   Estimate e = evaluate(job, cl, cfg(1, 1, 4, 2), Placement::identity(4));
   ASSERT_EQ(e.rejected, Constraint::None);
-  EXPECT_DOUBLE_EQ(e.time.modelFlops, model::trainingFlops(job.model, 8).model());
+  EXPECT_DOUBLE_EQ(e.time.modelFlops,
+                   model::trainingFlops(job.model, 8).model());
   EXPECT_NEAR(e.time.tflopsPerGpu * 1e12 * 4 * e.time.iteration,
               e.time.modelFlops, 1e-6 * e.time.modelFlops);
   EXPECT_GT(e.time.mfu, 0.05);

@@ -12,8 +12,8 @@ constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
 
 ParallelCluster cluster(int64_t hosts, int64_t perHost, double memGiB,
                         double intra, double inter) {
-  return ParallelCluster::uniform(hosts, perHost, memGiB * GiB, 312e12,
-                                  2039e9, intra, inter);
+  return ParallelCluster::uniform(hosts, perHost, memGiB * GiB, 312e12, 2039e9,
+                                  intra, inter);
 }
 
 TrainJob gpt(int64_t layers, int64_t hidden, int64_t heads, int64_t batch) {
