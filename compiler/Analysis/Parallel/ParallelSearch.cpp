@@ -49,7 +49,10 @@ parallel::enumerateConfigs(const TrainJob &job, const ParallelCluster &cluster,
             for (bool sp : {false, true}) {
               if (sp && t == 1)
                 continue;
-              for (int64_t z = 0; z <= (p == 1 ? 3 : 1); ++z) {
+              // ZeRO shards over the data-parallel ranks: nothing to
+              // shard with dp 1.
+              const int64_t maxZero = d == 1 ? 0 : (p == 1 ? 3 : 1);
+              for (int64_t z = 0; z <= maxZero; ++z) {
                 ParallelConfig c;
                 c.tp = t;
                 c.pp = p;

@@ -6,8 +6,8 @@
 //     host and dividing the heads, pp dividing the layers; every micro-batch
 //     size dividing batch / dp (up to maxMicroBatch), interleaved virtual
 //     stages, recomputation (none, selective, full), sequence parallelism
-//     (tp > 1) and ZeRO stage (0 and 1 with pipelining; 2 and 3, DeepSpeed,
-//     without). Shape and memory are checked first (the memory estimate
+//     (tp > 1) and ZeRO stage (with dp > 1: 0 and 1 with pipelining; 2 and
+//     3, DeepSpeed, without). Shape and memory are checked first (the memory estimate
 //     needs no placement); the survivors are ranked by a lower bound (the
 //     compute of the 1F1B critical path without communication) and evaluated
 //     in that order under Megatron-LM's default placement, stopping when the

@@ -16,7 +16,7 @@
 // CHECK-NEXT:  }
 // CHECK-NOT: plan.parallel
 // NOPLACE-LABEL: plan.parallel @pretrain_parallel for @pretrain on @box tp 1 pp 2 dp 2 {{.*}} placement "default"
-// REMARK: remark: job 'pretrain': 594 configurations, rejected 78 by divisibility, 120 by tensor-parallel span, 0 by GPU memory; {{[0-9]+}} costed; tp 1 pp 2 dp 2 b 1 no-recompute zero 0:
+// REMARK: remark: job 'pretrain': 369 configurations, rejected 45 by divisibility, 30 by tensor-parallel span, 0 by GPU memory; {{[0-9]+}} costed; tp 1 pp 2 dp 2 b 1 no-recompute zero 0:
 topo.topology @box flat {
   topo.device @"a.gpu[0]" kind(gpu) props {compute = #topo.q<312 TFLOPS>, memory = #topo.q<80 GiB>, memory_bandwidth = #topo.q<2039 GB/s>}
   topo.device @"a.gpu[1]" kind(gpu) props {compute = #topo.q<312 TFLOPS>, memory = #topo.q<80 GiB>, memory_bandwidth = #topo.q<2039 GB/s>}
@@ -110,7 +110,7 @@ model.transformer @gpt : f16 attributes {layers = 48 : i64, hidden = 4096 : i64,
   model.norm layernorm hidden 4096 : f16
   model.head vocab 4096 hidden 4096 tied : f16
 }
-// expected-error@+1 {{job 'pretrain' does not fit on 'box': GPU memory: the configuration needing the least (tp 2 pp 1 dp 1 b 1 full sp zero 2) needs}}
+// expected-error@+1 {{job 'pretrain' does not fit on 'box': GPU memory: the configuration needing the least (tp 1 pp 1 dp 2 b 1 full zero 3) needs}}
 model.job @pretrain train @gpt on @box batch 8
 
 // -----

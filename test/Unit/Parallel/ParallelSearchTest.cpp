@@ -150,8 +150,8 @@ TEST(ParallelSearch, InfeasibleNamesMemory) {
   EXPECT_FALSE(plan->feasible);
   EXPECT_EQ(plan->binding, Constraint::Memory);
   EXPECT_NE(plan->infeasibleReason.find(
-                "GPU memory: the configuration needing the least (tp 4 pp 1 "
-                "dp 1 b 1"),
+                "GPU memory: the configuration needing the least (tp 2 pp 1 "
+                "dp 2 b 1 full sp zero 3)"),
             std::string::npos)
       << plan->infeasibleReason;
   EXPECT_NE(plan->infeasibleReason.find("have 22 GiB"), std::string::npos)
