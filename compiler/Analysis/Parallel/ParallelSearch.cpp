@@ -239,7 +239,8 @@ PlacementResult parallel::annealPlacement(const TrainJob &job,
   double curTime = r.time;
   PlacementState best = cur;
   const double t0 = 0.05 * curTime, t1 = 1e-5 * curTime;
-  const int64_t iters = std::max<int64_t>(1, opts.annealIterations);
+  const int64_t iters = std::max<int64_t>(
+      1, std::min(opts.annealIterations, opts.annealBudget / cluster.gpus()));
   for (int64_t i = 0; i < iters; ++i) {
     const double temp = t0 * std::pow(t1 / t0, static_cast<double>(i) /
                                                    static_cast<double>(iters));

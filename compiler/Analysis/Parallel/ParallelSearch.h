@@ -51,6 +51,9 @@ struct SearchOptions {
   int64_t exactPlacementLimit = 5040;
   /// Simulated annealing: proposals per candidate, and the seed.
   int64_t annealIterations = 3000;
+  /// ... at most this many divided by the GPUs (each proposal is costed in
+  /// O(GPUs)): 2000 proposals at 3072 GPUs, so planning stays near a second.
+  int64_t annealBudget = 6000000;
   uint64_t seed = 1;
   /// Search placements at all (false: Megatron-LM's default order).
   bool searchPlacement = true;
