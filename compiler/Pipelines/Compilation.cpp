@@ -197,3 +197,19 @@ mlir::LogicalResult Compilation::plan() {
   ctx.printOpOnDiagnostic(printOp);
   return result;
 }
+
+mlir::LogicalResult Compilation::planTraining(uint64_t seed) {
+  if (!module_)
+    return mlir::failure();
+  model::ModelPlanParallelOptions options;
+  options.seed = seed;
+  options.remarks = walkRemarks; // --remarks: the search's counts
+  bool printOp = ctx.shouldPrintOpOnDiagnostic();
+  ctx.printOpOnDiagnostic(false);
+  mlir::LogicalResult result =
+      runPasses(*module_, [&](mlir::OpPassManager &pm) {
+        pm.addPass(model::createModelPlanParallel(options));
+      });
+  ctx.printOpOnDiagnostic(printOp);
+  return result;
+}

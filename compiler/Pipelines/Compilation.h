@@ -77,6 +77,11 @@ public:
   /// (attachSampledAccessCounts); errors there stop before the pass.
   mlir::LogicalResult plan();
 
+  /// Runs model-plan-parallel on the flattened module: every `train`
+  /// model.job gets a plan.parallel (annealing seeded with `seed`; with
+  /// setWalkRemarks, a remark per job with the search's counts).
+  mlir::LogicalResult planTraining(uint64_t seed = 1);
+
   /// Whether lower() makes walk-bounds explain each walk, and
   /// graph-attach-schedule each algorithm and loop, with a remark (`sluicec
   /// --remarks`).

@@ -737,8 +737,11 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
           failed = true;
         break;
       case Decl::Kind::Job:
-        if (isModelJob(*d))
+        if (isModelJob(*d)) {
+          if (!checkModelJobSupported(llvm::cast<JobDecl>(*d), program, &ctx))
+            failed = true;
           break; // lowerModels (MLIRGenModel.cpp)
+        }
         error(d->range) << "not supported yet: lowering job '" << d->name
                         << "' to MLIR (the plan dialect is not built yet)";
         break;

@@ -180,6 +180,24 @@ bool sluice::isModelJob(const Decl &d) {
   return j && model::symbolizeJobAction(j->action).has_value();
 }
 
+bool sluice::checkModelJobSupported(const JobDecl &j, const Program &program,
+                                    mlir::MLIRContext *ctx) {
+  // `train` also applies to gnn models, which the model dialect does not
+  // hold.
+  for (const auto &m : program.modules)
+    for (const DeclPtr &d : m->decls)
+      if (auto *md = llvm::dyn_cast<ModelDecl>(d.get());
+          md && md->name == j.subject && md->ctor &&
+          md->ctor->callee != "transformer") {
+        mlir::emitError(toLocation(ctx, j.range))
+            << "not supported yet: lowering " << j.action << " job '" << j.name
+            << "' of " << md->ctor->callee << " model '" << j.subject
+            << "' to MLIR (the model dialect has transformers only)";
+        return false;
+      }
+  return true;
+}
+
 bool sluice::checkModelSupported(const ModelDecl &d, mlir::MLIRContext *ctx) {
   if (d.ctor && d.ctor->callee == "transformer")
     return true;

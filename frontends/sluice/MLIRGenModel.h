@@ -24,7 +24,12 @@ namespace sluice {
 /// the model dialect cannot describe yet (gnn, distill).
 bool checkModelSupported(const ast::ModelDecl &d, mlir::MLIRContext *ctx);
 
-/// True for the jobs lowerModels lowers (`finetune` and `infer`).
+/// False, with a located "not supported yet" error, for a model job whose
+/// subject is not a transformer (`train` of a gnn model).
+bool checkModelJobSupported(const ast::JobDecl &j, const ast::Program &program,
+                            mlir::MLIRContext *ctx);
+
+/// True for the jobs lowerModels lowers (`finetune`, `train` and `infer`).
 bool isModelJob(const ast::Decl &d);
 
 /// Appends a model.transformer for every transformer model declaration of

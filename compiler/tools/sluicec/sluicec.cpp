@@ -13,6 +13,9 @@
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
 #include "dialects/Common/ToolVersion.h"
+#include "compiler/Analysis/Parallel/ParallelCluster.h"
+#include "compiler/Target/Parallel/ParallelExport.h"
+#include "dialects/Model/IR/ModelOps.h"
 #include "dialects/Model/Transforms/ModelOffload.h"
 #include "dialects/Plan/IR/PlanOps.h"
 #include "dialects/Plan/Transforms/PlanExport.h"
@@ -79,7 +82,16 @@ static cl::opt<Phase> emitPhase(
                    "lower the walks for the GPU: print their PTX (sm_90)")),
     cl::cat(sluiceCategory));
 
-enum class ReportFormat { Table, Json, Dot, Svg, Mlir, Trace, DeepSpeed };
+enum class ReportFormat {
+  Table,
+  Json,
+  Dot,
+  Svg,
+  Mlir,
+  Trace,
+  DeepSpeed,
+  Megatron
+};
 static cl::opt<ReportFormat> reportFormat(
     "format", cl::desc("Format of --emit=report and --emit=plan"),
     cl::init(ReportFormat::Table),
@@ -93,8 +105,12 @@ static cl::opt<ReportFormat> reportFormat(
                clEnumValN(ReportFormat::Trace, "trace",
                           "plan: Chrome/Perfetto trace-event JSON"),
                clEnumValN(ReportFormat::DeepSpeed, "deepspeed",
-                          "plan: DeepSpeed ZeRO-Infinity config of a "
-                          "finetune job")),
+                          "plan: DeepSpeed config of a finetune job "
+                          "(ZeRO-Infinity) or a train job (batch keys, "
+                          "ZeRO stage)"),
+               clEnumValN(ReportFormat::Megatron, "megatron",
+                          "plan: Megatron-LM launch script (torchrun per "
+                          "node, rank map) of a train job")),
     cl::cat(sluiceCategory));
 
 static cl::opt<std::string>
@@ -146,7 +162,8 @@ static cl::opt<bool> runWalk(
     cl::cat(sluiceCategory));
 static cl::opt<std::string>
     jobName("job", cl::desc("The walk job --run runs (default: the only one), "
-                            "or the finetune/infer job --emit=plan plans"),
+                            "or the finetune/infer/train job --emit=plan "
+                            "plans"),
             cl::value_desc("name"), cl::cat(sluiceCategory));
 static cl::opt<unsigned> walkThreads(
     "walk-threads", cl::desc("--run: CPU threads (default: the job's, the "
@@ -205,6 +222,11 @@ static cl::opt<bool> noGraphCache(
     cl::desc("--run: neither read nor write the binary CSR cache kept next "
              "to a text graph (<graph>.<key>.sluice-csr)"),
     cl::init(false), cl::cat(sluiceCategory));
+static cl::opt<uint64_t> planSeed(
+    "plan-seed",
+    cl::desc("--emit=plan of train jobs: seed of the simulated annealing "
+             "over GPU placements (default 1)"),
+    cl::init(1), cl::value_desc("n"), cl::cat(sluiceCategory));
 static cl::opt<bool> walkRemarks(
     "remarks",
     cl::desc("Explain each walk's weight analysis (class, bounds, sampler) "
@@ -377,6 +399,70 @@ static int emitOffload(Compilation &compilation, llvm::StringRef top,
              : 0;
 }
 
+/// --emit=plan with train jobs: model-plan-parallel, then the plans in
+/// --format (compiler/Target/Parallel/ParallelExport.h).
+static int emitParallel(Compilation &compilation, llvm::StringRef top,
+                        llvm::raw_ostream &os) {
+  std::optional<target::ParallelFormat> format;
+  switch (reportFormat) {
+  case ReportFormat::Table:
+    format = target::ParallelFormat::Summary;
+    break;
+  case ReportFormat::Mlir:
+    break; // the module itself
+  case ReportFormat::Json:
+    format = target::ParallelFormat::Json;
+    break;
+  case ReportFormat::Megatron:
+    format = target::ParallelFormat::Megatron;
+    break;
+  case ReportFormat::DeepSpeed:
+    format = target::ParallelFormat::DeepSpeed;
+    break;
+  default:
+    llvm::errs() << "sluicec: error: train jobs are planned in --format=table, "
+                    "json, mlir, megatron or deepspeed\n";
+    return 1;
+  }
+  if (mlir::failed(compilation.planTraining(planSeed)))
+    return 1;
+  mlir::ModuleOp module = compilation.module();
+  if (!format) {
+    module.print(os);
+    os << "\n";
+    return 0;
+  }
+  auto graph = extractTopoGraph(module);
+  if (mlir::failed(graph))
+    return 1;
+  return mlir::failed(target::writeParallelPlans(
+             module, parallel::gpusByHost(*graph, top), jobName, *format, os))
+             ? 1
+             : 0;
+}
+
+/// The model jobs --emit=plan plans: `train` jobs (parallel) or the others
+/// (offload); 0 when none, -1 with an error when both kinds are selected.
+static int modelJobKind(mlir::ModuleOp module, bool &train) {
+  bool parallel = false, offload = false;
+  for (model::JobOp job : module.getOps<model::JobOp>()) {
+    if (!jobName.empty() && job.getSymName() != jobName)
+      continue;
+    if (job.getAction() == model::JobAction::Train)
+      parallel = true;
+    else
+      offload = true;
+  }
+  if (parallel && offload) {
+    llvm::errs() << "sluicec: error: not supported yet: train jobs and "
+                    "finetune/infer jobs in one --emit=plan run (choose one "
+                    "with --job=NAME)\n";
+    return -1;
+  }
+  train = parallel;
+  return parallel || offload ? 1 : 0;
+}
+
 /// --emit=llvm / --emit=ptx: the code of the program's walks, as -c would
 /// compile it for the host (LLVM IR, before optimisation) or the GPU (PTX;
 /// its kernel description is what -c --target=gpu writes beside it).
@@ -546,11 +632,16 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
                       "finetune/infer jobs in one --emit=plan run\n";
       return 1;
     }
-    return emitOffload(compilation, top, os);
+    bool train = false;
+    if (modelJobKind(compilation.module(), train) < 0)
+      return 1;
+    return train ? emitParallel(compilation, top, os)
+                 : emitOffload(compilation, top, os);
   }
-  if (reportFormat == ReportFormat::DeepSpeed) {
-    llvm::errs() << "sluicec: error: --format=deepspeed applies to "
-                    "--emit=plan of a finetune job\n";
+  if (reportFormat == ReportFormat::DeepSpeed ||
+      reportFormat == ReportFormat::Megatron) {
+    llvm::errs() << "sluicec: error: --format=deepspeed and --format=megatron "
+                    "apply to --emit=plan of a finetune or train job\n";
     return 1;
   }
   if (emitPhase == Phase::Plan)
@@ -612,6 +703,7 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
   case ReportFormat::Mlir:
   case ReportFormat::Trace:
   case ReportFormat::DeepSpeed:
+  case ReportFormat::Megatron:
     return 1; // rejected above
   }
   return 0;

@@ -1,7 +1,8 @@
 //===- ModelEnums.td - Enums of the model dialect ----------*- tablegen -*-===//
 //
-// What a model job does (the language's `finetune` and `infer` job actions;
-// `train` of GNNs is not lowered to this dialect) and which norm a block
+// What a model job does (the language's `finetune`, `infer` and `train` job
+// actions on transformers; `train` of GNNs is not lowered to this dialect)
+// and which norm a block
 // uses, as C++ enums. This file has no dialect dependency so that
 // ModelSchema (and through it Sema and the transformer cost model of
 // compiler/Analysis/Model) uses the generated enums without linking the
@@ -17,7 +18,8 @@ include "mlir/IR/EnumAttr.td"
 
 def Model_JobAction : I32EnumAttr<"JobAction", "what a model job does", [
     I32EnumAttrCase<"Finetune", 0, "finetune">,
-    I32EnumAttrCase<"Infer", 1, "infer">
+    I32EnumAttrCase<"Infer", 1, "infer">,
+    I32EnumAttrCase<"Train", 2, "train">
   ]> {
   let cppNamespace = "::sluice::model";
   let genSpecializedAttr = 0;

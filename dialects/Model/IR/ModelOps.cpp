@@ -197,8 +197,9 @@ LogicalResult HeadOp::verify() {
 
 LogicalResult JobOp::verify() {
   if (!getBatchAttr()) {
-    if (getAction() == JobAction::Finetune)
-      return emitOpError() << "a finetune job needs batch";
+    if (getAction() != JobAction::Infer)
+      return emitOpError() << "a " << stringifyJobAction(getAction())
+                           << " job needs batch";
     if (getMicroBatchAttr())
       return emitOpError() << "micro_batch needs batch";
   }

@@ -191,12 +191,12 @@ def Model_HeadOp : Model_Op<"head", [HasParent<"TransformerOp">]> {
 
 def Model_JobOp : Model_Op<"job", [
     Symbol, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
-  let summary = "A fine-tuning or inference job of a transformer";
+  let summary = "A fine-tuning, training or inference job of a transformer";
   let description = [{
-    `action` is `finetune` or `infer`; `model` names a `model.transformer`
+    `action` is `finetune`, `train` or `infer`; `model` names a `model.transformer`
     of the module and `topology` the machine it runs on (resolved against
     the flat topology by the planner). `batch` (> 0; required for
-    `finetune`) is sequences per iteration, or for `infer` the sequences
+    `finetune` and `train`) is sequences per iteration, or for `infer` the sequences
     per block (without it the planner chooses); `micro_batch` must divide
     it; `seq` overrides the model's sequence length (the prompt
     length, for inference); `tokens` is the number of tokens to generate

@@ -168,6 +168,15 @@ FailureOr<Prepared> prepare(JobOp job, const analysis::TopoGraph &graph,
     return mlir::emitError(job.getLoc())
            << "topology '" << topology << "' has no gpu";
   const std::string gpu = graph.devices[gpus.front()].name;
+  // The offload planners use one GPU; say so rather than plan the others
+  // away in silence.
+  if (gpus.size() > 1)
+    mlir::emitWarning(job.getLoc())
+        << "job '" << job.getSymName() << "' is planned on '" << gpu
+        << "' alone, but topology '" << topology << "' has " << gpus.size()
+        << " gpus: the " << stringifyJobAction(job.getAction())
+        << " planner offloads to one gpu (a `train` job plans data, tensor "
+           "and pipeline parallelism over all of them)";
   auto machine = offload::machineFromTopo(graph, gpu);
   if (!machine)
     return mlir::emitError(job.getLoc())
@@ -221,6 +230,8 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
   llvm::SmallVector<JobOp> jobs;
   std::string names;
   for (JobOp job : module.getOps<JobOp>()) {
+    if (job.getAction() == JobAction::Train)
+      continue; // model-plan-parallel plans them
     names += (names.empty() ? "" : ", ") + job.getSymName().str();
     if (jobName.empty() || job.getSymName() == jobName)
       jobs.push_back(job);

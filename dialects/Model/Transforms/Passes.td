@@ -46,4 +46,62 @@ def ModelCost : Pass<"model-cost", "::mlir::ModuleOp"> {
   ];
 }
 
+def ModelPlanParallel : Pass<"model-plan-parallel", "::mlir::ModuleOp"> {
+  let summary = "Plan 3D-parallel training (tp, pp, dp, placement) of train jobs";
+  let description = [{
+    Needs the flat topology of the module (`topo-flatten`). Every
+    `model.job` with action `train` on that topology gets a
+    `plan.parallel @<job>_parallel` (appended to the module): the
+    configuration (tensor, pipeline and data parallel ways, micro-batch,
+    interleaved virtual stages, recomputation, sequence parallelism, ZeRO
+    stage) with the shortest predicted iteration time among those whose
+    most loaded GPU fits in memory, and the GPU of every rank, searched over
+    host and GPU permutations when the links differ (exactly when there are
+    at most 5040 placements, else by simulated annealing with `seed`). The
+    cluster is every gpu of the topology, grouped into hosts by its
+    top-level instance; pair bandwidths are the measured matrix where the
+    topology gives one, else widest paths. The model is the job's
+    `model.transformer` (one layer group) at the job's `seq`.
+    compiler/Analysis/Parallel holds the model and the search;
+    docs/parallel.md the formulas.
+
+    Errors, at the job: a job on another topology than the flat one, a
+    topology the planner cannot use (hosts with different gpu counts,
+    different gpus, a gpu without `memory` or `compute`), a model with
+    several layer groups, and a job that fits nowhere, naming the binding
+    constraint with numbers (`GPU memory: the configuration needing the
+    least (...) needs 95.1 GiB per gpu ..., have 78 GiB`). With `remarks`, a
+    remark per job lists the configurations searched and rejected and the
+    runners-up.
+
+    Before:
+
+    ```mlir
+    model.job @pretrain train @gpt on @box batch 64
+    ```
+
+    After (abridged):
+
+    ```mlir
+    plan.parallel @pretrain_parallel for @pretrain on @box tp 2 pp 2 dp 1 micro_batch 1 x 64 virtual 1 recompute selective zero 0 placement "exact" time(12.5) attributes {...} {
+      plan.stage 0 layers [0] x 20 gpus ["gpu[0]", "gpu[1]"]
+      plan.stage 1 layers [20] x 20 gpus ["gpu[2]", "gpu[3]"]
+    }
+    ```
+  }];
+  let options = [
+    Option<"seed", "seed", "uint64_t", /*default=*/"1",
+           "Seed of the simulated annealing over placements">,
+    Option<"annealIterations", "anneal-iterations", "int64_t",
+           /*default=*/"3000",
+           "Placements the annealing proposes per candidate configuration">,
+    Option<"searchPlacement", "placement", "bool", /*default=*/"true",
+           "Search the GPU of every rank (false: Megatron-LM's default "
+           "order)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Print a remark per job with the search's counts and runners-up">,
+  ];
+  let dependentDialects = ["::sluice::plan::PlanDialect"];
+}
+
 #endif // SLUICE_MODEL_PASSES

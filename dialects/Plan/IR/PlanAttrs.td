@@ -21,5 +21,8 @@ def Plan_CollectiveKindAttr
     : EnumAttr<Plan_Dialect, Plan_CollectiveKind, "collective">;
 def Plan_ScheduleMethodAttr
     : EnumAttr<Plan_Dialect, Plan_ScheduleMethod, "method">;
+def Plan_RecomputeAttr : EnumAttr<Plan_Dialect, Plan_Recompute, "recompute">;
+def Plan_PlacementMethodAttr
+    : EnumAttr<Plan_Dialect, Plan_PlacementMethod, "placement">;
 
 #endif // SLUICE_PLAN_ATTRS

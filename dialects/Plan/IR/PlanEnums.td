@@ -74,4 +74,27 @@ def Plan_ScheduleMethod : Plan_QuotedEnum<"ScheduleMethod",
     I32EnumAttrCase<"OffloadFinetune", 7, "offload-finetune">
   ]>;
 
+// What a 3D-parallel plan recomputes in the backward pass (Korthikanti et
+// al. 2022; Megatron-LM's --recompute-granularity): nothing, the attention
+// scores (selective) or each layer from its input (full).
+def Plan_Recompute : Plan_Enum<"Recompute",
+    "activation recomputation of a plan.parallel", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Selective", 1, "selective">,
+    I32EnumAttrCase<"Full", 2, "full">
+  ]>;
+
+// How a plan.parallel's ranks were put on GPUs (docs/parallel.md).
+def Plan_PlacementMethod : Plan_QuotedEnum<"PlacementMethod",
+    "how a plan.parallel placed its ranks", [
+    // Megatron-LM's rank order, not searched.
+    I32EnumAttrCase<"Default", 0, "default">,
+    // Every placement costs the same (uniform links): the default order.
+    I32EnumAttrCase<"UniformLinks", 1, "uniform-links">,
+    // Every host and GPU permutation costed.
+    I32EnumAttrCase<"Exact", 2, "exact">,
+    // Simulated annealing over host and GPU swaps.
+    I32EnumAttrCase<"Annealing", 3, "annealing">
+  ]>;
+
 #endif // SLUICE_PLAN_ENUMS

@@ -288,3 +288,72 @@ LogicalResult CollectiveOp::verify() {
       return emitOpError() << "endpoint_bound must be finite and non-negative";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// plan.parallel
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParallelOp::verifyRegions() {
+  const int64_t tp = getTpAttr().getInt(), pp = getPpAttr().getInt(),
+                dp = getDpAttr().getInt(), zero = getZeroAttr().getInt(),
+                virtualStages = getVirtualStagesAttr().getInt();
+  if (tp <= 0 || pp <= 0 || dp <= 0)
+    return emitOpError() << "tp, pp and dp must be positive, got " << tp << ", "
+                         << pp << ", " << dp;
+  if (getMicroBatchAttr().getInt() <= 0 ||
+      getMicroBatchesAttr().getInt() <= 0 || virtualStages <= 0)
+    return emitOpError() << "micro_batch, micro_batches and virtual must be "
+                            "positive";
+  if (zero < 0 || zero > 3)
+    return emitOpError() << "zero must be 0, 1, 2 or 3, got " << zero;
+  if (zero >= 2 && pp > 1)
+    return emitOpError() << "zero " << zero
+                         << " needs pp 1 (DeepSpeed has no ZeRO-2/3 with "
+                            "pipelining), got pp "
+                         << pp;
+  if (getSequenceParallel() && tp == 1)
+    return emitOpError() << "sequence_parallel needs tp > 1";
+  for (auto [name, v] :
+       {std::pair<const char *, double>{"time", getTime().convertToDouble()},
+        {"default_time", getDefaultTime().convertToDouble()},
+        {"forward", getForward().convertToDouble()},
+        {"backward", getBackward().convertToDouble()},
+        {"p2p", getP2p().convertToDouble()},
+        {"data_comm", getDataComm().convertToDouble()},
+        {"tflops", getTflops().convertToDouble()},
+        {"mfu", getMfu().convertToDouble()},
+        {"memory", getMemory().convertToDouble()},
+        {"memory_available", getMemoryAvailable().convertToDouble()}})
+    if (!isFiniteNum(v) || v < 0)
+      return emitOpError() << name << " must be finite and non-negative, got "
+                           << num(v);
+  int64_t next = 0;
+  llvm::StringSet<> seen;
+  for (Operation &op : getBody().front()) {
+    auto stage = dyn_cast<StageOp>(op);
+    if (!stage)
+      return op.emitOpError() << "is not allowed in a plan.parallel";
+    if (stage.getIndexAttr().getInt() != next)
+      return stage.emitOpError()
+             << "has index " << stage.getIndexAttr().getInt() << ", expected "
+             << next;
+    ++next;
+    if (static_cast<int64_t>(stage.getLayers().size()) != virtualStages)
+      return stage.emitOpError()
+             << "has " << stage.getLayers().size() << " layer chunks, expected "
+             << virtualStages << " (virtual)";
+    if (stage.getChunkLayersAttr().getInt() <= 0)
+      return stage.emitOpError() << "chunk_layers must be positive";
+    if (static_cast<int64_t>(stage.getGpus().size()) != tp * dp)
+      return stage.emitOpError() << "has " << stage.getGpus().size()
+                                 << " gpus, expected tp * dp = " << tp * dp;
+    for (Attribute a : stage.getGpus()) {
+      StringRef gpu = cast<StringAttr>(a).getValue();
+      if (!seen.insert(gpu).second)
+        return stage.emitOpError() << "uses gpu '" << gpu << "' twice";
+    }
+  }
+  if (next != pp)
+    return emitOpError() << "has " << next << " stages, expected pp = " << pp;
+  return success();
+}

@@ -282,4 +282,84 @@ def Plan_ComputeOp : Plan_Op<"compute", [HasParent<"ScheduleOp">]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// plan.parallel
+//===----------------------------------------------------------------------===//
+
+def Plan_ParallelOp : Plan_Op<"parallel", [
+    Symbol, IsolatedFromAbove, NoTerminator, SingleBlock, NoRegionArguments]> {
+  let summary = "A 3D-parallel training plan: ways, stages on GPUs, timeline";
+  let description = [{
+    What `model-plan-parallel` chose for `model.job` `job` (a `train` job)
+    on the flat topology `topology`: `tp` x `pp` x `dp` ranks (tensor,
+    pipeline, data parallel ways), micro-batches of `micro_batch` sequences,
+    `micro_batches` of them per pipeline and iteration, `virtual` interleaved
+    stages per pipeline stage, recomputation `recompute` (a `Recompute`,
+    PlanEnums.td), sequence parallelism and ZeRO stage `zero` (1 is
+    Megatron-LM's distributed optimizer; 2 and 3 only with `pp` 1). The
+    body holds one `plan.stage` per pipeline stage in order; together they
+    use `tp * pp * dp` distinct GPUs.
+
+    Predictions (docs/parallel.md): `time` the iteration time (s) with this
+    placement, `default_time` with Megatron-LM's default rank order,
+    `forward` / `backward` the slowest stage's time for one micro-batch,
+    `p2p` the pipeline sends of one round through all stages, `data_comm`
+    the gradient reduction, `tflops` the model TFLOP/s per GPU, `mfu`, and
+    `memory` the bytes the most loaded GPU needs (calibrated) out of
+    `memory_available`. `placement` (a `PlacementMethod`) says how the ranks
+    were put on GPUs.
+
+    ```mlir
+    plan.parallel @pretrain_parallel for @pretrain on @box tp 2 pp 2 dp 1 micro_batch 1 x 8 virtual 1 recompute selective zero 0 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64} {
+      plan.stage 0 layers [0] x 20 gpus ["gpu[0]", "gpu[1]"]
+      plan.stage 1 layers [20] x 20 gpus ["gpu[2]", "gpu[3]"]
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, FlatSymbolRefAttr:$job,
+                       FlatSymbolRefAttr:$topology, I64Attr:$tp, I64Attr:$pp,
+                       I64Attr:$dp, I64Attr:$micro_batch,
+                       I64Attr:$micro_batches, I64Attr:$virtual_stages,
+                       Plan_RecomputeAttr:$recompute,
+                       UnitAttr:$sequence_parallel, I64Attr:$zero,
+                       Plan_PlacementMethodAttr:$placement, F64Attr:$time,
+                       F64Attr:$default_time, F64Attr:$forward,
+                       F64Attr:$backward, F64Attr:$p2p, F64Attr:$data_comm,
+                       F64Attr:$tflops, F64Attr:$mfu, F64Attr:$memory,
+                       F64Attr:$memory_available);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `for` $job `on` $topology `tp` $tp `pp` $pp `dp` $dp
+    `micro_batch` $micro_batch `x` $micro_batches `virtual` $virtual_stages
+    `recompute` `` $recompute (`sequence_parallel` $sequence_parallel^)?
+    `zero` $zero `placement` `` $placement `time` `(` $time `)`
+    attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// plan.stage
+//===----------------------------------------------------------------------===//
+
+def Plan_StageOp : Plan_Op<"stage", [HasParent<"ParallelOp">]> {
+  let summary = "One pipeline stage of a plan.parallel: its layers and GPUs";
+  let description = [{
+    Pipeline stage `index` runs, for each of its virtual chunks, the
+    `chunk_layers` layers starting at each entry of `layers` (one entry per
+    virtual stage). `gpus` lists its `tp * dp` GPUs in Megatron-LM's rank
+    order (tensor-parallel rank fastest, then data-parallel rank): global
+    rank `index * tp * dp + i` runs on `gpus[i]`.
+
+    ```mlir
+    plan.stage 1 layers [12, 36] x 12 gpus ["server[1].gpu[0]", "server[1].gpu[1]"]
+    ```
+  }];
+  let arguments = (ins I64Attr:$index, DenseI64ArrayAttr:$layers,
+                       I64Attr:$chunk_layers, StrArrayAttr:$gpus);
+  let assemblyFormat = [{
+    $index `layers` $layers `x` $chunk_layers `gpus` $gpus attr-dict
+  }];
+}
+
 #endif // SLUICE_PLAN_OPS

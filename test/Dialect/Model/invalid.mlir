@@ -199,6 +199,12 @@ model.job @j finetune @m on @box
 
 // -----
 
+// A train job needs its batch too.
+// expected-error@+1 {{a train job needs batch}}
+model.job @j train @m on @box
+
+// -----
+
 // expected-error@+1 {{an infer job needs tokens}}
 model.job @j infer @m on @box
 

@@ -51,3 +51,13 @@ plan.schedule @tune_iteration on @w makespan(4.0) method "offload-finetune" attr
   plan.compute "layer forward L0" on "gpu" stream "GPU compute" window(1.0, 3.0) {flops = 3.0e14 : f64}
   plan.compute "adam update L0" on "cpu" stream "CPU optimizer" window(3.0, 4.0) {bytes = 2.8e10 : f64}
 }
+
+// A 3D-parallel plan: two stages of two GPUs, two virtual chunks each.
+// CHECK-LABEL: plan.parallel @p for @job on @box tp 2 pp 2 dp 1 micro_batch 1 x 8 virtual 2 recompute selective sequence_parallel zero 1 placement "exact" time(1.500000e+00) attributes {backward = 1.000000e-01 : f64, data_comm = 0.000000e+00 : f64, default_time = 1.600000e+00 : f64, forward = 5.000000e-02 : f64, memory = 1.800000e+10 : f64, memory_available = 2.300000e+10 : f64, mfu = 4.800000e-01 : f64, p2p = 1.000000e-03 : f64, tflops = 8.000000e+01 : f64} {
+// CHECK-NEXT:    plan.stage 0 layers [0, 20] x 10 gpus ["gpu[0]", "gpu[1]"]
+// CHECK-NEXT:    plan.stage 1 layers [10, 30] x 10 gpus ["gpu[3]", "gpu[2]"]
+// CHECK-NEXT:  }
+plan.parallel @p for @job on @box tp 2 pp 2 dp 1 micro_batch 1 x 8 virtual 2 recompute selective sequence_parallel zero 1 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64} {
+  plan.stage 0 layers [0, 20] x 10 gpus ["gpu[0]", "gpu[1]"]
+  plan.stage 1 layers [10, 30] x 10 gpus ["gpu[3]", "gpu[2]"]
+}

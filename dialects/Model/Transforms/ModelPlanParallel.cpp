@@ -1,0 +1,202 @@
+//===- ModelPlanParallel.cpp - The model-plan-parallel pass ---------------===//
+//
+// A thin adaptor between `train` model.job ops and the IR-independent 3D-
+// parallel planner (compiler/Analysis/Parallel): extracts the cluster from
+// the flat topology and the transformer from the job's model, runs
+// planParallel, and writes the plan back as a typed plan.parallel op with
+// one plan.stage per pipeline stage.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Analysis/Parallel/ParallelSearch.h"
+#include "dialects/Model/Transforms/ModelCostWalk.h"
+#include "dialects/Model/Transforms/Passes.h"
+#include "dialects/Plan/IR/PlanOps.h"
+#include "dialects/Topo/Analysis/ExtractTopoGraph.h"
+#include "dialects/Topo/IR/TopoOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "support/Units.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace sluice::model {
+#define GEN_PASS_DEF_MODELPLANPARALLEL
+#include "dialects/Model/Transforms/Passes.h.inc"
+} // namespace sluice::model
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::model;
+
+namespace {
+
+struct ModelPlanParallelPass
+    : public sluice::model::impl::ModelPlanParallelBase<ModelPlanParallelPass> {
+  using ModelPlanParallelBase::ModelPlanParallelBase;
+  void runOnOperation() override;
+  LogicalResult planJob(JobOp job, const parallel::ParallelCluster &cluster,
+                        StringRef topology);
+};
+
+plan::Recompute toPlan(Recompute r) {
+  switch (r) {
+  case Recompute::None:
+    return plan::Recompute::None;
+  case Recompute::Selective:
+    return plan::Recompute::Selective;
+  case Recompute::Full:
+    return plan::Recompute::Full;
+  }
+  llvm_unreachable("unknown recompute");
+}
+
+plan::PlacementMethod toPlan(parallel::PlacementResult::Method m) {
+  switch (m) {
+  case parallel::PlacementResult::Method::Default:
+    return plan::PlacementMethod::Default;
+  case parallel::PlacementResult::Method::Uniform:
+    return plan::PlacementMethod::UniformLinks;
+  case parallel::PlacementResult::Method::Exact:
+    return plan::PlacementMethod::Exact;
+  case parallel::PlacementResult::Method::Annealing:
+    return plan::PlacementMethod::Annealing;
+  }
+  llvm_unreachable("unknown placement method");
+}
+
+} // namespace
+
+LogicalResult ModelPlanParallelPass::planJob(
+    JobOp job, const parallel::ParallelCluster &cluster, StringRef topology) {
+  auto model = SymbolTable::lookupNearestSymbolFrom<TransformerOp>(
+      job, job.getModelAttr());
+  if (!model)
+    return job.emitError() << "'" << job.getModel()
+                           << "' does not name a model.transformer";
+  std::optional<TransformerConfig> cfg = uniformConfig(model);
+  if (!cfg)
+    return job.emitError()
+           << "not supported yet: parallel planning of model '"
+           << job.getModel()
+           << "' (its layers differ; the planner models one layer group)";
+  parallel::TrainJob tj;
+  tj.model = *cfg;
+  if (auto seq = job.getSeqAttr())
+    tj.model.seq = seq.getInt();
+  tj.globalBatch = job.getBatchAttr().getInt();
+  tj.microBatch =
+      job.getMicroBatchAttr() ? job.getMicroBatchAttr().getInt() : 0;
+  tj.recomputeRequired = job.getRecompute();
+  parallel::SearchOptions opts;
+  opts.seed = seed;
+  opts.annealIterations = annealIterations;
+  opts.searchPlacement = searchPlacement;
+  auto result = parallel::planParallel(tj, cluster, opts);
+  if (!result)
+    return job.emitError() << "cannot plan job '" << job.getSymName()
+                           << "': " << llvm::toString(result.takeError());
+  const parallel::ParallelPlan &p = *result;
+  if (remarks) {
+    InFlightDiagnostic d = job.emitRemark();
+    d << "job '" << job.getSymName() << "': " << p.configurations
+      << " configurations, rejected " << p.rejected[1] << " by divisibility, "
+      << p.rejected[2] << " by tensor-parallel span, " << p.rejected[3]
+      << " by GPU memory; " << p.evaluated << " costed";
+    for (const auto &[c, t] : p.runnersUp)
+      d << "; " << c.str() << ": " << formatQuantity(t, Dim::time());
+  }
+  if (!p.feasible)
+    return job.emitError() << "job '" << job.getSymName()
+                           << "' does not fit on '" << topology
+                           << "': " << p.infeasibleReason;
+  const std::string name = job.getSymName().str() + "_parallel";
+  ModuleOp module = getOperation();
+  if (SymbolTable::lookupSymbolIn(module, name))
+    return job.emitError() << "cannot name the plan of job '"
+                           << job.getSymName() << "': symbol '" << name
+                           << "' exists";
+  const parallel::ParallelConfig &c = p.config;
+  const parallel::Estimate &e = p.estimate;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto f64 = [&](double v) { return b.getF64FloatAttr(v); };
+  auto op = b.create<plan::ParallelOp>(
+      job.getLoc(), b.getStringAttr(name),
+      FlatSymbolRefAttr::get(job.getSymNameAttr()),
+      FlatSymbolRefAttr::get(b.getContext(), topology),
+      b.getI64IntegerAttr(c.tp), b.getI64IntegerAttr(c.pp),
+      b.getI64IntegerAttr(c.dp), b.getI64IntegerAttr(c.microBatch),
+      b.getI64IntegerAttr(c.microBatches(tj)),
+      b.getI64IntegerAttr(c.virtualStages),
+      plan::RecomputeAttr::get(b.getContext(), toPlan(c.recompute)),
+      c.sequenceParallel ? b.getUnitAttr() : UnitAttr(),
+      b.getI64IntegerAttr(c.zeroStage),
+      plan::PlacementMethodAttr::get(b.getContext(),
+                                     toPlan(p.placement.method)),
+      f64(e.time.iteration), f64(p.defaultEstimate.time.iteration),
+      f64(e.time.forward), f64(e.time.backward), f64(e.time.p2p),
+      f64(e.time.dataComm), f64(e.time.tflopsPerGpu), f64(e.time.mfu),
+      f64(e.memory.calibrated), f64(e.memory.available));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&op.getBody().emplaceBlock());
+  const int64_t chunk = tj.model.layers / (c.pp * c.virtualStages);
+  const int64_t perStage = c.tp * c.dp;
+  for (int64_t s = 0; s < c.pp; ++s) {
+    SmallVector<int64_t> firsts;
+    for (int64_t v = 0; v < c.virtualStages; ++v)
+      firsts.push_back((v * c.pp + s) * chunk);
+    SmallVector<StringRef> gpus;
+    for (int64_t i = 0; i < perStage; ++i)
+      gpus.push_back(cluster.gpuNames[static_cast<size_t>(
+          p.placement.placement
+              .gpuOfRank[static_cast<size_t>(s * perStage + i)])]);
+    b.create<plan::StageOp>(
+        job.getLoc(), b.getI64IntegerAttr(s), b.getDenseI64ArrayAttr(firsts),
+        b.getI64IntegerAttr(chunk), b.getStrArrayAttr(gpus));
+  }
+  return success();
+}
+
+void ModelPlanParallelPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SmallVector<JobOp> jobs;
+  for (JobOp job : module.getOps<JobOp>())
+    if (job.getAction() == JobAction::Train)
+      jobs.push_back(job);
+  if (jobs.empty())
+    return;
+  topo::TopologyOp flat = findFlatTopology(module);
+  if (!flat) {
+    jobs.front().emitError()
+        << "model-plan-parallel needs the flat topology (run topo-flatten)";
+    return signalPassFailure();
+  }
+  StringRef topology = flat.getSymName();
+  FailureOr<analysis::TopoGraph> graph = extractTopoGraph(module);
+  if (failed(graph))
+    return signalPassFailure();
+  std::optional<parallel::ParallelCluster> cluster;
+  bool failedAny = false;
+  for (JobOp job : jobs) {
+    if (job.getTopology() != topology) {
+      job.emitError() << "job '" << job.getSymName() << "' runs on '"
+                      << job.getTopology()
+                      << "' but the flattened topology is '" << topology
+                      << "' (pass --top=" << job.getTopology() << ")";
+      failedAny = true;
+      continue;
+    }
+    if (!cluster) {
+      auto c = parallel::clusterFromTopo(*graph, topology);
+      if (!c) {
+        job.emitError() << "cannot plan job '" << job.getSymName() << "' on '"
+                        << topology << "': " << llvm::toString(c.takeError());
+        failedAny = true;
+        continue;
+      }
+      cluster = std::move(*c);
+    }
+    failedAny |= failed(planJob(job, *cluster, topology));
+  }
+  if (failedAny)
+    signalPassFailure();
+}
