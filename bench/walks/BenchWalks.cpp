@@ -277,8 +277,8 @@ void usage() {
       "  --export-edgelist=FILE --graphs=NAME  write a SNAP edge list\n"
       "  --graph-cache=DIR   keep the graphs there as binary CSR after their\n"
       "                      first load (repeated runs read them from it)\n"
-      "  --no-huge-pages     walk the graph's own arrays (no copies on\n"
-      "                      huge pages for graphs of 16 MiB or more)\n"
+      "  --huge-pages        walk copies of the graph's arrays of 16 MiB or\n"
+      "                      more on transparent huge pages\n"
       "  --sampler-stats     also print, on stderr, rejection trials per\n"
       "                      rejection step and the pre-accepted share\n");
 }
@@ -331,8 +331,8 @@ int main(int argc, char **argv) {
       graphCacheDir = v;
     else if (arg == "--sampler-stats")
       samplerStats = true;
-    else if (arg == "--no-huge-pages")
-      engineFlags |= SLUICE_WALK_ENGINE_NO_HUGE_PAGES;
+    else if (arg == "--huge-pages")
+      engineFlags |= SLUICE_WALK_ENGINE_HUGE_PAGES;
     else if (arg == "--version") {
       std::fputs("sluice-bench-walks (Sluice) " SLUICE_VERSION_STRING "\n",
                  stdout);

@@ -215,9 +215,9 @@ typedef struct sluice_walk_options_t {
 /* engine_flags: no pre-acceptance by the per-vertex lower bound (every
  * rejection trial evaluates the weight). */
 #define SLUICE_WALK_ENGINE_NO_PRE_ACCEPT 0x2u
-/* engine_flags: walk the graph's own arrays even when they are large,
- * instead of copies on transparent huge pages (docs/sampling.md). */
-#define SLUICE_WALK_ENGINE_NO_HUGE_PAGES 0x4u
+/* engine_flags: walk copies of a large graph's arrays (16 MiB or more) on
+ * transparent huge pages instead of the graph's own (docs/sampling.md). */
+#define SLUICE_WALK_ENGINE_HUGE_PAGES 0x4u
 
 /* Fills `options` with the defaults (length 80, 1 walk per vertex, every
  * vertex, seed 0, auto sampler, calibrated cost ratio). */

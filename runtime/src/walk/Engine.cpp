@@ -208,7 +208,7 @@ extern "C" SLUICE_API sluice_status_t sluice_walk_run(
                               std::to_string(o.walkers_per_thread));
   constexpr uint32_t kEngineFlags =
       SLUICE_WALK_ENGINE_GENERIC | SLUICE_WALK_ENGINE_NO_PRE_ACCEPT |
-      SLUICE_WALK_ENGINE_NO_HUGE_PAGES;
+      SLUICE_WALK_ENGINE_HUGE_PAGES;
   if (o.engine_flags & ~kEngineFlags)
     return invalid(error, "engine_flags has unknown bits " +
                               std::to_string(o.engine_flags & ~kEngineFlags));

@@ -179,8 +179,10 @@ sluice_status_t planRun(const sluice_graph_t *graph,
 
   uint32_t threads = options.threads ? options.threads
                                      : std::max(1u, std::thread::hardware_concurrency());
-  // Large graphs: the arrays the run reads, copied onto huge pages.
-  if (!(options.engine_flags & SLUICE_WALK_ENGINE_NO_HUGE_PAGES))
+  // Large graphs, on request: the arrays the run reads, copied onto huge
+  // pages (no measurable gain at R-MAT scale 20 on the 2-core VM, and the
+  // copy doubles their memory: docs/sampling.md).
+  if (options.engine_flags & SLUICE_WALK_ENGINE_HUGE_PAGES)
     plan.huge.adopt(run, graph, mode, threads);
   if (mode == Mode::Alias) {
     if (!degreesFit32(run))

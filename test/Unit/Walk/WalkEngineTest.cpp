@@ -383,7 +383,7 @@ TEST(WalkEngine, UniformFastPathMatchesGeneralPath) {
 
 /// A graph whose offsets and edges are 16 MiB or more is walked from
 /// copies on huge pages (kernels see them through frame->graph, so
-/// has_edge reads them too); engine_flags SLUICE_WALK_ENGINE_NO_HUGE_PAGES
+/// has_edge reads them too) with engine_flags SLUICE_WALK_ENGINE_HUGE_PAGES
 /// walks the graph's own arrays. The walks are the same bytes, for the
 /// alias, uniform and rejection loops and the general one.
 TEST(WalkEngine, HugePageCopiesGiveTheSameWalks) {
@@ -407,7 +407,7 @@ TEST(WalkEngine, HugePageCopiesGiveTheSameWalks) {
         c.w == Workload::DeepWalk ? weighted.get() : g.get();
     Params params(c.w);
     std::string reference;
-    for (uint32_t huge : {0u, uint32_t(SLUICE_WALK_ENGINE_NO_HUGE_PAGES)}) {
+    for (uint32_t huge : {uint32_t(SLUICE_WALK_ENGINE_HUGE_PAGES), 0u}) {
       sluice_walk_options_t o = testOptions();
       o.starts = starts.data();
       o.num_starts = starts.size();
