@@ -7,6 +7,7 @@
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/tools/sluicec/AlgoDriver.h"
+#include "compiler/tools/sluicec/ModelDriver.h"
 #include "compiler/tools/sluicec/SvgRender.h"
 #include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/LLVM/Codegen.h"
@@ -14,8 +15,6 @@
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
 #include "dialects/Common/ToolVersion.h"
-#include "compiler/Analysis/Parallel/ParallelCluster.h"
-#include "compiler/Target/Parallel/ParallelExport.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include "dialects/Model/Transforms/ModelOffload.h"
 #include "dialects/Plan/IR/PlanOps.h"
@@ -83,16 +82,6 @@ static cl::opt<Phase> emitPhase(
                    "lower the walks for the GPU: print their PTX (sm_90)")),
     cl::cat(sluiceCategory));
 
-enum class ReportFormat {
-  Table,
-  Json,
-  Dot,
-  Svg,
-  Mlir,
-  Trace,
-  DeepSpeed,
-  Megatron
-};
 static cl::opt<ReportFormat> reportFormat(
     "format", cl::desc("Format of --emit=report and --emit=plan"),
     cl::init(ReportFormat::Table),
@@ -267,104 +256,6 @@ static bool parseCut(const analysis::TopoGraph &g, llvm::StringRef spec,
   return true;
 }
 
-/// --emit=plan with finetune/infer jobs: the offload planners
-/// (dialects/Model/Transforms/ModelOffload.h).
-static int emitOffload(Compilation &compilation, llvm::StringRef top,
-                       llvm::raw_ostream &os) {
-  auto graph = extractTopoGraph(compilation.module());
-  if (mlir::failed(graph))
-    return 1;
-  model::OffloadFormat format = model::OffloadFormat::Summary;
-  switch (reportFormat) {
-  case ReportFormat::Table:
-    break;
-  case ReportFormat::Json:
-    format = model::OffloadFormat::Json;
-    break;
-  case ReportFormat::Trace:
-    format = model::OffloadFormat::Trace;
-    break;
-  case ReportFormat::DeepSpeed:
-    format = model::OffloadFormat::DeepSpeed;
-    break;
-  case ReportFormat::Mlir:
-    format = model::OffloadFormat::Mlir;
-    break;
-  default:
-    llvm::errs() << "sluicec: error: finetune and infer jobs are planned in "
-                    "--format=table, json, trace, deepspeed or mlir\n";
-    return 1;
-  }
-  return mlir::failed(model::planModelJobs(compilation.module(), *graph, top,
-                                           jobName, format, os))
-             ? 1
-             : 0;
-}
-
-/// --emit=plan with train jobs: model-plan-parallel, then the plans in
-/// --format (compiler/Target/Parallel/ParallelExport.h).
-static int emitParallel(Compilation &compilation, llvm::StringRef top,
-                        llvm::raw_ostream &os) {
-  std::optional<target::ParallelFormat> format;
-  switch (reportFormat) {
-  case ReportFormat::Table:
-    format = target::ParallelFormat::Summary;
-    break;
-  case ReportFormat::Mlir:
-    break; // the module itself
-  case ReportFormat::Json:
-    format = target::ParallelFormat::Json;
-    break;
-  case ReportFormat::Megatron:
-    format = target::ParallelFormat::Megatron;
-    break;
-  case ReportFormat::DeepSpeed:
-    format = target::ParallelFormat::DeepSpeed;
-    break;
-  default:
-    llvm::errs() << "sluicec: error: train jobs are planned in --format=table, "
-                    "json, mlir, megatron or deepspeed\n";
-    return 1;
-  }
-  if (mlir::failed(compilation.planTraining(planSeed)))
-    return 1;
-  mlir::ModuleOp module = compilation.module();
-  if (!format) {
-    module.print(os);
-    os << "\n";
-    return 0;
-  }
-  auto graph = extractTopoGraph(module);
-  if (mlir::failed(graph))
-    return 1;
-  return mlir::failed(target::writeParallelPlans(
-             module, parallel::gpusByHost(*graph, top), jobName, *format, os))
-             ? 1
-             : 0;
-}
-
-/// The model jobs --emit=plan plans: `train` jobs (parallel) or the others
-/// (offload); 0 when none, -1 with an error when both kinds are selected.
-static int modelJobKind(mlir::ModuleOp module, bool &train) {
-  bool parallel = false, offload = false;
-  for (model::JobOp job : module.getOps<model::JobOp>()) {
-    if (!jobName.empty() && job.getSymName() != jobName)
-      continue;
-    if (job.getAction() == model::JobAction::Train)
-      parallel = true;
-    else
-      offload = true;
-  }
-  if (parallel && offload) {
-    llvm::errs() << "sluicec: error: not supported yet: train jobs and "
-                    "finetune/infer jobs in one --emit=plan run (choose one "
-                    "with --job=NAME)\n";
-    return -1;
-  }
-  train = parallel;
-  return parallel || offload ? 1 : 0;
-}
-
 /// --emit=llvm / --emit=ptx: the code of the program's walks, as -c would
 /// compile it for the host (LLVM IR, before optimisation) or the GPU (PTX;
 /// its kernel description is what -c --target=gpu writes beside it).
@@ -534,11 +425,11 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
                       "finetune/infer jobs in one --emit=plan run\n";
       return 1;
     }
-    bool train = false;
-    if (modelJobKind(compilation.module(), train) < 0)
-      return 1;
-    return train ? emitParallel(compilation, top, os)
-                 : emitOffload(compilation, top, os);
+    ModelPlanOptions options;
+    options.format = reportFormat;
+    options.job = jobName;
+    options.seed = planSeed;
+    return emitModelPlans(compilation, top, options, os);
   }
   if (reportFormat == ReportFormat::DeepSpeed ||
       reportFormat == ReportFormat::Megatron) {
