@@ -12,10 +12,8 @@
 
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Target/Walk/WalkCompile.h"
-#include "dialects/Walk/IR/WalkOps.h"
 #include "frontends/sluice/AST.h"
 
-#include "sluice/gpu.h"
 #include "sluice/runtime.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -181,21 +179,8 @@ public:
     mlir::ModuleOp module = compilation->module();
     if (mlir::failed(compilation->checkRunnable(job)))
       return py::none();
-    auto wantsGpu = [](walk::WalkOp w) {
-      return w.getTarget() == walk::Target::Gpu;
-    };
-    sluice_error_t reason;
-    if (llvm::any_of(module.getOps<walk::WalkOp>(), wantsGpu) &&
-        !sluice_gpu_available(&reason)) {
-      for (auto w : module.getOps<walk::WalkOp>())
-        if (wantsGpu(w))
-          mlir::emitWarning(w.getLoc())
-              << "walk '" << w.getSymName()
-              << "' asks for target gpu, but no GPU is available ("
-              << reason.message << "): it runs on the CPU";
-      if (mlir::failed(compilation->scheduleWalks("cpu")))
-        return py::none();
-    }
+    if (mlir::failed(compilation->scheduleGpuWalksOnCpuWithoutGpu("")))
+      return py::none();
     target::WalkRunOptions options;
     options.job = job;
     options.threads = threads;

@@ -16,6 +16,8 @@
 #include "frontends/sluice/Frontend.h"
 #include "frontends/sluice/MLIRGen.h"
 #include "frontends/sluice/Sema.h"
+#include "sluice/gpu.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -156,6 +158,26 @@ mlir::LogicalResult Compilation::scheduleWalks(llvm::StringRef target) {
   return runPasses(*module_, [&](mlir::OpPassManager &pm) {
     buildWalkSchedulePipeline(pm, target);
   });
+}
+
+mlir::LogicalResult
+Compilation::scheduleGpuWalksOnCpuWithoutGpu(llvm::StringRef hint) {
+  if (!module_)
+    return mlir::failure();
+  auto wantsGpu = [](walk::WalkOp w) {
+    return w.getTarget() == walk::Target::Gpu;
+  };
+  sluice_error_t reason;
+  if (llvm::none_of(module_->getOps<walk::WalkOp>(), wantsGpu) ||
+      sluice_gpu_available(&reason))
+    return mlir::success();
+  for (auto w : module_->getOps<walk::WalkOp>())
+    if (wantsGpu(w))
+      mlir::emitWarning(w.getLoc())
+          << "walk '" << w.getSymName()
+          << "' asks for target gpu, but no GPU is available ("
+          << reason.message << "): it runs on the CPU" << hint;
+  return scheduleWalks("cpu");
 }
 
 mlir::LogicalResult Compilation::flatten(llvm::StringRef top) {

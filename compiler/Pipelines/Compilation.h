@@ -93,6 +93,10 @@ public:
   /// walk for `target` ("cpu" or "gpu"; empty: each walk's own), e.g. for
   /// the CPU when the GPU a walk asks for is missing.
   mlir::LogicalResult scheduleWalks(llvm::StringRef target);
+  /// For running: when a walk asks for the GPU and none is available (the
+  /// CUDA driver is probed only then), warns at each such walk ("... it
+  /// runs on the CPU" + `hint`) and schedules every walk for the CPU.
+  mlir::LogicalResult scheduleGpuWalksOnCpuWithoutGpu(llvm::StringRef hint);
 
   /// sluicec -c and --emit=llvm compile either the walks or the
   /// algorithms of a program: fails, with an error at the file, when it has

@@ -10,7 +10,8 @@
 #include "compiler/Target/Graph/AlgoCompile.h"
 
 #include "compiler/Target/Walk/GraphCache.h"
-#include "compiler/Target/Walk/GraphLoadOptions.h"
+#include "compiler/Target/JobLookup.h"
+#include "compiler/Target/Walk/DeclaredGraph.h"
 #include "dialects/Walk/IR/WalkOps.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -27,35 +28,6 @@ using namespace sluice::target;
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-      .count();
-}
-
-FailureOr<graph::JobOp> findJob(ModuleOp module, StringRef name) {
-  SmallVector<graph::JobOp> jobs(module.getOps<graph::JobOp>());
-  std::string names;
-  for (graph::JobOp j : jobs)
-    names += (names.empty() ? "" : ", ") + j.getSymName().str();
-  if (name.empty()) {
-    if (jobs.size() == 1)
-      return jobs.front();
-    if (jobs.empty())
-      return emitError(module.getLoc())
-             << "the program has no algorithm job to run (declare one: job J "
-                "= run A on M { ... })";
-    return emitError(module.getLoc())
-           << "the program has " << jobs.size()
-           << " algorithm jobs; choose one with --job (" << names << ")";
-  }
-  for (graph::JobOp j : jobs)
-    if (j.getSymName() == name)
-      return j;
-  return emitError(module.getLoc())
-         << "no algorithm job named '" << name << "' (algorithm jobs: "
-         << names << ")";
-}
-
 /// `base` + `output` unless `output` is absolute.
 std::string resolve(StringRef output, StringRef base) {
   if (base.empty() || llvm::sys::path::is_absolute(output))
@@ -70,7 +42,8 @@ std::string resolve(StringRef output, StringRef base) {
 FailureOr<AlgoRunReport>
 sluice::target::runAlgorithmJob(ModuleOp module,
                                 const AlgoRunOptions &options) {
-  FailureOr<graph::JobOp> found = findJob(module, options.job);
+  FailureOr<graph::JobOp> found = findJob<graph::JobOp>(
+      module, options.job, "algorithm", "job J = run A on M { ... }");
   if (failed(found))
     return failure();
   graph::JobOp job = *found;
@@ -115,19 +88,8 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.compileSeconds = secondsSince(t0);
 
   // The graph, as the declaration loads it (the same options as walks).
-  sluice_graph_load_options_t load;
-  sluice_graph_load_options_init(&load);
-  load.format = runtimeGraphFormat(g.getFormat());
-  load.flags = runtimeLoadFlags(g.getFormat(), g.getUndirected(),
-                                g.getDuplicates(), g.getSelfLoops());
-  if (options.quiet)
-    load.flags |= SLUICE_GRAPH_LOAD_QUIET;
-  if (g.getWeighted())
-    load.weights = SLUICE_WEIGHTS_COLUMN;
-  std::string labels = g.getLabels() ? g.getLabels()->str() : "";
-  load.vertex_labels_path = labels.empty() ? nullptr : labels.c_str();
-  std::string edgeLabels = g.getEdgeLabels() ? g.getEdgeLabels()->str() : "";
-  load.edge_labels_path = edgeLabels.empty() ? nullptr : edgeLabels.c_str();
+  DeclaredGraphLoad declared(g, options.quiet);
+  sluice_graph_load_options_t &load = declared.options;
   sluice_graph_t *graph = nullptr;
   auto release = llvm::make_scope_exit([&] { sluice_graph_release(graph); });
   auto t1 = std::chrono::steady_clock::now();

@@ -8,7 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Walk/GraphCache.h"
-#include "compiler/Target/Walk/GraphLoadOptions.h"
+#include "compiler/Target/JobLookup.h"
+#include "compiler/Target/Walk/DeclaredGraph.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
 
@@ -41,11 +42,6 @@ using namespace sluice;
 using namespace sluice::target;
 
 namespace {
-
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-      .count();
-}
 
 std::string runtimeMessage(const sluice_error_t &error) {
   char text[2048];
@@ -140,31 +136,6 @@ LogicalResult setSlot(Type type, Attribute attr, ParamBlock &block,
   return failure();
 }
 
-FailureOr<walk::JobOp> findJob(ModuleOp module, StringRef name) {
-  SmallVector<walk::JobOp> jobs(module.getOps<walk::JobOp>());
-  std::string names;
-  for (walk::JobOp j : jobs)
-    names += (names.empty() ? "" : ", ") + j.getSymName().str();
-  if (name.empty()) {
-    if (jobs.size() == 1)
-      return jobs.front();
-    if (jobs.empty())
-      return emitError(module.getLoc())
-             << "the program has no walk job to run (declare one: job J = "
-                "walk W on M { ... })";
-    return emitError(module.getLoc())
-           << "the program has " << jobs.size()
-           << " walk jobs; choose one with --job (" << names << ")";
-  }
-  for (walk::JobOp j : jobs)
-    if (j.getSymName() == name)
-      return j;
-  return emitError(module.getLoc())
-         << "no walk job named '" << name << "'"
-         << (names.empty() ? std::string(" (the program has none)")
-                           : " (walk jobs: " + names + ")");
-}
-
 /// Whether `region` (a setup function) reads the graph: any walk op but
 /// the ones that read only parameters and lists.
 bool readsGraph(Region &region) {
@@ -231,7 +202,8 @@ std::string folderOf(Operation *op) {
 
 FailureOr<WalkRunReport>
 sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
-  FailureOr<walk::JobOp> found = findJob(module, options.job);
+  FailureOr<walk::JobOp> found = findJob<walk::JobOp>(module, options.job, "walk",
+                                 "job J = walk W on M { ... }");
   if (failed(found))
     return failure();
   walk::JobOp job = *found;
@@ -390,20 +362,8 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
 
   // Load the graph: duplicates and self loops as declared
   // (GraphLoadOptions.h).
-  sluice_graph_load_options_t load;
-  sluice_graph_load_options_init(&load);
-  load.format = runtimeGraphFormat(g.getFormat());
-  load.flags = runtimeLoadFlags(g.getFormat(), g.getUndirected(),
-                                g.getDuplicates(), g.getSelfLoops());
-  if (options.quiet)
-    load.flags |= SLUICE_GRAPH_LOAD_QUIET;
-  if (g.getWeighted())
-    load.weights = SLUICE_WEIGHTS_COLUMN;
-  std::string labels = g.getLabels() ? g.getLabels()->str() : "";
-  load.vertex_labels_path = labels.empty() ? nullptr : labels.c_str();
-  // `edge_labels: "file"`: "u v label" lines (docs/language.md).
-  std::string edgeLabels = g.getEdgeLabels() ? g.getEdgeLabels()->str() : "";
-  load.edge_labels_path = edgeLabels.empty() ? nullptr : edgeLabels.c_str();
+  DeclaredGraphLoad declared(g, options.quiet);
+  sluice_graph_load_options_t &load = declared.options;
   sluice_graph_t *graph = nullptr;
   auto releaseGraph =
       llvm::make_scope_exit([&] { sluice_graph_release(graph); });

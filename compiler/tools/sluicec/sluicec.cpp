@@ -23,7 +23,6 @@
 #include "dialects/Walk/IR/WalkLimits.h"
 #include "dialects/Walk/IR/WalkOps.h"
 #include "frontends/sluice/MLIRGenModel.h"
-#include "sluice/gpu.h"
 
 #include "mlir/IR/AsmState.h"
 
@@ -557,25 +556,11 @@ static int runWalkProgram(Compilation &compilation) {
   // --run without --target runs each walk where its schedule says; only
   // when a walk asks for the GPU is the driver probed, and without one
   // every walk is scheduled for the CPU, with a warning at those walks.
-  if (runWalk && !codeTarget.getNumOccurrences()) {
-    auto wantsGpu = [](walk::WalkOp w) {
-      return w.getTarget() == walk::Target::Gpu;
-    };
-    sluice_error_t reason;
-    if (llvm::any_of(module.getOps<walk::WalkOp>(), wantsGpu) &&
-        !sluice_gpu_available(&reason)) {
-      for (auto w : module.getOps<walk::WalkOp>())
-        if (wantsGpu(w))
-          mlir::emitWarning(w.getLoc())
-              << "walk '" << w.getSymName()
-              << "' asks for target gpu, but no GPU is available ("
-              << reason.message
-              << "): it runs on the CPU (--target=cpu runs there without "
-                 "this warning, --target=gpu insists on the GPU)";
-      if (mlir::failed(compilation.scheduleWalks("cpu")))
-        return 1;
-    }
-  }
+  if (runWalk && !codeTarget.getNumOccurrences() &&
+      mlir::failed(compilation.scheduleGpuWalksOnCpuWithoutGpu(
+          " (--target=cpu runs there without this warning, --target=gpu "
+          "insists on the GPU)")))
+    return 1;
   if (compileWalks) {
     // -c writes one artefact for --target (default cpu), and lower()
     // scheduled every walk for it.

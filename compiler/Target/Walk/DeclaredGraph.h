@@ -1,0 +1,47 @@
+//===- DeclaredGraph.h - How a graph declaration is loaded ------*- C++ -*-===//
+//
+// The runtime's load options for a `graph g = load(...)` declaration, the
+// same for walk jobs (WalkRun.cpp) and algorithm jobs (Graph/AlgoRun.cpp):
+// format, direction, duplicates and self loops (GraphLoadOptions.h),
+// weights, and the label files.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_TARGET_WALK_DECLAREDGRAPH_H
+#define SLUICE_COMPILER_TARGET_WALK_DECLAREDGRAPH_H
+
+#include "compiler/Target/Walk/GraphLoadOptions.h"
+#include "dialects/Walk/IR/WalkOps.h"
+
+#include <string>
+
+namespace sluice::target {
+
+/// The load options of `g`; they point into this object (the label paths),
+/// so it is neither copied nor moved.
+struct DeclaredGraphLoad {
+  DeclaredGraphLoad(walk::GraphOp g, bool quiet)
+      : labels(g.getLabels() ? g.getLabels()->str() : ""),
+        edgeLabels(g.getEdgeLabels() ? g.getEdgeLabels()->str() : "") {
+    sluice_graph_load_options_init(&options);
+    options.format = runtimeGraphFormat(g.getFormat());
+    options.flags = runtimeLoadFlags(g.getFormat(), g.getUndirected(),
+                                     g.getDuplicates(), g.getSelfLoops());
+    if (quiet)
+      options.flags |= SLUICE_GRAPH_LOAD_QUIET;
+    if (g.getWeighted())
+      options.weights = SLUICE_WEIGHTS_COLUMN;
+    options.vertex_labels_path = labels.empty() ? nullptr : labels.c_str();
+    // `edge_labels: "file"`: "u v label" lines (docs/language.md).
+    options.edge_labels_path =
+        edgeLabels.empty() ? nullptr : edgeLabels.c_str();
+  }
+  DeclaredGraphLoad(const DeclaredGraphLoad &) = delete;
+  DeclaredGraphLoad &operator=(const DeclaredGraphLoad &) = delete;
+
+  const std::string labels, edgeLabels;
+  sluice_graph_load_options_t options;
+};
+
+} // namespace sluice::target
+
+#endif // SLUICE_COMPILER_TARGET_WALK_DECLAREDGRAPH_H
