@@ -1,0 +1,124 @@
+/*===- sluice/gnn.h - libsluicert: mini-batch GNN training on the CPU ------===*
+ *
+ * What a compiled `train` job of a `gnn` model runs (docs/gnn.md): one
+ * epoch after another of
+ *
+ *  - seed mini-batches: the training vertices in a shuffled order;
+ *  - k-hop neighbour sampling with the model's fanouts (fanouts[0] is the
+ *    number of out-neighbours sampled for each seed, fanouts[1] for each of
+ *    those, ...; without replacement; a vertex of smaller degree keeps all
+ *    its neighbours), keyed by (seed, epoch, batch) so that the result does
+ *    not depend on the number of threads;
+ *  - the feature gather of every vertex the batch reached;
+ *  - the layers forward (GraphSAGE with a mean aggregator, or GCN with
+ *    Kipf and Welling's symmetric normalisation, the sampled neighbour sum
+ *    scaled by degree / sampled so that it estimates the full sum), ReLU
+ *    between layers, softmax cross-entropy on the seeds, backward, and one
+ *    Adam step.
+ *
+ * Numerics are fp32 with a fixed summation order: the same options give the
+ * same bits for any number of threads. Class labels are the graph's vertex
+ * labels (load it with a vertex label file); unlabelled vertices take part
+ * in aggregation but not in the loss. The labelled vertices are split at
+ * random (seeded) into training, validation and test sets.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef SLUICE_GNN_H
+#define SLUICE_GNN_H
+
+#include "sluice/graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum sluice_gnn_kind_t {
+  SLUICE_GNN_SAGE = 0, /* h' = W_self h_v + W_neigh mean(h_u) + b */
+  SLUICE_GNN_GCN = 1   /* h' = W sum_u h_u / sqrt((d_v + 1)(d_u + 1)) + b */
+} sluice_gnn_kind_t;
+
+/* How the input layer reads the features (sluice_gnn_options_t). */
+typedef enum sluice_gnn_input_t {
+  SLUICE_GNN_INPUT_AUTO = 0,  /* sparse when the measured density is at most
+                                 SLUICE_GNN_SPARSE_DENSITY, else dense */
+  SLUICE_GNN_INPUT_DENSE = 1, /* dense rows, a GEMM */
+  SLUICE_GNN_INPUT_SPARSE = 2 /* compressed rows (column, value), SGCN-style */
+} sluice_gnn_input_t;
+
+/* The density (share of non-zero features) at or below which AUTO reads
+ * the input layer sparsely (docs/gnn.md, "Sparse input"). */
+#define SLUICE_GNN_SPARSE_DENSITY 0.1
+
+/* What one epoch did (the epoch callback and sluice_gnn_result_t). */
+typedef struct sluice_gnn_epoch_t {
+  uint32_t epoch;            /* 1-based */
+  double loss;               /* mean training loss over the epoch's seeds */
+  double train_accuracy;     /* on the epoch's training seeds, as trained */
+  double val_accuracy;       /* after the epoch; NaN without validation set */
+  double test_accuracy;      /* after the epoch; NaN without test set */
+  double seconds;            /* the whole epoch, evaluation included */
+  double sample_seconds;     /* neighbour sampling (training batches) */
+  double gather_seconds;     /* feature gather (training batches) */
+  double compute_seconds;    /* forward, backward and optimizer */
+  uint64_t batches;
+  uint64_t sampled_vertices; /* summed over the batches' input layers */
+  uint64_t sampled_edges;    /* summed over the batches' layers */
+} sluice_gnn_epoch_t;
+
+typedef void (*sluice_gnn_epoch_fn_t)(void *user_data,
+                                      const sluice_gnn_epoch_t *epoch);
+
+typedef struct sluice_gnn_options_t {
+  sluice_gnn_kind_t kind; /* default SAGE */
+  uint32_t layers;        /* >= 1 */
+  const uint32_t *fanouts; /* `layers` entries, each >= 1 */
+  uint32_t features;       /* input width */
+  uint32_t hidden;         /* width of the hidden layers */
+  uint32_t classes;        /* output width; labels must be below it */
+  uint32_t batch;          /* seeds per mini-batch; default 64 */
+  uint32_t epochs;         /* default 10 */
+  float learning_rate;     /* Adam; default 0.01 */
+  float weight_decay;      /* L2 added to the gradient; default 0 */
+  uint64_t seed;           /* initial weights, split, order, sampling */
+  uint32_t threads;        /* 0: every core */
+  double train_fraction;   /* of the labelled vertices; default 0.6 */
+  double val_fraction;     /* default 0.2; the rest is the test set */
+  /* num_vertices x features fp32, row-major, borrowed for the call. NULL:
+   * identity features (one-hot vertex ids; features must equal the number
+   * of vertices). */
+  const float *feature_data;
+  sluice_gnn_input_t input; /* default AUTO */
+  sluice_gnn_epoch_fn_t on_epoch; /* may be NULL */
+  void *user_data;
+} sluice_gnn_options_t;
+
+typedef struct sluice_gnn_result_t {
+  uint32_t epochs;
+  uint32_t best_epoch;         /* highest validation accuracy (first) */
+  double best_val_accuracy;
+  double test_accuracy;        /* after best_epoch */
+  double final_test_accuracy;  /* after the last epoch */
+  double final_loss;
+  uint64_t train_vertices, val_vertices, test_vertices;
+  double seconds;              /* all epochs */
+  double input_density;        /* measured share of non-zero inputs */
+  int input_sparse;            /* the input layer read compressed rows */
+  uint64_t parameters;         /* trainable values */
+} sluice_gnn_result_t;
+
+SLUICE_API void sluice_gnn_options_init(sluice_gnn_options_t *options);
+
+/* Trains on `graph` (its vertex labels are the classes). Invalid options,
+ * a graph without labels, a label >= classes or too few labelled vertices
+ * for the split are INVALID_ARGUMENT with a message that names the
+ * offending value. `out` may be NULL. */
+SLUICE_API sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
+                                            const sluice_gnn_options_t *options,
+                                            sluice_gnn_result_t *out,
+                                            sluice_error_t *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SLUICE_GNN_H */

@@ -1,0 +1,240 @@
+//===- Model.cpp - GraphSAGE and GCN layers, forward and backward ---------===//
+
+#include "runtime/src/gnn/Model.h"
+
+#include "runtime/src/gnn/Dense.h"
+#include "runtime/src/gnn/Random.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace sluice::rt::gnn {
+
+namespace {
+
+/// Adds c * (row `r` of the sparse input) times W's rows from `rowBase` to
+/// y (width out).
+inline void addSparseRow(const Input &x, size_t r, float c, const float *w,
+                         size_t rowBase, size_t out, float *y) {
+  for (uint64_t q = x.rowStart[r]; q < x.rowStart[r + 1]; ++q) {
+    const float s = c * x.value[q];
+    const float *wr = w + (rowBase + x.column[q]) * out;
+    for (size_t j = 0; j < out; ++j)
+      y[j] += s * wr[j];
+  }
+}
+
+/// Adds c * (sparse row r) outer g to the weight gradient, columns
+/// [begin, end) only.
+inline void scatterSparseRow(const Input &x, size_t r, float c,
+                             const float *g, size_t rowBase, size_t out,
+                             float *gw, size_t begin, size_t end) {
+  for (uint64_t q = x.rowStart[r]; q < x.rowStart[r + 1]; ++q) {
+    const float s = c * x.value[q];
+    float *gr = gw + (rowBase + x.column[q]) * out;
+    for (size_t j = begin; j < end; ++j)
+      gr[j] += s * g[j];
+  }
+}
+
+} // namespace
+
+GnnModel::GnnModel(ModelShape shape, uint64_t seed)
+    : modelShape(std::move(shape)) {
+  const uint32_t layers = modelShape.layers();
+  param.resize(layers);
+  grad.resize(layers);
+  m.resize(layers);
+  v.resize(layers);
+  for (uint32_t l = 0; l < layers; ++l) {
+    const size_t rows = modelShape.weightRows(l), out = modelShape.widths[l + 1];
+    param[l].assign(modelShape.paramCount(l), 0.0f);
+    grad[l].assign(param[l].size(), 0.0f);
+    m[l].assign(param[l].size(), 0.0f);
+    v[l].assign(param[l].size(), 0.0f);
+    // Glorot uniform over the weights of each input (self and neighbour
+    // halves of SAGE alike); biases start at zero.
+    const float limit = std::sqrt(
+        6.0f / static_cast<float>(modelShape.widths[l] + out));
+    Random rng(seed, Stream::Init, 0, l, 0);
+    for (size_t i = 0; i < rows * out; ++i)
+      param[l][i] = (2.0f * rng.unit() - 1.0f) * limit;
+  }
+}
+
+uint64_t GnnModel::parameterCount() const {
+  uint64_t n = 0;
+  for (const auto &p : param)
+    n += p.size();
+  return n;
+}
+
+void GnnModel::forward(AlgoThreadPool *pool, const MiniBatch &batch,
+                       const Input &input, Activations &acts) const {
+  const uint32_t layers = modelShape.layers();
+  const bool sage = modelShape.kind == SLUICE_GNN_SAGE;
+  acts.aggregate.resize(layers);
+  acts.output.resize(layers);
+  for (uint32_t l = 0; l < layers; ++l) {
+    const Block &b = batch.blocks[l];
+    const size_t in = modelShape.widths[l], out = modelShape.widths[l + 1];
+    const size_t rows = modelShape.weightRows(l);
+    const float *w = param[l].data();
+    const float *bias = w + rows * out;
+    std::vector<float> &y = acts.output[l];
+    y.assign(size_t(b.numDst) * out, 0.0f);
+    if (l == 0 && input.sparse) {
+      acts.aggregate[l].clear();
+      parallelRows(pool, b.numDst, [&](size_t begin, size_t end) {
+        for (size_t d = begin; d < end; ++d) {
+          float *yd = y.data() + d * out;
+          std::memcpy(yd, bias, out * sizeof(float));
+          addSparseRow(input, d, sage ? 1.0f : b.selfCoef[d], w, 0, out, yd);
+          for (uint32_t e = b.offsets[d]; e < b.offsets[d + 1]; ++e)
+            addSparseRow(input, b.nbr[e], b.coef[e], w, sage ? in : 0, out,
+                         yd);
+        }
+      });
+    } else {
+      const float *h =
+          l == 0 ? input.dense.data() : acts.output[l - 1].data();
+      std::vector<float> &agg = acts.aggregate[l];
+      agg.assign(size_t(b.numDst) * rows, 0.0f);
+      parallelRows(pool, b.numDst, [&](size_t begin, size_t end) {
+        for (size_t d = begin; d < end; ++d) {
+          float *ad = agg.data() + d * rows;
+          const float *hd = h + d * in;
+          float *neigh = ad;
+          if (sage) {
+            std::memcpy(ad, hd, in * sizeof(float));
+            neigh = ad + in;
+          } else {
+            const float s = b.selfCoef[d];
+            for (size_t j = 0; j < in; ++j)
+              ad[j] = s * hd[j];
+          }
+          for (uint32_t e = b.offsets[d]; e < b.offsets[d + 1]; ++e) {
+            const float c = b.coef[e];
+            const float *hu = h + size_t(b.nbr[e]) * in;
+            for (size_t j = 0; j < in; ++j)
+              neigh[j] += c * hu[j];
+          }
+        }
+      });
+      matmul(pool, agg.data(), w, bias, y.data(), b.numDst, rows, out);
+    }
+    if (l + 1 < layers)
+      for (float &x : y)
+        x = x > 0.0f ? x : 0.0f;
+  }
+}
+
+double GnnModel::lossAndGradient(const std::vector<float> &logits,
+                                 const std::vector<int32_t> &labels,
+                                 uint32_t classes, std::vector<float> &dLogits,
+                                 uint64_t &correct) {
+  const size_t n = labels.size();
+  dLogits.assign(logits.size(), 0.0f);
+  double loss = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    const float *z = logits.data() + i * classes;
+    float *dz = dLogits.data() + i * classes;
+    const size_t best = std::max_element(z, z + classes) - z;
+    if (static_cast<int32_t>(best) == labels[i])
+      ++correct;
+    const float top = z[best];
+    double sum = 0.0;
+    for (uint32_t c = 0; c < classes; ++c)
+      sum += std::exp(static_cast<double>(z[c] - top));
+    loss += std::log(sum) - static_cast<double>(z[labels[i]] - top);
+    for (uint32_t c = 0; c < classes; ++c)
+      dz[c] = static_cast<float>(std::exp(static_cast<double>(z[c] - top)) /
+                                 sum / static_cast<double>(n));
+    dz[labels[i]] -= static_cast<float>(1.0 / static_cast<double>(n));
+  }
+  return n ? loss / static_cast<double>(n) : 0.0;
+}
+
+void GnnModel::backward(AlgoThreadPool *pool, const MiniBatch &batch,
+                        const Input &input, const Activations &acts,
+                        std::vector<float> dY) {
+  const uint32_t layers = modelShape.layers();
+  const bool sage = modelShape.kind == SLUICE_GNN_SAGE;
+  for (auto &g : grad)
+    std::fill(g.begin(), g.end(), 0.0f);
+  std::vector<float> dA, dH;
+  for (uint32_t l = layers; l-- > 0;) {
+    const Block &b = batch.blocks[l];
+    const size_t in = modelShape.widths[l], out = modelShape.widths[l + 1];
+    const size_t rows = modelShape.weightRows(l);
+    const float *w = param[l].data();
+    float *gw = grad[l].data();
+    float *gb = gw + rows * out;
+    for (size_t d = 0; d < b.numDst; ++d)
+      for (size_t j = 0; j < out; ++j)
+        gb[j] += dY[d * out + j];
+    if (l == 0 && input.sparse) {
+      parallelRows(pool, out, [&](size_t begin, size_t end) {
+        for (size_t d = 0; d < b.numDst; ++d) {
+          const float *g = dY.data() + d * out;
+          scatterSparseRow(input, d, sage ? 1.0f : b.selfCoef[d], g, 0, out,
+                           gw, begin, end);
+          for (uint32_t e = b.offsets[d]; e < b.offsets[d + 1]; ++e)
+            scatterSparseRow(input, b.nbr[e], b.coef[e], g, sage ? in : 0,
+                             out, gw, begin, end);
+        }
+      });
+      break;
+    }
+    matmulAtB(pool, acts.aggregate[l].data(), dY.data(), gw, b.numDst, rows,
+              out);
+    if (l == 0)
+      break;
+    dA.assign(size_t(b.numDst) * rows, 0.0f);
+    matmulABt(pool, dY.data(), w, dA.data(), b.numDst, rows, out);
+    // Scatter the aggregate's gradient to the src rows; threads own
+    // feature columns, so every value is summed in dst/edge order.
+    dH.assign(size_t(b.numSrc()) * in, 0.0f);
+    parallelRows(pool, in, [&](size_t begin, size_t end) {
+      for (size_t d = 0; d < b.numDst; ++d) {
+        const float *ad = dA.data() + d * rows;
+        const float *neigh = sage ? ad + in : ad;
+        const float s = sage ? 1.0f : b.selfCoef[d];
+        float *hd = dH.data() + d * in;
+        for (size_t j = begin; j < end; ++j)
+          hd[j] += s * ad[j];
+        for (uint32_t e = b.offsets[d]; e < b.offsets[d + 1]; ++e) {
+          const float c = b.coef[e];
+          float *hu = dH.data() + size_t(b.nbr[e]) * in;
+          for (size_t j = begin; j < end; ++j)
+            hu[j] += c * neigh[j];
+        }
+      }
+    });
+    // Through the ReLU of the previous layer (its outputs are this layer's
+    // src rows).
+    const std::vector<float> &h = acts.output[l - 1];
+    for (size_t i = 0; i < dH.size(); ++i)
+      if (!(h[i] > 0.0f))
+        dH[i] = 0.0f;
+    dY.swap(dH);
+  }
+}
+
+void GnnModel::adamStep(uint64_t t, float learningRate, float weightDecay) {
+  const double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+  const double c1 = 1.0 - std::pow(beta1, static_cast<double>(t));
+  const double c2 = 1.0 - std::pow(beta2, static_cast<double>(t));
+  for (size_t l = 0; l < param.size(); ++l)
+    for (size_t i = 0; i < param[l].size(); ++i) {
+      const float g = grad[l][i] + weightDecay * param[l][i];
+      m[l][i] = static_cast<float>(beta1 * m[l][i] + (1.0 - beta1) * g);
+      v[l][i] = static_cast<float>(beta2 * v[l][i] + (1.0 - beta2) * g * g);
+      const double mHat = m[l][i] / c1, vHat = v[l][i] / c2;
+      param[l][i] -= static_cast<float>(learningRate * mHat /
+                                        (std::sqrt(vHat) + epsilon));
+    }
+}
+
+} // namespace sluice::rt::gnn

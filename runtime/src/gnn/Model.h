@@ -1,0 +1,98 @@
+//===- Model.h - GraphSAGE and GCN layers, forward and backward -*- C++ -*-===//
+//
+// The layers of a gnn model over the blocks of a mini-batch (Sampler.h).
+// Layer l reads H (block l's src rows) and writes block l's dst rows:
+//
+//   SAGE: out[v] = [H[v] | sum_e coef_e H[nbr_e]] W + b, W = [W_self; W_neigh]
+//   GCN:  out[v] = (self_v H[v] + sum_e coef_e H[nbr_e]) W + b
+//
+// with ReLU after every layer but the last, whose outputs are the logits
+// of the seeds (softmax cross-entropy). The input of layer 0 is either
+// dense rows or compressed sparse rows (SGCN's observation: inputs that are
+// mostly zeros are cheaper to aggregate and multiply as (column, value)
+// lists); the sparse path never materialises the aggregate. A layer's
+// parameters are one array [W (rows x out) | b (out)], rows = 2 in (SAGE)
+// or in (GCN); gradients and Adam moments have the same layout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_SRC_GNN_MODEL_H
+#define SLUICE_RUNTIME_SRC_GNN_MODEL_H
+
+#include "runtime/src/gnn/Sampler.h"
+#include "sluice/gnn.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace sluice::rt {
+class AlgoThreadPool;
+}
+
+namespace sluice::rt::gnn {
+
+/// The input features of a block's src rows.
+struct Input {
+  bool sparse = false;
+  uint32_t width = 0;
+  std::vector<float> dense;       ///< rows x width
+  std::vector<uint64_t> rowStart; ///< sparse: rows + 1
+  std::vector<uint32_t> column;
+  std::vector<float> value;
+  size_t rows() const {
+    return sparse ? (rowStart.empty() ? 0 : rowStart.size() - 1)
+                  : (width ? dense.size() / width : 0);
+  }
+};
+
+struct ModelShape {
+  sluice_gnn_kind_t kind = SLUICE_GNN_SAGE;
+  std::vector<uint32_t> widths; ///< features, hidden..., classes
+  uint32_t layers() const { return static_cast<uint32_t>(widths.size() - 1); }
+  size_t weightRows(uint32_t l) const {
+    return (kind == SLUICE_GNN_SAGE ? 2 : 1) * size_t(widths[l]);
+  }
+  size_t paramCount(uint32_t l) const {
+    return (weightRows(l) + 1) * widths[l + 1];
+  }
+};
+
+/// What a forward pass keeps for the backward pass.
+struct Activations {
+  std::vector<std::vector<float>> aggregate; ///< per layer, dense layers
+  std::vector<std::vector<float>> output;    ///< per layer, after ReLU
+};
+
+class GnnModel {
+public:
+  GnnModel(ModelShape shape, uint64_t seed);
+
+  const ModelShape &shape() const { return modelShape; }
+  std::vector<std::vector<float>> &params() { return param; }
+  const std::vector<std::vector<float>> &params() const { return param; }
+  std::vector<std::vector<float>> &grads() { return grad; }
+  uint64_t parameterCount() const;
+
+  /// Runs the layers; acts.output.back() holds the logits (seeds x classes).
+  void forward(AlgoThreadPool *pool, const MiniBatch &batch,
+               const Input &input, Activations &acts) const;
+  /// Softmax cross-entropy of the logits against `labels` (one per seed):
+  /// returns the mean loss, writes dLogits and counts correct argmaxes.
+  static double lossAndGradient(const std::vector<float> &logits,
+                                const std::vector<int32_t> &labels,
+                                uint32_t classes, std::vector<float> &dLogits,
+                                uint64_t &correct);
+  /// Zeroes the gradients and accumulates those of the batch from dLogits.
+  void backward(AlgoThreadPool *pool, const MiniBatch &batch,
+                const Input &input, const Activations &acts,
+                std::vector<float> dLogits);
+  /// One Adam step (t is 1-based) with L2 weight decay on every value.
+  void adamStep(uint64_t t, float learningRate, float weightDecay);
+
+private:
+  ModelShape modelShape;
+  std::vector<std::vector<float>> param, grad, m, v;
+};
+
+} // namespace sluice::rt::gnn
+
+#endif // SLUICE_RUNTIME_SRC_GNN_MODEL_H

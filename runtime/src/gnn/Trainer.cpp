@@ -1,0 +1,414 @@
+//===- Trainer.cpp - sluice_gnn_train: mini-batch epochs ------------------===//
+//
+// The C entry point of GNN training (sluice/gnn.h): checks the options and
+// the labels, splits the labelled vertices, and runs epochs of sample,
+// gather, forward, backward and Adam over shuffled seed batches, evaluating
+// on the validation and test sets after each epoch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sluice/gnn.h"
+
+#include "runtime/src/Error.h"
+#include "runtime/src/algo/AlgoInternal.h"
+#include "runtime/src/gnn/Model.h"
+#include "runtime/src/gnn/Random.h"
+#include "runtime/src/gnn/Sampler.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <thread>
+
+using namespace sluice::rt;
+using namespace sluice::rt::gnn;
+
+namespace {
+
+constexpr uint32_t kMaxLayers = 8;
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
+      .count();
+}
+
+sluice_status_t invalid(sluice_error_t *error, const std::string &message) {
+  return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {}, message);
+}
+
+/// The features of every vertex, as the input layer reads them.
+struct FeatureSource {
+  uint32_t width = 0;
+  bool identity = false;
+  const float *dense = nullptr;  ///< n x width when not identity
+  bool sparse = false;           ///< the input layer reads compressed rows
+  double density = 1.0;
+  // The whole matrix compressed, when sparse and not identity.
+  std::vector<uint64_t> rowStart;
+  std::vector<uint32_t> column;
+  std::vector<float> value;
+
+  /// The input rows of `src` (block 0's src list).
+  void gather(const std::vector<uint32_t> &src, Input &in) const {
+    in.sparse = sparse;
+    in.width = width;
+    if (!sparse) {
+      in.dense.resize(src.size() * size_t(width));
+      for (size_t i = 0; i < src.size(); ++i)
+        std::copy_n(dense + size_t(src[i]) * width, width,
+                    in.dense.data() + i * width);
+      return;
+    }
+    in.rowStart.assign(1, 0);
+    in.column.clear();
+    in.value.clear();
+    for (uint32_t v : src) {
+      if (identity) {
+        in.column.push_back(v);
+        in.value.push_back(1.0f);
+      } else {
+        for (uint64_t q = rowStart[v]; q < rowStart[v + 1]; ++q) {
+          in.column.push_back(column[q]);
+          in.value.push_back(value[q]);
+        }
+      }
+      in.rowStart.push_back(in.column.size());
+    }
+  }
+};
+
+struct Split {
+  std::vector<uint32_t> train, val, test;
+};
+
+class Trainer {
+public:
+  Trainer(const sluice_graph_t *graph, const sluice_gnn_options_t &o,
+          AlgoThreadPool &pool, const FeatureSource &features,
+          const int32_t *labels, Split split)
+      : options(o), pool(pool), features(features), labels(labels),
+        split(std::move(split)),
+        sampler(sluice_graph_offsets(graph), sluice_graph_targets(graph),
+                static_cast<uint32_t>(sluice_graph_num_vertices(graph)),
+                o.kind, std::vector<uint32_t>(o.fanouts, o.fanouts + o.layers),
+                o.seed),
+        model(shape(o), o.seed) {}
+
+  static ModelShape shape(const sluice_gnn_options_t &o) {
+    ModelShape s;
+    s.kind = o.kind;
+    s.widths.push_back(o.features);
+    for (uint32_t l = 1; l < o.layers; ++l)
+      s.widths.push_back(o.hidden);
+    s.widths.push_back(o.classes);
+    return s;
+  }
+
+  void run(sluice_gnn_result_t &result) {
+    const auto start = std::chrono::steady_clock::now();
+    result.best_val_accuracy = -1.0;
+    for (uint32_t epoch = 1; epoch <= options.epochs; ++epoch) {
+      sluice_gnn_epoch_t e = trainEpoch(epoch);
+      e.val_accuracy = evaluate(split.val, 1);
+      e.test_accuracy = evaluate(split.test, 2);
+      e.seconds = secondsSince(epochStart);
+      if (!split.val.empty() && e.val_accuracy > result.best_val_accuracy) {
+        result.best_val_accuracy = e.val_accuracy;
+        result.best_epoch = epoch;
+        result.test_accuracy = e.test_accuracy;
+      }
+      result.final_test_accuracy = e.test_accuracy;
+      result.final_loss = e.loss;
+      result.epochs = epoch;
+      if (options.on_epoch)
+        options.on_epoch(options.user_data, &e);
+    }
+    if (split.val.empty()) {
+      result.best_val_accuracy = std::nan("");
+      result.best_epoch = result.epochs;
+      result.test_accuracy = result.final_test_accuracy;
+    }
+    result.seconds = secondsSince(start);
+    result.parameters = model.parameterCount();
+  }
+
+private:
+  sluice_gnn_epoch_t trainEpoch(uint32_t epoch) {
+    epochStart = std::chrono::steady_clock::now();
+    sluice_gnn_epoch_t e{};
+    e.epoch = epoch;
+    std::vector<uint32_t> order = split.train;
+    Random rng(options.seed, Stream::Order, 0, epoch, 0);
+    for (size_t i = order.size(); i > 1; --i)
+      std::swap(order[i - 1], order[rng.below(static_cast<uint32_t>(i))]);
+    double lossSum = 0.0;
+    uint64_t correct = 0;
+    std::vector<int32_t> batchLabels;
+    std::vector<float> dLogits;
+    for (size_t first = 0, index = 0; first < order.size();
+         first += options.batch, ++index) {
+      const size_t count = std::min<size_t>(options.batch, order.size() - first);
+      auto t0 = std::chrono::steady_clock::now();
+      sampler.sample(order.data() + first, count,
+                     static_cast<uint32_t>(Stream::Sample),
+                     (uint64_t(epoch) << 32) | index, batch);
+      auto t1 = std::chrono::steady_clock::now();
+      features.gather(batch.blocks.front().src, input);
+      auto t2 = std::chrono::steady_clock::now();
+      model.forward(&pool, batch, input, acts);
+      batchLabels.clear();
+      for (uint32_t v : batch.seeds)
+        batchLabels.push_back(labels[v]);
+      const double loss = GnnModel::lossAndGradient(
+          acts.output.back(), batchLabels, options.classes, dLogits, correct);
+      lossSum += loss * static_cast<double>(count);
+      model.backward(&pool, batch, input, acts, std::move(dLogits));
+      model.adamStep(++step, options.learning_rate, options.weight_decay);
+      auto t3 = std::chrono::steady_clock::now();
+      e.sample_seconds += std::chrono::duration<double>(t1 - t0).count();
+      e.gather_seconds += std::chrono::duration<double>(t2 - t1).count();
+      e.compute_seconds += std::chrono::duration<double>(t3 - t2).count();
+      ++e.batches;
+      e.sampled_vertices += batch.blocks.front().src.size();
+      e.sampled_edges += batch.sampledEdges();
+    }
+    const double n = static_cast<double>(order.size());
+    e.loss = n ? lossSum / n : 0.0;
+    e.train_accuracy = n ? static_cast<double>(correct) / n : 0.0;
+    return e;
+  }
+
+  /// Accuracy on `set` with the training fanouts and neighbourhoods that
+  /// are the same after every epoch (stream Eval, keyed by set and batch).
+  double evaluate(const std::vector<uint32_t> &set, uint32_t which) {
+    if (set.empty())
+      return std::nan("");
+    uint64_t correct = 0;
+    std::vector<int32_t> batchLabels;
+    std::vector<float> dLogits;
+    const size_t evalBatch = std::max<size_t>(options.batch, 256);
+    for (size_t first = 0, index = 0; first < set.size();
+         first += evalBatch, ++index) {
+      const size_t count = std::min(evalBatch, set.size() - first);
+      sampler.sample(set.data() + first, count,
+                     static_cast<uint32_t>(Stream::Eval),
+                     (uint64_t(which) << 32) | index, batch);
+      features.gather(batch.blocks.front().src, input);
+      model.forward(&pool, batch, input, acts);
+      batchLabels.clear();
+      for (uint32_t v : batch.seeds)
+        batchLabels.push_back(labels[v]);
+      GnnModel::lossAndGradient(acts.output.back(), batchLabels,
+                                options.classes, dLogits, correct);
+    }
+    return static_cast<double>(correct) / static_cast<double>(set.size());
+  }
+
+  const sluice_gnn_options_t &options;
+  AlgoThreadPool &pool;
+  const FeatureSource &features;
+  const int32_t *labels;
+  Split split;
+  NeighbourSampler sampler;
+  GnnModel model;
+  MiniBatch batch;
+  Input input;
+  Activations acts;
+  uint64_t step = 0;
+  std::chrono::steady_clock::time_point epochStart;
+};
+
+sluice_status_t checkOptions(const sluice_graph_t *graph,
+                             const sluice_gnn_options_t &o,
+                             sluice_error_t *error) {
+  if (!graph)
+    return invalid(error, "no graph");
+  const int64_t kind = enumValue(o.kind);
+  if (kind != SLUICE_GNN_SAGE && kind != SLUICE_GNN_GCN)
+    return invalid(error, "unknown gnn kind " + std::to_string(kind));
+  const int64_t inputMode = enumValue(o.input);
+  if (inputMode < SLUICE_GNN_INPUT_AUTO || inputMode > SLUICE_GNN_INPUT_SPARSE)
+    return invalid(error, "unknown input mode " + std::to_string(inputMode));
+  if (o.layers < 1 || o.layers > kMaxLayers)
+    return invalid(error, "layers must be 1 to " + std::to_string(kMaxLayers) +
+                              ", got " + std::to_string(o.layers));
+  if (!o.fanouts)
+    return invalid(error, "no fanouts");
+  for (uint32_t l = 0; l < o.layers; ++l)
+    if (o.fanouts[l] < 1)
+      return invalid(error, "fanout " + std::to_string(l + 1) +
+                                " must be positive, got 0");
+  if (o.features < 1 || o.hidden < 1 || o.classes < 1)
+    return invalid(error, "features, hidden and classes must be positive");
+  if (o.batch < 1 || o.epochs < 1)
+    return invalid(error, "batch and epochs must be positive");
+  if (!(o.learning_rate > 0.0f) || !std::isfinite(o.learning_rate))
+    return invalid(error, "learning rate must be a positive number, got " +
+                              formatFloat(o.learning_rate));
+  if (!(o.weight_decay >= 0.0f) || !std::isfinite(o.weight_decay))
+    return invalid(error, "weight decay must be a non-negative number, got " +
+                              formatFloat(o.weight_decay));
+  if (!(o.train_fraction > 0.0 && o.train_fraction <= 1.0) ||
+      !(o.val_fraction >= 0.0 && o.val_fraction < 1.0) ||
+      o.train_fraction + o.val_fraction > 1.0 + 1e-12)
+    return invalid(error, "the training fraction must be in (0, 1], the "
+                          "validation fraction in [0, 1), and their sum at "
+                          "most 1");
+  const uint64_t n = sluice_graph_num_vertices(graph);
+  if (n == 0 || n >= std::numeric_limits<uint32_t>::max())
+    return invalid(error, "the graph has " + std::to_string(n) +
+                              " vertices; gnn training takes 1 to 2^32 - 2");
+  // Block edges are counted in 32 bits: at most n dst vertices per block
+  // with at most min(fanout, max degree) edges each.
+  const uint64_t *offsets = sluice_graph_offsets(graph);
+  uint64_t maxDegree = 0;
+  for (uint64_t v = 0; v < n; ++v)
+    maxDegree = std::max(maxDegree, offsets[v + 1] - offsets[v]);
+  for (uint32_t l = 0; l < o.layers; ++l)
+    if (n * std::min<uint64_t>(o.fanouts[l], maxDegree) >=
+        std::numeric_limits<uint32_t>::max())
+      return invalid(error, "fanout " + std::to_string(o.fanouts[l]) +
+                                " on " + std::to_string(n) +
+                                " vertices may sample 2^32 edges or more in "
+                                "one layer; lower it");
+  if (!o.feature_data && o.features != n)
+    return invalid(error, "identity features give every vertex " +
+                              std::to_string(n) + " features (one per vertex) "
+                              "but the model declares " +
+                              std::to_string(o.features));
+  if (!sluice_graph_vertex_labels(graph))
+    return invalid(error, "the graph has no vertex labels: gnn training takes "
+                          "the classes from them (load the graph with a "
+                          "vertex label file)");
+  return SLUICE_STATUS_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+void sluice_gnn_options_init(sluice_gnn_options_t *o) {
+  if (!o)
+    return;
+  *o = sluice_gnn_options_t{};
+  o->kind = SLUICE_GNN_SAGE;
+  o->batch = 64;
+  o->epochs = 10;
+  o->learning_rate = 0.01f;
+  o->weight_decay = 0.0f;
+  o->seed = 1;
+  o->train_fraction = 0.6;
+  o->val_fraction = 0.2;
+  o->input = SLUICE_GNN_INPUT_AUTO;
+}
+
+sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
+                                 const sluice_gnn_options_t *options,
+                                 sluice_gnn_result_t *out,
+                                 sluice_error_t *error) {
+  return guarded(error, {}, [&]() -> sluice_status_t {
+    if (!options)
+      return invalid(error, "no options");
+    const sluice_gnn_options_t &o = *options;
+    if (sluice_status_t s = checkOptions(graph, o, error))
+      return s;
+    const uint64_t n = sluice_graph_num_vertices(graph);
+    const int32_t *labels = sluice_graph_vertex_labels(graph);
+
+    std::vector<uint32_t> labelled;
+    for (uint64_t v = 0; v < n; ++v) {
+      if (labels[v] == SLUICE_LABEL_NONE)
+        continue;
+      if (labels[v] < 0 || static_cast<uint64_t>(labels[v]) >= o.classes)
+        return invalid(error,
+                       "vertex " +
+                           std::to_string(sluice_graph_original_id(
+                               graph, static_cast<uint32_t>(v))) +
+                           " has label " + std::to_string(labels[v]) +
+                           " but the model has " + std::to_string(o.classes) +
+                           " classes (labels 0 to " +
+                           std::to_string(o.classes - 1) + ")");
+      labelled.push_back(static_cast<uint32_t>(v));
+    }
+    Split split;
+    {
+      Random rng(o.seed, Stream::Split, 0, 0, 0);
+      for (size_t i = labelled.size(); i > 1; --i)
+        std::swap(labelled[i - 1],
+                  labelled[rng.below(static_cast<uint32_t>(i))]);
+      const size_t total = labelled.size();
+      const size_t train =
+          static_cast<size_t>(std::llround(o.train_fraction * total));
+      const size_t val = std::min(
+          total - train,
+          static_cast<size_t>(std::llround(o.val_fraction * total)));
+      if (train == 0)
+        return invalid(error, std::to_string(total) +
+                                  " labelled vertices leave no training "
+                                  "vertex at a training fraction of " +
+                                  std::to_string(o.train_fraction));
+      split.train.assign(labelled.begin(), labelled.begin() + train);
+      split.val.assign(labelled.begin() + train,
+                       labelled.begin() + train + val);
+      split.test.assign(labelled.begin() + train + val, labelled.end());
+      // Sorted sets: evaluation batches do not depend on the shuffle.
+      std::sort(split.val.begin(), split.val.end());
+      std::sort(split.test.begin(), split.test.end());
+    }
+
+    FeatureSource features;
+    features.width = o.features;
+    features.identity = !o.feature_data;
+    features.dense = o.feature_data;
+    if (features.identity) {
+      features.density = 1.0 / static_cast<double>(n);
+    } else {
+      uint64_t nonzero = 0;
+      const size_t total = size_t(n) * o.features;
+      for (size_t i = 0; i < total; ++i)
+        nonzero += o.feature_data[i] != 0.0f;
+      features.density =
+          static_cast<double>(nonzero) / static_cast<double>(total);
+    }
+    const int64_t mode = enumValue(o.input);
+    features.sparse =
+        features.identity || mode == SLUICE_GNN_INPUT_SPARSE ||
+        (mode == SLUICE_GNN_INPUT_AUTO &&
+         features.density <= SLUICE_GNN_SPARSE_DENSITY);
+    if (features.identity && mode == SLUICE_GNN_INPUT_DENSE)
+      return invalid(error, "identity features are read sparsely; dense "
+                            "input needs feature data");
+    if (features.sparse && !features.identity) {
+      features.rowStart.assign(1, 0);
+      for (uint64_t v = 0; v < n; ++v) {
+        const float *row = o.feature_data + v * o.features;
+        for (uint32_t c = 0; c < o.features; ++c)
+          if (row[c] != 0.0f) {
+            features.column.push_back(c);
+            features.value.push_back(row[c]);
+          }
+        features.rowStart.push_back(features.column.size());
+      }
+    }
+
+    const uint32_t threads =
+        o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+    AlgoThreadPool pool(threads);
+    sluice_gnn_result_t result{};
+    result.train_vertices = split.train.size();
+    result.val_vertices = split.val.size();
+    result.test_vertices = split.test.size();
+    result.input_density = features.density;
+    result.input_sparse = features.sparse ? 1 : 0;
+    Trainer trainer(graph, o, pool, features, labels, std::move(split));
+    trainer.run(result);
+    if (out)
+      *out = result;
+    return SLUICE_STATUS_OK;
+  });
+}
+
+} // extern "C"
