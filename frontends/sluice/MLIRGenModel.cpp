@@ -7,6 +7,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include <algorithm>
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
 
 using namespace sluice;
 using namespace sluice::ast;
@@ -173,6 +175,128 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
   return mlir::success(ok);
 }
 
+/// A path as written in the program, relative to the file that names it.
+std::string relativeToSource(const SourceRange &where, llvm::StringRef path) {
+  if (path.empty() || llvm::sys::path::is_absolute(path))
+    return path.str();
+  llvm::SmallString<256> full(
+      llvm::sys::path::parent_path(where.begin.fileName()));
+  llvm::sys::path::append(full, path);
+  return full.str().str();
+}
+
+mlir::LogicalResult lowerGnn(mlir::OpBuilder &builder, const ModelDecl &d,
+                             const ConstEnv &globals) {
+  mlir::MLIRContext *ctx = builder.getContext();
+  mlir::Location loc = toLocation(ctx, d.range);
+  model::GnnKind kind = model::GnnKind::Sage;
+  llvm::StringMap<int64_t> ints;
+  std::vector<int64_t> fanouts;
+  bool ok = true;
+  for (const Arg &a : d.ctor->args) {
+    if (a.name == "kind") {
+      auto *n = llvm::dyn_cast<NameExpr>(a.value.get());
+      std::optional<model::GnnKind> k =
+          n ? model::symbolizeGnnKind(n->name) : std::nullopt;
+      if (!k) {
+        mlir::emitError(toLocation(ctx, a.value->range))
+            << "not supported yet: gnn layers of kind '"
+            << (n ? n->name : std::string("?"))
+            << "' (sage and gcn are built)";
+        ok = false;
+        continue;
+      }
+      kind = *k;
+      continue;
+    }
+    auto v = evaluateConstant(*a.value, globals, ctx);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    if (a.name == "fanouts" && v->kind == ConstValue::Kind::List) {
+      for (const ConstValue &e : v->list)
+        fanouts.push_back(e.kind == ConstValue::Kind::Int ? e.i : 0);
+      continue;
+    }
+    if (v->kind == ConstValue::Kind::Int)
+      ints[a.name] = v->i;
+  }
+  if (!ok)
+    return mlir::failure();
+  auto i64 = [&](int64_t v) { return builder.getI64IntegerAttr(v); };
+  builder.create<model::GnnOp>(
+      loc, builder.getStringAttr(d.name), model::GnnKindAttr::get(ctx, kind),
+      i64(ints["layers"]), builder.getDenseI64ArrayAttr(fanouts),
+      i64(ints["features"]), i64(ints["hidden"]), i64(ints["classes"]));
+  return mlir::success();
+}
+
+mlir::LogicalResult lowerGnnTrain(mlir::OpBuilder &builder, const JobDecl &j,
+                                  const ConstEnv &globals) {
+  mlir::MLIRContext *ctx = builder.getContext();
+  std::string graph;
+  llvm::StringMap<int64_t> ints = {{"epochs", 10}, {"seed", 1}};
+  double lr = 0.01, decay = 0.0, dropout = 0.0;
+  std::optional<std::string> features, output;
+  bool ok = true;
+  for (const Prop &p : j.props) {
+    if (p.name == "graph") {
+      if (auto *n = llvm::dyn_cast<NameExpr>(p.value.get()))
+        graph = n->name;
+      continue;
+    }
+    if (p.name == "optimizer")
+      continue; // adam, the only one
+    auto v = evaluateConstant(*p.value, globals, ctx);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    const bool real =
+        p.name == "lr" || p.name == "weight_decay" || p.name == "dropout";
+    if (v->kind == ConstValue::Kind::Int && !real)
+      ints[p.name] = v->i;
+    else if (p.name == "lr" && v->asNumber())
+      lr = *v->asNumber();
+    else if (p.name == "weight_decay" && v->asNumber())
+      decay = *v->asNumber();
+    else if (p.name == "dropout" && v->asNumber())
+      dropout = *v->asNumber();
+    else if (p.name == "features" && v->kind == ConstValue::Kind::String)
+      features = relativeToSource(p.value->range, v->s);
+    else if (p.name == "output" && v->kind == ConstValue::Kind::String)
+      output = relativeToSource(p.value->range, v->s);
+  }
+  if (!ok)
+    return mlir::failure();
+  auto job = builder.create<model::GnnTrainOp>(
+      toLocation(ctx, j.range), builder.getStringAttr(j.name),
+      mlir::FlatSymbolRefAttr::get(ctx, j.subject),
+      mlir::FlatSymbolRefAttr::get(ctx, j.target),
+      mlir::FlatSymbolRefAttr::get(ctx, graph),
+      builder.getI64IntegerAttr(ints["batch"]),
+      builder.getI64IntegerAttr(ints["epochs"]), builder.getF64FloatAttr(lr),
+      builder.getF64FloatAttr(decay), builder.getF64FloatAttr(dropout),
+      builder.getI64IntegerAttr(ints["seed"]),
+      features ? builder.getStringAttr(*features) : mlir::StringAttr(),
+      ints.count("threads") ? builder.getI64IntegerAttr(ints["threads"])
+                            : mlir::IntegerAttr(),
+      output ? builder.getStringAttr(*output) : mlir::StringAttr());
+  (void)job;
+  return mlir::success();
+}
+
+/// The constructor of the model `name` declares, or null.
+const CallExpr *modelCtor(const Program &program, llvm::StringRef name) {
+  for (const auto &m : program.modules)
+    for (const DeclPtr &d : m->decls)
+      if (auto *md = llvm::dyn_cast<ModelDecl>(d.get());
+          md && md->name == name)
+        return md->ctor.get();
+  return nullptr;
+}
+
 } // namespace
 
 bool sluice::isModelJob(const Decl &d) {
@@ -182,29 +306,26 @@ bool sluice::isModelJob(const Decl &d) {
 
 bool sluice::checkModelJobSupported(const JobDecl &j, const Program &program,
                                     mlir::MLIRContext *ctx) {
-  // `train` also applies to gnn models, which the model dialect does not
-  // hold.
-  for (const auto &m : program.modules)
-    for (const DeclPtr &d : m->decls)
-      if (auto *md = llvm::dyn_cast<ModelDecl>(d.get());
-          md && md->name == j.subject && md->ctor &&
-          md->ctor->callee != "transformer") {
-        mlir::emitError(toLocation(ctx, j.range))
-            << "not supported yet: lowering " << j.action << " job '" << j.name
-            << "' of " << md->ctor->callee << " model '" << j.subject
-            << "' to MLIR (the model dialect has transformers only)";
-        return false;
-      }
-  return true;
+  // `train` of a gnn model is model.gnn_train; distill models are not
+  // lowered yet.
+  const CallExpr *ctor = modelCtor(program, j.subject);
+  if (!ctor || ctor->callee == "transformer" ||
+      (ctor->callee == "gnn" && j.action == "train"))
+    return true;
+  mlir::emitError(toLocation(ctx, j.range))
+      << "not supported yet: lowering " << j.action << " job '" << j.name
+      << "' of " << ctor->callee << " model '" << j.subject
+      << "' to MLIR (the model dialect has transformers and gnns only)";
+  return false;
 }
 
 bool sluice::checkModelSupported(const ModelDecl &d, mlir::MLIRContext *ctx) {
-  if (d.ctor && d.ctor->callee == "transformer")
+  if (d.ctor && (d.ctor->callee == "transformer" || d.ctor->callee == "gnn"))
     return true;
   mlir::emitError(toLocation(ctx, d.range))
       << "not supported yet: lowering "
       << (d.ctor ? d.ctor->callee : std::string("this")) << " model '" << d.name
-      << "' to MLIR (the model dialect has transformers only)";
+      << "' to MLIR (the model dialect has transformers and gnns only)";
   return false;
 }
 
@@ -221,14 +342,20 @@ mlir::LogicalResult sluice::lowerModels(mlir::ModuleOp module,
       auto *md = llvm::dyn_cast<ModelDecl>(d.get());
       if (!md)
         continue;
-      if (md->ctor->callee != "transformer")
-        continue; // reported by checkModelSupported
-      failed |= mlir::failed(lowerTransformer(builder, *md, globals));
+      if (md->ctor->callee == "transformer")
+        failed |= mlir::failed(lowerTransformer(builder, *md, globals));
+      else if (md->ctor->callee == "gnn")
+        failed |= mlir::failed(lowerGnn(builder, *md, globals));
+      // others: reported by checkModelSupported
     }
   for (const auto &m : program.modules)
     for (const DeclPtr &d : m->decls)
-      if (isModelJob(*d))
-        failed |=
-            mlir::failed(lowerJob(builder, llvm::cast<JobDecl>(*d), globals));
+      if (isModelJob(*d)) {
+        const auto &j = llvm::cast<JobDecl>(*d);
+        const CallExpr *ctor = modelCtor(program, j.subject);
+        failed |= mlir::failed(ctor && ctor->callee == "gnn"
+                                   ? lowerGnnTrain(builder, j, globals)
+                                   : lowerJob(builder, j, globals));
+      }
   return mlir::failure(failed);
 }

@@ -7,7 +7,7 @@
 // The rules are listed in Sema.cpp.
 //
 //===----------------------------------------------------------------------===//
-#include "frontends/sluice/SemaInternal.h"
+#include "frontends/sluice/SemaOptions.h"
 
 #include "dialects/Graph/IR/GraphSchema.h"
 #include "dialects/Model/IR/ModelSchema.h"
@@ -22,27 +22,6 @@ using K = ast::Type::Kind;
 
 namespace {
 
-enum class OptKind {
-  Int,   ///< i64
-  Float, ///< f64 (i64 accepted)
-  Bool,
-  String,
-  Word,      ///< one of `words`, written bare: `format: snap`
-  IntOrAuto, ///< `auto` or an i64: `tile: auto`, `tile: 64`
-  Parallel,  ///< `serial`, `static` or `dynamic(n)`
-  IntList,   ///< [i64]
-  Model,     ///< the name of a model
-};
-
-struct OptionSpec {
-  llvm::StringRef name;
-  OptKind kind;
-  llvm::ArrayRef<llvm::StringRef> words = {};
-  bool required = false;
-  bool positive = false;
-  int64_t max = 0;        ///< Int: the largest accepted value (0: none)
-};
-
 // Graph formats, duplicates and self loops, and walk samplers and targets
 // are the walk dialect's enums (WalkSchema.h), norms the model dialect's
 // (ModelSchema.h); algorithm targets and the loop schedule words the graph
@@ -52,42 +31,6 @@ const llvm::StringRef kGnnKinds[] = {"sage", "gcn", "gat"};
 const llvm::StringRef kOptimizers[] = {"adam", "adamw", "sgd"};
 const llvm::StringRef kMlps[] = {"gelu", "swiglu"};
 const llvm::StringRef kPositions[] = {"learned", "rotary"};
-/// The parallel kinds as written: `dynamic` takes its chunk, `dynamic(n)`.
-llvm::ArrayRef<llvm::StringRef> parallelSpellings() {
-  static const std::vector<llvm::StringRef> spellings = [] {
-    std::vector<llvm::StringRef> s;
-    for (llvm::StringRef name : graph::parallelNames())
-      s.push_back(name == graph::stringifyParallel(graph::Parallel::Dynamic)
-                      ? "dynamic(n)"
-                      : name);
-    return s;
-  }();
-  return spellings;
-}
-
-OptionSpec req(llvm::StringRef name, OptKind kind) {
-  OptionSpec s{name, kind};
-  s.required = true;
-  s.positive = kind == OptKind::Int || kind == OptKind::IntList;
-  return s;
-}
-OptionSpec pos(llvm::StringRef name, OptKind kind) {
-  OptionSpec s{name, kind};
-  s.positive = true;
-  return s;
-}
-OptionSpec opt(llvm::StringRef name, OptKind kind) { return {name, kind}; }
-/// A positive i64 of at most `max` (the runtime field it narrows to).
-OptionSpec upTo(llvm::StringRef name, int64_t max) {
-  OptionSpec s = pos(name, OptKind::Int);
-  s.max = max;
-  return s;
-}
-OptionSpec word(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> words) {
-  return {name, OptKind::Word, words};
-}
-
-
 const std::vector<OptionSpec> &loadSpecs() {
   static const std::vector<OptionSpec> specs = {
       word("format", walk::graphFormatNames()),
@@ -191,6 +134,21 @@ std::vector<OptionSpec> trainingOptions(bool batchRequired) {
        opt("recompute", OptKind::Bool), pos("lr", OptKind::Float)});
 }
 
+/// `train` of a gnn model (docs/gnn.md): the graph whose vertex labels are
+/// the classes, the features (a .npy or raw float32 file; without it each
+/// vertex's one-hot id), epochs, Adam's step size and weight decay, and the
+/// dropout rate of the hidden layers.
+const llvm::StringRef kGnnOptimizers[] = {"adam"};
+const std::vector<OptionSpec> &gnnTrainOptions() {
+  static const std::vector<OptionSpec> specs = withCommon(
+      {req("batch", OptKind::Int), req("graph", OptKind::Graph),
+       opt("features", OptKind::String), pos("epochs", OptKind::Int),
+       pos("lr", OptKind::Float), opt("weight_decay", OptKind::Float),
+       opt("dropout", OptKind::Float),
+       word("optimizer", kGnnOptimizers)});
+  return specs;
+}
+
 const std::vector<JobAction> &jobActions() {
   static const std::vector<JobAction> actions = [] {
     std::vector<JobAction> a;
@@ -221,327 +179,6 @@ const std::vector<JobAction> &jobActions() {
     return a;
   }();
   return actions;
-}
-
-std::vector<std::string> specNames(llvm::ArrayRef<OptionSpec> specs) {
-  std::vector<std::string> names;
-  for (const OptionSpec &s : specs)
-    names.push_back(s.name.str());
-  return names;
-}
-
-/// Types the value of an option that was already reported (unknown key,
-/// unknown owner) without reporting option words in it: a bare word that
-/// names nothing, or a call such as `dynamic(64)` to no function.
-void checkLoose(Sema &s, ast::Expr *e) {
-  if (auto *n = llvm::dyn_cast_or_null<ast::NameExpr>(e))
-    if (!s.lookup(n->name))
-      return;
-  if (auto *c = llvm::dyn_cast_or_null<ast::CallExpr>(e))
-    if (!isBuiltinFunction(c->callee)) {
-      for (ast::Arg &a : c->args)
-        checkLoose(s, a.value.get());
-      return;
-    }
-  s.check(e);
-}
-
-/// The kind of a model ("transformer", "gnn", "distill"), or "".
-llvm::StringRef modelKind(const Symbol *sym) {
-  if (!sym || sym->kind != SymKind::Model || !sym->decl)
-    return "";
-  auto *model = llvm::cast<ast::ModelDecl>(sym->decl);
-  return model->ctor ? llvm::StringRef(model->ctor->callee) : "";
-}
-
-/// Checks one option list against `specs` (and, for walk and run jobs, the
-/// parameters of the walk or algorithm).
-class OptionChecker {
-public:
-  OptionChecker(Sema &s, llvm::StringRef noun, std::string owner,
-                ast::SourceRange ownerRange)
-      : s(s), noun(noun), owner(std::move(owner)), ownerRange(ownerRange) {}
-
-  /// Extra keys: the parameters of `paramOwner` ("walk 'n2v'").
-  void setParams(llvm::ArrayRef<ast::Param> p, std::string pOwner) {
-    params = p;
-    paramOwner = std::move(pOwner);
-  }
-  /// Accept unknown keys silently (their owner's parameters are unknown
-  /// because of an error reported already).
-  void setLenient() { lenient = true; }
-
-  /// Checks `items`; returns the value of each accepted key.
-  std::map<std::string, ast::Expr *> run(llvm::ArrayRef<OptionItem> items,
-                                         llvm::ArrayRef<OptionSpec> specs);
-
-private:
-  void checkValue(const OptionSpec &spec, ast::Expr *e);
-  void checkInt(const OptionSpec &spec, ast::Expr *e);
-  void unknownWord(const OptionSpec &spec, ast::NameExpr &n,
-                   llvm::ArrayRef<llvm::StringRef> words);
-  std::string what(const OptionSpec &spec) const {
-    return noun.str() + " '" + spec.name.str() + "'";
-  }
-
-  Sema &s;
-  llvm::StringRef noun;
-  std::string owner;
-  ast::SourceRange ownerRange;
-  llvm::ArrayRef<ast::Param> params;
-  std::string paramOwner;
-  bool lenient = false;
-};
-
-std::map<std::string, ast::Expr *>
-OptionChecker::run(llvm::ArrayRef<OptionItem> items,
-                   llvm::ArrayRef<OptionSpec> specs) {
-  Sema::WhereScope w(s, Where::Const, "a constant expression");
-  std::map<std::string, ast::Expr *> given;
-  std::map<std::string, ast::SourceRange> seen;
-  for (const OptionItem &item : items) {
-    auto [prev, inserted] = seen.emplace(item.name.str(), item.nameRange);
-    if (!inserted) {
-      auto diag = s.error(item.nameRange)
-                  << "duplicate " << noun << " '" << item.name << "'";
-      s.note(diag, prev->second, "previous value is here");
-      checkLoose(s, item.value);
-      continue;
-    }
-    auto spec = llvm::find_if(
-        specs, [&](const OptionSpec &sp) { return sp.name == item.name; });
-    if (spec != specs.end()) {
-      checkValue(*spec, item.value);
-      given[item.name.str()] = item.value;
-      continue;
-    }
-    auto param = llvm::find_if(
-        params, [&](const ast::Param &p) { return p.name == item.name; });
-    if (param != params.end()) {
-      Type t = s.resolveType(param->type, /*report=*/false);
-      s.checkAs(item.value, t,
-                "argument '" + param->name + "' of " + paramOwner);
-      given[item.name.str()] = item.value;
-      continue;
-    }
-    if (lenient) {
-      checkLoose(s, item.value);
-      continue;
-    }
-    std::vector<std::string> names = specNames(specs);
-    for (const ast::Param &p : params)
-      names.push_back(p.name);
-    s.error(item.nameRange)
-        << "unknown " << noun << " '" << item.name << "' for " << owner
-        << "; expected one of: " << joinNames(names);
-    checkLoose(s, item.value);
-  }
-  for (const OptionSpec &spec : specs)
-    if (spec.required && !given.count(spec.name.str()))
-      s.error(ownerRange) << owner << " is missing required " << noun << " '"
-                          << spec.name << "'";
-  for (const ast::Param &p : params)
-    if (!p.defaultValue && !given.count(p.name))
-      s.error(ownerRange) << owner << " is missing argument '" << p.name
-                          << "' of " << paramOwner;
-  return given;
-}
-
-void OptionChecker::unknownWord(const OptionSpec &spec, ast::NameExpr &n,
-                                llvm::ArrayRef<llvm::StringRef> words) {
-  s.error(n.range) << "unknown value '" << n.name << "' for " << what(spec)
-                   << "; expected one of: " << joinNames(words);
-}
-
-void OptionChecker::checkInt(const OptionSpec &spec, ast::Expr *e) {
-  Type t = s.check(e);
-  if (!e || t.isUnknown())
-    return;
-  if (t.kind != K::Int) {
-    s.error(e->range) << what(spec) << " expects i64, got " << typeName(t);
-    return;
-  }
-  const Value *v = s.valueOf(e);
-  if (!v)
-    return;
-  if (spec.positive && v->i <= 0)
-    s.error(e->range) << what(spec) << " must be positive, got " << v->i;
-  else if (spec.max && v->i > spec.max)
-    s.error(e->range) << what(spec) << " must be at most " << spec.max
-                      << ", got " << v->i;
-}
-
-void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
-  if (!e)
-    return;
-  auto *name = llvm::dyn_cast<ast::NameExpr>(e);
-  switch (spec.kind) {
-  case OptKind::Int:
-    checkInt(spec, e);
-    return;
-  case OptKind::Float: {
-    Type t = s.check(e);
-    if (t.isUnknown())
-      return;
-    if (t.kind != K::Int && t.kind != K::Float) {
-      s.error(e->range) << what(spec) << " expects f64, got " << typeName(t);
-      return;
-    }
-    if (const Value *v = s.valueOf(e))
-      if (spec.positive && *v->asNumber() <= 0)
-        s.error(e->range) << what(spec) << " must be positive, got "
-                          << formatValue(*v, t);
-    return;
-  }
-  case OptKind::Bool:
-    s.checkAs(e, Type::of(K::Bool), what(spec));
-    return;
-  case OptKind::String: {
-    if (!s.checkAs(e, Type::of(K::String), what(spec)))
-      return;
-    if (const Value *v = s.valueOf(e))
-      if (v->kind == Value::Kind::String && v->str().empty())
-        s.error(e->range) << what(spec) << " must not be empty";
-    return;
-  }
-  case OptKind::Word:
-    if (name) {
-      if (llvm::is_contained(spec.words, llvm::StringRef(name->name)))
-        e->type = Type::of(K::Enum);
-      else
-        unknownWord(spec, *name, spec.words);
-      return;
-    }
-    // A hyphenated word (`mtx-body`).
-    if (std::optional<std::string> word = ast::bareWord(e)) {
-      if (llvm::is_contained(spec.words, llvm::StringRef(*word)))
-        e->type = Type::of(K::Enum);
-      else
-        s.error(e->range) << "unknown value '" << *word << "' for "
-                          << what(spec)
-                          << "; expected one of: " << joinNames(spec.words);
-      return;
-    }
-    if (Type t = s.check(e); !t.isUnknown())
-      s.error(e->range) << what(spec)
-                        << " expects one of: " << joinNames(spec.words)
-                        << "; got " << typeName(t);
-    return;
-  case OptKind::IntOrAuto:
-    if (name && name->name == "auto") {
-      e->type = Type::of(K::Enum);
-      return;
-    }
-    if (name && !s.lookup(name->name)) {
-      s.error(e->range) << "unknown value '" << name->name << "' for "
-                        << what(spec) << "; expected 'auto' or a positive i64";
-      return;
-    }
-    checkInt(spec, e);
-    if (!e->type.isUnknown() && e->type.kind == K::Int)
-      if (const Value *v = s.valueOf(e))
-        if (v->i <= 0)
-          s.error(e->range) << what(spec) << " must be positive, got " << v->i;
-    return;
-  case OptKind::Parallel:
-    if (std::optional<graph::Parallel> kind =
-            name ? graph::symbolizeParallel(name->name) : std::nullopt;
-        kind && *kind != graph::Parallel::Dynamic) {
-      e->type = Type::of(K::Enum);
-      return;
-    }
-    if (auto *call = llvm::dyn_cast<ast::CallExpr>(e);
-        call && call->callee == "dynamic") {
-      bool named = llvm::any_of(
-          call->args, [](const ast::Arg &a) { return !a.name.empty(); });
-      if (call->args.size() != 1 || named) {
-        s.error(call->range) << "'dynamic' expects 1 argument (the chunk "
-                                "size), got "
-                             << call->args.size();
-        for (ast::Arg &a : call->args)
-          s.check(a.value.get());
-        return;
-      }
-      ast::Expr *arg = call->args[0].value.get();
-      Type t = s.check(arg);
-      if (arg && !t.isUnknown()) {
-        if (t.kind != K::Int)
-          s.error(arg->range)
-              << "chunk size of 'dynamic' expects i64, got " << typeName(t);
-        else if (const Value *v = s.valueOf(arg); v && v->i <= 0)
-          s.error(arg->range)
-              << "chunk size of 'dynamic' must be positive, got " << v->i;
-      }
-      call->type = Type::of(K::Enum);
-      return;
-    }
-    if (name) {
-      unknownWord(spec, *name, parallelSpellings());
-      return;
-    }
-    if (Type t = s.check(e); !t.isUnknown())
-      s.error(e->range) << what(spec)
-                        << " expects one of: " << joinNames(parallelSpellings())
-                        << "; got " << typeName(t);
-    return;
-  case OptKind::IntList: {
-    Type t = s.check(e);
-    if (t.isUnknown())
-      return;
-    if (t.kind != K::List ||
-        (t.element && !t.element->isUnknown() && t.element->kind != K::Int)) {
-      s.error(e->range) << what(spec) << " expects [i64], got " << typeName(t);
-      return;
-    }
-    if (const Value *v = s.valueOf(e))
-      for (const Value &elt : v->elements())
-        if (spec.positive && elt.kind == Value::Kind::Int && elt.i <= 0) {
-          s.error(e->range)
-              << what(spec) << " must contain positive numbers, got " << elt.i;
-          break;
-        }
-    return;
-  }
-  case OptKind::Model: {
-    if (!name) {
-      if (Type t = s.check(e); !t.isUnknown())
-        s.error(e->range) << what(spec) << " expects a model, got "
-                          << typeName(t);
-      return;
-    }
-    Symbol *sym = s.lookup(name->name);
-    if (!sym) {
-      s.error(e->range) << "unknown model '" << name->name << "'"
-                        << didYouMean(name->name,
-                                      s.globalNames({SymKind::Model}));
-      return;
-    }
-    if (sym->kind != SymKind::Model) {
-      auto diag = s.error(e->range) << "'" << name->name << "' is "
-                                    << describeA(sym->kind) << ", not a model";
-      s.note(diag, sym->range, "'" + name->name + "' is declared here");
-      return;
-    }
-    e->type = Type::of(K::Model);
-    return;
-  }
-  }
-}
-
-std::vector<OptionItem> itemsOf(std::vector<ast::Prop> &props) {
-  std::vector<OptionItem> items;
-  for (ast::Prop &p : props)
-    items.push_back({p.name, p.nameRange, p.value.get()});
-  return items;
-}
-
-const Value *argValue(Sema &s, const std::map<std::string, ast::Expr *> &args,
-                      llvm::StringRef name) {
-  auto it = args.find(name.str());
-  if (it == args.end() || !it->second || it->second->type.isUnknown())
-    return nullptr;
-  const Value *v = s.valueOf(it->second);
-  return v && v->kind == Value::Kind::Int ? v : nullptr;
 }
 
 } // namespace
@@ -866,7 +503,27 @@ void Sema::checkJob(ast::JobDecl &job) {
   options.setParams(params, paramOwner);
   if (!subjectOk && (action->takesWalk || action->takesAlgorithm))
     options.setLenient();
-  auto given = options.run(itemsOf(job.props), action->options);
+  llvm::ArrayRef<OptionSpec> specs = action->options;
+  if (subjectOk && action->name == "train" && modelKind(subject) == "gnn")
+    specs = gnnTrainOptions();
+  auto given = options.run(itemsOf(job.props), specs);
+  // Real-valued gnn options with a range (in the order they are written).
+  for (ast::Prop &p : job.props) {
+    const bool decay = p.name == "weight_decay", dropout = p.name == "dropout";
+    if ((!decay && !dropout) || !given.count(p.name) || !p.value ||
+        p.value->type.isUnknown())
+      continue;
+    const Value *v = valueOf(p.value.get());
+    if (!v || !v->asNumber())
+      continue;
+    const double x = *v->asNumber();
+    if (decay && x < 0)
+      error(p.value->range) << "option 'weight_decay' must not be negative, got "
+                            << formatValue(*v, p.value->type);
+    else if (dropout && !(x >= 0 && x < 1))
+      error(p.value->range) << "option 'dropout' must be in [0, 1), got "
+                            << formatValue(*v, p.value->type);
+  }
   if (subjectOk)
     if (auto *walk = llvm::dyn_cast_or_null<ast::WalkDecl>(subject->decl))
       if (ensureChecked(walk))

@@ -93,30 +93,14 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   sluice_graph_t *graph = nullptr;
   auto release = llvm::make_scope_exit([&] { sluice_graph_release(graph); });
   auto t1 = std::chrono::steady_clock::now();
-  std::optional<GraphCache> cache;
-  if (options.graphCache && g.getFormat() != walk::GraphFormat::Csr)
-    cache.emplace(path, load);
-  sluice_graph_load_stats_t stats;
-  if (cache)
-    if ((graph = cache->load(load.flags & SLUICE_GRAPH_LOAD_QUIET, stats)))
-      report.graphCache = "read " + cache->path();
-  if (!graph) {
-    sluice_error_t error;
-    if (sluice_graph_load(path.c_str(), &load, &graph, &error) !=
-        SLUICE_STATUS_OK) {
-      char text[2048];
-      sluice_error_format(&error, text, sizeof(text));
-      return g.emitError("cannot load graph '")
-             << g.getSymName() << "': " << text;
-    }
-    if (cache) {
-      std::string why;
-      sluice_graph_load_stats(graph, &stats);
-      report.graphCache = cache->store(graph, stats, why)
-                              ? "written " + cache->path()
-                              : "not written (" + why + ")";
-    }
-  }
+  std::string loadError;
+  graph = loadThroughCache(path, load,
+                           options.graphCache &&
+                               g.getFormat() != walk::GraphFormat::Csr,
+                           report.graphCache, loadError);
+  if (!graph)
+    return g.emitError("cannot load graph '")
+           << g.getSymName() << "': " << loadError;
   report.loadSeconds = secondsSince(t1);
   report.vertices = sluice_graph_num_vertices(graph);
   report.edges = sluice_graph_num_edges(graph);

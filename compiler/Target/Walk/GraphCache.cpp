@@ -154,3 +154,35 @@ bool GraphCache::store(const sluice_graph_t *graph,
   }
   return true;
 }
+
+sluice_graph_t *
+sluice::target::loadThroughCache(llvm::StringRef input,
+                                 const sluice_graph_load_options_t &options,
+                                 bool useCache, std::string &note,
+                                 std::string &error) {
+  std::optional<GraphCache> cache;
+  if (useCache && options.format != SLUICE_GRAPH_FORMAT_BINARY)
+    cache.emplace(input, options);
+  sluice_graph_load_stats_t stats;
+  sluice_graph_t *graph = nullptr;
+  if (cache &&
+      (graph = cache->load(options.flags & SLUICE_GRAPH_LOAD_QUIET, stats))) {
+    note = "read " + cache->path();
+    return graph;
+  }
+  sluice_error_t failure;
+  if (sluice_graph_load(input.str().c_str(), &options, &graph, &failure) !=
+      SLUICE_STATUS_OK) {
+    char text[2048];
+    sluice_error_format(&failure, text, sizeof(text));
+    error = text;
+    return nullptr;
+  }
+  if (cache) {
+    std::string why;
+    sluice_graph_load_stats(graph, &stats);
+    note = cache->store(graph, stats, why) ? "written " + cache->path()
+                                           : "not written (" + why + ")";
+  }
+  return graph;
+}

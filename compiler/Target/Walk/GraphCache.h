@@ -54,6 +54,16 @@ private:
   std::string cachePath;
 };
 
+/// Loads `input` with `options`, through its cache when `useCache`: read
+/// when it is up to date, else the text is loaded and the cache written.
+/// `note` says what the cache did ("read PATH", "written PATH", "not
+/// written (why)"; empty without cache). Null, with the runtime's located
+/// message in `error`, when the graph does not load.
+sluice_graph_t *loadThroughCache(llvm::StringRef input,
+                                 const sluice_graph_load_options_t &options,
+                                 bool useCache, std::string &note,
+                                 std::string &error);
+
 } // namespace sluice::target
 
 #endif // SLUICE_COMPILER_TARGET_WALK_GRAPHCACHE_H

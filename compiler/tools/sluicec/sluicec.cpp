@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
+#include "compiler/Target/Gnn/GnnRun.h"
 #include "compiler/tools/sluicec/AlgoDriver.h"
 #include "compiler/tools/sluicec/ModelDriver.h"
 #include "compiler/tools/sluicec/SvgRender.h"
@@ -175,8 +176,9 @@ static cl::opt<uint64_t> walkMaxLength(
              "or are cut at the cap)"),
     cl::init(0), cl::value_desc("n"), cl::cat(sluiceCategory));
 static cl::opt<unsigned> algoThreads(
-    "algo-threads", cl::desc("--run of an algorithm job: CPU threads (default: "
-                        "the job's, the schedule's, or every core)"),
+    "algo-threads", cl::desc("--run of an algorithm or gnn train job: CPU "
+                        "threads (default: the job's, the schedule's, or "
+                        "every core)"),
     cl::init(0), cl::cat(sluiceCategory));
 static cl::opt<bool> debugIR(
     "debug",
@@ -523,6 +525,26 @@ static int runWalkProgram(Compilation &compilation) {
                                 : compilation.checkRunnable(jobName)))
     return 1;
   mlir::ModuleOp module = compilation.module();
+  // GNN training (docs/gnn.md): on the CPU.
+  if (runWalk && target::isGnnTrainJob(module, jobName)) {
+    if (codeTarget.getNumOccurrences() && codeTarget == CodeTarget::Gpu) {
+      llvm::errs() << "sluicec: error: not supported yet: --run "
+                      "--target=gpu of a gnn train job (it trains on the "
+                      "CPU)\n";
+      return 1;
+    }
+    target::GnnRunOptions options;
+    options.job = jobName;
+    options.threads = algoThreads;
+    if (outputFilename != "-")
+      options.out = outputFilename;
+    options.graphCache = !noGraphCache;
+    auto report = target::runGnnTrainJob(module, options, llvm::errs());
+    if (mlir::failed(report))
+      return 1;
+    target::printGnnRunReport(*report, llvm::outs());
+    return 0;
+  }
   // Algorithms (docs/algorithms.md): run on the CPU, compiled for it.
   if (runWalk && compilation.isAlgorithmJob(jobName)) {
     if (codeTarget.getNumOccurrences() && codeTarget == CodeTarget::Gpu) {
@@ -716,7 +738,9 @@ int main(int argc, char **argv) {
       "-c compiles the walks to an object file and a C header (-o);\n"
       "--target=gpu runs them on a GPU or writes PTX. Graph algorithms:\n"
       "--run runs an algorithm job on the CPU (--algo-threads, -o for the\n"
-      "output), -c and --emit=llvm compile them for the CPU.\n");
+      "output), -c and --emit=llvm compile them for the CPU.\n"
+      "GNNs: --run trains a gnn model's train job on the CPU (epoch lines\n"
+      "on stderr, the summary on stdout, -o for the JSON report).\n");
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);

@@ -1,7 +1,7 @@
 //===- ModelEnums.td - Enums of the model dialect ----------*- tablegen -*-===//
 //
 // What a model job does (the language's `finetune`, `infer` and `train` job
-// actions on transformers; `train` of GNNs is not lowered to this dialect)
+// actions on transformers; `train` of a gnn is model.gnn_train)
 // and which norm a block
 // uses, as C++ enums. This file has no dialect dependency so that
 // ModelSchema (and through it Sema and the transformer cost model of
@@ -31,6 +31,16 @@ def Model_NormKind : I32EnumAttr<"NormKind",
     "the norm of a transformer block (`norm: ...`)", [
     I32EnumAttrCase<"LayerNorm", 0, "layernorm">,
     I32EnumAttrCase<"RMSNorm", 1, "rmsnorm">
+  ]> {
+  let cppNamespace = "::sluice::model";
+  let genSpecializedAttr = 0;
+}
+
+// The layer of a gnn model (`kind: ...`, docs/gnn.md). The language also
+// has `gat`, which MLIRGen reports as not supported yet.
+def Model_GnnKind : I32EnumAttr<"GnnKind", "the layer of a gnn model", [
+    I32EnumAttrCase<"Sage", 0, "sage">,
+    I32EnumAttrCase<"Gcn", 1, "gcn">
   ]> {
   let cppNamespace = "::sluice::model";
   let genSpecializedAttr = 0;

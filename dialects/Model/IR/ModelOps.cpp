@@ -232,3 +232,48 @@ LogicalResult JobOp::verifySymbolUses(SymbolTableCollection &symbols) {
                          << "' does not name a model.transformer";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// model.gnn, model.gnn_train
+//===----------------------------------------------------------------------===//
+
+LogicalResult GnnOp::verify() {
+  for (auto [name, value] :
+       {std::pair<const char *, int64_t>{"layers", getLayers()},
+        {"features", getFeatures()},
+        {"hidden", getHidden()},
+        {"classes", getClasses()}})
+    if (value <= 0)
+      return emitOpError() << name << " must be positive, got " << value;
+  if (getFanouts().size() != getLayers())
+    return emitOpError() << "has " << getFanouts().size()
+                         << " fanouts for " << getLayers() << " layers";
+  for (int64_t f : getFanouts())
+    if (f <= 0 || f > 0xFFFFFFFFll)
+      return emitOpError() << "fanout " << f << " is not in [1, 2^32 - 1]";
+  return success();
+}
+
+LogicalResult GnnTrainOp::verify() {
+  if (getBatch() <= 0 || getEpochs() <= 0)
+    return emitOpError() << "batch and epochs must be positive";
+  if (!(getLr().convertToDouble() > 0.0))
+    return emitOpError() << "lr must be positive";
+  if (!(getWeightDecay().convertToDouble() >= 0.0))
+    return emitOpError() << "weight_decay must not be negative";
+  if (!(getDropout().convertToDouble() >= 0.0 &&
+        getDropout().convertToDouble() < 1.0))
+    return emitOpError() << "dropout must be in [0, 1)";
+  if (auto threads = getThreadsAttr(); threads && threads.getInt() <= 0)
+    return emitOpError() << "threads must be positive";
+  return success();
+}
+
+LogicalResult GnnTrainOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  Operation *target = symbols.lookupNearestSymbolFrom(*this, getModelAttr());
+  if (!target || !isa<GnnOp>(target))
+    return emitOpError() << "'" << getModel() << "' does not name a model.gnn";
+  if (!symbols.lookupNearestSymbolFrom(*this, getGraphAttr()))
+    return emitOpError() << "'" << getGraph() << "' does not name a graph";
+  return success();
+}

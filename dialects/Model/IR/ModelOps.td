@@ -223,4 +223,61 @@ def Model_JobOp : Model_Op<"job", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// model.gnn and model.gnn_train
+//===----------------------------------------------------------------------===//
+
+def Model_GnnOp : Model_Op<"gnn", [Symbol]> {
+  let summary = "A graph neural network of `layers` GraphSAGE or GCN layers";
+  let description = [{
+    `layers` message-passing layers of kind `kind` mapping `features` input
+    values per vertex through `hidden`-wide layers to `classes` logits.
+    `fanouts[h - 1]` is the number of neighbours sampled at hop h from the
+    seeds during mini-batch training (one entry per layer, all positive).
+
+    ```mlir
+    model.gnn @sage sage layers 2 fanouts [10, 5] features 128 hidden 256 classes 47
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, Model_GnnKindAttr:$kind,
+                       I64Attr:$layers, DenseI64ArrayAttr:$fanouts,
+                       I64Attr:$features, I64Attr:$hidden, I64Attr:$classes);
+  let assemblyFormat = [{
+    $sym_name `` $kind `layers` $layers `fanouts` $fanouts `features`
+    $features `hidden` $hidden `classes` $classes attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Model_GnnTrainOp : Model_Op<"gnn_train", [
+    Symbol, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Mini-batch training of a gnn model on a graph";
+  let description = [{
+    Trains `model` (a `model.gnn`) on the vertices of `graph` (a graph
+    declaration of the module, whose vertex labels are the classes) on the
+    machine `topology`: `epochs` epochs of `batch` seeds per mini-batch,
+    Adam with step `lr` and L2 `weight_decay`, inverted dropout at rate
+    `dropout` on the hidden layers' outputs. `features` is the file of the
+    input features (absent: one-hot vertex ids); `seed`, `threads` and
+    `output` (the JSON report) are the job's options as written.
+
+    ```mlir
+    model.gnn_train @fit @sage on @box graph @email batch 64 epochs 20 attributes {dropout = 5.000000e-01 : f64, lr = 1.000000e-02 : f64, seed = 1 : i64, weight_decay = 0.000000e+00 : f64}
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, FlatSymbolRefAttr:$model,
+                       FlatSymbolRefAttr:$topology, FlatSymbolRefAttr:$graph,
+                       I64Attr:$batch, I64Attr:$epochs, F64Attr:$lr,
+                       F64Attr:$weight_decay, F64Attr:$dropout,
+                       I64Attr:$seed,
+                       OptionalAttr<StrAttr>:$features,
+                       OptionalAttr<I64Attr>:$threads,
+                       OptionalAttr<StrAttr>:$output);
+  let assemblyFormat = [{
+    $sym_name $model `on` $topology `graph` $graph `batch` $batch `epochs`
+    $epochs attr-dict-with-keyword
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // SLUICE_MODEL_OPS

@@ -79,6 +79,8 @@ typedef struct sluice_gnn_options_t {
   uint32_t epochs;         /* default 10 */
   float learning_rate;     /* Adam; default 0.01 */
   float weight_decay;      /* L2 added to the gradient; default 0 */
+  float dropout;           /* share of each hidden layer's outputs zeroed
+                              during training (inverted dropout); default 0 */
   uint64_t seed;           /* initial weights, split, order, sampling */
   uint32_t threads;        /* 0: every core */
   double train_fraction;   /* of the labelled vertices; default 0.6 */

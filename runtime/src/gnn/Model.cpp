@@ -71,11 +71,13 @@ uint64_t GnnModel::parameterCount() const {
 }
 
 void GnnModel::forward(AlgoThreadPool *pool, const MiniBatch &batch,
-                       const Input &input, Activations &acts) const {
+                       const Input &input, Activations &acts,
+                       const Dropout &dropout) const {
   const uint32_t layers = modelShape.layers();
   const bool sage = modelShape.kind == SLUICE_GNN_SAGE;
   acts.aggregate.resize(layers);
   acts.output.resize(layers);
+  acts.dropoutScale = dropout.rate > 0.0f ? 1.0f / (1.0f - dropout.rate) : 1.0f;
   for (uint32_t l = 0; l < layers; ++l) {
     const Block &b = batch.blocks[l];
     const size_t in = modelShape.widths[l], out = modelShape.widths[l + 1];
@@ -124,9 +126,17 @@ void GnnModel::forward(AlgoThreadPool *pool, const MiniBatch &batch,
       });
       matmul(pool, agg.data(), w, bias, y.data(), b.numDst, rows, out);
     }
-    if (l + 1 < layers)
+    if (l + 1 < layers) {
       for (float &x : y)
         x = x > 0.0f ? x : 0.0f;
+      if (dropout.rate > 0.0f) {
+        Random rng(dropout.seed, Stream::Dropout,
+                   static_cast<uint32_t>(l | ((dropout.key >> 32) << 4)),
+                   static_cast<uint32_t>(dropout.key), 0);
+        for (float &x : y)
+          x = rng.unit() < dropout.rate ? 0.0f : x * acts.dropoutScale;
+      }
+    }
   }
 }
 
@@ -212,12 +222,13 @@ void GnnModel::backward(AlgoThreadPool *pool, const MiniBatch &batch,
         }
       }
     });
-    // Through the ReLU of the previous layer (its outputs are this layer's
-    // src rows).
+    // Through the ReLU and the dropout of the previous layer (its outputs
+    // are this layer's src rows): a value is positive exactly when it
+    // passed both, and then it was scaled.
     const std::vector<float> &h = acts.output[l - 1];
+    const float scale = acts.dropoutScale;
     for (size_t i = 0; i < dH.size(); ++i)
-      if (!(h[i] > 0.0f))
-        dH[i] = 0.0f;
+      dH[i] = h[i] > 0.0f ? dH[i] * scale : 0.0f;
     dY.swap(dH);
   }
 }

@@ -60,6 +60,16 @@ struct ModelShape {
 struct Activations {
   std::vector<std::vector<float>> aggregate; ///< per layer, dense layers
   std::vector<std::vector<float>> output;    ///< per layer, after ReLU
+  float dropoutScale = 1.0f; ///< 1 / (1 - dropout) of the forward pass
+};
+
+/// Inverted dropout of the hidden layers' outputs during training: each
+/// value is zeroed with probability `rate` (a Philox stream keyed by the
+/// seed, the layer and `key`) and the others scaled by 1 / (1 - rate).
+struct Dropout {
+  float rate = 0.0f;
+  uint64_t seed = 0;
+  uint64_t key = 0;
 };
 
 class GnnModel {
@@ -74,7 +84,8 @@ public:
 
   /// Runs the layers; acts.output.back() holds the logits (seeds x classes).
   void forward(AlgoThreadPool *pool, const MiniBatch &batch,
-               const Input &input, Activations &acts) const;
+               const Input &input, Activations &acts,
+               const Dropout &dropout = {}) const;
   /// Softmax cross-entropy of the logits against `labels` (one per seed):
   /// returns the mean loss, writes dLogits and counts correct argmaxes.
   static double lossAndGradient(const std::vector<float> &logits,

@@ -22,7 +22,8 @@ enum class Stream : uint32_t {
   Split = 2,   ///< train/validation/test split
   Order = 3,   ///< the order of seeds in an epoch: (epoch)
   Sample = 4,  ///< neighbours: (batch key, vertex)
-  Eval = 5     ///< neighbours during evaluation
+  Eval = 5,    ///< neighbours during evaluation
+  Dropout = 6  ///< dropout masks: (layer, batch key)
 };
 
 class Random {

@@ -158,7 +158,9 @@ private:
       auto t1 = std::chrono::steady_clock::now();
       features.gather(batch.blocks.front().src, input);
       auto t2 = std::chrono::steady_clock::now();
-      model.forward(&pool, batch, input, acts);
+      model.forward(&pool, batch, input, acts,
+                    Dropout{options.dropout, options.seed,
+                            (uint64_t(epoch) << 32) | index});
       batchLabels.clear();
       for (uint32_t v : batch.seeds)
         batchLabels.push_back(labels[v]);
@@ -248,6 +250,9 @@ sluice_status_t checkOptions(const sluice_graph_t *graph,
   if (!(o.learning_rate > 0.0f) || !std::isfinite(o.learning_rate))
     return invalid(error, "learning rate must be a positive number, got " +
                               formatFloat(o.learning_rate));
+  if (!(o.dropout >= 0.0f && o.dropout < 1.0f))
+    return invalid(error, "dropout must be in [0, 1), got " +
+                              formatFloat(o.dropout));
   if (!(o.weight_decay >= 0.0f) || !std::isfinite(o.weight_decay))
     return invalid(error, "weight decay must be a non-negative number, got " +
                               formatFloat(o.weight_decay));
@@ -329,7 +334,8 @@ sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
                                graph, static_cast<uint32_t>(v))) +
                            " has label " + std::to_string(labels[v]) +
                            " but the model has " + std::to_string(o.classes) +
-                           " classes (labels 0 to " +
+                           (o.classes == 1 ? " class" : " classes") +
+                           " (labels 0 to " +
                            std::to_string(o.classes - 1) + ")");
       labelled.push_back(static_cast<uint32_t>(v));
     }

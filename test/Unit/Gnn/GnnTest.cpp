@@ -108,9 +108,10 @@ struct Fixture {
 };
 
 double lossOf(const GnnModel &model, const MiniBatch &batch, const Input &in,
-              const std::vector<int32_t> &labels, uint32_t classes) {
+              const std::vector<int32_t> &labels, uint32_t classes,
+              const Dropout &dropout) {
   Activations acts;
-  model.forward(nullptr, batch, in, acts);
+  model.forward(nullptr, batch, in, acts, dropout);
   std::vector<float> d;
   uint64_t correct = 0;
   return GnnModel::lossAndGradient(acts.output.back(), labels, classes, d,
@@ -118,7 +119,10 @@ double lossOf(const GnnModel &model, const MiniBatch &batch, const Input &in,
 }
 
 /// Every parameter's gradient against the central difference of the loss.
-void checkGradients(sluice_gnn_kind_t kind, bool sparse) {
+void checkGradients(sluice_gnn_kind_t kind, bool sparse,
+                    float dropoutRate = 0.0f) {
+  // A fixed key: the same mask in every evaluation of the loss.
+  const Dropout dropout{dropoutRate, 77, 5};
   Fixture f;
   const uint32_t width = 5, classes = 3;
   auto all = randomFeatures(f.n, width, 3, sparse ? 0.6 : 0.0);
@@ -138,7 +142,7 @@ void checkGradients(sluice_gnn_kind_t kind, bool sparse) {
       x += 0.01f;
   auto labels = f.labels(seeds);
   Activations acts;
-  model.forward(nullptr, batch, in, acts);
+  model.forward(nullptr, batch, in, acts, dropout);
   std::vector<float> d;
   uint64_t correct = 0;
   GnnModel::lossAndGradient(acts.output.back(), labels, classes, d, correct);
@@ -151,9 +155,9 @@ void checkGradients(sluice_gnn_kind_t kind, bool sparse) {
       float &p = model.params()[l][i];
       const float saved = p;
       p = saved + h;
-      const double up = lossOf(model, batch, in, labels, classes);
+      const double up = lossOf(model, batch, in, labels, classes, dropout);
       p = saved - h;
-      const double down = lossOf(model, batch, in, labels, classes);
+      const double down = lossOf(model, batch, in, labels, classes, dropout);
       p = saved;
       const double numeric = (up - down) / (2.0 * h);
       EXPECT_NEAR(grads[l][i], numeric, 2e-3 + 2e-2 * std::fabs(numeric))
@@ -170,6 +174,10 @@ TEST(GnnModel, SageGradientsMatchFiniteDifferences) {
 }
 TEST(GnnModel, GcnGradientsMatchFiniteDifferences) {
   checkGradients(SLUICE_GNN_GCN, false);
+}
+TEST(GnnModel, DropoutGradientsMatchFiniteDifferences) {
+  checkGradients(SLUICE_GNN_SAGE, false, 0.5f);
+  checkGradients(SLUICE_GNN_GCN, true, 0.3f);
 }
 TEST(GnnModel, SparseInputGradientsMatchFiniteDifferences) {
   checkGradients(SLUICE_GNN_SAGE, true);

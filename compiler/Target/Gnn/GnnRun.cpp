@@ -1,0 +1,235 @@
+//===- GnnRun.cpp - sluicec --run of a gnn train job ----------------------===//
+
+#include "compiler/Target/Gnn/GnnRun.h"
+
+#include "compiler/Target/JobLookup.h"
+#include "compiler/Target/Walk/DeclaredGraph.h"
+#include "compiler/Target/Walk/GraphCache.h"
+#include "dialects/Graph/IR/GraphOps.h"
+#include "dialects/Model/IR/ModelOps.h"
+#include "dialects/Walk/IR/WalkOps.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::target;
+
+bool sluice::target::isGnnTrainJob(ModuleOp module, StringRef job) {
+  auto jobs = module.getOps<model::GnnTrainOp>();
+  if (job.empty())
+    return !jobs.empty() && module.getOps<walk::JobOp>().empty() &&
+           module.getOps<graph::JobOp>().empty();
+  return llvm::any_of(
+      jobs, [&](model::GnnTrainOp j) { return j.getSymName() == job; });
+}
+
+namespace {
+
+struct Progress {
+  llvm::raw_ostream *os;
+  uint32_t epochs;
+  std::vector<sluice_gnn_epoch_t> *log;
+};
+
+void onEpoch(void *user, const sluice_gnn_epoch_t *e) {
+  auto *p = static_cast<Progress *>(user);
+  p->log->push_back(*e);
+  if (!p->os)
+    return;
+  *p->os << llvm::formatv(
+      "epoch {0}/{1}: loss {2:f4}, train {3:f3}, val {4:f3}, test {5:f3} "
+      "({6:f2} s: sample {7:f2}, gather {8:f2}, compute {9:f2})\n",
+      e->epoch, p->epochs, e->loss, e->train_accuracy, e->val_accuracy,
+      e->test_accuracy, e->seconds, e->sample_seconds, e->gather_seconds,
+      e->compute_seconds);
+  p->os->flush();
+}
+
+llvm::json::Value number(double v) {
+  return std::isfinite(v) ? llvm::json::Value(v) : llvm::json::Value(nullptr);
+}
+
+/// The JSON report: the job, the result and every epoch.
+llvm::json::Object toJson(const GnnRunReport &r) {
+  llvm::json::Array epochs;
+  for (const sluice_gnn_epoch_t &e : r.epochs)
+    epochs.push_back(llvm::json::Object{
+        {"epoch", e.epoch},
+        {"loss", number(e.loss)},
+        {"train_accuracy", number(e.train_accuracy)},
+        {"val_accuracy", number(e.val_accuracy)},
+        {"test_accuracy", number(e.test_accuracy)},
+        {"seconds", e.seconds},
+        {"sample_seconds", e.sample_seconds},
+        {"gather_seconds", e.gather_seconds},
+        {"compute_seconds", e.compute_seconds},
+        {"batches", static_cast<int64_t>(e.batches)},
+        {"sampled_vertices", static_cast<int64_t>(e.sampled_vertices)},
+        {"sampled_edges", static_cast<int64_t>(e.sampled_edges)}});
+  const sluice_gnn_result_t &x = r.result;
+  return llvm::json::Object{
+      {"job", r.job},
+      {"model", r.model},
+      {"kind", r.kind},
+      {"graph", r.graph},
+      {"vertices", static_cast<int64_t>(r.vertices)},
+      {"edges", static_cast<int64_t>(r.edges)},
+      {"features", r.features},
+      {"input", x.input_sparse ? "sparse" : "dense"},
+      {"input_density", x.input_density},
+      {"parameters", static_cast<int64_t>(x.parameters)},
+      {"threads", r.threads},
+      {"split",
+       llvm::json::Object{{"train", static_cast<int64_t>(x.train_vertices)},
+                          {"val", static_cast<int64_t>(x.val_vertices)},
+                          {"test", static_cast<int64_t>(x.test_vertices)}}},
+      {"best_epoch", x.best_epoch},
+      {"best_val_accuracy", number(x.best_val_accuracy)},
+      {"test_accuracy", number(x.test_accuracy)},
+      {"final_test_accuracy", number(x.final_test_accuracy)},
+      {"final_loss", number(x.final_loss)},
+      {"seconds", x.seconds},
+      {"load_seconds", r.loadSeconds},
+      {"epochs", std::move(epochs)}};
+}
+
+} // namespace
+
+FailureOr<GnnRunReport>
+sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
+                               llvm::raw_ostream &progress) {
+  FailureOr<model::GnnTrainOp> found = findJob<model::GnnTrainOp>(
+      module, options.job, "gnn train",
+      "job J = train M on T { graph: G, batch: B }");
+  if (failed(found))
+    return failure();
+  model::GnnTrainOp job = *found;
+  auto gnn = SymbolTable::lookupNearestSymbolFrom<model::GnnOp>(
+      job, job.getModelAttr());
+  auto g = SymbolTable::lookupNearestSymbolFrom<walk::GraphOp>(
+      job, job.getGraphAttr());
+  if (!gnn || !g)
+    return job.emitError("job '")
+           << job.getSymName() << "' needs a gnn model and a graph";
+  if (job.getFeatures())
+    return job.emitError("not supported yet: a features file for job '")
+           << job.getSymName()
+           << "' (the tiered feature store is being built); without "
+              "`features`, every vertex gets its one-hot id";
+  if (!g.getLabels())
+    return g.emitError("graph '")
+           << g.getSymName() << "' has no vertex labels, which are the "
+           << "classes job '" << job.getSymName()
+           << "' trains on; load it with labels: \"FILE\" (\"vertex label\" "
+              "lines)";
+
+  GnnRunReport report;
+  report.job = job.getSymName().str();
+  report.model = gnn.getSymName().str();
+  report.graph = g.getSymName().str();
+  report.kind = model::stringifyGnnKind(gnn.getKind()).str();
+
+  std::string path = g.getPath().str();
+  if (!llvm::sys::fs::exists(path))
+    return g.emitError("cannot open the file '")
+           << path << "' of graph '" << g.getSymName()
+           << "': No such file or directory";
+  DeclaredGraphLoad declared(g, options.quiet);
+  auto t0 = std::chrono::steady_clock::now();
+  std::string loadError;
+  sluice_graph_t *graph =
+      loadThroughCache(path, declared.options,
+                       options.graphCache &&
+                           g.getFormat() != walk::GraphFormat::Csr,
+                       report.graphCache, loadError);
+  if (!graph)
+    return g.emitError("cannot load graph '")
+           << g.getSymName() << "': " << loadError;
+  auto release = llvm::make_scope_exit([&] { sluice_graph_release(graph); });
+  report.loadSeconds = secondsSince(t0);
+  report.vertices = sluice_graph_num_vertices(graph);
+  report.edges = sluice_graph_num_edges(graph);
+  report.features = "one-hot vertex ids";
+
+  std::vector<uint32_t> fanouts;
+  for (int64_t f : gnn.getFanouts())
+    fanouts.push_back(static_cast<uint32_t>(f));
+  sluice_gnn_options_t o;
+  sluice_gnn_options_init(&o);
+  o.kind = gnn.getKind() == model::GnnKind::Gcn ? SLUICE_GNN_GCN
+                                                 : SLUICE_GNN_SAGE;
+  o.layers = static_cast<uint32_t>(gnn.getLayers());
+  o.fanouts = fanouts.data();
+  auto narrow = [](uint64_t v) {
+    return static_cast<uint32_t>(std::min<uint64_t>(v, UINT32_MAX));
+  };
+  o.features = narrow(gnn.getFeatures());
+  o.hidden = narrow(gnn.getHidden());
+  o.classes = narrow(gnn.getClasses());
+  o.batch = narrow(job.getBatch());
+  o.epochs = narrow(job.getEpochs());
+  o.learning_rate = static_cast<float>(job.getLr().convertToDouble());
+  o.weight_decay = static_cast<float>(job.getWeightDecay().convertToDouble());
+  o.dropout = static_cast<float>(job.getDropout().convertToDouble());
+  o.seed = job.getSeed();
+  o.threads = options.threads
+                  ? options.threads
+                  : (job.getThreads() ? narrow(*job.getThreads()) : 0);
+  Progress p{options.quiet ? nullptr : &progress, o.epochs, &report.epochs};
+  o.on_epoch = onEpoch;
+  o.user_data = &p;
+  report.threads = o.threads;
+  sluice_error_t error;
+  if (sluice_gnn_train(graph, &o, &report.result, &error) !=
+      SLUICE_STATUS_OK) {
+    char text[2048];
+    sluice_error_format(&error, text, sizeof(text));
+    return job.emitError("job '") << job.getSymName() << "': " << text;
+  }
+
+  std::string output = options.out;
+  if (output.empty() && job.getOutput())
+    output = job.getOutput()->str();
+  if (!output.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(output, ec);
+    if (ec)
+      return job.emitError("cannot write the report '")
+             << output << "': " << ec.message();
+    os << llvm::formatv("{0:2}", llvm::json::Value(toJson(report))) << "\n";
+    report.output = output;
+  }
+  return report;
+}
+
+void sluice::target::printGnnRunReport(const GnnRunReport &r,
+                                       llvm::raw_ostream &os) {
+  const sluice_gnn_result_t &x = r.result;
+  os << "job " << r.job << ": " << r.kind << " model '" << r.model
+     << "' on graph '" << r.graph << "' (" << r.vertices << " vertices, "
+     << r.edges << " arcs)\n";
+  os << llvm::formatv("  features: {0}, input layer {1} (density {2:f4}); "
+                      "{3} parameters\n",
+                      r.features, x.input_sparse ? "sparse" : "dense",
+                      x.input_density, x.parameters);
+  os << "  split: " << x.train_vertices << " train, " << x.val_vertices
+     << " validation, " << x.test_vertices << " test vertices\n";
+  os << llvm::formatv("  {0} epochs in {1:f2} s (load {2:f3} s)\n", x.epochs,
+                      x.seconds, r.loadSeconds);
+  os << llvm::formatv("  test accuracy {0:f4} at the best validation epoch "
+                      "{1} (validation {2:f4}); after the last epoch {3:f4}\n",
+                      x.test_accuracy, x.best_epoch, x.best_val_accuracy,
+                      x.final_test_accuracy);
+  if (!r.graphCache.empty())
+    os << "  graph cache: " << r.graphCache << "\n";
+  if (!r.output.empty())
+    os << "  report: " << r.output << "\n";
+}
