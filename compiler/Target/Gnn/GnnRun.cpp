@@ -46,10 +46,11 @@ void onEpoch(void *user, const sluice_gnn_epoch_t *e) {
     return;
   *p->os << llvm::formatv(
       "epoch {0}/{1}: loss {2:f4}, train {3:f3}, val {4:f3}, test {5:f3} "
-      "({6:f2} s: sample {7:f2}, gather {8:f2}, compute {9:f2})\n",
+      "({6:f2} s: sample {7:f2}, gather {8:f2}, compute {9:f2}, waited "
+      "{10:f2})\n",
       e->epoch, p->epochs, e->loss, e->train_accuracy, e->val_accuracy,
       e->test_accuracy, e->seconds, e->sample_seconds, e->gather_seconds,
-      e->compute_seconds);
+      e->compute_seconds, e->wait_seconds);
   p->os->flush();
 }
 
@@ -71,6 +72,7 @@ llvm::json::Object toJson(const GnnRunReport &r) {
         {"sample_seconds", e.sample_seconds},
         {"gather_seconds", e.gather_seconds},
         {"compute_seconds", e.compute_seconds},
+        {"wait_seconds", e.wait_seconds},
         {"batches", static_cast<int64_t>(e.batches)},
         {"sampled_vertices", static_cast<int64_t>(e.sampled_vertices)},
         {"sampled_edges", static_cast<int64_t>(e.sampled_edges)}});

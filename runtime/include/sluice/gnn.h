@@ -60,6 +60,9 @@ typedef struct sluice_gnn_epoch_t {
   double sample_seconds;     /* neighbour sampling (training batches) */
   double gather_seconds;     /* feature gather (training batches) */
   double compute_seconds;    /* forward, backward and optimizer */
+  double wait_seconds;       /* the trainer blocked on the next batch: the
+                                sampling and gather not hidden under
+                                compute (all of it without a pipeline) */
   uint64_t batches;
   uint64_t sampled_vertices; /* summed over the batches' input layers */
   uint64_t sampled_edges;    /* summed over the batches' layers */
@@ -90,6 +93,10 @@ typedef struct sluice_gnn_options_t {
    * of vertices). */
   const float *feature_data;
   sluice_gnn_input_t input; /* default AUTO */
+  /* Batches sampled and gathered ahead of compute by a producer thread
+   * (Hyperion's pipeline); 0: one after another on the calling thread.
+   * Default 2. The results do not depend on it. */
+  uint32_t pipeline_depth;
   sluice_gnn_epoch_fn_t on_epoch; /* may be NULL */
   void *user_data;
 } sluice_gnn_options_t;

@@ -12,6 +12,7 @@
 #include "runtime/src/Error.h"
 #include "runtime/src/algo/AlgoInternal.h"
 #include "runtime/src/gnn/Model.h"
+#include "runtime/src/gnn/Pipeline.h"
 #include "runtime/src/gnn/Random.h"
 #include "runtime/src/gnn/Sampler.h"
 
@@ -148,34 +149,52 @@ private:
     uint64_t correct = 0;
     std::vector<int32_t> batchLabels;
     std::vector<float> dLogits;
-    for (size_t first = 0, index = 0; first < order.size();
-         first += options.batch, ++index) {
-      const size_t count = std::min<size_t>(options.batch, order.size() - first);
-      auto t0 = std::chrono::steady_clock::now();
-      sampler.sample(order.data() + first, count,
-                     static_cast<uint32_t>(Stream::Sample),
-                     (uint64_t(epoch) << 32) | index, batch);
-      auto t1 = std::chrono::steady_clock::now();
-      features.gather(batch.blocks.front().src, input);
+    const size_t batches = (order.size() + options.batch - 1) / options.batch;
+    // Sampling and gather run ahead on the pipeline's thread; the blocks
+    // depend only on (epoch, batch), not on who makes them.
+    BatchPipeline pipeline(
+        batches, options.pipeline_depth,
+        [&](size_t index, BatchSlot &slot) {
+          const size_t first = index * options.batch;
+          const size_t count =
+              std::min<size_t>(options.batch, order.size() - first);
+          auto t0 = std::chrono::steady_clock::now();
+          sampler.sample(order.data() + first, count,
+                         static_cast<uint32_t>(Stream::Sample),
+                         (uint64_t(epoch) << 32) | index, slot.batch);
+          auto t1 = std::chrono::steady_clock::now();
+          features.gather(slot.batch.blocks.front().src, slot.input);
+          auto t2 = std::chrono::steady_clock::now();
+          slot.sampleSeconds = std::chrono::duration<double>(t1 - t0).count();
+          slot.gatherSeconds = std::chrono::duration<double>(t2 - t1).count();
+        });
+    for (size_t index = 0; index < batches; ++index) {
+      double waited = 0;
+      BatchSlot &slot = pipeline.next(waited);
+      const MiniBatch &mb = slot.batch;
       auto t2 = std::chrono::steady_clock::now();
-      model.forward(&pool, batch, input, acts,
+      model.forward(&pool, mb, slot.input, acts,
                     Dropout{options.dropout, options.seed,
                             (uint64_t(epoch) << 32) | index});
       batchLabels.clear();
-      for (uint32_t v : batch.seeds)
+      for (uint32_t v : mb.seeds)
         batchLabels.push_back(labels[v]);
       const double loss = GnnModel::lossAndGradient(
           acts.output.back(), batchLabels, options.classes, dLogits, correct);
-      lossSum += loss * static_cast<double>(count);
-      model.backward(&pool, batch, input, acts, std::move(dLogits));
+      lossSum += loss * static_cast<double>(mb.seeds.size());
+      model.backward(&pool, mb, slot.input, acts, std::move(dLogits));
       model.adamStep(++step, options.learning_rate, options.weight_decay);
       auto t3 = std::chrono::steady_clock::now();
-      e.sample_seconds += std::chrono::duration<double>(t1 - t0).count();
-      e.gather_seconds += std::chrono::duration<double>(t2 - t1).count();
+      e.sample_seconds += slot.sampleSeconds;
+      e.gather_seconds += slot.gatherSeconds;
       e.compute_seconds += std::chrono::duration<double>(t3 - t2).count();
+      e.wait_seconds += options.pipeline_depth
+                            ? waited
+                            : slot.sampleSeconds + slot.gatherSeconds;
       ++e.batches;
-      e.sampled_vertices += batch.blocks.front().src.size();
-      e.sampled_edges += batch.sampledEdges();
+      e.sampled_vertices += mb.blocks.front().src.size();
+      e.sampled_edges += mb.sampledEdges();
+      pipeline.release();
     }
     const double n = static_cast<double>(order.size());
     e.loss = n ? lossSum / n : 0.0;
@@ -245,6 +264,9 @@ sluice_status_t checkOptions(const sluice_graph_t *graph,
                                 " must be positive, got 0");
   if (o.features < 1 || o.hidden < 1 || o.classes < 1)
     return invalid(error, "features, hidden and classes must be positive");
+  if (o.pipeline_depth > 64)
+    return invalid(error, "pipeline depth must be at most 64, got " +
+                              std::to_string(o.pipeline_depth));
   if (o.batch < 1 || o.epochs < 1)
     return invalid(error, "batch and epochs must be positive");
   if (!(o.learning_rate > 0.0f) || !std::isfinite(o.learning_rate))
@@ -308,6 +330,7 @@ void sluice_gnn_options_init(sluice_gnn_options_t *o) {
   o->train_fraction = 0.6;
   o->val_fraction = 0.2;
   o->input = SLUICE_GNN_INPUT_AUTO;
+  o->pipeline_depth = 2;
 }
 
 sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,

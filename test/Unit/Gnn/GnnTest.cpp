@@ -338,7 +338,8 @@ namespace {
 
 sluice_gnn_result_t train(const sluice_graph_t *g, sluice_gnn_kind_t kind,
                           uint32_t threads, const float *features,
-                          uint32_t width, uint32_t epochs = 30) {
+                          uint32_t width, uint32_t epochs = 30,
+                          uint32_t pipelineDepth = 2) {
   static const uint32_t fanouts[] = {5, 5};
   sluice_gnn_options_t o;
   sluice_gnn_options_init(&o);
@@ -353,6 +354,8 @@ sluice_gnn_result_t train(const sluice_graph_t *g, sluice_gnn_kind_t kind,
   o.threads = threads;
   o.feature_data = features;
   o.seed = 4;
+  o.pipeline_depth = pipelineDepth;
+  o.dropout = 0.25f;
   sluice_gnn_result_t r{};
   sluice_error_t error{};
   EXPECT_EQ(sluice_gnn_train(g, &o, &r, &error), SLUICE_STATUS_OK)
@@ -385,6 +388,20 @@ TEST(GnnTrain, SameBitsForAnyNumberOfThreads) {
     EXPECT_EQ(one.final_loss, three.final_loss);
     EXPECT_EQ(one.final_test_accuracy, three.final_test_accuracy);
     EXPECT_EQ(one.input_sparse, 0);
+  }
+}
+
+// Sampling ahead on the pipeline's thread changes when batches are made,
+// not what they are.
+TEST(GnnTrain, SameBitsWithAndWithoutPipeline) {
+  GraphPtr g = plantedPartition(3, 40, 0.25, 0.01, 8);
+  auto x = randomFeatures(120, 8, 2);
+  sluice_gnn_result_t none = train(g.get(), SLUICE_GNN_SAGE, 2, x.data(), 8, 4, 0);
+  for (uint32_t depth : {1u, 2u, 5u}) {
+    sluice_gnn_result_t ahead =
+        train(g.get(), SLUICE_GNN_SAGE, 2, x.data(), 8, 4, depth);
+    EXPECT_EQ(none.final_loss, ahead.final_loss) << "depth " << depth;
+    EXPECT_EQ(none.final_test_accuracy, ahead.final_test_accuracy);
   }
 }
 
