@@ -43,6 +43,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/src/train/OffloadTrainer.h"
 #include "runtime/src/train/ScheduleFile.h"
+#include "bench/offload/BenchArgs.h"
 #include "sluice/io.h"
 
 #include <algorithm>
@@ -65,6 +66,7 @@
 #include <vector>
 
 using namespace sluice::train;
+using namespace sluice::bench;
 
 namespace {
 
@@ -74,17 +76,6 @@ namespace {
 // (for numbers) its range; anything else on the command line is a usage
 // error (exit status 2) naming the option. --help and --version print and
 // exit before anything is parsed further or touched on disk.
-
-/// A bad command line: the message, printed with the usage hint (exit 2).
-struct UsageError {
-  std::string message;
-};
-
-struct OptionSpec {
-  const char *name;
-  bool takesValue;
-  const char *help;
-};
 
 constexpr OptionSpec kIoOptions[] = {
     {"dir", true, "directory of the test file (default /tmp)"},
@@ -133,15 +124,6 @@ constexpr OptionSpec kTrainOptions[] = {
 };
 
 template <size_t N>
-const OptionSpec *findOption(const OptionSpec (&specs)[N],
-                             const std::string &name) {
-  for (const OptionSpec &spec : specs)
-    if (name == spec.name)
-      return &spec;
-  return nullptr;
-}
-
-template <size_t N>
 void printUsage(std::FILE *to, const char *command,
                 const OptionSpec (&specs)[N]) {
   std::fprintf(to, "usage: sluice-bench-io %s [--option=value ...]\n", command);
@@ -165,116 +147,6 @@ void printUsage(std::FILE *to) {
 void printVersion() {
   std::printf("sluice-bench-io (Sluice runtime %d.%d)\n",
               SLUICE_RUNTIME_VERSION_MAJOR, SLUICE_RUNTIME_VERSION_MINOR);
-}
-
-/// The options given to one command, checked against its specs.
-class Args {
-public:
-  template <size_t N>
-  Args(int argc, char **argv, int from, const OptionSpec (&specs)[N]) {
-    for (int i = from; i < argc; ++i) {
-      std::string a = argv[i];
-      if (a.rfind("--", 0) != 0 || a.size() == 2)
-        throw UsageError{"unexpected argument '" + a + "'"};
-      size_t eq = a.find('=');
-      std::string name = a.substr(2, eq == std::string::npos ? eq : eq - 2);
-      const OptionSpec *spec = findOption(specs, name);
-      if (!spec)
-        throw UsageError{"unknown option '--" + name + "'"};
-      if (values.count(name))
-        throw UsageError{"--" + name + " is given twice"};
-      if (spec->takesValue && eq == std::string::npos)
-        throw UsageError{"--" + name + " needs a value (--" + name + "=...)"};
-      if (!spec->takesValue && eq != std::string::npos)
-        throw UsageError{"--" + name + " takes no value"};
-      values[name] = eq == std::string::npos ? "" : a.substr(eq + 1);
-      if (spec->takesValue && values[name].empty())
-        throw UsageError{"--" + name + " needs a value, got ''"};
-    }
-  }
-
-  bool has(const std::string &name) const { return values.count(name) != 0; }
-
-  std::string text(const std::string &name, const std::string &fallback) const {
-    auto it = values.find(name);
-    return it == values.end() ? fallback : it->second;
-  }
-
-  /// A decimal integer in [min, max].
-  uint64_t number(const std::string &name, uint64_t fallback, uint64_t min,
-                  uint64_t max) const {
-    auto it = values.find(name);
-    return it == values.end() ? fallback
-                              : parseNumber("--" + name, it->second, min, max);
-  }
-
-  /// Comma-separated decimal integers, each in [min, max].
-  std::vector<uint64_t> numbers(const std::string &name,
-                                const std::string &fallback, uint64_t min,
-                                uint64_t max) const {
-    std::vector<uint64_t> out;
-    for (const std::string &item : splitList("--" + name, text(name, fallback)))
-      out.push_back(parseNumber("--" + name, item, min, max));
-    return out;
-  }
-
-  /// The items of a comma-separated list; an empty item is an error.
-  static std::vector<std::string> splitList(const std::string &option,
-                                            const std::string &list) {
-    std::vector<std::string> out;
-    std::stringstream in(list);
-    std::string item;
-    while (std::getline(in, item, ','))
-      out.push_back(item);
-    if (list.empty() || list.back() == ',')
-      out.push_back("");
-    for (const std::string &i : out)
-      if (i.empty())
-        throw UsageError{option + ": empty item in '" + list + "'"};
-    return out;
-  }
-
-private:
-  static uint64_t parseNumber(const std::string &option,
-                              const std::string &value, uint64_t min,
-                              uint64_t max) {
-    const std::string range =
-        std::to_string(min) + " to " + std::to_string(max);
-    uint64_t v = 0;
-    bool digits = !value.empty();
-    bool tooLarge = false;
-    for (char c : value) {
-      if (c < '0' || c > '9') {
-        digits = false;
-        break;
-      }
-      uint64_t d = static_cast<uint64_t>(c - '0');
-      if (v > (UINT64_MAX - d) / 10)
-        tooLarge = true;
-      else
-        v = v * 10 + d;
-    }
-    if (!digits)
-      throw UsageError{option + " needs a whole number (" + range + "), got '" +
-                       value + "'"};
-    if (tooLarge || v < min || v > max)
-      throw UsageError{option + " must be " + range + ", got " + value};
-    return v;
-  }
-
-  std::map<std::string, std::string> values;
-};
-
-sluice_io_backend_t backendOption(const Args &args) {
-  std::string backend = args.text("backend", "auto");
-  if (backend == "auto")
-    return SLUICE_IO_BACKEND_AUTO;
-  if (backend == "uring")
-    return SLUICE_IO_BACKEND_URING;
-  if (backend == "threads")
-    return SLUICE_IO_BACKEND_THREADS;
-  throw UsageError{"--backend must be auto, uring or threads, got '" + backend +
-                   "'"};
 }
 
 /// --dir must name an existing directory (a run-time failure, exit 1).
@@ -306,26 +178,6 @@ double processCpuSeconds() {
   ::getrusage(RUSAGE_SELF, &u);
   return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
          double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-/// --uring-flags: SLUICE_IO_URING_* bits.
-uint32_t uringFlagsOption(const Args &args) {
-  uint32_t flags = 0;
-  if (!args.has("uring-flags"))
-    return flags;
-  for (const std::string &item :
-       Args::splitList("--uring-flags", args.text("uring-flags", "")))
-    if (item == "fixed-files")
-      flags |= SLUICE_IO_URING_FIXED_FILES;
-    else if (item == "fixed-buffers")
-      flags |= SLUICE_IO_URING_FIXED_BUFFERS;
-    else if (item == "sqpoll")
-      flags |= SLUICE_IO_URING_SQPOLL;
-    else if (item != "none")
-      throw UsageError{"--uring-flags: unknown option '" + item +
-                       "' (expected fixed-files, fixed-buffers, sqpoll or "
-                       "none)"};
-  return flags;
 }
 
 sluice_io_engine_t *makeEngine(sluice_io_backend_t backend, uint32_t threads,
