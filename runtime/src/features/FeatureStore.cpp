@@ -141,14 +141,22 @@ FeatureStore::open(const FeatureStoreOptions &options, std::string &error) {
         SLUICE_STATUS_OK) {
       store->noDeviceReason = errorText(err);
     } else {
+      uint64_t free = 0, total = 0;
+      std::string gpu = "GPU " + std::to_string(options.cudaDevice) +
+                        (device->name().empty() ? "" : " (" + device->name() + ")");
+      if (device->memoryInfo(free, total) && options.deviceCacheBytes > total) {
+        error = path + ": the device cache of " +
+                std::to_string(options.deviceCacheBytes) +
+                " bytes is larger than " + gpu + ", which has " +
+                std::to_string(total) + " bytes of memory";
+        return nullptr;
+      }
       deviceRows = std::min(options.deviceCacheBytes / rowBytes, shape.rows);
       if (device->allocate(deviceRows * rowBytes, store->deviceBase,
                            "the feature cache", &err) != SLUICE_STATUS_OK) {
         error = path + ": the device cache of " +
                 std::to_string(deviceRows * rowBytes) + " bytes (" +
-                std::to_string(deviceRows) + " rows) does not fit on GPU " +
-                std::to_string(options.cudaDevice) +
-                (device->name().empty() ? "" : " (" + device->name() + ")") +
+                std::to_string(deviceRows) + " rows) does not fit on " + gpu +
                 ": " + errorText(err);
         return nullptr;
       }
