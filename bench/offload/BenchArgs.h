@@ -32,7 +32,7 @@ struct OptionSpec {
 
 template <size_t N>
 inline const OptionSpec *findOption(const OptionSpec (&specs)[N],
-                             const std::string &name) {
+                                    const std::string &name) {
   for (const OptionSpec &spec : specs)
     if (name == spec.name)
       return &spec;

@@ -78,8 +78,9 @@ int run(const Args &args) {
   o.format = FeatureFormat::RawF32;
   o.dim = dim;
   o.backend = backendOption(args);
-  o.uringFlags = args.has("uring-flags") ? uringFlagsOption(args)
-                                         : uint32_t(SLUICE_IO_URING_FIXED_BUFFERS);
+  o.uringFlags = args.has("uring-flags")
+                     ? uringFlagsOption(args)
+                     : uint32_t(SLUICE_IO_URING_FIXED_BUFFERS);
   o.queueDepth = qd;
   o.maxTickets = tickets;
   o.maxRowsPerTicket = static_cast<uint32_t>(batch);
@@ -87,12 +88,12 @@ int run(const Args &args) {
   o.direct = !args.has("in-memory");
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
-    std::fprintf(stderr, "sluice-bench-gather: --file '%s': %s\n",
-                 path.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "sluice-bench-gather: --file '%s': %s\n", path.c_str(),
+                 std::strerror(errno));
     return 1;
   }
-  o.rows = args.number("rows", static_cast<uint64_t>(st.st_size) / (dim * 4),
-                       1, uint64_t(1) << 32);
+  o.rows = args.number("rows", static_cast<uint64_t>(st.st_size) / (dim * 4), 1,
+                       uint64_t(1) << 32);
   const uint64_t gathers = args.number("gathers", o.rows, 1, uint64_t(1) << 40);
   std::string error;
   auto openStart = std::chrono::steady_clock::now();
@@ -167,7 +168,8 @@ int run(const Args &args) {
       "\"wait_ms\":%.1f%s}\n",
       o.direct ? "direct" : "in-memory", (unsigned long long)o.rows,
       (unsigned long long)dim, qd, (unsigned long long)batch, tickets,
-      (unsigned long long)hostMib, args.text("uring-flags", "fixed-buffers").c_str(),
+      (unsigned long long)hostMib,
+      args.text("uring-flags", "fixed-buffers").c_str(),
       (unsigned long long)gathers, seconds, openSeconds,
       double(gathers) / seconds, double(gathers) * dim * 4 / mib / seconds,
       double(s.fileBytes - before.fileBytes) / mib / seconds,
@@ -194,10 +196,10 @@ int main(int argc, char **argv) {
       std::printf("usage: sluice-bench-gather --file=F --dim=D [--option=value "
                   "...]\n");
       for (const OptionSpec &spec : kOptions)
-        std::printf("  --%-16s %s\n",
-                    (std::string(spec.name) + (spec.takesValue ? "=..." : ""))
-                        .c_str(),
-                    spec.help);
+        std::printf(
+            "  --%-16s %s\n",
+            (std::string(spec.name) + (spec.takesValue ? "=..." : "")).c_str(),
+            spec.help);
       return 0;
     }
   }

@@ -41,9 +41,9 @@
 // device tier"); without a GPU it stops with the reason.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/offload/BenchArgs.h"
 #include "runtime/src/train/OffloadTrainer.h"
 #include "runtime/src/train/ScheduleFile.h"
-#include "bench/offload/BenchArgs.h"
 #include "sluice/io.h"
 
 #include <algorithm>
@@ -218,9 +218,9 @@ int runIo(const Args &args) {
   const sluice_io_backend_t backend = backendOption(args);
   const uint32_t uringFlags = uringFlagsOption(args);
   const std::vector<std::string> patterns = Args::splitList(
-      "--patterns", args.text("patterns", existing
-                                              ? "read,randread"
-                                              : "write,read,randread,randwrite"));
+      "--patterns",
+      args.text("patterns",
+                existing ? "read,randread" : "write,read,randread,randwrite"));
   for (const std::string &pattern : patterns) {
     if (pattern != "write" && pattern != "read" && pattern != "randread" &&
         pattern != "randwrite")
@@ -282,13 +282,12 @@ int runIo(const Args &args) {
   sluice_io_engine_t *engine = makeEngine(backend, threads, qd, bs, uringFlags);
   sluice_io_file_t *file = nullptr;
   sluice_error_t err;
-  if (sluice_io_file_open(engine, path.c_str(),
-                          existing ? SLUICE_IO_FILE_READ | SLUICE_IO_FILE_DIRECT
-                                   : SLUICE_IO_FILE_READ |
-                                         SLUICE_IO_FILE_WRITE |
-                                         SLUICE_IO_FILE_CREATE |
-                                         SLUICE_IO_FILE_DIRECT,
-                          &file, &err) != SLUICE_STATUS_OK)
+  if (sluice_io_file_open(
+          engine, path.c_str(),
+          existing ? SLUICE_IO_FILE_READ | SLUICE_IO_FILE_DIRECT
+                   : SLUICE_IO_FILE_READ | SLUICE_IO_FILE_WRITE |
+                         SLUICE_IO_FILE_CREATE | SLUICE_IO_FILE_DIRECT,
+          &file, &err) != SLUICE_STATUS_OK)
     die("opening the file", err);
   const uint64_t blocks = size / bs;
   // Twice the queue depth, but no more buffers than blocks.
@@ -314,9 +313,8 @@ int runIo(const Args &args) {
   for (size_t i = 0; i < ring; ++i)
     buffers[i] = region + i * bs;
   const bool registered = ring * bs <= (uint64_t(1) << 30);
-  if (registered &&
-      sluice_io_register_buffer(engine, region, ring * bs, &err) !=
-          SLUICE_STATUS_OK)
+  if (registered && sluice_io_register_buffer(engine, region, ring * bs,
+                                              &err) != SLUICE_STATUS_OK)
     die("registering the buffers", err);
   for (const std::string &pattern : patterns) {
     bool write = pattern == "write" || pattern == "randwrite";
@@ -354,17 +352,18 @@ int runIo(const Args &args) {
     if (write && sluice_io_file_sync(file, &err) != SLUICE_STATUS_OK)
       die("fsync", err);
     sluice_io_engine_stats(engine, &after);
-    std::printf("{\"tool\":\"sluice\",\"backend\":\"%s\",\"pattern\":\"%s\","
-                "\"uring_flags\":\"%s\",\"bytes\":%llu,\"bs\":%llu,"
-                "\"qd\":%u,\"seconds\":%.4f,\"MiBps\":%.1f,"
-                "\"cpu_us_per_block\":%.2f,\"short_retries\":%llu}\n",
-                backendName(engine), pattern.c_str(),
-                args.text("uring-flags", "none").c_str(),
-                static_cast<unsigned long long>(size),
-                static_cast<unsigned long long>(bs), qd, seconds,
-                double(size) / (1 << 20) / seconds, cpu * 1e6 / double(blocks),
-                static_cast<unsigned long long>(after.short_transfers_retried -
-                                                before.short_transfers_retried));
+    std::printf(
+        "{\"tool\":\"sluice\",\"backend\":\"%s\",\"pattern\":\"%s\","
+        "\"uring_flags\":\"%s\",\"bytes\":%llu,\"bs\":%llu,"
+        "\"qd\":%u,\"seconds\":%.4f,\"MiBps\":%.1f,"
+        "\"cpu_us_per_block\":%.2f,\"short_retries\":%llu}\n",
+        backendName(engine), pattern.c_str(),
+        args.text("uring-flags", "none").c_str(),
+        static_cast<unsigned long long>(size),
+        static_cast<unsigned long long>(bs), qd, seconds,
+        double(size) / (1 << 20) / seconds, cpu * 1e6 / double(blocks),
+        static_cast<unsigned long long>(after.short_transfers_retried -
+                                        before.short_transfers_retried));
     std::fflush(stdout);
   }
   if (registered)

@@ -104,7 +104,7 @@ public:
                                          : nullptr;
     if (missing)
       return failAt(closeAt, std::string("the header dict has no '") + missing +
-                            "' key");
+                                 "' key");
     return true;
   }
 
@@ -270,7 +270,8 @@ bool sluice::rt::features::parseNpyHeader(const std::string &path,
   }
   uint64_t headerLength = 0;
   for (size_t i = 0; i < lengthBytes; ++i)
-    headerLength |= uint64_t(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
+    headerLength |= uint64_t(static_cast<unsigned char>(bytes[8 + i]))
+                    << (8 * i);
   if (headerLength > kMaxHeader) {
     error = path + ": the .npy header length " + std::to_string(headerLength) +
             " is more than the 1 MiB read";
@@ -344,7 +345,8 @@ bool sluice::rt::features::readFeatureLayout(const std::string &path,
   }
   ::close(fd);
   if (format == FeatureFormat::Auto) {
-    bool npyName = path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
+    bool npyName =
+        path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
     bool magic = head.size() >= kMagicSize &&
                  std::memcmp(head.data(), kMagic, kMagicSize) == 0;
     format = npyName || magic ? FeatureFormat::Npy : FeatureFormat::RawF32;
@@ -364,13 +366,13 @@ bool sluice::rt::features::readFeatureLayout(const std::string &path,
   }
   if (fileSize != rows * dim * 4) {
     uint64_t rowBytes = dim * 4;
-    error = path + ": expected " + std::to_string(rows) + " rows of " +
-            std::to_string(dim) + " float32 (" + std::to_string(rows * dim * 4) +
-            " bytes), the file has " + std::to_string(fileSize) + " bytes (" +
-            (fileSize % rowBytes
-                 ? "not a whole number of rows"
-                 : std::to_string(fileSize / rowBytes) + " rows") +
-            ")";
+    error =
+        path + ": expected " + std::to_string(rows) + " rows of " +
+        std::to_string(dim) + " float32 (" + std::to_string(rows * dim * 4) +
+        " bytes), the file has " + std::to_string(fileSize) + " bytes (" +
+        (fileSize % rowBytes ? "not a whole number of rows"
+                             : std::to_string(fileSize / rowBytes) + " rows") +
+        ")";
     return false;
   }
   out.rows = rows;

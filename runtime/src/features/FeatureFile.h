@@ -1,4 +1,4 @@
-//===- FeatureFile.h - The layout of a feature file (.npy or raw .f32) -*- C++ -*-===//
+//===- FeatureFile.h - Feature file layout (.npy, raw .f32) --- -*- C++ -*-===//
 //
 // A feature file holds a 2-D float32 array, rows x dim, in C order: either a
 // NumPy .npy file (format 1.0, 2.0 or 3.0; dtype '<f4'; fortran_order

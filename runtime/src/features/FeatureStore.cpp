@@ -28,7 +28,7 @@ using namespace sluice::rt::features;
 
 namespace {
 
-constexpr uint64_t kAlign = 4096;      // O_DIRECT alignment of the engine
+constexpr uint64_t kAlign = 4096;        // O_DIRECT alignment of the engine
 constexpr uint64_t kLoadChunk = 4 << 20; // sequential reads at open
 
 uint64_t roundDown(uint64_t v, uint64_t a) { return v / a * a; }
@@ -88,8 +88,9 @@ bool sluice::rt::features::placeRows(uint64_t rows,
   std::iota(out.order.begin(), out.order.end(), 0u);
   // Highest count first; equal counts keep id order (stable sort).
   if (!counts.empty())
-    std::stable_sort(out.order.begin(), out.order.end(),
-                     [&](uint32_t a, uint32_t b) { return counts[a] > counts[b]; });
+    std::stable_sort(
+        out.order.begin(), out.order.end(),
+        [&](uint32_t a, uint32_t b) { return counts[a] > counts[b]; });
   out.deviceRows = std::min(deviceRows, rows);
   out.hostRows = std::min(hostRows, rows - out.deviceRows);
   return true;
@@ -120,15 +121,16 @@ FeatureStore::open(const FeatureStoreOptions &options, std::string &error) {
     return nullptr;
   }
   if (options.maxMergedBytes < kAlign || options.maxMergedBytes % kAlign) {
-    error = path + ": maxMergedBytes " + std::to_string(options.maxMergedBytes) +
+    error = path + ": maxMergedBytes " +
+            std::to_string(options.maxMergedBytes) +
             " is not a positive multiple of 4096";
     return nullptr;
   }
   std::unique_ptr<FeatureStore> store(new FeatureStore);
   store->opts = options;
   FeatureLayout &shape = store->shape;
-  if (!readFeatureLayout(path, options.format, options.rows, options.dim,
-                         shape, error))
+  if (!readFeatureLayout(path, options.format, options.rows, options.dim, shape,
+                         error))
     return nullptr;
   const uint64_t rowBytes = shape.rowBytes();
 
@@ -142,8 +144,9 @@ FeatureStore::open(const FeatureStoreOptions &options, std::string &error) {
       store->noDeviceReason = errorText(err);
     } else {
       uint64_t free = 0, total = 0;
-      std::string gpu = "GPU " + std::to_string(options.cudaDevice) +
-                        (device->name().empty() ? "" : " (" + device->name() + ")");
+      std::string gpu =
+          "GPU " + std::to_string(options.cudaDevice) +
+          (device->name().empty() ? "" : " (" + device->name() + ")");
       if (device->memoryInfo(free, total) && options.deviceCacheBytes > total) {
         error = path + ": the device cache of " +
                 std::to_string(options.deviceCacheBytes) +
@@ -202,8 +205,8 @@ bool FeatureStore::readRange(int fd, uint64_t offset, uint64_t bytes, char *to,
                              std::string &error) {
   uint64_t done = 0;
   while (done < bytes) {
-    ssize_t n = ::pread(fd, to + done, bytes - done,
-                        static_cast<off_t>(offset + done));
+    ssize_t n =
+        ::pread(fd, to + done, bytes - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0) {
@@ -235,8 +238,8 @@ bool FeatureStore::loadCaches(const CachePlacement &placement,
   }
   slots.assign(rows, uint32_t(Tier::File) << kSlotBits);
   for (uint64_t s = 0; s < placement.deviceRows; ++s)
-    slots[placement.order[s]] = uint32_t(Tier::Device) << kSlotBits |
-                                static_cast<uint32_t>(s);
+    slots[placement.order[s]] =
+        uint32_t(Tier::Device) << kSlotBits | static_cast<uint32_t>(s);
   for (uint64_t s = 0; s < hostIds.size(); ++s)
     slots[hostIds[s]] =
         uint32_t(Tier::Host) << kSlotBits | static_cast<uint32_t>(s);
@@ -347,7 +350,8 @@ FeatureStore::Ticket FeatureStore::submit(const uint32_t *ids, size_t n,
               " tickets are already in flight; wait for one first";
   else if (n > opts.maxRowsPerTicket)
     failure = "ticket " + std::to_string(ticket) + ": " + std::to_string(n) +
-              " rows is more than the " + std::to_string(opts.maxRowsPerTicket) +
+              " rows is more than the " +
+              std::to_string(opts.maxRowsPerTicket) +
               " rows a ticket may gather";
   else
     for (size_t i = 0; i < n; ++i)
@@ -458,8 +462,8 @@ FeatureStore::Ticket FeatureStore::submit(const uint32_t *ids, size_t n,
   if (sluice_io_submit(io, p->requests.data(), p->requests.size(), &p->batch,
                        &err) != SLUICE_STATUS_OK) {
     p->batch = nullptr;
-    p->error = opts.path + ": ticket " + std::to_string(ticket) + ": " +
-               err.message;
+    p->error =
+        opts.path + ": ticket " + std::to_string(ticket) + ": " + err.message;
   }
   return ticket;
 }
@@ -490,8 +494,8 @@ bool FeatureStore::wait(Ticket ticket, std::string &error) {
     if (sluice_io_batch_wait(p->batch, &err) != SLUICE_STATUS_OK)
       p->error = opts.path + ": ticket " + std::to_string(ticket) + " (" +
                  std::to_string(p->n) + " rows, " +
-                 std::to_string(p->copies.size()) + " from the file): " +
-                 err.message;
+                 std::to_string(p->copies.size()) +
+                 " from the file): " + err.message;
     sluice_io_batch_release(p->batch);
     p->batch = nullptr;
   }

@@ -83,8 +83,8 @@ struct FeatureStoreStats {
   uint64_t fileRows = 0;                 ///< rows read from the file
   uint64_t fileRequests = 0;             ///< block reads after merging
   uint64_t fileBytes = 0;                ///< bytes read (whole blocks)
-  uint64_t ioBusyNs = 0;   ///< engine time with a read in flight
-  uint64_t waitNs = 0;     ///< time callers were blocked in wait()
+  uint64_t ioBusyNs = 0;                 ///< engine time with a read in flight
+  uint64_t waitNs = 0; ///< time callers were blocked in wait()
   uint64_t tickets = 0, failedTickets = 0;
 };
 

@@ -133,8 +133,8 @@ public:
       std::lock_guard<std::mutex> lock(mutex);
       if (!regions.empty())
         for (size_t i = 0; i < count; ++i)
-          chunks[i]->fixedBuffer = regionOf(chunks[i]->buffer,
-                                            chunks[i]->length);
+          chunks[i]->fixedBuffer =
+              regionOf(chunks[i]->buffer, chunks[i]->length);
       incoming.insert(incoming.end(), chunks, chunks + count);
     }
     wake();
@@ -173,11 +173,11 @@ public:
     while (slot < bufferSlots.size() && bufferSlots[slot])
       ++slot;
     if (slot == bufferSlots.size())
-      return sluice::rt::fail(
-          error, SLUICE_STATUS_OUT_OF_RANGE, {},
-          "cannot register another i/o buffer: all " +
-              std::to_string(kBufferSlots) + " registered-buffer slots are "
-              "taken");
+      return sluice::rt::fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
+                              "cannot register another i/o buffer: all " +
+                                  std::to_string(kBufferSlots) +
+                                  " registered-buffer slots are "
+                                  "taken");
     iovec iov{buffer, static_cast<size_t>(bytes)};
     __u64 tag = 0;
     int rc = io_uring_register_buffers_update_tag(&ring, slot, &iov, &tag, 1);
@@ -187,8 +187,8 @@ public:
           "cannot register an i/o buffer of " + std::to_string(bytes) +
               " bytes with io_uring (the locked-memory limit, ulimit -l?)");
     bufferSlots[slot] = true;
-    regions.push_back({static_cast<char *>(buffer), bytes,
-                       static_cast<int>(slot)});
+    regions.push_back(
+        {static_cast<char *>(buffer), bytes, static_cast<int>(slot)});
     std::sort(regions.begin(), regions.end(),
               [](const Region &a, const Region &b) { return a.base < b.base; });
     return SLUICE_STATUS_OK;
@@ -345,12 +345,12 @@ private:
   std::mutex mutex;
   std::deque<Chunk *> incoming; // guarded by mutex
   bool stopping = false;        // guarded by mutex
-  std::vector<bool> fileSlots;   // guarded by mutex; empty: no file table
+  std::vector<bool> fileSlots;  // guarded by mutex; empty: no file table
   std::vector<bool> bufferSlots; // guarded by mutex; empty: no buffer table
   std::vector<Region> regions;   // guarded by mutex, sorted by base
   std::deque<Chunk *> backlog;   // control thread only
   std::vector<std::pair<Chunk *, ssize_t>> done; // control thread only
-  uint32_t inFlight = 0;         // control thread only
+  uint32_t inFlight = 0;                         // control thread only
   uint32_t flags;
 };
 

@@ -47,7 +47,7 @@ struct Fake {
 #define REQUIRE_FAKE(fake)                                                     \
   if (!(fake).handle)                                                          \
     GTEST_SKIP() << "the fake driver " SLUICE_FAKE_CUDA_PATH " is not here";   \
-  ASSERT_TRUE((fake).setLimit && (fake).failCopy)                             \
+  ASSERT_TRUE((fake).setLimit && (fake).failCopy)                              \
       << SLUICE_FAKE_CUDA_PATH " lacks the test hooks"
 
 FeatureStoreOptions options(const std::string &path) {
@@ -81,8 +81,8 @@ TEST(FeatureDeviceTier, HottestRowsOnTheGpuGatherExactly) {
   EXPECT_EQ(store->tierOf(849), Tier::File);
   std::vector<uint32_t> ids = {999, 5, 960, 900, 849, 999, 0};
   std::vector<float> out(ids.size() * 128);
-  ASSERT_TRUE(store->wait(store->submit(ids.data(), ids.size(), out.data()),
-                          error))
+  ASSERT_TRUE(
+      store->wait(store->submit(ids.data(), ids.size(), out.data()), error))
       << error;
   for (size_t i = 0; i < ids.size(); ++i)
     for (uint64_t c = 0; c < 128; ++c)
@@ -115,8 +115,8 @@ TEST(FeatureDeviceTier, AFailedGpuCopyFailsTheTicketWithNaNRows) {
   for (float v : out)
     ASSERT_TRUE(std::isnan(v));
   // The next ticket is whole.
-  ASSERT_TRUE(store->wait(store->submit(ids.data(), ids.size(), out.data()),
-                          error))
+  ASSERT_TRUE(
+      store->wait(store->submit(ids.data(), ids.size(), out.data()), error))
       << error;
   for (size_t i = 0; i < ids.size(); ++i)
     ASSERT_EQ(out[i * 128 + 7], featureValue(ids[i], 7, 128));

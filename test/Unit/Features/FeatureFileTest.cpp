@@ -46,8 +46,8 @@ TEST(FeatureFile, FilesWrittenByNumpy) {
     std::string path = std::string(SLUICE_FEATURES_INPUTS) + "/" + name;
     FeatureLayout layout;
     std::string error;
-    ASSERT_TRUE(readFeatureLayout(path, FeatureFormat::Auto, 3, 4, layout,
-                                  error))
+    ASSERT_TRUE(
+        readFeatureLayout(path, FeatureFormat::Auto, 3, 4, layout, error))
         << error;
     EXPECT_EQ(layout.rows, 3u);
     EXPECT_EQ(layout.dim, 4u);
@@ -81,18 +81,19 @@ TEST(FeatureFile, HeadersOfEachVersionAndShapeFromTheFile) {
     FeatureLayout layout;
     std::string error;
     // 0 x 0: take the file's shape.
-    ASSERT_TRUE(readFeatureLayout(path, FeatureFormat::Auto, 0, 0, layout,
-                                  error))
+    ASSERT_TRUE(
+        readFeatureLayout(path, FeatureFormat::Auto, 0, 0, layout, error))
         << error;
     EXPECT_EQ(layout.rows, 985u);
     EXPECT_EQ(layout.dim, 16u);
     EXPECT_EQ(layout.dataOffset, 128u) << "version " << major;
   }
   // Double quotes, no trailing comma, other key order, extra spaces.
-  std::string path = npyFile(
-      dir, "{ \"shape\" : ( 2 , 3 ) , \"fortran_order\": False, "
-           "\"descr\": \"<f4\" }",
-      24);
+  std::string path =
+      npyFile(dir,
+              "{ \"shape\" : ( 2 , 3 ) , \"fortran_order\": False, "
+              "\"descr\": \"<f4\" }",
+              24);
   EXPECT_EQ(layoutError(path, 2, 3), "");
 }
 
@@ -102,8 +103,8 @@ TEST(FeatureFile, RawFiles) {
   writeFeatures(path, 10, 7, false);
   FeatureLayout layout;
   std::string error;
-  ASSERT_TRUE(readFeatureLayout(path, FeatureFormat::Auto, 10, 7, layout,
-                                error))
+  ASSERT_TRUE(
+      readFeatureLayout(path, FeatureFormat::Auto, 10, 7, layout, error))
       << error;
   EXPECT_EQ(layout.dataOffset, 0u);
   EXPECT_EQ(layoutError(path, 11, 7),
@@ -159,22 +160,21 @@ TEST(FeatureFile, WrongDtypeOrderOrRank) {
                 ": expected a 2-D array (rows, dim), the file has shape "
                 "(2, 3, 4)");
   EXPECT_EQ(layoutError(npyFile(dir, npyDict(0, 4), 0), 0, 0),
-            dir.file("features.npy") +
-                ": the array is empty (shape (0, 4))");
+            dir.file("features.npy") + ": the array is empty (shape (0, 4))");
 }
 
 TEST(FeatureFile, FileOfTheWrongSize) {
   ScratchDir dir;
-  EXPECT_EQ(layoutError(npyFile(dir, npyDict(985, 16), 985 * 16 * 4 - 8), 985,
-                        16),
-            dir.file("features.npy") +
-                ": 985 x 16 float32 need 63040 bytes after byte 128, the file "
-                "has 63032 (truncated)");
-  EXPECT_EQ(layoutError(npyFile(dir, npyDict(985, 16), 985 * 16 * 4 + 4), 985,
-                        16),
-            dir.file("features.npy") +
-                ": 985 x 16 float32 need 63040 bytes after byte 128, the file "
-                "has 63044 (trailing bytes)");
+  EXPECT_EQ(
+      layoutError(npyFile(dir, npyDict(985, 16), 985 * 16 * 4 - 8), 985, 16),
+      dir.file("features.npy") +
+          ": 985 x 16 float32 need 63040 bytes after byte 128, the file "
+          "has 63032 (truncated)");
+  EXPECT_EQ(
+      layoutError(npyFile(dir, npyDict(985, 16), 985 * 16 * 4 + 4), 985, 16),
+      dir.file("features.npy") +
+          ": 985 x 16 float32 need 63040 bytes after byte 128, the file "
+          "has 63044 (trailing bytes)");
 }
 
 TEST(FeatureFile, TruncatedOrForeignHeaders) {

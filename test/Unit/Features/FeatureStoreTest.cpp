@@ -169,8 +169,8 @@ TEST_P(FeatureGather, RandomIdsMatchTheFileInMemoryAndDirect) {
       o.queueDepth = 16;
       auto store = openStore(o);
       ASSERT_TRUE(store);
-      std::string what = path + (direct ? " direct" : " in memory") +
-                         ", dim " + std::to_string(g.dim);
+      std::string what = path + (direct ? " direct" : " in memory") + ", dim " +
+                         std::to_string(g.dim);
       for (uint64_t seed = 1; seed <= 3; ++seed) {
         std::vector<uint32_t> ids = randomIds(257, g.rows, seed);
         ids.push_back(static_cast<uint32_t>(g.rows - 1)); // the last row
@@ -210,8 +210,8 @@ TEST_P(FeatureGather, RowsInOneBlockAreOneRead) {
   std::vector<uint32_t> ids = {13, 8, 15, 9, 8, 14, 10, 11, 12, 15};
   std::vector<float> out(ids.size() * 128);
   std::string error;
-  ASSERT_TRUE(store->wait(store->submit(ids.data(), ids.size(), out.data()),
-                          error))
+  ASSERT_TRUE(
+      store->wait(store->submit(ids.data(), ids.size(), out.data()), error))
       << error;
   expectRows(ids, out, 128, "one block");
   EXPECT_EQ(store->stats().fileRequests, 1u);
@@ -219,8 +219,8 @@ TEST_P(FeatureGather, RowsInOneBlockAreOneRead) {
   // Blocks 2, 3 and 5: 2 and 3 touch and merge, 5 is a second read.
   ids = {16, 31, 40, 24};
   out.assign(ids.size() * 128, 0);
-  ASSERT_TRUE(store->wait(store->submit(ids.data(), ids.size(), out.data()),
-                          error))
+  ASSERT_TRUE(
+      store->wait(store->submit(ids.data(), ids.size(), out.data()), error))
       << error;
   expectRows(ids, out, 128, "adjacent blocks");
   EXPECT_EQ(store->stats().fileRequests, 3u);
@@ -243,16 +243,17 @@ TEST_P(FeatureGather, InjectedFaultsFailTheTicketOnly) {
     sluice_io_engine_inject_fault(store->engine(), 1, fault);
     std::vector<float> out(ids.size() * 128, 0);
     std::string error;
-    EXPECT_FALSE(store->wait(store->submit(ids.data(), ids.size(), out.data()),
-                             error));
+    EXPECT_FALSE(
+        store->wait(store->submit(ids.data(), ids.size(), out.data()), error));
     EXPECT_NE(error.find(path + ": ticket "), std::string::npos) << error;
     EXPECT_NE(error.find(" (6 rows, 3 from the file): request 1: read of "
                          "4096 bytes at offset 614400 failed at offset 614400 "
                          "after 0 bytes: "),
               std::string::npos)
         << error;
-    EXPECT_NE(error.find(fault == SLUICE_IO_FAULT_EIO ? "Input/output error"
-                                                      : "unexpected end of file"),
+    EXPECT_NE(error.find(fault == SLUICE_IO_FAULT_EIO
+                             ? "Input/output error"
+                             : "unexpected end of file"),
               std::string::npos)
         << error;
     // Cached rows are right; file rows are NaN, never stale bytes.
@@ -263,8 +264,8 @@ TEST_P(FeatureGather, InjectedFaultsFailTheTicketOnly) {
         ASSERT_TRUE(std::isnan(out[i * 128 + c])) << "position " << i;
     // The store goes on.
     out.assign(out.size(), 0);
-    ASSERT_TRUE(store->wait(store->submit(ids.data(), ids.size(), out.data()),
-                            error))
+    ASSERT_TRUE(
+        store->wait(store->submit(ids.data(), ids.size(), out.data()), error))
         << error;
     expectRows(ids, out, 128, "after a fault");
   }
@@ -272,8 +273,8 @@ TEST_P(FeatureGather, InjectedFaultsFailTheTicketOnly) {
   sluice_io_engine_inject_fault(store->engine(), 0, SLUICE_IO_FAULT_SHORT);
   std::vector<float> out(ids.size() * 128, 0);
   std::string error;
-  ASSERT_TRUE(store->wait(store->submit(ids.data(), ids.size(), out.data()),
-                          error))
+  ASSERT_TRUE(
+      store->wait(store->submit(ids.data(), ids.size(), out.data()), error))
       << error;
   expectRows(ids, out, 128, "short transfer");
   EXPECT_EQ(store->stats().failedTickets, 2u);

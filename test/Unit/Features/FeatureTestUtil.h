@@ -31,9 +31,10 @@ inline std::string npyHeader(const std::string &dict, int major = 1) {
 inline std::string npyDict(uint64_t rows, uint64_t dim,
                            const std::string &descr = "<f4",
                            bool fortran = false) {
-  return "{'descr': '" + descr + "', 'fortran_order': " +
-         (fortran ? "True" : "False") + ", 'shape': (" + std::to_string(rows) +
-         ", " + std::to_string(dim) + "), }";
+  return "{'descr': '" + descr +
+         "', 'fortran_order': " + (fortran ? "True" : "False") +
+         ", 'shape': (" + std::to_string(rows) + ", " + std::to_string(dim) +
+         "), }";
 }
 
 /// Value of element (r, c) of the test arrays: distinct for every element
@@ -54,7 +55,8 @@ inline void writeBytes(const std::string &path, const std::string &head,
                        const void *data, size_t bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(head.data(), static_cast<std::streamsize>(head.size()));
-  out.write(static_cast<const char *>(data), static_cast<std::streamsize>(bytes));
+  out.write(static_cast<const char *>(data),
+            static_cast<std::streamsize>(bytes));
 }
 
 /// A .npy (header) or raw .f32 (no header) file of featureRows(rows, dim).

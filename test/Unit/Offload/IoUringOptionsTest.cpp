@@ -82,9 +82,9 @@ TEST_P(UringOptions, DataRoundTripsInsideAndOutsideRegisteredRegions) {
   ASSERT_EQ(sluice_io_register_buffer(e, data + bytes / 4, bytes / 2, &err),
             SLUICE_STATUS_OK)
       << err.message;
-  ASSERT_EQ(sluice_io_register_buffer(e, back + bytes / 4 + 4096, bytes / 2,
-                                      &err),
-            SLUICE_STATUS_OK)
+  ASSERT_EQ(
+      sluice_io_register_buffer(e, back + bytes / 4 + 4096, bytes / 2, &err),
+      SLUICE_STATUS_OK)
       << err.message;
   std::vector<sluice_io_request_t> writes, reads;
   for (uint64_t k = 0; k < blocks; ++k) {
@@ -124,13 +124,12 @@ TEST_P(UringOptions, DataRoundTripsInsideAndOutsideRegisteredRegions) {
 
 INSTANTIATE_TEST_SUITE_P(
     Flags, UringOptions,
-    testing::Values(0u, uint32_t(SLUICE_IO_URING_FIXED_FILES),
-                    uint32_t(SLUICE_IO_URING_FIXED_BUFFERS),
-                    uint32_t(SLUICE_IO_URING_FIXED_FILES |
-                             SLUICE_IO_URING_FIXED_BUFFERS),
-                    uint32_t(SLUICE_IO_URING_SQPOLL |
-                             SLUICE_IO_URING_FIXED_FILES |
-                             SLUICE_IO_URING_FIXED_BUFFERS)),
+    testing::Values(
+        0u, uint32_t(SLUICE_IO_URING_FIXED_FILES),
+        uint32_t(SLUICE_IO_URING_FIXED_BUFFERS),
+        uint32_t(SLUICE_IO_URING_FIXED_FILES | SLUICE_IO_URING_FIXED_BUFFERS),
+        uint32_t(SLUICE_IO_URING_SQPOLL | SLUICE_IO_URING_FIXED_FILES |
+                 SLUICE_IO_URING_FIXED_BUFFERS)),
     [](const testing::TestParamInfo<uint32_t> &i) {
       return "flags" + std::to_string(i.param);
     });
@@ -146,7 +145,8 @@ TEST(UringOptionLimits, RegistrationTablesAndMessages) {
             SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_STREQ(err.message, "unknown io_uring flags 0x80");
   // The thread backend ignores the options; registering does nothing.
-  e = makeEngine(SLUICE_IO_BACKEND_THREADS, SLUICE_IO_URING_FIXED_BUFFERS, &err);
+  e = makeEngine(SLUICE_IO_BACKEND_THREADS, SLUICE_IO_URING_FIXED_BUFFERS,
+                 &err);
   ASSERT_NE(e, nullptr);
   char byte = 0;
   EXPECT_EQ(sluice_io_register_buffer(e, &byte, 1, &err), SLUICE_STATUS_OK);
