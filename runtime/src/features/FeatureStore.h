@@ -65,12 +65,12 @@ struct FeatureStoreOptions {
   /// I/O engine (the out-of-core case); false: the whole array is loaded
   /// into host memory at open (the in-memory case; hostCacheBytes ignored).
   bool direct = true;
-  /// I/O engine: queue depth, backend, io_uring options (registered files
-  /// and buffers measured best on 4 KiB reads: docs/offload-runtime.md).
+  /// I/O engine: queue depth, backend, io_uring options (registered
+  /// buffers measured best on 4 KiB reads, registered files no better than
+  /// none: docs/offload-runtime.md, "io_uring options").
   uint32_t queueDepth = 64;
   sluice_io_backend_t backend = SLUICE_IO_BACKEND_AUTO;
-  uint32_t uringFlags =
-      SLUICE_IO_URING_FIXED_FILES | SLUICE_IO_URING_FIXED_BUFFERS;
+  uint32_t uringFlags = SLUICE_IO_URING_FIXED_BUFFERS;
   /// Tickets in flight at once, 1..64, and rows per ticket.
   uint32_t maxTickets = 4;
   uint32_t maxRowsPerTicket = 1u << 16;

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <numeric>
 #include <random>
+#include <thread>
 
 using namespace sluice::rt::features;
 using sluice::test::featureValue;
@@ -176,6 +177,9 @@ TEST_P(FeatureGather, RandomIdsMatchTheFileInMemoryAndDirect) {
         ids.push_back(static_cast<uint32_t>(g.rows - 1)); // the last row
         std::vector<float> out(ids.size() * g.dim, -1.0f);
         auto t = store->submit(ids.data(), ids.size(), out.data());
+        // The caller may poll while it works; the reads finish on their own.
+        while (!store->poll(t))
+          std::this_thread::yield();
         std::string error;
         ASSERT_TRUE(store->wait(t, error)) << what << ": " << error;
         expectRows(ids, out, g.dim, what);
