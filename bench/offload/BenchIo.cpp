@@ -2,6 +2,7 @@
 //
 //   sluice-bench-io io --dir=D --size-mib=2048 --bs-kib=1024 --qd=32
 //       [--backend=uring|threads] [--patterns=write,read,randread,randwrite]
+//       [--file=PATH] [--uring-flags=fixed-files,fixed-buffers,sqpoll]
 //   sluice-bench-io train --dir=D [--widths=1024,1024,...] [--batch=256]
 //       [--steps=4] [--lookahead=1] [--backend=...] [--entries]
 //       [--schedule=plan.json] [--cuda]
@@ -17,6 +18,12 @@
 // the engine keeps qd blocks in flight), prints one JSON line per pattern
 // and deletes the file. Random patterns visit every block once in a random
 // order, like fio's default random map. Compare with fio: bench/offload/run.sh.
+// With --file, an existing file is read instead (read and randread only;
+// not written or deleted): bench/offload/randread.sh compares small random
+// reads with fio's on one written file. --uring-flags sets the engine's
+// io_uring options (SLUICE_IO_URING_*); the buffers are one region,
+// registered with sluice_io_register_buffer (a no-op without
+// fixed-buffers). Each JSON line has the process's CPU time per block.
 //
 // `train` trains the MLP under OffloadSchedule::swapAll (all parameters,
 // gradients, Adam moments and activations on disk between uses) and reports
@@ -34,6 +41,7 @@
 // device tier"); without a GPU it stops with the reason.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/offload/BenchArgs.h"
 #include "runtime/src/train/OffloadTrainer.h"
 #include "runtime/src/train/ScheduleFile.h"
 #include "sluice/io.h"
@@ -51,12 +59,14 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
 #include <vector>
 
 using namespace sluice::train;
+using namespace sluice::bench;
 
 namespace {
 
@@ -66,17 +76,6 @@ namespace {
 // (for numbers) its range; anything else on the command line is a usage
 // error (exit status 2) naming the option. --help and --version print and
 // exit before anything is parsed further or touched on disk.
-
-/// A bad command line: the message, printed with the usage hint (exit 2).
-struct UsageError {
-  std::string message;
-};
-
-struct OptionSpec {
-  const char *name;
-  bool takesValue;
-  const char *help;
-};
 
 constexpr OptionSpec kIoOptions[] = {
     {"dir", true, "directory of the test file (default /tmp)"},
@@ -93,6 +92,13 @@ constexpr OptionSpec kIoOptions[] = {
      "comma-separated write, read, randread, randwrite "
      "(default all four)"},
     {"keep", false, "keep the test file"},
+    {"file", true,
+     "read this existing file instead (read and randread only; its size, "
+     "rounded down to --bs-kib, unless --size-mib; never written or "
+     "deleted)"},
+    {"uring-flags", true,
+     "comma-separated io_uring options: fixed-files, fixed-buffers, sqpoll "
+     "(default none)"},
 };
 
 constexpr OptionSpec kTrainOptions[] = {
@@ -116,15 +122,6 @@ constexpr OptionSpec kTrainOptions[] = {
     {"cuda", false, "device tier in GPU memory"},
     {"no-durable", false, "no RWF_DSYNC, no fsync"},
 };
-
-template <size_t N>
-const OptionSpec *findOption(const OptionSpec (&specs)[N],
-                             const std::string &name) {
-  for (const OptionSpec &spec : specs)
-    if (name == spec.name)
-      return &spec;
-  return nullptr;
-}
 
 template <size_t N>
 void printUsage(std::FILE *to, const char *command,
@@ -152,116 +149,6 @@ void printVersion() {
               SLUICE_RUNTIME_VERSION_MAJOR, SLUICE_RUNTIME_VERSION_MINOR);
 }
 
-/// The options given to one command, checked against its specs.
-class Args {
-public:
-  template <size_t N>
-  Args(int argc, char **argv, int from, const OptionSpec (&specs)[N]) {
-    for (int i = from; i < argc; ++i) {
-      std::string a = argv[i];
-      if (a.rfind("--", 0) != 0 || a.size() == 2)
-        throw UsageError{"unexpected argument '" + a + "'"};
-      size_t eq = a.find('=');
-      std::string name = a.substr(2, eq == std::string::npos ? eq : eq - 2);
-      const OptionSpec *spec = findOption(specs, name);
-      if (!spec)
-        throw UsageError{"unknown option '--" + name + "'"};
-      if (values.count(name))
-        throw UsageError{"--" + name + " is given twice"};
-      if (spec->takesValue && eq == std::string::npos)
-        throw UsageError{"--" + name + " needs a value (--" + name + "=...)"};
-      if (!spec->takesValue && eq != std::string::npos)
-        throw UsageError{"--" + name + " takes no value"};
-      values[name] = eq == std::string::npos ? "" : a.substr(eq + 1);
-      if (spec->takesValue && values[name].empty())
-        throw UsageError{"--" + name + " needs a value, got ''"};
-    }
-  }
-
-  bool has(const std::string &name) const { return values.count(name) != 0; }
-
-  std::string text(const std::string &name, const std::string &fallback) const {
-    auto it = values.find(name);
-    return it == values.end() ? fallback : it->second;
-  }
-
-  /// A decimal integer in [min, max].
-  uint64_t number(const std::string &name, uint64_t fallback, uint64_t min,
-                  uint64_t max) const {
-    auto it = values.find(name);
-    return it == values.end() ? fallback
-                              : parseNumber("--" + name, it->second, min, max);
-  }
-
-  /// Comma-separated decimal integers, each in [min, max].
-  std::vector<uint64_t> numbers(const std::string &name,
-                                const std::string &fallback, uint64_t min,
-                                uint64_t max) const {
-    std::vector<uint64_t> out;
-    for (const std::string &item : splitList("--" + name, text(name, fallback)))
-      out.push_back(parseNumber("--" + name, item, min, max));
-    return out;
-  }
-
-  /// The items of a comma-separated list; an empty item is an error.
-  static std::vector<std::string> splitList(const std::string &option,
-                                            const std::string &list) {
-    std::vector<std::string> out;
-    std::stringstream in(list);
-    std::string item;
-    while (std::getline(in, item, ','))
-      out.push_back(item);
-    if (list.empty() || list.back() == ',')
-      out.push_back("");
-    for (const std::string &i : out)
-      if (i.empty())
-        throw UsageError{option + ": empty item in '" + list + "'"};
-    return out;
-  }
-
-private:
-  static uint64_t parseNumber(const std::string &option,
-                              const std::string &value, uint64_t min,
-                              uint64_t max) {
-    const std::string range =
-        std::to_string(min) + " to " + std::to_string(max);
-    uint64_t v = 0;
-    bool digits = !value.empty();
-    bool tooLarge = false;
-    for (char c : value) {
-      if (c < '0' || c > '9') {
-        digits = false;
-        break;
-      }
-      uint64_t d = static_cast<uint64_t>(c - '0');
-      if (v > (UINT64_MAX - d) / 10)
-        tooLarge = true;
-      else
-        v = v * 10 + d;
-    }
-    if (!digits)
-      throw UsageError{option + " needs a whole number (" + range + "), got '" +
-                       value + "'"};
-    if (tooLarge || v < min || v > max)
-      throw UsageError{option + " must be " + range + ", got " + value};
-    return v;
-  }
-
-  std::map<std::string, std::string> values;
-};
-
-sluice_io_backend_t backendOption(const Args &args) {
-  std::string backend = args.text("backend", "auto");
-  if (backend == "auto")
-    return SLUICE_IO_BACKEND_AUTO;
-  if (backend == "uring")
-    return SLUICE_IO_BACKEND_URING;
-  if (backend == "threads")
-    return SLUICE_IO_BACKEND_THREADS;
-  throw UsageError{"--backend must be auto, uring or threads, got '" + backend +
-                   "'"};
-}
-
 /// --dir must name an existing directory (a run-time failure, exit 1).
 bool checkDirectory(const std::string &dir) {
   struct stat st;
@@ -285,10 +172,20 @@ bool checkDirectory(const std::string &dir) {
   std::exit(1);
 }
 
+/// User + system CPU time of the process (all its threads), seconds.
+double processCpuSeconds() {
+  rusage u;
+  ::getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
 sluice_io_engine_t *makeEngine(sluice_io_backend_t backend, uint32_t threads,
-                               uint32_t qd, uint64_t block) {
+                               uint32_t qd, uint64_t block,
+                               uint32_t uringFlags = 0) {
   sluice_io_options_t o;
   sluice_io_options_init(&o);
+  o.uring_flags = uringFlags;
   o.queue_depth = qd;
   o.block_size = block;
   o.backend = backend;
@@ -307,8 +204,8 @@ const char *backendName(sluice_io_engine_t *e) {
 
 int runIo(const Args &args) {
   const std::string dir = args.text("dir", "/tmp");
-  const uint64_t size = args.number("size-mib", 2048, 1, uint64_t(1) << 22)
-                        << 20;
+  const bool existing = args.has("file");
+  uint64_t size = args.number("size-mib", 2048, 1, uint64_t(1) << 22) << 20;
   const uint64_t bsKib = args.number("bs-kib", 1024, 4, uint64_t(1) << 20);
   if (bsKib % 4)
     throw UsageError{"--bs-kib must be a multiple of 4 (O_DIRECT transfers "
@@ -319,23 +216,50 @@ int runIo(const Args &args) {
   const uint32_t threads =
       static_cast<uint32_t>(args.number("threads", 0, 0, 1024));
   const sluice_io_backend_t backend = backendOption(args);
+  const uint32_t uringFlags = uringFlagsOption(args);
   const std::vector<std::string> patterns = Args::splitList(
-      "--patterns", args.text("patterns", "write,read,randread,randwrite"));
-  for (const std::string &pattern : patterns)
+      "--patterns",
+      args.text("patterns",
+                existing ? "read,randread" : "write,read,randread,randwrite"));
+  for (const std::string &pattern : patterns) {
     if (pattern != "write" && pattern != "read" && pattern != "randread" &&
         pattern != "randwrite")
       throw UsageError{"--patterns: unknown pattern '" + pattern +
                        "' (expected write, read, randread or randwrite)"};
+    if (existing && (pattern == "write" || pattern == "randwrite"))
+      throw UsageError{"--patterns: '" + pattern +
+                       "' would overwrite --file; only read and randread "
+                       "run on an existing file"};
+  }
+  std::string path = dir + "/sluice-bench-io.dat";
+  if (existing) {
+    path = args.text("file", "");
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) {
+      std::fprintf(stderr, "sluice-bench-io: --file '%s': %s\n", path.c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
+    if (!args.has("size-mib"))
+      size = static_cast<uint64_t>(st.st_size) / bs * bs;
+    if (size > static_cast<uint64_t>(st.st_size) || size < bs) {
+      std::fprintf(stderr,
+                   "sluice-bench-io: --file '%s' has %lld bytes, fewer than "
+                   "%llu (--size-mib, at least one block)\n",
+                   path.c_str(), static_cast<long long>(st.st_size),
+                   static_cast<unsigned long long>(std::max(size, bs)));
+      return 1;
+    }
+  }
   if (size < bs || size % bs)
     throw UsageError{"--size-mib (" + std::to_string(size >> 20) +
                      " MiB) must be a multiple of --bs-kib (" +
                      std::to_string(bsKib) + " KiB)"};
-  if (!checkDirectory(dir))
+  if (!existing && !checkDirectory(dir))
     return 1;
-  const std::string path = dir + "/sluice-bench-io.dat";
   // Like fio (its default fallocate=native), reserve the file's blocks
   // first: O_DIRECT writes that extend a file are serialised by ext4.
-  {
+  if (!existing) {
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
                     0666);
     if (fd < 0) {
@@ -355,38 +279,43 @@ int runIo(const Args &args) {
       return 1;
     }
   }
-  sluice_io_engine_t *engine = makeEngine(backend, threads, qd, bs);
+  sluice_io_engine_t *engine = makeEngine(backend, threads, qd, bs, uringFlags);
   sluice_io_file_t *file = nullptr;
   sluice_error_t err;
-  if (sluice_io_file_open(engine, path.c_str(),
-                          SLUICE_IO_FILE_READ | SLUICE_IO_FILE_WRITE |
-                              SLUICE_IO_FILE_CREATE | SLUICE_IO_FILE_DIRECT,
-                          &file, &err) != SLUICE_STATUS_OK)
+  if (sluice_io_file_open(
+          engine, path.c_str(),
+          existing ? SLUICE_IO_FILE_READ | SLUICE_IO_FILE_DIRECT
+                   : SLUICE_IO_FILE_READ | SLUICE_IO_FILE_WRITE |
+                         SLUICE_IO_FILE_CREATE | SLUICE_IO_FILE_DIRECT,
+          &file, &err) != SLUICE_STATUS_OK)
     die("opening the file", err);
   const uint64_t blocks = size / bs;
   // Twice the queue depth, but no more buffers than blocks.
   const size_t ring = static_cast<size_t>(std::min<uint64_t>(2 * qd, blocks));
-  std::vector<char *> buffers(ring, nullptr);
-  std::mt19937_64 rng(12345);
-  for (char *&b : buffers) {
-    b = static_cast<char *>(sluice_io_alloc(bs, 4096));
-    if (!b) {
-      std::fprintf(stderr,
-                   "sluice-bench-io: cannot allocate %zu buffers of %llu "
-                   "bytes\n",
-                   ring, static_cast<unsigned long long>(bs));
-      for (char *allocated : buffers)
-        sluice_io_free(allocated);
-      sluice_io_file_close(file);
-      sluice_io_engine_destroy(engine);
+  // One region (registered with the ring under fixed-buffers), sliced.
+  char *region = static_cast<char *>(sluice_io_alloc(ring * bs, 4096));
+  if (!region) {
+    std::fprintf(stderr,
+                 "sluice-bench-io: cannot allocate %zu buffers of %llu bytes\n",
+                 ring, static_cast<unsigned long long>(bs));
+    sluice_io_file_close(file);
+    sluice_io_engine_destroy(engine);
+    if (!existing)
       ::unlink(path.c_str());
-      return 1;
-    }
-    for (uint64_t i = 0; i < bs; i += 8) {
-      uint64_t v = rng();
-      std::memcpy(b + i, &v, 8);
-    }
+    return 1;
   }
+  std::mt19937_64 rng(12345);
+  for (uint64_t i = 0; i < ring * bs; i += 8) {
+    uint64_t v = rng();
+    std::memcpy(region + i, &v, 8);
+  }
+  std::vector<char *> buffers(ring);
+  for (size_t i = 0; i < ring; ++i)
+    buffers[i] = region + i * bs;
+  const bool registered = ring * bs <= (uint64_t(1) << 30);
+  if (registered && sluice_io_register_buffer(engine, region, ring * bs,
+                                              &err) != SLUICE_STATUS_OK)
+    die("registering the buffers", err);
   for (const std::string &pattern : patterns) {
     bool write = pattern == "write" || pattern == "randwrite";
     bool random = pattern == "randread" || pattern == "randwrite";
@@ -407,6 +336,7 @@ int runIo(const Args &args) {
     }
     sluice_io_stats_t before, after;
     sluice_io_engine_stats(engine, &before);
+    const double cpuBefore = processCpuSeconds();
     auto start = std::chrono::steady_clock::now();
     sluice_io_batch_t *batch = nullptr;
     if (sluice_io_submit(engine, requests.data(), requests.size(), &batch,
@@ -418,25 +348,30 @@ int runIo(const Args &args) {
     double seconds = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - start)
                          .count();
+    const double cpu = processCpuSeconds() - cpuBefore;
     if (write && sluice_io_file_sync(file, &err) != SLUICE_STATUS_OK)
       die("fsync", err);
     sluice_io_engine_stats(engine, &after);
-    std::printf("{\"tool\":\"sluice\",\"backend\":\"%s\",\"pattern\":\"%s\","
-                "\"bytes\":%llu,\"bs\":%llu,\"qd\":%u,\"seconds\":%.4f,"
-                "\"MiBps\":%.1f,\"short_retries\":%llu}\n",
-                backendName(engine), pattern.c_str(),
-                static_cast<unsigned long long>(size),
-                static_cast<unsigned long long>(bs), qd, seconds,
-                double(size) / (1 << 20) / seconds,
-                static_cast<unsigned long long>(after.short_transfers_retried -
-                                                before.short_transfers_retried));
+    std::printf(
+        "{\"tool\":\"sluice\",\"backend\":\"%s\",\"pattern\":\"%s\","
+        "\"uring_flags\":\"%s\",\"bytes\":%llu,\"bs\":%llu,"
+        "\"qd\":%u,\"seconds\":%.4f,\"MiBps\":%.1f,"
+        "\"cpu_us_per_block\":%.2f,\"short_retries\":%llu}\n",
+        backendName(engine), pattern.c_str(),
+        args.text("uring-flags", "none").c_str(),
+        static_cast<unsigned long long>(size),
+        static_cast<unsigned long long>(bs), qd, seconds,
+        double(size) / (1 << 20) / seconds, cpu * 1e6 / double(blocks),
+        static_cast<unsigned long long>(after.short_transfers_retried -
+                                        before.short_transfers_retried));
     std::fflush(stdout);
   }
-  for (char *b : buffers)
-    sluice_io_free(b);
+  if (registered)
+    sluice_io_unregister_buffer(engine, region);
+  sluice_io_free(region);
   sluice_io_file_close(file);
   sluice_io_engine_destroy(engine);
-  if (!args.has("keep") && ::unlink(path.c_str()) != 0) {
+  if (!existing && !args.has("keep") && ::unlink(path.c_str()) != 0) {
     std::fprintf(stderr, "sluice-bench-io: cannot remove %s: %s\n",
                  path.c_str(), std::strerror(errno));
     return 1;

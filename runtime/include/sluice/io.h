@@ -58,7 +58,24 @@ typedef struct sluice_io_options_t {
   /* Alignment O_DIRECT needs for buffers, offsets and lengths. Default 4096;
    * a power of two >= 512. */
   uint32_t direct_alignment;
+  /* io_uring options (SLUICE_IO_URING_*; ignored by the thread backend).
+   * Default 0. See docs/offload-runtime.md for what each one measured. */
+  uint32_t uring_flags;
 } sluice_io_options_t;
+
+enum {
+  /* Files are registered with the ring when opened (a sparse table of 64
+   * slots; files beyond it are used unregistered): requests skip the
+   * kernel's per-request file lookup. */
+  SLUICE_IO_URING_FIXED_FILES = 1u << 0,
+  /* Buffers given to sluice_io_register_buffer are registered with the
+   * ring (up to 64 regions of at most 1 GiB): requests inside one skip the
+   * kernel's per-request page pinning (IORING_OP_READ_FIXED). */
+  SLUICE_IO_URING_FIXED_BUFFERS = 1u << 1,
+  /* A kernel thread polls the submission ring (IORING_SETUP_SQPOLL, idle
+   * after 50 ms): no system call per submission, one more busy thread. */
+  SLUICE_IO_URING_SQPOLL = 1u << 2
+};
 
 /* Fills `options` with the defaults above. */
 SLUICE_API void sluice_io_options_init(sluice_io_options_t *options);
@@ -134,6 +151,20 @@ SLUICE_API const char *sluice_io_file_path(const sluice_io_file_t *file);
  * O_DIRECT requests; NULL when out of memory. Free with sluice_io_free. */
 SLUICE_API void *sluice_io_alloc(size_t bytes, size_t alignment);
 SLUICE_API void sluice_io_free(void *buffer);
+
+/* Registers [buffer, buffer + bytes) with the kernel when the engine uses
+ * io_uring with SLUICE_IO_URING_FIXED_BUFFERS, so that requests whose
+ * buffer lies inside it are issued as fixed-buffer reads and writes;
+ * otherwise does nothing and returns OK (any buffer works either way).
+ * OUT_OF_RANGE when the 64 regions are taken, the kernel's status
+ * (e.g. OUT_OF_MEMORY: the locked-memory limit) when it refuses. Unregister
+ * before freeing; no batch may be using the region then. */
+SLUICE_API sluice_status_t sluice_io_register_buffer(sluice_io_engine_t *engine,
+                                                     void *buffer,
+                                                     uint64_t bytes,
+                                                     sluice_error_t *error);
+SLUICE_API void sluice_io_unregister_buffer(sluice_io_engine_t *engine,
+                                            void *buffer);
 
 /*--- Requests and batches -------------------------------------------------*/
 

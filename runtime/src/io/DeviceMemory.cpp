@@ -41,6 +41,7 @@ struct DeviceMemory::Driver {
   CUresult (*cuStreamCreate)(CUstream *, unsigned) = nullptr;
   CUresult (*cuStreamDestroy)(CUstream) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
+  CUresult (*cuMemGetInfo)(size_t *, size_t *) = nullptr; // optional
   ~Driver() {
     if (handle)
       dlclose(handle);
@@ -123,6 +124,9 @@ sluice_status_t DeviceMemory::open(int ordinal,
   sym(d.cuStreamCreate, "cuStreamCreate");
   sym(d.cuStreamDestroy, "cuStreamDestroy_v2");
   sym(d.cuStreamSynchronize, "cuStreamSynchronize");
+  // Optional: only memoryInfo() needs it.
+  void *getInfo = dlsym(d.handle, "cuMemGetInfo_v2");
+  std::memcpy(&d.cuMemGetInfo, &getInfo, sizeof(getInfo));
   if (!missing.empty())
     return fail(error, SLUICE_STATUS_UNSUPPORTED, {path},
                 "the CUDA driver " + quote(path) + " lacks " + missing);
@@ -187,6 +191,18 @@ sluice_status_t DeviceMemory::allocate(uint64_t bytes, uint64_t &ptr,
   live += bytes;
   high = std::max(high, live);
   return SLUICE_STATUS_OK;
+}
+
+bool DeviceMemory::memoryInfo(uint64_t &free, uint64_t &total) {
+  if (!driver->cuMemGetInfo)
+    return false;
+  driver->cuCtxSetCurrent(context);
+  size_t f = 0, t = 0;
+  if (driver->cuMemGetInfo(&f, &t) != kSuccess)
+    return false;
+  free = f;
+  total = t;
+  return true;
 }
 
 void DeviceMemory::release(uint64_t ptr) {

@@ -41,6 +41,10 @@ public:
   sluice_status_t download(void *dst, uint64_t src, uint64_t bytes,
                            const std::string &what, sluice_error_t *error);
 
+  /// The GPU's free and total memory (cuMemGetInfo); false when the driver
+  /// does not say.
+  bool memoryInfo(uint64_t &free, uint64_t &total);
+
   uint64_t allocated() const { return live; }
   uint64_t peak() const { return high; }
   uint64_t uploaded() const { return h2d; }

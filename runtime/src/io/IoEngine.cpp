@@ -142,6 +142,7 @@ extern "C" void sluice_io_options_init(sluice_io_options_t *options) {
   options->block_size = uint64_t(1) << 20;
   options->threads = 0;
   options->direct_alignment = 4096;
+  options->uring_flags = 0;
 }
 
 extern "C" sluice_status_t
@@ -173,6 +174,12 @@ sluice_io_engine_create(const sluice_io_options_t *options,
                       " is not a multiple of the direct alignment (" +
                       std::to_string(o.direct_alignment) +
                       ") of at most 1 GiB");
+    const uint32_t knownUring = SLUICE_IO_URING_FIXED_FILES |
+                                SLUICE_IO_URING_FIXED_BUFFERS |
+                                SLUICE_IO_URING_SQPOLL;
+    if (o.uring_flags & ~knownUring)
+      return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                  "unknown io_uring flags " + hex(o.uring_flags & ~knownUring));
     if (o.threads > 1024)
       return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                   "thread count " + std::to_string(o.threads) +
@@ -181,7 +188,8 @@ sluice_io_engine_create(const sluice_io_options_t *options,
     engine->options = o;
     if (o.backend != SLUICE_IO_BACKEND_THREADS) {
       std::string whyNot;
-      engine->impl = createUringBackend(engine.get(), o.queue_depth, whyNot);
+      engine->impl = createUringBackend(engine.get(), o.queue_depth,
+                                        o.uring_flags, whyNot);
       if (engine->impl) {
         engine->backend = SLUICE_IO_BACKEND_URING;
       } else if (o.backend == SLUICE_IO_BACKEND_URING) {
@@ -305,6 +313,7 @@ extern "C" sluice_status_t sluice_io_file_open(sluice_io_engine_t *engine,
     file->fd = fd;
     file->flags = flags;
     file->path = path;
+    file->fixedSlot = engine->impl->registerFile(fd);
     *out_file = file;
     sluice_error_clear(error);
     return SLUICE_STATUS_OK;
@@ -314,6 +323,8 @@ extern "C" sluice_status_t sluice_io_file_open(sluice_io_engine_t *engine,
 extern "C" void sluice_io_file_close(sluice_io_file_t *file) {
   if (!file)
     return;
+  if (file->fixedSlot >= 0)
+    file->engine->impl->unregisterFile(file->fixedSlot);
   if (file->fd >= 0)
     ::close(file->fd);
   delete file;
@@ -324,6 +335,8 @@ extern "C" sluice_status_t sluice_io_file_close_checked(sluice_io_file_t *file,
   if (!file)
     return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                 "sluice_io_file_close_checked: NULL file");
+  if (file->fixedSlot >= 0)
+    file->engine->impl->unregisterFile(file->fixedSlot);
   int rc = file->fd >= 0 ? ::close(file->fd) : 0;
   int err = errno;
   std::string path = file->path;
@@ -380,6 +393,29 @@ extern "C" void *sluice_io_alloc(size_t bytes, size_t alignment) {
 }
 
 extern "C" void sluice_io_free(void *buffer) { std::free(buffer); }
+
+extern "C" sluice_status_t sluice_io_register_buffer(sluice_io_engine_t *engine,
+                                                     void *buffer,
+                                                     uint64_t bytes,
+                                                     sluice_error_t *error) {
+  if (!engine || !buffer || bytes == 0)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                "sluice_io_register_buffer: NULL engine or buffer, or 0 bytes");
+  if (bytes > (uint64_t(1) << 30))
+    return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
+                "sluice_io_register_buffer: " + std::to_string(bytes) +
+                    " bytes is more than the 1 GiB a registered buffer may "
+                    "have");
+  return guarded(error, "", [&] {
+    return engine->impl->registerBuffer(buffer, bytes, error);
+  });
+}
+
+extern "C" void sluice_io_unregister_buffer(sluice_io_engine_t *engine,
+                                            void *buffer) {
+  if (engine && buffer)
+    engine->impl->unregisterBuffer(buffer);
+}
 
 //===--- Batches -----------------------------------------------------------===//
 
@@ -478,6 +514,7 @@ extern "C" sluice_status_t sluice_io_submit(sluice_io_engine_t *engine,
           k.op = q.op;
           k.dsync = q.flags & SLUICE_IO_REQUEST_DSYNC;
           k.fd = q.file->fd;
+          k.fixedFile = q.file->fixedSlot;
           k.direct = q.file->flags & SLUICE_IO_FILE_DIRECT;
           k.buffer = static_cast<char *>(q.buffer) + at;
           k.offset = q.offset + at;

@@ -27,6 +27,7 @@ struct sluice_io_file_t {
   sluice_io_engine_t *engine = nullptr;
   int fd = -1;
   uint32_t flags = 0;
+  int fixedSlot = -1; ///< index in the ring's file table, -1 when none
   std::string path;
 };
 
@@ -41,6 +42,8 @@ struct Chunk {
   sluice_io_op_t op = SLUICE_IO_READ;
   bool dsync = false;
   int fd = -1;
+  int fixedFile = -1;   ///< registered file slot, -1: use fd
+  int fixedBuffer = -1; ///< registered buffer index (set by the backend)
   bool direct = false;
   char *buffer = nullptr;
   uint64_t offset = 0;
@@ -74,11 +77,24 @@ public:
   virtual ~Backend() = default;
   /// Takes the chunks (owned by their batch) and starts them.
   virtual void enqueue(Chunk *const *chunks, size_t count) = 0;
+  /// Registers an open file's descriptor: its slot, or -1 when the backend
+  /// does not register files (or the table is full).
+  virtual int registerFile(int /*fd*/) { return -1; }
+  virtual void unregisterFile(int /*slot*/) {}
+  /// Registers a buffer region (io_uring fixed buffers). Returns OK, also
+  /// when the backend does not register buffers.
+  virtual sluice_status_t registerBuffer(void * /*buffer*/, uint64_t /*bytes*/,
+                                         sluice_error_t *error) {
+    sluice_error_clear(error);
+    return SLUICE_STATUS_OK;
+  }
+  virtual void unregisterBuffer(void * /*buffer*/) {}
 };
 
 /// Creates the io_uring backend; on failure returns null and says why.
+/// `flags` are the options' SLUICE_IO_URING_* bits.
 std::unique_ptr<Backend> createUringBackend(sluice_io_engine_t *engine,
-                                            uint32_t queueDepth,
+                                            uint32_t queueDepth, uint32_t flags,
                                             std::string &whyNot);
 std::unique_ptr<Backend> createThreadBackend(sluice_io_engine_t *engine,
                                              uint32_t threads);

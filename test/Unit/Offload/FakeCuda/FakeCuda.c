@@ -127,6 +127,15 @@ API CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
   *p = (CUdeviceptr)(uintptr_t)m;
   return 0;
 }
+/* The device's memory is the limit (fakecuda_set_limit; all of the address
+ * space by default). */
+API CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
+  if (!current)
+    return kInvalidContext;
+  *total = (size_t)limit;
+  *free = (size_t)(limit - live);
+  return 0;
+}
 API CUresult cuMemFree_v2(CUdeviceptr p) {
   return drop((void *)(uintptr_t)p, 0);
 }
