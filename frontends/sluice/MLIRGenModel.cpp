@@ -238,6 +238,7 @@ mlir::LogicalResult lowerGnnTrain(mlir::OpBuilder &builder, const JobDecl &j,
   std::string graph;
   llvm::StringMap<int64_t> ints = {{"epochs", 10}, {"seed", 1}};
   double lr = 0.01, decay = 0.0, dropout = 0.0;
+  std::optional<int64_t> featureCache;
   std::optional<std::string> features, output;
   bool ok = true;
   for (const Prop &p : j.props) {
@@ -253,8 +254,8 @@ mlir::LogicalResult lowerGnnTrain(mlir::OpBuilder &builder, const JobDecl &j,
       ok = false;
       continue;
     }
-    const bool real =
-        p.name == "lr" || p.name == "weight_decay" || p.name == "dropout";
+    const bool real = p.name == "lr" || p.name == "weight_decay" ||
+                      p.name == "dropout" || p.name == "feature_cache";
     if (v->kind == ConstValue::Kind::Int && !real)
       ints[p.name] = v->i;
     else if (p.name == "lr" && v->asNumber())
@@ -263,6 +264,9 @@ mlir::LogicalResult lowerGnnTrain(mlir::OpBuilder &builder, const JobDecl &j,
       decay = *v->asNumber();
     else if (p.name == "dropout" && v->asNumber())
       dropout = *v->asNumber();
+    else if (p.name == "feature_cache" && v->asNumber())
+      featureCache = static_cast<int64_t>(
+          std::min(*v->asNumber(), 9.2e18)); // bytes, well inside i64
     else if (p.name == "features" && v->kind == ConstValue::Kind::String)
       features = relativeToSource(p.value->range, v->s);
     else if (p.name == "output" && v->kind == ConstValue::Kind::String)
@@ -280,6 +284,8 @@ mlir::LogicalResult lowerGnnTrain(mlir::OpBuilder &builder, const JobDecl &j,
       builder.getF64FloatAttr(decay), builder.getF64FloatAttr(dropout),
       builder.getI64IntegerAttr(ints["seed"]),
       features ? builder.getStringAttr(*features) : mlir::StringAttr(),
+      featureCache ? builder.getI64IntegerAttr(*featureCache)
+                   : mlir::IntegerAttr(),
       ints.count("threads") ? builder.getI64IntegerAttr(ints["threads"])
                             : mlir::IntegerAttr(),
       output ? builder.getStringAttr(*output) : mlir::StringAttr());

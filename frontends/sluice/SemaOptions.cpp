@@ -192,6 +192,16 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
   case OptKind::Bool:
     s.checkAs(e, Type::of(K::Bool), what(spec));
     return;
+  case OptKind::Bytes: {
+    Type bytes = Type::quantity(Dim::bytes());
+    if (!s.checkAs(e, bytes, what(spec)))
+      return;
+    if (const Value *v = s.valueOf(e))
+      if (auto n = v->asNumber(); n && spec.positive && *n <= 0)
+        s.error(e->range) << what(spec) << " must be positive, got "
+                          << formatValue(*v, bytes);
+    return;
+  }
   case OptKind::String: {
     if (!s.checkAs(e, Type::of(K::String), what(spec)))
       return;

@@ -29,6 +29,7 @@ enum class OptKind {
   IntList,   ///< [i64]
   Model,     ///< the name of a model
   Graph,     ///< the name of a graph
+  Bytes,     ///< a size in bytes: `512 MiB`
 };
 
 struct OptionSpec {

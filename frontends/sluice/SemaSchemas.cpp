@@ -136,13 +136,15 @@ std::vector<OptionSpec> trainingOptions(bool batchRequired) {
 
 /// `train` of a gnn model (docs/gnn.md): the graph whose vertex labels are
 /// the classes, the features (a .npy or raw float32 file; without it each
-/// vertex's one-hot id), epochs, Adam's step size and weight decay, and the
+/// vertex's one-hot id) and the host memory that caches them (given: the
+/// rest is read from the file as needed, out of core), epochs, Adam's step size and weight decay, and the
 /// dropout rate of the hidden layers.
 const llvm::StringRef kGnnOptimizers[] = {"adam"};
 const std::vector<OptionSpec> &gnnTrainOptions() {
   static const std::vector<OptionSpec> specs = withCommon(
       {req("batch", OptKind::Int), req("graph", OptKind::Graph),
-       opt("features", OptKind::String), pos("epochs", OptKind::Int),
+       opt("features", OptKind::String), pos("feature_cache", OptKind::Bytes),
+       pos("epochs", OptKind::Int),
        pos("lr", OptKind::Float), opt("weight_decay", OptKind::Float),
        opt("dropout", OptKind::Float),
        word("optimizer", kGnnOptimizers)});

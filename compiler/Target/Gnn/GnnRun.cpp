@@ -54,6 +54,20 @@ void onEpoch(void *user, const sluice_gnn_epoch_t *e) {
   p->os->flush();
 }
 
+/// "256 B", "1.5 MiB", "2.0 GiB".
+std::string humanBytes(uint64_t bytes) {
+  if (bytes < 1024)
+    return std::to_string(bytes) + " B";
+  const char *units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes) / 1024;
+  size_t u = 0;
+  while (v >= 1024 && u + 1 < 4) {
+    v /= 1024;
+    ++u;
+  }
+  return llvm::formatv("{0:f1} {1}", v, units[u]).str();
+}
+
 llvm::json::Value number(double v) {
   return std::isfinite(v) ? llvm::json::Value(v) : llvm::json::Value(nullptr);
 }
@@ -100,6 +114,13 @@ llvm::json::Object toJson(const GnnRunReport &r) {
       {"final_loss", number(x.final_loss)},
       {"seconds", x.seconds},
       {"load_seconds", r.loadSeconds},
+      {"feature_store",
+       llvm::json::Object{
+           {"cached_rows", static_cast<int64_t>(x.feature_cached_rows)},
+           {"cache_hits", static_cast<int64_t>(x.feature_cache_hits)},
+           {"file_rows", static_cast<int64_t>(x.feature_file_rows)},
+           {"file_bytes", static_cast<int64_t>(x.feature_file_bytes)},
+           {"io_seconds", x.feature_io_seconds}}},
       {"epochs", std::move(epochs)}};
 }
 
@@ -121,11 +142,6 @@ sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
   if (!gnn || !g)
     return job.emitError("job '")
            << job.getSymName() << "' needs a gnn model and a graph";
-  if (job.getFeatures())
-    return job.emitError("not supported yet: a features file for job '")
-           << job.getSymName()
-           << "' (the tiered feature store is being built); without "
-              "`features`, every vertex gets its one-hot id";
   if (!g.getLabels())
     return g.emitError("graph '")
            << g.getSymName() << "' has no vertex labels, which are the "
@@ -159,7 +175,18 @@ sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
   report.loadSeconds = secondsSince(t0);
   report.vertices = sluice_graph_num_vertices(graph);
   report.edges = sluice_graph_num_edges(graph);
-  report.features = "one-hot vertex ids";
+  std::string featurePath;
+  if (auto f = job.getFeatures()) {
+    featurePath = f->str();
+    report.features = featurePath;
+    if (auto cache = job.getFeatureCache())
+      report.features += " (out of core, " + humanBytes(*cache) +
+                         " host cache)";
+    else
+      report.features += " (in memory)";
+  } else {
+    report.features = "one-hot vertex ids";
+  }
 
   std::vector<uint32_t> fanouts;
   for (int64_t f : gnn.getFanouts())
@@ -181,6 +208,13 @@ sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
   o.learning_rate = static_cast<float>(job.getLr().convertToDouble());
   o.weight_decay = static_cast<float>(job.getWeightDecay().convertToDouble());
   o.dropout = static_cast<float>(job.getDropout().convertToDouble());
+  if (!featurePath.empty()) {
+    o.feature_path = featurePath.c_str();
+    if (auto cache = job.getFeatureCache()) {
+      o.feature_out_of_core = 1;
+      o.feature_cache_bytes = *cache;
+    }
+  }
   o.seed = job.getSeed();
   o.threads = options.threads
                   ? options.threads
@@ -230,6 +264,14 @@ void sluice::target::printGnnRunReport(const GnnRunReport &r,
                       "{1} (validation {2:f4}); after the last epoch {3:f4}\n",
                       x.test_accuracy, x.best_epoch, x.best_val_accuracy,
                       x.final_test_accuracy);
+  if (x.feature_cached_rows || x.feature_file_rows)
+    os << llvm::formatv("  feature store: {0} rows cached in host memory; "
+                        "{1} cache hits, {2} rows ({3:f1} MiB) read from "
+                        "the file, I/O busy {4:f3} s\n",
+                        x.feature_cached_rows, x.feature_cache_hits,
+                        x.feature_file_rows,
+                        x.feature_file_bytes / double(1 << 20),
+                        x.feature_io_seconds);
   if (!r.graphCache.empty())
     os << "  graph cache: " << r.graphCache << "\n";
   if (!r.output.empty())

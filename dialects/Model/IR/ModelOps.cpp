@@ -266,6 +266,12 @@ LogicalResult GnnTrainOp::verify() {
     return emitOpError() << "dropout must be in [0, 1)";
   if (auto threads = getThreadsAttr(); threads && threads.getInt() <= 0)
     return emitOpError() << "threads must be positive";
+  if (auto cache = getFeatureCacheAttr()) {
+    if (cache.getInt() <= 0)
+      return emitOpError() << "feature_cache must be positive";
+    if (!getFeatures())
+      return emitOpError() << "feature_cache needs a features file";
+  }
   return success();
 }
 

@@ -258,7 +258,10 @@ def Model_GnnTrainOp : Model_Op<"gnn_train", [
     machine `topology`: `epochs` epochs of `batch` seeds per mini-batch,
     Adam with step `lr` and L2 `weight_decay`, inverted dropout at rate
     `dropout` on the hidden layers' outputs. `features` is the file of the
-    input features (absent: one-hot vertex ids); `seed`, `threads` and
+    input features (absent: one-hot vertex ids) and `feature_cache` the
+    host memory, in bytes, that caches the hottest rows while the rest are
+    read from the file as needed (absent: the whole file is loaded); `seed`,
+    `threads` and
     `output` (the JSON report) are the job's options as written.
 
     ```mlir
@@ -271,6 +274,7 @@ def Model_GnnTrainOp : Model_Op<"gnn_train", [
                        F64Attr:$weight_decay, F64Attr:$dropout,
                        I64Attr:$seed,
                        OptionalAttr<StrAttr>:$features,
+                       OptionalAttr<I64Attr>:$feature_cache,
                        OptionalAttr<I64Attr>:$threads,
                        OptionalAttr<StrAttr>:$output);
   let assemblyFormat = [{

@@ -88,10 +88,23 @@ typedef struct sluice_gnn_options_t {
   uint32_t threads;        /* 0: every core */
   double train_fraction;   /* of the labelled vertices; default 0.6 */
   double val_fraction;     /* default 0.2; the rest is the test set */
-  /* num_vertices x features fp32, row-major, borrowed for the call. NULL:
-   * identity features (one-hot vertex ids; features must equal the number
-   * of vertices). */
+  /* num_vertices x features fp32, row-major, borrowed for the call. NULL
+   * (and no feature_path): identity features (one-hot vertex ids; features
+   * must equal the number of vertices). */
   const float *feature_data;
+  /* Or a file of features: NumPy .npy (float32, 2-D, C order) or raw
+   * float32, `features` values per row; row r holds the vertex whose
+   * original id is r + the graph's id base (sluice_graph_id_base), so the
+   * file needs a row for the largest original id. Read through the tiered
+   * feature store (docs/feature-store.md): with feature_out_of_core, rows
+   * are ranked by their expected accesses under the fanouts, the hottest
+   * feature_cache_bytes of them kept in host memory and the rest read with
+   * O_DIRECT through the io_uring engine in one batch per mini-batch;
+   * without it the whole file is loaded. An I/O error fails the training
+   * (IO_ERROR) without using the rows it lost. */
+  const char *feature_path;
+  int feature_out_of_core;
+  uint64_t feature_cache_bytes;
   sluice_gnn_input_t input; /* default AUTO */
   /* Batches sampled and gathered ahead of compute by a producer thread
    * (Hyperion's pipeline); 0: one after another on the calling thread.
@@ -113,6 +126,14 @@ typedef struct sluice_gnn_result_t {
   double input_density;        /* measured share of non-zero inputs */
   int input_sparse;            /* the input layer read compressed rows */
   uint64_t parameters;         /* trainable values */
+  /* The feature store (feature_path only): rows served from the host cache
+   * and read from the file, bytes read, the I/O engine's busy time, and the
+   * rows cached. */
+  uint64_t feature_cache_hits;
+  uint64_t feature_file_rows;
+  uint64_t feature_file_bytes;
+  double feature_io_seconds;
+  uint64_t feature_cached_rows;
 } sluice_gnn_result_t;
 
 SLUICE_API void sluice_gnn_options_init(sluice_gnn_options_t *options);

@@ -10,6 +10,7 @@
 #include "sluice/gnn.h"
 
 #include "runtime/src/Error.h"
+#include "runtime/src/features/FeatureStore.h"
 #include "runtime/src/algo/AlgoInternal.h"
 #include "runtime/src/gnn/Model.h"
 #include "runtime/src/gnn/Pipeline.h"
@@ -21,6 +22,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -40,22 +42,74 @@ sluice_status_t invalid(sluice_error_t *error, const std::string &message) {
   return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {}, message);
 }
 
+/// A failed read of the feature store: the training fails with IO_ERROR.
+struct FeatureReadError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Turns dense rows into compressed rows.
+void compressRows(const float *rows, size_t count, uint32_t width, Input &in) {
+  in.rowStart.assign(1, 0);
+  in.column.clear();
+  in.value.clear();
+  for (size_t r = 0; r < count; ++r) {
+    const float *row = rows + r * width;
+    for (uint32_t c = 0; c < width; ++c)
+      if (row[c] != 0.0f) {
+        in.column.push_back(c);
+        in.value.push_back(row[c]);
+      }
+    in.rowStart.push_back(in.column.size());
+  }
+}
+
 /// The features of every vertex, as the input layer reads them.
 struct FeatureSource {
   uint32_t width = 0;
   bool identity = false;
   const float *dense = nullptr;  ///< n x width when not identity
+  /// Or the feature store, with the file row of each vertex.
+  features::FeatureStore *store = nullptr;
+  std::vector<uint32_t> rowOf;
+  mutable std::vector<uint32_t> ids;
+  mutable std::vector<float> staging;
   bool sparse = false;           ///< the input layer reads compressed rows
   double density = 1.0;
-  // The whole matrix compressed, when sparse and not identity.
-  std::vector<uint64_t> rowStart;
-  std::vector<uint32_t> column;
-  std::vector<float> value;
+  // The whole matrix compressed, when sparse from feature_data.
+  Input all;
+
+  /// The rows of `src` from the store into `out` (src.size() x width).
+  void gatherStore(const std::vector<uint32_t> &src, float *out) const {
+    ids.resize(src.size());
+    for (size_t i = 0; i < src.size(); ++i)
+      ids[i] = rowOf[src[i]];
+    // Batches larger than a ticket go in several tickets.
+    const size_t perTicket = 1u << 16;
+    for (size_t first = 0; first < ids.size(); first += perTicket) {
+      const size_t n = std::min(perTicket, ids.size() - first);
+      auto ticket = store->submit(ids.data() + first, n,
+                                  out + first * size_t(width));
+      std::string why;
+      if (!store->wait(ticket, why))
+        throw FeatureReadError(why);
+    }
+  }
 
   /// The input rows of `src` (block 0's src list).
   void gather(const std::vector<uint32_t> &src, Input &in) const {
     in.sparse = sparse;
     in.width = width;
+    if (store) {
+      if (!sparse) {
+        in.dense.resize(src.size() * size_t(width));
+        gatherStore(src, in.dense.data());
+      } else {
+        staging.resize(src.size() * size_t(width));
+        gatherStore(src, staging.data());
+        compressRows(staging.data(), src.size(), width, in);
+      }
+      return;
+    }
     if (!sparse) {
       in.dense.resize(src.size() * size_t(width));
       for (size_t i = 0; i < src.size(); ++i)
@@ -71,15 +125,49 @@ struct FeatureSource {
         in.column.push_back(v);
         in.value.push_back(1.0f);
       } else {
-        for (uint64_t q = rowStart[v]; q < rowStart[v + 1]; ++q) {
-          in.column.push_back(column[q]);
-          in.value.push_back(value[q]);
+        for (uint64_t q = all.rowStart[v]; q < all.rowStart[v + 1]; ++q) {
+          in.column.push_back(all.column[q]);
+          in.value.push_back(all.value[q]);
         }
       }
       in.rowStart.push_back(in.column.size());
     }
   }
 };
+
+Input &sparseAll(FeatureSource &f) { return f.all; }
+
+/// The expected accesses of each vertex's features in one epoch: every
+/// training vertex is a seed once; hop h samples min(fanouts[h - 1], deg)
+/// of the deg out-neighbours of each vertex reached at hop h - 1, each with
+/// probability min(f, deg) / deg (exact expectation propagated hop by hop,
+/// as compiler/Analysis/Flow/GatherAccess.h computes it for gather plans).
+std::vector<double> expectedAccesses(const uint64_t *offsets,
+                                     const uint32_t *targets, uint64_t n,
+                                     const std::vector<uint32_t> &seeds,
+                                     const std::vector<uint32_t> &fanouts) {
+  std::vector<double> total(n, 0.0), hop(n, 0.0), next(n, 0.0);
+  for (uint32_t s : seeds)
+    hop[s] += 1.0;
+  for (uint64_t v = 0; v < n; ++v)
+    total[v] += hop[v];
+  for (uint32_t f : fanouts) {
+    std::fill(next.begin(), next.end(), 0.0);
+    for (uint64_t v = 0; v < n; ++v) {
+      const uint64_t deg = offsets[v + 1] - offsets[v];
+      if (!deg || hop[v] == 0.0)
+        continue;
+      const double p = hop[v] * static_cast<double>(std::min<uint64_t>(f, deg)) /
+                       static_cast<double>(deg);
+      for (uint64_t e = offsets[v]; e < offsets[v + 1]; ++e)
+        next[targets[e]] += p;
+    }
+    hop.swap(next);
+    for (uint64_t v = 0; v < n; ++v)
+      total[v] += hop[v];
+  }
+  return total;
+}
 
 struct Split {
   std::vector<uint32_t> train, val, test;
@@ -301,7 +389,8 @@ sluice_status_t checkOptions(const sluice_graph_t *graph,
                                 " on " + std::to_string(n) +
                                 " vertices may sample 2^32 edges or more in "
                                 "one layer; lower it");
-  if (!o.feature_data && o.features != n)
+  if (!o.feature_data && !(o.feature_path && *o.feature_path) &&
+      o.features != n)
     return invalid(error, "identity features give every vertex " +
                               std::to_string(n) + " features (one per vertex) "
                               "but the model declares " +
@@ -390,9 +479,82 @@ sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
 
     FeatureSource features;
     features.width = o.features;
-    features.identity = !o.feature_data;
-    features.dense = o.feature_data;
-    if (features.identity) {
+    const bool fromFile = o.feature_path && *o.feature_path;
+    features.identity = !o.feature_data && !fromFile;
+    features.dense = fromFile ? nullptr : o.feature_data;
+    std::unique_ptr<features::FeatureStore> store;
+    const int64_t mode = enumValue(o.input);
+    if (fromFile) {
+      // File rows by original id; the store's cache is ranked by the
+      // expected accesses of an epoch under the fanouts.
+      const uint64_t base = sluice_graph_id_base(graph);
+      features.rowOf.resize(n);
+      uint64_t maxRow = 0;
+      for (uint64_t v = 0; v < n; ++v) {
+        const uint64_t row =
+            sluice_graph_original_id(graph, static_cast<uint32_t>(v)) - base;
+        if (row >= std::numeric_limits<uint32_t>::max())
+          return invalid(error, "vertex " + std::to_string(row + base) +
+                                    " has no row in a feature file (rows "
+                                    "are 32-bit)");
+        features.rowOf[v] = static_cast<uint32_t>(row);
+        maxRow = std::max(maxRow, row);
+      }
+      features::FeatureLayout layout;
+      std::string why;
+      // A .npy file says its rows (at least one per vertex id); a raw file
+      // must have exactly one row per id up to the largest.
+      const std::string_view pathView(o.feature_path);
+      const bool npy = pathView.size() >= 4 &&
+                       pathView.substr(pathView.size() - 4) == ".npy";
+      if (!features::readFeatureLayout(o.feature_path,
+                                       features::FeatureFormat::Auto,
+                                       npy ? 0 : maxRow + 1, o.features,
+                                       layout, why))
+        return invalid(error, why); // names the file
+      if (layout.rows <= maxRow)
+        return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {o.feature_path},
+                    "the file has " + std::to_string(layout.rows) +
+                        " rows of features but the graph has vertex " +
+                        std::to_string(maxRow + base) + " (row " +
+                        std::to_string(maxRow) + ")");
+      features::FeatureStoreOptions so;
+      so.path = o.feature_path;
+      so.rows = layout.rows;
+      so.dim = o.features;
+      so.direct = o.feature_out_of_core != 0;
+      so.hostCacheBytes = o.feature_cache_bytes;
+      if (so.direct) {
+        std::vector<double> perVertex = expectedAccesses(
+            sluice_graph_offsets(graph), sluice_graph_targets(graph), n,
+            split.train,
+            std::vector<uint32_t>(o.fanouts, o.fanouts + o.layers));
+        so.expectedAccesses.assign(layout.rows, 0.0);
+        for (uint64_t v = 0; v < n; ++v)
+          so.expectedAccesses[features.rowOf[v]] += perVertex[v];
+      }
+      store = features::FeatureStore::open(so, why);
+      if (!store)
+        return invalid(error, why); // names the file
+      features.store = store.get();
+      // Density measured on up to 4096 vertices spread over the graph.
+      std::vector<uint32_t> probe;
+      const uint64_t step = std::max<uint64_t>(1, n / 4096);
+      for (uint64_t v = 0; v < n && probe.size() < 4096; v += step)
+        probe.push_back(static_cast<uint32_t>(v));
+      std::vector<float> rows(probe.size() * size_t(o.features));
+      try {
+        features.gatherStore(probe, rows.data());
+      } catch (const FeatureReadError &e) {
+        return fail(error, SLUICE_STATUS_IO_ERROR, {}, e.what());
+      }
+      uint64_t nonzero = 0;
+      for (float x : rows)
+        nonzero += x != 0.0f;
+      features.density = rows.empty() ? 1.0
+                                      : static_cast<double>(nonzero) /
+                                            static_cast<double>(rows.size());
+    } else if (features.identity) {
       features.density = 1.0 / static_cast<double>(n);
     } else {
       uint64_t nonzero = 0;
@@ -402,7 +564,6 @@ sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
       features.density =
           static_cast<double>(nonzero) / static_cast<double>(total);
     }
-    const int64_t mode = enumValue(o.input);
     features.sparse =
         features.identity || mode == SLUICE_GNN_INPUT_SPARSE ||
         (mode == SLUICE_GNN_INPUT_AUTO &&
@@ -410,18 +571,8 @@ sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
     if (features.identity && mode == SLUICE_GNN_INPUT_DENSE)
       return invalid(error, "identity features are read sparsely; dense "
                             "input needs feature data");
-    if (features.sparse && !features.identity) {
-      features.rowStart.assign(1, 0);
-      for (uint64_t v = 0; v < n; ++v) {
-        const float *row = o.feature_data + v * o.features;
-        for (uint32_t c = 0; c < o.features; ++c)
-          if (row[c] != 0.0f) {
-            features.column.push_back(c);
-            features.value.push_back(row[c]);
-          }
-        features.rowStart.push_back(features.column.size());
-      }
-    }
+    if (features.sparse && features.dense)
+      compressRows(features.dense, n, o.features, sparseAll(features));
 
     const uint32_t threads =
         o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -433,7 +584,21 @@ sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
     result.input_density = features.density;
     result.input_sparse = features.sparse ? 1 : 0;
     Trainer trainer(graph, o, pool, features, labels, std::move(split));
-    trainer.run(result);
+    try {
+      trainer.run(result);
+    } catch (const FeatureReadError &e) {
+      return fail(error, SLUICE_STATUS_IO_ERROR, {}, e.what());
+    }
+    if (store) {
+      features::FeatureStoreStats st = store->stats();
+      result.feature_cache_hits = st.hostHits + st.deviceHits;
+      result.feature_file_rows = st.fileRows;
+      result.feature_file_bytes = st.fileBytes;
+      result.feature_io_seconds = static_cast<double>(st.ioBusyNs) * 1e-9;
+      result.feature_cached_rows =
+          (store->hostBytes() + store->deviceBytes()) /
+          (uint64_t(o.features) * 4);
+    }
     if (out)
       *out = result;
     return SLUICE_STATUS_OK;

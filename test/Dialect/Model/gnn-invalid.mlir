@@ -59,3 +59,17 @@ model.gnn_train @j @g on @box graph @g batch 4 epochs 1 attributes {dropout = 0.
 model.gnn @m sage layers 1 fanouts [3] features 4 hidden 8 classes 2
 // expected-error@+1 {{'nothing' does not name a graph}}
 model.gnn_train @j @m on @box graph @nothing batch 4 epochs 1 attributes {dropout = 0.0 : f64, lr = 0.01 : f64, seed = 1 : i64, weight_decay = 0.0 : f64}
+
+// -----
+
+walk.graph @g "e.el" format edgelist
+model.gnn @m sage layers 1 fanouts [3] features 4 hidden 8 classes 2
+// expected-error@+1 {{feature_cache must be positive}}
+model.gnn_train @j @m on @box graph @g batch 4 epochs 1 attributes {dropout = 0.0 : f64, feature_cache = 0 : i64, features = "x.npy", lr = 0.01 : f64, seed = 1 : i64, weight_decay = 0.0 : f64}
+
+// -----
+
+walk.graph @g "e.el" format edgelist
+model.gnn @m sage layers 1 fanouts [3] features 4 hidden 8 classes 2
+// expected-error@+1 {{feature_cache needs a features file}}
+model.gnn_train @j @m on @box graph @g batch 4 epochs 1 attributes {dropout = 0.0 : f64, feature_cache = 4096 : i64, lr = 0.01 : f64, seed = 1 : i64, weight_decay = 0.0 : f64}
