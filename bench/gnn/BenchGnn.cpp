@@ -11,8 +11,24 @@
 // excluded) of each and their ratio. Features: each value non-zero with
 // probability `density`, then uniform in [-1, 1).
 //
+//   sluice-bench-gnn --mode=ooc [--scale=S] [--features=F] [--cache-mib=M]
+//                    [--dir=DIR] [--train-permille=P] [--threads=T]
+//                    [--repeat=R] [--queue-depth=Q]
+//
+// The out-of-core case (issue 15, item 6): an R-MAT graph of scale S
+// (bench/common/Rmat.h, 8 random classes) and a raw float32 file of 2^S x F
+// random features written to DIR; one epoch over P per mille of the
+// vertices (SAGE, fanouts [10, 5], hidden 128, batch 1024, no evaluation),
+// alternating R times between the features loaded whole (in memory) and
+// read out of core through the feature store with an M MiB host cache.
+// Prints per round the training time (the trainer's compute plus its
+// waits for batches) of each, the ratio, the bytes read from the file, the
+// engine's busy time and rate, and the share of sampling and gather hidden
+// under compute; then the medians. The file is deleted at the end.
+//
 //===----------------------------------------------------------------------===//
 
+#include "bench/common/Rmat.h"
 #include "sluice/gnn.h"
 
 #include <algorithm>
@@ -27,6 +43,10 @@
 namespace {
 
 struct Args {
+  bool ooc = false;
+  uint32_t scale = 22, cacheMib = 256, trainPermille = 20, queueDepth = 64;
+  bool featuresGiven = false;
+  std::string dir = "/tmp";
   uint32_t vertices = 20000, degree = 10, features = 256, epochs = 1;
   uint32_t threads = 0, repeat = 5;
   std::vector<double> densities = {0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5};
@@ -51,12 +71,24 @@ bool parse(int argc, char **argv, Args &a) {
     };
     const char *v;
     bool ok = true;
-    if ((v = value("--vertices=")))
+    if ((v = value("--mode=")))
+      ok = (a.ooc = std::strcmp(v, "ooc") == 0) || std::strcmp(v, "input") == 0;
+    else if ((v = value("--scale=")))
+      ok = parseU32(v, a.scale) && a.scale >= 10 && a.scale <= 26;
+    else if ((v = value("--cache-mib=")))
+      ok = parseU32(v, a.cacheMib);
+    else if ((v = value("--train-permille=")))
+      ok = parseU32(v, a.trainPermille) && a.trainPermille <= 1000;
+    else if ((v = value("--queue-depth=")))
+      ok = parseU32(v, a.queueDepth);
+    else if ((v = value("--dir=")))
+      a.dir = v;
+    else if ((v = value("--vertices=")))
       ok = parseU32(v, a.vertices);
     else if ((v = value("--degree=")))
       ok = parseU32(v, a.degree);
     else if ((v = value("--features=")))
-      ok = parseU32(v, a.features);
+      ok = (a.featuresGiven = true, parseU32(v, a.features));
     else if ((v = value("--epochs=")))
       ok = parseU32(v, a.epochs);
     else if ((v = value("--threads=")))
@@ -114,10 +146,129 @@ double median(std::vector<double> v) {
 
 } // namespace
 
+struct OocRun {
+  double trainSeconds = 0, waitSeconds = 0, sampleGatherSeconds = 0;
+};
+
+void onOocEpoch(void *user, const sluice_gnn_epoch_t *e) {
+  auto *r = static_cast<OocRun *>(user);
+  r->trainSeconds += e->compute_seconds + e->wait_seconds;
+  r->waitSeconds += e->wait_seconds;
+  r->sampleGatherSeconds += e->sample_seconds + e->gather_seconds;
+}
+
+int outOfCore(const Args &a) {
+  const uint32_t width = a.featuresGiven ? a.features : 128;
+  const uint64_t ids = uint64_t(1) << a.scale;
+  std::vector<int32_t> labels(ids);
+  std::mt19937_64 rng(11);
+  for (auto &l : labels)
+    l = static_cast<int32_t>(rng() % 8);
+  std::string why;
+  sluice_graph_t *graph = sluice::bench::generateRmat(a.scale, labels.data(), why);
+  if (!graph) {
+    std::fprintf(stderr, "sluice-bench-gnn: %s\n", why.c_str());
+    return 1;
+  }
+  // The features file: one row per generated id (the graph's original ids).
+  const std::string path = a.dir + "/sluice-bench-gnn-features.f32";
+  {
+    FILE *f = std::fopen(path.c_str(), "wb");
+    if (!f) {
+      std::fprintf(stderr, "sluice-bench-gnn: cannot write %s\n", path.c_str());
+      return 1;
+    }
+    std::vector<float> row(size_t(width) * 4096);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    for (uint64_t r = 0; r < ids; r += 4096) {
+      const size_t rows = std::min<uint64_t>(4096, ids - r);
+      for (size_t i = 0; i < rows * width; ++i)
+        row[i] = value(rng);
+      if (std::fwrite(row.data(), sizeof(float), rows * width, f) !=
+          rows * width) {
+        std::fprintf(stderr, "sluice-bench-gnn: short write to %s\n",
+                     path.c_str());
+        std::fclose(f);
+        std::remove(path.c_str());
+        return 1;
+      }
+    }
+    std::fclose(f);
+  }
+  const double fileMib = double(ids) * width * 4 / double(1 << 20);
+  std::printf("# R-MAT scale %u: %llu vertices, %llu arcs; features %u "
+              "float32 (%.0f MiB file in %s); host cache %u MiB; one epoch "
+              "over %u per mille of the vertices, sage [10, 5], hidden 128, "
+              "batch 1024; %u rounds\n",
+              a.scale,
+              static_cast<unsigned long long>(sluice_graph_num_vertices(graph)),
+              static_cast<unsigned long long>(sluice_graph_num_edges(graph)),
+              width, fileMib, a.dir.c_str(), a.cacheMib, a.trainPermille,
+              a.repeat);
+  std::printf("round\tmemory_s\tooc_s\tmemory/ooc\tread_MiB\tio_busy_s\t"
+              "io_MiB/s\thidden\n");
+  const uint32_t fanouts[] = {10, 5};
+  std::vector<double> ratios, rates, hidden;
+  for (uint32_t round = 1; round <= a.repeat; ++round) {
+    OocRun runs[2];
+    sluice_gnn_result_t results[2];
+    for (int ooc = 0; ooc < 2; ++ooc) {
+      sluice_gnn_options_t o;
+      sluice_gnn_options_init(&o);
+      o.layers = 2;
+      o.fanouts = fanouts;
+      o.features = width;
+      o.hidden = 128;
+      o.classes = 8;
+      o.batch = 1024;
+      o.epochs = 1;
+      o.threads = a.threads;
+      o.seed = round;
+      o.train_fraction = a.trainPermille / 1000.0;
+      o.val_fraction = 0.0;
+      o.skip_evaluation = 1;
+      o.feature_path = path.c_str();
+      o.feature_out_of_core = ooc;
+      o.feature_cache_bytes = uint64_t(a.cacheMib) << 20;
+      o.on_epoch = onOocEpoch;
+      o.user_data = &runs[ooc];
+      sluice_error_t error;
+      if (sluice_gnn_train(graph, &o, &results[ooc], &error) !=
+          SLUICE_STATUS_OK) {
+        std::fprintf(stderr, "sluice-bench-gnn: %s\n", error.message);
+        std::remove(path.c_str());
+        return 1;
+      }
+    }
+    const sluice_gnn_result_t &r = results[1];
+    const double readMib = double(r.feature_file_bytes) / double(1 << 20);
+    const double rate = r.feature_io_seconds > 0 ? readMib / r.feature_io_seconds : 0;
+    const double share =
+        runs[1].sampleGatherSeconds > 0
+            ? 1.0 - runs[1].waitSeconds / runs[1].sampleGatherSeconds
+            : 1.0;
+    const double ratio = runs[0].trainSeconds / runs[1].trainSeconds;
+    ratios.push_back(ratio);
+    rates.push_back(rate);
+    hidden.push_back(share);
+    std::printf("%u\t%.3f\t%.3f\t%.3f\t%.1f\t%.3f\t%.1f\t%.3f\n", round,
+                runs[0].trainSeconds, runs[1].trainSeconds, ratio, readMib,
+                r.feature_io_seconds, rate, share);
+    std::fflush(stdout);
+  }
+  std::printf("median\t\t\t%.3f\t\t\t%.1f\t%.3f\n", median(ratios),
+              median(rates), median(hidden));
+  std::remove(path.c_str());
+  sluice_graph_release(graph);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   Args a;
   if (!parse(argc, argv, a))
     return 2;
+  if (a.ooc)
+    return outOfCore(a);
   // A seeded random graph (each vertex `degree` random out-edges, loaded
   // undirected) and 8 random classes.
   std::mt19937_64 rng(7);

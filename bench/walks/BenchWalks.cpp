@@ -17,6 +17,7 @@
 // Not a test: it is not registered with ctest. Results: bench/RESULTS.md.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/common/Rmat.h"
 #include "bench/walks/BenchSupport.h"
 #include "bench/walks/ReferenceKernels.h"
 #include "dialects/Common/Version.h"
@@ -79,51 +80,12 @@ GraphPtr load(const std::string &dataDir, const GraphSpec &spec) {
   return GraphPtr(g);
 }
 
-/// An R-MAT graph (Graph500's Kronecker parameters a = 0.57, b = c =
-/// 0.19), 2^scale vertex ids and 16 * 2^scale generated edges, ids
-/// scrambled by a fixed permutation (as Graph500 and GAPBS do, so that
-/// the high-degree vertices are not the low ids), then made a simple
-/// undirected graph as the shared graphs are: self loops and duplicates
-/// dropped, ids compacted (vertices without an edge vanish).
-/// Deterministic: the same graph on every machine.
+/// An R-MAT graph of `scale` (bench/common/Rmat.h).
 GraphPtr rmat(uint32_t scale) {
-  const uint64_t n = uint64_t(1) << scale, m = 16 * n;
-  uint64_t state = 0x5eed0000ull + scale;
-  auto next = [&]() { // splitmix64
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  };
-  std::vector<uint32_t> perm(n);
-  for (uint64_t v = 0; v < n; ++v)
-    perm[v] = static_cast<uint32_t>(v);
-  for (uint64_t v = n - 1; v > 0; --v)
-    std::swap(perm[v], perm[next() % (v + 1)]);
-  std::vector<uint32_t> sources(m), targets(m);
-  // Thresholds of a 64-bit uniform for the quadrants a, a + b, a + b + c.
-  const double a = 0.57, b = 0.19, c = 0.19;
-  const uint64_t ta = uint64_t(a * 0x1p64), tb = uint64_t((a + b) * 0x1p64),
-                 tc = uint64_t((a + b + c) * 0x1p64);
-  for (uint64_t e = 0; e < m; ++e) {
-    uint64_t u = 0, v = 0;
-    for (uint32_t bit = 0; bit < scale; ++bit) {
-      uint64_t r = next();
-      uint64_t row = r >= tb, col = (r >= ta && r < tb) || r >= tc;
-      u = u << 1 | row;
-      v = v << 1 | col;
-    }
-    sources[e] = perm[u];
-    targets[e] = perm[v];
-  }
-  sluice_graph_t *g = nullptr;
-  sluice_error_t error;
-  if (sluice_graph_create_from_edges(
-          n, m, sources.data(), targets.data(), nullptr, nullptr, nullptr,
-          SLUICE_GRAPH_LOAD_UNDIRECTED | SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS |
-              SLUICE_GRAPH_LOAD_DEDUPLICATE | SLUICE_GRAPH_LOAD_COMPACT_IDS,
-          &g, &error) != SLUICE_STATUS_OK)
-    die(std::string("rmat: ") + error.message);
+  std::string error;
+  sluice_graph_t *g = sluice::bench::generateRmat(scale, nullptr, error);
+  if (!g)
+    die("rmat: " + error);
   return GraphPtr(g);
 }
 

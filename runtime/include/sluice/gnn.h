@@ -110,6 +110,8 @@ typedef struct sluice_gnn_options_t {
    * (Hyperion's pipeline); 0: one after another on the calling thread.
    * Default 2. The results do not depend on it. */
   uint32_t pipeline_depth;
+  /* 1: no evaluation after the epochs (accuracies NaN); for benchmarks. */
+  int skip_evaluation;
   sluice_gnn_epoch_fn_t on_epoch; /* may be NULL */
   void *user_data;
 } sluice_gnn_options_t;

@@ -201,8 +201,10 @@ public:
     result.best_val_accuracy = -1.0;
     for (uint32_t epoch = 1; epoch <= options.epochs; ++epoch) {
       sluice_gnn_epoch_t e = trainEpoch(epoch);
-      e.val_accuracy = evaluate(split.val, 1);
-      e.test_accuracy = evaluate(split.test, 2);
+      e.val_accuracy = options.skip_evaluation ? std::nan("")
+                                               : evaluate(split.val, 1);
+      e.test_accuracy = options.skip_evaluation ? std::nan("")
+                                                : evaluate(split.test, 2);
       e.seconds = secondsSince(epochStart);
       if (!split.val.empty() && e.val_accuracy > result.best_val_accuracy) {
         result.best_val_accuracy = e.val_accuracy;
@@ -215,7 +217,7 @@ public:
       if (options.on_epoch)
         options.on_epoch(options.user_data, &e);
     }
-    if (split.val.empty()) {
+    if (split.val.empty() || options.skip_evaluation) {
       result.best_val_accuracy = std::nan("");
       result.best_epoch = result.epochs;
       result.test_accuracy = result.final_test_accuracy;
