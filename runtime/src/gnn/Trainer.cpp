@@ -23,6 +23,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <string>
 #include <thread>
 
@@ -504,15 +505,22 @@ sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
       }
       features::FeatureLayout layout;
       std::string why;
-      // A .npy file says its rows (at least one per vertex id); a raw file
-      // must have exactly one row per id up to the largest.
+      // A .npy file says its rows; a raw file has as many as its size
+      // holds whole (else the reader says what it expected). Either needs
+      // a row for every vertex id up to the largest.
       const std::string_view pathView(o.feature_path);
       const bool npy = pathView.size() >= 4 &&
                        pathView.substr(pathView.size() - 4) == ".npy";
+      uint64_t rawRows = maxRow + 1;
+      struct stat st;
+      const uint64_t rowBytes = uint64_t(o.features) * 4;
+      if (!npy && ::stat(o.feature_path, &st) == 0 && st.st_size > 0 &&
+          static_cast<uint64_t>(st.st_size) % rowBytes == 0)
+        rawRows = static_cast<uint64_t>(st.st_size) / rowBytes;
       if (!features::readFeatureLayout(o.feature_path,
                                        features::FeatureFormat::Auto,
-                                       npy ? 0 : maxRow + 1, o.features,
-                                       layout, why))
+                                       npy ? 0 : rawRows, o.features, layout,
+                                       why))
         return invalid(error, why); // names the file
       if (layout.rows <= maxRow)
         return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {o.feature_path},

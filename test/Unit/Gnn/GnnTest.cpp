@@ -477,8 +477,18 @@ TEST(GnnTrain, FeatureFileOfTheWrongSizeIsNamed) {
   std::string message;
   trainFromFile(g.get(), path.c_str(), 1, 0, SLUICE_STATUS_INVALID_ARGUMENT,
                 &message);
-  EXPECT_NE(message.find("expected 120 rows of 64 float32"), std::string::npos)
+  EXPECT_NE(message.find("the file has 119 rows of features but the graph "
+                         "has vertex 119 (row 119)"),
+            std::string::npos)
       << message;
+  // Not a whole number of rows.
+  auto odd = randomFeatures(1, 5, 3);
+  std::string oddPath = writeRaw(odd, "gnn-odd.f32");
+  trainFromFile(g.get(), oddPath.c_str(), 0, 0, SLUICE_STATUS_INVALID_ARGUMENT,
+                &message);
+  EXPECT_NE(message.find("not a whole number of rows"), std::string::npos)
+      << message;
+  std::remove(oddPath.c_str());
   trainFromFile(g.get(), "/nonexistent/gnn.npy", 0, 0,
                 SLUICE_STATUS_INVALID_ARGUMENT, &message);
   EXPECT_NE(message.find("/nonexistent/gnn.npy"), std::string::npos)
