@@ -145,7 +145,7 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
       mlir::FlatSymbolRefAttr::get(ctx, j.subject),
       mlir::FlatSymbolRefAttr::get(ctx, j.target), mlir::IntegerAttr(),
       mlir::IntegerAttr(), mlir::IntegerAttr(), mlir::IntegerAttr(),
-      mlir::IntegerAttr(), mlir::UnitAttr(), mlir::StringAttr(),
+      mlir::IntegerAttr(), mlir::BoolAttr(), mlir::StringAttr(),
       mlir::FloatAttr());
   bool ok = true;
   for (const Prop &p : j.props) {
@@ -163,10 +163,9 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
         llvm::is_contained({"batch", "micro_batch", "seq", "tokens", "steps"},
                            p.name))
       job->setAttr(p.name, builder.getI64IntegerAttr(v->i));
-    else if (p.name == "recompute" && v->kind == ConstValue::Kind::Bool) {
-      if (v->b)
-        job->setAttr("recompute", builder.getUnitAttr());
-    } else if (p.name == "lr" && v->asNumber())
+    else if (p.name == "recompute" && v->kind == ConstValue::Kind::Bool)
+      job->setAttr("recompute", builder.getBoolAttr(v->b));
+    else if (p.name == "lr" && v->asNumber())
       job->setAttr("lr", builder.getF64FloatAttr(*v->asNumber()));
     // output, seed, threads: not used by the planners.
   }

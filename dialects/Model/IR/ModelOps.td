@@ -200,7 +200,8 @@ def Model_JobOp : Model_Op<"job", [
     per block (without it the planner chooses); `micro_batch` must divide
     it; `seq` overrides the model's sequence length (the prompt
     length, for inference); `tokens` is the number of tokens to generate
-    (`infer` only). `recompute`, `steps`, `optimizer` and `lr` are the
+    (`infer` only). `recompute` (absent: the planner chooses; `true`:
+    recompute; `false`: do not), `steps`, `optimizer` and `lr` are the
     job's options as written.
 
     ```mlir
@@ -213,7 +214,8 @@ def Model_JobOp : Model_Op<"job", [
                        OptionalAttr<I64Attr>:$micro_batch,
                        OptionalAttr<I64Attr>:$seq,
                        OptionalAttr<I64Attr>:$tokens,
-                       OptionalAttr<I64Attr>:$steps, UnitAttr:$recompute,
+                       OptionalAttr<I64Attr>:$steps,
+                       OptionalAttr<BoolAttr>:$recompute,
                        OptionalAttr<StrAttr>:$optimizer,
                        OptionalAttr<F64Attr>:$lr);
   let assemblyFormat = [{

@@ -205,9 +205,9 @@ offload::FinetuneJob finetuneJob(JobOp job, const Prepared &p) {
 
 offload::FinetuneOptions finetuneOptions(JobOp job) {
   offload::FinetuneOptions o;
-  // `recompute: true`: keep only the layer inputs and recompute the rest.
-  if (job.getRecompute())
-    o.activationSwapping = false;
+  // `recompute: true`: keep only the layer inputs and recompute the rest;
+  // `recompute: false`: recompute nothing; absent: the planner chooses.
+  o.recompute = job.getRecompute();
   return o;
 }
 
@@ -226,7 +226,8 @@ offload::InferenceOptions inferenceOptions(JobOp job) {
 LogicalResult
 sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
                              StringRef topology, StringRef jobName,
-                             OffloadFormat format, llvm::raw_ostream &os) {
+                             OffloadFormat format, llvm::raw_ostream &os,
+                             bool remarks) {
   llvm::SmallVector<JobOp> jobs;
   std::string names;
   for (JobOp job : module.getOps<JobOp>()) {
@@ -286,6 +287,19 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
       }
       if (!plan->feasible)
         reason = plan->infeasibleReason;
+      if (remarks) {
+        InFlightDiagnostic d = job.emitRemark();
+        d << "job '" << job.getSymName() << "': "
+          << plan->candidates.size() << " candidates (micro-batch "
+          << (plan->microBatchSearched ? "searched" : "pinned")
+          << ", recompute "
+          << (job.getRecompute() ? (*job.getRecompute() ? "pinned to true"
+                                                        : "pinned to false")
+                                 : "searched")
+          << ")";
+        for (const std::string &l : offload::finetuneSearchLines(*plan))
+          d << "; " << l;
+      }
       switch (format) {
       case OffloadFormat::Summary:
         os << "job " << job.getSymName() << ":\n"
