@@ -44,8 +44,7 @@ double model::gemmTime(const GemmShape &g, const GemmDevice &d) {
     return 0;
   const double rate = peakOf(g.dtype, d) * d.efficiency;
   const double tm = tileEdge(g.m), tn = tileEdge(g.n);
-  const double tiles =
-      g.batch * std::ceil(g.m / tm) * std::ceil(g.n / tn);
+  const double tiles = g.batch * std::ceil(g.m / tm) * std::ceil(g.n / tn);
   const double tileFlops = 2.0 * tm * tn * g.k;
   double compute;
   if (d.sms > 0) {
@@ -56,10 +55,10 @@ double model::gemmTime(const GemmShape &g, const GemmDevice &d) {
   }
   double memory = 0;
   if (d.memoryBandwidth > 0) {
-    const double bytes =
-        g.bytes ? *g.bytes
-                : g.batch * (g.m * g.k + g.k * g.n + g.m * g.n) *
-                      gemmDtypeBytes(g.dtype);
+    const double bytes = g.bytes
+                             ? *g.bytes
+                             : g.batch * (g.m * g.k + g.k * g.n + g.m * g.n) *
+                                   gemmDtypeBytes(g.dtype);
     memory = bytes / d.memoryBandwidth;
   }
   return std::max(compute, memory);

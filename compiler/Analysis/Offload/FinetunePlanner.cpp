@@ -436,9 +436,9 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
   const double sd = static_cast<double>(steps);
   if (o.recompute == false && recomputePerStep > 0) {
     ev.fits = false;
-    ev.pinViolation =
-        "recomputes " + formatQuantity(recomputePerStep * sd, Dim::flops()) +
-        " per iteration, but the job sets recompute: false";
+    ev.pinViolation = "recomputes " +
+                      formatQuantity(recomputePerStep * sd, Dim::flops()) +
+                      " per iteration, but recompute is pinned to false";
     return ev;
   }
 
@@ -512,12 +512,11 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       fwdH2d.push_back(in);
       double fl = blockFwd(b);
       // Two swap buffers: layer j's tensors must be out before j+2 runs.
-      int fw = S.add(Stream::GpuCompute, fl / blockRate(b).forward, 0, fl,
-                     "layer",
-                     "forward", b, mb,
-                     {in, lastGpu,
-                      swapOuts.size() >= 2 ? swapOuts[swapOuts.size() - 2]
-                                           : -1});
+      int fw =
+          S.add(Stream::GpuCompute, fl / blockRate(b).forward, 0, fl, "layer",
+                "forward", b, mb,
+                {in, lastGpu,
+                 swapOuts.size() >= 2 ? swapOuts[swapOuts.size() - 2] : -1});
       fwdGpu.push_back(fw);
       lastGpu = fw;
       if (b != head) {
@@ -570,15 +569,14 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
         double rf = actRecompute[li];
         if (rf > 0) {
           // Recompute what was not swapped, from the layer's checkpoint.
-          lastGpu = S.add(Stream::GpuCompute, rf / blockRate(b).forward, 0,
-                          rf, "layer",
-                          "recompute", b, mb, {in, ain, lastGpu, prevGrad});
+          lastGpu =
+              S.add(Stream::GpuCompute, rf / blockRate(b).forward, 0, rf,
+                    "layer", "recompute", b, mb, {in, ain, lastGpu, prevGrad});
           recomputeTotal += rf;
         }
       }
       int bw = S.add(Stream::GpuCompute, fl / blockRate(b).backward, 0, fl,
-                     "layer",
-                     "backward", b, mb, {in, ain, lastGpu, prevGrad});
+                     "layer", "backward", b, mb, {in, ain, lastGpu, prevGrad});
       bwdGpu.push_back(bw);
       lastGpu = bw;
       int gd = S.add(Stream::D2H, eg * np / d2h, eg * np, 0, "grads",
@@ -670,15 +668,15 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
 std::string CandidateReport::label() const {
   return ("micro-batch " + llvm::Twine(microBatch) +
           " param=" + tierName(paramHome) + " opt=" + tierName(optimizerHome) +
-          " buffers=" + llvm::Twine(buffers) + " swap=" +
-          llvm::Twine(swapCount))
+          " buffers=" + llvm::Twine(buffers) +
+          " swap=" + llvm::Twine(swapCount))
       .str();
 }
 
 std::string CandidateReport::str() const {
   if (!feasible)
-    return label() + ": " +
-           (need > have ? "infeasible (" : "rejected (") + rejection + ")";
+    return label() + ": " + (need > have ? "infeasible (" : "rejected (") +
+           rejection + ")";
   std::string t;
   if (iterationTime > 0) {
     char buf[64];
@@ -746,6 +744,16 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
   if (opts.optimizerHome == Tier::Gpu)
     return fail("optimizer states on the GPU are not planned (the planner "
                 "offloads them); choose host, nvme or csd");
+  if (opts.gradHome == Tier::Gpu || opts.gradHome == Tier::Nvme)
+    return fail("gradients go to host memory (CPU update) or csd, not " +
+                tierName(*opts.gradHome));
+  if (opts.gradHome == Tier::Csd && !machine.csd.present())
+    return fail("gradients on CSD requested, but the machine has no csd");
+  if (opts.gradHome && opts.optimizerHome &&
+      (*opts.gradHome == Tier::Csd) != (*opts.optimizerHome == Tier::Csd))
+    return fail("gradients in " + tierName(*opts.gradHome) +
+                " and optimizer states in " + tierName(*opts.optimizerHome) +
+                ": the update runs where the optimizer states live");
 
   std::vector<Tier> paramHomes, optHomes;
   auto allowed = [&](Tier t) {
@@ -756,7 +764,8 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
     if (allowed(t) && (!opts.paramHome || *opts.paramHome == t))
       paramHomes.push_back(t);
   for (Tier t : {Tier::Host, Tier::Nvme, Tier::Csd})
-    if (allowed(t) && (!opts.optimizerHome || *opts.optimizerHome == t))
+    if (allowed(t) && (!opts.optimizerHome || *opts.optimizerHome == t) &&
+        (!opts.gradHome || (*opts.gradHome == Tier::Csd) == (t == Tier::Csd)))
       optHomes.push_back(t);
   // How many ranked activations may swap: all counts when recomputation
   // is searched, none with full recomputation, all four without any.
@@ -780,8 +789,7 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
             continue; // resident parameters need no buffers
           for (int swap = maxSwap; swap >= minSwap; --swap) {
             Candidate c{ph, oh, buffers, static_cast<unsigned>(swap)};
-            double cutoff =
-                best ? best->plan.iterationTime * (1 - 1e-9) : inf;
+            double cutoff = best ? best->plan.iterationTime * (1 - 1e-9) : inf;
             Evaluation ev = planner.evaluate(c, cutoff);
             CandidateReport r;
             r.microBatch = micro;
@@ -815,8 +823,8 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
               continue;
             }
             r.iterationTime = ev.plan.iterationTime;
-            if (!best || ev.plan.iterationTime <
-                             best->plan.iterationTime * (1 - 1e-9)) {
+            if (!best ||
+                ev.plan.iterationTime < best->plan.iterationTime * (1 - 1e-9)) {
               best = std::move(ev);
               bestIndex = log.size();
             }
@@ -835,9 +843,9 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
       if (i == bestIndex || !r.feasible)
         continue;
       if (r.rejection.empty())
-        r.rejection = "slower: " +
-                      formatQuantity(r.iterationTime, Dim::time()) +
-                      ", the chosen plan " + chosen;
+        r.rejection =
+            "slower: " + formatQuantity(r.iterationTime, Dim::time()) +
+            ", the chosen plan " + chosen;
       else
         r.rejection += ", the chosen plan " + chosen;
     }

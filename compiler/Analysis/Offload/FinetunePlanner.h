@@ -112,6 +112,9 @@ struct FinetuneOptions {
   /// Restrict the search (nullopt = search).
   std::optional<Tier> paramHome;
   std::optional<Tier> optimizerHome;
+  /// Where gradients go: Host (a CPU update: optimizer states in host
+  /// memory or on NVMe) or Csd (the update on computational storage).
+  std::optional<Tier> gradHome;
   /// Host staging buffers (layer groups in flight) for NVMe/CSD streams.
   int64_t stagingLayers = 2;
 };
@@ -168,17 +171,17 @@ struct CandidateReport {
   int64_t microBatch = 0;
   Tier paramHome = Tier::Host;
   Tier optimizerHome = Tier::Host;
-  int64_t buffers = 2;    ///< GPU parameter buffers (0 when resident)
-  unsigned swapCount = 0; ///< how many of the ranked activations may swap
-  bool feasible = false;  ///< fits every tier and the job's pins
+  int64_t buffers = 2;      ///< GPU parameter buffers (0 when resident)
+  unsigned swapCount = 0;   ///< how many of the ranked activations may swap
+  bool feasible = false;    ///< fits every tier and the job's pins
   double iterationTime = 0; ///< seconds, when feasible and scheduled
   /// Memory need and usable bytes of the binding tier (feasible or not).
   double need = 0, have = 0;
   /// Why it was not chosen; empty for the chosen plan. One of: the binding
   /// memory constraint ("GPU memory: need 23 GiB, have 21.6 GiB usable"),
-  /// a pin it breaks ("recomputes 1.2 PFLOP per iteration, but the job
-  /// sets recompute: false"), "slower: 14.2 s, the chosen plan 13.1 s", or
-  /// "slower: at least 40 s (lower bound), the chosen plan 13.1 s".
+  /// a pin it breaks ("recomputes 1.2 PFLOP per iteration, but
+  /// recompute is pinned to false"), "slower: 14.2 s, the chosen plan 13.1 s",
+  /// or "slower: at least 40 s (lower bound), the chosen plan 13.1 s".
   std::string rejection;
   /// "micro-batch 8 param=host opt=host buffers=2 swap=4".
   std::string label() const;

@@ -100,8 +100,7 @@ offload::layerForwardGemms(const LayerGroup &g, double sequences, int64_t seq,
   const double e = model::gemmDtypeBytes(dtype);
   std::vector<model::GemmShape> out;
   out.push_back({T, h + 2 * kv, h, 1, dtype, {}});
-  out.push_back({s, s, 2 * d, sequences * a, dtype,
-                 (2 * h + 2 * kv) * T * e});
+  out.push_back({s, s, 2 * d, sequences * a, dtype, (2 * h + 2 * kv) * T * e});
   out.push_back({T, h, h, 1, dtype, {}});
   out.push_back({T, f * (g.gated ? 2 : 1), h, 1, dtype, {}});
   out.push_back({T, h, f, 1, dtype, {}});
@@ -136,8 +135,7 @@ static double attained(const std::vector<model::GemmShape> &gemms,
 }
 
 ComputeRates offload::layerRates(const ModelCosts &c, const LayerGroup &g,
-                                 double sequences,
-                                 const model::GemmDevice &d) {
+                                 double sequences, const model::GemmDevice &d) {
   std::vector<model::GemmShape> fwd = layerForwardGemms(
       g, sequences, c.seq, model::gemmDtypeOfBytes(c.dtypeBytes));
   return {attained(fwd, d), attained(backwardGemms(fwd), d)};

@@ -338,11 +338,10 @@ std::vector<std::string> offload::finetuneSearchLines(const FinetunePlan &p) {
         least = &c;
       }
     }
-    std::string line = "micro-batch " + std::to_string(cs[i].microBatch) +
-                       " x " +
-                       std::to_string(p.accumulationSteps * p.microBatch /
-                                      cs[i].microBatch) +
-                       ": ";
+    std::string line =
+        "micro-batch " + std::to_string(cs[i].microBatch) + " x " +
+        std::to_string(p.accumulationSteps * p.microBatch / cs[i].microBatch) +
+        ": ";
     if (chosen)
       line += "chosen, " + timeStr(chosen->iterationTime) + " (" +
               chosen->label() + ")";
@@ -352,7 +351,7 @@ std::vector<std::string> offload::finetuneSearchLines(const FinetunePlan &p) {
     else if (bounded)
       line += bounded->rejection;
     else if (pinned)
-      line += "rejected: " + pinned->label() + " " + pinned->rejection;
+      line += "rejected, " + pinned->rejection + " (" + pinned->label() + ")";
     else if (least)
       line += "infeasible, smallest need " + least->rejection;
     out.push_back(std::move(line));

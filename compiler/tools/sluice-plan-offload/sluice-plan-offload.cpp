@@ -90,9 +90,10 @@ static cl::opt<JobKind>
             cl::cat(cat));
 static cl::opt<int64_t> batch("batch", cl::desc("Sequences per iteration"),
                               cl::init(8), cl::cat(cat));
-static cl::opt<int64_t>
-    microBatch("micro-batch", cl::desc("Micro-batch (0: the planner chooses a divisor of the batch)"),
-               cl::init(0), cl::cat(cat));
+static cl::opt<int64_t> microBatch(
+    "micro-batch",
+    cl::desc("Micro-batch (0: the planner chooses a divisor of the batch)"),
+    cl::init(0), cl::cat(cat));
 static cl::opt<int64_t> prompt("prompt", cl::desc("Prompt tokens (infer)"),
                                cl::init(512), cl::cat(cat));
 static cl::opt<int64_t> generate("generate",

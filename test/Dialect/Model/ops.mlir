@@ -69,3 +69,6 @@ model.transformer @mixed : f32 attributes {layers = 3 : i64, hidden = 64 : i64, 
 model.job @tune finetune @gpt3 on @workstation batch 8 attributes {micro_batch = 4 : i64, optimizer = "adam", recompute = true}
 model.job @serve infer @llama2_70b on @workstation attributes {seq = 512 : i64, tokens = 32 : i64}
 model.job @pretrain train @gpt3 on @workstation batch 64 attributes {recompute = true}
+// A finetune job whose schedule pins tiers.
+// CHECK: model.job @pinned finetune @gpt3 on @workstation batch 8 attributes {grad_home = #model<tier cpu>, optimizer_home = #model<tier nvme>, param_home = #model<tier nvme>, recompute = false}
+model.job @pinned finetune @gpt3 on @workstation batch 8 attributes {grad_home = #model<tier cpu>, optimizer_home = #model<tier nvme>, param_home = #model<tier nvme>, recompute = false}

@@ -879,11 +879,11 @@ const Case kCases[] = {
     {"ScheduleUnknownTarget",
      "graph g = load(\"x\")\nalgorithm pagerank on g { }\nschedule pagerenk { "
      "}",
-     {"3:10: unknown walk or algorithm 'pagerenk'; did you mean "
+     {"3:10: unknown walk, algorithm or finetune job 'pagerenk'; did you mean "
       "'pagerank'?"}},
     {"ScheduleOfGraph",
      "graph g = load(\"x\")\nschedule g { }",
-     {"'g' is a graph, not a walk or algorithm"}},
+     {"'g' is a graph, not a walk, algorithm or finetune job"}},
     {"DuplicateSchedule",
      "graph g = load(\"x\")\nwalk w on g { length 2 }\nschedule w { "
      "}\nschedule "
@@ -1133,7 +1133,7 @@ const Case kCases[] = {
      {"unknown name 'nothing'"}},
     {"UnknownScheduleTargetOptionsNotReported",
      "schedule nothing { target: gpu, @s1 { parallel: dynamic(64) } }",
-     {"unknown walk or algorithm 'nothing'"}},
+     {"unknown walk, algorithm or finetune job 'nothing'"}},
     {"WalkJobOnAlgorithm",
      "graph g = load(\"x\")\nalgorithm a on g { }\njob j = walk a on g",
      {"walk needs a walk; 'a' is an algorithm"}},

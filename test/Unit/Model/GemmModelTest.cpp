@@ -48,13 +48,11 @@ TEST(GemmModel, WaveQuantization) {
   GemmShape ragged{128 * 16 + 1, 128 * 16, 4096, 1, GemmDtype::F16, {}};
   // 17 x 16 = 272 tiles: 3 waves for the work of 2.125.
   EXPECT_NEAR(gemmEfficiency(ragged, d),
-              eta * ragged.flops() /
-                  (3 * 128 * 2.0 * 128 * 128 * 4096),
-              1e-12);
+              eta * ragged.flops() / (3 * 128 * 2.0 * 128 * 128 * 4096), 1e-12);
   // Without an SM count: tile quantization only.
   d.sms = 0;
-  EXPECT_NEAR(gemmEfficiency(ragged, d),
-              eta * (128.0 * 16 + 1) / (17 * 128), 1e-12);
+  EXPECT_NEAR(gemmEfficiency(ragged, d), eta * (128.0 * 16 + 1) / (17 * 128),
+              1e-12);
 }
 
 TEST(GemmModel, ThinGemmsAreBoundByMemory) {
@@ -87,9 +85,8 @@ TEST(GemmModel, BatchedAndFusedShapes) {
   EXPECT_NEAR(gemmEfficiency(att, d), d.efficiency, 1e-12);
   // The fused kernel's own traffic sets its memory bound.
   d.memoryBandwidth = 1e9;
-  EXPECT_NEAR(gemmTime(att, d), std::max(1e6 / 1e9, att.flops() /
-                                                        (165.2e12 *
-                                                         d.efficiency)),
+  EXPECT_NEAR(gemmTime(att, d),
+              std::max(1e6 / 1e9, att.flops() / (165.2e12 * d.efficiency)),
               1e-12);
   EXPECT_EQ(gemmTime(GemmShape{0, 1, 1, 1, GemmDtype::F16, {}}, d), 0);
 }

@@ -237,13 +237,48 @@ TEST(RecomputeSearch, NoRecomputationWhereSwapsCannotHide) {
   none.recompute = false;
   FinetunePlan p = plan(job13b(8), m, none);
   EXPECT_FALSE(p.feasible) << p.activations.recomputeFlopsPerLayer;
-  EXPECT_EQ(p.infeasibleReason.rfind("no plan fits without recomputation (",
-                                     0),
+  EXPECT_EQ(p.infeasibleReason.rfind("no plan fits without recomputation (", 0),
             0u)
       << p.infeasibleReason;
-  EXPECT_NE(p.infeasibleReason.find("but the job sets recompute: false"),
+  EXPECT_NE(p.infeasibleReason.find("but recompute is pinned to false"),
             std::string::npos)
       << p.infeasibleReason;
+}
+
+} // namespace
+
+namespace {
+
+// Pinned gradient homes restrict where the update runs: the CPU (optimizer
+// states in host memory or on NVMe) or computational storage.
+TEST(TierPins, GradientsFollowTheOptimizer) {
+  const Machine m = Machine::a5000SmartSsd(10);
+  FinetuneJob job{*modelPreset("gpt3-13b"), 4, 0};
+  FinetuneOptions cpu;
+  cpu.gradHome = Tier::Host;
+  FinetunePlan p = plan(job, m, cpu);
+  ASSERT_TRUE(p.feasible) << p.infeasibleReason;
+  EXPECT_FALSE(p.updateOnCsd);
+  for (const CandidateReport &c : p.candidates)
+    EXPECT_NE(c.optimizerHome, Tier::Csd) << c.str();
+  FinetuneOptions csd;
+  csd.gradHome = Tier::Csd;
+  FinetunePlan q = plan(job, m, csd);
+  ASSERT_TRUE(q.feasible) << q.infeasibleReason;
+  EXPECT_TRUE(q.updateOnCsd);
+  EXPECT_EQ(q.gradHome, Tier::Csd);
+
+  FinetuneOptions bad = csd;
+  bad.optimizerHome = Tier::Nvme;
+  auto e = planFinetune(job, m, bad);
+  ASSERT_FALSE(static_cast<bool>(e));
+  EXPECT_EQ(llvm::toString(e.takeError()),
+            "gradients in csd and optimizer states in nvme: the update runs "
+            "where the optimizer states live");
+  auto e2 = planFinetune(job, Machine::rtx4090With12Nvme(), csd);
+  ASSERT_FALSE(static_cast<bool>(e2));
+  EXPECT_EQ(llvm::toString(e2.takeError()),
+            "gradients on CSD requested, but the machine has no csd");
 }
 
 } // namespace
