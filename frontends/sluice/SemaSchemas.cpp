@@ -1,13 +1,14 @@
-//===- SemaSchemas.cpp - Option schemas of graphs, schedules, models, jobs ===//
+//===- SemaSchemas.cpp - Option schemas of graphs, models and jobs -------===//
 //
-// The keyed options of `load(...)`, schedules, model constructors and jobs
-// are described by tables of OptionSpec (name, value kind, accepted words,
-// required, positive) and checked by one routine, so that every unknown key
-// or value lists the valid ones and every required one is reported missing.
-// The rules are listed in Sema.cpp.
+// The keyed options of `load(...)`, model constructors and jobs as tables of
+// OptionSpec, and the one OptionChecker that checks every option list
+// (SemaOptions.h; schedules are in SemaSchedules.cpp), so that every unknown
+// key or value lists the valid ones and every required one is reported
+// missing. The rules are listed in Sema.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/SemaInternal.h"
+#include "frontends/sluice/SemaOptions.h"
 
 #include "dialects/Graph/IR/GraphSchema.h"
 #include "dialects/Model/IR/ModelSchema.h"
@@ -22,26 +23,6 @@ using K = ast::Type::Kind;
 
 namespace {
 
-enum class OptKind {
-  Int,   ///< i64
-  Float, ///< f64 (i64 accepted)
-  Bool,
-  String,
-  Word,      ///< one of `words`, written bare: `format: snap`
-  IntOrAuto, ///< `auto` or an i64: `tile: auto`, `tile: 64`
-  Parallel,  ///< `serial`, `static` or `dynamic(n)`
-  IntList,   ///< [i64]
-  Model,     ///< the name of a model
-};
-
-struct OptionSpec {
-  llvm::StringRef name;
-  OptKind kind;
-  llvm::ArrayRef<llvm::StringRef> words = {};
-  bool required = false;
-  bool positive = false;
-  int64_t max = 0;        ///< Int: the largest accepted value (0: none)
-};
 
 // Graph formats, duplicates and self loops, and walk samplers and targets
 // are the walk dialect's enums (WalkSchema.h), norms the model dialect's
@@ -65,27 +46,6 @@ llvm::ArrayRef<llvm::StringRef> parallelSpellings() {
   return spellings;
 }
 
-OptionSpec req(llvm::StringRef name, OptKind kind) {
-  OptionSpec s{name, kind};
-  s.required = true;
-  s.positive = kind == OptKind::Int || kind == OptKind::IntList;
-  return s;
-}
-OptionSpec pos(llvm::StringRef name, OptKind kind) {
-  OptionSpec s{name, kind};
-  s.positive = true;
-  return s;
-}
-OptionSpec opt(llvm::StringRef name, OptKind kind) { return {name, kind}; }
-/// A positive i64 of at most `max` (the runtime field it narrows to).
-OptionSpec upTo(llvm::StringRef name, int64_t max) {
-  OptionSpec s = pos(name, OptKind::Int);
-  s.max = max;
-  return s;
-}
-OptionSpec word(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> words) {
-  return {name, OptKind::Word, words};
-}
 
 
 const std::vector<OptionSpec> &loadSpecs() {
@@ -99,45 +59,6 @@ const std::vector<OptionSpec> &loadSpecs() {
   return specs;
 }
 
-const std::vector<OptionSpec> &walkScheduleSpecs() {
-  static const std::vector<OptionSpec> specs = {
-      word("sampler", walk::samplerNames()),
-      word("target", walk::targetNames()),
-      upTo("threads", walk::kMaxWalkThreads),
-      upTo("walkers_per_thread", walk::kMaxWalkersPerThread)};
-  return specs;
-}
-
-/// A finetune job's schedule: the homes of its model states and the
-/// choices it pins (docs/language.md, "Job schedule keys").
-const std::vector<OptionSpec> &jobScheduleSpecs() {
-  static const std::vector<OptionSpec> specs = {
-      word("params", model::tierNames()), word("grads", model::tierNames()),
-      word("optimizer", model::tierNames()), opt("recompute", OptKind::Bool),
-      pos("micro_batch", OptKind::Int)};
-  return specs;
-}
-
-const std::vector<OptionSpec> &labelScheduleSpecs() {
-  static const std::vector<OptionSpec> specs = {
-      word(graph::kDirectionKey, graph::directionNames()),
-      opt(graph::kParallelKey, OptKind::Parallel),
-      opt(graph::kTileKey, OptKind::IntOrAuto),
-      word(graph::kFrontierKey, graph::frontierKindNames()),
-      word(graph::kFormatKey, graph::edgeFormatNames())};
-  return specs;
-}
-
-const std::vector<OptionSpec> &algorithmScheduleSpecs() {
-  static const std::vector<OptionSpec> specs = [] {
-    std::vector<OptionSpec> s = {word("target", graph::targetNames()),
-                                 pos("threads", OptKind::Int)};
-    for (const OptionSpec &l : labelScheduleSpecs())
-      s.push_back(l);
-    return s;
-  }();
-  return specs;
-}
 
 const std::vector<OptionSpec> *modelSpecs(llvm::StringRef kind) {
   static const std::vector<OptionSpec> transformer = {
@@ -240,6 +161,48 @@ std::vector<std::string> specNames(llvm::ArrayRef<OptionSpec> specs) {
   return names;
 }
 
+
+/// The kind of a model ("transformer", "gnn", "distill"), or "".
+llvm::StringRef modelKind(const Symbol *sym) {
+  if (!sym || sym->kind != SymKind::Model || !sym->decl)
+    return "";
+  auto *model = llvm::cast<ast::ModelDecl>(sym->decl);
+  return model->ctor ? llvm::StringRef(model->ctor->callee) : "";
+}
+
+
+
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Option checking (SemaOptions.h)
+//===----------------------------------------------------------------------===//
+
+namespace sluice::sema {
+
+OptionSpec req(llvm::StringRef name, OptKind kind) {
+  OptionSpec s{name, kind};
+  s.required = true;
+  s.positive = kind == OptKind::Int || kind == OptKind::IntList;
+  return s;
+}
+OptionSpec pos(llvm::StringRef name, OptKind kind) {
+  OptionSpec s{name, kind};
+  s.positive = true;
+  return s;
+}
+OptionSpec opt(llvm::StringRef name, OptKind kind) { return {name, kind}; }
+/// A positive i64 of at most `max` (the runtime field it narrows to).
+OptionSpec upTo(llvm::StringRef name, int64_t max) {
+  OptionSpec s = pos(name, OptKind::Int);
+  s.max = max;
+  return s;
+}
+OptionSpec word(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> words) {
+  return {name, OptKind::Word, words};
+}
+
 /// Types the value of an option that was already reported (unknown key,
 /// unknown owner) without reporting option words in it: a bare word that
 /// names nothing, or a call such as `dynamic(64)` to no function.
@@ -255,53 +218,6 @@ void checkLoose(Sema &s, ast::Expr *e) {
     }
   s.check(e);
 }
-
-/// The kind of a model ("transformer", "gnn", "distill"), or "".
-llvm::StringRef modelKind(const Symbol *sym) {
-  if (!sym || sym->kind != SymKind::Model || !sym->decl)
-    return "";
-  auto *model = llvm::cast<ast::ModelDecl>(sym->decl);
-  return model->ctor ? llvm::StringRef(model->ctor->callee) : "";
-}
-
-/// Checks one option list against `specs` (and, for walk and run jobs, the
-/// parameters of the walk or algorithm).
-class OptionChecker {
-public:
-  OptionChecker(Sema &s, llvm::StringRef noun, std::string owner,
-                ast::SourceRange ownerRange)
-      : s(s), noun(noun), owner(std::move(owner)), ownerRange(ownerRange) {}
-
-  /// Extra keys: the parameters of `paramOwner` ("walk 'n2v'").
-  void setParams(llvm::ArrayRef<ast::Param> p, std::string pOwner) {
-    params = p;
-    paramOwner = std::move(pOwner);
-  }
-  /// Accept unknown keys silently (their owner's parameters are unknown
-  /// because of an error reported already).
-  void setLenient() { lenient = true; }
-
-  /// Checks `items`; returns the value of each accepted key.
-  std::map<std::string, ast::Expr *> run(llvm::ArrayRef<OptionItem> items,
-                                         llvm::ArrayRef<OptionSpec> specs);
-
-private:
-  void checkValue(const OptionSpec &spec, ast::Expr *e);
-  void checkInt(const OptionSpec &spec, ast::Expr *e);
-  void unknownWord(const OptionSpec &spec, ast::NameExpr &n,
-                   llvm::ArrayRef<llvm::StringRef> words);
-  std::string what(const OptionSpec &spec) const {
-    return noun.str() + " '" + spec.name.str() + "'";
-  }
-
-  Sema &s;
-  llvm::StringRef noun;
-  std::string owner;
-  ast::SourceRange ownerRange;
-  llvm::ArrayRef<ast::Param> params;
-  std::string paramOwner;
-  bool lenient = false;
-};
 
 std::map<std::string, ast::Expr *>
 OptionChecker::run(llvm::ArrayRef<OptionItem> items,
@@ -554,7 +470,7 @@ const Value *argValue(Sema &s, const std::map<std::string, ast::Expr *> &args,
   return v && v->kind == Value::Kind::Int ? v : nullptr;
 }
 
-} // namespace
+} // namespace sluice::sema
 
 //===----------------------------------------------------------------------===//
 // Graphs
@@ -888,154 +804,4 @@ void Sema::checkJob(ast::JobDecl &job) {
     error(given["micro_batch"]->range)
         << "batch (" << batch->i << ") must be divisible by micro_batch ("
         << micro->i << ")";
-}
-
-//===----------------------------------------------------------------------===//
-// Schedules
-//===----------------------------------------------------------------------===//
-
-void Sema::checkSchedule(ast::ScheduleDecl &schedule) {
-  auto looseAll = [&] {
-    for (ast::Prop &p : schedule.props)
-      checkLoose(*this, p.value.get());
-    for (auto &l : schedule.labeled)
-      for (ast::Prop &p : l.props)
-        checkLoose(*this, p.value.get());
-  };
-  Symbol *sym = resolveGlobal(schedule.name, schedule.nameRange,
-                              {SymKind::Walk, SymKind::Algorithm, SymKind::Job},
-                              "walk, algorithm or finetune job");
-  auto [prev, inserted] = schedules.emplace(schedule.name, schedule.nameRange);
-  if (!inserted) {
-    auto diag = error(schedule.nameRange)
-                << "duplicate schedule for '" << schedule.name << "'";
-    note(diag, prev->second,
-         "previous schedule for '" + schedule.name + "' is here");
-  }
-  if (!sym || !sym->decl) {
-    looseAll();
-    return;
-  }
-
-  if (auto *walk = llvm::dyn_cast<ast::WalkDecl>(sym->decl)) {
-    OptionChecker(*this, "option", "the schedule of walk '" + walk->name + "'",
-                  schedule.nameRange)
-        .run(itemsOf(schedule.props), walkScheduleSpecs());
-    for (auto &l : schedule.labeled) {
-      error(l.labelRange) << "walk '" << walk->name
-                          << "' has no labels; only algorithm loops can be "
-                             "labelled";
-      for (ast::Prop &p : l.props)
-        checkLoose(*this, p.value.get());
-    }
-    return;
-  }
-
-  if (auto *job = llvm::dyn_cast<ast::JobDecl>(sym->decl)) {
-    checkJobSchedule(schedule, *job);
-    return;
-  }
-
-  auto *algo = llvm::cast<ast::AlgorithmDecl>(sym->decl);
-  ensureChecked(algo);
-  const AlgoInfo &info = algoInfo[algo];
-  OptionChecker(*this, "option",
-                "the schedule of algorithm '" + algo->name + "'",
-                schedule.nameRange)
-      .run(itemsOf(schedule.props), algorithmScheduleSpecs());
-
-  std::map<std::string, ast::SourceRange> seenLabels;
-  for (auto &l : schedule.labeled) {
-    auto found = info.labels.find(l.label);
-    if (found == info.labels.end()) {
-      std::vector<std::string> labels;
-      for (const auto &entry : info.labels)
-        labels.push_back("@" + entry.first);
-      error(l.labelRange) << "unknown label '@" << l.label << "' in algorithm '"
-                          << algo->name << "'"
-                          << didYouMean("@" + l.label, labels);
-      for (ast::Prop &p : l.props)
-        checkLoose(*this, p.value.get());
-      continue;
-    }
-    auto [prevLabel, fresh] = seenLabels.emplace(l.label, l.labelRange);
-    if (!fresh) {
-      auto diag = error(l.labelRange)
-                  << "duplicate schedule for label '@" << l.label << "'";
-      note(diag, prevLabel->second,
-           "previous schedule for '@" + l.label + "' is here");
-    }
-    OptionChecker(*this, "option", "label '@" + l.label + "'", l.labelRange)
-        .run(itemsOf(l.props), labelScheduleSpecs());
-    if (found->second.isEdges)
-      continue;
-    for (ast::Prop &p : l.props)
-      if (graph::isEdgesOnlyScheduleKey(p.name))
-        error(p.nameRange) << "option '" << p.name
-                           << "' applies to edges loops; '@" << l.label
-                           << "' labels a vertices loop";
-  }
-}
-
-void Sema::checkJobSchedule(ast::ScheduleDecl &schedule, ast::JobDecl &job) {
-  ensureChecked(&job);
-  for (auto &l : schedule.labeled) {
-    error(l.labelRange) << "job '" << job.name
-                        << "' has no labels; only algorithm loops can be "
-                           "labelled";
-    for (ast::Prop &p : l.props)
-      checkLoose(*this, p.value.get());
-  }
-  if (job.action != model::stringifyJobAction(model::JobAction::Finetune)) {
-    error(schedule.nameRange)
-        << "schedules of jobs apply to finetune jobs, not to " << job.action
-        << " job '" << job.name << "'";
-    for (ast::Prop &p : schedule.props)
-      checkLoose(*this, p.value.get());
-    return;
-  }
-  auto given =
-      OptionChecker(*this, "option", "the schedule of job '" + job.name + "'",
-                    schedule.nameRange)
-          .run(itemsOf(schedule.props), jobScheduleSpecs());
-  auto tier = [&](const char *key) -> std::optional<model::Tier> {
-    auto it = given.find(key);
-    auto *n = it == given.end()
-                  ? nullptr
-                  : llvm::dyn_cast_or_null<ast::NameExpr>(it->second);
-    return n ? model::symbolizeTier(n->name) : std::nullopt;
-  };
-  std::optional<model::Tier> grads = tier("grads"), opt = tier("optimizer");
-  if (opt == model::Tier::Gpu)
-    error(given["optimizer"]->range)
-        << "optimizer states are not planned on the gpu (the planner "
-           "offloads them); expected cpu, nvme or csd";
-  if (grads == model::Tier::Gpu || grads == model::Tier::Nvme)
-    error(given["grads"]->range)
-        << "gradients go to the optimizer: cpu (updated by the CPU) or csd "
-           "(updated on computational storage), got "
-        << model::stringifyTier(*grads);
-  else if (grads && opt && opt != model::Tier::Gpu &&
-           (*grads == model::Tier::Csd) != (*opt == model::Tier::Csd))
-    error(given["grads"]->range)
-        << "grads: " << model::stringifyTier(*grads) << " needs optimizer: "
-        << (*grads == model::Tier::Csd ? "csd" : "cpu or nvme")
-        << " (gradients are updated where the optimizer states live)";
-  // What the job sets itself is not set again by its schedule.
-  for (ast::Prop &jp : job.props)
-    if (auto it = given.find(jp.name); it != given.end() && it->second) {
-      auto diag = error(it->second->range)
-                  << "'" << jp.name << "' is set by job '" << job.name
-                  << "' and by its schedule";
-      note(diag, jp.nameRange, "job '" + job.name + "' sets it here");
-    }
-  const Value *micro = argValue(*this, given, "micro_batch");
-  for (ast::Prop &jp : job.props)
-    if (jp.name == "batch")
-      if (const Value *batch = valueOf(jp.value.get());
-          batch && micro && batch->kind == Value::Kind::Int && batch->i > 0 &&
-          micro->i > 0 && batch->i % micro->i != 0)
-        error(given["micro_batch"]->range)
-            << "batch (" << batch->i << ") of job '" << job.name
-            << "' must be divisible by micro_batch (" << micro->i << ")";
 }
