@@ -136,8 +136,40 @@ mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
   return mlir::success();
 }
 
+/// A finetune job's schedule (Sema checked it): the homes as typed tier
+/// attributes, micro_batch and recompute as the job's own options.
+mlir::LogicalResult applyJobSchedule(model::JobOp job, const ScheduleDecl &s,
+                                     const ConstEnv &globals) {
+  mlir::MLIRContext *ctx = job.getContext();
+  mlir::Builder b(ctx);
+  bool ok = true;
+  for (const Prop &p : s.props) {
+    if (auto *n = llvm::dyn_cast<NameExpr>(p.value.get())) {
+      std::optional<model::Tier> t = model::symbolizeTier(n->name);
+      if (!t)
+        continue;
+      llvm::StringRef attr = p.name == "params"  ? "param_home"
+                             : p.name == "grads" ? "grad_home"
+                                                 : "optimizer_home";
+      job->setAttr(attr, model::TierAttr::get(ctx, *t));
+      continue;
+    }
+    auto v = evaluateConstant(*p.value, globals, ctx);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    if (p.name == "micro_batch" && v->kind == ConstValue::Kind::Int)
+      job->setAttr("micro_batch", b.getI64IntegerAttr(v->i));
+    else if (p.name == "recompute" && v->kind == ConstValue::Kind::Bool)
+      job->setAttr("recompute", b.getBoolAttr(v->b));
+  }
+  return mlir::success(ok);
+}
+
 mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
-                             const ConstEnv &globals) {
+                             const ConstEnv &globals,
+                             const ScheduleDecl *schedule) {
   mlir::MLIRContext *ctx = builder.getContext();
   auto job = builder.create<model::JobOp>(
       toLocation(ctx, j.range), builder.getStringAttr(j.name),
@@ -147,7 +179,8 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
       mlir::FlatSymbolRefAttr::get(ctx, j.subject),
       mlir::FlatSymbolRefAttr::get(ctx, j.target), mlir::IntegerAttr(),
       mlir::IntegerAttr(), mlir::IntegerAttr(), mlir::IntegerAttr(),
-      mlir::IntegerAttr(), mlir::UnitAttr(), mlir::StringAttr(),
+      mlir::IntegerAttr(), mlir::BoolAttr(), model::TierAttr(),
+      model::TierAttr(), model::TierAttr(), mlir::StringAttr(),
       mlir::FloatAttr());
   bool ok = true;
   for (const Prop &p : j.props) {
@@ -165,13 +198,14 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
         llvm::is_contained({"batch", "micro_batch", "seq", "tokens", "steps"},
                            p.name))
       job->setAttr(p.name, builder.getI64IntegerAttr(v->i));
-    else if (p.name == "recompute" && v->kind == ConstValue::Kind::Bool) {
-      if (v->b)
-        job->setAttr("recompute", builder.getUnitAttr());
-    } else if (p.name == "lr" && v->asNumber())
+    else if (p.name == "recompute" && v->kind == ConstValue::Kind::Bool)
+      job->setAttr("recompute", builder.getBoolAttr(v->b));
+    else if (p.name == "lr" && v->asNumber())
       job->setAttr("lr", builder.getF64FloatAttr(*v->asNumber()));
     // output, seed, threads: not used by the planners.
   }
+  if (schedule)
+    ok &= mlir::succeeded(applyJobSchedule(job, *schedule, globals));
   return mlir::success(ok);
 }
 
@@ -354,14 +388,21 @@ mlir::LogicalResult sluice::lowerModels(mlir::ModuleOp module,
         failed |= mlir::failed(lowerGnn(builder, *md, globals));
       // others: reported by checkModelSupported
     }
+  // Schedules named after a job (Sema allows them for finetune jobs).
+  llvm::StringMap<const ScheduleDecl *> schedules;
+  for (const auto &m : program.modules)
+    for (const DeclPtr &d : m->decls)
+      if (auto *s = llvm::dyn_cast<ScheduleDecl>(d.get()))
+        schedules.try_emplace(s->name, s);
   for (const auto &m : program.modules)
     for (const DeclPtr &d : m->decls)
       if (isModelJob(*d)) {
         const auto &j = llvm::cast<JobDecl>(*d);
         const CallExpr *ctor = modelCtor(program, j.subject);
-        failed |= mlir::failed(ctor && ctor->callee == "gnn"
-                                   ? lowerGnnTrain(builder, j, globals)
-                                   : lowerJob(builder, j, globals));
+        failed |= mlir::failed(
+            ctor && ctor->callee == "gnn"
+                ? lowerGnnTrain(builder, j, globals)
+                : lowerJob(builder, j, globals, schedules.lookup(j.name)));
       }
   return mlir::failure(failed);
 }

@@ -284,6 +284,8 @@ public:
   void checkWalkJob(ast::JobDecl &job, ast::WalkDecl &walk,
                     const std::map<std::string, ast::Expr *> &given);
   void checkSchedule(ast::ScheduleDecl &schedule);
+  /// A schedule named after a job: a finetune job's tiers and pins.
+  void checkJobSchedule(ast::ScheduleDecl &schedule, ast::JobDecl &job);
   void checkDemand(ast::DemandDecl &demand);
   /// The options of a gather job (SemaDemand.cpp).
   void checkGatherJob(ast::DemandItem &item, size_t tiers);

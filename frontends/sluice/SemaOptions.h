@@ -4,7 +4,8 @@
 // are described by tables of OptionSpec (name, value kind, accepted words,
 // required, positive) and checked by one routine, OptionChecker, so that
 // every unknown key or value lists the valid ones and every required one
-// is reported missing. The tables are in SemaSchemas.cpp.
+// is reported missing. The tables are in SemaSchemas.cpp (graphs, models,
+// jobs) and SemaSchedules.cpp (schedules); the checker in SemaOptions.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_FRONTENDS_SLUICE_SEMAOPTIONS_H

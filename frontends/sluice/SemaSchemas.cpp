@@ -1,12 +1,13 @@
-//===- SemaSchemas.cpp - Option schemas of graphs, schedules, models, jobs ===//
+//===- SemaSchemas.cpp - Option schemas of graphs, models and jobs -------===//
 //
-// The keyed options of `load(...)`, schedules, model constructors and jobs
-// are described by tables of OptionSpec (name, value kind, accepted words,
-// required, positive) and checked by one routine, so that every unknown key
-// or value lists the valid ones and every required one is reported missing.
-// The rules are listed in Sema.cpp.
+// The keyed options of `load(...)`, model constructors and jobs as tables of
+// OptionSpec, and the one OptionChecker that checks every option list
+// (SemaOptions.h; schedules are in SemaSchedules.cpp), so that every unknown
+// key or value lists the valid ones and every required one is reported
+// missing. The rules are listed in Sema.cpp.
 //
 //===----------------------------------------------------------------------===//
+#include "frontends/sluice/SemaInternal.h"
 #include "frontends/sluice/SemaOptions.h"
 
 #include "dialects/Graph/IR/GraphSchema.h"
@@ -21,6 +22,7 @@ using ast::Type;
 using K = ast::Type::Kind;
 
 namespace {
+
 
 // Graph formats, duplicates and self loops, and walk samplers and targets
 // are the walk dialect's enums (WalkSchema.h), norms the model dialect's
@@ -42,35 +44,6 @@ const std::vector<OptionSpec> &loadSpecs() {
   return specs;
 }
 
-const std::vector<OptionSpec> &walkScheduleSpecs() {
-  static const std::vector<OptionSpec> specs = {
-      word("sampler", walk::samplerNames()),
-      word("target", walk::targetNames()),
-      upTo("threads", walk::kMaxWalkThreads),
-      upTo("walkers_per_thread", walk::kMaxWalkersPerThread)};
-  return specs;
-}
-
-const std::vector<OptionSpec> &labelScheduleSpecs() {
-  static const std::vector<OptionSpec> specs = {
-      word(graph::kDirectionKey, graph::directionNames()),
-      opt(graph::kParallelKey, OptKind::Parallel),
-      opt(graph::kTileKey, OptKind::IntOrAuto),
-      word(graph::kFrontierKey, graph::frontierKindNames()),
-      word(graph::kFormatKey, graph::edgeFormatNames())};
-  return specs;
-}
-
-const std::vector<OptionSpec> &algorithmScheduleSpecs() {
-  static const std::vector<OptionSpec> specs = [] {
-    std::vector<OptionSpec> s = {word("target", graph::targetNames()),
-                                 pos("threads", OptKind::Int)};
-    for (const OptionSpec &l : labelScheduleSpecs())
-      s.push_back(l);
-    return s;
-  }();
-  return specs;
-}
 
 const std::vector<OptionSpec> *modelSpecs(llvm::StringRef kind) {
   static const std::vector<OptionSpec> transformer = {
@@ -137,16 +110,15 @@ std::vector<OptionSpec> trainingOptions(bool batchRequired) {
 /// `train` of a gnn model (docs/gnn.md): the graph whose vertex labels are
 /// the classes, the features (a .npy or raw float32 file; without it each
 /// vertex's one-hot id) and the host memory that caches them (given: the
-/// rest is read from the file as needed, out of core), epochs, Adam's step size and weight decay, and the
-/// dropout rate of the hidden layers.
+/// rest is read from the file as needed, out of core), epochs, Adam's step
+/// size and weight decay, and the dropout rate of the hidden layers.
 const llvm::StringRef kGnnOptimizers[] = {"adam"};
 const std::vector<OptionSpec> &gnnTrainOptions() {
   static const std::vector<OptionSpec> specs = withCommon(
       {req("batch", OptKind::Int), req("graph", OptKind::Graph),
        opt("features", OptKind::String), pos("feature_cache", OptKind::Bytes),
-       pos("epochs", OptKind::Int),
-       pos("lr", OptKind::Float), opt("weight_decay", OptKind::Float),
-       opt("dropout", OptKind::Float),
+       pos("epochs", OptKind::Int), pos("lr", OptKind::Float),
+       opt("weight_decay", OptKind::Float), opt("dropout", OptKind::Float),
        word("optimizer", kGnnOptimizers)});
   return specs;
 }
@@ -184,6 +156,7 @@ const std::vector<JobAction> &jobActions() {
 }
 
 } // namespace
+
 
 //===----------------------------------------------------------------------===//
 // Graphs
@@ -537,86 +510,4 @@ void Sema::checkJob(ast::JobDecl &job) {
     error(given["micro_batch"]->range)
         << "batch (" << batch->i << ") must be divisible by micro_batch ("
         << micro->i << ")";
-}
-
-//===----------------------------------------------------------------------===//
-// Schedules
-//===----------------------------------------------------------------------===//
-
-void Sema::checkSchedule(ast::ScheduleDecl &schedule) {
-  auto looseAll = [&] {
-    for (ast::Prop &p : schedule.props)
-      checkLoose(*this, p.value.get());
-    for (auto &l : schedule.labeled)
-      for (ast::Prop &p : l.props)
-        checkLoose(*this, p.value.get());
-  };
-  Symbol *sym =
-      resolveGlobal(schedule.name, schedule.nameRange,
-                    {SymKind::Walk, SymKind::Algorithm}, "walk or algorithm");
-  auto [prev, inserted] = schedules.emplace(schedule.name, schedule.nameRange);
-  if (!inserted) {
-    auto diag = error(schedule.nameRange)
-                << "duplicate schedule for '" << schedule.name << "'";
-    note(diag, prev->second,
-         "previous schedule for '" + schedule.name + "' is here");
-  }
-  if (!sym || !sym->decl) {
-    looseAll();
-    return;
-  }
-
-  if (auto *walk = llvm::dyn_cast<ast::WalkDecl>(sym->decl)) {
-    OptionChecker(*this, "option", "the schedule of walk '" + walk->name + "'",
-                  schedule.nameRange)
-        .run(itemsOf(schedule.props), walkScheduleSpecs());
-    for (auto &l : schedule.labeled) {
-      error(l.labelRange) << "walk '" << walk->name
-                          << "' has no labels; only algorithm loops can be "
-                             "labelled";
-      for (ast::Prop &p : l.props)
-        checkLoose(*this, p.value.get());
-    }
-    return;
-  }
-
-  auto *algo = llvm::cast<ast::AlgorithmDecl>(sym->decl);
-  ensureChecked(algo);
-  const AlgoInfo &info = algoInfo[algo];
-  OptionChecker(*this, "option",
-                "the schedule of algorithm '" + algo->name + "'",
-                schedule.nameRange)
-      .run(itemsOf(schedule.props), algorithmScheduleSpecs());
-
-  std::map<std::string, ast::SourceRange> seenLabels;
-  for (auto &l : schedule.labeled) {
-    auto found = info.labels.find(l.label);
-    if (found == info.labels.end()) {
-      std::vector<std::string> labels;
-      for (const auto &entry : info.labels)
-        labels.push_back("@" + entry.first);
-      error(l.labelRange) << "unknown label '@" << l.label << "' in algorithm '"
-                          << algo->name << "'"
-                          << didYouMean("@" + l.label, labels);
-      for (ast::Prop &p : l.props)
-        checkLoose(*this, p.value.get());
-      continue;
-    }
-    auto [prevLabel, fresh] = seenLabels.emplace(l.label, l.labelRange);
-    if (!fresh) {
-      auto diag = error(l.labelRange)
-                  << "duplicate schedule for label '@" << l.label << "'";
-      note(diag, prevLabel->second,
-           "previous schedule for '@" + l.label + "' is here");
-    }
-    OptionChecker(*this, "option", "label '@" + l.label + "'", l.labelRange)
-        .run(itemsOf(l.props), labelScheduleSpecs());
-    if (found->second.isEdges)
-      continue;
-    for (ast::Prop &p : l.props)
-      if (graph::isEdgesOnlyScheduleKey(p.name))
-        error(p.nameRange) << "option '" << p.name
-                           << "' applies to edges loops; '@" << l.label
-                           << "' labels a vertices loop";
-  }
 }

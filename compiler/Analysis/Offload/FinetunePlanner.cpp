@@ -1,10 +1,12 @@
 //===- FinetunePlanner.cpp - Offload plans for fine-tuning ----------------===//
 //
-// Candidate plans (homes of the fp16 parameters and of the optimizer states,
-// GPU parameter buffers, how many of the ranked activations to swap) are
-// checked against the memory of every tier and then scheduled by an event
-// model: each action goes on its stream at the earliest idle gap that
-// starts after its dependencies end. The makespan is the iteration time.
+// Candidate plans (micro-batch, homes of the fp16 parameters and of the
+// optimizer states, GPU parameter buffers, how many of the ranked
+// activations to swap) are checked against the memory of every tier and the
+// job's pins, bounded below by their busiest stream, and then scheduled by
+// an event model: each action goes on its stream at the earliest idle gap
+// that starts after its dependencies end. The makespan is the iteration
+// time.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Offload/FinetunePlanner.h"
@@ -72,6 +74,7 @@ struct LayerGeometry {
   std::array<double, kNumSwappable> swapRecompute{};
   std::array<unsigned, kNumSwappable> rank{}; ///< by FLOPs per byte
   double work = 0; ///< GPU working set of the layer
+  ComputeRates rate; ///< attained FLOP/s (GEMM model)
 };
 
 /// Sizes and FLOPs of one micro-batch, per block.
@@ -81,6 +84,7 @@ struct Geometry {
   double maxLayerParams = 0; ///< the largest layer
   double headParams = 0;     ///< embeddings, positions, final norm, head
   double headFwdFlops = 0;   ///< the logits
+  ComputeRates headRate;
   std::vector<LayerGeometry> groups;
   std::vector<size_t> groupOf; ///< layer -> groups index
   double logitsWork = 0;       ///< GPU working set of the logits
@@ -89,7 +93,9 @@ struct Geometry {
   }
 };
 
-Geometry geometry(const ModelCosts &c, int64_t b, const FinetuneOptions &opts) {
+Geometry geometry(const ModelCosts &c, int64_t b, const FinetuneOptions &opts,
+                  const Machine &m) {
+  const model::GemmDevice dev = m.gemmDevice();
   Geometry g;
   const double B = static_cast<double>(b), s = static_cast<double>(c.seq),
                V = static_cast<double>(c.vocab),
@@ -98,6 +104,7 @@ Geometry geometry(const ModelCosts &c, int64_t b, const FinetuneOptions &opts) {
   g.N = c.params();
   g.headParams = c.otherParams;
   g.headFwdFlops = B * c.headFwdFlops;
+  g.headRate = headRates(c, B, dev);
   for (size_t gi = 0; gi < c.groups.size(); ++gi) {
     const LayerGroup &lg = c.groups[gi];
     const double h = static_cast<double>(lg.hidden),
@@ -107,6 +114,7 @@ Geometry geometry(const ModelCosts &c, int64_t b, const FinetuneOptions &opts) {
     LayerGeometry l;
     l.params = lg.params;
     l.fwdFlops = B * lg.fwdFlops;
+    l.rate = layerRates(c, lg, B, dev);
     l.ckptBytes = B * s * h * e;
     // Ratel's matmul inputs and the FLOPs of the op that produces each.
     const double widths[kNumSwappable] = {h + 2 * kv, h, f, h};
@@ -145,13 +153,6 @@ struct Candidate {
   int64_t buffers = 2;
   unsigned swapCount = 0; ///< how many of the ranked tensors to swap
 };
-
-std::string describe(const Candidate &c) {
-  return ("param=" + tierName(c.paramHome) + " opt=" + tierName(c.optHome) +
-          " buffers=" + llvm::Twine(c.buffers) + " swap=" +
-          llvm::Twine(c.swapCount))
-      .str();
-}
 
 /// A memory constraint: need vs usable.
 struct Fit {
@@ -225,6 +226,11 @@ private:
 struct Evaluation {
   bool fits = false;
   Fit binding; ///< worst constraint when it does not fit
+  /// A pin of the job the candidate breaks (it fits otherwise).
+  std::string pinViolation;
+  /// Not scheduled: its lower bound already reaches the cutoff.
+  bool pruned = false;
+  double lowerBound = 0;
   FinetunePlan plan;
 };
 
@@ -233,10 +239,12 @@ public:
   Planner(const FinetuneJob &job, const Machine &m, const FinetuneOptions &o,
           int64_t micro)
       : job(job), m(m), o(o), micro(micro), steps(job.batch / micro),
-        g(geometry(job.costs ? *job.costs : uniformCosts(job.model), micro,
-                   o)) {}
+        g(geometry(job.costs ? *job.costs : uniformCosts(job.model), micro, o,
+                   m)) {}
 
-  Evaluation evaluate(const Candidate &c) const;
+  /// Checks `c` against memory and the pins; schedules it unless the
+  /// busiest stream alone takes at least `cutoff` seconds.
+  Evaluation evaluate(const Candidate &c, double cutoff) const;
 
 private:
   const FinetuneJob &job;
@@ -246,7 +254,7 @@ private:
   Geometry g;
 };
 
-Evaluation Planner::evaluate(const Candidate &c) const {
+Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
   Evaluation ev;
   FinetunePlan &p = ev.plan;
   const double maxBlock = std::max(g.maxLayerParams, g.headParams);
@@ -279,7 +287,7 @@ Evaluation Planner::evaluate(const Candidate &c) const {
   double maxWork = g.logitsWork;
   for (const LayerGeometry &lg : g.groups) {
     GroupSwap gs;
-    gs.fwdTime = lg.fwdFlops / m.gpuFlops();
+    gs.fwdTime = lg.fwdFlops / lg.rate.forward;
     gs.bytes = lg.ckptBytes;
     for (unsigned r = 0; r < kNumSwappable; ++r) {
       unsigned i = lg.rank[r];
@@ -413,9 +421,47 @@ Evaluation Planner::evaluate(const Candidate &c) const {
   if (!ev.fits)
     return ev;
 
+  // The pins: `recompute: false` admits no recomputation anywhere.
+  double recomputePerStep = 0, gpuPerStep = 0, swapPerStep = 0;
+  for (int64_t l = 0; l < g.layers; ++l) {
+    const LayerGeometry &lg = g.layer(l);
+    recomputePerStep += actRecompute[static_cast<size_t>(l)];
+    swapPerStep += actBytes[static_cast<size_t>(l)];
+    gpuPerStep += lg.fwdFlops / lg.rate.forward +
+                  2.0 * lg.fwdFlops / lg.rate.backward +
+                  actRecompute[static_cast<size_t>(l)] / lg.rate.forward;
+  }
+  gpuPerStep += g.headFwdFlops / g.headRate.forward +
+                2.0 * g.headFwdFlops / g.headRate.backward;
+  const double sd = static_cast<double>(steps);
+  if (o.recompute == false && recomputePerStep > 0) {
+    ev.fits = false;
+    ev.pinViolation = "recomputes " +
+                      formatQuantity(recomputePerStep * sd, Dim::flops()) +
+                      " per iteration, but recompute is pinned to false";
+    return ev;
+  }
+
+  // A lower bound: every stream runs its actions one at a time, so the
+  // makespan is at least the GPU's compute, the host-to-GPU traffic
+  // (parameter prefetches in forward and backward, activation swap-ins),
+  // the GPU-to-host traffic (swap-outs, gradients) and the CPU updates.
+  {
+    double gpuLb = sd * gpuPerStep;
+    double prefetch =
+        c.paramHome == Tier::Gpu ? 0.0 : e * (2.0 * g.N - g.headParams);
+    double h2dLb = sd * (prefetch + swapPerStep) / m.h2dBandwidth;
+    double d2hLb = sd * (swapPerStep + eg * g.N) / m.d2hBandwidth;
+    double cpuLb = csdUpdate ? 0.0 : g.N / m.cpuAdamRate;
+    ev.lowerBound = std::max({gpuLb, h2dLb, d2hLb, cpuLb});
+    if (ev.lowerBound >= cutoff) {
+      ev.pruned = true;
+      return ev;
+    }
+  }
+
   // The schedule.
   Scheduler S;
-  const double flops = m.gpuFlops();
   const double h2d = m.h2dBandwidth, d2h = m.d2hBandwidth;
   const double ssdR = csdUpdate || c.paramHome == Tier::Csd
                           ? m.csd.hostReadBandwidth
@@ -437,6 +483,9 @@ Evaluation Planner::evaluate(const Candidate &c) const {
   };
   auto blockFwd = [&](int64_t b) {
     return b == head ? g.headFwdFlops : g.layer(b).fwdFlops;
+  };
+  auto blockRate = [&](int64_t b) {
+    return b == head ? g.headRate : g.layer(b).rate;
   };
   double recomputeTotal = 0;
   int lastGpu = -1;
@@ -463,11 +512,11 @@ Evaluation Planner::evaluate(const Candidate &c) const {
       fwdH2d.push_back(in);
       double fl = blockFwd(b);
       // Two swap buffers: layer j's tensors must be out before j+2 runs.
-      int fw = S.add(Stream::GpuCompute, fl / flops, 0, fl, "layer",
-                     "forward", b, mb,
-                     {in, lastGpu,
-                      swapOuts.size() >= 2 ? swapOuts[swapOuts.size() - 2]
-                                           : -1});
+      int fw =
+          S.add(Stream::GpuCompute, fl / blockRate(b).forward, 0, fl, "layer",
+                "forward", b, mb,
+                {in, lastGpu,
+                 swapOuts.size() >= 2 ? swapOuts[swapOuts.size() - 2] : -1});
       fwdGpu.push_back(fw);
       lastGpu = fw;
       if (b != head) {
@@ -520,13 +569,14 @@ Evaluation Planner::evaluate(const Candidate &c) const {
         double rf = actRecompute[li];
         if (rf > 0) {
           // Recompute what was not swapped, from the layer's checkpoint.
-          lastGpu = S.add(Stream::GpuCompute, rf / flops, 0, rf, "layer",
-                          "recompute", b, mb, {in, ain, lastGpu, prevGrad});
+          lastGpu =
+              S.add(Stream::GpuCompute, rf / blockRate(b).forward, 0, rf,
+                    "layer", "recompute", b, mb, {in, ain, lastGpu, prevGrad});
           recomputeTotal += rf;
         }
       }
-      int bw = S.add(Stream::GpuCompute, fl / flops, 0, fl, "layer",
-                     "backward", b, mb, {in, ain, lastGpu, prevGrad});
+      int bw = S.add(Stream::GpuCompute, fl / blockRate(b).backward, 0, fl,
+                     "layer", "backward", b, mb, {in, ain, lastGpu, prevGrad});
       bwdGpu.push_back(bw);
       lastGpu = bw;
       int gd = S.add(Stream::D2H, eg * np / d2h, eg * np, 0, "grads",
@@ -615,6 +665,44 @@ Evaluation Planner::evaluate(const Candidate &c) const {
 
 } // namespace
 
+std::string CandidateReport::label() const {
+  return ("micro-batch " + llvm::Twine(microBatch) +
+          " param=" + tierName(paramHome) + " opt=" + tierName(optimizerHome) +
+          " buffers=" + llvm::Twine(buffers) +
+          " swap=" + llvm::Twine(swapCount))
+      .str();
+}
+
+std::string CandidateReport::str() const {
+  if (!feasible)
+    return label() + ": " + (need > have ? "infeasible (" : "rejected (") +
+           rejection + ")";
+  std::string t;
+  if (iterationTime > 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), ": %.3f s", iterationTime);
+    t = buf;
+  }
+  return label() + t + (rejection.empty() ? "" : " (" + rejection + ")");
+}
+
+std::vector<int64_t> offload::microBatchCandidates(const FinetuneJob &job) {
+  if (job.microBatch > 0)
+    return {job.microBatch};
+  std::vector<int64_t> small, large;
+  for (int64_t d = 1; d * d <= job.batch; ++d) {
+    if (job.batch % d != 0)
+      continue;
+    small.push_back(d);
+    if (d != job.batch / d)
+      large.push_back(job.batch / d);
+  }
+  // From the largest: ties keep the fewest accumulation steps.
+  std::vector<int64_t> out(large.begin(), large.end());
+  out.insert(out.end(), small.rbegin(), small.rend());
+  return out;
+}
+
 llvm::Expected<FinetunePlan>
 offload::planFinetune(const FinetuneJob &job, const Machine &machine,
                       const FinetuneOptions &opts) {
@@ -633,8 +721,8 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
   if (job.batch > model::kMaxSeq)
     return fail("batch must be at most " + llvm::Twine(model::kMaxSeq) +
                 " sequences, got " + llvm::Twine(job.batch));
-  int64_t micro = job.microBatch > 0 ? job.microBatch : job.batch;
-  if (job.microBatch < 0 || job.batch % micro != 0)
+  if (job.microBatch < 0 ||
+      (job.microBatch > 0 && job.batch % job.microBatch != 0))
     return fail("batch " + llvm::Twine(job.batch) +
                 " is not a multiple of the micro-batch " +
                 llvm::Twine(job.microBatch));
@@ -656,6 +744,16 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
   if (opts.optimizerHome == Tier::Gpu)
     return fail("optimizer states on the GPU are not planned (the planner "
                 "offloads them); choose host, nvme or csd");
+  if (opts.gradHome == Tier::Gpu || opts.gradHome == Tier::Nvme)
+    return fail("gradients go to host memory (CPU update) or csd, not " +
+                tierName(*opts.gradHome));
+  if (opts.gradHome == Tier::Csd && !machine.csd.present())
+    return fail("gradients on CSD requested, but the machine has no csd");
+  if (opts.gradHome && opts.optimizerHome &&
+      (*opts.gradHome == Tier::Csd) != (*opts.optimizerHome == Tier::Csd))
+    return fail("gradients in " + tierName(*opts.gradHome) +
+                " and optimizer states in " + tierName(*opts.optimizerHome) +
+                ": the update runs where the optimizer states live");
 
   std::vector<Tier> paramHomes, optHomes;
   auto allowed = [&](Tier t) {
@@ -666,47 +764,112 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
     if (allowed(t) && (!opts.paramHome || *opts.paramHome == t))
       paramHomes.push_back(t);
   for (Tier t : {Tier::Host, Tier::Nvme, Tier::Csd})
-    if (allowed(t) && (!opts.optimizerHome || *opts.optimizerHome == t))
+    if (allowed(t) && (!opts.optimizerHome || *opts.optimizerHome == t) &&
+        (!opts.gradHome || (*opts.gradHome == Tier::Csd) == (t == Tier::Csd)))
       optHomes.push_back(t);
+  // How many ranked activations may swap: all counts when recomputation
+  // is searched, none with full recomputation, all four without any.
+  int maxSwap = opts.recompute == true ? 0 : int(kNumSwappable);
+  int minSwap = opts.recompute == false ? int(kNumSwappable) : 0;
 
-  Planner planner(job, machine, opts, micro);
   std::optional<Evaluation> best;
+  size_t bestIndex = 0;
   std::optional<Evaluation> leastBad;
-  std::vector<std::string> log;
-  for (Tier ph : paramHomes)
-    for (Tier oh : optHomes)
-      for (int64_t buffers : {2, 1}) {
-        if (ph == Tier::Gpu && buffers == 1)
-          continue; // resident parameters need no buffers
-        for (int swap = opts.activationSwapping ? int(kNumSwappable) : 0;
-             swap >= 0; --swap) {
-          Candidate c{ph, oh, buffers, static_cast<unsigned>(swap)};
-          Evaluation ev = planner.evaluate(c);
-          if (!ev.fits) {
-            log.push_back(describe(c) + ": infeasible (" +
-                          ev.binding.message() + ")");
-            if (!leastBad || ev.binding.ratio() < leastBad->binding.ratio())
-              leastBad = std::move(ev);
-            continue;
+  size_t leastBadIndex = 0;
+  std::vector<CandidateReport> log;
+  const size_t kNone = std::numeric_limits<size_t>::max();
+  size_t firstPinViolation = kNone;
+  const double inf = std::numeric_limits<double>::infinity();
+  for (int64_t micro : microBatchCandidates(job)) {
+    Planner planner(job, machine, opts, micro);
+    for (Tier ph : paramHomes)
+      for (Tier oh : optHomes)
+        for (int64_t buffers : {2, 1}) {
+          if (ph == Tier::Gpu && buffers == 1)
+            continue; // resident parameters need no buffers
+          for (int swap = maxSwap; swap >= minSwap; --swap) {
+            Candidate c{ph, oh, buffers, static_cast<unsigned>(swap)};
+            double cutoff = best ? best->plan.iterationTime * (1 - 1e-9) : inf;
+            Evaluation ev = planner.evaluate(c, cutoff);
+            CandidateReport r;
+            r.microBatch = micro;
+            r.paramHome = ph;
+            r.optimizerHome = oh;
+            r.buffers = ph == Tier::Gpu ? 0 : buffers;
+            r.swapCount = c.swapCount;
+            r.need = ev.binding.need;
+            r.have = ev.binding.have;
+            if (!ev.fits) {
+              r.rejection = ev.pinViolation.empty() ? ev.binding.message()
+                                                    : ev.pinViolation;
+              if (!ev.pinViolation.empty() && firstPinViolation == kNone)
+                firstPinViolation = log.size();
+              // The least infeasible by memory; a pin violation fits.
+              if (ev.pinViolation.empty() &&
+                  (!leastBad ||
+                   ev.binding.ratio() < leastBad->binding.ratio())) {
+                leastBad = std::move(ev);
+                leastBadIndex = log.size();
+              }
+              log.push_back(std::move(r));
+              continue;
+            }
+            r.feasible = true;
+            if (ev.pruned) {
+              r.rejection = "slower: at least " +
+                            formatQuantity(ev.lowerBound, Dim::time()) +
+                            " (lower bound)";
+              log.push_back(std::move(r));
+              continue;
+            }
+            r.iterationTime = ev.plan.iterationTime;
+            if (!best ||
+                ev.plan.iterationTime < best->plan.iterationTime * (1 - 1e-9)) {
+              best = std::move(ev);
+              bestIndex = log.size();
+            }
+            log.push_back(std::move(r));
           }
-          char buf[64];
-          std::snprintf(buf, sizeof(buf), ": %.3f s",
-                        ev.plan.iterationTime);
-          log.push_back(describe(c) + buf);
-          if (!best || ev.plan.iterationTime <
-                           best->plan.iterationTime * (1 - 1e-9))
-            best = std::move(ev);
         }
-      }
+  }
+  const bool searched = job.microBatch <= 0;
   FinetunePlan result;
   if (best) {
     result = std::move(best->plan);
-  } else {
+    const std::string chosen =
+        formatQuantity(result.iterationTime, Dim::time());
+    for (size_t i = 0; i < log.size(); ++i) {
+      CandidateReport &r = log[i];
+      if (i == bestIndex || !r.feasible)
+        continue;
+      if (r.rejection.empty())
+        r.rejection =
+            "slower: " + formatQuantity(r.iterationTime, Dim::time()) +
+            ", the chosen plan " + chosen;
+      else
+        r.rejection += ", the chosen plan " + chosen;
+    }
+  } else if (leastBad && firstPinViolation == kNone) {
     result = std::move(leastBad->plan);
     result.feasible = false;
     result.infeasibleReason = leastBad->binding.message();
+    if (searched)
+      result.infeasibleReason +=
+          " (the smallest relative need among " + std::to_string(log.size()) +
+          " candidates over micro-batches 1 to " + std::to_string(job.batch) +
+          ": " + log[leastBadIndex].label() + ")";
+    result.modelFlops = modelFlops(job);
+  } else {
+    // Candidates fit in memory but recompute, which the job forbids.
+    const CandidateReport &v = log[firstPinViolation];
+    result.feasible = false;
+    result.infeasibleReason = "no plan fits without recomputation (" +
+                              v.label() + " " + v.rejection + ")";
+    result.microBatch = v.microBatch;
+    result.accumulationSteps = job.batch / result.microBatch;
     result.modelFlops = modelFlops(job);
   }
+  result.microBatchSearched = searched;
   result.candidates = std::move(log);
   return result;
 }

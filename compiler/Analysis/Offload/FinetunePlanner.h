@@ -23,6 +23,11 @@
 // fastest plan that fits wins; when none fits, the plan names the binding
 // constraint ("host memory: need 1.9 TiB, have 230 GiB usable").
 //
+// The micro-batch (a divisor of the batch, unless the job pins one) and the
+// recomputation (how many of the ranked activations are swapped instead of
+// recomputed, unless pinned) are searched jointly with the placement; every
+// candidate is reported with the reason it lost.
+//
 // docs/offload.md describes the model, its formulas and its validation.
 //
 //===----------------------------------------------------------------------===//
@@ -69,7 +74,10 @@ llvm::StringRef swappableName(unsigned i); // "qkv", "context", ...
 struct FinetuneJob {
   model::TransformerConfig model; ///< seq = the training sequence length
   int64_t batch = 0;              ///< sequences per iteration
-  int64_t microBatch = 0;         ///< 0 = batch (no gradient accumulation)
+  /// Sequences per micro-batch (gradients accumulate over batch /
+  /// microBatch of them); 0 = the planner chooses among the divisors of
+  /// `batch`.
+  int64_t microBatch = 0;
   /// Bytes per parameter of the model states: fp16 parameters (2), fp16
   /// gradients (2), fp32 master weights + optimizer states (12 for Adam;
   /// 8 for SGD with momentum, 6 for 8-bit Adam states + fp32 master...).
@@ -86,9 +94,12 @@ struct FinetuneOptions {
   /// CPU Adam per layer as soon as the layer's gradients arrive; false =
   /// after the whole backward pass (ZeRO-Infinity's order).
   bool activeGradientOffload = true;
-  /// Swap Ratel's four activations; false = keep only layer-input
-  /// checkpoints and recompute the rest (full recomputation).
-  bool activationSwapping = true;
+  /// Recomputation in the backward pass. nullopt: searched (how many of
+  /// Ratel's ranked activations are swapped, the rest recomputed); true:
+  /// full recomputation (only the layer-input checkpoints are kept, the
+  /// job's `recompute: true`); false: none (a candidate that would
+  /// recompute anything is rejected, `recompute: false`).
+  std::optional<bool> recompute;
   /// Attention without the s^2 score tensors in memory (FlashAttention):
   /// a layer's working set is 34*s*b*h bytes instead of s*b*h*(34+5as/h).
   bool flashAttention = true;
@@ -101,6 +112,9 @@ struct FinetuneOptions {
   /// Restrict the search (nullopt = search).
   std::optional<Tier> paramHome;
   std::optional<Tier> optimizerHome;
+  /// Where gradients go: Host (a CPU update: optimizer states in host
+  /// memory or on NVMe) or Csd (the update on computational storage).
+  std::optional<Tier> gradHome;
   /// Host staging buffers (layer groups in flight) for NVMe/CSD streams.
   int64_t stagingLayers = 2;
 };
@@ -152,10 +166,37 @@ struct LinkBytes {
   double h2d = 0, d2h = 0, ssdRead = 0, ssdWrite = 0, csdInternal = 0;
 };
 
+/// One candidate the search examined and what became of it.
+struct CandidateReport {
+  int64_t microBatch = 0;
+  Tier paramHome = Tier::Host;
+  Tier optimizerHome = Tier::Host;
+  int64_t buffers = 2;      ///< GPU parameter buffers (0 when resident)
+  unsigned swapCount = 0;   ///< how many of the ranked activations may swap
+  bool feasible = false;    ///< fits every tier and the job's pins
+  double iterationTime = 0; ///< seconds, when feasible and scheduled
+  /// Memory need and usable bytes of the binding tier (feasible or not).
+  double need = 0, have = 0;
+  /// Why it was not chosen; empty for the chosen plan. One of: the binding
+  /// memory constraint ("GPU memory: need 23 GiB, have 21.6 GiB usable"),
+  /// a pin it breaks ("recomputes 1.2 PFLOP per iteration, but
+  /// recompute is pinned to false"), "slower: 14.2 s, the chosen plan 13.1 s",
+  /// or "slower: at least 40 s (lower bound), the chosen plan 13.1 s".
+  std::string rejection;
+  /// "micro-batch 8 param=host opt=host buffers=2 swap=4".
+  std::string label() const;
+  /// label() + ": 13.512 s" / ": infeasible (...)" / ": rejected (...)".
+  std::string str() const;
+};
+
 struct FinetunePlan {
   bool feasible = false;
   /// When infeasible: the binding constraint of the least infeasible
-  /// candidate, e.g. "GPU memory: need 29.6 GiB, have 21.6 GiB usable".
+  /// candidate, e.g. "GPU memory: need 29.6 GiB, have 21.6 GiB usable",
+  /// followed by where that smallest need (relative to the usable) was
+  /// found when the micro-batch was searched ("... (the smallest relative
+  /// need among 300 candidates over micro-batches 1 to 32: micro-batch 32
+  /// param=host opt=nvme buffers=1 swap=0)").
   std::string infeasibleReason;
 
   // Decisions.
@@ -167,6 +208,7 @@ struct FinetunePlan {
   int64_t paramBuffers = 2; ///< GPU layer buffers (2 = prefetch overlap)
   int64_t microBatch = 0;
   int64_t accumulationSteps = 1;
+  bool microBatchSearched = false; ///< false: the job pinned it
   ActivationPlan activations;
 
   // Predictions.
@@ -182,10 +224,16 @@ struct FinetunePlan {
   std::array<double, kNumStreams> busy{}; ///< seconds each stream works
   /// The schedule of one iteration, in issue order.
   std::vector<Action> schedule;
-  /// Every candidate examined: "param=host opt=nvme buffers=2: 14.2 s" or
-  /// "...: infeasible (host memory: ...)".
-  std::vector<std::string> candidates;
+  /// Every candidate examined, in search order (micro-batches from the
+  /// largest), each with the reason it was not chosen.
+  std::vector<CandidateReport> candidates;
 };
+
+/// The micro-batches planFinetune() tries for `job`: the pinned one, or
+/// every divisor of the batch from the largest (equal micro-batches keep an
+/// iteration at exactly `batch` sequences, as DeepSpeed's batch = micro x
+/// accumulation requires; powers of two would not divide a batch of 48).
+std::vector<int64_t> microBatchCandidates(const FinetuneJob &job);
 
 /// Plans `job` on `machine`. Errors only for invalid inputs (a bad model,
 /// batch not a multiple of the micro-batch, an unusable machine); a job

@@ -80,7 +80,11 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
   const double gen = static_cast<double>(job.generate);
   const double Wtot = e * costs.params();
   const double ctxAvg = s + gen / 2.0;
+  // Attention over the cache in decode: FLOPs at the large-GEMM rate (its
+  // cache reads bound it); the projections follow the GEMM model.
   const double F = m.gpuFlops();
+  const model::GemmDevice dev = m.gemmDevice();
+  const model::GemmDtype dt = model::gemmDtypeOfBytes(costs.dtypeBytes);
   const double h2d = m.h2dBandwidth, d2h = m.d2hBandwidth;
   Model M;
   M.layers = static_cast<double>(costs.layers());
@@ -115,7 +119,9 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
 
     std::array<Term, 5> P{}, D{};
     // Prefill, per layer for the whole block.
-    P[0].constant = bls * g.fwdFlops / F;
+    // The GPU batches of a block run one after another: GEMMs of gbs
+    // sequences.
+    P[0].constant = bls * g.fwdFlops / layerRates(costs, g, G, dev).forward;
     P[1].coef[WC] = P[1].coef[WD] = W / h2d;
     P[1].coef[HC] = P[1].coef[HD] = actP / h2d;
     P[2].coef[CC] = P[2].coef[CD] = cachePre / d2h;
@@ -126,7 +132,15 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
     P[4].coef[HD] = actP / dw;
 
     // Decode, per layer and generated token for the whole block.
-    double linear = linearPerToken * bls / F;
+    // One token per sequence of the block through the projections (the
+    // block's GEMMs, as the weights are loaded once per block).
+    double gemmFlops = 0, gemmTime = 0;
+    for (const model::GemmShape &x : layerForwardGemms(g, bls, 1, dt))
+      if (!x.bytes) { // not the attention
+        gemmFlops += x.flops();
+        gemmTime += model::gemmTime(x, dev);
+      }
+    double linear = linearPerToken * bls * gemmTime / gemmFlops;
     if (m.gpuMemoryBandwidth > 0)
       linear = std::max(linear, W / m.gpuMemoryBandwidth);
     D[0].constant = linear + 4.0 * bls * ctxAvg * h / F +

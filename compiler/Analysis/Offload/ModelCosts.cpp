@@ -88,3 +88,65 @@ ModelCosts offload::uniformCosts(const model::TransformerConfig &cfg) {
   c.headFwdFlops = 2.0 * s * h * static_cast<double>(cfg.vocab);
   return c;
 }
+
+std::vector<model::GemmShape>
+offload::layerForwardGemms(const LayerGroup &g, double sequences, int64_t seq,
+                           model::GemmDtype dtype) {
+  const double s = static_cast<double>(seq), T = sequences * s;
+  const double h = static_cast<double>(g.hidden),
+               a = static_cast<double>(g.heads),
+               kv = static_cast<double>(g.kvDim),
+               f = static_cast<double>(g.ffn), d = h / a;
+  const double e = model::gemmDtypeBytes(dtype);
+  std::vector<model::GemmShape> out;
+  out.push_back({T, h + 2 * kv, h, 1, dtype, {}});
+  out.push_back({s, s, 2 * d, sequences * a, dtype, (2 * h + 2 * kv) * T * e});
+  out.push_back({T, h, h, 1, dtype, {}});
+  out.push_back({T, f * (g.gated ? 2 : 1), h, 1, dtype, {}});
+  out.push_back({T, h, f, 1, dtype, {}});
+  return out;
+}
+
+std::vector<model::GemmShape>
+offload::backwardGemms(const std::vector<model::GemmShape> &forward) {
+  std::vector<model::GemmShape> out;
+  for (const model::GemmShape &f : forward) {
+    if (f.bytes) { // fused attention
+      model::GemmShape b = f;
+      b.k *= 2;
+      b.bytes = 2 * *f.bytes;
+      out.push_back(b);
+      continue;
+    }
+    out.push_back({f.m, f.k, f.n, f.batch, f.dtype, {}}); // dX = dY W^T
+    out.push_back({f.k, f.n, f.m, f.batch, f.dtype, {}}); // dW = X^T dY
+  }
+  return out;
+}
+
+static double attained(const std::vector<model::GemmShape> &gemms,
+                       const model::GemmDevice &d) {
+  double flops = 0, time = 0;
+  for (const model::GemmShape &g : gemms) {
+    flops += g.flops();
+    time += model::gemmTime(g, d);
+  }
+  return time > 0 ? flops / time : d.peakFlops * d.efficiency;
+}
+
+ComputeRates offload::layerRates(const ModelCosts &c, const LayerGroup &g,
+                                 double sequences, const model::GemmDevice &d) {
+  std::vector<model::GemmShape> fwd = layerForwardGemms(
+      g, sequences, c.seq, model::gemmDtypeOfBytes(c.dtypeBytes));
+  return {attained(fwd, d), attained(backwardGemms(fwd), d)};
+}
+
+ComputeRates offload::headRates(const ModelCosts &c, double sequences,
+                                const model::GemmDevice &d) {
+  const double T = sequences * static_cast<double>(c.seq);
+  const double h = static_cast<double>(c.groups.back().hidden),
+               V = static_cast<double>(c.vocab);
+  std::vector<model::GemmShape> fwd = {
+      {T, V, h, 1, model::gemmDtypeOfBytes(c.dtypeBytes), {}}};
+  return {attained(fwd, d), attained(backwardGemms(fwd), d)};
+}

@@ -14,6 +14,7 @@
 #ifndef SLUICE_COMPILER_ANALYSIS_OFFLOAD_MODELCOSTS_H
 #define SLUICE_COMPILER_ANALYSIS_OFFLOAD_MODELCOSTS_H
 
+#include "compiler/Analysis/Model/GemmModel.h"
 #include "compiler/Analysis/Model/TransformerCost.h"
 
 #include <cstdint>
@@ -63,6 +64,34 @@ struct ModelCosts {
 
 /// The costs of a uniform model (SluiceModelCost's formulas) at cfg.seq.
 ModelCosts uniformCosts(const model::TransformerConfig &cfg);
+
+/// Attained GPU FLOP/s of a layer's (or the head's) forward and backward
+/// passes: the FLOPs of its GEMMs over their model::gemmTime. The planners
+/// divide a block's FLOPs (model-cost's, which may count more than the
+/// GEMMs) by these rates.
+struct ComputeRates {
+  double forward = 0, backward = 0;
+};
+
+/// The GEMMs of one layer of `g` over `sequences` sequences of `seq`
+/// tokens: q/k/v projection, fused attention (FlashAttention: batch
+/// sequences x heads of seq x seq x 2 head_dim, moving Q, K, V and O
+/// only), output projection, MLP up (and gate), MLP down.
+std::vector<model::GemmShape> layerForwardGemms(const LayerGroup &g,
+                                                double sequences, int64_t seq,
+                                                model::GemmDtype dtype);
+/// The backward GEMMs of `forward`: a data-gradient (M x K x N) and a
+/// weight-gradient (K x N x M) GEMM per projection; attention twice its
+/// forward work and traffic.
+std::vector<model::GemmShape>
+backwardGemms(const std::vector<model::GemmShape> &forward);
+/// Forward and backward rates of a layer of `g` for `sequences` sequences.
+ComputeRates layerRates(const ModelCosts &c, const LayerGroup &g,
+                        double sequences, const model::GemmDevice &d);
+/// The logits GEMM (tokens x vocab x hidden of the last layer) and its
+/// backward.
+ComputeRates headRates(const ModelCosts &c, double sequences,
+                       const model::GemmDevice &d);
 
 } // namespace sluice::offload
 

@@ -155,9 +155,22 @@ Value offload::finetunePlanToJson(const FinetunePlan &p,
     o["schedule"] = std::move(sched);
   }
   Array cands;
-  for (const std::string &c : p.candidates)
-    cands.push_back(c);
+  for (const CandidateReport &c : p.candidates) {
+    Object co{{"micro_batch", c.microBatch},
+              {"params_fp16", tierName(c.paramHome).str()},
+              {"optimizer_states", tierName(c.optimizerHome).str()},
+              {"param_buffers", c.buffers},
+              {"swap_count", static_cast<int64_t>(c.swapCount)},
+              {"feasible", c.feasible},
+              {"chosen", c.feasible && c.rejection.empty()}};
+    if (c.iterationTime > 0)
+      co["iteration_time_s"] = c.iterationTime;
+    if (!c.rejection.empty())
+      co["rejected"] = c.rejection;
+    cands.push_back(std::move(co));
+  }
   o["candidates"] = std::move(cands);
+  o["micro_batch_searched"] = p.microBatchSearched;
   return o;
 }
 
@@ -296,6 +309,65 @@ offload::deepSpeedConfig(const FinetunePlan &p, const FinetuneJob &job,
   return Value(std::move(cfg));
 }
 
+std::vector<std::string> offload::finetuneSearchLines(const FinetunePlan &p) {
+  std::vector<std::string> out;
+  const std::vector<CandidateReport> &cs = p.candidates;
+  for (size_t i = 0; i < cs.size();) {
+    size_t j = i;
+    while (j < cs.size() && cs[j].microBatch == cs[i].microBatch)
+      ++j;
+    // The chosen, else the fastest scheduled, else the lowest bound, else
+    // a pin violation, else the smallest memory need of this micro-batch.
+    const CandidateReport *chosen = nullptr, *fastest = nullptr,
+                          *bounded = nullptr, *pinned = nullptr,
+                          *least = nullptr;
+    for (size_t k = i; k < j; ++k) {
+      const CandidateReport &c = cs[k];
+      if (c.feasible && c.rejection.empty())
+        chosen = &c;
+      else if (c.feasible && c.iterationTime > 0) {
+        if (!fastest || c.iterationTime < fastest->iterationTime)
+          fastest = &c;
+      } else if (c.feasible) {
+        if (!bounded)
+          bounded = &c;
+      } else if (c.need <= c.have) {
+        if (!pinned)
+          pinned = &c;
+      } else if (!least || c.need / c.have < least->need / least->have) {
+        least = &c;
+      }
+    }
+    std::string line =
+        "micro-batch " + std::to_string(cs[i].microBatch) + " x " +
+        std::to_string(p.accumulationSteps * p.microBatch / cs[i].microBatch) +
+        ": ";
+    if (chosen)
+      line += "chosen, " + timeStr(chosen->iterationTime) + " (" +
+              chosen->label() + ")";
+    else if (fastest)
+      line += "best scheduled " + timeStr(fastest->iterationTime) + " (" +
+              fastest->label() + "), slower than the chosen plan";
+    else if (bounded)
+      line += bounded->rejection;
+    else if (pinned)
+      line += "rejected, " + pinned->rejection + " (" + pinned->label() + ")";
+    else if (least)
+      line += "infeasible, smallest need " + least->rejection;
+    out.push_back(std::move(line));
+    i = j;
+  }
+  return out;
+}
+
+static void searchLines(llvm::raw_ostream &os, const FinetunePlan &p) {
+  os << "\n  micro-batch and recomputation "
+     << (p.microBatchSearched ? "searched" : "(micro-batch pinned by the job)")
+     << ", " << p.candidates.size() << " candidates:\n";
+  for (const std::string &l : finetuneSearchLines(p))
+    os << "  " << l << "\n";
+}
+
 std::string offload::finetuneSummary(const FinetunePlan &p,
                                      const FinetuneJob &job,
                                      const Machine &m) {
@@ -309,6 +381,7 @@ std::string offload::finetuneSummary(const FinetunePlan &p,
      << p.accumulationSteps << ")\n";
   if (!p.feasible) {
     os << "  infeasible: " << p.infeasibleReason << "\n";
+    searchLines(os, p);
     costLines(os, job.costs);
     return out;
   }
@@ -393,6 +466,7 @@ std::string offload::finetuneSummary(const FinetunePlan &p,
        << llvm::format("%5.1f%%", 100.0 * p.busy[s] / p.iterationTime)
        << "\n";
   }
+  searchLines(os, p);
   costLines(os, job.costs);
   return out;
 }

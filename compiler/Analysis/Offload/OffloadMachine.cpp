@@ -32,6 +32,8 @@ std::string Machine::validate() const {
   if (gpuEfficiency > 1)
     return "GPU efficiency must be at most 1, got " +
            std::to_string(gpuEfficiency);
+  if (gpuSms < 0)
+    return "GPU SMs must be non-negative, got " + std::to_string(gpuSms);
   if (gpuUsableFraction <= 0 || gpuUsableFraction > 1 ||
       hostUsableFraction <= 0 || hostUsableFraction > 1)
     return "usable memory fractions must lie in (0, 1]";
@@ -62,7 +64,8 @@ Machine Machine::rtx4090With12Nvme() {
   m.name = "rtx4090-12nvme";
   m.gpuMemory = 24 * GiB;
   m.gpuPeakFlops = 165.2e12; // FP16 tensor, FP32 accumulate, dense
-  m.gpuEfficiency = 0.8;
+  m.gpuEfficiency = *model::gemmEfficiencyOf("GeForce RTX 4090");
+  m.gpuSms = 128;
   m.gpuMemoryBandwidth = 1008e9;
   m.hostMemory = 256 * GiB; // Ratel's cap ("256 GB main memory")
   m.hostMemoryBandwidth = 8 * 25.6e9; // 8 channels of DDR4-3200
@@ -82,8 +85,10 @@ Machine Machine::t4FlexGen() {
   m.name = "t4";
   m.gpuMemory = 16 * GiB;
   m.gpuPeakFlops = 65e12; // FP16 tensor, dense, at the 1590 MHz boost clock
-  // The 70 W cap holds the clock far below boost under tensor load.
+  // The 70 W cap holds the clock far below boost under tensor load (an
+  // assumption: no published GEMM measurement in the reference).
   m.gpuEfficiency = 0.4;
+  m.gpuSms = 40;
   m.gpuMemoryBandwidth = 320e9;
   m.hostMemory = 208 * GiB; // GCP n1-highmem-32
   m.hostMemoryBandwidth = 6 * 21.3e9; // 6 channels of DDR4-2666 (Skylake)
@@ -103,7 +108,8 @@ Machine Machine::a5000SmartSsd(int64_t csds) {
   m.name = "a5000-smartssd";
   m.gpuMemory = 24 * GiB;
   m.gpuPeakFlops = 111.1e12; // FP16 tensor, dense (222.2 with sparsity)
-  m.gpuEfficiency = 0.8;
+  m.gpuEfficiency = kDefaultGpuEfficiency;
+  m.gpuSms = 64;
   m.gpuMemoryBandwidth = 768e9;
   m.hostMemory = 1024 * GiB;
   m.hostMemoryBandwidth = 8 * 25.6e9;
@@ -250,7 +256,18 @@ offload::machineFromTopo(const analysis::TopoGraph &g, llvm::StringRef gpu,
     return gflops.takeError();
   m.gpuMemory = *gmem;
   m.gpuPeakFlops = *gflops;
-  m.gpuEfficiency = opts.gpuEfficiency;
+  if (opts.gpuEfficiency > 0) {
+    m.gpuEfficiency = opts.gpuEfficiency;
+  } else {
+    std::optional<double> fitted;
+    for (const analysis::StringProp &p : G.strings)
+      if (p.name == "model")
+        fitted = model::gemmEfficiencyOf(p.value);
+    m.gpuEfficiency = fitted ? *fitted : kDefaultGpuEfficiency;
+  }
+  for (const analysis::IntProp &p : G.ints)
+    if (p.name == "sms")
+      m.gpuSms = p.value;
   if (const analysis::QuantityProp *q = G.findQuantity("memory_bandwidth"))
     m.gpuMemoryBandwidth = q->value;
 

@@ -15,6 +15,7 @@
 #ifndef SLUICE_COMPILER_ANALYSIS_OFFLOAD_OFFLOADMACHINE_H
 #define SLUICE_COMPILER_ANALYSIS_OFFLOAD_OFFLOADMACHINE_H
 
+#include "compiler/Analysis/Model/GemmModel.h"
 #include "compiler/Analysis/TopoGraph.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -35,6 +36,9 @@ constexpr double kAdamHostBytesPerParam = 28;
 /// attains when machineFromTopo() derives its throughput (docs/offload.md:
 /// an assumption; override with TopoMachineOptions::cpuAdamRate).
 constexpr double kDefaultAdamBandwidthFraction = 0.15;
+/// GEMM efficiency (eta) of a GPU without a published measurement: an
+/// assumption (docs/offload.md, "GPU compute").
+constexpr double kDefaultGpuEfficiency = 0.8;
 
 /// NVMe drives striped as one array (RAID 0): bandwidths and capacity are
 /// the sums over the drives.
@@ -66,7 +70,10 @@ struct Machine {
   // GPU
   double gpuMemory = 0;      ///< bytes
   double gpuPeakFlops = 0;   ///< FLOP/s, dense fp16 tensor (fp32 accumulate)
-  double gpuEfficiency = 0;  ///< attained fraction of the peak on the layers
+  /// Attained fraction of the peak on large, wave-aligned GEMMs (eta of
+  /// model::gemmTime, GemmModel.h); smaller or ragged GEMMs attain less.
+  double gpuEfficiency = 0;
+  int64_t gpuSms = 0; ///< streaming multiprocessors; 0 = no wave model
   double gpuMemoryBandwidth = 0; ///< B/s (decode is bound by it); 0 = ignore
   /// Fraction of the GPU memory the planner may use (CUDA context,
   /// allocator fragmentation and workspaces take the rest).
@@ -88,7 +95,12 @@ struct Machine {
     std::vector<std::string> nvme, csd;
   } devices;
 
+  /// FLOP/s a large, wave-aligned fp16 GEMM attains.
   double gpuFlops() const { return gpuPeakFlops * gpuEfficiency; }
+  /// The GPU for model::gemmTime.
+  model::GemmDevice gemmDevice() const {
+    return {gpuPeakFlops, gpuEfficiency, gpuMemoryBandwidth, gpuSms};
+  }
   double gpuUsable() const { return gpuMemory * gpuUsableFraction; }
   double hostUsable() const { return hostMemory * hostUsableFraction; }
 
@@ -109,7 +121,9 @@ struct Machine {
 
 /// What a topology does not say, for machineFromTopo().
 struct TopoMachineOptions {
-  double gpuEfficiency = 0.8;
+  /// eta of the GPU; 0 = the fitted value for the GPU's `model`
+  /// (model::gemmEfficiencyOf), else kDefaultGpuEfficiency.
+  double gpuEfficiency = 0;
   /// Parameters/s of the CPU optimizer; 0 = derive it from the CPU's
   /// memory_bandwidth: bandwidth * kDefaultAdamBandwidthFraction /
   /// kAdamHostBytesPerParam.

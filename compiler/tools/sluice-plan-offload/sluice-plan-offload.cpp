@@ -90,9 +90,10 @@ static cl::opt<JobKind>
             cl::cat(cat));
 static cl::opt<int64_t> batch("batch", cl::desc("Sequences per iteration"),
                               cl::init(8), cl::cat(cat));
-static cl::opt<int64_t>
-    microBatch("micro-batch", cl::desc("Micro-batch (0: the batch)"),
-               cl::init(0), cl::cat(cat));
+static cl::opt<int64_t> microBatch(
+    "micro-batch",
+    cl::desc("Micro-batch (0: the planner chooses a divisor of the batch)"),
+    cl::init(0), cl::cat(cat));
 static cl::opt<int64_t> prompt("prompt", cl::desc("Prompt tokens (infer)"),
                                cl::init(512), cl::cat(cat));
 static cl::opt<int64_t> generate("generate",
@@ -313,7 +314,8 @@ int main(int argc, char **argv) {
     FinetuneJob job{*cfg, batch, microBatch};
     FinetuneOptions opts;
     opts.activeGradientOffload = !noActiveGrad;
-    opts.activationSwapping = !noSwap;
+    if (noSwap)
+      opts.recompute = true;
     opts.gradCompression = gradCompression;
     for (auto [text, home] :
          {std::pair{&paramHomeOpt, &opts.paramHome},

@@ -46,7 +46,7 @@ int emitOffload(Compilation &compilation, llvm::StringRef top,
     return 1;
   }
   return mlir::failed(model::planModelJobs(compilation.module(), *graph, top,
-                                           o.job, format, os))
+                                           o.job, format, os, o.remarks))
              ? 1
              : 0;
 }

@@ -34,6 +34,7 @@ struct ModelPlanOptions {
   ReportFormat format = ReportFormat::Table;
   std::string job;   ///< --job: empty for every model job
   uint64_t seed = 0; ///< --plan-seed (placement annealing)
+  bool remarks = false; ///< --remarks: the offload search per finetune job
 };
 
 /// --emit=plan of a program with model jobs: train jobs through

@@ -224,7 +224,8 @@ static cl::opt<bool> walkRemarks(
              "with a remark at its weight, and each algorithm loop's "
              "schedule; with --run, what the graph's load "
              "dropped and merged; with --emit=plan, compare the algorithms "
-             "of each collective"),
+             "of each collective and list each finetune job's micro-batch "
+             "search"),
     cl::init(false), cl::cat(sluiceCategory));
 
 /// The picture options the command line asks for.
@@ -430,6 +431,7 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
     options.format = reportFormat;
     options.job = jobName;
     options.seed = planSeed;
+    options.remarks = walkRemarks;
     return emitModelPlans(compilation, top, options, os);
   }
   if (reportFormat == ReportFormat::DeepSpeed ||

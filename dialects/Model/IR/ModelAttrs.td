@@ -18,5 +18,6 @@ include "mlir/IR/EnumAttr.td"
 def Model_JobActionAttr : EnumAttr<Model_Dialect, Model_JobAction, "action">;
 def Model_NormKindAttr : EnumAttr<Model_Dialect, Model_NormKind, "norm">;
 def Model_GnnKindAttr : EnumAttr<Model_Dialect, Model_GnnKind, "gnn_kind">;
+def Model_TierAttr : EnumAttr<Model_Dialect, Model_Tier, "tier">;
 
 #endif // SLUICE_MODEL_ATTRS

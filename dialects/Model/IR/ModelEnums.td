@@ -1,9 +1,9 @@
 //===- ModelEnums.td - Enums of the model dialect ----------*- tablegen -*-===//
 //
 // What a model job does (the language's `finetune`, `infer` and `train` job
-// actions on transformers; `train` of a gnn is model.gnn_train)
-// and which norm a block
-// uses, as C++ enums. This file has no dialect dependency so that
+// actions on transformers; `train` of a gnn is model.gnn_train), which
+// norm a block uses, where a finetune job's schedule keeps a model state
+// and the layer of a gnn, as C++ enums. This file has no dialect dependency so that
 // ModelSchema (and through it Sema and the transformer cost model of
 // compiler/Analysis/Model) uses the generated enums without linking the
 // dialect; ModelAttrs.td wraps them in attributes. The spellings are those
@@ -41,6 +41,20 @@ def Model_NormKind : I32EnumAttr<"NormKind",
 def Model_GnnKind : I32EnumAttr<"GnnKind", "the layer of a gnn model", [
     I32EnumAttrCase<"Sage", 0, "sage">,
     I32EnumAttrCase<"Gcn", 1, "gcn">
+  ]> {
+  let cppNamespace = "::sluice::model";
+  let genSpecializedAttr = 0;
+}
+
+// Where a model state of a finetune job lives between its uses (a job
+// schedule's `params`, `grads`, `optimizer`): GPU memory, host memory, the
+// NVMe array or computational storage.
+def Model_Tier : I32EnumAttr<"Tier",
+    "where a finetune job keeps a model state (`params: nvme`)", [
+    I32EnumAttrCase<"Gpu", 0, "gpu">,
+    I32EnumAttrCase<"Cpu", 1, "cpu">,
+    I32EnumAttrCase<"Nvme", 2, "nvme">,
+    I32EnumAttrCase<"Csd", 3, "csd">
   ]> {
   let cppNamespace = "::sluice::model";
   let genSpecializedAttr = 0;

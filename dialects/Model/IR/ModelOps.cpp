@@ -218,6 +218,22 @@ LogicalResult JobOp::verify() {
     if (attr && attr.getInt() <= 0)
       return emitOpError() << name << " must be positive, got "
                            << attr.getInt();
+  if (getAction() != JobAction::Finetune &&
+      (getParamHome() || getGradHome() || getOptimizerHome()))
+    return emitOpError() << "param_home, grad_home and optimizer_home apply "
+                            "to finetune jobs only";
+  if (getOptimizerHome() == Tier::Gpu)
+    return emitOpError() << "optimizer_home must be cpu, nvme or csd";
+  if (auto g = getGradHome()) {
+    if (*g != Tier::Cpu && *g != Tier::Csd)
+      return emitOpError() << "grad_home must be cpu or csd, got "
+                           << stringifyTier(*g);
+    std::optional<Tier> o = getOptimizerHome();
+    if (o && (*g == Tier::Csd) != (*o == Tier::Csd))
+      return emitOpError() << "grad_home " << stringifyTier(*g)
+                           << " needs optimizer_home "
+                           << (*g == Tier::Csd ? "csd" : "cpu or nvme");
+  }
   if (getAction() == JobAction::Infer && !getTokensAttr())
     return emitOpError() << "an infer job needs tokens";
   if (getAction() != JobAction::Infer && getTokensAttr())

@@ -200,8 +200,15 @@ def Model_JobOp : Model_Op<"job", [
     per block (without it the planner chooses); `micro_batch` must divide
     it; `seq` overrides the model's sequence length (the prompt
     length, for inference); `tokens` is the number of tokens to generate
-    (`infer` only). `recompute`, `steps`, `optimizer` and `lr` are the
-    job's options as written.
+    (`infer` only). `recompute` (absent: the planner chooses; `true`:
+    recompute; `false`: do not), `steps`, `optimizer` and `lr` are the
+    job's options as written. `param_home`, `grad_home` and
+    `optimizer_home` (`finetune` only) pin where the fp16 parameters, the
+    gradients and the optimizer states (with the fp32 master weights) live,
+    from the job's schedule; `micro_batch` and `recompute` may come from it
+    too. Gradients live in `cpu` (updated there) or `csd` (updated on
+    computational storage, which needs the optimizer states there);
+    optimizer states are never planned on the `gpu`.
 
     ```mlir
     model.job @tune finetune @gpt3 on @workstation batch 8 attributes {optimizer = "adam", steps = 1000 : i64}
@@ -213,7 +220,11 @@ def Model_JobOp : Model_Op<"job", [
                        OptionalAttr<I64Attr>:$micro_batch,
                        OptionalAttr<I64Attr>:$seq,
                        OptionalAttr<I64Attr>:$tokens,
-                       OptionalAttr<I64Attr>:$steps, UnitAttr:$recompute,
+                       OptionalAttr<I64Attr>:$steps,
+                       OptionalAttr<BoolAttr>:$recompute,
+                       OptionalAttr<Model_TierAttr>:$param_home,
+                       OptionalAttr<Model_TierAttr>:$grad_home,
+                       OptionalAttr<Model_TierAttr>:$optimizer_home,
                        OptionalAttr<StrAttr>:$optimizer,
                        OptionalAttr<F64Attr>:$lr);
   let assemblyFormat = [{

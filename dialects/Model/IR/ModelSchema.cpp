@@ -19,3 +19,13 @@ llvm::ArrayRef<llvm::StringRef> model::normKindNames() {
   }();
   return names;
 }
+
+llvm::ArrayRef<llvm::StringRef> model::tierNames() {
+  static const auto names = [] {
+    std::vector<llvm::StringRef> out;
+    for (unsigned v = 0; v <= getMaxEnumValForTier(); ++v)
+      out.push_back(stringifyTier(static_cast<Tier>(v)));
+    return out;
+  }();
+  return names;
+}

@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <optional>
 
-// JobAction and NormKind with their stringify*/symbolize* functions.
+// JobAction, NormKind and Tier with their stringify*/symbolize* functions.
 #include "dialects/Model/IR/ModelEnums.h.inc"
 
 namespace sluice::model {
@@ -27,6 +27,9 @@ namespace sluice::model {
 /// The spellings of every norm kind, in declaration order (for Sema's
 /// "expected one of" lists).
 llvm::ArrayRef<llvm::StringRef> normKindNames();
+/// The spellings of every tier (a job schedule's `params`, `grads`,
+/// `optimizer`), in declaration order.
+llvm::ArrayRef<llvm::StringRef> tierNames();
 
 } // namespace sluice::model
 

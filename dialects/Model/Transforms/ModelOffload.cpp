@@ -203,11 +203,48 @@ offload::FinetuneJob finetuneJob(JobOp job, const Prepared &p) {
   return fj;
 }
 
+/// The planner's tier for a schedule's `gpu`, `cpu`, `nvme`, `csd`.
+offload::Tier plannerTier(Tier t) {
+  switch (t) {
+  case Tier::Gpu:
+    return offload::Tier::Gpu;
+  case Tier::Cpu:
+    return offload::Tier::Host;
+  case Tier::Nvme:
+    return offload::Tier::Nvme;
+  case Tier::Csd:
+    return offload::Tier::Csd;
+  }
+  llvm_unreachable("unknown tier");
+}
+
+/// The tiers a finetune job's schedule pins, checked against the machine
+/// of its topology: an error at the job for a tier the topology lacks.
+LogicalResult pinTiers(JobOp job, const offload::Machine &m, StringRef topology,
+                       offload::FinetuneOptions &o) {
+  for (auto [what, pin, out] :
+       {std::tuple{"params", job.getParamHome(), &o.paramHome},
+        std::tuple{"grads", job.getGradHome(), &o.gradHome},
+        std::tuple{"optimizer", job.getOptimizerHome(), &o.optimizerHome}}) {
+    if (!pin)
+      continue;
+    if ((*pin == Tier::Nvme && !m.nvme.present()) ||
+        (*pin == Tier::Csd && !m.csd.present()))
+      return mlir::emitError(job.getLoc())
+             << "job '" << job.getSymName() << "': its schedule keeps " << what
+             << " on " << stringifyTier(*pin) << ", but topology '" << topology
+             << "' has no " << stringifyTier(*pin) << " device that cpu '"
+             << m.devices.cpu << "' reaches";
+    *out = plannerTier(*pin);
+  }
+  return success();
+}
+
 offload::FinetuneOptions finetuneOptions(JobOp job) {
   offload::FinetuneOptions o;
-  // `recompute: true`: keep only the layer inputs and recompute the rest.
-  if (job.getRecompute())
-    o.activationSwapping = false;
+  // `recompute: true`: keep only the layer inputs and recompute the rest;
+  // `recompute: false`: recompute nothing; absent: the planner chooses.
+  o.recompute = job.getRecompute();
   return o;
 }
 
@@ -226,7 +263,8 @@ offload::InferenceOptions inferenceOptions(JobOp job) {
 LogicalResult
 sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
                              StringRef topology, StringRef jobName,
-                             OffloadFormat format, llvm::raw_ostream &os) {
+                             OffloadFormat format, llvm::raw_ostream &os,
+                             bool remarks) {
   llvm::SmallVector<JobOp> jobs;
   std::string names;
   for (JobOp job : module.getOps<JobOp>()) {
@@ -276,7 +314,12 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
     std::string reason;
     if (job.getAction() == JobAction::Finetune) {
       offload::FinetuneJob fj = finetuneJob(job, *p);
-      auto plan = offload::planFinetune(fj, p->machine, finetuneOptions(job));
+      offload::FinetuneOptions fo = finetuneOptions(job);
+      if (llvm::failed(pinTiers(job, p->machine, topology, fo))) {
+        failed = true;
+        continue;
+      }
+      auto plan = offload::planFinetune(fj, p->machine, fo);
       if (!plan) {
         mlir::emitError(job.getLoc())
             << "cannot plan job '" << job.getSymName()
@@ -286,6 +329,19 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
       }
       if (!plan->feasible)
         reason = plan->infeasibleReason;
+      if (remarks) {
+        InFlightDiagnostic d = job.emitRemark();
+        d << "job '" << job.getSymName() << "': " << plan->candidates.size()
+          << " candidates (micro-batch "
+          << (plan->microBatchSearched ? "searched" : "pinned")
+          << ", recompute "
+          << (job.getRecompute()
+                  ? (*job.getRecompute() ? "pinned to true" : "pinned to false")
+                  : "searched")
+          << ")";
+        for (const std::string &l : offload::finetuneSearchLines(*plan))
+          d << "; " << l;
+      }
       switch (format) {
       case OffloadFormat::Summary:
         os << "job " << job.getSymName() << ":\n"

@@ -33,13 +33,16 @@ bool hasModelJobs(mlir::ModuleOp module);
 /// `graph`, the flat topology named `topology`, and writes them to `os`.
 /// Located errors (at the job) for a job on another topology, a machine the
 /// topology cannot describe, a model the planners cannot describe, and an
-/// infeasible job (with the planner's binding constraint); the summary of
-/// an infeasible job is still written.
+/// infeasible job (with the planner's binding constraint and, when the
+/// micro-batch was searched, where the smallest need was found); the
+/// summary of an infeasible job is still written. With `remarks`, a remark
+/// at each finetune job: the chosen micro-batch and recomputation and why
+/// each other micro-batch lost.
 mlir::LogicalResult planModelJobs(mlir::ModuleOp module,
                                   const analysis::TopoGraph &graph,
                                   llvm::StringRef topology,
                                   llvm::StringRef jobName, OffloadFormat format,
-                                  llvm::raw_ostream &os);
+                                  llvm::raw_ostream &os, bool remarks = false);
 
 } // namespace sluice::model
 

@@ -86,7 +86,7 @@ LogicalResult ModelPlanParallelPass::planJob(
   tj.globalBatch = job.getBatchAttr().getInt();
   tj.microBatch =
       job.getMicroBatchAttr() ? job.getMicroBatchAttr().getInt() : 0;
-  tj.recomputeRequired = job.getRecompute();
+  tj.recomputeRequired = job.getRecompute().value_or(false);
   parallel::SearchOptions opts;
   opts.seed = seed;
   opts.annealIterations = annealIterations;

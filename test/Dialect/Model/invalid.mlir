@@ -272,3 +272,27 @@ model.job @j finetune @m on @box batch 0
 // A job that runs no steps.
 // expected-error@+1 {{'model.job' op steps must be positive, got 0}}
 model.job @j finetune @m on @box batch 8 attributes {steps = 0 : i64}
+
+// -----
+
+// Tiers are pinned for finetune jobs only.
+// expected-error@+1 {{'model.job' op param_home, grad_home and optimizer_home apply to finetune jobs only}}
+model.job @j infer @m on @box attributes {tokens = 4 : i64, param_home = #model<tier nvme>}
+
+// -----
+
+// Optimizer states are never planned on the GPU.
+// expected-error@+1 {{'model.job' op optimizer_home must be cpu, nvme or csd}}
+model.job @j finetune @m on @box batch 8 attributes {optimizer_home = #model<tier gpu>}
+
+// -----
+
+// Gradients go to the optimizer: the CPU or computational storage.
+// expected-error@+1 {{'model.job' op grad_home must be cpu or csd, got nvme}}
+model.job @j finetune @m on @box batch 8 attributes {grad_home = #model<tier nvme>}
+
+// -----
+
+// A CSD update needs the optimizer states on the CSDs.
+// expected-error@+1 {{'model.job' op grad_home csd needs optimizer_home csd}}
+model.job @j finetune @m on @box batch 8 attributes {grad_home = #model<tier csd>, optimizer_home = #model<tier nvme>}

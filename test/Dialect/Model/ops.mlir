@@ -63,9 +63,12 @@ model.transformer @mixed : f32 attributes {layers = 3 : i64, hidden = 64 : i64, 
   model.head vocab 100 hidden 64 : f32
 }
 
-// CHECK: model.job @tune finetune @gpt3 on @workstation batch 8 attributes {micro_batch = 4 : i64, optimizer = "adam", recompute}
+// CHECK: model.job @tune finetune @gpt3 on @workstation batch 8 attributes {micro_batch = 4 : i64, optimizer = "adam", recompute = true}
 // CHECK: model.job @serve infer @llama2_70b on @workstation attributes {seq = 512 : i64, tokens = 32 : i64}
-// CHECK: model.job @pretrain train @gpt3 on @workstation batch 64 attributes {recompute}
-model.job @tune finetune @gpt3 on @workstation batch 8 attributes {micro_batch = 4 : i64, optimizer = "adam", recompute}
+// CHECK: model.job @pretrain train @gpt3 on @workstation batch 64 attributes {recompute = true}
+model.job @tune finetune @gpt3 on @workstation batch 8 attributes {micro_batch = 4 : i64, optimizer = "adam", recompute = true}
 model.job @serve infer @llama2_70b on @workstation attributes {seq = 512 : i64, tokens = 32 : i64}
-model.job @pretrain train @gpt3 on @workstation batch 64 attributes {recompute}
+model.job @pretrain train @gpt3 on @workstation batch 64 attributes {recompute = true}
+// A finetune job whose schedule pins tiers.
+// CHECK: model.job @pinned finetune @gpt3 on @workstation batch 8 attributes {grad_home = #model<tier cpu>, optimizer_home = #model<tier nvme>, param_home = #model<tier nvme>, recompute = false}
+model.job @pinned finetune @gpt3 on @workstation batch 8 attributes {grad_home = #model<tier cpu>, optimizer_home = #model<tier nvme>, param_home = #model<tier nvme>, recompute = false}

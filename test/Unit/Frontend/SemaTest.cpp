@@ -143,7 +143,7 @@ model kd = distill(teacher: gpt3, student: small, blocks: 12)
 
 job tune = finetune gpt3 on dgx { batch: 8, micro_batch: 2, optimizer: adamw, recompute: true, seq: gpt3.seq, lr: 0.0001 }
 job serve = infer small on dgx { tokens: 128 }
-job gnn_train = train sage on cluster { batch: 1024, steps: 100 }
+job gnn_train = train sage on cluster { graph: social, batch: 1024, epochs: 100, dropout: 0.5, feature_cache: 64 MiB, features: "feats.npy" }
 job kd_job = distill kd on cluster { batch: 64 }
 job sample = gather sage on dgx { batch: 512, seed: 42 }
 job sample_graph = gather social on dgx
@@ -879,11 +879,11 @@ const Case kCases[] = {
     {"ScheduleUnknownTarget",
      "graph g = load(\"x\")\nalgorithm pagerank on g { }\nschedule pagerenk { "
      "}",
-     {"3:10: unknown walk or algorithm 'pagerenk'; did you mean "
+     {"3:10: unknown walk, algorithm or finetune job 'pagerenk'; did you mean "
       "'pagerank'?"}},
     {"ScheduleOfGraph",
      "graph g = load(\"x\")\nschedule g { }",
-     {"'g' is a graph, not a walk or algorithm"}},
+     {"'g' is a graph, not a walk, algorithm or finetune job"}},
     {"DuplicateSchedule",
      "graph g = load(\"x\")\nwalk w on g { length 2 }\nschedule w { "
      "}\nschedule "
@@ -1133,7 +1133,7 @@ const Case kCases[] = {
      {"unknown name 'nothing'"}},
     {"UnknownScheduleTargetOptionsNotReported",
      "schedule nothing { target: gpu, @s1 { parallel: dynamic(64) } }",
-     {"unknown walk or algorithm 'nothing'"}},
+     {"unknown walk, algorithm or finetune job 'nothing'"}},
     {"WalkJobOnAlgorithm",
      "graph g = load(\"x\")\nalgorithm a on g { }\njob j = walk a on g",
      {"walk needs a walk; 'a' is an algorithm"}},

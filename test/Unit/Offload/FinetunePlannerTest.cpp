@@ -104,11 +104,13 @@ TEST(OverlapModel, MakespanBetweenBusiestStreamAndSerialSum) {
     }
     EXPECT_GE(p.iterationTime, most * (1 - 1e-12));
     EXPECT_LE(p.iterationTime, sum * (1 + 1e-12));
-    // GPU busy time is exactly the FLOPs over the attained rate.
+    // GPU busy time: the FLOPs at no more than the large-GEMM rate, and for
+    // these shapes (thousands of tokens, widths of 5120 and up) within 10%
+    // of it (GemmModel.h: wave quantization only).
     const Machine m = Machine::rtx4090With12Nvme();
-    EXPECT_NEAR(p.busy[unsigned(Stream::GpuCompute)],
-                p.hardwareFlops / m.gpuFlops(),
-                1e-9 * p.iterationTime);
+    const double gpu = p.busy[unsigned(Stream::GpuCompute)];
+    EXPECT_GE(gpu, p.hardwareFlops / m.gpuFlops() * (1 - 1e-9));
+    EXPECT_LE(gpu, p.hardwareFlops / (0.9 * m.gpuFlops()));
   }
 }
 

@@ -64,7 +64,9 @@ void expectSamePlan(const FinetunePlan &a, const FinetunePlan &b) {
   EXPECT_NEAR(a.peak.host, b.peak.host, 1e-9 * a.peak.host);
   EXPECT_NEAR(a.links.h2d, b.links.h2d, 1e-9 * a.links.h2d);
   EXPECT_EQ(a.schedule.size(), b.schedule.size());
-  EXPECT_EQ(a.candidates, b.candidates);
+  ASSERT_EQ(a.candidates.size(), b.candidates.size());
+  for (size_t i = 0; i < a.candidates.size(); ++i)
+    EXPECT_EQ(a.candidates[i].str(), b.candidates[i].str());
 }
 
 TEST(LayerGroups, CostsOfAUniformModelAreTheClosedForms) {
