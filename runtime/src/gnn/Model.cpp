@@ -185,7 +185,9 @@ void GnnModel::backward(AlgoThreadPool *pool, const MiniBatch &batch,
       for (size_t j = 0; j < out; ++j)
         gb[j] += dY[d * out + j];
     if (l == 0 && input.sparse) {
-      parallelRows(pool, out, [&](size_t begin, size_t end) {
+      // One thread: splitting the columns makes every thread walk all the
+      // terms, which measured slower than one walk (docs/gnn.md).
+      parallelRows(nullptr, out, [&](size_t begin, size_t end) {
         for (size_t d = 0; d < b.numDst; ++d) {
           const float *g = dY.data() + d * out;
           scatterSparseRow(input, d, sage ? 1.0f : b.selfCoef[d], g, 0, out,
