@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <sys/stat.h>
 #include <map>
 #include <memory>
 #include <set>
@@ -409,7 +410,8 @@ TEST(GnnTrain, SameBitsWithAndWithoutPipeline) {
 namespace {
 
 std::string writeRaw(const std::vector<float> &x, const std::string &name) {
-  std::string path = ::testing::TempDir() + "/" + name;
+  ::mkdir(SLUICE_GNN_TEST_DIR, 0755); // EEXIST is fine
+  std::string path = std::string(SLUICE_GNN_TEST_DIR) + "/" + name;
   FILE *f = std::fopen(path.c_str(), "wb");
   EXPECT_TRUE(f);
   EXPECT_EQ(std::fwrite(x.data(), sizeof(float), x.size(), f), x.size());
