@@ -16,8 +16,10 @@
 #include "runtime/src/gnn/Pipeline.h"
 #include "runtime/src/gnn/Random.h"
 #include "runtime/src/gnn/Sampler.h"
+#include "runtime/src/gnn/Testing.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -29,6 +31,16 @@
 
 using namespace sluice::rt;
 using namespace sluice::rt::gnn;
+
+namespace {
+
+std::atomic<StoreObserver> storeObserver{nullptr};
+
+} // namespace
+
+StoreObserver sluice::rt::gnn::setStoreObserverForTesting(StoreObserver o) {
+  return storeObserver.exchange(o);
+}
 
 namespace {
 
@@ -547,6 +559,8 @@ sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
       if (!store)
         return invalid(error, why); // names the file
       features.store = store.get();
+      if (StoreObserver observe = storeObserver.load())
+        observe(*store);
       // Density measured on up to 4096 vertices spread over the graph.
       std::vector<uint32_t> probe;
       const uint64_t step = std::max<uint64_t>(1, n / 4096);

@@ -3,7 +3,9 @@
 #include "runtime/src/algo/AlgoInternal.h"
 #include "runtime/src/gnn/Model.h"
 #include "runtime/src/gnn/Random.h"
+#include "runtime/src/features/FeatureStore.h"
 #include "runtime/src/gnn/Sampler.h"
+#include "runtime/src/gnn/Testing.h"
 #include "sluice/gnn.h"
 
 #include <gtest/gtest.h>
@@ -469,6 +471,45 @@ TEST(GnnTrain, FeatureFileTrainsLikeMemory) {
   EXPECT_GT(direct.feature_file_rows, 0u);
   EXPECT_GT(direct.feature_cache_hits, 0u);
   EXPECT_EQ(whole.feature_file_rows, 0u);
+  std::remove(path.c_str());
+}
+
+// A read that fails (an injected EIO in the store's engine) fails the
+// training with IO_ERROR and the engine's message, leaves `out` untouched,
+// and the next training on the same file works.
+TEST(GnnTrain, FailedFeatureReadFailsTheTraining) {
+  GraphPtr g = plantedPartition(3, 40, 0.25, 0.01, 8);
+  auto x = randomFeatures(120, 64, 2);
+  std::string path = writeRaw(x, "gnn-fault.f32");
+  setStoreObserverForTesting([](features::FeatureStore &store) {
+    ASSERT_NE(store.engine(), nullptr);
+    // Past the density probe's reads: inside the first epoch.
+    sluice_io_engine_inject_fault(store.engine(), 8, SLUICE_IO_FAULT_EIO);
+  });
+  static const uint32_t fanouts[] = {5, 5};
+  sluice_gnn_options_t o;
+  sluice_gnn_options_init(&o);
+  o.layers = 2;
+  o.fanouts = fanouts;
+  o.features = 64;
+  o.hidden = 16;
+  o.classes = 3;
+  o.batch = 8;
+  o.epochs = 2;
+  o.feature_path = path.c_str();
+  o.feature_out_of_core = 1;
+  sluice_gnn_result_t r{};
+  r.epochs = 12345;
+  sluice_error_t error{};
+  EXPECT_EQ(sluice_gnn_train(g.get(), &o, &r, &error), SLUICE_STATUS_IO_ERROR);
+  EXPECT_NE(std::string(error.message).find("gnn-fault.f32"),
+            std::string::npos)
+      << error.message;
+  EXPECT_EQ(r.epochs, 12345u); // untouched
+  setStoreObserverForTesting(nullptr);
+  EXPECT_EQ(sluice_gnn_train(g.get(), &o, &r, &error), SLUICE_STATUS_OK)
+      << error.message;
+  EXPECT_EQ(r.epochs, 2u);
   std::remove(path.c_str());
 }
 
