@@ -26,6 +26,7 @@
 #include <memory>
 #include <stdexcept>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <string>
 #include <thread>
 
@@ -540,6 +541,28 @@ sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
                         " rows of features but the graph has vertex " +
                         std::to_string(maxRow + base) + " (row " +
                         std::to_string(maxRow) + ")");
+      // A cache this machine cannot hold is refused before anything is
+      // allocated.
+      const long pages = ::sysconf(_SC_PHYS_PAGES),
+                 pageSize = ::sysconf(_SC_PAGE_SIZE);
+      const uint64_t physical =
+          pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : 0;
+      const uint64_t cacheNeed =
+          o.feature_out_of_core ? o.feature_cache_bytes : layout.fileSize;
+      if (physical && cacheNeed > physical)
+        return fail(error,
+                    o.feature_out_of_core ? SLUICE_STATUS_INVALID_ARGUMENT
+                                          : SLUICE_STATUS_OUT_OF_MEMORY,
+                    {o.feature_path},
+                    std::string(o.feature_out_of_core
+                                    ? "a feature cache of "
+                                    : "loading the features whole takes ") +
+                        std::to_string(cacheNeed) +
+                        " bytes, more than this machine's " +
+                        std::to_string(physical) + " bytes of memory" +
+                        (o.feature_out_of_core
+                             ? ""
+                             : "; read them out of core (feature_cache)"));
       features::FeatureStoreOptions so;
       so.path = o.feature_path;
       so.rows = layout.rows;

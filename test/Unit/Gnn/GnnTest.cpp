@@ -524,6 +524,18 @@ TEST(GnnTrain, FeatureFileOfTheWrongSizeIsNamed) {
                          "has vertex 119 (row 119)"),
             std::string::npos)
       << message;
+  // A cache larger than this machine's memory.
+  {
+    auto ok = randomFeatures(120, 64, 2);
+    std::string okPath = writeRaw(ok, "gnn-bigcache.f32");
+    trainFromFile(g.get(), okPath.c_str(), 1, uint64_t(1) << 62,
+                  SLUICE_STATUS_INVALID_ARGUMENT, &message);
+    EXPECT_NE(message.find("a feature cache of 4611686018427387904 bytes, "
+                           "more than this machine's"),
+              std::string::npos)
+        << message;
+    std::remove(okPath.c_str());
+  }
   // Not a whole number of rows.
   auto odd = randomFeatures(1, 5, 3);
   std::string oddPath = writeRaw(odd, "gnn-odd.f32");
