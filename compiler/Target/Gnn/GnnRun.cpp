@@ -155,22 +155,12 @@ sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
   report.graph = g.getSymName().str();
   report.kind = model::stringifyGnnKind(gnn.getKind()).str();
 
-  std::string path = g.getPath().str();
-  if (!llvm::sys::fs::exists(path))
-    return g.emitError("cannot open the file '")
-           << path << "' of graph '" << g.getSymName()
-           << "': No such file or directory";
-  DeclaredGraphLoad declared(g, options.quiet);
   auto t0 = std::chrono::steady_clock::now();
-  std::string loadError;
-  sluice_graph_t *graph =
-      loadThroughCache(path, declared.options,
-                       options.graphCache &&
-                           g.getFormat() != walk::GraphFormat::Csr,
-                       report.graphCache, loadError);
-  if (!graph)
-    return g.emitError("cannot load graph '")
-           << g.getSymName() << "': " << loadError;
+  FailureOr<sluice_graph_t *> loaded = loadDeclaredGraph(
+      g, options.quiet, options.graphCache, report.graphCache);
+  if (failed(loaded))
+    return failure();
+  sluice_graph_t *graph = *loaded;
   auto release = llvm::make_scope_exit([&] { sluice_graph_release(graph); });
   report.loadSeconds = secondsSince(t0);
   report.vertices = sluice_graph_num_vertices(graph);

@@ -75,11 +75,8 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.algorithm = algo.getSymName().str();
   report.graph = g.getSymName().str();
 
-  std::string path = g.getPath().str();
-  if (!llvm::sys::fs::exists(path))
-    return g.emitError("cannot open the file '")
-           << path << "' of graph '" << g.getSymName()
-           << "': No such file or directory";
+  if (failed(checkDeclaredGraphFile(g)))
+    return failure();
 
   auto t0 = std::chrono::steady_clock::now();
   auto compiled = CompiledAlgorithm::compile(algo, options.remarks);
@@ -88,19 +85,13 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.compileSeconds = secondsSince(t0);
 
   // The graph, as the declaration loads it (the same options as walks).
-  DeclaredGraphLoad declared(g, options.quiet);
-  sluice_graph_load_options_t &load = declared.options;
-  sluice_graph_t *graph = nullptr;
-  auto release = llvm::make_scope_exit([&] { sluice_graph_release(graph); });
   auto t1 = std::chrono::steady_clock::now();
-  std::string loadError;
-  graph = loadThroughCache(path, load,
-                           options.graphCache &&
-                               g.getFormat() != walk::GraphFormat::Csr,
-                           report.graphCache, loadError);
-  if (!graph)
-    return g.emitError("cannot load graph '")
-           << g.getSymName() << "': " << loadError;
+  FailureOr<sluice_graph_t *> loaded = loadDeclaredGraph(
+      g, options.quiet, options.graphCache, report.graphCache);
+  if (failed(loaded))
+    return failure();
+  sluice_graph_t *graph = *loaded;
+  auto release = llvm::make_scope_exit([&] { sluice_graph_release(graph); });
   report.loadSeconds = secondsSince(t1);
   report.vertices = sluice_graph_num_vertices(graph);
   report.edges = sluice_graph_num_edges(graph);

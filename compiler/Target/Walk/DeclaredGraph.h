@@ -9,8 +9,11 @@
 #ifndef SLUICE_COMPILER_TARGET_WALK_DECLAREDGRAPH_H
 #define SLUICE_COMPILER_TARGET_WALK_DECLAREDGRAPH_H
 
+#include "compiler/Target/Walk/GraphCache.h"
 #include "compiler/Target/Walk/GraphLoadOptions.h"
 #include "dialects/Walk/IR/WalkOps.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include <string>
 
@@ -41,6 +44,37 @@ struct DeclaredGraphLoad {
   const std::string labels, edgeLabels;
   sluice_graph_load_options_t options;
 };
+
+/// Fails, at `g`, when the file of graph `g` does not exist (checked before
+/// slower work such as compiling, so that a wrong path is reported first).
+inline mlir::LogicalResult checkDeclaredGraphFile(walk::GraphOp g) {
+  if (llvm::sys::fs::exists(g.getPath()))
+    return mlir::success();
+  return g.emitError("cannot open the file '")
+         << g.getPath() << "' of graph '" << g.getSymName()
+         << "': No such file or directory";
+}
+
+/// Loads graph `g` as its declaration says, through the binary CSR cache
+/// when `useCache` (and the file is not binary already); `cacheNote` says
+/// what the cache did. Errors are emitted at `g`. The caller releases the
+/// graph.
+inline mlir::FailureOr<sluice_graph_t *>
+loadDeclaredGraph(walk::GraphOp g, bool quiet, bool useCache,
+                  std::string &cacheNote) {
+  if (mlir::failed(checkDeclaredGraphFile(g)))
+    return mlir::failure();
+  DeclaredGraphLoad declared(g, quiet);
+  std::string loadError;
+  sluice_graph_t *graph = loadThroughCache(
+      g.getPath(), declared.options,
+      useCache && g.getFormat() != walk::GraphFormat::Csr, cacheNote,
+      loadError);
+  if (!graph)
+    return g.emitError("cannot load graph '")
+           << g.getSymName() << "': " << loadError;
+  return graph;
+}
 
 } // namespace sluice::target
 

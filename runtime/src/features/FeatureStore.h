@@ -142,6 +142,7 @@ public:
   /// The engine (null for an in-memory store), e.g. to inject faults.
   sluice_io_engine_t *engine() const { return io; }
   uint32_t maxTickets() const { return opts.maxTickets; }
+  uint32_t maxRowsPerTicket() const { return opts.maxRowsPerTicket; }
 
 private:
   struct Pending;

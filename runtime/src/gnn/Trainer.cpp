@@ -98,7 +98,7 @@ struct FeatureSource {
     for (size_t i = 0; i < src.size(); ++i)
       ids[i] = rowOf[src[i]];
     // Batches larger than a ticket go in several tickets.
-    const size_t perTicket = 1u << 16;
+    const size_t perTicket = store->maxRowsPerTicket();
     for (size_t first = 0; first < ids.size(); first += perTicket) {
       const size_t n = std::min(perTicket, ids.size() - first);
       auto ticket = store->submit(ids.data() + first, n,
@@ -148,8 +148,6 @@ struct FeatureSource {
     }
   }
 };
-
-Input &sparseAll(FeatureSource &f) { return f.all; }
 
 /// The expected accesses of each vertex's features in one epoch: every
 /// training vertex is a seed once; hop h samples min(fanouts[h - 1], deg)
@@ -619,7 +617,7 @@ sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
       return invalid(error, "identity features are read sparsely; dense "
                             "input needs feature data");
     if (features.sparse && features.dense)
-      compressRows(features.dense, n, o.features, sparseAll(features));
+      compressRows(features.dense, n, o.features, features.all);
 
     const uint32_t threads =
         o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());

@@ -340,14 +340,12 @@ TEST(GnnSampler, BlocksChainAndKeepSmallNeighbourhoods) {
 
 namespace {
 
-sluice_gnn_result_t train(const sluice_graph_t *g, sluice_gnn_kind_t kind,
-                          uint32_t threads, const float *features,
-                          uint32_t width, uint32_t epochs = 30,
-                          uint32_t pipelineDepth = 2) {
+/// The model the training tests share on the 3-class planted partition:
+/// 2 layers, fanouts [5, 5], hidden 16, batch 8, seed 4, dropout 0.25.
+sluice_gnn_options_t plantedOptions(uint32_t width, uint32_t epochs) {
   static const uint32_t fanouts[] = {5, 5};
   sluice_gnn_options_t o;
   sluice_gnn_options_init(&o);
-  o.kind = kind;
   o.layers = 2;
   o.fanouts = fanouts;
   o.features = width;
@@ -355,11 +353,20 @@ sluice_gnn_result_t train(const sluice_graph_t *g, sluice_gnn_kind_t kind,
   o.classes = 3;
   o.batch = 8;
   o.epochs = epochs;
+  o.seed = 4;
+  o.dropout = 0.25f;
+  return o;
+}
+
+sluice_gnn_result_t train(const sluice_graph_t *g, sluice_gnn_kind_t kind,
+                          uint32_t threads, const float *features,
+                          uint32_t width, uint32_t epochs = 30,
+                          uint32_t pipelineDepth = 2) {
+  sluice_gnn_options_t o = plantedOptions(width, epochs);
+  o.kind = kind;
   o.threads = threads;
   o.feature_data = features;
-  o.seed = 4;
   o.pipeline_depth = pipelineDepth;
-  o.dropout = 0.25f;
   sluice_gnn_result_t r{};
   sluice_error_t error{};
   EXPECT_EQ(sluice_gnn_train(g, &o, &r, &error), SLUICE_STATUS_OK)
@@ -425,18 +432,7 @@ sluice_gnn_result_t trainFromFile(const sluice_graph_t *g, const char *path,
                                   int outOfCore, uint64_t cacheBytes,
                                   sluice_status_t expect = SLUICE_STATUS_OK,
                                   std::string *message = nullptr) {
-  static const uint32_t fanouts[] = {5, 5};
-  sluice_gnn_options_t o;
-  sluice_gnn_options_init(&o);
-  o.layers = 2;
-  o.fanouts = fanouts;
-  o.features = 64;
-  o.hidden = 16;
-  o.classes = 3;
-  o.batch = 8;
-  o.epochs = 4;
-  o.seed = 4;
-  o.dropout = 0.25f;
+  sluice_gnn_options_t o = plantedOptions(64, 4);
   o.feature_path = path;
   o.feature_out_of_core = outOfCore;
   o.feature_cache_bytes = cacheBytes;
@@ -486,16 +482,9 @@ TEST(GnnTrain, FailedFeatureReadFailsTheTraining) {
     // Past the density probe's reads: inside the first epoch.
     sluice_io_engine_inject_fault(store.engine(), 8, SLUICE_IO_FAULT_EIO);
   });
-  static const uint32_t fanouts[] = {5, 5};
-  sluice_gnn_options_t o;
-  sluice_gnn_options_init(&o);
-  o.layers = 2;
-  o.fanouts = fanouts;
-  o.features = 64;
-  o.hidden = 16;
-  o.classes = 3;
-  o.batch = 8;
-  o.epochs = 2;
+  sluice_gnn_options_t o = plantedOptions(64, 2);
+  o.seed = 1;
+  o.dropout = 0.0f;
   o.feature_path = path.c_str();
   o.feature_out_of_core = 1;
   sluice_gnn_result_t r{};
