@@ -35,19 +35,6 @@ struct Error : std::runtime_error {
   throw Error(text);
 }
 
-struct GraphDeleter {
-  void operator()(sluice_graph_t *g) const { sluice_graph_release(g); }
-};
-
-class Graph {
-public:
-  explicit Graph(sluice_graph_t *g) : g(g, GraphDeleter()) {}
-  const sluice_graph_t *get() const { return g.get(); }
-
-private:
-  std::shared_ptr<sluice_graph_t> g;
-};
-
 uint32_t loadFlags(bool undirected, bool dropSelfLoops, bool deduplicate,
                    bool sumDuplicates, bool compactIds) {
   return (undirected ? uint32_t(SLUICE_GRAPH_LOAD_UNDIRECTED) : 0u) |

@@ -11,6 +11,8 @@
 #include "python/Bindings.h"
 
 #include "compiler/Pipelines/Compilation.h"
+#include "compiler/Target/Graph/AlgoCompile.h"
+#include "compiler/Target/Plan/PlanEmit.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "frontends/sluice/AST.h"
 
@@ -175,7 +177,8 @@ public:
   /// asks for a GPU runs on the CPU when none is available (a warning).
   py::object runWalk(const std::string &job, uint32_t threads,
                      const std::string &walksOut, uint64_t maxLength,
-                     double costRatio, bool quiet, bool graphCache) {
+                     double costRatio, bool quiet, bool graphCache,
+                     const python::Graph *graph) {
     mlir::ModuleOp module = compilation->module();
     if (mlir::failed(compilation->checkRunnable(job)))
       return py::none();
@@ -189,6 +192,7 @@ public:
     options.costRatio = costRatio;
     options.quiet = quiet;
     options.graphCache = graphCache;
+    options.graph = graph ? graph->get() : nullptr;
     mlir::FailureOr<target::WalkRunReport> report;
     {
       py::gil_scoped_release release;
@@ -216,6 +220,87 @@ public:
     r["cost_ratio"] = report->costRatio;
     r["max_length"] = report->maxLength;
     return std::move(r);
+  }
+
+  /// Runs algorithm job `job` (empty: the only one) on its declared graph,
+  /// or on `graph`; returns (outputs as arrays, statistics), or None on
+  /// errors (in diagnostics). Writes the outputs only to `out`.
+  py::object runAlgorithm(const std::string &job, uint32_t threads,
+                          const std::string &out, bool quiet, bool graphCache,
+                          bool forceCpu, const python::Graph *graph) {
+    target::AlgoRunOptions options;
+    options.job = job;
+    options.threads = threads;
+    options.out = out;
+    options.writeOutputs = !out.empty();
+    options.quiet = quiet;
+    options.graphCache = graphCache;
+    options.forceCpu = forceCpu;
+    options.graph = graph ? graph->get() : nullptr;
+    options.keepResult = true;
+    mlir::FailureOr<target::AlgoRunReport> report;
+    {
+      py::gil_scoped_release release;
+      report = target::runAlgorithmJob(compilation->module(), options);
+    }
+    if (mlir::failed(report))
+      return py::none();
+    const sluice_graph_t *ran =
+        graph ? graph->get() : report->loadedGraph.get();
+    py::dict arrays =
+        python::algorithmArrays(std::move(*report->result), ran);
+    py::dict r;
+    r["job"] = report->job;
+    r["algorithm"] = report->algorithm;
+    r["graph"] = report->graph;
+    r["output"] = report->output;
+    r["vertices"] = report->vertices;
+    r["edges"] = report->edges;
+    r["passes"] = report->passes;
+    r["threads"] = report->threads;
+    r["seconds"] = report->seconds;
+    r["compile_seconds"] = report->compileSeconds;
+    r["load_seconds"] = report->loadSeconds;
+    r["graph_cache"] = report->graphCache;
+    if (report->loadedGraph)
+      r["graph_object"] = python::Graph(report->loadedGraph);
+    return py::make_tuple(arrays, r);
+  }
+
+  /// The program's plans (sluicec --emit=plan) in `format`; None on errors
+  /// (in diagnostics). Flattens the module: call it on a fresh Program.
+  py::object plan(const std::string &format, const std::string &top,
+                  const std::string &job, uint64_t seed, bool remarks) {
+    static const std::pair<const char *, ReportFormat> formats[] = {
+        {"table", ReportFormat::Table},   {"json", ReportFormat::Json},
+        {"dot", ReportFormat::Dot},       {"mlir", ReportFormat::Mlir},
+        {"trace", ReportFormat::Trace},   {"deepspeed", ReportFormat::DeepSpeed},
+        {"megatron", ReportFormat::Megatron}};
+    PlanOptions options;
+    bool known = false;
+    for (const auto &[name, value] : formats)
+      if (format == name) {
+        options.format = value;
+        known = true;
+      }
+    if (!known)
+      throw py::value_error("unknown plan format '" + format +
+                            "' (table, json, dot, mlir, trace, deepspeed, "
+                            "megatron)");
+    options.top = top;
+    options.job = job;
+    options.seed = seed;
+    options.remarks = remarks;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    mlir::LogicalResult ok = mlir::failure();
+    {
+      py::gil_scoped_release release;
+      ok = emitPlans(*compilation, options, os);
+    }
+    if (mlir::failed(ok))
+      return py::none();
+    return py::str(text);
   }
 
   /// Diagnostics since the last call, as dicts; clears them.
@@ -259,7 +344,15 @@ PYBIND11_MODULE(_sluice, m) {
       .def("run_walk", &Program::runWalk, py::arg("job") = "",
            py::arg("threads") = 0, py::arg("walks_out") = "",
            py::arg("max_length") = 0, py::arg("cost_ratio") = 0.0,
-           py::arg("quiet") = true, py::arg("graph_cache") = true)
+           py::arg("quiet") = true, py::arg("graph_cache") = true,
+           py::arg("graph") = nullptr)
+      .def("run_algorithm", &Program::runAlgorithm, py::arg("job") = "",
+           py::arg("threads") = 0, py::arg("out") = "",
+           py::arg("quiet") = true, py::arg("graph_cache") = true,
+           py::arg("force_cpu") = false, py::arg("graph") = nullptr)
+      .def("plan", &Program::plan, py::arg("format") = "json",
+           py::arg("top") = "", py::arg("job") = "", py::arg("seed") = 1,
+           py::arg("remarks") = false)
       .def("take_diagnostics", &Program::takeDiagnostics)
       .def_readonly("path", &Program::path);
 

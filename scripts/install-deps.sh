@@ -18,6 +18,7 @@ PACKAGES=(
   fio                                   # bench/offload: the I/O baseline
   python3-dev python3-pybind11 pybind11-dev   # the Python package (python/)
   python3-numpy python3-scipy python3-pytest  # its arrays and its tests
+  python3-gensim                        # examples/embed-python (Word2Vec)
 )
 
 missing=()

@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,14 @@ public:
 
   /// What one run produced: every property's values (num_vertices each)
   /// and the algorithm's outputs as columns over them.
+  /// Move-only: the columns point into `storage`.
   struct Result {
+    Result() = default;
+    Result(Result &&) = default;
+    Result &operator=(Result &&) = default;
+    Result(const Result &) = delete;
+    Result &operator=(const Result &) = delete;
+
     std::vector<std::vector<uint64_t>> storage;
     std::vector<sluice_algo_column_t> outputs;
     std::vector<std::string> outputNames;
@@ -87,6 +95,15 @@ struct AlgoRunOptions {
   bool graphCache = false;
   /// Run an algorithm scheduled `target: gpu` on the CPU (--target=cpu).
   bool forceCpu = false;
+  /// Run on this graph instead of loading the one the algorithm declares
+  /// (Python's in-memory graphs); the caller keeps it alive.
+  const sluice_graph_t *graph = nullptr;
+  /// Keep the properties in AlgoRunReport::result (Python reads them as
+  /// arrays) in addition to writing the outputs a path names.
+  bool keepResult = false;
+  /// Write the outputs to `out` or the job's `output` (Python asks only
+  /// when it names a path).
+  bool writeOutputs = true;
 };
 
 /// What a run did (for the summary sluicec prints).
@@ -95,6 +112,11 @@ struct AlgoRunReport {
   uint64_t vertices = 0, edges = 0, passes = 0;
   uint32_t threads = 0;
   double seconds = 0, compileSeconds = 0, loadSeconds = 0;
+  /// With AlgoRunOptions::keepResult: the outputs, over `graph`.
+  std::optional<CompiledAlgorithm::Result> result;
+  /// With keepResult, the graph the run loaded (null when one was given):
+  /// the original ids of `result`'s vertices.
+  std::shared_ptr<sluice_graph_t> loadedGraph;
 };
 
 /// Finds the job, loads its graph (through its binary cache with

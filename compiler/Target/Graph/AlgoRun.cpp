@@ -75,7 +75,8 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.algorithm = algo.getSymName().str();
   report.graph = g.getSymName().str();
 
-  if (failed(checkDeclaredGraphFile(g)))
+  if (failed(options.graph ? checkGivenGraph(g, options.graph)
+                            : checkDeclaredGraphFile(g)))
     return failure();
 
   auto t0 = std::chrono::steady_clock::now();
@@ -84,15 +85,24 @@ sluice::target::runAlgorithmJob(ModuleOp module,
     return failure();
   report.compileSeconds = secondsSince(t0);
 
-  // The graph, as the declaration loads it (the same options as walks).
-  auto t1 = std::chrono::steady_clock::now();
-  FailureOr<sluice_graph_t *> loaded = loadDeclaredGraph(
-      g, options.quiet, options.graphCache, report.graphCache);
-  if (failed(loaded))
-    return failure();
-  sluice_graph_t *graph = *loaded;
-  auto release = llvm::make_scope_exit([&] { sluice_graph_release(graph); });
-  report.loadSeconds = secondsSince(t1);
+  // The graph, as the declaration loads it (the same options as walks),
+  // unless the caller hands one over.
+  const sluice_graph_t *graph = options.graph;
+  sluice_graph_t *owned = nullptr;
+  auto release = llvm::make_scope_exit([&] { sluice_graph_release(owned); });
+  if (!graph) {
+    auto t1 = std::chrono::steady_clock::now();
+    FailureOr<sluice_graph_t *> loaded = loadDeclaredGraph(
+        g, options.quiet, options.graphCache, report.graphCache);
+    if (failed(loaded))
+      return failure();
+    graph = owned = *loaded;
+    report.loadSeconds = secondsSince(t1);
+    if (options.keepResult) {
+      report.loadedGraph.reset(owned, sluice_graph_release);
+      owned = nullptr;
+    }
+  }
   report.vertices = sluice_graph_num_vertices(graph);
   report.edges = sluice_graph_num_edges(graph);
 
@@ -108,6 +118,14 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.passes = result->passes;
   report.seconds = result->seconds;
   report.threads = result->threads;
+  // The columns point into the storage vectors, whose buffers a move keeps
+  // (a Result cannot be copied: its columns would point into the original).
+  if (options.keepResult)
+    report.result = std::move(*result);
+  const CompiledAlgorithm::Result &columns =
+      options.keepResult ? *report.result : *result;
+  if (!options.writeOutputs)
+    return report;
 
   std::string output = options.out;
   if (output.empty() && job.getOutput())
@@ -128,9 +146,9 @@ sluice::target::runAlgorithmJob(ModuleOp module,
            << job.getSymName() << "': " << text;
   };
   if (StringRef(output).ends_with(".npy")) {
-    for (const sluice_algo_column_t &column : result->outputs) {
+    for (const sluice_algo_column_t &column : columns.outputs) {
       std::string file = output;
-      if (result->outputs.size() > 1)
+      if (columns.outputs.size() > 1)
         file = (StringRef(output).drop_back(4) + "." + column.name + ".npy")
                    .str();
       if (sluice_algo_write_npy(file.c_str(), graph, &column, &error) !=
@@ -138,8 +156,8 @@ sluice::target::runAlgorithmJob(ModuleOp module,
         return failedWrite();
     }
   } else if (sluice_algo_write_text(
-                 output.c_str(), graph, result->outputs.data(),
-                 static_cast<uint32_t>(result->outputs.size()),
+                 output.c_str(), graph, columns.outputs.data(),
+                 static_cast<uint32_t>(columns.outputs.size()),
                  &error) != SLUICE_STATUS_OK) {
     return failedWrite();
   }

@@ -76,6 +76,25 @@ loadDeclaredGraph(walk::GraphOp g, bool quiet, bool useCache,
   return graph;
 }
 
+/// Fails, at `g`, when a graph handed to a run in place of loading `g`
+/// (Python's in-memory graphs) lacks what the declaration promises the
+/// code: weights (`weighted: true`) or edge labels (`edge_labels:`).
+/// Vertex labels are optional in any graph (-1 when absent).
+inline mlir::LogicalResult checkGivenGraph(walk::GraphOp g,
+                                           const sluice_graph_t *graph) {
+  if (g.getWeighted() && !sluice_graph_weights(graph))
+    return g.emitError("graph '")
+           << g.getSymName()
+           << "' is declared weighted, and the graph given to the run has no "
+              "weights";
+  if (g.getEdgeLabels() && !sluice_graph_edge_labels(graph))
+    return g.emitError("graph '")
+           << g.getSymName()
+           << "' is declared with edge_labels, and the graph given to the "
+              "run has none";
+  return mlir::success();
+}
+
 } // namespace sluice::target
 
 #endif // SLUICE_COMPILER_TARGET_WALK_DECLAREDGRAPH_H

@@ -11,6 +11,7 @@
 #define SLUICE_COMPILER_TARGET_WALK_WALKCOMPILE_H
 
 #include "compiler/Target/LLVM/Codegen.h"
+#include "sluice/graph.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -64,6 +65,10 @@ struct WalkRunOptions {
   /// up to date (GraphCache.h). sluicec turns it on unless
   /// `--no-graph-cache`; other callers ask for it.
   bool graphCache = false;
+  /// Walk this graph instead of loading the one the walk declares
+  /// (Python's in-memory graphs); the caller keeps it alive. Start
+  /// vertices must be in it.
+  const sluice_graph_t *graph = nullptr;
 };
 
 /// What a run did (for the summary sluicec prints).

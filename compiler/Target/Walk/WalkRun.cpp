@@ -364,11 +364,15 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   // (GraphLoadOptions.h).
   DeclaredGraphLoad declared(g, options.quiet);
   sluice_graph_load_options_t &load = declared.options;
-  sluice_graph_t *graph = nullptr;
+  // `graph` is what the walk runs on: `owned` (loaded here) or the
+  // caller's options.graph.
+  sluice_graph_t *owned = nullptr;
+  const sluice_graph_t *graph = nullptr;
   auto releaseGraph =
-      llvm::make_scope_exit([&] { sluice_graph_release(graph); });
+      llvm::make_scope_exit([&] { sluice_graph_release(owned); });
   sluice_error_t rtError;
-  std::string path = g.getPath().str();
+  std::string path =
+      options.graph ? "the graph given to the run" : g.getPath().str();
   // Start vertices without edges are vertices all the same (their walks
   // have length 1): the load keeps them.
   std::vector<uint64_t> keep;
@@ -388,8 +392,8 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
       sluice_graph_load_stats_t stats;
       if (sluice_graph_t *hit =
               cache->load(load.flags & SLUICE_GRAPH_LOAD_QUIET, stats)) {
-        sluice_graph_release(graph);
-        graph = hit;
+        sluice_graph_release(owned);
+        graph = owned = hit;
         frame.graph = graph;
         cachedStats = stats;
         report.graphCache = "read " + cache->path();
@@ -416,8 +420,8 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
                "as written";
       return diag;
     }
-    sluice_graph_release(graph);
-    graph = loaded;
+    sluice_graph_release(owned);
+    graph = owned = loaded;
     frame.graph = graph;
     report.loadSeconds += secondsSince(t1);
     if (cache) {
@@ -443,8 +447,14 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
       if (id >= 0)
         keep.push_back(static_cast<uint64_t>(id));
   }
-  if (failed(loadGraph()))
+  if (options.graph) {
+    if (failed(checkGivenGraph(g, options.graph)))
+      return failure();
+    graph = options.graph;
+    frame.graph = graph;
+  } else if (failed(loadGraph())) {
     return failure();
+  }
   if (startFn && !startsFirst) {
     if (failed(evaluateStarts()))
       return failure();
@@ -452,8 +462,8 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
       if (id >= 0 &&
           sluice_graph_vertex_of(graph, uint64_t(id)) == SLUICE_VERTEX_NONE)
         keep.push_back(static_cast<uint64_t>(id));
-    if (!keep.empty() && g.getFormat() != walk::GraphFormat::Csr &&
-        failed(loadGraph()))
+    if (!keep.empty() && !options.graph &&
+        g.getFormat() != walk::GraphFormat::Csr && failed(loadGraph()))
       return failure();
   }
   report.vertices = sluice_graph_num_vertices(graph);

@@ -8,10 +8,10 @@
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Target/Gnn/GnnRun.h"
 #include "compiler/tools/sluicec/AlgoDriver.h"
-#include "compiler/tools/sluicec/ModelDriver.h"
 #include "compiler/tools/sluicec/SvgRender.h"
 #include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/LLVM/Codegen.h"
+#include "compiler/Target/Plan/PlanEmit.h"
 #include "compiler/Target/TopoReport.h"
 #include "compiler/Target/Walk/WalkCompile.h"
 #include "compiler/Target/Walk/WalkGpu.h"
@@ -296,71 +296,42 @@ static int emitWalkCode(Compilation &compilation, llvm::raw_ostream &os) {
   return 0;
 }
 
-/// --emit=plan: schedules the demands and writes them in --format.
+/// --emit=plan (compiler/Target/Plan/PlanEmit.h); --format=svg renders
+/// the flow plan's DOT.
 static int emitPlan(Compilation &compilation, llvm::raw_ostream &os) {
-  if (mlir::failed(compilation.plan()))
+  PlanOptions options;
+  options.format = reportFormat;
+  // Without --format, a flow plan prints as the plan dialect (documented).
+  options.flowDefaultsToMlir = reportFormat.getNumOccurrences() == 0;
+  options.top = topName;
+  options.job = jobName;
+  options.seed = planSeed;
+  options.remarks = walkRemarks;
+  options.dotDetail = dotDetail;
+  if (reportFormat != ReportFormat::Svg)
+    return mlir::failed(emitPlans(compilation, options, os)) ? 1 : 0;
+  options.format = ReportFormat::Dot;
+  std::string dotText;
+  llvm::raw_string_ostream dotOs(dotText);
+  if (mlir::failed(emitPlans(compilation, options, dotOs)))
     return 1;
-  mlir::ModuleOp module = compilation.module();
-  // Without --format, a flow plan prints as the plan dialect (documented);
-  // --format=table asks for the table.
-  if (reportFormat == ReportFormat::Mlir ||
-      (reportFormat == ReportFormat::Table &&
-       reportFormat.getNumOccurrences() == 0)) {
-    module.print(os);
-    os << "\n";
-    return 0;
-  }
-  auto graph = extractTopoGraph(module);
-  if (mlir::failed(graph))
-    return 1;
-  switch (reportFormat) {
-  case ReportFormat::Table:
-    return mlir::failed(plan::writePlanTable(os, module, *graph)) ? 1 : 0;
-  case ReportFormat::Json:
-    return mlir::failed(plan::writePlanJSON(os, module, *graph)) ? 1 : 0;
-  case ReportFormat::Dot:
-    return mlir::failed(plan::writePlanDot(os, module, *graph, dotDetail)) ? 1
-                                                                           : 0;
-  case ReportFormat::Trace:
-    return mlir::failed(plan::writePlanTrace(os, module, *graph)) ? 1 : 0;
-  case ReportFormat::Svg: {
-    std::string dotText;
-    llvm::raw_string_ostream dotOs(dotText);
-    if (mlir::failed(plan::writePlanDot(dotOs, module, *graph, dotDetail)))
-      return 1;
-    return mlir::failed(renderSvg(dotText, os)) ? 1 : 0;
-  }
-  default:
-    return 1;
-  }
+  return mlir::failed(renderSvg(dotText, os)) ? 1 : 0;
 }
 
-/// The phases after mlir need a topology (and --emit=plan something to
-/// plan): says what the program lacks, at the file, in terms of --emit.
+/// --emit=flat and --emit=report need a topology: says what the program
+/// lacks, at the file, in terms of --emit. (--emit=plan checks its own
+/// needs: PlanEmit.cpp.)
 static mlir::LogicalResult checkPhaseNeeds(Compilation &compilation) {
-  bool empty = true, planWork = false;
-  for (const auto &module : compilation.program().modules) {
-    if (!module)
-      continue;
-    for (const auto &decl : module->decls) {
+  bool empty = true;
+  for (const auto &module : compilation.program().modules)
+    if (module && !module->decls.empty())
       empty = false;
-      if (llvm::isa_and_nonnull<ast::DemandDecl>(decl.get()) ||
-          (decl && isModelJob(*decl)))
-        planWork = true;
-    }
-  }
   std::string phase = ("--emit=" + phaseName(emitPhase)).str();
-  llvm::StringRef use = emitPhase == Phase::Flat     ? "flatten"
-                        : emitPhase == Phase::Report ? "analyse"
-                                                     : "plan on";
+  llvm::StringRef use = emitPhase == Phase::Flat ? "flatten" : "analyse";
   if (empty)
     return mlir::emitError(compilation.fileLocation())
            << "the program declares nothing; " << phase
            << " needs a topology to " << use;
-  if (emitPhase == Phase::Plan && !planWork)
-    return mlir::emitError(compilation.fileLocation())
-           << "the program declares no demand and no finetune or infer job; "
-           << phase << " plans those";
   if (compilation.topologyNames().empty())
     return mlir::emitError(compilation.fileLocation())
            << "the program declares no topology; " << phase << " needs one to "
@@ -396,43 +367,16 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
   }
   if (emitPhase == Phase::Llvm || emitPhase == Phase::Ptx)
     return emitWalkCode(compilation, os);
+  if (emitPhase == Phase::Plan)
+    return emitPlan(compilation, os);
   if (mlir::failed(checkPhaseNeeds(compilation)))
     return 1;
-  // --emit=plan without --top: the topology of the main file's first demand.
-  std::string top = topName;
-  if (top.empty() && emitPhase == Phase::Plan)
-    for (const auto &decl : program.modules.back()->decls)
-      if (auto *d = llvm::dyn_cast<ast::DemandDecl>(decl.get())) {
-        top = d->topology;
-        break;
-      }
-  // ... or of its first finetune/infer job.
-  if (top.empty() && emitPhase == Phase::Plan)
-    for (const auto &decl : program.modules.back()->decls)
-      if (auto *j = llvm::dyn_cast<ast::JobDecl>(decl.get());
-          j && isModelJob(*j)) {
-        top = j->target;
-        break;
-      }
-  if (mlir::failed(compilation.flatten(top)))
+  if (mlir::failed(compilation.flatten(topName)))
     return 1;
   if (emitPhase == Phase::Flat) {
     compilation.module().print(os);
     os << "\n";
     return 0;
-  }
-  if (emitPhase == Phase::Plan && model::hasModelJobs(compilation.module())) {
-    if (!compilation.module().getOps<plan::DemandsOp>().empty()) {
-      llvm::errs() << "sluicec: error: not supported yet: demands and "
-                      "finetune/infer jobs in one --emit=plan run\n";
-      return 1;
-    }
-    ModelPlanOptions options;
-    options.format = reportFormat;
-    options.job = jobName;
-    options.seed = planSeed;
-    options.remarks = walkRemarks;
-    return emitModelPlans(compilation, top, options, os);
   }
   if (reportFormat == ReportFormat::DeepSpeed ||
       reportFormat == ReportFormat::Megatron) {
@@ -440,8 +384,6 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
                     "apply to --emit=plan of a finetune or train job\n";
     return 1;
   }
-  if (emitPhase == Phase::Plan)
-    return emitPlan(compilation, os);
   if (reportFormat == ReportFormat::Mlir || reportFormat == ReportFormat::Trace) {
     llvm::errs() << "sluicec: error: --format=mlir and --format=trace apply "
                     "to --emit=plan\n";

@@ -1,0 +1,214 @@
+//===- PlanEmit.cpp - A program's plans, in the format asked for ----------===//
+//
+// See PlanEmit.h. (Was sluicec's ModelDriver.cpp and its emitPlan.)
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Target/Plan/PlanEmit.h"
+
+#include "compiler/Analysis/Parallel/ParallelCluster.h"
+#include "compiler/Target/Parallel/ParallelExport.h"
+#include "dialects/Model/IR/ModelOps.h"
+#include "dialects/Model/Transforms/ModelOffload.h"
+#include "dialects/Plan/IR/PlanOps.h"
+#include "dialects/Plan/Transforms/PlanExport.h"
+#include "dialects/Topo/Analysis/ExtractTopoGraph.h"
+#include "frontends/sluice/MLIRGenModel.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+#include <optional>
+
+using namespace sluice;
+
+namespace {
+
+/// Finetune/infer jobs: the offload planners
+/// (dialects/Model/Transforms/ModelOffload.h).
+mlir::LogicalResult emitOffload(Compilation &compilation,
+                                const PlanOptions &o, llvm::StringRef top,
+                                llvm::raw_ostream &os) {
+  model::OffloadFormat format = model::OffloadFormat::Summary;
+  switch (o.format) {
+  case ReportFormat::Table:
+    break;
+  case ReportFormat::Json:
+    format = model::OffloadFormat::Json;
+    break;
+  case ReportFormat::Trace:
+    format = model::OffloadFormat::Trace;
+    break;
+  case ReportFormat::DeepSpeed:
+    format = model::OffloadFormat::DeepSpeed;
+    break;
+  case ReportFormat::Mlir:
+    format = model::OffloadFormat::Mlir;
+    break;
+  default:
+    return mlir::emitError(compilation.fileLocation())
+           << "finetune and infer jobs are planned in --format=table, json, "
+              "trace, deepspeed or mlir";
+  }
+  auto graph = extractTopoGraph(compilation.module());
+  if (mlir::failed(graph))
+    return mlir::failure();
+  return model::planModelJobs(compilation.module(), *graph, top, o.job,
+                              format, os, o.remarks);
+}
+
+/// Train jobs: model-plan-parallel, then the plans in the format
+/// (compiler/Target/Parallel/ParallelExport.h).
+mlir::LogicalResult emitParallel(Compilation &compilation,
+                                 const PlanOptions &o, llvm::StringRef top,
+                                 llvm::raw_ostream &os) {
+  std::optional<target::ParallelFormat> format;
+  switch (o.format) {
+  case ReportFormat::Table:
+    format = target::ParallelFormat::Summary;
+    break;
+  case ReportFormat::Mlir:
+    break; // the module itself
+  case ReportFormat::Json:
+    format = target::ParallelFormat::Json;
+    break;
+  case ReportFormat::Megatron:
+    format = target::ParallelFormat::Megatron;
+    break;
+  case ReportFormat::DeepSpeed:
+    format = target::ParallelFormat::DeepSpeed;
+    break;
+  default:
+    return mlir::emitError(compilation.fileLocation())
+           << "train jobs are planned in --format=table, json, mlir, "
+              "megatron or deepspeed";
+  }
+  if (mlir::failed(compilation.planTraining(o.seed)))
+    return mlir::failure();
+  mlir::ModuleOp module = compilation.module();
+  if (!format) {
+    module.print(os);
+    os << "\n";
+    return mlir::success();
+  }
+  auto graph = extractTopoGraph(module);
+  if (mlir::failed(graph))
+    return mlir::failure();
+  return target::writeParallelPlans(module, parallel::gpusByHost(*graph, top),
+                                    o.job, *format, os);
+}
+
+/// Flow demands: plan-schedule-flows, then the plans in the format.
+mlir::LogicalResult emitFlows(Compilation &compilation, const PlanOptions &o,
+                              llvm::raw_ostream &os) {
+  if (o.format == ReportFormat::DeepSpeed ||
+      o.format == ReportFormat::Megatron)
+    return mlir::emitError(compilation.fileLocation())
+           << "--format=deepspeed and --format=megatron apply to the plan of "
+              "a finetune or train job";
+  if (mlir::failed(compilation.plan()))
+    return mlir::failure();
+  mlir::ModuleOp module = compilation.module();
+  if (o.format == ReportFormat::Mlir ||
+      (o.format == ReportFormat::Table && o.flowDefaultsToMlir)) {
+    module.print(os);
+    os << "\n";
+    return mlir::success();
+  }
+  auto graph = extractTopoGraph(module);
+  if (mlir::failed(graph))
+    return mlir::failure();
+  switch (o.format) {
+  case ReportFormat::Table:
+    return plan::writePlanTable(os, module, *graph);
+  case ReportFormat::Json:
+    return plan::writePlanJSON(os, module, *graph);
+  case ReportFormat::Dot:
+    return plan::writePlanDot(os, module, *graph, o.dotDetail);
+  case ReportFormat::Trace:
+    return plan::writePlanTrace(os, module, *graph);
+  default:
+    return mlir::emitError(compilation.fileLocation())
+           << "flow plans are written in --format=table, json, dot, svg, "
+              "trace or mlir";
+  }
+}
+
+/// The model jobs to plan: train jobs (parallel) or the others (offload);
+/// an error when both kinds are selected.
+mlir::FailureOr<bool> plansTraining(Compilation &compilation,
+                                    llvm::StringRef jobName) {
+  bool parallel = false, offload = false;
+  for (model::JobOp job : compilation.module().getOps<model::JobOp>()) {
+    if (!jobName.empty() && job.getSymName() != jobName)
+      continue;
+    if (job.getAction() == model::JobAction::Train)
+      parallel = true;
+    else
+      offload = true;
+  }
+  if (parallel && offload)
+    return mlir::emitError(compilation.fileLocation())
+           << "not supported yet: train jobs and finetune/infer jobs in one "
+              "plan (choose one with --job=NAME)";
+  return parallel;
+}
+
+} // namespace
+
+mlir::LogicalResult sluice::emitPlans(Compilation &compilation,
+                                      const PlanOptions &options,
+                                      llvm::raw_ostream &os) {
+  // What there is to plan, and on which topology.
+  bool empty = true, planWork = false;
+  for (const auto &module : compilation.program().modules) {
+    if (!module)
+      continue;
+    for (const auto &decl : module->decls) {
+      empty = false;
+      if (llvm::isa_and_nonnull<ast::DemandDecl>(decl.get()) ||
+          (decl && isModelJob(*decl)))
+        planWork = true;
+    }
+  }
+  if (empty)
+    return mlir::emitError(compilation.fileLocation())
+           << "the program declares nothing; --emit=plan needs a topology to "
+              "plan on";
+  if (!planWork)
+    return mlir::emitError(compilation.fileLocation())
+           << "the program declares no demand and no finetune or infer job; "
+              "--emit=plan plans those";
+  if (compilation.topologyNames().empty())
+    return mlir::emitError(compilation.fileLocation())
+           << "the program declares no topology; --emit=plan needs one to "
+              "plan on";
+  // Without --top: the topology of the main file's first demand, or of its
+  // first finetune/infer job.
+  std::string top = options.top;
+  const auto &decls = compilation.program().modules.back()->decls;
+  if (top.empty())
+    for (const auto &decl : decls)
+      if (auto *d = llvm::dyn_cast<ast::DemandDecl>(decl.get())) {
+        top = d->topology;
+        break;
+      }
+  if (top.empty())
+    for (const auto &decl : decls)
+      if (auto *j = llvm::dyn_cast<ast::JobDecl>(decl.get());
+          j && isModelJob(*j)) {
+        top = j->target;
+        break;
+      }
+  if (mlir::failed(compilation.flatten(top)))
+    return mlir::failure();
+  if (!model::hasModelJobs(compilation.module()))
+    return emitFlows(compilation, options, os);
+  if (!compilation.module().getOps<plan::DemandsOp>().empty())
+    return mlir::emitError(compilation.fileLocation())
+           << "not supported yet: demands and finetune/infer jobs in one "
+              "plan";
+  mlir::FailureOr<bool> training = plansTraining(compilation, options.job);
+  if (mlir::failed(training))
+    return mlir::failure();
+  return *training ? emitParallel(compilation, options, top, os)
+                   : emitOffload(compilation, options, top, os);
+}
