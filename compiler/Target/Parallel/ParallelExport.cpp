@@ -1,5 +1,6 @@
 //===- ParallelExport.cpp - What Megatron-LM and DeepSpeed consume --------===//
 #include "compiler/Target/Parallel/ParallelExport.h"
+#include "compiler/Target/Parallel/ParallelTrace.h"
 
 #include "dialects/Model/IR/ModelOps.h"
 #include "support/Units.h"
@@ -323,6 +324,8 @@ LogicalResult target::writeParallelPlans(
            << " writes one job; choose one with --job=NAME";
   if (hosts.empty())
     return emitError(module.getLoc()) << "the flat topology has no gpu";
+  if (format == ParallelFormat::Trace)
+    return writeParallelTrace(plans, os);
   Object all;
   for (plan::ParallelOp op : plans) {
     FailureOr<PlanView> v = view(op);
@@ -342,6 +345,8 @@ LogicalResult target::writeParallelPlans(
     case ParallelFormat::DeepSpeed:
       os << llvm::formatv("{0:2}", deepSpeed(*v)) << "\n";
       break;
+    case ParallelFormat::Trace:
+      break; // written above
     }
   }
   if (format == ParallelFormat::Json)

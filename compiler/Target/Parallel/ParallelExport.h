@@ -12,7 +12,8 @@
 //    planned GPU (torchrun gives node n the ranks n*g .. n*g+g-1, local rank
 //    l the l-th visible device);
 //  - a DeepSpeed JSON whose batch keys hold for the world size
-//    (train_batch_size = micro-batch x accumulation steps x dp).
+//    (train_batch_size = micro-batch x accumulation steps x dp);
+//  - a Perfetto trace of one iteration (ParallelTrace.h).
 // The hosts are the topology's (parallel::gpusByHost).
 //
 //===----------------------------------------------------------------------===//
@@ -28,7 +29,7 @@
 
 namespace sluice::target {
 
-enum class ParallelFormat { Summary, Json, Megatron, DeepSpeed };
+enum class ParallelFormat { Summary, Json, Megatron, DeepSpeed, Trace };
 
 /// Writes every plan.parallel of `module` (only that of job `jobName` when
 /// not empty) in `format`; `hosts` is the flat topology's GPUs by host.

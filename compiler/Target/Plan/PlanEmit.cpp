@@ -76,10 +76,13 @@ mlir::LogicalResult emitParallel(Compilation &compilation,
   case ReportFormat::DeepSpeed:
     format = target::ParallelFormat::DeepSpeed;
     break;
+  case ReportFormat::Trace:
+    format = target::ParallelFormat::Trace;
+    break;
   default:
     return mlir::emitError(compilation.fileLocation())
            << "train jobs are planned in --format=table, json, mlir, "
-              "megatron or deepspeed";
+              "megatron, deepspeed or trace";
   }
   if (mlir::failed(compilation.planTraining(o.seed)))
     return mlir::failure();

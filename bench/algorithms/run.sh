@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Graph algorithms: sluicec --run against the GAP Benchmark Suite (GAPBS,
+# Beamer et al.) on the same graph files, threads and machine. See
+# bench/RESULTS.md ("Graph algorithms").
+#
+#   bench/algorithms/run.sh GAPBS_DIR [SLUICE_BUILD_DIR] [WORK_DIR] [ROUNDS]
+#
+# GAPBS_DIR holds GAPBS built with `make` (bfs, pr, sssp, cc, tc and
+# converter). Graphs (GRAPHS, default "kron18 urand18 soc-Slashdot0902
+# luxembourg_osm"): kronN / urandN are GAPBS's generators (`converter -gN` /
+# `-uN`, degree 16), the others the shared data set's files; each is
+# written once by GAPBS's converter as a symmetric edge list (.el, both
+# directions of every edge, no self loops or duplicates) and, for SSSP, a
+# weighted one (.wel, GAPBS's random integer weights 1..255) in WORK_DIR
+# (default /tmp/sluice-algbench; kept between runs). Both sides read these
+# files: Sluice as `format: edgelist, directed` (`weighted: true` for .wel).
+#
+# Kernels (KERNELS, default "bfs pr sssp cc tc"), each a GAPBS binary and a
+# .sluice program written here:
+#   bfs   GAPBS bfs (direction optimising) / Sluice hybrid BFS, same source
+#   pr    GAPBS pr -i 20 -t 0 (20 pull iterations) / Sluice pull PageRank,
+#         20 iterations
+#   sssp  GAPBS sssp -d DELTA (delta stepping) / Sluice `frontier:
+#         buckets(DELTA)`, same source
+#   cc    GAPBS cc (Afforest) / Sluice min-label propagation
+#   tc    GAPBS tc (ordered) / Sluice common_neighbors over u > v edges
+# Times: GAPBS's "Trial Time" (the graph build is not included) of the
+# first trial of a process (cold) and the median of three more trials in
+# the same process (warm: arrays already touched), and Sluice's "time: X s
+# running" (the kernel, cold as every sluicec run is; not the compile, the
+# graph load or the output). The ratio is against GAPBS warm, the faster. THREADS (default 2) for both
+# (OMP_NUM_THREADS and --algo-threads). Each pair runs ROUNDS times
+# (default 5), alternating; the medians and their ratio are printed as a
+# markdown table.
+set -euo pipefail
+
+GAPBS=${1:?usage: run.sh GAPBS_DIR [SLUICE_BUILD_DIR] [WORK_DIR] [ROUNDS]}
+BUILD=${2:-build}
+WORK=${3:-/tmp/sluice-algbench}
+ROUNDS=${4:-5}
+GRAPHS=${GRAPHS:-"kron18 urand18 soc-Slashdot0902 luxembourg_osm"}
+KERNELS=${KERNELS:-"bfs pr sssp cc tc"}
+THREADS=${THREADS:-2}
+DELTA=${DELTA:-16}
+DATA=${DATA:-$(cd "$(dirname "$0")/../../../shared/data" 2>/dev/null && pwd || echo ../shared/data)}
+SLUICEC="$(cd "$BUILD/bin" && pwd)/sluicec"
+MACHINE="$(cd "$(dirname "$0")/../../examples/machines" && pwd)/rtx4090-workstation.sluice"
+
+for exe in bfs pr sssp cc tc converter; do
+  [[ -x $GAPBS/$exe ]] || { echo "run.sh: missing $GAPBS/$exe (make in GAPBS)" >&2; exit 1; }
+done
+[[ -x $SLUICEC ]] || { echo "run.sh: missing $SLUICEC" >&2; exit 1; }
+mkdir -p "$WORK"
+export OMP_NUM_THREADS=$THREADS
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# The graph files of graph $1 (written once).
+prepare() {
+  local g=$1 el="$WORK/$1.el"
+  if [[ ! -s $el ]]; then
+    case $g in
+      kron*) "$GAPBS/converter" -g"${g#kron}" -k16 -e "$el" >/dev/null ;;
+      urand*) "$GAPBS/converter" -u"${g#urand}" -k16 -e "$el" >/dev/null ;;
+      *)
+        local src
+        src=$(ls "$DATA/$g".* | head -1)
+        # Comments out, one "u v" per line; the converter symmetrises.
+        zcat -f "$src" | grep -v '^[#%]' | awk 'NF >= 2 { print $1, $2 }' >"$WORK/$g.raw.el"
+        "$GAPBS/converter" -s -f "$WORK/$g.raw.el" -e "$el" >/dev/null
+        rm -f "$WORK/$g.raw.el" ;;
+    esac
+  fi
+  if [[ ! -s $WORK/$g.wel ]]; then
+    "$GAPBS/converter" -f "$el" -w -e "$WORK/$g.wel" >/dev/null
+  fi
+}
+
+# A source vertex both sides use: the first vertex of the edge list.
+source_of() { head -1 "$WORK/$1.el" | awk '{ print $1 }'; }
+
+# The Sluice program of kernel $1 on graph $2 (source $3).
+program() {
+  local k=$1 g=$2 src=$3 file="$WORK/$2.el" flags="format: edgelist, directed"
+  [[ $k == sssp ]] && { file="$WORK/$2.wel"; flags="$flags, weighted: true"; }
+  echo "import \"$MACHINE\""
+  echo "graph g = load(\"$file\", $flags)"
+  case $k in
+    bfs) cat <<SL
+algorithm bfs(source: i64 = $src) on g {
+  vertex depth: i64 = -1
+  depth[source] = 0
+  frontier active = [source]
+  while size(active) > 0 {
+    @expand active = edges(src, dst) from active where depth[dst] == -1 {
+      depth[dst] = depth[src] + 1
+    }
+  }
+  output depth
+}
+schedule bfs { target: cpu, @expand { direction: hybrid, frontier: auto, parallel: dynamic(64) } }
+SL
+    ;;
+    pr) cat <<SL
+algorithm pr(damping: f64 = 0.85, iterations: i64 = 20) on g {
+  let n = num_vertices()
+  vertex rank: f64 = 1.0 / n
+  vertex incoming: f64 = 0.0
+  repeat iterations {
+    @gather edges(src, dst) {
+      incoming[dst] += rank[src] / degree(src)
+    }
+    @apply vertices(v) {
+      rank[v] = (1.0 - damping) / n + damping * incoming[v]
+      incoming[v] = 0.0
+    }
+  }
+  output rank
+}
+schedule pr { target: cpu, @gather { direction: pull, parallel: dynamic(64) }, @apply { parallel: static } }
+SL
+    ;;
+    sssp) cat <<SL
+algorithm sssp(source: i64 = $src) on g {
+  vertex dist: f64 = 1.0e300
+  dist[source] = 0.0
+  frontier changed = [source]
+  while size(changed) > 0 {
+    @relax changed = edges(u, v, w) from changed {
+      dist[v] min= dist[u] + w
+    }
+  }
+  output dist
+}
+schedule sssp { target: cpu, @relax { direction: push, frontier: buckets($DELTA), parallel: dynamic(64) } }
+SL
+    ;;
+    cc) cat <<SL
+algorithm cc() on g {
+  vertex comp: i64 = 0
+  @init vertices(v) {
+    comp[v] = id(v)
+  }
+  frontier changed = all
+  while size(changed) > 0 {
+    @spread changed = edges(u, v) from changed {
+      comp[v] min= comp[u]
+    }
+  }
+  output comp
+}
+schedule cc { target: cpu, @init { parallel: static }, @spread { direction: push, frontier: auto, parallel: dynamic(64) } }
+SL
+    ;;
+    tc) cat "$(dirname "$0")/tc-body.sluice" ;;
+  esac
+  echo "job run = run $k on workstation { }"
+}
+
+gapbs_time() {
+  local k=$1 g=$2 src=$3 args=()
+  case $k in
+    bfs) args=(-f "$WORK/$g.el" -r "$src") ;;
+    pr) args=(-f "$WORK/$g.el" -i 20 -t 0) ;;
+    sssp) args=(-f "$WORK/$g.wel" -r "$src" -d "$DELTA") ;;
+    cc|tc) args=(-f "$WORK/$g.el") ;;
+  esac
+  # 4 trials in one process: the first (cold: the kernel's arrays are new,
+  # as in every sluicec run) and the median of the other three (warm).
+  "$GAPBS/$k" "${args[@]}" -n 4 | awk '/Trial Time:/ { t[++n] = $3 }
+    END { a = t[2]; b = t[3]; c = t[4]; lo = a; hi = a
+          if (b < lo) lo = b; if (c < lo) lo = c; if (b > hi) hi = b; if (c > hi) hi = c
+          print t[1], a + b + c - lo - hi }'
+}
+
+sluice_time() {
+  "$SLUICEC" --run --algo-threads="$THREADS" "$WORK/$1-$2.sluice" 2>&1 |
+    awk '/time:/ { print $2 }'
+}
+
+echo "## Graph algorithms: sluicec --run vs GAPBS ($THREADS threads, median of $ROUNDS)"
+echo
+echo "| graph | kernel | GAPBS cold s | GAPBS warm s | Sluice s | Sluice compile s | Sluice / GAPBS warm |"
+echo "|---|---|---:|---:|---:|---:|---:|"
+for g in $GRAPHS; do
+  prepare "$g"
+  src=$(source_of "$g")
+  for k in $KERNELS; do
+    program "$k" "$g" "$src" >"$WORK/$g-$k.sluice"
+    # Once untimed: checks the program and writes the binary graph cache.
+    out=$("$SLUICEC" --run --algo-threads="$THREADS" "$WORK/$g-$k.sluice" 2>&1) || {
+      echo "$out" >&2; exit 1; }
+    compile=$(awk '/time:/ { print $5 }' <<<"$out")
+    : >"$WORK/gapbs.t"; : >"$WORK/sluice.t"
+    for ((r = 0; r < ROUNDS; r++)); do
+      gapbs_time "$k" "$g" "$src" >>"$WORK/gapbs.t"
+      sluice_time "$g" "$k" >>"$WORK/sluice.t"
+    done
+    gc=$(awk '{ print $1 }' "$WORK/gapbs.t" | median)
+    gw=$(awk '{ print $2 }' "$WORK/gapbs.t" | median)
+    st=$(median <"$WORK/sluice.t")
+    printf "| %s | %s | %.4f | %.4f | %.4f | %.3f | %.2fx |\n" "$g" "$k" "$gc" \
+      "$gw" "$st" "$compile" "$(awk -v a="$st" -v b="$gw" 'BEGIN { print a / b }')"
+  done
+done
