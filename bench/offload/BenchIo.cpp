@@ -121,6 +121,19 @@ constexpr OptionSpec kTrainOptions[] = {
     {"entries", false, "print the time per schedule entry"},
     {"cuda", false, "device tier in GPU memory"},
     {"no-durable", false, "no RWF_DSYNC, no fsync"},
+    {"abft", true,
+     "checksums on the layer GEMMs: off, fail or recompute (default off)"},
+    {"abft-retries", true,
+     "recomputes of a GEMM whose check failed before the step fails, "
+     "0..1000 (default 2)"},
+    {"fault-ppm", true,
+     "inject a bit flip into a GEMM output with this probability per GEMM, "
+     "in millionths, 0..1000000 (default 0)"},
+    {"fault-bits", true, "lowest,highest bit a flip may hit, 0..31 (default "
+                         "0,31)"},
+    {"fault-window-us", true,
+     "start,length of the injection window after each step's start, in "
+     "microseconds (default: always)"},
 };
 
 template <size_t N>
@@ -433,6 +446,25 @@ int runTrain(const Args &args) {
   }
   options.durable = !args.has("no-durable");
   options.cudaDevice = args.has("cuda");
+  if (!parseAbftMode(args.text("abft", "off"), options.abft))
+    throw UsageError{"--abft must be off, fail or recompute"};
+  options.abftRetries =
+      static_cast<uint32_t>(args.number("abft-retries", 2, 0, 1000));
+  options.faults.probability =
+      double(args.number("fault-ppm", 0, 0, 1000000)) / 1e6;
+  const std::vector<uint64_t> bits = args.numbers("fault-bits", "0,31", 0, 31);
+  if (bits.size() != 2 || bits[0] > bits[1])
+    throw UsageError{"--fault-bits needs LOW,HIGH with LOW <= HIGH"};
+  options.faults.minBit = static_cast<uint32_t>(bits[0]);
+  options.faults.maxBit = static_cast<uint32_t>(bits[1]);
+  if (args.has("fault-window-us")) {
+    const std::vector<uint64_t> w =
+        args.numbers("fault-window-us", "", 0, 3600000000ull);
+    if (w.size() != 2 || w[1] == 0)
+      throw UsageError{"--fault-window-us needs START,LENGTH with LENGTH > 0"};
+    options.faults.windowStartNs = w[0] * 1000;
+    options.faults.windowNs = w[1] * 1000;
+  }
   std::unique_ptr<OffloadTrainer> trainer;
   sluice_error_t err;
   if (OffloadTrainer::create(config, options, trainer, &err) !=
@@ -529,6 +561,31 @@ int runTrain(const Args &args) {
         double(sc.predicted[0].read) / mib,
         double(sc.predicted[1].written + 8) / mib,
         double(sc.predicted[1].read + 8) / mib);
+  }
+  if (options.abft != AbftMode::Off || options.faults.probability > 0) {
+    const AbftStats &a = last.abft, &b = first.abft;
+    const uint64_t detectable = a.injectedDetectable - b.injectedDetectable;
+    std::printf(
+        "{\"tool\":\"sluice-train-abft\",\"abft\":\"%s\",\"gemms\":%llu,"
+        "\"gemm_ms\":%.1f,\"check_ms\":%.1f,\"check_over_gemm\":%.4f,"
+        "\"injected\":%llu,\"injected_detectable\":%llu,"
+        "\"detected\":%llu,\"detection_rate\":%s,\"recomputed\":%llu}\n",
+        abftModeName(options.abft),
+        static_cast<unsigned long long>(a.gemms - b.gemms),
+        ms(a.gemmNs - b.gemmNs), ms(a.checkNs - b.checkNs),
+        a.gemmNs > b.gemmNs
+            ? double(a.checkNs - b.checkNs) / double(a.gemmNs - b.gemmNs)
+            : 0.0,
+        static_cast<unsigned long long>(a.injected - b.injected),
+        static_cast<unsigned long long>(detectable),
+        static_cast<unsigned long long>(a.detected - b.detected),
+        detectable ? std::to_string(double(a.detectedInjected -
+                                           b.detectedInjected) /
+                                    double(detectable))
+                         .substr(0, 6)
+                         .c_str()
+                   : "null",
+        static_cast<unsigned long long>(a.recomputed - b.recomputed));
   }
   if (args.has("entries")) {
     const OffloadSchedule &plan = options.schedule;

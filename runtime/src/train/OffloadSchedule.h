@@ -18,6 +18,8 @@
 
 #include "sluice/tier.h"
 
+#include "runtime/src/train/Abft.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -82,6 +84,8 @@ struct OffloadSchedule {
   /// What the plan predicts one steady-state step moves (step >= 2, a
   /// commit every step, the trainer's step counter not included), per home
   /// tier (index SLUICE_TIER_DEVICE, SLUICE_TIER_HOST).
+  /// Checksums on the layer GEMMs (Abft.h); the schedule file's "abft".
+  AbftMode abft = AbftMode::Off;
   bool hasPrediction = false;
   std::array<TierIo, 2> predicted{};
   /// Where the schedule came from ("built in: swapAll", or the plan's

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 using namespace sluice::train;
@@ -100,6 +101,13 @@ sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
     bad = validate(options.schedule, config.layers());
   if (bad.empty() && options.commitEvery == 0)
     bad = "commitEvery must be at least 1";
+  if (bad.empty())
+    bad = options.faults.check();
+  // The schedule's checks apply unless the options ask for some.
+  if (options.abft == AbftMode::Off)
+    options.abft = options.schedule.abft;
+  guard = std::make_unique<AbftGuard>(options.abft, options.faults,
+                                      options.abftRetries);
   if (!bad.empty())
     return failWith(error, SLUICE_STATUS_INVALID_ARGUMENT, bad);
   sluice_tier_options_t topts;
@@ -271,7 +279,7 @@ sluice_status_t OffloadTrainer::step(float *loss, sluice_error_t *error) {
               "finds step " +
               std::to_string(attempted) + ", or step " +
               std::to_string(committed) + " after a crash; both are kept";
-    else if (status == SLUICE_STATUS_DATA_CORRUPT)
+    else if (status == SLUICE_STATUS_DATA_CORRUPT && !computeFault)
       state = "a swap file is corrupt; a restore verifies whether the "
               "committed state of step " +
               std::to_string(committed) + " is intact";
@@ -283,7 +291,28 @@ sluice_status_t OffloadTrainer::step(float *loss, sluice_error_t *error) {
                        state + ")");
   }
   ++totals.steps;
+  totals.abft = guard->stats();
   return SLUICE_STATUS_OK;
+}
+
+sluice_status_t OffloadTrainer::computeFailed(uint32_t layer,
+                                              const char *phase,
+                                              const AbftFault &fault,
+                                              sluice_error_t *error) {
+  computeFault = true;
+  totals.abft = guard->stats();
+  char numbers[160];
+  std::snprintf(numbers, sizeof(numbers),
+                " (checksum %.9g, expected %.9g, threshold %.3g)", fault.got,
+                fault.expected, fault.threshold);
+  return failWith(
+      error, SLUICE_STATUS_DATA_CORRUPT,
+      "computation fault in the " + std::string(phase) + " of layer " +
+          std::to_string(layer) + ": " + fault.where + numbers +
+          (guard->mode() == AbftMode::Recompute
+               ? ", still wrong after " +
+                     std::to_string(options.abftRetries) + " recomputes"
+               : std::string()));
 }
 
 sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
@@ -294,6 +323,7 @@ sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
   std::vector<float> y(outCount), target(outCount), dZ(outCount), dX;
   std::vector<TensorRef> reads, writes;
   float stepLoss = 0;
+  guard->startStep();
   bool inputReady = false;
   for (size_t k = 0; k < options.schedule.entries.size(); ++k) {
     const ScheduleEntry &e = options.schedule.entries[k];
@@ -334,19 +364,26 @@ sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
     switch (e.phase) {
     case Phase::Forward: {
       float *next = l + 1 < L ? writable({l + 1, Slot::Activation}) : y.data();
-      forwardLayer(in, out, config.batch, readable({l, Slot::Param}),
-                   readable({l, Slot::Activation}), next, l + 1 < L);
+      AbftFault fault;
+      if (!guard->forward(in, out, config.batch, readable({l, Slot::Param}),
+                          readable({l, Slot::Activation}), next, l + 1 < L,
+                          fault))
+        return computeFailed(l, "forward", fault, error);
       if (l + 1 == L)
         stepLoss = mseLoss(y.data(), target.data(), outCount, dZ.data());
       break;
     }
-    case Phase::Backward:
+    case Phase::Backward: {
       dX.assign(l ? config.activationCount(l) : 0, 0.0f);
-      backwardLayer(in, out, config.batch, readable({l, Slot::Param}),
-                    readable({l, Slot::Activation}), dZ.data(),
-                    writable({l, Slot::Grad}), l ? dX.data() : nullptr);
+      AbftFault fault;
+      if (!guard->backward(in, out, config.batch, readable({l, Slot::Param}),
+                           readable({l, Slot::Activation}), dZ.data(),
+                           writable({l, Slot::Grad}), l ? dX.data() : nullptr,
+                           fault))
+        return computeFailed(l, "backward", fault, error);
       dZ.swap(dX);
       break;
+    }
     case Phase::Optimizer:
       adamUpdate(config, s, config.paramCount(l), writable({l, Slot::Param}),
                  readable({l, Slot::Grad}), writable({l, Slot::AdamM}),

@@ -17,6 +17,7 @@
 #ifndef SLUICE_RUNTIME_SRC_TRAIN_OFFLOADTRAINER_H
 #define SLUICE_RUNTIME_SRC_TRAIN_OFFLOADTRAINER_H
 
+#include "runtime/src/train/Abft.h"
 #include "runtime/src/train/Mlp.h"
 #include "runtime/src/train/OffloadSchedule.h"
 #include "sluice/tier.h"
@@ -44,6 +45,13 @@ struct OffloadOptions {
   /// what it wrote back on the GPU.
   bool cudaDevice = false;
   int cudaOrdinal = 0;
+  /// Checksums on every layer GEMM (Abft.h): off, fail the step on a
+  /// detected fault, or recompute the GEMM (up to abftRetries times, then
+  /// fail). The schedule's "abft" key sets it when the options leave it off.
+  AbftMode abft = AbftMode::Off;
+  uint32_t abftRetries = 2;
+  /// Bit flips injected into GEMM outputs (tests and measurements).
+  FaultInjection faults;
 };
 
 /// Time accounting since creation (nanoseconds).
@@ -57,6 +65,8 @@ struct OffloadStats {
   uint64_t steps = 0;
   /// Per schedule entry, summed over steps.
   std::vector<uint64_t> entryStallNs, entryComputeNs;
+  /// The checked GEMMs and the injected faults.
+  AbftStats abft;
 };
 
 class OffloadTrainer {
@@ -93,6 +103,9 @@ private:
                               sluice_error_t *error);
   sluice_status_t setUp(bool fresh, sluice_error_t *error);
   sluice_status_t runStep(float *loss, sluice_error_t *error);
+  /// A checked GEMM found a fault it could not correct: fails the step.
+  sluice_status_t computeFailed(uint32_t layer, const char *phase,
+                                const AbftFault &fault, sluice_error_t *error);
   sluice_status_t ensure(const std::vector<TensorRef> &reads,
                          const std::vector<TensorRef> &writes, bool hidden,
                          sluice_error_t *error);
@@ -116,6 +129,8 @@ private:
   bool broken = false;
   size_t currentEntry = 0;
   OffloadStats totals;
+  std::unique_ptr<AbftGuard> guard;
+  bool computeFault = false; ///< the failed step's cause: a checked GEMM
 };
 
 } // namespace sluice::train

@@ -169,7 +169,8 @@ public:
       return false;
     static const char *const known[] = {
         "format", "version",           "layers", "homes",   "device_budget",
-        "host_budget", "predicted_step_io", "plan", "entries", nullptr};
+        "host_budget", "predicted_step_io", "plan", "entries", "abft",
+        nullptr};
     const Value *format = root.find("format");
     if (!format || format->kind != Value::String ||
         format->text != kScheduleFormat)
@@ -222,6 +223,13 @@ public:
         !unsignedField(root, "host_budget", false, s.hostBudget,
                        "the schedule"))
       return false;
+    if (const Value *abft = root.find("abft")) {
+      if (!expect(*abft, Value::String, "'abft'"))
+        return false;
+      if (!parseAbftMode(abft->text, s.abft))
+        return fail(*abft, "unknown abft mode '" + abft->text +
+                               "' (expected off, fail or recompute)");
+    }
     if (const Value *io = root.find("predicted_step_io")) {
       if (!expect(*io, Value::Object, "'predicted_step_io'"))
         return false;
