@@ -46,9 +46,11 @@ TEST(ScheduleFile, ReadsWhatItSays) {
           "\"device_budget\": 8192, \"host_budget\": 18446744073709551615,\n"
           "\"predicted_step_io\": {\"device\": {\"read\": 1, \"written\": 2},"
           " \"host\": {\"read\": 3, \"written\": 4}},\n"
-          "\"plan\": {\"param_home\": \"host\", \"seconds\": 1.5e-3},\n"),
+          "\"plan\": {\"param_home\": \"host\", \"seconds\": 1.5e-3},\n"
+          "\"abft\": \"recompute\",\n"),
       "s.json", s, error))
       << error;
+  EXPECT_EQ(s.abft, AbftMode::Recompute);
   ASSERT_EQ(s.entries.size(), 3u);
   EXPECT_EQ(s.entries[0].prefetch,
             (std::vector<TensorRef>{{0, Slot::Param}, {0, Slot::Activation}}));
@@ -86,7 +88,10 @@ TEST(ScheduleFile, MalformedDocumentsAreLocated) {
   EXPECT_EQ(errorOf(doc("\"budget\": 3,\n")),
             "s.json:3:11: unknown field 'budget' in the schedule (expected "
             "format, version, layers, homes, device_budget, host_budget, "
-            "predicted_step_io, plan, entries)");
+            "predicted_step_io, plan, entries, abft)");
+  EXPECT_EQ(errorOf(doc("\"abft\": \"maybe\",\n")),
+            "s.json:3:9: unknown abft mode 'maybe' (expected off, fail or "
+            "recompute)");
   EXPECT_EQ(errorOf(doc("\"device_budget\": -1,\n")),
             "s.json:3:18: 'device_budget' must be a non-negative integer");
   EXPECT_EQ(errorOf(doc("\"homes\": {\"act\": \"nvme\"},\n")),
