@@ -403,7 +403,7 @@ offload::finetuneRuntimeSchedule(const FinetunePlan &plan,
            .str()},
       {"predicted_iteration_seconds", plan.iterationTime}};
   // The host budget also holds the trainer's step counter (one page).
-  return llvm::json::Value(Object{
+  Object doc{
       {"format", "sluice-offload-schedule"},
       {"version", 1},
       {"layers", L},
@@ -413,5 +413,8 @@ offload::finetuneRuntimeSchedule(const FinetunePlan &plan,
       {"predicted_step_io",
        Object{{"device", io(sim.moved[device])}, {"host", io(sim.moved[host])}}},
       {"plan", std::move(planJson)},
-      {"entries", std::move(entriesJson)}});
+      {"entries", std::move(entriesJson)}};
+  if (!model.abft.empty())
+    doc["abft"] = model.abft;
+  return llvm::json::Value(std::move(doc));
 }

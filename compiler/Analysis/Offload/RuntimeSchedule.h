@@ -40,6 +40,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace sluice::offload {
@@ -50,6 +51,10 @@ namespace sluice::offload {
 struct RuntimeModel {
   std::vector<int64_t> widths;
   int64_t batch = 0;
+  /// The schedule's "abft" (checksums on the layer GEMMs,
+  /// runtime/src/train/Abft.h): "off", "fail" or "recompute"; empty: the
+  /// key is not written (off).
+  std::string abft;
 };
 
 /// The schedule document for `plan` (feasible, with job.model.layers ==

@@ -135,6 +135,12 @@ static cl::opt<int64_t> mlpBatch("mlp-batch",
                                  cl::desc("--format=schedule: MLP batch rows"),
                                  cl::init(32), cl::cat(cat));
 
+static cl::opt<std::string> abftOpt(
+    "abft",
+    cl::desc("--format=schedule: checksums on the runtime's layer GEMMs: "
+             "off, fail or recompute (docs/offload-runtime.md)"),
+    cl::init(""), cl::cat(cat));
+
 enum class Format { Summary, Json, Trace, DeepSpeed, Schedule };
 static cl::opt<Format> format(
     "format", cl::desc("Output"), cl::init(Format::Summary),
@@ -364,8 +370,12 @@ int main(int argc, char **argv) {
       auto widths = parseWidths(mlpWidths);
       if (!widths)
         return fail(llvm::toString(widths.takeError()));
-      auto sched =
-          finetuneRuntimeSchedule(*plan, job, opts, {*widths, mlpBatch});
+      if (!abftOpt.empty() && abftOpt != "off" && abftOpt != "fail" &&
+          abftOpt != "recompute")
+        return fail("--abft must be off, fail or recompute, not '" +
+                    abftOpt + "'");
+      auto sched = finetuneRuntimeSchedule(*plan, job, opts,
+                                           {*widths, mlpBatch, abftOpt});
       if (!sched)
         return fail(llvm::toString(sched.takeError()));
       os << llvm::formatv("{0:2}", *sched) << "\n";
