@@ -4,8 +4,10 @@
 #            Sluice) -> the imported target Sluice::sluicert) and a
 #            pkg-config file (sluice.pc);
 #   tools    sluicec, sluice-opt, sluice-plan-offload, sluice-flow-exec;
-#   python   the Python package sluice, into lib/python3/dist-packages (the
-#            Debian layout; PYTHONPATH=P/lib/python3/dist-packages elsewhere).
+#   python   the Python package sluice, into lib/python3.X/dist-packages
+#            (SLUICE_PYTHON_INSTALL_DIR; with the prefix /usr/local that is on
+#            Debian python3's path, so `import sluice` works without
+#            PYTHONPATH; elsewhere PYTHONPATH=P/lib/python3.X/dist-packages).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -43,8 +45,11 @@ foreach(tool sluicec sluice-opt sluice-plan-offload sluice-flow-exec)
 endforeach()
 
 if(TARGET _sluice)
+  set(SLUICE_PYTHON_INSTALL_DIR
+      "lib/python${SLUICE_PYTHON_VERSION}/dist-packages" CACHE STRING
+      "Where cmake --install puts the Python package, under the prefix")
   install(DIRECTORY ${CMAKE_BINARY_DIR}/python/sluice
-    DESTINATION ${CMAKE_INSTALL_LIBDIR}/python3/dist-packages
+    DESTINATION ${SLUICE_PYTHON_INSTALL_DIR}
     COMPONENT python
     PATTERN "__pycache__" EXCLUDE)
 endif()

@@ -42,7 +42,8 @@ cc -std=c11 -o "$TMP/pc-embed" "$EXAMPLE/embed_graph.c" $flags
 # 3. The Python package, when the build has it.
 if [[ -d $BUILD/python/sluice ]]; then
   cmake --install "$BUILD" --prefix "$PREFIX" --component python >/dev/null
-  (cd "$TMP" && PYTHONPATH=$PREFIX/lib/python3/dist-packages /usr/bin/python3 -c \
+  pyver=$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  (cd "$TMP" && PYTHONPATH=$PREFIX/lib/python$pyver/dist-packages /usr/bin/python3 -c \
     "import sluice; g = sluice.Graph.load('$GRAPH', format='snap', undirected=True); assert g.num_vertices == 4039, g.num_vertices; print('python package:', sluice.__file__)") |
     grep -q "$PREFIX"
 fi
