@@ -1,11 +1,14 @@
 //===- GatherAccess.cpp - Access counts of gather jobs --------------------===//
 #include "compiler/Analysis/Flow/GatherAccess.h"
 
+#include "sluice/gnn.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 using namespace sluice::flow;
@@ -117,32 +120,26 @@ AccessCounts sluice::flow::expectedSampledAccesses(
   AccessCounts out;
   out.items = n;
   out.destinations = destinations;
+  // Hop 0: every vertex is a seed of its owner; the hops are the runtime's
+  // (sluice_gnn_expected_accesses, shared with the GNN trainer's cache).
   out.counts.assign(n * destinations, 0.0);
-  // Hop 0: every vertex is a seed of its owner.
-  std::vector<double> frontier(n * destinations, 0.0);
   for (size_t v = 0; v < n; ++v)
-    frontier[v * destinations + ownerOf(v, n, destinations)] = 1.0;
-  out.counts = frontier;
-  std::vector<double> next(n * destinations);
-  for (int64_t f : fanout) {
-    std::fill(next.begin(), next.end(), 0.0);
-    for (size_t u = 0; u < n; ++u) {
-      uint64_t deg = offsets[u + 1] - offsets[u];
-      if (deg == 0)
-        continue;
-      double p = static_cast<double>(std::min<uint64_t>(f, deg)) /
-                 static_cast<double>(deg);
-      const double *x = &frontier[u * destinations];
-      for (uint64_t e = offsets[u]; e < offsets[u + 1]; ++e) {
-        double *y = &next[static_cast<size_t>(targets[e]) * destinations];
-        for (size_t d = 0; d < destinations; ++d)
-          y[d] += p * x[d];
-      }
-    }
-    frontier.swap(next);
-    for (size_t i = 0; i < out.counts.size(); ++i)
-      out.counts[i] += frontier[i];
-  }
+    out.counts[v * destinations + ownerOf(v, n, destinations)] = 1.0;
+  if (n == 0 || destinations == 0)
+    return out;
+  std::vector<uint32_t> fanouts;
+  for (int64_t f : fanout)
+    fanouts.push_back(static_cast<uint32_t>(
+        std::clamp<int64_t>(f, 0, std::numeric_limits<uint32_t>::max())));
+  sluice_error_t error;
+  sluice_status_t status = sluice_gnn_expected_accesses(
+      offsets.data(), targets.data(), n, fanouts.data(),
+      static_cast<uint32_t>(fanouts.size()),
+      static_cast<uint32_t>(destinations), out.counts.data(), &error);
+  // The callers pass a graph the runtime built: a failure is a bug.
+  if (status != SLUICE_STATUS_OK)
+    llvm::report_fatal_error(llvm::Twine("expectedSampledAccesses: ") +
+                             error.message);
   return out;
 }
 

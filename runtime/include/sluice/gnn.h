@@ -149,6 +149,21 @@ SLUICE_API sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
                                             sluice_gnn_result_t *out,
                                             sluice_error_t *error);
 
+/* The expected reads of each vertex (of its features, say) in one epoch of
+ * k-hop neighbour sampling, exact (no random numbers), in `columns`
+ * independent columns (e.g. one per server that owns the seeds). On entry
+ * `counts` (n x columns, row-major) holds hop 0: how often vertex v is a
+ * seed in column c. On return it holds the total over hops 0..layers,
+ * where hop h samples min(fanouts[h-1], deg u) distinct out-neighbours of
+ * every vertex u reached at hop h-1, each neighbour with probability
+ * min(f, deg u) / deg u. `offsets` (n + 1) and `targets` are a CSR; an
+ * edge to a vertex >= n, decreasing offsets or sizes that do not fit are
+ * errors. */
+SLUICE_API sluice_status_t sluice_gnn_expected_accesses(
+    const uint64_t *offsets, const uint32_t *targets, uint64_t n,
+    const uint32_t *fanouts, uint32_t layers, uint32_t columns,
+    double *counts, sluice_error_t *error);
+
 #ifdef __cplusplus
 }
 #endif

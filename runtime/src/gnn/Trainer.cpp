@@ -149,38 +149,6 @@ struct FeatureSource {
   }
 };
 
-/// The expected accesses of each vertex's features in one epoch: every
-/// training vertex is a seed once; hop h samples min(fanouts[h - 1], deg)
-/// of the deg out-neighbours of each vertex reached at hop h - 1, each with
-/// probability min(f, deg) / deg (exact expectation propagated hop by hop,
-/// as compiler/Analysis/Flow/GatherAccess.h computes it for gather plans).
-std::vector<double> expectedAccesses(const uint64_t *offsets,
-                                     const uint32_t *targets, uint64_t n,
-                                     const std::vector<uint32_t> &seeds,
-                                     const std::vector<uint32_t> &fanouts) {
-  std::vector<double> total(n, 0.0), hop(n, 0.0), next(n, 0.0);
-  for (uint32_t s : seeds)
-    hop[s] += 1.0;
-  for (uint64_t v = 0; v < n; ++v)
-    total[v] += hop[v];
-  for (uint32_t f : fanouts) {
-    std::fill(next.begin(), next.end(), 0.0);
-    for (uint64_t v = 0; v < n; ++v) {
-      const uint64_t deg = offsets[v + 1] - offsets[v];
-      if (!deg || hop[v] == 0.0)
-        continue;
-      const double p = hop[v] * static_cast<double>(std::min<uint64_t>(f, deg)) /
-                       static_cast<double>(deg);
-      for (uint64_t e = offsets[v]; e < offsets[v + 1]; ++e)
-        next[targets[e]] += p;
-    }
-    hop.swap(next);
-    for (uint64_t v = 0; v < n; ++v)
-      total[v] += hop[v];
-  }
-  return total;
-}
-
 struct Split {
   std::vector<uint32_t> train, val, test;
 };
@@ -568,10 +536,14 @@ sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
       so.direct = o.feature_out_of_core != 0;
       so.hostCacheBytes = o.feature_cache_bytes;
       if (so.direct) {
-        std::vector<double> perVertex = expectedAccesses(
-            sluice_graph_offsets(graph), sluice_graph_targets(graph), n,
-            split.train,
-            std::vector<uint32_t>(o.fanouts, o.fanouts + o.layers));
+        // Every training vertex is a seed once per epoch.
+        std::vector<double> perVertex(n, 0.0);
+        for (uint32_t s : split.train)
+          perVertex[s] += 1.0;
+        if (sluice_status_t st = sluice_gnn_expected_accesses(
+                sluice_graph_offsets(graph), sluice_graph_targets(graph), n,
+                o.fanouts, o.layers, 1, perVertex.data(), error))
+          return st;
         so.expectedAccesses.assign(layout.rows, 0.0);
         for (uint64_t v = 0; v < n; ++v)
           so.expectedAccesses[features.rowOf[v]] += perVertex[v];
