@@ -30,7 +30,8 @@ namespace {
 // dialect's (GraphSchema.h).
 const llvm::StringRef kDtypes[] = {"fp32", "fp16", "bf16", "fp8"};
 const llvm::StringRef kGnnKinds[] = {"sage", "gcn", "gat"};
-const llvm::StringRef kOptimizers[] = {"adam", "adamw", "sgd"};
+const llvm::StringRef kOptimizers[] = {"adam", "adamw", "sgd", "lion",
+                                       "adafactor"};
 const llvm::StringRef kMlps[] = {"gelu", "swiglu"};
 const llvm::StringRef kPositions[] = {"learned", "rotary"};
 const std::vector<OptionSpec> &loadSpecs() {

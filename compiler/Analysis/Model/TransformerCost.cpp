@@ -310,3 +310,51 @@ std::string summarize(const TransformerConfig &cfg, int64_t microBatch) {
 }
 
 } // namespace sluice::model
+
+std::optional<sluice::model::Optimizer>
+sluice::model::parseOptimizer(const std::string &name) {
+  if (name == "adam")
+    return Optimizer::Adam;
+  if (name == "adamw")
+    return Optimizer::AdamW;
+  if (name == "sgd")
+    return Optimizer::Sgd;
+  if (name == "lion")
+    return Optimizer::Lion;
+  if (name == "adafactor")
+    return Optimizer::Adafactor;
+  return std::nullopt;
+}
+
+const char *sluice::model::optimizerName(Optimizer o) {
+  switch (o) {
+  case Optimizer::Adam:
+    return "adam";
+  case Optimizer::AdamW:
+    return "adamw";
+  case Optimizer::Sgd:
+    return "sgd";
+  case Optimizer::Lion:
+    return "lion";
+  case Optimizer::Adafactor:
+    return "adafactor";
+  }
+  return "?";
+}
+
+sluice::model::OptimizerCost sluice::model::optimizerCost(Optimizer o,
+                                          double factoredBytesPerParam) {
+  switch (o) {
+  case Optimizer::Adam:
+    return {12, 28, "Adam", true};
+  case Optimizer::AdamW:
+    return {12, 28, "AdamW", true};
+  case Optimizer::Sgd:
+    return {8, 20, "SGD", false};
+  case Optimizer::Lion:
+    return {8, 20, "Lion", true};
+  case Optimizer::Adafactor:
+    return {4 + factoredBytesPerParam, 14, "Adafactor", false};
+  }
+  return {};
+}

@@ -16,6 +16,7 @@
 
 #include "dialects/Model/IR/ModelSchema.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace sluice::model {
@@ -127,11 +128,43 @@ struct StatePrecision {
   double paramBytes = 2;
   double gradBytes = 2;
   double optimizerBytes = 12;
+  /// Host-memory bytes one parameter's update moves (kOptimizerUpdateBytes:
+  /// Adam's 28; the CPU optimizer is bandwidth-bound).
+  double updateBytes = 28;
   double total() const { return paramBytes + gradBytes + optimizerBytes; }
   static StatePrecision mixedAdam() { return {}; }
   /// Megatron-LM keeps fp32 gradients: 18 B/param.
   static StatePrecision megatron() { return {2, 4, 12}; }
 };
+
+/// The optimizers a job may name (`optimizer:` in the language).
+enum class Optimizer { Adam, AdamW, Sgd, Lion, Adafactor };
+/// "adam", "adamw", "sgd", "lion", "adafactor"; nullopt for another name.
+std::optional<Optimizer> parseOptimizer(const std::string &name);
+
+/// What an optimizer keeps and moves per parameter (mixed precision: fp16
+/// parameters and gradients on the GPU, fp32 master weights in the
+/// optimizer's home). Bytes per parameter:
+///   Adam, AdamW  states 12 (master, m, v)       update 28
+///   SGD          states  8 (master, momentum)   update 20
+///   Lion         states  8 (master, momentum)   update 20
+///   Adafactor    states  4 + factored second moments, update 14
+/// An update reads the fp16 gradient (2) and the states and writes the
+/// states and the fp16 parameter (2); Adafactor (no first moment) reads
+/// the gradient twice (row and column statistics, then the update).
+/// Adafactor's factored moments keep rows + columns values per weight
+/// matrix and one per value of a vector: `factoredBytesPerParam` (4 x
+/// (sum of rows + cols over matrices + vector params) / params).
+struct OptimizerCost {
+  double stateBytes = 12;
+  double updateBytes = 28;
+  /// DeepSpeed's "optimizer.type", and whether DeepSpeed offloads its
+  /// states to the CPU or NVMe (its CPU optimizers: Adam, AdamW, Lion).
+  const char *deepspeedType = "Adam";
+  bool deepspeedOffloads = true;
+};
+OptimizerCost optimizerCost(Optimizer o, double factoredBytesPerParam = 0);
+const char *optimizerName(Optimizer o);
 
 /// How the model states are sharded across `dp` data-parallel ranks.
 /// ZeRO-1 shards the optimizer (4N + 12N/d), ZeRO-2 also the gradients

@@ -263,6 +263,16 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
   const double e = job.precision.paramBytes;  // fp16 parameters
   const double eg = job.precision.gradBytes; // fp16 gradients
   const double eo = job.precision.optimizerBytes; // master + Adam states
+  // The optimizer updates are bandwidth-bound: the machine's rates are
+  // Adam's (kAdamHostBytesPerParam per parameter), scaled to the bytes the
+  // job's optimizer moves (TransformerCost.h, optimizerCost).
+  const double updateBytes =
+      job.precision.updateBytes > 0 ? job.precision.updateBytes
+                                    : kAdamHostBytesPerParam;
+  const double cpuUpdateRate =
+      m.cpuAdamRate * kAdamHostBytesPerParam / updateBytes;
+  const double csdUpdateRate =
+      m.csd.adamRate * kAdamHostBytesPerParam / updateBytes;
 
   p.paramHome = c.paramHome;
   p.optimizerHome = p.masterHome = c.optHome;
@@ -452,7 +462,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
         c.paramHome == Tier::Gpu ? 0.0 : e * (2.0 * g.N - g.headParams);
     double h2dLb = sd * (prefetch + swapPerStep) / m.h2dBandwidth;
     double d2hLb = sd * (swapPerStep + eg * g.N) / m.d2hBandwidth;
-    double cpuLb = csdUpdate ? 0.0 : g.N / m.cpuAdamRate;
+    double cpuLb = csdUpdate ? 0.0 : g.N / cpuUpdateRate;
     ev.lowerBound = std::max({gpuLb, h2dLb, d2hLb, cpuLb});
     if (ev.lowerBound >= cutoff) {
       ev.pruned = true;
@@ -598,10 +608,10 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
         double gb = o.gradCompression * eg * np;
         int gw = S.add(Stream::SsdWrite, gb / ssdW, gb, 0, "grads",
                        "write to csd", b, mb, {ready});
-        double dur = std::max({np / m.csd.adamRate,
+        double dur = std::max({np / csdUpdateRate,
                                (eo + e) * np / m.csd.internalReadBandwidth,
                                (eo + e) * np / m.csd.internalWriteBandwidth});
-        up = S.add(Stream::CsdOptimizer, dur, kAdamHostBytesPerParam * np, 0,
+        up = S.add(Stream::CsdOptimizer, dur, updateBytes * np, 0,
                    "adam", "update", b, mb, {gw});
         if (c.paramHome == Tier::Host || c.paramHome == Tier::Gpu) {
           int back = S.add(Stream::SsdRead, e * np / ssdR, e * np, 0,
@@ -615,8 +625,8 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
         if (c.optHome == Tier::Nvme)
           ord = S.add(Stream::SsdRead, eo * np / m.nvme.readBandwidth,
                       eo * np, 0, "adam", "read states", b, mb, {window});
-        up = S.add(Stream::CpuOptimizer, np / m.cpuAdamRate,
-                   kAdamHostBytesPerParam * np, 0, "adam", "update", b, mb,
+        up = S.add(Stream::CpuOptimizer, np / cpuUpdateRate,
+                   updateBytes * np, 0, "adam", "update", b, mb,
                    {ready, ord});
         double wb = (c.optHome == Tier::Nvme ? eo * np : 0.0) +
                     (c.paramHome == Tier::Nvme ? e * np : 0.0);

@@ -207,8 +207,38 @@ JobCosts sluice::model::jobCosts(JobOp job, TransformerOp model) {
   const double bytes = static_cast<double>(dtypeBytes(model));
   c.paramBytes = bytes * n;
   c.gradBytes = bytes * n;
-  const bool sgd = job.getOptimizer() && *job.getOptimizer() == "sgd";
-  c.optimizerBytes = (sgd ? 8.0 : 12.0) * n;
+  // The optimizer's states (TransformerCost.h, optimizerCost); Sema has
+  // checked the name. Adafactor factors each weight matrix's second
+  // moments into its rows + columns.
+  Optimizer opt = Optimizer::Adam;
+  if (job.getOptimizer())
+    if (std::optional<Optimizer> o = parseOptimizer(job.getOptimizer()->str()))
+      opt = *o;
+  double factored = 0;
+  if (opt == Optimizer::Adafactor && n > 0) {
+    double matrixParams = 0, rowsCols = 0;
+    auto matrix = [&](double rows, double cols, double count) {
+      matrixParams += rows * cols * count;
+      rowsCols += (rows + cols) * count;
+    };
+    for (const JobLayerCosts &g : c.groups) {
+      const double h = static_cast<double>(g.hidden),
+                   kv = static_cast<double>(g.kvDim),
+                   f = static_cast<double>(g.ffn),
+                   k = static_cast<double>(g.count);
+      matrix(h, h + 2 * kv, k * g.attentions); // qkv
+      matrix(h, h, k * g.attentions);          // out
+      matrix(h, f, k * g.mlps * (g.gated ? 2 : 1));
+      matrix(f, h, k * g.mlps);
+    }
+    const double vocab = static_cast<double>(i64(model.getVocabAttr())),
+                 hidden = static_cast<double>(i64(model.getHiddenAttr()));
+    matrix(vocab, hidden, 1); // the embedding (a tied head shares it)
+    const double vectors = std::max(0.0, n - matrixParams);
+    factored = 4.0 * (rowsCols + vectors) / n;
+  }
+  c.updateBytes = optimizerCost(opt, factored).updateBytes;
+  c.optimizerBytes = optimizerCost(opt, factored).stateBytes * n;
   c.kvCacheBytesPerToken =
       2.0 * static_cast<double>(i64(model.getLayersAttr())) *
       static_cast<double>(i64(model.getKvHeadsAttr())) *

@@ -66,8 +66,10 @@ struct JobLayerCosts {
 
 /// What the model-cost pass attaches to a model.job: the costs of its
 /// model at the job's sequence length (`seq`, else the model's), per
-/// sequence, and the model states for the job's optimizer (12 bytes per
-/// parameter for Adam/AdamW, 8 for SGD with momentum).
+/// sequence, and the model states for the job's optimizer (optimizerCost
+/// in TransformerCost.h: 12 bytes per parameter for Adam/AdamW, 8 for SGD
+/// with momentum and Lion, 4 plus the factored moments for Adafactor) and
+/// the host bytes its update moves per parameter.
 struct JobCosts {
   int64_t seq = 0;
   std::vector<JobLayerCosts> groups; ///< one per model.layers, in order
@@ -75,6 +77,7 @@ struct JobCosts {
   double headFwdFlops = 0;           ///< the blocks outside model.layers
   int64_t params = 0;
   double paramBytes = 0, gradBytes = 0, optimizerBytes = 0;
+  double updateBytes = 28; ///< per parameter, host memory (CPU update)
   double kvCacheBytesPerToken = 0;
 };
 

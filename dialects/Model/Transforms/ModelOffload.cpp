@@ -200,6 +200,10 @@ offload::FinetuneJob finetuneJob(JobOp job, const Prepared &p) {
   fj.precision.paramBytes = p.paramBytes / n;
   fj.precision.gradBytes = p.gradBytes / n;
   fj.precision.optimizerBytes = p.optimizerBytes / n;
+  // What the CPU update moves per parameter (TransformerCost.h).
+  if (job.getOptimizer())
+    if (auto o = model::parseOptimizer(job.getOptimizer()->str()))
+      fj.precision.updateBytes = model::optimizerCost(*o).updateBytes;
   return fj;
 }
 
