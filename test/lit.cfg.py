@@ -65,3 +65,11 @@ if _has_cuda_device():
 if os.path.isdir(config.shared_data_dir):
     config.available_features.add("shared-data")
     config.substitutions.append(("%shared_data", config.shared_data_dir))
+
+# NumPy in the interpreter that runs lit (%python): tests that write .npy
+# and .npz inputs with numpy say REQUIRES: numpy.
+try:
+    import numpy  # noqa: F401
+    config.available_features.add("numpy")
+except ImportError:
+    pass
