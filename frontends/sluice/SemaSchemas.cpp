@@ -147,7 +147,9 @@ const std::vector<JobAction> &jobActions() {
                  false,
                  true,
                  withCommon({upTo("walks_per_vertex",
-                                  walk::kMaxWalksPerVertex)})});
+                                  walk::kMaxWalksPerVertex),
+                             word("walks_dtype", walk::walksDtypeNames()),
+                             opt("shuffle", OptKind::Bool)})});
     a.push_back(
         {"run", "an algorithm", {}, false, false, true, true, withCommon({})});
     return a;

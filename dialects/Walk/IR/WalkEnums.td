@@ -28,6 +28,15 @@ def Walk_GraphFormat : I32EnumAttr<"GraphFormat",
   let genSpecializedAttr = 0;
 }
 
+def Walk_WalksDtype : I32EnumAttr<"WalksDtype",
+    "the integer type of a walk job's .npy output (`walks_dtype: ...`)", [
+    I32EnumAttrCase<"I32", 0, "i32">,
+    I32EnumAttrCase<"I64", 1, "i64">
+  ]> {
+  let cppNamespace = "::sluice::walk";
+  let genSpecializedAttr = 0;
+}
+
 def Walk_Duplicates : I32EnumAttr<"Duplicates",
     "what a graph load does with the copies of an edge "
     "(`load(..., duplicates: ...)`)", [
