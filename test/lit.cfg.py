@@ -27,7 +27,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.sluice_tools_dir, append_path=True)
 
 tool_dirs = [config.sluice_tools_dir, config.llvm_tools_dir]
-tools = ["sluicec", "sluice-opt"]
+tools = ["sluicec", "sluice-opt", "sluice-import-topo"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):
