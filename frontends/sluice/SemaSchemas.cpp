@@ -146,8 +146,7 @@ const std::vector<JobAction> &jobActions() {
                  true,
                  false,
                  true,
-                 withCommon({upTo("walks_per_vertex",
-                                  walk::kMaxWalksPerVertex),
+                 withCommon({upTo("walks_per_vertex", walk::kMaxWalksPerVertex),
                              word("walks_dtype", walk::walksDtypeNames()),
                              opt("shuffle", OptKind::Bool)})});
     a.push_back(

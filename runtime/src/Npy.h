@@ -1,4 +1,5 @@
-//===- Npy.h - NumPy .npy headers, shared by graphs and features -*- C++ -*-===//
+//===- Npy.h - NumPy .npy headers, shared by graphs and features -*- C++
+//-*-===//
 //
 // The .npy format (numpy.lib.format): the magic string "\x93NUMPY", a major
 // and a minor version byte, the header length (2 bytes little-endian for

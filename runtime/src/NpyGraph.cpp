@@ -164,8 +164,7 @@ sluice_status_t collectEdges(const std::string &path, const std::string &what,
         return fail(error, SLUICE_STATUS_PARSE_ERROR, where,
                     "edge " + std::to_string(i) + ": edge weight " +
                         formatFloat(float(x)) +
-                        (x < 0 ? " is negative"
-                               : " is not a finite float32"));
+                        (x < 0 ? " is negative" : " is not a finite float32"));
       }
       w = float(x);
     }
@@ -218,57 +217,65 @@ public:
   sluice_status_t readDirectory(sluice_error_t *error) {
     // The end record: 22 bytes and a comment of up to 65535.
     if (size < 22)
-      return bad(error, 0, "not a zip archive (" + std::to_string(size) +
-                               " bytes, less than an end record)");
+      return bad(error, 0,
+                 "not a zip archive (" + std::to_string(size) +
+                     " bytes, less than an end record)");
     uint64_t end = UINT64_MAX;
     const uint64_t lowest = size > 22 + 65535 ? size - 22 - 65535 : 0;
     for (uint64_t at = size - 22 + 1; at-- > lowest;)
-      if (le(bytes + at, 4) == kEndSig && at + 22 + le(bytes + at + 20, 2) == size) {
+      if (le(bytes + at, 4) == kEndSig &&
+          at + 22 + le(bytes + at + 20, 2) == size) {
         end = at;
         break;
       }
     if (end == UINT64_MAX)
-      return bad(error, 0, "not a zip archive (no end of central directory "
-                           "record)");
+      return bad(error, 0,
+                 "not a zip archive (no end of central directory "
+                 "record)");
     if (le(bytes + end + 4, 2) != 0 || le(bytes + end + 6, 2) != 0)
-      return bad(error, end, "archives split over several disks are not "
-                             "supported");
+      return bad(error, end,
+                 "archives split over several disks are not "
+                 "supported");
     uint64_t count = le(bytes + end + 10, 2);
     uint64_t dirSize = le(bytes + end + 12, 4);
     uint64_t dirOffset = le(bytes + end + 16, 4);
     if (count == 0xffff || dirSize == 0xffffffff || dirOffset == 0xffffffff) {
       // zip64: a locator just before the end record names the zip64 end.
       if (end < 20 || le(bytes + end - 20, 4) != kEnd64LocatorSig)
-        return bad(error, end, "zip64 end of central directory locator "
-                               "missing");
+        return bad(error, end,
+                   "zip64 end of central directory locator "
+                   "missing");
       uint64_t end64 = le(bytes + end - 20 + 8, 8);
       if (end64 > size || size - end64 < 56 ||
           le(bytes + end64, 4) != kEnd64Sig)
-        return bad(error, end - 20, "zip64 end of central directory record "
-                                    "missing at byte " +
-                                        std::to_string(end64));
+        return bad(error, end - 20,
+                   "zip64 end of central directory record "
+                   "missing at byte " +
+                       std::to_string(end64));
       count = le(bytes + end64 + 32, 8);
       dirSize = le(bytes + end64 + 40, 8);
       dirOffset = le(bytes + end64 + 48, 8);
     }
     if (dirOffset > size || dirSize > size - dirOffset)
-      return bad(error, end, "the central directory (" +
-                                 std::to_string(dirSize) + " bytes at byte " +
-                                 std::to_string(dirOffset) +
-                                 ") is outside the file of " +
-                                 std::to_string(size) + " bytes");
+      return bad(error, end,
+                 "the central directory (" + std::to_string(dirSize) +
+                     " bytes at byte " + std::to_string(dirOffset) +
+                     ") is outside the file of " + std::to_string(size) +
+                     " bytes");
     // Each entry takes at least 46 bytes: count is bounded by the size.
     if (count > dirSize / 46)
-      return bad(error, end, std::to_string(count) + " entries do not fit in "
-                             "a central directory of " +
-                                 std::to_string(dirSize) + " bytes");
+      return bad(error, end,
+                 std::to_string(count) +
+                     " entries do not fit in "
+                     "a central directory of " +
+                     std::to_string(dirSize) + " bytes");
     uint64_t at = dirOffset;
     const uint64_t dirEnd = dirOffset + dirSize;
     for (uint64_t k = 0; k < count; ++k) {
       if (dirEnd - at < 46 || le(bytes + at, 4) != kCentralSig)
-        return bad(error, at, "expected central directory entry " +
-                                  std::to_string(k + 1) + " of " +
-                                  std::to_string(count));
+        return bad(error, at,
+                   "expected central directory entry " + std::to_string(k + 1) +
+                       " of " + std::to_string(count));
       ZipEntry e;
       e.flags = uint16_t(le(bytes + at + 8, 2));
       e.method = uint16_t(le(bytes + at + 10, 2));
@@ -280,9 +287,9 @@ public:
       uint64_t commentLen = le(bytes + at + 32, 2);
       e.localOffset = le(bytes + at + 42, 4);
       if (dirEnd - at - 46 < nameLen + extraLen + commentLen)
-        return bad(error, at, "central directory entry " +
-                                  std::to_string(k + 1) +
-                                  " runs past the directory");
+        return bad(error, at,
+                   "central directory entry " + std::to_string(k + 1) +
+                       " runs past the directory");
       e.name.assign(bytes + at + 46, nameLen);
       // zip64 extra field (id 1): the 64-bit values of the fields that
       // read 0xffffffff, in this order.
@@ -298,8 +305,9 @@ public:
           for (uint64_t *f : fields)
             if (*f == 0xffffffff) {
               if (p + 8 > off + 4 + len)
-                return bad(error, at, "zip64 extra field of '" + e.name +
-                                          "' is too short");
+                return bad(error, at,
+                           "zip64 extra field of '" + e.name +
+                               "' is too short");
               *f = le(x + p, 8);
               p += 8;
             }
@@ -336,32 +344,33 @@ public:
     const uint64_t at = e.localOffset;
     if (at > size || size - at < 30 || le(bytes + at, 4) != kLocalSig)
       return bad(error, at, "no local header for '" + e.name + "'");
-    const uint64_t start = at + 30 + le(bytes + at + 26, 2) +
-                           le(bytes + at + 28, 2);
+    const uint64_t start =
+        at + 30 + le(bytes + at + 26, 2) + le(bytes + at + 28, 2);
     if (start > size || e.compressed > size - start)
-      return bad(error, at, "'" + e.name + "' (" +
-                                std::to_string(e.compressed) +
-                                " bytes at byte " + std::to_string(start) +
-                                ") runs past the end of the file");
+      return bad(error, at,
+                 "'" + e.name + "' (" + std::to_string(e.compressed) +
+                     " bytes at byte " + std::to_string(start) +
+                     ") runs past the end of the file");
     const char *raw = bytes + start;
     if (e.method == 0) {
       if (e.compressed != e.uncompressed)
-        return bad(error, at, "stored entry '" + e.name + "' has " +
-                                  std::to_string(e.compressed) +
-                                  " bytes but says " +
-                                  std::to_string(e.uncompressed));
+        return bad(error, at,
+                   "stored entry '" + e.name + "' has " +
+                       std::to_string(e.compressed) + " bytes but says " +
+                       std::to_string(e.uncompressed));
       data = raw;
       fileOffset = start;
     } else if (e.method == 8) {
       if (e.uncompressed / kMaxDeflateRatio > e.compressed + 1)
-        return bad(error, at, "deflated entry '" + e.name + "' claims " +
-                                  std::to_string(e.uncompressed) +
-                                  " bytes from " +
-                                  std::to_string(e.compressed) +
-                                  ", more than deflate can expand");
+        return bad(error, at,
+                   "deflated entry '" + e.name + "' claims " +
+                       std::to_string(e.uncompressed) + " bytes from " +
+                       std::to_string(e.compressed) +
+                       ", more than deflate can expand");
       if (e.uncompressed > SIZE_MAX / 2)
-        return bad(error, at, "deflated entry '" + e.name +
-                                  "' is too large for this machine");
+        return bad(error, at,
+                   "deflated entry '" + e.name +
+                       "' is too large for this machine");
       buffer.resize(size_t(e.uncompressed));
       z_stream z{};
       if (inflateInit2(&z, -MAX_WBITS) != Z_OK)
@@ -370,7 +379,8 @@ public:
       uint64_t inDone = 0, outDone = 0;
       int rc = Z_OK;
       while (rc == Z_OK) {
-        uInt inChunk = uInt(std::min<uint64_t>(e.compressed - inDone, 1u << 30));
+        uInt inChunk =
+            uInt(std::min<uint64_t>(e.compressed - inDone, 1u << 30));
         uInt outChunk =
             uInt(std::min<uint64_t>(e.uncompressed - outDone, 1u << 30));
         z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw + inDone));
@@ -385,17 +395,17 @@ public:
       }
       inflateEnd(&z);
       if (rc != Z_STREAM_END || outDone != e.uncompressed)
-        return bad(error, start, "deflated entry '" + e.name +
-                                     "' is corrupt or truncated (" +
-                                     std::to_string(outDone) + " of " +
-                                     std::to_string(e.uncompressed) +
-                                     " bytes inflated)");
+        return bad(error, start,
+                   "deflated entry '" + e.name + "' is corrupt or truncated (" +
+                       std::to_string(outDone) + " of " +
+                       std::to_string(e.uncompressed) + " bytes inflated)");
       data = buffer.data();
       fileOffset = 0;
     } else {
-      return bad(error, at, "'" + e.name + "' uses zip method " +
-                                std::to_string(e.method) +
-                                "; stored (0) and deflate (8) are supported");
+      return bad(error, at,
+                 "'" + e.name + "' uses zip method " +
+                     std::to_string(e.method) +
+                     "; stored (0) and deflate (8) are supported");
     }
     uint64_t crc = crc32(0L, Z_NULL, 0);
     for (uint64_t done = 0; done < e.uncompressed;) {
@@ -404,8 +414,9 @@ public:
       done += chunk;
     }
     if (crc != e.crc)
-      return bad(error, start, "CRC-32 of '" + e.name + "' does not match " +
-                                   "(the archive is corrupt)");
+      return bad(error, start,
+                 "CRC-32 of '" + e.name + "' does not match " +
+                     "(the archive is corrupt)");
     return SLUICE_STATUS_OK;
   }
 

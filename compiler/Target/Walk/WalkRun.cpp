@@ -597,10 +597,10 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
            << job.getSymName() << "' needs a .npy output; '" << output
            << "' is written as text";
   if (!output.empty()) {
-    sluice_walk_format_t fmt =
-        !npyOutput ? SLUICE_WALK_FORMAT_TEXT
-        : dtype == walk::WalksDtype::I32 ? SLUICE_WALK_FORMAT_NPY_INT32
-                                          : SLUICE_WALK_FORMAT_NPY_INT64;
+    sluice_walk_format_t fmt = !npyOutput ? SLUICE_WALK_FORMAT_TEXT
+                               : dtype == walk::WalksDtype::I32
+                                   ? SLUICE_WALK_FORMAT_NPY_INT32
+                                   : SLUICE_WALK_FORMAT_NPY_INT64;
     if (sluice_walk_writer_open(output.c_str(), fmt, run.max_length,
                                 SLUICE_WALK_WRITE_ORIGINAL_IDS, graph, &writer,
                                 &rtError) != SLUICE_STATUS_OK)

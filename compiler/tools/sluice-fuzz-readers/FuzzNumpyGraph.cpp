@@ -22,8 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.format = (data[0] & 2)   ? SLUICE_GRAPH_FORMAT_AUTO
                    : (data[0] & 1) ? SLUICE_GRAPH_FORMAT_NPZ
                                    : SLUICE_GRAPH_FORMAT_NPY;
-  options.weights =
-      (data[0] & 4) ? SLUICE_WEIGHTS_COLUMN : SLUICE_WEIGHTS_NONE;
+  options.weights = (data[0] & 4) ? SLUICE_WEIGHTS_COLUMN : SLUICE_WEIGHTS_NONE;
   options.flags = SLUICE_GRAPH_LOAD_QUIET | SLUICE_GRAPH_LOAD_COMPACT_IDS;
   if (data[0] & 8)
     options.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED;

@@ -97,7 +97,8 @@ public:
   bool run(const Element &root) {
     if (root.name != "topology")
       return fail(root, "expected a <topology> root element (hwloc XML), "
-                        "got <" + root.name + ">");
+                        "got <" +
+                            root.name + ">");
     const Element *machine = nullptr;
     for (const auto &c : root.children)
       if (c->name == "object" && c->attr("type") == "Machine")
@@ -149,8 +150,9 @@ private:
       if (isObject(*c, "Package")) {
         packages.push_back(c.get());
         size_t k = packages.size() - 1;
-        Device d{"cpu", "cpu", k, c->info("CPUModel"), {},
-                 "Package " + c->attr("os_index")};
+        Device d{"cpu", "cpu",
+                 k,     c->info("CPUModel"),
+                 {},    "Package " + c->attr("os_index")};
         cpuOf[c.get()] = out.add(d);
         fillCpu(out.devices[cpuOf[c.get()]], *c);
       }
@@ -236,8 +238,8 @@ private:
     std::vector<Unit> below;
     if (!units(c, below))
       return false;
-    const bool host = type == "HostBridge" ||
-                      c.attr("bridge_type").compare(0, 2, "0-") == 0;
+    const bool host =
+        type == "HostBridge" || c.attr("bridge_type").compare(0, 2, "0-") == 0;
     if (host || below.size() < 2) {
       // A bridge that joins nothing passes its unit up; the slower of the
       // two links bounds the path.
@@ -249,8 +251,12 @@ private:
       }
       return true;
     }
-    size_t sw = out.add({"switch", "pcie", out.count("pcie"), "PCIe switch",
-                         {}, "PCI bridge " + c.attr("pci_busid")});
+    size_t sw = out.add({"switch",
+                         "pcie",
+                         out.count("pcie"),
+                         "PCIe switch",
+                         {},
+                         "PCI bridge " + c.attr("pci_busid")});
     for (const Unit &u : below)
       addPcieLink(u, sw);
     outUnits.push_back({sw, linkSpeed(c), &c});
@@ -297,8 +303,8 @@ private:
         std::string mem = info->info("CUDAGlobalMemorySize"); // KiB
         if (!mem.empty())
           d.properties.push_back(
-              {"memory", fmt(std::strtod(mem.c_str(), nullptr) / (1 << 20)) +
-                             " GiB"});
+              {"memory",
+               fmt(std::strtod(mem.c_str(), nullptr) / (1 << 20)) + " GiB"});
         std::string sms = info->info("CUDAMultiProcessors");
         if (!sms.empty())
           d.properties.push_back({"sms", sms});
@@ -380,13 +386,13 @@ private:
           char *end = nullptr;
           double v = std::strtod(s.c_str(), &end);
           if (!end || *end)
-            return fail(*c, "expected a number in <u64values>, got '" + s + "'");
+            return fail(*c,
+                        "expected a number in <u64values>, got '" + s + "'");
           values.push_back(v);
         }
       }
     }
-    if (count == 0 || indexes.size() != count ||
-        values.size() != count * count)
+    if (count == 0 || indexes.size() != count || values.size() != count * count)
       return fail(d, "distances '" + name + "' declare " +
                          std::to_string(count) + " objects but have " +
                          std::to_string(indexes.size()) + " indexes and " +
@@ -434,8 +440,9 @@ bool sluice::import::readHwloc(const std::string &path, const std::string &text,
   XML_SetCharacterDataHandler(state.parser, onText);
   if (XML_Parse(state.parser, text.data(), int(text.size()), 1) ==
       XML_STATUS_ERROR) {
-    error = path + ":" + std::to_string(XML_GetCurrentLineNumber(state.parser)) +
-            ":" + std::to_string(XML_GetCurrentColumnNumber(state.parser) + 1) +
+    error = path + ":" +
+            std::to_string(XML_GetCurrentLineNumber(state.parser)) + ":" +
+            std::to_string(XML_GetCurrentColumnNumber(state.parser) + 1) +
             ": error: " + XML_ErrorString(XML_GetErrorCode(state.parser));
     XML_ParserFree(state.parser);
     return false;

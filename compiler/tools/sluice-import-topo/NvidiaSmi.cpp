@@ -47,7 +47,8 @@ std::string stripAnsi(const std::string &line) {
   for (size_t i = 0; i < line.size(); ++i) {
     if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
       i += 2;
-      while (i < line.size() && !std::isalpha(static_cast<unsigned char>(line[i])))
+      while (i < line.size() &&
+             !std::isalpha(static_cast<unsigned char>(line[i])))
         ++i;
       continue;
     }
@@ -65,7 +66,8 @@ std::vector<Token> tokens(const std::string &line) {
     if (i == line.size())
       break;
     size_t start = i;
-    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i])))
+    while (i < line.size() &&
+           !std::isspace(static_cast<unsigned char>(line[i])))
       ++i;
     out.push_back({line.substr(start, i - start), start + 1});
   }
@@ -74,8 +76,9 @@ std::vector<Token> tokens(const std::string &line) {
 
 bool isGpuName(const std::string &s) {
   return s.size() > 3 && s.compare(0, 3, "GPU") == 0 &&
-         std::all_of(s.begin() + 3, s.end(),
-                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+         std::all_of(s.begin() + 3, s.end(), [](char c) {
+           return std::isdigit(static_cast<unsigned char>(c));
+         });
 }
 
 /// PCIe closeness: 1 PIX, 2 PXB, 3 PHB, 4 NODE, 5 SYS; 0 self; -n NV<n>.
@@ -83,7 +86,7 @@ enum Level { Self = 0, Pix = 1, Pxb = 2, Phb = 3, Node = 4, Sys = 5 };
 
 bool parseLevel(const std::string &s, int &level) {
   static const std::map<std::string, int> kinds = {
-      {"X", Self}, {"PIX", Pix}, {"PXB", Pxb}, {"PHB", Phb},
+      {"X", Self},    {"PIX", Pix}, {"PXB", Pxb}, {"PHB", Phb},
       {"NODE", Node}, {"SYS", Sys}, {"SOC", Sys}};
   auto it = kinds.find(s);
   if (it != kinds.end()) {
@@ -91,8 +94,9 @@ bool parseLevel(const std::string &s, int &level) {
     return true;
   }
   if (s.size() > 2 && s.compare(0, 2, "NV") == 0 &&
-      std::all_of(s.begin() + 2, s.end(),
-                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+      std::all_of(
+          s.begin() + 2, s.end(),
+          [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
       s.size() < 6) {
     level = -std::stoi(s.substr(2));
     return level < 0;
@@ -154,15 +158,17 @@ bool sluice::import::readNvidiaSmi(const std::string &path,
     }
   }
   if (header == lines.size())
-    return fail(1, 1, "no 'GPU0' column header: not the output of "
-                      "'nvidia-smi topo -m'");
+    return fail(1, 1,
+                "no 'GPU0' column header: not the output of "
+                "'nvidia-smi topo -m'");
   std::vector<std::string> names;
   for (const Token &t : tokens(lines[header])) {
     if (t.text == "CPU" || t.text == "NUMA" || t.text == "GPU" ||
         t.text == "Affinity" || t.text == "ID")
       break;
     if (std::find(names.begin(), names.end(), t.text) != names.end())
-      return fail(header + 1, t.column, "column '" + t.text + "' appears twice");
+      return fail(header + 1, t.column,
+                  "column '" + t.text + "' appears twice");
     names.push_back(t.text);
   }
   const size_t n = names.size();
@@ -189,10 +195,10 @@ bool sluice::import::readNvidiaSmi(const std::string &path,
       return fail(i + 1, t[0].column, "row '" + t[0].text + "' appears twice");
     seen[r] = true;
     if (t.size() < n + 1)
-      return fail(i + 1, lines[i].size() + 1,
-                  "row '" + t[0].text + "' has " + std::to_string(t.size() - 1) +
-                      " link kinds, the header has " + std::to_string(n) +
-                      " columns");
+      return fail(
+          i + 1, lines[i].size() + 1,
+          "row '" + t[0].text + "' has " + std::to_string(t.size() - 1) +
+              " link kinds, the header has " + std::to_string(n) + " columns");
     for (size_t c = 0; c < n; ++c) {
       const Token &cell = t[c + 1];
       int l;
@@ -202,7 +208,8 @@ bool sluice::import::readNvidiaSmi(const std::string &path,
                         "' (expected X, NV<n>, PIX, PXB, PHB, NODE or SYS)");
       if ((l == Self) != (c == r))
         return fail(i + 1, cell.column,
-                    c == r ? "expected 'X' on the diagonal, got '" + cell.text + "'"
+                    c == r ? "expected 'X' on the diagonal, got '" + cell.text +
+                                 "'"
                            : std::string("'X' off the diagonal"));
       level[r][c] = l;
       where[r][c] = {i + 1, cell.column};
@@ -245,10 +252,12 @@ bool sluice::import::readNvidiaSmi(const std::string &path,
     // The NUMA node of the closest GPU, when they share one.
     size_t best = gpus[0];
     for (size_t g : gpus)
-      if (level[c][g] > 0 && (level[c][best] <= 0 || level[c][g] < level[c][best]))
+      if (level[c][g] > 0 &&
+          (level[c][best] <= 0 || level[c][g] < level[c][best]))
         best = g;
-    numaKey[c] = level[c][best] > 0 && level[c][best] <= Node ? numaKey[best]
-                                                              : numaKey[gpus[0]];
+    numaKey[c] = level[c][best] > 0 && level[c][best] <= Node
+                     ? numaKey[best]
+                     : numaKey[gpus[0]];
   }
   std::vector<std::string> numaNodes;
   for (size_t g : gpus)
@@ -257,8 +266,10 @@ bool sluice::import::readNvidiaSmi(const std::string &path,
       numaNodes.push_back(numaKey[g]);
   std::sort(numaNodes.begin(), numaNodes.end(),
             [](const std::string &a, const std::string &b) {
-              bool na = !a.empty() && std::isdigit(static_cast<unsigned char>(a[0]));
-              bool nb = !b.empty() && std::isdigit(static_cast<unsigned char>(b[0]));
+              bool na =
+                  !a.empty() && std::isdigit(static_cast<unsigned char>(a[0]));
+              bool nb =
+                  !b.empty() && std::isdigit(static_cast<unsigned char>(b[0]));
               if (na && nb)
                 return std::stol(a) < std::stol(b);
               return a < b;
@@ -279,12 +290,18 @@ bool sluice::import::readNvidiaSmi(const std::string &path,
   for (size_t c : nics) {
     auto it = legend.find(names[c]);
     std::string name = it != legend.end() ? it->second : names[c];
-    dev[c] = out.add({"nic", "nic", out.count("nic"), "", {},
-                      names[c] + (it != legend.end() ? " (" + name + ")" : "")});
+    dev[c] =
+        out.add({"nic",
+                 "nic",
+                 out.count("nic"),
+                 "",
+                 {},
+                 names[c] + (it != legend.end() ? " (" + name + ")" : "")});
   }
   auto cpuFor = [&](size_t c) {
-    size_t k = size_t(std::find(numaNodes.begin(), numaNodes.end(), numaKey[c]) -
-                      numaNodes.begin());
+    size_t k =
+        size_t(std::find(numaNodes.begin(), numaNodes.end(), numaKey[c]) -
+               numaNodes.begin());
     return cpuOf[k < numaNodes.size() ? k : 0];
   };
 
@@ -300,7 +317,11 @@ bool sluice::import::readNvidiaSmi(const std::string &path,
           allSame = false;
       }
   if (allSame) {
-    size_t sw = out.add({"switch", "nvswitch", 0, "NVSwitch", {},
+    size_t sw = out.add({"switch",
+                         "nvswitch",
+                         0,
+                         "NVSwitch",
+                         {},
                          "every GPU pair is NV" + std::to_string(-common) +
                              ": an NVSwitch system"});
     for (size_t g : gpus)
@@ -327,7 +348,8 @@ bool sluice::import::readNvidiaSmi(const std::string &path,
   const double x16 = defaults.pcieX16();
   const std::string pcieNote = "PCIe Gen" + std::to_string(defaults.pcieGen) +
                                " x16 nominal (not in the matrix)";
-  const std::string pcieType = "pcie" + std::to_string(defaults.pcieGen) + "x16";
+  const std::string pcieType =
+      "pcie" + std::to_string(defaults.pcieGen) + "x16";
   UnionFind pix(n), pxb(n);
   for (size_t a = 0; a < n; ++a)
     for (size_t b = 0; b < n; ++b)
@@ -350,10 +372,14 @@ bool sluice::import::readNvidiaSmi(const std::string &path,
       continue;
     }
     if (!pixSwitch.count(root))
-      pixSwitch[root] = out.add({"switch", "pcie", out.count("pcie"),
-                                 "PCIe switch", {},
+      pixSwitch[root] = out.add({"switch",
+                                 "pcie",
+                                 out.count("pcie"),
+                                 "PCIe switch",
+                                 {},
                                  "devices at PIX of each other"});
-    out.links.push_back({dev[c], pixSwitch[root], x16, pcieType, pcieNote, true});
+    out.links.push_back(
+        {dev[c], pixSwitch[root], x16, pcieType, pcieNote, true});
     unitOf[c] = pixSwitch[root];
   }
   // Level 2: an upstream switch for each PXB group of two or more units.
@@ -366,7 +392,11 @@ bool sluice::import::readNvidiaSmi(const std::string &path,
   for (auto &[root, units] : pxbUnits) {
     size_t top = units[0];
     if (units.size() > 1) {
-      top = out.add({"switch", "pcie", out.count("pcie"), "PCIe switch", {},
+      top = out.add({"switch",
+                     "pcie",
+                     out.count("pcie"),
+                     "PCIe switch",
+                     {},
                      "upstream of devices at PXB of each other"});
       for (size_t u : units)
         out.links.push_back({u, top, x16, pcieType, pcieNote, true});
@@ -380,9 +410,10 @@ bool sluice::import::readNvidiaSmi(const std::string &path,
                            "SYS: the SMP interconnect, bandwidth not in the "
                            "matrix",
                            true});
-  out.notes.push_back("from 'nvidia-smi topo -m': " + std::to_string(gpus.size()) +
-                      " GPUs, " + std::to_string(nics.size()) + " NICs, " +
-                      std::to_string(numaNodes.size()) + " NUMA nodes");
+  out.notes.push_back(
+      "from 'nvidia-smi topo -m': " + std::to_string(gpus.size()) + " GPUs, " +
+      std::to_string(nics.size()) + " NICs, " +
+      std::to_string(numaNodes.size()) + " NUMA nodes");
   out.notes.push_back("one cpu per NUMA node; PHB and NODE devices hang off "
                       "their NUMA node's cpu; add device properties (memory, "
                       "compute, NIC line rates) from the spec sheets");

@@ -1,4 +1,5 @@
-//===- TopoImport.h - Topologies from nvidia-smi and hwloc output -*- C++ -*-===//
+//===- TopoImport.h - Topologies from nvidia-smi and hwloc output -*- C++
+//-*-===//
 //
 // sluice-import-topo's library: two readers of what a machine says about
 // itself, and one writer of a `.sluice` topology a user edits.
@@ -62,9 +63,9 @@ struct Topology {
 
 /// Defaults for what the inputs do not say (docs/topology-import.md).
 struct Defaults {
-  double nvlinkPerLink = 25;  ///< GB/s per direction per NVLink (NVLink 2-4)
-  int pcieGen = 4;            ///< PCIe generation of x16 links
-  double socketLink = 64;     ///< GB/s per direction between CPU sockets
+  double nvlinkPerLink = 25; ///< GB/s per direction per NVLink (NVLink 2-4)
+  int pcieGen = 4;           ///< PCIe generation of x16 links
+  double socketLink = 64;    ///< GB/s per direction between CPU sockets
   /// GB/s per direction of an x16 link of `pcieGen` (nominal).
   double pcieX16() const;
 };

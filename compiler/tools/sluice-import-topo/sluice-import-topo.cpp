@@ -30,7 +30,8 @@ static cl::opt<std::string> from("from",
                                  cl::desc("input kind: nvidia-smi or hwloc "
                                           "(default: from the content)"),
                                  cl::value_desc("kind"), cl::cat(category));
-static cl::opt<std::string> output("o", cl::desc("output file (default: stdout)"),
+static cl::opt<std::string> output("o",
+                                   cl::desc("output file (default: stdout)"),
                                    cl::value_desc("file"), cl::cat(category));
 static cl::opt<std::string> name("name",
                                  cl::desc("topology name (default: the input "
@@ -63,7 +64,8 @@ int main(int argc, char **argv) {
   if (!from.empty() && from != "nvidia-smi" && from != "hwloc")
     return fail("--from must be nvidia-smi or hwloc, got '" + from + "'");
   if (pcieGen < 3 || pcieGen > 6)
-    return fail("--pcie-gen must be 3, 4, 5 or 6, got " + Twine(pcieGen.getValue()));
+    return fail("--pcie-gen must be 3, 4, 5 or 6, got " +
+                Twine(pcieGen.getValue()));
   if (!(nvlinkBandwidth > 0) || !(socketBandwidth > 0))
     return fail("--nvlink-bandwidth and --socket-bandwidth must be positive");
   auto buffer = MemoryBuffer::getFileOrSTDIN(input);
@@ -74,7 +76,7 @@ int main(int argc, char **argv) {
   if (kind.empty()) {
     StringRef t = StringRef(text).ltrim();
     kind = t.starts_with("<?xml") || t.starts_with("<topology") ? "hwloc"
-                                                                 : "nvidia-smi";
+                                                                : "nvidia-smi";
   }
   sluice::import::Defaults defaults;
   defaults.pcieGen = pcieGen;
@@ -82,10 +84,11 @@ int main(int argc, char **argv) {
   defaults.socketLink = socketBandwidth;
   sluice::import::Topology topology;
   std::string error;
-  bool ok = kind == "hwloc"
-                ? sluice::import::readHwloc(input, text, defaults, topology, error)
-                : sluice::import::readNvidiaSmi(input, text, defaults, topology,
-                                                error);
+  bool ok =
+      kind == "hwloc"
+          ? sluice::import::readHwloc(input, text, defaults, topology, error)
+          : sluice::import::readNvidiaSmi(input, text, defaults, topology,
+                                          error);
   if (!ok) {
     errs() << error << "\n";
     return 1;

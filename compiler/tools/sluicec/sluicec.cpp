@@ -159,10 +159,11 @@ static cl::opt<unsigned> walkThreads(
     "walk-threads", cl::desc("--run: CPU threads (default: the job's, the "
                         "schedule's, or every core)"),
     cl::init(0), cl::cat(sluiceCategory));
-static cl::opt<std::string> walksOut(
-    "walks-out", cl::desc("--run: write the walks here instead of the job's "
-                          "output (.npy: NumPy int64 or --walks-dtype, else text)"),
-    cl::value_desc("path"), cl::cat(sluiceCategory));
+static cl::opt<std::string>
+    walksOut("walks-out",
+             cl::desc("--run: write the walks here instead of the job's "
+                      "output (.npy: NumPy int64 or --walks-dtype, else text)"),
+             cl::value_desc("path"), cl::cat(sluiceCategory));
 static cl::opt<std::string> walksDtype(
     "walks-dtype",
     cl::desc("--run: the integer type of a .npy walk output, i32 or i64 "

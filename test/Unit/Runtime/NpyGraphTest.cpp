@@ -40,9 +40,9 @@ std::string npyFile(const std::string &dict, const std::string &data,
 std::string npyArray(const std::string &descr, const std::string &shape,
                      const std::string &data, bool fortran = false,
                      int version = 1) {
-  return npyFile("{'descr': '" + descr + "', 'fortran_order': " +
-                     (fortran ? "True" : "False") + ", 'shape': " + shape +
-                     ", }",
+  return npyFile("{'descr': '" + descr +
+                     "', 'fortran_order': " + (fortran ? "True" : "False") +
+                     ", 'shape': " + shape + ", }",
                  data, version);
 }
 
@@ -63,9 +63,9 @@ std::string zipFile(const std::vector<ZipMember> &members, bool deflate,
     std::string body = m.data;
     if (deflate) {
       z_stream z{};
-      EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, -MAX_WBITS, 8,
-                             Z_DEFAULT_STRATEGY),
-                Z_OK);
+      EXPECT_EQ(
+          deflateInit2(&z, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+          Z_OK);
       body.resize(deflateBound(&z, uLong(m.data.size())));
       z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(m.data.data()));
       z.avail_in = uInt(m.data.size());
@@ -75,8 +75,9 @@ std::string zipFile(const std::vector<ZipMember> &members, bool deflate,
       body.resize(z.total_out);
       deflateEnd(&z);
     }
-    uint32_t crc = uint32_t(
-        crc32(0, reinterpret_cast<const Bytef *>(m.data.data()), uInt(m.data.size())));
+    uint32_t crc =
+        uint32_t(crc32(0, reinterpret_cast<const Bytef *>(m.data.data()),
+                       uInt(m.data.size())));
     uint64_t offset = out.size();
     put(out, 0x04034b50, 4);
     put(out, 20, 2);
@@ -152,8 +153,7 @@ std::string interleaved64() {
 
 /// The error of loading `content` as `format`, formatted.
 std::string loadError(const TempDir &dir, const std::string &name,
-                      const std::string &content,
-                      sluice_graph_format_t format,
+                      const std::string &content, sluice_graph_format_t format,
                       sluice_weights_t weights = SLUICE_WEIGHTS_NONE,
                       uint32_t flags = SLUICE_GRAPH_LOAD_COMPACT_IDS) {
   writeFile(dir.path(name), content);
@@ -186,8 +186,8 @@ TEST(NpyGraph, Int32FortranOrderAndCompactIds) {
   // Column-major: the sources, then the targets; large original ids.
   std::vector<int32_t> cols = {10, 20, 30, 30, 20, 30, 10, 2000000000};
   writeFile(dir.path("f.npy"), npyArray("<i4", "(4, 2)", bytesOf(cols), true));
-  Loaded r = load(dir.path("f.npy"),
-                  options(SLUICE_GRAPH_FORMAT_NPY, SLUICE_GRAPH_LOAD_COMPACT_IDS));
+  Loaded r = load(dir.path("f.npy"), options(SLUICE_GRAPH_FORMAT_NPY,
+                                             SLUICE_GRAPH_LOAD_COMPACT_IDS));
   ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
   EXPECT_EQ(targets(r.graph.get()), kTriangle);
   EXPECT_EQ(sluice_graph_original_id(r.graph.get(), 3), 2000000000u);
@@ -211,8 +211,8 @@ TEST(NpyGraph, NpzStoredDeflatedZip64AndWeights) {
   for (const Case &c : cases) {
     writeFile(dir.path(c.name), zipFile(members, c.deflate, c.zip64));
     for (auto format : {SLUICE_GRAPH_FORMAT_NPZ, SLUICE_GRAPH_FORMAT_AUTO}) {
-      Loaded r = load(dir.path(c.name),
-                      options(format, 0, SLUICE_WEIGHTS_COLUMN));
+      Loaded r =
+          load(dir.path(c.name), options(format, 0, SLUICE_WEIGHTS_COLUMN));
       ASSERT_EQ(r.status, SLUICE_STATUS_OK) << c.name << formatted(r.error);
       auto adj = adjacency(r.graph.get());
       ASSERT_EQ(adj.size(), 4u);
@@ -258,12 +258,12 @@ TEST(NpyGraph, BadHeaders) {
                       npy),
             "dict.npy: .npy header, byte 44: expected True or False after "
             "'fortran_order'");
-  EXPECT_EQ(loadError(dir, "nokey.npy",
-                      npyFile("{'descr': '<i8', 'shape': (4, 2), }",
-                              interleaved64()),
-                      npy),
-            "nokey.npy: .npy header, byte 44: the header dict has no "
-            "'fortran_order' key");
+  EXPECT_EQ(
+      loadError(dir, "nokey.npy",
+                npyFile("{'descr': '<i8', 'shape': (4, 2), }", interleaved64()),
+                npy),
+      "nokey.npy: .npy header, byte 44: the header dict has no "
+      "'fortran_order' key");
   EXPECT_EQ(loadError(dir, "float.npy",
                       npyArray("<f8", "(4, 2)", interleaved64()), npy),
             "float.npy: edge array dtype '<f8' is not a little-endian integer "
@@ -276,10 +276,10 @@ TEST(NpyGraph, BadHeaders) {
                       npyArray("<i8", "(2, 4)", interleaved64()), npy),
             "shape.npy: expected an edge array of shape (E, 2), the file has "
             "shape (2, 4)");
-  EXPECT_EQ(loadError(dir, "flat.npy",
-                      npyArray("<i8", "(8,)", interleaved64()), npy),
-            "flat.npy: expected an edge array of shape (E, 2), the file has "
-            "shape (8,)");
+  EXPECT_EQ(
+      loadError(dir, "flat.npy", npyArray("<i8", "(8,)", interleaved64()), npy),
+      "flat.npy: expected an edge array of shape (E, 2), the file has "
+      "shape (8,)");
 }
 
 TEST(NpyGraph, TruncatedAndOversizedData) {
@@ -290,10 +290,10 @@ TEST(NpyGraph, TruncatedAndOversizedData) {
                       npyArray("<i8", "(4, 2)", data.substr(0, 60)), npy),
             "short.npy: shape (4, 2) of '<i8' needs 64 bytes after byte 128, "
             "the file has 60 (truncated)");
-  EXPECT_EQ(loadError(dir, "long.npy", npyArray("<i8", "(4, 2)", data + "x"),
-                      npy),
-            "long.npy: shape (4, 2) of '<i8' needs 64 bytes after byte 128, "
-            "the file has 65 (trailing bytes)");
+  EXPECT_EQ(
+      loadError(dir, "long.npy", npyArray("<i8", "(4, 2)", data + "x"), npy),
+      "long.npy: shape (4, 2) of '<i8' needs 64 bytes after byte 128, "
+      "the file has 65 (trailing bytes)");
   // A shape whose byte count overflows is refused before any allocation.
   EXPECT_EQ(loadError(dir, "huge.npy",
                       npyArray("<i8", "(2305843009213693952, 2)", data), npy),
@@ -324,7 +324,8 @@ TEST(NpyGraph, IdsOutOfRange) {
                       SLUICE_WEIGHTS_NONE, 0),
             "large.npy: byte 128: edge 0: source vertex id 4294967295 is "
             "beyond the largest vertex id 4294967294");
-  writeFile(dir.path("large-ok.npy"), npyArray("<i8", "(1, 2)", bytesOf(large)));
+  writeFile(dir.path("large-ok.npy"),
+            npyArray("<i8", "(1, 2)", bytesOf(large)));
   Loaded ok = load(dir.path("large-ok.npy"),
                    options(npy, SLUICE_GRAPH_LOAD_COMPACT_IDS));
   ASSERT_EQ(ok.status, SLUICE_STATUS_OK) << formatted(ok.error);
@@ -342,16 +343,16 @@ TEST(NpyGraph, NpzErrors) {
             "nodst.npz: the archive has no 'dst' array (expected 'src', 'dst' "
             "and optionally 'weight'; it has 'src.npy', 'edges.npy')");
   std::vector<int64_t> three = {1, 2, 0};
-  EXPECT_EQ(loadError(dir, "len.npz",
-                      zipFile({{"src.npy", src},
-                               {"dst.npy", npyArray("<i8", "(3,)",
-                                                    bytesOf(three))}},
-                              true),
-                      npz),
-            "len.npz: 'dst' has 3 entries, 'src' has 4");
+  EXPECT_EQ(
+      loadError(dir, "len.npz",
+                zipFile({{"src.npy", src},
+                         {"dst.npy", npyArray("<i8", "(3,)", bytesOf(three))}},
+                        true),
+                npz),
+      "len.npz: 'dst' has 3 entries, 'src' has 4");
   EXPECT_EQ(loadError(dir, "nowt.npz",
-                      zipFile({{"src.npy", src}, {"dst.npy", dst}}, false),
-                      npz, SLUICE_WEIGHTS_COLUMN),
+                      zipFile({{"src.npy", src}, {"dst.npy", dst}}, false), npz,
+                      SLUICE_WEIGHTS_COLUMN),
             "nowt.npz: weights were requested but the archive has no 'weight' "
             "array");
   std::vector<float> negw = {1, 1, -2, 1};
@@ -363,21 +364,20 @@ TEST(NpyGraph, NpzErrors) {
                               true),
                       npz, SLUICE_WEIGHTS_COLUMN),
             "negw.npz: edge 2: edge weight -2 is negative");
-  EXPECT_EQ(loadError(dir, "2d.npz",
-                      zipFile({{"src.npy", npyArray("<i8", "(2, 2)",
-                                                    bytesOf(kSrc))},
-                               {"dst.npy", dst}},
-                              false),
-                      npz),
-            "2d.npz: 'src' should be 1-D, it has shape (2, 2)");
+  EXPECT_EQ(
+      loadError(dir, "2d.npz",
+                zipFile({{"src.npy", npyArray("<i8", "(2, 2)", bytesOf(kSrc))},
+                         {"dst.npy", dst}},
+                        false),
+                npz),
+      "2d.npz: 'src' should be 1-D, it has shape (2, 2)");
   // A broken .npy inside the archive names the entry.
-  EXPECT_EQ(loadError(dir, "inner.npz",
-                      zipFile({{"src.npy", src + "xxxx"},
-                               {"dst.npy", dst}},
-                              false),
-                      npz),
-            "inner.npz: src.npy: shape (4,) of '<i8' needs 32 bytes after "
-            "byte 128, the file has 36 (trailing bytes)");
+  EXPECT_EQ(
+      loadError(dir, "inner.npz",
+                zipFile({{"src.npy", src + "xxxx"}, {"dst.npy", dst}}, false),
+                npz),
+      "inner.npz: src.npy: shape (4,) of '<i8' needs 32 bytes after "
+      "byte 128, the file has 36 (trailing bytes)");
   // Corruption: a flipped data byte, a cut archive, a foreign method.
   std::string stored = zipFile({{"src.npy", src}, {"dst.npy", dst}}, false);
   std::string flipped = stored;
@@ -385,9 +385,9 @@ TEST(NpyGraph, NpzErrors) {
   EXPECT_EQ(loadError(dir, "crc.npz", flipped, npz),
             "crc.npz: byte 37: CRC-32 of 'src.npy' does not match (the archive "
             "is corrupt)");
-  EXPECT_EQ(loadError(dir, "cut.npz", stored.substr(0, stored.size() - 30),
-                      npz),
-            "cut.npz: not a zip archive (no end of central directory record)");
+  EXPECT_EQ(
+      loadError(dir, "cut.npz", stored.substr(0, stored.size() - 30), npz),
+      "cut.npz: not a zip archive (no end of central directory record)");
   std::string deflated = zipFile({{"src.npy", src}, {"dst.npy", dst}}, true);
   std::string method = deflated;
   method[8] = 12; // bzip2 in the local header does not matter...
@@ -409,12 +409,12 @@ TEST(NpyGraph, NpzErrors) {
   size_t usize = dirAt + 24;
   for (int i = 0; i < 4; ++i)
     bomb[usize + i] = char(0xfe);
-  EXPECT_EQ(loadError(dir, "bomb.npz", bomb, npz),
-            "bomb.npz: deflated entry 'src.npy' claims 4278124286 "
-            "bytes from " +
-                std::to_string(uint8_t(deflated[18]) |
-                               uint8_t(deflated[19]) << 8) +
-                ", more than deflate can expand");
+  EXPECT_EQ(
+      loadError(dir, "bomb.npz", bomb, npz),
+      "bomb.npz: deflated entry 'src.npy' claims 4278124286 "
+      "bytes from " +
+          std::to_string(uint8_t(deflated[18]) | uint8_t(deflated[19]) << 8) +
+          ", more than deflate can expand");
 }
 
 TEST(NpyGraph, NpyHasNoWeightsOrLabelColumn) {
@@ -425,8 +425,7 @@ TEST(NpyGraph, NpyHasNoWeightsOrLabelColumn) {
             "w.npy: a .npy edge array has no weights; write src, dst and "
             "weight arrays to a .npz file (numpy.savez) for a weighted graph");
   EXPECT_EQ(loadError(dir, "l.npy", g, SLUICE_GRAPH_FORMAT_NPY,
-                      SLUICE_WEIGHTS_NONE,
-                      SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN),
+                      SLUICE_WEIGHTS_NONE, SLUICE_GRAPH_LOAD_EDGE_LABEL_COLUMN),
             "l.npy: NumPy edge arrays have no edge label column; give the "
             "labels in a file (edge_labels_path)");
 }

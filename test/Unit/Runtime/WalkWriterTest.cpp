@@ -102,8 +102,8 @@ std::vector<std::string> shuffledLines(const std::string &path, uint64_t seed,
                                        uint32_t walks, uint32_t batch) {
   sluice_error_t e;
   sluice_walk_writer_t *w = nullptr;
-  EXPECT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_TEXT, 1,
-                                    0, nullptr, &w, &e),
+  EXPECT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_TEXT, 1, 0,
+                                    nullptr, &w, &e),
             SLUICE_STATUS_OK);
   EXPECT_EQ(sluice_walk_writer_shuffle(w, seed, &e), SLUICE_STATUS_OK);
   std::vector<uint32_t> ids(walks);
@@ -165,10 +165,11 @@ TEST(WalkWriter, ShuffledOrderIsASeededPermutation) {
   Npy npy = parseNpy(readFile(path));
   EXPECT_EQ(npy.descr, "<i4");
   ASSERT_EQ(npy.rows, 3u);
-  std::vector<std::vector<int64_t>> rows, expected = {
-                                              {0, 1, 2}, {3, 4, -1}, {5, -1, -1}};
+  std::vector<std::vector<int64_t>> rows,
+      expected = {{0, 1, 2}, {3, 4, -1}, {5, -1, -1}};
   for (uint64_t r = 0; r < 3; ++r)
-    rows.emplace_back(npy.values.begin() + r * 3, npy.values.begin() + r * 3 + 3);
+    rows.emplace_back(npy.values.begin() + r * 3,
+                      npy.values.begin() + r * 3 + 3);
   std::sort(rows.begin(), rows.end());
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(rows, expected);
