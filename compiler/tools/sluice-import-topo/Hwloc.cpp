@@ -9,12 +9,13 @@
 // between GPUs (and NVSwitches or CPUs) by gp_index.
 //
 // The machine: a cpu per Package (cores counted, memory of its NUMA
-// nodes, CPUModel); GPUs (PCI class 0300/0302, or a CUDA/NVML/RSMI
-// OSDev), NICs (class 02xx, or a network/OpenFabrics OSDev), NVMe drives
-// (class 0108), NVSwitches (NVIDIA class 0680) as devices; a PCI bridge
-// with two or more of them below it becomes a switch; every device or
-// switch links to what is above it at its pci_link_speed; host bridges
-// hang off the cpu of their package.
+// nodes, CPUModel); GPUs (PCI class 0300/0302 of NVIDIA, AMD or Intel, or
+// a CUDA/NVML/RSMI/OpenCL/LevelZero OSDev; not a BMC's VGA), NICs (class
+// 02xx, or a network/OpenFabrics OSDev), NVMe drives (class 0108),
+// NVSwitches (NVIDIA class 0680) as devices; a PCI bridge with two or more
+// of them below it becomes a switch; every device or switch links to what
+// is above it at its pci_link_speed; host bridges hang off the cpu of
+// their package.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/tools/sluice-import-topo/TopoImport.h"
@@ -285,8 +286,10 @@ private:
       std::string osType = c->attr("osdev_type");
       if (sub == "CUDA")
         cuda = c.get();
-      if (sub == "CUDA" || sub == "NVML" || sub == "RSMI" || osType == "1" ||
-          osType == "5")
+      // A compute GPU has a CUDA, NVML, RSMI, OpenCL or Level Zero OS
+      // device; a DRM card alone (the BMC's VGA) does not make one.
+      if (sub == "CUDA" || sub == "NVML" || sub == "RSMI" || sub == "OpenCL" ||
+          sub == "LevelZero")
         gpuOs = gpuOs ? gpuOs : c.get();
       if (osType == "2" || osType == "3" || sub == "OpenFabrics")
         net = net ? net : c.get();
@@ -295,7 +298,12 @@ private:
     }
     Device d;
     d.note = "PCI " + e.attr("pci_busid");
-    if (cls == "0300" || cls == "0302" || gpuOs) {
+    // Display controllers count when they are 3D controllers (0302) or VGA
+    // (0300) of a GPU vendor: NVIDIA, AMD, Intel; not a server's ASPEED or
+    // Matrox BMC graphics.
+    const bool gpuVendor =
+        vendor == "10de" || vendor == "1002" || vendor == "8086";
+    if (((cls == "0300" || cls == "0302") && gpuVendor) || gpuOs) {
       d.kind = d.array = "gpu";
       const Element *info = cuda ? cuda : gpuOs;
       if (info) {
