@@ -37,7 +37,8 @@ configure_file(${PROJECT_SOURCE_DIR}/cmake/sluice.pc.in
 install(FILES ${CMAKE_BINARY_DIR}/sluice.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT runtime)
 
-foreach(tool sluicec sluice-opt sluice-plan-offload sluice-flow-exec)
+foreach(tool sluicec sluice-opt sluice-plan-offload sluice-flow-exec
+             sluice-import-topo)
   if(TARGET ${tool})
     install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
       COMPONENT tools)

@@ -52,8 +52,9 @@ Graph load(const std::string &path, const std::string &format,
   sluice_error_t error;
   if (sluice_graph_format_from_name(format.c_str(), &o.format) !=
       SLUICE_STATUS_OK)
-    throw py::value_error("unknown graph format '" + format +
-                          "' (auto, snap, mtx, mtx-body, binary)");
+    throw py::value_error(
+        "unknown graph format '" + format +
+        "' (auto, snap, mtx, mtx-body, binary, csv, npy, npz)");
   o.flags = loadFlags(undirected, dropSelfLoops, deduplicate, sumDuplicates,
                       compactIds) |
             (quiet ? uint32_t(SLUICE_GRAPH_LOAD_QUIET) : 0u);

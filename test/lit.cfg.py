@@ -27,7 +27,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.sluice_tools_dir, append_path=True)
 
 tool_dirs = [config.sluice_tools_dir, config.llvm_tools_dir]
-tools = ["sluicec", "sluice-opt"]
+tools = ["sluicec", "sluice-opt", "sluice-import-topo"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):
@@ -65,3 +65,11 @@ if _has_cuda_device():
 if os.path.isdir(config.shared_data_dir):
     config.available_features.add("shared-data")
     config.substitutions.append(("%shared_data", config.shared_data_dir))
+
+# NumPy in the interpreter that runs lit (%python): tests that write .npy
+# and .npz inputs with numpy say REQUIRES: numpy.
+try:
+    import numpy  # noqa: F401
+    config.available_features.add("numpy")
+except ImportError:
+    pass

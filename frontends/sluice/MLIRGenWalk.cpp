@@ -565,11 +565,17 @@ void WalkGen::lowerJob(const JobDecl &j) {
       loc(j.range), builder.getStringAttr(j.name),
       mlir::FlatSymbolRefAttr::get(ctx, j.subject),
       builder.getStringAttr(j.target), nullptr, nullptr, nullptr, nullptr,
-      builder.getDictionaryAttr({}));
+      nullptr, nullptr, builder.getDictionaryAttr({}));
   llvm::SmallVector<mlir::NamedAttribute> ps;
   for (const Prop &p : j.props) {
     if (!p.value)
       continue;
+    if (p.name == "walks_dtype") {
+      if (auto *word = llvm::dyn_cast<NameExpr>(p.value.get()))
+        if (auto dtype = walk::symbolizeWalksDtype(word->name))
+          op.setWalksDtypeAttr(walk::WalksDtypeAttr::get(ctx, *dtype));
+      continue;
+    }
     auto v = constant(*p.value);
     if (!v)
       continue;
@@ -578,6 +584,8 @@ void WalkGen::lowerJob(const JobDecl &j) {
       op->setAttr(p.name, builder.getI64IntegerAttr(v->i));
     } else if (p.name == "output") {
       op->setAttr(p.name, builder.getStringAttr(v->s));
+    } else if (p.name == "shuffle") {
+      op.setShuffle(v->b);
     } else {
       const Param *param = nullptr;
       for (const Param &x : w->params)

@@ -147,8 +147,9 @@ const std::vector<JobAction> &jobActions() {
                  true,
                  false,
                  true,
-                 withCommon({upTo("walks_per_vertex",
-                                  walk::kMaxWalksPerVertex)})});
+                 withCommon({upTo("walks_per_vertex", walk::kMaxWalksPerVertex),
+                             word("walks_dtype", walk::walksDtypeNames()),
+                             opt("shuffle", OptKind::Bool)})});
     a.push_back(
         {"run", "an algorithm", {}, false, false, true, true, withCommon({})});
     return a;
@@ -183,6 +184,18 @@ void Sema::checkGraph(ast::GraphDecl &graph) {
   for (ast::Arg &a : call->args) {
     ast::Expr *e = a.value.get();
     if (!a.name.empty()) {
+      // Parquet edge tables need Apache Arrow's C++ libraries, which Debian
+      // 12 does not package (docs/language.md, section 9).
+      auto *word = llvm::dyn_cast_or_null<ast::NameExpr>(e);
+      if (a.name == "format" && word && word->name == "parquet") {
+        word->type = Type::of(K::Enum);
+        error(e->range)
+            << "format 'parquet' is not supported: reading Parquet needs "
+               "Apache Arrow's C++ libraries (libarrow-dev, libparquet-dev), "
+               "which Debian 12 does not package; convert the table to .npz "
+               "(src, dst, weight arrays) or csv";
+        continue;
+      }
       named.push_back({a.name, a.nameRange, e});
       continue;
     }

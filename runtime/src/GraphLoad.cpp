@@ -10,6 +10,7 @@
 #include "runtime/src/GraphBuilder.h"
 #include "runtime/src/GraphImpl.h"
 #include "runtime/src/LineReader.h"
+#include "runtime/src/NpyGraph.h"
 #include "runtime/src/Progress.h"
 #include "runtime/src/TextFormats.h"
 
@@ -30,6 +31,8 @@ constexpr FormatName kFormatNames[] = {
     {SLUICE_GRAPH_FORMAT_MTX_BODY, "mtx-body"},
     {SLUICE_GRAPH_FORMAT_BINARY, "binary"},
     {SLUICE_GRAPH_FORMAT_CSV, "csv"},
+    {SLUICE_GRAPH_FORMAT_NPY, "npy"},
+    {SLUICE_GRAPH_FORMAT_NPZ, "npz"},
 };
 
 constexpr uint32_t kKnownLoadFlags =
@@ -43,7 +46,8 @@ std::string baseName(const std::string &path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-/// AUTO: binary magic, else a "%%MatrixMarket" first line, else SNAP.
+/// AUTO: binary, .npy or zip (.npz) magic, else a "%%MatrixMarket" first
+/// line, else CSV or SNAP.
 sluice_status_t detectFormat(const std::string &path,
                              sluice_graph_format_t &format,
                              sluice_error_t *error) {
@@ -51,6 +55,11 @@ sluice_status_t detectFormat(const std::string &path,
     format = SLUICE_GRAPH_FORMAT_BINARY;
     return SLUICE_STATUS_OK;
   }
+  for (bool npz : {false, true})
+    if (hasArrayMagic(path, npz)) {
+      format = npz ? SLUICE_GRAPH_FORMAT_NPZ : SLUICE_GRAPH_FORMAT_NPY;
+      return SLUICE_STATUS_OK;
+    }
   LineReader reader;
   sluice_status_t status = reader.open(path, error);
   if (status != SLUICE_STATUS_OK)
@@ -131,10 +140,14 @@ sluice_status_t loadGraph(const std::string &path,
     if (status == SLUICE_STATUS_OK)
       status = checkBinaryRequirements(*graph, o, path, error);
   } else {
+    const bool arrays =
+        format == SLUICE_GRAPH_FORMAT_NPY || format == SLUICE_GRAPH_FORMAT_NPZ;
     LineReader reader;
-    status = reader.open(path, error);
-    if (status != SLUICE_STATUS_OK)
-      return status;
+    if (!arrays) {
+      status = reader.open(path, error);
+      if (status != SLUICE_STATUS_OK)
+        return status;
+    }
     TextLoadOptions text;
     text.format = format;
     text.weights = o.weights;
@@ -147,7 +160,11 @@ sluice_status_t loadGraph(const std::string &path,
     text.numKeepIds = o.num_keep_vertex_ids;
     EdgeStaging staging;
     bool symmetric = false;
-    if (format == SLUICE_GRAPH_FORMAT_MTX)
+    InputFile input{path, reader.device(), reader.inode()};
+    if (arrays)
+      status = loadArrayEdges(path, format == SLUICE_GRAPH_FORMAT_NPZ, text,
+                              progress, staging, input, error);
+    else if (format == SLUICE_GRAPH_FORMAT_MTX)
       status =
           parseMatrixMarket(reader, text, progress, staging, symmetric, error);
     else
@@ -159,7 +176,7 @@ sluice_status_t loadGraph(const std::string &path,
     build.duplicates = duplicatesOf(o.flags);
     graph = std::make_unique<sluice_graph_t>();
     buildCsr(staging, build, &progress, *graph);
-    graph->inputs.push_back({path, reader.device(), reader.inode()});
+    graph->inputs.push_back(input);
   }
   if (status == SLUICE_STATUS_OK && o.vertex_labels_path)
     status = readVertexLabels(o.vertex_labels_path, progress, *graph, error);
@@ -232,7 +249,7 @@ sluice_graph_load(const char *path, const sluice_graph_load_options_t *options,
   const sluice_graph_load_options_t &o = options ? *options : defaults;
   // A C caller can put any int in an enum field; read them as integers.
   const int64_t format = enumValue(o.format), weights = enumValue(o.weights);
-  if (format < SLUICE_GRAPH_FORMAT_AUTO || format > SLUICE_GRAPH_FORMAT_CSV)
+  if (format < SLUICE_GRAPH_FORMAT_AUTO || format > SLUICE_GRAPH_FORMAT_NPZ)
     return invalid("unknown format " + std::to_string(format));
   if (weights < SLUICE_WEIGHTS_NONE || weights > SLUICE_WEIGHTS_ONES)
     return invalid("unknown weights mode " + std::to_string(weights));

@@ -8,6 +8,11 @@
 // rows of walks shorter than L end in SLUICE_WALK_NPY_PADDING. The header
 // is written with W = 0 at open and rewritten with the real W at commit.
 //
+// Shuffled output (sluice_walk_writer_shuffle): the appended walks are held
+// in memory and written at commit in the order of a Fisher-Yates
+// permutation drawn from a splitmix64 stream of the seed, so the same walks
+// and the same seed give the same file.
+//
 //===----------------------------------------------------------------------===//
 #include "sluice/walk_output.h"
 
@@ -16,7 +21,9 @@
 #include "runtime/src/GraphImpl.h"
 #include "runtime/src/WalkWriterInternal.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -35,6 +42,10 @@ struct sluice_walk_writer_t {
   bool committed = false;
   bool failed = false;
   std::vector<char> scratch;
+  bool shuffle = false;
+  uint64_t shuffleSeed = 0;
+  std::vector<uint32_t> heldVertices; ///< walkLength per walk
+  std::vector<uint32_t> heldLengths;
 };
 
 namespace {
@@ -159,6 +170,83 @@ sluice_status_t writeTextRows(sluice_walk_writer_t &w, const uint32_t *vertices,
   return SLUICE_STATUS_OK;
 }
 
+/// Writes a batch in the writer's format.
+sluice_status_t writeRows(sluice_walk_writer_t &w, const uint32_t *vertices,
+                          const uint32_t *lengths, uint64_t count,
+                          sluice_error_t *error) {
+  switch (w.format) {
+  case SLUICE_WALK_FORMAT_TEXT:
+    return writeTextRows(w, vertices, lengths, count, error);
+  case SLUICE_WALK_FORMAT_NPY_INT32:
+    return writeNpyRows<int32_t>(w, vertices, lengths, count, error);
+  case SLUICE_WALK_FORMAT_NPY_INT64:
+    return writeNpyRows<int64_t>(w, vertices, lengths, count, error);
+  }
+  return fail(error, SLUICE_STATUS_INTERNAL, {w.path}, "unknown walk format");
+}
+
+/// Keeps a (checked) batch for a shuffled commit. The memory it will take
+/// is checked against size_t before the vectors grow.
+sluice_status_t holdRows(sluice_walk_writer_t &w, const uint32_t *vertices,
+                         const uint32_t *lengths, uint64_t count,
+                         sluice_error_t *error) {
+  const uint64_t walks = w.numWalks + count;
+  if (walks < count || walks > SIZE_MAX / 4 / (uint64_t(w.walkLength) + 1))
+    return fail(error, SLUICE_STATUS_OUT_OF_MEMORY, {w.path},
+                "shuffling " + std::to_string(walks) + " walks of " +
+                    std::to_string(w.walkLength) +
+                    " vertices holds them in memory: more than this "
+                    "machine can address");
+  w.heldVertices.insert(w.heldVertices.end(), vertices,
+                        vertices + count * w.walkLength);
+  for (uint64_t i = 0; i < count; ++i)
+    w.heldLengths.push_back(lengths ? lengths[i] : w.walkLength);
+  w.numWalks = walks;
+  return SLUICE_STATUS_OK;
+}
+
+/// splitmix64 (Steele, Lea, Flood 2014): the permutation's random stream.
+uint64_t splitmix64(uint64_t &state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/// Writes the held walks in a seeded Fisher-Yates order, a chunk at a time.
+sluice_status_t writeShuffled(sluice_walk_writer_t &w, sluice_error_t *error) {
+  const uint64_t n = w.numWalks;
+  std::vector<uint64_t> order(n);
+  for (uint64_t i = 0; i < n; ++i)
+    order[i] = i;
+  uint64_t state = w.shuffleSeed;
+  for (uint64_t i = n; i > 1; --i) {
+    // An index in [0, i): the high half of a 64 x 64-bit product (Lemire).
+    uint64_t j = uint64_t((__uint128_t(splitmix64(state)) * i) >> 64);
+    std::swap(order[i - 1], order[j]);
+  }
+  constexpr uint64_t kChunk = 1024;
+  std::vector<uint32_t> rows, lengths;
+  for (uint64_t at = 0; at < n; at += kChunk) {
+    const uint64_t count = std::min(kChunk, n - at);
+    rows.clear();
+    lengths.clear();
+    for (uint64_t k = 0; k < count; ++k) {
+      const uint64_t walk = order[at + k];
+      const uint32_t *row = w.heldVertices.data() + walk * w.walkLength;
+      rows.insert(rows.end(), row, row + w.walkLength);
+      lengths.push_back(w.heldLengths[walk]);
+    }
+    sluice_status_t status =
+        writeRows(w, rows.data(), lengths.data(), count, error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+  }
+  w.heldVertices = {};
+  w.heldLengths = {};
+  return SLUICE_STATUS_OK;
+}
+
 } // namespace
 
 extern "C" sluice_status_t sluice_walk_writer_open(
@@ -224,17 +312,9 @@ sluice_walk_writer_append(sluice_walk_writer_t *writer,
     sluice_status_t status = checkBatch(w, vertices, lengths, count, error);
     if (status != SLUICE_STATUS_OK)
       return status;
-    switch (w.format) {
-    case SLUICE_WALK_FORMAT_TEXT:
-      status = writeTextRows(w, vertices, lengths, count, error);
-      break;
-    case SLUICE_WALK_FORMAT_NPY_INT32:
-      status = writeNpyRows<int32_t>(w, vertices, lengths, count, error);
-      break;
-    case SLUICE_WALK_FORMAT_NPY_INT64:
-      status = writeNpyRows<int64_t>(w, vertices, lengths, count, error);
-      break;
-    }
+    if (w.shuffle)
+      return holdRows(w, vertices, lengths, count, error);
+    status = writeRows(w, vertices, lengths, count, error);
     if (status != SLUICE_STATUS_OK) {
       w.failed = true;
       w.file.discard();
@@ -243,6 +323,25 @@ sluice_walk_writer_append(sluice_walk_writer_t *writer,
     w.numWalks += count;
     return SLUICE_STATUS_OK;
   });
+}
+
+extern "C" sluice_status_t
+sluice_walk_writer_shuffle(sluice_walk_writer_t *writer, uint64_t seed,
+                           sluice_error_t *error) {
+  sluice_error_clear(error);
+  if (!writer)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {}, "writer is NULL");
+  sluice_walk_writer_t &w = *writer;
+  if (w.committed || w.failed)
+    return notWritable(w, error);
+  if (w.numWalks)
+    return fail(error, SLUICE_STATUS_FAILED_PRECONDITION, {w.path},
+                "shuffling must be asked for before the first walk is "
+                "appended (" +
+                    std::to_string(w.numWalks) + " already are)");
+  w.shuffle = true;
+  w.shuffleSeed = seed;
+  return SLUICE_STATUS_OK;
 }
 
 extern "C" uint64_t
@@ -260,7 +359,9 @@ sluice_walk_writer_commit(sluice_walk_writer_t *writer, sluice_error_t *error) {
     return notWritable(w, error);
   return guarded(error, w.path, [&]() -> sluice_status_t {
     sluice_status_t status = SLUICE_STATUS_OK;
-    if (isNpy(w.format)) {
+    if (w.shuffle)
+      status = writeShuffled(w, error);
+    if (status == SLUICE_STATUS_OK && isNpy(w.format)) {
       std::string header = npyHeader(w.format, w.numWalks, w.walkLength);
       status = w.file.writeAt(0, header.data(), header.size(), error);
     }

@@ -32,6 +32,10 @@ inline sluice_graph_format_t runtimeGraphFormat(walk::GraphFormat format) {
     return SLUICE_GRAPH_FORMAT_MTX_BODY;
   case walk::GraphFormat::Csv:
     return SLUICE_GRAPH_FORMAT_CSV;
+  case walk::GraphFormat::Npy:
+    return SLUICE_GRAPH_FORMAT_NPY;
+  case walk::GraphFormat::Npz:
+    return SLUICE_GRAPH_FORMAT_NPZ;
   case walk::GraphFormat::Csr:
     return SLUICE_GRAPH_FORMAT_BINARY;
   }

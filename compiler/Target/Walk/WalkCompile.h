@@ -45,6 +45,9 @@ struct WalkRunOptions {
   std::string job;      ///< empty: the only walk job of the module
   uint32_t threads = 0; ///< 0: the job's, the schedule's, or all cores
   std::string walksOut; ///< overrides the job's `output`
+  /// Overrides the job's `walks_dtype` ("i32", "i64"; empty: the job's).
+  std::string walksDtype;
+  bool shuffleWalks = false; ///< shuffles even when the job does not
   std::string baseDir;  ///< relative outputs are resolved against it
   bool quiet = false;   ///< no engine progress lines
   /// The cost model's r = c_rej / c_res for `sampler: auto`; 0 = calibrate

@@ -593,13 +593,33 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   sluice_walk_writer_t *writer = nullptr;
   auto releaseWriter =
       llvm::make_scope_exit([&] { sluice_walk_writer_release(writer); });
+  // The .npy integer type: --walks-dtype, else the job's walks_dtype, else
+  // int64; it applies to .npy outputs only.
+  std::optional<walk::WalksDtype> dtype;
+  if (!options.walksDtype.empty())
+    dtype = walk::symbolizeWalksDtype(options.walksDtype);
+  else if (auto d = job.getWalksDtype())
+    dtype = *d;
+  const bool npyOutput = StringRef(output).ends_with(".npy");
+  if (dtype && !output.empty() && !npyOutput)
+    return job.emitError("walks_dtype ")
+           << walk::stringifyWalksDtype(*dtype) << " of job '"
+           << job.getSymName() << "' needs a .npy output; '" << output
+           << "' is written as text";
   if (!output.empty()) {
-    sluice_walk_format_t fmt = StringRef(output).ends_with(".npy")
-                                   ? SLUICE_WALK_FORMAT_NPY_INT64
-                                   : SLUICE_WALK_FORMAT_TEXT;
+    sluice_walk_format_t fmt = !npyOutput ? SLUICE_WALK_FORMAT_TEXT
+                               : dtype == walk::WalksDtype::I32
+                                   ? SLUICE_WALK_FORMAT_NPY_INT32
+                                   : SLUICE_WALK_FORMAT_NPY_INT64;
     if (sluice_walk_writer_open(output.c_str(), fmt, run.max_length,
                                 SLUICE_WALK_WRITE_ORIGINAL_IDS, graph, &writer,
                                 &rtError) != SLUICE_STATUS_OK)
+      return job.emitError("cannot write the walks of job '")
+             << job.getSymName() << "': " << runtimeMessage(rtError);
+    // Shuffled walks: the order drawn from the job's seed.
+    if ((options.shuffleWalks || job.getShuffle()) &&
+        sluice_walk_writer_shuffle(writer, run.seed, &rtError) !=
+            SLUICE_STATUS_OK)
       return job.emitError("cannot write the walks of job '")
              << job.getSymName() << "': " << runtimeMessage(rtError);
   }

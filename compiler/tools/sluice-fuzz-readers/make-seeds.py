@@ -204,3 +204,43 @@ for i, t in enumerate(elabels):
     for flags in (0, 1, 2, 3):
         add("edge-labels", bytes([flags | (i % 3) << 2]) + t)
 add("edge-labels", bytes([0]) + gz(elabels[0]))
+
+# --- NumPy edge files (runtime/src/NpyGraph.h): numpy-written .npy (C and
+# Fortran order, int32/int64, versions 1 and 2) and .npz (stored and
+# deflated, with weights), then broken ones.
+try:
+    import io
+    import numpy as np
+
+    def npy(array, version=None):
+        b = io.BytesIO()
+        if version:
+            np.lib.format.write_array(b, array, version=version)
+        else:
+            np.save(b, array)
+        return b.getvalue()
+
+    def npz(compressed=False, **arrays):
+        b = io.BytesIO()
+        (np.savez_compressed if compressed else np.savez)(b, **arrays)
+        return b.getvalue()
+
+    edges = np.array([[0, 1], [1, 2], [2, 0], [2, 2], [7, 1]])
+    npys = [npy(edges.astype("<i8")), npy(edges.astype("<i4")),
+            npy(np.asfortranarray(edges.astype("<i4"))),
+            npy(edges.astype("<i8"), (2, 0)), npy(edges.astype("<f8")),
+            npy(edges.T.copy()), npy(np.array([[-1, 0]]))]
+    for i, t in enumerate(npys):
+        add("numpy-graph", bytes([0 | (i % 8) << 3]) + t)
+        add("numpy-graph", bytes([2]) + t[:len(t) - 5])
+    src, dst = edges[:, 0], edges[:, 1]
+    w = np.array([0.5, 1, 2, 3, 4])
+    npzs = [npz(src=src, dst=dst), npz(True, src=src, dst=dst, weight=w),
+            npz(src=src.astype("<i4"), dst=dst, weight=w.astype("<f4")),
+            npz(True, src=src, dst=dst[:4]), npz(src=src),
+            npz(src=src, dst=dst, weight=-w)]
+    for i, t in enumerate(npzs):
+        add("numpy-graph", bytes([1 | 4 | (i % 8) << 3]) + t)
+        add("numpy-graph", bytes([3]) + t[:len(t) - 40])
+except ImportError:
+    print("numpy missing: no numpy-graph seeds", file=sys.stderr)

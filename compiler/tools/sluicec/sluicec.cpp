@@ -159,10 +159,21 @@ static cl::opt<unsigned> walkThreads(
     "walk-threads", cl::desc("--run: CPU threads (default: the job's, the "
                         "schedule's, or every core)"),
     cl::init(0), cl::cat(sluiceCategory));
-static cl::opt<std::string> walksOut(
-    "walks-out", cl::desc("--run: write the walks here instead of the job's "
-                          "output (.npy: NumPy int64, else text)"),
-    cl::value_desc("path"), cl::cat(sluiceCategory));
+static cl::opt<std::string>
+    walksOut("walks-out",
+             cl::desc("--run: write the walks here instead of the job's "
+                      "output (.npy: NumPy int64 or --walks-dtype, else text)"),
+             cl::value_desc("path"), cl::cat(sluiceCategory));
+static cl::opt<std::string> walksDtype(
+    "walks-dtype",
+    cl::desc("--run: the integer type of a .npy walk output, i32 or i64 "
+             "(default: the job's walks_dtype, else i64)"),
+    cl::value_desc("i32|i64"), cl::cat(sluiceCategory));
+static cl::opt<bool> shuffleWalks(
+    "shuffle-walks",
+    cl::desc("--run: write the walks in an order drawn from the job's seed "
+             "(as the job option shuffle: true)"),
+    cl::cat(sluiceCategory));
 static cl::opt<double> walkCostRatio(
     "cost-ratio",
     cl::desc("--run: the cost model's r = c_rej / c_res for `sampler: auto` "
@@ -563,6 +574,13 @@ static int runWalkProgram(Compilation &compilation) {
   }
   options.threads = walkThreads;
   options.walksOut = walksOut;
+  if (!walksDtype.empty() && walksDtype != "i32" && walksDtype != "i64") {
+    llvm::errs() << "sluicec: error: --walks-dtype must be i32 or i64, got '"
+                 << walksDtype << "'\n";
+    return 1;
+  }
+  options.walksDtype = walksDtype;
+  options.shuffleWalks = shuffleWalks;
   if (walkCostRatio < 0 || !std::isfinite(walkCostRatio)) {
     llvm::errs() << "sluicec: error: --cost-ratio must be a finite number "
                     ">= 0 (0: calibrate), got "

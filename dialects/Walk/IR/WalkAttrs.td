@@ -17,6 +17,8 @@ include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 
 def Walk_GraphFormatAttr : EnumAttr<Walk_Dialect, Walk_GraphFormat, "format">;
+def Walk_WalksDtypeAttr
+    : EnumAttr<Walk_Dialect, Walk_WalksDtype, "walks_dtype">;
 def Walk_DuplicatesAttr
     : EnumAttr<Walk_Dialect, Walk_Duplicates, "duplicates">;
 def Walk_SelfLoopsAttr : EnumAttr<Walk_Dialect, Walk_SelfLoops, "self_loops">;

@@ -20,7 +20,18 @@ def Walk_GraphFormat : I32EnumAttr<"GraphFormat",
     I32EnumAttrCase<"Csr", 2, "csr">,
     I32EnumAttrCase<"Edgelist", 3, "edgelist">,
     I32EnumAttrCase<"MtxBody", 4, "mtx-body">,
-    I32EnumAttrCase<"Csv", 5, "csv">
+    I32EnumAttrCase<"Csv", 5, "csv">,
+    I32EnumAttrCase<"Npy", 6, "npy">,
+    I32EnumAttrCase<"Npz", 7, "npz">
+  ]> {
+  let cppNamespace = "::sluice::walk";
+  let genSpecializedAttr = 0;
+}
+
+def Walk_WalksDtype : I32EnumAttr<"WalksDtype",
+    "the integer type of a walk job's .npy output (`walks_dtype: ...`)", [
+    I32EnumAttrCase<"I32", 0, "i32">,
+    I32EnumAttrCase<"I64", 1, "i64">
   ]> {
   let cppNamespace = "::sluice::walk";
   let genSpecializedAttr = 0;

@@ -217,9 +217,11 @@ def Walk_JobOp : Walk_Op<"job", [
   let description = [{
     Runs walk `@walk` on the machine (topology or graph) named `machine`
     with the job's options: `walks_per_vertex`, `seed`, `threads`, `output`
-    (the walk file, relative to the .sluice file's folder as written) and
-    `params`, the parameter values the job sets (the others keep their
-    defaults).
+    (the walk file, relative to the .sluice file's folder as written),
+    `walks_dtype` (the integer type of a .npy output, int64 by default),
+    `shuffle` (the walks written in an order drawn from the seed instead of
+    the order of their start vertices) and `params`, the parameter values
+    the job sets (the others keep their defaults).
 
     Example:
 
@@ -233,6 +235,8 @@ def Walk_JobOp : Walk_Op<"job", [
                        OptionalAttr<I64Attr>:$seed,
                        OptionalAttr<I64Attr>:$threads,
                        OptionalAttr<StrAttr>:$output,
+                       OptionalAttr<Walk_WalksDtypeAttr>:$walks_dtype,
+                       UnitAttr:$shuffle,
                        DefaultValuedAttr<DictionaryAttr, "{}">:$params);
   let assemblyFormat = "$sym_name `walk` $walk `on` $machine attr-dict";
 }

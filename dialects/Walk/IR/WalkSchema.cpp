@@ -19,6 +19,12 @@ llvm::ArrayRef<llvm::StringRef> walk::graphFormatNames() {
   return names;
 }
 
+llvm::ArrayRef<llvm::StringRef> walk::walksDtypeNames() {
+  static const auto names =
+      enumNames(getMaxEnumValForWalksDtype(), stringifyWalksDtype);
+  return names;
+}
+
 llvm::ArrayRef<llvm::StringRef> walk::duplicatesNames() {
   static const auto names =
       enumNames(getMaxEnumValForDuplicates(), stringifyDuplicates);

@@ -30,6 +30,7 @@ namespace sluice::walk {
 /// The spellings of every value of each enum, in declaration order (for
 /// Sema's "expected one of" lists).
 llvm::ArrayRef<llvm::StringRef> graphFormatNames();
+llvm::ArrayRef<llvm::StringRef> walksDtypeNames();
 llvm::ArrayRef<llvm::StringRef> duplicatesNames();
 llvm::ArrayRef<llvm::StringRef> selfLoopsNames();
 llvm::ArrayRef<llvm::StringRef> samplerNames();

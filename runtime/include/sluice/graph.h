@@ -7,7 +7,8 @@
  * weights (sum, max, min) computed at load time for walk samplers.
  *
  * Graphs come from SNAP edge lists, Matrix Market files (with or without
- * their header), gzip'd or not, from edge arrays, or from Sluice's binary
+ * their header), gzip'd or not, NumPy .npy/.npz edge arrays, from edge
+ * arrays in memory, or from Sluice's binary
  * CSR format, which is mmap'd and never copied. See docs/runtime.md for the
  * formats, the memory layout and the error messages.
  *
@@ -35,7 +36,8 @@ typedef struct sluice_graph_t sluice_graph_t;
 
 /* Input formats. */
 typedef enum sluice_graph_format_e {
-  /* Binary CSR if the file starts with its magic; Matrix Market if the
+  /* Binary CSR if the file starts with its magic; .npy or .npz (zip) by
+   * their magic strings; Matrix Market if the
    * (decompressed) text starts with "%%MatrixMarket"; else a CSV edge list
    * if its first line that is not blank or a comment has a comma, else a
    * SNAP edge list. A headerless Matrix Market body is never guessed. */
@@ -55,13 +57,23 @@ typedef enum sluice_graph_format_e {
   /* Comma-separated edge list: "u,v[,weight][,label]" per line, 0-based,
    * blanks around fields ignored, '#' or '%' comment lines. Name "csv".
    * (Since runtime 0.3.) */
-  SLUICE_GRAPH_FORMAT_CSV = 5
+  SLUICE_GRAPH_FORMAT_CSV = 5,
+  /* NumPy .npy edge array of shape (E, 2), dtype int32 or int64 ('<i4',
+   * '<i8'), C or Fortran order, row i the edge src -> dst, 0-based; no
+   * weights. AUTO detects it by its magic string. Name "npy". */
+  SLUICE_GRAPH_FORMAT_NPY = 6,
+  /* NumPy .npz archive (numpy.savez or savez_compressed) of 1-D arrays
+   * `src` and `dst` (int32 or int64, E entries) and optionally `weight`
+   * (float32 or float64, read with SLUICE_WEIGHTS_COLUMN). AUTO detects a
+   * zip archive. Name "npz". */
+  SLUICE_GRAPH_FORMAT_NPZ = 7
 } sluice_graph_format_t;
 /* Edge lists (snap, mtx-body, csv) may start with a header line ("src dst",
  * "source,target,weight"): the first line that is not blank or a comment
  * is skipped when neither of its first two fields is a number. */
 
-/* Parses a format name: "auto", "snap", "mtx", "mtx-body", "binary", "csv".
+/* Parses a format name: "auto", "snap", "mtx", "mtx-body", "binary", "csv",
+ * "npy", "npz".
  * SLUICE_STATUS_INVALID_ARGUMENT for anything else. */
 SLUICE_API sluice_status_t sluice_graph_format_from_name(
     const char *name, sluice_graph_format_t *out_format);

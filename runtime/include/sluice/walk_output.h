@@ -61,6 +61,16 @@ SLUICE_API sluice_status_t sluice_walk_writer_append(
     sluice_walk_writer_t *writer, const uint32_t *vertices,
     const uint32_t *lengths, uint64_t count, sluice_error_t *error);
 
+/* Writes the walks in a shuffled order instead of the order they are
+ * appended: a Fisher-Yates permutation drawn from `seed` (splitmix64), the
+ * same for the same walks and seed, so runs are reproducible. The walks
+ * are held in memory (4 bytes a vertex, walk_length per walk) until commit
+ * writes them. Call before the first append (FAILED_PRECONDITION after).
+ * For training embeddings from walks in an order that does not follow the
+ * start vertices. */
+SLUICE_API sluice_status_t sluice_walk_writer_shuffle(
+    sluice_walk_writer_t *writer, uint64_t seed, sluice_error_t *error);
+
 /* Number of walks appended so far. */
 SLUICE_API uint64_t
 sluice_walk_writer_num_walks(const sluice_walk_writer_t *writer);

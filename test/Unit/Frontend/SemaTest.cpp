@@ -969,7 +969,7 @@ const Case kCases[] = {
     {"GraphUnknownFormat",
      "graph g = load(\"x\", format: snp)",
      {"unknown value 'snp' for option 'format'; expected one of: snap, mtx, "
-      "csr, edgelist, mtx-body, csv"}},
+      "csr, edgelist, mtx-body, csv, npy, npz"}},
     {"GraphBothDirections",
      "graph g = load(\"x\", directed, undirected)",
      {"1:31: a graph cannot be both directed and undirected"}},

@@ -96,6 +96,87 @@ TEST(WalkWriter, TextOneWalkPerLine) {
   EXPECT_EQ(dir.list(), (std::vector<std::string>{"walks.txt"}));
 }
 
+/// Writes `walks` walks of one vertex each (vertex i) shuffled by `seed`
+/// in batches of `batch`; returns the file's lines.
+std::vector<std::string> shuffledLines(const std::string &path, uint64_t seed,
+                                       uint32_t walks, uint32_t batch) {
+  sluice_error_t e;
+  sluice_walk_writer_t *w = nullptr;
+  EXPECT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_TEXT, 1, 0,
+                                    nullptr, &w, &e),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(sluice_walk_writer_shuffle(w, seed, &e), SLUICE_STATUS_OK);
+  std::vector<uint32_t> ids(walks);
+  for (uint32_t i = 0; i < walks; ++i)
+    ids[i] = i;
+  for (uint32_t at = 0; at < walks; at += batch)
+    EXPECT_EQ(sluice_walk_writer_append(w, ids.data() + at, nullptr,
+                                        std::min(batch, walks - at), &e),
+              SLUICE_STATUS_OK);
+  EXPECT_EQ(sluice_walk_writer_num_walks(w), walks);
+  EXPECT_EQ(sluice_walk_writer_commit(w, &e), SLUICE_STATUS_OK) << formatted(e);
+  sluice_walk_writer_release(w);
+  std::vector<std::string> lines;
+  std::istringstream in(readFile(path));
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+/// Shuffled output: a permutation of the walks, the same for the same seed
+/// whatever the batches, different for another seed; .npy rows keep their
+/// lengths and padding; asking after the first append is refused.
+TEST(WalkWriter, ShuffledOrderIsASeededPermutation) {
+  TempDir dir;
+  const uint32_t n = 3000; // more than one commit chunk
+  auto a = shuffledLines(dir.path("a.txt"), 7, n, 64);
+  auto b = shuffledLines(dir.path("b.txt"), 7, n, 1000);
+  auto c = shuffledLines(dir.path("c.txt"), 8, n, 64);
+  ASSERT_EQ(a.size(), n);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  std::vector<std::string> sorted = a, identity;
+  for (uint32_t i = 0; i < n; ++i)
+    identity.push_back(std::to_string(i));
+  std::sort(sorted.begin(), sorted.end());
+  std::sort(identity.begin(), identity.end());
+  EXPECT_EQ(sorted, identity);
+  uint32_t fixedPoints = 0;
+  for (uint32_t i = 0; i < n; ++i)
+    fixedPoints += a[i] == std::to_string(i);
+  EXPECT_LT(fixedPoints, 20u); // about 1 expected of a random permutation
+
+  // .npy int32: each row is one of the walks, padded as before.
+  std::string path = dir.path("w.npy");
+  sluice_error_t e;
+  sluice_walk_writer_t *w = nullptr;
+  ASSERT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_NPY_INT32,
+                                    3, 0, nullptr, &w, &e),
+            SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_walk_writer_shuffle(w, 1, &e), SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_walk_writer_append(w, kWalks, kLengths, 3, &e),
+            SLUICE_STATUS_OK);
+  EXPECT_EQ(sluice_walk_writer_shuffle(w, 1, &e),
+            SLUICE_STATUS_FAILED_PRECONDITION);
+  EXPECT_STREQ(e.message, "shuffling must be asked for before the first walk "
+                          "is appended (3 already are)");
+  ASSERT_EQ(sluice_walk_writer_commit(w, &e), SLUICE_STATUS_OK);
+  sluice_walk_writer_release(w);
+  Npy npy = parseNpy(readFile(path));
+  EXPECT_EQ(npy.descr, "<i4");
+  ASSERT_EQ(npy.rows, 3u);
+  std::vector<std::vector<int64_t>> rows,
+      expected = {{0, 1, 2}, {3, 4, -1}, {5, -1, -1}};
+  for (uint64_t r = 0; r < 3; ++r)
+    rows.emplace_back(npy.values.begin() + r * 3,
+                      npy.values.begin() + r * 3 + 3);
+  std::sort(rows.begin(), rows.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(rows, expected);
+  EXPECT_EQ(sluice_walk_writer_shuffle(nullptr, 1, &e),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+}
+
 TEST(WalkWriter, NpyInt32AndInt64WithPadding) {
   TempDir dir;
   for (auto format :
