@@ -36,6 +36,7 @@ enum class Fn {
   NumVertices,
   NumEdges,
   Id,
+  CommonNeighbors,
   Size,
   Empty,
 };
@@ -70,6 +71,10 @@ const Builtin kBuiltins[] = {
     {"num_vertices", Fn::NumVertices, kOnGraph},
     {"num_edges", Fn::NumEdges, kOnGraph},
     {"id", Fn::Id, static_cast<unsigned>(Where::Algorithm)},
+    {"common_neighbors", Fn::CommonNeighbors,
+     static_cast<unsigned>(Where::Algorithm)},
+    {"common_neighbors_below", Fn::CommonNeighbors,
+     static_cast<unsigned>(Where::Algorithm)},
 };
 
 const Builtin *findBuiltin(llvm::StringRef name) {
@@ -143,6 +148,16 @@ std::string spellOp(ast::BinaryOp op) {
 
 Type checkName(Sema &s, ast::NameExpr &n, bool allowVertexProp) {
   if (Symbol *sym = s.lookup(n.name)) {
+    if (auto it = s.loopReductions.find(sym); it != s.loopReductions.end()) {
+      auto diag = s.error(n.range)
+                  << "local '" << n.name
+                  << "' cannot be read inside the 'vertices' loop that "
+                     "reduces into it: the iterations run in parallel and "
+                     "their contributions are combined after the loop";
+      s.note(diag, it->second->targetRange,
+             "'" + n.name + "' is reduced into here");
+      return Type::unknown();
+    }
     switch (sym->kind) {
     case SymKind::GlobalLet:
       if (!s.ensureChecked(sym->decl)) {
@@ -243,6 +258,26 @@ void expectLabels(Sema &s, ast::CallExpr &call, llvm::StringRef option,
               << graph->name << "' is loaded without '" << option << ":'";
   s.note(diag, graph->nameRange,
          "graph '" + graph->name + "' is declared here");
+}
+
+/// common_neighbors() merges sorted adjacencies: parallel edges (a graph
+/// loaded with `duplicates: keep`) would count a neighbour several times.
+void expectSimpleGraph(Sema &s, ast::CallExpr &call) {
+  ast::GraphDecl *graph = s.currentGraph;
+  if (!graph || !graph->source || graph->source->callee != "load")
+    return;
+  for (const ast::Arg &a : graph->source->args) {
+    auto *word = llvm::dyn_cast_or_null<ast::NameExpr>(a.value.get());
+    if (a.name != "duplicates" || !word || word->name != "keep")
+      continue;
+    auto diag = s.error(call.calleeRange)
+                << "'" << call.callee
+                << "' counts each common neighbour once and needs a graph "
+                   "without parallel edges, but graph '"
+                << graph->name << "' is loaded with 'duplicates: keep'";
+    s.note(diag, a.value->range, "'duplicates: keep' is here");
+    return;
+  }
 }
 
 Type checkCall(Sema &s, ast::CallExpr &call) {
@@ -406,6 +441,16 @@ Type checkCall(Sema &s, ast::CallExpr &call) {
     if (b->fn == Fn::Label)
       expectLabels(s, call, "labels", "vertex labels");
     return Type::of(K::Int);
+  case Fn::CommonNeighbors: {
+    if (!expectArity(s, call, 2))
+      return Type::unknown();
+    bool a0 = expectVertex(s, call, 0);
+    bool a1 = expectVertex(s, call, 1);
+    if (!a0 || !a1 || !ok)
+      return Type::unknown();
+    expectSimpleGraph(s, call);
+    return Type::of(K::Int);
+  }
   case Fn::HasEdge:
   case Fn::EdgeLabel:
   case Fn::Weight: {
