@@ -105,6 +105,41 @@ llvm::StringRef ast::spell(AssignOp op) {
   llvm_unreachable("unknown assignment operator");
 }
 
+static void collectReductions(const Block &block,
+                              std::vector<const AssignStmt *> &out,
+                              std::vector<std::string> &declared) {
+  for (const StmtPtr &stmt : block) {
+    if (!stmt)
+      continue;
+    if (auto *l = llvm::dyn_cast<LetStmt>(stmt.get()))
+      declared.push_back(l->name);
+    else if (auto *f = llvm::dyn_cast<FrontierStmt>(stmt.get()))
+      declared.push_back(f->name);
+    else if (auto *a = llvm::dyn_cast<AssignStmt>(stmt.get());
+             a && !a->index && a->op != AssignOp::Set)
+      out.push_back(a);
+    else if (auto *r = llvm::dyn_cast<RepeatStmt>(stmt.get()))
+      collectReductions(r->body, out, declared);
+    else if (auto *w = llvm::dyn_cast<WhileStmt>(stmt.get()))
+      collectReductions(w->body, out, declared);
+    else if (auto *i = llvm::dyn_cast<IfStmt>(stmt.get())) {
+      collectReductions(i->thenBody, out, declared);
+      collectReductions(i->elseBody, out, declared);
+    }
+  }
+}
+
+std::vector<const AssignStmt *> ast::outerReductions(const Block &body) {
+  std::vector<const AssignStmt *> all;
+  std::vector<std::string> declared;
+  collectReductions(body, all, declared);
+  std::vector<const AssignStmt *> out;
+  for (const AssignStmt *a : all)
+    if (!llvm::is_contained(declared, a->target))
+      out.push_back(a);
+  return out;
+}
+
 bool Type::operator==(const Type &o) const {
   if (kind != o.kind)
     return false;

@@ -456,6 +456,13 @@ struct AssignStmt : Stmt {
   static bool classof(const Stmt *s) { return s->kind == Kind::Assign; }
 };
 
+/// The reductions of a loop's `body` (`x += e`, `-=`, `*=`, `min=`,
+/// `max=`, nested blocks included, in source order) into an unindexed name
+/// that no `let` or `frontier` of the body declares: into a local declared
+/// before the loop (docs/language.md, section 11.2), when that is what the
+/// name is. Sema and MLIRGen share this one reading.
+std::vector<const AssignStmt *> outerReductions(const Block &body);
+
 //===----------------------------------------------------------------------===//
 // Topology items
 //===----------------------------------------------------------------------===//

@@ -174,6 +174,7 @@ graph::ScheduleAttr AlgorithmGen::loopSchedule(llvm::ArrayRef<Prop> props,
   std::optional<int64_t> chunk;
   graph::Tile tile;
   std::optional<graph::FrontierKind> frontier;
+  mlir::FloatAttr delta;
   std::optional<graph::EdgeFormat> format;
   // Sema checked the keys and words against GraphSchema.
   for (const Prop &p : props) {
@@ -182,6 +183,15 @@ graph::ScheduleAttr AlgorithmGen::loopSchedule(llvm::ArrayRef<Prop> props,
       direction = graph::symbolizeDirection(word->name);
     } else if (p.name == graph::kFrontierKey && word) {
       frontier = graph::symbolizeFrontierKind(word->name);
+    } else if (p.name == graph::kFrontierKey) {
+      // buckets(delta)
+      auto *call = llvm::dyn_cast_or_null<CallExpr>(p.value.get());
+      if (call && call->args.size() == 1) {
+        frontier = graph::FrontierKind::Buckets;
+        if (auto d = constant(*call->args[0].value))
+          if (auto x = d->asNumber())
+            delta = builder.getF64FloatAttr(*x);
+      }
     } else if (p.name == graph::kFormatKey && word) {
       format = graph::symbolizeEdgeFormat(word->name);
     } else if (p.name == graph::kParallelKey) {
@@ -202,7 +212,7 @@ graph::ScheduleAttr AlgorithmGen::loopSchedule(llvm::ArrayRef<Prop> props,
   }
   return graph::ScheduleAttr::getChecked([&] { return error(at); }, ctx,
                                          direction, parallel, chunk, tile,
-                                         frontier, format);
+                                         frontier, delta, format);
 }
 
 void AlgorithmGen::applySchedule(graph::AlgorithmOp op, const ScheduleDecl &s) {
@@ -322,6 +332,10 @@ mlir::Value AlgorithmGen::createQuery(GraphQuery q, mlir::Type type,
     return builder.create<graph::IntRemOp>(l, type, args[0], args[1]);
   case GraphQuery::OriginalId:
     return builder.create<graph::OriginalIdOp>(l, type, args[0]);
+  case GraphQuery::CommonNeighbors:
+  case GraphQuery::CommonNeighborsBelow:
+    return builder.create<graph::CommonNeighborsOp>(
+        l, type, args[0], args[1], q == GraphQuery::CommonNeighborsBelow);
   }
   llvm_unreachable("unknown graph query");
 }

@@ -27,6 +27,13 @@ struct Var {
   ast::Type element; ///< Property: the type of its values
 };
 
+/// A local declared before a `vertices` loop that the loop reduces into.
+struct LoopReduction {
+  std::string name;
+  graph::ReductionKind kind; ///< add (for += and -=), min or max
+  ast::Type type;            ///< f64 or i64
+};
+
 /// Names in the order they are first added.
 struct AssignedNames {
   std::vector<std::string> names;
@@ -87,7 +94,13 @@ private:
   /// The `where` region (when the loop has one) and the body of loop `op`
   /// from statement `s`, both with binders of types `args`.
   template <typename LoopOp, typename LoopStmt>
-  void lowerLoopRegions(LoopOp op, mlir::TypeRange args, const LoopStmt &s);
+  void lowerLoopRegions(LoopOp op, mlir::TypeRange args, const LoopStmt &s,
+                        llvm::ArrayRef<LoopReduction> reduced = {});
+  /// The locals declared before `v` that it reduces into, in order.
+  std::vector<LoopReduction> loopReductions(const ast::VerticesStmt &v);
+  /// The identity of reduction `kind` on i64 (`isInt`) or f64.
+  mlir::Value identity(graph::ReductionKind kind, bool isInt,
+                       mlir::Location l);
   /// A frontier from `all`, a frontier, a vertex (or id), or a list of them.
   TValue lowerVertexSet(const ast::Expr *e);
   /// The locals and frontiers declared outside `blocks` that they assign,

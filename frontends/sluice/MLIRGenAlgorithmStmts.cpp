@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <limits>
+
 using namespace sluice;
 using namespace sluice::ast;
 using namespace sluice::mlirgen;
@@ -128,6 +130,12 @@ void AlgorithmGen::collectAssigned(const Block &block,
       nested(llvm::cast<IfStmt>(*stmt).elseBody);
       break;
     case Stmt::Kind::Vertices:
+      // The locals the loop reduces into.
+      for (const AssignStmt *a :
+           ast::outerReductions(llvm::cast<VerticesStmt>(*stmt).body))
+        if (!isDeclared(a->target))
+          out.add(a->target);
+      break;
     case Stmt::Kind::Output:
       break;
     }
@@ -351,7 +359,8 @@ void AlgorithmGen::beginLoopRegion(mlir::Region &region, mlir::TypeRange args,
 
 template <typename LoopOp, typename LoopStmt>
 void AlgorithmGen::lowerLoopRegions(LoopOp op, mlir::TypeRange args,
-                                    const LoopStmt &s) {
+                                    const LoopStmt &s,
+                                    llvm::ArrayRef<LoopReduction> reduced) {
   mlir::OpBuilder::InsertionGuard guard(builder);
   if (s.where) {
     beginLoopRegion(op.getWhere(), args, s.binders, s.range);
@@ -360,18 +369,77 @@ void AlgorithmGen::lowerLoopRegions(LoopOp op, mlir::TypeRange args,
     scopes.pop_back();
   }
   beginLoopRegion(op.getBody(), args, s.binders, s.range);
+  // Inside the body a reduced local is the iteration's contribution,
+  // starting at the identity; the body yields it.
+  std::vector<std::string> names;
+  for (const LoopReduction &r : reduced) {
+    names.push_back(r.name);
+    declare(r.name, Var{Var::Kind::Value,
+                        {identity(r.kind, r.type.kind == K::Int, loc(s.range)),
+                         r.type},
+                        {}});
+  }
   lowerBlock(s.body);
-  builder.create<graph::YieldOp>(loc(s.range));
+  builder.create<graph::YieldOp>(loc(s.range), valuesOf(names));
   scopes.pop_back();
+}
+
+mlir::Value AlgorithmGen::identity(graph::ReductionKind kind, bool isInt,
+                                   mlir::Location l) {
+  if (isInt) {
+    int64_t v = kind == graph::ReductionKind::Min
+                    ? std::numeric_limits<int64_t>::max()
+                : kind == graph::ReductionKind::Max
+                    ? std::numeric_limits<int64_t>::min()
+                    : 0;
+    return builder.create<mlir::arith::ConstantIntOp>(l, v, 64);
+  }
+  double inf = std::numeric_limits<double>::infinity();
+  double v = kind == graph::ReductionKind::Min   ? inf
+             : kind == graph::ReductionKind::Max ? -inf
+                                                 : 0.0;
+  return builder.create<mlir::arith::ConstantFloatOp>(
+      l, llvm::APFloat(v), builder.getF64Type());
+}
+
+std::vector<LoopReduction>
+AlgorithmGen::loopReductions(const VerticesStmt &v) {
+  std::vector<LoopReduction> reduced;
+  for (const AssignStmt *a : ast::outerReductions(v.body)) {
+    Var *var = lookupVar(a->target);
+    if (!var || var->kind != Var::Kind::Value ||
+        (var->value.type.kind != K::Int && var->value.type.kind != K::Float))
+      continue;
+    if (llvm::any_of(reduced, [&](const LoopReduction &r) {
+          return r.name == a->target;
+        }))
+      continue;
+    graph::ReductionKind kind = a->op == AssignOp::Sub
+                                    ? graph::ReductionKind::Add
+                                    : reductionOf(a->op);
+    reduced.push_back({a->target, kind, var->value.type});
+  }
+  return reduced;
 }
 
 void AlgorithmGen::lowerVertices(const VerticesStmt &v) {
   mlir::Location l = loc(v.range);
   mlir::StringAttr label =
       v.label.empty() ? mlir::StringAttr() : builder.getStringAttr(v.label);
-  auto op = builder.create<graph::VerticesOp>(l, label, graph::ScheduleAttr());
+  std::vector<LoopReduction> reduced = loopReductions(v);
+  std::vector<std::string> names;
+  llvm::SmallVector<mlir::Attribute> kinds;
+  for (const LoopReduction &r : reduced) {
+    names.push_back(r.name);
+    kinds.push_back(graph::ReductionKindAttr::get(ctx, r.kind));
+  }
+  llvm::SmallVector<mlir::Value> inits = valuesOf(names);
+  auto op = builder.create<graph::VerticesOp>(
+      l, mlir::ValueRange(inits).getTypes(), inits, label,
+      builder.getArrayAttr(kinds), graph::ScheduleAttr());
   mlir::Type args[] = {builder.getI32Type()};
-  lowerLoopRegions(op, args, v);
+  lowerLoopRegions(op, args, v, reduced);
+  rebind(names, op.getResults());
 }
 
 void AlgorithmGen::lowerEdges(const EdgesStmt &e) {

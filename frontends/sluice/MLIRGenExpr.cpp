@@ -291,6 +291,16 @@ TValue ExprGen::lowerCall(const CallExpr &c) {
                                   : GraphQuery::OriginalId;
     return {query(q, v, l), i64};
   }
+  if (f == "common_neighbors" || f == "common_neighbors_below") {
+    mlir::Value u = toVertex(args[0], argRange(0));
+    mlir::Value v = toVertex(args[1], argRange(1));
+    if (!u || !v)
+      return {};
+    return {query(f == "common_neighbors" ? GraphQuery::CommonNeighbors
+                                          : GraphQuery::CommonNeighborsBelow,
+                  {u, v}, l),
+            i64};
+  }
   if (f == "has_edge" || f == "weight" || f == "edge_label") {
     mlir::Value u = toVertex(args[0], argRange(0));
     mlir::Value v = toVertex(args[1], argRange(1));

@@ -52,6 +52,8 @@ enum class GraphQuery {
   IntDiv,      ///< (i64, i64) -> i64
   IntRem,      ///< (i64, i64) -> i64
   OriginalId,  ///< (vertex) -> i64, algorithms only
+  CommonNeighbors,      ///< (vertex, vertex) -> i64, algorithms only
+  CommonNeighborsBelow, ///< (vertex, vertex) -> i64, algorithms only
 };
 
 class ExprGen {

@@ -695,7 +695,10 @@ mlir::Value WalkGen::createQuery(GraphQuery q, mlir::Type type,
   case GraphQuery::IntRem:
     return builder.create<walk::IntRemOp>(l, type, args[0], args[1]);
   case GraphQuery::OriginalId:
-    llvm_unreachable("Sema allows id() in algorithms only");
+  case GraphQuery::CommonNeighbors:
+  case GraphQuery::CommonNeighborsBelow:
+    llvm_unreachable("Sema allows id() and common_neighbors() in algorithms "
+                     "only");
   }
   llvm_unreachable("unknown graph query");
 }

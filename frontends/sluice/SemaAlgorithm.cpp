@@ -93,7 +93,11 @@ private:
   /// Reports an assignment to `sym` (a local or frontier), inside a loop
   /// over vertices or edges, when it is declared outside that loop.
   void checkLoopAssign(llvm::StringRef name, const ast::SourceRange &range,
-                       const Symbol &sym);
+                       const Symbol &sym,
+                       ast::AssignOp op = ast::AssignOp::Set);
+  /// Records the locals a `vertices` loop reduces into (Sema's
+  /// loopReductions); a local reduced two ways is an error.
+  void collectLoopReductions(const ast::VerticesStmt &v);
 
   Sema &s;
   Sema::StmtMode mode;
@@ -122,15 +126,70 @@ StmtChecker::enterLoop(llvm::StringRef keyword, const ast::SourceRange &range) {
   return saved;
 }
 
+/// Reductions that combine the same way: `+=` with `-=`, each other one
+/// alone.
+ast::AssignOp reductionClass(ast::AssignOp op) {
+  return op == ast::AssignOp::Sub ? ast::AssignOp::Add : op;
+}
+
+void StmtChecker::collectLoopReductions(const ast::VerticesStmt &v) {
+  for (const ast::AssignStmt *a : ast::outerReductions(v.body)) {
+    Symbol *sym = s.lookup(a->target);
+    if (!sym || sym->kind != SymKind::Let || !sym->assignable ||
+        a->op == ast::AssignOp::Mul)
+      continue; // checkAssign reports these
+    auto [it, inserted] = s.loopReductions.try_emplace(sym, a);
+    if (inserted ||
+        reductionClass(it->second->op) == reductionClass(a->op))
+      continue;
+    auto diag = s.error(a->targetRange)
+                << "'" << spellAssign(a->op) << "' into local '" << a->target
+                << "' in a 'vertices' loop that also reduces into it with '"
+                << spellAssign(it->second->op)
+                << "': a loop combines a local one way";
+    s.note(diag, it->second->targetRange,
+           "'" + a->target + "' is reduced into here");
+  }
+}
+
 void StmtChecker::checkLoopAssign(llvm::StringRef name,
                                   const ast::SourceRange &range,
-                                  const Symbol &sym) {
+                                  const Symbol &sym, ast::AssignOp op) {
   if (loopKeyword.empty() || mode != Sema::StmtMode::Algorithm)
     return;
   for (size_t i = loopScope; i < s.scopes.size(); ++i) {
     auto found = s.scopes[i]->find(name);
     if (found != s.scopes[i]->end() && &found->second == &sym)
       return; // declared inside the loop
+  }
+  if (op != ast::AssignOp::Set && sym.kind == SymKind::Let) {
+    if (loopKeyword == "edges") {
+      auto diag = s.error(range)
+                  << "not supported yet: a reduction into local '" << name
+                  << "' inside an 'edges' loop; reduce into a vertex "
+                     "property, or into '"
+                  << name << "' from a 'vertices' loop";
+      s.note(diag, sym.range, "'" + name.str() + "' is declared here");
+      return;
+    }
+    if (op == ast::AssignOp::Mul) {
+      s.error(range) << "'*=' cannot reduce into local '" << name
+                     << "' inside a 'vertices' loop; a loop reduces into a "
+                        "local declared before it with '+=', '-=', 'min=' "
+                        "or 'max='";
+      return;
+    }
+    // (A target that is no number at all is checkAssign's error.)
+    if (sym.type.isNumeric() && sym.type.kind != K::Int &&
+        sym.type.kind != K::Float) {
+      s.error(range) << "a reduction into local '" << name
+                     << "' inside a 'vertices' loop needs an f64 or i64 "
+                        "local, got "
+                     << typeName(sym.type);
+      return;
+    }
+    if (s.loopReductions.count(&sym))
+      return; // combined after the loop (graph.vertices' reductions)
   }
   auto diag = s.error(range)
               << "cannot assign " << describe(sym.kind) << " '" << name
@@ -273,6 +332,10 @@ void StmtChecker::checkStmt(ast::Stmt &stmt, bool topLevel) {
   case ast::Stmt::Kind::Vertices: {
     auto &v = llvm::cast<ast::VerticesStmt>(stmt);
     declareLabel(v.label, v.labelRange, /*isEdges=*/false);
+    auto savedReductions = std::move(s.loopReductions);
+    s.loopReductions.clear();
+    if (mode == Sema::StmtMode::Algorithm && loopKeyword.empty())
+      collectLoopReductions(v);
     Sema::ScopeGuard scope(s);
     auto saved = enterLoop("vertices", v.range);
     bindLoopBinders(v.binders, {vertex}, 1, v.range, "vertices",
@@ -281,6 +344,7 @@ void StmtChecker::checkStmt(ast::Stmt &stmt, bool topLevel) {
       s.checkCondition(v.where.get());
     checkNested(v.body);
     leaveLoop(saved);
+    s.loopReductions = std::move(savedReductions);
     break;
   }
   case ast::Stmt::Kind::Edges:
@@ -428,7 +492,7 @@ void StmtChecker::checkAssign(ast::AssignStmt &a) {
                               << a.target << "' is " << describeA(sym->kind);
       return;
     }
-    checkLoopAssign(a.target, a.targetRange, *sym);
+    checkLoopAssign(a.target, a.targetRange, *sym, a.op);
     target = sym->type;
   } else {
     auto diag = s.error(a.targetRange)

@@ -384,6 +384,11 @@ public:
   ast::AlgorithmDecl *currentAlgorithm = nullptr;
   /// The graph the walk or algorithm being checked runs on, when known.
   ast::GraphDecl *currentGraph = nullptr;
+  /// Inside a `vertices` loop: the locals declared before it that it
+  /// reduces into (ast::outerReductions), each with its first reduction.
+  /// They cannot be read in the loop. Pointer keys: looked up, never
+  /// iterated.
+  llvm::DenseMap<const Symbol *, const ast::AssignStmt *> loopReductions;
   /// Schedules seen so far, by target.
   std::map<std::string, ast::SourceRange> schedules;
 };

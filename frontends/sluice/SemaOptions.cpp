@@ -30,6 +30,21 @@ llvm::ArrayRef<llvm::StringRef> parallelSpellings() {
   return spellings;
 }
 
+/// The frontier kinds as written: `buckets` takes its width,
+/// `buckets(delta)`.
+llvm::ArrayRef<llvm::StringRef> frontierSpellings() {
+  static const std::vector<llvm::StringRef> spellings = [] {
+    std::vector<llvm::StringRef> s;
+    for (llvm::StringRef name : graph::frontierKindNames())
+      s.push_back(
+          name == graph::stringifyFrontierKind(graph::FrontierKind::Buckets)
+              ? "buckets(delta)"
+              : name);
+    return s;
+  }();
+  return spellings;
+}
+
 } // namespace
 
 namespace sluice::sema {
@@ -288,6 +303,49 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
     if (Type t = s.check(e); !t.isUnknown())
       s.error(e->range) << what(spec)
                         << " expects one of: " << joinNames(parallelSpellings())
+                        << "; got " << typeName(t);
+    return;
+  case OptKind::Frontier:
+    if (std::optional<graph::FrontierKind> kind =
+            name ? graph::symbolizeFrontierKind(name->name) : std::nullopt;
+        kind && *kind != graph::FrontierKind::Buckets) {
+      e->type = Type::of(K::Enum);
+      return;
+    }
+    if (auto *call = llvm::dyn_cast<ast::CallExpr>(e);
+        call && call->callee == "buckets") {
+      bool named = llvm::any_of(
+          call->args, [](const ast::Arg &a) { return !a.name.empty(); });
+      if (call->args.size() != 1 || named) {
+        s.error(call->range) << "'buckets' expects 1 argument (the bucket "
+                                "width delta), got "
+                             << call->args.size();
+        for (ast::Arg &a : call->args)
+          s.check(a.value.get());
+        return;
+      }
+      ast::Expr *arg = call->args[0].value.get();
+      Type t = s.check(arg);
+      if (arg && !t.isUnknown()) {
+        if (t.kind != K::Int && t.kind != K::Float)
+          s.error(arg->range)
+              << "bucket width of 'buckets' expects f64, got " << typeName(t);
+        else if (const Value *v = s.valueOf(arg);
+                 v && v->asNumber() && !(*v->asNumber() > 0))
+          s.error(arg->range)
+              << "bucket width of 'buckets' must be positive, got "
+              << formatValue(*v, t);
+      }
+      call->type = Type::of(K::Enum);
+      return;
+    }
+    if (name) {
+      unknownWord(spec, *name, frontierSpellings());
+      return;
+    }
+    if (Type t = s.check(e); !t.isUnknown())
+      s.error(e->range) << what(spec)
+                        << " expects one of: " << joinNames(frontierSpellings())
                         << "; got " << typeName(t);
     return;
   case OptKind::IntList: {

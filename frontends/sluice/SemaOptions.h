@@ -27,6 +27,7 @@ enum class OptKind {
   Word,      ///< one of `words`, written bare: `format: snap`
   IntOrAuto, ///< `auto` or an i64: `tile: auto`, `tile: 64`
   Parallel,  ///< `serial`, `static` or `dynamic(n)`
+  Frontier,  ///< `sparse`, `dense`, `bitmap`, `auto` or `buckets(delta)`
   IntList,   ///< [i64]
   Model,     ///< the name of a model
   Graph,     ///< the name of a graph

@@ -40,7 +40,7 @@ const std::vector<OptionSpec> &labelScheduleSpecs() {
       word(graph::kDirectionKey, graph::directionNames()),
       opt(graph::kParallelKey, OptKind::Parallel),
       opt(graph::kTileKey, OptKind::IntOrAuto),
-      word(graph::kFrontierKey, graph::frontierKindNames()),
+      opt(graph::kFrontierKey, OptKind::Frontier),
       word(graph::kFormatKey, graph::edgeFormatNames())};
   return specs;
 }

@@ -43,3 +43,93 @@ module {
     }
   }
 }
+
+// -----
+
+// frontier: buckets orders a frontier: the loop must read one.
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @a on @g attributes {outputs = [], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %big = arith.constant 1.0e300 : f64
+    graph.property @d : f64 = %big
+    // expected-error @+1 {{loop 'relax' of algorithm 'a': frontier: buckets needs a loop over the edges of a frontier (`edges(...) from F`)}}
+    %f = graph.edges label "relax" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = buckets, delta = 1.0 : f64, format = auto>} do {
+    ^bb0(%u: i32, %v: i32, %w: f64):
+      graph.prop.reduce min @d[%v], %w : f64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// ... and have a result for the vertices of the other buckets.
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @a on @g attributes {outputs = [], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %big = arith.constant 1.0e300 : f64
+    graph.property @d : f64 = %big
+    %all = graph.frontier.all
+    // expected-error @+1 {{loop 'relax' of algorithm 'a': frontier: buckets needs the loop's result frontier (`F = edges(...)`): the vertices of the other buckets pass on to it}}
+    graph.edges from %all label "relax" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = buckets, delta = 1.0 : f64, format = auto>} do {
+    ^bb0(%u: i32, %v: i32, %w: f64):
+      graph.prop.reduce min @d[%v], %w : f64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// ... run push ...
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @a on @g attributes {outputs = [], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %big = arith.constant 1.0e300 : f64
+    graph.property @d : f64 = %big
+    %all = graph.frontier.all
+    // expected-error @+1 {{loop 'relax' of algorithm 'a': frontier: buckets runs push, got direction pull}}
+    %f = graph.edges from %all label "relax" -> !graph.frontier attributes {schedule = #graph.schedule<direction = pull, parallel = static, frontier = buckets, delta = 1.0 : f64, format = auto>} do {
+    ^bb0(%u: i32, %v: i32, %w: f64):
+      graph.prop.reduce min @d[%v], %w : f64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// ... and reduce into one property with min=, which orders the frontier.
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @a on @g attributes {outputs = [], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %big = arith.constant 1.0e300 : f64
+    graph.property @d : f64 = %big
+    %all = graph.frontier.all
+    // expected-error @+1 {{loop 'relax' of algorithm 'a': frontier: buckets orders the frontier by the property the loop reduces into with min=, and the loop has no min=}}
+    %f = graph.edges from %all label "relax" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = buckets, delta = 1.0 : f64, format = auto>} do {
+    ^bb0(%u: i32, %v: i32, %w: f64):
+      graph.prop.reduce add @d[%v], %w : f64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @a on @g attributes {outputs = [], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %big = arith.constant 1.0e300 : f64
+    graph.property @d : f64 = %big
+    graph.property @e : f64 = %big
+    %all = graph.frontier.all
+    // expected-error @+1 {{loop 'relax' of algorithm 'a': frontier: buckets orders the frontier by the one property the loop reduces into with min=, got two: 'd' and 'e'}}
+    %f = graph.edges from %all label "relax" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = buckets, delta = 1.0 : f64, format = auto>} do {
+    ^bb0(%u: i32, %v: i32, %w: f64):
+      graph.prop.reduce min @d[%v], %w : f64
+      graph.prop.reduce min @e[%v], %w : f64
+      graph.yield
+    }
+  }
+}

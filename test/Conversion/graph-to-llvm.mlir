@@ -141,3 +141,53 @@ module {
     }
   }
 }
+
+// -----
+
+// Reductions into locals: the vertices function runs over blocks of 4096
+// vertices, each combining its vertices' contributions (the identity where
+// `where` is false) in vertex order and storing one partial per local;
+// the launch runs over the blocks and combines the partials in block
+// order with the values before the loop.
+// CHECK-LABEL: llvm.func @sluice_algo_sum_total_vertices(
+// CHECK-SAME:      %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[BEGIN:.*]]: i64, %[[END:.*]]: i64)
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-DAG:     %[[LEAST:.*]] = arith.constant 9223372036854775807 : i64
+// CHECK:         scf.for %[[B:.*]] = %[[BEGIN]] to %[[END]]
+// CHECK:           %[[LO:.*]] = arith.muli %[[B]], %{{.*}} : i64
+// CHECK:           %[[PARTS:.*]]:2 = scf.for %{{.*}} = %[[LO]] to %{{.*}} step %{{.*}} iter_args(%[[S:.*]] = %[[ZERO]], %[[M:.*]] = %[[LEAST]]) -> (f64, i64)
+// CHECK:             %[[C:.*]]:2 = scf.if %{{.*}} -> (f64, i64) {
+// CHECK:             } else {
+// CHECK-NEXT:          scf.yield %[[ZERO]], %[[LEAST]] : f64, i64
+// CHECK:             %[[S1:.*]] = arith.addf %[[S]], %[[C]]#0 : f64
+// CHECK:             %[[M1:.*]] = arith.minsi %[[M]], %[[C]]#1 : i64
+// CHECK:             scf.yield %[[S1]], %[[M1]] : f64, i64
+// CHECK:           llvm.store %[[PARTS]]#0, %{{.*}} : f64, !llvm.ptr
+// CHECK:           llvm.store %[[PARTS]]#1, %{{.*}} : i64, !llvm.ptr
+// CHECK-LABEL: llvm.func @sluice_algo_sum(
+// CHECK:         %[[PARTIALS:.*]] = llvm.call @sluice_algo_partials
+// CHECK:         llvm.call @sluice_algo_parallel_for
+// CHECK:         llvm.call @sluice_algo_reduce_f64
+// CHECK:         llvm.call @sluice_algo_reduce_i64
+// REMARK: remark: loop 'total' of algorithm 'sum': over every vertex; parallel, static shares; no atomics; reduces into 2 locals by blocks of 4096 vertices, their partials combined in block order
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @sum on @g attributes {outputs = [@x], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %one = arith.constant 1.0 : f64
+    %big = arith.constant 100 : i64
+    graph.property @x : f64 = %one
+    %r:2 = graph.vertices label "total" reduce(%one, %big : f64, i64) -> f64, i64 attributes {reductions = [#graph<reduction add>, #graph<reduction min>], schedule = #graph.schedule<parallel = static>} where {
+    ^bb0(%v: i32):
+      %d = graph.degree %v : i64
+      %zero = arith.constant 0 : i64
+      %some = arith.cmpi sgt, %d, %zero : i64
+      graph.yield %some : i1
+    } do {
+    ^bb0(%v: i32):
+      %x = graph.prop.get @x[%v] : f64
+      %d = graph.degree %v : i64
+      graph.yield %x, %d : f64, i64
+    }
+    %s = arith.addf %r#0, %one : f64
+  }
+}

@@ -29,6 +29,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace sluice;
@@ -125,10 +126,19 @@ private:
   LogicalResult lowerLoop(Operation *loop, int64_t index);
   LLVM::LLVMFuncOp buildVariant(Operation *loop, StringRef name, Variant v,
                                 ArrayRef<Value> captured, bool parallel);
-  void emitIteration(OpBuilder &b, Location loc, Operation *loop,
-                     ValueRange binders, IRMapping &map);
+  /// The loop's where and body for `binders`; the body's contributions to
+  /// the loop's reductions (`identities` where `where` is false).
+  SmallVector<Value> emitIteration(OpBuilder &b, Location loc, Operation *loop,
+                                   ValueRange binders, IRMapping &map,
+                                   ValueRange identities = {});
   std::string describe(Operation *loop, graph::ScheduleAttr s,
                        ArrayRef<Variant> variants);
+  /// The property whose values order the frontier of `edges` under
+  /// `frontier: buckets` (the one it reduces into with min=); a located
+  /// error when the loop cannot run so.
+  LogicalResult bucketPriority(graph::EdgesOp edges, StringRef what,
+                               graph::ScheduleAttr s,
+                               graph::PropertyOp &priority);
 
   graph::AlgorithmOp algo;
   ModuleOp module;
@@ -198,8 +208,10 @@ LogicalResult Outliner::run() {
   return success();
 }
 
-void Outliner::emitIteration(OpBuilder &b, Location loc, Operation *loop,
-                             ValueRange binders, IRMapping &map) {
+SmallVector<Value> Outliner::emitIteration(OpBuilder &b, Location loc,
+                                           Operation *loop, ValueRange binders,
+                                           IRMapping &map,
+                                           ValueRange identities) {
   Region &where = loop->getRegion(0);
   Region &body = loop->getRegion(1);
   // The ops of a region's block but its graph.yield, at b; the yield's
@@ -215,15 +227,24 @@ void Outliner::emitIteration(OpBuilder &b, Location loc, Operation *loop,
       values.push_back(map.lookup(v));
     return values;
   };
-  if (where.empty()) {
-    inlineRegion(body);
-    return;
-  }
+  if (where.empty())
+    return inlineRegion(body);
   Value keep = inlineRegion(where).front();
-  auto ifOp = b.create<scf::IfOp>(loc, keep, /*withElse=*/false);
+  if (identities.empty()) {
+    auto ifOp = b.create<scf::IfOp>(loc, keep, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    inlineRegion(body);
+    return {};
+  }
+  auto ifOp = b.create<scf::IfOp>(loc, identities.getTypes(), keep,
+                                  /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  inlineRegion(body);
+  b.create<scf::YieldOp>(loc, inlineRegion(body));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  b.create<scf::YieldOp>(loc, identities);
+  return ifOp.getResults();
 }
 
 LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
@@ -249,7 +270,7 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   Value out = slot(EnvSlot::Out, ptr);
   Value list = slot(EnvSlot::List, ptr);
   Value bitmap = slot(EnvSlot::Bitmap, ptr);
-  if (loop->getNumResults())
+  if (isa<graph::EdgesOp>(loop) && loop->getNumResults())
     info.out = out;
   IRMapping map;
   for (auto [k, value] : llvm::enumerate(captured))
@@ -277,10 +298,57 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
                   cast<graph::EdgesOp>(loop).isWeighted();
   switch (variant) {
   case Variant::Vertices: {
-    Value v = b.create<arith::TruncIOp>(loc, i32, i);
-    info.owned = v;
-    state.functions[fn] = info;
-    emitIteration(b, loc, loop, {v}, map);
+    auto vertices = cast<graph::VerticesOp>(loop);
+    if (vertices.getInits().empty()) {
+      Value v = b.create<arith::TruncIOp>(loc, i32, i);
+      info.owned = v;
+      state.functions[fn] = info;
+      emitIteration(b, loc, loop, {v}, map);
+      break;
+    }
+    // Reductions into locals: i is a block of kReduceBlock vertices whose
+    // contributions combine in vertex order into one partial per local.
+    SmallVector<Value> identities;
+    SmallVector<graph::ReductionKind> kinds;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(forOp);
+      for (auto [attr, init] :
+           llvm::zip(vertices.getReductions(), vertices.getInits())) {
+        kinds.push_back(cast<graph::ReductionKindAttr>(attr).getValue());
+        identities.push_back(
+            reductionIdentity(b, loc, kinds.back(), init.getType()));
+      }
+    }
+    Value block = constI64(b, loc, kReduceBlock);
+    Value lo = b.create<arith::MulIOp>(loc, i, block);
+    Value hi = b.create<arith::MinUIOp>(
+        loc, b.create<arith::AddIOp>(loc, lo, block), info.numVertices);
+    auto inner = b.create<scf::ForOp>(loc, lo, hi, one, identities);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(inner.getBody());
+      Value v = b.create<arith::TruncIOp>(loc, i32, inner.getInductionVar());
+      info.owned = v;
+      state.functions[fn] = info;
+      SmallVector<Value> contributions =
+          emitIteration(b, loc, loop, {v}, map, identities);
+      SmallVector<Value> next;
+      for (auto [kind, acc, c] :
+           llvm::zip(kinds, inner.getRegionIterArgs(), contributions))
+        next.push_back(combineReduction(b, loc, kind, acc, c));
+      b.create<scf::YieldOp>(loc, next);
+    }
+    // partials[k * blocks + i] = the block's partial of local k.
+    Value partials = slot(EnvSlot::Partials, ptr);
+    Value blocks = slot(EnvSlot::Blocks, i64);
+    for (auto [k, partial] : llvm::enumerate(inner.getResults())) {
+      Value index = b.create<arith::AddIOp>(
+          loc, b.create<arith::MulIOp>(loc, constI64(b, loc, k), blocks), i);
+      b.create<LLVM::StoreOp>(
+          loc, partial,
+          elementAddress(b, loc, partial.getType(), partials, index));
+    }
     break;
   }
   case Variant::Push: {
@@ -377,6 +445,11 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
       os << "every vertex";
     else if (*s.getFrontier() == graph::FrontierKind::Sparse)
       os << "the frontier's list";
+    else if (*s.getFrontier() == graph::FrontierKind::Buckets)
+      os << "the frontier's vertices in its lowest bucket of width "
+         << llvm::format("%g", s.getDelta().getValueAsDouble())
+         << " (ordered by the property reduced with min=; the others pass "
+            "on to the result)";
     else if (*s.getFrontier() == graph::FrontierKind::Auto)
       os << "the frontier's list, or every vertex tested against its bitmap "
             "once it is large (chosen per round)";
@@ -417,11 +490,62 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
         os << " '" << name << "'";
     }
   }
+  if (auto vertices = dyn_cast<graph::VerticesOp>(loop);
+      vertices && !vertices.getInits().empty())
+    os << "; reduces into " << vertices.getInits().size()
+       << (vertices.getInits().size() == 1 ? " local" : " locals")
+       << " by blocks of " << kReduceBlock
+       << " vertices, their partials combined in block order";
   if (!s.getTile().isNone())
     os << "; tile is not implemented on the CPU yet (ignored)";
   if (s.getFormat() && *s.getFormat() == graph::EdgeFormat::Coo)
     os << "; format coo is not implemented on the CPU yet (CSR used)";
   return text;
+}
+
+LogicalResult Outliner::bucketPriority(graph::EdgesOp edges, StringRef what,
+                                       graph::ScheduleAttr s,
+                                       graph::PropertyOp &priority) {
+  Location loc = edges.getLoc();
+  auto prefix = [&] {
+    return emitError(loc) << what << " of algorithm '" << algo.getSymName()
+                          << "': frontier: buckets ";
+  };
+  if (!edges.getFrom())
+    return prefix() << "needs a loop over the edges of a frontier "
+                       "(`edges(...) from F`)";
+  if (!edges.getChanged())
+    return prefix() << "needs the loop's result frontier (`F = edges(...)`): "
+                       "the vertices of the other buckets pass on to it";
+  if (*s.getDirection() != graph::Direction::Push)
+    return prefix() << "runs push, got direction "
+                    << graph::stringifyDirection(*s.getDirection());
+  StringRef name;
+  WalkResult twice = edges.getBody().walk([&](graph::PropReduceOp r) {
+    if (r.getKind() != graph::ReductionKind::Min)
+      return WalkResult::advance();
+    if (!name.empty() && name != r.getProperty()) {
+      prefix() << "orders the frontier by the one property the loop "
+                  "reduces into with min=, got two: '"
+               << name << "' and '" << r.getProperty() << "'";
+      return WalkResult::interrupt();
+    }
+    name = r.getProperty();
+    return WalkResult::advance();
+  });
+  if (twice.wasInterrupted())
+    return failure();
+  if (name.empty())
+    return prefix() << "orders the frontier by the property the loop "
+                       "reduces into with min=, and the loop has no min=";
+  // (The body is in the algorithm's function by now: props has them.)
+  for (graph::PropertyOp p : props)
+    if (p.getSymName() == name)
+      priority = p;
+  if (!priority)
+    return prefix() << "reduces into '" << name
+                    << "', which is no property of the algorithm";
+  return success();
 }
 
 LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
@@ -461,6 +585,13 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
       variants.push_back(Variant::Pull);
       break;
     }
+  }
+  // frontier: buckets orders the frontier by the property the loop
+  // reduces into with min= (delta-stepping).
+  graph::PropertyOp priority;
+  if (edges && schedule.getFrontier() == graph::FrontierKind::Buckets) {
+    if (failed(bucketPriority(edges, what, schedule, priority)))
+      return failure();
   }
   graph::Parallel parallel = *schedule.getParallel();
   bool isParallel = parallel != graph::Parallel::Serial;
@@ -515,13 +646,37 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   for (auto [k, v] : llvm::enumerate(captured))
     store(static_cast<int64_t>(EnvSlot::FirstCaptured) + k, v);
   Value null = b.create<LLVM::ZeroOp>(loc, ptr);
-  Value out = loop->getNumResults()
+  bool buildsFrontier = edges && edges.getChanged();
+  Value out = buildsFrontier
                   ? callRuntime(b, loc, module, AlgoCall::FrontierNew,
                                 {info.ctx})
                   : null;
   store(static_cast<int64_t>(EnvSlot::Out), out);
   Value kind = b.create<arith::ConstantIntOp>(loc, int64_t(parallel), 32);
   Value chunk = constI64(b, loc, schedule.getChunk().value_or(0));
+  // A loop that reduces into locals runs over blocks of vertices, chunks
+  // of whole blocks, with room for one partial per block and local.
+  auto vertices = dyn_cast<graph::VerticesOp>(loop);
+  bool reducing = vertices && !vertices.getInits().empty();
+  Value blocks = constI64(b, loc, 0);
+  Value partials = null;
+  if (reducing) {
+    Value n = info.numVertices;
+    blocks = b.create<arith::DivUIOp>(
+        loc, b.create<arith::AddIOp>(loc, n, constI64(b, loc, kReduceBlock - 1)),
+        constI64(b, loc, kReduceBlock));
+    partials = callRuntime(
+        b, loc, module, AlgoCall::Partials,
+        {info.ctx,
+         b.create<arith::MulIOp>(
+             loc, blocks,
+             constI64(b, loc, int64_t(vertices.getInits().size())))});
+    int64_t chunkBlocks =
+        (schedule.getChunk().value_or(1) + kReduceBlock - 1) / kReduceBlock;
+    chunk = constI64(b, loc, chunkBlocks);
+  }
+  store(static_cast<int64_t>(EnvSlot::Partials), partials);
+  store(static_cast<int64_t>(EnvSlot::Blocks), blocks);
   // One round: the list and bitmap it reads, over `count` items.
   auto launch = [&](LLVM::LLVMFuncOp fn, Value list, Value bitmap,
                     Value count) {
@@ -562,7 +717,24 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     launch(fn, null,
            callRuntime(b, loc, module, AlgoCall::FrontierBitmap, {from}), n);
   };
-  if (!from) {
+  if (reducing) {
+    launch(fns.front(), null, null, blocks);
+    // Each local: its value before the loop, then the partials in block
+    // order.
+    for (auto [k, init] : llvm::enumerate(vertices.getInits())) {
+      Value base = elementAddress(
+          b, loc, init.getType(), partials,
+          b.create<arith::MulIOp>(loc, blocks, constI64(b, loc, k)));
+      auto reduction = cast<graph::ReductionKindAttr>(vertices.getReductions()[k]);
+      Value kindArg = b.create<arith::ConstantIntOp>(
+          loc, int64_t(reduction.getValue()), 32);
+      Value result = callRuntime(
+          b, loc, module,
+          init.getType().isF64() ? AlgoCall::ReduceF64 : AlgoCall::ReduceI64,
+          {info.ctx, base, blocks, kindArg, init});
+      vertices.getResult(k).replaceAllUsesWith(result);
+    }
+  } else if (!from) {
     launch(fns.back(), null, null, n);
   } else if (variants.size() == 2) {
     perRound([&] { overBitmap(fns[1]); }, [&] { pushSparse(fns[0]); });
@@ -580,9 +752,26 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     case graph::FrontierKind::Auto:
       perRound([&] { overBitmap(fns[0]); }, [&] { pushSparse(fns[0]); });
       break;
+    case graph::FrontierKind::Buckets: {
+      // This round: the frontier's lowest bucket; the rest go to `out`.
+      bool isI64 = priority.getElementType().isInteger(64);
+      Value type = b.create<arith::ConstantIntOp>(loc, isI64 ? 1 : 0, 32);
+      Value delta = b.create<arith::ConstantFloatOp>(
+          loc, APFloat(schedule.getDelta().getValueAsDouble()),
+          b.getF64Type());
+      Value current = callRuntime(
+          b, loc, module, AlgoCall::FrontierBucket,
+          {from, info.bases.lookup(priority.getSymName()), type, delta, out});
+      Value list =
+          callRuntime(b, loc, module, AlgoCall::FrontierList, {current});
+      Value size =
+          callRuntime(b, loc, module, AlgoCall::FrontierSize, {current});
+      launch(fns[0], list, null, size);
+      break;
+    }
     }
   }
-  if (loop->getNumResults()) {
+  if (buildsFrontier) {
     callRuntime(b, loc, module, AlgoCall::FrontierSeal, {out});
     loop->getResult(0).replaceAllUsesWith(
         b.create<UnrealizedConversionCastOp>(loc, loop->getResult(0).getType(),

@@ -31,6 +31,17 @@ static_assert(SLUICE_ALGO_SERIAL == int(graph::Parallel::Serial) &&
                   SLUICE_ALGO_DYNAMIC == int(graph::Parallel::Dynamic),
               "sluice_algo_schedule_t and graph::Parallel differ");
 
+// A loop's reductions into locals pass the dialect's ReductionKind.
+static_assert(SLUICE_ALGO_REDUCE_ADD == int(graph::ReductionKind::Add) &&
+                  SLUICE_ALGO_REDUCE_MIN == int(graph::ReductionKind::Min) &&
+                  SLUICE_ALGO_REDUCE_MAX == int(graph::ReductionKind::Max),
+              "sluice_algo_reduction_t and graph::ReductionKind differ");
+// frontier: buckets passes the priority property's type so.
+static_assert(SLUICE_ALGO_F64 == 0 && SLUICE_ALGO_I64 == 1,
+              "sluice_algo_type_t changed");
+static_assert(SLUICE_ALGO_REDUCE_BLOCK == kReduceBlock,
+              "the reduction blocks of the runtime and the lowering differ");
+
 std::string sluice::conversion::algorithmFunctionName(StringRef algorithm) {
   return ("sluice_algo_" + algorithm).str();
 }
@@ -101,6 +112,29 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
     break;
   case AlgoCall::OriginalId:
     name = "sluice_algo_original_id", result = i64, params = {ptr, i32};
+    break;
+  case AlgoCall::Partials:
+    name = "sluice_algo_partials", result = ptr, params = {ptr, i64};
+    break;
+  case AlgoCall::ReduceF64:
+    name = "sluice_algo_reduce_f64", result = b.getF64Type(),
+    params = {ptr, ptr, i64, i32, b.getF64Type()};
+    break;
+  case AlgoCall::ReduceI64:
+    name = "sluice_algo_reduce_i64", result = i64,
+    params = {ptr, ptr, i64, i32, i64};
+    break;
+  case AlgoCall::CommonNeighbors:
+    name = "sluice_algo_common_neighbors", result = i64,
+    params = {ptr, i32, i32};
+    break;
+  case AlgoCall::CommonNeighborsBelow:
+    name = "sluice_algo_common_neighbors_below", result = i64,
+    params = {ptr, i32, i32};
+    break;
+  case AlgoCall::FrontierBucket:
+    name = "sluice_algo_frontier_bucket", result = ptr,
+    params = {ptr, ptr, i32, b.getF64Type(), ptr};
     break;
   }
   LLVM::LLVMFuncOp decl =

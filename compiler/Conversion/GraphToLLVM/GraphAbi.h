@@ -50,8 +50,22 @@ enum class ViewField : int32_t {
 /// The 8-byte slots of a loop function's environment: the property table,
 /// the frontier the loop builds (null without one), the frontier it reads
 /// as a list (null: every vertex) and as a bitmap (null: no membership
-/// test), then the values the loop uses from outside, in order.
-enum class EnvSlot : int64_t { Props = 0, Out, List, Bitmap, FirstCaptured };
+/// test), the partials of a loop that reduces into locals (null without
+/// reductions; `Blocks` of them per local), then the values the loop uses
+/// from outside, in order.
+enum class EnvSlot : int64_t {
+  Props = 0,
+  Out,
+  List,
+  Bitmap,
+  Partials,
+  Blocks,
+  FirstCaptured
+};
+
+/// The vertices of one block of a loop that reduces into locals
+/// (SLUICE_ALGO_REDUCE_BLOCK).
+inline constexpr int64_t kReduceBlock = 4096;
 
 /// The runtime functions the lowering calls.
 enum class AlgoCall {
@@ -73,6 +87,12 @@ enum class AlgoCall {
   EdgeLabel,      ///< i64 (ctx, u32 u, u32 v)
   VertexLabel,    ///< i64 (ctx, u32 v)
   OriginalId,     ///< i64 (ctx, u32 v)
+  Partials,       ///< ptr (ctx, u64 count)
+  ReduceF64,      ///< f64 (ctx, ptr partials, u64 count, i32 kind, f64 init)
+  ReduceI64,      ///< i64 (ctx, ptr partials, u64 count, i32 kind, i64 init)
+  CommonNeighbors,      ///< i64 (ctx, u32 u, u32 v)
+  CommonNeighborsBelow, ///< i64 (ctx, u32 u, u32 v)
+  FrontierBucket, ///< ptr (f, ptr priority, i32 type, f64 delta, ptr rest)
 };
 
 /// Declares (once) and calls `fn` with `args`; the result, or null for a

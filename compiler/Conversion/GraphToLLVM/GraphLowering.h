@@ -46,6 +46,15 @@ struct AlgoLowering {
   llvm::DenseMap<mlir::Operation *, FunctionInfo> functions;
 };
 
+/// `x kind y` for a reduction on f64 or i64 (min and max of f64: minnum
+/// and maxnum, as the runtime's fmin and fmax).
+mlir::Value combineReduction(mlir::OpBuilder &b, mlir::Location loc,
+                             graph::ReductionKind kind, mlir::Value x,
+                             mlir::Value y);
+/// The identity of add, min or max on `type` (f64 or i64).
+mlir::Value reductionIdentity(mlir::OpBuilder &b, mlir::Location loc,
+                              graph::ReductionKind kind, mlir::Type type);
+
 /// Step 1 for `algo` (erased when done); remarks say how each loop runs.
 mlir::LogicalResult outlineAlgorithm(graph::AlgorithmOp algo,
                                      AlgoLowering &state, bool remarks);

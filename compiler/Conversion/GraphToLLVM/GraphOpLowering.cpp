@@ -21,6 +21,8 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace sluice;
 using namespace sluice::conversion;
@@ -176,25 +178,7 @@ struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
 
   static Value combine(OpBuilder &b, Location loc, graph::ReductionKind kind,
                        Value x, Value y) {
-    bool f = isa<FloatType>(x.getType());
-    switch (kind) {
-    case graph::ReductionKind::Add:
-      return f ? Value(b.create<arith::AddFOp>(loc, x, y))
-               : Value(b.create<arith::AddIOp>(loc, x, y));
-    case graph::ReductionKind::Sub:
-      return f ? Value(b.create<arith::SubFOp>(loc, x, y))
-               : Value(b.create<arith::SubIOp>(loc, x, y));
-    case graph::ReductionKind::Mul:
-      return f ? Value(b.create<arith::MulFOp>(loc, x, y))
-               : Value(b.create<arith::MulIOp>(loc, x, y));
-    case graph::ReductionKind::Min:
-      return f ? Value(b.create<arith::MinNumFOp>(loc, x, y))
-               : Value(b.create<arith::MinSIOp>(loc, x, y));
-    case graph::ReductionKind::Max:
-      return f ? Value(b.create<arith::MaxNumFOp>(loc, x, y))
-               : Value(b.create<arith::MaxSIOp>(loc, x, y));
-    }
-    llvm_unreachable("unknown reduction");
+    return combineReduction(b, loc, kind, x, y);
   }
 
   static std::optional<LLVM::AtomicBinOp> atomicOp(graph::ReductionKind kind,
@@ -413,6 +397,23 @@ struct QueryLowering : GraphPattern<OpT> {
   }
 };
 
+struct CommonNeighborsLowering : GraphPattern<graph::CommonNeighborsOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::CommonNeighborsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    rewriter.replaceOp(
+        op, callRuntime(rewriter, op.getLoc(), moduleOf(op),
+                        op.getBelow() ? AlgoCall::CommonNeighborsBelow
+                                      : AlgoCall::CommonNeighbors,
+                        {info->ctx, adaptor.getU(), adaptor.getV()}));
+    return success();
+  }
+};
+
 /// An scf.for over index (a `repeat`) as one over i64, iteration
 /// arguments converted too (frontiers); scf's structural conversion leaves
 /// the induction variable as it is.
@@ -440,6 +441,48 @@ struct IndexForLowering : OpConversionPattern<scf::ForOp> {
 };
 
 } // namespace
+
+Value sluice::conversion::combineReduction(OpBuilder &b, Location loc,
+                                           graph::ReductionKind kind, Value x,
+                                           Value y) {
+  bool f = isa<FloatType>(x.getType());
+  switch (kind) {
+  case graph::ReductionKind::Add:
+    return f ? Value(b.create<arith::AddFOp>(loc, x, y))
+             : Value(b.create<arith::AddIOp>(loc, x, y));
+  case graph::ReductionKind::Sub:
+    return f ? Value(b.create<arith::SubFOp>(loc, x, y))
+             : Value(b.create<arith::SubIOp>(loc, x, y));
+  case graph::ReductionKind::Mul:
+    return f ? Value(b.create<arith::MulFOp>(loc, x, y))
+             : Value(b.create<arith::MulIOp>(loc, x, y));
+  case graph::ReductionKind::Min:
+    return f ? Value(b.create<arith::MinNumFOp>(loc, x, y))
+             : Value(b.create<arith::MinSIOp>(loc, x, y));
+  case graph::ReductionKind::Max:
+    return f ? Value(b.create<arith::MaxNumFOp>(loc, x, y))
+             : Value(b.create<arith::MaxSIOp>(loc, x, y));
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+Value sluice::conversion::reductionIdentity(OpBuilder &b, Location loc,
+                                            graph::ReductionKind kind,
+                                            Type type) {
+  if (type.isInteger(64)) {
+    int64_t v = kind == graph::ReductionKind::Min
+                    ? std::numeric_limits<int64_t>::max()
+                : kind == graph::ReductionKind::Max
+                    ? std::numeric_limits<int64_t>::min()
+                    : 0;
+    return b.create<arith::ConstantIntOp>(loc, v, 64);
+  }
+  double inf = std::numeric_limits<double>::infinity();
+  double v = kind == graph::ReductionKind::Min   ? inf
+             : kind == graph::ReductionKind::Max ? -inf
+                                                 : 0.0;
+  return b.create<arith::ConstantFloatOp>(loc, APFloat(v), b.getF64Type());
+}
 
 LogicalResult sluice::conversion::lowerGraphOps(ModuleOp module,
                                                 const AlgoLowering &state) {
@@ -469,7 +512,7 @@ LogicalResult sluice::conversion::lowerGraphOps(ModuleOp module,
   patterns.add<PropertyLowering, PropGetLowering, PropSetLowering,
                PropReduceLowering, FrontierAllLowering, FrontierOfLowering,
                FrontierSizeLowering, NumVerticesLowering, NumEdgesLowering,
-               DegreeLowering, VertexOfLowering,
+               DegreeLowering, VertexOfLowering, CommonNeighborsLowering,
                DivisionLowering<graph::IntDivOp, AlgoCall::IntDiv>,
                DivisionLowering<graph::IntRemOp, AlgoCall::IntRem>,
                QueryLowering<graph::HasEdgeOp, AlgoCall::HasEdge>,

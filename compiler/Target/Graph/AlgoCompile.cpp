@@ -146,6 +146,12 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks) {
   SLUICE_SYMBOL(sluice_algo_idiv);
   SLUICE_SYMBOL(sluice_algo_irem);
   SLUICE_SYMBOL(sluice_algo_has_edge);
+  SLUICE_SYMBOL(sluice_algo_partials);
+  SLUICE_SYMBOL(sluice_algo_reduce_f64);
+  SLUICE_SYMBOL(sluice_algo_reduce_i64);
+  SLUICE_SYMBOL(sluice_algo_common_neighbors);
+  SLUICE_SYMBOL(sluice_algo_common_neighbors_below);
+  SLUICE_SYMBOL(sluice_algo_frontier_bucket);
   SLUICE_SYMBOL(sluice_algo_edge_weight);
   SLUICE_SYMBOL(sluice_algo_edge_label);
   SLUICE_SYMBOL(sluice_algo_vertex_label);

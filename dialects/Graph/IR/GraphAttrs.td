@@ -42,7 +42,12 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
     - `tile`: cache tiling, tiles of `N` vertices (> 0) or `auto` (the
       compiler picks the size for the graph and the target); absent: none;
     - `frontier` (edges loops): how the frontiers the loop reads and writes
-      are stored, `sparse`, `dense`, `bitmap` or `auto`;
+      are stored, `sparse`, `dense`, `bitmap` or `auto`; or `buckets` with
+      `delta` (> 0), the ordered frontier of delta-stepping: each round
+      runs the frontier's vertices in its lowest bucket
+      floor(priority / delta), the priority being the property the loop
+      reduces into with `min=`, and passes the others on to the loop's
+      result; `delta` is given with `buckets` and only with it;
     - `format` (edges loops): the edge format iterated over, `csr`, `coo`
       or `auto`.
 
@@ -58,6 +63,7 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
     ```mlir
     #graph.schedule<direction = pull, parallel = dynamic, chunk = 64, tile = auto, frontier = auto, format = csr>
     #graph.schedule<parallel = static>
+    #graph.schedule<direction = push, parallel = static, frontier = buckets, delta = 2.000000e+00 : f64, format = auto>
     ```
   }];
   let parameters = (ins
@@ -69,6 +75,8 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
                              "::sluice::graph::Tile()",
                              "cache tiling">:$tile,
       Graph_OptionalEnumParameter<Graph_FrontierKind>:$frontier,
+      OptionalParameter<"::mlir::FloatAttr",
+                        "bucket width of frontier = buckets">:$delta,
       Graph_OptionalEnumParameter<Graph_EdgeFormat>:$format);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -76,7 +84,8 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
     /// Whether no key is given.
     bool isEmpty() {
       return !getDirection() && !getParallel() && !getChunk() &&
-             getTile().isNone() && !getFrontier() && !getFormat();
+             getTile().isNone() && !getFrontier() && !getDelta() &&
+             !getFormat();
     }
     /// The names of the edges-only keys this schedule gives (direction,
     /// frontier, format), in that order.

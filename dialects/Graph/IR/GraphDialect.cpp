@@ -54,6 +54,7 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    std::optional<Parallel> parallel,
                                    std::optional<int64_t> chunk, Tile tile,
                                    std::optional<FrontierKind> frontier,
+                                   FloatAttr delta,
                                    std::optional<EdgeFormat> format) {
   bool dynamic = parallel == Parallel::Dynamic;
   if (dynamic && !chunk)
@@ -68,6 +69,17 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "chunk must be positive, got " << *chunk;
   if (tile.kind == Tile::Kind::Size && tile.size <= 0)
     return emitError() << "tile must be positive or auto, got " << tile.size;
+  bool buckets = frontier == FrontierKind::Buckets;
+  if (buckets && !delta)
+    return emitError() << "frontier = buckets needs a delta (the width of a "
+                          "bucket)";
+  if (delta && !buckets)
+    return emitError() << "delta needs frontier = buckets, got "
+                       << (frontier ? stringifyFrontierKind(*frontier)
+                                    : llvm::StringRef("no frontier"));
+  if (delta && !(delta.getValueAsDouble() > 0))
+    return emitError() << "delta must be positive, got "
+                       << delta.getValueAsDouble();
   return success();
 }
 

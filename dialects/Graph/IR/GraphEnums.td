@@ -52,7 +52,8 @@ def Graph_FrontierKind : I32EnumAttr<"FrontierKind",
     I32EnumAttrCase<"Sparse", 0, "sparse">,
     I32EnumAttrCase<"Dense", 1, "dense">,
     I32EnumAttrCase<"Bitmap", 2, "bitmap">,
-    I32EnumAttrCase<"Auto", 3, "auto">
+    I32EnumAttrCase<"Auto", 3, "auto">,
+    I32EnumAttrCase<"Buckets", 4, "buckets">
   ]> {
   let cppNamespace = "::sluice::graph";
   let genSpecializedAttr = 0;

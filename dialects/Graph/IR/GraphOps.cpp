@@ -203,7 +203,7 @@ LogicalResult AlgorithmOp::verifyRegions() {
 /// vertices or (`isEdges`) edges.
 static LogicalResult verifyLoop(Operation *op, Region &where, Region &body,
                                 StringAttr label, ScheduleAttr schedule,
-                                bool isEdges) {
+                                bool isEdges, TypeRange reduced = {}) {
   if (failed(verifyInAlgorithm(op)))
     return failure();
   if (op->getParentOfType<VerticesOp>() || op->getParentOfType<EdgesOp>())
@@ -222,8 +222,13 @@ static LogicalResult verifyLoop(Operation *op, Region &where, Region &body,
   auto bodyYield = dyn_cast<YieldOp>(body.front().getTerminator());
   if (!bodyYield)
     return op->emitOpError("body must end in graph.yield");
-  if (!bodyYield.getValues().empty())
+  if (reduced.empty() && !bodyYield.getValues().empty())
     return bodyYield.emitOpError("in a loop body must yield no values");
+  if (bodyYield.getValues().getTypes() != reduced)
+    return bodyYield.emitOpError("in the body must yield the types of the "
+                                 "loop's reductions (")
+           << typeList(reduced) << "), got ("
+           << typeList(bodyYield.getValues().getTypes()) << ")";
   if (!where.empty()) {
     if (where.getArgumentTypes() != args)
       return op->emitOpError("where region must have the block arguments of "
@@ -279,8 +284,26 @@ void EdgesOp::getAsmBlockArgumentNames(Region &region,
 }
 
 LogicalResult VerticesOp::verifyRegions() {
+  if (getResults().getTypes() != getInits().getTypes())
+    return emitOpError("results must have the types of the reductions' "
+                       "initial values (")
+           << typeList(getInits().getTypes()) << "), got ("
+           << typeList(getResults().getTypes()) << ")";
+  if (getReductions().size() != getInits().size())
+    return emitOpError("needs one reduction kind per initial value: ")
+           << getInits().size() << " initial values, "
+           << getReductions().size() << " kinds";
+  for (Attribute a : getReductions()) {
+    ReductionKind kind = cast<ReductionKindAttr>(a).getValue();
+    if (kind != ReductionKind::Add && kind != ReductionKind::Min &&
+        kind != ReductionKind::Max)
+      return emitOpError("reduces into a local with ")
+             << stringifyReductionKind(kind)
+             << "; a loop's reductions are add, min and max";
+  }
   return verifyLoop(*this, getWhere(), getBody(), getLabelAttr(),
-                    getScheduleAttr(), /*isEdges=*/false);
+                    getScheduleAttr(), /*isEdges=*/false,
+                    getInits().getTypes());
 }
 
 LogicalResult EdgesOp::verifyRegions() {
@@ -387,6 +410,7 @@ LogicalResult LabelOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult EdgeLabelOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult VertexOfOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult OriginalIdOp::verify() { return verifyInAlgorithm(*this); }
+LogicalResult CommonNeighborsOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult RandomOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult IntDivOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult IntRemOp::verify() { return verifyInAlgorithm(*this); }

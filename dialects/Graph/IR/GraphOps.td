@@ -160,6 +160,19 @@ def Graph_VerticesOp : Graph_Op<"vertices", [
     Loops over vertices and edges do not nest; they stand in the
     algorithm's body or in `scf` ops there.
 
+    Reductions into locals declared before the loop (`change += E`,
+    `x min= E`, `x max= E`; docs/language.md, section 11.2): `inits` are
+    the locals' values before the loop (`f64` or `i64`) and `reductions`
+    says how each combines (`add`, `min` or `max`; `-=` is an `add` of the
+    negated value). Each iteration's body yields its contribution to each
+    (the identity, 0, +inf or the largest i64, -inf or the smallest i64,
+    when it makes none); the results are the inits combined with the
+    contributions of every iteration that runs. The combination is
+    deterministic: the vertices are split into fixed blocks of 4096, each
+    block's contributions are combined in vertex order, then the blocks'
+    partials in block order after `inits` (so the results do not depend
+    on the number of threads).
+
     Example:
 
     ```mlir
@@ -169,13 +182,24 @@ def Graph_VerticesOp : Graph_Op<"vertices", [
       graph.prop.set @rank[%v] = %x : f64
       graph.yield
     }
+    %sum = graph.vertices reduce(%zero : f64) -> f64 attributes {reductions = [#graph<reduction add>]} do {
+    ^bb0(%v: i32):
+      %r = graph.prop.get @rank[%v] : f64
+      graph.yield %r : f64
+    }
     ```
   }];
-  let arguments = (ins OptionalAttr<StrAttr>:$label,
+  let arguments = (ins Variadic<AnyTypeOf<[F64, I64]>>:$inits,
+                       OptionalAttr<StrAttr>:$label,
+                       DefaultValuedAttr<TypedArrayAttrBase<
+                           Graph_ReductionKindAttr, "reduction kinds">,
+                           "{}">:$reductions,
                        OptionalAttr<Graph_ScheduleAttr>:$schedule);
+  let results = (outs Variadic<AnyTypeOf<[F64, I64]>>:$results);
   let regions = (region MaxSizedRegion<1>:$where, SizedRegion<1>:$body);
   let assemblyFormat = [{
-    (`label` $label^)? attr-dict-with-keyword (`where` $where^)? `do` $body
+    (`label` $label^)? (`reduce` `(` $inits^ `:` type($inits) `)` `->`
+    type($results))? attr-dict-with-keyword (`where` $where^)? `do` $body
   }];
   let hasRegionVerifier = 1;
 }
@@ -239,8 +263,9 @@ def Graph_YieldOp : Graph_Op<"yield", [
   let summary = "Ends a region of a loop over vertices or edges";
   let description = [{
     The terminator of the `where` region (one `i1`: whether the iteration
-    runs) and of the `body` region (no values) of `graph.vertices` and
-    `graph.edges`. Example: `graph.yield %keep : i1`.
+    runs) and of the `body` region of `graph.vertices` and `graph.edges`
+    (no values, or a vertices loop's contributions to its reductions).
+    Example: `graph.yield %keep : i1`.
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* no values */ }]>];

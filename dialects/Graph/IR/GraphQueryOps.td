@@ -2,7 +2,7 @@
 //
 // What an algorithm's expressions read from its graph (the built-ins of
 // docs/language.md, section 6.4: degree, has_edge, weight, label,
-// edge_label, num_vertices, num_edges), ids as vertices, random numbers,
+// edge_label, num_vertices, num_edges, common_neighbors), ids as vertices, random numbers,
 // and integer division that faults instead of trapping. Included by
 // GraphOps.td; each op is allowed anywhere in the body of a graph.algorithm
 // and nowhere else.
@@ -83,6 +83,22 @@ def Graph_EdgeLabelOp : Graph_QueryOp<"edge_label"> {
   let arguments = (ins Graph_Vertex:$from, Graph_Vertex:$to);
   let results = (outs I64:$result);
   let assemblyFormat = "$from `,` $to attr-dict `:` type($result)";
+}
+
+def Graph_CommonNeighborsOp : Graph_QueryOp<"common_neighbors"> {
+  let summary = "Common out-neighbours of two vertices";
+  let description = [{
+    `common_neighbors(u, v)`: the number of vertices w with edges u -> w
+    and v -> w, by a merge of the two sorted adjacencies. With `below`
+    (`common_neighbors_below(u, v)`), only the w < min(u, v) in CSR order:
+    summed over the edges u -> v with v < u of an undirected graph, it
+    counts each triangle once. Example:
+    `%n = graph.common_neighbors below %u, %v : i64`.
+  }];
+  let arguments = (ins Graph_Vertex:$u, Graph_Vertex:$v, UnitAttr:$below);
+  let results = (outs I64:$result);
+  let assemblyFormat =
+      "(`below` $below^)? $u `,` $v attr-dict `:` type($result)";
 }
 
 def Graph_VertexOfOp : Graph_QueryOp<"vertex_of"> {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Graph/Transforms/Passes.h"
+#include "llvm/Support/Format.h"
 
 namespace sluice::graph {
 #define GEN_PASS_DEF_GRAPHATTACHSCHEDULE
@@ -39,6 +40,7 @@ struct LoopSchedule {
   std::optional<int64_t> chunk; ///< goes with `parallel`
   Decided<Tile> tile{Tile::none()};
   Decided<FrontierKind> frontier{kDefaultFrontier};
+  FloatAttr delta; ///< with frontier = buckets
   Decided<EdgeFormat> format{kDefaultFormat};
 
   /// Takes the keys `request` gives (those of edges loops only when
@@ -56,8 +58,10 @@ struct LoopSchedule {
       return;
     if (auto d = request.getDirection())
       direction.set(*d, from);
-    if (auto f = request.getFrontier())
+    if (auto f = request.getFrontier()) {
       frontier.set(*f, from);
+      delta = request.getDelta();
+    }
     if (auto f = request.getFormat())
       format.set(*f, from);
   }
@@ -68,6 +72,7 @@ struct LoopSchedule {
     };
     return ScheduleAttr::get(ctx, onEdges(direction.value), parallel.value,
                              chunk, tile.value, onEdges(frontier.value),
+                             isEdges ? delta : FloatAttr(),
                              onEdges(format.value));
   }
 };
@@ -146,8 +151,15 @@ struct GraphAttachSchedulePass
       << ", tile = " << s.tile.value.str() << " "
       << sourceText(s.tile.from, name);
     if (isEdges)
-      r << ", frontier = " << stringifyFrontierKind(s.frontier.value) << " "
-        << sourceText(s.frontier.from, name)
+      r << ", frontier = " << stringifyFrontierKind(s.frontier.value);
+    if (isEdges && s.delta) {
+      std::string width;
+      llvm::raw_string_ostream(width)
+          << llvm::format("%g", s.delta.getValueAsDouble());
+      r << "(" << width << ")";
+    }
+    if (isEdges)
+      r << " " << sourceText(s.frontier.from, name)
         << ", format = " << stringifyEdgeFormat(s.format.value) << " "
         << sourceText(s.format.from, name);
   }

@@ -152,6 +152,51 @@ SLUICE_API double sluice_algo_atomic_add_f64(double *p, double value);
 SLUICE_API double sluice_algo_atomic_min_f64(double *p, double value);
 SLUICE_API int64_t sluice_algo_atomic_min_i64(int64_t *p, int64_t value);
 
+/* Reductions into locals (`change += E` in a vertices loop; language.md,
+ * section 11.2), bit-identical for any number of threads: the loop runs
+ * over blocks of SLUICE_ALGO_REDUCE_BLOCK vertices, each block combining
+ * its vertices' contributions in vertex order into one partial per local;
+ * sluice_algo_reduce_* then combine the partials in block order. The
+ * kinds are the graph dialect's ReductionKind values. */
+#define SLUICE_ALGO_REDUCE_BLOCK 4096
+typedef enum sluice_algo_reduction_e {
+  SLUICE_ALGO_REDUCE_ADD = 0,
+  SLUICE_ALGO_REDUCE_MIN = 3,
+  SLUICE_ALGO_REDUCE_MAX = 4
+} sluice_algo_reduction_t;
+/* Room for `count` 8-byte partials, owned by the context and valid until
+ * the next call (loops do not nest: one loop's partials at a time). */
+SLUICE_API void *sluice_algo_partials(sluice_algo_ctx_t *ctx, uint64_t count);
+/* `init` combined with partials[0], ..., partials[count - 1], in that
+ * order (ADD: +, MIN and MAX: fmin and fmax, or the integers' min and max;
+ * i64 sums wrap). Once the context faulted the partials were not written:
+ * `init` alone. */
+SLUICE_API double sluice_algo_reduce_f64(sluice_algo_ctx_t *ctx,
+                                         const double *partials,
+                                         uint64_t count, int32_t kind,
+                                         double init);
+SLUICE_API int64_t sluice_algo_reduce_i64(sluice_algo_ctx_t *ctx,
+                                          const int64_t *partials,
+                                          uint64_t count, int32_t kind,
+                                          int64_t init);
+/* `common_neighbors(u, v)`: the vertices w with edges u -> w and v -> w,
+ * by a merge of the two sorted adjacencies (a multigraph's parallel edges
+ * count once per pair). `_below` counts only the w < min(u, v) (CSR
+ * order): summed over the edges u -> v with v < u, each triangle of an
+ * undirected graph once. */
+SLUICE_API int64_t sluice_algo_common_neighbors(sluice_algo_ctx_t *ctx,
+                                                uint32_t u, uint32_t v);
+SLUICE_API int64_t sluice_algo_common_neighbors_below(sluice_algo_ctx_t *ctx,
+                                                      uint32_t u, uint32_t v);
+/* Delta-stepping's ordered frontier (`frontier: buckets(delta)`): the
+ * vertices u of `f` in the lowest bucket floor(priority[u] / delta) of
+ * them all, as a new sealed frontier, and the others inserted into `rest`.
+ * `priority` holds num_vertices f64 values (`type` SLUICE_ALGO_F64) or
+ * i64 values (SLUICE_ALGO_I64). `f` must be sealed. */
+SLUICE_API sluice_frontier_t *
+sluice_algo_frontier_bucket(sluice_frontier_t *f, const void *priority,
+                            int32_t type, double delta,
+                            sluice_frontier_t *rest);
 /* The element types of a vertex property. */
 typedef enum sluice_algo_type_e {
   SLUICE_ALGO_F64 = 0,   /* double */

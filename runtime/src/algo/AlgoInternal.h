@@ -80,6 +80,8 @@ struct sluice_algo_ctx_t {
   std::string faultMessage;
   uint64_t passes = 0;
   std::unique_ptr<sluice::rt::Progress> progress;
+  /// sluice_algo_partials' room.
+  std::vector<uint64_t> partials;
 };
 
 #endif // SLUICE_RUNTIME_SRC_ALGO_ALGOINTERNAL_H

@@ -12,6 +12,7 @@
 #include "runtime/src/algo/AlgoInternal.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace {
 
@@ -113,4 +114,29 @@ int sluice_algo_frontier_prefers_dense(sluice_frontier_t *f) {
   for (uint64_t i = 0; i < count; ++i)
     edges += view.out_offsets[f->list[i] + 1] - view.out_offsets[f->list[i]];
   return edges * 20 > view.num_edges ? 1 : 0;
+}
+
+sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
+                                               const void *priority,
+                                               int32_t type, double delta,
+                                               sluice_frontier_t *rest) {
+  sluice_algo_ctx_t *ctx = f->ctx;
+  sluice_frontier_t *current = sluice_algo_frontier_new(ctx);
+  uint64_t count = sluice_algo_frontier_size(f);
+  const uint32_t *list = sluice_algo_frontier_list(f);
+  auto bucketOf = [&](uint32_t v) {
+    double p = type == SLUICE_ALGO_I64
+                   ? double(static_cast<const int64_t *>(priority)[v])
+                   : static_cast<const double *>(priority)[v];
+    return std::floor(p / delta);
+  };
+  double lowest = HUGE_VAL;
+  for (uint64_t i = 0; i < count; ++i)
+    lowest = std::min(lowest, bucketOf(list[i]));
+  // The list is sorted: so are both parts.
+  for (uint64_t i = 0; i < count; ++i)
+    sluice_algo_frontier_insert(bucketOf(list[i]) <= lowest ? current : rest,
+                                list[i]);
+  sluice_algo_frontier_seal(current);
+  return current;
 }

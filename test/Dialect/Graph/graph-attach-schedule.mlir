@@ -90,3 +90,23 @@ graph.algorithm @chunks on @g attributes {param_names = [], param_defaults = [],
     graph.yield
   }
 }
+
+// -----
+
+// `frontier: buckets` carries its delta onto the loop (delta-stepping).
+// CHECK-LABEL: graph.algorithm @delta
+// CHECK:         graph.edges from %{{.*}} label "relax" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = buckets, delta = 2.500000e+00 : f64, format = auto>} do {
+walk.graph @g "g.txt" format snap
+// expected-remark@+1 {{algorithm 'delta' runs on cpu (default) with the runtime's default threads (default)}}
+graph.algorithm @delta on @g attributes {param_names = [], param_defaults = [], outputs = [], label_schedules = {relax = #graph.schedule<frontier = buckets, delta = 2.5 : f64>}} {
+  %big = arith.constant 1.0e300 : f64
+  graph.property @d : f64 = %big
+  %all = graph.frontier.all
+  // expected-remark@+1 {{edges loop @relax gets direction = push (default), parallel = static (default), tile = none (default), frontier = buckets(2.5) (@relax), format = auto (default)}}
+  %f = graph.edges from %all label "relax" -> !graph.frontier do {
+  ^bb0(%u: i32, %v: i32, %w: f64):
+    %n = arith.addf %w, %w : f64
+    graph.prop.reduce min @d[%v], %n : f64
+    graph.yield
+  }
+}

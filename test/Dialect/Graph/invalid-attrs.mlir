@@ -17,7 +17,7 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
 
 // -----
 
-// CHECK: error: expected one of: sparse, dense, bitmap, auto; got 'list'
+// CHECK: error: expected one of: sparse, dense, bitmap, auto, buckets; got 'list'
 walk.graph @g "g.txt" format snap
 graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<frontier = list>} {
 }
@@ -104,4 +104,35 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
   %id = arith.constant 0 : i64
   %v = graph.vertex_of %id
   graph.prop.reduce avg @x[%v], %z : f64
+}
+
+// -----
+
+// `buckets` comes with its delta ...
+// CHECK: error: frontier = buckets needs a delta (the width of a bucket)
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<frontier = buckets>} {
+}
+
+// -----
+
+// ... a delta with `buckets` only ...
+// CHECK: error: delta needs frontier = buckets, got sparse
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<frontier = sparse, delta = 1.0 : f64>} {
+}
+
+// -----
+
+// ... and positive.
+// CHECK: error: delta must be positive, got 0
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<frontier = buckets, delta = 0.0 : f64>} {
+}
+
+// -----
+
+// CHECK: error: delta needs frontier = buckets, got no frontier
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<delta = 1.0 : f64>} {
 }

@@ -394,3 +394,56 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
 }
 // expected-error@+1 {{'graph.job' op threads must be positive, got 0}}
 graph.job @j run @a on "box" {threads = 0 : i64}
+
+// -----
+
+// A vertices loop's reductions give each local's result its type.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %z = arith.constant 0.0 : f64
+  // expected-error@+1 {{'graph.vertices' op results must have the types of the reductions' initial values (f64), got (i64)}}
+  %r = graph.vertices reduce(%z : f64) -> i64 attributes {reductions = [#graph<reduction add>]} do {
+  ^bb0(%v: i32):
+    graph.yield %z : f64
+  }
+}
+
+// -----
+
+// One reduction kind per local.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %z = arith.constant 0.0 : f64
+  // expected-error@+1 {{'graph.vertices' op needs one reduction kind per initial value: 1 initial values, 0 kinds}}
+  %r = graph.vertices reduce(%z : f64) -> f64 do {
+  ^bb0(%v: i32):
+    graph.yield %z : f64
+  }
+}
+
+// -----
+
+// Locals combine by add, min or max.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %z = arith.constant 1.0 : f64
+  // expected-error@+1 {{'graph.vertices' op reduces into a local with mul; a loop's reductions are add, min and max}}
+  %r = graph.vertices reduce(%z : f64) -> f64 attributes {reductions = [#graph<reduction mul>]} do {
+  ^bb0(%v: i32):
+    graph.yield %z : f64
+  }
+}
+
+// -----
+
+// The body yields one contribution per reduction, of its type.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %z = arith.constant 0.0 : f64
+  %r = graph.vertices reduce(%z : f64) -> f64 attributes {reductions = [#graph<reduction add>]} do {
+  ^bb0(%v: i32):
+    %i = arith.constant 1 : i64
+    // expected-error@+1 {{'graph.yield' op in the body must yield the types of the loop's reductions (f64), got (i64)}}
+    graph.yield %i : i64
+  }
+}

@@ -166,6 +166,8 @@ graph.algorithm @scheduled on @g attributes {param_names = [], param_defaults = 
 // CHECK-NEXT:      %{{.*}} = graph.edge_label %[[U]], %[[V]] : i64
 // CHECK-NEXT:      %{{.*}} = graph.label %[[V]] : i64
 // CHECK-NEXT:      %{{.*}} = graph.original_id %[[V]] : i64
+// CHECK-NEXT:      %{{.*}} = graph.common_neighbors %[[U]], %[[V]] : i64
+// CHECK-NEXT:      %{{.*}} = graph.common_neighbors below %[[U]], %[[V]] : i64
 // CHECK-NEXT:      %{{.*}} = graph.random : f64
 // CHECK-NEXT:      graph.prop.set @parent[%[[V]]] = %[[U]] : i32
 // CHECK-NEXT:      graph.yield
@@ -203,6 +205,8 @@ graph.algorithm @everything on @g attributes {param_names = ["k", "on"], param_d
     %el = graph.edge_label %u, %v : i64
     %l = graph.label %v : i64
     %oid = graph.original_id %v : i64
+    %cn = graph.common_neighbors %u, %v : i64
+    %cnb = graph.common_neighbors below %u, %v : i64
     %r = graph.random : f64
     graph.prop.set @parent[%v] = %u : i32
     graph.yield
@@ -222,4 +226,31 @@ graph.algorithm @everything on @g attributes {param_names = ["k", "on"], param_d
   %none = graph.frontier.of []
   %two = graph.frontier.of [%v0, %v0]
   %size = graph.frontier.size %all : i64
+}
+
+// -----
+
+// Reductions into locals: a vertices loop with inits, kinds and results,
+// the body yielding each iteration's contributions; and the schedule of
+// delta-stepping's ordered frontier.
+// CHECK-LABEL: graph.algorithm @reduce on @g
+// CHECK:         %[[SUM:.*]]:2 = graph.vertices label "sum" reduce(%{{.*}}, %{{.*}} : f64, i64) -> f64, i64 attributes {reductions = [#graph<reduction add>, #graph<reduction max>]} do {
+// CHECK-NEXT:    ^bb0(%[[V:.*]]: i32):
+// CHECK-NEXT:      %[[X:.*]] = graph.prop.get @x[%[[V]]] : f64
+// CHECK-NEXT:      %[[D:.*]] = graph.degree %[[V]] : i64
+// CHECK-NEXT:      graph.yield %[[X]], %[[D]] : f64, i64
+// CHECK:         graph.algorithm @delta on @g attributes {loop_defaults = #graph.schedule<direction = push, frontier = buckets, delta = 2.500000e+00 : f64>
+walk.graph @g "g.txt" format snap
+graph.algorithm @reduce on @g attributes {param_names = [], param_defaults = [], outputs = [@x]} {
+  %zero = arith.constant 0.0 : f64
+  %none = arith.constant 0 : i64
+  graph.property @x : f64 = %zero
+  %sum:2 = graph.vertices label "sum" reduce(%zero, %none : f64, i64) -> f64, i64 attributes {reductions = [#graph<reduction add>, #graph<reduction max>]} do {
+  ^bb0(%v: i32):
+    %x = graph.prop.get @x[%v] : f64
+    %d = graph.degree %v : i64
+    graph.yield %x, %d : f64, i64
+  }
+}
+graph.algorithm @delta on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<direction = push, frontier = buckets, delta = 2.5 : f64>} {
 }

@@ -7,115 +7,20 @@
 // sparse, dense and auto frontiers; serial, static and dynamic) and at 1
 // and 2 threads, on seeded random graphs and on the shared real graphs
 // with the examples' own files. BFS depths and SSSP distances (integer
-// weights) must be equal; PageRank within 1e-9 in L1.
+// weights; delta-stepping's ordered frontier included) must be equal;
+// PageRank within 1e-9 in L1.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Pipelines/Compilation.h"
-#include "compiler/Target/Graph/AlgoCompile.h"
-#include "dialects/Graph/IR/GraphOps.h"
+#include "test/Unit/Algo/AlgoTestUtils.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/SourceMgr.h"
-
-#include <gtest/gtest.h>
-
-#include <cmath>
-#include <cstring>
-#include <fstream>
 #include <queue>
-#include <random>
 #include <set>
 
 using namespace mlir;
 using namespace sluice;
+using namespace sluice::algotest;
 
 namespace {
-
-struct GraphHolder {
-  sluice_graph_t *g = nullptr;
-  ~GraphHolder() { sluice_graph_release(g); }
-};
-
-/// A seeded random directed graph with integer weights 1..9.
-void randomGraph(uint32_t n, uint32_t m, uint32_t seed, bool undirected,
-                 GraphHolder &out) {
-  std::mt19937 rng(seed);
-  std::vector<uint32_t> src(m), dst(m);
-  std::vector<float> w(m);
-  for (uint32_t i = 0; i < m; ++i) {
-    src[i] = rng() % n;
-    dst[i] = rng() % n;
-    w[i] = static_cast<float>(1 + rng() % 9);
-  }
-  sluice_error_t error;
-  uint32_t flags = SLUICE_GRAPH_LOAD_DEDUPLICATE |
-                   (undirected ? SLUICE_GRAPH_LOAD_UNDIRECTED : 0);
-  ASSERT_EQ(sluice_graph_create_from_edges(n, m, src.data(), dst.data(),
-                                           w.data(), nullptr, nullptr, flags,
-                                           &out.g, &error),
-            SLUICE_STATUS_OK)
-      << error.message;
-}
-
-/// A program compiled as sluicec --run compiles it.
-struct Program {
-  MLIRContext ctx;
-  llvm::SourceMgr sourceMgr;
-  std::unique_ptr<Compilation> compilation;
-  graph::AlgorithmOp algo;
-  std::unique_ptr<target::CompiledAlgorithm> compiled;
-
-  static DialectRegistry registry() {
-    DialectRegistry r;
-    registerSluiceDialects(r);
-    return r;
-  }
-  Program() : ctx(registry()) {
-    ctx.loadAllAvailableDialects();
-    compilation = std::make_unique<Compilation>(ctx, sourceMgr);
-  }
-  /// Compiles algorithm `name` of the file at `path`.
-  bool load(const std::string &path, StringRef name) {
-    if (failed(compilation->parse(path)) || failed(compilation->check()) ||
-        failed(compilation->lower()))
-      return false;
-    for (auto a : compilation->module().getOps<graph::AlgorithmOp>())
-      if (a.getSymName() == name)
-        algo = a;
-    if (!algo)
-      return false;
-    auto c = target::CompiledAlgorithm::compile(algo, false);
-    if (failed(c))
-      return false;
-    compiled = std::move(*c);
-    return true;
-  }
-  /// Compiles `source` (written to a temporary file).
-  bool loadText(const std::string &source, StringRef name) {
-    std::string path = ::testing::TempDir() + "/algo-" + name.str() + ".sluice";
-    std::ofstream(path) << source;
-    return load(path, name);
-  }
-  /// Runs with `threads` and the source vertex id `source` (< 0: default).
-  std::vector<uint64_t> run(const sluice_graph_t *g, uint32_t threads,
-                            int64_t source = -1) {
-    Builder b(&ctx);
-    SmallVector<NamedAttribute> params;
-    if (source >= 0)
-      params.push_back(b.getNamedAttr("source", b.getI64IntegerAttr(source)));
-    auto result = compiled->run(g, b.getDictionaryAttr(params), threads,
-                                /*quiet=*/true, algo);
-    EXPECT_TRUE(succeeded(result));
-    if (failed(result) || result->outputs.empty())
-      return {};
-    const sluice_algo_column_t &column = result->outputs.front();
-    auto n = sluice_graph_num_vertices(g);
-    const auto *data = static_cast<const uint64_t *>(column.data);
-    return std::vector<uint64_t>(data, data + n);
-  }
-};
 
 std::vector<int64_t> referenceBfs(const sluice_graph_t *g, uint32_t s) {
   uint64_t n = sluice_graph_num_vertices(g);
@@ -180,24 +85,6 @@ std::vector<double> referencePageRank(const sluice_graph_t *g, double damping,
   }
   return rank;
 }
-
-std::vector<int64_t> asI64(const std::vector<uint64_t> &bits) {
-  return std::vector<int64_t>(bits.begin(), bits.end());
-}
-std::vector<double> asF64(const std::vector<uint64_t> &bits) {
-  std::vector<double> out(bits.size());
-  std::memcpy(out.data(), bits.data(), bits.size() * sizeof(double));
-  return out;
-}
-double l1(const std::vector<double> &a, const std::vector<double> &b) {
-  double sum = 0;
-  for (size_t i = 0; i < a.size(); ++i)
-    sum += std::fabs(a[i] - b[i]);
-  return sum;
-}
-
-constexpr const char *kHeader =
-    "topology box { cpu c }\ngraph g = load(\"unused.txt\", format: snap)\n";
 
 std::string bfsProgram(const std::string &schedule) {
   return std::string(kHeader) + R"(
@@ -309,16 +196,18 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values("direction: push, frontier: sparse, parallel: dynamic(16)",
                       "direction: push, frontier: bitmap, parallel: static",
                       "direction: pull, parallel: dynamic(4)",
-                      "direction: hybrid, parallel: static"));
+                      "direction: hybrid, parallel: static",
+                      // Delta-stepping: narrow, middling and wide buckets
+                      // (weights are 1..9).
+                      "direction: push, frontier: buckets(1), parallel: static",
+                      "frontier: buckets(4.5), parallel: dynamic(8)",
+                      "frontier: buckets(1000.0), parallel: serial"));
 INSTANTIATE_TEST_SUITE_P(
     Schedules, PageRankSchedules,
     ::testing::Values("direction: pull, parallel: dynamic(64)",
                       "direction: push, parallel: static",
                       "direction: push, parallel: serial",
                       "direction: hybrid, parallel: dynamic(1)"));
-
-bool loadShared(const char *file, sluice_graph_format_t format, uint32_t flags,
-                GraphHolder &out);
 
 /// The smallest original id in each vertex's component, by union-find.
 std::vector<int64_t> referenceComponents(const sluice_graph_t *g) {
@@ -425,22 +314,6 @@ schedule recip { @count { direction: push, parallel: dynamic(16) } }
           reference[u] += w[f];
   for (uint32_t threads : {1u, 2u})
     EXPECT_EQ(asF64(p.run(g.g, threads)), reference) << threads;
-}
-
-/// The shared graphs, loaded as the examples declare them.
-bool loadShared(const char *file, sluice_graph_format_t format, uint32_t flags,
-                GraphHolder &out) {
-  std::string path = std::string(SLUICE_SHARED_DATA_DIR) + "/" + file;
-  if (!llvm::sys::fs::exists(path))
-    return false;
-  sluice_graph_load_options_t options;
-  sluice_graph_load_options_init(&options);
-  options.format = format;
-  options.flags = flags | SLUICE_GRAPH_LOAD_COMPACT_IDS |
-                  SLUICE_GRAPH_LOAD_DEDUPLICATE | SLUICE_GRAPH_LOAD_QUIET;
-  sluice_error_t error;
-  return sluice_graph_load(path.c_str(), &options, &out.g, &error) ==
-         SLUICE_STATUS_OK;
 }
 
 TEST(AlgoExamples, BfsOnFacebook) {

@@ -10,9 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -232,8 +235,20 @@ TEST(AlgoRuntime, WritesTextWithOriginalIdsAndNpy) {
   int64_t depth[] = {0, -1, 2};
   sluice_algo_column_t columns[] = {{"rank", SLUICE_ALGO_F64, rank},
                                     {"depth", SLUICE_ALGO_I64, depth}};
-  std::string dir = ::testing::TempDir();
+  // A directory of its own: other test processes (another build's) may
+  // write at the same time.
+  std::string pattern = ::testing::TempDir() + "/algo-out-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+  std::string dir = pattern;
   std::string text = dir + "/algo-out.txt", npy = dir + "/algo-out.npy";
+  struct Cleanup {
+    std::string text, npy, dir;
+    ~Cleanup() {
+      std::remove(text.c_str());
+      std::remove(npy.c_str());
+      rmdir(dir.c_str());
+    }
+  } cleanup{text, npy, dir};
   ASSERT_EQ(sluice_algo_write_text(text.c_str(), g.g, columns, 2, &error),
             SLUICE_STATUS_OK);
   EXPECT_EQ(slurp(text), "10 0.10000000000000001 0\n"
@@ -254,6 +269,77 @@ TEST(AlgoRuntime, WritesTextWithOriginalIdsAndNpy) {
   std::memcpy(values, bytes.data() + header, sizeof(values));
   EXPECT_EQ(values[1], -1);
   EXPECT_EQ(values[2], 2);
+}
+
+/// Reductions into locals combine the value before the loop with the
+/// partials in order (f64: that order's rounding), and keep the value
+/// before once the context faulted.
+TEST(AlgoRuntime, ReductionsCombinePartialsInOrder) {
+  GraphHolder g;
+  randomGraph(10, 20, 3, false, g);
+  CtxHolder c;
+  makeCtx(g.g, 2, c);
+  auto *partials = static_cast<double *>(sluice_algo_partials(c.ctx, 3));
+  partials[0] = 1e16;
+  partials[1] = 1.0;
+  partials[2] = -1e16;
+  EXPECT_EQ(sluice_algo_reduce_f64(c.ctx, partials, 3, SLUICE_ALGO_REDUCE_ADD,
+                                   1.0),
+            ((1.0 + 1e16) + 1.0) + -1e16);
+  EXPECT_EQ(sluice_algo_reduce_f64(c.ctx, partials, 3, SLUICE_ALGO_REDUCE_MIN,
+                                   0.0),
+            -1e16);
+  int64_t ints[] = {5, -7, 3};
+  EXPECT_EQ(sluice_algo_reduce_i64(c.ctx, ints, 3, SLUICE_ALGO_REDUCE_ADD, 10),
+            11);
+  EXPECT_EQ(sluice_algo_reduce_i64(c.ctx, ints, 3, SLUICE_ALGO_REDUCE_MAX, 0),
+            5);
+  sluice_algo_fault(c.ctx, 0, "test");
+  EXPECT_EQ(sluice_algo_reduce_i64(c.ctx, ints, 3, SLUICE_ALGO_REDUCE_ADD, 10),
+            10);
+}
+
+/// common_neighbors against sets, and the lowest bucket of a frontier.
+TEST(AlgoRuntime, CommonNeighborsAndBuckets) {
+  GraphHolder g;
+  randomGraph(60, 600, 4, false, g);
+  CtxHolder c;
+  makeCtx(g.g, 2, c);
+  const sluice_algo_view_t *view = sluice_algo_view(c.ctx);
+  auto neighbours = [&](uint32_t u) {
+    return std::vector<uint32_t>(view->out_targets + view->out_offsets[u],
+                                 view->out_targets + view->out_offsets[u + 1]);
+  };
+  for (uint32_t u = 0; u < 60; u += 7)
+    for (uint32_t v = 0; v < 60; v += 5) {
+      std::vector<uint32_t> a = neighbours(u), b = neighbours(v), both;
+      std::set_intersection(a.begin(), a.end(), b.begin(), b.end(),
+                            std::back_inserter(both));
+      EXPECT_EQ(sluice_algo_common_neighbors(c.ctx, u, v),
+                int64_t(both.size()));
+      EXPECT_EQ(sluice_algo_common_neighbors_below(c.ctx, u, v),
+                std::count_if(both.begin(), both.end(), [&](uint32_t w) {
+                  return w < std::min(u, v);
+                }));
+    }
+  // Priorities 0.5, 2.5, 1.0, 7.0 at vertices 1, 4, 6, 9; buckets of 2:
+  // 0, 1, 0, 3. The lowest (0) holds 1 and 6; 4 and 9 pass on.
+  std::vector<double> priority(60, 100.0);
+  priority[1] = 0.5, priority[4] = 2.5, priority[6] = 1.0, priority[9] = 7.0;
+  sluice_frontier_t *f = sluice_algo_frontier_new(c.ctx);
+  for (uint32_t v : {9u, 4u, 6u, 1u})
+    sluice_algo_frontier_insert(f, v);
+  sluice_algo_frontier_seal(f);
+  sluice_frontier_t *rest = sluice_algo_frontier_new(c.ctx);
+  sluice_frontier_t *low = sluice_algo_frontier_bucket(
+      f, priority.data(), SLUICE_ALGO_F64, 2.0, rest);
+  sluice_algo_frontier_seal(rest);
+  ASSERT_EQ(sluice_algo_frontier_size(low), 2u);
+  EXPECT_EQ(sluice_algo_frontier_list(low)[0], 1u);
+  EXPECT_EQ(sluice_algo_frontier_list(low)[1], 6u);
+  ASSERT_EQ(sluice_algo_frontier_size(rest), 2u);
+  EXPECT_EQ(sluice_algo_frontier_list(rest)[0], 4u);
+  EXPECT_EQ(sluice_algo_frontier_list(rest)[1], 9u);
 }
 
 } // namespace

@@ -1,0 +1,166 @@
+//===- AlgoTestUtils.h - Compiling and running algorithms in tests -*- C++ -*-===//
+//
+// What the algorithm tests share: a program compiled as `sluicec --run`
+// compiles it (Program), seeded random graphs, the shared real graphs
+// loaded as the examples declare them, and output conversions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_TEST_UNIT_ALGO_ALGOTESTUTILS_H
+#define SLUICE_TEST_UNIT_ALGO_ALGOTESTUTILS_H
+
+#include "compiler/Pipelines/Compilation.h"
+#include "compiler/Target/Graph/AlgoCompile.h"
+#include "dialects/Graph/IR/GraphOps.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <random>
+
+namespace sluice::algotest {
+
+using namespace mlir;
+
+struct GraphHolder {
+  sluice_graph_t *g = nullptr;
+  ~GraphHolder() { sluice_graph_release(g); }
+};
+
+/// A seeded random directed graph with integer weights 1..9.
+inline void randomGraph(uint32_t n, uint32_t m, uint32_t seed, bool undirected,
+                 GraphHolder &out) {
+  std::mt19937 rng(seed);
+  std::vector<uint32_t> src(m), dst(m);
+  std::vector<float> w(m);
+  for (uint32_t i = 0; i < m; ++i) {
+    src[i] = rng() % n;
+    dst[i] = rng() % n;
+    w[i] = static_cast<float>(1 + rng() % 9);
+  }
+  sluice_error_t error;
+  uint32_t flags = SLUICE_GRAPH_LOAD_DEDUPLICATE |
+                   (undirected ? SLUICE_GRAPH_LOAD_UNDIRECTED : 0);
+  ASSERT_EQ(sluice_graph_create_from_edges(n, m, src.data(), dst.data(),
+                                           w.data(), nullptr, nullptr, flags,
+                                           &out.g, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+}
+
+/// A program compiled as sluicec --run compiles it.
+struct Program {
+  MLIRContext ctx;
+  llvm::SourceMgr sourceMgr;
+  std::unique_ptr<Compilation> compilation;
+  graph::AlgorithmOp algo;
+  std::unique_ptr<target::CompiledAlgorithm> compiled;
+  llvm::FileRemover sourceFile; ///< loadText's source
+
+  static DialectRegistry registry() {
+    DialectRegistry r;
+    registerSluiceDialects(r);
+    return r;
+  }
+  Program() : ctx(registry()) {
+    ctx.loadAllAvailableDialects();
+    compilation = std::make_unique<Compilation>(ctx, sourceMgr);
+  }
+  /// Compiles algorithm `name` of the file at `path`.
+  bool load(const std::string &path, StringRef name) {
+    if (failed(compilation->parse(path)) || failed(compilation->check()) ||
+        failed(compilation->lower()))
+      return false;
+    for (auto a : compilation->module().getOps<graph::AlgorithmOp>())
+      if (a.getSymName() == name)
+        algo = a;
+    if (!algo)
+      return false;
+    auto c = target::CompiledAlgorithm::compile(algo, false);
+    if (failed(c))
+      return false;
+    compiled = std::move(*c);
+    return true;
+  }
+  /// Compiles `source`, written to a temporary file of its own (tests run
+  /// in parallel processes: a fixed name would be shared); removed with
+  /// the Program.
+  bool loadText(const std::string &source, StringRef name) {
+    SmallString<128> path;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "algo-" + name, "sluice", path)) {
+      ADD_FAILURE() << "cannot create a temporary file: " << ec.message();
+      return false;
+    }
+    sourceFile.setFile(path);
+    std::ofstream(path.str().str()) << source;
+    return load(path.str().str(), name);
+  }
+  /// Runs with `threads` and the source vertex id `source` (< 0: default);
+  /// the first output, and the loops run in `passes` when given.
+  std::vector<uint64_t> run(const sluice_graph_t *g, uint32_t threads,
+                            int64_t source = -1, uint64_t *passes = nullptr) {
+    Builder b(&ctx);
+    SmallVector<NamedAttribute> params;
+    if (source >= 0)
+      params.push_back(b.getNamedAttr("source", b.getI64IntegerAttr(source)));
+    auto result = compiled->run(g, b.getDictionaryAttr(params), threads,
+                                /*quiet=*/true, algo);
+    EXPECT_TRUE(succeeded(result));
+    if (failed(result) || result->outputs.empty())
+      return {};
+    if (passes)
+      *passes = result->passes;
+    const sluice_algo_column_t &column = result->outputs.front();
+    auto n = sluice_graph_num_vertices(g);
+    const auto *data = static_cast<const uint64_t *>(column.data);
+    return std::vector<uint64_t>(data, data + n);
+  }
+};
+
+inline std::vector<int64_t> asI64(const std::vector<uint64_t> &bits) {
+  return std::vector<int64_t>(bits.begin(), bits.end());
+}
+inline std::vector<double> asF64(const std::vector<uint64_t> &bits) {
+  std::vector<double> out(bits.size());
+  std::memcpy(out.data(), bits.data(), bits.size() * sizeof(double));
+  return out;
+}
+inline double l1(const std::vector<double> &a, const std::vector<double> &b) {
+  double sum = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    sum += std::fabs(a[i] - b[i]);
+  return sum;
+}
+
+/// A program's first lines: a machine and a graph (the tests pass graphs
+/// of their own).
+inline constexpr const char *kHeader =
+    "topology box { cpu c }\ngraph g = load(\"unused.txt\", format: snap)\n";
+
+/// The shared graphs, loaded as the examples declare them.
+inline bool loadShared(const char *file, sluice_graph_format_t format, uint32_t flags,
+                GraphHolder &out) {
+  std::string path = std::string(SLUICE_SHARED_DATA_DIR) + "/" + file;
+  if (!llvm::sys::fs::exists(path))
+    return false;
+  sluice_graph_load_options_t options;
+  sluice_graph_load_options_init(&options);
+  options.format = format;
+  options.flags = flags | SLUICE_GRAPH_LOAD_COMPACT_IDS |
+                  SLUICE_GRAPH_LOAD_DEDUPLICATE | SLUICE_GRAPH_LOAD_QUIET;
+  sluice_error_t error;
+  return sluice_graph_load(path.c_str(), &options, &out.g, &error) ==
+         SLUICE_STATUS_OK;
+}
+
+} // namespace sluice::algotest
+
+#endif // SLUICE_TEST_UNIT_ALGO_ALGOTESTUTILS_H
