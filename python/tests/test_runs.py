@@ -178,7 +178,7 @@ def test_plan_formats_and_errors():
     assert program.plan(format="megatron").startswith("#!/usr/bin/env bash")
     assert "ways: tp" in program.plan(format="table")
     with pytest.raises(sluice.CompileError, match="train jobs are planned in"):
-        program.plan(format="trace")
+        program.plan(format="dot")
     with pytest.raises(ValueError, match="unknown plan format"):
         program.plan(format="pdf")
     walks = sluice.compile(os.path.join(SOURCE, "examples", "walks",

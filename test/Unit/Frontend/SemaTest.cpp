@@ -1110,7 +1110,7 @@ const Case kCases[] = {
      "seq: 128, vocab: 100)\njob j = finetune m on t { batch: 8, optimizer: "
      "adma }",
      {"unknown value 'adma' for option 'optimizer'; expected one of: adam, "
-      "adamw, sgd"}},
+      "adamw, sgd, lion, adafactor"}},
     {"JobUnknownOption",
      "topology t { }\nmodel m = transformer(layers: 2, hidden: 64, heads: 4, "
      "seq: 128, vocab: 100)\njob j = infer m on t { tokenz: 3 }",
