@@ -13,17 +13,25 @@
 # directions of every edge, no self loops or duplicates) and, for SSSP, a
 # weighted one (.wel, GAPBS's random integer weights 1..255) in WORK_DIR
 # (default /tmp/sluice-algbench; kept between runs). Both sides read these
-# files: Sluice as `format: edgelist, directed` (`weighted: true` for .wel).
+# files: Sluice as `format: edgelist, directed` (`weighted: true` for .wel;
+# the files hold both directions of every edge), GAPBS with -s (its
+# undirected graph of the same edges; tc requires it).
 #
 # Kernels (KERNELS, default "bfs pr sssp cc tc"), each a GAPBS binary and a
 # .sluice program written here:
 #   bfs   GAPBS bfs (direction optimising) / Sluice hybrid BFS, same source
 #   pr    GAPBS pr -i 20 -t 0 (20 pull iterations) / Sluice pull PageRank,
-#         20 iterations
+#         20 iterations, `rank[src] / degree(src)` per edge as written
+#   pr-contrib  the same with a per-vertex `contrib` property computed
+#         once per iteration (what GAPBS does by hand; Sluice does not hoist
+#         source-only terms out of the edge loop yet)
 #   sssp  GAPBS sssp -d DELTA (delta stepping) / Sluice `frontier:
-#         buckets(DELTA)`, same source
+#         buckets(DELTA)`, same source (DELTA default 32; GAPBS's weights
+#         are integers 1..255)
 #   cc    GAPBS cc (Afforest) / Sluice min-label propagation
-#   tc    GAPBS tc (ordered) / Sluice common_neighbors over u > v edges
+#   tc    GAPBS tc (ordered, relabelled by degree when its heuristic says
+#         so) / Sluice common_neighbors_below over v < u edges (ordered,
+#         no relabelling)
 # Times: GAPBS's "Trial Time" (the graph build is not included) of the
 # first trial of a process (cold) and the median of three more trials in
 # the same process (warm: arrays already touched), and Sluice's "time: X s
@@ -39,9 +47,9 @@ BUILD=${2:-build}
 WORK=${3:-/tmp/sluice-algbench}
 ROUNDS=${4:-5}
 GRAPHS=${GRAPHS:-"kron18 urand18 soc-Slashdot0902 luxembourg_osm"}
-KERNELS=${KERNELS:-"bfs pr sssp cc tc"}
+KERNELS=${KERNELS:-"bfs pr pr-contrib sssp cc tc"}
 THREADS=${THREADS:-2}
-DELTA=${DELTA:-16}
+DELTA=${DELTA:-32}
 DATA=${DATA:-$(cd "$(dirname "$0")/../../../shared/data" 2>/dev/null && pwd || echo ../shared/data)}
 SLUICEC="$(cd "$BUILD/bin" && pwd)/sluicec"
 MACHINE="$(cd "$(dirname "$0")/../../examples/machines" && pwd)/rtx4090-workstation.sluice"
@@ -120,6 +128,29 @@ algorithm pr(damping: f64 = 0.85, iterations: i64 = 20) on g {
 schedule pr { target: cpu, @gather { direction: pull, parallel: dynamic(64) }, @apply { parallel: static } }
 SL
     ;;
+    pr-contrib) cat <<SL
+algorithm pr(damping: f64 = 0.85, iterations: i64 = 20) on g {
+  let n = num_vertices()
+  vertex rank: f64 = 1.0 / n
+  vertex incoming: f64 = 0.0
+  vertex contrib: f64 = 0.0
+  repeat iterations {
+    @share vertices(v) {
+      contrib[v] = rank[v] / degree(v)
+    }
+    @gather edges(src, dst) {
+      incoming[dst] += contrib[src]
+    }
+    @apply vertices(v) {
+      rank[v] = (1.0 - damping) / n + damping * incoming[v]
+      incoming[v] = 0.0
+    }
+  }
+  output rank
+}
+schedule pr { target: cpu, @share { parallel: static }, @gather { direction: pull, parallel: dynamic(64) }, @apply { parallel: static } }
+SL
+    ;;
     sssp) cat <<SL
 algorithm sssp(source: i64 = $src) on g {
   vertex dist: f64 = 1.0e300
@@ -132,7 +163,7 @@ algorithm sssp(source: i64 = $src) on g {
   }
   output dist
 }
-schedule sssp { target: cpu, @relax { direction: push, frontier: buckets($DELTA), parallel: dynamic(64) } }
+schedule sssp { target: cpu, @relax { direction: push, frontier: buckets($DELTA.0), parallel: dynamic(64) } }
 SL
     ;;
     cc) cat <<SL
@@ -152,22 +183,32 @@ algorithm cc() on g {
 schedule cc { target: cpu, @init { parallel: static }, @spread { direction: push, frontier: auto, parallel: dynamic(64) } }
 SL
     ;;
-    tc) cat "$(dirname "$0")/tc-body.sluice" ;;
+    tc) cat <<SL
+algorithm tc() on g {
+  vertex triangles: i64 = 0
+  @count edges(u, v) where v < u {
+    triangles[u] += common_neighbors_below(u, v)
+  }
+  output triangles
+}
+schedule tc { target: cpu, @count { direction: push, parallel: dynamic(16) } }
+SL
+    ;;
   esac
-  echo "job run = run $k on workstation { }"
+  echo "job run = run ${k%-contrib} on workstation { }"
 }
 
 gapbs_time() {
   local k=$1 g=$2 src=$3 args=()
   case $k in
-    bfs) args=(-f "$WORK/$g.el" -r "$src") ;;
-    pr) args=(-f "$WORK/$g.el" -i 20 -t 0) ;;
-    sssp) args=(-f "$WORK/$g.wel" -r "$src" -d "$DELTA") ;;
-    cc|tc) args=(-f "$WORK/$g.el") ;;
+    bfs) args=(-f "$WORK/$g.el" -s -r "$src") ;;
+    pr|pr-contrib) args=(-f "$WORK/$g.el" -s -i 20 -t 0) ;;
+    sssp) args=(-f "$WORK/$g.wel" -s -r "$src" -d "$DELTA") ;;
+    cc|tc) args=(-f "$WORK/$g.el" -s) ;;
   esac
   # 4 trials in one process: the first (cold: the kernel's arrays are new,
   # as in every sluicec run) and the median of the other three (warm).
-  "$GAPBS/$k" "${args[@]}" -n 4 | awk '/Trial Time:/ { t[++n] = $3 }
+  "$GAPBS/${k%-contrib}" "${args[@]}" -n 4 | awk '/Trial Time:/ { t[++n] = $3 }
     END { a = t[2]; b = t[3]; c = t[4]; lo = a; hi = a
           if (b < lo) lo = b; if (c < lo) lo = c; if (b > hi) hi = b; if (c > hi) hi = c
           print t[1], a + b + c - lo - hi }'

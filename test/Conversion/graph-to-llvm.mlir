@@ -107,9 +107,17 @@ module {
 // -----
 
 // Hybrid over a frontier: both variants, chosen per round by the
-// frontier's size.
+// frontier's size. The `where` reads only the destination, so the pull
+// variant leaves a vertex's in-edges once it is false (BFS's early exit):
+// a while loop whose condition is "edges left and where".
 // CHECK-LABEL: llvm.func @sluice_algo_bfs_expand_push(
 // CHECK-LABEL: llvm.func @sluice_algo_bfs_expand_pull(
+// CHECK:         scf.for
+// CHECK:           scf.while (%[[E:.*]] = %{{.*}}) : (i64) -> i64 {
+// CHECK-NEXT:        %[[IN:.*]] = arith.cmpi ult, %[[E]], %{{.*}} : i64
+// CHECK:             %[[KEEP:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:        %[[GO:.*]] = arith.andi %[[IN]], %[[KEEP]] : i1
+// CHECK-NEXT:        scf.condition(%[[GO]]) %[[E]] : i64
 // CHECK-LABEL: llvm.func @sluice_algo_bfs(
 // CHECK:         %[[DENSE:.*]] = llvm.call @sluice_algo_frontier_prefers_dense(
 // CHECK:         %[[IF:.*]] = arith.cmpi ne, %[[DENSE]], %{{.*}} : i32
@@ -119,7 +127,7 @@ module {
 // CHECK:         } else {
 // CHECK:           llvm.call @sluice_algo_frontier_list(
 // CHECK:           llvm.mlir.addressof @sluice_algo_bfs_expand_push
-// REMARK: remark: loop 'expand' of algorithm 'bfs': push over the out-edges of the frontier's list while it is small, pull over in-edges once it is large (chosen per round); parallel, static shares; atomic updates of 'depth'
+// REMARK: remark: loop 'expand' of algorithm 'bfs': push over the out-edges of the frontier's list while it is small, pull over in-edges once it is large (chosen per round); a vertex's in-edges end once `where` is false; parallel, static shares; atomic updates of 'depth'
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @bfs on @g attributes {outputs = [@depth], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {

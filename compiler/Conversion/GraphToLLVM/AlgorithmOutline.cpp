@@ -37,6 +37,19 @@ using namespace sluice::conversion;
 
 namespace {
 
+/// Whether a pull variant of `loop` leaves a destination's in-edges once
+/// its `where` is false: the condition reads the destination only (not the
+/// source binder, not the weight), so the body's writes at the owned
+/// destination are what can make it false, for good.
+bool pullExitsEarly(Operation *loop) {
+  Region &where = loop->getRegion(0);
+  if (where.empty())
+    return false;
+  Block &cond = where.front();
+  return cond.getArgument(0).use_empty() &&
+         (cond.getNumArguments() < 3 || cond.getArgument(2).use_empty());
+}
+
 enum class Variant { Vertices, Push, Pull };
 
 StringRef variantName(Variant v) {
@@ -395,7 +408,47 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     Value offsets = viewField(b, loc, info.view, ViewField::InOffsets, ptr);
     Value sources = viewField(b, loc, info.view, ViewField::InSources, ptr);
     Value weights = viewField(b, loc, info.view, ViewField::InWeights, ptr);
-    Value e = edgeLoop(offsets, v);
+    // A `where` that reads only the destination (not the source, not the
+    // weight) stops being true for the rest of v's in-edges once the body
+    // has made it false (pull owns v: the loop sees its own writes), so the
+    // in-edge loop ends there: GAPBS's early exit of a bottom-up BFS step.
+    Region &where = loop->getRegion(0);
+    const bool earlyExit = pullExitsEarly(loop);
+    Value e;
+    if (earlyExit) {
+      Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
+      Value lo = loadElement(b, loc, i64, offsets, v64);
+      Value hi = loadElement(b, loc, i64, offsets,
+                             b.create<arith::AddIOp>(loc, v64, one));
+      auto loopOp =
+          b.create<scf::WhileOp>(loc, TypeRange{i64}, ValueRange{lo});
+      Block *before =
+          b.createBlock(&loopOp.getBefore(), {}, TypeRange{i64}, {loc});
+      Value current = before->getArgument(0);
+      Value inRange = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
+                                              current, hi);
+      IRMapping test = map;
+      Block &cond = where.front();
+      test.map(cond.getArgument(0), v); // unused
+      test.map(cond.getArgument(1), v);
+      if (weighted)
+        test.map(cond.getArgument(2),
+                 b.create<arith::ConstantOp>(loc, b.getF64FloatAttr(0.0)));
+      for (Operation &op : cond.without_terminator())
+        b.clone(op, test);
+      Value keep = test.lookup(cond.getTerminator()->getOperand(0));
+      b.create<scf::ConditionOp>(
+          loc, b.create<arith::AndIOp>(loc, inRange, keep),
+          ValueRange{current});
+      Block *after =
+          b.createBlock(&loopOp.getAfter(), {}, TypeRange{i64}, {loc});
+      e = after->getArgument(0);
+      auto yield = b.create<scf::YieldOp>(
+          loc, ValueRange{b.create<arith::AddIOp>(loc, e, one)});
+      b.setInsertionPoint(yield);
+    } else {
+      e = edgeLoop(offsets, v);
+    }
     Value src = loadElement(b, loc, i32, sources, e);
     auto member = b.create<scf::IfOp>(loc, TypeRange{b.getI1Type()},
                                       isNonNull(b, loc, bitmap), true);
@@ -432,13 +485,19 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
                      cast<graph::EdgesOp>(loop).getFrom();
   if (variants.size() == 2) {
     os << "push over the out-edges of the frontier's list while it is "
-          "small, pull over in-edges once it is large (chosen per round)";
+          "small, pull over in-edges once it is large (chosen per round)"
+       << (pullExitsEarly(loop)
+               ? "; a vertex's in-edges end once `where` is false"
+               : "");
   } else if (variants.front() == Variant::Vertices) {
     os << "over every vertex";
   } else if (variants.front() == Variant::Pull) {
     os << "pull over in-edges (CSC)"
        << (hasFrontier ? ", sources tested against the frontier's bitmap"
-                       : "");
+                       : "")
+       << (pullExitsEarly(loop)
+               ? "; a vertex's in-edges end once `where` is false"
+               : "");
   } else {
     os << "push over the out-edges (CSR) of ";
     if (!hasFrontier)

@@ -133,7 +133,10 @@ sluice_status_t sluice_algo_ctx_create(const sluice_graph_t *graph,
   return SLUICE_STATUS_OK;
 }
 
-void sluice_algo_ctx_release(sluice_algo_ctx_t *ctx) { delete ctx; }
+void sluice_algo_ctx_release(sluice_algo_ctx_t *ctx) {
+  flushFrontierInserts(); // before the frontiers it may point to go
+  delete ctx;
+}
 
 const sluice_algo_view_t *sluice_algo_view(sluice_algo_ctx_t *ctx) {
   return &ctx->view;
@@ -159,8 +162,11 @@ void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
   ++ctx->passes;
   ctx->progress->update("running", ctx->passes, 0, "parallel passes");
   const uint32_t threads = ctx->pool->size();
+  // Each thread flushes its frontier inserts when its share is done
+  // (before the pool reports the pass finished).
   if (schedule == SLUICE_ALGO_SERIAL || threads == 1) {
     fn(ctx, env, 0, n);
+    flushFrontierInserts();
     return;
   }
   if (schedule == SLUICE_ALGO_DYNAMIC) {
@@ -170,9 +176,10 @@ void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
       for (;;) {
         uint64_t begin = next.fetch_add(step, std::memory_order_relaxed);
         if (begin >= n)
-          return;
+          break;
         fn(ctx, env, begin, std::min(n, begin + step));
       }
+      flushFrontierInserts();
     });
     return;
   }
@@ -181,6 +188,7 @@ void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
     uint64_t end = begin + n / threads + (t < n % threads ? 1 : 0);
     if (begin < end)
       fn(ctx, env, begin, end);
+    flushFrontierInserts();
   });
 }
 

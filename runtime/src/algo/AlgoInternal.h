@@ -52,6 +52,13 @@ private:
   void *callee = nullptr;
 };
 
+/// Frontier inserts go through a per-thread buffer (Frontier.cpp): one
+/// atomic add on the frontier's counter per buffer instead of one per
+/// vertex. Every parallel pass flushes its threads' buffers when it ends,
+/// and every read of a frontier (size, list, bitmap, seal) and the context's
+/// release flush the calling thread's.
+void flushFrontierInserts();
+
 } // namespace sluice::rt
 
 struct sluice_frontier_t {
@@ -82,6 +89,11 @@ struct sluice_algo_ctx_t {
   std::unique_ptr<sluice::rt::Progress> progress;
   /// sluice_algo_partials' room.
   std::vector<uint64_t> partials;
+  /// Frontier buffers of num_vertices capacity that sealed frontiers gave
+  /// back (Frontier.cpp): a round's new frontier reuses them instead of
+  /// mapping and faulting in fresh pages.
+  std::vector<std::unique_ptr<uint32_t[]>> spareLists;
+  std::vector<std::unique_ptr<std::atomic<uint64_t>[]>> spareBits;
 };
 
 #endif // SLUICE_RUNTIME_SRC_ALGO_ALGOINTERNAL_H

@@ -18,6 +18,14 @@ namespace {
 
 uint64_t words(uint64_t n) { return (n + 63) / 64; }
 
+/// This thread's vertices inserted into `frontier` and not yet in its list.
+struct InsertBuffer {
+  sluice_frontier_t *frontier = nullptr;
+  uint32_t size = 0;
+  uint32_t items[1024];
+};
+thread_local InsertBuffer insertBuffer;
+
 sluice_frontier_t *adopt(sluice_algo_ctx_t *ctx,
                          std::unique_ptr<sluice_frontier_t> f) {
   f->ctx = ctx;
@@ -31,10 +39,22 @@ sluice_frontier_t *adopt(sluice_algo_ctx_t *ctx,
 sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
   auto f = std::make_unique<sluice_frontier_t>();
   uint64_t n = ctx->view.num_vertices;
-  f->bits.reset(new std::atomic<uint64_t>[words(n)]());
-  // Not touched beyond what is inserted: pages of a large frontier that
-  // stays small are never mapped in.
-  f->list.reset(new uint32_t[std::max<uint64_t>(n, 1)]);
+  // Buffers an earlier sealed frontier gave back, else new ones (a new
+  // list is not touched beyond what is inserted: pages of a large frontier
+  // that stays small are never mapped in).
+  if (!ctx->spareBits.empty()) {
+    f->bits = std::move(ctx->spareBits.back());
+    ctx->spareBits.pop_back();
+    std::fill(f->bits.get(), f->bits.get() + words(n), 0);
+  } else {
+    f->bits.reset(new std::atomic<uint64_t>[words(n)]());
+  }
+  if (!ctx->spareLists.empty()) {
+    f->list = std::move(ctx->spareLists.back());
+    ctx->spareLists.pop_back();
+  } else {
+    f->list.reset(new uint32_t[std::max<uint64_t>(n, 1)]);
+  }
   return adopt(ctx, std::move(f));
 }
 
@@ -46,36 +66,63 @@ sluice_frontier_t *sluice_algo_frontier_all(sluice_algo_ctx_t *ctx) {
   return adopt(ctx, std::move(f));
 }
 
+void sluice::rt::flushFrontierInserts() {
+  InsertBuffer &b = insertBuffer;
+  if (b.size) {
+    uint64_t at = b.frontier->count.fetch_add(b.size, std::memory_order_relaxed);
+    std::copy(b.items, b.items + b.size, b.frontier->list.get() + at);
+  }
+  b.size = 0;
+  b.frontier = nullptr;
+}
+
 int sluice_algo_frontier_insert(sluice_frontier_t *f, uint32_t v) {
   if (f->all || f->sealed || v >= f->numVertices)
     return 0;
   uint64_t bit = uint64_t(1) << (v % 64);
-  if (f->bits[v / 64].fetch_or(bit, std::memory_order_relaxed) & bit)
+  // A plain load first: most rejected inserts need no atomic write.
+  if ((f->bits[v / 64].load(std::memory_order_relaxed) & bit) ||
+      (f->bits[v / 64].fetch_or(bit, std::memory_order_relaxed) & bit))
     return 0;
-  f->list[f->count.fetch_add(1, std::memory_order_relaxed)] = v;
+  InsertBuffer &b = insertBuffer;
+  if (b.frontier != f) {
+    sluice::rt::flushFrontierInserts();
+    b.frontier = f;
+  }
+  b.items[b.size++] = v;
+  if (b.size == sizeof(b.items) / sizeof(b.items[0])) {
+    sluice::rt::flushFrontierInserts();
+    b.frontier = f;
+  }
   return 1;
 }
 
 void sluice_algo_frontier_seal(sluice_frontier_t *f) {
+  sluice::rt::flushFrontierInserts();
   if (f->sealed)
     return;
   f->sealed = true;
   uint64_t count = f->count.load();
   std::sort(f->list.get(), f->list.get() + count);
+  // The list shrinks to its size; its full-size buffer (and the bitmap of
+  // a sparse frontier) go to the context's spares for the next frontier.
   std::unique_ptr<uint32_t[]> exact(new uint32_t[std::max<uint64_t>(count, 1)]);
   std::copy(f->list.get(), f->list.get() + count, exact.get());
+  f->ctx->spareLists.push_back(std::move(f->list));
   f->list = std::move(exact);
   if (count * 64 < f->numVertices)
-    f->bits.reset();
+    f->ctx->spareBits.push_back(std::move(f->bits));
 }
 
 uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f) {
+  sluice::rt::flushFrontierInserts();
   if (f->ctx->faulted.load(std::memory_order_relaxed))
     return 0;
   return f->count.load(std::memory_order_relaxed);
 }
 
 const uint32_t *sluice_algo_frontier_list(sluice_frontier_t *f) {
+  sluice::rt::flushFrontierInserts();
   if (!f->list) {
     // The frontier of all vertices, listed on first use.
     f->list.reset(new uint32_t[std::max<uint64_t>(f->numVertices, 1)]);
@@ -86,6 +133,7 @@ const uint32_t *sluice_algo_frontier_list(sluice_frontier_t *f) {
 }
 
 const uint64_t *sluice_algo_frontier_bitmap(sluice_frontier_t *f) {
+  sluice::rt::flushFrontierInserts();
   if (!f->bits) {
     uint64_t n = f->numVertices;
     f->bits.reset(new std::atomic<uint64_t>[words(n)]());
@@ -104,6 +152,7 @@ const uint64_t *sluice_algo_frontier_bitmap(sluice_frontier_t *f) {
 }
 
 int sluice_algo_frontier_prefers_dense(sluice_frontier_t *f) {
+  sluice::rt::flushFrontierInserts();
   if (f->all)
     return 1;
   const sluice_algo_view_t &view = f->ctx->view;
