@@ -82,6 +82,21 @@ std::vector<std::string> specNames(llvm::ArrayRef<OptionSpec> specs) {
 /// Types the value of an option that was already reported (unknown key,
 /// unknown owner) without reporting option words in it: a bare word that
 /// names nothing, or a call such as `dynamic(64)` to no function.
+/// The one positional argument of a schedule word written as a call
+/// (`dynamic(64)`, `buckets(16.0)`); otherwise an error naming what the
+/// argument is (`what`), the arguments checked, and null.
+ast::Expr *singleArgument(Sema &s, ast::CallExpr &call, llvm::StringRef what) {
+  bool named = llvm::any_of(
+      call.args, [](const ast::Arg &a) { return !a.name.empty(); });
+  if (call.args.size() == 1 && !named)
+    return call.args[0].value.get();
+  s.error(call.range) << "'" << call.callee << "' expects 1 argument ("
+                      << what << "), got " << call.args.size();
+  for (ast::Arg &a : call.args)
+    s.check(a.value.get());
+  return nullptr;
+}
+
 void checkLoose(Sema &s, ast::Expr *e) {
   if (auto *n = llvm::dyn_cast_or_null<ast::NameExpr>(e))
     if (!s.lookup(n->name))
@@ -273,17 +288,9 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
     }
     if (auto *call = llvm::dyn_cast<ast::CallExpr>(e);
         call && call->callee == "dynamic") {
-      bool named = llvm::any_of(
-          call->args, [](const ast::Arg &a) { return !a.name.empty(); });
-      if (call->args.size() != 1 || named) {
-        s.error(call->range) << "'dynamic' expects 1 argument (the chunk "
-                                "size), got "
-                             << call->args.size();
-        for (ast::Arg &a : call->args)
-          s.check(a.value.get());
+      ast::Expr *arg = singleArgument(s, *call, "the chunk size");
+      if (!arg)
         return;
-      }
-      ast::Expr *arg = call->args[0].value.get();
       Type t = s.check(arg);
       if (arg && !t.isUnknown()) {
         if (t.kind != K::Int)
@@ -314,17 +321,9 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
     }
     if (auto *call = llvm::dyn_cast<ast::CallExpr>(e);
         call && call->callee == "buckets") {
-      bool named = llvm::any_of(
-          call->args, [](const ast::Arg &a) { return !a.name.empty(); });
-      if (call->args.size() != 1 || named) {
-        s.error(call->range) << "'buckets' expects 1 argument (the bucket "
-                                "width delta), got "
-                             << call->args.size();
-        for (ast::Arg &a : call->args)
-          s.check(a.value.get());
+      ast::Expr *arg = singleArgument(s, *call, "the bucket width delta");
+      if (!arg)
         return;
-      }
-      ast::Expr *arg = call->args[0].value.get();
       Type t = s.check(arg);
       if (arg && !t.isUnknown()) {
         if (t.kind != K::Int && t.kind != K::Float)

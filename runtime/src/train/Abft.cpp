@@ -191,6 +191,28 @@ void AbftGuard::account(bool detected, const std::vector<double> &rowTau,
   }
 }
 
+template <typename Compute, typename Check>
+bool AbftGuard::checked(Compute compute, Check check, float *out, size_t n,
+                        uint32_t cols) {
+  for (uint32_t attempt = 0;; ++attempt) {
+    uint64_t t0 = nowNs();
+    compute();
+    ++stats_.gemms;
+    uint64_t t1 = nowNs();
+    stats_.gemmNs += t1 - t0;
+    inject(out, n);
+    bool ok = check();
+    stats_.checkNs += nowNs() - t1;
+    account(!ok, rowTau_, colTau_, cols);
+    if (ok)
+      return true;
+    ++stats_.detected;
+    if (mode_ == AbftMode::Fail || attempt >= maxRetries_)
+      return false;
+    ++stats_.recomputed;
+  }
+}
+
 bool AbftGuard::forward(uint32_t in, uint32_t out, uint32_t batch,
                         const float *param, const float *x, float *y,
                         bool relu, AbftFault &fault) {
@@ -207,26 +229,17 @@ bool AbftGuard::forward(uint32_t in, uint32_t out, uint32_t batch,
     return true;
   }
   const float *W = param, *bias = param + size_t(in) * out;
-  for (uint32_t attempt = 0;; ++attempt) {
-    uint64_t t0 = nowNs();
-    forwardLayer(in, out, batch, param, x, y, /*relu=*/false);
-    ++stats_.gemms;
-    uint64_t t1 = nowNs();
-    stats_.gemmNs += t1 - t0;
-    inject(y, size_t(batch) * out);
-    bool ok = checkProduct(
-        batch, in, out, [&](size_t i, size_t l) { return x[i * in + l]; },
-        [&](size_t l, size_t j) { return W[l * out + j]; }, bias, y, in,
-        "forward output", rowTau_, colTau_, fault);
-    stats_.checkNs += nowNs() - t1;
-    account(!ok, rowTau_, colTau_, out);
-    if (ok)
-      break;
-    ++stats_.detected;
-    if (mode_ == AbftMode::Fail || attempt >= maxRetries_)
-      return false;
-    ++stats_.recomputed;
-  }
+  if (!checked(
+          [&] { forwardLayer(in, out, batch, param, x, y, /*relu=*/false); },
+          [&] {
+            return checkProduct(
+                batch, in, out,
+                [&](size_t i, size_t l) { return x[i * in + l]; },
+                [&](size_t l, size_t j) { return W[l * out + j]; }, bias, y,
+                in, "forward output", rowTau_, colTau_, fault);
+          },
+          y, size_t(batch) * out, out))
+    return false;
   if (relu)
     for (size_t i = 0, n = size_t(batch) * out; i < n; ++i)
       y[i] = y[i] > 0 ? y[i] : 0.0f;
@@ -244,20 +257,15 @@ bool AbftGuard::backward(uint32_t in, uint32_t out, uint32_t batch,
   }
   const float *W = param;
   // The weight and bias gradients: gW = X^T dZ (in x out), gb = colsum dZ.
-  for (uint32_t attempt = 0;; ++attempt) {
-    uint64_t t0 = nowNs();
-    backwardLayer(in, out, batch, param, x, dZ, grad, nullptr);
-    ++stats_.gemms;
-    uint64_t t1 = nowNs();
-    stats_.gemmNs += t1 - t0;
-    inject(grad, size_t(in) * out);
-    bool ok = checkProduct(
-        in, batch, out, [&](size_t i, size_t l) { return x[l * in + i]; },
-        [&](size_t l, size_t j) { return dZ[l * out + j]; }, nullptr, grad,
-        batch, "weight gradient", rowTau_, colTau_, fault);
+  auto checkGradients = [&] {
+    if (!checkProduct(
+            in, batch, out, [&](size_t i, size_t l) { return x[l * in + i]; },
+            [&](size_t l, size_t j) { return dZ[l * out + j]; }, nullptr,
+            grad, batch, "weight gradient", rowTau_, colTau_, fault))
+      return false;
     // The bias gradient against its sum in double (one row of `batch`).
     const float *gb = grad + size_t(in) * out;
-    for (uint32_t j = 0; j < out && ok; ++j) {
+    for (uint32_t j = 0; j < out; ++j) {
       double ref = 0, abs = 0;
       for (uint32_t b = 0; b < batch; ++b) {
         ref += dZ[size_t(b) * out + j];
@@ -267,52 +275,30 @@ bool AbftGuard::backward(uint32_t in, uint32_t out, uint32_t batch,
       if (!(std::fabs(gb[j] - ref) <= tau)) {
         fault = {"element " + std::to_string(j) + " of the bias gradient",
                  gb[j], ref, tau};
-        ok = false;
+        return false;
       }
     }
-    stats_.checkNs += nowNs() - t1;
-    account(!ok, rowTau_, colTau_, out);
-    if (ok)
-      break;
-    ++stats_.detected;
-    if (mode_ == AbftMode::Fail || attempt >= maxRetries_)
-      return false;
-    ++stats_.recomputed;
-  }
+    return true;
+  };
+  if (!checked(
+          [&] { backwardLayer(in, out, batch, param, x, dZ, grad, nullptr); },
+          checkGradients, grad, size_t(in) * out, out))
+    return false;
   if (!dXMasked)
     return true;
-  // The input gradient dZ W^T (batch x in), unmasked, in backwardLayer's
-  // order (so the same bits), checked, then masked by x > 0.
-  for (uint32_t attempt = 0;; ++attempt) {
-    uint64_t t0 = nowNs();
-    for (uint32_t b = 0; b < batch; ++b) {
-      const float *dz = dZ + size_t(b) * out;
-      float *dx = dXMasked + size_t(b) * in;
-      for (uint32_t k = 0; k < in; ++k) {
-        const float *wr = W + size_t(k) * out;
-        float acc = 0;
-        for (uint32_t o = 0; o < out; ++o)
-          acc += dz[o] * wr[o];
-        dx[k] = acc;
-      }
-    }
-    ++stats_.gemms;
-    uint64_t t1 = nowNs();
-    stats_.gemmNs += t1 - t0;
-    inject(dXMasked, size_t(batch) * in);
-    bool ok = checkProduct(
-        batch, out, in, [&](size_t i, size_t l) { return dZ[i * out + l]; },
-        [&](size_t l, size_t j) { return W[j * out + l]; }, nullptr,
-        dXMasked, out, "input gradient", rowTau_, colTau_, fault);
-    stats_.checkNs += nowNs() - t1;
-    account(!ok, rowTau_, colTau_, in);
-    if (ok)
-      break;
-    ++stats_.detected;
-    if (mode_ == AbftMode::Fail || attempt >= maxRetries_)
-      return false;
-    ++stats_.recomputed;
-  }
+  // The input gradient dZ W^T (batch x in), unmasked (backwardLayer's
+  // kernel, so the same bits), checked, then masked by x > 0.
+  if (!checked(
+          [&] { inputGradient(in, out, batch, W, dZ, dXMasked); },
+          [&] {
+            return checkProduct(
+                batch, out, in,
+                [&](size_t i, size_t l) { return dZ[i * out + l]; },
+                [&](size_t l, size_t j) { return W[j * out + l]; }, nullptr,
+                dXMasked, out, "input gradient", rowTau_, colTau_, fault);
+          },
+          dXMasked, size_t(batch) * in, in))
+    return false;
   for (size_t i = 0, n = size_t(batch) * in; i < n; ++i)
     if (!(x[i] > 0))
       dXMasked[i] = 0.0f;

@@ -91,6 +91,12 @@ public:
   const AbftStats &stats() const { return stats_; }
 
 private:
+  /// Runs `compute` (a GEMM into `out`, n values in rows of `cols`),
+  /// injects faults, runs `check`; on a failed check recomputes (mode
+  /// recompute, up to maxRetries) or gives up. False: a fault remains.
+  template <typename Compute, typename Check>
+  bool checked(Compute compute, Check check, float *out, size_t n,
+               uint32_t cols);
   /// Flips bits in `y` (n elements) as the injector says; records each
   /// flip's element and change.
   void inject(float *y, size_t n);

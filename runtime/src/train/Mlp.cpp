@@ -117,16 +117,24 @@ void sluice::train::backwardLayer(uint32_t in, uint32_t out, uint32_t batch,
   }
   if (!dXMasked)
     return;
+  inputGradient(in, out, batch, W, dZ, dXMasked);
+  for (size_t i = 0, n = size_t(batch) * in; i < n; ++i)
+    if (!(x[i] > 0))
+      dXMasked[i] = 0.0f;
+}
+
+void sluice::train::inputGradient(uint32_t in, uint32_t out, uint32_t batch,
+                                  const float *W, const float *dZ,
+                                  float *dX) {
   for (uint32_t b = 0; b < batch; ++b) {
     const float *dz = dZ + size_t(b) * out;
-    const float *xr = x + size_t(b) * in;
-    float *dx = dXMasked + size_t(b) * in;
+    float *dx = dX + size_t(b) * in;
     for (uint32_t k = 0; k < in; ++k) {
       const float *wr = W + size_t(k) * out;
       float acc = 0;
       for (uint32_t o = 0; o < out; ++o)
         acc += dz[o] * wr[o];
-      dx[k] = xr[k] > 0 ? acc : 0.0f;
+      dx[k] = acc;
     }
   }
 }

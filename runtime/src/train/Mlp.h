@@ -57,6 +57,10 @@ float mseLoss(const float *y, const float *target, size_t count, float *dY);
 void backwardLayer(uint32_t in, uint32_t out, uint32_t batch,
                    const float *param, const float *x, const float *dZ,
                    float *grad, float *dXMasked);
+/// dX = dZ W^T (batch x in), unmasked: backwardLayer's input gradient
+/// before the ReLU mask (the checked kernels of Abft.h check it unmasked).
+void inputGradient(uint32_t in, uint32_t out, uint32_t batch, const float *W,
+                   const float *dZ, float *dX);
 /// One Adam step (1-based `step`) over `count` values.
 void adamUpdate(const MlpConfig &config, uint64_t step, size_t count,
                 float *param, const float *grad, float *m, float *v);
