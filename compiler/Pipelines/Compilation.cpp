@@ -29,8 +29,8 @@ static const struct {
   const char *name;
 } kPhases[] = {
     {Phase::Ast, "ast"},   {Phase::Sema, "sema"},     {Phase::Mlir, "mlir"},
-    {Phase::Flat, "flat"}, {Phase::Report, "report"},
-    {Phase::Plan, "plan"}, {Phase::Llvm, "llvm"},     {Phase::Ptx, "ptx"},
+    {Phase::Flat, "flat"}, {Phase::Report, "report"}, {Phase::Plan, "plan"},
+    {Phase::Llvm, "llvm"}, {Phase::Ptx, "ptx"},
 };
 
 std::optional<Phase> sluice::parsePhase(llvm::StringRef name) {
@@ -216,6 +216,22 @@ mlir::LogicalResult Compilation::plan() {
     result = runPasses(*module_, [&](mlir::OpPassManager &pm) {
       pm.addPass(plan::createPlanScheduleFlows(planOptions));
     });
+  ctx.printOpOnDiagnostic(printOp);
+  return result;
+}
+
+mlir::LogicalResult Compilation::planDistillation(llvm::StringRef job) {
+  if (!module_)
+    return mlir::failure();
+  model::ModelPlanDistillOptions options;
+  options.jobName = job.str();
+  options.remarks = walkRemarks; // --remarks: the stages and the baseline
+  bool printOp = ctx.shouldPrintOpOnDiagnostic();
+  ctx.printOpOnDiagnostic(false);
+  mlir::LogicalResult result =
+      runPasses(*module_, [&](mlir::OpPassManager &pm) {
+        pm.addPass(model::createModelPlanDistill(options));
+      });
   ctx.printOpOnDiagnostic(printOp);
   return result;
 }

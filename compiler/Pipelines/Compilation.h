@@ -81,6 +81,9 @@ public:
   /// model.job gets a plan.parallel (annealing seeded with `seed`; with
   /// setWalkRemarks, a remark per job with the search's counts).
   mlir::LogicalResult planTraining(uint64_t seed = 1);
+  /// Runs model-plan-distill on the flattened module: every `distill`
+  /// model.job (only `job`, when not empty) gets a plan.distill.
+  mlir::LogicalResult planDistillation(llvm::StringRef job = "");
 
   /// Whether lower() makes walk-bounds explain each walk, and
   /// graph-attach-schedule each algorithm and loop, with a remark (`sluicec

@@ -7,10 +7,10 @@
 // carries the FileLineColLoc of the declaration it came from. Graphs, walks
 // and their schedules and jobs go to the `walk` dialect (MLIRGenWalk.h),
 // algorithms and their schedules and `run` jobs to the `graph` dialect
-// (MLIRGenAlgorithm.h), demands to `plan`, transformers, gnns and their
-// jobs to `model`. Declarations whose lowering has not been built yet
-// (distill models and their jobs, gat layers) stop MLIRGen with a located
-// "not supported yet" error rather than being skipped.
+// (MLIRGenAlgorithm.h), demands to `plan`, transformers, gnns, distill
+// models and their jobs to `model`. Declarations whose lowering has not
+// been built yet (gat layers) stop MLIRGen with a located "not supported
+// yet" error rather than being skipped.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_FRONTENDS_SLUICE_MLIRGEN_H

@@ -5,10 +5,10 @@
 #include "frontends/sluice/Frontend.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
-#include <algorithm>
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
 
 using namespace sluice;
 using namespace sluice::ast;
@@ -87,9 +87,8 @@ mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
                 heads = ints["heads"], seq = ints["seq"], vocab = ints["vocab"];
   const int64_t kv = ints.count("kv_heads") ? ints["kv_heads"] : heads;
   // Layer groups (Sema checked that they cover the layers).
-  std::vector<int64_t> groups = lists.count("groups")
-                                    ? lists["groups"]
-                                    : std::vector<int64_t>{layers};
+  std::vector<int64_t> groups =
+      lists.count("groups") ? lists["groups"] : std::vector<int64_t>{layers};
   std::vector<int64_t> widths = lists["group_ffn"];
   const int64_t ffn = ints.count("ffn") ? ints["ffn"] : 4 * h;
   if (widths.empty())
@@ -235,8 +234,7 @@ mlir::LogicalResult lowerGnn(mlir::OpBuilder &builder, const ModelDecl &d,
       if (!k) {
         mlir::emitError(toLocation(ctx, a.value->range))
             << "not supported yet: gnn layers of kind '"
-            << (n ? n->name : std::string("?"))
-            << "' (sage and gcn are built)";
+            << (n ? n->name : std::string("?")) << "' (sage and gcn are built)";
         ok = false;
         continue;
       }
@@ -327,12 +325,36 @@ mlir::LogicalResult lowerGnnTrain(mlir::OpBuilder &builder, const JobDecl &j,
   return mlir::success();
 }
 
+mlir::LogicalResult lowerDistill(mlir::OpBuilder &builder, const ModelDecl &d,
+                                 const ConstEnv &globals) {
+  mlir::MLIRContext *ctx = builder.getContext();
+  std::string teacher, student;
+  int64_t blocks = 0;
+  for (const Arg &a : d.ctor->args) {
+    if (a.name == "teacher" || a.name == "student") {
+      if (auto *n = llvm::dyn_cast<NameExpr>(a.value.get()))
+        (a.name == "teacher" ? teacher : student) = n->name;
+      continue;
+    }
+    auto v = evaluateConstant(*a.value, globals, ctx);
+    if (!v)
+      return mlir::failure();
+    if (a.name == "blocks" && v->kind == ConstValue::Kind::Int)
+      blocks = v->i;
+  }
+  builder.create<model::DistillOp>(toLocation(ctx, d.range),
+                                   builder.getStringAttr(d.name),
+                                   mlir::FlatSymbolRefAttr::get(ctx, teacher),
+                                   mlir::FlatSymbolRefAttr::get(ctx, student),
+                                   builder.getI64IntegerAttr(blocks));
+  return mlir::success();
+}
+
 /// The constructor of the model `name` declares, or null.
 const CallExpr *modelCtor(const Program &program, llvm::StringRef name) {
   for (const auto &m : program.modules)
     for (const DeclPtr &d : m->decls)
-      if (auto *md = llvm::dyn_cast<ModelDecl>(d.get());
-          md && md->name == name)
+      if (auto *md = llvm::dyn_cast<ModelDecl>(d.get()); md && md->name == name)
         return md->ctor.get();
   return nullptr;
 }
@@ -346,26 +368,30 @@ bool sluice::isModelJob(const Decl &d) {
 
 bool sluice::checkModelJobSupported(const JobDecl &j, const Program &program,
                                     mlir::MLIRContext *ctx) {
-  // `train` of a gnn model is model.gnn_train; distill models are not
-  // lowered yet.
+  // `train` of a gnn model is model.gnn_train; `distill` of a distill
+  // model a model.job with action distill.
   const CallExpr *ctor = modelCtor(program, j.subject);
   if (!ctor || ctor->callee == "transformer" ||
-      (ctor->callee == "gnn" && j.action == "train"))
+      (ctor->callee == "gnn" && j.action == "train") ||
+      (ctor->callee == "distill" && j.action == "distill"))
     return true;
   mlir::emitError(toLocation(ctx, j.range))
       << "not supported yet: lowering " << j.action << " job '" << j.name
       << "' of " << ctor->callee << " model '" << j.subject
-      << "' to MLIR (the model dialect has transformers and gnns only)";
+      << "' to MLIR (the model dialect has transformers, gnns and distill "
+         "models)";
   return false;
 }
 
 bool sluice::checkModelSupported(const ModelDecl &d, mlir::MLIRContext *ctx) {
-  if (d.ctor && (d.ctor->callee == "transformer" || d.ctor->callee == "gnn"))
+  if (d.ctor && (d.ctor->callee == "transformer" || d.ctor->callee == "gnn" ||
+                 d.ctor->callee == "distill"))
     return true;
   mlir::emitError(toLocation(ctx, d.range))
       << "not supported yet: lowering "
       << (d.ctor ? d.ctor->callee : std::string("this")) << " model '" << d.name
-      << "' to MLIR (the model dialect has transformers and gnns only)";
+      << "' to MLIR (the model dialect has transformers, gnns and distill "
+         "models)";
   return false;
 }
 
@@ -386,6 +412,8 @@ mlir::LogicalResult sluice::lowerModels(mlir::ModuleOp module,
         failed |= mlir::failed(lowerTransformer(builder, *md, globals));
       else if (md->ctor->callee == "gnn")
         failed |= mlir::failed(lowerGnn(builder, *md, globals));
+      else if (md->ctor->callee == "distill")
+        failed |= mlir::failed(lowerDistill(builder, *md, globals));
       // others: reported by checkModelSupported
     }
   // Schedules named after a job (Sema allows them for finetune jobs).

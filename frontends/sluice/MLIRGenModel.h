@@ -5,9 +5,10 @@
 // learned position table of `seq` rows, `layers` identical layers (LayerNorm,
 // attention with `heads` / `kv_heads` and biases, LayerNorm, a two-matrix
 // MLP of width `ffn` with biases) as one `model.layers`, a final LayerNorm
-// and an output head tied to the embedding. `gnn` and `distill` models are
-// reported as not supported yet, at the declaration. `finetune` and `infer`
-// jobs become model.job ops naming their model and topology.
+// and an output head tied to the embedding. `gnn` models become model.gnn
+// and `distill` models model.distill. `finetune`, `train`, `infer` and
+// `distill` jobs become model.job ops naming their model and topology
+// (`train` of a gnn: model.gnn_train).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_FRONTENDS_SLUICE_MLIRGENMODEL_H
@@ -21,7 +22,8 @@
 namespace sluice {
 
 /// False, with a located "not supported yet" error, for a model whose kind
-/// the model dialect cannot describe yet (gnn, distill).
+/// the model dialect cannot describe yet (none today: Sema admits
+/// transformer, gnn and distill, and all three lower).
 bool checkModelSupported(const ast::ModelDecl &d, mlir::MLIRContext *ctx);
 
 /// False, with a located "not supported yet" error, for a model job whose
@@ -29,7 +31,8 @@ bool checkModelSupported(const ast::ModelDecl &d, mlir::MLIRContext *ctx);
 bool checkModelJobSupported(const ast::JobDecl &j, const ast::Program &program,
                             mlir::MLIRContext *ctx);
 
-/// True for the jobs lowerModels lowers (`finetune`, `train` and `infer`).
+/// True for the jobs lowerModels lowers (`finetune`, `train`, `infer` and
+/// `distill`).
 bool isModelJob(const ast::Decl &d);
 
 /// Appends a model.transformer for every transformer model declaration of

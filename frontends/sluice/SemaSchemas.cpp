@@ -23,7 +23,6 @@ using K = ast::Type::Kind;
 
 namespace {
 
-
 // Graph formats, duplicates and self loops, and walk samplers and targets
 // are the walk dialect's enums (WalkSchema.h), norms the model dialect's
 // (ModelSchema.h); algorithm targets and the loop schedule words the graph
@@ -44,7 +43,6 @@ const std::vector<OptionSpec> &loadSpecs() {
       word("self_loops", walk::selfLoopsNames())};
   return specs;
 }
-
 
 const std::vector<OptionSpec> *modelSpecs(llvm::StringRef kind) {
   static const std::vector<OptionSpec> transformer = {
@@ -158,7 +156,6 @@ const std::vector<JobAction> &jobActions() {
 }
 
 } // namespace
-
 
 //===----------------------------------------------------------------------===//
 // Graphs
@@ -359,7 +356,7 @@ void Sema::checkModel(ast::ModelDecl &model) {
           << (list->elements().size() == 1 ? " entry" : " entries")
           << " but layers is " << layers->i;
   } else if (call->callee == "distill") {
-    const Symbol *teacher = nullptr;
+    const Symbol *teacher = nullptr, *student = nullptr;
     for (llvm::StringRef role : {"teacher", "student"}) {
       auto it = args.find(role.str());
       if (it == args.end() || !it->second || it->second->type.kind != K::Model)
@@ -380,25 +377,33 @@ void Sema::checkModel(ast::ModelDecl &model) {
         teacher = sym;
         continue;
       }
-      if (teacher && teacher == sym)
+      if (teacher && teacher == sym) {
         error(name->range) << "teacher and student are the same model '"
                            << name->name << "'";
+        continue;
+      }
+      student = sym;
     }
-    // Blocks group the teacher's layers.
+    // Blocks group the teacher's layers, and the student's: every block
+    // has at least one layer of each.
     const Value *blocksValue = argValue(*this, args, "blocks");
     std::optional<int64_t> blocks;
     if (blocksValue)
-      blocks = blocksValue->i; // copied: checking the teacher adds values
-    if (teacher && blocks && ensureChecked(teacher->decl)) {
-      auto *t = llvm::cast<ast::ModelDecl>(teacher->decl);
+      blocks = blocksValue->i; // copied: checking the models adds values
+    for (auto [role, sym] :
+         {std::pair<const char *, const Symbol *>{"teacher", teacher},
+          {"student", student}}) {
+      if (!sym || !blocks || !ensureChecked(sym->decl))
+        continue;
+      auto *t = llvm::cast<ast::ModelDecl>(sym->decl);
       for (ast::Arg &a : t->ctor->args) {
         if (a.name != "layers" || !a.value || a.value->type.kind != K::Int)
           continue;
         const Value *layers = valueOf(a.value.get());
         if (layers && *blocks > layers->i)
           error(args["blocks"]->range)
-              << "blocks (" << *blocks << ") exceeds the layers of teacher '"
-              << t->name << "' (" << layers->i << ")";
+              << "blocks (" << *blocks << ") exceeds the layers of " << role
+              << " '" << t->name << "' (" << layers->i << ")";
       }
     }
   }
@@ -507,8 +512,9 @@ void Sema::checkJob(ast::JobDecl &job) {
       continue;
     const double x = *v->asNumber();
     if (decay && x < 0)
-      error(p.value->range) << "option 'weight_decay' must not be negative, got "
-                            << formatValue(*v, p.value->type);
+      error(p.value->range)
+          << "option 'weight_decay' must not be negative, got "
+          << formatValue(*v, p.value->type);
     else if (dropout && !(x >= 0 && x < 1))
       error(p.value->range) << "option 'dropout' must be in [0, 1), got "
                             << formatValue(*v, p.value->type);

@@ -9,6 +9,8 @@
 
 #include "compiler/Analysis/Parallel/ParallelModel.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -21,6 +23,14 @@ namespace {
 /// Samples one GPU of a k-way data-parallel group computes per batch.
 double perGpuBatch(const DistillJob &job, int64_t k) {
   return std::ceil(static_cast<double>(job.batch) / static_cast<double>(k));
+}
+
+/// Samples whose activations one GPU of a k-way group holds at once.
+double residentSamples(const DistillJob &job, int64_t k) {
+  const double perGpu = perGpuBatch(job, k);
+  return job.residentSamples > 0
+             ? std::min(perGpu, static_cast<double>(job.residentSamples))
+             : perGpu;
 }
 
 std::vector<int64_t> gpuRange(int64_t first, int64_t k) {
@@ -42,12 +52,16 @@ PipeBDStage parallel::pipeBDStage(const DistillJob &job,
   const double rate = cluster.gpuPeakFlops * job.efficiency;
   const double samples = perGpuBatch(job, k);
   const std::vector<int64_t> ranks = gpuRange(g0, k);
-  double params = 0;
+  double params = 0, states = 0, activations = 0;
   for (int64_t j = b0; j < b0 + nb; ++j) {
     const DistillBlock &b = job.blocks[static_cast<size_t>(j)];
     s.compute += (b.teacherFlops + b.studentFlops) * samples / rate;
     params += b.studentParamBytes;
+    states += b.teacherParamBytes + b.studentStateBytes;
+    activations += b.activationBytes;
   }
+  s.memory =
+      (states + activations * residentSamples(job, k)) * job.memoryCalibration;
   // One all-reduce of the stage's student gradients per batch.
   s.allReduce = ringAllReduce(cluster, ranks, params, job.commEfficiency);
   // The last teacher output goes to the next stage's first GPU (each of
@@ -60,8 +74,8 @@ PipeBDStage parallel::pipeBDStage(const DistillJob &job,
     double slowest = std::numeric_limits<double>::infinity();
     for (int64_t g : ranks)
       slowest = std::min(slowest, cluster.bw(g, g0 + k));
-    s.p2p = bytes / (slowest * job.commEfficiency) + cluster.lat(g0 + k - 1,
-                                                                 g0 + k);
+    s.p2p = bytes / (slowest * job.commEfficiency) +
+            cluster.lat(g0 + k - 1, g0 + k);
   }
   return s;
 }
@@ -75,15 +89,27 @@ double parallel::pipeBDBaseline(const DistillJob &job,
   double total = 0, teacherPrefix = 0;
   for (const DistillBlock &b : job.blocks) {
     teacherPrefix += b.teacherFlops;
-    total += (teacherPrefix + b.studentFlops) * samples / rate +
-             ringAllReduce(cluster, all, b.studentParamBytes,
-                           job.commEfficiency);
+    total +=
+        (teacherPrefix + b.studentFlops) * samples / rate +
+        ringAllReduce(cluster, all, b.studentParamBytes, job.commEfficiency);
   }
   return total;
 }
 
-llvm::Expected<PipeBDPlan> parallel::planPipeBD(const DistillJob &job,
-                                                const ParallelCluster &cluster) {
+double parallel::pipeBDBaselineMemory(const DistillJob &job,
+                                      const ParallelCluster &cluster) {
+  const double resident = residentSamples(job, cluster.gpus());
+  double teacherPrefix = 0, most = 0;
+  for (const DistillBlock &b : job.blocks) {
+    teacherPrefix += b.teacherParamBytes;
+    most = std::max(most, teacherPrefix + b.studentStateBytes +
+                              b.activationBytes * resident);
+  }
+  return most * job.memoryCalibration;
+}
+
+llvm::Expected<PipeBDPlan>
+parallel::planPipeBD(const DistillJob &job, const ParallelCluster &cluster) {
   const int64_t n = static_cast<int64_t>(job.blocks.size());
   const int64_t N = cluster.gpus();
   auto bad = [](const llvm::Twine &why) {
@@ -102,6 +128,14 @@ llvm::Expected<PipeBDPlan> parallel::planPipeBD(const DistillJob &job,
     if (!(b.teacherFlops >= 0 && b.studentFlops >= 0 &&
           b.studentParamBytes >= 0 && b.outputBytes >= 0))
       return bad("block costs must be finite and not negative");
+  for (const DistillBlock &b : job.blocks)
+    if (!(b.teacherParamBytes >= 0 && b.studentStateBytes >= 0 &&
+          b.activationBytes >= 0))
+      return bad("block memory sizes must be finite and not negative");
+  if (!(job.memoryCalibration > 0) || !(job.memoryReserve >= 0))
+    return bad("the memory calibration must be positive and the reserve not "
+               "negative");
+  const double available = cluster.gpuMemory - job.memoryReserve;
   const double inf = std::numeric_limits<double>::infinity();
   const size_t W = static_cast<size_t>(N + 1);
   // best[i * W + g], and the last stage's start (j, h) for the backtrack.
@@ -115,9 +149,11 @@ llvm::Expected<PipeBDPlan> parallel::planPipeBD(const DistillJob &job,
           const double before = best[static_cast<size_t>(j) * W + h];
           if (before == inf || (j == 0) != (h == 0))
             continue;
-          const double t =
-              std::max(before, pipeBDStage(job, cluster, j, i - j, h, g - h)
-                                   .time());
+          const PipeBDStage stage =
+              pipeBDStage(job, cluster, j, i - j, h, g - h);
+          if (!(stage.memory <= available))
+            continue;
+          const double t = std::max(before, stage.time());
           double &cell = best[static_cast<size_t>(i) * W + g];
           if (t < cell) {
             cell = t;
@@ -131,7 +167,26 @@ llvm::Expected<PipeBDPlan> parallel::planPipeBD(const DistillJob &job,
     if (best[static_cast<size_t>(n) * W + g] <
         best[static_cast<size_t>(n) * W + bestG])
       bestG = g;
+  if (best[static_cast<size_t>(n) * W + bestG] == inf) {
+    // Each block alone on every GPU is the least any split asks of a GPU.
+    int64_t worst = 0;
+    double need = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      double m = pipeBDStage(job, cluster, j, 1, 0, N).memory;
+      if (m > need) {
+        need = m;
+        worst = j;
+      }
+    }
+    return bad(llvm::formatv(
+        "no split fits in GPU memory: block {0} alone on all {1} GPUs needs "
+        "{2:F2} GiB per GPU, {3:F2} GiB are usable",
+        worst, N, need / (1024.0 * 1024 * 1024),
+        available / (1024.0 * 1024 * 1024)));
+  }
   PipeBDPlan plan;
+  plan.memoryAvailable = available;
+  plan.baselineMemory = pipeBDBaselineMemory(job, cluster);
   plan.batchTime = best[static_cast<size_t>(n) * W + bestG];
   for (int64_t i = n, g = bestG; i > 0;) {
     auto [j, h] = from[static_cast<size_t>(i) * W + g];

@@ -6,6 +6,7 @@
 #include "compiler/Target/Plan/PlanEmit.h"
 
 #include "compiler/Analysis/Parallel/ParallelCluster.h"
+#include "compiler/Target/Parallel/DistillExport.h"
 #include "compiler/Target/Parallel/ParallelExport.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include "dialects/Model/Transforms/ModelOffload.h"
@@ -24,9 +25,8 @@ namespace {
 
 /// Finetune/infer jobs: the offload planners
 /// (dialects/Model/Transforms/ModelOffload.h).
-mlir::LogicalResult emitOffload(Compilation &compilation,
-                                const PlanOptions &o, llvm::StringRef top,
-                                llvm::raw_ostream &os) {
+mlir::LogicalResult emitOffload(Compilation &compilation, const PlanOptions &o,
+                                llvm::StringRef top, llvm::raw_ostream &os) {
   model::OffloadFormat format = model::OffloadFormat::Summary;
   switch (o.format) {
   case ReportFormat::Table:
@@ -51,15 +51,14 @@ mlir::LogicalResult emitOffload(Compilation &compilation,
   auto graph = extractTopoGraph(compilation.module());
   if (mlir::failed(graph))
     return mlir::failure();
-  return model::planModelJobs(compilation.module(), *graph, top, o.job,
-                              format, os, o.remarks);
+  return model::planModelJobs(compilation.module(), *graph, top, o.job, format,
+                              os, o.remarks);
 }
 
 /// Train jobs: model-plan-parallel, then the plans in the format
 /// (compiler/Target/Parallel/ParallelExport.h).
-mlir::LogicalResult emitParallel(Compilation &compilation,
-                                 const PlanOptions &o, llvm::StringRef top,
-                                 llvm::raw_ostream &os) {
+mlir::LogicalResult emitParallel(Compilation &compilation, const PlanOptions &o,
+                                 llvm::StringRef top, llvm::raw_ostream &os) {
   std::optional<target::ParallelFormat> format;
   switch (o.format) {
   case ReportFormat::Table:
@@ -99,11 +98,39 @@ mlir::LogicalResult emitParallel(Compilation &compilation,
                                     o.job, *format, os);
 }
 
+/// Distill jobs: model-plan-distill, then the plans in the format
+/// (compiler/Target/Parallel/DistillExport.h).
+mlir::LogicalResult emitDistill(Compilation &compilation, const PlanOptions &o,
+                                llvm::raw_ostream &os) {
+  std::optional<target::DistillFormat> format;
+  switch (o.format) {
+  case ReportFormat::Table:
+    format = target::DistillFormat::Summary;
+    break;
+  case ReportFormat::Json:
+    format = target::DistillFormat::Json;
+    break;
+  case ReportFormat::Mlir:
+    break; // the module itself
+  default:
+    return mlir::emitError(compilation.fileLocation())
+           << "distill jobs are planned in --format=table, json or mlir";
+  }
+  if (mlir::failed(compilation.planDistillation(o.job)))
+    return mlir::failure();
+  mlir::ModuleOp module = compilation.module();
+  if (!format) {
+    module.print(os);
+    os << "\n";
+    return mlir::success();
+  }
+  return target::writeDistillPlans(module, o.job, *format, os);
+}
+
 /// Flow demands: plan-schedule-flows, then the plans in the format.
 mlir::LogicalResult emitFlows(Compilation &compilation, const PlanOptions &o,
                               llvm::raw_ostream &os) {
-  if (o.format == ReportFormat::DeepSpeed ||
-      o.format == ReportFormat::Megatron)
+  if (o.format == ReportFormat::DeepSpeed || o.format == ReportFormat::Megatron)
     return mlir::emitError(compilation.fileLocation())
            << "--format=deepspeed and --format=megatron apply to the plan of "
               "a finetune or train job";
@@ -135,24 +162,33 @@ mlir::LogicalResult emitFlows(Compilation &compilation, const PlanOptions &o,
   }
 }
 
-/// The model jobs to plan: train jobs (parallel) or the others (offload);
-/// an error when both kinds are selected.
-mlir::FailureOr<bool> plansTraining(Compilation &compilation,
-                                    llvm::StringRef jobName) {
-  bool parallel = false, offload = false;
+/// Which planner the selected model jobs need.
+enum class ModelPlanner { Offload, Parallel, Distill };
+
+/// The model jobs to plan: train jobs (parallel), distill jobs (Pipe-BD)
+/// or the others (offload); an error when several kinds are selected.
+mlir::FailureOr<ModelPlanner> modelPlanner(Compilation &compilation,
+                                           llvm::StringRef jobName) {
+  bool kinds[3] = {false, false, false};
   for (model::JobOp job : compilation.module().getOps<model::JobOp>()) {
     if (!jobName.empty() && job.getSymName() != jobName)
       continue;
-    if (job.getAction() == model::JobAction::Train)
-      parallel = true;
-    else
-      offload = true;
+    ModelPlanner p =
+        job.getAction() == model::JobAction::Train     ? ModelPlanner::Parallel
+        : job.getAction() == model::JobAction::Distill ? ModelPlanner::Distill
+                                                       : ModelPlanner::Offload;
+    kinds[static_cast<int>(p)] = true;
   }
-  if (parallel && offload)
+  if (kinds[0] + kinds[1] + kinds[2] > 1)
     return mlir::emitError(compilation.fileLocation())
-           << "not supported yet: train jobs and finetune/infer jobs in one "
-              "plan (choose one with --job=NAME)";
-  return parallel;
+           << "not supported yet: "
+           << (kinds[1] && kinds[2] ? "train and distill jobs"
+               : kinds[1]           ? "train jobs and finetune/infer jobs"
+                                    : "distill jobs and finetune/infer jobs")
+           << " in one plan (choose one with --job=NAME)";
+  return kinds[1]   ? ModelPlanner::Parallel
+         : kinds[2] ? ModelPlanner::Distill
+                    : ModelPlanner::Offload;
 }
 
 } // namespace
@@ -209,9 +245,17 @@ mlir::LogicalResult sluice::emitPlans(Compilation &compilation,
     return mlir::emitError(compilation.fileLocation())
            << "not supported yet: demands and finetune/infer jobs in one "
               "plan";
-  mlir::FailureOr<bool> training = plansTraining(compilation, options.job);
-  if (mlir::failed(training))
+  mlir::FailureOr<ModelPlanner> planner =
+      modelPlanner(compilation, options.job);
+  if (mlir::failed(planner))
     return mlir::failure();
-  return *training ? emitParallel(compilation, options, top, os)
-                   : emitOffload(compilation, options, top, os);
+  switch (*planner) {
+  case ModelPlanner::Parallel:
+    return emitParallel(compilation, options, top, os);
+  case ModelPlanner::Distill:
+    return emitDistill(compilation, options, os);
+  case ModelPlanner::Offload:
+    break;
+  }
+  return emitOffload(compilation, options, top, os);
 }

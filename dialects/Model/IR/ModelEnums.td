@@ -19,7 +19,8 @@ include "mlir/IR/EnumAttr.td"
 def Model_JobAction : I32EnumAttr<"JobAction", "what a model job does", [
     I32EnumAttrCase<"Finetune", 0, "finetune">,
     I32EnumAttrCase<"Infer", 1, "infer">,
-    I32EnumAttrCase<"Train", 2, "train">
+    I32EnumAttrCase<"Train", 2, "train">,
+    I32EnumAttrCase<"Distill", 3, "distill">
   ]> {
   let cppNamespace = "::sluice::model";
   let genSpecializedAttr = 0;

@@ -243,9 +243,42 @@ LogicalResult JobOp::verify() {
 
 LogicalResult JobOp::verifySymbolUses(SymbolTableCollection &symbols) {
   Operation *target = symbols.lookupNearestSymbolFrom(*this, getModelAttr());
+  if (getAction() == JobAction::Distill) {
+    if (!target || !isa<DistillOp>(target))
+      return emitOpError() << "'" << getModel()
+                           << "' does not name a model.distill";
+    return success();
+  }
   if (!target || !isa<TransformerOp>(target))
     return emitOpError() << "'" << getModel()
                          << "' does not name a model.transformer";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// model.distill
+//===----------------------------------------------------------------------===//
+
+LogicalResult DistillOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  if (getTeacher() == getStudent())
+    return emitOpError() << "teacher and student are the same model '"
+                         << getTeacher() << "'";
+  const int64_t blocks = getBlocksAttr().getInt();
+  if (blocks <= 0)
+    return emitOpError() << "blocks must be positive, got " << blocks;
+  for (auto [role, ref] :
+       {std::pair<const char *, FlatSymbolRefAttr>{"teacher", getTeacherAttr()},
+        {"student", getStudentAttr()}}) {
+    auto model = dyn_cast_or_null<TransformerOp>(
+        symbols.lookupNearestSymbolFrom(*this, ref));
+    if (!model)
+      return emitOpError() << role << " '" << ref.getValue()
+                           << "' does not name a model.transformer";
+    if (blocks > model.getLayersAttr().getInt())
+      return emitOpError() << "blocks (" << blocks << ") exceeds the layers of "
+                           << role << " '" << ref.getValue() << "' ("
+                           << model.getLayersAttr().getInt() << ")";
+  }
   return success();
 }
 
@@ -262,8 +295,8 @@ LogicalResult GnnOp::verify() {
     if (value <= 0)
       return emitOpError() << name << " must be positive, got " << value;
   if (getFanouts().size() != getLayers())
-    return emitOpError() << "has " << getFanouts().size()
-                         << " fanouts for " << getLayers() << " layers";
+    return emitOpError() << "has " << getFanouts().size() << " fanouts for "
+                         << getLayers() << " layers";
   for (int64_t f : getFanouts())
     if (f <= 0 || f > 0xFFFFFFFFll)
       return emitOpError() << "fanout " << f << " is not in [1, 2^32 - 1]";

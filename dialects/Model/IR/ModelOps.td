@@ -191,10 +191,10 @@ def Model_HeadOp : Model_Op<"head", [HasParent<"TransformerOp">]> {
 
 def Model_JobOp : Model_Op<"job", [
     Symbol, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
-  let summary = "A fine-tuning, training or inference job of a transformer";
+  let summary = "A fine-tuning, training, inference or distillation job";
   let description = [{
-    `action` is `finetune`, `train` or `infer`; `model` names a `model.transformer`
-    of the module and `topology` the machine it runs on (resolved against
+    `action` is `finetune`, `train`, `infer` or `distill`; `model` names a
+    `model.transformer` of the module (a `model.distill` for `distill`) and `topology` the machine it runs on (resolved against
     the flat topology by the planner). `batch` (> 0; required for
     `finetune` and `train`) is sequences per iteration, or for `infer` the sequences
     per block (without it the planner chooses); `micro_batch` must divide
@@ -232,6 +232,34 @@ def Model_JobOp : Model_Op<"job", [
     attr-dict-with-keyword
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// model.distill
+//===----------------------------------------------------------------------===//
+
+def Model_DistillOp : Model_Op<"distill", [
+    Symbol, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Blockwise distillation of a student transformer";
+  let description = [{
+    Blockwise knowledge distillation (Pipe-BD): the layers of `teacher` and
+    of `student` (two different `model.transformer`s of the module) are
+    split into `blocks` consecutive blocks each (as evenly as possible, the
+    first blocks taking the extra layers), and student block j learns to
+    reproduce teacher block j's output from teacher block j - 1's output.
+    `blocks` is positive and at most the layers of either model. When the
+    widths differ, each student block has a linear projection on its input
+    and its output (TinyBERT's W_h), costed by the planner.
+
+    ```mlir
+    model.distill @pair teacher @bert student @tiny blocks 4
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, FlatSymbolRefAttr:$teacher,
+                       FlatSymbolRefAttr:$student, I64Attr:$blocks);
+  let assemblyFormat = [{
+    $sym_name `teacher` $teacher `student` $student `blocks` $blocks attr-dict
+  }];
 }
 
 //===----------------------------------------------------------------------===//

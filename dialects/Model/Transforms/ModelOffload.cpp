@@ -272,8 +272,9 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
   llvm::SmallVector<JobOp> jobs;
   std::string names;
   for (JobOp job : module.getOps<JobOp>()) {
-    if (job.getAction() == JobAction::Train)
-      continue; // model-plan-parallel plans them
+    if (job.getAction() == JobAction::Train ||
+        job.getAction() == JobAction::Distill)
+      continue; // model-plan-parallel and model-plan-distill plan them
     names += (names.empty() ? "" : ", ") + job.getSymName().str();
     if (jobName.empty() || job.getSymName() == jobName)
       jobs.push_back(job);

@@ -104,4 +104,54 @@ def ModelPlanParallel : Pass<"model-plan-parallel", "::mlir::ModuleOp"> {
   let dependentDialects = ["::sluice::plan::PlanDialect"];
 }
 
+def ModelPlanDistill : Pass<"model-plan-distill", "::mlir::ModuleOp"> {
+  let summary = "Plan Pipe-BD blockwise distillation of distill jobs";
+  let description = [{
+    Needs the flat topology of the module (`topo-flatten`). Every
+    `model.job` with action `distill` on that topology gets a
+    `plan.distill @<job>_distill` (appended to the module): the teacher's
+    and the student's layers split into the `model.distill`'s blocks, the
+    blocks split into contiguous pipeline stages on consecutive GPUs, each
+    stage data parallel over its GPUs (Pipe-BD's hybrid parallelism), with
+    the shortest predicted time per batch among the splits whose stages fit
+    in GPU memory (exact dynamic programming,
+    compiler/Analysis/Parallel/PipeBD.h), and the block-by-block
+    data-parallel baseline's time and memory for the same work. Block costs
+    come from the models' blocks at the job's `seq` (ModelCostWalk): the
+    teacher's forward, the student's forward and backward (3x forward), the
+    student's weights, gradients and the job's optimizer states, its stored
+    activations per sample, and a projection on each student block's input
+    and output when the widths differ. docs/parallel.md has the formulas.
+
+    Errors, at the job: a job on another topology than the flat one, a
+    topology the planner cannot use, teacher and student of different
+    sequence lengths without a job `seq`, and a job no split fits (the
+    block that needs the most, with numbers). With `remarks`, a remark per
+    job gives the stages, the time and the baseline's.
+
+    Before:
+
+    ```mlir
+    model.distill @pair teacher @big student @small blocks 4
+    model.job @kd distill @pair on @box batch 64
+    ```
+
+    After (abridged):
+
+    ```mlir
+    plan.distill @kd_distill for @kd on @box batch 64 time(0.0106) baseline(0.0237) attributes {...} {
+      plan.distill_stage 0 blocks 0 x 2 gpus ["gpu[0]", "gpu[1]"] attributes {...}
+      plan.distill_stage 1 blocks 2 x 2 gpus ["gpu[2]", "gpu[3]"] attributes {...}
+    }
+    ```
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Print a remark per job with its stages and the baseline">,
+    Option<"jobName", "job", "std::string", /*default=*/"\"\"",
+           "Plan only the distill job of this name (empty: every one)">,
+  ];
+  let dependentDialects = ["::sluice::plan::PlanDialect"];
+}
+
 #endif // SLUICE_MODEL_PASSES

@@ -163,8 +163,7 @@ LogicalResult ScheduleOp::verifyRegions() {
       continue;
     for (NamedAttribute a : dict) {
       auto f = dyn_cast<FloatAttr>(a.getValue());
-      if (!f || !isFiniteNum(f.getValueAsDouble()) ||
-          f.getValueAsDouble() < 0)
+      if (!f || !isFiniteNum(f.getValueAsDouble()) || f.getValueAsDouble() < 0)
         return emitOpError() << name << " entry '" << a.getName().getValue()
                              << "' must be a finite non-negative float";
     }
@@ -268,8 +267,7 @@ LogicalResult CollectiveOp::verify() {
       continue;
     for (NamedAttribute a : d) {
       auto f = dyn_cast<FloatAttr>(a.getValue());
-      if (!f || !isFiniteNum(f.getValueAsDouble()) ||
-          f.getValueAsDouble() < 0)
+      if (!f || !isFiniteNum(f.getValueAsDouble()) || f.getValueAsDouble() < 0)
         return emitOpError() << "time of '" << a.getName().getValue()
                              << "' must be a finite non-negative float";
     }
@@ -355,5 +353,61 @@ LogicalResult ParallelOp::verifyRegions() {
   }
   if (next != pp)
     return emitOpError() << "has " << next << " stages, expected pp = " << pp;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// plan.distill
+//===----------------------------------------------------------------------===//
+
+LogicalResult DistillOp::verifyRegions() {
+  if (getBatchAttr().getInt() <= 0)
+    return emitOpError() << "batch must be positive, got "
+                         << getBatchAttr().getInt();
+  for (auto [name, v] :
+       {std::pair<const char *, double>{"time", getTime().convertToDouble()},
+        {"baseline_time", getBaselineTime().convertToDouble()},
+        {"memory_available", getMemoryAvailable().convertToDouble()},
+        {"baseline_memory", getBaselineMemory().convertToDouble()}})
+    if (!isFiniteNum(v) || v < 0)
+      return emitOpError() << name << " must be finite and non-negative, got "
+                           << num(v);
+  int64_t next = 0, nextBlock = 0;
+  llvm::StringSet<> seen;
+  for (Operation &op : getBody().front()) {
+    auto stage = dyn_cast<DistillStageOp>(op);
+    if (!stage)
+      return op.emitOpError() << "is not allowed in a plan.distill";
+    const int64_t index = stage.getIndexAttr().getInt(),
+                  first = stage.getFirstBlockAttr().getInt(),
+                  blocks = stage.getBlocksAttr().getInt();
+    if (index != next)
+      return stage.emitOpError()
+             << "has index " << index << ", expected " << next;
+    ++next;
+    if (first != nextBlock || blocks <= 0)
+      return stage.emitOpError()
+             << "has blocks " << first << " x " << blocks
+             << ", expected at least one block from " << nextBlock;
+    nextBlock += blocks;
+    if (stage.getGpus().empty())
+      return stage.emitOpError() << "has no gpu";
+    for (Attribute a : stage.getGpus()) {
+      StringRef gpu = cast<StringAttr>(a).getValue();
+      if (!seen.insert(gpu).second)
+        return stage.emitOpError() << "uses gpu '" << gpu << "' twice";
+    }
+    for (auto [name, v] :
+         {std::pair<const char *, double>{"compute",
+                                          stage.getCompute().convertToDouble()},
+          {"all_reduce", stage.getAllReduce().convertToDouble()},
+          {"p2p", stage.getP2p().convertToDouble()},
+          {"memory", stage.getMemory().convertToDouble()}})
+      if (!isFiniteNum(v) || v < 0)
+        return stage.emitOpError()
+               << name << " must be finite and non-negative, got " << num(v);
+  }
+  if (next == 0)
+    return emitOpError() << "has no stage";
   return success();
 }

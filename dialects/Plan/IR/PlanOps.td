@@ -362,4 +362,58 @@ def Plan_StageOp : Plan_Op<"stage", [HasParent<"ParallelOp">]> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// plan.distill
+//===----------------------------------------------------------------------===//
+
+def Plan_DistillOp : Plan_Op<"distill", [
+    Symbol, IsolatedFromAbove, NoTerminator, SingleBlock, NoRegionArguments]> {
+  let summary = "A Pipe-BD plan: blocks split into stages on GPUs";
+  let description = [{
+    What `model-plan-distill` chose for `model.job` `job` (a `distill` job)
+    on the flat topology `topology`: the body holds one `plan.distill_stage`
+    per pipeline stage in order; together they cover the model.distill's
+    blocks once, in order, on distinct GPUs. `time` is the predicted time of
+    one batch of `batch` samples (s, the slowest stage),
+    `baseline_time` the block-by-block data-parallel baseline's for the
+    same work, `memory_available` the bytes per GPU a stage may use and
+    `baseline_memory` the baseline's largest need per GPU (calibrated;
+    the baseline does not fit when it exceeds `memory_available`).
+
+    ```mlir
+    plan.distill @kd_distill for @kd on @box batch 64 time(0.0106) baseline(0.0237) attributes {memory_available = 7.7e10 : f64, baseline_memory = 1.2e10 : f64} {
+      plan.distill_stage 0 blocks 0 x 2 gpus ["gpu[0]"] attributes {compute = 0.01 : f64, all_reduce = 0.0 : f64, p2p = 0.0006 : f64, memory = 6.0e9 : f64}
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, FlatSymbolRefAttr:$job,
+                       FlatSymbolRefAttr:$topology, I64Attr:$batch,
+                       F64Attr:$time, F64Attr:$baseline_time,
+                       F64Attr:$memory_available, F64Attr:$baseline_memory);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `for` $job `on` $topology `batch` $batch `time` `(` $time `)`
+    `baseline` `(` $baseline_time `)` attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Plan_DistillStageOp : Plan_Op<"distill_stage", [HasParent<"DistillOp">]> {
+  let summary = "One stage of a plan.distill: its blocks and GPUs";
+  let description = [{
+    Stage `index` runs blocks `first_block` to `first_block + blocks - 1`
+    (teacher and student) data parallel on `gpus`, and sends the last
+    teacher block's output to the next stage. Per batch: `compute` (s) the
+    teacher forward and student forward and backward of its share of the
+    samples, `all_reduce` (s) its student gradients', `p2p` (s) the send to
+    the next stage; `memory` the bytes per GPU (calibrated).
+  }];
+  let arguments = (ins I64Attr:$index, I64Attr:$first_block, I64Attr:$blocks,
+                       StrArrayAttr:$gpus, F64Attr:$compute,
+                       F64Attr:$all_reduce, F64Attr:$p2p, F64Attr:$memory);
+  let assemblyFormat = [{
+    $index `blocks` $first_block `x` $blocks `gpus` $gpus attr-dict
+  }];
+}
+
 #endif // SLUICE_PLAN_OPS

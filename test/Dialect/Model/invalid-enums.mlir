@@ -1,10 +1,10 @@
 // RUN: not sluice-opt %s -split-input-file 2>&1 | FileCheck %s
 
 // A job action that is not one of JobAction's (ModelEnums.td) is a parse
-// error that lists them; `distill` does not lower to this dialect.
+// error that lists them.
 
-// CHECK: error: custom op 'model.job' expected ::sluice::model::JobAction to be one of: finetune, infer, train
-model.job @j distill @m on @box batch 8
+// CHECK: error: custom op 'model.job' expected ::sluice::model::JobAction to be one of: finetune, infer, train, distill
+model.job @j pretrain @m on @box batch 8
 
 // -----
 

@@ -1064,7 +1064,8 @@ const Case kCases[] = {
      "vocab: 100)\nmodel s = transformer(layers: 2, hidden: 64, heads: 4, "
      "seq: 128, vocab: 100)\nmodel d = distill(teacher: t, student: s, "
      "blocks: 20)",
-     {"blocks (20) exceeds the layers of teacher 't' (12)"}},
+     {"blocks (20) exceeds the layers of teacher 't' (12)",
+      "blocks (20) exceeds the layers of student 's' (2)"}},
     {"DistillUnknownTeacher",
      "model gpt3 = transformer(layers: 2, hidden: 64, heads: 4, seq: 128, "
      "vocab: 100)\nmodel d = distill(teacher: gtp3, student: gpt3, blocks: "
