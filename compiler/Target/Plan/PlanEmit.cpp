@@ -6,6 +6,7 @@
 #include "compiler/Target/Plan/PlanEmit.h"
 
 #include "compiler/Analysis/Parallel/ParallelCluster.h"
+#include "compiler/Target/Gnn/GnnPlan.h"
 #include "compiler/Target/Parallel/ParallelExport.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include "dialects/Model/Transforms/ModelOffload.h"
@@ -15,6 +16,7 @@
 #include "frontends/sluice/MLIRGenModel.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <optional>
 
@@ -135,6 +137,28 @@ mlir::LogicalResult emitFlows(Compilation &compilation, const PlanOptions &o,
   }
 }
 
+/// Gnn train jobs: the GNN cost model (compiler/Target/Gnn/GnnPlan.h).
+mlir::LogicalResult emitGnn(Compilation &compilation, const PlanOptions &o,
+                            llvm::StringRef top, llvm::raw_ostream &os) {
+  if (o.format != ReportFormat::Table && o.format != ReportFormat::Json)
+    return mlir::emitError(compilation.fileLocation())
+           << "gnn train jobs are planned in --format=table or json";
+  if (!(o.tpcBudget >= 0))
+    return mlir::emitError(compilation.fileLocation())
+           << "--tpc-budget must be a price of at least 0, got "
+           << llvm::formatv("{0}", o.tpcBudget).str();
+  auto graph = extractTopoGraph(compilation.module());
+  if (mlir::failed(graph))
+    return mlir::failure();
+  target::GnnPlanOptions options;
+  options.job = o.job;
+  options.top = top.str();
+  options.json = o.format == ReportFormat::Json;
+  options.budget = o.tpcBudget;
+  options.graphCache = o.graphCache;
+  return target::writeGnnPlans(compilation.module(), *graph, options, os);
+}
+
 /// The model jobs to plan: train jobs (parallel) or the others (offload);
 /// an error when both kinds are selected.
 mlir::FailureOr<bool> plansTraining(Compilation &compilation,
@@ -194,6 +218,14 @@ mlir::LogicalResult sluice::emitPlans(Compilation &compilation,
         top = d->topology;
         break;
       }
+  // --job=NAME: that job's topology.
+  if (top.empty() && !options.job.empty())
+    for (const auto &decl : decls)
+      if (auto *j = llvm::dyn_cast<ast::JobDecl>(decl.get());
+          j && isModelJob(*j) && j->name == options.job) {
+        top = j->target;
+        break;
+      }
   if (top.empty())
     for (const auto &decl : decls)
       if (auto *j = llvm::dyn_cast<ast::JobDecl>(decl.get());
@@ -203,6 +235,13 @@ mlir::LogicalResult sluice::emitPlans(Compilation &compilation,
       }
   if (mlir::failed(compilation.flatten(top)))
     return mlir::failure();
+  // Gnn train jobs: the one asked for, or those of a program without other
+  // model jobs and demands.
+  if (target::hasGnnTrainJobs(compilation.module(), options.job) &&
+      (!options.job.empty() ||
+       (!model::hasModelJobs(compilation.module()) &&
+        compilation.module().getOps<plan::DemandsOp>().empty())))
+    return emitGnn(compilation, options, top, os);
   if (!model::hasModelJobs(compilation.module()))
     return emitFlows(compilation, options, os);
   if (!compilation.module().getOps<plan::DemandsOp>().empty())
