@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <random>
 
 using namespace sluice;
 using namespace sluice::gnn;
@@ -53,6 +54,90 @@ BatchProfile sluice::gnn::profileBatch(llvm::ArrayRef<uint64_t> offsets,
   return out;
 }
 
+BatchProfile sluice::gnn::simulateBatches(llvm::ArrayRef<uint64_t> offsets,
+                                          llvm::ArrayRef<uint32_t> targets,
+                                          llvm::ArrayRef<double> seedWeight,
+                                          uint32_t batch,
+                                          llvm::ArrayRef<uint32_t> fanouts,
+                                          unsigned samples, uint64_t seed) {
+  const size_t n = offsets.empty() ? 0 : offsets.size() - 1;
+  BatchProfile out;
+  out.hops.resize(fanouts.size());
+  std::vector<uint32_t> pool;
+  for (size_t v = 0; v < n && v < seedWeight.size(); ++v)
+    if (seedWeight[v] > 0)
+      pool.push_back(static_cast<uint32_t>(v));
+  if (pool.empty() || !samples || !batch)
+    return out;
+  std::mt19937_64 rng(seed);
+  std::vector<uint32_t> stamp(n, 0), frontier, chosen;
+  uint32_t current = 0;
+  for (unsigned s = 0; s < samples; ++s) {
+    // `batch` distinct seeds: a partial Fisher-Yates shuffle of the pool.
+    const size_t count = std::min<size_t>(batch, pool.size());
+    for (size_t i = 0; i < count; ++i)
+      std::swap(pool[i], pool[i + rng() % (pool.size() - i)]);
+    frontier.assign(pool.begin(), pool.begin() + count);
+    ++current;
+    for (uint32_t v : frontier)
+      stamp[v] = current;
+    for (size_t h = 0; h < fanouts.size(); ++h) {
+      BatchProfile::Hop &hop = out.hops[h];
+      hop.dst += static_cast<double>(frontier.size());
+      const size_t dst = frontier.size();
+      for (size_t i = 0; i < dst; ++i) {
+        const uint32_t v = frontier[i];
+        const uint64_t first = offsets[v], deg = offsets[v + 1] - first;
+        // Floyd's algorithm: min(f, deg) distinct positions.
+        chosen.clear();
+        if (deg <= fanouts[h]) {
+          for (uint64_t j = 0; j < deg; ++j)
+            chosen.push_back(static_cast<uint32_t>(j));
+        } else {
+          for (uint64_t j = deg - fanouts[h]; j < deg; ++j) {
+            uint32_t t = static_cast<uint32_t>(rng() % (j + 1));
+            if (std::find(chosen.begin(), chosen.end(), t) != chosen.end())
+              t = static_cast<uint32_t>(j);
+            chosen.push_back(t);
+          }
+        }
+        hop.edges += static_cast<double>(chosen.size());
+        for (uint32_t pos : chosen) {
+          const uint32_t u = targets[first + pos];
+          if (stamp[u] != current) {
+            stamp[u] = current;
+            frontier.push_back(u);
+          }
+        }
+      }
+      hop.src += static_cast<double>(frontier.size());
+    }
+  }
+  for (BatchProfile::Hop &hop : out.hops) {
+    hop.dst /= samples;
+    hop.edges /= samples;
+    hop.src /= samples;
+  }
+  return out;
+}
+
+namespace {
+
+/// The analytic profile with its hop sizes replaced by the simulated ones
+/// and each vertex's input probability scaled to the simulated input rows
+/// (at most 1).
+void correctProfile(BatchProfile &analytic, const BatchProfile &simulated) {
+  if (simulated.hops.size() != analytic.hops.size() ||
+      simulated.inputRows() <= 0 || analytic.inputRows() <= 0)
+    return;
+  const double scale = simulated.inputRows() / analytic.inputRows();
+  analytic.hops = simulated.hops;
+  for (double &q : analytic.inputProbability)
+    q = std::min(1.0, q * scale);
+}
+
+} // namespace
+
 double sluice::gnn::parameterCount(const GnnJob &job) {
   const uint32_t layers = job.layers();
   double total = 0;
@@ -77,20 +162,6 @@ double widthIn(const GnnJob &job, uint32_t l) {
 }
 double widthOut(const GnnJob &job, uint32_t l) {
   return l + 1 == job.layers() ? job.classes : job.hidden;
-}
-
-/// Average number of ioBlock-sized blocks a row at a random index spans.
-double blocksPerRow(uint64_t rowBytes, double blockBytes) {
-  const uint64_t b = static_cast<uint64_t>(blockBytes);
-  if (!rowBytes || !b)
-    return 1;
-  const uint64_t period = b / std::gcd(rowBytes, b);
-  double total = 0;
-  for (uint64_t k = 0; k < period; ++k) {
-    const uint64_t first = k * rowBytes;
-    total += static_cast<double>((first + rowBytes - 1) / b - first / b + 1);
-  }
-  return total / static_cast<double>(period);
 }
 
 /// MACs of the sparse input layer: every term (self and sampled neighbour)
@@ -130,39 +201,29 @@ double sluice::gnn::batchFlops(const GnnJob &job, const BatchProfile &p,
 
 StageTimes sluice::gnn::batchStages(const GnnJob &job,
                                     const GnnMachine &machine,
-                                    const BatchProfile &p,
-                                    const Placement &placement, bool training,
+                                    const BatchProfile &p, const IoLoad &io,
+                                    bool training,
                                     const GnnCostConstants &c) {
   StageTimes t;
   for (const BatchProfile::Hop &h : p.hops)
     t.sample += h.dst * c.samplePerVertex + h.edges * c.samplePerEdge;
-  // Gather: one-hot ids and in-program features are rows of memory; the
-  // store serves its tiers at the host bandwidth, the drives at their
-  // aggregate rate.
-  const double rows = p.inputRows();
-  const double rowBytes =
-      job.sparseInput && !job.fromFile
-          ? 8.0 * std::max(1.0, job.inputDensity * job.features)
-          : static_cast<double>(job.rowBytes());
-  double ssdShare = 0;
-  const double reads =
-      placement.gpuReads + placement.hostReads + placement.ssdReads;
-  if (job.outOfCore && reads > 0)
-    ssdShare = placement.ssdReads / reads;
-  const double memRows = rows * (1 - ssdShare), ssdRows = rows * ssdShare;
+  // Gather: one-hot ids are a pair a row; feature rows are copied at the
+  // host memory bandwidth, those on the drives after their reads.
+  const double rowBytes = static_cast<double>(job.rowBytes());
   const double bw = machine.hostBandwidth > 0 ? machine.hostBandwidth : 1e10;
+  const double ssdRows = std::min(io.rows, p.inputRows());
+  const double memRows = p.inputRows() - ssdRows;
   const bool identity = job.sparseInput && !job.fromFile;
   t.gatherHost = identity ? memRows * c.identityPerRow
                           : memRows * (c.gatherPerRow + rowBytes / bw);
   if (ssdRows > 0) {
-    const double blocks = ssdRows * blocksPerRow(job.rowBytes(), c.ioBlockBytes);
     const double drives = std::max(1u, machine.ssds);
-    double io = 0;
+    double read = 0;
     if (machine.ssdReadBandwidth > 0)
-      io = blocks * c.ioBlockBytes / (drives * machine.ssdReadBandwidth);
+      read = io.blocks * c.ioBlockBytes / (drives * machine.ssdReadBandwidth);
     if (machine.ssdIops > 0)
-      io = std::max(io, blocks / (drives * machine.ssdIops));
-    t.gatherSsd = io + ssdRows * (c.gatherPerRow + rowBytes / bw);
+      read = std::max(read, io.requests / (drives * machine.ssdIops));
+    t.gatherSsd = read + ssdRows * (c.gatherPerRow + rowBytes / bw);
   }
   // Compute on the job's threads.
   const double cores = std::max(1u, machine.cores);
@@ -242,11 +303,6 @@ sluice::gnn::placeFeatures(const GnnGraph &graph, const GnnJob &job,
                job.layers(), 1, counts.data(), &error) != SLUICE_STATUS_OK)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    error.message);
-  std::vector<uint32_t> order(n);
-  std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return counts[a] > counts[b];
-  });
   const uint64_t gpuRows =
       rowBytes ? std::min<uint64_t>(
                      static_cast<uint64_t>(out.gpuCapacity / rowBytes), rows)
@@ -277,25 +333,71 @@ sluice::gnn::placeFeatures(const GnnGraph &graph, const GnnJob &job,
                       out.ssdRows, out.ssdBytes, machine.ssds,
                       static_cast<uint64_t>(ssdCapacity))
             .str());
-  // Rows beyond the vertices (no vertex reads them) rank last.
+  // Rank the file's rows as the runtime does: by expected accesses,
+  // hottest first, equal counts in row order.
+  std::vector<double> rowCount(rows, 0.0), rowRead(rows, 0.0);
+  for (size_t v = 0; v < n; ++v) {
+    const uint64_t r = graph.row(v);
+    if (r >= rows)
+      continue;
+    rowCount[r] += counts[v];
+    if (v < train.inputProbability.size())
+      rowRead[r] += train.inputProbability[v];
+  }
+  std::vector<uint32_t> order(rows);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return rowCount[a] > rowCount[b];
+  });
+  out.tierOfRow.assign(rows, 2);
   double total = 0, cached = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t v = order[i];
-    const double read = train.inputProbability.empty()
-                            ? 0
-                            : train.inputProbability[v];
-    if (i < gpuRows)
-      out.gpuReads += read;
-    else if (i < gpuRows + hostRows)
-      out.hostReads += read;
-    else
-      out.ssdReads += read;
-    total += counts[v];
-    if (i < gpuRows + hostRows)
-      cached += counts[v];
+  for (uint64_t i = 0; i < rows; ++i) {
+    const uint32_t r = order[i];
+    const uint8_t tier = i < gpuRows ? 0 : i < gpuRows + hostRows ? 1 : 2;
+    out.tierOfRow[r] = tier;
+    (tier == 0 ? out.gpuReads : tier == 1 ? out.hostReads : out.ssdReads) +=
+        rowRead[r];
+    total += rowCount[r];
+    if (tier < 2)
+      cached += rowCount[r];
   }
   out.hitRate = total > 0 ? cached / total : 1;
   return out;
+}
+
+IoLoad sluice::gnn::driveLoad(const GnnGraph &graph, const GnnJob &job,
+                              const Placement &placement,
+                              const BatchProfile &profile,
+                              const GnnCostConstants &c) {
+  IoLoad io;
+  if (placement.tierOfRow.empty() || !job.rowBytes())
+    return io;
+  const uint64_t rowBytes = job.rowBytes();
+  const uint64_t block = static_cast<uint64_t>(c.ioBlockBytes);
+  const uint64_t rows = placement.tierOfRow.size();
+  // log P(block not read), per block.
+  std::vector<double> logMiss((rows * rowBytes + block - 1) / block, 0.0);
+  for (size_t v = 0; v < graph.vertices(); ++v) {
+    const uint64_t r = graph.row(v);
+    if (r >= rows || placement.tierOfRow[r] != 2 ||
+        v >= profile.inputProbability.size())
+      continue;
+    const double p = profile.inputProbability[v];
+    io.rows += p;
+    const double miss = p >= 1 ? -std::numeric_limits<double>::infinity()
+                               : std::log1p(-p);
+    for (uint64_t b = r * rowBytes / block;
+         b <= (r * rowBytes + rowBytes - 1) / block; ++b)
+      logMiss[b] += miss;
+  }
+  double previous = 0;
+  for (double l : logMiss) {
+    const double read = 1 - std::exp(l);
+    io.blocks += read;
+    io.requests += read - read * previous;
+    previous = read;
+  }
+  return io;
 }
 
 StageTimes EpochPrediction::perEpoch() const {
@@ -328,17 +430,36 @@ sluice::gnn::predictEpoch(const GnnGraph &graph, const GnnJob &job,
                          perBatch(graph.trainSeed, e.batches), job.fanouts);
   e.eval = profileBatch(graph.offsets, graph.targets,
                         perBatch(graph.evalSeed, e.evalBatches), job.fanouts);
+  if (c.simulatedBatches) {
+    const uint64_t seed = 0x9e3779b97f4a7c15ull;
+    // Batches of the mean size (the last one of an epoch is smaller).
+    auto mean = [](double seeds, double batches) {
+      return static_cast<uint32_t>(
+          std::max<long long>(1, std::llround(seeds / std::max(1.0, batches))));
+    };
+    correctProfile(e.train,
+                   simulateBatches(graph.offsets, graph.targets,
+                                   graph.trainSeed,
+                                   mean(job.trainVertices, e.batches),
+                                   job.fanouts, c.simulatedBatches, seed));
+    correctProfile(e.eval,
+                   simulateBatches(graph.offsets, graph.targets,
+                                   graph.evalSeed,
+                                   mean(job.evalVertices, e.evalBatches),
+                                   job.fanouts, c.simulatedBatches, seed + 1));
+  }
   auto placed = placeFeatures(graph, job, machine, e.train, c);
   if (!placed)
     return placed.takeError();
   e.placement = *placed;
-  e.perBatch = batchStages(job, machine, e.train, e.placement, true, c);
+  if (job.outOfCore) {
+    e.trainIo = driveLoad(graph, job, e.placement, e.train, c);
+    e.evalIo = driveLoad(graph, job, e.placement, e.eval, c);
+  }
+  e.perBatch = batchStages(job, machine, e.train, e.trainIo, true, c);
   e.flopsPerBatch = batchFlops(job, e.train, true);
   e.parameters = parameterCount(job);
-  // Evaluation batches: the same tiers in the same shares.
-  Placement evalPlacement = e.placement;
-  const StageTimes eb = batchStages(job, machine, e.eval, evalPlacement,
-                                    false, c);
+  const StageTimes eb = batchStages(job, machine, e.eval, e.evalIo, false, c);
   e.evalSeconds = e.evalBatches * (eb.producer() + eb.trainer());
   const StageTimes &b = e.perBatch;
   if (job.pipelineDepth == 0)

@@ -67,6 +67,9 @@ struct GnnCostConstants {
   double gpuCacheFraction = 0.5;
   /// Share of host memory the cache and the loaded features may take.
   double hostUsableFraction = 0.9;
+  /// Batches simulateBatches draws to correct the analytic block sizes;
+  /// 0: the analytic profile alone.
+  unsigned simulatedBatches = 16;
 };
 
 /// The machine as the model sees it (from the job's topology).
@@ -122,6 +125,9 @@ struct GnnGraph {
   llvm::ArrayRef<double> trainSeed;
   /// Per vertex: as an evaluation seed (validation and test).
   llvm::ArrayRef<double> evalSeed;
+  /// Per vertex: its row of the feature file; empty: row v.
+  llvm::ArrayRef<uint32_t> rowOf;
+  uint64_t row(size_t v) const { return rowOf.empty() ? v : rowOf[v]; }
   size_t vertices() const { return offsets.empty() ? 0 : offsets.size() - 1; }
 };
 
@@ -149,6 +155,19 @@ BatchProfile profileBatch(llvm::ArrayRef<uint64_t> offsets,
                           llvm::ArrayRef<double> seedProbability,
                           llvm::ArrayRef<uint32_t> fanouts);
 
+/// The mean block sizes of `samples` batches drawn as the runtime draws
+/// them: `batch` distinct seeds uniformly from the vertices with a
+/// positive seedWeight, then each hop's distinct neighbours without
+/// replacement, distinct vertices kept once (std::mt19937_64 keyed by
+/// `seed`: the same answer every time). Corrects profileBatch, whose
+/// independent parents overcount the distinct vertices of skewed graphs
+/// (docs/gnn.md, "Plan and cost model").
+BatchProfile simulateBatches(llvm::ArrayRef<uint64_t> offsets,
+                             llvm::ArrayRef<uint32_t> targets,
+                             llvm::ArrayRef<double> seedWeight, uint32_t batch,
+                             llvm::ArrayRef<uint32_t> fanouts, unsigned samples,
+                             uint64_t seed);
+
 /// The cache placement (rows are vertices' feature rows).
 struct Placement {
   uint64_t gpuRows = 0, hostRows = 0, ssdRows = 0;
@@ -158,7 +177,24 @@ struct Placement {
   double gpuReads = 0, hostReads = 0, ssdReads = 0;
   /// Share of an epoch's expected accesses the GPU and host tiers serve.
   double hitRate = 0;
+  /// Per file row: 0 GPU, 1 host, 2 drives (out of core only).
+  std::vector<uint8_t> tierOfRow;
 };
+
+/// What one batch reads from the drives: rows, the ioBlock-sized blocks
+/// they touch and the requests after merging adjacent blocks.
+struct IoLoad {
+  double rows = 0, blocks = 0, requests = 0;
+};
+
+/// Rows r on the drives are read when their vertex is an input row
+/// (probability p_r, inputProbability); a block b holding rows R_b is
+/// read with probability P_b = 1 - prod_{r in R_b} (1 - p_r); blocks =
+/// sum P_b; adjacent blocks merge into one request: requests = sum P_b -
+/// sum P_b P_{b-1} (independent blocks).
+IoLoad driveLoad(const GnnGraph &graph, const GnnJob &job,
+                 const Placement &placement, const BatchProfile &profile,
+                 const GnnCostConstants &c = {});
 
 /// The stages of one training batch, seconds.
 struct StageTimes {
@@ -174,6 +210,7 @@ struct StageTimes {
 struct EpochPrediction {
   BatchProfile train, eval;
   Placement placement;
+  IoLoad trainIo, evalIo; ///< per batch
   StageTimes perBatch; ///< one training batch
   double batches = 0, evalBatches = 0;
   double flopsPerBatch = 0, parameters = 0;
@@ -183,6 +220,11 @@ struct EpochPrediction {
   std::string bound; ///< the stage that bounds the ring
   /// Per epoch, summed over the batches.
   StageTimes perEpoch() const;
+  /// Bytes read from the drives in an epoch, evaluation included.
+  double epochReadBytes(double blockBytes = 4096) const {
+    return (batches * trainIo.blocks + evalBatches * evalIo.blocks) *
+           blockBytes;
+  }
 };
 
 /// Where the rows go. Errors (llvm::StringError) say what does not fit:
@@ -198,9 +240,10 @@ double parameterCount(const GnnJob &job);
 /// FLOPs of one batch's forward (and, when `backward`, backward) pass.
 double batchFlops(const GnnJob &job, const BatchProfile &profile,
                   bool backward);
-/// The stage times of one batch of `profile` with `placement`.
+/// The stage times of one batch of `profile` reading `io` from the
+/// drives (the other input rows from memory).
 StageTimes batchStages(const GnnJob &job, const GnnMachine &machine,
-                       const BatchProfile &profile, const Placement &placement,
+                       const BatchProfile &profile, const IoLoad &io,
                        bool training, const GnnCostConstants &c = {});
 
 /// The whole prediction (errors as placeFeatures).

@@ -284,9 +284,16 @@ FailureOr<Planned> planJob(model::GnnTrainOp job,
   s.evalVertices = static_cast<double>(p.labelled) - trainCount;
 
   p.machine = machineOf(topo, p.assumed);
+  // File rows by original id, as the runtime reads them.
+  std::vector<uint32_t> rowOf(n);
+  const uint64_t base = sluice_graph_id_base(graph);
+  for (uint64_t v = 0; v < n; ++v)
+    rowOf[v] = static_cast<uint32_t>(
+        sluice_graph_original_id(graph, static_cast<uint32_t>(v)) - base);
   gnn::GnnGraph view{
       llvm::ArrayRef(sluice_graph_offsets(graph), n + 1),
-      llvm::ArrayRef(sluice_graph_targets(graph), p.edges), train, eval};
+      llvm::ArrayRef(sluice_graph_targets(graph), p.edges), train, eval,
+      rowOf};
   auto e = gnn::predictEpoch(view, s, p.machine);
   if (!e)
     return job.emitError("job '")
@@ -360,6 +367,12 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
                       c.gpuRows, bytes(c.gpuBytes), c.hostRows,
                       bytes(c.hostBytes), c.ssdRows, bytes(c.ssdBytes),
                       c.hitRate);
+  if (s.outOfCore)
+    os << llvm::formatv("  nvme reads per batch: {0:f1} rows in {1:f1} "
+                        "blocks of 4 KiB, {2:f1} requests (training); "
+                        "{3} an epoch with evaluation\n",
+                        e.trainIo.rows, e.trainIo.blocks, e.trainIo.requests,
+                        bytes(e.epochReadBytes()));
   const gnn::StageTimes b = e.perBatch, t = e.perEpoch();
   os << "  stage              per batch      per epoch\n";
   auto line = [&](StringRef name, double one, double all) {
@@ -480,6 +493,13 @@ llvm::json::Object toJson(const Planned &p) {
                           {"host", tier(c.hostRows, c.hostBytes, c.hostReads)},
                           {"nvme", tier(c.ssdRows, c.ssdBytes, c.ssdReads)},
                           {"hit_rate", c.hitRate}}},
+      {"nvme_reads",
+       llvm::json::Object{{"rows_per_batch", e.trainIo.rows},
+                          {"blocks_per_batch", e.trainIo.blocks},
+                          {"requests_per_batch", e.trainIo.requests},
+                          {"eval_rows_per_batch", e.evalIo.rows},
+                          {"eval_blocks_per_batch", e.evalIo.blocks},
+                          {"bytes_per_epoch", e.epochReadBytes()}}},
       {"per_batch_seconds", stagesJson(e.perBatch)},
       {"per_epoch_seconds", stagesJson(e.perEpoch())},
       {"flops_per_batch", e.flopsPerBatch},

@@ -176,6 +176,36 @@ TEST(GnnCost, PlacementErrors) {
             "out of core (feature_cache)");
 }
 
+TEST(GnnCost, BlocksAndMergedRequests) {
+  // Rows of 2 KiB, two to a 4 KiB block, none cached: rows 0, 1 (block 0)
+  // and 2 (block 1) read with probability 1/2 each, row 3 never. Blocks:
+  // 3/4 + 1/2; requests: blocks - P(0) P(1) = 1.25 - 3/8.
+  std::vector<uint64_t> offsets{0, 0, 0, 0, 0};
+  std::vector<uint32_t> targets;
+  std::vector<double> seed{0.5, 0.5, 0.5, 0}, eval(4, 0.0);
+  GnnGraph graph{offsets, targets, seed, eval};
+  GnnJob j = smallJob();
+  j.features = 512;
+  j.fanouts = {1};
+  j.fromFile = j.outOfCore = true;
+  j.fileRows = 4;
+  GnnMachine m = simpleMachine();
+  m.ssds = 1;
+  BatchProfile p = profileBatch(offsets, targets, seed, j.fanouts);
+  auto placed = placeFeatures(graph, j, m, p);
+  ASSERT_TRUE(bool(placed)) << llvm::toString(placed.takeError());
+  IoLoad io = driveLoad(graph, j, *placed, p);
+  EXPECT_DOUBLE_EQ(io.rows, 1.5);
+  EXPECT_DOUBLE_EQ(io.blocks, 1.25);
+  EXPECT_DOUBLE_EQ(io.requests, 1.25 - 0.375);
+  // Row 3 sits in file row 0's place: rows follow rowOf.
+  std::vector<uint32_t> rowOf{3, 1, 2, 0};
+  graph.rowOf = rowOf;
+  io = driveLoad(graph, j, *placed, p);
+  EXPECT_DOUBLE_EQ(io.blocks, 0.5 + 0.75);
+  EXPECT_DOUBLE_EQ(io.requests, 1.25 - 0.375);
+}
+
 TEST(GnnCost, PipelineEpochFormula) {
   // Star, every leaf a training seed once (4 batches of 1), dense
   // in-memory features of 10 columns.
@@ -239,11 +269,15 @@ TEST(GnnCost, NvmeGatherAndTpcAdvice) {
   auto e = predictEpoch(graph, j, m);
   ASSERT_TRUE(bool(e));
   EXPECT_EQ(e->bound, "gather (nvme)");
-  // 64-byte rows never straddle a 4 KiB block: one block a row, at 1000/s.
+  // The four leaves' rows (the centre's is cached) share block 0: it is
+  // read unless no leaf is an input row, in one request at 1000/s.
+  const std::vector<double> &q = e->train.inputProbability;
+  const double block = 1 - (1 - q[1]) * (1 - q[2]) * (1 - q[3]) * (1 - q[4]);
+  EXPECT_DOUBLE_EQ(e->trainIo.rows, q[1] + q[2] + q[3] + q[4]);
+  EXPECT_DOUBLE_EQ(e->trainIo.blocks, block);
+  EXPECT_DOUBLE_EQ(e->trainIo.requests, block);
   EXPECT_NEAR(e->perBatch.gatherSsd,
-              e->placement.ssdReads / 1000 +
-                  e->placement.ssdReads * (10e-9 + 64 / 1e9),
-              1e-12);
+              block / 1000 + e->trainIo.rows * (10e-9 + 64 / 1e9), 1e-12);
   // The advice within 1250: 1 or 2 drives; the whole file cached wins
   // (memory is not priced), with the fewest drives.
   auto advice = adviseTpc(graph, j, m, 1250, 4);
