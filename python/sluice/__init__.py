@@ -132,7 +132,8 @@ class Program:
     def plan(self, job="", *, format="json", top="", seed=1):
         """The program's plans, as `sluicec --emit=plan --format=FORMAT`
         writes them: flow schedules of its demands, offload plans of its
-        finetune/infer jobs or 3D-parallel plans of its train jobs (`job`
+        finetune/infer jobs, 3D-parallel plans of its train jobs or the
+        pipeline, cache and epoch prediction of its gnn train jobs (`job`
         picks one). format="json" (the default) returns a dict (the same
         document as the JSON file); "table", "dot", "mlir", "trace",
         "deepspeed" (a dict) and "megatron" return text. `top` is the

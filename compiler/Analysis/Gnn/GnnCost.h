@@ -49,7 +49,7 @@ struct GnnCostConstants {
   double identityPerRow = 2e-9;
   /// Attained share of the CPU's peak FP32 FLOP/s by the layers' small,
   /// skinny products (forward and backward).
-  double cpuGemmEfficiency = 0.05;
+  double cpuGemmEfficiency = 0.07;
   /// Sparse input layer, per (non-zero x output column) multiply-add on
   /// one core.
   double sparsePerMac = 1.0e-9;
