@@ -188,6 +188,8 @@ def test_gnn_plan_as_dict_equals_sluicec_json(tmp_path):
     job = plan["gnn_plans"][0]
     assert job["cache"]["host"]["rows"] == 4 and job["bound"] == "gather (nvme)"
     assert "cache: gpu 0 rows" in program.plan("outofcore", format="table")
+    assert program.plan("outofcore", tpc_budget=3150)["gnn_plans"][0][
+        "tpc"]["budget"] == 3150
     with pytest.raises(sluice.CompileError, match="features do not fit"):
         program.plan("bigcache")
 

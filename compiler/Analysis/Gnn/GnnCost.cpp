@@ -39,8 +39,8 @@ BatchProfile sluice::gnn::profileBatch(llvm::ArrayRef<uint64_t> offsets,
       hop.edges += q[u] * k;
       // -log P(u does not reach w) = -log(1 - q_u k / deg).
       const double p = q[u] * k / static_cast<double>(deg);
-      const double miss = p >= 1.0 ? std::numeric_limits<double>::infinity()
-                                   : -std::log1p(-p);
+      const double miss =
+          p >= 1.0 ? std::numeric_limits<double>::infinity() : -std::log1p(-p);
       for (uint64_t e = offsets[u]; e < offsets[u + 1]; ++e)
         lambda[targets[e]] += miss;
     }
@@ -202,8 +202,7 @@ double sluice::gnn::batchFlops(const GnnJob &job, const BatchProfile &p,
 StageTimes sluice::gnn::batchStages(const GnnJob &job,
                                     const GnnMachine &machine,
                                     const BatchProfile &p, const IoLoad &io,
-                                    bool training,
-                                    const GnnCostConstants &c) {
+                                    bool training, const GnnCostConstants &c) {
   StageTimes t;
   for (const BatchProfile::Hop &h : p.hops)
     t.sample += h.dst * c.samplePerVertex + h.edges * c.samplePerEdge;
@@ -227,13 +226,12 @@ StageTimes sluice::gnn::batchStages(const GnnJob &job,
   }
   // Compute on the job's threads.
   const double cores = std::max(1u, machine.cores);
-  const double threads = job.threads ? std::min<double>(job.threads, cores)
-                                     : cores;
+  const double threads =
+      job.threads ? std::min<double>(job.threads, cores) : cores;
   const double flopsPerCore = machine.cpuFlops / cores;
-  const double dense = batchFlops(job, p, training) -
-                       (job.sparseInput ? 2 * sparseInputMacs(job, p) *
-                                              (training ? 2 : 1)
-                                        : 0);
+  const double dense =
+      batchFlops(job, p, training) -
+      (job.sparseInput ? 2 * sparseInputMacs(job, p) * (training ? 2 : 1) : 0);
   t.compute = dense / (flopsPerCore * threads * c.cpuGemmEfficiency);
   if (job.sparseInput)
     // The sparse forward runs on the threads; its weight-gradient scatter
@@ -250,17 +248,16 @@ StageTimes sluice::gnn::batchStages(const GnnJob &job,
 
 llvm::Expected<Placement>
 sluice::gnn::placeFeatures(const GnnGraph &graph, const GnnJob &job,
-                           const GnnMachine &machine,
-                           const BatchProfile &train,
+                           const GnnMachine &machine, const BatchProfile &train,
                            const GnnCostConstants &c) {
   Placement out;
   const uint64_t rowBytes = job.rowBytes();
   const uint64_t rows = std::max<uint64_t>(job.fileRows, graph.vertices());
   const double fileBytes = static_cast<double>(rows) * rowBytes;
   // Host memory the topology does not give is not checked.
-  const double hostUsable =
-      machine.hostMemory > 0 ? machine.hostMemory * c.hostUsableFraction
-                             : std::numeric_limits<double>::infinity();
+  const double hostUsable = machine.hostMemory > 0
+                                ? machine.hostMemory * c.hostUsableFraction
+                                : std::numeric_limits<double>::infinity();
   auto tooBig = [&](double need, llvm::StringRef what, llvm::StringRef hint) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -288,8 +285,7 @@ sluice::gnn::placeFeatures(const GnnGraph &graph, const GnnJob &job,
     return out;
   }
   if (static_cast<double>(job.cacheBytes) > hostUsable)
-    return tooBig(static_cast<double>(job.cacheBytes), "the feature_cache",
-                  "");
+    return tooBig(static_cast<double>(job.cacheBytes), "the feature_cache", "");
   out.hostCapacity = static_cast<double>(job.cacheBytes);
   // Rank as the runtime does: expected accesses of an epoch, hottest
   // first, equal counts by row.
@@ -307,9 +303,8 @@ sluice::gnn::placeFeatures(const GnnGraph &graph, const GnnJob &job,
       rowBytes ? std::min<uint64_t>(
                      static_cast<uint64_t>(out.gpuCapacity / rowBytes), rows)
                : 0;
-  const uint64_t hostRows =
-      std::min<uint64_t>(rowBytes ? job.cacheBytes / rowBytes : 0,
-                         rows - gpuRows);
+  const uint64_t hostRows = std::min<uint64_t>(
+      rowBytes ? job.cacheBytes / rowBytes : 0, rows - gpuRows);
   out.gpuRows = gpuRows;
   out.hostRows = hostRows;
   out.ssdRows = rows - gpuRows - hostRows;
@@ -355,8 +350,9 @@ sluice::gnn::placeFeatures(const GnnGraph &graph, const GnnJob &job,
     const uint32_t r = order[i];
     const uint8_t tier = i < gpuRows ? 0 : i < gpuRows + hostRows ? 1 : 2;
     out.tierOfRow[r] = tier;
-    (tier == 0 ? out.gpuReads : tier == 1 ? out.hostReads : out.ssdReads) +=
-        rowRead[r];
+    (tier == 0   ? out.gpuReads
+     : tier == 1 ? out.hostReads
+                 : out.ssdReads) += rowRead[r];
     total += rowCount[r];
     if (tier < 2)
       cached += rowCount[r];
@@ -384,8 +380,8 @@ IoLoad sluice::gnn::driveLoad(const GnnGraph &graph, const GnnJob &job,
       continue;
     const double p = profile.inputProbability[v];
     io.rows += p;
-    const double miss = p >= 1 ? -std::numeric_limits<double>::infinity()
-                               : std::log1p(-p);
+    const double miss =
+        p >= 1 ? -std::numeric_limits<double>::infinity() : std::log1p(-p);
     for (uint64_t b = r * rowBytes / block;
          b <= (r * rowBytes + rowBytes - 1) / block; ++b)
       logMiss[b] += miss;
@@ -437,14 +433,12 @@ sluice::gnn::predictEpoch(const GnnGraph &graph, const GnnJob &job,
       return static_cast<uint32_t>(
           std::max<long long>(1, std::llround(seeds / std::max(1.0, batches))));
     };
-    correctProfile(e.train,
-                   simulateBatches(graph.offsets, graph.targets,
-                                   graph.trainSeed,
-                                   mean(job.trainVertices, e.batches),
-                                   job.fanouts, c.simulatedBatches, seed));
+    correctProfile(
+        e.train, simulateBatches(graph.offsets, graph.targets, graph.trainSeed,
+                                 mean(job.trainVertices, e.batches),
+                                 job.fanouts, c.simulatedBatches, seed));
     correctProfile(e.eval,
-                   simulateBatches(graph.offsets, graph.targets,
-                                   graph.evalSeed,
+                   simulateBatches(graph.offsets, graph.targets, graph.evalSeed,
                                    mean(job.evalVertices, e.evalBatches),
                                    job.fanouts, c.simulatedBatches, seed + 1));
   }
@@ -467,10 +461,10 @@ sluice::gnn::predictEpoch(const GnnGraph &graph, const GnnJob &job,
   else
     // The ring: the first batch fills it, then the slower side sets the
     // pace; the last batch's compute drains it.
-    e.trainSeconds = b.producer() +
-                     std::max(0.0, e.batches - 1) *
-                         std::max(b.producer(), b.trainer()) +
-                     b.trainer();
+    e.trainSeconds =
+        b.producer() +
+        std::max(0.0, e.batches - 1) * std::max(b.producer(), b.trainer()) +
+        b.trainer();
   e.epochSeconds = e.trainSeconds + e.evalSeconds;
   struct Named {
     const char *name;
@@ -493,16 +487,14 @@ sluice::gnn::predictEpoch(const GnnGraph &graph, const GnnJob &job,
   return e;
 }
 
-llvm::Expected<TpcAdvice> sluice::gnn::adviseTpc(const GnnGraph &graph,
-                                                 const GnnJob &job,
-                                                 const GnnMachine &machine,
-                                                 double budget,
-                                                 unsigned maxSsds,
-                                                 const GnnCostConstants &c) {
+llvm::Expected<TpcAdvice>
+sluice::gnn::adviseTpc(const GnnGraph &graph, const GnnJob &job,
+                       const GnnMachine &machine, double budget,
+                       unsigned maxSsds, const GnnCostConstants &c) {
   TpcAdvice advice;
   advice.budget = budget;
-  auto evaluate = [&](unsigned ssds, uint64_t cache)
-      -> llvm::Expected<TpcPoint> {
+  auto evaluate = [&](unsigned ssds,
+                      uint64_t cache) -> llvm::Expected<TpcPoint> {
     GnnMachine m = machine;
     m.ssds = ssds;
     GnnJob j = job;
@@ -527,9 +519,9 @@ llvm::Expected<TpcAdvice> sluice::gnn::adviseTpc(const GnnGraph &graph,
   const double fileBytes =
       static_cast<double>(std::max<uint64_t>(job.fileRows, graph.vertices())) *
       job.rowBytes();
-  const double hostUsable =
-      machine.hostMemory > 0 ? machine.hostMemory * c.hostUsableFraction
-                             : fileBytes;
+  const double hostUsable = machine.hostMemory > 0
+                                ? machine.hostMemory * c.hostUsableFraction
+                                : fileBytes;
   std::vector<uint64_t> caches;
   for (double share : {1.0 / 64, 1.0 / 16, 1.0 / 4, 1.0})
     if (fileBytes * share <= hostUsable)

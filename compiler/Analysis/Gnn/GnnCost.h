@@ -74,7 +74,7 @@ struct GnnCostConstants {
 
 /// The machine as the model sees it (from the job's topology).
 struct GnnMachine {
-  std::string cpu;          ///< the CPU device's name
+  std::string cpu; ///< the CPU device's name
   unsigned cores = 1;
   double cpuFlops = 0;      ///< peak FP32 FLOP/s of all cores
   double hostMemory = 0;    ///< bytes; 0: not known (not checked)
@@ -211,7 +211,7 @@ struct EpochPrediction {
   BatchProfile train, eval;
   Placement placement;
   IoLoad trainIo, evalIo; ///< per batch
-  StageTimes perBatch; ///< one training batch
+  StageTimes perBatch;    ///< one training batch
   double batches = 0, evalBatches = 0;
   double flopsPerBatch = 0, parameters = 0;
   double trainSeconds = 0; ///< the pipelined training batches

@@ -153,13 +153,13 @@ FailureOr<FeatureFile> readFeatureFile(model::GnnTrainOp job, StringRef path,
   uint64_t maxRow = 0;
   for (uint64_t v = 0; v < n; ++v)
     maxRow = std::max<uint64_t>(
-        maxRow, sluice_graph_original_id(graph, static_cast<uint32_t>(v)) -
-                    base);
+        maxRow,
+        sluice_graph_original_id(graph, static_cast<uint32_t>(v)) - base);
   if (out.rows <= maxRow)
     return job.emitError("job '")
-           << job.getSymName() << "': " << path << ": the file has "
-           << out.rows << " rows of features but the graph has vertex "
-           << maxRow + base << " (row " << maxRow << ")";
+           << job.getSymName() << "': " << path << ": the file has " << out.rows
+           << " rows of features but the graph has vertex " << maxRow + base
+           << " (row " << maxRow << ")";
   // The runtime's probe: up to 4096 vertices spread over the graph.
   const uint64_t step = std::max<uint64_t>(1, n / kDensityProbe);
   std::vector<float> row(width);
@@ -226,7 +226,7 @@ FailureOr<Planned> planJob(model::GnnTrainOp job,
 
   gnn::GnnJob &s = p.shape;
   s.kind = gnnOp.getKind() == model::GnnKind::Gcn ? gnn::GnnKind::Gcn
-                                                   : gnn::GnnKind::Sage;
+                                                  : gnn::GnnKind::Sage;
   for (int64_t f : gnnOp.getFanouts())
     s.fanouts.push_back(static_cast<uint32_t>(f));
   auto narrow = [](uint64_t v) {
@@ -290,15 +290,14 @@ FailureOr<Planned> planJob(model::GnnTrainOp job,
   for (uint64_t v = 0; v < n; ++v)
     rowOf[v] = static_cast<uint32_t>(
         sluice_graph_original_id(graph, static_cast<uint32_t>(v)) - base);
-  gnn::GnnGraph view{
-      llvm::ArrayRef(sluice_graph_offsets(graph), n + 1),
-      llvm::ArrayRef(sluice_graph_targets(graph), p.edges), train, eval,
-      rowOf};
+  gnn::GnnGraph view{llvm::ArrayRef(sluice_graph_offsets(graph), n + 1),
+                     llvm::ArrayRef(sluice_graph_targets(graph), p.edges),
+                     train, eval, rowOf};
   auto e = gnn::predictEpoch(view, s, p.machine);
   if (!e)
     return job.emitError("job '")
-           << job.getSymName() << "': the features do not fit: "
-           << llvm::toString(e.takeError());
+           << job.getSymName()
+           << "': the features do not fit: " << llvm::toString(e.takeError());
   p.e = std::move(*e);
   if (!s.outOfCore)
     p.tpcNote = "the features are in memory (no drives to choose)";
@@ -359,8 +358,7 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
   else
     os << "(no ring) -> ";
   os << "compute -> optimizer on "
-     << (s.threads ? std::min(s.threads, m.cores) : m.cores)
-     << " thread(s)\n";
+     << (s.threads ? std::min(s.threads, m.cores) : m.cores) << " thread(s)\n";
   os << llvm::formatv("  cache: gpu {0} rows ({1}), host {2} rows ({3}), "
                       "nvme {4} rows ({5}); {6:f3} of the accesses "
                       "cached\n",
@@ -388,9 +386,8 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
   os << llvm::formatv("  predicted epoch: {0} (training {1} + evaluation "
                       "{2}); bound by {3} (producer {4}, trainer {5} per "
                       "batch)\n",
-                      ms(e.epochSeconds), ms(e.trainSeconds),
-                      ms(e.evalSeconds), e.bound, ms(b.producer()),
-                      ms(b.trainer()));
+                      ms(e.epochSeconds), ms(e.trainSeconds), ms(e.evalSeconds),
+                      e.bound, ms(b.producer()), ms(b.trainer()));
   if (p.tpc) {
     const gnn::TpcAdvice &a = *p.tpc;
     auto point = [&](const gnn::TpcPoint &x) {
@@ -401,7 +398,11 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
           .str();
     };
     os << "  tpc: " << point(a.current) << "\n";
-    os << "  tpc advice" << (a.budget > 0 ? llvm::formatv(" (budget {0:f0} {1})", a.budget, m.currency).str() : std::string())
+    os << "  tpc advice"
+       << (a.budget > 0
+               ? llvm::formatv(" (budget {0:f0} {1})", a.budget, m.currency)
+                     .str()
+               : std::string())
        << ": " << point(a.best) << "\n";
   } else {
     os << "  tpc: not advised: " << p.tpcNote << "\n";
@@ -474,19 +475,17 @@ llvm::json::Object toJson(const Planned &p) {
                           {"compute_on_gpu", m.computeOnGpu},
                           {"ssds", m.ssds},
                           {"assumed", llvm::json::Array(p.assumed)}}},
-      {"epoch",
-       llvm::json::Object{{"train_seeds", s.trainVertices},
-                          {"batches", e.batches},
-                          {"batch", s.batch},
-                          {"eval_seeds", s.evalVertices},
-                          {"eval_batches", e.evalBatches}}},
+      {"epoch", llvm::json::Object{{"train_seeds", s.trainVertices},
+                                   {"batches", e.batches},
+                                   {"batch", s.batch},
+                                   {"eval_seeds", s.evalVertices},
+                                   {"eval_batches", e.evalBatches}}},
       {"batch_hops", std::move(hops)},
       {"input_rows_per_batch", e.train.inputRows()},
       {"pipeline",
        llvm::json::Object{
            {"stages", llvm::json::Array{"sampling", "gather_memory",
-                                        "gather_nvme", "compute",
-                                        "optimizer"}},
+                                        "gather_nvme", "compute", "optimizer"}},
            {"ring_depth", s.pipelineDepth}}},
       {"cache",
        llvm::json::Object{{"gpu", tier(c.gpuRows, c.gpuBytes, c.gpuReads)},
@@ -535,9 +534,8 @@ LogicalResult sluice::target::writeGnnPlans(ModuleOp module,
     llvm::json::Array jobs;
     for (const Planned &p : plans)
       jobs.push_back(toJson(p));
-    os << llvm::formatv("{0:2}",
-                        llvm::json::Value(llvm::json::Object{
-                            {"gnn_plans", std::move(jobs)}}))
+    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                     {"gnn_plans", std::move(jobs)}}))
        << "\n";
     return success();
   }

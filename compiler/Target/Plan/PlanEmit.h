@@ -45,11 +45,11 @@ struct PlanOptions {
   /// A flow plan without an explicit format prints as the plan dialect
   /// (sluicec's documented default); table when false.
   bool flowDefaultsToMlir = false;
-  std::string top;      ///< --top: empty for the program's default
-  std::string job;      ///< --job: empty for every model job
-  uint64_t seed = 1;    ///< --plan-seed (placement annealing)
-  bool remarks = false; ///< --remarks: the offload search per finetune job
-  double tpcBudget = 0; ///< --tpc-budget: gnn jobs' TPC advice; 0: no limit
+  std::string top;        ///< --top: empty for the program's default
+  std::string job;        ///< --job: empty for every model job
+  uint64_t seed = 1;      ///< --plan-seed (placement annealing)
+  bool remarks = false;   ///< --remarks: the offload search per finetune job
+  double tpcBudget = 0;   ///< --tpc-budget: gnn jobs' TPC advice; 0: no limit
   bool graphCache = true; ///< gnn jobs load their graph through the CSR cache
   target::DotDetail dotDetail = target::DotDetail::Auto;
 };

@@ -71,6 +71,30 @@ TEST(GnnCost, StarBlocksByHand) {
   EXPECT_DOUBLE_EQ(p.inputRows(), 4);
 }
 
+TEST(GnnCost, SimulatedBatchesOfTheStar) {
+  // Seeding the centre always gives 1 dst, 2 edges and 3 src (exact);
+  // every leaf a seed of a batch of 1: 1 dst, 1 edge (to the centre), 2 src.
+  Star s;
+  BatchProfile p =
+      simulateBatches(s.offsets, s.targets, {1, 0, 0, 0, 0}, 1, {2}, 8, 7);
+  ASSERT_EQ(p.hops.size(), 1u);
+  EXPECT_DOUBLE_EQ(p.hops[0].dst, 1);
+  EXPECT_DOUBLE_EQ(p.hops[0].edges, 2);
+  EXPECT_DOUBLE_EQ(p.hops[0].src, 3);
+  p = simulateBatches(s.offsets, s.targets, {0, 1, 1, 1, 1}, 1, {2, 2}, 8, 7);
+  EXPECT_DOUBLE_EQ(p.hops[0].src, 2);
+  // Hop 2: the leaf (1 edge) and the centre (2 of 4 leaves, one of them
+  // possibly the seed): 3 edges, 3 or 4 src.
+  EXPECT_DOUBLE_EQ(p.hops[1].dst, 2);
+  EXPECT_DOUBLE_EQ(p.hops[1].edges, 3);
+  EXPECT_GE(p.hops[1].src, 3);
+  EXPECT_LE(p.hops[1].src, 4);
+  // The same seed, the same answer.
+  BatchProfile q =
+      simulateBatches(s.offsets, s.targets, {0, 1, 1, 1, 1}, 1, {2, 2}, 8, 7);
+  EXPECT_EQ(q.hops[1].src, p.hops[1].src);
+}
+
 TEST(GnnCost, IndependentParents) {
   // Two seeds with probability 1/2 each reach vertex 2: q = 1 - 1/4.
   std::vector<uint64_t> offsets{0, 1, 2, 2};
