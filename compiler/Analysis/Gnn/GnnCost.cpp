@@ -529,7 +529,7 @@ sluice::gnn::adviseTpc(const GnnGraph &graph, const GnnJob &job,
   caches.push_back(job.cacheBytes);
   std::sort(caches.begin(), caches.end());
   caches.erase(std::unique(caches.begin(), caches.end()), caches.end());
-  bool found = false;
+  bool found = false, foundAtCache = false;
   for (unsigned s = 1; s <= std::max(1u, maxSsds); ++s)
     for (uint64_t cache : caches) {
       auto p = evaluate(s, cache);
@@ -543,6 +543,11 @@ sluice::gnn::adviseTpc(const GnnGraph &graph, const GnnJob &job,
       if (!found || p->tpc > advice.best.tpc * (1 + 1e-9)) {
         advice.best = *p;
         found = true;
+      }
+      if (cache == job.cacheBytes &&
+          (!foundAtCache || p->tpc > advice.bestAtCache.tpc * (1 + 1e-9))) {
+        advice.bestAtCache = *p;
+        foundAtCache = true;
       }
     }
   if (!found)

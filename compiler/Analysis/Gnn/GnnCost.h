@@ -261,6 +261,8 @@ struct TpcPoint {
 };
 struct TpcAdvice {
   TpcPoint current, best;
+  /// The best number of drives at the job's own cache size.
+  TpcPoint bestAtCache;
   std::vector<TpcPoint> points; ///< every configuration tried
   double budget = 0;            ///< 0: no limit
 };

@@ -398,12 +398,13 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
           .str();
     };
     os << "  tpc: " << point(a.current) << "\n";
-    os << "  tpc advice"
-       << (a.budget > 0
-               ? llvm::formatv(" (budget {0:f0} {1})", a.budget, m.currency)
-                     .str()
-               : std::string())
-       << ": " << point(a.best) << "\n";
+    const std::string budget =
+        a.budget > 0
+            ? llvm::formatv(" (budget {0:f0} {1})", a.budget, m.currency).str()
+            : std::string();
+    os << "  tpc advice" << budget << ": " << point(a.best) << "\n";
+    os << "  tpc advice at the job's cache" << budget << ": "
+       << point(a.bestAtCache) << "\n";
   } else {
     os << "  tpc: not advised: " << p.tpcNote << "\n";
   }
@@ -449,6 +450,7 @@ llvm::json::Object toJson(const Planned &p) {
                              {"budget", p.tpc->budget},
                              {"current", pointJson(p.tpc->current)},
                              {"best", pointJson(p.tpc->best)},
+                             {"best_at_cache", pointJson(p.tpc->bestAtCache)},
                              {"points", std::move(points)}};
   } else {
     tpc = llvm::json::Object{{"note", p.tpcNote}};

@@ -311,6 +311,23 @@ TEST(GnnCost, NvmeGatherAndTpcAdvice) {
   EXPECT_DOUBLE_EQ(advice->best.price, 1100);
   for (const TpcPoint &x : advice->points)
     EXPECT_LE(x.tpc, advice->best.tpc * (1 + 1e-9) + (x.price > 1250 ? 1 : 0));
+  // Host memory for 20 bytes of cache only (no row): every read goes to
+  // the drives, which bound the epoch, so the advice buys the most drives
+  // the budget allows: 2 within 1250 (1200), 4 without a budget.
+  m.hostMemory = 30;
+  j.cacheBytes = 20;
+  auto bound = adviseTpc(graph, j, m, 1250, 4);
+  ASSERT_TRUE(bool(bound)) << llvm::toString(bound.takeError());
+  EXPECT_EQ(bound->best.ssds, 2u);
+  EXPECT_DOUBLE_EQ(bound->best.price, 1200);
+  EXPECT_GT(bound->best.tpc, bound->current.tpc * 0.99);
+  EXPECT_EQ(bound->bestAtCache.ssds, 2u);
+  EXPECT_EQ(bound->bestAtCache.cacheBytes, 20u);
+  auto unlimited = adviseTpc(graph, j, m, 0, 4);
+  ASSERT_TRUE(bool(unlimited));
+  EXPECT_EQ(unlimited->best.ssds, 4u);
+  m.hostMemory = 1e9;
+  j.cacheBytes = j.rowBytes();
   // Nothing within the budget.
   auto none = adviseTpc(graph, j, m, 900, 4);
   ASSERT_FALSE(bool(none));
