@@ -270,7 +270,8 @@ public:
   /// The program's plans (sluicec --emit=plan) in `format`; None on errors
   /// (in diagnostics). Flattens the module: call it on a fresh Program.
   py::object plan(const std::string &format, const std::string &top,
-                  const std::string &job, uint64_t seed, bool remarks) {
+                  const std::string &job, uint64_t seed, bool remarks,
+                  double tpcBudget) {
     static const std::pair<const char *, ReportFormat> formats[] = {
         {"table", ReportFormat::Table},   {"json", ReportFormat::Json},
         {"dot", ReportFormat::Dot},       {"mlir", ReportFormat::Mlir},
@@ -291,6 +292,7 @@ public:
     options.job = job;
     options.seed = seed;
     options.remarks = remarks;
+    options.tpcBudget = tpcBudget;
     std::string text;
     llvm::raw_string_ostream os(text);
     mlir::LogicalResult ok = mlir::failure();
@@ -352,7 +354,7 @@ PYBIND11_MODULE(_sluice, m) {
            py::arg("force_cpu") = false, py::arg("graph") = nullptr)
       .def("plan", &Program::plan, py::arg("format") = "json",
            py::arg("top") = "", py::arg("job") = "", py::arg("seed") = 1,
-           py::arg("remarks") = false)
+           py::arg("remarks") = false, py::arg("tpc_budget") = 0.0)
       .def("take_diagnostics", &Program::takeDiagnostics)
       .def_readonly("path", &Program::path);
 

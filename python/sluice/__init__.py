@@ -129,19 +129,22 @@ class Program:
         stats["diagnostics"] = diagnostics
         return arrays, stats
 
-    def plan(self, job="", *, format="json", top="", seed=1):
+    def plan(self, job="", *, format="json", top="", seed=1, tpc_budget=0):
         """The program's plans, as `sluicec --emit=plan --format=FORMAT`
         writes them: flow schedules of its demands, offload plans of its
-        finetune/infer jobs or 3D-parallel plans of its train jobs (`job`
+        finetune/infer jobs, 3D-parallel plans of its train jobs or the
+        pipeline, cache and epoch prediction of its gnn train jobs (`job`
         picks one). format="json" (the default) returns a dict (the same
         document as the JSON file); "table", "dot", "mlir", "trace",
         "deepspeed" (a dict) and "megatron" return text. `top` is the
         topology to plan on (default: the program's), `seed` that of the
-        placement search of train jobs. The program itself is unchanged
+        placement search of train jobs, `tpc_budget` the price limit of
+        the throughput-per-cost advice of gnn jobs (sluicec
+        --tpc-budget; 0: none). The program itself is unchanged
         (the plan runs on a fresh compilation of it)."""
         import json
         native, _ = self._recompile()
-        text = native.plan(format, top, job, seed, False)
+        text = native.plan(format, top, job, seed, False, tpc_budget)
         diagnostics = _diagnostics(native)
         if text is None:
             raise CompileError(diagnostics)

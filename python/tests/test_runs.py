@@ -173,6 +173,28 @@ def test_plans_as_dicts_equal_sluicec_json(example):
     assert program.plan() == plan
 
 
+def test_gnn_plan_as_dict_equals_sluicec_json(tmp_path):
+    # A copy of the inputs: planning writes the graph's CSR cache next to it.
+    import shutil
+    inputs = os.path.join(SOURCE, "test", "GnnTrain", "Inputs")
+    for name in os.listdir(inputs):
+        shutil.copy(os.path.join(inputs, name), tmp_path)
+    path = os.fspath(tmp_path / "plan.sluice")
+    program = sluice.compile(path)
+    plan = program.plan("outofcore")
+    out = subprocess.run([SLUICEC, "--emit=plan", "--format=json",
+                          "--job=outofcore", path],
+                         check=True, capture_output=True, text=True).stdout
+    assert plan == json.loads(out)
+    job = plan["gnn_plans"][0]
+    assert job["cache"]["host"]["rows"] == 4 and job["bound"] == "gather (nvme)"
+    assert "cache: gpu 0 rows" in program.plan("outofcore", format="table")
+    assert program.plan("outofcore", tpc_budget=3150)["gnn_plans"][0][
+        "tpc"]["budget"] == 3150
+    with pytest.raises(sluice.CompileError, match="features do not fit"):
+        program.plan("bigcache")
+
+
 def test_plan_formats_and_errors():
     path = os.path.join(SOURCE, "examples", "models", "train-gpt-4090.sluice")
     program = sluice.compile(path)

@@ -6,6 +6,7 @@
 #include "compiler/Target/Plan/PlanEmit.h"
 
 #include "compiler/Analysis/Parallel/ParallelCluster.h"
+#include "compiler/Target/Gnn/GnnPlan.h"
 #include "compiler/Target/Parallel/DistillExport.h"
 #include "compiler/Target/Parallel/ParallelExport.h"
 #include "dialects/Model/IR/ModelOps.h"
@@ -16,6 +17,7 @@
 #include "frontends/sluice/MLIRGenModel.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <optional>
 
@@ -25,8 +27,9 @@ namespace {
 
 /// Finetune/infer jobs: the offload planners
 /// (dialects/Model/Transforms/ModelOffload.h).
-mlir::LogicalResult emitOffload(Compilation &compilation, const PlanOptions &o,
-                                llvm::StringRef top, llvm::raw_ostream &os) {
+mlir::LogicalResult emitOffload(Compilation &compilation,
+                                const PlanOptions &o, llvm::StringRef top,
+                                llvm::raw_ostream &os) {
   model::OffloadFormat format = model::OffloadFormat::Summary;
   switch (o.format) {
   case ReportFormat::Table:
@@ -51,14 +54,15 @@ mlir::LogicalResult emitOffload(Compilation &compilation, const PlanOptions &o,
   auto graph = extractTopoGraph(compilation.module());
   if (mlir::failed(graph))
     return mlir::failure();
-  return model::planModelJobs(compilation.module(), *graph, top, o.job, format,
-                              os, o.remarks);
+  return model::planModelJobs(compilation.module(), *graph, top, o.job,
+                              format, os, o.remarks);
 }
 
 /// Train jobs: model-plan-parallel, then the plans in the format
 /// (compiler/Target/Parallel/ParallelExport.h).
-mlir::LogicalResult emitParallel(Compilation &compilation, const PlanOptions &o,
-                                 llvm::StringRef top, llvm::raw_ostream &os) {
+mlir::LogicalResult emitParallel(Compilation &compilation,
+                                 const PlanOptions &o, llvm::StringRef top,
+                                 llvm::raw_ostream &os) {
   std::optional<target::ParallelFormat> format;
   switch (o.format) {
   case ReportFormat::Table:
@@ -130,7 +134,8 @@ mlir::LogicalResult emitDistill(Compilation &compilation, const PlanOptions &o,
 /// Flow demands: plan-schedule-flows, then the plans in the format.
 mlir::LogicalResult emitFlows(Compilation &compilation, const PlanOptions &o,
                               llvm::raw_ostream &os) {
-  if (o.format == ReportFormat::DeepSpeed || o.format == ReportFormat::Megatron)
+  if (o.format == ReportFormat::DeepSpeed ||
+      o.format == ReportFormat::Megatron)
     return mlir::emitError(compilation.fileLocation())
            << "--format=deepspeed and --format=megatron apply to the plan of "
               "a finetune or train job";
@@ -160,6 +165,28 @@ mlir::LogicalResult emitFlows(Compilation &compilation, const PlanOptions &o,
            << "flow plans are written in --format=table, json, dot, svg, "
               "trace or mlir";
   }
+}
+
+/// Gnn train jobs: the GNN cost model (compiler/Target/Gnn/GnnPlan.h).
+mlir::LogicalResult emitGnn(Compilation &compilation, const PlanOptions &o,
+                            llvm::StringRef top, llvm::raw_ostream &os) {
+  if (o.format != ReportFormat::Table && o.format != ReportFormat::Json)
+    return mlir::emitError(compilation.fileLocation())
+           << "gnn train jobs are planned in --format=table or json";
+  if (!(o.tpcBudget >= 0))
+    return mlir::emitError(compilation.fileLocation())
+           << "--tpc-budget must be a price of at least 0, got "
+           << llvm::formatv("{0}", o.tpcBudget).str();
+  auto graph = extractTopoGraph(compilation.module());
+  if (mlir::failed(graph))
+    return mlir::failure();
+  target::GnnPlanOptions options;
+  options.job = o.job;
+  options.top = top.str();
+  options.json = o.format == ReportFormat::Json;
+  options.budget = o.tpcBudget;
+  options.graphCache = o.graphCache;
+  return target::writeGnnPlans(compilation.module(), *graph, options, os);
 }
 
 /// Which planner the selected model jobs need.
@@ -230,6 +257,14 @@ mlir::LogicalResult sluice::emitPlans(Compilation &compilation,
         top = d->topology;
         break;
       }
+  // --job=NAME: that job's topology.
+  if (top.empty() && !options.job.empty())
+    for (const auto &decl : decls)
+      if (auto *j = llvm::dyn_cast<ast::JobDecl>(decl.get());
+          j && isModelJob(*j) && j->name == options.job) {
+        top = j->target;
+        break;
+      }
   if (top.empty())
     for (const auto &decl : decls)
       if (auto *j = llvm::dyn_cast<ast::JobDecl>(decl.get());
@@ -239,6 +274,13 @@ mlir::LogicalResult sluice::emitPlans(Compilation &compilation,
       }
   if (mlir::failed(compilation.flatten(top)))
     return mlir::failure();
+  // Gnn train jobs: the one asked for, or those of a program without other
+  // model jobs and demands.
+  if (target::hasGnnTrainJobs(compilation.module(), options.job) &&
+      (!options.job.empty() ||
+       (!model::hasModelJobs(compilation.module()) &&
+        compilation.module().getOps<plan::DemandsOp>().empty())))
+    return emitGnn(compilation, options, top, os);
   if (!model::hasModelJobs(compilation.module()))
     return emitFlows(compilation, options, os);
   if (!compilation.module().getOps<plan::DemandsOp>().empty())

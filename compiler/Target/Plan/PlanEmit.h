@@ -7,7 +7,8 @@
 //   - flow demands: plan-schedule-flows, written as a table, JSON, DOT,
 //     Perfetto trace or the plan dialect;
 //   - finetune/infer jobs: the offload planners (ModelOffload.h);
-//   - train jobs: model-plan-parallel (ParallelExport.h).
+//   - train jobs: model-plan-parallel (ParallelExport.h);
+//   - gnn train jobs: the GNN cost model (compiler/Target/Gnn/GnnPlan.h).
 // Errors are located diagnostics (at the program's file when they are
 // about the program as a whole).
 //
@@ -44,10 +45,12 @@ struct PlanOptions {
   /// A flow plan without an explicit format prints as the plan dialect
   /// (sluicec's documented default); table when false.
   bool flowDefaultsToMlir = false;
-  std::string top;      ///< --top: empty for the program's default
-  std::string job;      ///< --job: empty for every model job
-  uint64_t seed = 1;    ///< --plan-seed (placement annealing)
-  bool remarks = false; ///< --remarks: the offload search per finetune job
+  std::string top;        ///< --top: empty for the program's default
+  std::string job;        ///< --job: empty for every model job
+  uint64_t seed = 1;      ///< --plan-seed (placement annealing)
+  bool remarks = false;   ///< --remarks: the offload search per finetune job
+  double tpcBudget = 0;   ///< --tpc-budget: gnn jobs' TPC advice; 0: no limit
+  bool graphCache = true; ///< gnn jobs load their graph through the CSR cache
   target::DotDetail dotDetail = target::DotDetail::Auto;
 };
 

@@ -229,6 +229,11 @@ static cl::opt<uint64_t> planSeed(
     cl::desc("--emit=plan of train jobs: seed of the simulated annealing "
              "over GPU placements (default 1)"),
     cl::init(1), cl::value_desc("n"), cl::cat(sluiceCategory));
+static cl::opt<double> tpcBudget(
+    "tpc-budget",
+    cl::desc("--emit=plan of gnn train jobs: the price limit of the "
+             "throughput-per-cost advice (drives and cache); 0: none"),
+    cl::init(0), cl::value_desc("price"), cl::cat(sluiceCategory));
 static cl::opt<bool> walkRemarks(
     "remarks",
     cl::desc("Explain each walk's weight analysis (class, bounds, sampler) "
@@ -317,6 +322,8 @@ static int emitPlan(Compilation &compilation, llvm::raw_ostream &os) {
   options.top = topName;
   options.job = jobName;
   options.seed = planSeed;
+  options.tpcBudget = tpcBudget;
+  options.graphCache = !noGraphCache;
   options.remarks = walkRemarks;
   options.dotDetail = dotDetail;
   if (reportFormat != ReportFormat::Svg)

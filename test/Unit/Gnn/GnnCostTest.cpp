@@ -1,0 +1,338 @@
+//===- GnnCostTest.cpp - The GNN cost model against hand-computed values --===//
+//
+// compiler/Analysis/Gnn/GnnCost.h: block sizes of a star and a path worked
+// out by hand, parameter and FLOP counts, the cache placement's ranking and
+// its errors, the pipeline's epoch formula and the TPC advice.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Analysis/Gnn/GnnCost.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace sluice::gnn;
+
+namespace {
+
+/// A star: centre 0, leaves 1..4, both directions.
+struct Star {
+  std::vector<uint64_t> offsets{0, 4, 5, 6, 7, 8};
+  std::vector<uint32_t> targets{1, 2, 3, 4, 0, 0, 0, 0};
+};
+
+/// A directed path 0 -> 1 -> 2 -> 3.
+struct Path {
+  std::vector<uint64_t> offsets{0, 1, 2, 3, 3};
+  std::vector<uint32_t> targets{1, 2, 3};
+};
+
+GnnJob smallJob() {
+  GnnJob j;
+  j.kind = GnnKind::Sage;
+  j.fanouts = {2, 2};
+  j.features = 10;
+  j.hidden = 4;
+  j.classes = 3;
+  j.batch = 1;
+  j.threads = 1;
+  return j;
+}
+
+GnnMachine simpleMachine() {
+  GnnMachine m;
+  m.cpu = "c";
+  m.cores = 1;
+  m.cpuFlops = 1e9;
+  m.hostMemory = 1e9;
+  m.hostBandwidth = 1e9;
+  return m;
+}
+
+TEST(GnnCost, StarBlocksByHand) {
+  // Seed the centre: hop 1 samples 2 of its 4 leaves, each with
+  // probability 1/2: 1 dst, 2 edges, 1 + 4 * 1/2 = 3 src.
+  Star s;
+  std::vector<double> seed{1, 0, 0, 0, 0};
+  BatchProfile p = profileBatch(s.offsets, s.targets, seed, {2});
+  ASSERT_EQ(p.hops.size(), 1u);
+  EXPECT_DOUBLE_EQ(p.hops[0].dst, 1);
+  EXPECT_DOUBLE_EQ(p.hops[0].edges, 2);
+  EXPECT_DOUBLE_EQ(p.hops[0].src, 3);
+  EXPECT_DOUBLE_EQ(p.inputProbability[1], 0.5);
+  // Hop 2: the centre (1 edge to... 2 of 4) and each reached leaf (1 edge
+  // back to the centre): dst 3, edges 2 + 4 * 0.5 * 1 = 4; the leaves are
+  // reached again by the centre: 1 - (1 - 1/2)(1 - 1/2) = 3/4 each.
+  p = profileBatch(s.offsets, s.targets, seed, {2, 2});
+  ASSERT_EQ(p.hops.size(), 2u);
+  EXPECT_DOUBLE_EQ(p.hops[1].dst, 3);
+  EXPECT_DOUBLE_EQ(p.hops[1].edges, 4);
+  EXPECT_DOUBLE_EQ(p.hops[1].src, 1 + 4 * 0.75);
+  EXPECT_DOUBLE_EQ(p.inputRows(), 4);
+}
+
+TEST(GnnCost, SimulatedBatchesOfTheStar) {
+  // Seeding the centre always gives 1 dst, 2 edges and 3 src (exact);
+  // every leaf a seed of a batch of 1: 1 dst, 1 edge (to the centre), 2 src.
+  Star s;
+  BatchProfile p =
+      simulateBatches(s.offsets, s.targets, {1, 0, 0, 0, 0}, 1, {2}, 8, 7);
+  ASSERT_EQ(p.hops.size(), 1u);
+  EXPECT_DOUBLE_EQ(p.hops[0].dst, 1);
+  EXPECT_DOUBLE_EQ(p.hops[0].edges, 2);
+  EXPECT_DOUBLE_EQ(p.hops[0].src, 3);
+  p = simulateBatches(s.offsets, s.targets, {0, 1, 1, 1, 1}, 1, {2, 2}, 8, 7);
+  EXPECT_DOUBLE_EQ(p.hops[0].src, 2);
+  // Hop 2: the leaf (1 edge) and the centre (2 of 4 leaves, one of them
+  // possibly the seed): 3 edges, 3 or 4 src.
+  EXPECT_DOUBLE_EQ(p.hops[1].dst, 2);
+  EXPECT_DOUBLE_EQ(p.hops[1].edges, 3);
+  EXPECT_GE(p.hops[1].src, 3);
+  EXPECT_LE(p.hops[1].src, 4);
+  // The same seed, the same answer.
+  BatchProfile q =
+      simulateBatches(s.offsets, s.targets, {0, 1, 1, 1, 1}, 1, {2, 2}, 8, 7);
+  EXPECT_EQ(q.hops[1].src, p.hops[1].src);
+}
+
+TEST(GnnCost, IndependentParents) {
+  // Two seeds with probability 1/2 each reach vertex 2: q = 1 - 1/4.
+  std::vector<uint64_t> offsets{0, 1, 2, 2};
+  std::vector<uint32_t> targets{2, 2};
+  BatchProfile p = profileBatch(offsets, targets, {0.5, 0.5, 0}, {5});
+  EXPECT_DOUBLE_EQ(p.hops[0].dst, 1);
+  EXPECT_DOUBLE_EQ(p.hops[0].edges, 1);
+  EXPECT_DOUBLE_EQ(p.inputProbability[2], 0.75);
+  EXPECT_DOUBLE_EQ(p.hops[0].src, 1.75);
+}
+
+TEST(GnnCost, ParametersAndFlops) {
+  GnnJob j = smallJob();
+  // SAGE stacks W_self over W_neigh: (2 * 10 + 1) * 4 + (2 * 4 + 1) * 3.
+  EXPECT_DOUBLE_EQ(parameterCount(j), 111);
+  j.kind = GnnKind::Gcn;
+  EXPECT_DOUBLE_EQ(parameterCount(j), (10 + 1) * 4 + (4 + 1) * 3);
+  j.kind = GnnKind::Sage;
+  // One block per layer, the input layer's block first in the hops' reverse.
+  BatchProfile p;
+  p.hops = {{1, 2, 3}, {3, 4, 4}}; // hop 1 (last layer), hop 2 (input)
+  // Input layer: aggregate 4 edges x 10, product 2 * 3 * 20 * 4 = 480;
+  // last layer: 2 x 4 + 2 * 1 * 8 * 3 = 56.
+  EXPECT_DOUBLE_EQ(batchFlops(j, p, false), 40 + 480 + 8 + 48);
+  // Backward: the weight gradient of both, the input gradient and scatter
+  // of the last layer only.
+  EXPECT_DOUBLE_EQ(batchFlops(j, p, true), 576 + 480 + 48 + 48 + 8);
+  // Sparse input of density 0.1: (3 dst + 4 edges) x 1 non-zero x 4 MACs.
+  j.sparseInput = true;
+  j.inputDensity = 0.1;
+  EXPECT_DOUBLE_EQ(batchFlops(j, p, false), 2 * 28 + 56);
+}
+
+TEST(GnnCost, PlacementRanksByExpectedAccesses) {
+  // Path 0 -> 1 -> 2 -> 3 with vertex 0 the only seed, fanout [1, 1]:
+  // expected accesses 1, 1, 1, 0 (vertex 3 is never reached); the rows of
+  // ids 0..2 tie and stay in id order, so a 2-row cache holds rows 0, 1.
+  Path g;
+  std::vector<double> train{1, 0, 0, 0}, eval{0, 0, 0, 0};
+  GnnGraph graph{g.offsets, g.targets, train, eval};
+  GnnJob j = smallJob();
+  j.fanouts = {1, 1};
+  j.fromFile = true;
+  j.outOfCore = true;
+  j.cacheBytes = 2 * j.rowBytes() + 3; // rounds down to 2 rows
+  j.fileRows = 4;
+  GnnMachine m = simpleMachine();
+  m.ssds = 1;
+  m.ssdReadBandwidth = 1e9;
+  m.ssdIops = 1e5;
+  BatchProfile p = profileBatch(g.offsets, g.targets, train, j.fanouts);
+  auto placed = placeFeatures(graph, j, m, p);
+  ASSERT_TRUE(bool(placed)) << llvm::toString(placed.takeError());
+  EXPECT_EQ(placed->hostRows, 2u);
+  EXPECT_EQ(placed->ssdRows, 2u);
+  EXPECT_EQ(placed->hostBytes, 80u);
+  // Rows 0 and 1 are read every batch, row 2 from the drive.
+  EXPECT_DOUBLE_EQ(placed->hostReads, 2);
+  EXPECT_DOUBLE_EQ(placed->ssdReads, 1);
+  EXPECT_DOUBLE_EQ(placed->hitRate, 2.0 / 3.0);
+  // The layers on a GPU: half its memory caches the hottest row first.
+  m.gpu = "g";
+  m.gpuMemory = 2 * j.rowBytes();
+  m.computeOnGpu = true;
+  placed = placeFeatures(graph, j, m, p);
+  ASSERT_TRUE(bool(placed));
+  EXPECT_EQ(placed->gpuRows, 1u);
+  EXPECT_EQ(placed->hostRows, 2u);
+  EXPECT_EQ(placed->ssdRows, 1u);
+}
+
+TEST(GnnCost, PlacementErrors) {
+  Path g;
+  std::vector<double> train{1, 0, 0, 0}, eval(4, 0.0);
+  GnnGraph graph{g.offsets, g.targets, train, eval};
+  GnnJob j = smallJob();
+  j.fromFile = true;
+  j.outOfCore = true;
+  j.cacheBytes = 2000;
+  GnnMachine m = simpleMachine();
+  m.hostMemory = 1000;
+  BatchProfile p = profileBatch(g.offsets, g.targets, train, j.fanouts);
+  auto placed = placeFeatures(graph, j, m, p);
+  ASSERT_FALSE(bool(placed));
+  EXPECT_EQ(llvm::toString(placed.takeError()),
+            "the feature_cache takes 2000 bytes, more than the 900 bytes of "
+            "host memory it may use (90% of 1000 bytes)");
+  // Rows left for a drive the topology does not have.
+  j.cacheBytes = 40;
+  placed = placeFeatures(graph, j, m, p);
+  ASSERT_FALSE(bool(placed));
+  EXPECT_EQ(llvm::toString(placed.takeError()),
+            "3 rows (120 bytes) of features fit neither the caches nor a "
+            "drive: the topology has no nvme device");
+  // Loaded whole: the file must fit host memory.
+  j.outOfCore = false;
+  j.fileRows = 100;
+  placed = placeFeatures(graph, j, m, p);
+  ASSERT_FALSE(bool(placed));
+  EXPECT_EQ(llvm::toString(placed.takeError()),
+            "loading the features whole takes 4000 bytes, more than the 900 "
+            "bytes of host memory it may use (90% of 1000 bytes); read them "
+            "out of core (feature_cache)");
+}
+
+TEST(GnnCost, BlocksAndMergedRequests) {
+  // Rows of 2 KiB, two to a 4 KiB block, none cached: rows 0, 1 (block 0)
+  // and 2 (block 1) read with probability 1/2 each, row 3 never. Blocks:
+  // 3/4 + 1/2; requests: blocks - P(0) P(1) = 1.25 - 3/8.
+  std::vector<uint64_t> offsets{0, 0, 0, 0, 0};
+  std::vector<uint32_t> targets;
+  std::vector<double> seed{0.5, 0.5, 0.5, 0}, eval(4, 0.0);
+  GnnGraph graph{offsets, targets, seed, eval};
+  GnnJob j = smallJob();
+  j.features = 512;
+  j.fanouts = {1};
+  j.fromFile = j.outOfCore = true;
+  j.fileRows = 4;
+  GnnMachine m = simpleMachine();
+  m.ssds = 1;
+  BatchProfile p = profileBatch(offsets, targets, seed, j.fanouts);
+  auto placed = placeFeatures(graph, j, m, p);
+  ASSERT_TRUE(bool(placed)) << llvm::toString(placed.takeError());
+  IoLoad io = driveLoad(graph, j, *placed, p);
+  EXPECT_DOUBLE_EQ(io.rows, 1.5);
+  EXPECT_DOUBLE_EQ(io.blocks, 1.25);
+  EXPECT_DOUBLE_EQ(io.requests, 1.25 - 0.375);
+  // Row 3 sits in file row 0's place: rows follow rowOf.
+  std::vector<uint32_t> rowOf{3, 1, 2, 0};
+  graph.rowOf = rowOf;
+  io = driveLoad(graph, j, *placed, p);
+  EXPECT_DOUBLE_EQ(io.blocks, 0.5 + 0.75);
+  EXPECT_DOUBLE_EQ(io.requests, 1.25 - 0.375);
+}
+
+TEST(GnnCost, PipelineEpochFormula) {
+  // Star, every leaf a training seed once (4 batches of 1), dense
+  // in-memory features of 10 columns.
+  Star s;
+  std::vector<double> train{0, 1, 1, 1, 1}, eval(5, 0.0);
+  GnnGraph graph{s.offsets, s.targets, train, eval};
+  GnnJob j = smallJob();
+  j.fromFile = true;
+  j.fileRows = 5;
+  j.trainVertices = 4;
+  GnnMachine m = simpleMachine();
+  GnnCostConstants c;
+  auto e = predictEpoch(graph, j, m, c);
+  ASSERT_TRUE(bool(e)) << llvm::toString(e.takeError());
+  EXPECT_DOUBLE_EQ(e->batches, 4);
+  const StageTimes &b = e->perBatch;
+  // The ring: fill, then the slower side, then drain.
+  EXPECT_DOUBLE_EQ(e->trainSeconds,
+                   b.producer() + 3 * std::max(b.producer(), b.trainer()) +
+                       b.trainer());
+  EXPECT_DOUBLE_EQ(e->evalSeconds, 0);
+  // Compute: the FLOPs at 7% of 1 GFLOP/s on one thread.
+  EXPECT_DOUBLE_EQ(b.compute,
+                   batchFlops(j, e->train, true) / (1e9 * c.cpuGemmEfficiency));
+  // Adam and zeroing: 111 parameters x 32 bytes at 1 GB/s (slower than
+  // 5.5 ns a parameter).
+  EXPECT_DOUBLE_EQ(b.optimizer, 111 * 32 / 1e9);
+  m.hostBandwidth = 1e11;
+  auto fast = predictEpoch(graph, j, m, c);
+  ASSERT_TRUE(bool(fast));
+  EXPECT_DOUBLE_EQ(fast->perBatch.optimizer, 111 * 5.5e-9);
+  m.hostBandwidth = 1e9;
+  EXPECT_EQ(e->bound, "compute");
+  // Without the ring the stages add up.
+  j.pipelineDepth = 0;
+  e = predictEpoch(graph, j, m, c);
+  ASSERT_TRUE(bool(e));
+  EXPECT_DOUBLE_EQ(e->trainSeconds, 4 * (b.producer() + b.trainer()));
+}
+
+TEST(GnnCost, NvmeGatherAndTpcAdvice) {
+  // Out of core with a one-row cache on a drive of 1000 IOPS: I/O-bound.
+  Star s;
+  std::vector<double> train{0, 1, 1, 1, 1}, eval(5, 0.0);
+  GnnGraph graph{s.offsets, s.targets, train, eval};
+  GnnJob j = smallJob();
+  j.features = 16;
+  j.fromFile = true;
+  j.outOfCore = true;
+  j.cacheBytes = j.rowBytes();
+  j.fileRows = 5;
+  j.trainVertices = 4;
+  GnnMachine m = simpleMachine();
+  m.ssds = 1;
+  m.ssdReadBandwidth = 1e9;
+  m.ssdIops = 1000;
+  m.ssdCapacity = 1e9;
+  m.ssdPrice = 100;
+  m.otherPrice = 1000;
+  m.currency = "USD";
+  auto e = predictEpoch(graph, j, m);
+  ASSERT_TRUE(bool(e));
+  EXPECT_EQ(e->bound, "gather (nvme)");
+  // The four leaves' rows (the centre's is cached) share block 0: it is
+  // read unless no leaf is an input row, in one request at 1000/s.
+  const std::vector<double> &q = e->train.inputProbability;
+  const double block = 1 - (1 - q[1]) * (1 - q[2]) * (1 - q[3]) * (1 - q[4]);
+  EXPECT_DOUBLE_EQ(e->trainIo.rows, q[1] + q[2] + q[3] + q[4]);
+  EXPECT_DOUBLE_EQ(e->trainIo.blocks, block);
+  EXPECT_DOUBLE_EQ(e->trainIo.requests, block);
+  EXPECT_NEAR(e->perBatch.gatherSsd,
+              block / 1000 + e->trainIo.rows * (10e-9 + 64 / 1e9), 1e-12);
+  // The advice within 1250: 1 or 2 drives; the whole file cached wins
+  // (memory is not priced), with the fewest drives.
+  auto advice = adviseTpc(graph, j, m, 1250, 4);
+  ASSERT_TRUE(bool(advice)) << llvm::toString(advice.takeError());
+  EXPECT_EQ(advice->best.ssds, 1u);
+  EXPECT_EQ(advice->best.cacheBytes, 5 * j.rowBytes());
+  EXPECT_DOUBLE_EQ(advice->best.price, 1100);
+  for (const TpcPoint &x : advice->points)
+    EXPECT_LE(x.tpc, advice->best.tpc * (1 + 1e-9) + (x.price > 1250 ? 1 : 0));
+  // Host memory for 20 bytes of cache only (no row): every read goes to
+  // the drives, which bound the epoch, so the advice buys the most drives
+  // the budget allows: 2 within 1250 (1200), 4 without a budget.
+  m.hostMemory = 30;
+  j.cacheBytes = 20;
+  auto bound = adviseTpc(graph, j, m, 1250, 4);
+  ASSERT_TRUE(bool(bound)) << llvm::toString(bound.takeError());
+  EXPECT_EQ(bound->best.ssds, 2u);
+  EXPECT_DOUBLE_EQ(bound->best.price, 1200);
+  EXPECT_GT(bound->best.tpc, bound->current.tpc * 0.99);
+  EXPECT_EQ(bound->bestAtCache.ssds, 2u);
+  EXPECT_EQ(bound->bestAtCache.cacheBytes, 20u);
+  auto unlimited = adviseTpc(graph, j, m, 0, 4);
+  ASSERT_TRUE(bool(unlimited));
+  EXPECT_EQ(unlimited->best.ssds, 4u);
+  m.hostMemory = 1e9;
+  j.cacheBytes = j.rowBytes();
+  // Nothing within the budget.
+  auto none = adviseTpc(graph, j, m, 900, 4);
+  ASSERT_FALSE(bool(none));
+  EXPECT_EQ(llvm::toString(none.takeError()),
+            "no configuration of 1 to 4 drives fits the budget of 900");
+}
+
+} // namespace
