@@ -288,9 +288,6 @@ offload::deepSpeedConfig(const FinetunePlan &p, const FinetuneJob &job,
   Object cfg{{"train_batch_size", job.batch},
              {"train_micro_batch_size_per_gpu", p.microBatch},
              {"gradient_accumulation_steps", p.accumulationSteps},
-             {"fp16", Object{{"enabled", true},
-                             {"loss_scale", 0},
-                             {"initial_scale_power", 16}}},
              {"zero_optimization", std::move(zero)},
              {"activation_checkpointing",
               Object{{"partition_activations", false},
@@ -306,6 +303,9 @@ offload::deepSpeedConfig(const FinetunePlan &p, const FinetuneJob &job,
                         {"single_submit", false},
                         {"overlap_events", true}};
   }
+  if (llvm::Error e = model::addDeepSpeedTraining(
+          cfg, opts.training, p.optimizerHome != Tier::Gpu))
+    return std::move(e);
   return Value(std::move(cfg));
 }
 

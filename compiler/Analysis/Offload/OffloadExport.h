@@ -14,6 +14,7 @@
 #define SLUICE_COMPILER_ANALYSIS_OFFLOAD_OFFLOADEXPORT_H
 
 #include "compiler/Analysis/Offload/FinetunePlanner.h"
+#include "compiler/Analysis/Model/DeepSpeedSections.h"
 #include "compiler/Analysis/Offload/InferencePlanner.h"
 #include "llvm/Support/JSON.h"
 
@@ -34,6 +35,8 @@ llvm::json::Value finetuneTrace(const FinetunePlan &plan);
 
 struct DeepSpeedOptions {
   std::string nvmePath = "/local_nvme";
+  /// Precision, optimizer and scheduler (model/DeepSpeedSections.h).
+  model::TrainingSettings training;
 };
 
 /// DeepSpeed's ZeRO-Infinity configuration closest to `plan`: ZeRO stage 3,

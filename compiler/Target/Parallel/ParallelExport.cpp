@@ -2,6 +2,7 @@
 #include "compiler/Target/Parallel/ParallelExport.h"
 #include "compiler/Target/Parallel/ParallelTrace.h"
 
+#include "compiler/Analysis/Model/DeepSpeedSections.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include "support/Units.h"
 
@@ -281,24 +282,38 @@ LogicalResult writeMegatron(const PlanView &v,
   return success();
 }
 
-llvm::json::Value deepSpeed(const PlanView &v) {
+llvm::Expected<llvm::json::Value> deepSpeed(const PlanView &v) {
   plan::ParallelOp op = v.op;
   const int64_t micro = i64(op.getMicroBatchAttr());
   const int64_t steps = i64(op.getMicroBatchesAttr());
   const int64_t dp = i64(op.getDpAttr());
-  const bool fp16 = isa<Float16Type>(v.model.getDtype());
   Object cfg{
       // DeepSpeed checks train_batch_size = micro x steps x (world / (tp pp)).
       {"train_batch_size", micro * steps * dp},
       {"train_micro_batch_size_per_gpu", micro},
       {"gradient_accumulation_steps", steps},
-      {"zero_optimization", Object{{"stage", i64(op.getZeroAttr())}}},
-      {fp16 ? "fp16" : "bf16", Object{{"enabled", true}}}};
+      {"zero_optimization", Object{{"stage", i64(op.getZeroAttr())}}}};
   if (op.getRecompute() == plan::Recompute::Full)
     cfg["activation_checkpointing"] =
         Object{{"partition_activations", op.getSequenceParallel()},
                {"contiguous_memory_optimization", false}};
-  return cfg;
+  // Precision from the model's dtype; the job's optimizer, lr and steps.
+  model::TrainingSettings s;
+  Type t = v.model.getDtype();
+  s.precision = isa<BFloat16Type>(t)   ? model::Precision::Bf16
+                : isa<Float32Type>(t) ? model::Precision::Fp32
+                                      : model::Precision::Fp16;
+  if (v.job.getOptimizer())
+    if (auto o = model::parseOptimizer(v.job.getOptimizer()->str()))
+      s.optimizer = *o;
+  if (auto lr = v.job.getLrAttr())
+    s.lr = lr.getValueAsDouble();
+  if (auto n = v.job.getStepsAttr())
+    s.steps = n.getInt();
+  if (llvm::Error e =
+          model::addDeepSpeedTraining(cfg, s, /*statesOffGpu=*/false))
+    return std::move(e);
+  return llvm::json::Value(std::move(cfg));
 }
 
 } // namespace
@@ -343,7 +358,12 @@ LogicalResult target::writeParallelPlans(
         return failure();
       break;
     case ParallelFormat::DeepSpeed:
-      os << llvm::formatv("{0:2}", deepSpeed(*v)) << "\n";
+    {
+      auto ds = deepSpeed(*v);
+      if (!ds)
+        return v->job.emitError() << llvm::toString(ds.takeError());
+      os << llvm::formatv("{0:2}", *ds) << "\n";
+    }
       break;
     case ParallelFormat::Trace:
       break; // written above

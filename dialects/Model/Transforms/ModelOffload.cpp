@@ -143,6 +143,27 @@ TransformerConfig describe(TransformerOp model) {
   return c;
 }
 
+/// The job's precision (its model's dtype), optimizer, lr and steps, for
+/// the DeepSpeed export.
+model::TrainingSettings trainingSettings(JobOp job) {
+  model::TrainingSettings s;
+  if (auto m = SymbolTable::lookupNearestSymbolFrom<TransformerOp>(
+          job, job.getModelAttr())) {
+    Type t = m.getDtype();
+    s.precision = isa<BFloat16Type>(t)   ? model::Precision::Bf16
+                  : isa<Float32Type>(t) ? model::Precision::Fp32
+                                        : model::Precision::Fp16;
+  }
+  if (job.getOptimizer())
+    if (auto o = model::parseOptimizer(job.getOptimizer()->str()))
+      s.optimizer = *o;
+  if (auto lr = job.getLrAttr())
+    s.lr = lr.getValueAsDouble();
+  if (auto steps = job.getStepsAttr())
+    s.steps = steps.getInt();
+  return s;
+}
+
 FailureOr<Prepared> prepare(JobOp job, const analysis::TopoGraph &graph,
                             StringRef topology) {
   if (job.getTopology() != topology)
@@ -362,7 +383,9 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
         break;
       case OffloadFormat::DeepSpeed:
         if (plan->feasible) {
-          auto ds = offload::deepSpeedConfig(*plan, fj, p->machine);
+          offload::DeepSpeedOptions dso;
+          dso.training = trainingSettings(job);
+          auto ds = offload::deepSpeedConfig(*plan, fj, p->machine, dso);
           if (!ds) {
             mlir::emitError(job.getLoc()) << llvm::toString(ds.takeError());
             failed = true;
