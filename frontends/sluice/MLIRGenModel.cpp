@@ -180,12 +180,18 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
       mlir::IntegerAttr(), mlir::IntegerAttr(), mlir::IntegerAttr(),
       mlir::IntegerAttr(), mlir::BoolAttr(), model::TierAttr(),
       model::TierAttr(), model::TierAttr(), mlir::StringAttr(),
-      mlir::FloatAttr());
+      mlir::FloatAttr(), mlir::IntegerAttr(), model::WeightQuantAttr());
   bool ok = true;
   for (const Prop &p : j.props) {
     if (p.name == "optimizer") {
       if (auto *n = llvm::dyn_cast<NameExpr>(p.value.get()))
         job->setAttr("optimizer", builder.getStringAttr(n->name));
+      continue;
+    }
+    if (p.name == "quantize") {
+      if (auto *n = llvm::dyn_cast<NameExpr>(p.value.get()))
+        if (auto q = model::symbolizeWeightQuant(n->name))
+          job->setAttr("quantize", model::WeightQuantAttr::get(ctx, *q));
       continue;
     }
     auto v = evaluateConstant(*p.value, globals, ctx);
@@ -201,6 +207,8 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
       job->setAttr("recompute", builder.getBoolAttr(v->b));
     else if (p.name == "lr" && v->asNumber())
       job->setAttr("lr", builder.getF64FloatAttr(*v->asNumber()));
+    else if (p.name == "lora" && v->kind == ConstValue::Kind::Int)
+      job->setAttr("lora_rank", builder.getI64IntegerAttr(v->i));
     // output, seed, threads: not used by the planners.
   }
   if (schedule)

@@ -106,6 +106,18 @@ std::vector<OptionSpec> trainingOptions(bool batchRequired) {
        opt("recompute", OptKind::Bool), pos("lr", OptKind::Float)});
 }
 
+/// `finetune`: the training options, and LoRA's adapter rank and QLoRA's
+/// base quantization (the model dialect's WeightQuant enum).
+const std::vector<OptionSpec> &finetuneOptions() {
+  static const std::vector<OptionSpec> specs = [] {
+    std::vector<OptionSpec> s = trainingOptions(true);
+    s.push_back(upTo("lora", 65536));
+    s.push_back(word("quantize", model::weightQuantNames()));
+    return s;
+  }();
+  return specs;
+}
+
 /// `train` of a gnn model (docs/gnn.md): the graph whose vertex labels are
 /// the classes, the features (a .npy or raw float32 file; without it each
 /// vertex's one-hot id) and the host memory that caches them (given: the
@@ -126,7 +138,7 @@ const std::vector<JobAction> &jobActions() {
   static const std::vector<JobAction> actions = [] {
     std::vector<JobAction> a;
     a.push_back({"finetune", "a transformer model", kTransformer, false, false,
-                 false, false, trainingOptions(true)});
+                 false, false, finetuneOptions()});
     a.push_back({"train", "a transformer or gnn model", kTrainable, false,
                  false, false, false, trainingOptions(true)});
     a.push_back(
@@ -530,4 +542,8 @@ void Sema::checkJob(ast::JobDecl &job) {
     error(given["micro_batch"]->range)
         << "batch (" << batch->i << ") must be divisible by micro_batch ("
         << micro->i << ")";
+  if (given.count("quantize") && !given.count("lora"))
+    error(given["quantize"]->range)
+        << "option 'quantize' quantizes the frozen base of a LoRA fine-tune "
+           "(QLoRA); give the adapters' rank with 'lora'";
 }

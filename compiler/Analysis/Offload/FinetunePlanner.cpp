@@ -69,6 +69,9 @@ namespace {
 struct LayerGeometry {
   double params = 0;
   double fwdFlops = 0;
+  double bwdFlops = 0;       ///< 2 x forward; LoRA: input gradients only
+  double adapterParams = 0;  ///< LoRA adapters of one layer
+  double dequantTime = 0;    ///< QLoRA: per GEMM pass over the layer, s
   double ckptBytes = 0; ///< the layer's input
   std::array<double, kNumSwappable> swapBytes{};
   std::array<double, kNumSwappable> swapRecompute{};
@@ -84,6 +87,8 @@ struct Geometry {
   double maxLayerParams = 0; ///< the largest layer
   double headParams = 0;     ///< embeddings, positions, final norm, head
   double headFwdFlops = 0;   ///< the logits
+  double headBwdFlops = 0;   ///< 2 x forward; LoRA: input gradients only
+  double adapterParams = 0;  ///< LoRA: all adapters
   ComputeRates headRate;
   std::vector<LayerGeometry> groups;
   std::vector<size_t> groupOf; ///< layer -> groups index
@@ -93,7 +98,8 @@ struct Geometry {
   }
 };
 
-Geometry geometry(const ModelCosts &c, int64_t b, const FinetuneOptions &opts,
+Geometry geometry(const ModelCosts &c, const FinetuneJob::Lora &lora,
+                  int64_t b, const FinetuneOptions &opts,
                   const Machine &m) {
   const model::GemmDevice dev = m.gemmDevice();
   Geometry g;
@@ -104,6 +110,9 @@ Geometry geometry(const ModelCosts &c, int64_t b, const FinetuneOptions &opts,
   g.N = c.params();
   g.headParams = c.otherParams;
   g.headFwdFlops = B * c.headFwdFlops;
+  // LoRA freezes the head and the embeddings: the logits' backward is the
+  // input gradient only.
+  g.headBwdFlops = (lora.rank > 0 ? 1.0 : 2.0) * g.headFwdFlops;
   g.headRate = headRates(c, B, dev);
   for (size_t gi = 0; gi < c.groups.size(); ++gi) {
     const LayerGroup &lg = c.groups[gi];
@@ -114,6 +123,28 @@ Geometry geometry(const ModelCosts &c, int64_t b, const FinetuneOptions &opts,
     LayerGeometry l;
     l.params = lg.params;
     l.fwdFlops = B * lg.fwdFlops;
+    l.bwdFlops = 2.0 * l.fwdFlops;
+    if (lora.rank > 0) {
+      // An adapter (r x in, out x r) on each of Q (h -> h), K and V
+      // (h -> kv), the output projection (h -> h), the MLP's up (and gate)
+      // projections (h -> f) and down (f -> h): PEFT's target modules
+      // q, k, v, o, gate, up, down.
+      const double r = static_cast<double>(lora.rank);
+      l.adapterParams = r * ((h + h) + 2 * (h + kv) + (h + h) +
+                             gated * (h + f) + (f + h));
+      // The frozen GEMMs need input gradients only (1x forward); attention
+      // scores and context (4 s^2 h per sequence, no weights) both; the
+      // adapters forward, and both gradients in backward.
+      const double linear = 2.0 * B * s * lg.params;
+      const double core = std::max(0.0, l.fwdFlops - linear);
+      const double adapter = 2.0 * B * s * l.adapterParams;
+      l.fwdFlops += adapter;
+      l.bwdFlops = linear + 2.0 * core + 2.0 * adapter;
+      if (lora.nf4 && dev.memoryBandwidth > 0)
+        l.dequantTime =
+            lg.params * kNf4DequantBytesPerParam / dev.memoryBandwidth;
+      g.adapterParams += l.adapterParams * static_cast<double>(lg.count);
+    }
     l.rate = layerRates(c, lg, B, dev);
     l.ckptBytes = B * s * h * e;
     // Ratel's matmul inputs and the FLOPs of the op that produces each.
@@ -139,8 +170,19 @@ Geometry geometry(const ModelCosts &c, int64_t b, const FinetuneOptions &opts,
   return g;
 }
 
-/// Forward + backward (twice forward) FLOPs of one iteration.
-double modelFlops(const FinetuneJob &job) {
+/// Forward + backward (twice forward) FLOPs of one iteration; with LoRA,
+/// the forward with the adapters and the backward the geometry computes
+/// (input gradients of the frozen layers, the adapters' gradients).
+double modelFlops(const FinetuneJob &job, const Machine &m,
+                  const FinetuneOptions &o) {
+  if (job.lora.rank > 0) {
+    Geometry one = geometry(job.costs ? *job.costs : uniformCosts(job.model),
+                            job.lora, 1, o, m);
+    double total = one.headFwdFlops + one.headBwdFlops;
+    for (int64_t l = 0; l < one.layers; ++l)
+      total += one.layer(l).fwdFlops + one.layer(l).bwdFlops;
+    return static_cast<double>(job.batch) * total;
+  }
   if (!job.costs)
     return model::trainingFlops(job.model, job.batch).model();
   const double fwd = static_cast<double>(job.batch) * job.costs->fwdFlops();
@@ -223,6 +265,26 @@ private:
   Timeline tl;
 };
 
+/// The bytes per model parameter the planner places: the job's, or with
+/// LoRA the frozen base's weights (16-bit, or NF4) plus the adapters'
+/// weights, and the adapters' gradients, optimizer states and update
+/// traffic spread over all N parameters (a fraction A / N of each).
+model::StatePrecision statePrecision(const FinetuneJob &job,
+                                     const Geometry &g) {
+  model::StatePrecision p = job.precision;
+  if (job.lora.rank <= 0 || !(g.N > 0))
+    return p;
+  const double f = g.adapterParams / g.N;
+  const double update =
+      p.updateBytes > 0 ? p.updateBytes : kAdamHostBytesPerParam;
+  p.paramBytes =
+      (job.lora.nf4 ? kNf4BytesPerParam : p.paramBytes) + p.paramBytes * f;
+  p.gradBytes *= f;
+  p.optimizerBytes *= f;
+  p.updateBytes = update * f;
+  return p;
+}
+
 struct Evaluation {
   bool fits = false;
   Fit binding; ///< worst constraint when it does not fit
@@ -239,8 +301,9 @@ public:
   Planner(const FinetuneJob &job, const Machine &m, const FinetuneOptions &o,
           int64_t micro)
       : job(job), m(m), o(o), micro(micro), steps(job.batch / micro),
-        g(geometry(job.costs ? *job.costs : uniformCosts(job.model), micro, o,
-                   m)) {}
+        g(geometry(job.costs ? *job.costs : uniformCosts(job.model), job.lora,
+                   micro, o, m)),
+        prec(statePrecision(job, g)) {}
 
   /// Checks `c` against memory and the pins; schedules it unless the
   /// busiest stream alone takes at least `cutoff` seconds.
@@ -252,6 +315,7 @@ private:
   const FinetuneOptions &o;
   int64_t micro, steps;
   Geometry g;
+  model::StatePrecision prec; ///< per parameter of the model (LoRA: scaled)
 };
 
 Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
@@ -260,20 +324,20 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
   const double maxBlock = std::max(g.maxLayerParams, g.headParams);
   const double k = static_cast<double>(std::max<int64_t>(1, o.stagingLayers));
   const bool csdUpdate = c.optHome == Tier::Csd;
-  const double e = job.precision.paramBytes;  // fp16 parameters
-  const double eg = job.precision.gradBytes; // fp16 gradients
-  const double eo = job.precision.optimizerBytes; // master + Adam states
+  const double e = prec.paramBytes;      // fp16 parameters
+  const double eg = prec.gradBytes;      // fp16 gradients
+  const double eo = prec.optimizerBytes; // master + Adam states
   // The optimizer updates are bandwidth-bound: the machine's rates are
   // Adam's (kAdamHostBytesPerParam per parameter), scaled to the bytes the
   // job's optimizer moves (TransformerCost.h, optimizerCost).
   const double updateBytes =
-      job.precision.updateBytes > 0 ? job.precision.updateBytes
-                                    : kAdamHostBytesPerParam;
+      prec.updateBytes > 0 ? prec.updateBytes : kAdamHostBytesPerParam;
   const double cpuUpdateRate =
       m.cpuAdamRate * kAdamHostBytesPerParam / updateBytes;
   const double csdUpdateRate =
       m.csd.adamRate * kAdamHostBytesPerParam / updateBytes;
 
+  p.trainableParams = g.adapterParams;
   p.paramHome = c.paramHome;
   p.optimizerHome = p.masterHome = c.optHome;
   p.updateOnCsd = csdUpdate;
@@ -353,7 +417,8 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
   }
   host += k * eg * maxBlock; // gradient staging
   if (steps > 1)
-    host += 4.0 * g.N; // fp32 gradient accumulation across micro-batches
+    // fp32 gradient accumulation across micro-batches (LoRA: adapters').
+    host += 4.0 * (job.lora.rank > 0 ? g.adapterParams : g.N);
 
   // Activations, layer by layer: host memory first, then the NVMe array
   // while its writes stay hidden, else only the checkpoint.
@@ -438,11 +503,12 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
     recomputePerStep += actRecompute[static_cast<size_t>(l)];
     swapPerStep += actBytes[static_cast<size_t>(l)];
     gpuPerStep += lg.fwdFlops / lg.rate.forward +
-                  2.0 * lg.fwdFlops / lg.rate.backward +
-                  actRecompute[static_cast<size_t>(l)] / lg.rate.forward;
+                  lg.bwdFlops / lg.rate.backward +
+                  actRecompute[static_cast<size_t>(l)] / lg.rate.forward +
+                  2.0 * lg.dequantTime;
   }
   gpuPerStep += g.headFwdFlops / g.headRate.forward +
-                2.0 * g.headFwdFlops / g.headRate.backward;
+                g.headBwdFlops / g.headRate.backward;
   const double sd = static_cast<double>(steps);
   if (o.recompute == false && recomputePerStep > 0) {
     ev.fits = false;
@@ -494,6 +560,12 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
   auto blockFwd = [&](int64_t b) {
     return b == head ? g.headFwdFlops : g.layer(b).fwdFlops;
   };
+  auto blockBwd = [&](int64_t b) {
+    return b == head ? g.headBwdFlops : g.layer(b).bwdFlops;
+  };
+  auto blockDequant = [&](int64_t b) {
+    return b == head ? 0.0 : g.layer(b).dequantTime;
+  };
   auto blockRate = [&](int64_t b) {
     return b == head ? g.headRate : g.layer(b).rate;
   };
@@ -523,7 +595,8 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       double fl = blockFwd(b);
       // Two swap buffers: layer j's tensors must be out before j+2 runs.
       int fw =
-          S.add(Stream::GpuCompute, fl / blockRate(b).forward, 0, fl, "layer",
+          S.add(Stream::GpuCompute,
+                fl / blockRate(b).forward + blockDequant(b), 0, fl, "layer",
                 "forward", b, mb,
                 {in, lastGpu,
                  swapOuts.size() >= 2 ? swapOuts[swapOuts.size() - 2] : -1});
@@ -562,7 +635,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
         }
       }
       bwdH2d.push_back(in);
-      double fl = 2.0 * blockFwd(b);
+      double fl = blockBwd(b);
       if (b != head) {
         size_t li = static_cast<size_t>(b);
         if (actTier[li] == Tier::Nvme)
@@ -585,7 +658,8 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
           recomputeTotal += rf;
         }
       }
-      int bw = S.add(Stream::GpuCompute, fl / blockRate(b).backward, 0, fl,
+      int bw = S.add(Stream::GpuCompute,
+                     fl / blockRate(b).backward + blockDequant(b), 0, fl,
                      "layer", "backward", b, mb, {in, ain, lastGpu, prevGrad});
       bwdGpu.push_back(bw);
       lastGpu = bw;
@@ -667,7 +741,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       break;
     }
   }
-  p.modelFlops = modelFlops(job);
+  p.modelFlops = modelFlops(job, m, o);
   p.hardwareFlops = p.modelFlops + recomputeTotal;
   p.feasible = true;
   return ev;
@@ -738,6 +812,10 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
                 llvm::Twine(job.microBatch));
   if (!(opts.gradCompression > 0 && opts.gradCompression <= 1))
     return fail("gradient compression ratio must lie in (0, 1]");
+  if (job.lora.rank < 0 || job.lora.rank > 65536 ||
+      (job.lora.nf4 && job.lora.rank == 0))
+    return fail("LoRA rank must lie in [1, 65536] (NF4 needs LoRA), got " +
+                llvm::Twine(job.lora.rank));
   if (!(job.precision.paramBytes > 0 && job.precision.gradBytes > 0 &&
         job.precision.optimizerBytes >= 0))
     return fail("state precision: parameter and gradient bytes must be "
@@ -868,7 +946,7 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
           " (the smallest relative need among " + std::to_string(log.size()) +
           " candidates over micro-batches 1 to " + std::to_string(job.batch) +
           ": " + log[leastBadIndex].label() + ")";
-    result.modelFlops = modelFlops(job);
+    result.modelFlops = modelFlops(job, machine, opts);
   } else {
     // Candidates fit in memory but recompute, which the job forbids.
     const CandidateReport &v = log[firstPinViolation];
@@ -877,7 +955,7 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
                               v.label() + " " + v.rejection + ")";
     result.microBatch = v.microBatch;
     result.accumulationSteps = job.batch / result.microBatch;
-    result.modelFlops = modelFlops(job);
+    result.modelFlops = modelFlops(job, machine, opts);
   }
   result.microBatchSearched = searched;
   result.candidates = std::move(log);

@@ -87,7 +87,27 @@ struct FinetuneJob {
   /// reports (layers, hidden, seq) and sizes DeepSpeed's buffers, and the
   /// layers are planned one by one (they may differ).
   std::optional<ModelCosts> costs;
+  /// LoRA (Hu et al. 2021): the base weights are frozen and rank-`rank`
+  /// adapters (A: r x in, B: out x r) on every linear layer of attention
+  /// and MLP are trained; gradients, optimizer states and updates exist for
+  /// the adapters only, and the frozen layers' backward computes input
+  /// gradients only (no weight gradients). With `nf4`, QLoRA (Dettmers et
+  /// al. 2023): the frozen base in 4-bit NormalFloat with double
+  /// quantization (kNf4BytesPerParam), dequantized to 16 bits before each
+  /// GEMM (extra GPU memory traffic per pass). rank 0: full fine-tuning.
+  struct Lora {
+    int64_t rank = 0;
+    bool nf4 = false;
+  } lora;
 };
+
+/// Bytes per parameter of an NF4 base (QLoRA): 4 bits, plus one 8-bit
+/// constant per 64 weights and one fp32 constant per 256 of those (double
+/// quantization, 0.127 bits per parameter).
+constexpr double kNf4BytesPerParam = (4.0 + 8.0 / 64 + 32.0 / (64 * 256)) / 8;
+/// GPU memory traffic per parameter of dequantizing NF4 to 16 bits for one
+/// GEMM: read the 4-bit codes and constants, write and read back bf16.
+constexpr double kNf4DequantBytesPerParam = kNf4BytesPerParam + 2.0 + 2.0;
 
 /// Knobs; the defaults plan like Ratel (plus CSD when the machine has it).
 struct FinetuneOptions {
@@ -198,6 +218,9 @@ struct FinetunePlan {
   /// need among 300 candidates over micro-batches 1 to 32: micro-batch 32
   /// param=host opt=nvme buffers=1 swap=0)").
   std::string infeasibleReason;
+
+  /// LoRA: the adapters' parameters (0 for a full fine-tune).
+  double trainableParams = 0;
 
   // Decisions.
   Tier paramHome = Tier::Host;     ///< fp16 parameters

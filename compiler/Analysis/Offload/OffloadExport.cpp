@@ -111,6 +111,10 @@ Value offload::finetunePlanToJson(const FinetunePlan &p,
   for (unsigned i = 0; i < kNumSwappable; ++i)
     if (p.activations.swapped[i])
       swapped.push_back(swappableName(i).str());
+  if (job.lora.rank > 0)
+    o["lora"] = Object{{"rank", job.lora.rank},
+                       {"base", job.lora.nf4 ? "nf4" : "16-bit"},
+                       {"trainable_params", p.trainableParams}};
   o["homes"] = Object{{"params_fp16", tierName(p.paramHome).str()},
                       {"master_params_fp32", tierName(p.masterHome).str()},
                       {"optimizer_states", tierName(p.optimizerHome).str()},
@@ -389,15 +393,29 @@ std::string offload::finetuneSummary(const FinetunePlan &p,
      << "  throughput      " << llvm::format("%.1f", p.tflops())
      << " TFLOPS (model FLOPs " << formatQuantity(p.modelFlops, Dim::flops())
      << ", with recomputation "
-     << formatQuantity(p.hardwareFlops, Dim::flops()) << ")\n\n";
-  os << "  tensor class               home\n";
-  os << "  fp16 parameters            " << tierName(p.paramHome) << " ("
-     << p.paramBuffers << " GPU layer buffers)\n";
-  os << "  fp32 master parameters     " << tierName(p.masterHome) << "\n";
-  os << "  Adam momentum, variance    " << tierName(p.optimizerHome)
+     << formatQuantity(p.hardwareFlops, Dim::flops()) << ")\n";
+  const bool lora = job.lora.rank > 0;
+  if (lora)
+    os << "  LoRA            rank " << job.lora.rank << " adapters: "
+       << llvm::format("%.3f", p.trainableParams / 1e9)
+       << "B trainable parameters ("
+       << llvm::format("%.2f", 100.0 * p.trainableParams / n)
+       << "% of the model), frozen base in "
+       << (job.lora.nf4 ? "NF4 (QLoRA)" : "16 bits") << "\n";
+  os << "\n  tensor class               home\n";
+  os << (!lora              ? "  fp16 parameters            "
+         : job.lora.nf4     ? "  nf4 base + adapters        "
+                            : "  16-bit base + adapters     ")
+     << tierName(p.paramHome) << " (" << p.paramBuffers
+     << " GPU layer buffers)\n";
+  os << (lora ? "  adapters' fp32 master      " : "  fp32 master parameters     ")
+     << tierName(p.masterHome) << "\n";
+  os << (lora ? "  adapters' optimizer states " : "  Adam momentum, variance    ")
+     << tierName(p.optimizerHome)
      << " (update on " << (p.updateOnCsd ? "csd" : "cpu")
      << ", per layer during backward)\n";
-  os << "  fp16 gradients             " << tierName(p.gradHome) << "\n";
+  os << (lora ? "  adapters' gradients        " : "  fp16 gradients             ")
+     << tierName(p.gradHome) << "\n";
   std::string sw = "layer input";
   for (unsigned i = 0; i < kNumSwappable; ++i)
     if (p.activations.swapped[i])

@@ -19,5 +19,7 @@ def Model_JobActionAttr : EnumAttr<Model_Dialect, Model_JobAction, "action">;
 def Model_NormKindAttr : EnumAttr<Model_Dialect, Model_NormKind, "norm">;
 def Model_GnnKindAttr : EnumAttr<Model_Dialect, Model_GnnKind, "gnn_kind">;
 def Model_TierAttr : EnumAttr<Model_Dialect, Model_Tier, "tier">;
+def Model_WeightQuantAttr
+    : EnumAttr<Model_Dialect, Model_WeightQuant, "weight_quant">;
 
 #endif // SLUICE_MODEL_ATTRS

@@ -61,4 +61,14 @@ def Model_Tier : I32EnumAttr<"Tier",
   let genSpecializedAttr = 0;
 }
 
+// How a LoRA fine-tune stores its frozen base weights (`quantize: nf4`,
+// QLoRA): 4-bit NormalFloat with double quantization.
+def Model_WeightQuant : I32EnumAttr<"WeightQuant",
+    "the quantization of a LoRA fine-tune's frozen base weights", [
+    I32EnumAttrCase<"Nf4", 0, "nf4">
+  ]> {
+  let cppNamespace = "::sluice::model";
+  let genSpecializedAttr = 0;
+}
+
 #endif // SLUICE_MODEL_ENUMS

@@ -234,6 +234,16 @@ LogicalResult JobOp::verify() {
                            << " needs optimizer_home "
                            << (*g == Tier::Csd ? "csd" : "cpu or nvme");
   }
+  if (auto r = getLoraRankAttr()) {
+    if (getAction() != JobAction::Finetune)
+      return emitOpError() << "lora_rank applies to finetune jobs only";
+    if (r.getInt() <= 0 || r.getInt() > 65536)
+      return emitOpError() << "lora_rank must lie in [1, 65536], got "
+                           << r.getInt();
+  }
+  if (getQuantize() && !getLoraRankAttr())
+    return emitOpError() << "quantize needs lora_rank (QLoRA quantizes the "
+                            "frozen base of a LoRA fine-tune)";
   if (getAction() == JobAction::Infer && !getTokensAttr())
     return emitOpError() << "an infer job needs tokens";
   if (getAction() != JobAction::Infer && getTokensAttr())

@@ -206,7 +206,10 @@ def Model_JobOp : Model_Op<"job", [
     `optimizer_home` (`finetune` only) pin where the fp16 parameters, the
     gradients and the optimizer states (with the fp32 master weights) live,
     from the job's schedule; `micro_batch` and `recompute` may come from it
-    too. Gradients live in `cpu` (updated there) or `csd` (updated on
+    too. `lora_rank` (`finetune` only, 1 to 65536) fine-tunes LoRA
+    adapters of that rank on a frozen base; `quantize` (needs `lora_rank`)
+    stores the base quantized (`nf4`: QLoRA). Gradients live in `cpu`
+    (updated there) or `csd` (updated on
     computational storage, which needs the optimizer states there);
     optimizer states are never planned on the `gpu`.
 
@@ -226,7 +229,9 @@ def Model_JobOp : Model_Op<"job", [
                        OptionalAttr<Model_TierAttr>:$grad_home,
                        OptionalAttr<Model_TierAttr>:$optimizer_home,
                        OptionalAttr<StrAttr>:$optimizer,
-                       OptionalAttr<F64Attr>:$lr);
+                       OptionalAttr<F64Attr>:$lr,
+                       OptionalAttr<I64Attr>:$lora_rank,
+                       OptionalAttr<Model_WeightQuantAttr>:$quantize);
   let assemblyFormat = [{
     $sym_name `` $action $model `on` $topology (`batch` $batch^)?
     attr-dict-with-keyword

@@ -20,6 +20,16 @@ llvm::ArrayRef<llvm::StringRef> model::normKindNames() {
   return names;
 }
 
+llvm::ArrayRef<llvm::StringRef> model::weightQuantNames() {
+  static const auto names = [] {
+    std::vector<llvm::StringRef> out;
+    for (unsigned v = 0; v <= getMaxEnumValForWeightQuant(); ++v)
+      out.push_back(stringifyWeightQuant(static_cast<WeightQuant>(v)));
+    return out;
+  }();
+  return names;
+}
+
 llvm::ArrayRef<llvm::StringRef> model::tierNames() {
   static const auto names = [] {
     std::vector<llvm::StringRef> out;

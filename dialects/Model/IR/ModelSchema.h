@@ -30,6 +30,8 @@ llvm::ArrayRef<llvm::StringRef> normKindNames();
 /// The spellings of every tier (a job schedule's `params`, `grads`,
 /// `optimizer`), in declaration order.
 llvm::ArrayRef<llvm::StringRef> tierNames();
+/// The spellings of every base-weight quantization (`quantize:`).
+llvm::ArrayRef<llvm::StringRef> weightQuantNames();
 
 } // namespace sluice::model
 

@@ -225,6 +225,9 @@ offload::FinetuneJob finetuneJob(JobOp job, const Prepared &p) {
   if (job.getOptimizer())
     if (auto o = model::parseOptimizer(job.getOptimizer()->str()))
       fj.precision.updateBytes = model::optimizerCost(*o).updateBytes;
+  if (auto r = job.getLoraRankAttr())
+    fj.lora.rank = r.getInt();
+  fj.lora.nf4 = job.getQuantize() == WeightQuant::Nf4;
   return fj;
 }
 

@@ -296,3 +296,18 @@ model.job @j finetune @m on @box batch 8 attributes {grad_home = #model<tier nvm
 // A CSD update needs the optimizer states on the CSDs.
 // expected-error@+1 {{'model.job' op grad_home csd needs optimizer_home csd}}
 model.job @j finetune @m on @box batch 8 attributes {grad_home = #model<tier csd>, optimizer_home = #model<tier nvme>}
+
+// -----
+
+// expected-error@+1 {{lora_rank applies to finetune jobs only}}
+model.job @j train @m on @box batch 8 attributes {lora_rank = 16 : i64}
+
+// -----
+
+// expected-error@+1 {{lora_rank must lie in [1, 65536], got 0}}
+model.job @j finetune @m on @box batch 8 attributes {lora_rank = 0 : i64}
+
+// -----
+
+// expected-error@+1 {{quantize needs lora_rank (QLoRA quantizes the frozen base of a LoRA fine-tune)}}
+model.job @j finetune @m on @box batch 8 attributes {quantize = #model<weight_quant nf4>}
