@@ -296,3 +296,21 @@ model.job @j finetune @m on @box batch 8 attributes {grad_home = #model<tier nvm
 // A CSD update needs the optimizer states on the CSDs.
 // expected-error@+1 {{'model.job' op grad_home csd needs optimizer_home csd}}
 model.job @j finetune @m on @box batch 8 attributes {grad_home = #model<tier csd>, optimizer_home = #model<tier nvme>}
+
+// -----
+
+// Optimus-CC compression is for train jobs only.
+// expected-error@+1 {{compress and compress_rank apply to train jobs only}}
+model.job @j finetune @m on @box batch 8 attributes {compress = true}
+
+// -----
+
+// A rank of zero.
+// expected-error@+1 {{compress_rank must be positive, got 0}}
+model.job @j train @m on @box batch 8 attributes {compress = true, compress_rank = 0 : i64}
+
+// -----
+
+// A rank without compression: compression is opt-in.
+// expected-error@+1 {{compress_rank needs compress = true}}
+model.job @j train @m on @box batch 8 attributes {compress = false, compress_rank = 16 : i64}
