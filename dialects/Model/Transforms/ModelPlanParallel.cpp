@@ -70,18 +70,18 @@ constexpr int64_t kDefaultCompressRank = 64;
 
 /// What the search did with compression, for --remarks.
 std::string compressionRemark(const parallel::TimeEstimate &t, int64_t rank,
-                              int64_t pp) {
+                              const parallel::ParallelConfig &c) {
   std::string s = "Optimus-CC rank " + std::to_string(rank) + ": ";
   if (t.compressRank == 0)
     return s + "not kept (no compressed variant predicted faster)";
   s += "epilogue ";
   s += t.compressedMicroBatches > 0
            ? "saves " + formatQuantity(t.epilogueSaving, Dim::time())
-           : std::string(pp > 1 ? "not kept" : "none (pp 1)");
+           : std::string(c.pp > 1 ? "not kept" : "none (pp 1)");
   s += ", gradients ";
   s += !t.compressedDataStages.empty()
            ? "save " + formatQuantity(t.dataSaving, Dim::time())
-           : std::string("not kept");
+           : std::string(c.dp > 1 ? "not kept" : "none (dp 1)");
   return s + " (" + formatQuantity(t.uncompressedIteration, Dim::time()) +
          " -> " + formatQuantity(t.iteration, Dim::time()) + ")";
 }
@@ -139,7 +139,7 @@ LogicalResult ModelPlanParallelPass::planJob(
     if (opts.model.compressRank > 0 && p.feasible)
       d << "; "
         << compressionRemark(p.estimate.time, opts.model.compressRank,
-                             p.config.pp);
+                             p.config);
     for (const auto &[c, t] : p.runnersUp)
       d << "; " << c.str() << ": " << formatQuantity(t, Dim::time());
   }
