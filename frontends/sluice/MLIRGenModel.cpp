@@ -180,7 +180,8 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
       mlir::IntegerAttr(), mlir::IntegerAttr(), mlir::IntegerAttr(),
       mlir::IntegerAttr(), mlir::BoolAttr(), model::TierAttr(),
       model::TierAttr(), model::TierAttr(), mlir::StringAttr(),
-      mlir::FloatAttr(), mlir::IntegerAttr(), model::WeightQuantAttr());
+      mlir::FloatAttr(), mlir::IntegerAttr(), model::WeightQuantAttr(),
+      mlir::BoolAttr(), mlir::IntegerAttr());
   bool ok = true;
   for (const Prop &p : j.props) {
     if (p.name == "optimizer") {
@@ -200,11 +201,13 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
       continue;
     }
     if (v->kind == ConstValue::Kind::Int &&
-        llvm::is_contained({"batch", "micro_batch", "seq", "tokens", "steps"},
-                           p.name))
+        llvm::is_contained(
+            {"batch", "micro_batch", "seq", "tokens", "steps", "compress_rank"},
+            p.name))
       job->setAttr(p.name, builder.getI64IntegerAttr(v->i));
-    else if (p.name == "recompute" && v->kind == ConstValue::Kind::Bool)
-      job->setAttr("recompute", builder.getBoolAttr(v->b));
+    else if ((p.name == "recompute" || p.name == "compress") &&
+             v->kind == ConstValue::Kind::Bool)
+      job->setAttr(p.name, builder.getBoolAttr(v->b));
     else if (p.name == "lr" && v->asNumber())
       job->setAttr("lr", builder.getF64FloatAttr(*v->asNumber()));
     else if (p.name == "lora" && v->kind == ConstValue::Kind::Int)

@@ -97,13 +97,25 @@ std::vector<OptionSpec> withCommon(std::vector<OptionSpec> specs) {
   return specs;
 }
 
-std::vector<OptionSpec> trainingOptions(bool batchRequired) {
+/// With `compress`, Optimus-CC compression of `train` jobs, opt-in because
+/// it is lossy (docs/parallel.md): `compress: true`, and its rank
+/// `compress_rank` (only with compress; the planner's default 64).
+std::vector<OptionSpec> trainingOptions(bool batchRequired,
+                                        bool compress = false) {
   OptionSpec batch =
       batchRequired ? req("batch", OptKind::Int) : pos("batch", OptKind::Int);
-  return withCommon(
-      {batch, pos("micro_batch", OptKind::Int), word("optimizer", kOptimizers),
-       pos("seq", OptKind::Int), pos("steps", OptKind::Int),
-       opt("recompute", OptKind::Bool), pos("lr", OptKind::Float)});
+  std::vector<OptionSpec> specs = {batch,
+                                   pos("micro_batch", OptKind::Int),
+                                   word("optimizer", kOptimizers),
+                                   pos("seq", OptKind::Int),
+                                   pos("steps", OptKind::Int),
+                                   opt("recompute", OptKind::Bool),
+                                   pos("lr", OptKind::Float)};
+  if (compress) {
+    specs.push_back(opt("compress", OptKind::Bool));
+    specs.push_back(upTo("compress_rank", 65536));
+  }
+  return withCommon(std::move(specs));
 }
 
 /// `finetune`: the training options, and LoRA's adapter rank and QLoRA's
@@ -140,7 +152,7 @@ const std::vector<JobAction> &jobActions() {
     a.push_back({"finetune", "a transformer model", kTransformer, false, false,
                  false, false, finetuneOptions()});
     a.push_back({"train", "a transformer or gnn model", kTrainable, false,
-                 false, false, false, trainingOptions(true)});
+                 false, false, false, trainingOptions(true, true)});
     a.push_back(
         {"infer", "a transformer model", kTransformer, false, false, false,
          false,
@@ -535,6 +547,17 @@ void Sema::checkJob(ast::JobDecl &job) {
     if (auto *walk = llvm::dyn_cast_or_null<ast::WalkDecl>(subject->decl))
       if (ensureChecked(walk))
         checkWalkJob(job, *walk, given);
+  if (given.count("compress_rank")) {
+    auto it = given.find("compress");
+    const Value *on =
+        it != given.end() && it->second && !it->second->type.isUnknown()
+            ? valueOf(it->second)
+            : nullptr;
+    if (!on || on->kind != Value::Kind::Bool || !on->b)
+      error(given["compress_rank"]->range)
+          << "option 'compress_rank' needs 'compress: true' (Optimus-CC "
+             "compression is lossy and off unless asked for)";
+  }
   const Value *batch = argValue(*this, given, "batch");
   const Value *micro = argValue(*this, given, "micro_batch");
   if (batch && micro && micro->i > 0 && batch->i > 0 &&

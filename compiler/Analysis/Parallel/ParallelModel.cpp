@@ -196,6 +196,113 @@ MemoryEstimate parallel::estimateMemory(const TrainJob &job,
 }
 
 //===----------------------------------------------------------------------===//
+// Optimus-CC compression
+//===----------------------------------------------------------------------===//
+
+double parallel::lowRankBytes(double rows, double cols, int64_t r,
+                              double dtype) {
+  const double rr = static_cast<double>(r);
+  return dtype * std::min(rows * cols, (rows + cols) * rr);
+}
+
+namespace {
+
+/// Time of an (M x K) * (K x N) GEMM on a roofline: the larger of its FLOPs
+/// at peak x efficiency and its operand bytes at the memory bandwidth.
+double gemmTime(const ParallelCluster &cl, double M, double K, double N,
+                double dtype, double eff) {
+  const double compute = 2.0 * M * K * N / (cl.gpuPeakFlops * eff);
+  if (cl.gpuMemoryBandwidth <= 0)
+    return compute;
+  const double bytes = dtype * (M * K + K * N + M * N);
+  return std::max(compute, bytes / cl.gpuMemoryBandwidth);
+}
+
+/// Compress and decompress compute of a (rows x cols) matrix at rank r,
+/// one power iteration: P = M Q, Q' = M^T P (compress), M' = P Q'^T
+/// (decompress); the orthogonalisation of P (O(rows r^2)) is left out.
+double lowRankCompute(const ParallelCluster &cl, double rows, double cols,
+                      int64_t r, double dtype, double eff) {
+  const double rr = static_cast<double>(r);
+  return gemmTime(cl, rows, cols, rr, dtype, eff) +
+         gemmTime(cl, cols, rows, rr, dtype, eff) +
+         gemmTime(cl, rows, rr, cols, dtype, eff);
+}
+
+/// The weight matrices of one layer on one TP rank (rows, cols).
+llvm::SmallVector<std::pair<double, double>, 5>
+layerMatrices(const model::TransformerConfig &m, int64_t tp) {
+  const double t = static_cast<double>(tp);
+  const double h = static_cast<double>(m.hidden);
+  const double kv = static_cast<double>(m.effectiveKvHeads() * m.headDim());
+  const double f = static_cast<double>(m.effectiveFfn());
+  llvm::SmallVector<std::pair<double, double>, 5> out = {
+      {h, (h + 2.0 * kv) / t}, {h / t, h}, {h, f / t}, {f / t, h}};
+  if (m.mlp == model::MlpKind::Gated)
+    out.push_back({h, f / t});
+  return out;
+}
+
+/// One stage's gradient reduction with its layers' weight gradients
+/// compressed at rank r (embedding, head, biases and norms stay
+/// uncompressed): all-reduce-equivalent bytes, and the compute: the
+/// power iteration, plus error feedback (the residual added to the next
+/// gradient, M + E, and kept, E = M - M': six fp32 passes over each matrix
+/// at the memory bandwidth).
+struct CompressedGradients {
+  double bytes = 0, compute = 0;
+};
+CompressedGradients compressedGradients(const model::TransformerConfig &m,
+                                        const ParallelCluster &cl,
+                                        const ParallelConfig &c, double params,
+                                        int64_t r, const ModelOptions &o) {
+  const double layers = static_cast<double>(m.layers) / c.pp;
+  double full = 0, low = 0, compute = 0;
+  for (auto [rows, cols] : layerMatrices(m, c.tp)) {
+    full += rows * cols;
+    low += lowRankBytes(rows, cols, r, 1.0);
+    compute += lowRankCompute(cl, rows, cols, r, 4.0, o.kernelEfficiency);
+    if (cl.gpuMemoryBandwidth > 0)
+      compute += 6.0 * 4.0 * rows * cols / cl.gpuMemoryBandwidth;
+  }
+  const double elems = params - layers * (full - low);
+  CompressedGradients g;
+  // fp32 factors all-reduced; the distributed optimizer still all-gathers
+  // its bf16 weights (1 B/param in all-reduce terms).
+  g.bytes = 4.0 * elems + (c.zeroStage == 1 ? params : 0.0);
+  g.compute = layers * compute;
+  return g;
+}
+
+} // namespace
+
+double parallel::epilogueCriticalPath(int64_t p, int64_t m, int64_t v, double F,
+                                      double B, double C, double Cb,
+                                      double CbCompressed) {
+  const double path = pipetteCriticalPath(p, m, v, F, B, C);
+  if (p <= 1)
+    return path;
+  return path - static_cast<double>(v) * (Cb - CbCompressed);
+}
+
+std::vector<int64_t> parallel::selectDataStages(llvm::ArrayRef<double> D,
+                                                llvm::ArrayRef<double> DC,
+                                                double &time) {
+  assert(D.size() == DC.size() && "one compressed time per stage");
+  double target = 0, plain = 0;
+  for (size_t s = 0; s < D.size(); ++s) {
+    target = std::max(target, std::min(D[s], DC[s]));
+    plain = std::max(plain, D[s]);
+  }
+  std::vector<int64_t> stages;
+  for (size_t s = 0; s < D.size(); ++s)
+    if (D[s] > target)
+      stages.push_back(static_cast<int64_t>(s));
+  time = stages.empty() ? plain : target;
+  return stages;
+}
+
+//===----------------------------------------------------------------------===//
 // Communication
 //===----------------------------------------------------------------------===//
 
@@ -293,17 +400,33 @@ CommTimes parallel::commTimes(const TrainJob &job,
   // (Megatron's scatter-gather), forward and backward, at every boundary.
   if (p > 1) {
     const double msg = actMsg / static_cast<double>(t);
+    // Optimus-CC: the backward message (b s x h/t per TP rank) at rank r.
+    const int64_t r = opts.compressRank;
+    const double rows = static_cast<double>(c.microBatch) * m.seq;
+    const double cols = static_cast<double>(m.hidden) / static_cast<double>(t);
+    const double msgC = r > 0 ? lowRankBytes(rows, cols, r, m.dtypeBytes) : 0;
+    const double codec =
+        r > 0 ? lowRankCompute(cluster, rows, cols, r, m.dtypeBytes,
+                               opts.kernelEfficiency)
+              : 0;
     double round = 0;
     for (int64_t pr = 0; pr + 1 < p; ++pr) {
-      double boundary = 0;
+      double boundary = 0, back = 0, backC = 0;
       for (int64_t dr = 0; dr < d; ++dr)
         for (int64_t tr = 0; tr < t; ++tr) {
           const int64_t a = gpu(tr, dr, pr), b = gpu(tr, dr, pr + 1);
           const double fwd = msg / (cluster.bw(a, b) * eff) + cluster.lat(a, b);
           const double bwd = msg / (cluster.bw(b, a) * eff) + cluster.lat(b, a);
           boundary = std::max(boundary, fwd + bwd);
+          if (r > 0) {
+            back = std::max(back, bwd);
+            backC = std::max(backC, msgC / (cluster.bw(b, a) * eff) +
+                                        cluster.lat(b, a));
+          }
         }
       round += boundary;
+      out.p2pBackward += back;
+      out.p2pBackwardCompressed += r > 0 ? backC + codec : 0;
     }
     out.p2p = round;
   }
@@ -320,14 +443,29 @@ CommTimes parallel::commTimes(const TrainJob &job,
                             : c.zeroStage == 2 ? 2.0
                                                : 3.0;
     const double bytes = params * perParam;
+    // Optimus-CC on the gradients (Megatron's ZeRO 0/1 only).
+    const bool compress = opts.compressRank > 0 && c.zeroStage <= 1;
+    CompressedGradients cg;
+    if (compress)
+      cg = compressedGradients(m, cluster, c, params, opts.compressRank, opts);
     double slowest = 0;
     std::vector<int64_t> group(static_cast<size_t>(d));
-    for (int64_t pr = 0; pr < p; ++pr)
+    for (int64_t pr = 0; pr < p; ++pr) {
+      double stage = 0, stageC = 0;
       for (int64_t tr = 0; tr < t; ++tr) {
         for (int64_t dr = 0; dr < d; ++dr)
           group[static_cast<size_t>(dr)] = gpu(tr, dr, pr);
-        slowest = std::max(slowest, dataAllReduce(cluster, group, bytes, eff));
+        stage = std::max(stage, dataAllReduce(cluster, group, bytes, eff));
+        if (compress)
+          stageC =
+              std::max(stageC, dataAllReduce(cluster, group, cg.bytes, eff));
       }
+      slowest = std::max(slowest, stage);
+      if (compress) {
+        out.dataPerStage.push_back(stage);
+        out.dataPerStageCompressed.push_back(stageC + cg.compute);
+      }
+    }
     out.data = slowest;
   }
   return out;
@@ -353,17 +491,6 @@ double parallel::pipetteCriticalPath(int64_t p, int64_t m, int64_t v, double F,
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-/// Time of an (M x K) * (K x N) GEMM on a roofline: the larger of its FLOPs
-/// at peak x efficiency and its operand bytes at the memory bandwidth.
-double gemmTime(const ParallelCluster &cl, double M, double K, double N,
-                double dtype, double eff) {
-  const double compute = 2.0 * M * K * N / (cl.gpuPeakFlops * eff);
-  if (cl.gpuMemoryBandwidth <= 0)
-    return compute;
-  const double bytes = dtype * (M * K + K * N + M * N);
-  return std::max(compute, bytes / cl.gpuMemoryBandwidth);
-}
 
 struct StageTimes {
   double layerF = 0;    ///< one layer's forward compute, one micro-batch
@@ -464,6 +591,32 @@ Estimate parallel::evaluateWithComm(const TrainJob &job,
                    (e.memory.params + e.memory.grads + e.memory.optimizer) /
                    cluster.gpuMemoryBandwidth;
   tm.iteration = tm.pipeline + tm.dataComm + tm.optimizer;
+  tm.uncompressedIteration = tm.iteration;
+  // Optimus-CC, each part kept only where it pays.
+  if (opts.compressRank > 0) {
+    const double epilogue = epilogueCriticalPath(
+        c.pp, c.microBatches(job), c.virtualStages, F, B, comm.p2p,
+        comm.p2pBackward, comm.p2pBackwardCompressed);
+    if (c.pp > 1 && epilogue < tm.pipeline) {
+      tm.epilogueSaving = tm.pipeline - epilogue;
+      tm.pipeline = epilogue;
+      tm.compressedMicroBatches = std::min(c.microBatches(job), c.pp - 1);
+    }
+    if (!comm.dataPerStage.empty()) {
+      double data = 0;
+      std::vector<int64_t> stages = selectDataStages(
+          comm.dataPerStage, comm.dataPerStageCompressed, data);
+      if (!stages.empty() && data < tm.dataComm) {
+        tm.dataSaving = tm.dataComm - data;
+        tm.dataComm = data;
+        tm.compressedDataStages = std::move(stages);
+      }
+    }
+    if (tm.compressedMicroBatches > 0 || !tm.compressedDataStages.empty()) {
+      tm.compressRank = opts.compressRank;
+      tm.iteration = tm.pipeline + tm.dataComm + tm.optimizer;
+    }
+  }
   const model::TrainingFlops fl =
       model::trainingFlops(m, job.globalBatch, c.recompute == Recompute::Full);
   tm.modelFlops = fl.model();

@@ -64,6 +64,11 @@ struct ModelOptions {
   double memoryReserve = 2.0 * 1024 * 1024 * 1024;
   /// Fraction of a link's bandwidth NCCL collectives attain.
   double collectiveEfficiency = 0.85;
+  /// Optimus-CC compression (opt-in: it is lossy): 0 = off, else the rank r
+  /// of the low-rank (one power iteration, PowerSGD-style) compression of
+  /// the epilogue's backward sends and of the gradients of the stages whose
+  /// all-reduce is on the critical path. Each is kept only where it pays.
+  int64_t compressRank = 0;
 };
 
 /// One point of the search space.
@@ -125,6 +130,17 @@ struct TimeEstimate {
   double tflopsPerGpu = 0;  ///< model FLOPs / iteration / N
   double mfu = 0;           ///< modelFlops / (iteration * N * peak)
   double hfu = 0;           ///< hardwareFlops / (iteration * N * peak)
+  /// Optimus-CC (ModelOptions::compressRank > 0), only what pays:
+  int64_t compressRank = 0; ///< 0: nothing compressed
+  /// The backward sends of the last `compressedMicroBatches` micro-batches
+  /// (the cool-down, min(m, p - 1)) at every stage boundary; 0: none.
+  int64_t compressedMicroBatches = 0;
+  /// Stages whose data-parallel gradients are compressed (increasing).
+  std::vector<int64_t> compressedDataStages;
+  /// The iteration without compression (== iteration when none is kept).
+  double uncompressedIteration = 0;
+  double epilogueSaving = 0; ///< seconds the epilogue compression saves
+  double dataSaving = 0;     ///< seconds the DP compression saves
 };
 
 struct Estimate {
@@ -154,6 +170,12 @@ Estimate evaluate(const TrainJob &job, const ParallelCluster &cluster,
 /// DP time. Exposed for the placement search.
 struct CommTimes {
   double tensor = 0, p2p = 0, data = 0;
+  /// With ModelOptions::compressRank > 0 only: the backward half of C_pp
+  /// (per boundary its slowest backward send), the same compressed
+  /// (rank-r message, plus the compress and decompress compute), and per
+  /// stage its DP time uncompressed and compressed (max over its TP ranks).
+  double p2pBackward = 0, p2pBackwardCompressed = 0;
+  std::vector<double> dataPerStage, dataPerStageCompressed;
 };
 CommTimes commTimes(const TrainJob &job, const ParallelCluster &cluster,
                     const ParallelConfig &c, const Placement &pl,
@@ -180,6 +202,28 @@ Estimate evaluateWithComm(const TrainJob &job, const ParallelCluster &cluster,
 /// the p2p of a round is paid v times.
 double pipetteCriticalPath(int64_t p, int64_t m, int64_t v, double F, double B,
                            double C);
+
+/// Bytes of a (rows x cols) matrix after rank-r compression: its two
+/// factors, (rows + cols) r elements, never more than rows x cols.
+double lowRankBytes(double rows, double cols, int64_t r, double dtype);
+
+/// Optimus-CC's epilogue-only compression on Pipette's path: only the
+/// backward sends of the cool-down are on the critical path, and the
+/// formula charges them as the backward half of the last round's C_pp
+/// (v times interleaved): T = pipetteCriticalPath(p, m, v, F, B, C) -
+/// v (Cb - Cb') for p > 1, where Cb is that backward half and Cb' the
+/// same compressed (with the compress/decompress compute).
+double epilogueCriticalPath(int64_t p, int64_t m, int64_t v, double F, double B,
+                            double C, double Cb, double CbCompressed);
+
+/// Selective stage compression of the gradient reduction: with D_s and
+/// D'_s the stage times uncompressed and compressed, the reduction takes
+/// target = max_s min(D_s, D'_s); the stages compressed are exactly those
+/// with D_s > target (the ones on the critical path). Returns them
+/// (increasing) and sets `time` to the reduction time (max_s D_s when none).
+std::vector<int64_t> selectDataStages(llvm::ArrayRef<double> D,
+                                      llvm::ArrayRef<double> DCompressed,
+                                      double &time);
 
 } // namespace sluice::parallel
 

@@ -61,6 +61,34 @@ FailureOr<PlanView> view(plan::ParallelOp op) {
 
 std::string quantity(double v, const Dim &d) { return formatQuantity(v, d); }
 
+/// "0, 1" of the compressed stages.
+std::string stageList(ArrayRef<int64_t> stages) {
+  std::string out;
+  for (int64_t s : stages)
+    out += (out.empty() ? "" : ", ") + std::to_string(s);
+  return out;
+}
+
+/// One line on Optimus-CC's compression, when the plan kept it.
+std::string compressionLine(plan::ParallelOp op) {
+  if (!op.getCompressRankAttr())
+    return "";
+  std::string what;
+  if (auto n = op.getCompressedMicroBatchesAttr())
+    what = "backward sends of the last " + std::to_string(i64(n)) +
+           " micro-batch(es) at every stage boundary (epilogue)";
+  if (auto st = op.getCompressedDpStagesAttr())
+    what += (what.empty() ? "" : "; ") +
+            std::string("data-parallel gradients of stage(s) ") +
+            stageList(st.asArrayRef());
+  const double t = f64(op.getTimeAttr()), u = f64(op.getUncompressedTimeAttr());
+  return "  compression (Optimus-CC, lossy, rank " +
+         std::to_string(i64(op.getCompressRankAttr())) + "): " + what +
+         "; iteration " + quantity(t, Dim::time()) + " vs " +
+         quantity(u, Dim::time()) + " uncompressed" +
+         llvm::formatv(" ({0:F3}x)", t > 0 ? u / t : 1.0).str() + "\n";
+}
+
 /// "server[0].gpu[0..7]"-style short lists for long stages.
 std::string gpuList(ArrayAttr gpus) {
   std::string out;
@@ -102,6 +130,7 @@ void writeSummary(const PlanView &v, llvm::raw_ostream &os) {
      << "; pipeline p2p per round "
      << quantity(f64(op.getP2pAttr()), Dim::time()) << "; gradient reduction "
      << quantity(f64(op.getDataCommAttr()), Dim::time()) << "\n";
+  os << compressionLine(op);
   os << llvm::formatv("  throughput: {0:F1} TFLOP/s per gpu (MFU {1:F1}%)\n",
                       f64(op.getTflopsAttr()), 100.0 * f64(op.getMfuAttr()));
   os << "  memory per gpu: " << quantity(f64(op.getMemoryAttr()), Dim::bytes())
@@ -114,6 +143,23 @@ void writeSummary(const PlanView &v, llvm::raw_ostream &os) {
       os << " " << first << "-" << first + i64(s.getChunkLayersAttr()) - 1;
     os << ": " << gpuList(s.getGpus()) << "\n";
   }
+}
+
+/// Optimus-CC's part of the plan: null when nothing is compressed.
+llvm::json::Value compressionJson(plan::ParallelOp op) {
+  if (!op.getCompressRankAttr())
+    return nullptr;
+  Array stages;
+  if (auto st = op.getCompressedDpStagesAttr())
+    for (int64_t s : st.asArrayRef())
+      stages.push_back(s);
+  auto micro = op.getCompressedMicroBatchesAttr();
+  return Object{{"method", "optimus-cc low-rank"},
+                {"rank", i64(op.getCompressRankAttr())},
+                {"epilogue_micro_batches", micro ? i64(micro) : 0},
+                {"data_parallel_stages", std::move(stages)},
+                {"iteration_time_s", f64(op.getTimeAttr())},
+                {"uncompressed_time_s", f64(op.getUncompressedTimeAttr())}};
 }
 
 Object toJson(const PlanView &v) {
@@ -153,6 +199,7 @@ Object toJson(const PlanView &v) {
       {"mfu", f64(op.getMfuAttr())},
       {"memory_per_gpu_bytes", f64(op.getMemoryAttr())},
       {"memory_available_bytes", f64(op.getMemoryAvailableAttr())},
+      {"compression", compressionJson(op)},
       {"stages", std::move(stages)}};
 }
 
@@ -238,6 +285,11 @@ LogicalResult writeMegatron(const PlanView &v,
                    " is DeepSpeed's: run Megatron-DeepSpeed with the "
                    "ds_config.json of\n# sluicec --emit=plan "
                    "--format=deepspeed.\n"
+             : std::string())
+     << (v.op.getCompressRankAttr()
+             ? "# The plan assumes Optimus-CC compression (see sluicec "
+               "--emit=plan): stock\n# Megatron-LM has no flag for it; "
+               "without the Optimus-CC fork expect the\n# uncompressed time.\n"
              : std::string())
      << "# Run this script on every host with MASTER_ADDR set; each host\n"
      << "# starts the node rank the plan gave it, with its GPUs in rank "

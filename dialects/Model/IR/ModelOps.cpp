@@ -244,6 +244,17 @@ LogicalResult JobOp::verify() {
   if (getQuantize() && !getLoraRankAttr())
     return emitOpError() << "quantize needs lora_rank (QLoRA quantizes the "
                             "frozen base of a LoRA fine-tune)";
+  if ((getCompressAttr() || getCompressRankAttr()) &&
+      getAction() != JobAction::Train)
+    return emitOpError() << "compress and compress_rank apply to train jobs "
+                            "only";
+  if (auto r = getCompressRankAttr()) {
+    if (r.getInt() <= 0)
+      return emitOpError() << "compress_rank must be positive, got "
+                           << r.getInt();
+    if (!getCompress().value_or(false))
+      return emitOpError() << "compress_rank needs compress = true";
+  }
   if (getAction() == JobAction::Infer && !getTokensAttr())
     return emitOpError() << "an infer job needs tokens";
   if (getAction() != JobAction::Infer && getTokensAttr())

@@ -211,7 +211,11 @@ def Model_JobOp : Model_Op<"job", [
     stores the base quantized (`nf4`: QLoRA). Gradients live in `cpu`
     (updated there) or `csd` (updated on
     computational storage, which needs the optimizer states there);
-    optimizer states are never planned on the `gpu`.
+    optimizer states are never planned on the `gpu`. `compress` (`train`
+    only; absent or `false`: never) lets the 3D-parallel planner use
+    Optimus-CC's lossy low-rank compression of rank `compress_rank`
+    (positive; only with `compress`; the planner's default 64) where it
+    shortens the iteration.
 
     ```mlir
     model.job @tune finetune @gpt3 on @workstation batch 8 attributes {optimizer = "adam", steps = 1000 : i64}
@@ -231,7 +235,9 @@ def Model_JobOp : Model_Op<"job", [
                        OptionalAttr<StrAttr>:$optimizer,
                        OptionalAttr<F64Attr>:$lr,
                        OptionalAttr<I64Attr>:$lora_rank,
-                       OptionalAttr<Model_WeightQuantAttr>:$quantize);
+                       OptionalAttr<Model_WeightQuantAttr>:$quantize,
+                       OptionalAttr<BoolAttr>:$compress,
+                       OptionalAttr<I64Attr>:$compress_rank);
   let assemblyFormat = [{
     $sym_name `` $action $model `on` $topology (`batch` $batch^)?
     attr-dict-with-keyword

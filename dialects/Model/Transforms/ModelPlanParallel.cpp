@@ -64,6 +64,28 @@ plan::PlacementMethod toPlan(parallel::PlacementResult::Method m) {
   llvm_unreachable("unknown placement method");
 }
 
+/// Optimus-CC's default rank when the job gives none (an assumption,
+/// docs/parallel.md).
+constexpr int64_t kDefaultCompressRank = 64;
+
+/// What the search did with compression, for --remarks.
+std::string compressionRemark(const parallel::TimeEstimate &t, int64_t rank,
+                              const parallel::ParallelConfig &c) {
+  std::string s = "Optimus-CC rank " + std::to_string(rank) + ": ";
+  if (t.compressRank == 0)
+    return s + "not kept (no compressed variant predicted faster)";
+  s += "epilogue ";
+  s += t.compressedMicroBatches > 0
+           ? "saves " + formatQuantity(t.epilogueSaving, Dim::time())
+           : std::string(c.pp > 1 ? "not kept" : "none (pp 1)");
+  s += ", gradients ";
+  s += !t.compressedDataStages.empty()
+           ? "save " + formatQuantity(t.dataSaving, Dim::time())
+           : std::string(c.dp > 1 ? "not kept" : "none (dp 1)");
+  return s + " (" + formatQuantity(t.uncompressedIteration, Dim::time()) +
+         " -> " + formatQuantity(t.iteration, Dim::time()) + ")";
+}
+
 } // namespace
 
 LogicalResult ModelPlanParallelPass::planJob(
@@ -88,6 +110,18 @@ LogicalResult ModelPlanParallelPass::planJob(
       job.getMicroBatchAttr() ? job.getMicroBatchAttr().getInt() : 0;
   tj.recomputeRequired = job.getRecompute().value_or(false);
   parallel::SearchOptions opts;
+  // Optimus-CC is lossy: only when the job asks for it (`compress: true`).
+  if (job.getCompress().value_or(false)) {
+    const int64_t rank = job.getCompressRankAttr()
+                             ? job.getCompressRankAttr().getInt()
+                             : kDefaultCompressRank;
+    if (rank >= tj.model.hidden)
+      return job.emitError()
+             << "compress_rank " << rank << " of job '" << job.getSymName()
+             << "' must be below the hidden size " << tj.model.hidden
+             << " (a rank that large compresses nothing)";
+    opts.model.compressRank = rank;
+  }
   opts.seed = seed;
   opts.annealIterations = annealIterations;
   opts.searchPlacement = searchPlacement;
@@ -102,6 +136,10 @@ LogicalResult ModelPlanParallelPass::planJob(
       << " configurations, rejected " << p.rejected[1] << " by divisibility, "
       << p.rejected[2] << " by tensor-parallel span, " << p.rejected[3]
       << " by GPU memory; " << p.evaluated << " costed";
+    if (opts.model.compressRank > 0 && p.feasible)
+      d << "; "
+        << compressionRemark(p.estimate.time, opts.model.compressRank,
+                             p.config);
     for (const auto &[c, t] : p.runnersUp)
       d << "; " << c.str() << ": " << formatQuantity(t, Dim::time());
   }
@@ -135,7 +173,21 @@ LogicalResult ModelPlanParallelPass::planJob(
       f64(e.time.iteration), f64(p.defaultEstimate.time.iteration),
       f64(e.time.forward), f64(e.time.backward), f64(e.time.p2p),
       f64(e.time.dataComm), f64(e.time.tflopsPerGpu), f64(e.time.mfu),
-      f64(e.memory.calibrated), f64(e.memory.available));
+      f64(e.memory.calibrated), f64(e.memory.available),
+      /*compress_rank=*/IntegerAttr(),
+      /*compressed_micro_batches=*/IntegerAttr(),
+      /*compressed_dp_stages=*/DenseI64ArrayAttr(),
+      /*uncompressed_time=*/FloatAttr());
+  if (const parallel::TimeEstimate &t = e.time; t.compressRank > 0) {
+    op.setCompressRankAttr(b.getI64IntegerAttr(t.compressRank));
+    if (t.compressedMicroBatches > 0)
+      op.setCompressedMicroBatchesAttr(
+          b.getI64IntegerAttr(t.compressedMicroBatches));
+    if (!t.compressedDataStages.empty())
+      op.setCompressedDpStagesAttr(
+          b.getDenseI64ArrayAttr(t.compressedDataStages));
+    op.setUncompressedTimeAttr(f64(t.uncompressedIteration));
+  }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(&op.getBody().emplaceBlock());
   const int64_t chunk = tj.model.layers / (c.pp * c.virtualStages);

@@ -4,6 +4,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -291,6 +292,60 @@ LogicalResult CollectiveOp::verify() {
 // plan.parallel
 //===----------------------------------------------------------------------===//
 
+/// Optimus-CC: what is compressed, its rank and the time without it.
+static LogicalResult verifyCompression(ParallelOp op) {
+  IntegerAttr rank = op.getCompressRankAttr();
+  IntegerAttr micro = op.getCompressedMicroBatchesAttr();
+  DenseI64ArrayAttr stages = op.getCompressedDpStagesAttr();
+  FloatAttr uncompressed = op.getUncompressedTimeAttr();
+  if (!rank) {
+    if (micro || stages || uncompressed)
+      return op.emitOpError() << "compressed_micro_batches, "
+                                 "compressed_dp_stages and uncompressed_time "
+                                 "need compress_rank";
+    return success();
+  }
+  if (rank.getInt() <= 0)
+    return op.emitOpError()
+           << "compress_rank must be positive, got " << rank.getInt();
+  if (!micro && !stages)
+    return op.emitOpError() << "compress_rank " << rank.getInt()
+                            << " compresses nothing: expected "
+                               "compressed_micro_batches or "
+                               "compressed_dp_stages";
+  if (!uncompressed)
+    return op.emitOpError() << "compress_rank needs uncompressed_time";
+  const int64_t pp = op.getPpAttr().getInt(), dp = op.getDpAttr().getInt(),
+                m = op.getMicroBatchesAttr().getInt();
+  if (micro) {
+    const int64_t most = std::min(m, pp - 1);
+    if (micro.getInt() < 1 || micro.getInt() > most)
+      return op.emitOpError()
+             << "compressed_micro_batches must be in [1, " << most
+             << "] (min(micro_batches, pp - 1)), got " << micro.getInt();
+  }
+  if (stages) {
+    if (dp <= 1)
+      return op.emitOpError()
+             << "compressed_dp_stages needs dp > 1, got dp " << dp;
+    int64_t prev = -1;
+    for (int64_t s : stages.asArrayRef()) {
+      if (s <= prev || s >= pp)
+        return op.emitOpError() << "compressed_dp_stages must be increasing "
+                                   "stage indices in [0, "
+                                << pp << "), got " << s << " after " << prev;
+      prev = s;
+    }
+  }
+  const double t = op.getTime().convertToDouble(),
+               u = uncompressed.getValueAsDouble();
+  if (!isFiniteNum(u) || u < t)
+    return op.emitOpError() << "uncompressed_time " << num(u)
+                            << " must be finite and at least time " << num(t)
+                            << " (compression is kept only where it pays)";
+  return success();
+}
+
 LogicalResult ParallelOp::verifyRegions() {
   const int64_t tp = getTpAttr().getInt(), pp = getPpAttr().getInt(),
                 dp = getDpAttr().getInt(), zero = getZeroAttr().getInt(),
@@ -325,6 +380,8 @@ LogicalResult ParallelOp::verifyRegions() {
     if (!isFiniteNum(v) || v < 0)
       return emitOpError() << name << " must be finite and non-negative, got "
                            << num(v);
+  if (failed(verifyCompression(*this)))
+    return failure();
   int64_t next = 0;
   llvm::StringSet<> seen;
   for (Operation &op : getBody().front()) {

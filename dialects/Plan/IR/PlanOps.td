@@ -309,6 +309,17 @@ def Plan_ParallelOp : Plan_Op<"parallel", [
     `memory_available`. `placement` (a `PlacementMethod`) says how the ranks
     were put on GPUs.
 
+    Optimus-CC compression (only when the job allowed it and it pays):
+    `compress_rank` the rank r of the low-rank compression;
+    `compressed_micro_batches` N: the backward sends of the last N
+    micro-batches (the cool-down, 1 <= N <= min(micro_batches, pp - 1)) are
+    compressed at every stage boundary (epilogue-only); `compressed_dp_stages`
+    the pipeline stages (increasing, in [0, pp)) whose data-parallel
+    gradients are compressed (needs dp > 1); `uncompressed_time` the
+    predicted iteration without compression (at least `time`). The three
+    need `compress_rank` and it needs them: `uncompressed_time` and at least
+    one of the other two.
+
     ```mlir
     plan.parallel @pretrain_parallel for @pretrain on @box tp 2 pp 2 dp 1 micro_batch 1 x 8 virtual 1 recompute selective zero 0 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64} {
       plan.stage 0 layers [0] x 20 gpus ["gpu[0]", "gpu[1]"]
@@ -326,7 +337,11 @@ def Plan_ParallelOp : Plan_Op<"parallel", [
                        F64Attr:$default_time, F64Attr:$forward,
                        F64Attr:$backward, F64Attr:$p2p, F64Attr:$data_comm,
                        F64Attr:$tflops, F64Attr:$mfu, F64Attr:$memory,
-                       F64Attr:$memory_available);
+                       F64Attr:$memory_available,
+                       OptionalAttr<I64Attr>:$compress_rank,
+                       OptionalAttr<I64Attr>:$compressed_micro_batches,
+                       OptionalAttr<DenseI64ArrayAttr>:$compressed_dp_stages,
+                       OptionalAttr<F64Attr>:$uncompressed_time);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `for` $job `on` $topology `tp` $tp `pp` $pp `dp` $dp

@@ -311,3 +311,21 @@ model.job @j finetune @m on @box batch 8 attributes {lora_rank = 0 : i64}
 
 // expected-error@+1 {{quantize needs lora_rank (QLoRA quantizes the frozen base of a LoRA fine-tune)}}
 model.job @j finetune @m on @box batch 8 attributes {quantize = #model<weight_quant nf4>}
+
+// -----
+
+// Optimus-CC compression is for train jobs only.
+// expected-error@+1 {{compress and compress_rank apply to train jobs only}}
+model.job @j finetune @m on @box batch 8 attributes {compress = true}
+
+// -----
+
+// A rank of zero.
+// expected-error@+1 {{compress_rank must be positive, got 0}}
+model.job @j train @m on @box batch 8 attributes {compress = true, compress_rank = 0 : i64}
+
+// -----
+
+// A rank without compression: compression is opt-in.
+// expected-error@+1 {{compress_rank needs compress = true}}
+model.job @j train @m on @box batch 8 attributes {compress = false, compress_rank = 16 : i64}
