@@ -7,8 +7,9 @@
 // sparse, dense and auto frontiers; serial, static and dynamic) and at 1
 // and 2 threads, on seeded random graphs and on the shared real graphs
 // with the examples' own files. BFS depths and SSSP distances (integer
-// weights; delta-stepping's ordered frontier included) must be equal;
-// PageRank within 1e-9 in L1.
+// weights; delta-stepping's ordered frontier included) and connected
+// components (label propagation, Shiloach-Vishkin) against union-find must
+// be equal; PageRank within 1e-9 in L1.
 //
 //===----------------------------------------------------------------------===//
 #include "test/Unit/Algo/AlgoTestUtils.h"
@@ -285,6 +286,99 @@ TEST(AlgoExamples, ConnectedComponentsOnEmailEuCore) {
   auto reference = referenceComponents(g.g);
   for (uint32_t threads : {1u, 2u})
     EXPECT_EQ(asI64(p.run(g.g, threads)), reference) << threads;
+}
+
+/// cc-sv.sluice's algorithm (Shiloach-Vishkin: hooking with `min=` into
+/// `comp[comp[u]]`, a `vertex` property without an initial value, pointer
+/// jumping) under the schedule `GetParam()`.
+const char *kCcSv = R"(
+algorithm cc() on g {
+  vertex comp: vertex
+  vertex seen: vertex
+  let changed = 1
+  while changed > 0 {
+    @hook edges(u, v) {
+      if comp[v] < comp[u] {
+        comp[comp[u]] min= comp[v]
+      } else if comp[u] < comp[v] {
+        comp[comp[v]] min= comp[u]
+      }
+    }
+    changed = 0
+    @jump vertices(v) {
+      let up = comp[comp[v]]
+      if up != seen[v] {
+        changed += 1
+      }
+      comp[v] = up
+      seen[v] = up
+    }
+  }
+  output comp
+}
+)";
+
+class CcSvSchedules : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(CcSvSchedules, ComponentsEqualUnionFind) {
+  Program p;
+  ASSERT_TRUE(p.loadText(std::string(kHeader) + kCcSv + "schedule cc { " +
+                             GetParam() + " }\n",
+                         "cc"));
+  // Undirected graphs, and a directed one: its weakly connected components.
+  for (uint32_t seed : {8u, 9u, 10u}) {
+    GraphHolder g;
+    randomGraph(3000, seed == 8 ? 1200 : 2500, seed, /*undirected=*/seed != 10,
+                g);
+    auto reference = referenceComponents(g.g);
+    std::set<int64_t> components(reference.begin(), reference.end());
+    EXPECT_GT(components.size(), 100u); // many components to get right
+    for (uint32_t threads : {1u, 2u})
+      EXPECT_EQ(asI64(p.run(g.g, threads)), reference)
+          << GetParam() << " seed " << seed << " threads " << threads;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schedules, CcSvSchedules,
+    ::testing::Values(
+        "@hook { direction: push, parallel: dynamic(64) }, @jump { parallel: "
+        "static }",
+        "@hook { direction: pull, parallel: static }, @jump { parallel: "
+        "dynamic(16) }",
+        "@hook { direction: push, parallel: serial }, @jump { parallel: "
+        "serial }",
+        "@hook { direction: hybrid, parallel: dynamic(1) }"));
+
+TEST(AlgoExamples, ShiloachVishkinOnSharedGraphs) {
+  // cc-sv.sluice on graphs with one component (facebook), several
+  // (email-Eu-core, luxembourg_osm: ids from 1), and a directed one (its
+  // weakly connected components).
+  struct Case {
+    const char *file;
+    sluice_graph_format_t format;
+    uint32_t flags;
+  } cases[] = {
+      {"facebook_combined.txt.gz", SLUICE_GRAPH_FORMAT_SNAP,
+       SLUICE_GRAPH_LOAD_UNDIRECTED},
+      {"email-Eu-core.txt.gz", SLUICE_GRAPH_FORMAT_SNAP,
+       SLUICE_GRAPH_LOAD_UNDIRECTED},
+      {"luxembourg_osm.el.gz", SLUICE_GRAPH_FORMAT_SNAP,
+       SLUICE_GRAPH_LOAD_UNDIRECTED},
+      {"soc-Slashdot0902.txt.gz", SLUICE_GRAPH_FORMAT_SNAP, 0},
+  };
+  Program p;
+  ASSERT_TRUE(p.load(std::string(SLUICE_EXAMPLES_DIR) +
+                         "/algorithms/cc-sv.sluice",
+                     "cc"));
+  for (const Case &c : cases) {
+    GraphHolder g;
+    if (!loadShared(c.file, c.format, c.flags, g))
+      GTEST_SKIP() << "shared data not found";
+    auto reference = referenceComponents(g.g);
+    for (uint32_t threads : {1u, 2u})
+      EXPECT_EQ(asI64(p.run(g.g, threads)), reference) << c.file << threads;
+  }
 }
 
 /// has_edge and weight(u, v), answered by the runtime, against the graph's
