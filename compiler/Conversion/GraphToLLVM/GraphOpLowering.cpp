@@ -221,8 +221,31 @@ struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
       auto binOp = atomicOp(op.getKind(), value.getType());
       if (!binOp)
         return rewriter.notifyMatchFailure(op, "no atomic product");
-      old = rewriter.create<LLVM::AtomicRMWOp>(
-          loc, *binOp, address, value, LLVM::AtomicOrdering::monotonic);
+      auto atomic = [&](OpBuilder &b) -> Value {
+        return b.create<LLVM::AtomicRMWOp>(loc, *binOp, address, value,
+                                           LLVM::AtomicOrdering::monotonic);
+      };
+      if (op.getKind() == graph::ReductionKind::Min ||
+          op.getKind() == graph::ReductionKind::Max) {
+        // A minimum or maximum changes nothing once the element is at
+        // least as small (large): read first, and only then take the
+        // cache line (a label hooked by many edges, a settled distance).
+        Value seen = loadProperty(rewriter, loc, address, value.getType(),
+                                  /*atomic=*/true);
+        Value wins = differs(rewriter, loc, seen,
+                             combine(rewriter, loc, op.getKind(), seen, value));
+        auto ifOp = rewriter.create<scf::IfOp>(
+            loc, wins,
+            [&](OpBuilder &b, Location) {
+              b.create<scf::YieldOp>(loc, atomic(b));
+            },
+            [&](OpBuilder &b, Location) {
+              b.create<scf::YieldOp>(loc, seen);
+            });
+        old = ifOp.getResult(0);
+      } else {
+        old = atomic(rewriter);
+      }
       if (info->out && v == info->dst)
         markIfChanged(rewriter, loc, moduleOf(op), *info, v,
                       differs(rewriter, loc, old,
