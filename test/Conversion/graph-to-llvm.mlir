@@ -229,7 +229,7 @@ module {
     %id = arith.constant 0 : i64
     %v0 = graph.vertex_of %id
     graph.property @comp : i32 = %v0
-    graph.edges label "hook" attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 64>} do {
+    graph.edges label "hook" attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 64, frontier = auto, format = csr>} do {
     ^bb0(%u: i32, %v: i32):
       %cu = graph.prop.get @comp[%u] : i32
       %cv = graph.prop.get @comp[%v] : i32
