@@ -239,9 +239,7 @@ struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
             [&](OpBuilder &b, Location) {
               b.create<scf::YieldOp>(loc, atomic(b));
             },
-            [&](OpBuilder &b, Location) {
-              b.create<scf::YieldOp>(loc, seen);
-            });
+            [&](OpBuilder &b, Location) { b.create<scf::YieldOp>(loc, seen); });
         old = ifOp.getResult(0);
       } else {
         old = atomic(rewriter);

@@ -364,8 +364,8 @@ LogicalResult PropReduceOp::verify() {
   if (t.isF64() || t.isSignlessInteger(64))
     return success();
   // Vertices (i32) have an order (the graph's) but no arithmetic.
-  bool ordered = getKind() == ReductionKind::Min ||
-                 getKind() == ReductionKind::Max;
+  bool ordered =
+      getKind() == ReductionKind::Min || getKind() == ReductionKind::Max;
   if (t.isSignlessInteger(32) && ordered)
     return success();
   return emitOpError("'") << stringifyReductionKind(getKind())

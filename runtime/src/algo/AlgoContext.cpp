@@ -3,7 +3,8 @@
 // sluice_algo_ctx_create builds the in-edges (CSC) of the graph with a
 // parallel counting sort, so every destination's sources come out sorted;
 // sluice_algo_parallel_for hands [0, n) to the pool (static shares or
-// dynamic chunks; a small pass stays on the caller); faults latch the first site and stop further passes.
+// dynamic chunks; a small pass stays on the caller); faults latch the first
+// site and stop further passes.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"

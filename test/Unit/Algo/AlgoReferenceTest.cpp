@@ -386,9 +386,8 @@ TEST(AlgoExamples, FasterComponentsOnSharedGraphs) {
   };
   for (const char *example : {"cc-sv.sluice", "cc-afforest.sluice"}) {
     Program p;
-    ASSERT_TRUE(p.load(std::string(SLUICE_EXAMPLES_DIR) + "/algorithms/" +
-                           example,
-                       "cc"));
+    ASSERT_TRUE(p.load(
+        std::string(SLUICE_EXAMPLES_DIR) + "/algorithms/" + example, "cc"));
     for (const Case &c : cases) {
       bool symmetric = c.flags & SLUICE_GRAPH_LOAD_UNDIRECTED;
       if (!symmetric && std::string(example) == "cc-afforest.sluice")
