@@ -17,7 +17,7 @@
 # the files hold both directions of every edge), GAPBS with -s (its
 # undirected graph of the same edges; tc requires it).
 #
-# Kernels (KERNELS, default "bfs pr sssp cc tc"), each a GAPBS binary and a
+# Kernels (KERNELS, default "bfs pr pr-contrib sssp cc cc-sv cc-af tc"), each a GAPBS binary and a
 # .sluice program written here:
 #   bfs   GAPBS bfs (direction optimising) / Sluice hybrid BFS, same source
 #   pr    GAPBS pr -i 20 -t 0 (20 pull iterations) / Sluice pull PageRank,
@@ -29,6 +29,12 @@
 #         buckets(DELTA)`, same source (DELTA default 32; GAPBS's weights
 #         are integers 1..255)
 #   cc    GAPBS cc (Afforest) / Sluice min-label propagation
+#   cc-sv GAPBS cc (Afforest) / Sluice Shiloach-Vishkin (hooking with
+#         `min=` into `comp[comp[u]]`, pointer jumping): the algorithm and
+#         schedule of examples/algorithms/cc-sv.sluice
+#   cc-af GAPBS cc (Afforest) / Sluice examples/algorithms/
+#         cc-afforest.sluice (two sampled edges per vertex, then rounds
+#         that skip the largest component)
 #   tc    GAPBS tc (ordered, relabelled by degree when its heuristic says
 #         so) / Sluice common_neighbors_below over v < u edges (ordered,
 #         no relabelling)
@@ -47,11 +53,12 @@ BUILD=${2:-build}
 WORK=${3:-/tmp/sluice-algbench}
 ROUNDS=${4:-5}
 GRAPHS=${GRAPHS:-"kron18 urand18 soc-Slashdot0902 luxembourg_osm"}
-KERNELS=${KERNELS:-"bfs pr pr-contrib sssp cc tc"}
+KERNELS=${KERNELS:-"bfs pr pr-contrib sssp cc cc-sv cc-af tc"}
 THREADS=${THREADS:-2}
 DELTA=${DELTA:-32}
 DATA=${DATA:-$(cd "$(dirname "$0")/../../../shared/data" 2>/dev/null && pwd || echo ../shared/data)}
 SLUICEC="$(cd "$BUILD/bin" && pwd)/sluicec"
+EXAMPLES="$(cd "$(dirname "$0")/../../examples/algorithms" && pwd)"
 MACHINE="$(cd "$(dirname "$0")/../../examples/machines" && pwd)/rtx4090-workstation.sluice"
 
 for exe in bfs pr sssp cc tc converter; do
@@ -183,6 +190,13 @@ algorithm cc() on g {
 schedule cc { target: cpu, @init { parallel: static }, @spread { direction: push, frontier: auto, parallel: dynamic(64) } }
 SL
     ;;
+    cc-sv|cc-af)
+      # The example's algorithm and schedule, on this graph.
+      local example=cc-sv.sluice
+      [[ $k == cc-af ]] && example=cc-afforest.sluice
+      sed -n '/^algorithm /,/^job /p' "$EXAMPLES/$example" | sed '$d' |
+        sed 's/^\(algorithm .*\) on [A-Za-z0-9_]* {$/\1 on g {/'
+    ;;
     tc) cat <<SL
 algorithm tc() on g {
   vertex triangles: i64 = 0
@@ -195,7 +209,16 @@ schedule tc { target: cpu, @count { direction: push, parallel: dynamic(16) } }
 SL
     ;;
   esac
-  echo "job run = run ${k%-contrib} on workstation { }"
+  echo "job run = run $(gapbs_kernel "$k") on workstation { }"
+}
+
+# The GAPBS binary (and Sluice algorithm name) of kernel $1.
+gapbs_kernel() {
+  case $1 in
+    pr-contrib) echo pr ;;
+    cc-sv|cc-af) echo cc ;;
+    *) echo "$1" ;;
+  esac
 }
 
 gapbs_time() {
@@ -204,11 +227,11 @@ gapbs_time() {
     bfs) args=(-f "$WORK/$g.el" -s -r "$src") ;;
     pr|pr-contrib) args=(-f "$WORK/$g.el" -s -i 20 -t 0) ;;
     sssp) args=(-f "$WORK/$g.wel" -s -r "$src" -d "$DELTA") ;;
-    cc|tc) args=(-f "$WORK/$g.el" -s) ;;
+    cc|cc-sv|cc-af|tc) args=(-f "$WORK/$g.el" -s) ;;
   esac
   # 4 trials in one process: the first (cold: the kernel's arrays are new,
   # as in every sluicec run) and the median of the other three (warm).
-  "$GAPBS/${k%-contrib}" "${args[@]}" -n 4 | awk '/Trial Time:/ { t[++n] = $3 }
+  "$GAPBS/$(gapbs_kernel "$k")" "${args[@]}" -n 4 | awk '/Trial Time:/ { t[++n] = $3 }
     END { a = t[2]; b = t[3]; c = t[4]; lo = a; hi = a
           if (b < lo) lo = b; if (c < lo) lo = c; if (b > hi) hi = b; if (c > hi) hi = c
           print t[1], a + b + c - lo - hi }'

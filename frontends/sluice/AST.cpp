@@ -558,7 +558,8 @@ void Dumper::stmt(const Stmt &s) {
     range(v.range);
     os << "\n";
     Nest nest(*this);
-    expr(v.init.get());
+    if (v.init)
+      expr(v.init.get());
     return;
   }
   case Stmt::Kind::Frontier: {

@@ -368,6 +368,7 @@ struct VertexPropStmt : Stmt {
   std::string name;
   SourceRange nameRange;
   TypeRef type;
+  /// Null for `vertex NAME: vertex`: every vertex starts as itself.
   ExprPtr init;
   static bool classof(const Stmt *s) { return s->kind == Kind::VertexProp; }
 };

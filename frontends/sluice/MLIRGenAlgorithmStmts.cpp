@@ -194,10 +194,28 @@ void AlgorithmGen::lowerVertexProp(const VertexPropStmt &v) {
                         << " (vertex properties are f64, i64, bool or vertex)";
     return;
   }
-  mlir::Value init = convert(lower(v.init.get()), t, v.init->range);
-  if (!init)
-    return;
-  builder.create<graph::PropertyOp>(loc(v.range), v.name, init);
+  mlir::Location l = loc(v.range);
+  if (!v.init) {
+    // `vertex p: vertex`: no vertex (0xFFFFFFFF) first, then p[v] = v in
+    // a loop over the vertices.
+    mlir::Value none =
+        builder.create<mlir::arith::ConstantIntOp>(l, -1, builder.getI32Type());
+    builder.create<graph::PropertyOp>(l, v.name, none);
+    auto loop = builder.create<graph::VerticesOp>(
+        l, mlir::TypeRange(), mlir::ValueRange(), mlir::StringAttr(),
+        builder.getArrayAttr({}), graph::ScheduleAttr());
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    mlir::Block *body =
+        builder.createBlock(&loop.getBody(), {}, builder.getI32Type(), l);
+    builder.create<graph::PropSetOp>(l, v.name, body->getArgument(0),
+                                     body->getArgument(0));
+    builder.create<graph::YieldOp>(l);
+  } else {
+    mlir::Value init = convert(lower(v.init.get()), t, v.init->range);
+    if (!init)
+      return;
+    builder.create<graph::PropertyOp>(l, v.name, init);
+  }
   declare(v.name, Var{Var::Kind::Property, {}, t});
 }
 

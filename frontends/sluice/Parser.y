@@ -1167,6 +1167,15 @@ stmt
       s->init = std::move($6);
       $$ = trackStmt(ctx, std::move(s), 1);
     }
+  | VERTEX name COLON type {
+      // No initial value: a vertex-typed property whose vertices start as
+      // themselves (Sema refuses other types).
+      auto s = ctx.module.create<VertexPropStmt>(@$);
+      s->name = std::move($2);
+      s->nameRange = @2;
+      s->type = std::move($4);
+      $$ = trackStmt(ctx, std::move(s), 1);
+    }
   | FRONTIER name ASSIGN expr {
       auto s = ctx.module.create<FrontierStmt>(@$);
       s->name = std::move($2);

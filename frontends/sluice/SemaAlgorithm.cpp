@@ -276,7 +276,14 @@ void StmtChecker::checkStmt(ast::Stmt &stmt, bool topLevel) {
                            << "' must be declared at the top level of the "
                               "algorithm";
     Type elt = s.resolveType(v.type);
-    s.checkAs(v.init.get(), elt, "vertex property '" + v.name + "'");
+    if (v.init)
+      s.checkAs(v.init.get(), elt, "vertex property '" + v.name + "'");
+    else if (!elt.isUnknown() && elt.kind != K::Vertex)
+      s.error(v.range) << "vertex property '" << v.name << "' of type "
+                       << typeName(elt)
+                       << " needs an initial value ('= ...'); only one of "
+                          "type vertex may omit it (each vertex starts as "
+                          "itself)";
     Symbol sym;
     sym.kind = SymKind::VertexProp;
     sym.type.kind = K::VertexProp;
@@ -516,6 +523,15 @@ void StmtChecker::checkAssign(ast::AssignStmt &a) {
   case ast::AssignOp::Mul:
   case ast::AssignOp::Min:
   case ast::AssignOp::Max: {
+    // `p[x] min= u` on a vertex property: the vertex first in the graph's
+    // order (that of the original ids), e.g. the label of a component.
+    if (target.kind == K::Vertex && sym->kind == SymKind::VertexProp &&
+        (a.op == ast::AssignOp::Min || a.op == ast::AssignOp::Max)) {
+      if (value.kind != K::Vertex)
+        s.error(at) << "'" << op << "' on '" << a.target
+                    << "' expects vertex, got " << typeName(value);
+      return;
+    }
     if (!target.isNumeric()) {
       s.error(a.targetRange) << "'" << op << "' needs a numeric target; '"
                              << a.target << "' is " << typeName(target);

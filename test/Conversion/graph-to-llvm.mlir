@@ -2,14 +2,23 @@
 // RUN: sluice-opt --graph-to-llvm=remarks=true --split-input-file %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A frontier-driven push loop (SSSP): the algorithm's function, a push
-// variant over the frontier's list, atomics at the destination (not owned),
+// variant over the frontier's list, atomics at the destination (not owned;
+// a minimum read first, the atomic only when it would lower the value),
 // changed destinations inserted into the new frontier, sealed after the
 // round; a vertices loop at its own vertex: plain read-modify-write.
 // CHECK-LABEL: llvm.func @sluice_algo_relax_relax_push(
 // CHECK-SAME:      %{{.*}}: !llvm.ptr, %[[ENV:.*]]: !llvm.ptr, %[[BEGIN:.*]]: i64, %[[END:.*]]: i64)
 // CHECK:         scf.for %[[I:.*]] = %[[BEGIN]] to %[[END]]
 // CHECK:           scf.for %[[E:.*]] = %{{.*}} to %{{.*}}
-// CHECK:             %[[OLD:.*]] = llvm.atomicrmw fmin %{{.*}}, %{{.*}} monotonic : !llvm.ptr, f64
+// CHECK:             %[[SEEN:.*]] = llvm.load %[[AT:.*]] atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> f64
+// CHECK-NEXT:        %[[LOWER:.*]] = arith.minnumf %[[SEEN]], %[[D:.*]] : f64
+// CHECK-NEXT:        %[[WINS:.*]] = arith.cmpf une, %[[SEEN]], %[[LOWER]] : f64
+// CHECK-NEXT:        %[[OLD:.*]] = scf.if %[[WINS]] -> (f64) {
+// CHECK-NEXT:          %[[RMW:.*]] = llvm.atomicrmw fmin %[[AT]], %[[D]] monotonic : !llvm.ptr, f64
+// CHECK-NEXT:          scf.yield %[[RMW]] : f64
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          scf.yield %[[SEEN]] : f64
+// CHECK-NEXT:        }
 // CHECK:             %[[NEW:.*]] = arith.minnumf %[[OLD]], %{{.*}} : f64
 // CHECK:             %[[CHANGED:.*]] = arith.cmpf une, %[[OLD]], %[[NEW]] : f64
 // CHECK:             scf.if %[[CHANGED]] {
@@ -197,5 +206,35 @@ module {
       graph.yield %x, %d : f64, i64
     }
     %s = arith.addf %r#0, %one : f64
+  }
+}
+
+// -----
+
+// Hooking (cc-sv.sluice): `min=` into a vertex property at a vertex read
+// from it, unsigned (vertices are i32, 0xFFFFFFFF none): read first, then
+// llvm.atomicrmw umin only when it would lower the label.
+// CHECK-LABEL: llvm.func @sluice_algo_hook_hook_push(
+// CHECK:           %[[CU:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK:           %[[CV:.*]] = llvm.load %{{.*}} atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK:           %[[SEEN:.*]] = llvm.load %[[AT:.*]] atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-NEXT:      %[[LOWER:.*]] = arith.minui %[[SEEN]], %[[CV]] : i32
+// CHECK-NEXT:      %[[WINS:.*]] = arith.cmpi ne, %[[SEEN]], %[[LOWER]] : i32
+// CHECK-NEXT:      scf.if %[[WINS]] -> (i32) {
+// CHECK-NEXT:        llvm.atomicrmw umin %[[AT]], %[[CV]] monotonic : !llvm.ptr, i32
+// REMARK: remark: loop 'hook' of algorithm 'hook': push over the out-edges (CSR) of every vertex; parallel, dynamic chunks of 64 vertices; atomic updates of 'comp'
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @hook on @g attributes {outputs = [@comp], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %id = arith.constant 0 : i64
+    %v0 = graph.vertex_of %id
+    graph.property @comp : i32 = %v0
+    graph.edges label "hook" attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 64, frontier = auto, format = csr>} do {
+    ^bb0(%u: i32, %v: i32):
+      %cu = graph.prop.get @comp[%u] : i32
+      %cv = graph.prop.get @comp[%v] : i32
+      graph.prop.reduce min @comp[%cu], %cv : i32
+      graph.yield
+    }
   }
 }

@@ -711,12 +711,14 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
                                 {info.ctx})
                   : null;
   store(static_cast<int64_t>(EnvSlot::Out), out);
-  Value kind = b.create<arith::ConstantIntOp>(loc, int64_t(parallel), 32);
-  Value chunk = constI64(b, loc, schedule.getChunk().value_or(0));
   // A loop that reduces into locals runs over blocks of vertices, chunks
-  // of whole blocks, with room for one partial per block and local.
+  // of whole blocks, with room for one partial per block and local (and
+  // says so: a few blocks are still worth the threads).
   auto vertices = dyn_cast<graph::VerticesOp>(loop);
   bool reducing = vertices && !vertices.getInits().empty();
+  Value kind = b.create<arith::ConstantIntOp>(
+      loc, int64_t(parallel) | (reducing ? kBlocksFlag : 0), 32);
+  Value chunk = constI64(b, loc, schedule.getChunk().value_or(0));
   Value blocks = constI64(b, loc, 0);
   Value partials = null;
   if (reducing) {

@@ -41,6 +41,8 @@ static_assert(SLUICE_ALGO_F64 == 0 && SLUICE_ALGO_I64 == 1,
               "sluice_algo_type_t changed");
 static_assert(SLUICE_ALGO_REDUCE_BLOCK == kReduceBlock,
               "the reduction blocks of the runtime and the lowering differ");
+static_assert(SLUICE_ALGO_BLOCKS == kBlocksFlag,
+              "the flag of a pass over blocks differs");
 
 std::string sluice::conversion::algorithmFunctionName(StringRef algorithm) {
   return ("sluice_algo_" + algorithm).str();

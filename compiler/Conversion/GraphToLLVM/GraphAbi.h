@@ -66,6 +66,10 @@ enum class EnvSlot : int64_t {
 /// The vertices of one block of a loop that reduces into locals
 /// (SLUICE_ALGO_REDUCE_BLOCK).
 inline constexpr int64_t kReduceBlock = 4096;
+/// Or'ed into the schedule of a pass over such blocks
+/// (SLUICE_ALGO_BLOCKS): the runtime runs a pass of few items on the
+/// calling thread, unless they are blocks.
+inline constexpr int64_t kBlocksFlag = 16;
 
 /// The runtime functions the lowering calls.
 enum class AlgoCall {

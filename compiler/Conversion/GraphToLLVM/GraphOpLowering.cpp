@@ -181,8 +181,15 @@ struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
     return combineReduction(b, loc, kind, x, y);
   }
 
+  /// The atomic of `kind` on values of `type` (f64, i64, or a vertex: an
+  /// unsigned i32 ordered as the graph's vertices).
   static std::optional<LLVM::AtomicBinOp> atomicOp(graph::ReductionKind kind,
-                                                   bool f) {
+                                                   Type type) {
+    bool f = isa<FloatType>(type);
+    if (type.isInteger(32) && kind == graph::ReductionKind::Min)
+      return LLVM::AtomicBinOp::umin;
+    if (type.isInteger(32) && kind == graph::ReductionKind::Max)
+      return LLVM::AtomicBinOp::umax;
     switch (kind) {
     case graph::ReductionKind::Add:
       return f ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
@@ -211,11 +218,32 @@ struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
                                     value.getType(), v);
     Value old;
     if (isShared(*info, v)) {
-      auto binOp = atomicOp(op.getKind(), isa<FloatType>(value.getType()));
+      auto binOp = atomicOp(op.getKind(), value.getType());
       if (!binOp)
         return rewriter.notifyMatchFailure(op, "no atomic product");
-      old = rewriter.create<LLVM::AtomicRMWOp>(
-          loc, *binOp, address, value, LLVM::AtomicOrdering::monotonic);
+      auto atomic = [&](OpBuilder &b) -> Value {
+        return b.create<LLVM::AtomicRMWOp>(loc, *binOp, address, value,
+                                           LLVM::AtomicOrdering::monotonic);
+      };
+      if (op.getKind() == graph::ReductionKind::Min ||
+          op.getKind() == graph::ReductionKind::Max) {
+        // A minimum or maximum changes nothing once the element is at
+        // least as small (large): read first, and only then take the
+        // cache line (a label hooked by many edges, a settled distance).
+        Value seen = loadProperty(rewriter, loc, address, value.getType(),
+                                  /*atomic=*/true);
+        Value wins = differs(rewriter, loc, seen,
+                             combine(rewriter, loc, op.getKind(), seen, value));
+        auto ifOp = rewriter.create<scf::IfOp>(
+            loc, wins,
+            [&](OpBuilder &b, Location) {
+              b.create<scf::YieldOp>(loc, atomic(b));
+            },
+            [&](OpBuilder &b, Location) { b.create<scf::YieldOp>(loc, seen); });
+        old = ifOp.getResult(0);
+      } else {
+        old = atomic(rewriter);
+      }
       if (info->out && v == info->dst)
         markIfChanged(rewriter, loc, moduleOf(op), *info, v,
                       differs(rewriter, loc, old,
@@ -457,11 +485,17 @@ Value sluice::conversion::combineReduction(OpBuilder &b, Location loc,
     return f ? Value(b.create<arith::MulFOp>(loc, x, y))
              : Value(b.create<arith::MulIOp>(loc, x, y));
   case graph::ReductionKind::Min:
-    return f ? Value(b.create<arith::MinNumFOp>(loc, x, y))
-             : Value(b.create<arith::MinSIOp>(loc, x, y));
+    if (f)
+      return b.create<arith::MinNumFOp>(loc, x, y);
+    if (x.getType().isInteger(32)) // a vertex: unsigned, 0xFFFFFFFF none
+      return b.create<arith::MinUIOp>(loc, x, y);
+    return b.create<arith::MinSIOp>(loc, x, y);
   case graph::ReductionKind::Max:
-    return f ? Value(b.create<arith::MaxNumFOp>(loc, x, y))
-             : Value(b.create<arith::MaxSIOp>(loc, x, y));
+    if (f)
+      return b.create<arith::MaxNumFOp>(loc, x, y);
+    if (x.getType().isInteger(32)) // a vertex: unsigned, 0xFFFFFFFF none
+      return b.create<arith::MaxUIOp>(loc, x, y);
+    return b.create<arith::MaxSIOp>(loc, x, y);
   }
   llvm_unreachable("unknown reduction");
 }

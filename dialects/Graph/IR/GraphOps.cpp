@@ -361,10 +361,17 @@ LogicalResult PropSetOp::verifySymbolUses(SymbolTableCollection &symbols) {
 
 LogicalResult PropReduceOp::verify() {
   Type t = getValue().getType();
-  if (!t.isF64() && !t.isSignlessInteger(64))
-    return emitOpError("'") << stringifyReductionKind(getKind())
-                            << "' reduces i64 or f64 values, not " << t;
-  return success();
+  if (t.isF64() || t.isSignlessInteger(64))
+    return success();
+  // Vertices (i32) have an order (the graph's) but no arithmetic.
+  bool ordered =
+      getKind() == ReductionKind::Min || getKind() == ReductionKind::Max;
+  if (t.isSignlessInteger(32) && ordered)
+    return success();
+  return emitOpError("'") << stringifyReductionKind(getKind())
+                          << "' reduces i64 or f64 values"
+                          << (ordered ? " or vertices (i32)" : "") << ", not "
+                          << t;
 }
 
 LogicalResult PropReduceOp::verifySymbolUses(SymbolTableCollection &symbols) {

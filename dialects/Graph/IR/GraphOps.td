@@ -314,7 +314,9 @@ def Graph_PropReduceOp : Graph_PropOp<"prop.reduce"> {
     `sub` (`-=`), `mul` (`*=`), `min` (`min=`), `max` (`max=`). The
     iterations of a loop may reduce into one element in any order, and
     the result is the reduction of all of them. Reductions apply to `i64`
-    and `f64` properties, with a value of the property's type.
+    and `f64` properties, with a value of the property's type; `min` and
+    `max` also to vertex (`i32`) properties, in the graph's vertex order
+    (unsigned; e.g. the label of a connected component).
     Example: `graph.prop.reduce min @dist[%v], %d : f64`.
   }];
   let arguments = (ins Graph_ReductionKindAttr:$kind,

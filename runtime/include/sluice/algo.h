@@ -54,8 +54,18 @@ typedef struct sluice_frontier_t sluice_frontier_t;
 typedef enum sluice_algo_schedule_e {
   SLUICE_ALGO_SERIAL = 0,  /* the calling thread, in order */
   SLUICE_ALGO_STATIC = 1,  /* one contiguous share per thread */
-  SLUICE_ALGO_DYNAMIC = 2  /* chunks of `chunk` handed out in order */
+  SLUICE_ALGO_DYNAMIC = 2, /* chunks of `chunk` handed out in order */
+  /* Or'ed into a schedule: the items are blocks of SLUICE_ALGO_REDUCE_BLOCK
+   * vertices (a loop reducing into locals), so a few of them are still
+   * worth the threads (see SLUICE_ALGO_SERIAL_BELOW). */
+  SLUICE_ALGO_BLOCKS = 16
 } sluice_algo_schedule_t;
+
+/* A pass over fewer items than this (a small frontier's list) runs on the
+ * calling thread whatever its schedule: waking the pool costs more than
+ * the threads save (a road network's BFS and SSSP run ~1,000 such
+ * rounds). Not for SLUICE_ALGO_BLOCKS passes. */
+#define SLUICE_ALGO_SERIAL_BELOW 128
 
 typedef struct sluice_algo_options_t {
   uint32_t threads; /* 0: every core */
@@ -81,7 +91,9 @@ typedef void (*sluice_algo_range_fn_t)(sluice_algo_ctx_t *ctx, void *env,
 
 /* Calls `fn` on shares of [0, n) that cover it once, on the context's
  * threads, and returns when all are done. `chunk` (> 0) is the share size
- * of DYNAMIC (ignored otherwise). Does nothing once the context faulted. */
+ * of DYNAMIC (ignored otherwise). `n` < SLUICE_ALGO_SERIAL_BELOW without
+ * SLUICE_ALGO_BLOCKS: one share on the calling thread. Does nothing once
+ * the context faulted. */
 SLUICE_API void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
                                          int32_t schedule, uint64_t chunk,
                                          sluice_algo_range_fn_t fn, void *env);

@@ -3,7 +3,8 @@
 // sluice_algo_ctx_create builds the in-edges (CSC) of the graph with a
 // parallel counting sort, so every destination's sources come out sorted;
 // sluice_algo_parallel_for hands [0, n) to the pool (static shares or
-// dynamic chunks); faults latch the first site and stop further passes.
+// dynamic chunks; a small pass stays on the caller); faults latch the first
+// site and stop further passes.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
@@ -162,9 +163,12 @@ void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
   ++ctx->passes;
   ctx->progress->update("running", ctx->passes, 0, "parallel passes");
   const uint32_t threads = ctx->pool->size();
+  const bool blocks = schedule & SLUICE_ALGO_BLOCKS;
+  schedule &= ~int32_t(SLUICE_ALGO_BLOCKS);
   // Each thread flushes its frontier inserts when its share is done
   // (before the pool reports the pass finished).
-  if (schedule == SLUICE_ALGO_SERIAL || threads == 1) {
+  if (schedule == SLUICE_ALGO_SERIAL || threads == 1 ||
+      (!blocks && n < SLUICE_ALGO_SERIAL_BELOW)) {
     fn(ctx, env, 0, n);
     flushFrontierInserts();
     return;

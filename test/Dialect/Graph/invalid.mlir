@@ -343,8 +343,20 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
   graph.property @seen : i1 = %t
   %id = arith.constant 0 : i64
   %v = graph.vertex_of %id
-  // expected-error@+1 {{'graph.prop.reduce' op 'max' reduces i64 or f64 values, not 'i1'}}
+  // expected-error@+1 {{'graph.prop.reduce' op 'max' reduces i64 or f64 values or vertices (i32), not 'i1'}}
   graph.prop.reduce max @seen[%v], %t : i1
+}
+
+// -----
+
+// Vertices have an order but no sum.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %id = arith.constant 0 : i64
+  %v = graph.vertex_of %id
+  graph.property @parent : i32 = %v
+  // expected-error@+1 {{'graph.prop.reduce' op 'add' reduces i64 or f64 values, not 'i32'}}
+  graph.prop.reduce add @parent[%v], %v : i32
 }
 
 // -----

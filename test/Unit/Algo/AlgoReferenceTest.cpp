@@ -7,14 +7,17 @@
 // sparse, dense and auto frontiers; serial, static and dynamic) and at 1
 // and 2 threads, on seeded random graphs and on the shared real graphs
 // with the examples' own files. BFS depths and SSSP distances (integer
-// weights; delta-stepping's ordered frontier included) must be equal;
-// PageRank within 1e-9 in L1.
+// weights; delta-stepping's ordered frontier included) and connected
+// components (label propagation, Shiloach-Vishkin, Afforest-like; against
+// union-find) must be equal; PageRank within 1e-9 in L1.
 //
 //===----------------------------------------------------------------------===//
 #include "test/Unit/Algo/AlgoTestUtils.h"
 
+#include <fstream>
 #include <queue>
 #include <set>
+#include <sstream>
 
 using namespace mlir;
 using namespace sluice;
@@ -285,6 +288,119 @@ TEST(AlgoExamples, ConnectedComponentsOnEmailEuCore) {
   auto reference = referenceComponents(g.g);
   for (uint32_t threads : {1u, 2u})
     EXPECT_EQ(asI64(p.run(g.g, threads)), reference) << threads;
+}
+
+/// The algorithm of example `file` (examples/algorithms) on the tests'
+/// graph `g`, without its schedule and job: from `algorithm` to
+/// `schedule`, `on NAME` replaced by `on g`.
+std::string exampleAlgorithm(const std::string &file) {
+  std::ifstream in(std::string(SLUICE_EXAMPLES_DIR) + "/algorithms/" + file);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str();
+  size_t begin = s.find("\nalgorithm "), end = s.find("\nschedule ");
+  if (begin == std::string::npos || end == std::string::npos)
+    return "";
+  s = s.substr(begin, end - begin);
+  size_t on = s.find(" on "), brace = s.find(" {", on);
+  return s.replace(on, brace - on, " on g") + "\n";
+}
+
+/// Connected components of an example under the schedules `schedules`,
+/// against union-find on seeded random graphs at 1 and 2 threads (and
+/// `directed`: one whose weakly connected components it must find too).
+void checkComponents(const std::string &file, const char *schedule,
+                     bool directed) {
+  Program p;
+  ASSERT_TRUE(p.loadText(std::string(kHeader) + exampleAlgorithm(file) +
+                             "schedule cc { " + schedule + " }\n",
+                         "cc"));
+  for (uint32_t seed : {8u, 9u, 10u}) {
+    GraphHolder g;
+    bool undirected = seed != 10 || !directed;
+    randomGraph(3000, seed == 8 ? 1200 : 2500, seed, undirected, g);
+    auto reference = referenceComponents(g.g);
+    std::set<int64_t> components(reference.begin(), reference.end());
+    EXPECT_GT(components.size(), 100u); // many components to get right
+    for (uint32_t threads : {1u, 2u})
+      EXPECT_EQ(asI64(p.run(g.g, threads)), reference)
+          << file << " " << schedule << " seed " << seed << " threads "
+          << threads;
+  }
+}
+
+/// cc-sv.sluice (Shiloach-Vishkin: `min=` into `comp[comp[u]]`, a vertex
+/// property without an initial value, pointer jumping).
+class CcSvSchedules : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(CcSvSchedules, ComponentsEqualUnionFind) {
+  checkComponents("cc-sv.sluice", GetParam(), /*directed=*/true);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schedules, CcSvSchedules,
+    ::testing::Values(
+        "@hook { direction: push, parallel: dynamic(64) }, @jump { parallel: "
+        "static }",
+        "@hook { direction: pull, parallel: static }, @jump { parallel: "
+        "dynamic(16) }",
+        "@hook { direction: push, parallel: serial }, @jump { parallel: "
+        "serial }",
+        "@hook { direction: hybrid, parallel: dynamic(1) }"));
+
+/// cc-afforest.sluice (two sampled edges per vertex, the largest component
+/// skipped; symmetric graphs only).
+class CcAfforestSchedules : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(CcAfforestSchedules, ComponentsEqualUnionFind) {
+  checkComponents("cc-afforest.sluice", GetParam(), /*directed=*/false);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schedules, CcAfforestSchedules,
+    ::testing::Values("@sample { direction: pull, parallel: dynamic(256) }, "
+                      "@hook { direction: pull, parallel: dynamic(256) }",
+                      "@sample { direction: pull, parallel: static }, @hook "
+                      "{ direction: pull, parallel: serial }, @jump { "
+                      "parallel: dynamic(8) }",
+                      // Push: no early exit, every edge tests `where`.
+                      "@sample { direction: push, parallel: dynamic(4) }, "
+                      "@hook { direction: push, parallel: static }"));
+
+TEST(AlgoExamples, FasterComponentsOnSharedGraphs) {
+  // cc-sv.sluice and cc-afforest.sluice on graphs with one component
+  // (facebook), several (email-Eu-core, luxembourg_osm: ids from 1), and,
+  // for cc-sv, a directed one (its weakly connected components).
+  struct Case {
+    const char *file;
+    sluice_graph_format_t format;
+    uint32_t flags;
+  } cases[] = {
+      {"facebook_combined.txt.gz", SLUICE_GRAPH_FORMAT_SNAP,
+       SLUICE_GRAPH_LOAD_UNDIRECTED},
+      {"email-Eu-core.txt.gz", SLUICE_GRAPH_FORMAT_SNAP,
+       SLUICE_GRAPH_LOAD_UNDIRECTED},
+      {"luxembourg_osm.el.gz", SLUICE_GRAPH_FORMAT_SNAP,
+       SLUICE_GRAPH_LOAD_UNDIRECTED},
+      {"soc-Slashdot0902.txt.gz", SLUICE_GRAPH_FORMAT_SNAP, 0},
+  };
+  for (const char *example : {"cc-sv.sluice", "cc-afforest.sluice"}) {
+    Program p;
+    ASSERT_TRUE(p.load(
+        std::string(SLUICE_EXAMPLES_DIR) + "/algorithms/" + example, "cc"));
+    for (const Case &c : cases) {
+      bool symmetric = c.flags & SLUICE_GRAPH_LOAD_UNDIRECTED;
+      if (!symmetric && std::string(example) == "cc-afforest.sluice")
+        continue;
+      GraphHolder g;
+      if (!loadShared(c.file, c.format, c.flags, g))
+        GTEST_SKIP() << "shared data not found";
+      auto reference = referenceComponents(g.g);
+      for (uint32_t threads : {1u, 2u})
+        EXPECT_EQ(asI64(p.run(g.g, threads)), reference)
+            << example << " " << c.file << " " << threads;
+    }
+  }
 }
 
 /// has_edge and weight(u, v), answered by the runtime, against the graph's

@@ -104,7 +104,8 @@ struct Program {
     return load(path.str().str(), name);
   }
   /// Runs with `threads` and the source vertex id `source` (< 0: default);
-  /// the first output, and the loops run in `passes` when given.
+  /// the first output (a vertex output as original ids), and the loops
+  /// run in `passes` when given.
   std::vector<uint64_t> run(const sluice_graph_t *g, uint32_t threads,
                             int64_t source = -1, uint64_t *passes = nullptr) {
     Builder b(&ctx);
@@ -120,6 +121,16 @@ struct Program {
       *passes = result->passes;
     const sluice_algo_column_t &column = result->outputs.front();
     auto n = sluice_graph_num_vertices(g);
+    if (column.type == SLUICE_ALGO_VERTEX) {
+      // A vertex per vertex: its original id, as the writers print it.
+      const auto *data = static_cast<const uint32_t *>(column.data);
+      std::vector<uint64_t> ids(n);
+      for (uint64_t v = 0; v < n; ++v)
+        ids[v] = data[v] == SLUICE_VERTEX_NONE
+                     ? ~uint64_t(0)
+                     : sluice_graph_original_id(g, data[v]);
+      return ids;
+    }
     const auto *data = static_cast<const uint64_t *>(column.data);
     return std::vector<uint64_t>(data, data + n);
   }
