@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Offload/FinetunePlanner.h"
+#include "compiler/Analysis/Offload/FinetuneGeometry.h"
 
 #include "support/Units.h"
 #include "llvm/Support/Format.h"
@@ -22,6 +23,7 @@
 
 using namespace sluice;
 using namespace sluice::offload;
+using namespace sluice::offload::detail;
 
 llvm::StringRef offload::tierName(Tier t) {
   switch (t) {
@@ -65,130 +67,6 @@ llvm::StringRef offload::swappableName(unsigned i) {
 
 namespace {
 
-/// Sizes and FLOPs of one layer group for one micro-batch.
-struct LayerGeometry {
-  double params = 0;
-  double fwdFlops = 0;
-  double bwdFlops = 0;       ///< 2 x forward; LoRA: input gradients only
-  double adapterParams = 0;  ///< LoRA adapters of one layer
-  double dequantTime = 0;    ///< QLoRA: per GEMM pass over the layer, s
-  double ckptBytes = 0; ///< the layer's input
-  std::array<double, kNumSwappable> swapBytes{};
-  std::array<double, kNumSwappable> swapRecompute{};
-  std::array<unsigned, kNumSwappable> rank{}; ///< by FLOPs per byte
-  double work = 0; ///< GPU working set of the layer
-  ComputeRates rate; ///< attained FLOP/s (GEMM model)
-};
-
-/// Sizes and FLOPs of one micro-batch, per block.
-struct Geometry {
-  int64_t layers = 0;
-  double N = 0;              ///< all parameters
-  double maxLayerParams = 0; ///< the largest layer
-  double headParams = 0;     ///< embeddings, positions, final norm, head
-  double headFwdFlops = 0;   ///< the logits
-  double headBwdFlops = 0;   ///< 2 x forward; LoRA: input gradients only
-  double adapterParams = 0;  ///< LoRA: all adapters
-  ComputeRates headRate;
-  std::vector<LayerGeometry> groups;
-  std::vector<size_t> groupOf; ///< layer -> groups index
-  double logitsWork = 0;       ///< GPU working set of the logits
-  const LayerGeometry &layer(int64_t l) const {
-    return groups[groupOf[static_cast<size_t>(l)]];
-  }
-};
-
-Geometry geometry(const ModelCosts &c, const FinetuneJob::Lora &lora,
-                  int64_t b, const FinetuneOptions &opts,
-                  const Machine &m) {
-  const model::GemmDevice dev = m.gemmDevice();
-  Geometry g;
-  const double B = static_cast<double>(b), s = static_cast<double>(c.seq),
-               V = static_cast<double>(c.vocab),
-               e = static_cast<double>(c.dtypeBytes);
-  g.layers = c.layers();
-  g.N = c.params();
-  g.headParams = c.otherParams;
-  g.headFwdFlops = B * c.headFwdFlops;
-  // LoRA freezes the head and the embeddings: the logits' backward is the
-  // input gradient only.
-  g.headBwdFlops = (lora.rank > 0 ? 1.0 : 2.0) * g.headFwdFlops;
-  g.headRate = headRates(c, B, dev);
-  for (size_t gi = 0; gi < c.groups.size(); ++gi) {
-    const LayerGroup &lg = c.groups[gi];
-    const double h = static_cast<double>(lg.hidden),
-                 f = static_cast<double>(lg.ffn),
-                 kv = static_cast<double>(lg.kvDim);
-    const double gated = lg.gated ? 2.0 : 1.0;
-    LayerGeometry l;
-    l.params = lg.params;
-    l.fwdFlops = B * lg.fwdFlops;
-    l.bwdFlops = 2.0 * l.fwdFlops;
-    if (lora.rank > 0) {
-      // An adapter (r x in, out x r) on each of Q (h -> h), K and V
-      // (h -> kv), the output projection (h -> h), the MLP's up (and gate)
-      // projections (h -> f) and down (f -> h): PEFT's target modules
-      // q, k, v, o, gate, up, down.
-      const double r = static_cast<double>(lora.rank);
-      l.adapterParams = r * ((h + h) + 2 * (h + kv) + (h + h) +
-                             gated * (h + f) + (f + h));
-      // The frozen GEMMs need input gradients only (1x forward); attention
-      // scores and context (4 s^2 h per sequence, no weights) both; the
-      // adapters forward, and both gradients in backward.
-      const double linear = 2.0 * B * s * lg.params;
-      const double core = std::max(0.0, l.fwdFlops - linear);
-      const double adapter = 2.0 * B * s * l.adapterParams;
-      l.fwdFlops += adapter;
-      l.bwdFlops = linear + 2.0 * core + 2.0 * adapter;
-      if (lora.nf4 && dev.memoryBandwidth > 0)
-        l.dequantTime =
-            lg.params * kNf4DequantBytesPerParam / dev.memoryBandwidth;
-      g.adapterParams += l.adapterParams * static_cast<double>(lg.count);
-    }
-    l.rate = layerRates(c, lg, B, dev);
-    l.ckptBytes = B * s * h * e;
-    // Ratel's matmul inputs and the FLOPs of the op that produces each.
-    const double widths[kNumSwappable] = {h + 2 * kv, h, f, h};
-    l.swapRecompute = {2.0 * B * s * h * (h + 2 * kv), 4.0 * B * s * s * h,
-                       2.0 * B * s * h * f * gated, 2.0 * B * s * h * h};
-    for (unsigned i = 0; i < kNumSwappable; ++i)
-      l.swapBytes[i] = B * s * widths[i] * e;
-    std::iota(l.rank.begin(), l.rank.end(), 0u);
-    std::stable_sort(l.rank.begin(), l.rank.end(), [&](unsigned x, unsigned y) {
-      return l.swapRecompute[x] / l.swapBytes[x] >
-             l.swapRecompute[y] / l.swapBytes[y];
-    });
-    const double stored =
-        B * (opts.flashAttention ? lg.actBytesSelective : lg.actBytes);
-    l.work = opts.activationWorkFactor * stored;
-    g.maxLayerParams = std::max(g.maxLayerParams, l.params);
-    g.groups.push_back(l);
-    for (int64_t k = 0; k < lg.count; ++k)
-      g.groupOf.push_back(gi);
-  }
-  g.logitsWork = B * s * V * (e + 4.0); // fp16 logits + fp32 softmax
-  return g;
-}
-
-/// Forward + backward (twice forward) FLOPs of one iteration; with LoRA,
-/// the forward with the adapters and the backward the geometry computes
-/// (input gradients of the frozen layers, the adapters' gradients).
-double modelFlops(const FinetuneJob &job, const Machine &m,
-                  const FinetuneOptions &o) {
-  if (job.lora.rank > 0) {
-    Geometry one = geometry(job.costs ? *job.costs : uniformCosts(job.model),
-                            job.lora, 1, o, m);
-    double total = one.headFwdFlops + one.headBwdFlops;
-    for (int64_t l = 0; l < one.layers; ++l)
-      total += one.layer(l).fwdFlops + one.layer(l).bwdFlops;
-    return static_cast<double>(job.batch) * total;
-  }
-  if (!job.costs)
-    return model::trainingFlops(job.model, job.batch).model();
-  const double fwd = static_cast<double>(job.batch) * job.costs->fwdFlops();
-  return fwd + 2.0 * fwd;
-}
-
 struct Candidate {
   Tier paramHome = Tier::Host;
   Tier optHome = Tier::Host;
@@ -218,8 +96,9 @@ public:
     size_t pos = 0;
     // First interval ending after `t`.
     pos = std::lower_bound(iv.begin(), iv.end(), t,
-                           [](const std::pair<double, double> &a,
-                              double v) { return a.second <= v; }) -
+                           [](const std::pair<double, double> &a, double v) {
+                             return a.second <= v;
+                           }) -
           iv.begin();
     for (; pos < iv.size(); ++pos) {
       if (iv[pos].first >= t + dur)
@@ -264,26 +143,6 @@ public:
 private:
   Timeline tl;
 };
-
-/// The bytes per model parameter the planner places: the job's, or with
-/// LoRA the frozen base's weights (16-bit, or NF4) plus the adapters'
-/// weights, and the adapters' gradients, optimizer states and update
-/// traffic spread over all N parameters (a fraction A / N of each).
-model::StatePrecision statePrecision(const FinetuneJob &job,
-                                     const Geometry &g) {
-  model::StatePrecision p = job.precision;
-  if (job.lora.rank <= 0 || !(g.N > 0))
-    return p;
-  const double f = g.adapterParams / g.N;
-  const double update =
-      p.updateBytes > 0 ? p.updateBytes : kAdamHostBytesPerParam;
-  p.paramBytes =
-      (job.lora.nf4 ? kNf4BytesPerParam : p.paramBytes) + p.paramBytes * f;
-  p.gradBytes *= f;
-  p.optimizerBytes *= f;
-  p.updateBytes = update * f;
-  return p;
-}
 
 struct Evaluation {
   bool fits = false;
@@ -373,8 +232,8 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
         gs.recompute += lg.swapRecompute[i];
       }
     }
-    gs.fullRecompute = std::accumulate(lg.swapRecompute.begin(),
-                                       lg.swapRecompute.end(), 0.0);
+    gs.fullRecompute =
+        std::accumulate(lg.swapRecompute.begin(), lg.swapRecompute.end(), 0.0);
     maxWork = std::max(maxWork, lg.work + gs.bytes);
     gswap.push_back(gs);
   }
@@ -542,8 +401,8 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
   const double ssdR = csdUpdate || c.paramHome == Tier::Csd
                           ? m.csd.hostReadBandwidth
                           : m.nvme.readBandwidth;
-  const double ssdW = csdUpdate ? m.csd.hostWriteBandwidth
-                                : m.nvme.writeBandwidth;
+  const double ssdW =
+      csdUpdate ? m.csd.hostWriteBandwidth : m.nvme.writeBandwidth;
   const bool paramsFromStorage =
       c.paramHome == Tier::Nvme || c.paramHome == Tier::Csd;
   const double paramReadBw =
@@ -583,21 +442,18 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       int rd = -1, in = -1;
       if (c.paramHome != Tier::Gpu) {
         if (paramsFromStorage)
-          rd = S.add(Stream::SsdRead, pb / paramReadBw, pb, 0, "params",
-                     "read", b, mb,
-                     {j >= size_t(k) ? fwdH2d[j - size_t(k)] : -1});
+          rd = S.add(Stream::SsdRead, pb / paramReadBw, pb, 0, "params", "read",
+                     b, mb, {j >= size_t(k) ? fwdH2d[j - size_t(k)] : -1});
         in = S.add(Stream::H2D, pb / h2d, pb, 0, "params", "prefetch", b, mb,
-                   {rd, j >= size_t(c.buffers)
-                            ? fwdGpu[j - size_t(c.buffers)]
-                            : prevIterEnd});
+                   {rd, j >= size_t(c.buffers) ? fwdGpu[j - size_t(c.buffers)]
+                                               : prevIterEnd});
       }
       fwdH2d.push_back(in);
       double fl = blockFwd(b);
       // Two swap buffers: layer j's tensors must be out before j+2 runs.
       int fw =
-          S.add(Stream::GpuCompute,
-                fl / blockRate(b).forward + blockDequant(b), 0, fl, "layer",
-                "forward", b, mb,
+          S.add(Stream::GpuCompute, fl / blockRate(b).forward + blockDequant(b),
+                0, fl, "layer", "forward", b, mb,
                 {in, lastGpu,
                  swapOuts.size() >= 2 ? swapOuts[swapOuts.size() - 2] : -1});
       fwdGpu.push_back(fw);
@@ -608,8 +464,9 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
                        "activations", "swap-out", b, mb, {fw});
         swapOuts.push_back(so);
         if (actTier[li] == Tier::Nvme)
-          actWrite[li] = S.add(Stream::SsdWrite, actBytes[li] / m.nvme.writeBandwidth,
-                actBytes[li], 0, "activations", "swap-out", b, mb, {so});
+          actWrite[li] =
+              S.add(Stream::SsdWrite, actBytes[li] / m.nvme.writeBandwidth,
+                    actBytes[li], 0, "activations", "swap-out", b, mb, {so});
       }
     }
     // Backward, in reverse block order.
@@ -627,11 +484,9 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
             rd = S.add(Stream::SsdRead, pb / paramReadBw, pb, 0, "params",
                        "read", b, mb,
                        {j >= size_t(k) ? bwdH2d[j - size_t(k)] : -1});
-          in = S.add(Stream::H2D, pb / h2d, pb, 0, "params", "prefetch", b,
-                     mb,
-                     {rd, j >= size_t(c.buffers)
-                              ? bwdGpu[j - size_t(c.buffers)]
-                              : fwdGpu.back()});
+          in = S.add(Stream::H2D, pb / h2d, pb, 0, "params", "prefetch", b, mb,
+                     {rd, j >= size_t(c.buffers) ? bwdGpu[j - size_t(c.buffers)]
+                                                 : fwdGpu.back()});
         }
       }
       bwdH2d.push_back(in);
@@ -639,15 +494,14 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       if (b != head) {
         size_t li = static_cast<size_t>(b);
         if (actTier[li] == Tier::Nvme)
-          ard = S.add(Stream::SsdRead, actBytes[li] / m.nvme.readBandwidth,
-                      actBytes[li], 0, "activations", "read", b, mb,
-                      {actWrite[li],
-                       j >= size_t(k) ? bwdGpu[j - size_t(k)] : -1});
+          ard = S.add(
+              Stream::SsdRead, actBytes[li] / m.nvme.readBandwidth,
+              actBytes[li], 0, "activations", "read", b, mb,
+              {actWrite[li], j >= size_t(k) ? bwdGpu[j - size_t(k)] : -1});
         // Two swap-in buffers on the GPU.
         ain = S.add(Stream::H2D, actBytes[li] / h2d, actBytes[li], 0,
                     "activations", "swap-in", b, mb,
-                    {ard, prevSwapIn,
-                     j >= 2 ? bwdGpu[j - 2] : fwdGpu.back()});
+                    {ard, prevSwapIn, j >= 2 ? bwdGpu[j - 2] : fwdGpu.back()});
         prevSwapIn = ain;
         double rf = actRecompute[li];
         if (rf > 0) {
@@ -663,8 +517,8 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
                      "layer", "backward", b, mb, {in, ain, lastGpu, prevGrad});
       bwdGpu.push_back(bw);
       lastGpu = bw;
-      int gd = S.add(Stream::D2H, eg * np / d2h, eg * np, 0, "grads",
-                     "offload", b, mb, {bw});
+      int gd = S.add(Stream::D2H, eg * np / d2h, eg * np, 0, "grads", "offload",
+                     b, mb, {bw});
       prevGrad = gd;
       grads.push_back(gd);
     }
@@ -685,11 +539,11 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
         double dur = std::max({np / csdUpdateRate,
                                (eo + e) * np / m.csd.internalReadBandwidth,
                                (eo + e) * np / m.csd.internalWriteBandwidth});
-        up = S.add(Stream::CsdOptimizer, dur, updateBytes * np, 0,
-                   "adam", "update", b, mb, {gw});
+        up = S.add(Stream::CsdOptimizer, dur, updateBytes * np, 0, "adam",
+                   "update", b, mb, {gw});
         if (c.paramHome == Tier::Host || c.paramHome == Tier::Gpu) {
-          int back = S.add(Stream::SsdRead, e * np / ssdR, e * np, 0,
-                           "params", "read updated", b, mb, {up});
+          int back = S.add(Stream::SsdRead, e * np / ssdR, e * np, 0, "params",
+                           "read updated", b, mb, {up});
           if (c.paramHome == Tier::Gpu)
             S.add(Stream::H2D, e * np / h2d, e * np, 0, "params",
                   "upload updated", b, mb, {back});
@@ -697,17 +551,16 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       } else {
         int ord = -1;
         if (c.optHome == Tier::Nvme)
-          ord = S.add(Stream::SsdRead, eo * np / m.nvme.readBandwidth,
-                      eo * np, 0, "adam", "read states", b, mb, {window});
-        up = S.add(Stream::CpuOptimizer, np / cpuUpdateRate,
-                   updateBytes * np, 0, "adam", "update", b, mb,
-                   {ready, ord});
+          ord = S.add(Stream::SsdRead, eo * np / m.nvme.readBandwidth, eo * np,
+                      0, "adam", "read states", b, mb, {window});
+        up = S.add(Stream::CpuOptimizer, np / cpuUpdateRate, updateBytes * np,
+                   0, "adam", "update", b, mb, {ready, ord});
         double wb = (c.optHome == Tier::Nvme ? eo * np : 0.0) +
                     (c.paramHome == Tier::Nvme ? e * np : 0.0);
         if (wb > 0)
           S.add(Stream::SsdWrite, wb / m.nvme.writeBandwidth, wb, 0,
-                c.optHome == Tier::Nvme ? "adam" : "params", "write states",
-                b, mb, {up});
+                c.optHome == Tier::Nvme ? "adam" : "params", "write states", b,
+                mb, {up});
         if (c.paramHome == Tier::Gpu)
           S.add(Stream::H2D, e * np / h2d, e * np, 0, "params",
                 "upload updated", b, mb, {up});
