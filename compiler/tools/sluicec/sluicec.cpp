@@ -152,8 +152,8 @@ static cl::opt<bool> runWalk(
     cl::cat(sluiceCategory));
 static cl::opt<std::string>
     jobName("job", cl::desc("The walk job --run runs (default: the only one), "
-                            "or the finetune/infer/train job --emit=plan "
-                            "plans"),
+                            "or the finetune/infer/train/distill job "
+                            "--emit=plan plans"),
             cl::value_desc("name"), cl::cat(sluiceCategory));
 static cl::opt<unsigned> walkThreads(
     "walk-threads", cl::desc("--run: CPU threads (default: the job's, the "
@@ -702,7 +702,9 @@ int main(int argc, char **argv) {
       "          (--format=mlir|table|json|dot|svg|trace), or its "
       "finetune/infer\n"
       "          jobs with the offload planners\n"
-      "          (--format=table|json|trace|deepspeed|mlir, --job)\n\n"
+      "          (--format=table|json|trace|deepspeed|mlir, --job), train\n"
+      "          jobs (3D parallel, also megatron), distill jobs (Pipe-BD)\n"
+      "          and gnn train jobs\n\n"
       "Walks: --run JIT-compiles a walk and runs one of its jobs (--job);\n"
       "-c compiles the walks to an object file and a C header (-o);\n"
       "--target=gpu runs them on a GPU or writes PTX. Graph algorithms:\n"
