@@ -162,7 +162,8 @@ def sluicec_json(path):
 @pytest.mark.parametrize("example", ["flows/dgx-allreduce.sluice",
                                      "models/finetune-gpt3.sluice",
                                      "models/train-gpt-4090.sluice",
-                                     "models/distill-gpt-4090.sluice"])
+                                     "models/distill-gpt-4090.sluice",
+                                     "models/finetune-lora-70b.sluice"])
 def test_plans_as_dicts_equal_sluicec_json(example):
     path = os.path.join(SOURCE, "examples", example)
     program = sluice.compile(path)
