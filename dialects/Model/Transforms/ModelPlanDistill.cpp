@@ -10,11 +10,10 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Parallel/ParallelModel.h"
 #include "compiler/Analysis/Parallel/PipeBD.h"
+#include "dialects/Model/Transforms/ClusterJobs.h"
 #include "dialects/Model/Transforms/ModelCostWalk.h"
 #include "dialects/Model/Transforms/Passes.h"
 #include "dialects/Plan/IR/PlanOps.h"
-#include "dialects/Topo/Analysis/ExtractTopoGraph.h"
-#include "dialects/Topo/IR/TopoOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -208,41 +207,9 @@ void ModelPlanDistillPass::runOnOperation() {
     if (job.getAction() == JobAction::Distill &&
         (jobName.empty() || job.getSymName() == jobName))
       jobs.push_back(job);
-  if (jobs.empty())
-    return;
-  topo::TopologyOp flat = findFlatTopology(module);
-  if (!flat) {
-    jobs.front().emitError()
-        << "model-plan-distill needs the flat topology (run topo-flatten)";
-    return signalPassFailure();
-  }
-  StringRef topology = flat.getSymName();
-  FailureOr<analysis::TopoGraph> graph = extractTopoGraph(module);
-  if (failed(graph))
-    return signalPassFailure();
-  std::optional<parallel::ParallelCluster> cluster;
-  bool failedAny = false;
-  for (JobOp job : jobs) {
-    if (job.getTopology() != topology) {
-      job.emitError() << "job '" << job.getSymName() << "' runs on '"
-                      << job.getTopology()
-                      << "' but the flattened topology is '" << topology
-                      << "' (pass --top=" << job.getTopology() << ")";
-      failedAny = true;
-      continue;
-    }
-    if (!cluster) {
-      auto c = parallel::clusterFromTopo(*graph, topology);
-      if (!c) {
-        job.emitError() << "cannot plan job '" << job.getSymName() << "' on '"
-                        << topology << "': " << llvm::toString(c.takeError());
-        failedAny = true;
-        continue;
-      }
-      cluster = std::move(*c);
-    }
-    failedAny |= failed(planJob(job, *cluster, topology));
-  }
-  if (failedAny)
+  if (failed(planJobsOnCluster(
+          module, jobs, "model-plan-distill",
+          [&](JobOp job, const parallel::ParallelCluster &cluster,
+              StringRef topology) { return planJob(job, cluster, topology); })))
     signalPassFailure();
 }

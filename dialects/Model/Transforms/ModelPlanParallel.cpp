@@ -8,11 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Parallel/ParallelSearch.h"
+#include "dialects/Model/Transforms/ClusterJobs.h"
 #include "dialects/Model/Transforms/ModelCostWalk.h"
 #include "dialects/Model/Transforms/Passes.h"
 #include "dialects/Plan/IR/PlanOps.h"
-#include "dialects/Topo/Analysis/ExtractTopoGraph.h"
-#include "dialects/Topo/IR/TopoOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -214,41 +213,9 @@ void ModelPlanParallelPass::runOnOperation() {
   for (JobOp job : module.getOps<JobOp>())
     if (job.getAction() == JobAction::Train)
       jobs.push_back(job);
-  if (jobs.empty())
-    return;
-  topo::TopologyOp flat = findFlatTopology(module);
-  if (!flat) {
-    jobs.front().emitError()
-        << "model-plan-parallel needs the flat topology (run topo-flatten)";
-    return signalPassFailure();
-  }
-  StringRef topology = flat.getSymName();
-  FailureOr<analysis::TopoGraph> graph = extractTopoGraph(module);
-  if (failed(graph))
-    return signalPassFailure();
-  std::optional<parallel::ParallelCluster> cluster;
-  bool failedAny = false;
-  for (JobOp job : jobs) {
-    if (job.getTopology() != topology) {
-      job.emitError() << "job '" << job.getSymName() << "' runs on '"
-                      << job.getTopology()
-                      << "' but the flattened topology is '" << topology
-                      << "' (pass --top=" << job.getTopology() << ")";
-      failedAny = true;
-      continue;
-    }
-    if (!cluster) {
-      auto c = parallel::clusterFromTopo(*graph, topology);
-      if (!c) {
-        job.emitError() << "cannot plan job '" << job.getSymName() << "' on '"
-                        << topology << "': " << llvm::toString(c.takeError());
-        failedAny = true;
-        continue;
-      }
-      cluster = std::move(*c);
-    }
-    failedAny |= failed(planJob(job, *cluster, topology));
-  }
-  if (failedAny)
+  if (failed(planJobsOnCluster(
+          module, jobs, "model-plan-parallel",
+          [&](JobOp job, const parallel::ParallelCluster &cluster,
+              StringRef topology) { return planJob(job, cluster, topology); })))
     signalPassFailure();
 }

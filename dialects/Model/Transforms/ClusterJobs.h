@@ -1,0 +1,32 @@
+//===- ClusterJobs.h - Jobs planned on the flat topology's GPUs -*- C++ -*-===//
+//
+// What model-plan-parallel and model-plan-distill share: find the module's
+// flat topology, build the GPU cluster from it once (parallel::
+// clusterFromTopo), and plan each selected job on it, with located errors
+// for a missing flat topology, a job on another topology and a topology
+// the planners cannot use.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_DIALECTS_MODEL_TRANSFORMS_CLUSTERJOBS_H
+#define SLUICE_DIALECTS_MODEL_TRANSFORMS_CLUSTERJOBS_H
+
+#include "compiler/Analysis/Parallel/ParallelCluster.h"
+#include "dialects/Model/IR/ModelOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace sluice::model {
+
+/// Plans every job of `jobs` (nothing when empty) with `plan(job, cluster,
+/// topology)`; fails when any job fails. `passName` names the pass in the
+/// missing-flat-topology error.
+mlir::LogicalResult planJobsOnCluster(
+    mlir::ModuleOp module, llvm::ArrayRef<JobOp> jobs, llvm::StringRef passName,
+    llvm::function_ref<mlir::LogicalResult(
+        JobOp, const parallel::ParallelCluster &, llvm::StringRef)>
+        plan);
+
+} // namespace sluice::model
+
+#endif // SLUICE_DIALECTS_MODEL_TRANSFORMS_CLUSTERJOBS_H
