@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Offload/FinetunePlanner.h"
 #include "compiler/Analysis/Offload/FinetuneGeometry.h"
+#include "compiler/Analysis/Offload/FinetuneTimeline.h"
 
 #include "support/Units.h"
 #include "llvm/Support/Format.h"
@@ -55,6 +56,8 @@ llvm::StringRef offload::streamName(Stream s) {
     return "CPU optimizer";
   case Stream::CsdOptimizer:
     return "CSD optimizer";
+  case Stream::Peer:
+    return "GPU peers";
   }
   return "?";
 }
@@ -66,6 +69,8 @@ llvm::StringRef offload::swappableName(unsigned i) {
 }
 
 namespace {
+
+using detail::Scheduler;
 
 struct Candidate {
   Tier paramHome = Tier::Host;
@@ -87,63 +92,6 @@ struct Fit {
   }
 };
 
-/// Per-stream busy intervals, sorted; actions fill the earliest gap.
-class Timeline {
-public:
-  double place(Stream s, double ready, double dur) {
-    auto &iv = busy[static_cast<unsigned>(s)];
-    double t = ready;
-    size_t pos = 0;
-    // First interval ending after `t`.
-    pos = std::lower_bound(iv.begin(), iv.end(), t,
-                           [](const std::pair<double, double> &a, double v) {
-                             return a.second <= v;
-                           }) -
-          iv.begin();
-    for (; pos < iv.size(); ++pos) {
-      if (iv[pos].first >= t + dur)
-        break;
-      t = std::max(t, iv[pos].second);
-    }
-    if (dur > 0)
-      iv.insert(iv.begin() + static_cast<long>(pos), {t, t + dur});
-    return t;
-  }
-
-private:
-  std::array<std::vector<std::pair<double, double>>, kNumStreams> busy;
-};
-
-/// Builds and times the schedule of one candidate.
-class Scheduler {
-public:
-  std::vector<Action> acts;
-  int add(Stream s, double dur, double bytes, double flops,
-          llvm::StringRef tensor, llvm::StringRef what, int64_t layer,
-          int64_t mb, std::initializer_list<int> deps) {
-    double ready = 0;
-    for (int d : deps)
-      if (d >= 0)
-        ready = std::max(ready, acts[static_cast<size_t>(d)].end);
-    Action a;
-    a.stream = s;
-    a.start = tl.place(s, ready, dur);
-    a.end = a.start + dur;
-    a.bytes = bytes;
-    a.flops = flops;
-    a.tensor = tensor.str();
-    a.what = what.str();
-    a.layer = layer;
-    a.microBatch = mb;
-    acts.push_back(std::move(a));
-    return static_cast<int>(acts.size() - 1);
-  }
-  double end(int i) const { return i < 0 ? 0 : acts[size_t(i)].end; }
-
-private:
-  Timeline tl;
-};
-
 struct Evaluation {
   bool fits = false;
   Fit binding; ///< worst constraint when it does not fit
@@ -159,7 +107,7 @@ class Planner {
 public:
   Planner(const FinetuneJob &job, const Machine &m, const FinetuneOptions &o,
           int64_t micro)
-      : job(job), m(m), o(o), micro(micro), steps(job.batch / micro),
+      : job(job), m(m), o(o), micro(micro), steps(job.batch / m.gpus / micro),
         g(geometry(job.costs ? *job.costs : uniformCosts(job.model), job.lora,
                    micro, o, m)),
         prec(statePrecision(job, g)) {}
@@ -201,7 +149,8 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
   p.optimizerHome = p.masterHome = c.optHome;
   p.updateOnCsd = csdUpdate;
   p.gradHome = csdUpdate ? Tier::Csd : Tier::Host;
-  p.paramBuffers = c.paramHome == Tier::Gpu ? 0 : c.buffers;
+  p.paramBuffers =
+      c.paramHome != Tier::Gpu || m.gpus > 1 ? c.buffers : int64_t(0);
   p.microBatch = micro;
   p.accumulationSteps = steps;
   p.capacity.gpu = m.gpuUsable();
@@ -238,8 +187,16 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
     gswap.push_back(gs);
   }
 
+  // Data parallelism (ZeRO-3): each of the G GPUs holds 1/G of what is
+  // sharded and gathers a block's parameters before it runs it; the host
+  // holds the model states once and every GPU's swapped activations.
+  const double G = static_cast<double>(m.gpus);
+  const bool dp = m.gpus > 1, viaPeers = dp && m.peerBandwidth > 0;
+  const bool gathers = c.paramHome != Tier::Gpu || dp;
+
   // Fixed memory of each tier.
-  double gpu = (c.paramHome == Tier::Gpu ? e * g.N : c.buffers * e * maxBlock) +
+  double gpu = (c.paramHome == Tier::Gpu ? e * g.N / G : 0.0) +
+               (gathers ? c.buffers * e * maxBlock : 0.0) +
                eg * maxBlock + // one layer's gradients
                maxWork;
   double host = 0, nvme = 0, csd = 0;
@@ -296,7 +253,10 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
     la.swapped = gs.swapped;
     actBytes[i] = la.swapBytes = gs.bytes;
     actRecompute[i] = la.recomputeFlops = gs.recompute;
-    auto tryPlace = [&](double bytes) {
+    // Every GPU swaps its own activations: G times the bytes, sharing the
+    // host memory and the NVMe array.
+    auto tryPlace = [&](double perGpu) {
+      const double bytes = G * perGpu;
       if (hostActs + bytes <= hostFree) {
         hostActs += bytes;
         actTier[i] = Tier::Host;
@@ -324,7 +284,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       continue;
     }
     actsFit = false;
-    hostActs += lg.ckptBytes;
+    hostActs += G * lg.ckptBytes;
   }
   host += hostActs;
   nvme += nvmeActs;
@@ -383,12 +343,26 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
   // the GPU-to-host traffic (swap-outs, gradients) and the CPU updates.
   {
     double gpuLb = sd * gpuPerStep;
-    double prefetch =
-        c.paramHome == Tier::Gpu ? 0.0 : e * (2.0 * g.N - g.headParams);
-    double h2dLb = sd * (prefetch + swapPerStep) / m.h2dBandwidth;
-    double d2hLb = sd * (swapPerStep + eg * g.N) / m.d2hBandwidth;
+    const double fetched = gathers ? e * (2.0 * g.N - g.headParams) : 0.0;
+    const double rest = (G - 1) / G; // of a block, from the other GPUs
+    double h2d = swapPerStep, d2h = swapPerStep + eg * g.N, peer = 0;
+    if (c.paramHome != Tier::Gpu)
+      h2d += viaPeers ? fetched / G : fetched;
+    if (viaPeers) {
+      peer += rest * fetched + rest * eg * g.N;
+      d2h -= rest * eg * g.N;
+    } else if (dp) {
+      h2d += rest * eg * g.N; // reduce-scatter through host memory
+      if (c.paramHome == Tier::Gpu) {
+        h2d += rest * fetched;
+        d2h += fetched / G;
+      }
+    }
+    double h2dLb = sd * h2d / m.h2dBandwidth;
+    double d2hLb = sd * d2h / m.d2hBandwidth;
+    double peerLb = viaPeers ? sd * peer / m.peerBandwidth : 0.0;
     double cpuLb = csdUpdate ? 0.0 : g.N / cpuUpdateRate;
-    ev.lowerBound = std::max({gpuLb, h2dLb, d2hLb, cpuLb});
+    ev.lowerBound = std::max({gpuLb, h2dLb, d2hLb, peerLb, cpuLb});
     if (ev.lowerBound >= cutoff) {
       ev.pruned = true;
       return ev;
@@ -428,6 +402,49 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
   auto blockRate = [&](int64_t b) {
     return b == head ? g.headRate : g.layer(b).rate;
   };
+  // Brings block b's `pb` parameter bytes onto the GPU once `rd` (its
+  // storage read) and `ready` (a free buffer) are done; returns what its
+  // compute waits for. With G GPUs each reads its 1/G from the host and
+  // gathers the rest from its peers; without peer links every GPU reads
+  // all of it from host memory, or, when the shards live on the GPUs,
+  // they are exchanged through host memory.
+  auto gather = [&](double pb, int64_t b, int64_t mb, int rd, int ready) {
+    const double rest = (G - 1) / G * pb;
+    if (c.paramHome != Tier::Gpu) {
+      if (!viaPeers)
+        return S.add(Stream::H2D, pb / h2d, pb, 0, "params", "prefetch", b, mb,
+                     {rd, ready});
+      int in = S.add(Stream::H2D, pb / G / h2d, pb / G, 0, "params", "prefetch",
+                     b, mb, {rd, ready});
+      return S.add(Stream::Peer, rest / m.peerBandwidth, rest, 0, "params",
+                   "all-gather", b, mb, {in});
+    }
+    if (viaPeers)
+      return S.add(Stream::Peer, rest / m.peerBandwidth, rest, 0, "params",
+                   "all-gather", b, mb, {ready});
+    int out = S.add(Stream::D2H, pb / G / d2h, pb / G, 0, "params",
+                    "all-gather out", b, mb, {ready});
+    return S.add(Stream::H2D, rest / h2d, rest, 0, "params", "all-gather in", b,
+                 mb, {out});
+  };
+  // Takes block b's gradients off the GPU once its backward `bw` is done:
+  // reduce-scattered over the GPUs (over peer links, or through host
+  // memory), then each GPU's reduced 1/G to the host.
+  auto offloadGrads = [&](double np, int64_t b, int64_t mb, int bw) {
+    const double gb = eg * np, rest = (G - 1) / G * gb;
+    int ready = bw;
+    if (viaPeers) {
+      ready = S.add(Stream::Peer, rest / m.peerBandwidth, rest, 0, "grads",
+                    "reduce-scatter", b, mb, {bw});
+    } else if (dp) {
+      int out = S.add(Stream::D2H, rest / d2h, rest, 0, "grads",
+                      "reduce-scatter out", b, mb, {bw});
+      ready = S.add(Stream::H2D, rest / h2d, rest, 0, "grads",
+                    "reduce-scatter in", b, mb, {out});
+    }
+    return S.add(Stream::D2H, gb / G / d2h, gb / G, 0, "grads", "offload", b,
+                 mb, {ready});
+  };
   double recomputeTotal = 0;
   int lastGpu = -1;
   int prevIterEnd = -1; // the previous micro-batch's last GPU action
@@ -440,13 +457,13 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       int64_t b = fwdOrder[j];
       double pb = e * blockParams(b);
       int rd = -1, in = -1;
-      if (c.paramHome != Tier::Gpu) {
+      if (gathers) {
         if (paramsFromStorage)
           rd = S.add(Stream::SsdRead, pb / paramReadBw, pb, 0, "params", "read",
                      b, mb, {j >= size_t(k) ? fwdH2d[j - size_t(k)] : -1});
-        in = S.add(Stream::H2D, pb / h2d, pb, 0, "params", "prefetch", b, mb,
-                   {rd, j >= size_t(c.buffers) ? fwdGpu[j - size_t(c.buffers)]
-                                               : prevIterEnd});
+        in = gather(pb, b, mb, rd,
+                    j >= size_t(c.buffers) ? fwdGpu[j - size_t(c.buffers)]
+                                           : prevIterEnd);
       }
       fwdH2d.push_back(in);
       double fl = blockFwd(b);
@@ -465,7 +482,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
         swapOuts.push_back(so);
         if (actTier[li] == Tier::Nvme)
           actWrite[li] =
-              S.add(Stream::SsdWrite, actBytes[li] / m.nvme.writeBandwidth,
+              S.add(Stream::SsdWrite, G * actBytes[li] / m.nvme.writeBandwidth,
                     actBytes[li], 0, "activations", "swap-out", b, mb, {so});
       }
     }
@@ -477,16 +494,16 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       double np = blockParams(b);
       double pb = e * np;
       int rd = -1, in = -1, ard = -1, ain = -1;
-      if (c.paramHome != Tier::Gpu) {
+      if (gathers) {
         // The head's parameters are still on the GPU from the forward pass.
         if (j > 0 || c.buffers < 1) {
           if (paramsFromStorage)
             rd = S.add(Stream::SsdRead, pb / paramReadBw, pb, 0, "params",
                        "read", b, mb,
                        {j >= size_t(k) ? bwdH2d[j - size_t(k)] : -1});
-          in = S.add(Stream::H2D, pb / h2d, pb, 0, "params", "prefetch", b, mb,
-                     {rd, j >= size_t(c.buffers) ? bwdGpu[j - size_t(c.buffers)]
-                                                 : fwdGpu.back()});
+          in = gather(pb, b, mb, rd,
+                      j >= size_t(c.buffers) ? bwdGpu[j - size_t(c.buffers)]
+                                             : fwdGpu.back());
         }
       }
       bwdH2d.push_back(in);
@@ -495,7 +512,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
         size_t li = static_cast<size_t>(b);
         if (actTier[li] == Tier::Nvme)
           ard = S.add(
-              Stream::SsdRead, actBytes[li] / m.nvme.readBandwidth,
+              Stream::SsdRead, G * actBytes[li] / m.nvme.readBandwidth,
               actBytes[li], 0, "activations", "read", b, mb,
               {actWrite[li], j >= size_t(k) ? bwdGpu[j - size_t(k)] : -1});
         // Two swap-in buffers on the GPU.
@@ -517,8 +534,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
                      "layer", "backward", b, mb, {in, ain, lastGpu, prevGrad});
       bwdGpu.push_back(bw);
       lastGpu = bw;
-      int gd = S.add(Stream::D2H, eg * np / d2h, eg * np, 0, "grads", "offload",
-                     b, mb, {bw});
+      int gd = offloadGrads(np, b, mb, bw);
       prevGrad = gd;
       grads.push_back(gd);
     }
@@ -545,7 +561,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
           int back = S.add(Stream::SsdRead, e * np / ssdR, e * np, 0, "params",
                            "read updated", b, mb, {up});
           if (c.paramHome == Tier::Gpu)
-            S.add(Stream::H2D, e * np / h2d, e * np, 0, "params",
+            S.add(Stream::H2D, e * np / G / h2d, e * np / G, 0, "params",
                   "upload updated", b, mb, {back});
         }
       } else {
@@ -562,7 +578,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
                 c.optHome == Tier::Nvme ? "adam" : "params", "write states", b,
                 mb, {up});
         if (c.paramHome == Tier::Gpu)
-          S.add(Stream::H2D, e * np / h2d, e * np, 0, "params",
+          S.add(Stream::H2D, e * np / G / h2d, e * np / G, 0, "params",
                 "upload updated", b, mb, {up});
       }
       updates.push_back(up);
@@ -623,16 +639,18 @@ std::string CandidateReport::str() const {
   return label() + t + (rejection.empty() ? "" : " (" + rejection + ")");
 }
 
-std::vector<int64_t> offload::microBatchCandidates(const FinetuneJob &job) {
+std::vector<int64_t> offload::microBatchCandidates(const FinetuneJob &job,
+                                                   int64_t gpus) {
   if (job.microBatch > 0)
     return {job.microBatch};
+  const int64_t batch = gpus > 0 ? job.batch / gpus : job.batch;
   std::vector<int64_t> small, large;
-  for (int64_t d = 1; d * d <= job.batch; ++d) {
-    if (job.batch % d != 0)
+  for (int64_t d = 1; d * d <= batch; ++d) {
+    if (batch % d != 0)
       continue;
     small.push_back(d);
-    if (d != job.batch / d)
-      large.push_back(job.batch / d);
+    if (d != batch / d)
+      large.push_back(batch / d);
   }
   // From the largest: ties keep the fewest accumulation steps.
   std::vector<int64_t> out(large.begin(), large.end());
@@ -658,11 +676,16 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
   if (job.batch > model::kMaxSeq)
     return fail("batch must be at most " + llvm::Twine(model::kMaxSeq) +
                 " sequences, got " + llvm::Twine(job.batch));
-  if (job.microBatch < 0 ||
-      (job.microBatch > 0 && job.batch % job.microBatch != 0))
+  if (job.batch % machine.gpus != 0)
     return fail("batch " + llvm::Twine(job.batch) +
-                " is not a multiple of the micro-batch " +
-                llvm::Twine(job.microBatch));
+                " does not split evenly over " + llvm::Twine(machine.gpus) +
+                " data-parallel GPUs");
+  const int64_t perGpu = job.batch / machine.gpus;
+  if (job.microBatch < 0 ||
+      (job.microBatch > 0 && perGpu % job.microBatch != 0))
+    return fail(
+        "batch " + llvm::Twine(perGpu) + (machine.gpus > 1 ? " per GPU" : "") +
+        " is not a multiple of the micro-batch " + llvm::Twine(job.microBatch));
   if (!(opts.gradCompression > 0 && opts.gradCompression <= 1))
     return fail("gradient compression ratio must lie in (0, 1]");
   if (job.lora.rank < 0 || job.lora.rank > 65536 ||
@@ -721,12 +744,12 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
   const size_t kNone = std::numeric_limits<size_t>::max();
   size_t firstPinViolation = kNone;
   const double inf = std::numeric_limits<double>::infinity();
-  for (int64_t micro : microBatchCandidates(job)) {
+  for (int64_t micro : microBatchCandidates(job, machine.gpus)) {
     Planner planner(job, machine, opts, micro);
     for (Tier ph : paramHomes)
       for (Tier oh : optHomes)
         for (int64_t buffers : {2, 1}) {
-          if (ph == Tier::Gpu && buffers == 1)
+          if (ph == Tier::Gpu && buffers == 1 && machine.gpus == 1)
             continue; // resident parameters need no buffers
           for (int swap = maxSwap; swap >= minSwap; --swap) {
             Candidate c{ph, oh, buffers, static_cast<unsigned>(swap)};
@@ -736,7 +759,7 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
             r.microBatch = micro;
             r.paramHome = ph;
             r.optimizerHome = oh;
-            r.buffers = ph == Tier::Gpu ? 0 : buffers;
+            r.buffers = ph == Tier::Gpu && machine.gpus == 1 ? 0 : buffers;
             r.swapCount = c.swapCount;
             r.need = ev.binding.need;
             r.have = ev.binding.have;
@@ -797,7 +820,7 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
     if (searched)
       result.infeasibleReason +=
           " (the smallest relative need among " + std::to_string(log.size()) +
-          " candidates over micro-batches 1 to " + std::to_string(job.batch) +
+          " candidates over micro-batches 1 to " + std::to_string(perGpu) +
           ": " + log[leastBadIndex].label() + ")";
     result.modelFlops = modelFlops(job, machine, opts);
   } else {
@@ -807,10 +830,11 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
     result.infeasibleReason = "no plan fits without recomputation (" +
                               v.label() + " " + v.rejection + ")";
     result.microBatch = v.microBatch;
-    result.accumulationSteps = job.batch / result.microBatch;
+    result.accumulationSteps = perGpu / result.microBatch;
     result.modelFlops = modelFlops(job, machine, opts);
   }
   result.microBatchSearched = searched;
+  result.gpus = machine.gpus;
   result.candidates = std::move(log);
   return result;
 }

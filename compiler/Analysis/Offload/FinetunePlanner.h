@@ -59,9 +59,12 @@ enum class Stream {
   SsdRead,
   SsdWrite,
   CpuOptimizer,
-  CsdOptimizer
+  CsdOptimizer,
+  /// Collectives between data-parallel GPUs over links that bypass the
+  /// host (Machine::peerBandwidth); unused on one GPU.
+  Peer
 };
-constexpr unsigned kNumStreams = 7;
+constexpr unsigned kNumStreams = 8;
 llvm::StringRef streamName(Stream s); // "GPU compute", "H2D", ...
 
 /// Ratel's four matmul-input activations of a layer, b*s*{3h, h, 4h, h}
@@ -73,10 +76,12 @@ llvm::StringRef swappableName(unsigned i); // "qkv", "context", ...
 /// The fine-tuning job.
 struct FinetuneJob {
   model::TransformerConfig model; ///< seq = the training sequence length
-  int64_t batch = 0;              ///< sequences per iteration
-  /// Sequences per micro-batch (gradients accumulate over batch /
-  /// microBatch of them); 0 = the planner chooses among the divisors of
-  /// `batch`.
+  /// Sequences per iteration, over all GPUs of the machine (each of its
+  /// Machine::gpus data-parallel GPUs runs batch / gpus of them).
+  int64_t batch = 0;
+  /// Sequences per micro-batch of one GPU (gradients accumulate over
+  /// batch / gpus / microBatch of them); 0 = the planner chooses among the
+  /// divisors of batch / gpus.
   int64_t microBatch = 0;
   /// Bytes per parameter of the model states: fp16 parameters (2), fp16
   /// gradients (2), fp32 master weights + optimizer states (12 for Adam;
@@ -144,8 +149,8 @@ struct Action {
   Stream stream = Stream::GpuCompute;
   double start = 0; ///< seconds from the iteration start
   double end = 0;
-  double bytes = 0; ///< moved (transfers) or streamed (optimizer)
-  double flops = 0; ///< GPU compute actions
+  double bytes = 0;   ///< moved (transfers) or streamed (optimizer)
+  double flops = 0;   ///< GPU compute actions
   std::string tensor; ///< e.g. "params", "activations", "grads", "adam"
   std::string what;   ///< e.g. "forward", "prefetch", "swap-out", "update"
   /// Layer index; -1 for the embedding/head block.
@@ -166,7 +171,7 @@ struct LayerActivations {
 /// (every layer of a uniform model decides alike); `perLayer` has each.
 struct ActivationPlan {
   std::array<bool, kNumSwappable> swapped{}; ///< which are swapped out
-  double swapBytesPerLayer = 0;  ///< checkpoint + swapped tensors
+  double swapBytesPerLayer = 0;              ///< checkpoint + swapped tensors
   double recomputeFlopsPerLayer = 0;
   std::vector<LayerActivations> perLayer;
   int64_t layersOnHost = 0; ///< layers whose swaps stay in host memory
@@ -229,9 +234,23 @@ struct FinetunePlan {
   Tier gradHome = Tier::Host;      ///< where fp16 gradients go
   bool updateOnCsd = false;
   int64_t paramBuffers = 2; ///< GPU layer buffers (2 = prefetch overlap)
-  int64_t microBatch = 0;
+  int64_t microBatch = 0;   ///< sequences per micro-batch of one GPU
   int64_t accumulationSteps = 1;
   bool microBatchSearched = false; ///< false: the job pinned it
+  /// Data-parallel GPUs (Machine::gpus); the schedule is one GPU's, the
+  /// others run the same in lockstep on their share of the batch.
+  int64_t gpus = 1;
+  /// The GPU counts planFinetuneOverGpus() tried, fewest first (empty when
+  /// one machine was planned), and, when the plan uses fewer GPUs than the
+  /// machine has, why.
+  struct GpuCount {
+    int64_t gpus = 1;
+    bool feasible = false;
+    double iterationTime = 0; ///< seconds, when feasible
+    std::string rejection;    ///< why not chosen; empty for the chosen
+  };
+  std::vector<GpuCount> gpuCounts;
+  std::string fewerGpusReason;
   ActivationPlan activations;
 
   // Predictions.
@@ -252,11 +271,13 @@ struct FinetunePlan {
   std::vector<CandidateReport> candidates;
 };
 
-/// The micro-batches planFinetune() tries for `job`: the pinned one, or
-/// every divisor of the batch from the largest (equal micro-batches keep an
-/// iteration at exactly `batch` sequences, as DeepSpeed's batch = micro x
-/// accumulation requires; powers of two would not divide a batch of 48).
-std::vector<int64_t> microBatchCandidates(const FinetuneJob &job);
+/// The micro-batches planFinetune() tries for `job` on `gpus` GPUs: the
+/// pinned one, or every divisor of the batch per GPU from the largest
+/// (equal micro-batches keep an iteration at exactly `batch` sequences, as
+/// DeepSpeed's batch = micro x accumulation x GPUs requires; powers of two
+/// would not divide a batch of 48).
+std::vector<int64_t> microBatchCandidates(const FinetuneJob &job,
+                                          int64_t gpus = 1);
 
 /// Plans `job` on `machine`. Errors only for invalid inputs (a bad model,
 /// batch not a multiple of the micro-batch, an unusable machine); a job

@@ -17,7 +17,9 @@ using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
 
-static std::string bytesStr(double v) { return formatQuantity(v, Dim::bytes()); }
+static std::string bytesStr(double v) {
+  return formatQuantity(v, Dim::bytes());
+}
 static std::string timeStr(double v) { return formatQuantity(v, Dim::time()); }
 
 static Object machineJson(const Machine &m) {
@@ -34,7 +36,45 @@ static Object machineJson(const Machine &m) {
            {"nvme_write_bytes_per_s", m.nvme.writeBandwidth},
            {"nvme_capacity_bytes", m.nvme.capacity},
            {"csd_count", m.csd.count}};
+  if (m.gpus > 1) {
+    o["gpus"] = m.gpus;
+    Array names;
+    for (const std::string &n : m.devices.gpuGroup)
+      names.push_back(n);
+    o["gpu_devices"] = std::move(names);
+    o["peer_bytes_per_s"] = m.peerBandwidth;
+  }
   return o;
+}
+
+/// The data-parallel part of a fine-tune plan (absent on one GPU).
+static void dataParallelJson(Object &o, const FinetunePlan &p,
+                             const FinetuneJob &job) {
+  if (p.gpuCounts.empty() && p.gpus <= 1)
+    return;
+  Array counts;
+  for (const FinetunePlan::GpuCount &c : p.gpuCounts) {
+    Object co{{"gpus", c.gpus},
+              {"feasible", c.feasible},
+              {"chosen", c.gpus == p.gpus}};
+    if (c.feasible)
+      co["iteration_time_s"] = c.iterationTime;
+    if (!c.rejection.empty())
+      co["rejected"] = c.rejection;
+    counts.push_back(std::move(co));
+  }
+  Object dp{{"gpus", p.gpus},
+            {"batch_per_gpu", job.batch / std::max<int64_t>(1, p.gpus)},
+            {"sharding", "zero-3"},
+            {"gpu_counts", std::move(counts)}};
+  if (!p.fewerGpusReason.empty())
+    dp["fewer_gpus_reason"] = p.fewerGpusReason;
+  o["data_parallel"] = std::move(dp);
+}
+
+/// Streams a plan's exports list: the peer stream only with several GPUs.
+static bool listed(const FinetunePlan &p, unsigned s) {
+  return Stream(s) != Stream::Peer || p.gpus > 1;
 }
 
 static double parameters(const model::TransformerConfig &c,
@@ -45,8 +85,8 @@ static double parameters(const model::TransformerConfig &c,
 
 static Object modelJson(const model::TransformerConfig &c,
                         const std::optional<ModelCosts> &costs) {
-  Object o{{"layers", c.layers},     {"hidden", c.hidden},
-           {"heads", c.heads},       {"kv_heads", c.effectiveKvHeads()},
+  Object o{{"layers", c.layers},      {"hidden", c.hidden},
+           {"heads", c.heads},        {"kv_heads", c.effectiveKvHeads()},
            {"ffn", c.effectiveFfn()}, {"seq", c.seq},
            {"vocab", c.vocab}};
   if (!costs) {
@@ -83,19 +123,19 @@ static void costLines(llvm::raw_ostream &os,
     os << "  layers " << first << "-" << first + g.count - 1 << ": "
        << llvm::format("%.0f", g.params) << " params, "
        << llvm::format("%.0f", g.fwdFlops) << " fwd FLOPs, "
-       << llvm::format("%.0f", g.actBytes) << " activation bytes (ffn "
-       << g.ffn << ")\n";
+       << llvm::format("%.0f", g.actBytes) << " activation bytes (ffn " << g.ffn
+       << ")\n";
     first += g.count;
   }
 }
 
 static Object tierJson(const TierBytes &t) {
-  return Object{{"gpu", t.gpu}, {"host", t.host}, {"nvme", t.nvme},
-                {"csd", t.csd}};
+  return Object{
+      {"gpu", t.gpu}, {"host", t.host}, {"nvme", t.nvme}, {"csd", t.csd}};
 }
 
-Value offload::finetunePlanToJson(const FinetunePlan &p,
-                                  const FinetuneJob &job, const Machine &m) {
+Value offload::finetunePlanToJson(const FinetunePlan &p, const FinetuneJob &job,
+                                  const Machine &m) {
   Object o;
   o["job"] =
       Object{{"kind", model::stringifyJobAction(model::JobAction::Finetune)},
@@ -107,6 +147,7 @@ Value offload::finetunePlanToJson(const FinetunePlan &p,
   o["feasible"] = p.feasible;
   if (!p.feasible)
     o["binding_constraint"] = p.infeasibleReason;
+  dataParallelJson(o, p, job);
   Array swapped;
   for (unsigned i = 0; i < kNumSwappable; ++i)
     if (p.activations.swapped[i])
@@ -120,14 +161,13 @@ Value offload::finetunePlanToJson(const FinetunePlan &p,
                       {"optimizer_states", tierName(p.optimizerHome).str()},
                       {"grads_fp16", tierName(p.gradHome).str()},
                       {"optimizer_update", p.updateOnCsd ? "csd" : "cpu"}};
-  o["activations"] =
-      Object{{"swapped", std::move(swapped)},
-             {"swap_bytes_per_layer", p.activations.swapBytesPerLayer},
-             {"recompute_flops_per_layer",
-              p.activations.recomputeFlopsPerLayer},
-             {"layers_on_host", p.activations.layersOnHost},
-             {"layers_on_nvme", p.activations.layersOnNvme},
-             {"layers_checkpoint_only", p.activations.layersCheckpointOnly}};
+  o["activations"] = Object{
+      {"swapped", std::move(swapped)},
+      {"swap_bytes_per_layer", p.activations.swapBytesPerLayer},
+      {"recompute_flops_per_layer", p.activations.recomputeFlopsPerLayer},
+      {"layers_on_host", p.activations.layersOnHost},
+      {"layers_on_nvme", p.activations.layersOnNvme},
+      {"layers_checkpoint_only", p.activations.layersCheckpointOnly}};
   o["param_buffers"] = p.paramBuffers;
   o["peak_bytes"] = tierJson(p.peak);
   o["usable_bytes"] = tierJson(p.capacity);
@@ -136,6 +176,8 @@ Value offload::finetunePlanToJson(const FinetunePlan &p,
     o["model_flops"] = p.modelFlops;
     o["hardware_flops"] = p.hardwareFlops;
     o["tflops"] = p.tflops();
+    if (p.gpus > 1)
+      o["tflops_per_gpu"] = p.tflops() / static_cast<double>(p.gpus);
     o["link_bytes"] = Object{{"h2d", p.links.h2d},
                              {"d2h", p.links.d2h},
                              {"ssd_read", p.links.ssdRead},
@@ -143,7 +185,8 @@ Value offload::finetunePlanToJson(const FinetunePlan &p,
                              {"csd_internal", p.links.csdInternal}};
     Object busy;
     for (unsigned s = 0; s < kNumStreams; ++s)
-      busy[streamName(static_cast<Stream>(s))] = p.busy[s];
+      if (listed(p, s))
+        busy[streamName(static_cast<Stream>(s))] = p.busy[s];
     o["stream_busy_s"] = std::move(busy);
     Array sched;
     for (const Action &a : p.schedule)
@@ -186,6 +229,8 @@ Value offload::finetuneTrace(const FinetunePlan &p) {
                       {"pid", 1},
                       {"args", Object{{"name", "sluice offload iteration"}}}});
   for (unsigned s = 0; s < kNumStreams; ++s) {
+    if (!listed(p, s))
+      continue;
     ev.push_back(
         Object{{"name", "thread_name"},
                {"cat", kTraceMetadataCategory},
@@ -202,9 +247,9 @@ Value offload::finetuneTrace(const FinetunePlan &p) {
                {"args", Object{{"sort_index", static_cast<int64_t>(s)}}}});
   }
   for (const Action &a : p.schedule) {
-    std::string name = a.tensor + " " + a.what + " " +
-                       (a.layer < 0 ? std::string("head")
-                                    : "L" + std::to_string(a.layer));
+    std::string name =
+        a.tensor + " " + a.what + " " +
+        (a.layer < 0 ? std::string("head") : "L" + std::to_string(a.layer));
     Object args{{"layer", a.layer}, {"micro_batch", a.microBatch}};
     if (a.bytes > 0)
       args["bytes"] = a.bytes;
@@ -235,9 +280,10 @@ static const char *dsDevice(Tier t) {
   return "none";
 }
 
-llvm::Expected<Value>
-offload::deepSpeedConfig(const FinetunePlan &p, const FinetuneJob &job,
-                         const Machine &m, const DeepSpeedOptions &opts) {
+llvm::Expected<Value> offload::deepSpeedConfig(const FinetunePlan &p,
+                                               const FinetuneJob &job,
+                                               const Machine &m,
+                                               const DeepSpeedOptions &opts) {
   if (!p.feasible)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -246,10 +292,9 @@ offload::deepSpeedConfig(const FinetunePlan &p, const FinetuneJob &job,
   const model::TransformerConfig &c = job.model;
   model::ParameterBreakdown pb = model::countParameters(c);
   // The largest single parameter tensor: the embedding or an MLP matrix.
-  double largest = std::max(
-      {static_cast<double>(c.vocab * c.hidden),
-       static_cast<double>(c.effectiveFfn() * c.hidden),
-       static_cast<double>(c.hidden * c.hidden)});
+  double largest = std::max({static_cast<double>(c.vocab * c.hidden),
+                             static_cast<double>(c.effectiveFfn() * c.hidden),
+                             static_cast<double>(c.hidden * c.hidden)});
   auto roundUp = [](double v, double q) { return std::ceil(v / q) * q; };
   const int64_t bufferSize = static_cast<int64_t>(roundUp(largest, 1e6));
   double layerParams = static_cast<double>(pb.perLayer.total());
@@ -258,8 +303,7 @@ offload::deepSpeedConfig(const FinetunePlan &p, const FinetuneJob &job,
     for (const LayerGroup &g : job.costs->groups)
       layerParams = std::max(layerParams, g.params);
   }
-  const int64_t subGroup =
-      static_cast<int64_t>(roundUp(layerParams, 1e6));
+  const int64_t subGroup = static_cast<int64_t>(roundUp(layerParams, 1e6));
 
   Object zero{{"stage", 3},
               {"contiguous_gradients", true},
@@ -307,8 +351,8 @@ offload::deepSpeedConfig(const FinetunePlan &p, const FinetuneJob &job,
                         {"single_submit", false},
                         {"overlap_events", true}};
   }
-  if (llvm::Error e = model::addDeepSpeedTraining(
-          cfg, opts.training, p.optimizerHome != Tier::Gpu))
+  if (llvm::Error e = model::addDeepSpeedTraining(cfg, opts.training,
+                                                  p.optimizerHome != Tier::Gpu))
     return std::move(e);
   return Value(std::move(cfg));
 }
@@ -364,6 +408,39 @@ std::vector<std::string> offload::finetuneSearchLines(const FinetunePlan &p) {
   return out;
 }
 
+/// Data parallelism: the GPUs, the batch split, and each GPU count tried.
+static void gpuCountLines(llvm::raw_ostream &os, const FinetunePlan &p,
+                          const FinetuneJob &job, const Machine &m) {
+  if (p.gpuCounts.empty() && p.gpus <= 1)
+    return;
+  os << "  data parallel   " << p.gpus << " GPU" << (p.gpus > 1 ? "s" : "");
+  if (p.gpus > 1) {
+    os << " (";
+    for (size_t i = 0; i < m.devices.gpuGroup.size(); ++i)
+      os << (i ? ", " : "") << m.devices.gpuGroup[i];
+    os << "), ZeRO-3 sharded states, " << job.batch / p.gpus
+       << " sequences per GPU; collectives "
+       << (m.peerBandwidth > 0
+               ? "over peer links at " +
+                     formatQuantity(m.peerBandwidth, Dim::bandwidth())
+               : std::string("through host memory"))
+       << ", host links " << formatQuantity(m.h2dBandwidth, Dim::bandwidth())
+       << " per GPU";
+  }
+  os << "\n";
+  for (const FinetunePlan::GpuCount &c : p.gpuCounts) {
+    os << "    " << c.gpus << " GPU" << (c.gpus > 1 ? "s" : " ") << ": ";
+    if (c.gpus == p.gpus)
+      os << (c.feasible ? "chosen, " + timeStr(c.iterationTime)
+                        : "infeasible, " + c.rejection);
+    else if (c.feasible)
+      os << timeStr(c.iterationTime) << ", " << c.rejection;
+    else
+      os << c.rejection;
+    os << "\n";
+  }
+}
+
 static void searchLines(llvm::raw_ostream &os, const FinetunePlan &p) {
   os << "\n  micro-batch and recomputation "
      << (p.microBatchSearched ? "searched" : "(micro-batch pinned by the job)")
@@ -373,16 +450,17 @@ static void searchLines(llvm::raw_ostream &os, const FinetunePlan &p) {
 }
 
 std::string offload::finetuneSummary(const FinetunePlan &p,
-                                     const FinetuneJob &job,
-                                     const Machine &m) {
+                                     const FinetuneJob &job, const Machine &m) {
   std::string out;
   llvm::raw_string_ostream os(out);
   const double n = parameters(job.model, job.costs);
-  os << "Fine-tune plan: " << llvm::format("%.1f", n / 1e9)
-     << "B parameters (L" << job.model.layers << ", h" << job.model.hidden
-     << ", seq " << job.model.seq << ") on " << m.name << ", batch "
-     << job.batch << " (micro-batch " << p.microBatch << " x "
-     << p.accumulationSteps << ")\n";
+  os << "Fine-tune plan: " << llvm::format("%.1f", n / 1e9) << "B parameters (L"
+     << job.model.layers << ", h" << job.model.hidden << ", seq "
+     << job.model.seq << ") on " << m.name << ", batch " << job.batch
+     << " (micro-batch " << p.microBatch << " x " << p.accumulationSteps
+     << (p.gpus > 1 ? " x " + std::to_string(p.gpus) + " GPUs" : std::string())
+     << ")\n";
+  gpuCountLines(os, p, job, m);
   if (!p.feasible) {
     os << "  infeasible: " << p.infeasibleReason << "\n";
     searchLines(os, p);
@@ -390,31 +468,41 @@ std::string offload::finetuneSummary(const FinetunePlan &p,
     return out;
   }
   os << "  iteration time  " << timeStr(p.iterationTime) << "\n"
-     << "  throughput      " << llvm::format("%.1f", p.tflops())
-     << " TFLOPS (model FLOPs " << formatQuantity(p.modelFlops, Dim::flops())
-     << ", with recomputation "
-     << formatQuantity(p.hardwareFlops, Dim::flops()) << ")\n";
+     << "  throughput      " << llvm::format("%.1f", p.tflops()) << " TFLOPS"
+     << (p.gpus > 1 ? ", " +
+                          std::to_string(static_cast<int64_t>(std::lround(
+                              p.tflops() / static_cast<double>(p.gpus)))) +
+                          " per GPU"
+                    : std::string())
+     << " (model FLOPs " << formatQuantity(p.modelFlops, Dim::flops())
+     << ", with recomputation " << formatQuantity(p.hardwareFlops, Dim::flops())
+     << ")\n";
   const bool lora = job.lora.rank > 0;
   if (lora)
-    os << "  LoRA            rank " << job.lora.rank << " adapters: "
-       << llvm::format("%.3f", p.trainableParams / 1e9)
+    os << "  LoRA            rank " << job.lora.rank
+       << " adapters: " << llvm::format("%.3f", p.trainableParams / 1e9)
        << "B trainable parameters ("
        << llvm::format("%.2f", 100.0 * p.trainableParams / n)
        << "% of the model), frozen base in "
        << (job.lora.nf4 ? "NF4 (QLoRA)" : "16 bits") << "\n";
   os << "\n  tensor class               home\n";
-  os << (!lora              ? "  fp16 parameters            "
-         : job.lora.nf4     ? "  nf4 base + adapters        "
-                            : "  16-bit base + adapters     ")
-     << tierName(p.paramHome) << " (" << p.paramBuffers
-     << " GPU layer buffers)\n";
-  os << (lora ? "  adapters' fp32 master      " : "  fp32 master parameters     ")
+  os << (!lora          ? "  fp16 parameters            "
+         : job.lora.nf4 ? "  nf4 base + adapters        "
+                        : "  16-bit base + adapters     ")
+     << tierName(p.paramHome) << " ("
+     << (p.gpus > 1 && p.paramHome == Tier::Gpu
+             ? "1/" + std::to_string(p.gpus) + " on each, "
+             : std::string())
+     << p.paramBuffers << " GPU layer buffers)\n";
+  os << (lora ? "  adapters' fp32 master      "
+              : "  fp32 master parameters     ")
      << tierName(p.masterHome) << "\n";
-  os << (lora ? "  adapters' optimizer states " : "  Adam momentum, variance    ")
-     << tierName(p.optimizerHome)
-     << " (update on " << (p.updateOnCsd ? "csd" : "cpu")
-     << ", per layer during backward)\n";
-  os << (lora ? "  adapters' gradients        " : "  fp16 gradients             ")
+  os << (lora ? "  adapters' optimizer states "
+              : "  Adam momentum, variance    ")
+     << tierName(p.optimizerHome) << " (update on "
+     << (p.updateOnCsd ? "csd" : "cpu") << ", per layer during backward)\n";
+  os << (lora ? "  adapters' gradients        "
+              : "  fp16 gradients             ")
      << tierName(p.gradHome) << "\n";
   std::string sw = "layer input";
   for (unsigned i = 0; i < kNumSwappable; ++i)
@@ -451,8 +539,8 @@ std::string offload::finetuneSummary(const FinetunePlan &p,
         what += ", " + swappableName(k).str();
     os << "    layers " << i << "-" << j << ": " << what << " ("
        << bytesStr(pl[i].swapBytes) << "/layer on " << tierName(pl[i].tier)
-       << "), recompute "
-       << formatQuantity(pl[i].recomputeFlops, Dim::flops()) << "\n";
+       << "), recompute " << formatQuantity(pl[i].recomputeFlops, Dim::flops())
+       << "\n";
     i = j + 1;
   }
   os << "\n";
@@ -473,23 +561,24 @@ std::string offload::finetuneSummary(const FinetunePlan &p,
   for (const Action &a : p.schedule)
     bytes[static_cast<unsigned>(a.stream)] += a.bytes;
   for (unsigned s = 0; s < kNumStreams; ++s) {
-    if (p.busy[s] <= 0)
+    if (p.busy[s] <= 0 || !listed(p, s))
       continue;
     os << "  " << llvm::left_justify(streamName(Stream(s)), 15) << " "
-       << llvm::left_justify(
-              Stream(s) == Stream::GpuCompute ? std::string("-")
-                                              : bytesStr(bytes[s]),
-              12)
+       << llvm::left_justify(Stream(s) == Stream::GpuCompute
+                                 ? std::string("-")
+                                 : bytesStr(bytes[s]),
+                             12)
        << " " << llvm::left_justify(timeStr(p.busy[s]), 10) << " "
-       << llvm::format("%5.1f%%", 100.0 * p.busy[s] / p.iterationTime)
-       << "\n";
+       << llvm::format("%5.1f%%", 100.0 * p.busy[s] / p.iterationTime) << "\n";
   }
   searchLines(os, p);
   costLines(os, job.costs);
   return out;
 }
 
-static int64_t pct(double f) { return static_cast<int64_t>(std::lround(f * 100)); }
+static int64_t pct(double f) {
+  return static_cast<int64_t>(std::lround(f * 100));
+}
 
 Value offload::inferencePlanToJson(const InferencePlan &p,
                                    const InferenceJob &job, const Machine &m) {
@@ -506,30 +595,31 @@ Value offload::inferencePlanToJson(const InferencePlan &p,
     return o;
   }
   const InferencePolicy &q = p.policy;
-  o["flexgen_policy"] =
-      Object{{"gpu_batch_size", q.gpuBatch},
-             {"num_gpu_batches", q.numGpuBatches},
-             {"w_gpu_percent", pct(q.weights.gpu)},
-             {"w_cpu_percent", pct(q.weights.cpu)},
-             {"cache_gpu_percent", pct(q.cache.gpu)},
-             {"cache_cpu_percent", pct(q.cache.cpu)},
-             {"act_gpu_percent", pct(q.activations.gpu)},
-             {"act_cpu_percent", pct(q.activations.cpu)},
-             {"overlap", q.overlap},
-             {"sep_layer", true},
-             {"pin_weight", true},
-             {"cpu_cache_compute", false},
-             {"attn_sparsity", 1.0},
-             {"compress_weight", false},
-             {"compress_cache", false}};
-  o["fractions"] = Object{
-      {"weights", Array{q.weights.gpu, q.weights.cpu, q.weights.disk}},
-      {"cache", Array{q.cache.gpu, q.cache.cpu, q.cache.disk}},
-      {"activations",
-       Array{q.activations.gpu, q.activations.cpu, q.activations.disk}}};
+  o["flexgen_policy"] = Object{{"gpu_batch_size", q.gpuBatch},
+                               {"num_gpu_batches", q.numGpuBatches},
+                               {"w_gpu_percent", pct(q.weights.gpu)},
+                               {"w_cpu_percent", pct(q.weights.cpu)},
+                               {"cache_gpu_percent", pct(q.cache.gpu)},
+                               {"cache_cpu_percent", pct(q.cache.cpu)},
+                               {"act_gpu_percent", pct(q.activations.gpu)},
+                               {"act_cpu_percent", pct(q.activations.cpu)},
+                               {"overlap", q.overlap},
+                               {"sep_layer", true},
+                               {"pin_weight", true},
+                               {"cpu_cache_compute", false},
+                               {"attn_sparsity", 1.0},
+                               {"compress_weight", false},
+                               {"compress_cache", false}};
+  o["fractions"] =
+      Object{{"weights", Array{q.weights.gpu, q.weights.cpu, q.weights.disk}},
+             {"cache", Array{q.cache.gpu, q.cache.cpu, q.cache.disk}},
+             {"activations",
+              Array{q.activations.gpu, q.activations.cpu, q.activations.disk}}};
   auto terms = [](const PhaseTerms &t) {
-    return Object{{"compute_s", t.compute}, {"h2d_s", t.h2d},
-                  {"d2h_s", t.d2h},         {"disk_read_s", t.diskRead},
+    return Object{{"compute_s", t.compute},
+                  {"h2d_s", t.h2d},
+                  {"d2h_s", t.d2h},
+                  {"disk_read_s", t.diskRead},
                   {"disk_write_s", t.diskWrite},
                   {"bottleneck", t.bottleneck()}};
   };
@@ -539,8 +629,8 @@ Value offload::inferencePlanToJson(const InferencePlan &p,
   o["decode_time_s"] = p.decodeTime;
   o["total_time_s"] = p.totalTime();
   o["tokens_per_s"] = p.tokensPerSecond;
-  o["memory_bytes"] = Object{{"gpu", p.gpuBytes}, {"cpu", p.cpuBytes},
-                             {"disk", p.diskBytes}};
+  o["memory_bytes"] =
+      Object{{"gpu", p.gpuBytes}, {"cpu", p.cpuBytes}, {"disk", p.diskBytes}};
   o["lps_solved"] = p.lpsSolved;
   return o;
 }
@@ -561,8 +651,8 @@ std::string offload::inferenceSummary(const InferencePlan &p,
     return out;
   }
   const InferencePolicy &q = p.policy;
-  os << "  block            " << q.gpuBatch << " x " << q.numGpuBatches
-     << " = " << q.blockSize() << " sequences\n"
+  os << "  block            " << q.gpuBatch << " x " << q.numGpuBatches << " = "
+     << q.blockSize() << " sequences\n"
      << "  throughput       " << llvm::format("%.3f", p.tokensPerSecond)
      << " tokens/s (prefill " << timeStr(p.prefillTime) << ", decode "
      << timeStr(p.decodeTime) << ")\n\n"

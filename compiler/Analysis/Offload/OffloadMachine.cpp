@@ -1,4 +1,5 @@
-//===- OffloadMachine.cpp - A machine as the offload planners see it -------===//
+//===- OffloadMachine.cpp - A machine as the offload planners see it
+//-------===//
 #include "compiler/Analysis/Offload/OffloadMachine.h"
 
 #include "compiler/Analysis/TopoAnalysis.h"
@@ -37,12 +38,15 @@ std::string Machine::validate() const {
   if (gpuUsableFraction <= 0 || gpuUsableFraction > 1 ||
       hostUsableFraction <= 0 || hostUsableFraction > 1)
     return "usable memory fractions must lie in (0, 1]";
+  if (gpus < 1 || gpus > 4096)
+    return "GPUs must lie in [1, 4096], got " + std::to_string(gpus);
+  if (!(peerBandwidth >= 0))
+    return "GPU peer bandwidth must be non-negative";
   if (nvme.present())
-    for (auto [what, v] :
-         {std::pair<const char *, double>{"NVMe read bandwidth",
-                                          nvme.readBandwidth},
-          {"NVMe write bandwidth", nvme.writeBandwidth},
-          {"NVMe capacity", nvme.capacity}})
+    for (auto [what, v] : {std::pair<const char *, double>{
+                               "NVMe read bandwidth", nvme.readBandwidth},
+                           {"NVMe write bandwidth", nvme.writeBandwidth},
+                           {"NVMe capacity", nvme.capacity}})
       if (std::string err = positive(what, v); !err.empty())
         return err;
   if (csd.present())
@@ -67,7 +71,7 @@ Machine Machine::rtx4090With12Nvme() {
   m.gpuEfficiency = *model::gemmEfficiencyOf("GeForce RTX 4090");
   m.gpuSms = 128;
   m.gpuMemoryBandwidth = 1008e9;
-  m.hostMemory = 256 * GiB; // Ratel's cap ("256 GB main memory")
+  m.hostMemory = 256 * GiB;           // Ratel's cap ("256 GB main memory")
   m.hostMemoryBandwidth = 8 * 25.6e9; // 8 channels of DDR4-3200
   m.cpuAdamRate = m.hostMemoryBandwidth * kDefaultAdamBandwidthFraction /
                   kAdamHostBytesPerParam;
@@ -90,7 +94,7 @@ Machine Machine::t4FlexGen() {
   m.gpuEfficiency = 0.4;
   m.gpuSms = 40;
   m.gpuMemoryBandwidth = 320e9;
-  m.hostMemory = 208 * GiB; // GCP n1-highmem-32
+  m.hostMemory = 208 * GiB;           // GCP n1-highmem-32
   m.hostMemoryBandwidth = 6 * 21.3e9; // 6 channels of DDR4-2666 (Skylake)
   m.cpuAdamRate = m.hostMemoryBandwidth * kDefaultAdamBandwidthFraction /
                   kAdamHostBytesPerParam;
@@ -337,5 +341,64 @@ offload::machineFromTopo(const analysis::TopoGraph &g, llvm::StringRef gpu,
   }
   if (std::string err = m.validate(); !err.empty())
     return topoError("machine from topology: " + err);
+  return m;
+}
+
+llvm::Expected<Machine>
+offload::machineForGpus(const analysis::TopoGraph &g, const Machine &base,
+                        llvm::ArrayRef<std::string> gpus) {
+  if (gpus.empty())
+    return topoError("no GPUs to plan on");
+  std::optional<unsigned> ci = g.findDevice(base.devices.cpu);
+  if (!ci)
+    return topoError("no cpu named '" + base.devices.cpu + "' in the topology");
+  std::vector<unsigned> ids;
+  for (const std::string &n : gpus) {
+    std::optional<unsigned> gi = g.findDevice(n);
+    if (!gi || g.devices[*gi].kind != "gpu")
+      return topoError("no gpu named '" + n + "' in the topology");
+    ids.push_back(*gi);
+  }
+  Machine m = base;
+  m.gpus = static_cast<int64_t>(ids.size());
+  m.devices.gpuGroup.assign(gpus.begin(), gpus.end());
+  if (ids.size() == 1)
+    return m;
+  const double n = static_cast<double>(ids.size());
+  std::vector<unsigned> cpuSet{*ci};
+  double h2d = analysis::computeMinCut(g, cpuSet, ids).capacity / n;
+  double d2h = analysis::computeMinCut(g, ids, cpuSet).capacity / n;
+  for (unsigned gi : ids) {
+    h2d = std::min(h2d, widest(g, *ci, gi));
+    d2h = std::min(d2h, widest(g, gi, *ci));
+  }
+  if (m.hostMemoryBandwidth > 0) {
+    h2d = std::min(h2d, m.hostMemoryBandwidth / n);
+    d2h = std::min(d2h, m.hostMemoryBandwidth / n);
+  }
+  if (!(h2d > 0) || !(d2h > 0))
+    return topoError("no path between cpu '" + base.devices.cpu +
+                     "' and every gpu of the group in both directions");
+  m.h2dBandwidth = h2d;
+  m.d2hBandwidth = d2h;
+  // The ring over the GPUs without the host: arcs into or out of a CPU
+  // dropped, so a path between two GPUs uses peer links and switches only.
+  analysis::TopoGraph peers = g;
+  peers.arcs.clear();
+  for (const analysis::TopoArc &a : g.arcs)
+    if (g.devices[a.from].kind != "cpu" && g.devices[a.to].kind != "cpu")
+      peers.arcs.push_back(a);
+  double ring = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < ids.size(); ++i)
+    ring = std::min(ring, widest(peers, ids[i], ids[(i + 1) % ids.size()]));
+  // A ring faster than a GPU's own path to the host runs on other links
+  // (NVLink); one that is not goes through the GPUs' own PCIe links (a
+  // switch) and gets what their host traffic leaves; none at all (GPUs on
+  // the CPU's root ports): the collectives are staged in host memory.
+  double own = std::numeric_limits<double>::infinity();
+  for (unsigned gi : ids)
+    own = std::min(own, widest(g, gi, *ci));
+  const double share = std::max(h2d, d2h);
+  m.peerBandwidth = ring > own ? ring : ring > share ? ring - share : 0.0;
   return m;
 }

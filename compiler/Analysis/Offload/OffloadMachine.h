@@ -1,4 +1,5 @@
-//===- OffloadMachine.h - A machine as the offload planners see it -*- C++ -*-===//
+//===- OffloadMachine.h - A machine as the offload planners see it -*- C++
+//-*-===//
 //
 // The handful of figures the fine-tune and inference offload planners need:
 // one GPU (memory, peak FLOP/s, achievable fraction of the peak), host
@@ -68,8 +69,8 @@ struct CsdArray {
 struct Machine {
   std::string name;
   // GPU
-  double gpuMemory = 0;      ///< bytes
-  double gpuPeakFlops = 0;   ///< FLOP/s, dense fp16 tensor (fp32 accumulate)
+  double gpuMemory = 0;    ///< bytes
+  double gpuPeakFlops = 0; ///< FLOP/s, dense fp16 tensor (fp32 accumulate)
   /// Attained fraction of the peak on large, wave-aligned GEMMs (eta of
   /// model::gemmTime, GemmModel.h); smaller or ragged GEMMs attain less.
   double gpuEfficiency = 0;
@@ -79,20 +80,32 @@ struct Machine {
   /// allocator fragmentation and workspaces take the rest).
   double gpuUsableFraction = 0.9;
   // Host
-  double hostMemory = 0;            ///< bytes
-  double hostUsableFraction = 0.9;  ///< the OS and the framework take the rest
-  double hostMemoryBandwidth = 0;   ///< B/s (CPU attention in inference)
-  double cpuAdamRate = 0;           ///< parameters/s the CPU optimizer updates
+  double hostMemory = 0;           ///< bytes
+  double hostUsableFraction = 0.9; ///< the OS and the framework take the rest
+  double hostMemoryBandwidth = 0;  ///< B/s (CPU attention in inference)
+  double cpuAdamRate = 0;          ///< parameters/s the CPU optimizer updates
   // Links
   double h2dBandwidth = 0; ///< host -> GPU, B/s
   double d2hBandwidth = 0; ///< GPU -> host, B/s
   NvmeArray nvme;
   CsdArray csd;
+  /// Data parallelism: how many GPUs like the one above train together
+  /// (ZeRO-3: parameters, gradients and optimizer states sharded over
+  /// them), sharing the host memory, the CPU optimizer and the storage. With
+  /// more than one, h2dBandwidth and d2hBandwidth are what each GPU attains
+  /// while all of them stream at once (machineForGpus()).
+  int64_t gpus = 1;
+  /// Ring bandwidth between the GPUs over links that bypass the host (e.g.
+  /// NVLink), B/s per direction; 0 = collectives are staged through host
+  /// memory and travel on the host links.
+  double peerBandwidth = 0;
   /// The topology devices machineFromTopo() read (empty for the presets):
-  /// the GPU, the CPU, and the nvme and csd drives in device order.
+  /// the GPU, the CPU, and the nvme and csd drives in device order;
+  /// `gpuGroup` holds every GPU of a data-parallel machine (the first is
+  /// `gpu`).
   struct TopoDevices {
     std::string gpu, cpu;
-    std::vector<std::string> nvme, csd;
+    std::vector<std::string> nvme, csd, gpuGroup;
   } devices;
 
   /// FLOP/s a large, wave-aligned fp16 GEMM attains.
@@ -148,6 +161,22 @@ llvm::Expected<Machine> machineFromTopo(const analysis::TopoGraph &g,
                                         llvm::StringRef gpu,
                                         llvm::StringRef cpu = "",
                                         const TopoMachineOptions &opts = {});
+
+/// The machine of `base` (built by machineFromTopo() for gpus.front())
+/// widened to data parallelism over `gpus` (device names of `g`, every one
+/// with the memory and compute of the first). The host<->GPU bandwidths
+/// become each GPU's share while all stream at once: the widest path,
+/// capped by the min cut between the CPU and the GPUs divided by their
+/// number (a shared PCIe switch uplink counts once) and by the host memory
+/// bandwidth divided by their number. peerBandwidth is the slowest hop of
+/// the ring over the GPUs in the topology without its CPUs: all of it when
+/// that is faster than a GPU's own path to the host (NVLink), what the
+/// host share leaves of it when the ring runs through the GPUs' own links
+/// (a PCIe switch), and 0 when there is no such ring (collectives staged
+/// through host memory, on the host links).
+llvm::Expected<Machine> machineForGpus(const analysis::TopoGraph &g,
+                                       const Machine &base,
+                                       llvm::ArrayRef<std::string> gpus);
 
 } // namespace sluice::offload
 

@@ -1,5 +1,6 @@
 //===- ParallelCluster.cpp - GPUs and links for 3D-parallel plans ---------===//
 #include "compiler/Analysis/Parallel/ParallelCluster.h"
+#include "compiler/Analysis/Offload/OffloadMachine.h"
 
 #include "compiler/Analysis/TopoAnalysis.h"
 
@@ -79,6 +80,57 @@ std::vector<HostGpus> parallel::gpusByHost(const analysis::TopoGraph &g,
     hosts[it->second].devices.push_back(d);
   }
   return hosts;
+}
+
+/// Fills the cluster's host figures (optimizer offload) from the CPUs of
+/// each host; leaves them 0 when a host has no CPU with memory and memory
+/// bandwidth.
+static void hostFigures(const analysis::TopoGraph &g,
+                        const std::vector<HostGpus> &hosts,
+                        ParallelCluster &c) {
+  double memory = INFINITY, rate = INFINITY, link = INFINITY;
+  for (const HostGpus &h : hosts) {
+    const std::string group = g.devices[h.devices.front()].group;
+    std::vector<unsigned> cpus;
+    double mem = 0, bw = 0;
+    for (unsigned d : analysis::devicesOfKind(g, "cpu")) {
+      if (g.devices[d].group != group)
+        continue;
+      const analysis::QuantityProp *m = g.devices[d].findQuantity("memory");
+      const analysis::QuantityProp *b =
+          g.devices[d].findQuantity("memory_bandwidth");
+      if (!m || !b || !(m->value > 0) || !(b->value > 0))
+        continue;
+      cpus.push_back(d);
+      mem += m->value;
+      bw += b->value;
+    }
+    if (cpus.empty())
+      return;
+    const double n = static_cast<double>(h.devices.size());
+    double share =
+        std::min(analysis::computeMinCut(g, cpus, h.devices).capacity,
+                 analysis::computeMinCut(g, h.devices, cpus).capacity) /
+        n;
+    for (unsigned gpu : h.devices) {
+      double widest = 0;
+      for (unsigned cpu : cpus) {
+        analysis::WidestPathTree t = analysis::computeWidestPaths(g, cpu);
+        if (t.reachable(gpu))
+          widest = std::max(widest, t.bandwidth[gpu]);
+      }
+      share = std::min(share, widest);
+    }
+    if (!(share > 0))
+      return;
+    memory = std::min(memory, mem);
+    rate = std::min(rate, bw * offload::kDefaultAdamBandwidthFraction /
+                              offload::kAdamHostBytesPerParam);
+    link = std::min(link, share);
+  }
+  c.hostMemory = memory;
+  c.hostAdamRate = rate;
+  c.hostLinkBandwidth = link;
 }
 
 llvm::Expected<ParallelCluster>
@@ -171,6 +223,7 @@ parallel::clusterFromTopo(const analysis::TopoGraph &g, llvm::StringRef name) {
       c.links[a * n + b] = {static_cast<float>(bw), static_cast<float>(lat)};
     }
   }
+  hostFigures(g, hosts, c);
   if (std::string err = c.validate(); !err.empty())
     return clusterError(err);
   return c;

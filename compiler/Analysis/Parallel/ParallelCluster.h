@@ -48,6 +48,18 @@ struct ParallelCluster {
   std::vector<Link> links;
   /// How many matrix cells came from a measured matrix.
   int64_t measuredPairs = 0;
+  /// Optimizer offload (ZeRO-Offload): per host, the memory of its CPUs
+  /// (bytes; 0 = the topology gives none, no offload), their optimizer
+  /// rate (parameters/s, from their memory bandwidth as the offload
+  /// planner derives it) and what each GPU attains to and from its host
+  /// while all of the host's GPUs stream at once (B/s). The least over the
+  /// hosts.
+  double hostMemory = 0;
+  double hostAdamRate = 0;
+  double hostLinkBandwidth = 0;
+  bool canOffload() const {
+    return hostMemory > 0 && hostAdamRate > 0 && hostLinkBandwidth > 0;
+  }
 
   int64_t gpus() const { return hosts * gpusPerHost; }
   int64_t hostOf(int64_t gpu) const { return gpu / gpusPerHost; }
@@ -94,7 +106,11 @@ std::vector<HostGpus> gpusByHost(const analysis::TopoGraph &g,
 /// first GPU that differs); `memory_bandwidth` is read when present. The
 /// bandwidth of a pair is its measured arc when there is one, else the max
 /// flow (same host) or the widest path (other hosts) over the modeled links;
-/// an unreachable pair is an error.
+/// an unreachable pair is an error. The host figures (hostMemory, ...)
+/// come from the CPUs of each host (its group's `cpu` devices: memory and
+/// memory_bandwidth summed; the GPU link share is the min cut between them
+/// and the host's GPUs over the GPUs, capped by each GPU's widest path);
+/// a host without a CPU that has both leaves them 0.
 llvm::Expected<ParallelCluster> clusterFromTopo(const analysis::TopoGraph &g,
                                                 llvm::StringRef name);
 

@@ -30,13 +30,16 @@ std::string ParallelConfig::str() const {
   if (sequenceParallel)
     s += " sp";
   s += " zero " + std::to_string(zeroStage);
+  if (offloadOptimizer)
+    s += " offload";
   return s;
 }
 
 bool ParallelConfig::operator==(const ParallelConfig &o) const {
   return tp == o.tp && pp == o.pp && dp == o.dp && microBatch == o.microBatch &&
          virtualStages == o.virtualStages && recompute == o.recompute &&
-         sequenceParallel == o.sequenceParallel && zeroStage == o.zeroStage;
+         sequenceParallel == o.sequenceParallel && zeroStage == o.zeroStage &&
+         offloadOptimizer == o.offloadOptimizer;
 }
 
 Placement Placement::identity(int64_t n) {
@@ -104,6 +107,11 @@ Constraint parallel::checkShape(const TrainJob &job,
     return fail(Constraint::Divisibility, "ZeRO stage " +
                                               std::to_string(c.zeroStage) +
                                               " needs pp 1 (DeepSpeed)");
+  if (c.offloadOptimizer && (c.zeroStage < 1 || !cluster.canOffload()))
+    return fail(Constraint::Divisibility,
+                c.zeroStage < 1 ? "optimizer offload needs ZeRO stage 1 or more"
+                                : "optimizer offload needs the hosts' memory, "
+                                  "memory bandwidth and links");
   if (c.tp > cluster.gpusPerHost)
     return fail(Constraint::TensorSpan,
                 "tp " + std::to_string(c.tp) + " spans hosts of " +
@@ -140,6 +148,25 @@ StageParams stageParams(const model::TransformerConfig &m,
   if (c.pp == 1)
     s.first = s.last = layers / t + embed + head + p.finalNorm;
   return s;
+}
+
+/// The offloaded optimizer step of the most loaded stage: each GPU sends
+/// its 1/dp shard of the gradients to its host (fp32 main gradients under
+/// Megatron's precision, ZeRO-1; fp16 under DeepSpeed's, ZeRO 2 and 3),
+/// the host's CPUs update the shards of all its GPUs, and the fp16
+/// parameters come back; one after the other (no overlap with backward).
+double offloadStepTime(const TrainJob &job, const ParallelCluster &cluster,
+                       const ParallelConfig &c) {
+  const StageParams sp = stageParams(job.model, c);
+  const double shard = std::max(sp.first, sp.last) / static_cast<double>(c.dp);
+  const double gradBytes = c.zeroStage <= 1
+                               ? model::StatePrecision::megatron().gradBytes
+                               : model::StatePrecision::mixedAdam().gradBytes;
+  const double down = gradBytes * shard / cluster.hostLinkBandwidth;
+  const double update =
+      shard * static_cast<double>(cluster.gpusPerHost) / cluster.hostAdamRate;
+  const double up = 2.0 * shard / cluster.hostLinkBandwidth;
+  return down + update + up;
 }
 
 model::ModelStateBytes states(double params, const ParallelConfig &c) {
@@ -190,7 +217,15 @@ MemoryEstimate parallel::estimateMemory(const TrainJob &job,
   e.grads = st.grads;
   e.optimizer = st.optimizer;
   e.activations = lastWorse ? lastAct : firstAct;
-  e.calibrated = (st.total() + e.activations) * opts.memoryCalibration;
+  if (c.offloadOptimizer) {
+    // Every GPU of a host keeps its shard there (each as large as the most
+    // loaded stage's: an upper bound when stages differ).
+    e.hostNeed = e.optimizer * static_cast<double>(cluster.gpusPerHost);
+    e.hostAvailable = cluster.hostMemory * opts.hostUsableFraction;
+    e.optimizer = 0;
+  }
+  e.calibrated = (e.params + e.grads + e.optimizer + e.activations) *
+                 opts.memoryCalibration;
   e.available = cluster.gpuMemory - opts.memoryReserve;
   return e;
 }
@@ -556,10 +591,15 @@ Estimate parallel::evaluateWithComm(const TrainJob &job,
   e.memory = estimateMemory(job, cluster, c, opts);
   if (!e.memory.fits()) {
     e.rejected = Constraint::Memory;
-    e.reason = "GPU memory: need " +
-               formatQuantity(e.memory.calibrated, Dim::bytes()) +
-               " per gpu, have " +
-               formatQuantity(e.memory.available, Dim::bytes());
+    e.reason = e.memory.calibrated > e.memory.available
+                   ? "GPU memory: need " +
+                         formatQuantity(e.memory.calibrated, Dim::bytes()) +
+                         " per gpu, have " +
+                         formatQuantity(e.memory.available, Dim::bytes())
+                   : "host memory: need " +
+                         formatQuantity(e.memory.hostNeed, Dim::bytes()) +
+                         " per host for offloaded optimizer states, have " +
+                         formatQuantity(e.memory.hostAvailable, Dim::bytes());
   }
   const model::TransformerConfig &m = job.model;
   const StageTimes lt = layerTimes(m, cluster, c, opts);
@@ -586,10 +626,13 @@ Estimate parallel::evaluateWithComm(const TrainJob &job,
                                     F, B, comm.p2p);
   tm.dataComm = comm.data;
   // Optimizer step: read and write every model state byte once.
-  if (cluster.gpuMemoryBandwidth > 0)
+  if (c.offloadOptimizer) {
+    tm.optimizer = offloadStepTime(job, cluster, c);
+  } else if (cluster.gpuMemoryBandwidth > 0) {
     tm.optimizer = 2.0 *
                    (e.memory.params + e.memory.grads + e.memory.optimizer) /
                    cluster.gpuMemoryBandwidth;
+  }
   tm.iteration = tm.pipeline + tm.dataComm + tm.optimizer;
   tm.uncompressedIteration = tm.iteration;
   // Optimus-CC, each part kept only where it pays.

@@ -34,6 +34,7 @@
 #include "compiler/Analysis/Parallel/ParallelCluster.h"
 #include "llvm/ADT/ArrayRef.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -64,6 +65,9 @@ struct ModelOptions {
   double memoryReserve = 2.0 * 1024 * 1024 * 1024;
   /// Fraction of a link's bandwidth NCCL collectives attain.
   double collectiveEfficiency = 0.85;
+  /// Fraction of a host's memory optimizer offload may use (the OS, the
+  /// framework, pinned buffers and the data loader take the rest).
+  double hostUsableFraction = 0.9;
   /// Optimus-CC compression (opt-in: it is lossy): 0 = off, else the rank r
   /// of the low-rank (one power iteration, PowerSGD-style) compression of
   /// the epilogue's backward sends and of the gradients of the stages whose
@@ -80,11 +84,16 @@ struct ParallelConfig {
   bool sequenceParallel = false;
   /// 0 none, 1 distributed optimizer (ZeRO-1), 2 and 3 (DeepSpeed, pp = 1).
   int64_t zeroStage = 0;
+  /// Optimizer offload (ZeRO-Offload; Megatron-LM's --optimizer-cpu-offload):
+  /// each GPU's shard of the fp32 master weights and optimizer states lives
+  /// in its host's memory and the host's CPUs update it after the backward
+  /// pass (gradients down, updated parameters up). Needs zeroStage >= 1.
+  bool offloadOptimizer = false;
   /// Micro-batches per iteration per pipeline (globalBatch / (dp * b)).
   int64_t microBatches(const TrainJob &job) const {
     return job.globalBatch / (dp * microBatch);
   }
-  /// "tp 8 pp 4 dp 2 b 1 v 2 selective sp zero 1"
+  /// "tp 8 pp 4 dp 2 b 1 v 2 selective sp zero 1 offload"
   std::string str() const;
   bool operator==(const ParallelConfig &o) const;
 };
@@ -112,7 +121,17 @@ struct MemoryEstimate {
   double activations = 0;
   double calibrated = 0; ///< (states + activations) x calibration
   double available = 0;  ///< GPU memory minus the reserve
-  bool fits() const { return calibrated <= available; }
+  /// Optimizer offload: the optimizer states a host holds for its GPUs
+  /// (`optimizer` is then 0), against its usable memory.
+  double hostNeed = 0, hostAvailable = 0;
+  bool fits() const {
+    return calibrated <= available && hostNeed <= hostAvailable;
+  }
+  /// The larger of need / usable on the GPU and on the host.
+  double ratio() const {
+    return std::max(calibrated / available,
+                    hostNeed > 0 ? hostNeed / hostAvailable : 0.0);
+  }
 };
 
 /// Time of one iteration, seconds.
@@ -123,6 +142,8 @@ struct TimeEstimate {
   double p2p = 0;        ///< C_pp: p2p of one round (forward + backward)
   double pipeline = 0;   ///< Pipette's T_pp
   double dataComm = 0;   ///< gradient all-reduce / reduce-scatter+all-gather
+  /// The optimizer step: on the GPU, memory-bound over the states; with
+  /// offload, gradients down + the host CPUs' update + parameters up.
   double optimizer = 0;
   double iteration = 0;
   double modelFlops = 0; ///< per iteration (forward + backward, no recompute)

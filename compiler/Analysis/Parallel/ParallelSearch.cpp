@@ -52,18 +52,23 @@ parallel::enumerateConfigs(const TrainJob &job, const ParallelCluster &cluster,
               // ZeRO shards over the data-parallel ranks: nothing to
               // shard with dp 1.
               const int64_t maxZero = d == 1 ? 0 : (p == 1 ? 3 : 1);
-              for (int64_t z = 0; z <= maxZero; ++z) {
-                ParallelConfig c;
-                c.tp = t;
-                c.pp = p;
-                c.dp = d;
-                c.microBatch = b;
-                c.virtualStages = v;
-                c.recompute = r;
-                c.sequenceParallel = sp;
-                c.zeroStage = z;
-                out.push_back(c);
-              }
+              for (int64_t z = 0; z <= maxZero; ++z)
+                for (bool off : {false, true}) {
+                  // Optimizer offload: with ZeRO, on hosts that can.
+                  if (off && (z == 0 || !cluster.canOffload()))
+                    continue;
+                  ParallelConfig c;
+                  c.tp = t;
+                  c.pp = p;
+                  c.dp = d;
+                  c.microBatch = b;
+                  c.virtualStages = v;
+                  c.recompute = r;
+                  c.sequenceParallel = sp;
+                  c.zeroStage = z;
+                  c.offloadOptimizer = off;
+                  out.push_back(c);
+                }
             }
     }
   return out;
@@ -360,7 +365,7 @@ parallel::planParallel(const TrainJob &job, const ParallelCluster &cluster,
     Estimate lb = evaluateWithComm(job, cluster, configs[i], {}, opts.model);
     if (lb.rejected == Constraint::Memory) {
       ++plan.rejected[static_cast<size_t>(Constraint::Memory)];
-      const double ratio = lb.memory.calibrated / lb.memory.available;
+      const double ratio = lb.memory.ratio();
       if (ratio < closestRatio) {
         closestRatio = ratio;
         closest = i;
@@ -374,14 +379,24 @@ parallel::planParallel(const TrainJob &job, const ParallelCluster &cluster,
     if (closest) {
       plan.binding = Constraint::Memory;
       const MemoryEstimate &m = closestMemory;
-      plan.infeasibleReason =
-          "GPU memory: the configuration needing the least (" +
-          configs[*closest].str() + ") needs " +
-          formatQuantity(m.calibrated, Dim::bytes()) + " per gpu (states " +
-          formatQuantity(m.params + m.grads + m.optimizer, Dim::bytes()) +
-          ", activations " + formatQuantity(m.activations, Dim::bytes()) +
-          ", x" + llvm::formatv("{0:F2}", opts.model.memoryCalibration).str() +
-          " calibration), have " + formatQuantity(m.available, Dim::bytes());
+      if (m.hostNeed > 0 &&
+          m.hostNeed / m.hostAvailable > m.calibrated / m.available)
+        plan.infeasibleReason =
+            "host memory: the configuration needing the least (" +
+            configs[*closest].str() + ") needs " +
+            formatQuantity(m.hostNeed, Dim::bytes()) +
+            " per host for its gpus' offloaded optimizer states, have " +
+            formatQuantity(m.hostAvailable, Dim::bytes());
+      else
+        plan.infeasibleReason =
+            "GPU memory: the configuration needing the least (" +
+            configs[*closest].str() + ") needs " +
+            formatQuantity(m.calibrated, Dim::bytes()) + " per gpu (states " +
+            formatQuantity(m.params + m.grads + m.optimizer, Dim::bytes()) +
+            ", activations " + formatQuantity(m.activations, Dim::bytes()) +
+            ", x" +
+            llvm::formatv("{0:F2}", opts.model.memoryCalibration).str() +
+            " calibration), have " + formatQuantity(m.available, Dim::bytes());
     } else {
       plan.binding = plan.rejected[static_cast<size_t>(Constraint::TensorSpan)]
                          ? Constraint::TensorSpan

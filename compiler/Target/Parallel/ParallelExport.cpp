@@ -117,6 +117,12 @@ void writeSummary(const PlanView &v, llvm::raw_ostream &os) {
      << (op.getSequenceParallel() ? ", sequence parallel" : "") << ", ZeRO "
      << i64(op.getZeroAttr())
      << (i64(op.getZeroAttr()) == 1 ? " (distributed optimizer)" : "") << "\n";
+  if (auto t = op.getOffloadTimeAttr())
+    os << "  optimizer offloaded to the hosts' CPUs: "
+       << quantity(f64(t), Dim::time()) << " per step (gradients down, "
+       << "update, parameters up), "
+       << quantity(f64(op.getHostMemoryAttr()), Dim::bytes())
+       << " of optimizer states per host\n";
   os << "  iteration: " << quantity(time, Dim::time())
      << " predicted; Megatron-LM's default rank order "
      << quantity(def, Dim::time())
@@ -200,6 +206,12 @@ Object toJson(const PlanView &v) {
       {"memory_per_gpu_bytes", f64(op.getMemoryAttr())},
       {"memory_available_bytes", f64(op.getMemoryAvailableAttr())},
       {"compression", compressionJson(op)},
+      {"optimizer_offload",
+       op.getOffloadTimeAttr()
+           ? llvm::json::Value(
+                 Object{{"step_s", f64(op.getOffloadTimeAttr())},
+                        {"host_bytes", f64(op.getHostMemoryAttr())}})
+           : llvm::json::Value(nullptr)},
       {"stages", std::move(stages)}};
 }
 
@@ -258,6 +270,9 @@ std::string megatronArgs(const PlanView &v) {
     flag("--sequence-parallel");
   if (i64(op.getZeroAttr()) == 1)
     flag("--use-distributed-optimizer");
+  // Megatron-core's CPU optimizer (with the distributed optimizer).
+  if (op.getOffloadTimeAttr() && i64(op.getZeroAttr()) == 1)
+    flag("--optimizer-cpu-offload");
   // ZeRO-2/3 are DeepSpeed's: Megatron-DeepSpeed runs them with the JSON of
   // --format=deepspeed.
   if (i64(op.getZeroAttr()) >= 2)
@@ -345,6 +360,10 @@ llvm::Expected<llvm::json::Value> deepSpeed(const PlanView &v) {
       {"train_micro_batch_size_per_gpu", micro},
       {"gradient_accumulation_steps", steps},
       {"zero_optimization", Object{{"stage", i64(op.getZeroAttr())}}}};
+  const bool offloaded = static_cast<bool>(op.getOffloadTimeAttr());
+  if (offloaded)
+    (*cfg.getObject("zero_optimization"))["offload_optimizer"] =
+        Object{{"device", "cpu"}, {"pin_memory", true}};
   if (op.getRecompute() == plan::Recompute::Full)
     cfg["activation_checkpointing"] =
         Object{{"partition_activations", op.getSequenceParallel()},
@@ -363,7 +382,7 @@ llvm::Expected<llvm::json::Value> deepSpeed(const PlanView &v) {
   if (auto n = v.job.getStepsAttr())
     s.steps = n.getInt();
   if (llvm::Error e =
-          model::addDeepSpeedTraining(cfg, s, /*statesOffGpu=*/false))
+          model::addDeepSpeedTraining(cfg, s, /*statesOffGpu=*/offloaded))
     return std::move(e);
   return llvm::json::Value(std::move(cfg));
 }

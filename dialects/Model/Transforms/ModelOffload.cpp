@@ -1,6 +1,7 @@
 //===- ModelOffload.cpp - Offload plans for model jobs --------------------===//
 #include "dialects/Model/Transforms/ModelOffload.h"
 
+#include "compiler/Analysis/Offload/FinetuneDataParallel.h"
 #include "compiler/Analysis/Offload/FinetunePlanner.h"
 #include "compiler/Analysis/Offload/InferencePlanner.h"
 #include "compiler/Analysis/Offload/OffloadExport.h"
@@ -8,8 +9,8 @@
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "dialects/Model/Transforms/ModelCostWalk.h"
 #include "dialects/Model/Transforms/OffloadSchedule.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/Support/JSON.h"
 
 using namespace mlir;
@@ -27,8 +28,17 @@ struct Prepared {
   TransformerConfig config; ///< names the model in reports
   offload::ModelCosts costs;
   double paramBytes = 0, gradBytes = 0, optimizerBytes = 0;
-  offload::Machine machine;
+  offload::Machine machine; ///< its first GPU alone
+  /// GPUs like the first (same server, memory and compute), the first
+  /// included: what a finetune job plans data parallelism over.
+  std::vector<std::string> gpuGroup;
 };
+
+/// The value of quantity `name` of `d`, 0 when absent.
+double quantityOf(const analysis::TopoDevice &d, StringRef name) {
+  const analysis::QuantityProp *q = d.findQuantity(name);
+  return q ? q->value : 0.0;
+}
 
 /// The planners' costs from the attributes model-cost attached to `job`.
 FailureOr<offload::ModelCosts> readCosts(JobOp job, TransformerOp model,
@@ -40,8 +50,8 @@ FailureOr<offload::ModelCosts> readCosts(JobOp job, TransformerOp model,
   };
   auto num = [&](DictionaryAttr d, StringRef name,
                  double &out) -> LogicalResult {
-    auto a = d ? d.getAs<IntegerAttr>(name)
-               : job->getAttrOfType<IntegerAttr>(name);
+    auto a =
+        d ? d.getAs<IntegerAttr>(name) : job->getAttrOfType<IntegerAttr>(name);
     if (!a)
       return missing(name);
     out = static_cast<double>(a.getInt());
@@ -105,8 +115,8 @@ FailureOr<offload::ModelCosts> readCosts(JobOp job, TransformerOp model,
     return missing("layer_costs");
   if (std::string err = c.validate(); !err.empty())
     return mlir::emitError(job.getLoc())
-           << "job '" << job.getSymName() << "': bad model-cost attributes: "
-           << err;
+           << "job '" << job.getSymName()
+           << "': bad model-cost attributes: " << err;
   if (c.params() != params)
     return mlir::emitError(job.getLoc())
            << "job '" << job.getSymName()
@@ -132,8 +142,8 @@ TransformerConfig describe(TransformerOp model) {
     if (auto h = dyn_cast<HeadOp>(op))
       c.tiedEmbeddings = h.getTied();
     else if (auto e = dyn_cast<EmbeddingOp>(op))
-      c.positions = e.getPositionsAttr() ? PositionKind::Learned
-                                         : PositionKind::Rotary;
+      c.positions =
+          e.getPositionsAttr() ? PositionKind::Learned : PositionKind::Rotary;
   }
   model.walk([&](MlpOp m) {
     c.mlp = m.getGated() ? MlpKind::Gated : MlpKind::Standard;
@@ -150,7 +160,7 @@ model::TrainingSettings trainingSettings(JobOp job) {
   if (auto m = SymbolTable::lookupNearestSymbolFrom<TransformerOp>(
           job, job.getModelAttr())) {
     Type t = m.getDtype();
-    s.precision = isa<BFloat16Type>(t)   ? model::Precision::Bf16
+    s.precision = isa<BFloat16Type>(t)  ? model::Precision::Bf16
                   : isa<Float32Type>(t) ? model::Precision::Fp32
                                         : model::Precision::Fp16;
   }
@@ -188,16 +198,39 @@ FailureOr<Prepared> prepare(JobOp job, const analysis::TopoGraph &graph,
   if (gpus.empty())
     return mlir::emitError(job.getLoc())
            << "topology '" << topology << "' has no gpu";
-  const std::string gpu = graph.devices[gpus.front()].name;
-  // The offload planners use one GPU; say so rather than plan the others
-  // away in silence.
-  if (gpus.size() > 1)
-    mlir::emitWarning(job.getLoc())
-        << "job '" << job.getSymName() << "' is planned on '" << gpu
-        << "' alone, but topology '" << topology << "' has " << gpus.size()
-        << " gpus: the " << stringifyJobAction(job.getAction())
-        << " planner offloads to one gpu (a `train` job plans data, tensor "
-           "and pipeline parallelism over all of them)";
+  const analysis::TopoDevice &first = graph.devices[gpus.front()];
+  const std::string gpu = first.name;
+  // A finetune job plans data parallelism over the GPUs like the first;
+  // the others are named, never planned away in silence.
+  std::vector<std::string> others;
+  for (unsigned d : gpus) {
+    const analysis::TopoDevice &dev = graph.devices[d];
+    bool like = dev.group == first.group &&
+                quantityOf(dev, "memory") == quantityOf(first, "memory") &&
+                quantityOf(dev, "compute") == quantityOf(first, "compute");
+    if (like && job.getAction() == JobAction::Finetune)
+      p.gpuGroup.push_back(dev.name);
+    else if (d != gpus.front())
+      others.push_back(dev.name);
+  }
+  if (!others.empty()) {
+    InFlightDiagnostic w = mlir::emitWarning(job.getLoc());
+    w << "job '" << job.getSymName() << "' is planned on ";
+    if (job.getAction() == JobAction::Finetune)
+      w << p.gpuGroup.size() << " gpu" << (p.gpuGroup.size() > 1 ? "s" : "")
+        << " like '" << gpu << "' (data parallel), without '" << others.front()
+        << "'"
+        << (others.size() > 1
+                ? " and " + std::to_string(others.size() - 1) + " more"
+                : std::string())
+        << ": a finetune job's GPUs share one host and have the same memory "
+           "and compute";
+    else
+      w << "'" << gpu << "' alone, but topology '" << topology << "' has "
+        << gpus.size() << " gpus: the infer planner offloads to one gpu";
+    w << " (a `train` job plans data, tensor and pipeline parallelism over "
+         "all of them)";
+  }
   auto machine = offload::machineFromTopo(graph, gpu);
   if (!machine)
     return mlir::emitError(job.getLoc())
@@ -348,16 +381,45 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
         failed = true;
         continue;
       }
-      auto plan = offload::planFinetune(fj, p->machine, fo);
-      if (!plan) {
-        mlir::emitError(job.getLoc())
-            << "cannot plan job '" << job.getSymName()
-            << "': " << llvm::toString(plan.takeError());
+      // One machine per GPU count: the first k GPUs of the group.
+      std::vector<offload::Machine> machines;
+      for (size_t k = 1; k <= p->gpuGroup.size(); ++k) {
+        auto mk = offload::machineForGpus(graph, p->machine,
+                                          ArrayRef(p->gpuGroup).take_front(k));
+        if (!mk) {
+          mlir::emitError(job.getLoc())
+              << "cannot plan job '" << job.getSymName() << "' on '" << topology
+              << "': " << llvm::toString(mk.takeError());
+          break;
+        }
+        if (k > 1)
+          mk->name = topology.str() + " (" + std::to_string(k) + " gpus from " +
+                     p->gpuGroup.front() + ")";
+        machines.push_back(std::move(*mk));
+      }
+      if (machines.size() != p->gpuGroup.size()) {
         failed = true;
         continue;
       }
+      auto dp = offload::planFinetuneOverGpus(fj, machines, fo);
+      if (!dp) {
+        mlir::emitError(job.getLoc())
+            << "cannot plan job '" << job.getSymName()
+            << "': " << llvm::toString(dp.takeError());
+        failed = true;
+        continue;
+      }
+      offload::FinetunePlan *plan = &dp->plan;
+      p->machine = machines[dp->machine];
+      if (!plan->fewerGpusReason.empty())
+        mlir::emitWarning(job.getLoc())
+            << "job '" << job.getSymName() << "' uses " << plan->gpus << " of "
+            << machines.size() << " gpus: " << plan->fewerGpusReason;
       if (!plan->feasible)
-        reason = plan->infeasibleReason;
+        reason = (plan->gpus > 1 ? "on " + std::to_string(plan->gpus) +
+                                       " gpus (data parallel), "
+                                 : std::string()) +
+                 plan->infeasibleReason;
       if (remarks) {
         InFlightDiagnostic d = job.emitRemark();
         d << "job '" << job.getSymName() << "': " << plan->candidates.size()

@@ -142,10 +142,17 @@ LogicalResult ModelPlanParallelPass::planJob(
     for (const auto &[c, t] : p.runnersUp)
       d << "; " << c.str() << ": " << formatQuantity(t, Dim::time());
   }
-  if (!p.feasible)
-    return job.emitError() << "job '" << job.getSymName()
-                           << "' does not fit on '" << topology
-                           << "': " << p.infeasibleReason;
+  if (!p.feasible) {
+    InFlightDiagnostic d = job.emitError() << "job '" << job.getSymName()
+                                           << "' does not fit on '" << topology
+                                           << "': " << p.infeasibleReason;
+    // Train jobs keep every state on the GPUs; offload is the finetune
+    // planner's (data parallel over one server's GPUs).
+    if (StringRef(p.infeasibleReason).starts_with("GPU memory"))
+      d << " (a `finetune` job of the model offloads its states to host "
+           "memory and NVMe)";
+    return d;
+  }
   const std::string name = job.getSymName().str() + "_parallel";
   ModuleOp module = getOperation();
   if (SymbolTable::lookupSymbolIn(module, name))
@@ -176,7 +183,9 @@ LogicalResult ModelPlanParallelPass::planJob(
       /*compress_rank=*/IntegerAttr(),
       /*compressed_micro_batches=*/IntegerAttr(),
       /*compressed_dp_stages=*/DenseI64ArrayAttr(),
-      /*uncompressed_time=*/FloatAttr());
+      /*uncompressed_time=*/FloatAttr(),
+      c.offloadOptimizer ? f64(e.time.optimizer) : FloatAttr(),
+      c.offloadOptimizer ? f64(e.memory.hostNeed) : FloatAttr());
   if (const parallel::TimeEstimate &t = e.time; t.compressRank > 0) {
     op.setCompressRankAttr(b.getI64IntegerAttr(t.compressRank));
     if (t.compressedMicroBatches > 0)

@@ -43,20 +43,19 @@ private:
 /// The drives an SSD action of `plan` uses: the CSDs for the traffic of a
 /// near-storage update and for parameters homed on the CSDs, else the
 /// NVMe array.
-const std::vector<std::string> &drivesOf(const Action &a,
-                                         const FinetunePlan &plan,
-                                         const Machine &m) {
-  bool csd = (plan.updateOnCsd &&
-              (a.what == "write to csd" || a.what == "read updated")) ||
-             (a.tensor == "params" && a.what == "read" &&
-              plan.paramHome == Tier::Csd);
+const std::vector<std::string> &
+drivesOf(const Action &a, const FinetunePlan &plan, const Machine &m) {
+  bool csd =
+      (plan.updateOnCsd &&
+       (a.what == "write to csd" || a.what == "read updated")) ||
+      (a.tensor == "params" && a.what == "read" && plan.paramHome == Tier::Csd);
   return csd ? m.devices.csd : m.devices.nvme;
 }
 
 std::string labelOf(const Action &a, const FinetunePlan &plan) {
-  std::string s = a.tensor + " " + a.what + " " +
-                  (a.layer < 0 ? std::string("head")
-                               : "L" + std::to_string(a.layer));
+  std::string s =
+      a.tensor + " " + a.what + " " +
+      (a.layer < 0 ? std::string("head") : "L" + std::to_string(a.layer));
   if (plan.accumulationSteps > 1)
     s += " mb" + std::to_string(a.microBatch);
   return s;
@@ -94,7 +93,8 @@ FailureOr<plan::ScheduleOp> sluice::model::buildFinetuneSchedule(
       plan::ScheduleMethodAttr::get(b.getContext(),
                                     plan::ScheduleMethod::OffloadFinetune),
       FloatAttr(), FloatAttr(), FloatAttr(), f64(0.0), f64(plan.tflops()),
-      peak.getDictionary(b.getContext()), links.getDictionary(b.getContext()));
+      peak.getDictionary(b.getContext()), links.getDictionary(b.getContext()),
+      plan.gpus > 1 ? b.getI64IntegerAttr(plan.gpus) : IntegerAttr());
   Block *body = new Block();
   sched.getBody().push_back(body);
   OpBuilder::InsertionGuard guard(b);
@@ -140,7 +140,13 @@ FailureOr<plan::ScheduleOp> sluice::model::buildFinetuneSchedule(
       ends.push_back({m.devices.cpu, m.devices.gpu});
     else if (a.stream == Stream::D2H)
       ends.push_back({m.devices.gpu, m.devices.cpu});
-    else {
+    else if (a.stream == Stream::Peer) {
+      // The first GPU's side of a ring collective: to its ring successor.
+      if (m.devices.gpuGroup.size() < 2)
+        return fail("the plan uses '" + stream.str() +
+                    "' but the machine names no second gpu");
+      ends.push_back({m.devices.gpu, m.devices.gpuGroup[1]});
+    } else {
       const std::vector<std::string> &drives = drivesOf(a, plan, m);
       if (drives.empty())
         return fail("the plan uses '" + stream.str() +

@@ -157,6 +157,8 @@ LogicalResult ScheduleOp::verifyRegions() {
     if (!isFiniteNum(t->convertToDouble()) || t->convertToDouble() < 0)
       return emitOpError() << "tflops must be finite and non-negative, got "
                            << num(t->convertToDouble());
+  if (auto n = getDataParallel(); n && *n < 1)
+    return emitOpError() << "data_parallel must be at least 1, got " << *n;
   for (auto [name, dict] : {std::pair<const char *, DictionaryAttr>{
                                 "peak_bytes", getPeakBytesAttr()},
                             {"link_bytes", getLinkBytesAttr()}}) {
@@ -382,6 +384,19 @@ LogicalResult ParallelOp::verifyRegions() {
                            << num(v);
   if (failed(verifyCompression(*this)))
     return failure();
+  if (bool(getOffloadTime()) != bool(getHostMemory()))
+    return emitOpError() << "offload_time and host_memory go together";
+  if (auto t = getOffloadTime()) {
+    if (zero < 1)
+      return emitOpError() << "optimizer offload needs zero >= 1, got zero "
+                           << zero;
+    for (auto [name, v] :
+         {std::pair<const char *, double>{"offload_time", t->convertToDouble()},
+          {"host_memory", getHostMemory()->convertToDouble()}})
+      if (!isFiniteNum(v) || v < 0)
+        return emitOpError()
+               << name << " must be finite and non-negative, got " << num(v);
+  }
   int64_t next = 0;
   llvm::StringSet<> seen;
   for (Operation &op : getBody().front()) {

@@ -124,7 +124,9 @@ def Plan_ScheduleOp : Plan_Op<"schedule", [
     carry `tflops` (the predicted model TFLOP/s), `peak_bytes` (tier name
     to the bytes the plan needs at its peak) and `link_bytes` (link class
     to the bytes it moves per iteration); the verifier checks finite,
-    non-negative numbers (floats in the dictionaries).
+    non-negative numbers (floats in the dictionaries). `data_parallel`
+    (at least 1): the GPUs that run the schedule in lockstep, each on its
+    share of the batch; the ops are those of the first GPU.
 
     Example:
 
@@ -144,7 +146,8 @@ def Plan_ScheduleOp : Plan_Op<"schedule", [
                        DefaultValuedAttr<F64Attr, "0.0">:$chunk_bytes,
                        OptionalAttr<F64Attr>:$tflops,
                        OptionalAttr<DictionaryAttr>:$peak_bytes,
-                       OptionalAttr<DictionaryAttr>:$link_bytes);
+                       OptionalAttr<DictionaryAttr>:$link_bytes,
+                       OptionalAttr<I64Attr>:$data_parallel);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `on` $topology `makespan` `(` $makespan `)`
@@ -320,6 +323,12 @@ def Plan_ParallelOp : Plan_Op<"parallel", [
     need `compress_rank` and it needs them: `uncompressed_time` and at least
     one of the other two.
 
+    Optimizer offload (ZeRO-Offload; Megatron-LM's `--optimizer-cpu-offload`):
+    `offload_time` the optimizer step's seconds (each GPU's gradient shard
+    to its host, the host CPUs' update, the parameters back) and
+    `host_memory` the bytes of offloaded optimizer states a host holds; both
+    or neither, and only with `zero` >= 1.
+
     ```mlir
     plan.parallel @pretrain_parallel for @pretrain on @box tp 2 pp 2 dp 1 micro_batch 1 x 8 virtual 1 recompute selective zero 0 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64} {
       plan.stage 0 layers [0] x 20 gpus ["gpu[0]", "gpu[1]"]
@@ -341,7 +350,9 @@ def Plan_ParallelOp : Plan_Op<"parallel", [
                        OptionalAttr<I64Attr>:$compress_rank,
                        OptionalAttr<I64Attr>:$compressed_micro_batches,
                        OptionalAttr<DenseI64ArrayAttr>:$compressed_dp_stages,
-                       OptionalAttr<F64Attr>:$uncompressed_time);
+                       OptionalAttr<F64Attr>:$uncompressed_time,
+                       OptionalAttr<F64Attr>:$offload_time,
+                       OptionalAttr<F64Attr>:$host_memory);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `for` $job `on` $topology `tp` $tp `pp` $pp `dp` $dp

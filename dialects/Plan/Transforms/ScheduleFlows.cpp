@@ -406,8 +406,8 @@ LogicalResult ScheduleFlowsPass::schedule(DemandsOp op, const PlanNetwork &pn,
                                : FloatAttr(),
       directMakespan ? b.getF64FloatAttr(*directMakespan) : FloatAttr(),
       moment ? b.getF64FloatAttr(*moment) : FloatAttr(),
-      b.getF64FloatAttr(chunk), FloatAttr(), DictionaryAttr(),
-      DictionaryAttr());
+      b.getF64FloatAttr(chunk), FloatAttr(), DictionaryAttr(), DictionaryAttr(),
+      IntegerAttr());
   Block *body = new Block();
   sched.getBody().push_back(body);
   b.setInsertionPointToEnd(body);

@@ -128,3 +128,26 @@ plan.parallel @p for @job on @box tp 2 pp 3 dp 1 micro_batch 1 x 8 virtual 1 rec
   plan.stage 1 layers [10] x 10 gpus ["gpu[2]", "gpu[3]"]
 }
 
+// -----
+
+// expected-error@+1 {{offload_time and host_memory go together}}
+plan.parallel @p for @job on @box tp 2 pp 2 dp 2 micro_batch 1 x 8 virtual 1 recompute none zero 1 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64, offload_time = 0.5 : f64} {
+  plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]", "gpu[4]", "gpu[5]"]
+  plan.stage 1 layers [10] x 10 gpus ["gpu[2]", "gpu[3]", "gpu[6]", "gpu[7]"]
+}
+
+// -----
+
+// expected-error@+1 {{optimizer offload needs zero >= 1, got zero 0}}
+plan.parallel @p for @job on @box tp 2 pp 2 dp 2 micro_batch 1 x 8 virtual 1 recompute none zero 0 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64, offload_time = 0.5 : f64, host_memory = 1.0e11 : f64} {
+  plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]", "gpu[4]", "gpu[5]"]
+  plan.stage 1 layers [10] x 10 gpus ["gpu[2]", "gpu[3]", "gpu[6]", "gpu[7]"]
+}
+
+// -----
+
+// expected-error@+1 {{offload_time must be finite and non-negative, got -0.5}}
+plan.parallel @p for @job on @box tp 2 pp 2 dp 2 micro_batch 1 x 8 virtual 1 recompute none zero 1 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64, offload_time = -0.5 : f64, host_memory = 1.0e11 : f64} {
+  plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]", "gpu[4]", "gpu[5]"]
+  plan.stage 1 layers [10] x 10 gpus ["gpu[2]", "gpu[3]", "gpu[6]", "gpu[7]"]
+}

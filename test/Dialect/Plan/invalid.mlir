@@ -183,6 +183,12 @@ plan.schedule @s on @t makespan(1.0) attributes {tflops = -1.0 : f64} {
 
 // -----
 
+// expected-error@+1 {{data_parallel must be at least 1, got 0}}
+plan.schedule @s on @t makespan(1.0) attributes {data_parallel = 0 : i64} {
+}
+
+// -----
+
 // expected-error@+1 {{peak_bytes entry 'gpu' must be a finite non-negative float}}
 plan.schedule @s on @t makespan(1.0) attributes {peak_bytes = {gpu = -2.0 : f64}} {
 }

@@ -215,4 +215,85 @@ TEST(ParallelCluster, FromTopology) {
             "needs the same number of gpus in every host)");
 }
 
+// Optimizer offload (ZeRO-Offload): the optimizer shard leaves the GPU for
+// the host (every GPU of a host its own), and the step is the gradient
+// shard down, the host CPUs' update of all its GPUs' shards, and the fp16
+// parameters up.
+TEST(ParallelOffload, MemoryAndStepByHand) {
+  TrainJob job = smallGpt(8);
+  ParallelCluster cl = a100Hosts(1, 4);
+  ASSERT_FALSE(cl.canOffload());
+  cl.hostMemory = 512 * GiB;
+  cl.hostAdamRate = 1e9;
+  cl.hostLinkBandwidth = 20e9;
+  ParallelConfig c = cfg(2, 1, 2, 1);
+  c.zeroStage = 1;
+  MemoryEstimate on = estimateMemory(job, cl, c);
+  c.offloadOptimizer = false;
+  MemoryEstimate off = estimateMemory(job, cl, c);
+  const double n = 4.0 * 12596224 / 2 + 26214400 + 2097152 + 2048;
+  c.offloadOptimizer = true;
+  on = estimateMemory(job, cl, c);
+  EXPECT_EQ(on.optimizer, 0.0);
+  EXPECT_DOUBLE_EQ(on.params + on.grads, n * 6.0);
+  EXPECT_DOUBLE_EQ(on.hostNeed, 4 * off.optimizer); // 4 GPUs per host
+  EXPECT_DOUBLE_EQ(on.hostNeed, 4 * n * 12.0 / 2);
+  EXPECT_DOUBLE_EQ(on.hostAvailable, 0.9 * 512 * GiB);
+  EXPECT_LT(on.calibrated, off.calibrated);
+  // The step: fp32 gradient shard (Megatron) down, update of 4 shards,
+  // fp16 shard up.
+  Estimate e = evaluate(job, cl, c, Placement::identity(4));
+  ASSERT_EQ(e.rejected, Constraint::None) << e.reason;
+  const double shard = n / 2;
+  EXPECT_NEAR(e.time.optimizer,
+              4.0 * shard / 20e9 + 4 * shard / 1e9 + 2.0 * shard / 20e9, 1e-12);
+  // ZeRO-3's gradients are fp16.
+  c.zeroStage = 3;
+  e = evaluate(job, cl, c, Placement::identity(4));
+  ASSERT_EQ(e.rejected, Constraint::None) << e.reason;
+  EXPECT_NEAR(e.time.optimizer,
+              2.0 * shard / 20e9 + 4 * shard / 1e9 + 2.0 * shard / 20e9, 1e-12);
+}
+
+TEST(ParallelOffload, HostMemoryBindsAndShapeNeedsZero) {
+  TrainJob job = smallGpt(8);
+  ParallelCluster cl = a100Hosts(1, 4);
+  cl.hostMemory = 1 * GiB;
+  cl.hostAdamRate = 1e9;
+  cl.hostLinkBandwidth = 20e9;
+  ParallelConfig c = cfg(2, 1, 2, 1);
+  c.zeroStage = 1;
+  c.offloadOptimizer = true;
+  Estimate e = evaluate(job, cl, c, Placement::identity(4));
+  EXPECT_EQ(e.rejected, Constraint::Memory);
+  EXPECT_EQ(e.reason.rfind("host memory: need ", 0), 0u) << e.reason;
+  c.zeroStage = 0;
+  std::string why;
+  EXPECT_EQ(checkShape(job, cl, c, &why), Constraint::Divisibility);
+  EXPECT_EQ(why, "optimizer offload needs ZeRO stage 1 or more");
+}
+
+// clusterFromTopo reads the host figures from the CPUs of each host: the
+// link share is the min cut over the host's GPUs.
+TEST(ParallelOffload, HostFiguresFromTopology) {
+  analysis::TopoGraph g;
+  unsigned cpu = g.addDevice("cpu", "cpu");
+  g.addQuantity(cpu, "memory", 512 * GiB, Dim::bytes());
+  g.addQuantity(cpu, "memory_bandwidth", 204.8e9, Dim::bandwidth());
+  unsigned sw = g.addDevice("plx", "switch");
+  g.addLink(cpu, sw, 32e9, 0, true);
+  for (int i = 0; i < 4; ++i) {
+    unsigned d = g.addDevice("gpu[" + std::to_string(i) + "]", "gpu");
+    g.addQuantity(d, "memory", 24 * GiB, Dim::bytes());
+    g.addQuantity(d, "compute", 165.2e12, Dim::compute());
+    g.addLink(sw, d, 25e9, 0, true);
+  }
+  auto cl = clusterFromTopo(g, "box");
+  ASSERT_TRUE(static_cast<bool>(cl)) << llvm::toString(cl.takeError());
+  EXPECT_TRUE(cl->canOffload());
+  EXPECT_DOUBLE_EQ(cl->hostMemory, 512 * GiB);
+  EXPECT_DOUBLE_EQ(cl->hostLinkBandwidth, 8e9);
+  EXPECT_DOUBLE_EQ(cl->hostAdamRate, 204.8e9 * 0.15 / 28);
+}
+
 } // namespace

@@ -16,6 +16,15 @@ ParallelCluster cluster(int64_t hosts, int64_t perHost, double memGiB,
                                   intra, inter);
 }
 
+/// `cl` with hosts of 512 GiB whose CPUs update 1.1 G parameters/s, each
+/// GPU with 25 GB/s to its host.
+ParallelCluster offloadable(ParallelCluster cl) {
+  cl.hostMemory = 512 * GiB;
+  cl.hostAdamRate = 1.1e9;
+  cl.hostLinkBandwidth = 25e9;
+  return cl;
+}
+
 TrainJob gpt(int64_t layers, int64_t hidden, int64_t heads, int64_t batch) {
   TrainJob j;
   j.model = model::TransformerConfig::gpt(layers, hidden, heads, 2048, 51200);
@@ -36,6 +45,9 @@ TEST(ParallelSearch, SameOptimumAsExhaustive) {
       {gpt(16, 4096, 32, 64), cluster(2, 4, 24, 25e9, 12.5e9)},
       {gpt(24, 5120, 40, 16), cluster(4, 2, 40, 100e9, 25e9)},
       {gpt(12, 1024, 16, 8), cluster(2, 2, 16, 50e9, 5e9)},
+      // Hosts that take the optimizer states: offload is searched too.
+      {gpt(16, 4096, 32, 64), offloadable(cluster(2, 4, 24, 25e9, 12.5e9))},
+      {gpt(40, 5120, 40, 32), offloadable(cluster(1, 4, 24, 25e9, 25e9))},
   };
   SearchOptions opts;
   opts.searchPlacement = false;
@@ -179,6 +191,34 @@ TEST(ParallelSearch, BadInputs) {
   ASSERT_FALSE(static_cast<bool>(plan));
   EXPECT_EQ(llvm::toString(plan.takeError()),
             "micro_batch 3 must divide batch 8");
+}
+
+// GPT-3 13B does not fit four 24 GiB GPUs with every state on them; with
+// the optimizer states on the host it does, and the plan says so.
+TEST(ParallelSearch, OffloadMakesItFit) {
+  TrainJob job = gpt(40, 5120, 40, 32);
+  auto onGpus = planParallel(job, cluster(1, 4, 24, 25e9, 25e9));
+  ASSERT_TRUE(static_cast<bool>(onGpus));
+  EXPECT_FALSE(onGpus->feasible);
+  auto plan = planParallel(job, offloadable(cluster(1, 4, 24, 25e9, 25e9)));
+  ASSERT_TRUE(static_cast<bool>(plan));
+  ASSERT_TRUE(plan->feasible) << plan->infeasibleReason;
+  EXPECT_TRUE(plan->config.offloadOptimizer);
+  EXPECT_GE(plan->config.zeroStage, 1);
+  EXPECT_GT(plan->estimate.memory.hostNeed, 0);
+  EXPECT_LE(plan->estimate.memory.hostNeed,
+            plan->estimate.memory.hostAvailable);
+  // Too little host memory: the host is what binds, with numbers.
+  ParallelCluster small = offloadable(cluster(1, 4, 24, 25e9, 25e9));
+  small.hostMemory = 100 * GiB; // 145 GiB of states for 4 GPUs
+  auto tight = planParallel(job, small);
+  ASSERT_TRUE(static_cast<bool>(tight));
+  EXPECT_FALSE(tight->feasible);
+  EXPECT_EQ(tight->infeasibleReason.rfind("host memory: the configuration "
+                                          "needing the least (",
+                                          0),
+            0u)
+      << tight->infeasibleReason;
 }
 
 } // namespace
