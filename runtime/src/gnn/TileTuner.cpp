@@ -100,7 +100,11 @@ TileModel modelTile(const CacheSizes &cache, const AggregateShape &s) {
   size_t tile = static_cast<size_t>(fit) / kLineFloats * kLineFloats;
   tile = std::max(tile, kLineFloats);
   m.tile = std::min(tile, m.width);
-  m.sure = bytes > 8.0 * budget && reuse >= 2.0;
+  // Rows beyond the L2 may still sit in the last-level cache, whose share
+  // per core the machine does not tell reliably (virtual machines report
+  // the host's): which tile between the L2 fit and one pass wins is for
+  // the probe to find.
+  m.sure = false;
   return m;
 }
 
@@ -125,11 +129,14 @@ size_t TileTuner::tileFor(size_t layer, const AggregateShape &shape) {
               s.candidates.end())
             s.candidates.push_back(t);
         };
+        // The model's tile, half of it, every doubling up to one pass
+        // (whole cache lines), and below one pass when the model says it.
         if (size_t half = m.tile / 2 / kLineFloats * kLineFloats; half)
           add(half);
-        add(2 * m.tile);
+        for (size_t t = 2 * m.tile; t < m.width; t *= 2)
+          add(t);
         add(m.width);
-        if (size_t quarter = m.tile / 4 / kLineFloats * kLineFloats;
+        if (size_t quarter = m.width / 4 / kLineFloats * kLineFloats;
             quarter && m.tile == m.width)
           add(quarter);
       }

@@ -19,16 +19,17 @@
 //   - else tile = budget / (4 u), in whole cache lines (multiples of 16
 //     floats, at least 16), one pass if that reaches w.
 //
-// The model is sure when the rows are far from the budget (u w 4 below
-// half of it, or above 8 times it with reuse of at least 2); else the
-// tuner probes: the first training calls cycle through the candidates
-// {model, model / 2, 2 model, one pass, and model / 4 when the model
-// says one pass} (whole cache lines, distinct, within [1, w]; the halves
-// only when at least a line), three calls each, timing each call per (dst +
-// edges) x width, and keeps the fastest candidate's best time (ties: the
-// earlier candidate, the model's first). The tile never changes the bits of a
-// result (Aggregate.h), only the time, so probing is invisible to the
-// numerics.
+// The model is sure when the rows fit in half the budget or are hardly
+// reused. Otherwise the rows beyond the L2 may still sit in the last-level
+// cache, whose share per core is not reliably known (virtual machines
+// report the host's), so the tuner probes: the first calls cycle through
+// the candidates {model, model / 2, every doubling of the model below one
+// pass, one pass, and one pass / 4 when the model says one pass} (whole
+// cache lines, distinct, within [1, w]; halves only when at least a line),
+// three calls each, timing each call per (dst + edges) x width, and keep
+// the candidate with the fastest call (ties: the earlier, the model's
+// first). The tile never changes the bits of a result (Aggregate.h), only
+// the time, so probing is invisible to the numerics.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_GNN_TILETUNER_H
