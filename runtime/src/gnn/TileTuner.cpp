@@ -141,32 +141,48 @@ size_t TileTuner::tileFor(size_t layer, const AggregateShape &shape) {
           add(quarter);
       }
       s.best.assign(s.candidates.size(), INFINITY);
+      s.alive.assign(s.candidates.size(), 1);
+      s.probing = s.candidates.size() > 1;
     }
   }
-  const size_t probeCalls = s.candidates.size() * kProbeRounds;
-  if (s.candidates.size() > 1 && s.calls < probeCalls) {
-    s.current = s.calls % s.candidates.size();
-    return s.candidates[s.current];
-  }
-  return s.chosen;
+  return s.probing ? s.candidates[s.current] : s.chosen;
 }
 
 void TileTuner::record(size_t layer, bool backward, double seconds,
                        double work) {
   totalSeconds += seconds;
   Slot &s = slots[index(layer, backward)];
-  const size_t probeCalls = s.candidates.size() * kProbeRounds;
-  if (s.candidates.size() <= 1 || s.calls >= probeCalls)
+  if (!s.probing)
     return;
   const double perWork = work > 0 ? seconds / work : seconds;
   s.best[s.current] = std::min(s.best[s.current], perWork);
-  if (++s.calls == probeCalls) {
-    size_t bestIndex = 0;
-    for (size_t i = 1; i < s.best.size(); ++i)
-      if (s.best[i] < s.best[bestIndex])
-        bestIndex = i;
-    s.chosen = s.candidates[bestIndex];
+  ++s.calls;
+  size_t next = s.current + 1;
+  while (next < s.candidates.size() && !s.alive[next])
+    ++next;
+  if (next < s.candidates.size()) {
+    s.current = next;
+    return;
   }
+  // The end of a round: keep the fastest candidate and those within
+  // kKeepWithin of it.
+  size_t bestIndex = 0;
+  for (size_t i = 1; i < s.best.size(); ++i)
+    if (s.best[i] < s.best[bestIndex])
+      bestIndex = i;
+  size_t alive = 0;
+  for (size_t i = 0; i < s.best.size(); ++i) {
+    s.alive[i] = s.alive[i] && s.best[i] <= kKeepWithin * s.best[bestIndex];
+    alive += s.alive[i];
+  }
+  if (++s.round == kProbeRounds || alive <= 1) {
+    s.chosen = s.candidates[bestIndex];
+    s.probing = false;
+    return;
+  }
+  s.current = 0;
+  while (!s.alive[s.current])
+    ++s.current;
 }
 
 } // namespace sluice::rt::gnn

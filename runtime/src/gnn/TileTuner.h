@@ -26,10 +26,12 @@
 // the candidates {model, model / 2, every doubling of the model below one
 // pass, one pass, and one pass / 4 when the model says one pass} (whole
 // cache lines, distinct, within [1, w]; halves only when at least a line),
-// three calls each, timing each call per (dst + edges) x width, and keep
-// the candidate with the fastest call (ties: the earlier, the model's
-// first). The tile never changes the bits of a result (Aggregate.h), only
-// the time, so probing is invisible to the numerics.
+// timing each call per (dst + edges) x width, in up to three rounds: after
+// each round only the candidates whose fastest call is within 1.5x of the
+// fastest one's stay, and the probe ends early when one is left; the
+// chosen tile is the one with the fastest call (ties: the earlier, the
+// model's first). The tile never changes the bits of a result (Aggregate.h),
+// only the time, so probing is invisible to the numerics.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_GNN_TILETUNER_H
@@ -93,6 +95,13 @@ public:
   const CacheSizes &cacheSizes() const { return cache; }
 
   static constexpr unsigned kProbeRounds = 3;
+  /// After each round the probe keeps the candidates within this factor
+  /// of the fastest.
+  static constexpr double kKeepWithin = 1.5;
+  /// Probe calls recorded for a slot so far.
+  size_t probeCalls(size_t layer, bool backward) const {
+    return slots[index(layer, backward)].calls;
+  }
 
 private:
   struct Slot {
@@ -100,8 +109,11 @@ private:
     size_t model = 0, chosen = 0;
     std::vector<size_t> candidates;
     std::vector<double> best; ///< seconds per unit of work
-    size_t calls = 0;         ///< probe calls recorded
-    size_t current = 0;       ///< candidate of the call in flight
+    std::vector<char> alive;  ///< still probed
+    bool probing = false;
+    size_t calls = 0;   ///< probe calls recorded
+    size_t round = 0;   ///< probe rounds completed
+    size_t current = 0; ///< candidate of the call in flight
   };
   static size_t index(size_t layer, bool backward) {
     return 2 * layer + (backward ? 1 : 0);

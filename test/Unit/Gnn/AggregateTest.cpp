@@ -199,24 +199,36 @@ TEST(GnnTileTuner, ProbesTheCandidatesAndKeepsTheFastest) {
   TileTuner tuner(CacheSizes{32 << 10, 4 << 20}, 0, 2);
   // Candidates: the model's 48, 16 (half, in lines), 96, 192, 256 (one
   // pass).
+  // 96 columns is the fastest, 192 within 1.5x of it: the first round
+  // tries all five, the next two only those.
   std::vector<size_t> seen;
-  for (unsigned i = 0; i < 5 * TileTuner::kProbeRounds; ++i) {
+  for (unsigned i = 0; i < 5 + 2 + 2; ++i) {
     const size_t t = tuner.tileFor(1, s);
     seen.push_back(t);
-    // 96 columns is the fastest.
-    tuner.record(1, false, t == 96 ? 1.0 : 2.0, 1.0);
+    tuner.record(1, false, t == 96 ? 1.0 : t == 192 ? 1.4 : 2.0, 1.0);
   }
   EXPECT_EQ(seen[0], 48u);
   EXPECT_EQ(seen[1], 16u);
   EXPECT_EQ(seen[2], 96u);
   EXPECT_EQ(seen[3], 192u);
   EXPECT_EQ(seen[4], 256u);
-  EXPECT_EQ(seen[5], 48u);
+  EXPECT_EQ(seen[5], 96u);
+  EXPECT_EQ(seen[6], 192u);
+  EXPECT_EQ(seen[8], 192u);
+  EXPECT_EQ(tuner.probeCalls(1, false), 9u);
   EXPECT_EQ(tuner.tile(1, false), 96u);
   EXPECT_EQ(tuner.modelChoice(1, false), 48u);
   EXPECT_TRUE(tuner.probed(1, false));
   EXPECT_EQ(tuner.tileFor(1, s), 96u);
-  EXPECT_DOUBLE_EQ(tuner.seconds(), 3 * 1.0 + 12 * 2.0);
+  EXPECT_DOUBLE_EQ(tuner.seconds(), 3 * 1.0 + 3 * 1.4 + 3 * 2.0);
+  // One candidate far ahead of the rest ends the probe after one round.
+  TileTuner quick(CacheSizes{32 << 10, 4 << 20}, 0, 1);
+  for (int i = 0; i < 5; ++i) {
+    const size_t t = quick.tileFor(0, s);
+    quick.record(0, false, t == 256 ? 1.0 : 3.0, 1.0);
+  }
+  EXPECT_EQ(quick.tileFor(0, s), 256u);
+  EXPECT_EQ(quick.probeCalls(0, false), 5u);
   // Layer 0 never ran; the backward slot of layer 1 neither.
   EXPECT_EQ(tuner.tile(0, false), 0u);
   EXPECT_EQ(tuner.tile(1, true), 0u);
