@@ -296,6 +296,8 @@ int main(int argc, char **argv) {
           for (size_t l = 0; l < a.fanouts.size(); ++l) {
             autoTiles.push_back(tuner.tile(l, false));
             autoTiles.push_back(tuner.tile(l, true));
+            autoTiles.push_back(tuner.modelChoice(l, false));
+            autoTiles.push_back(tuner.modelChoice(l, true));
           }
         } else {
           t = runEpoch(pool, batches, sage, width, tiles[c], nullptr, h, agg,
@@ -315,10 +317,12 @@ int main(int argc, char **argv) {
                   median(fwd[c]), median(bwd[c]), median(tot[c]));
     }
     std::printf("auto, first epoch (probing)\t\t\t%.2f\n", median(probing));
-    std::printf("auto ended with (layer: forward/backward):");
+    std::printf("auto ended with (layer: forward/backward, the model's in "
+                "parentheses):");
     for (size_t l = 0; l < a.fanouts.size(); ++l)
-      std::printf(" %zu: %zu/%zu", l + 1, autoTiles[2 * l],
-                  autoTiles[2 * l + 1]);
+      std::printf(" %zu: %zu/%zu (%zu/%zu)", l + 1, autoTiles[4 * l],
+                  autoTiles[4 * l + 1], autoTiles[4 * l + 2],
+                  autoTiles[4 * l + 3]);
     std::printf("\nbest fixed tile %u: %.2f ms; auto %.2f ms = %.3fx the "
                 "best (first epoch %.3fx)\n",
                 tiles[best], median(tot[best]), median(tot.back()),
