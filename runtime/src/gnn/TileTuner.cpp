@@ -176,7 +176,15 @@ void TileTuner::record(size_t layer, bool backward, double seconds,
     alive += s.alive[i];
   }
   if (++s.round == kProbeRounds || alive <= 1) {
-    s.chosen = s.candidates[bestIndex];
+    // The widest tile within kPreferWider of the fastest: fewer passes
+    // cost less loop overhead, and a difference that small is within the
+    // noise of single calls.
+    size_t chosen = bestIndex;
+    for (size_t i = 0; i < s.best.size(); ++i)
+      if (s.best[i] <= kPreferWider * s.best[bestIndex] &&
+          s.candidates[i] > s.candidates[chosen])
+        chosen = i;
+    s.chosen = s.candidates[chosen];
     s.probing = false;
     return;
   }

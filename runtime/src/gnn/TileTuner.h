@@ -29,9 +29,10 @@
 // timing each call per (dst + edges) x width, in up to three rounds: after
 // each round only the candidates whose fastest call is within 1.5x of the
 // fastest one's stay, and the probe ends early when one is left; the
-// chosen tile is the one with the fastest call (ties: the earlier, the
-// model's first). The tile never changes the bits of a result (Aggregate.h),
-// only the time, so probing is invisible to the numerics.
+// chosen tile is the widest whose fastest call is within 5% of the
+// fastest (fewer passes, and closer than single calls can tell apart). The tile
+// never changes the bits of a result (Aggregate.h), only the time, so probing
+// is invisible to the numerics.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_GNN_TILETUNER_H
@@ -98,6 +99,8 @@ public:
   /// After each round the probe keeps the candidates within this factor
   /// of the fastest.
   static constexpr double kKeepWithin = 1.5;
+  /// The probe chooses the widest tile within this factor of the fastest.
+  static constexpr double kPreferWider = 1.05;
   /// Probe calls recorded for a slot so far.
   size_t probeCalls(size_t layer, bool backward) const {
     return slots[index(layer, backward)].calls;

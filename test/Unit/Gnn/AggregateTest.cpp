@@ -229,6 +229,13 @@ TEST(GnnTileTuner, ProbesTheCandidatesAndKeepsTheFastest) {
   }
   EXPECT_EQ(quick.tileFor(0, s), 256u);
   EXPECT_EQ(quick.probeCalls(0, false), 5u);
+  // Within 5% of the fastest, the widest tile wins.
+  TileTuner wide(CacheSizes{32 << 10, 4 << 20}, 0, 1);
+  while (wide.probeCalls(0, false) < 15) {
+    const size_t t = wide.tileFor(0, s);
+    wide.record(0, false, t == 96 ? 1.0 : t == 192 ? 1.04 : 1.3, 1.0);
+  }
+  EXPECT_EQ(wide.tileFor(0, s), 192u);
   // Layer 0 never ran; the backward slot of layer 1 neither.
   EXPECT_EQ(tuner.tile(0, false), 0u);
   EXPECT_EQ(tuner.tile(1, true), 0u);
