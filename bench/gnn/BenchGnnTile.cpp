@@ -16,11 +16,13 @@
 // 16 columns up, plus 1 and 4, and W: one pass) and `auto`, the trainer's
 // TileTuner started fresh for each round and run for two epochs as in
 // training: the first (its probe on the first batches included) is
-// reported apart, the second (the tiles chosen) is `auto`. Rounds alternate the
-// configurations (rotating which goes first); per configuration the median of R
-// epochs. Prints per width a row per configuration (forward, backward and total
-// ms an epoch), the tiles auto ended with, and auto against the best fixed
-// tile.
+// reported apart, the second (the tiles chosen) is `auto`. Rounds
+// alternate the configurations (rotating which goes first); per
+// configuration the median of R epochs, and the minimum (on a shared
+// machine, the least disturbed epoch). Prints per width a row per
+// configuration (forward, backward and total ms an epoch, the minimum
+// total), the tiles auto ended with and the model's, and auto against the
+// best fixed tile by medians and by minima.
 //
 // --graph loads a SNAP / edge-list file (gzip allowed) as a simple
 // undirected graph; --rmat generates bench/common/Rmat.h's R-MAT graph.
@@ -168,6 +170,14 @@ double median(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
+double minimum(const std::vector<double> &v) {
+  return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
+}
+
+double minimum(const std::vector<double> &v) {
+  return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
+}
+
 struct EpochTime {
   double forward = 0, backward = 0;
 };
@@ -307,14 +317,19 @@ int main(int argc, char **argv) {
         bwd[c].push_back(t.backward * 1e3);
         tot[c].push_back((t.forward + t.backward) * 1e3);
       }
-    std::printf("width %u\ntile\tforward_ms\tbackward_ms\ttotal_ms\n", width);
-    size_t best = 0;
+    std::printf("width %u\ntile\tforward_ms\tbackward_ms\ttotal_ms\t"
+                "min_total_ms\n",
+                width);
+    size_t best = 0, bestMin = 0;
     for (size_t c = 0; c < configs; ++c) {
       if (c < tiles.size() && median(tot[c]) < median(tot[best]))
         best = c;
-      std::printf("%s\t%.2f\t%.2f\t%.2f\n",
+      if (c < tiles.size() && minimum(tot[c]) < minimum(tot[bestMin]))
+        bestMin = c;
+      std::printf("%s\t%.2f\t%.2f\t%.2f\t%.2f\n",
                   c == tiles.size() ? "auto" : std::to_string(tiles[c]).c_str(),
-                  median(fwd[c]), median(bwd[c]), median(tot[c]));
+                  median(fwd[c]), median(bwd[c]), median(tot[c]),
+                  minimum(tot[c]));
     }
     std::printf("auto, first epoch (probing)\t\t\t%.2f\n", median(probing));
     std::printf("auto ended with (layer: forward/backward, the model's in "
@@ -328,6 +343,10 @@ int main(int argc, char **argv) {
                 tiles[best], median(tot[best]), median(tot.back()),
                 median(tot.back()) / median(tot[best]),
                 median(probing) / median(tot[best]));
+    std::printf("minima: best fixed tile %u: %.2f ms; auto %.2f ms = %.3fx "
+                "the best\n",
+                tiles[bestMin], minimum(tot[bestMin]), minimum(tot.back()),
+                minimum(tot.back()) / minimum(tot[bestMin]));
   }
   return 0;
 }

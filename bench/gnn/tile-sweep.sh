@@ -2,10 +2,10 @@
 # The tiled-aggregation sweep of bench/RESULTS.md ("GNN tiled aggregation"):
 # fixed tiles against auto on email-Eu-core, facebook_combined and an R-MAT
 # graph of scale 18, each run started only when no compiler runs on the
-# (shared) machine. Usage: bench/gnn/tile-sweep.sh [REPEAT] (default 5).
+# (shared) machine. Usage: bench/gnn/tile-sweep.sh [REPEAT] (default 7).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-repeat=${1:-5}
+repeat=${1:-7}
 bench=build/bin/sluice-bench-gnn-tile
 quiet() {
   while [ "$(ps aux | grep -c '[c]c1plus')" -ne 0 ]; do sleep 5; done
