@@ -174,10 +174,6 @@ double minimum(const std::vector<double> &v) {
   return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
 }
 
-double minimum(const std::vector<double> &v) {
-  return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
-}
-
 struct EpochTime {
   double forward = 0, backward = 0;
 };
