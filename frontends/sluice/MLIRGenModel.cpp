@@ -292,6 +292,9 @@ mlir::LogicalResult lowerGnnTrain(mlir::OpBuilder &builder, const JobDecl &j,
     }
     if (p.name == "optimizer")
       continue; // adam, the only one
+    if (auto *n = llvm::dyn_cast<NameExpr>(p.value.get());
+        p.name == "tile" && n && n->name == "auto")
+      continue; // no attribute: chosen at run time
     auto v = evaluateConstant(*p.value, globals, ctx);
     if (!v) {
       ok = false;
@@ -331,7 +334,9 @@ mlir::LogicalResult lowerGnnTrain(mlir::OpBuilder &builder, const JobDecl &j,
                    : mlir::IntegerAttr(),
       ints.count("threads") ? builder.getI64IntegerAttr(ints["threads"])
                             : mlir::IntegerAttr(),
-      output ? builder.getStringAttr(*output) : mlir::StringAttr());
+      output ? builder.getStringAttr(*output) : mlir::StringAttr(),
+      ints.count("tile") ? builder.getI64IntegerAttr(ints["tile"])
+                         : mlir::IntegerAttr());
   (void)job;
   return mlir::success();
 }

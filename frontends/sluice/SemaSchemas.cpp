@@ -134,15 +134,20 @@ const std::vector<OptionSpec> &finetuneOptions() {
 /// the classes, the features (a .npy or raw float32 file; without it each
 /// vertex's one-hot id) and the host memory that caches them (given: the
 /// rest is read from the file as needed, out of core), epochs, Adam's step
-/// size and weight decay, and the dropout rate of the hidden layers.
+/// size and weight decay, the dropout rate of the hidden layers, and the
+/// aggregation's tile (`auto` or feature columns, docs/gnn.md).
 const llvm::StringRef kGnnOptimizers[] = {"adam"};
 const std::vector<OptionSpec> &gnnTrainOptions() {
-  static const std::vector<OptionSpec> specs = withCommon(
-      {req("batch", OptKind::Int), req("graph", OptKind::Graph),
-       opt("features", OptKind::String), pos("feature_cache", OptKind::Bytes),
-       pos("epochs", OptKind::Int), pos("lr", OptKind::Float),
-       opt("weight_decay", OptKind::Float), opt("dropout", OptKind::Float),
-       word("optimizer", kGnnOptimizers)});
+  static const std::vector<OptionSpec> specs = [] {
+    OptionSpec tile = opt("tile", OptKind::IntOrAuto);
+    tile.max = model::kMaxGnnTile;
+    return withCommon(
+        {req("batch", OptKind::Int), req("graph", OptKind::Graph),
+         opt("features", OptKind::String), pos("feature_cache", OptKind::Bytes),
+         pos("epochs", OptKind::Int), pos("lr", OptKind::Float),
+         opt("weight_decay", OptKind::Float), opt("dropout", OptKind::Float),
+         word("optimizer", kGnnOptimizers), tile});
+  }();
   return specs;
 }
 

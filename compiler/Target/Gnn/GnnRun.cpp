@@ -73,6 +73,29 @@ llvm::json::Value number(double v) {
 }
 
 /// The JSON report: the job, the result and every epoch.
+/// The tiles of the aggregation: what the job asked for ("auto" or the
+/// pinned columns), per layer the tile used at the end and the model's
+/// choice, forward and backward (0: none), and the caches the model read.
+llvm::json::Object aggregationJson(const GnnRunReport &r) {
+  const sluice_gnn_result_t &x = r.result;
+  auto perLayer = [&](const uint32_t *tiles) {
+    llvm::json::Array a;
+    for (uint32_t l = 0; l < r.layers; ++l)
+      a.push_back(static_cast<int64_t>(tiles[l]));
+    return a;
+  };
+  return llvm::json::Object{
+      {"tile", r.tile ? llvm::json::Value(static_cast<int64_t>(r.tile))
+                      : llvm::json::Value("auto")},
+      {"forward_tiles", perLayer(x.forward_tile)},
+      {"backward_tiles", perLayer(x.backward_tile)},
+      {"model_forward_tiles", perLayer(x.model_forward_tile)},
+      {"model_backward_tiles", perLayer(x.model_backward_tile)},
+      {"probed", x.tile_probed != 0},
+      {"cache_l1d_bytes", static_cast<int64_t>(x.cache_l1d_bytes)},
+      {"cache_l2_bytes", static_cast<int64_t>(x.cache_l2_bytes)}};
+}
+
 llvm::json::Object toJson(const GnnRunReport &r) {
   llvm::json::Array epochs;
   for (const sluice_gnn_epoch_t &e : r.epochs)
@@ -87,6 +110,7 @@ llvm::json::Object toJson(const GnnRunReport &r) {
         {"gather_seconds", e.gather_seconds},
         {"compute_seconds", e.compute_seconds},
         {"wait_seconds", e.wait_seconds},
+        {"aggregate_seconds", e.aggregate_seconds},
         {"batches", static_cast<int64_t>(e.batches)},
         {"sampled_vertices", static_cast<int64_t>(e.sampled_vertices)},
         {"sampled_edges", static_cast<int64_t>(e.sampled_edges)}});
@@ -114,6 +138,7 @@ llvm::json::Object toJson(const GnnRunReport &r) {
       {"final_loss", number(x.final_loss)},
       {"seconds", x.seconds},
       {"load_seconds", r.loadSeconds},
+      {"aggregation", aggregationJson(r)},
       {"feature_store",
        llvm::json::Object{
            {"cached_rows", static_cast<int64_t>(x.feature_cached_rows)},
@@ -205,6 +230,8 @@ sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
       o.feature_cache_bytes = *cache;
     }
   }
+  if (auto tile = job.getTile())
+    o.aggregate_tile = narrow(static_cast<uint64_t>(*tile));
   o.seed = job.getSeed();
   o.threads = options.threads
                   ? options.threads
@@ -213,6 +240,8 @@ sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
   o.on_epoch = onEpoch;
   o.user_data = &p;
   report.threads = o.threads;
+  report.layers = o.layers;
+  report.tile = o.aggregate_tile;
   sluice_error_t error;
   if (sluice_gnn_train(graph, &o, &report.result, &error) !=
       SLUICE_STATUS_OK) {
@@ -262,6 +291,15 @@ void sluice::target::printGnnRunReport(const GnnRunReport &r,
                         x.feature_file_rows,
                         x.feature_file_bytes / double(1 << 20),
                         x.feature_io_seconds);
+  os << "  aggregation tiles (" << (r.tile ? "pinned" : "auto") << ", L2 "
+     << humanBytes(x.cache_l2_bytes) << "):";
+  for (uint32_t l = 0; l < r.layers; ++l) {
+    auto tile = [](uint32_t t) { return t ? std::to_string(t) : "-"; };
+    os << (l ? "," : "") << " layer " << l + 1 << " " << tile(x.forward_tile[l])
+       << "/" << tile(x.backward_tile[l]);
+  }
+  os << " columns forward/backward" << (x.tile_probed ? ", probed" : "")
+     << "\n";
   if (!r.graphCache.empty())
     os << "  graph cache: " << r.graphCache << "\n";
   if (!r.output.empty())

@@ -30,6 +30,8 @@ struct GnnRunReport {
   std::string job, model, graph, kind, features, graphCache, output;
   uint64_t vertices = 0, edges = 0;
   uint32_t threads = 0;
+  uint32_t layers = 0;
+  uint32_t tile = 0; ///< the job's `tile`; 0: auto
   double loadSeconds = 0;
   std::vector<sluice_gnn_epoch_t> epochs;
   sluice_gnn_result_t result{};

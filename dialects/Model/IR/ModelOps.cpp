@@ -1,6 +1,7 @@
 //===- ModelOps.cpp - Verifiers of the model dialect ----------------------===//
 #include "dialects/Model/IR/ModelOps.h"
 
+#include "dialects/Model/IR/ModelSchema.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -336,6 +337,10 @@ LogicalResult GnnTrainOp::verify() {
     return emitOpError() << "dropout must be in [0, 1)";
   if (auto threads = getThreadsAttr(); threads && threads.getInt() <= 0)
     return emitOpError() << "threads must be positive";
+  if (auto tile = getTileAttr();
+      tile && (tile.getInt() <= 0 || tile.getInt() > kMaxGnnTile))
+    return emitOpError() << "tile must be 1 to " << kMaxGnnTile << ", got "
+                         << tile.getInt();
   if (auto cache = getFeatureCacheAttr()) {
     if (cache.getInt() <= 0)
       return emitOpError() << "feature_cache must be positive";

@@ -310,8 +310,10 @@ def Model_GnnTrainOp : Model_Op<"gnn_train", [
     `dropout` on the hidden layers' outputs. `features` is the file of the
     input features (absent: one-hot vertex ids) and `feature_cache` the
     host memory, in bytes, that caches the hottest rows while the rest are
-    read from the file as needed (absent: the whole file is loaded); `seed`,
-    `threads` and
+    read from the file as needed (absent: the whole file is loaded);
+    `tile` pins the feature columns per tile of the neighbour aggregation
+    (absent: `tile: auto`, chosen at run time from the cache sizes and a
+    probe; docs/gnn.md, "Tiled aggregation"); `seed`, `threads` and
     `output` (the JSON report) are the job's options as written.
 
     ```mlir
@@ -326,7 +328,8 @@ def Model_GnnTrainOp : Model_Op<"gnn_train", [
                        OptionalAttr<StrAttr>:$features,
                        OptionalAttr<I64Attr>:$feature_cache,
                        OptionalAttr<I64Attr>:$threads,
-                       OptionalAttr<StrAttr>:$output);
+                       OptionalAttr<StrAttr>:$output,
+                       OptionalAttr<I64Attr>:$tile);
   let assemblyFormat = [{
     $sym_name $model `on` $topology `graph` $graph `batch` $batch `epochs`
     $epochs attr-dict-with-keyword

@@ -33,6 +33,11 @@ llvm::ArrayRef<llvm::StringRef> tierNames();
 /// The spellings of every base-weight quantization (`quantize:`).
 llvm::ArrayRef<llvm::StringRef> weightQuantNames();
 
+/// The largest `tile` of a gnn train job (feature columns per tile of the
+/// neighbour aggregation; the runtime's field is 32 bits, and a tile at
+/// least the feature width is one pass over whole rows).
+constexpr int64_t kMaxGnnTile = 65536;
+
 } // namespace sluice::model
 
 #endif // SLUICE_DIALECTS_MODEL_IR_MODELSCHEMA_H

@@ -49,6 +49,9 @@ typedef enum sluice_gnn_input_t {
  * the input layer sparsely (docs/gnn.md, "Sparse input"). */
 #define SLUICE_GNN_SPARSE_DENSITY 0.1
 
+/* The most layers a model may have. */
+#define SLUICE_GNN_MAX_LAYERS 8
+
 /* What one epoch did (the epoch callback and sluice_gnn_result_t). */
 typedef struct sluice_gnn_epoch_t {
   uint32_t epoch;            /* 1-based */
@@ -63,6 +66,9 @@ typedef struct sluice_gnn_epoch_t {
   double wait_seconds;       /* the trainer blocked on the next batch: the
                                 sampling and gather not hidden under
                                 compute (all of it without a pipeline) */
+  double aggregate_seconds;  /* the neighbour aggregation of the dense
+                                layers, forward and backward (part of
+                                compute_seconds; training batches) */
   uint64_t batches;
   uint64_t sampled_vertices; /* summed over the batches' input layers */
   uint64_t sampled_edges;    /* summed over the batches' layers */
@@ -110,6 +116,12 @@ typedef struct sluice_gnn_options_t {
    * (Hyperion's pipeline); 0: one after another on the calling thread.
    * Default 2. The results do not depend on it. */
   uint32_t pipeline_depth;
+  /* Feature columns per tile of the neighbour aggregation of the dense
+   * layers (docs/gnn.md, "Tiled aggregation"); 0 (default): chosen per
+   * layer and direction from the cache sizes and the blocks, refined by a
+   * short probe on the first batches where the model is unsure. The tile
+   * does not change the results, only the time. */
+  uint32_t aggregate_tile;
   /* 1: no evaluation after the epochs (accuracies NaN); for benchmarks. */
   int skip_evaluation;
   sluice_gnn_epoch_fn_t on_epoch; /* may be NULL */
@@ -136,6 +148,19 @@ typedef struct sluice_gnn_result_t {
   uint64_t feature_file_bytes;
   double feature_io_seconds;
   uint64_t feature_cached_rows;
+  /* Tiled aggregation: per layer (input layer first), the feature columns
+   * per tile of the forward aggregation and of the backward scatter at the
+   * end of the training (0: the layer has none: a sparse input layer, or
+   * the input layer's scatter, which is never needed), the model's choice
+   * before any probe, whether a probe chose among candidates, and the L1d
+   * and L2 cache sizes the model read. */
+  uint32_t forward_tile[SLUICE_GNN_MAX_LAYERS];
+  uint32_t backward_tile[SLUICE_GNN_MAX_LAYERS];
+  uint32_t model_forward_tile[SLUICE_GNN_MAX_LAYERS];
+  uint32_t model_backward_tile[SLUICE_GNN_MAX_LAYERS];
+  int tile_probed;             /* a probe chose at least one tile */
+  uint64_t cache_l1d_bytes;
+  uint64_t cache_l2_bytes;
 } sluice_gnn_result_t;
 
 SLUICE_API void sluice_gnn_options_init(sluice_gnn_options_t *options);

@@ -2,10 +2,13 @@
 
 #include "runtime/src/gnn/Model.h"
 
+#include "runtime/src/algo/AlgoInternal.h"
+#include "runtime/src/gnn/Aggregate.h"
 #include "runtime/src/gnn/Dense.h"
 #include "runtime/src/gnn/Random.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -36,6 +39,33 @@ inline void scatterSparseRow(const Input &x, size_t r, float c,
     for (size_t j = begin; j < end; ++j)
       gr[j] += s * g[j];
   }
+}
+
+/// Runs one aggregation call `run(tile)` with the tuner's tile for layer
+/// `l` (one pass without a tuner) and tells the tuner its time.
+template <typename Run>
+void timedAggregate(AlgoThreadPool *pool, TileTuner *tiles, uint32_t l,
+                    const Block &b, size_t in, bool backward, Run run) {
+  if (!tiles) {
+    run(0);
+    return;
+  }
+  AggregateShape shape;
+  shape.numSrc = b.numSrc();
+  shape.numDst = b.numDst;
+  shape.edges = b.nbr.size();
+  shape.width = in;
+  shape.threads = pool ? pool->size() : 1;
+  shape.backward = backward;
+  const size_t tile = tiles->tileFor(l, shape);
+  const auto t0 = std::chrono::steady_clock::now();
+  run(tile);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  tiles->record(l, backward, seconds,
+                static_cast<double>(b.numDst + b.nbr.size()) *
+                    static_cast<double>(in));
 }
 
 } // namespace
@@ -72,7 +102,7 @@ uint64_t GnnModel::parameterCount() const {
 
 void GnnModel::forward(AlgoThreadPool *pool, const MiniBatch &batch,
                        const Input &input, Activations &acts,
-                       const Dropout &dropout) const {
+                       const Dropout &dropout, TileTuner *tiles) const {
   const uint32_t layers = modelShape.layers();
   const bool sage = modelShape.kind == SLUICE_GNN_SAGE;
   acts.aggregate.resize(layers);
@@ -102,27 +132,9 @@ void GnnModel::forward(AlgoThreadPool *pool, const MiniBatch &batch,
       const float *h =
           l == 0 ? input.dense.data() : acts.output[l - 1].data();
       std::vector<float> &agg = acts.aggregate[l];
-      agg.assign(size_t(b.numDst) * rows, 0.0f);
-      parallelRows(pool, b.numDst, [&](size_t begin, size_t end) {
-        for (size_t d = begin; d < end; ++d) {
-          float *ad = agg.data() + d * rows;
-          const float *hd = h + d * in;
-          float *neigh = ad;
-          if (sage) {
-            std::memcpy(ad, hd, in * sizeof(float));
-            neigh = ad + in;
-          } else {
-            const float s = b.selfCoef[d];
-            for (size_t j = 0; j < in; ++j)
-              ad[j] = s * hd[j];
-          }
-          for (uint32_t e = b.offsets[d]; e < b.offsets[d + 1]; ++e) {
-            const float c = b.coef[e];
-            const float *hu = h + size_t(b.nbr[e]) * in;
-            for (size_t j = 0; j < in; ++j)
-              neigh[j] += c * hu[j];
-          }
-        }
+      agg.resize(size_t(b.numDst) * rows);
+      timedAggregate(pool, tiles, l, b, in, false, [&](size_t tile) {
+        aggregateForward(pool, b, sage, h, in, agg.data(), tile);
       });
       matmul(pool, agg.data(), w, bias, y.data(), b.numDst, rows, out);
     }
@@ -168,7 +180,7 @@ double GnnModel::lossAndGradient(const std::vector<float> &logits,
 
 void GnnModel::backward(AlgoThreadPool *pool, const MiniBatch &batch,
                         const Input &input, const Activations &acts,
-                        std::vector<float> dY) {
+                        std::vector<float> dY, TileTuner *tiles) {
   const uint32_t layers = modelShape.layers();
   const bool sage = modelShape.kind == SLUICE_GNN_SAGE;
   for (auto &g : grad)
@@ -208,21 +220,8 @@ void GnnModel::backward(AlgoThreadPool *pool, const MiniBatch &batch,
     // Scatter the aggregate's gradient to the src rows; threads own
     // feature columns, so every value is summed in dst/edge order.
     dH.assign(size_t(b.numSrc()) * in, 0.0f);
-    parallelRows(pool, in, [&](size_t begin, size_t end) {
-      for (size_t d = 0; d < b.numDst; ++d) {
-        const float *ad = dA.data() + d * rows;
-        const float *neigh = sage ? ad + in : ad;
-        const float s = sage ? 1.0f : b.selfCoef[d];
-        float *hd = dH.data() + d * in;
-        for (size_t j = begin; j < end; ++j)
-          hd[j] += s * ad[j];
-        for (uint32_t e = b.offsets[d]; e < b.offsets[d + 1]; ++e) {
-          const float c = b.coef[e];
-          float *hu = dH.data() + size_t(b.nbr[e]) * in;
-          for (size_t j = begin; j < end; ++j)
-            hu[j] += c * neigh[j];
-        }
-      }
+    timedAggregate(pool, tiles, l, b, in, true, [&](size_t tile) {
+      aggregateBackward(pool, b, sage, dA.data(), in, dH.data(), tile);
     });
     // Through the ReLU and the dropout of the previous layer (its outputs
     // are this layer's src rows): a value is positive exactly when it

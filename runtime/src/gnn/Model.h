@@ -19,6 +19,7 @@
 #define SLUICE_RUNTIME_SRC_GNN_MODEL_H
 
 #include "runtime/src/gnn/Sampler.h"
+#include "runtime/src/gnn/TileTuner.h"
 #include "sluice/gnn.h"
 
 #include <cstdint>
@@ -83,9 +84,11 @@ public:
   uint64_t parameterCount() const;
 
   /// Runs the layers; acts.output.back() holds the logits (seeds x classes).
-  void forward(AlgoThreadPool *pool, const MiniBatch &batch,
-               const Input &input, Activations &acts,
-               const Dropout &dropout = {}) const;
+  /// `tiles` picks the aggregation's tile and is told its times (null: one
+  /// pass over whole rows); the tile does not change the results.
+  void forward(AlgoThreadPool *pool, const MiniBatch &batch, const Input &input,
+               Activations &acts, const Dropout &dropout = {},
+               TileTuner *tiles = nullptr) const;
   /// Softmax cross-entropy of the logits against `labels` (one per seed):
   /// returns the mean loss, writes dLogits and counts correct argmaxes.
   static double lossAndGradient(const std::vector<float> &logits,
@@ -95,7 +98,7 @@ public:
   /// Zeroes the gradients and accumulates those of the batch from dLogits.
   void backward(AlgoThreadPool *pool, const MiniBatch &batch,
                 const Input &input, const Activations &acts,
-                std::vector<float> dLogits);
+                std::vector<float> dLogits, TileTuner *tiles = nullptr);
   /// One Adam step (t is 1-based) with L2 weight decay on every value.
   void adamStep(uint64_t t, float learningRate, float weightDecay);
 

@@ -45,7 +45,7 @@ StoreObserver sluice::rt::gnn::setStoreObserverForTesting(StoreObserver o) {
 
 namespace {
 
-constexpr uint32_t kMaxLayers = 8;
+constexpr uint32_t kMaxLayers = SLUICE_GNN_MAX_LAYERS;
 
 double secondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
@@ -161,10 +161,10 @@ public:
       : options(o), pool(pool), features(features), labels(labels),
         split(std::move(split)),
         sampler(sluice_graph_offsets(graph), sluice_graph_targets(graph),
-                static_cast<uint32_t>(sluice_graph_num_vertices(graph)),
-                o.kind, std::vector<uint32_t>(o.fanouts, o.fanouts + o.layers),
-                o.seed),
-        model(shape(o), o.seed) {}
+                static_cast<uint32_t>(sluice_graph_num_vertices(graph)), o.kind,
+                std::vector<uint32_t>(o.fanouts, o.fanouts + o.layers), o.seed),
+        model(shape(o), o.seed),
+        tiles(readCacheSizes(), o.aggregate_tile, o.layers) {}
 
   static ModelShape shape(const sluice_gnn_options_t &o) {
     ModelShape s;
@@ -204,6 +204,18 @@ public:
     }
     result.seconds = secondsSince(start);
     result.parameters = model.parameterCount();
+    for (uint32_t l = 0; l < options.layers; ++l) {
+      result.forward_tile[l] = static_cast<uint32_t>(tiles.tile(l, false));
+      result.backward_tile[l] = static_cast<uint32_t>(tiles.tile(l, true));
+      result.model_forward_tile[l] =
+          static_cast<uint32_t>(tiles.modelChoice(l, false));
+      result.model_backward_tile[l] =
+          static_cast<uint32_t>(tiles.modelChoice(l, true));
+      if (tiles.probed(l, false) || tiles.probed(l, true))
+        result.tile_probed = 1;
+    }
+    result.cache_l1d_bytes = tiles.cacheSizes().l1d;
+    result.cache_l2_bytes = tiles.cacheSizes().l2;
   }
 
 private:
@@ -243,16 +255,19 @@ private:
       BatchSlot &slot = pipeline.next(waited);
       const MiniBatch &mb = slot.batch;
       auto t2 = std::chrono::steady_clock::now();
+      const double aggregateBefore = tiles.seconds();
       model.forward(&pool, mb, slot.input, acts,
                     Dropout{options.dropout, options.seed,
-                            (uint64_t(epoch) << 32) | index});
+                            (uint64_t(epoch) << 32) | index},
+                    &tiles);
       batchLabels.clear();
       for (uint32_t v : mb.seeds)
         batchLabels.push_back(labels[v]);
       const double loss = GnnModel::lossAndGradient(
           acts.output.back(), batchLabels, options.classes, dLogits, correct);
       lossSum += loss * static_cast<double>(mb.seeds.size());
-      model.backward(&pool, mb, slot.input, acts, std::move(dLogits));
+      model.backward(&pool, mb, slot.input, acts, std::move(dLogits), &tiles);
+      e.aggregate_seconds += tiles.seconds() - aggregateBefore;
       model.adamStep(++step, options.learning_rate, options.weight_decay);
       auto t3 = std::chrono::steady_clock::now();
       e.sample_seconds += slot.sampleSeconds;
@@ -288,7 +303,7 @@ private:
                      static_cast<uint32_t>(Stream::Eval),
                      (uint64_t(which) << 32) | index, batch);
       features.gather(batch.blocks.front().src, input);
-      model.forward(&pool, batch, input, acts);
+      model.forward(&pool, batch, input, acts, {}, &tiles);
       batchLabels.clear();
       for (uint32_t v : batch.seeds)
         batchLabels.push_back(labels[v]);
@@ -305,6 +320,7 @@ private:
   Split split;
   NeighbourSampler sampler;
   GnnModel model;
+  TileTuner tiles;
   MiniBatch batch;
   Input input;
   Activations acts;

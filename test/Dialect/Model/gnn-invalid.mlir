@@ -73,3 +73,10 @@ walk.graph @g "e.el" format edgelist
 model.gnn @m sage layers 1 fanouts [3] features 4 hidden 8 classes 2
 // expected-error@+1 {{feature_cache needs a features file}}
 model.gnn_train @j @m on @box graph @g batch 4 epochs 1 attributes {dropout = 0.0 : f64, feature_cache = 4096 : i64, lr = 0.01 : f64, seed = 1 : i64, weight_decay = 0.0 : f64}
+
+// -----
+
+walk.graph @g "e.el" format edgelist
+model.gnn @m sage layers 1 fanouts [3] features 4 hidden 8 classes 2
+// expected-error@+1 {{tile must be 1 to 65536, got 0}}
+model.gnn_train @j @m on @box graph @g batch 4 epochs 1 attributes {dropout = 0.0 : f64, lr = 0.01 : f64, seed = 1 : i64, tile = 0 : i64, weight_decay = 0.0 : f64}

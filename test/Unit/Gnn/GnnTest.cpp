@@ -113,18 +113,22 @@ struct Fixture {
 
 double lossOf(const GnnModel &model, const MiniBatch &batch, const Input &in,
               const std::vector<int32_t> &labels, uint32_t classes,
-              const Dropout &dropout) {
+              const Dropout &dropout, TileTuner *tiles) {
   Activations acts;
-  model.forward(nullptr, batch, in, acts, dropout);
+  model.forward(nullptr, batch, in, acts, dropout, tiles);
   std::vector<float> d;
   uint64_t correct = 0;
   return GnnModel::lossAndGradient(acts.output.back(), labels, classes, d,
                                    correct);
 }
 
-/// Every parameter's gradient against the central difference of the loss.
+/// Every parameter's gradient against the central difference of the loss;
+/// `tile` > 0 pins the aggregation's tile (0: one pass).
 void checkGradients(sluice_gnn_kind_t kind, bool sparse,
-                    float dropoutRate = 0.0f) {
+                    float dropoutRate = 0.0f, size_t tile = 0) {
+  std::unique_ptr<TileTuner> tiles;
+  if (tile)
+    tiles = std::make_unique<TileTuner>(CacheSizes{}, tile, 2);
   // A fixed key: the same mask in every evaluation of the loss.
   const Dropout dropout{dropoutRate, 77, 5};
   Fixture f;
@@ -146,11 +150,11 @@ void checkGradients(sluice_gnn_kind_t kind, bool sparse,
       x += 0.01f;
   auto labels = f.labels(seeds);
   Activations acts;
-  model.forward(nullptr, batch, in, acts, dropout);
+  model.forward(nullptr, batch, in, acts, dropout, tiles.get());
   std::vector<float> d;
   uint64_t correct = 0;
   GnnModel::lossAndGradient(acts.output.back(), labels, classes, d, correct);
-  model.backward(nullptr, batch, in, acts, d);
+  model.backward(nullptr, batch, in, acts, d, tiles.get());
   auto grads = model.grads();
   const float h = 1e-3f;
   size_t checked = 0;
@@ -159,9 +163,11 @@ void checkGradients(sluice_gnn_kind_t kind, bool sparse,
       float &p = model.params()[l][i];
       const float saved = p;
       p = saved + h;
-      const double up = lossOf(model, batch, in, labels, classes, dropout);
+      const double up =
+          lossOf(model, batch, in, labels, classes, dropout, tiles.get());
       p = saved - h;
-      const double down = lossOf(model, batch, in, labels, classes, dropout);
+      const double down =
+          lossOf(model, batch, in, labels, classes, dropout, tiles.get());
       p = saved;
       const double numeric = (up - down) / (2.0 * h);
       EXPECT_NEAR(grads[l][i], numeric, 2e-3 + 2e-2 * std::fabs(numeric))
@@ -182,6 +188,15 @@ TEST(GnnModel, GcnGradientsMatchFiniteDifferences) {
 TEST(GnnModel, DropoutGradientsMatchFiniteDifferences) {
   checkGradients(SLUICE_GNN_SAGE, false, 0.5f);
   checkGradients(SLUICE_GNN_GCN, true, 0.3f);
+}
+// Tiles of 1 and 3 columns (widths 5 and 4: a partial last tile) and one
+// wider than the rows.
+TEST(GnnModel, TiledGradientsMatchFiniteDifferences) {
+  for (size_t tile : {1, 3, 9}) {
+    checkGradients(SLUICE_GNN_SAGE, false, 0.0f, tile);
+    checkGradients(SLUICE_GNN_GCN, false, 0.25f, tile);
+    checkGradients(SLUICE_GNN_GCN, true, 0.0f, tile);
+  }
 }
 TEST(GnnModel, SparseInputGradientsMatchFiniteDifferences) {
   checkGradients(SLUICE_GNN_SAGE, true);
@@ -361,8 +376,9 @@ sluice_gnn_options_t plantedOptions(uint32_t width, uint32_t epochs) {
 sluice_gnn_result_t train(const sluice_graph_t *g, sluice_gnn_kind_t kind,
                           uint32_t threads, const float *features,
                           uint32_t width, uint32_t epochs = 30,
-                          uint32_t pipelineDepth = 2) {
+                          uint32_t pipelineDepth = 2, uint32_t tile = 0) {
   sluice_gnn_options_t o = plantedOptions(width, epochs);
+  o.aggregate_tile = tile;
   o.kind = kind;
   o.threads = threads;
   o.feature_data = features;
@@ -413,6 +429,36 @@ TEST(GnnTrain, SameBitsWithAndWithoutPipeline) {
         train(g.get(), SLUICE_GNN_SAGE, 2, x.data(), 8, 4, depth);
     EXPECT_EQ(none.final_loss, ahead.final_loss) << "depth " << depth;
     EXPECT_EQ(none.final_test_accuracy, ahead.final_test_accuracy);
+  }
+}
+
+// The aggregation's tile (pinned, or the tuner's, probe included) changes
+// the time, not the bits; the result reports the tiles.
+TEST(GnnTrain, SameBitsForAnyTile) {
+  GraphPtr g = plantedPartition(3, 40, 0.25, 0.01, 8);
+  auto x = randomFeatures(120, 8, 2);
+  for (sluice_gnn_kind_t kind : {SLUICE_GNN_SAGE, SLUICE_GNN_GCN}) {
+    sluice_gnn_result_t automatic =
+        train(g.get(), kind, 2, x.data(), 8, 4, 2, 0);
+    EXPECT_GT(automatic.cache_l2_bytes, 0u);
+    EXPECT_GT(automatic.cache_l1d_bytes, 0u);
+    for (uint32_t l = 0; l < 2; ++l) {
+      EXPECT_GE(automatic.forward_tile[l], 1u) << l;
+      EXPECT_GE(automatic.model_forward_tile[l], 1u) << l;
+    }
+    // The input layer's scatter is never needed; layer 1's is (width 16
+    // split over 2 threads: at most 8 columns a thread).
+    EXPECT_EQ(automatic.backward_tile[0], 0u);
+    EXPECT_GE(automatic.backward_tile[1], 1u);
+    EXPECT_LE(automatic.backward_tile[1], 8u);
+    for (uint32_t tile : {1u, 3u, 16u, 100u}) {
+      sluice_gnn_result_t pinned =
+          train(g.get(), kind, 2, x.data(), 8, 4, 2, tile);
+      EXPECT_EQ(automatic.final_loss, pinned.final_loss) << "tile " << tile;
+      EXPECT_EQ(automatic.final_test_accuracy, pinned.final_test_accuracy);
+      EXPECT_EQ(pinned.forward_tile[1], tile);
+      EXPECT_EQ(pinned.backward_tile[1], tile);
+    }
   }
 }
 
