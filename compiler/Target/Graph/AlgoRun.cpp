@@ -68,8 +68,9 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   if (schedule.getTarget() == graph::Target::Gpu && !options.forceCpu)
     return algo.emitError("algorithm '")
            << algo.getSymName()
-           << "' is scheduled for target gpu, and the GPU lowering of graph "
-              "algorithms is not built yet; --target=cpu runs it on the CPU";
+           << "' is scheduled for target gpu, and --run of graph algorithms "
+              "on the GPU is not built yet (sluicec -c --target=gpu compiles "
+              "its kernels); --target=cpu runs it on the CPU";
   AlgoRunReport report;
   report.job = job.getSymName().str();
   report.algorithm = algo.getSymName().str();

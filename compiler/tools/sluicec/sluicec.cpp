@@ -7,6 +7,7 @@
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Target/Gnn/GnnRun.h"
+#include "compiler/Target/Graph/AlgoGpu.h"
 #include "compiler/tools/sluicec/AlgoDriver.h"
 #include "compiler/tools/sluicec/SvgRender.h"
 #include "compiler/Pipelines/PassPipelines.h"
@@ -284,6 +285,15 @@ static int emitWalkCode(Compilation &compilation, llvm::raw_ostream &os) {
   if (emitPhase == Phase::Llvm && module.getOps<walk::WalkOp>().empty() &&
       !module.getOps<graph::AlgorithmOp>().empty())
     return emitAlgorithmLLVM(module, os);
+  if (emitPhase == Phase::Ptx && module.getOps<walk::WalkOp>().empty() &&
+      !module.getOps<graph::AlgorithmOp>().empty()) {
+    std::string ptx, json;
+    if (mlir::failed(target::lowerAlgorithmsToPtx(
+            module, "sm_90", libdevicePath, walkRemarks, ptx, json)))
+      return 1;
+    os << ptx;
+    return 0;
+  }
   if (module.getOps<walk::WalkOp>().empty()) {
     mlir::emitError(compilation.fileLocation())
         << "the program declares no walk: nothing to print with --emit="
@@ -511,8 +521,9 @@ static int runWalkProgram(Compilation &compilation) {
   if (runWalk && compilation.isAlgorithmJob(jobName)) {
     if (codeTarget.getNumOccurrences() && codeTarget == CodeTarget::Gpu) {
       llvm::errs() << "sluicec: error: not supported yet: --run "
-                      "--target=gpu of an algorithm (its GPU lowering is not "
-                      "built yet)\n";
+                      "--target=gpu of an algorithm (compile its kernels "
+                      "with -c --target=gpu and its host code with -c, and "
+                      "run them through sluice/algo_gpu.h)\n";
       return 1;
     }
     target::AlgoRunOptions options;
@@ -528,9 +539,15 @@ static int runWalkProgram(Compilation &compilation) {
   if (compileWalks && module.getOps<walk::WalkOp>().empty() &&
       !module.getOps<graph::AlgorithmOp>().empty()) {
     if (codeTarget == CodeTarget::Gpu) {
-      llvm::errs() << "sluicec: error: not supported yet: -c --target=gpu "
-                      "of algorithms (their GPU lowering is not built yet)\n";
-      return 1;
+      // The loops' kernels: PTX for sm_90 (-o, default <input>.ptx) and
+      // their description as JSON; the host code is -c's object.
+      std::string ptx = outputFilename;
+      if (ptx == "-")
+        ptx = (llvm::sys::path::stem(inputFilename) + ".ptx").str();
+      return mlir::failed(target::compileAlgorithmsToPtx(
+                 module, ptx, ptx + ".json", libdevicePath, walkRemarks))
+                 ? 1
+                 : 0;
     }
     std::string object = outputFilename;
     if (object == "-")

@@ -1,0 +1,441 @@
+//===- AlgoGpuIntegrationTest.cpp - compiled algorithms, GPU against CPU --===//
+//
+// Inputs/gpu-algos.sluice compiled by sluicec at build time: the host code
+// as a CPU object (gpu-algos.o, gpu-algos.h) and the loops' kernels as PTX
+// (gpu-algos.ptx). Each case runs an algorithm on the CPU (checked against
+// a reference where one is cheap) and then with the PTX attached
+// (sluice/algo_gpu.h): BFS depths, SSSP distances and CC labels must be
+// equal, PageRank within 1e-9 relative. Without a CUDA device the GPU half
+// skips with the driver's reason; the CPU half and the argument checks run
+// everywhere. Graphs: facebook (undirected) and email-Eu-core (directed)
+// from $SLUICE_GPU_DATA or ../shared/data (skipped when absent).
+//
+//===----------------------------------------------------------------------===//
+#include "gpu-algos.h"
+#include "sluice/algo_gpu.h"
+#include "sluice/graph.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <numeric>
+#include <queue>
+#include <sstream>
+#include <string>
+#include <vector>
+
+// The loop functions of the object (sluice_algo_range_fn_t), bound to the
+// kernels of the same name.
+extern "C" {
+#define SLUICE_LOOP(name)                                                      \
+  void name(sluice_algo_ctx_t *, void *, uint64_t, uint64_t);
+SLUICE_LOOP(sluice_algo_bfs_expand_push)
+SLUICE_LOOP(sluice_algo_bfs_expand_pull)
+SLUICE_LOOP(sluice_algo_sssp_relax_push)
+SLUICE_LOOP(sluice_algo_pagerank_gather_pull)
+SLUICE_LOOP(sluice_algo_pagerank_apply_vertices)
+SLUICE_LOOP(sluice_algo_prpush_scatter_push)
+SLUICE_LOOP(sluice_algo_prpush_apply_vertices)
+SLUICE_LOOP(sluice_algo_cc_init_vertices)
+SLUICE_LOOP(sluice_algo_cc_spread_push)
+#undef SLUICE_LOOP
+}
+
+namespace {
+
+struct Bound {
+  sluice_algo_range_fn_t fn;
+  const char *kernel;
+};
+
+#define SLUICE_BOUND(name)                                                     \
+  Bound { name, #name }
+const Bound kKernels[] = {SLUICE_BOUND(sluice_algo_bfs_expand_push),
+                          SLUICE_BOUND(sluice_algo_bfs_expand_pull),
+                          SLUICE_BOUND(sluice_algo_sssp_relax_push),
+                          SLUICE_BOUND(sluice_algo_pagerank_gather_pull),
+                          SLUICE_BOUND(sluice_algo_pagerank_apply_vertices),
+                          SLUICE_BOUND(sluice_algo_prpush_scatter_push),
+                          SLUICE_BOUND(sluice_algo_prpush_apply_vertices),
+                          SLUICE_BOUND(sluice_algo_cc_init_vertices),
+                          SLUICE_BOUND(sluice_algo_cc_spread_push)};
+#undef SLUICE_BOUND
+
+std::string envOr(const char *name, const std::string &fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+std::string ptxPath() {
+  return envOr("SLUICE_GPU_ARTIFACTS", SLUICE_GPU_ALGOS_DIR) + "/gpu-algos.ptx";
+}
+
+bool fileExists(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string findGraph(const std::string &file) {
+  for (const std::string &dir : {envOr("SLUICE_GPU_DATA", ""),
+                                 std::string(SLUICE_GPU_SHARED_DATA_DIR)}) {
+    if (!dir.empty() && fileExists(dir + "/" + file))
+      return dir + "/" + file;
+  }
+  return {};
+}
+
+using GraphPtr = std::unique_ptr<sluice_graph_t, void (*)(sluice_graph_t *)>;
+
+/// A SNAP file as `load(..., format: snap)` reads it.
+GraphPtr loadSnap(const std::string &file, bool undirected, std::string &why) {
+  GraphPtr none(nullptr, sluice_graph_release);
+  std::string path = findGraph(file);
+  if (path.empty()) {
+    why = file + " not found (SLUICE_GPU_DATA, ../shared/data)";
+    return none;
+  }
+  sluice_graph_load_options_t load;
+  sluice_graph_load_options_init(&load);
+  load.format = SLUICE_GRAPH_FORMAT_SNAP;
+  load.flags = SLUICE_GRAPH_LOAD_COMPACT_IDS |
+               SLUICE_GRAPH_LOAD_KEEP_DECLARED_VERTICES |
+               SLUICE_GRAPH_LOAD_DEDUPLICATE |
+               SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS | SLUICE_GRAPH_LOAD_QUIET;
+  if (undirected)
+    load.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED;
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  if (sluice_graph_load(path.c_str(), &load, &g, &error) != SLUICE_STATUS_OK) {
+    why = "cannot load " + path + ": " + error.message;
+    return none;
+  }
+  return GraphPtr(g, sluice_graph_release);
+}
+
+/// One run: the properties (8 bytes a value each, the widest), and why the
+/// GPU half did not run (`skip`) or failed (`error`).
+struct Outcome {
+  std::vector<std::vector<uint64_t>> props;
+  std::string skip, error;
+  uint64_t launches = 0;
+};
+
+template <typename Params>
+Outcome run(const sluice_graph_t *graph,
+            void (*entry)(sluice_algo_ctx_t *, const Params *, void **),
+            const Params &params, size_t numProps, bool gpu,
+            uint32_t threads = 2) {
+  Outcome out;
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.threads = threads;
+  options.quiet = 1;
+  sluice_algo_ctx_t *ctx = nullptr;
+  sluice_error_t error;
+  if (sluice_algo_ctx_create(graph, &options, &ctx, &error) !=
+      SLUICE_STATUS_OK) {
+    out.error = error.message;
+    return out;
+  }
+  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
+      ctx, sluice_algo_ctx_release);
+  if (gpu) {
+    std::string ptx = readFile(ptxPath());
+    sluice_status_t s = sluice_algo_gpu_attach(ctx, ptx.c_str(), &error);
+    if (s == SLUICE_STATUS_UNSUPPORTED) {
+      out.skip = error.message;
+      return out;
+    }
+    if (s != SLUICE_STATUS_OK) {
+      out.error = std::string("attach: ") + error.message;
+      return out;
+    }
+    for (const Bound &b : kKernels)
+      if (sluice_algo_gpu_bind(ctx, b.fn, b.kernel, &error) !=
+          SLUICE_STATUS_OK) {
+        out.error = std::string("bind ") + b.kernel + ": " + error.message;
+        return out;
+      }
+  }
+  uint64_t n = sluice_graph_num_vertices(graph);
+  out.props.assign(numProps, std::vector<uint64_t>(n, 0));
+  std::vector<void *> table;
+  for (auto &p : out.props)
+    table.push_back(p.data());
+  entry(ctx, &params, table.data());
+  const char *message = nullptr;
+  if (sluice_algo_fault_site(ctx, &message) != -1)
+    out.error = std::string("fault: ") + (message ? message : "");
+  out.launches = sluice_algo_gpu_launches(ctx);
+  return out;
+}
+
+std::vector<int64_t> asI64(const std::vector<uint64_t> &v) {
+  return {v.begin(), v.end()};
+}
+
+std::vector<double> asF64(const std::vector<uint64_t> &v) {
+  std::vector<double> d(v.size());
+  std::memcpy(d.data(), v.data(), v.size() * 8);
+  return d;
+}
+
+/// A queue BFS from vertex 0 over the out-edges: depths, -1 unreached.
+std::vector<int64_t> referenceBfs(const sluice_graph_t *g) {
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *dst = sluice_graph_targets(g);
+  std::vector<int64_t> depth(n, -1);
+  std::queue<uint32_t> q;
+  depth[0] = 0;
+  q.push(0);
+  while (!q.empty()) {
+    uint32_t u = q.front();
+    q.pop();
+    for (uint64_t e = off[u]; e < off[u + 1]; ++e)
+      if (depth[dst[e]] < 0) {
+        depth[dst[e]] = depth[u] + 1;
+        q.push(dst[e]);
+      }
+  }
+  return depth;
+}
+
+/// Each vertex's smallest reachable original id over the out-edges to a
+/// fixpoint (label propagation, serial): cc.sluice's labels.
+std::vector<int64_t> referenceLabels(const sluice_graph_t *g) {
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *dst = sluice_graph_targets(g);
+  std::vector<int64_t> comp(n);
+  for (uint64_t v = 0; v < n; ++v)
+    comp[v] = static_cast<int64_t>(
+        sluice_graph_original_id(g, static_cast<uint32_t>(v)));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint64_t u = 0; u < n; ++u)
+      for (uint64_t e = off[u]; e < off[u + 1]; ++e)
+        if (comp[u] < comp[dst[e]]) {
+          comp[dst[e]] = comp[u];
+          changed = true;
+        }
+  }
+  return comp;
+}
+
+void expectRelativelyClose(const std::vector<double> &gpu,
+                           const std::vector<double> &cpu, const char *what) {
+  ASSERT_EQ(gpu.size(), cpu.size());
+  size_t bad = 0;
+  for (size_t v = 0; v < cpu.size(); ++v) {
+    double tol = 1e-9 * std::max(std::fabs(cpu[v]), std::fabs(gpu[v]));
+    if (!(std::fabs(gpu[v] - cpu[v]) <= tol) && bad++ < 5)
+      ADD_FAILURE() << what << ": vertex " << v << ": GPU " << gpu[v]
+                    << ", CPU " << cpu[v];
+  }
+  EXPECT_EQ(bad, 0u) << what;
+}
+
+/// The GPU half's verdict: skip without a device, fail on an error.
+#define SLUICE_GPU_HALF(outcome)                                               \
+  do {                                                                         \
+    if (!(outcome).skip.empty())                                               \
+      GTEST_SKIP() << "no GPU: " << (outcome).skip;                            \
+    ASSERT_EQ((outcome).error, "");                                            \
+    EXPECT_GT((outcome).launches, 0u);                                         \
+  } while (0)
+
+class AlgoGpu : public ::testing::TestWithParam<const char *> {
+protected:
+  void SetUp() override {
+    std::string why;
+    bool undirected = std::string(GetParam()) == "facebook_combined.txt.gz";
+    graph = loadSnap(GetParam(), undirected, why);
+    if (!graph)
+      GTEST_SKIP() << why;
+  }
+  GraphPtr graph{nullptr, sluice_graph_release};
+};
+
+TEST_P(AlgoGpu, BfsDepthsEqual) {
+  sluice_algo_params_bfs_t params{};
+  params.source =
+      static_cast<int64_t>(sluice_graph_original_id(graph.get(), 0));
+  Outcome cpu = run(graph.get(), sluice_algo_bfs, params, 1, false);
+  ASSERT_EQ(cpu.error, "");
+  EXPECT_EQ(asI64(cpu.props[0]), referenceBfs(graph.get()));
+  Outcome gpu = run(graph.get(), sluice_algo_bfs, params, 1, true);
+  SLUICE_GPU_HALF(gpu);
+  EXPECT_EQ(gpu.props[0], cpu.props[0]);
+}
+
+TEST_P(AlgoGpu, SsspDistancesEqual) {
+  sluice_algo_params_sssp_t params{};
+  params.source =
+      static_cast<int64_t>(sluice_graph_original_id(graph.get(), 0));
+  Outcome cpu = run(graph.get(), sluice_algo_sssp, params, 1, false);
+  ASSERT_EQ(cpu.error, "");
+  // Unweighted: every edge weighs 1, the distances are the BFS depths.
+  std::vector<int64_t> depth = referenceBfs(graph.get());
+  std::vector<double> dist = asF64(cpu.props[0]);
+  for (size_t v = 0; v < depth.size(); ++v)
+    ASSERT_EQ(dist[v], depth[v] < 0 ? 1.0e300 : double(depth[v])) << v;
+  Outcome gpu = run(graph.get(), sluice_algo_sssp, params, 1, true);
+  SLUICE_GPU_HALF(gpu);
+  EXPECT_EQ(gpu.props[0], cpu.props[0]);
+}
+
+TEST_P(AlgoGpu, ComponentLabelsEqual) {
+  sluice_algo_params_cc_t params{};
+  Outcome cpu = run(graph.get(), sluice_algo_cc, params, 1, false);
+  ASSERT_EQ(cpu.error, "");
+  EXPECT_EQ(asI64(cpu.props[0]), referenceLabels(graph.get()));
+  Outcome gpu = run(graph.get(), sluice_algo_cc, params, 1, true);
+  SLUICE_GPU_HALF(gpu);
+  EXPECT_EQ(gpu.props[0], cpu.props[0]);
+}
+
+TEST_P(AlgoGpu, PageRankPullWithin1e9) {
+  sluice_algo_params_pagerank_t params{0.85, 20};
+  Outcome cpu = run(graph.get(), sluice_algo_pagerank, params, 2, false);
+  ASSERT_EQ(cpu.error, "");
+  std::vector<double> rank = asF64(cpu.props[0]);
+  double total = std::accumulate(rank.begin(), rank.end(), 0.0);
+  EXPECT_GT(total, 0.0);
+  EXPECT_LE(total, 1.0 + 1e-9);
+  Outcome gpu = run(graph.get(), sluice_algo_pagerank, params, 2, true);
+  SLUICE_GPU_HALF(gpu);
+  expectRelativelyClose(asF64(gpu.props[0]), rank, "pagerank");
+}
+
+TEST_P(AlgoGpu, PageRankPushToToleranceWithin1e9) {
+  sluice_algo_params_prpush_t params{0.85, 1.0e-14};
+  Outcome cpu = run(graph.get(), sluice_algo_prpush, params, 2, false);
+  ASSERT_EQ(cpu.error, "");
+  Outcome pull = run(graph.get(), sluice_algo_pagerank,
+                     sluice_algo_params_pagerank_t{0.85, 20}, 2, false);
+  ASSERT_EQ(pull.error, "");
+  Outcome gpu = run(graph.get(), sluice_algo_prpush, params, 2, true);
+  SLUICE_GPU_HALF(gpu);
+  expectRelativelyClose(asF64(gpu.props[0]), asF64(cpu.props[0]),
+                        "pagerank push to tolerance");
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpu,
+                         ::testing::Values("facebook_combined.txt.gz",
+                                           "email-Eu-core.txt.gz"),
+                         [](const auto &info) {
+                           return std::string(info.param).substr(0, 5) ==
+                                          "faceb"
+                                      ? std::string("facebook")
+                                      : std::string("emailEuCore");
+                         });
+
+TEST(AlgoGpuArtifacts, ThePtxHasEveryKernelAndItsInfo) {
+  ASSERT_TRUE(fileExists(ptxPath())) << ptxPath();
+  std::string ptx = readFile(ptxPath());
+  EXPECT_NE(ptx.find(".target sm_90"), std::string::npos);
+  std::string json = readFile(ptxPath() + ".json");
+  for (const Bound &b : kKernels) {
+    EXPECT_NE(ptx.find(std::string(".entry ") + b.kernel + "("),
+              std::string::npos)
+        << b.kernel;
+    EXPECT_NE(ptx.find(std::string(b.kernel) + "_info"), std::string::npos)
+        << b.kernel;
+    EXPECT_NE(json.find(std::string("\"kernel\": \"") + b.kernel + "\""),
+              std::string::npos)
+        << b.kernel;
+  }
+}
+
+TEST(AlgoGpuErrors, ArgumentsAreCheckedBeforeTheDevice) {
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  const uint32_t src[] = {0, 1}, dst[] = {1, 2};
+  ASSERT_EQ(sluice_graph_create_from_edges(3, 2, src, dst, nullptr, nullptr,
+                                           nullptr, 0, &g, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  GraphPtr graph(g, sluice_graph_release);
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.quiet = 1;
+  sluice_algo_ctx_t *ctx = nullptr;
+  ASSERT_EQ(sluice_algo_ctx_create(g, &options, &ctx, &error),
+            SLUICE_STATUS_OK);
+  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
+      ctx, sluice_algo_ctx_release);
+  EXPECT_EQ(sluice_algo_gpu_attach(nullptr, "", &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(error.message, "sluice_algo_gpu_attach: NULL argument");
+  EXPECT_EQ(sluice_algo_gpu_attach(ctx, nullptr, &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(sluice_algo_gpu_bind(ctx, sluice_algo_bfs_expand_push,
+                                 "sluice_algo_bfs_expand_push", &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(
+      error.message,
+      "sluice_algo_gpu_bind: no GPU attached (sluice_algo_gpu_attach)");
+  EXPECT_EQ(sluice_algo_gpu_bind(ctx, nullptr, "x", &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(sluice_algo_gpu_launches(ctx), 0u);
+  // Without a device, attaching says why; with one, binding a kernel the
+  // module lacks is NOT_FOUND and a second attach is refused.
+  std::string ptx = readFile(ptxPath());
+  sluice_status_t s = sluice_algo_gpu_attach(ctx, ptx.c_str(), &error);
+  if (s == SLUICE_STATUS_UNSUPPORTED) {
+    EXPECT_STRNE(error.message, "");
+    return;
+  }
+  ASSERT_EQ(s, SLUICE_STATUS_OK) << error.message;
+  EXPECT_EQ(sluice_algo_gpu_attach(ctx, ptx.c_str(), &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(sluice_algo_gpu_bind(ctx, sluice_algo_bfs_expand_push,
+                                 "sluice_algo_nothing", &error),
+            SLUICE_STATUS_NOT_FOUND);
+}
+
+TEST(AlgoGpuErrors, AnUnboundLoopFaultsTheRun) {
+  std::string why;
+  GraphPtr graph = loadSnap("facebook_combined.txt.gz", true, why);
+  if (!graph)
+    GTEST_SKIP() << why;
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.quiet = 1;
+  sluice_algo_ctx_t *ctx = nullptr;
+  sluice_error_t error;
+  ASSERT_EQ(sluice_algo_ctx_create(graph.get(), &options, &ctx, &error),
+            SLUICE_STATUS_OK);
+  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
+      ctx, sluice_algo_ctx_release);
+  std::string ptx = readFile(ptxPath());
+  sluice_status_t s = sluice_algo_gpu_attach(ctx, ptx.c_str(), &error);
+  if (s == SLUICE_STATUS_UNSUPPORTED)
+    GTEST_SKIP() << "no GPU: " << error.message;
+  ASSERT_EQ(s, SLUICE_STATUS_OK) << error.message;
+  std::vector<uint64_t> comp(sluice_graph_num_vertices(graph.get()));
+  void *props[] = {comp.data()};
+  sluice_algo_params_cc_t params{};
+  sluice_algo_cc(ctx, &params, props);
+  const char *message = nullptr;
+  EXPECT_EQ(sluice_algo_fault_site(ctx, &message), SLUICE_ALGO_GPU_FAULT_SITE);
+  EXPECT_STREQ(message, "GPU: a loop function has no kernel bound "
+                        "(sluice_algo_gpu_bind)");
+}
+
+} // namespace
