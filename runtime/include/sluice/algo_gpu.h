@@ -93,6 +93,19 @@ SLUICE_API sluice_status_t sluice_algo_gpu_bind(sluice_algo_ctx_t *ctx,
                                                 sluice_algo_range_fn_t fn,
                                                 const char *kernel,
                                                 sluice_error_t *error);
+/* The host build of the same kernels (tests without a GPU: the device
+ * code's logic, sluice_algo_gpu_attach's copies and launches): `symbol`
+ * returns the address of a kernel K, compiled for the host as
+ * sluice_algo_host_kernel_t, or of its `K_info` global; threads run one
+ * after another, device memory is host memory. */
+typedef void (*sluice_algo_host_kernel_t)(const sluice_algo_gpu_ctx_t *ctx,
+                                          void *env, uint64_t count,
+                                          int64_t thread);
+typedef void *(*sluice_algo_host_symbol_t)(void *user, const char *name);
+SLUICE_API sluice_status_t sluice_algo_gpu_attach_host(
+    sluice_algo_ctx_t *ctx, sluice_algo_host_symbol_t symbol, void *user,
+    sluice_error_t *error);
+
 /* Kernels launched on `ctx` so far. */
 SLUICE_API uint64_t sluice_algo_gpu_launches(const sluice_algo_ctx_t *ctx);
 
