@@ -6,9 +6,11 @@
 // (the launch through sluice_algo_parallel_for stays); the kernel runs a
 // copy of the push variant for one source per thread; the device's
 // frontier insert is an atomic or on the bitmap and an atomic add on the
-// list's count; the kernel's `_info` global: version 1, 6 environment
+// list's count; the kernel's `_info` global: version 2, 6 environment
 // slots (7 for `count`, which captures the infinity), no locals, two
-// properties of 8 bytes.
+// properties of 8 bytes with what the loop does to them: `dist` read and
+// written (8 | 0x100 | 0x200 = 776), `hits` untouched (8); `count` reads
+// `dist` (264) and reduces into `hits` (776).
 // CHECK-LABEL: llvm.func @sluice_algo_relax_relax_push(
 // CHECK:         llvm.atomicrmw fmin
 // CHECK-LABEL: llvm.func @sluice_algo_relax(
@@ -31,9 +33,9 @@
 // CHECK:             %[[IN:.*]] = arith.cmpi ult, %[[I]], %[[N]] : i64
 // CHECK:             scf.if %[[IN]] {
 // CHECK:               llvm.call @sluice_algo_relax_relax_push_range(%[[CTX]], %[[ENV]], %[[I]], %{{.*}})
-// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_relax_push_info(dense<[1, 6, 0, 2, 8, 8]> : tensor<6xi64>) {addr_space = 1 : i32
+// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_relax_push_info(dense<[2, 6, 0, 2, 776, 8]> : tensor<6xi64>) {addr_space = 1 : i32
 // CHECK-LABEL:   gpu.func @sluice_algo_relax_count_vertices(
-// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_count_vertices_info(dense<[1, 7, 0, 2, 8, 8]>
+// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_count_vertices_info(dense<[2, 7, 0, 2, 264, 776]>
 // REMARK: remark: loop 'relax' of algorithm 'relax' on the GPU: sluice_algo_relax_relax_push: a thread per source (an entry of the frontier's list, or a vertex tested against its bitmap), its out-edges in a loop; 256 threads a block; atomics where the CPU code has them; the host code runs the rounds
 // REMARK: remark: loop 'count' of algorithm 'relax' on the GPU: sluice_algo_relax_count_vertices: a thread per vertex;
 // In the gpu.module, only LLVM and NVVM ops: the loops became branches.
@@ -94,7 +96,7 @@ module {
 // CHECK:           llvm.call @sluice_algo_original_id
 // CHECK-LABEL:   gpu.func @sluice_algo_sum_total_vertices(
 // CHECK-SAME:        locals = 2 : i64, loop = "total", shape = "a thread per block of 4096 vertices (its partials combined on the host)", variant = "vertices"
-// CHECK:   llvm.mlir.global external constant @sluice_algo_sum_total_vertices_info(dense<[1, 6, 2, 1, 8]>
+// CHECK:   llvm.mlir.global external constant @sluice_algo_sum_total_vertices_info(dense<[2, 6, 2, 1, 264]>
 // REMARK: remark: loop 'total' of algorithm 'sum' on the GPU: sluice_algo_sum_total_vertices: a thread per block of 4096 vertices (its partials combined on the host);
 module {
   walk.graph @g "g.txt" format snap

@@ -62,7 +62,8 @@ struct KernelPlan {
   Location loc;
   std::string algorithm, loop, variant, shape;
   int64_t envSlots = 0, locals = 0;
-  SmallVector<int64_t> propBytes;
+  /// Per property: its bytes, and whether the loop reads and writes it.
+  SmallVector<int64_t> props;
 };
 
 constexpr StringLiteral kModuleName = "sluice_algos";
@@ -75,15 +76,41 @@ bool hasDeviceCode(Operation *op) {
              graph::OriginalIdOp, graph::YieldOp>(op);
 }
 
+/// Each property's bytes, or'ed with whether `loop` reads it and writes
+/// it (algo_gpu.h, SLUICE_ALGO_GPU_PROP_*): what a launch copies.
+SmallVector<int64_t> propFlags(Operation *loop, ArrayRef<StringRef> names,
+                               ArrayRef<int64_t> bytes) {
+  llvm::StringSet<> read, written;
+  loop->walk([&](Operation *op) {
+    if (auto get = dyn_cast<graph::PropGetOp>(op))
+      read.insert(get.getProperty());
+    if (auto set = dyn_cast<graph::PropSetOp>(op))
+      written.insert(set.getProperty());
+    if (auto reduce = dyn_cast<graph::PropReduceOp>(op)) {
+      read.insert(reduce.getProperty());
+      written.insert(reduce.getProperty());
+    }
+  });
+  SmallVector<int64_t> flags;
+  for (auto [name, size] : llvm::zip(names, bytes))
+    flags.push_back(
+        size | (read.contains(name) ? SLUICE_ALGO_GPU_PROP_READ : 0) |
+        (written.contains(name) ? SLUICE_ALGO_GPU_PROP_WRITTEN : 0));
+  return flags;
+}
+
 /// The kernels of `algo` (its loops in graph-to-llvm's order and naming),
 /// with a remark per loop when `remarks`; a located error at what has no
 /// device code.
 LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
                           std::vector<KernelPlan> &plans) {
   SmallVector<int64_t> propBytes;
-  for (auto p : algo.getBody().front().getOps<graph::PropertyOp>())
+  SmallVector<StringRef> propNames;
+  for (auto p : algo.getBody().front().getOps<graph::PropertyOp>()) {
     propBytes.push_back(
         storageType(p.getElementType()).getIntOrFloatBitWidth() / 8);
+    propNames.push_back(p.getSymName());
+  }
   if (propBytes.size() > static_cast<size_t>(kGpuInfoMaxProps))
     return algo.emitError("not supported yet with --target=gpu: ")
            << propBytes.size() << " properties in algorithm '"
@@ -176,7 +203,7 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
       plan.envSlots =
           static_cast<int64_t>(EnvSlot::FirstCaptured) + captured.size();
       plan.locals = locals;
-      plan.propBytes = propBytes;
+      plan.props = propFlags(loop, propNames, propBytes);
       remark += (remark.empty() ? "" : "; ") + plan.name + ": " + plan.shape;
       plans.push_back(std::move(plan));
     }
@@ -325,8 +352,8 @@ void buildKernel(gpu::GPUModuleOp gpuModule, const KernelPlan &plan,
 
   // K_info: {version, environment slots, locals, properties, bytes...}.
   SmallVector<int64_t> info = {kGpuInfoVersion, plan.envSlots, plan.locals,
-                               static_cast<int64_t>(plan.propBytes.size())};
-  llvm::append_range(info, plan.propBytes);
+                               static_cast<int64_t>(plan.props.size())};
+  llvm::append_range(info, plan.props);
   b.setInsertionPoint(gpuModule.getBody()->getTerminator());
   auto type = LLVM::LLVMArrayType::get(i64, info.size());
   b.create<LLVM::GlobalOp>(

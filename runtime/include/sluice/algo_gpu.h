@@ -17,14 +17,14 @@
  *   ...                                              // every variant
  *   sluice_algo_bfs(ctx, &params, props);
  *
- * Per launch the runtime uploads the properties, the frontier the loop
- * reads (its list or bitmap) and the values the loop captured, launches,
- * waits, and copies the properties, the partials of a reduction and the
- * vertices the kernel inserted into the loop's new frontier back: host and
- * device code see the same values between passes, at the cost of those
- * copies. A pass whose function is not bound, or a device error, faults
- * the context at site SLUICE_ALGO_GPU_FAULT_SITE with the driver's message
- * (sluice_algo_fault_site).
+ * Per launch the runtime uploads the properties the loop accesses, the
+ * frontier it reads (its list or bitmap) and the values it captured,
+ * launches, waits, and copies the properties it writes, the partials of a
+ * reduction and the vertices the kernel inserted into the loop's new
+ * frontier back: host and device code see the same values between passes,
+ * at the cost of those copies. A pass whose function is not bound, or a device
+ *error, faults the context at site SLUICE_ALGO_GPU_FAULT_SITE with the driver's
+ *message (sluice_algo_fault_site).
  *
  * The structs below are what the kernels read; the compiler's lowering
  * (compiler/Conversion/GraphToGPU/AlgoGpuAbi.h) takes its field indices
@@ -76,8 +76,14 @@ typedef struct sluice_algo_gpu_frontier_t {
 #define SLUICE_ALGO_GPU_BLOCK 256
 /* Each kernel K comes with a global `K_info`: int64 values
  * {SLUICE_ALGO_GPU_INFO_VERSION, environment slots, reduction locals,
- * properties, then each property's bytes per vertex}. */
-#define SLUICE_ALGO_GPU_INFO_VERSION 1
+ * properties, then one value per property: its bytes per vertex, or'ed
+ * with SLUICE_ALGO_GPU_PROP_READ and _WRITTEN when the loop reads and
+ * writes (sets or reduces into) it}. A launch copies the properties the
+ * kernel reads or writes to the device and those it writes back. */
+#define SLUICE_ALGO_GPU_INFO_VERSION 2
+#define SLUICE_ALGO_GPU_PROP_BYTES 0xff
+#define SLUICE_ALGO_GPU_PROP_READ 0x100
+#define SLUICE_ALGO_GPU_PROP_WRITTEN 0x200
 #define SLUICE_ALGO_GPU_INFO_MAX_PROPS 64
 
 /* Opens the default GPU and loads `ptx` (NUL-terminated) for `ctx`, and

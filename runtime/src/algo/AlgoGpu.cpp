@@ -39,7 +39,8 @@ struct AlgoKernel {
   std::string name;
   int64_t envSlots = 0;
   int64_t locals = 0;
-  std::vector<int64_t> propBytes;
+  /// Per property: bytes | SLUICE_ALGO_GPU_PROP_READ / _WRITTEN.
+  std::vector<int64_t> props;
 };
 
 /// Where the kernels run: the CUDA driver (sluice/gpu.h), or the host
@@ -229,14 +230,19 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
   const uint64_t nv = ctx->view.num_vertices;
   const uint64_t words = (nv + 63) / 64;
   std::vector<uint64_t> dev(slots, slots + k.envSlots);
-  // Properties: all of them, both ways (host code reads and writes them
-  // between passes).
+  // Properties: those the loop accesses to the device, those it writes
+  // back (host code reads and writes them between passes).
   void **hostProps = reinterpret_cast<void **>(slots[SLUICE_ALGO_ENV_PROPS]);
-  props.resize(k.propBytes.size());
-  std::vector<uint64_t> table(k.propBytes.size());
-  for (size_t i = 0; i < k.propBytes.size(); ++i) {
-    if (sluice_status_t s =
-            upload(props[i], hostProps[i], nv * k.propBytes[i], error))
+  props.resize(k.props.size());
+  std::vector<uint64_t> table(k.props.size(), 0);
+  auto bytesOf = [&](size_t i) {
+    return nv * (k.props[i] & SLUICE_ALGO_GPU_PROP_BYTES);
+  };
+  for (size_t i = 0; i < k.props.size(); ++i) {
+    if (!(k.props[i] &
+          (SLUICE_ALGO_GPU_PROP_READ | SLUICE_ALGO_GPU_PROP_WRITTEN)))
+      continue;
+    if (sluice_status_t s = upload(props[i], hostProps[i], bytesOf(i), error))
       return s;
     table[i] = props[i].ptr;
   }
@@ -301,10 +307,11 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
     return s;
   ++launches;
 
-  for (size_t i = 0; i < k.propBytes.size(); ++i)
-    if (sluice_status_t s = backend->fromDevice(hostProps[i], props[i].ptr,
-                                                nv * k.propBytes[i], error))
-      return s;
+  for (size_t i = 0; i < k.props.size(); ++i)
+    if (k.props[i] & SLUICE_ALGO_GPU_PROP_WRITTEN)
+      if (sluice_status_t s = backend->fromDevice(hostProps[i], props[i].ptr,
+                                                  bytesOf(i), error))
+        return s;
   if (slots[SLUICE_ALGO_ENV_PARTIALS])
     if (sluice_status_t s = backend->fromDevice(
             reinterpret_cast<void *>(slots[SLUICE_ALGO_ENV_PARTIALS]),
@@ -485,7 +492,14 @@ sluice_status_t sluice_algo_gpu_bind(sluice_algo_ctx_t *ctx,
     k.name = kernel;
     k.envSlots = info[1];
     k.locals = info[2];
-    k.propBytes.assign(info + 4, info + 4 + info[3]);
+    k.props.assign(info + 4, info + 4 + info[3]);
+    for (int64_t v : k.props)
+      if ((v & ~int64_t(SLUICE_ALGO_GPU_PROP_BYTES | SLUICE_ALGO_GPU_PROP_READ |
+                        SLUICE_ALGO_GPU_PROP_WRITTEN)) ||
+          !(v & SLUICE_ALGO_GPU_PROP_BYTES))
+        return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                    "the global '" + infoName + "' describes a property as " +
+                        std::to_string(v));
     // The kernel itself: a launch over no items does nothing.
     uint64_t none = 0, null = 0;
     void *args[] = {&null, &null, &none};
