@@ -61,18 +61,20 @@ llvm::json::Value describe(gpu::GPUModuleOp gpuModule, StringRef chip) {
 
 } // namespace
 
-LogicalResult
-sluice::target::lowerAlgorithmsToPtx(ModuleOp module, StringRef chip,
-                                     StringRef libdevice, bool remarks,
-                                     std::string &ptx, std::string &json) {
+LogicalResult sluice::target::lowerAlgorithmsToPtx(
+    ModuleOp module, StringRef chip, StringRef libdevice, bool remarks,
+    std::string &ptx, std::string &json, StringRef only) {
   if (module.getOps<graph::AlgorithmOp>().empty())
     return emitError(module.getLoc())
            << "the program declares no algorithm: nothing to compile with -c "
               "--target=gpu";
   OwningOpRef<ModuleOp> copy(cast<ModuleOp>(module->clone()));
-  for (Operation &op : llvm::make_early_inc_range(copy->getOps()))
-    if (!isa<graph::GraphDialect>(op.getDialect()))
+  for (Operation &op : llvm::make_early_inc_range(copy->getOps())) {
+    auto algo = dyn_cast<graph::AlgorithmOp>(op);
+    if (!isa<graph::GraphDialect>(op.getDialect()) ||
+        (algo && !only.empty() && algo.getSymName() != only))
       op.erase();
+  }
   if (failed(runPasses(*copy, [&](OpPassManager &pm) {
         buildGraphToGPUPipeline(pm, remarks);
       })))

@@ -17,14 +17,14 @@
 
 namespace sluice::target {
 
-/// PTX for `chip` of every loop variant of `module`'s algorithms, and the
-/// kernels' description as JSON. Located errors (a construct without
-/// device code, a libdevice function without libdevice).
-mlir::LogicalResult lowerAlgorithmsToPtx(mlir::ModuleOp module,
-                                         llvm::StringRef chip,
-                                         llvm::StringRef libdevice,
-                                         bool remarks, std::string &ptx,
-                                         std::string &json);
+/// PTX for `chip` of every loop variant of `module`'s algorithms (only
+/// algorithm `only` when given), and the kernels' description as JSON.
+/// Located errors (a construct without device code, a libdevice function
+/// without libdevice).
+mlir::LogicalResult
+lowerAlgorithmsToPtx(mlir::ModuleOp module, llvm::StringRef chip,
+                     llvm::StringRef libdevice, bool remarks, std::string &ptx,
+                     std::string &json, llvm::StringRef only = "");
 
 /// lowerAlgorithmsToPtx for sm_90, written to `ptxPath` and `jsonPath`.
 mlir::LogicalResult compileAlgorithmsToPtx(mlir::ModuleOp module,

@@ -519,13 +519,6 @@ static int runWalkProgram(Compilation &compilation) {
   }
   // Algorithms (docs/algorithms.md): run on the CPU, compiled for it.
   if (runWalk && compilation.isAlgorithmJob(jobName)) {
-    if (codeTarget.getNumOccurrences() && codeTarget == CodeTarget::Gpu) {
-      llvm::errs() << "sluicec: error: not supported yet: --run "
-                      "--target=gpu of an algorithm (compile its kernels "
-                      "with -c --target=gpu and its host code with -c, and "
-                      "run them through sluice/algo_gpu.h)\n";
-      return 1;
-    }
     target::AlgoRunOptions options;
     options.job = jobName;
     options.threads = algoThreads;
@@ -533,7 +526,11 @@ static int runWalkProgram(Compilation &compilation) {
       options.out = outputFilename;
     options.remarks = walkRemarks;
     options.graphCache = !noGraphCache;
-    options.forceCpu = codeTarget.getNumOccurrences() > 0;
+    options.forceCpu =
+        codeTarget.getNumOccurrences() > 0 && codeTarget == CodeTarget::Cpu;
+    options.gpu =
+        codeTarget.getNumOccurrences() > 0 && codeTarget == CodeTarget::Gpu;
+    options.libdevice = libdevicePath;
     return runAlgorithmJobAndReport(module, options, llvm::outs());
   }
   if (compileWalks && module.getOps<walk::WalkOp>().empty() &&
@@ -726,7 +723,9 @@ int main(int argc, char **argv) {
       "-c compiles the walks to an object file and a C header (-o);\n"
       "--target=gpu runs them on a GPU or writes PTX. Graph algorithms:\n"
       "--run runs an algorithm job on the CPU (--algo-threads, -o for the\n"
-      "output), -c and --emit=llvm compile them for the CPU.\n"
+      "output), or its loops as GPU kernels with --target=gpu or its\n"
+      "schedule's target: gpu; -c and --emit=llvm compile them for the CPU,\n"
+      "-c --target=gpu and --emit=ptx their loops' kernels.\n"
       "GNNs: --run trains a gnn model's train job on the CPU (epoch lines\n"
       "on stderr, the summary on stdout, -o for the JSON report).\n");
 
