@@ -13,6 +13,7 @@
 
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/PassPipelines.h"
+#include "compiler/Target/Graph/AlgoCompile.h"
 #include "compiler/Target/LLVM/Codegen.h"
 #include "dialects/Graph/IR/GraphOps.h"
 
@@ -42,6 +43,11 @@ namespace {
 struct Emulation {
   DialectRegistry registry;
   std::unique_ptr<MLIRContext> ctx;
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  llvm::raw_string_ostream os{diagnostics};
+  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
+  std::unique_ptr<Compilation> compilation;
   std::unique_ptr<target::HostJit> jit;
   std::string error;
 
@@ -52,17 +58,15 @@ struct Emulation {
     target::registerLLVMTranslations(registry);
     ctx = std::make_unique<MLIRContext>(registry);
     ctx->loadAllAvailableDialects();
-    llvm::SourceMgr sourceMgr;
-    std::string diagnostics;
-    llvm::raw_string_ostream os(diagnostics);
-    SourceMgrDiagnosticHandler handler(sourceMgr, ctx.get(), os);
-    Compilation compilation(*ctx, sourceMgr);
-    if (failed(compilation.parse(SLUICE_GPU_ALGOS_SRC)) ||
-        failed(compilation.check()) || failed(compilation.lower())) {
+    handler =
+        std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, ctx.get(), os);
+    compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
+    if (failed(compilation->parse(SLUICE_GPU_ALGOS_SRC)) ||
+        failed(compilation->check()) || failed(compilation->lower())) {
       error = "cannot compile gpu-algos.sluice: " + diagnostics;
       return;
     }
-    OwningOpRef<ModuleOp> copy(cast<ModuleOp>(compilation.module()->clone()));
+    OwningOpRef<ModuleOp> copy(cast<ModuleOp>(compilation->module()->clone()));
     for (Operation &op : llvm::make_early_inc_range(copy->getOps()))
       if (!isa<graph::GraphDialect>(op.getDialect()))
         op.erase();
@@ -238,6 +242,42 @@ TEST(AlgoGpuEmulatedErrors, AnUnboundLoopFaultsAndAMissingKernelIsNotFound) {
   EXPECT_STREQ(message, "GPU: a loop function has no kernel bound "
                         "(sluice_algo_gpu_bind)");
   EXPECT_EQ(sluice_algo_gpu_launches(ctx), 1u);
+}
+
+// sluicec --run --target=gpu's path: the host code JIT'd with the job's
+// kernels; with a GPU the depths are the CPU's, without one the run is a
+// located error with the driver's reason.
+TEST(AlgoGpuCompiled, RunOnTheGpuOrSayWhyNot) {
+  Emulation &e = emulation();
+  ASSERT_TRUE(e.jit) << e.error;
+  auto algo = e.compilation->module().lookupSymbol<graph::AlgorithmOp>("bfs");
+  ASSERT_TRUE(algo);
+  auto cpu = target::CompiledAlgorithm::compile(algo, false);
+  auto gpu = target::CompiledAlgorithm::compile(algo, false, /*gpu=*/true);
+  ASSERT_TRUE(succeeded(cpu) && succeeded(gpu)) << e.diagnostics;
+  const uint32_t src[] = {0, 1, 2, 0}, dst[] = {1, 2, 3, 4};
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  ASSERT_EQ(sluice_graph_create_from_edges(6, 4, src, dst, nullptr, nullptr,
+                                           nullptr, 0, &g, &error),
+            SLUICE_STATUS_OK);
+  GraphPtr graph(g, sluice_graph_release);
+  auto onCpu = (*cpu)->run(g, DictionaryAttr::get(e.ctx.get()), 1, true, algo);
+  ASSERT_TRUE(succeeded(onCpu)) << e.diagnostics;
+  e.diagnostics.clear();
+  auto onGpu = (*gpu)->run(g, DictionaryAttr::get(e.ctx.get()), 1, true, algo);
+  if (failed(onGpu)) {
+    EXPECT_NE(e.diagnostics.find("error: cannot run algorithm 'bfs' on the "
+                                 "GPU: "),
+              std::string::npos)
+        << e.diagnostics;
+    EXPECT_NE(e.diagnostics.find("; --target=cpu runs it on the CPU"),
+              std::string::npos)
+        << e.diagnostics;
+    return;
+  }
+  EXPECT_GT(onGpu->gpuLaunches, 0u);
+  EXPECT_EQ(onGpu->storage, onCpu->storage);
 }
 
 } // namespace
