@@ -113,3 +113,32 @@ module {
     %s = arith.addf %r#0, %one : f64
   }
 }
+
+// -----
+
+// A serial loop: thread 0 runs the whole pass in order (the CPU code has no
+// atomics for it).
+// CHECK-LABEL: gpu.module @sluice_algos
+// CHECK:         gpu.func @sluice_algo_chain_link_vertices(%[[CTX:.*]]: !llvm.ptr, %[[ENV:.*]]: !llvm.ptr, %[[N:.*]]: i64) kernel
+// CHECK-SAME:        shape = "one thread for the whole pass (parallel: serial)"
+// CHECK:           %[[I:.*]] = arith.index_castui
+// CHECK:           %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:      %[[FIRST:.*]] = arith.cmpi eq, %[[I]], %[[ZERO]] : i64
+// CHECK-NEXT:      scf.if %[[FIRST]] {
+// CHECK:             llvm.call @sluice_algo_chain_link_vertices_range(%[[CTX]], %[[ENV]], %[[ZERO]], %[[N]])
+// REMARK: remark: loop 'link' of algorithm 'chain' on the GPU: sluice_algo_chain_link_vertices: one thread for the whole pass (parallel: serial);
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @chain on @g attributes {outputs = [@x], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = gpu>} {
+    %zero = arith.constant 0 : i64
+    graph.property @x : i64 = %zero
+    graph.vertices label "link" attributes {schedule = #graph.schedule<parallel = serial>} do {
+    ^bb0(%v: i32):
+      %x = graph.prop.get @x[%v] : i64
+      %one = arith.constant 1 : i64
+      %y = arith.addi %x, %one : i64
+      graph.prop.set @x[%v] = %y : i64
+      graph.yield
+    }
+  }
+}

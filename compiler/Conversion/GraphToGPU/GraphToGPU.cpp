@@ -62,6 +62,9 @@ struct KernelPlan {
   Location loc;
   std::string algorithm, loop, variant, shape;
   int64_t envSlots = 0, locals = 0;
+  /// `parallel: serial`: thread 0 runs the whole pass, in order (the CPU
+  /// code has no atomics then).
+  bool serial = false;
   /// Per property: its bytes, and whether the loop reads and writes it.
   SmallVector<int64_t> props;
 };
@@ -187,7 +190,10 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
       plan.loop =
           label ? label.getValue().str() : "loop" + std::to_string(index);
       plan.variant = v.str();
-      if (locals)
+      plan.serial = *schedule.getParallel() == graph::Parallel::Serial;
+      if (plan.serial)
+        plan.shape = "one thread for the whole pass (parallel: serial)";
+      else if (locals)
         plan.shape = "a thread per block of " + std::to_string(kReduceBlock) +
                      " vertices (its partials combined on the host)";
       else if (v == "vertices")
@@ -336,17 +342,24 @@ void buildKernel(gpu::GPUModuleOp gpuModule, const KernelPlan &plan,
   Value index = b.create<arith::AddIOp>(
       loc, b.create<arith::MulIOp>(loc, block, dim), thread);
   Value i = b.create<arith::IndexCastUIOp>(loc, i64, index);
-  Value inRange = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, i,
-                                          entry.getArgument(2));
-  auto ifOp = b.create<scf::IfOp>(loc, inRange, /*withElse=*/false);
+  Value count = entry.getArgument(2);
+  Value zero = b.create<arith::ConstantIntOp>(loc, 0, 64);
+  // A thread per item: [i, i + 1) when i < count; serial: thread 0 runs
+  // [0, count).
+  Value runs = b.create<arith::CmpIOp>(
+      loc, plan.serial ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ult,
+      i, plan.serial ? zero : count);
+  auto ifOp = b.create<scf::IfOp>(loc, runs, /*withElse=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    Value next = b.create<arith::AddIOp>(
-        loc, i, b.create<arith::ConstantIntOp>(loc, 1, 64));
+    Value begin = i, end = b.create<arith::AddIOp>(
+                         loc, i, b.create<arith::ConstantIntOp>(loc, 1, 64));
+    if (plan.serial)
+      begin = zero, end = count;
     b.create<LLVM::CallOp>(
         loc, range,
-        ValueRange{entry.getArgument(0), entry.getArgument(1), i, next});
+        ValueRange{entry.getArgument(0), entry.getArgument(1), begin, end});
   }
   b.create<gpu::ReturnOp>(loc);
 
