@@ -153,9 +153,11 @@ struct Emulation {
   }
 };
 
+/// Built once and never destroyed: the JIT's destructor runs after LLVM's
+/// own static objects at exit otherwise (and crashes there).
 Emulation &emulation() {
-  static Emulation e;
-  return e;
+  static Emulation *e = new Emulation();
+  return *e;
 }
 
 /// Attaches the host build of the kernels.
