@@ -9,7 +9,7 @@
 #                    ...), which an Ubuntu 24.04 CUDA image may lack
 # OUT_DIR/artifacts  the PTX + JSON sluicec wrote at build time
 #                    (test/Unit/WalkGpu: gpu-walks.ptx, reservoir-walks.ptx
-#                    and their .json)
+#                    and their .json; test/Unit/AlgoGpu: gpu-algos.ptx)
 # OUT_DIR/data       the graphs: the bundled facebook, and from DATA_DIR
 #                    email-Eu-core, soc-Slashdot0902, luxembourg_osm
 # OUT_DIR/run.sh     run it on the GPU machine: nvidia-smi, every staged
@@ -37,6 +37,13 @@ ARTIFACTS=$BUILD/test/Unit/WalkGpu/artifacts
 for f in gpu-walks.ptx gpu-walks.ptx.json reservoir-walks.ptx reservoir-walks.ptx.json; do
   [ -s "$ARTIFACTS/$f" ] || {
     echo "device-stage: $ARTIFACTS/$f is missing: ninja -C $BUILD SluiceGpuWalkArtifacts" >&2
+    exit 1
+  }
+done
+ALGO_ARTIFACTS=$BUILD/test/Unit/AlgoGpu/artifacts
+for f in gpu-algos.ptx gpu-algos.ptx.json; do
+  [ -s "$ALGO_ARTIFACTS/$f" ] || {
+    echo "device-stage: $ALGO_ARTIFACTS/$f is missing: ninja -C $BUILD SluiceGpuAlgoArtifacts" >&2
     exit 1
   }
 done
@@ -95,6 +102,7 @@ done
 cp "$ARTIFACTS"/gpu-walks.ptx "$ARTIFACTS"/gpu-walks.ptx.json \
   "$ARTIFACTS"/reservoir-walks.ptx "$ARTIFACTS"/reservoir-walks.ptx.json "$OUT/artifacts/"
 cp "$ARTIFACTS"/list-walks.ptx "$ARTIFACTS"/list-walks.ptx.json "$OUT/artifacts/"
+cp "$ALGO_ARTIFACTS"/gpu-algos.ptx "$ALGO_ARTIFACTS"/gpu-algos.ptx.json "$OUT/artifacts/"
 
 # Graphs: the bundled one, then the shared ones that are there.
 cp "$REPO/examples/data/facebook_combined.txt.gz" "$OUT/data/"
@@ -177,7 +185,7 @@ fi
 # The GPU tests first (most worth the device time), then the others.
 TIMEOUT=${SLUICE_STAGE_TEST_TIMEOUT:-120}
 tests=()
-for t in SluiceGpuTests SluiceWalkGpuIntegrationTests; do
+for t in SluiceGpuTests SluiceWalkGpuIntegrationTests SluiceAlgoGpuIntegrationTests; do
   [ -x "$STAGE/bin/$t" ] && tests+=("$t")
 done
 for b in "$STAGE"/bin/*Tests; do

@@ -190,4 +190,46 @@ def GraphToLLVM : Pass<"graph-to-llvm", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def GraphToGPU : Pass<"graph-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower graph.algorithm ops to host functions and GPU kernels";
+  let description = [{
+    Before: as for graph-to-llvm (`graph.algorithm` ops with a complete
+    `#graph.schedule` on every loop, `graph.job` ops).
+    After: the host functions graph-to-llvm builds (the algorithm's
+    function, its rounds and frontiers, one function per loop variant),
+    and `gpu.module @sluice_algos` with, for every loop variant
+    `sluice_algo_A_L_V`, a kernel of the same name
+    `gpu.func @sluice_algo_A_L_V(%ctx: !llvm.ptr, %env: !llvm.ptr,
+    %count: i64) kernel`: thread `i < count` runs a copy of the CPU
+    variant (`llvm.func @sluice_algo_A_L_V_range`) over `[i, i + 1)`, so a
+    thread per vertex (`vertices`), per source (`push`: an entry of the
+    frontier's list, or a vertex tested against its bitmap), per
+    destination (`pull`) or per block of 4096 vertices (a `vertices` loop
+    that reduces into locals); the edges of its vertex in a loop, atomics
+    where the CPU code has them. The gpu.module defines the runtime calls
+    that code makes (`sluice_algo_view`, `sluice_algo_frontier_insert`,
+    `sluice_algo_original_id`) over runtime/include/sluice/algo_gpu.h's
+    structs, and a global `<kernel>_info` per kernel (environment slots,
+    locals, property sizes) that the runtime reads when it binds the
+    kernel; the kernel's `sluice.algo_kernel` attribute describes it.
+
+    A graph op in a loop whose CPU code is a runtime call (`has_edge`,
+    `weight(u, v)`, `label`, `edge_label`, `vertex_of`, integer `/` and
+    `%`, `common_neighbors`) and `frontier: buckets` are located errors
+    ("not supported yet with --target=gpu"). With `remarks`, a remark per
+    loop says which kernels it got and their shape.
+
+    Example: BFS's `@expand` scheduled `direction: hybrid` gets kernels
+    `@sluice_algo_bfs_expand_push` and `@sluice_algo_bfs_expand_pull`.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", "false",
+           "A remark at every loop: its kernels and their shape">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // SLUICE_CONVERSION_PASSES

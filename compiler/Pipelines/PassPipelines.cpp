@@ -80,6 +80,22 @@ void sluice::buildGraphToLLVMPipeline(OpPassManager &pm, bool remarks) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void sluice::buildGraphToGPUPipeline(OpPassManager &pm, bool remarks) {
+  conversion::GraphToGPUOptions options;
+  options.remarks = remarks;
+  pm.addPass(conversion::createGraphToGPU(options));
+}
+
+void sluice::buildAlgoKernelsToNVVMPipeline(OpPassManager &pm) {
+  // Only the device code: the host functions go through graph-to-llvm's
+  // pipeline when they are compiled (sluicec -c without --target=gpu).
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createConvertSCFToCFPass());
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createConvertMathToLLVMPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void sluice::registerSluicePasses() {
   topo::registerTopoPasses();
   walk::registerWalkPasses();
@@ -105,6 +121,15 @@ void sluice::registerWalkPipelines() {
       "The algorithms to LLVM-dialect functions for the host (what sluicec "
       "--run and -c compile)",
       [](OpPassManager &pm) { buildGraphToLLVMPipeline(pm, false); });
+  PassPipelineRegistration<>(
+      "sluice-graph-to-nvvm",
+      "The algorithms to host functions and their loops' kernels in a "
+      "gpu.module in the NVVM dialect (what sluicec -c --target=gpu "
+      "compiles to PTX)",
+      [](OpPassManager &pm) {
+        buildGraphToGPUPipeline(pm, false);
+        buildAlgoKernelsToNVVMPipeline(pm);
+      });
 }
 
 void sluice::buildWalkToNVVMPipeline(OpPassManager &pm) {

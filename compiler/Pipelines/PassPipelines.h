@@ -48,13 +48,24 @@ void buildGraphToLLVMPipeline(mlir::OpPassManager &pm, bool remarks);
 /// walk-to-gpu, scf-to-cf, convert-gpu-to-nvvm, reconcile casts.
 void buildWalkToNVVMPipeline(mlir::OpPassManager &pm);
 
+/// The algorithms to host functions and a gpu.module of kernels
+/// (graph-to-gpu; a remark per loop with `remarks`). The host functions
+/// are graph-to-llvm's, before the upstream conversions.
+void buildGraphToGPUPipeline(mlir::OpPassManager &pm, bool remarks);
+
+/// graph-to-gpu's gpu.module to the NVVM dialect: scf-to-cf,
+/// convert-gpu-to-nvvm, math-to-llvm, reconcile casts (nested in the
+/// gpu.module; the host functions are left as they are).
+void buildAlgoKernelsToNVVMPipeline(mlir::OpPassManager &pm);
+
 /// Registers every Sluice pass by name (topo, walk, plan, model and the
 /// conversions), so that options such as --mlir-print-ir-after=<pass>
 /// find them.
 void registerSluicePasses();
 
 /// Registers the pipelines with sluice-opt: `sluice-walk-to-llvm`,
-/// `sluice-walk-to-nvvm` and `sluice-graph-to-llvm`.
+/// `sluice-walk-to-nvvm`, `sluice-graph-to-llvm` and
+/// `sluice-graph-to-nvvm`.
 void registerWalkPipelines();
 
 } // namespace sluice

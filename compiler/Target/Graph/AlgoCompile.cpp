@@ -10,12 +10,15 @@
 
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
 #include "compiler/Pipelines/PassPipelines.h"
+#include "compiler/Target/Graph/AlgoGpu.h"
 #include "compiler/Target/LLVM/Codegen.h"
+#include "sluice/algo_gpu.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -125,11 +128,36 @@ LogicalResult sluice::target::compileAlgorithmsToObject(ModuleOp module,
 CompiledAlgorithm::~CompiledAlgorithm() = default;
 
 FailureOr<std::unique_ptr<CompiledAlgorithm>>
-CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks) {
+CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
+                           StringRef libdevice) {
   auto lowered =
       lowerAlgorithmsToLLVM(algo->getParentOfType<ModuleOp>(), remarks);
   if (failed(lowered))
     return failure();
+  // The loops' kernels (their names: the JSON's), for run() to attach.
+  std::string ptx, json;
+  std::vector<std::string> kernels;
+  if (gpu) {
+    if (failed(lowerAlgorithmsToPtx(algo->getParentOfType<ModuleOp>(), "sm_90",
+                                    libdevice, remarks, ptx, json,
+                                    algo.getSymName())))
+      return failure();
+    llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+    const llvm::json::Array *list =
+        parsed && parsed->getAsObject()
+            ? parsed->getAsObject()->getArray("kernels")
+            : nullptr;
+    if (!list) {
+      if (!parsed)
+        llvm::consumeError(parsed.takeError());
+      return algo.emitError("cannot compile algorithm '")
+             << algo.getSymName() << "' for the GPU: no kernel list";
+    }
+    for (const llvm::json::Value &k : *list)
+      if (const llvm::json::Object *o = k.getAsObject())
+        if (std::optional<StringRef> name = o->getString("kernel"))
+          kernels.push_back(name->str());
+  }
   llvm::StringMap<void *> symbols;
 #define SLUICE_SYMBOL(fn) symbols[#fn] = reinterpret_cast<void *>(&fn)
   SLUICE_SYMBOL(sluice_algo_view);
@@ -179,6 +207,9 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks) {
   compiled->entry =
       reinterpret_cast<void (*)(sluice_algo_ctx_t *, const int64_t *, void **)>(
           entry);
+  compiled->gpu = gpu;
+  compiled->ptx = std::move(ptx);
+  compiled->kernels = std::move(kernels);
   return compiled;
 }
 
@@ -227,6 +258,27 @@ CompiledAlgorithm::run(const sluice_graph_t *graph, DictionaryAttr params,
       SLUICE_STATUS_OK)
     return where->emitError("cannot run algorithm '")
            << algo.getSymName() << "': " << error.message;
+  // On the GPU: the PTX attached, each loop function bound to its kernel.
+  if (gpu) {
+    auto fail = [&](const std::string &why) {
+      sluice_algo_ctx_release(ctx);
+      return where->emitError("cannot run algorithm '")
+             << algo.getSymName() << "' on the GPU: " << why
+             << "; --target=cpu runs it on the CPU";
+    };
+    if (sluice_algo_gpu_attach(ctx, ptx.c_str(), &error) != SLUICE_STATUS_OK)
+      return fail(error.message);
+    for (const std::string &kernel : kernels) {
+      std::string missing;
+      void *fn = jit->lookup(kernel, missing);
+      if (!fn)
+        return fail(missing);
+      if (sluice_algo_gpu_bind(ctx,
+                               reinterpret_cast<sluice_algo_range_fn_t>(fn),
+                               kernel.c_str(), &error) != SLUICE_STATUS_OK)
+        return fail(error.message);
+    }
+  }
   Result result;
   const uint64_t n = sluice_graph_num_vertices(graph);
   SmallVector<graph::PropertyOp> props(body.getOps<graph::PropertyOp>());
@@ -242,10 +294,14 @@ CompiledAlgorithm::run(const sluice_graph_t *graph, DictionaryAttr params,
                        .count();
   result.passes = sluice_algo_passes(ctx);
   result.threads = sluice_algo_threads(ctx);
+  result.gpuLaunches = sluice_algo_gpu_launches(ctx);
   const char *message = nullptr;
   int32_t site = sluice_algo_fault_site(ctx, &message);
   std::string text = message ? message : "";
   sluice_algo_ctx_release(ctx);
+  if (site == SLUICE_ALGO_GPU_FAULT_SITE)
+    return where->emitError("algorithm '")
+           << algo.getSymName() << "' on the GPU: " << text;
   if (site >= 0) {
     SmallVector<Operation *> sites = conversion::faultSites(algo);
     Operation *at = site < int32_t(sites.size()) ? sites[site] : algo;

@@ -46,9 +46,12 @@ mlir::LogicalResult compileAlgorithmsToObject(mlir::ModuleOp module,
 /// One algorithm of a module, JIT-compiled.
 class CompiledAlgorithm {
 public:
-  /// Lowers and compiles `algo` (with the other algorithms of its module).
+  /// Lowers and compiles `algo` (with the other algorithms of its module);
+  /// with `gpu`, also its loops' kernels to PTX (AlgoGpu.h), which run()
+  /// attaches to its context (sluice/algo_gpu.h).
   static mlir::FailureOr<std::unique_ptr<CompiledAlgorithm>>
-  compile(graph::AlgorithmOp algo, bool remarks);
+  compile(graph::AlgorithmOp algo, bool remarks, bool gpu = false,
+          llvm::StringRef libdevice = "");
   ~CompiledAlgorithm();
 
   /// What one run produced: every property's values (num_vertices each)
@@ -67,6 +70,7 @@ public:
     uint64_t passes = 0;
     double seconds = 0;
     uint32_t threads = 0;
+    uint64_t gpuLaunches = 0; ///< kernels launched (on the GPU)
   };
 
   /// Runs on `graph` with `threads` (0: every core) and the parameter values
@@ -82,6 +86,10 @@ private:
   graph::AlgorithmOp algo;
   std::unique_ptr<HostJit> jit;
   void (*entry)(sluice_algo_ctx_t *, const int64_t *, void **) = nullptr;
+  /// With a GPU: the kernels' PTX and names (each a loop function's).
+  bool gpu = false;
+  std::string ptx;
+  std::vector<std::string> kernels;
 };
 
 /// `sluicec --run` of an algorithm job.
@@ -95,6 +103,10 @@ struct AlgoRunOptions {
   bool graphCache = false;
   /// Run an algorithm scheduled `target: gpu` on the CPU (--target=cpu).
   bool forceCpu = false;
+  /// Run on the GPU whatever the schedule says (--target=gpu).
+  bool gpu = false;
+  /// libdevice for the kernels' math built-ins (--libdevice).
+  std::string libdevice;
   /// Run on this graph instead of loading the one the algorithm declares
   /// (Python's in-memory graphs); the caller keeps it alive.
   const sluice_graph_t *graph = nullptr;
@@ -111,6 +123,8 @@ struct AlgoRunReport {
   std::string job, algorithm, graph, output, graphCache;
   uint64_t vertices = 0, edges = 0, passes = 0;
   uint32_t threads = 0;
+  bool gpu = false; ///< the loops ran as GPU kernels
+  uint64_t gpuLaunches = 0;
   double seconds = 0, compileSeconds = 0, loadSeconds = 0;
   /// With AlgoRunOptions::keepResult: the outputs, over `graph`.
   std::optional<CompiledAlgorithm::Result> result;

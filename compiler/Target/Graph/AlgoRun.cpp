@@ -13,6 +13,7 @@
 #include "compiler/Target/JobLookup.h"
 #include "compiler/Target/Walk/DeclaredGraph.h"
 #include "dialects/Walk/IR/WalkOps.h"
+#include "sluice/gpu.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
@@ -65,11 +66,24 @@ sluice::target::runAlgorithmJob(ModuleOp module,
     return algo.emitError("algorithm '")
            << algo.getSymName()
            << "' has no schedule (graph-attach-schedule has not run)";
-  if (schedule.getTarget() == graph::Target::Gpu && !options.forceCpu)
-    return algo.emitError("algorithm '")
-           << algo.getSymName()
-           << "' is scheduled for target gpu, and the GPU lowering of graph "
-              "algorithms is not built yet; --target=cpu runs it on the CPU";
+  // The GPU when --target=gpu or the schedule asks for it (not with
+  // --target=cpu); no silent fallback to the CPU.
+  bool onGpu = options.gpu || (schedule.getTarget() == graph::Target::Gpu &&
+                               !options.forceCpu);
+  if (onGpu) {
+    sluice_error_t reason;
+    if (!sluice_gpu_available(&reason)) {
+      if (options.gpu)
+        return algo.emitError("cannot run algorithm '")
+               << algo.getSymName()
+               << "' on the GPU (--target=gpu): " << reason.message
+               << "; --target=cpu runs it on the CPU";
+      return algo.emitError("algorithm '")
+             << algo.getSymName()
+             << "' is scheduled for target gpu, and there is no GPU: "
+             << reason.message << "; --target=cpu runs it on the CPU";
+    }
+  }
   AlgoRunReport report;
   report.job = job.getSymName().str();
   report.algorithm = algo.getSymName().str();
@@ -80,7 +94,8 @@ sluice::target::runAlgorithmJob(ModuleOp module,
     return failure();
 
   auto t0 = std::chrono::steady_clock::now();
-  auto compiled = CompiledAlgorithm::compile(algo, options.remarks);
+  auto compiled = CompiledAlgorithm::compile(algo, options.remarks, onGpu,
+                                             options.libdevice);
   if (failed(compiled))
     return failure();
   report.compileSeconds = secondsSince(t0);
@@ -118,6 +133,8 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.passes = result->passes;
   report.seconds = result->seconds;
   report.threads = result->threads;
+  report.gpu = onGpu;
+  report.gpuLaunches = result->gpuLaunches;
   // The columns point into the storage vectors, whose buffers a move keeps
   // (a Result cannot be copied: its columns would point into the original).
   if (options.keepResult)

@@ -346,8 +346,17 @@ HostJit::create(mlir::ModuleOp module, const llvm::StringMap<void *> &symbols,
             llvm::toString(tm.takeError());
     return nullptr;
   }
+  // The transformer runs when the module is first looked up, which may be
+  // long after create() returned and freed the target machine it was
+  // given: it gets one of its own that lives as long as the JIT.
+  auto optimizerTm = tmBuilder->createTargetMachine();
+  if (!optimizerTm) {
+    error = "cannot create a host target machine: " +
+            llvm::toString(optimizerTm.takeError());
+    return nullptr;
+  }
   auto transformer =
-      mlir::makeOptimizingTransformer(optLevel, 0, tm->get());
+      mlir::makeOptimizingTransformer(optLevel, 0, optimizerTm->get());
   mlir::ExecutionEngineOptions options;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = codeGenLevel(optLevel);
@@ -368,6 +377,7 @@ HostJit::create(mlir::ModuleOp module, const llvm::StringMap<void *> &symbols,
     return map;
   });
   std::unique_ptr<HostJit> jit(new HostJit());
+  jit->optimizerTarget = std::move(*optimizerTm);
   jit->engine = std::move(*engine);
   return jit;
 }

@@ -22,6 +22,7 @@
 namespace llvm {
 class LLVMContext;
 class Module;
+class TargetMachine;
 } // namespace llvm
 
 namespace mlir {
@@ -85,6 +86,9 @@ public:
 
 private:
   HostJit();
+  /// The optimiser's target machine: the module is optimised when it is
+  /// first looked up, after ExecutionEngine::create released its own.
+  std::unique_ptr<llvm::TargetMachine> optimizerTarget;
   std::unique_ptr<mlir::ExecutionEngine> engine;
 };
 

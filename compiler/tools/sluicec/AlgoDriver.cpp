@@ -23,6 +23,9 @@ int sluice::runAlgorithmJobAndReport(mlir::ModuleOp module,
     os << "  cache:    " << report->graphCache << "\n";
   os << "  threads:  " << report->threads << "\n";
   os << "  passes:   " << report->passes << " parallel loops run\n";
+  if (report->gpu)
+    os << "  gpu:      " << report->gpuLaunches
+       << " kernel launches (the host code on the threads above)\n";
   os << llvm::format("  time:     %.3f s running, %.3f s compiling, %.3f s "
                      "loading the graph\n",
                      report->seconds, report->compileSeconds,

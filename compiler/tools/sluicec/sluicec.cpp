@@ -7,6 +7,7 @@
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Target/Gnn/GnnRun.h"
+#include "compiler/Target/Graph/AlgoGpu.h"
 #include "compiler/tools/sluicec/AlgoDriver.h"
 #include "compiler/tools/sluicec/SvgRender.h"
 #include "compiler/Pipelines/PassPipelines.h"
@@ -284,6 +285,15 @@ static int emitWalkCode(Compilation &compilation, llvm::raw_ostream &os) {
   if (emitPhase == Phase::Llvm && module.getOps<walk::WalkOp>().empty() &&
       !module.getOps<graph::AlgorithmOp>().empty())
     return emitAlgorithmLLVM(module, os);
+  if (emitPhase == Phase::Ptx && module.getOps<walk::WalkOp>().empty() &&
+      !module.getOps<graph::AlgorithmOp>().empty()) {
+    std::string ptx, json;
+    if (mlir::failed(target::lowerAlgorithmsToPtx(
+            module, "sm_90", libdevicePath, walkRemarks, ptx, json)))
+      return 1;
+    os << ptx;
+    return 0;
+  }
   if (module.getOps<walk::WalkOp>().empty()) {
     mlir::emitError(compilation.fileLocation())
         << "the program declares no walk: nothing to print with --emit="
@@ -509,12 +519,6 @@ static int runWalkProgram(Compilation &compilation) {
   }
   // Algorithms (docs/algorithms.md): run on the CPU, compiled for it.
   if (runWalk && compilation.isAlgorithmJob(jobName)) {
-    if (codeTarget.getNumOccurrences() && codeTarget == CodeTarget::Gpu) {
-      llvm::errs() << "sluicec: error: not supported yet: --run "
-                      "--target=gpu of an algorithm (its GPU lowering is not "
-                      "built yet)\n";
-      return 1;
-    }
     target::AlgoRunOptions options;
     options.job = jobName;
     options.threads = algoThreads;
@@ -522,15 +526,25 @@ static int runWalkProgram(Compilation &compilation) {
       options.out = outputFilename;
     options.remarks = walkRemarks;
     options.graphCache = !noGraphCache;
-    options.forceCpu = codeTarget.getNumOccurrences() > 0;
+    options.forceCpu =
+        codeTarget.getNumOccurrences() > 0 && codeTarget == CodeTarget::Cpu;
+    options.gpu =
+        codeTarget.getNumOccurrences() > 0 && codeTarget == CodeTarget::Gpu;
+    options.libdevice = libdevicePath;
     return runAlgorithmJobAndReport(module, options, llvm::outs());
   }
   if (compileWalks && module.getOps<walk::WalkOp>().empty() &&
       !module.getOps<graph::AlgorithmOp>().empty()) {
     if (codeTarget == CodeTarget::Gpu) {
-      llvm::errs() << "sluicec: error: not supported yet: -c --target=gpu "
-                      "of algorithms (their GPU lowering is not built yet)\n";
-      return 1;
+      // The loops' kernels: PTX for sm_90 (-o, default <input>.ptx) and
+      // their description as JSON; the host code is -c's object.
+      std::string ptx = outputFilename;
+      if (ptx == "-")
+        ptx = (llvm::sys::path::stem(inputFilename) + ".ptx").str();
+      return mlir::failed(target::compileAlgorithmsToPtx(
+                 module, ptx, ptx + ".json", libdevicePath, walkRemarks))
+                 ? 1
+                 : 0;
     }
     std::string object = outputFilename;
     if (object == "-")
@@ -709,7 +723,9 @@ int main(int argc, char **argv) {
       "-c compiles the walks to an object file and a C header (-o);\n"
       "--target=gpu runs them on a GPU or writes PTX. Graph algorithms:\n"
       "--run runs an algorithm job on the CPU (--algo-threads, -o for the\n"
-      "output), -c and --emit=llvm compile them for the CPU.\n"
+      "output), or its loops as GPU kernels with --target=gpu or its\n"
+      "schedule's target: gpu; -c and --emit=llvm compile them for the CPU,\n"
+      "-c --target=gpu and --emit=ptx their loops' kernels.\n"
       "GNNs: --run trains a gnn model's train job on the CPU (epoch lines\n"
       "on stderr, the summary on stdout, -o for the JSON report).\n");
 

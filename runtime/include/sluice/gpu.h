@@ -73,6 +73,12 @@ SLUICE_API sluice_status_t sluice_gpu_module_load_ptx(sluice_gpu_device_t *devic
                                                       sluice_gpu_module_t **out,
                                                       sluice_error_t *error);
 SLUICE_API void sluice_gpu_module_free(sluice_gpu_module_t *module);
+/* Copies the first `bytes` of the module's global `name` to `dst`
+ * (NOT_FOUND without such a global, INVALID_ARGUMENT when it is smaller);
+ * `size` (may be NULL) receives its size. */
+SLUICE_API sluice_status_t sluice_gpu_module_read_global(
+    sluice_gpu_module_t *module, const char *name, void *dst, size_t bytes,
+    size_t *size, sluice_error_t *error);
 
 /* Device memory, addressed by its 64-bit device pointer. */
 SLUICE_API sluice_status_t sluice_gpu_alloc(sluice_gpu_device_t *device,

@@ -162,6 +162,10 @@ void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
     return;
   ++ctx->passes;
   ctx->progress->update("running", ctx->passes, 0, "parallel passes");
+  if (ctx->gpu) {
+    algoGpuParallelFor(ctx, n, fn, env);
+    return;
+  }
   const uint32_t threads = ctx->pool->size();
   const bool blocks = schedule & SLUICE_ALGO_BLOCKS;
   schedule &= ~int32_t(SLUICE_ALGO_BLOCKS);

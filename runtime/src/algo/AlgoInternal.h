@@ -59,6 +59,15 @@ private:
 /// release flush the calling thread's.
 void flushFrontierInserts();
 
+/// A GPU attached to a context (sluice/algo_gpu.h, AlgoGpu.cpp).
+struct AlgoGpu;
+struct AlgoGpuDeleter {
+  void operator()(AlgoGpu *gpu) const;
+};
+/// One pass of `fn` as its bound kernel (a fault when there is none).
+void algoGpuParallelFor(sluice_algo_ctx_t *ctx, uint64_t n,
+                        sluice_algo_range_fn_t fn, void *env);
+
 } // namespace sluice::rt
 
 struct sluice_frontier_t {
@@ -94,6 +103,8 @@ struct sluice_algo_ctx_t {
   /// mapping and faulting in fresh pages.
   std::vector<std::unique_ptr<uint32_t[]>> spareLists;
   std::vector<std::unique_ptr<std::atomic<uint64_t>[]>> spareBits;
+  /// With a GPU attached, bound passes run there (released first).
+  std::unique_ptr<sluice::rt::AlgoGpu, sluice::rt::AlgoGpuDeleter> gpu;
 };
 
 #endif // SLUICE_RUNTIME_SRC_ALGO_ALGOINTERNAL_H

@@ -62,6 +62,7 @@ sluice_status_t CudaDriver::load(const std::string &path,
   resolve(handle, "cuModuleLoadDataEx", cuModuleLoadDataEx, missing);
   resolve(handle, "cuModuleUnload", cuModuleUnload, missing);
   resolve(handle, "cuModuleGetFunction", cuModuleGetFunction, missing);
+  resolve(handle, "cuModuleGetGlobal_v2", cuModuleGetGlobal, missing);
   resolve(handle, "cuMemAlloc_v2", cuMemAlloc, missing);
   resolve(handle, "cuMemFree_v2", cuMemFree, missing);
   resolve(handle, "cuMemcpyHtoD_v2", cuMemcpyHtoD, missing);

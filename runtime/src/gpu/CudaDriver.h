@@ -51,6 +51,8 @@ struct CudaDriverApi {
   CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule,
                                   const char *) = nullptr;
+  CUresult (*cuModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule,
+                                const char *) = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;
   CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t) = nullptr;

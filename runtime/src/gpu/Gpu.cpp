@@ -181,6 +181,33 @@ extern "C" void sluice_gpu_module_free(sluice_gpu_module_t *module) {
   delete module;
 }
 
+extern "C" sluice_status_t
+sluice_gpu_module_read_global(sluice_gpu_module_t *module, const char *name,
+                              void *dst, size_t bytes, size_t *size,
+                              sluice_error_t *error) {
+  if (!module || !name || (!dst && bytes))
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                "sluice_gpu_module_read_global: NULL argument");
+  sluice_gpu_device_t *device = module->device;
+  const CudaDriver &driver = device->driver;
+  if (sluice_status_t s = makeCurrent(device, error))
+    return s;
+  CUdeviceptr ptr = 0;
+  size_t have = 0;
+  CUresult r = driver.cuModuleGetGlobal(&ptr, &have, module->module, name);
+  if (r != CUDA_SUCCESS)
+    return fail(error, SLUICE_STATUS_NOT_FOUND, {},
+                "no global " + quote(name) +
+                    " in the module: " + driver.describe(r));
+  if (size)
+    *size = have;
+  if (bytes > have)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                "the global " + quote(name) + " has " + std::to_string(have) +
+                    " bytes, " + std::to_string(bytes) + " were asked for");
+  return sluice_gpu_copy_from_device(device, dst, ptr, bytes, error);
+}
+
 extern "C" sluice_status_t sluice_gpu_alloc(sluice_gpu_device_t *device,
                                             size_t bytes, uint64_t *out,
                                             sluice_error_t *error) {

@@ -1,0 +1,450 @@
+//===- GraphToGPU.cpp - graph-to-gpu: algorithms' loops as GPU kernels ----===//
+//
+// The `graph-to-gpu` pass (Passes.td). An algorithm's host code is what
+// graph-to-llvm makes of it (the algorithm's function, its rounds and
+// frontiers, the launches through sluice_algo_parallel_for); in addition
+// every loop variant `sluice_algo_A_L_V(ctx, env, begin, end)` becomes a
+// kernel of the same name in `gpu.module @sluice_algos`:
+//
+//   gpu.func @sluice_algo_A_L_V(%ctx, %env, %count: i64) kernel {
+//     i = block_id.x * block_dim.x + thread_id.x
+//     if i < count: llvm.call @sluice_algo_A_L_V_range(%ctx, %env, i, i + 1)
+//   }
+//
+// where `_range` is a copy of the CPU variant: a thread per item of the
+// pass (a vertex; an entry of the frontier's list, or a vertex tested
+// against its bitmap; a block of vertices for a loop that reduces into
+// locals), its edges in a loop, atomics where the CPU code has them. The
+// runtime calls the copy makes get device versions here (built with the
+// builders, no MLIR text): sluice_algo_view (the kernel's ctx is a
+// sluice_algo_gpu_ctx_t, its view first), sluice_algo_frontier_insert
+// (atomic or on the bitmap, atomic add on the list's count) and
+// sluice_algo_original_id. Graph ops whose CPU code is any other runtime
+// call (has_edge, weight(u, v), labels, vertex_of, integer division, the
+// common neighbours) and `frontier: buckets` are located errors.
+// Each kernel K has a global `K_info` (algo_gpu.h) that tells the runtime
+// how many environment slots, locals and properties (and their sizes) a
+// launch copies.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/GraphToGPU/AlgoGpuAbi.h"
+#include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
+#include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
+#include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/WalkOpLowering.h"
+
+#include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <string>
+
+namespace sluice::conversion {
+#define GEN_PASS_DEF_GRAPHTOGPU
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace sluice::conversion
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::conversion;
+
+namespace {
+
+/// One kernel to build: a loop variant.
+struct KernelPlan {
+  std::string name; ///< the CPU function's and the kernel's
+  Location loc;
+  std::string algorithm, loop, variant, shape;
+  int64_t envSlots = 0, locals = 0;
+  /// `parallel: serial`: thread 0 runs the whole pass, in order (the CPU
+  /// code has no atomics then).
+  bool serial = false;
+  /// Per property: its bytes, and whether the loop reads and writes it.
+  SmallVector<int64_t> props;
+};
+
+constexpr StringLiteral kModuleName = "sluice_algos";
+
+/// The graph ops a kernel can hold: property accesses, degree and the
+/// counts (loads), `id` (a table on the device).
+bool hasDeviceCode(Operation *op) {
+  return isa<graph::PropGetOp, graph::PropSetOp, graph::PropReduceOp,
+             graph::DegreeOp, graph::NumVerticesOp, graph::NumEdgesOp,
+             graph::OriginalIdOp, graph::YieldOp>(op);
+}
+
+/// Each property's bytes, or'ed with whether `loop` reads it and writes
+/// it (algo_gpu.h, SLUICE_ALGO_GPU_PROP_*): what a launch copies.
+SmallVector<int64_t> propFlags(Operation *loop, ArrayRef<StringRef> names,
+                               ArrayRef<int64_t> bytes) {
+  llvm::StringSet<> read, written;
+  loop->walk([&](Operation *op) {
+    if (auto get = dyn_cast<graph::PropGetOp>(op))
+      read.insert(get.getProperty());
+    if (auto set = dyn_cast<graph::PropSetOp>(op))
+      written.insert(set.getProperty());
+    if (auto reduce = dyn_cast<graph::PropReduceOp>(op)) {
+      read.insert(reduce.getProperty());
+      written.insert(reduce.getProperty());
+    }
+  });
+  SmallVector<int64_t> flags;
+  for (auto [name, size] : llvm::zip(names, bytes))
+    flags.push_back(
+        size | (read.contains(name) ? SLUICE_ALGO_GPU_PROP_READ : 0) |
+        (written.contains(name) ? SLUICE_ALGO_GPU_PROP_WRITTEN : 0));
+  return flags;
+}
+
+/// The kernels of `algo` (its loops in graph-to-llvm's order and naming),
+/// with a remark per loop when `remarks`; a located error at what has no
+/// device code.
+LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
+                          std::vector<KernelPlan> &plans) {
+  SmallVector<int64_t> propBytes;
+  SmallVector<StringRef> propNames;
+  for (auto p : algo.getBody().front().getOps<graph::PropertyOp>()) {
+    propBytes.push_back(
+        storageType(p.getElementType()).getIntOrFloatBitWidth() / 8);
+    propNames.push_back(p.getSymName());
+  }
+  if (propBytes.size() > static_cast<size_t>(kGpuInfoMaxProps))
+    return algo.emitError("not supported yet with --target=gpu: ")
+           << propBytes.size() << " properties in algorithm '"
+           << algo.getSymName() << "' (at most " << kGpuInfoMaxProps << ")";
+  SmallVector<Operation *> loops;
+  algo->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<graph::VerticesOp, graph::EdgesOp>(op))
+      loops.push_back(op);
+  });
+  bool ok = true;
+  for (auto [index, loop] : llvm::enumerate(loops)) {
+    auto label = loop->getAttrOfType<StringAttr>("label");
+    std::string what = label ? "loop '" + label.getValue().str() + "'"
+                             : "loop " + std::to_string(index);
+    what += " of algorithm '" + algo.getSymName().str() + "'";
+    loop->walk([&](Operation *op) {
+      if (op == loop || !isa<graph::GraphDialect>(op->getDialect()) ||
+          hasDeviceCode(op))
+        return;
+      op->emitError("not supported yet with --target=gpu: '")
+          << op->getName() << "' in " << what
+          << " (the CPU code calls the runtime for it; compile with "
+             "--target=cpu)";
+      ok = false;
+    });
+    auto schedule = loop->getAttrOfType<graph::ScheduleAttr>("schedule");
+    if (!schedule || !schedule.getParallel()) {
+      // graph-to-llvm's error, at the loop.
+      loop->emitError() << what
+                        << " has no schedule (graph-attach-schedule has not "
+                           "run)";
+      ok = false;
+      continue;
+    }
+    auto edges = dyn_cast<graph::EdgesOp>(loop);
+    if (edges && schedule.getFrontier() == graph::FrontierKind::Buckets) {
+      loop->emitError("not supported yet with --target=gpu: frontier: "
+                      "buckets in ")
+          << what << " (delta-stepping's buckets are found on the host "
+          << "only; schedule `frontier: sparse` or compile with "
+             "--target=cpu)";
+      ok = false;
+      continue;
+    }
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(loop->getRegions(), captured);
+    SmallVector<StringRef> variants;
+    if (!edges) {
+      variants.push_back("vertices");
+    } else {
+      switch (*schedule.getDirection()) {
+      case graph::Direction::Push:
+        variants.push_back("push");
+        break;
+      case graph::Direction::Pull:
+        variants.push_back("pull");
+        break;
+      case graph::Direction::Hybrid:
+        if (edges.getFrom())
+          variants.push_back("push");
+        variants.push_back("pull");
+        break;
+      }
+    }
+    auto vertices = dyn_cast<graph::VerticesOp>(loop);
+    int64_t locals = vertices ? vertices.getInits().size() : 0;
+    std::string base =
+        algorithmFunctionName(algo.getSymName()) + "_" +
+        (label ? label.getValue().str() : "loop" + std::to_string(index));
+    std::string remark;
+    for (StringRef v : variants) {
+      KernelPlan plan{base + "_" + v.str(), loop->getLoc()};
+      plan.algorithm = algo.getSymName().str();
+      plan.loop =
+          label ? label.getValue().str() : "loop" + std::to_string(index);
+      plan.variant = v.str();
+      plan.serial = *schedule.getParallel() == graph::Parallel::Serial;
+      if (plan.serial)
+        plan.shape = "one thread for the whole pass (parallel: serial)";
+      else if (locals)
+        plan.shape = "a thread per block of " + std::to_string(kReduceBlock) +
+                     " vertices (its partials combined on the host)";
+      else if (v == "vertices")
+        plan.shape = "a thread per vertex";
+      else if (v == "push")
+        plan.shape = edges.getFrom()
+                         ? "a thread per source (an entry of the frontier's "
+                           "list, or a vertex tested against its bitmap), "
+                           "its out-edges in a loop"
+                         : "a thread per source, its out-edges in a loop";
+      else
+        plan.shape = "a thread per destination, its in-edges in a loop";
+      plan.envSlots =
+          static_cast<int64_t>(EnvSlot::FirstCaptured) + captured.size();
+      plan.locals = locals;
+      plan.props = propFlags(loop, propNames, propBytes);
+      remark += (remark.empty() ? "" : "; ") + plan.name + ": " + plan.shape;
+      plans.push_back(std::move(plan));
+    }
+    if (remarks && ok)
+      emitRemark(loop->getLoc())
+          << what << " on the GPU: " << remark << "; " << kGpuBlock
+          << " threads a block; atomics where the CPU code has them; the "
+             "host code runs the rounds";
+  }
+  return success(ok);
+}
+
+/// Builds the device versions of the runtime calls loop code makes.
+class DeviceRuntime {
+public:
+  explicit DeviceRuntime(gpu::GPUModuleOp gpuModule)
+      : gpuModule(gpuModule), ctx(gpuModule.getContext()),
+        ptr(LLVM::LLVMPointerType::get(ctx)), i32(IntegerType::get(ctx, 32)),
+        i64(IntegerType::get(ctx, 64)) {}
+
+  void build() {
+    buildView();
+    buildFrontierInsert();
+    buildOriginalId();
+  }
+
+private:
+  /// An llvm.func in the gpu.module, its builder at its entry.
+  LLVM::LLVMFuncOp function(OpBuilder &b, StringRef name, Type result,
+                            ArrayRef<Type> args) {
+    b.setInsertionPoint(gpuModule.getBody()->getTerminator());
+    auto fn = b.create<LLVM::LLVMFuncOp>(
+        gpuModule.getLoc(), name, LLVM::LLVMFunctionType::get(result, args));
+    Block *entry = fn.addEntryBlock(b);
+    b.setInsertionPointToStart(entry);
+    return fn;
+  }
+  Value constI64(OpBuilder &b, int64_t v) {
+    return b.create<arith::ConstantIntOp>(gpuModule.getLoc(), v, 64);
+  }
+
+  /// const sluice_algo_view_t *(ctx): the view is the ctx's first field.
+  void buildView() {
+    OpBuilder b(ctx);
+    auto fn = function(b, "sluice_algo_view", ptr, {ptr});
+    b.create<LLVM::ReturnOp>(gpuModule.getLoc(), fn.getArgument(0));
+  }
+
+  /// i32 (f, u32 v): 1 when this call added v.
+  void buildFrontierInsert() {
+    OpBuilder b(ctx);
+    Location loc = gpuModule.getLoc();
+    auto fn = function(b, "sluice_algo_frontier_insert", i32, {ptr, i32});
+    Value f = fn.getArgument(0);
+    Value v64 = b.create<arith::ExtUIOp>(loc, i64, fn.getArgument(1));
+    Value bits = loadWalkSlot(b, loc, f, kGpuFrontierBits, ptr);
+    Value word = b.create<LLVM::GEPOp>(
+        loc, ptr, i64, bits,
+        ArrayRef<LLVM::GEPArg>{
+            b.create<arith::ShRUIOp>(loc, v64, constI64(b, 6)).getResult()});
+    Value bit = b.create<arith::ShLIOp>(
+        loc, constI64(b, 1),
+        b.create<arith::AndIOp>(loc, v64, constI64(b, 63)));
+    Value old =
+        b.create<LLVM::AtomicRMWOp>(loc, LLVM::AtomicBinOp::_or, word, bit,
+                                    LLVM::AtomicOrdering::monotonic);
+    Value fresh = b.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::eq, b.create<arith::AndIOp>(loc, old, bit),
+        constI64(b, 0));
+    auto ifOp = b.create<scf::IfOp>(loc, fresh, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value count = loadWalkSlot(b, loc, f, kGpuFrontierCount, ptr);
+      Value at = b.create<LLVM::AtomicRMWOp>(loc, LLVM::AtomicBinOp::add, count,
+                                             constI64(b, 1),
+                                             LLVM::AtomicOrdering::monotonic);
+      Value list = loadWalkSlot(b, loc, f, kGpuFrontierList, ptr);
+      Value slot = b.create<LLVM::GEPOp>(loc, ptr, i32, list,
+                                         ArrayRef<LLVM::GEPArg>{at});
+      b.create<LLVM::StoreOp>(loc, fn.getArgument(1), slot);
+    }
+    b.create<LLVM::ReturnOp>(
+        loc, b.create<arith::ExtUIOp>(loc, i32, fresh).getResult());
+  }
+
+  /// i64 (ctx, u32 v): the vertex's original id.
+  void buildOriginalId() {
+    OpBuilder b(ctx);
+    Location loc = gpuModule.getLoc();
+    auto fn = function(b, "sluice_algo_original_id", i64, {ptr, i32});
+    Value ids =
+        loadWalkSlot(b, loc, fn.getArgument(0), kGpuCtxOriginalIds, ptr);
+    Value v64 = b.create<arith::ExtUIOp>(loc, i64, fn.getArgument(1));
+    Value at =
+        b.create<LLVM::GEPOp>(loc, ptr, i64, ids, ArrayRef<LLVM::GEPArg>{v64});
+    b.create<LLVM::ReturnOp>(loc,
+                             b.create<LLVM::LoadOp>(loc, i64, at).getResult());
+  }
+
+  gpu::GPUModuleOp gpuModule;
+  MLIRContext *ctx;
+  Type ptr, i32, i64;
+};
+
+/// The kernel `plan.name` around `range` (the copy of the CPU variant),
+/// and its `_info` global.
+void buildKernel(gpu::GPUModuleOp gpuModule, const KernelPlan &plan,
+                 LLVM::LLVMFuncOp range) {
+  MLIRContext *ctx = gpuModule.getContext();
+  Location loc = plan.loc;
+  Type ptr = LLVM::LLVMPointerType::get(ctx), i64 = IntegerType::get(ctx, 64);
+  OpBuilder b = OpBuilder::atBlockTerminator(gpuModule.getBody());
+  auto kernel = b.create<gpu::GPUFuncOp>(
+      loc, plan.name, FunctionType::get(ctx, {ptr, ptr, i64}, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  SmallVector<NamedAttribute> described = {
+      b.getNamedAttr("algorithm", b.getStringAttr(plan.algorithm)),
+      b.getNamedAttr("loop", b.getStringAttr(plan.loop)),
+      b.getNamedAttr("variant", b.getStringAttr(plan.variant)),
+      b.getNamedAttr("shape", b.getStringAttr(plan.shape)),
+      b.getNamedAttr("env_slots", b.getI64IntegerAttr(plan.envSlots)),
+      b.getNamedAttr("locals", b.getI64IntegerAttr(plan.locals))};
+  kernel->setAttr("sluice.algo_kernel", b.getDictionaryAttr(described));
+  Block &entry = kernel.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  Value block = b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x);
+  Value dim = b.create<gpu::BlockDimOp>(loc, gpu::Dimension::x);
+  Value thread = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
+  Value index = b.create<arith::AddIOp>(
+      loc, b.create<arith::MulIOp>(loc, block, dim), thread);
+  Value i = b.create<arith::IndexCastUIOp>(loc, i64, index);
+  Value count = entry.getArgument(2);
+  Value zero = b.create<arith::ConstantIntOp>(loc, 0, 64);
+  // A thread per item: [i, i + 1) when i < count; serial: thread 0 runs
+  // [0, count).
+  Value runs = b.create<arith::CmpIOp>(
+      loc, plan.serial ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ult,
+      i, plan.serial ? zero : count);
+  auto ifOp = b.create<scf::IfOp>(loc, runs, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value begin = i, end = b.create<arith::AddIOp>(
+                         loc, i, b.create<arith::ConstantIntOp>(loc, 1, 64));
+    if (plan.serial)
+      begin = zero, end = count;
+    b.create<LLVM::CallOp>(
+        loc, range,
+        ValueRange{entry.getArgument(0), entry.getArgument(1), begin, end});
+  }
+  b.create<gpu::ReturnOp>(loc);
+
+  // K_info: {version, environment slots, locals, properties, bytes...}.
+  SmallVector<int64_t> info = {kGpuInfoVersion, plan.envSlots, plan.locals,
+                               static_cast<int64_t>(plan.props.size())};
+  llvm::append_range(info, plan.props);
+  b.setInsertionPoint(gpuModule.getBody()->getTerminator());
+  auto type = LLVM::LLVMArrayType::get(i64, info.size());
+  b.create<LLVM::GlobalOp>(
+      loc, type, /*isConstant=*/true, LLVM::Linkage::External,
+      plan.name + "_info",
+      DenseElementsAttr::get(
+          RankedTensorType::get({static_cast<int64_t>(info.size())}, i64),
+          ArrayRef<int64_t>(info)),
+      /*alignment=*/8, /*addrSpace=*/1);
+}
+
+struct GraphToGPUPass
+    : public sluice::conversion::impl::GraphToGPUBase<GraphToGPUPass> {
+  using GraphToGPUBase::GraphToGPUBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    SmallVector<graph::AlgorithmOp> algos(module.getOps<graph::AlgorithmOp>());
+    if (algos.empty())
+      return;
+    // Everything checked (and remarked) before anything is built.
+    std::vector<KernelPlan> plans;
+    bool ok = true;
+    for (graph::AlgorithmOp algo : algos)
+      ok &= succeeded(planKernels(algo, remarks, plans));
+    if (!ok)
+      return signalPassFailure();
+    if (SymbolTable::lookupSymbolIn(module, kModuleName))
+      return (void)(module.emitError("graph-to-gpu: the symbol '")
+                        << kModuleName << "' is taken",
+                    signalPassFailure());
+
+    // The host code: graph-to-llvm's.
+    AlgoLowering state;
+    for (graph::AlgorithmOp algo : algos)
+      if (failed(outlineAlgorithm(algo, state, /*remarks=*/false)))
+        return signalPassFailure();
+    for (auto job : llvm::make_early_inc_range(module.getOps<graph::JobOp>()))
+      job.erase();
+    if (failed(lowerGraphOps(module, state)))
+      return signalPassFailure();
+
+    // The kernels, around copies of the loop functions.
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(ctx));
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto gpuModule = b.create<gpu::GPUModuleOp>(module.getLoc(), kModuleName);
+    DeviceRuntime(gpuModule).build();
+    llvm::StringSet<> defined;
+    for (auto fn : gpuModule.getOps<LLVM::LLVMFuncOp>())
+      defined.insert(fn.getName());
+    for (const KernelPlan &plan : plans) {
+      auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(plan.name);
+      if (!fn)
+        return (void)(emitError(plan.loc, "graph-to-gpu: graph-to-llvm made "
+                                          "no function '")
+                          << plan.name << "'",
+                      signalPassFailure());
+      OpBuilder gb = OpBuilder::atBlockTerminator(gpuModule.getBody());
+      auto range = cast<LLVM::LLVMFuncOp>(gb.clone(*fn));
+      range.setSymName(plan.name + "_range");
+      defined.insert(range.getName());
+      buildKernel(gpuModule, plan, range);
+    }
+    // Every call the device code makes has a definition here (the checks
+    // above keep the others out; libdevice's are linked with the PTX).
+    WalkResult calls = gpuModule.walk([&](LLVM::CallOp call) {
+      std::optional<StringRef> callee = call.getCallee();
+      if (!callee || defined.contains(*callee) || callee->starts_with("__nv_"))
+        return WalkResult::advance();
+      call.emitError("graph-to-gpu: the device code calls '")
+          << *callee << "', which has no device version";
+      return WalkResult::interrupt();
+    });
+    if (calls.wasInterrupted() || failed(mlir::verify(gpuModule)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

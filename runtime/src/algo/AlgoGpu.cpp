@@ -1,0 +1,522 @@
+//===- AlgoGpu.cpp - An algorithm context's passes as GPU kernels ---------===//
+//
+// sluice/algo_gpu.h over sluice/gpu.h (the dlopen'd CUDA driver). Attaching
+// a GPU uploads the view (CSR, CSC, weights) and the original ids once and
+// builds the kernels' sluice_algo_gpu_ctx_t; binding reads a kernel's
+// `_info` global. A pass of a bound function then copies what the loop may
+// read (every property, the list or bitmap of the frontier it reads, the
+// environment with device pointers in its first slots), launches a thread
+// per item, waits, and copies back the properties, the partials of a
+// reduction and the vertices inserted into the loop's new frontier (as host
+// inserts, so the host frontier's seal sorts them as on the CPU).
+//
+//===----------------------------------------------------------------------===//
+#include "sluice/algo_gpu.h"
+#include "sluice/gpu.h"
+
+#include "runtime/src/Error.h"
+#include "runtime/src/algo/AlgoInternal.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+using namespace sluice::rt;
+
+namespace sluice::rt {
+
+/// A device allocation that grows on demand.
+struct DeviceBuffer {
+  uint64_t ptr = 0;
+  size_t bytes = 0;
+};
+
+struct AlgoKernel {
+  std::string name;
+  int64_t envSlots = 0;
+  int64_t locals = 0;
+  /// Per property: bytes | SLUICE_ALGO_GPU_PROP_READ / _WRITTEN.
+  std::vector<int64_t> props;
+};
+
+/// Where the kernels run: the CUDA driver (sluice/gpu.h), or the host
+/// (kernels compiled for it; sluice_algo_gpu_attach_host), where device
+/// memory is host memory.
+class AlgoBackend {
+public:
+  virtual ~AlgoBackend() = default;
+  virtual sluice_status_t alloc(size_t bytes, uint64_t *out,
+                                sluice_error_t *error) = 0;
+  virtual void release(uint64_t ptr) = 0;
+  virtual sluice_status_t toDevice(uint64_t dst, const void *src, size_t bytes,
+                                   sluice_error_t *error) = 0;
+  virtual sluice_status_t fromDevice(void *dst, uint64_t src, size_t bytes,
+                                     sluice_error_t *error) = 0;
+  /// `blocks` blocks of SLUICE_ALGO_GPU_BLOCK threads, waited for.
+  virtual sluice_status_t launch(const char *kernel, uint32_t blocks,
+                                 void **args, sluice_error_t *error) = 0;
+  virtual sluice_status_t readGlobal(const char *name, void *dst, size_t bytes,
+                                     size_t *size, sluice_error_t *error) = 0;
+};
+
+class CudaBackend final : public AlgoBackend {
+public:
+  ~CudaBackend() override {
+    sluice_gpu_module_free(module);
+    sluice_gpu_close(device);
+  }
+  sluice_status_t open(const char *ptx, sluice_error_t *error) {
+    if (sluice_status_t s = sluice_gpu_open(nullptr, &device, error))
+      return s;
+    return sluice_gpu_module_load_ptx(device, ptx, &module, error);
+  }
+  sluice_status_t alloc(size_t bytes, uint64_t *out,
+                        sluice_error_t *error) override {
+    return sluice_gpu_alloc(device, bytes, out, error);
+  }
+  void release(uint64_t ptr) override { sluice_gpu_free(device, ptr); }
+  sluice_status_t toDevice(uint64_t dst, const void *src, size_t bytes,
+                           sluice_error_t *error) override {
+    return sluice_gpu_copy_to_device(device, dst, src, bytes, error);
+  }
+  sluice_status_t fromDevice(void *dst, uint64_t src, size_t bytes,
+                             sluice_error_t *error) override {
+    return sluice_gpu_copy_from_device(device, dst, src, bytes, error);
+  }
+  sluice_status_t launch(const char *kernel, uint32_t blocks, void **args,
+                         sluice_error_t *error) override {
+    const uint32_t grid[3] = {blocks, 1, 1};
+    const uint32_t block[3] = {SLUICE_ALGO_GPU_BLOCK, 1, 1};
+    return sluice_gpu_launch(module, kernel, grid, block, 0, args, error);
+  }
+  sluice_status_t readGlobal(const char *name, void *dst, size_t bytes,
+                             size_t *size, sluice_error_t *error) override {
+    return sluice_gpu_module_read_global(module, name, dst, bytes, size, error);
+  }
+
+private:
+  sluice_gpu_device_t *device = nullptr;
+  sluice_gpu_module_t *module = nullptr;
+};
+
+/// Threads run one after another on the caller: block b, thread t is
+/// global thread b * SLUICE_ALGO_GPU_BLOCK + t.
+class HostBackend final : public AlgoBackend {
+public:
+  HostBackend(sluice_algo_host_symbol_t symbol, void *user)
+      : symbol(symbol), user(user) {}
+  sluice_status_t alloc(size_t bytes, uint64_t *out,
+                        sluice_error_t *error) override {
+    void *p = std::calloc(bytes ? bytes : 1, 1);
+    if (!p)
+      return failOutOfMemory(error, {});
+    *out = reinterpret_cast<uint64_t>(p);
+    return SLUICE_STATUS_OK;
+  }
+  void release(uint64_t ptr) override {
+    std::free(reinterpret_cast<void *>(ptr));
+  }
+  sluice_status_t toDevice(uint64_t dst, const void *src, size_t bytes,
+                           sluice_error_t *) override {
+    if (bytes)
+      std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
+    return SLUICE_STATUS_OK;
+  }
+  sluice_status_t fromDevice(void *dst, uint64_t src, size_t bytes,
+                             sluice_error_t *) override {
+    if (bytes)
+      std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
+    return SLUICE_STATUS_OK;
+  }
+  sluice_status_t launch(const char *kernel, uint32_t blocks, void **args,
+                         sluice_error_t *error) override {
+    auto fn = reinterpret_cast<sluice_algo_host_kernel_t>(symbol(user, kernel));
+    if (!fn)
+      return fail(error, SLUICE_STATUS_NOT_FOUND, {},
+                  "no kernel " + quote(kernel) + " in the host build");
+    auto *ctx = *static_cast<const sluice_algo_gpu_ctx_t **>(args[0]);
+    void *env = *static_cast<void **>(args[1]);
+    uint64_t count = *static_cast<uint64_t *>(args[2]);
+    for (int64_t t = 0, n = int64_t(blocks) * SLUICE_ALGO_GPU_BLOCK; t < n; ++t)
+      fn(ctx, env, count, t);
+    return SLUICE_STATUS_OK;
+  }
+  sluice_status_t readGlobal(const char *name, void *dst, size_t bytes,
+                             size_t *size, sluice_error_t *error) override {
+    const auto *info = static_cast<const int64_t *>(symbol(user, name));
+    if (!info)
+      return fail(error, SLUICE_STATUS_NOT_FOUND, {},
+                  "no global " + quote(name) + " in the host build");
+    // A kernel's `_info`: its length is in its fourth value.
+    size_t have = (4 + static_cast<size_t>(std::max<int64_t>(info[3], 0))) * 8;
+    if (size)
+      *size = have;
+    if (bytes > have)
+      return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                  "the global " + quote(name) + " is smaller than asked");
+    std::memcpy(dst, info, bytes);
+    return SLUICE_STATUS_OK;
+  }
+
+private:
+  sluice_algo_host_symbol_t symbol;
+  void *user;
+};
+
+struct AlgoGpu {
+  std::unique_ptr<AlgoBackend> backend;
+  /// The view's arrays, the ids and the sluice_algo_gpu_ctx_t.
+  DeviceBuffer outOffsets, outTargets, outWeights, inOffsets, inSources,
+      inWeights, ids, gpuCtx;
+  /// Per pass: properties and their table, the environment, the frontier
+  /// read, the frontier built, partials.
+  std::vector<DeviceBuffer> props;
+  DeviceBuffer propTable, env, list, bitmap, outBits, outList, outCount,
+      outFrontier, partials;
+  /// Few kernels an algorithm: looked up in order of binding.
+  std::vector<std::pair<sluice_algo_range_fn_t, AlgoKernel>> kernels;
+  std::vector<uint64_t> zeros;
+  uint64_t launches = 0;
+
+  explicit AlgoGpu(std::unique_ptr<AlgoBackend> backend)
+      : backend(std::move(backend)) {}
+  ~AlgoGpu() {
+    for (DeviceBuffer *b :
+         {&outOffsets, &outTargets, &outWeights, &inOffsets, &inSources,
+          &inWeights, &ids, &gpuCtx, &propTable, &env, &list, &bitmap, &outBits,
+          &outList, &outCount, &outFrontier, &partials})
+      if (b->ptr)
+        backend->release(b->ptr);
+    for (DeviceBuffer &b : props)
+      if (b.ptr)
+        backend->release(b.ptr);
+  }
+
+  /// `b` with room for `bytes` (its contents are not kept).
+  sluice_status_t reserve(DeviceBuffer &b, size_t bytes,
+                          sluice_error_t *error) {
+    if (b.ptr && b.bytes >= bytes)
+      return SLUICE_STATUS_OK;
+    if (b.ptr)
+      backend->release(b.ptr);
+    b = {};
+    if (sluice_status_t s = backend->alloc(bytes, &b.ptr, error))
+      return s;
+    b.bytes = bytes;
+    return SLUICE_STATUS_OK;
+  }
+  /// `b` holding `bytes` of `host`.
+  sluice_status_t upload(DeviceBuffer &b, const void *host, size_t bytes,
+                         sluice_error_t *error) {
+    if (sluice_status_t s = reserve(b, bytes, error))
+      return s;
+    return backend->toDevice(b.ptr, host, bytes, error);
+  }
+
+  sluice_status_t runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
+                          uint64_t n, const uint64_t *slots,
+                          sluice_error_t *error);
+};
+
+void AlgoGpuDeleter::operator()(AlgoGpu *gpu) const { delete gpu; }
+
+sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
+                                 uint64_t n, const uint64_t *slots,
+                                 sluice_error_t *error) {
+  const uint64_t nv = ctx->view.num_vertices;
+  const uint64_t words = (nv + 63) / 64;
+  std::vector<uint64_t> dev(slots, slots + k.envSlots);
+  // Properties: those the loop accesses to the device, those it writes
+  // back (host code reads and writes them between passes).
+  void **hostProps = reinterpret_cast<void **>(slots[SLUICE_ALGO_ENV_PROPS]);
+  props.resize(k.props.size());
+  std::vector<uint64_t> table(k.props.size(), 0);
+  auto bytesOf = [&](size_t i) {
+    return nv * (k.props[i] & SLUICE_ALGO_GPU_PROP_BYTES);
+  };
+  for (size_t i = 0; i < k.props.size(); ++i) {
+    if (!(k.props[i] &
+          (SLUICE_ALGO_GPU_PROP_READ | SLUICE_ALGO_GPU_PROP_WRITTEN)))
+      continue;
+    if (sluice_status_t s = upload(props[i], hostProps[i], bytesOf(i), error))
+      return s;
+    table[i] = props[i].ptr;
+  }
+  if (sluice_status_t s =
+          upload(propTable, table.data(), table.size() * 8 + 8, error))
+    return s;
+  dev[SLUICE_ALGO_ENV_PROPS] = propTable.ptr;
+  auto *out = reinterpret_cast<sluice_frontier_t *>(slots[SLUICE_ALGO_ENV_OUT]);
+  if (out) {
+    if (sluice_algo_frontier_size(out) != 0)
+      return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
+                  "a GPU pass into a frontier that already has vertices");
+    zeros.assign(words + 1, 0);
+    if (sluice_status_t s = upload(outBits, zeros.data(), words * 8 + 8, error))
+      return s;
+    if (sluice_status_t s = reserve(outList, nv * 4 + 4, error))
+      return s;
+    if (sluice_status_t s = upload(outCount, zeros.data(), 8, error))
+      return s;
+    sluice_algo_gpu_frontier_t f{reinterpret_cast<uint64_t *>(outBits.ptr),
+                                 reinterpret_cast<uint32_t *>(outList.ptr),
+                                 reinterpret_cast<uint64_t *>(outCount.ptr)};
+    if (sluice_status_t s = upload(outFrontier, &f, sizeof f, error))
+      return s;
+    dev[SLUICE_ALGO_ENV_OUT] = outFrontier.ptr;
+  }
+  if (slots[SLUICE_ALGO_ENV_LIST]) {
+    if (sluice_status_t s = upload(
+            list, reinterpret_cast<const void *>(slots[SLUICE_ALGO_ENV_LIST]),
+            n * 4, error))
+      return s;
+    dev[SLUICE_ALGO_ENV_LIST] = list.ptr;
+  }
+  if (slots[SLUICE_ALGO_ENV_BITMAP]) {
+    if (sluice_status_t s = upload(
+            bitmap,
+            reinterpret_cast<const void *>(slots[SLUICE_ALGO_ENV_BITMAP]),
+            words * 8, error))
+      return s;
+    dev[SLUICE_ALGO_ENV_BITMAP] = bitmap.ptr;
+  }
+  const size_t partialBytes =
+      static_cast<size_t>(k.locals) * slots[SLUICE_ALGO_ENV_BLOCKS] * 8;
+  if (slots[SLUICE_ALGO_ENV_PARTIALS]) {
+    if (sluice_status_t s = reserve(partials, partialBytes, error))
+      return s;
+    dev[SLUICE_ALGO_ENV_PARTIALS] = partials.ptr;
+  }
+  if (sluice_status_t s = upload(env, dev.data(), dev.size() * 8, error))
+    return s;
+
+  const uint64_t blocks =
+      (n + SLUICE_ALGO_GPU_BLOCK - 1) / SLUICE_ALGO_GPU_BLOCK;
+  if (blocks > 0x7fffffffu)
+    return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
+                "a GPU pass of " + std::to_string(n) +
+                    " items needs more than 2^31 - 1 blocks");
+  uint64_t count = n;
+  void *args[] = {&gpuCtx.ptr, &env.ptr, &count};
+  if (sluice_status_t s = backend->launch(
+          k.name.c_str(), static_cast<uint32_t>(blocks), args, error))
+    return s;
+  ++launches;
+
+  for (size_t i = 0; i < k.props.size(); ++i)
+    if (k.props[i] & SLUICE_ALGO_GPU_PROP_WRITTEN)
+      if (sluice_status_t s = backend->fromDevice(hostProps[i], props[i].ptr,
+                                                  bytesOf(i), error))
+        return s;
+  if (slots[SLUICE_ALGO_ENV_PARTIALS])
+    if (sluice_status_t s = backend->fromDevice(
+            reinterpret_cast<void *>(slots[SLUICE_ALGO_ENV_PARTIALS]),
+            partials.ptr, partialBytes, error))
+      return s;
+  if (out) {
+    uint64_t inserted = 0;
+    if (sluice_status_t s =
+            backend->fromDevice(&inserted, outCount.ptr, 8, error))
+      return s;
+    if (inserted > nv)
+      return fail(error, SLUICE_STATUS_INTERNAL, {},
+                  "the kernel inserted " + std::to_string(inserted) +
+                      " vertices into a frontier of " + std::to_string(nv));
+    std::vector<uint32_t> vertices(inserted);
+    if (sluice_status_t s = backend->fromDevice(vertices.data(), outList.ptr,
+                                                inserted * 4, error))
+      return s;
+    for (uint32_t v : vertices)
+      sluice_algo_frontier_insert(out, v);
+  }
+  return SLUICE_STATUS_OK;
+}
+
+void algoGpuParallelFor(sluice_algo_ctx_t *ctx, uint64_t n,
+                        sluice_algo_range_fn_t fn, void *env) {
+  AlgoGpu &gpu = *ctx->gpu;
+  const AlgoKernel *kernel = nullptr;
+  for (const auto &[bound, k] : gpu.kernels)
+    if (bound == fn)
+      kernel = &k;
+  if (!kernel) {
+    sluice_algo_fault(ctx, SLUICE_ALGO_GPU_FAULT_SITE,
+                      "GPU: a loop function has no kernel bound "
+                      "(sluice_algo_gpu_bind)");
+    return;
+  }
+  sluice_error_t error;
+  sluice_error_clear(&error);
+  if (gpu.runPass(ctx, *kernel, n, static_cast<const uint64_t *>(env),
+                  &error) != SLUICE_STATUS_OK)
+    sluice_algo_fault(
+        ctx, SLUICE_ALGO_GPU_FAULT_SITE,
+        ("GPU: kernel '" + kernel->name + "': " + error.message).c_str());
+}
+
+} // namespace sluice::rt
+
+namespace {
+
+/// Attaches `backend` to `ctx`: uploads the view and the ids and builds the
+/// kernels' sluice_algo_gpu_ctx_t.
+sluice_status_t attach(sluice_algo_ctx_t *ctx,
+                       std::unique_ptr<AlgoBackend> backend,
+                       sluice_error_t *error) {
+  std::unique_ptr<AlgoGpu, AlgoGpuDeleter> gpu(new AlgoGpu(std::move(backend)));
+  const sluice_algo_view_t &v = ctx->view;
+  const uint64_t n = v.num_vertices, m = v.num_edges;
+  std::vector<int64_t> ids(n);
+  for (uint64_t i = 0; i < n; ++i)
+    ids[i] = static_cast<int64_t>(
+        sluice_graph_original_id(ctx->graph, static_cast<uint32_t>(i)));
+  AlgoGpu &g = *gpu;
+  for (auto [buffer, host, bytes] :
+       {std::tuple<DeviceBuffer *, const void *, size_t>{
+            &g.outOffsets, v.out_offsets, (n + 1) * 8},
+        {&g.outTargets, v.out_targets, m * 4},
+        {&g.inOffsets, v.in_offsets, (n + 1) * 8},
+        {&g.inSources, v.in_sources, m * 4},
+        {&g.ids, ids.data(), n * 8}})
+    if (sluice_status_t s = g.upload(*buffer, host, bytes, error))
+      return s;
+  if (v.out_weights)
+    if (sluice_status_t s = g.upload(g.outWeights, v.out_weights, m * 4, error))
+      return s;
+  if (v.in_weights)
+    if (sluice_status_t s = g.upload(g.inWeights, v.in_weights, m * 4, error))
+      return s;
+  auto at = [](const DeviceBuffer &b, const void *host) {
+    return host ? reinterpret_cast<const void *>(b.ptr) : nullptr;
+  };
+  sluice_algo_gpu_ctx_t dctx{};
+  dctx.view.num_vertices = n;
+  dctx.view.num_edges = m;
+  dctx.view.out_offsets =
+      static_cast<const uint64_t *>(at(g.outOffsets, v.out_offsets));
+  dctx.view.out_targets =
+      static_cast<const uint32_t *>(at(g.outTargets, v.out_targets));
+  dctx.view.out_weights =
+      static_cast<const float *>(at(g.outWeights, v.out_weights));
+  dctx.view.in_offsets =
+      static_cast<const uint64_t *>(at(g.inOffsets, v.in_offsets));
+  dctx.view.in_sources =
+      static_cast<const uint32_t *>(at(g.inSources, v.in_sources));
+  dctx.view.in_weights =
+      static_cast<const float *>(at(g.inWeights, v.in_weights));
+  dctx.original_ids = reinterpret_cast<const int64_t *>(g.ids.ptr);
+  if (sluice_status_t s = g.upload(g.gpuCtx, &dctx, sizeof dctx, error))
+    return s;
+  ctx->gpu = std::move(gpu);
+  sluice_error_clear(error);
+  return SLUICE_STATUS_OK;
+}
+
+/// The argument checks of both attach functions.
+sluice_status_t checkAttach(sluice_algo_ctx_t *ctx, const void *what,
+                            const char *fn, sluice_error_t *error) {
+  if (!ctx || !what)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                std::string(fn) + ": NULL argument");
+  if (ctx->gpu)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                std::string(fn) + ": the context has a GPU already");
+  return SLUICE_STATUS_OK;
+}
+
+} // namespace
+
+sluice_status_t sluice_algo_gpu_attach(sluice_algo_ctx_t *ctx, const char *ptx,
+                                       sluice_error_t *error) {
+  return guarded(error, {}, [&]() -> sluice_status_t {
+    if (sluice_status_t s =
+            checkAttach(ctx, ptx, "sluice_algo_gpu_attach", error))
+      return s;
+    auto cuda = std::make_unique<CudaBackend>();
+    if (sluice_status_t s = cuda->open(ptx, error))
+      return s;
+    return attach(ctx, std::move(cuda), error);
+  });
+}
+
+sluice_status_t sluice_algo_gpu_attach_host(sluice_algo_ctx_t *ctx,
+                                            sluice_algo_host_symbol_t symbol,
+                                            void *user, sluice_error_t *error) {
+  return guarded(error, {}, [&]() -> sluice_status_t {
+    if (sluice_status_t s =
+            checkAttach(ctx, reinterpret_cast<const void *>(symbol),
+                        "sluice_algo_gpu_attach_host", error))
+      return s;
+    return attach(ctx, std::make_unique<HostBackend>(symbol, user), error);
+  });
+}
+
+sluice_status_t sluice_algo_gpu_bind(sluice_algo_ctx_t *ctx,
+                                     sluice_algo_range_fn_t fn,
+                                     const char *kernel,
+                                     sluice_error_t *error) {
+  return guarded(error, {}, [&]() -> sluice_status_t {
+    if (!ctx || !fn || !kernel || !*kernel)
+      return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                  "sluice_algo_gpu_bind: NULL argument or empty kernel name");
+    if (!ctx->gpu)
+      return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                  "sluice_algo_gpu_bind: no GPU attached "
+                  "(sluice_algo_gpu_attach)");
+    AlgoGpu &g = *ctx->gpu;
+    std::string infoName = std::string(kernel) + "_info";
+    constexpr size_t kMax = 4 + SLUICE_ALGO_GPU_INFO_MAX_PROPS;
+    int64_t head[4] = {};
+    size_t size = 0;
+    if (sluice_status_t s = g.backend->readGlobal(infoName.c_str(), head,
+                                                  sizeof head, &size, error))
+      return s;
+    if (head[0] != SLUICE_ALGO_GPU_INFO_VERSION ||
+        head[1] < SLUICE_ALGO_ENV_CAPTURED || head[2] < 0 || head[3] < 0 ||
+        head[3] > SLUICE_ALGO_GPU_INFO_MAX_PROPS ||
+        size != (4 + static_cast<size_t>(head[3])) * 8)
+      return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                  "the global '" + infoName +
+                      "' is not a kernel description of version " +
+                      std::to_string(SLUICE_ALGO_GPU_INFO_VERSION) +
+                      " (compiled by another sluicec?)");
+    int64_t info[kMax] = {};
+    if (sluice_status_t s =
+            g.backend->readGlobal(infoName.c_str(), info, size, nullptr, error))
+      return s;
+    AlgoKernel k;
+    k.name = kernel;
+    k.envSlots = info[1];
+    k.locals = info[2];
+    k.props.assign(info + 4, info + 4 + info[3]);
+    for (int64_t v : k.props)
+      if ((v & ~int64_t(SLUICE_ALGO_GPU_PROP_BYTES | SLUICE_ALGO_GPU_PROP_READ |
+                        SLUICE_ALGO_GPU_PROP_WRITTEN)) ||
+          !(v & SLUICE_ALGO_GPU_PROP_BYTES))
+        return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                    "the global '" + infoName + "' describes a property as " +
+                        std::to_string(v));
+    // The kernel itself: a launch over no items does nothing.
+    uint64_t none = 0, null = 0;
+    void *args[] = {&null, &null, &none};
+    if (sluice_status_t s = g.backend->launch(kernel, 1, args, error))
+      return s;
+    for (auto &[bound, existing] : g.kernels)
+      if (bound == fn) {
+        existing = std::move(k);
+        sluice_error_clear(error);
+        return SLUICE_STATUS_OK;
+      }
+    g.kernels.emplace_back(fn, std::move(k));
+    sluice_error_clear(error);
+    return SLUICE_STATUS_OK;
+  });
+}
+
+uint64_t sluice_algo_gpu_launches(const sluice_algo_ctx_t *ctx) {
+  return ctx && ctx->gpu ? ctx->gpu->launches : 0;
+}

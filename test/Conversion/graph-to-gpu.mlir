@@ -1,0 +1,144 @@
+// RUN: sluice-opt --graph-to-gpu --split-input-file %s | FileCheck %s
+// RUN: sluice-opt --graph-to-gpu=remarks=true --split-input-file %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: sluice-opt --sluice-graph-to-nvvm --split-input-file %s | FileCheck %s --check-prefix=NVVM
+
+// A frontier-driven push loop (SSSP): the host code is graph-to-llvm's
+// (the launch through sluice_algo_parallel_for stays); the kernel runs a
+// copy of the push variant for one source per thread; the device's
+// frontier insert is an atomic or on the bitmap and an atomic add on the
+// list's count; the kernel's `_info` global: version 2, 6 environment
+// slots (7 for `count`, which captures the infinity), no locals, two
+// properties of 8 bytes with what the loop does to them: `dist` read and
+// written (8 | 0x100 | 0x200 = 776), `hits` untouched (8); `count` reads
+// `dist` (264) and reduces into `hits` (776).
+// CHECK-LABEL: llvm.func @sluice_algo_relax_relax_push(
+// CHECK:         llvm.atomicrmw fmin
+// CHECK-LABEL: llvm.func @sluice_algo_relax(
+// CHECK:         llvm.call @sluice_algo_parallel_for
+// CHECK-LABEL: gpu.module @sluice_algos
+// CHECK-LABEL:   llvm.func @sluice_algo_view(%{{.*}}: !llvm.ptr) -> !llvm.ptr
+// CHECK-LABEL:   llvm.func @sluice_algo_frontier_insert(
+// CHECK:           llvm.atomicrmw _or
+// CHECK:           llvm.atomicrmw add
+// CHECK-LABEL:   llvm.func @sluice_algo_original_id(
+// CHECK-LABEL:   llvm.func @sluice_algo_relax_relax_push_range(
+// CHECK:           llvm.atomicrmw fmin
+// CHECK:           llvm.call @sluice_algo_frontier_insert
+// CHECK:         gpu.func @sluice_algo_relax_relax_push(%[[CTX:.*]]: !llvm.ptr, %[[ENV:.*]]: !llvm.ptr, %[[N:.*]]: i64) kernel
+// CHECK-SAME:        sluice.algo_kernel = {algorithm = "relax", env_slots = 6 : i64, locals = 0 : i64, loop = "relax", shape = "a thread per source
+// CHECK:             %[[B:.*]] = gpu.block_id  x
+// CHECK:             %[[D:.*]] = gpu.block_dim  x
+// CHECK:             %[[T:.*]] = gpu.thread_id  x
+// CHECK:             %[[I:.*]] = arith.index_castui %{{.*}} : index to i64
+// CHECK:             %[[IN:.*]] = arith.cmpi ult, %[[I]], %[[N]] : i64
+// CHECK:             scf.if %[[IN]] {
+// CHECK:               llvm.call @sluice_algo_relax_relax_push_range(%[[CTX]], %[[ENV]], %[[I]], %{{.*}})
+// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_relax_push_info(dense<[2, 6, 0, 2, 776, 8]> : tensor<6xi64>) {addr_space = 1 : i32
+// CHECK-LABEL:   gpu.func @sluice_algo_relax_count_vertices(
+// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_count_vertices_info(dense<[2, 7, 0, 2, 264, 776]>
+// REMARK: remark: loop 'relax' of algorithm 'relax' on the GPU: sluice_algo_relax_relax_push: a thread per source (an entry of the frontier's list, or a vertex tested against its bitmap), its out-edges in a loop; 256 threads a block; atomics where the CPU code has them; the host code runs the rounds
+// REMARK: remark: loop 'count' of algorithm 'relax' on the GPU: sluice_algo_relax_count_vertices: a thread per vertex;
+// In the gpu.module, only LLVM and NVVM ops: the loops became branches.
+// NVVM-LABEL: gpu.module @sluice_algos
+// NVVM:         llvm.func @sluice_algo_relax_relax_push_range(
+// NVVM-NOT:     scf.
+// NVVM:         llvm.func @sluice_algo_relax_relax_push(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64) attributes {gpu.kernel, nvvm.kernel
+// NVVM-NOT:     scf.
+// NVVM:         llvm.mlir.global external constant @sluice_algo_relax_relax_push_info
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @relax on @g attributes {outputs = [@dist], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = gpu>} {
+  ^bb0(%source: i64):
+    %cst = arith.constant 1.000000e+300 : f64
+    graph.property @dist : f64 = %cst
+    %c0_i64 = arith.constant 0 : i64
+    graph.property @hits : i64 = %c0_i64
+    %0 = graph.vertex_of %source
+    %cst_0 = arith.constant 0.000000e+00 : f64
+    graph.prop.set @dist[%0] = %cst_0 : f64
+    %2 = graph.frontier.of [%0]
+    %3 = scf.while (%arg0 = %2) : (!graph.frontier) -> !graph.frontier {
+      %4 = graph.frontier.size %arg0 : i64
+      %5 = arith.cmpi sgt, %4, %c0_i64 : i64
+      scf.condition(%5) %arg0 : !graph.frontier
+    } do {
+    ^bb0(%arg0: !graph.frontier):
+      %4 = graph.edges from %arg0 label "relax" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 4, frontier = sparse, format = auto>} do {
+      ^bb0(%src: i32, %dst: i32, %w: f64):
+        %5 = graph.prop.get @dist[%src] : f64
+        %6 = arith.addf %5, %w : f64
+        graph.prop.reduce min @dist[%dst], %6 : f64
+        graph.yield
+      }
+      scf.yield %4 : !graph.frontier
+    }
+    graph.vertices label "count" attributes {schedule = #graph.schedule<parallel = static>} where {
+    ^bb0(%v: i32):
+      %4 = graph.prop.get @dist[%v] : f64
+      %5 = arith.cmpf olt, %4, %cst : f64
+      graph.yield %5 : i1
+    } do {
+    ^bb0(%v: i32):
+      %c1_i64 = arith.constant 1 : i64
+      graph.prop.reduce add @hits[%v], %c1_i64 : i64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// A vertices loop reducing into two locals: a thread per block of 4096
+// vertices writes its partials (the host combines them); `id(v)` reads
+// the device's table of original ids.
+// CHECK-LABEL: gpu.module @sluice_algos
+// CHECK-LABEL:   llvm.func @sluice_algo_sum_total_vertices_range(
+// CHECK:           llvm.call @sluice_algo_original_id
+// CHECK-LABEL:   gpu.func @sluice_algo_sum_total_vertices(
+// CHECK-SAME:        locals = 2 : i64, loop = "total", shape = "a thread per block of 4096 vertices (its partials combined on the host)", variant = "vertices"
+// CHECK:   llvm.mlir.global external constant @sluice_algo_sum_total_vertices_info(dense<[2, 6, 2, 1, 264]>
+// REMARK: remark: loop 'total' of algorithm 'sum' on the GPU: sluice_algo_sum_total_vertices: a thread per block of 4096 vertices (its partials combined on the host);
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @sum on @g attributes {outputs = [@x], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = gpu>} {
+    %one = arith.constant 1.0 : f64
+    %big = arith.constant 100 : i64
+    graph.property @x : f64 = %one
+    %r:2 = graph.vertices label "total" reduce(%one, %big : f64, i64) -> f64, i64 attributes {reductions = [#graph<reduction add>, #graph<reduction min>], schedule = #graph.schedule<parallel = static>} do {
+    ^bb0(%v: i32):
+      %x = graph.prop.get @x[%v] : f64
+      %id = graph.original_id %v : i64
+      graph.yield %x, %id : f64, i64
+    }
+    %s = arith.addf %r#0, %one : f64
+  }
+}
+
+// -----
+
+// A serial loop: thread 0 runs the whole pass in order (the CPU code has no
+// atomics for it).
+// CHECK-LABEL: gpu.module @sluice_algos
+// CHECK:         gpu.func @sluice_algo_chain_link_vertices(%[[CTX:.*]]: !llvm.ptr, %[[ENV:.*]]: !llvm.ptr, %[[N:.*]]: i64) kernel
+// CHECK-SAME:        shape = "one thread for the whole pass (parallel: serial)"
+// CHECK:           %[[I:.*]] = arith.index_castui
+// CHECK:           %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:      %[[FIRST:.*]] = arith.cmpi eq, %[[I]], %[[ZERO]] : i64
+// CHECK-NEXT:      scf.if %[[FIRST]] {
+// CHECK:             llvm.call @sluice_algo_chain_link_vertices_range(%[[CTX]], %[[ENV]], %[[ZERO]], %[[N]])
+// REMARK: remark: loop 'link' of algorithm 'chain' on the GPU: sluice_algo_chain_link_vertices: one thread for the whole pass (parallel: serial);
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @chain on @g attributes {outputs = [@x], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = gpu>} {
+    %zero = arith.constant 0 : i64
+    graph.property @x : i64 = %zero
+    graph.vertices label "link" attributes {schedule = #graph.schedule<parallel = serial>} do {
+    ^bb0(%v: i32):
+      %x = graph.prop.get @x[%v] : i64
+      %one = arith.constant 1 : i64
+      %y = arith.addi %x, %one : i64
+      graph.prop.set @x[%v] = %y : i64
+      graph.yield
+    }
+  }
+}

@@ -1,0 +1,285 @@
+//===- AlgoGpuEmulationTest.cpp - the algorithm kernels run on the host ---===//
+//
+// graph-to-gpu's kernels for Inputs/gpu-algos.sluice, compiled for the
+// host instead of the GPU (each gpu.func a function with one more argument,
+// the global thread id: block_id := that id, block_dim := 1, thread_id :=
+// 0) and attached with sluice_algo_gpu_attach_host: the device code's logic
+// and the runtime's copies, launches and frontier read-back run here,
+// without a GPU, against the CPU object's results (the same checks as the
+// GPU integration suite: BFS, SSSP and CC equal, PageRank within 1e-9).
+//
+//===----------------------------------------------------------------------===//
+#include "test/Unit/AlgoGpu/AlgoGpuTestSupport.h"
+
+#include "compiler/Pipelines/Compilation.h"
+#include "compiler/Pipelines/PassPipelines.h"
+#include "compiler/Target/Graph/AlgoCompile.h"
+#include "compiler/Target/LLVM/Codegen.h"
+#include "dialects/Graph/IR/GraphOps.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::algogpu;
+
+namespace {
+
+/// The kernels of gpu-algos.sluice, JIT-compiled for the host once.
+struct Emulation {
+  DialectRegistry registry;
+  std::unique_ptr<MLIRContext> ctx;
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  llvm::raw_string_ostream os{diagnostics};
+  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
+  std::unique_ptr<Compilation> compilation;
+  std::unique_ptr<target::HostJit> jit;
+  std::string error;
+
+  Emulation() {
+    registerSluiceDialects(registry);
+    registry.insert<func::FuncDialect, arith::ArithDialect, LLVM::LLVMDialect,
+                    gpu::GPUDialect>();
+    target::registerLLVMTranslations(registry);
+    ctx = std::make_unique<MLIRContext>(registry);
+    ctx->loadAllAvailableDialects();
+    handler =
+        std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, ctx.get(), os);
+    compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
+    if (failed(compilation->parse(SLUICE_GPU_ALGOS_SRC)) ||
+        failed(compilation->check()) || failed(compilation->lower())) {
+      error = "cannot compile gpu-algos.sluice: " + diagnostics;
+      return;
+    }
+    OwningOpRef<ModuleOp> copy(cast<ModuleOp>(compilation->module()->clone()));
+    for (Operation &op : llvm::make_early_inc_range(copy->getOps()))
+      if (!isa<graph::GraphDialect>(op.getDialect()))
+        op.erase();
+    if (failed(runPasses(*copy, [](OpPassManager &pm) {
+          buildGraphToGPUPipeline(pm, false);
+        }))) {
+      error = "graph-to-gpu failed: " + diagnostics;
+      return;
+    }
+    OwningOpRef<ModuleOp> host = hostModule(*copy);
+    if (!host)
+      return;
+    PassManager lower(ctx.get());
+    lower.addPass(createConvertSCFToCFPass());
+    lower.addPass(createConvertMathToLLVMPass());
+    lower.addPass(createArithToLLVMConversionPass());
+    lower.addPass(createConvertControlFlowToLLVMPass());
+    lower.addPass(createConvertFuncToLLVMPass());
+    lower.addPass(createReconcileUnrealizedCastsPass());
+    if (failed(lower.run(*host))) {
+      error = "lowering the emulated kernels failed: " + diagnostics;
+      return;
+    }
+    jit = target::HostJit::create(*host, {}, 2, error);
+  }
+
+  /// The gpu.module's functions and globals in a plain module, each kernel
+  /// a func.func taking the global thread id last.
+  OwningOpRef<ModuleOp> hostModule(ModuleOp lowered) {
+    auto gpuModule = *lowered.getOps<gpu::GPUModuleOp>().begin();
+    OwningOpRef<ModuleOp> host(ModuleOp::create(lowered.getLoc()));
+    OpBuilder b(ctx.get());
+    for (Operation &op :
+         llvm::make_early_inc_range(gpuModule.getBody()->getOperations())) {
+      if (op.hasTrait<OpTrait::IsTerminator>())
+        continue;
+      if (auto global = dyn_cast<LLVM::GlobalOp>(op))
+        global.setAddrSpace(0); // the host has one address space
+      auto kernel = dyn_cast<gpu::GPUFuncOp>(op);
+      if (!kernel) {
+        op.moveBefore(host->getBody(), host->getBody()->end());
+        continue;
+      }
+      b.setInsertionPointToEnd(host->getBody());
+      SmallVector<Type> inputs(kernel.getArgumentTypes());
+      inputs.push_back(b.getIndexType());
+      auto fn = b.create<func::FuncOp>(kernel.getLoc(), kernel.getName(),
+                                       b.getFunctionType(inputs, {}));
+      fn.getBody().takeBody(kernel.getBody());
+      fn.getBody().front().addArgument(b.getIndexType(), kernel.getLoc());
+    }
+    SmallVector<Operation *> gpuOps;
+    host->walk([&](Operation *inner) {
+      if (isa<gpu::GPUDialect>(inner->getDialect()))
+        gpuOps.push_back(inner);
+    });
+    for (Operation *inner : gpuOps) {
+      b.setInsertionPoint(inner);
+      Location loc = inner->getLoc();
+      auto fn = inner->getParentOfType<func::FuncOp>();
+      if (isa<gpu::BlockIdOp>(inner)) {
+        inner->getResult(0).replaceAllUsesWith(fn.getArguments().back());
+      } else if (isa<gpu::BlockDimOp>(inner)) {
+        inner->getResult(0).replaceAllUsesWith(
+            b.create<arith::ConstantIndexOp>(loc, 1));
+      } else if (isa<gpu::ThreadIdOp>(inner)) {
+        inner->getResult(0).replaceAllUsesWith(
+            b.create<arith::ConstantIndexOp>(loc, 0));
+      } else if (isa<gpu::ReturnOp>(inner)) {
+        b.create<func::ReturnOp>(loc);
+      } else {
+        error = "the emulation does not know '" +
+                inner->getName().getStringRef().str() + "'";
+        return nullptr;
+      }
+      inner->erase();
+    }
+    return host;
+  }
+
+  static void *symbol(void *user, const char *name) {
+    std::string error;
+    return static_cast<Emulation *>(user)->jit->lookup(name, error);
+  }
+};
+
+/// Built once and never destroyed: the JIT's destructor runs after LLVM's
+/// own static objects at exit otherwise (and crashes there).
+Emulation &emulation() {
+  static Emulation *e = new Emulation();
+  return *e;
+}
+
+/// Attaches the host build of the kernels.
+sluice_status_t attachHost(sluice_algo_ctx_t *ctx, sluice_error_t *error) {
+  return sluice_algo_gpu_attach_host(ctx, &Emulation::symbol, &emulation(),
+                                     error);
+}
+
+class AlgoGpuEmulated : public ::testing::TestWithParam<const char *> {
+protected:
+  void SetUp() override {
+    ASSERT_TRUE(emulation().jit) << emulation().error;
+    std::string why;
+    bool undirected = std::string(GetParam()) == "facebook_combined.txt.gz";
+    graph = loadSnap(GetParam(), undirected, why);
+    if (!graph)
+      GTEST_SKIP() << why;
+  }
+  GraphPtr graph{nullptr, sluice_graph_release};
+};
+
+TEST_P(AlgoGpuEmulated, BfsDepthsEqual) { checkBfs(graph.get(), attachHost); }
+TEST_P(AlgoGpuEmulated, SsspDistancesEqual) {
+  checkSssp(graph.get(), attachHost);
+}
+TEST_P(AlgoGpuEmulated, ComponentLabelsEqual) {
+  checkComponents(graph.get(), attachHost);
+}
+TEST_P(AlgoGpuEmulated, PageRankPullWithin1e9) {
+  checkPageRankPull(graph.get(), attachHost);
+}
+TEST_P(AlgoGpuEmulated, PageRankPushToToleranceWithin1e9) {
+  checkPageRankPush(graph.get(), attachHost);
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpuEmulated,
+                         ::testing::Values("facebook_combined.txt.gz",
+                                           "email-Eu-core.txt.gz"),
+                         [](const auto &info) {
+                           return std::string(info.param).substr(0, 5) ==
+                                          "faceb"
+                                      ? std::string("facebook")
+                                      : std::string("emailEuCore");
+                         });
+
+TEST(AlgoGpuEmulatedErrors, AnUnboundLoopFaultsAndAMissingKernelIsNotFound) {
+  ASSERT_TRUE(emulation().jit) << emulation().error;
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  const uint32_t src[] = {0, 1}, dst[] = {1, 2};
+  ASSERT_EQ(sluice_graph_create_from_edges(3, 2, src, dst, nullptr, nullptr,
+                                           nullptr, 0, &g, &error),
+            SLUICE_STATUS_OK);
+  GraphPtr graph(g, sluice_graph_release);
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.quiet = 1;
+  sluice_algo_ctx_t *ctx = nullptr;
+  ASSERT_EQ(sluice_algo_ctx_create(g, &options, &ctx, &error),
+            SLUICE_STATUS_OK);
+  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
+      ctx, sluice_algo_ctx_release);
+  ASSERT_EQ(attachHost(ctx, &error), SLUICE_STATUS_OK) << error.message;
+  EXPECT_EQ(attachHost(ctx, &error), SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(error.message,
+               "sluice_algo_gpu_attach_host: the context has a GPU already");
+  EXPECT_EQ(sluice_algo_gpu_bind(ctx, sluice_algo_cc_init_vertices,
+                                 "sluice_algo_nothing", &error),
+            SLUICE_STATUS_NOT_FOUND);
+  EXPECT_STREQ(error.message,
+               "no global 'sluice_algo_nothing_info' in the host build");
+  // Only @init bound: @spread has no kernel, the run faults there.
+  ASSERT_EQ(sluice_algo_gpu_bind(ctx, sluice_algo_cc_init_vertices,
+                                 "sluice_algo_cc_init_vertices", &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  std::vector<int64_t> comp(3);
+  void *props[] = {comp.data()};
+  sluice_algo_params_cc_t params{};
+  sluice_algo_cc(ctx, &params, props);
+  EXPECT_EQ(comp, (std::vector<int64_t>{0, 1, 2})); // @init ran
+  const char *message = nullptr;
+  EXPECT_EQ(sluice_algo_fault_site(ctx, &message), SLUICE_ALGO_GPU_FAULT_SITE);
+  EXPECT_STREQ(message, "GPU: a loop function has no kernel bound "
+                        "(sluice_algo_gpu_bind)");
+  EXPECT_EQ(sluice_algo_gpu_launches(ctx), 1u);
+}
+
+// sluicec --run --target=gpu's path: the host code JIT'd with the job's
+// kernels; with a GPU the depths are the CPU's, without one the run is a
+// located error with the driver's reason.
+TEST(AlgoGpuCompiled, RunOnTheGpuOrSayWhyNot) {
+  Emulation &e = emulation();
+  ASSERT_TRUE(e.jit) << e.error;
+  auto algo = e.compilation->module().lookupSymbol<graph::AlgorithmOp>("bfs");
+  ASSERT_TRUE(algo);
+  auto cpu = target::CompiledAlgorithm::compile(algo, false);
+  auto gpu = target::CompiledAlgorithm::compile(algo, false, /*gpu=*/true);
+  ASSERT_TRUE(succeeded(cpu) && succeeded(gpu)) << e.diagnostics;
+  const uint32_t src[] = {0, 1, 2, 0}, dst[] = {1, 2, 3, 4};
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  ASSERT_EQ(sluice_graph_create_from_edges(6, 4, src, dst, nullptr, nullptr,
+                                           nullptr, 0, &g, &error),
+            SLUICE_STATUS_OK);
+  GraphPtr graph(g, sluice_graph_release);
+  auto onCpu = (*cpu)->run(g, DictionaryAttr::get(e.ctx.get()), 1, true, algo);
+  ASSERT_TRUE(succeeded(onCpu)) << e.diagnostics;
+  e.diagnostics.clear();
+  auto onGpu = (*gpu)->run(g, DictionaryAttr::get(e.ctx.get()), 1, true, algo);
+  if (failed(onGpu)) {
+    EXPECT_NE(e.diagnostics.find("error: cannot run algorithm 'bfs' on the "
+                                 "GPU: "),
+              std::string::npos)
+        << e.diagnostics;
+    EXPECT_NE(e.diagnostics.find("; --target=cpu runs it on the CPU"),
+              std::string::npos)
+        << e.diagnostics;
+    return;
+  }
+  EXPECT_GT(onGpu->gpuLaunches, 0u);
+  EXPECT_EQ(onGpu->storage, onCpu->storage);
+}
+
+} // namespace

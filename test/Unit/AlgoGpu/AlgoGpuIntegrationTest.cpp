@@ -1,0 +1,147 @@
+//===- AlgoGpuIntegrationTest.cpp - compiled algorithms, GPU against CPU --===//
+//
+// Inputs/gpu-algos.sluice compiled by sluicec at build time: the host code
+// as a CPU object (gpu-algos.o, gpu-algos.h) and the loops' kernels as PTX
+// (gpu-algos.ptx). Each case runs an algorithm on the CPU (checked against
+// a reference where one is cheap) and then with the PTX attached
+// (sluice/algo_gpu.h): BFS depths, SSSP distances and CC labels must be
+// equal, PageRank within 1e-9 relative. Without a CUDA device the GPU half
+// skips with the driver's reason; the CPU half and the argument checks run
+// everywhere. Graphs: facebook (undirected) and email-Eu-core (directed)
+// from $SLUICE_GPU_DATA or ../shared/data (skipped when absent).
+//
+//===----------------------------------------------------------------------===//
+#include "test/Unit/AlgoGpu/AlgoGpuTestSupport.h"
+
+using namespace sluice::algogpu;
+
+namespace {
+
+class AlgoGpu : public ::testing::TestWithParam<const char *> {
+protected:
+  void SetUp() override {
+    std::string why;
+    bool undirected = std::string(GetParam()) == "facebook_combined.txt.gz";
+    graph = loadSnap(GetParam(), undirected, why);
+    if (!graph)
+      GTEST_SKIP() << why;
+  }
+  GraphPtr graph{nullptr, sluice_graph_release};
+};
+
+TEST_P(AlgoGpu, BfsDepthsEqual) { checkBfs(graph.get(), attachPtx); }
+TEST_P(AlgoGpu, SsspDistancesEqual) { checkSssp(graph.get(), attachPtx); }
+TEST_P(AlgoGpu, ComponentLabelsEqual) {
+  checkComponents(graph.get(), attachPtx);
+}
+TEST_P(AlgoGpu, PageRankPullWithin1e9) {
+  checkPageRankPull(graph.get(), attachPtx);
+}
+TEST_P(AlgoGpu, PageRankPushToToleranceWithin1e9) {
+  checkPageRankPush(graph.get(), attachPtx);
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpu,
+                         ::testing::Values("facebook_combined.txt.gz",
+                                           "email-Eu-core.txt.gz"),
+                         [](const auto &info) {
+                           return std::string(info.param).substr(0, 5) ==
+                                          "faceb"
+                                      ? std::string("facebook")
+                                      : std::string("emailEuCore");
+                         });
+
+TEST(AlgoGpuArtifacts, ThePtxHasEveryKernelAndItsInfo) {
+  ASSERT_TRUE(fileExists(ptxPath())) << ptxPath();
+  std::string ptx = readFile(ptxPath());
+  EXPECT_NE(ptx.find(".target sm_90"), std::string::npos);
+  std::string json = readFile(ptxPath() + ".json");
+  for (const Bound &b : kKernels) {
+    EXPECT_NE(ptx.find(std::string(".entry ") + b.kernel + "("),
+              std::string::npos)
+        << b.kernel;
+    EXPECT_NE(ptx.find(std::string(b.kernel) + "_info"), std::string::npos)
+        << b.kernel;
+    EXPECT_NE(json.find(std::string("\"kernel\": \"") + b.kernel + "\""),
+              std::string::npos)
+        << b.kernel;
+  }
+}
+
+TEST(AlgoGpuErrors, ArgumentsAreCheckedBeforeTheDevice) {
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  const uint32_t src[] = {0, 1}, dst[] = {1, 2};
+  ASSERT_EQ(sluice_graph_create_from_edges(3, 2, src, dst, nullptr, nullptr,
+                                           nullptr, 0, &g, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  GraphPtr graph(g, sluice_graph_release);
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.quiet = 1;
+  sluice_algo_ctx_t *ctx = nullptr;
+  ASSERT_EQ(sluice_algo_ctx_create(g, &options, &ctx, &error),
+            SLUICE_STATUS_OK);
+  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
+      ctx, sluice_algo_ctx_release);
+  EXPECT_EQ(sluice_algo_gpu_attach(nullptr, "", &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(error.message, "sluice_algo_gpu_attach: NULL argument");
+  EXPECT_EQ(sluice_algo_gpu_attach(ctx, nullptr, &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(sluice_algo_gpu_bind(ctx, sluice_algo_bfs_expand_push,
+                                 "sluice_algo_bfs_expand_push", &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(
+      error.message,
+      "sluice_algo_gpu_bind: no GPU attached (sluice_algo_gpu_attach)");
+  EXPECT_EQ(sluice_algo_gpu_bind(ctx, nullptr, "x", &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(sluice_algo_gpu_launches(ctx), 0u);
+  // Without a device, attaching says why; with one, binding a kernel the
+  // module lacks is NOT_FOUND and a second attach is refused.
+  std::string ptx = readFile(ptxPath());
+  sluice_status_t s = sluice_algo_gpu_attach(ctx, ptx.c_str(), &error);
+  if (s == SLUICE_STATUS_UNSUPPORTED) {
+    EXPECT_STRNE(error.message, "");
+    return;
+  }
+  ASSERT_EQ(s, SLUICE_STATUS_OK) << error.message;
+  EXPECT_EQ(sluice_algo_gpu_attach(ctx, ptx.c_str(), &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(sluice_algo_gpu_bind(ctx, sluice_algo_bfs_expand_push,
+                                 "sluice_algo_nothing", &error),
+            SLUICE_STATUS_NOT_FOUND);
+}
+
+TEST(AlgoGpuErrors, AnUnboundLoopFaultsTheRun) {
+  std::string why;
+  GraphPtr graph = loadSnap("facebook_combined.txt.gz", true, why);
+  if (!graph)
+    GTEST_SKIP() << why;
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.quiet = 1;
+  sluice_algo_ctx_t *ctx = nullptr;
+  sluice_error_t error;
+  ASSERT_EQ(sluice_algo_ctx_create(graph.get(), &options, &ctx, &error),
+            SLUICE_STATUS_OK);
+  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
+      ctx, sluice_algo_ctx_release);
+  std::string ptx = readFile(ptxPath());
+  sluice_status_t s = sluice_algo_gpu_attach(ctx, ptx.c_str(), &error);
+  if (s == SLUICE_STATUS_UNSUPPORTED)
+    GTEST_SKIP() << "no GPU: " << error.message;
+  ASSERT_EQ(s, SLUICE_STATUS_OK) << error.message;
+  std::vector<uint64_t> comp(sluice_graph_num_vertices(graph.get()));
+  void *props[] = {comp.data()};
+  sluice_algo_params_cc_t params{};
+  sluice_algo_cc(ctx, &params, props);
+  const char *message = nullptr;
+  EXPECT_EQ(sluice_algo_fault_site(ctx, &message), SLUICE_ALGO_GPU_FAULT_SITE);
+  EXPECT_STREQ(message, "GPU: a loop function has no kernel bound "
+                        "(sluice_algo_gpu_bind)");
+}
+
+} // namespace

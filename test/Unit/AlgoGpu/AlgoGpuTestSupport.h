@@ -1,0 +1,339 @@
+//===- AlgoGpuTestSupport.h - GPU algorithm tests: runs, graphs, oracles -*- C++
+//-*-===//
+//
+// What the GPU integration suite (the PTX on a device) and the emulation
+// suite (the same kernels compiled for the host) share: the loop functions
+// of gpu-algos.o and their kernels, the graphs, one run of a compiled
+// algorithm on the CPU or with kernels attached, reference BFS and labels.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_TEST_UNIT_ALGOGPU_ALGOGPUTESTSUPPORT_H
+#define SLUICE_TEST_UNIT_ALGOGPU_ALGOGPUTESTSUPPORT_H
+
+#include "gpu-algos.h"
+#include "sluice/algo_gpu.h"
+#include "sluice/graph.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <queue>
+#include <sstream>
+#include <string>
+#include <vector>
+
+// The loop functions of the object (sluice_algo_range_fn_t), bound to the
+// kernels of the same name.
+extern "C" {
+#define SLUICE_LOOP(name)                                                      \
+  void name(sluice_algo_ctx_t *, void *, uint64_t, uint64_t);
+SLUICE_LOOP(sluice_algo_bfs_expand_push)
+SLUICE_LOOP(sluice_algo_bfs_expand_pull)
+SLUICE_LOOP(sluice_algo_sssp_relax_push)
+SLUICE_LOOP(sluice_algo_pagerank_gather_pull)
+SLUICE_LOOP(sluice_algo_pagerank_apply_vertices)
+SLUICE_LOOP(sluice_algo_prpush_scatter_push)
+SLUICE_LOOP(sluice_algo_prpush_apply_vertices)
+SLUICE_LOOP(sluice_algo_cc_init_vertices)
+SLUICE_LOOP(sluice_algo_cc_spread_push)
+#undef SLUICE_LOOP
+}
+
+namespace sluice::algogpu {
+
+struct Bound {
+  sluice_algo_range_fn_t fn;
+  const char *kernel;
+};
+
+#define SLUICE_BOUND(name)                                                     \
+  Bound { name, #name }
+inline const Bound kKernels[] = {
+    SLUICE_BOUND(sluice_algo_bfs_expand_push),
+    SLUICE_BOUND(sluice_algo_bfs_expand_pull),
+    SLUICE_BOUND(sluice_algo_sssp_relax_push),
+    SLUICE_BOUND(sluice_algo_pagerank_gather_pull),
+    SLUICE_BOUND(sluice_algo_pagerank_apply_vertices),
+    SLUICE_BOUND(sluice_algo_prpush_scatter_push),
+    SLUICE_BOUND(sluice_algo_prpush_apply_vertices),
+    SLUICE_BOUND(sluice_algo_cc_init_vertices),
+    SLUICE_BOUND(sluice_algo_cc_spread_push)};
+#undef SLUICE_BOUND
+
+inline std::string envOr(const char *name, const std::string &fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+inline std::string ptxPath() {
+  return envOr("SLUICE_GPU_ARTIFACTS", SLUICE_GPU_ALGOS_DIR) + "/gpu-algos.ptx";
+}
+
+inline bool fileExists(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+inline std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::string findGraph(const std::string &file) {
+  for (const std::string &dir : {envOr("SLUICE_GPU_DATA", ""),
+                                 std::string(SLUICE_GPU_SHARED_DATA_DIR)}) {
+    if (!dir.empty() && fileExists(dir + "/" + file))
+      return dir + "/" + file;
+  }
+  return {};
+}
+
+using GraphPtr = std::unique_ptr<sluice_graph_t, void (*)(sluice_graph_t *)>;
+
+/// A SNAP file as `load(..., format: snap)` reads it.
+inline GraphPtr loadSnap(const std::string &file, bool undirected,
+                         std::string &why) {
+  GraphPtr none(nullptr, sluice_graph_release);
+  std::string path = findGraph(file);
+  if (path.empty()) {
+    why = file + " not found (SLUICE_GPU_DATA, ../shared/data)";
+    return none;
+  }
+  sluice_graph_load_options_t load;
+  sluice_graph_load_options_init(&load);
+  load.format = SLUICE_GRAPH_FORMAT_SNAP;
+  load.flags = SLUICE_GRAPH_LOAD_COMPACT_IDS |
+               SLUICE_GRAPH_LOAD_KEEP_DECLARED_VERTICES |
+               SLUICE_GRAPH_LOAD_DEDUPLICATE |
+               SLUICE_GRAPH_LOAD_DROP_SELF_LOOPS | SLUICE_GRAPH_LOAD_QUIET;
+  if (undirected)
+    load.flags |= SLUICE_GRAPH_LOAD_UNDIRECTED;
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  if (sluice_graph_load(path.c_str(), &load, &g, &error) != SLUICE_STATUS_OK) {
+    why = "cannot load " + path + ": " + error.message;
+    return none;
+  }
+  return GraphPtr(g, sluice_graph_release);
+}
+
+/// One run: the properties (8 bytes a value each, the widest), and why the
+/// GPU half did not run (`skip`) or failed (`error`).
+struct Outcome {
+  std::vector<std::vector<uint64_t>> props;
+  std::string skip, error;
+  uint64_t launches = 0;
+};
+
+/// How a run gets its kernels: attaches them to the context (UNSUPPORTED:
+/// skip, with the message).
+using Attach =
+    std::function<sluice_status_t(sluice_algo_ctx_t *, sluice_error_t *)>;
+
+/// The PTX on the CUDA driver.
+inline sluice_status_t attachPtx(sluice_algo_ctx_t *ctx,
+                                 sluice_error_t *error) {
+  std::string ptx = readFile(ptxPath());
+  return sluice_algo_gpu_attach(ctx, ptx.c_str(), error);
+}
+
+/// Runs `entry` with `params` on `graph` on the CPU, or with the kernels
+/// `attach` attaches (every loop bound).
+template <typename Params>
+Outcome run(const sluice_graph_t *graph,
+            void (*entry)(sluice_algo_ctx_t *, const Params *, void **),
+            const Params &params, size_t numProps, const Attach &attach,
+            uint32_t threads = 2) {
+  Outcome out;
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.threads = threads;
+  options.quiet = 1;
+  sluice_algo_ctx_t *ctx = nullptr;
+  sluice_error_t error;
+  if (sluice_algo_ctx_create(graph, &options, &ctx, &error) !=
+      SLUICE_STATUS_OK) {
+    out.error = error.message;
+    return out;
+  }
+  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
+      ctx, sluice_algo_ctx_release);
+  if (attach) {
+    sluice_status_t s = attach(ctx, &error);
+    if (s == SLUICE_STATUS_UNSUPPORTED) {
+      out.skip = error.message;
+      return out;
+    }
+    if (s != SLUICE_STATUS_OK) {
+      out.error = std::string("attach: ") + error.message;
+      return out;
+    }
+    for (const Bound &b : kKernels)
+      if (sluice_algo_gpu_bind(ctx, b.fn, b.kernel, &error) !=
+          SLUICE_STATUS_OK) {
+        out.error = std::string("bind ") + b.kernel + ": " + error.message;
+        return out;
+      }
+  }
+  uint64_t n = sluice_graph_num_vertices(graph);
+  out.props.assign(numProps, std::vector<uint64_t>(n, 0));
+  std::vector<void *> table;
+  for (auto &p : out.props)
+    table.push_back(p.data());
+  entry(ctx, &params, table.data());
+  const char *message = nullptr;
+  if (sluice_algo_fault_site(ctx, &message) != -1)
+    out.error = std::string("fault: ") + (message ? message : "");
+  out.launches = sluice_algo_gpu_launches(ctx);
+  return out;
+}
+
+inline std::vector<int64_t> asI64(const std::vector<uint64_t> &v) {
+  return {v.begin(), v.end()};
+}
+
+inline std::vector<double> asF64(const std::vector<uint64_t> &v) {
+  std::vector<double> d(v.size());
+  std::memcpy(d.data(), v.data(), v.size() * 8);
+  return d;
+}
+
+/// A queue BFS from vertex 0 over the out-edges: depths, -1 unreached.
+inline std::vector<int64_t> referenceBfs(const sluice_graph_t *g) {
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *dst = sluice_graph_targets(g);
+  std::vector<int64_t> depth(n, -1);
+  std::queue<uint32_t> q;
+  depth[0] = 0;
+  q.push(0);
+  while (!q.empty()) {
+    uint32_t u = q.front();
+    q.pop();
+    for (uint64_t e = off[u]; e < off[u + 1]; ++e)
+      if (depth[dst[e]] < 0) {
+        depth[dst[e]] = depth[u] + 1;
+        q.push(dst[e]);
+      }
+  }
+  return depth;
+}
+
+/// Each vertex's smallest reachable original id over the out-edges to a
+/// fixpoint (label propagation, serial): cc.sluice's labels.
+inline std::vector<int64_t> referenceLabels(const sluice_graph_t *g) {
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *dst = sluice_graph_targets(g);
+  std::vector<int64_t> comp(n);
+  for (uint64_t v = 0; v < n; ++v)
+    comp[v] = static_cast<int64_t>(
+        sluice_graph_original_id(g, static_cast<uint32_t>(v)));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint64_t u = 0; u < n; ++u)
+      for (uint64_t e = off[u]; e < off[u + 1]; ++e)
+        if (comp[u] < comp[dst[e]]) {
+          comp[dst[e]] = comp[u];
+          changed = true;
+        }
+  }
+  return comp;
+}
+
+inline void expectRelativelyClose(const std::vector<double> &gpu,
+                                  const std::vector<double> &cpu,
+                                  const char *what) {
+  ASSERT_EQ(gpu.size(), cpu.size());
+  size_t bad = 0;
+  for (size_t v = 0; v < cpu.size(); ++v) {
+    double tol = 1e-9 * std::max(std::fabs(cpu[v]), std::fabs(gpu[v]));
+    if (!(std::fabs(gpu[v] - cpu[v]) <= tol) && bad++ < 5)
+      ADD_FAILURE() << what << ": vertex " << v << ": GPU " << gpu[v]
+                    << ", CPU " << cpu[v];
+  }
+  EXPECT_EQ(bad, 0u) << what;
+}
+
+/// The GPU half's verdict: skip without a device, fail on an error.
+#define SLUICE_GPU_HALF(outcome)                                               \
+  do {                                                                         \
+    if (!(outcome).skip.empty())                                               \
+      GTEST_SKIP() << "no GPU: " << (outcome).skip;                            \
+    ASSERT_EQ((outcome).error, "");                                            \
+    EXPECT_GT((outcome).launches, 0u);                                         \
+  } while (0)
+
+inline void checkBfs(const sluice_graph_t *g, const Attach &attach) {
+  sluice_algo_params_bfs_t params{};
+  params.source = static_cast<int64_t>(sluice_graph_original_id(g, 0));
+  Outcome cpu = run(g, sluice_algo_bfs, params, 1, nullptr);
+  ASSERT_EQ(cpu.error, "");
+  EXPECT_EQ(asI64(cpu.props[0]), referenceBfs(g));
+  Outcome gpu = run(g, sluice_algo_bfs, params, 1, attach);
+  SLUICE_GPU_HALF(gpu);
+  EXPECT_EQ(gpu.props[0], cpu.props[0]);
+}
+
+inline void checkSssp(const sluice_graph_t *g, const Attach &attach) {
+  sluice_algo_params_sssp_t params{};
+  params.source = static_cast<int64_t>(sluice_graph_original_id(g, 0));
+  Outcome cpu = run(g, sluice_algo_sssp, params, 1, nullptr);
+  ASSERT_EQ(cpu.error, "");
+  // Unweighted: every edge weighs 1, the distances are the BFS depths.
+  std::vector<int64_t> depth = referenceBfs(g);
+  std::vector<double> dist = asF64(cpu.props[0]);
+  for (size_t v = 0; v < depth.size(); ++v)
+    ASSERT_EQ(dist[v], depth[v] < 0 ? 1.0e300 : double(depth[v])) << v;
+  Outcome gpu = run(g, sluice_algo_sssp, params, 1, attach);
+  SLUICE_GPU_HALF(gpu);
+  EXPECT_EQ(gpu.props[0], cpu.props[0]);
+}
+
+inline void checkComponents(const sluice_graph_t *g, const Attach &attach) {
+  sluice_algo_params_cc_t params{};
+  Outcome cpu = run(g, sluice_algo_cc, params, 1, nullptr);
+  ASSERT_EQ(cpu.error, "");
+  EXPECT_EQ(asI64(cpu.props[0]), referenceLabels(g));
+  Outcome gpu = run(g, sluice_algo_cc, params, 1, attach);
+  SLUICE_GPU_HALF(gpu);
+  EXPECT_EQ(gpu.props[0], cpu.props[0]);
+}
+
+inline void checkPageRankPull(const sluice_graph_t *g, const Attach &attach) {
+  sluice_algo_params_pagerank_t params{0.85, 20};
+  Outcome cpu = run(g, sluice_algo_pagerank, params, 2, nullptr);
+  ASSERT_EQ(cpu.error, "");
+  std::vector<double> rank = asF64(cpu.props[0]);
+  double total = std::accumulate(rank.begin(), rank.end(), 0.0);
+  EXPECT_GT(total, 0.0);
+  EXPECT_LE(total, 1.0 + 1e-9);
+  Outcome gpu = run(g, sluice_algo_pagerank, params, 2, attach);
+  SLUICE_GPU_HALF(gpu);
+  expectRelativelyClose(asF64(gpu.props[0]), rank, "pagerank");
+}
+
+inline void checkPageRankPush(const sluice_graph_t *g, const Attach &attach) {
+  sluice_algo_params_prpush_t params{0.85, 1.0e-14};
+  Outcome cpu = run(g, sluice_algo_prpush, params, 2, nullptr);
+  ASSERT_EQ(cpu.error, "");
+  Outcome gpu = run(g, sluice_algo_prpush, params, 2, attach);
+  SLUICE_GPU_HALF(gpu);
+  expectRelativelyClose(asF64(gpu.props[0]), asF64(cpu.props[0]),
+                        "pagerank push to tolerance");
+}
+
+} // namespace sluice::algogpu
+
+#endif // SLUICE_TEST_UNIT_ALGOGPU_ALGOGPUTESTSUPPORT_H
