@@ -67,6 +67,8 @@ public:
     uint64_t passes = 0;
     double seconds = 0;
     uint32_t threads = 0;
+    /// What each tiled loop ran with (sluice_algo_tile_note).
+    std::vector<std::string> tileNotes;
   };
 
   /// Runs on `graph` with `threads` (0: every core) and the parameter values
@@ -112,6 +114,7 @@ struct AlgoRunReport {
   uint64_t vertices = 0, edges = 0, passes = 0;
   uint32_t threads = 0;
   double seconds = 0, compileSeconds = 0, loadSeconds = 0;
+  std::vector<std::string> tileNotes; ///< CompiledAlgorithm::Result's
   /// With AlgoRunOptions::keepResult: the outputs, over `graph`.
   std::optional<CompiledAlgorithm::Result> result;
   /// With keepResult, the graph the run loaded (null when one was given):

@@ -118,6 +118,7 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.passes = result->passes;
   report.seconds = result->seconds;
   report.threads = result->threads;
+  report.tileNotes = result->tileNotes;
   // The columns point into the storage vectors, whose buffers a move keeps
   // (a Result cannot be copied: its columns would point into the original).
   if (options.keepResult)

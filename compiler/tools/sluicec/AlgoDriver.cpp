@@ -23,6 +23,8 @@ int sluice::runAlgorithmJobAndReport(mlir::ModuleOp module,
     os << "  cache:    " << report->graphCache << "\n";
   os << "  threads:  " << report->threads << "\n";
   os << "  passes:   " << report->passes << " parallel loops run\n";
+  for (const std::string &note : report->tileNotes)
+    os << "  tiles:    " << note << "\n";
   os << llvm::format("  time:     %.3f s running, %.3f s compiling, %.3f s "
                      "loading the graph\n",
                      report->seconds, report->compileSeconds,

@@ -59,6 +59,10 @@ private:
 /// release flush the calling thread's.
 void flushFrontierInserts();
 
+/// The tiled in-edges built for a context and its tiled loops' choices
+/// (TileChoice.cpp).
+struct TileState;
+
 } // namespace sluice::rt
 
 struct sluice_frontier_t {
@@ -94,6 +98,8 @@ struct sluice_algo_ctx_t {
   /// mapping and faulting in fresh pages.
   std::vector<std::unique_ptr<uint32_t[]>> spareLists;
   std::vector<std::unique_ptr<std::atomic<uint64_t>[]>> spareBits;
+  /// sluice/algo_tile.h's layouts and choices, made on first use.
+  std::shared_ptr<sluice::rt::TileState> tiles;
 };
 
 #endif // SLUICE_RUNTIME_SRC_ALGO_ALGOINTERNAL_H
