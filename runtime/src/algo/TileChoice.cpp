@@ -52,6 +52,7 @@ struct LoopTiling {
 struct TileState {
   std::map<uint64_t, std::unique_ptr<TiledCsc>> layouts;
   std::map<uint64_t, std::string> failures;
+  double buildSeconds = 0; ///< building every layout so far
   std::vector<uint64_t> blockStarts;
   std::map<std::string, LoopTiling> loops;
   std::vector<std::string> order; ///< loops in the order of their first run
@@ -231,12 +232,16 @@ const sluice_algo_tiled_t *sluice_algo_tiled_csc(sluice_algo_ctx_t *ctx,
   };
   auto layout = std::make_unique<TiledCsc>();
   std::string error;
+  const auto start = std::chrono::steady_clock::now();
   if (!buildTiledCsc(n, ctx->view.in_offsets, ctx->view.in_sources,
                      ctx->view.in_weights, s.blockStarts, tile, forEach,
                      *layout, error)) {
     s.failures[tile] = error;
     return nullptr;
   }
+  s.buildSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   return &s.layouts.emplace(tile, std::move(layout)).first->second->view;
 }
 
@@ -323,6 +328,13 @@ const char *sluice_algo_tile_note(sluice_algo_ctx_t *ctx, uint32_t index) {
     note += "untiled";
   }
   note += ", " + std::to_string(l.runs) + " runs";
+  if (!s.layouts.empty() && l.model.candidates != std::vector<uint64_t>{0}) {
+    char text[96];
+    std::snprintf(text, sizeof(text),
+                  "; the context's %zu layouts built in %.1f ms",
+                  s.layouts.size(), s.buildSeconds * 1e3);
+    note += text;
+  }
   if (!l.fellBack.empty())
     note += "; " + l.fellBack + ": ran untiled";
   if (!l.requested) {

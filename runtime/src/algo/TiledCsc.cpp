@@ -17,6 +17,27 @@
 
 using namespace sluice::rt;
 
+namespace {
+
+/// fn(t, begin, end) for each run [begin, end) of sources[lo, hi) (sorted)
+/// in one tile t: a division per run, not per edge.
+template <typename Fn>
+void forEachRun(const uint32_t *sources, uint64_t lo, uint64_t hi,
+                uint64_t tile, Fn &&fn) {
+  uint64_t begin = lo;
+  while (begin < hi) {
+    const uint64_t t = sources[begin] / tile;
+    const uint64_t limit = (t + 1) * tile; // the next tile's first source
+    uint64_t end = begin + 1;
+    while (end < hi && sources[end] < limit)
+      ++end;
+    fn(t, begin, end);
+    begin = end;
+  }
+}
+
+} // namespace
+
 std::vector<uint64_t> sluice::rt::destinationBlocks(uint64_t n,
                                                     const uint64_t *inOffsets,
                                                     uint64_t blocks) {
@@ -49,14 +70,9 @@ bool sluice::rt::buildTiledCsc(uint64_t n, const uint64_t *inOffsets,
   std::vector<uint64_t> blockEntries(blocks + 1, 0);
   forEach(blocks, [&](uint64_t b) {
     uint64_t count = 0;
-    for (uint64_t v = blockStarts[b]; v < blockStarts[b + 1]; ++v) {
-      uint64_t previous = UINT64_MAX;
-      for (uint64_t e = inOffsets[v]; e < inOffsets[v + 1]; ++e) {
-        uint64_t t = inSources[e] / tile;
-        count += t != previous;
-        previous = t;
-      }
-    }
+    for (uint64_t v = blockStarts[b]; v < blockStarts[b + 1]; ++v)
+      forEachRun(inSources, inOffsets[v], inOffsets[v + 1], tile,
+                 [&](uint64_t, uint64_t, uint64_t) { ++count; });
     blockEntries[b + 1] = count;
   });
   for (uint64_t b = 0; b < blocks; ++b)
@@ -70,55 +86,47 @@ bool sluice::rt::buildTiledCsc(uint64_t n, const uint64_t *inOffsets,
   }
   try {
     out.blockEntries = std::move(blockEntries);
-    out.entryDst.assign(entries, 0);
-    out.entryEdges.assign(entries + 1, m);
-    out.sources.assign(m, 0);
-    out.weights.assign(inWeights ? m : 0, 0.0f);
+    out.entryDst.resize(entries);
+    out.entryEdges.resize(entries + 1);
+    out.sources.resize(m);
+    out.weights.resize(inWeights ? m : 0);
   } catch (const std::bad_alloc &) {
     error = "tiled in-edges with tiles of " + std::to_string(tile) +
             " sources do not fit in memory (" + std::to_string(entries) +
             " entries, " + std::to_string(m) + " edges)";
     return false;
   }
+  out.entryEdges[entries] = m;
   // Pass 2: per block, a counting sort of its entries by tile.
   forEach(blocks, [&](uint64_t b) {
     const uint64_t first = blockStarts[b], last = blockStarts[b + 1];
     std::vector<uint64_t> entryAt(tiles + 1, 0), edgeAt(tiles + 1, 0);
-    for (uint64_t v = first; v < last; ++v) {
-      uint64_t previous = UINT64_MAX;
-      for (uint64_t e = inOffsets[v]; e < inOffsets[v + 1]; ++e) {
-        uint64_t t = inSources[e] / tile;
-        entryAt[t + 1] += t != previous;
-        ++edgeAt[t + 1];
-        previous = t;
-      }
-    }
+    for (uint64_t v = first; v < last; ++v)
+      forEachRun(inSources, inOffsets[v], inOffsets[v + 1], tile,
+                 [&](uint64_t t, uint64_t begin, uint64_t end) {
+                   ++entryAt[t + 1];
+                   edgeAt[t + 1] += end - begin;
+                 });
     entryAt[0] = out.blockEntries[b];
     edgeAt[0] = inOffsets[first];
     for (uint64_t t = 0; t < tiles; ++t) {
       entryAt[t + 1] += entryAt[t];
       edgeAt[t + 1] += edgeAt[t];
     }
-    for (uint64_t v = first; v < last; ++v) {
-      uint64_t e = inOffsets[v];
-      const uint64_t end = inOffsets[v + 1];
-      while (e < end) {
-        const uint64_t t = inSources[e] / tile;
-        uint64_t runEnd = e + 1;
-        while (runEnd < end && inSources[runEnd] / tile == t)
-          ++runEnd;
-        const uint64_t k = entryAt[t]++;
-        const uint64_t at = edgeAt[t];
-        out.entryDst[k] = static_cast<uint32_t>(v);
-        out.entryEdges[k] = at;
-        std::copy(inSources + e, inSources + runEnd, out.sources.begin() + at);
-        if (inWeights)
-          std::copy(inWeights + e, inWeights + runEnd,
-                    out.weights.begin() + at);
-        edgeAt[t] += runEnd - e;
-        e = runEnd;
-      }
-    }
+    for (uint64_t v = first; v < last; ++v)
+      forEachRun(inSources, inOffsets[v], inOffsets[v + 1], tile,
+                 [&](uint64_t t, uint64_t begin, uint64_t end) {
+                   const uint64_t k = entryAt[t]++;
+                   const uint64_t at = edgeAt[t];
+                   out.entryDst[k] = static_cast<uint32_t>(v);
+                   out.entryEdges[k] = at;
+                   std::copy(inSources + begin, inSources + end,
+                             out.sources.data() + at);
+                   if (inWeights)
+                     std::copy(inWeights + begin, inWeights + end,
+                               out.weights.data() + at);
+                   edgeAt[t] += end - begin;
+                 });
   });
   sluice_algo_tiled_t &view = out.view;
   view.tile = tile;

@@ -11,6 +11,8 @@
 
 #include "sluice/algo_tile.h"
 
+#include "runtime/src/HugeArray.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -18,12 +20,14 @@
 
 namespace sluice::rt {
 
-/// A tiled CSC and the arrays its view points into.
+/// A tiled CSC and the arrays its view points into (the large ones on
+/// huge pages: written once, by the threads that build them).
 struct TiledCsc {
   sluice_algo_tiled_t view{};
-  std::vector<uint64_t> blockEntries, entryEdges;
-  std::vector<uint32_t> entryDst, sources;
-  std::vector<float> weights;
+  std::vector<uint64_t> blockEntries;
+  HugeArray<uint64_t> entryEdges;
+  HugeArray<uint32_t> entryDst, sources;
+  HugeArray<float> weights;
 };
 
 /// Runs fn(i) for every i in [0, count), in any order and on any threads.
