@@ -821,31 +821,23 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
       vertices.getResult(k).replaceAllUsesWith(result);
     }
   } else if (tiledFn) {
-    // Per run, the runtime's layout (null: untiled); the destination
-    // blocks are few and large, handed out one at a time.
-    Value name =
-        tileLoopName(b, loc, module, base + "_tile_name",
-                     what + " of algorithm '" + algo.getSymName().str() + "'");
-    Value layout = emitTileBegin(b, loc, module, info.ctx, name, tiling);
-    store(static_cast<int64_t>(EnvSlot::Tiled), layout);
-    auto ifOp = b.create<scf::IfOp>(loc, isNonNull(b, loc, layout),
-                                    /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      int64_t blockKind = int64_t(parallel == graph::Parallel::Serial
-                                      ? graph::Parallel::Serial
-                                      : graph::Parallel::Dynamic) |
-                          kBlocksFlag;
-      kind = b.create<arith::ConstantIntOp>(loc, blockKind, 32);
-      chunk = constI64(b, loc, 1);
-      launch(tiledFn, null, null, tiledBlocks(b, loc, layout));
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      kind = b.create<arith::ConstantIntOp>(loc, int64_t(parallel), 32);
-      chunk = constI64(b, loc, schedule.getChunk().value_or(0));
-      launch(fns.back(), null, null, n);
-    }
-    emitTileEnd(b, loc, module, info.ctx, name);
+    // Per run, the runtime's layout or none; destination blocks, few and
+    // large, handed out one at a time.
+    emitTiledLaunch(
+        b, loc, module, info.ctx, base + "_tile_name",
+        what + " of algorithm '" + algo.getSymName().str() + "'", tiling,
+        [&](Value layout) {
+          store(static_cast<int64_t>(EnvSlot::Tiled), layout);
+          kind = b.create<arith::ConstantIntOp>(
+              loc, tiledSchedule(parallel == graph::Parallel::Serial), 32);
+          chunk = constI64(b, loc, 1);
+          launch(tiledFn, null, null, tiledBlocks(b, loc, layout));
+        },
+        [&] {
+          kind = b.create<arith::ConstantIntOp>(loc, int64_t(parallel), 32);
+          chunk = constI64(b, loc, schedule.getChunk().value_or(0));
+          launch(fns.back(), null, null, n);
+        });
   } else if (!from) {
     launch(fns.back(), null, null, n);
   } else if (variants.size() == 2) {

@@ -226,39 +226,47 @@ void sluice::conversion::emitTiledPull(
   iteration(src, dst, weight);
 }
 
-Value sluice::conversion::tileLoopName(OpBuilder &b, Location loc,
-                                       ModuleOp module, StringRef symbol,
-                                       StringRef name) {
-  if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(symbol)) {
-    Value address = b.create<LLVM::AddressOfOp>(loc, existing);
-    return address;
-  }
-  // NUL-terminated for the C API.
-  return LLVM::createGlobalString(loc, b, symbol, name.str() + '\0',
-                                  LLVM::Linkage::Internal);
-}
-
-Value sluice::conversion::emitTileBegin(OpBuilder &b, Location loc,
-                                        ModuleOp module, Value ctx, Value name,
-                                        const TilePlan &plan) {
+void sluice::conversion::emitTiledLaunch(OpBuilder &b, Location loc,
+                                         ModuleOp module, Value ctx,
+                                         StringRef symbol, StringRef name,
+                                         const TilePlan &plan,
+                                         function_ref<void(Value)> tiled,
+                                         function_ref<void()> untiled) {
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());
   Type i64 = b.getI64Type();
+  // The name, NUL-terminated for the C API, once per module.
+  Value text;
+  if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(symbol))
+    text = b.create<LLVM::AddressOfOp>(loc, existing);
+  else
+    text = LLVM::createGlobalString(loc, b, symbol, name.str() + '\0',
+                                    LLVM::Linkage::Internal);
   LLVM::LLVMFuncOp begin = LLVM::lookupOrCreateFn(
       module, "sluice_algo_tile_begin", {ptr, ptr, i64, i64}, ptr);
-  Value args[] = {ctx, name, b.create<arith::ConstantIntOp>(loc, plan.size, 64),
+  Value args[] = {ctx, text, b.create<arith::ConstantIntOp>(loc, plan.size, 64),
                   b.create<arith::ConstantIntOp>(
                       loc, static_cast<int64_t>(plan.sourceBytes), 64)};
-  return b.create<LLVM::CallOp>(loc, begin, args).getResult();
-}
-
-void sluice::conversion::emitTileEnd(OpBuilder &b, Location loc,
-                                     ModuleOp module, Value ctx, Value name) {
-  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value layout = b.create<LLVM::CallOp>(loc, begin, args).getResult();
+  Value null = b.create<LLVM::ZeroOp>(loc, ptr);
+  Value has =
+      b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, layout, null);
+  auto ifOp = b.create<scf::IfOp>(loc, has, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    tiled(layout);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    untiled();
+  }
   LLVM::LLVMFuncOp end =
       LLVM::lookupOrCreateFn(module, "sluice_algo_tile_end", {ptr, ptr},
                              LLVM::LLVMVoidType::get(b.getContext()));
-  Value args[] = {ctx, name};
-  b.create<LLVM::CallOp>(loc, end, args);
+  b.create<LLVM::CallOp>(loc, end, ValueRange{ctx, text});
+}
+
+int64_t sluice::conversion::tiledSchedule(bool serial) {
+  return (serial ? SLUICE_ALGO_SERIAL : SLUICE_ALGO_DYNAMIC) |
+         SLUICE_ALGO_BLOCKS;
 }
 
 Value sluice::conversion::tiledBlocks(OpBuilder &b, Location loc,

@@ -45,19 +45,20 @@ void emitTiledPull(
     mlir::Value block, bool weighted,
     llvm::function_ref<void(mlir::Value, mlir::Value, mlir::Value)> iteration);
 
-/// The loop's name for the runtime (`name`, e.g. "loop 'gather' of
-/// algorithm 'pagerank'"), a string global `symbol` of the module.
-mlir::Value tileLoopName(mlir::OpBuilder &b, mlir::Location loc,
-                         mlir::ModuleOp module, llvm::StringRef symbol,
-                         llvm::StringRef name);
-/// sluice_algo_tile_begin for the loop named `name` (tileLoopName): the
-/// layout of this run, or null.
-mlir::Value emitTileBegin(mlir::OpBuilder &b, mlir::Location loc,
-                          mlir::ModuleOp module, mlir::Value ctx,
-                          mlir::Value name, const TilePlan &plan);
-/// sluice_algo_tile_end after the run.
-void emitTileEnd(mlir::OpBuilder &b, mlir::Location loc, mlir::ModuleOp module,
-                 mlir::Value ctx, mlir::Value name);
+/// A run of a tiled loop at `b`: sluice_algo_tile_begin for the loop
+/// named `name` (a string global `symbol`, e.g. "loop 'gather' of
+/// algorithm 'pagerank'"), then `tiled(layout)` when the runtime gave a
+/// layout, else `untiled()`, then sluice_algo_tile_end.
+void emitTiledLaunch(mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::ModuleOp module, mlir::Value ctx,
+                     llvm::StringRef symbol, llvm::StringRef name,
+                     const TilePlan &plan,
+                     llvm::function_ref<void(mlir::Value)> tiled,
+                     llvm::function_ref<void()> untiled);
+/// The schedule of the parallel for over a layout's blocks: on the
+/// caller for `parallel: serial`, else one block at a time; a pass over
+/// blocks (SLUICE_ALGO_BLOCKS: few items, still worth the threads).
+int64_t tiledSchedule(bool serial);
 /// The layout's destination blocks (i64): the items of its parallel for.
 mlir::Value tiledBlocks(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Value layout);

@@ -5,16 +5,19 @@
 //
 //  - the source data a loop reads, n * source_bytes, fits in half the L2:
 //    untiled (every read hits the cache already);
-//  - tiles of T2 sources fill half the L2 (a power of two, at least 256);
-//    when the in-degrees say a destination's in-edges from one such tile
-//    are fewer than 1.5 on average (uniform sources), the per-entry work
-//    outweighs the cache: untiled;
+//  - tiles of T sources fill the L2 (the largest power of two, at least
+//    256; PageRank on kron20 ran fastest with tiles of 1 to 4 times the
+//    L2, the destination side costing more with smaller tiles, the
+//    sources missing with larger ones: bench/RESULTS.md); when the
+//    in-degrees say a destination's in-edges from one such tile are fewer
+//    than 1.5 on average (uniform sources), the per-entry work outweighs
+//    the cache: untiled;
 //  - the source data exceeds the last-level cache four times over and
-//    segments average 4 edges or more: T2;
+//    segments average 4 edges or more: T;
 //  - otherwise (the model is unsure: a large or unreliable last level, a
-//    sparse graph) the candidates T2, 8 * T2 (when below n) and untiled
-//    are timed on the loop's first runs (T2 twice: the first run is cold),
-//    and the fastest is kept for the runs after.
+//    sparse graph) T and untiled are timed on the loop's first runs (T
+//    twice: its first run is cold) and the faster is kept for the runs
+//    after. One layout is built, as for a fixed size.
 //
 // Every candidate computes the same values, so the probe costs only time.
 //
@@ -178,32 +181,29 @@ TileModel sluice::rt::modelTile(uint64_t n, const uint64_t *inOffsets,
     model.reason = text;
     return model;
   }
-  uint64_t t2 = 256;
-  while (t2 * 2 * sourceBytes <= caches.l2 / 2)
-    t2 *= 2;
-  const double perEntry = double(m) / estimatedEntries(n, inOffsets, t2);
+  uint64_t t = 256;
+  while (t * 2 * sourceBytes <= caches.l2)
+    t *= 2;
+  const double perEntry = double(m) / estimatedEntries(n, inOffsets, t);
   std::snprintf(text, sizeof(text),
                 "source data %s (%llu B x %llu vertices), L2 %s, last level "
-                "%s (%s); tiles of %llu fill half the L2, ~%.1f edges per "
+                "%s (%s); tiles of %llu fill the L2, ~%.1f edges per "
                 "destination and tile",
                 bytes(data).c_str(), (unsigned long long)sourceBytes,
                 (unsigned long long)n, bytes(double(caches.l2)).c_str(),
                 caches.l3 ? bytes(double(caches.l3)).c_str() : "unknown",
-                caches.source.c_str(), (unsigned long long)t2, perEntry);
+                caches.source.c_str(), (unsigned long long)t, perEntry);
   if (perEntry < 1.5) {
     model.candidates = {0};
     model.reason = std::string("untiled: ") + text;
     return model;
   }
   if (caches.l3 && data > 4.0 * double(caches.l3) && perEntry >= 4.0) {
-    model.candidates = {t2};
+    model.candidates = {t};
     model.reason = std::string("tiled: ") + text;
     return model;
   }
-  model.candidates = {t2};
-  if (t2 * 8 < n)
-    model.candidates.push_back(t2 * 8);
-  model.candidates.push_back(0);
+  model.candidates = {t, 0};
   model.reason = std::string("unsure, timed: ") + text;
   return model;
 }

@@ -182,20 +182,19 @@ TEST(TileModel, SmallSourceDataStaysUntiled) {
 
 TEST(TileModel, LargeSourceData) {
   // 2^20 vertices of in-degree 256: 16 MiB of source data at 16 B a
-  // vertex, ~8 edges per destination and tile of 32768.
+  // vertex, ~16 edges per destination and tile of 65536.
   const uint64_t n = 1 << 20;
   std::vector<uint64_t> offsets(n + 1);
   for (uint64_t v = 0; v <= n; ++v)
     offsets[v] = 256 * v;
-  // L2 1 MiB: tiles of 32768 sources fill half of it.
+  // L2 1 MiB: tiles of 65536 sources fill it.
   CacheSizes unsure{1 << 20, 32 << 20, "test"};
   TileModel m = modelTile(n, offsets.data(), 16, unsure);
-  EXPECT_EQ(m.candidates, (std::vector<uint64_t>{32768, 262144, 0}))
-      << m.reason;
+  EXPECT_EQ(m.candidates, (std::vector<uint64_t>{65536, 0})) << m.reason;
   // Far beyond the last level: tiled without timing.
   CacheSizes small{1 << 20, 2 << 20, "test"};
   EXPECT_EQ(modelTile(n, offsets.data(), 16, small).candidates,
-            (std::vector<uint64_t>{32768}));
+            (std::vector<uint64_t>{65536}));
   // Degree 1: one edge per destination and tile, untiled.
   std::vector<uint64_t> sparse(n + 1);
   for (uint64_t v = 0; v <= n; ++v)
