@@ -13,10 +13,13 @@
 # THREADS (default 2). Each configuration runs ROUNDS times (default 5),
 # the configurations alternating within a round; before each run the
 # script waits until no compiler (cc1plus) runs on the machine (WAIT=0
-# turns that off). Prints the median of sluicec's "time: X s running"
-# (the kernel, including building the tiled layout and auto's probe;
-# not the compile or the graph load) per configuration, its ratio to
-# untiled, and auto's "tiles:" note.
+# turns that off). Prints per configuration the median and the minimum of
+# sluicec's "time: X s running" (the kernel, including building the tiled
+# layout and auto's probe; not the compile or the graph load), the
+# median's ratio to untiled, and the median CPU time (user + system) of
+# the whole sluicec process (compile and load included: the same for
+# every configuration), which a busy machine disturbs less than wall
+# time; then auto's "tiles:" notes.
 set -euo pipefail
 
 GRAPH=${1:?usage: tile.sh GRAPH.el [SLUICE_BUILD_DIR] [ROUNDS]}
@@ -77,17 +80,20 @@ idle() {
 for ((r = 0; r < ROUNDS; ++r)); do
   for c in $CONFIGS; do
     idle
-    "$SLUICEC" --run --algo-threads="$THREADS" "$WORK/$c.sluice" > "$WORK/$c.$r.log" 2>&1
+    /usr/bin/time -f 'cpu %U %S' "$SLUICEC" --run --algo-threads="$THREADS" "$WORK/$c.sluice" > "$WORK/$c.$r.log" 2>&1
     grep -o 'time: *[0-9.]* s running' "$WORK/$c.$r.log" | awk '{ print $2 }' >> "$WORK/$c.times"
+    grep '^cpu ' "$WORK/$c.$r.log" | awk '{ print $2 + $3 }' >> "$WORK/$c.cpu"
   done
 done
 
 base=$(median < "$WORK/untiled.times")
-echo "| configuration | median time (s) | vs untiled |"
-echo "|---|---|---|"
+echo "| configuration | median (s) | min (s) | median vs untiled | process CPU, median (s) |"
+echo "|---|---|---|---|---|"
 for c in $CONFIGS; do
   m=$(median < "$WORK/$c.times")
-  printf '| %s | %.3f | %.2fx |\n' "$c" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN { print a / b }')"
+  low=$(sort -g "$WORK/$c.times" | head -1)
+  cpu=$(median < "$WORK/$c.cpu")
+  printf '| %s | %.3f | %.3f | %.2fx | %.2f |\n' "$c" "$m" "$low" "$(awk -v a="$m" -v b="$base" 'BEGIN { print a / b }')" "$cpu"
 done
 echo
 echo "auto's notes (one per round):"

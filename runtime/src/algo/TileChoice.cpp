@@ -17,7 +17,9 @@
 //  - otherwise (the model is unsure: a large or unreliable last level, a
 //    sparse graph) T and untiled are timed on the loop's first runs (T
 //    twice: its first run is cold) and the faster is kept for the runs
-//    after. One layout is built, as for a fixed size.
+//    after. One layout is built, as for a fixed size. A run's time is the
+//    process's CPU time (all threads): on a shared machine the wall time
+//    of one run also counts the time its threads waited for a core.
 //
 // Every candidate computes the same values, so the probe costs only time.
 //
@@ -27,6 +29,7 @@
 #include "runtime/src/algo/AlgoInternal.h"
 #include "runtime/src/algo/TiledCsc.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -49,7 +52,7 @@ struct LoopTiling {
   uint64_t runs = 0;
   size_t current = 0;   ///< the candidate of the run in progress
   std::string fellBack; ///< why a tiled candidate ran untiled
-  std::chrono::steady_clock::time_point start;
+  double start = 0;     ///< processCpuSeconds() when the run began
 };
 
 struct TileState {
@@ -97,6 +100,15 @@ uint64_t parseCacheSize(const std::string &text) {
   else if (end && (*end == 'M' || *end == 'm'))
     value *= 1024 * 1024;
   return value;
+}
+
+/// The CPU time of the process (every thread): what a probe compares, as
+/// it does not count the time the threads wait for a core on a busy
+/// machine, only what they spend running (cache misses included).
+double processCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
 std::string candidateName(uint64_t tile) {
@@ -283,7 +295,7 @@ const sluice_algo_tiled_t *sluice_algo_tile_begin(sluice_algo_ctx_t *ctx,
       sluice_algo_tiled_csc(ctx, l.model.candidates[l.current]);
   if (!layout && l.model.candidates[l.current])
     l.fellBack = s.failures[l.model.candidates[l.current]];
-  l.start = std::chrono::steady_clock::now();
+  l.start = processCpuSeconds();
   return layout;
 }
 
@@ -293,9 +305,7 @@ void sluice_algo_tile_end(sluice_algo_ctx_t *ctx, const char *name) {
   if (it == s.loops.end())
     return;
   LoopTiling &l = it->second;
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - l.start)
-          .count();
+  double seconds = processCpuSeconds() - l.start;
   l.best[l.current] = std::min(l.best[l.current], seconds);
   ++l.runs;
 }
@@ -347,7 +357,7 @@ const char *sluice_algo_tile_note(sluice_algo_ctx_t *ctx, uint32_t index) {
           std::snprintf(text, sizeof(text), " %s not run",
                         candidateName(l.model.candidates[i]).c_str());
         else
-          std::snprintf(text, sizeof(text), " %s %.2f ms",
+          std::snprintf(text, sizeof(text), " %s %.2f ms CPU",
                         candidateName(l.model.candidates[i]).c_str(),
                         l.best[i] * 1e3);
         note += text;
