@@ -4,8 +4,9 @@
 // one thread, so its results are the same bits as the untiled loop's
 // (docs/algorithms.md, "Tiled pull loops"): PageRank (an order-sensitive
 // floating-point `+=`) and a weighted loop with `where` on the source,
-// `+=`, `min=` and `degree(src)` under tiles of 1, a few, many and more
-// than n sources and `auto`, serial, static and dynamic, at 1 and 2
+// `+=`, `min=` and `degree(src)`, and a loop whose result frontier a push
+// loop reads, under tiles of 1, a few, many and more than n sources and
+// `auto`, serial, static and dynamic, at 1 and 2
 // threads, on seeded random graphs and the shared real graphs, against
 // the same program untiled (and PageRank against a serial reference).
 //
@@ -64,6 +65,26 @@ schedule mix { @gather { direction: pull, )" +
          gather + " } }\n";
 }
 
+/// A tiled loop with a result frontier (the destinations whose `best` its
+/// `max=` raised), which a push loop then reads.
+std::string frontier(const std::string &gather) {
+  return std::string(kHeader) + R"(
+algorithm fr(rounds: i64 = 3) on g {
+  vertex x: i64 = 0
+  vertex best: i64 = 0
+  vertex hits: i64 = 0
+  @init vertices(v) { x[v] = id(v) % 7 }
+  repeat rounds {
+    @gather changed = edges(src, dst) { best[dst] max= x[src] + 1 }
+    @use edges(src, dst) from changed { hits[dst] += 1 }
+    @apply vertices(v) { x[v] = (x[v] + best[v]) % 11 }
+  }
+  output hits
+}
+schedule fr { @gather { direction: pull, )" +
+         gather + " } }\n";
+}
+
 const char *const kTiles[] = {"tile: 1", "tile: 7", "tile: 64", "tile: 1000000",
                               "tile: auto"};
 const char *const kParallel[] = {"parallel: serial", "parallel: static",
@@ -100,6 +121,12 @@ TEST(AlgoTiled, WeightedLoopSameBitsOnRandomGraphs) {
   GraphHolder g;
   randomGraph(1200, 15000, 23, false, g);
   expectSameBits(weighted, "mix", g.g);
+}
+
+TEST(AlgoTiled, ResultFrontierSameVerticesOnRandomGraphs) {
+  GraphHolder g;
+  randomGraph(1000, 9000, 24, true, g);
+  expectSameBits(frontier, "fr", g.g);
 }
 
 TEST(AlgoTiled, PageRankSameBitsOnSharedGraphs) {
