@@ -13,6 +13,7 @@
 #include "runtime/src/algo/TiledCsc.h"
 
 #include <algorithm>
+#include <atomic>
 #include <new>
 
 using namespace sluice::rt;
@@ -97,10 +98,19 @@ bool sluice::rt::buildTiledCsc(uint64_t n, const uint64_t *inOffsets,
     return false;
   }
   out.entryEdges[entries] = m;
-  // Pass 2: per block, a counting sort of its entries by tile.
+  // Pass 2: per block, a counting sort of its entries by tile (two
+  // counters per tile and block being built: like the CSC's offsets).
+  std::atomic<bool> outOfMemory{false};
   forEach(blocks, [&](uint64_t b) {
     const uint64_t first = blockStarts[b], last = blockStarts[b + 1];
-    std::vector<uint64_t> entryAt(tiles + 1, 0), edgeAt(tiles + 1, 0);
+    std::vector<uint64_t> entryAt, edgeAt;
+    try {
+      entryAt.assign(tiles + 1, 0);
+      edgeAt.assign(tiles + 1, 0);
+    } catch (const std::bad_alloc &) {
+      outOfMemory = true;
+      return;
+    }
     for (uint64_t v = first; v < last; ++v)
       forEachRun(inSources, inOffsets[v], inOffsets[v + 1], tile,
                  [&](uint64_t t, uint64_t begin, uint64_t end) {
@@ -128,6 +138,12 @@ bool sluice::rt::buildTiledCsc(uint64_t n, const uint64_t *inOffsets,
                    edgeAt[t] += end - begin;
                  });
   });
+  if (outOfMemory) {
+    error = "tiled in-edges with tiles of " + std::to_string(tile) +
+            " sources: no memory for the counters of " + std::to_string(tiles) +
+            " tiles";
+    return false;
+  }
   sluice_algo_tiled_t &view = out.view;
   view.tile = tile;
   view.num_tiles = tiles;
