@@ -96,7 +96,7 @@ module {
 // CHECK:             arith.addf
 // CHECK-LABEL: llvm.func @sluice_algo_pr(
 // CHECK:         llvm.mlir.addressof @sluice_algo_pr_gather_pull
-// REMARK: remark: loop 'gather' of algorithm 'pr': pull over in-edges (CSC); parallel, dynamic chunks of 64 vertices; no atomics; tile is not implemented on the CPU yet (ignored)
+// REMARK: remark: loop 'gather' of algorithm 'pr': pull over in-edges (CSC); parallel, dynamic chunks of 64 vertices; no atomics; not tiled (it reads 'rank', which it updates, at a vertex other than the destination, and tiles would change which values it sees)
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @pr on @g attributes {outputs = [@rank], param_defaults = [8.500000e-01], param_names = ["damping"], schedule = #graph.algorithm_schedule<target = cpu>} {

@@ -16,12 +16,14 @@
 // pull for a loop without a frontier), `frontier` for push over a frontier
 // (sparse: its list; dense and bitmap: every vertex tested against its
 // bitmap; auto: chosen per round), `parallel` and `chunk` for the parallel
-// for. `tile` and `format` do not change the CPU code yet (a remark says
-// so).
+// for. A pull loop's `tile` adds the variant `pull_tiled`, over the tiled
+// in-edges of sluice/algo_tile.h (TiledLoops.h). `format` does not change
+// the CPU code yet (a remark says so).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
 #include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
+#include "compiler/Conversion/GraphToLLVM/TiledLoops.h"
 #include "compiler/Conversion/WalkOpLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -50,7 +52,7 @@ bool pullExitsEarly(Operation *loop) {
          (cond.getNumArguments() < 3 || cond.getArgument(2).use_empty());
 }
 
-enum class Variant { Vertices, Push, Pull };
+enum class Variant { Vertices, Push, Pull, TiledPull };
 
 StringRef variantName(Variant v) {
   switch (v) {
@@ -60,6 +62,8 @@ StringRef variantName(Variant v) {
     return "push";
   case Variant::Pull:
     return "pull";
+  case Variant::TiledPull:
+    return "pull_tiled";
   }
   llvm_unreachable("unknown variant");
 }
@@ -145,7 +149,7 @@ private:
                                    ValueRange binders, IRMapping &map,
                                    ValueRange identities = {});
   std::string describe(Operation *loop, graph::ScheduleAttr s,
-                       ArrayRef<Variant> variants);
+                       ArrayRef<Variant> variants, StringRef tileRemark);
   /// The property whose values order the frontier of `edges` under
   /// `frontier: buckets` (the one it reduces into with min=); a located
   /// error when the loop cannot run so.
@@ -471,6 +475,19 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     emitIteration(b, loc, loop, binders, map);
     break;
   }
+  case Variant::TiledPull:
+    // i is a block of destinations, run tile by tile (TiledLoops.h).
+    emitTiledPull(b, loc, slot(EnvSlot::Tiled, ptr), i, weighted,
+                  [&](Value src, Value dst, Value w) {
+                    info.owned = dst;
+                    info.dst = dst;
+                    state.functions[fn] = info;
+                    SmallVector<Value> binders{src, dst};
+                    if (weighted)
+                      binders.push_back(w);
+                    emitIteration(b, loc, loop, binders, map);
+                  });
+    break;
   }
   b.setInsertionPointToEnd(entry);
   b.create<LLVM::ReturnOp>(loc, ValueRange{});
@@ -478,7 +495,8 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
 }
 
 std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
-                               ArrayRef<Variant> variants) {
+                               ArrayRef<Variant> variants,
+                               StringRef tileRemark) {
   std::string text;
   llvm::raw_string_ostream os(text);
   bool hasFrontier = isa<graph::EdgesOp>(loop) &&
@@ -555,8 +573,8 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
        << (vertices.getInits().size() == 1 ? " local" : " locals")
        << " by blocks of " << kReduceBlock
        << " vertices, their partials combined in block order";
-  if (!s.getTile().isNone())
-    os << "; tile is not implemented on the CPU yet (ignored)";
+  if (!tileRemark.empty())
+    os << "; " << tileRemark;
   if (s.getFormat() && *s.getFormat() == graph::EdgeFormat::Coo)
     os << "; format coo is not implemented on the CPU yet (CSR used)";
   return text;
@@ -676,9 +694,12 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     if (bad.wasInterrupted())
       return failure();
   }
+  TilePlan tiling = planTiling(
+      loop, schedule, variants.size() == 1 && variants.front() == Variant::Pull,
+      pullExitsEarly(loop), props);
   if (remarks)
-    emitRemark(loc) << what << " of algorithm '" << algo.getSymName()
-                    << "': " << describe(loop, schedule, variants);
+    emitRemark(loc) << what << " of algorithm '" << algo.getSymName() << "': "
+                    << describe(loop, schedule, variants, tiling.remark);
 
   std::string base = algorithmFunctionName(algo.getSymName()) + "_" +
                      (label ? label.getValue().str()
@@ -687,6 +708,10 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   for (Variant v : variants)
     fns.push_back(buildVariant(loop, base + "_" + variantName(v).str(), v,
                                captured.getArrayRef(), isParallel));
+  LLVM::LLVMFuncOp tiledFn;
+  if (tiling.tiled)
+    tiledFn = buildVariant(loop, base + "_pull_tiled", Variant::TiledPull,
+                           captured.getArrayRef(), isParallel);
 
   // The launch, where the loop was.
   const FunctionInfo &info = state.functions[main];
@@ -795,6 +820,24 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
           {info.ctx, base, blocks, kindArg, init});
       vertices.getResult(k).replaceAllUsesWith(result);
     }
+  } else if (tiledFn) {
+    // Per run, the runtime's layout or none; destination blocks, few and
+    // large, handed out one at a time.
+    emitTiledLaunch(
+        b, loc, module, info.ctx, base + "_tile_name",
+        what + " of algorithm '" + algo.getSymName().str() + "'", tiling,
+        [&](Value layout) {
+          store(static_cast<int64_t>(EnvSlot::Tiled), layout);
+          kind = b.create<arith::ConstantIntOp>(
+              loc, tiledSchedule(parallel == graph::Parallel::Serial), 32);
+          chunk = constI64(b, loc, 1);
+          launch(tiledFn, null, null, tiledBlocks(b, loc, layout));
+        },
+        [&] {
+          kind = b.create<arith::ConstantIntOp>(loc, int64_t(parallel), 32);
+          chunk = constI64(b, loc, schedule.getChunk().value_or(0));
+          launch(fns.back(), null, null, n);
+        });
   } else if (!from) {
     launch(fns.back(), null, null, n);
   } else if (variants.size() == 2) {

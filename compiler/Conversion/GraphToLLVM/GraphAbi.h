@@ -51,8 +51,9 @@ enum class ViewField : int32_t {
 /// the frontier the loop builds (null without one), the frontier it reads
 /// as a list (null: every vertex) and as a bitmap (null: no membership
 /// test), the partials of a loop that reduces into locals (null without
-/// reductions; `Blocks` of them per local), then the values the loop uses
-/// from outside, in order.
+/// reductions; `Blocks` of them per local), the tiled in-edges of a tiled
+/// pull run (sluice/algo_tile.h; null otherwise), then the values the loop
+/// uses from outside, in order.
 enum class EnvSlot : int64_t {
   Props = 0,
   Out,
@@ -60,6 +61,7 @@ enum class EnvSlot : int64_t {
   Bitmap,
   Partials,
   Blocks,
+  Tiled,
   FirstCaptured
 };
 

@@ -13,6 +13,7 @@
 #include "compiler/Target/Graph/AlgoGpu.h"
 #include "compiler/Target/LLVM/Codegen.h"
 #include "sluice/algo_gpu.h"
+#include "sluice/algo_tile.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -184,6 +185,8 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_edge_label);
   SLUICE_SYMBOL(sluice_algo_vertex_label);
   SLUICE_SYMBOL(sluice_algo_original_id);
+  SLUICE_SYMBOL(sluice_algo_tile_begin);
+  SLUICE_SYMBOL(sluice_algo_tile_end);
 #undef SLUICE_SYMBOL
   // libm functions (math ops without an LLVM intrinsic) from the process.
   llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
@@ -295,6 +298,8 @@ CompiledAlgorithm::run(const sluice_graph_t *graph, DictionaryAttr params,
   result.passes = sluice_algo_passes(ctx);
   result.threads = sluice_algo_threads(ctx);
   result.gpuLaunches = sluice_algo_gpu_launches(ctx);
+  for (uint32_t i = 0; const char *note = sluice_algo_tile_note(ctx, i); ++i)
+    result.tileNotes.push_back(note);
   const char *message = nullptr;
   int32_t site = sluice_algo_fault_site(ctx, &message);
   std::string text = message ? message : "";

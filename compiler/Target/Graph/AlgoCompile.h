@@ -71,6 +71,8 @@ public:
     double seconds = 0;
     uint32_t threads = 0;
     uint64_t gpuLaunches = 0; ///< kernels launched (on the GPU)
+    /// What each tiled loop ran with (sluice_algo_tile_note).
+    std::vector<std::string> tileNotes;
   };
 
   /// Runs on `graph` with `threads` (0: every core) and the parameter values
@@ -126,6 +128,7 @@ struct AlgoRunReport {
   bool gpu = false; ///< the loops ran as GPU kernels
   uint64_t gpuLaunches = 0;
   double seconds = 0, compileSeconds = 0, loadSeconds = 0;
+  std::vector<std::string> tileNotes; ///< CompiledAlgorithm::Result's
   /// With AlgoRunOptions::keepResult: the outputs, over `graph`.
   std::optional<CompiledAlgorithm::Result> result;
   /// With keepResult, the graph the run loaded (null when one was given):

@@ -26,6 +26,8 @@ int sluice::runAlgorithmJobAndReport(mlir::ModuleOp module,
   if (report->gpu)
     os << "  gpu:      " << report->gpuLaunches
        << " kernel launches (the host code on the threads above)\n";
+  for (const std::string &note : report->tileNotes)
+    os << "  tiles:    " << note << "\n";
   os << llvm::format("  time:     %.3f s running, %.3f s compiling, %.3f s "
                      "loading the graph\n",
                      report->seconds, report->compileSeconds,

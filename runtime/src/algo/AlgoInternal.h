@@ -67,6 +67,9 @@ struct AlgoGpuDeleter {
 /// One pass of `fn` as its bound kernel (a fault when there is none).
 void algoGpuParallelFor(sluice_algo_ctx_t *ctx, uint64_t n,
                         sluice_algo_range_fn_t fn, void *env);
+/// The tiled in-edges built for a context and its tiled loops' choices
+/// (TileChoice.cpp).
+struct TileState;
 
 } // namespace sluice::rt
 
@@ -105,6 +108,8 @@ struct sluice_algo_ctx_t {
   std::vector<std::unique_ptr<std::atomic<uint64_t>[]>> spareBits;
   /// With a GPU attached, bound passes run there (released first).
   std::unique_ptr<sluice::rt::AlgoGpu, sluice::rt::AlgoGpuDeleter> gpu;
+  /// sluice/algo_tile.h's layouts and choices, made on first use.
+  std::shared_ptr<sluice::rt::TileState> tiles;
 };
 
 #endif // SLUICE_RUNTIME_SRC_ALGO_ALGOINTERNAL_H

@@ -1,0 +1,275 @@
+//===- TiledLoops.cpp - graph-to-llvm: tiled pull loops -------------------===//
+//
+// The plan (is a loop's `tile` legal and useful, and how many bytes per
+// source vertex does it read), the `_pull_tiled` variant's loops and the
+// calls of sluice/algo_tile.h, whose layout this file binds:
+//
+//   for b in [begin, end):                      destination blocks
+//     for k in [block_entries[b], block_entries[b + 1]):  tile, then dst
+//       dst = entry_dst[k]
+//       for e in [entry_edges[k], entry_edges[k + 1]):
+//         iteration(sources[e], dst, weights ? weights[e] : 1.0)
+//
+// A destination's entries are in tile order and a tile's sources ascend,
+// so each destination sees its in-edges in the CSC's order, on one thread:
+// a loop whose updates are all at the destination computes the same bits
+// as the untiled `_pull`, for any tile size and number of threads.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/GraphToLLVM/TiledLoops.h"
+#include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
+#include "compiler/Conversion/WalkOpLowering.h"
+
+#include "sluice/algo_tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <cstddef>
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::conversion;
+
+namespace {
+
+/// Fields of sluice_algo_tiled_t, in order (8 bytes each).
+enum class TiledField : int64_t {
+  Tile = 0,
+  NumTiles,
+  NumBlocks,
+  NumEntries,
+  BlockEntries,
+  EntryDst,
+  EntryEdges,
+  Sources,
+  Weights,
+};
+
+#define SLUICE_TILED_FIELD(field, index)                                       \
+  static_assert(offsetof(sluice_algo_tiled_t, field) ==                        \
+                    8 * static_cast<size_t>(TiledField::index),                \
+                "sluice_algo_tiled_t." #field " moved")
+SLUICE_TILED_FIELD(tile, Tile);
+SLUICE_TILED_FIELD(num_tiles, NumTiles);
+SLUICE_TILED_FIELD(num_blocks, NumBlocks);
+SLUICE_TILED_FIELD(num_entries, NumEntries);
+SLUICE_TILED_FIELD(block_entries, BlockEntries);
+SLUICE_TILED_FIELD(entry_dst, EntryDst);
+SLUICE_TILED_FIELD(entry_edges, EntryEdges);
+SLUICE_TILED_FIELD(sources, Sources);
+SLUICE_TILED_FIELD(weights, Weights);
+#undef SLUICE_TILED_FIELD
+
+Value field(OpBuilder &b, Location loc, Value layout, TiledField f, Type t) {
+  return loadWalkSlot(b, loc, layout, static_cast<int64_t>(f), t);
+}
+
+Value element(OpBuilder &b, Location loc, Type type, Value base, Value index) {
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value address = b.create<LLVM::GEPOp>(loc, ptr, type, base,
+                                        ArrayRef<LLVM::GEPArg>{index});
+  return b.create<LLVM::LoadOp>(loc, type, address);
+}
+
+/// Whether `v` is binder `number` (0: source, 1: destination) of the
+/// region of `loop` it is used in.
+bool isBinder(Operation *loop, Value v, unsigned number) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg && arg.getOwner()->getParentOp() == loop &&
+         arg.getArgNumber() == number;
+}
+
+/// Bytes of one value of a property as stored.
+uint64_t storedBytes(Type element) {
+  if (element.isInteger(1))
+    return 1;
+  return (element.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+} // namespace
+
+TilePlan sluice::conversion::planTiling(Operation *loop, graph::ScheduleAttr s,
+                                        bool pullOnly, bool exitsEarly,
+                                        ArrayRef<graph::PropertyOp> props) {
+  TilePlan plan;
+  graph::Tile tile = s.getTile();
+  if (tile.isNone())
+    return plan;
+  auto untiled = [&](const Twine &why) {
+    plan.remark = ("not tiled (" + why + ")").str();
+    return plan;
+  };
+  auto edges = dyn_cast<graph::EdgesOp>(loop);
+  if (!edges)
+    return untiled("tile has no effect on a vertices loop: it reads no "
+                   "edges");
+  if (!pullOnly)
+    return untiled("only pull loops are tiled; push is not (propagation "
+                   "blocking is not built)");
+  if (edges.getFrom())
+    return untiled("a loop over a frontier is not tiled: it tests each "
+                   "source against the frontier's bitmap");
+  if (exitsEarly)
+    return untiled("a vertex's in-edges end once `where` is false; tiles "
+                   "would test `where` once per tile");
+  // Updates only at the destination (each destination's updates then come
+  // in the same order, tiled or not), and reads of what the loop updates
+  // only there (tiling changes when the other vertices are updated).
+  llvm::SetVector<StringRef> written;
+  std::string bad;
+  loop->walk([&](Operation *op) {
+    Value vertex;
+    StringRef name;
+    if (auto r = dyn_cast<graph::PropReduceOp>(op))
+      vertex = r.getVertex(), name = r.getProperty();
+    else if (auto w = dyn_cast<graph::PropSetOp>(op))
+      vertex = w.getVertex(), name = w.getProperty();
+    else
+      return;
+    written.insert(name);
+    if (bad.empty() && !isBinder(loop, vertex, 1))
+      bad = ("it updates '" + name +
+             "' at a vertex other than the destination, and tiles would "
+             "change the order of those updates")
+                .str();
+  });
+  if (!bad.empty())
+    return untiled(bad);
+  llvm::SetVector<StringRef> sourceReads;
+  bool degree = false;
+  loop->walk([&](Operation *op) {
+    if (auto get = dyn_cast<graph::PropGetOp>(op)) {
+      if (bad.empty() && written.contains(get.getProperty()) &&
+          !isBinder(loop, get.getVertex(), 1))
+        bad = ("it reads '" + get.getProperty() +
+               "', which it updates, at a vertex other than the "
+               "destination, and tiles would change which values it sees")
+                  .str();
+      if (isBinder(loop, get.getVertex(), 0))
+        sourceReads.insert(get.getProperty());
+    } else if (auto d = dyn_cast<graph::DegreeOp>(op)) {
+      degree |= isBinder(loop, d.getVertex(), 0);
+    }
+  });
+  if (!bad.empty())
+    return untiled(bad);
+  for (graph::PropertyOp p : props)
+    if (sourceReads.contains(p.getSymName()))
+      plan.sourceBytes += storedBytes(p.getElementType());
+  if (degree)
+    plan.sourceBytes += 8; // an out-offset per source
+  plan.tiled = true;
+  plan.size = tile.kind == graph::Tile::Kind::Size ? tile.size : 0;
+  std::string bytes =
+      std::to_string(plan.sourceBytes) + " bytes per source vertex";
+  plan.remark =
+      "tiled: " +
+      (plan.size
+           ? "sources in tiles of " + std::to_string(plan.size) + " vertices"
+           : "tile: auto, the size chosen at run time from the caches, "
+             "the in-degrees and the " +
+                 bytes) +
+      "; destination blocks run tile by tile, each destination's in-edges "
+      "in the untiled order" +
+      (plan.size ? " (reads " + bytes + ")" : std::string());
+  return plan;
+}
+
+void sluice::conversion::emitTiledPull(
+    OpBuilder &b, Location loc, Value layout, Value block, bool weighted,
+    function_ref<void(Value, Value, Value)> iteration) {
+  MLIRContext *ctx = b.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type(), f32 = b.getF32Type();
+  Value blockEntries = field(b, loc, layout, TiledField::BlockEntries, ptr);
+  Value entryDst = field(b, loc, layout, TiledField::EntryDst, ptr);
+  Value entryEdges = field(b, loc, layout, TiledField::EntryEdges, ptr);
+  Value sources = field(b, loc, layout, TiledField::Sources, ptr);
+  Value weights = field(b, loc, layout, TiledField::Weights, ptr);
+  Value one = b.create<arith::ConstantIntOp>(loc, 1, 64);
+  // [lo, hi) = array[i], array[i + 1] and a loop over it.
+  auto range = [&](Value array, Value i) {
+    Value lo = element(b, loc, i64, array, i);
+    Value hi =
+        element(b, loc, i64, array, b.create<arith::AddIOp>(loc, i, one));
+    auto loop = b.create<scf::ForOp>(loc, lo, hi, one);
+    b.setInsertionPointToStart(loop.getBody());
+    return loop;
+  };
+  OpBuilder::InsertionGuard guard(b);
+  auto entries = range(blockEntries, block);
+  Value k = entries.getInductionVar();
+  Value dst = element(b, loc, i32, entryDst, k);
+  auto edges = range(entryEdges, k);
+  Value e = edges.getInductionVar();
+  Value src = element(b, loc, i32, sources, e);
+  Value weight;
+  if (weighted) {
+    // weights[e] as f64, or 1.0 on an unweighted graph.
+    Value null = b.create<LLVM::ZeroOp>(loc, ptr);
+    Value has =
+        b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, weights, null);
+    auto pick = b.create<scf::IfOp>(loc, TypeRange{b.getF64Type()}, has, true);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(pick.thenBlock());
+    b.create<scf::YieldOp>(
+        loc, ValueRange{b.create<arith::ExtFOp>(
+                 loc, b.getF64Type(), element(b, loc, f32, weights, e))});
+    b.setInsertionPointToStart(pick.elseBlock());
+    b.create<scf::YieldOp>(loc, ValueRange{b.create<arith::ConstantOp>(
+                                    loc, b.getF64FloatAttr(1.0))});
+    weight = pick.getResult(0);
+  }
+  iteration(src, dst, weight);
+}
+
+void sluice::conversion::emitTiledLaunch(OpBuilder &b, Location loc,
+                                         ModuleOp module, Value ctx,
+                                         StringRef symbol, StringRef name,
+                                         const TilePlan &plan,
+                                         function_ref<void(Value)> tiled,
+                                         function_ref<void()> untiled) {
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Type i64 = b.getI64Type();
+  // The name, NUL-terminated for the C API, once per module.
+  Value text;
+  if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(symbol))
+    text = b.create<LLVM::AddressOfOp>(loc, existing);
+  else
+    text = LLVM::createGlobalString(loc, b, symbol, name.str() + '\0',
+                                    LLVM::Linkage::Internal);
+  LLVM::LLVMFuncOp begin = LLVM::lookupOrCreateFn(
+      module, "sluice_algo_tile_begin", {ptr, ptr, i64, i64}, ptr);
+  Value args[] = {ctx, text, b.create<arith::ConstantIntOp>(loc, plan.size, 64),
+                  b.create<arith::ConstantIntOp>(
+                      loc, static_cast<int64_t>(plan.sourceBytes), 64)};
+  Value layout = b.create<LLVM::CallOp>(loc, begin, args).getResult();
+  Value null = b.create<LLVM::ZeroOp>(loc, ptr);
+  Value has =
+      b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, layout, null);
+  auto ifOp = b.create<scf::IfOp>(loc, has, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    tiled(layout);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    untiled();
+  }
+  LLVM::LLVMFuncOp end =
+      LLVM::lookupOrCreateFn(module, "sluice_algo_tile_end", {ptr, ptr},
+                             LLVM::LLVMVoidType::get(b.getContext()));
+  b.create<LLVM::CallOp>(loc, end, ValueRange{ctx, text});
+}
+
+int64_t sluice::conversion::tiledSchedule(bool serial) {
+  return (serial ? SLUICE_ALGO_SERIAL : SLUICE_ALGO_DYNAMIC) |
+         SLUICE_ALGO_BLOCKS;
+}
+
+Value sluice::conversion::tiledBlocks(OpBuilder &b, Location loc,
+                                      Value layout) {
+  return field(b, loc, layout, TiledField::NumBlocks, b.getI64Type());
+}

@@ -1,0 +1,371 @@
+//===- TileChoice.cpp - Tile sizes of tiled pull loops, `tile: auto` ------===//
+//
+// A context keeps the tiled in-edges per tile size (built on first use) and
+// per tiled loop what it ran with. `tile: auto` starts from a model:
+//
+//  - the source data a loop reads, n * source_bytes, fits in half the L2:
+//    untiled (every read hits the cache already);
+//  - tiles of T sources fill the L2 (the largest power of two, at least
+//    256; PageRank on kron20 ran fastest with tiles of 1 to 4 times the
+//    L2, the destination side costing more with smaller tiles, the
+//    sources missing with larger ones: bench/RESULTS.md); when the
+//    in-degrees say a destination's in-edges from one such tile are fewer
+//    than 1.5 on average (uniform sources), the per-entry work outweighs
+//    the cache: untiled;
+//  - the source data exceeds the last-level cache four times over and
+//    segments average 4 edges or more: T;
+//  - otherwise (the model is unsure: a large or unreliable last level, a
+//    sparse graph) T and untiled are timed on the loop's first runs (T
+//    twice: its first run is cold) and the faster is kept for the runs
+//    after. One layout is built, as for a fixed size. A run's time is the
+//    process's CPU time (all threads): on a shared machine the wall time
+//    of one run also counts the time its threads waited for a core.
+//
+// Every candidate computes the same values, so the probe costs only time.
+//
+//===----------------------------------------------------------------------===//
+#include "sluice/algo_tile.h"
+
+#include "runtime/src/algo/AlgoInternal.h"
+#include "runtime/src/algo/TiledCsc.h"
+
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+
+namespace sluice::rt {
+
+/// One tiled loop of a context.
+struct LoopTiling {
+  std::string name;
+  int64_t requested = 0; ///< the schedule's size; 0: auto
+  uint64_t sourceBytes = 0;
+  TileModel model;
+  std::vector<double> best; ///< fastest run per candidate (seconds)
+  uint64_t runs = 0;
+  size_t current = 0;   ///< the candidate of the run in progress
+  std::string fellBack; ///< why a tiled candidate ran untiled
+  double start = 0;     ///< processCpuSeconds() when the run began
+};
+
+struct TileState {
+  std::map<uint64_t, std::unique_ptr<TiledCsc>> layouts;
+  std::map<uint64_t, std::string> failures;
+  double buildSeconds = 0; ///< building every layout so far
+  std::vector<uint64_t> blockStarts;
+  std::map<std::string, LoopTiling> loops;
+  std::vector<std::string> order; ///< loops in the order of their first run
+  std::vector<std::string> notes;
+  CacheSizes caches;
+  bool cachesRead = false;
+};
+
+} // namespace sluice::rt
+
+using namespace sluice::rt;
+
+namespace {
+
+TileState &state(sluice_algo_ctx_t *ctx) {
+  if (!ctx->tiles)
+    ctx->tiles = std::make_shared<TileState>();
+  return *ctx->tiles;
+}
+
+/// "1.5 MiB", "640.0 KiB", "96 B".
+std::string bytes(double b) {
+  char text[32];
+  if (b >= 1024.0 * 1024.0)
+    std::snprintf(text, sizeof(text), "%.1f MiB", b / (1024.0 * 1024.0));
+  else if (b >= 1024.0)
+    std::snprintf(text, sizeof(text), "%.1f KiB", b / 1024.0);
+  else
+    std::snprintf(text, sizeof(text), "%.0f B", b);
+  return text;
+}
+
+/// A size in /sys's notation ("1024K", "32M").
+uint64_t parseCacheSize(const std::string &text) {
+  char *end = nullptr;
+  unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+  if (end && (*end == 'K' || *end == 'k'))
+    value *= 1024;
+  else if (end && (*end == 'M' || *end == 'm'))
+    value *= 1024 * 1024;
+  return value;
+}
+
+/// The CPU time of the process (every thread): what a probe compares, as
+/// it does not count the time the threads wait for a core on a busy
+/// machine, only what they spend running (cache misses included).
+double processCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+std::string candidateName(uint64_t tile) {
+  return tile ? std::to_string(tile) : std::string("untiled");
+}
+
+} // namespace
+
+CacheSizes sluice::rt::hostCacheSizes() {
+  CacheSizes caches;
+#if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (l2 > 0) {
+    caches.l2 = static_cast<uint64_t>(l2);
+    caches.l3 = l3 > 0 ? static_cast<uint64_t>(l3) : 0;
+    caches.source = "sysconf";
+    return caches;
+  }
+#endif
+  for (int index = 0; index < 8; ++index) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" +
+                      std::to_string(index) + "/";
+    std::ifstream levelFile(dir + "level"), typeFile(dir + "type"),
+        sizeFile(dir + "size");
+    int level = 0;
+    std::string type, size;
+    if (!(levelFile >> level) || !(typeFile >> type) || !(sizeFile >> size))
+      continue;
+    if (type == "Instruction")
+      continue;
+    if (level == 2)
+      caches.l2 = parseCacheSize(size);
+    else if (level == 3)
+      caches.l3 = parseCacheSize(size);
+  }
+  if (caches.l2) {
+    caches.source = "/sys/devices/system/cpu/cpu0/cache";
+    return caches;
+  }
+  caches.l2 = 1 << 20;
+  caches.source = "assumed (no cache sizes from sysconf or /sys)";
+  return caches;
+}
+
+double sluice::rt::estimatedEntries(uint64_t n, const uint64_t *inOffsets,
+                                    uint64_t tile) {
+  const double tiles = n == 0 ? 0.0 : double((n - 1) / tile + 1);
+  if (tiles <= 1.0)
+    return double(n); // at most one entry per destination
+  // k tiles, d uniform sources: k (1 - (1 - 1/k)^d) distinct tiles. By
+  // in-degree (few distinct values on any graph) to spare the pow calls.
+  std::map<uint64_t, uint64_t> degrees;
+  for (uint64_t v = 0; v < n; ++v)
+    ++degrees[inOffsets[v + 1] - inOffsets[v]];
+  const double miss = std::log1p(-1.0 / tiles);
+  double entries = 0.0;
+  for (auto [d, count] : degrees)
+    entries += double(count) * tiles * -std::expm1(double(d) * miss);
+  return entries;
+}
+
+TileModel sluice::rt::modelTile(uint64_t n, const uint64_t *inOffsets,
+                                uint64_t sourceBytes,
+                                const CacheSizes &caches) {
+  TileModel model;
+  char text[512];
+  const uint64_t m = inOffsets[n];
+  if (sourceBytes == 0 || n == 0 || m == 0) {
+    model.candidates = {0};
+    model.reason = "untiled: the loop reads no source data";
+    return model;
+  }
+  const double data = double(n) * double(sourceBytes);
+  if (data <= caches.l2 / 2.0) {
+    model.candidates = {0};
+    std::snprintf(text, sizeof(text),
+                  "untiled: the source data (%s: %llu B x %llu vertices) fits "
+                  "in half the L2 (%s)",
+                  bytes(data).c_str(), (unsigned long long)sourceBytes,
+                  (unsigned long long)n, bytes(double(caches.l2)).c_str());
+    model.reason = text;
+    return model;
+  }
+  uint64_t t = 256;
+  while (t * 2 * sourceBytes <= caches.l2)
+    t *= 2;
+  const double perEntry = double(m) / estimatedEntries(n, inOffsets, t);
+  std::snprintf(text, sizeof(text),
+                "source data %s (%llu B x %llu vertices), L2 %s, last level "
+                "%s (%s); tiles of %llu fill the L2, ~%.1f edges per "
+                "destination and tile",
+                bytes(data).c_str(), (unsigned long long)sourceBytes,
+                (unsigned long long)n, bytes(double(caches.l2)).c_str(),
+                caches.l3 ? bytes(double(caches.l3)).c_str() : "unknown",
+                caches.source.c_str(), (unsigned long long)t, perEntry);
+  if (perEntry < 1.5) {
+    model.candidates = {0};
+    model.reason = std::string("untiled: ") + text;
+    return model;
+  }
+  if (caches.l3 && data > 4.0 * double(caches.l3) && perEntry >= 4.0) {
+    model.candidates = {t};
+    model.reason = std::string("tiled: ") + text;
+    return model;
+  }
+  model.candidates = {t, 0};
+  model.reason = std::string("unsure, timed: ") + text;
+  return model;
+}
+
+const sluice_algo_tiled_t *sluice_algo_tiled_csc(sluice_algo_ctx_t *ctx,
+                                                 uint64_t tile) {
+  if (tile == 0)
+    return nullptr;
+  TileState &s = state(ctx);
+  auto found = s.layouts.find(tile);
+  if (found != s.layouts.end())
+    return &found->second->view;
+  if (s.failures.count(tile))
+    return nullptr;
+  const uint64_t n = ctx->view.num_vertices;
+  if (s.blockStarts.empty())
+    s.blockStarts = destinationBlocks(n, ctx->view.in_offsets,
+                                      4 * uint64_t(ctx->pool->size()));
+  ForEach forEach = [ctx](uint64_t count,
+                          const std::function<void(uint64_t)> &fn) {
+    std::atomic<uint64_t> next{0};
+    ctx->pool->run([&](uint32_t) {
+      for (uint64_t i = next++; i < count; i = next++)
+        fn(i);
+    });
+  };
+  auto layout = std::make_unique<TiledCsc>();
+  std::string error;
+  const auto start = std::chrono::steady_clock::now();
+  if (!buildTiledCsc(n, ctx->view.in_offsets, ctx->view.in_sources,
+                     ctx->view.in_weights, s.blockStarts, tile, forEach,
+                     *layout, error)) {
+    s.failures[tile] = error;
+    return nullptr;
+  }
+  s.buildSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return &s.layouts.emplace(tile, std::move(layout)).first->second->view;
+}
+
+const sluice_algo_tiled_t *sluice_algo_tile_begin(sluice_algo_ctx_t *ctx,
+                                                  const char *name,
+                                                  int64_t tile,
+                                                  uint64_t source_bytes) {
+  TileState &s = state(ctx);
+  std::string key = name ? name : "";
+  auto [it, created] = s.loops.try_emplace(key);
+  LoopTiling &l = it->second;
+  if (created) {
+    s.order.push_back(key);
+    l.name = key;
+    l.requested = tile > 0 ? tile : 0;
+    l.sourceBytes = source_bytes;
+    if (tile > 0) {
+      l.model.candidates = {uint64_t(tile)};
+    } else {
+      if (!s.cachesRead) {
+        s.caches = hostCacheSizes();
+        s.cachesRead = true;
+      }
+      l.model = modelTile(ctx->view.num_vertices, ctx->view.in_offsets,
+                          source_bytes, s.caches);
+    }
+    l.best.assign(l.model.candidates.size(),
+                  std::numeric_limits<double>::infinity());
+  }
+  // Probe: each candidate once, then the first again (its first run was
+  // cold); then the fastest.
+  const size_t count = l.model.candidates.size();
+  if (count > 1 && l.runs <= count)
+    l.current = l.runs % count;
+  else
+    l.current =
+        size_t(std::min_element(l.best.begin(), l.best.end()) - l.best.begin());
+  const sluice_algo_tiled_t *layout =
+      sluice_algo_tiled_csc(ctx, l.model.candidates[l.current]);
+  if (!layout && l.model.candidates[l.current])
+    l.fellBack = s.failures[l.model.candidates[l.current]];
+  l.start = processCpuSeconds();
+  return layout;
+}
+
+void sluice_algo_tile_end(sluice_algo_ctx_t *ctx, const char *name) {
+  TileState &s = state(ctx);
+  auto it = s.loops.find(name ? name : "");
+  if (it == s.loops.end())
+    return;
+  LoopTiling &l = it->second;
+  double seconds = processCpuSeconds() - l.start;
+  l.best[l.current] = std::min(l.best[l.current], seconds);
+  ++l.runs;
+}
+
+const char *sluice_algo_tile_note(sluice_algo_ctx_t *ctx, uint32_t index) {
+  TileState &s = state(ctx);
+  if (index >= s.order.size())
+    return nullptr;
+  s.notes.resize(s.order.size());
+  const LoopTiling &l = s.loops.at(s.order[index]);
+  std::string note = l.name + ": ";
+  const uint64_t chosen = l.model.candidates[l.current];
+  const sluice_algo_tiled_t *layout = nullptr;
+  if (auto found = s.layouts.find(chosen); found != s.layouts.end())
+    layout = &found->second->view;
+  note += l.requested ? "tile: " + std::to_string(l.requested) + ": "
+                      : std::string("tile: auto chose ");
+  if (layout) {
+    char text[160];
+    std::snprintf(
+        text, sizeof(text),
+        "tiles of %llu sources (%llu tiles, %llu destination "
+        "blocks, %.1f edges per entry)",
+        (unsigned long long)layout->tile, (unsigned long long)layout->num_tiles,
+        (unsigned long long)layout->num_blocks,
+        layout->num_entries ? double(ctx->view.num_edges) / layout->num_entries
+                            : 0.0);
+    note += text;
+  } else {
+    note += "untiled";
+  }
+  note += ", " + std::to_string(l.runs) + " runs";
+  if (!s.layouts.empty() && l.model.candidates != std::vector<uint64_t>{0}) {
+    char text[96];
+    std::snprintf(text, sizeof(text),
+                  "; the context's %zu layouts built in %.1f ms",
+                  s.layouts.size(), s.buildSeconds * 1e3);
+    note += text;
+  }
+  if (!l.fellBack.empty())
+    note += "; " + l.fellBack + ": ran untiled";
+  if (!l.requested) {
+    note += "; model: " + l.model.reason;
+    if (l.model.candidates.size() > 1) {
+      note += "; fastest run of";
+      char text[64];
+      for (size_t i = 0; i < l.best.size(); ++i) {
+        if (std::isinf(l.best[i]))
+          std::snprintf(text, sizeof(text), " %s not run",
+                        candidateName(l.model.candidates[i]).c_str());
+        else
+          std::snprintf(text, sizeof(text), " %s %.2f ms CPU",
+                        candidateName(l.model.candidates[i]).c_str(),
+                        l.best[i] * 1e3);
+        note += text;
+        if (i + 1 < l.best.size())
+          note += ",";
+      }
+    }
+  }
+  s.notes[index] = std::move(note);
+  return s.notes[index].c_str();
+}

@@ -1,0 +1,78 @@
+//===- TiledCsc.h - Tiled in-edges and the choice of a tile size -*- C++
+//-*-===//
+//
+// The pieces of sluice/algo_tile.h that do not need a context, so they can
+// be tested on their own: the destination blocks, the tiled CSC built from
+// a CSC (TiledCsc.cpp), and the model of `tile: auto` (TileChoice.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_SRC_ALGO_TILEDCSC_H
+#define SLUICE_RUNTIME_SRC_ALGO_TILEDCSC_H
+
+#include "sluice/algo_tile.h"
+
+#include "runtime/src/HugeArray.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sluice::rt {
+
+/// A tiled CSC and the arrays its view points into (the large ones on
+/// huge pages: written once, by the threads that build them).
+struct TiledCsc {
+  sluice_algo_tiled_t view{};
+  std::vector<uint64_t> blockEntries;
+  HugeArray<uint64_t> entryEdges;
+  HugeArray<uint32_t> entryDst, sources;
+  HugeArray<float> weights;
+};
+
+/// Runs fn(i) for every i in [0, count), in any order and on any threads.
+using ForEach =
+    std::function<void(uint64_t count, const std::function<void(uint64_t)> &)>;
+
+/// The first vertex of each of `blocks` destination blocks and then n:
+/// blocks of about equal in-edges plus vertices (some may be empty).
+std::vector<uint64_t> destinationBlocks(uint64_t n, const uint64_t *inOffsets,
+                                        uint64_t blocks);
+
+/// Builds the tiled CSC of the CSC (`inOffsets`, `inSources`, `inWeights`
+/// or null; sources sorted per destination) with tiles of `tile` (> 0)
+/// sources over the destination blocks `blockStarts`. False, with `error`
+/// set, when it does not fit in memory.
+bool buildTiledCsc(uint64_t n, const uint64_t *inOffsets,
+                   const uint32_t *inSources, const float *inWeights,
+                   const std::vector<uint64_t> &blockStarts, uint64_t tile,
+                   const ForEach &forEach, TiledCsc &out, std::string &error);
+
+/// The caches `tile: auto` sizes tiles for: the per-core L2 and the last
+/// level (0: unknown), and where the sizes came from.
+struct CacheSizes {
+  uint64_t l2 = 0, l3 = 0;
+  std::string source;
+};
+/// sysconf(_SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE), else
+/// /sys/devices/system/cpu/cpu0/cache, else 1 MiB of L2 (assumed).
+CacheSizes hostCacheSizes();
+
+/// What the model of `tile: auto` says: the sizes worth running (0:
+/// untiled), best guess first; one when it is sure, several to time.
+struct TileModel {
+  std::vector<uint64_t> candidates;
+  std::string reason;
+};
+/// The model for a loop reading `sourceBytes` per source vertex on a graph
+/// of `n` vertices with in-edges `inOffsets`.
+TileModel modelTile(uint64_t n, const uint64_t *inOffsets, uint64_t sourceBytes,
+                    const CacheSizes &caches);
+
+/// The (destination, tile) pairs with in-edges for tiles of `tile`
+/// sources, estimated from the in-degrees as if sources were uniform.
+double estimatedEntries(uint64_t n, const uint64_t *inOffsets, uint64_t tile);
+
+} // namespace sluice::rt
+
+#endif // SLUICE_RUNTIME_SRC_ALGO_TILEDCSC_H

@@ -1,0 +1,301 @@
+//===- TiledCscTest.cpp - Tiled in-edges and the tile model ---------------===//
+//
+// The tiled CSC builder (runtime/src/algo/TiledCsc.cpp) against a serial
+// reference on random CSCs (tiles of 1, a few, many and more than n
+// sources; 1 to 7 destination blocks; weighted and not; an empty graph),
+// the destination blocks, the model of `tile: auto`, and the C API on a
+// context (layouts cached per size, fixed sizes, `auto` on a small graph,
+// the notes).
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/src/algo/TiledCsc.h"
+
+#include "sluice/algo_tile.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+using namespace sluice::rt;
+
+namespace {
+
+/// A random CSC: n destinations, in-degrees from a skewed distribution,
+/// sources sorted and distinct per destination.
+struct Csc {
+  uint64_t n = 0;
+  std::vector<uint64_t> offsets{0};
+  std::vector<uint32_t> sources;
+  std::vector<float> weights;
+};
+
+Csc randomCsc(uint64_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  Csc c;
+  c.n = n;
+  for (uint64_t v = 0; v < n; ++v) {
+    uint64_t degree = rng() % 4 == 0 ? rng() % (n + 1) : rng() % 6;
+    std::vector<uint32_t> in;
+    for (uint64_t i = 0; i < degree; ++i)
+      in.push_back(static_cast<uint32_t>(rng() % n));
+    std::sort(in.begin(), in.end());
+    in.erase(std::unique(in.begin(), in.end()), in.end());
+    for (uint32_t s : in) {
+      c.sources.push_back(s);
+      c.weights.push_back(static_cast<float>(1 + rng() % 100) / 7.0f);
+    }
+    c.offsets.push_back(c.sources.size());
+  }
+  return c;
+}
+
+ForEach serial = [](uint64_t count, const std::function<void(uint64_t)> &fn) {
+  for (uint64_t i = 0; i < count; ++i)
+    fn(i);
+};
+/// Blocks in reverse order: the result must not depend on the order.
+ForEach reversed = [](uint64_t count, const std::function<void(uint64_t)> &fn) {
+  for (uint64_t i = count; i-- > 0;)
+    fn(i);
+};
+
+/// The layout the builder must produce, written the obvious way: per
+/// block, per tile, per destination in order, its sources in that tile.
+void expectLayout(const Csc &c, const std::vector<uint64_t> &starts,
+                  uint64_t tile, bool weighted, const TiledCsc &got) {
+  const uint64_t tiles = c.n ? (c.n - 1) / tile + 1 : 0;
+  std::vector<uint64_t> blockEntries{0}, entryEdges;
+  std::vector<uint32_t> entryDst, sources;
+  std::vector<float> weights;
+  for (size_t b = 0; b + 1 < starts.size(); ++b) {
+    for (uint64_t t = 0; t < tiles; ++t)
+      for (uint64_t v = starts[b]; v < starts[b + 1]; ++v) {
+        bool entry = false;
+        for (uint64_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) {
+          if (c.sources[e] / tile != t)
+            continue;
+          if (!entry) {
+            entryDst.push_back(static_cast<uint32_t>(v));
+            entryEdges.push_back(sources.size());
+            entry = true;
+          }
+          sources.push_back(c.sources[e]);
+          weights.push_back(c.weights[e]);
+        }
+      }
+    blockEntries.push_back(entryDst.size());
+  }
+  entryEdges.push_back(sources.size());
+  const sluice_algo_tiled_t &view = got.view;
+  EXPECT_EQ(view.tile, tile);
+  EXPECT_EQ(view.num_tiles, tiles);
+  ASSERT_EQ(view.num_blocks + 1, starts.size());
+  ASSERT_EQ(view.num_entries, entryDst.size());
+  EXPECT_EQ(std::vector<uint64_t>(view.block_entries,
+                                  view.block_entries + view.num_blocks + 1),
+            blockEntries);
+  EXPECT_EQ(
+      std::vector<uint32_t>(view.entry_dst, view.entry_dst + view.num_entries),
+      entryDst);
+  EXPECT_EQ(std::vector<uint64_t>(view.entry_edges,
+                                  view.entry_edges + view.num_entries + 1),
+            entryEdges);
+  EXPECT_EQ(std::vector<uint32_t>(view.sources, view.sources + sources.size()),
+            sources);
+  if (weighted) {
+    ASSERT_NE(view.weights, nullptr);
+    EXPECT_EQ(std::vector<float>(view.weights, view.weights + weights.size()),
+              weights);
+  } else {
+    EXPECT_EQ(view.weights, nullptr);
+  }
+}
+
+TEST(TiledCsc, EqualsTheSerialReference) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    Csc c = randomCsc(seed == 3 ? 1 : 97 * seed, seed);
+    for (uint64_t tile : {uint64_t(1), uint64_t(3), uint64_t(16), uint64_t(c.n),
+                          uint64_t(c.n + 5)})
+      for (uint64_t blocks : {1u, 3u, 7u})
+        for (bool weighted : {false, true}) {
+          auto starts = destinationBlocks(c.n, c.offsets.data(), blocks);
+          TiledCsc got;
+          std::string error;
+          ASSERT_TRUE(
+              buildTiledCsc(c.n, c.offsets.data(), c.sources.data(),
+                            weighted ? c.weights.data() : nullptr, starts, tile,
+                            blocks == 3 ? reversed : serial, got, error))
+              << error;
+          SCOPED_TRACE("seed " + std::to_string(seed) + " tile " +
+                       std::to_string(tile) + " blocks " +
+                       std::to_string(blocks));
+          expectLayout(c, starts, tile, weighted, got);
+        }
+  }
+}
+
+TEST(TiledCsc, EmptyGraph) {
+  Csc c;
+  auto starts = destinationBlocks(0, c.offsets.data(), 4);
+  EXPECT_EQ(starts, (std::vector<uint64_t>{0, 0}));
+  TiledCsc got;
+  std::string error;
+  ASSERT_TRUE(buildTiledCsc(0, c.offsets.data(), nullptr, nullptr, starts, 8,
+                            serial, got, error));
+  EXPECT_EQ(got.view.num_tiles, 0u);
+  EXPECT_EQ(got.view.num_entries, 0u);
+}
+
+TEST(TiledCsc, DestinationBlocksCoverTheVerticesInOrder) {
+  Csc c = randomCsc(500, 9);
+  for (uint64_t blocks : {1u, 2u, 8u, 600u}) {
+    auto starts = destinationBlocks(c.n, c.offsets.data(), blocks);
+    ASSERT_EQ(starts.size(), std::min<uint64_t>(blocks, c.n) + 1);
+    EXPECT_EQ(starts.front(), 0u);
+    EXPECT_EQ(starts.back(), c.n);
+    EXPECT_TRUE(std::is_sorted(starts.begin(), starts.end()));
+  }
+  // Balanced by in-edges plus vertices: no block of two carries more than
+  // its half plus one vertex's share.
+  auto two = destinationBlocks(c.n, c.offsets.data(), 2);
+  uint64_t total = c.offsets[c.n] + c.n;
+  uint64_t first = c.offsets[two[1]] + two[1];
+  uint64_t maxDegree = 0;
+  for (uint64_t v = 0; v < c.n; ++v)
+    maxDegree = std::max(maxDegree, c.offsets[v + 1] - c.offsets[v]);
+  EXPECT_LE(first, total / 2 + maxDegree + 1);
+  EXPECT_GE(first + maxDegree + 1, total / 2);
+}
+
+TEST(TileModel, SmallSourceDataStaysUntiled) {
+  Csc c = randomCsc(1000, 4);
+  CacheSizes caches{1 << 20, 32 << 20, "test"};
+  TileModel m = modelTile(c.n, c.offsets.data(), 16, caches);
+  EXPECT_EQ(m.candidates, (std::vector<uint64_t>{0}));
+  EXPECT_NE(m.reason.find("fits in half the L2"), std::string::npos)
+      << m.reason;
+  EXPECT_EQ(modelTile(c.n, c.offsets.data(), 0, caches).candidates,
+            (std::vector<uint64_t>{0}));
+}
+
+TEST(TileModel, LargeSourceData) {
+  // 2^20 vertices of in-degree 256: 16 MiB of source data at 16 B a
+  // vertex, ~16 edges per destination and tile of 65536.
+  const uint64_t n = 1 << 20;
+  std::vector<uint64_t> offsets(n + 1);
+  for (uint64_t v = 0; v <= n; ++v)
+    offsets[v] = 256 * v;
+  // L2 1 MiB: tiles of 65536 sources fill it.
+  CacheSizes unsure{1 << 20, 32 << 20, "test"};
+  TileModel m = modelTile(n, offsets.data(), 16, unsure);
+  EXPECT_EQ(m.candidates, (std::vector<uint64_t>{65536, 0})) << m.reason;
+  // Far beyond the last level: tiled without timing.
+  CacheSizes small{1 << 20, 2 << 20, "test"};
+  EXPECT_EQ(modelTile(n, offsets.data(), 16, small).candidates,
+            (std::vector<uint64_t>{65536}));
+  // Degree 1: one edge per destination and tile, untiled.
+  std::vector<uint64_t> sparse(n + 1);
+  for (uint64_t v = 0; v <= n; ++v)
+    sparse[v] = v;
+  TileModel s = modelTile(n, sparse.data(), 16, small);
+  EXPECT_EQ(s.candidates, (std::vector<uint64_t>{0})) << s.reason;
+}
+
+TEST(TileModel, EstimatedEntries) {
+  // One destination of degree 2 over 2 tiles: 1 + 1/2 tiles expected.
+  std::vector<uint64_t> offsets{0, 2};
+  EXPECT_NEAR(estimatedEntries(1, offsets.data(), 1), 1.0, 1e-12);
+  std::vector<uint64_t> four{0, 2, 2};
+  EXPECT_NEAR(estimatedEntries(2, four.data(), 1), 1.5, 1e-12);
+}
+
+struct Graph {
+  sluice_graph_t *g = nullptr;
+  sluice_algo_ctx_t *ctx = nullptr;
+  ~Graph() {
+    sluice_algo_ctx_release(ctx);
+    sluice_graph_release(g);
+  }
+};
+
+void randomGraph(uint32_t n, uint32_t m, uint32_t seed, uint32_t threads,
+                 Graph &out) {
+  std::mt19937 rng(seed);
+  std::vector<uint32_t> src(m), dst(m);
+  std::vector<float> w(m);
+  for (uint32_t i = 0; i < m; ++i) {
+    src[i] = rng() % n;
+    dst[i] = rng() % n;
+    w[i] = float(1 + rng() % 9);
+  }
+  sluice_error_t error;
+  ASSERT_EQ(sluice_graph_create_from_edges(
+                n, m, src.data(), dst.data(), w.data(), nullptr, nullptr,
+                SLUICE_GRAPH_LOAD_DEDUPLICATE, &out.g, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.threads = threads;
+  options.quiet = 1;
+  ASSERT_EQ(sluice_algo_ctx_create(out.g, &options, &out.ctx, &error),
+            SLUICE_STATUS_OK);
+}
+
+TEST(TiledCscApi, LayoutsOfTheContextEqualTheReference) {
+  for (uint32_t threads : {1u, 2u}) {
+    Graph g;
+    randomGraph(700, 9000, 11, threads, g);
+    const sluice_algo_view_t *view = sluice_algo_view(g.ctx);
+    Csc c;
+    c.n = view->num_vertices;
+    c.offsets.assign(view->in_offsets, view->in_offsets + c.n + 1);
+    c.sources.assign(view->in_sources, view->in_sources + view->num_edges);
+    c.weights.assign(view->in_weights, view->in_weights + view->num_edges);
+    EXPECT_EQ(sluice_algo_tiled_csc(g.ctx, 0), nullptr);
+    for (uint64_t tile : {1u, 50u, 700u, 5000u}) {
+      const sluice_algo_tiled_t *t = sluice_algo_tiled_csc(g.ctx, tile);
+      ASSERT_NE(t, nullptr);
+      EXPECT_EQ(sluice_algo_tiled_csc(g.ctx, tile), t) << "cached";
+      EXPECT_EQ(t->num_blocks, 4u * threads);
+      TiledCsc copy;
+      copy.view = *t;
+      expectLayout(c,
+                   std::vector<uint64_t>(
+                       destinationBlocks(c.n, c.offsets.data(), 4 * threads)),
+                   tile, true, copy);
+    }
+  }
+}
+
+TEST(TiledCscApi, BeginEndAndNotes) {
+  Graph g;
+  randomGraph(300, 2000, 12, 2, g);
+  // A fixed size: that layout on every run.
+  for (int run = 0; run < 3; ++run) {
+    const sluice_algo_tiled_t *t =
+        sluice_algo_tile_begin(g.ctx, "loop 'a'", 64, 16);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->tile, 64u);
+    sluice_algo_tile_end(g.ctx, "loop 'a'");
+  }
+  // auto on 300 vertices: 4.7 KiB of source data fits in any L2.
+  EXPECT_EQ(sluice_algo_tile_begin(g.ctx, "loop 'b'", 0, 16), nullptr);
+  sluice_algo_tile_end(g.ctx, "loop 'b'");
+  std::string a = sluice_algo_tile_note(g.ctx, 0);
+  std::string b = sluice_algo_tile_note(g.ctx, 1);
+  EXPECT_EQ(sluice_algo_tile_note(g.ctx, 2), nullptr);
+  EXPECT_NE(a.find("loop 'a': tile: 64: tiles of 64 sources (5 tiles, 8 "
+                   "destination blocks"),
+            std::string::npos)
+      << a;
+  EXPECT_NE(a.find("3 runs"), std::string::npos) << a;
+  EXPECT_NE(b.find("loop 'b': tile: auto chose untiled, 1 runs; model: "
+                   "untiled: the source data (4.7 KiB"),
+            std::string::npos)
+      << b;
+}
+
+} // namespace
