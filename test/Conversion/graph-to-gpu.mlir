@@ -25,7 +25,7 @@
 // CHECK:           llvm.atomicrmw fmin
 // CHECK:           llvm.call @sluice_algo_frontier_insert
 // CHECK:         gpu.func @sluice_algo_relax_relax_push(%[[CTX:.*]]: !llvm.ptr, %[[ENV:.*]]: !llvm.ptr, %[[N:.*]]: i64) kernel
-// CHECK-SAME:        sluice.algo_kernel = {algorithm = "relax", env_slots = 6 : i64, locals = 0 : i64, loop = "relax", shape = "a thread per source
+// CHECK-SAME:        sluice.algo_kernel = {algorithm = "relax", env_slots = 7 : i64, locals = 0 : i64, loop = "relax", shape = "a thread per source
 // CHECK:             %[[B:.*]] = gpu.block_id  x
 // CHECK:             %[[D:.*]] = gpu.block_dim  x
 // CHECK:             %[[T:.*]] = gpu.thread_id  x
@@ -33,9 +33,9 @@
 // CHECK:             %[[IN:.*]] = arith.cmpi ult, %[[I]], %[[N]] : i64
 // CHECK:             scf.if %[[IN]] {
 // CHECK:               llvm.call @sluice_algo_relax_relax_push_range(%[[CTX]], %[[ENV]], %[[I]], %{{.*}})
-// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_relax_push_info(dense<[2, 6, 0, 2, 776, 8]> : tensor<6xi64>) {addr_space = 1 : i32
+// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_relax_push_info(dense<[2, 7, 0, 2, 776, 8]> : tensor<6xi64>) {addr_space = 1 : i32
 // CHECK-LABEL:   gpu.func @sluice_algo_relax_count_vertices(
-// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_count_vertices_info(dense<[2, 7, 0, 2, 264, 776]>
+// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_count_vertices_info(dense<[2, 8, 0, 2, 264, 776]>
 // REMARK: remark: loop 'relax' of algorithm 'relax' on the GPU: sluice_algo_relax_relax_push: a thread per source (an entry of the frontier's list, or a vertex tested against its bitmap), its out-edges in a loop; 256 threads a block; atomics where the CPU code has them; the host code runs the rounds
 // REMARK: remark: loop 'count' of algorithm 'relax' on the GPU: sluice_algo_relax_count_vertices: a thread per vertex;
 // In the gpu.module, only LLVM and NVVM ops: the loops became branches.
@@ -96,7 +96,7 @@ module {
 // CHECK:           llvm.call @sluice_algo_original_id
 // CHECK-LABEL:   gpu.func @sluice_algo_sum_total_vertices(
 // CHECK-SAME:        locals = 2 : i64, loop = "total", shape = "a thread per block of 4096 vertices (its partials combined on the host)", variant = "vertices"
-// CHECK:   llvm.mlir.global external constant @sluice_algo_sum_total_vertices_info(dense<[2, 6, 2, 1, 264]>
+// CHECK:   llvm.mlir.global external constant @sluice_algo_sum_total_vertices_info(dense<[2, 7, 2, 1, 264]>
 // REMARK: remark: loop 'total' of algorithm 'sum' on the GPU: sluice_algo_sum_total_vertices: a thread per block of 4096 vertices (its partials combined on the host);
 module {
   walk.graph @g "g.txt" format snap

@@ -45,6 +45,7 @@ static_assert(int64_t(EnvSlot::Props) == SLUICE_ALGO_ENV_PROPS &&
                   int64_t(EnvSlot::Bitmap) == SLUICE_ALGO_ENV_BITMAP &&
                   int64_t(EnvSlot::Partials) == SLUICE_ALGO_ENV_PARTIALS &&
                   int64_t(EnvSlot::Blocks) == SLUICE_ALGO_ENV_BLOCKS &&
+                  int64_t(EnvSlot::Tiled) == SLUICE_ALGO_ENV_TILED &&
                   int64_t(EnvSlot::FirstCaptured) == SLUICE_ALGO_ENV_CAPTURED,
               "EnvSlot and algo_gpu.h's SLUICE_ALGO_ENV_* differ");
 

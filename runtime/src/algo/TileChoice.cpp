@@ -283,6 +283,13 @@ const sluice_algo_tiled_t *sluice_algo_tile_begin(sluice_algo_ctx_t *ctx,
     l.best.assign(l.model.candidates.size(),
                   std::numeric_limits<double>::infinity());
   }
+  // On a GPU the loop's untiled variant is the kernel (tiling is the
+  // CPU's): no layout.
+  if (ctx->gpu) {
+    l.fellBack = "the loop runs on the GPU";
+    l.start = processCpuSeconds();
+    return nullptr;
+  }
   // Probe: each candidate once, then the first again (its first run was
   // cold); then the fastest.
   const size_t count = l.model.candidates.size();
