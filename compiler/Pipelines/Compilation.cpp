@@ -236,11 +236,13 @@ mlir::LogicalResult Compilation::planDistillation(llvm::StringRef job) {
   return result;
 }
 
-mlir::LogicalResult Compilation::planTraining(uint64_t seed) {
+mlir::LogicalResult Compilation::planTraining(uint64_t seed,
+                                              llvm::StringRef job) {
   if (!module_)
     return mlir::failure();
   model::ModelPlanParallelOptions options;
   options.seed = seed;
+  options.jobName = job.str();
   options.remarks = walkRemarks; // --remarks: the search's counts
   bool printOp = ctx.shouldPrintOpOnDiagnostic();
   ctx.printOpOnDiagnostic(false);

@@ -80,7 +80,8 @@ public:
   /// Runs model-plan-parallel on the flattened module: every `train`
   /// model.job gets a plan.parallel (annealing seeded with `seed`; with
   /// setWalkRemarks, a remark per job with the search's counts).
-  mlir::LogicalResult planTraining(uint64_t seed = 1);
+  /// `job`: only the train job of that name (empty: every one).
+  mlir::LogicalResult planTraining(uint64_t seed = 1, llvm::StringRef job = "");
   /// Runs model-plan-distill on the flattened module: every `distill`
   /// model.job (only `job`, when not empty) gets a plan.distill.
   mlir::LogicalResult planDistillation(llvm::StringRef job = "");

@@ -87,7 +87,7 @@ mlir::LogicalResult emitParallel(Compilation &compilation,
            << "train jobs are planned in --format=table, json, mlir, "
               "megatron, deepspeed or trace";
   }
-  if (mlir::failed(compilation.planTraining(o.seed)))
+  if (mlir::failed(compilation.planTraining(o.seed, o.job)))
     return mlir::failure();
   mlir::ModuleOp module = compilation.module();
   if (!format) {
@@ -197,15 +197,24 @@ enum class ModelPlanner { Offload, Parallel, Distill };
 mlir::FailureOr<ModelPlanner> modelPlanner(Compilation &compilation,
                                            llvm::StringRef jobName) {
   bool kinds[3] = {false, false, false};
+  std::string names;
+  bool found = false;
   for (model::JobOp job : compilation.module().getOps<model::JobOp>()) {
+    names += (names.empty() ? "" : ", ") + job.getSymName().str();
     if (!jobName.empty() && job.getSymName() != jobName)
       continue;
+    found = true;
     ModelPlanner p =
         job.getAction() == model::JobAction::Train     ? ModelPlanner::Parallel
         : job.getAction() == model::JobAction::Distill ? ModelPlanner::Distill
                                                        : ModelPlanner::Offload;
     kinds[static_cast<int>(p)] = true;
   }
+  if (!jobName.empty() && !found &&
+      !compilation.module().getOps<model::JobOp>().empty())
+    return mlir::emitError(compilation.fileLocation())
+           << "no model job named '" << jobName << "' (model jobs: " << names
+           << ")";
   if (kinds[0] + kinds[1] + kinds[2] > 1)
     return mlir::emitError(compilation.fileLocation())
            << "not supported yet: "

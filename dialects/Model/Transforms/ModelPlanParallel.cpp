@@ -220,7 +220,8 @@ void ModelPlanParallelPass::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<JobOp> jobs;
   for (JobOp job : module.getOps<JobOp>())
-    if (job.getAction() == JobAction::Train)
+    if (job.getAction() == JobAction::Train &&
+        (jobName.empty() || job.getSymName() == jobName))
       jobs.push_back(job);
   if (failed(planJobsOnCluster(
           module, jobs, "model-plan-parallel",

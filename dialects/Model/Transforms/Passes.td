@@ -100,6 +100,8 @@ def ModelPlanParallel : Pass<"model-plan-parallel", "::mlir::ModuleOp"> {
            "order)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Print a remark per job with the search's counts and runners-up">,
+    Option<"jobName", "job", "std::string", /*default=*/"\"\"",
+           "Plan only the train job of this name (empty: every one)">,
   ];
   let dependentDialects = ["::sluice::plan::PlanDialect"];
 }
