@@ -644,6 +644,7 @@ Estimate parallel::evaluateWithComm(const TrainJob &job,
       tm.epilogueSaving = tm.pipeline - epilogue;
       tm.pipeline = epilogue;
       tm.compressedMicroBatches = std::min(c.microBatches(job), c.pp - 1);
+      tm.compressedBackwardP2p = comm.p2pBackwardCompressed;
     }
     if (!comm.dataPerStage.empty()) {
       double data = 0;

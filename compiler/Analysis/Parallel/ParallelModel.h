@@ -161,6 +161,9 @@ struct TimeEstimate {
   /// The iteration without compression (== iteration when none is kept).
   double uncompressedIteration = 0;
   double epilogueSaving = 0; ///< seconds the epilogue compression saves
+  /// With compressedMicroBatches: the backward half of C_pp compressed
+  /// (its sends of one round, with the codec's compute), s.
+  double compressedBackwardP2p = 0;
   double dataSaving = 0;     ///< seconds the DP compression saves
 };
 

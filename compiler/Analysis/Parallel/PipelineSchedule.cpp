@@ -49,8 +49,8 @@ bool parallel::simulate1F1B(const PipelineTimes &t, PipelineSchedule &out,
           std::to_string(p) + ")";
     return false;
   }
-  for (double v : {t.forward, t.backward, t.transfer, t.allReduce,
-                   t.optimizer})
+  for (double v : {t.forward, t.backward, t.transfer, t.compressedTransfer,
+                   t.allReduce, t.optimizer})
     if (!std::isfinite(v) || v < 0) {
       why = "pipeline times must be finite and not negative";
       return false;
@@ -134,7 +134,10 @@ bool parallel::simulate1F1B(const PipelineTimes &t, PipelineSchedule &out,
         // Sends of a stage in one direction share its link: one at a time.
         auto send = [&](PipelineEvent::Kind kind, double &linkFree) {
           const double at = std::max(end, linkFree);
-          linkFree = at + t.transfer;
+          linkFree = at + (kind == PipelineEvent::Kind::SendGrad &&
+                                   j >= t.compressedFrom
+                               ? t.compressedTransfer
+                               : t.transfer);
           PipelineEvent x{kind, s, j, at, linkFree};
           x.chunk = k / p;
           perStage[s].push_back(x);

@@ -55,6 +55,10 @@ struct PipelineTimes {
   /// One micro-batch on one stage, all its chunks, s.
   double forward = 0, backward = 0;
   double transfer = 0;  ///< one p2p transfer between adjacent stages, s
+  /// Optimus-CC's epilogue: the gradient sends of micro-batches from
+  /// `compressedFrom` on take `compressedTransfer` (compressed).
+  int64_t compressedFrom = INT64_MAX;
+  double compressedTransfer = 0;
   double allReduce = 0; ///< the gradient reduction of a stage, s
   double optimizer = 0; ///< the optimizer step, s
 };

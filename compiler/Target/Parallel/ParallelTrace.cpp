@@ -117,10 +117,18 @@ LogicalResult target::writeParallelTrace(ArrayRef<plan::ParallelOp> plans,
     const double p2p = f64(op.getP2pAttr());
     t.transfer = p2p / 2;
     t.allReduce = f64(op.getDataCommAttr());
-    const double pipeline =
-        parallel::pipetteCriticalPath(t.stages, t.microBatches,
-                                      t.virtualStages, t.forward, t.backward,
-                                      p2p);
+    double pipeline = parallel::pipetteCriticalPath(
+        t.stages, t.microBatches, t.virtualStages, t.forward, t.backward, p2p);
+    // Optimus-CC's epilogue: the last N micro-batches' gradient sends are
+    // compressed (the plan's compressed_p2p); the plan's time counts them so.
+    if (auto n = op.getCompressedMicroBatchesAttr();
+        n && op.getCompressedP2pAttr()) {
+      t.compressedFrom = t.microBatches - n.getInt();
+      t.compressedTransfer = f64(op.getCompressedP2pAttr());
+      pipeline = parallel::epilogueCriticalPath(
+          t.stages, t.microBatches, t.virtualStages, t.forward, t.backward,
+          p2p, t.transfer, t.compressedTransfer);
+    }
     t.optimizer =
         std::max(0.0, f64(op.getTimeAttr()) - pipeline - t.allReduce);
     std::string why;

@@ -183,14 +183,16 @@ LogicalResult ModelPlanParallelPass::planJob(
       /*compress_rank=*/IntegerAttr(),
       /*compressed_micro_batches=*/IntegerAttr(),
       /*compressed_dp_stages=*/DenseI64ArrayAttr(),
-      /*uncompressed_time=*/FloatAttr(),
+      /*uncompressed_time=*/FloatAttr(), /*compressed_p2p=*/FloatAttr(),
       c.offloadOptimizer ? f64(e.time.optimizer) : FloatAttr(),
       c.offloadOptimizer ? f64(e.memory.hostNeed) : FloatAttr());
   if (const parallel::TimeEstimate &t = e.time; t.compressRank > 0) {
     op.setCompressRankAttr(b.getI64IntegerAttr(t.compressRank));
-    if (t.compressedMicroBatches > 0)
+    if (t.compressedMicroBatches > 0) {
       op.setCompressedMicroBatchesAttr(
           b.getI64IntegerAttr(t.compressedMicroBatches));
+      op.setCompressedP2pAttr(f64(t.compressedBackwardP2p));
+    }
     if (!t.compressedDataStages.empty())
       op.setCompressedDpStagesAttr(
           b.getDenseI64ArrayAttr(t.compressedDataStages));

@@ -317,6 +317,15 @@ static LogicalResult verifyCompression(ParallelOp op) {
                                "compressed_dp_stages";
   if (!uncompressed)
     return op.emitOpError() << "compress_rank needs uncompressed_time";
+  if (FloatAttr send = op.getCompressedP2pAttr()) {
+    if (!micro)
+      return op.emitOpError()
+             << "compressed_p2p needs compressed_micro_batches";
+    const double v = send.getValueAsDouble();
+    if (!std::isfinite(v) || v < 0)
+      return op.emitOpError()
+             << "compressed_p2p must be finite and non-negative";
+  }
   const int64_t pp = op.getPpAttr().getInt(), dp = op.getDpAttr().getInt(),
                 m = op.getMicroBatchesAttr().getInt();
   if (micro) {

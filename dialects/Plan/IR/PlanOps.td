@@ -319,7 +319,9 @@ def Plan_ParallelOp : Plan_Op<"parallel", [
     compressed at every stage boundary (epilogue-only); `compressed_dp_stages`
     the pipeline stages (increasing, in [0, pp)) whose data-parallel
     gradients are compressed (needs dp > 1); `uncompressed_time` the
-    predicted iteration without compression (at least `time`). The three
+    predicted iteration without compression (at least `time`);
+    `compressed_p2p` (with `compressed_micro_batches`) the backward sends of
+    one round compressed, s (what the trace draws for them). The three
     need `compress_rank` and it needs them: `uncompressed_time` and at least
     one of the other two.
 
@@ -351,6 +353,7 @@ def Plan_ParallelOp : Plan_Op<"parallel", [
                        OptionalAttr<I64Attr>:$compressed_micro_batches,
                        OptionalAttr<DenseI64ArrayAttr>:$compressed_dp_stages,
                        OptionalAttr<F64Attr>:$uncompressed_time,
+                       OptionalAttr<F64Attr>:$compressed_p2p,
                        OptionalAttr<F64Attr>:$offload_time,
                        OptionalAttr<F64Attr>:$host_memory);
   let regions = (region SizedRegion<1>:$body);

@@ -87,3 +87,20 @@ plan.parallel @p for @job on @box tp 1 pp 2 dp 2 micro_batch 1 x 8 virtual 1 rec
   plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]"]
   plan.stage 1 layers [10] x 10 gpus ["gpu[2]", "gpu[3]"]
 }
+
+// -----
+
+// A compressed send time without compressed sends.
+// expected-error@+1 {{compressed_p2p needs compressed_micro_batches}}
+plan.parallel @p for @job on @box tp 1 pp 2 dp 2 micro_batch 1 x 8 virtual 1 recompute none zero 0 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64, compress_rank = 64 : i64, uncompressed_time = 1.6 : f64, compressed_dp_stages = array<i64: 0>, compressed_p2p = 0.0001 : f64} {
+  plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]"]
+  plan.stage 1 layers [10] x 10 gpus ["gpu[2]", "gpu[3]"]
+}
+
+// -----
+
+// expected-error@+1 {{compressed_p2p must be finite and non-negative}}
+plan.parallel @p for @job on @box tp 1 pp 2 dp 2 micro_batch 1 x 8 virtual 1 recompute none zero 0 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64, compress_rank = 64 : i64, uncompressed_time = 1.6 : f64, compressed_micro_batches = 1 : i64, compressed_p2p = -0.0001 : f64} {
+  plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]"]
+  plan.stage 1 layers [10] x 10 gpus ["gpu[2]", "gpu[3]"]
+}
