@@ -166,17 +166,12 @@ sluice_status_t attachHost(sluice_algo_ctx_t *ctx, sluice_error_t *error) {
                                      error);
 }
 
-class AlgoGpuEmulated : public ::testing::TestWithParam<const char *> {
+class AlgoGpuEmulated : public SharedGraphTest {
 protected:
   void SetUp() override {
     ASSERT_TRUE(emulation().jit) << emulation().error;
-    std::string why;
-    bool undirected = std::string(GetParam()) == "facebook_combined.txt.gz";
-    graph = loadSnap(GetParam(), undirected, why);
-    if (!graph)
-      GTEST_SKIP() << why;
+    loadGraph();
   }
-  GraphPtr graph{nullptr, sluice_graph_release};
 };
 
 TEST_P(AlgoGpuEmulated, BfsDepthsEqual) { checkBfs(graph.get(), attachHost); }
@@ -194,14 +189,7 @@ TEST_P(AlgoGpuEmulated, PageRankPushToToleranceWithin1e9) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpuEmulated,
-                         ::testing::Values("facebook_combined.txt.gz",
-                                           "email-Eu-core.txt.gz"),
-                         [](const auto &info) {
-                           return std::string(info.param).substr(0, 5) ==
-                                          "faceb"
-                                      ? std::string("facebook")
-                                      : std::string("emailEuCore");
-                         });
+                         ::testing::ValuesIn(kSharedGraphs), sharedGraphName);
 
 TEST(AlgoGpuEmulatedErrors, AnUnboundLoopFaultsAndAMissingKernelIsNotFound) {
   ASSERT_TRUE(emulation().jit) << emulation().error;

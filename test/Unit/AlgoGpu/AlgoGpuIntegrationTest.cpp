@@ -17,16 +17,9 @@ using namespace sluice::algogpu;
 
 namespace {
 
-class AlgoGpu : public ::testing::TestWithParam<const char *> {
+class AlgoGpu : public SharedGraphTest {
 protected:
-  void SetUp() override {
-    std::string why;
-    bool undirected = std::string(GetParam()) == "facebook_combined.txt.gz";
-    graph = loadSnap(GetParam(), undirected, why);
-    if (!graph)
-      GTEST_SKIP() << why;
-  }
-  GraphPtr graph{nullptr, sluice_graph_release};
+  void SetUp() override { loadGraph(); }
 };
 
 TEST_P(AlgoGpu, BfsDepthsEqual) { checkBfs(graph.get(), attachPtx); }
@@ -42,14 +35,7 @@ TEST_P(AlgoGpu, PageRankPushToToleranceWithin1e9) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpu,
-                         ::testing::Values("facebook_combined.txt.gz",
-                                           "email-Eu-core.txt.gz"),
-                         [](const auto &info) {
-                           return std::string(info.param).substr(0, 5) ==
-                                          "faceb"
-                                      ? std::string("facebook")
-                                      : std::string("emailEuCore");
-                         });
+                         ::testing::ValuesIn(kSharedGraphs), sharedGraphName);
 
 TEST(AlgoGpuArtifacts, ThePtxHasEveryKernelAndItsInfo) {
   ASSERT_TRUE(fileExists(ptxPath())) << ptxPath();

@@ -334,6 +334,28 @@ inline void checkPageRankPush(const sluice_graph_t *g, const Attach &attach) {
                         "pagerank push to tolerance");
 }
 
+/// The shared graphs the GPU-vs-CPU suites run on (skipped when absent):
+/// facebook (undirected) and email-Eu-core.
+class SharedGraphTest : public ::testing::TestWithParam<const char *> {
+protected:
+  void loadGraph() {
+    std::string why;
+    bool undirected = std::string(GetParam()) == "facebook_combined.txt.gz";
+    graph = loadSnap(GetParam(), undirected, why);
+    if (!graph)
+      GTEST_SKIP() << why;
+  }
+  GraphPtr graph{nullptr, sluice_graph_release};
+};
+inline const char *const kSharedGraphs[] = {"facebook_combined.txt.gz",
+                                            "email-Eu-core.txt.gz"};
+inline std::string sharedGraphName(
+    const ::testing::TestParamInfo<const char *> &info) {
+  return std::string(info.param).substr(0, 5) == "faceb"
+             ? std::string("facebook")
+             : std::string("emailEuCore");
+}
+
 } // namespace sluice::algogpu
 
 #endif // SLUICE_TEST_UNIT_ALGOGPU_ALGOGPUTESTSUPPORT_H
