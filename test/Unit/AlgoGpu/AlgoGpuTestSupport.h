@@ -349,8 +349,8 @@ protected:
 };
 inline const char *const kSharedGraphs[] = {"facebook_combined.txt.gz",
                                             "email-Eu-core.txt.gz"};
-inline std::string sharedGraphName(
-    const ::testing::TestParamInfo<const char *> &info) {
+inline std::string
+sharedGraphName(const ::testing::TestParamInfo<const char *> &info) {
   return std::string(info.param).substr(0, 5) == "faceb"
              ? std::string("facebook")
              : std::string("emailEuCore");
