@@ -121,12 +121,8 @@ BatchProfile sluice::gnn::simulateBatches(llvm::ArrayRef<uint64_t> offsets,
   return out;
 }
 
-namespace {
-
-/// The analytic profile with its hop sizes replaced by the simulated ones
-/// and each vertex's input probability scaled to the simulated input rows
-/// (at most 1).
-void correctProfile(BatchProfile &analytic, const BatchProfile &simulated) {
+void sluice::gnn::correctProfile(BatchProfile &analytic,
+                                 const BatchProfile &simulated) {
   if (simulated.hops.size() != analytic.hops.size() ||
       simulated.inputRows() <= 0 || analytic.inputRows() <= 0)
     return;
@@ -135,8 +131,6 @@ void correctProfile(BatchProfile &analytic, const BatchProfile &simulated) {
   for (double &q : analytic.inputProbability)
     q = std::min(1.0, q * scale);
 }
-
-} // namespace
 
 double sluice::gnn::parameterCount(const GnnJob &job) {
   const uint32_t layers = job.layers();

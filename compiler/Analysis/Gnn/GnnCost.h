@@ -168,6 +168,11 @@ BatchProfile simulateBatches(llvm::ArrayRef<uint64_t> offsets,
                              llvm::ArrayRef<uint32_t> fanouts, unsigned samples,
                              uint64_t seed);
 
+/// The analytic profile with its hop sizes replaced by the simulated ones
+/// and each vertex's input probability scaled to the simulated input rows
+/// (at most 1); unchanged when either is empty.
+void correctProfile(BatchProfile &analytic, const BatchProfile &simulated);
+
 /// The cache placement (rows are vertices' feature rows).
 struct Placement {
   uint64_t gpuRows = 0, hostRows = 0, ssdRows = 0;
