@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Gnn/GnnPlan.h"
 
+#include "compiler/Analysis/Flow/FlowProblem.h"
 #include "compiler/Analysis/Gnn/GnnCost.h"
+#include "compiler/Target/Gnn/GnnServersPlan.h"
 #include "compiler/Target/Walk/DeclaredGraph.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include "dialects/Walk/IR/WalkOps.h"
@@ -189,6 +191,10 @@ struct Planned {
   gnn::EpochPrediction e;
   std::optional<gnn::TpcAdvice> tpc;
   std::string tpcNote;
+  /// Two or more servers in the topology: the multi-server plan.
+  std::optional<gnn::MultiServerPrediction> servers;
+  /// Why the features fit no single server (multi-server plans only).
+  std::string oneMachineNote;
 };
 
 FailureOr<Planned> planJob(model::GnnTrainOp job,
@@ -283,7 +289,12 @@ FailureOr<Planned> planJob(model::GnnTrainOp job,
   s.trainVertices = trainCount;
   s.evalVertices = static_cast<double>(p.labelled) - trainCount;
 
-  p.machine = machineOf(topo, p.assumed);
+  // Several servers: the single-machine plan is the first server's (where
+  // --run trains), then the multi-server plan over all of them.
+  const auto servers = serverGroups(topo);
+  p.machine = servers.size() >= 2
+                  ? machineOf(groupTopology(topo, servers[0].first), p.assumed)
+                  : machineOf(topo, p.assumed);
   // File rows by original id, as the runtime reads them.
   std::vector<uint32_t> rowOf(n);
   const uint64_t base = sluice_graph_id_base(graph);
@@ -294,12 +305,40 @@ FailureOr<Planned> planJob(model::GnnTrainOp job,
                      llvm::ArrayRef(sluice_graph_targets(graph), p.edges),
                      train, eval, rowOf};
   auto e = gnn::predictEpoch(view, s, p.machine);
-  if (!e)
+  if (e) {
+    p.e = std::move(*e);
+  } else if (servers.size() >= 2) {
+    // What several servers hold may not fit one of them.
+    p.oneMachineNote = llvm::toString(e.takeError());
+    p.e.parameters = gnn::parameterCount(s);
+  } else {
     return job.emitError("job '")
            << job.getSymName()
            << "': the features do not fit: " << llvm::toString(e.takeError());
-  p.e = std::move(*e);
-  if (!s.outOfCore)
+  }
+  if (servers.size() >= 2) {
+    std::vector<gnn::GnnServer> list;
+    for (const auto &[name, cpu] : servers) {
+      std::vector<std::string> assumed;
+      list.push_back(
+          {name, cpu, machineOf(groupTopology(topo, name), assumed)});
+    }
+    auto m = gnn::predictServers(view, s, list, flow::buildNetwork(topo));
+    if (!m)
+      return job.emitError("job '")
+             << job.getSymName() << "': the plan over the " << servers.size()
+             << " servers of topology '" << p.topology
+             << "': " << llvm::toString(m.takeError());
+    p.servers = std::move(*m);
+    job.emitWarning("job '")
+        << job.getSymName() << "': topology '" << p.topology << "' has "
+        << servers.size()
+        << " servers; the multi-server plan is a prediction: --run trains on "
+           "one machine";
+  }
+  if (!p.oneMachineNote.empty())
+    p.tpcNote = "the features do not fit one machine";
+  else if (!s.outOfCore)
     p.tpcNote = "the features are in memory (no drives to choose)";
   else if (!p.machine.ssdPrice)
     p.tpcNote = "the nvme drives have no price";
@@ -340,6 +379,12 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
                       "parameters\n",
                       p.features, s.sparseInput ? "sparse" : "dense",
                       s.inputDensity, e.parameters);
+  if (!p.oneMachineNote.empty()) {
+    os << "  one machine: the features do not fit: " << p.oneMachineNote
+       << "\n";
+    writeServersText(*p.servers, s, p.edges, os);
+    return;
+  }
   os << llvm::formatv("  epoch: {0:f0} training seeds in {1:f0} batches of "
                       "{2}; {3:f0} evaluation seeds in {4:f0} batches of {5}\n",
                       s.trainVertices, e.batches, s.batch, s.evalVertices,
@@ -408,6 +453,8 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
   } else {
     os << "  tpc: not advised: " << p.tpcNote << "\n";
   }
+  if (p.servers)
+    writeServersText(*p.servers, s, p.edges, os);
 }
 
 llvm::json::Object stagesJson(const gnn::StageTimes &t) {
@@ -508,7 +555,13 @@ llvm::json::Object toJson(const Planned &p) {
       {"eval_seconds", e.evalSeconds},
       {"epoch_seconds", e.epochSeconds},
       {"bound", e.bound},
-      {"tpc", std::move(tpc)}};
+      {"tpc", std::move(tpc)},
+      {"one_machine_fits", p.oneMachineNote.empty()},
+      {"one_machine_note", p.oneMachineNote},
+      {"servers", p.servers ? serversJson(*p.servers) : llvm::json::Array()},
+      {"multi_server", p.servers ? llvm::json::Value(multiServerJson(
+                                       *p.servers, p.edges))
+                                 : llvm::json::Value(nullptr)}};
 }
 
 } // namespace
