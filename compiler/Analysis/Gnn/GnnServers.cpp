@@ -76,7 +76,9 @@ placeServer(const GnnGraph &graph, const GnnJob &job,
             const GnnCostConstants &c, ServerPrediction &out) {
   const size_t n = graph.vertices();
   const uint64_t rowBytes = job.rowBytes();
-  const uint64_t rows = std::max<uint64_t>(job.fileRows, n);
+  uint64_t rows = std::max<uint64_t>(job.fileRows, n);
+  for (size_t v = 0; v < n; ++v)
+    rows = std::max<uint64_t>(rows, graph.row(v) + 1);
   const GnnMachine &m = out.machine;
   const bool memoryKnown = m.hostMemory > 0;
   const double usable = memoryKnown ? m.hostMemory * c.hostUsableFraction
@@ -103,6 +105,14 @@ placeServer(const GnnGraph &graph, const GnnJob &job,
   hottest(local);
   hottest(remote);
   std::vector<uint8_t> tier(rows, Remote);
+  if (!job.fromFile) {
+    // One-hot ids: nothing to place or cache, every id is made locally.
+    out.localHostRows = local.size();
+    for (uint32_t v : local)
+      if (graph.row(v) < rows)
+        tier[graph.row(v)] = Host;
+    return tier;
+  }
   const double localBytes = static_cast<double>(local.size()) * rowBytes;
   // Memory the local rows take; the remote cache may use the rest of the
   // features' budget (host memory whole, or the feature_cache).
@@ -168,7 +178,8 @@ struct RowSplit {
 };
 RowSplit splitRows(const GnnGraph &graph, const BatchProfile &profile,
                    llvm::ArrayRef<uint8_t> tier,
-                   llvm::ArrayRef<uint32_t> partOf, unsigned parts) {
+                   llvm::ArrayRef<uint32_t> partOf, unsigned s,
+                   unsigned parts) {
   RowSplit out;
   out.from.assign(parts, 0.0);
   for (size_t v = 0; v < graph.vertices(); ++v) {
@@ -176,10 +187,9 @@ RowSplit splitRows(const GnnGraph &graph, const BatchProfile &profile,
       break;
     const double p = profile.inputProbability[v];
     const uint64_t r = graph.row(v);
-    const uint8_t t = r < tier.size() ? tier[r] : uint8_t(Remote);
-    if (t == Host || t == Drive)
+    if (partOf[v] == s)
       out.local += p;
-    else if (t == RemoteCached)
+    else if (r < tier.size() && tier[r] == RemoteCached)
       out.cached += p;
     else {
       out.remote += p;
@@ -246,7 +256,9 @@ sluice::gnn::predictServers(const GnnGraph &graph, const GnnJob &job,
     out.batches = std::max(
         out.batches,
         std::ceil(out.partition.seeds[s] / std::max(1u, job.batch)));
-  const uint64_t rowBytes = job.rowBytes();
+  // One-hot ids (no feature file) are made where they are used: nothing
+  // crosses the network for them.
+  const double netRowBytes = job.fromFile ? static_cast<double>(job.rowBytes()) : 0;
   std::vector<std::vector<double>> trainFrom(S), evalFrom(S);
   for (unsigned s = 0; s < S; ++s) {
     ServerPrediction sp;
@@ -267,17 +279,17 @@ sluice::gnn::predictServers(const GnnGraph &graph, const GnnJob &job,
     auto tier = placeServer(graph, job, partOf, s, c, sp);
     if (!tier)
       return tier.takeError();
-    const RowSplit train = splitRows(graph, sp.train, *tier, partOf, S);
-    const RowSplit eval = splitRows(graph, sp.eval, *tier, partOf, S);
+    const RowSplit train = splitRows(graph, sp.train, *tier, partOf, s, S);
+    const RowSplit eval = splitRows(graph, sp.eval, *tier, partOf, s, S);
     sp.localRows = train.local;
     sp.cachedRemoteRows = train.cached;
     sp.remoteRows = train.remote;
     sp.remoteRowsFrom = train.from;
     sp.evalRemoteRows = eval.remote;
     for (double &x : trainFrom[s] = train.from)
-      x *= rowBytes;
+      x *= netRowBytes;
     for (double &x : evalFrom[s] = eval.from)
-      x *= rowBytes;
+      x *= netRowBytes;
     if (job.outOfCore) {
       Placement view;
       view.tierOfRow = std::move(*tier);

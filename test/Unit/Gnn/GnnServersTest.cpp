@@ -315,3 +315,61 @@ TEST(GnnServers, NoRoomMeansNoRemoteCacheAndErrors) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(GnnServers, LocalRowsFollowTheVerticesNotTheirFileRows) {
+  // File rows in reverse vertex order and past the vertex count (ids with
+  // gaps): each server's own vertices are local whatever their row, and
+  // one-hot ids (no file) move no bytes.
+  const uint32_t k = 8;
+  std::vector<uint32_t> perm(2 * k);
+  std::iota(perm.begin(), perm.end(), 0u);
+  Csr g = twoCliques(k, perm, 7, 0);
+  std::vector<double> train(2 * k, 0.6), eval(2 * k, 0.4);
+  std::vector<uint32_t> rowOf(2 * k);
+  for (uint32_t v = 0; v < 2 * k; ++v)
+    rowOf[v] = 3 * (2 * k - 1 - v); // rows 45, 42, ..., 0
+  GnnGraph graph{g.offsets, g.targets, train, eval, rowOf};
+  GnnJob job;
+  job.fanouts = {10, 10};
+  job.features = 16;
+  job.hidden = 8;
+  job.classes = 2;
+  job.batch = 4;
+  job.fromFile = true;
+  job.fileRows = 46;
+  job.trainVertices = 9.6;
+  job.evalVertices = 6.4;
+  GnnCostConstants c;
+  c.simulatedBatches = 0;
+  flow::FlowNetwork net;
+  net.addNode("a.cpu");
+  net.addNode("b.cpu");
+  net.addArc(0, 1, 1e9);
+  net.addArc(1, 0, 1e9);
+  GnnServer a{"a", 0, {}}, b{"b", 1, {}};
+  a.machine.cores = b.machine.cores = 1;
+  a.machine.cpuFlops = b.machine.cpuFlops = 1e10;
+  auto e = predictServers(graph, job, {a, b}, net, c);
+  ASSERT_TRUE(static_cast<bool>(e)) << llvm::toString(e.takeError());
+  for (unsigned s = 0; s < 2; ++s) {
+    const ServerPrediction &sp = e->servers[s];
+    const std::vector<double> byPart =
+        countRowsByPart(sp.train.inputProbability, e->partition.partOf, 2);
+    EXPECT_NEAR(sp.localRows, byPart[s], 1e-9);
+    EXPECT_NEAR(sp.remoteRows, byPart[1 - s], 1e-9);
+    EXPECT_DOUBLE_EQ(sp.remoteRowsFrom[s], 0);
+  }
+  EXPECT_GT(e->remoteBytesPerStep, 0);
+  job.fromFile = false;
+  job.features = 2 * k;
+  job.fileRows = 0;
+  auto ids = predictServers(graph, job, {a, b}, net, c);
+  ASSERT_TRUE(static_cast<bool>(ids)) << llvm::toString(ids.takeError());
+  EXPECT_GT(ids->servers[0].remoteRows, 0);
+  EXPECT_DOUBLE_EQ(ids->remoteBytesPerStep, 0);
+  EXPECT_DOUBLE_EQ(ids->servers[0].gatherRemote, 0);
+}
+
+} // namespace
