@@ -143,8 +143,7 @@ GraphPartition sluice::gnn::partitionGraph(llvm::ArrayRef<uint64_t> offsets,
       for (uint64_t e = offsets[u]; e < offsets[u + 1]; ++e)
         sources[fill[targets[e]]++] = static_cast<uint32_t>(u);
   }
-  const double seedCap =
-      total / parts * (1 + options.seedImbalance) + heaviest;
+  const double seedCap = total / parts * (1 + options.seedImbalance) + heaviest;
   const double vertexCap =
       static_cast<double>(n) / parts * (1 + options.vertexImbalance) + 1;
   std::vector<int64_t> links(parts, 0);
@@ -188,9 +187,8 @@ GraphPartition sluice::gnn::partitionGraph(llvm::ArrayRef<uint64_t> offsets,
   }
   out.cutArcs = countCutArcs(offsets, targets, out.partOf);
   // Report the seeds themselves, not the fallback weight.
-  if (seedWeight.empty() ||
-      std::all_of(seedWeight.begin(), seedWeight.end(),
-                  [](double s) { return s <= 0; }))
+  if (seedWeight.empty() || std::all_of(seedWeight.begin(), seedWeight.end(),
+                                        [](double s) { return s <= 0; }))
     std::fill(out.seeds.begin(), out.seeds.end(), 0.0);
   else {
     std::fill(out.seeds.begin(), out.seeds.end(), 0.0);

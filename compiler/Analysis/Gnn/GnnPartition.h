@@ -1,4 +1,5 @@
-//===- GnnPartition.h - Seed-balanced edge-cut graph partitioning -*- C++ -*-===//
+//===- GnnPartition.h - Seed-balanced edge-cut graph partitioning -*- C++
+//-*-===//
 //
 // Splits a graph's vertices (training seeds and feature rows) over the
 // servers of a multi-server GNN plan (docs/gnn.md, "Several servers"), over
@@ -50,10 +51,10 @@ struct GraphPartition {
   std::vector<uint32_t> partOf; ///< per vertex
   std::vector<double> seeds;    ///< per part: seed weight
   std::vector<uint64_t> vertices;
-  uint64_t cutArcs = 0;    ///< arcs whose ends lie in different parts
-  uint64_t grownCut = 0;   ///< the cut after growth, before refinement
-  unsigned moves = 0;      ///< refinement moves
-  unsigned passes = 0;     ///< refinement passes run
+  uint64_t cutArcs = 0;  ///< arcs whose ends lie in different parts
+  uint64_t grownCut = 0; ///< the cut after growth, before refinement
+  unsigned moves = 0;    ///< refinement moves
+  unsigned passes = 0;   ///< refinement passes run
   /// Largest part over the mean (1: perfect), of seeds and of vertices.
   double seedBalance() const;
   double vertexBalance() const;

@@ -33,8 +33,7 @@ sluice::gnn::countRowsByPart(llvm::ArrayRef<double> inputProbability,
 namespace {
 
 llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 /// Row tiers of one server's placement (driveLoad reads tier 2).
@@ -60,9 +59,9 @@ BatchProfile serverProfile(const GnnGraph &graph, const GnnJob &job,
   if (c.simulatedBatches && total > 0 && batches > 0) {
     const uint32_t size = static_cast<uint32_t>(
         std::max<long long>(1, std::llround(total / batches)));
-    correctProfile(p, simulateBatches(graph.offsets, graph.targets, weight,
-                                      size, job.fanouts, c.simulatedBatches,
-                                      seed));
+    correctProfile(p,
+                   simulateBatches(graph.offsets, graph.targets, weight, size,
+                                   job.fanouts, c.simulatedBatches, seed));
   }
   return p;
 }
@@ -232,33 +231,30 @@ routeStep(const flow::FlowNetwork &net, llvm::ArrayRef<GnnServer> servers,
 
 } // namespace
 
-llvm::Expected<MultiServerPrediction>
-sluice::gnn::predictServers(const GnnGraph &graph, const GnnJob &job,
-                            llvm::ArrayRef<GnnServer> servers,
-                            const flow::FlowNetwork &net,
-                            const GnnCostConstants &c,
-                            const PartitionOptions &partitioning) {
+llvm::Expected<MultiServerPrediction> sluice::gnn::predictServers(
+    const GnnGraph &graph, const GnnJob &job, llvm::ArrayRef<GnnServer> servers,
+    const flow::FlowNetwork &net, const GnnCostConstants &c,
+    const PartitionOptions &partitioning) {
   MultiServerPrediction out;
   const unsigned S = static_cast<unsigned>(servers.size());
   const size_t n = graph.vertices();
   if (S < 2)
     return error("a multi-server plan needs at least two servers");
   if (n < S)
-    return error(llvm::formatv("{0} vertices cannot be split over {1} servers",
-                               n, S));
-  out.partition =
-      partitionGraph(graph.offsets, graph.targets, graph.trainSeed, S,
-                     partitioning);
+    return error(
+        llvm::formatv("{0} vertices cannot be split over {1} servers", n, S));
+  out.partition = partitionGraph(graph.offsets, graph.targets, graph.trainSeed,
+                                 S, partitioning);
   const std::vector<uint32_t> &partOf = out.partition.partOf;
   // Lockstep: every server takes as many steps as the one with the most
   // seeds.
   for (unsigned s = 0; s < S; ++s)
-    out.batches = std::max(
-        out.batches,
-        std::ceil(out.partition.seeds[s] / std::max(1u, job.batch)));
+    out.batches = std::max(out.batches, std::ceil(out.partition.seeds[s] /
+                                                  std::max(1u, job.batch)));
   // One-hot ids (no feature file) are made where they are used: nothing
   // crosses the network for them.
-  const double netRowBytes = job.fromFile ? static_cast<double>(job.rowBytes()) : 0;
+  const double netRowBytes =
+      job.fromFile ? static_cast<double>(job.rowBytes()) : 0;
   std::vector<std::vector<double>> trainFrom(S), evalFrom(S);
   for (unsigned s = 0; s < S; ++s) {
     ServerPrediction sp;
@@ -305,9 +301,8 @@ sluice::gnn::predictServers(const GnnGraph &graph, const GnnJob &job,
   if (!trainArrival)
     return trainArrival.takeError();
   std::string evalMethod;
-  auto evalArrival =
-      routeStep(net, servers, evalFrom, out.evalRemoteSeconds,
-                out.evalRemoteBytesPerStep, evalMethod);
+  auto evalArrival = routeStep(net, servers, evalFrom, out.evalRemoteSeconds,
+                               out.evalRemoteBytesPerStep, evalMethod);
   if (!evalArrival)
     return evalArrival.takeError();
   if (out.remoteMethod.empty())
@@ -317,8 +312,8 @@ sluice::gnn::predictServers(const GnnGraph &graph, const GnnJob &job,
   std::vector<unsigned> group;
   for (const GnnServer &s : servers)
     group.push_back(s.node);
-  auto ring = flow::planRingCollective(net, group, flow::CollectiveKind::AllReduce,
-                                       out.allReduceBytes);
+  auto ring = flow::planRingCollective(
+      net, group, flow::CollectiveKind::AllReduce, out.allReduceBytes);
   if (!ring)
     return error("routing the gradient all-reduce over the servers: " +
                  llvm::toString(ring.takeError()));

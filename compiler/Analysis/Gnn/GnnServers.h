@@ -1,4 +1,5 @@
-//===- GnnServers.h - Multi-server plan of mini-batch GNN training -*- C++ -*-===//
+//===- GnnServers.h - Multi-server plan of mini-batch GNN training -*- C++
+//-*-===//
 //
 // What `sluicec --emit=plan` predicts for a gnn `train` job whose topology
 // has several servers (docs/gnn.md, "Several servers"), over plain structs
@@ -56,10 +57,10 @@ struct ServerPrediction {
   std::string name;
   unsigned node = 0;
   GnnMachine machine;
-  uint64_t vertices = 0;   ///< local vertices (feature rows)
-  double seeds = 0;        ///< expected training seeds an epoch
-  double evalSeeds = 0;    ///< validation and test seeds
-  double evalBatches = 0;  ///< its evaluation batches
+  uint64_t vertices = 0;    ///< local vertices (feature rows)
+  double seeds = 0;         ///< expected training seeds an epoch
+  double evalSeeds = 0;     ///< validation and test seeds
+  double evalBatches = 0;   ///< its evaluation batches
   BatchProfile train, eval; ///< one batch of its seeds
   /// Expected input rows of one training batch: local, remote and cached
   /// here, remote and fetched (per source server; 0 at its own index).
@@ -70,9 +71,9 @@ struct ServerPrediction {
   /// cached, and the memory the remote cache was offered.
   uint64_t localHostRows = 0, localSsdRows = 0, cachedRemote = 0;
   double remoteCacheCapacity = 0;
-  IoLoad trainIo, evalIo; ///< its drives, per batch
-  StageTimes perBatch;    ///< sampling, gather (memory, nvme), compute, Adam
-  double gatherRemote = 0;     ///< routed remote rows of a training step
+  IoLoad trainIo, evalIo;  ///< its drives, per batch
+  StageTimes perBatch;     ///< sampling, gather (memory, nvme), compute, Adam
+  double gatherRemote = 0; ///< routed remote rows of a training step
   double evalGatherRemote = 0; ///< of an evaluation step
   double allReduce = 0;        ///< the gradient all-reduce of a step
   double producer() const { return perBatch.producer() + gatherRemote; }

@@ -559,9 +559,9 @@ llvm::json::Object toJson(const Planned &p) {
       {"one_machine_fits", p.oneMachineNote.empty()},
       {"one_machine_note", p.oneMachineNote},
       {"servers", p.servers ? serversJson(*p.servers) : llvm::json::Array()},
-      {"multi_server", p.servers ? llvm::json::Value(multiServerJson(
-                                       *p.servers, p.edges))
-                                 : llvm::json::Value(nullptr)}};
+      {"multi_server",
+       p.servers ? llvm::json::Value(multiServerJson(*p.servers, p.edges))
+                 : llvm::json::Value(nullptr)}};
 }
 
 } // namespace

@@ -24,8 +24,9 @@ sluice::target::serverGroups(const analysis::TopoGraph &topo) {
   return out;
 }
 
-analysis::TopoGraph sluice::target::groupTopology(const analysis::TopoGraph &topo,
-                                                  llvm::StringRef group) {
+analysis::TopoGraph
+sluice::target::groupTopology(const analysis::TopoGraph &topo,
+                              llvm::StringRef group) {
   analysis::TopoGraph out;
   for (const analysis::TopoDevice &d : topo.devices)
     if (d.group == group)
@@ -95,8 +96,8 @@ void sluice::target::writeServersText(const gnn::MultiServerPrediction &m,
     os << llvm::formatv("    input rows a batch: {0:f1} = {1:f1} local + "
                         "{2:f1} remote cached + {3:f1} remote{4}\n",
                         s.localRows + s.cachedRemoteRows + s.remoteRows,
-                        s.localRows, s.cachedRemoteRows,
-                        s.remoteRows, from.empty() ? "" : " (" + from + ")");
+                        s.localRows, s.cachedRemoteRows, s.remoteRows,
+                        from.empty() ? "" : " (" + from + ")");
     os << llvm::formatv("    placement: local rows {0} in memory, {1} on "
                         "nvme; remote cache {2} rows ({3} of {4} left)\n",
                         s.localHostRows, s.localSsdRows, s.cachedRemote,
@@ -130,7 +131,8 @@ void sluice::target::writeServersText(const gnn::MultiServerPrediction &m,
                       m.servers[m.slowest].name);
 }
 
-llvm::json::Array sluice::target::serversJson(const gnn::MultiServerPrediction &m) {
+llvm::json::Array
+sluice::target::serversJson(const gnn::MultiServerPrediction &m) {
   llvm::json::Array out;
   for (const gnn::ServerPrediction &s : m.servers) {
     llvm::json::Object from;

@@ -8,9 +8,9 @@
 // the whole plan on two servers joined by one link.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Analysis/Gnn/GnnServers.h"
 #include "compiler/Analysis/Flow/FlowProblem.h"
 #include "compiler/Analysis/Gnn/GnnPartition.h"
-#include "compiler/Analysis/Gnn/GnnServers.h"
 
 #include "gtest/gtest.h"
 
@@ -30,7 +30,8 @@ struct Csr {
   std::vector<uint64_t> offsets;
   std::vector<uint32_t> targets;
 };
-Csr undirected(uint32_t n, const std::vector<std::pair<uint32_t, uint32_t>> &e) {
+Csr undirected(uint32_t n,
+               const std::vector<std::pair<uint32_t, uint32_t>> &e) {
   std::vector<std::vector<uint32_t>> adj(n);
   for (auto [a, b] : e) {
     adj[a].push_back(b);
@@ -90,8 +91,8 @@ TEST(GnnPartition, CutCountIsBruteForce) {
   std::mt19937 rng(3);
   std::vector<std::pair<uint32_t, uint32_t>> e;
   for (int i = 0; i < 200; ++i)
-    e.push_back({static_cast<uint32_t>(rng() % 40),
-                 static_cast<uint32_t>(rng() % 40)});
+    e.push_back(
+        {static_cast<uint32_t>(rng() % 40), static_cast<uint32_t>(rng() % 40)});
   Csr g = undirected(40, e);
   std::vector<uint32_t> part(40);
   for (auto &p : part)
@@ -168,8 +169,8 @@ TEST(GnnServers, RemoteRowsAgainstBruteForce) {
   std::mt19937 rng(11);
   std::vector<std::pair<uint32_t, uint32_t>> e;
   for (int i = 0; i < 60; ++i)
-    e.push_back({static_cast<uint32_t>(rng() % 30),
-                 static_cast<uint32_t>(rng() % 30)});
+    e.push_back(
+        {static_cast<uint32_t>(rng() % 30), static_cast<uint32_t>(rng() % 30)});
   Csr g = undirected(30, e);
   std::vector<double> weight(30, 1.0);
   GraphPartition part = partitionGraph(g.offsets, g.targets, weight, 3);
@@ -178,8 +179,8 @@ TEST(GnnServers, RemoteRowsAgainstBruteForce) {
   for (uint32_t s : seeds)
     q[s] = 1;
   BatchProfile p = profileBatch(g.offsets, g.targets, q, {1000, 1000});
-  std::vector<double> byPart = countRowsByPart(p.inputProbability,
-                                               part.partOf, 3);
+  std::vector<double> byPart =
+      countRowsByPart(p.inputProbability, part.partOf, 3);
   std::vector<double> brute(3, 0.0);
   for (uint32_t v : reachedBfs(g, seeds, 2))
     brute[part.partOf[v]] += 1;
@@ -254,8 +255,7 @@ TEST(GnnServers, TwoCliquesOnTwoServers) {
   EXPECT_DOUBLE_EQ(e->allReduceBytes, 4 * params);
   EXPECT_NEAR(e->allReduceSeconds, 2 * (4 * params / 2) / 1e9, 1e-12);
   // The epoch is the slowest server's.
-  EXPECT_DOUBLE_EQ(e->epochSeconds,
-                   std::max(s0.epochSeconds, s1.epochSeconds));
+  EXPECT_DOUBLE_EQ(e->epochSeconds, std::max(s0.epochSeconds, s1.epochSeconds));
   for (const ServerPrediction &s : e->servers) {
     const double P = s.producer(), C = s.trainer();
     EXPECT_NEAR(s.trainSeconds, P + std::max(P, C) + C, 1e-15);
