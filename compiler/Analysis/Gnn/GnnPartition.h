@@ -1,5 +1,4 @@
-//===- GnnPartition.h - Seed-balanced edge-cut graph partitioning -*- C++
-//-*-===//
+//===- GnnPartition.h - Seed-balanced edge-cut partitioning ---*- C++ -*-===//
 //
 // Splits a graph's vertices (training seeds and feature rows) over the
 // servers of a multi-server GNN plan (docs/gnn.md, "Several servers"), over

@@ -1,5 +1,4 @@
-//===- GnnServers.h - Multi-server plan of mini-batch GNN training -*- C++
-//-*-===//
+//===- GnnServers.h - Multi-server plan of GNN training -------*- C++ -*-===//
 //
 // What `sluicec --emit=plan` predicts for a gnn `train` job whose topology
 // has several servers (docs/gnn.md, "Several servers"), over plain structs

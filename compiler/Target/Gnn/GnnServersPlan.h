@@ -1,4 +1,4 @@
-//===- GnnServersPlan.h - Multi-server part of gnn --emit=plan --*- C++ -*-===//
+//===- GnnServersPlan.h - Multi-server part of gnn plans ------*- C++ -*-===//
 //
 // The topology side and the writers of the multi-server plan of a gnn
 // train job (compiler/Analysis/Gnn/GnnServers.h; docs/gnn.md, "Several
