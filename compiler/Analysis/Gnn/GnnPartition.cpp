@@ -144,6 +144,8 @@ GraphPartition sluice::gnn::partitionGraph(llvm::ArrayRef<uint64_t> offsets,
         sources[fill[targets[e]]++] = static_cast<uint32_t>(u);
   }
   const double seedCap = total / parts * (1 + options.seedImbalance) + heaviest;
+  const double seedFloor =
+      total / parts * (1 - options.seedImbalance) - heaviest;
   const double vertexCap =
       static_cast<double>(n) / parts * (1 + options.vertexImbalance) + 1;
   std::vector<int64_t> links(parts, 0);
@@ -172,7 +174,7 @@ GraphPartition sluice::gnn::partitionGraph(llvm::ArrayRef<uint64_t> offsets,
           continue;
         best = b;
       }
-      if (best == a)
+      if (best == a || out.seeds[a] - w[u] < seedFloor)
         continue;
       out.partOf[u] = best;
       out.seeds[a] -= w[u];

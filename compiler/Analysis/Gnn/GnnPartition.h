@@ -17,11 +17,13 @@
 //     balances within their caps; passes repeat until none moves.
 //
 // Balance is in training seeds (the work of a synchronous data-parallel
-// step): no part above (1 + seedImbalance) x the mean plus one vertex's
-// weight once refinement starts. The vertices (feature rows) are kept
-// within (1 + vertexImbalance) x the mean plus one by refinement (it never
-// moves a vertex into a part at that cap); growth does not balance them.
-// Without seed weight the vertices themselves are the weight. Everything
+// step): growth leaves every part within a vertex of its share, and
+// refinement moves no vertex into a part above (1 + seedImbalance) x the
+// mean plus one vertex's weight, nor out of a part below (1 -
+// seedImbalance) x the mean minus one vertex's weight. The vertices (feature
+// rows) are kept within (1 + vertexImbalance) x the mean plus one by refinement
+// (it never moves a vertex into a part at that cap); growth does not balance
+// them. Without seed weight the vertices themselves are the weight. Everything
 // is in index order: the same input gives the same partition.
 //
 //===----------------------------------------------------------------------===//

@@ -122,8 +122,11 @@ TEST(GnnPartition, GridIsBalancedAndCutNearTheOptimum) {
   EXPECT_LE(p.cutArcs, 96u);
   EXPECT_LE(p.cutArcs, p.grownCut);
   const double cap = w * w / 4.0 * 1.05 + 1;
-  for (double s : p.seeds)
+  const double floor = w * w / 4.0 * 0.95 - 1;
+  for (double s : p.seeds) {
     EXPECT_LE(s, cap);
+    EXPECT_GE(s, floor);
+  }
   EXPECT_LE(p.seedBalance(), 1.05 + 4.0 / (w * w));
   GraphPartition again = partitionGraph(g.offsets, g.targets, seeds, 4);
   EXPECT_EQ(again.partOf, p.partOf);
