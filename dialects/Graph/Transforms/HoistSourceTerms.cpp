@@ -274,10 +274,12 @@ struct GraphHoistSourceTermsPass
         written.insert(reduce.getProperty());
     });
     SmallVector<Term> hoisted;
+    llvm::StringSet<> remarked; // one remark per rejected text (the body
+                                // may read `comp[src]` several times)
     for (Term &term : terms) {
       std::string text = render(term.root, loop, algo);
       auto reject = [&](auto &&...why) {
-        if (!remarks)
+        if (!remarks || !remarked.insert(text).second)
           return;
         InFlightDiagnostic r = loop.emitRemark(what);
         r << "not hoisted: " << text << " ";
