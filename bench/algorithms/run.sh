@@ -22,9 +22,10 @@
 #   bfs   GAPBS bfs (direction optimising) / Sluice hybrid BFS, same source
 #   pr    GAPBS pr -i 20 -t 0 (20 pull iterations) / Sluice pull PageRank,
 #         20 iterations, `rank[src] / degree(src)` per edge as written
+#         (graph-hoist-source-terms computes it once per vertex)
 #   pr-contrib  the same with a per-vertex `contrib` property computed
-#         once per iteration (what GAPBS does by hand; Sluice does not hoist
-#         source-only terms out of the edge loop yet)
+#         once per iteration by hand (what GAPBS does, and what the pass
+#         makes of `pr`)
 #   sssp  GAPBS sssp -d DELTA (delta stepping) / Sluice `frontier:
 #         buckets(DELTA)`, same source (DELTA default 32; GAPBS's weights
 #         are integers 1..255)

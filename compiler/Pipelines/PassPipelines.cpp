@@ -50,6 +50,10 @@ void sluice::buildGraphSchedulePipeline(OpPassManager &pm, bool remarks) {
   graph::GraphAttachScheduleOptions options;
   options.remarks = remarks;
   pm.addPass(graph::createGraphAttachSchedule(options));
+  // After the schedules: the vertices loops it inserts get theirs.
+  graph::GraphHoistSourceTermsOptions hoist;
+  hoist.remarks = remarks;
+  pm.addPass(graph::createGraphHoistSourceTerms(hoist));
 }
 
 void sluice::buildWalkToLLVMPipeline(OpPassManager &pm) {

@@ -33,7 +33,9 @@ void buildWalkSchedulePipeline(mlir::OpPassManager &pm,
                                llvm::StringRef target);
 
 /// graph-attach-schedule: every loop of every algorithm gets its
-/// #graph.schedule (with `remarks`, a remark per algorithm and loop).
+/// #graph.schedule (with `remarks`, a remark per algorithm and loop); then
+/// graph-hoist-source-terms: the source-only terms of edges loops are
+/// computed once per vertex (with `remarks`, a remark per term).
 void buildGraphSchedulePipeline(mlir::OpPassManager &pm, bool remarks);
 
 /// The walks to the LLVM dialect for the host: walk-to-llvm, the upstream

@@ -1,13 +1,14 @@
 //===- Passes.h - Passes of the graph dialect -------------------*- C++ -*-===//
 //
-// createGraphAttachSchedule() (and its register*), and registerGraphPasses()
-// for all of them.
+// createGraphAttachSchedule(), createGraphHoistSourceTerms() (and their
+// register*), and registerGraphPasses() for all of them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_DIALECTS_GRAPH_TRANSFORMS_PASSES_H
 #define SLUICE_DIALECTS_GRAPH_TRANSFORMS_PASSES_H
 
 #include "dialects/Graph/IR/GraphOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include <memory>

@@ -52,4 +52,96 @@ def GraphAttachSchedule : Pass<"graph-attach-schedule", "::mlir::ModuleOp"> {
   let dependentDialects = ["::sluice::graph::GraphDialect"];
 }
 
+def GraphHoistSourceTerms
+    : Pass<"graph-hoist-source-terms", "::mlir::ModuleOp"> {
+  let summary = "Compute the source-only terms of edges loops once per vertex";
+  let description = [{
+    In the body of every `graph.edges` loop, finds the maximal terms that
+    depend only on the source vertex: pure, speculatable ops (no
+    `graph.idiv`, `graph.irem`, `graph.random`, no ops with regions) over
+    property reads at the source (`graph.prop.get @p[%src]`),
+    `graph.degree %src` and other graph queries of the source, and values
+    the iteration does not bind (parameters, locals, constants). A term is
+    maximal when an op outside every such term (a reduction, a write, an
+    op that also reads the destination or the weight) uses it.
+
+    A term is hoisted when
+
+    - it computes something: at least one `arith` or `math` op that is not
+      a constant or a cast (a bare `rank[src]` or `degree(src)` would only
+      trade one read for another);
+    - its type is one a vertex property holds (`f64`, `i64`, `i1`, `i32`);
+    - the loop writes (`graph.prop.set`, `graph.prop.reduce`, in either
+      region) no property the term reads: computed before the loop, the
+      term would miss the loop's own writes;
+    - the loop has no `from` frontier (a vertices loop over a frontier's
+      vertices is not built; the loop keeps the term per edge).
+
+    Hoisting a term adds a vertex property `<loop>_src<N>` (`<loop>` the
+    loop's label, or `loop<I>` for the I-th loop of the algorithm when it
+    has none) after the algorithm's last property, so the others keep
+    their places in the property table, and a `graph.vertices` loop
+    labelled `<loop>_src` just before the edges loop, scheduled
+    `#graph.schedule<parallel = static>`, that writes each term's value
+    at every vertex. The edges loop's body reads the property at the
+    source instead (`graph.prop.get @<loop>_src<N>[%src]`). The ops are
+    the same, so each vertex's value is the same bits as the value the
+    body computed per edge.
+
+    Runs after `graph-attach-schedule` (the loops it inserts are
+    scheduled), before the lowerings. With `remarks`, each edges loop
+    gets a remark per term (hoisted, and into what; or not hoisted, and
+    why) or one saying there is nothing to hoist.
+
+    Before (PageRank pulled):
+
+    ```mlir
+    graph.property @rank : f64 = %r0
+    graph.property @incoming : f64 = %zero
+    ...
+    graph.edges label "gather" attributes {schedule = ...} do {
+    ^bb0(%src: i32, %dst: i32):
+      %r = graph.prop.get @rank[%src] : f64
+      %d = graph.degree %src : i64
+      %df = arith.sitofp %d : i64 to f64
+      %c = arith.divf %r, %df : f64
+      graph.prop.reduce add @incoming[%dst], %c : f64
+      graph.yield
+    }
+    ```
+
+    After:
+
+    ```mlir
+    graph.property @rank : f64 = %r0
+    graph.property @incoming : f64 = %zero
+    %cst = arith.constant 0.000000e+00 : f64
+    graph.property @gather_src0 : f64 = %cst
+    ...
+    graph.vertices label "gather_src" attributes {schedule = #graph.schedule<parallel = static>} do {
+    ^bb0(%v: i32):
+      %r = graph.prop.get @rank[%v] : f64
+      %d = graph.degree %v : i64
+      %df = arith.sitofp %d : i64 to f64
+      %c = arith.divf %r, %df : f64
+      graph.prop.set @gather_src0[%v] = %c : f64
+      graph.yield
+    }
+    graph.edges label "gather" attributes {schedule = ...} do {
+    ^bb0(%src: i32, %dst: i32):
+      %c = graph.prop.get @gather_src0[%src] : f64
+      graph.prop.reduce add @incoming[%dst], %c : f64
+      graph.yield
+    }
+    ```
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark per term of each edges loop: hoisted into what, "
+           "or why not">
+  ];
+  let dependentDialects = ["::sluice::graph::GraphDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // SLUICE_GRAPH_PASSES
