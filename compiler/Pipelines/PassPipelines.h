@@ -33,7 +33,8 @@ void buildWalkSchedulePipeline(mlir::OpPassManager &pm,
                                llvm::StringRef target);
 
 /// graph-attach-schedule: every loop of every algorithm gets its
-/// #graph.schedule (with `remarks`, a remark per algorithm and loop).
+/// #graph.schedule (with `remarks`, a remark per algorithm and loop); then
+/// graph-check-parallel-writes, the legality of its parallel updates.
 void buildGraphSchedulePipeline(mlir::OpPassManager &pm, bool remarks);
 
 /// The walks to the LLVM dialect for the host: walk-to-llvm, the upstream
