@@ -381,6 +381,9 @@ bool CheckParallelWrites::checkLoop(const Loop &loop, AlgorithmOp algo) {
   bool ok = true;
   // The reads the level-synchronous rule shows to be benign.
   llvm::SmallPtrSet<Operation *, 4> covered;
+  // The properties with an illegal write: their reads get no warning (the
+  // write is to be fixed first).
+  llvm::StringSet<> illegal;
   for (PropSetOp set : sets) {
     StringRef p = set.getProperty();
     if (loop.isOwned(set.getVertex())) {
@@ -398,6 +401,7 @@ bool CheckParallelWrites::checkLoop(const Loop &loop, AlgorithmOp algo) {
                 "order; update '"
              << p << "' one way in this loop or schedule it `parallel: serial`";
         diag.attachNote(r.getLoc()) << "the reduction into '" << p << "'";
+        illegal.insert(p);
         ok = false;
         break;
       }
@@ -433,6 +437,7 @@ bool CheckParallelWrites::checkLoop(const Loop &loop, AlgorithmOp algo) {
             "vertex; use a reduction (min=, max=, +=, -=) or schedule the "
             "loop `parallel: serial`";
     diag.attachNote() << kOwnedRule;
+    illegal.insert(p);
     ok = false;
   }
   // Reads that another iteration's plain write may overlap.
@@ -440,7 +445,7 @@ bool CheckParallelWrites::checkLoop(const Loop &loop, AlgorithmOp algo) {
     StringRef p = read.getProperty();
     auto first =
         llvm::find_if(sets, [&](PropSetOp s) { return s.getProperty() == p; });
-    if (first == sets.end() || covered.contains(read))
+    if (first == sets.end() || covered.contains(read) || illegal.contains(p))
       continue;
     bool allOwned = llvm::all_of(sets, [&](PropSetOp s) {
       return s.getProperty() != p || loop.isOwned(s.getVertex());
