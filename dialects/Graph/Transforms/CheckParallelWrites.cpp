@@ -155,7 +155,10 @@ bool fromFixedAndSource(Value v, StringRef p, Operation *loop) {
          });
 }
 
-std::optional<LevelShape> levelShape(EdgesOp edges, StringRef p) {
+/// With `others`, the loop may also write other properties (to tell the
+/// user that those are what spoils the shape).
+std::optional<LevelShape> levelShape(EdgesOp edges, StringRef p,
+                                     bool others = false) {
   if (!edges.getFrom() || edges.getWhere().empty())
     return std::nullopt;
   LevelShape shape;
@@ -163,10 +166,13 @@ std::optional<LevelShape> levelShape(EdgesOp edges, StringRef p) {
   int writes = 0;
   edges->walk([&](Operation *op) {
     if (auto set = dyn_cast<PropSetOp>(op)) {
+      if (others && set.getProperty() != p)
+        return;
       ++writes;
       shape.write = set;
-    } else if (isa<PropReduceOp>(op)) {
-      ++writes;
+    } else if (auto red = dyn_cast<PropReduceOp>(op)) {
+      if (!others || red.getProperty() == p)
+        ++writes;
     }
   });
   if (writes != 1 || !shape.write || shape.write.getProperty() != p ||
@@ -437,6 +443,11 @@ bool CheckParallelWrites::checkLoop(const Loop &loop, AlgorithmOp algo) {
             "vertex; use a reduction (min=, max=, +=, -=) or schedule the "
             "loop `parallel: serial`";
     diag.attachNote() << kOwnedRule;
+    if (loop.edges && !levelShape(loop.edges, p) &&
+        levelShape(loop.edges, p, /*others=*/true))
+      diag.attachNote() << "one value per frontier (as BFS's depth) is "
+                           "known only for a loop that writes nothing but '"
+                        << p << "'";
     illegal.insert(p);
     ok = false;
   }

@@ -271,8 +271,9 @@ graph.algorithm @bfsParent on @g attributes {param_names = ["source"], param_def
     %ds = graph.prop.get @depth[%src] : i64
     %one = arith.constant 1 : i64
     %d1 = arith.addi %ds, %one : i64
-    // expected-error@+2 {{plain write to 'depth' at the destination in parallel loop 'expand' of algorithm 'bfsParent' (push)}}
-    // expected-note@+1 {{a parallel plain write goes to the vertex its iteration owns}}
+    // expected-error@+3 {{plain write to 'depth' at the destination in parallel loop 'expand' of algorithm 'bfsParent' (push)}}
+    // expected-note@+2 {{a parallel plain write goes to the vertex its iteration owns}}
+    // expected-note@+1 {{one value per frontier (as BFS's depth) is known only for a loop that writes nothing but 'depth'}}
     graph.prop.set @depth[%dst] = %d1 : i64
     // expected-error@+2 {{plain write to 'parent' at the destination in parallel loop 'expand' of algorithm 'bfsParent' (push)}}
     // expected-note@+1 {{a parallel plain write goes to the vertex its iteration owns}}
