@@ -221,7 +221,6 @@ public:
   /// run after every round).
   bool writesAgree() {
     WalkResult r = algo->walk([&](Operation *op) {
-      Value vertex;
       StringRef prop;
       if (auto set = dyn_cast<PropSetOp>(op))
         prop = set.getProperty();

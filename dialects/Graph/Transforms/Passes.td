@@ -77,12 +77,12 @@ def GraphCheckParallelWrites
       `p[dst] = %e` with `%e` computed from values fixed for the loop and
       `p[src]` only, under `where p[dst] == K` (`K` fixed), the loop writes
       nothing else, and every vertex of `F` provably has one value of `p`
-      that is not `K`: `F` is one vertex whose last write before the loop
-      is a constant other than `K`, or the result of a level-synchronous
-      loop of `p` with the same `K` (through `scf.while` and `scf.for`
-      iteration values); every other write of `p` in the algorithm is
-      level-synchronous with that `K` or precedes the loop in the
-      algorithm's top-level block.
+      that is not `K`: `F` is `[x]` (or `[]`) and, in the algorithm's body
+      before the op holding the loop, `p[x]` is set to a constant other
+      than `K` with only such constant writes of `p` after it; or `F` is
+      the result of a level-synchronous loop of `p` with the same `K` in
+      the same op of the body (through `scf.while` and `scf.for` iteration
+      values); and every other write of `p` in that op is such a loop.
 
     Any other plain write at a vertex the iteration does not own, and a
     plain write mixed with a reduction into the same property in one loop
