@@ -322,3 +322,78 @@ graph.algorithm @jump on @g attributes {param_names = [], param_defaults = [], o
     graph.yield
   }
 }
+
+// -----
+
+// BFS whose rounds also reset depths in a vertices loop: a vertex of the
+// frontier may get the unvisited depth back, so the rule does not apply.
+walk.graph @g "g.txt" format snap
+graph.algorithm @bfsReset on @g attributes {param_names = ["source"], param_defaults = [0], outputs = [@depth]} {
+^bb0(%source: i64):
+  %m1 = arith.constant -1 : i64
+  graph.property @depth : i64 = %m1
+  %0 = graph.vertex_of %source
+  %c0 = arith.constant 0 : i64
+  graph.prop.set @depth[%0] = %c0 : i64
+  %2 = graph.frontier.of [%0]
+  %3 = scf.while (%f = %2) : (!graph.frontier) -> !graph.frontier {
+    %n = graph.frontier.size %f : i64
+    %more = arith.cmpi sgt, %n, %c0 : i64
+    scf.condition(%more) %f : !graph.frontier
+  } do {
+  ^bb0(%f: !graph.frontier):
+    %4 = graph.edges from %f label "expand" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto>} where {
+    ^bb0(%src: i32, %dst: i32):
+      %d = graph.prop.get @depth[%dst] : i64
+      %unseen = arith.cmpi eq, %d, %m1 : i64
+      graph.yield %unseen : i1
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      %ds = graph.prop.get @depth[%src] : i64
+      %one = arith.constant 1 : i64
+      %d1 = arith.addi %ds, %one : i64
+      // expected-error@+2 {{plain write to 'depth' at the destination in parallel loop 'expand' of algorithm 'bfsReset' (push)}}
+      // expected-note@+1 {{a parallel plain write goes to the vertex its iteration owns}}
+      graph.prop.set @depth[%dst] = %d1 : i64
+      graph.yield
+    }
+    graph.vertices attributes {schedule = #graph.schedule<parallel = static>} do {
+    ^bb0(%v: i32):
+      graph.prop.set @depth[%v] = %m1 : i64
+      graph.yield
+    }
+    scf.yield %4 : !graph.frontier
+  }
+}
+
+// -----
+
+// The source's depth is set, then a write that may be at the source sets
+// the unvisited depth again: the source may be written in the first round.
+walk.graph @g "g.txt" format snap
+graph.algorithm @bfsOverwrite on @g attributes {param_names = ["source", "other"], param_defaults = [0, 1], outputs = [@depth]} {
+^bb0(%source: i64, %other: i64):
+  %m1 = arith.constant -1 : i64
+  graph.property @depth : i64 = %m1
+  %0 = graph.vertex_of %source
+  %c0 = arith.constant 0 : i64
+  graph.prop.set @depth[%0] = %c0 : i64
+  %1 = graph.vertex_of %other
+  graph.prop.set @depth[%1] = %m1 : i64
+  %2 = graph.frontier.of [%0]
+  %4 = graph.edges from %2 label "expand" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto>} where {
+  ^bb0(%src: i32, %dst: i32):
+    %d = graph.prop.get @depth[%dst] : i64
+    %unseen = arith.cmpi eq, %d, %m1 : i64
+    graph.yield %unseen : i1
+  } do {
+  ^bb0(%src: i32, %dst: i32):
+    %ds = graph.prop.get @depth[%src] : i64
+    %one = arith.constant 1 : i64
+    %d1 = arith.addi %ds, %one : i64
+    // expected-error@+2 {{plain write to 'depth' at the destination in parallel loop 'expand' of algorithm 'bfsOverwrite' (push)}}
+    // expected-note@+1 {{a parallel plain write goes to the vertex its iteration owns}}
+    graph.prop.set @depth[%dst] = %d1 : i64
+    graph.yield
+  }
+}
