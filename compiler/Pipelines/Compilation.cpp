@@ -98,7 +98,8 @@ mlir::LogicalResult Compilation::lower() {
       return mlir::failure();
   }
   // Algorithms: each loop's schedule from the algorithm's (graph-attach-
-  // schedule; docs/dialects/graph.md).
+  // schedule; docs/dialects/graph.md), then the legality of its parallel
+  // updates (graph-check-parallel-writes).
   if (!module_->getOps<graph::AlgorithmOp>().empty() &&
       mlir::failed(runPasses(*module_, [&](mlir::OpPassManager &pm) {
         buildGraphSchedulePipeline(pm, walkRemarks);

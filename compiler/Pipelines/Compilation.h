@@ -31,11 +31,12 @@ namespace sluice {
 /// The phases of the compiler, in order. `sluicec --emit=<phase>` stops after
 /// the phase and prints its result.
 enum class Phase {
-  Ast,  ///< parse (with imports)
-  Sema, ///< names, types, units
-  Mlir, ///< MLIRGen: topo, walk, graph, plan, model dialects; walk-bounds,
-        ///< walk-select-sampler, graph-attach-schedule, model-cost
-  Flat, ///< topo-flatten: one physical device per op
+  Ast,    ///< parse (with imports)
+  Sema,   ///< names, types, units
+  Mlir,   ///< MLIRGen: topo, walk, graph, plan, model dialects; walk-bounds,
+          ///< walk-select-sampler, graph-attach-schedule,
+          ///< graph-check-parallel-writes, model-cost
+  Flat,   ///< topo-flatten: one physical device per op
   Report, ///< topology analysis
   Plan,   ///< plan-schedule-flows on the flat topology (after Flat)
   Llvm,   ///< the walks lowered for the host: LLVM IR (after Mlir)
@@ -62,8 +63,8 @@ public:
   mlir::LogicalResult check();
   /// MLIRGen: lowers the checked program into Sluice dialects (verified),
   /// then runs walk-bounds and walk-select-sampler for programs with walks,
-  /// graph-attach-schedule for programs with algorithms and model-cost for
-  /// programs with transformers.
+  /// graph-attach-schedule and graph-check-parallel-writes for programs with
+  /// algorithms and model-cost for programs with transformers.
   mlir::LogicalResult lower();
   /// Runs topo-flatten around topology `top` (empty: the default of
   /// defaultTopTopology). Honours MLIR's pass-manager command-line options

@@ -50,6 +50,9 @@ void sluice::buildGraphSchedulePipeline(OpPassManager &pm, bool remarks) {
   graph::GraphAttachScheduleOptions options;
   options.remarks = remarks;
   pm.addPass(graph::createGraphAttachSchedule(options));
+  // The legality of parallel updates needs each loop's direction and
+  // parallelism, so it runs once the schedules are attached.
+  pm.addPass(graph::createGraphCheckParallelWrites());
   // After the schedules: the vertices loops it inserts get theirs.
   graph::GraphHoistSourceTermsOptions hoist;
   hoist.remarks = remarks;

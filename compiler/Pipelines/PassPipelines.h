@@ -3,7 +3,8 @@
 // Each pipeline sluicec runs is built here and run by runPasses, whose
 // PassManager applies the command-line options (--mlir-print-ir-after-all,
 // --mlir-timing, --mlir-pass-statistics, ...), so they see every pass:
-// walk-bounds, walk-select-sampler, graph-attach-schedule, model-cost, the
+// walk-bounds, walk-select-sampler, graph-attach-schedule,
+// graph-check-parallel-writes, model-cost, the
 // topology and plan passes and the lowerings of walks for the CPU and the
 // GPU.
 //
@@ -34,6 +35,7 @@ void buildWalkSchedulePipeline(mlir::OpPassManager &pm,
 
 /// graph-attach-schedule: every loop of every algorithm gets its
 /// #graph.schedule (with `remarks`, a remark per algorithm and loop); then
+/// graph-check-parallel-writes, the legality of its parallel updates.
 /// graph-hoist-source-terms: the source-only terms of edges loops are
 /// computed once per vertex (with `remarks`, a remark per term).
 void buildGraphSchedulePipeline(mlir::OpPassManager &pm, bool remarks);

@@ -298,7 +298,8 @@ def Graph_PropSetOp : Graph_PropOp<"prop.set"> {
   let description = [{
     A plain write of `value` (of the property's type) to property
     `property` at `vertex`. Iterations of a loop that write one element
-    must write the same value (docs/language.md, section 11.2).
+    must write the same value (docs/language.md, section 11.2;
+    `graph-check-parallel-writes` checks it).
     Example: `graph.prop.set @depth[%dst] = %d : i64`.
   }];
   let arguments = (ins FlatSymbolRefAttr:$property, Graph_Vertex:$vertex,

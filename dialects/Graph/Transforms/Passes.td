@@ -52,6 +52,53 @@ def GraphAttachSchedule : Pass<"graph-attach-schedule", "::mlir::ModuleOp"> {
   let dependentDialects = ["::sluice::graph::GraphDialect"];
 }
 
+def GraphCheckParallelWrites
+    : Pass<"graph-check-parallel-writes", "::mlir::ModuleOp"> {
+  let summary = "Reject plain writes that parallel iterations may make with "
+                "different values; warn about reads racing with them";
+  let description = [{
+    The legality of parallel updates (docs/language.md, section 11.2;
+    docs/algorithms.md, "Legality of parallel updates"). Runs after
+    `graph-attach-schedule`, on every `graph.vertices` and `graph.edges`
+    loop whose schedule is not `parallel = serial`. An iteration *owns* a
+    vertex: a vertices loop its vertex, a push loop the source, a pull loop
+    the destination; a `hybrid` loop with `from` runs push and pull rounds,
+    so it owns neither binder (without `from` it runs pull).
+
+    A plain write `graph.prop.set @p[%x] = %e` at the owned vertex is
+    legal. At any other vertex several iterations may write one element,
+    and it is legal only when they provably write the same value:
+
+    - *fixed value*: `%e` is computed by pure ops from values fixed for the
+      loop, `%x` itself and reads at `%x`-determined vertices of properties
+      the loop does not write (`visited[dst] = 1`, `p[source] = 0`), and
+      the write is the loop's only write to `p`;
+    - *level-synchronous* (BFS): in an edges loop `from F`, the write is
+      `p[dst] = %e` with `%e` computed from values fixed for the loop and
+      `p[src]` only, under `where p[dst] == K` (`K` fixed), the loop writes
+      nothing else, and every vertex of `F` provably has one value of `p`
+      that is not `K`: `F` is `[x]` (or `[]`) and, in the algorithm's body
+      before the op holding the loop, `p[x]` is set to a constant other
+      than `K` with only such constant writes of `p` after it; or `F` is
+      the result of a level-synchronous loop of `p` with the same `K` in
+      the same op of the body (through `scf.while` and `scf.for` iteration
+      values); and every other write of `p` in that op is such a loop.
+
+    Any other plain write at a vertex the iteration does not own, and a
+    plain write mixed with a reduction into the same property in one loop
+    (unless both are at the owned vertex), is an error located at the
+    write, suggesting a reduction or `parallel: serial`. A read of a
+    property the loop writes plainly, at a vertex that is not the owned
+    one (or any read when a write is not at the owned vertex), gets a
+    warning at the read: its value depends on timing. The reads that the
+    level-synchronous rule covers (the guard `p[dst]` and `p[src]`) get
+    none.
+
+    Before and after: the IR is unchanged; the pass only reports.
+  }];
+  let dependentDialects = ["::sluice::graph::GraphDialect"];
+}
+
 def GraphHoistSourceTerms
     : Pass<"graph-hoist-source-terms", "::mlir::ModuleOp"> {
   let summary = "Compute the source-only terms of edges loops once per vertex";

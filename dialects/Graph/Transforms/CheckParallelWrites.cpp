@@ -1,0 +1,477 @@
+//===- CheckParallelWrites.cpp - graph-check-parallel-writes --------------===//
+//
+// The legality of parallel updates (docs/language.md, section 11.2): in a
+// loop whose schedule is not `parallel: serial`, a plain write at a vertex
+// the iteration does not own must provably write the same value from every
+// iteration that writes that element (a fixed value, or BFS's
+// level-synchronous write), else it is a located error; a plain write and a
+// reduction into one property race unless both are at the owned vertex; a
+// read of a property the loop writes plainly, where another iteration may be
+// writing it, gets a warning. Passes.td states the rules; the IR is not
+// changed.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Graph/IR/GraphSchema.h"
+#include "dialects/Graph/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace sluice::graph {
+#define GEN_PASS_DEF_GRAPHCHECKPARALLELWRITES
+#include "dialects/Graph/Transforms/Passes.h.inc"
+} // namespace sluice::graph
+
+using namespace mlir;
+using namespace sluice::graph;
+
+namespace {
+
+/// The binder `v` is in `loop` (0: the vertex of a vertices loop or the
+/// source, 1: the destination, 2: the weight), if it is one.
+std::optional<unsigned> binderOf(Value v, Operation *loop) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || !arg.getOwner()->isEntryBlock() ||
+      arg.getOwner()->getParentOp() != loop)
+    return std::nullopt;
+  return arg.getArgNumber();
+}
+
+/// An op whose result depends on its operands only.
+bool isPureLeaf(Operation *op) {
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op);
+}
+
+/// Whether `v` has the same value in every iteration of `loop`: defined
+/// outside it, or computed from such values by pure ops.
+bool isFixed(Value v, Operation *loop) {
+  if (Operation *def = v.getDefiningOp()) {
+    if (!loop->isAncestor(def))
+      return true;
+    return isPureLeaf(def) && llvm::all_of(def->getOperands(), [&](Value o) {
+             return isFixed(o, loop);
+           });
+  }
+  return !loop->isAncestor(cast<BlockArgument>(v).getOwner()->getParentOp());
+}
+
+/// Whether two values are the same: one value, equal constants, or the same
+/// pure op of the same operands (two `graph.vertex_of %source`).
+bool sameValue(Value a, Value b) {
+  if (a == b)
+    return true;
+  Attribute ca, cb;
+  if (matchPattern(a, m_Constant(&ca)) && matchPattern(b, m_Constant(&cb)))
+    return ca == cb;
+  Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
+  return da && db && isPureLeaf(da) &&
+         OperationEquivalence::isEquivalentTo(
+             da, db, OperationEquivalence::exactValueMatch, nullptr,
+             OperationEquivalence::IgnoreLocations);
+}
+
+/// One loop and how it runs.
+struct Loop {
+  Operation *op = nullptr;
+  mutable EdgesOp edges; ///< null for a vertices loop
+  bool push = false;     ///< runs push rounds (the source is owned)
+  bool pull = false;     ///< runs pull rounds (the destination is owned)
+  bool parallel = true;  ///< not `parallel: serial`
+  std::string name;      ///< "loop 'expand' of algorithm 'bfs'"
+  std::string how;       ///< "push", "pull", "hybrid: push and pull rounds"
+  std::optional<unsigned> owned; ///< the binder every iteration owns
+
+  Loop(Operation *loop, AlgorithmOp algo) : op(loop) {
+    edges = dyn_cast<EdgesOp>(loop);
+    auto schedule = loop->getAttrOfType<ScheduleAttr>("schedule");
+    Parallel par = schedule && schedule.getParallel() ? *schedule.getParallel()
+                                                      : kDefaultParallel;
+    parallel = par != Parallel::Serial;
+    auto label = loop->getAttrOfType<StringAttr>("label");
+    name = (label ? "loop '" + label.getValue().str() + "'"
+                  : std::string(edges ? "unlabelled edges loop"
+                                      : "unlabelled vertices loop")) +
+           " of algorithm '" + algo.getSymName().str() + "'";
+    if (!edges) {
+      owned = 0;
+      how = "vertices";
+      return;
+    }
+    Direction dir = schedule && schedule.getDirection()
+                        ? *schedule.getDirection()
+                        : kDefaultDirection;
+    push =
+        dir == Direction::Push || (dir == Direction::Hybrid && edges.getFrom());
+    pull = dir == Direction::Pull || dir == Direction::Hybrid;
+    if (push && pull) {
+      how = "hybrid: push and pull rounds";
+      return;
+    }
+    owned = push ? 0 : 1;
+    how = push ? "push" : "pull";
+  }
+
+  bool isOwned(Value vertex) const {
+    return owned && binderOf(vertex, op) == owned;
+  }
+
+  /// Where a plain write at `vertex` goes, for messages.
+  std::string describe(Value vertex) const {
+    std::optional<unsigned> b = binderOf(vertex, op);
+    if (!edges)
+      return b ? "the loop's vertex" : "a vertex other than the loop's vertex";
+    if (b == 0u)
+      return "the source";
+    if (b == 1u)
+      return "the destination";
+    return "a vertex other than the edge's source and destination";
+  }
+};
+
+/// The level-synchronous shape of an edges loop in property `p`: `where
+/// p[dst] == K`, one write `p[dst] = E` with E from fixed values and
+/// `p[src]`, and no other write.
+struct LevelShape {
+  PropGetOp guard; ///< the read of p[dst] in `where`
+  Value bound;     ///< K
+  PropSetOp write;
+};
+
+/// Whether `v` is computed from values fixed for the loop and reads of `p`
+/// at the source only.
+bool fromFixedAndSource(Value v, StringRef p, Operation *loop) {
+  if (isFixed(v, loop))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto get = dyn_cast<PropGetOp>(def))
+    return get.getProperty() == p && binderOf(get.getVertex(), loop) == 0u;
+  return isPureLeaf(def) && llvm::all_of(def->getOperands(), [&](Value o) {
+           return fromFixedAndSource(o, p, loop);
+         });
+}
+
+/// With `others`, the loop may also write other properties (to tell the
+/// user that those are what spoils the shape).
+std::optional<LevelShape> levelShape(EdgesOp edges, StringRef p,
+                                     bool others = false) {
+  if (!edges.getFrom() || edges.getWhere().empty())
+    return std::nullopt;
+  LevelShape shape;
+  // The body's only write.
+  int writes = 0;
+  edges->walk([&](Operation *op) {
+    if (auto set = dyn_cast<PropSetOp>(op)) {
+      if (others && set.getProperty() != p)
+        return;
+      ++writes;
+      shape.write = set;
+    } else if (auto red = dyn_cast<PropReduceOp>(op)) {
+      if (!others || red.getProperty() == p)
+        ++writes;
+    }
+  });
+  if (writes != 1 || !shape.write || shape.write.getProperty() != p ||
+      binderOf(shape.write.getVertex(), edges) != 1u ||
+      !fromFixedAndSource(shape.write.getValue(), p, edges))
+    return std::nullopt;
+  // where p[dst] == K.
+  auto yield = cast<YieldOp>(edges.getWhere().front().getTerminator());
+  Operation *cmp = yield.getValues().front().getDefiningOp();
+  bool isEq = false;
+  if (auto i = dyn_cast_or_null<arith::CmpIOp>(cmp))
+    isEq = i.getPredicate() == arith::CmpIPredicate::eq;
+  if (auto f = dyn_cast_or_null<arith::CmpFOp>(cmp))
+    isEq = f.getPredicate() == arith::CmpFPredicate::OEQ;
+  if (!isEq)
+    return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    auto get = cmp->getOperand(side).getDefiningOp<PropGetOp>();
+    Value bound = cmp->getOperand(1 - side);
+    if (get && get.getProperty() == p &&
+        binderOf(get.getVertex(), edges) == 1u && isFixed(bound, edges)) {
+      shape.guard = get;
+      shape.bound = bound;
+      return shape;
+    }
+  }
+  return std::nullopt;
+}
+
+/// The op directly in the algorithm's body that holds `op`.
+Operation *topLevel(Operation *op, AlgorithmOp algo) {
+  while (op->getParentOp() != algo)
+    op = op->getParentOp();
+  return op;
+}
+
+/// Proves the level-synchronous rule (Passes.td) for one loop and property.
+class LevelProof {
+public:
+  LevelProof(AlgorithmOp algo, StringRef p, Value bound, Operation *top)
+      : algo(algo), p(p), bound(bound), top(top) {}
+
+  /// Every write of `p` in the algorithm is a level-synchronous loop with
+  /// the same K, or lies outside `top` (before it: the writes a frontier of
+  /// one vertex may rely on are checked by uniformFrontier; after it: they
+  /// run after every round).
+  bool writesAgree() {
+    WalkResult r = algo->walk([&](Operation *op) {
+      StringRef prop;
+      if (auto set = dyn_cast<PropSetOp>(op))
+        prop = set.getProperty();
+      else if (auto red = dyn_cast<PropReduceOp>(op))
+        prop = red.getProperty();
+      if (prop != p || topLevel(op, algo) != top)
+        return WalkResult::advance();
+      auto edges = op->getParentOfType<EdgesOp>();
+      std::optional<LevelShape> shape;
+      if (edges)
+        shape = levelShape(edges, p);
+      if (!shape || !sameValue(shape->bound, bound))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return !r.wasInterrupted();
+  }
+
+  /// Every vertex of frontier `f` has one value of `p`, not K, that no
+  /// level-synchronous loop writes again.
+  bool uniformFrontier(Value f) {
+    if (!visited.insert(f.getAsOpaquePointer()).second)
+      return true; // a cycle through scf iteration values: assumed
+    if (auto of = f.getDefiningOp<FrontierOfOp>()) {
+      if (of.getVertices().size() > 1)
+        return false;
+      return of.getVertices().empty() || vertexSetBefore(of.getVertices()[0]);
+    }
+    if (auto edges = f.getDefiningOp<EdgesOp>()) {
+      if (topLevel(edges, algo) != top)
+        return false;
+      std::optional<LevelShape> shape = levelShape(edges, p);
+      return shape && sameValue(shape->bound, bound) &&
+             uniformFrontier(edges.getFrom());
+    }
+    auto arg = dyn_cast<BlockArgument>(f);
+    if (!arg)
+      return false;
+    Operation *parent = arg.getOwner()->getParentOp();
+    unsigned i = arg.getArgNumber();
+    if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
+      if (arg.getOwner()->getParent() == &loop.getBefore())
+        return uniformFrontier(loop.getInits()[i]) &&
+               uniformFrontier(loop.getYieldOp().getOperand(i));
+      return uniformFrontier(loop.getConditionOp().getArgs()[i]);
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+      if (i == 0)
+        return false; // the induction variable
+      return uniformFrontier(loop.getInitArgs()[i - 1]) &&
+             uniformFrontier(
+                 loop.getBody()->getTerminator()->getOperand(i - 1));
+    }
+    return false;
+  }
+
+private:
+  /// Before `top`, `p[x]` was set to a constant other than K, and every
+  /// later write of `p` before `top` is a plain write (in the algorithm's
+  /// body) of such a constant.
+  bool vertexSetBefore(Value x) {
+    Attribute k;
+    if (!matchPattern(bound, m_Constant(&k)))
+      return false;
+    bool set = false;
+    for (Operation &op : algo.getBody().front()) {
+      if (&op == top)
+        break;
+      bool writes = false;
+      op.walk([&](Operation *inner) {
+        if (auto s = dyn_cast<PropSetOp>(inner))
+          writes |= s.getProperty() == p;
+        if (auto r = dyn_cast<PropReduceOp>(inner))
+          writes |= r.getProperty() == p;
+      });
+      if (!writes)
+        continue;
+      auto s = dyn_cast<PropSetOp>(op);
+      Attribute c;
+      if (!s || !matchPattern(s.getValue(), m_Constant(&c)) || c == k) {
+        set = false;
+        continue;
+      }
+      set |= sameValue(s.getVertex(), x);
+    }
+    return set;
+  }
+
+  AlgorithmOp algo;
+  StringRef p;
+  Value bound;
+  Operation *top;
+  llvm::SmallPtrSet<void *, 8> visited;
+};
+
+/// Whether `v` is the same in every iteration that writes at `x`: computed
+/// from fixed values, `x` and reads at such vertices of properties the loop
+/// does not write.
+bool determinedBy(Value v, Value x, const Loop &loop,
+                  const llvm::StringSet<> &written) {
+  if (v == x || isFixed(v, loop.op))
+    return true;
+  std::optional<unsigned> bv = binderOf(v, loop.op);
+  if (bv && bv == binderOf(x, loop.op))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto get = dyn_cast<PropGetOp>(def))
+    return !written.contains(get.getProperty()) &&
+           determinedBy(get.getVertex(), x, loop, written);
+  return isPureLeaf(def) && llvm::all_of(def->getOperands(), [&](Value o) {
+           return determinedBy(o, x, loop, written);
+         });
+}
+
+class CheckParallelWrites
+    : public sluice::graph::impl::GraphCheckParallelWritesBase<
+          CheckParallelWrites> {
+public:
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation().walk([&](AlgorithmOp algo) {
+      algo.walk([&](Operation *op) {
+        if (isa<VerticesOp, EdgesOp>(op))
+          failed |= !checkLoop(Loop(op, algo), algo);
+      });
+    });
+    if (failed)
+      signalPassFailure();
+  }
+
+private:
+  bool checkLoop(const Loop &loop, AlgorithmOp algo);
+};
+
+/// Where a plain write may go in a parallel loop, for the notes.
+constexpr const char *kOwnedRule =
+    "a parallel plain write goes to the vertex its iteration owns (a "
+    "vertices loop's vertex, a push loop's source, a pull loop's "
+    "destination; a hybrid loop over a frontier owns neither), or writes "
+    "a value that every iteration writing that vertex provably shares "
+    "(docs/language.md, section 11.2)";
+
+bool CheckParallelWrites::checkLoop(const Loop &loop, AlgorithmOp algo) {
+  if (!loop.parallel)
+    return true;
+  SmallVector<PropSetOp> sets;
+  SmallVector<PropReduceOp> reduces;
+  SmallVector<PropGetOp> reads;
+  llvm::StringSet<> written;
+  loop.op->walk([&](Operation *op) {
+    if (auto s = dyn_cast<PropSetOp>(op)) {
+      sets.push_back(s);
+      written.insert(s.getProperty());
+    } else if (auto r = dyn_cast<PropReduceOp>(op)) {
+      reduces.push_back(r);
+      written.insert(r.getProperty());
+    } else if (auto g = dyn_cast<PropGetOp>(op)) {
+      reads.push_back(g);
+    }
+  });
+  bool ok = true;
+  // The reads the level-synchronous rule shows to be benign.
+  llvm::SmallPtrSet<Operation *, 4> covered;
+  // The properties with an illegal write: their reads get no warning (the
+  // write is to be fixed first).
+  llvm::StringSet<> illegal;
+  for (PropSetOp set : sets) {
+    StringRef p = set.getProperty();
+    if (loop.isOwned(set.getVertex())) {
+      // Other iterations' reductions into p at vertices they do not own
+      // race with this write.
+      for (PropReduceOp r : reduces) {
+        if (r.getProperty() != p || loop.isOwned(r.getVertex()))
+          continue;
+        InFlightDiagnostic diag = set.emitError();
+        diag << "plain write to '" << p << "' at "
+             << loop.describe(set.getVertex()) << " in parallel " << loop.name
+             << " (" << loop.how << ") while other iterations reduce into '"
+             << p
+             << "' at vertices they do not own: the result depends on their "
+                "order; update '"
+             << p << "' one way in this loop or schedule it `parallel: serial`";
+        diag.attachNote(r.getLoc()) << "the reduction into '" << p << "'";
+        illegal.insert(p);
+        ok = false;
+        break;
+      }
+      continue;
+    }
+    // At a vertex the iteration does not own: the same value from every
+    // iteration that writes there, or an error.
+    bool onlyWrite =
+        llvm::count_if(
+            sets, [&](PropSetOp s) { return s.getProperty() == p; }) == 1 &&
+        llvm::none_of(reduces,
+                      [&](PropReduceOp r) { return r.getProperty() == p; });
+    if (onlyWrite &&
+        determinedBy(set.getValue(), set.getVertex(), loop, written))
+      continue;
+    if (loop.edges && binderOf(set.getVertex(), loop.op) == 1u) {
+      if (std::optional<LevelShape> shape = levelShape(loop.edges, p)) {
+        LevelProof proof(algo, p, shape->bound, topLevel(loop.op, algo));
+        if (proof.writesAgree() &&
+            proof.uniformFrontier(loop.edges.getFrom())) {
+          covered.insert(shape->guard);
+          for (PropGetOp g : reads)
+            if (g.getProperty() == p && binderOf(g.getVertex(), loop.op) == 0u)
+              covered.insert(g);
+          continue;
+        }
+      }
+    }
+    InFlightDiagnostic diag = set.emitError();
+    diag << "plain write to '" << p << "' at " << loop.describe(set.getVertex())
+         << " in parallel " << loop.name << " (" << loop.how
+         << "): several iterations may write different values to one "
+            "vertex; use a reduction (min=, max=, +=, -=) or schedule the "
+            "loop `parallel: serial`";
+    diag.attachNote() << kOwnedRule;
+    if (loop.edges && !levelShape(loop.edges, p) &&
+        levelShape(loop.edges, p, /*others=*/true))
+      diag.attachNote() << "one value per frontier (as BFS's depth) is "
+                           "known only for a loop that writes nothing but '"
+                        << p << "'";
+    illegal.insert(p);
+    ok = false;
+  }
+  // Reads that another iteration's plain write may overlap.
+  for (PropGetOp read : reads) {
+    StringRef p = read.getProperty();
+    auto first =
+        llvm::find_if(sets, [&](PropSetOp s) { return s.getProperty() == p; });
+    if (first == sets.end() || covered.contains(read) || illegal.contains(p))
+      continue;
+    bool allOwned = llvm::all_of(sets, [&](PropSetOp s) {
+      return s.getProperty() != p || loop.isOwned(s.getVertex());
+    });
+    if (allOwned && loop.isOwned(read.getVertex()))
+      continue;
+    InFlightDiagnostic diag = read.emitWarning();
+    diag << "read of '" << p << "' at " << loop.describe(read.getVertex())
+         << " in parallel " << loop.name << " (" << loop.how
+         << ") may see another iteration's plain write to '" << p
+         << "': the value read depends on timing; read '" << p
+         << "' only at the vertex the iteration owns, or schedule the loop "
+            "`parallel: serial`";
+    diag.attachNote(first->getLoc()) << "the plain write to '" << p << "'";
+  }
+  return ok;
+}
+
+} // namespace
