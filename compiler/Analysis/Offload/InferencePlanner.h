@@ -21,6 +21,7 @@
 
 #include "compiler/Analysis/Model/TransformerCost.h"
 #include "compiler/Analysis/Offload/ModelCosts.h"
+#include "compiler/Analysis/Offload/OffloadAction.h"
 #include "compiler/Analysis/Offload/OffloadMachine.h"
 #include "llvm/Support/Error.h"
 
@@ -100,6 +101,20 @@ llvm::Expected<InferencePlan> planInference(const InferenceJob &job,
 llvm::Expected<InferencePlan> evaluateInferencePolicy(
     const InferenceJob &job, const Machine &machine,
     const InferencePolicy &policy);
+
+/// The timeline of a feasible plan (the overlap model made explicit): the
+/// prefill, then each generated token but the first (which the prefill
+/// yields), layer by layer. A layer's slot lasts its layer time
+/// (PhaseTerms::layerTime); in it the GPU computes (tensor "layer", what
+/// "prefill" or "decode", `flops`) while each link moves what the model
+/// charges to that layer, class after class (tensor "weights", "cache" or
+/// "activations"; what "load" on H2D, "store" on D2H, "read" from disk,
+/// "write" to disk). `step` is 0 for the prefill and k for token k. The
+/// last action ends at plan.totalTime() (up to rounding); per stream the
+/// busy time equals the sum of the per-layer terms.
+std::vector<Action> inferenceSchedule(const InferenceJob &job,
+                                      const Machine &machine,
+                                      const InferencePlan &plan);
 
 } // namespace sluice::offload
 

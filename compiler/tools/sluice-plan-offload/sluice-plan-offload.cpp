@@ -397,10 +397,17 @@ int main(int argc, char **argv) {
          << "\n";
       break;
     case Format::Trace:
+      if (!plan->feasible)
+        return fail("no trace of an infeasible plan: " +
+                    plan->infeasibleReason);
+      os << llvm::formatv("{0:2}", inferenceTrace(
+                                       inferenceSchedule(job, *machine, *plan)))
+         << "\n";
+      break;
     case Format::DeepSpeed:
     case Format::Schedule:
-      return fail("--format=trace, deepspeed and schedule are for "
-                  "--job=finetune; use summary or json for inference");
+      return fail("--format=deepspeed and schedule are for --job=finetune; "
+                  "use summary, json or trace for inference");
     }
   }
   out->keep();

@@ -167,3 +167,64 @@ TEST(InferenceModel, InfeasibleAndBadInputs) {
 }
 
 } // namespace
+
+TEST(InferenceSchedule, TimelineMatchesThePlan) {
+  // OPT-30B on the T4 uses every link (weights on CPU, cache partly on
+  // disk): the timeline's streams never overlap themselves, end at the
+  // plan's time, and per stream add up to the per-layer terms.
+  InferenceJob job = flexgenJob("opt-30b");
+  job.generate = 4; // a short generation keeps the check fast
+  const Machine m = Machine::t4FlexGen();
+  auto p = planInference(job, m);
+  ASSERT_TRUE(static_cast<bool>(p));
+  ASSERT_TRUE(p->feasible);
+  std::vector<Action> s = inferenceSchedule(job, m, *p);
+  ASSERT_FALSE(s.empty());
+  const double L = 48;
+  double busy[kNumStreams] = {}, lastEnd[kNumStreams] = {}, end = 0;
+  int64_t computes = 0;
+  for (const Action &a : s) {
+    unsigned k = static_cast<unsigned>(a.stream);
+    EXPECT_GE(a.start, lastEnd[k] - 1e-9) << "stream " << k << " overlaps";
+    EXPECT_GE(a.end, a.start);
+    lastEnd[k] = a.end;
+    busy[k] += a.end - a.start;
+    end = std::max(end, a.end);
+    if (a.stream == Stream::GpuCompute) {
+      ++computes;
+      EXPECT_GT(a.flops, 0);
+      EXPECT_EQ(a.what, a.step == 0 ? "prefill" : "decode");
+    } else {
+      EXPECT_GT(a.bytes, 0);
+    }
+    EXPECT_GE(a.layer, 0);
+    EXPECT_LT(a.layer, 48);
+  }
+  EXPECT_EQ(computes, 48 * 4); // the prefill and three decode steps
+  EXPECT_NEAR(end, p->totalTime(), 1e-9 * p->totalTime());
+  const double steps = 3;
+  auto expect = [&](Stream st, double pre, double dec) {
+    double want = L * pre + L * steps * dec;
+    EXPECT_NEAR(busy[static_cast<unsigned>(st)], want, 1e-9 * want + 1e-12)
+        << streamName(st).str();
+  };
+  expect(Stream::GpuCompute, p->prefill.compute, p->decode.compute);
+  expect(Stream::H2D, p->prefill.h2d, p->decode.h2d);
+  expect(Stream::D2H, p->prefill.d2h, p->decode.d2h);
+  expect(Stream::SsdRead, p->prefill.diskRead, p->decode.diskRead);
+  expect(Stream::SsdWrite, p->prefill.diskWrite, p->decode.diskWrite);
+  // The bytes of a decode step's weight loads: the offloaded share of a
+  // layer's fp16 weights.
+  const double W =
+      2.0 *
+      static_cast<double>(model::countParameters(job.model).perLayer.total());
+  for (const Action &a : s)
+    if (a.stream == Stream::H2D && a.tensor == "weights" && a.step == 1) {
+      EXPECT_NEAR(a.bytes, (p->policy.weights.cpu + p->policy.weights.disk) * W,
+                  1e-6 * W);
+      break;
+    }
+  // No schedule for an infeasible plan.
+  InferencePlan none;
+  EXPECT_TRUE(inferenceSchedule(job, m, none).empty());
+}
