@@ -104,7 +104,10 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
   const double G = static_cast<double>(gbs);
   const double s = static_cast<double>(job.prompt);
   const double gen = static_cast<double>(job.generate);
-  const double Wtot = e * costs.params();
+  // Stored (and moved) bytes per byte of the 16-bit tensor.
+  const double rw = job.compressWeights ? kCompressedBytesPerElement / e : 1.0;
+  const double rc = job.compressCache ? kCompressedBytesPerElement / e : 1.0;
+  const double Wtot = e * costs.params() * rw;
   const double ctxAvg = s + gen / 2.0;
   // Attention over the cache in decode: FLOPs at the large-GEMM rate (its
   // cache reads bound it); the projections follow the GEMM model.
@@ -132,8 +135,10 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
   for (const LayerGroup &g : costs.groups) {
     const double h = static_cast<double>(g.hidden);
     const double a = static_cast<double>(g.heads);
-    const double W = e * g.params;
-    const double kvTok = costs.kvBytesPerToken(g); // per layer
+    const double W16 = e * g.params;                 // 16-bit weights
+    const double W = W16 * rw;                       // as stored
+    const double kvTok16 = costs.kvBytesPerToken(g); // per layer
+    const double kvTok = kvTok16 * rc;               // as stored
     // The forward FLOPs of a prompt minus the attention scores (4s^2h):
     // 2 FLOPs per matmul weight per token.
     const double linearPerToken = (g.fwdFlops - 4.0 * s * s * h) / s;
@@ -147,15 +152,21 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
     maxAct = std::max(maxAct, actP);
     // GPU working set: double-buffered layer weights, one GPU batch's
     // prefill intermediates (q/k/v, MLP hidden, fp16 scores) and one
-    // layer's cache of one GPU batch streamed in for decoding.
-    maxWork = std::max(maxWork, 2.0 * W + e * G * s * (9.0 * h + a * s) +
-                                    2.0 * kvTok * (s + gen) * G);
+    // layer's cache of one GPU batch streamed in for decoding (16-bit:
+    // compressed tensors are decompressed into these buffers).
+    maxWork = std::max(maxWork, 2.0 * W16 + e * G * s * (9.0 * h + a * s) +
+                                    2.0 * kvTok16 * (s + gen) * G);
+    // Decompression on the GPU, per use of a layer: read the stored
+    // tensor, write its 16-bit copy (which the kernels then read).
+    const double dequantW = job.compressWeights ? W + W16 : 0.0;
+    const double gpuBw = m.gpuMemoryBandwidth;
 
     // Prefill, per layer for the whole block. The GPU batches of a block
     // run one after another: GEMMs of gbs sequences.
     PhaseModel P;
     P.flops = bls * g.fwdFlops;
-    P.compute.constant = P.flops / layerRates(costs, g, G, dev).forward;
+    P.compute.constant = P.flops / layerRates(costs, g, G, dev).forward +
+                         (gpuBw > 0 ? dequantW / gpuBw : 0.0);
     P.moves[kH2D][kWeights] = moveTerm(kH2D, {WC, WD}, W);
     P.moves[kH2D][kActivations] = moveTerm(kH2D, {HC, HD}, actP);
     P.moves[kD2H][kCache] = moveTerm(kD2H, {CC, CD}, cachePre);
@@ -175,13 +186,16 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
         gemmTime += model::gemmTime(x, dev);
       }
     double linear = linearPerToken * bls * gemmTime / gemmFlops;
-    if (m.gpuMemoryBandwidth > 0)
-      linear = std::max(linear, W / m.gpuMemoryBandwidth);
+    if (gpuBw > 0)
+      linear = std::max(linear, W16 / gpuBw) + dequantW / gpuBw;
+    // The attention reads the block's cache in 16 bits, after
+    // decompressing it when it is stored compressed.
+    const double cacheGpuBytes =
+        cacheAvg / rc + (job.compressCache ? cacheAvg + cacheAvg / rc : 0.0);
     PhaseModel D;
     D.flops = linearPerToken * bls + 4.0 * bls * ctxAvg * h;
-    D.compute.constant =
-        linear + 4.0 * bls * ctxAvg * h / F +
-        (m.gpuMemoryBandwidth > 0 ? cacheAvg / m.gpuMemoryBandwidth : 0.0);
+    D.compute.constant = linear + 4.0 * bls * ctxAvg * h / F +
+                         (gpuBw > 0 ? cacheGpuBytes / gpuBw : 0.0);
     D.moves[kH2D][kWeights] = moveTerm(kH2D, {WC, WD}, W);
     D.moves[kH2D][kCache] = moveTerm(kH2D, {CC, CD}, cacheAvg);
     D.moves[kH2D][kActivations] = moveTerm(kH2D, {HC, HD}, actD);

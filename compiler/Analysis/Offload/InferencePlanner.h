@@ -40,7 +40,17 @@ struct InferenceJob {
   /// uniformCosts(model) at seq = prompt. Layer groups that differ get
   /// their own per-layer terms (the policy is shared by all layers).
   std::optional<ModelCosts> costs;
+  /// FlexGen's group-wise 4-bit quantization (groups of 64 along a row,
+  /// an fp16 minimum and scale per group: kCompressedBytesPerElement) of
+  /// the weights and of the KV cache wherever they are stored and moved;
+  /// the GPU decompresses a layer's tensors to 16 bits before it uses them.
+  bool compressWeights = false;
+  bool compressCache = false;
 };
+
+/// Bytes per element of FlexGen's 4-bit group-wise compression: 4 bits
+/// plus two fp16 numbers (minimum and scale) per group of 64 elements.
+constexpr double kCompressedBytesPerElement = 0.5 + 2.0 * 2.0 / 64;
 
 struct InferenceOptions {
   /// GPU batch sizes to try (empty: 1, 2, 4, ..., 1024).

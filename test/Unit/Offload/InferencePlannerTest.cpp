@@ -228,3 +228,47 @@ TEST(InferenceSchedule, TimelineMatchesThePlan) {
   InferencePlan none;
   EXPECT_TRUE(inferenceSchedule(job, m, none).empty());
 }
+
+TEST(InferenceCompression, StoredAndMovedBytesShrink) {
+  // FlexGen's 4-bit groups of 64 with an fp16 minimum and scale each:
+  // 0.5625 bytes per element, 0.28125 of fp16. With weights and cache all
+  // in host memory, the decode host->GPU term is the compressed weights
+  // and cache plus the (uncompressed) activations, and the GPU decompresses
+  // a layer's weights (read the stored bytes, write 16 bits) on top of
+  // reading them.
+  EXPECT_DOUBLE_EQ(kCompressedBytesPerElement, 0.5625);
+  InferenceJob plain = flexgenJob("opt-30b");
+  InferenceJob packed = plain;
+  packed.compressWeights = packed.compressCache = true;
+  const Machine m = Machine::t4FlexGen();
+  InferencePolicy q;
+  q.gpuBatch = 16;
+  q.numGpuBatches = 4;
+  q.weights = {0, 1, 0};
+  q.cache = {0, 1, 0};
+  q.activations = {0, 1, 0};
+  auto a = evaluateInferencePolicy(plain, m, q);
+  auto b = evaluateInferencePolicy(packed, m, q);
+  ASSERT_TRUE(static_cast<bool>(a) && static_cast<bool>(b));
+  const double h = 7168, bls = 64, r = 0.28125;
+  const double W =
+      2.0 *
+      static_cast<double>(model::countParameters(plain.model).perLayer.total());
+  const double cache = 4 * h * (512 + 16) * bls; // K and V, fp16, avg ctx
+  const double act = 2 * h * bls;
+  EXPECT_NEAR(a->decode.h2d, (W + cache + act) / m.h2dBandwidth, 1e-12);
+  EXPECT_NEAR(b->decode.h2d, (r * W + r * cache + act) / m.h2dBandwidth, 1e-12);
+  // Host memory: weights and cache at r of their fp16 bytes.
+  model::TransformerConfig cfg = plain.model;
+  cfg.seq = 512;
+  const double weightsAll = 2.0 * uniformCosts(cfg).params();
+  const double cacheAll = 4 * h * 48 * (512 + 32) * bls;
+  EXPECT_NEAR(a->cpuBytes - b->cpuBytes, (1 - r) * (weightsAll + cacheAll),
+              1e-6 * a->cpuBytes);
+  // GPU compute pays for decompression: never faster per decode step.
+  EXPECT_GT(b->decode.compute, a->decode.compute);
+  // The search finds a larger block when the tensors are smaller.
+  auto pa = planInference(plain, m), pb = planInference(packed, m);
+  ASSERT_TRUE(static_cast<bool>(pa) && static_cast<bool>(pb));
+  EXPECT_GT(pb->policy.blockSize(), pa->policy.blockSize());
+}
