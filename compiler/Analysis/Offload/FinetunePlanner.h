@@ -36,6 +36,7 @@
 
 #include "compiler/Analysis/Model/TransformerCost.h"
 #include "compiler/Analysis/Offload/ModelCosts.h"
+#include "compiler/Analysis/Offload/OffloadAction.h"
 #include "compiler/Analysis/Offload/OffloadMachine.h"
 #include "llvm/Support/Error.h"
 
@@ -50,22 +51,6 @@ namespace sluice::offload {
 /// Where a tensor class lives between its uses.
 enum class Tier { Gpu, Host, Nvme, Csd };
 llvm::StringRef tierName(Tier t); // "gpu", "host", "nvme", "csd"
-
-/// The resources of the overlap model; each runs its actions in order.
-enum class Stream {
-  GpuCompute,
-  H2D,
-  D2H,
-  SsdRead,
-  SsdWrite,
-  CpuOptimizer,
-  CsdOptimizer,
-  /// Collectives between data-parallel GPUs over links that bypass the
-  /// host (Machine::peerBandwidth); unused on one GPU.
-  Peer
-};
-constexpr unsigned kNumStreams = 8;
-llvm::StringRef streamName(Stream s); // "GPU compute", "H2D", ...
 
 /// Ratel's four matmul-input activations of a layer, b*s*{3h, h, 4h, h}
 /// elements for GPT (q/k/v; attention context; MLP hidden; attention
@@ -142,20 +127,6 @@ struct FinetuneOptions {
   std::optional<Tier> gradHome;
   /// Host staging buffers (layer groups in flight) for NVMe/CSD streams.
   int64_t stagingLayers = 2;
-};
-
-/// One timed action of the iteration schedule.
-struct Action {
-  Stream stream = Stream::GpuCompute;
-  double start = 0; ///< seconds from the iteration start
-  double end = 0;
-  double bytes = 0;   ///< moved (transfers) or streamed (optimizer)
-  double flops = 0;   ///< GPU compute actions
-  std::string tensor; ///< e.g. "params", "activations", "grads", "adam"
-  std::string what;   ///< e.g. "forward", "prefetch", "swap-out", "update"
-  /// Layer index; -1 for the embedding/head block.
-  int64_t layer = 0;
-  int64_t microBatch = 0;
 };
 
 /// The activation decision of one layer.

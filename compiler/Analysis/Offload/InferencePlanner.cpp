@@ -53,12 +53,38 @@ struct Capacity {
   double rhs = 0;
 };
 
+/// The tensor classes a transfer moves.
+enum Cls : unsigned { kWeights, kCache, kActivations, kNumClasses };
+const char *const kClassNames[kNumClasses] = {"weights", "cache",
+                                              "activations"};
+/// The links, in the order of PhaseTerms after compute.
+enum Link : unsigned { kH2D, kD2H, kDiskRead, kDiskWrite, kNumLinks };
+
+/// One phase of one layer: its GPU compute and, per link and tensor class,
+/// the time of what it moves (the LP's terms are the sums over classes).
+struct PhaseModel {
+  Term compute;
+  double flops = 0; ///< of the compute, whole block
+  std::array<std::array<Term, kNumClasses>, kNumLinks> moves{};
+  std::array<Term, 5> totals() const {
+    std::array<Term, 5> t{};
+    t[0] = compute;
+    for (unsigned l = 0; l < kNumLinks; ++l)
+      for (const Term &c : moves[l]) {
+        t[l + 1].constant += c.constant;
+        for (unsigned k = 0; k < kNumFractions; ++k)
+          t[l + 1].coef[k] += c.coef[k];
+      }
+    return t;
+  }
+};
+
 struct Model {
-  /// Per layer group: its layer count and its per-layer terms.
+  /// Per layer group: its layer count and its per-layer phases.
   std::vector<double> counts;
-  std::vector<std::array<Term, 5>> prefill; // compute, h2d, d2h, disk r/w
-  std::vector<std::array<Term, 5>> decode;
+  std::vector<PhaseModel> prefill, decode;
   std::array<Capacity, 3> caps;
+  std::array<double, kNumLinks> bandwidth{}; ///< B/s per link
   double layers = 0, generate = 0, block = 0;
   bool disk = false;
 };
@@ -78,28 +104,41 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
   const double G = static_cast<double>(gbs);
   const double s = static_cast<double>(job.prompt);
   const double gen = static_cast<double>(job.generate);
-  const double Wtot = e * costs.params();
+  // Stored (and moved) bytes per byte of the 16-bit tensor.
+  const double rw = job.compressWeights ? kCompressedBytesPerElement / e : 1.0;
+  const double rc = job.compressCache ? kCompressedBytesPerElement / e : 1.0;
+  const double Wtot = e * costs.params() * rw;
   const double ctxAvg = s + gen / 2.0;
   // Attention over the cache in decode: FLOPs at the large-GEMM rate (its
   // cache reads bound it); the projections follow the GEMM model.
   const double F = m.gpuFlops();
   const model::GemmDevice dev = m.gemmDevice();
   const model::GemmDtype dt = model::gemmDtypeOfBytes(costs.dtypeBytes);
-  const double h2d = m.h2dBandwidth, d2h = m.d2hBandwidth;
   Model M;
   M.layers = static_cast<double>(costs.layers());
   M.generate = gen;
   M.block = bls;
   M.disk = m.nvme.present();
-  const double dr = M.disk ? m.nvme.readBandwidth : 1;
-  const double dw = M.disk ? m.nvme.writeBandwidth : 1;
+  M.bandwidth = {m.h2dBandwidth, m.d2hBandwidth,
+                 M.disk ? m.nvme.readBandwidth : 1,
+                 M.disk ? m.nvme.writeBandwidth : 1};
+  // The time of moving `bytes` over link l when they live where the
+  // fractions `vars` say.
+  auto moveTerm = [&](Link l, std::initializer_list<Var> vars, double bytes) {
+    Term t;
+    for (Var v : vars)
+      t.coef[v] = bytes / M.bandwidth[l];
+    return t;
+  };
 
   double kvAll = 0, maxW = 0, maxAct = 0, maxWork = 0;
   for (const LayerGroup &g : costs.groups) {
     const double h = static_cast<double>(g.hidden);
     const double a = static_cast<double>(g.heads);
-    const double W = e * g.params;
-    const double kvTok = costs.kvBytesPerToken(g); // per layer
+    const double W16 = e * g.params;                 // 16-bit weights
+    const double W = W16 * rw;                       // as stored
+    const double kvTok16 = costs.kvBytesPerToken(g); // per layer
+    const double kvTok = kvTok16 * rc;               // as stored
     // The forward FLOPs of a prompt minus the attention scores (4s^2h):
     // 2 FLOPs per matmul weight per token.
     const double linearPerToken = (g.fwdFlops - 4.0 * s * s * h) / s;
@@ -113,23 +152,29 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
     maxAct = std::max(maxAct, actP);
     // GPU working set: double-buffered layer weights, one GPU batch's
     // prefill intermediates (q/k/v, MLP hidden, fp16 scores) and one
-    // layer's cache of one GPU batch streamed in for decoding.
-    maxWork = std::max(maxWork, 2.0 * W + e * G * s * (9.0 * h + a * s) +
-                                    2.0 * kvTok * (s + gen) * G);
+    // layer's cache of one GPU batch streamed in for decoding (16-bit:
+    // compressed tensors are decompressed into these buffers).
+    maxWork = std::max(maxWork, 2.0 * W16 + e * G * s * (9.0 * h + a * s) +
+                                    2.0 * kvTok16 * (s + gen) * G);
+    // Decompression on the GPU, per use of a layer: read the stored
+    // tensor, write its 16-bit copy (which the kernels then read).
+    const double dequantW = job.compressWeights ? W + W16 : 0.0;
+    const double gpuBw = m.gpuMemoryBandwidth;
 
-    std::array<Term, 5> P{}, D{};
-    // Prefill, per layer for the whole block.
-    // The GPU batches of a block run one after another: GEMMs of gbs
-    // sequences.
-    P[0].constant = bls * g.fwdFlops / layerRates(costs, g, G, dev).forward;
-    P[1].coef[WC] = P[1].coef[WD] = W / h2d;
-    P[1].coef[HC] = P[1].coef[HD] = actP / h2d;
-    P[2].coef[CC] = P[2].coef[CD] = cachePre / d2h;
-    P[2].coef[HC] = P[2].coef[HD] = actP / d2h;
-    P[3].coef[WD] = W / dr;
-    P[3].coef[HD] = actP / dr;
-    P[4].coef[CD] = cachePre / dw;
-    P[4].coef[HD] = actP / dw;
+    // Prefill, per layer for the whole block. The GPU batches of a block
+    // run one after another: GEMMs of gbs sequences.
+    PhaseModel P;
+    P.flops = bls * g.fwdFlops;
+    P.compute.constant = P.flops / layerRates(costs, g, G, dev).forward +
+                         (gpuBw > 0 ? dequantW / gpuBw : 0.0);
+    P.moves[kH2D][kWeights] = moveTerm(kH2D, {WC, WD}, W);
+    P.moves[kH2D][kActivations] = moveTerm(kH2D, {HC, HD}, actP);
+    P.moves[kD2H][kCache] = moveTerm(kD2H, {CC, CD}, cachePre);
+    P.moves[kD2H][kActivations] = moveTerm(kD2H, {HC, HD}, actP);
+    P.moves[kDiskRead][kWeights] = moveTerm(kDiskRead, {WD}, W);
+    P.moves[kDiskRead][kActivations] = moveTerm(kDiskRead, {HD}, actP);
+    P.moves[kDiskWrite][kCache] = moveTerm(kDiskWrite, {CD}, cachePre);
+    P.moves[kDiskWrite][kActivations] = moveTerm(kDiskWrite, {HD}, actP);
 
     // Decode, per layer and generated token for the whole block.
     // One token per sequence of the block through the projections (the
@@ -141,22 +186,26 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
         gemmTime += model::gemmTime(x, dev);
       }
     double linear = linearPerToken * bls * gemmTime / gemmFlops;
-    if (m.gpuMemoryBandwidth > 0)
-      linear = std::max(linear, W / m.gpuMemoryBandwidth);
-    D[0].constant = linear + 4.0 * bls * ctxAvg * h / F +
-                    (m.gpuMemoryBandwidth > 0
-                         ? cacheAvg / m.gpuMemoryBandwidth
-                         : 0.0);
-    D[1].coef[WC] = D[1].coef[WD] = W / h2d;
-    D[1].coef[CC] = D[1].coef[CD] = cacheAvg / h2d;
-    D[1].coef[HC] = D[1].coef[HD] = actD / h2d;
-    D[2].coef[CC] = D[2].coef[CD] = newKv / d2h;
-    D[2].coef[HC] = D[2].coef[HD] = actD / d2h;
-    D[3].coef[WD] = W / dr;
-    D[3].coef[CD] = cacheAvg / dr;
-    D[3].coef[HD] = actD / dr;
-    D[4].coef[CD] = newKv / dw;
-    D[4].coef[HD] = actD / dw;
+    if (gpuBw > 0)
+      linear = std::max(linear, W16 / gpuBw) + dequantW / gpuBw;
+    // The attention reads the block's cache in 16 bits, after
+    // decompressing it when it is stored compressed.
+    const double cacheGpuBytes =
+        cacheAvg / rc + (job.compressCache ? cacheAvg + cacheAvg / rc : 0.0);
+    PhaseModel D;
+    D.flops = linearPerToken * bls + 4.0 * bls * ctxAvg * h;
+    D.compute.constant = linear + 4.0 * bls * ctxAvg * h / F +
+                         (gpuBw > 0 ? cacheGpuBytes / gpuBw : 0.0);
+    D.moves[kH2D][kWeights] = moveTerm(kH2D, {WC, WD}, W);
+    D.moves[kH2D][kCache] = moveTerm(kH2D, {CC, CD}, cacheAvg);
+    D.moves[kH2D][kActivations] = moveTerm(kH2D, {HC, HD}, actD);
+    D.moves[kD2H][kCache] = moveTerm(kD2H, {CC, CD}, newKv);
+    D.moves[kD2H][kActivations] = moveTerm(kD2H, {HC, HD}, actD);
+    D.moves[kDiskRead][kWeights] = moveTerm(kDiskRead, {WD}, W);
+    D.moves[kDiskRead][kCache] = moveTerm(kDiskRead, {CD}, cacheAvg);
+    D.moves[kDiskRead][kActivations] = moveTerm(kDiskRead, {HD}, actD);
+    D.moves[kDiskWrite][kCache] = moveTerm(kDiskWrite, {CD}, newKv);
+    D.moves[kDiskWrite][kActivations] = moveTerm(kDiskWrite, {HD}, actD);
     M.counts.push_back(static_cast<double>(g.count));
     M.prefill.push_back(P);
     M.decode.push_back(D);
@@ -253,8 +302,8 @@ LpResult solveLp(const Model &M, bool exact) {
     }
   };
   for (int g = 0; g < groups; ++g) {
-    addTerms(M.prefill[static_cast<size_t>(g)], tp(g));
-    addTerms(M.decode[static_cast<size_t>(g)], tg(g));
+    addTerms(M.prefill[static_cast<size_t>(g)].totals(), tp(g));
+    addTerms(M.decode[static_cast<size_t>(g)].totals(), tg(g));
   }
   for (const Capacity &c : M.caps) {
     addRow(GLP_UP, 0, c.rhs);
@@ -297,8 +346,8 @@ InferencePlan planFrom(const Model &M, int64_t gbs, int64_t n,
   plan.policy.activations = {x[HG], x[HC], x[HD]};
   double prefillSum = 0, decodeSum = 0;
   for (size_t g = 0; g < M.counts.size(); ++g) {
-    plan.groupPrefill.push_back(termsAt(M.prefill[g], x));
-    plan.groupDecode.push_back(termsAt(M.decode[g], x));
+    plan.groupPrefill.push_back(termsAt(M.prefill[g].totals(), x));
+    plan.groupDecode.push_back(termsAt(M.decode[g].totals(), x));
     prefillSum += M.counts[g] * plan.groupPrefill.back().layerTime();
     decodeSum += M.counts[g] * plan.groupDecode.back().layerTime();
   }
@@ -456,4 +505,64 @@ offload::evaluateInferencePolicy(const InferenceJob &job,
     }
   }
   return p;
+}
+
+std::vector<Action> offload::inferenceSchedule(const InferenceJob &job,
+                                               const Machine &machine,
+                                               const InferencePlan &plan) {
+  std::vector<Action> out;
+  if (!plan.feasible)
+    return out;
+  const InferencePolicy &pol = plan.policy;
+  Model M = buildModel(job, machine, pol.gpuBatch, pol.numGpuBatches);
+  const std::array<double, kNumFractions> x = {
+      pol.weights.gpu,     pol.weights.cpu,     pol.weights.disk,
+      pol.cache.gpu,       pol.cache.cpu,       pol.cache.disk,
+      pol.activations.gpu, pol.activations.cpu, pol.activations.disk};
+  static constexpr Stream kLinkStream[kNumLinks] = {
+      Stream::H2D, Stream::D2H, Stream::SsdRead, Stream::SsdWrite};
+  static constexpr const char *kLinkWhat[kNumLinks] = {"load", "store", "read",
+                                                       "write"};
+  const int64_t steps = std::max<int64_t>(1, job.generate);
+  double t = 0;
+  for (int64_t step = 0; step < steps; ++step) {
+    int64_t layer = 0;
+    for (size_t g = 0; g < M.counts.size(); ++g) {
+      const PhaseModel &ph = step == 0 ? M.prefill[g] : M.decode[g];
+      const double slot = termsAt(ph.totals(), x).layerTime();
+      for (int64_t i = 0; i < static_cast<int64_t>(M.counts[g]); ++i, ++layer) {
+        Action c;
+        c.stream = Stream::GpuCompute;
+        c.start = t;
+        c.end = t + ph.compute.at(x);
+        c.flops = ph.flops;
+        c.tensor = "layer";
+        c.what = step == 0 ? "prefill" : "decode";
+        c.layer = layer;
+        c.step = step;
+        out.push_back(c);
+        for (unsigned l = 0; l < kNumLinks; ++l) {
+          double at = t;
+          for (unsigned k = 0; k < kNumClasses; ++k) {
+            const double dur = ph.moves[l][k].at(x);
+            if (!(dur > 0))
+              continue;
+            Action a;
+            a.stream = kLinkStream[l];
+            a.start = at;
+            a.end = at + dur;
+            a.bytes = dur * M.bandwidth[l];
+            a.tensor = kClassNames[k];
+            a.what = kLinkWhat[l];
+            a.layer = layer;
+            a.step = step;
+            out.push_back(std::move(a));
+            at += dur;
+          }
+        }
+        t += slot;
+      }
+    }
+  }
+  return out;
 }

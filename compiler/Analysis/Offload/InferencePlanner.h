@@ -21,6 +21,7 @@
 
 #include "compiler/Analysis/Model/TransformerCost.h"
 #include "compiler/Analysis/Offload/ModelCosts.h"
+#include "compiler/Analysis/Offload/OffloadAction.h"
 #include "compiler/Analysis/Offload/OffloadMachine.h"
 #include "llvm/Support/Error.h"
 
@@ -39,7 +40,17 @@ struct InferenceJob {
   /// uniformCosts(model) at seq = prompt. Layer groups that differ get
   /// their own per-layer terms (the policy is shared by all layers).
   std::optional<ModelCosts> costs;
+  /// FlexGen's group-wise 4-bit quantization (groups of 64 along a row,
+  /// an fp16 minimum and scale per group: kCompressedBytesPerElement) of
+  /// the weights and of the KV cache wherever they are stored and moved;
+  /// the GPU decompresses a layer's tensors to 16 bits before it uses them.
+  bool compressWeights = false;
+  bool compressCache = false;
 };
+
+/// Bytes per element of FlexGen's 4-bit group-wise compression: 4 bits
+/// plus two fp16 numbers (minimum and scale) per group of 64 elements.
+constexpr double kCompressedBytesPerElement = 0.5 + 2.0 * 2.0 / 64;
 
 struct InferenceOptions {
   /// GPU batch sizes to try (empty: 1, 2, 4, ..., 1024).
@@ -100,6 +111,20 @@ llvm::Expected<InferencePlan> planInference(const InferenceJob &job,
 llvm::Expected<InferencePlan> evaluateInferencePolicy(
     const InferenceJob &job, const Machine &machine,
     const InferencePolicy &policy);
+
+/// The timeline of a feasible plan (the overlap model made explicit): the
+/// prefill, then each generated token but the first (which the prefill
+/// yields), layer by layer. A layer's slot lasts its layer time
+/// (PhaseTerms::layerTime); in it the GPU computes (tensor "layer", what
+/// "prefill" or "decode", `flops`) while each link moves what the model
+/// charges to that layer, class after class (tensor "weights", "cache" or
+/// "activations"; what "load" on H2D, "store" on D2H, "read" from disk,
+/// "write" to disk). `step` is 0 for the prefill and k for token k. The
+/// last action ends at plan.totalTime() (up to rounding); per stream the
+/// busy time equals the sum of the per-layer terms.
+std::vector<Action> inferenceSchedule(const InferenceJob &job,
+                                      const Machine &machine,
+                                      const InferencePlan &plan);
 
 } // namespace sluice::offload
 

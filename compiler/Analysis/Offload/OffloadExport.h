@@ -2,7 +2,8 @@
 //
 // Writers for the planners' results (llvm::json):
 //  - the plan itself as JSON (decisions, predictions, the schedule);
-//  - a Chrome/Perfetto trace of the fine-tuning iteration, one track per
+//  - a Chrome/Perfetto trace of the fine-tuning iteration (or of a batched
+//    generation), one track per
 //    stream (GPU compute, H2D, D2H, SSD read, SSD write, CPU optimizer,
 //    CSD optimizer), loadable in ui.perfetto.dev or chrome://tracing;
 //  - the closest DeepSpeed ZeRO-Infinity configuration;
@@ -13,9 +14,10 @@
 #ifndef SLUICE_COMPILER_ANALYSIS_OFFLOAD_OFFLOADEXPORT_H
 #define SLUICE_COMPILER_ANALYSIS_OFFLOAD_OFFLOADEXPORT_H
 
-#include "compiler/Analysis/Offload/FinetunePlanner.h"
 #include "compiler/Analysis/Model/DeepSpeedSections.h"
+#include "compiler/Analysis/Offload/FinetunePlanner.h"
 #include "compiler/Analysis/Offload/InferencePlanner.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/JSON.h"
 
 #include <string>
@@ -32,6 +34,16 @@ llvm::json::Value finetunePlanToJson(const FinetunePlan &plan,
 /// Chrome trace event format ("traceEvents" with complete events, times in
 /// microseconds, one thread per stream named by metadata events).
 llvm::json::Value finetuneTrace(const FinetunePlan &plan);
+
+/// The same for a batched generation (inferenceSchedule): tracks GPU
+/// compute, H2D, D2H, SSD read and SSD write; events named by actionLabel,
+/// with `layer` and `step` arguments.
+llvm::json::Value inferenceTrace(llvm::ArrayRef<Action> schedule);
+
+/// The name of an action in traces and plan IR: tensor, what, "L<layer>"
+/// (or "head"), " mb<k>" with `microBatches`, " t<k>" for a decode step of
+/// an inference (`inference`, step > 0).
+std::string actionLabel(const Action &a, bool microBatches, bool inference);
 
 struct DeepSpeedOptions {
   std::string nvmePath = "/local_nvme";

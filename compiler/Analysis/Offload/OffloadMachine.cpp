@@ -87,7 +87,8 @@ Machine Machine::rtx4090With12Nvme() {
 Machine Machine::t4FlexGen() {
   Machine m;
   m.name = "t4";
-  m.gpuMemory = 16 * GiB;
+  // The datasheet's "16 GB" is what nvidia-smi reports as 15360 MiB.
+  m.gpuMemory = 15 * GiB;
   m.gpuPeakFlops = 65e12; // FP16 tensor, dense, at the 1590 MHz boost clock
   // The 70 W cap holds the clock far below boost under tensor load (an
   // assumption: no published GEMM measurement in the reference).

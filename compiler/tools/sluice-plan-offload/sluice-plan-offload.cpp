@@ -99,6 +99,11 @@ static cl::opt<int64_t> prompt("prompt", cl::desc("Prompt tokens (infer)"),
 static cl::opt<int64_t> generate("generate",
                                  cl::desc("Generated tokens (infer)"),
                                  cl::init(32), cl::cat(cat));
+static cl::opt<std::string> compress(
+    "compress",
+    cl::desc("Infer: FlexGen's 4-bit compression of weights, cache, or "
+             "both (none, weights, cache, all)"),
+    cl::init("none"), cl::cat(cat));
 static cl::opt<bool> noActiveGrad(
     "no-active-grad-offload",
     cl::desc("Run the optimizer after the backward pass (ZeRO-Infinity)"),
@@ -384,6 +389,14 @@ int main(int argc, char **argv) {
     }
   } else {
     InferenceJob job{*cfg, prompt, generate};
+    if (compress == "weights" || compress == "all")
+      job.compressWeights = true;
+    if (compress == "cache" || compress == "all")
+      job.compressCache = true;
+    if (compress != "none" && compress != "weights" && compress != "cache" &&
+        compress != "all")
+      return fail("--compress must be none, weights, cache or all, got '" +
+                  compress + "'");
     auto plan = planInference(job, *machine);
     reportTime();
     if (!plan)
@@ -397,10 +410,17 @@ int main(int argc, char **argv) {
          << "\n";
       break;
     case Format::Trace:
+      if (!plan->feasible)
+        return fail("no trace of an infeasible plan: " +
+                    plan->infeasibleReason);
+      os << llvm::formatv("{0:2}", inferenceTrace(
+                                       inferenceSchedule(job, *machine, *plan)))
+         << "\n";
+      break;
     case Format::DeepSpeed:
     case Format::Schedule:
-      return fail("--format=trace, deepspeed and schedule are for "
-                  "--job=finetune; use summary or json for inference");
+      return fail("--format=deepspeed and schedule are for --job=finetune; "
+                  "use summary, json or trace for inference");
     }
   }
   out->keep();

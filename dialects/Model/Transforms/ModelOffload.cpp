@@ -351,18 +351,14 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
              << "--format="
              << (format == OffloadFormat::Trace ? "trace" : "deepspeed")
              << " writes one job; choose one with --job=NAME";
-    if (jobs.front().getAction() != JobAction::Finetune)
+    if (format == OffloadFormat::DeepSpeed &&
+        jobs.front().getAction() != JobAction::Finetune)
       return mlir::emitError(jobs.front().getLoc())
-             << "--format=trace and --format=deepspeed apply to finetune "
-                "jobs";
+             << "--format=deepspeed applies to finetune jobs (DeepSpeed's "
+                "configuration is for training); plan infer job '"
+             << jobs.front().getSymName()
+             << "' in --format=table, json, trace or mlir";
   }
-
-  if (format == OffloadFormat::Mlir)
-    for (JobOp job : jobs)
-      if (job.getAction() != JobAction::Finetune)
-        return mlir::emitError(job.getLoc())
-               << "--format=mlir applies to finetune jobs; plan infer job '"
-               << job.getSymName() << "' in --format=table or json";
 
   bool failed = false;
   llvm::json::Object all;
@@ -495,12 +491,43 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
       }
       if (!plan->feasible)
         reason = plan->infeasibleReason;
-      if (format == OffloadFormat::Json)
+      switch (format) {
+      case OffloadFormat::Json:
         all[job.getSymName()] =
             offload::inferencePlanToJson(*plan, ij, p->machine);
-      else
+        break;
+      case OffloadFormat::Trace:
+        if (plan->feasible)
+          os << llvm::formatv(
+                    "{0:2}", offload::inferenceTrace(offload::inferenceSchedule(
+                                 ij, p->machine, *plan)))
+             << "\n";
+        break;
+      case OffloadFormat::Mlir: {
+        if (!plan->feasible)
+          break;
+        std::string name = job.getSymName().str() + "_generation";
+        if (SymbolTable::lookupSymbolIn(module, name)) {
+          mlir::emitError(job.getLoc())
+              << "cannot name the schedule of job '" << job.getSymName()
+              << "': symbol '" << name << "' exists";
+          failed = true;
+          continue;
+        }
+        if (llvm::failed(buildInferenceSchedule(
+                builder, job.getLoc(), name, topology, *plan,
+                offload::inferenceSchedule(ij, p->machine, *plan), p->machine,
+                graph))) {
+          failed = true;
+          continue;
+        }
+        break;
+      }
+      default:
         os << "job " << job.getSymName() << ":\n"
            << offload::inferenceSummary(*plan, ij, p->machine);
+        break;
+      }
     }
     if (!reason.empty()) {
       mlir::emitError(job.getLoc())

@@ -1,8 +1,10 @@
-//===- OffloadSchedule.cpp - Fine-tune plans as plan.schedule -------------===//
+//===- OffloadSchedule.cpp - Offload plans as plan.schedule ---------------===//
 #include "dialects/Model/Transforms/OffloadSchedule.h"
 
+#include "compiler/Analysis/Offload/OffloadExport.h"
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
 #include <vector>
@@ -52,49 +54,36 @@ drivesOf(const Action &a, const FinetunePlan &plan, const Machine &m) {
   return csd ? m.devices.csd : m.devices.nvme;
 }
 
-std::string labelOf(const Action &a, const FinetunePlan &plan) {
-  std::string s =
-      a.tensor + " " + a.what + " " +
-      (a.layer < 0 ? std::string("head") : "L" + std::to_string(a.layer));
-  if (plan.accumulationSteps > 1)
-    s += " mb" + std::to_string(a.microBatch);
-  return s;
-}
+/// What a schedule op carries besides its actions.
+struct Header {
+  plan::ScheduleMethod method;
+  double makespan = 0, tflops = 0;
+  NamedAttrList peak, links;
+  int64_t dataParallel = 1;
+};
 
-} // namespace
-
-FailureOr<plan::ScheduleOp> sluice::model::buildFinetuneSchedule(
+/// `plan.schedule` of `actions`: compute actions as plan.compute on their
+/// device, transfers as plan.transfer along the widest paths (SSD actions
+/// striped over `drives(a)`).
+FailureOr<plan::ScheduleOp> buildActions(
     OpBuilder &b, Location loc, llvm::StringRef name, llvm::StringRef topology,
-    const FinetunePlan &plan, const Machine &m,
-    const analysis::TopoGraph &graph) {
-  if (!plan.feasible)
-    return mlir::emitError(loc) << "no schedule for an infeasible plan ("
-                                << plan.infeasibleReason << ")";
+    const Header &h, llvm::ArrayRef<Action> actions,
+    llvm::function_ref<std::string(const Action &)> labelOf,
+    llvm::function_ref<const std::vector<std::string> &(const Action &)> drives,
+    const Machine &m, const analysis::TopoGraph &graph) {
   if (m.devices.gpu.empty() || m.devices.cpu.empty())
     return mlir::emitError(loc)
            << "the machine names no topology devices (plan it with "
               "machineFromTopo)";
-
   auto f64 = [&](double v) { return b.getF64FloatAttr(v); };
-  NamedAttrList peak, links;
-  peak.append("gpu", f64(plan.peak.gpu));
-  peak.append("host", f64(plan.peak.host));
-  peak.append("nvme", f64(plan.peak.nvme));
-  peak.append("csd", f64(plan.peak.csd));
-  links.append("h2d", f64(plan.links.h2d));
-  links.append("d2h", f64(plan.links.d2h));
-  links.append("ssd_read", f64(plan.links.ssdRead));
-  links.append("ssd_write", f64(plan.links.ssdWrite));
-  links.append("csd_internal", f64(plan.links.csdInternal));
-
   auto sched = b.create<plan::ScheduleOp>(
       loc, b.getStringAttr(name),
-      FlatSymbolRefAttr::get(b.getContext(), topology), f64(plan.iterationTime),
-      plan::ScheduleMethodAttr::get(b.getContext(),
-                                    plan::ScheduleMethod::OffloadFinetune),
-      FloatAttr(), FloatAttr(), FloatAttr(), f64(0.0), f64(plan.tflops()),
-      peak.getDictionary(b.getContext()), links.getDictionary(b.getContext()),
-      plan.gpus > 1 ? b.getI64IntegerAttr(plan.gpus) : IntegerAttr());
+      FlatSymbolRefAttr::get(b.getContext(), topology), f64(h.makespan),
+      plan::ScheduleMethodAttr::get(b.getContext(), h.method), FloatAttr(),
+      FloatAttr(), FloatAttr(), f64(0.0), f64(h.tflops),
+      h.peak.getDictionary(b.getContext()),
+      h.links.getDictionary(b.getContext()),
+      h.dataParallel > 1 ? b.getI64IntegerAttr(h.dataParallel) : IntegerAttr());
   Block *body = new Block();
   sched.getBody().push_back(body);
   OpBuilder::InsertionGuard guard(b);
@@ -105,10 +94,10 @@ FailureOr<plan::ScheduleOp> sluice::model::buildFinetuneSchedule(
     sched->erase();
     return mlir::emitError(loc) << what;
   };
-  for (size_t i = 0; i < plan.schedule.size(); ++i) {
-    const Action &a = plan.schedule[i];
+  for (size_t i = 0; i < actions.size(); ++i) {
+    const Action &a = actions[i];
     llvm::StringRef stream = streamName(a.stream);
-    std::string label = labelOf(a, plan);
+    std::string label = labelOf(a);
     auto compute = [&](llvm::StringRef device, double share) {
       b.create<plan::ComputeOp>(
           loc, b.getStringAttr(label), b.getStringAttr(device),
@@ -147,11 +136,11 @@ FailureOr<plan::ScheduleOp> sluice::model::buildFinetuneSchedule(
                     "' but the machine names no second gpu");
       ends.push_back({m.devices.gpu, m.devices.gpuGroup[1]});
     } else {
-      const std::vector<std::string> &drives = drivesOf(a, plan, m);
-      if (drives.empty())
+      const std::vector<std::string> &ds = drives(a);
+      if (ds.empty())
         return fail("the plan uses '" + stream.str() +
                     "' but the machine names no drive for '" + label + "'");
-      for (const std::string &d : drives)
+      for (const std::string &d : ds)
         ends.push_back(a.stream == Stream::SsdRead
                            ? std::make_pair(d, m.devices.cpu)
                            : std::make_pair(m.devices.cpu, d));
@@ -176,4 +165,75 @@ FailureOr<plan::ScheduleOp> sluice::model::buildFinetuneSchedule(
     }
   }
   return sched;
+}
+
+} // namespace
+
+FailureOr<plan::ScheduleOp> sluice::model::buildFinetuneSchedule(
+    OpBuilder &b, Location loc, llvm::StringRef name, llvm::StringRef topology,
+    const FinetunePlan &plan, const Machine &m,
+    const analysis::TopoGraph &graph) {
+  if (!plan.feasible)
+    return mlir::emitError(loc) << "no schedule for an infeasible plan ("
+                                << plan.infeasibleReason << ")";
+  auto f64 = [&](double v) { return b.getF64FloatAttr(v); };
+  Header h;
+  h.method = plan::ScheduleMethod::OffloadFinetune;
+  h.makespan = plan.iterationTime;
+  h.tflops = plan.tflops();
+  h.dataParallel = plan.gpus;
+  h.peak.append("gpu", f64(plan.peak.gpu));
+  h.peak.append("host", f64(plan.peak.host));
+  h.peak.append("nvme", f64(plan.peak.nvme));
+  h.peak.append("csd", f64(plan.peak.csd));
+  h.links.append("h2d", f64(plan.links.h2d));
+  h.links.append("d2h", f64(plan.links.d2h));
+  h.links.append("ssd_read", f64(plan.links.ssdRead));
+  h.links.append("ssd_write", f64(plan.links.ssdWrite));
+  h.links.append("csd_internal", f64(plan.links.csdInternal));
+  return buildActions(
+      b, loc, name, topology, h, plan.schedule,
+      [&](const Action &a) {
+        return actionLabel(a, plan.accumulationSteps > 1, false);
+      },
+      [&](const Action &a) -> const std::vector<std::string> & {
+        return drivesOf(a, plan, m);
+      },
+      m, graph);
+}
+
+FailureOr<plan::ScheduleOp> sluice::model::buildInferenceSchedule(
+    OpBuilder &b, Location loc, llvm::StringRef name, llvm::StringRef topology,
+    const InferencePlan &plan, llvm::ArrayRef<Action> schedule,
+    const Machine &m, const analysis::TopoGraph &graph) {
+  if (!plan.feasible)
+    return mlir::emitError(loc) << "no schedule for an infeasible plan ("
+                                << plan.infeasibleReason << ")";
+  auto f64 = [&](double v) { return b.getF64FloatAttr(v); };
+  Header h;
+  h.method = plan::ScheduleMethod::OffloadInfer;
+  double flops = 0, end = 0;
+  double bytes[kNumStreams] = {};
+  for (const Action &a : schedule) {
+    flops += a.flops;
+    bytes[static_cast<unsigned>(a.stream)] += a.bytes;
+    end = std::max(end, a.end);
+  }
+  // The schedule's sum of layer slots; the plan's total up to rounding.
+  h.makespan = std::max(end, plan.totalTime());
+  h.tflops = h.makespan > 0 ? flops / h.makespan / 1e12 : 0.0;
+  h.peak.append("gpu", f64(plan.gpuBytes));
+  h.peak.append("host", f64(plan.cpuBytes));
+  h.peak.append("nvme", f64(plan.diskBytes));
+  h.links.append("h2d", f64(bytes[unsigned(Stream::H2D)]));
+  h.links.append("d2h", f64(bytes[unsigned(Stream::D2H)]));
+  h.links.append("ssd_read", f64(bytes[unsigned(Stream::SsdRead)]));
+  h.links.append("ssd_write", f64(bytes[unsigned(Stream::SsdWrite)]));
+  return buildActions(
+      b, loc, name, topology, h, schedule,
+      [](const Action &a) { return actionLabel(a, false, true); },
+      [&](const Action &) -> const std::vector<std::string> & {
+        return m.devices.nvme;
+      },
+      m, graph);
 }

@@ -1,4 +1,4 @@
-//===- OffloadSchedule.h - Fine-tune plans as plan.schedule -----*- C++ -*-===//
+//===- OffloadSchedule.h - Offload plans as plan.schedule -------*- C++ -*-===//
 //
 // One fine-tuning iteration of an offload plan (compiler/Analysis/Offload)
 // as a `plan.schedule`, built from the same per-stream timeline the Chrome
@@ -22,6 +22,7 @@
 #define SLUICE_DIALECTS_MODEL_TRANSFORMS_OFFLOADSCHEDULE_H
 
 #include "compiler/Analysis/Offload/FinetunePlanner.h"
+#include "compiler/Analysis/Offload/InferencePlanner.h"
 #include "compiler/Analysis/Offload/OffloadMachine.h"
 #include "compiler/Analysis/TopoGraph.h"
 #include "dialects/Plan/IR/PlanOps.h"
@@ -39,6 +40,18 @@ buildFinetuneSchedule(mlir::OpBuilder &b, mlir::Location loc,
                       const offload::FinetunePlan &plan,
                       const offload::Machine &machine,
                       const analysis::TopoGraph &graph);
+
+/// The same for a batched generation: `plan.schedule ... method
+/// "offload-infer"` of `schedule` (inferenceSchedule of `plan`): GPU
+/// compute as plan.compute, H2D/D2H between the CPU and the GPU, disk
+/// reads and writes striped over the nvme drives; makespan the generation
+/// time, `tflops` the attained rate, `peak_bytes` gpu/host/nvme and
+/// `link_bytes` h2d/d2h/ssd_read/ssd_write.
+mlir::FailureOr<plan::ScheduleOp> buildInferenceSchedule(
+    mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
+    llvm::StringRef topology, const offload::InferencePlan &plan,
+    llvm::ArrayRef<offload::Action> schedule, const offload::Machine &machine,
+    const analysis::TopoGraph &graph);
 
 } // namespace sluice::model
 

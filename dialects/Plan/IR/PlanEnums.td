@@ -71,7 +71,10 @@ def Plan_ScheduleMethod : Plan_QuotedEnum<"ScheduleMethod",
     // Only collectives, each by its own algorithm (Collectives.h).
     I32EnumAttrCase<"Collective", 6, "collective">,
     // One iteration of a fine-tuning offload plan (docs/offload.md).
-    I32EnumAttrCase<"OffloadFinetune", 7, "offload-finetune">
+    I32EnumAttrCase<"OffloadFinetune", 7, "offload-finetune">,
+    // One batched generation of an offloaded-inference plan (FlexGen:
+    // prefill and every decoded token, layer by layer; docs/offload.md).
+    I32EnumAttrCase<"OffloadInfer", 8, "offload-infer">
   ]>;
 
 // What a 3D-parallel plan recomputes in the backward pass (Korthikanti et

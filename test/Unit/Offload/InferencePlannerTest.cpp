@@ -167,3 +167,108 @@ TEST(InferenceModel, InfeasibleAndBadInputs) {
 }
 
 } // namespace
+
+TEST(InferenceSchedule, TimelineMatchesThePlan) {
+  // OPT-30B on the T4 uses every link (weights on CPU, cache partly on
+  // disk): the timeline's streams never overlap themselves, end at the
+  // plan's time, and per stream add up to the per-layer terms.
+  InferenceJob job = flexgenJob("opt-30b");
+  job.generate = 4; // a short generation keeps the check fast
+  const Machine m = Machine::t4FlexGen();
+  auto p = planInference(job, m);
+  ASSERT_TRUE(static_cast<bool>(p));
+  ASSERT_TRUE(p->feasible);
+  std::vector<Action> s = inferenceSchedule(job, m, *p);
+  ASSERT_FALSE(s.empty());
+  const double L = 48;
+  double busy[kNumStreams] = {}, lastEnd[kNumStreams] = {}, end = 0;
+  int64_t computes = 0;
+  for (const Action &a : s) {
+    unsigned k = static_cast<unsigned>(a.stream);
+    EXPECT_GE(a.start, lastEnd[k] - 1e-9) << "stream " << k << " overlaps";
+    EXPECT_GE(a.end, a.start);
+    lastEnd[k] = a.end;
+    busy[k] += a.end - a.start;
+    end = std::max(end, a.end);
+    if (a.stream == Stream::GpuCompute) {
+      ++computes;
+      EXPECT_GT(a.flops, 0);
+      EXPECT_EQ(a.what, a.step == 0 ? "prefill" : "decode");
+    } else {
+      EXPECT_GT(a.bytes, 0);
+    }
+    EXPECT_GE(a.layer, 0);
+    EXPECT_LT(a.layer, 48);
+  }
+  EXPECT_EQ(computes, 48 * 4); // the prefill and three decode steps
+  EXPECT_NEAR(end, p->totalTime(), 1e-9 * p->totalTime());
+  const double steps = 3;
+  auto expect = [&](Stream st, double pre, double dec) {
+    double want = L * pre + L * steps * dec;
+    EXPECT_NEAR(busy[static_cast<unsigned>(st)], want, 1e-9 * want + 1e-12)
+        << streamName(st).str();
+  };
+  expect(Stream::GpuCompute, p->prefill.compute, p->decode.compute);
+  expect(Stream::H2D, p->prefill.h2d, p->decode.h2d);
+  expect(Stream::D2H, p->prefill.d2h, p->decode.d2h);
+  expect(Stream::SsdRead, p->prefill.diskRead, p->decode.diskRead);
+  expect(Stream::SsdWrite, p->prefill.diskWrite, p->decode.diskWrite);
+  // The bytes of a decode step's weight loads: the offloaded share of a
+  // layer's fp16 weights.
+  const double W =
+      2.0 *
+      static_cast<double>(model::countParameters(job.model).perLayer.total());
+  for (const Action &a : s)
+    if (a.stream == Stream::H2D && a.tensor == "weights" && a.step == 1) {
+      EXPECT_NEAR(a.bytes, (p->policy.weights.cpu + p->policy.weights.disk) * W,
+                  1e-6 * W);
+      break;
+    }
+  // No schedule for an infeasible plan.
+  InferencePlan none;
+  EXPECT_TRUE(inferenceSchedule(job, m, none).empty());
+}
+
+TEST(InferenceCompression, StoredAndMovedBytesShrink) {
+  // FlexGen's 4-bit groups of 64 with an fp16 minimum and scale each:
+  // 0.5625 bytes per element, 0.28125 of fp16. With weights and cache all
+  // in host memory, the decode host->GPU term is the compressed weights
+  // and cache plus the (uncompressed) activations, and the GPU decompresses
+  // a layer's weights (read the stored bytes, write 16 bits) on top of
+  // reading them.
+  EXPECT_DOUBLE_EQ(kCompressedBytesPerElement, 0.5625);
+  InferenceJob plain = flexgenJob("opt-30b");
+  InferenceJob packed = plain;
+  packed.compressWeights = packed.compressCache = true;
+  const Machine m = Machine::t4FlexGen();
+  InferencePolicy q;
+  q.gpuBatch = 16;
+  q.numGpuBatches = 4;
+  q.weights = {0, 1, 0};
+  q.cache = {0, 1, 0};
+  q.activations = {0, 1, 0};
+  auto a = evaluateInferencePolicy(plain, m, q);
+  auto b = evaluateInferencePolicy(packed, m, q);
+  ASSERT_TRUE(static_cast<bool>(a) && static_cast<bool>(b));
+  const double h = 7168, bls = 64, r = 0.28125;
+  const double W =
+      2.0 *
+      static_cast<double>(model::countParameters(plain.model).perLayer.total());
+  const double cache = 4 * h * (512 + 16) * bls; // K and V, fp16, avg ctx
+  const double act = 2 * h * bls;
+  EXPECT_NEAR(a->decode.h2d, (W + cache + act) / m.h2dBandwidth, 1e-12);
+  EXPECT_NEAR(b->decode.h2d, (r * W + r * cache + act) / m.h2dBandwidth, 1e-12);
+  // Host memory: weights and cache at r of their fp16 bytes.
+  model::TransformerConfig cfg = plain.model;
+  cfg.seq = 512;
+  const double weightsAll = 2.0 * uniformCosts(cfg).params();
+  const double cacheAll = 4 * h * 48 * (512 + 32) * bls;
+  EXPECT_NEAR(a->cpuBytes - b->cpuBytes, (1 - r) * (weightsAll + cacheAll),
+              1e-6 * a->cpuBytes);
+  // GPU compute pays for decompression: never faster per decode step.
+  EXPECT_GT(b->decode.compute, a->decode.compute);
+  // The search finds a larger block when the tensors are smaller.
+  auto pa = planInference(plain, m), pb = planInference(packed, m);
+  ASSERT_TRUE(static_cast<bool>(pa) && static_cast<bool>(pb));
+  EXPECT_GT(pb->policy.blockSize(), pa->policy.blockSize());
+}
