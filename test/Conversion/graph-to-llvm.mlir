@@ -238,3 +238,85 @@ module {
     }
   }
 }
+
+// -----
+
+// frontier: buckets, the frontier read only by the loop (a while body's
+// argument): the round's bucket comes from sluice_algo_frontier_bucket
+// with consume = 1 (its bucket queue passes on to the result), pushed from
+// as a list; the result is sealed after the round.
+// CHECK-LABEL: llvm.func @sluice_algo_delta(
+// CHECK:         scf.while
+// CHECK:           %[[OUT:.*]] = llvm.call @sluice_algo_frontier_new(
+// CHECK:           %[[DELTA:.*]] = arith.constant 2.500000e+00 : f64
+// CHECK-NEXT:      %[[CONSUME:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:      %[[LOW:.*]] = llvm.call @sluice_algo_frontier_bucket(%{{.*}}, %{{.*}}, %{{.*}}, %[[DELTA]], %[[OUT]], %[[CONSUME]]) : (!llvm.ptr, !llvm.ptr, i32, f64, !llvm.ptr, i32) -> !llvm.ptr
+// CHECK-NEXT:      llvm.call @sluice_algo_frontier_list(%[[LOW]])
+// CHECK-NEXT:      llvm.call @sluice_algo_frontier_size(%[[LOW]])
+// CHECK:           llvm.call @sluice_algo_parallel_for(
+// CHECK:           llvm.call @sluice_algo_frontier_seal(%[[OUT]])
+// REMARK: remark: loop 'relax' of algorithm 'delta': push over the out-edges (CSR) of the frontier's vertices in its lowest bucket of width 2.5 (ordered by the property reduced with min=; the others pass on to the result, waiting in a bucket queue); parallel, dynamic chunks of 4 vertices; atomic updates of 'dist'
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @delta on @g attributes {outputs = [@dist], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
+  ^bb0(%source: i64):
+    %cst = arith.constant 1.000000e+300 : f64
+    graph.property @dist : f64 = %cst
+    %c0_i64 = arith.constant 0 : i64
+    %0 = graph.vertex_of %source
+    %2 = graph.frontier.of [%0]
+    %3 = scf.while (%arg0 = %2) : (!graph.frontier) -> !graph.frontier {
+      %4 = graph.frontier.size %arg0 : i64
+      %5 = arith.cmpi sgt, %4, %c0_i64 : i64
+      scf.condition(%5) %arg0 : !graph.frontier
+    } do {
+    ^bb0(%arg0: !graph.frontier):
+      %4 = graph.edges from %arg0 label "relax" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 4, frontier = buckets, delta = 2.5 : f64, format = auto>} do {
+      ^bb0(%src: i32, %dst: i32, %w: f64):
+        %5 = graph.prop.get @dist[%src] : f64
+        %6 = arith.addf %5, %w : f64
+        graph.prop.reduce min @dist[%dst], %6 : f64
+        graph.yield
+      }
+      scf.yield %4 : !graph.frontier
+    }
+  }
+}
+
+// -----
+
+// frontier: buckets, the frontier read again in the round (its size): the
+// bucket call scans it (consume = 0).
+// CHECK-LABEL: llvm.func @sluice_algo_again(
+// CHECK:         scf.while
+// CHECK:           arith.constant 2.500000e+00 : f64
+// CHECK-NEXT:      %[[CONSUME:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      llvm.call @sluice_algo_frontier_bucket(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[CONSUME]])
+// REMARK: remark: loop 'relax' of algorithm 'again': {{.*}}the others pass on to the result, by a scan: the frontier is read again);
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @again on @g attributes {outputs = [@dist], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
+  ^bb0(%source: i64):
+    %cst = arith.constant 1.000000e+300 : f64
+    graph.property @dist : f64 = %cst
+    %c0_i64 = arith.constant 0 : i64
+    %0 = graph.vertex_of %source
+    %2 = graph.frontier.of [%0]
+    %3 = scf.while (%arg0 = %2) : (!graph.frontier) -> !graph.frontier {
+      %4 = graph.frontier.size %arg0 : i64
+      %5 = arith.cmpi sgt, %4, %c0_i64 : i64
+      scf.condition(%5) %arg0 : !graph.frontier
+    } do {
+    ^bb0(%arg0: !graph.frontier):
+      %waiting = graph.frontier.size %arg0 : i64
+      %4 = graph.edges from %arg0 label "relax" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 4, frontier = buckets, delta = 2.5 : f64, format = auto>} do {
+      ^bb0(%src: i32, %dst: i32, %w: f64):
+        %5 = graph.prop.get @dist[%src] : f64
+        %6 = arith.addf %5, %w : f64
+        graph.prop.reduce min @dist[%dst], %6 : f64
+        graph.yield
+      }
+      scf.yield %4 : !graph.frontier
+    }
+  }
+}

@@ -494,6 +494,15 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   return fn;
 }
 
+/// Whether a buckets loop may hand its frontier's bucket queue on to its
+/// result: nothing else reads the frontier, and the loop runs once per
+/// value of it (the value is defined in the loop's block, e.g. the
+/// `while` body's argument, not captured from around a loop).
+static bool consumesFrontier(graph::EdgesOp edges) {
+  Value from = edges.getFrom();
+  return from && from.hasOneUse() && from.getParentBlock() == edges->getBlock();
+}
+
 std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
                                ArrayRef<Variant> variants,
                                StringRef tileRemark) {
@@ -526,7 +535,11 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
       os << "the frontier's vertices in its lowest bucket of width "
          << llvm::format("%g", s.getDelta().getValueAsDouble())
          << " (ordered by the property reduced with min=; the others pass "
-            "on to the result)";
+            "on to the result, "
+         << (consumesFrontier(cast<graph::EdgesOp>(loop))
+                 ? "waiting in a bucket queue"
+                 : "by a scan: the frontier is read again")
+         << ")";
     else if (*s.getFrontier() == graph::FrontierKind::Auto)
       os << "the frontier's list, or every vertex tested against its bitmap "
             "once it is large (chosen per round)";
@@ -666,9 +679,11 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   // frontier: buckets orders the frontier by the property the loop
   // reduces into with min= (delta-stepping).
   graph::PropertyOp priority;
+  bool consume = false;
   if (edges && schedule.getFrontier() == graph::FrontierKind::Buckets) {
     if (failed(bucketPriority(edges, what, schedule, priority)))
       return failure();
+    consume = consumesFrontier(edges);
   }
   graph::Parallel parallel = *schedule.getParallel();
   bool isParallel = parallel != graph::Parallel::Serial;
@@ -863,9 +878,11 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
       Value delta = b.create<arith::ConstantFloatOp>(
           loc, APFloat(schedule.getDelta().getValueAsDouble()),
           b.getF64Type());
-      Value current = callRuntime(
-          b, loc, module, AlgoCall::FrontierBucket,
-          {from, info.bases.lookup(priority.getSymName()), type, delta, out});
+      Value consumes = b.create<arith::ConstantIntOp>(loc, consume ? 1 : 0, 32);
+      Value current =
+          callRuntime(b, loc, module, AlgoCall::FrontierBucket,
+                      {from, info.bases.lookup(priority.getSymName()), type,
+                       delta, out, consumes});
       Value list =
           callRuntime(b, loc, module, AlgoCall::FrontierList, {current});
       Value size =

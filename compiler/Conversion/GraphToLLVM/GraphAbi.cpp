@@ -136,7 +136,7 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
     break;
   case AlgoCall::FrontierBucket:
     name = "sluice_algo_frontier_bucket", result = ptr,
-    params = {ptr, ptr, i32, b.getF64Type(), ptr};
+    params = {ptr, ptr, i32, b.getF64Type(), ptr, i32};
     break;
   }
   LLVM::LLVMFuncOp decl =

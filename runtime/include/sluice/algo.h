@@ -202,13 +202,22 @@ SLUICE_API int64_t sluice_algo_common_neighbors_below(sluice_algo_ctx_t *ctx,
                                                       uint32_t u, uint32_t v);
 /* Delta-stepping's ordered frontier (`frontier: buckets(delta)`): the
  * vertices u of `f` in the lowest bucket floor(priority[u] / delta) of
- * them all, as a new sealed frontier, and the others inserted into `rest`.
- * `priority` holds num_vertices f64 values (`type` SLUICE_ALGO_F64) or
- * i64 values (SLUICE_ALGO_I64). `f` must be sealed. */
+ * them all (a NaN priority counts as +inf), as a new sealed frontier, and
+ * the others passed on to `rest`. `priority` holds num_vertices f64 values
+ * (`type` SLUICE_ALGO_F64) or i64 values (SLUICE_ALGO_I64). `f` must be
+ * sealed.
+ *
+ * With `consume` (nothing reads `f` again) and `rest` new (nothing
+ * inserted yet), the others stay in a bucket queue that moves on to
+ * `rest`: its seal files the vertices inserted into it under their
+ * buckets, and the next call on it takes its lowest bucket without
+ * looking at the vertices of the other buckets. Otherwise the call scans
+ * `f` and inserts the others into `rest`. Either way `rest` holds the same
+ * set of vertices once sealed. */
 SLUICE_API sluice_frontier_t *
 sluice_algo_frontier_bucket(sluice_frontier_t *f, const void *priority,
-                            int32_t type, double delta,
-                            sluice_frontier_t *rest);
+                            int32_t type, double delta, sluice_frontier_t *rest,
+                            int32_t consume);
 /* The element types of a vertex property. */
 typedef enum sluice_algo_type_e {
   SLUICE_ALGO_F64 = 0,   /* double */

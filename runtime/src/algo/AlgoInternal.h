@@ -12,6 +12,7 @@
 #include "sluice/algo.h"
 
 #include "runtime/src/Progress.h"
+#include "runtime/src/algo/BucketQueue.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -59,6 +60,10 @@ private:
 /// release flush the calling thread's.
 void flushFrontierInserts();
 
+/// A new sealed frontier of `vertices` (sorted, distinct), owned by `ctx`.
+sluice_frontier_t *sealedFrontier(sluice_algo_ctx_t *ctx,
+                                  const std::vector<uint32_t> &vertices);
+
 /// A GPU attached to a context (sluice/algo_gpu.h, AlgoGpu.cpp).
 struct AlgoGpu;
 struct AlgoGpuDeleter {
@@ -83,6 +88,11 @@ struct sluice_frontier_t {
   /// The vertices: `count` of them in `list` (capacity num_vertices).
   std::unique_ptr<uint32_t[]> list;
   std::atomic<uint64_t> count{0};
+  /// A `frontier: buckets` loop's result (BucketQueue.cpp): the vertices
+  /// waiting in buckets. Its seal files the inserted vertices there and
+  /// `count` is then the queue's size; `list` and `bits` are made from the
+  /// queue when read.
+  std::unique_ptr<sluice::rt::BucketQueue> queue;
 };
 
 struct sluice_algo_ctx_t {

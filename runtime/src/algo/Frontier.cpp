@@ -4,7 +4,9 @@
 // bitmap word decides who adds a vertex, an atomic counter gives its slot
 // in the list. seal() sorts the list, shrinks it to its size and, for a
 // sparse frontier, drops the bitmap (rebuilt when a round asks for it), so
-// the frontiers of a long run cost what their vertices do.
+// the frontiers of a long run cost what their vertices do. A frontier
+// with a bucket queue (a `frontier: buckets` loop's result) files its
+// inserts there when sealed and is listed from the queue when read.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
@@ -12,7 +14,6 @@
 #include "runtime/src/algo/AlgoInternal.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace {
 
@@ -34,6 +35,14 @@ sluice_frontier_t *adopt(sluice_algo_ctx_t *ctx,
   return ctx->frontiers.back().get();
 }
 
+/// Gives `f`'s bitmap, whose set bits are those of `list[0, count)`, to the
+/// context's spares, cleared.
+void giveBitsBack(sluice_frontier_t *f, const uint32_t *list, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i)
+    f->bits[list[i] / 64].store(0, std::memory_order_relaxed);
+  f->ctx->spareBits.push_back(std::move(f->bits));
+}
+
 } // namespace
 
 sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
@@ -43,9 +52,9 @@ sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
   // list is not touched beyond what is inserted: pages of a large frontier
   // that stays small are never mapped in).
   if (!ctx->spareBits.empty()) {
+    // (Given back cleared: a round over a few vertices clears few words.)
     f->bits = std::move(ctx->spareBits.back());
     ctx->spareBits.pop_back();
-    std::fill(f->bits.get(), f->bits.get() + words(n), 0);
   } else {
     f->bits.reset(new std::atomic<uint64_t>[words(n)]());
   }
@@ -55,6 +64,17 @@ sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
   } else {
     f->list.reset(new uint32_t[std::max<uint64_t>(n, 1)]);
   }
+  return adopt(ctx, std::move(f));
+}
+
+sluice_frontier_t *
+sluice::rt::sealedFrontier(sluice_algo_ctx_t *ctx,
+                           const std::vector<uint32_t> &vertices) {
+  auto f = std::make_unique<sluice_frontier_t>();
+  f->sealed = true;
+  f->count = vertices.size();
+  f->list.reset(new uint32_t[std::max<size_t>(vertices.size(), 1)]);
+  std::copy(vertices.begin(), vertices.end(), f->list.get());
   return adopt(ctx, std::move(f));
 }
 
@@ -103,6 +123,18 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
     return;
   f->sealed = true;
   uint64_t count = f->count.load();
+  if (f->queue) {
+    // Into the buckets (in any order: a bucket is sorted when taken); the
+    // buffers go back to the context, the list is made when read.
+    for (uint64_t i = 0; i < count; ++i)
+      f->queue->file(f->list[i]);
+    f->count = f->queue->size();
+    if (f->bits)
+      giveBitsBack(f, f->list.get(), count);
+    if (f->list)
+      f->ctx->spareLists.push_back(std::move(f->list));
+    return;
+  }
   // Sorted: from the bitmap in one pass when the frontier is large enough
   // for that to beat sorting (a word per 64 vertices against k log k).
   if (f->bits && count * 16 > words(f->numVertices)) {
@@ -121,7 +153,7 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
   f->ctx->spareLists.push_back(std::move(f->list));
   f->list = std::move(exact);
   if (count * 64 < f->numVertices)
-    f->ctx->spareBits.push_back(std::move(f->bits));
+    giveBitsBack(f, f->list.get(), count);
 }
 
 uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f) {
@@ -133,7 +165,11 @@ uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f) {
 
 const uint32_t *sluice_algo_frontier_list(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
-  if (!f->list) {
+  if (!f->list && f->queue && f->sealed) {
+    // The vertices waiting in buckets, listed on first use.
+    f->list.reset(new uint32_t[std::max<uint64_t>(f->queue->size(), 1)]);
+    f->queue->members(f->list.get());
+  } else if (!f->list) {
     // The frontier of all vertices, listed on first use.
     f->list.reset(new uint32_t[std::max<uint64_t>(f->numVertices, 1)]);
     for (uint64_t v = 0; v < f->numVertices; ++v)
@@ -145,6 +181,8 @@ const uint32_t *sluice_algo_frontier_list(sluice_frontier_t *f) {
 const uint64_t *sluice_algo_frontier_bitmap(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
   if (!f->bits) {
+    if (f->queue)
+      sluice_algo_frontier_list(f);
     uint64_t n = f->numVertices;
     f->bits.reset(new std::atomic<uint64_t>[words(n)]());
     if (f->all) {
@@ -165,6 +203,8 @@ int sluice_algo_frontier_prefers_dense(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
   if (f->all)
     return 1;
+  if (f->queue)
+    sluice_algo_frontier_list(f);
   const sluice_algo_view_t &view = f->ctx->view;
   uint64_t count = f->count.load();
   if (count * 20 > view.num_vertices)
@@ -173,29 +213,4 @@ int sluice_algo_frontier_prefers_dense(sluice_frontier_t *f) {
   for (uint64_t i = 0; i < count; ++i)
     edges += view.out_offsets[f->list[i] + 1] - view.out_offsets[f->list[i]];
   return edges * 20 > view.num_edges ? 1 : 0;
-}
-
-sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
-                                               const void *priority,
-                                               int32_t type, double delta,
-                                               sluice_frontier_t *rest) {
-  sluice_algo_ctx_t *ctx = f->ctx;
-  sluice_frontier_t *current = sluice_algo_frontier_new(ctx);
-  uint64_t count = sluice_algo_frontier_size(f);
-  const uint32_t *list = sluice_algo_frontier_list(f);
-  auto bucketOf = [&](uint32_t v) {
-    double p = type == SLUICE_ALGO_I64
-                   ? double(static_cast<const int64_t *>(priority)[v])
-                   : static_cast<const double *>(priority)[v];
-    return std::floor(p / delta);
-  };
-  double lowest = HUGE_VAL;
-  for (uint64_t i = 0; i < count; ++i)
-    lowest = std::min(lowest, bucketOf(list[i]));
-  // The list is sorted: so are both parts.
-  for (uint64_t i = 0; i < count; ++i)
-    sluice_algo_frontier_insert(bucketOf(list[i]) <= lowest ? current : rest,
-                                list[i]);
-  sluice_algo_frontier_seal(current);
-  return current;
 }

@@ -332,7 +332,7 @@ TEST(AlgoRuntime, CommonNeighborsAndBuckets) {
   sluice_algo_frontier_seal(f);
   sluice_frontier_t *rest = sluice_algo_frontier_new(c.ctx);
   sluice_frontier_t *low = sluice_algo_frontier_bucket(
-      f, priority.data(), SLUICE_ALGO_F64, 2.0, rest);
+      f, priority.data(), SLUICE_ALGO_F64, 2.0, rest, 0);
   sluice_algo_frontier_seal(rest);
   ASSERT_EQ(sluice_algo_frontier_size(low), 2u);
   EXPECT_EQ(sluice_algo_frontier_list(low)[0], 1u);

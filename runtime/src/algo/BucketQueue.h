@@ -1,0 +1,91 @@
+//===- BucketQueue.h - Delta-stepping's buckets of vertices ----*- C++ -*-===//
+//
+// The vertices waiting in a `frontier: buckets(delta)` frontier, filed by
+// bucket floor(p[v] / delta) of their priority p (Meyer and Sanders'
+// delta-stepping). A ring of buckets covers the keys [low, low + kWindow)
+// in an array; keys outside it (far ahead, below it, infinite) wait in an
+// ordered map. Finding the next round's bucket walks forward from the last
+// one (each key once over a run), so a round costs what its bucket and the
+// vertices it changed do, not what the waiting vertices do.
+//
+// A vertex is filed at most once (slot[v]: the key it waits under). When
+// its priority drops to another bucket it is filed again and its old entry
+// goes stale: the entry is skipped when its bucket comes up (its slot names
+// the other key). A vertex whose priority changed without being filed again
+// (a write outside the loop) is refiled when its bucket comes up.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_RUNTIME_SRC_ALGO_BUCKETQUEUE_H
+#define SLUICE_RUNTIME_SRC_ALGO_BUCKETQUEUE_H
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace sluice::rt {
+
+class BucketQueue {
+public:
+  /// Buckets in the ring (a power of two).
+  static constexpr uint64_t kWindow = 4096;
+
+  /// Buckets of width `delta` (> 0) over `numVertices` priorities of
+  /// `type` (SLUICE_ALGO_F64 or SLUICE_ALGO_I64) at `priority`.
+  BucketQueue(const void *priority, int32_t type, double delta,
+              uint64_t numVertices);
+
+  /// The bucket of a priority: floor(p / delta); NaN last, with +inf.
+  static double keyOf(double p, double delta) {
+    double key = std::floor(p / delta);
+    return std::isnan(key) ? HUGE_VAL : key;
+  }
+  /// The bucket of vertex `v` under `priority` (of `type`).
+  static double keyOf(const void *priority, int32_t type, double delta,
+                      uint32_t v);
+  double keyOf(uint32_t v) const { return keyOf(priority, type, delta, v); }
+  /// Whether the queue orders by this property and width.
+  bool orders(const void *p, int32_t t, double d) const {
+    return p == priority && t == type && d == delta;
+  }
+
+  /// Files `v` under its bucket now (nothing when it waits there already).
+  void file(uint32_t v);
+  /// The waiting vertices.
+  uint64_t size() const { return queued; }
+  /// Takes the vertices of the lowest bucket that holds one (refiling those
+  /// whose bucket changed unseen) into `out`, sorted; `out` stays empty
+  /// only when no vertex waits.
+  void takeLowest(std::vector<uint32_t> &out);
+  /// The waiting vertices into `out` (room for size()), sorted.
+  void members(uint32_t *out) const;
+
+private:
+  bool inWindow(double key) const {
+    return haveWindow && key >= low && key < low + double(kWindow);
+  }
+  std::vector<uint32_t> &bucketAt(double key) {
+    return ring[uint64_t(int64_t(key)) & (kWindow - 1)];
+  }
+  void push(uint32_t v, double key);
+
+  const void *priority;
+  int32_t type;
+  double delta;
+  /// Per vertex, the key it waits under; NaN: it does not wait.
+  std::vector<double> slot;
+  uint64_t queued = 0;
+  /// The ring's keys are [low, low + kWindow) (once a first key set it).
+  bool haveWindow = false;
+  double low = 0;
+  std::vector<std::vector<uint32_t>> ring;
+  uint64_t inRing = 0;
+  /// Entries whose key is outside the ring, by key.
+  std::map<double, std::vector<uint32_t>> far;
+  /// A bucket being taken (its buffer reused).
+  std::vector<uint32_t> taking;
+};
+
+} // namespace sluice::rt
+
+#endif // SLUICE_RUNTIME_SRC_ALGO_BUCKETQUEUE_H
