@@ -234,7 +234,9 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
   // back (host code reads and writes them between passes).
   void **hostProps = reinterpret_cast<void **>(slots[SLUICE_ALGO_ENV_PROPS]);
   props.resize(k.props.size());
-  std::vector<uint64_t> table(k.props.size(), 0);
+  // One entry per property, plus a spare zero so that a loop without
+  // properties still uploads a (non-empty) table.
+  std::vector<uint64_t> table(k.props.size() + 1, 0);
   auto bytesOf = [&](size_t i) {
     return nv * (k.props[i] & SLUICE_ALGO_GPU_PROP_BYTES);
   };
@@ -247,7 +249,7 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
     table[i] = props[i].ptr;
   }
   if (sluice_status_t s =
-          upload(propTable, table.data(), table.size() * 8 + 8, error))
+          upload(propTable, table.data(), table.size() * 8, error))
     return s;
   dev[SLUICE_ALGO_ENV_PROPS] = propTable.ptr;
   auto *out = reinterpret_cast<sluice_frontier_t *>(slots[SLUICE_ALGO_ENV_OUT]);
