@@ -181,7 +181,7 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
       mlir::IntegerAttr(), mlir::BoolAttr(), model::TierAttr(),
       model::TierAttr(), model::TierAttr(), mlir::StringAttr(),
       mlir::FloatAttr(), mlir::IntegerAttr(), model::WeightQuantAttr(),
-      mlir::BoolAttr(), mlir::IntegerAttr());
+      mlir::BoolAttr(), mlir::IntegerAttr(), model::CompressedTensorsAttr());
   bool ok = true;
   for (const Prop &p : j.props) {
     if (p.name == "optimizer") {
@@ -189,6 +189,15 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
         job->setAttr("optimizer", builder.getStringAttr(n->name));
       continue;
     }
+    // `compress: weights | cache | all` of an infer job (a word; train
+    // jobs' `compress` is a bool, below).
+    if (p.name == "compress")
+      if (auto *n = llvm::dyn_cast<NameExpr>(p.value.get()))
+        if (auto c = model::symbolizeCompressedTensors(n->name)) {
+          job->setAttr("compress_tensors",
+                       model::CompressedTensorsAttr::get(ctx, *c));
+          continue;
+        }
     if (p.name == "quantize") {
       if (auto *n = llvm::dyn_cast<NameExpr>(p.value.get()))
         if (auto q = model::symbolizeWeightQuant(n->name))

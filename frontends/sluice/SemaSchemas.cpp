@@ -162,7 +162,8 @@ const std::vector<JobAction> &jobActions() {
         {"infer", "a transformer model", kTransformer, false, false, false,
          false,
          withCommon({pos("batch", OptKind::Int), pos("seq", OptKind::Int),
-                     pos("tokens", OptKind::Int)})});
+                     pos("tokens", OptKind::Int),
+                     word("compress", model::compressedTensorsNames())})});
     a.push_back({"distill", "a distill model", kDistill, false, false, false,
                  false, trainingOptions(true)});
     a.push_back({"gather", "a gnn model or a graph", kGnn, true, false, false,

@@ -21,5 +21,7 @@ def Model_GnnKindAttr : EnumAttr<Model_Dialect, Model_GnnKind, "gnn_kind">;
 def Model_TierAttr : EnumAttr<Model_Dialect, Model_Tier, "tier">;
 def Model_WeightQuantAttr
     : EnumAttr<Model_Dialect, Model_WeightQuant, "weight_quant">;
+def Model_CompressedTensorsAttr
+    : EnumAttr<Model_Dialect, Model_CompressedTensors, "compressed_tensors">;
 
 #endif // SLUICE_MODEL_ATTRS

@@ -71,4 +71,16 @@ def Model_WeightQuant : I32EnumAttr<"WeightQuant",
   let genSpecializedAttr = 0;
 }
 
+// What an infer job stores and moves compressed (`compress:`, FlexGen's
+// 4-bit group-wise quantization): the weights, the KV cache, or both.
+def Model_CompressedTensors : I32EnumAttr<"CompressedTensors",
+    "the tensors an infer job compresses to 4 bits", [
+    I32EnumAttrCase<"Weights", 0, "weights">,
+    I32EnumAttrCase<"Cache", 1, "cache">,
+    I32EnumAttrCase<"All", 2, "all">
+  ]> {
+  let cppNamespace = "::sluice::model";
+  let genSpecializedAttr = 0;
+}
+
 #endif // SLUICE_MODEL_ENUMS

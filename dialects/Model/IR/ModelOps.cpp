@@ -256,6 +256,8 @@ LogicalResult JobOp::verify() {
     if (!getCompress().value_or(false))
       return emitOpError() << "compress_rank needs compress = true";
   }
+  if (getCompressTensorsAttr() && getAction() != JobAction::Infer)
+    return emitOpError() << "compress_tensors applies to infer jobs only";
   if (getAction() == JobAction::Infer && !getTokensAttr())
     return emitOpError() << "an infer job needs tokens";
   if (getAction() != JobAction::Infer && getTokensAttr())

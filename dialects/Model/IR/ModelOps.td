@@ -215,7 +215,9 @@ def Model_JobOp : Model_Op<"job", [
     only; absent or `false`: never) lets the 3D-parallel planner use
     Optimus-CC's lossy low-rank compression of rank `compress_rank`
     (positive; only with `compress`; the planner's default 64) where it
-    shortens the iteration.
+    shortens the iteration. `compress_tensors` (`infer` only: `weights`,
+    `cache` or `all`) stores and moves those tensors in FlexGen's 4-bit
+    group-wise compression.
 
     ```mlir
     model.job @tune finetune @gpt3 on @workstation batch 8 attributes {optimizer = "adam", steps = 1000 : i64}
@@ -237,7 +239,8 @@ def Model_JobOp : Model_Op<"job", [
                        OptionalAttr<I64Attr>:$lora_rank,
                        OptionalAttr<Model_WeightQuantAttr>:$quantize,
                        OptionalAttr<BoolAttr>:$compress,
-                       OptionalAttr<I64Attr>:$compress_rank);
+                       OptionalAttr<I64Attr>:$compress_rank,
+                       OptionalAttr<Model_CompressedTensorsAttr>:$compress_tensors);
   let assemblyFormat = [{
     $sym_name `` $action $model `on` $topology (`batch` $batch^)?
     attr-dict-with-keyword

@@ -30,6 +30,17 @@ llvm::ArrayRef<llvm::StringRef> model::weightQuantNames() {
   return names;
 }
 
+llvm::ArrayRef<llvm::StringRef> model::compressedTensorsNames() {
+  static const auto names = [] {
+    std::vector<llvm::StringRef> out;
+    for (unsigned v = 0; v <= getMaxEnumValForCompressedTensors(); ++v)
+      out.push_back(
+          stringifyCompressedTensors(static_cast<CompressedTensors>(v)));
+    return out;
+  }();
+  return names;
+}
+
 llvm::ArrayRef<llvm::StringRef> model::tierNames() {
   static const auto names = [] {
     std::vector<llvm::StringRef> out;

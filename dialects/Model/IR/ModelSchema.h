@@ -32,6 +32,8 @@ llvm::ArrayRef<llvm::StringRef> normKindNames();
 llvm::ArrayRef<llvm::StringRef> tierNames();
 /// The spellings of every base-weight quantization (`quantize:`).
 llvm::ArrayRef<llvm::StringRef> weightQuantNames();
+/// The spellings of what an infer job may compress (`compress:`).
+llvm::ArrayRef<llvm::StringRef> compressedTensorsNames();
 
 /// The largest `tile` of a gnn train job (feature columns per tile of the
 /// neighbour aggregation; the runtime's field is 32 bits, and a tile at

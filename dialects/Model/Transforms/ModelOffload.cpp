@@ -481,6 +481,10 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
       ij.costs = p->costs;
       ij.prompt = p->costs.seq;
       ij.generate = job.getTokensAttr().getInt();
+      if (auto c = job.getCompressTensors()) {
+        ij.compressWeights = *c != CompressedTensors::Cache;
+        ij.compressCache = *c != CompressedTensors::Weights;
+      }
       auto plan = offload::planInference(ij, p->machine, inferenceOptions(job));
       if (!plan) {
         mlir::emitError(job.getLoc())

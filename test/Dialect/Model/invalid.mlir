@@ -329,3 +329,9 @@ model.job @j train @m on @box batch 8 attributes {compress = true, compress_rank
 // A rank without compression: compression is opt-in.
 // expected-error@+1 {{compress_rank needs compress = true}}
 model.job @j train @m on @box batch 8 attributes {compress = false, compress_rank = 16 : i64}
+
+// -----
+
+// FlexGen's compression is for infer jobs only.
+// expected-error@+1 {{compress_tensors applies to infer jobs only}}
+model.job @j finetune @m on @box batch 8 attributes {compress_tensors = #model<compressed_tensors all>}
