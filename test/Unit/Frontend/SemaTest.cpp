@@ -1116,7 +1116,7 @@ const Case kCases[] = {
      "topology t { }\nmodel m = transformer(layers: 2, hidden: 64, heads: 4, "
      "seq: 128, vocab: 100)\njob j = infer m on t { tokenz: 3 }",
      {"unknown option 'tokenz' for infer job 'j'; expected one of: batch, "
-      "seq, tokens, output, seed, threads"}},
+      "seq, tokens, compress, output, seed, threads"}},
     {"JobEmptyOutput",
      "topology t { }\nmodel m = transformer(layers: 2, hidden: 64, heads: 4, "
      "seq: 128, vocab: 100)\njob j = infer m on t { output: \"\" }",
