@@ -324,6 +324,13 @@ LpResult solveLp(const Model &M, bool exact) {
   return r;
 }
 
+/// The LP's variables of a policy (Var order).
+std::array<double, kNumFractions> fractionsOf(const InferencePolicy &p) {
+  return {p.weights.gpu,     p.weights.cpu,     p.weights.disk,
+          p.cache.gpu,       p.cache.cpu,       p.cache.disk,
+          p.activations.gpu, p.activations.cpu, p.activations.disk};
+}
+
 PhaseTerms termsAt(const std::array<Term, 5> &t,
                    const std::array<double, kNumFractions> &x) {
   PhaseTerms p;
@@ -486,10 +493,7 @@ offload::evaluateInferencePolicy(const InferenceJob &job,
           llvm::inconvertibleErrorCode(),
           "policy fractions must be non-negative and sum to 1");
   Model M = buildModel(job, machine, policy.gpuBatch, policy.numGpuBatches);
-  std::array<double, kNumFractions> x = {
-      policy.weights.gpu,     policy.weights.cpu,     policy.weights.disk,
-      policy.cache.gpu,       policy.cache.cpu,       policy.cache.disk,
-      policy.activations.gpu, policy.activations.cpu, policy.activations.disk};
+  std::array<double, kNumFractions> x = fractionsOf(policy);
   InferencePlan p = planFrom(M, policy.gpuBatch, policy.numGpuBatches, x);
   for (const Capacity &c : M.caps) {
     double v = 0;
@@ -515,10 +519,7 @@ std::vector<Action> offload::inferenceSchedule(const InferenceJob &job,
     return out;
   const InferencePolicy &pol = plan.policy;
   Model M = buildModel(job, machine, pol.gpuBatch, pol.numGpuBatches);
-  const std::array<double, kNumFractions> x = {
-      pol.weights.gpu,     pol.weights.cpu,     pol.weights.disk,
-      pol.cache.gpu,       pol.cache.cpu,       pol.cache.disk,
-      pol.activations.gpu, pol.activations.cpu, pol.activations.disk};
+  const std::array<double, kNumFractions> x = fractionsOf(pol);
   static constexpr Stream kLinkStream[kNumLinks] = {
       Stream::H2D, Stream::D2H, Stream::SsdRead, Stream::SsdWrite};
   static constexpr const char *kLinkWhat[kNumLinks] = {"load", "store", "read",

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
+#include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
 #include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
 #include "compiler/Conversion/GraphToLLVM/TiledLoops.h"
 #include "compiler/Conversion/WalkOpLowering.h"
@@ -66,61 +67,6 @@ StringRef variantName(Variant v) {
     return "pull_tiled";
   }
   llvm_unreachable("unknown variant");
-}
-
-Value constI64(OpBuilder &b, Location loc, int64_t v) {
-  return b.create<arith::ConstantIntOp>(loc, v, 64);
-}
-
-/// Element `index` of the array of `elemType` at `base`.
-Value elementAddress(OpBuilder &b, Location loc, Type elemType, Value base,
-                     Value index) {
-  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
-  return b.create<LLVM::GEPOp>(loc, ptr, elemType, base,
-                               ArrayRef<LLVM::GEPArg>{index});
-}
-
-Value loadElement(OpBuilder &b, Location loc, Type elemType, Value base,
-                  Value index) {
-  return b.create<LLVM::LoadOp>(
-      loc, elemType, elementAddress(b, loc, elemType, base, index));
-}
-
-/// Whether vertex `v` (i32) is in `bitmap`.
-Value testBit(OpBuilder &b, Location loc, Value bitmap, Value v) {
-  Type i64 = b.getI64Type();
-  Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
-  Value word = loadElement(
-      b, loc, i64, bitmap,
-      b.create<arith::ShRUIOp>(loc, v64, constI64(b, loc, 6)));
-  Value shift = b.create<arith::AndIOp>(loc, v64, constI64(b, loc, 63));
-  Value shifted = b.create<arith::ShRUIOp>(loc, word, shift);
-  Value bit = b.create<arith::AndIOp>(loc, shifted, constI64(b, loc, 1));
-  Value zero = constI64(b, loc, 0);
-  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, bit, zero);
-}
-
-Value isNonNull(OpBuilder &b, Location loc, Value p) {
-  Value null = b.create<LLVM::ZeroOp>(loc, p.getType());
-  return b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, p, null);
-}
-
-/// The weight of edge `e` from `weights` (f32, or null: 1.0), as f64.
-Value edgeWeight(OpBuilder &b, Location loc, Value weights, Value e) {
-  Type f64 = b.getF64Type();
-  auto ifOp = b.create<scf::IfOp>(loc, TypeRange{f64},
-                                  isNonNull(b, loc, weights), true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    Value w = loadElement(b, loc, b.getF32Type(), weights, e);
-    b.create<scf::YieldOp>(loc, ValueRange{b.create<arith::ExtFOp>(loc, f64, w)});
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    b.create<scf::YieldOp>(
-        loc, ValueRange{b.create<arith::ConstantFloatOp>(loc, APFloat(1.0),
-                                                         b.getF64Type())});
-  }
-  return ifOp.getResult(0);
 }
 
 /// A field of the view.

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/GraphToLLVM/TiledLoops.h"
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
+#include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
 #include "compiler/Conversion/WalkOpLowering.h"
 
 #include "sluice/algo_tile.h"
@@ -65,13 +66,6 @@ SLUICE_TILED_FIELD(weights, Weights);
 
 Value field(OpBuilder &b, Location loc, Value layout, TiledField f, Type t) {
   return loadWalkSlot(b, loc, layout, static_cast<int64_t>(f), t);
-}
-
-Value element(OpBuilder &b, Location loc, Type type, Value base, Value index) {
-  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
-  Value address = b.create<LLVM::GEPOp>(loc, ptr, type, base,
-                                        ArrayRef<LLVM::GEPArg>{index});
-  return b.create<LLVM::LoadOp>(loc, type, address);
 }
 
 /// Whether `v` is binder `number` (0: source, 1: destination) of the
@@ -183,18 +177,18 @@ void sluice::conversion::emitTiledPull(
     function_ref<void(Value, Value, Value)> iteration) {
   MLIRContext *ctx = b.getContext();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
-  Type i32 = b.getI32Type(), i64 = b.getI64Type(), f32 = b.getF32Type();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
   Value blockEntries = field(b, loc, layout, TiledField::BlockEntries, ptr);
   Value entryDst = field(b, loc, layout, TiledField::EntryDst, ptr);
   Value entryEdges = field(b, loc, layout, TiledField::EntryEdges, ptr);
   Value sources = field(b, loc, layout, TiledField::Sources, ptr);
   Value weights = field(b, loc, layout, TiledField::Weights, ptr);
-  Value one = b.create<arith::ConstantIntOp>(loc, 1, 64);
+  Value one = constI64(b, loc, 1);
   // [lo, hi) = array[i], array[i + 1] and a loop over it.
   auto range = [&](Value array, Value i) {
-    Value lo = element(b, loc, i64, array, i);
+    Value lo = loadElement(b, loc, i64, array, i);
     Value hi =
-        element(b, loc, i64, array, b.create<arith::AddIOp>(loc, i, one));
+        loadElement(b, loc, i64, array, b.create<arith::AddIOp>(loc, i, one));
     auto loop = b.create<scf::ForOp>(loc, lo, hi, one);
     b.setInsertionPointToStart(loop.getBody());
     return loop;
@@ -202,27 +196,12 @@ void sluice::conversion::emitTiledPull(
   OpBuilder::InsertionGuard guard(b);
   auto entries = range(blockEntries, block);
   Value k = entries.getInductionVar();
-  Value dst = element(b, loc, i32, entryDst, k);
+  Value dst = loadElement(b, loc, i32, entryDst, k);
   auto edges = range(entryEdges, k);
   Value e = edges.getInductionVar();
-  Value src = element(b, loc, i32, sources, e);
-  Value weight;
-  if (weighted) {
-    // weights[e] as f64, or 1.0 on an unweighted graph.
-    Value null = b.create<LLVM::ZeroOp>(loc, ptr);
-    Value has =
-        b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, weights, null);
-    auto pick = b.create<scf::IfOp>(loc, TypeRange{b.getF64Type()}, has, true);
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(pick.thenBlock());
-    b.create<scf::YieldOp>(
-        loc, ValueRange{b.create<arith::ExtFOp>(
-                 loc, b.getF64Type(), element(b, loc, f32, weights, e))});
-    b.setInsertionPointToStart(pick.elseBlock());
-    b.create<scf::YieldOp>(loc, ValueRange{b.create<arith::ConstantOp>(
-                                    loc, b.getF64FloatAttr(1.0))});
-    weight = pick.getResult(0);
-  }
+  Value src = loadElement(b, loc, i32, sources, e);
+  // weights[e] as f64, or 1.0 on an unweighted graph.
+  Value weight = weighted ? edgeWeight(b, loc, weights, e) : Value();
   iteration(src, dst, weight);
 }
 
@@ -243,14 +222,11 @@ void sluice::conversion::emitTiledLaunch(OpBuilder &b, Location loc,
                                     LLVM::Linkage::Internal);
   LLVM::LLVMFuncOp begin = LLVM::lookupOrCreateFn(
       module, "sluice_algo_tile_begin", {ptr, ptr, i64, i64}, ptr);
-  Value args[] = {ctx, text, b.create<arith::ConstantIntOp>(loc, plan.size, 64),
-                  b.create<arith::ConstantIntOp>(
-                      loc, static_cast<int64_t>(plan.sourceBytes), 64)};
+  Value args[] = {ctx, text, constI64(b, loc, plan.size),
+                  constI64(b, loc, static_cast<int64_t>(plan.sourceBytes))};
   Value layout = b.create<LLVM::CallOp>(loc, begin, args).getResult();
-  Value null = b.create<LLVM::ZeroOp>(loc, ptr);
-  Value has =
-      b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, layout, null);
-  auto ifOp = b.create<scf::IfOp>(loc, has, /*withElse=*/true);
+  auto ifOp =
+      b.create<scf::IfOp>(loc, isNonNull(b, loc, layout), /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());

@@ -363,6 +363,18 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
   bool failed = false;
   llvm::json::Object all;
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  // The symbol of a job's plan.schedule (`--format=mlir`): the job's name
+  // and `suffix`, or a located error when the module already has it.
+  auto scheduleName = [&](JobOp job,
+                          StringRef suffix) -> std::optional<std::string> {
+    std::string name = (job.getSymName() + suffix).str();
+    if (!SymbolTable::lookupSymbolIn(module, name))
+      return name;
+    mlir::emitError(job.getLoc())
+        << "cannot name the schedule of job '" << job.getSymName()
+        << "': symbol '" << name << "' exists";
+    return std::nullopt;
+  };
   for (JobOp job : jobs) {
     FailureOr<Prepared> p = prepare(job, graph, topology);
     if (llvm::failed(p)) {
@@ -458,17 +470,10 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
       case OffloadFormat::Mlir: {
         if (!plan->feasible)
           break;
-        std::string name = job.getSymName().str() + "_iteration";
-        if (SymbolTable::lookupSymbolIn(module, name)) {
-          mlir::emitError(job.getLoc())
-              << "cannot name the schedule of job '" << job.getSymName()
-              << "': symbol '" << name << "' exists";
-          failed = true;
-          continue;
-        }
-        if (llvm::failed(buildFinetuneSchedule(builder, job.getLoc(), name,
-                                               topology, *plan, p->machine,
-                                               graph))) {
+        std::optional<std::string> name = scheduleName(job, "_iteration");
+        if (!name || llvm::failed(buildFinetuneSchedule(builder, job.getLoc(),
+                                                        *name, topology, *plan,
+                                                        p->machine, graph))) {
           failed = true;
           continue;
         }
@@ -510,18 +515,11 @@ sluice::model::planModelJobs(ModuleOp module, const analysis::TopoGraph &graph,
       case OffloadFormat::Mlir: {
         if (!plan->feasible)
           break;
-        std::string name = job.getSymName().str() + "_generation";
-        if (SymbolTable::lookupSymbolIn(module, name)) {
-          mlir::emitError(job.getLoc())
-              << "cannot name the schedule of job '" << job.getSymName()
-              << "': symbol '" << name << "' exists";
-          failed = true;
-          continue;
-        }
-        if (llvm::failed(buildInferenceSchedule(
-                builder, job.getLoc(), name, topology, *plan,
-                offload::inferenceSchedule(ij, p->machine, *plan), p->machine,
-                graph))) {
+        std::optional<std::string> name = scheduleName(job, "_generation");
+        if (!name || llvm::failed(buildInferenceSchedule(
+                         builder, job.getLoc(), *name, topology, *plan,
+                         offload::inferenceSchedule(ij, p->machine, *plan),
+                         p->machine, graph))) {
           failed = true;
           continue;
         }

@@ -1,0 +1,36 @@
+//===- GraphBuilders.h - LLVM-dialect helpers of graph-to-llvm --*- C++ -*-===//
+//
+// Small builders both steps of graph-to-llvm use over the runtime's arrays
+// (AlgorithmOutline.cpp for the loop variants, TiledLoops.cpp for the tiled
+// pull): array elements, bitmap tests, null checks and edge weights.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHBUILDERS_H
+#define SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHBUILDERS_H
+
+#include "mlir/IR/Builders.h"
+
+namespace sluice::conversion {
+
+/// An i64 constant.
+mlir::Value constI64(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+/// The address of element `index` of the array of `elemType` at `base`.
+mlir::Value elementAddress(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Type elemType, mlir::Value base,
+                           mlir::Value index);
+/// Element `index` of the array of `elemType` at `base`.
+mlir::Value loadElement(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Type elemType, mlir::Value base,
+                        mlir::Value index);
+/// Whether vertex `v` (i32) is in `bitmap` (64-bit words).
+mlir::Value testBit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bitmap,
+                    mlir::Value v);
+/// Whether pointer `p` is not null.
+mlir::Value isNonNull(mlir::OpBuilder &b, mlir::Location loc, mlir::Value p);
+/// The weight of edge `e` from `weights` (f32, or null: 1.0), as f64.
+mlir::Value edgeWeight(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value weights, mlir::Value e);
+
+} // namespace sluice::conversion
+
+#endif // SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHBUILDERS_H
