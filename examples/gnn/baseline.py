@@ -23,7 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EDGES = os.path.join(HERE, "../../../shared/data/email-Eu-core.txt.gz")
+EDGES = os.path.join(HERE, "../data/email-Eu-core.txt.gz")
 LABELS = os.path.join(HERE, "../data/email-Eu-core-department-labels.txt")
 
 

@@ -1,7 +1,6 @@
 """The embedding example (examples/embed-python): Sluice's node2vec walks,
 gensim's Word2Vec, and department classification on email-Eu-core. Skipped
-where Debian's python3-gensim is not installed or the shared data set is
-not next to the checkout."""
+where Debian's python3-gensim is not installed."""
 
 import importlib.util
 import os
@@ -12,16 +11,13 @@ SOURCE = os.environ.get("SLUICE_SOURCE_DIR",
                         os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
-# The example's graph is in the project's shared data set next to the
-# checkout (examples/embed-python/node2vec-email.sluice), as for the lit
-# tests marked `REQUIRES: shared-data`.
-GRAPH = os.path.join(SOURCE, "..", "shared", "data", "email-Eu-core.txt.gz")
+# The example's graph is bundled (examples/data, as the main job's).
+GRAPH = os.path.join(SOURCE, "examples", "data", "email-Eu-core.txt.gz")
 
 
 def test_node2vec_embedding_predicts_departments(capsys):
     pytest.importorskip("gensim")
-    if not os.path.exists(GRAPH):
-        pytest.skip("the shared data set is not next to the checkout: " + GRAPH)
+    assert os.path.exists(GRAPH), GRAPH
     path = os.path.join(SOURCE, "examples", "embed-python",
                         "node2vec_gensim.py")
     spec = importlib.util.spec_from_file_location("node2vec_gensim", path)
