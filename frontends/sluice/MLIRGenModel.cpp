@@ -39,6 +39,7 @@ mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
       {"positions", "learned"}};
   llvm::StringMap<bool> flags = {{"tied", true}, {"bias", true}};
   llvm::StringMap<std::vector<int64_t>> lists;
+  double capacity = 1.0; // capacity_factor (Sema checked its range)
   bool ok = true;
   for (const Arg &a : d.ctor->args) {
     if (words.count(a.name)) {
@@ -49,6 +50,10 @@ mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
     auto v = evaluateConstant(*a.value, globals, ctx);
     if (!v) {
       ok = false;
+      continue;
+    }
+    if (a.name == "capacity_factor" && v->asNumber()) {
+      capacity = *v->asNumber();
       continue;
     }
     if (flags.count(a.name) && v->kind == ConstValue::Kind::Bool) {
@@ -126,8 +131,13 @@ mlir::LogicalResult lowerTransformer(mlir::OpBuilder &builder,
     builder.create<model::AttentionOp>(loc, i64(h), i64(heads), i64(kv),
                                        unit(bias), ty);
     builder.create<model::NormOp>(loc, norm, i64(h), ty);
-    builder.create<model::MlpOp>(loc, i64(h), i64(widths[g]), unit(gated),
-                                 unit(bias), ty);
+    const bool moe = ints.count("experts") != 0;
+    builder.create<model::MlpOp>(
+        loc, i64(h), i64(widths[g]), unit(gated), unit(bias),
+        moe ? i64(ints["experts"]) : mlir::IntegerAttr(),
+        moe ? i64(ints.count("top_k") ? ints["top_k"] : 2)
+            : mlir::IntegerAttr(),
+        moe ? builder.getF64FloatAttr(capacity) : mlir::FloatAttr(), ty);
   }
   builder.create<model::NormOp>(loc, norm, i64(h), ty);
   builder.create<model::HeadOp>(loc, i64(vocab), i64(h), unit(flags["tied"]),

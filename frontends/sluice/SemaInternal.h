@@ -277,6 +277,7 @@ public:
   void checkGraph(ast::GraphDecl &graph);
   void checkModel(ast::ModelDecl &model);
   void checkLayerGroups(const std::map<std::string, ast::Expr *> &args);
+  void checkExperts(const std::map<std::string, ast::Expr *> &args);
   void checkJob(ast::JobDecl &job);
   /// The setup values of `walk` that only a run checks (its stop
   /// probability and length), computed with the parameters `job` gives it

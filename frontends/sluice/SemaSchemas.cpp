@@ -13,6 +13,7 @@
 #include "dialects/Graph/IR/GraphSchema.h"
 #include "dialects/Model/IR/ModelSchema.h"
 #include "dialects/Walk/IR/WalkSchema.h"
+#include "support/NumberFormat.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -56,7 +57,10 @@ const std::vector<OptionSpec> *modelSpecs(llvm::StringRef kind) {
       opt("bias", OptKind::Bool),
       // Layer groups: `groups` consecutive layers each, `group_ffn` their
       // MLP widths.
-      pos("groups", OptKind::IntList), pos("group_ffn", OptKind::IntList)};
+      pos("groups", OptKind::IntList), pos("group_ffn", OptKind::IntList),
+      // A mixture of experts in every layer (docs/language.md, Models).
+      pos("experts", OptKind::Int), pos("top_k", OptKind::Int),
+      opt("capacity_factor", OptKind::Float)};
   static const std::vector<OptionSpec> gnn = {
       req("layers", OptKind::Int),   req("fanouts", OptKind::IntList),
       req("features", OptKind::Int), req("hidden", OptKind::Int),
@@ -329,6 +333,42 @@ void Sema::checkLayerGroups(const std::map<std::string, ast::Expr *> &args) {
                            << " but groups has " << groups->size();
 }
 
+/// transformer(experts: E, top_k: K, capacity_factor: F): 2 <= E <=
+/// kMaxExperts, 1 <= K <= E, 0 < F <= kMaxCapacityFactor; top_k and
+/// capacity_factor only with experts.
+void Sema::checkExperts(const std::map<std::string, ast::Expr *> &args) {
+  auto given = [&](const char *name) {
+    auto it = args.find(name);
+    return it != args.end() && it->second ? it->second : nullptr;
+  };
+  ast::Expr *experts = given("experts");
+  for (const char *name : {"top_k", "capacity_factor"})
+    if (ast::Expr *e = given(name); e && args.count("experts") == 0)
+      error(e->range) << name
+                      << " needs experts (a mixture of experts, e.g. "
+                         "experts: 8, top_k: 2)";
+  const Value *e = argValue(*this, args, "experts");
+  if (e && (e->i < 2 || e->i > model::kMaxExperts))
+    error(experts->range) << "experts must be between 2 and "
+                          << model::kMaxExperts
+                          << " (a mixture of experts), got " << e->i;
+  const Value *k = argValue(*this, args, "top_k");
+  if (e && k && e->i >= 2 && k->i > e->i)
+    error(given("top_k")->range)
+        << "top_k (" << k->i << ") must not exceed experts (" << e->i << ")";
+  if (ast::Expr *c = given("capacity_factor"); c && !c->type.isUnknown()) {
+    const Value *v = valueOf(c);
+    const double f = !v ? 0
+                     : v->kind == Value::Kind::Float
+                         ? v->f
+                         : static_cast<double>(v->i);
+    if (v && (!(f > 0) || f > model::kMaxCapacityFactor))
+      error(c->range) << "capacity_factor must be in (0, "
+                      << formatNumber(model::kMaxCapacityFactor) << "], got "
+                      << formatNumber(f);
+  }
+}
+
 void Sema::checkModel(ast::ModelDecl &model) {
   ast::CallExpr *call = model.ctor.get();
   if (!call)
@@ -372,6 +412,7 @@ void Sema::checkModel(ast::ModelDecl &model) {
           << "heads (" << heads->i << ") must be divisible by kv_heads ("
           << kvHeads->i << ")";
     checkLayerGroups(args);
+    checkExperts(args);
   } else if (call->callee == "gnn") {
     const Value *layers = argValue(*this, args, "layers");
     auto fanouts = args.find("fanouts");

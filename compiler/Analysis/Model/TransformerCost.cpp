@@ -10,6 +10,7 @@
 
 #include "support/Units.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdio>
 #include <tuple>
@@ -82,6 +83,18 @@ std::string TransformerConfig::validate() const {
     if (v > max)
       return std::string(what) + " must be at most " + std::to_string(max) +
              ", got " + std::to_string(v);
+  if (experts != 0) {
+    if (experts < 2 || experts > kMaxExperts)
+      return "experts must be 0 (a dense MLP) or between 2 and " +
+             std::to_string(kMaxExperts) + ", got " + std::to_string(experts);
+    if (topK < 1 || topK > experts)
+      return "top_k must be between 1 and experts (" + std::to_string(experts) +
+             "), got " + std::to_string(topK);
+    if (!(capacityFactor > 0) || capacityFactor > kMaxCapacityFactor)
+      return "capacity factor must be in (0, " +
+             std::to_string(static_cast<int>(kMaxCapacityFactor)) + "], got " +
+             std::to_string(capacityFactor);
+  }
   if (hidden % heads != 0)
     return "hidden " + std::to_string(hidden) + " is not a multiple of heads " +
            std::to_string(heads);
@@ -90,6 +103,13 @@ std::string TransformerConfig::validate() const {
            " is not a multiple of kv heads " +
            std::to_string(effectiveKvHeads());
   return "";
+}
+
+double TransformerConfig::routedPerToken() const {
+  if (!moe())
+    return 1;
+  return std::min(capacityFactor * static_cast<double>(topK),
+                  static_cast<double>(experts));
 }
 
 //===----------------------------------------------------------------------===//
@@ -116,15 +136,26 @@ ParameterBreakdown countParameters(const TransformerConfig &cfg) {
   layer.attnOut = outWeights + (bias ? h : 0);
   // Biases: one per output feature of each matrix (f for each up/gate
   // projection, h for the down projection).
-  layer.mlp = mlpWeights + (bias ? (mlpMatrices - 1) * f + h : 0);
+  const int64_t expertParams =
+      mlpWeights + (bias ? (mlpMatrices - 1) * f + h : 0);
+  const int64_t copies = cfg.moe() ? cfg.experts : 1;
+  layer.mlp = expertParams * copies;
+  layer.router = cfg.moe() ? h * cfg.experts : 0;
   layer.norms = 2 * normParams(cfg);
-  layer.matmulWeights = qkvWeights + outWeights + mlpWeights;
+  layer.matmulWeights =
+      qkvWeights + outWeights + mlpWeights * copies + layer.router;
+  layer.flopWeights =
+      static_cast<double>(qkvWeights + outWeights + layer.router) +
+      cfg.routedPerToken() * static_cast<double>(mlpWeights);
+  layer.active = layer.qkv + layer.attnOut + layer.norms + layer.router +
+                 expertParams * (cfg.moe() ? cfg.topK : 1);
 
   ParameterBreakdown p;
   p.embedding = cfg.vocab * h;
   p.positional = cfg.positions == PositionKind::Learned ? cfg.seq * h : 0;
   p.perLayer = layer;
   p.layers = layer.total() * cfg.layers;
+  p.layerCount = cfg.layers;
   p.finalNorm = normParams(cfg);
   p.head = cfg.tiedEmbeddings ? 0 : cfg.vocab * h;
   return p;
@@ -172,12 +203,20 @@ double activationBytesPerLayer(const TransformerConfig &cfg, int64_t microBatch,
   const double t = static_cast<double>(par.tensor);
   const double sbh = s * b * h;
   const bool sp = par.sequenceParallel;
+  // A mixture of experts keeps the MLP's 19sbh for each of the
+  // routedPerToken() copies of a token, plus the router's input (2sbh) and
+  // its fp32 probabilities (4sbE), split as the MLP's are.
+  const double moe =
+      cfg.moe() ? (19.0 * (cfg.routedPerToken() - 1.0) * sbh + 2.0 * sbh +
+                   4.0 * s * b * static_cast<double>(cfg.experts)) /
+                      t
+                : 0.0;
   switch (recompute) {
   case Recompute::None:
-    return sp ? (sbh / t) * (34.0 + 5.0 * a * s / h)
-              : sbh * (10.0 + 24.0 / t + 5.0 * a * s / (h * t));
+    return moe + (sp ? (sbh / t) * (34.0 + 5.0 * a * s / h)
+                     : sbh * (10.0 + 24.0 / t + 5.0 * a * s / (h * t)));
   case Recompute::Selective:
-    return sp ? 34.0 * sbh / t : sbh * (10.0 + 24.0 / t);
+    return moe + (sp ? 34.0 * sbh / t : sbh * (10.0 + 24.0 / t));
   case Recompute::Full:
     return sp ? 2.0 * sbh / t : 2.0 * sbh;
   }
@@ -212,7 +251,7 @@ TrainingFlops trainingFlops(const TransformerConfig &cfg, int64_t batch,
   const double h = static_cast<double>(cfg.hidden);
   const double L = static_cast<double>(cfg.layers);
   const double V = static_cast<double>(cfg.vocab);
-  const double w = static_cast<double>(p.perLayer.matmulWeights);
+  const double w = p.perLayer.flopWeights;
   TrainingFlops f;
   // Per layer: 2 FLOPs per weight per token, plus Q*K^T and scores*V
   // (2*b*s^2*h each).
@@ -233,7 +272,7 @@ double ruleOfThumbFlopsPerToken(double numParams, bool fullRecompute) {
 }
 
 double decodeFlopsPerToken(const TransformerConfig &cfg, int64_t context) {
-  const double n = static_cast<double>(countParameters(cfg).total());
+  const double n = static_cast<double>(countParameters(cfg).active());
   return 2.0 * n + 4.0 * static_cast<double>(cfg.layers) *
                        static_cast<double>(cfg.hidden) *
                        static_cast<double>(context);
@@ -279,6 +318,10 @@ std::string summarize(const TransformerConfig &cfg, int64_t microBatch) {
   const ModelStateBytes states = modelStateBytes(n);
   const Dim bytes = Dim::bytes();
   std::string out;
+  if (cfg.moe())
+    out += "experts: " + std::to_string(cfg.experts) + ", top " +
+           std::to_string(cfg.topK) + " per token; active parameters " +
+           formatCount(static_cast<double>(p.active())) + "\n";
   out += "parameters: " + formatCount(n) + " (per layer " +
          formatCount(static_cast<double>(p.perLayer.total())) + ", embedding " +
          formatCount(static_cast<double>(p.embedding)) + ", head " +

@@ -43,7 +43,11 @@ constexpr int64_t kMaxSeq = 1 << 24;     ///< tokens
 constexpr int64_t kMaxVocab = 1 << 24;
 
 /// A decoder-only transformer. Zero for `kvHeads` means `heads` (multi-head
-/// attention); zero for `ffn` means 4*hidden.
+/// attention); zero for `ffn` means 4*hidden. With `experts` > 0 every
+/// layer's MLP is a mixture of experts (GShard, Switch, Mixtral): `experts`
+/// copies of the MLP behind a linear router (hidden x experts), each token
+/// sent to `topK` of them; an expert computes on at most `capacityFactor *
+/// topK * tokens / experts` tokens (its capacity; compute is padded to it).
 struct TransformerConfig {
   int64_t layers = 0;
   int64_t hidden = 0;
@@ -58,6 +62,9 @@ struct TransformerConfig {
   MlpKind mlp = MlpKind::Standard;
   NormKind norm = NormKind::LayerNorm;
   PositionKind positions = PositionKind::Learned;
+  int64_t experts = 0;       ///< 0: a dense MLP; else >= 2
+  int64_t topK = 0;          ///< experts per token (1..experts)
+  double capacityFactor = 1; ///< > 0
 
   /// GPT-2/3 style: MHA, 4h GeLU MLP, biases, LayerNorm, learned positions,
   /// tied embeddings.
@@ -72,6 +79,10 @@ struct TransformerConfig {
   int64_t effectiveKvHeads() const { return kvHeads > 0 ? kvHeads : heads; }
   int64_t effectiveFfn() const { return ffn > 0 ? ffn : 4 * hidden; }
   int64_t headDim() const { return heads > 0 ? hidden / heads : 0; }
+  bool moe() const { return experts > 0; }
+  /// Expert MLPs a token passes through, counting capacity padding:
+  /// min(capacityFactor * topK, experts); 1 for a dense MLP.
+  double routedPerToken() const;
 
   /// Empty when the configuration is usable, else what is wrong with it
   /// ("hidden 100 is not a multiple of heads 3").
@@ -86,13 +97,22 @@ struct TransformerConfig {
 struct LayerParams {
   int64_t qkv = 0;     ///< Q (h x h) and K, V (h x kv*d each), with biases
   int64_t attnOut = 0; ///< output projection h x h (+ bias)
-  int64_t mlp = 0;     ///< 2 or 3 matrices (+ biases)
+  int64_t mlp = 0;     ///< 2 or 3 matrices (+ biases), times the experts
+  int64_t router = 0;  ///< MoE: the hidden x experts router (no bias)
   int64_t norms = 0;   ///< the two pre-norms
-  /// Weights of the matrix multiplies only (no biases, no norms): the count
-  /// that enters FLOPs (2 FLOPs per weight per token).
+  /// Weights of the matrix multiplies only (no biases, no norms), every
+  /// expert's included.
   int64_t matmulWeights = 0;
+  /// The weights one token multiplies (2 FLOPs each): matmulWeights for a
+  /// dense layer; with experts the attention, the router and
+  /// routedPerToken() experts' matrices.
+  double flopWeights = 0;
+  /// Parameters one token uses: all of a dense layer; with experts the
+  /// attention, norms, router and topK experts (what MoE papers call
+  /// active parameters).
+  int64_t active = 0;
   int64_t attention() const { return qkv + attnOut; }
-  int64_t total() const { return qkv + attnOut + mlp + norms; }
+  int64_t total() const { return qkv + attnOut + mlp + router + norms; }
 };
 
 /// Parameters of the whole model.
@@ -108,6 +128,11 @@ struct ParameterBreakdown {
   }
   /// Everything but the embedding tables and the output head.
   int64_t nonEmbedding() const { return layers + finalNorm; }
+  /// The parameters one token uses (all of them for a dense model).
+  int64_t active() const {
+    return total() - layers + perLayer.active * layerCount;
+  }
+  int64_t layerCount = 0; ///< L
 };
 
 /// Exact parameter count of `cfg`, block by block.
@@ -255,7 +280,8 @@ double trainingFlopsPerToken(const TransformerConfig &cfg,
 double ruleOfThumbFlopsPerToken(double numParams, bool fullRecompute = false);
 
 /// Decode FLOPs per generated token at context length `context`:
-/// 2N + 4*L*h*context (the reference's estimate; N = all parameters).
+/// 2N + 4*L*h*context (the reference's estimate; N = all parameters of a
+/// dense model, the active ones with experts).
 double decodeFlopsPerToken(const TransformerConfig &cfg, int64_t context);
 
 //===----------------------------------------------------------------------===//

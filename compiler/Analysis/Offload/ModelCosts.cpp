@@ -1,6 +1,7 @@
 //===- ModelCosts.cpp - Per-layer costs the offload planners read ---------===//
 #include "compiler/Analysis/Offload/ModelCosts.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 
@@ -50,6 +51,13 @@ std::string ModelCosts::validate() const {
       return at + "count must be positive, got " + std::to_string(g.count);
     if (g.hidden <= 0 || g.heads <= 0 || g.kvDim <= 0 || g.ffn <= 0)
       return at + "hidden, heads, kv_dim and ffn must be positive";
+    if (g.experts != 0 &&
+        (g.experts < 2 || g.experts > model::kMaxExperts || g.topK < 1 ||
+         g.topK > g.experts || !(g.capacity > 0) ||
+         g.capacity > model::kMaxCapacityFactor))
+      return at + "experts must be 2.." + std::to_string(model::kMaxExperts) +
+             ", top_k 1..experts and the capacity factor in (0, " +
+             std::to_string(static_cast<int>(model::kMaxCapacityFactor)) + "]";
     for (double v : {g.params, g.fwdFlops, g.actBytes, g.actBytesSelective})
       if (!(v > 0) || !std::isfinite(v))
         return at + "costs must be positive and finite";
@@ -57,6 +65,13 @@ std::string ModelCosts::validate() const {
   if (!(otherParams >= 0) || !(headFwdFlops >= 0))
     return "head costs must be non-negative";
   return "";
+}
+
+double LayerGroup::routedPerToken() const {
+  if (experts == 0)
+    return 1;
+  return std::min(capacity * static_cast<double>(topK),
+                  static_cast<double>(experts));
 }
 
 ModelCosts offload::uniformCosts(const model::TransformerConfig &cfg) {
@@ -72,8 +87,7 @@ ModelCosts offload::uniformCosts(const model::TransformerConfig &cfg) {
   g.count = cfg.layers;
   g.params = static_cast<double>(p.perLayer.total());
   // 2 FLOPs per matmul weight per token, plus Q K^T and scores x V.
-  g.fwdFlops = 2.0 * s * static_cast<double>(p.perLayer.matmulWeights) +
-               4.0 * s * s * h;
+  g.fwdFlops = 2.0 * s * p.perLayer.flopWeights + 4.0 * s * s * h;
   g.actBytes = model::activationBytesPerLayer(cfg, 1, model::Recompute::None);
   g.actBytesSelective =
       model::activationBytesPerLayer(cfg, 1, model::Recompute::Selective);
@@ -82,6 +96,9 @@ ModelCosts offload::uniformCosts(const model::TransformerConfig &cfg) {
   g.kvDim = cfg.effectiveKvHeads() * cfg.headDim();
   g.ffn = cfg.effectiveFfn();
   g.gated = cfg.mlp == model::MlpKind::Gated;
+  g.experts = cfg.experts;
+  g.topK = cfg.topK;
+  g.capacity = cfg.capacityFactor;
   c.groups.push_back(g);
   c.otherParams = static_cast<double>(p.total()) -
                   g.params * static_cast<double>(cfg.layers);
@@ -102,8 +119,19 @@ offload::layerForwardGemms(const LayerGroup &g, double sequences, int64_t seq,
   out.push_back({T, h + 2 * kv, h, 1, dtype, {}});
   out.push_back({s, s, 2 * d, sequences * a, dtype, (2 * h + 2 * kv) * T * e});
   out.push_back({T, h, h, 1, dtype, {}});
-  out.push_back({T, f * (g.gated ? 2 : 1), h, 1, dtype, {}});
-  out.push_back({T, h, f, 1, dtype, {}});
+  if (g.experts == 0) {
+    out.push_back({T, f * (g.gated ? 2 : 1), h, 1, dtype, {}});
+    out.push_back({T, h, f, 1, dtype, {}});
+    return out;
+  }
+  // A mixture of experts: the router, then one GEMM per expert on its
+  // capacity's worth of tokens (routedPerToken() copies of each token
+  // spread over the experts, at most all of them).
+  const double E = static_cast<double>(g.experts);
+  const double C = std::min(std::ceil(g.routedPerToken() * T / E), T);
+  out.push_back({T, E, h, 1, dtype, {}});
+  out.push_back({C, f * (g.gated ? 2 : 1), h, E, dtype, {}});
+  out.push_back({C, h, f, E, dtype, {}});
   return out;
 }
 

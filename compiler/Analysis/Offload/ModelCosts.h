@@ -37,6 +37,12 @@ struct LayerGroup {
   int64_t kvDim = 0; ///< kv_heads * head_dim
   int64_t ffn = 0;
   bool gated = false; ///< SwiGLU: gate and up projections
+  /// A mixture of experts: `experts` MLPs of width `ffn` (0: a dense MLP),
+  /// `topK` per token, capacity factor `capacity`.
+  int64_t experts = 0, topK = 0;
+  double capacity = 1;
+  /// Expert MLPs a token passes through: min(capacity * topK, experts).
+  double routedPerToken() const;
 };
 
 struct ModelCosts {

@@ -97,15 +97,22 @@ static Object modelJson(const model::TransformerConfig &c,
   // The costs the plan used (sluicec: the model-cost pass's attributes).
   o["parameters"] = costs->params();
   Array groups;
-  for (const LayerGroup &g : costs->groups)
-    groups.push_back(Object{{"count", g.count},
-                            {"params", g.params},
-                            {"fwd_flops", g.fwdFlops},
-                            {"act_bytes", g.actBytes},
-                            {"act_bytes_selective", g.actBytesSelective},
-                            {"ffn", g.ffn},
-                            {"kv_dim", g.kvDim},
-                            {"gated", g.gated}});
+  for (const LayerGroup &g : costs->groups) {
+    Object group{{"count", g.count},
+                 {"params", g.params},
+                 {"fwd_flops", g.fwdFlops},
+                 {"act_bytes", g.actBytes},
+                 {"act_bytes_selective", g.actBytesSelective},
+                 {"ffn", g.ffn},
+                 {"kv_dim", g.kvDim},
+                 {"gated", g.gated}};
+    if (g.experts > 0) {
+      group["experts"] = g.experts;
+      group["top_k"] = g.topK;
+      group["capacity_factor"] = g.capacity;
+    }
+    groups.push_back(std::move(group));
+  }
   o["layer_groups"] = std::move(groups);
   o["other_params"] = costs->otherParams;
   o["head_fwd_flops"] = costs->headFwdFlops;
@@ -124,8 +131,12 @@ static void costLines(llvm::raw_ostream &os,
     os << "  layers " << first << "-" << first + g.count - 1 << ": "
        << llvm::format("%.0f", g.params) << " params, "
        << llvm::format("%.0f", g.fwdFlops) << " fwd FLOPs, "
-       << llvm::format("%.0f", g.actBytes) << " activation bytes (ffn " << g.ffn
-       << ")\n";
+       << llvm::format("%.0f", g.actBytes) << " activation bytes (ffn "
+       << g.ffn;
+    if (g.experts > 0)
+      os << ", " << g.experts << " experts, top " << g.topK << ", capacity "
+         << llvm::format("%g", g.capacity);
+    os << ")\n";
     first += g.count;
   }
 }

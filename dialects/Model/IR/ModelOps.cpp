@@ -4,6 +4,9 @@
 #include "dialects/Model/IR/ModelSchema.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace sluice::model;
@@ -182,7 +185,36 @@ LogicalResult MlpOp::verify() {
   if (failed(checkPositive(*this, {{"hidden", getHiddenAttr().getInt()},
                                    {"ffn", getFfnAttr().getInt()}})))
     return failure();
+  const bool e = getExpertsAttr() != nullptr, k = getTopKAttr() != nullptr,
+             c = getCapacityAttr() != nullptr;
+  if (e != k || e != c)
+    return emitOpError()
+           << "experts, top_k and capacity come together (a mixture of "
+              "experts) or not at all";
+  if (e) {
+    const int64_t experts = getExpertsAttr().getInt(),
+                  topK = getTopKAttr().getInt();
+    const double capacity = getCapacityAttr().getValueAsDouble();
+    if (experts < 2 || experts > kMaxExperts)
+      return emitOpError() << "experts must be between 2 and " << kMaxExperts
+                           << ", got " << experts;
+    if (topK < 1 || topK > experts)
+      return emitOpError() << "top_k must be between 1 and experts (" << experts
+                           << "), got " << topK;
+    if (!(capacity > 0) || capacity > kMaxCapacityFactor)
+      return emitOpError() << "capacity must be in (0, "
+                           << llvm::formatv("{0}", kMaxCapacityFactor)
+                           << "], got " << llvm::formatv("{0}", capacity);
+  }
   return checkDtype(*this, getDtype());
+}
+
+double MlpOp::routedPerToken() {
+  if (!isMixture())
+    return 1;
+  return std::min(getCapacityAttr().getValueAsDouble() *
+                      static_cast<double>(getTopKAttr().getInt()),
+                  static_cast<double>(getExpertsAttr().getInt()));
 }
 
 LogicalResult HeadOp::verify() {

@@ -157,12 +157,31 @@ def Model_MlpOp : Model_Op<"mlp", [HasParent<"LayersOp">]> {
     Two matrices `hidden -> ffn -> hidden` (GeLU), or with `gated` three
     (SwiGLU: gate and up `hidden -> ffn`, down `ffn -> hidden`). With
     `bias`, every matrix has a bias.
+
+    With `experts` the block is a mixture of experts: `experts` (>= 2)
+    copies of that MLP behind a `hidden x experts` router (no bias); each
+    token goes to `top_k` (1..experts) of them, and an expert computes on at
+    most `capacity * top_k * tokens / experts` tokens (`capacity` > 0; the
+    three come together).
+
+    ```mlir
+    model.mlp hidden 4096 ffn 14336 gated experts 8 top_k 2 capacity 1.000000e+00 : bf16
+    ```
   }];
   let arguments = (ins I64Attr:$hidden, I64Attr:$ffn, UnitAttr:$gated,
-                       UnitAttr:$bias, TypeAttr:$dtype);
+                       UnitAttr:$bias, OptionalAttr<I64Attr>:$experts,
+                       OptionalAttr<I64Attr>:$top_k,
+                       OptionalAttr<F64Attr>:$capacity, TypeAttr:$dtype);
   let assemblyFormat = [{
     `hidden` $hidden `ffn` $ffn (`gated` $gated^)? (`bias` $bias^)?
+    (`experts` $experts^ `top_k` $top_k `capacity` $capacity)?
     attr-dict `:` $dtype
+  }];
+  let extraClassDeclaration = [{
+    bool isMixture() { return getExpertsAttr() != nullptr; }
+    /// Expert MLPs a token passes through, capacity padding included:
+    /// min(capacity * top_k, experts); 1 for a dense MLP.
+    double routedPerToken();
   }];
   let hasVerifier = 1;
 }

@@ -40,6 +40,11 @@ llvm::ArrayRef<llvm::StringRef> compressedTensorsNames();
 /// least the feature width is one pass over whole rows).
 constexpr int64_t kMaxGnnTile = 65536;
 
+/// Mixtures of experts (model.mlp `experts`, the language's `experts:`):
+/// at most this many experts, capacity factors in (0, kMaxCapacityFactor].
+constexpr int64_t kMaxExperts = 1 << 16;
+constexpr double kMaxCapacityFactor = 64;
+
 } // namespace sluice::model
 
 #endif // SLUICE_DIALECTS_MODEL_IR_MODELSCHEMA_H

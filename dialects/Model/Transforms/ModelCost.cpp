@@ -168,6 +168,11 @@ LogicalResult ModelCostPass::annotate(JobOp job) {
     d.append("kv_dim", b.getI64IntegerAttr(g.kvDim));
     d.append("ffn", b.getI64IntegerAttr(g.ffn));
     d.append("gated", b.getBoolAttr(g.gated));
+    if (g.experts > 0) {
+      d.append("experts", b.getI64IntegerAttr(g.experts));
+      d.append("top_k", b.getI64IntegerAttr(g.topK));
+      d.append("capacity", b.getF64FloatAttr(g.capacity));
+    }
     groups.push_back(d.getDictionary(job.getContext()));
   }
   job->setAttr("cost_seq", b.getI64IntegerAttr(c.seq));

@@ -53,12 +53,27 @@ BlockCost sluice::model::blockCost(Operation *op, int64_t seq,
       .Case([&](MlpOp m) {
         const int64_t h = i64(m.getHiddenAttr()), f = i64(m.getFfnAttr());
         const int64_t matrices = m.getGated() ? 3 : 2;
-        c.params =
+        const int64_t expert =
             matrices * h * f + (m.getBias() ? (matrices - 1) * f + h : 0);
-        c.fwdFlops = 2.0 * s * static_cast<double>(matrices * h * f);
+        const double hd = static_cast<double>(h);
         // 19sbh: input, inner activation and its GeLU input, dropout mask.
+        if (!m.isMixture()) {
+          c.params = expert;
+          c.fwdFlops = 2.0 * s * static_cast<double>(matrices * h * f);
+          c.actBytes = c.actBytesSelective = 19.0 * s * b * hd;
+          return;
+        }
+        // A mixture of experts: every expert's parameters and the router's;
+        // each token goes through routedPerToken() experts (capacity
+        // padding included) and the router; the 19sbh for each copy, the
+        // router's input and its fp32 probabilities.
+        const int64_t e = i64(m.getExpertsAttr());
+        const double r = m.routedPerToken(), ed = static_cast<double>(e);
+        c.params = expert * e + h * e;
+        c.fwdFlops =
+            2.0 * s * (r * static_cast<double>(matrices * h * f) + hd * ed);
         c.actBytes = c.actBytesSelective =
-            19.0 * s * b * static_cast<double>(h);
+            (19.0 * r + 2.0) * s * b * hd + 4.0 * s * b * ed;
       })
       .Case([&](HeadOp hd) {
         const int64_t h = i64(hd.getHiddenAttr()), v = i64(hd.getVocabAttr());
@@ -166,6 +181,11 @@ sluice::model::uniformConfig(TransformerOp op) {
   c.norm = n1.getKind();
   c.positions = embedding.getPositionsAttr() ? PositionKind::Learned
                                              : PositionKind::Rotary;
+  if (mlp.isMixture()) {
+    c.experts = i64(mlp.getExpertsAttr());
+    c.topK = i64(mlp.getTopKAttr());
+    c.capacityFactor = mlp.getCapacityAttr().getValueAsDouble();
+  }
   if (!c.validate().empty())
     return std::nullopt;
   return c;
@@ -196,6 +216,11 @@ JobCosts sluice::model::jobCosts(JobOp job, TransformerOp model) {
         if (g.mlps++ == 0) {
           g.ffn = i64(m.getFfnAttr());
           g.gated = m.getGated();
+          if (m.isMixture()) {
+            g.experts = i64(m.getExpertsAttr());
+            g.topK = i64(m.getTopKAttr());
+            g.capacity = m.getCapacityAttr().getValueAsDouble();
+          }
         }
       }
     }

@@ -61,6 +61,9 @@ struct JobLayerCosts {
   BlockCost cost; ///< one layer, one sequence
   int64_t hidden = 0, heads = 0, kvDim = 0, ffn = 0;
   bool gated = false;
+  /// A mixture of experts (0 experts: a dense MLP).
+  int64_t experts = 0, topK = 0;
+  double capacity = 1;
   int64_t attentions = 0, mlps = 0; ///< blocks of each kind in the layer
 };
 

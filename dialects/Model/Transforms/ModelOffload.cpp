@@ -109,6 +109,18 @@ FailureOr<offload::ModelCosts> readCosts(JobOp job, TransformerOp model,
     g.kvDim = static_cast<int64_t>(kvDim);
     g.ffn = static_cast<int64_t>(ffn);
     g.gated = gated.getValue();
+    if (d.get("experts")) { // a mixture of experts
+      double experts = 0, topK = 0, capacity = 0;
+      if (failed(num(d, "experts", experts)) || failed(num(d, "top_k", topK)))
+        return failure();
+      auto f = d.getAs<FloatAttr>("capacity");
+      if (!f)
+        return missing("capacity");
+      capacity = f.getValueAsDouble();
+      g.experts = static_cast<int64_t>(experts);
+      g.topK = static_cast<int64_t>(topK);
+      g.capacity = capacity;
+    }
     c.groups.push_back(g);
   }
   if (layer != layers.end())

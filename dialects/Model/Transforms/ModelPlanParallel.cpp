@@ -95,6 +95,13 @@ LogicalResult ModelPlanParallelPass::planJob(
     return job.emitError() << "'" << job.getModel()
                            << "' does not name a model.transformer";
   std::optional<TransformerConfig> cfg = uniformConfig(model);
+  if (cfg && cfg->moe())
+    return job.emitError()
+           << "not supported yet: 3D-parallel planning of model '"
+           << job.getModel()
+           << "' (a mixture of experts: expert parallelism and its "
+              "all-to-all are not modelled; finetune, infer and distill "
+              "jobs plan it)";
   if (!cfg)
     return job.emitError()
            << "not supported yet: parallel planning of model '"

@@ -335,3 +335,59 @@ model.job @j train @m on @box batch 8 attributes {compress = false, compress_ran
 // FlexGen's compression is for infer jobs only.
 // expected-error@+1 {{compress_tensors applies to infer jobs only}}
 model.job @j finetune @m on @box batch 8 attributes {compress_tensors = #model<compressed_tensors all>}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    model.norm layernorm hidden 64 : f16
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.norm layernorm hidden 64 : f16
+    // expected-error@+1 {{experts, top_k and capacity come together (a mixture of experts) or not at all}}
+    model.mlp hidden 64 ffn 256 {experts = 8 : i64, top_k = 2 : i64} : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    model.norm layernorm hidden 64 : f16
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.norm layernorm hidden 64 : f16
+    // expected-error@+1 {{experts must be between 2 and 65536, got 1}}
+    model.mlp hidden 64 ffn 256 {experts = 1 : i64, top_k = 1 : i64, capacity = 1.0 : f64} : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    model.norm layernorm hidden 64 : f16
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.norm layernorm hidden 64 : f16
+    // expected-error@+1 {{top_k must be between 1 and experts (4), got 5}}
+    model.mlp hidden 64 ffn 256 {experts = 4 : i64, top_k = 5 : i64, capacity = 1.0 : f64} : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}
+
+// -----
+
+model.transformer @m : f16 attributes {layers = 1 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 10 : i64} {
+  model.embedding vocab 10 hidden 64 : f16
+  model.layers 1 {
+    model.norm layernorm hidden 64 : f16
+    model.attention hidden 64 heads 8 kv_heads 8 : f16
+    model.norm layernorm hidden 64 : f16
+    // expected-error@+1 {{capacity must be in (0, 64.00], got 0.00}}
+    model.mlp hidden 64 ffn 256 {experts = 4 : i64, top_k = 2 : i64, capacity = 0.0 : f64} : f16
+  }
+  model.head vocab 10 hidden 64 : f16
+}

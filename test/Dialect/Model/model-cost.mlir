@@ -151,3 +151,24 @@ model.job @tune finetune @mixed on @box batch 2 attributes {optimizer = "sgd", s
 // CHECK-SAME: cost_seq = 16 : i64
 // CHECK-SAME: optimizer_bytes = 1452288 : i64
 model.job @serve infer @mixed on @box attributes {tokens = 4 : i64}
+
+// Mixtral 8x7B: 8 SwiGLU experts per layer, 2 per token. Every expert's
+// parameters count (46.7B in all, as published) plus the 4096 x 8 router;
+// a token's FLOPs are two experts' and the router's:
+// 2 * 4096 * (2 * 3 * 4096 * 14336 + 4096 * 8). Cross-checked against
+// SluiceModelCost's closed forms.
+// CHECK-LABEL: model.transformer @mixtral
+// CHECK-SAME: cross_checked
+// CHECK-SAME: params = 46702792704 : i64
+// CHECK: model.mlp hidden 4096 ffn 14336 gated experts 8 top_k 2 capacity 1.000000e+00 {{.*}}fwd_flops = 2886486458368 : i64, params = 1409318912 : i64
+model.transformer @mixtral : bf16 attributes {layers = 32 : i64, hidden = 4096 : i64, heads = 32 : i64, kv_heads = 8 : i64, ffn = 14336 : i64, seq = 4096 : i64, vocab = 32000 : i64} {
+  model.embedding vocab 32000 hidden 4096 : bf16
+  model.layers 32 {
+    model.norm rmsnorm hidden 4096 : bf16
+    model.attention hidden 4096 heads 32 kv_heads 8 : bf16
+    model.norm rmsnorm hidden 4096 : bf16
+    model.mlp hidden 4096 ffn 14336 gated experts 8 top_k 2 capacity 1.0 : bf16
+  }
+  model.norm rmsnorm hidden 4096 : bf16
+  model.head vocab 32000 hidden 4096 : bf16
+}

@@ -72,3 +72,18 @@ model.job @pretrain train @gpt3 on @workstation batch 64 attributes {recompute =
 // A finetune job whose schedule pins tiers.
 // CHECK: model.job @pinned finetune @gpt3 on @workstation batch 8 attributes {grad_home = #model<tier cpu>, optimizer_home = #model<tier nvme>, param_home = #model<tier nvme>, recompute = false}
 model.job @pinned finetune @gpt3 on @workstation batch 8 attributes {grad_home = #model<tier cpu>, optimizer_home = #model<tier nvme>, param_home = #model<tier nvme>, recompute = false}
+
+// A mixture of experts: 8 experts, top 2, capacity factor 1.25.
+// CHECK-LABEL: model.transformer @moe
+// CHECK: model.mlp hidden 64 ffn 256 gated experts 8 top_k 2 capacity 1.250000e+00 : bf16
+model.transformer @moe : bf16 attributes {layers = 2 : i64, hidden = 64 : i64, heads = 8 : i64, kv_heads = 8 : i64, ffn = 256 : i64, seq = 16 : i64, vocab = 100 : i64} {
+  model.embedding vocab 100 hidden 64 : bf16
+  model.layers 2 {
+    model.norm rmsnorm hidden 64 : bf16
+    model.attention hidden 64 heads 8 kv_heads 8 : bf16
+    model.norm rmsnorm hidden 64 : bf16
+    model.mlp hidden 64 ffn 256 gated experts 8 top_k 2 capacity 1.25 : bf16
+  }
+  model.norm rmsnorm hidden 64 : bf16
+  model.head vocab 100 hidden 64 : bf16
+}

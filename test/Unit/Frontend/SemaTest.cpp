@@ -1005,7 +1005,8 @@ const Case kCases[] = {
      "100)",
      {"unknown argument 'layer' for transformer; expected one of: layers, "
       "hidden, heads, kv_heads, ffn, seq, vocab, dtype, norm, mlp, "
-      "positions, tied, bias, groups, group_ffn",
+      "positions, tied, bias, groups, group_ffn, experts, top_k, "
+      "capacity_factor",
       "transformer is missing required argument 'layers'"}},
     {"ModelPositionalArgument",
      "model m = gnn(2, fanouts: [1, 1], features: 8, hidden: 8, classes: 2, "

@@ -339,6 +339,97 @@ TEST(KvCache, ReferenceFormula) {
 }
 
 //===----------------------------------------------------------------------===//
+// Mixture of experts
+//===----------------------------------------------------------------------===//
+
+// Mixtral 8x7B (Jiang et al. 2024, "Mixtral of Experts"; its config.json):
+// Mistral-7B's shapes with 8 SwiGLU experts per layer, 2 per token.
+TransformerConfig mixtral() {
+  TransformerConfig c =
+      TransformerConfig::llama(32, 4096, 32, 8, 14336, 4096, 32000);
+  c.experts = 8;
+  c.topK = 2;
+  return c;
+}
+
+TEST(MixtureOfExperts, MixtralPublishedCounts) {
+  // The paper: 47B parameters, 13B active per token (the model card:
+  // 46.7B and 12.9B).
+  ParameterBreakdown p = countParameters(mixtral());
+  const int64_t h = 4096, f = 14336;
+  EXPECT_EQ(p.perLayer.mlp, 8 * 3 * h * f); // every expert's SwiGLU
+  EXPECT_EQ(p.perLayer.router, h * 8);
+  EXPECT_LT(rel(static_cast<double>(p.total()), 46.7e9), 0.001) << p.total();
+  EXPECT_LT(rel(static_cast<double>(p.active()), 12.9e9), 0.002) << p.active();
+  // Dense: active is everything.
+  EXPECT_EQ(countParameters(llama2_70b()).active(),
+            countParameters(llama2_70b()).total());
+}
+
+TEST(MixtureOfExperts, FlopsFollowTheRoutedExperts) {
+  TransformerConfig moe = mixtral();
+  TransformerConfig dense = moe;
+  dense.experts = dense.topK = 0;
+  const double h = 4096, f = 14336, s = 4096, L = 32;
+  const double expert = 3 * h * f;
+  // Per token: the dense layer's FLOPs plus one more expert and the router
+  // (top-2, capacity 1).
+  const double extra = L * 2 * s * (expert + h * 8);
+  EXPECT_DOUBLE_EQ(trainingFlops(moe, 1).forwardLayers,
+                   trainingFlops(dense, 1).forwardLayers + extra);
+  // Capacity pads the compute: factor 1.25 routes 2.5 experts' worth.
+  TransformerConfig padded = moe;
+  padded.capacityFactor = 1.25;
+  EXPECT_DOUBLE_EQ(padded.routedPerToken(), 2.5);
+  EXPECT_DOUBLE_EQ(trainingFlops(padded, 1).forwardLayers -
+                       trainingFlops(moe, 1).forwardLayers,
+                   L * 2 * s * 0.5 * expert);
+  // ... but never beyond every expert.
+  padded.capacityFactor = 64;
+  EXPECT_DOUBLE_EQ(padded.routedPerToken(), 8.0);
+  // Decode: 2 x active parameters.
+  EXPECT_DOUBLE_EQ(decodeFlopsPerToken(moe, 0),
+                   2.0 * static_cast<double>(countParameters(moe).active()));
+}
+
+TEST(MixtureOfExperts, ActivationsKeepEachRoutedCopy) {
+  TransformerConfig moe = mixtral();
+  TransformerConfig dense = moe;
+  dense.experts = dense.topK = 0;
+  const double sbh = 4096.0 * 1 * 4096;
+  // One more copy of the MLP's 19sbh, the router's input and its fp32
+  // probabilities.
+  const double extra = 19 * sbh + 2 * sbh + 4 * 4096.0 * 8;
+  for (Recompute r : {Recompute::None, Recompute::Selective})
+    EXPECT_DOUBLE_EQ(activationBytesPerLayer(moe, 1, r),
+                     activationBytesPerLayer(dense, 1, r) + extra);
+  EXPECT_DOUBLE_EQ(activationBytesPerLayer(moe, 1, Recompute::Full),
+                   activationBytesPerLayer(dense, 1, Recompute::Full));
+}
+
+TEST(MixtureOfExperts, ValidateMessages) {
+  TransformerConfig c = mixtral();
+  c.experts = 1;
+  EXPECT_EQ(c.validate(), "experts must be 0 (a dense MLP) or between 2 and "
+                          "65536, got 1");
+  c = mixtral();
+  c.topK = 9;
+  EXPECT_EQ(c.validate(), "top_k must be between 1 and experts (8), got 9");
+  c = mixtral();
+  c.capacityFactor = 0;
+  EXPECT_EQ(c.validate(), "capacity factor must be in (0, 64], got 0.000000");
+  EXPECT_EQ(mixtral().validate(), "");
+}
+
+TEST(Summary, MixtureOfExpertsNamesActiveParameters) {
+  std::string s = summarize(mixtral(), 1);
+  EXPECT_NE(s.find("experts: 8, top 2 per token; active parameters 12.88B"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("parameters: 46.70B"), std::string::npos) << s;
+}
+
+//===----------------------------------------------------------------------===//
 // Reporting
 //===----------------------------------------------------------------------===//
 

@@ -284,3 +284,71 @@ TEST(LayerGroups, MixedInferenceLpBeatsABruteForceGrid) {
 }
 
 } // namespace
+
+namespace {
+
+/// Mixtral 8x7B's shapes (8 SwiGLU experts, top 2) at `seq` tokens.
+model::TransformerConfig mixtralLike(int64_t seq) {
+  model::TransformerConfig c = llamaLike(32, 14336, seq);
+  c.experts = 8;
+  c.topK = 2;
+  return c;
+}
+
+TEST(LayerGroups, MixtureOfExpertsGemmsCarryTheLayersFlops) {
+  // One sequence of 4096 tokens, top 2 of 8 experts at capacity 1: each
+  // expert's GEMMs run on exactly 1024 tokens, so the GEMMs' FLOPs are the
+  // layer's forward FLOPs (the model's closed form), router included.
+  model::TransformerConfig cfg = mixtralLike(4096);
+  ModelCosts c = uniformCosts(cfg);
+  ASSERT_EQ(c.groups.size(), 1u);
+  const LayerGroup &g = c.groups.front();
+  EXPECT_EQ(g.experts, 8);
+  EXPECT_DOUBLE_EQ(g.routedPerToken(), 2.0);
+  EXPECT_EQ(c.params(),
+            static_cast<double>(model::countParameters(cfg).total()));
+  double flops = 0;
+  int experts = 0;
+  for (const model::GemmShape &x :
+       layerForwardGemms(g, 1, cfg.seq, model::GemmDtype::BF16)) {
+    flops += x.flops();
+    if (x.batch == 8) {
+      ++experts;
+      EXPECT_EQ(x.m, 1024); // 2 x 4096 / 8 tokens per expert
+    }
+  }
+  EXPECT_EQ(experts, 2); // up/gate and down, batched over the experts
+  EXPECT_NEAR(flops, g.fwdFlops, 1e-12 * g.fwdFlops);
+  // A dense model of the same shapes: one expert's FLOPs per token fewer
+  // and no router, 1/8 of the MLP's parameters.
+  model::TransformerConfig dense = cfg;
+  dense.experts = dense.topK = 0;
+  const LayerGroup d = uniformCosts(dense).groups.front();
+  EXPECT_NEAR(g.fwdFlops - d.fwdFlops,
+              2.0 * 4096 * (3.0 * 4096 * 14336 + 4096 * 8), 1.0);
+  EXPECT_EQ(g.params - d.params, 7.0 * 3 * 4096 * 14336 + 4096 * 8);
+}
+
+TEST(LayerGroups, MixtureOfExpertsFinetuneMovesEveryExpert) {
+  // The offload planner streams every expert's parameters (a batch routes
+  // tokens to all of them) but computes on two per token: against the
+  // dense model of the same shapes, more bytes per FLOP.
+  Machine m = *machinePreset("rtx4090-12nvme");
+  FinetuneJob moe;
+  moe.model = mixtralLike(1024);
+  moe.costs = uniformCosts(moe.model);
+  moe.batch = 8;
+  FinetuneJob dense = moe;
+  dense.model.experts = dense.model.topK = 0;
+  dense.costs = uniformCosts(dense.model);
+  FinetunePlan a = finetune(moe, m), b = finetune(dense, m);
+  ASSERT_TRUE(a.feasible);
+  ASSERT_TRUE(b.feasible);
+  EXPECT_GT(a.modelFlops, b.modelFlops);
+  EXPECT_LT(a.modelFlops, 2.0 * b.modelFlops);
+  const double moeBytesPerFlop = a.links.h2d / a.modelFlops;
+  const double denseBytesPerFlop = b.links.h2d / b.modelFlops;
+  EXPECT_GT(moeBytesPerFlop, 2.0 * denseBytesPerFlop);
+}
+
+} // namespace
