@@ -194,6 +194,10 @@ TEST(InferenceSchedule, TimelineMatchesThePlan) {
       ++computes;
       EXPECT_GT(a.flops, 0);
       EXPECT_EQ(a.what, a.step == 0 ? "prefill" : "decode");
+    } else if (a.stream == Stream::CpuCompute) {
+      EXPECT_EQ(a.what, "attention");
+      EXPECT_GT(a.step, 0); // decode only
+      EXPECT_GT(a.bytes, 0);
     } else {
       EXPECT_GT(a.bytes, 0);
     }
@@ -209,6 +213,7 @@ TEST(InferenceSchedule, TimelineMatchesThePlan) {
         << streamName(st).str();
   };
   expect(Stream::GpuCompute, p->prefill.compute, p->decode.compute);
+  expect(Stream::CpuCompute, p->prefill.cpu, p->decode.cpu);
   expect(Stream::H2D, p->prefill.h2d, p->decode.h2d);
   expect(Stream::D2H, p->prefill.d2h, p->decode.d2h);
   expect(Stream::SsdRead, p->prefill.diskRead, p->decode.diskRead);
@@ -233,9 +238,11 @@ TEST(InferenceCompression, StoredAndMovedBytesShrink) {
   // FlexGen's 4-bit groups of 64 with an fp16 minimum and scale each:
   // 0.5625 bytes per element, 0.28125 of fp16. With weights and cache all
   // in host memory, the decode host->GPU term is the compressed weights
-  // and cache plus the (uncompressed) activations, and the GPU decompresses
-  // a layer's weights (read the stored bytes, write 16 bits) on top of
-  // reading them.
+  // (pinned: the link's rate) and cache plus the (uncompressed)
+  // activations (pageable: Machine::pageableBandwidth), and the GPU
+  // decompresses each layer's weights once per GPU batch and the cache
+  // once per step, and compresses the new cache entries, at
+  // kDequantBytesPerElement of memory traffic per element.
   EXPECT_DOUBLE_EQ(kCompressedBytesPerElement, 0.5625);
   InferenceJob plain = flexgenJob("opt-30b");
   InferenceJob packed = plain;
@@ -256,8 +263,17 @@ TEST(InferenceCompression, StoredAndMovedBytesShrink) {
       static_cast<double>(model::countParameters(plain.model).perLayer.total());
   const double cache = 4 * h * (512 + 16) * bls; // K and V, fp16, avg ctx
   const double act = 2 * h * bls;
-  EXPECT_NEAR(a->decode.h2d, (W + cache + act) / m.h2dBandwidth, 1e-12);
-  EXPECT_NEAR(b->decode.h2d, (r * W + r * cache + act) / m.h2dBandwidth, 1e-12);
+  const double pg = m.pageableBandwidth;
+  ASSERT_GT(pg, 0);
+  ASSERT_LT(pg, m.h2dBandwidth);
+  EXPECT_NEAR(a->decode.h2d, W / m.h2dBandwidth + (cache + act) / pg, 1e-12);
+  EXPECT_NEAR(b->decode.h2d, r * W / m.h2dBandwidth + (r * cache + act) / pg,
+              1e-12);
+  EXPECT_DOUBLE_EQ(kDequantBytesPerElement, 15);
+  const double elements = 4 * (W / 2) + cache / 2 + 2 * h * bls;
+  EXPECT_NEAR(b->decode.compute - a->decode.compute,
+              elements * kDequantBytesPerElement / m.gpuMemoryBandwidth,
+              1e-9 * b->decode.compute);
   // Host memory: weights and cache at r of their fp16 bytes.
   model::TransformerConfig cfg = plain.model;
   cfg.seq = 512;
