@@ -248,14 +248,18 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
     if (gpuBw > 0)
       linear = std::max(linear, W16 / gpuBw);
     linear = batches * linear + dequantW;
-    // Attention over the cache: on the GPU it reads the block's cache in
-    // 16 bits, after decompressing it when it is stored compressed; on the
-    // CPU it reads the fp16 cache from host memory and computes at the
-    // CPU's attention rate.
+    // Attention over the cache: on the GPU it moves the block's cache in 16
+    // bits (kGpuAttentionBytesPerElement), after decompressing it when it
+    // is stored compressed; on the CPU it moves it in host memory
+    // (kCpuAttentionBytesPerElement) and computes at the CPU's attention
+    // rate.
     const double attnFlops = 4.0 * bls * ctxAvg * h;
     const double cache16 = cacheAvg / rc;
-    const double gpuAttn = attnFlops / F + (gpuBw > 0 ? cache16 / gpuBw : 0.0) +
-                           (job.compressCache ? dequant(cache16 / e) : 0.0);
+    const double cacheElems = cache16 / e;
+    const double gpuAttn =
+        attnFlops / F +
+        (gpuBw > 0 ? cacheElems * kGpuAttentionBytesPerElement / gpuBw : 0.0) +
+        (job.compressCache ? dequant(cacheElems) : 0.0);
     // FlexGen's runtime does not hide a decode layer's host->GPU loads
     // behind its compute or its other transfers: the T4 constants its
     // authors fitted come with Tgen = ctog + max(gtoc, dtoc, ctod, comp)
@@ -267,10 +271,11 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
     if (cpuAttention) {
       // The GPU attends over its own share; the CPU over the rest.
       D.compute.coef[CG] = gpuAttn;
-      const double cpuAttn = std::max(cache16 / m.hostMemoryBandwidth,
+      const double cpuBytes = cacheElems * kCpuAttentionBytesPerElement;
+      const double cpuAttn = std::max(cpuBytes / m.hostMemoryBandwidth,
                                       attnFlops / m.cpuAttentionFlops);
       D.cpu.coef[CC] = D.cpu.coef[CD] = cpuAttn;
-      D.cpuBytes.coef[CC] = D.cpuBytes.coef[CD] = cache16;
+      D.cpuBytes.coef[CC] = D.cpuBytes.coef[CD] = cpuBytes;
       // The query goes to the CPU, the attention output comes back.
       move(D, kD2H, kActivations, {CC, CD}, actD);
       move(D, kH2D, kActivations, {CC, CD}, actD);

@@ -69,6 +69,15 @@ constexpr double kCompressedBytesPerElement = 0.5 + 2.0 * 2.0 / 64;
 /// B_gpu / 15 elements/s, not at B_gpu / 2.56 (read 4 bits, write 16).
 constexpr double kDequantBytesPerElement = 2.0 + 1.0 + 4.0 + 8.0;
 
+/// Memory traffic per fp16 cache element of FlexGen's decode attention
+/// (TorchDevice.mha_gen in FlexGen's pytorch_backend.py): the cache slice
+/// is permuted and reshaped into a contiguous copy (read and write 2 B),
+/// which the bmm then reads (2 B). On the CPU the copy is then converted
+/// to fp32 (k.float(), v.float(): read 2 B, write 4 B) and the bmm reads 4
+/// B.
+constexpr double kGpuAttentionBytesPerElement = 4.0 + 2.0;
+constexpr double kCpuAttentionBytesPerElement = 4.0 + 6.0 + 4.0;
+
 struct InferenceOptions {
   /// GPU batch sizes to try (empty: 1, 2, 4, ..., 1024).
   std::vector<int64_t> gpuBatchSizes;

@@ -45,7 +45,7 @@ constexpr double kDefaultGpuEfficiency = 0.8;
 /// generation step on the T4 preset (kernel launches, the synchronisation
 /// after each layer of each GPU batch, the Python loop), fitted on one
 /// published row: OPT-6.7B, all on the GPU (docs/offload.md, validation).
-constexpr double kT4InferLayerOverhead = 668e-6;
+constexpr double kT4InferLayerOverhead = 564e-6;
 
 /// NVMe drives striped as one array (RAID 0): bandwidths and capacity are
 /// the sums over the drives.

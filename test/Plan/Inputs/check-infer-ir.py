@@ -46,8 +46,9 @@ close(makespan, total, "makespan")
 
 layers = plan["job"]["model"]["layers"]
 steps = plan["job"]["generate"] - 1
-terms = {"GPU compute": "compute_s", "H2D": "h2d_s", "D2H": "d2h_s",
-         "SSD read": "disk_read_s", "SSD write": "disk_write_s"}
+terms = {"GPU compute": "compute_s", "CPU compute": "cpu_attention_s",
+         "H2D": "h2d_s", "D2H": "d2h_s", "SSD read": "disk_read_s",
+         "SSD write": "disk_write_s"}
 busy = collections.defaultdict(float)
 link = collections.defaultdict(float)
 demands = set()
