@@ -708,8 +708,11 @@ std::string offload::inferenceSummary(const InferencePlan &p,
                  "(docs/offload.md)\n");
   if (!p.feasible) {
     os << "  infeasible: " << p.infeasibleReason << "\n";
-    costLines(os, job.costs);
-    return out;
+    // An evaluated policy that does not fit still has its times.
+    if (!(p.tokensPerSecond > 0)) {
+      costLines(os, job.costs);
+      return out;
+    }
   }
   const InferencePolicy &q = p.policy;
   os << "  block            " << q.gpuBatch << " x " << q.numGpuBatches << " = "
