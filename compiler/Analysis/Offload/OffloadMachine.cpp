@@ -42,6 +42,13 @@ std::string Machine::validate() const {
     return "GPUs must lie in [1, 4096], got " + std::to_string(gpus);
   if (!(peerBandwidth >= 0))
     return "GPU peer bandwidth must be non-negative";
+  for (auto [what, v] : {std::pair<const char *, double>{
+                             "inference layer overhead", inferLayerOverhead},
+                         {"pageable copy bandwidth", pageableBandwidth},
+                         {"CPU attention FLOP/s", cpuAttentionFlops}})
+    if (!(v >= 0) || !std::isfinite(v))
+      return std::string(what) + " must be non-negative, got " +
+             std::to_string(v);
   if (nvme.present())
     for (auto [what, v] : {std::pair<const char *, double>{
                                "NVMe read bandwidth", nvme.readBandwidth},

@@ -434,6 +434,13 @@ TEST(CpuAttention, NeedsARateAndAnUncompressedCache) {
   EXPECT_EQ(llvm::toString(e2.takeError()),
             "CPU attention needs the machine's CPU attention rate and host "
             "memory bandwidth");
+  Machine neg = Machine::t4FlexGen();
+  neg.pageableBandwidth = -1;
+  auto e3 = planInference(flexgenJob("opt-30b"), neg);
+  ASSERT_FALSE(static_cast<bool>(e3));
+  EXPECT_EQ(llvm::toString(e3.takeError()),
+            "invalid machine 't4': pageable copy bandwidth must be "
+            "non-negative, got -1.000000");
   // Without a rate the search never tries it.
   auto p = planInference(flexgenJob("opt-30b"), m);
   ASSERT_TRUE(static_cast<bool>(p));
