@@ -72,7 +72,7 @@ TEST(FlexGenValidation, TokensPerSecondWithin25Percent) {
 
 TEST(FlexGenValidation, PublishedPoliciesWithin25Percent) {
   // FlexGen's own policies for the published rows (its
-  // benchmark/flexgen/bench_suite.py: --gpu-batch-size, --num-gpu-batches,
+  // benchmark/flexllmgen/bench_suite.py: --gpu-batch-size, --num-gpu-batches,
   // --percent, --cpu), evaluated with the same cost model. OPT-6.7B is the
   // row the per-layer overhead is fitted on (kT4InferLayerOverhead), so it
   // must match closely; the others are held out.
