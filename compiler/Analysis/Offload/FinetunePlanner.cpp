@@ -58,6 +58,8 @@ llvm::StringRef offload::streamName(Stream s) {
     return "CSD optimizer";
   case Stream::Peer:
     return "GPU peers";
+  case Stream::CpuCompute:
+    return "CPU compute";
   }
   return "?";
 }

@@ -13,15 +13,18 @@ using namespace sluice;
 using namespace sluice::offload;
 
 double PhaseTerms::layerTime() const {
-  return std::max({compute, h2d, d2h, diskRead, diskWrite});
+  if (serialLoad)
+    return h2d + std::max({compute + cpu, d2h, diskRead, diskWrite});
+  return std::max({compute + cpu, h2d, d2h, diskRead, diskWrite});
 }
 
 std::string PhaseTerms::bottleneck() const {
-  std::pair<double, const char *> terms[] = {{compute, "GPU compute"},
-                                             {h2d, "host->GPU"},
-                                             {d2h, "GPU->host"},
-                                             {diskRead, "disk read"},
-                                             {diskWrite, "disk write"}};
+  std::pair<double, const char *> terms[] = {
+      {compute + cpu, cpu > compute ? "CPU attention" : "GPU compute"},
+      {h2d, "host->GPU"},
+      {d2h, "GPU->host"},
+      {diskRead, "disk read"},
+      {diskWrite, "disk write"}};
   const auto *best = &terms[0];
   for (const auto &t : terms)
     if (t.first > best->first)
@@ -60,22 +63,50 @@ const char *const kClassNames[kNumClasses] = {"weights", "cache",
 /// The links, in the order of PhaseTerms after compute.
 enum Link : unsigned { kH2D, kD2H, kDiskRead, kDiskWrite, kNumLinks };
 
-/// One phase of one layer: its GPU compute and, per link and tensor class,
-/// the time of what it moves (the LP's terms are the sums over classes).
+void addTo(Term &acc, const Term &t) {
+  acc.constant += t.constant;
+  for (unsigned k = 0; k < kNumFractions; ++k)
+    acc.coef[k] += t.coef[k];
+}
+
+/// One phase of one layer: its GPU compute, its CPU attention and, per
+/// link and tensor class, the time of what it moves at the rate it moves
+/// at (the LP's terms are the sums over classes; compute and CPU attention
+/// run one after the other).
 struct PhaseModel {
-  Term compute;
+  Term compute, cpu;
+  Term cpuBytes; ///< the fp16 cache bytes the CPU attention reads
+  bool serialLoad = false;
   double flops = 0; ///< of the compute, whole block
   std::array<std::array<Term, kNumClasses>, kNumLinks> moves{};
+  std::array<std::array<double, kNumClasses>, kNumLinks> rate{};
+  /// compute + cpu, then the links in PhaseTerms order.
   std::array<Term, 5> totals() const {
     std::array<Term, 5> t{};
     t[0] = compute;
+    addTo(t[0], cpu);
     for (unsigned l = 0; l < kNumLinks; ++l)
-      for (const Term &c : moves[l]) {
-        t[l + 1].constant += c.constant;
-        for (unsigned k = 0; k < kNumFractions; ++k)
-          t[l + 1].coef[k] += c.coef[k];
-      }
+      for (const Term &c : moves[l])
+        addTo(t[l + 1], c);
+    if (serialLoad)
+      for (unsigned i : {0u, 2u, 3u, 4u})
+        addTo(t[i], t[1]);
     return t;
+  }
+  PhaseTerms at(const std::array<double, kNumFractions> &x) const {
+    PhaseTerms p;
+    p.serialLoad = serialLoad;
+    p.compute = compute.at(x);
+    p.cpu = cpu.at(x);
+    std::array<double, kNumLinks> link{};
+    for (unsigned l = 0; l < kNumLinks; ++l)
+      for (const Term &c : moves[l])
+        link[l] += c.at(x);
+    p.h2d = link[kH2D];
+    p.d2h = link[kD2H];
+    p.diskRead = link[kDiskRead];
+    p.diskWrite = link[kDiskWrite];
+    return p;
   }
 };
 
@@ -90,7 +121,7 @@ struct Model {
 };
 
 Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
-                 int64_t n) {
+                 int64_t n, bool cpuAttention) {
   ModelCosts costs;
   if (job.costs) {
     costs = *job.costs;
@@ -102,6 +133,7 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
   const double e = static_cast<double>(costs.dtypeBytes);
   const double bls = static_cast<double>(gbs * n);
   const double G = static_cast<double>(gbs);
+  const double batches = static_cast<double>(n);
   const double s = static_cast<double>(job.prompt);
   const double gen = static_cast<double>(job.generate);
   // Stored (and moved) bytes per byte of the 16-bit tensor.
@@ -122,14 +154,29 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
   M.bandwidth = {m.h2dBandwidth, m.d2hBandwidth,
                  M.disk ? m.nvme.readBandwidth : 1,
                  M.disk ? m.nvme.writeBandwidth : 1};
-  // The time of moving `bytes` over link l when they live where the
-  // fractions `vars` say.
-  auto moveTerm = [&](Link l, std::initializer_list<Var> vars, double bytes) {
-    Term t;
-    for (Var v : vars)
-      t.coef[v] = bytes / M.bandwidth[l];
-    return t;
+  // The KV cache and the hidden states live in pageable host memory
+  // (FlexGen allocates them unpinned): their host<->GPU copies run at the
+  // pageable rate; the weights are pinned (FlexGen's pin_weight).
+  auto pageable = [&](double link) {
+    return m.pageableBandwidth > 0 ? std::min(link, m.pageableBandwidth) : link;
   };
+  const std::array<std::array<double, kNumClasses>, kNumLinks> rates = {
+      {{m.h2dBandwidth, pageable(m.h2dBandwidth), pageable(m.h2dBandwidth)},
+       {m.d2hBandwidth, pageable(m.d2hBandwidth), pageable(m.d2hBandwidth)},
+       {M.bandwidth[kDiskRead], M.bandwidth[kDiskRead], M.bandwidth[kDiskRead]},
+       {M.bandwidth[kDiskWrite], M.bandwidth[kDiskWrite],
+        M.bandwidth[kDiskWrite]}}};
+  // Sets phase P's move of class c over link l: `bytes` when they live
+  // where the fractions `vars` say.
+  auto move = [&](PhaseModel &P, Link l, Cls c, std::initializer_list<Var> vars,
+                  double bytes) {
+    Term &t = P.moves[l][c];
+    for (Var v : vars)
+      t.coef[v] += bytes / rates[l][c];
+    P.rate[l][c] = rates[l][c];
+  };
+  // Per layer and step: the runtime's fixed cost for each GPU batch.
+  const double overhead = batches * m.inferLayerOverhead;
 
   double kvAll = 0, maxW = 0, maxAct = 0, maxWork = 0;
   for (const LayerGroup &g : costs.groups) {
@@ -151,61 +198,100 @@ Model buildModel(const InferenceJob &job, const Machine &m, int64_t gbs,
     maxW = std::max(maxW, W);
     maxAct = std::max(maxAct, actP);
     // GPU working set: double-buffered layer weights, one GPU batch's
-    // prefill intermediates (q/k/v, MLP hidden, fp16 scores) and one
-    // layer's cache of one GPU batch streamed in for decoding (16-bit:
-    // compressed tensors are decompressed into these buffers).
+    // prefill intermediates (q/k/v, MLP hidden, fp16 scores) and, unless
+    // the CPU attends over it, one layer's cache of one GPU batch streamed
+    // in for decoding (16-bit: compressed tensors are decompressed into
+    // these buffers).
     maxWork = std::max(maxWork, 2.0 * W16 + e * G * s * (9.0 * h + a * s) +
-                                    2.0 * kvTok16 * (s + gen) * G);
-    // Decompression on the GPU, per use of a layer: read the stored
-    // tensor, write its 16-bit copy (which the kernels then read).
-    const double dequantW = job.compressWeights ? W + W16 : 0.0;
+                                    (cpuAttention ? 0.0 : 2.0 * kvTok16) *
+                                        (s + gen) * G);
+    // (De)compression on the GPU at kDequantBytesPerElement of memory
+    // traffic per element. FlexGen decompresses a layer's weights inside
+    // each GPU batch's compute, so once per GPU batch.
     const double gpuBw = m.gpuMemoryBandwidth;
+    auto dequant = [&](double elements) {
+      return gpuBw > 0 ? elements * kDequantBytesPerElement / gpuBw : 0.0;
+    };
+    const double dequantW =
+        job.compressWeights ? batches * dequant(g.params) : 0.0;
+    // Compressing the cache a step writes (16-bit elements / e bytes).
+    auto packCache = [&](double bytes16) {
+      return job.compressCache ? dequant(bytes16 / e) : 0.0;
+    };
 
     // Prefill, per layer for the whole block. The GPU batches of a block
-    // run one after another: GEMMs of gbs sequences.
+    // run one after another: GEMMs of gbs sequences. Attention runs on the
+    // GPU (cpu_cache_compute is a decode option).
     PhaseModel P;
     P.flops = bls * g.fwdFlops;
     P.compute.constant = P.flops / layerRates(costs, g, G, dev).forward +
-                         (gpuBw > 0 ? dequantW / gpuBw : 0.0);
-    P.moves[kH2D][kWeights] = moveTerm(kH2D, {WC, WD}, W);
-    P.moves[kH2D][kActivations] = moveTerm(kH2D, {HC, HD}, actP);
-    P.moves[kD2H][kCache] = moveTerm(kD2H, {CC, CD}, cachePre);
-    P.moves[kD2H][kActivations] = moveTerm(kD2H, {HC, HD}, actP);
-    P.moves[kDiskRead][kWeights] = moveTerm(kDiskRead, {WD}, W);
-    P.moves[kDiskRead][kActivations] = moveTerm(kDiskRead, {HD}, actP);
-    P.moves[kDiskWrite][kCache] = moveTerm(kDiskWrite, {CD}, cachePre);
-    P.moves[kDiskWrite][kActivations] = moveTerm(kDiskWrite, {HD}, actP);
+                         dequantW + packCache(cachePre / rc) + overhead;
+    move(P, kH2D, kWeights, {WC, WD}, W);
+    move(P, kH2D, kActivations, {HC, HD}, actP);
+    move(P, kD2H, kCache, {CC, CD}, cachePre);
+    move(P, kD2H, kActivations, {HC, HD}, actP);
+    move(P, kDiskRead, kWeights, {WD}, W);
+    move(P, kDiskRead, kActivations, {HD}, actP);
+    move(P, kDiskWrite, kCache, {CD}, cachePre);
+    move(P, kDiskWrite, kActivations, {HD}, actP);
 
-    // Decode, per layer and generated token for the whole block.
-    // One token per sequence of the block through the projections (the
-    // block's GEMMs, as the weights are loaded once per block).
+    // Decode, per layer and generated token for the whole block: each GPU
+    // batch runs one token per sequence through the projections (GEMMs of
+    // gbs rows that read the layer's weights from GPU memory again).
     double gemmFlops = 0, gemmTime = 0;
-    for (const model::GemmShape &x : layerForwardGemms(g, bls, 1, dt))
+    for (const model::GemmShape &x : layerForwardGemms(g, G, 1, dt))
       if (!x.bytes) { // not the attention
         gemmFlops += x.flops();
         gemmTime += model::gemmTime(x, dev);
       }
-    double linear = linearPerToken * bls * gemmTime / gemmFlops;
+    double linear = linearPerToken * G * gemmTime / gemmFlops;
     if (gpuBw > 0)
-      linear = std::max(linear, W16 / gpuBw) + dequantW / gpuBw;
-    // The attention reads the block's cache in 16 bits, after
-    // decompressing it when it is stored compressed.
-    const double cacheGpuBytes =
-        cacheAvg / rc + (job.compressCache ? cacheAvg + cacheAvg / rc : 0.0);
+      linear = std::max(linear, W16 / gpuBw);
+    linear = batches * linear + dequantW;
+    // Attention over the cache: on the GPU it moves the block's cache in 16
+    // bits (kGpuAttentionBytesPerElement), after decompressing it when it
+    // is stored compressed; on the CPU it moves it in host memory
+    // (kCpuAttentionBytesPerElement) and computes at the CPU's attention
+    // rate.
+    const double attnFlops = 4.0 * bls * ctxAvg * h;
+    const double cache16 = cacheAvg / rc;
+    const double cacheElems = cache16 / e;
+    const double gpuAttn =
+        attnFlops / F +
+        (gpuBw > 0 ? cacheElems * kGpuAttentionBytesPerElement / gpuBw : 0.0) +
+        (job.compressCache ? dequant(cacheElems) : 0.0);
+    // FlexGen's runtime does not hide a decode layer's host->GPU loads
+    // behind its compute or its other transfers: the T4 constants its
+    // authors fitted come with Tgen = ctog + max(gtoc, dtoc, ctod, comp)
+    // (FlexGen, experimental/cost_model.py), which we take over.
     PhaseModel D;
-    D.flops = linearPerToken * bls + 4.0 * bls * ctxAvg * h;
-    D.compute.constant = linear + 4.0 * bls * ctxAvg * h / F +
-                         (gpuBw > 0 ? cacheGpuBytes / gpuBw : 0.0);
-    D.moves[kH2D][kWeights] = moveTerm(kH2D, {WC, WD}, W);
-    D.moves[kH2D][kCache] = moveTerm(kH2D, {CC, CD}, cacheAvg);
-    D.moves[kH2D][kActivations] = moveTerm(kH2D, {HC, HD}, actD);
-    D.moves[kD2H][kCache] = moveTerm(kD2H, {CC, CD}, newKv);
-    D.moves[kD2H][kActivations] = moveTerm(kD2H, {HC, HD}, actD);
-    D.moves[kDiskRead][kWeights] = moveTerm(kDiskRead, {WD}, W);
-    D.moves[kDiskRead][kCache] = moveTerm(kDiskRead, {CD}, cacheAvg);
-    D.moves[kDiskRead][kActivations] = moveTerm(kDiskRead, {HD}, actD);
-    D.moves[kDiskWrite][kCache] = moveTerm(kDiskWrite, {CD}, newKv);
-    D.moves[kDiskWrite][kActivations] = moveTerm(kDiskWrite, {HD}, actD);
+    D.serialLoad = true;
+    D.flops = linearPerToken * bls + attnFlops;
+    D.compute.constant = linear + packCache(newKv / rc) + overhead;
+    if (cpuAttention) {
+      // The GPU attends over its own share; the CPU over the rest.
+      D.compute.coef[CG] = gpuAttn;
+      const double cpuBytes = cacheElems * kCpuAttentionBytesPerElement;
+      const double cpuAttn = std::max(cpuBytes / m.hostMemoryBandwidth,
+                                      attnFlops / m.cpuAttentionFlops);
+      D.cpu.coef[CC] = D.cpu.coef[CD] = cpuAttn;
+      D.cpuBytes.coef[CC] = D.cpuBytes.coef[CD] = cpuBytes;
+      // The query goes to the CPU, the attention output comes back.
+      move(D, kD2H, kActivations, {CC, CD}, actD);
+      move(D, kH2D, kActivations, {CC, CD}, actD);
+    } else {
+      D.compute.constant += gpuAttn;
+      move(D, kH2D, kCache, {CC, CD}, cacheAvg);
+    }
+    move(D, kH2D, kWeights, {WC, WD}, W);
+    move(D, kH2D, kActivations, {HC, HD}, actD);
+    move(D, kD2H, kCache, {CC, CD}, newKv);
+    move(D, kD2H, kActivations, {HC, HD}, actD);
+    move(D, kDiskRead, kWeights, {WD}, W);
+    move(D, kDiskRead, kCache, {CD}, cacheAvg);
+    move(D, kDiskRead, kActivations, {HD}, actD);
+    move(D, kDiskWrite, kCache, {CD}, newKv);
+    move(D, kDiskWrite, kActivations, {HD}, actD);
     M.counts.push_back(static_cast<double>(g.count));
     M.prefill.push_back(P);
     M.decode.push_back(D);
@@ -331,30 +417,21 @@ std::array<double, kNumFractions> fractionsOf(const InferencePolicy &p) {
           p.activations.gpu, p.activations.cpu, p.activations.disk};
 }
 
-PhaseTerms termsAt(const std::array<Term, 5> &t,
-                   const std::array<double, kNumFractions> &x) {
-  PhaseTerms p;
-  p.compute = t[0].at(x);
-  p.h2d = t[1].at(x);
-  p.d2h = t[2].at(x);
-  p.diskRead = t[3].at(x);
-  p.diskWrite = t[4].at(x);
-  return p;
-}
-
 InferencePlan planFrom(const Model &M, int64_t gbs, int64_t n,
+                       bool cpuAttention,
                        const std::array<double, kNumFractions> &x) {
   InferencePlan plan;
   plan.feasible = true;
   plan.policy.gpuBatch = gbs;
   plan.policy.numGpuBatches = n;
+  plan.policy.cpuAttention = cpuAttention;
   plan.policy.weights = {x[WG], x[WC], x[WD]};
   plan.policy.cache = {x[CG], x[CC], x[CD]};
   plan.policy.activations = {x[HG], x[HC], x[HD]};
   double prefillSum = 0, decodeSum = 0;
   for (size_t g = 0; g < M.counts.size(); ++g) {
-    plan.groupPrefill.push_back(termsAt(M.prefill[g].totals(), x));
-    plan.groupDecode.push_back(termsAt(M.decode[g].totals(), x));
+    plan.groupPrefill.push_back(M.prefill[g].at(x));
+    plan.groupDecode.push_back(M.decode[g].at(x));
     prefillSum += M.counts[g] * plan.groupPrefill.back().layerTime();
     decodeSum += M.counts[g] * plan.groupDecode.back().layerTime();
   }
@@ -368,6 +445,7 @@ InferencePlan planFrom(const Model &M, int64_t gbs, int64_t n,
       for (size_t g = 0; g < ts.size(); ++g) {
         const double w = M.counts[g] / M.layers;
         t.compute += w * ts[g].compute;
+        t.cpu += w * ts[g].cpu;
         t.h2d += w * ts[g].h2d;
         t.d2h += w * ts[g].d2h;
         t.diskRead += w * ts[g].diskRead;
@@ -391,6 +469,15 @@ InferencePlan planFrom(const Model &M, int64_t gbs, int64_t n,
   plan.cpuBytes = used(M.caps[1]);
   plan.diskBytes = used(M.caps[2]);
   return plan;
+}
+
+/// Whether decode attention may run on the CPU (cpu_cache_compute): the
+/// machine has a CPU attention rate and a host memory bandwidth, and the
+/// cache is stored in 16 bits (FlexGen would decompress it on the CPU,
+/// which the model does not cost).
+bool canAttendOnCpu(const InferenceJob &job, const Machine &m) {
+  return m.cpuAttentionFlops > 0 && m.hostMemoryBandwidth > 0 &&
+         !job.compressCache;
 }
 
 llvm::Error checkInputs(const InferenceJob &job, const Machine &m) {
@@ -438,27 +525,31 @@ offload::planInference(const InferenceJob &job, const Machine &machine,
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "GPU batch sizes must be positive");
 
+  std::vector<bool> attention = {false};
+  if (canAttendOnCpu(job, machine))
+    attention.push_back(true);
   InferencePlan best;
   int64_t solved = 0;
   for (int64_t gbs : sizes)
-    for (int64_t n = 1; n <= opts.maxGpuBatches; ++n) {
-      Model M = buildModel(job, machine, gbs, n);
-      if (M.caps[0].rhs < 0) // the working set alone overflows the GPU
-        continue;
-      LpResult r = solveLp(M, opts.exact);
-      ++solved;
-      if (!r.optimal)
-        continue;
-      InferencePlan p = planFrom(M, gbs, n, r.x);
-      if (!best.feasible ||
-          p.tokensPerSecond > best.tokensPerSecond * (1 + 1e-9))
-        best = p;
-    }
+    for (int64_t n = 1; n <= opts.maxGpuBatches; ++n)
+      for (bool cpuAttention : attention) {
+        Model M = buildModel(job, machine, gbs, n, cpuAttention);
+        if (M.caps[0].rhs < 0) // the working set alone overflows the GPU
+          continue;
+        LpResult r = solveLp(M, opts.exact);
+        ++solved;
+        if (!r.optimal)
+          continue;
+        InferencePlan p = planFrom(M, gbs, n, cpuAttention, r.x);
+        if (!best.feasible ||
+            p.tokensPerSecond > best.tokensPerSecond * (1 + 1e-9))
+          best = p;
+      }
   best.lpsSolved = solved;
   if (!best.feasible) {
     // Name the binding constraint for the smallest block: everything on
     // the largest tier still does not fit.
-    Model M = buildModel(job, machine, sizes.front(), 1);
+    Model M = buildModel(job, machine, sizes.front(), 1, false);
     double need = M.caps[0].coef[WG] + M.caps[0].coef[CG] + M.caps[0].coef[HG];
     double have = std::max(0.0, M.caps[0].rhs) + std::max(0.0, M.caps[1].rhs) +
                   std::max(0.0, M.caps[2].rhs);
@@ -492,9 +583,18 @@ offload::evaluateInferencePolicy(const InferenceJob &job,
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "policy fractions must be non-negative and sum to 1");
-  Model M = buildModel(job, machine, policy.gpuBatch, policy.numGpuBatches);
+  if (policy.cpuAttention && !canAttendOnCpu(job, machine))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        job.compressCache
+            ? "CPU attention needs an uncompressed KV cache"
+            : "CPU attention needs the machine's CPU attention rate and host "
+              "memory bandwidth");
+  Model M = buildModel(job, machine, policy.gpuBatch, policy.numGpuBatches,
+                       policy.cpuAttention);
   std::array<double, kNumFractions> x = fractionsOf(policy);
-  InferencePlan p = planFrom(M, policy.gpuBatch, policy.numGpuBatches, x);
+  InferencePlan p = planFrom(M, policy.gpuBatch, policy.numGpuBatches,
+                             policy.cpuAttention, x);
   for (const Capacity &c : M.caps) {
     double v = 0;
     for (unsigned k = 0; k < kNumFractions; ++k)
@@ -518,7 +618,8 @@ std::vector<Action> offload::inferenceSchedule(const InferenceJob &job,
   if (!plan.feasible)
     return out;
   const InferencePolicy &pol = plan.policy;
-  Model M = buildModel(job, machine, pol.gpuBatch, pol.numGpuBatches);
+  Model M = buildModel(job, machine, pol.gpuBatch, pol.numGpuBatches,
+                       pol.cpuAttention);
   const std::array<double, kNumFractions> x = fractionsOf(pol);
   static constexpr Stream kLinkStream[kNumLinks] = {
       Stream::H2D, Stream::D2H, Stream::SsdRead, Stream::SsdWrite};
@@ -530,20 +631,37 @@ std::vector<Action> offload::inferenceSchedule(const InferenceJob &job,
     int64_t layer = 0;
     for (size_t g = 0; g < M.counts.size(); ++g) {
       const PhaseModel &ph = step == 0 ? M.prefill[g] : M.decode[g];
-      const double slot = termsAt(ph.totals(), x).layerTime();
+      const PhaseTerms terms = ph.at(x);
+      const double slot = terms.layerTime();
+      // With serial loads (decode) the layer's other work starts once its
+      // host->GPU loads are done.
+      const double after = terms.serialLoad ? terms.h2d : 0.0;
       for (int64_t i = 0; i < static_cast<int64_t>(M.counts[g]); ++i, ++layer) {
         Action c;
         c.stream = Stream::GpuCompute;
-        c.start = t;
-        c.end = t + ph.compute.at(x);
+        c.start = t + after;
+        c.end = c.start + terms.compute;
         c.flops = ph.flops;
         c.tensor = "layer";
         c.what = step == 0 ? "prefill" : "decode";
         c.layer = layer;
         c.step = step;
         out.push_back(c);
+        if (const double cpu = ph.cpu.at(x); cpu > 0) {
+          // Attention on the CPU, between the GPU's projections.
+          Action a;
+          a.stream = Stream::CpuCompute;
+          a.start = c.end;
+          a.end = c.end + cpu;
+          a.bytes = ph.cpuBytes.at(x);
+          a.tensor = "cache";
+          a.what = "attention";
+          a.layer = layer;
+          a.step = step;
+          out.push_back(std::move(a));
+        }
         for (unsigned l = 0; l < kNumLinks; ++l) {
-          double at = t;
+          double at = l == kH2D ? t : t + after;
           for (unsigned k = 0; k < kNumClasses; ++k) {
             const double dur = ph.moves[l][k].at(x);
             if (!(dur > 0))
@@ -552,7 +670,7 @@ std::vector<Action> offload::inferenceSchedule(const InferenceJob &job,
             a.stream = kLinkStream[l];
             a.start = at;
             a.end = at + dur;
-            a.bytes = dur * M.bandwidth[l];
+            a.bytes = dur * ph.rate[l][k];
             a.tensor = kClassNames[k];
             a.what = kLinkWhat[l];
             a.layer = layer;

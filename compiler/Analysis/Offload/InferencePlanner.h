@@ -5,8 +5,14 @@
 // of gpuBatch x numGpuBatches sequences is processed layer by layer: a
 // layer's weights are loaded once per block and reused by every GPU batch,
 // and the transfers of the next layer overlap the computation of this one,
-// so a layer takes the maximum of its compute and of each link's transfer
-// time (host->GPU, GPU->host, disk->host, host->disk).
+// so a prefill layer takes the maximum of its compute and of each link's
+// transfer time (host->GPU, GPU->host, disk->host, host->disk); a decode
+// layer takes its host->GPU time plus the maximum of the others (FlexGen's
+// fitted cost model: its runtime does not hide decode loads). Compute includes
+// what FlexGen's runtime pays beyond the links (Machine::inferLayerOverhead
+// per layer and GPU batch, the GPU time of 4-bit (de)compression) and,
+// with cpu_cache_compute, decode attention on the CPU, which runs between
+// the GPU's projections of the same layer (serial with them).
 //
 // For each (gpuBatch, numGpuBatches) the fractions are the solution of a
 // linear program (GLPK): minimise L * T_prefill + L * (n - 1) * T_decode,
@@ -52,6 +58,26 @@ struct InferenceJob {
 /// plus two fp16 numbers (minimum and scale) per group of 64 elements.
 constexpr double kCompressedBytesPerElement = 0.5 + 2.0 * 2.0 / 64;
 
+/// GPU memory traffic per element of FlexGen's unfused PyTorch
+/// decompression (TorchCompressedDevice::decompress in FlexGen's
+/// compression.py): two uint8 temporaries for the high and low nibbles
+/// (read the packed byte, write and read back each: 2 B), their strided
+/// scatter into the fp16 output (read 1 B, write 2 x 2 B: half-sector
+/// writes cost whole sectors), then in-place div_ by the scale and add_ of
+/// the minimum (read and write 2 B each: 8 B). Compression (min, max, sub,
+/// mul, clamp, round, pack) is charged the same. Decompression thus runs at
+/// B_gpu / 15 elements/s, not at B_gpu / 2.56 (read 4 bits, write 16).
+constexpr double kDequantBytesPerElement = 2.0 + 1.0 + 4.0 + 8.0;
+
+/// Memory traffic per fp16 cache element of FlexGen's decode attention
+/// (TorchDevice.mha_gen in FlexGen's pytorch_backend.py): the cache slice
+/// is permuted and reshaped into a contiguous copy (read and write 2 B),
+/// which the bmm then reads (2 B). On the CPU the copy is then converted
+/// to fp32 (k.float(), v.float(): read 2 B, write 4 B) and the bmm reads 4
+/// B.
+constexpr double kGpuAttentionBytesPerElement = 4.0 + 2.0;
+constexpr double kCpuAttentionBytesPerElement = 4.0 + 6.0 + 4.0;
+
 struct InferenceOptions {
   /// GPU batch sizes to try (empty: 1, 2, 4, ..., 1024).
   std::vector<int64_t> gpuBatchSizes;
@@ -72,13 +98,26 @@ struct InferencePolicy {
   int64_t numGpuBatches = 0;
   Split weights, cache, activations;
   bool overlap = true;
+  /// FlexGen's cpu_cache_compute: decode attention over the cache held on
+  /// the CPU or disk runs on the CPU (the cache does not cross the link;
+  /// the query goes down and the attention output comes back). The search
+  /// tries both where the machine has Machine::cpuAttentionFlops and the
+  /// cache is not compressed.
+  bool cpuAttention = false;
   int64_t blockSize() const { return gpuBatch * numGpuBatches; }
 };
 
 /// The per-layer terms of one phase, in seconds.
 struct PhaseTerms {
   double compute = 0, h2d = 0, d2h = 0, diskRead = 0, diskWrite = 0;
-  double layerTime() const;     ///< the maximum (overlap)
+  /// Decode attention on the CPU (cpu_cache_compute), after the GPU's
+  /// compute of the same layer: the slot's compute path is compute + cpu.
+  double cpu = 0;
+  /// Decode: the layer's host->GPU loads precede its other work.
+  bool serialLoad = false;
+  /// max(compute + cpu, h2d, d2h, diskRead, diskWrite) (overlap), or
+  /// h2d + max(compute + cpu, d2h, diskRead, diskWrite) with serialLoad.
+  double layerTime() const;
   std::string bottleneck() const; ///< the name of the largest term
 };
 
@@ -119,7 +158,10 @@ llvm::Expected<InferencePlan> evaluateInferencePolicy(
 /// "prefill" or "decode", `flops`) while each link moves what the model
 /// charges to that layer, class after class (tensor "weights", "cache" or
 /// "activations"; what "load" on H2D, "store" on D2H, "read" from disk,
-/// "write" to disk). `step` is 0 for the prefill and k for token k. The
+/// "write" to disk); with CPU attention the CPU computes (stream
+/// CpuCompute, tensor "cache", what "attention") right after the GPU's
+/// compute. `step` is 0 for the prefill and k for token k. The
+/// decode slot's H2D actions come first, the rest start when they end. The
 /// last action ends at plan.totalTime() (up to rounding); per stream the
 /// busy time equals the sum of the per-layer terms.
 std::vector<Action> inferenceSchedule(const InferenceJob &job,

@@ -27,9 +27,11 @@ enum class Stream {
   CsdOptimizer,
   /// Collectives between data-parallel GPUs over links that bypass the
   /// host (Machine::peerBandwidth); unused on one GPU.
-  Peer
+  Peer,
+  /// Inference: decode attention on the CPU over a CPU-resident KV cache.
+  CpuCompute
 };
-constexpr unsigned kNumStreams = 8;
+constexpr unsigned kNumStreams = 9;
 llvm::StringRef streamName(Stream s); // "GPU compute", "H2D", ...
 
 /// One timed action of a plan's schedule (a fine-tuning iteration or a

@@ -312,6 +312,7 @@ Value offload::inferenceTrace(llvm::ArrayRef<Action> schedule) {
                        case Stream::D2H:
                        case Stream::SsdRead:
                        case Stream::SsdWrite:
+                       case Stream::CpuCompute:
                          return true;
                        default:
                          return false;
@@ -640,11 +641,18 @@ Value offload::inferencePlanToJson(const InferencePlan &p,
              {"model", modelJson(job.model, job.costs)},
              {"prompt", job.prompt},
              {"generate", job.generate}};
-  o["machine"] = machineJson(m);
+  Object machine = machineJson(m);
+  machine["infer_layer_overhead_s"] = m.inferLayerOverhead;
+  machine["pageable_bytes_per_s"] = m.pageableBandwidth;
+  machine["cpu_attention_flops"] = m.cpuAttentionFlops;
+  o["machine"] = std::move(machine);
   o["feasible"] = p.feasible;
   if (!p.feasible) {
     o["binding_constraint"] = p.infeasibleReason;
-    return o;
+    // An evaluated policy (evaluateInferencePolicy) that does not fit still
+    // has its times; a search that found nothing has none.
+    if (!(p.tokensPerSecond > 0))
+      return o;
   }
   const InferencePolicy &q = p.policy;
   o["flexgen_policy"] = Object{{"gpu_batch_size", q.gpuBatch},
@@ -658,7 +666,7 @@ Value offload::inferencePlanToJson(const InferencePlan &p,
                                {"overlap", q.overlap},
                                {"sep_layer", true},
                                {"pin_weight", true},
-                               {"cpu_cache_compute", false},
+                               {"cpu_cache_compute", q.cpuAttention},
                                {"attn_sparsity", 1.0},
                                {"compress_weight", job.compressWeights},
                                {"compress_cache", job.compressCache}};
@@ -669,6 +677,7 @@ Value offload::inferencePlanToJson(const InferencePlan &p,
               Array{q.activations.gpu, q.activations.cpu, q.activations.disk}}};
   auto terms = [](const PhaseTerms &t) {
     return Object{{"compute_s", t.compute},
+                  {"cpu_attention_s", t.cpu},
                   {"h2d_s", t.h2d},
                   {"d2h_s", t.d2h},
                   {"disk_read_s", t.diskRead},
@@ -702,12 +711,19 @@ std::string offload::inferenceSummary(const InferencePlan &p,
        << (job.compressWeights && job.compressCache ? "weights and KV cache"
            : job.compressWeights                    ? "weights"
                                                     : "KV cache")
-       << "): predicted throughput not validated, 2.2-3.1x above FlexGen's "
-          "published compressed runs (docs/offload.md)\n";
+       << (job.compressWeights
+               ? "): predicted throughput not validated with compressed "
+                 "weights, 1.3-1.5x above FlexGen's published runs at its "
+                 "policies (docs/offload.md)\n"
+               : "): validated on FlexGen's published OPT-30B run "
+                 "(docs/offload.md)\n");
   if (!p.feasible) {
     os << "  infeasible: " << p.infeasibleReason << "\n";
-    costLines(os, job.costs);
-    return out;
+    // An evaluated policy that does not fit still has its times.
+    if (!(p.tokensPerSecond > 0)) {
+      costLines(os, job.costs);
+      return out;
+    }
   }
   const InferencePolicy &q = p.policy;
   os << "  block            " << q.gpuBatch << " x " << q.numGpuBatches << " = "
@@ -725,11 +741,14 @@ std::string offload::inferenceSummary(const InferencePlan &p,
   row("weights", q.weights);
   row("KV cache", q.cache);
   row("activations", q.activations);
-  os << "\n  per layer      compute    host->GPU  GPU->host  disk read  "
-        "disk write  bound by\n";
+  if (q.cpuAttention)
+    os << "  attention        decode attention over the CPU/disk cache on the "
+          "CPU (cpu_cache_compute)\n";
+  os << "\n  per layer      compute    CPU attn   host->GPU  GPU->host  disk "
+        "read  disk write  bound by\n";
   auto phase = [&](const char *name, const PhaseTerms &t) {
     os << "  " << llvm::left_justify(name, 12);
-    for (double v : {t.compute, t.h2d, t.d2h, t.diskRead, t.diskWrite})
+    for (double v : {t.compute, t.cpu, t.h2d, t.d2h, t.diskRead, t.diskWrite})
       os << " " << llvm::left_justify(timeStr(v), 10);
     os << " " << t.bottleneck() << "\n";
   };

@@ -42,6 +42,13 @@ std::string Machine::validate() const {
     return "GPUs must lie in [1, 4096], got " + std::to_string(gpus);
   if (!(peerBandwidth >= 0))
     return "GPU peer bandwidth must be non-negative";
+  for (auto [what, v] : {std::pair<const char *, double>{
+                             "inference layer overhead", inferLayerOverhead},
+                         {"pageable copy bandwidth", pageableBandwidth},
+                         {"CPU attention FLOP/s", cpuAttentionFlops}})
+    if (!(v >= 0) || !std::isfinite(v))
+      return std::string(what) + " must be non-negative, got " +
+             std::to_string(v);
   if (nvme.present())
     for (auto [what, v] : {std::pair<const char *, double>{
                                "NVMe read bandwidth", nvme.readBandwidth},
@@ -105,6 +112,15 @@ Machine Machine::t4FlexGen() {
   m.nvme.readBandwidth = 2e9;
   m.nvme.writeBandwidth = 1e9;
   m.nvme.capacity = 1.5e12;
+  // FlexGen's runtime on this machine (docs/offload.md, "Offloaded-
+  // inference planner"). The per-layer overhead is fitted on one published
+  // row (OPT-6.7B, all on the GPU); the pageable copy rate and the CPU
+  // attention rate are the values FlexGen's authors fitted on their GCP T4
+  // instance (FlexGen, experimental/cost_model.py: gtoc_bdw_hidden 4.82 GB,
+  // cpu_flops 0.0123 T).
+  m.inferLayerOverhead = kT4InferLayerOverhead;
+  m.pageableBandwidth = 4.82 * GiB;
+  m.cpuAttentionFlops = 0.0123e12;
   return m;
 }
 

@@ -41,6 +41,12 @@ constexpr double kDefaultAdamBandwidthFraction = 0.15;
 /// assumption (docs/offload.md, "GPU compute").
 constexpr double kDefaultGpuEfficiency = 0.8;
 
+/// Seconds of FlexGen's runtime per transformer layer, GPU batch and
+/// generation step on the T4 preset (kernel launches, the synchronisation
+/// after each layer of each GPU batch, the Python loop), fitted on one
+/// published row: OPT-6.7B, all on the GPU (docs/offload.md, validation).
+constexpr double kT4InferLayerOverhead = 564e-6;
+
 /// NVMe drives striped as one array (RAID 0): bandwidths and capacity are
 /// the sums over the drives.
 struct NvmeArray {
@@ -84,6 +90,18 @@ struct Machine {
   double hostUsableFraction = 0.9; ///< the OS and the framework take the rest
   double hostMemoryBandwidth = 0;  ///< B/s (CPU attention in inference)
   double cpuAdamRate = 0;          ///< parameters/s the CPU optimizer updates
+  // Offloaded inference: what FlexGen's runtime pays beyond the links
+  // (docs/offload.md, "Offloaded-inference planner"); 0 = not charged.
+  /// Seconds per layer, GPU batch and generation step that no stream's
+  /// bandwidth explains: kernel launches, the synchronisation after each
+  /// layer of each GPU batch, the Python loop.
+  double inferLayerOverhead = 0;
+  /// B/s of host <-> GPU copies of tensors in pageable (unpinned) host
+  /// memory: the KV cache and the hidden states; 0 = the link's rate.
+  double pageableBandwidth = 0;
+  /// FLOP/s of decode attention on the CPU over a CPU-resident KV cache
+  /// (FlexGen's cpu_cache_compute); 0 = attention only on the GPU.
+  double cpuAttentionFlops = 0;
   // Links
   double h2dBandwidth = 0; ///< host -> GPU, B/s
   double d2hBandwidth = 0; ///< GPU -> host, B/s

@@ -76,6 +76,26 @@ static cl::opt<double> cpuAdamRate(
     "cpu-adam-rate",
     cl::desc("CPU optimizer rate, parameters/s (0: the machine's)"),
     cl::init(0), cl::cat(cat));
+static cl::opt<double> layerOverheadUs(
+    "layer-overhead-us",
+    cl::desc("Infer: runtime overhead per layer, GPU batch and step, "
+             "microseconds (0: the machine's)"),
+    cl::init(0));
+static cl::opt<double> pageableGBs(
+    "pageable-gbs",
+    cl::desc("Infer: host<->GPU rate of pageable copies (KV cache, hidden "
+             "states), GB/s (0: the machine's)"),
+    cl::init(0));
+static cl::opt<double> cpuAttentionGflops(
+    "cpu-attention-gflops",
+    cl::desc("Infer: CPU attention rate, GFLOP/s (0: the machine's)"),
+    cl::init(0));
+static cl::opt<std::string> policyOpt(
+    "policy",
+    cl::desc("Infer: evaluate this FlexGen policy instead of searching: "
+             "GBS,N,WG,WC,CG,CC,HG,HC percents (disk is the rest) and "
+             "optionally ,cpu for cpu_cache_compute"),
+    cl::init(""));
 static cl::opt<double> hostMemoryGiB(
     "host-memory-gib", cl::desc("Host memory to plan with (0: the machine's)"),
     cl::init(0), cl::cat(cat));
@@ -178,7 +198,8 @@ static bool checkOptions() {
     return false;
   };
   for (cl::opt<double> *o :
-       {&gpuMemoryMiB, &hostMemoryGiB, &cpuAdamRate, &gpuEfficiency})
+       {&gpuMemoryMiB, &hostMemoryGiB, &cpuAdamRate, &gpuEfficiency,
+        &layerOverheadUs, &pageableGBs, &cpuAttentionGflops})
     if (!std::isfinite(o->getValue()) || o->getValue() < 0)
       return bad("--" + o->ArgStr + " must be a finite number >= 0 (0: the "
                  "machine's), got " + formatNumber(o->getValue()));
@@ -198,6 +219,49 @@ static bool checkOptions() {
       return bad("--" + o->ArgStr + " must be positive, got " +
                  llvm::Twine(o->getValue()));
   return true;
+}
+
+/// --policy: "GBS,N,WG,WC,CG,CC,HG,HC[,cpu]" as FlexGen's command line
+/// gives it (--gpu-batch-size, --num-gpu-batches, --percent, --cpu).
+static llvm::Expected<InferencePolicy> parsePolicy(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef, 9> parts;
+  text.split(parts, ',');
+  auto bad = [&] {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "--policy must be GBS,N,WG,WC,CG,CC,HG,HC[,cpu] (integers; percents "
+        "0-100), got '" +
+            text + "'");
+  };
+  bool cpu = parts.size() == 9 && parts.back() == "cpu";
+  if (parts.size() != 8 && !cpu)
+    return bad();
+  int64_t v[8];
+  for (unsigned i = 0; i < 8; ++i)
+    if (parts[i].trim().getAsInteger(10, v[i]) || v[i] < 0 ||
+        (i >= 2 && v[i] > 100))
+      return bad();
+  auto split = [&](int64_t g, int64_t c) {
+    return Split{g / 100.0, c / 100.0, (100 - g - c) / 100.0};
+  };
+  InferencePolicy q;
+  q.gpuBatch = v[0];
+  q.numGpuBatches = v[1];
+  q.weights = split(v[2], v[3]);
+  q.cache = split(v[4], v[5]);
+  q.activations = split(v[6], v[7]);
+  q.cpuAttention = cpu;
+  return q;
+}
+
+/// The inference runtime figures the command line overrides.
+static void applyInferOverrides(Machine &m) {
+  if (layerOverheadUs > 0)
+    m.inferLayerOverhead = layerOverheadUs * 1e-6;
+  if (pageableGBs > 0)
+    m.pageableBandwidth = pageableGBs * 1e9;
+  if (cpuAttentionGflops > 0)
+    m.cpuAttentionFlops = cpuAttentionGflops * 1e9;
 }
 
 /// The machine: a preset, or the topology of a .sluice file.
@@ -253,6 +317,7 @@ static std::optional<Machine> loadMachine() {
     built->name = llvm::sys::path::stem(machineName).str() + ":" + gpu;
     if (gpuMemoryMiB > 0)
       built->gpuMemory = gpuMemoryMiB * 1024.0 * 1024.0;
+    applyInferOverrides(*built);
     return *built;
   }
   if (gpuEfficiency > 0)
@@ -263,6 +328,7 @@ static std::optional<Machine> loadMachine() {
     m->hostMemory = hostMemoryGiB * 1024.0 * 1024.0 * 1024.0;
   if (cpuAdamRate > 0)
     m->cpuAdamRate = cpuAdamRate;
+  applyInferOverrides(*m);
   if (std::string err = m->validate(); !err.empty()) {
     fail("machine '" + m->name + "': " + err);
     return std::nullopt;
@@ -397,7 +463,14 @@ int main(int argc, char **argv) {
         compress != "all")
       return fail("--compress must be none, weights, cache or all, got '" +
                   compress + "'");
-    auto plan = planInference(job, *machine);
+    llvm::Expected<InferencePlan> plan =
+        policyOpt.empty() ? planInference(job, *machine)
+                          : [&]() -> llvm::Expected<InferencePlan> {
+      auto q = parsePolicy(policyOpt);
+      if (!q)
+        return q.takeError();
+      return evaluateInferencePolicy(job, *machine, *q);
+    }();
     reportTime();
     if (!plan)
       return fail(llvm::toString(plan.takeError()));

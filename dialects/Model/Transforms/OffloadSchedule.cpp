@@ -110,6 +110,7 @@ FailureOr<plan::ScheduleOp> buildActions(
       compute(m.devices.gpu, 1.0);
       continue;
     case Stream::CpuOptimizer:
+    case Stream::CpuCompute:
       compute(m.devices.cpu, 1.0);
       continue;
     case Stream::CsdOptimizer:

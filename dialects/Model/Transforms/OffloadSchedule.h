@@ -4,8 +4,9 @@
 // as a `plan.schedule`, built from the same per-stream timeline the Chrome
 // trace export uses (FinetunePlan::schedule):
 //
-//  - GPU compute, CPU optimizer and CSD optimizer actions become
-//    `plan.compute` ops (device, stream, window, `flops` or `bytes`);
+//  - GPU compute, CPU optimizer, CSD optimizer and (inference) CPU
+//    compute actions become `plan.compute` ops (device, stream, window,
+//    `flops` or `bytes`);
 //  - H2D, D2H, SSD read and SSD write actions become `plan.transfer` ops
 //    between the topology's devices (the GPU and CPU machineFromTopo chose,
 //    the nvme or csd drives), along the widest path, with the tensor class,

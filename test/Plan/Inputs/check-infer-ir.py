@@ -7,6 +7,9 @@ up to the schedule's link_bytes; the trace has one complete event per
 action, and its per-track busy time equals the IR's.
 
 usage: check-infer-ir.py IR TRACE JSON JOB
+
+With IR "-" (sluice-plan-offload, which writes no IR) only the trace is
+checked against the JSON (JOB is then ignored: the JSON is the plan).
 """
 import collections
 import json
@@ -31,8 +34,43 @@ def close(a, b, what, rel=1e-9):
 
 
 ir_path, trace_path, json_path, job = sys.argv[1:5]
-plan = json.load(open(json_path))[job]
+plan = json.load(open(json_path))
 trace = json.load(open(trace_path))
+terms = {"GPU compute": "compute_s", "CPU compute": "cpu_attention_s",
+         "H2D": "h2d_s", "D2H": "d2h_s", "SSD read": "disk_read_s",
+         "SSD write": "disk_write_s"}
+
+
+def want_busy(stream):
+    return plan["job"]["model"]["layers"] * (
+        plan["prefill_per_layer"][terms[stream]] +
+        (plan["job"]["generate"] - 1) * plan["decode_per_layer"][terms[stream]])
+
+
+def trace_busy():
+    tids = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"]
+            if e["ph"] == "M" and e["name"] == "thread_name"}
+    tbusy = collections.defaultdict(float)
+    events, end = 0, 0.0
+    for e in trace["traceEvents"]:
+        if e["ph"] == "X":
+            events += 1
+            tbusy[tids[e["tid"]]] += e["dur"] * 1e-6
+            end = max(end, (e["ts"] + e["dur"]) * 1e-6)
+    return tbusy, events, end
+
+
+if ir_path == "-":
+    tbusy, events, end = trace_busy()
+    close(end, plan["prefill_time_s"] + plan["decode_time_s"], "trace end",
+          1e-6)
+    for stream in terms:
+        close(tbusy[stream], want_busy(stream), "trace busy " + stream, 1e-6)
+    print("OK trace %d events, busy %s" % (
+        events, ",".join(sorted(k for k, v in tbusy.items() if v > 0))))
+    sys.exit(0)
+
+plan = plan[job]
 ir = open(ir_path).read().splitlines()
 
 sched = [l for l in ir if "plan.schedule @" + job + "_generation" in l]
@@ -46,8 +84,6 @@ close(makespan, total, "makespan")
 
 layers = plan["job"]["model"]["layers"]
 steps = plan["job"]["generate"] - 1
-terms = {"GPU compute": "compute_s", "H2D": "h2d_s", "D2H": "d2h_s",
-         "SSD read": "disk_read_s", "SSD write": "disk_write_s"}
 busy = collections.defaultdict(float)
 link = collections.defaultdict(float)
 demands = set()
@@ -70,23 +106,14 @@ for line in ir:
             busy[stream] += end - start
             demands.add((stream, demand))
         link[links[stream]] += num(re.search(r"bytes\(" + FLOAT, line).group(1))
-for stream, key in terms.items():
-    want = layers * (plan["prefill_per_layer"][key] +
-                     steps * plan["decode_per_layer"][key])
-    close(busy[stream], want, "busy " + stream)
+for stream in terms:
+    close(busy[stream], want_busy(stream), "busy " + stream)
 got = dict(re.findall(r"(\w+) = " + FLOAT + " : f64",
                       re.search(r"link_bytes = \{([^}]*)\}", sched[0]).group(1)))
 for k, v in link.items():
     close(v, num(got[k]), "link bytes " + k)
 
-tids = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"]
-        if e["ph"] == "M" and e["name"] == "thread_name"}
-tbusy = collections.defaultdict(float)
-events = 0
-for e in trace["traceEvents"]:
-    if e["ph"] == "X":
-        events += 1
-        tbusy[tids[e["tid"]]] += e["dur"] * 1e-6
+tbusy, events, _ = trace_busy()
 for stream in terms:
     close(tbusy[stream], busy[stream], "trace busy " + stream, 1e-6)
 print("OK %d actions, %d layers, %d decode steps, links %s" %
