@@ -15,11 +15,12 @@
 //  - the source data exceeds the last-level cache four times over and
 //    segments average 4 edges or more: T;
 //  - otherwise (the model is unsure: a large or unreliable last level, a
-//    sparse graph) T and untiled are timed on the loop's first runs (T
-//    twice: its first run is cold) and the faster is kept for the runs
-//    after. One layout is built, as for a fixed size. A run's time is the
-//    process's CPU time (all threads): on a shared machine the wall time
-//    of one run also counts the time its threads waited for a core.
+//    sparse graph) T and untiled are timed on the loop's first runs, in
+//    turn, twice each (kProbeRounds: a first run is cold, and one sample
+//    on a shared machine is noise), and the faster by its fastest run is
+//    kept for the runs after. One layout is built, as for a fixed size. A run's
+//    time is the process's CPU time (all threads): on a shared machine the wall
+//    time of one run also counts the time its threads waited for a core.
 //
 // Every candidate computes the same values, so the probe costs only time.
 //
@@ -220,6 +221,14 @@ TileModel sluice::rt::modelTile(uint64_t n, const uint64_t *inOffsets,
   return model;
 }
 
+size_t sluice::rt::probeCandidate(uint64_t runs,
+                                  const std::vector<double> &best) {
+  const size_t count = best.size();
+  if (count > 1 && runs < kProbeRounds * count)
+    return size_t(runs % count);
+  return size_t(std::min_element(best.begin(), best.end()) - best.begin());
+}
+
 const sluice_algo_tiled_t *sluice_algo_tiled_csc(sluice_algo_ctx_t *ctx,
                                                  uint64_t tile) {
   if (tile == 0)
@@ -290,14 +299,7 @@ const sluice_algo_tiled_t *sluice_algo_tile_begin(sluice_algo_ctx_t *ctx,
     l.start = processCpuSeconds();
     return nullptr;
   }
-  // Probe: each candidate once, then the first again (its first run was
-  // cold); then the fastest.
-  const size_t count = l.model.candidates.size();
-  if (count > 1 && l.runs <= count)
-    l.current = l.runs % count;
-  else
-    l.current =
-        size_t(std::min_element(l.best.begin(), l.best.end()) - l.best.begin());
+  l.current = probeCandidate(l.runs, l.best);
   const sluice_algo_tiled_t *layout =
       sluice_algo_tiled_csc(ctx, l.model.candidates[l.current]);
   if (!layout && l.model.candidates[l.current])

@@ -69,6 +69,13 @@ struct TileModel {
 TileModel modelTile(uint64_t n, const uint64_t *inOffsets, uint64_t sourceBytes,
                     const CacheSizes &caches);
 
+/// Runs of each candidate `tile: auto` times before it settles.
+constexpr uint64_t kProbeRounds = 2;
+/// The candidate of a loop's run `runs` (0-based) when the fastest run of
+/// each so far took `best` seconds (infinity: not run): the candidates in
+/// turn for kProbeRounds rounds, then the fastest.
+size_t probeCandidate(uint64_t runs, const std::vector<double> &best);
+
 /// The (destination, tile) pairs with in-edges for tiles of `tile`
 /// sources, estimated from the in-degrees as if sources were uniform.
 double estimatedEntries(uint64_t n, const uint64_t *inOffsets, uint64_t tile);

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -296,6 +297,33 @@ TEST(TiledCscApi, BeginEndAndNotes) {
                    "untiled: the source data (4.7 KiB"),
             std::string::npos)
       << b;
+}
+
+} // namespace
+
+namespace {
+
+TEST(TileProbe, EachCandidateTwiceInTurnThenTheFastest) {
+  const double inf = std::numeric_limits<double>::infinity();
+  // Two candidates: T, untiled, T, untiled, then the fastest by its best
+  // run.
+  std::vector<double> best = {inf, inf};
+  std::vector<size_t> order;
+  const double times[4] = {0.9, 0.7, 0.6, 0.8}; // T's first run is cold
+  for (uint64_t run = 0; run < 4; ++run) {
+    size_t c = probeCandidate(run, best);
+    order.push_back(c);
+    best[c] = std::min(best[c], times[run]);
+  }
+  EXPECT_EQ(order, (std::vector<size_t>{0, 1, 0, 1}));
+  // T's fastest (0.6) beats untiled's (0.7): T from now on.
+  EXPECT_EQ(probeCandidate(4, best), 0u);
+  EXPECT_EQ(probeCandidate(100, best), 0u);
+  best = {0.75, 0.7};
+  EXPECT_EQ(probeCandidate(4, best), 1u);
+  // One candidate: no probe.
+  EXPECT_EQ(probeCandidate(0, {inf}), 0u);
+  EXPECT_EQ(probeCandidate(1, {0.5}), 0u);
 }
 
 } // namespace
