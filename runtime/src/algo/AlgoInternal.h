@@ -102,9 +102,11 @@ struct sluice_frontier_t {
   /// Membership, one bit per vertex (atomic while inserting).
   std::unique_ptr<std::atomic<uint64_t>[]> bits;
   /// The vertices: `count` of them in `list`, which has room for
-  /// `listRoom` (a 64th of the vertices while inserting, Frontier.cpp).
+  /// `listRoom`; inserts fill it up to `listLimit` (a 64th of the vertices,
+  /// past which the frontier is dense; all of them with a bucket queue).
   std::unique_ptr<uint32_t[]> list;
   uint64_t listRoom = 0;
+  uint64_t listLimit = 0;
   std::atomic<uint64_t> count{0};
   /// A `frontier: buckets` loop's result (BucketQueue.cpp): the vertices
   /// waiting in buckets. Its seal files the inserted vertices there and
@@ -143,7 +145,11 @@ struct sluice_algo_ctx_t {
   /// Frontier buffers that frontiers gave back (Frontier.cpp), lists of
   /// room for a dense frontier and cleared bitmaps: a round's new frontier
   /// reuses them instead of mapping and faulting in fresh pages.
-  std::vector<std::unique_ptr<uint32_t[]>> spareLists;
+  struct SpareList {
+    std::unique_ptr<uint32_t[]> buffer;
+    uint64_t room;
+  };
+  std::vector<SpareList> spareLists;
   std::vector<std::unique_ptr<std::atomic<uint64_t>[]>> spareBits;
   /// With a GPU attached, bound passes run there (released first).
   std::unique_ptr<sluice::rt::AlgoGpu, sluice::rt::AlgoGpuDeleter> gpu;

@@ -24,9 +24,15 @@ namespace {
 
 uint64_t words(uint64_t n) { return (n + 63) / 64; }
 
-/// The room of a frontier's list: a frontier of this many vertices is
-/// dense.
-uint64_t listRoom(uint64_t n) { return std::max<uint64_t>(words(n), 1); }
+/// A frontier of this many vertices (a 64th of them) is dense: its list
+/// holds no more.
+uint64_t denseAt(uint64_t n) { return std::max<uint64_t>(words(n), 1); }
+
+/// Gives `f`'s list buffer to the context's spares.
+void giveListBack(sluice_frontier_t *f) {
+  f->ctx->spareLists.push_back({std::move(f->list), f->listRoom});
+  f->listRoom = 0;
+}
 
 /// A cleared bitmap of `ctx`'s vertices: a spare, else a new one.
 std::unique_ptr<std::atomic<uint64_t>[]> takeBits(sluice_algo_ctx_t *ctx) {
@@ -79,13 +85,16 @@ sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
   // at its vertices: a round over a few vertices clears few words), else
   // new ones (a new list is not touched beyond what is inserted).
   f->bits = takeBits(ctx);
-  f->listRoom = listRoom(ctx->view.num_vertices);
+  const uint64_t dense = denseAt(ctx->view.num_vertices);
   if (!ctx->spareLists.empty()) {
-    f->list = std::move(ctx->spareLists.back());
+    f->list = std::move(ctx->spareLists.back().buffer);
+    f->listRoom = ctx->spareLists.back().room;
     ctx->spareLists.pop_back();
   } else {
-    f->list.reset(new uint32_t[f->listRoom]);
+    f->list.reset(new uint32_t[dense]);
+    f->listRoom = dense;
   }
+  f->listLimit = dense;
   return adopt(ctx, std::move(f));
 }
 
@@ -95,7 +104,7 @@ sluice::rt::sealedFrontier(sluice_algo_ctx_t *ctx,
   auto f = std::make_unique<sluice_frontier_t>();
   f->sealed = true;
   f->count = vertices.size();
-  f->listRoom = vertices.size();
+  f->listRoom = f->listLimit = vertices.size();
   f->list.reset(new uint32_t[std::max<size_t>(vertices.size(), 1)]);
   std::copy(vertices.begin(), vertices.end(), f->list.get());
   return adopt(ctx, std::move(f));
@@ -116,8 +125,9 @@ void sluice::rt::flushFrontierInserts() {
     // bitmap holds it).
     sluice_frontier_t *f = b.frontier;
     uint64_t at = f->count.fetch_add(b.size, std::memory_order_relaxed);
-    if (at < f->listRoom)
-      std::copy(b.items, b.items + std::min<uint64_t>(b.size, f->listRoom - at),
+    if (at < f->listLimit)
+      std::copy(b.items,
+                b.items + std::min<uint64_t>(b.size, f->listLimit - at),
                 f->list.get() + at);
   }
   b.size = 0;
@@ -160,14 +170,14 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
     if (f->bits)
       giveBitsBack(f, f->list.get(), count);
     if (f->list)
-      f->ctx->spareLists.push_back(std::move(f->list));
+      giveListBack(f);
     return;
   }
   // A dense frontier (its list full) keeps its bitmap and is listed from
   // it when read (a pull round reads only the bitmap): its list buffer
   // goes to the context's spares now.
-  if (count >= f->listRoom) {
-    f->ctx->spareLists.push_back(std::move(f->list));
+  if (count >= denseAt(f->numVertices)) {
+    giveListBack(f);
     f->listed = false;
     return;
   }
@@ -181,8 +191,9 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
   // to the context's spares for the next frontier.
   std::unique_ptr<uint32_t[]> exact(new uint32_t[std::max<uint64_t>(count, 1)]);
   std::copy(f->list.get(), f->list.get() + count, exact.get());
-  f->ctx->spareLists.push_back(std::move(f->list));
+  giveListBack(f);
   f->list = std::move(exact);
+  f->listRoom = f->listLimit = count;
   if (f->bits)
     giveBitsBack(f, f->list.get(), count);
 }
@@ -190,13 +201,14 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
 void sluice::rt::growFrontierList(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
   const uint64_t n = std::max<uint64_t>(f->numVertices, 1);
-  if (f->listRoom >= n)
-    return;
-  std::unique_ptr<uint32_t[]> list(new uint32_t[n]);
-  std::copy(f->list.get(), f->list.get() + f->count.load(), list.get());
-  f->ctx->spareLists.push_back(std::move(f->list));
-  f->list = std::move(list);
-  f->listRoom = n;
+  if (f->listRoom < n) {
+    std::unique_ptr<uint32_t[]> list(new uint32_t[n]);
+    std::copy(f->list.get(), f->list.get() + f->count.load(), list.get());
+    giveListBack(f);
+    f->list = std::move(list);
+    f->listRoom = n;
+  }
+  f->listLimit = n;
 }
 
 void sluice_algo_frontier_release(sluice_frontier_t *f) {
@@ -214,14 +226,14 @@ void sluice_algo_frontier_release(sluice_frontier_t *f) {
   // A list with room for a dense frontier goes to the spares; a sealed
   // sparse frontier's, shrunk to its size, is freed (malloc hands its
   // pages out again).
-  if (f->list && f->listRoom >= listRoom(f->numVertices) && !f->sealed)
-    f->ctx->spareLists.push_back(std::move(f->list));
+  if (f->list && f->listRoom >= denseAt(f->numVertices) && !f->sealed)
+    giveListBack(f);
   f->list.reset();
   f->queue.reset();
   f->all = false;
   f->sealed = true;
   f->listed = true;
-  f->listRoom = 0;
+  f->listRoom = f->listLimit = 0;
   f->count = 0;
 }
 
@@ -277,15 +289,14 @@ int sluice_algo_frontier_prefers_dense(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
   if (f->all)
     return 1;
-  if (f->queue)
-    sluice_algo_frontier_list(f);
   const sluice_algo_view_t &view = f->ctx->view;
   uint64_t count = f->count.load();
   if (count * 20 > view.num_vertices)
     return 1;
+  const uint32_t *list = sluice_algo_frontier_list(f);
   uint64_t edges = 0;
   for (uint64_t i = 0; i < count; ++i)
-    edges += view.out_offsets[f->list[i] + 1] - view.out_offsets[f->list[i]];
+    edges += view.out_offsets[list[i] + 1] - view.out_offsets[list[i]];
   return edges * 20 > view.num_edges ? 1 : 0;
 }
 

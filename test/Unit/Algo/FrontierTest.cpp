@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <random>
 #include <vector>
@@ -99,6 +100,13 @@ TEST(AlgoFrontier, DenseAndSparseFrontiersListTheSameSortedSet) {
     std::sort(chosen.begin(), chosen.end());
     sluice_frontier_t *f = frontierOf(g.ctx, twice);
     ASSERT_EQ(sluice_algo_frontier_size(f), size);
+    // More than a 20th of the vertices is dense; fewer are weighed by
+    // their out-edges (a dense frontier's list is built for that): the
+    // graph's one edge leaves vertex 0.
+    bool hasEdge = std::binary_search(chosen.begin(), chosen.end(), 0u);
+    EXPECT_EQ(sluice_algo_frontier_prefers_dense(f),
+              size * 20 > n || hasEdge ? 1 : 0)
+        << size;
     // The bitmap first (a dense frontier's only storage), then the list.
     EXPECT_EQ(bitmapMembers(f, n), chosen) << size;
     const uint32_t *list = sluice_algo_frontier_list(f);
