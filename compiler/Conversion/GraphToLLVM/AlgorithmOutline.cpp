@@ -12,8 +12,9 @@
 //             own v: its updates need no atomics.
 //
 // Which variants a loop gets comes from its #graph.schedule: `direction`
-// (push, pull; hybrid: both, chosen per round by the frontier's size, and
-// pull for a loop without a frontier), `frontier` for push over a frontier
+// (push, pull; hybrid: both, chosen per round by Beamer's rule in
+// sluice_algo_frontier_pull_next, and pull for a loop without a frontier),
+// `frontier` for push over a frontier
 // (sparse: its list; dense and bitmap: every vertex tested against its
 // bitmap; auto: chosen per round), `parallel` and `chunk` for the parallel
 // for. A pull loop's `tile` adds the variant `pull_tiled`, over the tiled
