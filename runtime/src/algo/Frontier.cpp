@@ -77,6 +77,33 @@ void listBits(const sluice_frontier_t *f, uint32_t *out) {
       out[k++] = static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits));
 }
 
+/// The out-edges of `f`'s vertices, summed until they pass `limit` (then
+/// the sum so far); a frontier kept as its bitmap is read there, without
+/// building its list.
+uint64_t outEdges(sluice_frontier_t *f, double limit) {
+  const uint64_t *offsets = f->ctx->view.out_offsets;
+  uint64_t sum = 0;
+  if (!f->listed) {
+    for (uint64_t w = 0, nw = words(f->numVertices); w < nw; ++w) {
+      for (uint64_t bits = f->bits[w].load(std::memory_order_relaxed); bits;
+           bits &= bits - 1) {
+        uint64_t v = w * 64 + __builtin_ctzll(bits);
+        sum += offsets[v + 1] - offsets[v];
+      }
+      if (double(sum) > limit)
+        return sum;
+    }
+    return sum;
+  }
+  const uint32_t *list = sluice_algo_frontier_list(f);
+  for (uint64_t i = 0, count = f->count.load(); i < count; ++i) {
+    sum += offsets[list[i] + 1] - offsets[list[i]];
+    if (double(sum) > limit)
+      return sum;
+  }
+  return sum;
+}
+
 } // namespace
 
 sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
@@ -293,11 +320,8 @@ int sluice_algo_frontier_prefers_dense(sluice_frontier_t *f) {
   uint64_t count = f->count.load();
   if (count * 20 > view.num_vertices)
     return 1;
-  const uint32_t *list = sluice_algo_frontier_list(f);
-  uint64_t edges = 0;
-  for (uint64_t i = 0; i < count; ++i)
-    edges += view.out_offsets[list[i] + 1] - view.out_offsets[list[i]];
-  return edges * 20 > view.num_edges ? 1 : 0;
+  const double limit = double(view.num_edges) / 20;
+  return double(outEdges(f, limit)) > limit ? 1 : 0;
 }
 
 int sluice_algo_frontier_pull_next(sluice_frontier_t *from,
@@ -317,15 +341,8 @@ int sluice_algo_frontier_pull_next(sluice_frontier_t *from,
   } else {
     // The out-edges of the frontier, summed until they pass the limit.
     const double limit = double(left) / alpha;
-    const uint32_t *list = sluice_algo_frontier_list(from);
-    pull = false;
-    for (uint64_t i = 0; i < count; ++i) {
-      scanned += view.out_offsets[list[i] + 1] - view.out_offsets[list[i]];
-      if (double(scanned) > limit) {
-        pull = true;
-        break;
-      }
-    }
+    scanned = outEdges(from, limit);
+    pull = double(scanned) > limit;
   }
   if (out) {
     out->pulled = pull;

@@ -200,6 +200,16 @@ TEST(AlgoFrontier, PullNextFollowsBeamersAlphaAndBeta) {
   EXPECT_EQ(sluice_algo_frontier_pull_next(frontierOf(g.ctx, {10}), nullptr,
                                            alpha, beta),
             0);
+  // Frontiers of 6 vertices (a 64th of 360 rounded up) are kept as bitmaps
+  // and weighed from them: 10 + 20 + ... + 60 = 210 out-edges pull, six
+  // vertices of one out-edge each push.
+  EXPECT_EQ(sluice_algo_frontier_pull_next(
+                frontierOf(g.ctx, {5, 4, 3, 2, 1, 0}), nullptr, alpha, beta),
+            1);
+  EXPECT_EQ(
+      sluice_algo_frontier_pull_next(
+          frontierOf(g.ctx, {20, 21, 22, 23, 24, 25}), nullptr, alpha, beta),
+      0);
   EXPECT_EQ(sluice_algo_frontier_pull_next(sluice_algo_frontier_all(g.ctx),
                                            nullptr, alpha, beta),
             1);
