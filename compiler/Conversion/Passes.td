@@ -155,8 +155,11 @@ def GraphToLLVM : Pass<"graph-to-llvm", "::mlir::ModuleOp"> {
     - `direction = pull`: variant `pull`, over the destinations and their
       in-edges (CSC), sources tested against the frontier's bitmap;
     - `direction = hybrid`: both, chosen per round
-      (sluice_algo_frontier_prefers_dense: pull once the frontier and its
-      out-edges exceed a 20th of the graph); without `from`, pull;
+      (sluice_algo_frontier_pull_next, Beamer's alpha 15 and beta 18 as in
+      GAPBS: pull once the frontier's out-edges pass 1/15 of those not yet
+      scanned, push again once it shrinks to 1/18 of the vertices); the
+      pull variant tests the frontier's bitmap without a null check;
+      without `from`, pull;
     - `parallel` and `chunk`: the schedule and chunk of
       sluice_algo_parallel_for.
 
@@ -165,7 +168,10 @@ def GraphToLLVM : Pass<"graph-to-llvm", "::mlir::ModuleOp"> {
     `v` in a vertices loop) is atomic (`llvm.atomicrmw`, monotonic loads
     and stores); at the owned vertex it is plain. A loop with a result
     inserts each destination whose property its body changed into a new
-    frontier, sealed (sorted) after the round. `tile` and `format = coo`
+    frontier, sealed (sorted) after the round. A loop whose frontier is
+    a `scf.while` body's argument that only it reads (the condition may
+    take its size), every value of which is made fresh and read nowhere
+    else, releases it after the round (sluice_algo_frontier_release). `tile` and `format = coo`
     do not change the code yet; with `remarks` the pass says so, and for
     every loop which variants, parallelism and atomics it got.
 

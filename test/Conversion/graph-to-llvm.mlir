@@ -115,28 +115,48 @@ module {
 
 // -----
 
-// Hybrid over a frontier: both variants, chosen per round by the
-// frontier's size. The `where` reads only the destination, so the pull
-// variant leaves a vertex's in-edges once it is false (BFS's early exit):
-// a while loop whose condition is "edges left and where".
+// Hybrid over a frontier: both variants, chosen per round by
+// sluice_algo_frontier_pull_next (Beamer's alpha 15 and beta 18; the
+// result frontier remembers the choice). The `where` reads only the
+// destination, so the pull variant tests it before a vertex's first
+// in-edge and after each run of the body, and leaves the in-edges once it
+// is false (BFS's early exit): a while loop whose condition is "edges left
+// and where"; the source's bit is tested without a null check (a pull
+// round always has the frontier's bitmap).
 // CHECK-LABEL: llvm.func @sluice_algo_bfs_expand_push(
 // CHECK-LABEL: llvm.func @sluice_algo_bfs_expand_pull(
 // CHECK:         scf.for
-// CHECK:           scf.while (%[[E:.*]] = %{{.*}}) : (i64) -> i64 {
+// CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:      scf.while (%[[E:.*]] = %{{.*}}, %[[KEEP:.*]] = %[[FIRST]]) : (i64, i1) -> (i64, i1) {
 // CHECK-NEXT:        %[[IN:.*]] = arith.cmpi ult, %[[E]], %{{.*}} : i64
-// CHECK:             %[[KEEP:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
 // CHECK-NEXT:        %[[GO:.*]] = arith.andi %[[IN]], %[[KEEP]] : i1
-// CHECK-NEXT:        scf.condition(%[[GO]]) %[[E]] : i64
+// CHECK-NEXT:        scf.condition(%[[GO]]) %[[E]], %[[KEEP]] : i64, i1
+// CHECK:           } do {
+// CHECK-NOT:         llvm.mlir.zero
+// CHECK:             %[[MEMBER:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:        %[[AFTER:.*]] = scf.if %[[MEMBER]] -> (i1) {
+// CHECK:               llvm.call @sluice_algo_frontier_insert(
+// CHECK:               %[[STILL:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:          scf.yield %[[STILL]] : i1
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          scf.yield %{{.*}} : i1
+// CHECK-NEXT:        }
+// CHECK-NEXT:        scf.yield %{{.*}}, %[[AFTER]] : i64, i1
 // CHECK-LABEL: llvm.func @sluice_algo_bfs(
-// CHECK:         %[[DENSE:.*]] = llvm.call @sluice_algo_frontier_prefers_dense(
+// CHECK-DAG:     %[[ALPHA:.*]] = arith.constant 1.500000e+01 : f64
+// CHECK-DAG:     %[[BETA:.*]] = arith.constant 1.800000e+01 : f64
+// CHECK:         %[[DENSE:.*]] = llvm.call @sluice_algo_frontier_pull_next(%[[FROM:.*]], %[[OUT:.*]], %[[ALPHA]], %[[BETA]])
 // CHECK:         %[[IF:.*]] = arith.cmpi ne, %[[DENSE]], %{{.*}} : i32
 // CHECK:         scf.if %[[IF]] {
-// CHECK:           llvm.call @sluice_algo_frontier_bitmap(
+// CHECK:           llvm.call @sluice_algo_frontier_bitmap(%[[FROM]])
 // CHECK:           llvm.mlir.addressof @sluice_algo_bfs_expand_pull
 // CHECK:         } else {
-// CHECK:           llvm.call @sluice_algo_frontier_list(
+// CHECK:           llvm.call @sluice_algo_frontier_list(%[[FROM]])
 // CHECK:           llvm.mlir.addressof @sluice_algo_bfs_expand_push
-// REMARK: remark: loop 'expand' of algorithm 'bfs': push over the out-edges of the frontier's list while it is small, pull over in-edges once it is large (chosen per round); a vertex's in-edges end once `where` is false; parallel, static shares; atomic updates of 'depth'
+// CHECK:         }
+// CHECK-NOT:     @sluice_algo_frontier_release
+// CHECK:         llvm.call @sluice_algo_frontier_seal(%[[OUT]])
+// REMARK: remark: loop 'expand' of algorithm 'bfs': push over the out-edges of the frontier's list while they are few, pull over in-edges against its bitmap once they pass 1/15 of the edges not yet scanned, until it shrinks below 1/18 of the vertices (chosen per round); a vertex's in-edges end once `where` is false; parallel, static shares; atomic updates of 'depth'
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @bfs on @g attributes {outputs = [@depth], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
@@ -318,5 +338,89 @@ module {
       }
       scf.yield %4 : !graph.frontier
     }
+  }
+}
+
+// -----
+
+// A round loop's frontier (a `while` body's argument read by nothing but
+// the loop and, in the condition, frontier.size; made fresh each round and
+// at the start) gives its buffers back once the round is done, before the
+// result is sealed.
+// CHECK-LABEL: llvm.func @sluice_algo_levels(
+// CHECK:         scf.while
+// CHECK:         } do {
+// CHECK:           %[[OUT:.*]] = llvm.call @sluice_algo_frontier_new(
+// CHECK:           llvm.call @sluice_algo_parallel_for(
+// CHECK:           llvm.call @sluice_algo_frontier_release(%[[FROM:.*]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT:      llvm.call @sluice_algo_frontier_seal(%[[OUT]]) : (!llvm.ptr) -> ()
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @levels on @g attributes {outputs = [@depth], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
+  ^bb0(%source: i64):
+    %m1 = arith.constant -1 : i64
+    %c0 = arith.constant 0 : i64
+    graph.property @depth : i64 = %m1
+    %0 = graph.vertex_of %source
+    %f = graph.frontier.of [%0]
+    %last = scf.while (%a = %f) : (!graph.frontier) -> !graph.frontier {
+      %n = graph.frontier.size %a : i64
+      %go = arith.cmpi sgt, %n, %c0 : i64
+      scf.condition(%go) %a : !graph.frontier
+    } do {
+    ^bb0(%a: !graph.frontier):
+      %next = graph.edges from %a label "expand" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = sparse, format = auto>} where {
+      ^bb0(%src: i32, %dst: i32):
+        %d = graph.prop.get @depth[%dst] : i64
+        %u = arith.cmpi eq, %d, %m1 : i64
+        graph.yield %u : i1
+      } do {
+      ^bb0(%src: i32, %dst: i32):
+        %d = graph.prop.get @depth[%src] : i64
+        graph.prop.set @depth[%dst] = %d : i64
+        graph.yield
+      }
+      scf.yield %next : !graph.frontier
+    }
+  }
+}
+
+// -----
+
+// The frontier the loop starts from is read again after it (its size), so
+// no round gives a frontier back.
+// CHECK-LABEL: llvm.func @sluice_algo_kept(
+// CHECK-NOT:     @sluice_algo_frontier_release
+// CHECK:         llvm.return
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @kept on @g attributes {outputs = [@depth], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
+  ^bb0(%source: i64):
+    %m1 = arith.constant -1 : i64
+    %c0 = arith.constant 0 : i64
+    graph.property @depth : i64 = %m1
+    %0 = graph.vertex_of %source
+    %f = graph.frontier.of [%0]
+    %last = scf.while (%a = %f) : (!graph.frontier) -> !graph.frontier {
+      %n = graph.frontier.size %a : i64
+      %go = arith.cmpi sgt, %n, %c0 : i64
+      scf.condition(%go) %a : !graph.frontier
+    } do {
+    ^bb0(%a: !graph.frontier):
+      %next = graph.edges from %a label "expand" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = sparse, format = auto>} where {
+      ^bb0(%src: i32, %dst: i32):
+        %d = graph.prop.get @depth[%dst] : i64
+        %u = arith.cmpi eq, %d, %m1 : i64
+        graph.yield %u : i1
+      } do {
+      ^bb0(%src: i32, %dst: i32):
+        %d = graph.prop.get @depth[%src] : i64
+        graph.prop.set @depth[%dst] = %d : i64
+        graph.yield
+      }
+      scf.yield %next : !graph.frontier
+    }
+    %again = graph.frontier.size %f : i64
+    graph.prop.set @depth[%0] = %again : i64
   }
 }

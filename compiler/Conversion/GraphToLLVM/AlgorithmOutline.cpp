@@ -12,8 +12,9 @@
 //             own v: its updates need no atomics.
 //
 // Which variants a loop gets comes from its #graph.schedule: `direction`
-// (push, pull; hybrid: both, chosen per round by the frontier's size, and
-// pull for a loop without a frontier), `frontier` for push over a frontier
+// (push, pull; hybrid: both, chosen per round by Beamer's rule in
+// sluice_algo_frontier_pull_next, and pull for a loop without a frontier),
+// `frontier` for push over a frontier
 // (sparse: its list; dense and bitmap: every vertex tested against its
 // bitmap; auto: chosen per round), `parallel` and `chunk` for the parallel
 // for. A pull loop's `tile` adds the variant `pull_tiled`, over the tiled
@@ -54,6 +55,13 @@ bool pullExitsEarly(Operation *loop) {
 }
 
 enum class Variant { Vertices, Push, Pull, TiledPull };
+
+/// Beamer et al.'s thresholds of a direction-optimising (hybrid) loop, as
+/// in GAPBS: pull once the frontier's out-edges pass 1/alpha of those not
+/// yet scanned, push again once the frontier shrinks below 1/beta of the
+/// vertices.
+constexpr int kHybridAlpha = 15;
+constexpr int kHybridBeta = 18;
 
 StringRef variantName(Variant v) {
   switch (v) {
@@ -358,27 +366,42 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     Value offsets = viewField(b, loc, info.view, ViewField::InOffsets, ptr);
     Value sources = viewField(b, loc, info.view, ViewField::InSources, ptr);
     Value weights = viewField(b, loc, info.view, ViewField::InWeights, ptr);
+    // The loop reads a frontier only through its bitmap here (a pull
+    // round always has one), so the membership test needs no null check.
+    const bool hasFrom =
+        isa<graph::EdgesOp>(loop) && cast<graph::EdgesOp>(loop).getFrom();
+    info.owned = v;
+    info.dst = v;
+    state.functions[fn] = info;
+    // The body at in-edge e under the membership test of its source; that
+    // scf.if, when there is one, with b in its then block.
+    auto atEdge = [&](Value e, TypeRange results) -> scf::IfOp {
+      Value src = loadElement(b, loc, i32, sources, e);
+      scf::IfOp inFrontier;
+      if (hasFrom) {
+        inFrontier = b.create<scf::IfOp>(
+            loc, results, testBit(b, loc, bitmap, src), !results.empty());
+        b.setInsertionPointToStart(inFrontier.thenBlock());
+      }
+      SmallVector<Value> binders{src, v};
+      if (weighted)
+        binders.push_back(edgeWeight(b, loc, weights, e));
+      emitIteration(b, loc, loop, binders, map);
+      return inFrontier;
+    };
     // A `where` that reads only the destination (not the source, not the
     // weight) stops being true for the rest of v's in-edges once the body
     // has made it false (pull owns v: the loop sees its own writes), so the
-    // in-edge loop ends there: GAPBS's early exit of a bottom-up BFS step.
-    Region &where = loop->getRegion(0);
-    const bool earlyExit = pullExitsEarly(loop);
-    Value e;
-    if (earlyExit) {
-      Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
-      Value lo = loadElement(b, loc, i64, offsets, v64);
-      Value hi = loadElement(b, loc, i64, offsets,
-                             b.create<arith::AddIOp>(loc, v64, one));
-      auto loopOp =
-          b.create<scf::WhileOp>(loc, TypeRange{i64}, ValueRange{lo});
-      Block *before =
-          b.createBlock(&loopOp.getBefore(), {}, TypeRange{i64}, {loc});
-      Value current = before->getArgument(0);
-      Value inRange = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
-                                              current, hi);
+    // in-edge loop ends there: GAPBS's early exit of a bottom-up step. The
+    // condition is tested before the first in-edge and after each run of
+    // the body, the only code of this iteration that can change it.
+    if (!pullExitsEarly(loop)) {
+      atEdge(edgeLoop(offsets, v), {});
+      break;
+    }
+    Block &cond = loop->getRegion(0).front();
+    auto destinationWhere = [&]() -> Value {
       IRMapping test = map;
-      Block &cond = where.front();
       test.map(cond.getArgument(0), v); // unused
       test.map(cond.getArgument(1), v);
       if (weighted)
@@ -386,39 +409,37 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
                  b.create<arith::ConstantOp>(loc, b.getF64FloatAttr(0.0)));
       for (Operation &op : cond.without_terminator())
         b.clone(op, test);
-      Value keep = test.lookup(cond.getTerminator()->getOperand(0));
-      b.create<scf::ConditionOp>(
-          loc, b.create<arith::AndIOp>(loc, inRange, keep),
-          ValueRange{current});
-      Block *after =
-          b.createBlock(&loopOp.getAfter(), {}, TypeRange{i64}, {loc});
-      e = after->getArgument(0);
-      auto yield = b.create<scf::YieldOp>(
-          loc, ValueRange{b.create<arith::AddIOp>(loc, e, one)});
-      b.setInsertionPoint(yield);
-    } else {
-      e = edgeLoop(offsets, v);
+      return test.lookup(cond.getTerminator()->getOperand(0));
+    };
+    Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
+    Value lo = loadElement(b, loc, i64, offsets, v64);
+    Value hi = loadElement(b, loc, i64, offsets,
+                           b.create<arith::AddIOp>(loc, v64, one));
+    Type i1 = b.getI1Type();
+    auto loopOp = b.create<scf::WhileOp>(loc, TypeRange{i64, i1},
+                                         ValueRange{lo, destinationWhere()});
+    Block *before =
+        b.createBlock(&loopOp.getBefore(), {}, TypeRange{i64, i1}, {loc, loc});
+    Value inRange = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
+                                            before->getArgument(0), hi);
+    b.create<scf::ConditionOp>(
+        loc, b.create<arith::AndIOp>(loc, inRange, before->getArgument(1)),
+        before->getArguments());
+    Block *after =
+        b.createBlock(&loopOp.getAfter(), {}, TypeRange{i64, i1}, {loc, loc});
+    Value e = after->getArgument(0);
+    Value next = b.create<arith::AddIOp>(loc, e, one);
+    Value stillTrue = b.create<arith::ConstantIntOp>(loc, 1, 1);
+    scf::IfOp inFrontier = atEdge(e, TypeRange{i1});
+    Value keep = destinationWhere();
+    if (inFrontier) {
+      b.create<scf::YieldOp>(loc, keep);
+      b.setInsertionPointToStart(inFrontier.elseBlock());
+      b.create<scf::YieldOp>(loc, stillTrue);
+      keep = inFrontier.getResult(0);
+      b.setInsertionPointAfter(inFrontier);
     }
-    Value src = loadElement(b, loc, i32, sources, e);
-    auto member = b.create<scf::IfOp>(loc, TypeRange{b.getI1Type()},
-                                      isNonNull(b, loc, bitmap), true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(member.thenBlock());
-      b.create<scf::YieldOp>(loc, testBit(b, loc, bitmap, src));
-      b.setInsertionPointToStart(member.elseBlock());
-      b.create<scf::YieldOp>(
-          loc, ValueRange{b.create<arith::ConstantIntOp>(loc, 1, 1)});
-    }
-    auto inFrontier = b.create<scf::IfOp>(loc, member.getResult(0), false);
-    b.setInsertionPointToStart(inFrontier.thenBlock());
-    info.owned = v;
-    info.dst = v;
-    state.functions[fn] = info;
-    SmallVector<Value> binders{src, v};
-    if (weighted)
-      binders.push_back(edgeWeight(b, loc, weights, e));
-    emitIteration(b, loc, loop, binders, map);
+    b.create<scf::YieldOp>(loc, ValueRange{next, keep});
     break;
   }
   case Variant::TiledPull:
@@ -449,6 +470,46 @@ static bool consumesFrontier(graph::EdgesOp edges) {
   return from && from.hasOneUse() && from.getParentBlock() == edges->getBlock();
 }
 
+/// Whether a fresh frontier (made by an op, not an alias of another value)
+/// is `v`, read only by `user`.
+static bool freshFrontierOnlyFor(Value v, Operation *user) {
+  Operation *def = v.getDefiningOp();
+  return def &&
+         isa<graph::FrontierOfOp, graph::FrontierAllOp, graph::EdgesOp>(def) &&
+         v.hasOneUse() && *v.user_begin() == user;
+}
+
+/// Whether nothing reads the frontier `edges` reads once the loop's round
+/// is done, so its buffers can go back to the context
+/// (sluice_algo_frontier_release): it is an argument of the body of an
+/// scf.while, read only by this loop, forwarded by the condition from an
+/// argument read only by graph.frontier.size, and each frontier that
+/// argument can hold (the while's initial value, the body's yielded one)
+/// is made fresh and read by nothing else.
+static bool releasesFrontier(graph::EdgesOp edges) {
+  auto arg = dyn_cast_or_null<BlockArgument>(edges.getFrom());
+  if (!arg || !arg.hasOneUse())
+    return false;
+  auto loop = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp());
+  if (!loop || arg.getOwner() != loop.getAfterBody())
+    return false;
+  scf::ConditionOp cond = loop.getConditionOp();
+  auto before = dyn_cast<BlockArgument>(cond.getArgs()[arg.getArgNumber()]);
+  if (!before || before.getOwner() != loop.getBeforeBody())
+    return false;
+  unsigned forwards = 0;
+  for (OpOperand &use : before.getUses()) {
+    if (use.getOwner() == cond)
+      ++forwards;
+    else if (!isa<graph::FrontierSizeOp>(use.getOwner()))
+      return false;
+  }
+  unsigned k = before.getArgNumber();
+  return forwards == 1 && freshFrontierOnlyFor(loop.getInits()[k], loop) &&
+         freshFrontierOnlyFor(loop.getYieldOp().getResults()[k],
+                              loop.getYieldOp());
+}
+
 std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
                                ArrayRef<Variant> variants,
                                StringRef tileRemark) {
@@ -457,8 +518,12 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
   bool hasFrontier = isa<graph::EdgesOp>(loop) &&
                      cast<graph::EdgesOp>(loop).getFrom();
   if (variants.size() == 2) {
-    os << "push over the out-edges of the frontier's list while it is "
-          "small, pull over in-edges once it is large (chosen per round)"
+    os << "push over the out-edges of the frontier's list while they are "
+          "few, pull over in-edges against its bitmap once they pass 1/"
+       << kHybridAlpha
+       << " of the edges not yet scanned, until it shrinks "
+          "below 1/"
+       << kHybridBeta << " of the vertices (chosen per round)"
        << (pullExitsEarly(loop)
                ? "; a vertex's in-edges end once `where` is false"
                : "");
@@ -692,6 +757,7 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     store(static_cast<int64_t>(EnvSlot::FirstCaptured) + k, v);
   Value null = b.create<LLVM::ZeroOp>(loc, ptr);
   bool buildsFrontier = edges && edges.getChanged();
+  bool release = edges && releasesFrontier(edges);
   Value out = buildsFrontier
                   ? callRuntime(b, loc, module, AlgoCall::FrontierNew,
                                 {info.ctx})
@@ -739,10 +805,23 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
                           loc, ptr, edges.getFrom())
                          .getResult(0)
                    : Value();
-  // A branch per round: `dense` runs thenFn, else elseFn.
+  // A branch per round: `dense` runs thenFn, else elseFn. A hybrid loop
+  // asks sluice_algo_frontier_pull_next (Beamer's alpha and beta, with
+  // what the round that built `from` chose; the result frontier remembers
+  // this round's choice), `frontier: auto` asks prefers_dense.
   auto perRound = [&](function_ref<void()> thenFn,
                       function_ref<void()> elseFn) {
-    Value prefers = callRuntime(b, loc, module, AlgoCall::PrefersDense, {from});
+    Value prefers;
+    if (variants.size() == 2) {
+      auto f64 = [&](double x) {
+        return b.create<arith::ConstantFloatOp>(loc, APFloat(x),
+                                                b.getF64Type());
+      };
+      prefers = callRuntime(b, loc, module, AlgoCall::PullNext,
+                            {from, out, f64(kHybridAlpha), f64(kHybridBeta)});
+    } else {
+      prefers = callRuntime(b, loc, module, AlgoCall::PrefersDense, {from});
+    }
     Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
     Value dense = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
                                           prefers, zero);
@@ -838,6 +917,10 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     }
     }
   }
+  // The round's frontier, once nothing reads it again, gives its buffers
+  // back for the next round's.
+  if (release)
+    callRuntime(b, loc, module, AlgoCall::FrontierRelease, {from});
   if (buildsFrontier) {
     callRuntime(b, loc, module, AlgoCall::FrontierSeal, {out});
     loop->getResult(0).replaceAllUsesWith(

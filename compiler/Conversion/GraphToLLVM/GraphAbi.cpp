@@ -78,6 +78,9 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
   case AlgoCall::FrontierSeal:
     name = "sluice_algo_frontier_seal", result = none, params = {ptr};
     break;
+  case AlgoCall::FrontierRelease:
+    name = "sluice_algo_frontier_release", result = none, params = {ptr};
+    break;
   case AlgoCall::FrontierSize:
     name = "sluice_algo_frontier_size", result = i64, params = {ptr};
     break;
@@ -89,6 +92,10 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
     break;
   case AlgoCall::PrefersDense:
     name = "sluice_algo_frontier_prefers_dense", result = i32, params = {ptr};
+    break;
+  case AlgoCall::PullNext:
+    name = "sluice_algo_frontier_pull_next", result = i32,
+    params = {ptr, ptr, b.getF64Type(), b.getF64Type()};
     break;
   case AlgoCall::VertexOf:
     name = "sluice_algo_vertex_of", result = i32, params = {ptr, i64, i32};

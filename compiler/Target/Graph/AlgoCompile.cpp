@@ -171,6 +171,8 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_frontier_list);
   SLUICE_SYMBOL(sluice_algo_frontier_bitmap);
   SLUICE_SYMBOL(sluice_algo_frontier_prefers_dense);
+  SLUICE_SYMBOL(sluice_algo_frontier_pull_next);
+  SLUICE_SYMBOL(sluice_algo_frontier_release);
   SLUICE_SYMBOL(sluice_algo_vertex_of);
   SLUICE_SYMBOL(sluice_algo_idiv);
   SLUICE_SYMBOL(sluice_algo_irem);

@@ -109,9 +109,14 @@ SLUICE_API sluice_frontier_t *sluice_algo_frontier_all(sluice_algo_ctx_t *ctx);
 /* Adds `v` (< num_vertices); safe from the threads of a parallel for.
  * Returns 1 when `v` was not in the frontier. */
 SLUICE_API int sluice_algo_frontier_insert(sluice_frontier_t *f, uint32_t v);
-/* Ends the inserts: sorts the list (the frontier's order is the vertices',
- * whatever the threads did). */
+/* Ends the inserts: the list is sorted (the frontier's order is the
+ * vertices', whatever the threads did); a frontier of at least a 64th of
+ * the vertices is listed from its bitmap when first read. */
 SLUICE_API void sluice_algo_frontier_seal(sluice_frontier_t *f);
+/* Gives the buffers of `f`, which nothing reads again, back to its context
+ * for the frontiers made after it (the compiler calls it on a round loop's
+ * frontier once the round is done); `f` is then empty. */
+SLUICE_API void sluice_algo_frontier_release(sluice_frontier_t *f);
 SLUICE_API uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f);
 /* The vertices, sorted (materialised for the frontier of all vertices). */
 SLUICE_API const uint32_t *sluice_algo_frontier_list(sluice_frontier_t *f);
@@ -121,6 +126,16 @@ SLUICE_API const uint64_t *sluice_algo_frontier_bitmap(sluice_frontier_t *f);
  * (dense) rather than as its list: when its vertices and their out-edges
  * are more than a 20th of the graph's (Beamer et al.'s rule of thumb). */
 SLUICE_API int sluice_algo_frontier_prefers_dense(sluice_frontier_t *f);
+/* Direction-optimising rounds (Beamer et al.; GAPBS's DOBFS): whether the
+ * round over `from` that builds `out` (may be NULL) should pull (1) or
+ * push (0), and `out` remembers the choice for the next round. Push while
+ * the out-edges of `from` are at most 1/alpha of the out-edges push rounds
+ * have not scanned yet; once pulling, pull while the frontier grows or
+ * holds more than 1/beta of the vertices. A frontier no such round built
+ * starts pushing (the frontier of all vertices pulls). */
+SLUICE_API int sluice_algo_frontier_pull_next(sluice_frontier_t *from,
+                                              sluice_frontier_t *out,
+                                              double alpha, double beta);
 
 /* Faults: the first one is kept (its site, an index the compiler gives
  * each op that may fault, and a message); then every parallel for and

@@ -13,6 +13,7 @@
 #include "runtime/src/algo/AlgoInternal.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <limits>
 
@@ -20,7 +21,7 @@ using namespace sluice::rt;
 
 AlgoThreadPool::AlgoThreadPool(uint32_t threads) : numThreads(threads) {
   for (uint32_t t = 1; t < threads; ++t)
-    workers.emplace_back([this, t] { workerLoop(t); });
+    workers.emplace_back([this] { workerLoop(); });
 }
 
 AlgoThreadPool::~AlgoThreadPool() {
@@ -33,6 +34,12 @@ AlgoThreadPool::~AlgoThreadPool() {
     w.join();
 }
 
+void AlgoThreadPool::claimShares(void (*fn)(void *, uint32_t), void *arg) {
+  for (uint32_t s = nextShare.fetch_add(1, std::memory_order_relaxed);
+       s < numThreads; s = nextShare.fetch_add(1, std::memory_order_relaxed))
+    fn(arg, s);
+}
+
 void AlgoThreadPool::runErased(void (*fn)(void *, uint32_t), void *arg) {
   if (numThreads == 1) {
     fn(arg, 0);
@@ -42,18 +49,38 @@ void AlgoThreadPool::runErased(void (*fn)(void *, uint32_t), void *arg) {
     std::lock_guard<std::mutex> lock(mutex);
     call = fn;
     callee = arg;
-    pending = numThreads - 1;
+    nextShare.store(0, std::memory_order_relaxed);
+    open = true;
     ++generation;
+    published.store(generation, std::memory_order_release);
   }
   wake.notify_all();
-  fn(arg, 0);
+  claimShares(fn, arg);
+  // Every share is claimed: close the pass to late workers, then wait for
+  // those that joined it.
   std::unique_lock<std::mutex> lock(mutex);
-  done.wait(lock, [this] { return pending == 0; });
+  open = false;
+  done.wait(lock, [this] { return active == 0; });
 }
 
-void AlgoThreadPool::workerLoop(uint32_t t) {
+void AlgoThreadPool::workerLoop() {
   uint64_t seen = 0;
   for (;;) {
+    // A short spin first (about 50 microseconds): the next pass of a round
+    // loop usually comes sooner than a sleeping thread would wake.
+    auto spinStart = std::chrono::steady_clock::now();
+    for (uint32_t i = 0; published.load(std::memory_order_acquire) == seen &&
+                         !stopping.load(std::memory_order_relaxed);
+         ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#else
+      std::this_thread::yield();
+#endif
+      if (i % 256 == 255 && std::chrono::steady_clock::now() - spinStart >
+                                std::chrono::microseconds(50))
+        break;
+    }
     void (*fn)(void *, uint32_t);
     void *arg;
     {
@@ -62,12 +89,15 @@ void AlgoThreadPool::workerLoop(uint32_t t) {
       if (stopping)
         return;
       seen = generation;
+      if (!open)
+        continue; // every share went while this thread slept
+      ++active;
       fn = call;
       arg = callee;
     }
-    fn(arg, t);
+    claimShares(fn, arg);
     std::lock_guard<std::mutex> lock(mutex);
-    if (--pending == 0)
+    if (--active == 0)
       done.notify_one();
   }
 }

@@ -24,8 +24,13 @@
 
 namespace sluice::rt {
 
-/// Persistent worker threads; run() calls `work(t)` for t in [0, threads)
-/// with t = 0 on the caller, and returns when every call returned.
+/// Persistent worker threads. run() calls `work(s)` once for each share s
+/// in [0, threads), on whichever threads claim it first: the caller claims
+/// shares too, and a worker that wakes after every share was claimed does
+/// nothing, so a pass never waits on a thread that has not started (on a
+/// loaded machine the caller may run every share itself). Workers spin a
+/// few microseconds for the next pass before sleeping: a frontier loop's
+/// passes come back to back.
 class AlgoThreadPool {
 public:
   explicit AlgoThreadPool(uint32_t threads);
@@ -35,20 +40,27 @@ public:
 
   uint32_t size() const { return numThreads; }
   template <typename Fn> void run(Fn &&fn) {
-    runErased([](void *f, uint32_t t) { (*static_cast<Fn *>(f))(t); }, &fn);
+    runErased([](void *f, uint32_t s) { (*static_cast<Fn *>(f))(s); }, &fn);
   }
 
 private:
   void runErased(void (*call)(void *, uint32_t), void *fn);
-  void workerLoop(uint32_t t);
+  void workerLoop();
+  /// Runs shares of the current pass until none is left.
+  void claimShares(void (*fn)(void *, uint32_t), void *arg);
 
   uint32_t numThreads;
   std::vector<std::thread> workers;
   std::mutex mutex;
   std::condition_variable wake, done;
+  /// The pass's number, also readable without the mutex (spinning workers).
   uint64_t generation = 0;
-  uint32_t pending = 0;
-  bool stopping = false;
+  std::atomic<uint64_t> published{0};
+  /// Whether workers may still join the pass, and how many did.
+  bool open = false;
+  uint32_t active = 0;
+  std::atomic<uint32_t> nextShare{0};
+  std::atomic<bool> stopping{false};
   void (*call)(void *, uint32_t) = nullptr;
   void *callee = nullptr;
 };
@@ -59,6 +71,10 @@ private:
 /// and every read of a frontier (size, list, bitmap, seal) and the context's
 /// release flush the calling thread's.
 void flushFrontierInserts();
+
+/// Gives `f` (not sealed) a list of room for every vertex: a frontier that
+/// files its inserts into a bucket queue when sealed needs them all.
+void growFrontierList(sluice_frontier_t *f);
 
 /// A new sealed frontier of `vertices` (sorted, distinct), owned by `ctx`.
 sluice_frontier_t *sealedFrontier(sluice_algo_ctx_t *ctx,
@@ -85,14 +101,29 @@ struct sluice_frontier_t {
   uint64_t numVertices = 0;
   /// Membership, one bit per vertex (atomic while inserting).
   std::unique_ptr<std::atomic<uint64_t>[]> bits;
-  /// The vertices: `count` of them in `list` (capacity num_vertices).
+  /// The vertices: `count` of them in `list`, which has room for
+  /// `listRoom`; inserts fill it up to `listLimit` (a 64th of the vertices,
+  /// past which the frontier is dense; all of them with a bucket queue).
   std::unique_ptr<uint32_t[]> list;
+  uint64_t listRoom = 0;
+  uint64_t listLimit = 0;
   std::atomic<uint64_t> count{0};
   /// A `frontier: buckets` loop's result (BucketQueue.cpp): the vertices
   /// waiting in buckets. Its seal files the inserted vertices there and
   /// `count` is then the queue's size; `list` and `bits` are made from the
   /// queue when read.
   std::unique_ptr<sluice::rt::BucketQueue> queue;
+  /// Whether `list` holds the vertices, sorted. A sealed frontier of at
+  /// least a 64th of the vertices keeps its bitmap and is listed from it
+  /// on first read (a pull round reads only the bitmap).
+  bool listed = true;
+  /// What the round that built this frontier chose
+  /// (sluice_algo_frontier_pull_next): whether it pulled, the size of the
+  /// frontier it ran over, and the out-edges push rounds had not yet
+  /// scanned after it (UINT64_MAX: none scanned, all of the graph's).
+  bool pulled = false;
+  uint64_t pulledFrom = 0;
+  uint64_t edgesLeft = UINT64_MAX;
 };
 
 struct sluice_algo_ctx_t {
@@ -111,10 +142,14 @@ struct sluice_algo_ctx_t {
   std::unique_ptr<sluice::rt::Progress> progress;
   /// sluice_algo_partials' room.
   std::vector<uint64_t> partials;
-  /// Frontier buffers of num_vertices capacity that sealed frontiers gave
-  /// back (Frontier.cpp): a round's new frontier reuses them instead of
-  /// mapping and faulting in fresh pages.
-  std::vector<std::unique_ptr<uint32_t[]>> spareLists;
+  /// Frontier buffers that frontiers gave back (Frontier.cpp), lists of
+  /// room for a dense frontier and cleared bitmaps: a round's new frontier
+  /// reuses them instead of mapping and faulting in fresh pages.
+  struct SpareList {
+    std::unique_ptr<uint32_t[]> buffer;
+    uint64_t room;
+  };
+  std::vector<SpareList> spareLists;
   std::vector<std::unique_ptr<std::atomic<uint64_t>[]>> spareBits;
   /// With a GPU attached, bound passes run there (released first).
   std::unique_ptr<sluice::rt::AlgoGpu, sluice::rt::AlgoGpuDeleter> gpu;

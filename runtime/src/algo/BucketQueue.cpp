@@ -138,6 +138,7 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
         queue->file(list[i]);
     }
     queue->takeLowest(lowest);
+    sluice::rt::growFrontierList(rest);
     rest->queue = std::move(queue);
     return sluice::rt::sealedFrontier(ctx, lowest);
   }

@@ -2,11 +2,16 @@
 //
 // A frontier is built by concurrent inserts: an atomic fetch_or on its
 // bitmap word decides who adds a vertex, an atomic counter gives its slot
-// in the list. seal() sorts the list, shrinks it to its size and, for a
-// sparse frontier, drops the bitmap (rebuilt when a round asks for it), so
-// the frontiers of a long run cost what their vertices do. A frontier
-// with a bucket queue (a `frontier: buckets` loop's result) files its
-// inserts there when sealed and is listed from the queue when read.
+// in the list. The list has room for a 64th of the vertices: a frontier
+// that reaches it is dense, kept as its bitmap (a pull round reads nothing
+// else) and listed from it when read. seal() sorts the list of a sparse
+// frontier, shrinks it to its size and drops the bitmap (rebuilt when a
+// round asks for it), so the frontiers of a long run cost what their
+// vertices do; release() gives a dead frontier's buffers back. Buffers
+// come back to the context's spares and are reused: fresh pages cost a
+// fault each. A frontier with a bucket queue (a `frontier: buckets`
+// loop's result) has a list of every vertex, files its inserts there when
+// sealed and is listed from the queue when read.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
@@ -18,6 +23,26 @@
 namespace {
 
 uint64_t words(uint64_t n) { return (n + 63) / 64; }
+
+/// A frontier of this many vertices (a 64th of them) is dense: its list
+/// holds no more.
+uint64_t denseAt(uint64_t n) { return std::max<uint64_t>(words(n), 1); }
+
+/// Gives `f`'s list buffer to the context's spares.
+void giveListBack(sluice_frontier_t *f) {
+  f->ctx->spareLists.push_back({std::move(f->list), f->listRoom});
+  f->listRoom = 0;
+}
+
+/// A cleared bitmap of `ctx`'s vertices: a spare, else a new one.
+std::unique_ptr<std::atomic<uint64_t>[]> takeBits(sluice_algo_ctx_t *ctx) {
+  if (ctx->spareBits.empty())
+    return std::unique_ptr<std::atomic<uint64_t>[]>(
+        new std::atomic<uint64_t>[words(ctx->view.num_vertices)]());
+  auto bits = std::move(ctx->spareBits.back());
+  ctx->spareBits.pop_back();
+  return bits;
+}
 
 /// This thread's vertices inserted into `frontier` and not yet in its list.
 struct InsertBuffer {
@@ -43,27 +68,60 @@ void giveBitsBack(sluice_frontier_t *f, const uint32_t *list, uint64_t count) {
   f->ctx->spareBits.push_back(std::move(f->bits));
 }
 
+/// Writes the members of `f`'s bitmap to `out`, in order.
+void listBits(const sluice_frontier_t *f, uint32_t *out) {
+  uint64_t k = 0;
+  for (uint64_t w = 0, nw = words(f->numVertices); w < nw; ++w)
+    for (uint64_t bits = f->bits[w].load(std::memory_order_relaxed); bits;
+         bits &= bits - 1)
+      out[k++] = static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits));
+}
+
+/// The out-edges of `f`'s vertices, summed until they pass `limit` (then
+/// the sum so far); a frontier kept as its bitmap is read there, without
+/// building its list.
+uint64_t outEdges(sluice_frontier_t *f, double limit) {
+  const uint64_t *offsets = f->ctx->view.out_offsets;
+  uint64_t sum = 0;
+  if (!f->listed) {
+    for (uint64_t w = 0, nw = words(f->numVertices); w < nw; ++w) {
+      for (uint64_t bits = f->bits[w].load(std::memory_order_relaxed); bits;
+           bits &= bits - 1) {
+        uint64_t v = w * 64 + __builtin_ctzll(bits);
+        sum += offsets[v + 1] - offsets[v];
+      }
+      if (double(sum) > limit)
+        return sum;
+    }
+    return sum;
+  }
+  const uint32_t *list = sluice_algo_frontier_list(f);
+  for (uint64_t i = 0, count = f->count.load(); i < count; ++i) {
+    sum += offsets[list[i] + 1] - offsets[list[i]];
+    if (double(sum) > limit)
+      return sum;
+  }
+  return sum;
+}
+
 } // namespace
 
 sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
   auto f = std::make_unique<sluice_frontier_t>();
-  uint64_t n = ctx->view.num_vertices;
-  // Buffers an earlier sealed frontier gave back, else new ones (a new
-  // list is not touched beyond what is inserted: pages of a large frontier
-  // that stays small are never mapped in).
-  if (!ctx->spareBits.empty()) {
-    // (Given back cleared: a round over a few vertices clears few words.)
-    f->bits = std::move(ctx->spareBits.back());
-    ctx->spareBits.pop_back();
-  } else {
-    f->bits.reset(new std::atomic<uint64_t>[words(n)]());
-  }
+  // Buffers an earlier frontier gave back (its bitmap cleared word by word
+  // at its vertices: a round over a few vertices clears few words), else
+  // new ones (a new list is not touched beyond what is inserted).
+  f->bits = takeBits(ctx);
+  const uint64_t dense = denseAt(ctx->view.num_vertices);
   if (!ctx->spareLists.empty()) {
-    f->list = std::move(ctx->spareLists.back());
+    f->list = std::move(ctx->spareLists.back().buffer);
+    f->listRoom = ctx->spareLists.back().room;
     ctx->spareLists.pop_back();
   } else {
-    f->list.reset(new uint32_t[std::max<uint64_t>(n, 1)]);
+    f->list.reset(new uint32_t[dense]);
+    f->listRoom = dense;
   }
+  f->listLimit = dense;
   return adopt(ctx, std::move(f));
 }
 
@@ -73,6 +131,7 @@ sluice::rt::sealedFrontier(sluice_algo_ctx_t *ctx,
   auto f = std::make_unique<sluice_frontier_t>();
   f->sealed = true;
   f->count = vertices.size();
+  f->listRoom = f->listLimit = vertices.size();
   f->list.reset(new uint32_t[std::max<size_t>(vertices.size(), 1)]);
   std::copy(vertices.begin(), vertices.end(), f->list.get());
   return adopt(ctx, std::move(f));
@@ -89,8 +148,14 @@ sluice_frontier_t *sluice_algo_frontier_all(sluice_algo_ctx_t *ctx) {
 void sluice::rt::flushFrontierInserts() {
   InsertBuffer &b = insertBuffer;
   if (b.size) {
-    uint64_t at = b.frontier->count.fetch_add(b.size, std::memory_order_relaxed);
-    std::copy(b.items, b.items + b.size, b.frontier->list.get() + at);
+    // Into the list while it has room (a frontier past it is dense: the
+    // bitmap holds it).
+    sluice_frontier_t *f = b.frontier;
+    uint64_t at = f->count.fetch_add(b.size, std::memory_order_relaxed);
+    if (at < f->listLimit)
+      std::copy(b.items,
+                b.items + std::min<uint64_t>(b.size, f->listLimit - at),
+                f->list.get() + at);
   }
   b.size = 0;
   b.frontier = nullptr;
@@ -132,28 +197,71 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
     if (f->bits)
       giveBitsBack(f, f->list.get(), count);
     if (f->list)
-      f->ctx->spareLists.push_back(std::move(f->list));
+      giveListBack(f);
+    return;
+  }
+  // A dense frontier (its list full) keeps its bitmap and is listed from
+  // it when read (a pull round reads only the bitmap): its list buffer
+  // goes to the context's spares now.
+  if (count >= denseAt(f->numVertices)) {
+    giveListBack(f);
+    f->listed = false;
     return;
   }
   // Sorted: from the bitmap in one pass when the frontier is large enough
   // for that to beat sorting (a word per 64 vertices against k log k).
-  if (f->bits && count * 16 > words(f->numVertices)) {
-    uint64_t k = 0;
-    for (uint64_t w = 0, nw = words(f->numVertices); w < nw; ++w)
-      for (uint64_t bits = f->bits[w].load(std::memory_order_relaxed); bits;
-           bits &= bits - 1)
-        f->list[k++] = static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits));
-  } else {
+  if (f->bits && count * 16 > words(f->numVertices))
+    listBits(f, f->list.get());
+  else
     std::sort(f->list.get(), f->list.get() + count);
-  }
-  // The list shrinks to its size; its full-size buffer (and the bitmap of
-  // a sparse frontier) go to the context's spares for the next frontier.
+  // The list shrinks to its size; its full-size buffer and the bitmap go
+  // to the context's spares for the next frontier.
   std::unique_ptr<uint32_t[]> exact(new uint32_t[std::max<uint64_t>(count, 1)]);
   std::copy(f->list.get(), f->list.get() + count, exact.get());
-  f->ctx->spareLists.push_back(std::move(f->list));
+  giveListBack(f);
   f->list = std::move(exact);
-  if (count * 64 < f->numVertices)
+  f->listRoom = f->listLimit = count;
+  if (f->bits)
     giveBitsBack(f, f->list.get(), count);
+}
+
+void sluice::rt::growFrontierList(sluice_frontier_t *f) {
+  sluice::rt::flushFrontierInserts();
+  const uint64_t n = std::max<uint64_t>(f->numVertices, 1);
+  if (f->listRoom < n) {
+    std::unique_ptr<uint32_t[]> list(new uint32_t[n]);
+    std::copy(f->list.get(), f->list.get() + f->count.load(), list.get());
+    giveListBack(f);
+    f->list = std::move(list);
+    f->listRoom = n;
+  }
+  f->listLimit = n;
+}
+
+void sluice_algo_frontier_release(sluice_frontier_t *f) {
+  sluice::rt::flushFrontierInserts();
+  if (f->bits) {
+    // Cleared at the vertices of a sorted list, else whole.
+    if (f->sealed && f->listed && f->list && !f->all)
+      giveBitsBack(f, f->list.get(), f->count.load());
+    else {
+      for (uint64_t w = 0, nw = words(f->numVertices); w < nw; ++w)
+        f->bits[w].store(0, std::memory_order_relaxed);
+      f->ctx->spareBits.push_back(std::move(f->bits));
+    }
+  }
+  // A list with room for a dense frontier goes to the spares; a sealed
+  // sparse frontier's, shrunk to its size, is freed (malloc hands its
+  // pages out again).
+  if (f->list && f->listRoom >= denseAt(f->numVertices) && !f->sealed)
+    giveListBack(f);
+  f->list.reset();
+  f->queue.reset();
+  f->all = false;
+  f->sealed = true;
+  f->listed = true;
+  f->listRoom = f->listLimit = 0;
+  f->count = 0;
 }
 
 uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f) {
@@ -165,7 +273,12 @@ uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f) {
 
 const uint32_t *sluice_algo_frontier_list(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
-  if (!f->list && f->queue && f->sealed) {
+  if (!f->listed) {
+    // A sealed frontier kept as its bitmap, listed on first use.
+    f->list.reset(new uint32_t[std::max<uint64_t>(f->count.load(), 1)]);
+    listBits(f, f->list.get());
+    f->listed = true;
+  } else if (!f->list && f->queue && f->sealed) {
     // The vertices waiting in buckets, listed on first use.
     f->list.reset(new uint32_t[std::max<uint64_t>(f->queue->size(), 1)]);
     f->queue->members(f->list.get());
@@ -184,7 +297,7 @@ const uint64_t *sluice_algo_frontier_bitmap(sluice_frontier_t *f) {
     if (f->queue)
       sluice_algo_frontier_list(f);
     uint64_t n = f->numVertices;
-    f->bits.reset(new std::atomic<uint64_t>[words(n)]());
+    f->bits = takeBits(f->ctx);
     if (f->all) {
       for (uint64_t v = 0; v < n; ++v)
         f->bits[v / 64].fetch_or(uint64_t(1) << (v % 64));
@@ -203,14 +316,38 @@ int sluice_algo_frontier_prefers_dense(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
   if (f->all)
     return 1;
-  if (f->queue)
-    sluice_algo_frontier_list(f);
   const sluice_algo_view_t &view = f->ctx->view;
   uint64_t count = f->count.load();
   if (count * 20 > view.num_vertices)
     return 1;
-  uint64_t edges = 0;
-  for (uint64_t i = 0; i < count; ++i)
-    edges += view.out_offsets[f->list[i] + 1] - view.out_offsets[f->list[i]];
-  return edges * 20 > view.num_edges ? 1 : 0;
+  const double limit = double(view.num_edges) / 20;
+  return double(outEdges(f, limit)) > limit ? 1 : 0;
+}
+
+int sluice_algo_frontier_pull_next(sluice_frontier_t *from,
+                                   sluice_frontier_t *out, double alpha,
+                                   double beta) {
+  sluice::rt::flushFrontierInserts();
+  const sluice_algo_view_t &view = from->ctx->view;
+  const uint64_t count = from->count.load();
+  uint64_t left = std::min(from->edgesLeft, view.num_edges);
+  bool pull;
+  uint64_t scanned = 0;
+  if (from->all) {
+    pull = true;
+  } else if (from->pulled) {
+    pull = count >= from->pulledFrom ||
+           double(count) > double(view.num_vertices) / beta;
+  } else {
+    // The out-edges of the frontier, summed until they pass the limit.
+    const double limit = double(left) / alpha;
+    scanned = outEdges(from, limit);
+    pull = double(scanned) > limit;
+  }
+  if (out) {
+    out->pulled = pull;
+    out->pulledFrom = count;
+    out->edgesLeft = pull ? left : left - std::min(scanned, left);
+  }
+  return pull ? 1 : 0;
 }

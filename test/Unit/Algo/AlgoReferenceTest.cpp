@@ -151,7 +151,7 @@ TEST_P(BfsSchedules, DepthsEqualTheReference) {
   for (uint32_t seed : {1u, 2u, 3u}) {
     GraphHolder g;
     randomGraph(2000, seed == 3 ? 30000 : 3000, seed, seed == 2, g);
-    for (uint32_t threads : {1u, 2u}) {
+    for (uint32_t threads : {1u, 2u, 4u}) {
       auto got = asI64(p.run(g.g, threads, seed));
       EXPECT_EQ(got, referenceBfs(g.g, seed))
           << GetParam() << " seed " << seed << " threads " << threads;
