@@ -6,7 +6,8 @@
 // sparse frontier, drops the bitmap (rebuilt when a round asks for it), so
 // the frontiers of a long run cost what their vertices do. A frontier
 // with a bucket queue (a `frontier: buckets` loop's result) files its
-// inserts there when sealed and is listed from the queue when read.
+// inserts there when sealed (sorted first, as any frontier's list) and is
+// listed from the queue when read.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
@@ -123,18 +124,6 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
     return;
   f->sealed = true;
   uint64_t count = f->count.load();
-  if (f->queue) {
-    // Into the buckets (in any order: a bucket is sorted when taken); the
-    // buffers go back to the context, the list is made when read.
-    for (uint64_t i = 0; i < count; ++i)
-      f->queue->file(f->list[i]);
-    f->count = f->queue->size();
-    if (f->bits)
-      giveBitsBack(f, f->list.get(), count);
-    if (f->list)
-      f->ctx->spareLists.push_back(std::move(f->list));
-    return;
-  }
   // Sorted: from the bitmap in one pass when the frontier is large enough
   // for that to beat sorting (a word per 64 vertices against k log k).
   if (f->bits && count * 16 > words(f->numVertices)) {
@@ -145,6 +134,18 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
         f->list[k++] = static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits));
   } else {
     std::sort(f->list.get(), f->list.get() + count);
+  }
+  if (f->queue) {
+    // Into the buckets, in vertex order (the priorities and the queue's
+    // slots read in order); the buffers go back to the context, the list
+    // is made from the queue when read.
+    f->queue->fileAll(f->list.get(), count);
+    f->count = f->queue->size();
+    if (f->bits)
+      giveBitsBack(f, f->list.get(), count);
+    if (f->list)
+      f->ctx->spareLists.push_back(std::move(f->list));
+    return;
   }
   // The list shrinks to its size; its full-size buffer (and the bitmap of
   // a sparse frontier) go to the context's spares for the next frontier.
