@@ -19,8 +19,6 @@ using sluice::rt::BucketQueue;
 
 namespace {
 
-constexpr double kNotFiled = std::numeric_limits<double>::quiet_NaN();
-
 /// Keys the ring holds: integers well inside a double's exact range.
 bool ringable(double key) { return std::fabs(key) < 0x1p52; }
 
@@ -29,7 +27,7 @@ bool ringable(double key) { return std::fabs(key) < 0x1p52; }
 BucketQueue::BucketQueue(const void *priority, int32_t type, double delta,
                          uint64_t numVertices, AlgoThreadPool *pool)
     : priority(priority), type(type), delta(delta), numVertices(numVertices),
-      pool(pool), slot(new std::atomic<double>[numVertices]), ring(kWindow),
+      pool(pool), slot(new std::atomic<int32_t>[numVertices]), ring(kWindow),
       lanes(pool ? pool->size() : 1), sortBits((numVertices + 63) / 64, 0) {
   for (uint64_t v = 0; v < numVertices; ++v)
     slot[v].store(kNotFiled, std::memory_order_relaxed);
@@ -70,12 +68,14 @@ void BucketQueue::push(uint32_t v, double key) {
 
 void BucketQueue::file(uint32_t v) {
   double key = keyOf(v);
-  double was = slotOf(v);
-  if (was == key)
+  int32_t code = codeOf(key);
+  int32_t was = slotOf(v);
+  // (A code for several keys files again: its old entry may be another's.)
+  if (was == code && exact(code))
     return;
-  if (std::isnan(was))
+  if (was == kNotFiled)
     ++queued;
-  setSlot(v, key);
+  setSlot(v, code);
   push(v, key);
 }
 
@@ -146,14 +146,15 @@ void BucketQueue::takeLowest(std::vector<uint32_t> &out) {
       for (uint64_t i = begin; i < end; ++i) {
         uint32_t v = taking[i];
         // Stale (filed again elsewhere) or taken already.
-        double was = key;
-        if (slotOf(v) != key)
+        int32_t was = codeOf(key);
+        if (slotOf(v) != was)
           continue;
         // Taken, or (its priority changed without a refiling) filed where
         // it is; a second entry of `v` here loses the claim.
         double now = keyOf(v);
-        if (!slot[v].compare_exchange_strong(was, now == key ? kNotFiled : now,
-                                             std::memory_order_relaxed))
+        if (!slot[v].compare_exchange_strong(
+                was, now == key ? kNotFiled : codeOf(now),
+                std::memory_order_relaxed))
           continue;
         if (now == key)
           lane.taken.push_back(v);
@@ -168,7 +169,7 @@ void BucketQueue::takeLowest(std::vector<uint32_t> &out) {
 
 void BucketQueue::members(uint32_t *out) const {
   for (uint64_t v = 0; v < numVertices; ++v)
-    if (!std::isnan(slotOf(static_cast<uint32_t>(v))))
+    if (slotOf(static_cast<uint32_t>(v)) != kNotFiled)
       *out++ = static_cast<uint32_t>(v);
 }
 

@@ -8,7 +8,8 @@
 // one (each key once over a run), so a round costs what its bucket and the
 // vertices it changed do, not what the waiting vertices do.
 //
-// A vertex is filed at most once (slot[v]: the key it waits under). When
+// A vertex is filed at most once (slot[v]: the key it waits under, as an
+// int32 when that holds it, else a code for below or above). When
 // its priority drops to another bucket it is filed again and its old entry
 // goes stale: the entry is skipped when its bucket comes up (its slot names
 // the other key). A vertex whose priority changed without being filed again
@@ -25,6 +26,7 @@
 #define SLUICE_RUNTIME_SRC_ALGO_BUCKETQUEUE_H
 
 #include <atomic>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -101,11 +103,23 @@ private:
   void mergeLanes();
   /// The taken vertices of the lanes into `out`, sorted.
   void gatherTaken(std::vector<uint32_t> &out);
-  double slotOf(uint32_t v) const {
+  /// A key as a slot holds it: itself when an int32 holds it exactly,
+  /// else kBelow or kAbove (several keys under one code: a vertex may then
+  /// wait under a key other than its slot says, which the take's test of
+  /// its priority catches, as for a priority changed unseen).
+  static int32_t codeOf(double key) {
+    if (key <= double(kBelow))
+      return kBelow;
+    if (key >= double(kAbove))
+      return kAbove;
+    return int32_t(key);
+  }
+  static bool exact(int32_t code) { return code != kBelow && code != kAbove; }
+  int32_t slotOf(uint32_t v) const {
     return slot[v].load(std::memory_order_relaxed);
   }
-  void setSlot(uint32_t v, double key) {
-    slot[v].store(key, std::memory_order_relaxed);
+  void setSlot(uint32_t v, int32_t code) {
+    slot[v].store(code, std::memory_order_relaxed);
   }
 
   const void *priority;
@@ -113,9 +127,14 @@ private:
   double delta;
   uint64_t numVertices;
   AlgoThreadPool *pool;
-  /// Per vertex, the key it waits under; NaN: it does not wait. Atomic:
-  /// two entries of a vertex in one bucket race to claim it.
-  std::unique_ptr<std::atomic<double>[]> slot;
+  /// Slot codes: not waiting; keys below and above an int32's exact range.
+  static constexpr int32_t kNotFiled = INT32_MIN;
+  static constexpr int32_t kBelow = INT32_MIN + 1;
+  static constexpr int32_t kAbove = INT32_MAX;
+  /// Per vertex, the code of the key it waits under (4 bytes: half the
+  /// cache lines of a double's); kNotFiled: it does not wait. Atomic: two
+  /// entries of a vertex in one bucket race to claim it.
+  std::unique_ptr<std::atomic<int32_t>[]> slot;
   uint64_t queued = 0;
   /// The ring's keys are [low, low + kWindow) (once a first key set it).
   bool haveWindow = false;

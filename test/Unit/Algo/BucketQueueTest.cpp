@@ -2,7 +2,8 @@
 //
 // The bucket queue against a set that finds the lowest bucket by scanning
 // (the definition), over seeded runs that lower priorities into lower
-// buckets, far ahead (past the ring), below the ring, to infinity and NaN;
+// buckets, far ahead (past the ring), below the ring, to infinity and NaN,
+// and keys past an int32 (the slots' coarse codes);
 // refiling of priorities changed unseen; large buckets taken on a thread
 // pool; and sluice_algo_frontier_bucket's
 // two paths (queue handed on, scan) giving the same rounds of an SSSP run
@@ -108,7 +109,7 @@ void checkAgainstScan(uint32_t seed, double delta, uint32_t n = 400,
 
 TEST(BucketQueue, TakesWhatAScanTakesF64) {
   for (uint32_t seed : {1u, 2u, 3u})
-    for (double delta : {1.0, 16.0, 2.5, 1.0e9})
+    for (double delta : {1.0, 16.0, 2.5, 1.0e9, 1.0e-5})
       checkAgainstScan<double>(seed, delta);
 }
 
