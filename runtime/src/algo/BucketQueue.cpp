@@ -14,11 +14,10 @@
 #include <algorithm>
 #include <limits>
 
+using sluice::rt::AlgoThreadPool;
 using sluice::rt::BucketQueue;
 
 namespace {
-
-constexpr double kNotFiled = std::numeric_limits<double>::quiet_NaN();
 
 /// Keys the ring holds: integers well inside a double's exact range.
 bool ringable(double key) { return std::fabs(key) < 0x1p52; }
@@ -26,9 +25,13 @@ bool ringable(double key) { return std::fabs(key) < 0x1p52; }
 } // namespace
 
 BucketQueue::BucketQueue(const void *priority, int32_t type, double delta,
-                         uint64_t numVertices)
-    : priority(priority), type(type), delta(delta),
-      slot(numVertices, kNotFiled), ring(kWindow) {}
+                         uint64_t numVertices, AlgoThreadPool *pool)
+    : priority(priority), type(type), delta(delta), numVertices(numVertices),
+      pool(pool), slot(new std::atomic<int32_t>[numVertices]), ring(kWindow),
+      lanes(pool ? pool->size() : 1), sortBits((numVertices + 63) / 64, 0) {
+  for (uint64_t v = 0; v < numVertices; ++v)
+    slot[v].store(kNotFiled, std::memory_order_relaxed);
+}
 
 double BucketQueue::keyOf(const void *priority, int32_t type, double delta,
                           uint32_t v) {
@@ -36,6 +39,17 @@ double BucketQueue::keyOf(const void *priority, int32_t type, double delta,
                  ? double(static_cast<const int64_t *>(priority)[v])
                  : static_cast<const double *>(priority)[v];
   return keyOf(p, delta);
+}
+
+template <typename Fn> void BucketQueue::forShares(uint64_t count, Fn fn) {
+  if (!pool || pool->size() == 1 || count < kParallelBelow) {
+    fn(lanes.front(), 0, count);
+    return;
+  }
+  const uint64_t threads = pool->size();
+  pool->run([&](uint32_t t) {
+    fn(lanes[t], count * t / threads, count * (t + 1) / threads);
+  });
 }
 
 void BucketQueue::push(uint32_t v, double key) {
@@ -54,12 +68,54 @@ void BucketQueue::push(uint32_t v, double key) {
 
 void BucketQueue::file(uint32_t v) {
   double key = keyOf(v);
-  if (slot[v] == key)
+  int32_t code = codeOf(key);
+  int32_t was = slotOf(v);
+  // (A code for several keys files again: its old entry may be another's.)
+  if (was == code && exact(code))
     return;
-  if (std::isnan(slot[v]))
+  if (was == kNotFiled)
     ++queued;
-  slot[v] = key;
+  setSlot(v, code);
   push(v, key);
+}
+
+void BucketQueue::mergeLanes() {
+  for (Lane &lane : lanes) {
+    for (auto [key, v] : lane.filed)
+      push(v, key);
+    lane.filed.clear();
+  }
+}
+
+void BucketQueue::fileAll(const uint32_t *list, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i)
+    file(list[i]);
+}
+
+void BucketQueue::gatherTaken(std::vector<uint32_t> &out) {
+  uint64_t total = 0;
+  for (Lane &lane : lanes)
+    total += lane.taken.size();
+  // Sorted: through a bitmap when that beats sorting (a word per 64
+  // vertices against k log k).
+  if (total * 16 > sortBits.size()) {
+    for (Lane &lane : lanes)
+      for (uint32_t v : lane.taken)
+        sortBits[v / 64] |= uint64_t(1) << (v % 64);
+    out.reserve(total);
+    for (uint64_t w = 0, nw = sortBits.size(); w < nw; ++w) {
+      for (uint64_t bits = sortBits[w]; bits; bits &= bits - 1)
+        out.push_back(static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits)));
+      sortBits[w] = 0;
+    }
+  } else {
+    for (Lane &lane : lanes)
+      out.insert(out.end(), lane.taken.begin(), lane.taken.end());
+    std::sort(out.begin(), out.end());
+  }
+  for (Lane &lane : lanes)
+    lane.taken.clear();
+  queued -= total;
 }
 
 void BucketQueue::takeLowest(std::vector<uint32_t> &out) {
@@ -86,28 +142,34 @@ void BucketQueue::takeLowest(std::vector<uint32_t> &out) {
       taking.insert(taking.end(), more.begin(), more.end());
       far.erase(far.begin());
     }
-    for (uint32_t v : taking) {
-      // Stale (filed again elsewhere) or taken already.
-      if (slot[v] != key)
-        continue;
-      double now = keyOf(v);
-      if (now == key) {
-        slot[v] = kNotFiled;
-        --queued;
-        out.push_back(v);
-      } else {
-        // Its priority changed without a refiling: file it where it is.
-        slot[v] = now;
-        push(v, now);
+    forShares(taking.size(), [&](Lane &lane, uint64_t begin, uint64_t end) {
+      for (uint64_t i = begin; i < end; ++i) {
+        uint32_t v = taking[i];
+        // Stale (filed again elsewhere) or taken already.
+        int32_t was = codeOf(key);
+        if (slotOf(v) != was)
+          continue;
+        // Taken, or (its priority changed without a refiling) filed where
+        // it is; a second entry of `v` here loses the claim.
+        double now = keyOf(v);
+        if (!slot[v].compare_exchange_strong(
+                was, now == key ? kNotFiled : codeOf(now),
+                std::memory_order_relaxed))
+          continue;
+        if (now == key)
+          lane.taken.push_back(v);
+        else
+          lane.filed.emplace_back(now, v);
       }
-    }
+    });
+    mergeLanes();
+    gatherTaken(out);
   }
-  std::sort(out.begin(), out.end());
 }
 
 void BucketQueue::members(uint32_t *out) const {
-  for (uint64_t v = 0, n = slot.size(); v < n; ++v)
-    if (!std::isnan(slot[v]))
+  for (uint64_t v = 0; v < numVertices; ++v)
+    if (slotOf(static_cast<uint32_t>(v)) != kNotFiled)
       *out++ = static_cast<uint32_t>(v);
 }
 
@@ -130,12 +192,10 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
     if (f->queue && f->queue->orders(priority, type, delta)) {
       queue = std::move(f->queue);
     } else {
-      queue = std::make_unique<BucketQueue>(priority, type, delta,
-                                            ctx->view.num_vertices);
-      uint64_t count = sluice_algo_frontier_size(f);
-      const uint32_t *list = sluice_algo_frontier_list(f);
-      for (uint64_t i = 0; i < count; ++i)
-        queue->file(list[i]);
+      queue = std::make_unique<BucketQueue>(
+          priority, type, delta, ctx->view.num_vertices, ctx->pool.get());
+      queue->fileAll(sluice_algo_frontier_list(f),
+                     sluice_algo_frontier_size(f));
     }
     queue->takeLowest(lowest);
     sluice::rt::growFrontierList(rest);

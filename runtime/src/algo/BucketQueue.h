@@ -8,32 +8,49 @@
 // one (each key once over a run), so a round costs what its bucket and the
 // vertices it changed do, not what the waiting vertices do.
 //
-// A vertex is filed at most once (slot[v]: the key it waits under). When
+// A vertex is filed at most once (slot[v]: the key it waits under, as an
+// int32 when that holds it, else a code for below or above). When
 // its priority drops to another bucket it is filed again and its old entry
 // goes stale: the entry is skipped when its bucket comes up (its slot names
 // the other key). A vertex whose priority changed without being filed again
 // (a write outside the loop) is refiled when its bucket comes up.
 //
+// With a thread pool, taking a large bucket (the stale test and the claim
+// of each entry's slot: reads of the slot and priority arrays in no order)
+// runs on the pool's threads, each into its own lane; the taken vertices
+// are sorted through a bitmap when they are many. The rounds are the
+// serial queue's.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_ALGO_BUCKETQUEUE_H
 #define SLUICE_RUNTIME_SRC_ALGO_BUCKETQUEUE_H
 
+#include <atomic>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace sluice::rt {
+
+class AlgoThreadPool;
 
 class BucketQueue {
 public:
   /// Buckets in the ring (a power of two).
   static constexpr uint64_t kWindow = 4096;
 
+  /// Taking fewer entries than this stays on the caller.
+  static constexpr uint64_t kParallelBelow = 2048;
+
   /// Buckets of width `delta` (> 0) over `numVertices` priorities of
-  /// `type` (SLUICE_ALGO_F64 or SLUICE_ALGO_I64) at `priority`.
+  /// `type` (SLUICE_ALGO_F64 or SLUICE_ALGO_I64) at `priority`; with
+  /// `pool`, taking a large bucket runs on its threads.
   BucketQueue(const void *priority, int32_t type, double delta,
-              uint64_t numVertices);
+              uint64_t numVertices, AlgoThreadPool *pool = nullptr);
 
   /// The bucket of a priority: floor(p / delta); NaN last, with +inf.
   static double keyOf(double p, double delta) {
@@ -51,6 +68,9 @@ public:
 
   /// Files `v` under its bucket now (nothing when it waits there already).
   void file(uint32_t v);
+  /// Files `list[0, count)` as file() does, one by one (sorted, the
+  /// priorities and slots are read in order).
+  void fileAll(const uint32_t *list, uint64_t count);
   /// The waiting vertices.
   uint64_t size() const { return queued; }
   /// Takes the vertices of the lowest bucket that holds one (refiling those
@@ -61,6 +81,14 @@ public:
   void members(uint32_t *out) const;
 
 private:
+  /// One thread's share of a take (a cache line apart from the others').
+  struct alignas(64) Lane {
+    /// Vertices refiled (priorities changed unseen), with their keys.
+    std::vector<std::pair<double, uint32_t>> filed;
+    /// Vertices taken.
+    std::vector<uint32_t> taken;
+  };
+
   bool inWindow(double key) const {
     return haveWindow && key >= low && key < low + double(kWindow);
   }
@@ -68,12 +96,45 @@ private:
     return ring[uint64_t(int64_t(key)) & (kWindow - 1)];
   }
   void push(uint32_t v, double key);
+  /// Calls fn(lane, begin, end) over shares of [0, count): on the pool's
+  /// threads when there are many, else once on the caller.
+  template <typename Fn> void forShares(uint64_t count, Fn fn);
+  /// Pushes the lanes' refiled entries into the buckets; empties them.
+  void mergeLanes();
+  /// The taken vertices of the lanes into `out`, sorted.
+  void gatherTaken(std::vector<uint32_t> &out);
+  /// A key as a slot holds it: itself when an int32 holds it exactly,
+  /// else kBelow or kAbove (several keys under one code: a vertex may then
+  /// wait under a key other than its slot says, which the take's test of
+  /// its priority catches, as for a priority changed unseen).
+  static int32_t codeOf(double key) {
+    if (key <= double(kBelow))
+      return kBelow;
+    if (key >= double(kAbove))
+      return kAbove;
+    return int32_t(key);
+  }
+  static bool exact(int32_t code) { return code != kBelow && code != kAbove; }
+  int32_t slotOf(uint32_t v) const {
+    return slot[v].load(std::memory_order_relaxed);
+  }
+  void setSlot(uint32_t v, int32_t code) {
+    slot[v].store(code, std::memory_order_relaxed);
+  }
 
   const void *priority;
   int32_t type;
   double delta;
-  /// Per vertex, the key it waits under; NaN: it does not wait.
-  std::vector<double> slot;
+  uint64_t numVertices;
+  AlgoThreadPool *pool;
+  /// Slot codes: not waiting; keys below and above an int32's exact range.
+  static constexpr int32_t kNotFiled = INT32_MIN;
+  static constexpr int32_t kBelow = INT32_MIN + 1;
+  static constexpr int32_t kAbove = INT32_MAX;
+  /// Per vertex, the code of the key it waits under (4 bytes: half the
+  /// cache lines of a double's); kNotFiled: it does not wait. Atomic: two
+  /// entries of a vertex in one bucket race to claim it.
+  std::unique_ptr<std::atomic<int32_t>[]> slot;
   uint64_t queued = 0;
   /// The ring's keys are [low, low + kWindow) (once a first key set it).
   bool haveWindow = false;
@@ -84,6 +145,10 @@ private:
   std::map<double, std::vector<uint32_t>> far;
   /// A bucket being taken (its buffer reused).
   std::vector<uint32_t> taking;
+  /// One lane per thread of the pool (one without).
+  std::vector<Lane> lanes;
+  /// Sorting a large taken bucket: its vertices' bits (cleared after).
+  std::vector<uint64_t> sortBits;
 };
 
 } // namespace sluice::rt

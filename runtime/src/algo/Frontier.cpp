@@ -11,7 +11,8 @@
 // come back to the context's spares and are reused: fresh pages cost a
 // fault each. A frontier with a bucket queue (a `frontier: buckets`
 // loop's result) has a list of every vertex, files its inserts there when
-// sealed and is listed from the queue when read.
+// sealed (sorted first, so the queue's arrays are read in vertex order) and
+// is listed from the queue when read.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
@@ -189,10 +190,14 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
   f->sealed = true;
   uint64_t count = f->count.load();
   if (f->queue) {
-    // Into the buckets (in any order: a bucket is sorted when taken); the
-    // buffers go back to the context, the list is made when read.
-    for (uint64_t i = 0; i < count; ++i)
-      f->queue->file(f->list[i]);
+    // Into the buckets in vertex order (the priorities and the queue's
+    // slots read in order); the buffers go back to the context, the list
+    // is made from the queue when read.
+    if (f->bits && count * 16 > words(f->numVertices))
+      listBits(f, f->list.get());
+    else
+      std::sort(f->list.get(), f->list.get() + count);
+    f->queue->fileAll(f->list.get(), count);
     f->count = f->queue->size();
     if (f->bits)
       giveBitsBack(f, f->list.get(), count);

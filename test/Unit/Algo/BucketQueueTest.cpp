@@ -2,14 +2,17 @@
 //
 // The bucket queue against a set that finds the lowest bucket by scanning
 // (the definition), over seeded runs that lower priorities into lower
-// buckets, far ahead (past the ring), below the ring, to infinity and NaN;
-// refiling of priorities changed unseen; and sluice_algo_frontier_bucket's
+// buckets, far ahead (past the ring), below the ring, to infinity and NaN,
+// and keys past an int32 (the slots' coarse codes);
+// refiling of priorities changed unseen; large buckets taken on a thread
+// pool; and sluice_algo_frontier_bucket's
 // two paths (queue handed on, scan) giving the same rounds of an SSSP run
 // through the C API, whose distances match Dijkstra.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/src/algo/BucketQueue.h"
 
+#include "runtime/src/algo/AlgoInternal.h"
 #include "sluice/algo.h"
 
 #include <gtest/gtest.h>
@@ -45,18 +48,24 @@ std::vector<uint32_t> takeLowestByScan(std::set<uint32_t> &waiting,
 
 /// A run of rounds: take the lowest bucket, then lower the priorities of
 /// some vertices (as a round's min= does) and file them; the queue takes
-/// what the scan takes, round by round.
-template <typename T> void checkAgainstScan(uint32_t seed, double delta) {
+/// what the scan takes, round by round. `n` vertices, every `every`-th
+/// filed first, up to `changes` - 1 changes in each of the first
+/// `changeRounds` rounds; with `pool`, large buckets are taken on its
+/// threads.
+template <typename T>
+void checkAgainstScan(uint32_t seed, double delta, uint32_t n = 400,
+                      uint32_t every = 3, uint32_t changes = 6,
+                      int changeRounds = 1000,
+                      sluice::rt::AlgoThreadPool *pool = nullptr) {
   constexpr int32_t type =
       std::is_same_v<T, double> ? SLUICE_ALGO_F64 : SLUICE_ALGO_I64;
-  const uint32_t n = 400;
   std::mt19937 rng(seed);
   std::vector<T> p(n);
   for (T &x : p)
     x = T(rng() % 100000);
-  BucketQueue queue(p.data(), type, delta, n);
+  BucketQueue queue(p.data(), type, delta, n, pool);
   std::set<uint32_t> waiting;
-  for (uint32_t v = 0; v < n; v += 3) {
+  for (uint32_t v = 0; v < n; v += every) {
     queue.file(v);
     waiting.insert(v);
   }
@@ -69,7 +78,8 @@ template <typename T> void checkAgainstScan(uint32_t seed, double delta) {
     // Lower a few priorities: a little (same or next buckets), far below
     // (under the ring's keys), far ahead of the lowest (past the ring),
     // and, for doubles, to -inf or NaN; re-lower some waiting vertices.
-    for (int k = 0, changes = round < 1000 ? rng() % 6 : 0; k < changes; ++k) {
+    for (uint32_t k = 0, m = round < changeRounds ? rng() % changes : 0; k < m;
+         ++k) {
       uint32_t v = rng() % n;
       T before = p[v];
       switch (rng() % 8) {
@@ -99,7 +109,7 @@ template <typename T> void checkAgainstScan(uint32_t seed, double delta) {
 
 TEST(BucketQueue, TakesWhatAScanTakesF64) {
   for (uint32_t seed : {1u, 2u, 3u})
-    for (double delta : {1.0, 16.0, 2.5, 1.0e9})
+    for (double delta : {1.0, 16.0, 2.5, 1.0e9, 1.0e-5})
       checkAgainstScan<double>(seed, delta);
 }
 
@@ -107,6 +117,20 @@ TEST(BucketQueue, TakesWhatAScanTakesI64) {
   for (uint32_t seed : {4u, 5u})
     for (double delta : {1.0, 7.0, 300.0})
       checkAgainstScan<int64_t>(seed, delta);
+}
+
+/// Buckets of thousands of entries taken on a pool's threads (lanes, the
+/// claim of a vertex's slot against its second entry in the bucket, a
+/// bitmap-sorted result) take what the scan takes: wide buckets, many
+/// changes a round, vertices filed again under a key they left.
+TEST(BucketQueue, TakesWhatAScanTakesOnThreads) {
+  for (uint32_t threads : {2u, 3u}) {
+    sluice::rt::AlgoThreadPool pool(threads);
+    for (uint32_t seed : {7u, 8u})
+      for (double delta : {30000.0, 1.0e9})
+        checkAgainstScan<double>(seed, delta, 12000, 1, 3000, 30, &pool);
+    checkAgainstScan<int64_t>(9, 40000.0, 12000, 1, 3000, 30, &pool);
+  }
 }
 
 /// Priorities changed without refiling (a write outside the loop): each
