@@ -156,10 +156,14 @@ inline double l1(const std::vector<double> &a, const std::vector<double> &b) {
 inline constexpr const char *kHeader =
     "topology box { cpu c }\ngraph g = load(\"unused.txt\", format: snap)\n";
 
-/// The shared graphs, loaded as the examples declare them.
+/// The shared graphs, loaded as the examples declare them: from the
+/// project's shared data set beside the checkout, else the copies bundled
+/// in examples/data (email-Eu-core, ego-Facebook, luxembourg_osm).
 inline bool loadShared(const char *file, sluice_graph_format_t format, uint32_t flags,
                 GraphHolder &out) {
   std::string path = std::string(SLUICE_SHARED_DATA_DIR) + "/" + file;
+  if (!llvm::sys::fs::exists(path))
+    path = std::string(SLUICE_BUNDLED_DATA_DIR) + "/" + file;
   if (!llvm::sys::fs::exists(path))
     return false;
   sluice_graph_load_options_t options;
