@@ -61,7 +61,7 @@ module {
 
 // -----
 
-// `order: degree` passes 1; `order: graph` is the plain loop (no runtime
+// `order: degree` passes 1; `order: natural` is the plain loop (no runtime
 // call, no positions).
 // CHECK-LABEL: llvm.func @sluice_algo_deg(
 // CHECK:         llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<32 x i8>
@@ -75,7 +75,7 @@ module {
 // CHECK:         llvm.call @sluice_algo_parallel_for(
 // CHECK-NOT:     sluice_algo_order_end
 // REMARK: remark: loop 'count' of algorithm 'deg': {{.*}}; order: degree: comparisons of vertices and common_neighbors_below use the graph relabelled by degree (highest first), built at run time
-// REMARK: remark: loop 'count' of algorithm 'plain': {{.*}}; no atomics; order: graph{{$}}
+// REMARK: remark: loop 'count' of algorithm 'plain': {{.*}}; no atomics; order: natural{{$}}
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @deg on @g attributes {outputs = [@t], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
@@ -95,7 +95,7 @@ module {
   graph.algorithm @plain on @g attributes {outputs = [@t], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
     %c0 = arith.constant 0 : i64
     graph.property @t : i64 = %c0
-    graph.edges label "count" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto, order = graph>} where {
+    graph.edges label "count" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto, order = natural>} where {
     ^bb0(%src: i32, %dst: i32):
       %0 = arith.cmpi ult, %dst, %src : i32
       graph.yield %0 : i1

@@ -159,7 +159,7 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
       continue;
     }
     if (edges && schedule.getOrder() &&
-        *schedule.getOrder() != graph::VertexOrder::Graph) {
+        *schedule.getOrder() != graph::VertexOrder::Natural) {
       loop->emitError("not supported yet with --target=gpu: order: ")
           << graph::stringifyVertexOrder(*schedule.getOrder()) << " in " << what
           << " (the degree order is built on the host only; compile "

@@ -579,8 +579,8 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
        << " by blocks of " << kReduceBlock
        << " vertices, their partials combined in block order";
   if (auto order = s.getOrder()) {
-    if (*order == graph::VertexOrder::Graph)
-      os << "; order: graph";
+    if (*order == graph::VertexOrder::Natural)
+      os << "; order: natural";
     else if (*order == graph::VertexOrder::Degree)
       os << "; order: degree: comparisons of vertices and "
             "common_neighbors_below use the graph relabelled by degree "
@@ -717,9 +717,9 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   // order: degree | auto: a push over every vertex (the ranks are the
   // push variant's; a frontier's rounds would each decide again).
   graph::VertexOrder order =
-      edges ? schedule.getOrder().value_or(graph::VertexOrder::Graph)
-            : graph::VertexOrder::Graph;
-  if (order != graph::VertexOrder::Graph) {
+      edges ? schedule.getOrder().value_or(graph::VertexOrder::Natural)
+            : graph::VertexOrder::Natural;
+  if (order != graph::VertexOrder::Natural) {
     auto prefix = [&] {
       return emitError(loc)
              << what << " of algorithm '" << algo.getSymName()
@@ -742,7 +742,7 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
                      (label ? label.getValue().str()
                             : "loop" + std::to_string(index));
   SmallVector<LLVM::LLVMFuncOp> fns;
-  ordered = order != graph::VertexOrder::Graph;
+  ordered = order != graph::VertexOrder::Natural;
   for (Variant v : variants)
     fns.push_back(buildVariant(loop, base + "_" + variantName(v).str(), v,
                                captured.getArrayRef(), isParallel));
@@ -877,7 +877,7 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
           chunk = constI64(b, loc, schedule.getChunk().value_or(0));
           launch(fns.back(), null, null, n);
         });
-  } else if (!from && order != graph::VertexOrder::Graph) {
+  } else if (!from && order != graph::VertexOrder::Natural) {
     // The runtime decides (auto) and builds the order on the first run;
     // the ranks, or null for the graph's order; the pass runs over the
     // vertices in that order (a list: every vertex, highest degree first),

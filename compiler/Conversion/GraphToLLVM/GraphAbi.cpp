@@ -36,7 +36,7 @@ static_assert(SLUICE_ALGO_REDUCE_ADD == int(graph::ReductionKind::Add) &&
                   SLUICE_ALGO_REDUCE_MIN == int(graph::ReductionKind::Min) &&
                   SLUICE_ALGO_REDUCE_MAX == int(graph::ReductionKind::Max),
               "sluice_algo_reduction_t and graph::ReductionKind differ");
-// `order` passes the dialect's VertexOrder (graph is never passed).
+// `order` passes the dialect's VertexOrder (natural is never passed).
 static_assert(SLUICE_ALGO_ORDER_DEGREE == int(graph::VertexOrder::Degree) &&
                   SLUICE_ALGO_ORDER_AUTO == int(graph::VertexOrder::Auto),
               "SLUICE_ALGO_ORDER_* and graph::VertexOrder differ");

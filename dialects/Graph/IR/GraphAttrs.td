@@ -50,9 +50,9 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
       result; `delta` is given with `buckets` and only with it;
     - `format` (edges loops): the edge format iterated over, `csr`, `coo`
       or `auto`;
-    - `order` (edges loops; absent: `graph`): the vertex order the loop's
+    - `order` (edges loops; absent: `natural`): the vertex order the loop's
       comparisons of vertices (`v < u`) and `common_neighbors_below` use:
-      the graph's (`graph`), by degree, highest first, ties by the graph's
+      the graph's (`natural`), by degree, highest first, ties by the graph's
       order (`degree`: the graph relabelled by degree, as GAPBS counts
       triangles), or `auto` (degree when the runtime finds the degrees
       skewed, GAPBS's heuristic). Per-vertex results that depend on the

@@ -71,7 +71,7 @@ def Graph_EdgeFormat : I32EnumAttr<"EdgeFormat",
 
 def Graph_VertexOrder : I32EnumAttr<"VertexOrder",
     "the order an edges loop compares its vertices in (`order: ...`)", [
-    I32EnumAttrCase<"Graph", 0, "graph">,
+    I32EnumAttrCase<"Natural", 0, "natural">,
     I32EnumAttrCase<"Degree", 1, "degree">,
     I32EnumAttrCase<"Auto", 2, "auto">
   ]> {

@@ -108,15 +108,22 @@ int64_t mergeCount(const uint64_t *offsets, const uint32_t *targets, uint32_t u,
     }
     return count;
   }
-  // A merge without a branch on the comparison (it is unpredictable); it
-  // ends once either list reaches the bound (no pair below it is left).
-  while (a != aEnd && b != bEnd) {
-    uint32_t x = *a, y = *b;
-    if (std::max(x, y) >= bound)
+  // A merge as GAPBS's: per element of the shorter list, the longer one's
+  // walk up to it (branches the CPU can run ahead on, unlike a
+  // branch-free merge whose every load waits for the last comparison); it
+  // ends once the shorter list reaches the bound or the longer one ends.
+  for (; a != aEnd; ++a) {
+    uint32_t x = *a;
+    if (x >= bound)
       break;
-    count += x == y;
-    a += x <= y;
-    b += y <= x;
+    while (b != bEnd && *b < x)
+      ++b;
+    if (b == bEnd)
+      break;
+    if (*b == x) {
+      ++count;
+      ++b;
+    }
   }
   return count;
 }
