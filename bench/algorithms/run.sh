@@ -38,7 +38,8 @@
 #         that skip the largest component)
 #   tc    GAPBS tc (ordered, relabelled by degree when its heuristic says
 #         so) / Sluice common_neighbors_below over v < u edges (ordered,
-#         no relabelling)
+#         `order: auto`: relabelled by degree when the same heuristic says
+#         so; the run's `order:` line says which)
 # Times: GAPBS's "Trial Time" (the graph build is not included) of the
 # first trial of a process (cold) and the median of three more trials in
 # the same process (warm: arrays already touched), and Sluice's "time: X s
@@ -206,7 +207,7 @@ algorithm tc() on g {
   }
   output triangles
 }
-schedule tc { target: cpu, @count { direction: push, parallel: dynamic(16) } }
+schedule tc { target: cpu, @count { direction: push, parallel: dynamic(16), order: auto } }
 SL
     ;;
   esac

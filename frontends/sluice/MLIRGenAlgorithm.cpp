@@ -176,6 +176,7 @@ graph::ScheduleAttr AlgorithmGen::loopSchedule(llvm::ArrayRef<Prop> props,
   std::optional<graph::FrontierKind> frontier;
   mlir::FloatAttr delta;
   std::optional<graph::EdgeFormat> format;
+  std::optional<graph::VertexOrder> order;
   // Sema checked the keys and words against GraphSchema.
   for (const Prop &p : props) {
     auto *word = llvm::dyn_cast_or_null<NameExpr>(p.value.get());
@@ -194,6 +195,8 @@ graph::ScheduleAttr AlgorithmGen::loopSchedule(llvm::ArrayRef<Prop> props,
       }
     } else if (p.name == graph::kFormatKey && word) {
       format = graph::symbolizeEdgeFormat(word->name);
+    } else if (p.name == graph::kOrderKey && word) {
+      order = graph::symbolizeVertexOrder(word->name);
     } else if (p.name == graph::kParallelKey) {
       auto *call = llvm::dyn_cast_or_null<CallExpr>(p.value.get());
       if (word) {
@@ -212,7 +215,7 @@ graph::ScheduleAttr AlgorithmGen::loopSchedule(llvm::ArrayRef<Prop> props,
   }
   return graph::ScheduleAttr::getChecked([&] { return error(at); }, ctx,
                                          direction, parallel, chunk, tile,
-                                         frontier, delta, format);
+                                         frontier, delta, format, order);
 }
 
 void AlgorithmGen::applySchedule(graph::AlgorithmOp op, const ScheduleDecl &s) {

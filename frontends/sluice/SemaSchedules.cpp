@@ -41,7 +41,8 @@ const std::vector<OptionSpec> &labelScheduleSpecs() {
       opt(graph::kParallelKey, OptKind::Parallel),
       opt(graph::kTileKey, OptKind::IntOrAuto),
       opt(graph::kFrontierKey, OptKind::Frontier),
-      word(graph::kFormatKey, graph::edgeFormatNames())};
+      word(graph::kFormatKey, graph::edgeFormatNames()),
+      word(graph::kOrderKey, graph::vertexOrderNames())};
   return specs;
 }
 

@@ -133,3 +133,39 @@ module {
     }
   }
 }
+
+// -----
+
+// `order: degree` runs push over every vertex: not pull.
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @a on @g attributes {outputs = [], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %c0 = arith.constant 0 : i64
+    graph.property @t : i64 = %c0
+    // expected-error @+1 {{loop 'count' of algorithm 'a': order: degree runs push, got direction pull}}
+    graph.edges label "count" attributes {schedule = #graph.schedule<direction = pull, parallel = static, frontier = auto, format = auto, order = degree>} do {
+    ^bb0(%src: i32, %dst: i32):
+      %0 = graph.common_neighbors below %src, %dst : i64
+      graph.prop.reduce add @t[%dst], %0 : i64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// `order: auto` runs over every vertex: not over a frontier.
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @a on @g attributes {outputs = [], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %c0 = arith.constant 0 : i64
+    graph.property @t : i64 = %c0
+    %all = graph.frontier.all
+    // expected-error @+1 {{loop 'count' of algorithm 'a': order: auto runs over every vertex, not over a frontier}}
+    %next = graph.edges from %all label "count" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto, order = auto>} do {
+    ^bb0(%src: i32, %dst: i32):
+      graph.prop.reduce add @t[%dst], %c0 : i64
+      graph.yield
+    }
+  }
+}

@@ -158,6 +158,15 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
       ok = false;
       continue;
     }
+    if (edges && schedule.getOrder() &&
+        *schedule.getOrder() != graph::VertexOrder::Natural) {
+      loop->emitError("not supported yet with --target=gpu: order: ")
+          << graph::stringifyVertexOrder(*schedule.getOrder()) << " in " << what
+          << " (the degree order is built on the host only; compile "
+          << "with --target=cpu)";
+      ok = false;
+      continue;
+    }
     llvm::SetVector<Value> captured;
     getUsedValuesDefinedAbove(loop->getRegions(), captured);
     SmallVector<StringRef> variants;

@@ -29,6 +29,7 @@
 #include "compiler/Conversion/WalkOpLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -99,6 +100,9 @@ private:
                                 ArrayRef<Value> captured, bool parallel);
   /// The loop's where and body for `binders`; the body's contributions to
   /// the loop's reductions (`identities` where `where` is false).
+  /// Makes a copied comparison of two vertices compare their positions in
+  /// `ranks` (when that is not null at run time).
+  void compareRanks(arith::CmpIOp cmp);
   SmallVector<Value> emitIteration(OpBuilder &b, Location loc, Operation *loop,
                                    ValueRange binders, IRMapping &map,
                                    ValueRange identities = {});
@@ -116,6 +120,12 @@ private:
   AlgoLowering &state;
   bool remarks;
   Type ptr;
+  /// While a loop scheduled `order: degree | auto` is built: whether it is,
+  /// and in its push variant the vertices' positions in the degree order
+  /// (null at run time: the graph's order), which its comparisons of
+  /// vertices compare instead.
+  bool ordered = false;
+  Value ranks;
   SmallVector<graph::PropertyOp> props;
   LLVM::LLVMFuncOp main;
   Value mainProps;
@@ -179,6 +189,33 @@ LogicalResult Outliner::run() {
   return success();
 }
 
+void Outliner::compareRanks(arith::CmpIOp cmp) {
+  // Vertices are the language's only i32 values; == and != do not depend
+  // on the order.
+  if (!cmp.getLhs().getType().isInteger(32) ||
+      cmp.getPredicate() == arith::CmpIPredicate::eq ||
+      cmp.getPredicate() == arith::CmpIPredicate::ne)
+    return;
+  OpBuilder b(cmp);
+  Location loc = cmp.getLoc();
+  Value hasRanks = isNonNull(b, loc, ranks);
+  for (unsigned k = 0; k < 2; ++k) {
+    Value vertex = cmp->getOperand(k);
+    auto ifOp =
+        b.create<scf::IfOp>(loc, TypeRange{vertex.getType()}, hasRanks, true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value index = b.create<arith::ExtUIOp>(loc, b.getI64Type(), vertex);
+      b.create<scf::YieldOp>(
+          loc, loadElement(b, loc, vertex.getType(), ranks, index));
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      b.create<scf::YieldOp>(loc, vertex);
+    }
+    cmp->setOperand(k, ifOp.getResult(0));
+  }
+}
+
 SmallVector<Value> Outliner::emitIteration(OpBuilder &b, Location loc,
                                            Operation *loop, ValueRange binders,
                                            IRMapping &map,
@@ -191,8 +228,11 @@ SmallVector<Value> Outliner::emitIteration(OpBuilder &b, Location loc,
     Block &block = region.front();
     for (auto [arg, value] : llvm::zip(block.getArguments(), binders))
       map.map(arg, value);
-    for (Operation &op : block.without_terminator())
-      b.clone(op, map);
+    for (Operation &op : block.without_terminator()) {
+      Operation *copy = b.clone(op, map);
+      if (ranks)
+        copy->walk([&](arith::CmpIOp cmp) { compareRanks(cmp); });
+    }
     SmallVector<Value> values;
     for (Value v : block.getTerminator()->getOperands())
       values.push_back(map.lookup(v));
@@ -358,7 +398,13 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     SmallVector<Value> binders{u, dst};
     if (weighted)
       binders.push_back(edgeWeight(b, loc, weights, e));
+    if (ordered) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(forOp);
+      ranks = slot(EnvSlot::Ranks, ptr);
+    }
     emitIteration(b, loc, loop, binders, map);
+    ranks = Value();
     break;
   }
   case Variant::Pull: {
@@ -597,6 +643,19 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
        << (vertices.getInits().size() == 1 ? " local" : " locals")
        << " by blocks of " << kReduceBlock
        << " vertices, their partials combined in block order";
+  if (auto order = s.getOrder()) {
+    if (*order == graph::VertexOrder::Natural)
+      os << "; order: natural";
+    else if (*order == graph::VertexOrder::Degree)
+      os << "; order: degree: comparisons of vertices and "
+            "common_neighbors_below use the graph relabelled by degree "
+            "(highest first), built at run time";
+    else
+      os << "; order: auto: comparisons of vertices and "
+            "common_neighbors_below use the graph relabelled by degree when "
+            "the runtime finds the degrees skewed (the run's report says "
+            "which)";
+  }
   if (!tileRemark.empty())
     os << "; " << tileRemark;
   if (s.getFormat() && *s.getFormat() == graph::EdgeFormat::Coo)
@@ -720,6 +779,23 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     if (bad.wasInterrupted())
       return failure();
   }
+  // order: degree | auto: a push over every vertex (the ranks are the
+  // push variant's; a frontier's rounds would each decide again).
+  graph::VertexOrder order =
+      edges ? schedule.getOrder().value_or(graph::VertexOrder::Natural)
+            : graph::VertexOrder::Natural;
+  if (order != graph::VertexOrder::Natural) {
+    auto prefix = [&] {
+      return emitError(loc)
+             << what << " of algorithm '" << algo.getSymName()
+             << "': order: " << graph::stringifyVertexOrder(order);
+    };
+    if (variants.size() != 1 || variants.front() != Variant::Push)
+      return prefix() << " runs push, got direction "
+                      << graph::stringifyDirection(*schedule.getDirection());
+    if (edges.getFrom())
+      return prefix() << " runs over every vertex, not over a frontier";
+  }
   TilePlan tiling = planTiling(
       loop, schedule, variants.size() == 1 && variants.front() == Variant::Pull,
       pullExitsEarly(loop), props);
@@ -731,9 +807,11 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
                      (label ? label.getValue().str()
                             : "loop" + std::to_string(index));
   SmallVector<LLVM::LLVMFuncOp> fns;
+  ordered = order != graph::VertexOrder::Natural;
   for (Variant v : variants)
     fns.push_back(buildVariant(loop, base + "_" + variantName(v).str(), v,
                                captured.getArrayRef(), isParallel));
+  ordered = false;
   LLVM::LLVMFuncOp tiledFn;
   if (tiling.tiled)
     tiledFn = buildVariant(loop, base + "_pull_tiled", Variant::TiledPull,
@@ -878,6 +956,27 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
           chunk = constI64(b, loc, schedule.getChunk().value_or(0));
           launch(fns.back(), null, null, n);
         });
+  } else if (!from && order != graph::VertexOrder::Natural) {
+    // The runtime decides (auto) and builds the order on the first run;
+    // the ranks, or null for the graph's order; the pass runs over the
+    // vertices in that order (a list: every vertex, highest degree first),
+    // or over every vertex.
+    std::string symbol = base + "_order_name";
+    std::string name = what + " of algorithm '" + algo.getSymName().str() + "'";
+    Value text;
+    if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(symbol))
+      text = b.create<LLVM::AddressOfOp>(loc, existing);
+    else
+      text = LLVM::createGlobalString(loc, b, symbol, name + '\0',
+                                      LLVM::Linkage::Internal);
+    Value kindArg = b.create<arith::ConstantIntOp>(loc, int64_t(order), 32);
+    Value ranks = callRuntime(b, loc, module, AlgoCall::OrderBegin,
+                              {info.ctx, kindArg, text});
+    store(static_cast<int64_t>(EnvSlot::Ranks), ranks);
+    Value list =
+        callRuntime(b, loc, module, AlgoCall::OrderVertices, {info.ctx});
+    launch(fns.back(), list, null, n);
+    callRuntime(b, loc, module, AlgoCall::OrderEnd, {info.ctx});
   } else if (!from) {
     launch(fns.back(), null, null, n);
   } else if (variants.size() == 2) {

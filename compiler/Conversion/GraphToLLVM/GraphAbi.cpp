@@ -36,6 +36,10 @@ static_assert(SLUICE_ALGO_REDUCE_ADD == int(graph::ReductionKind::Add) &&
                   SLUICE_ALGO_REDUCE_MIN == int(graph::ReductionKind::Min) &&
                   SLUICE_ALGO_REDUCE_MAX == int(graph::ReductionKind::Max),
               "sluice_algo_reduction_t and graph::ReductionKind differ");
+// `order` passes the dialect's VertexOrder (natural is never passed).
+static_assert(SLUICE_ALGO_ORDER_DEGREE == int(graph::VertexOrder::Degree) &&
+                  SLUICE_ALGO_ORDER_AUTO == int(graph::VertexOrder::Auto),
+              "SLUICE_ALGO_ORDER_* and graph::VertexOrder differ");
 // frontier: buckets passes the priority property's type so.
 static_assert(SLUICE_ALGO_F64 == 0 && SLUICE_ALGO_I64 == 1,
               "sluice_algo_type_t changed");
@@ -140,6 +144,15 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
   case AlgoCall::CommonNeighborsBelow:
     name = "sluice_algo_common_neighbors_below", result = i64,
     params = {ptr, i32, i32};
+    break;
+  case AlgoCall::OrderBegin:
+    name = "sluice_algo_order_begin", result = ptr, params = {ptr, i32, ptr};
+    break;
+  case AlgoCall::OrderVertices:
+    name = "sluice_algo_order_vertices", result = ptr, params = {ptr};
+    break;
+  case AlgoCall::OrderEnd:
+    name = "sluice_algo_order_end", result = none, params = {ptr};
     break;
   case AlgoCall::FrontierBucket:
     name = "sluice_algo_frontier_bucket", result = ptr,

@@ -62,7 +62,10 @@ enum class EnvSlot : int64_t {
   Partials,
   Blocks,
   Tiled,
-  FirstCaptured
+  FirstCaptured,
+  /// A push pass of a loop scheduled `order: degree | auto`: the vertices'
+  /// positions in the degree order, or null (such a loop is never tiled).
+  Ranks = Tiled
 };
 
 /// The vertices of one block of a loop that reduces into locals
@@ -100,6 +103,9 @@ enum class AlgoCall {
   ReduceI64,       ///< i64 (ctx, ptr partials, u64 count, i32 kind, i64 init)
   CommonNeighbors, ///< i64 (ctx, u32 u, u32 v)
   CommonNeighborsBelow, ///< i64 (ctx, u32 u, u32 v)
+  OrderBegin,           ///< const u32 *(ctx, i32 order, const char *name)
+  OrderVertices,        ///< const u32 *(ctx)
+  OrderEnd,             ///< void (ctx)
   FrontierBucket, ///< ptr (f, ptr priority, i32 type, f64 delta, ptr rest,
                   ///<      i32 consume)
 };

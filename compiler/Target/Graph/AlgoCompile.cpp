@@ -182,6 +182,9 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_reduce_i64);
   SLUICE_SYMBOL(sluice_algo_common_neighbors);
   SLUICE_SYMBOL(sluice_algo_common_neighbors_below);
+  SLUICE_SYMBOL(sluice_algo_order_begin);
+  SLUICE_SYMBOL(sluice_algo_order_vertices);
+  SLUICE_SYMBOL(sluice_algo_order_end);
   SLUICE_SYMBOL(sluice_algo_frontier_bucket);
   SLUICE_SYMBOL(sluice_algo_edge_weight);
   SLUICE_SYMBOL(sluice_algo_edge_label);
@@ -302,6 +305,8 @@ CompiledAlgorithm::run(const sluice_graph_t *graph, DictionaryAttr params,
   result.gpuLaunches = sluice_algo_gpu_launches(ctx);
   for (uint32_t i = 0; const char *note = sluice_algo_tile_note(ctx, i); ++i)
     result.tileNotes.push_back(note);
+  for (uint32_t i = 0; const char *note = sluice_algo_order_note(ctx, i); ++i)
+    result.orderNotes.push_back(note);
   const char *message = nullptr;
   int32_t site = sluice_algo_fault_site(ctx, &message);
   std::string text = message ? message : "";

@@ -73,6 +73,7 @@ public:
     uint64_t gpuLaunches = 0; ///< kernels launched (on the GPU)
     /// What each tiled loop ran with (sluice_algo_tile_note).
     std::vector<std::string> tileNotes;
+    std::vector<std::string> orderNotes; ///< sluice_algo_order_note's
   };
 
   /// Runs on `graph` with `threads` (0: every core) and the parameter values
@@ -129,6 +130,7 @@ struct AlgoRunReport {
   uint64_t gpuLaunches = 0;
   double seconds = 0, compileSeconds = 0, loadSeconds = 0;
   std::vector<std::string> tileNotes; ///< CompiledAlgorithm::Result's
+  std::vector<std::string> orderNotes; ///< CompiledAlgorithm::Result's
   /// With AlgoRunOptions::keepResult: the outputs, over `graph`.
   std::optional<CompiledAlgorithm::Result> result;
   /// With keepResult, the graph the run loaded (null when one was given):

@@ -136,6 +136,7 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.gpu = onGpu;
   report.gpuLaunches = result->gpuLaunches;
   report.tileNotes = result->tileNotes;
+  report.orderNotes = result->orderNotes;
   // The columns point into the storage vectors, whose buffers a move keeps
   // (a Result cannot be copied: its columns would point into the original).
   if (options.keepResult)

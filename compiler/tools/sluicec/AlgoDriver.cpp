@@ -28,6 +28,8 @@ int sluice::runAlgorithmJobAndReport(mlir::ModuleOp module,
        << " kernel launches (the host code on the threads above)\n";
   for (const std::string &note : report->tileNotes)
     os << "  tiles:    " << note << "\n";
+  for (const std::string &note : report->orderNotes)
+    os << "  order:    " << note << "\n";
   // Microseconds for the kernel: small graphs' kernels run in milliseconds.
   os << llvm::format("  time:     %.6f s running, %.3f s compiling, %.3f s "
                      "loading the graph\n",

@@ -49,7 +49,15 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
       reduces into with `min=`, and passes the others on to the loop's
       result; `delta` is given with `buckets` and only with it;
     - `format` (edges loops): the edge format iterated over, `csr`, `coo`
-      or `auto`.
+      or `auto`;
+    - `order` (edges loops; absent: `natural`): the vertex order the loop's
+      comparisons of vertices (`v < u`) and `common_neighbors_below` use:
+      the graph's (`natural`), by degree, highest first, ties by the graph's
+      order (`degree`: the graph relabelled by degree, as GAPBS counts
+      triangles), or `auto` (degree when the runtime finds the degrees
+      skewed, GAPBS's heuristic). Per-vertex results that depend on the
+      order (which vertex of a triangle counts it) change with it; sums do
+      not.
 
     As a request (the algorithm's `loop_defaults` and `label_schedules`,
     written by MLIRGen from the `schedule` declaration) any key may be
@@ -64,6 +72,7 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
     #graph.schedule<direction = pull, parallel = dynamic, chunk = 64, tile = auto, frontier = auto, format = csr>
     #graph.schedule<parallel = static>
     #graph.schedule<direction = push, parallel = static, frontier = buckets, delta = 2.000000e+00 : f64, format = auto>
+    #graph.schedule<direction = push, parallel = dynamic, chunk = 16, frontier = auto, format = auto, order = auto>
     ```
   }];
   let parameters = (ins
@@ -77,7 +86,8 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
       Graph_OptionalEnumParameter<Graph_FrontierKind>:$frontier,
       OptionalParameter<"::mlir::FloatAttr",
                         "bucket width of frontier = buckets">:$delta,
-      Graph_OptionalEnumParameter<Graph_EdgeFormat>:$format);
+      Graph_OptionalEnumParameter<Graph_EdgeFormat>:$format,
+      Graph_OptionalEnumParameter<Graph_VertexOrder>:$order);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -85,10 +95,11 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
     bool isEmpty() {
       return !getDirection() && !getParallel() && !getChunk() &&
              getTile().isNone() && !getFrontier() && !getDelta() &&
-             !getFormat();
+             !getFormat() && !getOrder();
     }
     /// The names of the edges-only keys this schedule gives (direction,
-    /// frontier, format), in that order.
+    /// frontier, format; then order, which an edges loop may leave out), in
+    /// that order.
     ::llvm::SmallVector<::llvm::StringRef> edgesOnlyKeys();
   }];
 }

@@ -55,7 +55,8 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    std::optional<int64_t> chunk, Tile tile,
                                    std::optional<FrontierKind> frontier,
                                    FloatAttr delta,
-                                   std::optional<EdgeFormat> format) {
+                                   std::optional<EdgeFormat> format,
+                                   std::optional<VertexOrder> order) {
   bool dynamic = parallel == Parallel::Dynamic;
   if (dynamic && !chunk)
     return emitError() << "parallel = dynamic needs a chunk (the vertices "
@@ -91,6 +92,8 @@ llvm::SmallVector<llvm::StringRef> ScheduleAttr::edgesOnlyKeys() {
     keys.push_back(kFrontierKey);
   if (getFormat())
     keys.push_back(kFormatKey);
+  if (getOrder())
+    keys.push_back(kOrderKey);
   return keys;
 }
 

@@ -32,6 +32,7 @@ template <> struct IsScheduleEnum<Direction> : std::true_type {};
 template <> struct IsScheduleEnum<Parallel> : std::true_type {};
 template <> struct IsScheduleEnum<FrontierKind> : std::true_type {};
 template <> struct IsScheduleEnum<EdgeFormat> : std::true_type {};
+template <> struct IsScheduleEnum<VertexOrder> : std::true_type {};
 
 /// "expected one of: push, pull, hybrid; got 'x'" at `loc`.
 mlir::InFlightDiagnostic unknownWord(mlir::AsmParser &parser, llvm::SMLoc loc,
@@ -50,6 +51,9 @@ template <> inline llvm::ArrayRef<llvm::StringRef> namesOfEnum<FrontierKind>() {
 }
 template <> inline llvm::ArrayRef<llvm::StringRef> namesOfEnum<EdgeFormat>() {
   return edgeFormatNames();
+}
+template <> inline llvm::ArrayRef<llvm::StringRef> namesOfEnum<VertexOrder>() {
+  return vertexOrderNames();
 }
 } // namespace sluice::graph
 

@@ -69,6 +69,16 @@ def Graph_EdgeFormat : I32EnumAttr<"EdgeFormat",
   let genSpecializedAttr = 0;
 }
 
+def Graph_VertexOrder : I32EnumAttr<"VertexOrder",
+    "the order an edges loop compares its vertices in (`order: ...`)", [
+    I32EnumAttrCase<"Natural", 0, "natural">,
+    I32EnumAttrCase<"Degree", 1, "degree">,
+    I32EnumAttrCase<"Auto", 2, "auto">
+  ]> {
+  let cppNamespace = "::sluice::graph";
+  let genSpecializedAttr = 0;
+}
+
 def Graph_Target : I32EnumAttr<"Target",
     "where an algorithm's kernels run (`target: ...`)", [
     I32EnumAttrCase<"Cpu", 0, "cpu">,

@@ -55,8 +55,14 @@ llvm::ArrayRef<llvm::StringRef> graph::edgesOnlyScheduleKeys() {
   return keys;
 }
 
+llvm::ArrayRef<llvm::StringRef> graph::vertexOrderNames() {
+  static const auto names =
+      enumNames(getMaxEnumValForVertexOrder(), stringifyVertexOrder);
+  return names;
+}
+
 bool graph::isEdgesOnlyScheduleKey(llvm::StringRef key) {
-  return llvm::is_contained(edgesOnlyScheduleKeys(), key);
+  return llvm::is_contained(edgesOnlyScheduleKeys(), key) || key == kOrderKey;
 }
 
 llvm::hash_code graph::hash_value(const Tile &tile) {

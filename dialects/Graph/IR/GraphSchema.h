@@ -23,7 +23,8 @@
 #include <optional>
 #include <string>
 
-// ReductionKind, Direction, Parallel, FrontierKind, EdgeFormat and Target
+// ReductionKind, Direction, Parallel, FrontierKind, EdgeFormat, VertexOrder
+// and Target
 // with their stringify*/symbolize* functions.
 #include "dialects/Graph/IR/GraphEnums.h.inc"
 
@@ -37,6 +38,7 @@ llvm::ArrayRef<llvm::StringRef> parallelNames();
 llvm::ArrayRef<llvm::StringRef> frontierKindNames();
 llvm::ArrayRef<llvm::StringRef> edgeFormatNames();
 llvm::ArrayRef<llvm::StringRef> targetNames();
+llvm::ArrayRef<llvm::StringRef> vertexOrderNames();
 
 /// The schedule keys of a loop, in the order #graph.schedule prints them.
 inline constexpr llvm::StringLiteral kDirectionKey = "direction";
@@ -44,9 +46,12 @@ inline constexpr llvm::StringLiteral kParallelKey = "parallel";
 inline constexpr llvm::StringLiteral kTileKey = "tile";
 inline constexpr llvm::StringLiteral kFrontierKey = "frontier";
 inline constexpr llvm::StringLiteral kFormatKey = "format";
-/// The keys that apply to edges loops only (direction, frontier, format):
-/// under the label of a vertices loop they are errors.
+inline constexpr llvm::StringLiteral kOrderKey = "order";
+/// The keys every edges loop's schedule gives (direction, frontier,
+/// format), under the label of a vertices loop errors.
 llvm::ArrayRef<llvm::StringRef> edgesOnlyScheduleKeys();
+/// Those and `order`, which an edges loop may leave out (the graph's
+/// order).
 bool isEdgesOnlyScheduleKey(llvm::StringRef key);
 
 /// The cache tiling of a loop: none, `auto` (the compiler picks the size for

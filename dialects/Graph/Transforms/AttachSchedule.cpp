@@ -42,6 +42,8 @@ struct LoopSchedule {
   Decided<FrontierKind> frontier{kDefaultFrontier};
   FloatAttr delta; ///< with frontier = buckets
   Decided<EdgeFormat> format{kDefaultFormat};
+  /// Absent: the graph's order (not written, as `order` is rarely given).
+  Decided<std::optional<VertexOrder>> order{std::nullopt};
 
   /// Takes the keys `request` gives (those of edges loops only when
   /// `isEdges`).
@@ -64,16 +66,18 @@ struct LoopSchedule {
     }
     if (auto f = request.getFormat())
       format.set(*f, from);
+    if (auto o = request.getOrder())
+      order.set(*o, from);
   }
 
   ScheduleAttr toAttr(MLIRContext *ctx, bool isEdges) const {
     auto onEdges = [&](auto v) {
       return isEdges ? std::optional(v) : std::nullopt;
     };
-    return ScheduleAttr::get(ctx, onEdges(direction.value), parallel.value,
-                             chunk, tile.value, onEdges(frontier.value),
-                             isEdges ? delta : FloatAttr(),
-                             onEdges(format.value));
+    return ScheduleAttr::get(
+        ctx, onEdges(direction.value), parallel.value, chunk, tile.value,
+        onEdges(frontier.value), isEdges ? delta : FloatAttr(),
+        onEdges(format.value), isEdges ? order.value : std::nullopt);
   }
 };
 
@@ -162,6 +166,9 @@ struct GraphAttachSchedulePass
       r << " " << sourceText(s.frontier.from, name)
         << ", format = " << stringifyEdgeFormat(s.format.value) << " "
         << sourceText(s.format.from, name);
+    if (isEdges && s.order.value)
+      r << ", order = " << stringifyVertexOrder(*s.order.value) << " "
+        << sourceText(s.order.from, name);
   }
 };
 

@@ -19,10 +19,12 @@ def GraphAttachSchedule : Pass<"graph-attach-schedule", "::mlir::ModuleOp"> {
       `schedule = #graph.schedule<...>`. Each key comes from the first of:
       the entry of the loop's label in `label_schedules`, the algorithm's
       `loop_defaults`, and the built-in default (GraphSchema.h): direction
-      `push`, parallel `static`, no tiling, frontier `auto`, format `auto`.
+      `push`, parallel `static`, no tiling, frontier `auto`, format `auto`;
+      `order` is written only when requested (absent: the natural order).
       `parallel` and its `chunk` go together. Unlabelled loops get the
       algorithm's defaults. A vertices loop takes `parallel`, `chunk` and
-      `tile` only (direction, frontier and format apply to edges loops).
+      `tile` only (direction, frontier, format and order apply to edges
+      loops).
 
     Before: loops without a schedule (or with one, which is replaced).
     After: every loop has a complete schedule, which the lowering of

@@ -215,6 +215,39 @@ SLUICE_API int64_t sluice_algo_common_neighbors(sluice_algo_ctx_t *ctx,
                                                 uint32_t u, uint32_t v);
 SLUICE_API int64_t sluice_algo_common_neighbors_below(sluice_algo_ctx_t *ctx,
                                                       uint32_t u, uint32_t v);
+/* An edges loop scheduled `order: degree` or `order: auto` (`order`
+ * below): the vertex order its comparisons of vertices and
+ * common_neighbors_below use. SLUICE_ALGO_ORDER_DEGREE: by degree, highest
+ * first, ties by the graph's order (GAPBS's relabelling for triangle
+ * counting); SLUICE_ALGO_ORDER_AUTO: that order when the degrees are
+ * skewed (GAPBS's heuristic: half the average out-degree, edges per vertex
+ * of a symmetric graph, is at least 10, and the average is above 1.3 times
+ * the median of 1000 sampled non-zero degrees, sampled with a fixed seed),
+ * else the graph's.
+ *
+ * sluice_algo_order_begin before a pass of the loop named `name` (the
+ * compiler's name for it, e.g. "loop 'count' of algorithm 'tc'"): the
+ * position of each vertex in the degree order (num_vertices entries), or
+ * NULL for the graph's order. Until sluice_algo_order_end,
+ * sluice_algo_common_neighbors_below counts the w whose position is below
+ * both u's and v's, and sluice_algo_order_vertices gives the vertices in
+ * the degree order (the pass runs over them in it: the highest degrees,
+ * the most work, first); NULL otherwise. The order and each vertex's
+ * out-neighbours sorted by it are built on the context's threads on first use,
+ * and kept. sluice_algo_order_note: what the context's ordered loops decided,
+ * one line per loop in the order of their first run (e.g. "loop 'count' of
+ * algorithm 'tc': order: auto relabelled by degree (...)"); NULL past the
+ * last. Valid until the context's release. */
+#define SLUICE_ALGO_ORDER_DEGREE 1
+#define SLUICE_ALGO_ORDER_AUTO 2
+SLUICE_API const uint32_t *sluice_algo_order_begin(sluice_algo_ctx_t *ctx,
+                                                   int32_t order,
+                                                   const char *name);
+SLUICE_API const uint32_t *
+sluice_algo_order_vertices(const sluice_algo_ctx_t *ctx);
+SLUICE_API void sluice_algo_order_end(sluice_algo_ctx_t *ctx);
+SLUICE_API const char *sluice_algo_order_note(const sluice_algo_ctx_t *ctx,
+                                              uint32_t index);
 /* Delta-stepping's ordered frontier (`frontier: buckets(delta)`): the
  * vertices u of `f` in the lowest bucket floor(priority[u] / delta) of
  * them all (a NaN priority counts as +inf), as a new sealed frontier, and

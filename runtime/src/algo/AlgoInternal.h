@@ -91,6 +91,11 @@ void algoGpuParallelFor(sluice_algo_ctx_t *ctx, uint64_t n,
 /// The tiled in-edges built for a context and its tiled loops' choices
 /// (TileChoice.cpp).
 struct TileState;
+/// The degree order of a context's ordered loops (VertexOrder.cpp).
+struct VertexOrderState;
+struct VertexOrderDeleter {
+  void operator()(VertexOrderState *state) const;
+};
 
 } // namespace sluice::rt
 
@@ -155,6 +160,17 @@ struct sluice_algo_ctx_t {
   std::unique_ptr<sluice::rt::AlgoGpu, sluice::rt::AlgoGpuDeleter> gpu;
   /// sluice/algo_tile.h's layouts and choices, made on first use.
   std::shared_ptr<sluice::rt::TileState> tiles;
+  /// sluice_algo_order_begin's order and notes, made on first use.
+  std::unique_ptr<sluice::rt::VertexOrderState, sluice::rt::VertexOrderDeleter>
+      order;
+  /// Between sluice_algo_order_begin and _end of a loop run in degree
+  /// order: each vertex's position in it, the vertices in it, and the
+  /// graph relabelled by it (per position, its out-neighbours' positions,
+  /// sorted: common_neighbors_below reads them); else null.
+  const uint32_t *orderRank = nullptr;
+  const uint32_t *orderVertices = nullptr;
+  const uint64_t *orderOffsets = nullptr;
+  const uint32_t *orderTargets = nullptr;
 };
 
 #endif // SLUICE_RUNTIME_SRC_ALGO_ALGOINTERNAL_H

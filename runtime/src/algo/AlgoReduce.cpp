@@ -2,7 +2,9 @@
 //
 // The partials of a loop that reduces into locals and their combination
 // in block order (what makes the result independent of the threads), and
-// common_neighbors by a merge of sorted adjacencies.
+// common_neighbors by a merge of sorted adjacencies (galloping through the
+// longer one when their lengths differ a lot), in the graph's order or in a
+// loop's degree order (VertexOrder.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
@@ -54,22 +56,72 @@ T reduce(sluice_algo_ctx_t *ctx, const T *partials, uint64_t count,
   return acc;
 }
 
-/// Common neighbours of u and v below `bound` (exclusive).
-int64_t mergeCount(const sluice_algo_view_t &view, uint32_t u, uint32_t v,
-                   uint64_t bound) {
-  const uint32_t *a = view.out_targets + view.out_offsets[u];
-  const uint32_t *aEnd = view.out_targets + view.out_offsets[u + 1];
-  const uint32_t *b = view.out_targets + view.out_offsets[v];
-  const uint32_t *bEnd = view.out_targets + view.out_offsets[v + 1];
+/// The first element of the sorted [first, last) not below x, searching
+/// forward from `first` in steps that double, then by bisection: O(log d)
+/// for a jump of d elements, O(1) for a short one.
+const uint32_t *gallop(const uint32_t *first, const uint32_t *last,
+                       uint32_t x) {
+  size_t step = 1;
+  const uint32_t *lo = first;
+  while (lo + step < last && lo[step] < x) {
+    lo += step;
+    step *= 2;
+  }
+  return std::lower_bound(lo, std::min(lo + step, last), x);
+}
+
+/// Lists whose lengths differ by more than this factor are intersected by
+/// galloping through the long one for each element of the short one; the
+/// others by a merge.
+constexpr size_t kGallopRatio = 32;
+
+/// Common neighbours of u and v below `bound` (exclusive): the adjacency
+/// lists are sorted, and an element is paired with at most one equal
+/// element of the other list. Both walks stop at the first element at or
+/// above the bound (no search for where the lists' prefixes below it end:
+/// a hub's list is long and its prefix often short). A high-degree vertex
+/// (a hub of a skewed graph) met with a low-degree one costs the short
+/// list's length times a logarithm, not the hub's degree.
+///
+/// `offsets` and `targets` are the CSR's, or the graph relabelled by a
+/// degree order (VertexOrder.cpp; u and v are then positions).
+int64_t mergeCount(const uint64_t *offsets, const uint32_t *targets, uint32_t u,
+                   uint32_t v, uint64_t bound) {
+  const uint32_t *a = targets + offsets[u];
+  const uint32_t *aEnd = targets + offsets[u + 1];
+  const uint32_t *b = targets + offsets[v];
+  const uint32_t *bEnd = targets + offsets[v + 1];
+  if (aEnd - a > bEnd - b) {
+    std::swap(a, b);
+    std::swap(aEnd, bEnd);
+  }
   int64_t count = 0;
-  while (a != aEnd && b != bEnd && *a < bound && *b < bound) {
-    if (*a < *b) {
-      ++a;
-    } else if (*b < *a) {
+  if (size_t(bEnd - b) > kGallopRatio * size_t(aEnd - a)) {
+    for (; a != aEnd && *a < bound; ++a) {
+      b = gallop(b, bEnd, *a);
+      if (b == bEnd || *b >= bound)
+        break;
+      if (*b == *a) { // paired as the merge pairs them
+        ++count;
+        ++b;
+      }
+    }
+    return count;
+  }
+  // A merge as GAPBS's: per element of the shorter list, the longer one's
+  // walk up to it (branches the CPU can run ahead on, unlike a
+  // branch-free merge whose every load waits for the last comparison); it
+  // ends once the shorter list reaches the bound or the longer one ends.
+  for (; a != aEnd; ++a) {
+    uint32_t x = *a;
+    if (x >= bound)
+      break;
+    while (b != bEnd && *b < x)
       ++b;
-    } else {
+    if (b == bEnd)
+      break;
+    if (*b == x) {
       ++count;
-      ++a;
       ++b;
     }
   }
@@ -90,10 +142,16 @@ int64_t sluice_algo_reduce_i64(sluice_algo_ctx_t *ctx, const int64_t *partials,
 
 int64_t sluice_algo_common_neighbors(sluice_algo_ctx_t *ctx, uint32_t u,
                                      uint32_t v) {
-  return mergeCount(ctx->view, u, v, UINT64_MAX);
+  return mergeCount(ctx->view.out_offsets, ctx->view.out_targets, u, v,
+                    UINT64_MAX);
 }
 
 int64_t sluice_algo_common_neighbors_below(sluice_algo_ctx_t *ctx, uint32_t u,
                                            uint32_t v) {
-  return mergeCount(ctx->view, u, v, std::min(u, v));
+  // In a loop run in degree order: the neighbours below both in it.
+  if (const uint32_t *rank = ctx->orderRank)
+    return mergeCount(ctx->orderOffsets, ctx->orderTargets, rank[u], rank[v],
+                      std::min(rank[u], rank[v]));
+  return mergeCount(ctx->view.out_offsets, ctx->view.out_targets, u, v,
+                    std::min(u, v));
 }

@@ -110,3 +110,32 @@ graph.algorithm @delta on @g attributes {param_names = [], param_defaults = [], 
     graph.yield
   }
 }
+
+// -----
+
+// `order` from the algorithm's defaults and a label's entry, on edges loops
+// only (a vertices loop takes none; an edges loop without one gives none:
+// the natural order).
+// CHECK-LABEL: graph.algorithm @tc
+// CHECK:         graph.edges label "count" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto, order = auto>} do {
+// CHECK:         graph.edges label "rest" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto, order = degree>} do {
+// CHECK:         graph.vertices label "clear" attributes {schedule = #graph.schedule<parallel = static>} do {
+walk.graph @g "g.txt" format snap
+// expected-remark@+1 {{algorithm 'tc' runs on cpu (default) with the runtime's default threads (default)}}
+graph.algorithm @tc on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<order = degree>, label_schedules = {count = #graph.schedule<order = auto>}} {
+  // expected-remark@+1 {{edges loop @count gets direction = push (default), parallel = static (default), tile = none (default), frontier = auto (default), format = auto (default), order = auto (@count)}}
+  graph.edges label "count" do {
+  ^bb0(%src: i32, %dst: i32):
+    graph.yield
+  }
+  // expected-remark@+1 {{edges loop @rest gets direction = push (default), parallel = static (default), tile = none (default), frontier = auto (default), format = auto (default), order = degree (algorithm schedule)}}
+  graph.edges label "rest" do {
+  ^bb0(%src: i32, %dst: i32):
+    graph.yield
+  }
+  // expected-remark@+1 {{vertices loop @clear gets parallel = static (default), tile = none (default)}}
+  graph.vertices label "clear" do {
+  ^bb0(%v: i32):
+    graph.yield
+  }
+}

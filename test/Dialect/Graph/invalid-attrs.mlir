@@ -31,6 +31,13 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
 
 // -----
 
+// CHECK: error: expected one of: natural, degree, auto; got 'sorted'
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<order = sorted>} {
+}
+
+// -----
+
 // CHECK: error: expected 'auto' or a tile size
 walk.graph @g "g.txt" format snap
 graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<tile = large>} {

@@ -262,6 +262,18 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
 
 // -----
 
+// Nor an order.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  // expected-error@+1 {{'graph.vertices' op schedule sets order, which applies to edges loops, not to a vertices loop}}
+  graph.vertices attributes {schedule = #graph.schedule<parallel = static, order = degree>} do {
+  ^bb0(%v: i32):
+    graph.yield
+  }
+}
+
+// -----
+
 // A loop's schedule gives parallel.
 walk.graph @g "g.txt" format snap
 graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {

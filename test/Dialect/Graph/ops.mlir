@@ -117,6 +117,7 @@ graph.job @levels run @bfs on "box" {output = "d.txt", params = {source = 3 : i6
 // CHECK-LABEL: graph.algorithm @scheduled on @g attributes {outputs = [], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = gpu, threads = 8>} {
 // CHECK:         graph.edges attributes {schedule = #graph.schedule<direction = hybrid, parallel = dynamic, chunk = 32, tile = 4096, frontier = bitmap, format = coo>} do {
 // CHECK:         graph.edges attributes {schedule = #graph.schedule<direction = push, parallel = serial, frontier = sparse, format = auto>} do {
+// CHECK:         graph.edges attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 16, frontier = auto, format = auto, order = auto>} do {
 // CHECK:         graph.edges attributes {schedule = #graph.schedule<direction = pull, parallel = static, tile = auto, frontier = dense, format = csr>} do {
 // CHECK:         graph.vertices attributes {schedule = #graph.schedule<parallel = static>} do {
 // CHECK:         graph.vertices attributes {schedule = #graph.schedule<parallel = dynamic, chunk = 1, tile = auto>} do {
@@ -127,6 +128,10 @@ graph.algorithm @scheduled on @g attributes {param_names = [], param_defaults = 
     graph.yield
   }
   graph.edges attributes {schedule = #graph.schedule<direction = push, parallel = serial, frontier = sparse, format = auto>} do {
+  ^bb0(%src: i32, %dst: i32):
+    graph.yield
+  }
+  graph.edges attributes {schedule = #graph.schedule<order = auto, direction = push, parallel = dynamic, chunk = 16, frontier = auto, format = auto>} do {
   ^bb0(%src: i32, %dst: i32):
     graph.yield
   }

@@ -1,0 +1,109 @@
+// RUN: sluice-opt --graph-to-llvm --split-input-file %s | FileCheck %s
+// RUN: sluice-opt --graph-to-llvm=remarks=true --split-input-file %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// Triangle counting with `order: auto`: the launch asks the runtime for the
+// positions (the env slot 6), runs the push pass over the runtime's list of
+// the vertices in that order, and ends the order; the push variant compares
+// the positions of `dst` and `src` (the vertices themselves when the
+// pointer is null); `==` is left as it is.
+// CHECK:       llvm.mlir.global internal constant @sluice_algo_tc_count_order_name("loop 'count' of algorithm 'tc'\00")
+// CHECK-LABEL: llvm.func @sluice_algo_tc_count_push(
+// CHECK:         %[[SLOT:.*]] = llvm.getelementptr inbounds %{{.*}}[6] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[RANKS:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             %[[DSTAT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:        %[[DST:.*]] = llvm.load %[[DSTAT]] : !llvm.ptr -> i32
+// CHECK:             %[[HAS:.*]] = llvm.icmp "ne" %[[RANKS]], %{{.*}} : !llvm.ptr
+// CHECK-NEXT:        %[[RDST:.*]] = scf.if %[[HAS]] -> (i32) {
+// CHECK:               %[[AT:.*]] = llvm.getelementptr %[[RANKS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:          %[[POS:.*]] = llvm.load %[[AT]] : !llvm.ptr -> i32
+// CHECK-NEXT:          scf.yield %[[POS]] : i32
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          scf.yield %[[DST]] : i32
+// CHECK-NEXT:        }
+// CHECK-NEXT:        %[[RSRC:.*]] = scf.if %[[HAS]] -> (i32) {
+// CHECK:             arith.cmpi ult, %[[RDST]], %[[RSRC]] : i32
+// CHECK:             llvm.call @sluice_algo_common_neighbors_below
+// CHECK:             arith.cmpi eq, %[[DST]], %{{.*}} : i32
+// CHECK-LABEL: llvm.func @sluice_algo_tc(
+// CHECK:         %[[NAME:.*]] = llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<31 x i8>
+// CHECK:         %[[KIND:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:    %[[POSITIONS:.*]] = llvm.call @sluice_algo_order_begin(%[[CTX:.*]], %[[KIND]], %[[NAME]]) : (!llvm.ptr, i32, !llvm.ptr) -> !llvm.ptr
+// CHECK-NEXT:    %[[AT6:.*]] = llvm.getelementptr inbounds %{{.*}}[6] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    llvm.store %[[POSITIONS]], %[[AT6]] : !llvm.ptr, !llvm.ptr
+// CHECK-NEXT:    %[[LIST:.*]] = llvm.call @sluice_algo_order_vertices(%[[CTX]])
+// CHECK-NEXT:    %[[AT2:.*]] = llvm.getelementptr inbounds %{{.*}}[2] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    llvm.store %[[LIST]], %[[AT2]] : !llvm.ptr, !llvm.ptr
+// CHECK:         llvm.call @sluice_algo_parallel_for(
+// CHECK-NEXT:    llvm.call @sluice_algo_order_end(%[[CTX]])
+// REMARK: remark: loop 'count' of algorithm 'tc': push over the out-edges (CSR) of every vertex; parallel, dynamic chunks of 16 vertices; no atomics; order: auto: comparisons of vertices and common_neighbors_below use the graph relabelled by degree when the runtime finds the degrees skewed (the run's report says which)
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @tc on @g attributes {outputs = [@triangles], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %c0 = arith.constant 0 : i64
+    graph.property @triangles : i64 = %c0
+    graph.edges label "count" attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 16, frontier = auto, format = auto, order = auto>} where {
+    ^bb0(%src: i32, %dst: i32):
+      %0 = arith.cmpi ult, %dst, %src : i32
+      graph.yield %0 : i1
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      %0 = graph.common_neighbors below %src, %dst : i64
+      graph.prop.reduce add @triangles[%src], %0 : i64
+      %same = arith.cmpi eq, %dst, %src : i32
+      %one = arith.extui %same : i1 to i64
+      graph.prop.reduce add @triangles[%src], %one : i64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// `order: degree` passes 1; `order: natural` is the plain loop (no runtime
+// call, no positions).
+// CHECK-LABEL: llvm.func @sluice_algo_deg(
+// CHECK:         llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<32 x i8>
+// CHECK-NEXT:    %[[KIND:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    llvm.call @sluice_algo_order_begin(%{{.*}}, %[[KIND]], %{{.*}})
+// CHECK-LABEL: llvm.func @sluice_algo_plain_count_push(
+// CHECK-NOT:     %arg1[6]
+// CHECK:         arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK-LABEL: llvm.func @sluice_algo_plain(
+// CHECK-NOT:     sluice_algo_order_begin
+// CHECK:         llvm.call @sluice_algo_parallel_for(
+// CHECK-NOT:     sluice_algo_order_end
+// REMARK: remark: loop 'count' of algorithm 'deg': {{.*}}; order: degree: comparisons of vertices and common_neighbors_below use the graph relabelled by degree (highest first), built at run time
+// REMARK: remark: loop 'count' of algorithm 'plain': {{.*}}; no atomics; order: natural{{$}}
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @deg on @g attributes {outputs = [@t], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %c0 = arith.constant 0 : i64
+    graph.property @t : i64 = %c0
+    graph.edges label "count" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto, order = degree>} where {
+    ^bb0(%src: i32, %dst: i32):
+      %0 = arith.cmpi ult, %dst, %src : i32
+      graph.yield %0 : i1
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      %0 = graph.common_neighbors below %src, %dst : i64
+      graph.prop.reduce add @t[%src], %0 : i64
+      graph.yield
+    }
+  }
+  graph.algorithm @plain on @g attributes {outputs = [@t], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %c0 = arith.constant 0 : i64
+    graph.property @t : i64 = %c0
+    graph.edges label "count" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto, order = natural>} where {
+    ^bb0(%src: i32, %dst: i32):
+      %0 = arith.cmpi ult, %dst, %src : i32
+      graph.yield %0 : i1
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      %0 = graph.common_neighbors below %src, %dst : i64
+      graph.prop.reduce add @t[%src], %0 : i64
+      graph.yield
+    }
+  }
+}

@@ -1,0 +1,218 @@
+//===- AlgoOrderTest.cpp - `order: natural | degree | auto` vs brute force ===//
+//
+// Triangle counting (`triangles[u] += common_neighbors_below(u, v)` over
+// the edges with v < u) scheduled `order: natural`, `degree` and `auto`, on
+// seeded random graphs (uniform degrees: `auto` keeps the graph's order;
+// with hubs: `auto` relabels) and on ego-Facebook, at 1 and 2 threads,
+// against a brute-force count over an adjacency matrix: the total is the
+// graph's triangle count whatever the order, and per vertex each triangle
+// is counted at its vertex last in the loop's order (degree order computed
+// here: degree descending, ties by vertex). The hubs' long adjacency lists
+// against short ones also take common_neighbors' galloping path.
+//
+//===----------------------------------------------------------------------===//
+#include "test/Unit/Algo/AlgoTestUtils.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::algotest;
+
+namespace {
+
+std::string tcProgram(const std::string &order) {
+  return std::string(kHeader) + R"(
+algorithm tc() on g {
+  vertex triangles: i64 = 0
+  @count edges(u, v) where v < u {
+    triangles[u] += common_neighbors_below(u, v)
+  }
+  output triangles
+}
+schedule tc { @count { direction: push, parallel: dynamic(8))" +
+         (order.empty() ? "" : ", order: " + order) + " } }\n";
+}
+
+/// Each vertex's position: the vertex itself (graph order) or its place
+/// sorted by degree, highest first, ties by vertex.
+std::vector<uint32_t> positions(const sluice_graph_t *g, bool byDegree) {
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  std::vector<uint32_t> order(n), rank(n);
+  std::iota(order.begin(), order.end(), 0u);
+  if (byDegree)
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      uint64_t da = off[a + 1] - off[a], db = off[b + 1] - off[b];
+      return da != db ? da > db : a < b;
+    });
+  for (uint64_t i = 0; i < n; ++i)
+    rank[order[i]] = static_cast<uint32_t>(i);
+  return rank;
+}
+
+/// Per vertex u: the triangles {u, v, w} with rank w < rank v < rank u, by
+/// an adjacency matrix (no merge, no sorted lists).
+std::vector<int64_t> referenceTriangles(const sluice_graph_t *g,
+                                        const std::vector<uint32_t> &rank) {
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *tgt = sluice_graph_targets(g);
+  std::vector<char> adjacent(n * n, 0);
+  for (uint64_t u = 0; u < n; ++u)
+    for (uint64_t e = off[u]; e < off[u + 1]; ++e)
+      adjacent[u * n + tgt[e]] = 1;
+  std::vector<int64_t> out(n, 0);
+  for (uint64_t u = 0; u < n; ++u)
+    for (uint64_t e = off[u]; e < off[u + 1]; ++e) {
+      uint32_t v = tgt[e];
+      if (v == u || rank[v] >= rank[u])
+        continue;
+      for (uint64_t f = off[u]; f < off[u + 1]; ++f) {
+        uint32_t w = tgt[f];
+        if (w != u && w != v && rank[w] < rank[v] && adjacent[v * n + w])
+          ++out[u];
+      }
+    }
+  return out;
+}
+
+/// An undirected graph of `n` vertices: `hubs` vertices joined to
+/// `perHub` random others each, and `m` uniform random edges.
+void hubGraph(uint32_t n, uint32_t hubs, uint32_t perHub, uint32_t m,
+              uint32_t seed, GraphHolder &out) {
+  std::mt19937 rng(seed);
+  std::vector<uint32_t> src, dst;
+  for (uint32_t h = 0; h < hubs; ++h) {
+    // Hubs spread over the ids, so the graph's order is not the degree's.
+    uint32_t hub = h * (n / hubs) + n / hubs / 2;
+    for (uint32_t k = 0; k < perHub; ++k) {
+      src.push_back(hub);
+      dst.push_back(rng() % n);
+    }
+  }
+  for (uint32_t k = 0; k < m; ++k) {
+    src.push_back(rng() % n);
+    dst.push_back(rng() % n);
+  }
+  sluice_error_t error;
+  ASSERT_EQ(sluice_graph_create_from_edges(
+                n, src.size(), src.data(), dst.data(), nullptr, nullptr,
+                nullptr,
+                SLUICE_GRAPH_LOAD_DEDUPLICATE | SLUICE_GRAPH_LOAD_UNDIRECTED,
+                &out.g, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+}
+
+int64_t sum(const std::vector<int64_t> &v) {
+  return std::accumulate(v.begin(), v.end(), int64_t(0));
+}
+
+/// Runs `p` on `g` with `threads`: the counts and the order notes.
+std::vector<int64_t> runOrdered(Program &p, const sluice_graph_t *g,
+                                uint32_t threads,
+                                std::vector<std::string> &notes) {
+  Builder b(&p.ctx);
+  auto result =
+      p.compiled->run(g, b.getDictionaryAttr({}), threads, true, p.algo);
+  EXPECT_TRUE(succeeded(result));
+  if (failed(result) || result->outputs.empty())
+    return {};
+  notes = result->orderNotes;
+  const auto *data = static_cast<const int64_t *>(result->outputs[0].data);
+  return std::vector<int64_t>(data, data + sluice_graph_num_vertices(g));
+}
+
+/// The counts of each order on `g`: exact per vertex, equal totals; what
+/// `auto` decided is `autoRelabels`.
+void checkOrders(const sluice_graph_t *g, bool autoRelabels) {
+  auto byGraph = referenceTriangles(g, positions(g, false));
+  auto byDegree = referenceTriangles(g, positions(g, true));
+  ASSERT_EQ(sum(byGraph), sum(byDegree));
+  EXPECT_GT(sum(byGraph), 100);
+  // The orders attribute triangles differently (else the test shows
+  // nothing).
+  EXPECT_NE(byGraph, byDegree);
+  struct Case {
+    const char *order;
+    const std::vector<int64_t> *expected;
+    const char *note; ///< in the order note; null: no note
+  };
+  const Case cases[] = {{"", &byGraph, nullptr},
+                        {"natural", &byGraph, nullptr},
+                        {"degree", &byDegree, "order: degree"},
+                        {"auto", autoRelabels ? &byDegree : &byGraph,
+                         autoRelabels ? "order: auto relabelled by degree"
+                                      : "order: auto kept the graph's order"}};
+  for (const Case &c : cases) {
+    Program p;
+    ASSERT_TRUE(p.loadText(tcProgram(c.order), "tc")) << c.order;
+    for (uint32_t threads : {1u, 2u}) {
+      std::vector<std::string> notes;
+      EXPECT_EQ(runOrdered(p, g, threads, notes), *c.expected)
+          << "order: " << c.order << ", " << threads << " threads";
+      if (!c.note) {
+        EXPECT_TRUE(notes.empty());
+        continue;
+      }
+      ASSERT_EQ(notes.size(), 1u);
+      EXPECT_NE(notes[0].find("loop 'count' of algorithm 'tc': " +
+                              std::string(c.note)),
+                std::string::npos)
+          << notes[0];
+    }
+  }
+}
+
+TEST(VertexOrder, UniformDegreesAutoKeepsTheGraphsOrder) {
+  for (uint32_t seed : {21u, 22u}) {
+    GraphHolder g;
+    // 25 edges per vertex, each both ways: dense enough for the heuristic
+    // to sample, uniform, so not skewed.
+    randomGraph(600, 15000, seed, /*undirected=*/true, g);
+    checkOrders(g.g, /*autoRelabels=*/false);
+  }
+}
+
+TEST(VertexOrder, HubsAutoRelabelsByDegree) {
+  for (uint32_t seed : {23u, 24u}) {
+    GraphHolder g;
+    hubGraph(2000, 50, 1000, 10000, seed, g);
+    checkOrders(g.g, /*autoRelabels=*/true);
+  }
+}
+
+TEST(VertexOrder, SparseGraphAutoKeepsTheGraphsOrder) {
+  GraphHolder g;
+  // 4 edges per vertex: below GAPBS's 10, whatever the degrees.
+  hubGraph(3000, 5, 1000, 7000, 25, g);
+  checkOrders(g.g, /*autoRelabels=*/false);
+}
+
+TEST(VertexOrder, FacebookTotalsInEveryOrder) {
+  GraphHolder g;
+  if (!loadShared("facebook_combined.txt.gz", SLUICE_GRAPH_FORMAT_SNAP,
+                  SLUICE_GRAPH_LOAD_UNDIRECTED, g))
+    GTEST_SKIP() << "shared data not found";
+  auto byDegree = referenceTriangles(g.g, positions(g.g, true));
+  EXPECT_EQ(sum(byDegree), 1612010); // SNAP's count for ego-Facebook
+  for (const char *order : {"degree", "auto"}) {
+    Program p;
+    ASSERT_TRUE(p.loadText(tcProgram(order), "tc"));
+    for (uint32_t threads : {1u, 2u}) {
+      std::vector<std::string> notes;
+      auto counts = runOrdered(p, g.g, threads, notes);
+      ASSERT_EQ(notes.size(), 1u);
+      bool relabelled = notes[0].find("relabelled") != std::string::npos ||
+                        notes[0].find("order: degree") != std::string::npos;
+      EXPECT_EQ(sum(counts), 1612010) << notes[0];
+      if (relabelled) {
+        EXPECT_EQ(counts, byDegree) << order << " " << threads;
+      }
+    }
+  }
+}
+
+} // namespace
