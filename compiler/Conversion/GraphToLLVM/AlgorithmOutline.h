@@ -1,0 +1,98 @@
+//===- AlgorithmOutline.h - The outliner of graph-to-llvm -------*- C++ -*-===//
+//
+// Internal to graph-to-llvm: the Outliner that turns one graph.algorithm
+// into functions (AlgorithmOutline.cpp: the algorithm's function and each
+// loop variant's; OutlineLoops.cpp: a loop's schedule, its variants, the
+// runtime calls around them and its remark). See AlgorithmOutline.cpp for
+// the variants.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_ALGORITHMOUTLINE_H
+#define SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_ALGORITHMOUTLINE_H
+
+#include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
+#include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <string>
+
+namespace sluice::conversion::outline {
+
+// The outliner is written against MLIR throughout (as the .cpp files of
+// this directory are); the directive stays inside this namespace.
+using namespace mlir;
+
+/// Whether a pull variant of `loop` leaves a destination's in-edges once
+/// its `where` is false: the condition reads the destination only (not the
+/// source binder, not the weight), so the body's writes at the owned
+/// destination are what can make it false, for good.
+bool pullExitsEarly(Operation *loop);
+
+enum class Variant { Vertices, Push, Pull, TiledPull };
+
+/// Beamer et al.'s thresholds of a direction-optimising (hybrid) loop, as
+/// in GAPBS: pull once the frontier's out-edges pass 1/alpha of those not
+/// yet scanned, push again once the frontier shrinks below 1/beta of the
+/// vertices.
+inline constexpr int kHybridAlpha = 15;
+inline constexpr int kHybridBeta = 18;
+
+StringRef variantName(Variant v);
+
+/// A field of the view.
+Value viewField(OpBuilder &b, Location loc, Value view, ViewField field,
+                Type type);
+
+/// Turns one algorithm into functions.
+class Outliner {
+public:
+  Outliner(graph::AlgorithmOp algo, AlgoLowering &state, bool remarks)
+      : algo(algo), module(algo->getParentOfType<ModuleOp>()), state(state),
+        remarks(remarks), ptr(LLVM::LLVMPointerType::get(algo.getContext())) {}
+
+  LogicalResult run();
+
+private:
+  FunctionInfo prologue(OpBuilder &b, Location loc, Value ctx, Value props);
+  LogicalResult lowerLoop(Operation *loop, int64_t index);
+  LLVM::LLVMFuncOp buildVariant(Operation *loop, StringRef name, Variant v,
+                                ArrayRef<Value> captured, bool parallel);
+  /// The loop's where and body for `binders`; the body's contributions to
+  /// the loop's reductions (`identities` where `where` is false).
+  /// Makes a copied comparison of two vertices compare their positions in
+  /// `ranks` (when that is not null at run time).
+  void compareRanks(arith::CmpIOp cmp);
+  SmallVector<Value> emitIteration(OpBuilder &b, Location loc, Operation *loop,
+                                   ValueRange binders, IRMapping &map,
+                                   ValueRange identities = {});
+  std::string describe(Operation *loop, graph::ScheduleAttr s,
+                       ArrayRef<Variant> variants, StringRef tileRemark);
+  /// The property whose values order the frontier of `edges` under
+  /// `frontier: buckets` (the one it reduces into with min=); a located
+  /// error when the loop cannot run so.
+  LogicalResult bucketPriority(graph::EdgesOp edges, StringRef what,
+                               graph::ScheduleAttr s,
+                               graph::PropertyOp &priority);
+
+  graph::AlgorithmOp algo;
+  ModuleOp module;
+  AlgoLowering &state;
+  bool remarks;
+  Type ptr;
+  /// While a loop scheduled `order: degree | auto` is built: whether it is,
+  /// and in its push variant the vertices' positions in the degree order
+  /// (null at run time: the graph's order), which its comparisons of
+  /// vertices compare instead.
+  bool ordered = false;
+  Value ranks;
+  SmallVector<graph::PropertyOp> props;
+  LLVM::LLVMFuncOp main;
+  Value mainProps;
+};
+
+} // namespace sluice::conversion::outline
+
+#endif // SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_ALGORITHMOUTLINE_H

@@ -1,0 +1,554 @@
+//===- OutlineLoops.cpp - graph-to-llvm: one loop and its variants -------===//
+//
+// The Outliner's (AlgorithmOutline.h) handling of one loop: the variants
+// its #graph.schedule asks for, the runtime calls around them (frontiers,
+// buckets, direction per round, tiles, vertex order, releasing a dead
+// frontier) and the remark that says what was chosen and why.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/GraphToLLVM/AlgorithmOutline.h"
+#include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
+#include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
+#include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
+#include "compiler/Conversion/GraphToLLVM/TiledLoops.h"
+#include "compiler/Conversion/WalkOpLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace sluice;
+using namespace sluice::conversion;
+using namespace sluice::conversion::outline;
+
+namespace {
+
+/// Whether a buckets loop may hand its frontier's bucket queue on to its
+/// result: nothing else reads the frontier, and the loop runs once per
+/// value of it (the value is defined in the loop's block, e.g. the
+/// `while` body's argument, not captured from around a loop).
+bool consumesFrontier(graph::EdgesOp edges) {
+  Value from = edges.getFrom();
+  return from && from.hasOneUse() && from.getParentBlock() == edges->getBlock();
+}
+
+/// Whether a fresh frontier (made by an op, not an alias of another value)
+/// is `v`, read only by `user`.
+bool freshFrontierOnlyFor(Value v, Operation *user) {
+  Operation *def = v.getDefiningOp();
+  return def &&
+         isa<graph::FrontierOfOp, graph::FrontierAllOp, graph::EdgesOp>(def) &&
+         v.hasOneUse() && *v.user_begin() == user;
+}
+
+/// Whether nothing reads the frontier `edges` reads once the loop's round
+/// is done, so its buffers can go back to the context
+/// (sluice_algo_frontier_release): it is an argument of the body of an
+/// scf.while, read only by this loop, forwarded by the condition from an
+/// argument read only by graph.frontier.size, and each frontier that
+/// argument can hold (the while's initial value, the body's yielded one)
+/// is made fresh and read by nothing else.
+bool releasesFrontier(graph::EdgesOp edges) {
+  auto arg = dyn_cast_or_null<BlockArgument>(edges.getFrom());
+  if (!arg || !arg.hasOneUse())
+    return false;
+  auto loop = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp());
+  if (!loop || arg.getOwner() != loop.getAfterBody())
+    return false;
+  scf::ConditionOp cond = loop.getConditionOp();
+  auto before = dyn_cast<BlockArgument>(cond.getArgs()[arg.getArgNumber()]);
+  if (!before || before.getOwner() != loop.getBeforeBody())
+    return false;
+  unsigned forwards = 0;
+  for (OpOperand &use : before.getUses()) {
+    if (use.getOwner() == cond)
+      ++forwards;
+    else if (!isa<graph::FrontierSizeOp>(use.getOwner()))
+      return false;
+  }
+  unsigned k = before.getArgNumber();
+  return forwards == 1 && freshFrontierOnlyFor(loop.getInits()[k], loop) &&
+         freshFrontierOnlyFor(loop.getYieldOp().getResults()[k],
+                              loop.getYieldOp());
+}
+
+} // namespace
+
+std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
+                               ArrayRef<Variant> variants,
+                               StringRef tileRemark) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  bool hasFrontier =
+      isa<graph::EdgesOp>(loop) && cast<graph::EdgesOp>(loop).getFrom();
+  if (variants.size() == 2) {
+    os << "push over the out-edges of the frontier's list while they are "
+          "few, pull over in-edges against its bitmap once they pass 1/"
+       << kHybridAlpha
+       << " of the edges not yet scanned, until it shrinks "
+          "below 1/"
+       << kHybridBeta << " of the vertices (chosen per round)"
+       << (pullExitsEarly(loop)
+               ? "; a vertex's in-edges end once `where` is false"
+               : "");
+  } else if (variants.front() == Variant::Vertices) {
+    os << "over every vertex";
+  } else if (variants.front() == Variant::Pull) {
+    os << "pull over in-edges (CSC)"
+       << (hasFrontier ? ", sources tested against the frontier's bitmap" : "")
+       << (pullExitsEarly(loop)
+               ? "; a vertex's in-edges end once `where` is false"
+               : "");
+  } else {
+    os << "push over the out-edges (CSR) of ";
+    if (!hasFrontier)
+      os << "every vertex";
+    else if (*s.getFrontier() == graph::FrontierKind::Sparse)
+      os << "the frontier's list";
+    else if (*s.getFrontier() == graph::FrontierKind::Buckets)
+      os << "the frontier's vertices in its lowest bucket of width "
+         << llvm::format("%g", s.getDelta().getValueAsDouble())
+         << " (ordered by the property reduced with min=; the others pass "
+            "on to the result, "
+         << (consumesFrontier(cast<graph::EdgesOp>(loop))
+                 ? "waiting in a bucket queue"
+                 : "by a scan: the frontier is read again")
+         << ")";
+    else if (*s.getFrontier() == graph::FrontierKind::Auto)
+      os << "the frontier's list, or every vertex tested against its bitmap "
+            "once it is large (chosen per round)";
+    else
+      os << "every vertex tested against the frontier's bitmap";
+  }
+  graph::Parallel parallel = *s.getParallel();
+  os << "; "
+     << (parallel == graph::Parallel::Serial ? "serial"
+         : parallel == graph::Parallel::Static
+             ? "parallel, static shares"
+             : "parallel, dynamic chunks of " + std::to_string(*s.getChunk()) +
+                   " vertices");
+  // Which updates need atomics: those not at the vertex an iteration owns.
+  if (parallel != graph::Parallel::Serial) {
+    llvm::SetVector<StringRef> atomic;
+    for (Variant v : variants) {
+      unsigned owned = v == Variant::Pull ? 1 : 0;
+      loop->getRegion(1).walk([&](Operation *op) {
+        Value vertex;
+        StringRef name;
+        if (auto r = dyn_cast<graph::PropReduceOp>(op))
+          vertex = r.getVertex(), name = r.getProperty();
+        else if (auto w = dyn_cast<graph::PropSetOp>(op))
+          vertex = w.getVertex(), name = w.getProperty();
+        else
+          return;
+        auto arg = dyn_cast<BlockArgument>(vertex);
+        if (!arg || arg.getOwner()->getParent() != &loop->getRegion(1) ||
+            arg.getArgNumber() != owned)
+          atomic.insert(name);
+      });
+    }
+    if (atomic.empty()) {
+      os << "; no atomics";
+    } else {
+      os << "; atomic updates of";
+      for (StringRef name : atomic)
+        os << " '" << name << "'";
+    }
+  }
+  if (auto vertices = dyn_cast<graph::VerticesOp>(loop);
+      vertices && !vertices.getInits().empty())
+    os << "; reduces into " << vertices.getInits().size()
+       << (vertices.getInits().size() == 1 ? " local" : " locals")
+       << " by blocks of " << kReduceBlock
+       << " vertices, their partials combined in block order";
+  if (auto order = s.getOrder()) {
+    if (*order == graph::VertexOrder::Natural)
+      os << "; order: natural";
+    else if (*order == graph::VertexOrder::Degree)
+      os << "; order: degree: comparisons of vertices and "
+            "common_neighbors_below use the graph relabelled by degree "
+            "(highest first), built at run time";
+    else
+      os << "; order: auto: comparisons of vertices and "
+            "common_neighbors_below use the graph relabelled by degree when "
+            "the runtime finds the degrees skewed (the run's report says "
+            "which)";
+  }
+  if (!tileRemark.empty())
+    os << "; " << tileRemark;
+  if (s.getFormat() && *s.getFormat() == graph::EdgeFormat::Coo)
+    os << "; format coo is not implemented on the CPU yet (CSR used)";
+  return text;
+}
+
+LogicalResult Outliner::bucketPriority(graph::EdgesOp edges, StringRef what,
+                                       graph::ScheduleAttr s,
+                                       graph::PropertyOp &priority) {
+  Location loc = edges.getLoc();
+  auto prefix = [&] {
+    return emitError(loc) << what << " of algorithm '" << algo.getSymName()
+                          << "': frontier: buckets ";
+  };
+  if (!edges.getFrom())
+    return prefix() << "needs a loop over the edges of a frontier "
+                       "(`edges(...) from F`)";
+  if (!edges.getChanged())
+    return prefix() << "needs the loop's result frontier (`F = edges(...)`): "
+                       "the vertices of the other buckets pass on to it";
+  if (*s.getDirection() != graph::Direction::Push)
+    return prefix() << "runs push, got direction "
+                    << graph::stringifyDirection(*s.getDirection());
+  StringRef name;
+  WalkResult twice = edges.getBody().walk([&](graph::PropReduceOp r) {
+    if (r.getKind() != graph::ReductionKind::Min)
+      return WalkResult::advance();
+    if (!name.empty() && name != r.getProperty()) {
+      prefix() << "orders the frontier by the one property the loop "
+                  "reduces into with min=, got two: '"
+               << name << "' and '" << r.getProperty() << "'";
+      return WalkResult::interrupt();
+    }
+    name = r.getProperty();
+    return WalkResult::advance();
+  });
+  if (twice.wasInterrupted())
+    return failure();
+  if (name.empty())
+    return prefix() << "orders the frontier by the property the loop "
+                       "reduces into with min=, and the loop has no min=";
+  // (The body is in the algorithm's function by now: props has them.)
+  for (graph::PropertyOp p : props)
+    if (p.getSymName() == name)
+      priority = p;
+  if (!priority)
+    return prefix() << "reduces into '" << name
+                    << "', which is no property of the algorithm";
+  return success();
+}
+
+LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
+  Location loc = loop->getLoc();
+  auto label = loop->getAttrOfType<StringAttr>("label");
+  auto schedule = loop->getAttrOfType<graph::ScheduleAttr>("schedule");
+  std::string what = label ? "loop '" + label.getValue().str() + "'"
+                           : "loop " + std::to_string(index);
+  if (!schedule || !schedule.getParallel())
+    return emitError(loc) << what << " of algorithm '" << algo.getSymName()
+                          << "' has no schedule (graph-attach-schedule has "
+                             "not run)";
+  auto edges = dyn_cast<graph::EdgesOp>(loop);
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(loop->getRegions(), captured);
+  for (Value v : captured)
+    if (!v.getType().isIntOrFloat())
+      return emitError(loc)
+             << "not supported yet: " << what << " uses a value of type "
+             << v.getType() << " from outside the loop";
+
+  SmallVector<Variant> variants;
+  if (!edges) {
+    variants.push_back(Variant::Vertices);
+  } else {
+    switch (*schedule.getDirection()) {
+    case graph::Direction::Push:
+      variants.push_back(Variant::Push);
+      break;
+    case graph::Direction::Pull:
+      variants.push_back(Variant::Pull);
+      break;
+    case graph::Direction::Hybrid:
+      if (edges.getFrom())
+        variants.push_back(Variant::Push);
+      variants.push_back(Variant::Pull);
+      break;
+    }
+  }
+  // frontier: buckets orders the frontier by the property the loop
+  // reduces into with min= (delta-stepping).
+  graph::PropertyOp priority;
+  bool consume = false;
+  if (edges && schedule.getFrontier() == graph::FrontierKind::Buckets) {
+    if (failed(bucketPriority(edges, what, schedule, priority)))
+      return failure();
+    consume = consumesFrontier(edges);
+  }
+  graph::Parallel parallel = *schedule.getParallel();
+  bool isParallel = parallel != graph::Parallel::Serial;
+  // Atomics cover add, sub, min and max; a product at a vertex the
+  // iteration does not own has none.
+  for (Variant v : variants) {
+    unsigned owned = v == Variant::Pull ? 1 : 0;
+    WalkResult bad = loop->getRegion(1).walk([&](graph::PropReduceOp r) {
+      auto arg = dyn_cast<BlockArgument>(r.getVertex());
+      bool ownedVertex = arg &&
+                         arg.getOwner()->getParent() == &loop->getRegion(1) &&
+                         arg.getArgNumber() == owned;
+      if (isParallel && !ownedVertex &&
+          r.getKind() == graph::ReductionKind::Mul) {
+        r.emitError("not supported yet: a parallel '*=' into '")
+            << r.getProperty() << "' at a vertex the iteration does not own "
+            << "(" << variantName(v)
+            << "); schedule the loop `parallel: serial` or as pull";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (bad.wasInterrupted())
+      return failure();
+  }
+  // order: degree | auto: a push over every vertex (the ranks are the
+  // push variant's; a frontier's rounds would each decide again).
+  graph::VertexOrder order =
+      edges ? schedule.getOrder().value_or(graph::VertexOrder::Natural)
+            : graph::VertexOrder::Natural;
+  if (order != graph::VertexOrder::Natural) {
+    auto prefix = [&] {
+      return emitError(loc)
+             << what << " of algorithm '" << algo.getSymName()
+             << "': order: " << graph::stringifyVertexOrder(order);
+    };
+    if (variants.size() != 1 || variants.front() != Variant::Push)
+      return prefix() << " runs push, got direction "
+                      << graph::stringifyDirection(*schedule.getDirection());
+    if (edges.getFrom())
+      return prefix() << " runs over every vertex, not over a frontier";
+  }
+  TilePlan tiling = planTiling(
+      loop, schedule, variants.size() == 1 && variants.front() == Variant::Pull,
+      pullExitsEarly(loop), props);
+  if (remarks)
+    emitRemark(loc) << what << " of algorithm '" << algo.getSymName() << "': "
+                    << describe(loop, schedule, variants, tiling.remark);
+
+  std::string base =
+      algorithmFunctionName(algo.getSymName()) + "_" +
+      (label ? label.getValue().str() : "loop" + std::to_string(index));
+  SmallVector<LLVM::LLVMFuncOp> fns;
+  ordered = order != graph::VertexOrder::Natural;
+  for (Variant v : variants)
+    fns.push_back(buildVariant(loop, base + "_" + variantName(v).str(), v,
+                               captured.getArrayRef(), isParallel));
+  ordered = false;
+  LLVM::LLVMFuncOp tiledFn;
+  if (tiling.tiled)
+    tiledFn = buildVariant(loop, base + "_pull_tiled", Variant::TiledPull,
+                           captured.getArrayRef(), isParallel);
+
+  // The launch, where the loop was.
+  const FunctionInfo &info = state.functions[main];
+  OpBuilder b(loop);
+  Value env;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&main.getBody().front());
+    Value slots = constI64(
+        b, loc, static_cast<int64_t>(EnvSlot::FirstCaptured) + captured.size());
+    env = b.create<LLVM::AllocaOp>(loc, ptr, b.getI64Type(), slots, 8);
+  }
+  auto store = [&](int64_t slot, Value v) {
+    storeWalkSlot(b, loc, env, slot, v);
+  };
+  store(static_cast<int64_t>(EnvSlot::Props), mainProps);
+  for (auto [k, v] : llvm::enumerate(captured))
+    store(static_cast<int64_t>(EnvSlot::FirstCaptured) + k, v);
+  Value null = b.create<LLVM::ZeroOp>(loc, ptr);
+  bool buildsFrontier = edges && edges.getChanged();
+  bool release = edges && releasesFrontier(edges);
+  Value out = buildsFrontier ? callRuntime(b, loc, module,
+                                           AlgoCall::FrontierNew, {info.ctx})
+                             : null;
+  store(static_cast<int64_t>(EnvSlot::Out), out);
+  // A loop that reduces into locals runs over blocks of vertices, chunks
+  // of whole blocks, with room for one partial per block and local (and
+  // says so: a few blocks are still worth the threads).
+  auto vertices = dyn_cast<graph::VerticesOp>(loop);
+  bool reducing = vertices && !vertices.getInits().empty();
+  Value kind = b.create<arith::ConstantIntOp>(
+      loc, int64_t(parallel) | (reducing ? kBlocksFlag : 0), 32);
+  Value chunk = constI64(b, loc, schedule.getChunk().value_or(0));
+  Value blocks = constI64(b, loc, 0);
+  Value partials = null;
+  if (reducing) {
+    Value n = info.numVertices;
+    blocks = b.create<arith::DivUIOp>(
+        loc,
+        b.create<arith::AddIOp>(loc, n, constI64(b, loc, kReduceBlock - 1)),
+        constI64(b, loc, kReduceBlock));
+    partials = callRuntime(
+        b, loc, module, AlgoCall::Partials,
+        {info.ctx, b.create<arith::MulIOp>(
+                       loc, blocks,
+                       constI64(b, loc, int64_t(vertices.getInits().size())))});
+    int64_t chunkBlocks =
+        (schedule.getChunk().value_or(1) + kReduceBlock - 1) / kReduceBlock;
+    chunk = constI64(b, loc, chunkBlocks);
+  }
+  store(static_cast<int64_t>(EnvSlot::Partials), partials);
+  store(static_cast<int64_t>(EnvSlot::Blocks), blocks);
+  // One round: the list and bitmap it reads, over `count` items.
+  auto launch = [&](LLVM::LLVMFuncOp fn, Value list, Value bitmap,
+                    Value count) {
+    store(static_cast<int64_t>(EnvSlot::List), list);
+    store(static_cast<int64_t>(EnvSlot::Bitmap), bitmap);
+    Value address = b.create<LLVM::AddressOfOp>(loc, fn);
+    callRuntime(b, loc, module, AlgoCall::ParallelFor,
+                {info.ctx, count, kind, chunk, address, env});
+  };
+  Value n = info.numVertices;
+  Value from =
+      edges && edges.getFrom()
+          ? b.create<UnrealizedConversionCastOp>(loc, ptr, edges.getFrom())
+                .getResult(0)
+          : Value();
+  // A branch per round: `dense` runs thenFn, else elseFn. A hybrid loop
+  // asks sluice_algo_frontier_pull_next (Beamer's alpha and beta, with
+  // what the round that built `from` chose; the result frontier remembers
+  // this round's choice), `frontier: auto` asks prefers_dense.
+  auto perRound = [&](function_ref<void()> thenFn,
+                      function_ref<void()> elseFn) {
+    Value prefers;
+    if (variants.size() == 2) {
+      auto f64 = [&](double x) {
+        return b.create<arith::ConstantFloatOp>(loc, APFloat(x),
+                                                b.getF64Type());
+      };
+      prefers = callRuntime(b, loc, module, AlgoCall::PullNext,
+                            {from, out, f64(kHybridAlpha), f64(kHybridBeta)});
+    } else {
+      prefers = callRuntime(b, loc, module, AlgoCall::PrefersDense, {from});
+    }
+    Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
+    Value dense =
+        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, prefers, zero);
+    auto ifOp = b.create<scf::IfOp>(loc, dense, /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    thenFn();
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    elseFn();
+  };
+  // (Calls in statements: their order in the IR does not depend on the
+  // compiler's order of evaluating arguments.)
+  auto pushSparse = [&](LLVM::LLVMFuncOp fn) {
+    Value list = callRuntime(b, loc, module, AlgoCall::FrontierList, {from});
+    Value size = callRuntime(b, loc, module, AlgoCall::FrontierSize, {from});
+    launch(fn, list, null, size);
+  };
+  auto overBitmap = [&](LLVM::LLVMFuncOp fn) {
+    launch(fn, null,
+           callRuntime(b, loc, module, AlgoCall::FrontierBitmap, {from}), n);
+  };
+  if (reducing) {
+    launch(fns.front(), null, null, blocks);
+    // Each local: its value before the loop, then the partials in block
+    // order.
+    for (auto [k, init] : llvm::enumerate(vertices.getInits())) {
+      Value base = elementAddress(
+          b, loc, init.getType(), partials,
+          b.create<arith::MulIOp>(loc, blocks, constI64(b, loc, k)));
+      auto reduction =
+          cast<graph::ReductionKindAttr>(vertices.getReductions()[k]);
+      Value kindArg = b.create<arith::ConstantIntOp>(
+          loc, int64_t(reduction.getValue()), 32);
+      Value result = callRuntime(b, loc, module,
+                                 init.getType().isF64() ? AlgoCall::ReduceF64
+                                                        : AlgoCall::ReduceI64,
+                                 {info.ctx, base, blocks, kindArg, init});
+      vertices.getResult(k).replaceAllUsesWith(result);
+    }
+  } else if (tiledFn) {
+    // Per run, the runtime's layout or none; destination blocks, few and
+    // large, handed out one at a time.
+    emitTiledLaunch(
+        b, loc, module, info.ctx, base + "_tile_name",
+        what + " of algorithm '" + algo.getSymName().str() + "'", tiling,
+        [&](Value layout) {
+          store(static_cast<int64_t>(EnvSlot::Tiled), layout);
+          kind = b.create<arith::ConstantIntOp>(
+              loc, tiledSchedule(parallel == graph::Parallel::Serial), 32);
+          chunk = constI64(b, loc, 1);
+          launch(tiledFn, null, null, tiledBlocks(b, loc, layout));
+        },
+        [&] {
+          kind = b.create<arith::ConstantIntOp>(loc, int64_t(parallel), 32);
+          chunk = constI64(b, loc, schedule.getChunk().value_or(0));
+          launch(fns.back(), null, null, n);
+        });
+  } else if (!from && order != graph::VertexOrder::Natural) {
+    // The runtime decides (auto) and builds the order on the first run;
+    // the ranks, or null for the graph's order; the pass runs over the
+    // vertices in that order (a list: every vertex, highest degree first),
+    // or over every vertex.
+    std::string symbol = base + "_order_name";
+    std::string name = what + " of algorithm '" + algo.getSymName().str() + "'";
+    Value text;
+    if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(symbol))
+      text = b.create<LLVM::AddressOfOp>(loc, existing);
+    else
+      text = LLVM::createGlobalString(loc, b, symbol, name + '\0',
+                                      LLVM::Linkage::Internal);
+    Value kindArg = b.create<arith::ConstantIntOp>(loc, int64_t(order), 32);
+    Value ranks = callRuntime(b, loc, module, AlgoCall::OrderBegin,
+                              {info.ctx, kindArg, text});
+    store(static_cast<int64_t>(EnvSlot::Ranks), ranks);
+    Value list =
+        callRuntime(b, loc, module, AlgoCall::OrderVertices, {info.ctx});
+    launch(fns.back(), list, null, n);
+    callRuntime(b, loc, module, AlgoCall::OrderEnd, {info.ctx});
+  } else if (!from) {
+    launch(fns.back(), null, null, n);
+  } else if (variants.size() == 2) {
+    perRound([&] { overBitmap(fns[1]); }, [&] { pushSparse(fns[0]); });
+  } else if (variants.front() == Variant::Pull) {
+    overBitmap(fns[0]);
+  } else {
+    switch (*schedule.getFrontier()) {
+    case graph::FrontierKind::Sparse:
+      pushSparse(fns[0]);
+      break;
+    case graph::FrontierKind::Dense:
+    case graph::FrontierKind::Bitmap:
+      overBitmap(fns[0]);
+      break;
+    case graph::FrontierKind::Auto:
+      perRound([&] { overBitmap(fns[0]); }, [&] { pushSparse(fns[0]); });
+      break;
+    case graph::FrontierKind::Buckets: {
+      // This round: the frontier's lowest bucket; the rest go to `out`.
+      bool isI64 = priority.getElementType().isInteger(64);
+      Value type = b.create<arith::ConstantIntOp>(loc, isI64 ? 1 : 0, 32);
+      Value delta = b.create<arith::ConstantFloatOp>(
+          loc, APFloat(schedule.getDelta().getValueAsDouble()), b.getF64Type());
+      Value consumes = b.create<arith::ConstantIntOp>(loc, consume ? 1 : 0, 32);
+      Value current =
+          callRuntime(b, loc, module, AlgoCall::FrontierBucket,
+                      {from, info.bases.lookup(priority.getSymName()), type,
+                       delta, out, consumes});
+      Value list =
+          callRuntime(b, loc, module, AlgoCall::FrontierList, {current});
+      Value size =
+          callRuntime(b, loc, module, AlgoCall::FrontierSize, {current});
+      launch(fns[0], list, null, size);
+      break;
+    }
+    }
+  }
+  // The round's frontier, once nothing reads it again, gives its buffers
+  // back for the next round's.
+  if (release)
+    callRuntime(b, loc, module, AlgoCall::FrontierRelease, {from});
+  if (buildsFrontier) {
+    callRuntime(b, loc, module, AlgoCall::FrontierSeal, {out});
+    loop->getResult(0).replaceAllUsesWith(
+        b.create<UnrealizedConversionCastOp>(loc, loop->getResult(0).getType(),
+                                             out)
+            .getResult(0));
+  }
+  loop->erase();
+  return success();
+}
