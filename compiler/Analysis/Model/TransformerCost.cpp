@@ -10,7 +10,6 @@
 
 #include "support/Units.h"
 
-#include <algorithm>
 #include <cassert>
 #include <cstdio>
 #include <tuple>
@@ -106,10 +105,7 @@ std::string TransformerConfig::validate() const {
 }
 
 double TransformerConfig::routedPerToken() const {
-  if (!moe())
-    return 1;
-  return std::min(capacityFactor * static_cast<double>(topK),
-                  static_cast<double>(experts));
+  return model::routedPerToken(experts, topK, capacityFactor);
 }
 
 //===----------------------------------------------------------------------===//

@@ -68,10 +68,7 @@ std::string ModelCosts::validate() const {
 }
 
 double LayerGroup::routedPerToken() const {
-  if (experts == 0)
-    return 1;
-  return std::min(capacity * static_cast<double>(topK),
-                  static_cast<double>(experts));
+  return model::routedPerToken(experts, topK, capacity);
 }
 
 ModelCosts offload::uniformCosts(const model::TransformerConfig &cfg) {

@@ -1,5 +1,6 @@
 //===- GraphBuilders.cpp - LLVM-dialect helpers of graph-to-llvm ----------===//
 #include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
+#include "dialects/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -60,4 +61,20 @@ Value sluice::conversion::edgeWeight(OpBuilder &b, Location loc, Value weights,
                                     loc, APFloat(1.0), b.getF64Type())});
   }
   return ifOp.getResult(0);
+}
+
+bool sluice::conversion::propertyUpdate(mlir::Operation *op,
+                                        mlir::Value &vertex,
+                                        llvm::StringRef &name) {
+  if (auto r = mlir::dyn_cast<graph::PropReduceOp>(op)) {
+    vertex = r.getVertex();
+    name = r.getProperty();
+    return true;
+  }
+  if (auto w = mlir::dyn_cast<graph::PropSetOp>(op)) {
+    vertex = w.getVertex();
+    name = w.getProperty();
+    return true;
+  }
+  return false;
 }

@@ -2,13 +2,15 @@
 //
 // Small builders both steps of graph-to-llvm use over the runtime's arrays
 // (AlgorithmOutline.cpp for the loop variants, TiledLoops.cpp for the tiled
-// pull): array elements, bitmap tests, null checks and edge weights.
+// pull): array elements, bitmap tests, null checks and edge weights; and
+// which vertex and property an update writes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHBUILDERS_H
 #define SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHBUILDERS_H
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace sluice::conversion {
 
@@ -30,6 +32,10 @@ mlir::Value isNonNull(mlir::OpBuilder &b, mlir::Location loc, mlir::Value p);
 /// The weight of edge `e` from `weights` (f32, or null: 1.0), as f64.
 mlir::Value edgeWeight(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value weights, mlir::Value e);
+/// For a graph.prop_reduce or graph.prop_set: the vertex and the property
+/// it updates (true); false for any other op.
+bool propertyUpdate(mlir::Operation *op, mlir::Value &vertex,
+                    llvm::StringRef &name);
 
 } // namespace sluice::conversion
 

@@ -140,11 +140,7 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
       loop->getRegion(1).walk([&](Operation *op) {
         Value vertex;
         StringRef name;
-        if (auto r = dyn_cast<graph::PropReduceOp>(op))
-          vertex = r.getVertex(), name = r.getProperty();
-        else if (auto w = dyn_cast<graph::PropSetOp>(op))
-          vertex = w.getVertex(), name = w.getProperty();
-        else
+        if (!propertyUpdate(op, vertex, name))
           return;
         auto arg = dyn_cast<BlockArgument>(vertex);
         if (!arg || arg.getOwner()->getParent() != &loop->getRegion(1) ||

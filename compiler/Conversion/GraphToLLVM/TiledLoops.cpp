@@ -117,11 +117,7 @@ TilePlan sluice::conversion::planTiling(Operation *loop, graph::ScheduleAttr s,
   loop->walk([&](Operation *op) {
     Value vertex;
     StringRef name;
-    if (auto r = dyn_cast<graph::PropReduceOp>(op))
-      vertex = r.getVertex(), name = r.getProperty();
-    else if (auto w = dyn_cast<graph::PropSetOp>(op))
-      vertex = w.getVertex(), name = w.getProperty();
-    else
+    if (!propertyUpdate(op, vertex, name))
       return;
     written.insert(name);
     if (bad.empty() && !isBinder(loop, vertex, 1))

@@ -6,8 +6,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <algorithm>
-
 using namespace mlir;
 using namespace sluice::model;
 
@@ -212,9 +210,9 @@ LogicalResult MlpOp::verify() {
 double MlpOp::routedPerToken() {
   if (!isMixture())
     return 1;
-  return std::min(getCapacityAttr().getValueAsDouble() *
-                      static_cast<double>(getTopKAttr().getInt()),
-                  static_cast<double>(getExpertsAttr().getInt()));
+  return sluice::model::routedPerToken(getExpertsAttr().getInt(),
+                                       getTopKAttr().getInt(),
+                                       getCapacityAttr().getValueAsDouble());
 }
 
 LogicalResult HeadOp::verify() {

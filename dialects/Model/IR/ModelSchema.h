@@ -45,6 +45,18 @@ constexpr int64_t kMaxGnnTile = 65536;
 constexpr int64_t kMaxExperts = 1 << 16;
 constexpr double kMaxCapacityFactor = 64;
 
+/// Expert MLPs a token's compute passes through, capacity padding
+/// included: min(capacity * topK, experts); 1 for a dense MLP (experts 0).
+/// The one formula of model.mlp, TransformerConfig and the planners'
+/// layer groups.
+inline double routedPerToken(int64_t experts, int64_t topK, double capacity) {
+  if (experts == 0)
+    return 1;
+  const double routed = capacity * static_cast<double>(topK);
+  const double all = static_cast<double>(experts);
+  return routed < all ? routed : all;
+}
+
 } // namespace sluice::model
 
 #endif // SLUICE_DIALECTS_MODEL_IR_MODELSCHEMA_H

@@ -78,6 +78,16 @@ void listBits(const sluice_frontier_t *f, uint32_t *out) {
       out[k++] = static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits));
 }
 
+/// Sorts the `count` vertices of `f`'s list: from the bitmap in one pass
+/// when the frontier is large enough for that to beat sorting (a word per
+/// 64 vertices against k log k).
+void sortList(sluice_frontier_t *f, uint64_t count) {
+  if (f->bits && count * 16 > words(f->numVertices))
+    listBits(f, f->list.get());
+  else
+    std::sort(f->list.get(), f->list.get() + count);
+}
+
 /// The out-edges of `f`'s vertices, summed until they pass `limit` (then
 /// the sum so far); a frontier kept as its bitmap is read there, without
 /// building its list.
@@ -193,10 +203,7 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
     // Into the buckets in vertex order (the priorities and the queue's
     // slots read in order); the buffers go back to the context, the list
     // is made from the queue when read.
-    if (f->bits && count * 16 > words(f->numVertices))
-      listBits(f, f->list.get());
-    else
-      std::sort(f->list.get(), f->list.get() + count);
+    sortList(f, count);
     f->queue->fileAll(f->list.get(), count);
     f->count = f->queue->size();
     if (f->bits)
@@ -213,12 +220,7 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
     f->listed = false;
     return;
   }
-  // Sorted: from the bitmap in one pass when the frontier is large enough
-  // for that to beat sorting (a word per 64 vertices against k log k).
-  if (f->bits && count * 16 > words(f->numVertices))
-    listBits(f, f->list.get());
-  else
-    std::sort(f->list.get(), f->list.get() + count);
+  sortList(f, count);
   // The list shrinks to its size; its full-size buffer and the bitmap go
   // to the context's spares for the next frontier.
   std::unique_ptr<uint32_t[]> exact(new uint32_t[std::max<uint64_t>(count, 1)]);
