@@ -14,6 +14,7 @@
 
 #include "runtime/src/algo/AlgoInternal.h"
 #include "sluice/algo.h"
+#include "test/Unit/Algo/RuntimeGraph.h"
 
 #include <gtest/gtest.h>
 
@@ -27,6 +28,8 @@
 
 namespace {
 
+using sluice::algotest::Graph;
+using sluice::algotest::makeRandomGraph;
 using sluice::rt::BucketQueue;
 
 /// The lowest bucket of `waiting` by a scan, taken out of it (sorted).
@@ -162,39 +165,6 @@ TEST(BucketQueue, RefilesPrioritiesChangedUnseen) {
   EXPECT_EQ(queue.size(), 0u);
 }
 
-struct Graph {
-  sluice_graph_t *g = nullptr;
-  sluice_algo_ctx_t *ctx = nullptr;
-  ~Graph() {
-    sluice_algo_ctx_release(ctx);
-    sluice_graph_release(g);
-  }
-};
-
-/// A seeded random directed graph with weights 1..40 and a context over it.
-void makeGraph(uint32_t n, uint32_t m, uint32_t seed, Graph &out) {
-  std::mt19937 rng(seed);
-  std::vector<uint32_t> src(m), dst(m);
-  std::vector<float> w(m);
-  for (uint32_t i = 0; i < m; ++i) {
-    src[i] = rng() % n;
-    dst[i] = rng() % n;
-    w[i] = float(1 + rng() % 40);
-  }
-  sluice_error_t error;
-  ASSERT_EQ(sluice_graph_create_from_edges(
-                n, m, src.data(), dst.data(), w.data(), nullptr, nullptr,
-                SLUICE_GRAPH_LOAD_DEDUPLICATE, &out.g, &error),
-            SLUICE_STATUS_OK)
-      << error.message;
-  sluice_algo_options_t options;
-  sluice_algo_options_init(&options);
-  options.threads = 2;
-  options.quiet = 1;
-  ASSERT_EQ(sluice_algo_ctx_create(out.g, &options, &out.ctx, &error),
-            SLUICE_STATUS_OK);
-}
-
 /// Delta-stepping through sluice_algo_frontier_bucket as generated code
 /// calls it (a serial relax): the rounds' buckets and the distances.
 std::vector<double> deltaStep(sluice_algo_ctx_t *ctx, double delta,
@@ -242,7 +212,7 @@ std::vector<double> deltaStep(sluice_algo_ctx_t *ctx, double delta,
 
 TEST(BucketQueue, FrontierRoundsMatchTheScanAndDijkstra) {
   Graph g;
-  makeGraph(3000, 15000, 21, g);
+  makeRandomGraph(3000, 15000, 21, 40, 2, g);
   const sluice_algo_view_t *view = sluice_algo_view(g.ctx);
   // Dijkstra.
   std::vector<double> want(view->num_vertices, 1e300);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
+#include "test/Unit/Algo/RuntimeGraph.h"
 
 #include <gtest/gtest.h>
 
@@ -18,14 +19,8 @@
 
 namespace {
 
-struct Graph {
-  sluice_graph_t *g = nullptr;
-  sluice_algo_ctx_t *ctx = nullptr;
-  ~Graph() {
-    sluice_algo_ctx_release(ctx);
-    sluice_graph_release(g);
-  }
-};
+using sluice::algotest::Graph;
+using sluice::algotest::makeGraphFromEdges;
 
 /// The graph of `edges` on `n` vertices, with a context of `threads`.
 void makeGraph(uint32_t n,
@@ -36,18 +31,7 @@ void makeGraph(uint32_t n,
     src.push_back(u);
     dst.push_back(v);
   }
-  sluice_error_t error;
-  ASSERT_EQ(sluice_graph_create_from_edges(n, src.size(), src.data(),
-                                           dst.data(), nullptr, nullptr,
-                                           nullptr, 0, &out.g, &error),
-            SLUICE_STATUS_OK)
-      << error.message;
-  sluice_algo_options_t options;
-  sluice_algo_options_init(&options);
-  options.threads = threads;
-  options.quiet = 1;
-  ASSERT_EQ(sluice_algo_ctx_create(out.g, &options, &out.ctx, &error),
-            SLUICE_STATUS_OK);
+  makeGraphFromEdges(n, src, dst, nullptr, 0, threads, out);
 }
 
 struct InsertEnv {

@@ -11,6 +11,7 @@
 #include "runtime/src/algo/TiledCsc.h"
 
 #include "sluice/algo_tile.h"
+#include "test/Unit/Algo/RuntimeGraph.h"
 
 #include <gtest/gtest.h>
 
@@ -20,6 +21,8 @@
 #include <string>
 
 using namespace sluice::rt;
+using sluice::algotest::Graph;
+using sluice::algotest::makeRandomGraph;
 
 namespace {
 
@@ -212,37 +215,10 @@ TEST(TileModel, EstimatedEntries) {
   EXPECT_NEAR(estimatedEntries(2, four.data(), 1), 1.5, 1e-12);
 }
 
-struct Graph {
-  sluice_graph_t *g = nullptr;
-  sluice_algo_ctx_t *ctx = nullptr;
-  ~Graph() {
-    sluice_algo_ctx_release(ctx);
-    sluice_graph_release(g);
-  }
-};
-
+/// A seeded random graph (weights 1..9) and a context of `threads`.
 void randomGraph(uint32_t n, uint32_t m, uint32_t seed, uint32_t threads,
                  Graph &out) {
-  std::mt19937 rng(seed);
-  std::vector<uint32_t> src(m), dst(m);
-  std::vector<float> w(m);
-  for (uint32_t i = 0; i < m; ++i) {
-    src[i] = rng() % n;
-    dst[i] = rng() % n;
-    w[i] = float(1 + rng() % 9);
-  }
-  sluice_error_t error;
-  ASSERT_EQ(sluice_graph_create_from_edges(
-                n, m, src.data(), dst.data(), w.data(), nullptr, nullptr,
-                SLUICE_GRAPH_LOAD_DEDUPLICATE, &out.g, &error),
-            SLUICE_STATUS_OK)
-      << error.message;
-  sluice_algo_options_t options;
-  sluice_algo_options_init(&options);
-  options.threads = threads;
-  options.quiet = 1;
-  ASSERT_EQ(sluice_algo_ctx_create(out.g, &options, &out.ctx, &error),
-            SLUICE_STATUS_OK);
+  makeRandomGraph(n, m, seed, 9, threads, out);
 }
 
 TEST(TiledCscApi, LayoutsOfTheContextEqualTheReference) {
