@@ -1,11 +1,11 @@
 //===- SemaDisdp.cpp - The DisDP option of train jobs ---------------------===//
 //
 // `parameter_server: "<device>"` on a `train` job plans it as DisDP's
-// disaggregated ZeRO-3 (docs/parallel.md, "DisDP"): a non-empty device
-// path, a transformer model, and not with Optimus-CC's `compress` (which
-// compresses 3D-parallel traffic). Whether the device exists, is a cpu and
-// reaches a reducing switch is the planner's check (the topology is flat
-// only then).
+// disaggregated ZeRO-3 (docs/parallel.md, "DisDP"). The option schema
+// already checks that it is a non-empty string and only on transformer
+// train jobs; here: not with Optimus-CC's `compress` (which compresses
+// 3D-parallel traffic). Whether the device exists, is a cpu and reaches a
+// reducing switch is the planner's check (the topology is flat only then).
 //
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/SemaInternal.h"
@@ -14,23 +14,14 @@ using namespace sluice;
 using namespace sluice::sema;
 
 void Sema::checkParameterServer(const std::map<std::string, ast::Expr *> &given,
-                                ast::Expr *ps, llvm::StringRef modelKind) {
-  if (!ps)
-    return;
-  if (const Value *v = valueOf(ps))
-    if (v->kind == Value::Kind::String && v->str().empty())
-      error(ps->range) << "option 'parameter_server' must name a device of "
-                          "the topology, got an empty string";
-  if (modelKind == "gnn")
-    error(ps->range) << "option 'parameter_server' applies to transformer "
-                        "models (DisDP shards a transformer's layers); the "
-                        "subject is a gnn model";
+                                ast::Expr *ps) {
   auto c = given.find("compress");
-  if (c != given.end() && c->second)
-    if (const Value *on = valueOf(c->second))
-      if (on->kind == Value::Kind::Bool && on->b)
-        error(ps->range)
-            << "option 'parameter_server' does not combine with 'compress: "
-               "true' (DisDP plans ZeRO-3 data parallelism; Optimus-CC "
-               "compresses 3D-parallel traffic)";
+  if (!ps || c == given.end() || !c->second)
+    return;
+  if (const Value *on = valueOf(c->second))
+    if (on->kind == Value::Kind::Bool && on->b)
+      error(ps->range)
+          << "option 'parameter_server' does not combine with 'compress: "
+             "true' (DisDP plans ZeRO-3 data parallelism; Optimus-CC "
+             "compresses 3D-parallel traffic)";
 }

@@ -285,9 +285,9 @@ public:
   void checkWalkJob(ast::JobDecl &job, ast::WalkDecl &walk,
                     const std::map<std::string, ast::Expr *> &given);
   /// A train job's `parameter_server` (DisDP, SemaDisdp.cpp): `ps` its
-  /// value, `modelKind` the subject's model kind ("" when unknown).
+  /// value.
   void checkParameterServer(const std::map<std::string, ast::Expr *> &given,
-                            ast::Expr *ps, llvm::StringRef modelKind);
+                            ast::Expr *ps);
   void checkSchedule(ast::ScheduleDecl &schedule);
   /// A schedule named after a job: a finetune job's tiers and pins.
   void checkJobSchedule(ast::ScheduleDecl &schedule, ast::JobDecl &job);

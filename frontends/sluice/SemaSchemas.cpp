@@ -609,8 +609,7 @@ void Sema::checkJob(ast::JobDecl &job) {
              "compression is lossy and off unless asked for)";
   }
   if (auto ps = given.find("parameter_server"); ps != given.end())
-    checkParameterServer(given, ps->second,
-                         subjectOk && subject ? modelKind(subject) : "");
+    checkParameterServer(given, ps->second);
   const Value *batch = argValue(*this, given, "batch");
   const Value *micro = argValue(*this, given, "micro_batch");
   if (batch && micro && micro->i > 0 && batch->i > 0 &&
