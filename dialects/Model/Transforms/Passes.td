@@ -188,7 +188,7 @@ def ModelPlanDisdp : Pass<"model-plan-disdp", "::mlir::ModuleOp"> {
     After (abridged):
 
     ```mlir
-    plan.disdp @t_disdp for @t on @rack ps "ps" gpus 8 micro_batch 1 x 1 recompute full time(62.1) baseline(120.5) attributes {...}
+    plan.disdp @t_disdp for @t on @rack ps "ps" gpus 8 micro_batch 1 x 1 recompute full time(86.7) baseline(127.0) attributes {...}
     ```
   }];
   let options = [

@@ -470,7 +470,7 @@ def Plan_DisdpOp : Plan_Op<"disdp", [Symbol]> {
     usable memory.
 
     ```mlir
-    plan.disdp @t_disdp for @t on @rack ps "ps" gpus 8 micro_batch 1 x 1 recompute full time(62.1) baseline(120.5) attributes {layers = 96 : i64, ...}
+    plan.disdp @t_disdp for @t on @rack ps "ps" gpus 8 micro_batch 1 x 1 recompute full time(86.7) baseline(127.0) attributes {layers = 96 : i64, ...}
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, FlatSymbolRefAttr:$job,
