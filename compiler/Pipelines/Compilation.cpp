@@ -7,6 +7,7 @@
 #include "dialects/Graph/IR/GraphOps.h"
 #include "dialects/Model/IR/ModelDialect.h"
 #include "dialects/Model/IR/ModelOps.h"
+#include "dialects/Seq/IR/SeqOps.h"
 #include "dialects/Model/Transforms/Passes.h"
 #include "dialects/Plan/IR/PlanDialect.h"
 #include "dialects/Plan/Transforms/Passes.h"
@@ -53,6 +54,7 @@ void sluice::registerSluiceDialects(mlir::DialectRegistry &registry) {
   registry.insert<graph::GraphDialect>();
   registry.insert<plan::PlanDialect>();
   registry.insert<model::ModelDialect>();
+  registry.insert<seq::SeqDialect>();
 }
 
 Compilation::Compilation(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr)

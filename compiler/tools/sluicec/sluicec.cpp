@@ -9,6 +9,7 @@
 #include "compiler/Target/Gnn/GnnRun.h"
 #include "compiler/Target/Graph/AlgoGpu.h"
 #include "compiler/tools/sluicec/AlgoDriver.h"
+#include "compiler/tools/sluicec/AlignDriver.h"
 #include "compiler/tools/sluicec/SvgRender.h"
 #include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/LLVM/Codegen.h"
@@ -497,6 +498,17 @@ static int runWalkProgram(Compilation &compilation) {
                                 : compilation.checkRunnable(jobName)))
     return 1;
   mlir::ModuleOp module = compilation.module();
+  // Sequence alignment (docs/align.md): on the CPU's wavefront kernel.
+  if (runWalk && isAlignRun(module, jobName)) {
+    AlignRunOptions options;
+    options.job = jobName;
+    options.threads = algoThreads;
+    if (outputFilename != "-")
+      options.output = outputFilename;
+    options.gpu =
+        codeTarget.getNumOccurrences() > 0 && codeTarget == CodeTarget::Gpu;
+    return runAlignJob(module, options, llvm::outs());
+  }
   // GNN training (docs/gnn.md): on the CPU.
   if (runWalk && target::isGnnTrainJob(module, jobName)) {
     if (codeTarget.getNumOccurrences() && codeTarget == CodeTarget::Gpu) {

@@ -100,7 +100,8 @@ typedef struct sluice_align_report_t {
  * when `output` is not NULL, writes a TSV file: a header line, then per
  * pair "id, target id, query length, target length, score, query end,
  * target end, query-end score, query-end target, global score, zdropped"
- * (1-based ends; -inf scores written as '*'). A malformed file (a
+ * (1-based ends; -inf scores and the missing query-end target written
+ * as '*'). A malformed file (a
  * character that is not a base letter, a record without bases, text
  * before the first '>', an empty id) or a count mismatch is a PARSE_ERROR
  * at its line and column. */

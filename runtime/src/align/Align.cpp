@@ -179,7 +179,9 @@ SLUICE_API sluice_status_t sluice_align_fasta(
               std::to_string(r.max_query_end + 1) + "\t" +
               std::to_string(r.max_target_end + 1) + "\t" +
               score(r.query_end_score) + "\t" +
-              std::to_string(r.query_end_target + 1) + "\t" +
+              (r.query_end_target < 0 ? std::string("*")
+                                      : std::to_string(r.query_end_target + 1)) +
+              "\t" +
               score(r.global_score) + "\t" + std::to_string(r.zdropped) + "\n";
       if (text.size() > (1 << 20) || k + 1 == n) {
         if (sluice_status_t s = file.write(text.data(), text.size(), error))
