@@ -27,10 +27,11 @@ bool sluice::isAlignRun(mlir::ModuleOp module, llvm::StringRef job) {
   if (!job.empty())
     return true;
   // Without --job, only a program whose jobs are all align jobs.
-  for (mlir::Operation &op : module.getBody()->getOperations())
-    if (!llvm::isa<seq::AlignOp>(op) && op.getName().getStringRef().ends_with(
-                                            ".job"))
+  for (mlir::Operation &op : module.getBody()->getOperations()) {
+    llvm::StringRef name = op.getName().getStringRef();
+    if (name.ends_with(".job") || name == "model.gnn_train")
       return false;
+  }
   return true;
 }
 
