@@ -55,8 +55,7 @@ std::string mutate(const std::string &target, std::mt19937_64 &rng,
 }
 
 double seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -72,8 +71,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: bench-align [rounds >= 1]\n");
     return 2;
   }
-  const Workload workloads[] = {{"short reads (1 kb, band 100)", 4000, 1000, 100},
-                                {"long reads (10 kb, band 500)", 100, 10000, 500}};
+  const Workload workloads[] = {
+      {"short reads (1 kb, band 100)", 4000, 1000, 100},
+      {"long reads (10 kb, band 500)", 100, 10000, 500}};
   std::printf("%-30s %10s %10s %10s %8s %8s\n", "workload", "serial s",
               "wave 1t s", "wave 2t s", "simd x", "2t x");
   for (const Workload &w : workloads) {
@@ -110,8 +110,8 @@ int main(int argc, char **argv) {
         sluice_error_t error;
         auto start = std::chrono::steady_clock::now();
         if (sluice_align_batch(q.data(), ql.data(), t.data(), tl.data(),
-                               w.pairs, &sc, c.kernel, c.threads,
-                               c.out.data(), &error) != SLUICE_STATUS_OK) {
+                               w.pairs, &sc, c.kernel, c.threads, c.out.data(),
+                               &error) != SLUICE_STATUS_OK) {
           std::fprintf(stderr, "bench-align: %s\n", error.message);
           return 1;
         }

@@ -27,10 +27,9 @@ std::string besideSource(const SourceRange &where, llvm::StringRef path) {
 mlir::LogicalResult lowerAlignJob(mlir::OpBuilder &builder, const JobDecl &j,
                                   const ConstEnv &globals) {
   mlir::MLIRContext *ctx = builder.getContext();
-  llvm::StringMap<int64_t> ints = {{"match", 2},      {"mismatch", 4},
-                                   {"gap_open", 4},   {"gap_extend", 2},
-                                   {"band", 100},     {"zdrop", 400},
-                                   {"threads", 0}};
+  llvm::StringMap<int64_t> ints = {
+      {"match", 2},  {"mismatch", 4}, {"gap_open", 4}, {"gap_extend", 2},
+      {"band", 100}, {"zdrop", 400},  {"threads", 0}};
   llvm::StringMap<std::string> paths;
   bool ok = true;
   for (const Prop &p : j.props) {

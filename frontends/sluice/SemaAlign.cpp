@@ -14,18 +14,17 @@
 using namespace sluice;
 using namespace sluice::sema;
 
-void Sema::checkAlignJob(ast::JobDecl &job,
-                         llvm::ArrayRef<OptionSpec> specs) {
+void Sema::checkAlignJob(ast::JobDecl &job, llvm::ArrayRef<OptionSpec> specs) {
   if (job.subject != "extension")
     error(job.subjectRange)
-        << "unknown alignment mode '" << job.subject
-        << "'" << didYouMean(job.subject, {"extension"})
+        << "unknown alignment mode '" << job.subject << "'"
+        << didYouMean(job.subject, {"extension"})
         << " (expected: extension, minimap2's guided extension)";
   Symbol *target = lookupGlobal(job.target);
   if (!target) {
-    error(job.targetRange)
-        << "unknown name '" << job.target << "'"
-        << didYouMean(job.target, globalNames({SymKind::Topology}));
+    error(job.targetRange) << "unknown name '" << job.target << "'"
+                           << didYouMean(job.target,
+                                         globalNames({SymKind::Topology}));
   } else if (target->kind != SymKind::Topology) {
     auto diag = error(job.targetRange)
                 << "align runs on a topology; '" << job.target << "' is "
@@ -36,8 +35,8 @@ void Sema::checkAlignJob(ast::JobDecl &job,
                         job.nameRange);
   auto given = options.run(itemsOf(job.props), specs);
   // The range the option table cannot state.
-  if (const Value *open = argValue(*this, given, "gap_open"); open &&
-                                                            open->i < 0)
+  if (const Value *open = argValue(*this, given, "gap_open");
+      open && open->i < 0)
     error(given["gap_open"]->range)
         << "option 'gap_open' must not be negative, got " << open->i;
 }

@@ -197,7 +197,13 @@ const std::vector<JobAction> &jobActions() {
                              opt("shuffle", OptKind::Bool)})});
     a.push_back(
         {"run", "an algorithm", {}, false, false, true, true, withCommon({})});
-    a.push_back({"align", "an alignment mode", {}, false, false, false, false,
+    a.push_back({"align",
+                 "an alignment mode",
+                 {},
+                 false,
+                 false,
+                 false,
+                 false,
                  alignOptions()});
     return a;
   }();

@@ -58,9 +58,9 @@ int sluice::runAlignJob(mlir::ModuleOp module, const AlignRunOptions &options,
   // Signed: a negative zdrop turns the Z-drop off.
   auto i32 = [](mlir::IntegerAttr a) { return int32_t(a.getInt()); };
   sluice_align_scoring_t scoring = {
-      i32(op.getMatchAttr()),     i32(op.getMismatchAttr()),
-      i32(op.getGapOpenAttr()),   i32(op.getGapExtendAttr()),
-      i32(op.getBandAttr()),      i32(op.getZdropAttr())};
+      i32(op.getMatchAttr()),   i32(op.getMismatchAttr()),
+      i32(op.getGapOpenAttr()), i32(op.getGapExtendAttr()),
+      i32(op.getBandAttr()),    i32(op.getZdropAttr())};
   std::string output =
       options.output.empty() ? op.getOutput().str() : options.output;
   unsigned threads =
@@ -74,8 +74,8 @@ int sluice::runAlignJob(mlir::ModuleOp module, const AlignRunOptions &options,
   if (status != SLUICE_STATUS_OK) {
     // Errors in a FASTA file are located there; the others at the job.
     if (error.line > 0)
-      mlir::emitError(mlir::FileLineColLoc::get(
-          module.getContext(), error.path, error.line, error.column))
+      mlir::emitError(mlir::FileLineColLoc::get(module.getContext(), error.path,
+                                                error.line, error.column))
           << error.message;
     else
       op.emitError() << "align job '" << op.getSymName() << "': "
@@ -88,8 +88,8 @@ int sluice::runAlignJob(mlir::ModuleOp module, const AlignRunOptions &options,
      << report.target_bases << " target bases)\n";
   os << "  scoring:  match " << scoring.match << ", mismatch "
      << scoring.mismatch << ", gap " << scoring.gap_open << " + "
-     << scoring.gap_extend << " per base, band " << scoring.band
-     << ", zdrop " << scoring.zdrop << "\n";
+     << scoring.gap_extend << " per base, band " << scoring.band << ", zdrop "
+     << scoring.zdrop << "\n";
   os << "  threads:  " << report.threads << "\n";
   os << "  zdropped: " << report.zdropped << " of " << report.pairs << "\n";
   os << llvm::format("  time:     %.6f s aligning, %.3f s reading\n",

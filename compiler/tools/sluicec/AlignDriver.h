@@ -16,10 +16,10 @@
 namespace sluice {
 
 struct AlignRunOptions {
-  std::string job;    ///< empty: the program's only job
-  std::string output; ///< empty: the job's
+  std::string job;      ///< empty: the program's only job
+  std::string output;   ///< empty: the job's
   unsigned threads = 0; ///< 0: the job's (0 there: every core)
-  bool gpu = false;   ///< --target=gpu: not supported yet
+  bool gpu = false;     ///< --target=gpu: not supported yet
 };
 
 /// Whether --run of `job` (empty: the only job) runs an align job.

@@ -20,12 +20,17 @@ LogicalResult AlignOp::verify() {
   };
   if (getQuery().empty() || getTarget().empty())
     return emitOpError() << "needs a query and a target file";
-  if (failed(inRange("match", int32_t(getMatchAttr().getInt()), 1, kMaxScore)) ||
-      failed(inRange("mismatch", int32_t(getMismatchAttr().getInt()), 1, kMaxScore)) ||
-      failed(inRange("gap_open", int32_t(getGapOpenAttr().getInt()), 0, kMaxScore)) ||
-      failed(inRange("gap_extend", int32_t(getGapExtendAttr().getInt()), 1, kMaxScore)) ||
+  if (failed(
+          inRange("match", int32_t(getMatchAttr().getInt()), 1, kMaxScore)) ||
+      failed(inRange("mismatch", int32_t(getMismatchAttr().getInt()), 1,
+                     kMaxScore)) ||
+      failed(inRange("gap_open", int32_t(getGapOpenAttr().getInt()), 0,
+                     kMaxScore)) ||
+      failed(inRange("gap_extend", int32_t(getGapExtendAttr().getInt()), 1,
+                     kMaxScore)) ||
       failed(inRange("band", int32_t(getBandAttr().getInt()), 1, kMaxBand)) ||
-      failed(inRange("threads", int32_t(getThreadsAttr().getInt()), 0, 1 << 16)))
+      failed(
+          inRange("threads", int32_t(getThreadsAttr().getInt()), 0, 1 << 16)))
     return failure();
   if (int32_t(getZdropAttr().getInt()) > kMaxZdrop)
     return emitOpError() << "zdrop must be at most " << kMaxZdrop << ", got "

@@ -69,9 +69,8 @@ typedef enum sluice_align_kernel_e {
 /* Checks `scoring` (the ranges above; gap_open + gap_extend, match and
  * mismatch at most 1000, band at most 2^24); INVALID_ARGUMENT naming the
  * field otherwise. */
-SLUICE_API sluice_status_t
-sluice_align_check_scoring(const sluice_align_scoring_t *scoring,
-                           sluice_error_t *error);
+SLUICE_API sluice_status_t sluice_align_check_scoring(
+    const sluice_align_scoring_t *scoring, sluice_error_t *error);
 
 /* Aligns pairs k in [0, count): queries[k] (query_lengths[k] bytes) against
  * targets[k], bases A/C/G/T (either case; anything else counts as N),
@@ -79,10 +78,9 @@ sluice_align_check_scoring(const sluice_align_scoring_t *scoring,
  * hardware thread). Lengths above 2^24 are OUT_OF_RANGE. */
 SLUICE_API sluice_status_t sluice_align_batch(
     const char *const *queries, const uint32_t *query_lengths,
-    const char *const *targets, const uint32_t *target_lengths,
-    uint64_t count, const sluice_align_scoring_t *scoring,
-    sluice_align_kernel_t kernel, uint32_t threads,
-    sluice_align_result_t *results, sluice_error_t *error);
+    const char *const *targets, const uint32_t *target_lengths, uint64_t count,
+    const sluice_align_scoring_t *scoring, sluice_align_kernel_t kernel,
+    uint32_t threads, sluice_align_result_t *results, sluice_error_t *error);
 
 /* What sluice_align_fasta did. */
 typedef struct sluice_align_report_t {

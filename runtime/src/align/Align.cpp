@@ -37,8 +37,7 @@ sluice_status_t checkRange(sluice_error_t *error, const char *field,
 }
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -46,9 +45,8 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 extern "C" {
 
-SLUICE_API sluice_status_t
-sluice_align_check_scoring(const sluice_align_scoring_t *scoring,
-                           sluice_error_t *error) {
+SLUICE_API sluice_status_t sluice_align_check_scoring(
+    const sluice_align_scoring_t *scoring, sluice_error_t *error) {
   sluice_error_clear(error);
   if (!scoring)
     return invalid(error, "scoring is NULL");
@@ -62,29 +60,28 @@ sluice_align_check_scoring(const sluice_align_scoring_t *scoring,
   if (sluice_status_t st =
           checkRange(error, "gap_extend", s.gap_extend, 1, 255))
     return st;
-  if (sluice_status_t st = checkRange(error, "band", s.band, 1,
-                                      int32_t(kMaxSequenceLength)))
+  if (sluice_status_t st =
+          checkRange(error, "band", s.band, 1, int32_t(kMaxSequenceLength)))
     return st;
   if (s.zdrop > (1 << 28))
-    return invalid(error, "zdrop must be at most " +
-                              std::to_string(1 << 28) + ", got " +
-                              std::to_string(s.zdrop));
+    return invalid(error, "zdrop must be at most " + std::to_string(1 << 28) +
+                              ", got " + std::to_string(s.zdrop));
   return SLUICE_STATUS_OK;
 }
 
 SLUICE_API sluice_status_t sluice_align_batch(
     const char *const *queries, const uint32_t *query_lengths,
-    const char *const *targets, const uint32_t *target_lengths,
-    uint64_t count, const sluice_align_scoring_t *scoring,
-    sluice_align_kernel_t kernel, uint32_t threads,
-    sluice_align_result_t *results, sluice_error_t *error) {
+    const char *const *targets, const uint32_t *target_lengths, uint64_t count,
+    const sluice_align_scoring_t *scoring, sluice_align_kernel_t kernel,
+    uint32_t threads, sluice_align_result_t *results, sluice_error_t *error) {
   if (sluice_status_t s = sluice_align_check_scoring(scoring, error))
     return s;
   if (count > 0 &&
       (!queries || !query_lengths || !targets || !target_lengths || !results))
     return invalid(error, "a sequence, length or result array is NULL");
   int64_t kernelValue = enumValue(kernel);
-  if (kernelValue != SLUICE_ALIGN_WAVEFRONT && kernelValue != SLUICE_ALIGN_SERIAL)
+  if (kernelValue != SLUICE_ALIGN_WAVEFRONT &&
+      kernelValue != SLUICE_ALIGN_SERIAL)
     return invalid(error, "unknown kernel " + std::to_string(kernelValue));
   for (uint64_t k = 0; k < count; ++k)
     if (query_lengths[k] > kMaxSequenceLength ||
@@ -96,7 +93,8 @@ SLUICE_API sluice_status_t sluice_align_batch(
     threads = std::max(1u, std::thread::hardware_concurrency());
   if (uint64_t(threads) > count)
     threads = static_cast<uint32_t>(std::max<uint64_t>(count, 1));
-  auto align = kernelValue == SLUICE_ALIGN_SERIAL ? alignSerial : alignWavefront;
+  auto align =
+      kernelValue == SLUICE_ALIGN_SERIAL ? alignSerial : alignWavefront;
   std::atomic<uint64_t> next{0};
   AlgoThreadPool pool(threads);
   pool.run([&](uint32_t) {
@@ -127,12 +125,12 @@ SLUICE_API sluice_status_t sluice_align_fasta(
     bool moreQueries = queries.size() > targets.size();
     const FastaRecord &extra =
         moreQueries ? queries[targets.size()] : targets[queries.size()];
-    return fail(error, SLUICE_STATUS_PARSE_ERROR,
-                {moreQueries ? query_path : target_path, extra.line, 1, 0},
-                "record '" + extra.id + "' has no partner: the query file has " +
-                    std::to_string(queries.size()) +
-                    " records, the target file " +
-                    std::to_string(targets.size()));
+    return fail(
+        error, SLUICE_STATUS_PARSE_ERROR,
+        {moreQueries ? query_path : target_path, extra.line, 1, 0},
+        "record '" + extra.id + "' has no partner: the query file has " +
+            std::to_string(queries.size()) + " records, the target file " +
+            std::to_string(targets.size()));
   }
   double readSeconds = secondsSince(start);
   size_t n = queries.size();
@@ -173,16 +171,16 @@ SLUICE_API sluice_status_t sluice_align_fasta(
     };
     for (size_t k = 0; k < n; ++k) {
       const sluice_align_result_t &r = results[k];
-      text += queries[k].id + "\t" + targets[k].id + "\t" +
-              std::to_string(ql[k]) + "\t" + std::to_string(tl[k]) + "\t" +
-              std::to_string(r.max_score) + "\t" +
-              std::to_string(r.max_query_end + 1) + "\t" +
-              std::to_string(r.max_target_end + 1) + "\t" +
-              score(r.query_end_score) + "\t" +
-              (r.query_end_target < 0 ? std::string("*")
-                                      : std::to_string(r.query_end_target + 1)) +
-              "\t" +
-              score(r.global_score) + "\t" + std::to_string(r.zdropped) + "\n";
+      text +=
+          queries[k].id + "\t" + targets[k].id + "\t" + std::to_string(ql[k]) +
+          "\t" + std::to_string(tl[k]) + "\t" + std::to_string(r.max_score) +
+          "\t" + std::to_string(r.max_query_end + 1) + "\t" +
+          std::to_string(r.max_target_end + 1) + "\t" +
+          score(r.query_end_score) + "\t" +
+          (r.query_end_target < 0 ? std::string("*")
+                                  : std::to_string(r.query_end_target + 1)) +
+          "\t" + score(r.global_score) + "\t" + std::to_string(r.zdropped) +
+          "\n";
       if (text.size() > (1 << 20) || k + 1 == n) {
         if (sluice_status_t s = file.write(text.data(), text.size(), error))
           return s;

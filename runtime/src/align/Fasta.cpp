@@ -8,8 +8,16 @@ namespace sluice::rt::align {
 
 static bool isBase(char c) {
   switch (c) {
-  case 'A': case 'C': case 'G': case 'T': case 'N':
-  case 'a': case 'c': case 'g': case 't': case 'n':
+  case 'A':
+  case 'C':
+  case 'G':
+  case 'T':
+  case 'N':
+  case 'a':
+  case 'c':
+  case 'g':
+  case 't':
+  case 'n':
     return true;
   default:
     return false;

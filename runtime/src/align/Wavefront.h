@@ -36,8 +36,8 @@ struct WavefrontBuffers {
 };
 
 /// The vectorised kernel (Wavefront.cpp).
-void alignWavefront(const char *query, uint32_t queryLength,
-                    const char *target, uint32_t targetLength,
+void alignWavefront(const char *query, uint32_t queryLength, const char *target,
+                    uint32_t targetLength,
                     const sluice_align_scoring_t &scoring,
                     WavefrontBuffers &buffers, sluice_align_result_t &result);
 

@@ -42,7 +42,8 @@ protected:
 };
 
 TEST_F(AlignFasta, WritesOneLinePerPair) {
-  std::string q = write("q.fa", ">r1 first read\nACGT\nACGT\n\n>r2\nacgttcgt\r\n");
+  std::string q =
+      write("q.fa", ">r1 first read\nACGT\nACGT\n\n>r2\nacgttcgt\r\n");
   std::string t = write("t.fa", ">ref1\nACGTACGT\n>ref2\nACGTACGT\n");
   std::string out = (dir / "out.tsv").string();
   sluice_align_report_t report;

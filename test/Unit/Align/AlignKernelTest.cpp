@@ -57,7 +57,8 @@ sluice_align_result_t alignOne(const std::string &query,
                                const sluice_align_scoring_t &sc) {
   auto wave = runKernel({{query, target}}, sc, SLUICE_ALIGN_WAVEFRONT, 1);
   auto serial = runKernel({{query, target}}, sc, SLUICE_ALIGN_SERIAL, 1);
-  expectSame(serial[0], wave[0], "serial vs wavefront: " + query + " / " + target);
+  expectSame(serial[0], wave[0],
+             "serial vs wavefront: " + query + " / " + target);
   return wave[0];
 }
 
@@ -119,8 +120,8 @@ TEST(AlignKernel, ZDropStopsAChimera) {
   EXPECT_EQ(r.zdropped, 1);
   EXPECT_EQ(r.global_score, SLUICE_ALIGN_NEG_INF);
   sc.zdrop = -1; // off: the whole matrix, 40 - 20 * 4
-  r = alignOne(common + "CCCCCCCCCCCCCCCCCCCC",
-               common + "GGGGGGGGGGGGGGGGGGGG", sc);
+  r = alignOne(common + "CCCCCCCCCCCCCCCCCCCC", common + "GGGGGGGGGGGGGGGGGGGG",
+               sc);
   EXPECT_EQ(r.zdropped, 0);
   EXPECT_EQ(r.global_score, 40 - 80);
 }
@@ -142,9 +143,14 @@ TEST(AlignKernel, EmptySequences) {
 
 TEST(AlignKernel, HandCasesMatchTheReference) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"ACGTACGT", "ACGTACGT"}, {"ACGTTCGT", "ACGTACGT"},
-      {"ACGTGTACGTAC", "ACGTACGTACGTAC"}, {"AAAA", "CCCC"},
-      {"A", "A"}, {"A", "C"}, {"ACCGT", "ACGT"}, {"ACGT", "ACCGT"}};
+      {"ACGTACGT", "ACGTACGT"},
+      {"ACGTTCGT", "ACGTACGT"},
+      {"ACGTGTACGTAC", "ACGTACGTACGTAC"},
+      {"AAAA", "CCCC"},
+      {"A", "A"},
+      {"A", "C"},
+      {"ACCGT", "ACGT"},
+      {"ACGT", "ACCGT"}};
   for (int band : {1, 2, 3, 100}) {
     for (const auto &[q, t] : cases) {
       sluice_align_scoring_t sc = kMinimap2;
@@ -165,7 +171,8 @@ void checkGenerated(uint64_t seed, size_t pairs, size_t length,
   std::uniform_int_distribution<size_t> len(length / 2, length);
   for (size_t k = 0; k < pairs; ++k) {
     std::string target = randomSequence(len(rng), rng);
-    std::string query = mutateRead(target, sub, indel, k % 3 == 0 ? junk : 0, rng);
+    std::string query =
+        mutateRead(target, sub, indel, k % 3 == 0 ? junk : 0, rng);
     if (k % 2)
       std::swap(query, target); // insertions in either sequence
     input.emplace_back(query, target);
@@ -177,7 +184,8 @@ void checkGenerated(uint64_t seed, size_t pairs, size_t length,
   for (size_t k = 0; k < pairs; ++k) {
     sluice_align_result_t want =
         referenceAlign(input[k].first, input[k].second, sc);
-    std::string what = "seed " + std::to_string(seed) + " pair " + std::to_string(k);
+    std::string what =
+        "seed " + std::to_string(seed) + " pair " + std::to_string(k);
     expectSame(want, wave1[k], what + " (wavefront)");
     expectSame(want, wave3[k], what + " (wavefront, 3 threads)");
     expectSame(want, serial[k], what + " (serial)");

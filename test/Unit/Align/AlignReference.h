@@ -20,19 +20,22 @@
 
 namespace sluice::test {
 
-inline sluice_align_result_t
-referenceAlign(const std::string &query, const std::string &target,
-               const sluice_align_scoring_t &sc) {
+inline sluice_align_result_t referenceAlign(const std::string &query,
+                                            const std::string &target,
+                                            const sluice_align_scoring_t &sc) {
   const int64_t kInf = int64_t(1) << 50;
   const int64_t n = int64_t(target.size()), m = int64_t(query.size());
-  sluice_align_result_t out = {0, -1, -1, SLUICE_ALIGN_NEG_INF, -1,
-                               SLUICE_ALIGN_NEG_INF, 0};
+  sluice_align_result_t out = {
+      0, -1, -1, SLUICE_ALIGN_NEG_INF, -1, SLUICE_ALIGN_NEG_INF, 0};
   if (n == 0 || m == 0)
     return out;
   // Rows and columns -1..n-1 / -1..m-1 stored at +1.
-  std::vector<std::vector<int64_t>> H(n + 1, std::vector<int64_t>(m + 1, -kInf));
+  std::vector<std::vector<int64_t>> H(n + 1,
+                                      std::vector<int64_t>(m + 1, -kInf));
   auto E = H, F = H;
-  auto inBand = [&](int64_t i, int64_t j) { return std::llabs(i - j) <= sc.band; };
+  auto inBand = [&](int64_t i, int64_t j) {
+    return std::llabs(i - j) <= sc.band;
+  };
   H[0][0] = 0;
   for (int64_t j = 0; j < m; ++j)
     if (inBand(0, j))
@@ -49,9 +52,12 @@ referenceAlign(const std::string &query, const std::string &target,
       bool base = a == 'A' || a == 'C' || a == 'G' || a == 'T';
       int64_t s = (a == b && base) ? sc.match : -sc.mismatch;
       int64_t open = sc.gap_open + sc.gap_extend;
-      E[i + 1][j + 1] = std::max(H[i + 1][j] - open, E[i + 1][j] - sc.gap_extend);
-      F[i + 1][j + 1] = std::max(H[i][j + 1] - open, F[i][j + 1] - sc.gap_extend);
-      H[i + 1][j + 1] = std::max({H[i][j] + s, E[i + 1][j + 1], F[i + 1][j + 1]});
+      E[i + 1][j + 1] =
+          std::max(H[i + 1][j] - open, E[i + 1][j] - sc.gap_extend);
+      F[i + 1][j + 1] =
+          std::max(H[i][j + 1] - open, F[i][j + 1] - sc.gap_extend);
+      H[i + 1][j + 1] =
+          std::max({H[i][j] + s, E[i + 1][j + 1], F[i + 1][j + 1]});
     }
   }
   auto score = [&](int64_t i, int64_t j) { return H[i + 1][j + 1]; };
@@ -83,7 +89,8 @@ referenceAlign(const std::string &query, const std::string &target,
     } else if (bestI >= out.max_target_end && bestJ >= out.max_query_end) {
       int64_t l = std::llabs((bestI - out.max_target_end) -
                              (bestJ - out.max_query_end));
-      if (sc.zdrop >= 0 && out.max_score - best > sc.zdrop + l * sc.gap_extend) {
+      if (sc.zdrop >= 0 &&
+          out.max_score - best > sc.zdrop + l * sc.gap_extend) {
         out.zdropped = 1;
         break;
       }
