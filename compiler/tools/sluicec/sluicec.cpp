@@ -728,7 +728,7 @@ int main(int argc, char **argv) {
       "  ast     parse the program and its imports\n"
       "  sema    resolve names, check types and units (typed AST)\n"
       "  mlir    lower to the Sluice dialects (topo, walk, graph, plan,\n"
-      "          model) and run walk-bounds, graph-attach-schedule,\n"
+      "          model, seq) and run walk-bounds, graph-attach-schedule,\n"
       "          graph-check-parallel-writes, graph-hoist-source-terms and\n"
       "          model-cost\n"
       "  flat    topo-flatten: one op per physical device\n"
