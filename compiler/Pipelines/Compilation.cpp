@@ -10,6 +10,7 @@
 #include "dialects/Model/Transforms/Passes.h"
 #include "dialects/Plan/IR/PlanDialect.h"
 #include "dialects/Plan/Transforms/Passes.h"
+#include "dialects/Seq/IR/SeqOps.h"
 #include "dialects/Topo/IR/TopoDialect.h"
 #include "dialects/Walk/IR/WalkOps.h"
 #include "dialects/Walk/Transforms/Passes.h"
@@ -53,6 +54,7 @@ void sluice::registerSluiceDialects(mlir::DialectRegistry &registry) {
   registry.insert<graph::GraphDialect>();
   registry.insert<plan::PlanDialect>();
   registry.insert<model::ModelDialect>();
+  registry.insert<seq::SeqDialect>();
 }
 
 Compilation::Compilation(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr)

@@ -33,8 +33,8 @@ namespace sluice {
 enum class Phase {
   Ast,    ///< parse (with imports)
   Sema,   ///< names, types, units
-  Mlir,   ///< MLIRGen: topo, walk, graph, plan, model dialects; walk-bounds,
-          ///< walk-select-sampler, graph-attach-schedule,
+  Mlir,   ///< MLIRGen: topo, walk, graph, plan, model, seq dialects;
+          ///< walk-bounds, walk-select-sampler, graph-attach-schedule,
           ///< graph-check-parallel-writes, model-cost
   Flat,   ///< topo-flatten: one physical device per op
   Report, ///< topology analysis

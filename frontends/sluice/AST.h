@@ -670,7 +670,8 @@ struct ModelDecl : Decl {
 /// `job tune = finetune gpt3 on workstation { batch: 8 }`
 struct JobDecl : Decl {
   JobDecl(SourceRange r) : Decl(Kind::Job, r) {}
-  std::string action; ///< finetune, train, infer, distill, gather, walk, run
+  /// finetune, train, infer, distill, gather, walk, run, align
+  std::string action;
   SourceRange actionRange;
   std::string subject;
   SourceRange subjectRange;

@@ -15,6 +15,7 @@
 #include "frontends/sluice/ConstEval.h"
 #include "frontends/sluice/Frontend.h"
 #include "frontends/sluice/MLIRGenAlgorithm.h"
+#include "frontends/sluice/MLIRGenAlign.h"
 #include "frontends/sluice/MLIRGenDemand.h"
 #include "frontends/sluice/MLIRGenModel.h"
 #include "frontends/sluice/MLIRGenWalk.h"
@@ -737,6 +738,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
           failed = true;
         break;
       case Decl::Kind::Job:
+        if (isAlignJob(*d))
+          break; // lowerAlignJobs (MLIRGenAlign.cpp)
         if (isModelJob(*d)) {
           if (!checkModelJobSupported(llvm::cast<JobDecl>(*d), program, &ctx))
             failed = true;
@@ -762,6 +765,8 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::run() {
   if (mlir::failed(lowerDemands(*module, program, globals)))
     return nullptr;
   if (mlir::failed(lowerModels(*module, program, globals)))
+    return nullptr;
+  if (mlir::failed(lowerAlignJobs(*module, program, globals)))
     return nullptr;
   if (mlir::failed(mlir::verify(*module)))
     return nullptr;

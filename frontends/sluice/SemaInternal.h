@@ -204,6 +204,8 @@ struct OptionItem {
 // The checker
 //===----------------------------------------------------------------------===//
 
+struct OptionSpec; // SemaOptions.h
+
 class Sema {
 public:
   explicit Sema(mlir::MLIRContext *ctx) : ctx(ctx) {}
@@ -279,6 +281,8 @@ public:
   void checkLayerGroups(const std::map<std::string, ast::Expr *> &args);
   void checkExperts(const std::map<std::string, ast::Expr *> &args);
   void checkJob(ast::JobDecl &job);
+  /// An `align` job (SemaAlign.cpp): its mode, topology and `specs`.
+  void checkAlignJob(ast::JobDecl &job, llvm::ArrayRef<OptionSpec> specs);
   /// The setup values of `walk` that only a run checks (its stop
   /// probability and length), computed with the parameters `job` gives it
   /// (`given`, by option name) and the defaults (SemaWalk.cpp).

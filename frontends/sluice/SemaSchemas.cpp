@@ -158,6 +158,19 @@ const std::vector<OptionSpec> &gnnTrainOptions() {
   return specs;
 }
 
+/// `align` (docs/align.md): the two FASTA files and minimap2's scoring;
+/// the maxima are the seq dialect's (SeqOps.h).
+std::vector<OptionSpec> alignOptions() {
+  OptionSpec gapOpen = opt("gap_open", OptKind::Int);
+  gapOpen.max = 255;
+  OptionSpec zdrop = opt("zdrop", OptKind::Int);
+  zdrop.max = 1 << 28;
+  return withCommon({req("query", OptKind::String),
+                     req("target", OptKind::String), upTo("match", 255),
+                     upTo("mismatch", 255), gapOpen, upTo("gap_extend", 255),
+                     upTo("band", 1 << 20), zdrop});
+}
+
 const std::vector<JobAction> &jobActions() {
   static const std::vector<JobAction> actions = [] {
     std::vector<JobAction> a;
@@ -187,6 +200,14 @@ const std::vector<JobAction> &jobActions() {
                              opt("shuffle", OptKind::Bool)})});
     a.push_back(
         {"run", "an algorithm", {}, false, false, true, true, withCommon({})});
+    a.push_back({"align",
+                 "an alignment mode",
+                 {},
+                 false,
+                 false,
+                 false,
+                 false,
+                 alignOptions()});
     return a;
   }();
   return actions;
@@ -502,6 +523,11 @@ void Sema::checkJob(ast::JobDecl &job) {
                            << ")";
     for (ast::Prop &p : job.props)
       checkLoose(*this, p.value.get());
+    return;
+  }
+
+  if (action->name == "align") { // SemaAlign.cpp
+    checkAlignJob(job, action->options);
     return;
   }
 

@@ -13,6 +13,7 @@
 #include "dialects/Model/Transforms/Passes.h"
 #include "dialects/Plan/IR/PlanOps.h"
 #include "dialects/Plan/Transforms/Passes.h"
+#include "dialects/Seq/IR/SeqOps.h"
 #include "dialects/Topo/IR/TopoOps.h"
 #include "dialects/Topo/Transforms/Passes.h"
 #include "dialects/Walk/IR/WalkOps.h"
@@ -46,6 +47,7 @@ int main(int argc, char **argv) {
   registry.insert<sluice::graph::GraphDialect>();
   registry.insert<sluice::plan::PlanDialect>();
   registry.insert<sluice::model::ModelDialect>();
+  registry.insert<sluice::seq::SeqDialect>();
   // What the lowerings produce (walk-to-llvm: llvm; walk-to-gpu: gpu, scf,
   // arith, math, then cf and nvvm), so that sluice-opt re-reads its own
   // output.

@@ -1082,7 +1082,7 @@ const Case kCases[] = {
      "topology t { }\nmodel m = transformer(layers: 2, hidden: 64, heads: 4, "
      "seq: 128, vocab: 100)\njob j = fintune m on t { batch: 1 }",
      {"3:9: unknown job action 'fintune'; did you mean 'finetune'? (expected "
-      "one of: finetune, train, infer, distill, gather, walk, run)"}},
+      "one of: finetune, train, infer, distill, gather, walk, run, align)"}},
     {"JobSubjectWrongModel",
      "topology t { }\nmodel g = gnn(layers: 1, fanouts: [1], features: 8, "
      "hidden: 8, classes: 2)\njob j = finetune g on t { batch: 1 }",
