@@ -533,6 +533,8 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
       Value size =
           callRuntime(b, loc, module, AlgoCall::FrontierSize, {current});
       launch(fns[0], list, null, size);
+      // The round's bucket is the compiler's own: nothing reads it again.
+      callRuntime(b, loc, module, AlgoCall::FrontierRelease, {current});
       break;
     }
     }

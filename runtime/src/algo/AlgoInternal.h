@@ -155,6 +155,9 @@ struct sluice_algo_ctx_t {
     uint64_t room;
   };
   std::vector<SpareList> spareLists;
+  /// sluice_algo_frontier_bucket's vertices of the round (reused: no
+  /// allocation per round).
+  std::vector<uint32_t> bucketScratch;
   std::vector<std::unique_ptr<std::atomic<uint64_t>[]>> spareBits;
   /// With a GPU attached, bound passes run there (released first).
   std::unique_ptr<sluice::rt::AlgoGpu, sluice::rt::AlgoGpuDeleter> gpu;

@@ -180,7 +180,8 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
                                                int32_t consume) {
   sluice_algo_ctx_t *ctx = f->ctx;
   sluice::rt::flushFrontierInserts();
-  std::vector<uint32_t> lowest;
+  std::vector<uint32_t> &lowest = ctx->bucketScratch;
+  lowest.clear();
   if (ctx->faulted.load(std::memory_order_relaxed))
     return sluice::rt::sealedFrontier(ctx, lowest);
   // The queue passes on when nothing reads `f` again and `rest` is a new

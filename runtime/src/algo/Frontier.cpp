@@ -20,6 +20,7 @@
 #include "runtime/src/algo/AlgoInternal.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace {
 
@@ -33,6 +34,21 @@ uint64_t denseAt(uint64_t n) { return std::max<uint64_t>(words(n), 1); }
 void giveListBack(sluice_frontier_t *f) {
   f->ctx->spareLists.push_back({std::move(f->list), f->listRoom});
   f->listRoom = 0;
+}
+
+/// A spare list buffer with room for at least `room` vertices (the most
+/// recent such), or none.
+std::optional<sluice_algo_ctx_t::SpareList>
+takeSpareList(sluice_algo_ctx_t *ctx, uint64_t room) {
+  auto &spares = ctx->spareLists;
+  for (size_t i = spares.size(); i-- > 0;) {
+    if (spares[i].room < room)
+      continue;
+    sluice_algo_ctx_t::SpareList spare = std::move(spares[i]);
+    spares.erase(spares.begin() + i);
+    return spare;
+  }
+  return std::nullopt;
 }
 
 /// A cleared bitmap of `ctx`'s vertices: a spare, else a new one.
@@ -124,10 +140,9 @@ sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
   // new ones (a new list is not touched beyond what is inserted).
   f->bits = takeBits(ctx);
   const uint64_t dense = denseAt(ctx->view.num_vertices);
-  if (!ctx->spareLists.empty()) {
-    f->list = std::move(ctx->spareLists.back().buffer);
-    f->listRoom = ctx->spareLists.back().room;
-    ctx->spareLists.pop_back();
+  if (auto spare = takeSpareList(ctx, dense)) {
+    f->list = std::move(spare->buffer);
+    f->listRoom = spare->room;
   } else {
     f->list.reset(new uint32_t[dense]);
     f->listRoom = dense;
@@ -142,8 +157,16 @@ sluice::rt::sealedFrontier(sluice_algo_ctx_t *ctx,
   auto f = std::make_unique<sluice_frontier_t>();
   f->sealed = true;
   f->count = vertices.size();
-  f->listRoom = f->listLimit = vertices.size();
-  f->list.reset(new uint32_t[std::max<size_t>(vertices.size(), 1)]);
+  f->listLimit = vertices.size();
+  // A spare buffer when one has room (a round's bucket, released after the
+  // round, gives it back), else one of its size.
+  if (auto spare = takeSpareList(ctx, vertices.size())) {
+    f->list = std::move(spare->buffer);
+    f->listRoom = spare->room;
+  } else {
+    f->list.reset(new uint32_t[std::max<size_t>(vertices.size(), 1)]);
+    f->listRoom = vertices.size();
+  }
   std::copy(vertices.begin(), vertices.end(), f->list.get());
   return adopt(ctx, std::move(f));
 }
@@ -236,11 +259,16 @@ void sluice::rt::growFrontierList(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
   const uint64_t n = std::max<uint64_t>(f->numVertices, 1);
   if (f->listRoom < n) {
-    std::unique_ptr<uint32_t[]> list(new uint32_t[n]);
+    std::optional<sluice_algo_ctx_t::SpareList> spare =
+        takeSpareList(f->ctx, n);
+    std::unique_ptr<uint32_t[]> list =
+        spare ? std::move(spare->buffer)
+              : std::unique_ptr<uint32_t[]>(new uint32_t[n]);
+    uint64_t room = spare ? spare->room : n;
     std::copy(f->list.get(), f->list.get() + f->count.load(), list.get());
     giveListBack(f);
     f->list = std::move(list);
-    f->listRoom = n;
+    f->listRoom = room;
   }
   f->listLimit = n;
 }
@@ -260,7 +288,7 @@ void sluice_algo_frontier_release(sluice_frontier_t *f) {
   // A list with room for a dense frontier goes to the spares; a sealed
   // sparse frontier's, shrunk to its size, is freed (malloc hands its
   // pages out again).
-  if (f->list && f->listRoom >= denseAt(f->numVertices) && !f->sealed)
+  if (f->list && f->listRoom >= denseAt(f->numVertices))
     giveListBack(f);
   f->list.reset();
   f->queue.reset();
