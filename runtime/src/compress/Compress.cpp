@@ -8,12 +8,13 @@
 //===----------------------------------------------------------------------===//
 #include "sluice/compress.h"
 
-#include "Error.h"
+#include "runtime/src/Error.h"
 
 #include <zstd.h>
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
