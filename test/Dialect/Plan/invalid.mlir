@@ -233,7 +233,7 @@ plan.demands @d on @t {
 
 // A job on a demand that is not a gather.
 plan.demands @d on @t {
-  // expected-error@+1 {{'plan.demand' op only a 'gather' has a job}}
+  // expected-error@+1 {{'plan.demand' op only a 'gather' and a 'blockio' have a job}}
   plan.demand transfer 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt"}}
 }
 
@@ -361,4 +361,44 @@ plan.schedule @s on @t makespan(1.0) {
 plan.schedule @s on @t makespan(4.0) {
   // expected-error@+1 {{'plan.collective' op bytes must be finite and positive, got 0}}
   plan.collective "c" "all-reduce" "ring" bytes(0.0) over ["a", "b"] window(0.0, 1.0) times {ring = 1.0 : f64}
+}
+
+// -----
+
+// A blockio demand needs its job.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' demand needs a job}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"]
+}
+
+// -----
+
+// A blockio job names its middle tier.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' job needs 'middle_tier', a non-empty array of device patterns}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"] {job = {compressibility = 0.5 : f64, header_cost = 0.0 : f64, middle_tier = [], rate = 1.0 : f64}}
+}
+
+// -----
+
+// A blockio job's rate is positive.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' job needs a positive 'rate' (f64)}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"] {job = {compressibility = 0.5 : f64, header_cost = 0.0 : f64, middle_tier = ["m.cpu"], rate = 0.0 : f64}}
+}
+
+// -----
+
+// A blockio job's compressibility is in [0, 1).
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' job needs 'compressibility' (f64) in [0, 1)}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"] {job = {compressibility = 1.0 : f64, header_cost = 0.0 : f64, middle_tier = ["m.cpu"], rate = 1.0 : f64}}
+}
+
+// -----
+
+// A blockio job's header cost is not negative.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' job needs a non-negative 'header_cost' (f64)}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"] {job = {compressibility = 0.5 : f64, header_cost = -1.0 : f64, middle_tier = ["m.cpu"], rate = 1.0 : f64}}
 }
