@@ -32,6 +32,13 @@ uint64_t splitmix(uint64_t &state) {
   return z ^ (z >> 31);
 }
 
+/// "0.5", "1": the shortest form, for messages.
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", x);
+  return buf;
+}
+
 double seconds(std::chrono::steady_clock::time_point a,
                std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
@@ -86,7 +93,7 @@ sluice_status_t sluice_compress_measure(const sluice_compress_options_t *o,
   if (!(o->compressibility >= 0 && o->compressibility < 1))
     return rt::fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                     "compressibility must be in [0, 1), got " +
-                        std::to_string(o->compressibility));
+                        num(o->compressibility));
   if (o->level < 1 || o->level > 19)
     return rt::fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                     "level must be in [1, 19], got " +
@@ -100,7 +107,7 @@ sluice_status_t sluice_compress_measure(const sluice_compress_options_t *o,
   if (!(o->min_seconds > 0 && o->min_seconds <= 600))
     return rt::fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                     "min_seconds must be in (0, 600], got " +
-                        std::to_string(o->min_seconds));
+                        num(o->min_seconds));
 
   const uint64_t b = o->block_bytes, n = o->blocks;
   const size_t bound = ZSTD_compressBound(b);
