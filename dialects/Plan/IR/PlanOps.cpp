@@ -121,6 +121,30 @@ LogicalResult DemandOp::verifyBlockIO() {
   return success();
 }
 
+LogicalResult MiddleTierOp::verify() {
+  StringRef source = getCpuSource();
+  if (source != "measured" && source != "given" && source != "fallback")
+    return emitOpError() << "cpu_source must be \"measured\", \"given\" or "
+                            "\"fallback\", got \""
+                         << source << "\"";
+  for (double v :
+       {getCpuRate().convertToDouble(), getCpuRatio().convertToDouble(),
+        getSpeedup().convertToDouble()})
+    if (!isFiniteNum(v) || v <= 0)
+      return emitOpError() << "cpu_rate, cpu_ratio and speedup must be "
+                              "positive, got "
+                           << num(v);
+  for (Attribute a : getServers()) {
+    auto server = dyn_cast<DictionaryAttr>(a);
+    auto site = server ? server.getAs<StringAttr>("site") : StringAttr();
+    if (!server || !server.getAs<StringAttr>("name") || !site ||
+        (site.getValue() != "host" && site.getValue() != "smartnic"))
+      return emitOpError() << "every server needs a 'name' and a 'site' of "
+                              "\"host\" or \"smartnic\"";
+  }
+  return success();
+}
+
 LogicalResult PlacementOp::verify() {
   size_t n = getTiers().size();
   if (getTierItems().size() != n || getTierCapacity().size() != n)

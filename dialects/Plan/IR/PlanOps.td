@@ -476,6 +476,9 @@ def Plan_MiddleTierOp : Plan_Op<"middle_tier"> {
     server on the host: `requests`, `bytes_in`, `bytes_out` (f64, per
     second), `servers_needed` (i64: the fewest servers for `rate`) and
     `extrapolated` (bool). `speedup` is planned over CPU-only requests.
+    The verifier checks `cpu_source`, that every server has a `name` and a
+    `site` of "host" or "smartnic", and that `cpu_rate`, `cpu_ratio` and
+    `speedup` are positive.
 
     Example:
 
@@ -492,6 +495,7 @@ def Plan_MiddleTierOp : Plan_Op<"middle_tier"> {
   let assemblyFormat = [{
     $label `block_bytes` `(` $block_bytes `)` `rate` `(` $rate `)` attr-dict
   }];
+  let hasVerifier = 1;
 }
 
 #endif // SLUICE_PLAN_OPS

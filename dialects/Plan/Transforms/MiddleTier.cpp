@@ -205,20 +205,22 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
                       << " requests/s (bound by " << s.host.bottleneck << ")";
   }
   if (remarks) {
-    auto needed = [](const flow::TierTotals &t) {
-      return std::to_string(t.serversNeeded) +
-             (t.extrapolated ? " (beyond the declared servers)" : "");
+    size_t declared = plan->servers.size();
+    auto needed = [&](const flow::TierTotals &t) {
+      return std::to_string(t.serversNeeded) + " servers" +
+             (t.extrapolated
+                  ? " (more than the " + std::to_string(declared) + " declared)"
+                  : "");
     };
-    op.emitRemark() << "middle tier of " << plan->servers.size()
+    op.emitRemark() << "middle tier of " << declared
                     << " servers: " << sig(plan->planned.requests)
                     << " requests/s planned vs " << sig(plan->cpuOnly.requests)
                     << " CPU-only (" << sig(plan->speedup) << "x); "
                     << sig(load.requestRate) << " requests/s need "
-                    << needed(plan->planned) << " servers vs "
-                    << needed(plan->cpuOnly) << " CPU-only; host codec "
-                    << sig(load.hostCompressRate / 1e6)
-                    << " MB/s per core, ratio " << sig(load.hostRatio) << " ("
-                    << source << ")";
+                    << needed(plan->planned) << " vs " << needed(plan->cpuOnly)
+                    << " CPU-only; host codec "
+                    << sig(load.hostCompressRate / 1e6) << " MB/s per core, "
+                    << "ratio " << sig(load.hostRatio) << " (" << source << ")";
   }
   std::string label =
       (op->getParentOfType<DemandsOp>().getSymName() + "." + Twine(index))
