@@ -253,11 +253,16 @@ mlir::LogicalResult Compilation::planTraining(uint64_t seed,
   options.seed = seed;
   options.jobName = job.str();
   options.remarks = walkRemarks; // --remarks: the search's counts
+  // Train jobs with a parameter_server: DisDP (model-plan-disdp).
+  model::ModelPlanDisdpOptions disdp;
+  disdp.jobName = job.str();
+  disdp.remarks = walkRemarks; // --remarks: both iterations, the speedup
   bool printOp = ctx.shouldPrintOpOnDiagnostic();
   ctx.printOpOnDiagnostic(false);
   mlir::LogicalResult result =
       runPasses(*module_, [&](mlir::OpPassManager &pm) {
         pm.addPass(model::createModelPlanParallel(options));
+        pm.addPass(model::createModelPlanDisdp(disdp));
       });
   ctx.printOpOnDiagnostic(printOp);
   return result;

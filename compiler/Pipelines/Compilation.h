@@ -78,8 +78,9 @@ public:
   /// (attachSampledAccessCounts); errors there stop before the pass.
   mlir::LogicalResult plan();
 
-  /// Runs model-plan-parallel on the flattened module: every `train`
-  /// model.job gets a plan.parallel (annealing seeded with `seed`; with
+  /// Runs model-plan-parallel and model-plan-disdp on the flattened module:
+  /// every `train` model.job gets a plan.parallel, or a plan.disdp when it
+  /// names a parameter_server (annealing seeded with `seed`; with
   /// setWalkRemarks, a remark per job with the search's counts).
   /// `job`: only the train job of that name (empty: every one).
   mlir::LogicalResult planTraining(uint64_t seed = 1, llvm::StringRef job = "");

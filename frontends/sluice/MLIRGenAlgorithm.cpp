@@ -177,11 +177,26 @@ graph::ScheduleAttr AlgorithmGen::loopSchedule(llvm::ArrayRef<Prop> props,
   mlir::FloatAttr delta;
   std::optional<graph::EdgeFormat> format;
   std::optional<graph::VertexOrder> order;
+  mlir::FloatAttr alpha, beta; // hybrid(alpha, beta)
   // Sema checked the keys and words against GraphSchema.
   for (const Prop &p : props) {
     auto *word = llvm::dyn_cast_or_null<NameExpr>(p.value.get());
     if (p.name == graph::kDirectionKey && word) {
       direction = graph::symbolizeDirection(word->name);
+    } else if (p.name == graph::kDirectionKey) {
+      // hybrid(alpha, beta)
+      auto *call = llvm::dyn_cast_or_null<CallExpr>(p.value.get());
+      if (call && call->args.size() == 2) {
+        direction = graph::Direction::Hybrid;
+        auto number = [&](const Expr &e) -> mlir::FloatAttr {
+          if (auto v = constant(e))
+            if (auto x = v->asNumber())
+              return builder.getF64FloatAttr(*x);
+          return {};
+        };
+        alpha = number(*call->args[0].value);
+        beta = number(*call->args[1].value);
+      }
     } else if (p.name == graph::kFrontierKey && word) {
       frontier = graph::symbolizeFrontierKind(word->name);
     } else if (p.name == graph::kFrontierKey) {
@@ -213,9 +228,9 @@ graph::ScheduleAttr AlgorithmGen::loopSchedule(llvm::ArrayRef<Prop> props,
         tile = graph::Tile::of(n->i);
     }
   }
-  return graph::ScheduleAttr::getChecked([&] { return error(at); }, ctx,
-                                         direction, parallel, chunk, tile,
-                                         frontier, delta, format, order);
+  return graph::ScheduleAttr::getChecked(
+      [&] { return error(at); }, ctx, direction, parallel, chunk, tile,
+      frontier, delta, format, order, alpha, beta);
 }
 
 void AlgorithmGen::applySchedule(graph::AlgorithmOp op, const ScheduleDecl &s) {

@@ -191,7 +191,8 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
       mlir::IntegerAttr(), mlir::BoolAttr(), model::TierAttr(),
       model::TierAttr(), model::TierAttr(), mlir::StringAttr(),
       mlir::FloatAttr(), mlir::IntegerAttr(), model::WeightQuantAttr(),
-      mlir::BoolAttr(), mlir::IntegerAttr(), model::CompressedTensorsAttr());
+      mlir::BoolAttr(), mlir::IntegerAttr(), model::CompressedTensorsAttr(),
+      mlir::StringAttr());
   bool ok = true;
   for (const Prop &p : j.props) {
     if (p.name == "optimizer") {
@@ -229,6 +230,9 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
       job->setAttr(p.name, builder.getBoolAttr(v->b));
     else if (p.name == "lr" && v->asNumber())
       job->setAttr("lr", builder.getF64FloatAttr(*v->asNumber()));
+    else if (p.name == "parameter_server" &&
+             v->kind == ConstValue::Kind::String)
+      job->setAttr("parameter_server", builder.getStringAttr(v->s));
     else if (p.name == "lora" && v->kind == ConstValue::Kind::Int)
       job->setAttr("lora_rank", builder.getI64IntegerAttr(v->i));
     // output, seed, threads: not used by the planners.

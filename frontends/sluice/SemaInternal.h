@@ -284,6 +284,10 @@ public:
   /// (`given`, by option name) and the defaults (SemaWalk.cpp).
   void checkWalkJob(ast::JobDecl &job, ast::WalkDecl &walk,
                     const std::map<std::string, ast::Expr *> &given);
+  /// A train job's `parameter_server` (DisDP, SemaDisdp.cpp): `ps` its
+  /// value.
+  void checkParameterServer(const std::map<std::string, ast::Expr *> &given,
+                            ast::Expr *ps);
   void checkSchedule(ast::ScheduleDecl &schedule);
   /// A schedule named after a job: a finetune job's tiers and pins.
   void checkJobSchedule(ast::ScheduleDecl &schedule, ast::JobDecl &job);

@@ -45,6 +45,33 @@ llvm::ArrayRef<llvm::StringRef> frontierSpellings() {
   return spellings;
 }
 
+/// The directions as written: `hybrid` also takes Beamer's thresholds,
+/// `hybrid(alpha, beta)`.
+llvm::ArrayRef<llvm::StringRef> directionSpellings() {
+  static const std::vector<llvm::StringRef> spellings = [] {
+    std::vector<llvm::StringRef> s(graph::directionNames().begin(),
+                                   graph::directionNames().end());
+    s.push_back("hybrid(alpha, beta)");
+    return s;
+  }();
+  return spellings;
+}
+
+/// A positive number argument `what` of `callee` (i64 accepted).
+void checkPositiveNumber(Sema &s, ast::Expr *arg, llvm::StringRef what,
+                         llvm::StringRef callee) {
+  Type t = s.check(arg);
+  if (t.isUnknown())
+    return;
+  if (t.kind != K::Int && t.kind != K::Float)
+    s.error(arg->range) << what << " of '" << callee << "' expects f64, got "
+                        << typeName(t);
+  else if (const Value *v = s.valueOf(arg);
+           v && v->asNumber() && !(*v->asNumber() > 0))
+    s.error(arg->range) << what << " of '" << callee
+                        << "' must be positive, got " << formatValue(*v, t);
+}
+
 } // namespace
 
 namespace sluice::sema {
@@ -324,17 +351,7 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
       ast::Expr *arg = singleArgument(s, *call, "the bucket width delta");
       if (!arg)
         return;
-      Type t = s.check(arg);
-      if (arg && !t.isUnknown()) {
-        if (t.kind != K::Int && t.kind != K::Float)
-          s.error(arg->range)
-              << "bucket width of 'buckets' expects f64, got " << typeName(t);
-        else if (const Value *v = s.valueOf(arg);
-                 v && v->asNumber() && !(*v->asNumber() > 0))
-          s.error(arg->range)
-              << "bucket width of 'buckets' must be positive, got "
-              << formatValue(*v, t);
-      }
+      checkPositiveNumber(s, arg, "bucket width", "buckets");
       call->type = Type::of(K::Enum);
       return;
     }
@@ -346,6 +363,40 @@ void OptionChecker::checkValue(const OptionSpec &spec, ast::Expr *e) {
       s.error(e->range) << what(spec)
                         << " expects one of: " << joinNames(frontierSpellings())
                         << "; got " << typeName(t);
+    return;
+  case OptKind::Direction:
+    if (name && graph::symbolizeDirection(name->name)) {
+      e->type = Type::of(K::Enum);
+      return;
+    }
+    if (auto *call = llvm::dyn_cast<ast::CallExpr>(e);
+        call &&
+        call->callee == graph::stringifyDirection(graph::Direction::Hybrid)) {
+      bool named = llvm::any_of(
+          call->args, [](const ast::Arg &a) { return !a.name.empty(); });
+      if (call->args.size() != 2 || named) {
+        s.error(call->range)
+            << "'hybrid' expects 2 arguments (Beamer's alpha and beta: pull "
+               "once the frontier's out-edges pass 1/alpha of the edges not "
+               "yet scanned, push again below 1/beta of the vertices), got "
+            << call->args.size();
+        for (ast::Arg &a : call->args)
+          s.check(a.value.get());
+        return;
+      }
+      checkPositiveNumber(s, call->args[0].value.get(), "alpha", "hybrid");
+      checkPositiveNumber(s, call->args[1].value.get(), "beta", "hybrid");
+      call->type = Type::of(K::Enum);
+      return;
+    }
+    if (name) {
+      unknownWord(spec, *name, directionSpellings());
+      return;
+    }
+    if (Type t = s.check(e); !t.isUnknown())
+      s.error(e->range) << what(spec) << " expects one of: "
+                        << joinNames(directionSpellings()) << "; got "
+                        << typeName(t);
     return;
   case OptKind::IntList: {
     Type t = s.check(e);

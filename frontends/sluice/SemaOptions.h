@@ -28,6 +28,7 @@ enum class OptKind {
   IntOrAuto, ///< `auto` or an i64: `tile: auto`, `tile: 64`
   Parallel,  ///< `serial`, `static` or `dynamic(n)`
   Frontier,  ///< `sparse`, `dense`, `bitmap`, `auto` or `buckets(delta)`
+  Direction, ///< `push`, `pull`, `hybrid` or `hybrid(alpha, beta)`
   IntList,   ///< [i64]
   Model,     ///< the name of a model
   Graph,     ///< the name of a graph

@@ -37,7 +37,7 @@ const std::vector<OptionSpec> &jobScheduleSpecs() {
 
 const std::vector<OptionSpec> &labelScheduleSpecs() {
   static const std::vector<OptionSpec> specs = {
-      word(graph::kDirectionKey, graph::directionNames()),
+      opt(graph::kDirectionKey, OptKind::Direction),
       opt(graph::kParallelKey, OptKind::Parallel),
       opt(graph::kTileKey, OptKind::IntOrAuto),
       opt(graph::kFrontierKey, OptKind::Frontier),

@@ -118,6 +118,9 @@ std::vector<OptionSpec> trainingOptions(bool batchRequired,
   if (compress) {
     specs.push_back(opt("compress", OptKind::Bool));
     specs.push_back(upTo("compress_rank", 65536));
+    // DisDP: plan the train job as disaggregated ZeRO-3 with its optimizer
+    // on this device (docs/parallel.md, "DisDP").
+    specs.push_back(opt("parameter_server", OptKind::String));
   }
   return withCommon(std::move(specs));
 }
@@ -605,6 +608,8 @@ void Sema::checkJob(ast::JobDecl &job) {
           << "option 'compress_rank' needs 'compress: true' (Optimus-CC "
              "compression is lossy and off unless asked for)";
   }
+  if (auto ps = given.find("parameter_server"); ps != given.end())
+    checkParameterServer(given, ps->second);
   const Value *batch = argValue(*this, given, "batch");
   const Value *micro = argValue(*this, given, "micro_batch");
   if (batch && micro && micro->i > 0 && batch->i > 0 &&

@@ -181,6 +181,37 @@ module {
 
 // -----
 
+// The same loop scheduled `direction: hybrid(2, 30)`: the schedule's
+// thresholds are what each round hands sluice_algo_frontier_pull_next.
+// CHECK-LABEL: llvm.func @sluice_algo_bfs2(
+// CHECK-DAG:     %[[ALPHA:.*]] = arith.constant 2.000000e+00 : f64
+// CHECK-DAG:     %[[BETA:.*]] = arith.constant 3.000000e+01 : f64
+// CHECK:         llvm.call @sluice_algo_frontier_pull_next(%{{.*}}, %{{.*}}, %[[ALPHA]], %[[BETA]])
+// REMARK: remark: loop 'expand' of algorithm 'bfs2': push over the out-edges of the frontier's list while they are few, pull over in-edges against its bitmap once they pass 1/2 of the edges not yet scanned, until it shrinks below 1/30 of the vertices (chosen per round, alpha and beta from the schedule); a vertex's in-edges end once `where` is false; parallel, static shares; atomic updates of 'depth'
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @bfs2 on @g attributes {outputs = [@depth], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
+  ^bb0(%source: i64):
+    %m1 = arith.constant -1 : i64
+    graph.property @depth : i64 = %m1
+    %0 = graph.vertex_of %source
+    %f = graph.frontier.of [%0]
+    %next = graph.edges from %f label "expand" -> !graph.frontier attributes {schedule = #graph.schedule<direction = hybrid, parallel = static, frontier = auto, format = auto, alpha = 2.0 : f64, beta = 30.0 : f64>} where {
+    ^bb0(%src: i32, %dst: i32):
+      %d = graph.prop.get @depth[%dst] : i64
+      %u = arith.cmpi eq, %d, %m1 : i64
+      graph.yield %u : i1
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      %d = graph.prop.get @depth[%src] : i64
+      graph.prop.set @depth[%dst] = %d : i64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
 // Reductions into locals: the vertices function runs over blocks of 4096
 // vertices, each combining its vertices' contributions (the identity where
 // `where` is false) in vertex order and storing one partial per local;

@@ -33,13 +33,6 @@ bool pullExitsEarly(Operation *loop);
 
 enum class Variant { Vertices, Push, Pull, TiledPull };
 
-/// Beamer et al.'s thresholds of a direction-optimising (hybrid) loop, as
-/// in GAPBS: pull once the frontier's out-edges pass 1/alpha of those not
-/// yet scanned, push again once the frontier shrinks below 1/beta of the
-/// vertices.
-inline constexpr int kHybridAlpha = 15;
-inline constexpr int kHybridBeta = 18;
-
 StringRef variantName(Variant v);
 
 /// A field of the view.

@@ -89,10 +89,12 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
   if (variants.size() == 2) {
     os << "push over the out-edges of the frontier's list while they are "
           "few, pull over in-edges against its bitmap once they pass 1/"
-       << kHybridAlpha
+       << llvm::format("%g", s.hybridAlpha())
        << " of the edges not yet scanned, until it shrinks "
           "below 1/"
-       << kHybridBeta << " of the vertices (chosen per round)"
+       << llvm::format("%g", s.hybridBeta())
+       << " of the vertices (chosen per round"
+       << (s.getAlpha() ? ", alpha and beta from the schedule" : "") << ")"
        << (pullExitsEarly(loop)
                ? "; a vertex's in-edges end once `where` is false"
                : "");
@@ -413,8 +415,9 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
         return b.create<arith::ConstantFloatOp>(loc, APFloat(x),
                                                 b.getF64Type());
       };
-      prefers = callRuntime(b, loc, module, AlgoCall::PullNext,
-                            {from, out, f64(kHybridAlpha), f64(kHybridBeta)});
+      prefers = callRuntime(
+          b, loc, module, AlgoCall::PullNext,
+          {from, out, f64(schedule.hybridAlpha()), f64(schedule.hybridBeta())});
     } else {
       prefers = callRuntime(b, loc, module, AlgoCall::PrefersDense, {from});
     }

@@ -7,6 +7,7 @@
 
 #include "compiler/Analysis/Parallel/ParallelCluster.h"
 #include "compiler/Target/Gnn/GnnPlan.h"
+#include "compiler/Target/Parallel/DisdpExport.h"
 #include "compiler/Target/Parallel/DistillExport.h"
 #include "compiler/Target/Parallel/ParallelExport.h"
 #include "dialects/Model/IR/ModelOps.h"
@@ -94,6 +95,35 @@ mlir::LogicalResult emitParallel(Compilation &compilation,
     module.print(os);
     os << "\n";
     return mlir::success();
+  }
+  // Train jobs with a parameter_server have a plan.disdp instead.
+  if (target::hasDisdpPlans(module, o.job)) {
+    bool parallelToo = false;
+    for (plan::ParallelOp op : module.getOps<plan::ParallelOp>())
+      parallelToo |= o.job.empty() || op.getJob() == o.job;
+    std::optional<target::DisdpFormat> df;
+    if (*format == target::ParallelFormat::Summary)
+      df = target::DisdpFormat::Summary;
+    else if (*format == target::ParallelFormat::Json && !parallelToo)
+      df = target::DisdpFormat::Json;
+    else if (*format == target::ParallelFormat::Trace && !parallelToo)
+      df = target::DisdpFormat::Trace;
+    if (!df)
+      return mlir::emitError(compilation.fileLocation())
+             << (parallelToo ? "DisDP and 3D-parallel jobs are written "
+                               "together only as a summary; choose one with "
+                               "--job=NAME"
+                             : "DisDP plans (train jobs with a "
+                               "parameter_server) are written in "
+                               "--format=table, json, trace or mlir");
+    if (parallelToo) {
+      auto graph = extractTopoGraph(module);
+      if (mlir::failed(graph) ||
+          mlir::failed(target::writeParallelPlans(
+              module, parallel::gpusByHost(*graph, top), o.job, *format, os)))
+        return mlir::failure();
+    }
+    return target::writeDisdpPlans(module, o.job, *df, os);
   }
   auto graph = extractTopoGraph(module);
   if (mlir::failed(graph))

@@ -35,7 +35,12 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
     - `direction` (edges loops): `push` (iterate over sources and their
       out-edges, updating destinations, atomically where needed), `pull`
       (over destinations and their in-edges, no atomics) or `hybrid` (per
-      round, from the size of the frontier: direction-optimising);
+      round, from the size of the frontier: direction-optimising, Beamer's
+      rule with `alpha` and `beta`, both > 0: a round pulls once the
+      frontier's out-edges pass 1/alpha of the edges not yet scanned, and
+      goes back to push once the frontier holds fewer than 1/beta of the
+      vertices); `alpha` and `beta` are given with `hybrid` and only with
+      it;
     - `parallel`: `serial`, `static` (equal shares per thread) or `dynamic`
       with `chunk`, the vertices handed out at a time (> 0); `chunk` is
       given with `dynamic` and only with it;
@@ -62,8 +67,8 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
     As a request (the algorithm's `loop_defaults` and `label_schedules`,
     written by MLIRGen from the `schedule` declaration) any key may be
     absent. On a loop (written by `graph-attach-schedule`) the schedule is
-    complete: `parallel` always, and on an edges loop `direction`,
-    `frontier` and `format`; on a vertices loop, which has no edges and no
+    complete: `parallel` always, and on an edges loop `direction` (with
+    `alpha` and `beta` when it is `hybrid`), `frontier` and `format`; on a vertices loop, which has no edges and no
     frontier, those three are errors.
 
     Example:
@@ -73,6 +78,7 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
     #graph.schedule<parallel = static>
     #graph.schedule<direction = push, parallel = static, frontier = buckets, delta = 2.000000e+00 : f64, format = auto>
     #graph.schedule<direction = push, parallel = dynamic, chunk = 16, frontier = auto, format = auto, order = auto>
+    #graph.schedule<direction = hybrid, parallel = static, frontier = auto, format = auto, alpha = 1.500000e+01 : f64, beta = 1.800000e+01 : f64>
     ```
   }];
   let parameters = (ins
@@ -87,7 +93,11 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
       OptionalParameter<"::mlir::FloatAttr",
                         "bucket width of frontier = buckets">:$delta,
       Graph_OptionalEnumParameter<Graph_EdgeFormat>:$format,
-      Graph_OptionalEnumParameter<Graph_VertexOrder>:$order);
+      Graph_OptionalEnumParameter<Graph_VertexOrder>:$order,
+      OptionalParameter<"::mlir::FloatAttr",
+                        "Beamer's alpha of direction = hybrid">:$alpha,
+      OptionalParameter<"::mlir::FloatAttr",
+                        "Beamer's beta of direction = hybrid">:$beta);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -95,8 +105,12 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
     bool isEmpty() {
       return !getDirection() && !getParallel() && !getChunk() &&
              getTile().isNone() && !getFrontier() && !getDelta() &&
-             !getFormat() && !getOrder();
+             !getFormat() && !getOrder() && !getAlpha() && !getBeta();
     }
+    /// Beamer's alpha and beta of a hybrid loop: the schedule's, else
+    /// kDefaultHybridAlpha/Beta (GraphSchema.h).
+    double hybridAlpha();
+    double hybridBeta();
     /// The names of the edges-only keys this schedule gives (direction,
     /// frontier, format; then order, which an edges loop may leave out), in
     /// that order.

@@ -56,7 +56,8 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    std::optional<FrontierKind> frontier,
                                    FloatAttr delta,
                                    std::optional<EdgeFormat> format,
-                                   std::optional<VertexOrder> order) {
+                                   std::optional<VertexOrder> order,
+                                   FloatAttr alpha, FloatAttr beta) {
   bool dynamic = parallel == Parallel::Dynamic;
   if (dynamic && !chunk)
     return emitError() << "parallel = dynamic needs a chunk (the vertices "
@@ -81,12 +82,33 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (delta && !(delta.getValueAsDouble() > 0))
     return emitError() << "delta must be positive, got "
                        << delta.getValueAsDouble();
+  if (bool(alpha) != bool(beta))
+    return emitError() << "alpha and beta go together (Beamer's rule of "
+                          "direction = hybrid), got only "
+                       << (alpha ? "alpha" : "beta");
+  bool hybrid = direction == Direction::Hybrid;
+  if (alpha && !hybrid)
+    return emitError() << "alpha and beta need direction = hybrid, got "
+                       << (direction ? stringifyDirection(*direction)
+                                     : llvm::StringRef("no direction"));
+  for (auto [name, value] : {std::pair{"alpha", alpha}, {"beta", beta}})
+    if (value && !(value.getValueAsDouble() > 0))
+      return emitError() << name << " must be positive, got "
+                         << value.getValueAsDouble();
   return success();
+}
+
+double ScheduleAttr::hybridAlpha() {
+  return getAlpha() ? getAlpha().getValueAsDouble() : kDefaultHybridAlpha;
+}
+
+double ScheduleAttr::hybridBeta() {
+  return getBeta() ? getBeta().getValueAsDouble() : kDefaultHybridBeta;
 }
 
 llvm::SmallVector<llvm::StringRef> ScheduleAttr::edgesOnlyKeys() {
   llvm::SmallVector<llvm::StringRef> keys;
-  if (getDirection())
+  if (getDirection() || getAlpha())
     keys.push_back(kDirectionKey);
   if (getFrontier())
     keys.push_back(kFrontierKey);

@@ -84,6 +84,12 @@ inline constexpr Parallel kDefaultParallel = Parallel::Static;
 inline constexpr FrontierKind kDefaultFrontier = FrontierKind::Auto;
 inline constexpr EdgeFormat kDefaultFormat = EdgeFormat::Auto;
 inline constexpr Target kDefaultTarget = Target::Cpu;
+/// Beamer et al.'s thresholds of a direction-optimising (hybrid) loop when
+/// the schedule does not give `hybrid(alpha, beta)`, as in GAPBS: pull once
+/// the frontier's out-edges pass 1/alpha of those not yet scanned, push
+/// again once the frontier shrinks below 1/beta of the vertices.
+inline constexpr double kDefaultHybridAlpha = 15.0;
+inline constexpr double kDefaultHybridBeta = 18.0;
 
 } // namespace sluice::graph
 

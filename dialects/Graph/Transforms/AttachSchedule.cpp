@@ -36,6 +36,7 @@ template <typename T> struct Decided {
 /// The schedule of one loop, key by key.
 struct LoopSchedule {
   Decided<Direction> direction{kDefaultDirection};
+  FloatAttr alpha, beta; ///< with direction = hybrid (absent: the defaults)
   Decided<Parallel> parallel{kDefaultParallel};
   std::optional<int64_t> chunk; ///< goes with `parallel`
   Decided<Tile> tile{Tile::none()};
@@ -58,8 +59,11 @@ struct LoopSchedule {
       tile.set(request.getTile(), from);
     if (!isEdges)
       return;
-    if (auto d = request.getDirection())
+    if (auto d = request.getDirection()) {
       direction.set(*d, from);
+      alpha = request.getAlpha();
+      beta = request.getBeta();
+    }
     if (auto f = request.getFrontier()) {
       frontier.set(*f, from);
       delta = request.getDelta();
@@ -77,7 +81,8 @@ struct LoopSchedule {
     return ScheduleAttr::get(
         ctx, onEdges(direction.value), parallel.value, chunk, tile.value,
         onEdges(frontier.value), isEdges ? delta : FloatAttr(),
-        onEdges(format.value), isEdges ? order.value : std::nullopt);
+        onEdges(format.value), isEdges ? order.value : std::nullopt,
+        isEdges ? alpha : FloatAttr(), isEdges ? beta : FloatAttr());
   }
 };
 
@@ -92,6 +97,13 @@ std::string sourceText(Source from, llvm::StringRef label) {
     return ("(@" + label + ")").str();
   }
   llvm_unreachable("unknown schedule source");
+}
+
+/// A float attribute as %g: "16", "2.5".
+std::string shortNumber(FloatAttr x) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%g", x.getValueAsDouble());
+  return text;
 }
 
 struct GraphAttachSchedulePass
@@ -146,8 +158,11 @@ struct GraphAttachSchedulePass
     r << (isEdges ? "edges" : "vertices") << " loop "
       << (label ? ("@" + name).str() : std::string("(unlabelled)")) << " gets ";
     if (isEdges)
-      r << "direction = " << stringifyDirection(s.direction.value) << " "
-        << sourceText(s.direction.from, name) << ", ";
+      r << "direction = " << stringifyDirection(s.direction.value);
+    if (isEdges && s.alpha)
+      r << "(" << shortNumber(s.alpha) << ", " << shortNumber(s.beta) << ")";
+    if (isEdges)
+      r << " " << sourceText(s.direction.from, name) << ", ";
     r << "parallel = " << stringifyParallel(s.parallel.value);
     if (s.chunk)
       r << "(" << *s.chunk << ")";
@@ -156,12 +171,8 @@ struct GraphAttachSchedulePass
       << sourceText(s.tile.from, name);
     if (isEdges)
       r << ", frontier = " << stringifyFrontierKind(s.frontier.value);
-    if (isEdges && s.delta) {
-      std::string width;
-      llvm::raw_string_ostream(width)
-          << llvm::format("%g", s.delta.getValueAsDouble());
-      r << "(" << width << ")";
-    }
+    if (isEdges && s.delta)
+      r << "(" << shortNumber(s.delta) << ")";
     if (isEdges)
       r << " " << sourceText(s.frontier.from, name)
         << ", format = " << stringifyEdgeFormat(s.format.value) << " "

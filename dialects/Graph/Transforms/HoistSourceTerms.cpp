@@ -345,9 +345,10 @@ struct GraphHoistSourceTermsPass
     // The vertices loop, just before the edges loop.
     std::string label = uniqueLabel(algo, name + "_src");
     b.setInsertionPoint(loop);
-    auto schedule = ScheduleAttr::get(ctx, std::nullopt, Parallel::Static,
-                                      std::nullopt, Tile::none(), std::nullopt,
-                                      FloatAttr(), std::nullopt, std::nullopt);
+    auto schedule =
+        ScheduleAttr::get(ctx, std::nullopt, Parallel::Static, std::nullopt,
+                          Tile::none(), std::nullopt, FloatAttr(), std::nullopt,
+                          std::nullopt, FloatAttr(), FloatAttr());
     auto vertices = b.create<VerticesOp>(loop.getLoc(), TypeRange{},
                                          ValueRange{}, b.getStringAttr(label),
                                          b.getArrayAttr({}), schedule);

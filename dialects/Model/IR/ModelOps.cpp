@@ -286,6 +286,15 @@ LogicalResult JobOp::verify() {
     if (!getCompress().value_or(false))
       return emitOpError() << "compress_rank needs compress = true";
   }
+  if (auto ps = getParameterServerAttr()) {
+    if (getAction() != JobAction::Train)
+      return emitOpError() << "parameter_server applies to train jobs only";
+    if (ps.getValue().empty())
+      return emitOpError() << "parameter_server must name a device";
+    if (getCompressAttr())
+      return emitOpError() << "parameter_server and compress do not combine "
+                              "(DisDP plans ZeRO-3 data parallelism)";
+  }
   if (getCompressTensorsAttr() && getAction() != JobAction::Infer)
     return emitOpError() << "compress_tensors applies to infer jobs only";
   if (getAction() == JobAction::Infer && !getTokensAttr())

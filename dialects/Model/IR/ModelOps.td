@@ -236,7 +236,9 @@ def Model_JobOp : Model_Op<"job", [
     (positive; only with `compress`; the planner's default 64) where it
     shortens the iteration. `compress_tensors` (`infer` only: `weights`,
     `cache` or `all`) stores and moves those tensors in FlexGen's 4-bit
-    group-wise compression.
+    group-wise compression. `parameter_server` (`train` only, a device path
+    of the topology, not with `compress`) plans the job as DisDP's
+    disaggregated ZeRO-3 (model-plan-disdp) instead of 3D parallelism.
 
     ```mlir
     model.job @tune finetune @gpt3 on @workstation batch 8 attributes {optimizer = "adam", steps = 1000 : i64}
@@ -259,7 +261,8 @@ def Model_JobOp : Model_Op<"job", [
                        OptionalAttr<Model_WeightQuantAttr>:$quantize,
                        OptionalAttr<BoolAttr>:$compress,
                        OptionalAttr<I64Attr>:$compress_rank,
-                       OptionalAttr<Model_CompressedTensorsAttr>:$compress_tensors);
+                       OptionalAttr<Model_CompressedTensorsAttr>:$compress_tensors,
+                       OptionalAttr<StrAttr>:$parameter_server);
   let assemblyFormat = [{
     $sym_name `` $action $model `on` $topology (`batch` $batch^)?
     attr-dict-with-keyword

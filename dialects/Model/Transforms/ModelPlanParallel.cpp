@@ -229,7 +229,8 @@ void ModelPlanParallelPass::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<JobOp> jobs;
   for (JobOp job : module.getOps<JobOp>())
-    if (job.getAction() == JobAction::Train &&
+    // Jobs with a parameter server are model-plan-disdp's (DisDP).
+    if (job.getAction() == JobAction::Train && !job.getParameterServerAttr() &&
         (jobName.empty() || job.getSymName() == jobName))
       jobs.push_back(job);
   if (failed(planJobsOnCluster(

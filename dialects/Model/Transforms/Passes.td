@@ -156,4 +156,48 @@ def ModelPlanDistill : Pass<"model-plan-distill", "::mlir::ModuleOp"> {
   let dependentDialects = ["::sluice::plan::PlanDialect"];
 }
 
+def ModelPlanDisdp : Pass<"model-plan-disdp", "::mlir::ModuleOp"> {
+  let summary = "Plan DisDP's disaggregated ZeRO-3 for train jobs with a parameter server";
+  let description = [{
+    Needs the flat topology of the module (`topo-flatten`). Every `train`
+    `model.job` with a `parameter_server` gets a `plan.disdp @<job>_disdp`
+    (appended to the module): DisDP (shared/papers/00-disdp.txt), ZeRO-3
+    data parallelism over every GPU with the all-gathers and reduce-
+    scatters in the network (the switches with `reduce: true`,
+    planInNetworkCollective) and the optimizer states on the parameter
+    server (a `cpu` device), against conventional ZeRO-3 with ring
+    collectives, the states sharded on the GPUs (or offloaded to the hosts'
+    CPUs), everything one after the other. Both iterations are simulated
+    (compiler/Analysis/Parallel/DisDP.h) from durations derived from the
+    topology (DisDPCosts.h); docs/parallel.md ("DisDP") has the formulas.
+    model-plan-parallel leaves these jobs alone.
+
+    Errors, at the job: no reducing switch, a parameter server that is not
+    a cpu with memory and memory_bandwidth or has no path to the reducers,
+    model states over its memory, a batch not divisible by gpus x
+    micro-batch, and a model that fits neither layout (with numbers). With
+    `remarks`, a remark per job gives both iterations, the speedup and what
+    binds DisDP's iteration.
+
+    Before:
+
+    ```mlir
+    model.job @t train @gpt3 on @rack batch 8 attributes {parameter_server = "ps"}
+    ```
+
+    After (abridged):
+
+    ```mlir
+    plan.disdp @t_disdp for @t on @rack ps "ps" gpus 8 micro_batch 1 x 1 recompute full time(86.7) baseline(127.0) attributes {...}
+    ```
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Print a remark per job with both iterations and the speedup">,
+    Option<"jobName", "job", "std::string", /*default=*/"\"\"",
+           "Plan only the train job of this name (empty: every one)">,
+  ];
+  let dependentDialects = ["::sluice::plan::PlanDialect"];
+}
+
 #endif // SLUICE_MODEL_PASSES

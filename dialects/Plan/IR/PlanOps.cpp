@@ -543,3 +543,65 @@ LogicalResult DistillOp::verifyRegions() {
     return emitOpError() << "has no stage";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// plan.disdp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DisdpOp::verify() {
+  for (auto [name, v] : {std::pair<const char *, int64_t>{"gpus", getGpus()},
+                         {"micro_batch", getMicroBatch()},
+                         {"micro_batches", getMicroBatches()},
+                         {"layers", getLayers()}})
+    if (v < 1)
+      return emitOpError() << name << " must be positive, got " << v;
+  if (getGpus() < 2)
+    return emitOpError() << "needs at least 2 gpus to shard over, got "
+                         << getGpus();
+  if (getParameterServer().empty())
+    return emitOpError() << "parameter_server must name a device";
+  if (getReducers().empty())
+    return emitOpError() << "needs at least one reducing switch";
+  const double values[] = {getTime().convertToDouble(),
+                           getBaselineTime().convertToDouble(),
+                           getParameters().convertToDouble(),
+                           getForward().convertToDouble(),
+                           getBackward().convertToDouble(),
+                           getRingAllGather().convertToDouble(),
+                           getRingReduceScatter().convertToDouble(),
+                           getParamFetch().convertToDouble(),
+                           getBaselineOptimizer().convertToDouble(),
+                           getNetAllGather().convertToDouble(),
+                           getNetReduceScatter().convertToDouble(),
+                           getPsUpdate().convertToDouble(),
+                           getMemory().convertToDouble(),
+                           getBaselineMemory().convertToDouble(),
+                           getMemoryAvailable().convertToDouble(),
+                           getPsMemory().convertToDouble(),
+                           getPsMemoryAvailable().convertToDouble()};
+  const char *names[] = {"time",
+                         "baseline_time",
+                         "parameters",
+                         "forward",
+                         "backward",
+                         "ring_all_gather",
+                         "ring_reduce_scatter",
+                         "param_fetch",
+                         "baseline_optimizer",
+                         "net_all_gather",
+                         "net_reduce_scatter",
+                         "ps_update",
+                         "memory",
+                         "baseline_memory",
+                         "memory_available",
+                         "ps_memory",
+                         "ps_memory_available"};
+  for (size_t i = 0; i < std::size(values); ++i)
+    if (!isFiniteNum(values[i]) || values[i] < 0)
+      return emitOpError() << names[i]
+                           << " must be finite and non-negative, got "
+                           << num(values[i]);
+  if (getParamFetch().convertToDouble() > 0 && !getBaselineOffloadParams())
+    return emitOpError() << "param_fetch needs baseline_offload_params";
+  return success();
+}

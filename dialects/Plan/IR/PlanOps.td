@@ -498,4 +498,57 @@ def Plan_MiddleTierOp : Plan_Op<"middle_tier"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// plan.disdp
+//===----------------------------------------------------------------------===//
+
+def Plan_DisdpOp : Plan_Op<"disdp", [Symbol]> {
+  let summary = "A DisDP plan: disaggregated ZeRO-3 against serialised ZeRO-3";
+  let description = [{
+    What `model-plan-disdp` predicts for `model.job` `job` (a `train` job
+    with a `parameter_server`) on the flat topology `topology`: model-sharded
+    data parallelism (ZeRO-3) over `gpus` GPUs, `micro_batches` micro-batches
+    of `micro_batch` sequences each per GPU per iteration, with `recompute`.
+    `time` is DisDP's iteration (s): all-gather and reduce-scatter in the
+    network over the switches `reducers`, the optimizer on
+    `parameter_server`, overlapped with the GPUs' compute; `baseline_time`
+    conventional ZeRO-3's, where compute, ring collectives and the
+    optimizer run one after the other (`baseline_offload_optimizer`: its
+    optimizer on the hosts' CPUs; `baseline_offload_params`: its parameter
+    shards in host memory). The per-layer durations (s; one micro-batch
+    where they repeat) are what both timelines are simulated from
+    (compiler/Analysis/Parallel/DisDP.h); the exporters re-simulate them.
+    Memory: bytes per GPU of each layout (calibrated) against
+    `memory_available`, and the parameter server's model states against its
+    usable memory.
+
+    ```mlir
+    plan.disdp @t_disdp for @t on @rack ps "ps" gpus 8 micro_batch 1 x 1 recompute full time(86.7) baseline(127.0) attributes {layers = 96 : i64, ...}
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, FlatSymbolRefAttr:$job,
+                       FlatSymbolRefAttr:$topology, StrAttr:$parameter_server,
+                       StrArrayAttr:$reducers, I64Attr:$gpus,
+                       I64Attr:$micro_batch, I64Attr:$micro_batches,
+                       Plan_RecomputeAttr:$recompute, F64Attr:$time,
+                       F64Attr:$baseline_time, I64Attr:$layers,
+                       F64Attr:$parameters, F64Attr:$forward,
+                       F64Attr:$backward, F64Attr:$ring_all_gather,
+                       F64Attr:$ring_reduce_scatter, F64Attr:$param_fetch,
+                       F64Attr:$baseline_optimizer, F64Attr:$net_all_gather,
+                       F64Attr:$net_reduce_scatter, F64Attr:$ps_update,
+                       UnitAttr:$baseline_offload_optimizer,
+                       UnitAttr:$baseline_offload_params,
+                       F64Attr:$memory, F64Attr:$baseline_memory,
+                       F64Attr:$memory_available, F64Attr:$ps_memory,
+                       F64Attr:$ps_memory_available);
+  let assemblyFormat = [{
+    $sym_name `for` $job `on` $topology `ps` $parameter_server `gpus` $gpus
+    `micro_batch` $micro_batch `x` $micro_batches `recompute` $recompute
+    `time` `(` $time `)` `baseline` `(` $baseline_time `)`
+    attr-dict-with-keyword
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // SLUICE_PLAN_OPS

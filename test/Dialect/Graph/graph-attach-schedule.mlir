@@ -139,3 +139,33 @@ graph.algorithm @tc on @g attributes {param_names = [], param_defaults = [], out
     graph.yield
   }
 }
+
+// -----
+
+// `direction: hybrid(alpha, beta)` carries Beamer's thresholds onto the
+// loop with its direction; a label's bare `hybrid` keeps none (the
+// defaults), and a vertices loop takes neither.
+// CHECK-LABEL: graph.algorithm @bfs
+// CHECK:         graph.edges from %{{.*}} label "expand" -> !graph.frontier attributes {schedule = #graph.schedule<direction = hybrid, parallel = static, frontier = auto, format = auto, alpha = 2.000000e+00 : f64, beta = 3.000000e+01 : f64>} do {
+// CHECK:         graph.edges from %{{.*}} label "again" -> !graph.frontier attributes {schedule = #graph.schedule<direction = hybrid, parallel = static, frontier = auto, format = auto>} do {
+// CHECK:         graph.vertices label "clear" attributes {schedule = #graph.schedule<parallel = static>} do {
+walk.graph @g "g.txt" format snap
+// expected-remark@+1 {{algorithm 'bfs' runs on cpu (default) with the runtime's default threads (default)}}
+graph.algorithm @bfs on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<direction = hybrid, alpha = 2.0 : f64, beta = 30.0 : f64>, label_schedules = {again = #graph.schedule<direction = hybrid>}} {
+  %all = graph.frontier.all
+  // expected-remark@+1 {{edges loop @expand gets direction = hybrid(2, 30) (algorithm schedule), parallel = static (default), tile = none (default), frontier = auto (default), format = auto (default)}}
+  %f = graph.edges from %all label "expand" -> !graph.frontier do {
+  ^bb0(%u: i32, %v: i32):
+    graph.yield
+  }
+  // expected-remark@+1 {{edges loop @again gets direction = hybrid (@again), parallel = static (default), tile = none (default), frontier = auto (default), format = auto (default)}}
+  %h = graph.edges from %f label "again" -> !graph.frontier do {
+  ^bb0(%u: i32, %v: i32):
+    graph.yield
+  }
+  // expected-remark@+1 {{vertices loop @clear gets parallel = static (default), tile = none (default)}}
+  graph.vertices label "clear" do {
+  ^bb0(%v: i32):
+    graph.yield
+  }
+}

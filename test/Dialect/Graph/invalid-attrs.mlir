@@ -143,3 +143,24 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
 walk.graph @g "g.txt" format snap
 graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<delta = 1.0 : f64>} {
 }
+
+// -----
+
+// CHECK: error: alpha and beta go together (Beamer's rule of direction = hybrid), got only alpha
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<direction = hybrid, alpha = 2.0 : f64>} {
+}
+
+// -----
+
+// CHECK: error: alpha and beta need direction = hybrid, got push
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<direction = push, alpha = 2.0 : f64, beta = 3.0 : f64>} {
+}
+
+// -----
+
+// CHECK: error: beta must be positive, got -1
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<direction = hybrid, alpha = 2.0 : f64, beta = -1.0 : f64>} {
+}

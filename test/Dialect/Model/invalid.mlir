@@ -332,6 +332,22 @@ model.job @j train @m on @box batch 8 attributes {compress = false, compress_ran
 
 // -----
 
+// DisDP's parameter server is for train jobs only.
+// expected-error@+1 {{parameter_server applies to train jobs only}}
+model.job @j finetune @m on @box batch 8 attributes {parameter_server = "ps"}
+
+// -----
+
+// expected-error@+1 {{parameter_server must name a device}}
+model.job @j train @m on @box batch 8 attributes {parameter_server = ""}
+
+// -----
+
+// expected-error@+1 {{parameter_server and compress do not combine (DisDP plans ZeRO-3 data parallelism)}}
+model.job @j train @m on @box batch 8 attributes {parameter_server = "ps", compress = true}
+
+// -----
+
 // FlexGen's compression is for infer jobs only.
 // expected-error@+1 {{compress_tensors applies to infer jobs only}}
 model.job @j finetune @m on @box batch 8 attributes {compress_tensors = #model<compressed_tensors all>}

@@ -188,23 +188,30 @@ TEST_P(PageRankSchedules, RanksWithin1e9OfTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(
     Schedules, BfsSchedules,
-    ::testing::Values("direction: push, frontier: sparse, parallel: serial",
-                      "direction: push, frontier: sparse, parallel: dynamic(8)",
-                      "direction: push, frontier: dense, parallel: static",
-                      "direction: push, frontier: auto, parallel: dynamic(64)",
-                      "direction: pull, parallel: static",
-                      "direction: hybrid, frontier: auto, parallel: dynamic(32)"));
+    ::testing::Values(
+        "direction: push, frontier: sparse, parallel: serial",
+        "direction: push, frontier: sparse, parallel: dynamic(8)",
+        "direction: push, frontier: dense, parallel: static",
+        "direction: push, frontier: auto, parallel: dynamic(64)",
+        "direction: pull, parallel: static",
+        "direction: hybrid, frontier: auto, parallel: dynamic(32)",
+        // Beamer's thresholds from the schedule: pull from
+        // the second round on and never back; push always.
+        "direction: hybrid(1.0e9, 1.0e9), parallel: static",
+        "direction: hybrid(0.001, 2), parallel: dynamic(8)"));
 INSTANTIATE_TEST_SUITE_P(
     Schedules, SsspSchedules,
-    ::testing::Values("direction: push, frontier: sparse, parallel: dynamic(16)",
-                      "direction: push, frontier: bitmap, parallel: static",
-                      "direction: pull, parallel: dynamic(4)",
-                      "direction: hybrid, parallel: static",
-                      // Delta-stepping: narrow, middling and wide buckets
-                      // (weights are 1..9).
-                      "direction: push, frontier: buckets(1), parallel: static",
-                      "frontier: buckets(4.5), parallel: dynamic(8)",
-                      "frontier: buckets(1000.0), parallel: serial"));
+    ::testing::Values(
+        "direction: push, frontier: sparse, parallel: dynamic(16)",
+        "direction: push, frontier: bitmap, parallel: static",
+        "direction: pull, parallel: dynamic(4)",
+        "direction: hybrid, parallel: static",
+        "direction: hybrid(1.0e9, 1.0e9), parallel: static",
+        // Delta-stepping: narrow, middling and wide buckets
+        // (weights are 1..9).
+        "direction: push, frontier: buckets(1), parallel: static",
+        "frontier: buckets(4.5), parallel: dynamic(8)",
+        "frontier: buckets(1000.0), parallel: serial"));
 INSTANTIATE_TEST_SUITE_P(
     Schedules, PageRankSchedules,
     ::testing::Values("direction: pull, parallel: dynamic(64)",
