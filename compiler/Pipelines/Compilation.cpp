@@ -2,6 +2,7 @@
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/PassPipelines.h"
 
+#include "compiler/Pipelines/CompressionRate.h"
 #include "compiler/Pipelines/GatherAccessCounts.h"
 #include "compiler/Pipelines/TopoPipeline.h"
 #include "dialects/Graph/IR/GraphOps.h"
@@ -209,14 +210,21 @@ mlir::LogicalResult Compilation::plan() {
     return mlir::failure();
   plan::PlanScheduleFlowsOptions planOptions;
   planOptions.remarks = walkRemarks; // --remarks: compare collectives
+  plan::PlanMiddleTierOptions tierOptions;
+  tierOptions.remarks = walkRemarks; // --remarks: the sites and the sizing
   // The errors point at the demand in the source; the op adds nothing.
   bool printOp = ctx.shouldPrintOpOnDiagnostic();
   ctx.printOpOnDiagnostic(false);
   // The pass's input: the access counts of sampled gather jobs, from their
   // graphs (the pass loads no files of graphs).
   mlir::LogicalResult result = attachSampledAccessCounts(*module_);
+  // And the host codec's measured rate for blockio demands, when asked.
+  if (mlir::succeeded(result) && measureCompression)
+    result = attachMeasuredCompression(*module_);
   if (mlir::succeeded(result))
     result = runPasses(*module_, [&](mlir::OpPassManager &pm) {
+      // The middle tiers first: they take their blockio demands away.
+      pm.addPass(plan::createPlanMiddleTier(tierOptions));
       pm.addPass(plan::createPlanScheduleFlows(planOptions));
     });
   ctx.printOpOnDiagnostic(printOp);

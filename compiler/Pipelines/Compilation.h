@@ -92,6 +92,9 @@ public:
   /// graph-attach-schedule each algorithm and loop, with a remark (`sluicec
   /// --remarks`).
   void setWalkRemarks(bool on) { walkRemarks = on; }
+  /// Whether plan() measures the host codec on this machine for every
+  /// blockio demand (`sluicec --measure-compression`, CompressionRate.h).
+  void setMeasureCompression(bool on) { measureCompression = on; }
   /// Where lower() schedules every walk ("cpu" or "gpu", `sluicec
   /// --target`); empty (the default): where each walk's schedule says.
   void setWalkTarget(llvm::StringRef target) { walkTarget = target.str(); }
@@ -135,6 +138,7 @@ private:
   std::string mainPath;
   mlir::OwningOpRef<mlir::ModuleOp> module_;
   bool walkRemarks = false;
+  bool measureCompression = false;
   std::string walkTarget;
 };
 

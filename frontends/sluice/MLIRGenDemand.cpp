@@ -32,6 +32,9 @@ private:
   /// The `job` dictionary of a gather job, and its size (items x
   /// item_bytes); null after reporting.
   mlir::DictionaryAttr job(const DemandItem &item, double &bytes);
+  /// The `job` dictionary of a blockio item (its `over` patterns are the
+  /// middle tier); null after reporting.
+  mlir::DictionaryAttr blockIOJob(const DemandItem &item);
   std::optional<ConstValue> constant(const Expr &e) {
     auto v = evaluateConstant(e, globals, &ctx);
     if (!v)
@@ -205,6 +208,36 @@ mlir::DictionaryAttr DemandLowering::job(const DemandItem &item,
   return builder.getDictionaryAttr(attrs);
 }
 
+mlir::DictionaryAttr DemandLowering::blockIOJob(const DemandItem &item) {
+  double headerCost = 1e-6; // SemaBlockIO.cpp: the default
+  llvm::SmallVector<mlir::NamedAttribute> attrs;
+  for (const Prop &p : item.props) {
+    auto v = constant(*p.value);
+    if (!v || !v->asNumber())
+      return {};
+    if (p.name == "header_cost")
+      headerCost = *v->asNumber();
+    else
+      attrs.push_back(builder.getNamedAttr(
+          p.name, builder.getF64FloatAttr(*v->asNumber())));
+  }
+  attrs.push_back(
+      builder.getNamedAttr("header_cost", builder.getF64FloatAttr(headerCost)));
+  llvm::SmallVector<std::string> tier;
+  for (const DemandClause &c : item.clauses)
+    if (c.word == "over")
+      for (const Endpoint &ep : c.endpoints) {
+        auto p = pattern(ep);
+        if (!p)
+          return {};
+        tier.push_back(*p);
+      }
+  llvm::SmallVector<llvm::StringRef> refs(tier.begin(), tier.end());
+  attrs.push_back(
+      builder.getNamedAttr("middle_tier", builder.getStrArrayAttr(refs)));
+  return builder.getDictionaryAttr(attrs);
+}
+
 void DemandLowering::lower(const DemandDecl &d) {
   double chunk = 0;
   for (const Prop &p : d.props)
@@ -220,7 +253,15 @@ void DemandLowering::lower(const DemandDecl &d) {
   for (const DemandItem &item : d.items) {
     mlir::DictionaryAttr jobAttr;
     std::optional<ConstValue> size;
-    if (item.hasProps) {
+    bool blockIO = item.kind == "blockio";
+    if (blockIO) {
+      jobAttr = blockIOJob(item);
+      if (!jobAttr) {
+        failed = true;
+        continue;
+      }
+      size = evaluateConstant(*item.bytes, globals, &ctx);
+    } else if (item.hasProps) {
       double total = 0;
       jobAttr = job(item, total);
       if (!jobAttr) {
@@ -240,6 +281,8 @@ void DemandLowering::lower(const DemandDecl &d) {
     }
     llvm::SmallVector<std::string> from, to;
     for (const DemandClause &c : item.clauses) {
+      if (blockIO && c.word == "over")
+        continue; // the middle tier, in the job
       llvm::SmallVector<std::string> &list = c.word == "to" ? to : from;
       for (const Endpoint &ep : c.endpoints) {
         auto p = pattern(ep);

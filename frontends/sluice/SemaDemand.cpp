@@ -81,7 +81,10 @@ void Sema::checkDemand(ast::DemandDecl &demand) {
       error(item.kindRange)
           << "unknown demand kind '" << item.kind << "'; expected one of "
           << joinNames(kindNames) << didYouMean(item.kind, kindNames);
-    if (item.hasProps) {
+    bool blockIO = kind == plan::DemandKind::BlockIO;
+    if (blockIO)
+      checkBlockIO(item);
+    if (item.hasProps && !blockIO) {
       if (kind != plan::DemandKind::Gather) {
         error(item.propsRange)
             << "only a 'gather' item takes options (a gather job); '"
@@ -95,8 +98,9 @@ void Sema::checkDemand(ast::DemandDecl &demand) {
       }
     }
     // The size (a gather job's data set is a name instead).
-    if (item.hasProps) {
-    } else if (checkAs(item.bytes.get(), bytes, "the size of '" + item.kind + "'"))
+    if (item.hasProps && !blockIO) {
+    } else if (checkAs(item.bytes.get(), bytes,
+                       "the size of '" + item.kind + "'"))
       if (const Value *v = valueOf(item.bytes.get()))
         if (auto n = v->asNumber(); n && *n <= 0)
           error(item.bytes->range)
@@ -110,7 +114,8 @@ void Sema::checkDemand(ast::DemandDecl &demand) {
         auto diag = error(c.wordRange) << "duplicate '" << c.word
                                        << "' clause in '" << item.kind << "'";
         note(diag, it->second, "first '" + c.word + "' clause is here");
-      } else if (kind && (c.word == "over") != plan::isOverOneGroup(*kind)) {
+      } else if (kind && !blockIO &&
+                 (c.word == "over") != plan::isOverOneGroup(*kind)) {
         error(c.wordRange) << "'" << item.kind << "' takes "
                            << (plan::isOverOneGroup(*kind) ? "'over GROUP'"
                                                            : "'from SOURCES to "
@@ -127,6 +132,8 @@ void Sema::checkDemand(ast::DemandDecl &demand) {
         needed.push_back("over");
       else
         needed.append({"from", "to"});
+      if (blockIO)
+        needed.push_back("over");
       for (llvm::StringRef w : needed)
         if (!seen.count(w.str()))
           error(item.range)

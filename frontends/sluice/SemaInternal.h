@@ -298,6 +298,8 @@ public:
   void checkDemand(ast::DemandDecl &demand);
   /// The options of a gather job (SemaDemand.cpp).
   void checkGatherJob(ast::DemandItem &item, size_t tiers);
+  /// The options of a `blockio` item (SemaBlockIO.cpp).
+  void checkBlockIO(ast::DemandItem &item);
   /// Checks an endpoint written outside topology `topo` (a demand's device
   /// set) against `topo`'s devices: names, instances, index bounds.
   void checkTopologyEndpoint(ast::TopologyDecl &topo, ast::Endpoint &ep);

@@ -563,6 +563,9 @@ void Sema::checkProps(std::vector<ast::Prop> &props,
     case topo::PropValueKind::Bool:
       expected = Type::of(K::Bool);
       break;
+    case topo::PropValueKind::Number:
+      expected = Type::of(K::Float);
+      break;
     }
     if (!p.value || t.isUnknown())
       continue;

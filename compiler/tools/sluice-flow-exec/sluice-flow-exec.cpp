@@ -2,6 +2,8 @@
 //
 // sluice-flow-exec SCHEDULE.json [--time-scale=F] [--byte-scale=F]
 //                  [--chunk-bytes=N] [--backend=host|cuda] [--json] ...
+// sluice-flow-exec --measure-compression [--block-bytes=N]
+//                  [--compressibility=F] [--level=N] [--seconds=F] [--json]
 //
 // Reads a schedule as SluiceFlow's writeScheduleJSON prints it, converts it
 // (ScheduleLoader.h), runs it with libsluicert's flow executor
@@ -10,10 +12,17 @@
 // when every check passed, 1 when a check failed, 2 for bad input or
 // options. See docs/flows.md ("Executor").
 //
+// With --measure-compression it runs no schedule: it measures the host
+// codec of a storage middle tier (sluice/compress.h: zstd on one core, on
+// generated blocks) and prints the rate per core and the ratio, the figure
+// sluicec --measure-compression gives plan-middle-tier (docs/flows.md,
+// "Storage middle tier (SmartDS)").
+//
 //===----------------------------------------------------------------------===//
 #include "dialects/Common/ToolVersion.h"
 #include "compiler/tools/sluice-flow-exec/ScheduleLoader.h"
 
+#include "sluice/compress.h"
 #include "sluice/flow.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -22,6 +31,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -81,6 +91,25 @@ cl::opt<std::string> gpuPrefix(
     cl::desc("Nodes whose last name component starts with this get GPU "
              "memory under --backend=cuda"),
     cl::init("gpu"), cl::cat(category));
+
+cl::opt<bool> measureCompression(
+    "measure-compression",
+    cl::desc("Measure the host codec (zstd, one core) on generated blocks "
+             "instead of running a schedule"),
+    cl::cat(category));
+cl::opt<uint64_t> blockBytes("block-bytes",
+                             cl::desc("--measure-compression: block size"),
+                             cl::init(4096), cl::cat(category));
+cl::opt<double> compressibility(
+    "compressibility",
+    cl::desc("--measure-compression: fraction of each block that repeats"),
+    cl::init(0.5), cl::cat(category));
+cl::opt<int> level("level", cl::desc("--measure-compression: zstd level"),
+                   cl::init(1), cl::cat(category));
+cl::opt<double>
+    measureSeconds("seconds",
+                   cl::desc("--measure-compression: seconds to compress for"),
+                   cl::init(1.0), cl::cat(category));
 
 std::string errorText(const sluice_error_t &e) {
   char buf[1600];
@@ -210,6 +239,51 @@ void printText(const flowexec::LoadedSchedule &s, const sluice_flow_report_t &r,
 
 } // namespace
 
+/// --measure-compression: the rate and ratio of zstd on one core.
+static int runCompressionMeasurement() {
+  sluice_compress_options_t options;
+  sluice_compress_options_init(&options);
+  options.block_bytes = blockBytes;
+  options.compressibility = compressibility;
+  options.level = level;
+  options.min_seconds = measureSeconds;
+  if (blockBytes > 0)
+    options.blocks = std::max<uint64_t>(
+        1, std::min<uint64_t>(256, (64ull << 20) / blockBytes));
+  sluice_compress_report_t r;
+  sluice_error_t error;
+  if (sluice_compress_measure(&options, &r, &error) != SLUICE_STATUS_OK) {
+    llvm::errs() << "sluice-flow-exec: error: " << errorText(error) << "\n";
+    return 2;
+  }
+  if (jsonOutput) {
+    llvm::json::OStream j(llvm::outs(), 2);
+    j.object([&] {
+      j.attribute("codec", r.codec);
+      j.attribute("level", options.level);
+      j.attribute("block_bytes", static_cast<int64_t>(options.block_bytes));
+      j.attribute("compressibility", options.compressibility);
+      j.attribute("compress_bytes_per_s", r.compress_bytes_per_s);
+      j.attribute("decompress_bytes_per_s", r.decompress_bytes_per_s);
+      j.attribute("ratio", r.ratio);
+      j.attribute("blocks_compressed",
+                  static_cast<int64_t>(r.blocks_compressed));
+      j.attribute("seconds", r.seconds);
+    });
+    llvm::outs() << "\n";
+    return 0;
+  }
+  llvm::outs() << r.codec << " level " << options.level << ", "
+               << options.block_bytes << " B blocks, compressibility "
+               << sig(options.compressibility) << ": compress "
+               << sig(r.compress_bytes_per_s / 1e6) << " MB/s per core, "
+               << "decompress " << sig(r.decompress_bytes_per_s / 1e6)
+               << " MB/s per core, ratio " << sig(r.ratio) << " ("
+               << r.blocks_compressed << " blocks in " << sig(r.seconds)
+               << " s)\n";
+  return 0;
+}
+
 int main(int argc, char **argv) {
   installVersionPrinter("sluice-flow-exec");
   cl::HideUnrelatedOptions(category);
@@ -221,6 +295,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "sluice-flow-exec: error: " << msg << "\n";
     return 2;
   };
+  if (measureCompression)
+    return runCompressionMeasurement();
   sluice_flow_options_t options;
   sluice_flow_options_init(&options);
   options.time_scale = timeScale;

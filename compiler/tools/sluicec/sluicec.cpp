@@ -246,6 +246,12 @@ static cl::opt<bool> walkRemarks(
              "of each collective and list each finetune job's micro-batch "
              "search"),
     cl::init(false), cl::cat(sluiceCategory));
+static cl::opt<bool> measureCompression(
+    "measure-compression",
+    cl::desc("--emit=plan of blockio demands (storage middle tiers): "
+             "measure the host codec (zstd, one core) on this machine "
+             "instead of the fallback rate"),
+    cl::init(false), cl::cat(sluiceCategory));
 
 /// The picture options the command line asks for.
 static target::TopoDotOptions dotOptions() {
@@ -784,6 +790,7 @@ int main(int argc, char **argv) {
   }
   Compilation compilation(ctx, sourceMgr);
   compilation.setWalkRemarks(walkRemarks);
+  compilation.setMeasureCompression(measureCompression);
   int rc = run(compilation, output->os());
   if (rc == 0)
     output->keep();

@@ -41,7 +41,10 @@ def Plan_DemandKind : Plan_Enum<"DemandKind",
     I32EnumAttrCase<"AllToAll", 2, "alltoall">,
     I32EnumAttrCase<"AllGather", 3, "allgather">,
     I32EnumAttrCase<"ReduceScatter", 4, "reducescatter">,
-    I32EnumAttrCase<"AllReduce", 5, "allreduce">
+    I32EnumAttrCase<"AllReduce", 5, "allreduce">,
+    // Block I/O from compute to storage servers through a middle tier
+    // (SmartDS; planned by plan-middle-tier, docs/flows.md).
+    I32EnumAttrCase<"BlockIO", 6, "blockio">
   ]>;
 
 def Plan_CollectiveKind : Plan_QuotedEnum<"CollectiveKind",

@@ -56,9 +56,11 @@ LogicalResult DemandOp::verify() {
     return emitOpError() << "'" << stringifyDemandKind(getKind())
                          << "' runs over one group: sources and destinations "
                             "must be equal";
+  if (getKind() == DemandKind::BlockIO)
+    return verifyBlockIO();
   if (auto job = getJobAttr()) {
     if (getKind() != DemandKind::Gather)
-      return emitOpError() << "only a 'gather' has a job";
+      return emitOpError() << "only a 'gather' and a 'blockio' have a job";
     auto items = job.getAs<IntegerAttr>("items");
     auto itemBytes = job.getAs<FloatAttr>("item_bytes");
     if (!items || items.getInt() <= 0 || !itemBytes ||
@@ -90,6 +92,55 @@ LogicalResult DemandOp::verify() {
                << "'access_counts' must be a tensor of " << items.getInt()
                << " items x destinations f64 counts";
     }
+  }
+  return success();
+}
+
+LogicalResult DemandOp::verifyBlockIO() {
+  DictionaryAttr job = getJobAttr();
+  if (!job)
+    return emitOpError() << "a 'blockio' demand needs a job";
+  auto tier = job.getAs<ArrayAttr>("middle_tier");
+  if (!tier || tier.empty() ||
+      !llvm::all_of(tier, [](Attribute a) { return isa<StringAttr>(a); }))
+    return emitOpError()
+           << "a 'blockio' job needs 'middle_tier', a non-empty array of "
+              "device patterns";
+  auto rate = job.getAs<FloatAttr>("rate");
+  if (!rate || !isFiniteNum(rate.getValueAsDouble()) ||
+      rate.getValueAsDouble() <= 0)
+    return emitOpError() << "a 'blockio' job needs a positive 'rate' (f64)";
+  auto c = job.getAs<FloatAttr>("compressibility");
+  if (!c || !(c.getValueAsDouble() >= 0 && c.getValueAsDouble() < 1))
+    return emitOpError()
+           << "a 'blockio' job needs 'compressibility' (f64) in [0, 1)";
+  auto h = job.getAs<FloatAttr>("header_cost");
+  if (!h || !isFiniteNum(h.getValueAsDouble()) || h.getValueAsDouble() < 0)
+    return emitOpError()
+           << "a 'blockio' job needs a non-negative 'header_cost' (f64)";
+  return success();
+}
+
+LogicalResult MiddleTierOp::verify() {
+  StringRef source = getCpuSource();
+  if (source != "measured" && source != "given" && source != "fallback")
+    return emitOpError() << "cpu_source must be \"measured\", \"given\" or "
+                            "\"fallback\", got \""
+                         << source << "\"";
+  for (double v :
+       {getCpuRate().convertToDouble(), getCpuRatio().convertToDouble(),
+        getSpeedup().convertToDouble()})
+    if (!isFiniteNum(v) || v <= 0)
+      return emitOpError() << "cpu_rate, cpu_ratio and speedup must be "
+                              "positive, got "
+                           << num(v);
+  for (Attribute a : getServers()) {
+    auto server = dyn_cast<DictionaryAttr>(a);
+    auto site = server ? server.getAs<StringAttr>("site") : StringAttr();
+    if (!server || !server.getAs<StringAttr>("name") || !site ||
+        (site.getValue() != "host" && site.getValue() != "smartnic"))
+      return emitOpError() << "every server needs a 'name' and a 'site' of "
+                              "\"host\" or \"smartnic\"";
   }
   return success();
 }

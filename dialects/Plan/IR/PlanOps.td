@@ -86,6 +86,14 @@ def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
     pattern is one tier, in priority order, and `bytes` is the data set's
     size (items x item_bytes).
 
+    A `blockio` demand (SmartDS, docs/flows.md "Storage middle tier
+    (SmartDS)") is block I/O of `bytes`-byte blocks from the compute
+    devices `sources` to the storage devices `destinations`, served by the
+    middle-tier servers whose host CPUs its `job` lists: `middle_tier`
+    (array of patterns), `rate` (f64, requests per second in total, > 0),
+    `compressibility` (f64 in [0, 1)) and `header_cost` (f64, host CPU
+    seconds per request, >= 0). `plan-middle-tier` plans it and removes it.
+
     where `n` is the group size. For the collectives `sources` and
     `destinations` are the same group. `bytes` is finite and positive,
     patterns are non-empty.
@@ -99,6 +107,8 @@ def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
   let extraClassDeclaration = [{
     /// True for the kinds over one group (alltoall and the collectives).
     bool isOverOneGroup() { return ::sluice::plan::isOverOneGroup(getKind()); }
+    /// The job of a `blockio` demand (called by verify()).
+    ::mlir::LogicalResult verifyBlockIO();
   }];
 }
 
@@ -443,6 +453,49 @@ def Plan_DistillStageOp : Plan_Op<"distill_stage", [HasParent<"DistillOp">]> {
   let assemblyFormat = [{
     $index `blocks` $first_block `x` $blocks `gpus` $gpus attr-dict
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// plan.middle_tier
+//===----------------------------------------------------------------------===//
+
+def Plan_MiddleTierOp : Plan_Op<"middle_tier"> {
+  let summary = "Where a storage middle tier compresses, and what it serves";
+  let description = [{
+    The plan `plan-middle-tier` made for the `blockio` item `label`
+    (SmartDS, docs/flows.md "Storage middle tier (SmartDS)"): blocks of
+    `block_bytes` at `rate` requests per second with `compressibility`;
+    the host codec's rate per core `cpu_rate` (input bytes per second) and
+    ratio `cpu_ratio`, and where they come from (`cpu_source`: "measured" on
+    this machine, "given" as pass options, or "fallback", the documented
+    default). `servers` holds one dictionary per middle-tier server, in
+    declaration order: `name`, `site` ("host" or "smartnic"), `requests`
+    (requests per second), `ratio`, `bottleneck`, `cores_busy` and
+    `host_requests` (its throughput compressing on the host). `planned` and
+    `cpu_only` are the tier's totals with the chosen sites and with every
+    server on the host: `requests`, `bytes_in`, `bytes_out` (f64, per
+    second), `servers_needed` (i64: the fewest servers for `rate`) and
+    `extrapolated` (bool). `speedup` is planned over CPU-only requests.
+    The verifier checks `cpu_source`, that every server has a `name` and a
+    `site` of "host" or "smartnic", and that `cpu_rate`, `cpu_ratio` and
+    `speedup` are positive.
+
+    Example:
+
+    ```mlir
+    plan.middle_tier "vols.0" block_bytes(4.096e+03) rate(4.0e+06) {...}
+    ```
+  }];
+  let arguments = (ins StrAttr:$label, F64Attr:$block_bytes, F64Attr:$rate,
+                       F64Attr:$compressibility, F64Attr:$header_cost,
+                       F64Attr:$cpu_rate, F64Attr:$cpu_ratio,
+                       StrAttr:$cpu_source, ArrayAttr:$servers,
+                       DictionaryAttr:$planned, DictionaryAttr:$cpu_only,
+                       F64Attr:$speedup);
+  let assemblyFormat = [{
+    $label `block_bytes` `(` $block_bytes `)` `rate` `(` $rate `)` attr-dict
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -22,7 +22,8 @@ llvm::ArrayRef<llvm::StringRef> plan::demandKindNames() {
 }
 
 bool plan::isOverOneGroup(DemandKind kind) {
-  return kind != DemandKind::Transfer && kind != DemandKind::Gather;
+  return kind != DemandKind::Transfer && kind != DemandKind::Gather &&
+         kind != DemandKind::BlockIO;
 }
 
 std::optional<CollectiveKind> plan::collectiveOf(DemandKind kind) {
@@ -36,6 +37,7 @@ std::optional<CollectiveKind> plan::collectiveOf(DemandKind kind) {
   case DemandKind::Transfer:
   case DemandKind::Gather:
   case DemandKind::AllToAll:
+  case DemandKind::BlockIO:
     return std::nullopt;
   }
   llvm_unreachable("unknown demand kind");

@@ -64,4 +64,57 @@ def PlanScheduleFlows : Pass<"plan-schedule-flows", "::mlir::ModuleOp"> {
   let dependentDialects = ["::sluice::plan::PlanDialect"];
 }
 
+def PlanMiddleTier : Pass<"plan-middle-tier", "::mlir::ModuleOp"> {
+  let summary = "Plan the storage middle tiers of blockio demands (SmartDS)";
+  let description = [{
+    Every `plan.demand blockio` (block I/O from compute to storage devices
+    through middle-tier servers) becomes a `plan.middle_tier` op after its
+    `plan.demands`, and the demand is removed (a `plan.demands` left empty
+    is erased, so `plan-schedule-flows` after it sees only flows).
+
+    A middle-tier server is the instance around each device its
+    `middle_tier` patterns match (the path up to the device's last `.`):
+    that device must be a `cpu` with `cores`; the server's `nic` and
+    `smartnic` devices (same instance) give the line rate (`bandwidth`,
+    summed) and its SmartNICs' compression engines (`compress`, summed;
+    `compress_ratio`, the best). flow::planMiddleTier
+    (compiler/Analysis/Flow/MiddleTier.h) picks per server where the
+    payload is compressed: on the host CPU, or on the SmartNIC with the
+    header on the host (SmartDS's message split), and sizes the tier for
+    the demand's rate against a CPU-only tier.
+
+    The host codec's rate per core: the job's `cpu_rate` / `cpu_ratio` when
+    the driver measured them (sluicec --measure-compression), else the
+    options `compress-rate` / `compress-ratio`, else the fallback
+    (`kFallbackCompressRate`, 250 MB/s per core, and the ideal ratio
+    1 / (1 - compressibility)); the op records which (`cpu_source`).
+
+    Before:
+
+    ```mlir
+    plan.demands @io on @dc {
+      plan.demand blockio 4.096e+03 from ["compute[*].cpu"] to
+          ["storage[*].ssd"] {job = {compressibility = 5.0e-01 : f64,
+          header_cost = 1.0e-06 : f64, middle_tier = ["mid[*].cpu"],
+          rate = 4.0e+06 : f64}}
+    }
+    ```
+
+    After: `plan.middle_tier "io.0" block_bytes(4.096e+03) rate(4.0e+06)
+    {servers = [...], planned = {...}, cpu_only = {...}, speedup = ...}`.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Print a remark per middle-tier server (site, throughput, "
+           "bottleneck) and per blockio item (servers needed, speedup)">,
+    Option<"compressRate", "compress-rate", "double", /*default=*/"0",
+           "Host codec rate, input bytes per second per core (0: not "
+           "given)">,
+    Option<"compressRatio", "compress-ratio", "double", /*default=*/"0",
+           "Host codec ratio with compress-rate (0: the ideal "
+           "1 / (1 - compressibility))">,
+  ];
+  let dependentDialects = ["::sluice::plan::PlanDialect"];
+}
+
 #endif // SLUICE_PLAN_PASSES

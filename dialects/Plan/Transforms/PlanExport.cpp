@@ -10,6 +10,7 @@
 #include "llvm/Support/JSON.h"
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 using namespace mlir;
@@ -47,6 +48,45 @@ static std::string indentTail(llvm::StringRef text, unsigned n) {
       out += pad;
   }
   return out;
+}
+
+/// The members of one plan.middle_tier: its attributes, dictionaries as
+/// objects.
+static void writeMiddleTierJSON(llvm::json::OStream &j, MiddleTierOp t) {
+  std::function<void(Attribute)> value = [&](Attribute a) {
+    if (auto f = dyn_cast<FloatAttr>(a))
+      j.value(f.getValueAsDouble());
+    else if (auto b = dyn_cast<BoolAttr>(a))
+      j.value(b.getValue());
+    else if (auto i = dyn_cast<IntegerAttr>(a))
+      j.value(i.getInt());
+    else if (auto s = dyn_cast<StringAttr>(a))
+      j.value(s.getValue());
+    else if (auto d = dyn_cast<DictionaryAttr>(a))
+      j.object([&] {
+        for (NamedAttribute n : d) {
+          j.attributeBegin(n.getName().getValue());
+          value(n.getValue());
+          j.attributeEnd();
+        }
+      });
+    else if (auto arr = dyn_cast<ArrayAttr>(a))
+      j.array([&] {
+        for (Attribute e : arr)
+          value(e);
+      });
+    else
+      j.value(nullptr);
+  };
+  // In the op's declaration order, the dictionaries' keys sorted.
+  for (StringRef name : MiddleTierOp::getAttributeNames()) {
+    Attribute a = t->getAttr(name);
+    if (!a)
+      continue;
+    j.attributeBegin(name);
+    value(a);
+    j.attributeEnd();
+  }
 }
 
 LogicalResult plan::writePlanJSON(llvm::raw_ostream &os, ModuleOp module,
@@ -171,6 +211,13 @@ LogicalResult plan::writePlanJSON(llvm::raw_ostream &os, ModuleOp module,
         });
       }
     });
+    // Storage middle tiers (plan-middle-tier), only when there are some.
+    auto tiers = llvm::to_vector(module.getOps<MiddleTierOp>());
+    if (!tiers.empty())
+      j.attributeArray("middle_tiers", [&] {
+        for (MiddleTierOp t : tiers)
+          j.object([&] { writeMiddleTierJSON(j, t); });
+      });
   });
   os << "\n";
   return success(ok);

@@ -5,7 +5,8 @@
 // of its flat topology:
 //  - JSON: {"schedules": [{"name", "topology", "direct_makespan",
 //    "moment_makespan", "chunk_bytes", "schedule": <the flow library's
-//    schedule JSON with its chunk timeline>}]};
+//    schedule JSON with its chunk timeline>}]}, and "middle_tiers": [the
+//    attributes of each plan.middle_tier] when there are some;
 //  - DOT: one digraph per schedule, an edge per link that carries data,
 //    labelled with its average rate over the makespan, its peak rate at
 //    any moment and its capacity; above kDotSummaryDevices used devices

@@ -128,6 +128,9 @@ static std::vector<bool> reachableFrom(const flow::FlowNetwork &net,
 
 LogicalResult ScheduleFlowsPass::expand(DemandOp op, const PlanNetwork &pn,
                                         std::vector<flow::Demand> &out) {
+  if (op.getKind() == DemandKind::BlockIO)
+    return op.emitError() << "a 'blockio' demand is planned by "
+                             "plan-middle-tier; run it first";
   StringRef topology = op->getParentOfType<DemandsOp>().getTopology();
   std::vector<unsigned> sources, destinations;
   if (failed(resolve(op, op.getSources(), pn, topology, sources)) ||

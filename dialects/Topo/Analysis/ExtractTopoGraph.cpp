@@ -34,6 +34,8 @@ FailureOr<analysis::TopoGraph> sluice::extractTopoGraph(ModuleOp module) {
         graph.addInt(id, name, i.getInt());
       else if (auto s = dyn_cast<StringAttr>(value))
         graph.addString(id, name, s.getValue());
+      else if (auto f = dyn_cast<FloatAttr>(value)) // a Number property
+        graph.addQuantity(id, name, f.getValueAsDouble(), Dim::none());
     }
   }
 

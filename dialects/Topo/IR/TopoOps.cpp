@@ -166,6 +166,10 @@ verifyProperties(Operation *op, DictionaryAttr props,
     case PropValueKind::Bool:
       kindOk = isa<BoolAttr>(value);
       break;
+    case PropValueKind::Number:
+      kindOk = isa<FloatAttr>(value) ||
+               (isa<IntegerAttr>(value) && !isa<BoolAttr>(value));
+      break;
     }
     if (!kindOk)
       return op->emitOpError()
@@ -179,6 +183,10 @@ verifyProperties(Operation *op, DictionaryAttr props,
       if (!spec->positive && quantity.getValue() < 0)
         return op->emitOpError() << owner(name) << " must be non-negative, got "
                                  << quantity.str();
+    } else if (auto number = dyn_cast<FloatAttr>(value);
+               number && spec->positive && !(number.getValueAsDouble() > 0)) {
+      return op->emitOpError() << owner(name) << " must be positive, got "
+                               << number.getValueAsDouble();
     } else if (auto integer = dyn_cast<IntegerAttr>(value);
                integer && spec->positive && !isPositive(integer)) {
       return op->emitOpError() << owner(name) << " must be positive, got "

@@ -31,6 +31,9 @@ PropertySpec str(llvm::StringRef n, llvm::StringRef s) {
 PropertySpec b(llvm::StringRef n, llvm::StringRef s) {
   return {n, PropValueKind::Bool, Dim(), false, s};
 }
+PropertySpec num(llvm::StringRef n, llvm::StringRef s) {
+  return {n, PropValueKind::Number, Dim(), true, s};
+}
 PropertySpec price() { return q("price", Dim::price(), "list price"); }
 PropertySpec power() { return q("power", Dim::power(), "board power"); }
 PropertySpec model() { return str("model", "product name"); }
@@ -63,9 +66,13 @@ llvm::ArrayRef<PropertySpec> topo::deviceProperties(DeviceKind kind) {
   static const std::vector<PropertySpec> smartnic = {
       q("bandwidth", Dim::bandwidth(), "line rate"),
       q("compute", Dim::compute(), "on-NIC compute throughput"),
-      q("memory", Dim::bytes(), "on-NIC memory"),
-      i("cores", "on-NIC cores"),
+      q("memory", Dim::bytes(), "on-NIC memory"), i("cores", "on-NIC cores"),
       b("rdma", "supports RDMA"),
+      // SmartDS: the compression engine (docs/flows.md, "Storage middle
+      // tier (SmartDS)").
+      q("compress", Dim::bandwidth(),
+        "compression engine throughput (input bytes)"),
+      num("compress_ratio", "best ratio the compression engine reaches"),
       model(), price(), power()};
   static const std::vector<PropertySpec> sw = {
       i("ports", "port count"),
@@ -136,6 +143,8 @@ std::string topo::describeValueKind(const PropertySpec &spec) {
     return "string";
   case PropValueKind::Bool:
     return "bool";
+  case PropValueKind::Number:
+    return "number";
   }
   llvm_unreachable("unknown value kind");
 }

@@ -31,7 +31,8 @@ namespace sluice::topo {
 llvm::ArrayRef<DeviceKind> allDeviceKinds();
 
 /// What a property's value is.
-enum class PropValueKind { Quantity, Integer, String, Bool };
+/// Number: a plain number without a unit (a ratio), integer or float.
+enum class PropValueKind { Quantity, Integer, String, Bool, Number };
 
 struct PropertySpec {
   llvm::StringRef name;
@@ -50,7 +51,7 @@ const PropertySpec *findProperty(llvm::ArrayRef<PropertySpec> specs,
                                  llvm::StringRef name);
 /// "memory, compute, ..." for "expected one of" messages.
 std::string listPropertyNames(llvm::ArrayRef<PropertySpec> specs);
-/// "bytes", "bandwidth", "integer", "string", "bool".
+/// "bytes", "bandwidth", "integer", "string", "bool", "number".
 std::string describeValueKind(const PropertySpec &spec);
 
 } // namespace sluice::topo

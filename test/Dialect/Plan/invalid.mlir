@@ -233,7 +233,7 @@ plan.demands @d on @t {
 
 // A job on a demand that is not a gather.
 plan.demands @d on @t {
-  // expected-error@+1 {{'plan.demand' op only a 'gather' has a job}}
+  // expected-error@+1 {{'plan.demand' op only a 'gather' and a 'blockio' have a job}}
   plan.demand transfer 8.0 from ["ssd"] to ["gpu[0]"] {job = {items = 2 : i64, item_bytes = 4.0 : f64, access_file = "a.txt"}}
 }
 
@@ -362,3 +362,61 @@ plan.schedule @s on @t makespan(4.0) {
   // expected-error@+1 {{'plan.collective' op bytes must be finite and positive, got 0}}
   plan.collective "c" "all-reduce" "ring" bytes(0.0) over ["a", "b"] window(0.0, 1.0) times {ring = 1.0 : f64}
 }
+
+// -----
+
+// A blockio demand needs its job.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' demand needs a job}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"]
+}
+
+// -----
+
+// A blockio job names its middle tier.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' job needs 'middle_tier', a non-empty array of device patterns}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"] {job = {compressibility = 0.5 : f64, header_cost = 0.0 : f64, middle_tier = [], rate = 1.0 : f64}}
+}
+
+// -----
+
+// A blockio job's rate is positive.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' job needs a positive 'rate' (f64)}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"] {job = {compressibility = 0.5 : f64, header_cost = 0.0 : f64, middle_tier = ["m.cpu"], rate = 0.0 : f64}}
+}
+
+// -----
+
+// A blockio job's compressibility is in [0, 1).
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' job needs 'compressibility' (f64) in [0, 1)}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"] {job = {compressibility = 1.0 : f64, header_cost = 0.0 : f64, middle_tier = ["m.cpu"], rate = 1.0 : f64}}
+}
+
+// -----
+
+// A blockio job's header cost is not negative.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' job needs a non-negative 'header_cost' (f64)}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"] {job = {compressibility = 0.5 : f64, header_cost = -1.0 : f64, middle_tier = ["m.cpu"], rate = 1.0 : f64}}
+}
+
+// -----
+
+// A middle tier's codec comes from one of three sources.
+// expected-error@+1 {{'plan.middle_tier' op cpu_source must be "measured", "given" or "fallback", got "guessed"}}
+plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, cpu_only = {}, cpu_rate = 2.5e8 : f64, cpu_ratio = 2.0 : f64, cpu_source = "guessed", header_cost = 1.0e-6 : f64, planned = {}, servers = [], speedup = 1.0 : f64}
+
+// -----
+
+// A middle-tier server compresses on the host or on its SmartNIC.
+// expected-error@+1 {{'plan.middle_tier' op every server needs a 'name' and a 'site' of "host" or "smartnic"}}
+plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, cpu_only = {}, cpu_rate = 2.5e8 : f64, cpu_ratio = 2.0 : f64, cpu_source = "given", header_cost = 1.0e-6 : f64, planned = {}, servers = [{name = "m", site = "gpu"}], speedup = 1.0 : f64}
+
+// -----
+
+// A middle tier's codec rate is positive.
+// expected-error@+1 {{'plan.middle_tier' op cpu_rate, cpu_ratio and speedup must be positive, got 0}}
+plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, cpu_only = {}, cpu_rate = 0.0 : f64, cpu_ratio = 2.0 : f64, cpu_source = "given", header_cost = 1.0e-6 : f64, planned = {}, servers = [], speedup = 1.0 : f64}

@@ -61,3 +61,12 @@ plan.parallel @p for @job on @box tp 2 pp 2 dp 1 micro_batch 1 x 8 virtual 2 rec
   plan.stage 0 layers [0, 20] x 10 gpus ["gpu[0]", "gpu[1]"]
   plan.stage 1 layers [10, 30] x 10 gpus ["gpu[3]", "gpu[2]"]
 }
+
+// A blockio demand and a storage middle tier's plan.
+// CHECK-LABEL: plan.demands @io on @dc {
+// CHECK-NEXT: plan.demand blockio 4.096000e+03 from ["c.cpu"] to ["s.ssd"] {job = {compressibility = 5.000000e-01 : f64, header_cost = 9.9999999999999995E-7 : f64, middle_tier = ["m[*].cpu"], rate = 1.000000e+06 : f64}}
+// CHECK: plan.middle_tier "io.0" block_bytes(4.096000e+03) rate(1.000000e+06) {compressibility = 5.000000e-01 : f64, cpu_only = {requests = 1.000000e+05 : f64, servers_needed = 10 : i64}, cpu_rate = 2.500000e+08 : f64, cpu_ratio = 2.000000e+00 : f64, cpu_source = "fallback", header_cost = 9.9999999999999995E-7 : f64, planned = {requests = 1.000000e+06 : f64, servers_needed = 1 : i64}, servers = [{name = "m[0]", site = "smartnic"}], speedup = 1.000000e+01 : f64}
+plan.demands @io on @dc {
+  plan.demand blockio 4096.0 from ["c.cpu"] to ["s.ssd"] {job = {compressibility = 0.5 : f64, header_cost = 1.0e-6 : f64, middle_tier = ["m[*].cpu"], rate = 1.0e6 : f64}}
+}
+plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, cpu_only = {requests = 1.0e5 : f64, servers_needed = 10 : i64}, cpu_rate = 2.5e8 : f64, cpu_ratio = 2.0 : f64, cpu_source = "fallback", header_cost = 1.0e-6 : f64, planned = {requests = 1.0e6 : f64, servers_needed = 1 : i64}, servers = [{name = "m[0]", site = "smartnic"}], speedup = 10.0 : f64}

@@ -1,0 +1,189 @@
+//===- Compress.cpp - Measured block compression (sluice/compress.h) -----===//
+//
+// Generates blocks of a given compressibility from a seed (splitmix64), then
+// compresses them with zstd on the calling thread, one block per call as a
+// middle-tier server does, for at least min_seconds; every block is
+// decompressed and compared with its input.
+//
+//===----------------------------------------------------------------------===//
+#include "sluice/compress.h"
+
+#include "runtime/src/Error.h"
+
+#include <zstd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace sluice;
+
+namespace {
+
+constexpr uint64_t kRun = 64;
+
+uint64_t splitmix(uint64_t &state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/// "0.5", "1": the shortest form, for messages.
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", x);
+  return buf;
+}
+
+double seconds(std::chrono::steady_clock::time_point a,
+               std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+} // namespace
+
+void sluice_compress_options_init(sluice_compress_options_t *options) {
+  if (!options)
+    return;
+  options->block_bytes = 4096;
+  options->compressibility = 0.5;
+  options->level = 1;
+  options->blocks = 256;
+  options->min_seconds = 0.5;
+  options->seed = 1;
+}
+
+void sluice_compress_fill_block(uint8_t *out, uint64_t bytes,
+                                double compressibility, uint64_t seed,
+                                uint64_t index) {
+  uint64_t state = seed * 0x100000001b3ull + index;
+  // The repeat decision compares 53 random bits with the fraction.
+  const double scale = 1.0 / 9007199254740992.0;
+  for (uint64_t at = 0; at < bytes; at += kRun) {
+    uint64_t len = bytes - at < kRun ? bytes - at : kRun;
+    bool repeat =
+        at >= kRun && (splitmix(state) >> 11) * scale < compressibility;
+    if (repeat) {
+      uint64_t runs = at / kRun;
+      uint64_t from = (splitmix(state) % runs) * kRun;
+      std::memmove(out + at, out + from, len);
+      continue;
+    }
+    for (uint64_t i = 0; i < len; i += 8) {
+      uint64_t r = splitmix(state);
+      std::memcpy(out + at + i, &r, len - i < 8 ? len - i : 8);
+    }
+  }
+}
+
+sluice_status_t sluice_compress_measure(const sluice_compress_options_t *o,
+                                        sluice_compress_report_t *report,
+                                        sluice_error_t *error) {
+  if (!o || !report)
+    return rt::fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                    "options and report must not be null");
+  if (o->block_bytes < 64 || o->block_bytes > (64ull << 20))
+    return rt::fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                    "block_bytes must be in [64, 67108864], got " +
+                        std::to_string(o->block_bytes));
+  if (!(o->compressibility >= 0 && o->compressibility < 1))
+    return rt::fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                    "compressibility must be in [0, 1), got " +
+                        num(o->compressibility));
+  if (o->level < 1 || o->level > 19)
+    return rt::fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                    "level must be in [1, 19], got " +
+                        std::to_string(o->level));
+  if (o->blocks < 1 || o->blocks > 65536 ||
+      o->blocks * o->block_bytes > (1ull << 30))
+    return rt::fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                    "blocks must be in [1, 65536] and blocks x block_bytes "
+                    "at most 1 GiB, got " +
+                        std::to_string(o->blocks) + " blocks");
+  if (!(o->min_seconds > 0 && o->min_seconds <= 600))
+    return rt::fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                    "min_seconds must be in (0, 600], got " +
+                        num(o->min_seconds));
+
+  const uint64_t b = o->block_bytes, n = o->blocks;
+  const size_t bound = ZSTD_compressBound(b);
+  std::vector<uint8_t> input(b * n), packed(bound * n), back(b);
+  std::vector<size_t> packedSize(n);
+  for (uint64_t i = 0; i < n; ++i)
+    sluice_compress_fill_block(input.data() + i * b, b, o->compressibility,
+                               o->seed, i);
+  ZSTD_CCtx *cctx = ZSTD_createCCtx();
+  ZSTD_DCtx *dctx = ZSTD_createDCtx();
+  if (!cctx || !dctx) {
+    ZSTD_freeCCtx(cctx);
+    ZSTD_freeDCtx(dctx);
+    return rt::fail(error, SLUICE_STATUS_OUT_OF_MEMORY, {},
+                    "cannot create a zstd context");
+  }
+  auto compressOne = [&](uint64_t i) {
+    return ZSTD_compressCCtx(cctx, packed.data() + i * bound, bound,
+                             input.data() + i * b, b, o->level);
+  };
+  // Correctness and the ratio on every distinct block (also a warm-up).
+  double packedTotal = 0;
+  sluice_status_t status = SLUICE_STATUS_OK;
+  std::string message;
+  for (uint64_t i = 0; i < n && status == SLUICE_STATUS_OK; ++i) {
+    size_t c = compressOne(i);
+    if (ZSTD_isError(c)) {
+      status = SLUICE_STATUS_INTERNAL;
+      message = std::string("zstd: ") + ZSTD_getErrorName(c);
+      break;
+    }
+    packedSize[i] = c;
+    packedTotal += double(c);
+    size_t d =
+        ZSTD_decompressDCtx(dctx, back.data(), b, packed.data() + i * bound, c);
+    if (ZSTD_isError(d) || d != b ||
+        std::memcmp(back.data(), input.data() + i * b, b) != 0) {
+      status = SLUICE_STATUS_DATA_CORRUPT;
+      message =
+          "block " + std::to_string(i) + " does not decompress to its input";
+    }
+  }
+  if (status == SLUICE_STATUS_OK) {
+    // Timed compression: round robin over the blocks.
+    using clock = std::chrono::steady_clock;
+    uint64_t done = 0;
+    auto start = clock::now();
+    double elapsed = 0;
+    while (elapsed < o->min_seconds || done < n) {
+      for (uint64_t k = 0; k < 16; ++k, ++done)
+        (void)compressOne(done % n);
+      elapsed = seconds(start, clock::now());
+    }
+    report->compress_bytes_per_s = double(done * b) / elapsed;
+    report->blocks_compressed = done;
+    report->seconds = elapsed;
+    // Timed decompression: every block once, at least min_seconds / 4.
+    uint64_t undone = 0;
+    start = clock::now();
+    elapsed = 0;
+    while (elapsed < o->min_seconds / 4 || undone < n) {
+      for (uint64_t k = 0; k < 16; ++k, ++undone) {
+        uint64_t i = undone % n;
+        (void)ZSTD_decompressDCtx(dctx, back.data(), b,
+                                  packed.data() + i * bound, packedSize[i]);
+      }
+      elapsed = seconds(start, clock::now());
+    }
+    report->decompress_bytes_per_s = double(undone * b) / elapsed;
+    report->ratio = double(b * n) / packedTotal;
+    std::snprintf(report->codec, sizeof(report->codec), "zstd %s",
+                  ZSTD_versionString());
+  }
+  ZSTD_freeCCtx(cctx);
+  ZSTD_freeDCtx(dctx);
+  if (status != SLUICE_STATUS_OK)
+    return rt::fail(error, status, {}, message);
+  return SLUICE_STATUS_OK;
+}
