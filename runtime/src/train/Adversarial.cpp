@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 
 using namespace sluice::train;
 
@@ -26,6 +27,14 @@ double now() {
   return std::chrono::duration<double>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+/// This thread's CPU time: what the trainer computed, whatever else runs
+/// on the machine.
+double cpuNow() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
 MlpConfig peerConfig(const AdversarialConfig &c) {
@@ -257,7 +266,7 @@ void AdversarialTrainer::trainPeer(const float *clean, const float *x,
 
 EpochStats AdversarialTrainer::epoch() {
   EpochStats stats;
-  const double start = now();
+  const double start = now(), cpuStart = cpuNow();
   const MlpConfig &sc = config.student;
   const uint32_t batch = sc.batch, in = sc.widths.front(),
                  out = sc.widths.back();
@@ -285,17 +294,17 @@ EpochStats AdversarialTrainer::epoch() {
     std::memcpy(mixed.data(), clean.data(),
                 sizeof(float) * size_t(n) * batch * in);
     if (rows > 0) {
-      const double t0 = now();
       // PeerAiD attacks the student away from the peer's clean output.
       if (hasPeer)
         peerNet.forward(0, rows, gx.data(), gt.data());
+      const double t0 = cpuNow();
       PgdParams p;
       p.steps = config.pgdSteps;
       p.epsilon = config.epsilon;
       p.stepSize = config.stepSize;
       p.seed = sc.seed * 1000003u + first;
       pgdAttack(studentNet, rows, gx.data(), gt.data(), p, gadv.data());
-      stats.attackSeconds += now() - t0;
+      stats.attackCpuSeconds += cpuNow() - t0;
       stats.attacked += rows;
       for (uint32_t b = 0, r = 0; b < n; r += attacked[b], ++b)
         std::memcpy(mixed.data() + size_t(b) * batch * in,
@@ -314,5 +323,6 @@ EpochStats AdversarialTrainer::epoch() {
   stats.steps = config.steps;
   stats.meanLoss /= double(config.steps);
   stats.seconds = now() - start;
+  stats.cpuSeconds = cpuNow() - cpuStart;
   return stats;
 }

@@ -106,8 +106,9 @@ void pgdAttack(Net &net, uint32_t rows, const float *x, const float *target,
                const PgdParams &p, float *adv);
 
 struct EpochStats {
-  double seconds = 0;       ///< the whole epoch
-  double attackSeconds = 0; ///< in pgdAttack
+  double seconds = 0;          ///< the whole epoch, wall clock
+  double cpuSeconds = 0;       ///< the whole epoch, the thread's CPU time
+  double attackCpuSeconds = 0; ///< in pgdAttack, CPU time
   double meanLoss = 0;      ///< the student's loss on its training batches
   uint64_t attacked = 0;    ///< samples attacked
   uint64_t steps = 0;
