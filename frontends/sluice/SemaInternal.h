@@ -284,6 +284,9 @@ public:
   /// (`given`, by option name) and the defaults (SemaWalk.cpp).
   void checkWalkJob(ast::JobDecl &job, ast::WalkDecl &walk,
                     const std::map<std::string, ast::Expr *> &given);
+  /// The adversarial-training options of a train job (`given`, by option
+  /// name; SemaAdversarial.cpp).
+  void checkAdversarialJob(const std::map<std::string, ast::Expr *> &given);
   void checkSchedule(ast::ScheduleDecl &schedule);
   /// A schedule named after a job: a finetune job's tiers and pins.
   void checkJobSchedule(ast::ScheduleDecl &schedule, ast::JobDecl &job);

@@ -118,6 +118,7 @@ std::vector<OptionSpec> trainingOptions(bool batchRequired,
   if (compress) {
     specs.push_back(opt("compress", OptKind::Bool));
     specs.push_back(upTo("compress_rank", 65536));
+    appendAdversarialOptions(specs); // train jobs only (SemaAdversarial.cpp)
   }
   return withCommon(std::move(specs));
 }
@@ -605,6 +606,8 @@ void Sema::checkJob(ast::JobDecl &job) {
           << "option 'compress_rank' needs 'compress: true' (Optimus-CC "
              "compression is lossy and off unless asked for)";
   }
+  if (action->name == "train")
+    checkAdversarialJob(given);
   const Value *batch = argValue(*this, given, "batch");
   const Value *micro = argValue(*this, given, "micro_batch");
   if (batch && micro && micro->i > 0 && batch->i > 0 &&
