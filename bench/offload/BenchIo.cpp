@@ -6,7 +6,8 @@
 //   sluice-bench-io train --dir=D [--widths=1024,1024,...] [--batch=256]
 //       [--steps=4] [--lookahead=1] [--backend=...] [--entries]
 //       [--schedule=plan.json] [--cuda]
-//   sluice-bench-io [io|train] --help | --version
+//   sluice-bench-io adversarial [...] (BenchAdversarial.cpp)
+//   sluice-bench-io [io|train|adversarial] --help | --version
 //
 // Every option is range-checked (`--help` lists the ranges); a bad command
 // line is one message naming the option and exit status 2, a failed run
@@ -41,6 +42,7 @@
 // device tier"); without a GPU it stops with the reason.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/offload/BenchAdversarial.h"
 #include "bench/offload/BenchArgs.h"
 #include "runtime/src/train/OffloadTrainer.h"
 #include "runtime/src/train/ScheduleFile.h"
@@ -148,11 +150,15 @@ void printUsage(std::FILE *to, const char *command,
 }
 
 void printUsage(std::FILE *to) {
-  std::fprintf(to, "usage: sluice-bench-io io|train [--option=value ...]\n"
-                   "       sluice-bench-io [io|train] --help | --version\n"
+  std::fprintf(to, "usage: sluice-bench-io io|train|adversarial "
+                   "[--option=value ...]\n"
+                   "       sluice-bench-io [io|train|adversarial] --help | "
+                   "--version\n"
                    "  io     I/O engine throughput over one file (compare "
                    "with fio: bench/offload/run.sh)\n"
                    "  train  the small MLP trained under an offload schedule\n"
+                   "  adversarial  the MLP trained with PGD, DBAC and "
+                   "PeerAiD, measured against the cost model\n"
                    "Exit status: 0 done, 1 the benchmark failed, 2 bad "
                    "command line.\n");
 }
@@ -621,6 +627,8 @@ bool helpOrVersion(int argc, char **argv, const char *command) {
         printUsage(stdout, "io", kIoOptions);
       else if (command && !std::strcmp(command, "train"))
         printUsage(stdout, "train", kTrainOptions);
+      else if (command && !std::strcmp(command, "adversarial"))
+        printAdversarialUsage(stdout);
       else
         printUsage(stdout);
       return true;
@@ -631,7 +639,8 @@ bool helpOrVersion(int argc, char **argv, const char *command) {
 
 int run(int argc, char **argv) {
   const char *command = argc >= 2 && (!std::strcmp(argv[1], "io") ||
-                                      !std::strcmp(argv[1], "train"))
+                                      !std::strcmp(argv[1], "train") ||
+                                      !std::strcmp(argv[1], "adversarial"))
                             ? argv[1]
                             : nullptr;
   if (helpOrVersion(argc, argv, command))
@@ -645,6 +654,8 @@ int run(int argc, char **argv) {
   try {
     if (!std::strcmp(command, "io"))
       return runIo(Args(argc, argv, 2, kIoOptions));
+    if (!std::strcmp(command, "adversarial"))
+      return runAdversarial(argc, argv);
     return runTrain(Args(argc, argv, 2, kTrainOptions));
   } catch (const UsageError &e) {
     std::fprintf(stderr,

@@ -192,7 +192,10 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
       model::TierAttr(), model::TierAttr(), mlir::StringAttr(),
       mlir::FloatAttr(), mlir::IntegerAttr(), model::WeightQuantAttr(),
       mlir::BoolAttr(), mlir::IntegerAttr(), model::CompressedTensorsAttr(),
-      mlir::StringAttr());
+      /*parameter_server=*/mlir::StringAttr(),
+      /*adversarial=*/mlir::StringAttr(), mlir::IntegerAttr(),
+      mlir::FloatAttr(), mlir::FloatAttr(), mlir::FloatAttr(),
+      mlir::FloatAttr(), mlir::IntegerAttr(), mlir::FlatSymbolRefAttr());
   bool ok = true;
   for (const Prop &p : j.props) {
     if (p.name == "optimizer") {
@@ -209,6 +212,16 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
                        model::CompressedTensorsAttr::get(ctx, *c));
           continue;
         }
+    // Adversarial training (SemaAdversarial.cpp): the technique and the
+    // peer are names.
+    if (p.name == "adversarial" || p.name == "peer") {
+      if (auto *n = llvm::dyn_cast<NameExpr>(p.value.get()))
+        job->setAttr(p.name, p.name == "peer"
+                                 ? mlir::Attribute(mlir::FlatSymbolRefAttr::get(
+                                       ctx, n->name))
+                                 : builder.getStringAttr(n->name));
+      continue;
+    }
     if (p.name == "quantize") {
       if (auto *n = llvm::dyn_cast<NameExpr>(p.value.get()))
         if (auto q = model::symbolizeWeightQuant(n->name))
@@ -221,15 +234,18 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
       continue;
     }
     if (v->kind == ConstValue::Kind::Int &&
-        llvm::is_contained(
-            {"batch", "micro_batch", "seq", "tokens", "steps", "compress_rank"},
-            p.name))
+        llvm::is_contained({"batch", "micro_batch", "seq", "tokens", "steps",
+                            "compress_rank", "pgd_steps", "pseudo_batches"},
+                           p.name))
       job->setAttr(p.name, builder.getI64IntegerAttr(v->i));
     else if ((p.name == "recompute" || p.name == "compress") &&
              v->kind == ConstValue::Kind::Bool)
       job->setAttr(p.name, builder.getBoolAttr(v->b));
-    else if (p.name == "lr" && v->asNumber())
-      job->setAttr("lr", builder.getF64FloatAttr(*v->asNumber()));
+    else if (llvm::is_contained({"lr", "epsilon", "step_size",
+                                 "attack_fraction", "attack_fraction_end"},
+                                p.name) &&
+             v->asNumber())
+      job->setAttr(p.name, builder.getF64FloatAttr(*v->asNumber()));
     else if (p.name == "parameter_server" &&
              v->kind == ConstValue::Kind::String)
       job->setAttr("parameter_server", builder.getStringAttr(v->s));

@@ -292,6 +292,9 @@ public:
   /// value.
   void checkParameterServer(const std::map<std::string, ast::Expr *> &given,
                             ast::Expr *ps);
+  /// The adversarial-training options of a train job (`given`, by option
+  /// name; SemaAdversarial.cpp).
+  void checkAdversarialJob(const std::map<std::string, ast::Expr *> &given);
   void checkSchedule(ast::ScheduleDecl &schedule);
   /// A schedule named after a job: a finetune job's tiers and pins.
   void checkJobSchedule(ast::ScheduleDecl &schedule, ast::JobDecl &job);

@@ -62,6 +62,10 @@ std::vector<OptionItem> itemsOf(std::vector<ast::Prop> &props);
 const Value *argValue(Sema &s, const std::map<std::string, ast::Expr *> &args,
                       llvm::StringRef name);
 
+/// Appends the adversarial-training options of train jobs
+/// (SemaAdversarial.cpp).
+void appendAdversarialOptions(std::vector<OptionSpec> &specs);
+
 /// Checks one option list against `specs` (and, for walk and run jobs, the
 /// parameters of the walk or algorithm).
 class OptionChecker {

@@ -121,6 +121,7 @@ std::vector<OptionSpec> trainingOptions(bool batchRequired,
     // DisDP: plan the train job as disaggregated ZeRO-3 with its optimizer
     // on this device (docs/parallel.md, "DisDP").
     specs.push_back(opt("parameter_server", OptKind::String));
+    appendAdversarialOptions(specs); // train jobs only (SemaAdversarial.cpp)
   }
   return withCommon(std::move(specs));
 }
@@ -636,6 +637,8 @@ void Sema::checkJob(ast::JobDecl &job) {
   }
   if (auto ps = given.find("parameter_server"); ps != given.end())
     checkParameterServer(given, ps->second);
+  if (action->name == "train")
+    checkAdversarialJob(given);
   const Value *batch = argValue(*this, given, "batch");
   const Value *micro = argValue(*this, given, "micro_batch");
   if (batch && micro && micro->i > 0 && batch->i > 0 &&

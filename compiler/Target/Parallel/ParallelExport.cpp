@@ -1,6 +1,8 @@
 //===- ParallelExport.cpp - What Megatron-LM and DeepSpeed consume --------===//
 #include "compiler/Target/Parallel/ParallelExport.h"
+
 #include "compiler/Target/Parallel/ParallelTrace.h"
+#include "dialects/Model/Transforms/ParallelAdversarial.h"
 
 #include "compiler/Analysis/Model/DeepSpeedSections.h"
 #include "dialects/Model/IR/ModelOps.h"
@@ -101,6 +103,59 @@ std::string gpuList(ArrayAttr gpus) {
   return out;
 }
 
+/// One line on adversarial training, when the job trains adversarially.
+std::string adversarialLine(const PlanView &v) {
+  plan::ParallelOp op = v.op;
+  model::JobOp job = v.job;
+  if (!op.getAdversarialEpochAttr() || !job.getAdversarialAttr())
+    return "";
+  const double adv = f64(op.getAdversarialEpochAttr()),
+               plain = f64(op.getPlainEpochAttr());
+  const int64_t steps = job.getStepsAttr() ? i64(job.getStepsAttr()) : 1;
+  std::string s =
+      "  adversarial training (" + job.getAdversarial()->str() +
+      "): epoch of " + std::to_string(steps) + " step(s) " +
+      quantity(adv, Dim::time()) + " vs " + quantity(plain, Dim::time()) +
+      " without" +
+      llvm::formatv(" ({0:F2}x); PGD attack ", plain > 0 ? adv / plain : 0.0)
+          .str() +
+      quantity(f64(op.getAttackTimeAttr()), Dim::time());
+  if (auto peer = op.getPeerTimeAttr())
+    s += ", peer " + job.getPeer()->str() + " " +
+         quantity(f64(peer), Dim::time());
+  return s + "\n";
+}
+
+/// The job's adversarial options and the predicted epochs.
+llvm::json::Value adversarialJson(const PlanView &v) {
+  plan::ParallelOp op = v.op;
+  model::JobOp job = v.job;
+  auto num = [](FloatAttr a, double d) { return a ? a.getValueAsDouble() : d; };
+  const bool dbac = *job.getAdversarial() == "dbac";
+  const double start = num(job.getAttackFractionAttr(), dbac ? 0.0 : 1.0);
+  Object o{{"technique", job.getAdversarial()->str()},
+           {"pgd_steps", job.getPgdStepsAttr() ? i64(job.getPgdStepsAttr())
+                                               : model::kDefaultPgdSteps},
+           {"attack_fraction", start},
+           {"attack_fraction_end",
+            dbac ? num(job.getAttackFractionEndAttr(), 1.0) : start},
+           {"pseudo_batches",
+            job.getPseudoBatchesAttr() ? i64(job.getPseudoBatchesAttr()) : 1},
+           {"steps", job.getStepsAttr() ? i64(job.getStepsAttr()) : 1},
+           {"epoch_s", f64(op.getAdversarialEpochAttr())},
+           {"plain_epoch_s", f64(op.getPlainEpochAttr())},
+           {"attack_s", f64(op.getAttackTimeAttr())}};
+  if (auto e = job.getEpsilonAttr())
+    o["epsilon"] = e.getValueAsDouble();
+  if (auto e = job.getStepSizeAttr())
+    o["step_size"] = e.getValueAsDouble();
+  if (auto peer = op.getPeerTimeAttr()) {
+    o["peer"] = job.getPeer()->str();
+    o["peer_s"] = f64(peer);
+  }
+  return o;
+}
+
 void writeSummary(const PlanView &v, llvm::raw_ostream &os) {
   plan::ParallelOp op = v.op;
   const int64_t tp = i64(op.getTpAttr()), pp = i64(op.getPpAttr()),
@@ -137,6 +192,7 @@ void writeSummary(const PlanView &v, llvm::raw_ostream &os) {
      << quantity(f64(op.getP2pAttr()), Dim::time()) << "; gradient reduction "
      << quantity(f64(op.getDataCommAttr()), Dim::time()) << "\n";
   os << compressionLine(op);
+  os << adversarialLine(v);
   os << llvm::formatv("  throughput: {0:F1} TFLOP/s per gpu (MFU {1:F1}%)\n",
                       f64(op.getTflopsAttr()), 100.0 * f64(op.getMfuAttr()));
   os << "  memory per gpu: " << quantity(f64(op.getMemoryAttr()), Dim::bytes())
@@ -182,7 +238,7 @@ Object toJson(const PlanView &v) {
                             {"chunk_layers", i64(s.getChunkLayersAttr())},
                             {"gpus", std::move(gpus)}});
   }
-  return Object{
+  Object out{
       {"job", v.job.getSymName().str()},
       {"topology", op.getTopology().str()},
       {"tp", i64(op.getTpAttr())},
@@ -213,6 +269,9 @@ Object toJson(const PlanView &v) {
                         {"host_bytes", f64(op.getHostMemoryAttr())}})
            : llvm::json::Value(nullptr)},
       {"stages", std::move(stages)}};
+  if (op.getAdversarialEpochAttr() && v.job.getAdversarialAttr())
+    out["adversarial"] = adversarialJson(v);
+  return out;
 }
 
 /// Megatron-LM's arguments for the model and the plan.

@@ -226,6 +226,65 @@ LogicalResult HeadOp::verify() {
 // model.job
 //===----------------------------------------------------------------------===//
 
+/// The adversarial-training attributes (docs/adversarial.md).
+static LogicalResult verifyAdversarial(JobOp op) {
+  const bool any = op.getPgdStepsAttr() || op.getEpsilonAttr() ||
+                   op.getStepSizeAttr() || op.getAttackFractionAttr() ||
+                   op.getAttackFractionEndAttr() || op.getPseudoBatchesAttr() ||
+                   op.getPeerAttr();
+  if (!op.getAdversarialAttr()) {
+    if (any)
+      return op.emitOpError() << "pgd_steps, epsilon, step_size, "
+                                 "attack_fraction[_end], pseudo_batches and "
+                                 "peer need adversarial";
+    return success();
+  }
+  if (op.getAction() != JobAction::Train)
+    return op.emitOpError() << "adversarial applies to train jobs only";
+  StringRef kind = *op.getAdversarial();
+  if (kind != "pgd" && kind != "dbac" && kind != "peeraid")
+    return op.emitOpError()
+           << "adversarial must be pgd, dbac or peeraid, got '" << kind << "'";
+  if (auto k = op.getPgdStepsAttr(); k && (k.getInt() < 1 || k.getInt() > 1000))
+    return op.emitOpError()
+           << "pgd_steps must lie in [1, 1000], got " << k.getInt();
+  for (auto [name, attr] :
+       {std::pair<const char *, FloatAttr>{"epsilon", op.getEpsilonAttr()},
+        {"step_size", op.getStepSizeAttr()}})
+    if (attr && !(attr.getValueAsDouble() > 0))
+      return op.emitOpError()
+             << name << " must be positive, got " << attr.getValueAsDouble();
+  for (auto [name, attr] :
+       {std::pair<const char *, FloatAttr>{"attack_fraction",
+                                           op.getAttackFractionAttr()},
+        {"attack_fraction_end", op.getAttackFractionEndAttr()}})
+    if (attr && !(attr.getValueAsDouble() >= 0 && attr.getValueAsDouble() <= 1))
+      return op.emitOpError()
+             << name << " must lie in [0, 1], got " << attr.getValueAsDouble();
+  if ((op.getAttackFractionEndAttr() || op.getPseudoBatchesAttr()) &&
+      kind != "dbac")
+    return op.emitOpError()
+           << "attack_fraction_end and pseudo_batches need adversarial dbac";
+  if (kind == "dbac") {
+    if (!op.getStepsAttr())
+      return op.emitOpError() << "adversarial dbac needs steps";
+    auto valueOr = [](FloatAttr a, double d) {
+      return a ? a.getValueAsDouble() : d;
+    };
+    if (valueOr(op.getAttackFractionAttr(), 0.0) >
+        valueOr(op.getAttackFractionEndAttr(), 1.0))
+      return op.emitOpError()
+             << "attack_fraction must not exceed attack_fraction_end";
+    if (auto p = op.getPseudoBatchesAttr(); p && p.getInt() < 1)
+      return op.emitOpError()
+             << "pseudo_batches must be positive, got " << p.getInt();
+  }
+  if ((kind == "peeraid") != bool(op.getPeerAttr()))
+    return op.emitOpError() << "peer is needed by, and only by, adversarial "
+                               "peeraid";
+  return success();
+}
+
 LogicalResult JobOp::verify() {
   if (!getBatchAttr()) {
     if (getAction() != JobAction::Infer)
@@ -297,6 +356,8 @@ LogicalResult JobOp::verify() {
   }
   if (getCompressTensorsAttr() && getAction() != JobAction::Infer)
     return emitOpError() << "compress_tensors applies to infer jobs only";
+  if (failed(verifyAdversarial(*this)))
+    return failure();
   if (getAction() == JobAction::Infer && !getTokensAttr())
     return emitOpError() << "an infer job needs tokens";
   if (getAction() != JobAction::Infer && getTokensAttr())
@@ -314,6 +375,11 @@ LogicalResult JobOp::verifySymbolUses(SymbolTableCollection &symbols) {
   }
   if (!target || !isa<TransformerOp>(target))
     return emitOpError() << "'" << getModel()
+                         << "' does not name a model.transformer";
+  if (auto peer = getPeerAttr();
+      peer && !isa_and_nonnull<TransformerOp>(
+                  symbols.lookupNearestSymbolFrom(*this, peer)))
+    return emitOpError() << "peer '" << peer.getValue()
                          << "' does not name a model.transformer";
   return success();
 }

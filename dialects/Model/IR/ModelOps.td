@@ -240,6 +240,17 @@ def Model_JobOp : Model_Op<"job", [
     of the topology, not with `compress`) plans the job as DisDP's
     disaggregated ZeRO-3 (model-plan-disdp) instead of 3D parallelism.
 
+    `adversarial` (`train` only: `pgd`, `dbac` or `peeraid`;
+    docs/adversarial.md) trains on PGD adversarial examples of
+    `pgd_steps` steps (positive, at most 1000; default 10) of `step_size`
+    in the L-inf ball of radius `epsilon` on the fraction `attack_fraction`
+    (in [0, 1]; default 1) of each batch. `dbac` grows the fraction
+    linearly to `attack_fraction_end` (no smaller; default 1) over the
+    job's `steps` (required) and attacks `pseudo_batches` batches together;
+    `peeraid` trains the transformer `peer` beside the student. The
+    3D-parallel planner reports the epoch's time with and without the
+    technique.
+
     ```mlir
     model.job @tune finetune @gpt3 on @workstation batch 8 attributes {optimizer = "adam", steps = 1000 : i64}
     ```
@@ -262,7 +273,15 @@ def Model_JobOp : Model_Op<"job", [
                        OptionalAttr<BoolAttr>:$compress,
                        OptionalAttr<I64Attr>:$compress_rank,
                        OptionalAttr<Model_CompressedTensorsAttr>:$compress_tensors,
-                       OptionalAttr<StrAttr>:$parameter_server);
+                       OptionalAttr<StrAttr>:$parameter_server,
+                       OptionalAttr<StrAttr>:$adversarial,
+                       OptionalAttr<I64Attr>:$pgd_steps,
+                       OptionalAttr<F64Attr>:$epsilon,
+                       OptionalAttr<F64Attr>:$step_size,
+                       OptionalAttr<F64Attr>:$attack_fraction,
+                       OptionalAttr<F64Attr>:$attack_fraction_end,
+                       OptionalAttr<I64Attr>:$pseudo_batches,
+                       OptionalAttr<FlatSymbolRefAttr>:$peer);
   let assemblyFormat = [{
     $sym_name `` $action $model `on` $topology (`batch` $batch^)?
     attr-dict-with-keyword

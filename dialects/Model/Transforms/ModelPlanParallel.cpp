@@ -10,6 +10,7 @@
 #include "compiler/Analysis/Parallel/ParallelSearch.h"
 #include "dialects/Model/Transforms/ClusterJobs.h"
 #include "dialects/Model/Transforms/ModelCostWalk.h"
+#include "dialects/Model/Transforms/ParallelAdversarial.h"
 #include "dialects/Model/Transforms/Passes.h"
 #include "dialects/Plan/IR/PlanOps.h"
 
@@ -136,6 +137,15 @@ LogicalResult ModelPlanParallelPass::planJob(
     return job.emitError() << "cannot plan job '" << job.getSymName()
                            << "': " << llvm::toString(result.takeError());
   const parallel::ParallelPlan &p = *result;
+  // Adversarial training: the epoch with and without the technique.
+  FailureOr<std::optional<AdversarialPlan>> adv =
+      p.feasible ? planAdversarial(job, tj, p.estimate.time)
+                 : FailureOr<std::optional<AdversarialPlan>>(std::nullopt);
+  if (failed(adv))
+    return failure();
+  if (remarks && *adv)
+    job.emitRemark() << "job '" << job.getSymName()
+                     << "': " << adversarialSummary(**adv);
   if (remarks) {
     InFlightDiagnostic d = job.emitRemark();
     d << "job '" << job.getSymName() << "': " << p.configurations
@@ -192,7 +202,13 @@ LogicalResult ModelPlanParallelPass::planJob(
       /*compressed_dp_stages=*/DenseI64ArrayAttr(),
       /*uncompressed_time=*/FloatAttr(), /*compressed_p2p=*/FloatAttr(),
       c.offloadOptimizer ? f64(e.time.optimizer) : FloatAttr(),
-      c.offloadOptimizer ? f64(e.memory.hostNeed) : FloatAttr());
+      c.offloadOptimizer ? f64(e.memory.hostNeed) : FloatAttr(),
+      *adv ? f64((*adv)->cost.seconds) : FloatAttr(),
+      *adv ? f64((*adv)->cost.plainSeconds) : FloatAttr(),
+      *adv ? f64((*adv)->cost.attackSeconds) : FloatAttr(),
+      *adv && (*adv)->spec.technique == adversarial::Technique::PeerAid
+          ? f64((*adv)->cost.peerSeconds)
+          : FloatAttr());
   if (const parallel::TimeEstimate &t = e.time; t.compressRank > 0) {
     op.setCompressRankAttr(b.getI64IntegerAttr(t.compressRank));
     if (t.compressedMicroBatches > 0) {

@@ -421,6 +421,16 @@ LogicalResult ParallelOp::verifyRegions() {
                             "positive";
   if (zero < 0 || zero > 3)
     return emitOpError() << "zero must be 0, 1, 2 or 3, got " << zero;
+  if (bool(getAdversarialEpochAttr()) != bool(getPlainEpochAttr()) ||
+      ((getAttackTimeAttr() || getPeerTimeAttr()) &&
+       !getAdversarialEpochAttr()))
+    return emitOpError() << "adversarial_epoch and plain_epoch come together; "
+                            "attack_time and peer_time need them";
+  if (auto e = getAdversarialEpochAttr();
+      e && !(e.getValueAsDouble() >= getPlainEpochAttr().getValueAsDouble()))
+    return emitOpError() << "adversarial_epoch " << e.getValueAsDouble()
+                         << " is below plain_epoch "
+                         << getPlainEpochAttr().getValueAsDouble();
   if (zero >= 2 && pp > 1)
     return emitOpError() << "zero " << zero
                          << " needs pp 1 (DeepSpeed has no ZeRO-2/3 with "

@@ -341,6 +341,13 @@ def Plan_ParallelOp : Plan_Op<"parallel", [
     `host_memory` the bytes of offloaded optimizer states a host holds; both
     or neither, and only with `zero` >= 1.
 
+    Adversarial training (the job's `adversarial`, docs/adversarial.md):
+    `adversarial_epoch` the predicted epoch (the job's `steps` iterations)
+    with the technique, `plain_epoch` the same epoch trained plainly (no
+    larger), `attack_time` the epoch's PGD steps and, for PeerAiD,
+    `peer_time` the peer's passes, s. The first two come together; the
+    others need them.
+
     ```mlir
     plan.parallel @pretrain_parallel for @pretrain on @box tp 2 pp 2 dp 1 micro_batch 1 x 8 virtual 1 recompute selective zero 0 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64} {
       plan.stage 0 layers [0] x 20 gpus ["gpu[0]", "gpu[1]"]
@@ -365,7 +372,11 @@ def Plan_ParallelOp : Plan_Op<"parallel", [
                        OptionalAttr<F64Attr>:$uncompressed_time,
                        OptionalAttr<F64Attr>:$compressed_p2p,
                        OptionalAttr<F64Attr>:$offload_time,
-                       OptionalAttr<F64Attr>:$host_memory);
+                       OptionalAttr<F64Attr>:$host_memory,
+                       OptionalAttr<F64Attr>:$adversarial_epoch,
+                       OptionalAttr<F64Attr>:$plain_epoch,
+                       OptionalAttr<F64Attr>:$attack_time,
+                       OptionalAttr<F64Attr>:$peer_time);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `for` $job `on` $topology `tp` $tp `pp` $pp `dp` $dp
