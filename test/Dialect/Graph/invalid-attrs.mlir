@@ -164,3 +164,10 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
 walk.graph @g "g.txt" format snap
 graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<direction = hybrid, alpha = 2.0 : f64, beta = -1.0 : f64>} {
 }
+
+// -----
+
+// CHECK: error: alpha and beta need direction = hybrid, got no direction
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<alpha = 2.0 : f64, beta = 3.0 : f64>} {
+}
