@@ -49,3 +49,15 @@ LogicalResult model::planJobsOnCluster(
   }
   return failure(failedAny);
 }
+
+plan::Recompute sluice::model::toPlan(Recompute r) {
+  switch (r) {
+  case Recompute::None:
+    return plan::Recompute::None;
+  case Recompute::Selective:
+    return plan::Recompute::Selective;
+  case Recompute::Full:
+    return plan::Recompute::Full;
+  }
+  llvm_unreachable("unknown recompute");
+}

@@ -4,14 +4,17 @@
 // flat topology, build the GPU cluster from it once (parallel::
 // clusterFromTopo), and plan each selected job on it, with located errors
 // for a missing flat topology, a job on another topology and a topology
-// the planners cannot use.
+// the planners cannot use; and the model dialect's recompute choice as the
+// plan dialect's.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_DIALECTS_MODEL_TRANSFORMS_CLUSTERJOBS_H
 #define SLUICE_DIALECTS_MODEL_TRANSFORMS_CLUSTERJOBS_H
 
+#include "compiler/Analysis/Model/TransformerCost.h"
 #include "compiler/Analysis/Parallel/ParallelCluster.h"
 #include "dialects/Model/IR/ModelOps.h"
+#include "dialects/Plan/IR/PlanOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -26,6 +29,9 @@ mlir::LogicalResult planJobsOnCluster(
     llvm::function_ref<mlir::LogicalResult(
         JobOp, const parallel::ParallelCluster &, llvm::StringRef)>
         plan);
+
+/// `r` as the plan dialect's enum (plan.parallel, plan.disdp).
+plan::Recompute toPlan(Recompute r);
 
 } // namespace sluice::model
 

@@ -37,18 +37,6 @@ struct ModelPlanDisdpPass
                         StringRef topology);
 };
 
-plan::Recompute toPlan(Recompute r) {
-  switch (r) {
-  case Recompute::None:
-    return plan::Recompute::None;
-  case Recompute::Selective:
-    return plan::Recompute::Selective;
-  case Recompute::Full:
-    return plan::Recompute::Full;
-  }
-  llvm_unreachable("unknown recompute");
-}
-
 /// What binds DisDP's iteration: the lane busiest over it.
 std::string bindingLane(const parallel::DisdpTimeline &t) {
   std::pair<double, const char *> lanes[] = {

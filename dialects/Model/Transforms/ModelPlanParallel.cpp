@@ -38,18 +38,6 @@ struct ModelPlanParallelPass
                         StringRef topology);
 };
 
-plan::Recompute toPlan(Recompute r) {
-  switch (r) {
-  case Recompute::None:
-    return plan::Recompute::None;
-  case Recompute::Selective:
-    return plan::Recompute::Selective;
-  case Recompute::Full:
-    return plan::Recompute::Full;
-  }
-  llvm_unreachable("unknown recompute");
-}
-
 plan::PlacementMethod toPlan(parallel::PlacementResult::Method m) {
   switch (m) {
   case parallel::PlacementResult::Method::Default:
