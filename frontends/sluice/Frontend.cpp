@@ -20,6 +20,16 @@
 
 using namespace sluice;
 
+std::string sluice::relativeToSource(const ast::SourceRange &where,
+                                     llvm::StringRef path) {
+  if (path.empty() || llvm::sys::path::is_absolute(path))
+    return path.str();
+  llvm::SmallString<256> full(
+      llvm::sys::path::parent_path(where.begin.fileName()));
+  llvm::sys::path::append(full, path);
+  return full.str().str();
+}
+
 mlir::Location sluice::toLocation(mlir::MLIRContext *ctx,
                                   const ast::SourceLoc &loc) {
   if (loc.line == 0 || loc.fileName().empty())

@@ -27,6 +27,12 @@ inline mlir::Location toLocation(mlir::MLIRContext *ctx,
   return toLocation(ctx, range.begin);
 }
 
+/// A path as written in the program (a job's input or output file),
+/// relative to the file that names it at `where`; absolute or empty paths
+/// as they are.
+std::string relativeToSource(const ast::SourceRange &where,
+                             llvm::StringRef path);
+
 /// Parses the buffer `bufferId` of `sourceMgr`. Syntax errors are reported
 /// (several per run: the parser recovers at declaration and item
 /// boundaries) and make the result a failure; the module still holds every

@@ -14,16 +14,6 @@ using namespace sluice::ast;
 
 namespace {
 
-/// A path as written in the program, relative to the file that names it.
-std::string besideSource(const SourceRange &where, llvm::StringRef path) {
-  if (path.empty() || llvm::sys::path::is_absolute(path))
-    return path.str();
-  llvm::SmallString<256> full(
-      llvm::sys::path::parent_path(where.begin.fileName()));
-  llvm::sys::path::append(full, path);
-  return full.str().str();
-}
-
 mlir::LogicalResult lowerAlignJob(mlir::OpBuilder &builder, const JobDecl &j,
                                   const ConstEnv &globals) {
   mlir::MLIRContext *ctx = builder.getContext();
@@ -39,7 +29,7 @@ mlir::LogicalResult lowerAlignJob(mlir::OpBuilder &builder, const JobDecl &j,
       continue;
     }
     if (v->kind == ConstValue::Kind::String)
-      paths[p.name] = besideSource(p.value->range, v->s);
+      paths[p.name] = relativeToSource(p.value->range, v->s);
     else if (v->kind == ConstValue::Kind::Int && ints.count(p.name))
       ints[p.name] = v->i;
   }

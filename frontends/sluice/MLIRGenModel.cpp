@@ -258,16 +258,6 @@ mlir::LogicalResult lowerJob(mlir::OpBuilder &builder, const JobDecl &j,
   return mlir::success(ok);
 }
 
-/// A path as written in the program, relative to the file that names it.
-std::string relativeToSource(const SourceRange &where, llvm::StringRef path) {
-  if (path.empty() || llvm::sys::path::is_absolute(path))
-    return path.str();
-  llvm::SmallString<256> full(
-      llvm::sys::path::parent_path(where.begin.fileName()));
-  llvm::sys::path::append(full, path);
-  return full.str().str();
-}
-
 mlir::LogicalResult lowerGnn(mlir::OpBuilder &builder, const ModelDecl &d,
                              const ConstEnv &globals) {
   mlir::MLIRContext *ctx = builder.getContext();

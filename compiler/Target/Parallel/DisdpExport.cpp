@@ -169,19 +169,6 @@ Object toJson(plan::DisdpOp op) {
                          f64(op.getPsMemoryAvailableAttr())}}}};
 }
 
-void metadata(llvm::json::OStream &j, llvm::StringRef what, int64_t pid,
-              int64_t tid, const std::string &name) {
-  j.object([&] {
-    j.attribute("name", what);
-    j.attribute("cat", analysis::kTraceMetadataCategory);
-    j.attribute("ph", "M");
-    j.attribute("pid", pid);
-    if (tid >= 0)
-      j.attribute("tid", tid);
-    j.attributeObject("args", [&] { j.attribute("name", name); });
-  });
-}
-
 void writeTrace(ArrayRef<plan::DisdpOp> ops, llvm::raw_ostream &os) {
   llvm::json::OStream j(os, 1);
   j.object([&] {
@@ -195,12 +182,13 @@ void writeTrace(ArrayRef<plan::DisdpOp> ops, llvm::raw_ostream &os) {
             {"DisDP", parallel::simulateDisdp(p)}};
         for (const auto &[what, tl] : layouts) {
           ++pid;
-          metadata(j, "process_name", pid, -1,
-                   op.getJob().str() + ": " + what + ", iteration " +
-                       t(tl.iteration));
+          analysis::traceMetadata(j, "process_name", pid, -1,
+                                  op.getJob().str() + ": " + what +
+                                      ", iteration " + t(tl.iteration));
           for (int lane = 0; lane < 4; ++lane)
-            metadata(j, "thread_name", pid, lane,
-                     laneName(static_cast<DisdpSpan::Lane>(lane)));
+            analysis::traceMetadata(
+                j, "thread_name", pid, lane,
+                laneName(static_cast<DisdpSpan::Lane>(lane)));
           for (const DisdpSpan &s : tl.spans)
             j.object([&] {
               j.attribute("name", s.name);

@@ -33,19 +33,6 @@ constexpr int64_t kAllGpuLanes = 64;
 int64_t i64(IntegerAttr a) { return a.getInt(); }
 double f64(FloatAttr a) { return a.getValueAsDouble(); }
 
-void metadata(llvm::json::OStream &j, llvm::StringRef what, int64_t pid,
-              int64_t tid, const std::string &name) {
-  j.object([&] {
-    j.attribute("name", what);
-    j.attribute("cat", analysis::kTraceMetadataCategory);
-    j.attribute("ph", "M");
-    j.attribute("pid", pid);
-    if (tid >= 0)
-      j.attribute("tid", tid);
-    j.attributeObject("args", [&] { j.attribute("name", name); });
-  });
-}
-
 std::string eventName(const PipelineEvent &e, bool chunks) {
   using Kind = PipelineEvent::Kind;
   std::string chunk = chunks ? " c" + std::to_string(e.chunk) : "";
@@ -148,17 +135,18 @@ LogicalResult target::writeParallelTrace(ArrayRef<plan::ParallelOp> plans,
                       pp = i64(op.getPpAttr());
         const int64_t replicas = tp * pp * dp <= kAllGpuLanes ? dp : 1;
         const bool chunks = i64(op.getVirtualStagesAttr()) > 1;
-        metadata(j, "process_name", pid, -1,
-                 llvm::formatv("job {0}: one iteration on {1} (1F1B simulated "
-                               "{2:F4} s; model {3:F4} s){4}",
-                               op.getJob(), op.getTopology(), sched.makespan,
-                               f64(op.getTimeAttr()),
-                               replicas < dp
-                                   ? " - data-parallel replica 0 of " +
-                                         std::to_string(dp) +
-                                         "; the others run the same timeline"
-                                   : std::string())
-                     .str());
+        analysis::traceMetadata(
+            j, "process_name", pid, -1,
+            llvm::formatv("job {0}: one iteration on {1} (1F1B simulated "
+                          "{2:F4} s; model {3:F4} s){4}",
+                          op.getJob(), op.getTopology(), sched.makespan,
+                          f64(op.getTimeAttr()),
+                          replicas < dp
+                              ? " - data-parallel replica 0 of " +
+                                    std::to_string(dp) +
+                                    "; the others run the same timeline"
+                              : std::string())
+                .str());
         // The GPUs of each stage, in Megatron-LM rank order.
         std::vector<std::vector<std::string>> stageGpus(pp);
         for (plan::StageOp s : op.getBody().front().getOps<plan::StageOp>()) {
@@ -183,8 +171,8 @@ LogicalResult target::writeParallelTrace(ArrayRef<plan::ParallelOp> plans,
                                                s, t, d, gpu)
                                      .str();
               for (int64_t l = 0; l < kLanes; ++l)
-                metadata(j, "thread_name", pid, kLanes * k + l,
-                         lane + kLaneSuffix[l]);
+                analysis::traceMetadata(j, "thread_name", pid, kLanes * k + l,
+                                        lane + kLaneSuffix[l]);
               lanesOfStage[s].push_back(k);
             }
         for (const PipelineEvent &e : sched.events) {

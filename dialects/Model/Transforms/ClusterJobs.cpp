@@ -61,3 +61,16 @@ plan::Recompute sluice::model::toPlan(Recompute r) {
   }
   llvm_unreachable("unknown recompute");
 }
+
+parallel::TrainJob sluice::model::trainJobOf(JobOp job,
+                                             const TransformerConfig &cfg) {
+  parallel::TrainJob tj;
+  tj.model = cfg;
+  if (auto seq = job.getSeqAttr())
+    tj.model.seq = seq.getInt();
+  tj.globalBatch = job.getBatchAttr().getInt();
+  tj.microBatch =
+      job.getMicroBatchAttr() ? job.getMicroBatchAttr().getInt() : 0;
+  tj.recomputeRequired = job.getRecompute().value_or(false);
+  return tj;
+}

@@ -13,6 +13,7 @@
 
 #include "compiler/Analysis/Model/TransformerCost.h"
 #include "compiler/Analysis/Parallel/ParallelCluster.h"
+#include "compiler/Analysis/Parallel/ParallelModel.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include "dialects/Plan/IR/PlanOps.h"
 
@@ -29,6 +30,11 @@ mlir::LogicalResult planJobsOnCluster(
     llvm::function_ref<mlir::LogicalResult(
         JobOp, const parallel::ParallelCluster &, llvm::StringRef)>
         plan);
+
+/// The 3D planners' view of train job `job` of the model `cfg`: its
+/// sequence length (the job's, else the model's), batch, micro-batch (0:
+/// the planner's choice) and whether recompute is required.
+parallel::TrainJob trainJobOf(JobOp job, const TransformerConfig &cfg);
 
 /// `r` as the plan dialect's enum (plan.parallel, plan.disdp).
 plan::Recompute toPlan(Recompute r);

@@ -68,14 +68,7 @@ LogicalResult ModelPlanDisdpPass::planJob(JobOp job,
                            << (cfg ? "a mixture of experts"
                                    : "its layers differ")
                            << "; the planner models one dense layer group)";
-  parallel::TrainJob tj;
-  tj.model = *cfg;
-  if (auto seq = job.getSeqAttr())
-    tj.model.seq = seq.getInt();
-  tj.globalBatch = job.getBatchAttr().getInt();
-  tj.microBatch =
-      job.getMicroBatchAttr() ? job.getMicroBatchAttr().getInt() : 0;
-  tj.recomputeRequired = job.getRecompute().value_or(false);
+  parallel::TrainJob tj = trainJobOf(job, *cfg);
   const StringRef ps = *job.getParameterServer();
   auto planned = parallel::planDisdpOnTopology(g, topology, tj, ps);
   if (!planned)

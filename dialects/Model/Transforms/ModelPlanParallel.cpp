@@ -96,14 +96,7 @@ LogicalResult ModelPlanParallelPass::planJob(
            << "not supported yet: parallel planning of model '"
            << job.getModel()
            << "' (its layers differ; the planner models one layer group)";
-  parallel::TrainJob tj;
-  tj.model = *cfg;
-  if (auto seq = job.getSeqAttr())
-    tj.model.seq = seq.getInt();
-  tj.globalBatch = job.getBatchAttr().getInt();
-  tj.microBatch =
-      job.getMicroBatchAttr() ? job.getMicroBatchAttr().getInt() : 0;
-  tj.recomputeRequired = job.getRecompute().value_or(false);
+  parallel::TrainJob tj = trainJobOf(job, *cfg);
   parallel::SearchOptions opts;
   // Optimus-CC is lossy: only when the job asks for it (`compress: true`).
   if (job.getCompress().value_or(false)) {

@@ -11,18 +11,6 @@ using namespace sluice::train;
 
 namespace {
 
-uint64_t splitmix(uint64_t &state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/// Uniform in [-1, 1).
-float uniform(uint64_t &state) {
-  return static_cast<float>((splitmix(state) >> 40) * (1.0 / 8388608.0)) - 1.0f;
-}
-
 double now() {
   return std::chrono::duration<double>(
              std::chrono::steady_clock::now().time_since_epoch())

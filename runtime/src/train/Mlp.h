@@ -20,6 +20,20 @@
 
 namespace sluice::train {
 
+/// SplitMix64: the next word of the stream `state` (the trainers'
+/// deterministic inputs and initial weights).
+inline uint64_t splitmix(uint64_t &state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// Uniform in [-1, 1) from the stream `state`.
+inline float uniform(uint64_t &state) {
+  return static_cast<float>((splitmix(state) >> 40) * (1.0 / 8388608.0)) - 1.0f;
+}
+
 struct MlpConfig {
   /// widths[0] inputs, widths[L] outputs: L layers.
   std::vector<uint32_t> widths = {64, 128, 128, 16};
