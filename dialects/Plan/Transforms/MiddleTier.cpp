@@ -247,14 +247,8 @@ void MiddleTierPass::runOnOperation() {
       withBlockIO.push_back(d);
   if (withBlockIO.empty())
     return;
-  topo::TopologyOp flat = findFlatTopology(module);
-  if (!flat) {
-    withBlockIO.front().emitError()
-        << "demand '" << withBlockIO.front().getSymName()
-        << "' needs a flat topology; run topo-flatten first";
-    return signalPassFailure();
-  }
-  auto graph = extractTopoGraph(module);
+  topo::TopologyOp flat;
+  auto graph = demandsTopoGraph(module, withBlockIO.front(), flat);
   if (failed(graph))
     return signalPassFailure();
   PlanNetwork pn = buildPlanNetwork(*graph);

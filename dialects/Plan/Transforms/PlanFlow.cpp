@@ -204,3 +204,15 @@ llvm::Expected<flow::FlowSchedule> plan::scheduleFromIR(ScheduleOp op,
   }
   return s;
 }
+
+mlir::FailureOr<analysis::TopoGraph>
+sluice::plan::demandsTopoGraph(mlir::ModuleOp module, DemandsOp first,
+                               topo::TopologyOp &flat) {
+  flat = findFlatTopology(module);
+  if (!flat) {
+    first.emitError() << "demand '" << first.getSymName()
+                      << "' needs a flat topology; run topo-flatten first";
+    return mlir::failure();
+  }
+  return extractTopoGraph(module);
+}

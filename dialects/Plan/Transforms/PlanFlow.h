@@ -12,6 +12,7 @@
 #include "compiler/Analysis/Flow/FlowSchedule.h"
 #include "compiler/Analysis/TopoGraph.h"
 #include "dialects/Plan/IR/PlanOps.h"
+#include "dialects/Topo/Analysis/ExtractTopoGraph.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <map>
@@ -29,6 +30,13 @@ struct PlanNetwork {
   std::map<std::pair<unsigned, unsigned>, unsigned> arcOf;
 };
 PlanNetwork buildPlanNetwork(const analysis::TopoGraph &graph);
+
+/// The module's flat topology (`flat`) and its TopoGraph, for the demands
+/// the module's passes plan; without a flat topology, a located error at
+/// `first` ("run topo-flatten first").
+mlir::FailureOr<analysis::TopoGraph> demandsTopoGraph(mlir::ModuleOp module,
+                                                      DemandsOp first,
+                                                      topo::TopologyOp &flat);
 
 /// The nodes of `net` whose names match `pattern`, ascending. A pattern is
 /// a dotted device path whose segments are `name`, `name[i]`, `name[*]` or

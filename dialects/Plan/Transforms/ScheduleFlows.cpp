@@ -545,14 +545,8 @@ void ScheduleFlowsPass::runOnOperation() {
   auto demandOps = llvm::to_vector(module.getOps<DemandsOp>());
   if (demandOps.empty())
     return;
-  topo::TopologyOp flat = findFlatTopology(module);
-  if (!flat) {
-    demandOps.front().emitError()
-        << "demand '" << demandOps.front().getSymName()
-        << "' needs a flat topology; run topo-flatten first";
-    return signalPassFailure();
-  }
-  auto graph = extractTopoGraph(module);
+  topo::TopologyOp flat;
+  auto graph = demandsTopoGraph(module, demandOps.front(), flat);
   if (failed(graph))
     return signalPassFailure();
   PlanNetwork pn = buildPlanNetwork(*graph);
