@@ -143,8 +143,6 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       prec.updateBytes > 0 ? prec.updateBytes : kAdamHostBytesPerParam;
   const double cpuUpdateRate =
       m.cpuAdamRate * kAdamHostBytesPerParam / updateBytes;
-  const double csdUpdateRate =
-      m.csd.adamRate * kAdamHostBytesPerParam / updateBytes;
 
   p.trainableParams = g.adapterParams;
   p.paramHome = c.paramHome;
@@ -383,6 +381,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       c.paramHome == Tier::Nvme || c.paramHome == Tier::Csd;
   const double paramReadBw =
       c.paramHome == Tier::Csd ? m.csd.hostReadBandwidth : m.nvme.readBandwidth;
+  const bool dsSwap = o.zeroInfinitySwap && c.optHome == Tier::Nvme;
   const int64_t head = -1;
   // Block order of the forward pass: layers, then the head.
   std::vector<int64_t> fwdOrder;
@@ -447,6 +446,55 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
     return S.add(Stream::D2H, gb / G / d2h, gb / G, 0, "grads", "offload", b,
                  mb, {ready});
   };
+  // Smart-Infinity's update of block b on the CSDs once its gradients
+  // `gd` are off the GPU and the step may begin (`ready`): the gradients
+  // (top-k compressed on the GPU, or scaled by gradCompression) cross the
+  // shared channel to the CSDs; each CSD reads states and gradients from
+  // its flash, updates and writes the states back; the host reads the
+  // updated parameters. A CSD's flash serves its reads and writes one at a
+  // time, the host's read-back included.
+  const bool readsBack = c.paramHome == Tier::Host || c.paramHome == Tier::Gpu;
+  const double readBack = o.csdReadBackBytes > 0 ? o.csdReadBackBytes : e;
+  auto csdStep = [&](double np, int64_t b, int64_t mb, int gd, int ready) {
+    double gb = o.gradCompression * eg * np; // bytes sent to the CSDs
+    int sent = gd;
+    if (o.gradTopK > 0) {
+      gb = o.gradTopK * kTopKBytesPerKept * np;
+      int in = S.add(Stream::H2D, eg * np / h2d, eg * np, 0, "grads",
+                     "to the GPU for top-k", b, mb, {gd});
+      int sort = S.add(Stream::GpuCompute,
+                       kTopKSortBytesPerElement * np / m.gpuMemoryBandwidth, 0,
+                       0, "grads", "top-k sort", b, mb, {in});
+      sent = S.add(Stream::D2H, gb / d2h, gb, 0, "grads", "top-k out", b, mb,
+                   {sort});
+    }
+    int gw = S.add(Stream::SsdWrite, gb / ssdW, gb, 0, "grads", "write to csd",
+                   b, mb, {sent});
+    // The CSDs write an fp16 copy when the host or the forward pass reads
+    // fp16 parameters from them.
+    const bool copy =
+        (readsBack && o.csdReadBackBytes <= 0) || c.paramHome == Tier::Csd;
+    const double rd = eo + gb / np + (readsBack ? readBack : 0.0);
+    const double wr = eo + (copy ? e : 0.0);
+    const double flash = np * (rd / m.csd.internalReadBandwidth +
+                               wr / m.csd.internalWriteBandwidth);
+    const double rate = o.gradTopK > 0 && m.csd.decompressRate > 0
+                            ? m.csd.decompressRate
+                            : m.csd.adamRate;
+    const double kernel = np * updateBytes / (rate * kAdamHostBytesPerParam);
+    int up =
+        S.add(Stream::CsdOptimizer,
+              o.csdTransferOverlap ? std::max(flash, kernel) : flash + kernel,
+              updateBytes * np, 0, "adam", "update", b, mb, {gw, ready});
+    if (readsBack) {
+      int back = S.add(Stream::SsdRead, readBack * np / ssdR, readBack * np, 0,
+                       "params", "read updated", b, mb, {up});
+      if (c.paramHome == Tier::Gpu)
+        S.add(Stream::H2D, e * np / G / h2d, e * np / G, 0, "params",
+              "upload updated", b, mb, {back});
+    }
+    return up;
+  };
   double recomputeTotal = 0;
   int lastGpu = -1;
   int prevIterEnd = -1; // the previous micro-batch's last GPU action
@@ -489,7 +537,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       }
     }
     // Backward, in reverse block order.
-    std::vector<int> bwdGpu, bwdH2d, grads, updates;
+    std::vector<int> bwdGpu, bwdH2d, grads, updates, gradSwaps;
     int prevSwapIn = -1, prevGrad = -1;
     for (size_t j = 0; j < fwdOrder.size(); ++j) {
       int64_t b = fwdOrder[fwdOrder.size() - 1 - j];
@@ -539,11 +587,16 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       int gd = offloadGrads(np, b, mb, bw);
       prevGrad = gd;
       grads.push_back(gd);
+      if (dsSwap && last) // DeepSpeed's swapper: fp32 gradients to NVMe
+        gradSwaps.push_back(
+            S.add(Stream::SsdWrite, kSwapGradBytes * np / m.nvme.writeBandwidth,
+                  kSwapGradBytes * np, 0, "grads", "swap out", b, mb, {gd}));
     }
     prevIterEnd = lastGpu;
     if (!last)
       continue;
     // The optimizer step, block by block in backward order.
+    int prevWrite = -1;
     for (size_t j = 0; j < fwdOrder.size(); ++j) {
       int64_t b = fwdOrder[fwdOrder.size() - 1 - j];
       double np = blockParams(b);
@@ -551,21 +604,21 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       int window = j >= size_t(k) ? updates[j - size_t(k)] : -1;
       int up;
       if (csdUpdate) {
-        double gb = o.gradCompression * eg * np;
-        int gw = S.add(Stream::SsdWrite, gb / ssdW, gb, 0, "grads",
-                       "write to csd", b, mb, {ready});
-        double dur = std::max({np / csdUpdateRate,
-                               (eo + e) * np / m.csd.internalReadBandwidth,
-                               (eo + e) * np / m.csd.internalWriteBandwidth});
-        up = S.add(Stream::CsdOptimizer, dur, updateBytes * np, 0, "adam",
-                   "update", b, mb, {gw});
-        if (c.paramHome == Tier::Host || c.paramHome == Tier::Gpu) {
-          int back = S.add(Stream::SsdRead, e * np / ssdR, e * np, 0, "params",
-                           "read updated", b, mb, {up});
-          if (c.paramHome == Tier::Gpu)
-            S.add(Stream::H2D, e * np / G / h2d, e * np / G, 0, "params",
-                  "upload updated", b, mb, {back});
-        }
+        up = csdStep(np, b, mb, grads[j], ready);
+      } else if (dsSwap) {
+        // Read states and gradients, update, write the states: one block
+        // at a time, the next read after this write.
+        int ord = S.add(Stream::SsdRead,
+                        (eo + kSwapGradBytes) * np / m.nvme.readBandwidth,
+                        (eo + kSwapGradBytes) * np, 0, "adam", "read states", b,
+                        mb, {ready, gradSwaps[j], prevWrite});
+        up = S.add(Stream::CpuOptimizer, np / cpuUpdateRate, updateBytes * np,
+                   0, "adam", "update", b, mb, {ord});
+        prevWrite = S.add(Stream::SsdWrite, eo * np / m.nvme.writeBandwidth,
+                          eo * np, 0, "adam", "write states", b, mb, {up});
+        if (c.paramHome == Tier::Gpu)
+          S.add(Stream::H2D, e * np / G / h2d, e * np / G, 0, "params",
+                "upload updated", b, mb, {up});
       } else {
         int ord = -1;
         if (c.optHome == Tier::Nvme)
@@ -690,6 +743,16 @@ offload::planFinetune(const FinetuneJob &job, const Machine &machine,
         " is not a multiple of the micro-batch " + llvm::Twine(job.microBatch));
   if (!(opts.gradCompression > 0 && opts.gradCompression <= 1))
     return fail("gradient compression ratio must lie in (0, 1]");
+  if (!(opts.gradTopK >= 0 && opts.gradTopK <= 1))
+    return fail("top-k gradient fraction must lie in [0, 1] (0: none)");
+  if (opts.gradTopK > 0 && opts.gradCompression != 1)
+    return fail("top-k gradient compression excludes a gradient "
+                "compression ratio");
+  if (opts.gradTopK > 0 && !(machine.gpuMemoryBandwidth > 0))
+    return fail("top-k gradient compression needs the GPU memory bandwidth "
+                "(it costs the sort as GPU memory traffic)");
+  if (!(opts.csdReadBackBytes >= 0 && opts.csdReadBackBytes <= 16))
+    return fail("CSD read-back bytes per parameter must lie in [0, 16]");
   if (job.lora.rank < 0 || job.lora.rank > 65536 ||
       (job.lora.nf4 && job.lora.rank == 0))
     return fail("LoRA rank must lie in [1, 65536] (NF4 needs LoRA), got " +
