@@ -148,6 +148,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
   p.paramHome = c.paramHome;
   p.optimizerHome = p.masterHome = c.optHome;
   p.updateOnCsd = csdUpdate;
+  p.updateAfterBackward = !o.activeGradientOffload;
   p.gradHome = csdUpdate ? Tier::Csd : Tier::Host;
   p.paramBuffers =
       c.paramHome != Tier::Gpu || m.gpus > 1 ? c.buffers : int64_t(0);

@@ -245,6 +245,9 @@ struct FinetunePlan {
   Tier optimizerHome = Tier::Host; ///< Adam momentum and variance
   Tier gradHome = Tier::Host;      ///< where fp16 gradients go
   bool updateOnCsd = false;
+  /// The update runs after the whole backward pass (ZeRO-Infinity's order,
+  /// FinetuneOptions::activeGradientOffload false), not per layer during it.
+  bool updateAfterBackward = false;
   int64_t paramBuffers = 2; ///< GPU layer buffers (2 = prefetch overlap)
   int64_t microBatch = 0;   ///< sequences per micro-batch of one GPU
   int64_t accumulationSteps = 1;
