@@ -294,6 +294,13 @@ struct FinetunePlan {
 std::vector<int64_t> microBatchCandidates(const FinetuneJob &job,
                                           int64_t gpus = 1);
 
+/// The checks planFinetune makes of its inputs before planning: the
+/// model, the machine, the batch against the GPUs and the micro-batch, the
+/// options and the homes they pin against what the machine has. Errors name
+/// the figure and its value.
+llvm::Error checkFinetuneInputs(const FinetuneJob &job, const Machine &machine,
+                                const FinetuneOptions &opts);
+
 /// Plans `job` on `machine`. Errors only for invalid inputs (a bad model,
 /// batch not a multiple of the micro-batch, an unusable machine); a job
 /// that fits nowhere returns a plan with feasible = false.
