@@ -26,50 +26,6 @@ using namespace sluice;
 using namespace sluice::offload;
 using namespace sluice::offload::detail;
 
-llvm::StringRef offload::tierName(Tier t) {
-  switch (t) {
-  case Tier::Gpu:
-    return "gpu";
-  case Tier::Host:
-    return "host";
-  case Tier::Nvme:
-    return "nvme";
-  case Tier::Csd:
-    return "csd";
-  }
-  return "?";
-}
-
-llvm::StringRef offload::streamName(Stream s) {
-  switch (s) {
-  case Stream::GpuCompute:
-    return "GPU compute";
-  case Stream::H2D:
-    return "H2D";
-  case Stream::D2H:
-    return "D2H";
-  case Stream::SsdRead:
-    return "SSD read";
-  case Stream::SsdWrite:
-    return "SSD write";
-  case Stream::CpuOptimizer:
-    return "CPU optimizer";
-  case Stream::CsdOptimizer:
-    return "CSD optimizer";
-  case Stream::Peer:
-    return "GPU peers";
-  case Stream::CpuCompute:
-    return "CPU compute";
-  }
-  return "?";
-}
-
-llvm::StringRef offload::swappableName(unsigned i) {
-  static const char *names[kNumSwappable] = {"qkv", "context", "mlp-hidden",
-                                             "attn-out"};
-  return i < kNumSwappable ? names[i] : "?";
-}
-
 namespace {
 
 using detail::Scheduler;
@@ -143,13 +99,12 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       prec.updateBytes > 0 ? prec.updateBytes : kAdamHostBytesPerParam;
   const double cpuUpdateRate =
       m.cpuAdamRate * kAdamHostBytesPerParam / updateBytes;
-  const double csdUpdateRate =
-      m.csd.adamRate * kAdamHostBytesPerParam / updateBytes;
 
   p.trainableParams = g.adapterParams;
   p.paramHome = c.paramHome;
   p.optimizerHome = p.masterHome = c.optHome;
   p.updateOnCsd = csdUpdate;
+  p.updateAfterBackward = !o.activeGradientOffload;
   p.gradHome = csdUpdate ? Tier::Csd : Tier::Host;
   p.paramBuffers =
       c.paramHome != Tier::Gpu || m.gpus > 1 ? c.buffers : int64_t(0);
@@ -383,6 +338,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       c.paramHome == Tier::Nvme || c.paramHome == Tier::Csd;
   const double paramReadBw =
       c.paramHome == Tier::Csd ? m.csd.hostReadBandwidth : m.nvme.readBandwidth;
+  const bool dsSwap = o.zeroInfinitySwap && c.optHome == Tier::Nvme;
   const int64_t head = -1;
   // Block order of the forward pass: layers, then the head.
   std::vector<int64_t> fwdOrder;
@@ -447,6 +403,55 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
     return S.add(Stream::D2H, gb / G / d2h, gb / G, 0, "grads", "offload", b,
                  mb, {ready});
   };
+  // Smart-Infinity's update of block b on the CSDs once its gradients
+  // `gd` are off the GPU and the step may begin (`ready`): the gradients
+  // (top-k compressed on the GPU, or scaled by gradCompression) cross the
+  // shared channel to the CSDs; each CSD reads states and gradients from
+  // its flash, updates and writes the states back; the host reads the
+  // updated parameters. A CSD's flash serves its reads and writes one at a
+  // time, the host's read-back included.
+  const bool readsBack = c.paramHome == Tier::Host || c.paramHome == Tier::Gpu;
+  const double readBack = o.csdReadBackBytes > 0 ? o.csdReadBackBytes : e;
+  auto csdStep = [&](double np, int64_t b, int64_t mb, int gd, int ready) {
+    double gb = o.gradCompression * eg * np; // bytes sent to the CSDs
+    int sent = gd;
+    if (o.gradTopK > 0) {
+      gb = o.gradTopK * kTopKBytesPerKept * np;
+      int in = S.add(Stream::H2D, eg * np / h2d, eg * np, 0, "grads",
+                     "to the GPU for top-k", b, mb, {gd});
+      int sort = S.add(Stream::GpuCompute,
+                       kTopKSortBytesPerElement * np / m.gpuMemoryBandwidth, 0,
+                       0, "grads", "top-k sort", b, mb, {in});
+      sent = S.add(Stream::D2H, gb / d2h, gb, 0, "grads", "top-k out", b, mb,
+                   {sort});
+    }
+    int gw = S.add(Stream::SsdWrite, gb / ssdW, gb, 0, "grads", "write to csd",
+                   b, mb, {sent});
+    // The CSDs write an fp16 copy when the host or the forward pass reads
+    // fp16 parameters from them.
+    const bool copy =
+        (readsBack && o.csdReadBackBytes <= 0) || c.paramHome == Tier::Csd;
+    const double rd = eo + gb / np + (readsBack ? readBack : 0.0);
+    const double wr = eo + (copy ? e : 0.0);
+    const double flash = np * (rd / m.csd.internalReadBandwidth +
+                               wr / m.csd.internalWriteBandwidth);
+    const double rate = o.gradTopK > 0 && m.csd.decompressRate > 0
+                            ? m.csd.decompressRate
+                            : m.csd.adamRate;
+    const double kernel = np * updateBytes / (rate * kAdamHostBytesPerParam);
+    int up =
+        S.add(Stream::CsdOptimizer,
+              o.csdTransferOverlap ? std::max(flash, kernel) : flash + kernel,
+              updateBytes * np, 0, "adam", "update", b, mb, {gw, ready});
+    if (readsBack) {
+      int back = S.add(Stream::SsdRead, readBack * np / ssdR, readBack * np, 0,
+                       "params", "read updated", b, mb, {up});
+      if (c.paramHome == Tier::Gpu)
+        S.add(Stream::H2D, e * np / G / h2d, e * np / G, 0, "params",
+              "upload updated", b, mb, {back});
+    }
+    return up;
+  };
   double recomputeTotal = 0;
   int lastGpu = -1;
   int prevIterEnd = -1; // the previous micro-batch's last GPU action
@@ -489,7 +494,7 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       }
     }
     // Backward, in reverse block order.
-    std::vector<int> bwdGpu, bwdH2d, grads, updates;
+    std::vector<int> bwdGpu, bwdH2d, grads, updates, gradSwaps;
     int prevSwapIn = -1, prevGrad = -1;
     for (size_t j = 0; j < fwdOrder.size(); ++j) {
       int64_t b = fwdOrder[fwdOrder.size() - 1 - j];
@@ -539,11 +544,16 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       int gd = offloadGrads(np, b, mb, bw);
       prevGrad = gd;
       grads.push_back(gd);
+      if (dsSwap && last) // DeepSpeed's swapper: fp32 gradients to NVMe
+        gradSwaps.push_back(
+            S.add(Stream::SsdWrite, kSwapGradBytes * np / m.nvme.writeBandwidth,
+                  kSwapGradBytes * np, 0, "grads", "swap out", b, mb, {gd}));
     }
     prevIterEnd = lastGpu;
     if (!last)
       continue;
     // The optimizer step, block by block in backward order.
+    int prevWrite = -1;
     for (size_t j = 0; j < fwdOrder.size(); ++j) {
       int64_t b = fwdOrder[fwdOrder.size() - 1 - j];
       double np = blockParams(b);
@@ -551,21 +561,21 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
       int window = j >= size_t(k) ? updates[j - size_t(k)] : -1;
       int up;
       if (csdUpdate) {
-        double gb = o.gradCompression * eg * np;
-        int gw = S.add(Stream::SsdWrite, gb / ssdW, gb, 0, "grads",
-                       "write to csd", b, mb, {ready});
-        double dur = std::max({np / csdUpdateRate,
-                               (eo + e) * np / m.csd.internalReadBandwidth,
-                               (eo + e) * np / m.csd.internalWriteBandwidth});
-        up = S.add(Stream::CsdOptimizer, dur, updateBytes * np, 0, "adam",
-                   "update", b, mb, {gw});
-        if (c.paramHome == Tier::Host || c.paramHome == Tier::Gpu) {
-          int back = S.add(Stream::SsdRead, e * np / ssdR, e * np, 0, "params",
-                           "read updated", b, mb, {up});
-          if (c.paramHome == Tier::Gpu)
-            S.add(Stream::H2D, e * np / G / h2d, e * np / G, 0, "params",
-                  "upload updated", b, mb, {back});
-        }
+        up = csdStep(np, b, mb, grads[j], ready);
+      } else if (dsSwap) {
+        // Read states and gradients, update, write the states: one block
+        // at a time, the next read after this write.
+        int ord = S.add(Stream::SsdRead,
+                        (eo + kSwapGradBytes) * np / m.nvme.readBandwidth,
+                        (eo + kSwapGradBytes) * np, 0, "adam", "read states", b,
+                        mb, {ready, gradSwaps[j], prevWrite});
+        up = S.add(Stream::CpuOptimizer, np / cpuUpdateRate, updateBytes * np,
+                   0, "adam", "update", b, mb, {ord});
+        prevWrite = S.add(Stream::SsdWrite, eo * np / m.nvme.writeBandwidth,
+                          eo * np, 0, "adam", "write states", b, mb, {up});
+        if (c.paramHome == Tier::Gpu)
+          S.add(Stream::H2D, e * np / G / h2d, e * np / G, 0, "params",
+                "upload updated", b, mb, {up});
       } else {
         int ord = -1;
         if (c.optHome == Tier::Nvme)
@@ -620,106 +630,12 @@ Evaluation Planner::evaluate(const Candidate &c, double cutoff) const {
 
 } // namespace
 
-std::string CandidateReport::label() const {
-  return ("micro-batch " + llvm::Twine(microBatch) +
-          " param=" + tierName(paramHome) + " opt=" + tierName(optimizerHome) +
-          " buffers=" + llvm::Twine(buffers) +
-          " swap=" + llvm::Twine(swapCount))
-      .str();
-}
-
-std::string CandidateReport::str() const {
-  if (!feasible)
-    return label() + ": " + (need > have ? "infeasible (" : "rejected (") +
-           rejection + ")";
-  std::string t;
-  if (iterationTime > 0) {
-    char buf[64];
-    std::snprintf(buf, sizeof(buf), ": %.3f s", iterationTime);
-    t = buf;
-  }
-  return label() + t + (rejection.empty() ? "" : " (" + rejection + ")");
-}
-
-std::vector<int64_t> offload::microBatchCandidates(const FinetuneJob &job,
-                                                   int64_t gpus) {
-  if (job.microBatch > 0)
-    return {job.microBatch};
-  const int64_t batch = gpus > 0 ? job.batch / gpus : job.batch;
-  std::vector<int64_t> small, large;
-  for (int64_t d = 1; d * d <= batch; ++d) {
-    if (batch % d != 0)
-      continue;
-    small.push_back(d);
-    if (d != batch / d)
-      large.push_back(batch / d);
-  }
-  // From the largest: ties keep the fewest accumulation steps.
-  std::vector<int64_t> out(large.begin(), large.end());
-  out.insert(out.end(), small.rbegin(), small.rend());
-  return out;
-}
-
 llvm::Expected<FinetunePlan>
 offload::planFinetune(const FinetuneJob &job, const Machine &machine,
                       const FinetuneOptions &opts) {
-  auto fail = [](const llvm::Twine &msg) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-  };
-  if (std::string err = job.model.validate(); !err.empty())
-    return fail("invalid model: " + err);
-  if (job.costs)
-    if (std::string err = job.costs->validate(); !err.empty())
-      return fail("invalid model costs: " + err);
-  if (std::string err = machine.validate(); !err.empty())
-    return fail("invalid machine '" + machine.name + "': " + err);
-  if (job.batch <= 0)
-    return fail("batch must be positive, got " + llvm::Twine(job.batch));
-  if (job.batch > model::kMaxSeq)
-    return fail("batch must be at most " + llvm::Twine(model::kMaxSeq) +
-                " sequences, got " + llvm::Twine(job.batch));
-  if (job.batch % machine.gpus != 0)
-    return fail("batch " + llvm::Twine(job.batch) +
-                " does not split evenly over " + llvm::Twine(machine.gpus) +
-                " data-parallel GPUs");
+  if (llvm::Error err = checkFinetuneInputs(job, machine, opts))
+    return err;
   const int64_t perGpu = job.batch / machine.gpus;
-  if (job.microBatch < 0 ||
-      (job.microBatch > 0 && perGpu % job.microBatch != 0))
-    return fail(
-        "batch " + llvm::Twine(perGpu) + (machine.gpus > 1 ? " per GPU" : "") +
-        " is not a multiple of the micro-batch " + llvm::Twine(job.microBatch));
-  if (!(opts.gradCompression > 0 && opts.gradCompression <= 1))
-    return fail("gradient compression ratio must lie in (0, 1]");
-  if (job.lora.rank < 0 || job.lora.rank > 65536 ||
-      (job.lora.nf4 && job.lora.rank == 0))
-    return fail("LoRA rank must lie in [1, 65536] (NF4 needs LoRA), got " +
-                llvm::Twine(job.lora.rank));
-  if (!(job.precision.paramBytes > 0 && job.precision.gradBytes > 0 &&
-        job.precision.optimizerBytes >= 0))
-    return fail("state precision: parameter and gradient bytes must be "
-                "positive, optimizer bytes non-negative");
-  if (!(opts.activationWorkFactor >= 1))
-    return fail("activation work factor must be at least 1");
-  if (opts.paramHome == Tier::Csd && !machine.csd.present())
-    return fail("parameters on CSD requested, but the machine has no csd");
-  if (opts.optimizerHome == Tier::Csd && !machine.csd.present())
-    return fail("optimizer on CSD requested, but the machine has no csd");
-  if ((opts.paramHome == Tier::Nvme || opts.optimizerHome == Tier::Nvme) &&
-      !machine.nvme.present())
-    return fail("NVMe home requested, but the machine has no nvme array");
-  if (opts.optimizerHome == Tier::Gpu)
-    return fail("optimizer states on the GPU are not planned (the planner "
-                "offloads them); choose host, nvme or csd");
-  if (opts.gradHome == Tier::Gpu || opts.gradHome == Tier::Nvme)
-    return fail("gradients go to host memory (CPU update) or csd, not " +
-                tierName(*opts.gradHome));
-  if (opts.gradHome == Tier::Csd && !machine.csd.present())
-    return fail("gradients on CSD requested, but the machine has no csd");
-  if (opts.gradHome && opts.optimizerHome &&
-      (*opts.gradHome == Tier::Csd) != (*opts.optimizerHome == Tier::Csd))
-    return fail("gradients in " + tierName(*opts.gradHome) +
-                " and optimizer states in " + tierName(*opts.optimizerHome) +
-                ": the update runs where the optimizer states live");
 
   std::vector<Tier> paramHomes, optHomes;
   auto allowed = [&](Tier t) {

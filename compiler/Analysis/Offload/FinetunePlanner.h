@@ -99,6 +99,23 @@ constexpr double kNf4BytesPerParam = (4.0 + 8.0 / 64 + 32.0 / (64 * 256)) / 8;
 /// GEMM: read the 4-bit codes and constants, write and read back bf16.
 constexpr double kNf4DequantBytesPerParam = kNf4BytesPerParam + 2.0 + 2.0;
 
+/// Bytes per gradient element kept by top-k compression: an fp16 value
+/// and an int32 index (Smart-Infinity, deepspeed/runtime/swap_tensor/
+/// optimizer_utils.py, _swap_out_gradients).
+constexpr double kTopKBytesPerKept = 2.0 + 4.0;
+/// GPU memory traffic per gradient element of the magnitude sort before
+/// top-k selection (Smart-Infinity sorts the whole gradient,
+/// `grad.abs().sort(descending=True)`): abs (read and write 2 B), the
+/// int64 index sequence (8 B), and a radix sort of 16-bit keys with int64
+/// values in two 8-bit digit passes, each reading keys for the histogram
+/// (2 B) and reading and writing keys and values (20 B). Derived from
+/// that pass structure, not measured (docs/offload.md).
+constexpr double kTopKSortBytesPerElement = 2 + 2 + 8 + 2 * (2 + 20);
+/// Bytes per gradient element DeepSpeed's optimizer swapper writes to
+/// NVMe: fp32 (the paper's Table I, 2M; the swapper's buffers have the
+/// optimizer's dtype).
+constexpr double kSwapGradBytes = 4;
+
 /// Knobs; the defaults plan like Ratel (plus CSD when the machine has it).
 struct FinetuneOptions {
   /// CPU Adam per layer as soon as the layer's gradients arrive; false =
@@ -119,6 +136,30 @@ struct FinetuneOptions {
   /// Gradient compression ratio for CSD updates (Smart-Infinity): the
   /// gradients written to the CSDs are `gradCompression` x 2N bytes.
   double gradCompression = 1.0;
+  /// Top-k gradient compression for CSD updates (Smart-Infinity's
+  /// SmartComp; 0 = none, else the kept fraction, the paper's default 1%):
+  /// per block the GPU takes the gradients back, sorts them by magnitude
+  /// and sends the kept values with their indices (kTopKBytesPerKept each)
+  /// to the CSDs, whose accelerator decompresses them before the update
+  /// (CsdArray::decompressRate). Excludes gradCompression.
+  double gradTopK = 0;
+  /// CSD updates with Smart-Infinity's data transfer handler (SU+O): each
+  /// CSD's accelerator computes while its flash moves the other subgroups;
+  /// false (SU): per subgroup the read, the update and the write run one
+  /// after another. Either way one SSD's reads and writes share its flash.
+  bool csdTransferOverlap = true;
+  /// Bytes per parameter the host reads back from the CSDs after their
+  /// update; 0 = the fp16 parameters (the CSDs write an fp16 copy).
+  /// Smart-Infinity reads the fp32 master back (4: the paper's Table I,
+  /// 2M; its FPGA host code writes the fp32 parameter file).
+  double csdReadBackBytes = 0;
+  /// DeepSpeed's ZeRO-Infinity optimizer swapper (Smart-Infinity's
+  /// baseline) when the optimizer states live on NVMe: the gradients go to
+  /// the NVMe array as fp32 during the backward pass (kSwapGradBytes) and
+  /// come back with the states, and each block's read, CPU update and
+  /// write run one after another (DeepSpeed's pipeline_read and
+  /// pipeline_write, off by default and in Smart-Infinity's config).
+  bool zeroInfinitySwap = false;
   /// Restrict the search (nullopt = search).
   std::optional<Tier> paramHome;
   std::optional<Tier> optimizerHome;
@@ -204,6 +245,9 @@ struct FinetunePlan {
   Tier optimizerHome = Tier::Host; ///< Adam momentum and variance
   Tier gradHome = Tier::Host;      ///< where fp16 gradients go
   bool updateOnCsd = false;
+  /// The update runs after the whole backward pass (ZeRO-Infinity's order,
+  /// FinetuneOptions::activeGradientOffload false), not per layer during it.
+  bool updateAfterBackward = false;
   int64_t paramBuffers = 2; ///< GPU layer buffers (2 = prefetch overlap)
   int64_t microBatch = 0;   ///< sequences per micro-batch of one GPU
   int64_t accumulationSteps = 1;
@@ -249,6 +293,13 @@ struct FinetunePlan {
 /// would not divide a batch of 48).
 std::vector<int64_t> microBatchCandidates(const FinetuneJob &job,
                                           int64_t gpus = 1);
+
+/// The checks planFinetune makes of its inputs before planning: the
+/// model, the machine, the batch against the GPUs and the micro-batch, the
+/// options and the homes they pin against what the machine has. Errors name
+/// the figure and its value.
+llvm::Error checkFinetuneInputs(const FinetuneJob &job, const Machine &machine,
+                                const FinetuneOptions &opts);
 
 /// Plans `job` on `machine`. Errors only for invalid inputs (a bad model,
 /// batch not a multiple of the micro-batch, an unusable machine); a job

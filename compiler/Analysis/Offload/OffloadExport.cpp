@@ -553,7 +553,9 @@ std::string offload::finetuneSummary(const FinetunePlan &p,
   os << (lora ? "  adapters' optimizer states "
               : "  Adam momentum, variance    ")
      << tierName(p.optimizerHome) << " (update on "
-     << (p.updateOnCsd ? "csd" : "cpu") << ", per layer during backward)\n";
+     << (p.updateOnCsd ? "csd" : "cpu")
+     << (p.updateAfterBackward ? ", after the backward pass)\n"
+                               : ", per layer during backward)\n");
   os << (lora ? "  adapters' gradients        "
               : "  fp16 gradients             ")
      << tierName(p.gradHome) << "\n";

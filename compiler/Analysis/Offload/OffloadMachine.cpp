@@ -45,7 +45,8 @@ std::string Machine::validate() const {
   for (auto [what, v] : {std::pair<const char *, double>{
                              "inference layer overhead", inferLayerOverhead},
                          {"pageable copy bandwidth", pageableBandwidth},
-                         {"CPU attention FLOP/s", cpuAttentionFlops}})
+                         {"CPU attention FLOP/s", cpuAttentionFlops},
+                         {"CSD decompress rate", csd.decompressRate}})
     if (!(v >= 0) || !std::isfinite(v))
       return std::string(what) + " must be non-negative, got " +
              std::to_string(v);
@@ -125,6 +126,9 @@ Machine Machine::t4FlexGen() {
 }
 
 Machine Machine::a5000SmartSsd(int64_t csds) {
+  // Smart-Infinity's testbed (HPCA'24 paper, Sec. VII-A and Table II; the
+  // camera-ready PDF ships in github.com/AIS-SNU/smart-infinity, assets/).
+  // docs/offload.md, "Smart-Infinity", lists every figure and its source.
   Machine m;
   m.name = "a5000-smartssd";
   m.gpuMemory = 24 * GiB;
@@ -132,26 +136,48 @@ Machine Machine::a5000SmartSsd(int64_t csds) {
   m.gpuEfficiency = kDefaultGpuEfficiency;
   m.gpuSms = 64;
   m.gpuMemoryBandwidth = 768e9;
-  m.hostMemory = 1024 * GiB;
-  m.hostMemoryBandwidth = 8 * 25.6e9;
+  m.hostMemory = 1024 * GiB; // Table II: 32 x 32 GB DDR4-3200
+  // Table II: two Xeon Gold 6342, 8 channels of DDR4-3200 each.
+  m.hostMemoryBandwidth = 16 * 25.6e9;
   m.cpuAdamRate = m.hostMemoryBandwidth * kDefaultAdamBandwidthFraction /
                   kAdamHostBytesPerParam;
-  m.h2dBandwidth = 25e9;
+  m.h2dBandwidth = 25e9; // the A5000's PCIe 4.0 x16
   m.d2hBandwidth = 25e9;
-  // The SmartSSDs' flash doubles as the NVMe array of the baseline: each is
-  // a PCIe 3.0 x4 drive behind a switch on one x16 uplink.
+  // Each SmartSSD's flash, as the paper measured it (Fig. 14: SSD read 2.8
+  // GB/s and write 1.65 GB/s at 4.0B/8.4B parameters), serves the host
+  // (the RAID 0 of the baseline, Smart-Infinity's gradient writes and
+  // parameter reads) and its FPGA over the device's internal switch (P2P).
+  // All of them sit behind one shared channel to the host, the PCIe switch
+  // of the expansion chassis: 16 GB/s (Fig. 2).
+  const double read = 2.8e9, write = 1.65e9, channel = 16e9;
   m.nvme.count = csds;
-  m.nvme.readBandwidth = std::min(csds * 3.2e9, 12.5e9);
-  m.nvme.writeBandwidth = std::min(csds * 2.0e9, 12.5e9);
+  m.nvme.readBandwidth = std::min(csds * read, channel);
+  m.nvme.writeBandwidth = std::min(csds * write, channel);
   m.nvme.capacity = csds * 3.84e12;
   m.csd.count = csds;
-  m.csd.internalReadBandwidth = csds * 3.2e9;
-  m.csd.internalWriteBandwidth = csds * 2.0e9;
+  m.csd.internalReadBandwidth = csds * read;
+  m.csd.internalWriteBandwidth = csds * write;
   m.csd.capacity = csds * 3.84e12;
-  m.csd.adamRate = csds * 1.0e9;
+  // The FPGA's Adam updater runs at 8.2 GB/s and the Top-K decompressor
+  // with it at 2.9 GB/s (Fig. 14), counted like the SSD read beside them:
+  // per parameter the fp32 master, momentum, variance and the fp16
+  // gradient (14 B).
+  m.csd.adamRate = csds * 8.2e9 / 14;
+  m.csd.decompressRate = csds * 2.9e9 / 14;
   m.csd.hostReadBandwidth = m.nvme.readBandwidth;
   m.csd.hostWriteBandwidth = m.nvme.writeBandwidth;
   return m;
+}
+
+Machine Machine::a100SmartSsd(int64_t csds) {
+  Machine m = a5000SmartSsd(csds);
+  m.name = "a100-smartssd";
+  m.gpuMemory = 40 * GiB;                  // A100 PCIe 40 GB
+  m.gpuPeakFlops = 312e12;                 // FP16 tensor, dense
+  m.gpuEfficiency = kDefaultGpuEfficiency; // as the A5000's: an assumption
+  m.gpuSms = 108;
+  m.gpuMemoryBandwidth = 1555e9;
+  return m; // PCIe 4.0 x16 to the host, as the A5000's
 }
 
 //===----------------------------------------------------------------------===//

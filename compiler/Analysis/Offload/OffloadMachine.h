@@ -66,6 +66,10 @@ struct CsdArray {
   double internalWriteBandwidth = 0; ///< B/s, aggregate
   double capacity = 0;               ///< bytes, aggregate
   double adamRate = 0;               ///< parameters/s, aggregate
+  /// Parameters/s, aggregate, of the update when the gradients arrive
+  /// compressed and the accelerator decompresses them first
+  /// (Smart-Infinity's SmartComp); 0 = adamRate.
+  double decompressRate = 0;
   /// Host-link bandwidth to the devices (the shared PCIe channel), B/s.
   double hostReadBandwidth = 0;
   double hostWriteBandwidth = 0;
@@ -148,6 +152,9 @@ struct Machine {
   /// Smart-Infinity's testbed (planning-models.md: RTX A5000 24 GB, 1 TB
   /// DDR4, `csds` SmartSSDs).
   static Machine a5000SmartSsd(int64_t csds);
+  /// The same server with Smart-Infinity's A100 (40 GB, PCIe) instead of
+  /// the A5000 (the paper's Table II).
+  static Machine a100SmartSsd(int64_t csds);
 };
 
 /// What a topology does not say, for machineFromTopo().

@@ -17,6 +17,16 @@ std::optional<TransformerConfig> offload::modelPreset(llvm::StringRef name,
     return TransformerConfig::llama(L, h, a, kv, f, seq > 0 ? seq : 4096,
                                     32000);
   };
+  // GPT-2 as Smart-Infinity trains it (seq 1024, batch 4): the paper's
+  // parameter counts; the shapes are an assumption (Megatron's 8.3B hidden
+  // size and heads, the layer count that gives the count; 33.0B: hidden
+  // 6144), see docs/offload.md, "Smart-Infinity".
+  if (name == "gpt2-4.0b")
+    return gpt(34, 3072, 32);
+  if (name == "gpt2-8.4b")
+    return gpt(73, 3072, 32);
+  if (name == "gpt2-33.0b")
+    return gpt(72, 6144, 64);
   if (name == "gpt3-175b" || name == "175b")
     return gpt(96, 12288, 96);
   if (name == "gpt3-13b" || name == "13b")
@@ -42,7 +52,8 @@ std::optional<TransformerConfig> offload::modelPreset(llvm::StringRef name,
 
 std::string offload::modelPresetNames() {
   return "gpt3-175b, gpt3-13b (13b), opt-6.7b, opt-13b, opt-30b, opt-66b, "
-         "opt-175b, llama2-7b, llama2-13b, llama2-70b";
+         "opt-175b, llama2-7b, llama2-13b, llama2-70b, gpt2-4.0b, gpt2-8.4b, "
+         "gpt2-33.0b";
 }
 
 std::optional<Machine> offload::machinePreset(llvm::StringRef name) {
@@ -52,15 +63,22 @@ std::optional<Machine> offload::machinePreset(llvm::StringRef name) {
     return Machine::t4FlexGen();
   if (name == "a5000-smartssd")
     return Machine::a5000SmartSsd(10);
-  if (name.consume_front("a5000-smartssd-")) {
+  if (name == "a100-smartssd")
+    return Machine::a100SmartSsd(10);
+  for (auto [prefix, make] :
+       {std::pair{"a5000-smartssd-", &Machine::a5000SmartSsd},
+        std::pair{"a100-smartssd-", &Machine::a100SmartSsd}}) {
+    if (!name.consume_front(prefix))
+      continue;
     int64_t n = 0;
     if (name.getAsInteger(10, n) || n <= 0 || n > 64)
       return std::nullopt;
-    return Machine::a5000SmartSsd(n);
+    return make(n);
   }
   return std::nullopt;
 }
 
 std::string offload::machinePresetNames() {
-  return "rtx4090-12nvme, t4, a5000-smartssd, a5000-smartssd-<N>";
+  return "rtx4090-12nvme, t4, a5000-smartssd, a5000-smartssd-<N>, "
+         "a100-smartssd, a100-smartssd-<N>";
 }

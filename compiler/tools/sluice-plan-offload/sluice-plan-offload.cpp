@@ -11,6 +11,7 @@
 #include "compiler/Analysis/Offload/OffloadExport.h"
 #include "compiler/Analysis/Offload/OffloadPresets.h"
 #include "compiler/Analysis/Offload/RuntimeSchedule.h"
+#include "compiler/Analysis/Offload/SmartInfinity.h"
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "dialects/Common/ToolVersion.h"
@@ -135,6 +136,12 @@ static cl::opt<double> gradCompression(
     "grad-compression",
     cl::desc("Gradient compression ratio for CSD updates (1 = none)"),
     cl::init(1.0), cl::cat(cat));
+static cl::opt<std::string> smartInfinity(
+    "smart-infinity",
+    cl::desc("Finetune as Smart-Infinity's configuration base (ZeRO-"
+             "Infinity), su, su+o or su+o+c; the summary adds the speedup "
+             "over base on the same machine (docs/offload.md)"),
+    cl::init(""), cl::cat(cat));
 static cl::opt<std::string> nvmePath("nvme-path",
                                      cl::desc("nvme_path for DeepSpeed"),
                                      cl::init("/local_nvme"), cl::cat(cat));
@@ -408,6 +415,20 @@ int main(int argc, char **argv) {
                     text->ArgStr.str() + " (expected gpu, host, nvme or csd)");
       *home = t;
     }
+    std::optional<SmartInfinityConfig> si;
+    if (!smartInfinity.empty()) {
+      si = parseSmartInfinityConfig(smartInfinity);
+      if (!si)
+        return fail("--smart-infinity must be base, su, su+o or su+o+c, got '" +
+                    smartInfinity + "'");
+      if (noActiveGrad || noSwap || gradCompression != 1.0 ||
+          !paramHomeOpt.empty() || !optimizerHomeOpt.empty())
+        return fail("--smart-infinity sets the homes, the update order, "
+                    "recomputation and compression itself; drop "
+                    "--param-home, --optimizer-home, --no-active-grad-offload, "
+                    "--no-activation-swap and --grad-compression");
+      opts = smartInfinityOptions(*si);
+    }
     auto plan = planFinetune(job, *machine, opts);
     reportTime();
     if (!plan)
@@ -415,6 +436,23 @@ int main(int argc, char **argv) {
     switch (format) {
     case Format::Summary:
       os << finetuneSummary(*plan, job, *machine);
+      if (si && *si != SmartInfinityConfig::Base && plan->feasible) {
+        auto base = planFinetune(
+            job, *machine, smartInfinityOptions(SmartInfinityConfig::Base));
+        if (!base)
+          return fail(llvm::toString(base.takeError()));
+        if (base->feasible)
+          os << llvm::formatv(
+              "Smart-Infinity {0}: {1:F2}x over ZeRO-Infinity (base: {2:F3} "
+              "s, {0}: {3:F3} s)\n",
+              smartInfinityConfigName(*si),
+              base->iterationTime / plan->iterationTime, base->iterationTime,
+              plan->iterationTime);
+        else
+          os << "Smart-Infinity " << smartInfinityConfigName(*si)
+             << ": no speedup, ZeRO-Infinity (base) is infeasible: "
+             << base->infeasibleReason << "\n";
+      }
       break;
     case Format::Json:
       os << llvm::formatv("{0:2}", finetunePlanToJson(*plan, job, *machine))

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Offload/FinetunePlanner.h"
 #include "compiler/Analysis/Offload/OffloadPresets.h"
+#include "compiler/Analysis/Offload/SmartInfinity.h"
 
 #include "gtest/gtest.h"
 
@@ -273,16 +274,16 @@ TEST(LinkBytes, UpdatesOnCsdLeaveOnly2MPlus2MOnTheHostLink) {
 TEST(LinkBytes, CsdBeatsHostSideUpdatesWhenStorageBinds) {
   // Smart-Infinity's setting (optimizer states on storage, not in host
   // memory): moving the update next to the data removes the 12N+12N
-  // storage traffic from the shared link, so the CSD plan is faster.
+  // storage traffic from the shared link, so the CSD plan is faster than
+  // ZeRO-Infinity's swapper (one block at a time, read, update, write).
   Machine m = Machine::a5000SmartSsd(10);
-  FinetuneOptions nvme, csd;
-  nvme.optimizerHome = Tier::Nvme;
-  nvme.activeGradientOffload = false; // ZeRO-Infinity
+  FinetuneOptions csd;
   csd.optimizerHome = Tier::Csd;
-  FinetunePlan a = plan("gpt3-13b", 4, m, nvme);
+  FinetunePlan a =
+      plan("gpt3-13b", 4, m, smartInfinityOptions(SmartInfinityConfig::Base));
   FinetunePlan b = plan("gpt3-13b", 4, m, csd);
   ASSERT_TRUE(a.feasible && b.feasible);
-  EXPECT_GT(a.iterationTime / b.iterationTime, 1.5);
+  EXPECT_GT(a.iterationTime / b.iterationTime, 1.3);
 }
 
 //===----------------------------------------------------------------------===//
