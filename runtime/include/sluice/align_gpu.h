@@ -28,6 +28,8 @@ extern "C" {
 
 /* The threads of a block of the alignment kernel: 4 warps. */
 #define SLUICE_ALIGN_GPU_BLOCK 128
+/* Rows of scratch per warp: H of three anti-diagonals, E and F of two. */
+#define SLUICE_ALIGN_GPU_SCRATCH_ROWS 7
 
 /* The kernel's one argument points to this struct in device memory.
  * Addresses are device addresses as uint64_t. align-to-gpu reads the
@@ -40,8 +42,9 @@ typedef struct sluice_align_gpu_args_t {
   uint64_t target_offsets; /* u64 per pair + 1 */
   uint64_t order;          /* u32 per pair: the order the warps take them */
   uint64_t next;           /* u32: the work queue's head, 0 at launch */
-  uint64_t scratch;        /* i32: per warp, 7 rows of `row` (H of three
-                              anti-diagonals, E and F of two) */
+  uint64_t scratch;        /* i32: per warp, SLUICE_ALIGN_GPU_SCRATCH_ROWS
+                              rows of `row`: H of anti-diagonals r - 2, r - 1
+                              and r, E and F of r - 1 and r, rotating */
   uint64_t results;        /* sluice_align_result_t per pair */
   uint64_t count;          /* pairs */
   uint64_t row;            /* the longest target + 2 */

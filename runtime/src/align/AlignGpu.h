@@ -19,8 +19,7 @@
 
 namespace sluice::rt::align {
 
-/// Rows of scratch per warp: H of three anti-diagonals, E and F of two.
-constexpr uint64_t kGpuScratchRows = 7;
+constexpr uint64_t kGpuScratchRows = SLUICE_ALIGN_GPU_SCRATCH_ROWS;
 /// The most warps a launch runs, and the most scratch it allocates.
 constexpr uint64_t kGpuMaxWarps = 4096;
 constexpr uint64_t kGpuMaxScratchBytes = uint64_t(512) << 20;

@@ -62,7 +62,8 @@ std::vector<sluice_align_result_t> emulate(const Pairs &pairs,
   a.scoring = sc;
   // Stale values from earlier pairs stay in the scratch, as on the GPU:
   // poisoned, so that reading a cell not written for this pair shows.
-  std::vector<int32_t> scratch(a.warps * 7 * a.row, 0x5a5a5a5a);
+  std::vector<int32_t> scratch(a.warps * SLUICE_ALIGN_GPU_SCRATCH_ROWS * a.row,
+                               0x5a5a5a5a);
   a.scratch = address(scratch.data());
   emulateWarpKernel(a, scratch.data());
   EXPECT_EQ(next, pairs.size() + a.warps) << "every warp takes one past";

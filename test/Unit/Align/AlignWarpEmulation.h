@@ -156,7 +156,8 @@ inline void emulateWarpPair(const sluice_align_gpu_args_t &a, uint32_t pair,
 /// The whole launch: `a.warps` warps take pairs from the work queue
 /// (`next`, in `order`); here warp w takes its next pair after warps
 /// 0..w-1 took theirs (one interleaving of many; the results do not
-/// depend on it). `scratch` holds a.warps * 7 * a.row ints.
+/// depend on it). `scratch` holds a.warps * SLUICE_ALIGN_GPU_SCRATCH_ROWS *
+/// a.row ints.
 inline void emulateWarpKernel(const sluice_align_gpu_args_t &a,
                               int32_t *scratch) {
   const auto *order = reinterpret_cast<const uint32_t *>(a.order);
@@ -172,7 +173,8 @@ inline void emulateWarpKernel(const sluice_align_gpu_args_t &a,
         --running;
         continue;
       }
-      emulateWarpPair(a, order[p], scratch + warp * 7 * a.row);
+      emulateWarpPair(a, order[p],
+                      scratch + warp * SLUICE_ALIGN_GPU_SCRATCH_ROWS * a.row);
     }
   }
 }
