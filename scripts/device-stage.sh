@@ -9,7 +9,8 @@
 #                    ...), which an Ubuntu 24.04 CUDA image may lack
 # OUT_DIR/artifacts  the PTX + JSON sluicec wrote at build time
 #                    (test/Unit/WalkGpu: gpu-walks.ptx, reservoir-walks.ptx
-#                    and their .json; test/Unit/AlgoGpu: gpu-algos.ptx)
+#                    and their .json; test/Unit/AlgoGpu: gpu-algos.ptx;
+#                    test/Unit/AlignGpu: align-extend.ptx)
 # OUT_DIR/data       the graphs: the bundled facebook, and from DATA_DIR
 #                    email-Eu-core, soc-Slashdot0902, luxembourg_osm
 # OUT_DIR/run.sh     run it on the GPU machine: nvidia-smi, every staged
@@ -47,6 +48,11 @@ for f in gpu-algos.ptx gpu-algos.ptx.json; do
     exit 1
   }
 done
+ALIGN_ARTIFACTS=$BUILD/test/Unit/AlignGpu/artifacts
+[ -s "$ALIGN_ARTIFACTS/align-extend.ptx" ] || {
+  echo "device-stage: $ALIGN_ARTIFACTS/align-extend.ptx is missing: ninja -C $BUILD SluiceGpuAlignArtifacts" >&2
+  exit 1
+}
 
 if [ -e "$OUT" ]; then
   if [ -e "$OUT/.sluice-stage" ] || [ -z "$(ls -A "$OUT")" ]; then
@@ -103,6 +109,7 @@ cp "$ARTIFACTS"/gpu-walks.ptx "$ARTIFACTS"/gpu-walks.ptx.json \
   "$ARTIFACTS"/reservoir-walks.ptx "$ARTIFACTS"/reservoir-walks.ptx.json "$OUT/artifacts/"
 cp "$ARTIFACTS"/list-walks.ptx "$ARTIFACTS"/list-walks.ptx.json "$OUT/artifacts/"
 cp "$ALGO_ARTIFACTS"/gpu-algos.ptx "$ALGO_ARTIFACTS"/gpu-algos.ptx.json "$OUT/artifacts/"
+cp "$ALIGN_ARTIFACTS"/align-extend.ptx "$OUT/artifacts/"
 
 # Graphs: the bundled one, then the shared ones that are there.
 cp "$REPO/examples/data/facebook_combined.txt.gz" "$OUT/data/"
@@ -185,7 +192,7 @@ fi
 # The GPU tests first (most worth the device time), then the others.
 TIMEOUT=${SLUICE_STAGE_TEST_TIMEOUT:-120}
 tests=()
-for t in SluiceGpuTests SluiceWalkGpuIntegrationTests SluiceAlgoGpuIntegrationTests; do
+for t in SluiceGpuTests SluiceWalkGpuIntegrationTests SluiceAlgoGpuIntegrationTests SluiceAlignGpuIntegrationTests; do
   [ -x "$STAGE/bin/$t" ] && tests+=("$t")
 done
 for b in "$STAGE"/bin/*Tests; do

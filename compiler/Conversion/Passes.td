@@ -238,4 +238,49 @@ def GraphToGPU : Pass<"graph-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def AlignToGPU : Pass<"align-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower seq.align jobs to warp-per-pair GPU kernels";
+  let description = [{
+    Before: `seq.align` jobs (docs/align.md). After: for every job `J`, a
+    kernel `gpu.func @sluice_align_J(%args: !llvm.ptr) kernel` in one
+    `gpu.module @sluice_aligns` (the module gets `gpu.container_module`);
+    the jobs are dropped (the driver reads them before). The output is
+    gpu/scf/arith/llvm/nvvm; scf-to-cf and convert-gpu-to-nvvm finish it
+    (`sluice-align-to-nvvm`).
+
+    The kernel computes, for every pair, what the CPU wavefront kernel
+    computes (runtime/src/align/WavefrontBody.inc: banded Gotoh by
+    anti-diagonals with the Z-drop), with one warp per pair: the 32 lanes
+    sweep each anti-diagonal's band cells in strides of 32 (lane l: cells
+    l, l + 32, ...), H of anti-diagonals r - 1 and r - 2 and E and F of
+    r - 1 in seven rotating rows of per-warp global scratch; a shuffle
+    butterfly (`gpu.shuffle xor` 16, 8, 4, 2, 1) finds the anti-diagonal's
+    best cell, the smallest target index among equal scores; a
+    `gpu.shuffle idx` from lane 0 gives cell 0 (the query-end and global
+    scores); the Z-drop test runs after each anti-diagonal (uniform across
+    the warp); lane 0 writes the band's two edges and `nvvm.bar.warp.sync`
+    makes the rows visible before the next anti-diagonal. Work
+    rebalancing: a global work queue; lane 0 of a warp takes the next
+    pair with an atomic add on the queue's head, in the order the host
+    chose (the longest pairs first), so a warp that finishes takes the
+    next pair.
+
+    The kernel's one argument is the device address of a
+    `sluice_align_gpu_args_t` (runtime/include/sluice/align_gpu.h; field
+    offsets in compiler/Conversion/AlignToGPU/AlignGpuAbi.h): the base
+    codes, offsets, queue order and head, scratch, results, pair count,
+    scratch row length, warps launched and the scoring. The kernel's
+    `sluice.align_kernel` attribute names the job, the threads per pair
+    and the block size.
+
+    Example: `seq.align @extend ...` becomes `gpu.func
+    @sluice_align_extend`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // SLUICE_CONVERSION_PASSES

@@ -103,6 +103,14 @@ void sluice::buildAlgoKernelsToNVVMPipeline(OpPassManager &pm) {
   device.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void sluice::buildAlignToNVVMPipeline(OpPassManager &pm) {
+  pm.addPass(conversion::createAlignToGPU());
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createConvertSCFToCFPass());
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void sluice::registerSluicePasses() {
   topo::registerTopoPasses();
   walk::registerWalkPasses();
@@ -137,6 +145,11 @@ void sluice::registerWalkPipelines() {
         buildGraphToGPUPipeline(pm, false);
         buildAlgoKernelsToNVVMPipeline(pm);
       });
+  PassPipelineRegistration<>(
+      "sluice-align-to-nvvm",
+      "The align jobs to a gpu.module of warp-per-pair kernels in the NVVM "
+      "dialect (what sluicec --emit=ptx compiles to PTX)",
+      buildAlignToNVVMPipeline);
 }
 
 void sluice::buildWalkToNVVMPipeline(OpPassManager &pm) {

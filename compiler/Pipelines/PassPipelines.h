@@ -62,14 +62,18 @@ void buildGraphToGPUPipeline(mlir::OpPassManager &pm, bool remarks);
 /// gpu.module; the host functions are left as they are).
 void buildAlgoKernelsToNVVMPipeline(mlir::OpPassManager &pm);
 
+/// The align jobs to a gpu.module in the NVVM dialect: align-to-gpu, then
+/// in the gpu.module scf-to-cf, convert-gpu-to-nvvm, reconcile casts.
+void buildAlignToNVVMPipeline(mlir::OpPassManager &pm);
+
 /// Registers every Sluice pass by name (topo, walk, plan, model and the
 /// conversions), so that options such as --mlir-print-ir-after=<pass>
 /// find them.
 void registerSluicePasses();
 
 /// Registers the pipelines with sluice-opt: `sluice-walk-to-llvm`,
-/// `sluice-walk-to-nvvm`, `sluice-graph-to-llvm` and
-/// `sluice-graph-to-nvvm`.
+/// `sluice-walk-to-nvvm`, `sluice-graph-to-llvm`, `sluice-graph-to-nvvm`
+/// and `sluice-align-to-nvvm`.
 void registerWalkPipelines();
 
 } // namespace sluice

@@ -1,12 +1,15 @@
 //===- AlignDriver.cpp - sluicec's align jobs -----------------------------===//
 #include "compiler/tools/sluicec/AlignDriver.h"
 
+#include "compiler/Target/Align/AlignGpu.h"
 #include "dialects/Seq/IR/SeqOps.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/Format.h"
 
 #include "sluice/align.h"
+#include "sluice/align_gpu.h"
+#include "sluice/gpu.h"
 
 using namespace sluice;
 
@@ -48,29 +51,45 @@ int sluice::runAlignJob(mlir::ModuleOp module, const AlignRunOptions &options,
     return 1;
   }
   seq::AlignOp op = ops.front();
-  if (options.gpu) {
-    op.emitError() << "not supported yet: --run --target=gpu of align job '"
-                   << op.getSymName()
-                   << "' (the wavefront kernel runs on the CPU; "
-                      "--target=cpu or no --target runs it there)";
-    return 1;
-  }
   // Signed: a negative zdrop turns the Z-drop off.
   auto i32 = [](mlir::IntegerAttr a) { return int32_t(a.getInt()); };
   sluice_align_scoring_t scoring = {
       i32(op.getMatchAttr()),   i32(op.getMismatchAttr()),
       i32(op.getGapOpenAttr()), i32(op.getGapExtendAttr()),
       i32(op.getBandAttr()),    i32(op.getZdropAttr())};
+  // --target=gpu: the job's kernel (align-to-gpu) to PTX, then the device;
+  // without one, an error (no silent fallback to the CPU).
+  std::string ptx;
+  if (options.gpu) {
+    if (mlir::failed(
+            target::lowerAlignJobsToPtx(module, "sm_90", ptx, op.getSymName())))
+      return 1;
+    sluice_error_t reason;
+    if (!sluice_gpu_available(&reason)) {
+      op.emitError() << "cannot run align job '" << op.getSymName()
+                     << "' on the GPU (--target=gpu): " << reason.message
+                     << "; --target=cpu runs it on the CPU";
+      return 1;
+    }
+  }
   std::string output =
       options.output.empty() ? op.getOutput().str() : options.output;
   unsigned threads =
       options.threads ? options.threads : unsigned(i32(op.getThreadsAttr()));
   sluice_align_report_t report;
   sluice_error_t error;
-  sluice_status_t status = sluice_align_fasta(
-      op.getQuery().str().c_str(), op.getTarget().str().c_str(),
-      output.empty() ? nullptr : output.c_str(), &scoring, threads, &report,
-      &error);
+  char device[128] = "";
+  std::string kernel = ("sluice_align_" + op.getSymName()).str();
+  sluice_status_t status =
+      options.gpu
+          ? sluice_align_fasta_gpu(
+                op.getQuery().str().c_str(), op.getTarget().str().c_str(),
+                output.empty() ? nullptr : output.c_str(), &scoring,
+                ptx.c_str(), kernel.c_str(), &report, device, &error)
+          : sluice_align_fasta(op.getQuery().str().c_str(),
+                               op.getTarget().str().c_str(),
+                               output.empty() ? nullptr : output.c_str(),
+                               &scoring, threads, &report, &error);
   if (status != SLUICE_STATUS_OK) {
     // Errors in a FASTA file are located there; the others at the job.
     if (error.line > 0)
@@ -90,7 +109,10 @@ int sluice::runAlignJob(mlir::ModuleOp module, const AlignRunOptions &options,
      << scoring.mismatch << ", gap " << scoring.gap_open << " + "
      << scoring.gap_extend << " per base, band " << scoring.band << ", zdrop "
      << scoring.zdrop << "\n";
-  os << "  threads:  " << report.threads << "\n";
+  if (options.gpu)
+    os << "  device:   " << device << " (" << kernel << ", a warp per pair)\n";
+  else
+    os << "  threads:  " << report.threads << "\n";
   os << "  zdropped: " << report.zdropped << " of " << report.pairs << "\n";
   os << llvm::format("  time:     %.6f s aligning, %.3f s reading\n",
                      report.align_seconds, report.read_seconds);

@@ -1,7 +1,8 @@
 //===- AlignDriver.h - sluicec's align jobs ---------------------*- C++ -*-===//
 //
 // sluicec --run of an `align` job (a seq.align, docs/align.md): the job
-// chosen, the run on the runtime's wavefront kernel (sluice/align.h), its
+// chosen, the run on the runtime's wavefront kernel (sluice/align.h) or,
+// with --target=gpu, align-to-gpu's kernel (sluice/align_gpu.h), its
 // errors located in the FASTA files, and the summary printed.
 //
 //===----------------------------------------------------------------------===//
@@ -19,7 +20,7 @@ struct AlignRunOptions {
   std::string job;      ///< empty: the program's only job
   std::string output;   ///< empty: the job's
   unsigned threads = 0; ///< 0: the job's (0 there: every core)
-  bool gpu = false;     ///< --target=gpu: not supported yet
+  bool gpu = false;     ///< --target=gpu: the align-to-gpu kernel
 };
 
 /// Whether --run of `job` (empty: the only job) runs an align job.

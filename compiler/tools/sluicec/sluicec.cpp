@@ -7,6 +7,7 @@
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/PassPipelines.h"
+#include "compiler/Target/Align/AlignGpu.h"
 #include "compiler/Target/Gnn/GnnRun.h"
 #include "compiler/Target/Graph/AlgoGpu.h"
 #include "compiler/Target/LLVM/Codegen.h"
@@ -298,6 +299,16 @@ static int emitWalkCode(Compilation &compilation, llvm::raw_ostream &os) {
     std::string ptx, json;
     if (mlir::failed(target::lowerAlgorithmsToPtx(
             module, "sm_90", libdevicePath, walkRemarks, ptx, json)))
+      return 1;
+    os << ptx;
+    return 0;
+  }
+  // Align jobs (docs/align.md): align-to-gpu's kernels (--job: one).
+  if (emitPhase == Phase::Ptx && module.getOps<walk::WalkOp>().empty() &&
+      !module.getOps<seq::AlignOp>().empty()) {
+    std::string ptx;
+    if (mlir::failed(
+            target::lowerAlignJobsToPtx(module, "sm_90", ptx, jobName)))
       return 1;
     os << ptx;
     return 0;

@@ -11,6 +11,7 @@
 #include "runtime/src/AtomicFile.h"
 #include "runtime/src/Error.h"
 #include "runtime/src/algo/AlgoInternal.h"
+#include "runtime/src/align/AlignGpu.h"
 #include "runtime/src/align/Fasta.h"
 #include "runtime/src/align/Wavefront.h"
 
@@ -111,6 +112,27 @@ SLUICE_API sluice_status_t sluice_align_fasta(
     const char *query_path, const char *target_path, const char *output,
     const sluice_align_scoring_t *scoring, uint32_t threads,
     sluice_align_report_t *report, sluice_error_t *error) {
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  return alignFasta(
+      query_path, target_path, output, scoring, threads,
+      [&](const char *const *q, const uint32_t *ql, const char *const *t,
+          const uint32_t *tl, uint64_t n, sluice_align_result_t *results,
+          sluice_error_t *error) {
+        return sluice_align_batch(q, ql, t, tl, n, scoring,
+                                  SLUICE_ALIGN_WAVEFRONT, threads, results,
+                                  error);
+      },
+      report, error);
+}
+
+} // extern "C"
+
+sluice_status_t sluice::rt::align::alignFasta(
+    const char *query_path, const char *target_path, const char *output,
+    const sluice_align_scoring_t *scoring, uint32_t threads,
+    const BatchAligner &align, sluice_align_report_t *report,
+    sluice_error_t *error) {
   if (sluice_status_t s = sluice_align_check_scoring(scoring, error))
     return s;
   if (!query_path || !target_path)
@@ -147,11 +169,8 @@ SLUICE_API sluice_status_t sluice_align_fasta(
   }
   std::vector<sluice_align_result_t> results(n);
   start = std::chrono::steady_clock::now();
-  if (threads == 0)
-    threads = std::max(1u, std::thread::hardware_concurrency());
-  if (sluice_status_t s = sluice_align_batch(
-          q.data(), ql.data(), t.data(), tl.data(), n, scoring,
-          SLUICE_ALIGN_WAVEFRONT, threads, results.data(), error))
+  if (sluice_status_t s = align(q.data(), ql.data(), t.data(), tl.data(), n,
+                                results.data(), error))
     return s;
   summary.align_seconds = secondsSince(start);
   summary.read_seconds = readSeconds;
@@ -197,5 +216,3 @@ SLUICE_API sluice_status_t sluice_align_fasta(
     *report = summary;
   return SLUICE_STATUS_OK;
 }
-
-} // extern "C"
