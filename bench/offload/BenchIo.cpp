@@ -456,6 +456,8 @@ std::unique_ptr<TrainModel> trainModel(const Args &args, uint32_t &batch) {
     config.widths.push_back(static_cast<uint32_t>(w));
   config.batch = batch =
       static_cast<uint32_t>(args.number("batch", 256, 1, 65536));
+  if (std::string bad = config.check(); !bad.empty())
+    throw UsageError{"the MLP: " + bad};
   return std::make_unique<MlpModel>(config);
 }
 

@@ -112,7 +112,7 @@ private:
 /// of the offload trainer for any model.
 class InMemoryTrainer {
 public:
-  /// `model` must be valid (check() empty) and must not check GEMMs.
+  /// `model` must be valid (check() empty); GEMMs are not checked.
   explicit InMemoryTrainer(const TrainModel &model);
   /// Runs step steps()+1; returns the loss.
   float step();

@@ -242,10 +242,8 @@ void sluice::train::blockForward(const TransformerConfig &c, const float *param,
 }
 
 void sluice::train::blockBackward(const TransformerConfig &c,
-                                  const float *param, const float *x,
-                                  BlockScratch &s, const float *dOut,
-                                  float *grad, float *dX) {
-  (void)x;
+                                  const float *param, BlockScratch &s,
+                                  const float *dOut, float *grad, float *dX) {
   const BlockLayout L(c);
   const size_t rows = c.rows();
   const uint32_t d = c.dModel, f = c.ffnWidth(), H = c.heads, hd = c.headDim(),
@@ -346,9 +344,7 @@ float sluice::train::headForward(const TransformerConfig &c, const float *param,
 }
 
 void sluice::train::headBackward(const TransformerConfig &c, const float *param,
-                                 const float *x, HeadScratch &s, float *grad,
-                                 float *dX) {
-  (void)x;
+                                 HeadScratch &s, float *grad, float *dX) {
   const size_t rows = c.rows();
   const uint32_t d = c.dModel, V = c.vocab;
   fill(s.dh, rows * d);
@@ -458,11 +454,11 @@ bool TransformerModel::backward(uint32_t layer, const float *param,
     embeddingBackward(config, act, dH.data(), grad);
   } else if (layer <= config.blocks) {
     blockForward(config, param, act, block, out.data());
-    blockBackward(config, param, act, block, dH.data(), grad, dX.data());
+    blockBackward(config, param, block, dH.data(), grad, dX.data());
     dH.swap(dX);
   } else {
     headForward(config, param, act, targets.data(), head);
-    headBackward(config, param, act, head, grad, dH.data());
+    headBackward(config, param, head, grad, dH.data());
   }
   return true;
 }

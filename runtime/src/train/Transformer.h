@@ -97,16 +97,16 @@ void embeddingBackward(const TransformerConfig &c, const float *tokens,
                        const float *dOut, float *grad);
 void blockForward(const TransformerConfig &c, const float *param,
                   const float *x, BlockScratch &s, float *out);
-/// After blockForward(param, x, s): writes grad and dX (may alias dOut).
+/// After blockForward(param, x, s): writes grad and dX (which may alias
+/// dOut); what it needs of x is in s.
 void blockBackward(const TransformerConfig &c, const float *param,
-                   const float *x, BlockScratch &s, const float *dOut,
-                   float *grad, float *dX);
+                   BlockScratch &s, const float *dOut, float *grad, float *dX);
 /// Mean cross-entropy of the next-token targets; s.dlogits = dLoss/dlogits.
 float headForward(const TransformerConfig &c, const float *param,
                   const float *x, const uint32_t *targets, HeadScratch &s);
-/// After headForward: writes grad and dX.
+/// After headForward(param, x, ...): writes grad and dX.
 void headBackward(const TransformerConfig &c, const float *param,
-                  const float *x, HeadScratch &s, float *grad, float *dX);
+                  HeadScratch &s, float *grad, float *dX);
 
 /// The tokens of step `step` (1-based): batch sequences of seq + 1 tokens,
 /// each a random prefix of max(1, seq / 2) tokens repeated; a function of
