@@ -5,7 +5,9 @@
 //       [--file=PATH] [--uring-flags=fixed-files,fixed-buffers,sqpoll]
 //   sluice-bench-io train --dir=D [--widths=1024,1024,...] [--batch=256]
 //       [--steps=4] [--lookahead=1] [--backend=...] [--entries]
-//       [--schedule=plan.json] [--cuda]
+//       [--schedule=plan.json] [--cuda] [--in-memory]
+//       [--model=transformer --blocks=2 --d-model=256 --heads=8 --seq=128
+//        --vocab=1024 --ffn=0]
 //   sluice-bench-io adversarial [...] (BenchAdversarial.cpp)
 //   sluice-bench-io [io|train|adversarial] --help | --version
 //
@@ -41,11 +43,18 @@
 // puts the device tier in GPU memory (docs/offload-runtime.md, "CUDA
 // device tier"); without a GPU it stops with the reason.
 //
+// --model=transformer trains the decoder-only transformer of
+// runtime/src/train/Transformer.h instead of the MLP (--batch sequences,
+// default 8); --in-memory trains either model with every tensor in memory
+// (InMemoryTrainer, no disk) and prints the time per step, the baseline of
+// the offloaded runs (docs/offload-runtime.md, "Transformer").
+//
 //===----------------------------------------------------------------------===//
 #include "bench/offload/BenchAdversarial.h"
 #include "bench/offload/BenchArgs.h"
 #include "runtime/src/train/OffloadTrainer.h"
 #include "runtime/src/train/ScheduleFile.h"
+#include "runtime/src/train/Transformer.h"
 #include "sluice/io.h"
 
 #include <algorithm>
@@ -131,11 +140,21 @@ constexpr OptionSpec kTrainOptions[] = {
     {"fault-ppm", true,
      "inject a bit flip into a GEMM output with this probability per GEMM, "
      "in millionths, 0..1000000 (default 0)"},
-    {"fault-bits", true, "lowest,highest bit a flip may hit, 0..31 (default "
-                         "0,31)"},
+    {"fault-bits", true,
+     "lowest,highest bit a flip may hit, 0..31 (default "
+     "0,31)"},
     {"fault-window-us", true,
      "start,length of the injection window after each step's start, in "
      "microseconds (default: always)"},
+    {"model", true, "mlp or transformer (default mlp)"},
+    {"blocks", true, "transformer blocks, 1..1024 (default 2)"},
+    {"d-model", true, "transformer width, 1..8192 (default 256)"},
+    {"heads", true, "attention heads, dividing --d-model (default 8)"},
+    {"seq", true, "transformer context length, 1..4096 (default 128)"},
+    {"vocab", true, "transformer vocabulary, 2..65536 (default 1024)"},
+    {"ffn", true, "transformer MLP width, 0..65536 (0: 4 x d-model)"},
+    {"in-memory", false,
+     "train with every tensor in memory (no disk): the baseline"},
 };
 
 template <size_t N>
@@ -398,8 +417,33 @@ int runIo(const Args &args) {
   return 0;
 }
 
-int runTrain(const Args &args) {
-  const std::string base = args.text("dir", "/tmp");
+/// The model `train` trains: --model=mlp (--widths, --batch rows) or
+/// transformer (--blocks ... --batch sequences); `batch` receives --batch.
+std::unique_ptr<TrainModel> trainModel(const Args &args, uint32_t &batch) {
+  const std::string kind = args.text("model", "mlp");
+  if (kind == "transformer") {
+    if (args.has("widths"))
+      throw UsageError{"--widths is for --model=mlp"};
+    TransformerConfig c;
+    auto n = [&](const char *name, uint64_t dflt, uint64_t lo, uint64_t hi) {
+      return static_cast<uint32_t>(args.number(name, dflt, lo, hi));
+    };
+    c.blocks = n("blocks", 2, 1, 1024);
+    c.dModel = n("d-model", 256, 1, 8192);
+    c.heads = n("heads", 8, 1, 1024);
+    c.seq = n("seq", 128, 1, 4096);
+    c.vocab = n("vocab", 1024, 2, 65536);
+    c.ffn = n("ffn", 0, 0, 65536);
+    c.batch = batch = n("batch", 8, 1, 65536);
+    if (std::string bad = c.check(); !bad.empty())
+      throw UsageError{"the transformer: " + bad};
+    return std::make_unique<TransformerModel>(c);
+  }
+  if (kind != "mlp")
+    throw UsageError{"--model must be mlp or transformer, not '" + kind + "'"};
+  for (const char *t : {"blocks", "d-model", "heads", "seq", "vocab", "ffn"})
+    if (args.has(t))
+      throw UsageError{std::string("--") + t + " is for --model=transformer"};
   MlpConfig config;
   config.widths.clear();
   const std::vector<uint64_t> widths =
@@ -410,13 +454,50 @@ int runTrain(const Args &args) {
                      std::to_string(widths.size())};
   for (uint64_t w : widths)
     config.widths.push_back(static_cast<uint32_t>(w));
-  config.batch = static_cast<uint32_t>(args.number("batch", 256, 1, 65536));
+  config.batch = batch =
+      static_cast<uint32_t>(args.number("batch", 256, 1, 65536));
+  if (std::string bad = config.check(); !bad.empty())
+    throw UsageError{"the MLP: " + bad};
+  return std::make_unique<MlpModel>(config);
+}
+
+/// --in-memory: every tensor in memory; the time per step after step 1.
+int runInMemory(const TrainModel &model, uint64_t steps) {
+  InMemoryTrainer trainer(model);
+  float loss = trainer.step(); // warm-up
+  auto start = std::chrono::steady_clock::now();
+  for (uint64_t s = 1; s < steps; ++s)
+    loss = trainer.step();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::printf("{\"tool\":\"sluice-train-in-memory\",\"model\":\"%s\","
+              "\"layers\":%u,\"steps\":%llu,\"seconds\":%.3f,"
+              "\"step_ms\":%.1f,\"loss\":%.5f}\n",
+              model.kind(), model.layers(),
+              static_cast<unsigned long long>(steps - 1), seconds,
+              1e3 * seconds / double(steps - 1), loss);
+  return 0;
+}
+
+int runTrain(const Args &args) {
+  const std::string base = args.text("dir", "/tmp");
+  uint32_t batch = 0;
+  const std::unique_ptr<TrainModel> model = trainModel(args, batch);
   const uint64_t steps = args.number("steps", 4, 2, 1000000);
   const uint32_t lookahead =
       static_cast<uint32_t>(args.number("lookahead", 1, 0, 65536));
   const uint32_t threads =
       static_cast<uint32_t>(args.number("threads", 0, 0, 1024));
   const sluice_io_backend_t backend = backendOption(args);
+  if (args.has("in-memory")) {
+    for (const char *o : {"schedule", "cuda", "abft", "fault-ppm", "entries"})
+      if (args.has(o))
+        throw UsageError{std::string("--") + o +
+                         " is for training under a schedule, not "
+                         "--in-memory"};
+    return runInMemory(*model, steps);
+  }
   if (!checkDirectory(base))
     return 1;
   const std::string dir = base + "/sluice-bench-train";
@@ -433,7 +514,7 @@ int runTrain(const Args &args) {
   OffloadOptions options;
   options.swapDir = dir;
   options.engine = engine;
-  options.schedule = OffloadSchedule::swapAll(config.layers(), lookahead);
+  options.schedule = OffloadSchedule::swapAll(model->layers(), lookahead);
   const bool planned = args.has("schedule");
   if (planned) {
     std::string error;
@@ -441,12 +522,13 @@ int runTrain(const Args &args) {
       std::fprintf(stderr, "sluice-bench-io: %s\n", error.c_str());
       return 1;
     }
-    if (scheduleLayers(options.schedule) != config.layers()) {
+    if (scheduleLayers(options.schedule) != model->layers()) {
       std::fprintf(stderr,
-                   "sluice-bench-io: %s: the schedule has %u layers, "
-                   "--widths %u\n",
+                   "sluice-bench-io: %s: the schedule has %u layers, the "
+                   "%s %u\n",
                    args.text("schedule", "").c_str(),
-                   scheduleLayers(options.schedule), config.layers());
+                   scheduleLayers(options.schedule), model->kind(),
+                   model->layers());
       return 1;
     }
   }
@@ -473,7 +555,7 @@ int runTrain(const Args &args) {
   }
   std::unique_ptr<OffloadTrainer> trainer;
   sluice_error_t err;
-  if (OffloadTrainer::create(config, options, trainer, &err) !=
+  if (OffloadTrainer::create(*model, options, trainer, &err) !=
       SLUICE_STATUS_OK)
     die("creating the trainer", err);
   // Step 1 warms up (first touches, file creation); measure the rest.
@@ -504,16 +586,18 @@ int runTrain(const Args &args) {
   double overallShare = busy ? 1.0 - double(stall) / double(busy) : 0;
   // Commit time: waiting for the last writes, then the manifest's fsync.
   std::printf(
-      "{\"tool\":\"sluice-train\",\"backend\":\"%s\",\"layers\":%u,"
-      "\"batch\":%u,\"lookahead\":%u,\"steps\":%llu,\"seconds\":%.3f,"
+      "{\"tool\":\"sluice-train\",\"model\":\"%s\",\"backend\":\"%s\","
+      "\"layers\":%u,\"batch\":%u,\"lookahead\":%u,\"steps\":%llu,"
+      "\"seconds\":%.3f,"
+      "\"step_ms\":%.1f,"
       "\"compute_ms\":%.1f,\"stall_ms\":%.1f,\"stall_hidden_entries_ms\":%.1f,"
       "\"commit_ms\":%.1f,\"io_busy_ms\":%.1f,\"MiB_moved\":%.1f,"
       "\"demand_fetches\":%llu,\"hidden_share_planned\":%s,"
       "\"hidden_share_all_entries\":%.3f,\"loss\":%.5f}\n",
-      backendName(engine), config.layers(), config.batch, lookahead,
+      model->kind(), backendName(engine), model->layers(), batch, lookahead,
       static_cast<unsigned long long>(steps - 1), seconds,
-      ms(last.computeNs - first.computeNs), ms(stall), ms(stallHidden),
-      ms(commit), ms(busy),
+      1e3 * seconds / double(steps - 1), ms(last.computeNs - first.computeNs),
+      ms(stall), ms(stallHidden), ms(commit), ms(busy),
       double(tierAfter.bytes_read + tierAfter.bytes_written -
              tierBefore.bytes_read - tierBefore.bytes_written) /
           (1 << 20),

@@ -99,9 +99,7 @@ public:
     for (int64_t l = 0; l < L; ++l)
       for (unsigned s = 0; s < kSlots; ++s) {
         T &t = at({l, s});
-        int64_t count = s == Act ? m.batch * m.widths[size_t(l)]
-                                 : m.widths[size_t(l)] * m.widths[size_t(l + 1)] +
-                                       m.widths[size_t(l + 1)];
+        int64_t count = s == Act ? m.actCount(l) : m.paramCount(l);
         t.bytes = uint64_t(count) * 4;
         t.padded = (t.bytes + 4095) / 4096 * 4096;
         // After the trainer's set-up: persistent tensors on disk, the
@@ -250,6 +248,70 @@ llvm::Error error(const llvm::Twine &msg) {
 
 } // namespace
 
+int64_t RuntimeModel::paramCount(int64_t l) const {
+  if (!paramCounts.empty())
+    return paramCounts[size_t(l)];
+  return widths[size_t(l)] * widths[size_t(l + 1)] + widths[size_t(l + 1)];
+}
+
+int64_t RuntimeModel::actCount(int64_t l) const {
+  if (!actCounts.empty())
+    return actCounts[size_t(l)];
+  return batch * widths[size_t(l)];
+}
+
+llvm::Expected<RuntimeModel>
+offload::transformerRuntimeModel(const model::TransformerConfig &m,
+                                 int64_t batch) {
+  using namespace model;
+  if (m.effectiveKvHeads() != m.heads)
+    return error("the runtime's transformer has no grouped-query attention "
+                 "(kv heads " +
+                 llvm::Twine(m.effectiveKvHeads()) + ", heads " +
+                 llvm::Twine(m.heads) + "); not supported yet");
+  if (m.mlp != MlpKind::Standard || m.moe())
+    return error("the runtime's transformer has a dense GELU MLP, not a "
+                 "gated or mixture-of-experts one; not supported yet");
+  if (m.norm != NormKind::LayerNorm || m.positions != PositionKind::Learned ||
+      !m.linearBiases)
+    return error("the runtime's transformer has LayerNorm, learned "
+                 "positions and biases on every linear layer; this model "
+                 "differs (not supported yet)");
+  const int64_t d = m.hidden, f = m.effectiveFfn(), T = m.seq, V = m.vocab,
+                N = m.layers;
+  // runtime/src/train/Transformer.h's limits.
+  if (V < 2 || V > 65536 || T < 1 || T > 4096 || d < 1 || d > 8192 ||
+      m.heads < 1 || d % m.heads || f > 65536 || N < 1 || N > 1024 ||
+      batch < 1 || batch > 65536)
+    return error("the runtime's transformer needs vocab 2..65536, seq "
+                 "1..4096, hidden 1..8192 divisible by heads, ffn <= 65536, "
+                 "1..1024 layers and batch 1..65536; got vocab " +
+                 llvm::Twine(V) + ", seq " + llvm::Twine(T) + ", hidden " +
+                 llvm::Twine(d) + ", heads " + llvm::Twine(m.heads) + ", ffn " +
+                 llvm::Twine(f) + ", layers " + llvm::Twine(N) + ", batch " +
+                 llvm::Twine(batch));
+  RuntimeModel r;
+  r.batch = batch;
+  r.extraLayers = 2;
+  r.name = ("transformer (" + llvm::Twine(N) + " blocks, d " + llvm::Twine(d) +
+            ", " + llvm::Twine(m.heads) + " heads, ffn " + llvm::Twine(f) +
+            ", seq " + llvm::Twine(T) + ", vocab " + llvm::Twine(V) +
+            ", batch " + llvm::Twine(batch) + ", untied head)")
+               .str();
+  const int64_t rows = batch * T;
+  const int64_t block = 2 * d + (d * 3 * d + 3 * d) + (d * d + d) + 2 * d +
+                        (d * f + f) + (f * d + d);
+  r.paramCounts.push_back((V + T) * d);
+  r.actCounts.push_back(rows);
+  for (int64_t b = 0; b < N; ++b) {
+    r.paramCounts.push_back(block);
+    r.actCounts.push_back(rows * d);
+  }
+  r.paramCounts.push_back(2 * d + d * V + V);
+  r.actCounts.push_back(rows * d);
+  return r;
+}
+
 llvm::Expected<std::vector<int64_t>>
 offload::parseWidths(llvm::StringRef text) {
   llvm::SmallVector<llvm::StringRef, 8> parts;
@@ -276,15 +338,23 @@ offload::finetuneRuntimeSchedule(const FinetunePlan &plan,
   if (!plan.feasible)
     return error("no schedule: the plan is infeasible (" +
                  plan.infeasibleReason + ")");
-  const int64_t L = job.model.layers;
-  if (model.widths.size() < 2 || model.batch < 1)
+  const int64_t L = model.layers();
+  if (model.paramCounts.empty() && (model.widths.size() < 2 || model.batch < 1))
     return error("the runtime model needs at least two widths and a "
                  "positive batch");
-  if (int64_t(model.widths.size()) - 1 != L)
-    return error("the runtime MLP has " +
-                 llvm::Twine(int64_t(model.widths.size()) - 1) +
-                 " layers, the plan " + llvm::Twine(L) +
-                 " (one MLP layer per transformer layer)");
+  if (!model.paramCounts.empty() &&
+      (model.actCounts.size() != model.paramCounts.size() || L < 1))
+    return error("the runtime model needs the parameter and activation "
+                 "sizes of every layer");
+  if (L != job.model.layers + model.extraLayers)
+    return model.extraLayers
+               ? error("the runtime " + model.name + " has " + llvm::Twine(L) +
+                       " layers, the plan " + llvm::Twine(job.model.layers) +
+                       " (expected " +
+                       llvm::Twine(job.model.layers + model.extraLayers) + ")")
+               : error("the runtime MLP has " + llvm::Twine(L) +
+                       " layers, the plan " + llvm::Twine(job.model.layers) +
+                       " (one MLP layer per transformer layer)");
   if (plan.updateOnCsd || plan.paramHome == Tier::Csd ||
       plan.optimizerHome == Tier::Csd)
     return error("the plan updates parameters on computational storage "
@@ -401,7 +471,8 @@ offload::finetuneRuntimeSchedule(const FinetunePlan &plan,
        (llvm::Twine(plan.activations.layersOnHost) + " layers on host, " +
         llvm::Twine(plan.activations.layersOnNvme) + " on nvme")
            .str()},
-      {"predicted_iteration_seconds", plan.iterationTime}};
+      {"predicted_iteration_seconds", plan.iterationTime},
+      {"runtime_model", model.name}};
   // The host budget also holds the trainer's step counter (one page).
   Object doc{
       {"format", "sluice-offload-schedule"},

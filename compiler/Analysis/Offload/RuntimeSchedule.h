@@ -47,7 +47,10 @@ namespace sluice::offload {
 
 /// The model the runtime trains: the MLP of runtime/src/train/Mlp.h,
 /// widths[0] inputs ... widths[L] outputs (L layers, one per transformer
-/// layer of the plan), fp32, `batch` rows.
+/// layer of the plan), fp32, `batch` rows; or, with `paramCounts` set, a
+/// model given by the floats of each runtime layer's parameters and saved
+/// input (the transformer of runtime/src/train/Transformer.h:
+/// transformerRuntimeModel).
 struct RuntimeModel {
   std::vector<int64_t> widths;
   int64_t batch = 0;
@@ -55,7 +58,30 @@ struct RuntimeModel {
   /// runtime/src/train/Abft.h): "off", "fail" or "recompute"; empty: the
   /// key is not written (off).
   std::string abft;
+  /// Per runtime layer (when not empty; widths is then unused).
+  std::vector<int64_t> paramCounts, actCounts;
+  /// Runtime layers beyond the plan's transformer layers (the runtime
+  /// transformer's embedding and head: 2), which get the same decisions.
+  int64_t extraLayers = 0;
+  /// For messages and the schedule's "plan" ("MLP", "transformer ...").
+  std::string name = "MLP";
+
+  int64_t layers() const {
+    return paramCounts.empty() ? int64_t(widths.size()) - 1
+                               : int64_t(paramCounts.size());
+  }
+  int64_t paramCount(int64_t l) const;
+  int64_t actCount(int64_t l) const;
 };
+
+/// The runtime's transformer for the planned model `m` with `batch`
+/// sequences: blocks = m.layers, d = m.hidden, m.heads, ffn, m.seq,
+/// m.vocab; runtime layers: the embedding, one per block, the (untied)
+/// head. An error for what the runtime's transformer does not have
+/// (grouped-query attention, a gated MLP, RMSNorm, rotary positions,
+/// experts, linear layers without biases) or sizes it refuses.
+llvm::Expected<RuntimeModel>
+transformerRuntimeModel(const model::TransformerConfig &m, int64_t batch);
 
 /// The schedule document for `plan` (feasible, with job.model.layers ==
 /// model.widths.size() - 1), or an error saying why none can be made.

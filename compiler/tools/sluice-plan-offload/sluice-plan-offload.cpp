@@ -167,6 +167,13 @@ static cl::opt<int64_t> mlpBatch("mlp-batch",
                                  cl::desc("--format=schedule: MLP batch rows"),
                                  cl::init(32), cl::cat(cat));
 
+static cl::opt<std::string> runtimeModel(
+    "runtime-model",
+    cl::desc("--format=schedule: the model the runtime trains: mlp (needs "
+             "--mlp-widths) or transformer (the planned model itself, "
+             "fp32, --batch sequences; docs/offload-runtime.md)"),
+    cl::init("mlp"), cl::cat(cat));
+
 static cl::opt<std::string> abftOpt(
     "abft",
     cl::desc("--format=schedule: checksums on the runtime's layer GEMMs: "
@@ -473,18 +480,38 @@ int main(int argc, char **argv) {
       break;
     }
     case Format::Schedule: {
-      if (mlpWidths.empty())
-        return fail("--format=schedule needs --mlp-widths (the MLP the "
-                    "runtime trains, one layer per transformer layer)");
-      auto widths = parseWidths(mlpWidths);
-      if (!widths)
-        return fail(llvm::toString(widths.takeError()));
+      RuntimeModel rm;
+      if (runtimeModel == "transformer") {
+        if (!mlpWidths.empty())
+          return fail("--mlp-widths is for --runtime-model=mlp; the runtime "
+                      "transformer is the planned model");
+        auto tm = transformerRuntimeModel(job.model, job.batch);
+        if (!tm)
+          return fail(llvm::toString(tm.takeError()));
+        rm = std::move(*tm);
+      } else if (runtimeModel == "mlp") {
+        if (mlpWidths.empty())
+          return fail("--format=schedule needs --mlp-widths (the MLP the "
+                      "runtime trains, one layer per transformer layer)");
+        auto widths = parseWidths(mlpWidths);
+        if (!widths)
+          return fail(llvm::toString(widths.takeError()));
+        rm.widths = *widths;
+        rm.batch = mlpBatch;
+      } else {
+        return fail("--runtime-model must be mlp or transformer, not '" +
+                    runtimeModel + "'");
+      }
       if (!abftOpt.empty() && abftOpt != "off" && abftOpt != "fail" &&
           abftOpt != "recompute")
         return fail("--abft must be off, fail or recompute, not '" +
                     abftOpt + "'");
-      auto sched = finetuneRuntimeSchedule(*plan, job, opts,
-                                           {*widths, mlpBatch, abftOpt});
+      if (!abftOpt.empty() && abftOpt != "off" && rm.extraLayers)
+        return fail("--abft needs --runtime-model=mlp: the runtime checks "
+                    "only the MLP's GEMMs (not supported yet for the "
+                    "transformer)");
+      rm.abft = abftOpt;
+      auto sched = finetuneRuntimeSchedule(*plan, job, opts, rm);
       if (!sched)
         return fail(llvm::toString(sched.takeError()));
       os << llvm::formatv("{0:2}", *sched) << "\n";

@@ -125,6 +125,12 @@ void sluice::train::inputGradient(uint32_t in, uint32_t out, uint32_t batch,
 void sluice::train::adamUpdate(const MlpConfig &c, uint64_t step,
                                size_t count, float *param, const float *grad,
                                float *m, float *v) {
+  adamStep(c.adam(), step, count, param, grad, m, v);
+}
+
+void sluice::train::adamStep(const AdamParams &c, uint64_t step, size_t count,
+                             float *param, const float *grad, float *m,
+                             float *v) {
   const float c1 = 1.0f - std::pow(c.beta1, static_cast<float>(step));
   const float c2 = 1.0f - std::pow(c.beta2, static_cast<float>(step));
   for (size_t i = 0; i < count; ++i) {

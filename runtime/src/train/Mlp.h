@@ -34,6 +34,12 @@ inline float uniform(uint64_t &state) {
   return static_cast<float>((splitmix(state) >> 40) * (1.0 / 8388608.0)) - 1.0f;
 }
 
+/// Adam's hyper-parameters (shared by every model the trainers train).
+struct AdamParams {
+  float learningRate = 1e-3f;
+  float beta1 = 0.9f, beta2 = 0.999f, epsilon = 1e-8f;
+};
+
 struct MlpConfig {
   /// widths[0] inputs, widths[L] outputs: L layers.
   std::vector<uint32_t> widths = {64, 128, 128, 16};
@@ -53,6 +59,7 @@ struct MlpConfig {
   }
   /// "" or what is wrong with the configuration.
   std::string check() const;
+  AdamParams adam() const { return {learningRate, beta1, beta2, epsilon}; }
 };
 
 /// Deterministic initial parameters of `layer` (uniform +-1/sqrt(in)).
@@ -76,6 +83,9 @@ void backwardLayer(uint32_t in, uint32_t out, uint32_t batch,
 void inputGradient(uint32_t in, uint32_t out, uint32_t batch, const float *W,
                    const float *dZ, float *dX);
 /// One Adam step (1-based `step`) over `count` values.
+void adamStep(const AdamParams &adam, uint64_t step, size_t count, float *param,
+              const float *grad, float *m, float *v);
+/// adamStep with the MLP's hyper-parameters.
 void adamUpdate(const MlpConfig &config, uint64_t step, size_t count,
                 float *param, const float *grad, float *m, float *v);
 

@@ -29,7 +29,7 @@ namespace sluice::train {
 
 enum class Phase : uint8_t { Forward, Backward, Optimizer };
 
-/// The per-layer tensors of an MLP layer.
+/// The per-layer tensors of a model layer (TrainModel.h).
 enum class Slot : uint8_t {
   Param,      ///< weights and bias (persistent)
   Grad,       ///< their gradient

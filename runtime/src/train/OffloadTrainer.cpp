@@ -1,4 +1,4 @@
-//===- OffloadTrainer.cpp - MLP training with tensors swapped to disk -----===//
+//===- OffloadTrainer.cpp - Training with tensors swapped to disk ---------===//
 #include "runtime/src/train/OffloadTrainer.h"
 
 #include <algorithm>
@@ -68,12 +68,12 @@ const float *OffloadTrainer::readable(TensorRef ref) {
   return static_cast<const float *>(sluice_tier_tensor_read(tiers, tensor(ref)));
 }
 
-sluice_status_t OffloadTrainer::make(const MlpConfig &config,
+sluice_status_t OffloadTrainer::make(const TrainModel &model,
                                      OffloadOptions options, bool fresh,
                                      std::unique_ptr<OffloadTrainer> &out,
                                      sluice_error_t *error) {
   std::unique_ptr<OffloadTrainer> t(new OffloadTrainer);
-  t->config = config;
+  t->model = model.clone();
   t->options = std::move(options);
   sluice_status_t status = t->setUp(fresh, error);
   if (status == SLUICE_STATUS_OK)
@@ -81,24 +81,24 @@ sluice_status_t OffloadTrainer::make(const MlpConfig &config,
   return status;
 }
 
-sluice_status_t OffloadTrainer::create(const MlpConfig &config,
+sluice_status_t OffloadTrainer::create(const TrainModel &model,
                                        OffloadOptions options,
                                        std::unique_ptr<OffloadTrainer> &out,
                                        sluice_error_t *error) {
-  return make(config, std::move(options), true, out, error);
+  return make(model, std::move(options), true, out, error);
 }
 
-sluice_status_t OffloadTrainer::restore(const MlpConfig &config,
+sluice_status_t OffloadTrainer::restore(const TrainModel &model,
                                         OffloadOptions options,
                                         std::unique_ptr<OffloadTrainer> &out,
                                         sluice_error_t *error) {
-  return make(config, std::move(options), false, out, error);
+  return make(model, std::move(options), false, out, error);
 }
 
 sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
-  std::string bad = config.check();
+  std::string bad = model->check();
   if (bad.empty())
-    bad = validate(options.schedule, config.layers());
+    bad = validate(options.schedule, model->layers());
   if (bad.empty() && options.commitEvery == 0)
     bad = "commitEvery must be at least 1";
   if (bad.empty())
@@ -108,6 +108,11 @@ sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
     options.abft = options.schedule.abft;
   guard = std::make_unique<AbftGuard>(options.abft, options.faults,
                                       options.abftRetries);
+  if (bad.empty() && !model->checksGemms() &&
+      (options.abft != AbftMode::Off || options.faults.probability > 0))
+    bad = std::string("not supported yet: ABFT checks and injected GEMM "
+                      "faults on the ") +
+          model->kind() + " (only the MLP's GEMMs are checked)";
   if (!bad.empty())
     return failWith(error, SLUICE_STATUS_INVALID_ARGUMENT, bad);
   sluice_tier_options_t topts;
@@ -128,7 +133,7 @@ sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
   topts.durable = options.durable;
   topts.device_cuda = options.cudaDevice ? 1 : 0;
   topts.cuda_ordinal = options.cudaOrdinal;
-  const uint32_t L = config.layers();
+  const uint32_t L = model->layers();
   ids.assign(size_t(L) * kSlotCount, 0);
   totals.entryStallNs.assign(options.schedule.entries.size(), 0);
   totals.entryComputeNs.assign(options.schedule.entries.size(), 0);
@@ -152,9 +157,9 @@ sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
   for (uint32_t l = 0; l < L; ++l)
     for (unsigned s = 0; s < kSlotCount; ++s) {
       Slot slot = static_cast<Slot>(s);
-      uint64_t bytes = sizeof(float) * (slot == Slot::Activation
-                                            ? config.activationCount(l)
-                                            : config.paramCount(l));
+      uint64_t bytes =
+          sizeof(float) * (slot == Slot::Activation ? model->activationCount(l)
+                                                    : model->paramCount(l));
       sluice_tensor_t id;
       if (!fresh && persistentSlot(slot)) {
         status = sluice_tier_tensor_find(tiers, name(l, slot).c_str(), &id,
@@ -177,8 +182,8 @@ sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
         // Step 0 state goes straight to disk, one tensor at a time, so the
         // model need not fit in memory at once.
         if (slot == Slot::Param)
-          initParams(config, l,
-                     static_cast<float *>(sluice_tier_tensor_write(tiers, id)));
+          model->initParams(
+              l, static_cast<float *>(sluice_tier_tensor_write(tiers, id)));
         status = persistentSlot(slot)
                      ? sluice_tier_swap_out(tiers, &id, 1, error)
                      : sluice_tier_discard(tiers, &id, 1, error);
@@ -301,10 +306,13 @@ sluice_status_t OffloadTrainer::computeFailed(uint32_t layer,
                                               sluice_error_t *error) {
   computeFault = true;
   totals.abft = guard->stats();
-  char numbers[160];
-  std::snprintf(numbers, sizeof(numbers),
-                " (checksum %.9g, expected %.9g, threshold %.3g)", fault.got,
-                fault.expected, fault.threshold);
+  // A failed checksum gives its numbers; a model's own check (a saved
+  // token that is not one) only says what it found.
+  char numbers[160] = "";
+  if (fault.threshold > 0 || fault.got != fault.expected)
+    std::snprintf(numbers, sizeof(numbers),
+                  " (checksum %.9g, expected %.9g, threshold %.3g)", fault.got,
+                  fault.expected, fault.threshold);
   return failWith(
       error, SLUICE_STATUS_DATA_CORRUPT,
       "computation fault in the " + std::string(phase) + " of layer " +
@@ -316,13 +324,10 @@ sluice_status_t OffloadTrainer::computeFailed(uint32_t layer,
 }
 
 sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
-  const uint32_t L = config.layers();
+  const uint32_t L = model->layers();
   const uint64_t s = done + 1;
   std::fill(live.begin(), live.end(), 0);
-  const size_t outCount = size_t(config.batch) * config.widths[L];
-  std::vector<float> y(outCount), target(outCount), dZ(outCount), dX;
   std::vector<TensorRef> reads, writes;
-  float stepLoss = 0;
   guard->startStep();
   bool inputReady = false;
   for (size_t k = 0; k < options.schedule.entries.size(); ++k) {
@@ -337,7 +342,7 @@ sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
       status = ensure({}, {{0, Slot::Activation}}, e.ioHidden, error);
       if (status != SLUICE_STATUS_OK)
         return status;
-      makeBatch(config, s, writable({0, Slot::Activation}), target.data());
+      model->beginStep(s, writable({0, Slot::Activation}));
       inputReady = true;
     }
     status = ensure(reads, writes, e.ioHidden, error);
@@ -358,36 +363,29 @@ sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
                         std::string("tensor '") +
                             sluice_tier_tensor_name(tiers, id) +
                             "' is not resident after its prefetch");
-    const uint32_t l = e.layer, in = config.widths[l],
-                   out = config.widths[l + 1];
+    const uint32_t l = e.layer;
     uint64_t start = nowNs();
     switch (e.phase) {
     case Phase::Forward: {
-      float *next = l + 1 < L ? writable({l + 1, Slot::Activation}) : y.data();
+      float *next = l + 1 < L ? writable({l + 1, Slot::Activation}) : nullptr;
       AbftFault fault;
-      if (!guard->forward(in, out, config.batch, readable({l, Slot::Param}),
-                          readable({l, Slot::Activation}), next, l + 1 < L,
-                          fault))
+      if (!model->forward(l, readable({l, Slot::Param}),
+                          readable({l, Slot::Activation}), next, *guard, fault))
         return computeFailed(l, "forward", fault, error);
-      if (l + 1 == L)
-        stepLoss = mseLoss(y.data(), target.data(), outCount, dZ.data());
       break;
     }
     case Phase::Backward: {
-      dX.assign(l ? config.activationCount(l) : 0, 0.0f);
       AbftFault fault;
-      if (!guard->backward(in, out, config.batch, readable({l, Slot::Param}),
-                           readable({l, Slot::Activation}), dZ.data(),
-                           writable({l, Slot::Grad}), l ? dX.data() : nullptr,
-                           fault))
+      if (!model->backward(l, readable({l, Slot::Param}),
+                           readable({l, Slot::Activation}),
+                           writable({l, Slot::Grad}), *guard, fault))
         return computeFailed(l, "backward", fault, error);
-      dZ.swap(dX);
       break;
     }
     case Phase::Optimizer:
-      adamUpdate(config, s, config.paramCount(l), writable({l, Slot::Param}),
-                 readable({l, Slot::Grad}), writable({l, Slot::AdamM}),
-                 writable({l, Slot::AdamV}));
+      adamStep(model->adam(), s, model->paramCount(l),
+               writable({l, Slot::Param}), readable({l, Slot::Grad}),
+               writable({l, Slot::AdamM}), writable({l, Slot::AdamV}));
       break;
     }
     totals.computeNs += nowNs() - start;
@@ -423,13 +421,13 @@ sluice_status_t OffloadTrainer::runStep(float *loss, sluice_error_t *error) {
   }
   done = s;
   if (loss)
-    *loss = stepLoss;
+    *loss = model->loss();
   return SLUICE_STATUS_OK;
 }
 
 sluice_status_t OffloadTrainer::commit(uint64_t s, sluice_error_t *error) {
   uint64_t start = nowNs();
-  const uint32_t L = config.layers();
+  const uint32_t L = model->layers();
   sluice_status_t status = sluice_tier_prefetch(tiers, &stepTensor, 1, error);
   if (status == SLUICE_STATUS_OK)
     status = sluice_tier_wait(tiers, &stepTensor, 1, error);
@@ -476,7 +474,7 @@ sluice_status_t OffloadTrainer::park(const std::vector<TensorRef> &refs,
 
 sluice_status_t OffloadTrainer::params(uint32_t layer, std::vector<float> &out,
                                        sluice_error_t *error) {
-  if (layer >= config.layers())
+  if (layer >= model->layers())
     return failWith(error, SLUICE_STATUS_OUT_OF_RANGE,
                     "no layer " + std::to_string(layer));
   sluice_tensor_t id = tensor({layer, Slot::Param});
@@ -486,6 +484,6 @@ sluice_status_t OffloadTrainer::params(uint32_t layer, std::vector<float> &out,
   if (status != SLUICE_STATUS_OK)
     return status;
   const float *p = static_cast<const float *>(sluice_tier_tensor_read(tiers, id));
-  out.assign(p, p + config.paramCount(layer));
+  out.assign(p, p + model->paramCount(layer));
   return SLUICE_STATUS_OK;
 }

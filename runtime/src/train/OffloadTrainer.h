@@ -1,6 +1,7 @@
-//===- OffloadTrainer.h - MLP training with tensors swapped to disk -*- C++ -*-===//
+//===- OffloadTrainer.h - Training with tensors swapped to disk -*- C++ -*-===//
 //
-// Trains the MLP of Mlp.h with every per-layer tensor (parameters,
+// Trains a TrainModel (TrainModel.h: the MLP of Mlp.h, the transformer of
+// Transformer.h) with every per-layer tensor (parameters,
 // gradients, Adam moments, saved activations) held by a tier manager
 // (sluice/tier.h) and moved between memory and swap files as an
 // OffloadSchedule says. The arithmetic is the same as ReferenceTrainer's,
@@ -20,6 +21,7 @@
 #include "runtime/src/train/Abft.h"
 #include "runtime/src/train/Mlp.h"
 #include "runtime/src/train/OffloadSchedule.h"
+#include "runtime/src/train/TrainModel.h"
 #include "sluice/tier.h"
 
 #include <memory>
@@ -73,15 +75,26 @@ class OffloadTrainer {
 public:
   ~OffloadTrainer();
   /// Creates the tensors, writes them out and commits step 0.
-  static sluice_status_t create(const MlpConfig &config,
-                                OffloadOptions options,
+  static sluice_status_t create(const TrainModel &model, OffloadOptions options,
                                 std::unique_ptr<OffloadTrainer> &out,
                                 sluice_error_t *error);
   /// Reopens the last committed state in options.swapDir.
-  static sluice_status_t restore(const MlpConfig &config,
+  static sluice_status_t restore(const TrainModel &model,
                                  OffloadOptions options,
                                  std::unique_ptr<OffloadTrainer> &out,
                                  sluice_error_t *error);
+  /// The MLP of Mlp.h (MlpModel).
+  static sluice_status_t create(const MlpConfig &config, OffloadOptions options,
+                                std::unique_ptr<OffloadTrainer> &out,
+                                sluice_error_t *error) {
+    return create(MlpModel(config), std::move(options), out, error);
+  }
+  static sluice_status_t restore(const MlpConfig &config,
+                                 OffloadOptions options,
+                                 std::unique_ptr<OffloadTrainer> &out,
+                                 sluice_error_t *error) {
+    return restore(MlpModel(config), std::move(options), out, error);
+  }
 
   /// Runs step steps()+1 under the schedule; `loss` receives its loss.
   sluice_status_t step(float *loss, sluice_error_t *error);
@@ -98,7 +111,7 @@ public:
 private:
   OffloadTrainer() = default;
   /// create() (fresh) and restore() (!fresh): builds a trainer and sets it up.
-  static sluice_status_t make(const MlpConfig &config, OffloadOptions options,
+  static sluice_status_t make(const TrainModel &model, OffloadOptions options,
                               bool fresh, std::unique_ptr<OffloadTrainer> &out,
                               sluice_error_t *error);
   sluice_status_t setUp(bool fresh, sluice_error_t *error);
@@ -119,7 +132,7 @@ private:
   const float *readable(TensorRef ref);
   bool isLive(TensorRef ref) const;
 
-  MlpConfig config;
+  std::unique_ptr<TrainModel> model;
   OffloadOptions options;
   sluice_tier_manager_t *tiers = nullptr;
   std::vector<sluice_tensor_t> ids; // layer * kSlotCount + slot

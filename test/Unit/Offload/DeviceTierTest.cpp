@@ -1,9 +1,10 @@
-//===- DeviceTierTest.cpp - The tier manager's device tier in GPU memory ---===//
+//===- DeviceTierTest.cpp - The tier manager's device tier in GPU memory
+//---===//
 //
-// The MLP trained with its device tensors in GPU memory (OffloadOptions::
-// cudaDevice, sluice_tier_options_t::device_cuda): parameters bit-identical
-// to the all-in-memory reference after N steps, GPU memory within the
-// planned device budget, and (under the fake driver) I/O faults, failed GPU
+// The MLP (and the transformer) trained with its device tensors in GPU memory
+// (OffloadOptions:: cudaDevice, sluice_tier_options_t::device_cuda): parameters
+// bit-identical to the all-in-memory reference after N steps, GPU memory within
+// the planned device budget, and (under the fake driver) I/O faults, failed GPU
 // copies and a full GPU failing the step with a clear error and leaving the
 // committed state to resume from, bit for bit.
 //
@@ -15,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/src/train/OffloadTrainer.h"
+#include "runtime/src/train/Transformer.h"
 
 #include "test/Unit/Offload/TestDir.h"
 
@@ -70,6 +72,57 @@ struct Engine {
   ~Engine() { sluice_io_engine_destroy(engine); }
   sluice_io_engine_t *engine = nullptr;
 };
+
+/// The runtime's transformer (Transformer.h), small: a block's parameters
+/// are 3,280 floats (4 pages).
+TransformerConfig transformer() {
+  TransformerConfig c;
+  c.vocab = 13;
+  c.seq = 8;
+  c.dModel = 16;
+  c.heads = 2;
+  c.blocks = 2;
+  c.batch = 3;
+  c.seed = 5;
+  return c;
+}
+
+/// Trains the transformer 4 steps on the GPU tier under swapAll; false
+/// (with `skip`) when there is no CUDA driver or GPU.
+bool transformerOnGpu(const ScratchDir &dir, sluice_io_engine_t *engine,
+                      sluice_tier_stats_t &st, uint64_t &budget,
+                      std::string &skip) {
+  const TransformerConfig c = transformer();
+  OffloadOptions o;
+  o.swapDir = dir.path;
+  o.engine = engine;
+  o.schedule = OffloadSchedule::swapAll(c.layers(), 1);
+  o.cudaDevice = true;
+  o.durable = false;
+  o.deviceBudget = budget = 48 * 4096;
+  std::unique_ptr<OffloadTrainer> t;
+  sluice_error_t err;
+  sluice_status_t s = OffloadTrainer::create(TransformerModel(c), o, t, &err);
+  if (s == SLUICE_STATUS_UNSUPPORTED) {
+    skip = err.message;
+    return false;
+  }
+  EXPECT_EQ(s, SLUICE_STATUS_OK) << err.message;
+  if (!t)
+    return true;
+  InMemoryTrainer ref{TransformerModel(c)};
+  for (int step = 0; step < 4; ++step) {
+    float loss = 0, want = ref.step();
+    EXPECT_EQ(t->step(&loss, &err), SLUICE_STATUS_OK) << err.message;
+    EXPECT_EQ(std::memcmp(&loss, &want, sizeof loss), 0) << "step " << step;
+  }
+  sluice_tier_stats(t->manager(), &st);
+  std::vector<std::vector<float>> want;
+  for (uint32_t l = 0; l < c.layers(); ++l)
+    want.push_back(ref.params(l));
+  expectBits(*t, want, "the transformer on the GPU");
+  return true;
+}
 
 OffloadOptions gpuOptions(const ScratchDir &dir, sluice_io_engine_t *engine,
                           OffloadSchedule schedule) {
@@ -167,6 +220,24 @@ TEST(FakeCudaTier, BitExactWithTensorsInGpuMemoryUnderTheBudget) {
   }
 }
 
+TEST(FakeCudaTier, TransformerBitExactWithTensorsInGpuMemory) {
+  Fake fake;
+  REQUIRE_FAKE(fake);
+  ScratchDir dir;
+  Engine e;
+  fake.resetPeak();
+  sluice_tier_stats_t st;
+  uint64_t budget = 0;
+  std::string skip;
+  ASSERT_TRUE(transformerOnGpu(dir, e.engine, st, budget, skip)) << skip;
+  unsigned long long f[4];
+  fake.stats(f);
+  EXPECT_GT(st.gpu_bytes_h2d, 0u);
+  EXPECT_GT(st.gpu_bytes_d2h, 0u);
+  EXPECT_LE(f[1], budget) << "GPU memory beyond the budget";
+  EXPECT_GT(f[1], 0u);
+}
+
 /// Step 3 fails by `inject`; the committed state of step 2 is intact and
 /// training resumes to the reference bits.
 void failThenResume(const std::function<void(sluice_io_engine_t *)> &inject,
@@ -250,6 +321,21 @@ TEST(GpuTier, BitExactWithTensorsInGpuMemory) {
   EXPECT_LE(st.gpu_peak, o.deviceBudget);
   EXPECT_GT(st.gpu_bytes_h2d, 0u);
   expectBits(*t, referenceAfter(c, 4), "on the GPU");
+}
+
+TEST(GpuTier, TransformerBitExactWithTensorsInGpuMemory) {
+#ifdef SLUICE_FAKE_CUDA
+  GTEST_SKIP() << "covered by FakeCudaTier under the fake driver";
+#endif
+  ScratchDir dir;
+  Engine e;
+  sluice_tier_stats_t st;
+  uint64_t budget = 0;
+  std::string skip;
+  if (!transformerOnGpu(dir, e.engine, st, budget, skip))
+    GTEST_SKIP() << skip;
+  EXPECT_GT(st.gpu_peak, 0u);
+  EXPECT_LE(st.gpu_peak, budget);
 }
 
 } // namespace
