@@ -363,8 +363,9 @@ sluice_status_t checkOptions(const sluice_graph_t *graph,
                                 " must be positive, got 0");
   if (o.features < 1 || o.hidden < 1 || o.classes < 1)
     return invalid(error, "features, hidden and classes must be positive");
-  // A layer's weights: (features + 2) x heads x max(hidden, classes) at
-  // most (GAT's projection and attention vectors; 2 features for SAGE).
+  // A bound on a layer's weights before any allocation: (max(features,
+  // hidden) + 2) x heads x max(hidden, classes) values (GAT's projection and
+  // attention vectors; SAGE's two stacked matrices are within 2x of it).
   const double widest =
       static_cast<double>(std::max(o.features, o.hidden)) + 2.0;
   const double weights = widest * static_cast<double>(o.heads) *
