@@ -1057,7 +1057,8 @@ const Case kCases[] = {
     {"GnnHeadsDivideHidden",
      "model m = gnn(kind: gat, heads: 3, layers: 2, fanouts: [1, 1], "
      "features: 8, hidden: 8, classes: 2)",
-     {"hidden (8) must be divisible by heads (3)"}},
+     {"hidden (8) must be divisible by heads (3): each hidden layer "
+      "concatenates heads of hidden / heads values"}},
     {"DistillTeacherNotTransformer",
      "model g = gnn(layers: 1, fanouts: [1], features: 8, hidden: 8, classes: "
      "2)\nmodel s = transformer(layers: 2, hidden: 64, heads: 4, seq: 128, "
