@@ -8,8 +8,9 @@
 #
 # Runs, per seed, bench/gnn/email-gcn-full.sluice (the baseline's model and
 # setting: full-neighbourhood GCN, full batch) and
-# examples/gnn/email-departments.sluice (sampled GraphSAGE, batch 32), then
-# the baseline; prints mean and standard deviation of the test accuracy at
+# examples/gnn/email-departments.sluice (sampled GraphSAGE, batch 32) and
+# examples/gnn/email-departments-gat.sluice (the same with 4-head GAT
+# layers), then the baseline; prints mean and standard deviation of the test accuracy at
 # the best validation epoch.
 set -euo pipefail
 BUILD=${1:-build}
@@ -20,7 +21,8 @@ OUT=$(mktemp -d)
 TMPS=()
 trap 'rm -rf "$OUT" "${TMPS[@]}"' EXIT
 
-for program in bench/gnn/email-gcn-full.sluice examples/gnn/email-departments.sluice; do
+for program in bench/gnn/email-gcn-full.sluice examples/gnn/email-departments.sluice \
+               examples/gnn/email-departments-gat.sluice; do
   src="$ROOT/$program"
   # A copy beside the original (its relative paths stay valid) with the seed.
   for seed in $(seq 0 9); do

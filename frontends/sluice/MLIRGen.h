@@ -9,8 +9,8 @@
 // algorithms and their schedules and `run` jobs to the `graph` dialect
 // (MLIRGenAlgorithm.h), demands to `plan`, transformers, gnns, distill
 // models and their jobs to `model`. Declarations whose lowering has not
-// been built yet (gat layers) stop MLIRGen with a located "not supported
-// yet" error rather than being skipped.
+// been built yet stop MLIRGen with a located "not supported yet" error
+// rather than being skipped.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_FRONTENDS_SLUICE_MLIRGEN_H

@@ -273,8 +273,8 @@ mlir::LogicalResult lowerGnn(mlir::OpBuilder &builder, const ModelDecl &d,
           n ? model::symbolizeGnnKind(n->name) : std::nullopt;
       if (!k) {
         mlir::emitError(toLocation(ctx, a.value->range))
-            << "not supported yet: gnn layers of kind '"
-            << (n ? n->name : std::string("?")) << "' (sage and gcn are built)";
+            << "unknown gnn kind '" << (n ? n->name : std::string("?"))
+            << "' (expected sage, gcn or gat)";
         ok = false;
         continue;
       }
@@ -297,8 +297,10 @@ mlir::LogicalResult lowerGnn(mlir::OpBuilder &builder, const ModelDecl &d,
   if (!ok)
     return mlir::failure();
   auto i64 = [&](int64_t v) { return builder.getI64IntegerAttr(v); };
+  auto heads = ints.find("heads");
   builder.create<model::GnnOp>(
       loc, builder.getStringAttr(d.name), model::GnnKindAttr::get(ctx, kind),
+      heads == ints.end() ? mlir::IntegerAttr() : i64(heads->second),
       i64(ints["layers"]), builder.getDenseI64ArrayAttr(fanouts),
       i64(ints["features"]), i64(ints["hidden"]), i64(ints["classes"]));
   return mlir::success();

@@ -127,7 +127,8 @@
 //    positions?: learned|rotary, tied?: bool, bias?: bool, groups?: [i64]
 //    adding up to layers, group_ffn?: [i64] one per group and not with
 //    ffn), gnn(layers, fanouts: [i64], features,
-//    hidden, classes, kind?: sage|gcn|gat), distill(teacher, student:
+//    hidden, classes, kind?: sage|gcn|gat, heads?: 1..64 with kind gat,
+//    hidden divisible by it when layers > 1), distill(teacher, student:
 //    transformer models, blocks); arguments named, integers positive,
 //    hidden divisible by heads, heads by kv_heads, one fanout per layer,
 //    teacher != student, blocks <= the teacher's layers.

@@ -62,9 +62,10 @@ const std::vector<OptionSpec> *modelSpecs(llvm::StringRef kind) {
       pos("experts", OptKind::Int), pos("top_k", OptKind::Int),
       opt("capacity_factor", OptKind::Float)};
   static const std::vector<OptionSpec> gnn = {
-      req("layers", OptKind::Int),   req("fanouts", OptKind::IntList),
-      req("features", OptKind::Int), req("hidden", OptKind::Int),
-      req("classes", OptKind::Int),  word("kind", kGnnKinds)};
+      req("layers", OptKind::Int),       req("fanouts", OptKind::IntList),
+      req("features", OptKind::Int),     req("hidden", OptKind::Int),
+      req("classes", OptKind::Int),      word("kind", kGnnKinds),
+      upTo("heads", model::kMaxGnnHeads)};
   static const std::vector<OptionSpec> distill = {
       req("teacher", OptKind::Model), req("student", OptKind::Model),
       req("blocks", OptKind::Int)};
@@ -451,6 +452,24 @@ void Sema::checkModel(ast::ModelDecl &model) {
           << "fanouts has " << list->elements().size()
           << (list->elements().size() == 1 ? " entry" : " entries")
           << " but layers is " << layers->i;
+    // Attention heads (docs/gnn.md, GAT): gat only; hidden layers
+    // concatenate heads of hidden / heads values.
+    const Value *heads = argValue(*this, args, "heads");
+    auto kind = args.find("kind");
+    auto *kindName = kind != args.end() && kind->second
+                         ? llvm::dyn_cast<ast::NameExpr>(kind->second)
+                         : nullptr;
+    if (heads && (!kindName || kindName->name != "gat"))
+      error(args["heads"]->range)
+          << "heads needs kind: gat (" << (kindName ? kindName->name : "sage")
+          << " layers have no attention heads)";
+    const Value *hidden = argValue(*this, args, "hidden");
+    if (heads && hidden && layers && layers->i > 1 && heads->i > 0 &&
+        hidden->i % heads->i != 0)
+      error(args["hidden"]->range)
+          << "hidden (" << hidden->i << ") must be divisible by heads ("
+          << heads->i << "): each hidden layer concatenates heads of hidden "
+          << "/ heads values";
   } else if (call->callee == "distill") {
     const Symbol *teacher = nullptr, *student = nullptr;
     for (llvm::StringRef role : {"teacher", "student"}) {

@@ -138,6 +138,13 @@ double sluice::gnn::parameterCount(const GnnJob &job) {
   for (uint32_t l = 0; l < layers; ++l) {
     const double in = l == 0 ? job.features : job.hidden;
     const double out = l + 1 == layers ? job.classes : job.hidden;
+    if (job.kind == GnnKind::Gat) {
+      // [W (in x P) | a_src (P) | a_dst (P) | b (out)]; hidden layers'
+      // heads are out / heads wide, the output layer's out wide.
+      const double p = l + 1 == layers ? double(job.heads) * out : out;
+      total += (in + 2) * p + out;
+      continue;
+    }
     const double rows = (job.kind == GnnKind::Sage ? 2 : 1) * in;
     total += (rows + 1) * out;
   }
@@ -158,12 +165,38 @@ double widthOut(const GnnJob &job, uint32_t l) {
   return l + 1 == job.layers() ? job.classes : job.hidden;
 }
 
+/// GAT: all heads' width of layer l (hidden layers concatenate heads of
+/// out / heads, the output layer averages heads of out).
+double projWidth(const GnnJob &job, uint32_t l) {
+  return l + 1 == job.layers() ? double(job.heads) * widthOut(job, l)
+                               : widthOut(job, l);
+}
+
 /// MACs of the sparse input layer: every term (self and sampled neighbour)
-/// multiplies its non-zeros into the weight rows.
+/// multiplies its non-zeros into the weight rows; GAT projects every src
+/// row once.
 double sparseInputMacs(const GnnJob &job, const BatchProfile &p) {
   const BatchProfile::Hop &b = blockOf(p, 0);
   const double nonzeros = job.inputDensity * job.features;
+  if (job.kind == GnnKind::Gat)
+    return b.src * nonzeros * projWidth(job, 0);
   return (b.dst + b.edges) * nonzeros * widthOut(job, 0);
+}
+
+/// One GAT layer's FLOPs but its projection and weight gradient (the
+/// GEMMs, or the sparse MACs of the input layer).
+double gatLayerFlops(const GnnJob &job, const BatchProfile::Hop &b, uint32_t l,
+                     bool backward, bool attentionOnly) {
+  const double pw = projWidth(job, l), heads = job.heads;
+  const double slots = b.dst + b.edges;
+  const double attention =
+      6 * slots * heads + (backward ? 7 * slots * heads : 0);
+  if (attentionOnly)
+    return attention;
+  double flops = attention + 2 * (b.src + b.dst) * pw + 2 * slots * pw;
+  if (backward)
+    flops += 4 * slots * pw + 4 * (b.src + b.dst) * pw;
+  return flops;
 }
 
 } // namespace
@@ -175,6 +208,17 @@ double sluice::gnn::batchFlops(const GnnJob &job, const BatchProfile &p,
   for (uint32_t l = 0; l < job.layers(); ++l) {
     const BatchProfile::Hop &b = blockOf(p, l);
     const double in = widthIn(job, l), out = widthOut(job, l);
+    if (job.kind == GnnKind::Gat) {
+      flops += gatLayerFlops(job, b, l, backward, false);
+      if (l == 0 && job.sparseInput) {
+        flops += 2 * sparseInputMacs(job, p) * (backward ? 2 : 1);
+        continue;
+      }
+      // The projection, the weight gradient and the input gradient.
+      const double gemm = 2 * b.src * in * projWidth(job, l);
+      flops += gemm + (backward ? gemm + (l ? gemm : 0) : 0);
+      continue;
+    }
     if (l == 0 && job.sparseInput) {
       // Forward, and the weight gradient scattered the same way.
       flops += 2 * sparseInputMacs(job, p) * (backward ? 2 : 1);
@@ -190,6 +234,16 @@ double sluice::gnn::batchFlops(const GnnJob &job, const BatchProfile &p,
       // scatter back over the edges.
       flops += gemm + (l ? gemm + aggregate : 0);
   }
+  return flops;
+}
+
+double sluice::gnn::attentionFlops(const GnnJob &job, const BatchProfile &p,
+                                   bool backward) {
+  if (job.kind != GnnKind::Gat)
+    return 0;
+  double flops = 0;
+  for (uint32_t l = 0; l < job.layers(); ++l)
+    flops += gatLayerFlops(job, blockOf(p, l), l, backward, true);
   return flops;
 }
 

@@ -93,13 +93,14 @@ struct GnnMachine {
   std::string currency;        ///< of the prices; empty when none priced
 };
 
-enum class GnnKind { Sage, Gcn };
+enum class GnnKind { Sage, Gcn, Gat };
 
 /// The job: model, options and where its features come from.
 struct GnnJob {
   GnnKind kind = GnnKind::Sage;
   std::vector<uint32_t> fanouts; ///< one per layer
   uint32_t features = 0, hidden = 0, classes = 0;
+  uint32_t heads = 1; ///< GAT's attention heads (1 for the others)
   uint32_t batch = 64;
   uint32_t threads = 0;       ///< 0: every core
   uint32_t pipelineDepth = 2; ///< 0: no overlap
@@ -243,8 +244,17 @@ llvm::Expected<Placement> placeFeatures(const GnnGraph &graph,
 /// Parameters of the model (weights and biases).
 double parameterCount(const GnnJob &job);
 /// FLOPs of one batch's forward (and, when `backward`, backward) pass.
+/// GAT layers (src S, dst D, edges E, heads H of width F, P = H F; docs/
+/// gnn.md): forward 2 S in P (projection) + 2 (S + D) P (scores) +
+/// 6 (D + E) H (logit, LeakyReLU, softmax) + 2 (D + E) P (weighted sum);
+/// backward 2 S in P (weight gradient; twice above the input layer) +
+/// 4 (D + E) P + 7 (D + E) H + 4 (S + D) P.
 double batchFlops(const GnnJob &job, const BatchProfile &profile,
                   bool backward);
+/// The attention's share of batchFlops (GAT's logits, softmax and their
+/// backward: the 6 and 7 (D + E) H terms); 0 for the other kinds.
+double attentionFlops(const GnnJob &job, const BatchProfile &profile,
+                      bool backward);
 /// The stage times of one batch of `profile` reading `io` from the
 /// drives (the other input rows from memory).
 StageTimes batchStages(const GnnJob &job, const GnnMachine &machine,

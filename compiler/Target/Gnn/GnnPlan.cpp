@@ -231,8 +231,18 @@ FailureOr<Planned> planJob(model::GnnTrainOp job,
   p.edges = sluice_graph_num_edges(graph);
 
   gnn::GnnJob &s = p.shape;
-  s.kind = gnnOp.getKind() == model::GnnKind::Gcn ? gnn::GnnKind::Gcn
-                                                  : gnn::GnnKind::Sage;
+  switch (gnnOp.getKind()) {
+  case model::GnnKind::Sage:
+    s.kind = gnn::GnnKind::Sage;
+    break;
+  case model::GnnKind::Gcn:
+    s.kind = gnn::GnnKind::Gcn;
+    break;
+  case model::GnnKind::Gat:
+    s.kind = gnn::GnnKind::Gat;
+    break;
+  }
+  s.heads = static_cast<uint32_t>(gnnOp.getHeads().value_or(1));
   for (int64_t f : gnnOp.getFanouts())
     s.fanouts.push_back(static_cast<uint32_t>(f));
   auto narrow = [](uint64_t v) {
@@ -353,6 +363,15 @@ FailureOr<Planned> planJob(model::GnnTrainOp job,
   return p;
 }
 
+/// FLOPs of a training batch (the attention's only: GAT's logits and
+/// softmax); 0 when the features fit no single machine (no profile).
+double trainFlops(const Planned &p, bool attention) {
+  if (p.e.train.hops.size() != p.shape.layers())
+    return 0;
+  return attention ? gnn::attentionFlops(p.shape, p.e.train, true)
+                   : gnn::batchFlops(p.shape, p.e.train, true);
+}
+
 void writeText(const Planned &p, llvm::raw_ostream &os) {
   const gnn::GnnJob &s = p.shape;
   const gnn::GnnMachine &m = p.machine;
@@ -396,6 +415,12 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
                         h ? ";" : "", h + 1, e.train.hops[h].dst,
                         e.train.hops[h].src, e.train.hops[h].edges);
   os << llvm::formatv("; {0:f1} input rows\n", e.train.inputRows());
+  if (s.kind == gnn::GnnKind::Gat)
+    os << llvm::formatv(
+        "  attention: {0} head(s) a layer (hidden layers concatenate, the "
+        "output layer averages); a training batch {1:e3} FLOPs, {2:e3} of "
+        "them the attention's logits and softmax\n",
+        s.heads, trainFlops(p, false), trainFlops(p, true));
   os << "  pipeline: sampling -> gather (memory, nvme) on the producer "
         "thread -> ";
   if (s.pipelineDepth)
@@ -506,6 +531,9 @@ llvm::json::Object toJson(const Planned &p) {
       {"job", p.job},
       {"model", p.model},
       {"kind", p.kind},
+      {"heads", s.heads},
+      {"batch_flops", trainFlops(p, false)},
+      {"attention_flops", trainFlops(p, true)},
       {"graph", p.graph},
       {"topology", p.topology},
       {"vertices", static_cast<int64_t>(p.vertices)},

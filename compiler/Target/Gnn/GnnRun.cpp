@@ -119,6 +119,7 @@ llvm::json::Object toJson(const GnnRunReport &r) {
       {"job", r.job},
       {"model", r.model},
       {"kind", r.kind},
+      {"heads", r.heads},
       {"graph", r.graph},
       {"vertices", static_cast<int64_t>(r.vertices)},
       {"edges", static_cast<int64_t>(r.edges)},
@@ -167,6 +168,10 @@ sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
   if (!gnn || !g)
     return job.emitError("job '")
            << job.getSymName() << "' needs a gnn model and a graph";
+  if (gnn.getKind() == model::GnnKind::Gat && job.getTile())
+    return job.emitError("job '")
+           << job.getSymName() << "': tile sets the tiled aggregation of sage "
+           << "and gcn layers; gat layers aggregate by attention (drop tile)";
   if (!g.getLabels())
     return g.emitError("graph '")
            << g.getSymName() << "' has no vertex labels, which are the "
@@ -208,8 +213,20 @@ sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
     fanouts.push_back(static_cast<uint32_t>(f));
   sluice_gnn_options_t o;
   sluice_gnn_options_init(&o);
-  o.kind = gnn.getKind() == model::GnnKind::Gcn ? SLUICE_GNN_GCN
-                                                 : SLUICE_GNN_SAGE;
+  switch (gnn.getKind()) {
+  case model::GnnKind::Sage:
+    o.kind = SLUICE_GNN_SAGE;
+    break;
+  case model::GnnKind::Gcn:
+    o.kind = SLUICE_GNN_GCN;
+    break;
+  case model::GnnKind::Gat:
+    o.kind = SLUICE_GNN_GAT;
+    break;
+  }
+  // The verifier keeps heads in [1, 64] (SLUICE_GNN_MAX_HEADS).
+  o.heads = static_cast<uint32_t>(gnn.getHeads().value_or(1));
+  report.heads = o.heads;
   o.layers = static_cast<uint32_t>(gnn.getLayers());
   o.fanouts = fanouts.data();
   auto narrow = [](uint64_t v) {
@@ -268,8 +285,11 @@ sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
 void sluice::target::printGnnRunReport(const GnnRunReport &r,
                                        llvm::raw_ostream &os) {
   const sluice_gnn_result_t &x = r.result;
-  os << "job " << r.job << ": " << r.kind << " model '" << r.model
-     << "' on graph '" << r.graph << "' (" << r.vertices << " vertices, "
+  os << "job " << r.job << ": " << r.kind << " model '" << r.model << "'"
+     << (r.kind == "gat" ? " (" + std::to_string(r.heads) + " head" +
+                               (r.heads == 1 ? ")" : "s)")
+                         : std::string())
+     << " on graph '" << r.graph << "' (" << r.vertices << " vertices, "
      << r.edges << " arcs)\n";
   os << llvm::formatv("  features: {0}, input layer {1} (density {2:f4}); "
                       "{3} parameters\n",
@@ -291,15 +311,21 @@ void sluice::target::printGnnRunReport(const GnnRunReport &r,
                         x.feature_file_rows,
                         x.feature_file_bytes / double(1 << 20),
                         x.feature_io_seconds);
-  os << "  aggregation tiles (" << (r.tile ? "pinned" : "auto") << ", L2 "
-     << humanBytes(x.cache_l2_bytes) << "):";
-  for (uint32_t l = 0; l < r.layers; ++l) {
-    auto tile = [](uint32_t t) { return t ? std::to_string(t) : "-"; };
-    os << (l ? "," : "") << " layer " << l + 1 << " " << tile(x.forward_tile[l])
-       << "/" << tile(x.backward_tile[l]);
+  if (r.kind == "gat") {
+    // Attention weighs each edge per head (runtime/src/gnn/Gat.h); the
+    // tiled kernels are SAGE's and GCN's.
+    os << "  aggregation tiles: none (gat layers aggregate by attention)\n";
+  } else {
+    os << "  aggregation tiles (" << (r.tile ? "pinned" : "auto") << ", L2 "
+       << humanBytes(x.cache_l2_bytes) << "):";
+    for (uint32_t l = 0; l < r.layers; ++l) {
+      auto tile = [](uint32_t t) { return t ? std::to_string(t) : "-"; };
+      os << (l ? "," : "") << " layer " << l + 1 << " "
+         << tile(x.forward_tile[l]) << "/" << tile(x.backward_tile[l]);
+    }
+    os << " columns forward/backward" << (x.tile_probed ? ", probed" : "")
+       << "\n";
   }
-  os << " columns forward/backward" << (x.tile_probed ? ", probed" : "")
-     << "\n";
   if (!r.graphCache.empty())
     os << "  graph cache: " << r.graphCache << "\n";
   if (!r.output.empty())

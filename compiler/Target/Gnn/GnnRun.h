@@ -31,6 +31,7 @@ struct GnnRunReport {
   uint64_t vertices = 0, edges = 0;
   uint32_t threads = 0;
   uint32_t layers = 0;
+  uint32_t heads = 1; ///< attention heads (gat); 1 for the other kinds
   uint32_t tile = 0; ///< the job's `tile`; 0: auto
   double loadSeconds = 0;
   std::vector<sluice_gnn_epoch_t> epochs;

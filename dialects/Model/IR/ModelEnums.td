@@ -37,11 +37,11 @@ def Model_NormKind : I32EnumAttr<"NormKind",
   let genSpecializedAttr = 0;
 }
 
-// The layer of a gnn model (`kind: ...`, docs/gnn.md). The language also
-// has `gat`, which MLIRGen reports as not supported yet.
+// The layer of a gnn model (`kind: ...`, docs/gnn.md).
 def Model_GnnKind : I32EnumAttr<"GnnKind", "the layer of a gnn model", [
     I32EnumAttrCase<"Sage", 0, "sage">,
-    I32EnumAttrCase<"Gcn", 1, "gcn">
+    I32EnumAttrCase<"Gcn", 1, "gcn">,
+    I32EnumAttrCase<"Gat", 2, "gat">
   ]> {
   let cppNamespace = "::sluice::model";
   let genSpecializedAttr = 0;

@@ -429,6 +429,16 @@ LogicalResult GnnOp::verify() {
   for (int64_t f : getFanouts())
     if (f <= 0 || f > 0xFFFFFFFFll)
       return emitOpError() << "fanout " << f << " is not in [1, 2^32 - 1]";
+  if (auto heads = getHeadsAttr()) {
+    if (getKind() != GnnKind::Gat)
+      return emitOpError() << "heads need kind gat";
+    if (heads.getInt() < 1 || heads.getInt() > kMaxGnnHeads)
+      return emitOpError() << "heads " << heads.getInt() << " is not in [1, "
+                           << kMaxGnnHeads << "]";
+    if (getLayers() > 1 && getHidden() % heads.getInt() != 0)
+      return emitOpError() << "hidden " << getHidden()
+                           << " is not a multiple of heads " << heads.getInt();
+  }
   return success();
 }
 

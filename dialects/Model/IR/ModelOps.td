@@ -322,23 +322,30 @@ def Model_DistillOp : Model_Op<"distill", [
 //===----------------------------------------------------------------------===//
 
 def Model_GnnOp : Model_Op<"gnn", [Symbol]> {
-  let summary = "A graph neural network of `layers` GraphSAGE or GCN layers";
+  let summary =
+      "A graph neural network of `layers` GraphSAGE, GCN or GAT layers";
   let description = [{
     `layers` message-passing layers of kind `kind` mapping `features` input
     values per vertex through `hidden`-wide layers to `classes` logits.
     `fanouts[h - 1]` is the number of neighbours sampled at hop h from the
     seeds during mini-batch training (one entry per layer, all positive).
+    `heads` (GAT only, 1 to 64; absent: 1) is the number of attention heads
+    of every layer: hidden layers concatenate heads of `hidden / heads`
+    values (so `hidden` is a multiple of it), the output layer averages
+    heads of `classes` values.
 
     ```mlir
     model.gnn @sage sage layers 2 fanouts [10, 5] features 128 hidden 256 classes 47
+    model.gnn @gat gat heads 4 layers 2 fanouts [10, 5] features 128 hidden 256 classes 47
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, Model_GnnKindAttr:$kind,
+                       OptionalAttr<I64Attr>:$heads,
                        I64Attr:$layers, DenseI64ArrayAttr:$fanouts,
                        I64Attr:$features, I64Attr:$hidden, I64Attr:$classes);
   let assemblyFormat = [{
-    $sym_name `` $kind `layers` $layers `fanouts` $fanouts `features`
-    $features `hidden` $hidden `classes` $classes attr-dict
+    $sym_name `` $kind (`heads` $heads^)? `layers` $layers `fanouts` $fanouts
+    `features` $features `hidden` $hidden `classes` $classes attr-dict
   }];
   let hasVerifier = 1;
 }

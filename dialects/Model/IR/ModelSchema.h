@@ -40,6 +40,10 @@ llvm::ArrayRef<llvm::StringRef> compressedTensorsNames();
 /// least the feature width is one pass over whole rows).
 constexpr int64_t kMaxGnnTile = 65536;
 
+/// The most attention heads of a gat layer (`heads:`; the runtime's
+/// SLUICE_GNN_MAX_HEADS).
+constexpr int64_t kMaxGnnHeads = 64;
+
 /// Mixtures of experts (model.mlp `experts`, the language's `experts:`):
 /// at most this many experts, capacity factors in (0, kMaxCapacityFactor].
 constexpr int64_t kMaxExperts = 1 << 16;

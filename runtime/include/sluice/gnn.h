@@ -10,9 +10,10 @@
  *    its neighbours), keyed by (seed, epoch, batch) so that the result does
  *    not depend on the number of threads;
  *  - the feature gather of every vertex the batch reached;
- *  - the layers forward (GraphSAGE with a mean aggregator, or GCN with
+ *  - the layers forward (GraphSAGE with a mean aggregator, GCN with
  *    Kipf and Welling's symmetric normalisation, the sampled neighbour sum
- *    scaled by degree / sampled so that it estimates the full sum), ReLU
+ *    scaled by degree / sampled so that it estimates the full sum, or GAT
+ *    with multi-head attention over the sampled neighbours), ReLU
  *    between layers, softmax cross-entropy on the seeds, backward, and one
  *    Adam step.
  *
@@ -34,7 +35,11 @@ extern "C" {
 
 typedef enum sluice_gnn_kind_t {
   SLUICE_GNN_SAGE = 0, /* h' = W_self h_v + W_neigh mean(h_u) + b */
-  SLUICE_GNN_GCN = 1   /* h' = W sum_u h_u / sqrt((d_v + 1)(d_u + 1)) + b */
+  SLUICE_GNN_GCN = 1,  /* h' = W sum_u h_u / sqrt((d_v + 1)(d_u + 1)) + b */
+  SLUICE_GNN_GAT = 2   /* h' = sum_{u in {v} + N(v)} alpha_vu W h_u + b, per
+                          head, alpha the softmax of LeakyReLU(a_src . W h_u
+                          + a_dst . W h_v); hidden layers concatenate the
+                          heads, the output layer averages them */
 } sluice_gnn_kind_t;
 
 /* How the input layer reads the features (sluice_gnn_options_t). */
@@ -51,6 +56,9 @@ typedef enum sluice_gnn_input_t {
 
 /* The most layers a model may have. */
 #define SLUICE_GNN_MAX_LAYERS 8
+
+/* The most attention heads of a GAT layer. */
+#define SLUICE_GNN_MAX_HEADS 64
 
 /* What one epoch did (the epoch callback and sluice_gnn_result_t). */
 typedef struct sluice_gnn_epoch_t {
@@ -126,6 +134,11 @@ typedef struct sluice_gnn_options_t {
   int skip_evaluation;
   sluice_gnn_epoch_fn_t on_epoch; /* may be NULL */
   void *user_data;
+  /* GAT: attention heads of every layer, 1 to SLUICE_GNN_MAX_HEADS; the
+   * hidden width must be a multiple of it (each hidden head is hidden /
+   * heads wide; the output layer's heads are classes wide, averaged).
+   * Default 1; the other kinds take 1 only. */
+  uint32_t heads;
 } sluice_gnn_options_t;
 
 typedef struct sluice_gnn_result_t {

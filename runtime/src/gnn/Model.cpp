@@ -1,10 +1,11 @@
-//===- Model.cpp - GraphSAGE and GCN layers, forward and backward ---------===//
+//===- Model.cpp - GraphSAGE, GCN and GAT layers, forward and backward ----===//
 
 #include "runtime/src/gnn/Model.h"
 
 #include "runtime/src/algo/AlgoInternal.h"
 #include "runtime/src/gnn/Aggregate.h"
 #include "runtime/src/gnn/Dense.h"
+#include "runtime/src/gnn/Gat.h"
 #include "runtime/src/gnn/Random.h"
 
 #include <algorithm>
@@ -68,6 +69,15 @@ void timedAggregate(AlgoThreadPool *pool, TileTuner *tiles, uint32_t l,
                     static_cast<double>(in));
 }
 
+/// Through the ReLU and the dropout of the previous layer (its outputs
+/// are this layer's src rows): a value is positive exactly when it passed
+/// both, and then it was scaled.
+void maskThroughActivation(const std::vector<float> &h, float scale,
+                           std::vector<float> &dH) {
+  for (size_t i = 0; i < dH.size(); ++i)
+    dH[i] = h[i] > 0.0f ? dH[i] * scale : 0.0f;
+}
+
 } // namespace
 
 GnnModel::GnnModel(ModelShape shape, uint64_t seed)
@@ -83,6 +93,20 @@ GnnModel::GnnModel(ModelShape shape, uint64_t seed)
     grad[l].assign(param[l].size(), 0.0f);
     m[l].assign(param[l].size(), 0.0f);
     v[l].assign(param[l].size(), 0.0f);
+    if (modelShape.gat()) {
+      // Glorot uniform per head: W_h (in x F) and a_src_h, a_dst_h (F x 1).
+      const size_t in = modelShape.widths[l], f = modelShape.headWidth(l),
+                   p = modelShape.projWidth(l);
+      const float wLimit = std::sqrt(6.0f / static_cast<float>(in + f));
+      const float aLimit = std::sqrt(6.0f / static_cast<float>(f + 1));
+      Random rng(seed, Stream::Init, 0, l, 0);
+      for (size_t i = 0; i < in * p; ++i)
+        param[l][i] = (2.0f * rng.unit() - 1.0f) * wLimit;
+      Random att(seed, Stream::Init, 0, l, 1);
+      for (size_t i = in * p; i < in * p + 2 * p; ++i)
+        param[l][i] = (2.0f * att.unit() - 1.0f) * aLimit;
+      continue;
+    }
     // Glorot uniform over the weights of each input (self and neighbour
     // halves of SAGE alike); biases start at zero.
     const float limit = std::sqrt(
@@ -107,6 +131,11 @@ void GnnModel::forward(AlgoThreadPool *pool, const MiniBatch &batch,
   const bool sage = modelShape.kind == SLUICE_GNN_SAGE;
   acts.aggregate.resize(layers);
   acts.output.resize(layers);
+  if (modelShape.gat()) {
+    acts.projected.resize(layers);
+    acts.logit.resize(layers);
+    acts.attention.resize(layers);
+  }
   acts.dropoutScale = dropout.rate > 0.0f ? 1.0f / (1.0f - dropout.rate) : 1.0f;
   for (uint32_t l = 0; l < layers; ++l) {
     const Block &b = batch.blocks[l];
@@ -116,7 +145,13 @@ void GnnModel::forward(AlgoThreadPool *pool, const MiniBatch &batch,
     const float *bias = w + rows * out;
     std::vector<float> &y = acts.output[l];
     y.assign(size_t(b.numDst) * out, 0.0f);
-    if (l == 0 && input.sparse) {
+    if (modelShape.gat()) {
+      acts.aggregate[l].clear();
+      const float *h = l > 0          ? acts.output[l - 1].data()
+                       : input.sparse ? nullptr
+                                      : input.dense.data();
+      gatForward(pool, modelShape, l, b, input, h, w, acts, y.data());
+    } else if (l == 0 && input.sparse) {
       acts.aggregate[l].clear();
       parallelRows(pool, b.numDst, [&](size_t begin, size_t end) {
         for (size_t d = begin; d < end; ++d) {
@@ -192,6 +227,20 @@ void GnnModel::backward(AlgoThreadPool *pool, const MiniBatch &batch,
     const size_t rows = modelShape.weightRows(l);
     const float *w = param[l].data();
     float *gw = grad[l].data();
+    if (modelShape.gat()) {
+      const float *h = l > 0          ? acts.output[l - 1].data()
+                       : input.sparse ? nullptr
+                                      : input.dense.data();
+      if (l > 0)
+        dH.assign(size_t(b.numSrc()) * in, 0.0f);
+      gatBackward(pool, modelShape, l, b, input, h, w, acts, dY.data(), gw,
+                  l > 0 ? dH.data() : nullptr);
+      if (l == 0)
+        break;
+      maskThroughActivation(acts.output[l - 1], acts.dropoutScale, dH);
+      dY.swap(dH);
+      continue;
+    }
     float *gb = gw + rows * out;
     for (size_t d = 0; d < b.numDst; ++d)
       for (size_t j = 0; j < out; ++j)
@@ -223,13 +272,7 @@ void GnnModel::backward(AlgoThreadPool *pool, const MiniBatch &batch,
     timedAggregate(pool, tiles, l, b, in, true, [&](size_t tile) {
       aggregateBackward(pool, b, sage, dA.data(), in, dH.data(), tile);
     });
-    // Through the ReLU and the dropout of the previous layer (its outputs
-    // are this layer's src rows): a value is positive exactly when it
-    // passed both, and then it was scaled.
-    const std::vector<float> &h = acts.output[l - 1];
-    const float scale = acts.dropoutScale;
-    for (size_t i = 0; i < dH.size(); ++i)
-      dH[i] = h[i] > 0.0f ? dH[i] * scale : 0.0f;
+    maskThroughActivation(acts.output[l - 1], acts.dropoutScale, dH);
     dY.swap(dH);
   }
 }

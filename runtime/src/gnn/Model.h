@@ -5,6 +5,7 @@
 //
 //   SAGE: out[v] = [H[v] | sum_e coef_e H[nbr_e]] W + b, W = [W_self; W_neigh]
 //   GCN:  out[v] = (self_v H[v] + sum_e coef_e H[nbr_e]) W + b
+//   GAT:  attention over {v} + the sampled neighbours, per head (Gat.h)
 //
 // with ReLU after every layer but the last, whose outputs are the logits
 // of the seeds (softmax cross-entropy). The input of layer 0 is either
@@ -12,7 +13,8 @@
 // mostly zeros are cheaper to aggregate and multiply as (column, value)
 // lists); the sparse path never materialises the aggregate. A layer's
 // parameters are one array [W (rows x out) | b (out)], rows = 2 in (SAGE)
-// or in (GCN); gradients and Adam moments have the same layout.
+// or in (GCN); GAT's layout is in Gat.h. Gradients and Adam moments have
+// the same layout.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_GNN_MODEL_H
@@ -48,11 +50,21 @@ struct Input {
 struct ModelShape {
   sluice_gnn_kind_t kind = SLUICE_GNN_SAGE;
   std::vector<uint32_t> widths; ///< features, hidden..., classes
+  uint32_t heads = 1;           ///< GAT: attention heads of every layer
   uint32_t layers() const { return static_cast<uint32_t>(widths.size() - 1); }
+  bool gat() const { return kind == SLUICE_GNN_GAT; }
   size_t weightRows(uint32_t l) const {
     return (kind == SLUICE_GNN_SAGE ? 2 : 1) * size_t(widths[l]);
   }
+  /// GAT: the width of one head of layer l (hidden layers concatenate the
+  /// heads, the output layer averages them) and of all heads together.
+  size_t headWidth(uint32_t l) const {
+    return l + 1 < layers() ? widths[l + 1] / heads : widths[l + 1];
+  }
+  size_t projWidth(uint32_t l) const { return heads * headWidth(l); }
   size_t paramCount(uint32_t l) const {
+    if (gat())
+      return (size_t(widths[l]) + 2) * projWidth(l) + widths[l + 1];
     return (weightRows(l) + 1) * widths[l + 1];
   }
 };
@@ -61,6 +73,10 @@ struct ModelShape {
 struct Activations {
   std::vector<std::vector<float>> aggregate; ///< per layer, dense layers
   std::vector<std::vector<float>> output;    ///< per layer, after ReLU
+  /// GAT, per layer: the projection Z (numSrc x heads F), the attention
+  /// logits before the LeakyReLU and the attention ((numDst + edges) x
+  /// heads: each dst's self loop, then its edges).
+  std::vector<std::vector<float>> projected, logit, attention;
   float dropoutScale = 1.0f; ///< 1 / (1 - dropout) of the forward pass
 };
 

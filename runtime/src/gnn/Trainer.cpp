@@ -169,6 +169,7 @@ public:
   static ModelShape shape(const sluice_gnn_options_t &o) {
     ModelShape s;
     s.kind = o.kind;
+    s.heads = o.heads;
     s.widths.push_back(o.features);
     for (uint32_t l = 1; l < o.layers; ++l)
       s.widths.push_back(o.hidden);
@@ -334,8 +335,20 @@ sluice_status_t checkOptions(const sluice_graph_t *graph,
   if (!graph)
     return invalid(error, "no graph");
   const int64_t kind = enumValue(o.kind);
-  if (kind != SLUICE_GNN_SAGE && kind != SLUICE_GNN_GCN)
+  if (kind != SLUICE_GNN_SAGE && kind != SLUICE_GNN_GCN &&
+      kind != SLUICE_GNN_GAT)
     return invalid(error, "unknown gnn kind " + std::to_string(kind));
+  if (o.heads < 1 || o.heads > SLUICE_GNN_MAX_HEADS)
+    return invalid(error, "heads must be 1 to " +
+                              std::to_string(SLUICE_GNN_MAX_HEADS) + ", got " +
+                              std::to_string(o.heads));
+  if (kind != SLUICE_GNN_GAT && o.heads != 1)
+    return invalid(error, "heads " + std::to_string(o.heads) +
+                              " needs kind GAT (the other kinds have none)");
+  if (o.layers > 1 && o.hidden % o.heads != 0)
+    return invalid(error, "hidden " + std::to_string(o.hidden) +
+                              " is not a multiple of heads " +
+                              std::to_string(o.heads));
   const int64_t inputMode = enumValue(o.input);
   if (inputMode < SLUICE_GNN_INPUT_AUTO || inputMode > SLUICE_GNN_INPUT_SPARSE)
     return invalid(error, "unknown input mode " + std::to_string(inputMode));
@@ -350,6 +363,16 @@ sluice_status_t checkOptions(const sluice_graph_t *graph,
                                 " must be positive, got 0");
   if (o.features < 1 || o.hidden < 1 || o.classes < 1)
     return invalid(error, "features, hidden and classes must be positive");
+  // A bound on a layer's weights before any allocation: (max(features,
+  // hidden) + 2) x heads x max(hidden, classes) values (GAT's projection and
+  // attention vectors; SAGE's two stacked matrices are within 2x of it).
+  const double widest =
+      static_cast<double>(std::max(o.features, o.hidden)) + 2.0;
+  const double weights = widest * static_cast<double>(o.heads) *
+                         static_cast<double>(std::max(o.hidden, o.classes));
+  if (weights > 0x1p36)
+    return invalid(error, "a layer's weights ((features + 2) x heads x "
+                          "max(hidden, classes)) exceed 2^36 values");
   if (o.pipeline_depth > 64)
     return invalid(error, "pipeline depth must be at most 64, got " +
                               std::to_string(o.pipeline_depth));
@@ -409,6 +432,7 @@ void sluice_gnn_options_init(sluice_gnn_options_t *o) {
     return;
   *o = sluice_gnn_options_t{};
   o->kind = SLUICE_GNN_SAGE;
+  o->heads = 1;
   o->batch = 64;
   o->epochs = 10;
   o->learning_rate = 0.01f;

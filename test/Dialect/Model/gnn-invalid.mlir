@@ -15,6 +15,21 @@ model.gnn @m gcn layers 2 fanouts [3, 0] features 4 hidden 8 classes 2
 
 // -----
 
+// expected-error@+1 {{heads need kind gat}}
+model.gnn @m sage heads 2 layers 1 fanouts [3] features 4 hidden 8 classes 2
+
+// -----
+
+// expected-error@+1 {{heads 0 is not in [1, 64]}}
+model.gnn @m gat heads 0 layers 1 fanouts [3] features 4 hidden 8 classes 2
+
+// -----
+
+// expected-error@+1 {{hidden 8 is not a multiple of heads 3}}
+model.gnn @m gat heads 3 layers 2 fanouts [3, 3] features 4 hidden 8 classes 2
+
+// -----
+
 walk.graph @g "e.el" format edgelist
 model.gnn @m sage layers 1 fanouts [3] features 4 hidden 8 classes 2
 // expected-error@+1 {{batch and epochs must be positive}}

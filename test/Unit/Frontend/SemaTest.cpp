@@ -1050,6 +1050,15 @@ const Case kCases[] = {
      "2, kind: gin)",
      {"unknown value 'gin' for argument 'kind'; expected one of: sage, gcn, "
       "gat"}},
+    {"GnnHeadsNeedGat",
+     "model m = gnn(kind: gcn, heads: 2, layers: 1, fanouts: [1], features: "
+     "8, hidden: 8, classes: 2)",
+     {"heads needs kind: gat (gcn layers have no attention heads)"}},
+    {"GnnHeadsDivideHidden",
+     "model m = gnn(kind: gat, heads: 3, layers: 2, fanouts: [1, 1], "
+     "features: 8, hidden: 8, classes: 2)",
+     {"hidden (8) must be divisible by heads (3): each hidden layer "
+      "concatenates heads of hidden / heads values"}},
     {"DistillTeacherNotTransformer",
      "model g = gnn(layers: 1, fanouts: [1], features: 8, hidden: 8, classes: "
      "2)\nmodel s = transformer(layers: 2, hidden: 64, heads: 4, seq: 128, "

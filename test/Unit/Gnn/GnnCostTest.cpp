@@ -128,6 +128,58 @@ TEST(GnnCost, ParametersAndFlops) {
   EXPECT_DOUBLE_EQ(batchFlops(j, p, false), 2 * 28 + 56);
 }
 
+// GAT, two heads: the closed form of GnnCost.h, term by term by hand.
+TEST(GnnCost, GatParametersAndFlops) {
+  GnnJob j = smallJob();
+  j.kind = GnnKind::Gat;
+  j.heads = 2;
+  // Layer 0: hidden heads of 4 / 2 = 2 (P = 4): (10 + 2) x 4 + 4 = 52;
+  // layer 1: output heads of 3, averaged (P = 6): (4 + 2) x 6 + 3 = 39.
+  EXPECT_DOUBLE_EQ(parameterCount(j), 52 + 39);
+  BatchProfile p;
+  p.hops = {{1, 2, 3}, {3, 4, 4}}; // {dst, edges, src}: last, input layer
+  // Layer 0 (S 4, D 3, E 4, P 4, H 2, in 10): projection 2*4*10*4 = 320,
+  // scores 2*(4+3)*4 = 56, attention 6*(3+4)*2 = 84, sum 2*7*4 = 56.
+  // Layer 1 (S 3, D 1, E 2, P 6, H 2, in 4): 2*3*4*6 = 144, 2*4*6 = 48,
+  // 6*3*2 = 36, 2*3*6 = 36.
+  EXPECT_DOUBLE_EQ(batchFlops(j, p, false), 516 + 264);
+  EXPECT_DOUBLE_EQ(attentionFlops(j, p, false), 84 + 36);
+  // Backward, layer 0: weight gradient 320, 4*7*4 = 112, 7*7*2 = 98,
+  // 4*7*4 = 112; layer 1: weight and input gradients 2*144, 4*3*6 = 72,
+  // 7*3*2 = 42, 4*4*6 = 96.
+  EXPECT_DOUBLE_EQ(batchFlops(j, p, true), 780 + 642 + 498);
+  EXPECT_DOUBLE_EQ(attentionFlops(j, p, true), 84 + 98 + 36 + 42);
+  // Sparse input of density 0.1: every src row projected once, 4 rows x 1
+  // non-zero x 4 MACs, instead of the dense 320.
+  j.sparseInput = true;
+  j.inputDensity = 0.1;
+  EXPECT_DOUBLE_EQ(batchFlops(j, p, false), 2 * 16 + 56 + 84 + 56 + 264);
+  // The other kinds have no attention.
+  j.kind = GnnKind::Gcn;
+  EXPECT_DOUBLE_EQ(attentionFlops(j, p, true), 0);
+}
+
+// More heads or a GAT instead of a GCN cost more compute time, and the
+// prediction's compute is the FLOPs at the GEMM efficiency.
+TEST(GnnCost, GatComputeTimeFollowsItsFlops) {
+  GnnJob j = smallJob();
+  j.kind = GnnKind::Gat;
+  j.heads = 4;
+  j.hidden = 8;
+  GnnMachine m = simpleMachine();
+  BatchProfile p;
+  p.hops = {{1, 2, 3}, {3, 4, 4}};
+  GnnCostConstants c;
+  StageTimes gat = batchStages(j, m, p, IoLoad{}, true, c);
+  EXPECT_NEAR(gat.compute,
+              batchFlops(j, p, true) /
+                  (m.cpuFlops / m.cores * c.cpuGemmEfficiency),
+              1e-15);
+  j.kind = GnnKind::Gcn;
+  j.heads = 1;
+  EXPECT_LT(batchStages(j, m, p, IoLoad{}, true, c).compute, gat.compute);
+}
+
 TEST(GnnCost, PlacementRanksByExpectedAccesses) {
   // Path 0 -> 1 -> 2 -> 3 with vertex 0 the only seed, fanout [1, 1]:
   // expected accesses 1, 1, 1, 0 (vertex 3 is never reached); the rows of
