@@ -652,7 +652,10 @@ int runTrain(const Args &args) {
         double(sc.predicted[1].written + 8) / mib,
         double(sc.predicted[1].read + 8) / mib);
   }
-  if (options.abft != AbftMode::Off || options.faults.probability > 0) {
+  // The schedule's "abft" applies when --abft leaves the checks off.
+  const AbftMode abft =
+      options.abft != AbftMode::Off ? options.abft : options.schedule.abft;
+  if (abft != AbftMode::Off || options.faults.probability > 0) {
     const AbftStats &a = last.abft, &b = first.abft;
     const uint64_t detectable = a.injectedDetectable - b.injectedDetectable;
     std::printf(
@@ -660,8 +663,7 @@ int runTrain(const Args &args) {
         "\"gemm_ms\":%.1f,\"check_ms\":%.1f,\"check_over_gemm\":%.4f,"
         "\"injected\":%llu,\"injected_detectable\":%llu,"
         "\"detected\":%llu,\"detection_rate\":%s,\"recomputed\":%llu}\n",
-        abftModeName(options.abft),
-        static_cast<unsigned long long>(a.gemms - b.gemms),
+        abftModeName(abft), static_cast<unsigned long long>(a.gemms - b.gemms),
         ms(a.gemmNs - b.gemmNs), ms(a.checkNs - b.checkNs),
         a.gemmNs > b.gemmNs
             ? double(a.checkNs - b.checkNs) / double(a.gemmNs - b.gemmNs)
@@ -669,12 +671,12 @@ int runTrain(const Args &args) {
         static_cast<unsigned long long>(a.injected - b.injected),
         static_cast<unsigned long long>(detectable),
         static_cast<unsigned long long>(a.detected - b.detected),
-        detectable ? std::to_string(double(a.detectedInjected -
-                                           b.detectedInjected) /
-                                    double(detectable))
-                         .substr(0, 6)
-                         .c_str()
-                   : "null",
+        detectable
+            ? std::to_string(double(a.detectedInjected - b.detectedInjected) /
+                             double(detectable))
+                  .substr(0, 6)
+                  .c_str()
+            : "null",
         static_cast<unsigned long long>(a.recomputed - b.recomputed));
   }
   if (args.has("entries")) {

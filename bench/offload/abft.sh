@@ -3,39 +3,61 @@
 # and detection rate. See bench/RESULTS.md ("Offload trainer: ABFT").
 #
 #   bench/offload/abft.sh [BUILD_DIR] [ROUNDS]
+#   MODEL=transformer bench/offload/abft.sh [BUILD_DIR] [ROUNDS]
 #
-# Overhead: the same training (WIDTHS, BATCH, 4 steps, the first not
-# measured) with --abft=off and --abft=recompute, alternating ROUNDS times
-# (default 5); the medians of the compute time and of the checks' share
-# of the GEMM time. Detection: a flip in 30% of the GEMMs (recomputes
-# included; --fault-ppm=300000) over all 32 bits, with checks: injected
-# flips, those above the rounding threshold, and how many of those were
-# detected (and recomputed: the run trains to the end).
+# MODEL=mlp (default): WIDTHS, BATCH rows. MODEL=transformer: BLOCKS, D,
+# HEADS, SEQ, VOCAB, BATCH sequences (the shape of transformer.sh).
+# Overhead: the same training (STEPS steps, default 4, the first not
+# measured) with --abft=off and --abft=recompute, alternating, ROUNDS
+# rounds (default 5); the medians of the time per step, of the compute
+# time and of the checks' share of the GEMM time. Detection: a flip in 30%
+# of the GEMMs (recomputes included; --fault-ppm=300000) over all 32 bits,
+# DSTEPS steps (default 12),
+# with checks: injected flips, those above the rounding threshold, and how
+# many of those were detected (and recomputed: the run trains to the end).
 set -euo pipefail
 BUILD=${1:-build}
 ROUNDS=${2:-5}
-WIDTHS=${WIDTHS:-512,512,512,512,512}
-BATCH=${BATCH:-256}
+MODEL=${MODEL:-mlp}
+STEPS=${STEPS:-4} DSTEPS=${DSTEPS:-12}
 BENCH="$BUILD/bin/sluice-bench-io"
 [[ -x $BENCH ]] || { echo "abft.sh: missing $BENCH" >&2; exit 1; }
-run() { "$BENCH" train --dir="${TMPDIR:-/tmp}" --widths="$WIDTHS" --batch="$BATCH" --no-durable "$@"; }
+case $MODEL in
+mlp)
+  WIDTHS=${WIDTHS:-512,512,512,512,512} BATCH=${BATCH:-256}
+  SHAPE=(--widths="$WIDTHS" --batch="$BATCH")
+  LABEL="MLP $WIDTHS, batch $BATCH" ;;
+transformer)
+  BLOCKS=${BLOCKS:-4} D=${D:-128} HEADS=${HEADS:-8} SEQ=${SEQ:-64}
+  VOCAB=${VOCAB:-1024} BATCH=${BATCH:-4}
+  SHAPE=(--model=transformer --blocks="$BLOCKS" --d-model="$D" --heads="$HEADS"
+    --seq="$SEQ" --vocab="$VOCAB" --batch="$BATCH")
+  LABEL="transformer $BLOCKS blocks, d $D, $HEADS heads, seq $SEQ, vocab $VOCAB, batch $BATCH" ;;
+*) echo "abft.sh: MODEL must be mlp or transformer" >&2; exit 2 ;;
+esac
+run() { "$BENCH" train --dir="${TMPDIR:-/tmp}" "${SHAPE[@]}" --no-durable "$@"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 field() { grep -o "\"$1\":[0-9.]*" | head -1 | cut -d: -f2; }
-off=(); on=(); share=()
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", 100 * (a / b - 1) }'; }
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+soff=(); son=(); coff=(); con=(); share=(); ratio=()
 for ((r = 0; r < ROUNDS; r++)); do
-  off+=("$(run --steps=4 --abft=off | field compute_ms)")
-  out=$(run --steps=4 --abft=recompute)
-  on+=("$(field compute_ms <<<"$out")")
+  out=$(run --steps="$STEPS" --abft=off)
+  soff+=("$(field step_ms <<<"$out")"); coff+=("$(field compute_ms <<<"$out")")
+  out=$(run --steps="$STEPS" --abft=recompute)
+  son+=("$(field step_ms <<<"$out")"); con+=("$(field compute_ms <<<"$out")")
   share+=("$(field check_over_gemm <<<"$out")")
+  ratio+=("$(awk -v a="${son[r]}" -v b="${soff[r]}" 'BEGIN { print a / b }')")
 done
-mo=$(printf '%s\n' "${off[@]}" | median)
-mr=$(printf '%s\n' "${on[@]}" | median)
-ms=$(printf '%s\n' "${share[@]}" | median)
-echo "| widths | batch | compute off ms | compute recompute ms | overhead | checks / GEMM time |"
-echo "|---|---:|---:|---:|---:|---:|"
-printf "| %s | %s | %.1f | %.1f | %+.1f%% | %.1f%% |\n" "$WIDTHS" "$BATCH" "$mo" "$mr" \
-  "$(awk -v a="$mr" -v b="$mo" 'BEGIN { print 100 * (a / b - 1) }')" \
-  "$(awk -v s="$ms" 'BEGIN { print 100 * s }')"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+m() { printf '%s\n' "$@" | median; }
+so=$(m "${soff[@]}"); sr=$(m "${son[@]}"); co=$(m "${coff[@]}"); cr=$(m "${con[@]}")
+echo "step ms per round, off: ${soff[*]}; recompute: ${son[*]}"
+echo "| model | step off ms | step recompute ms | step overhead | median of per-round ratios | compute off ms | compute recompute ms | checks / GEMM time |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+printf "| %s | %.1f | %.1f | %s | %s | %.1f | %.1f | %.1f%% |\n" "$LABEL" "$so" "$sr" \
+  "$(pct "$sr" "$so")" "$(pct "$(m "${ratio[@]}")" 1)" "$co" "$cr" \
+  "$(awk -v s="$(m "${share[@]}")" 'BEGIN { print 100 * s }')"
 echo
-det=$(run --abft=recompute --abft-retries=50 --fault-ppm=300000 --steps=12 | grep sluice-train-abft)
+det=$(run --abft=recompute --abft-retries=50 --fault-ppm=300000 --steps="$DSTEPS" | grep sluice-train-abft)
 echo "detection, a flip in 30% of the GEMMs, bits 0..31: $det"

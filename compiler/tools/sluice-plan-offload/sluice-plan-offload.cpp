@@ -504,12 +504,8 @@ int main(int argc, char **argv) {
       }
       if (!abftOpt.empty() && abftOpt != "off" && abftOpt != "fail" &&
           abftOpt != "recompute")
-        return fail("--abft must be off, fail or recompute, not '" +
-                    abftOpt + "'");
-      if (!abftOpt.empty() && abftOpt != "off" && rm.extraLayers)
-        return fail("--abft needs --runtime-model=mlp: the runtime checks "
-                    "only the MLP's GEMMs (not supported yet for the "
-                    "transformer)");
+        return fail("--abft must be off, fail or recompute, not '" + abftOpt +
+                    "'");
       rm.abft = abftOpt;
       auto sched = finetuneRuntimeSchedule(*plan, job, opts, rm);
       if (!sched)

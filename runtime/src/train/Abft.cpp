@@ -26,87 +26,120 @@ uint64_t nowNs() {
 /// The unit roundoff of float.
 constexpr double kU = 1.0 / 16777216.0;
 
-/// Checks C (n x m, row-major) = A B (+ bias broadcast over rows), where
-/// a(i, l) and b(l, j) read A (n x K) and B (K x m), each element of C
-/// accumulated in float over `terms` products (and the bias). Writes the
-/// thresholds of every row and column; on a mismatch fills `fault`.
-template <typename ReadA, typename ReadB>
-bool checkProduct(size_t n, size_t K, size_t m, ReadA a, ReadB b,
-                  const float *bias, const float *C, size_t terms,
-                  const char *what, std::vector<double> &rowTau,
+/// Checks p.c against p.a p.b (+ p.bias) with row and column checksums
+/// in double (Abft.h). Writes the thresholds of every row and column; on a
+/// mismatch fills `fault`.
+bool checkProduct(const Product &p, std::vector<double> &rowTau,
                   std::vector<double> &colTau, AbftFault &fault) {
-  const double gamma = static_cast<double>(terms + 1) * kU * 1.0001;
-  // Column sums of A (and of |A|), row sums of B (and of |B|).
-  std::vector<double> aCol(K, 0.0), aColAbs(K, 0.0), bRow(K, 0.0),
-      bRowAbs(K, 0.0);
-  for (size_t i = 0; i < n; ++i)
-    for (size_t l = 0; l < K; ++l) {
-      const double v = a(i, l);
-      aCol[l] += v;
-      aColAbs[l] += std::fabs(v);
-    }
-  for (size_t l = 0; l < K; ++l)
-    for (size_t j = 0; j < m; ++j) {
-      const double v = b(l, j);
-      bRow[l] += v;
-      bRowAbs[l] += std::fabs(v);
-    }
-  double biasSum = 0, biasAbs = 0;
-  if (bias)
-    for (size_t j = 0; j < m; ++j) {
-      biasSum += bias[j];
-      biasAbs += std::fabs(bias[j]);
-    }
-  // Columns: sum_i C[i][j] against sum_l aCol[l] b(l, j) + n bias[j].
-  colTau.assign(m, 0.0);
-  std::vector<double> colRef(m, 0.0), colGot(m, 0.0);
-  for (size_t l = 0; l < K; ++l)
-    for (size_t j = 0; j < m; ++j) {
-      const double v = b(l, j);
-      colRef[j] += aCol[l] * v;
-      colTau[j] += aColAbs[l] * std::fabs(v);
-    }
-  for (size_t i = 0; i < n; ++i)
-    for (size_t j = 0; j < m; ++j)
-      colGot[j] += C[i * m + j];
-  // Rows: sum_j C[i][j] against sum_l a(i, l) bRow[l] + sum_j bias[j].
+  const size_t n = p.rows, K = p.inner, m = p.cols;
+  const MatrixView &A = p.a, &B = p.b;
+  const double gamma = static_cast<double>(p.terms + 1) * kU * 1.0001;
   rowTau.assign(n, 0.0);
-  std::vector<double> rowRef(n, 0.0), rowGot(n, 0.0);
+  colTau.assign(m, 0.0);
+  std::vector<double> rowRef(n, 0.0), rowGot(n, 0.0), colRef(m, 0.0),
+      colGot(m, 0.0);
+  // Sums over A's rows (and of |A|) per l, over B's columns per l.
+  std::vector<double> aSum(K, 0.0), aAbs(K, 0.0), bSum(K, 0.0), bAbs(K, 0.0);
+  if (!p.lower) {
+    for (size_t i = 0; i < n; ++i)
+      for (size_t l = 0; l < K; ++l) {
+        const double v = A.at(i, l);
+        aSum[l] += v;
+        aAbs[l] += std::fabs(v);
+      }
+    for (size_t l = 0; l < K; ++l)
+      for (size_t j = 0; j < m; ++j) {
+        const double v = B.at(l, j);
+        bSum[l] += v;
+        bAbs[l] += std::fabs(v);
+        // Column j: sum_l (sum_i A[i][l]) B[l][j].
+        colRef[j] += aSum[l] * v;
+        colTau[j] += aAbs[l] * std::fabs(v);
+      }
+    // Row i: sum_l A[i][l] (sum_j B[l][j]).
+    for (size_t i = 0; i < n; ++i)
+      for (size_t l = 0; l < K; ++l) {
+        const double v = A.at(i, l);
+        rowRef[i] += v * bSum[l];
+        rowTau[i] += std::fabs(v) * bAbs[l];
+      }
+  } else {
+    // Column j sums rows i >= j: suffix sums of A's rows, from the last.
+    for (size_t j = m; j-- > 0;) {
+      for (size_t l = 0; l < K; ++l) {
+        const double v = A.at(j, l);
+        aSum[l] += v;
+        aAbs[l] += std::fabs(v);
+      }
+      for (size_t l = 0; l < K; ++l) {
+        const double v = B.at(l, j);
+        colRef[j] += aSum[l] * v;
+        colTau[j] += aAbs[l] * std::fabs(v);
+      }
+    }
+    // Row i sums columns j <= i: prefix sums of B's columns.
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t l = 0; l < K; ++l) {
+        const double v = B.at(l, i);
+        bSum[l] += v;
+        bAbs[l] += std::fabs(v);
+      }
+      for (size_t l = 0; l < K; ++l) {
+        const double v = A.at(i, l);
+        rowRef[i] += v * bSum[l];
+        rowTau[i] += std::fabs(v) * bAbs[l];
+      }
+    }
+  }
+  if (p.scale != 1.0f) {
+    const double k = p.scale, kAbs = std::fabs(k);
+    for (size_t i = 0; i < n; ++i) {
+      rowRef[i] *= k;
+      rowTau[i] *= kAbs;
+    }
+    for (size_t j = 0; j < m; ++j) {
+      colRef[j] *= k;
+      colTau[j] *= kAbs;
+    }
+  }
+  if (p.bias) {
+    double biasSum = 0, biasAbs = 0;
+    for (size_t j = 0; j < m; ++j) {
+      biasSum += p.bias[j];
+      biasAbs += std::fabs(p.bias[j]);
+      colRef[j] += static_cast<double>(n) * p.bias[j];
+      colTau[j] += static_cast<double>(n) * std::fabs(p.bias[j]);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      rowRef[i] += biasSum;
+      rowTau[i] += biasAbs;
+    }
+  }
   for (size_t i = 0; i < n; ++i) {
-    double ref = biasSum, tau = biasAbs;
-    for (size_t l = 0; l < K; ++l) {
-      const double v = a(i, l);
-      ref += v * bRow[l];
-      tau += std::fabs(v) * bRowAbs[l];
+    const float *row = p.c + i * p.ldc;
+    for (size_t j = 0, e = p.lower ? i + 1 : m; j < e; ++j) {
+      rowGot[i] += row[j];
+      colGot[j] += row[j];
     }
-    rowRef[i] = ref;
-    rowTau[i] = tau * gamma + 1e-30;
-    double got = 0;
-    for (size_t j = 0; j < m; ++j)
-      got += C[i * m + j];
-    rowGot[i] = got;
   }
-  bool ok = true;
-  for (size_t j = 0; j < m; ++j) {
-    if (bias) {
-      colRef[j] += static_cast<double>(n) * bias[j];
-      colTau[j] += static_cast<double>(n) * std::fabs(bias[j]);
-    }
-    colTau[j] = colTau[j] * gamma + 1e-30;
-    // !(<=) so that a NaN is a fault.
-    if (ok && !(std::fabs(colGot[j] - colRef[j]) <= colTau[j])) {
-      fault = {std::string("column ") + std::to_string(j) + " of the " + what,
+  for (double &t : rowTau)
+    t = t * gamma + 1e-30;
+  for (double &t : colTau)
+    t = t * gamma + 1e-30;
+  // !(<=) so that a NaN is a fault.
+  for (size_t j = 0; j < m; ++j)
+    if (!(std::fabs(colGot[j] - colRef[j]) <= colTau[j])) {
+      fault = {std::string("column ") + std::to_string(j) + " of the " + p.what,
                colGot[j], colRef[j], colTau[j]};
-      ok = false;
+      return false;
     }
-  }
-  for (size_t i = 0; i < n && ok; ++i)
+  for (size_t i = 0; i < n; ++i)
     if (!(std::fabs(rowGot[i] - rowRef[i]) <= rowTau[i])) {
-      fault = {std::string("row ") + std::to_string(i) + " of the " + what,
+      fault = {std::string("row ") + std::to_string(i) + " of the " + p.what,
                rowGot[i], rowRef[i], rowTau[i]};
-      ok = false;
+      return false;
     }
-  return ok;
+  return true;
 }
 
 } // namespace
@@ -150,8 +183,9 @@ AbftGuard::AbftGuard(AbftMode mode, FaultInjection faults,
 
 void AbftGuard::startStep() { stepStartNs_ = nowNs(); }
 
-void AbftGuard::inject(float *y, size_t n) {
+void AbftGuard::inject(const Product &p) {
   flips_.clear();
+  const size_t n = p.lower ? p.rows * (p.rows + 1) / 2 : p.rows * p.cols;
   if (faults_.probability <= 0 || n == 0)
     return;
   if (faults_.windowNs) {
@@ -166,23 +200,33 @@ void AbftGuard::inject(float *y, size_t n) {
   const size_t e = std::uniform_int_distribution<size_t>(0, n - 1)(rng_);
   const uint32_t bit = std::uniform_int_distribution<uint32_t>(
       faults_.minBit, faults_.maxBit)(rng_);
+  // Element e of those computed, row-major (of the lower triangle: row i
+  // holds elements i (i + 1) / 2 .. (i + 1) (i + 2) / 2 - 1).
+  size_t i = e / p.cols, j = e % p.cols;
+  if (p.lower) {
+    i = static_cast<size_t>((std::sqrt(8.0 * double(e) + 1.0) - 1.0) / 2.0);
+    while (i * (i + 1) / 2 > e)
+      --i;
+    while ((i + 1) * (i + 2) / 2 <= e)
+      ++i;
+    j = e - i * (i + 1) / 2;
+  }
+  float *y = p.c + i * p.ldc + j;
   uint32_t bits;
-  std::memcpy(&bits, &y[e], sizeof(bits));
-  const float before = y[e];
+  std::memcpy(&bits, y, sizeof(bits));
+  const float before = *y;
   bits ^= 1u << bit;
-  std::memcpy(&y[e], &bits, sizeof(bits));
-  flips_.push_back({e, static_cast<double>(y[e]) - before});
+  std::memcpy(y, &bits, sizeof(bits));
+  flips_.push_back({i, j, static_cast<double>(*y) - before});
   ++stats_.injected;
 }
 
-void AbftGuard::account(bool detected, const std::vector<double> &rowTau,
-                        const std::vector<double> &colTau, uint32_t cols) {
+void AbftGuard::account(bool detected) {
   for (const Flip &f : flips_) {
-    const size_t i = f.element / cols, j = f.element % cols;
     // Beyond twice a threshold, rounding cannot hide the change.
     const bool detectable =
         !std::isfinite(f.change) ||
-        std::fabs(f.change) > 2 * std::min(rowTau[i], colTau[j]);
+        std::fabs(f.change) > 2 * std::min(rowTau_[f.row], colTau_[f.col]);
     if (!detectable)
       continue;
     ++stats_.injectedDetectable;
@@ -191,19 +235,21 @@ void AbftGuard::account(bool detected, const std::vector<double> &rowTau,
   }
 }
 
-template <typename Compute, typename Check>
-bool AbftGuard::checked(Compute compute, Check check, float *out, size_t n,
-                        uint32_t cols) {
+template <typename Check>
+bool AbftGuard::checked(const std::function<void()> &compute, Check check,
+                        const Product &p) {
   for (uint32_t attempt = 0;; ++attempt) {
     uint64_t t0 = nowNs();
     compute();
     ++stats_.gemms;
     uint64_t t1 = nowNs();
     stats_.gemmNs += t1 - t0;
-    inject(out, n);
+    inject(p);
+    if (mode_ == AbftMode::Off)
+      return true; // unchecked: injected faults go through silently
     bool ok = check();
     stats_.checkNs += nowNs() - t1;
-    account(!ok, rowTau_, colTau_, cols);
+    account(!ok);
     if (ok)
       return true;
     ++stats_.detected;
@@ -213,32 +259,28 @@ bool AbftGuard::checked(Compute compute, Check check, float *out, size_t n,
   }
 }
 
+bool AbftGuard::product(const std::function<void()> &compute, const Product &p,
+                        AbftFault &fault) {
+  return checked(
+      compute, [&] { return checkProduct(p, rowTau_, colTau_, fault); }, p);
+}
+
 bool AbftGuard::forward(uint32_t in, uint32_t out, uint32_t batch,
                         const float *param, const float *x, float *y,
                         bool relu, AbftFault &fault) {
-  if (mode_ == AbftMode::Off) {
-    // Unchecked: injected faults go through silently.
-    forwardLayer(in, out, batch, param, x, y, relu && !faults_.probability);
-    ++stats_.gemms;
-    if (faults_.probability) {
-      inject(y, size_t(batch) * out);
-      if (relu)
-        for (size_t i = 0, n = size_t(batch) * out; i < n; ++i)
-          y[i] = y[i] > 0 ? y[i] : 0.0f;
-    }
-    return true;
-  }
-  const float *W = param, *bias = param + size_t(in) * out;
-  if (!checked(
-          [&] { forwardLayer(in, out, batch, param, x, y, /*relu=*/false); },
-          [&] {
-            return checkProduct(
-                batch, in, out,
-                [&](size_t i, size_t l) { return x[i * in + l]; },
-                [&](size_t l, size_t j) { return W[l * out + j]; }, bias, y,
-                in, "forward output", rowTau_, colTau_, fault);
-          },
-          y, size_t(batch) * out, out))
+  Product p;
+  p.a = {x, in, 1};
+  p.b = {param, out, 1};
+  p.bias = param + size_t(in) * out;
+  p.c = y;
+  p.rows = batch;
+  p.inner = in;
+  p.cols = p.ldc = out;
+  p.terms = in;
+  p.what = "forward output";
+  // ReLU after the check (and after an injected flip, which it may hide).
+  if (!product([&] { forwardLayer(in, out, batch, param, x, y, false); }, p,
+               fault))
     return false;
   if (relu)
     for (size_t i = 0, n = size_t(batch) * out; i < n; ++i)
@@ -246,22 +288,22 @@ bool AbftGuard::forward(uint32_t in, uint32_t out, uint32_t batch,
   return true;
 }
 
-bool AbftGuard::backward(uint32_t in, uint32_t out, uint32_t batch,
-                         const float *param, const float *x, const float *dZ,
-                         float *grad, float *dXMasked, AbftFault &fault) {
-  if (mode_ == AbftMode::Off) {
-    backwardLayer(in, out, batch, param, x, dZ, grad, dXMasked);
-    ++stats_.gemms;
-    inject(grad, size_t(in) * out); // unchecked: silently
-    return true;
-  }
-  const float *W = param;
+bool AbftGuard::linearBackward(uint32_t in, uint32_t out, uint32_t batch,
+                               const float *param, const float *x,
+                               const float *dZ, float *grad, float *dX,
+                               AbftFault &fault) {
   // The weight and bias gradients: gW = X^T dZ (in x out), gb = colsum dZ.
+  Product g;
+  g.a = {x, 1, in};
+  g.b = {dZ, out, 1};
+  g.c = grad;
+  g.rows = in;
+  g.inner = batch;
+  g.cols = g.ldc = out;
+  g.terms = batch;
+  g.what = "weight gradient";
   auto checkGradients = [&] {
-    if (!checkProduct(
-            in, batch, out, [&](size_t i, size_t l) { return x[l * in + i]; },
-            [&](size_t l, size_t j) { return dZ[l * out + j]; }, nullptr,
-            grad, batch, "weight gradient", rowTau_, colTau_, fault))
+    if (!checkProduct(g, rowTau_, colTau_, fault))
       return false;
     // The bias gradient against its sum in double (one row of `batch`).
     const float *gb = grad + size_t(in) * out;
@@ -282,25 +324,34 @@ bool AbftGuard::backward(uint32_t in, uint32_t out, uint32_t batch,
   };
   if (!checked(
           [&] { backwardLayer(in, out, batch, param, x, dZ, grad, nullptr); },
-          checkGradients, grad, size_t(in) * out, out))
+          checkGradients, g))
     return false;
-  if (!dXMasked)
+  if (!dX)
     return true;
-  // The input gradient dZ W^T (batch x in), unmasked (backwardLayer's
-  // kernel, so the same bits), checked, then masked by x > 0.
-  if (!checked(
-          [&] { inputGradient(in, out, batch, W, dZ, dXMasked); },
-          [&] {
-            return checkProduct(
-                batch, out, in,
-                [&](size_t i, size_t l) { return dZ[i * out + l]; },
-                [&](size_t l, size_t j) { return W[j * out + l]; }, nullptr,
-                dXMasked, out, "input gradient", rowTau_, colTau_, fault);
-          },
-          dXMasked, size_t(batch) * in, in))
+  // The input gradient dZ W^T (batch x in): backwardLayer's kernel, so the
+  // same bits.
+  Product d;
+  d.a = {dZ, out, 1};
+  d.b = {param, 1, out};
+  d.c = dX;
+  d.rows = batch;
+  d.inner = out;
+  d.cols = d.ldc = in;
+  d.terms = out;
+  d.what = "input gradient";
+  return product([&] { inputGradient(in, out, batch, param, dZ, dX); }, d,
+                 fault);
+}
+
+bool AbftGuard::backward(uint32_t in, uint32_t out, uint32_t batch,
+                         const float *param, const float *x, const float *dZ,
+                         float *grad, float *dXMasked, AbftFault &fault) {
+  // Checked unmasked, then masked by x > 0 (backwardLayer's bits).
+  if (!linearBackward(in, out, batch, param, x, dZ, grad, dXMasked, fault))
     return false;
-  for (size_t i = 0, n = size_t(batch) * in; i < n; ++i)
-    if (!(x[i] > 0))
-      dXMasked[i] = 0.0f;
+  if (dXMasked)
+    for (size_t i = 0, n = size_t(batch) * in; i < n; ++i)
+      if (!(x[i] > 0))
+        dXMasked[i] = 0.0f;
   return true;
 }

@@ -108,11 +108,6 @@ sluice_status_t OffloadTrainer::setUp(bool fresh, sluice_error_t *error) {
     options.abft = options.schedule.abft;
   guard = std::make_unique<AbftGuard>(options.abft, options.faults,
                                       options.abftRetries);
-  if (bad.empty() && !model->checksGemms() &&
-      (options.abft != AbftMode::Off || options.faults.probability > 0))
-    bad = std::string("not supported yet: ABFT checks and injected GEMM "
-                      "faults on the ") +
-          model->kind() + " (only the MLP's GEMMs are checked)";
   if (!bad.empty())
     return failWith(error, SLUICE_STATUS_INVALID_ARGUMENT, bad);
   sluice_tier_options_t topts;

@@ -52,8 +52,6 @@ public:
   /// Floats of layer `layer`'s saved input.
   virtual size_t activationCount(uint32_t layer) const = 0;
   virtual AdamParams adam() const = 0;
-  /// Whether forward/backward check their GEMMs with the guard (ABFT).
-  virtual bool checksGemms() const = 0;
   /// Deterministic initial parameters of `layer`.
   virtual void initParams(uint32_t layer, float *param) const = 0;
 
@@ -62,8 +60,9 @@ public:
   /// targets.
   virtual void beginStep(uint64_t step, float *input) = 0;
   /// Forward of `layer`; `next` is the next layer's saved activation, null
-  /// for the last layer, which computes the loss. False (with `fault`) when
-  /// a checked GEMM failed.
+  /// for the last layer, which computes the loss. Every GEMM goes through
+  /// `guard` (Abft.h: checked, faults injected, as it says). False (with
+  /// `fault`) when a checked GEMM failed.
   virtual bool forward(uint32_t layer, const float *param, const float *act,
                        float *next, AbftGuard &guard, AbftFault &fault) = 0;
   /// The loss of the step's forward pass.
@@ -91,7 +90,6 @@ public:
     return config.activationCount(layer);
   }
   AdamParams adam() const override { return config.adam(); }
-  bool checksGemms() const override { return true; }
   void initParams(uint32_t layer, float *param) const override {
     sluice::train::initParams(config, layer, param);
   }

@@ -71,19 +71,222 @@ void layerNormBackward(size_t rows, uint32_t d, const float *xhat,
   }
 }
 
-/// y = x W + b (rows x in times [W | b]).
-void linear(size_t rows, uint32_t in, uint32_t out, const float *param,
-            const float *x, float *y) {
-  forwardLayer(in, out, static_cast<uint32_t>(rows), param, x, y, false);
+/// Prefixes a failed check's finding with the GEMM it was in.
+bool named(bool ok, AbftFault &fault, const std::string &gemm) {
+  if (!ok)
+    fault.where = gemm + ": " + fault.where;
+  return ok;
 }
 
-/// Gradient of [W | b] (overwritten) and, when dX is given, dX = dY W^T.
-void linearBackward(size_t rows, uint32_t in, uint32_t out, const float *param,
-                    const float *x, const float *dY, float *grad, float *dX) {
-  backwardLayer(in, out, static_cast<uint32_t>(rows), param, x, dY, grad,
-                nullptr);
-  if (dX)
-    inputGradient(in, out, static_cast<uint32_t>(rows), param, dY, dX);
+/// y = x W + b (rows x in times [W | b]), checked by the guard.
+bool linear(size_t rows, uint32_t in, uint32_t out, const float *param,
+            const float *x, float *y, AbftGuard &g, AbftFault &fault,
+            const char *gemm) {
+  return named(g.forward(in, out, static_cast<uint32_t>(rows), param, x, y,
+                         /*relu=*/false, fault),
+               fault, gemm);
+}
+
+/// Gradient of [W | b] (overwritten) and, when dX is given, dX = dY W^T,
+/// checked by the guard.
+bool linearBackward(size_t rows, uint32_t in, uint32_t out, const float *param,
+                    const float *x, const float *dY, float *grad, float *dX,
+                    AbftGuard &g, AbftFault &fault, const char *gemm) {
+  return named(g.linearBackward(in, out, static_cast<uint32_t>(rows), param, x,
+                                dY, grad, dX, fault),
+               fault, gemm);
+}
+
+/// Where sequence b, head h of a block's attention lives: Q, K, V are
+/// T x hd with row stride 3d, the output T x hd with row stride d, the
+/// probabilities T x T (zero above the diagonal).
+struct HeadView {
+  HeadView(const TransformerConfig &c, BlockScratch &s, uint32_t b, uint32_t h)
+      : d(c.dModel), hd(c.headDim()), T(c.seq),
+        scale(1.0f / std::sqrt(static_cast<float>(c.headDim()))), b(b), h(h) {
+    const size_t row0 = size_t(b) * T;
+    q = s.qkv.data() + row0 * 3 * d + h * hd;
+    dq = s.dqkv.data() + row0 * 3 * d + h * hd;
+    o = s.att.data() + row0 * d + h * hd;
+    dO = s.datt.data() + row0 * d + h * hd;
+    P = s.probs.data() + (size_t(b) * c.heads + h) * T * T;
+  }
+  const float *k() const { return q + d; }
+  const float *v() const { return q + 2 * d; }
+  /// A T x hd view of Q, K or V (or of their gradients), row stride 3d.
+  MatrixView rows3d(const float *p) const { return {p, 3 * size_t(d), 1}; }
+  /// Its transpose (hd x T).
+  MatrixView cols3d(const float *p) const { return {p, 1, 3 * size_t(d)}; }
+
+  /// Prefixes a failed check's finding with the head (built only then).
+  bool named(bool ok, AbftFault &fault) const {
+    return ::named(ok, fault,
+                   "attention of sequence " + std::to_string(b) + ", head " +
+                       std::to_string(h));
+  }
+
+  uint32_t d, hd, T;
+  float scale;
+  uint32_t b, h;
+  const float *q, *dO;
+  float *dq, *o, *P;
+};
+
+/// A T x T (or T x hd) product of one head, the caller filling a, b, c.
+Product headProduct(const HeadView &v, size_t cols, size_t inner, size_t ldc,
+                    size_t terms, const char *what) {
+  Product p;
+  p.rows = v.T;
+  p.cols = cols;
+  p.inner = inner;
+  p.ldc = ldc;
+  p.terms = terms;
+  p.what = what;
+  return p;
+}
+
+/// Causal softmax attention of one (sequence, head): S = Q K^T scale on
+/// the lower triangle, P = softmax(S) per row, O = P V; both products
+/// checked.
+bool attentionForward(const HeadView &v, AbftGuard &g, AbftFault &fault) {
+  const uint32_t T = v.T, hd = v.hd, d = v.d;
+  Product scores = headProduct(v, T, hd, T, hd + 1, "attention scores");
+  scores.a = v.rows3d(v.q);
+  scores.b = v.cols3d(v.k());
+  scores.scale = v.scale;
+  scores.c = v.P;
+  scores.lower = true;
+  auto computeScores = [&] {
+    for (uint32_t t = 0; t < T; ++t) {
+      const float *q = v.q + size_t(t) * 3 * d;
+      for (uint32_t u = 0; u <= t; ++u) {
+        const float *k = v.k() + size_t(u) * 3 * d;
+        float dot = 0;
+        for (uint32_t i = 0; i < hd; ++i)
+          dot += q[i] * k[i];
+        v.P[size_t(t) * T + u] = dot * v.scale;
+      }
+    }
+  };
+  if (!v.named(g.product(computeScores, scores, fault), fault))
+    return false;
+  for (uint32_t t = 0; t < T; ++t) {
+    float *p = v.P + size_t(t) * T;
+    float mx = -INFINITY;
+    for (uint32_t u = 0; u <= t; ++u)
+      mx = std::max(mx, p[u]);
+    float sum = 0;
+    for (uint32_t u = 0; u <= t; ++u) {
+      p[u] = std::exp(p[u] - mx);
+      sum += p[u];
+    }
+    for (uint32_t u = 0; u <= t; ++u)
+      p[u] /= sum;
+  }
+  Product out = headProduct(v, hd, T, d, T, "attention output");
+  out.a = {v.P, T, 1};
+  out.b = v.rows3d(v.v());
+  out.c = v.o;
+  auto computeOut = [&] {
+    for (uint32_t t = 0; t < T; ++t) {
+      const float *p = v.P + size_t(t) * T;
+      float *o = v.o + size_t(t) * d;
+      std::fill(o, o + hd, 0.0f);
+      for (uint32_t u = 0; u <= t; ++u) {
+        const float *vu = v.v() + size_t(u) * 3 * d;
+        for (uint32_t i = 0; i < hd; ++i)
+          o[i] += p[u] * vu[i];
+      }
+    }
+  };
+  return v.named(g.product(computeOut, out, fault), fault);
+}
+
+/// The backward of attentionForward for one (sequence, head), given dO:
+/// dP = dO V^T (lower), dV = P^T dO, dS = P (dP - rowsum(P dP)) scale,
+/// dQ = dS K, dK = dS^T Q; the four products checked. dP and dS are T x T
+/// scratch, zero above the diagonal.
+bool attentionBackward(const HeadView &v, float *dP, float *dS, AbftGuard &g,
+                       AbftFault &fault) {
+  const uint32_t T = v.T, hd = v.hd, d = v.d;
+  Product pg = headProduct(v, T, hd, T, hd, "probability gradient");
+  pg.a = {v.dO, d, 1};
+  pg.b = v.cols3d(v.v());
+  pg.c = dP;
+  pg.lower = true;
+  auto computeDP = [&] {
+    for (uint32_t t = 0; t < T; ++t) {
+      const float *dO = v.dO + size_t(t) * d;
+      for (uint32_t u = 0; u <= t; ++u) {
+        const float *vu = v.v() + size_t(u) * 3 * d;
+        float acc = 0;
+        for (uint32_t i = 0; i < hd; ++i)
+          acc += dO[i] * vu[i];
+        dP[size_t(t) * T + u] = acc;
+      }
+    }
+  };
+  if (!v.named(g.product(computeDP, pg, fault), fault))
+    return false;
+  Product vg = headProduct(v, hd, T, 3 * size_t(d), T, "value gradient");
+  vg.a = {v.P, 1, T};
+  vg.b = {v.dO, d, 1};
+  vg.c = v.dq + 2 * d;
+  auto computeDV = [&] {
+    for (uint32_t u = 0; u < T; ++u) {
+      float *dv = v.dq + 2 * d + size_t(u) * 3 * d;
+      std::fill(dv, dv + hd, 0.0f);
+      for (uint32_t t = u; t < T; ++t) {
+        const float p = v.P[size_t(t) * T + u], *dO = v.dO + size_t(t) * d;
+        for (uint32_t i = 0; i < hd; ++i)
+          dv[i] += p * dO[i];
+      }
+    }
+  };
+  if (!v.named(g.product(computeDV, vg, fault), fault))
+    return false;
+  // The softmax's backward (elementwise, not a GEMM).
+  for (uint32_t t = 0; t < T; ++t) {
+    const float *p = v.P + size_t(t) * T, *dp = dP + size_t(t) * T;
+    float dot = 0;
+    for (uint32_t u = 0; u <= t; ++u)
+      dot += p[u] * dp[u];
+    for (uint32_t u = 0; u <= t; ++u)
+      dS[size_t(t) * T + u] = p[u] * (dp[u] - dot) * v.scale;
+  }
+  Product qg = headProduct(v, hd, T, 3 * size_t(d), T, "query gradient");
+  qg.a = {dS, T, 1};
+  qg.b = v.rows3d(v.k());
+  qg.c = v.dq;
+  auto computeDQ = [&] {
+    for (uint32_t t = 0; t < T; ++t) {
+      float *dq = v.dq + size_t(t) * 3 * d;
+      std::fill(dq, dq + hd, 0.0f);
+      for (uint32_t u = 0; u <= t; ++u) {
+        const float ds = dS[size_t(t) * T + u], *k = v.k() + size_t(u) * 3 * d;
+        for (uint32_t i = 0; i < hd; ++i)
+          dq[i] += ds * k[i];
+      }
+    }
+  };
+  if (!v.named(g.product(computeDQ, qg, fault), fault))
+    return false;
+  Product kg = headProduct(v, hd, T, 3 * size_t(d), T, "key gradient");
+  kg.a = {dS, 1, T};
+  kg.b = v.rows3d(v.q);
+  kg.c = v.dq + d;
+  auto computeDK = [&] {
+    for (uint32_t u = 0; u < T; ++u) {
+      float *dk = v.dq + d + size_t(u) * 3 * d;
+      std::fill(dk, dk + hd, 0.0f);
+      for (uint32_t t = u; t < T; ++t) {
+        const float ds = dS[size_t(t) * T + u], *q = v.q + size_t(t) * 3 * d;
+        for (uint32_t i = 0; i < hd; ++i)
+          dk[i] += ds * q[i];
+      }
+    }
+  };
+  return v.named(g.product(computeDK, kg, fault), fault);
 }
 
 void fill(std::vector<float> &v, size_t n) { v.assign(n, 0.0f); }
@@ -175,12 +378,12 @@ void sluice::train::embeddingBackward(const TransformerConfig &c,
   }
 }
 
-void sluice::train::blockForward(const TransformerConfig &c, const float *param,
-                                 const float *x, BlockScratch &s, float *out) {
+bool sluice::train::blockForward(const TransformerConfig &c, const float *param,
+                                 const float *x, BlockScratch &s, float *out,
+                                 AbftGuard &g, AbftFault &fault) {
   const BlockLayout L(c);
   const size_t rows = c.rows();
-  const uint32_t d = c.dModel, f = c.ffnWidth(), H = c.heads, hd = c.headDim(),
-                 T = c.seq;
+  const uint32_t d = c.dModel, f = c.ffnWidth(), H = c.heads, T = c.seq;
   fill(s.h1, rows * d);
   fill(s.xhat1, rows * d);
   fill(s.rstd1, rows);
@@ -195,124 +398,86 @@ void sluice::train::blockForward(const TransformerConfig &c, const float *param,
   fill(s.a, rows * f);
   layerNormForward(rows, d, x, param + L.ln1g, param + L.ln1b, s.h1.data(),
                    s.xhat1.data(), s.rstd1.data());
-  linear(rows, d, 3 * d, param + L.qkv, s.h1.data(), s.qkv.data());
+  if (!linear(rows, d, 3 * d, param + L.qkv, s.h1.data(), s.qkv.data(), g,
+              fault, "QKV projection"))
+    return false;
   // Causal attention, one (sequence, head) at a time.
-  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
   for (uint32_t b = 0; b < c.batch; ++b)
     for (uint32_t h = 0; h < H; ++h)
-      for (uint32_t t = 0; t < T; ++t) {
-        const float *q = s.qkv.data() + (size_t(b) * T + t) * 3 * d + h * hd;
-        float *p = s.probs.data() + ((size_t(b) * H + h) * T + t) * T;
-        float mx = -INFINITY;
-        for (uint32_t u = 0; u <= t; ++u) {
-          const float *k =
-              s.qkv.data() + (size_t(b) * T + u) * 3 * d + d + h * hd;
-          float dot = 0;
-          for (uint32_t i = 0; i < hd; ++i)
-            dot += q[i] * k[i];
-          p[u] = dot * scale;
-          mx = std::max(mx, p[u]);
-        }
-        float sum = 0;
-        for (uint32_t u = 0; u <= t; ++u) {
-          p[u] = std::exp(p[u] - mx);
-          sum += p[u];
-        }
-        for (uint32_t u = 0; u <= t; ++u)
-          p[u] /= sum;
-        float *o = s.att.data() + (size_t(b) * T + t) * d + h * hd;
-        for (uint32_t u = 0; u <= t; ++u) {
-          const float *v =
-              s.qkv.data() + (size_t(b) * T + u) * 3 * d + 2 * d + h * hd;
-          for (uint32_t i = 0; i < hd; ++i)
-            o[i] += p[u] * v[i];
-        }
-      }
-  linear(rows, d, d, param + L.proj, s.att.data(), s.x2.data());
+      if (!attentionForward(HeadView(c, s, b, h), g, fault))
+        return false;
+  if (!linear(rows, d, d, param + L.proj, s.att.data(), s.x2.data(), g, fault,
+              "attention output projection"))
+    return false;
   for (size_t i = 0; i < rows * d; ++i)
     s.x2[i] += x[i];
   layerNormForward(rows, d, s.x2.data(), param + L.ln2g, param + L.ln2b,
                    s.h2.data(), s.xhat2.data(), s.rstd2.data());
-  linear(rows, d, f, param + L.fc1, s.h2.data(), s.f.data());
+  if (!linear(rows, d, f, param + L.fc1, s.h2.data(), s.f.data(), g, fault,
+              "MLP up-projection"))
+    return false;
   for (size_t i = 0; i < rows * f; ++i)
     s.a[i] = gelu(s.f[i]);
-  linear(rows, f, d, param + L.fc2, s.a.data(), out);
+  if (!linear(rows, f, d, param + L.fc2, s.a.data(), out, g, fault,
+              "MLP down-projection"))
+    return false;
   for (size_t i = 0; i < rows * d; ++i)
     out[i] += s.x2[i];
+  return true;
 }
 
-void sluice::train::blockBackward(const TransformerConfig &c,
+bool sluice::train::blockBackward(const TransformerConfig &c,
                                   const float *param, BlockScratch &s,
-                                  const float *dOut, float *grad, float *dX) {
+                                  const float *dOut, float *grad, float *dX,
+                                  AbftGuard &g, AbftFault &fault) {
   const BlockLayout L(c);
   const size_t rows = c.rows();
-  const uint32_t d = c.dModel, f = c.ffnWidth(), H = c.heads, hd = c.headDim(),
-                 T = c.seq;
+  const uint32_t d = c.dModel, f = c.ffnWidth(), H = c.heads, T = c.seq;
   fill(s.da, rows * f);
   fill(s.df, rows * f);
   fill(s.dh, rows * d);
   fill(s.dx2, rows * d);
   fill(s.datt, rows * d);
   fill(s.dqkv, rows * 3 * d);
+  fill(s.dprobs, size_t(T) * T);
+  fill(s.dscores, size_t(T) * T);
   // out = x2 + MLP(LN2(x2)).
-  linearBackward(rows, f, d, param + L.fc2, s.a.data(), dOut, grad + L.fc2,
-                 s.da.data());
+  if (!linearBackward(rows, f, d, param + L.fc2, s.a.data(), dOut, grad + L.fc2,
+                      s.da.data(), g, fault, "MLP down-projection"))
+    return false;
   for (size_t i = 0; i < rows * f; ++i)
     s.df[i] = s.da[i] * geluGrad(s.f[i]);
-  linearBackward(rows, d, f, param + L.fc1, s.h2.data(), s.df.data(),
-                 grad + L.fc1, s.dh.data());
+  if (!linearBackward(rows, d, f, param + L.fc1, s.h2.data(), s.df.data(),
+                      grad + L.fc1, s.dh.data(), g, fault, "MLP up-projection"))
+    return false;
   std::memcpy(s.dx2.data(), dOut, sizeof(float) * rows * d);
   layerNormBackward(rows, d, s.xhat2.data(), s.rstd2.data(), param + L.ln2g,
                     s.dh.data(), grad + L.ln2g, grad + L.ln2b, s.dx2.data(),
                     true);
   // x2 = x + Attn(LN1(x)).
-  linearBackward(rows, d, d, param + L.proj, s.att.data(), s.dx2.data(),
-                 grad + L.proj, s.datt.data());
-  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-  std::vector<float> dp(T);
+  if (!linearBackward(rows, d, d, param + L.proj, s.att.data(), s.dx2.data(),
+                      grad + L.proj, s.datt.data(), g, fault,
+                      "attention output projection"))
+    return false;
   for (uint32_t b = 0; b < c.batch; ++b)
     for (uint32_t h = 0; h < H; ++h)
-      for (uint32_t t = 0; t < T; ++t) {
-        const size_t row = size_t(b) * T + t;
-        const float *p = s.probs.data() + ((size_t(b) * H + h) * T + t) * T;
-        const float *dO = s.datt.data() + row * d + h * hd;
-        const float *q = s.qkv.data() + row * 3 * d + h * hd;
-        float *dq = s.dqkv.data() + row * 3 * d + h * hd;
-        float dot = 0;
-        for (uint32_t u = 0; u <= t; ++u) {
-          const size_t ru = (size_t(b) * T + u) * 3 * d;
-          const float *v = s.qkv.data() + ru + 2 * d + h * hd;
-          float *dv = s.dqkv.data() + ru + 2 * d + h * hd;
-          float acc = 0;
-          for (uint32_t i = 0; i < hd; ++i) {
-            acc += dO[i] * v[i];
-            dv[i] += p[u] * dO[i];
-          }
-          dp[u] = acc;
-          dot += p[u] * acc;
-        }
-        for (uint32_t u = 0; u <= t; ++u) {
-          const float ds = p[u] * (dp[u] - dot) * scale;
-          const size_t ru = (size_t(b) * T + u) * 3 * d;
-          const float *k = s.qkv.data() + ru + d + h * hd;
-          float *dk = s.dqkv.data() + ru + d + h * hd;
-          for (uint32_t i = 0; i < hd; ++i) {
-            dq[i] += ds * k[i];
-            dk[i] += ds * q[i];
-          }
-        }
-      }
-  linearBackward(rows, d, 3 * d, param + L.qkv, s.h1.data(), s.dqkv.data(),
-                 grad + L.qkv, s.dh.data());
+      if (!attentionBackward(HeadView(c, s, b, h), s.dprobs.data(),
+                             s.dscores.data(), g, fault))
+        return false;
+  if (!linearBackward(rows, d, 3 * d, param + L.qkv, s.h1.data(), s.dqkv.data(),
+                      grad + L.qkv, s.dh.data(), g, fault, "QKV projection"))
+    return false;
   // dX = dx2 + LN1's input gradient (dX may alias dOut, no longer read).
   std::memmove(dX, s.dx2.data(), sizeof(float) * rows * d);
   layerNormBackward(rows, d, s.xhat1.data(), s.rstd1.data(), param + L.ln1g,
                     s.dh.data(), grad + L.ln1g, grad + L.ln1b, dX, true);
+  return true;
 }
 
-float sluice::train::headForward(const TransformerConfig &c, const float *param,
-                                 const float *x, const uint32_t *targets,
-                                 HeadScratch &s) {
+bool sluice::train::headForward(const TransformerConfig &c, const float *param,
+                                const float *x, const uint32_t *targets,
+                                HeadScratch &s, float &lossOut, AbftGuard &g,
+                                AbftFault &fault) {
   const size_t rows = c.rows();
   const uint32_t d = c.dModel, V = c.vocab;
   fill(s.h, rows * d);
@@ -322,7 +487,9 @@ float sluice::train::headForward(const TransformerConfig &c, const float *param,
   fill(s.dlogits, rows * V);
   layerNormForward(rows, d, x, param, param + d, s.h.data(), s.xhat.data(),
                    s.rstd.data());
-  linear(rows, d, V, param + 2 * d, s.h.data(), s.logits.data());
+  if (!linear(rows, d, V, param + 2 * d, s.h.data(), s.logits.data(), g, fault,
+              "LM head"))
+    return false;
   double loss = 0;
   const float inv = 1.0f / static_cast<float>(rows);
   for (size_t r = 0; r < rows; ++r) {
@@ -340,18 +507,22 @@ float sluice::train::headForward(const TransformerConfig &c, const float *param,
     for (uint32_t v = 0; v < V; ++v)
       dz[v] = (dz[v] / sum - (v == targets[r] ? 1.0f : 0.0f)) * inv;
   }
-  return static_cast<float>(loss / double(rows));
+  lossOut = static_cast<float>(loss / double(rows));
+  return true;
 }
 
-void sluice::train::headBackward(const TransformerConfig &c, const float *param,
-                                 HeadScratch &s, float *grad, float *dX) {
+bool sluice::train::headBackward(const TransformerConfig &c, const float *param,
+                                 HeadScratch &s, float *grad, float *dX,
+                                 AbftGuard &g, AbftFault &fault) {
   const size_t rows = c.rows();
   const uint32_t d = c.dModel, V = c.vocab;
   fill(s.dh, rows * d);
-  linearBackward(rows, d, V, param + 2 * d, s.h.data(), s.dlogits.data(),
-                 grad + 2 * d, s.dh.data());
+  if (!linearBackward(rows, d, V, param + 2 * d, s.h.data(), s.dlogits.data(),
+                      grad + 2 * d, s.dh.data(), g, fault, "LM head"))
+    return false;
   layerNormBackward(rows, d, s.xhat.data(), s.rstd.data(), param, s.dh.data(),
                     grad, grad + d, dX, false);
+  return true;
 }
 
 void sluice::train::makeSequences(const TransformerConfig &c, uint64_t step,
@@ -429,36 +600,41 @@ bool TransformerModel::tokensValid(const float *tokens,
 }
 
 bool TransformerModel::forward(uint32_t layer, const float *param,
-                               const float *act, float *next, AbftGuard &,
+                               const float *act, float *next, AbftGuard &g,
                                AbftFault &fault) {
   if (layer == 0) {
     if (!tokensValid(act, fault))
       return false;
     embeddingForward(config, param, act, next);
-  } else if (layer <= config.blocks) {
-    blockForward(config, param, act, block, next);
-  } else {
-    stepLoss = headForward(config, param, act, targets.data(), head);
+    return true;
   }
-  return true;
+  if (layer <= config.blocks)
+    return blockForward(config, param, act, block, next, g, fault);
+  return headForward(config, param, act, targets.data(), head, stepLoss, g,
+                     fault);
 }
 
 bool TransformerModel::backward(uint32_t layer, const float *param,
-                                const float *act, float *grad, AbftGuard &,
+                                const float *act, float *grad, AbftGuard &g,
                                 AbftFault &fault) {
   // The forward internals are recomputed from the saved input (the same
-  // kernels: the same bits as keeping them).
+  // kernels: the same bits as keeping them; their GEMMs checked again).
   if (layer == 0) {
     if (!tokensValid(act, fault))
       return false;
     embeddingBackward(config, act, dH.data(), grad);
-  } else if (layer <= config.blocks) {
-    blockForward(config, param, act, block, out.data());
-    blockBackward(config, param, block, dH.data(), grad, dX.data());
-    dH.swap(dX);
-  } else {
-    headForward(config, param, act, targets.data(), head);
-    headBackward(config, param, head, grad, dH.data());
+    return true;
   }
-  return true;
+  if (layer <= config.blocks) {
+    if (!blockForward(config, param, act, block, out.data(), g, fault) ||
+        !blockBackward(config, param, block, dH.data(), grad, dX.data(), g,
+                       fault))
+      return false;
+    dH.swap(dX);
+    return true;
+  }
+  float loss = 0;
+  return headForward(config, param, act, targets.data(), head, loss, g,
+                     fault) &&
+         headBackward(config, param, head, grad, dH.data(), g, fault);
 }

@@ -81,8 +81,8 @@ struct BlockLayout {
 struct BlockScratch {
   std::vector<float> h1, xhat1, rstd1, qkv, probs, att, x2, h2, xhat2, rstd2, f,
       a;
-  /// Backward temporaries.
-  std::vector<float> dqkv, datt, dx2, dh, df, da;
+  /// Backward temporaries (dprobs, dscores: one head's T x T).
+  std::vector<float> dqkv, datt, dx2, dh, df, da, dprobs, dscores;
 };
 
 /// The head's forward internals.
@@ -90,23 +90,34 @@ struct HeadScratch {
   std::vector<float> h, xhat, rstd, logits, dlogits, dh;
 };
 
-// Kernels (rows = batch * seq; x and outputs are rows x d).
+// Kernels (rows = batch * seq; x and outputs are rows x d). Every GEMM
+// (the QKV, attention-output, MLP and head projections, forward and
+// backward, and each (sequence, head)'s attention products: the scores
+// Q K^T, P V, and in the backward dO V^T, P^T dO, dS K, dS^T Q) goes
+// through the guard (Abft.h): checked unless it is off, faults injected
+// when it says so. False (with `fault`, naming the GEMM) when a checked
+// GEMM is still wrong.
 void embeddingForward(const TransformerConfig &c, const float *param,
                       const float *tokens, float *out);
 void embeddingBackward(const TransformerConfig &c, const float *tokens,
                        const float *dOut, float *grad);
-void blockForward(const TransformerConfig &c, const float *param,
-                  const float *x, BlockScratch &s, float *out);
+bool blockForward(const TransformerConfig &c, const float *param,
+                  const float *x, BlockScratch &s, float *out, AbftGuard &guard,
+                  AbftFault &fault);
 /// After blockForward(param, x, s): writes grad and dX (which may alias
 /// dOut); what it needs of x is in s.
-void blockBackward(const TransformerConfig &c, const float *param,
-                   BlockScratch &s, const float *dOut, float *grad, float *dX);
-/// Mean cross-entropy of the next-token targets; s.dlogits = dLoss/dlogits.
-float headForward(const TransformerConfig &c, const float *param,
-                  const float *x, const uint32_t *targets, HeadScratch &s);
+bool blockBackward(const TransformerConfig &c, const float *param,
+                   BlockScratch &s, const float *dOut, float *grad, float *dX,
+                   AbftGuard &guard, AbftFault &fault);
+/// loss = the mean cross-entropy of the next-token targets; s.dlogits =
+/// dLoss/dlogits.
+bool headForward(const TransformerConfig &c, const float *param, const float *x,
+                 const uint32_t *targets, HeadScratch &s, float &loss,
+                 AbftGuard &guard, AbftFault &fault);
 /// After headForward(param, x, ...): writes grad and dX.
-void headBackward(const TransformerConfig &c, const float *param,
-                  HeadScratch &s, float *grad, float *dX);
+bool headBackward(const TransformerConfig &c, const float *param,
+                  HeadScratch &s, float *grad, float *dX, AbftGuard &guard,
+                  AbftFault &fault);
 
 /// The tokens of step `step` (1-based): batch sequences of seq + 1 tokens,
 /// each a random prefix of max(1, seq / 2) tokens repeated; a function of
@@ -131,7 +142,6 @@ public:
     return config.activationCount(layer);
   }
   AdamParams adam() const override { return config.adam; }
-  bool checksGemms() const override { return false; }
   void initParams(uint32_t layer, float *param) const override;
   void beginStep(uint64_t step, float *input) override;
   bool forward(uint32_t layer, const float *param, const float *act,
