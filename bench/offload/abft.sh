@@ -9,8 +9,10 @@
 # HEADS, SEQ, VOCAB, BATCH sequences (the shape of transformer.sh).
 # Overhead: the same training (STEPS steps, default 4, the first not
 # measured) with --abft=off and --abft=recompute, alternating, ROUNDS
-# rounds (default 5); the medians of the time per step, of the compute
-# time and of the checks' share of the GEMM time. Detection: a flip in 30%
+# rounds (default 5); the medians of the training thread's CPU time per
+# step (step_cpu_ms: what a busy machine does not stretch), of the wall
+# time per step, of each round's recompute/off ratio, and of the checks'
+# share of the GEMM time. Detection: a flip in 30%
 # of the GEMMs (recomputes included; --fault-ppm=300000) over all 32 bits,
 # DSTEPS steps (default 12),
 # with checks: injected flips, those above the rounding threshold, and how
@@ -40,23 +42,25 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 field() { grep -o "\"$1\":[0-9.]*" | head -1 | cut -d: -f2; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", 100 * (a / b - 1) }'; }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-soff=(); son=(); coff=(); con=(); share=(); ratio=()
+soff=(); son=(); coff=(); con=(); share=(); ratio=(); cratio=()
 for ((r = 0; r < ROUNDS; r++)); do
   out=$(run --steps="$STEPS" --abft=off)
-  soff+=("$(field step_ms <<<"$out")"); coff+=("$(field compute_ms <<<"$out")")
+  soff+=("$(field step_ms <<<"$out")"); coff+=("$(field step_cpu_ms <<<"$out")")
   out=$(run --steps="$STEPS" --abft=recompute)
-  son+=("$(field step_ms <<<"$out")"); con+=("$(field compute_ms <<<"$out")")
+  son+=("$(field step_ms <<<"$out")"); con+=("$(field step_cpu_ms <<<"$out")")
   share+=("$(field check_over_gemm <<<"$out")")
   ratio+=("$(awk -v a="${son[r]}" -v b="${soff[r]}" 'BEGIN { print a / b }')")
+  cratio+=("$(awk -v a="${con[r]}" -v b="${coff[r]}" 'BEGIN { print a / b }')")
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 m() { printf '%s\n' "$@" | median; }
-so=$(m "${soff[@]}"); sr=$(m "${son[@]}"); co=$(m "${coff[@]}"); cr=$(m "${con[@]}")
-echo "step ms per round, off: ${soff[*]}; recompute: ${son[*]}"
-echo "| model | step off ms | step recompute ms | step overhead | median of per-round ratios | compute off ms | compute recompute ms | checks / GEMM time |"
+echo "per round, step ms off: ${soff[*]}; recompute: ${son[*]}"
+echo "per round, step CPU ms off: ${coff[*]}; recompute: ${con[*]}"
+echo "| model | step CPU ms off | step CPU ms recompute | CPU overhead (median of round ratios) | step ms off | step ms recompute | wall overhead (median of round ratios) | checks / GEMM time |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-printf "| %s | %.1f | %.1f | %s | %s | %.1f | %.1f | %.1f%% |\n" "$LABEL" "$so" "$sr" \
-  "$(pct "$sr" "$so")" "$(pct "$(m "${ratio[@]}")" 1)" "$co" "$cr" \
+printf "| %s | %.1f | %.1f | %s | %.1f | %.1f | %s | %.1f%% |\n" "$LABEL" \
+  "$(m "${coff[@]}")" "$(m "${con[@]}")" "$(pct "$(m "${cratio[@]}")" 1)" \
+  "$(m "${soff[@]}")" "$(m "${son[@]}")" "$(pct "$(m "${ratio[@]}")" 1)" \
   "$(awk -v s="$(m "${share[@]}")" 'BEGIN { print 100 * s }')"
 echo
 det=$(run --abft=recompute --abft-retries=50 --fault-ppm=300000 --steps="$DSTEPS" | grep sluice-train-abft)

@@ -26,13 +26,70 @@ uint64_t nowNs() {
 /// The unit roundoff of float.
 constexpr double kU = 1.0 / 16777216.0;
 
+/// A MatrixView whose column stride is 1 when `Unit` (known to the
+/// compiler: the loops along a row vectorize).
+template <bool Unit> struct View {
+  explicit View(const MatrixView &v)
+      : data(v.data), rowStride(v.rowStride), colStride(v.colStride) {}
+  float at(size_t i, size_t j) const {
+    return data[i * rowStride + (Unit ? j : j * colStride)];
+  }
+  const float *data;
+  size_t rowStride, colStride;
+};
+
+/// sum_k f(k) and sum_k |f(k)| over k < n, in double with four partial
+/// sums (four dependency chains, not one).
+template <typename F> void sums(size_t n, F f, double &sum, double &abs) {
+  double s[4] = {0, 0, 0, 0}, a[4] = {0, 0, 0, 0};
+  size_t k = 0;
+  for (; k + 4 <= n; k += 4)
+    for (size_t q = 0; q < 4; ++q) {
+      const double v = f(k + q);
+      s[q] += v;
+      a[q] += std::fabs(v);
+    }
+  for (; k < n; ++k) {
+    const double v = f(k);
+    s[0] += v;
+    a[0] += std::fabs(v);
+  }
+  sum = (s[0] + s[1]) + (s[2] + s[3]);
+  abs = (a[0] + a[1]) + (a[2] + a[3]);
+}
+
+/// ref = sum_l f(l) w[l] and tau = sum_l |f(l)| wAbs[l], in double with
+/// two partial sums each.
+template <typename F>
+void dots(size_t K, F f, const double *w, const double *wAbs, double &ref,
+          double &tau) {
+  double r0 = 0, r1 = 0, t0 = 0, t1 = 0;
+  size_t l = 0;
+  for (; l + 2 <= K; l += 2) {
+    const double v0 = f(l), v1 = f(l + 1);
+    r0 += v0 * w[l];
+    r1 += v1 * w[l + 1];
+    t0 += std::fabs(v0) * wAbs[l];
+    t1 += std::fabs(v1) * wAbs[l + 1];
+  }
+  if (l < K) {
+    const double v = f(l);
+    r0 += v * w[l];
+    t0 += std::fabs(v) * wAbs[l];
+  }
+  ref = r0 + r1;
+  tau = t0 + t1;
+}
+
 /// Checks p.c against p.a p.b (+ p.bias) with row and column checksums
 /// in double (Abft.h). Writes the thresholds of every row and column; on a
 /// mismatch fills `fault`.
+template <bool UnitA, bool UnitB>
 bool checkProduct(const Product &p, std::vector<double> &rowTau,
                   std::vector<double> &colTau, AbftFault &fault) {
   const size_t n = p.rows, K = p.inner, m = p.cols;
-  const MatrixView &A = p.a, &B = p.b;
+  const View<UnitA> A(p.a);
+  const View<UnitB> B(p.b);
   const double gamma = static_cast<double>(p.terms + 1) * kU * 1.0001;
   rowTau.assign(n, 0.0);
   colTau.assign(m, 0.0);
@@ -40,29 +97,60 @@ bool checkProduct(const Product &p, std::vector<double> &rowTau,
       colGot(m, 0.0);
   // Sums over A's rows (and of |A|) per l, over B's columns per l.
   std::vector<double> aSum(K, 0.0), aAbs(K, 0.0), bSum(K, 0.0), bAbs(K, 0.0);
+  // A transposed view (contiguous down a column) is read column by column:
+  // the loops then run along memory either way.
+  const bool aByColumn = !UnitA && p.a.rowStride == 1;
+  const bool bByColumn = !UnitB && p.b.rowStride == 1;
   if (!p.lower) {
-    for (size_t i = 0; i < n; ++i)
-      for (size_t l = 0; l < K; ++l) {
-        const double v = A.at(i, l);
-        aSum[l] += v;
-        aAbs[l] += std::fabs(v);
-      }
-    for (size_t l = 0; l < K; ++l)
+    if (aByColumn)
+      for (size_t l = 0; l < K; ++l)
+        sums(
+            n, [&](size_t i) { return double(A.at(i, l)); }, aSum[l], aAbs[l]);
+    else
+      for (size_t i = 0; i < n; ++i)
+        for (size_t l = 0; l < K; ++l) {
+          const double v = A.at(i, l);
+          aSum[l] += v;
+          aAbs[l] += std::fabs(v);
+        }
+    // Column j: sum_l (sum_i A[i][l]) B[l][j]; and B's row sums.
+    if (bByColumn)
       for (size_t j = 0; j < m; ++j) {
-        const double v = B.at(l, j);
-        bSum[l] += v;
-        bAbs[l] += std::fabs(v);
-        // Column j: sum_l (sum_i A[i][l]) B[l][j].
-        colRef[j] += aSum[l] * v;
-        colTau[j] += aAbs[l] * std::fabs(v);
+        for (size_t l = 0; l < K; ++l) {
+          const double v = B.at(l, j);
+          bSum[l] += v;
+          bAbs[l] += std::fabs(v);
+        }
+        dots(
+            K, [&](size_t l) { return double(B.at(l, j)); }, aSum.data(),
+            aAbs.data(), colRef[j], colTau[j]);
+      }
+    else
+      for (size_t l = 0; l < K; ++l) {
+        sums(
+            m, [&](size_t j) { return double(B.at(l, j)); }, bSum[l], bAbs[l]);
+        const double as = aSum[l], aa = aAbs[l];
+        for (size_t j = 0; j < m; ++j) {
+          const double v = B.at(l, j);
+          colRef[j] += as * v;
+          colTau[j] += aa * std::fabs(v);
+        }
       }
     // Row i: sum_l A[i][l] (sum_j B[l][j]).
-    for (size_t i = 0; i < n; ++i)
+    if (aByColumn)
       for (size_t l = 0; l < K; ++l) {
-        const double v = A.at(i, l);
-        rowRef[i] += v * bSum[l];
-        rowTau[i] += std::fabs(v) * bAbs[l];
+        const double bs = bSum[l], ba = bAbs[l];
+        for (size_t i = 0; i < n; ++i) {
+          const double v = A.at(i, l);
+          rowRef[i] += v * bs;
+          rowTau[i] += std::fabs(v) * ba;
+        }
       }
+    else
+      for (size_t i = 0; i < n; ++i)
+        dots(
+            K, [&](size_t l) { return double(A.at(i, l)); }, bSum.data(),
+            bAbs.data(), rowRef[i], rowTau[i]);
   } else {
     // Column j sums rows i >= j: suffix sums of A's rows, from the last.
     for (size_t j = m; j-- > 0;) {
@@ -71,11 +159,9 @@ bool checkProduct(const Product &p, std::vector<double> &rowTau,
         aSum[l] += v;
         aAbs[l] += std::fabs(v);
       }
-      for (size_t l = 0; l < K; ++l) {
-        const double v = B.at(l, j);
-        colRef[j] += aSum[l] * v;
-        colTau[j] += aAbs[l] * std::fabs(v);
-      }
+      dots(
+          K, [&](size_t l) { return double(B.at(l, j)); }, aSum.data(),
+          aAbs.data(), colRef[j], colTau[j]);
     }
     // Row i sums columns j <= i: prefix sums of B's columns.
     for (size_t i = 0; i < n; ++i) {
@@ -84,11 +170,9 @@ bool checkProduct(const Product &p, std::vector<double> &rowTau,
         bSum[l] += v;
         bAbs[l] += std::fabs(v);
       }
-      for (size_t l = 0; l < K; ++l) {
-        const double v = A.at(i, l);
-        rowRef[i] += v * bSum[l];
-        rowTau[i] += std::fabs(v) * bAbs[l];
-      }
+      dots(
+          K, [&](size_t l) { return double(A.at(i, l)); }, bSum.data(),
+          bAbs.data(), rowRef[i], rowTau[i]);
     }
   }
   if (p.scale != 1.0f) {
@@ -117,10 +201,12 @@ bool checkProduct(const Product &p, std::vector<double> &rowTau,
   }
   for (size_t i = 0; i < n; ++i) {
     const float *row = p.c + i * p.ldc;
-    for (size_t j = 0, e = p.lower ? i + 1 : m; j < e; ++j) {
-      rowGot[i] += row[j];
+    const size_t e = p.lower ? i + 1 : m;
+    double unused;
+    sums(
+        e, [&](size_t j) { return double(row[j]); }, rowGot[i], unused);
+    for (size_t j = 0; j < e; ++j)
       colGot[j] += row[j];
-    }
   }
   for (double &t : rowTau)
     t = t * gamma + 1e-30;
@@ -140,6 +226,19 @@ bool checkProduct(const Product &p, std::vector<double> &rowTau,
       return false;
     }
   return true;
+}
+
+/// checkProduct with the column strides of the views known when they are 1.
+bool checkProduct(const Product &p, std::vector<double> &rowTau,
+                  std::vector<double> &colTau, AbftFault &fault) {
+  const bool unitA = p.a.colStride == 1, unitB = p.b.colStride == 1;
+  if (unitA && unitB)
+    return checkProduct<true, true>(p, rowTau, colTau, fault);
+  if (unitA)
+    return checkProduct<true, false>(p, rowTau, colTau, fault);
+  if (unitB)
+    return checkProduct<false, true>(p, rowTau, colTau, fault);
+  return checkProduct<false, false>(p, rowTau, colTau, fault);
 }
 
 } // namespace
@@ -305,18 +404,22 @@ bool AbftGuard::linearBackward(uint32_t in, uint32_t out, uint32_t batch,
   auto checkGradients = [&] {
     if (!checkProduct(g, rowTau_, colTau_, fault))
       return false;
-    // The bias gradient against its sum in double (one row of `batch`).
+    // The bias gradient against its sum in double (one row of `batch`),
+    // dZ read along its rows.
     const float *gb = grad + size_t(in) * out;
-    for (uint32_t j = 0; j < out; ++j) {
-      double ref = 0, abs = 0;
-      for (uint32_t b = 0; b < batch; ++b) {
-        ref += dZ[size_t(b) * out + j];
-        abs += std::fabs(dZ[size_t(b) * out + j]);
+    std::vector<double> ref(out, 0.0), abs(out, 0.0);
+    for (uint32_t b = 0; b < batch; ++b) {
+      const float *dz = dZ + size_t(b) * out;
+      for (uint32_t j = 0; j < out; ++j) {
+        ref[j] += dz[j];
+        abs[j] += std::fabs(dz[j]);
       }
-      const double tau = abs * (batch + 1) * kU * 1.0001 + 1e-30;
-      if (!(std::fabs(gb[j] - ref) <= tau)) {
+    }
+    for (uint32_t j = 0; j < out; ++j) {
+      const double tau = abs[j] * (batch + 1) * kU * 1.0001 + 1e-30;
+      if (!(std::fabs(gb[j] - ref[j]) <= tau)) {
         fault = {"element " + std::to_string(j) + " of the bias gradient",
-                 gb[j], ref, tau};
+                 gb[j], ref[j], tau};
         return false;
       }
     }
