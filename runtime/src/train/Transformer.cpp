@@ -120,9 +120,9 @@ struct HeadView {
 
   /// Prefixes a failed check's finding with the head (built only then).
   bool named(bool ok, AbftFault &fault) const {
-    return ::named(ok, fault,
-                   "attention of sequence " + std::to_string(b) + ", head " +
-                       std::to_string(h));
+    return ok || ::named(false, fault,
+                         "attention of sequence " + std::to_string(b) +
+                             ", head " + std::to_string(h));
   }
 
   uint32_t d, hd, T;
