@@ -30,7 +30,9 @@
 //
 // `train` trains the MLP under OffloadSchedule::swapAll (all parameters,
 // gradients, Adam moments and activations on disk between uses) and reports
-// compute time, time blocked on I/O and the engine's busy time; the hidden
+// the wall and the training thread's CPU time per step (step_ms,
+// step_cpu_ms), compute time, time blocked on I/O and the engine's busy
+// time; with --abft or injected faults, the checks' counts and time; the hidden
 // share is 1 - blocked / busy, with the time blocked in the entries the plan
 // marks hidden, and in all entries; the end-of-step commit (last writes and
 // the manifest's fsync) is reported apart.
