@@ -24,7 +24,8 @@
 //   row i:     sum_{j<=i} C[i][j] == sum_l A[i][l] (sum_{j<=i} B[l][j])
 //   column j:  sum_{i>=j} C[i][j] == sum_l (sum_{i>=j} A[i][l]) B[l][j]
 // forward(), backward() and linearBackward() are the linear layer's
-// kernels (Mlp.h) through product().
+// kernels (Mlp.h) through the same checker (the weight gradient also with
+// its bias gradient checked against a sum of dZ).
 //
 // The checked kernels produce exactly the bits of forwardLayer and
 // backwardLayer (the same loops; ReLU and the mask applied after the
