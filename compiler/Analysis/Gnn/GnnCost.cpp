@@ -237,6 +237,43 @@ double sluice::gnn::batchFlops(const GnnJob &job, const BatchProfile &p,
   return flops;
 }
 
+double sluice::gnn::slotFlops(const GnnJob &job, const BatchProfile &p,
+                              bool backward) {
+  if (job.kind != GnnKind::Gat)
+    return 0;
+  double flops = 0;
+  for (uint32_t l = 0; l < job.layers(); ++l) {
+    const BatchProfile::Hop &b = blockOf(p, l);
+    const double slots = b.dst + b.edges, pw = projWidth(job, l);
+    flops += slots * (6 * job.heads + 2 * pw);
+    if (backward)
+      flops += slots * (7 * job.heads + 4 * pw);
+  }
+  return flops;
+}
+
+double sluice::gnn::attentionSeconds(const GnnJob &job,
+                                     const GnnMachine &machine,
+                                     const BatchProfile &p, bool backward,
+                                     const GnnCostConstants &c) {
+  if (job.kind != GnnKind::Gat)
+    return 0;
+  const double bw = machine.hostBandwidth > 0 ? machine.hostBandwidth : 1e10;
+  double seconds = 0;
+  for (uint32_t l = 0; l < job.layers(); ++l) {
+    const BatchProfile::Hop &b = blockOf(p, l);
+    const double slots = b.dst + b.edges, pw = projWidth(job, l);
+    const double row = c.gatherPerRow + 4 * pw / bw;
+    seconds += slots * (job.heads * c.attentionForwardPerHead +
+                        c.attentionForwardRows * row);
+    if (backward)
+      seconds += slots * (job.heads * c.attentionBackwardPerHead +
+                          pw * c.attentionBackwardPerColumn +
+                          c.attentionBackwardRows * row);
+  }
+  return seconds;
+}
+
 double sluice::gnn::attentionFlops(const GnnJob &job, const BatchProfile &p,
                                    bool backward) {
   if (job.kind != GnnKind::Gat)
@@ -277,10 +314,14 @@ StageTimes sluice::gnn::batchStages(const GnnJob &job,
   const double threads =
       job.threads ? std::min<double>(job.threads, cores) : cores;
   const double flopsPerCore = machine.cpuFlops / cores;
+  // GAT's per-slot loops are not GEMMs: attentionSeconds on the threads
+  // instead of their FLOPs at the GEMM efficiency.
   const double dense =
-      batchFlops(job, p, training) -
+      batchFlops(job, p, training) - slotFlops(job, p, training) -
       (job.sparseInput ? 2 * sparseInputMacs(job, p) * (training ? 2 : 1) : 0);
-  t.compute = dense / (flopsPerCore * threads * c.cpuGemmEfficiency);
+  t.attention = attentionSeconds(job, machine, p, training, c) / threads;
+  t.compute =
+      dense / (flopsPerCore * threads * c.cpuGemmEfficiency) + t.attention;
   if (job.sparseInput)
     // The sparse forward runs on the threads; its weight-gradient scatter
     // on one (docs/gnn.md, "Sparse input").
@@ -450,6 +491,7 @@ StageTimes EpochPrediction::perEpoch() const {
   t.gatherHost *= batches;
   t.gatherSsd *= batches;
   t.compute *= batches;
+  t.attention *= batches;
   t.optimizer *= batches;
   return t;
 }

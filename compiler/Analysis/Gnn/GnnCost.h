@@ -53,6 +53,24 @@ struct GnnCostConstants {
   /// Sparse input layer, per (non-zero x output column) multiply-add on
   /// one core.
   double sparsePerMac = 1.0e-9;
+  /// GAT's per-edge attention on one core, per slot (a dst vertex's self
+  /// loop or one of its sampled edges) and head: the forward's logit,
+  /// LeakyReLU, max, exp, sum and division; the backward's softmax and
+  /// LeakyReLU backward and the ds scatters (sluice-bench-gnn-gat, the
+  /// slope over the heads at head width 1; docs/gnn.md, "Constants").
+  double attentionForwardPerHead = 9.5e-9;
+  double attentionBackwardPerHead = 8.0e-9;
+  /// The backward's work per slot and column (P = H F columns) beyond the
+  /// rows' bytes: dalpha's dot product (a serial float sum) and the dZ
+  /// scatter's head lookup (sluice-bench-gnn-gat: 2.37 ns a column, the
+  /// slope over P at widths > 1, less the two rows' 8 B at 23 GB/s).
+  double attentionBackwardPerColumn = 2.0e-9;
+  /// Random rows of P floats a slot touches: the forward's weighted sum
+  /// reads a row of Z; the backward's dalpha reads one and its scatter
+  /// updates a row of dZ. Each costs gatherPerRow plus its bytes at the
+  /// host memory bandwidth, the gather's own model.
+  double attentionForwardRows = 1;
+  double attentionBackwardRows = 2;
   /// Adam, per parameter on one core: the runtime's update in double
   /// (a square root and two divisions), 5.5 ns measured.
   double adamPerParam = 5.5e-9;
@@ -208,6 +226,8 @@ struct StageTimes {
   double gatherHost = 0; ///< host and GPU cache rows
   double gatherSsd = 0;  ///< rows read from the drives
   double compute = 0;    ///< forward and backward
+  /// GAT: the per-edge attention's share of compute (attentionSeconds).
+  double attention = 0;
   double optimizer = 0;
   double producer() const { return sample + gatherHost + gatherSsd; }
   double trainer() const { return compute + optimizer; }
@@ -255,6 +275,17 @@ double batchFlops(const GnnJob &job, const BatchProfile &profile,
 /// backward: the 6 and 7 (D + E) H terms); 0 for the other kinds.
 double attentionFlops(const GnnJob &job, const BatchProfile &profile,
                       bool backward);
+/// GAT: the FLOPs of the per-slot loops (a layer's 6 (D + E) H + 2 (D + E)
+/// P forward, 7 (D + E) H + 4 (D + E) P backward), which compute costs by
+/// attentionSeconds instead of at the GEMM efficiency; 0 for the others.
+double slotFlops(const GnnJob &job, const BatchProfile &profile, bool backward);
+/// GAT's per-edge attention on one core, per layer of D dst, E edges, H
+/// heads, P columns: (D + E) x (H c_fwd,head + rows_fwd x (c_row + 4 P /
+/// bandwidth)), and when `backward` (D + E) x (H c_bwd,head + P c_bwd,col
+/// + rows_bwd x (c_row + 4 P / bandwidth)); 0 for the other kinds.
+double attentionSeconds(const GnnJob &job, const GnnMachine &machine,
+                        const BatchProfile &profile, bool backward,
+                        const GnnCostConstants &c = {});
 /// The stage times of one batch of `profile` reading `io` from the
 /// drives (the other input rows from memory).
 StageTimes batchStages(const GnnJob &job, const GnnMachine &machine,

@@ -372,6 +372,14 @@ double trainFlops(const Planned &p, bool attention) {
                    : gnn::batchFlops(p.shape, p.e.train, true);
 }
 
+/// Attention slots of a batch: every block's dst vertices and edges.
+double slots(const gnn::BatchProfile &profile) {
+  double n = 0;
+  for (const gnn::BatchProfile::Hop &h : profile.hops)
+    n += h.dst + h.edges;
+  return n;
+}
+
 void writeText(const Planned &p, llvm::raw_ostream &os) {
   const gnn::GnnJob &s = p.shape;
   const gnn::GnnMachine &m = p.machine;
@@ -415,12 +423,18 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
                         h ? ";" : "", h + 1, e.train.hops[h].dst,
                         e.train.hops[h].src, e.train.hops[h].edges);
   os << llvm::formatv("; {0:f1} input rows\n", e.train.inputRows());
-  if (s.kind == gnn::GnnKind::Gat)
+  if (s.kind == gnn::GnnKind::Gat) {
     os << llvm::formatv(
         "  attention: {0} head(s) a layer (hidden layers concatenate, the "
         "output layer averages); a training batch {1:e3} FLOPs, {2:e3} of "
         "them the attention's logits and softmax\n",
         s.heads, trainFlops(p, false), trainFlops(p, true));
+    os << llvm::formatv(
+        "  per-edge attention: {0:f1} slots (dst + edges) a training batch, "
+        "{1} of its compute (per slot: heads, rows of Z, the backward's "
+        "columns; not at the GEMM efficiency)\n",
+        slots(e.train), ms(e.perBatch.attention));
+  }
   os << "  pipeline: sampling -> gather (memory, nvme) on the producer "
         "thread -> ";
   if (s.pipelineDepth)
@@ -450,6 +464,8 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
   line("gather (memory)", b.gatherHost, t.gatherHost);
   line("gather (nvme)", b.gatherSsd, t.gatherSsd);
   line("compute", b.compute, t.compute);
+  if (s.kind == gnn::GnnKind::Gat)
+    line("  of it attention", b.attention, t.attention);
   line("optimizer", b.optimizer, t.optimizer);
   os << llvm::formatv("  {0,-18} {1,-14} {2}\n", "evaluation", "",
                       ms(e.evalSeconds));
@@ -483,11 +499,10 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
 }
 
 llvm::json::Object stagesJson(const gnn::StageTimes &t) {
-  return llvm::json::Object{{"sampling", t.sample},
-                            {"gather_memory", t.gatherHost},
-                            {"gather_nvme", t.gatherSsd},
-                            {"compute", t.compute},
-                            {"optimizer", t.optimizer}};
+  return llvm::json::Object{
+      {"sampling", t.sample},       {"gather_memory", t.gatherHost},
+      {"gather_nvme", t.gatherSsd}, {"compute", t.compute},
+      {"attention", t.attention},   {"optimizer", t.optimizer}};
 }
 
 llvm::json::Object pointJson(const gnn::TpcPoint &x) {
@@ -534,6 +549,7 @@ llvm::json::Object toJson(const Planned &p) {
       {"heads", s.heads},
       {"batch_flops", trainFlops(p, false)},
       {"attention_flops", trainFlops(p, true)},
+      {"attention_slots", slots(e.train)},
       {"graph", p.graph},
       {"topology", p.topology},
       {"vertices", static_cast<int64_t>(p.vertices)},

@@ -159,25 +159,60 @@ TEST(GnnCost, GatParametersAndFlops) {
   EXPECT_DOUBLE_EQ(attentionFlops(j, p, true), 0);
 }
 
-// More heads or a GAT instead of a GCN cost more compute time, and the
-// prediction's compute is the FLOPs at the GEMM efficiency.
-TEST(GnnCost, GatComputeTimeFollowsItsFlops) {
+// GAT's per-slot loops (a dst's self loop or sampled edge, per head and
+// column) are costed by attentionSeconds, term by term, instead of as FLOPs
+// at the GEMM efficiency; the other kinds keep their FLOPs alone.
+TEST(GnnCost, GatAttentionSecondsTermByTerm) {
   GnnJob j = smallJob();
   j.kind = GnnKind::Gat;
-  j.heads = 4;
-  j.hidden = 8;
-  GnnMachine m = simpleMachine();
+  j.heads = 2;
+  j.threads = 2;
   BatchProfile p;
-  p.hops = {{1, 2, 3}, {3, 4, 4}};
+  p.hops = {{1, 2, 3}, {3, 4, 4}}; // {dst, edges, src}: last, input layer
+  // The per-slot FLOPs: layer 0 (7 slots, H 2, P 4) 7 (6*2 + 2*4) = 140
+  // forward, 7 (7*2 + 4*4) = 210 backward; layer 1 (3 slots, P 6)
+  // 3 (12 + 12) = 72, 3 (14 + 24) = 114.
+  EXPECT_DOUBLE_EQ(slotFlops(j, p, false), 140 + 72);
+  EXPECT_DOUBLE_EQ(slotFlops(j, p, true), 140 + 72 + 210 + 114);
+  GnnMachine m = simpleMachine();
+  m.cores = 2;
+  m.cpuFlops = 2e9;
   GnnCostConstants c;
-  StageTimes gat = batchStages(j, m, p, IoLoad{}, true, c);
-  EXPECT_NEAR(gat.compute,
-              batchFlops(j, p, true) /
-                  (m.cpuFlops / m.cores * c.cpuGemmEfficiency),
+  c.attentionForwardPerHead = 3e-9;
+  c.attentionBackwardPerHead = 5e-9;
+  c.attentionBackwardPerColumn = 7e-9;
+  c.gatherPerRow = 11e-9;
+  // A row of Z: 11 ns + 4 P B at 1 GB/s: 27 ns (P 4), 35 ns (P 6).
+  // Forward a slot: 2 heads x 3 ns + one row: layer 0 7 x 33, layer 1
+  // 3 x 41.
+  const double forward = (7 * 33 + 3 * 41) * 1e-9;
+  EXPECT_NEAR(attentionSeconds(j, m, p, false, c), forward, 1e-18);
+  // Backward a slot: 2 heads x 5 ns + P x 7 ns + two rows: layer 0
+  // 10 + 28 + 54 = 92, layer 1 10 + 42 + 70 = 122.
+  const double backward = (7 * 92 + 3 * 122) * 1e-9;
+  EXPECT_NEAR(attentionSeconds(j, m, p, true, c), forward + backward, 1e-18);
+  // compute: the other FLOPs (1920 - 536) at the GEMM efficiency on two
+  // cores of 1 GFLOP/s, plus the attention on the two threads.
+  StageTimes t = batchStages(j, m, p, IoLoad{}, true, c);
+  EXPECT_NEAR(t.attention, (forward + backward) / 2, 1e-18);
+  EXPECT_NEAR(t.compute,
+              (1920.0 - 536) / (2e9 * c.cpuGemmEfficiency) +
+                  (forward + backward) / 2,
               1e-15);
+  StageTimes eval = batchStages(j, m, p, IoLoad{}, false, c);
+  EXPECT_NEAR(eval.attention, forward / 2, 1e-18);
+  EXPECT_NEAR(eval.compute,
+              (780.0 - 212) / (2e9 * c.cpuGemmEfficiency) + forward / 2, 1e-15);
+  // A GCN of the same shape: no slots, no attention, its FLOPs alone.
   j.kind = GnnKind::Gcn;
   j.heads = 1;
-  EXPECT_LT(batchStages(j, m, p, IoLoad{}, true, c).compute, gat.compute);
+  EXPECT_DOUBLE_EQ(slotFlops(j, p, true), 0);
+  EXPECT_DOUBLE_EQ(attentionSeconds(j, m, p, true, c), 0);
+  StageTimes gcn = batchStages(j, m, p, IoLoad{}, true, c);
+  EXPECT_DOUBLE_EQ(gcn.attention, 0);
+  EXPECT_NEAR(gcn.compute, batchFlops(j, p, true) / (2e9 * c.cpuGemmEfficiency),
+              1e-15);
+  EXPECT_LT(gcn.compute, t.compute);
 }
 
 TEST(GnnCost, PlacementRanksByExpectedAccesses) {
