@@ -122,9 +122,17 @@ module {
 // in-edge and after each run of the body, and leaves the in-edges once it
 // is false (BFS's early exit): a while loop whose condition is "edges left
 // and where"; the source's bit is tested without a null check (a pull
-// round always has the frontier's bitmap).
+// round always has the frontier's bitmap). The pull variant sets its new
+// frontier's bits itself: the destinations of a word collect in two stack
+// slots (the word, its bits so far), or'ed into the bitmap of
+// sluice_algo_frontier_direct_bits once the word changes and on return
+// (no insert call per vertex).
 // CHECK-LABEL: llvm.func @sluice_algo_bfs_expand_push(
+// CHECK:         llvm.call @sluice_algo_frontier_insert(
 // CHECK-LABEL: llvm.func @sluice_algo_bfs_expand_pull(
+// CHECK:         %[[WORD:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK-NEXT:    %[[ACC:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK:         %[[BITS:.*]] = llvm.call @sluice_algo_frontier_direct_bits(
 // CHECK:         scf.for
 // CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
 // CHECK-NEXT:      scf.while (%[[E:.*]] = %{{.*}}, %[[KEEP:.*]] = %[[FIRST]]) : (i64, i1) -> (i64, i1) {
@@ -135,13 +143,25 @@ module {
 // CHECK-NOT:         llvm.mlir.zero
 // CHECK:             %[[MEMBER:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
 // CHECK-NEXT:        %[[AFTER:.*]] = scf.if %[[MEMBER]] -> (i1) {
-// CHECK:               llvm.call @sluice_algo_frontier_insert(
+// CHECK-NOT:           @sluice_algo_frontier_insert
+// CHECK:               %[[HELD:.*]] = llvm.load %[[WORD]] : !llvm.ptr -> i64
+// CHECK-NEXT:          %[[OTHER:.*]] = arith.cmpi ne, %{{.*}}, %[[HELD]] : i64
+// CHECK-NEXT:          scf.if %[[OTHER]] {
+// CHECK:                 llvm.atomicrmw _or %{{.*}}, %{{.*}} monotonic
+// CHECK:               %[[SO_FAR:.*]] = llvm.load %[[ACC]] : !llvm.ptr -> i64
+// CHECK-NEXT:          %[[MORE:.*]] = arith.ori %[[SO_FAR]], %{{.*}} : i64
+// CHECK-NEXT:          llvm.store %[[MORE]], %[[ACC]] : i64, !llvm.ptr
 // CHECK:               %[[STILL:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
 // CHECK-NEXT:          scf.yield %[[STILL]] : i1
 // CHECK-NEXT:        } else {
 // CHECK-NEXT:          scf.yield %{{.*}} : i1
 // CHECK-NEXT:        }
 // CHECK-NEXT:        scf.yield %{{.*}}, %[[AFTER]] : i64, i1
+// CHECK:         %[[LAST:.*]] = llvm.load %[[ACC]] : !llvm.ptr -> i64
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           %[[AT:.*]] = llvm.getelementptr %[[BITS]][%{{.*}}]
+// CHECK-NEXT:      llvm.atomicrmw _or %[[AT]], %[[LAST]] monotonic
+// CHECK:         llvm.return
 // CHECK-LABEL: llvm.func @sluice_algo_bfs(
 // CHECK-DAG:     %[[ALPHA:.*]] = arith.constant 1.500000e+01 : f64
 // CHECK-DAG:     %[[BETA:.*]] = arith.constant 1.800000e+01 : f64

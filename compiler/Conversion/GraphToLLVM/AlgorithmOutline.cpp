@@ -223,6 +223,20 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   Value bitmap = slot(EnvSlot::Bitmap, ptr);
   if (isa<graph::EdgesOp>(loop) && loop->getNumResults())
     info.out = out;
+  // A pull pass sets its new frontier's bits itself: its iterations run
+  // over destinations in order, so a word's inserts collect in a register
+  // and cost one atomic or (an insert call per vertex, a locked
+  // instruction each, stalled the in-edge scan).
+  if (info.out && state.directInserts &&
+      (variant == Variant::Pull || variant == Variant::TiledPull)) {
+    Value slotSize = constI64(b, loc, 1);
+    info.accWord = b.create<LLVM::AllocaOp>(loc, ptr, i64, slotSize);
+    info.accBits = b.create<LLVM::AllocaOp>(loc, ptr, i64, slotSize);
+    b.create<LLVM::StoreOp>(loc, constI64(b, loc, 0), info.accWord);
+    b.create<LLVM::StoreOp>(loc, constI64(b, loc, 0), info.accBits);
+    info.outBits =
+        callRuntime(b, loc, module, AlgoCall::FrontierDirectBits, {out});
+  }
   IRMapping map;
   for (auto [k, value] : llvm::enumerate(captured))
     map.map(value, loadWalkSlot(b, loc, env,
@@ -443,6 +457,8 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     break;
   }
   b.setInsertionPointToEnd(entry);
+  if (info.outBits)
+    flushDirectInserts(b, loc, info);
   b.create<LLVM::ReturnOp>(loc, ValueRange{});
   return fn;
 }

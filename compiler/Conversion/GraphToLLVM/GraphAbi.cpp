@@ -79,6 +79,9 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
   case AlgoCall::FrontierInsert:
     name = "sluice_algo_frontier_insert", result = i32, params = {ptr, i32};
     break;
+  case AlgoCall::FrontierDirectBits:
+    name = "sluice_algo_frontier_direct_bits", result = ptr, params = {ptr};
+    break;
   case AlgoCall::FrontierSeal:
     name = "sluice_algo_frontier_seal", result = none, params = {ptr};
     break;

@@ -38,13 +38,28 @@ struct FunctionInfo {
   /// destination binder, and the frontier the loop builds (null: none).
   bool parallel = false;
   mlir::Value owned, dst, out;
+  /// A pull variant's direct inserts into `out` (AlgoLowering::
+  /// directInserts): its bitmap (sluice_algo_frontier_direct_bits) and two
+  /// i64 stack slots, the word being collected and its bits so far, or'ed
+  /// into the bitmap when the word changes and when the function returns.
+  mlir::Value outBits, accWord, accBits;
 };
 
 /// The state of one run of graph-to-llvm.
 struct AlgoLowering {
   /// llvm.func (an algorithm's or a loop's) -> what it holds.
   llvm::DenseMap<mlir::Operation *, FunctionInfo> functions;
+  /// Whether pull variants set their new frontier's bits themselves, a
+  /// word at a time (the CPU), rather than calling
+  /// sluice_algo_frontier_insert per vertex (the GPU's device copies,
+  /// whose inserts the host replays).
+  bool directInserts = false;
 };
+
+/// Or's the word `info`'s direct inserts have collected (if any) into the
+/// frontier's bitmap.
+void flushDirectInserts(mlir::OpBuilder &b, mlir::Location loc,
+                        const FunctionInfo &info);
 
 /// `x kind y` for a reduction on f64 or i64 (min and max of f64: minnum
 /// and maxnum, as the runtime's fmin and fmax).

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
+#include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
 #include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -86,6 +87,33 @@ void storeProperty(OpBuilder &b, Location loc, Value address, Value value,
                                  : LLVM::AtomicOrdering::not_atomic);
 }
 
+/// Adds `v` to the word `info`'s direct inserts collect, or'ing the word
+/// collected so far into the bitmap first when `v` is in another one.
+void insertDirect(OpBuilder &b, Location loc, const FunctionInfo &info,
+                  Value v) {
+  Type i64 = b.getI64Type();
+  Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
+  Value word = b.create<arith::ShRUIOp>(loc, v64, constI64(b, loc, 6));
+  Value current = b.create<LLVM::LoadOp>(loc, i64, info.accWord);
+  auto other = b.create<scf::IfOp>(
+      loc,
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, word, current),
+      /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(other.thenBlock());
+    flushDirectInserts(b, loc, info);
+    b.create<LLVM::StoreOp>(loc, word, info.accWord);
+    b.create<LLVM::StoreOp>(loc, constI64(b, loc, 0), info.accBits);
+  }
+  Value bit = b.create<arith::ShLIOp>(
+      loc, constI64(b, loc, 1),
+      b.create<arith::AndIOp>(loc, v64, constI64(b, loc, 63)));
+  Value bits = b.create<LLVM::LoadOp>(loc, i64, info.accBits);
+  b.create<LLVM::StoreOp>(loc, b.create<arith::OrIOp>(loc, bits, bit),
+                          info.accBits);
+}
+
 /// Inserts `v` into the loop's frontier when `changed`.
 void markIfChanged(OpBuilder &b, Location loc, ModuleOp module,
                    const FunctionInfo &info, Value v, Value changed) {
@@ -94,7 +122,10 @@ void markIfChanged(OpBuilder &b, Location loc, ModuleOp module,
   auto ifOp = b.create<scf::IfOp>(loc, changed, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  callRuntime(b, loc, module, AlgoCall::FrontierInsert, {info.out, v});
+  if (info.outBits && v == info.owned)
+    insertDirect(b, loc, info, v);
+  else
+    callRuntime(b, loc, module, AlgoCall::FrontierInsert, {info.out, v});
 }
 
 Value differs(OpBuilder &b, Location loc, Value x, Value y) {
@@ -516,6 +547,23 @@ Value sluice::conversion::reductionIdentity(OpBuilder &b, Location loc,
              : kind == graph::ReductionKind::Max ? -inf
                                                  : 0.0;
   return b.create<arith::ConstantFloatOp>(loc, APFloat(v), b.getF64Type());
+}
+
+void sluice::conversion::flushDirectInserts(OpBuilder &b, Location loc,
+                                            const FunctionInfo &info) {
+  Type i64 = b.getI64Type();
+  Value bits = b.create<LLVM::LoadOp>(loc, i64, info.accBits);
+  auto any =
+      b.create<scf::IfOp>(loc,
+                          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                                  bits, constI64(b, loc, 0)),
+                          /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(any.thenBlock());
+  Value word = b.create<LLVM::LoadOp>(loc, i64, info.accWord);
+  b.create<LLVM::AtomicRMWOp>(loc, LLVM::AtomicBinOp::_or,
+                              elementAddress(b, loc, i64, info.outBits, word),
+                              bits, LLVM::AtomicOrdering::monotonic);
 }
 
 LogicalResult sluice::conversion::lowerGraphOps(ModuleOp module,

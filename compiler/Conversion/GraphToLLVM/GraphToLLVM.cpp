@@ -39,6 +39,7 @@ struct GraphToLLVMPass
     if (unsupported.wasInterrupted())
       return signalPassFailure();
     AlgoLowering state;
+    state.directInserts = true;
     for (auto algo :
          llvm::make_early_inc_range(module.getOps<graph::AlgorithmOp>()))
       if (failed(outlineAlgorithm(algo, state, remarks)))

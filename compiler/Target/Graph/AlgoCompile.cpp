@@ -166,6 +166,7 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_frontier_new);
   SLUICE_SYMBOL(sluice_algo_frontier_all);
   SLUICE_SYMBOL(sluice_algo_frontier_insert);
+  SLUICE_SYMBOL(sluice_algo_frontier_direct_bits);
   SLUICE_SYMBOL(sluice_algo_frontier_seal);
   SLUICE_SYMBOL(sluice_algo_frontier_size);
   SLUICE_SYMBOL(sluice_algo_frontier_list);

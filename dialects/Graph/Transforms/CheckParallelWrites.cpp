@@ -7,8 +7,10 @@
 // level-synchronous write), else it is a located error; a plain write and a
 // reduction into one property race unless both are at the owned vertex; a
 // read of a property the loop writes plainly, where another iteration may be
-// writing it, gets a warning. Passes.td states the rules; the IR is not
-// changed.
+// writing it, gets a warning, and so does a read at the vertex where
+// iterations that do not own it reduce into the property, unless it only
+// skips reductions that would change nothing. Passes.td states the rules;
+// the IR is not changed.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Graph/IR/GraphSchema.h"
@@ -71,6 +73,78 @@ bool sameValue(Value a, Value b) {
          OperationEquivalence::isEquivalentTo(
              da, db, OperationEquivalence::exactValueMatch, nullptr,
              OperationEquivalence::IgnoreLocations);
+}
+
+/// Whether `a` and `b`, in two regions of `loop` (its `where` and its
+/// body), compute the same expression: the same binder, equal constants, a
+/// value from outside the loop, or the same op (pure, or a property read)
+/// of such operands.
+bool sameExpression(Value a, Value b, Operation *loop) {
+  if (a == b)
+    return true;
+  std::optional<unsigned> ba = binderOf(a, loop), bb = binderOf(b, loop);
+  if (ba || bb)
+    return ba == bb;
+  Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
+  if (!da || !db || !loop->isAncestor(da) || !loop->isAncestor(db))
+    return false;
+  if (da->getName() != db->getName() ||
+      da->getAttrDictionary() != db->getAttrDictionary() ||
+      da->getResultTypes() != db->getResultTypes() ||
+      da->getNumOperands() != db->getNumOperands() ||
+      (!isPureLeaf(da) && !isa<PropGetOp>(da)))
+    return false;
+  return llvm::all_of(
+      llvm::zip(da->getOperands(), db->getOperands()), [&](auto pair) {
+        return sameExpression(std::get<0>(pair), std::get<1>(pair), loop);
+      });
+}
+
+/// Whether `read`, in `edges`' `where`, only skips reductions `r` that
+/// would change nothing: the whole condition is `E < p[v]` (or `<=`, `!=`,
+/// either way round) for `p[v] min= E`, `E > p[v]` (or `>=`, `!=`) for
+/// `max=`, E the reduction's value (a relaxation's filter).
+bool skipsOnlyNoOps(PropGetOp read, PropReduceOp r, EdgesOp edges) {
+  if (!edges || edges.getWhere().empty() ||
+      !edges.getWhere().isAncestor(read->getParentRegion()) ||
+      (r.getKind() != ReductionKind::Min && r.getKind() != ReductionKind::Max))
+    return false;
+  auto yield = cast<YieldOp>(edges.getWhere().front().getTerminator());
+  Operation *cmp = yield.getValues().front().getDefiningOp();
+  if (!cmp || cmp->getNumOperands() != 2)
+    return false;
+  // `below`: the condition holds when E < p; `above`: when E > p (E the
+  // operand other than the read).
+  bool readLeft = cmp->getOperand(0) == read.getResult();
+  if (!readLeft && cmp->getOperand(1) != read.getResult())
+    return false;
+  Value other = cmp->getOperand(readLeft ? 1 : 0);
+  bool below = false, above = false;
+  if (auto i = dyn_cast<arith::CmpIOp>(cmp)) {
+    using P = arith::CmpIPredicate;
+    P pred = i.getPredicate();
+    bool lt =
+        pred == P::slt || pred == P::ult || pred == P::sle || pred == P::ule;
+    bool gt =
+        pred == P::sgt || pred == P::ugt || pred == P::sge || pred == P::uge;
+    below = pred == P::ne || (readLeft ? gt : lt);
+    above = pred == P::ne || (readLeft ? lt : gt);
+  } else if (auto f = dyn_cast<arith::CmpFOp>(cmp)) {
+    using P = arith::CmpFPredicate;
+    P pred = f.getPredicate();
+    bool lt =
+        pred == P::OLT || pred == P::ULT || pred == P::OLE || pred == P::ULE;
+    bool gt =
+        pred == P::OGT || pred == P::UGT || pred == P::OGE || pred == P::UGE;
+    bool ne = pred == P::ONE || pred == P::UNE;
+    below = ne || (readLeft ? gt : lt);
+    above = ne || (readLeft ? lt : gt);
+  } else {
+    return false;
+  }
+  if (!(r.getKind() == ReductionKind::Min ? below : above))
+    return false;
+  return sameExpression(other, r.getValue(), edges);
 }
 
 /// One loop and how it runs.
@@ -470,6 +544,33 @@ bool CheckParallelWrites::checkLoop(const Loop &loop, AlgorithmOp algo) {
          << "' only at the vertex the iteration owns, or schedule the loop "
             "`parallel: serial`";
     diag.attachNote(first->getLoc()) << "the plain write to '" << p << "'";
+  }
+  // Reads of a property at the binder where iterations that do not own it
+  // reduce into it (BFS parents: `where parent[dst] == -1 { parent[dst]
+  // max= id(src) }` pushed): which iterations pass, and so the result,
+  // depend on timing, unless the read only skips reductions that would
+  // change nothing.
+  for (PropGetOp read : reads) {
+    StringRef p = read.getProperty();
+    std::optional<unsigned> at = binderOf(read.getVertex(), loop.op);
+    if (!at || covered.contains(read) || illegal.contains(p))
+      continue;
+    auto r = llvm::find_if(reduces, [&](PropReduceOp r) {
+      return r.getProperty() == p && binderOf(r.getVertex(), loop.op) == at &&
+             !loop.isOwned(r.getVertex());
+    });
+    if (r == reduces.end() || skipsOnlyNoOps(read, *r, loop.edges))
+      continue;
+    InFlightDiagnostic diag = read.emitWarning();
+    diag << "read of '" << p << "' at " << loop.describe(read.getVertex())
+         << " in parallel " << loop.name << " (" << loop.how
+         << ") may see other iterations' reductions into '" << p
+         << "' there: which iterations see which value depends on timing, "
+            "and so does the result; schedule the loop so that it owns "
+            "that vertex (`direction: pull` for the destination), guard on "
+            "a property the loop does not update, or schedule it "
+            "`parallel: serial`";
+    diag.attachNote(r->getLoc()) << "the reduction into '" << p << "'";
   }
   return ok;
 }

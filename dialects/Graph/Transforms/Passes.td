@@ -96,6 +96,14 @@ def GraphCheckParallelWrites
     level-synchronous rule covers (the guard `p[dst]` and `p[src]`) get
     none.
 
+    A read of `p` at a vertex the iteration does not own, in a loop that
+    also reduces into `p` at a vertex it does not own, gets a warning too
+    (with a note at the reduction): which iterations see which partial
+    reduction depends on timing. A relaxation filter is exempt: the read
+    is one side of a `where` comparison (`<`, `<=`, `!=`; mirrored for
+    `max=`) whose other side is structurally the reduction's value, so the
+    guard only skips reductions that could not change `p`.
+
     Before and after: the IR is unchanged; the pass only reports.
   }];
   let dependentDialects = ["::sluice::graph::GraphDialect"];

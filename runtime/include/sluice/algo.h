@@ -109,6 +109,14 @@ SLUICE_API sluice_frontier_t *sluice_algo_frontier_all(sluice_algo_ctx_t *ctx);
 /* Adds `v` (< num_vertices); safe from the threads of a parallel for.
  * Returns 1 when `v` was not in the frontier. */
 SLUICE_API int sluice_algo_frontier_insert(sluice_frontier_t *f, uint32_t v);
+/* The frontier's bitmap (one bit per vertex, 64-bit words) for a pass that
+ * inserts by setting bits itself, with an atomic or per word it changes: a
+ * pull pass, whose iterations own their destinations, collects a word's
+ * inserts in a register and ors it in once. Safe from the threads of a
+ * parallel for (each may call it); the frontier's size and list are then
+ * made from the bitmap by sluice_algo_frontier_seal, which must come
+ * before any read. */
+SLUICE_API uint64_t *sluice_algo_frontier_direct_bits(sluice_frontier_t *f);
 /* Ends the inserts: the list is sorted (the frontier's order is the
  * vertices', whatever the threads did); a frontier of at least a 64th of
  * the vertices is listed from its bitmap when first read. */

@@ -129,6 +129,9 @@ struct sluice_frontier_t {
   bool pulled = false;
   uint64_t pulledFrom = 0;
   uint64_t edgesLeft = UINT64_MAX;
+  /// Whether a pass set bits through sluice_algo_frontier_direct_bits:
+  /// `count` and `list` are then made from the bitmap at the seal.
+  std::atomic<bool> direct{false};
 };
 
 struct sluice_algo_ctx_t {

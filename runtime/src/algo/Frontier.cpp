@@ -104,6 +104,20 @@ void sortList(sluice_frontier_t *f, uint64_t count) {
     std::sort(f->list.get(), f->list.get() + count);
 }
 
+/// After a pass that set `f`'s bits directly (and maybe inserted too): its
+/// count from the bitmap, and its list, in order, when it has room for them
+/// (a frontier past that is dense: its bitmap holds it).
+void countBits(sluice_frontier_t *f) {
+  uint64_t count = 0;
+  for (uint64_t w = 0, nw = words(f->numVertices); w < nw; ++w)
+    count += __builtin_popcountll(f->bits[w].load(std::memory_order_relaxed));
+  if (f->queue && count > f->listRoom)
+    sluice::rt::growFrontierList(f);
+  if (f->queue || count < denseAt(f->numVertices))
+    listBits(f, f->list.get());
+  f->count = count;
+}
+
 /// The out-edges of `f`'s vertices, summed until they pass `limit` (then
 /// the sum so far); a frontier kept as its bitmap is read there, without
 /// building its list.
@@ -216,10 +230,21 @@ int sluice_algo_frontier_insert(sluice_frontier_t *f, uint32_t v) {
   return 1;
 }
 
+uint64_t *sluice_algo_frontier_direct_bits(sluice_frontier_t *f) {
+  if (f->all || f->sealed || !f->bits)
+    return nullptr;
+  f->direct.store(true, std::memory_order_relaxed);
+  static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t),
+                "the bitmap is written as plain words");
+  return reinterpret_cast<uint64_t *>(f->bits.get());
+}
+
 void sluice_algo_frontier_seal(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
   if (f->sealed)
     return;
+  if (f->direct.exchange(false, std::memory_order_relaxed))
+    countBits(f);
   f->sealed = true;
   uint64_t count = f->count.load();
   if (f->queue) {
@@ -292,6 +317,7 @@ void sluice_algo_frontier_release(sluice_frontier_t *f) {
     giveListBack(f);
   f->list.reset();
   f->queue.reset();
+  f->direct = false;
   f->all = false;
   f->sealed = true;
   f->listed = true;

@@ -397,3 +397,132 @@ graph.algorithm @bfsOverwrite on @g attributes {param_names = ["source", "other"
     graph.yield
   }
 }
+
+// -----
+
+// BFS parents pushed: `where parent[dst] == -1 { parent[dst] max= src }`.
+// The first reduction to arrive makes the others fail `where`, so which
+// source wins depends on timing: a warning at the read (the reduction
+// itself is legal).
+walk.graph @g "g.txt" format snap
+graph.algorithm @parents on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %none = arith.constant -1 : i64
+  graph.property @parent : i64 = %none
+  %all = graph.frontier.all
+  %next = graph.edges from %all label "expand" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto>} where {
+  ^bb0(%src: i32, %dst: i32):
+    // expected-warning@+1 {{read of 'parent' at the destination in parallel loop 'expand' of algorithm 'parents' (push) may see other iterations' reductions into 'parent' there: which iterations see which value depends on timing, and so does the result; schedule the loop so that it owns that vertex (`direction: pull` for the destination), guard on a property the loop does not update, or schedule it `parallel: serial`}}
+    %p = graph.prop.get @parent[%dst] : i64
+    %m1 = arith.constant -1 : i64
+    %fresh = arith.cmpi eq, %p, %m1 : i64
+    graph.yield %fresh : i1
+  } do {
+  ^bb0(%src: i32, %dst: i32):
+    %s = arith.extui %src : i32 to i64
+    // expected-note@+1 {{the reduction into 'parent'}}
+    graph.prop.reduce max @parent[%dst], %s : i64
+    graph.yield
+  }
+}
+
+// -----
+
+// The same pulled: the iteration owns its destination and reads only its
+// own reductions there (in-edges in order): nothing to report.
+walk.graph @g "g.txt" format snap
+graph.algorithm @parents on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %none = arith.constant -1 : i64
+  graph.property @parent : i64 = %none
+  %all = graph.frontier.all
+  %next = graph.edges from %all label "expand" -> !graph.frontier attributes {schedule = #graph.schedule<direction = pull, parallel = static, frontier = auto, format = auto>} where {
+  ^bb0(%src: i32, %dst: i32):
+    %p = graph.prop.get @parent[%dst] : i64
+    %m1 = arith.constant -1 : i64
+    %fresh = arith.cmpi eq, %p, %m1 : i64
+    graph.yield %fresh : i1
+  } do {
+  ^bb0(%src: i32, %dst: i32):
+    %s = arith.extui %src : i32 to i64
+    graph.prop.reduce max @parent[%dst], %s : i64
+    graph.yield
+  }
+}
+
+// -----
+
+// A relaxation's filter, `dist[src] + 1 < dist[dst]` before `dist[dst]
+// min= dist[src] + 1` (either way round, `<=` and `!=` too), only skips
+// reductions that change nothing: no warning. The opposite comparison,
+// and a filter on a sum, do change the result: warnings.
+walk.graph @g "g.txt" format snap
+graph.algorithm @relax on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %inf = arith.constant 1.0e30 : f64
+  graph.property @dist : f64 = %inf
+  %zero = arith.constant 0 : i64
+  graph.property @tries : i64 = %zero
+  %all = graph.frontier.all
+  %a = graph.edges from %all label "below" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto>} where {
+  ^bb0(%src: i32, %dst: i32):
+    %ds = graph.prop.get @dist[%src] : f64
+    %one = arith.constant 1.0 : f64
+    %cand = arith.addf %ds, %one : f64
+    %dd = graph.prop.get @dist[%dst] : f64
+    %better = arith.cmpf olt, %cand, %dd : f64
+    graph.yield %better : i1
+  } do {
+  ^bb0(%src: i32, %dst: i32):
+    %ds = graph.prop.get @dist[%src] : f64
+    %one = arith.constant 1.0 : f64
+    %cand = arith.addf %ds, %one : f64
+    graph.prop.reduce min @dist[%dst], %cand : f64
+    graph.yield
+  }
+  %b = graph.edges from %all label "mirrored" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto>} where {
+  ^bb0(%src: i32, %dst: i32):
+    %dd = graph.prop.get @dist[%dst] : f64
+    %ds = graph.prop.get @dist[%src] : f64
+    %one = arith.constant 1.0 : f64
+    %cand = arith.addf %ds, %one : f64
+    %better = arith.cmpf une, %dd, %cand : f64
+    graph.yield %better : i1
+  } do {
+  ^bb0(%src: i32, %dst: i32):
+    %ds = graph.prop.get @dist[%src] : f64
+    %one = arith.constant 1.0 : f64
+    %cand = arith.addf %ds, %one : f64
+    graph.prop.reduce min @dist[%dst], %cand : f64
+    graph.yield
+  }
+  %c = graph.edges from %all label "worse" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto>} where {
+  ^bb0(%src: i32, %dst: i32):
+    %ds = graph.prop.get @dist[%src] : f64
+    %one = arith.constant 1.0 : f64
+    %cand = arith.addf %ds, %one : f64
+    // expected-warning@+1 {{read of 'dist' at the destination in parallel loop 'worse' of algorithm 'relax' (push) may see other iterations' reductions into 'dist' there}}
+    %dd = graph.prop.get @dist[%dst] : f64
+    %worse = arith.cmpf ogt, %cand, %dd : f64
+    graph.yield %worse : i1
+  } do {
+  ^bb0(%src: i32, %dst: i32):
+    %ds = graph.prop.get @dist[%src] : f64
+    %one = arith.constant 1.0 : f64
+    %cand = arith.addf %ds, %one : f64
+    // expected-note@+1 {{the reduction into 'dist'}}
+    graph.prop.reduce min @dist[%dst], %cand : f64
+    graph.yield
+  }
+  %d = graph.edges from %all label "count" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto>} where {
+  ^bb0(%src: i32, %dst: i32):
+    // expected-warning@+1 {{read of 'tries' at the destination in parallel loop 'count' of algorithm 'relax' (push) may see other iterations' reductions into 'tries' there}}
+    %t = graph.prop.get @tries[%dst] : i64
+    %two = arith.constant 2 : i64
+    %few = arith.cmpi slt, %t, %two : i64
+    graph.yield %few : i1
+  } do {
+  ^bb0(%src: i32, %dst: i32):
+    %one = arith.constant 1 : i64
+    // expected-note@+1 {{the reduction into 'tries'}}
+    graph.prop.reduce add @tries[%dst], %one : i64
+    graph.yield
+  }
+}

@@ -98,6 +98,51 @@ TEST(AlgoFrontier, DenseAndSparseFrontiersListTheSameSortedSet) {
   }
 }
 
+TEST(AlgoFrontier, DirectBitsAndInsertsSealToOneSortedSet) {
+  // What a compiled pull pass does: most vertices set in the bitmap a word
+  // at a time (sluice_algo_frontier_direct_bits), some inserted through
+  // the call (another binder's vertex), some both; the sealed frontier
+  // counts and lists their union, sparse or dense, and its buffers come
+  // back cleared.
+  const uint32_t n = 6400;
+  Graph g;
+  makeGraph(n, {{0, 1}}, 2, g);
+  std::mt19937 rng(5);
+  for (uint32_t size : {0u, 1u, 63u, 99u, 100u, 101u, 2000u, n}) {
+    std::vector<uint32_t> all(n);
+    for (uint32_t v = 0; v < n; ++v)
+      all[v] = v;
+    std::shuffle(all.begin(), all.end(), rng);
+    std::vector<uint32_t> chosen(all.begin(), all.begin() + size);
+    sluice_frontier_t *f = sluice_algo_frontier_new(g.ctx);
+    uint64_t *bits = sluice_algo_frontier_direct_bits(f);
+    ASSERT_NE(bits, nullptr);
+    for (size_t i = 0; i < chosen.size(); ++i) {
+      uint32_t v = chosen[i];
+      if (i % 3 != 0)
+        __atomic_fetch_or(&bits[v / 64], uint64_t(1) << (v % 64),
+                          __ATOMIC_RELAXED);
+      if (i % 3 != 1)
+        sluice_algo_frontier_insert(f, v);
+    }
+    sluice_algo_frontier_seal(f);
+    std::sort(chosen.begin(), chosen.end());
+    ASSERT_EQ(sluice_algo_frontier_size(f), size);
+    EXPECT_EQ(bitmapMembers(f, n), chosen) << size;
+    const uint32_t *list = sluice_algo_frontier_list(f);
+    if (size) {
+      EXPECT_EQ(std::vector<uint32_t>(list, list + size), chosen) << size;
+    }
+    // A sealed frontier takes no more direct bits.
+    EXPECT_EQ(sluice_algo_frontier_direct_bits(f), nullptr);
+    sluice_algo_frontier_release(f);
+    sluice_frontier_t *next = frontierOf(g.ctx, {3, 4000});
+    EXPECT_EQ(sluice_algo_frontier_size(next), 2u);
+    EXPECT_EQ(bitmapMembers(next, n), (std::vector<uint32_t>{3, 4000}));
+    sluice_algo_frontier_release(next);
+  }
+}
+
 TEST(AlgoFrontier, ReleasedFrontiersGiveBackClearedBuffers) {
   const uint32_t n = 6400;
   Graph g;

@@ -6,7 +6,7 @@
 // reference on generated reads: what the GPU run adds is codegen only.
 //
 //===----------------------------------------------------------------------===//
-#include "runtime/src/align/AlignGpu.h"
+#include "test/Unit/Align/AlignHostLaunch.h"
 #include "test/Unit/Align/AlignReference.h"
 #include "test/Unit/Align/AlignWarpEmulation.h"
 
@@ -20,81 +20,19 @@ using sluice::rt::align::GpuBatch;
 
 namespace {
 
-using Pairs = std::vector<std::pair<std::string, std::string>>;
-
-std::string describe(const sluice_align_result_t &r) {
-  return std::to_string(r.max_score) + " q" + std::to_string(r.max_query_end) +
-         " t" + std::to_string(r.max_target_end) + " qe " +
-         std::to_string(r.query_end_score) + " t" +
-         std::to_string(r.query_end_target) + " global " +
-         std::to_string(r.global_score) + " z" + std::to_string(r.zdropped);
-}
-
-/// The launcher's arrays for `pairs`, the emulated launch with `warps`
-/// warps (0: the launcher's count), its results.
-std::vector<sluice_align_result_t> emulate(const Pairs &pairs,
-                                           const sluice_align_scoring_t &sc,
-                                           uint64_t warps, GpuBatch &batch) {
-  std::vector<const char *> q, t;
-  std::vector<uint32_t> ql, tl;
-  for (const auto &[query, target] : pairs) {
-    q.push_back(query.data());
-    t.push_back(target.data());
-    ql.push_back(uint32_t(query.size()));
-    tl.push_back(uint32_t(target.size()));
-  }
-  sluice::rt::align::prepareGpuBatch(q.data(), ql.data(), t.data(), tl.data(),
-                                     pairs.size(), batch);
-  std::vector<sluice_align_result_t> results(pairs.size());
-  uint32_t next = 0;
-  sluice_align_gpu_args_t a{};
-  auto address = [](const void *p) { return uint64_t(uintptr_t(p)); };
-  a.queries = address(batch.queries.data());
-  a.targets = address(batch.targets.data());
-  a.query_offsets = address(batch.queryOffsets.data());
-  a.target_offsets = address(batch.targetOffsets.data());
-  a.order = address(batch.order.data());
-  a.next = address(&next);
-  a.results = address(results.data());
-  a.count = pairs.size();
-  a.row = batch.row;
-  a.warps = warps ? warps : batch.warps;
-  a.scoring = sc;
-  // Stale values from earlier pairs stay in the scratch, as on the GPU:
-  // poisoned, so that reading a cell not written for this pair shows.
-  std::vector<int32_t> scratch(a.warps * SLUICE_ALIGN_GPU_SCRATCH_ROWS * a.row,
-                               0x5a5a5a5a);
-  a.scratch = address(scratch.data());
-  emulateWarpKernel(a, scratch.data());
-  EXPECT_EQ(next, pairs.size() + a.warps) << "every warp takes one past";
-  return results;
-}
-
+/// The emulated launch of `pairs` with `warps` warps (0: the launcher's
+/// count), checked against the reference.
 void checkAgainstReference(const Pairs &pairs, const sluice_align_scoring_t &sc,
                            uint64_t warps, const std::string &what) {
-  GpuBatch batch;
-  auto got = emulate(pairs, sc, warps, batch);
+  HostLaunch launch(pairs, sc, warps);
+  emulateWarpKernel(launch.args, launch.scratch.data());
+  EXPECT_EQ(launch.next, pairs.size() + launch.args.warps)
+      << what << ": every warp takes one past";
   for (size_t k = 0; k < pairs.size(); ++k)
     EXPECT_EQ(describe(referenceAlign(pairs[k].first, pairs[k].second, sc)),
-              describe(got[k]))
+              describe(launch.results[k]))
         << what << " pair " << k << ": " << pairs[k].first.substr(0, 40)
         << " / " << pairs[k].second.substr(0, 40);
-}
-
-Pairs generate(uint64_t seed, size_t count, size_t length, double sub,
-               double indel, size_t junk) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<size_t> len(length / 2, length);
-  Pairs pairs;
-  for (size_t k = 0; k < count; ++k) {
-    std::string target = randomSequence(len(rng), rng);
-    std::string query =
-        mutateRead(target, sub, indel, k % 3 == 0 ? junk : 0, rng);
-    if (k % 2)
-      std::swap(query, target);
-    pairs.emplace_back(query, target);
-  }
-  return pairs;
 }
 
 TEST(AlignGpuEmulation, HandCases) {
@@ -119,7 +57,7 @@ TEST(AlignGpuEmulation, HandCases) {
 TEST(AlignGpuEmulation, GeneratedReadsWideBand) {
   for (uint64_t seed : {1, 2, 3}) {
     sluice_align_scoring_t sc = {2, 4, 4, 2, 100, 400};
-    checkAgainstReference(generate(seed, 30, 400, 0.03, 0.02, 0), sc, 0,
+    checkAgainstReference(generatePairs(seed, 30, 400, 0.03, 0.02, 0), sc, 0,
                           "seed " + std::to_string(seed));
   }
   std::string repeat;
@@ -133,18 +71,19 @@ TEST(AlignGpuEmulation, GeneratedReadsWideBand) {
 TEST(AlignGpuEmulation, GeneratedReadsNarrowBandsAndZDrops) {
   for (int band : {1, 2, 5, 17, 31, 32, 33, 64}) {
     sluice_align_scoring_t sc = {2, 4, 4, 2, band, 400};
-    checkAgainstReference(generate(10 + band, 20, 200, 0.05, 0.04, 0), sc, 0,
-                          "band " + std::to_string(band));
+    checkAgainstReference(generatePairs(10 + band, 20, 200, 0.05, 0.04, 0), sc,
+                          0, "band " + std::to_string(band));
   }
   for (int zdrop : {0, 5, 20, 50}) {
     sluice_align_scoring_t sc = {1, 4, 6, 1, 30, zdrop};
-    checkAgainstReference(generate(20 + zdrop, 20, 250, 0.04, 0.03, 60), sc, 0,
-                          "zdrop " + std::to_string(zdrop));
+    checkAgainstReference(generatePairs(20 + zdrop, 20, 250, 0.04, 0.03, 60),
+                          sc, 0, "zdrop " + std::to_string(zdrop));
   }
   sluice_align_scoring_t sc = {3, 2, 0, 1, 40, 200};
-  checkAgainstReference(generate(77, 20, 300, 0.15, 0.10, 30), sc, 0, "noisy");
+  checkAgainstReference(generatePairs(77, 20, 300, 0.15, 0.10, 30), sc, 0,
+                        "noisy");
   sc = {1, 1, 10, 3, 8, -1};
-  checkAgainstReference(generate(78, 20, 300, 0.15, 0.10, 30), sc, 0,
+  checkAgainstReference(generatePairs(78, 20, 300, 0.15, 0.10, 30), sc, 0,
                         "gap-heavy");
 }
 
@@ -173,16 +112,17 @@ TEST(AlignGpuEmulation, TiesWithinAndAcrossLanes) {
 // pair before) and take several pairs each from the queue.
 TEST(AlignGpuEmulation, FewWarpsReuseTheirScratch) {
   sluice_align_scoring_t sc = {2, 4, 4, 2, 50, 100};
-  Pairs pairs = generate(5, 40, 300, 0.05, 0.03, 40);
+  Pairs pairs = generatePairs(5, 40, 300, 0.05, 0.03, 40);
   for (uint64_t warps : {1, 3, 7})
     checkAgainstReference(pairs, sc, warps, std::to_string(warps) + " warps");
 }
 
 TEST(AlignGpuEmulation, TheQueueTakesTheLongestPairsFirst) {
-  GpuBatch batch;
   Pairs pairs = {
       {"AC", "ACG"}, {"ACGTACGT", "ACGT"}, {"A", "A"}, {"ACGTA", "ACGTAC"}};
-  emulate(pairs, {2, 4, 4, 2, 10, 100}, 0, batch);
+  HostLaunch launch(pairs, {2, 4, 4, 2, 10, 100}, 0);
+  emulateWarpKernel(launch.args, launch.scratch.data());
+  const GpuBatch &batch = launch.batch;
   EXPECT_EQ(batch.order, (std::vector<uint32_t>{1, 3, 0, 2}));
   EXPECT_EQ(batch.row, 8u); // longest target 6, + 2
   EXPECT_EQ(batch.warps, 4u);

@@ -1,4 +1,5 @@
 //===- AlignKernelTest.cpp - The alignment kernels against a reference ----===//
+#include "test/Unit/Align/AlignCases.h"
 #include "test/Unit/Align/AlignReference.h"
 
 #include "sluice/align.h"
@@ -13,16 +14,6 @@ using namespace sluice::test;
 namespace {
 
 constexpr sluice_align_scoring_t kMinimap2 = {2, 4, 4, 2, 100, 400};
-
-std::string describe(const sluice_align_result_t &r) {
-  return "max " + std::to_string(r.max_score) + " at q" +
-         std::to_string(r.max_query_end) + " t" +
-         std::to_string(r.max_target_end) + ", query end " +
-         std::to_string(r.query_end_score) + " at t" +
-         std::to_string(r.query_end_target) + ", global " +
-         std::to_string(r.global_score) + ", zdropped " +
-         std::to_string(r.zdropped);
-}
 
 void expectSame(const sluice_align_result_t &want,
                 const sluice_align_result_t &got, const std::string &what) {

@@ -18,7 +18,7 @@
 #include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/LLVM/Codegen.h"
 #include "dialects/Seq/IR/SeqOps.h"
-#include "runtime/src/align/AlignGpu.h"
+#include "test/Unit/Align/AlignHostLaunch.h"
 #include "test/Unit/Align/AlignReference.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -226,50 +226,13 @@ HostKernel &hostKernel() {
   return *k;
 }
 
-using Pairs = std::vector<std::pair<std::string, std::string>>;
-
-std::string describe(const sluice_align_result_t &r) {
-  return std::to_string(r.max_score) + " q" + std::to_string(r.max_query_end) +
-         " t" + std::to_string(r.max_target_end) + " qe " +
-         std::to_string(r.query_end_score) + " t" +
-         std::to_string(r.query_end_target) + " global " +
-         std::to_string(r.global_score) + " z" + std::to_string(r.zdropped);
-}
-
 /// Runs the host kernel on `pairs` with `warps` warps of 32 threads.
 void checkAgainstReference(const Pairs &pairs, const sluice_align_scoring_t &sc,
                            uint64_t warps, const std::string &what) {
   HostKernel &k = hostKernel();
   ASSERT_TRUE(k.kernel) << k.error;
-  std::vector<const char *> q, t;
-  std::vector<uint32_t> ql, tl;
-  for (const auto &[query, target] : pairs) {
-    q.push_back(query.data());
-    t.push_back(target.data());
-    ql.push_back(uint32_t(query.size()));
-    tl.push_back(uint32_t(target.size()));
-  }
-  rt::align::GpuBatch batch;
-  rt::align::prepareGpuBatch(q.data(), ql.data(), t.data(), tl.data(),
-                             pairs.size(), batch);
-  std::vector<sluice_align_result_t> results(pairs.size());
-  uint32_t next = 0;
-  auto address = [](const void *p) { return uint64_t(uintptr_t(p)); };
-  sluice_align_gpu_args_t a{};
-  a.queries = address(batch.queries.data());
-  a.targets = address(batch.targets.data());
-  a.query_offsets = address(batch.queryOffsets.data());
-  a.target_offsets = address(batch.targetOffsets.data());
-  a.order = address(batch.order.data());
-  a.next = address(&next);
-  a.results = address(results.data());
-  a.count = pairs.size();
-  a.row = batch.row;
-  a.warps = warps;
-  a.scoring = sc;
-  std::vector<int32_t> scratch(
-      warps * SLUICE_ALIGN_GPU_SCRATCH_ROWS * batch.row, 0x5a5a5a5a);
-  a.scratch = address(scratch.data());
+  HostLaunch launch(pairs, sc, warps);
+  sluice_align_gpu_args_t &a = launch.args;
   // One more warp than `warps`: it must return at once (no scratch).
   std::vector<Warp> warpStates(warps + 1);
   std::vector<std::thread> threads;
@@ -282,27 +245,17 @@ void checkAgainstReference(const Pairs &pairs, const sluice_align_scoring_t &sc,
       });
   for (std::thread &th : threads)
     th.join();
-  EXPECT_EQ(next, pairs.size() + warps) << what << ": each warp takes one past";
+  EXPECT_EQ(launch.next, pairs.size() + warps)
+      << what << ": each warp takes one past";
   EXPECT_EQ(warpStates[warps].barriers, 0u) << what << ": the extra warp ran";
   for (size_t p = 0; p < pairs.size(); ++p)
     EXPECT_EQ(describe(referenceAlign(pairs[p].first, pairs[p].second, sc)),
-              describe(results[p]))
+              describe(launch.results[p]))
         << what << " pair " << p;
 }
 
 Pairs generate(uint64_t seed, size_t count, size_t length, size_t junk) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<size_t> len(length / 2, length);
-  Pairs pairs;
-  for (size_t k = 0; k < count; ++k) {
-    std::string target = randomSequence(len(rng), rng);
-    std::string query =
-        mutateRead(target, 0.05, 0.04, k % 3 == 0 ? junk : 0, rng);
-    if (k % 2)
-      std::swap(query, target);
-    pairs.emplace_back(query, target);
-  }
-  return pairs;
+  return generatePairs(seed, count, length, 0.05, 0.04, junk);
 }
 
 TEST(AlignGpuHostRun, HandCasesAndPlateaus) {

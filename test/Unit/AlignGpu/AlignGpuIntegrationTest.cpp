@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "sluice/align_gpu.h"
 #include "sluice/gpu.h"
+#include "test/Unit/Align/AlignCases.h"
 #include "test/Unit/Align/AlignReference.h"
 
 #include <gtest/gtest.h>
@@ -42,44 +43,7 @@ std::string readPtx() {
   return s.str();
 }
 
-using Pairs = std::vector<std::pair<std::string, std::string>>;
-
-struct Batch {
-  std::vector<const char *> q, t;
-  std::vector<uint32_t> ql, tl;
-  explicit Batch(const Pairs &pairs) {
-    for (const auto &[query, target] : pairs) {
-      q.push_back(query.data());
-      t.push_back(target.data());
-      ql.push_back(uint32_t(query.size()));
-      tl.push_back(uint32_t(target.size()));
-    }
-  }
-};
-
-Pairs generate(uint64_t seed, size_t count, size_t length, double sub,
-               double indel, size_t junk) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<size_t> len(length / 2, length);
-  Pairs pairs;
-  for (size_t k = 0; k < count; ++k) {
-    std::string target = randomSequence(len(rng), rng);
-    std::string query =
-        mutateRead(target, sub, indel, k % 3 == 0 ? junk : 0, rng);
-    if (k % 2)
-      std::swap(query, target);
-    pairs.emplace_back(query, target);
-  }
-  return pairs;
-}
-
-std::string describe(const sluice_align_result_t &r) {
-  return std::to_string(r.max_score) + " q" + std::to_string(r.max_query_end) +
-         " t" + std::to_string(r.max_target_end) + " qe " +
-         std::to_string(r.query_end_score) + " t" +
-         std::to_string(r.query_end_target) + " global " +
-         std::to_string(r.global_score) + " z" + std::to_string(r.zdropped);
-}
+using Batch = PairArrays;
 
 TEST(AlignGpuArtifacts, ThePtxHasTheWarpKernelForSm90) {
   std::string ptx = readPtx();
@@ -185,13 +149,13 @@ TEST(AlignGpuDevice, GpuMatchesCpuExactly) {
                      {2, 4, 4, 2, 3, 400}, "hand cases");
   // Widths below, at and above a warp's 32 lanes; Z-drops; noisy reads.
   for (int band : {1, 5, 31, 32, 33, 100})
-    expectGpuEqualsCpu(generate(band, 200, 400, 0.03, 0.02, 60),
+    expectGpuEqualsCpu(generatePairs(band, 200, 400, 0.03, 0.02, 60),
                        {2, 4, 4, 2, band, 400}, "band " + std::to_string(band));
   for (int zdrop : {0, 20, 50})
-    expectGpuEqualsCpu(generate(100 + zdrop, 200, 300, 0.04, 0.03, 60),
+    expectGpuEqualsCpu(generatePairs(100 + zdrop, 200, 300, 0.04, 0.03, 60),
                        {1, 4, 6, 1, 30, zdrop},
                        "zdrop " + std::to_string(zdrop));
-  expectGpuEqualsCpu(generate(77, 200, 300, 0.15, 0.10, 30),
+  expectGpuEqualsCpu(generatePairs(77, 200, 300, 0.15, 0.10, 30),
                      {1, 1, 10, 3, 8, -1}, "gap-heavy, no Z-drop");
   // Plateaus of equal scores (the tie rule, AlignGpuEmulationTest.cpp).
   const std::string m = "ACGTTGCAAC";
@@ -199,8 +163,8 @@ TEST(AlignGpuDevice, GpuMatchesCpuExactly) {
                      {3, 255, 0, 1, 107, 20}, "plateau");
   // Many pairs of mixed lengths (the work queue): 4000 of ~1 kb and 20 of
   // ~10 kb, minimap2's scoring.
-  Pairs mixed = generate(7, 4000, 1000, 0.03, 0.01, 200);
-  Pairs longReads = generate(8, 20, 10000, 0.03, 0.01, 0);
+  Pairs mixed = generatePairs(7, 4000, 1000, 0.03, 0.01, 200);
+  Pairs longReads = generatePairs(8, 20, 10000, 0.03, 0.01, 0);
   mixed.insert(mixed.end(), longReads.begin(), longReads.end());
   expectGpuEqualsCpu(mixed, {2, 4, 4, 2, 100, 400}, "4020 mixed pairs");
 }
