@@ -40,6 +40,20 @@ void AlgoThreadPool::claimShares(void (*fn)(void *, uint32_t), void *arg) {
     fn(arg, s);
 }
 
+template <typename Pred> bool AlgoThreadPool::spinWhile(Pred waiting) {
+  auto start = std::chrono::steady_clock::now();
+  for (uint32_t i = 0; waiting(); ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+    if (i % 256 == 255 && std::chrono::steady_clock::now() - start > kSpin)
+      return waiting();
+  }
+  return false;
+}
+
 void AlgoThreadPool::runErased(void (*fn)(void *, uint32_t), void *arg) {
   if (numThreads == 1) {
     fn(arg, 0);
@@ -57,30 +71,28 @@ void AlgoThreadPool::runErased(void (*fn)(void *, uint32_t), void *arg) {
   wake.notify_all();
   claimShares(fn, arg);
   // Every share is claimed: close the pass to late workers, then wait for
-  // those that joined it.
+  // those that joined it, spinning first.
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    open = false;
+  }
+  if (!spinWhile(
+          [this] { return active.load(std::memory_order_acquire) != 0; }))
+    return;
   std::unique_lock<std::mutex> lock(mutex);
-  open = false;
-  done.wait(lock, [this] { return active == 0; });
+  done.wait(lock,
+            [this] { return active.load(std::memory_order_acquire) == 0; });
 }
 
 void AlgoThreadPool::workerLoop() {
   uint64_t seen = 0;
   for (;;) {
-    // A short spin first (about 50 microseconds): the next pass of a round
-    // loop usually comes sooner than a sleeping thread would wake.
-    auto spinStart = std::chrono::steady_clock::now();
-    for (uint32_t i = 0; published.load(std::memory_order_acquire) == seen &&
-                         !stopping.load(std::memory_order_relaxed);
-         ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#else
-      std::this_thread::yield();
-#endif
-      if (i % 256 == 255 && std::chrono::steady_clock::now() - spinStart >
-                                std::chrono::microseconds(50))
-        break;
-    }
+    // A short spin first: the next pass of a round loop usually comes
+    // sooner than a sleeping thread would wake.
+    spinWhile([&] {
+      return published.load(std::memory_order_acquire) == seen &&
+             !stopping.load(std::memory_order_relaxed);
+    });
     void (*fn)(void *, uint32_t);
     void *arg;
     {
@@ -91,14 +103,17 @@ void AlgoThreadPool::workerLoop() {
       seen = generation;
       if (!open)
         continue; // every share went while this thread slept
-      ++active;
+      active.fetch_add(1, std::memory_order_relaxed);
       fn = call;
       arg = callee;
     }
     claimShares(fn, arg);
-    std::lock_guard<std::mutex> lock(mutex);
-    if (--active == 0)
+    // The last to leave wakes a caller that went to sleep (under the
+    // mutex: the caller tests `active` under it before sleeping).
+    if (active.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex);
       done.notify_one();
+    }
   }
 }
 
