@@ -141,6 +141,7 @@ sluice_status_t sluice_algo_ctx_create(const sluice_graph_t *graph,
   ctx->pool = std::make_unique<AlgoThreadPool>(threads);
   ctx->progress = std::make_unique<Progress>(!options->quiet, nullptr, nullptr,
                                              1000, 1000, "algorithm");
+  ctx->progressOn = !options->quiet;
 
   const uint64_t n = sluice_graph_num_vertices(graph);
   const uint64_t m = sluice_graph_num_edges(graph);
@@ -200,13 +201,35 @@ uint64_t sluice_algo_passes(const sluice_algo_ctx_t *ctx) {
   return ctx->passes;
 }
 
+namespace {
+
+/// Reports the passes run so far. A report reads the clock (50 to 100 ns
+/// on the VM of bench/RESULTS.md: a few percent of a road network's SSSP,
+/// whose 6,886 passes take microseconds each), so it comes every `stride`
+/// passes: one a pass while passes take a millisecond or more, doubling up
+/// to 64 while they take less (a progress line is then at most 64 short
+/// passes, well under a second, late).
+void reportPass(sluice_algo_ctx_t *ctx) {
+  if (!ctx->progressOn || --ctx->progressLeft > 0)
+    return;
+  auto now = std::chrono::steady_clock::now();
+  ctx->progressStride = now - ctx->progressAt < std::chrono::milliseconds(1)
+                            ? std::min<uint32_t>(ctx->progressStride * 2, 64)
+                            : 1;
+  ctx->progressLeft = ctx->progressStride;
+  ctx->progressAt = now;
+  ctx->progress->update("running", ctx->passes, 0, "parallel passes");
+}
+
+} // namespace
+
 void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
                               int32_t schedule, uint64_t chunk,
                               sluice_algo_range_fn_t fn, void *env) {
   if (ctx->faulted.load(std::memory_order_relaxed) || n == 0)
     return;
   ++ctx->passes;
-  ctx->progress->update("running", ctx->passes, 0, "parallel passes");
+  reportPass(ctx);
   if (ctx->gpu) {
     algoGpuParallelFor(ctx, n, fn, env);
     return;

@@ -163,6 +163,12 @@ struct sluice_algo_ctx_t {
   std::string faultMessage;
   uint64_t passes = 0;
   std::unique_ptr<sluice::rt::Progress> progress;
+  /// Progress lines on (not quiet); the passes between two reports and
+  /// those left until the next, and when the last report was
+  /// (AlgoContext.cpp, reportPass).
+  bool progressOn = false;
+  uint32_t progressStride = 1, progressLeft = 1;
+  std::chrono::steady_clock::time_point progressAt;
   /// sluice_algo_partials' room.
   std::vector<uint64_t> partials;
   /// Frontier buffers that frontiers gave back (Frontier.cpp), lists of
