@@ -475,3 +475,42 @@ module {
     graph.prop.set @depth[%0] = %again : i64
   }
 }
+
+// -----
+
+// Division by a constant other than 0 and -1 cannot fault: arith's
+// remsi and divsi inline (Afforest's `id(v) % 64` is then no call a
+// vertex); by a variable, 0 or -1 the runtime's, which faults.
+// CHECK-LABEL: llvm.func @sluice_algo_divide_sample_vertices(
+// CHECK:         %[[ID:.*]] = llvm.call @sluice_algo_original_id(
+// CHECK:         %{{.*}} = arith.remsi %[[ID]], %{{.*}} : i64
+// CHECK:         %{{.*}} = arith.divsi %[[ID]], %{{.*}} : i64
+// CHECK-NOT:     llvm.call @sluice_algo_irem
+// CHECK-NOT:     llvm.call @sluice_algo_idiv
+// CHECK-LABEL: llvm.func @sluice_algo_divide(
+// CHECK:         llvm.call @sluice_algo_irem(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> i64
+// CHECK:         llvm.call @sluice_algo_idiv(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> i64
+// CHECK:         llvm.call @sluice_algo_idiv(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> i64
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @divide on @g attributes {outputs = [@hits], param_defaults = [3], param_names = ["k"], schedule = #graph.algorithm_schedule<target = cpu>} {
+  ^bb0(%k: i64):
+    %c0_i64 = arith.constant 0 : i64
+    %cm1 = arith.constant -1 : i64
+    graph.property @hits : i64 = %c0_i64
+    graph.vertices label "sample" attributes {schedule = #graph.schedule<parallel = static>} do {
+    ^bb0(%v: i32):
+      %c64 = arith.constant 64 : i64
+      %id = graph.original_id %v : i64
+      %r = graph.irem %id, %c64 : i64
+      %q = graph.idiv %id, %c64 : i64
+      %s = arith.addi %r, %q : i64
+      graph.prop.set @hits[%v] = %s : i64
+      graph.yield
+    }
+    %m = graph.num_edges : i64
+    %a = graph.irem %m, %k : i64
+    %b = graph.idiv %m, %c0_i64 : i64
+    %c = graph.idiv %m, %cm1 : i64
+  }
+}

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <limits>
@@ -413,6 +414,10 @@ struct VertexOfLowering : GraphPattern<graph::VertexOfOp> {
   }
 };
 
+/// a / b and a % b: by a constant other than 0 and -1 (nothing to fault,
+/// no overflow) arith's division inline, else the runtime's, which faults
+/// on a zero divisor and on -2^63 / -1 (a loop's `id(v) % 64` is then a
+/// few instructions per vertex, not a call).
 template <typename OpT, AlgoCall Call>
 struct DivisionLowering : GraphPattern<OpT> {
   using GraphPattern<OpT>::GraphPattern;
@@ -422,6 +427,17 @@ struct DivisionLowering : GraphPattern<OpT> {
     const FunctionInfo *info = this->infoOf(op);
     if (!info)
       return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    APInt divisor;
+    if (matchPattern(adaptor.getRhs(), m_ConstantInt(&divisor)) &&
+        !divisor.isZero() && !divisor.isAllOnes()) {
+      if constexpr (Call == AlgoCall::IntRem)
+        rewriter.replaceOpWithNewOp<arith::RemSIOp>(op, adaptor.getLhs(),
+                                                    adaptor.getRhs());
+      else
+        rewriter.replaceOpWithNewOp<arith::DivSIOp>(op, adaptor.getLhs(),
+                                                    adaptor.getRhs());
+      return success();
+    }
     rewriter.replaceOp(op, callRuntime(rewriter, op.getLoc(),
                                        this->moduleOf(op), Call,
                                        {info->ctx, adaptor.getLhs(),

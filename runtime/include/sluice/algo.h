@@ -121,9 +121,12 @@ SLUICE_API uint64_t *sluice_algo_frontier_direct_bits(sluice_frontier_t *f);
  * vertices', whatever the threads did); a frontier of at least a 64th of
  * the vertices is listed from its bitmap when first read. */
 SLUICE_API void sluice_algo_frontier_seal(sluice_frontier_t *f);
-/* Gives the buffers of `f`, which nothing reads again, back to its context
- * for the frontiers made after it (the compiler calls it on a round loop's
- * frontier once the round is done); `f` is then empty. */
+/* Gives `f`, which nothing reads again, back to its context: its buffers
+ * and the handle itself serve the frontiers made after it (the compiler
+ * calls it on a round loop's frontier once the round is done and on a
+ * round's bucket after its pass). `f` reads as empty until a later
+ * frontier reuses the handle; releasing it again before then does
+ * nothing. */
 SLUICE_API void sluice_algo_frontier_release(sluice_frontier_t *f);
 SLUICE_API uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f);
 /* The vertices, sorted (materialised for the frontier of all vertices). */

@@ -40,6 +40,20 @@ void AlgoThreadPool::claimShares(void (*fn)(void *, uint32_t), void *arg) {
     fn(arg, s);
 }
 
+template <typename Pred> bool AlgoThreadPool::spinWhile(Pred waiting) {
+  auto start = std::chrono::steady_clock::now();
+  for (uint32_t i = 0; waiting(); ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+    if (i % 256 == 255 && std::chrono::steady_clock::now() - start > kSpin)
+      return waiting();
+  }
+  return false;
+}
+
 void AlgoThreadPool::runErased(void (*fn)(void *, uint32_t), void *arg) {
   if (numThreads == 1) {
     fn(arg, 0);
@@ -57,30 +71,28 @@ void AlgoThreadPool::runErased(void (*fn)(void *, uint32_t), void *arg) {
   wake.notify_all();
   claimShares(fn, arg);
   // Every share is claimed: close the pass to late workers, then wait for
-  // those that joined it.
+  // those that joined it, spinning first.
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    open = false;
+  }
+  if (!spinWhile(
+          [this] { return active.load(std::memory_order_acquire) != 0; }))
+    return;
   std::unique_lock<std::mutex> lock(mutex);
-  open = false;
-  done.wait(lock, [this] { return active == 0; });
+  done.wait(lock,
+            [this] { return active.load(std::memory_order_acquire) == 0; });
 }
 
 void AlgoThreadPool::workerLoop() {
   uint64_t seen = 0;
   for (;;) {
-    // A short spin first (about 50 microseconds): the next pass of a round
-    // loop usually comes sooner than a sleeping thread would wake.
-    auto spinStart = std::chrono::steady_clock::now();
-    for (uint32_t i = 0; published.load(std::memory_order_acquire) == seen &&
-                         !stopping.load(std::memory_order_relaxed);
-         ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#else
-      std::this_thread::yield();
-#endif
-      if (i % 256 == 255 && std::chrono::steady_clock::now() - spinStart >
-                                std::chrono::microseconds(50))
-        break;
-    }
+    // A short spin first: the next pass of a round loop usually comes
+    // sooner than a sleeping thread would wake.
+    spinWhile([&] {
+      return published.load(std::memory_order_acquire) == seen &&
+             !stopping.load(std::memory_order_relaxed);
+    });
     void (*fn)(void *, uint32_t);
     void *arg;
     {
@@ -91,14 +103,17 @@ void AlgoThreadPool::workerLoop() {
       seen = generation;
       if (!open)
         continue; // every share went while this thread slept
-      ++active;
+      active.fetch_add(1, std::memory_order_relaxed);
       fn = call;
       arg = callee;
     }
     claimShares(fn, arg);
-    std::lock_guard<std::mutex> lock(mutex);
-    if (--active == 0)
+    // The last to leave wakes a caller that went to sleep (under the
+    // mutex: the caller tests `active` under it before sleeping).
+    if (active.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex);
       done.notify_one();
+    }
   }
 }
 
@@ -126,6 +141,7 @@ sluice_status_t sluice_algo_ctx_create(const sluice_graph_t *graph,
   ctx->pool = std::make_unique<AlgoThreadPool>(threads);
   ctx->progress = std::make_unique<Progress>(!options->quiet, nullptr, nullptr,
                                              1000, 1000, "algorithm");
+  ctx->progressOn = !options->quiet;
 
   const uint64_t n = sluice_graph_num_vertices(graph);
   const uint64_t m = sluice_graph_num_edges(graph);
@@ -185,13 +201,35 @@ uint64_t sluice_algo_passes(const sluice_algo_ctx_t *ctx) {
   return ctx->passes;
 }
 
+namespace {
+
+/// Reports the passes run so far. A report reads the clock (50 to 100 ns
+/// on the VM of bench/RESULTS.md: a few percent of a road network's SSSP,
+/// whose 6,886 passes take microseconds each), so it comes every `stride`
+/// passes: one a pass while passes take a millisecond or more, doubling up
+/// to 64 while they take less (a progress line is then at most 64 short
+/// passes, well under a second, late).
+void reportPass(sluice_algo_ctx_t *ctx) {
+  if (!ctx->progressOn || --ctx->progressLeft > 0)
+    return;
+  auto now = std::chrono::steady_clock::now();
+  ctx->progressStride = now - ctx->progressAt < std::chrono::milliseconds(1)
+                            ? std::min<uint32_t>(ctx->progressStride * 2, 64)
+                            : 1;
+  ctx->progressLeft = ctx->progressStride;
+  ctx->progressAt = now;
+  ctx->progress->update("running", ctx->passes, 0, "parallel passes");
+}
+
+} // namespace
+
 void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
                               int32_t schedule, uint64_t chunk,
                               sluice_algo_range_fn_t fn, void *env) {
   if (ctx->faulted.load(std::memory_order_relaxed) || n == 0)
     return;
   ++ctx->passes;
-  ctx->progress->update("running", ctx->passes, 0, "parallel passes");
+  reportPass(ctx);
   if (ctx->gpu) {
     algoGpuParallelFor(ctx, n, fn, env);
     return;

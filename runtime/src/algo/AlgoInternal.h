@@ -15,6 +15,7 @@
 #include "runtime/src/algo/BucketQueue.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -30,7 +31,10 @@ namespace sluice::rt {
 /// nothing, so a pass never waits on a thread that has not started (on a
 /// loaded machine the caller may run every share itself). Workers spin a
 /// few microseconds for the next pass before sleeping: a frontier loop's
-/// passes come back to back.
+/// passes come back to back. Likewise the caller, done with its shares,
+/// spins that long for the workers that joined before it sleeps: a share
+/// ends about when the caller's does, and a sleeping caller would wait
+/// for the scheduler to run it again.
 class AlgoThreadPool {
 public:
   explicit AlgoThreadPool(uint32_t threads);
@@ -48,6 +52,13 @@ private:
   void workerLoop();
   /// Runs shares of the current pass until none is left.
   void claimShares(void (*fn)(void *, uint32_t), void *arg);
+  /// Spins up to kSpin while `waiting()` holds; whether it still does.
+  template <typename Pred> static bool spinWhile(Pred waiting);
+
+  /// How long a thread spins before it sleeps (about 50 microseconds: the
+  /// next pass of a round loop, or a share's end, usually comes sooner
+  /// than a sleeping thread would wake).
+  static constexpr std::chrono::microseconds kSpin{50};
 
   uint32_t numThreads;
   std::vector<std::thread> workers;
@@ -56,9 +67,11 @@ private:
   /// The pass's number, also readable without the mutex (spinning workers).
   uint64_t generation = 0;
   std::atomic<uint64_t> published{0};
-  /// Whether workers may still join the pass, and how many did.
+  /// Whether workers may still join the pass (under the mutex), and how
+  /// many did and have not finished (joined under the mutex, left
+  /// without it).
   bool open = false;
-  uint32_t active = 0;
+  std::atomic<uint32_t> active{0};
   std::atomic<uint32_t> nextShare{0};
   std::atomic<bool> stopping{false};
   void (*call)(void *, uint32_t) = nullptr;
@@ -132,6 +145,9 @@ struct sluice_frontier_t {
   /// Whether a pass set bits through sluice_algo_frontier_direct_bits:
   /// `count` and `list` are then made from the bitmap at the seal.
   std::atomic<bool> direct{false};
+  /// Released (sluice_algo_frontier_release): the struct waits in the
+  /// context's spares for its next frontier.
+  bool released = false;
 };
 
 struct sluice_algo_ctx_t {
@@ -142,12 +158,20 @@ struct sluice_algo_ctx_t {
   std::vector<float> inWeights;
   std::unique_ptr<sluice::rt::AlgoThreadPool> pool;
   std::vector<std::unique_ptr<sluice_frontier_t>> frontiers;
+  /// Those of `frontiers` released, made anew for the next frontiers.
+  std::vector<sluice_frontier_t *> spareFrontiers;
   std::atomic<bool> faulted{false};
   std::mutex faultMutex;
   int32_t faultSite = -1;
   std::string faultMessage;
   uint64_t passes = 0;
   std::unique_ptr<sluice::rt::Progress> progress;
+  /// Progress lines on (not quiet); the passes between two reports and
+  /// those left until the next, and when the last report was
+  /// (AlgoContext.cpp, reportPass).
+  bool progressOn = false;
+  uint32_t progressStride = 1, progressLeft = 1;
+  std::chrono::steady_clock::time_point progressAt;
   /// sluice_algo_partials' room.
   std::vector<uint64_t> partials;
   /// Frontier buffers that frontiers gave back (Frontier.cpp), lists of

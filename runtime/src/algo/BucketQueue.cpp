@@ -43,12 +43,12 @@ double BucketQueue::keyOf(const void *priority, int32_t type, double delta,
 
 template <typename Fn> void BucketQueue::forShares(uint64_t count, Fn fn) {
   if (!pool || pool->size() == 1 || count < kParallelBelow) {
-    fn(lanes.front(), 0, count);
+    fn(lanes.front(), 0, count, false);
     return;
   }
   const uint64_t threads = pool->size();
   pool->run([&](uint32_t t) {
-    fn(lanes[t], count * t / threads, count * (t + 1) / threads);
+    fn(lanes[t], count * t / threads, count * (t + 1) / threads, true);
   });
 }
 
@@ -59,7 +59,12 @@ void BucketQueue::push(uint32_t v, double key) {
     low = key;
   }
   if (inWindow(key)) {
-    bucketAt(key).push_back(v);
+    std::vector<uint32_t> &bucket = bucketAt(key);
+    if (bucket.capacity() == 0 && !spareBuckets.empty()) {
+      bucket.swap(spareBuckets.back());
+      spareBuckets.pop_back();
+    }
+    bucket.push_back(v);
     ++inRing;
   } else {
     far[key].push_back(v);
@@ -96,6 +101,15 @@ void BucketQueue::gatherTaken(std::vector<uint32_t> &out) {
   uint64_t total = 0;
   for (Lane &lane : lanes)
     total += lane.taken.size();
+  // A take on the caller filled the first lane alone: sorted in place
+  // (its buffer and `out`'s trade places) when that beats the bitmap.
+  if (total == lanes.front().taken.size() && total * 16 <= sortBits.size()) {
+    out.swap(lanes.front().taken);
+    std::sort(out.begin(), out.end());
+    lanes.front().taken.clear();
+    queued -= total;
+    return;
+  }
   // Sorted: through a bitmap when that beats sorting (a word per 64
   // vertices against k log k).
   if (total * 16 > sortBits.size()) {
@@ -132,7 +146,6 @@ void BucketQueue::takeLowest(std::vector<uint32_t> &out) {
     }
     if (!far.empty())
       key = std::min(key, far.begin()->first);
-    taking.clear();
     if (ringHas && key == low) {
       taking.swap(bucketAt(low));
       inRing -= taking.size();
@@ -142,28 +155,51 @@ void BucketQueue::takeLowest(std::vector<uint32_t> &out) {
       taking.insert(taking.end(), more.begin(), more.end());
       far.erase(far.begin());
     }
-    forShares(taking.size(), [&](Lane &lane, uint64_t begin, uint64_t end) {
-      for (uint64_t i = begin; i < end; ++i) {
-        uint32_t v = taking[i];
-        // Stale (filed again elsewhere) or taken already.
-        int32_t was = codeOf(key);
-        if (slotOf(v) != was)
-          continue;
-        // Taken, or (its priority changed without a refiling) filed where
-        // it is; a second entry of `v` here loses the claim.
-        double now = keyOf(v);
-        if (!slot[v].compare_exchange_strong(
-                was, now == key ? kNotFiled : codeOf(now),
-                std::memory_order_relaxed))
-          continue;
-        if (now == key)
-          lane.taken.push_back(v);
-        else
-          lane.filed.emplace_back(now, v);
-      }
-    });
+    forShares(taking.size(),
+              [&](Lane &lane, uint64_t begin, uint64_t end, bool shared) {
+                if (shared)
+                  takeEntries<true>(lane, key, begin, end);
+                else
+                  takeEntries<false>(lane, key, begin, end);
+              });
+    // The bucket's buffer, emptied, for the next bucket to fill (the ring
+    // slot comes round again only after kWindow keys).
+    taking.clear();
+    if (taking.capacity() > 0) {
+      spareBuckets.emplace_back();
+      spareBuckets.back().swap(taking);
+    }
     mergeLanes();
     gatherTaken(out);
+  }
+}
+
+template <bool shared>
+void BucketQueue::takeEntries(Lane &lane, double key, uint64_t begin,
+                              uint64_t end) {
+  const int32_t code = codeOf(key);
+  for (uint64_t i = begin; i < end; ++i) {
+    uint32_t v = taking[i];
+    // Stale (filed again elsewhere) or taken already.
+    if (slotOf(v) != code)
+      continue;
+    // Taken, or (its priority changed without a refiling) filed where it
+    // is; with other threads taking, a second entry of `v` here loses the
+    // claim.
+    double now = keyOf(v);
+    int32_t next = now == key ? kNotFiled : codeOf(now);
+    if constexpr (shared) {
+      int32_t was = code;
+      if (!slot[v].compare_exchange_strong(was, next,
+                                           std::memory_order_relaxed))
+        continue;
+    } else {
+      setSlot(v, next);
+    }
+    if (now == key)
+      lane.taken.push_back(v);
+    else
+      lane.filed.emplace_back(now, v);
   }
 }
 

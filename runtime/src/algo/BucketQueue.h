@@ -19,7 +19,13 @@
 // of each entry's slot: reads of the slot and priority arrays in no order)
 // runs on the pool's threads, each into its own lane; the taken vertices
 // are sorted through a bitmap when they are many. The rounds are the
-// serial queue's.
+// serial queue's. A take on the caller alone claims slots with plain
+// stores (no other thread reads them then).
+//
+// A run of many small rounds (a road network's thousands) costs what its
+// rounds' fixed work does: a taken bucket's buffer goes to a list of
+// spares that the next bucket to fill takes, so filing allocates only
+// while more buckets hold vertices at once than ever before.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_ALGO_BUCKETQUEUE_H
@@ -96,9 +102,14 @@ private:
     return ring[uint64_t(int64_t(key)) & (kWindow - 1)];
   }
   void push(uint32_t v, double key);
-  /// Calls fn(lane, begin, end) over shares of [0, count): on the pool's
-  /// threads when there are many, else once on the caller.
+  /// Calls fn(lane, begin, end, shared) over shares of [0, count): on the
+  /// pool's threads when there are many (`shared` true), else once on the
+  /// caller (false).
   template <typename Fn> void forShares(uint64_t count, Fn fn);
+  /// Takes or refiles the entries taking[begin, end) of bucket `key` into
+  /// `lane`; `shared`: other threads claim entries of the bucket too.
+  template <bool shared>
+  void takeEntries(Lane &lane, double key, uint64_t begin, uint64_t end);
   /// Pushes the lanes' refiled entries into the buckets; empties them.
   void mergeLanes();
   /// The taken vertices of the lanes into `out`, sorted.
@@ -145,6 +156,8 @@ private:
   std::map<double, std::vector<uint32_t>> far;
   /// A bucket being taken (its buffer reused).
   std::vector<uint32_t> taking;
+  /// Buffers of taken buckets, empty, for the next buckets to fill.
+  std::vector<std::vector<uint32_t>> spareBuckets;
   /// One lane per thread of the pool (one without).
   std::vector<Lane> lanes;
   /// Sorting a large taken bucket: its vertices' bits (cleared after).

@@ -7,12 +7,12 @@
 // else) and listed from it when read. seal() sorts the list of a sparse
 // frontier, shrinks it to its size and drops the bitmap (rebuilt when a
 // round asks for it), so the frontiers of a long run cost what their
-// vertices do; release() gives a dead frontier's buffers back. Buffers
-// come back to the context's spares and are reused: fresh pages cost a
+// vertices do; release() gives a dead frontier's buffers and struct back.
+// Both go to the context's spares and are reused: fresh pages cost a
 // fault each. A frontier with a bucket queue (a `frontier: buckets`
 // loop's result) has a list of every vertex, files its inserts there when
-// sealed (sorted first, so the queue's arrays are read in vertex order) and
-// is listed from the queue when read.
+// sealed (in vertex order when they are many, so the queue's arrays are
+// read in order) and is listed from the queue when read.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
@@ -69,12 +69,23 @@ struct InsertBuffer {
 };
 thread_local InsertBuffer insertBuffer;
 
-sluice_frontier_t *adopt(sluice_algo_ctx_t *ctx,
-                         std::unique_ptr<sluice_frontier_t> f) {
+/// A new empty frontier of `ctx`: a released one made anew (a round loop
+/// releases a frontier or two a round: thousands of rounds then cost no
+/// allocation and no fresh page), else a new one the context owns.
+sluice_frontier_t *make(sluice_algo_ctx_t *ctx) {
+  sluice_frontier_t *f;
+  if (!ctx->spareFrontiers.empty()) {
+    f = ctx->spareFrontiers.back();
+    ctx->spareFrontiers.pop_back();
+    f->~sluice_frontier_t();
+    new (f) sluice_frontier_t();
+  } else {
+    ctx->frontiers.push_back(std::make_unique<sluice_frontier_t>());
+    f = ctx->frontiers.back().get();
+  }
   f->ctx = ctx;
   f->numVertices = ctx->view.num_vertices;
-  ctx->frontiers.push_back(std::move(f));
-  return ctx->frontiers.back().get();
+  return f;
 }
 
 /// Gives `f`'s bitmap, whose set bits are those of `list[0, count)`, to the
@@ -148,7 +159,7 @@ uint64_t outEdges(sluice_frontier_t *f, double limit) {
 } // namespace
 
 sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
-  auto f = std::make_unique<sluice_frontier_t>();
+  sluice_frontier_t *f = make(ctx);
   // Buffers an earlier frontier gave back (its bitmap cleared word by word
   // at its vertices: a round over a few vertices clears few words), else
   // new ones (a new list is not touched beyond what is inserted).
@@ -162,13 +173,13 @@ sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
     f->listRoom = dense;
   }
   f->listLimit = dense;
-  return adopt(ctx, std::move(f));
+  return f;
 }
 
 sluice_frontier_t *
 sluice::rt::sealedFrontier(sluice_algo_ctx_t *ctx,
                            const std::vector<uint32_t> &vertices) {
-  auto f = std::make_unique<sluice_frontier_t>();
+  sluice_frontier_t *f = make(ctx);
   f->sealed = true;
   f->count = vertices.size();
   f->listLimit = vertices.size();
@@ -182,15 +193,15 @@ sluice::rt::sealedFrontier(sluice_algo_ctx_t *ctx,
     f->listRoom = vertices.size();
   }
   std::copy(vertices.begin(), vertices.end(), f->list.get());
-  return adopt(ctx, std::move(f));
+  return f;
 }
 
 sluice_frontier_t *sluice_algo_frontier_all(sluice_algo_ctx_t *ctx) {
-  auto f = std::make_unique<sluice_frontier_t>();
+  sluice_frontier_t *f = make(ctx);
   f->all = true;
   f->sealed = true;
   f->count = ctx->view.num_vertices;
-  return adopt(ctx, std::move(f));
+  return f;
 }
 
 void sluice::rt::flushFrontierInserts() {
@@ -248,10 +259,13 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
   f->sealed = true;
   uint64_t count = f->count.load();
   if (f->queue) {
-    // Into the buckets in vertex order (the priorities and the queue's
-    // slots read in order); the buffers go back to the context, the list
-    // is made from the queue when read.
-    sortList(f, count);
+    // Into the buckets, in vertex order when the bitmap lists them in one
+    // pass (the priorities and the queue's slots read in order); a few
+    // are filed as inserted (a take sorts its bucket: sorting them here
+    // cost more than the reads in order save). The buffers go back to the
+    // context, the list is made from the queue when read.
+    if (f->bits && count * 16 > words(f->numVertices))
+      listBits(f, f->list.get());
     f->queue->fileAll(f->list.get(), count);
     f->count = f->queue->size();
     if (f->bits)
@@ -300,6 +314,8 @@ void sluice::rt::growFrontierList(sluice_frontier_t *f) {
 
 void sluice_algo_frontier_release(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
+  if (f->released)
+    return;
   if (f->bits) {
     // Cleared at the vertices of a sorted list, else whole.
     if (f->sealed && f->listed && f->list && !f->all)
@@ -323,6 +339,9 @@ void sluice_algo_frontier_release(sluice_frontier_t *f) {
   f->listed = true;
   f->listRoom = f->listLimit = 0;
   f->count = 0;
+  // The struct itself, for the context's next frontier.
+  f->released = true;
+  f->ctx->spareFrontiers.push_back(f);
 }
 
 uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f) {

@@ -1,7 +1,10 @@
-//===- AlgoRuntimeTest.cpp - libsluicert's algorithm runtime (sluice/algo.h) -===//
+//===- AlgoRuntimeTest.cpp - libsluicert's algorithm runtime (sluice/algo.h)
+//-===//
 //
 // Through the C API: the in-edges against a brute-force transpose, the
-// parallel for's coverage under every schedule and thread count, frontiers
+// parallel for's coverage under every schedule and thread count, small
+// passes on the calling thread, back-to-back passes whose shares end late
+// (the pool's wait, spinning then sleeping), frontiers
 // built by concurrent inserts, the atomic helpers under contention, faults,
 // and the text and .npy writers.
 //
@@ -14,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +25,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -117,6 +122,96 @@ TEST(AlgoRuntime, ParallelForCoversTheRangeOnceUnderEverySchedule) {
               << "i " << i << " n " << n << " schedule " << schedule
               << " threads " << threads;
       }
+  }
+}
+
+/// The calls of a pass: each range and the thread that ran it.
+struct CallLog {
+  std::atomic<int> calls{0};
+  std::atomic<uint64_t> begin{~0ull}, end{0};
+  std::thread::id thread;
+};
+
+void logCall(sluice_algo_ctx_t *, void *env, uint64_t begin, uint64_t end) {
+  auto *log = static_cast<CallLog *>(env);
+  log->calls.fetch_add(1);
+  log->begin = begin;
+  log->end = end;
+  log->thread = std::this_thread::get_id();
+}
+
+TEST(AlgoRuntime, SmallPassesRunOnTheCallingThread) {
+  GraphHolder g;
+  randomGraph(10, 20, 1, false, g);
+  CtxHolder c;
+  makeCtx(g.g, 4, c);
+  // Below SLUICE_ALGO_SERIAL_BELOW items: one call over the whole range on
+  // the caller, whatever the schedule and chunk.
+  for (int32_t schedule : {SLUICE_ALGO_STATIC, SLUICE_ALGO_DYNAMIC})
+    for (uint64_t n :
+         {uint64_t(1), uint64_t(2), uint64_t(SLUICE_ALGO_SERIAL_BELOW - 1)}) {
+      CallLog log;
+      sluice_algo_parallel_for(c.ctx, n, schedule, 1, logCall, &log);
+      EXPECT_EQ(log.calls.load(), 1) << n;
+      EXPECT_EQ(log.begin.load(), 0u);
+      EXPECT_EQ(log.end.load(), n);
+      EXPECT_EQ(log.thread, std::this_thread::get_id());
+    }
+  // At the threshold a dynamic pass of chunk 1 is split, one call an item.
+  CallLog log;
+  sluice_algo_parallel_for(c.ctx, SLUICE_ALGO_SERIAL_BELOW, SLUICE_ALGO_DYNAMIC,
+                           1, logCall, &log);
+  EXPECT_EQ(log.calls.load(), SLUICE_ALGO_SERIAL_BELOW);
+  // Blocks of a reduction are worth the threads however few: one call a
+  // block (static shares of 3 blocks on 4 threads).
+  CallLog blocks;
+  sluice_algo_parallel_for(c.ctx, 3, SLUICE_ALGO_STATIC | SLUICE_ALGO_BLOCKS, 0,
+                           logCall, &blocks);
+  EXPECT_EQ(blocks.calls.load(), 3);
+}
+
+/// Visits each item once; the last item of a pass sleeps `lateMicros`
+/// first, so the pass ends on whichever thread has it, after the others.
+struct LateEnv {
+  std::vector<std::atomic<int>> *visits;
+  uint32_t lateMicros;
+};
+
+void visitLate(sluice_algo_ctx_t *, void *env, uint64_t begin, uint64_t end) {
+  auto *e = static_cast<LateEnv *>(env);
+  for (uint64_t i = begin; i < end; ++i) {
+    if (i + 1 == e->visits->size() && e->lateMicros)
+      std::this_thread::sleep_for(std::chrono::microseconds(e->lateMicros));
+    (*e->visits)[i].fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+TEST(AlgoRuntime, BackToBackPassesWaitForLateShares) {
+  GraphHolder g;
+  randomGraph(10, 20, 1, false, g);
+  // Passes back to back (workers still spinning), after a pause (asleep),
+  // and with a share that ends late, under and past the caller's spin
+  // (it then sleeps until the worker wakes it): every item is visited
+  // once before the call returns.
+  for (uint32_t threads : {2u, 3u, 8u}) {
+    CtxHolder c;
+    makeCtx(g.g, threads, c);
+    std::vector<std::atomic<int>> visits(1000);
+    for (int pass = 0; pass < 600; ++pass) {
+      for (auto &v : visits)
+        v.store(0, std::memory_order_relaxed);
+      LateEnv env{&visits, uint32_t(pass % 3 == 1   ? 20
+                                    : pass % 3 == 2 ? 300
+                                                    : 0)};
+      if (pass % 100 == 99)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      int32_t schedule = pass % 2 ? SLUICE_ALGO_STATIC : SLUICE_ALGO_DYNAMIC;
+      sluice_algo_parallel_for(c.ctx, visits.size(), schedule, 16, visitLate,
+                               &env);
+      for (size_t i = 0; i < visits.size(); ++i)
+        ASSERT_EQ(visits[i].load(std::memory_order_relaxed), 1)
+            << "threads " << threads << " pass " << pass << " item " << i;
+    }
   }
 }
 

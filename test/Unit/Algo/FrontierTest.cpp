@@ -172,6 +172,35 @@ TEST(AlgoFrontier, ReleasedFrontiersGiveBackClearedBuffers) {
   }
 }
 
+TEST(AlgoFrontier, ReleasedHandlesServeOneLaterFrontierEach) {
+  const uint32_t n = 640;
+  Graph g;
+  makeGraph(n, {{0, 1}}, 2, g);
+  // Released twice (the second does nothing), then two frontiers: the
+  // first reuses the handle, made anew (unsealed, empty, every vertex new
+  // to it), the second is another; each holds what was inserted into it.
+  sluice_frontier_t *f = frontierOf(g.ctx, {1, 2, 3});
+  sluice_algo_frontier_release(f);
+  sluice_algo_frontier_release(f);
+  EXPECT_EQ(sluice_algo_frontier_size(f), 0u);
+  sluice_frontier_t *a = sluice_algo_frontier_new(g.ctx);
+  sluice_frontier_t *b = sluice_algo_frontier_new(g.ctx);
+  EXPECT_EQ(a, f);
+  EXPECT_NE(a, b);
+  for (uint32_t v : {3u, 600u, 2u})
+    EXPECT_EQ(sluice_algo_frontier_insert(a, v), 1) << v;
+  EXPECT_EQ(sluice_algo_frontier_insert(b, 9), 1);
+  sluice_algo_frontier_seal(a);
+  sluice_algo_frontier_seal(b);
+  EXPECT_EQ(bitmapMembers(a, n), (std::vector<uint32_t>{2, 3, 600}));
+  EXPECT_EQ(bitmapMembers(b, n), (std::vector<uint32_t>{9}));
+  // The frontier of every vertex takes a released handle too.
+  sluice_algo_frontier_release(b);
+  sluice_frontier_t *all = sluice_algo_frontier_all(g.ctx);
+  EXPECT_EQ(all, b);
+  EXPECT_EQ(sluice_algo_frontier_size(all), n);
+}
+
 TEST(AlgoFrontier, PullNextFollowsBeamersAlphaAndBeta) {
   // 360 vertices; vertex v < 20 has out-degree 10 * (v + 1), the others
   // one edge each: m = 10 * 210 + 340 = 2440 edges.
