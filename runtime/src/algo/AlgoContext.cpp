@@ -3,7 +3,8 @@
 // sluice_algo_ctx_create builds the in-edges (CSC) of the graph with a
 // parallel counting sort, so every destination's sources come out sorted;
 // sluice_algo_parallel_for hands [0, n) to the pool (static shares or
-// dynamic chunks; a small pass stays on the caller); faults latch the first
+// dynamic chunks, taken from a contiguous part per share first; a small
+// pass stays on the caller); faults latch the first
 // site and stop further passes.
 //
 //===----------------------------------------------------------------------===//
@@ -34,6 +35,19 @@ AlgoThreadPool::~AlgoThreadPool() {
     w.join();
 }
 
+template <typename Cond> void AlgoThreadPool::spinWhile(Cond cond) {
+  auto start = std::chrono::steady_clock::now();
+  for (uint32_t i = 0; cond(); ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+    if (i % 256 == 255 && std::chrono::steady_clock::now() - start > kSpin)
+      return;
+  }
+}
+
 void AlgoThreadPool::claimShares(void (*fn)(void *, uint32_t), void *arg) {
   for (uint32_t s = nextShare.fetch_add(1, std::memory_order_relaxed);
        s < numThreads; s = nextShare.fetch_add(1, std::memory_order_relaxed))
@@ -57,30 +71,29 @@ void AlgoThreadPool::runErased(void (*fn)(void *, uint32_t), void *arg) {
   wake.notify_all();
   claimShares(fn, arg);
   // Every share is claimed: close the pass to late workers, then wait for
-  // those that joined it.
+  // those that joined it, spinning first (as long as workers spin for the
+  // next pass): they are finishing their last shares, usually sooner than
+  // this thread could sleep and be woken (a round loop's passes each end
+  // here; GAPBS's OpenMP barriers spin too).
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    open = false;
+  }
+  spinWhile([this] { return active.load(std::memory_order_acquire) != 0; });
   std::unique_lock<std::mutex> lock(mutex);
-  open = false;
-  done.wait(lock, [this] { return active == 0; });
+  done.wait(lock,
+            [this] { return active.load(std::memory_order_acquire) == 0; });
 }
 
 void AlgoThreadPool::workerLoop() {
   uint64_t seen = 0;
   for (;;) {
-    // A short spin first (about 50 microseconds): the next pass of a round
-    // loop usually comes sooner than a sleeping thread would wake.
-    auto spinStart = std::chrono::steady_clock::now();
-    for (uint32_t i = 0; published.load(std::memory_order_acquire) == seen &&
-                         !stopping.load(std::memory_order_relaxed);
-         ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#else
-      std::this_thread::yield();
-#endif
-      if (i % 256 == 255 && std::chrono::steady_clock::now() - spinStart >
-                                std::chrono::microseconds(50))
-        break;
-    }
+    // A short spin first: the next pass of a round loop usually comes
+    // sooner than a sleeping thread would wake.
+    spinWhile([&] {
+      return published.load(std::memory_order_acquire) == seen &&
+             !stopping.load(std::memory_order_relaxed);
+    });
     void (*fn)(void *, uint32_t);
     void *arg;
     {
@@ -91,14 +104,17 @@ void AlgoThreadPool::workerLoop() {
       seen = generation;
       if (!open)
         continue; // every share went while this thread slept
-      ++active;
+      active.fetch_add(1, std::memory_order_relaxed);
       fn = call;
       arg = callee;
     }
     claimShares(fn, arg);
-    std::lock_guard<std::mutex> lock(mutex);
-    if (--active == 0)
+    // The last one out wakes the caller if it stopped spinning (under the
+    // mutex: it tests `active` there before it sleeps).
+    if (active.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex);
       done.notify_one();
+    }
   }
 }
 
@@ -208,14 +224,32 @@ void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
     return;
   }
   if (schedule == SLUICE_ALGO_DYNAMIC) {
+    // The chunks fall into one contiguous part per share, each with its
+    // cursor on a cache line of its own: a share takes its own part's
+    // chunks in order, then the chunks left in the others' parts. Claims
+    // stay the size the schedule asks for, but until the parts run out
+    // no two threads claim on the same line (with one shared counter a
+    // claim can move its line between cores: 4096 claims a pass over 2^18
+    // vertices in chunks of 64), and each thread reads the edges of
+    // consecutive vertices.
     const uint64_t step = chunk ? chunk : 1;
-    std::atomic<uint64_t> next{0};
-    ctx->pool->run([&](uint32_t) {
-      for (;;) {
-        uint64_t begin = next.fetch_add(step, std::memory_order_relaxed);
-        if (begin >= n)
-          break;
-        fn(ctx, env, begin, std::min(n, begin + step));
+    const uint64_t chunks = (n + step - 1) / step;
+    struct alignas(64) Part {
+      std::atomic<uint64_t> next;
+      uint64_t end;
+    };
+    std::unique_ptr<Part[]> parts(new Part[threads]);
+    for (uint32_t t = 0; t < threads; ++t) {
+      parts[t].next.store(chunks * t / threads, std::memory_order_relaxed);
+      parts[t].end = chunks * (t + 1) / threads;
+    }
+    ctx->pool->run([&](uint32_t share) {
+      for (uint32_t k = 0; k < threads; ++k) {
+        Part &part = parts[(share + k) % threads];
+        for (uint64_t c = part.next.fetch_add(1, std::memory_order_relaxed);
+             c < part.end;
+             c = part.next.fetch_add(1, std::memory_order_relaxed))
+          fn(ctx, env, c * step, std::min(n, (c + 1) * step));
       }
       flushFrontierInserts();
     });

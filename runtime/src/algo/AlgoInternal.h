@@ -15,6 +15,7 @@
 #include "runtime/src/algo/BucketQueue.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -48,6 +49,13 @@ private:
   void workerLoop();
   /// Runs shares of the current pass until none is left.
   void claimShares(void (*fn)(void *, uint32_t), void *arg);
+  /// Spins while `cond()` holds, for at most kSpin.
+  template <typename Cond> void spinWhile(Cond cond);
+  /// How long a thread spins before it sleeps: workers waiting for the
+  /// next pass, the caller waiting for a pass's workers to finish (longer
+  /// than the gap between two passes of a round loop, short enough not to
+  /// matter to a machine with other work).
+  static constexpr std::chrono::microseconds kSpin{50};
 
   uint32_t numThreads;
   std::vector<std::thread> workers;
@@ -58,7 +66,7 @@ private:
   std::atomic<uint64_t> published{0};
   /// Whether workers may still join the pass, and how many did.
   bool open = false;
-  uint32_t active = 0;
+  std::atomic<uint32_t> active{0};
   std::atomic<uint32_t> nextShare{0};
   std::atomic<bool> stopping{false};
   void (*call)(void *, uint32_t) = nullptr;
