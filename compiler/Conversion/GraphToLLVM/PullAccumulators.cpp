@@ -1,4 +1,4 @@
-//===- PullAccumulators.cpp - graph-to-llvm: a destination's sum in a register
+//===- PullAccumulators.cpp - a pull destination's sums in registers -----===//
 ////
 //
 // A pull iteration owns its destination v, so a property that the loop
