@@ -34,7 +34,7 @@
 // CHECK:           llvm.mlir.addressof @sluice_algo_pr_gather_pull :
 // CHECK:         }
 // CHECK:         llvm.call @sluice_algo_tile_end(%{{.*}}, %[[NAME]])
-// REMARK: remark: loop 'gather' of algorithm 'pr': pull over in-edges (CSC); parallel, dynamic chunks of 64 vertices; no atomics; tiled: sources in tiles of 4096 vertices; destination blocks run tile by tile, each destination's in-edges in the untiled order (reads 16 bytes per source vertex)
+// REMARK: remark: loop 'gather' of algorithm 'pr': pull over in-edges (CSC); parallel, dynamic chunks of 64 vertices; no atomics; reductions into 'incoming' combined in a register across each destination's in-edges, stored once per destination (untiled runs); tiled: sources in tiles of 4096 vertices; destination blocks run tile by tile, each destination's in-edges in the untiled order (reads 16 bytes per source vertex)
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @pr on @g attributes {outputs = [@rank], param_defaults = [8.500000e-01], param_names = ["damping"], schedule = #graph.algorithm_schedule<target = cpu>} {
@@ -66,7 +66,7 @@ module {
 // CHECK:         llvm.call @sluice_algo_tile_begin(%{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c9_i64)
 // CHECK:         %[[SERIALBLOCKS:.*]] = arith.constant 16 : i32
 // CHECK:         llvm.call @sluice_algo_parallel_for(%{{.*}}, %{{.*}}, %[[SERIALBLOCKS]],
-// REMARK: remark: loop 'sum' of algorithm 'w': pull over in-edges (CSC); serial; tiled: tile: auto, the size chosen at run time from the caches, the in-degrees and the 9 bytes per source vertex; destination blocks run tile by tile, each destination's in-edges in the untiled order
+// REMARK: remark: loop 'sum' of algorithm 'w': pull over in-edges (CSC); serial; reductions into 'acc' combined in a register across each destination's in-edges, stored once per destination (untiled runs); tiled: tile: auto, the size chosen at run time from the caches, the in-degrees and the 9 bytes per source vertex; destination blocks run tile by tile, each destination's in-edges in the untiled order
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @w on @g attributes {outputs = [@acc], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {

@@ -9,7 +9,9 @@
 //             (CSR): where(u, dst, w) -> body(u, dst, w). Iterations own u.
 //   pull      for v in range: for each in-edge src -> v (CSC) with src in
 //             the frontier (when there is one): where -> body. Iterations
-//             own v: its updates need no atomics.
+//             own v: its updates need no atomics, and reductions at v into
+//             a property nothing else in the loop touches combine in a
+//             register across v's in-edges (PullAccumulators.cpp).
 //
 // Which variants a loop gets comes from its #graph.schedule: `direction`
 // (push, pull; hybrid: both, chosen per round by Beamer's rule in
@@ -363,9 +365,16 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   }
   case Variant::Pull: {
     Value v = b.create<arith::TruncIOp>(loc, i32, i);
-    Value offsets = viewField(b, loc, info.view, ViewField::InOffsets, ptr);
-    Value sources = viewField(b, loc, info.view, ViewField::InSources, ptr);
-    Value weights = viewField(b, loc, info.view, ViewField::InWeights, ptr);
+    // The in-edge arrays once per call, not per destination (stores into
+    // properties could alias the view for all LLVM knows).
+    Value offsets, sources, weights;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(forOp);
+      offsets = viewField(b, loc, info.view, ViewField::InOffsets, ptr);
+      sources = viewField(b, loc, info.view, ViewField::InSources, ptr);
+      weights = viewField(b, loc, info.view, ViewField::InWeights, ptr);
+    }
     // The loop reads a frontier only through its bitmap here (a pull
     // round always has one), so the membership test needs no null check.
     const bool hasFrom =
@@ -396,7 +405,35 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     // condition is tested before the first in-edge and after each run of
     // the body, the only code of this iteration that can change it.
     if (!pullExitsEarly(loop)) {
-      atEdge(edgeLoop(offsets, v), {});
+      // Reductions at v into properties nothing else in the loop touches
+      // combine in a slot per property, read before v's in-edges and
+      // written after them (PullAccumulators.cpp).
+      SmallVector<PullAccumulator> accumulators;
+      for (graph::PropertyOp p : pullAccumulators(loop, props)) {
+        Type type = p.getElementType();
+        Value slot;
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(forOp);
+          slot = b.create<LLVM::AllocaOp>(loc, ptr, type, constI64(b, loc, 1));
+        }
+        b.create<LLVM::StoreOp>(
+            loc, b.create<graph::PropGetOp>(loc, type, p.getSymName(), v),
+            slot);
+        accumulators.push_back({p, slot});
+      }
+      Value e = edgeLoop(offsets, v);
+      atEdge(e, {});
+      if (accumulators.empty())
+        break;
+      Operation *inEdges = e.getParentBlock()->getParentOp();
+      accumulateInSlots(inEdges, v, accumulators);
+      b.setInsertionPointAfter(inEdges);
+      for (PullAccumulator acc : accumulators)
+        b.create<graph::PropSetOp>(
+            loc, acc.property.getSymName(), v,
+            b.create<LLVM::LoadOp>(loc, acc.property.getElementType(),
+                                   acc.slot));
       break;
     }
     Block &cond = loop->getRegion(0).front();

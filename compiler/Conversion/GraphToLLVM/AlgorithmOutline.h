@@ -12,6 +12,7 @@
 
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
 #include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
+#include "compiler/Conversion/GraphToLLVM/TiledLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -32,6 +33,25 @@ using namespace mlir;
 bool pullExitsEarly(Operation *loop);
 
 enum class Variant { Vertices, Push, Pull, TiledPull };
+
+/// A property a pull variant combines in `slot` (an alloca of its element
+/// type) across a destination's in-edges (PullAccumulators.cpp).
+struct PullAccumulator {
+  graph::PropertyOp property;
+  Value slot;
+};
+
+/// The properties of `props` that a pull variant of `loop` can accumulate
+/// per destination: the loop builds no frontier, and every access to them
+/// in its `where` and body is a graph.prop.reduce at the destination
+/// binder (nothing reads them, nothing writes them elsewhere).
+SmallVector<graph::PropertyOp>
+pullAccumulators(Operation *loop, ArrayRef<graph::PropertyOp> props);
+
+/// Replaces each graph.prop.reduce at `v` under `root` into a property of
+/// `accumulators` by the same combination on its slot.
+void accumulateInSlots(Operation *root, Value v,
+                       ArrayRef<PullAccumulator> accumulators);
 
 StringRef variantName(Variant v);
 
@@ -62,7 +82,7 @@ private:
                                    ValueRange binders, IRMapping &map,
                                    ValueRange identities = {});
   std::string describe(Operation *loop, graph::ScheduleAttr s,
-                       ArrayRef<Variant> variants, StringRef tileRemark);
+                       ArrayRef<Variant> variants, const TilePlan &tiling);
   /// The property whose values order the frontier of `edges` under
   /// `frontier: buckets` (the one it reduces into with min=); a located
   /// error when the loop cannot run so.

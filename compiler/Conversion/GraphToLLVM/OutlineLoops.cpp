@@ -81,7 +81,7 @@ bool releasesFrontier(graph::EdgesOp edges) {
 
 std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
                                ArrayRef<Variant> variants,
-                               StringRef tileRemark) {
+                               const TilePlan &tiling) {
   std::string text;
   llvm::raw_string_ostream os(text);
   bool hasFrontier =
@@ -158,6 +158,15 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
         os << " '" << name << "'";
     }
   }
+  if (llvm::is_contained(variants, Variant::Pull) && !pullExitsEarly(loop)) {
+    SmallVector<graph::PropertyOp> accumulated = pullAccumulators(loop, props);
+    for (auto [k, p] : llvm::enumerate(accumulated))
+      os << (k ? ", '" : "; reductions into '") << p.getSymName() << "'";
+    if (!accumulated.empty())
+      os << " combined in a register across each destination's in-edges, "
+            "stored once per destination"
+         << (tiling.tiled ? " (untiled runs)" : "");
+  }
   if (auto vertices = dyn_cast<graph::VerticesOp>(loop);
       vertices && !vertices.getInits().empty())
     os << "; reduces into " << vertices.getInits().size()
@@ -177,8 +186,8 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
             "the runtime finds the degrees skewed (the run's report says "
             "which)";
   }
-  if (!tileRemark.empty())
-    os << "; " << tileRemark;
+  if (!tiling.remark.empty())
+    os << "; " << tiling.remark;
   if (s.getFormat() && *s.getFormat() == graph::EdgeFormat::Coo)
     os << "; format coo is not implemented on the CPU yet (CSR used)";
   return text;
@@ -320,8 +329,8 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
       loop, schedule, variants.size() == 1 && variants.front() == Variant::Pull,
       pullExitsEarly(loop), props);
   if (remarks)
-    emitRemark(loc) << what << " of algorithm '" << algo.getSymName() << "': "
-                    << describe(loop, schedule, variants, tiling.remark);
+    emitRemark(loc) << what << " of algorithm '" << algo.getSymName()
+                    << "': " << describe(loop, schedule, variants, tiling);
 
   std::string base =
       algorithmFunctionName(algo.getSymName()) + "_" +

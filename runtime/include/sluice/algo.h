@@ -54,7 +54,9 @@ typedef struct sluice_frontier_t sluice_frontier_t;
 typedef enum sluice_algo_schedule_e {
   SLUICE_ALGO_SERIAL = 0,  /* the calling thread, in order */
   SLUICE_ALGO_STATIC = 1,  /* one contiguous share per thread */
-  SLUICE_ALGO_DYNAMIC = 2, /* chunks of `chunk` handed out in order */
+  SLUICE_ALGO_DYNAMIC = 2, /* chunks of `chunk`: each thread takes those of
+                              its own contiguous part of [0, n) in order,
+                              then those left in the others' parts */
   /* Or'ed into a schedule: the items are blocks of SLUICE_ALGO_REDUCE_BLOCK
    * vertices (a loop reducing into locals), so a few of them are still
    * worth the threads (see SLUICE_ALGO_SERIAL_BELOW). */

@@ -114,14 +114,17 @@ TEST(AlgoRuntime, ParallelForCoversTheRangeOnceUnderEverySchedule) {
     EXPECT_EQ(sluice_algo_threads(c.ctx), threads);
     for (int32_t schedule :
          {SLUICE_ALGO_SERIAL, SLUICE_ALGO_STATIC, SLUICE_ALGO_DYNAMIC})
-      for (uint64_t n : {0ull, 1ull, 7ull, 1000ull, 12345ull}) {
-        std::vector<std::atomic<int>> visits(n);
-        sluice_algo_parallel_for(c.ctx, n, schedule, 64, countVisits, &visits);
-        for (uint64_t i = 0; i < n; ++i)
-          ASSERT_EQ(visits[i].load(), 1)
-              << "i " << i << " n " << n << " schedule " << schedule
-              << " threads " << threads;
-      }
+      for (uint64_t n : {0ull, 1ull, 7ull, 1000ull, 12345ull})
+        // Chunks of 500: fewer chunks than threads, parts left empty.
+        for (uint64_t chunk : {1ull, 64ull, 500ull}) {
+          std::vector<std::atomic<int>> visits(n);
+          sluice_algo_parallel_for(c.ctx, n, schedule, chunk, countVisits,
+                                   &visits);
+          for (uint64_t i = 0; i < n; ++i)
+            ASSERT_EQ(visits[i].load(), 1)
+                << "i " << i << " n " << n << " schedule " << schedule
+                << " chunk " << chunk << " threads " << threads;
+        }
   }
 }
 
