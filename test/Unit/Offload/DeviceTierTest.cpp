@@ -19,6 +19,7 @@
 #include "runtime/src/train/Transformer.h"
 
 #include "test/Unit/Offload/TestDir.h"
+#include "test/Unit/Offload/TrainModels.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -31,14 +32,8 @@ using sluice::test::ScratchDir;
 
 namespace {
 
-MlpConfig model() {
-  MlpConfig c;
-  c.widths = {24, 48, 40, 8};
-  c.batch = 12;
-  c.learningRate = 1e-2f;
-  c.seed = 11;
-  return c;
-}
+/// The suites' small MLP (TrainModels.h).
+MlpConfig model() { return sluice::test::smallMlpConfig(); }
 
 std::vector<std::vector<float>> referenceAfter(const MlpConfig &c, int steps) {
   ReferenceTrainer ref(c);
@@ -73,18 +68,10 @@ struct Engine {
   sluice_io_engine_t *engine = nullptr;
 };
 
-/// The runtime's transformer (Transformer.h), small: a block's parameters
+/// The suites' small transformer (TrainModels.h): a block's parameters
 /// are 3,280 floats (4 pages).
 TransformerConfig transformer() {
-  TransformerConfig c;
-  c.vocab = 13;
-  c.seq = 8;
-  c.dModel = 16;
-  c.heads = 2;
-  c.blocks = 2;
-  c.batch = 3;
-  c.seed = 5;
-  return c;
+  return sluice::test::smallTransformerConfig();
 }
 
 /// Trains the transformer 4 steps on the GPU tier under swapAll; false
