@@ -393,35 +393,6 @@ double parallel::ringAllReduce(const ParallelCluster &cluster,
          2.0 * (kk - 1.0) * lat;
 }
 
-double parallel::pairwiseAllToAll(const ParallelCluster &cluster,
-                                  llvm::ArrayRef<int64_t> ranks, double bytes,
-                                  double efficiency) {
-  const size_t k = ranks.size();
-  if (k < 2 || bytes <= 0)
-    return 0;
-  const double chunk = bytes / static_cast<double>(k);
-  double slowest = 0;
-  for (int64_t a : ranks) {
-    double t = 0;
-    for (int64_t b : ranks)
-      if (a != b)
-        t += chunk / (cluster.bw(a, b) * efficiency) + cluster.lat(a, b);
-    slowest = std::max(slowest, t);
-  }
-  return slowest;
-}
-
-double parallel::expertAllToAllBytes(const TrainJob &job,
-                                     const ParallelConfig &c) {
-  const model::TransformerConfig &m = job.model;
-  if (!m.moe())
-    return 0;
-  const double tokens = static_cast<double>(c.microBatch) *
-                        static_cast<double>(m.seq) / static_cast<double>(c.tp);
-  return tokens * m.routedPerToken() * static_cast<double>(m.hidden) *
-         static_cast<double>(m.dtypeBytes);
-}
-
 namespace {
 
 /// The data-parallel reduction of `bytes` over `members` (GPU indices in DP
@@ -638,8 +609,8 @@ StageTimes layerTimes(const model::TransformerConfig &m,
                  + gemmTime(cl, M, h / t, h, dt, eff);           // out
   const double ups = m.mlp == model::MlpKind::Gated ? 2.0 : 1.0;
   if (!m.moe()) {
-    gemms += ups * gemmTime(cl, M, h, f / t, dt, eff) // up (and gate)
-             + gemmTime(cl, M, f / t, h, dt, eff);    // down
+    gemms += gemmTime(cl, M, f / t, h, dt, eff); // down
+    gemms += ups * gemmTime(cl, M, h, f / t, dt, eff);
   } else {
     // The router (replicated over tp), then the E / ep local experts, each
     // on its share of the M x routedPerToken() token copies the ep group
