@@ -20,8 +20,9 @@ using model::Recompute;
 
 std::string ParallelConfig::str() const {
   std::string s = "tp " + std::to_string(tp) + " pp " + std::to_string(pp) +
-                  " dp " + std::to_string(dp) + " b " +
-                  std::to_string(microBatch);
+                  " dp " + std::to_string(dp) +
+                  (ep > 1 ? " ep " + std::to_string(ep) : std::string()) +
+                  " b " + std::to_string(microBatch);
   if (virtualStages > 1)
     s += " v " + std::to_string(virtualStages);
   s += recompute == Recompute::None        ? " no-recompute"
@@ -36,10 +37,10 @@ std::string ParallelConfig::str() const {
 }
 
 bool ParallelConfig::operator==(const ParallelConfig &o) const {
-  return tp == o.tp && pp == o.pp && dp == o.dp && microBatch == o.microBatch &&
-         virtualStages == o.virtualStages && recompute == o.recompute &&
-         sequenceParallel == o.sequenceParallel && zeroStage == o.zeroStage &&
-         offloadOptimizer == o.offloadOptimizer;
+  return tp == o.tp && pp == o.pp && dp == o.dp && ep == o.ep &&
+         microBatch == o.microBatch && virtualStages == o.virtualStages &&
+         recompute == o.recompute && sequenceParallel == o.sequenceParallel &&
+         zeroStage == o.zeroStage && offloadOptimizer == o.offloadOptimizer;
 }
 
 Placement Placement::identity(int64_t n) {
@@ -88,6 +89,17 @@ Constraint parallel::checkShape(const TrainJob &job,
                     std::to_string(m.heads) + " (kv heads " +
                     std::to_string(m.effectiveKvHeads()) + ", ffn " +
                     std::to_string(m.effectiveFfn()) + ")");
+  // Expert parallelism: ep ranks of a data-parallel group share each
+  // layer's experts evenly.
+  if (c.ep <= 0 || c.dp % c.ep || (m.moe() ? m.experts % c.ep : c.ep != 1))
+    return fail(Constraint::Divisibility,
+                "ep " + std::to_string(c.ep) + " does not divide dp " +
+                    std::to_string(c.dp) + " and experts " +
+                    std::to_string(m.experts));
+  // Megatron-LM asserts sequence parallelism for ep > 1 with tp > 1.
+  if (c.ep > 1 && c.tp > 1 && !c.sequenceParallel)
+    return fail(Constraint::Divisibility,
+                "expert parallelism with tp > 1 needs sequence parallelism");
   if (c.virtualStages <= 0 || m.layers % (c.pp * c.virtualStages))
     return fail(Constraint::Divisibility,
                 "pp " + std::to_string(c.pp) + " x v " +
@@ -107,6 +119,12 @@ Constraint parallel::checkShape(const TrainJob &job,
     return fail(Constraint::Divisibility, "ZeRO stage " +
                                               std::to_string(c.zeroStage) +
                                               " needs pp 1 (DeepSpeed)");
+  // DeepSpeed's ZeRO-3 refuses MoE layers ("MoE not supported with Stage
+  // 3", deepspeed/runtime/engine.py).
+  if (m.moe() && c.zeroStage == 3)
+    return fail(Constraint::Divisibility,
+                "ZeRO stage 3 does not support a mixture of experts "
+                "(DeepSpeed)");
   if (c.offloadOptimizer && (c.zeroStage < 1 || !cluster.canOffload()))
     return fail(Constraint::Divisibility,
                 c.zeroStage < 1 ? "optimizer offload needs ZeRO stage 1 or more"
@@ -123,18 +141,17 @@ Constraint parallel::checkShape(const TrainJob &job,
 // Memory
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// Parameters held by one GPU of the first and of the last stage.
-struct StageParams {
-  double first = 0, last = 0;
-};
-
-StageParams stageParams(const model::TransformerConfig &m,
-                        const ParallelConfig &c) {
+StageParams parallel::stageParams(const model::TransformerConfig &m,
+                                  const ParallelConfig &c) {
   const model::ParameterBreakdown p = model::countParameters(m);
   const double t = static_cast<double>(c.tp);
-  const double layers = static_cast<double>(p.layers) / c.pp;
+  // The experts' matrices of a stage's layers, split over tp x ep.
+  const double experts = m.moe() ? static_cast<double>(p.perLayer.mlp) *
+                                       static_cast<double>(m.layers) / c.pp
+                                 : 0.0;
+  const double expertShare = experts / (t * static_cast<double>(c.ep));
+  const double layers = static_cast<double>(p.layers) / c.pp - experts +
+                        expertShare * t; // divided by t below
   const double embed =
       static_cast<double>(p.embedding) / t + static_cast<double>(p.positional);
   // The head: its own matrix, or (tied, pp > 1) Megatron's copy of the
@@ -147,8 +164,11 @@ StageParams stageParams(const model::TransformerConfig &m,
   s.last = layers / t + head + static_cast<double>(p.finalNorm);
   if (c.pp == 1)
     s.first = s.last = layers / t + embed + head + p.finalNorm;
+  s.expert = expertShare;
   return s;
 }
+
+namespace {
 
 /// The offloaded optimizer step of the most loaded stage: each GPU sends
 /// its 1/dp shard of the gradients to its host (fp32 main gradients under
@@ -158,7 +178,9 @@ StageParams stageParams(const model::TransformerConfig &m,
 double offloadStepTime(const TrainJob &job, const ParallelCluster &cluster,
                        const ParallelConfig &c) {
   const StageParams sp = stageParams(job.model, c);
-  const double shard = std::max(sp.first, sp.last) / static_cast<double>(c.dp);
+  const double shard =
+      (std::max(sp.first, sp.last) - sp.expert) / static_cast<double>(c.dp) +
+      sp.expert * static_cast<double>(c.ep) / static_cast<double>(c.dp);
   const double gradBytes = c.zeroStage <= 1
                                ? model::StatePrecision::megatron().gradBytes
                                : model::StatePrecision::mixedAdam().gradBytes;
@@ -169,14 +191,27 @@ double offloadStepTime(const TrainJob &job, const ParallelCluster &cluster,
   return down + update + up;
 }
 
-model::ModelStateBytes states(double params, const ParallelConfig &c) {
-  if (c.zeroStage <= 1)
-    return model::modelStateBytes(params, model::StatePrecision::megatron(),
-                                  static_cast<model::ZeroStage>(c.zeroStage),
-                                  c.dp);
-  return model::modelStateBytes(params, model::StatePrecision::mixedAdam(),
-                                static_cast<model::ZeroStage>(c.zeroStage),
-                                c.dp);
+model::ModelStateBytes states(double params, const ParallelConfig &c,
+                              int64_t dp) {
+  const model::StatePrecision prec = c.zeroStage <= 1
+                                         ? model::StatePrecision::megatron()
+                                         : model::StatePrecision::mixedAdam();
+  return model::modelStateBytes(params, prec,
+                                static_cast<model::ZeroStage>(c.zeroStage), dp);
+}
+
+/// The states of `params` parameters, `expert` of them sharded over the
+/// dp / ep replicas of the experts (ZeRO, the distributed optimizer).
+model::ModelStateBytes states(double params, double expert,
+                              const ParallelConfig &c) {
+  model::ModelStateBytes b = states(params - expert, c, c.dp);
+  if (expert > 0) {
+    const model::ModelStateBytes e = states(expert, c, c.dp / c.ep);
+    b.params += e.params;
+    b.grads += e.grads;
+    b.optimizer += e.optimizer;
+  }
+  return b;
 }
 
 } // namespace
@@ -207,8 +242,8 @@ MemoryEstimate parallel::estimateMemory(const TrainJob &job,
       4.0 * c.microBatch * m.seq * static_cast<double>(m.vocab) / c.tp;
   if (c.pp == 1)
     firstAct += lastAct - perLayer * layersPerStage;
-  const model::ModelStateBytes first = states(sp.first, c);
-  const model::ModelStateBytes last = states(sp.last, c);
+  const model::ModelStateBytes first = states(sp.first, sp.expert, c);
+  const model::ModelStateBytes last = states(sp.last, sp.expert, c);
   MemoryEstimate e;
   const bool lastWorse =
       c.pp > 1 && last.total() + lastAct > first.total() + firstAct;
@@ -465,10 +500,25 @@ CommTimes parallel::commTimes(const TrainJob &job,
     }
     out.p2p = round;
   }
-  // Data parallel: the gradients of the larger stage.
+  // Experts: one all-to-all inside each expert-parallel group (ep
+  // consecutive dp ranks of one tp and pp rank).
+  if (c.ep > 1) {
+    const double bytes = expertAllToAllBytes(job, c);
+    std::vector<int64_t> group(static_cast<size_t>(c.ep));
+    for (int64_t pr = 0; pr < p; ++pr)
+      for (int64_t tr = 0; tr < t; ++tr)
+        for (int64_t g0 = 0; g0 < d; g0 += c.ep) {
+          for (int64_t i = 0; i < c.ep; ++i)
+            group[static_cast<size_t>(i)] = gpu(tr, g0 + i, pr);
+          out.expert = std::max(out.expert,
+                                pairwiseAllToAll(cluster, group, bytes, eff));
+        }
+  }
+  // Data parallel: the gradients of the larger stage; the experts' over
+  // their dp / ep replicas (dp ranks congruent modulo ep), after the rest.
   if (d > 1) {
     const StageParams sp = stageParams(m, c);
-    const double params = std::max(sp.first, sp.last);
+    const double params = std::max(sp.first, sp.last) - sp.expert;
     // Bytes of one all-reduce-equivalent: fp32 gradients (Megatron); the
     // distributed optimizer reduce-scatters fp32 gradients and all-gathers
     // bf16 parameters, (4 + 2) / 2 bytes per parameter in all-reduce
@@ -478,6 +528,9 @@ CommTimes parallel::commTimes(const TrainJob &job,
                             : c.zeroStage == 2 ? 2.0
                                                : 3.0;
     const double bytes = params * perParam;
+    const double expertBytes = sp.expert * perParam;
+    const int64_t replicas = d / c.ep;
+    std::vector<int64_t> expertGroup(static_cast<size_t>(replicas));
     // Optimus-CC on the gradients (Megatron's ZeRO 0/1 only).
     const bool compress = opts.compressRank > 0 && c.zeroStage <= 1;
     CompressedGradients cg;
@@ -490,7 +543,15 @@ CommTimes parallel::commTimes(const TrainJob &job,
       for (int64_t tr = 0; tr < t; ++tr) {
         for (int64_t dr = 0; dr < d; ++dr)
           group[static_cast<size_t>(dr)] = gpu(tr, dr, pr);
-        stage = std::max(stage, dataAllReduce(cluster, group, bytes, eff));
+        double experts = 0;
+        for (int64_t j = 0; expertBytes > 0 && replicas > 1 && j < c.ep; ++j) {
+          for (int64_t k = 0; k < replicas; ++k)
+            expertGroup[static_cast<size_t>(k)] = gpu(tr, j + c.ep * k, pr);
+          experts = std::max(
+              experts, dataAllReduce(cluster, expertGroup, expertBytes, eff));
+        }
+        stage = std::max(stage,
+                         dataAllReduce(cluster, group, bytes, eff) + experts);
         if (compress)
           stageC =
               std::max(stageC, dataAllReduce(cluster, group, cg.bytes, eff));
@@ -545,10 +606,22 @@ StageTimes layerTimes(const model::TransformerConfig &m,
   const double eff = o.kernelEfficiency;
   StageTimes s;
   double gemms = gemmTime(cl, M, h, (h + 2.0 * kv) / t, dt, eff) // QKV
-                 + gemmTime(cl, M, h / t, h, dt, eff)            // out
-                 + gemmTime(cl, M, f / t, h, dt, eff);           // down
-  const double up = gemmTime(cl, M, h, f / t, dt, eff);
-  gemms += m.mlp == model::MlpKind::Gated ? 2.0 * up : up;
+                 + gemmTime(cl, M, h / t, h, dt, eff);           // out
+  const double ups = m.mlp == model::MlpKind::Gated ? 2.0 : 1.0;
+  if (!m.moe()) {
+    gemms += gemmTime(cl, M, f / t, h, dt, eff); // down
+    gemms += ups * gemmTime(cl, M, h, f / t, dt, eff);
+  } else {
+    // The router (replicated over tp), then the E / ep local experts, each
+    // on its share of the M x routedPerToken() token copies the ep group
+    // sends here (capacity padding included), its f / t slice.
+    const double E = static_cast<double>(m.experts);
+    const double local = E / static_cast<double>(c.ep);
+    const double C = M * m.routedPerToken() / local;
+    gemms += gemmTime(cl, M, h, E, dt, eff) +
+             local * (ups * gemmTime(cl, C, h, f / t, dt, eff) +
+                      gemmTime(cl, C, f / t, h, dt, eff));
+  }
   // Q*K^T and scores*V: 4*b*s^2*h FLOPs, split over the TP heads.
   s.attention =
       4.0 * M * m.seq * h / t / (cl.gpuPeakFlops * o.attentionEfficiency);
@@ -604,9 +677,10 @@ Estimate parallel::evaluateWithComm(const TrainJob &job,
   const model::TransformerConfig &m = job.model;
   const StageTimes lt = layerTimes(m, cluster, c, opts);
   const double layers = static_cast<double>(m.layers) / c.pp;
-  const double tpPerLayerFwd = 2.0 * comm.tensor;
+  // Per layer forward: two TP all-reduces and (MoE) two all-to-alls.
+  const double tpPerLayerFwd = 2.0 * comm.tensor + 2.0 * comm.expert;
   double F = layers * (lt.layerF + tpPerLayerFwd);
-  double B = layers * (2.0 * lt.layerF + 2.0 * comm.tensor);
+  double B = layers * (2.0 * lt.layerF + tpPerLayerFwd);
   if (c.recompute == Recompute::Selective)
     B += layers * lt.attention;
   else if (c.recompute == Recompute::Full)
@@ -621,6 +695,8 @@ Estimate parallel::evaluateWithComm(const TrainJob &job,
   tm.backward = B;
   tm.tensorComm =
       layers * (4.0 + (c.recompute == Recompute::Full ? 2.0 : 0)) * comm.tensor;
+  tm.expertComm =
+      layers * (4.0 + (c.recompute == Recompute::Full ? 2.0 : 0)) * comm.expert;
   tm.p2p = comm.p2p;
   tm.pipeline = pipetteCriticalPath(c.pp, c.microBatches(job), c.virtualStages,
                                     F, B, comm.p2p);

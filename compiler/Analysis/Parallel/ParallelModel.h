@@ -21,7 +21,13 @@
 //    (C_pp, each boundary at its slowest TP rank's link); the
 //    gradient all-reduce of each data-parallel group as the faster of a flat
 //    ring and Pipette's intra-/inter-host rings (slowest link of each); the
-//    optimizer step as memory-bound over the states.
+//    optimizer step as memory-bound over the states;
+//  - a mixture of experts (model.moe()): expert parallelism of degree ep
+//    (DeepSpeed-MoE, Megatron-LM's --expert-model-parallel-size): the experts
+//    of each layer sharded over ep consecutive ranks of each data-parallel
+//    group; expert states / ep, their gradients reduced over the dp / ep
+//    replicas of each expert; two all-to-alls (dispatch, combine) per MoE
+//    layer and micro-batch forward and two backward.
 //
 // A Placement maps ranks (Megatron order: TP fastest, then DP, then PP) to
 // GPUs; the identity is Megatron-LM's default.
@@ -78,6 +84,10 @@ struct ModelOptions {
 /// One point of the search space.
 struct ParallelConfig {
   int64_t tp = 1, pp = 1, dp = 1;
+  /// Expert parallelism (mixtures of experts only): each layer's experts
+  /// sharded over ep ranks of each data-parallel group (ep divides dp and
+  /// the experts; Megatron-LM needs sequence parallelism with tp > 1).
+  int64_t ep = 1;
   int64_t microBatch = 1;
   int64_t virtualStages = 1; ///< interleaved 1F1B chunks per stage
   model::Recompute recompute = model::Recompute::None;
@@ -93,13 +103,17 @@ struct ParallelConfig {
   int64_t microBatches(const TrainJob &job) const {
     return job.globalBatch / (dp * microBatch);
   }
-  /// "tp 8 pp 4 dp 2 b 1 v 2 selective sp zero 1 offload"
+  /// "tp 8 pp 4 dp 2 ep 2 b 1 v 2 selective sp zero 1 offload" (ep only
+  /// when above 1)
   std::string str() const;
   bool operator==(const ParallelConfig &o) const;
 };
 
 /// Rank r runs on GPU gpuOfRank[r]. Ranks follow Megatron-LM's order:
-/// tp = r % t, dp = (r / t) % d, pp = r / (t * d).
+/// tp = r % t, dp = (r / t) % d, pp = r / (t * d). With expert parallelism
+/// the expert-parallel group of a rank is the ep consecutive dp ranks
+/// dp / ep * ep .. + ep - 1 (same tp and pp ranks), and its experts' data-
+/// parallel group the dp ranks congruent to it modulo ep (Megatron-LM).
 struct Placement {
   std::vector<int64_t> gpuOfRank;
   /// Megatron-LM's default: rank r on GPU r.
@@ -139,6 +153,9 @@ struct TimeEstimate {
   double forward = 0;    ///< F of the slowest stage, one micro-batch
   double backward = 0;   ///< B likewise (recomputation included)
   double tensorComm = 0; ///< of F + B: the TP all-reduces
+  /// Of F + B: the expert all-to-alls of one micro-batch (4 per MoE layer,
+  /// 6 with full recomputation); 0 without expert parallelism.
+  double expertComm = 0;
   double p2p = 0;        ///< C_pp: p2p of one round (forward + backward)
   double pipeline = 0;   ///< Pipette's T_pp
   double dataComm = 0;   ///< gradient all-reduce / reduce-scatter+all-gather
@@ -194,6 +211,8 @@ Estimate evaluate(const TrainJob &job, const ParallelCluster &cluster,
 /// DP time. Exposed for the placement search.
 struct CommTimes {
   double tensor = 0, p2p = 0, data = 0;
+  /// One expert all-to-all of one micro-batch (max over the ep groups).
+  double expert = 0;
   /// With ModelOptions::compressRank > 0 only: the backward half of C_pp
   /// (per boundary its slowest backward send), the same compressed
   /// (rank-r message, plus the compress and decompress compute), and per
@@ -211,6 +230,33 @@ CommTimes commTimes(const TrainJob &job, const ParallelCluster &cluster,
 double ringAllReduce(const ParallelCluster &cluster,
                      llvm::ArrayRef<int64_t> ranks, double bytes,
                      double efficiency);
+
+/// All-to-all time where each of `ranks` (k GPUs) holds `bytes` and sends
+/// bytes / k to every other (pairwise exchange: k - 1 sends one after the
+/// other, each at its own link): max over the ranks of the sum over its
+/// peers of bytes / k / (link x efficiency) + latency. On uniform links
+/// (k-1)/k x bytes / (bw x efficiency) + (k-1) x latency. 0 for fewer than
+/// two ranks.
+double pairwiseAllToAll(const ParallelCluster &cluster,
+                        llvm::ArrayRef<int64_t> ranks, double bytes,
+                        double efficiency);
+
+/// Bytes one GPU holds in one expert all-to-all (dispatch or combine) of
+/// one MoE layer and micro-batch: its b x s / t tokens (sequence parallel
+/// with tp > 1) times routedPerToken() copies (top_k x capacity factor, at
+/// most the experts) times hidden x dtype; 0 for a dense model. Of these,
+/// (ep - 1) / ep leave the GPU.
+double expertAllToAllBytes(const TrainJob &job, const ParallelConfig &c);
+
+/// Parameters one GPU holds: of the first and the last pipeline stage, and
+/// of them the experts' (the same in every stage: L / pp layers x the
+/// experts' matrices / (tp x ep)).
+struct StageParams {
+  double first = 0, last = 0;
+  double expert = 0;
+};
+StageParams stageParams(const model::TransformerConfig &m,
+                        const ParallelConfig &c);
 
 /// Memory and time of `c` (shape already checked) with the communication
 /// times `comm`; with all-zero `comm`, a lower bound on the iteration time

@@ -43,33 +43,45 @@ parallel::enumerateConfigs(const TrainJob &job, const ParallelCluster &cluster,
             micro.push_back(b);
       if (micro.empty())
         micro = {1};
-      for (int64_t b : micro)
-        for (int64_t v = 1; v <= (p > 1 ? opts.maxVirtualStages : 1); v *= 2)
-          for (Recompute r : recomputes)
-            for (bool sp : {false, true}) {
-              if (sp && t == 1)
-                continue;
-              // ZeRO shards over the data-parallel ranks: nothing to
-              // shard with dp 1.
-              const int64_t maxZero = d == 1 ? 0 : (p == 1 ? 3 : 1);
-              for (int64_t z = 0; z <= maxZero; ++z)
-                for (bool off : {false, true}) {
-                  // Optimizer offload: with ZeRO, on hosts that can.
-                  if (off && (z == 0 || !cluster.canOffload()))
-                    continue;
-                  ParallelConfig c;
-                  c.tp = t;
-                  c.pp = p;
-                  c.dp = d;
-                  c.microBatch = b;
-                  c.virtualStages = v;
-                  c.recompute = r;
-                  c.sequenceParallel = sp;
-                  c.zeroStage = z;
-                  c.offloadOptimizer = off;
-                  out.push_back(c);
-                }
-            }
+      // Expert parallelism: every ep dividing dp and the experts.
+      std::vector<int64_t> eps = {1};
+      if (job.model.moe()) {
+        eps.clear();
+        for (int64_t e : divisors(d))
+          if (job.model.experts % e == 0)
+            eps.push_back(e);
+      }
+      for (int64_t e : eps)
+        for (int64_t b : micro)
+          for (int64_t v = 1; v <= (p > 1 ? opts.maxVirtualStages : 1); v *= 2)
+            for (Recompute r : recomputes)
+              for (bool sp : {false, true}) {
+                if (sp && t == 1)
+                  continue;
+                // ZeRO shards over the data-parallel ranks: nothing to
+                // shard with dp 1.
+                // DeepSpeed's ZeRO-3 does not take a mixture of experts.
+                const int64_t maxZero =
+                    d == 1 ? 0 : (p == 1 ? (job.model.moe() ? 2 : 3) : 1);
+                for (int64_t z = 0; z <= maxZero; ++z)
+                  for (bool off : {false, true}) {
+                    // Optimizer offload: with ZeRO, on hosts that can.
+                    if (off && (z == 0 || !cluster.canOffload()))
+                      continue;
+                    ParallelConfig c;
+                    c.tp = t;
+                    c.pp = p;
+                    c.dp = d;
+                    c.ep = e;
+                    c.microBatch = b;
+                    c.virtualStages = v;
+                    c.recompute = r;
+                    c.sequenceParallel = sp;
+                    c.zeroStage = z;
+                    c.offloadOptimizer = off;
+                    out.push_back(c);
+                  }
+              }
     }
   return out;
 }
@@ -334,6 +346,10 @@ parallel::planParallel(const TrainJob &job, const ParallelCluster &cluster,
     return searchError("bad cluster: " + err);
   if (job.globalBatch <= 0)
     return searchError("batch must be positive");
+  if (job.model.moe() && opts.model.compressRank > 0)
+    return searchError("not supported yet: Optimus-CC compression of a "
+                       "mixture of experts (its expert gradients and "
+                       "all-to-alls are not modelled compressed)");
   if (job.microBatch < 0 ||
       (job.microBatch > 0 && job.globalBatch % job.microBatch))
     return searchError("micro_batch " + llvm::Twine(job.microBatch) +
@@ -444,5 +460,18 @@ parallel::planParallel(const TrainJob &job, const ParallelCluster &cluster,
   plan.estimate =
       evaluate(job, cluster, plan.config, plan.placement.placement, opts.model);
   plan.defaultEstimate = evaluate(job, cluster, plan.config, id, opts.model);
+  // Why this ep: the chosen configuration with every other ep.
+  if (job.model.moe())
+    for (int64_t e : divisors(plan.config.dp)) {
+      if (job.model.experts % e)
+        continue;
+      ParallelConfig c = plan.config;
+      c.ep = e;
+      EpAlternative alt;
+      alt.ep = e;
+      alt.estimate =
+          evaluate(job, cluster, c, plan.placement.placement, opts.model);
+      plan.epAlternatives.push_back(std::move(alt));
+    }
   return plan;
 }

@@ -3,16 +3,18 @@
 // The search of the parallel planner, over plain structs:
 //
 //  1. configurations: every (tp, pp, dp) with tp x pp x dp = N, tp inside a
-//     host and dividing the heads, pp dividing the layers; every micro-batch
+//     host and dividing the heads, pp dividing the layers; for a mixture of
+//     experts every expert-parallel ep dividing dp and the experts (others
+//     are skipped, not errors); every micro-batch
 //     size dividing batch / dp (up to maxMicroBatch), interleaved virtual
 //     stages, recomputation (none, selective, full), sequence parallelism
 //     (tp > 1) and ZeRO stage (with dp > 1: 0 and 1 with pipelining; 2 and
-//     3, DeepSpeed, without). Shape and memory are checked first (the memory estimate
-//     needs no placement); the survivors are ranked by a lower bound (the
-//     compute of the 1F1B critical path without communication) and evaluated
-//     in that order under Megatron-LM's default placement, stopping when the
-//     bound reaches the best time found (branch and bound: the result equals
-//     exhaustive enumeration, which exhaustiveBest() does and the tests
+//     3, DeepSpeed, without). Shape and memory are checked first (the memory
+//     estimate needs no placement); the survivors are ranked by a lower bound
+//     (the compute of the 1F1B critical path without communication) and
+//     evaluated in that order under Megatron-LM's default placement, stopping
+//     when the bound reaches the best time found (branch and bound: the result
+//     equals exhaustive enumeration, which exhaustiveBest() does and the tests
 //     compare);
 //  2. placement: for the best `placementCandidates` configurations, the
 //     assignment of ranks to GPUs: a permutation of the hosts onto node ranks
@@ -75,6 +77,12 @@ struct PlacementResult {
 };
 llvm::StringRef placementMethodName(PlacementResult::Method m);
 
+/// The chosen configuration with another expert-parallel degree.
+struct EpAlternative {
+  int64_t ep = 1;
+  Estimate estimate; ///< with the chosen placement; may be rejected
+};
+
 struct ParallelPlan {
   bool feasible = false;
   /// When infeasible: the binding constraint with numbers.
@@ -90,6 +98,9 @@ struct ParallelPlan {
   int64_t evaluated = 0;
   /// The runners-up under the default order (best first, at most 5).
   std::vector<std::pair<ParallelConfig, double>> runnersUp;
+  /// Mixtures of experts: the chosen configuration with each ep dividing
+  /// dp and the experts (the chosen one included), increasing ep.
+  std::vector<EpAlternative> epAlternatives;
 };
 
 /// Every configuration of the search space (shape not yet checked).

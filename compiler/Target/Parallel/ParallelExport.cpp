@@ -172,6 +172,11 @@ void writeSummary(const PlanView &v, llvm::raw_ostream &os) {
      << (op.getSequenceParallel() ? ", sequence parallel" : "") << ", ZeRO "
      << i64(op.getZeroAttr())
      << (i64(op.getZeroAttr()) == 1 ? " (distributed optimizer)" : "") << "\n";
+  if (auto ep = op.getEpAttr())
+    os << "  experts: ep " << i64(ep) << " (each layer's experts sharded over "
+       << i64(ep) << " gpu(s) of each data-parallel group); all-to-all "
+       << quantity(f64(op.getExpertCommAttr()), Dim::time())
+       << " per micro-batch (dispatch and combine, forward and backward)\n";
   if (auto t = op.getOffloadTimeAttr())
     os << "  optimizer offloaded to the hosts' CPUs: "
        << quantity(f64(t), Dim::time()) << " per step (gradients down, "
@@ -244,6 +249,9 @@ Object toJson(const PlanView &v) {
       {"tp", i64(op.getTpAttr())},
       {"pp", i64(op.getPpAttr())},
       {"dp", i64(op.getDpAttr())},
+      {"ep", op.getEpAttr() ? i64(op.getEpAttr()) : 1},
+      {"expert_all_to_all_s",
+       op.getExpertCommAttr() ? f64(op.getExpertCommAttr()) : 0.0},
       {"micro_batch", i64(op.getMicroBatchAttr())},
       {"micro_batches", i64(op.getMicroBatchesAttr())},
       {"virtual_stages", i64(op.getVirtualStagesAttr())},
@@ -312,6 +320,20 @@ std::string megatronArgs(const PlanView &v) {
     flag("--untie-embeddings-and-output-weights");
   if (rotary)
     flag("--position-embedding-type rope");
+  // A mixture of experts: Megatron-core's MoE layers with the all-to-all
+  // token dispatcher the plan costs, compute padded to the capacity.
+  m.walk([&](model::MlpOp mlp) {
+    if (!mlp.isMixture() || a.find("--num-experts") != std::string::npos)
+      return;
+    arg("--num-experts", i64(mlp.getExpertsAttr()));
+    arg("--moe-router-topk", i64(mlp.getTopKAttr()));
+    arg("--expert-model-parallel-size",
+        op.getEpAttr() ? i64(op.getEpAttr()) : 1);
+    flag("--moe-token-dispatcher-type alltoall");
+    a += " --moe-expert-capacity-factor " +
+         llvm::formatv("{0}", f64(mlp.getCapacityAttr())).str();
+    flag("--moe-pad-expert-input-to-capacity");
+  });
   arg("--micro-batch-size", i64(op.getMicroBatchAttr()));
   arg("--global-batch-size", v.globalBatch);
   arg("--tensor-model-parallel-size", i64(op.getTpAttr()));
@@ -344,6 +366,15 @@ std::string megatronArgs(const PlanView &v) {
 LogicalResult writeMegatron(const PlanView &v,
                             llvm::ArrayRef<parallel::HostGpus> hosts,
                             llvm::raw_ostream &os) {
+  // ZeRO 2/3 plans run on Megatron-DeepSpeed, whose mixture-of-experts
+  // arguments are not Megatron-LM's (the ones megatronArgs writes).
+  if (v.op.getEpAttr() && i64(v.op.getZeroAttr()) >= 2)
+    return v.job.emitError()
+           << "not supported yet: --format=megatron of the ZeRO stage "
+           << i64(v.op.getZeroAttr()) << " plan of mixture of experts '"
+           << v.job.getModel()
+           << "' (Megatron-DeepSpeed's expert arguments are not Megatron-LM's; "
+              "--format=json has the plan)";
   llvm::StringMap<GpuHome> home;
   for (size_t h = 0; h < hosts.size(); ++h)
     for (size_t l = 0; l < hosts[h].gpus.size(); ++l)

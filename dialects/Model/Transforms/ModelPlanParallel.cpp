@@ -74,6 +74,32 @@ std::string compressionRemark(const parallel::TimeEstimate &t, int64_t rank,
          " -> " + formatQuantity(t.iteration, Dim::time()) + ")";
 }
 
+/// Why this ep: the chosen configuration with each other ep.
+std::string epRemark(const parallel::ParallelPlan &p, int64_t experts) {
+  std::string s = "ep " + std::to_string(p.config.ep) + " of " +
+                  std::to_string(experts) + " experts (" +
+                  std::to_string(experts / p.config.ep) +
+                  " per gpu); with the rest of the plan fixed:";
+  for (const parallel::EpAlternative &a : p.epAlternatives) {
+    const parallel::Estimate &e = a.estimate;
+    s += " ep " + std::to_string(a.ep);
+    if (e.rejected != parallel::Constraint::None &&
+        e.rejected != parallel::Constraint::Memory) {
+      s += " invalid (" + e.reason + ");";
+      continue;
+    }
+    s += " " + formatQuantity(e.time.iteration, Dim::time()) + " (all-to-all " +
+         formatQuantity(e.time.expertComm, Dim::time()) +
+         " per micro-batch, gradient reduction " +
+         formatQuantity(e.time.dataComm, Dim::time()) + ", " +
+         formatQuantity(e.memory.calibrated, Dim::bytes()) + " per gpu" +
+         (e.memory.fits() ? "" : ", does not fit") + ")" +
+         (a.ep == p.config.ep ? " chosen;" : ";");
+  }
+  s.pop_back();
+  return s;
+}
+
 } // namespace
 
 LogicalResult ModelPlanParallelPass::planJob(
@@ -84,13 +110,6 @@ LogicalResult ModelPlanParallelPass::planJob(
     return job.emitError() << "'" << job.getModel()
                            << "' does not name a model.transformer";
   std::optional<TransformerConfig> cfg = uniformConfig(model);
-  if (cfg && cfg->moe())
-    return job.emitError()
-           << "not supported yet: 3D-parallel planning of model '"
-           << job.getModel()
-           << "' (a mixture of experts: expert parallelism and its "
-              "all-to-all are not modelled; finetune, infer and distill "
-              "jobs plan it)";
   if (!cfg)
     return job.emitError()
            << "not supported yet: parallel planning of model '"
@@ -140,6 +159,9 @@ LogicalResult ModelPlanParallelPass::planJob(
     for (const auto &[c, t] : p.runnersUp)
       d << "; " << c.str() << ": " << formatQuantity(t, Dim::time());
   }
+  if (remarks && !p.epAlternatives.empty())
+    job.emitRemark() << "job '" << job.getSymName()
+                     << "': " << epRemark(p, tj.model.experts);
   if (!p.feasible) {
     InFlightDiagnostic d = job.emitError() << "job '" << job.getSymName()
                                            << "' does not fit on '" << topology
@@ -189,7 +211,12 @@ LogicalResult ModelPlanParallelPass::planJob(
       *adv ? f64((*adv)->cost.attackSeconds) : FloatAttr(),
       *adv && (*adv)->spec.technique == adversarial::Technique::PeerAid
           ? f64((*adv)->cost.peerSeconds)
-          : FloatAttr());
+          : FloatAttr(),
+      /*ep=*/IntegerAttr(), /*expert_comm=*/FloatAttr());
+  if (tj.model.moe()) {
+    op.setEpAttr(b.getI64IntegerAttr(c.ep));
+    op.setExpertCommAttr(f64(e.time.expertComm));
+  }
   if (const parallel::TimeEstimate &t = e.time; t.compressRank > 0) {
     op.setCompressRankAttr(b.getI64IntegerAttr(t.compressRank));
     if (t.compressedMicroBatches > 0) {

@@ -438,6 +438,17 @@ LogicalResult ParallelOp::verifyRegions() {
                          << pp;
   if (getSequenceParallel() && tp == 1)
     return emitOpError() << "sequence_parallel needs tp > 1";
+  if (bool(getEpAttr()) != bool(getExpertCommAttr()))
+    return emitOpError() << "ep and expert_comm go together";
+  if (auto ep = getEpAttr()) {
+    if (ep.getInt() <= 0 || dp % ep.getInt())
+      return emitOpError() << "ep " << ep.getInt()
+                           << " must be positive and divide dp " << dp;
+    if (const double v = getExpertCommAttr().getValueAsDouble();
+        !isFiniteNum(v) || v < 0)
+      return emitOpError()
+             << "expert_comm must be finite and non-negative, got " << num(v);
+  }
   for (auto [name, v] :
        {std::pair<const char *, double>{"time", getTime().convertToDouble()},
         {"default_time", getDefaultTime().convertToDouble()},

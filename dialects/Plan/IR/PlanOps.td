@@ -341,6 +341,13 @@ def Plan_ParallelOp : Plan_Op<"parallel", [
     `host_memory` the bytes of offloaded optimizer states a host holds; both
     or neither, and only with `zero` >= 1.
 
+    Mixtures of experts (docs/parallel.md, "Mixtures of experts"): `ep` the
+    expert-parallel ways (each layer's experts sharded over `ep` ranks of
+    every data-parallel group; `ep` divides `dp`) and `expert_comm` the
+    expert all-to-alls (dispatch and combine) of one micro-batch in the
+    slowest stage, forward and backward, s (part of `forward` and
+    `backward`); both or neither.
+
     Adversarial training (the job's `adversarial`, docs/adversarial.md):
     `adversarial_epoch` the predicted epoch (the job's `steps` iterations)
     with the technique, `plain_epoch` the same epoch trained plainly (no
@@ -376,7 +383,9 @@ def Plan_ParallelOp : Plan_Op<"parallel", [
                        OptionalAttr<F64Attr>:$adversarial_epoch,
                        OptionalAttr<F64Attr>:$plain_epoch,
                        OptionalAttr<F64Attr>:$attack_time,
-                       OptionalAttr<F64Attr>:$peer_time);
+                       OptionalAttr<F64Attr>:$peer_time,
+                       OptionalAttr<I64Attr>:$ep,
+                       OptionalAttr<F64Attr>:$expert_comm);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `for` $job `on` $topology `tp` $tp `pp` $pp `dp` $dp

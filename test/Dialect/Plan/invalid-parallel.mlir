@@ -151,3 +151,26 @@ plan.parallel @p for @job on @box tp 2 pp 2 dp 2 micro_batch 1 x 8 virtual 1 rec
   plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]", "gpu[4]", "gpu[5]"]
   plan.stage 1 layers [10] x 10 gpus ["gpu[2]", "gpu[3]", "gpu[6]", "gpu[7]"]
 }
+
+// -----
+
+// Expert parallelism: ep and expert_comm come together.
+// expected-error@+1 {{ep and expert_comm go together}}
+plan.parallel @p for @job on @box tp 1 pp 1 dp 4 micro_batch 1 x 8 virtual 1 recompute none zero 0 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64, ep = 2 : i64} {
+  plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]", "gpu[2]", "gpu[3]"]
+}
+
+// -----
+
+// ep shards the experts over ranks of one data-parallel group.
+// expected-error@+1 {{ep 3 must be positive and divide dp 4}}
+plan.parallel @p for @job on @box tp 1 pp 1 dp 4 micro_batch 1 x 8 virtual 1 recompute none zero 0 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64, ep = 3 : i64, expert_comm = 0.01 : f64} {
+  plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]", "gpu[2]", "gpu[3]"]
+}
+
+// -----
+
+// expected-error@+1 {{expert_comm must be finite and non-negative, got -0.01}}
+plan.parallel @p for @job on @box tp 1 pp 1 dp 4 micro_batch 1 x 8 virtual 1 recompute none zero 0 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.001 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64, ep = 2 : i64, expert_comm = -0.01 : f64} {
+  plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]", "gpu[2]", "gpu[3]"]
+}

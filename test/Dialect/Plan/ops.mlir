@@ -62,6 +62,13 @@ plan.parallel @p for @job on @box tp 2 pp 2 dp 1 micro_batch 1 x 8 virtual 2 rec
   plan.stage 1 layers [10, 30] x 10 gpus ["gpu[3]", "gpu[2]"]
 }
 
+// A mixture of experts: experts over ep 2 ranks of the 4-way data parallelism.
+// CHECK-LABEL: plan.parallel @moe for @job on @box tp 1 pp 1 dp 4 micro_batch 1 x 8 virtual 1 recompute none zero 0 placement "exact" time(1.500000e+00) attributes {backward = 1.000000e-01 : f64, data_comm = 0.000000e+00 : f64, default_time = 1.600000e+00 : f64, ep = 2 : i64, expert_comm = 1.000000e-02 : f64, forward = 5.000000e-02 : f64, memory = 1.800000e+10 : f64, memory_available = 2.300000e+10 : f64, mfu = 4.800000e-01 : f64, p2p = 0.000000e+00 : f64, tflops = 8.000000e+01 : f64} {
+// CHECK-NEXT:    plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]", "gpu[2]", "gpu[3]"]
+plan.parallel @moe for @job on @box tp 1 pp 1 dp 4 micro_batch 1 x 8 virtual 1 recompute none zero 0 placement "exact" time(1.5) attributes {default_time = 1.6 : f64, forward = 0.05 : f64, backward = 0.1 : f64, p2p = 0.0 : f64, data_comm = 0.0 : f64, tflops = 80.0 : f64, mfu = 0.48 : f64, memory = 1.8e10 : f64, memory_available = 2.3e10 : f64, ep = 2 : i64, expert_comm = 0.01 : f64} {
+  plan.stage 0 layers [0] x 10 gpus ["gpu[0]", "gpu[1]", "gpu[2]", "gpu[3]"]
+}
+
 // A blockio demand and a storage middle tier's plan.
 // CHECK-LABEL: plan.demands @io on @dc {
 // CHECK-NEXT: plan.demand blockio 4.096000e+03 from ["c.cpu"] to ["s.ssd"] {job = {compressibility = 5.000000e-01 : f64, header_cost = 9.9999999999999995E-7 : f64, middle_tier = ["m[*].cpu"], rate = 1.000000e+06 : f64}}
