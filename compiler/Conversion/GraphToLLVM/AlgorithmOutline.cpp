@@ -58,7 +58,16 @@ bool sluice::conversion::outline::pushTestsSourceFirst(Operation *loop) {
   if (!isa<graph::EdgesOp>(loop) || where.empty())
     return false;
   Block &cond = where.front();
-  return cond.getArgument(1).use_empty() &&
+  // Tested at every source, also those without out-edges, where the loop
+  // never evaluated it: nothing in it may fault.
+  bool mayFault =
+      cond.walk([](Operation *op) {
+            return isa<graph::VertexOfOp, graph::IntDivOp, graph::IntRemOp>(op)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+  return !mayFault && cond.getArgument(1).use_empty() &&
          (cond.getNumArguments() < 3 || cond.getArgument(2).use_empty());
 }
 

@@ -35,7 +35,9 @@ bool pullExitsEarly(Operation *loop);
 /// Whether a push variant of edges loop `loop` tests its `where` once per
 /// source before the source's out-edges, skipping them all when it is
 /// false: the condition reads the source only (not the destination binder,
-/// not the weight). Each edge still tests it (the body may change it).
+/// not the weight) and cannot fault (no vertex_of, integer / or %: a
+/// source without out-edges never tested it before). Each edge still
+/// tests it (the body may change it).
 bool pushTestsSourceFirst(Operation *loop);
 
 enum class Variant { Vertices, Push, Pull, TiledPull };
