@@ -5,7 +5,7 @@
 #
 #   bench/algorithms/run.sh GAPBS_DIR [SLUICE_BUILD_DIR] [WORK_DIR] [ROUNDS]
 #
-# GAPBS_DIR holds GAPBS built with `make` (bfs, pr, sssp, cc, tc and
+# GAPBS_DIR holds GAPBS built with `make` (bfs, pr, sssp, cc, tc, bc and
 # converter). Graphs (GRAPHS, default "kron18 urand18 soc-Slashdot0902
 # luxembourg_osm"): kronN / urandN are GAPBS's generators (`converter -gN` /
 # `-uN`, degree 16), the others the shared data set's files; each is
@@ -17,7 +17,7 @@
 # the files hold both directions of every edge), GAPBS with -s (its
 # undirected graph of the same edges; tc requires it).
 #
-# Kernels (KERNELS, default "bfs pr pr-contrib sssp cc cc-sv cc-af tc"), each a GAPBS binary and a
+# Kernels (KERNELS, default "bfs pr pr-contrib sssp cc cc-sv cc-af tc bc"), each a GAPBS binary and a
 # .sluice program written here:
 #   bfs   GAPBS bfs (direction optimising) / Sluice hybrid BFS, same source
 #   pr    GAPBS pr -i 20 -t 0 (20 pull iterations) / Sluice pull PageRank,
@@ -36,6 +36,9 @@
 #   cc-af GAPBS cc (Afforest) / Sluice examples/algorithms/
 #         cc-afforest.sluice (two sampled edges per vertex, then rounds
 #         that skip the largest component)
+#   bc    GAPBS bc -i 1 (Brandes from one source, the same source) / Sluice
+#         examples/algorithms/bc.sluice (its algorithm and schedule, the
+#         source as its default): backward levels over every vertex
 #   tc    GAPBS tc (ordered, relabelled by degree when its heuristic says
 #         so) / Sluice common_neighbors_below over v < u edges (ordered,
 #         `order: auto`: relabelled by degree when the same heuristic says
@@ -55,7 +58,7 @@ BUILD=${2:-build}
 WORK=${3:-/tmp/sluice-algbench}
 ROUNDS=${4:-5}
 GRAPHS=${GRAPHS:-"kron18 urand18 soc-Slashdot0902 luxembourg_osm"}
-KERNELS=${KERNELS:-"bfs pr pr-contrib sssp cc cc-sv cc-af tc"}
+KERNELS=${KERNELS:-"bfs pr pr-contrib sssp cc cc-sv cc-af tc bc"}
 THREADS=${THREADS:-2}
 DELTA=${DELTA:-32}
 DATA=${DATA:-$(cd "$(dirname "$0")/../../../shared/data" 2>/dev/null && pwd || echo ../shared/data)}
@@ -63,7 +66,7 @@ SLUICEC="$(cd "$BUILD/bin" && pwd)/sluicec"
 EXAMPLES="$(cd "$(dirname "$0")/../../examples/algorithms" && pwd)"
 MACHINE="$(cd "$(dirname "$0")/../../examples/machines" && pwd)/rtx4090-workstation.sluice"
 
-for exe in bfs pr sssp cc tc converter; do
+for exe in bfs pr sssp cc tc bc converter; do
   [[ -x $GAPBS/$exe ]] || { echo "run.sh: missing $GAPBS/$exe (make in GAPBS)" >&2; exit 1; }
 done
 [[ -x $SLUICEC ]] || { echo "run.sh: missing $SLUICEC" >&2; exit 1; }
@@ -199,6 +202,11 @@ SL
       sed -n '/^algorithm /,/^job /p' "$EXAMPLES/$example" | sed '$d' |
         sed 's/^\(algorithm .*\) on [A-Za-z0-9_]* {$/\1 on g {/'
     ;;
+    bc)
+      sed -n '/^algorithm /,/^job /p' "$EXAMPLES/bc.sluice" | sed '$d' |
+        sed -e 's/^\(algorithm .*\) on [A-Za-z0-9_]* {$/\1 on g {/' \
+          -e "s/source: i64 = 0/source: i64 = $src/"
+    ;;
     tc) cat <<SL
 algorithm tc() on g {
   vertex triangles: i64 = 0
@@ -227,6 +235,7 @@ gapbs_time() {
   local k=$1 g=$2 src=$3 args=()
   case $k in
     bfs) args=(-f "$WORK/$g.el" -s -r "$src") ;;
+    bc) args=(-f "$WORK/$g.el" -s -r "$src" -i 1) ;;
     pr|pr-contrib) args=(-f "$WORK/$g.el" -s -i 20 -t 0) ;;
     sssp) args=(-f "$WORK/$g.wel" -s -r "$src" -d "$DELTA") ;;
     cc|cc-sv|cc-af|tc) args=(-f "$WORK/$g.el" -s) ;;

@@ -514,3 +514,72 @@ module {
     %c = graph.idiv %m, %cm1 : i64
   }
 }
+
+// -----
+
+// A push loop whose `where` reads only the source (bc.sluice's backward
+// levels): the condition is tested at the source before its out-edges,
+// which are skipped when it is false, and again at each edge (the body
+// may change it). A `where` that reads the destination is not, nor one
+// that may fault (an integer division: a source without out-edges never
+// evaluated it).
+// CHECK-LABEL: llvm.func @sluice_algo_level_fold_push(
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}}
+// CHECK:           %[[D0:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64
+// CHECK-NEXT:      %[[AT0:.*]] = arith.cmpi eq, %[[D0]], %[[K:.*]] : i64
+// CHECK-NEXT:      scf.if %[[AT0]] {
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %{{.*}}
+// CHECK:               %[[D1:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64
+// CHECK-NEXT:          %[[AT1:.*]] = arith.cmpi eq, %[[D1]], %[[K]] : i64
+// CHECK-NEXT:          scf.if %[[AT1]] {
+// CHECK-LABEL: llvm.func @sluice_algo_level_other_push(
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}}
+// CHECK-NOT:       arith.cmpi eq
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}}
+// REMARK: remark: loop 'fold' of algorithm 'level': push over the out-edges (CSR) of every vertex; a source's out-edges are skipped when `where` (it reads only the source) is false; parallel, static shares; no atomics
+// REMARK: remark: loop 'other' of algorithm 'level': push over the out-edges (CSR) of every vertex; parallel, static shares; no atomics{{$}}
+// REMARK: remark: loop 'divided' of algorithm 'level': push over the out-edges (CSR) of every vertex; parallel, static shares; no atomics{{$}}
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @level on @g attributes {outputs = [@delta], param_defaults = [2], param_names = ["k"], schedule = #graph.algorithm_schedule<target = cpu>} {
+  ^bb0(%k: i64):
+    %zero = arith.constant 0.000000e+00 : f64
+    %m1 = arith.constant -1 : i64
+    graph.property @depth : i64 = %m1
+    graph.property @delta : f64 = %zero
+    graph.edges label "fold" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = sparse, format = auto>} where {
+    ^bb0(%v: i32, %w: i32):
+      %d = graph.prop.get @depth[%v] : i64
+      %at = arith.cmpi eq, %d, %k : i64
+      graph.yield %at : i1
+    } do {
+    ^bb0(%v: i32, %w: i32):
+      %one = arith.constant 1.000000e+00 : f64
+      graph.prop.reduce add @delta[%v], %one : f64
+      graph.yield
+    }
+    graph.edges label "other" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = sparse, format = auto>} where {
+    ^bb0(%v: i32, %w: i32):
+      %d = graph.prop.get @depth[%w] : i64
+      %at = arith.cmpi eq, %d, %k : i64
+      graph.yield %at : i1
+    } do {
+    ^bb0(%v: i32, %w: i32):
+      %one = arith.constant 1.000000e+00 : f64
+      graph.prop.reduce add @delta[%v], %one : f64
+      graph.yield
+    }
+    graph.edges label "divided" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = sparse, format = auto>} where {
+    ^bb0(%v: i32, %w: i32):
+      %d = graph.prop.get @depth[%v] : i64
+      %q = graph.idiv %d, %k : i64
+      %at = arith.cmpi eq, %q, %k : i64
+      graph.yield %at : i1
+    } do {
+    ^bb0(%v: i32, %w: i32):
+      %one = arith.constant 1.000000e+00 : f64
+      graph.prop.reduce add @delta[%v], %one : f64
+      graph.yield
+    }
+  }
+}

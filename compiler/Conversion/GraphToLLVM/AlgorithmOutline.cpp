@@ -53,6 +53,24 @@ bool sluice::conversion::outline::pullExitsEarly(Operation *loop) {
          (cond.getNumArguments() < 3 || cond.getArgument(2).use_empty());
 }
 
+bool sluice::conversion::outline::pushTestsSourceFirst(Operation *loop) {
+  Region &where = loop->getRegion(0);
+  if (!isa<graph::EdgesOp>(loop) || where.empty())
+    return false;
+  Block &cond = where.front();
+  // Tested at every source, also those without out-edges, where the loop
+  // never evaluated it: nothing in it may fault.
+  bool mayFault =
+      cond.walk([](Operation *op) {
+            return isa<graph::VertexOfOp, graph::IntDivOp, graph::IntRemOp>(op)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+  return !mayFault && cond.getArgument(1).use_empty() &&
+         (cond.getNumArguments() < 3 || cond.getArgument(2).use_empty());
+}
+
 StringRef sluice::conversion::outline::variantName(Variant v) {
   switch (v) {
   case Variant::Vertices:
@@ -158,31 +176,39 @@ void Outliner::compareRanks(arith::CmpIOp cmp) {
   }
 }
 
+SmallVector<Value> Outliner::inlineRegion(OpBuilder &b, Region &region,
+                                          ValueRange binders, IRMapping &map) {
+  Block &block = region.front();
+  for (auto [arg, value] : llvm::zip(block.getArguments(), binders))
+    map.map(arg, value);
+  for (Operation &op : block.without_terminator()) {
+    Operation *copy = b.clone(op, map);
+    if (ranks)
+      copy->walk([&](arith::CmpIOp cmp) { compareRanks(cmp); });
+  }
+  SmallVector<Value> values;
+  for (Value v : block.getTerminator()->getOperands())
+    values.push_back(map.lookup(v));
+  return values;
+}
+
+Value Outliner::emitCondition(OpBuilder &b, Operation *loop, ValueRange binders,
+                              IRMapping &map) {
+  return inlineRegion(b, loop->getRegion(0), binders, map).front();
+}
+
 SmallVector<Value> Outliner::emitIteration(OpBuilder &b, Location loc,
                                            Operation *loop, ValueRange binders,
                                            IRMapping &map,
                                            ValueRange identities) {
   Region &where = loop->getRegion(0);
   Region &body = loop->getRegion(1);
-  // The ops of a region's block but its graph.yield, at b; the yield's
-  // values.
   auto inlineRegion = [&](Region &region) {
-    Block &block = region.front();
-    for (auto [arg, value] : llvm::zip(block.getArguments(), binders))
-      map.map(arg, value);
-    for (Operation &op : block.without_terminator()) {
-      Operation *copy = b.clone(op, map);
-      if (ranks)
-        copy->walk([&](arith::CmpIOp cmp) { compareRanks(cmp); });
-    }
-    SmallVector<Value> values;
-    for (Value v : block.getTerminator()->getOperands())
-      values.push_back(map.lookup(v));
-    return values;
+    return this->inlineRegion(b, region, binders, map);
   };
   if (where.empty())
     return inlineRegion(body);
-  Value keep = inlineRegion(where).front();
+  Value keep = emitCondition(b, loop, binders, map);
   if (identities.empty()) {
     auto ifOp = b.create<scf::IfOp>(loc, keep, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
@@ -344,6 +370,20 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     }
     auto inFrontier = b.create<scf::IfOp>(loc, member.getResult(0), false);
     b.setInsertionPointToStart(inFrontier.thenBlock());
+    if (ordered) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(forOp);
+      ranks = slot(EnvSlot::Ranks, ptr);
+    }
+    // A `where` that reads only the source is false for all of u's
+    // out-edges when it is false before the first: they are skipped
+    // (bc.sluice's backward levels). The body may change it, so each edge
+    // tests it again.
+    if (pushTestsSourceFirst(loop)) {
+      auto sourceTest =
+          b.create<scf::IfOp>(loc, emitCondition(b, loop, {u}, map), false);
+      b.setInsertionPointToStart(sourceTest.thenBlock());
+    }
     Value targets = viewField(b, loc, info.view, ViewField::OutTargets, ptr);
     Value weights = viewField(b, loc, info.view, ViewField::OutWeights, ptr);
     Value e = edgeLoop(info.outOffsets, u);
@@ -354,11 +394,6 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     SmallVector<Value> binders{u, dst};
     if (weighted)
       binders.push_back(edgeWeight(b, loc, weights, e));
-    if (ordered) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(forOp);
-      ranks = slot(EnvSlot::Ranks, ptr);
-    }
     emitIteration(b, loc, loop, binders, map);
     ranks = Value();
     break;

@@ -32,6 +32,14 @@ using namespace mlir;
 /// destination are what can make it false, for good.
 bool pullExitsEarly(Operation *loop);
 
+/// Whether a push variant of edges loop `loop` tests its `where` once per
+/// source before the source's out-edges, skipping them all when it is
+/// false: the condition reads the source only (not the destination binder,
+/// not the weight) and cannot fault (no vertex_of, integer / or %: a
+/// source without out-edges never tested it before). Each edge still
+/// tests it (the body may change it).
+bool pushTestsSourceFirst(Operation *loop);
+
 enum class Variant { Vertices, Push, Pull, TiledPull };
 
 /// A property a pull variant combines in `slot` (an alloca of its element
@@ -81,6 +89,14 @@ private:
   SmallVector<Value> emitIteration(OpBuilder &b, Location loc, Operation *loop,
                                    ValueRange binders, IRMapping &map,
                                    ValueRange identities = {});
+  /// The ops of `region`'s block but its graph.yield, at b, its arguments
+  /// mapped to `binders` (as many as there are; the others must be
+  /// unused); the yield's values.
+  SmallVector<Value> inlineRegion(OpBuilder &b, Region &region,
+                                  ValueRange binders, IRMapping &map);
+  /// The loop's `where` (which must exist) for `binders`, at b: its i1.
+  Value emitCondition(OpBuilder &b, Operation *loop, ValueRange binders,
+                      IRMapping &map);
   std::string describe(Operation *loop, graph::ScheduleAttr s,
                        ArrayRef<Variant> variants, const TilePlan &tiling);
   /// The property whose values order the frontier of `edges` under

@@ -79,6 +79,12 @@ bool releasesFrontier(graph::EdgesOp edges) {
 
 } // namespace
 
+/// The remark's words for a push variant that tests a source-only `where`
+/// before the source's out-edges.
+constexpr const char *kSkipsSources =
+    "; a source's out-edges are skipped when `where` (it reads only the "
+    "source) is false";
+
 std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
                                ArrayRef<Variant> variants,
                                const TilePlan &tiling) {
@@ -97,7 +103,8 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
        << (s.getAlpha() ? ", alpha and beta from the schedule" : "") << ")"
        << (pullExitsEarly(loop)
                ? "; a vertex's in-edges end once `where` is false"
-               : "");
+               : "")
+       << (pushTestsSourceFirst(loop) ? kSkipsSources : "");
   } else if (variants.front() == Variant::Vertices) {
     os << "over every vertex";
   } else if (variants.front() == Variant::Pull) {
@@ -126,6 +133,8 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
             "once it is large (chosen per round)";
     else
       os << "every vertex tested against the frontier's bitmap";
+    if (pushTestsSourceFirst(loop))
+      os << kSkipsSources;
   }
   graph::Parallel parallel = *s.getParallel();
   os << "; "

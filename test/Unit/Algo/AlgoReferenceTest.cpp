@@ -297,22 +297,6 @@ TEST(AlgoExamples, ConnectedComponentsOnEmailEuCore) {
     EXPECT_EQ(asI64(p.run(g.g, threads)), reference) << threads;
 }
 
-/// The algorithm of example `file` (examples/algorithms) on the tests'
-/// graph `g`, without its schedule and job: from `algorithm` to
-/// `schedule`, `on NAME` replaced by `on g`.
-std::string exampleAlgorithm(const std::string &file) {
-  std::ifstream in(std::string(SLUICE_EXAMPLES_DIR) + "/algorithms/" + file);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string s = text.str();
-  size_t begin = s.find("\nalgorithm "), end = s.find("\nschedule ");
-  if (begin == std::string::npos || end == std::string::npos)
-    return "";
-  s = s.substr(begin, end - begin);
-  size_t on = s.find(" on "), brace = s.find(" {", on);
-  return s.replace(on, brace - on, " on g") + "\n";
-}
-
 /// Connected components of an example under the schedules `schedules`,
 /// against union-find on seeded random graphs at 1 and 2 threads (and
 /// `directed`: one whose weakly connected components it must find too).

@@ -24,6 +24,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 namespace sluice::algotest {
 
@@ -174,6 +175,22 @@ inline bool loadShared(const char *file, sluice_graph_format_t format, uint32_t 
   sluice_error_t error;
   return sluice_graph_load(path.c_str(), &options, &out.g, &error) ==
          SLUICE_STATUS_OK;
+}
+
+/// The algorithm of example `file` (examples/algorithms) on the tests'
+/// graph `g`, without its schedule and job: from `algorithm` to
+/// `schedule`, `on NAME` replaced by `on g`.
+inline std::string exampleAlgorithm(const std::string &file) {
+  std::ifstream in(std::string(SLUICE_EXAMPLES_DIR) + "/algorithms/" + file);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str();
+  size_t begin = s.find("\nalgorithm "), end = s.find("\nschedule ");
+  if (begin == std::string::npos || end == std::string::npos)
+    return "";
+  s = s.substr(begin, end - begin);
+  size_t on = s.find(" on "), brace = s.find(" {", on);
+  return s.replace(on, brace - on, " on g") + "\n";
 }
 
 } // namespace sluice::algotest

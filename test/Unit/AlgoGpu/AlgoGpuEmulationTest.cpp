@@ -188,6 +188,10 @@ TEST_P(AlgoGpuEmulated, PageRankPushToToleranceWithin1e9) {
   checkPageRankPush(graph.get(), attachHost);
 }
 
+TEST_P(AlgoGpuEmulated, BetweennessWithin1e9) {
+  checkBetweenness(graph.get(), attachHost);
+}
+
 INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpuEmulated,
                          ::testing::ValuesIn(kSharedGraphs), sharedGraphName);
 

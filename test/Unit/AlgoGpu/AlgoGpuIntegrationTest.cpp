@@ -34,6 +34,10 @@ TEST_P(AlgoGpu, PageRankPushToToleranceWithin1e9) {
   checkPageRankPush(graph.get(), attachPtx);
 }
 
+TEST_P(AlgoGpu, BetweennessWithin1e9) {
+  checkBetweenness(graph.get(), attachPtx);
+}
+
 INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpu,
                          ::testing::ValuesIn(kSharedGraphs), sharedGraphName);
 

@@ -47,6 +47,10 @@ SLUICE_LOOP(sluice_algo_prpush_scatter_push)
 SLUICE_LOOP(sluice_algo_prpush_apply_vertices)
 SLUICE_LOOP(sluice_algo_cc_init_vertices)
 SLUICE_LOOP(sluice_algo_cc_spread_push)
+SLUICE_LOOP(sluice_algo_bc_expand_push)
+SLUICE_LOOP(sluice_algo_bc_count_pull)
+SLUICE_LOOP(sluice_algo_bc_coef_vertices)
+SLUICE_LOOP(sluice_algo_bc_accumulate_push)
 #undef SLUICE_LOOP
 }
 
@@ -70,7 +74,11 @@ inline const Bound kKernels[] = {
     SLUICE_BOUND(sluice_algo_prpush_scatter_push),
     SLUICE_BOUND(sluice_algo_prpush_apply_vertices),
     SLUICE_BOUND(sluice_algo_cc_init_vertices),
-    SLUICE_BOUND(sluice_algo_cc_spread_push)};
+    SLUICE_BOUND(sluice_algo_cc_spread_push),
+    SLUICE_BOUND(sluice_algo_bc_expand_push),
+    SLUICE_BOUND(sluice_algo_bc_count_pull),
+    SLUICE_BOUND(sluice_algo_bc_coef_vertices),
+    SLUICE_BOUND(sluice_algo_bc_accumulate_push)};
 #undef SLUICE_BOUND
 
 inline std::string envOr(const char *name, const std::string &fallback) {
@@ -341,6 +349,28 @@ inline void checkPageRankPush(const sluice_graph_t *g, const Attach &attach) {
   SLUICE_GPU_HALF(gpu);
   expectRelativelyClose(asF64(gpu.props[0]), asF64(cpu.props[0]),
                         "pagerank push to tolerance");
+}
+
+/// bc's properties: depth, sigma, delta (its output), coef.
+inline constexpr size_t kBetweennessProps = 4;
+inline constexpr size_t kDelta = 2;
+
+/// Betweenness dependencies from the first vertex (AlgoCentralityTest
+/// checks the CPU's against Brandes): the source's own is the number of
+/// other vertices it reaches; the GPU's within 1e-9 relative of the CPU's.
+inline void checkBetweenness(const sluice_graph_t *g, const Attach &attach) {
+  sluice_algo_params_bc_t params{};
+  params.source = static_cast<int64_t>(sluice_graph_original_id(g, 0));
+  Outcome cpu = run(g, sluice_algo_bc, params, kBetweennessProps, nullptr);
+  ASSERT_EQ(cpu.error, "");
+  std::vector<int64_t> depth = referenceBfs(g);
+  double reached = double(std::count_if(depth.begin(), depth.end(),
+                                        [](int64_t d) { return d > 0; }));
+  std::vector<double> delta = asF64(cpu.props[kDelta]);
+  EXPECT_NEAR(delta[0], reached, 1e-9 * reached);
+  Outcome gpu = run(g, sluice_algo_bc, params, kBetweennessProps, attach);
+  SLUICE_GPU_HALF(gpu);
+  expectRelativelyClose(asF64(gpu.props[kDelta]), delta, "betweenness");
 }
 
 /// The shared graphs the GPU-vs-CPU suites run on (skipped when absent):
