@@ -94,7 +94,7 @@ void writeSummary(plan::DisdpOp op, model::JobOp job, llvm::raw_ostream &os) {
      << p.microBatches << " per gpu (batch " << job.getBatchAttr().getInt()
      << "), recompute " << recomputeWord(op.getRecompute()) << "; " << p.layers
      << " layers, "
-     << llvm::formatv("{0:g4}", f64(op.getParametersAttr()) / 1e9).str()
+     << llvm::formatv("{0:f2}", f64(op.getParametersAttr()) / 1e9).str()
      << " B parameters\n";
   os << "  iteration: DisDP " << t(dis.iteration) << " predicted; ZeRO-3 "
      << t(base.iteration) << " serialised ("
