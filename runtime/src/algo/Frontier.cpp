@@ -117,16 +117,19 @@ void sortList(sluice_frontier_t *f, uint64_t count) {
 
 /// After a pass that set `f`'s bits directly (and maybe inserted too): its
 /// count from the bitmap, and its list, in order, when it has room for them
-/// (a frontier past that is dense: its bitmap holds it).
-void countBits(sluice_frontier_t *f) {
+/// (a frontier past that is dense: its bitmap holds it). Whether it listed
+/// them (the list is then sorted already).
+bool countBits(sluice_frontier_t *f) {
   uint64_t count = 0;
   for (uint64_t w = 0, nw = words(f->numVertices); w < nw; ++w)
     count += __builtin_popcountll(f->bits[w].load(std::memory_order_relaxed));
   if (f->queue && count > f->listRoom)
     sluice::rt::growFrontierList(f);
-  if (f->queue || count < denseAt(f->numVertices))
+  const bool list = f->queue || count < denseAt(f->numVertices);
+  if (list)
     listBits(f, f->list.get());
   f->count = count;
+  return list;
 }
 
 /// The out-edges of `f`'s vertices, summed until they pass `limit` (then
@@ -254,8 +257,8 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
   if (f->sealed)
     return;
-  if (f->direct.exchange(false, std::memory_order_relaxed))
-    countBits(f);
+  const bool inOrder =
+      f->direct.exchange(false, std::memory_order_relaxed) && countBits(f);
   f->sealed = true;
   uint64_t count = f->count.load();
   if (f->queue) {
@@ -264,7 +267,7 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
     // are filed as inserted (a take sorts its bucket: sorting them here
     // cost more than the reads in order save). The buffers go back to the
     // context, the list is made from the queue when read.
-    if (f->bits && count * 16 > words(f->numVertices))
+    if (!inOrder && f->bits && count * 16 > words(f->numVertices))
       listBits(f, f->list.get());
     f->queue->fileAll(f->list.get(), count);
     f->count = f->queue->size();
@@ -282,7 +285,8 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
     f->listed = false;
     return;
   }
-  sortList(f, count);
+  if (!inOrder)
+    sortList(f, count);
   // The list shrinks to its size; its full-size buffer and the bitmap go
   // to the context's spares for the next frontier.
   std::unique_ptr<uint32_t[]> exact(new uint32_t[std::max<uint64_t>(count, 1)]);
