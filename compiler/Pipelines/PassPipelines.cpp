@@ -53,6 +53,10 @@ void sluice::buildGraphSchedulePipeline(OpPassManager &pm, bool remarks) {
   // The legality of parallel updates needs each loop's direction and
   // parallelism, so it runs once the schedules are attached.
   pm.addPass(graph::createGraphCheckParallelWrites());
+  // On the loops the legality proof covers: reads their frontier shares.
+  graph::GraphUniformSourceReadsOptions uniform;
+  uniform.remarks = remarks;
+  pm.addPass(graph::createGraphUniformSourceReads(uniform));
   // After the schedules: the vertices loops it inserts get theirs.
   graph::GraphHoistSourceTermsOptions hoist;
   hoist.remarks = remarks;

@@ -438,6 +438,49 @@ module {
 
 // -----
 
+// graph-uniform-source-reads' read of one vertex of the round's frontier
+// before the loop (graph.frontier.any: the runtime's first vertex) keeps
+// the release: nothing reads the frontier after the loop.
+// CHECK-LABEL: llvm.func @sluice_algo_uniform(
+// CHECK:         scf.while
+// CHECK:         } do {
+// CHECK:           llvm.call @sluice_algo_frontier_any(%{{.*}}) : (!llvm.ptr) -> i32
+// CHECK:           llvm.call @sluice_algo_parallel_for(
+// CHECK:           llvm.call @sluice_algo_frontier_release(%{{.*}}) : (!llvm.ptr) -> ()
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @uniform on @g attributes {outputs = [@depth], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
+  ^bb0(%source: i64):
+    %m1 = arith.constant -1 : i64
+    %c0 = arith.constant 0 : i64
+    graph.property @depth : i64 = %m1
+    %0 = graph.vertex_of %source
+    %f = graph.frontier.of [%0]
+    %last = scf.while (%a = %f) : (!graph.frontier) -> !graph.frontier {
+      %n = graph.frontier.size %a : i64
+      %go = arith.cmpi sgt, %n, %c0 : i64
+      scf.condition(%go) %a : !graph.frontier
+    } do {
+    ^bb0(%a: !graph.frontier):
+      %v = graph.frontier.any %a
+      %ds = graph.prop.get @depth[%v] : i64
+      %next = graph.edges from %a label "expand" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = sparse, format = auto>} where {
+      ^bb0(%src: i32, %dst: i32):
+        %d = graph.prop.get @depth[%dst] : i64
+        %u = arith.cmpi eq, %d, %m1 : i64
+        graph.yield %u : i1
+      } do {
+      ^bb0(%src: i32, %dst: i32):
+        graph.prop.set @depth[%dst] = %ds : i64
+        graph.yield
+      }
+      scf.yield %next : !graph.frontier
+    }
+  }
+}
+
+// -----
+
 // The frontier the loop starts from is read again after it (its size), so
 // no round gives a frontier back.
 // CHECK-LABEL: llvm.func @sluice_algo_kept(

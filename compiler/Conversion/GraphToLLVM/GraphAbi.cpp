@@ -91,6 +91,9 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
   case AlgoCall::FrontierSize:
     name = "sluice_algo_frontier_size", result = i64, params = {ptr};
     break;
+  case AlgoCall::FrontierAny:
+    name = "sluice_algo_frontier_any", result = i32, params = {ptr};
+    break;
   case AlgoCall::FrontierList:
     name = "sluice_algo_frontier_list", result = ptr, params = {ptr};
     break;

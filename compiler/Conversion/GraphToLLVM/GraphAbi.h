@@ -87,6 +87,7 @@ enum class AlgoCall {
   FrontierSeal,       ///< void (f)
   FrontierRelease,    ///< void (f)
   FrontierSize,       ///< u64 (f)
+  FrontierAny,        ///< u32 (f)
   FrontierList,       ///< const u32 *(f)
   FrontierBitmap,     ///< const u64 *(f)
   PrefersDense,       ///< i32 (f)

@@ -339,6 +339,18 @@ struct FrontierSizeLowering : GraphPattern<graph::FrontierSizeOp> {
   }
 };
 
+struct FrontierAnyLowering : GraphPattern<graph::FrontierAnyOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::FrontierAnyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, callRuntime(rewriter, op.getLoc(), moduleOf(op),
+                                       AlgoCall::FrontierAny,
+                                       {adaptor.getFrontier()}));
+    return success();
+  }
+};
+
 struct NumVerticesLowering : GraphPattern<graph::NumVerticesOp> {
   using GraphPattern::GraphPattern;
   LogicalResult
@@ -609,8 +621,9 @@ LogicalResult sluice::conversion::lowerGraphOps(ModuleOp module,
   RewritePatternSet patterns(ctx);
   patterns.add<PropertyLowering, PropGetLowering, PropSetLowering,
                PropReduceLowering, FrontierAllLowering, FrontierOfLowering,
-               FrontierSizeLowering, NumVerticesLowering, NumEdgesLowering,
-               DegreeLowering, VertexOfLowering, CommonNeighborsLowering,
+               FrontierSizeLowering, FrontierAnyLowering, NumVerticesLowering,
+               NumEdgesLowering, DegreeLowering, VertexOfLowering,
+               CommonNeighborsLowering,
                DivisionLowering<graph::IntDivOp, AlgoCall::IntDiv>,
                DivisionLowering<graph::IntRemOp, AlgoCall::IntRem>,
                QueryLowering<graph::HasEdgeOp, AlgoCall::HasEdge>,

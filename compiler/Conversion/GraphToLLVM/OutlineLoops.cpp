@@ -46,16 +46,29 @@ bool freshFrontierOnlyFor(Value v, Operation *user) {
          v.hasOneUse() && *v.user_begin() == user;
 }
 
+/// Whether `f` is read only by `edges` and, before it in its block, by
+/// graph.frontier.any (graph-uniform-source-reads' read of one of its
+/// vertices): nothing reads it once `edges` has run.
+bool readOnlyUpTo(Value f, graph::EdgesOp edges) {
+  return llvm::all_of(f.getUsers(), [&](Operation *user) {
+    return user == edges.getOperation() ||
+           (isa<graph::FrontierAnyOp>(user) &&
+            user->getBlock() == edges->getBlock() &&
+            user->isBeforeInBlock(edges));
+  });
+}
+
 /// Whether nothing reads the frontier `edges` reads once the loop's round
 /// is done, so its buffers can go back to the context
 /// (sluice_algo_frontier_release): it is an argument of the body of an
-/// scf.while, read only by this loop, forwarded by the condition from an
+/// scf.while, read only by this loop (and graph.frontier.any before it),
+/// forwarded by the condition from an
 /// argument read only by graph.frontier.size, and each frontier that
 /// argument can hold (the while's initial value, the body's yielded one)
 /// is made fresh and read by nothing else.
 bool releasesFrontier(graph::EdgesOp edges) {
   auto arg = dyn_cast_or_null<BlockArgument>(edges.getFrom());
-  if (!arg || !arg.hasOneUse())
+  if (!arg || !readOnlyUpTo(arg, edges))
     return false;
   auto loop = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp());
   if (!loop || arg.getOwner() != loop.getAfterBody())

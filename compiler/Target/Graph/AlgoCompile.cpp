@@ -169,6 +169,7 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_frontier_direct_bits);
   SLUICE_SYMBOL(sluice_algo_frontier_seal);
   SLUICE_SYMBOL(sluice_algo_frontier_size);
+  SLUICE_SYMBOL(sluice_algo_frontier_any);
   SLUICE_SYMBOL(sluice_algo_frontier_list);
   SLUICE_SYMBOL(sluice_algo_frontier_bitmap);
   SLUICE_SYMBOL(sluice_algo_frontier_prefers_dense);

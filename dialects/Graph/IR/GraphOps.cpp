@@ -402,6 +402,7 @@ void PropReduceOp::getEffects(
 LogicalResult FrontierAllOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult FrontierOfOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult FrontierSizeOp::verify() { return verifyInAlgorithm(*this); }
+LogicalResult FrontierAnyOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult NumVerticesOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult NumEdgesOp::verify() { return verifyInAlgorithm(*this); }
 LogicalResult DegreeOp::verify() { return verifyInAlgorithm(*this); }

@@ -369,6 +369,20 @@ def Graph_FrontierSizeOp : Graph_FrontierOp<"frontier.size"> {
   let assemblyFormat = "$frontier attr-dict `:` type($result)";
 }
 
+def Graph_FrontierAnyOp : Graph_FrontierOp<"frontier.any"> {
+  let summary = "One vertex of a frontier";
+  let description = [{
+    The frontier's first vertex in vertex order; vertex 0 when the frontier
+    is empty (a graph without vertices has no vertex 0: guard a read at it
+    with `graph.frontier.size`). graph-uniform-source-reads reads a property
+    that every vertex of a frontier provably shares at this vertex, once
+    per round. Example: `%v = graph.frontier.any %active`.
+  }];
+  let arguments = (ins Graph_FrontierType:$frontier);
+  let results = (outs Graph_Vertex:$result);
+  let assemblyFormat = "$frontier attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // graph.job
 //===----------------------------------------------------------------------===//

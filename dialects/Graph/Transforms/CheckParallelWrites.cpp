@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Graph/IR/GraphSchema.h"
+#include "dialects/Graph/Transforms/LevelProof.h"
 #include "dialects/Graph/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -31,49 +32,6 @@ using namespace mlir;
 using namespace sluice::graph;
 
 namespace {
-
-/// The binder `v` is in `loop` (0: the vertex of a vertices loop or the
-/// source, 1: the destination, 2: the weight), if it is one.
-std::optional<unsigned> binderOf(Value v, Operation *loop) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg || !arg.getOwner()->isEntryBlock() ||
-      arg.getOwner()->getParentOp() != loop)
-    return std::nullopt;
-  return arg.getArgNumber();
-}
-
-/// An op whose result depends on its operands only.
-bool isPureLeaf(Operation *op) {
-  return op->getNumRegions() == 0 && isMemoryEffectFree(op);
-}
-
-/// Whether `v` has the same value in every iteration of `loop`: defined
-/// outside it, or computed from such values by pure ops.
-bool isFixed(Value v, Operation *loop) {
-  if (Operation *def = v.getDefiningOp()) {
-    if (!loop->isAncestor(def))
-      return true;
-    return isPureLeaf(def) && llvm::all_of(def->getOperands(), [&](Value o) {
-             return isFixed(o, loop);
-           });
-  }
-  return !loop->isAncestor(cast<BlockArgument>(v).getOwner()->getParentOp());
-}
-
-/// Whether two values are the same: one value, equal constants, or the same
-/// pure op of the same operands (two `graph.vertex_of %source`).
-bool sameValue(Value a, Value b) {
-  if (a == b)
-    return true;
-  Attribute ca, cb;
-  if (matchPattern(a, m_Constant(&ca)) && matchPattern(b, m_Constant(&cb)))
-    return ca == cb;
-  Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
-  return da && db && isPureLeaf(da) &&
-         OperationEquivalence::isEquivalentTo(
-             da, db, OperationEquivalence::exactValueMatch, nullptr,
-             OperationEquivalence::IgnoreLocations);
-}
 
 /// Whether `a` and `b`, in two regions of `loop` (its `where` and its
 /// body), compute the same expression: the same binder, equal constants, a
@@ -205,191 +163,6 @@ struct Loop {
   }
 };
 
-/// The level-synchronous shape of an edges loop in property `p`: `where
-/// p[dst] == K`, one write `p[dst] = E` with E from fixed values and
-/// `p[src]`, and no other write.
-struct LevelShape {
-  PropGetOp guard; ///< the read of p[dst] in `where`
-  Value bound;     ///< K
-  PropSetOp write;
-};
-
-/// Whether `v` is computed from values fixed for the loop and reads of `p`
-/// at the source only.
-bool fromFixedAndSource(Value v, StringRef p, Operation *loop) {
-  if (isFixed(v, loop))
-    return true;
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return false;
-  if (auto get = dyn_cast<PropGetOp>(def))
-    return get.getProperty() == p && binderOf(get.getVertex(), loop) == 0u;
-  return isPureLeaf(def) && llvm::all_of(def->getOperands(), [&](Value o) {
-           return fromFixedAndSource(o, p, loop);
-         });
-}
-
-/// With `others`, the loop may also write other properties (to tell the
-/// user that those are what spoils the shape).
-std::optional<LevelShape> levelShape(EdgesOp edges, StringRef p,
-                                     bool others = false) {
-  if (!edges.getFrom() || edges.getWhere().empty())
-    return std::nullopt;
-  LevelShape shape;
-  // The body's only write.
-  int writes = 0;
-  edges->walk([&](Operation *op) {
-    if (auto set = dyn_cast<PropSetOp>(op)) {
-      if (others && set.getProperty() != p)
-        return;
-      ++writes;
-      shape.write = set;
-    } else if (auto red = dyn_cast<PropReduceOp>(op)) {
-      if (!others || red.getProperty() == p)
-        ++writes;
-    }
-  });
-  if (writes != 1 || !shape.write || shape.write.getProperty() != p ||
-      binderOf(shape.write.getVertex(), edges) != 1u ||
-      !fromFixedAndSource(shape.write.getValue(), p, edges))
-    return std::nullopt;
-  // where p[dst] == K.
-  auto yield = cast<YieldOp>(edges.getWhere().front().getTerminator());
-  Operation *cmp = yield.getValues().front().getDefiningOp();
-  bool isEq = false;
-  if (auto i = dyn_cast_or_null<arith::CmpIOp>(cmp))
-    isEq = i.getPredicate() == arith::CmpIPredicate::eq;
-  if (auto f = dyn_cast_or_null<arith::CmpFOp>(cmp))
-    isEq = f.getPredicate() == arith::CmpFPredicate::OEQ;
-  if (!isEq)
-    return std::nullopt;
-  for (int side = 0; side < 2; ++side) {
-    auto get = cmp->getOperand(side).getDefiningOp<PropGetOp>();
-    Value bound = cmp->getOperand(1 - side);
-    if (get && get.getProperty() == p &&
-        binderOf(get.getVertex(), edges) == 1u && isFixed(bound, edges)) {
-      shape.guard = get;
-      shape.bound = bound;
-      return shape;
-    }
-  }
-  return std::nullopt;
-}
-
-/// The op directly in the algorithm's body that holds `op`.
-Operation *topLevel(Operation *op, AlgorithmOp algo) {
-  while (op->getParentOp() != algo)
-    op = op->getParentOp();
-  return op;
-}
-
-/// Proves the level-synchronous rule (Passes.td) for one loop and property.
-class LevelProof {
-public:
-  LevelProof(AlgorithmOp algo, StringRef p, Value bound, Operation *top)
-      : algo(algo), p(p), bound(bound), top(top) {}
-
-  /// Every write of `p` in the algorithm is a level-synchronous loop with
-  /// the same K, or lies outside `top` (before it: the writes a frontier of
-  /// one vertex may rely on are checked by uniformFrontier; after it: they
-  /// run after every round).
-  bool writesAgree() {
-    WalkResult r = algo->walk([&](Operation *op) {
-      StringRef prop;
-      if (auto set = dyn_cast<PropSetOp>(op))
-        prop = set.getProperty();
-      else if (auto red = dyn_cast<PropReduceOp>(op))
-        prop = red.getProperty();
-      if (prop != p || topLevel(op, algo) != top)
-        return WalkResult::advance();
-      auto edges = op->getParentOfType<EdgesOp>();
-      std::optional<LevelShape> shape;
-      if (edges)
-        shape = levelShape(edges, p);
-      if (!shape || !sameValue(shape->bound, bound))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    return !r.wasInterrupted();
-  }
-
-  /// Every vertex of frontier `f` has one value of `p`, not K, that no
-  /// level-synchronous loop writes again.
-  bool uniformFrontier(Value f) {
-    if (!visited.insert(f.getAsOpaquePointer()).second)
-      return true; // a cycle through scf iteration values: assumed
-    if (auto of = f.getDefiningOp<FrontierOfOp>()) {
-      if (of.getVertices().size() > 1)
-        return false;
-      return of.getVertices().empty() || vertexSetBefore(of.getVertices()[0]);
-    }
-    if (auto edges = f.getDefiningOp<EdgesOp>()) {
-      if (topLevel(edges, algo) != top)
-        return false;
-      std::optional<LevelShape> shape = levelShape(edges, p);
-      return shape && sameValue(shape->bound, bound) &&
-             uniformFrontier(edges.getFrom());
-    }
-    auto arg = dyn_cast<BlockArgument>(f);
-    if (!arg)
-      return false;
-    Operation *parent = arg.getOwner()->getParentOp();
-    unsigned i = arg.getArgNumber();
-    if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
-      if (arg.getOwner()->getParent() == &loop.getBefore())
-        return uniformFrontier(loop.getInits()[i]) &&
-               uniformFrontier(loop.getYieldOp().getOperand(i));
-      return uniformFrontier(loop.getConditionOp().getArgs()[i]);
-    }
-    if (auto loop = dyn_cast<scf::ForOp>(parent)) {
-      if (i == 0)
-        return false; // the induction variable
-      return uniformFrontier(loop.getInitArgs()[i - 1]) &&
-             uniformFrontier(
-                 loop.getBody()->getTerminator()->getOperand(i - 1));
-    }
-    return false;
-  }
-
-private:
-  /// Before `top`, `p[x]` was set to a constant other than K, and every
-  /// later write of `p` before `top` is a plain write (in the algorithm's
-  /// body) of such a constant.
-  bool vertexSetBefore(Value x) {
-    Attribute k;
-    if (!matchPattern(bound, m_Constant(&k)))
-      return false;
-    bool set = false;
-    for (Operation &op : algo.getBody().front()) {
-      if (&op == top)
-        break;
-      bool writes = false;
-      op.walk([&](Operation *inner) {
-        if (auto s = dyn_cast<PropSetOp>(inner))
-          writes |= s.getProperty() == p;
-        if (auto r = dyn_cast<PropReduceOp>(inner))
-          writes |= r.getProperty() == p;
-      });
-      if (!writes)
-        continue;
-      auto s = dyn_cast<PropSetOp>(op);
-      Attribute c;
-      if (!s || !matchPattern(s.getValue(), m_Constant(&c)) || c == k) {
-        set = false;
-        continue;
-      }
-      set |= sameValue(s.getVertex(), x);
-    }
-    return set;
-  }
-
-  AlgorithmOp algo;
-  StringRef p;
-  Value bound;
-  Operation *top;
-  llvm::SmallPtrSet<void *, 8> visited;
-};
-
 /// Whether `v` is the same in every iteration that writes at `x`: computed
 /// from fixed values, `x` and reads at such vertices of properties the loop
 /// does not write.
@@ -494,8 +267,15 @@ bool CheckParallelWrites::checkLoop(const Loop &loop, AlgorithmOp algo) {
         llvm::none_of(reduces,
                       [&](PropReduceOp r) { return r.getProperty() == p; });
     if (onlyWrite &&
-        determinedBy(set.getValue(), set.getVertex(), loop, written))
+        determinedBy(set.getValue(), set.getVertex(), loop, written)) {
+      // A fixed value under `where p[dst] == K` (BFS writing a round
+      // counter, `depth[dst] = level`): an iteration that reads K writes
+      // the value, one that reads the value skips; the result is the same.
+      if (loop.edges && isFixed(set.getValue(), loop.op))
+        if (std::optional<LevelShape> shape = levelShape(loop.edges, p))
+          covered.insert(shape->guard);
       continue;
+    }
     if (loop.edges && binderOf(set.getVertex(), loop.op) == 1u) {
       if (std::optional<LevelShape> shape = levelShape(loop.edges, p)) {
         LevelProof proof(algo, p, shape->bound, topLevel(loop.op, algo));

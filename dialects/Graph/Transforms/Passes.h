@@ -1,7 +1,7 @@
 //===- Passes.h - Passes of the graph dialect -------------------*- C++ -*-===//
 //
-// createGraphAttachSchedule(), createGraphHoistSourceTerms() (and their
-// register*), and registerGraphPasses() for all of them.
+// create*() and register*() of each graph pass (Passes.td), and
+// registerGraphPasses() for all of them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_DIALECTS_GRAPH_TRANSFORMS_PASSES_H
@@ -9,6 +9,7 @@
 
 #include "dialects/Graph/IR/GraphOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include <memory>

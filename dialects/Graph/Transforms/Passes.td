@@ -94,7 +94,10 @@ def GraphCheckParallelWrites
     one (or any read when a write is not at the owned vertex), gets a
     warning at the read: its value depends on timing. The reads that the
     level-synchronous rule covers (the guard `p[dst]` and `p[src]`) get
-    none.
+    none, and neither does the guard `p[dst] == K` of a loop whose only
+    write of `p` is a fixed value at the destination (`where depth[dst] ==
+    -1 { depth[dst] = level }`): an iteration that reads `K` writes the
+    value, one that reads the value skips, and the result is the same.
 
     A read of `p` at a vertex the iteration does not own, in a loop that
     also reduces into `p` at a vertex it does not own, gets a warning too
@@ -107,6 +110,85 @@ def GraphCheckParallelWrites
     Before and after: the IR is unchanged; the pass only reports.
   }];
   let dependentDialects = ["::sluice::graph::GraphDialect"];
+}
+
+def GraphUniformSourceReads
+    : Pass<"graph-uniform-source-reads", "::mlir::ModuleOp"> {
+  let summary = "Read a property that a frontier's vertices share once per "
+                "round";
+  let description = [{
+    In a `graph.edges` loop `from F` of the level-synchronous shape of
+    `graph-check-parallel-writes` (`where p[dst] == K`, the loop's only
+    write `p[dst] = E` with `E` from values fixed for the loop and `p[src]`,
+    and the proof that every vertex of `F` has one value of `p`, not `K`,
+    that no such loop writes again), every read `graph.prop.get @p[%src]`
+    in the loop (either region) reads that one value. The pass reads it
+    once, just before the loop, at `graph.frontier.any %F` (the frontier's
+    first vertex), and replaces the reads by that value: a pulled round no
+    longer loads `p[src]` for each vertex it reaches (a load that misses
+    the cache and shares cache lines with other threads' writes of
+    `p[dst]`), a pushed one no longer per source.
+
+    The read sits in an `scf.if` on `graph.num_vertices > 0` (a graph
+    without vertices has no vertex 0 to read; the frontier is empty then
+    and the value unused), yielding zero otherwise. Loops scheduled
+    `frontier: buckets` are left alone (their rounds are buckets, not
+    levels), and so are properties of a type without a zero (`vertex`).
+
+    Runs after `graph-check-parallel-writes`, before
+    `graph-hoist-source-terms`. With `remarks`, each loop of the shape gets
+    a remark: the reads replaced, or why not (the proof failed, the type,
+    the schedule).
+
+    Before (BFS):
+
+    ```mlir
+    %4 = graph.edges from %f label "expand" -> !graph.frontier ... where {
+    ^bb0(%src: i32, %dst: i32):
+      %d = graph.prop.get @depth[%dst] : i64
+      %unseen = arith.cmpi eq, %d, %m1 : i64
+      graph.yield %unseen : i1
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      %ds = graph.prop.get @depth[%src] : i64
+      %d1 = arith.addi %ds, %one : i64
+      graph.prop.set @depth[%dst] = %d1 : i64
+      graph.yield
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %n = graph.num_vertices : i64
+    %c0 = arith.constant 0 : i64
+    %any = arith.cmpi sgt, %n, %c0 : i64
+    %ds = scf.if %any -> (i64) {
+      %v = graph.frontier.any %f
+      %x = graph.prop.get @depth[%v] : i64
+      scf.yield %x : i64
+    } else {
+      %c0_i64 = arith.constant 0 : i64
+      scf.yield %c0_i64 : i64
+    }
+    %4 = graph.edges from %f label "expand" -> !graph.frontier ... where {
+      ...
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      %d1 = arith.addi %ds, %one : i64
+      graph.prop.set @depth[%dst] = %d1 : i64
+      graph.yield
+    }
+    ```
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark per level-synchronous loop: the reads replaced, "
+           "or why not">
+  ];
+  let dependentDialects = ["::sluice::graph::GraphDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def GraphHoistSourceTerms

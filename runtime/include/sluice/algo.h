@@ -131,6 +131,10 @@ SLUICE_API void sluice_algo_frontier_seal(sluice_frontier_t *f);
  * nothing. */
 SLUICE_API void sluice_algo_frontier_release(sluice_frontier_t *f);
 SLUICE_API uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f);
+/* The frontier's first vertex in vertex order, 0 when it is empty (what
+ * graph.frontier.any lowers to): the list's first entry, or the bitmap's
+ * first set bit for a frontier kept as its bitmap (no list is made). */
+SLUICE_API uint32_t sluice_algo_frontier_any(sluice_frontier_t *f);
 /* The vertices, sorted (materialised for the frontier of all vertices). */
 SLUICE_API const uint32_t *sluice_algo_frontier_list(sluice_frontier_t *f);
 /* The bitmap (bit v % 64 of word v / 64), num_vertices bits. */

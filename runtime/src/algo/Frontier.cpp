@@ -355,6 +355,22 @@ uint64_t sluice_algo_frontier_size(const sluice_frontier_t *f) {
   return f->count.load(std::memory_order_relaxed);
 }
 
+uint32_t sluice_algo_frontier_any(sluice_frontier_t *f) {
+  sluice::rt::flushFrontierInserts();
+  if (f->ctx->faulted.load(std::memory_order_relaxed) ||
+      f->count.load(std::memory_order_relaxed) == 0 || f->all)
+    return 0;
+  if (f->listed && f->list && !f->queue)
+    return f->list[0];
+  if (f->bits && !f->queue) {
+    const uint64_t words = (f->numVertices + 63) / 64;
+    for (uint64_t w = 0; w < words; ++w)
+      if (uint64_t bits = f->bits[w].load(std::memory_order_relaxed))
+        return static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits));
+  }
+  return sluice_algo_frontier_list(f)[0];
+}
+
 const uint32_t *sluice_algo_frontier_list(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
   if (!f->listed) {

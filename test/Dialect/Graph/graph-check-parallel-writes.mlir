@@ -115,8 +115,9 @@ graph.algorithm @schedules on @g attributes {param_names = [], param_defaults = 
 
 // -----
 
-// A fixed value at the destination (visited[dst] = 1) is legal; the read
-// of visited in `where` may see another iteration's write: a warning.
+// A fixed value at the destination (visited[dst] = 1) is legal, and so is
+// its guard `visited[dst] == 0`: an iteration that reads 0 writes 1, one
+// that reads 1 skips; the result is the same, so no warning.
 walk.graph @g "g.txt" format snap
 graph.algorithm @visit on @g attributes {param_names = [], param_defaults = [], outputs = []} {
   %zero = arith.constant 0 : i64
@@ -124,13 +125,33 @@ graph.algorithm @visit on @g attributes {param_names = [], param_defaults = [], 
   %all = graph.frontier.all
   %next = graph.edges from %all label "mark" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto>} where {
   ^bb0(%src: i32, %dst: i32):
-    // expected-warning@+1 {{read of 'visited' at the destination in parallel loop 'mark' of algorithm 'visit' (push) may see another iteration's plain write to 'visited': the value read depends on timing; read 'visited' only at the vertex the iteration owns, or schedule the loop `parallel: serial`}}
     %d = graph.prop.get @visited[%dst] : i64
     %c0 = arith.constant 0 : i64
     %fresh = arith.cmpi eq, %d, %c0 : i64
     graph.yield %fresh : i1
   } do {
   ^bb0(%src: i32, %dst: i32):
+    %one = arith.constant 1 : i64
+    graph.prop.set @visited[%dst] = %one : i64
+    graph.yield
+  }
+}
+
+// -----
+
+// The same write with a read of visited[dst] in the body (summed at the
+// owned source): whether it reads 0 or 1 depends on timing, a warning.
+walk.graph @g "g.txt" format snap
+graph.algorithm @visitCount on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %zero = arith.constant 0 : i64
+  graph.property @visited : i64 = %zero
+  graph.property @seen : i64 = %zero
+  %all = graph.frontier.all
+  %next = graph.edges from %all label "mark" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto>} do {
+  ^bb0(%src: i32, %dst: i32):
+    // expected-warning@+1 {{read of 'visited' at the destination in parallel loop 'mark' of algorithm 'visitCount' (push) may see another iteration's plain write to 'visited': the value read depends on timing; read 'visited' only at the vertex the iteration owns, or schedule the loop `parallel: serial`}}
+    %d = graph.prop.get @visited[%dst] : i64
+    graph.prop.reduce add @seen[%src], %d : i64
     %one = arith.constant 1 : i64
     // expected-note@+1 {{the plain write to 'visited'}}
     graph.prop.set @visited[%dst] = %one : i64
@@ -176,6 +197,43 @@ graph.algorithm @bfs on @g attributes {param_names = ["source"], param_defaults 
       graph.yield
     }
     scf.yield %4 : !graph.frontier
+  }
+}
+
+// -----
+
+// BFS writing a round counter (`depth[dst] = level`): a fixed value, so
+// legal, and its guard `depth[dst] == -1` gets no warning: an iteration
+// that reads -1 writes the level, one that reads the level skips.
+// CHECK-LABEL: graph.algorithm @levels
+walk.graph @g "g.txt" format snap
+graph.algorithm @levels on @g attributes {param_names = ["source"], param_defaults = [0], outputs = [@depth]} {
+^bb0(%source: i64):
+  %m1 = arith.constant -1 : i64
+  graph.property @depth : i64 = %m1
+  %0 = graph.vertex_of %source
+  %c0 = arith.constant 0 : i64
+  graph.prop.set @depth[%0] = %c0 : i64
+  %2 = graph.frontier.of [%0]
+  %3:2 = scf.while (%f = %2, %l = %c0) : (!graph.frontier, i64) -> (!graph.frontier, i64) {
+    %n = graph.frontier.size %f : i64
+    %more = arith.cmpi sgt, %n, %c0 : i64
+    scf.condition(%more) %f, %l : !graph.frontier, i64
+  } do {
+  ^bb0(%f: !graph.frontier, %l: i64):
+    %one = arith.constant 1 : i64
+    %next = arith.addi %l, %one : i64
+    %4 = graph.edges from %f label "expand" -> !graph.frontier attributes {schedule = #graph.schedule<direction = hybrid, parallel = dynamic, chunk = 32, frontier = auto, format = auto>} where {
+    ^bb0(%src: i32, %dst: i32):
+      %d = graph.prop.get @depth[%dst] : i64
+      %unseen = arith.cmpi eq, %d, %m1 : i64
+      graph.yield %unseen : i1
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      graph.prop.set @depth[%dst] = %next : i64
+      graph.yield
+    }
+    scf.yield %4, %next : !graph.frontier, i64
   }
 }
 

@@ -2,7 +2,8 @@
 //
 // Through the C API of sluice/algo.h: frontiers past their list's room
 // (a 64th of the vertices) kept as bitmaps and listed from them, released
-// frontiers' buffers reused cleared, the direction-optimising choice of
+// frontiers' buffers reused cleared, a frontier's first vertex
+// (sluice_algo_frontier_any), the direction-optimising choice of
 // sluice_algo_frontier_pull_next against Beamer's rules computed by hand,
 // and the thread pool's shares under many back-to-back passes.
 //
@@ -128,6 +129,9 @@ TEST(AlgoFrontier, DirectBitsAndInsertsSealToOneSortedSet) {
     sluice_algo_frontier_seal(f);
     std::sort(chosen.begin(), chosen.end());
     ASSERT_EQ(sluice_algo_frontier_size(f), size);
+    // Its first vertex, from the list (sparse) or the bitmap (dense, not
+    // listed yet); 0 when empty.
+    EXPECT_EQ(sluice_algo_frontier_any(f), size ? chosen.front() : 0u) << size;
     EXPECT_EQ(bitmapMembers(f, n), chosen) << size;
     const uint32_t *list = sluice_algo_frontier_list(f);
     if (size) {
@@ -199,6 +203,9 @@ TEST(AlgoFrontier, ReleasedHandlesServeOneLaterFrontierEach) {
   sluice_frontier_t *all = sluice_algo_frontier_all(g.ctx);
   EXPECT_EQ(all, b);
   EXPECT_EQ(sluice_algo_frontier_size(all), n);
+  EXPECT_EQ(sluice_algo_frontier_any(all), 0u);
+  // A frontier of one vertex, sparse: that vertex.
+  EXPECT_EQ(sluice_algo_frontier_any(frontierOf(g.ctx, {601})), 601u);
 }
 
 TEST(AlgoFrontier, PullNextFollowsBeamersAlphaAndBeta) {
