@@ -65,7 +65,52 @@ EdgeCollector::EdgeCollector(bool compactIds, bool dropSelfLoops, bool weights,
   }
 }
 
-bool EdgeCollector::intern(uint64_t id, uint32_t &out) {
+namespace {
+
+/// Per word of `bits`, the set bits in the words before it; `total` gets
+/// them all.
+std::vector<uint32_t> prefixCounts(const std::vector<uint64_t> &bits,
+                                   uint64_t &total) {
+  std::vector<uint32_t> before(bits.size());
+  uint64_t count = 0;
+  for (size_t w = 0; w < bits.size(); ++w) {
+    before[w] = static_cast<uint32_t>(count);
+    count += static_cast<uint64_t>(__builtin_popcountll(bits[w]));
+  }
+  total = count;
+  return before;
+}
+
+/// The rank of id `x` (a set bit) among the set bits.
+inline uint32_t rankOf(const std::vector<uint64_t> &bits,
+                       const std::vector<uint32_t> &before, uint32_t x) {
+  uint64_t below = bits[x / 64] & ((uint64_t(1) << (x % 64)) - 1);
+  return before[x / 64] + static_cast<uint32_t>(__builtin_popcountll(below));
+}
+
+} // namespace
+
+void EdgeCollector::leaveDense() {
+  dense = false;
+  // The ids seen, in increasing order, become provisional ids 0, 1, ...:
+  // an edge's id x becomes its rank.
+  uint64_t total = 0;
+  std::vector<uint32_t> before = prefixCounts(present, total);
+  for (size_t w = 0; w < present.size(); ++w)
+    for (uint64_t bits = present[w]; bits; bits &= bits - 1) {
+      uint32_t ignored;
+      internHashed(w * 64 + uint64_t(__builtin_ctzll(bits)), ignored);
+    }
+  for (uint32_t &u : staging.sources)
+    u = rankOf(present, before, u);
+  for (uint32_t &v : staging.targets)
+    v = rankOf(present, before, v);
+  if (haveLastSource)
+    lastSourceId = rankOf(present, before, lastSourceId);
+  release(present);
+}
+
+bool EdgeCollector::internHashed(uint64_t id, uint32_t &out) {
   uint64_t i = mixBits(id) & mask;
   while (slots[i].value != kEmptySlot) {
     if (slots[i].key == id) {
@@ -96,13 +141,7 @@ void EdgeCollector::grow() {
   }
 }
 
-EdgeStaging EdgeCollector::finish(uint64_t declaredVertices, uint32_t idBase) {
-  staging.idBase = idBase;
-  if (!compactIds) {
-    staging.numVertices = std::max(idLimit, declaredVertices);
-    return std::move(staging);
-  }
-  staging.compacted = true;
+void EdgeCollector::rankHashed() {
   release(slots);
   // Final id = rank of the original id among all distinct ids.
   size_t n = firstSeen.size();
@@ -124,7 +163,36 @@ EdgeStaging EdgeCollector::finish(uint64_t declaredVertices, uint32_t idBase) {
   for (uint32_t &v : staging.targets)
     v = rank[v];
   staging.numVertices = n;
+}
+
+EdgeStaging EdgeCollector::finish(uint64_t declaredVertices, uint32_t idBase) {
+  staging.idBase = idBase;
+  if (!compactIds) {
+    staging.numVertices = std::max(idLimit, declaredVertices);
+    return std::move(staging);
+  }
+  staging.compacted = true;
+  if (dense) {
+    // Final id = rank of the id among the ids seen: the bitmap's prefix
+    // counts.
+    uint64_t n = 0;
+    std::vector<uint32_t> before = prefixCounts(present, n);
+    staging.originalIds.reserve(n);
+    for (size_t w = 0; w < present.size(); ++w)
+      for (uint64_t bits = present[w]; bits; bits &= bits - 1)
+        staging.originalIds.push_back(w * 64 + uint64_t(__builtin_ctzll(bits)));
+    for (uint32_t &u : staging.sources)
+      u = rankOf(present, before, u);
+    for (uint32_t &v : staging.targets)
+      v = rankOf(present, before, v);
+    release(present);
+    release(slots);
+    staging.numVertices = n;
+  } else {
+    rankHashed();
+  }
   // Dense ids (every id base .. base + n - 1 occurs) need no mapping.
+  const uint64_t n = staging.numVertices;
   bool identity = true;
   for (size_t k = 0; k < n && identity; ++k)
     identity = staging.originalIds[k] == k + idBase;

@@ -23,6 +23,7 @@
 
 #include "runtime/src/GraphImpl.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -48,6 +49,14 @@ struct EdgeStaging {
 /// Collects parsed edges. With compaction, ids are arbitrary 64-bit
 /// original ids, renumbered at finish() in increasing order; without, they
 /// are vertex ids (already checked to be < kMaxVertices).
+///
+/// Compaction keeps the ids seen in a bitmap while every id is below
+/// kDenseIdLimit (the edges hold the ids themselves; finish() ranks them by
+/// the bitmap's prefix counts), and in a hash map of ids once one is not
+/// (the ids seen so far move there, numbered in increasing order, and the
+/// edges are renumbered to match). Both give the same graph; the bitmap
+/// costs an L1/L2 hit per id where the map cost a cache miss (SNAP files
+/// number their vertices densely: bench/RESULTS.md, "Loading text").
 class EdgeCollector {
 public:
   EdgeCollector(bool compactIds, bool dropSelfLoops, bool weights,
@@ -66,6 +75,10 @@ public:
     }
     uint32_t su, sv;
     if (compactIds) {
+      // Both ends are numbered the same way (a move to the hash map
+      // renumbers the edges stored, not an id this call holds).
+      if (dense && (u >= kDenseIdLimit || v >= kDenseIdLimit))
+        leaveDense();
       // Edge lists are usually grouped by source: remember the last one.
       if (u == lastSource && haveLastSource) {
         su = lastSourceId;
@@ -101,6 +114,8 @@ public:
       noteId(id);
       return true;
     }
+    if (dense && id >= kDenseIdLimit)
+      leaveDense();
     uint32_t ignored;
     return intern(id, ignored);
   }
@@ -116,9 +131,29 @@ private:
     if (!compactIds && id + 1 > idLimit)
       idLimit = id + 1;
   }
-  bool intern(uint64_t id, uint32_t &out);
+  /// While dense, `id` is below kDenseIdLimit (the callers leave the
+  /// bitmap first otherwise).
+  bool intern(uint64_t id, uint32_t &out) {
+    if (!dense)
+      return internHashed(id, out);
+    if (id / 64 >= present.size())
+      present.resize(std::max<size_t>(id / 64 + 1, 2 * present.size()));
+    present[id / 64] |= uint64_t(1) << (id % 64);
+    out = static_cast<uint32_t>(id);
+    return true;
+  }
+  bool internHashed(uint64_t id, uint32_t &out);
+  /// Moves the bitmap's ids into the hash map and renumbers the edges.
+  void leaveDense();
+  /// finish() of the hash map: ids ranked by sorting.
+  void rankHashed();
   void grow();
 
+public:
+  /// Ids below this are kept in a bitmap (32 MiB at most).
+  static constexpr uint64_t kDenseIdLimit = uint64_t(1) << 28;
+
+private:
   bool compactIds, dropSelfLoops;
   uint64_t idLimit = 0; // largest vertex id + 1 (no compaction)
   // Open-addressing map original id -> provisional id (first appearance);
@@ -129,6 +164,9 @@ private:
   };
   std::vector<Slot> slots;
   std::vector<uint64_t> firstSeen; // provisional id -> original id
+  // While dense: one bit per id seen; the edges hold the ids.
+  bool dense = true;
+  std::vector<uint64_t> present;
   uint64_t mask = 0;
   uint64_t lastSource = 0;
   uint32_t lastSourceId = 0;

@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "RuntimeTestUtil.h"
 
+#include <random>
+#include <set>
+
 using namespace sluice::test;
 
 namespace {
@@ -321,6 +324,56 @@ TEST(GraphTextFormats, CompactIdsKeepTheMapping) {
   ASSERT_EQ(oneBased.status, SLUICE_STATUS_OK);
   EXPECT_EQ(sluice_graph_original_ids(oneBased.graph.get()), nullptr);
   EXPECT_EQ(sluice_graph_original_id(oneBased.graph.get(), 2), 3u);
+}
+
+TEST(GraphTextFormats, CompactIdsEqualARankingOfTheDistinctIds) {
+  // Random edges over sparse ids, compacted, against a reference: the
+  // distinct ids sorted (std::set), each id's rank its vertex. Ids below
+  // 2^28 are kept in a bitmap; a larger id (placed first, in the middle or
+  // last, or absent) moves the ids seen to the hash map mid-file. The
+  // graphs must not differ.
+  TempDir dir;
+  std::mt19937_64 rng(11);
+  for (int where : {-1, 0, 500, 999}) {
+    std::vector<std::pair<uint64_t, uint64_t>> edges;
+    std::uniform_int_distribution<uint64_t> small(0, 5000), big(0, 1u << 29);
+    for (int i = 0; i < 1000; ++i) {
+      uint64_t u = i % 3 ? small(rng) * 37 : big(rng);
+      uint64_t v = i % 5 ? small(rng) * 37 + 1 : big(rng);
+      if (i == where)
+        v = 5000000000000ULL + uint64_t(i);
+      edges.push_back({u, v});
+    }
+    std::string text;
+    for (auto [u, v] : edges)
+      text += std::to_string(u) + " " + std::to_string(v) + "\n";
+    std::string path = dir.path("ids" + std::to_string(where + 1) + ".txt");
+    writeFile(path, text);
+    Loaded r = load(
+        path, options(SLUICE_GRAPH_FORMAT_SNAP, SLUICE_GRAPH_LOAD_COMPACT_IDS));
+    ASSERT_EQ(r.status, SLUICE_STATUS_OK) << formatted(r.error);
+    std::set<uint64_t> distinct;
+    for (auto [u, v] : edges)
+      distinct.insert({u, v});
+    std::vector<uint64_t> sorted(distinct.begin(), distinct.end());
+    auto rank = [&](uint64_t id) {
+      return uint32_t(std::lower_bound(sorted.begin(), sorted.end(), id) -
+                      sorted.begin());
+    };
+    Adjacency expected(sorted.size());
+    for (auto [u, v] : edges)
+      expected[rank(u)].push_back(rank(v));
+    for (auto &row : expected) {
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+    }
+    const sluice_graph_t *g = r.graph.get();
+    ASSERT_EQ(sluice_graph_num_vertices(g), sorted.size()) << where;
+    const uint64_t *ids = sluice_graph_original_ids(g);
+    ASSERT_NE(ids, nullptr);
+    EXPECT_EQ(std::vector<uint64_t>(ids, ids + sorted.size()), sorted) << where;
+    EXPECT_EQ(targetsOf(g), expected) << where;
+  }
 }
 
 TEST(GraphTextFormats, MatrixMarketGeneralReal) {
