@@ -106,6 +106,17 @@ public:
     return true;
   }
 
+  /// Room for `edges` more edges (an estimate: more still fit).
+  void reserve(uint64_t edges) {
+    edges += staging.sources.size();
+    staging.sources.reserve(edges);
+    staging.targets.reserve(edges);
+    if (staging.hasWeights)
+      staging.weights.reserve(edges);
+    if (staging.hasEdgeLabels)
+      staging.edgeLabels.reserve(edges);
+  }
+
   /// Makes `id` a vertex even if no edge names it: an original id with
   /// compaction, a vertex id (< kMaxVertices, checked by the caller)
   /// without. Returns false when compaction runs out of 32-bit ids.

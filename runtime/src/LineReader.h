@@ -49,6 +49,8 @@ public:
   uint64_t bytesRead() const;
   /// Size of the file on disk.
   uint64_t fileBytes() const { return size; }
+  /// Whether the file is gzip'd (fileBytes() is then not the text's size).
+  bool compressed() const { return stream != nullptr; }
   const std::string &path() const { return filePath; }
   /// The identity of the open file (st_dev, st_ino).
   dev_t device() const { return fileDevice; }
