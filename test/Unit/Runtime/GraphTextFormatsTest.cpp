@@ -331,13 +331,14 @@ TEST(GraphTextFormats, CompactIdsEqualARankingOfTheDistinctIds) {
   // distinct ids sorted (std::set), each id's rank its vertex. Ids below
   // 2^28 are kept in a bitmap; a larger id (placed first, in the middle or
   // last, or absent) moves the ids seen to the hash map mid-file. The
-  // graphs must not differ.
+  // graphs must not differ. (5000 lines: the edge arrays are reserved
+  // from the first 4096.)
   TempDir dir;
   std::mt19937_64 rng(11);
-  for (int where : {-1, 0, 500, 999}) {
+  for (int where : {-1, 0, 2500, 4999}) {
     std::vector<std::pair<uint64_t, uint64_t>> edges;
     std::uniform_int_distribution<uint64_t> small(0, 5000), big(0, 1u << 29);
-    for (int i = 0; i < 1000; ++i) {
+    for (int i = 0; i < 5000; ++i) {
       uint64_t u = i % 3 ? small(rng) * 37 : big(rng);
       uint64_t v = i % 5 ? small(rng) * 37 + 1 : big(rng);
       if (i == where)
