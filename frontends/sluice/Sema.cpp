@@ -217,12 +217,30 @@ bool sema::assignable(const Type &to, const Type &from) {
   if (from.kind == Type::Kind::Int &&
       (to.kind == Type::Kind::Float || to.kind == Type::Kind::Vertex))
     return true;
+  // f32 converts to and from i64 and f64 (C's assignment conversions).
+  auto plain = [](const Type &t) {
+    return t.kind == Type::Kind::Int || t.kind == Type::Kind::Float ||
+           t.kind == Type::Kind::Float32;
+  };
+  if ((to.kind == Type::Kind::Float32 && plain(from)) ||
+      (from.kind == Type::Kind::Float32 && to.kind == Type::Kind::Float))
+    return true;
   if (to.kind == Type::Kind::List && from.kind == Type::Kind::List) {
     if (!to.element || !from.element)
       return true;
     return assignable(*to.element, *from.element);
   }
   return false;
+}
+
+Type sema::arithResult(const Type &l, const Type &r, Dim d) {
+  using K = Type::Kind;
+  if (l.kind == K::Int && r.kind == K::Int)
+    return Type::of(K::Int);
+  if (d.isNone() && l.kind != K::Float && r.kind != K::Float &&
+      (l.kind == K::Float32 || r.kind == K::Float32))
+    return Type::of(K::Float32);
+  return Type::quantity(d);
 }
 
 std::optional<Type> sema::join(const Type &a, const Type &b) {
@@ -234,8 +252,11 @@ std::optional<Type> sema::join(const Type &a, const Type &b) {
     return a;
   auto is = [](const Type &t, Type::Kind k) { return t.kind == k; };
   using K = Type::Kind;
-  if ((is(a, K::Int) && is(b, K::Float)) || (is(a, K::Float) && is(b, K::Int)))
-    return Type::of(K::Float);
+  auto plain = [&](const Type &t) {
+    return is(t, K::Int) || is(t, K::Float) || is(t, K::Float32);
+  };
+  if (plain(a) && plain(b))
+    return arithResult(a, b, Dim::none());
   if ((is(a, K::Int) && is(b, K::Vertex)) ||
       (is(a, K::Vertex) && is(b, K::Int)))
     return Type::of(K::Vertex);
@@ -251,6 +272,9 @@ std::optional<Type> sema::join(const Type &a, const Type &b) {
 Value sema::convert(const Value &v, const Type &from, const Type &to) {
   if (v.kind == Value::Kind::Int && to.kind == Type::Kind::Float)
     return Value::ofFloat(static_cast<double>(v.i));
+  if (to.kind == Type::Kind::Float32)
+    if (std::optional<double> x = v.asNumber())
+      return Value::ofFloat(static_cast<float>(*x));
   if (v.kind == Value::Kind::List && to.kind == Type::Kind::List &&
       to.element) {
     Type fromElt = from.element ? *from.element : Type::unknown();
@@ -430,6 +454,7 @@ const Value *Sema::keepConverted(const Value *v, const ast::Type &from,
                                  const ast::Type &to) {
   bool changes =
       (v->kind == Value::Kind::Int && to.kind == Type::Kind::Float) ||
+      to.kind == Type::Kind::Float32 ||
       (v->kind == Value::Kind::List && to.kind == Type::Kind::List &&
        to.element);
   return changes ? keep(convert(*v, from, to)) : v;
@@ -643,6 +668,17 @@ Type Sema::resolveType(const ast::TypeRef &ref, bool report) {
     return Type::of(Type::Kind::Int);
   if (n == "f64")
     return Type::of(Type::Kind::Float);
+  // f32 halves the bytes a vertex property moves; it is a storage type of
+  // algorithms, not of constants, parameters or walks.
+  if (n == "f32") {
+    if (where == Where::Algorithm)
+      return Type::of(Type::Kind::Float32);
+    if (report)
+      error(ref.range) << "type 'f32' is only allowed for the vertex "
+                          "properties and lets of an algorithm body, not in "
+                       << whereText << "; use f64";
+    return Type::unknown();
+  }
   if (n == "bool")
     return Type::of(Type::Kind::Bool);
   if (n == "string")
