@@ -25,12 +25,15 @@ bool isPlainNumber(K k) {
 /// The type arithmetic on `a` and `b` computes in, C's usual arithmetic
 /// conversions (docs/language.md): i64 with i64 stays i64; f64 with any
 /// number is f64; f32 with f32 or i64 is f32.
+/// Anything else (a quantity) asks for f64, which convert() reports.
 ast::Type arithType(const ast::Type &a, const ast::Type &b) {
   if (a.kind == K::Int && b.kind == K::Int)
     return a;
-  if (a.kind == K::Float || b.kind == K::Float)
-    return ast::Type::of(K::Float);
-  return ast::Type::of(K::Float32);
+  auto narrow = [](K k) { return k == K::Float32 || k == K::Int; };
+  if ((a.kind == K::Float32 || b.kind == K::Float32) && narrow(a.kind) &&
+      narrow(b.kind))
+    return ast::Type::of(K::Float32);
+  return ast::Type::of(K::Float);
 }
 
 } // namespace
