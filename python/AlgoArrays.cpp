@@ -31,6 +31,11 @@ py::dict algorithmArrays(target::CompiledAlgorithm::Result result,
           {n}, {py::ssize_t(sizeof(double))},
           static_cast<const double *>(column.data), base);
       break;
+    case SLUICE_ALGO_F32:
+      out[column.name] =
+          py::array_t<float>({n}, {py::ssize_t(sizeof(float))},
+                             static_cast<const float *>(column.data), base);
+      break;
     case SLUICE_ALGO_I64:
       out[column.name] = py::array_t<int64_t>(
           {n}, {py::ssize_t(sizeof(int64_t))},

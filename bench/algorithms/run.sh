@@ -23,6 +23,9 @@
 #   pr    GAPBS pr -i 20 -t 0 (20 pull iterations) / Sluice pull PageRank,
 #         20 iterations, `rank[src] / degree(src)` per edge as written
 #         (graph-hoist-source-terms computes it once per vertex)
+#   pr-f32  the same as pr with f32 ranks and sums (`vertex rank: f32`),
+#         the algorithm of examples/algorithms/pagerank-f32.sluice (GAPBS
+#         keeps its scores as float too); not in the default KERNELS
 #   pr-contrib  the same with a per-vertex `contrib` property computed
 #         once per iteration by hand (what GAPBS does, and what the pass
 #         makes of `pr`)
@@ -140,6 +143,11 @@ algorithm pr(damping: f64 = 0.85, iterations: i64 = 20) on g {
 schedule pr { target: cpu, @gather { direction: pull, parallel: dynamic(64) }, @apply { parallel: static } }
 SL
     ;;
+    pr-f32)
+      sed -n '/^algorithm /,/^schedule /p' "$EXAMPLES/pagerank-f32.sluice" | sed '$d' |
+        sed -e 's/^algorithm pagerank(\(.*\)) on [A-Za-z0-9_]* {$/algorithm pr(\1) on g {/'
+      echo "schedule pr { target: cpu, @gather { direction: pull, parallel: dynamic(64) }, @apply { parallel: static } }"
+    ;;
     pr-contrib) cat <<SL
 algorithm pr(damping: f64 = 0.85, iterations: i64 = 20) on g {
   let n = num_vertices()
@@ -225,7 +233,7 @@ SL
 # The GAPBS binary (and Sluice algorithm name) of kernel $1.
 gapbs_kernel() {
   case $1 in
-    pr-contrib) echo pr ;;
+    pr-contrib|pr-f32) echo pr ;;
     cc-sv|cc-af) echo cc ;;
     *) echo "$1" ;;
   esac
@@ -236,7 +244,7 @@ gapbs_time() {
   case $k in
     bfs) args=(-f "$WORK/$g.el" -s -r "$src") ;;
     bc) args=(-f "$WORK/$g.el" -s -r "$src" -i 1) ;;
-    pr|pr-contrib) args=(-f "$WORK/$g.el" -s -i 20 -t 0) ;;
+    pr|pr-contrib|pr-f32) args=(-f "$WORK/$g.el" -s -i 20 -t 0) ;;
     sssp) args=(-f "$WORK/$g.wel" -s -r "$src" -d "$DELTA") ;;
     cc|cc-sv|cc-af|tc) args=(-f "$WORK/$g.el" -s) ;;
   esac

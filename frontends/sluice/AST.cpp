@@ -164,6 +164,8 @@ std::string Type::str() const {
     return "i64";
   case Kind::Float:
     return "f64";
+  case Kind::Float32:
+    return "f32";
   case Kind::Bool:
     return "bool";
   case Kind::String:

@@ -73,6 +73,7 @@ struct Type {
     Unknown, ///< not checked yet, or after an error (suppresses cascades)
     Int,     ///< i64
     Float,   ///< f64
+    Float32, ///< f32 (vertex properties and lets of an algorithm only)
     Bool,
     String,
     Quantity, ///< a physical quantity with `dim`
@@ -114,11 +115,12 @@ struct Type {
   }
   bool isUnknown() const { return kind == Kind::Unknown; }
   bool isNumeric() const {
-    return kind == Kind::Int || kind == Kind::Float || kind == Kind::Quantity;
+    return kind == Kind::Int || kind == Kind::Float || kind == Kind::Float32 ||
+           kind == Kind::Quantity;
   }
   bool operator==(const Type &o) const;
   bool operator!=(const Type &o) const { return !(*this == o); }
-  /// "i64", "f64", "bandwidth", "[i64]", "graph", ...
+  /// "i64", "f64", "f32", "bandwidth", "[i64]", "graph", ...
   std::string str() const;
 };
 

@@ -34,6 +34,8 @@ ast::Type mlirgen::typeOf(const TypeRef &ref) {
     return ast::Type::of(K::Int);
   if (ref.name == "f64")
     return ast::Type::of(K::Float);
+  if (ref.name == "f32")
+    return ast::Type::of(K::Float32);
   if (ref.name == "bool")
     return ast::Type::of(K::Bool);
   if (ref.name == "vertex")
@@ -312,6 +314,8 @@ mlir::Type AlgorithmGen::valueType(const ast::Type &t) {
     return builder.getI64Type();
   case K::Float:
     return builder.getF64Type();
+  case K::Float32:
+    return builder.getF32Type();
   case K::Bool:
     return builder.getI1Type();
   case K::Vertex:

@@ -189,9 +189,10 @@ void AlgorithmGen::lowerStmt(const Stmt &s) {
 void AlgorithmGen::lowerVertexProp(const VertexPropStmt &v) {
   ast::Type t = typeOf(v.type);
   if (!valueType(t)) {
-    error(v.type.range) << "not supported yet: vertex property '" << v.name
-                        << "' of type " << spellType(v.type)
-                        << " (vertex properties are f64, i64, bool or vertex)";
+    error(v.type.range)
+        << "not supported yet: vertex property '" << v.name << "' of type "
+        << spellType(v.type)
+        << " (vertex properties are f64, f32, i64, bool or vertex)";
     return;
   }
   mlir::Location l = loc(v.range);
@@ -266,7 +267,7 @@ void AlgorithmGen::lowerAssign(const AssignStmt &a) {
   if (!value)
     return;
   if (a.op != AssignOp::Set) {
-    if (t.kind != K::Int && t.kind != K::Float) {
+    if (t.kind != K::Int && t.kind != K::Float && t.kind != K::Float32) {
       error(a.range) << "not supported yet: '" << spell(a.op) << "' on a "
                      << t.str() << " local";
       return;

@@ -15,6 +15,29 @@ using namespace sluice;
 using namespace sluice::ast;
 using K = ast::Type::Kind;
 
+namespace {
+
+/// i64, f32 or f64: what arithmetic takes.
+bool isPlainNumber(K k) {
+  return k == K::Int || k == K::Float || k == K::Float32;
+}
+
+/// The type arithmetic on `a` and `b` computes in, C's usual arithmetic
+/// conversions (docs/language.md): i64 with i64 stays i64; f64 with any
+/// number is f64; f32 with f32 or i64 is f32.
+/// Anything else (a quantity) asks for f64, which convert() reports.
+ast::Type arithType(const ast::Type &a, const ast::Type &b) {
+  if (a.kind == K::Int && b.kind == K::Int)
+    return a;
+  auto narrow = [](K k) { return k == K::Float32 || k == K::Int; };
+  if ((a.kind == K::Float32 || b.kind == K::Float32) && narrow(a.kind) &&
+      narrow(b.kind))
+    return ast::Type::of(K::Float32);
+  return ast::Type::of(K::Float);
+}
+
+} // namespace
+
 bool sluice::callsRandom(const Expr *e) {
   if (!e)
     return false;
@@ -159,9 +182,18 @@ mlir::Value ExprGen::convert(TValue v, const ast::Type &to,
   if (v.type.kind == to.kind)
     return v.value;
   mlir::Location l = loc(r);
-  if (v.type.kind == K::Int && to.kind == K::Float)
-    return builder.create<mlir::arith::SIToFPOp>(l, builder.getF64Type(),
+  if (v.type.kind == K::Int && (to.kind == K::Float || to.kind == K::Float32))
+    return builder.create<mlir::arith::SIToFPOp>(
+        l, to.kind == K::Float ? builder.getF64Type() : builder.getF32Type(),
+        v.value);
+  // f64 -> f32 rounds to the nearest f32 (C's assignment); f32 -> f64 is
+  // exact.
+  if (v.type.kind == K::Float && to.kind == K::Float32)
+    return builder.create<mlir::arith::TruncFOp>(l, builder.getF32Type(),
                                                  v.value);
+  if (v.type.kind == K::Float32 && to.kind == K::Float)
+    return builder.create<mlir::arith::ExtFOp>(l, builder.getF64Type(),
+                                               v.value);
   if (v.type.kind == K::Int && to.kind == K::Vertex)
     return query(GraphQuery::VertexOf, v.value, l);
   error(r) << "cannot convert " << v.type.str() << " to " << to.str();
@@ -230,7 +262,7 @@ TValue ExprGen::lower(const Expr *e) {
     if (x.type.kind == K::Int)
       return {builder.create<mlir::arith::SubIOp>(l, constI64(0, l), x.value),
               x.type};
-    if (x.type.kind == K::Float)
+    if (x.type.kind == K::Float || x.type.kind == K::Float32)
       return {builder.create<mlir::arith::NegFOp>(l, x.value), x.type};
     break;
   }
@@ -325,9 +357,14 @@ TValue ExprGen::lowerCall(const CallExpr &c) {
   if (f == "min" || f == "max") {
     bool allInt = llvm::all_of(
         args, [](const TValue &a) { return a.type.kind == K::Int; });
-    mlir::Value acc = allInt ? args[0].value : toF64(args[0], argRange(0));
+    ast::Type common = args[0].type;
+    for (const TValue &a : args)
+      common = arithType(common, a.type);
+    mlir::Value acc =
+        allInt ? args[0].value : convert(args[0], common, argRange(0));
     for (size_t i = 1; i < args.size(); ++i) {
-      mlir::Value x = allInt ? args[i].value : toF64(args[i], argRange(i));
+      mlir::Value x =
+          allInt ? args[i].value : convert(args[i], common, argRange(i));
       if (!acc || !x)
         return {};
       if (allInt)
@@ -341,11 +378,14 @@ TValue ExprGen::lowerCall(const CallExpr &c) {
                 : builder.create<mlir::arith::MaximumFOp>(l, acc, x)
                       .getResult();
     }
-    return {acc, allInt ? i64 : f64};
+    return {acc, common};
   }
   if (f == "abs") {
     if (args[0].type.kind == K::Int)
       return {builder.create<mlir::math::AbsIOp>(l, args[0].value), i64};
+    if (args[0].type.kind == K::Float32)
+      return {builder.create<mlir::math::AbsFOp>(l, args[0].value),
+              args[0].type};
     return {builder.create<mlir::math::AbsFOp>(l, toF64(args[0], argRange(0))),
             f64};
   }
@@ -430,14 +470,17 @@ TValue ExprGen::lowerBinary(const BinaryExpr &b) {
       }
       return {r, ast::Type::of(K::Int)};
     }
-    if ((lk != K::Int && lk != K::Float) || (rk != K::Int && rk != K::Float) ||
-        b.op == BinaryOp::Mod) {
+    if (!isPlainNumber(lk) || !isPlainNumber(rk) || b.op == BinaryOp::Mod) {
       error(b.opRange) << "not supported yet: '" << spell(b.op) << "' on "
                        << lhs.type.str() << " and " << rhs.type.str() << " in "
                        << owner();
       return {};
     }
-    mlir::Value x = toF64(lhs, b.lhs->range), y = toF64(rhs, b.rhs->range);
+    ast::Type t = arithType(lhs.type, rhs.type);
+    mlir::Value x = convert(lhs, t, b.lhs->range),
+                y = convert(rhs, t, b.rhs->range);
+    if (!x || !y)
+      return {};
     mlir::Value r;
     switch (b.op) {
     case BinaryOp::Add:
@@ -453,7 +496,7 @@ TValue ExprGen::lowerBinary(const BinaryExpr &b) {
       r = builder.create<DivFOp>(l, x, y);
       break;
     }
-    return {r, ast::Type::of(K::Float)};
+    return {r, t};
   }
   default:
     break;
@@ -496,7 +539,7 @@ TValue ExprGen::lowerBinary(const BinaryExpr &b) {
   if (lk == K::Bool && rk == K::Bool && eqOnly)
     return {builder.create<CmpIOp>(l, ipred(false), lhs.value, rhs.value),
             boolT};
-  if ((lk == K::Int || lk == K::Float) && (rk == K::Int || rk == K::Float)) {
+  if (isPlainNumber(lk) && isPlainNumber(rk)) {
     CmpFPredicate p;
     switch (b.op) {
     case BinaryOp::Eq:
@@ -518,8 +561,11 @@ TValue ExprGen::lowerBinary(const BinaryExpr &b) {
       p = CmpFPredicate::OGE;
       break;
     }
-    mlir::Value x = toF64(lhs, b.lhs->range);
-    mlir::Value y = toF64(rhs, b.rhs->range);
+    ast::Type t = arithType(lhs.type, rhs.type);
+    mlir::Value x = convert(lhs, t, b.lhs->range);
+    mlir::Value y = convert(rhs, t, b.rhs->range);
+    if (!x || !y)
+      return {};
     return {builder.create<CmpFOp>(l, p, x, y), boolT};
   }
   error(b.opRange) << "not supported yet: '" << spell(b.op) << "' on "

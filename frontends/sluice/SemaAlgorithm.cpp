@@ -539,8 +539,9 @@ void StmtChecker::checkAssign(ast::AssignStmt &a) {
     }
     bool ok;
     if (a.op == ast::AssignOp::Mul)
-      ok = (value.kind == K::Int || value.kind == K::Float) &&
-           !(target.kind == K::Int && value.kind == K::Float);
+      ok = (value.kind == K::Int || value.kind == K::Float ||
+            value.kind == K::Float32) &&
+           !(target.kind == K::Int && value.kind != K::Int);
     else
       ok = value.isNumeric() && dimOf(value) == dimOf(target) &&
            !(target.kind == K::Int && value.kind != K::Int);

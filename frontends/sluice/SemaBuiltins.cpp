@@ -22,17 +22,8 @@ void setValue(Sema &s, ast::Expr *e, Value v) { s.setValue(e, std::move(v)); }
 
 /// Plain numbers (no unit).
 bool isPlainNumber(const Type &t) {
-  return t.kind == K::Int || t.kind == K::Float;
+  return t.kind == K::Int || t.kind == K::Float || t.kind == K::Float32;
 }
-
-/// The type of a numeric result: i64 if both are i64, else a quantity of
-/// `d` (f64 when `d` is none).
-Type numericResult(const Type &l, const Type &r, Dim d) {
-  if (l.kind == K::Int && r.kind == K::Int)
-    return Type::of(K::Int);
-  return Type::quantity(d);
-}
-
 
 enum class Fn {
   Min,
@@ -236,7 +227,7 @@ Type checkCall(Sema &s, ast::CallExpr &call) {
         ok = false;
         continue;
       }
-      result = numericResult(result, types[i], dimOf(result));
+      result = arithResult(result, types[i], dimOf(result));
     }
     if (!ok)
       return Type::unknown();

@@ -23,14 +23,6 @@ namespace {
 
 void setValue(Sema &s, ast::Expr *e, Value v) { s.setValue(e, std::move(v)); }
 
-/// The type of a numeric result: i64 if both are i64, else a quantity of
-/// `d` (f64 when `d` is none).
-Type numericResult(const Type &l, const Type &r, Dim d) {
-  if (l.kind == K::Int && r.kind == K::Int)
-    return Type::of(K::Int);
-  return Type::quantity(d);
-}
-
 std::string spellOp(ast::BinaryOp op) {
   switch (op) {
   case ast::BinaryOp::Add:
@@ -244,6 +236,8 @@ void foldArith(Sema &s, ast::BinaryExpr &b, const Type &result) {
   default:
     return;
   }
+  if (result.kind == K::Float32)
+    r = static_cast<float>(r);
   if (std::isfinite(r))
     setValue(s, &b, Value::ofFloat(r));
 }
@@ -340,7 +334,7 @@ Type checkBinary(Sema &s, ast::BinaryExpr &b) {
         s.error(b.opRange) << "cannot subtract " << rn << " from " << ln;
       return Type::unknown();
     }
-    Type t = numericResult(l, r, dimOf(l));
+    Type t = arithResult(l, r, dimOf(l));
     foldArith(s, b, t);
     return t;
   }
@@ -354,7 +348,7 @@ Type checkBinary(Sema &s, ast::BinaryExpr &b) {
       return Type::unknown();
     }
     Dim d = b.op == Op::Mul ? dimOf(l) * dimOf(r) : dimOf(l) / dimOf(r);
-    Type t = numericResult(l, r, d);
+    Type t = arithResult(l, r, d);
     foldArith(s, b, t);
     return t;
   }

@@ -87,12 +87,18 @@ std::string typeName(const ast::Type &t);
 Dim dimOf(const ast::Type &t);
 bool sameType(const ast::Type &a, const ast::Type &b);
 /// Whether a value of type `from` can be stored where `to` is expected:
-/// equal types, i64 -> f64, i64 -> vertex (a vertex id), element-wise for
-/// lists. Unknown on either side is accepted (an error was reported).
+/// equal types, i64 -> f64, i64 -> vertex (a vertex id), between i64, f32
+/// and f64 (f64 -> f32 rounds to nearest, as C's assignment), element-wise
+/// for lists. Unknown on either side is accepted (an error was reported).
 bool assignable(const ast::Type &to, const ast::Type &from);
+/// The type of `l op r` for an arithmetic operator (C's usual arithmetic
+/// conversions): i64 if both are i64; else a quantity of `d` when `d` has
+/// a unit; else f64 if either is f64; else (f32 with f32 or i64) f32.
+ast::Type arithResult(const ast::Type &l, const ast::Type &r, Dim d);
 /// The common type of two branches or list elements, if any.
 std::optional<ast::Type> join(const ast::Type &a, const ast::Type &b);
-/// `v` (of type `from`) converted for a slot of type `to` (i64 -> f64).
+/// `v` (of type `from`) converted for a slot of type `to` (i64 -> f64, a
+/// number -> f32 rounded to the nearest f32).
 Value convert(const Value &v, const ast::Type &from, const ast::Type &to);
 /// A value of type `t` as the user would write it ("80 GiB", "3", "true").
 std::string formatValue(const Value &v, const ast::Type &t);

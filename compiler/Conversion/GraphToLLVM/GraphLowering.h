@@ -66,7 +66,7 @@ void flushDirectInserts(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value combineReduction(mlir::OpBuilder &b, mlir::Location loc,
                              graph::ReductionKind kind, mlir::Value x,
                              mlir::Value y);
-/// The identity of add, min or max on `type` (f64 or i64).
+/// The identity of add, min or max on `type` (f64, f32 or i64).
 mlir::Value reductionIdentity(mlir::OpBuilder &b, mlir::Location loc,
                               graph::ReductionKind kind, mlir::Type type);
 

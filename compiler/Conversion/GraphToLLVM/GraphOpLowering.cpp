@@ -574,7 +574,11 @@ Value sluice::conversion::reductionIdentity(OpBuilder &b, Location loc,
   double v = kind == graph::ReductionKind::Min   ? inf
              : kind == graph::ReductionKind::Max ? -inf
                                                  : 0.0;
-  return b.create<arith::ConstantFloatOp>(loc, APFloat(v), b.getF64Type());
+  auto f = cast<FloatType>(type);
+  APFloat x(v);
+  bool lost;
+  x.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+  return b.create<arith::ConstantFloatOp>(loc, x, f);
 }
 
 void sluice::conversion::flushDirectInserts(OpBuilder &b, Location loc,

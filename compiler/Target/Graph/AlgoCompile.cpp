@@ -49,6 +49,8 @@ namespace {
 const char *cType(Type t) {
   if (t.isF64())
     return "double";
+  if (t.isF32())
+    return "float";
   if (t.isInteger(1))
     return "uint8_t";
   if (t.isInteger(32))
@@ -327,10 +329,11 @@ CompiledAlgorithm::run(const sluice_graph_t *graph, DictionaryAttr params,
       if (p.getSymName() != name)
         continue;
       Type t = p.getElementType();
-      int32_t type = t.isF64()           ? SLUICE_ALGO_F64
-                     : t.isInteger(1)    ? SLUICE_ALGO_BOOL
-                     : t.isInteger(32)   ? SLUICE_ALGO_VERTEX
-                                         : SLUICE_ALGO_I64;
+      int32_t type = t.isF64()         ? SLUICE_ALGO_F64
+                     : t.isF32()       ? SLUICE_ALGO_F32
+                     : t.isInteger(1)  ? SLUICE_ALGO_BOOL
+                     : t.isInteger(32) ? SLUICE_ALGO_VERTEX
+                                       : SLUICE_ALGO_I64;
       result.outputNames.push_back(name.str());
       result.outputs.push_back({nullptr, type, result.storage[i].data()});
     }

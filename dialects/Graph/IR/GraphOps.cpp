@@ -355,7 +355,7 @@ LogicalResult PropSetOp::verifySymbolUses(SymbolTableCollection &symbols) {
 
 LogicalResult PropReduceOp::verify() {
   Type t = getValue().getType();
-  if (t.isF64() || t.isSignlessInteger(64))
+  if (t.isF64() || t.isF32() || t.isSignlessInteger(64))
     return success();
   // Vertices (i32) have an order (the graph's) but no arithmetic.
   bool ordered =
@@ -363,7 +363,7 @@ LogicalResult PropReduceOp::verify() {
   if (t.isSignlessInteger(32) && ordered)
     return success();
   return emitOpError("'") << stringifyReductionKind(getKind())
-                          << "' reduces i64 or f64 values"
+                          << "' reduces i64, f64 or f32 values"
                           << (ordered ? " or vertices (i32)" : "") << ", not "
                           << t;
 }

@@ -28,8 +28,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // CSR vertex ids are i32, as in the walk dialect; i64 values used as
 // vertices are ids as written in the graph file (graph.vertex_of).
 defvar Graph_Vertex = I32;
-// The values a vertex property holds: f64, i64, bool (i1) or a vertex.
-defvar Graph_PropValue = AnyTypeOf<[F64, I64, I1, I32]>;
+// The values a vertex property holds: f64, f32, i64, bool (i1) or a vertex.
+defvar Graph_PropValue = AnyTypeOf<[F64, F32, I64, I1, I32]>;
 
 //===----------------------------------------------------------------------===//
 // graph.algorithm
@@ -118,7 +118,8 @@ def Graph_PropertyOp : Graph_Op<"property", [
   let summary = "A vertex property (a `vertex NAME: T = INIT` statement)";
   let description = [{
     Declares the vertex property `sym_name` of the enclosing algorithm: one
-    value of the type of `init` (`f64`, `i64`, `i1`, or `i32` for a vertex)
+    value of the type of `init` (`f64`, `f32`, `i64`, `i1`, or `i32` for a
+    vertex)
     per vertex of the graph, each set to `init` where the statement stands.
     Read and written with `graph.prop.get`, `graph.prop.set` and
     `graph.prop.reduce`. Only directly in the body of a `graph.algorithm`.
@@ -314,8 +315,10 @@ def Graph_PropReduceOp : Graph_PropOp<"prop.reduce"> {
     Combines `value` into property `property` at `vertex`: `add` (`+=`),
     `sub` (`-=`), `mul` (`*=`), `min` (`min=`), `max` (`max=`). The
     iterations of a loop may reduce into one element in any order, and
-    the result is the reduction of all of them. Reductions apply to `i64`
-    and `f64` properties, with a value of the property's type; `min` and
+    the result is the reduction of all of them. Reductions apply to `i64`,
+    `f64` and `f32` properties, with a value of the property's type (an
+    `f32` one combines in f32, atomically where the loop shares the
+    element: `atomicrmw` on the 32-bit word); `min` and
     `max` also to vertex (`i32`) properties, in the graph's vertex order
     (unsigned; e.g. the label of a connected component).
     Example: `graph.prop.reduce min @dist[%v], %d : f64`.

@@ -50,7 +50,8 @@ struct Term {
 };
 
 bool isPropertyType(Type t) {
-  return t.isF64() || t.isInteger(64) || t.isInteger(1) || t.isInteger(32);
+  return t.isF64() || t.isF32() || t.isInteger(64) || t.isInteger(1) ||
+         t.isInteger(32);
 }
 
 /// Whether `op` computes something (arith or math, not a constant or a

@@ -285,10 +285,11 @@ sluice_algo_frontier_bucket(sluice_frontier_t *f, const void *priority,
                             int32_t consume);
 /* The element types of a vertex property. */
 typedef enum sluice_algo_type_e {
-  SLUICE_ALGO_F64 = 0,   /* double */
-  SLUICE_ALGO_I64 = 1,   /* int64_t */
-  SLUICE_ALGO_BOOL = 2,  /* uint8_t, 0 or 1 */
-  SLUICE_ALGO_VERTEX = 3 /* uint32_t, a CSR vertex (written as its id) */
+  SLUICE_ALGO_F64 = 0,    /* double */
+  SLUICE_ALGO_I64 = 1,    /* int64_t */
+  SLUICE_ALGO_BOOL = 2,   /* uint8_t, 0 or 1 */
+  SLUICE_ALGO_VERTEX = 3, /* uint32_t, a CSR vertex (written as its id) */
+  SLUICE_ALGO_F32 = 4     /* float */
 } sluice_algo_type_t;
 
 /* One vertex property, num_vertices values. */
@@ -300,14 +301,16 @@ typedef struct sluice_algo_column_t {
 
 /* Writes the columns as text, one line per vertex in CSR order:
  * "id v1 v2 ..." with the vertex's original id, doubles with 17 significant
- * digits ("%.17g"), integers in decimal (no header: the columns are in the
+ * digits ("%.17g") and floats with 9 ("%.9g"), both of which read back to
+ * the same value, integers in decimal (no header: the columns are in the
  * order given). Written to a temporary and renamed into place, so `path`
  * must be a file, not a device. */
 SLUICE_API sluice_status_t
 sluice_algo_write_text(const char *path, const sluice_graph_t *graph,
                        const sluice_algo_column_t *columns, uint32_t count,
                        sluice_error_t *error);
-/* Writes one column as a 1-D .npy array in CSR order ('<f8', '<i8', '|u1';
+/* Writes one column as a 1-D .npy array in CSR order ('<f8', '<f4', '<i8',
+ * '|u1';
  * vertices as their original ids, '<i8'). */
 SLUICE_API sluice_status_t sluice_algo_write_npy(const char *path,
                                                  const sluice_graph_t *graph,

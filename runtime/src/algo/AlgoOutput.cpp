@@ -20,7 +20,7 @@ using namespace sluice::rt;
 namespace {
 
 bool validType(int32_t type) {
-  return type >= SLUICE_ALGO_F64 && type <= SLUICE_ALGO_VERTEX;
+  return type >= SLUICE_ALGO_F64 && type <= SLUICE_ALGO_F32;
 }
 
 /// Appends column `c`'s value at vertex `v` to `out`.
@@ -31,6 +31,10 @@ void appendValue(const sluice_graph_t *graph, const sluice_algo_column_t &c,
   case SLUICE_ALGO_F64:
     std::snprintf(text, sizeof(text), "%.17g",
                   static_cast<const double *>(c.data)[v]);
+    break;
+  case SLUICE_ALGO_F32: // 9 significant digits read back to the same float
+    std::snprintf(text, sizeof(text), "%.9g",
+                  static_cast<double>(static_cast<const float *>(c.data)[v]));
     break;
   case SLUICE_ALGO_I64:
     std::snprintf(text, sizeof(text), "%" PRId64,
@@ -102,6 +106,7 @@ sluice_status_t sluice_algo_write_npy(const char *path,
                 "sluice_algo_write_npy needs a path, a graph and a column");
   const uint64_t n = sluice_graph_num_vertices(graph);
   const char *descr = column->type == SLUICE_ALGO_F64    ? "<f8"
+                      : column->type == SLUICE_ALGO_F32  ? "<f4"
                       : column->type == SLUICE_ALGO_BOOL ? "|u1"
                                                          : "<i8";
   std::string dict = std::string("{'descr': '") + descr +
@@ -131,7 +136,9 @@ sluice_status_t sluice_algo_write_npy(const char *path,
         return s;
     }
   } else {
-    size_t bytes = column->type == SLUICE_ALGO_BOOL ? 1 : 8;
+    size_t bytes = column->type == SLUICE_ALGO_BOOL  ? 1
+                   : column->type == SLUICE_ALGO_F32 ? 4
+                                                     : 8;
     if (sluice_status_t s = file.write(column->data, n * bytes, error))
       return s;
   }

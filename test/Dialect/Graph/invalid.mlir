@@ -355,7 +355,7 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
   graph.property @seen : i1 = %t
   %id = arith.constant 0 : i64
   %v = graph.vertex_of %id
-  // expected-error@+1 {{'graph.prop.reduce' op 'max' reduces i64 or f64 values or vertices (i32), not 'i1'}}
+  // expected-error@+1 {{'graph.prop.reduce' op 'max' reduces i64, f64 or f32 values or vertices (i32), not 'i1'}}
   graph.prop.reduce max @seen[%v], %t : i1
 }
 
@@ -367,7 +367,7 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
   %id = arith.constant 0 : i64
   %v = graph.vertex_of %id
   graph.property @parent : i32 = %v
-  // expected-error@+1 {{'graph.prop.reduce' op 'add' reduces i64 or f64 values, not 'i32'}}
+  // expected-error@+1 {{'graph.prop.reduce' op 'add' reduces i64, f64 or f32 values, not 'i32'}}
   graph.prop.reduce add @parent[%v], %v : i32
 }
 
@@ -470,4 +470,28 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
     // expected-error@+1 {{'graph.yield' op in the body must yield the types of the loop's reductions (f64), got (i64)}}
     graph.yield %i : i64
   }
+}
+
+// -----
+
+// An f32 property takes f32 values: an f64 is rounded (arith.truncf) first.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %z = arith.constant 0.0 : f32
+  graph.property @x : f32 = %z
+  %id = arith.constant 0 : i64
+  %v = graph.vertex_of %id
+  %d = arith.constant 1.0 : f64
+  // expected-error@+1 {{'graph.prop.reduce' op reduces 'f64' into property 'x' of type 'f32'}}
+  graph.prop.reduce add @x[%v], %d : f64
+}
+
+// -----
+
+// Properties are f64, f32, i64, i1 or vertices: no f16.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %z = arith.constant 0.0 : f16
+  // expected-error@+1 {{'graph.property' op operand #0 must be 64-bit float or 32-bit float or 64-bit signless integer or 1-bit signless integer or 32-bit signless integer, but got 'f16'}}
+  graph.property @x : f16 = %z
 }

@@ -259,3 +259,26 @@ graph.algorithm @reduce on @g attributes {param_names = [], param_defaults = [],
 }
 graph.algorithm @delta on @g attributes {param_names = [], param_defaults = [], outputs = [], loop_defaults = #graph.schedule<direction = push, frontier = buckets, delta = 2.5 : f64>} {
 }
+
+// -----
+
+// f32 properties: read, written and reduced with f32 values.
+// CHECK-LABEL: graph.algorithm @scores
+// CHECK:         graph.property @score : f32 = %{{.*}}
+// CHECK:         graph.edges do {
+// CHECK-NEXT:    ^bb0(%[[S:.*]]: i32, %[[D:.*]]: i32):
+// CHECK-NEXT:      %[[X:.*]] = graph.prop.get @score[%[[S]]] : f32
+// CHECK-NEXT:      graph.prop.reduce max @score[%[[D]]], %[[X]] : f32
+// CHECK-NEXT:      graph.prop.set @score[%[[S]]] = %[[X]] : f32
+walk.graph @g "g.txt" format snap
+graph.algorithm @scores on @g attributes {param_names = [], param_defaults = [], outputs = [@score]} {
+  %z = arith.constant 0.5 : f32
+  graph.property @score : f32 = %z
+  graph.edges do {
+  ^bb0(%s: i32, %d: i32):
+    %x = graph.prop.get @score[%s] : f32
+    graph.prop.reduce max @score[%d], %x : f32
+    graph.prop.set @score[%s] = %x : f32
+    graph.yield
+  }
+}

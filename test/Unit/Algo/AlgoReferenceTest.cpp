@@ -72,23 +72,6 @@ std::vector<double> referenceSssp(const sluice_graph_t *g, uint32_t s,
   return dist;
 }
 
-std::vector<double> referencePageRank(const sluice_graph_t *g, double damping,
-                                      int iterations) {
-  uint64_t n = sluice_graph_num_vertices(g);
-  const uint64_t *off = sluice_graph_offsets(g);
-  const uint32_t *tgt = sluice_graph_targets(g);
-  std::vector<double> rank(n, 1.0 / double(n)), incoming(n);
-  for (int it = 0; it < iterations; ++it) {
-    std::fill(incoming.begin(), incoming.end(), 0.0);
-    for (uint64_t u = 0; u < n; ++u)
-      for (uint64_t e = off[u]; e < off[u + 1]; ++e)
-        incoming[tgt[e]] += rank[u] / double(off[u + 1] - off[u]);
-    for (uint64_t v = 0; v < n; ++v)
-      rank[v] = (1.0 - damping) / double(n) + damping * incoming[v];
-  }
-  return rank;
-}
-
 std::string bfsProgram(const std::string &schedule) {
   return std::string(kHeader) + R"(
 algorithm bfs(source: i64 = 0) on g {

@@ -137,12 +137,38 @@ struct Program {
   }
 };
 
+/// PageRank by the textbook pull loop, serial, in f64: the reference of
+/// the f64 and f32 PageRank tests.
+inline std::vector<double> referencePageRank(const sluice_graph_t *g,
+                                             double damping, int iterations) {
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *tgt = sluice_graph_targets(g);
+  std::vector<double> rank(n, 1.0 / double(n)), incoming(n);
+  for (int it = 0; it < iterations; ++it) {
+    std::fill(incoming.begin(), incoming.end(), 0.0);
+    for (uint64_t u = 0; u < n; ++u)
+      for (uint64_t e = off[u]; e < off[u + 1]; ++e)
+        incoming[tgt[e]] += rank[u] / double(off[u + 1] - off[u]);
+    for (uint64_t v = 0; v < n; ++v)
+      rank[v] = (1.0 - damping) / double(n) + damping * incoming[v];
+  }
+  return rank;
+}
+
 inline std::vector<int64_t> asI64(const std::vector<uint64_t> &bits) {
   return std::vector<int64_t>(bits.begin(), bits.end());
 }
 inline std::vector<double> asF64(const std::vector<uint64_t> &bits) {
   std::vector<double> out(bits.size());
   std::memcpy(out.data(), bits.data(), bits.size() * sizeof(double));
+  return out;
+}
+/// The first n floats of an f32 output (Program::run's words hold them
+/// packed, 4 bytes each).
+inline std::vector<float> asF32(const std::vector<uint64_t> &bits) {
+  std::vector<float> out(bits.size());
+  std::memcpy(out.data(), bits.data(), bits.size() * sizeof(float));
   return out;
 }
 inline double l1(const std::vector<double> &a, const std::vector<double> &b) {
