@@ -3,25 +3,32 @@
 
 // A frontier-driven push loop (SSSP): the algorithm's function, a push
 // variant over the frontier's list, atomics at the destination (not owned;
-// a minimum read first, the atomic only when it would lower the value),
+// a minimum read first, the atomic only when it would lower the value:
+// one unordered compare, a NaN element counting as +inf; whether the
+// atomic lowered it tested in its branch only),
 // changed destinations inserted into the new frontier, sealed after the
 // round; a vertices loop at its own vertex: plain read-modify-write.
+// `dist[src]` is read once per source, before its out-edges (the loop
+// writes `dist` only with min= at the destination and has a result).
 // CHECK-LABEL: llvm.func @sluice_algo_relax_relax_push(
 // CHECK-SAME:      %{{.*}}: !llvm.ptr, %[[ENV:.*]]: !llvm.ptr, %[[BEGIN:.*]]: i64, %[[END:.*]]: i64)
 // CHECK:         scf.for %[[I:.*]] = %[[BEGIN]] to %[[END]]
+// CHECK:           %[[DU:.*]] = llvm.load %{{.*}} -> f64
 // CHECK:           scf.for %[[E:.*]] = %{{.*}} to %{{.*}}
+// CHECK-NOT:         llvm.load %{{.*}} -> f64
+// CHECK:             %[[D:.*]] = arith.addf %[[DU]], %{{.*}} : f64
 // CHECK:             %[[SEEN:.*]] = llvm.load %[[AT:.*]] atomic monotonic {alignment = 8 : i64} : !llvm.ptr -> f64
-// CHECK-NEXT:        %[[LOWER:.*]] = arith.minnumf %[[SEEN]], %[[D:.*]] : f64
-// CHECK-NEXT:        %[[WINS:.*]] = arith.cmpf une, %[[SEEN]], %[[LOWER]] : f64
-// CHECK-NEXT:        %[[OLD:.*]] = scf.if %[[WINS]] -> (f64) {
+// CHECK-NEXT:        %[[WINS:.*]] = arith.cmpf ult, %[[D]], %[[SEEN]] : f64
+// CHECK-NEXT:        %[[OLD:.*]]:2 = scf.if %[[WINS]] -> (f64, i1) {
 // CHECK-NEXT:          %[[RMW:.*]] = llvm.atomicrmw fmin %[[AT]], %[[D]] monotonic : !llvm.ptr, f64
-// CHECK-NEXT:          scf.yield %[[RMW]] : f64
+// CHECK-NEXT:          %[[NEW:.*]] = arith.minnumf %[[RMW]], %[[D]] : f64
+// CHECK-NEXT:          %[[LOWERED:.*]] = arith.cmpf une, %[[RMW]], %[[NEW]] : f64
+// CHECK-NEXT:          scf.yield %[[RMW]], %[[LOWERED]] : f64, i1
 // CHECK-NEXT:        } else {
-// CHECK-NEXT:          scf.yield %[[SEEN]] : f64
+// CHECK-NEXT:          %[[FALSE:.*]] = arith.constant false
+// CHECK-NEXT:          scf.yield %[[SEEN]], %[[FALSE]] : f64, i1
 // CHECK-NEXT:        }
-// CHECK:             %[[NEW:.*]] = arith.minnumf %[[OLD]], %{{.*}} : f64
-// CHECK:             %[[CHANGED:.*]] = arith.cmpf une, %[[OLD]], %[[NEW]] : f64
-// CHECK:             scf.if %[[CHANGED]] {
+// CHECK-NEXT:        scf.if %[[OLD]]#1 {
 // CHECK-NEXT:          llvm.call @sluice_algo_frontier_insert
 // CHECK-LABEL: llvm.func @sluice_algo_relax_count_vertices(
 // CHECK:         %[[H:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64
@@ -39,7 +46,7 @@
 // CHECK:           llvm.call @sluice_algo_frontier_seal(%[[OUT]])
 // CHECK:         llvm.mlir.addressof @sluice_algo_relax_count_vertices
 // CHECK-NOT:   graph.
-// REMARK: remark: loop 'relax' of algorithm 'relax': push over the out-edges (CSR) of the frontier's list; parallel, dynamic chunks of 4 vertices; atomic updates of 'dist'
+// REMARK: remark: loop 'relax' of algorithm 'relax': push over the out-edges (CSR) of the frontier's list; reads `dist[src]` once per source, not per edge; parallel, dynamic chunks of 4 vertices; atomic updates of 'dist'
 // REMARK: remark: loop 'count' of algorithm 'relax': over every vertex; parallel, static shares; no atomics
 module {
   walk.graph @g "g.txt" format snap
@@ -291,7 +298,7 @@ module {
 // CHECK:           %[[SEEN:.*]] = llvm.load %[[AT:.*]] atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32
 // CHECK-NEXT:      %[[LOWER:.*]] = arith.minui %[[SEEN]], %[[CV]] : i32
 // CHECK-NEXT:      %[[WINS:.*]] = arith.cmpi ne, %[[SEEN]], %[[LOWER]] : i32
-// CHECK-NEXT:      scf.if %[[WINS]] -> (i32) {
+// CHECK-NEXT:      scf.if %[[WINS]] -> (i32, i1) {
 // CHECK-NEXT:        llvm.atomicrmw umin %[[AT]], %[[CV]] monotonic : !llvm.ptr, i32
 // REMARK: remark: loop 'hook' of algorithm 'hook': push over the out-edges (CSR) of every vertex; parallel, dynamic chunks of 64 vertices; atomic updates of 'comp'
 module {
@@ -326,7 +333,7 @@ module {
 // CHECK-NEXT:      llvm.call @sluice_algo_frontier_size(%[[LOW]])
 // CHECK:           llvm.call @sluice_algo_parallel_for(
 // CHECK:           llvm.call @sluice_algo_frontier_seal(%[[OUT]])
-// REMARK: remark: loop 'relax' of algorithm 'delta': push over the out-edges (CSR) of the frontier's vertices in its lowest bucket of width 2.5 (ordered by the property reduced with min=; the others pass on to the result, waiting in a bucket queue); parallel, dynamic chunks of 4 vertices; atomic updates of 'dist'
+// REMARK: remark: loop 'relax' of algorithm 'delta': push over the out-edges (CSR) of the frontier's vertices in its lowest bucket of width 2.5 (ordered by the property reduced with min=; the others pass on to the result, waiting in a bucket queue); reads `dist[src]` once per source, not per edge; parallel, dynamic chunks of 4 vertices; atomic updates of 'dist'
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @delta on @g attributes {outputs = [@dist], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {

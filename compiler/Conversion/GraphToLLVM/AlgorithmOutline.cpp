@@ -37,6 +37,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 
 using namespace mlir;
@@ -69,6 +70,41 @@ bool sluice::conversion::outline::pushTestsSourceFirst(Operation *loop) {
           .wasInterrupted();
   return !mayFault && cond.getArgument(1).use_empty() &&
          (cond.getNumArguments() < 3 || cond.getArgument(2).use_empty());
+}
+
+SmallVector<graph::PropGetOp>
+sluice::conversion::outline::pushSourceReads(Operation *loop) {
+  if (!isa<graph::EdgesOp>(loop))
+    return {};
+  Block &body = loop->getRegion(1).front();
+  Value src = body.getArgument(0), dst = body.getArgument(1);
+  // Properties written other than by min= / max= at the destination, and
+  // those written at all (they need a result to be hoisted).
+  llvm::StringSet<> unsafe, written;
+  loop->walk([&](Operation *op) {
+    Value vertex;
+    StringRef name;
+    if (!propertyUpdate(op, vertex, name))
+      return;
+    written.insert(name);
+    auto reduce = dyn_cast<graph::PropReduceOp>(op);
+    if (!reduce || vertex != dst ||
+        (reduce.getKind() != graph::ReductionKind::Min &&
+         reduce.getKind() != graph::ReductionKind::Max))
+      unsafe.insert(name);
+  });
+  SmallVector<graph::PropGetOp> reads;
+  for (Operation &op : body.without_terminator()) {
+    auto get = dyn_cast<graph::PropGetOp>(op);
+    if (!get || get.getVertex() != src)
+      continue;
+    StringRef name = get.getProperty();
+    if (unsafe.contains(name) ||
+        (written.contains(name) && loop->getNumResults() == 0))
+      continue;
+    reads.push_back(get);
+  }
+  return reads;
 }
 
 StringRef sluice::conversion::outline::variantName(Variant v) {
@@ -182,6 +218,9 @@ SmallVector<Value> Outliner::inlineRegion(OpBuilder &b, Region &region,
   for (auto [arg, value] : llvm::zip(block.getArguments(), binders))
     map.map(arg, value);
   for (Operation &op : block.without_terminator()) {
+    // Already emitted (a source read hoisted out of the edge loop).
+    if (hoisted.contains(&op))
+      continue;
     Operation *copy = b.clone(op, map);
     if (ranks)
       copy->walk([&](arith::CmpIOp cmp) { compareRanks(cmp); });
@@ -384,8 +423,20 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
           b.create<scf::IfOp>(loc, emitCondition(b, loop, {u}, map), false);
       b.setInsertionPointToStart(sourceTest.thenBlock());
     }
-    Value targets = viewField(b, loc, info.view, ViewField::OutTargets, ptr);
-    Value weights = viewField(b, loc, info.view, ViewField::OutWeights, ptr);
+    // The out-edge arrays once per call; the source reads that may be
+    // once per source (pushSourceReads) before its out-edges.
+    Value targets, weights;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(forOp);
+      targets = viewField(b, loc, info.view, ViewField::OutTargets, ptr);
+      weights = viewField(b, loc, info.view, ViewField::OutWeights, ptr);
+    }
+    map.map(loop->getRegion(1).getArgument(0), u);
+    for (graph::PropGetOp get : pushSourceReads(loop)) {
+      b.clone(*get, map);
+      hoisted.insert(get);
+    }
     Value e = edgeLoop(info.outOffsets, u);
     Value dst = loadElement(b, loc, i32, targets, e);
     info.owned = u;
@@ -395,6 +446,7 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     if (weighted)
       binders.push_back(edgeWeight(b, loc, weights, e));
     emitIteration(b, loc, loop, binders, map);
+    hoisted.clear();
     ranks = Value();
     break;
   }

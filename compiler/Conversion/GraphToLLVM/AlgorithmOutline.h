@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <string>
 
@@ -39,6 +40,18 @@ bool pullExitsEarly(Operation *loop);
 /// source without out-edges never tested it before). Each edge still
 /// tests it (the body may change it).
 bool pushTestsSourceFirst(Operation *loop);
+
+/// The reads `p[src]` at the top level of push edges loop `loop`'s body
+/// that its variant reads once per source, before the source's out-edges,
+/// instead of once per edge (stores into properties could alias for all
+/// LLVM knows, so it reloads them). Legal when the loop builds a result
+/// frontier and writes `p` only with `min=` / `max=` at the destination: a
+/// value of `p[src]` may then only move one way while src's out-edges
+/// run, a change inserts src into the result (it is that write's
+/// destination), and the next round relaxes src's out-edges again with
+/// the new value; the fixed point (SSSP's distances) is the same. Reads of
+/// a property the loop does not write are hoisted too.
+SmallVector<graph::PropGetOp> pushSourceReads(Operation *loop);
 
 enum class Variant { Vertices, Push, Pull, TiledPull };
 
@@ -117,6 +130,9 @@ private:
   /// vertices compare instead.
   bool ordered = false;
   Value ranks;
+  /// Body ops already emitted before the edge loop (pushSourceReads):
+  /// inlineRegion maps them, it does not clone them again.
+  llvm::SmallPtrSet<Operation *, 4> hoisted;
   SmallVector<graph::PropertyOp> props;
   LLVM::LLVMFuncOp main;
   Value mainProps;

@@ -257,30 +257,57 @@ struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
         return b.create<LLVM::AtomicRMWOp>(loc, *binOp, address, value,
                                            LLVM::AtomicOrdering::monotonic);
       };
-      if (op.getKind() == graph::ReductionKind::Min ||
-          op.getKind() == graph::ReductionKind::Max) {
+      bool extremum = op.getKind() == graph::ReductionKind::Min ||
+                      op.getKind() == graph::ReductionKind::Max;
+      Value changed;
+      if (extremum) {
         // A minimum or maximum changes nothing once the element is at
         // least as small (large): read first, and only then take the
         // cache line (a label hooked by many edges, a settled distance).
+        // Whether the value wins is one float compare, unordered (a NaN
+        // element is +inf to min=, as arith.minnumf has it; a NaN value
+        // takes the atomic, which leaves the element as it is and says so),
+        // and what the atomic changed is tested in its branch only: the
+        // other changes nothing.
         Value seen = loadProperty(rewriter, loc, address, value.getType(),
                                   /*atomic=*/true);
-        Value wins = differs(rewriter, loc, seen,
-                             combine(rewriter, loc, op.getKind(), seen, value));
+        bool isMin = op.getKind() == graph::ReductionKind::Min;
+        Value wins =
+            isa<FloatType>(value.getType())
+                ? rewriter
+                      .create<arith::CmpFOp>(loc,
+                                             isMin ? arith::CmpFPredicate::ULT
+                                                   : arith::CmpFPredicate::UGT,
+                                             value, seen)
+                      .getResult()
+                : differs(rewriter, loc, seen,
+                          combine(rewriter, loc, op.getKind(), seen, value));
+        Type i1 = rewriter.getI1Type();
         auto ifOp = rewriter.create<scf::IfOp>(
             loc, wins,
             [&](OpBuilder &b, Location) {
-              b.create<scf::YieldOp>(loc, atomic(b));
+              Value prior = atomic(b);
+              b.create<scf::YieldOp>(
+                  loc, ValueRange{prior, differs(b, loc, prior,
+                                                 combine(b, loc, op.getKind(),
+                                                         prior, value))});
             },
-            [&](OpBuilder &b, Location) { b.create<scf::YieldOp>(loc, seen); });
+            [&](OpBuilder &b, Location) {
+              b.create<scf::YieldOp>(
+                  loc,
+                  ValueRange{seen, b.create<arith::ConstantIntOp>(loc, 0, i1)});
+            });
         old = ifOp.getResult(0);
+        changed = ifOp.getResult(1);
       } else {
         old = atomic(rewriter);
       }
       if (info->out && v == info->dst)
         markIfChanged(rewriter, loc, moduleOf(op), *info, v,
-                      differs(rewriter, loc, old,
-                              combine(rewriter, loc, op.getKind(), old,
-                                      value)));
+                      changed ? changed
+                              : differs(rewriter, loc, old,
+                                        combine(rewriter, loc, op.getKind(),
+                                                old, value)));
     } else {
       old = loadProperty(rewriter, loc, address, value.getType(), false);
       Value updated = combine(rewriter, loc, op.getKind(), old, value);

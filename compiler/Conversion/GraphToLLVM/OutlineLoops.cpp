@@ -98,6 +98,19 @@ constexpr const char *kSkipsSources =
     "; a source's out-edges are skipped when `where` (it reads only the "
     "source) is false";
 
+/// The remark's words for the source reads a push variant makes once per
+/// source (pushSourceReads).
+static void describeSourceReads(llvm::raw_ostream &os, Operation *loop) {
+  SmallVector<graph::PropGetOp> reads = pushSourceReads(loop);
+  if (reads.empty())
+    return;
+  os << "; reads ";
+  llvm::interleaveComma(reads, os, [&](graph::PropGetOp get) {
+    os << "`" << get.getProperty() << "[src]`";
+  });
+  os << " once per source, not per edge";
+}
+
 std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
                                ArrayRef<Variant> variants,
                                const TilePlan &tiling) {
@@ -149,6 +162,8 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
     if (pushTestsSourceFirst(loop))
       os << kSkipsSources;
   }
+  if (llvm::is_contained(variants, Variant::Push))
+    describeSourceReads(os, loop);
   graph::Parallel parallel = *s.getParallel();
   os << "; "
      << (parallel == graph::Parallel::Serial ? "serial"
