@@ -5,16 +5,18 @@
 // a read that shows they would change it, as for f64), the initial values
 // stored as f32.
 // CHECK-LABEL: llvm.func @sluice_algo_push32_scatter_push(
+// The loop does not write x: its reads at the source are made once per
+// source, before the out-edges.
 // CHECK:         %[[X:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK:         scf.for
 // CHECK:         %[[ACC:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:    llvm.atomicrmw fadd %[[ACC]], %[[X]] monotonic : !llvm.ptr, f32
 // CHECK:         llvm.atomicrmw fsub %{{.*}}, %{{.*}} monotonic : !llvm.ptr, f32
 // CHECK:         %[[SEEN:.*]] = llvm.load %[[LO:.*]] atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> f32
-// CHECK-NEXT:    %[[LOWER:.*]] = arith.minnumf %[[SEEN]], %[[V:.*]] : f32
-// CHECK-NEXT:    %[[WINS:.*]] = arith.cmpf une, %[[SEEN]], %[[LOWER]] : f32
-// CHECK-NEXT:    scf.if %[[WINS]] -> (f32) {
+// CHECK-NEXT:    %[[WINS:.*]] = arith.cmpf ult, %[[V:.*]], %[[SEEN]] : f32
+// CHECK-NEXT:    scf.if %[[WINS]] -> (f32, i1) {
 // CHECK-NEXT:      llvm.atomicrmw fmin %[[LO]], %[[V]] monotonic : !llvm.ptr, f32
-// CHECK:         arith.maxnumf %{{.*}}, %{{.*}} : f32
+// CHECK:         arith.cmpf ugt, %{{.*}}, %{{.*}} : f32
 // CHECK:         llvm.atomicrmw fmax %{{.*}}, %{{.*}} monotonic : !llvm.ptr, f32
 // CHECK-LABEL: llvm.func @sluice_algo_push32(
 // CHECK:         %[[ONE:.*]] = arith.truncf %{{.*}} : f64 to f32
