@@ -354,26 +354,17 @@ struct FrontierOfLowering : GraphPattern<graph::FrontierOfOp> {
   }
 };
 
-struct FrontierSizeLowering : GraphPattern<graph::FrontierSizeOp> {
-  using GraphPattern::GraphPattern;
+/// An op of a frontier that is one runtime call on it (frontier.size,
+/// frontier.any).
+template <typename OpT, AlgoCall Call>
+struct FrontierCallLowering : GraphPattern<OpT> {
+  using GraphPattern<OpT>::GraphPattern;
   LogicalResult
-  matchAndRewrite(graph::FrontierSizeOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, callRuntime(rewriter, op.getLoc(), moduleOf(op),
-                                       AlgoCall::FrontierSize,
-                                       {adaptor.getFrontier()}));
-    return success();
-  }
-};
-
-struct FrontierAnyLowering : GraphPattern<graph::FrontierAnyOp> {
-  using GraphPattern::GraphPattern;
-  LogicalResult
-  matchAndRewrite(graph::FrontierAnyOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, callRuntime(rewriter, op.getLoc(), moduleOf(op),
-                                       AlgoCall::FrontierAny,
-                                       {adaptor.getFrontier()}));
+    rewriter.replaceOp(op,
+                       callRuntime(rewriter, op.getLoc(), this->moduleOf(op),
+                                   Call, {adaptor.getFrontier()}));
     return success();
   }
 };
@@ -650,19 +641,21 @@ LogicalResult sluice::conversion::lowerGraphOps(ModuleOp module,
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
   RewritePatternSet patterns(ctx);
-  patterns.add<PropertyLowering, PropGetLowering, PropSetLowering,
-               PropReduceLowering, FrontierAllLowering, FrontierOfLowering,
-               FrontierSizeLowering, FrontierAnyLowering, NumVerticesLowering,
-               NumEdgesLowering, DegreeLowering, VertexOfLowering,
-               CommonNeighborsLowering,
-               DivisionLowering<graph::IntDivOp, AlgoCall::IntDiv>,
-               DivisionLowering<graph::IntRemOp, AlgoCall::IntRem>,
-               QueryLowering<graph::HasEdgeOp, AlgoCall::HasEdge>,
-               QueryLowering<graph::EdgeWeightOp, AlgoCall::EdgeWeight>,
-               QueryLowering<graph::EdgeLabelOp, AlgoCall::EdgeLabel>,
-               QueryLowering<graph::LabelOp, AlgoCall::VertexLabel>,
-               QueryLowering<graph::OriginalIdOp, AlgoCall::OriginalId>>(
-      converter, ctx, state);
+  patterns
+      .add<PropertyLowering, PropGetLowering, PropSetLowering,
+           PropReduceLowering, FrontierAllLowering, FrontierOfLowering,
+           FrontierCallLowering<graph::FrontierSizeOp, AlgoCall::FrontierSize>,
+           FrontierCallLowering<graph::FrontierAnyOp, AlgoCall::FrontierAny>,
+           NumVerticesLowering, NumEdgesLowering, DegreeLowering,
+           VertexOfLowering, CommonNeighborsLowering,
+           DivisionLowering<graph::IntDivOp, AlgoCall::IntDiv>,
+           DivisionLowering<graph::IntRemOp, AlgoCall::IntRem>,
+           QueryLowering<graph::HasEdgeOp, AlgoCall::HasEdge>,
+           QueryLowering<graph::EdgeWeightOp, AlgoCall::EdgeWeight>,
+           QueryLowering<graph::EdgeLabelOp, AlgoCall::EdgeLabel>,
+           QueryLowering<graph::LabelOp, AlgoCall::VertexLabel>,
+           QueryLowering<graph::OriginalIdOp, AlgoCall::OriginalId>>(
+          converter, ctx, state);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   patterns.add<IndexForLowering>(converter, ctx, /*benefit=*/2);
