@@ -65,49 +65,37 @@ EdgeCollector::EdgeCollector(bool compactIds, bool dropSelfLoops, bool weights,
   }
 }
 
-namespace {
-
-/// Per word of `bits`, the set bits in the words before it; `total` gets
-/// them all.
-std::vector<uint32_t> prefixCounts(const std::vector<uint64_t> &bits,
-                                   uint64_t &total) {
-  std::vector<uint32_t> before(bits.size());
-  uint64_t count = 0;
-  for (size_t w = 0; w < bits.size(); ++w) {
-    before[w] = static_cast<uint32_t>(count);
-    count += static_cast<uint64_t>(__builtin_popcountll(bits[w]));
+std::vector<uint64_t> EdgeCollector::rankBitmap() {
+  // Per word, the set bits in the words before it: an id's rank is that
+  // plus the set bits below it in its word.
+  std::vector<uint32_t> before(present.size());
+  std::vector<uint64_t> ids;
+  for (size_t w = 0; w < present.size(); ++w) {
+    before[w] = static_cast<uint32_t>(ids.size());
+    for (uint64_t bits = present[w]; bits; bits &= bits - 1)
+      ids.push_back(w * 64 + uint64_t(__builtin_ctzll(bits)));
   }
-  total = count;
-  return before;
+  auto rankOf = [&](uint32_t x) {
+    uint64_t below = present[x / 64] & ((uint64_t(1) << (x % 64)) - 1);
+    return before[x / 64] + static_cast<uint32_t>(__builtin_popcountll(below));
+  };
+  for (uint32_t &u : staging.sources)
+    u = rankOf(u);
+  for (uint32_t &v : staging.targets)
+    v = rankOf(v);
+  if (haveLastSource)
+    lastSourceId = rankOf(lastSourceId);
+  release(present);
+  return ids;
 }
-
-/// The rank of id `x` (a set bit) among the set bits.
-inline uint32_t rankOf(const std::vector<uint64_t> &bits,
-                       const std::vector<uint32_t> &before, uint32_t x) {
-  uint64_t below = bits[x / 64] & ((uint64_t(1) << (x % 64)) - 1);
-  return before[x / 64] + static_cast<uint32_t>(__builtin_popcountll(below));
-}
-
-} // namespace
 
 void EdgeCollector::leaveDense() {
   dense = false;
-  // The ids seen, in increasing order, become provisional ids 0, 1, ...:
-  // an edge's id x becomes its rank.
-  uint64_t total = 0;
-  std::vector<uint32_t> before = prefixCounts(present, total);
-  for (size_t w = 0; w < present.size(); ++w)
-    for (uint64_t bits = present[w]; bits; bits &= bits - 1) {
-      uint32_t ignored;
-      internHashed(w * 64 + uint64_t(__builtin_ctzll(bits)), ignored);
-    }
-  for (uint32_t &u : staging.sources)
-    u = rankOf(present, before, u);
-  for (uint32_t &v : staging.targets)
-    v = rankOf(present, before, v);
-  if (haveLastSource)
-    lastSourceId = rankOf(present, before, lastSourceId);
-  release(present);
+  // The ids seen, in increasing order, become provisional ids 0, 1, ...
+  for (uint64_t id : rankBitmap()) {
+    uint32_t ignored;
+    internHashed(id, ignored);
+  }
 }
 
 bool EdgeCollector::internHashed(uint64_t id, uint32_t &out) {
@@ -173,21 +161,10 @@ EdgeStaging EdgeCollector::finish(uint64_t declaredVertices, uint32_t idBase) {
   }
   staging.compacted = true;
   if (dense) {
-    // Final id = rank of the id among the ids seen: the bitmap's prefix
-    // counts.
-    uint64_t n = 0;
-    std::vector<uint32_t> before = prefixCounts(present, n);
-    staging.originalIds.reserve(n);
-    for (size_t w = 0; w < present.size(); ++w)
-      for (uint64_t bits = present[w]; bits; bits &= bits - 1)
-        staging.originalIds.push_back(w * 64 + uint64_t(__builtin_ctzll(bits)));
-    for (uint32_t &u : staging.sources)
-      u = rankOf(present, before, u);
-    for (uint32_t &v : staging.targets)
-      v = rankOf(present, before, v);
-    release(present);
+    // Final id = rank of the id among the ids seen.
+    staging.originalIds = rankBitmap();
     release(slots);
-    staging.numVertices = n;
+    staging.numVertices = staging.originalIds.size();
   } else {
     rankHashed();
   }

@@ -62,6 +62,9 @@ public:
   EdgeCollector(bool compactIds, bool dropSelfLoops, bool weights,
                 bool edgeLabels);
 
+  /// Ids below this are kept in a bitmap (32 MiB at most).
+  static constexpr uint64_t kDenseIdLimit = uint64_t(1) << 28;
+
   /// Adds u -> v. Returns false when compaction runs out of 32-bit ids
   /// (more than kMaxVertices distinct ids).
   bool add(uint64_t u, uint64_t v, float weight, int32_t label) {
@@ -154,17 +157,15 @@ private:
     return true;
   }
   bool internHashed(uint64_t id, uint32_t &out);
+  /// Renumbers the edges (and the remembered source) from the bitmap's
+  /// ids to their ranks; the ids, in increasing order. Empties the bitmap.
+  std::vector<uint64_t> rankBitmap();
   /// Moves the bitmap's ids into the hash map and renumbers the edges.
   void leaveDense();
   /// finish() of the hash map: ids ranked by sorting.
   void rankHashed();
   void grow();
 
-public:
-  /// Ids below this are kept in a bitmap (32 MiB at most).
-  static constexpr uint64_t kDenseIdLimit = uint64_t(1) << 28;
-
-private:
   bool compactIds, dropSelfLoops;
   uint64_t idLimit = 0; // largest vertex id + 1 (no compaction)
   // Open-addressing map original id -> provisional id (first appearance);

@@ -50,17 +50,11 @@ private:
 void UniformSourceReads::rewrite(AlgorithmOp algo, EdgesOp edges) {
   if (!edges.getFrom())
     return;
-  // The loop's only write decides the property (levelShape checks that it
-  // is the only one).
+  // A plain write decides the property; levelShape checks that it is the
+  // loop's only write.
   PropSetOp write;
-  int writes = 0;
-  edges->walk([&](Operation *op) {
-    if (auto set = dyn_cast<PropSetOp>(op))
-      write = set, ++writes;
-    else if (isa<PropReduceOp>(op))
-      ++writes;
-  });
-  if (writes != 1 || !write)
+  edges->walk([&](PropSetOp set) { write = set; });
+  if (!write)
     return;
   StringRef p = write.getProperty();
   std::optional<LevelShape> shape = levelShape(edges, p);

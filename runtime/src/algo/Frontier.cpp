@@ -363,8 +363,7 @@ uint32_t sluice_algo_frontier_any(sluice_frontier_t *f) {
   if (f->listed && f->list && !f->queue)
     return f->list[0];
   if (f->bits && !f->queue) {
-    const uint64_t words = (f->numVertices + 63) / 64;
-    for (uint64_t w = 0; w < words; ++w)
+    for (uint64_t w = 0, nw = words(f->numVertices); w < nw; ++w)
       if (uint64_t bits = f->bits[w].load(std::memory_order_relaxed))
         return static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits));
   }
