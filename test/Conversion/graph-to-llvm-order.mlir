@@ -3,29 +3,42 @@
 
 // Triangle counting with `order: auto`: the launch asks the runtime for the
 // positions (the env slot 6), runs the push pass over the runtime's list of
-// the vertices in that order, and ends the order; the push variant compares
-// the positions of `dst` and `src` (the vertices themselves when the
-// pointer is null); `==` is left as it is.
+// the vertices in that order, and ends the order. The destination is only
+// compared and counted, so with positions (the pointer not null) the pass
+// runs over the relabelled graph (sluice_algo_order_offsets/_targets): the
+// i-th vertex's out-neighbours are positions, compared with i and counted
+// with sluice_algo_common_neighbors_at, no lookup per edge; without, over
+// the CSR comparing the vertices. `dst < src` holds for a prefix of the
+// sorted out-edges in both: a while loop ends them at its first false.
 // CHECK:       llvm.mlir.global internal constant @sluice_algo_tc_count_order_name("loop 'count' of algorithm 'tc'\00")
 // CHECK-LABEL: llvm.func @sluice_algo_tc_count_push(
 // CHECK:         %[[SLOT:.*]] = llvm.getelementptr inbounds %{{.*}}[6] : (!llvm.ptr) -> !llvm.ptr, i64
 // CHECK-NEXT:    %[[RANKS:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
-// CHECK:         scf.for
-// CHECK:           scf.for
-// CHECK:             %[[DSTAT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-// CHECK-NEXT:        %[[DST:.*]] = llvm.load %[[DSTAT]] : !llvm.ptr -> i32
-// CHECK:             %[[HAS:.*]] = llvm.icmp "ne" %[[RANKS]], %{{.*}} : !llvm.ptr
-// CHECK-NEXT:        %[[RDST:.*]] = scf.if %[[HAS]] -> (i32) {
-// CHECK:               %[[AT:.*]] = llvm.getelementptr %[[RANKS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-// CHECK-NEXT:          %[[POS:.*]] = llvm.load %[[AT]] : !llvm.ptr -> i32
-// CHECK-NEXT:          scf.yield %[[POS]] : i32
-// CHECK-NEXT:        } else {
-// CHECK-NEXT:          scf.yield %[[DST]] : i32
-// CHECK-NEXT:        }
-// CHECK-NEXT:        %[[RSRC:.*]] = scf.if %[[HAS]] -> (i32) {
-// CHECK:             arith.cmpi ult, %[[RDST]], %[[RSRC]] : i32
-// CHECK:             llvm.call @sluice_algo_common_neighbors_below
-// CHECK:             arith.cmpi eq, %[[DST]], %{{.*}} : i32
+// CHECK:         %[[OFFSETS:.*]] = llvm.call @sluice_algo_order_offsets(%[[CTX:.*]]) :
+// CHECK-NEXT:    %[[TARGETS:.*]] = llvm.call @sluice_algo_order_targets(%[[CTX]]) :
+// CHECK:         scf.for %[[I:.*]] = 
+// CHECK:           %[[HAS:.*]] = llvm.icmp "ne" %[[RANKS]], %{{.*}} : !llvm.ptr
+// CHECK-NEXT:      scf.if %[[HAS]] {
+// CHECK-NEXT:        %[[POS:.*]] = arith.trunci %[[I]] : i64 to i32
+// CHECK:             llvm.getelementptr %[[OFFSETS]]
+// CHECK:             scf.while
+// CHECK:               %[[AT:.*]] = llvm.getelementptr %[[TARGETS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:          %[[W:.*]] = llvm.load %[[AT]] : !llvm.ptr -> i32
+// CHECK-NEXT:          %[[BELOW:.*]] = arith.cmpi ult, %[[W]], %[[POS]] : i32
+// CHECK-NEXT:          scf.yield %[[BELOW]] : i1
+// CHECK:             } do {
+// CHECK:               %[[DAT:.*]] = llvm.getelementptr %[[TARGETS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:          %[[D:.*]] = llvm.load %[[DAT]] : !llvm.ptr -> i32
+// CHECK-NEXT:          %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:          llvm.call @sluice_algo_common_neighbors_at(%[[CTX]], %[[POS]], %[[D]], %[[ONE]])
+// CHECK:               arith.cmpi eq, %[[D]], %[[POS]] : i32
+// CHECK:           } else {
+// CHECK:             scf.while
+// CHECK:               %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK-NEXT:          arith.cmpi ult, %[[V]], %[[SRC:.*]] : i32
+// CHECK:             } do {
+// CHECK:               llvm.call @sluice_algo_common_neighbors_below(%[[CTX]], %[[SRC]], %{{.*}})
+// CHECK-NOT:     sluice_algo_common_neighbors_at
 // CHECK-LABEL: llvm.func @sluice_algo_tc(
 // CHECK:         %[[NAME:.*]] = llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<31 x i8>
 // CHECK:         %[[KIND:.*]] = arith.constant 2 : i32
@@ -37,7 +50,7 @@
 // CHECK-NEXT:    llvm.store %[[LIST]], %[[AT2]] : !llvm.ptr, !llvm.ptr
 // CHECK:         llvm.call @sluice_algo_parallel_for(
 // CHECK-NEXT:    llvm.call @sluice_algo_order_end(%[[CTX]])
-// REMARK: remark: loop 'count' of algorithm 'tc': push over the out-edges (CSR) of every vertex; parallel, dynamic chunks of 16 vertices; no atomics; order: auto: comparisons of vertices and common_neighbors_below use the graph relabelled by degree when the runtime finds the degrees skewed (the run's report says which)
+// REMARK: remark: loop 'count' of algorithm 'tc': push over the out-edges (CSR) of every vertex; parallel, dynamic chunks of 16 vertices; no atomics; order: auto: comparisons of vertices and common_neighbors_below use the graph relabelled by degree when the runtime finds the degrees skewed (the run's report says which); the destination is only compared and counted, so in that order the pass runs over the relabelled graph, destinations as positions (no lookup per edge); `where` holds for a prefix of a source's sorted out-edges: they end at its first false
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @tc on @g attributes {outputs = [@triangles], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
@@ -71,11 +84,11 @@ module {
 // CHECK-NOT:     %arg1[6]
 // CHECK:         arith.cmpi ult, %{{.*}}, %{{.*}} : i32
 // CHECK-LABEL: llvm.func @sluice_algo_plain(
-// CHECK-NOT:     sluice_algo_order_begin
+// CHECK-NOT:     llvm.call @sluice_algo_order_begin
 // CHECK:         llvm.call @sluice_algo_parallel_for(
-// CHECK-NOT:     sluice_algo_order_end
+// CHECK-NOT:     llvm.call @sluice_algo_order_end
 // REMARK: remark: loop 'count' of algorithm 'deg': {{.*}}; order: degree: comparisons of vertices and common_neighbors_below use the graph relabelled by degree (highest first), built at run time
-// REMARK: remark: loop 'count' of algorithm 'plain': {{.*}}; no atomics; order: natural{{$}}
+// REMARK: remark: loop 'count' of algorithm 'plain': {{.*}}; no atomics; order: natural; `where` holds for a prefix of a source's sorted out-edges: they end at its first false{{$}}
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @deg on @g attributes {outputs = [@t], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
@@ -103,6 +116,56 @@ module {
     ^bb0(%src: i32, %dst: i32):
       %0 = graph.common_neighbors below %src, %dst : i64
       graph.prop.reduce add @t[%src], %0 : i64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// A destination used otherwise (here as a property index) keeps the CSR in
+// the degree order: each comparison looks the positions up (the vertices
+// themselves when the pointer is null), `==` is left as it is, and the
+// out-edges run to their end (they are not sorted by the positions).
+// CHECK-LABEL: llvm.func @sluice_algo_at_count_push(
+// CHECK:         %[[SLOT:.*]] = llvm.getelementptr inbounds %{{.*}}[6] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[RANKS:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NOT:     sluice_algo_order_offsets
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             %[[DSTAT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:        %[[DST:.*]] = llvm.load %[[DSTAT]] : !llvm.ptr -> i32
+// CHECK:             %[[HAS:.*]] = llvm.icmp "ne" %[[RANKS]], %{{.*}} : !llvm.ptr
+// CHECK-NEXT:        %[[RDST:.*]] = scf.if %[[HAS]] -> (i32) {
+// CHECK:               %[[AT:.*]] = llvm.getelementptr %[[RANKS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:          %[[POS:.*]] = llvm.load %[[AT]] : !llvm.ptr -> i32
+// CHECK-NEXT:          scf.yield %[[POS]] : i32
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          scf.yield %[[DST]] : i32
+// CHECK-NEXT:        }
+// CHECK-NEXT:        %[[RSRC:.*]] = scf.if %[[HAS]] -> (i32) {
+// CHECK:             arith.cmpi ult, %[[RDST]], %[[RSRC]] : i32
+// CHECK:             llvm.call @sluice_algo_common_neighbors_below
+// CHECK:             arith.cmpi eq, %[[DST]], %{{.*}} : i32
+// CHECK-NOT:     scf.while
+// CHECK-LABEL: llvm.func @sluice_algo_at(
+// REMARK: remark: loop 'count' of algorithm 'at': {{.*}}; order: degree: comparisons of vertices and common_neighbors_below use the graph relabelled by degree (highest first), built at run time{{$}}
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @at on @g attributes {outputs = [@t], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %c0 = arith.constant 0 : i64
+    graph.property @t : i64 = %c0
+    graph.edges label "count" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = auto, order = degree>} where {
+    ^bb0(%src: i32, %dst: i32):
+      %0 = arith.cmpi ult, %dst, %src : i32
+      graph.yield %0 : i1
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      %0 = graph.common_neighbors below %src, %dst : i64
+      graph.prop.reduce add @t[%dst], %0 : i64
+      %same = arith.cmpi eq, %dst, %src : i32
+      %one = arith.extui %same : i1 to i64
+      graph.prop.reduce add @t[%src], %one : i64
       graph.yield
     }
   }

@@ -222,8 +222,12 @@ SmallVector<Value> Outliner::inlineRegion(OpBuilder &b, Region &region,
     if (hoisted.contains(&op))
       continue;
     Operation *copy = b.clone(op, map);
-    if (ranks)
+    if (!positionOf.empty()) {
+      if (Value call = atPositions(copy, positionsCtx))
+        map.map(op.getResult(0), call);
+    } else if (ranks) {
       copy->walk([&](arith::CmpIOp cmp) { compareRanks(cmp); });
+    }
   }
   SmallVector<Value> values;
   for (Value v : block.getTerminator()->getOperands())
@@ -437,15 +441,88 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
       b.clone(*get, map);
       hoisted.insert(get);
     }
-    Value e = edgeLoop(info.outOffsets, u);
-    Value dst = loadElement(b, loc, i32, targets, e);
     info.owned = u;
-    info.dst = dst;
-    state.functions[fn] = info;
-    SmallVector<Value> binders{u, dst};
-    if (weighted)
-      binders.push_back(edgeWeight(b, loc, weights, e));
-    emitIteration(b, loc, loop, binders, map);
+    // u's out-edges in `offsets` at `at` (u, or its position), each
+    // destination from `tgts`. A `where` true for a prefix of the sorted
+    // out-edges (pushEndsEarly) ends them at its first false: a while
+    // loop tests it, then runs the body alone.
+    const bool overPositions = ordered && destinationOnlyOrdered(loop);
+    const bool prefix = pushEndsEarly(loop, ordered);
+    auto overEdges = [&](Value offsets, Value tgts, Value at) {
+      auto bind = [&](Value e, Value dst) {
+        if (!positionOf.empty())
+          positionOf[dst] = dst;
+        info.dst = dst;
+        state.functions[fn] = info;
+        SmallVector<Value> binders{u, dst};
+        if (weighted)
+          binders.push_back(edgeWeight(b, loc, weights, e));
+        return binders;
+      };
+      if (!prefix) {
+        Value e = edgeLoop(offsets, at);
+        emitIteration(b, loc, loop, bind(e, loadElement(b, loc, i32, tgts, e)),
+                      map);
+        return;
+      }
+      Value at64 = b.create<arith::ExtUIOp>(loc, i64, at);
+      Value lo = loadElement(b, loc, i64, offsets, at64);
+      Value hi = loadElement(b, loc, i64, offsets,
+                             b.create<arith::AddIOp>(loc, at64, one));
+      auto loop2 = b.create<scf::WhileOp>(loc, TypeRange{i64}, ValueRange{lo});
+      OpBuilder::InsertionGuard guard(b);
+      Block *before = b.createBlock(&loop2.getBefore(), {}, {i64}, {loc});
+      Value e = before->getArgument(0);
+      auto inRange = b.create<scf::IfOp>(
+          loc, TypeRange{b.getI1Type()},
+          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, e, hi), true);
+      b.setInsertionPointToStart(inRange.thenBlock());
+      b.create<scf::YieldOp>(
+          loc, emitCondition(b, loop,
+                             bind(e, loadElement(b, loc, i32, tgts, e)), map));
+      b.setInsertionPointToStart(inRange.elseBlock());
+      b.create<scf::YieldOp>(
+          loc, ValueRange{b.create<arith::ConstantIntOp>(loc, 0, 1)});
+      b.setInsertionPointAfter(inRange);
+      b.create<scf::ConditionOp>(loc, inRange.getResult(0), e);
+      Block *after = b.createBlock(&loop2.getAfter(), {}, {i64}, {loc});
+      e = after->getArgument(0);
+      inlineRegion(b, loop->getRegion(1),
+                   bind(e, loadElement(b, loc, i32, tgts, e)), map);
+      b.create<scf::YieldOp>(loc,
+                             ValueRange{b.create<arith::AddIOp>(loc, e, one)});
+    };
+    if (overPositions) {
+      // In the degree order (ranks not null), over the relabelled graph:
+      // u is the i-th vertex of the order, its out-neighbours are
+      // positions, sorted; in the graph's order, over the CSR.
+      Value offsets, tgts;
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(forOp);
+        offsets =
+            callRuntime(b, loc, module, AlgoCall::OrderOffsets, {info.ctx});
+        tgts = callRuntime(b, loc, module, AlgoCall::OrderTargets, {info.ctx});
+      }
+      auto split =
+          b.create<scf::IfOp>(loc, isNonNull(b, loc, ranks), /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(split.thenBlock());
+        Value position = b.create<arith::TruncIOp>(loc, i32, i);
+        positionsCtx = info.ctx;
+        positionOf[u] = position; // and each destination, its own
+        overEdges(offsets, tgts, position);
+        positionOf.clear();
+      }
+      b.setInsertionPointToStart(split.elseBlock());
+      Value degreeRanks = ranks;
+      ranks = Value();
+      overEdges(info.outOffsets, targets, u);
+      ranks = degreeRanks;
+    } else {
+      overEdges(info.outOffsets, targets, u);
+    }
     hoisted.clear();
     ranks = Value();
     break;

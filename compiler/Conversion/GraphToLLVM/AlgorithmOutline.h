@@ -53,6 +53,26 @@ bool pushTestsSourceFirst(Operation *loop);
 /// a property the loop does not write are hoisted too.
 SmallVector<graph::PropGetOp> pushSourceReads(Operation *loop);
 
+/// Whether the `where` of push edges loop `loop` holds for a prefix of a
+/// source's out-edges sorted by destination: it is one comparison
+/// `dst < x` or `dst <= x` (or `x > dst`, `x >= dst`) with x the source, a
+/// constant or a value from outside the loop. The edge loop ends at its
+/// first false (SortedPush.cpp).
+bool pushWhereIsPrefix(Operation *loop);
+
+/// Whether the destination of edges loop `loop` (unweighted) is only
+/// compared with vertices and counted with common_neighbors: in a degree
+/// order the loop can run over the relabelled graph, each destination as
+/// its position there (SortedPush.cpp).
+bool destinationOnlyOrdered(Operation *loop);
+
+/// Whether a push variant of `loop` ends a source's out-edges at the first
+/// false `where` (pushWhereIsPrefix): in the graph's order, or in a degree
+/// order (`ordered`) when it runs over the relabelled graph
+/// (destinationOnlyOrdered); over the CSR in a degree order the out-edges
+/// are not sorted by the positions its comparisons use.
+bool pushEndsEarly(Operation *loop, bool ordered);
+
 enum class Variant { Vertices, Push, Pull, TiledPull };
 
 /// A property a pull variant combines in `slot` (an alloca of its element
@@ -99,6 +119,12 @@ private:
   /// Makes a copied comparison of two vertices compare their positions in
   /// `ranks` (when that is not null at run time).
   void compareRanks(arith::CmpIOp cmp);
+  /// Makes the comparisons of vertices and the common_neighbors in a
+  /// copied op use positions in the degree order: positionOf's, or loaded
+  /// from `ranks` (SortedPush.cpp). The call that replaced `copy`, when it
+  /// was a common_neighbors.
+  Value atPositions(Operation *copy, Value ctx);
+  Value positionOfVertex(OpBuilder &b, Location loc, Value vertex);
   SmallVector<Value> emitIteration(OpBuilder &b, Location loc, Operation *loop,
                                    ValueRange binders, IRMapping &map,
                                    ValueRange identities = {});
@@ -130,6 +156,10 @@ private:
   /// vertices compare instead.
   bool ordered = false;
   Value ranks;
+  /// In a push over the relabelled graph: the positions of the source and
+  /// destination binders (atPositions), and the context for its calls.
+  llvm::DenseMap<Value, Value> positionOf;
+  Value positionsCtx;
   /// Body ops already emitted before the edge loop (pushSourceReads):
   /// inlineRegion maps them, it does not clone them again.
   llvm::SmallPtrSet<Operation *, 4> hoisted;

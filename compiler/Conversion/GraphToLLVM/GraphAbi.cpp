@@ -160,6 +160,16 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
   case AlgoCall::OrderEnd:
     name = "sluice_algo_order_end", result = none, params = {ptr};
     break;
+  case AlgoCall::OrderOffsets:
+    name = "sluice_algo_order_offsets", result = ptr, params = {ptr};
+    break;
+  case AlgoCall::OrderTargets:
+    name = "sluice_algo_order_targets", result = ptr, params = {ptr};
+    break;
+  case AlgoCall::CommonNeighborsAt:
+    name = "sluice_algo_common_neighbors_at", result = i64,
+    params = {ptr, i32, i32, i32};
+    break;
   case AlgoCall::FrontierBucket:
     name = "sluice_algo_frontier_bucket", result = ptr,
     params = {ptr, ptr, i32, b.getF64Type(), ptr, i32};

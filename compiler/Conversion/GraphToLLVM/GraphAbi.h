@@ -108,6 +108,9 @@ enum class AlgoCall {
   OrderBegin,           ///< const u32 *(ctx, i32 order, const char *name)
   OrderVertices,        ///< const u32 *(ctx)
   OrderEnd,             ///< void (ctx)
+  OrderOffsets,         ///< const u64 *(ctx)
+  OrderTargets,         ///< const u32 *(ctx)
+  CommonNeighborsAt,    ///< i64 (ctx, u32 position, u32 position, i32 below)
   FrontierBucket, ///< ptr (f, ptr priority, i32 type, f64 delta, ptr rest,
                   ///<      i32 consume)
 };

@@ -222,7 +222,16 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
             "common_neighbors_below use the graph relabelled by degree when "
             "the runtime finds the degrees skewed (the run's report says "
             "which)";
+    if (*order != graph::VertexOrder::Natural && destinationOnlyOrdered(loop))
+      os << "; the destination is only compared and counted, so in that "
+            "order the pass runs over the relabelled graph, destinations as "
+            "positions (no lookup per edge)";
   }
+  if (llvm::is_contained(variants, Variant::Push) &&
+      pushEndsEarly(loop, s.getOrder() &&
+                              *s.getOrder() != graph::VertexOrder::Natural))
+    os << "; `where` holds for a prefix of a source's sorted out-edges: they "
+          "end at its first false";
   if (!tiling.remark.empty())
     os << "; " << tiling.remark;
   if (s.getFormat() && *s.getFormat() == graph::EdgeFormat::Coo)

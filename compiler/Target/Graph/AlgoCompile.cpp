@@ -189,6 +189,9 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_order_begin);
   SLUICE_SYMBOL(sluice_algo_order_vertices);
   SLUICE_SYMBOL(sluice_algo_order_end);
+  SLUICE_SYMBOL(sluice_algo_order_offsets);
+  SLUICE_SYMBOL(sluice_algo_order_targets);
+  SLUICE_SYMBOL(sluice_algo_common_neighbors_at);
   SLUICE_SYMBOL(sluice_algo_frontier_bucket);
   SLUICE_SYMBOL(sluice_algo_edge_weight);
   SLUICE_SYMBOL(sluice_algo_edge_label);

@@ -263,6 +263,20 @@ SLUICE_API const uint32_t *sluice_algo_order_begin(sluice_algo_ctx_t *ctx,
 SLUICE_API const uint32_t *
 sluice_algo_order_vertices(const sluice_algo_ctx_t *ctx);
 SLUICE_API void sluice_algo_order_end(sluice_algo_ctx_t *ctx);
+/* Until sluice_algo_order_end, when sluice_algo_order_begin gave ranks:
+ * the graph relabelled by the order (GAPBS's relabelled CSR), per
+ * position p the positions of its vertex's out-neighbours, sorted, at
+ * targets[offsets[p]] up to targets[offsets[p + 1]]; NULL otherwise. A
+ * push loop whose destinations are only compared and counted runs over
+ * it, and sluice_algo_common_neighbors_at counts common neighbours of two
+ * positions in it (`below`: those below both). */
+SLUICE_API const uint64_t *
+sluice_algo_order_offsets(const sluice_algo_ctx_t *ctx);
+SLUICE_API const uint32_t *
+sluice_algo_order_targets(const sluice_algo_ctx_t *ctx);
+SLUICE_API int64_t sluice_algo_common_neighbors_at(sluice_algo_ctx_t *ctx,
+                                                   uint32_t pu, uint32_t pv,
+                                                   int32_t below);
 SLUICE_API const char *sluice_algo_order_note(const sluice_algo_ctx_t *ctx,
                                               uint32_t index);
 /* Delta-stepping's ordered frontier (`frontier: buckets(delta)`): the

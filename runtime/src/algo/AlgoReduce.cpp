@@ -85,8 +85,10 @@ constexpr size_t kGallopRatio = 32;
 ///
 /// `offsets` and `targets` are the CSR's, or the graph relabelled by a
 /// degree order (VertexOrder.cpp; u and v are then positions).
-int64_t mergeCount(const uint64_t *offsets, const uint32_t *targets, uint32_t u,
-                   uint32_t v, uint64_t bound) {
+[[gnu::always_inline]] inline int64_t mergeCount(const uint64_t *offsets,
+                                                 const uint32_t *targets,
+                                                 uint32_t u, uint32_t v,
+                                                 uint64_t bound) {
   const uint32_t *a = targets + offsets[u];
   const uint32_t *aEnd = targets + offsets[u + 1];
   const uint32_t *b = targets + offsets[v];
@@ -110,19 +112,25 @@ int64_t mergeCount(const uint64_t *offsets, const uint32_t *targets, uint32_t u,
   }
   // A merge as GAPBS's: per element of the shorter list, the longer one's
   // walk up to it (branches the CPU can run ahead on, unlike a
-  // branch-free merge whose every load waits for the last comparison); it
-  // ends once the shorter list reaches the bound or the longer one ends.
+  // branch-free merge whose every load waits for the last comparison).
+  // Only elements up to the longer list's last one can be paired, so the
+  // bound drops to just above it; every element walked to is then at most
+  // that last one, and the walk stops on the longer list without testing
+  // for its end, only after a pair (GAPBS's walk needs no test: its u is
+  // in v's list).
+  if (b == bEnd)
+    return 0;
+  bound = std::min<uint64_t>(bound, uint64_t(bEnd[-1]) + 1);
   for (; a != aEnd; ++a) {
     uint32_t x = *a;
     if (x >= bound)
       break;
-    while (b != bEnd && *b < x)
+    while (*b < x)
       ++b;
-    if (b == bEnd)
-      break;
-    if (*b == x) {
+    if (*b == x) { // the last one paired: a repeated x must not walk on
       ++count;
-      ++b;
+      if (++b == bEnd)
+        break;
     }
   }
   return count;
@@ -154,4 +162,10 @@ int64_t sluice_algo_common_neighbors_below(sluice_algo_ctx_t *ctx, uint32_t u,
                       std::min(rank[u], rank[v]));
   return mergeCount(ctx->view.out_offsets, ctx->view.out_targets, u, v,
                     std::min(u, v));
+}
+
+int64_t sluice_algo_common_neighbors_at(sluice_algo_ctx_t *ctx, uint32_t pu,
+                                        uint32_t pv, int32_t below) {
+  return mergeCount(ctx->orderOffsets, ctx->orderTargets, pu, pv,
+                    below ? std::min(pu, pv) : UINT64_MAX);
 }

@@ -206,6 +206,14 @@ const uint32_t *sluice_algo_order_vertices(const sluice_algo_ctx_t *ctx) {
   return ctx->orderVertices;
 }
 
+const uint64_t *sluice_algo_order_offsets(const sluice_algo_ctx_t *ctx) {
+  return ctx->orderOffsets;
+}
+
+const uint32_t *sluice_algo_order_targets(const sluice_algo_ctx_t *ctx) {
+  return ctx->orderTargets;
+}
+
 void sluice_algo_order_end(sluice_algo_ctx_t *ctx) {
   ctx->orderRank = nullptr;
   ctx->orderVertices = nullptr;

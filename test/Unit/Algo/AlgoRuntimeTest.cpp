@@ -397,7 +397,8 @@ TEST(AlgoRuntime, ReductionsCombinePartialsInOrder) {
             10);
 }
 
-/// common_neighbors against sets, and the lowest bucket of a frontier.
+/// common_neighbors against multiset intersections, and the lowest bucket
+/// of a frontier.
 TEST(AlgoRuntime, CommonNeighborsAndBuckets) {
   GraphHolder g;
   randomGraph(60, 600, 4, false, g);
@@ -408,8 +409,10 @@ TEST(AlgoRuntime, CommonNeighborsAndBuckets) {
     return std::vector<uint32_t>(view->out_targets + view->out_offsets[u],
                                  view->out_targets + view->out_offsets[u + 1]);
   };
-  for (uint32_t u = 0; u < 60; u += 7)
-    for (uint32_t v = 0; v < 60; v += 5) {
+  // Every pair: the random graph repeats edges, so lists repeat elements,
+  // some at a list's end (a pair there must not walk past it).
+  for (uint32_t u = 0; u < 60; ++u)
+    for (uint32_t v = 0; v < 60; ++v) {
       std::vector<uint32_t> a = neighbours(u), b = neighbours(v), both;
       std::set_intersection(a.begin(), a.end(), b.begin(), b.end(),
                             std::back_inserter(both));
@@ -420,6 +423,29 @@ TEST(AlgoRuntime, CommonNeighborsAndBuckets) {
                   return w < std::min(u, v);
                 }));
     }
+  // Repeated edges (kept without SLUICE_GRAPH_LOAD_DEDUPLICATE): 0 -> 1 2
+  // 2 3, 5 -> 2 3 and 6 -> 2 2 3 3 3 pair at most once per copy, also when
+  // the pair is at a list's end.
+  {
+    std::vector<uint32_t> src{0, 0, 0, 0, 5, 5, 6, 6, 6, 6, 6};
+    std::vector<uint32_t> dst{1, 2, 2, 3, 2, 3, 2, 2, 3, 3, 3};
+    GraphHolder multi;
+    sluice_error_t error;
+    ASSERT_EQ(sluice_graph_create_from_edges(7, src.size(), src.data(),
+                                             dst.data(), nullptr, nullptr,
+                                             nullptr, 0, &multi.g, &error),
+              SLUICE_STATUS_OK)
+        << error.message;
+    CtxHolder m;
+    makeCtx(multi.g, 1, m);
+    EXPECT_EQ(sluice_algo_common_neighbors(m.ctx, 0, 5), 2);
+    EXPECT_EQ(sluice_algo_common_neighbors(m.ctx, 5, 0), 2);
+    EXPECT_EQ(sluice_algo_common_neighbors(m.ctx, 0, 6), 3);
+    EXPECT_EQ(sluice_algo_common_neighbors(m.ctx, 6, 6), 5);
+    EXPECT_EQ(sluice_algo_common_neighbors(m.ctx, 5, 6), 2);
+    EXPECT_EQ(sluice_algo_common_neighbors_below(m.ctx, 6, 5), 2);
+    EXPECT_EQ(sluice_algo_common_neighbors(m.ctx, 1, 6), 0);
+  }
   // Priorities 0.5, 2.5, 1.0, 7.0 at vertices 1, 4, 6, 9; buckets of 2:
   // 0, 1, 0, 3. The lowest (0) holds 1 and 6; 4 and 9 pass on.
   std::vector<double> priority(60, 100.0);
