@@ -323,13 +323,16 @@ struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
 };
 
 /// graph.compare_swap: an llvm.cmpxchg where other iterations may touch the
-/// element, else a load, a compare and a store. The swap is acq_rel
-/// (acquire when it fails): an iteration that swaps in a union-find link
-/// publishes what it read before, and one that fails and then follows the
-/// element's new value sees at least what the winner saw (GAPBS's
-/// compare_and_swap, __sync_bool_compare_and_swap, is a full barrier; the
-/// link needs no order between different elements beyond this, and on
-/// x86 both are one lock cmpxchg).
+/// element, else a load, a compare and a select stored back. acq_rel
+/// (acquire when it fails), not seq_cst: a swap publishes what its
+/// iteration wrote before, and one that fails and then follows the
+/// element's new value sees at least what the winner saw; no program needs
+/// one total order of swaps to different elements (a union-find link's
+/// correctness rests on each element's atomicity alone: a stale read makes
+/// a swap fail and the link retry, never link wrongly). GAPBS's
+/// compare_and_swap (__sync_bool_compare_and_swap) is seq_cst; on x86 both
+/// are one lock cmpxchg. LLVM 19's NVPTX backend emits either as a relaxed
+/// atom.cas.
 struct CompareSwapLowering : GraphPattern<graph::CompareSwapOp> {
   using GraphPattern::GraphPattern;
   LogicalResult

@@ -344,9 +344,10 @@ def Graph_CompareSwapOp : Graph_PropOp<"compare_swap"> {
     the element), so it is legal at any vertex of a parallel loop
     (`graph-check-parallel-writes`); which of several iterations swapping
     one element wins depends on timing. Applies to `i64` and vertex
-    (`i32`) properties, compared bit for bit. It orders like a lock
-    handover (acquire and release): what the swapping iteration wrote
-    before it is visible to an iteration that reads the swapped value.
+    (`i32`) properties, compared bit for bit. On the CPU it orders like a
+    lock handover (acquire and release: what the swapping iteration wrote
+    before it is visible to an iteration that sees the swapped value);
+    LLVM 19's NVPTX backend makes it a relaxed `atom.cas` (gpu scope).
     Example (a union-find link):
     `%ok = graph.compare_swap @comp[%high], %high, %low : i32`.
   }];
