@@ -11,7 +11,9 @@
 # run.sh once first. Each round runs A then B on every program (after one
 # untimed run of each, which also writes the graph cache), ROUNDS times
 # (default 5), on THREADS threads (default 2). Prints the medians of
-# Sluice's "time: X s running" and B / A as a markdown table.
+# Sluice's "time: X s running" and B / A as a markdown table. With
+# WORK_B set, B runs WORK_B/GRAPH-KERNEL.sluice instead (a rewritten
+# example that A's compiler cannot read; the same graphs).
 set -euo pipefail
 
 A=${1:?usage: ab.sh BUILD_A BUILD_B [WORK_DIR] [ROUNDS]}
@@ -21,6 +23,7 @@ ROUNDS=${4:-5}
 GRAPHS=${GRAPHS:-"urand18 soc-Slashdot0902"}
 KERNELS=${KERNELS:-"pr"}
 THREADS=${THREADS:-2}
+WORK_B=${WORK_B:-$WORK}
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 seconds() {
@@ -35,16 +38,19 @@ echo "|---|---|---:|---:|---:|"
 for g in $GRAPHS; do
   for k in $KERNELS; do
     prog="$WORK/$g-$k.sluice"
-    [[ -s $prog ]] || { echo "ab.sh: missing $prog (run run.sh first)" >&2; exit 1; }
-    seconds "$A" "$prog" >/dev/null
-    seconds "$B" "$prog" >/dev/null
-    : >"$WORK/a.t"; : >"$WORK/b.t"
-    for ((r = 0; r < ROUNDS; r++)); do
-      seconds "$A" "$prog" >>"$WORK/a.t"
-      seconds "$B" "$prog" >>"$WORK/b.t"
+    progb="$WORK_B/$g-$k.sluice"
+    for p in "$prog" "$progb"; do
+      [[ -s $p ]] || { echo "ab.sh: missing $p (run run.sh first)" >&2; exit 1; }
     done
-    ta=$(median <"$WORK/a.t")
-    tb=$(median <"$WORK/b.t")
+    seconds "$A" "$prog" >/dev/null
+    seconds "$B" "$progb" >/dev/null
+    : >"$WORK_B/a.t"; : >"$WORK_B/b.t"
+    for ((r = 0; r < ROUNDS; r++)); do
+      seconds "$A" "$prog" >>"$WORK_B/a.t"
+      seconds "$B" "$progb" >>"$WORK_B/b.t"
+    done
+    ta=$(median <"$WORK_B/a.t")
+    tb=$(median <"$WORK_B/b.t")
     printf "| %s | %s | %.4f | %.4f | %.2fx |\n" "$g" "$k" "$ta" "$tb" \
       "$(awk -v a="$ta" -v b="$tb" 'BEGIN { print b / a }')"
   done

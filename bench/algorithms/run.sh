@@ -37,8 +37,9 @@
 #         `min=` into `comp[comp[u]]`, pointer jumping): the algorithm and
 #         schedule of examples/algorithms/cc-sv.sluice
 #   cc-af GAPBS cc (Afforest) / Sluice examples/algorithms/
-#         cc-afforest.sluice (two sampled edges per vertex, then rounds
-#         that skip the largest component)
+#         cc-afforest.sluice (union-find links with compare_swap: two
+#         sampled edges per vertex, then one sweep skipping the largest
+#         component)
 #   bc    GAPBS bc -i 1 (Brandes from one source, the same source) / Sluice
 #         examples/algorithms/bc.sluice (its algorithm and schedule, the
 #         source as its default): backward levels over every vertex

@@ -393,6 +393,32 @@ TValue AlgorithmGen::lowerIndex(const IndexExpr &i) {
   return {};
 }
 
+TValue AlgorithmGen::lowerCompareSwap(const CallExpr &c) {
+  // Sema checked: three arguments, the first `p[v]` of an i64 or vertex
+  // property, the others of (or convertible to) its type.
+  auto *target = llvm::cast<IndexExpr>(c.args[0].value.get());
+  auto *base = llvm::cast<NameExpr>(target->base.get());
+  Var *var = lookupVar(base->name);
+  if (!var || var->kind != Var::Kind::Property) {
+    error(target->range) << "not supported yet: compare_swap on '" << base->name
+                         << "'";
+    return {};
+  }
+  mlir::Value vertex =
+      toVertex(lower(target->index.get()), target->index->range);
+  mlir::Value expected = convert(lower(c.args[1].value.get()), var->element,
+                                 c.args[1].value->range);
+  mlir::Value desired = convert(lower(c.args[2].value.get()), var->element,
+                                c.args[2].value->range);
+  if (!vertex || !expected || !desired)
+    return {};
+  return {builder.create<graph::CompareSwapOp>(
+              loc(c.range), builder.getI1Type(),
+              mlir::FlatSymbolRefAttr::get(ctx, base->name), vertex, expected,
+              desired),
+          ast::Type::of(ast::Type::Kind::Bool)};
+}
+
 mlir::LogicalResult sluice::mlirGenAlgorithms(mlir::ModuleOp module,
                                               const Program &program,
                                               const ConstEnv &globals) {

@@ -123,6 +123,7 @@ private:
                           mlir::Location l) override;
   mlir::Value lowerSize(TValue x, const ast::CallExpr &call) override;
   TValue lowerIndex(const ast::IndexExpr &i) override;
+  TValue lowerCompareSwap(const ast::CallExpr &c) override;
 
   mlir::ModuleOp module;
   const ast::Program &program;

@@ -38,37 +38,37 @@ ast::Type arithType(const ast::Type &a, const ast::Type &b) {
 
 } // namespace
 
-bool sluice::callsRandom(const Expr *e) {
+bool sluice::callsEffectful(const Expr *e) {
   if (!e)
     return false;
   switch (e->getKind()) {
   case Expr::Kind::Call: {
     auto *c = llvm::cast<CallExpr>(e);
-    if (c->callee == "random")
+    if (c->callee == "random" || c->callee == "compare_swap")
       return true;
     for (const Arg &a : c->args)
-      if (callsRandom(a.value.get()))
+      if (callsEffectful(a.value.get()))
         return true;
     return false;
   }
   case Expr::Kind::Unary:
-    return callsRandom(llvm::cast<UnaryExpr>(e)->operand.get());
+    return callsEffectful(llvm::cast<UnaryExpr>(e)->operand.get());
   case Expr::Kind::Binary: {
     auto *b = llvm::cast<BinaryExpr>(e);
-    return callsRandom(b->lhs.get()) || callsRandom(b->rhs.get());
+    return callsEffectful(b->lhs.get()) || callsEffectful(b->rhs.get());
   }
   case Expr::Kind::If: {
     auto *i = llvm::cast<IfExpr>(e);
-    return callsRandom(i->cond.get()) || callsRandom(i->thenExpr.get()) ||
-           callsRandom(i->elseExpr.get());
+    return callsEffectful(i->cond.get()) || callsEffectful(i->thenExpr.get()) ||
+           callsEffectful(i->elseExpr.get());
   }
   case Expr::Kind::Index: {
     auto *i = llvm::cast<IndexExpr>(e);
-    return callsRandom(i->base.get()) || callsRandom(i->index.get());
+    return callsEffectful(i->base.get()) || callsEffectful(i->index.get());
   }
   case Expr::Kind::List:
     for (const ExprPtr &x : llvm::cast<ListExpr>(e)->elements)
-      if (callsRandom(x.get()))
+      if (callsEffectful(x.get()))
         return true;
     return false;
   default:
@@ -302,6 +302,8 @@ TValue ExprGen::lowerCall(const CallExpr &c) {
     return {query(GraphQuery::Random, {}, l), f64};
   if (f == "num_vertices" || f == "num_edges")
     return lowerName(NameExpr(c.range, c.callee));
+  if (f == "compare_swap")
+    return lowerCompareSwap(c);
   // size/empty of a constant list fold; everything else lowers its args.
   if (f == "size" || f == "empty")
     if (auto v = tryConstant(c))
@@ -413,7 +415,7 @@ TValue ExprGen::lowerBinary(const BinaryExpr &b) {
     TValue lhs = lower(b.lhs.get());
     if (!lhs)
       return {};
-    if (!callsRandom(b.rhs.get())) {
+    if (!callsEffectful(b.rhs.get())) {
       TValue rhs = lower(b.rhs.get());
       if (!rhs)
         return {};
@@ -421,7 +423,7 @@ TValue ExprGen::lowerBinary(const BinaryExpr &b) {
         return {builder.create<AndIOp>(l, lhs.value, rhs.value), boolT};
       return {builder.create<OrIOp>(l, lhs.value, rhs.value), boolT};
     }
-    // Short-circuit: the right operand draws random numbers.
+    // Short-circuit: the right operand draws random numbers or swaps.
     auto ifOp = builder.create<mlir::scf::IfOp>(
         l, mlir::TypeRange{builder.getI1Type()}, lhs.value,
         /*withElseRegion=*/true);

@@ -10,8 +10,8 @@
 //     id). An i64 used as a vertex is an id as written in the graph file and
 //     goes through the dialect's vertex_of.
 //   - `if c then a else b` -> scf.if; `and`/`or` -> arith.andi/ori, or an
-//     scf.if when the right operand calls random() (so that it is drawn only
-//     when needed, as the language says).
+//     scf.if when the right operand calls random() or compare_swap() (so
+//     that it is drawn or swapped only when needed, as the language says).
 //   - Integer `/` and `%` -> the dialect's idiv/irem (a zero divisor faults
 //     instead of trapping); min, max, abs, sqrt, log, exp -> arith, math.
 //
@@ -34,8 +34,9 @@ struct TValue {
   explicit operator bool() const { return static_cast<bool>(value); }
 };
 
-/// Whether `e` calls random() anywhere.
-bool callsRandom(const ast::Expr *e);
+/// Whether `e` calls random() or compare_swap() anywhere: calls that must
+/// run only where the language evaluates them (`and`, `or` short-circuit).
+bool callsEffectful(const ast::Expr *e);
 
 /// The graph built-ins (and the integer division) each dialect has an op
 /// for.
@@ -83,6 +84,13 @@ protected:
   virtual mlir::Value lowerSize(TValue x, const ast::CallExpr &call) = 0;
   /// `x[i]`.
   virtual TValue lowerIndex(const ast::IndexExpr &i) = 0;
+  /// `compare_swap(x[v], expected, desired)` (algorithms only; Sema
+  /// rejects it elsewhere).
+  virtual TValue lowerCompareSwap(const ast::CallExpr &c) {
+    error(c.calleeRange) << "not supported yet: calling 'compare_swap' in "
+                         << owner();
+    return {};
+  }
 
   // --- Shared -------------------------------------------------------------
   mlir::InFlightDiagnostic error(const ast::SourceRange &r);

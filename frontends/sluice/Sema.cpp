@@ -51,7 +51,9 @@
 //    in walk functions and algorithms; num_vertices, num_edges (names or
 //    calls) -> i64 in walks and algorithms; step -> i64 in walk functions;
 //    size(list or frontier) -> i64 and empty(list or frontier) -> bool
-//    anywhere. Each builtin used where it is not available names the place.
+//    anywhere; compare_swap(p[v], expected, desired) -> bool in algorithms
+//    (p an i64 or vertex property; not in a loop's `where`). Each builtin
+//    used where it is not available names the place.
 //    label() and edge_label() need the graph loaded with `labels:` and
 //    `edge_labels:`.
 //  - Declared types: i64 f64 bool string vertex, the dimensions bytes

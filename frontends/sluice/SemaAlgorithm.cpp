@@ -82,6 +82,13 @@ private:
   void checkAssign(ast::AssignStmt &a);
   void checkOutput(ast::OutputStmt &o);
   void checkEdges(ast::EdgesStmt &e);
+  /// A loop's `where` condition (Sema::inLoopCondition while it is checked).
+  void checkLoopCondition(ast::Expr *cond) {
+    bool saved = s.inLoopCondition;
+    s.inLoopCondition = true;
+    s.checkCondition(cond);
+    s.inLoopCondition = saved;
+  }
   /// Enters the body of a loop over vertices or edges (`keyword`) whose
   /// binder scope is the innermost one; reports a loop nested in another.
   /// Returns what to restore with leaveLoop.
@@ -348,7 +355,7 @@ void StmtChecker::checkStmt(ast::Stmt &stmt, bool topLevel) {
     bindLoopBinders(v.binders, {vertex}, 1, v.range, "vertices",
                     "one binder (v)");
     if (v.where)
-      s.checkCondition(v.where.get());
+      checkLoopCondition(v.where.get());
     checkNested(v.body);
     leaveLoop(saved);
     s.loopReductions = std::move(savedReductions);
@@ -387,7 +394,7 @@ void StmtChecker::checkEdges(ast::EdgesStmt &e) {
     bindLoopBinders(e.binders, {vertex, vertex, Type::of(K::Float)}, 2, e.range,
                     "edges", "(src, dst) or (src, dst, w)");
     if (e.where)
-      s.checkCondition(e.where.get());
+      checkLoopCondition(e.where.get());
     checkNested(e.body);
     leaveLoop(saved);
   }

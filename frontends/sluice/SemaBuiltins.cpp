@@ -42,6 +42,7 @@ enum class Fn {
   NumEdges,
   Id,
   CommonNeighbors,
+  CompareSwap,
   Size,
   Empty,
 };
@@ -80,6 +81,7 @@ const Builtin kBuiltins[] = {
      static_cast<unsigned>(Where::Algorithm)},
     {"common_neighbors_below", Fn::CommonNeighbors,
      static_cast<unsigned>(Where::Algorithm)},
+    {"compare_swap", Fn::CompareSwap, static_cast<unsigned>(Where::Algorithm)},
 };
 
 const Builtin *findBuiltin(llvm::StringRef name) {
@@ -157,6 +159,53 @@ void expectSimpleGraph(Sema &s, ast::CallExpr &call) {
     s.note(diag, a.value->range, "'duplicates: keep' is here");
     return;
   }
+}
+
+/// compare_swap(p[v], expected, desired): `p[v]` an element of an i64 or
+/// vertex property, the other two of its type; not in a loop's `where`
+/// (evaluated once per edge, and per tile where tiled: not where a write
+/// belongs).
+Type checkCompareSwap(Sema &s, ast::CallExpr &call,
+                      const std::vector<Type> &types) {
+  if (s.inLoopCondition) {
+    s.error(call.calleeRange)
+        << "'compare_swap' cannot be used in the `where` condition of a "
+           "loop: it writes; swap in the loop's body";
+    return Type::unknown();
+  }
+  ast::Expr *target = call.args[0].value.get();
+  auto *index = llvm::dyn_cast<ast::IndexExpr>(target);
+  auto *base = index ? llvm::dyn_cast_or_null<ast::NameExpr>(index->base.get())
+                     : nullptr;
+  if (!base || base->type.kind != K::VertexProp) {
+    if (!types[0].isUnknown())
+      s.error(target->range)
+          << "argument 1 of 'compare_swap' expects a "
+             "vertex property element such as 'comp[v]', "
+             "got "
+          << (index ? "an indexed " + typeName(types[0]) : typeName(types[0]));
+    return Type::unknown();
+  }
+  const Type &elt = types[0];
+  if (elt.isUnknown())
+    return Type::unknown();
+  if (elt.kind != K::Int && elt.kind != K::Vertex) {
+    s.error(target->range) << "'compare_swap' swaps i64 or vertex "
+                              "properties, but '"
+                           << base->name << "' holds " << typeName(elt);
+    return Type::unknown();
+  }
+  bool ok = true;
+  for (size_t i = 1; i < 3; ++i) {
+    if (types[i].isUnknown() || assignable(elt, types[i]))
+      continue;
+    s.error(call.args[i].value->range)
+        << "argument " << i + 1 << " of 'compare_swap' expects "
+        << typeName(elt) << " (the type of '" << base->name << "'), got "
+        << typeName(types[i]);
+    ok = false;
+  }
+  return ok ? Type::of(K::Bool) : Type::unknown();
 }
 
 Type checkCall(Sema &s, ast::CallExpr &call) {
@@ -345,6 +394,10 @@ Type checkCall(Sema &s, ast::CallExpr &call) {
       expectLabels(s, call, "edge_labels", "edge labels");
     return b->fn == Fn::EdgeLabel ? Type::of(K::Int) : Type::of(K::Float);
   }
+  case Fn::CompareSwap:
+    if (!expectArity(s, call, 3) || !ok)
+      return Type::unknown();
+    return checkCompareSwap(s, call, types);
   case Fn::Size:
   case Fn::Empty: {
     if (!expectArity(s, call, 1) || types[0].isUnknown())

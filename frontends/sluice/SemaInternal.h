@@ -333,6 +333,9 @@ public:
   // constant expression", "'length'", ...).
   Where where = Where::Const;
   std::string whereText = "a constant expression";
+  /// Whether the expression being checked is a loop's `where` condition
+  /// (no compare_swap there).
+  bool inLoopCondition = false;
   struct WhereScope {
     WhereScope(Sema &s, Where w, std::string text)
         : s(s), savedWhere(s.where), savedText(std::move(s.whereText)) {

@@ -71,12 +71,12 @@ struct KernelPlan {
 
 constexpr StringLiteral kModuleName = "sluice_algos";
 
-/// The graph ops a kernel can hold: property accesses, degree and the
-/// counts (loads), `id` (a table on the device).
+/// The graph ops a kernel can hold: property accesses (compare_swap an
+/// atom.cas), degree and the counts (loads), `id` (a table on the device).
 bool hasDeviceCode(Operation *op) {
   return isa<graph::PropGetOp, graph::PropSetOp, graph::PropReduceOp,
-             graph::DegreeOp, graph::NumVerticesOp, graph::NumEdgesOp,
-             graph::OriginalIdOp, graph::YieldOp>(op);
+             graph::CompareSwapOp, graph::DegreeOp, graph::NumVerticesOp,
+             graph::NumEdgesOp, graph::OriginalIdOp, graph::YieldOp>(op);
 }
 
 /// Each property's bytes, or'ed with whether `loop` reads it and writes
@@ -89,9 +89,9 @@ SmallVector<int64_t> propFlags(Operation *loop, ArrayRef<StringRef> names,
       read.insert(get.getProperty());
     if (auto set = dyn_cast<graph::PropSetOp>(op))
       written.insert(set.getProperty());
-    if (auto reduce = dyn_cast<graph::PropReduceOp>(op)) {
-      read.insert(reduce.getProperty());
-      written.insert(reduce.getProperty());
+    if (isa<graph::PropReduceOp, graph::CompareSwapOp>(op)) {
+      read.insert(graph::updatedProperty(op));
+      written.insert(graph::updatedProperty(op));
     }
   });
   SmallVector<int64_t> flags;

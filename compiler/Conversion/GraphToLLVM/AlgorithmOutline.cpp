@@ -289,6 +289,10 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   FunctionInfo info =
       prologue(b, loc, entry->getArgument(0), slot(EnvSlot::Props, ptr));
   info.parallel = parallel;
+  if (parallel)
+    loop->walk([&](graph::CompareSwapOp swap) {
+      info.swapped.insert(swap.getProperty());
+    });
   Value out = slot(EnvSlot::Out, ptr);
   Value list = slot(EnvSlot::List, ptr);
   Value bitmap = slot(EnvSlot::Bitmap, ptr);

@@ -76,5 +76,10 @@ bool sluice::conversion::propertyUpdate(mlir::Operation *op,
     name = w.getProperty();
     return true;
   }
+  if (auto c = mlir::dyn_cast<graph::CompareSwapOp>(op)) {
+    vertex = c.getVertex();
+    name = c.getProperty();
+    return true;
+  }
   return false;
 }

@@ -32,8 +32,8 @@ mlir::Value isNonNull(mlir::OpBuilder &b, mlir::Location loc, mlir::Value p);
 /// The weight of edge `e` from `weights` (f32, or null: 1.0), as f64.
 mlir::Value edgeWeight(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value weights, mlir::Value e);
-/// For a graph.prop_reduce or graph.prop_set: the vertex and the property
-/// it updates (true); false for any other op.
+/// For a graph.prop.reduce, graph.prop.set or graph.compare_swap: the
+/// vertex and the property it updates (true); false for any other op.
 bool propertyUpdate(mlir::Operation *op, mlir::Value &vertex,
                     llvm::StringRef &name);
 

@@ -23,6 +23,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace sluice::conversion {
 
@@ -38,6 +39,10 @@ struct FunctionInfo {
   /// destination binder, and the frontier the loop builds (null: none).
   bool parallel = false;
   mlir::Value owned, dst, out;
+  /// The properties a parallel loop updates with graph.compare_swap: every
+  /// access to them is atomic, at the owned vertex too (another
+  /// iteration may swap that element).
+  llvm::StringSet<> swapped;
   /// A pull variant's direct inserts into `out` (AlgoLowering::
   /// directInserts): its bitmap (sluice_algo_frontier_direct_bits) and two
   /// i64 stack slots, the word being collected and its bits so far, or'ed

@@ -59,9 +59,10 @@ Value propertyAddress(OpBuilder &b, Location loc, const FunctionInfo &info,
                                ArrayRef<LLVM::GEPArg>{index});
 }
 
-/// Whether an access at `v` is shared with other iterations.
-bool isShared(const FunctionInfo &info, Value v) {
-  return info.parallel && v != info.owned;
+/// Whether an access to property `name` at `v` is shared with other
+/// iterations.
+bool isShared(const FunctionInfo &info, Value v, StringRef name) {
+  return info.parallel && (v != info.owned || info.swapped.contains(name));
 }
 
 Value loadProperty(OpBuilder &b, Location loc, Value address, Type type,
@@ -172,9 +173,10 @@ struct PropGetLowering : GraphPattern<graph::PropGetOp> {
     Value address = propertyAddress(rewriter, op.getLoc(), *info,
                                     op.getProperty(), op.getType(),
                                     adaptor.getVertex());
-    rewriter.replaceOp(op, loadProperty(rewriter, op.getLoc(), address,
-                                        op.getType(),
-                                        isShared(*info, adaptor.getVertex())));
+    rewriter.replaceOp(
+        op,
+        loadProperty(rewriter, op.getLoc(), address, op.getType(),
+                     isShared(*info, adaptor.getVertex(), op.getProperty())));
     return success();
   }
 };
@@ -190,7 +192,7 @@ struct PropSetLowering : GraphPattern<graph::PropSetOp> {
     Location loc = op.getLoc();
     Value v = adaptor.getVertex();
     Value value = adaptor.getValue();
-    bool shared = isShared(*info, v);
+    bool shared = isShared(*info, v, op.getProperty());
     Value address = propertyAddress(rewriter, loc, *info, op.getProperty(),
                                     value.getType(), v);
     Value old;
@@ -249,7 +251,7 @@ struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
     Value address = propertyAddress(rewriter, loc, *info, op.getProperty(),
                                     value.getType(), v);
     Value old;
-    if (isShared(*info, v)) {
+    if (isShared(*info, v, op.getProperty())) {
       auto binOp = atomicOp(op.getKind(), value.getType());
       if (!binOp)
         return rewriter.notifyMatchFailure(op, "no atomic product");
@@ -316,6 +318,56 @@ struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
                     differs(rewriter, loc, old, updated));
     }
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// graph.compare_swap: an llvm.cmpxchg where other iterations may touch the
+/// element, else a load, a compare and a select stored back. acq_rel
+/// (acquire when it fails), not seq_cst: a swap publishes what its
+/// iteration wrote before, and one that fails and then follows the
+/// element's new value sees at least what the winner saw; no program needs
+/// one total order of swaps to different elements (a union-find link's
+/// correctness rests on each element's atomicity alone: a stale read makes
+/// a swap fail and the link retry, never link wrongly). GAPBS's
+/// compare_and_swap (__sync_bool_compare_and_swap) is seq_cst; on x86 both
+/// are one lock cmpxchg. LLVM 19's NVPTX backend emits either as a relaxed
+/// atom.cas.
+struct CompareSwapLowering : GraphPattern<graph::CompareSwapOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::CompareSwapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    Location loc = op.getLoc();
+    Value v = adaptor.getVertex();
+    Value expected = adaptor.getExpected(), desired = adaptor.getDesired();
+    Type type = expected.getType();
+    Value address =
+        propertyAddress(rewriter, loc, *info, op.getProperty(), type, v);
+    Value swapped;
+    if (isShared(*info, v, op.getProperty())) {
+      auto cmpxchg = rewriter.create<LLVM::AtomicCmpXchgOp>(
+          loc, address, expected, desired, LLVM::AtomicOrdering::acq_rel,
+          LLVM::AtomicOrdering::acquire);
+      swapped = rewriter.create<LLVM::ExtractValueOp>(loc, cmpxchg.getRes(),
+                                                      ArrayRef<int64_t>{1});
+    } else {
+      Value old = loadProperty(rewriter, loc, address, type, false);
+      swapped = rewriter.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                               old, expected);
+      storeProperty(
+          rewriter, loc, address,
+          rewriter.create<arith::SelectOp>(loc, swapped, desired, old), false);
+    }
+    if (info->out && v == info->dst)
+      markIfChanged(
+          rewriter, loc, moduleOf(op), *info, v,
+          rewriter.create<arith::AndIOp>(
+              loc, swapped, differs(rewriter, loc, expected, desired)));
+    rewriter.replaceOp(op, swapped);
     return success();
   }
 };
@@ -641,21 +693,21 @@ LogicalResult sluice::conversion::lowerGraphOps(ModuleOp module,
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
   RewritePatternSet patterns(ctx);
-  patterns
-      .add<PropertyLowering, PropGetLowering, PropSetLowering,
-           PropReduceLowering, FrontierAllLowering, FrontierOfLowering,
-           FrontierCallLowering<graph::FrontierSizeOp, AlgoCall::FrontierSize>,
-           FrontierCallLowering<graph::FrontierAnyOp, AlgoCall::FrontierAny>,
-           NumVerticesLowering, NumEdgesLowering, DegreeLowering,
-           VertexOfLowering, CommonNeighborsLowering,
-           DivisionLowering<graph::IntDivOp, AlgoCall::IntDiv>,
-           DivisionLowering<graph::IntRemOp, AlgoCall::IntRem>,
-           QueryLowering<graph::HasEdgeOp, AlgoCall::HasEdge>,
-           QueryLowering<graph::EdgeWeightOp, AlgoCall::EdgeWeight>,
-           QueryLowering<graph::EdgeLabelOp, AlgoCall::EdgeLabel>,
-           QueryLowering<graph::LabelOp, AlgoCall::VertexLabel>,
-           QueryLowering<graph::OriginalIdOp, AlgoCall::OriginalId>>(
-          converter, ctx, state);
+  patterns.add<
+      PropertyLowering, PropGetLowering, PropSetLowering, PropReduceLowering,
+      CompareSwapLowering, FrontierAllLowering, FrontierOfLowering,
+      FrontierCallLowering<graph::FrontierSizeOp, AlgoCall::FrontierSize>,
+      FrontierCallLowering<graph::FrontierAnyOp, AlgoCall::FrontierAny>,
+      NumVerticesLowering, NumEdgesLowering, DegreeLowering, VertexOfLowering,
+      CommonNeighborsLowering,
+      DivisionLowering<graph::IntDivOp, AlgoCall::IntDiv>,
+      DivisionLowering<graph::IntRemOp, AlgoCall::IntRem>,
+      QueryLowering<graph::HasEdgeOp, AlgoCall::HasEdge>,
+      QueryLowering<graph::EdgeWeightOp, AlgoCall::EdgeWeight>,
+      QueryLowering<graph::EdgeLabelOp, AlgoCall::EdgeLabel>,
+      QueryLowering<graph::LabelOp, AlgoCall::VertexLabel>,
+      QueryLowering<graph::OriginalIdOp, AlgoCall::OriginalId>>(converter, ctx,
+                                                                state);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   patterns.add<IndexForLowering>(converter, ctx, /*benefit=*/2);

@@ -25,15 +25,12 @@ using namespace sluice::conversion::outline;
 
 namespace {
 
-/// The property `op` accesses (graph.prop.get, .set or .reduce), or "".
+/// The property `op` accesses (graph.prop.get, .set, .reduce or
+/// graph.compare_swap), or "".
 StringRef accessedProperty(Operation *op) {
   if (auto get = dyn_cast<graph::PropGetOp>(op))
     return get.getProperty();
-  if (auto set = dyn_cast<graph::PropSetOp>(op))
-    return set.getProperty();
-  if (auto reduce = dyn_cast<graph::PropReduceOp>(op))
-    return reduce.getProperty();
-  return {};
+  return graph::updatedProperty(op);
 }
 
 /// Whether `r` reduces at the destination binder of the region it is in.

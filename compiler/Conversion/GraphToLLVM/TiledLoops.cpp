@@ -120,6 +120,11 @@ TilePlan sluice::conversion::planTiling(Operation *loop, graph::ScheduleAttr s,
     if (!propertyUpdate(op, vertex, name))
       return;
     written.insert(name);
+    if (bad.empty() && isa<graph::CompareSwapOp>(op))
+      bad = ("it updates '" + name +
+             "' with compare_swap, whose reads and swaps must see every "
+             "other iteration's as they happen")
+                .str();
     if (bad.empty() && !isBinder(loop, vertex, 1))
       bad = ("it updates '" + name +
              "' at a vertex other than the destination, and tiles would "

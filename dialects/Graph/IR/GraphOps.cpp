@@ -376,6 +376,23 @@ LogicalResult PropReduceOp::verifySymbolUses(SymbolTableCollection &symbols) {
                             "into");
 }
 
+LogicalResult CompareSwapOp::verify() {
+  Type expected = getExpected().getType(), desired = getDesired().getType();
+  if (expected != desired)
+    return emitOpError("expected value (")
+           << expected << ") and desired value (" << desired
+           << ") differ in type";
+  return success();
+}
+
+LogicalResult CompareSwapOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  PropertyOp prop = lookupPropertyFor(*this, getPropertyAttr(), symbols);
+  if (!prop)
+    return failure();
+  return verifyPropertyType(*this, prop, getExpected().getType(), "swaps",
+                            "in");
+}
+
 void PropGetOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
@@ -393,6 +410,23 @@ void PropReduceOp::getEffects(
         &effects) {
   effects.emplace_back(MemoryEffects::Read::get());
   effects.emplace_back(MemoryEffects::Write::get());
+}
+
+void CompareSwapOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
+}
+
+StringRef sluice::graph::updatedProperty(Operation *op) {
+  if (auto set = dyn_cast<PropSetOp>(op))
+    return set.getProperty();
+  if (auto reduce = dyn_cast<PropReduceOp>(op))
+    return reduce.getProperty();
+  if (auto swap = dyn_cast<CompareSwapOp>(op))
+    return swap.getProperty();
+  return {};
 }
 
 //===----------------------------------------------------------------------===//

@@ -25,4 +25,10 @@ class PropertyOp;
 #define GET_OP_CLASSES
 #include "dialects/Graph/IR/GraphOps.h.inc"
 
+namespace sluice::graph {
+/// The property `op` writes (graph.prop.set, graph.prop.reduce or
+/// graph.compare_swap), or "" for any other op.
+llvm::StringRef updatedProperty(mlir::Operation *op);
+} // namespace sluice::graph
+
 #endif // SLUICE_DIALECTS_GRAPH_IR_GRAPHOPS_H

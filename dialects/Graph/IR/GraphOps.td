@@ -333,6 +333,35 @@ def Graph_PropReduceOp : Graph_PropOp<"prop.reduce"> {
   let hasVerifier = 1;
 }
 
+def Graph_CompareSwapOp : Graph_PropOp<"compare_swap"> {
+  let summary = "Atomic compare-and-swap of a vertex property element "
+                "(`compare_swap(x[v], expected, desired)`)";
+  let description = [{
+    Atomically: if property `property` at `vertex` equals `expected`,
+    replaces it with `desired`; the result says whether it did. The
+    read, compare and write are one indivisible step for every other
+    iteration of a parallel loop (and for their reductions and reads of
+    the element), so it is legal at any vertex of a parallel loop
+    (`graph-check-parallel-writes`); which of several iterations swapping
+    one element wins depends on timing. Applies to `i64` and vertex
+    (`i32`) properties, compared bit for bit. On the CPU it orders like a
+    lock handover (acquire and release: what the swapping iteration wrote
+    before it is visible to an iteration that sees the swapped value);
+    LLVM 19's NVPTX backend makes it a relaxed `atom.cas` (gpu scope).
+    Example (a union-find link):
+    `%ok = graph.compare_swap @comp[%high], %high, %low : i32`.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$property, Graph_Vertex:$vertex,
+                       AnyTypeOf<[I64, I32]>:$expected,
+                       AnyTypeOf<[I64, I32]>:$desired);
+  let results = (outs I1:$swapped);
+  let assemblyFormat = [{
+    $property `[` $vertex `]` `,` $expected `,` $desired attr-dict `:`
+    type($expected) `,` type($desired)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Frontiers
 //===----------------------------------------------------------------------===//

@@ -9,8 +9,9 @@
 // read of a property the loop writes plainly, where another iteration may be
 // writing it, gets a warning, and so does a read at the vertex where
 // iterations that do not own it reduce into the property, unless it only
-// skips reductions that would change nothing. Passes.td states the rules;
-// the IR is not changed.
+// skips reductions that would change nothing. A compare_swap is an atomic
+// write, legal anywhere, but not with a plain write of its property in the
+// loop. Passes.td states the rules; the IR is not changed.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Graph/IR/GraphSchema.h"
@@ -218,8 +219,14 @@ bool CheckParallelWrites::checkLoop(const Loop &loop, AlgorithmOp algo) {
   SmallVector<PropSetOp> sets;
   SmallVector<PropReduceOp> reduces;
   SmallVector<PropGetOp> reads;
+  SmallVector<CompareSwapOp> swaps;
   llvm::StringSet<> written;
   loop.op->walk([&](Operation *op) {
+    if (auto c = dyn_cast<CompareSwapOp>(op)) {
+      // Atomic at any vertex: legal, and its reads are its own.
+      swaps.push_back(c);
+      written.insert(c.getProperty());
+    }
     if (auto s = dyn_cast<PropSetOp>(op)) {
       sets.push_back(s);
       written.insert(s.getProperty());
@@ -238,6 +245,24 @@ bool CheckParallelWrites::checkLoop(const Loop &loop, AlgorithmOp algo) {
   llvm::StringSet<> illegal;
   for (PropSetOp set : sets) {
     StringRef p = set.getProperty();
+    // A plain write can undo another iteration's swap (or make its
+    // compare see a value that is not there any more), at the owned
+    // vertex too: other iterations swap wherever they like.
+    auto swap = llvm::find_if(
+        swaps, [&](CompareSwapOp c) { return c.getProperty() == p; });
+    if (swap != swaps.end()) {
+      InFlightDiagnostic diag = set.emitError();
+      diag << "plain write to '" << p << "' at "
+           << loop.describe(set.getVertex()) << " in parallel " << loop.name
+           << " (" << loop.how << ") while other iterations compare_swap '" << p
+           << "': the write is not atomic with their swaps; update '" << p
+           << "' with compare_swap only in this loop or schedule it "
+              "`parallel: serial`";
+      diag.attachNote(swap->getLoc()) << "the compare_swap of '" << p << "'";
+      illegal.insert(p);
+      ok = false;
+      continue;
+    }
     if (loop.isOwned(set.getVertex())) {
       // Other iterations' reductions into p at vertices they do not own
       // race with this write.

@@ -269,10 +269,8 @@ struct GraphHoistSourceTermsPass
     // The properties the loop writes (in either region).
     llvm::SmallSetVector<StringRef, 4> written;
     loop.walk([&](Operation *op) {
-      if (auto set = dyn_cast<PropSetOp>(op))
-        written.insert(set.getProperty());
-      else if (auto reduce = dyn_cast<PropReduceOp>(op))
-        written.insert(reduce.getProperty());
+      if (StringRef p = updatedProperty(op); !p.empty())
+        written.insert(p);
     });
     SmallVector<Term> hoisted;
     llvm::StringSet<> remarked; // one remark per rejected text (the body

@@ -75,8 +75,9 @@ std::optional<LevelShape> levelShape(EdgesOp edges, StringRef p, bool others) {
         return;
       ++writes;
       shape.write = set;
-    } else if (auto red = dyn_cast<PropReduceOp>(op)) {
-      if (!others || red.getProperty() == p)
+    } else if (StringRef q = updatedProperty(op); !q.empty()) {
+      // A reduction or a compare_swap: a second write.
+      if (!others || q == p)
         ++writes;
     }
   });
@@ -115,11 +116,7 @@ Operation *topLevel(Operation *op, AlgorithmOp algo) {
 
 bool LevelProof::writesAgree() {
   WalkResult r = algo->walk([&](Operation *op) {
-    StringRef prop;
-    if (auto set = dyn_cast<PropSetOp>(op))
-      prop = set.getProperty();
-    else if (auto red = dyn_cast<PropReduceOp>(op))
-      prop = red.getProperty();
+    StringRef prop = updatedProperty(op);
     if (prop != p || topLevel(op, algo) != top)
       return WalkResult::advance();
     auto edges = op->getParentOfType<EdgesOp>();
@@ -177,12 +174,7 @@ bool LevelProof::vertexSetBefore(Value x) {
     if (&op == top)
       break;
     bool writes = false;
-    op.walk([&](Operation *inner) {
-      if (auto s = dyn_cast<PropSetOp>(inner))
-        writes |= s.getProperty() == p;
-      if (auto r = dyn_cast<PropReduceOp>(inner))
-        writes |= r.getProperty() == p;
-    });
+    op.walk([&](Operation *inner) { writes |= updatedProperty(inner) == p; });
     if (!writes)
       continue;
     auto s = dyn_cast<PropSetOp>(op);

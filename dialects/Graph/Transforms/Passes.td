@@ -107,6 +107,14 @@ def GraphCheckParallelWrites
     `max=`) whose other side is structurally the reduction's value, so the
     guard only skips reductions that could not change `p`.
 
+    `graph.compare_swap @p[%x]` is an atomic write: legal at any vertex,
+    with reductions into `p` too (both are atomic read-modify-writes of
+    the element), and reads of `p` get no warning for it (a loop that
+    swaps reads to find out what to swap; the swap checks what it read).
+    A plain write of `p` in a loop that swaps `p` is an error at the write
+    (with a note at the swap), at the owned vertex too: other iterations
+    swap wherever they like, and the write is not atomic with them.
+
     Before and after: the IR is unchanged; the pass only reports.
   }];
   let dependentDialects = ["::sluice::graph::GraphDialect"];

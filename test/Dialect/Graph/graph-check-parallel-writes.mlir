@@ -584,3 +584,60 @@ graph.algorithm @relax on @g attributes {param_names = [], param_defaults = [], 
     graph.yield
   }
 }
+
+// -----
+
+// compare_swap is an atomic write: legal at any vertex of a parallel loop,
+// beside reductions into the same property, and the reads of the property
+// it swaps get no warning (a union-find link).
+// CHECK-LABEL: graph.algorithm @link
+// CHECK:         graph.compare_swap @comp[%{{.*}}], %{{.*}}, %{{.*}} : i32, i32
+walk.graph @g "g.txt" format snap
+graph.algorithm @link on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %c0 = arith.constant 0 : i32
+  graph.property @comp : i32 = %c0
+  graph.edges label "link" attributes {schedule = #graph.schedule<direction = pull, parallel = dynamic, chunk = 256, frontier = auto, format = auto>} do {
+  ^bb0(%src: i32, %dst: i32):
+    %p = graph.prop.get @comp[%src] : i32
+    %q = graph.prop.get @comp[%p] : i32
+    %ok = graph.compare_swap @comp[%p], %p, %dst : i32, i32
+    graph.prop.reduce min @comp[%q], %dst : i32
+    graph.yield
+  }
+}
+
+// -----
+
+// A plain write of a property the loop swaps races with the swaps, at the
+// owned vertex too.
+walk.graph @g "g.txt" format snap
+graph.algorithm @mixed on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %c0 = arith.constant 0 : i32
+  graph.property @comp : i32 = %c0
+  graph.edges label "link" attributes {schedule = #graph.schedule<direction = pull, parallel = static, frontier = auto, format = auto>} do {
+  ^bb0(%src: i32, %dst: i32):
+    %p = graph.prop.get @comp[%src] : i32
+    // expected-note@+1 {{the compare_swap of 'comp'}}
+    %ok = graph.compare_swap @comp[%p], %p, %dst : i32, i32
+    // expected-error@+1 {{plain write to 'comp' at the destination in parallel loop 'link' of algorithm 'mixed' (pull) while other iterations compare_swap 'comp': the write is not atomic with their swaps; update 'comp' with compare_swap only in this loop or schedule it `parallel: serial`}}
+    graph.prop.set @comp[%dst] = %p : i32
+    graph.yield
+  }
+}
+
+// -----
+
+// Serial: nothing to race with.
+// CHECK-LABEL: graph.algorithm @serial
+walk.graph @g "g.txt" format snap
+graph.algorithm @serial on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %c0 = arith.constant 0 : i32
+  graph.property @comp : i32 = %c0
+  graph.edges label "link" attributes {schedule = #graph.schedule<direction = pull, parallel = serial, frontier = auto, format = auto>} do {
+  ^bb0(%src: i32, %dst: i32):
+    %p = graph.prop.get @comp[%src] : i32
+    %ok = graph.compare_swap @comp[%p], %p, %dst : i32, i32
+    graph.prop.set @comp[%dst] = %p : i32
+    graph.yield
+  }
+}

@@ -142,6 +142,30 @@ graph.algorithm @written on @g attributes {param_names = [], param_defaults = []
 
 // -----
 
+// Not hoisted: a compare_swap is a write too (`owner[src] + 1` computed
+// before the loop would miss the loop's swaps).
+// CHECK-LABEL: graph.algorithm @swapped
+// CHECK-NOT:     graph.vertices
+// CHECK:         graph.edges label "claim" do {
+// CHECK-NEXT:    ^bb0(%[[SRC:.*]]: i32, %[[DST:.*]]: i32):
+// CHECK-NEXT:      %[[O:.*]] = graph.prop.get @owner[%[[SRC]]] : i64
+walk.graph @g "g.txt" format snap
+graph.algorithm @swapped on @g attributes {param_names = [], param_defaults = [], outputs = [@owner]} {
+  %none = arith.constant -1 : i64
+  graph.property @owner : i64 = %none
+  // expected-remark@+1 {{loop 'claim' of algorithm 'swapped': not hoisted: owner[src] + 1 reads 'owner', which this loop writes (computed before the loop it would miss the loop's writes)}}
+  graph.edges label "claim" do {
+  ^bb0(%src: i32, %dst: i32):
+    %o = graph.prop.get @owner[%src] : i64
+    %one = arith.constant 1 : i64
+    %o1 = arith.addi %o, %one : i64
+    %ok = graph.compare_swap @owner[%dst], %none, %o1 : i64, i64
+    graph.yield
+  }
+}
+
+// -----
+
 // Not hoisted: a bare read of the source's data (and a cast of its degree)
 // compute nothing; the division also reads the destination's degree, so it
 // stays per edge.

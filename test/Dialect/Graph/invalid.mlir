@@ -495,3 +495,51 @@ graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outp
   // expected-error@+1 {{'graph.property' op operand #0 must be 64-bit float or 32-bit float or 64-bit signless integer or 1-bit signless integer or 32-bit signless integer, but got 'f16'}}
   graph.property @x : f16 = %z
 }
+
+// -----
+
+// compare_swap compares and swaps values of one type.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %id = arith.constant 0 : i64
+  %v = graph.vertex_of %id
+  graph.property @comp : i32 = %v
+  // expected-error@+1 {{'graph.compare_swap' op expected value ('i32') and desired value ('i64') differ in type}}
+  %ok = graph.compare_swap @comp[%v], %v, %id : i32, i64
+}
+
+// -----
+
+// compare_swap swaps values of the property's type.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %id = arith.constant 0 : i64
+  %v = graph.vertex_of %id
+  graph.property @comp : i32 = %v
+  // expected-error@+1 {{'graph.compare_swap' op swaps 'i64' in property 'comp' of type 'i32'}}
+  %ok = graph.compare_swap @comp[%v], %id, %id : i64, i64
+}
+
+// -----
+
+// compare_swap swaps integers: f64 values are no operand.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %z = arith.constant 0.0 : f64
+  graph.property @x : f64 = %z
+  %id = arith.constant 0 : i64
+  %v = graph.vertex_of %id
+  // expected-error@+1 {{'graph.compare_swap' op operand #1 must be 64-bit signless integer or 32-bit signless integer, but got 'f64'}}
+  %ok = graph.compare_swap @x[%v], %z, %z : f64, f64
+}
+
+// -----
+
+// compare_swap names a property of its algorithm.
+walk.graph @g "g.txt" format snap
+graph.algorithm @a on @g attributes {param_names = [], param_defaults = [], outputs = []} {
+  %id = arith.constant 0 : i64
+  %v = graph.vertex_of %id
+  // expected-error@+1 {{'graph.compare_swap' op 'nope' does not name a vertex property of algorithm 'a'}}
+  %ok = graph.compare_swap @nope[%v], %id, %id : i64, i64
+}

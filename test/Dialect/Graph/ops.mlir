@@ -282,3 +282,29 @@ graph.algorithm @scores on @g attributes {param_names = [], param_defaults = [],
     graph.yield
   }
 }
+
+// -----
+
+// compare_swap on a vertex (i32) and an i64 property: the swapped flag.
+// CHECK-LABEL: graph.algorithm @link
+// CHECK:         graph.edges do {
+// CHECK-NEXT:    ^bb0(%[[S:.*]]: i32, %[[D:.*]]: i32):
+// CHECK-NEXT:      %[[P:.*]] = graph.prop.get @comp[%[[S]]] : i32
+// CHECK-NEXT:      %{{.*}} = graph.compare_swap @comp[%[[P]]], %[[P]], %[[D]] : i32, i32
+// CHECK:           %{{.*}} = graph.compare_swap @owner[%[[D]]], %{{.*}}, %{{.*}} : i64, i64
+walk.graph @g "g.txt" format snap
+graph.algorithm @link on @g attributes {param_names = [], param_defaults = [], outputs = [@comp]} {
+  %id = arith.constant 0 : i64
+  %v0 = graph.vertex_of %id
+  graph.property @comp : i32 = %v0
+  %none = arith.constant -1 : i64
+  graph.property @owner : i64 = %none
+  graph.edges do {
+  ^bb0(%s: i32, %d: i32):
+    %p = graph.prop.get @comp[%s] : i32
+    %ok = graph.compare_swap @comp[%p], %p, %d : i32, i32
+    %mine = graph.original_id %s : i64
+    %won = graph.compare_swap @owner[%d], %none, %mine : i64, i64
+    graph.yield
+  }
+}

@@ -9,7 +9,10 @@
 //    that order, for every schedule and thread count;
 //  - PageRank to a tolerance (the rounds and ranks of a serial loop);
 //  - common_neighbors and common_neighbors_below (triangle counting)
-//    against brute force, and tc.sluice's total on ego-Facebook.
+//    against brute force, and tc.sluice's total on ego-Facebook;
+//  - compare_swap under contention (every in-edge of a vertex swaps the
+//    same element): exactly one swap per element succeeds, what it wrote
+//    is an in-neighbour, and `and` swaps only when its left side holds.
 //
 //===----------------------------------------------------------------------===//
 #include "test/Unit/Algo/AlgoTestUtils.h"
@@ -249,6 +252,91 @@ schedule tc { @count { direction: push, parallel: static } }
     }
   }
 }
+
+/// Per vertex, what claimProgram must output: 1 (one i64 swap won) when
+/// the vertex has an in-edge, 2 (one vertex swap won) when it has one
+/// from another vertex, 4 + 8 (the winners are in-neighbours) and 16 (the
+/// swap behind a false `and` never ran) always.
+std::vector<int64_t> referenceClaims(const sluice_graph_t *g) {
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *tgt = sluice_graph_targets(g);
+  std::vector<int64_t> code(n, 4 + 8 + 16);
+  std::vector<bool> in(n), other(n);
+  for (uint32_t u = 0; u < n; ++u)
+    for (uint64_t e = off[u]; e < off[u + 1]; ++e) {
+      in[tgt[e]] = true;
+      if (tgt[e] != u)
+        other[tgt[e]] = true;
+    }
+  for (uint32_t v = 0; v < n; ++v)
+    code[v] += (in[v] ? 1 : 0) + (other[v] ? 2 : 0);
+  return code;
+}
+
+std::string claimProgram(const std::string &schedule) {
+  return std::string(kHeader) + R"(
+algorithm claim() on g {
+  vertex owner: i64 = -1
+  vertex mark: vertex
+  vertex untouched: i64 = -1
+  vertex won: i64 = 0
+  vertex marked: i64 = 0
+  @claim edges(u, v) {
+    if compare_swap(owner[v], -1, id(u)) {
+      won[v] += 1
+    }
+    if u != v and compare_swap(mark[v], v, u) {
+      marked[v] += 1
+    }
+    if degree(u) < 0 and compare_swap(untouched[v], -1, 5) {
+      won[v] += 100
+    }
+  }
+  vertex code: i64 = 0
+  @check vertices(v) {
+    let c = won[v] + 2 * marked[v] + 16
+    if owner[v] == -1 {
+      c += 4
+    } else if has_edge(owner[v], v) {
+      c += 4
+    }
+    if mark[v] == v {
+      c += 8
+    } else if has_edge(mark[v], v) {
+      c += 8
+    }
+    if untouched[v] != -1 {
+      c = -1
+    }
+    code[v] = c
+  }
+  output code
+}
+schedule claim { @claim { )" +
+         schedule + " } }\n";
+}
+
+class CompareSwapSchedules : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(CompareSwapSchedules, OneSwapWinsPerElement) {
+  Program p;
+  ASSERT_TRUE(p.loadText(claimProgram(GetParam()), "claim"));
+  for (uint32_t seed : {16u, 17u}) {
+    GraphHolder g;
+    randomGraph(3000, seed == 16 ? 2000 : 40000, seed, seed == 17, g);
+    auto reference = referenceClaims(g.g);
+    for (uint32_t threads : {1u, 2u, 4u})
+      EXPECT_EQ(asI64(p.run(g.g, threads)), reference)
+          << GetParam() << " seed " << seed << " threads " << threads;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schedules, CompareSwapSchedules,
+    ::testing::Values("direction: push, parallel: dynamic(1)",
+                      "direction: pull, parallel: static",
+                      "direction: push, parallel: serial"));
 
 TEST(AlgoExamples, TriangleCountOnFacebook) {
   GraphHolder g;

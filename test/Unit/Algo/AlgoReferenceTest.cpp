@@ -281,10 +281,11 @@ TEST(AlgoExamples, ConnectedComponentsOnEmailEuCore) {
 }
 
 /// Connected components of an example under the schedules `schedules`,
-/// against union-find on seeded random graphs at 1 and 2 threads (and
+/// against union-find on seeded random graphs at `threads` (and
 /// `directed`: one whose weakly connected components it must find too).
 void checkComponents(const std::string &file, const char *schedule,
-                     bool directed) {
+                     bool directed,
+                     std::initializer_list<uint32_t> threadCounts = {1u, 2u}) {
   Program p;
   ASSERT_TRUE(p.loadText(std::string(kHeader) + exampleAlgorithm(file) +
                              "schedule cc { " + schedule + " }\n",
@@ -296,7 +297,7 @@ void checkComponents(const std::string &file, const char *schedule,
     auto reference = referenceComponents(g.g);
     std::set<int64_t> components(reference.begin(), reference.end());
     EXPECT_GT(components.size(), 100u); // many components to get right
-    for (uint32_t threads : {1u, 2u})
+    for (uint32_t threads : threadCounts)
       EXPECT_EQ(asI64(p.run(g.g, threads)), reference)
           << file << " " << schedule << " seed " << seed << " threads "
           << threads;
@@ -322,24 +323,27 @@ INSTANTIATE_TEST_SUITE_P(
         "serial }",
         "@hook { direction: hybrid, parallel: dynamic(1) }"));
 
-/// cc-afforest.sluice (two sampled edges per vertex, the largest component
-/// skipped; symmetric graphs only).
+/// cc-afforest.sluice (union-find links with compare_swap along two sampled
+/// edges per vertex, then one sweep skipping the largest component;
+/// symmetric graphs only), at 1, 2 and 4 threads: the links race.
 class CcAfforestSchedules : public ::testing::TestWithParam<const char *> {};
 
 TEST_P(CcAfforestSchedules, ComponentsEqualUnionFind) {
-  checkComponents("cc-afforest.sluice", GetParam(), /*directed=*/false);
+  checkComponents("cc-afforest.sluice", GetParam(), /*directed=*/false,
+                  {1u, 2u, 4u});
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Schedules, CcAfforestSchedules,
     ::testing::Values("@sample { direction: pull, parallel: dynamic(256) }, "
-                      "@hook { direction: pull, parallel: dynamic(256) }",
-                      "@sample { direction: pull, parallel: static }, @hook "
-                      "{ direction: pull, parallel: serial }, @jump { "
+                      "@link { direction: pull, parallel: dynamic(256) }",
+                      "@sample { direction: pull, parallel: static }, @link "
+                      "{ direction: pull, parallel: serial }, @compress { "
                       "parallel: dynamic(8) }",
-                      // Push: no early exit, every edge tests `where`.
-                      "@sample { direction: push, parallel: dynamic(4) }, "
-                      "@hook { direction: push, parallel: static }"));
+                      // Small chunks: more links race for one root.
+                      "@sample { direction: pull, parallel: dynamic(1) }, "
+                      "@link { direction: pull, parallel: dynamic(1) }, "
+                      "@flatten { parallel: dynamic(1) }"));
 
 TEST(AlgoExamples, FasterComponentsOnSharedGraphs) {
   // cc-sv.sluice and cc-afforest.sluice on graphs with one component
@@ -370,7 +374,7 @@ TEST(AlgoExamples, FasterComponentsOnSharedGraphs) {
       if (!loadShared(c.file, c.format, c.flags, g))
         GTEST_SKIP() << "shared data not found";
       auto reference = referenceComponents(g.g);
-      for (uint32_t threads : {1u, 2u})
+      for (uint32_t threads : {1u, 2u, 4u})
         EXPECT_EQ(asI64(p.run(g.g, threads)), reference)
             << example << " " << c.file << " " << threads;
     }
