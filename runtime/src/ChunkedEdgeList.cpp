@@ -19,6 +19,7 @@
 #include "runtime/src/algo/AlgoInternal.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <new>
 #include <thread>
@@ -98,6 +99,15 @@ struct Piece {
     ids.clear();
     weights.clear();
     labels.clear();
+    // An entry line takes 3 bytes at least ("0 0" and the file's end):
+    // room for them all, which costs address space, not pages (the pages
+    // are touched as entries arrive, and kept for the next passes).
+    const size_t most = (end - begin) / 3 + 1;
+    ids.reserve(2 * most);
+    if (layout.valueIsWeight)
+      weights.reserve(most);
+    if (layout.labelColumn)
+      labels.reserve(most);
     hasEntry = headerFirst = failed = false;
     Entry entry;
     lines = forEachLine(
@@ -141,107 +151,179 @@ size_t lastLineEnd(const char *text, size_t size) {
   return 0;
 }
 
-/// State carried from pass to pass.
+/// One pass: its text and pieces.
+struct Pass {
+  std::vector<char> text;
+  std::vector<Piece> pieces;
+  size_t cut = 0; // text[0, cut) is parsed
+};
+
+/// State carried from pass to pass. Two passes alternate: while the
+/// threads parse the pieces of one, one of them adds the entries of the
+/// other (parsed the pass before) to the collector.
 class ChunkedParser {
 public:
   ChunkedParser(LineReader &reader, const EntryLayout &layout, uint32_t threads,
                 Progress &progress, EdgeCollector &collector,
                 sluice_error_t *error)
       : reader(reader), layout(layout), progress(progress),
-        collector(collector), error(error), pool(threads), pieces(threads) {
+        collector(collector), error(error), pool(threads) {
     // Pieces of pieceBytes, fewer bytes for a smaller file (pieces of
-    // about a thread's share of it); threads <= kMaxParseThreads.
+    // about a thread's share of it); threads <= kMaxParseThreads. Four
+    // pieces a thread, so that the threads stay busy while one merges.
     const uint64_t block =
         uint64_t(std::max<size_t>(tuning().pieceBytes, 1)) * threads;
     blockBytes = static_cast<size_t>(
         std::max<uint64_t>(1, std::min(block, reader.fileBytes())));
+    for (Pass &pass : passes)
+      pass.pieces.resize(threads == 1 ? 1 : 4 * size_t(threads));
   }
 
   sluice_status_t run() {
-    text.resize(blockBytes);
     size_t have = 0; // bytes of text held: an unfinished line, then more
     bool atEnd = false;
+    Pass *fill = &passes[0], *parsed = nullptr;
+    fill->text.resize(blockBytes);
     for (;;) {
       while (!atEnd && have < blockBytes) {
         size_t got = 0;
         sluice_status_t status = SLUICE_STATUS_OK;
-        if (!reader.readRaw(text.data() + have, blockBytes - have,
-                            linesBefore + 1, got, status, error))
-          return status;
+        if (!reader.readRaw(fill->text.data() + have, blockBytes - have,
+                            linesBefore + linesOf(parsed) + 1, got, status,
+                            error)) {
+          // A bad line of the pass parsed comes first in the file.
+          sluice_status_t readStatus = status;
+          return mergeFirst(parsed, status) ? readStatus : status;
+        }
         atEnd = got == 0;
         have += got;
       }
-      const size_t cut = atEnd ? have : lastLineEnd(text.data(), have);
+      const size_t cut = atEnd ? have : lastLineEnd(fill->text.data(), have);
       if (cut == 0 && !atEnd) {
         // One line fills the block: room for more of it, up to the limit.
+        sluice_status_t status = SLUICE_STATUS_OK;
+        if (!mergeFirst(parsed, status))
+          return status;
         if (have >= LineReader::kMaxLineBytes)
           return LineReader::lineTooLong(error, reader.path(), linesBefore + 1);
         blockBytes = std::min(2 * blockBytes,
                               std::max(blockBytes, LineReader::kMaxLineBytes));
-        text.resize(blockBytes);
+        fill->text.resize(blockBytes);
         continue;
       }
       if (cut > 0) {
-        sluice_status_t status = runPass(cut);
+        sluice_status_t status = parseAndMerge(*fill, cut, parsed);
         if (status != SLUICE_STATUS_OK)
           return status;
+        parsed = fill;
         bytesDone += cut;
         progress.update("reading", bytesDone, reader.fileBytes(), "bytes");
       }
-      if (atEnd)
-        return SLUICE_STATUS_OK;
-      std::memmove(text.data(), text.data() + cut, have - cut);
+      if (atEnd) {
+        sluice_status_t status = SLUICE_STATUS_OK;
+        mergeFirst(parsed, status);
+        return status;
+      }
+      // The unfinished line starts the other pass's text.
+      Pass *next = fill == &passes[0] ? &passes[1] : &passes[0];
+      next->text.resize(blockBytes);
+      std::memcpy(next->text.data(), fill->text.data() + cut, have - cut);
       have -= cut;
+      fill = next;
     }
   }
 
 private:
-  /// Parses and adds text[0, cut).
-  sluice_status_t runPass(size_t cut) {
-    const char *t = text.data();
-    const size_t n = pieces.size();
+  /// The lines of `pass` (none: 0).
+  static uint64_t linesOf(const Pass *pass) {
+    uint64_t lines = 0;
+    if (pass)
+      for (const Piece &piece : pass->pieces)
+        lines += piece.lines;
+    return lines;
+  }
+
+  /// Adds the entries of `parsed` (if any; it is then none): false with
+  /// `status` set on an error.
+  bool mergeFirst(Pass *&parsed, sluice_status_t &status) {
+    if (!parsed)
+      return true;
+    status = mergePass(*parsed);
+    parsed = nullptr;
+    return status == SLUICE_STATUS_OK;
+  }
+
+  /// Parses text[0, cut) of `pass` on the pool while one of its threads
+  /// adds the entries of `parsed` (if any).
+  sluice_status_t parseAndMerge(Pass &pass, size_t cut, Pass *parsed) {
+    const char *t = pass.text.data();
+    const size_t n = pass.pieces.size();
     size_t from = 0;
     for (size_t k = 0; k < n; ++k) {
       size_t to = std::max(
           from, static_cast<size_t>(uint64_t(cut) * (k + 1) / uint64_t(n)));
       while (to < cut && !startsLine(t, to))
         ++to;
-      pieces[k].begin = from;
-      pieces[k].end = to;
+      pass.pieces[k].begin = from;
+      pass.pieces[k].end = to;
       from = to;
     }
+    pass.cut = cut;
     const std::string &path = reader.path();
-    pool.run([&](uint32_t s) {
-      Piece &piece = pieces[s];
-      try {
-        piece.outOfMemory = false;
-        piece.parse(t, layout, path);
-      } catch (const std::bad_alloc &) {
-        piece.outOfMemory = true; // thrown again on the caller's thread
+    // Task 0 merges (claimed first), the others parse a piece each.
+    const size_t merges = parsed ? 1 : 0, tasks = merges + n;
+    std::atomic<size_t> next{0};
+    sluice_status_t merged = SLUICE_STATUS_OK;
+    bool mergeOutOfMemory = false;
+    pool.run([&](uint32_t) {
+      for (size_t k = next.fetch_add(1); k < tasks; k = next.fetch_add(1)) {
+        if (k < merges) {
+          try {
+            merged = mergePass(*parsed);
+          } catch (const std::bad_alloc &) {
+            mergeOutOfMemory = true;
+          }
+          continue;
+        }
+        Piece &piece = pass.pieces[k - merges];
+        try {
+          piece.outOfMemory = false;
+          piece.parse(t, layout, path);
+        } catch (const std::bad_alloc &) {
+          piece.outOfMemory = true; // thrown again on the caller's thread
+        }
       }
     });
-    uint64_t entries = 0;
-    for (Piece &piece : pieces) {
-      sluice_status_t status = merge(piece);
+    if (mergeOutOfMemory)
+      throw std::bad_alloc();
+    return merged;
+  }
+
+  /// Adds the entries of `pass`'s pieces, in order.
+  sluice_status_t mergePass(const Pass &pass) {
+    if (!reserved) {
+      // The file's edges, from the first pass's entries per byte, with 5%
+      // to spare (as parseEdgeList's estimate from its first lines).
+      reserved = true;
+      uint64_t entries = 0;
+      for (const Piece &piece : pass.pieces)
+        entries += piece.ids.size() / 2;
+      collector.reserve(
+          static_cast<uint64_t>(1.05 * double(reader.fileBytes()) *
+                                double(entries) / double(pass.cut)));
+    }
+    for (const Piece &piece : pass.pieces) {
+      sluice_status_t status = merge(pass.text.data(), piece);
       if (status != SLUICE_STATUS_OK)
         return status;
-      entries += piece.ids.size() / 2;
-    }
-    if (!reserved && entries) {
-      // The file's edges, from this pass's entries per byte, with 5% to
-      // spare (as parseEdgeList's estimate from its first lines).
-      reserved = true;
-      collector.reserve(static_cast<uint64_t>(
-          1.05 * double(reader.fileBytes()) * double(entries) / double(cut)));
     }
     return SLUICE_STATUS_OK;
   }
 
   /// Adds `piece`'s entries after those of the pieces before it.
-  sluice_status_t merge(const Piece &piece) {
+  sluice_status_t merge(const char *t, const Piece &piece) {
     if (piece.outOfMemory)
       throw std::bad_alloc();
-    const char *t = text.data();
     const std::string &path = reader.path();
     Entry entry;
     if (piece.headerFirst && seenEntry) {
@@ -264,7 +346,7 @@ private:
                          layout.valueIsWeight ? piece.weights[k] : 1.0f,
                          layout.labelColumn ? piece.labels[k] : 0))
         return failTooManyIds(error, path,
-                              linesBefore + lineOfEntry(piece, k) + 1);
+                              linesBefore + lineOfEntry(t, piece, k) + 1);
     if (piece.failed) {
       std::string_view line(t + piece.bad.at, piece.bad.size);
       sluice_status_t status = parseEntry(
@@ -280,10 +362,10 @@ private:
   }
 
   /// The 0-based line of `piece` that holds its entry `k`.
-  uint64_t lineOfEntry(const Piece &piece, uint64_t k) const {
+  uint64_t lineOfEntry(const char *t, const Piece &piece, uint64_t k) const {
     uint64_t seen = 0, found = 0;
     bool first = true;
-    forEachLine(text.data(), piece.begin, piece.end,
+    forEachLine(t, piece.begin, piece.end,
                 [&](std::string_view line, uint64_t index) {
                   if (isBlankOrComment(line))
                     return true;
@@ -304,9 +386,8 @@ private:
   EdgeCollector &collector;
   sluice_error_t *error;
   AlgoThreadPool pool;
-  std::vector<Piece> pieces;
+  Pass passes[2];
   size_t blockBytes = 0;
-  std::vector<char> text;
   uint64_t linesBefore = 0; // lines of the pieces added so far
   uint64_t bytesDone = 0;
   bool seenEntry = false; // an entry line (or the header) added so far
