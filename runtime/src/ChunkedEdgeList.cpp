@@ -28,7 +28,7 @@ using namespace sluice::rt;
 
 namespace {
 
-/// More threads than this parse with this many (a pass of 1 GiB of text).
+/// More threads than this parse with this many (a pass of 256 MiB of text).
 constexpr uint32_t kMaxParseThreads = 256;
 
 ChunkedParseTuning testTuning;
@@ -101,8 +101,11 @@ struct Piece {
     labels.clear();
     // An entry line takes 3 bytes at least ("0 0" and the file's end):
     // room for them all, which costs address space, not pages (the pages
-    // are touched as entries arrive, and kept for the next passes).
-    const size_t most = (end - begin) / 3 + 1;
+    // are touched as entries arrive). Rounded up to a power of two, so that
+    // the arrays, and their pages, last from pass to pass.
+    size_t most = 1;
+    while (most < (end - begin) / 3 + 1)
+      most *= 2;
     ids.reserve(2 * most);
     if (layout.valueIsWeight)
       weights.reserve(most);

@@ -1,15 +1,16 @@
 //===- ChunkedEdgeList.h - Edge lists parsed in chunks on threads -*- C++
 //-*-===//
 //
-// A large plain edge list is read in passes of `threads` pieces of about
-// pieceBytes each, cut at line starts. The threads of an AlgoThreadPool
-// parse one piece each into their own arrays (ids as written, weights,
-// labels, the piece's line count, its first bad line); the caller then
-// hands the entries to the EdgeCollector in file order, so compact ids,
-// edge order and weights are those of the serial parse. A bad line is
-// parsed again at its file line (the lines of the pieces before it
-// counted), so the error is the serial parse's, at the same line and
-// column. Gzip'd files, pipes and small files are parsed serially.
+// A large plain edge list is read in passes of threads x pieceBytes, cut
+// at line starts into four pieces a thread. The threads of an
+// AlgoThreadPool parse the pieces into their own arrays (ids as written,
+// weights, labels, the piece's line count, its first bad line); while they
+// parse a pass, one of them hands the entries of the pass before to the
+// EdgeCollector, piece after piece in file order, so compact ids, edge
+// order and weights are those of the serial parse. A bad line is parsed
+// again at its file line (the lines of the pieces before it counted), so
+// the error is the serial parse's, at the same line and column. Gzip'd
+// files, pipes and small files are parsed serially.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_CHUNKEDEDGELIST_H
@@ -29,8 +30,9 @@ struct EntryLayout;
 
 /// How a chunked parse cuts a file.
 struct ChunkedParseTuning {
-  /// Text per thread and pass (4 MiB: bench/RESULTS.md, "Loading text").
-  size_t pieceBytes = size_t(4) << 20;
+  /// Text per thread and pass (1 MiB: bench/RESULTS.md, "Loading text":
+  /// larger passes touch more fresh pages than they save in passes).
+  size_t pieceBytes = size_t(1) << 20;
   /// Files below this are parsed serially (4 MiB: ditto).
   uint64_t minFileBytes = uint64_t(4) << 20;
   /// Every plain regular file in chunks, whatever its size and the thread
