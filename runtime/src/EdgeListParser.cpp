@@ -12,6 +12,7 @@
 // keep.
 //
 //===----------------------------------------------------------------------===//
+#include "runtime/src/ChunkedEdgeList.h"
 #include "runtime/src/Error.h"
 #include "runtime/src/LineReader.h"
 #include "runtime/src/Progress.h"
@@ -23,23 +24,6 @@ using namespace sluice::rt;
 
 namespace {
 
-/// A header line ("src dst", "source,target,weight"): neither of the first
-/// two fields is a number (a data line with one bad id stays an error).
-bool isHeader(std::string_view line, bool csv) {
-  Field fields[3];
-  size_t count = csv ? splitCsvFields(line, fields, 2)
-                     : splitFields(line, fields, 2);
-  if (count < 2)
-    return false;
-  for (size_t k = 0; k < 2; ++k) {
-    int64_t value;
-    std::string_view text = fields[k].text;
-    if (text.empty() || parseSigned(text, value) != NumberParse::NotANumber)
-      return false;
-  }
-  return true;
-}
-
 /// Lines read before the edge arrays are reserved.
 constexpr uint64_t kSampleLines = 4096;
 
@@ -48,6 +32,44 @@ constexpr uint64_t kSampleLines = 4096;
 uint64_t expectedEdges(uint64_t fileBytes, uint64_t sampleBytes) {
   double perLine = double(sampleBytes) / double(kSampleLines);
   return uint64_t(1.05 * double(fileBytes) / std::max(perLine, 1.0));
+}
+
+/// The serial parse: every line of `reader` into `collector`.
+sluice_status_t parseSerially(LineReader &reader, const EntryLayout &layout,
+                              Progress &progress, EdgeCollector &collector,
+                              sluice_error_t *error) {
+  std::string_view line;
+  sluice_status_t status = SLUICE_STATUS_OK;
+  bool first = true; // the first entry line may be a header
+  // The text of the first kSampleLines lines: of a file read as it is, what
+  // the edges to come will need (the arrays are reserved once instead of
+  // doubling, which copied them and touched twice the pages).
+  uint64_t sampleBytes = 0;
+  while (reader.next(line, status, error)) {
+    if ((reader.lineNumber() & 0xfff) == 0)
+      progress.update("reading", reader.bytesRead(), reader.fileBytes(),
+                      "bytes");
+    if (reader.lineNumber() <= kSampleLines) {
+      sampleBytes += line.size() + 1;
+      if (reader.lineNumber() == kSampleLines && !reader.compressed())
+        collector.reserve(expectedEdges(reader.fileBytes(), sampleBytes));
+    }
+    if (isBlankOrComment(line))
+      continue;
+    if (first) {
+      first = false;
+      if (isHeaderLine(line, layout.csv))
+        continue;
+    }
+    Entry entry;
+    status = parseEntry(line, layout, reader.path(), reader.lineNumber(), entry,
+                        error);
+    if (status != SLUICE_STATUS_OK)
+      return status;
+    if (!collector.add(entry.ids[0], entry.ids[1], entry.weight, entry.label))
+      return failTooManyIds(error, reader.path(), reader.lineNumber());
+  }
+  return status;
 }
 
 } // namespace
@@ -69,40 +91,12 @@ sluice_status_t sluice::rt::parseEdgeList(LineReader &reader,
 
   EdgeCollector collector(options.compactIds, options.dropSelfLoops,
                           options.storesWeights(), options.edgeLabels);
-  std::string_view line;
-  sluice_status_t status = SLUICE_STATUS_OK;
-  bool first = true; // the first entry line may be a header
-  // The text of the first kSampleLines lines: of a file read as it is, what
-  // the edges to come will need (the arrays are reserved once instead of
-  // doubling, which copied them and touched twice the pages).
-  uint64_t sampleBytes = 0;
-  while (reader.next(line, status, error)) {
-    if ((reader.lineNumber() & 0xfff) == 0)
-      progress.update("reading", reader.bytesRead(), reader.fileBytes(),
-                      "bytes");
-    if (reader.lineNumber() <= kSampleLines) {
-      sampleBytes += line.size() + 1;
-      if (reader.lineNumber() == kSampleLines && !reader.compressed())
-        collector.reserve(expectedEdges(reader.fileBytes(), sampleBytes));
-    }
-    if (isBlankOrComment(line))
-      continue;
-    if (first) {
-      first = false;
-      if (isHeader(line, layout.csv))
-        continue;
-    }
-    Entry entry;
-    status = parseEntry(line, layout, reader.path(), reader.lineNumber(), entry,
-                        error);
-    if (status != SLUICE_STATUS_OK)
-      return status;
-    if (!collector.add(entry.ids[0], entry.ids[1], entry.weight, entry.label))
-      return fail(error, SLUICE_STATUS_OUT_OF_RANGE,
-                  {reader.path(), reader.lineNumber(), 1},
-                  "more than " + std::to_string(kMaxVertices) +
-                      " distinct vertex ids");
-  }
+  uint32_t threads = options.threads;
+  sluice_status_t status =
+      chunkedParseApplies(reader, threads)
+          ? parseEdgeListChunked(reader, layout, threads, progress, collector,
+                                 error)
+          : parseSerially(reader, layout, progress, collector, error);
   if (status != SLUICE_STATUS_OK)
     return status;
   if (!keepVertexIds(options, layout.base, 0, collector))

@@ -158,6 +158,7 @@ sluice_status_t loadGraph(const std::string &path,
     text.keepDeclared = o.flags & SLUICE_GRAPH_LOAD_KEEP_DECLARED_VERTICES;
     text.keepIds = o.keep_vertex_ids;
     text.numKeepIds = o.num_keep_vertex_ids;
+    text.threads = o.threads;
     EdgeStaging staging;
     bool symmetric = false;
     InputFile input{path, reader.device(), reader.inode()};
@@ -230,6 +231,7 @@ sluice_graph_load_options_init(sluice_graph_load_options_t *options) {
   options->progress_interval_ms = 1000;
   options->keep_vertex_ids = nullptr;
   options->num_keep_vertex_ids = 0;
+  options->threads = 0;
 }
 
 extern "C" sluice_status_t

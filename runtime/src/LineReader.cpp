@@ -11,6 +11,7 @@
 
 #include "runtime/src/Error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -54,6 +55,7 @@ sluice_status_t LineReader::open(const std::string &path,
   if (S_ISDIR(st.st_mode))
     return failErrno(error, EISDIR, path, "cannot read");
   size = static_cast<uint64_t>(st.st_size);
+  regular = S_ISREG(st.st_mode);
   fileDevice = st.st_dev;
   fileInode = st.st_ino;
 
@@ -208,6 +210,14 @@ bool LineReader::inflateSome(size_t room, sluice_status_t &status,
   }
 }
 
+sluice_status_t LineReader::lineTooLong(sluice_error_t *error,
+                                        const std::string &path,
+                                        uint64_t lineNumber) {
+  return fail(error, SLUICE_STATUS_PARSE_ERROR, {path, lineNumber, 1},
+              "line longer than " + std::to_string(kMaxLineBytes >> 20) +
+                  " MiB (is this a text file?)");
+}
+
 bool LineReader::fill(sluice_status_t &status, sluice_error_t *error) {
   if (begin > 0) {
     std::memmove(buffer.data(), buffer.data() + begin, end - begin);
@@ -216,9 +226,7 @@ bool LineReader::fill(sluice_status_t &status, sluice_error_t *error) {
   }
   if (end == buffer.size()) {
     if (buffer.size() >= kMaxLineBytes) {
-      status = fail(error, SLUICE_STATUS_PARSE_ERROR, {filePath, line + 1, 1},
-                    "line longer than " + std::to_string(kMaxLineBytes >> 20) +
-                        " MiB (is this a text file?)");
+      status = lineTooLong(error, filePath, line + 1);
       return false;
     }
     buffer.resize(buffer.size() * 2);
@@ -226,6 +234,30 @@ bool LineReader::fill(sluice_status_t &status, sluice_error_t *error) {
   const size_t room = buffer.size() - end;
   return stream ? inflateSome(room, status, error)
                 : readPlain(room, status, error);
+}
+
+bool LineReader::readRaw(char *into, size_t room, uint64_t nextLine,
+                         size_t &got, sluice_status_t &status,
+                         sluice_error_t *error) {
+  status = SLUICE_STATUS_OK;
+  got = std::min(room, end - begin);
+  if (got) {
+    std::memcpy(into, buffer.data() + begin, got);
+    begin += got;
+    return true;
+  }
+  if (atEnd)
+    return true;
+  ssize_t n = readRetrying(fd, into, room);
+  if (n < 0) {
+    line = nextLine - 1;
+    return readError(errno, status, error);
+  }
+  if (n == 0)
+    atEnd = true;
+  got = static_cast<size_t>(n);
+  rawOffset += got;
+  return true;
 }
 
 bool LineReader::next(std::string_view &out, sluice_status_t &status,

@@ -43,6 +43,12 @@ public:
   bool next(std::string_view &line, sluice_status_t &status,
             sluice_error_t *error);
 
+  /// Plain files only, instead of next(): moves the file's next bytes (the
+  /// buffered ones first) to `into`, at most `room`; `got` 0 at the end. A
+  /// read error is reported at line `nextLine`.
+  bool readRaw(char *into, size_t room, uint64_t nextLine, size_t &got,
+               sluice_status_t &status, sluice_error_t *error);
+
   /// 1-based number of the line last returned.
   uint64_t lineNumber() const { return line; }
   /// Bytes of the file (compressed, if gzip'd) consumed so far.
@@ -51,6 +57,8 @@ public:
   uint64_t fileBytes() const { return size; }
   /// Whether the file is gzip'd (fileBytes() is then not the text's size).
   bool compressed() const { return stream != nullptr; }
+  /// Whether the file is a regular file (not a pipe or a terminal).
+  bool regularFile() const { return regular; }
   const std::string &path() const { return filePath; }
   /// The identity of the open file (st_dev, st_ino).
   dev_t device() const { return fileDevice; }
@@ -58,6 +66,10 @@ public:
 
   /// Lines longer than this are an error (a binary file read as text).
   static constexpr size_t kMaxLineBytes = size_t(64) << 20;
+  /// That error, at line `lineNumber` of `path`.
+  static sluice_status_t lineTooLong(sluice_error_t *error,
+                                     const std::string &path,
+                                     uint64_t lineNumber);
 
 private:
   bool fill(sluice_status_t &status, sluice_error_t *error);
@@ -84,6 +96,7 @@ private:
   uint64_t rawOffset = 0; // bytes of the file read so far
   uint64_t line = 0;
   uint64_t size = 0;
+  bool regular = false;
   dev_t fileDevice = 0;
   ino_t fileInode = 0;
 };

@@ -182,9 +182,7 @@ sluice_status_t sluice::rt::parseMatrixMarket(
     if (status != SLUICE_STATUS_OK)
       return status;
     if (!collector.add(entry.ids[0], entry.ids[1], entry.weight, entry.label))
-      return failAt(SLUICE_STATUS_OUT_OF_RANGE, 1,
-                    "more than " + std::to_string(kMaxVertices) +
-                        " distinct vertex ids");
+      return failTooManyIds(error, path, reader.lineNumber());
     ++entries;
   }
   if (status != SLUICE_STATUS_OK)

@@ -74,6 +74,21 @@ bool sluice::rt::isBlankOrComment(std::string_view line) {
   return true;
 }
 
+bool sluice::rt::isHeaderLine(std::string_view line, bool csv) {
+  Field fields[3];
+  size_t count =
+      csv ? splitCsvFields(line, fields, 2) : splitFields(line, fields, 2);
+  if (count < 2)
+    return false;
+  for (size_t k = 0; k < 2; ++k) {
+    int64_t value;
+    std::string_view text = fields[k].text;
+    if (text.empty() || parseSigned(text, value) != NumberParse::NotANumber)
+      return false;
+  }
+  return true;
+}
+
 NumberParse sluice::rt::parseUnsigned(std::string_view text, uint64_t &value) {
   if (text.size() > 1 && text[0] == '-') {
     for (char c : text.substr(1))
@@ -276,6 +291,14 @@ sluice_status_t sluice::rt::parseEntry(std::string_view line,
                     std::to_string(expected) + " columns" + layout.extraHint +
                     ")");
   return SLUICE_STATUS_OK;
+}
+
+sluice_status_t sluice::rt::failTooManyIds(sluice_error_t *error,
+                                           const std::string &path,
+                                           uint64_t lineNumber) {
+  return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {path, lineNumber, 1},
+              "more than " + std::to_string(kMaxVertices) +
+                  " distinct vertex ids");
 }
 
 bool sluice::rt::parseLabelField(std::string_view text, int32_t &label,

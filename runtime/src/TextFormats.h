@@ -42,6 +42,10 @@ size_t splitCsvFields(std::string_view line, Field *fields, size_t max);
 /// True for a blank line or one whose first non-blank is '#' or '%'.
 bool isBlankOrComment(std::string_view line);
 
+/// A header line ("src dst", "source,target,weight"): neither of the first
+/// two fields is a number (a data line with one bad id stays an error).
+bool isHeaderLine(std::string_view line, bool csv);
+
 enum class NumberParse { Ok, NotANumber, Negative, TooLarge, NotFinite };
 
 /// Decimal digits only (no sign, no exponent).
@@ -94,6 +98,11 @@ sluice_status_t parseEntry(std::string_view line, const EntryLayout &layout,
                            const std::string &path, uint64_t lineNumber,
                            Entry &entry, sluice_error_t *error);
 
+/// "more than kMaxVertices distinct vertex ids" at `lineNumber` of `path`
+/// (EdgeCollector::add returned false).
+sluice_status_t failTooManyIds(sluice_error_t *error, const std::string &path,
+                               uint64_t lineNumber);
+
 /// What a text load asks for.
 struct TextLoadOptions {
   sluice_graph_format_t format = SLUICE_GRAPH_FORMAT_SNAP;
@@ -109,6 +118,8 @@ struct TextLoadOptions {
   /// file cannot hold are ignored (sluice_graph_load_options_t).
   const uint64_t *keepIds = nullptr;
   uint64_t numKeepIds = 0;
+  /// Threads of a chunked parse (ChunkedEdgeList.h); 0: every core.
+  uint32_t threads = 0;
 
   /// Whether the collector stores weights.
   bool storesWeights() const {

@@ -100,15 +100,20 @@ sluice::target::runAlgorithmJob(ModuleOp module,
     return failure();
   report.compileSeconds = secondsSince(t0);
 
-  // The graph, as the declaration loads it (the same options as walks),
-  // unless the caller hands one over.
+  uint32_t threads = options.threads;
+  if (!threads && job.getThreads())
+    threads = static_cast<uint32_t>(*job.getThreads());
+  if (!threads)
+    threads = static_cast<uint32_t>(schedule.getThreads());
+  // The graph, as the declaration loads it (the same options as walks,
+  // parsed on the job's threads), unless the caller hands one over.
   const sluice_graph_t *graph = options.graph;
   sluice_graph_t *owned = nullptr;
   auto release = llvm::make_scope_exit([&] { sluice_graph_release(owned); });
   if (!graph) {
     auto t1 = std::chrono::steady_clock::now();
     FailureOr<sluice_graph_t *> loaded = loadDeclaredGraph(
-        g, options.quiet, options.graphCache, report.graphCache);
+        g, options.quiet, options.graphCache, report.graphCache, threads);
     if (failed(loaded))
       return failure();
     graph = owned = *loaded;
@@ -121,11 +126,6 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.vertices = sluice_graph_num_vertices(graph);
   report.edges = sluice_graph_num_edges(graph);
 
-  uint32_t threads = options.threads;
-  if (!threads && job.getThreads())
-    threads = static_cast<uint32_t>(*job.getThreads());
-  if (!threads)
-    threads = static_cast<uint32_t>(schedule.getThreads());
   auto result = (*compiled)->run(graph, job.getParams(), threads,
                                  options.quiet, job);
   if (failed(result))

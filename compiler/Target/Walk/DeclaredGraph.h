@@ -58,13 +58,15 @@ inline mlir::LogicalResult checkDeclaredGraphFile(walk::GraphOp g) {
 /// Loads graph `g` as its declaration says, through the binary CSR cache
 /// when `useCache` (and the file is not binary already); `cacheNote` says
 /// what the cache did. Errors are emitted at `g`. The caller releases the
-/// graph.
+/// graph. `threads` parse a large text file (0: every core; the job's
+/// thread count where the caller knows it).
 inline mlir::FailureOr<sluice_graph_t *>
 loadDeclaredGraph(walk::GraphOp g, bool quiet, bool useCache,
-                  std::string &cacheNote) {
+                  std::string &cacheNote, uint32_t threads = 0) {
   if (mlir::failed(checkDeclaredGraphFile(g)))
     return mlir::failure();
   DeclaredGraphLoad declared(g, quiet);
+  declared.options.threads = threads;
   std::string loadError;
   sluice_graph_t *graph = loadThroughCache(
       g.getPath(), declared.options,

@@ -364,6 +364,14 @@ sluice::target::runWalkJob(ModuleOp module, const WalkRunOptions &options) {
   // (GraphLoadOptions.h).
   DeclaredGraphLoad declared(g, options.quiet);
   sluice_graph_load_options_t &load = declared.options;
+  // A large text file is parsed on the walk's threads (0: every core, as
+  // the engine's default).
+  if (options.threads)
+    load.threads = options.threads;
+  else if (auto t = job.getThreads())
+    load.threads = static_cast<uint32_t>(*t);
+  else if (auto t = w.getThreads())
+    load.threads = static_cast<uint32_t>(*t);
   // `graph` is what the walk runs on: `owned` (loaded here) or the
   // caller's options.graph.
   sluice_graph_t *owned = nullptr;

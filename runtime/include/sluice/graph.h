@@ -160,6 +160,12 @@ typedef struct sluice_graph_load_options_t {
    * that does not hold it. NULL / 0: none. (Since runtime 0.2.) */
   const uint64_t *keep_vertex_ids;
   uint64_t num_keep_vertex_ids;
+  /* Threads that parse a large plain (not gzip'd) SNAP, CSV or Matrix
+   * Market body file: its lines cut into chunks, parsed side by side and
+   * merged in file order, so the graph and any error are those of a
+   * serial parse. 0 (the default): every core, as sluice_algo_options_t
+   * and the walk engine. (Since runtime 0.3.) */
+  uint32_t threads;
 } sluice_graph_load_options_t;
 
 SLUICE_API void
