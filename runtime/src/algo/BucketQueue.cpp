@@ -97,6 +97,29 @@ void BucketQueue::fileAll(const uint32_t *list, uint64_t count) {
     file(list[i]);
 }
 
+void BucketQueue::fileAfterFusion(const uint32_t *list, uint64_t count,
+                                  double key,
+                                  const std::vector<uint32_t> &spilled) {
+  // After the round's take no slot holds its key's code: the spilled are
+  // those that do now.
+  const int32_t code = codeOf(key);
+  fileAll(spilled.data(), spilled.size());
+  for (uint64_t i = 0; i < count; ++i) {
+    uint32_t v = list[i];
+    if (keyOf(v) != key) {
+      file(v);
+      continue;
+    }
+    // Ran: an entry of it in a later bucket (filed before it was lowered
+    // into this one) goes stale.
+    int32_t was = slotOf(v);
+    if (was == code || was == kNotFiled)
+      continue;
+    setSlot(v, kNotFiled);
+    --queued;
+  }
+}
+
 void BucketQueue::gatherTaken(std::vector<uint32_t> &out) {
   uint64_t total = 0;
   for (Lane &lane : lanes)
@@ -213,7 +236,8 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
                                                const void *priority,
                                                int32_t type, double delta,
                                                sluice_frontier_t *rest,
-                                               int32_t consume) {
+                                               int32_t flags) {
+  const bool consume = flags & SLUICE_ALGO_BUCKET_CONSUME;
   sluice_algo_ctx_t *ctx = f->ctx;
   sluice::rt::flushFrontierInserts();
   std::vector<uint32_t> &lowest = ctx->bucketScratch;
@@ -237,7 +261,17 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
     queue->takeLowest(lowest);
     sluice::rt::growFrontierList(rest);
     rest->queue = std::move(queue);
-    return sluice::rt::sealedFrontier(ctx, lowest);
+    sluice_frontier_t *current = sluice::rt::sealedFrontier(ctx, lowest);
+    // A fused round (BucketFusion.cpp) runs on sluice_algo_bucket_for.
+    double key = lowest.empty() ? HUGE_VAL
+                                : BucketQueue::keyOf(priority, type, delta,
+                                                     lowest.front());
+    if ((flags & SLUICE_ALGO_BUCKET_FUSE) && BucketQueue::fusible(key)) {
+      rest->fusion.reset(new sluice::rt::BucketFusion{
+          priority, type, delta, key, false, {}, {}});
+      current->fusedInto = rest;
+    }
+    return current;
   }
   // Else one scan for the lowest bucket and one to split the list (sorted:
   // so are both parts).

@@ -77,6 +77,16 @@ public:
   /// Files `list[0, count)` as file() does, one by one (sorted, the
   /// priorities and slots are read in order).
   void fileAll(const uint32_t *list, uint64_t count);
+  /// After a fused round of bucket `key` (BucketFusion.cpp): files
+  /// `spilled` (vertices passed on by the threads' bins), then of
+  /// `list[0, count)` (the vertices the round lowered) those of another
+  /// bucket, as fileAll does; one of bucket `key` not spilled ran in the
+  /// round after its last lowering and waits no more.
+  void fileAfterFusion(const uint32_t *list, uint64_t count, double key,
+                       const std::vector<uint32_t> &spilled);
+  /// Whether a round of bucket `key` can be fused: the slots hold the key
+  /// itself (fileAfterFusion tells the spilled vertices by it).
+  static bool fusible(double key) { return exact(codeOf(key)); }
   /// The waiting vertices.
   uint64_t size() const { return queued; }
   /// Takes the vertices of the lowest bucket that holds one (refiling those
