@@ -108,14 +108,33 @@ struct BucketFusion {
   int32_t type;
   double delta;
   double key;
+  /// A bound no priority of bucket `key` passes: (key + 1) * delta
+  /// widened by far more than the rounding of p / delta, so that most
+  /// inserts (into later buckets) are told apart by one compare.
+  double above;
   /// While the round's pass runs: inserts at `key` go to the thread's bin.
   bool active = false;
   std::mutex spillMutex;
   std::vector<uint32_t> spilled;
 };
-/// An insert of `v` into `f` during its fused round: into the calling
-/// thread's bin when `v`'s bucket is the round's.
-void fuseInsert(sluice_frontier_t *f, uint32_t v);
+/// The priority of `v` in a fused round, as a double (a relaxed atomic
+/// load: other threads lower it meanwhile).
+inline double fusedPriority(const BucketFusion &fusion, uint32_t v) {
+  if (fusion.type == SLUICE_ALGO_I64) {
+    int64_t p;
+    __atomic_load(static_cast<const int64_t *>(fusion.priority) + v, &p,
+                  __ATOMIC_RELAXED);
+    return double(p);
+  }
+  double p;
+  __atomic_load(static_cast<const double *>(fusion.priority) + v, &p,
+                __ATOMIC_RELAXED);
+  return p;
+}
+/// An insert of `v`, whose priority is now `p`, into `f` during its fused
+/// round: into the calling thread's bin when its bucket is the round's
+/// (`p` above fusion.above: it is not).
+void fuseInsert(sluice_frontier_t *f, uint32_t v, double p);
 
 /// A GPU attached to a context (sluice/algo_gpu.h, AlgoGpu.cpp).
 struct AlgoGpu;

@@ -16,9 +16,11 @@
 // then, so with at least that lowering) or passes it on. The seal
 // (BucketQueue::fileAfterFusion) therefore leaves a vertex whose bucket is
 // the round's out of the queue unless it was passed on, and files the
-// others as an unfused round does. A vertex may run more than once (one
-// lowering each); the loop is legal to fuse only when running it again is
-// harmless (its body only lowers the priority with min=).
+// others as an unfused round does. A bin entry whose priority fell again
+// before its thread came to it is skipped (the later lowering's entry runs
+// it). A vertex may still run more than once in a round; the loop is
+// legal to fuse only when running it again is harmless (its body only
+// lowers the priority with min=).
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
@@ -32,11 +34,12 @@ using namespace sluice::rt;
 namespace {
 
 /// A thread's bin: the vertices of the fused round's bucket it lowered and
-/// has not run yet, the ones it runs now and the environment it runs them
-/// with.
+/// has not run yet, each with its priority read after the lowering; the
+/// ones it runs now and the environment it runs them with.
 struct FuseBin {
   sluice_frontier_t *frontier = nullptr;
-  std::vector<uint32_t> items, running;
+  std::vector<std::pair<uint32_t, double>> items, taken;
+  std::vector<uint32_t> running;
   std::vector<uint64_t> env;
 };
 thread_local FuseBin fuseBin;
@@ -60,8 +63,18 @@ void runBin(void *arg) {
     return;
   while (!bin.items.empty() && bin.items.size() < SLUICE_ALGO_FUSE_BELOW &&
          !pass.ctx->faulted.load(std::memory_order_relaxed)) {
-    bin.running.swap(bin.items);
+    // An entry whose priority fell since is stale: the lowering that
+    // followed it has an entry of its own, which runs the vertex (or is
+    // passed on) with the lower value; the last lowering's is never stale.
+    bin.taken.swap(bin.items);
     bin.items.clear();
+    bin.running.clear();
+    const BucketFusion &fusion = *pass.out->fusion;
+    for (auto [v, p] : bin.taken)
+      if (!(fusedPriority(fusion, v) < p))
+        bin.running.push_back(v);
+    if (bin.running.empty())
+      continue;
     bin.env.assign(pass.env, pass.env + pass.envSlots);
     bin.env[pass.listSlot] =
         static_cast<uint64_t>(reinterpret_cast<uintptr_t>(bin.running.data()));
@@ -70,8 +83,8 @@ void runBin(void *arg) {
   if (!bin.items.empty()) {
     BucketFusion &fusion = *pass.out->fusion;
     std::lock_guard<std::mutex> lock(fusion.spillMutex);
-    fusion.spilled.insert(fusion.spilled.end(), bin.items.begin(),
-                          bin.items.end());
+    for (auto [v, p] : bin.items)
+      fusion.spilled.push_back(v);
   }
   bin.items.clear();
   bin.frontier = nullptr;
@@ -79,17 +92,16 @@ void runBin(void *arg) {
 
 } // namespace
 
-void sluice::rt::fuseInsert(sluice_frontier_t *f, uint32_t v) {
+void sluice::rt::fuseInsert(sluice_frontier_t *f, uint32_t v, double p) {
   const BucketFusion &fusion = *f->fusion;
-  if (BucketQueue::keyOf(fusion.priority, fusion.type, fusion.delta, v) !=
-      fusion.key)
+  if (BucketQueue::keyOf(p, fusion.delta) != fusion.key)
     return;
   FuseBin &bin = fuseBin;
   if (bin.frontier != f) {
     bin.items.clear();
     bin.frontier = f;
   }
-  bin.items.push_back(v);
+  bin.items.emplace_back(v, p);
 }
 
 void sluice_algo_bucket_for(sluice_frontier_t *current, int32_t schedule,

@@ -229,8 +229,11 @@ int sluice_algo_frontier_insert(sluice_frontier_t *f, uint32_t v) {
     return 0;
   // (Every lowering into a fused round's bucket goes to a bin, inserted
   // before or not.)
-  if (f->fusion && f->fusion->active)
-    sluice::rt::fuseInsert(f, v);
+  if (f->fusion && f->fusion->active) {
+    double p = sluice::rt::fusedPriority(*f->fusion, v);
+    if (p <= f->fusion->above)
+      sluice::rt::fuseInsert(f, v, p);
+  }
   uint64_t bit = uint64_t(1) << (v % 64);
   // A plain load first: most rejected inserts need no atomic write.
   if ((f->bits[v / 64].load(std::memory_order_relaxed) & bit) ||
