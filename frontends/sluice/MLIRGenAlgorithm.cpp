@@ -179,6 +179,7 @@ graph::ScheduleAttr AlgorithmGen::loopSchedule(llvm::ArrayRef<Prop> props,
   mlir::FloatAttr delta;
   std::optional<graph::EdgeFormat> format;
   std::optional<graph::VertexOrder> order;
+  std::optional<graph::Fusion> fusion;
   mlir::FloatAttr alpha, beta; // hybrid(alpha, beta)
   // Sema checked the keys and words against GraphSchema.
   for (const Prop &p : props) {
@@ -214,6 +215,8 @@ graph::ScheduleAttr AlgorithmGen::loopSchedule(llvm::ArrayRef<Prop> props,
       format = graph::symbolizeEdgeFormat(word->name);
     } else if (p.name == graph::kOrderKey && word) {
       order = graph::symbolizeVertexOrder(word->name);
+    } else if (p.name == graph::kFusionKey && word) {
+      fusion = graph::symbolizeFusion(word->name);
     } else if (p.name == graph::kParallelKey) {
       auto *call = llvm::dyn_cast_or_null<CallExpr>(p.value.get());
       if (word) {
@@ -232,7 +235,7 @@ graph::ScheduleAttr AlgorithmGen::loopSchedule(llvm::ArrayRef<Prop> props,
   }
   return graph::ScheduleAttr::getChecked(
       [&] { return error(at); }, ctx, direction, parallel, chunk, tile,
-      frontier, delta, format, order, alpha, beta);
+      frontier, delta, format, order, alpha, beta, fusion);
 }
 
 void AlgorithmGen::applySchedule(graph::AlgorithmOp op, const ScheduleDecl &s) {

@@ -42,7 +42,8 @@ const std::vector<OptionSpec> &labelScheduleSpecs() {
       opt(graph::kTileKey, OptKind::IntOrAuto),
       opt(graph::kFrontierKey, OptKind::Frontier),
       word(graph::kFormatKey, graph::edgeFormatNames()),
-      word(graph::kOrderKey, graph::vertexOrderNames())};
+      word(graph::kOrderKey, graph::vertexOrderNames()),
+      word(graph::kFusionKey, graph::fusionNames())};
   return specs;
 }
 

@@ -322,7 +322,8 @@ module {
 // frontier: buckets, the frontier read only by the loop (a while body's
 // argument): the round's bucket comes from sluice_algo_frontier_bucket
 // with consume = 1 (its bucket queue passes on to the result), pushed from
-// as a list; the result is sealed after the round.
+// as a list; the result is sealed after the round. (`fusion = off`: the
+// fused round is graph-to-llvm-bucket-fusion.mlir's.)
 // CHECK-LABEL: llvm.func @sluice_algo_delta(
 // CHECK:         scf.while
 // CHECK:           %[[OUT:.*]] = llvm.call @sluice_algo_frontier_new(
@@ -333,7 +334,7 @@ module {
 // CHECK-NEXT:      llvm.call @sluice_algo_frontier_size(%[[LOW]])
 // CHECK:           llvm.call @sluice_algo_parallel_for(
 // CHECK:           llvm.call @sluice_algo_frontier_seal(%[[OUT]])
-// REMARK: remark: loop 'relax' of algorithm 'delta': push over the out-edges (CSR) of the frontier's vertices in its lowest bucket of width 2.5 (ordered by the property reduced with min=; the others pass on to the result, waiting in a bucket queue); reads `dist[src]` once per source, not per edge; parallel, dynamic chunks of 4 vertices; atomic updates of 'dist'
+// REMARK: remark: loop 'relax' of algorithm 'delta': push over the out-edges (CSR) of the frontier's vertices in its lowest bucket of width 2.5 (ordered by the property reduced with min=; the others pass on to the result, waiting in a bucket queue); reads `dist[src]` once per source, not per edge; parallel, dynamic chunks of 4 vertices; atomic updates of 'dist'; no bucket fusion: fusion: off (schedule)
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @delta on @g attributes {outputs = [@dist], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
@@ -349,7 +350,7 @@ module {
       scf.condition(%5) %arg0 : !graph.frontier
     } do {
     ^bb0(%arg0: !graph.frontier):
-      %4 = graph.edges from %arg0 label "relax" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 4, frontier = buckets, delta = 2.5 : f64, format = auto>} do {
+      %4 = graph.edges from %arg0 label "relax" -> !graph.frontier attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 4, frontier = buckets, delta = 2.5 : f64, format = auto, fusion = off>} do {
       ^bb0(%src: i32, %dst: i32, %w: f64):
         %5 = graph.prop.get @dist[%src] : f64
         %6 = arith.addf %5, %w : f64
@@ -370,7 +371,7 @@ module {
 // CHECK:           arith.constant 2.500000e+00 : f64
 // CHECK-NEXT:      %[[CONSUME:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:      llvm.call @sluice_algo_frontier_bucket(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[CONSUME]])
-// REMARK: remark: loop 'relax' of algorithm 'again': {{.*}}the others pass on to the result, by a scan: the frontier is read again);
+// REMARK: remark: loop 'relax' of algorithm 'again': {{.*}}the others pass on to the result, by a scan: the frontier is read again);{{.*}}; no bucket fusion: its frontier is read again{{$}}
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @again on @g attributes {outputs = [@dist], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {

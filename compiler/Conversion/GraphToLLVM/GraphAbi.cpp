@@ -174,6 +174,10 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
     name = "sluice_algo_frontier_bucket", result = ptr,
     params = {ptr, ptr, i32, b.getF64Type(), ptr, i32};
     break;
+  case AlgoCall::BucketFor:
+    name = "sluice_algo_bucket_for", result = none;
+    params = {ptr, i32, i64, ptr, ptr, i64, i64};
+    break;
   }
   LLVM::LLVMFuncOp decl =
       LLVM::lookupOrCreateFn(module, name, params, result);

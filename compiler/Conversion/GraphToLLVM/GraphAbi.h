@@ -112,8 +112,16 @@ enum class AlgoCall {
   OrderTargets,         ///< const u32 *(ctx)
   CommonNeighborsAt,    ///< i64 (ctx, u32 position, u32 position, i32 below)
   FrontierBucket, ///< ptr (f, ptr priority, i32 type, f64 delta, ptr rest,
-                  ///<      i32 consume)
+                  ///<      i32 flags)
+  BucketFor,      ///< void (current, i32 schedule, u64 chunk, fn, env,
+                  ///<       u64 env_slots, u64 list_slot)
 };
+
+/// FrontierBucket's flags (SLUICE_ALGO_BUCKET_CONSUME, _FUSE) and a fused
+/// round's bin limit (SLUICE_ALGO_FUSE_BELOW, GAPBS's kBinSizeThreshold).
+inline constexpr int64_t kBucketConsume = 1;
+inline constexpr int64_t kBucketFuse = 2;
+inline constexpr int64_t kFuseBelow = 1000;
 
 /// Declares (once) and calls `fn` with `args`; the result, or null for a
 /// void function.

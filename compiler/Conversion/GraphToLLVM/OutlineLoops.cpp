@@ -17,6 +17,8 @@
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
@@ -88,6 +90,86 @@ bool releasesFrontier(graph::EdgesOp edges) {
   return forwards == 1 && freshFrontierOnlyFor(loop.getInits()[k], loop) &&
          freshFrontierOnlyFor(loop.getYieldOp().getResults()[k],
                               loop.getYieldOp());
+}
+
+/// Whether `size` (a graph.frontier.size) is only compared with zero
+/// (`size > 0`, `size != 0`) by the condition of its while: a frontier
+/// with fewer vertices but none exactly when the other has none keeps the
+/// loop's rounds.
+bool testedAgainstZero(Operation *size) {
+  return llvm::all_of(size->getResult(0).getUsers(), [&](Operation *user) {
+    auto cmp = dyn_cast<arith::CmpIOp>(user);
+    if (!cmp || !llvm::all_of(cmp->getUsers(), [](Operation *u) {
+          return isa<scf::ConditionOp>(u);
+        }))
+      return false;
+    bool lhs = cmp.getLhs() == size->getResult(0);
+    Value other = lhs ? cmp.getRhs() : cmp.getLhs();
+    using P = arith::CmpIPredicate;
+    P p = cmp.getPredicate();
+    return matchPattern(other, m_Zero()) &&
+           (p == P::ne || p == (lhs ? P::sgt : P::slt) ||
+            p == (lhs ? P::ugt : P::ult));
+  });
+}
+
+/// Whether a buckets loop's rounds may be fused (GAPBS's bucket fusion,
+/// sluice_algo_bucket_for): running a vertex again within its round, and
+/// leaving the vertices it ran out of the result, must change nothing but
+/// the work. So the queue is handed on (`consume`); the result is read
+/// only by the next round and a test of its size against zero (it then
+/// holds fewer vertices, the same ones while the test holds); and the
+/// body only lowers `priority` with min= at the destination (a vertex's
+/// runs differ only in what they lower, and the lowest is what stays).
+/// Otherwise `why` says what stops it.
+bool fusible(graph::EdgesOp edges, bool consume, StringRef priority,
+             std::string &why) {
+  if (!consume) {
+    why = "its frontier is read again";
+    return false;
+  }
+  auto loop = edges->getParentOfType<scf::WhileOp>();
+  auto arg = dyn_cast<BlockArgument>(edges.getFrom());
+  bool nextRoundOnly = loop && releasesFrontier(edges);
+  if (nextRoundOnly) {
+    unsigned k = arg.getArgNumber();
+    auto before = cast<BlockArgument>(loop.getConditionOp().getArgs()[k]);
+    nextRoundOnly = loop.getYieldOp().getResults()[k] == edges.getChanged();
+    for (Operation *user : before.getUsers())
+      if (isa<graph::FrontierSizeOp>(user) && !testedAgainstZero(user))
+        nextRoundOnly = false;
+  }
+  if (!nextRoundOnly) {
+    why = "its result is read by more than the next round and a test of "
+          "its size against zero";
+    return false;
+  }
+  Value dst = edges.getBody().getArgument(1);
+  WalkResult writes = edges->walk([&](Operation *op) {
+    if (op == edges.getOperation() ||
+        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::advance();
+    if (auto r = dyn_cast<graph::PropReduceOp>(op))
+      if (r.getKind() == graph::ReductionKind::Min &&
+          r.getProperty() == priority && r.getVertex() == dst)
+        return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    SmallVector<MemoryEffects::EffectInstance> list;
+    if (effects)
+      effects.getEffects(list);
+    if (effects && llvm::all_of(list, [](auto &e) {
+          return isa<MemoryEffects::Read>(e.getEffect());
+        }))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  if (writes.wasInterrupted()) {
+    why = ("its body does more than lower '" + priority +
+           "' with min= at the destination")
+              .str();
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -324,11 +406,26 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   // frontier: buckets orders the frontier by the property the loop
   // reduces into with min= (delta-stepping).
   graph::PropertyOp priority;
-  bool consume = false;
+  bool consume = false, fuse = false;
+  std::string fusion;
   if (edges && schedule.getFrontier() == graph::FrontierKind::Buckets) {
     if (failed(bucketPriority(edges, what, schedule, priority)))
       return failure();
     consume = consumesFrontier(edges);
+    std::string why;
+    if (!schedule.fuses())
+      why = "fusion: off (schedule)";
+    else
+      fuse = fusible(edges, consume, priority.getSymName(), why);
+    fusion = fuse ? "; bucket fusion: within a round, a thread runs the "
+                    "vertices it lowers into the round's bucket while it "
+                    "holds fewer than " +
+                        std::to_string(kFuseBelow) +
+                        " of them (GAPBS's), as the loop only lowers '" +
+                        priority.getSymName().str() +
+                        "' with min= at the destination and its result "
+                        "feeds only the next round"
+                  : "; no bucket fusion: " + why;
   }
   graph::Parallel parallel = *schedule.getParallel();
   bool isParallel = parallel != graph::Parallel::Serial;
@@ -376,7 +473,8 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
       pullExitsEarly(loop), props);
   if (remarks)
     emitRemark(loc) << what << " of algorithm '" << algo.getSymName()
-                    << "': " << describe(loop, schedule, variants, tiling);
+                    << "': " << describe(loop, schedule, variants, tiling)
+                    << fusion;
 
   std::string base =
       algorithmFunctionName(algo.getSymName()) + "_" +
@@ -578,16 +676,31 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
       Value type = b.create<arith::ConstantIntOp>(loc, isI64 ? 1 : 0, 32);
       Value delta = b.create<arith::ConstantFloatOp>(
           loc, APFloat(schedule.getDelta().getValueAsDouble()), b.getF64Type());
-      Value consumes = b.create<arith::ConstantIntOp>(loc, consume ? 1 : 0, 32);
+      Value flags = b.create<arith::ConstantIntOp>(
+          loc, (consume ? kBucketConsume : 0) | (fuse ? kBucketFuse : 0), 32);
       Value current =
           callRuntime(b, loc, module, AlgoCall::FrontierBucket,
                       {from, info.bases.lookup(priority.getSymName()), type,
-                       delta, out, consumes});
+                       delta, out, flags});
       Value list =
           callRuntime(b, loc, module, AlgoCall::FrontierList, {current});
-      Value size =
-          callRuntime(b, loc, module, AlgoCall::FrontierSize, {current});
-      launch(fns[0], list, null, size);
+      if (!fuse) {
+        Value size =
+            callRuntime(b, loc, module, AlgoCall::FrontierSize, {current});
+        launch(fns[0], list, null, size);
+      } else {
+        // A fused round runs the loop again over each thread's bin: a copy
+        // of the environment with its list slot pointing there.
+        store(static_cast<int64_t>(EnvSlot::List), list);
+        store(static_cast<int64_t>(EnvSlot::Bitmap), null);
+        Value address = b.create<LLVM::AddressOfOp>(loc, fns[0]);
+        callRuntime(b, loc, module, AlgoCall::BucketFor,
+                    {current, kind, chunk, address, env,
+                     constI64(b, loc,
+                              static_cast<int64_t>(EnvSlot::FirstCaptured) +
+                                  int64_t(captured.size())),
+                     constI64(b, loc, static_cast<int64_t>(EnvSlot::List))});
+      }
       // The round's bucket is the compiler's own: nothing reads it again.
       callRuntime(b, loc, module, AlgoCall::FrontierRelease, {current});
       break;

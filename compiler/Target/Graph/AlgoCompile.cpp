@@ -30,6 +30,12 @@ using namespace mlir;
 using namespace sluice;
 using namespace sluice::target;
 
+// graph-to-llvm's copies of the runtime's bucket constants.
+static_assert(conversion::kBucketConsume == SLUICE_ALGO_BUCKET_CONSUME &&
+                  conversion::kBucketFuse == SLUICE_ALGO_BUCKET_FUSE &&
+                  conversion::kFuseBelow == SLUICE_ALGO_FUSE_BELOW,
+              "GraphAbi.h and sluice/algo.h disagree");
+
 FailureOr<OwningOpRef<ModuleOp>>
 sluice::target::lowerAlgorithmsToLLVM(ModuleOp module, bool remarks) {
   OwningOpRef<ModuleOp> copy(cast<ModuleOp>(module->clone()));
@@ -193,6 +199,7 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_order_targets);
   SLUICE_SYMBOL(sluice_algo_common_neighbors_at);
   SLUICE_SYMBOL(sluice_algo_frontier_bucket);
+  SLUICE_SYMBOL(sluice_algo_bucket_for);
   SLUICE_SYMBOL(sluice_algo_edge_weight);
   SLUICE_SYMBOL(sluice_algo_edge_label);
   SLUICE_SYMBOL(sluice_algo_vertex_label);

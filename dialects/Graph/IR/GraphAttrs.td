@@ -62,7 +62,11 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
       triangles), or `auto` (degree when the runtime finds the degrees
       skewed, GAPBS's heuristic). Per-vertex results that depend on the
       order (which vertex of a triangle counts it) change with it; sums do
-      not.
+      not;
+    - `fusion` (edges loops with `frontier = buckets`; absent: `auto`):
+      `auto` fuses the loop's rounds (GAPBS's bucket fusion: a thread runs
+      the vertices it lowers into the round's bucket within the round)
+      when graph-to-llvm finds that legal, `off` never does.
 
     As a request (the algorithm's `loop_defaults` and `label_schedules`,
     written by MLIRGen from the `schedule` declaration) any key may be
@@ -97,7 +101,8 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
       OptionalParameter<"::mlir::FloatAttr",
                         "Beamer's alpha of direction = hybrid">:$alpha,
       OptionalParameter<"::mlir::FloatAttr",
-                        "Beamer's beta of direction = hybrid">:$beta);
+                        "Beamer's beta of direction = hybrid">:$beta,
+      Graph_OptionalEnumParameter<Graph_Fusion>:$fusion);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -105,11 +110,15 @@ def Graph_ScheduleAttr : AttrDef<Graph_Dialect, "Schedule"> {
     bool isEmpty() {
       return !getDirection() && !getParallel() && !getChunk() &&
              getTile().isNone() && !getFrontier() && !getDelta() &&
-             !getFormat() && !getOrder() && !getAlpha() && !getBeta();
+             !getFormat() && !getOrder() && !getAlpha() && !getBeta() &&
+             !getFusion();
     }
     /// Beamer's alpha and beta of a hybrid loop: the schedule's, else
     /// kDefaultHybridAlpha/Beta (GraphSchema.h).
     double hybridAlpha();
+    /// Whether a `frontier: buckets` loop's rounds may be fused when that
+    /// is legal (not `fusion = off`).
+    bool fuses() { return getFusion().value_or(Fusion::Auto) != Fusion::Off; }
     double hybridBeta();
     /// The names of the edges-only keys this schedule gives (direction,
     /// frontier, format; then order, which an edges loop may leave out), in

@@ -49,15 +49,13 @@ FailureOr<Tile> mlir::FieldParser<Tile>::parse(AsmParser &parser) {
 // #graph.schedule
 //===----------------------------------------------------------------------===//
 
-LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   std::optional<Direction> direction,
-                                   std::optional<Parallel> parallel,
-                                   std::optional<int64_t> chunk, Tile tile,
-                                   std::optional<FrontierKind> frontier,
-                                   FloatAttr delta,
-                                   std::optional<EdgeFormat> format,
-                                   std::optional<VertexOrder> order,
-                                   FloatAttr alpha, FloatAttr beta) {
+LogicalResult ScheduleAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    std::optional<Direction> direction, std::optional<Parallel> parallel,
+    std::optional<int64_t> chunk, Tile tile,
+    std::optional<FrontierKind> frontier, FloatAttr delta,
+    std::optional<EdgeFormat> format, std::optional<VertexOrder> order,
+    FloatAttr alpha, FloatAttr beta, std::optional<Fusion> fusion) {
   bool dynamic = parallel == Parallel::Dynamic;
   if (dynamic && !chunk)
     return emitError() << "parallel = dynamic needs a chunk (the vertices "
@@ -116,6 +114,8 @@ llvm::SmallVector<llvm::StringRef> ScheduleAttr::edgesOnlyKeys() {
     keys.push_back(kFormatKey);
   if (getOrder())
     keys.push_back(kOrderKey);
+  if (getFusion())
+    keys.push_back(kFusionKey);
   return keys;
 }
 

@@ -33,6 +33,7 @@ template <> struct IsScheduleEnum<Parallel> : std::true_type {};
 template <> struct IsScheduleEnum<FrontierKind> : std::true_type {};
 template <> struct IsScheduleEnum<EdgeFormat> : std::true_type {};
 template <> struct IsScheduleEnum<VertexOrder> : std::true_type {};
+template <> struct IsScheduleEnum<Fusion> : std::true_type {};
 
 /// "expected one of: push, pull, hybrid; got 'x'" at `loc`.
 mlir::InFlightDiagnostic unknownWord(mlir::AsmParser &parser, llvm::SMLoc loc,
@@ -54,6 +55,9 @@ template <> inline llvm::ArrayRef<llvm::StringRef> namesOfEnum<EdgeFormat>() {
 }
 template <> inline llvm::ArrayRef<llvm::StringRef> namesOfEnum<VertexOrder>() {
   return vertexOrderNames();
+}
+template <> inline llvm::ArrayRef<llvm::StringRef> namesOfEnum<Fusion>() {
+  return fusionNames();
 }
 } // namespace sluice::graph
 

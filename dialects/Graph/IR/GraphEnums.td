@@ -69,6 +69,15 @@ def Graph_EdgeFormat : I32EnumAttr<"EdgeFormat",
   let genSpecializedAttr = 0;
 }
 
+def Graph_Fusion : I32EnumAttr<"Fusion",
+    "whether a `frontier: buckets` loop's rounds may be fused (`fusion: ...`)", [
+    I32EnumAttrCase<"Auto", 0, "auto">,
+    I32EnumAttrCase<"Off", 1, "off">
+  ]> {
+  let cppNamespace = "::sluice::graph";
+  let genSpecializedAttr = 0;
+}
+
 def Graph_VertexOrder : I32EnumAttr<"VertexOrder",
     "the order an edges loop compares its vertices in (`order: ...`)", [
     I32EnumAttrCase<"Natural", 0, "natural">,

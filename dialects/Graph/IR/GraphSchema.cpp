@@ -61,8 +61,15 @@ llvm::ArrayRef<llvm::StringRef> graph::vertexOrderNames() {
   return names;
 }
 
+llvm::ArrayRef<llvm::StringRef> graph::fusionNames() {
+  static const auto names =
+      enumNames(getMaxEnumValForFusion(), stringifyFusion);
+  return names;
+}
+
 bool graph::isEdgesOnlyScheduleKey(llvm::StringRef key) {
-  return llvm::is_contained(edgesOnlyScheduleKeys(), key) || key == kOrderKey;
+  return llvm::is_contained(edgesOnlyScheduleKeys(), key) || key == kOrderKey ||
+         key == kFusionKey;
 }
 
 llvm::hash_code graph::hash_value(const Tile &tile) {

@@ -39,6 +39,7 @@ llvm::ArrayRef<llvm::StringRef> frontierKindNames();
 llvm::ArrayRef<llvm::StringRef> edgeFormatNames();
 llvm::ArrayRef<llvm::StringRef> targetNames();
 llvm::ArrayRef<llvm::StringRef> vertexOrderNames();
+llvm::ArrayRef<llvm::StringRef> fusionNames();
 
 /// The schedule keys of a loop, in the order #graph.schedule prints them.
 inline constexpr llvm::StringLiteral kDirectionKey = "direction";
@@ -47,11 +48,12 @@ inline constexpr llvm::StringLiteral kTileKey = "tile";
 inline constexpr llvm::StringLiteral kFrontierKey = "frontier";
 inline constexpr llvm::StringLiteral kFormatKey = "format";
 inline constexpr llvm::StringLiteral kOrderKey = "order";
+inline constexpr llvm::StringLiteral kFusionKey = "fusion";
 /// The keys every edges loop's schedule gives (direction, frontier,
 /// format), under the label of a vertices loop errors.
 llvm::ArrayRef<llvm::StringRef> edgesOnlyScheduleKeys();
-/// Those and `order`, which an edges loop may leave out (the graph's
-/// order).
+/// Those and `order` and `fusion`, which an edges loop may leave out (the
+/// graph's order; fused when legal).
 bool isEdgesOnlyScheduleKey(llvm::StringRef key);
 
 /// The cache tiling of a loop: none, `auto` (the compiler picks the size for

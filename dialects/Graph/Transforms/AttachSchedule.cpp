@@ -45,6 +45,8 @@ struct LoopSchedule {
   Decided<EdgeFormat> format{kDefaultFormat};
   /// Absent: the graph's order (not written, as `order` is rarely given).
   Decided<std::optional<VertexOrder>> order{std::nullopt};
+  /// Absent: auto (not written, as `fusion` is rarely given).
+  Decided<std::optional<Fusion>> fusion{std::nullopt};
 
   /// Takes the keys `request` gives (those of edges loops only when
   /// `isEdges`).
@@ -72,6 +74,8 @@ struct LoopSchedule {
       format.set(*f, from);
     if (auto o = request.getOrder())
       order.set(*o, from);
+    if (auto f = request.getFusion())
+      fusion.set(*f, from);
   }
 
   ScheduleAttr toAttr(MLIRContext *ctx, bool isEdges) const {
@@ -82,7 +86,8 @@ struct LoopSchedule {
         ctx, onEdges(direction.value), parallel.value, chunk, tile.value,
         onEdges(frontier.value), isEdges ? delta : FloatAttr(),
         onEdges(format.value), isEdges ? order.value : std::nullopt,
-        isEdges ? alpha : FloatAttr(), isEdges ? beta : FloatAttr());
+        isEdges ? alpha : FloatAttr(), isEdges ? beta : FloatAttr(),
+        isEdges ? fusion.value : std::nullopt);
   }
 };
 
@@ -180,6 +185,9 @@ struct GraphAttachSchedulePass
     if (isEdges && s.order.value)
       r << ", order = " << stringifyVertexOrder(*s.order.value) << " "
         << sourceText(s.order.from, name);
+    if (isEdges && s.fusion.value)
+      r << ", fusion = " << stringifyFusion(*s.fusion.value) << " "
+        << sourceText(s.fusion.from, name);
   }
 };
 

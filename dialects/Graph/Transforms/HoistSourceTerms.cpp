@@ -347,7 +347,7 @@ struct GraphHoistSourceTermsPass
     auto schedule =
         ScheduleAttr::get(ctx, std::nullopt, Parallel::Static, std::nullopt,
                           Tile::none(), std::nullopt, FloatAttr(), std::nullopt,
-                          std::nullopt, FloatAttr(), FloatAttr());
+                          std::nullopt, FloatAttr(), FloatAttr(), std::nullopt);
     auto vertices = b.create<VerticesOp>(loop.getLoc(), TypeRange{},
                                          ValueRange{}, b.getStringAttr(label),
                                          b.getArrayAttr({}), schedule);

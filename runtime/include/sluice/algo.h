@@ -292,11 +292,42 @@ SLUICE_API const char *sluice_algo_order_note(const sluice_algo_ctx_t *ctx,
  * buckets, and the next call on it takes its lowest bucket without
  * looking at the vertices of the other buckets. Otherwise the call scans
  * `f` and inserts the others into `rest`. Either way `rest` holds the same
- * set of vertices once sealed. */
+ * set of vertices once sealed.
+ *
+ * `flags`: SLUICE_ALGO_BUCKET_CONSUME (nothing reads `f` again), with
+ * SLUICE_ALGO_BUCKET_FUSE (the round may be fused, see
+ * sluice_algo_bucket_for) or not. */
 SLUICE_API sluice_frontier_t *
 sluice_algo_frontier_bucket(sluice_frontier_t *f, const void *priority,
                             int32_t type, double delta, sluice_frontier_t *rest,
-                            int32_t consume);
+                            int32_t flags);
+#define SLUICE_ALGO_BUCKET_CONSUME 1
+#define SLUICE_ALGO_BUCKET_FUSE 2
+/* A fused round keeps running a thread's own vertices of the round's
+ * bucket while they are fewer than this (GAPBS's kBinSizeThreshold,
+ * src/sssp.cc). */
+#define SLUICE_ALGO_FUSE_BELOW 1000
+/* Runs a round of a `frontier: buckets` loop: `fn` over the vertices of
+ * `current` (a frontier sluice_algo_frontier_bucket returned), as
+ * sluice_algo_parallel_for(ctx, size(current), schedule, chunk, fn, env)
+ * does, with `env` (of `env_slots` 8-byte slots) holding the list `fn`
+ * reads in slot `list_slot`.
+ *
+ * When sluice_algo_frontier_bucket fused the round (SLUICE_ALGO_BUCKET_FUSE
+ * and the queue handed on), GAPBS's bucket fusion: a vertex whose priority
+ * the pass lowers into the round's bucket goes (also) to the lowering
+ * thread's own bin, and each thread, its share done, runs `fn` over its
+ * bin (a copy of `env` whose list slot points at it) while the bin holds
+ * fewer than SLUICE_ALGO_FUSE_BELOW vertices, without ending the round;
+ * a bin left larger passes on to `rest`. Then `rest`, sealed, holds only
+ * the vertices still to run: those run in the round are not filed again.
+ * The caller makes this legal: the loop only lowers the priority (min=) at
+ * the edge's destination, and nothing reads `rest` but the next round and
+ * a test of its size against zero. */
+SLUICE_API void sluice_algo_bucket_for(sluice_frontier_t *current,
+                                       int32_t schedule, uint64_t chunk,
+                                       sluice_algo_range_fn_t fn, void *env,
+                                       uint64_t env_slots, uint64_t list_slot);
 /* The element types of a vertex property. */
 typedef enum sluice_algo_type_e {
   SLUICE_ALGO_F64 = 0,    /* double */

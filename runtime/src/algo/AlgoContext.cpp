@@ -227,6 +227,18 @@ void reportPass(sluice_algo_ctx_t *ctx) {
 void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
                               int32_t schedule, uint64_t chunk,
                               sluice_algo_range_fn_t fn, void *env) {
+  parallelFor(ctx, n, schedule, chunk, fn, env, nullptr, nullptr);
+}
+
+void sluice::rt::parallelFor(sluice_algo_ctx_t *ctx, uint64_t n,
+                             int32_t schedule, uint64_t chunk,
+                             sluice_algo_range_fn_t fn, void *env,
+                             void (*shareEnd)(void *), void *arg) {
+  auto endShare = [&] {
+    if (shareEnd)
+      shareEnd(arg);
+    flushFrontierInserts();
+  };
   if (ctx->faulted.load(std::memory_order_relaxed) || n == 0)
     return;
   ++ctx->passes;
@@ -243,7 +255,7 @@ void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
   if (schedule == SLUICE_ALGO_SERIAL || threads == 1 ||
       (!blocks && n < SLUICE_ALGO_SERIAL_BELOW)) {
     fn(ctx, env, 0, n);
-    flushFrontierInserts();
+    endShare();
     return;
   }
   if (schedule == SLUICE_ALGO_DYNAMIC) {
@@ -274,7 +286,7 @@ void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
              c = part.next.fetch_add(1, std::memory_order_relaxed))
           fn(ctx, env, c * step, std::min(n, (c + 1) * step));
       }
-      flushFrontierInserts();
+      endShare();
     });
     return;
   }
@@ -283,7 +295,7 @@ void sluice_algo_parallel_for(sluice_algo_ctx_t *ctx, uint64_t n,
     uint64_t end = begin + n / threads + (t < n % threads ? 1 : 0);
     if (begin < end)
       fn(ctx, env, begin, end);
-    flushFrontierInserts();
+    endShare();
   });
 }
 

@@ -93,6 +93,49 @@ void growFrontierList(sluice_frontier_t *f);
 sluice_frontier_t *sealedFrontier(sluice_algo_ctx_t *ctx,
                                   const std::vector<uint32_t> &vertices);
 
+/// A pass of sluice_algo_parallel_for whose shares each call
+/// `shareEnd(arg)` when their items are done, before their inserts are
+/// flushed (null: none).
+void parallelFor(sluice_algo_ctx_t *ctx, uint64_t n, int32_t schedule,
+                 uint64_t chunk, sluice_algo_range_fn_t fn, void *env,
+                 void (*shareEnd)(void *), void *arg);
+
+/// GAPBS's bucket fusion of one round (BucketFusion.cpp), on the round's
+/// result frontier: the bucket the round runs and the vertices of it that
+/// threads' bins passed on (their bins grew past SLUICE_ALGO_FUSE_BELOW).
+struct BucketFusion {
+  const void *priority;
+  int32_t type;
+  double delta;
+  double key;
+  /// A bound no priority of bucket `key` passes: (key + 1) * delta
+  /// widened by far more than the rounding of p / delta, so that most
+  /// inserts (into later buckets) are told apart by one compare.
+  double above;
+  /// While the round's pass runs: inserts at `key` go to the thread's bin.
+  bool active = false;
+  std::mutex spillMutex;
+  std::vector<uint32_t> spilled;
+};
+/// The priority of `v` in a fused round, as a double (a relaxed atomic
+/// load: other threads lower it meanwhile).
+inline double fusedPriority(const BucketFusion &fusion, uint32_t v) {
+  if (fusion.type == SLUICE_ALGO_I64) {
+    int64_t p;
+    __atomic_load(static_cast<const int64_t *>(fusion.priority) + v, &p,
+                  __ATOMIC_RELAXED);
+    return double(p);
+  }
+  double p;
+  __atomic_load(static_cast<const double *>(fusion.priority) + v, &p,
+                __ATOMIC_RELAXED);
+  return p;
+}
+/// An insert of `v`, whose priority is now `p`, into `f` during its fused
+/// round: into the calling thread's bin when its bucket is the round's
+/// (`p` above fusion.above: it is not).
+void fuseInsert(sluice_frontier_t *f, uint32_t v, double p);
+
 /// A GPU attached to a context (sluice/algo_gpu.h, AlgoGpu.cpp).
 struct AlgoGpu;
 struct AlgoGpuDeleter {
@@ -131,6 +174,11 @@ struct sluice_frontier_t {
   /// `count` is then the queue's size; `list` and `bits` are made from the
   /// queue when read.
   std::unique_ptr<sluice::rt::BucketQueue> queue;
+  /// A fused round's result (sluice_algo_bucket_for): the round's bucket;
+  /// its seal leaves the vertices the round ran out of the queue. On the
+  /// round's own frontier, `fusedInto` is that result.
+  std::unique_ptr<sluice::rt::BucketFusion> fusion;
+  sluice_frontier_t *fusedInto = nullptr;
   /// Whether `list` holds the vertices, sorted. A sealed frontier of at
   /// least a 64th of the vertices keeps its bitmap and is listed from it
   /// on first read (a pull round reads only the bitmap).

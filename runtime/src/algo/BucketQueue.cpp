@@ -33,14 +33,6 @@ BucketQueue::BucketQueue(const void *priority, int32_t type, double delta,
     slot[v].store(kNotFiled, std::memory_order_relaxed);
 }
 
-double BucketQueue::keyOf(const void *priority, int32_t type, double delta,
-                          uint32_t v) {
-  double p = type == SLUICE_ALGO_I64
-                 ? double(static_cast<const int64_t *>(priority)[v])
-                 : static_cast<const double *>(priority)[v];
-  return keyOf(p, delta);
-}
-
 template <typename Fn> void BucketQueue::forShares(uint64_t count, Fn fn) {
   if (!pool || pool->size() == 1 || count < kParallelBelow) {
     fn(lanes.front(), 0, count, false);
@@ -71,8 +63,7 @@ void BucketQueue::push(uint32_t v, double key) {
   }
 }
 
-void BucketQueue::file(uint32_t v) {
-  double key = keyOf(v);
+void BucketQueue::fileUnder(uint32_t v, double key) {
   int32_t code = codeOf(key);
   int32_t was = slotOf(v);
   // (A code for several keys files again: its old entry may be another's.)
@@ -95,6 +86,30 @@ void BucketQueue::mergeLanes() {
 void BucketQueue::fileAll(const uint32_t *list, uint64_t count) {
   for (uint64_t i = 0; i < count; ++i)
     file(list[i]);
+}
+
+void BucketQueue::fileAfterFusion(const uint32_t *list, uint64_t count,
+                                  double key,
+                                  const std::vector<uint32_t> &spilled) {
+  // After the round's take no slot holds its key's code: the spilled are
+  // those that do now.
+  const int32_t code = codeOf(key);
+  fileAll(spilled.data(), spilled.size());
+  for (uint64_t i = 0; i < count; ++i) {
+    uint32_t v = list[i];
+    double now = keyOf(v);
+    if (now != key) {
+      fileUnder(v, now);
+      continue;
+    }
+    // Ran: an entry of it in a later bucket (filed before it was lowered
+    // into this one) goes stale.
+    int32_t was = slotOf(v);
+    if (was == code || was == kNotFiled)
+      continue;
+    setSlot(v, kNotFiled);
+    --queued;
+  }
 }
 
 void BucketQueue::gatherTaken(std::vector<uint32_t> &out) {
@@ -213,7 +228,8 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
                                                const void *priority,
                                                int32_t type, double delta,
                                                sluice_frontier_t *rest,
-                                               int32_t consume) {
+                                               int32_t flags) {
+  const bool consume = flags & SLUICE_ALGO_BUCKET_CONSUME;
   sluice_algo_ctx_t *ctx = f->ctx;
   sluice::rt::flushFrontierInserts();
   std::vector<uint32_t> &lowest = ctx->bucketScratch;
@@ -237,7 +253,21 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
     queue->takeLowest(lowest);
     sluice::rt::growFrontierList(rest);
     rest->queue = std::move(queue);
-    return sluice::rt::sealedFrontier(ctx, lowest);
+    sluice_frontier_t *current = sluice::rt::sealedFrontier(ctx, lowest);
+    // A fused round (BucketFusion.cpp) runs on sluice_algo_bucket_for.
+    double key = lowest.empty() ? HUGE_VAL
+                                : BucketQueue::keyOf(priority, type, delta,
+                                                     lowest.front());
+    if ((flags & SLUICE_ALGO_BUCKET_FUSE) && BucketQueue::fusible(key)) {
+      // (Relative 2^-20 and an absolute delta / 2^20 dwarf the rounding of
+      // p / delta and of the bound, a few ulps.)
+      double above = (key + 1) * delta;
+      above += std::fabs(above) * 0x1p-20 + delta * 0x1p-20;
+      rest->fusion.reset(new sluice::rt::BucketFusion{
+          priority, type, delta, key, above, false, {}, {}});
+      current->fusedInto = rest;
+    }
+    return current;
   }
   // Else one scan for the lowest bucket and one to split the list (sorted:
   // so are both parts).

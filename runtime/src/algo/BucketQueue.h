@@ -31,6 +31,8 @@
 #ifndef SLUICE_RUNTIME_SRC_ALGO_BUCKETQUEUE_H
 #define SLUICE_RUNTIME_SRC_ALGO_BUCKETQUEUE_H
 
+#include "sluice/algo.h"
+
 #include <atomic>
 #include <climits>
 #include <cmath>
@@ -65,7 +67,12 @@ public:
   }
   /// The bucket of vertex `v` under `priority` (of `type`).
   static double keyOf(const void *priority, int32_t type, double delta,
-                      uint32_t v);
+                      uint32_t v) {
+    double p = type == SLUICE_ALGO_I64
+                   ? double(static_cast<const int64_t *>(priority)[v])
+                   : static_cast<const double *>(priority)[v];
+    return keyOf(p, delta);
+  }
   double keyOf(uint32_t v) const { return keyOf(priority, type, delta, v); }
   /// Whether the queue orders by this property and width.
   bool orders(const void *p, int32_t t, double d) const {
@@ -73,10 +80,20 @@ public:
   }
 
   /// Files `v` under its bucket now (nothing when it waits there already).
-  void file(uint32_t v);
+  void file(uint32_t v) { fileUnder(v, keyOf(v)); }
   /// Files `list[0, count)` as file() does, one by one (sorted, the
   /// priorities and slots are read in order).
   void fileAll(const uint32_t *list, uint64_t count);
+  /// After a fused round of bucket `key` (BucketFusion.cpp): files
+  /// `spilled` (vertices passed on by the threads' bins), then of
+  /// `list[0, count)` (the vertices the round lowered) those of another
+  /// bucket, as fileAll does; one of bucket `key` not spilled ran in the
+  /// round after its last lowering and waits no more.
+  void fileAfterFusion(const uint32_t *list, uint64_t count, double key,
+                       const std::vector<uint32_t> &spilled);
+  /// Whether a round of bucket `key` can be fused: the slots hold the key
+  /// itself (fileAfterFusion tells the spilled vertices by it).
+  static bool fusible(double key) { return exact(codeOf(key)); }
   /// The waiting vertices.
   uint64_t size() const { return queued; }
   /// Takes the vertices of the lowest bucket that holds one (refiling those
@@ -102,6 +119,8 @@ private:
     return ring[uint64_t(int64_t(key)) & (kWindow - 1)];
   }
   void push(uint32_t v, double key);
+  /// file() of `v`, whose bucket is `key`.
+  void fileUnder(uint32_t v, double key);
   /// Calls fn(lane, begin, end, shared) over shares of [0, count): on the
   /// pool's threads when there are many (`shared` true), else once on the
   /// caller (false).

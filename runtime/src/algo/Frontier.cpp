@@ -12,7 +12,8 @@
 // fault each. A frontier with a bucket queue (a `frontier: buckets`
 // loop's result) has a list of every vertex, files its inserts there when
 // sealed (in vertex order when they are many, so the queue's arrays are
-// read in order) and is listed from the queue when read.
+// read in order) and is listed from the queue when read; after a fused
+// round (BucketFusion.cpp) the vertices the round ran are left out.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
@@ -226,6 +227,13 @@ void sluice::rt::flushFrontierInserts() {
 int sluice_algo_frontier_insert(sluice_frontier_t *f, uint32_t v) {
   if (f->all || f->sealed || v >= f->numVertices)
     return 0;
+  // (Every lowering into a fused round's bucket goes to a bin, inserted
+  // before or not.)
+  if (f->fusion && f->fusion->active) {
+    double p = sluice::rt::fusedPriority(*f->fusion, v);
+    if (p <= f->fusion->above)
+      sluice::rt::fuseInsert(f, v, p);
+  }
   uint64_t bit = uint64_t(1) << (v % 64);
   // A plain load first: most rejected inserts need no atomic write.
   if ((f->bits[v / 64].load(std::memory_order_relaxed) & bit) ||
@@ -269,7 +277,13 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
     // context, the list is made from the queue when read.
     if (!inOrder && f->bits && count * 16 > words(f->numVertices))
       listBits(f, f->list.get());
-    f->queue->fileAll(f->list.get(), count);
+    if (f->fusion) {
+      f->queue->fileAfterFusion(f->list.get(), count, f->fusion->key,
+                                f->fusion->spilled);
+      f->fusion.reset();
+    } else {
+      f->queue->fileAll(f->list.get(), count);
+    }
     f->count = f->queue->size();
     if (f->bits)
       giveBitsBack(f, f->list.get(), count);
@@ -337,6 +351,8 @@ void sluice_algo_frontier_release(sluice_frontier_t *f) {
     giveListBack(f);
   f->list.reset();
   f->queue.reset();
+  f->fusion.reset();
+  f->fusedInto = nullptr;
   f->direct = false;
   f->all = false;
   f->sealed = true;

@@ -194,6 +194,8 @@ INSTANTIATE_TEST_SUITE_P(
         // (weights are 1..9).
         "direction: push, frontier: buckets(1), parallel: static",
         "frontier: buckets(4.5), parallel: dynamic(8)",
+        "frontier: buckets(4.5), parallel: dynamic(8), fusion: off",
+        "frontier: buckets(1), parallel: static, fusion: auto",
         "frontier: buckets(1000.0), parallel: serial"));
 INSTANTIATE_TEST_SUITE_P(
     Schedules, PageRankSchedules,
