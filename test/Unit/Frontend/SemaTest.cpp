@@ -954,7 +954,7 @@ const Case kCases[] = {
      "graph g = load(\"x\")\nalgorithm a on g { @s1 edges(s, d) { } "
      "}\nschedule a { @s1 { sampler: alias } }",
      {"unknown option 'sampler' for label '@s1'; expected one of: direction, "
-      "parallel, tile, frontier, format, order"}},
+      "parallel, tile, frontier, format, order, fusion"}},
     // --- Graphs ----------------------------------------------------------
     {"GraphUnknownSource",
      "graph g = lod(\"x\")",
