@@ -53,20 +53,9 @@ uint64_t forEachLine(const char *text, size_t begin, size_t end, Fn &&fn) {
   uint64_t index = 0;
   size_t p = begin;
   while (p < end) {
-    const void *nl = std::memchr(text + p, '\n', end - p);
-    const size_t limit =
-        nl ? static_cast<size_t>(static_cast<const char *>(nl) - text) : end;
-    const void *cr = std::memchr(text + p, '\r', limit - p);
+    // end is a line start or the file's end: the last line is final.
     size_t stop, resume;
-    if (cr) {
-      stop = static_cast<size_t>(static_cast<const char *>(cr) - text);
-      resume = stop + 1 + (stop + 1 < end && text[stop + 1] == '\n' ? 1 : 0);
-    } else if (nl) {
-      stop = limit;
-      resume = stop + 1;
-    } else {
-      stop = resume = end; // the file's last line, without a line end
-    }
+    lineEnd(text, p, end, /*final=*/true, stop, resume);
     if (!fn(std::string_view(text + p, stop - p), index++))
       return index;
     p = resume;

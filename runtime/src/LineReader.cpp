@@ -265,34 +265,10 @@ bool LineReader::next(std::string_view &out, sluice_status_t &status,
   status = SLUICE_STATUS_OK;
   for (;;) {
     const char *base = buffer.data();
-    const char *from = base + begin;
-    const size_t avail = end - begin;
-    const void *newline = std::memchr(from, '\n', avail);
-    const size_t beforeNewline =
-        newline ? static_cast<size_t>(static_cast<const char *>(newline) - from)
-                : avail;
-    const void *cr = std::memchr(from, '\r', beforeNewline);
+    if (atEnd && begin == end)
+      return false;
     size_t stop, resume;
-    if (cr) {
-      // "\r\n" or a lone "\r": decide only once the next byte is known.
-      stop = static_cast<size_t>(static_cast<const char *>(cr) - base);
-      if (stop + 1 < end)
-        resume = stop + 1 + (base[stop + 1] == '\n' ? 1 : 0);
-      else if (atEnd)
-        resume = end;
-      else {
-        if (!fill(status, error))
-          return false;
-        continue;
-      }
-    } else if (newline) {
-      stop = begin + beforeNewline;
-      resume = stop + 1;
-    } else if (atEnd) {
-      if (begin == end)
-        return false;
-      stop = resume = end;
-    } else {
+    if (!lineEnd(base, begin, end, atEnd, stop, resume)) {
       if (!fill(status, error))
         return false;
       continue;

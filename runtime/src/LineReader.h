@@ -18,6 +18,7 @@
 #include "sluice/runtime.h"
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <sys/types.h>
@@ -26,6 +27,38 @@
 struct z_stream_s;
 
 namespace sluice::rt {
+
+/// Where the line that starts at text[p] ends, by the line ends every
+/// reader accepts ("\n", "\r\n", a lone "\r"): `stop` ends its text,
+/// `resume` starts the next line. `final`: text[p, end) runs to the end of
+/// the file (the rest is then its last line). False when that is not
+/// decided within text[p, end) and it is not final: no line end yet, or a
+/// '\r' as the last byte (the next byte decides).
+inline bool lineEnd(const char *text, size_t p, size_t end, bool final,
+                    size_t &stop, size_t &resume) {
+  const void *nl = std::memchr(text + p, '\n', end - p);
+  const size_t limit =
+      nl ? static_cast<size_t>(static_cast<const char *>(nl) - text) : end;
+  if (const void *cr = std::memchr(text + p, '\r', limit - p)) {
+    stop = static_cast<size_t>(static_cast<const char *>(cr) - text);
+    if (stop + 1 < end)
+      resume = stop + 1 + (text[stop + 1] == '\n' ? 1 : 0);
+    else if (final)
+      resume = end;
+    else
+      return false;
+    return true;
+  }
+  if (nl) {
+    stop = limit;
+    resume = stop + 1;
+    return true;
+  }
+  if (!final)
+    return false;
+  stop = resume = end;
+  return true;
+}
 
 class LineReader {
 public:
