@@ -17,12 +17,13 @@
  *   ...                                              // every variant
  *   sluice_algo_bfs(ctx, &params, props);
  *
- * Per launch the runtime uploads the properties the loop accesses, the
- * frontier it reads (its list or bitmap) and the values it captured,
+ * Per launch the runtime uploads the properties the loop accesses (those
+ * whose host bytes differ from the device's copy), the frontier it reads
+ * (its list or bitmap) and the values it captured (in one copy),
  * launches, waits, and copies the properties it writes, the partials of a
  * reduction and the vertices the kernel inserted into the loop's new
  * frontier back: host and device code see the same values between passes,
- * at the cost of those copies. A pass whose function is not bound, or a device
+ * at the cost of those copies (sluice_algo_gpu_stats). A pass whose function is not bound, or a device
  *error, faults the context at site SLUICE_ALGO_GPU_FAULT_SITE with the driver's
  *message (sluice_algo_fault_site).
  *
@@ -115,6 +116,21 @@ SLUICE_API sluice_status_t sluice_algo_gpu_attach_host(
 
 /* Kernels launched on `ctx` so far. */
 SLUICE_API uint64_t sluice_algo_gpu_launches(const sluice_algo_ctx_t *ctx);
+
+/* Where a context's GPU passes spent their time so far: each copy is a
+ * synchronous driver call, each launch waits for its kernel. */
+typedef struct sluice_algo_gpu_stats_t {
+  uint64_t launches;
+  uint64_t copies_to_device, copies_from_device;
+  uint64_t bytes_to_device, bytes_from_device;
+  /* Property copies a pass skipped: the device held the host's bytes. */
+  uint64_t properties_kept;
+  double copy_seconds;   /* in copies, both ways */
+  double kernel_seconds; /* in launches, each until its kernel ended */
+} sluice_algo_gpu_stats_t;
+/* Fills `stats` (zeros when no GPU is attached or `ctx` is NULL). */
+SLUICE_API void sluice_algo_gpu_stats(const sluice_algo_ctx_t *ctx,
+                                      sluice_algo_gpu_stats_t *stats);
 
 #ifdef __cplusplus
 } /* extern "C" */

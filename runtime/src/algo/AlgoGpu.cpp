@@ -3,12 +3,19 @@
 // sluice/algo_gpu.h over sluice/gpu.h (the dlopen'd CUDA driver). Attaching
 // a GPU uploads the view (CSR, CSC, weights) and the original ids once and
 // builds the kernels' sluice_algo_gpu_ctx_t; binding reads a kernel's
-// `_info` global. A pass of a bound function then copies what the loop may
-// read (every property, the list or bitmap of the frontier it reads, the
-// environment with device pointers in its first slots), launches a thread
-// per item, waits, and copies back the properties, the partials of a
-// reduction and the vertices inserted into the loop's new frontier (as host
-// inserts, so the host frontier's seal sorts them as on the CPU).
+// `_info` global. A pass of a bound function then makes the device hold
+// what the loop may read and launches a thread per item, waits, and copies
+// back the properties it writes, the partials of a reduction and the
+// vertices inserted into the loop's new frontier (as host inserts, so the
+// host frontier's seal sorts them as on the CPU).
+//
+// Each copy is a synchronous driver call (about 10-20 us on an H200 before
+// any byte moves), so a pass makes few: a property goes up only when the
+// host's bytes differ from those the device holds (a host shadow of each,
+// compared with memcmp: exact, whatever the host code did between passes);
+// the environment, the property table, the frontier's struct, its zeroed
+// bits and the list or bitmap the loop reads go up as one block; the count
+// of inserted vertices comes back with the start of their list.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo_gpu.h"
@@ -18,6 +25,7 @@
 #include "runtime/src/algo/AlgoInternal.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -167,33 +175,47 @@ private:
   void *user;
 };
 
+/// A property on the device and the host bytes it holds (valid: the device
+/// copy equals `shadow`, which came from `host`).
+struct DeviceProp {
+  DeviceBuffer buffer;
+  const void *host = nullptr;
+  std::vector<unsigned char> shadow;
+  bool valid = false;
+};
+
+/// Vertices of a new frontier whose list comes back with its count in one
+/// copy (more take a second).
+constexpr uint64_t kListHead = 1024;
+
 struct AlgoGpu {
   std::unique_ptr<AlgoBackend> backend;
   /// The view's arrays, the ids and the sluice_algo_gpu_ctx_t.
   DeviceBuffer outOffsets, outTargets, outWeights, inOffsets, inSources,
       inWeights, ids, gpuCtx;
-  /// Per pass: properties and their table, the environment, the frontier
-  /// read, the frontier built, partials.
-  std::vector<DeviceBuffer> props;
-  DeviceBuffer propTable, env, list, bitmap, outBits, outList, outCount,
-      outFrontier, partials;
+  /// Per pass: the properties; one block with the environment, the property
+  /// table, the new frontier's struct and bits, the list or bitmap read and
+  /// the new frontier's count (`staging` is its host side), then the new
+  /// frontier's list; partials.
+  std::vector<DeviceProp> props;
+  DeviceBuffer block, partials;
+  std::vector<uint64_t> staging;
+  std::vector<uint32_t> head;
   /// Few kernels an algorithm: looked up in order of binding.
   std::vector<std::pair<sluice_algo_range_fn_t, AlgoKernel>> kernels;
-  std::vector<uint64_t> zeros;
-  uint64_t launches = 0;
+  sluice_algo_gpu_stats_t stats{};
 
   explicit AlgoGpu(std::unique_ptr<AlgoBackend> backend)
       : backend(std::move(backend)) {}
   ~AlgoGpu() {
     for (DeviceBuffer *b :
          {&outOffsets, &outTargets, &outWeights, &inOffsets, &inSources,
-          &inWeights, &ids, &gpuCtx, &propTable, &env, &list, &bitmap, &outBits,
-          &outList, &outCount, &outFrontier, &partials})
+          &inWeights, &ids, &gpuCtx, &block, &partials})
       if (b->ptr)
         backend->release(b->ptr);
-    for (DeviceBuffer &b : props)
-      if (b.ptr)
-        backend->release(b.ptr);
+    for (DeviceProp &p : props)
+      if (p.buffer.ptr)
+        backend->release(p.buffer.ptr);
   }
 
   /// `b` with room for `bytes` (its contents are not kept).
@@ -209,12 +231,54 @@ struct AlgoGpu {
     b.bytes = bytes;
     return SLUICE_STATUS_OK;
   }
+  /// Timed copies (sluice_algo_gpu_stats).
+  sluice_status_t toDevice(uint64_t dst, const void *src, size_t bytes,
+                           sluice_error_t *error) {
+    auto start = std::chrono::steady_clock::now();
+    sluice_status_t s = backend->toDevice(dst, src, bytes, error);
+    stats.copy_seconds += secondsSince(start);
+    ++stats.copies_to_device;
+    stats.bytes_to_device += bytes;
+    return s;
+  }
+  sluice_status_t fromDevice(void *dst, uint64_t src, size_t bytes,
+                             sluice_error_t *error) {
+    auto start = std::chrono::steady_clock::now();
+    sluice_status_t s = backend->fromDevice(dst, src, bytes, error);
+    stats.copy_seconds += secondsSince(start);
+    ++stats.copies_from_device;
+    stats.bytes_from_device += bytes;
+    return s;
+  }
+  static double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  }
   /// `b` holding `bytes` of `host`.
   sluice_status_t upload(DeviceBuffer &b, const void *host, size_t bytes,
                          sluice_error_t *error) {
     if (sluice_status_t s = reserve(b, bytes, error))
       return s;
-    return backend->toDevice(b.ptr, host, bytes, error);
+    return toDevice(b.ptr, host, bytes, error);
+  }
+  /// Makes the device's copy of property `p` equal the host's `bytes` at
+  /// `host`, copying only when they differ from what it holds.
+  sluice_status_t syncProp(DeviceProp &p, const void *host, size_t bytes,
+                           sluice_error_t *error) {
+    if (p.valid && p.host == host && p.shadow.size() == bytes &&
+        (bytes == 0 || std::memcmp(p.shadow.data(), host, bytes) == 0)) {
+      ++stats.properties_kept;
+      return SLUICE_STATUS_OK;
+    }
+    p.valid = false;
+    if (sluice_status_t s = upload(p.buffer, host, bytes ? bytes : 1, error))
+      return s;
+    const auto *bytesAt = static_cast<const unsigned char *>(host);
+    p.shadow.assign(bytesAt, bytesAt + bytes);
+    p.host = host;
+    p.valid = true;
+    return SLUICE_STATUS_OK;
   }
 
   sluice_status_t runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
@@ -224,18 +288,22 @@ struct AlgoGpu {
 
 void AlgoGpuDeleter::operator()(AlgoGpu *gpu) const { delete gpu; }
 
+/// Bytes rounded up to whole 8-byte words.
+static size_t words8(size_t bytes) { return (bytes + 7) / 8; }
+
 sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
                                  uint64_t n, const uint64_t *slots,
                                  sluice_error_t *error) {
   const uint64_t nv = ctx->view.num_vertices;
   const uint64_t words = (nv + 63) / 64;
   std::vector<uint64_t> dev(slots, slots + k.envSlots);
-  // Properties: those the loop accesses to the device, those it writes
-  // back (host code reads and writes them between passes).
+  // Properties: those the loop accesses on the device (copied only when
+  // the host's differ), those it writes back (host code reads and writes
+  // them between passes).
   void **hostProps = reinterpret_cast<void **>(slots[SLUICE_ALGO_ENV_PROPS]);
-  props.resize(k.props.size());
+  props.resize(std::max(props.size(), k.props.size()));
   // One entry per property, plus a spare zero so that a loop without
-  // properties still uploads a (non-empty) table.
+  // properties still has a (non-empty) table.
   std::vector<uint64_t> table(k.props.size() + 1, 0);
   auto bytesOf = [&](size_t i) {
     return nv * (k.props[i] & SLUICE_ALGO_GPU_PROP_BYTES);
@@ -244,48 +312,34 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
     if (!(k.props[i] &
           (SLUICE_ALGO_GPU_PROP_READ | SLUICE_ALGO_GPU_PROP_WRITTEN)))
       continue;
-    if (sluice_status_t s = upload(props[i], hostProps[i], bytesOf(i), error))
+    if (sluice_status_t s = syncProp(props[i], hostProps[i], bytesOf(i), error))
       return s;
-    table[i] = props[i].ptr;
+    table[i] = props[i].buffer.ptr;
   }
-  if (sluice_status_t s =
-          upload(propTable, table.data(), table.size() * 8, error))
-    return s;
-  dev[SLUICE_ALGO_ENV_PROPS] = propTable.ptr;
   auto *out = reinterpret_cast<sluice_frontier_t *>(slots[SLUICE_ALGO_ENV_OUT]);
-  if (out) {
-    if (sluice_algo_frontier_size(out) != 0)
-      return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
-                  "a GPU pass into a frontier that already has vertices");
-    zeros.assign(words + 1, 0);
-    if (sluice_status_t s = upload(outBits, zeros.data(), words * 8 + 8, error))
-      return s;
-    if (sluice_status_t s = reserve(outList, nv * 4 + 4, error))
-      return s;
-    if (sluice_status_t s = upload(outCount, zeros.data(), 8, error))
-      return s;
-    sluice_algo_gpu_frontier_t f{reinterpret_cast<uint64_t *>(outBits.ptr),
-                                 reinterpret_cast<uint32_t *>(outList.ptr),
-                                 reinterpret_cast<uint64_t *>(outCount.ptr)};
-    if (sluice_status_t s = upload(outFrontier, &f, sizeof f, error))
-      return s;
-    dev[SLUICE_ALGO_ENV_OUT] = outFrontier.ptr;
-  }
-  if (slots[SLUICE_ALGO_ENV_LIST]) {
-    if (sluice_status_t s = upload(
-            list, reinterpret_cast<const void *>(slots[SLUICE_ALGO_ENV_LIST]),
-            n * 4, error))
-      return s;
-    dev[SLUICE_ALGO_ENV_LIST] = list.ptr;
-  }
-  if (slots[SLUICE_ALGO_ENV_BITMAP]) {
-    if (sluice_status_t s = upload(
-            bitmap,
-            reinterpret_cast<const void *>(slots[SLUICE_ALGO_ENV_BITMAP]),
-            words * 8, error))
-      return s;
-    dev[SLUICE_ALGO_ENV_BITMAP] = bitmap.ptr;
-  }
+  if (out && sluice_algo_frontier_size(out) != 0)
+    return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
+                "a GPU pass into a frontier that already has vertices");
+  const auto *inList =
+      reinterpret_cast<const uint32_t *>(slots[SLUICE_ALGO_ENV_LIST]);
+  const auto *inBits =
+      reinterpret_cast<const uint64_t *>(slots[SLUICE_ALGO_ENV_BITMAP]);
+  // The block, in 8-byte words: environment, table, the new frontier's
+  // struct and bits, the list or bitmap read, the new frontier's count
+  // (the words copied up), then its list.
+  const size_t envAt = 0, tableAt = envAt + dev.size(),
+               frontierAt = tableAt + table.size(),
+               bitsAt = frontierAt + (out ? words8(sizeof(
+                                                sluice_algo_gpu_frontier_t))
+                                          : 0),
+               listAt = bitsAt + (out ? words + 1 : 0),
+               bitmapAt = listAt + (inList ? words8(n * 4) : 0),
+               countAt = bitmapAt + (inBits ? words : 0),
+               blockWords = countAt + (out ? 1 : 0),
+               outListWords = out ? words8(nv * 4 + 4) : 0;
+  if (sluice_status_t s =
+          reserve(block, (blockWords + outListWords) * 8, error))
+    return s;
   const size_t partialBytes =
       static_cast<size_t>(k.locals) * slots[SLUICE_ALGO_ENV_BLOCKS] * 8;
   if (slots[SLUICE_ALGO_ENV_PARTIALS]) {
@@ -293,7 +347,29 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
       return s;
     dev[SLUICE_ALGO_ENV_PARTIALS] = partials.ptr;
   }
-  if (sluice_status_t s = upload(env, dev.data(), dev.size() * 8, error))
+  staging.assign(blockWords, 0);
+  auto deviceAt = [&](size_t word) { return block.ptr + word * 8; };
+  dev[SLUICE_ALGO_ENV_PROPS] = deviceAt(tableAt);
+  if (out) {
+    sluice_algo_gpu_frontier_t f{
+        reinterpret_cast<uint64_t *>(deviceAt(bitsAt)),
+        reinterpret_cast<uint32_t *>(deviceAt(blockWords)),
+        reinterpret_cast<uint64_t *>(deviceAt(countAt))};
+    std::memcpy(&staging[frontierAt], &f, sizeof f);
+    dev[SLUICE_ALGO_ENV_OUT] = deviceAt(frontierAt);
+  }
+  if (inList) {
+    std::memcpy(&staging[listAt], inList, n * 4);
+    dev[SLUICE_ALGO_ENV_LIST] = deviceAt(listAt);
+  }
+  if (inBits) {
+    std::memcpy(&staging[bitmapAt], inBits, words * 8);
+    dev[SLUICE_ALGO_ENV_BITMAP] = deviceAt(bitmapAt);
+  }
+  std::memcpy(&staging[envAt], dev.data(), dev.size() * 8);
+  std::memcpy(&staging[tableAt], table.data(), table.size() * 8);
+  if (sluice_status_t s =
+          toDevice(block.ptr, staging.data(), blockWords * 8, error))
     return s;
 
   const uint64_t blocks =
@@ -303,35 +379,54 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
                 "a GPU pass of " + std::to_string(n) +
                     " items needs more than 2^31 - 1 blocks");
   uint64_t count = n;
-  void *args[] = {&gpuCtx.ptr, &env.ptr, &count};
+  uint64_t envPtr = deviceAt(envAt);
+  void *args[] = {&gpuCtx.ptr, &envPtr, &count};
+  auto start = std::chrono::steady_clock::now();
   if (sluice_status_t s = backend->launch(
           k.name.c_str(), static_cast<uint32_t>(blocks), args, error))
     return s;
-  ++launches;
+  stats.kernel_seconds += secondsSince(start);
+  ++stats.launches;
 
   for (size_t i = 0; i < k.props.size(); ++i)
-    if (k.props[i] & SLUICE_ALGO_GPU_PROP_WRITTEN)
-      if (sluice_status_t s = backend->fromDevice(hostProps[i], props[i].ptr,
-                                                  bytesOf(i), error))
+    if (k.props[i] & SLUICE_ALGO_GPU_PROP_WRITTEN) {
+      DeviceProp &p = props[i];
+      p.valid = false;
+      if (sluice_status_t s = fromDevice(hostProps[i], p.buffer.ptr,
+                                         bytesOf(i), error))
         return s;
+      const auto *bytesAt = static_cast<const unsigned char *>(hostProps[i]);
+      p.shadow.assign(bytesAt, bytesAt + bytesOf(i));
+      p.valid = true;
+    }
   if (slots[SLUICE_ALGO_ENV_PARTIALS])
-    if (sluice_status_t s = backend->fromDevice(
+    if (sluice_status_t s = fromDevice(
             reinterpret_cast<void *>(slots[SLUICE_ALGO_ENV_PARTIALS]),
             partials.ptr, partialBytes, error))
       return s;
   if (out) {
-    uint64_t inserted = 0;
+    // The count and the first kListHead vertices in one copy.
+    const uint64_t first = std::min<uint64_t>(nv, kListHead);
+    head.resize(2 + first);
     if (sluice_status_t s =
-            backend->fromDevice(&inserted, outCount.ptr, 8, error))
+            fromDevice(head.data(), deviceAt(countAt), 8 + first * 4, error))
       return s;
+    uint64_t inserted;
+    std::memcpy(&inserted, head.data(), 8);
     if (inserted > nv)
       return fail(error, SLUICE_STATUS_INTERNAL, {},
                   "the kernel inserted " + std::to_string(inserted) +
                       " vertices into a frontier of " + std::to_string(nv));
-    std::vector<uint32_t> vertices(inserted);
-    if (sluice_status_t s = backend->fromDevice(vertices.data(), outList.ptr,
-                                                inserted * 4, error))
-      return s;
+    std::vector<uint32_t> vertices(head.begin() + 2,
+                                   head.begin() + 2 + std::min(first, inserted));
+    if (inserted > first) {
+      vertices.resize(inserted);
+      if (sluice_status_t s =
+              fromDevice(vertices.data() + first,
+                         deviceAt(blockWords) + first * 4,
+                         (inserted - first) * 4, error))
+        return s;
+    }
     for (uint32_t v : vertices)
       sluice_algo_frontier_insert(out, v);
   }
@@ -520,5 +615,12 @@ sluice_status_t sluice_algo_gpu_bind(sluice_algo_ctx_t *ctx,
 }
 
 uint64_t sluice_algo_gpu_launches(const sluice_algo_ctx_t *ctx) {
-  return ctx && ctx->gpu ? ctx->gpu->launches : 0;
+  return ctx && ctx->gpu ? ctx->gpu->stats.launches : 0;
+}
+
+void sluice_algo_gpu_stats(const sluice_algo_ctx_t *ctx,
+                           sluice_algo_gpu_stats_t *stats) {
+  if (!stats)
+    return;
+  *stats = ctx && ctx->gpu ? ctx->gpu->stats : sluice_algo_gpu_stats_t{};
 }

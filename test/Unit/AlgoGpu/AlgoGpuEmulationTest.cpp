@@ -238,6 +238,65 @@ TEST(AlgoGpuEmulatedErrors, AnUnboundLoopFaultsAndAMissingKernelIsNotFound) {
   EXPECT_EQ(sluice_algo_gpu_launches(ctx), 1u);
 }
 
+// The device keeps a property between passes only while the host's bytes
+// are the ones it holds: BFS twice on one context and the same arrays, from
+// two sources (the second run's host code resets the depths and sets the
+// new source's), each equal to a queue BFS; within a run the depths stay
+// on the device (copies skipped). The graph's second level is wider than
+// the frontier list's first copy back (kListHead), so its rest comes in a
+// second copy.
+TEST(AlgoGpuEmulatedResidency, HostWritesBetweenRunsReachTheDevice) {
+  ASSERT_TRUE(emulation().jit) << emulation().error;
+  // 0 -> 1..1500 -> 1501 (from each), 1501 -> 0; 1502 alone.
+  std::vector<uint32_t> src, dst;
+  for (uint32_t v = 1; v <= 1500; ++v) {
+    src.push_back(0), dst.push_back(v);
+    src.push_back(v), dst.push_back(1501);
+  }
+  src.push_back(1501), dst.push_back(0);
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  ASSERT_EQ(sluice_graph_create_from_edges(1503, src.size(), src.data(),
+                                           dst.data(), nullptr, nullptr,
+                                           nullptr, 0, &g, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  GraphPtr graph(g, sluice_graph_release);
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.quiet = 1;
+  sluice_algo_ctx_t *ctx = nullptr;
+  ASSERT_EQ(sluice_algo_ctx_create(g, &options, &ctx, &error),
+            SLUICE_STATUS_OK);
+  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
+      ctx, sluice_algo_ctx_release);
+  ASSERT_EQ(attachHost(ctx, &error), SLUICE_STATUS_OK) << error.message;
+  for (const Bound &b : kKernels)
+    ASSERT_EQ(sluice_algo_gpu_bind(ctx, b.fn, b.kernel, &error),
+              SLUICE_STATUS_OK)
+        << b.kernel << ": " << error.message;
+  std::vector<int64_t> depth(1503, 7);
+  void *props[] = {depth.data()};
+  for (uint32_t source : {0u, 1501u, 700u}) {
+    sluice_algo_params_bfs_t params{};
+    params.source = static_cast<int64_t>(sluice_graph_original_id(g, source));
+    sluice_algo_bfs(ctx, &params, props);
+    ASSERT_EQ(sluice_algo_fault_site(ctx, nullptr), -1);
+    EXPECT_EQ(depth, referenceBfs(g, source)) << "from " << source;
+  }
+  sluice_algo_gpu_stats_t st;
+  sluice_algo_gpu_stats(ctx, &st);
+  EXPECT_GT(st.launches, 6u);
+  EXPECT_GT(st.properties_kept, 0u);
+  // Per launch one block up and at most the depths, the count with the
+  // list's head and the list's rest back.
+  EXPECT_LE(st.copies_to_device, 2 * st.launches);
+  EXPECT_LE(st.copies_from_device, 3 * st.launches);
+  sluice_algo_gpu_stats_t none;
+  sluice_algo_gpu_stats(nullptr, &none);
+  EXPECT_EQ(none.launches, 0u);
+}
+
 // sluicec --run --target=gpu's path: the host code JIT'd with the job's
 // kernels; with a GPU the depths are the CPU's, without one the run is a
 // located error with the driver's reason.

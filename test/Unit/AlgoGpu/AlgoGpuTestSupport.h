@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -146,6 +148,8 @@ struct Outcome {
   std::vector<std::vector<uint64_t>> props;
   std::string skip, error;
   uint64_t launches = 0;
+  double seconds = 0; ///< The entry call alone (uploads and launches in it).
+  sluice_algo_gpu_stats_t stats{};
 };
 
 /// How a run gets its kernels: attaches them to the context (UNSUPPORTED:
@@ -203,11 +207,16 @@ Outcome run(const sluice_graph_t *graph,
   std::vector<void *> table;
   for (auto &p : out.props)
     table.push_back(p.data());
+  auto start = std::chrono::steady_clock::now();
   entry(ctx, &params, table.data());
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                              start)
+                    .count();
   const char *message = nullptr;
   if (sluice_algo_fault_site(ctx, &message) != -1)
     out.error = std::string("fault: ") + (message ? message : "");
   out.launches = sluice_algo_gpu_launches(ctx);
+  sluice_algo_gpu_stats(ctx, &out.stats);
   return out;
 }
 
@@ -221,15 +230,17 @@ inline std::vector<double> asF64(const std::vector<uint64_t> &v) {
   return d;
 }
 
-/// A queue BFS from vertex 0 over the out-edges: depths, -1 unreached.
-inline std::vector<int64_t> referenceBfs(const sluice_graph_t *g) {
+/// A queue BFS from `source` (vertex 0 by default) over the out-edges:
+/// depths, -1 unreached.
+inline std::vector<int64_t> referenceBfs(const sluice_graph_t *g,
+                                         uint32_t source = 0) {
   uint64_t n = sluice_graph_num_vertices(g);
   const uint64_t *off = sluice_graph_offsets(g);
   const uint32_t *dst = sluice_graph_targets(g);
   std::vector<int64_t> depth(n, -1);
   std::queue<uint32_t> q;
-  depth[0] = 0;
-  q.push(0);
+  depth[source] = 0;
+  q.push(source);
   while (!q.empty()) {
     uint32_t u = q.front();
     q.pop();
@@ -278,13 +289,35 @@ inline void expectRelativelyClose(const std::vector<double> &gpu,
   EXPECT_EQ(bad, 0u) << what;
 }
 
+/// Prints the two halves' times (the entry call: on the GPU its uploads,
+/// launches and copies back; the CPU at 2 threads) and the GPU's
+/// sluice_algo_gpu_stats: the device's figures until a benchmark exists
+/// (under emulation the "GPU" is the host build of the kernels).
+inline void printTimes(const char *what, const Outcome &cpu,
+                       const Outcome &gpu) {
+  const sluice_algo_gpu_stats_t &st = gpu.stats;
+  std::printf("[   time   ] %s: CPU (2 threads) %.3f ms, GPU %.3f ms in %llu "
+              "launches (kernels %.3f ms; %llu + %llu copies, %.3f ms, "
+              "%.1f + %.1f KiB; %llu property copies skipped)\n",
+              what, cpu.seconds * 1e3, gpu.seconds * 1e3,
+              static_cast<unsigned long long>(gpu.launches),
+              st.kernel_seconds * 1e3,
+              static_cast<unsigned long long>(st.copies_to_device),
+              static_cast<unsigned long long>(st.copies_from_device),
+              st.copy_seconds * 1e3, st.bytes_to_device / 1024.0,
+              st.bytes_from_device / 1024.0,
+              static_cast<unsigned long long>(st.properties_kept));
+}
+
 /// The GPU half's verdict: skip without a device, fail on an error.
-#define SLUICE_GPU_HALF(outcome)                                               \
+#define SLUICE_GPU_HALF(cpu, outcome)                                          \
   do {                                                                         \
     if (!(outcome).skip.empty())                                               \
       GTEST_SKIP() << "no GPU: " << (outcome).skip;                            \
     ASSERT_EQ((outcome).error, "");                                            \
     EXPECT_GT((outcome).launches, 0u);                                         \
+    printTimes(::testing::UnitTest::GetInstance()->current_test_info()->name(), \
+               cpu, outcome);                                                  \
   } while (0)
 
 inline void checkBfs(const sluice_graph_t *g, const Attach &attach) {
@@ -294,7 +327,7 @@ inline void checkBfs(const sluice_graph_t *g, const Attach &attach) {
   ASSERT_EQ(cpu.error, "");
   EXPECT_EQ(asI64(cpu.props[0]), referenceBfs(g));
   Outcome gpu = run(g, sluice_algo_bfs, params, 1, attach);
-  SLUICE_GPU_HALF(gpu);
+  SLUICE_GPU_HALF(cpu, gpu);
   EXPECT_EQ(gpu.props[0], cpu.props[0]);
 }
 
@@ -309,7 +342,7 @@ inline void checkSssp(const sluice_graph_t *g, const Attach &attach) {
   for (size_t v = 0; v < depth.size(); ++v)
     ASSERT_EQ(dist[v], depth[v] < 0 ? 1.0e300 : double(depth[v])) << v;
   Outcome gpu = run(g, sluice_algo_sssp, params, 1, attach);
-  SLUICE_GPU_HALF(gpu);
+  SLUICE_GPU_HALF(cpu, gpu);
   EXPECT_EQ(gpu.props[0], cpu.props[0]);
 }
 
@@ -319,7 +352,7 @@ inline void checkComponents(const sluice_graph_t *g, const Attach &attach) {
   ASSERT_EQ(cpu.error, "");
   EXPECT_EQ(asI64(cpu.props[0]), referenceLabels(g));
   Outcome gpu = run(g, sluice_algo_cc, params, 1, attach);
-  SLUICE_GPU_HALF(gpu);
+  SLUICE_GPU_HALF(cpu, gpu);
   EXPECT_EQ(gpu.props[0], cpu.props[0]);
 }
 
@@ -337,7 +370,7 @@ inline void checkPageRankPull(const sluice_graph_t *g, const Attach &attach) {
   EXPECT_GT(total, 0.0);
   EXPECT_LE(total, 1.0 + 1e-9);
   Outcome gpu = run(g, sluice_algo_pagerank, params, kPageRankProps, attach);
-  SLUICE_GPU_HALF(gpu);
+  SLUICE_GPU_HALF(cpu, gpu);
   expectRelativelyClose(asF64(gpu.props[0]), rank, "pagerank");
 }
 
@@ -346,7 +379,7 @@ inline void checkPageRankPush(const sluice_graph_t *g, const Attach &attach) {
   Outcome cpu = run(g, sluice_algo_prpush, params, kPageRankProps, nullptr);
   ASSERT_EQ(cpu.error, "");
   Outcome gpu = run(g, sluice_algo_prpush, params, kPageRankProps, attach);
-  SLUICE_GPU_HALF(gpu);
+  SLUICE_GPU_HALF(cpu, gpu);
   expectRelativelyClose(asF64(gpu.props[0]), asF64(cpu.props[0]),
                         "pagerank push to tolerance");
 }
@@ -369,7 +402,7 @@ inline void checkBetweenness(const sluice_graph_t *g, const Attach &attach) {
   std::vector<double> delta = asF64(cpu.props[kDelta]);
   EXPECT_NEAR(delta[0], reached, 1e-9 * reached);
   Outcome gpu = run(g, sluice_algo_bc, params, kBetweennessProps, attach);
-  SLUICE_GPU_HALF(gpu);
+  SLUICE_GPU_HALF(cpu, gpu);
   expectRelativelyClose(asF64(gpu.props[kDelta]), delta, "betweenness");
 }
 
@@ -388,11 +421,19 @@ protected:
 };
 inline const char *const kSharedGraphs[] = {"facebook_combined.txt.gz",
                                             "email-Eu-core.txt.gz"};
+/// On a device also Slashdot (82,168 vertices, 948,464 directed edges):
+/// launches wide enough to fill more than a few of the GPU's SMs.
+inline const char *const kDeviceGraphs[] = {"facebook_combined.txt.gz",
+                                            "email-Eu-core.txt.gz",
+                                            "soc-Slashdot0902.txt.gz"};
 inline std::string
 sharedGraphName(const ::testing::TestParamInfo<const char *> &info) {
-  return std::string(info.param).substr(0, 5) == "faceb"
-             ? std::string("facebook")
-             : std::string("emailEuCore");
+  std::string file(info.param);
+  if (file.substr(0, 5) == "faceb")
+    return "facebook";
+  if (file.substr(0, 5) == "email")
+    return "emailEuCore";
+  return "slashdot";
 }
 
 } // namespace sluice::algogpu
