@@ -8,8 +8,9 @@
 # OUT_DIR/lib        the non-system shared libraries they need (liburing,
 #                    ...), which an Ubuntu 24.04 CUDA image may lack
 # OUT_DIR/artifacts  the PTX + JSON sluicec wrote at build time
-#                    (test/Unit/WalkGpu: gpu-walks.ptx, reservoir-walks.ptx
-#                    and their .json; test/Unit/AlgoGpu: gpu-algos.ptx;
+#                    (test/Unit/WalkGpu: gpu-walks.ptx, reservoir-walks.ptx,
+#                    list-walks.ptx, math-walks.ptx (with libdevice) and
+#                    their .json; test/Unit/AlgoGpu: gpu-algos.ptx;
 #                    test/Unit/AlignGpu: align-extend.ptx)
 # OUT_DIR/data       the graphs: the bundled facebook, and from DATA_DIR
 #                    email-Eu-core, soc-Slashdot0902, luxembourg_osm
@@ -108,6 +109,10 @@ done
 cp "$ARTIFACTS"/gpu-walks.ptx "$ARTIFACTS"/gpu-walks.ptx.json \
   "$ARTIFACTS"/reservoir-walks.ptx "$ARTIFACTS"/reservoir-walks.ptx.json "$OUT/artifacts/"
 cp "$ARTIFACTS"/list-walks.ptx "$ARTIFACTS"/list-walks.ptx.json "$OUT/artifacts/"
+# The math built-ins' walks: built only where libdevice was found.
+if [ -s "$ARTIFACTS/math-walks.ptx" ]; then
+  cp "$ARTIFACTS"/math-walks.ptx "$ARTIFACTS"/math-walks.ptx.json "$OUT/artifacts/"
+fi
 cp "$ALGO_ARTIFACTS"/gpu-algos.ptx "$ALGO_ARTIFACTS"/gpu-algos.ptx.json "$OUT/artifacts/"
 cp "$ALIGN_ARTIFACTS"/align-extend.ptx "$OUT/artifacts/"
 

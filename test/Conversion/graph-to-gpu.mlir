@@ -3,16 +3,24 @@
 // RUN: sluice-opt --sluice-graph-to-nvvm --split-input-file %s | FileCheck %s --check-prefix=NVVM
 
 // A frontier-driven push loop (SSSP): the host code is graph-to-llvm's
-// (the launch through sluice_algo_parallel_for stays); the kernel runs a
-// copy of the push variant for one source per thread; the device's
+// (the launch through sluice_algo_parallel_for stays); it writes only at
+// the destination, so the kernel runs a warp per source: item i / 32 and
+// lane i % 32 call the `_lanes` copy of the push variant, which walks the
+// source's out-edges lo + lane, lo + lane + 32, ...; the device's
 // frontier insert is an atomic or on the bitmap and an atomic add on the
-// list's count; the kernel's `_info` global: version 2, 6 environment
-// slots (7 for `count`, which captures the infinity), no locals, two
-// properties of 8 bytes with what the loop does to them: `dist` read and
-// written (8 | 0x100 | 0x200 = 776), `hits` untouched (8); `count` reads
-// `dist` (264) and reduces into `hits` (776).
+// list's count; the kernel's `_info` global: version 3, 6 environment
+// slots (7 for `count`, which captures the infinity), no locals, 32
+// threads per item (1 for `count`), two properties of 8 bytes with what
+// the loop does to them: `dist` read and written (8 | 0x100 | 0x200 =
+// 776), `hits` untouched (8); `count` reads `dist` (264) and reduces into
+// `hits` (776).
 // CHECK-LABEL: llvm.func @sluice_algo_relax_relax_push(
 // CHECK:         llvm.atomicrmw fmin
+// CHECK-LABEL: llvm.func @sluice_algo_relax_relax_push_lanes(
+// CHECK-SAME:      %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %[[LANE0:.*]]: i64, %[[LANES0:.*]]: i64)
+// CHECK:         %[[LO:.*]] = arith.addi %{{.*}}, %[[LANE0]] : i64
+// CHECK:         scf.for %{{.*}} = %[[LO]] to %{{.*}} step %[[LANES0]]
+// CHECK:           llvm.atomicrmw fmin
 // CHECK-LABEL: llvm.func @sluice_algo_relax(
 // CHECK:         llvm.call @sluice_algo_parallel_for
 // CHECK-LABEL: gpu.module @sluice_algos
@@ -25,18 +33,20 @@
 // CHECK:           llvm.atomicrmw fmin
 // CHECK:           llvm.call @sluice_algo_frontier_insert
 // CHECK:         gpu.func @sluice_algo_relax_relax_push(%[[CTX:.*]]: !llvm.ptr, %[[ENV:.*]]: !llvm.ptr, %[[N:.*]]: i64) kernel
-// CHECK-SAME:        sluice.algo_kernel = {algorithm = "relax", env_slots = 7 : i64, locals = 0 : i64, loop = "relax", shape = "a thread per source
+// CHECK-SAME:        sluice.algo_kernel = {algorithm = "relax", env_slots = 7 : i64, locals = 0 : i64, loop = "relax", shape = "a warp per source (an entry of the frontier's list, or a vertex tested against its bitmap), its out-edges split among the warp's 32 lanes", threads_per_item = 32 : i64
 // CHECK:             %[[B:.*]] = gpu.block_id  x
 // CHECK:             %[[D:.*]] = gpu.block_dim  x
 // CHECK:             %[[T:.*]] = gpu.thread_id  x
 // CHECK:             %[[I:.*]] = arith.index_castui %{{.*}} : index to i64
-// CHECK:             %[[IN:.*]] = arith.cmpi ult, %[[I]], %[[N]] : i64
+// CHECK:             %[[LANE:.*]] = arith.remui %[[I]], %[[W:.*]] : i64
+// CHECK:             %[[ITEM:.*]] = arith.divui %[[I]], %[[W]] : i64
+// CHECK:             %[[IN:.*]] = arith.cmpi ult, %[[ITEM]], %[[N]] : i64
 // CHECK:             scf.if %[[IN]] {
-// CHECK:               llvm.call @sluice_algo_relax_relax_push_range(%[[CTX]], %[[ENV]], %[[I]], %{{.*}})
-// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_relax_push_info(dense<[2, 7, 0, 2, 776, 8]> : tensor<6xi64>) {addr_space = 1 : i32
+// CHECK:               llvm.call @sluice_algo_relax_relax_push_range(%[[CTX]], %[[ENV]], %[[ITEM]], %{{.*}}, %[[LANE]], %{{.*}})
+// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_relax_push_info(dense<[3, 7, 0, 32, 2, 776, 8]> : tensor<7xi64>) {addr_space = 1 : i32
 // CHECK-LABEL:   gpu.func @sluice_algo_relax_count_vertices(
-// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_count_vertices_info(dense<[2, 8, 0, 2, 264, 776]>
-// REMARK: remark: loop 'relax' of algorithm 'relax' on the GPU: sluice_algo_relax_relax_push: a thread per source (an entry of the frontier's list, or a vertex tested against its bitmap), its out-edges in a loop; 256 threads a block; atomics where the CPU code has them; the host code runs the rounds
+// CHECK:   llvm.mlir.global external constant @sluice_algo_relax_count_vertices_info(dense<[3, 8, 0, 1, 2, 264, 776]>
+// REMARK: remark: loop 'relax' of algorithm 'relax' on the GPU: sluice_algo_relax_relax_push: a warp per source (an entry of the frontier's list, or a vertex tested against its bitmap), its out-edges split among the warp's 32 lanes; 256 threads a block; atomics where the CPU code has them; the host code runs the rounds
 // REMARK: remark: loop 'count' of algorithm 'relax' on the GPU: sluice_algo_relax_count_vertices: a thread per vertex;
 // In the gpu.module, only LLVM and NVVM ops: the loops became branches.
 // NVVM-LABEL: gpu.module @sluice_algos
@@ -95,8 +105,8 @@ module {
 // CHECK-LABEL:   llvm.func @sluice_algo_sum_total_vertices_range(
 // CHECK:           llvm.call @sluice_algo_original_id
 // CHECK-LABEL:   gpu.func @sluice_algo_sum_total_vertices(
-// CHECK-SAME:        locals = 2 : i64, loop = "total", shape = "a thread per block of 4096 vertices (its partials combined on the host)", variant = "vertices"
-// CHECK:   llvm.mlir.global external constant @sluice_algo_sum_total_vertices_info(dense<[2, 7, 2, 1, 264]>
+// CHECK-SAME:        locals = 2 : i64, loop = "total", shape = "a thread per block of 4096 vertices (its partials combined on the host)", threads_per_item = 1 : i64, variant = "vertices"
+// CHECK:   llvm.mlir.global external constant @sluice_algo_sum_total_vertices_info(dense<[3, 7, 2, 1, 1, 264]>
 // REMARK: remark: loop 'total' of algorithm 'sum' on the GPU: sluice_algo_sum_total_vertices: a thread per block of 4096 vertices (its partials combined on the host);
 module {
   walk.graph @g "g.txt" format snap
@@ -138,6 +148,33 @@ module {
       %one = arith.constant 1 : i64
       %y = arith.addi %x, %one : i64
       graph.prop.set @x[%v] = %y : i64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// A push loop that writes at its source (the thread owns it: a plain
+// add): its out-edges cannot be split, a thread per source walks them, and
+// graph-to-llvm makes no `_lanes` copy.
+// CHECK-LABEL: llvm.func @sluice_algo_degrees_tally_push(
+// CHECK-NOT:   llvm.func @sluice_algo_degrees_tally_push_lanes
+// CHECK-LABEL: gpu.module @sluice_algos
+// CHECK:         gpu.func @sluice_algo_degrees_tally_push(
+// CHECK-SAME:        shape = "a thread per source, its out-edges in a loop", threads_per_item = 1 : i64
+// CHECK-NOT:       arith.divui
+// CHECK:   llvm.mlir.global external constant @sluice_algo_degrees_tally_push_info(dense<[3, 7, 0, 1, 1, 776]>
+// REMARK: remark: loop 'tally' of algorithm 'degrees' on the GPU: sluice_algo_degrees_tally_push: a thread per source, its out-edges in a loop;
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @degrees on @g attributes {outputs = [@d], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = gpu>} {
+    %zero = arith.constant 0 : i64
+    graph.property @d : i64 = %zero
+    graph.edges label "tally" attributes {schedule = #graph.schedule<direction = push, parallel = dynamic, chunk = 4, frontier = sparse, format = auto>} do {
+    ^bb0(%src: i32, %dst: i32):
+      %one = arith.constant 1 : i64
+      graph.prop.reduce add @d[%src], %one : i64
       graph.yield
     }
   }

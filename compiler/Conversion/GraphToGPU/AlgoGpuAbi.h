@@ -50,6 +50,7 @@ static_assert(int64_t(EnvSlot::Props) == SLUICE_ALGO_ENV_PROPS &&
               "EnvSlot and algo_gpu.h's SLUICE_ALGO_ENV_* differ");
 
 inline constexpr int64_t kGpuBlock = SLUICE_ALGO_GPU_BLOCK;
+inline constexpr int64_t kGpuLanes = SLUICE_ALGO_GPU_LANES;
 inline constexpr int64_t kGpuInfoVersion = SLUICE_ALGO_GPU_INFO_VERSION;
 inline constexpr int64_t kGpuInfoMaxProps = SLUICE_ALGO_GPU_INFO_MAX_PROPS;
 

@@ -14,7 +14,12 @@
 // where `_range` is a copy of the CPU variant: a thread per item of the
 // pass (a vertex; an entry of the frontier's list, or a vertex tested
 // against its bitmap; a block of vertices for a loop that reduces into
-// locals), its edges in a loop, atomics where the CPU code has them. The
+// locals), its edges in a loop, atomics where the CPU code has them. A
+// push variant whose out-edges may be split (pushSplitsAcrossLanes: nothing
+// written at the source) runs a warp per source instead: item i / 32, its
+// edges lo + i % 32, lo + i % 32 + 32, ... (the `_lanes` copy graph-to-llvm
+// builds with AlgoLowering::edgeLanes), so a high-degree source no longer
+// holds one thread for its whole adjacency. The
 // runtime calls the copy makes get device versions here (built with the
 // builders, no MLIR text): sluice_algo_view (the kernel's ctx is a
 // sluice_algo_gpu_ctx_t, its view first), sluice_algo_frontier_insert
@@ -65,6 +70,9 @@ struct KernelPlan {
   /// `parallel: serial`: thread 0 runs the whole pass, in order (the CPU
   /// code has no atomics then).
   bool serial = false;
+  /// Threads per item: 1, or a warp (kGpuLanes) whose lanes split a
+  /// source's out-edges (the `_lanes` copy).
+  int64_t threadsPerItem = 1;
   /// Per property: its bytes, and whether the loop reads and writes it.
   SmallVector<int64_t> props;
 };
@@ -200,6 +208,8 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
           label ? label.getValue().str() : "loop" + std::to_string(index);
       plan.variant = v.str();
       plan.serial = *schedule.getParallel() == graph::Parallel::Serial;
+      if (v == "push" && pushSplitsAcrossLanes(loop))
+        plan.threadsPerItem = kGpuLanes;
       if (plan.serial)
         plan.shape = "one thread for the whole pass (parallel: serial)";
       else if (locals)
@@ -207,6 +217,14 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
                      " vertices (its partials combined on the host)";
       else if (v == "vertices")
         plan.shape = "a thread per vertex";
+      else if (plan.threadsPerItem > 1)
+        plan.shape =
+            std::string("a warp per source") +
+            (edges.getFrom() ? " (an entry of the frontier's list, or a "
+                               "vertex tested against its bitmap)"
+                             : "") +
+            ", its out-edges split among the warp's " +
+            std::to_string(kGpuLanes) + " lanes";
       else if (v == "push")
         plan.shape = edges.getFrom()
                          ? "a thread per source (an entry of the frontier's "
@@ -341,7 +359,9 @@ void buildKernel(gpu::GPUModuleOp gpuModule, const KernelPlan &plan,
       b.getNamedAttr("variant", b.getStringAttr(plan.variant)),
       b.getNamedAttr("shape", b.getStringAttr(plan.shape)),
       b.getNamedAttr("env_slots", b.getI64IntegerAttr(plan.envSlots)),
-      b.getNamedAttr("locals", b.getI64IntegerAttr(plan.locals))};
+      b.getNamedAttr("locals", b.getI64IntegerAttr(plan.locals)),
+      b.getNamedAttr("threads_per_item",
+                     b.getI64IntegerAttr(plan.threadsPerItem))};
   kernel->setAttr("sluice.algo_kernel", b.getDictionaryAttr(described));
   Block &entry = kernel.getBody().front();
   b.setInsertionPointToStart(&entry);
@@ -353,6 +373,13 @@ void buildKernel(gpu::GPUModuleOp gpuModule, const KernelPlan &plan,
   Value i = b.create<arith::IndexCastUIOp>(loc, i64, index);
   Value count = entry.getArgument(2);
   Value zero = b.create<arith::ConstantIntOp>(loc, 0, 64);
+  // A warp per item: item i / lanes, lane i % lanes.
+  Value lane;
+  if (plan.threadsPerItem > 1) {
+    Value lanes = b.create<arith::ConstantIntOp>(loc, plan.threadsPerItem, 64);
+    lane = b.create<arith::RemUIOp>(loc, i, lanes);
+    i = b.create<arith::DivUIOp>(loc, i, lanes);
+  }
   // A thread per item: [i, i + 1) when i < count; serial: thread 0 runs
   // [0, count).
   Value runs = b.create<arith::CmpIOp>(
@@ -366,14 +393,19 @@ void buildKernel(gpu::GPUModuleOp gpuModule, const KernelPlan &plan,
                          loc, i, b.create<arith::ConstantIntOp>(loc, 1, 64));
     if (plan.serial)
       begin = zero, end = count;
-    b.create<LLVM::CallOp>(
-        loc, range,
-        ValueRange{entry.getArgument(0), entry.getArgument(1), begin, end});
+    SmallVector<Value> args = {entry.getArgument(0), entry.getArgument(1),
+                               begin, end};
+    if (lane)
+      args.append(
+          {lane, b.create<arith::ConstantIntOp>(loc, plan.threadsPerItem, 64)});
+    b.create<LLVM::CallOp>(loc, range, args);
   }
   b.create<gpu::ReturnOp>(loc);
 
-  // K_info: {version, environment slots, locals, properties, bytes...}.
+  // K_info: {version, environment slots, locals, threads per item,
+  // properties, bytes...}.
   SmallVector<int64_t> info = {kGpuInfoVersion, plan.envSlots, plan.locals,
+                               plan.threadsPerItem,
                                static_cast<int64_t>(plan.props.size())};
   llvm::append_range(info, plan.props);
   b.setInsertionPoint(gpuModule.getBody()->getTerminator());
@@ -409,8 +441,9 @@ struct GraphToGPUPass
                         << kModuleName << "' is taken",
                     signalPassFailure());
 
-    // The host code: graph-to-llvm's.
+    // The host code: graph-to-llvm's (with the `_lanes` copies).
     AlgoLowering state;
+    state.edgeLanes = true;
     for (graph::AlgorithmOp algo : algos)
       if (failed(outlineAlgorithm(algo, state, /*remarks=*/false)))
         return signalPassFailure();
@@ -429,11 +462,13 @@ struct GraphToGPUPass
     for (auto fn : gpuModule.getOps<LLVM::LLVMFuncOp>())
       defined.insert(fn.getName());
     for (const KernelPlan &plan : plans) {
-      auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(plan.name);
+      std::string copied =
+          plan.threadsPerItem > 1 ? plan.name + "_lanes" : plan.name;
+      auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(copied);
       if (!fn)
         return (void)(emitError(plan.loc, "graph-to-gpu: graph-to-llvm made "
                                           "no function '")
-                          << plan.name << "'",
+                          << copied << "'",
                       signalPassFailure());
       OpBuilder gb = OpBuilder::atBlockTerminator(gpuModule.getBody());
       auto range = cast<LLVM::LLVMFuncOp>(gb.clone(*fn));

@@ -271,14 +271,16 @@ SmallVector<Value> Outliner::emitIteration(OpBuilder &b, Location loc,
 
 LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
                                         Variant variant,
-                                        ArrayRef<Value> captured,
-                                        bool parallel) {
+                                        ArrayRef<Value> captured, bool parallel,
+                                        bool lanes) {
   MLIRContext *ctx = loop->getContext();
   Location loc = loop->getLoc();
   Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
   OpBuilder b(main);
-  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                            {ptr, ptr, i64, i64});
+  SmallVector<Type> args = {ptr, ptr, i64, i64};
+  if (lanes)
+    args.append({i64, i64}); // this thread's lane, the lanes of a source
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), args);
   auto fn = b.create<LLVM::LLVMFuncOp>(loc, name, fnType);
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
@@ -324,13 +326,19 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   b.setInsertionPointToStart(forOp.getBody());
   Value i = forOp.getInductionVar();
   Value one = constI64(b, loc, 1);
-  // The edges [lo, hi) of vertex v in `offsets`, and a loop over them.
+  // The edges [lo, hi) of vertex v in `offsets`, and a loop over them
+  // (a `_lanes` copy: over lo + lane, lo + lane + lanes, ...).
   auto edgeLoop = [&](Value offsets, Value v) {
     Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
     Value lo = loadElement(b, loc, i64, offsets, v64);
     Value hi = loadElement(b, loc, i64, offsets,
                            b.create<arith::AddIOp>(loc, v64, one));
-    auto inner = b.create<scf::ForOp>(loc, lo, hi, one);
+    Value step = one;
+    if (lanes) {
+      lo = b.create<arith::AddIOp>(loc, lo, entry->getArgument(4));
+      step = entry->getArgument(5);
+    }
+    auto inner = b.create<scf::ForOp>(loc, lo, hi, step);
     b.setInsertionPointToStart(inner.getBody());
     return inner.getInductionVar();
   };

@@ -112,8 +112,10 @@ public:
 private:
   FunctionInfo prologue(OpBuilder &b, Location loc, Value ctx, Value props);
   LogicalResult lowerLoop(Operation *loop, int64_t index);
+  /// `lanes`: the `_lanes` copy of a push variant (AlgoLowering::edgeLanes).
   LLVM::LLVMFuncOp buildVariant(Operation *loop, StringRef name, Variant v,
-                                ArrayRef<Value> captured, bool parallel);
+                                ArrayRef<Value> captured, bool parallel,
+                                bool lanes = false);
   /// The loop's where and body for `binders`; the body's contributions to
   /// the loop's reductions (`identities` where `where` is false).
   /// Makes a copied comparison of two vertices compare their positions in

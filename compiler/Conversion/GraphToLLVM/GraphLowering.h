@@ -59,7 +59,18 @@ struct AlgoLowering {
   /// sluice_algo_frontier_insert per vertex (the GPU's device copies,
   /// whose inserts the host replays).
   bool directInserts = false;
+  /// Whether parallel push variants whose out-edges may be split among a
+  /// warp's lanes (pushSplitsAcrossLanes) also get a copy `<name>_lanes`
+  /// taking (ctx, env, begin, end, lane, lanes) that runs the edges
+  /// lo + lane, lo + lane + lanes, ... of each source (the GPU's).
+  bool edgeLanes = false;
 };
+
+/// Whether a push variant of edges loop `loop` may split each source's
+/// out-edges among several threads (EdgeLanes.cpp): parallel, in the
+/// graph's order, not ended at a sorted prefix, nothing written at the
+/// source.
+bool pushSplitsAcrossLanes(mlir::Operation *loop);
 
 /// Or's the word `info`'s direct inserts have collected (if any) into the
 /// frontier's bitmap.

@@ -481,9 +481,14 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
       (label ? label.getValue().str() : "loop" + std::to_string(index));
   SmallVector<LLVM::LLVMFuncOp> fns;
   ordered = order != graph::VertexOrder::Natural;
-  for (Variant v : variants)
-    fns.push_back(buildVariant(loop, base + "_" + variantName(v).str(), v,
-                               captured.getArrayRef(), isParallel));
+  for (Variant v : variants) {
+    std::string name = base + "_" + variantName(v).str();
+    fns.push_back(
+        buildVariant(loop, name, v, captured.getArrayRef(), isParallel));
+    if (state.edgeLanes && v == Variant::Push && pushSplitsAcrossLanes(loop))
+      buildVariant(loop, name + "_lanes", v, captured.getArrayRef(), isParallel,
+                   /*lanes=*/true);
+  }
   ordered = false;
   LLVM::LLVMFuncOp tiledFn;
   if (tiling.tiled)

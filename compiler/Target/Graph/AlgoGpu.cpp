@@ -50,6 +50,7 @@ llvm::json::Value describe(gpu::GPUModuleOp gpuModule, StringRef chip) {
         {"shape", str("shape")},
         {"env_slots", num("env_slots")},
         {"locals", num("locals")},
+        {"threads_per_item", num("threads_per_item")},
         {"info", (fn.getName() + "_info").str()},
         {"args", llvm::json::Array{"sluice_algo_gpu_ctx_t*", "u64*", "i64"}},
         {"block", SLUICE_ALGO_GPU_BLOCK}});

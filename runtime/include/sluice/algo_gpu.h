@@ -23,9 +23,9 @@
  * launches, waits, and copies the properties it writes, the partials of a
  * reduction and the vertices the kernel inserted into the loop's new
  * frontier back: host and device code see the same values between passes,
- * at the cost of those copies (sluice_algo_gpu_stats). A pass whose function is not bound, or a device
- *error, faults the context at site SLUICE_ALGO_GPU_FAULT_SITE with the driver's
- *message (sluice_algo_fault_site).
+ * at the cost of those copies (sluice_algo_gpu_stats). A pass whose function is
+ *not bound, or a device error, faults the context at site
+ *SLUICE_ALGO_GPU_FAULT_SITE with the driver's message (sluice_algo_fault_site).
  *
  * The structs below are what the kernels read; the compiler's lowering
  * (compiler/Conversion/GraphToGPU/AlgoGpuAbi.h) takes its field indices
@@ -76,13 +76,19 @@ typedef struct sluice_algo_gpu_frontier_t {
 
 /* Threads per block of every launch. */
 #define SLUICE_ALGO_GPU_BLOCK 256
+/* The threads of a kernel that runs a warp per item (a push loop whose
+ * sources' out-edges are split among the lanes). */
+#define SLUICE_ALGO_GPU_LANES 32
 /* Each kernel K comes with a global `K_info`: int64 values
  * {SLUICE_ALGO_GPU_INFO_VERSION, environment slots, reduction locals,
- * properties, then one value per property: its bytes per vertex, or'ed
- * with SLUICE_ALGO_GPU_PROP_READ and _WRITTEN when the loop reads and
- * writes (sets or reduces into) it}. A launch copies the properties the
- * kernel reads or writes to the device and those it writes back. */
-#define SLUICE_ALGO_GPU_INFO_VERSION 2
+ * threads per item (1, or SLUICE_ALGO_GPU_LANES), properties, then one
+ * value per property: its bytes per vertex, or'ed with
+ * SLUICE_ALGO_GPU_PROP_READ and _WRITTEN when the loop reads and writes
+ * (sets or reduces into) it}. A launch of n items runs n x threads per
+ * item threads; it copies the properties the kernel reads or writes to
+ * the device and those it writes back. */
+#define SLUICE_ALGO_GPU_INFO_VERSION 3
+#define SLUICE_ALGO_GPU_INFO_HEADER 5
 #define SLUICE_ALGO_GPU_PROP_BYTES 0xff
 #define SLUICE_ALGO_GPU_PROP_READ 0x100
 #define SLUICE_ALGO_GPU_PROP_WRITTEN 0x200

@@ -47,6 +47,8 @@ struct AlgoKernel {
   std::string name;
   int64_t envSlots = 0;
   int64_t locals = 0;
+  /// 1, or SLUICE_ALGO_GPU_LANES: a warp per item.
+  int64_t threadsPerItem = 1;
   /// Per property: bytes | SLUICE_ALGO_GPU_PROP_READ / _WRITTEN.
   std::vector<int64_t> props;
 };
@@ -159,8 +161,14 @@ public:
     if (!info)
       return fail(error, SLUICE_STATUS_NOT_FOUND, {},
                   "no global " + quote(name) + " in the host build");
-    // A kernel's `_info`: its length is in its fourth value.
-    size_t have = (4 + static_cast<size_t>(std::max<int64_t>(info[3], 0))) * 8;
+    // A kernel's `_info`: its length is in the header's last value (version
+    // 2's header had 4 values).
+    const size_t header = info[0] == SLUICE_ALGO_GPU_INFO_VERSION
+                              ? SLUICE_ALGO_GPU_INFO_HEADER
+                              : 4;
+    size_t have =
+        (header + static_cast<size_t>(std::max<int64_t>(info[header - 1], 0))) *
+        8;
     if (size)
       *size = have;
     if (bytes > have)
@@ -231,24 +239,26 @@ struct AlgoGpu {
     b.bytes = bytes;
     return SLUICE_STATUS_OK;
   }
-  /// Timed copies (sluice_algo_gpu_stats).
+  /// Timed copies (sluice_algo_gpu_stats): `copy()` moved `bytes`.
+  template <typename Copy>
+  sluice_status_t counted(uint64_t &copies, uint64_t &moved, size_t bytes,
+                          Copy copy) {
+    auto start = std::chrono::steady_clock::now();
+    sluice_status_t s = copy();
+    stats.copy_seconds += secondsSince(start);
+    ++copies;
+    moved += bytes;
+    return s;
+  }
   sluice_status_t toDevice(uint64_t dst, const void *src, size_t bytes,
                            sluice_error_t *error) {
-    auto start = std::chrono::steady_clock::now();
-    sluice_status_t s = backend->toDevice(dst, src, bytes, error);
-    stats.copy_seconds += secondsSince(start);
-    ++stats.copies_to_device;
-    stats.bytes_to_device += bytes;
-    return s;
+    return counted(stats.copies_to_device, stats.bytes_to_device, bytes,
+                   [&] { return backend->toDevice(dst, src, bytes, error); });
   }
   sluice_status_t fromDevice(void *dst, uint64_t src, size_t bytes,
                              sluice_error_t *error) {
-    auto start = std::chrono::steady_clock::now();
-    sluice_status_t s = backend->fromDevice(dst, src, bytes, error);
-    stats.copy_seconds += secondsSince(start);
-    ++stats.copies_from_device;
-    stats.bytes_from_device += bytes;
-    return s;
+    return counted(stats.copies_from_device, stats.bytes_from_device, bytes,
+                   [&] { return backend->fromDevice(dst, src, bytes, error); });
   }
   static double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -329,9 +339,8 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
   // (the words copied up), then its list.
   const size_t envAt = 0, tableAt = envAt + dev.size(),
                frontierAt = tableAt + table.size(),
-               bitsAt = frontierAt + (out ? words8(sizeof(
-                                                sluice_algo_gpu_frontier_t))
-                                          : 0),
+               bitsAt = frontierAt +
+                        (out ? words8(sizeof(sluice_algo_gpu_frontier_t)) : 0),
                listAt = bitsAt + (out ? words + 1 : 0),
                bitmapAt = listAt + (inList ? words8(n * 4) : 0),
                countAt = bitmapAt + (inBits ? words : 0),
@@ -372,12 +381,16 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
           toDevice(block.ptr, staging.data(), blockWords * 8, error))
     return s;
 
+  // n items of threadsPerItem threads (n < 2^32: vertices, or blocks of
+  // them, so the product does not overflow).
+  const uint64_t threads = n * static_cast<uint64_t>(k.threadsPerItem);
   const uint64_t blocks =
-      (n + SLUICE_ALGO_GPU_BLOCK - 1) / SLUICE_ALGO_GPU_BLOCK;
-  if (blocks > 0x7fffffffu)
+      (threads + SLUICE_ALGO_GPU_BLOCK - 1) / SLUICE_ALGO_GPU_BLOCK;
+  if (n > (uint64_t(1) << 40) || blocks > 0x7fffffffu)
     return fail(error, SLUICE_STATUS_UNSUPPORTED, {},
-                "a GPU pass of " + std::to_string(n) +
-                    " items needs more than 2^31 - 1 blocks");
+                "a GPU pass of " + std::to_string(n) + " items of " +
+                    std::to_string(k.threadsPerItem) +
+                    " threads needs more than 2^31 - 1 blocks");
   uint64_t count = n;
   uint64_t envPtr = deviceAt(envAt);
   void *args[] = {&gpuCtx.ptr, &envPtr, &count};
@@ -392,8 +405,8 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
     if (k.props[i] & SLUICE_ALGO_GPU_PROP_WRITTEN) {
       DeviceProp &p = props[i];
       p.valid = false;
-      if (sluice_status_t s = fromDevice(hostProps[i], p.buffer.ptr,
-                                         bytesOf(i), error))
+      if (sluice_status_t s =
+              fromDevice(hostProps[i], p.buffer.ptr, bytesOf(i), error))
         return s;
       const auto *bytesAt = static_cast<const unsigned char *>(hostProps[i]);
       p.shadow.assign(bytesAt, bytesAt + bytesOf(i));
@@ -417,14 +430,13 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
       return fail(error, SLUICE_STATUS_INTERNAL, {},
                   "the kernel inserted " + std::to_string(inserted) +
                       " vertices into a frontier of " + std::to_string(nv));
-    std::vector<uint32_t> vertices(head.begin() + 2,
-                                   head.begin() + 2 + std::min(first, inserted));
+    std::vector<uint32_t> vertices(
+        head.begin() + 2, head.begin() + 2 + std::min(first, inserted));
     if (inserted > first) {
       vertices.resize(inserted);
-      if (sluice_status_t s =
-              fromDevice(vertices.data() + first,
-                         deviceAt(blockWords) + first * 4,
-                         (inserted - first) * 4, error))
+      if (sluice_status_t s = fromDevice(vertices.data() + first,
+                                         deviceAt(blockWords) + first * 4,
+                                         (inserted - first) * 4, error))
         return s;
     }
     for (uint32_t v : vertices)
@@ -566,16 +578,18 @@ sluice_status_t sluice_algo_gpu_bind(sluice_algo_ctx_t *ctx,
                   "(sluice_algo_gpu_attach)");
     AlgoGpu &g = *ctx->gpu;
     std::string infoName = std::string(kernel) + "_info";
-    constexpr size_t kMax = 4 + SLUICE_ALGO_GPU_INFO_MAX_PROPS;
-    int64_t head[4] = {};
+    constexpr size_t kHeader = SLUICE_ALGO_GPU_INFO_HEADER;
+    constexpr size_t kMax = kHeader + SLUICE_ALGO_GPU_INFO_MAX_PROPS;
+    int64_t head[kHeader] = {};
     size_t size = 0;
     if (sluice_status_t s = g.backend->readGlobal(infoName.c_str(), head,
                                                   sizeof head, &size, error))
       return s;
     if (head[0] != SLUICE_ALGO_GPU_INFO_VERSION ||
-        head[1] < SLUICE_ALGO_ENV_CAPTURED || head[2] < 0 || head[3] < 0 ||
-        head[3] > SLUICE_ALGO_GPU_INFO_MAX_PROPS ||
-        size != (4 + static_cast<size_t>(head[3])) * 8)
+        head[1] < SLUICE_ALGO_ENV_CAPTURED || head[2] < 0 ||
+        (head[3] != 1 && head[3] != SLUICE_ALGO_GPU_LANES) || head[4] < 0 ||
+        head[4] > SLUICE_ALGO_GPU_INFO_MAX_PROPS ||
+        size != (kHeader + static_cast<size_t>(head[4])) * 8)
       return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                   "the global '" + infoName +
                       "' is not a kernel description of version " +
@@ -589,7 +603,8 @@ sluice_status_t sluice_algo_gpu_bind(sluice_algo_ctx_t *ctx,
     k.name = kernel;
     k.envSlots = info[1];
     k.locals = info[2];
-    k.props.assign(info + 4, info + 4 + info[3]);
+    k.threadsPerItem = info[3];
+    k.props.assign(info + kHeader, info + kHeader + info[4]);
     for (int64_t v : k.props)
       if ((v & ~int64_t(SLUICE_ALGO_GPU_PROP_BYTES | SLUICE_ALGO_GPU_PROP_READ |
                         SLUICE_ALGO_GPU_PROP_WRITTEN)) ||

@@ -197,21 +197,10 @@ INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpuEmulated,
 
 TEST(AlgoGpuEmulatedErrors, AnUnboundLoopFaultsAndAMissingKernelIsNotFound) {
   ASSERT_TRUE(emulation().jit) << emulation().error;
-  sluice_graph_t *g = nullptr;
+  EdgeGraph e = fromEdges(3, {0, 1}, {1, 2});
+  ASSERT_TRUE(e.ctx) << e.error;
+  sluice_algo_ctx_t *ctx = e.ctx.get();
   sluice_error_t error;
-  const uint32_t src[] = {0, 1}, dst[] = {1, 2};
-  ASSERT_EQ(sluice_graph_create_from_edges(3, 2, src, dst, nullptr, nullptr,
-                                           nullptr, 0, &g, &error),
-            SLUICE_STATUS_OK);
-  GraphPtr graph(g, sluice_graph_release);
-  sluice_algo_options_t options;
-  sluice_algo_options_init(&options);
-  options.quiet = 1;
-  sluice_algo_ctx_t *ctx = nullptr;
-  ASSERT_EQ(sluice_algo_ctx_create(g, &options, &ctx, &error),
-            SLUICE_STATUS_OK);
-  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
-      ctx, sluice_algo_ctx_release);
   ASSERT_EQ(attachHost(ctx, &error), SLUICE_STATUS_OK) << error.message;
   EXPECT_EQ(attachHost(ctx, &error), SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_STREQ(error.message,
@@ -254,22 +243,11 @@ TEST(AlgoGpuEmulatedResidency, HostWritesBetweenRunsReachTheDevice) {
     src.push_back(v), dst.push_back(1501);
   }
   src.push_back(1501), dst.push_back(0);
-  sluice_graph_t *g = nullptr;
+  EdgeGraph e = fromEdges(1503, src, dst);
+  ASSERT_TRUE(e.ctx) << e.error;
+  sluice_graph_t *g = e.graph.get();
+  sluice_algo_ctx_t *ctx = e.ctx.get();
   sluice_error_t error;
-  ASSERT_EQ(sluice_graph_create_from_edges(1503, src.size(), src.data(),
-                                           dst.data(), nullptr, nullptr,
-                                           nullptr, 0, &g, &error),
-            SLUICE_STATUS_OK)
-      << error.message;
-  GraphPtr graph(g, sluice_graph_release);
-  sluice_algo_options_t options;
-  sluice_algo_options_init(&options);
-  options.quiet = 1;
-  sluice_algo_ctx_t *ctx = nullptr;
-  ASSERT_EQ(sluice_algo_ctx_create(g, &options, &ctx, &error),
-            SLUICE_STATUS_OK);
-  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
-      ctx, sluice_algo_ctx_release);
   ASSERT_EQ(attachHost(ctx, &error), SLUICE_STATUS_OK) << error.message;
   for (const Bound &b : kKernels)
     ASSERT_EQ(sluice_algo_gpu_bind(ctx, b.fn, b.kernel, &error),

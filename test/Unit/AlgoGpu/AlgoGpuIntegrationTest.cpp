@@ -69,22 +69,10 @@ TEST(AlgoGpuArtifacts, ThePtxHasEveryKernelAndItsInfo) {
 }
 
 TEST(AlgoGpuErrors, ArgumentsAreCheckedBeforeTheDevice) {
-  sluice_graph_t *g = nullptr;
+  EdgeGraph e = fromEdges(3, {0, 1}, {1, 2});
+  ASSERT_TRUE(e.ctx) << e.error;
+  sluice_algo_ctx_t *ctx = e.ctx.get();
   sluice_error_t error;
-  const uint32_t src[] = {0, 1}, dst[] = {1, 2};
-  ASSERT_EQ(sluice_graph_create_from_edges(3, 2, src, dst, nullptr, nullptr,
-                                           nullptr, 0, &g, &error),
-            SLUICE_STATUS_OK)
-      << error.message;
-  GraphPtr graph(g, sluice_graph_release);
-  sluice_algo_options_t options;
-  sluice_algo_options_init(&options);
-  options.quiet = 1;
-  sluice_algo_ctx_t *ctx = nullptr;
-  ASSERT_EQ(sluice_algo_ctx_create(g, &options, &ctx, &error),
-            SLUICE_STATUS_OK);
-  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
-      ctx, sluice_algo_ctx_release);
   EXPECT_EQ(sluice_algo_gpu_attach(nullptr, "", &error),
             SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_STREQ(error.message, "sluice_algo_gpu_attach: NULL argument");

@@ -20,8 +20,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -142,6 +142,38 @@ inline GraphPtr loadSnap(const std::string &file, bool undirected,
   return GraphPtr(g, sluice_graph_release);
 }
 
+using ContextPtr =
+    std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)>;
+
+/// A graph of `n` vertices from the edges src[k] -> dst[k] and a quiet
+/// context on it (`error` says why not when either is null).
+struct EdgeGraph {
+  GraphPtr graph{nullptr, sluice_graph_release};
+  ContextPtr ctx{nullptr, sluice_algo_ctx_release};
+  std::string error;
+};
+inline EdgeGraph fromEdges(uint32_t n, const std::vector<uint32_t> &src,
+                           const std::vector<uint32_t> &dst) {
+  EdgeGraph out;
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  if (sluice_graph_create_from_edges(n, src.size(), src.data(), dst.data(),
+                                     nullptr, nullptr, nullptr, 0, &g,
+                                     &error) != SLUICE_STATUS_OK) {
+    out.error = error.message;
+    return out;
+  }
+  out.graph.reset(g);
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.quiet = 1;
+  sluice_algo_ctx_t *ctx = nullptr;
+  if (sluice_algo_ctx_create(g, &options, &ctx, &error) != SLUICE_STATUS_OK)
+    out.error = error.message;
+  out.ctx.reset(ctx);
+  return out;
+}
+
 /// One run: the properties (8 bytes a value each, the widest), and why the
 /// GPU half did not run (`skip`) or failed (`error`).
 struct Outcome {
@@ -209,9 +241,9 @@ Outcome run(const sluice_graph_t *graph,
     table.push_back(p.data());
   auto start = std::chrono::steady_clock::now();
   entry(ctx, &params, table.data());
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                              start)
-                    .count();
+  out.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   const char *message = nullptr;
   if (sluice_algo_fault_site(ctx, &message) != -1)
     out.error = std::string("fault: ") + (message ? message : "");
@@ -316,8 +348,9 @@ inline void printTimes(const char *what, const Outcome &cpu,
       GTEST_SKIP() << "no GPU: " << (outcome).skip;                            \
     ASSERT_EQ((outcome).error, "");                                            \
     EXPECT_GT((outcome).launches, 0u);                                         \
-    printTimes(::testing::UnitTest::GetInstance()->current_test_info()->name(), \
-               cpu, outcome);                                                  \
+    printTimes(                                                                \
+        ::testing::UnitTest::GetInstance()->current_test_info()->name(), cpu,  \
+        outcome);                                                              \
   } while (0)
 
 inline void checkBfs(const sluice_graph_t *g, const Attach &attach) {

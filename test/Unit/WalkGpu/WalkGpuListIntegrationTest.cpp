@@ -1,4 +1,5 @@
-//===- WalkGpuListIntegrationTest.cpp - List parameters, vertex_of, batches ===//
+//===- WalkGpuListIntegrationTest.cpp - List parameters, vertex_of, batches
+//===//
 //
 // The walks of Inputs/list-walks.sluice, compiled at build time to PTX and
 // to a CPU object: metapath with its schema as a list parameter (uploaded
@@ -7,12 +8,18 @@
 // a graph with dense ids and on a copy with sparse ones (the id map on the
 // device). The GPU walks must be byte-identical to the CPU engine's
 // (rejection, same seed), also when the walkers are launched in small
-// batches. Runtime only; the GPU parts skip without a CUDA driver or
-// device, the argument checks and the CPU side run everywhere.
+// batches. The math built-ins' walks (test/WalkCodegen/Inputs/
+// math-builtins.sluice, PTX with libdevice linked in) on the same labelled
+// graph: byte-identical too. Runtime only; the GPU parts skip without a
+// CUDA driver or device, the argument checks and the CPU side run
+// everywhere.
 //
 //===----------------------------------------------------------------------===//
 #include "list-walks.h"
 #include "test/Unit/WalkGpu/GpuWalkSupport.h"
+#ifdef SLUICE_GPU_MATH_WALKS
+#include "math-walks.h"
+#endif
 
 #include "sluice/gpu.h"
 #include "sluice/walk_gpu.h"
@@ -320,6 +327,65 @@ TEST_F(WalkGpuLists, VertexOfMatchesTheCpuEngineOnDenseAndSparseIds) {
   }
   if (!haveGpu)
     GTEST_SKIP() << "no GPU: " << reason.message;
+}
+
+// abs (of an i64 and an f64), sqrt, exp and log in weights: libdevice's
+// functions on the device, libm's on the host; math-builtins.sluice uses
+// exp and log only in comparisons far from their thresholds, so the walks
+// of a seed are the same on both (gpu-math-builtins.test runs the same
+// check through sluicec where the toolchain and a GPU meet).
+TEST_F(WalkGpuLists, MathBuiltinsWalkAsOnTheCpu) {
+#ifndef SLUICE_GPU_MATH_WALKS
+  GTEST_SKIP() << "built without libdevice (SLUICE_LIBDEVICE): no "
+                  "math-walks.ptx";
+#else
+  std::string why;
+  ptx = readArtifact(artifactsDir() + "/math-walks.ptx", why);
+  ASSERT_FALSE(ptx.empty()) << why;
+  json = readArtifact(artifactsDir() + "/math-walks.ptx.json", why);
+  ASSERT_FALSE(json.empty()) << why;
+  struct Math {
+    const char *name;
+    const sluice_walk_kernel_t *kernel;
+  };
+  const Math walks[] = {{"abs_i64", &sluice_walk_kernel_abs_i64},
+                        {"abs_f64", &sluice_walk_kernel_abs_f64},
+                        {"root", &sluice_walk_kernel_root},
+                        {"grow", &sluice_walk_kernel_grow},
+                        {"shrink", &sluice_walk_kernel_shrink}};
+  std::vector<std::string> cpuFiles;
+  const uint64_t noParams = 0;
+  for (const Math &w : walks) {
+    sluice_walk_options_t o = options(8, 7);
+    std::string base = scratch->dir + "/math-" + w.name, message;
+    sluice_walk_stats_t cpuStats{}, gpuStats{};
+    ASSERT_EQ(run(false, labelled, w.kernel, w.name, &noParams, o,
+                  base + ".cpu", message, 0, &cpuStats),
+              SLUICE_STATUS_OK)
+        << w.name << ": " << message;
+    EXPECT_EQ(cpuStats.bound_violations, 0u) << w.name;
+    cpuFiles.push_back(read(base + ".cpu"));
+    EXPECT_NE(ptx.find(std::string(".entry sluice_walk_") + w.name + "("),
+              std::string::npos)
+        << w.name;
+    sluice_error_t reason;
+    if (!sluice_gpu_available(&reason))
+      continue;
+    ASSERT_EQ(run(true, labelled, w.kernel, w.name, &noParams, o, base + ".gpu",
+                  message, 0, &gpuStats),
+              SLUICE_STATUS_OK)
+        << w.name << ": " << message;
+    EXPECT_EQ(gpuStats.steps, cpuStats.steps) << w.name;
+    EXPECT_TRUE(read(base + ".gpu") == cpuFiles.back())
+        << w.name << ": the GPU's walks differ from the CPU engine's";
+  }
+  // The weights decide: the built-ins' walks differ from each other.
+  for (size_t i = 1; i < cpuFiles.size(); ++i)
+    EXPECT_NE(cpuFiles[i], cpuFiles[0]) << walks[i].name;
+  sluice_error_t reason;
+  if (!sluice_gpu_available(&reason))
+    GTEST_SKIP() << "no GPU: " << reason.message << " (the CPU half ran)";
+#endif
 }
 
 } // namespace
