@@ -21,8 +21,19 @@
 // CHECK:         %[[LO:.*]] = arith.addi %{{.*}}, %[[LANE0]] : i64
 // CHECK:         scf.for %{{.*}} = %[[LO]] to %{{.*}} step %[[LANES0]]
 // CHECK:           llvm.atomicrmw fmin
+// The host code tells the runtime where it touches the properties itself
+// (sluice_algo_gpu_sync: BEGIN = 0 first, HOST = 1 before its own
+// accesses, END = 2 before it returns), so that what the passes write can
+// stay on the device in between.
 // CHECK-LABEL: llvm.func @sluice_algo_relax(
+// CHECK:         %[[BEGIN:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    llvm.call @sluice_algo_gpu_sync(%[[CTX0:.*]], %[[BEGIN]]) : (!llvm.ptr, i32) -> ()
+// CHECK:         %[[HOST:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    llvm.call @sluice_algo_gpu_sync(%[[CTX0]], %[[HOST]])
 // CHECK:         llvm.call @sluice_algo_parallel_for
+// CHECK:         %[[END:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:    llvm.call @sluice_algo_gpu_sync(%[[CTX0]], %[[END]])
+// CHECK-NEXT:    llvm.return
 // CHECK-LABEL: gpu.module @sluice_algos
 // CHECK-LABEL:   llvm.func @sluice_algo_view(%{{.*}}: !llvm.ptr) -> !llvm.ptr
 // CHECK-LABEL:   llvm.func @sluice_algo_frontier_insert(

@@ -49,6 +49,11 @@ static_assert(int64_t(EnvSlot::Props) == SLUICE_ALGO_ENV_PROPS &&
                   int64_t(EnvSlot::FirstCaptured) == SLUICE_ALGO_ENV_CAPTURED,
               "EnvSlot and algo_gpu.h's SLUICE_ALGO_ENV_* differ");
 
+static_assert(kGpuSyncBegin == SLUICE_ALGO_GPU_SYNC_BEGIN &&
+                  kGpuSyncHost == SLUICE_ALGO_GPU_SYNC_HOST &&
+                  kGpuSyncEnd == SLUICE_ALGO_GPU_SYNC_END,
+              "kGpuSync* and algo_gpu.h's SLUICE_ALGO_GPU_SYNC_* differ");
+
 inline constexpr int64_t kGpuBlock = SLUICE_ALGO_GPU_BLOCK;
 inline constexpr int64_t kGpuLanes = SLUICE_ALGO_GPU_LANES;
 inline constexpr int64_t kGpuInfoVersion = SLUICE_ALGO_GPU_INFO_VERSION;

@@ -167,10 +167,19 @@ LogicalResult Outliner::run() {
     params.push_back(loadWalkSlot(b, loc, entry->getArgument(1),
                                   arg.getArgNumber(), arg.getType()));
   state.functions[main] = prologue(b, loc, ctxArg, mainProps);
+  // With a GPU attached, the properties the passes write stay on the
+  // device between them: the host code says where it touches them itself
+  // (sluice_algo_gpu_sync; a call that returns at once on the CPU).
+  auto sync = [&](OpBuilder &at, int64_t phase) {
+    callRuntime(at, loc, module, AlgoCall::GpuSync,
+                {ctxArg, at.create<arith::ConstantIntOp>(loc, phase, 32)});
+  };
+  sync(b, kGpuSyncBegin);
   for (auto [arg, value] : llvm::zip(body.getArguments(), params))
     arg.replaceAllUsesWith(value);
   entry->getOperations().splice(entry->end(), body.getOperations());
   b.setInsertionPointToEnd(entry);
+  sync(b, kGpuSyncEnd);
   b.create<LLVM::ReturnOp>(loc, ValueRange{});
 
   SmallVector<Operation *> loops;
@@ -181,6 +190,31 @@ LogicalResult Outliner::run() {
   for (auto [i, loop] : llvm::enumerate(loops))
     if (failed(lowerLoop(loop, static_cast<int64_t>(i))))
       return failure();
+  // The loops are functions now: what accesses properties in `main` is the
+  // host code's own. A read of one element brings back that element (BFS
+  // reads a frontier vertex's depth each round), anything else them all.
+  SmallVector<Operation *> hostAccesses;
+  main.walk([&](Operation *op) {
+    if (isa<graph::PropertyOp, graph::PropGetOp, graph::PropSetOp,
+            graph::PropReduceOp, graph::CompareSwapOp>(op))
+      hostAccesses.push_back(op);
+  });
+  for (Operation *op : hostAccesses) {
+    OpBuilder at(op);
+    auto get = dyn_cast<graph::PropGetOp>(op);
+    auto index = llvm::find_if(props, [&](graph::PropertyOp p) {
+      return get && p.getSymName() == get.getProperty();
+    });
+    if (index == props.end()) {
+      sync(at, kGpuSyncHost);
+      continue;
+    }
+    callRuntime(at, loc, module, AlgoCall::GpuSyncElement,
+                {ctxArg,
+                 at.create<arith::ConstantIntOp>(
+                     loc, std::distance(props.begin(), index), 32),
+                 get.getVertex()});
+  }
   algo.erase();
   return success();
 }

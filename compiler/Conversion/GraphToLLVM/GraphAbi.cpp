@@ -178,6 +178,13 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
     name = "sluice_algo_bucket_for", result = none;
     params = {ptr, i32, i64, ptr, ptr, i64, i64};
     break;
+  case AlgoCall::GpuSync:
+    name = "sluice_algo_gpu_sync", result = none, params = {ptr, i32};
+    break;
+  case AlgoCall::GpuSyncElement:
+    name = "sluice_algo_gpu_sync_element", result = none,
+    params = {ptr, i32, i32};
+    break;
   }
   LLVM::LLVMFuncOp decl =
       LLVM::lookupOrCreateFn(module, name, params, result);

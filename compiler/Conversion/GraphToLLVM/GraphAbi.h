@@ -115,7 +115,16 @@ enum class AlgoCall {
                   ///<      i32 flags)
   BucketFor,      ///< void (current, i32 schedule, u64 chunk, fn, env,
                   ///<       u64 env_slots, u64 list_slot)
+  GpuSync,        ///< void (ctx, i32 phase): kGpuSync*
+  GpuSyncElement, ///< void (ctx, i32 property, u32 v)
 };
+
+/// sluice_algo_gpu_sync's phases (algo_gpu.h, SLUICE_ALGO_GPU_SYNC_*): an
+/// algorithm's host code calls it with kGpuSyncBegin first, kGpuSyncHost
+/// before each property access of its own, kGpuSyncEnd before it returns.
+inline constexpr int64_t kGpuSyncBegin = 0;
+inline constexpr int64_t kGpuSyncHost = 1;
+inline constexpr int64_t kGpuSyncEnd = 2;
 
 /// FrontierBucket's flags (SLUICE_ALGO_BUCKET_CONSUME, _FUSE) and a fused
 /// round's bin limit (SLUICE_ALGO_FUSE_BELOW, GAPBS's kBinSizeThreshold).

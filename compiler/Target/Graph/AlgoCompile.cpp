@@ -206,6 +206,8 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_original_id);
   SLUICE_SYMBOL(sluice_algo_tile_begin);
   SLUICE_SYMBOL(sluice_algo_tile_end);
+  SLUICE_SYMBOL(sluice_algo_gpu_sync);
+  SLUICE_SYMBOL(sluice_algo_gpu_sync_element);
 #undef SLUICE_SYMBOL
   // libm functions (math ops without an LLVM intrinsic) from the process.
   llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);

@@ -120,6 +120,23 @@ SLUICE_API sluice_status_t sluice_algo_gpu_attach_host(
     sluice_algo_ctx_t *ctx, sluice_algo_host_symbol_t symbol, void *user,
     sluice_error_t *error);
 
+/* The compiled host code of an algorithm calls this with
+ * SLUICE_ALGO_GPU_SYNC_BEGIN first, _HOST before each access of its own to
+ * a property, and _END before it returns (it returns at once without a GPU
+ * or with NULL). Between BEGIN and END the properties a pass writes stay on
+ * the device (no copy back per pass); _HOST and _END copy back those that
+ * changed there. Host code that never calls it (hand-written, or compiled
+ * by an older sluicec) gets every written property back after each pass. */
+#define SLUICE_ALGO_GPU_SYNC_BEGIN 0
+#define SLUICE_ALGO_GPU_SYNC_HOST 1
+#define SLUICE_ALGO_GPU_SYNC_END 2
+SLUICE_API void sluice_algo_gpu_sync(sluice_algo_ctx_t *ctx, int32_t phase);
+/* Before the host code reads element `v` of property `property` (its index
+ * in the algorithm's property table): brings back that element alone when
+ * a pass left the property on the device (BFS reads one depth a round). */
+SLUICE_API void sluice_algo_gpu_sync_element(sluice_algo_ctx_t *ctx,
+                                             int32_t property, uint32_t v);
+
 /* Kernels launched on `ctx` so far. */
 SLUICE_API uint64_t sluice_algo_gpu_launches(const sluice_algo_ctx_t *ctx);
 
@@ -129,8 +146,11 @@ typedef struct sluice_algo_gpu_stats_t {
   uint64_t launches;
   uint64_t copies_to_device, copies_from_device;
   uint64_t bytes_to_device, bytes_from_device;
-  /* Property copies a pass skipped: the device held the host's bytes. */
+  /* Property copies a pass skipped: the device held the host's bytes (or
+   * newer ones, between SLUICE_ALGO_GPU_SYNC_BEGIN and _END). */
   uint64_t properties_kept;
+  /* Copies back a pass left to the next sluice_algo_gpu_sync. */
+  uint64_t properties_deferred;
   double copy_seconds;   /* in copies, both ways */
   double kernel_seconds; /* in launches, each until its kernel ended */
 } sluice_algo_gpu_stats_t;

@@ -184,12 +184,15 @@ private:
 };
 
 /// A property on the device and the host bytes it holds (valid: the device
-/// copy equals `shadow`, which came from `host`).
+/// copy equals `shadow`, which came from `host`; newer: a pass wrote it
+/// and its `bytes` have not come back to `host` yet).
 struct DeviceProp {
   DeviceBuffer buffer;
-  const void *host = nullptr;
+  void *host = nullptr;
+  size_t bytes = 0;
   std::vector<unsigned char> shadow;
   bool valid = false;
+  bool newer = false;
 };
 
 /// Vertices of a new frontier whose list comes back with its count in one
@@ -212,6 +215,9 @@ struct AlgoGpu {
   /// Few kernels an algorithm: looked up in order of binding.
   std::vector<std::pair<sluice_algo_range_fn_t, AlgoKernel>> kernels;
   sluice_algo_gpu_stats_t stats{};
+  /// Between SLUICE_ALGO_GPU_SYNC_BEGIN and _END: written properties stay
+  /// on the device until the host code asks for them.
+  bool deferring = false;
 
   explicit AlgoGpu(std::unique_ptr<AlgoBackend> backend)
       : backend(std::move(backend)) {}
@@ -274,8 +280,15 @@ struct AlgoGpu {
   }
   /// Makes the device's copy of property `p` equal the host's `bytes` at
   /// `host`, copying only when they differ from what it holds.
-  sluice_status_t syncProp(DeviceProp &p, const void *host, size_t bytes,
+  sluice_status_t syncProp(DeviceProp &p, void *host, size_t bytes,
                            sluice_error_t *error) {
+    if (p.newer && p.host == host && p.bytes == bytes) {
+      ++stats.properties_kept; // the device's are the newest
+      return SLUICE_STATUS_OK;
+    }
+    if (p.newer) // another array at this index: the old one's first
+      if (sluice_status_t s = bringBack(p, error))
+        return s;
     if (p.valid && p.host == host && p.shadow.size() == bytes &&
         (bytes == 0 || std::memcmp(p.shadow.data(), host, bytes) == 0)) {
       ++stats.properties_kept;
@@ -287,7 +300,26 @@ struct AlgoGpu {
     const auto *bytesAt = static_cast<const unsigned char *>(host);
     p.shadow.assign(bytesAt, bytesAt + bytes);
     p.host = host;
+    p.bytes = bytes;
     p.valid = true;
+    return SLUICE_STATUS_OK;
+  }
+  /// Copies `p`'s device bytes back to its host array (and the shadow).
+  sluice_status_t bringBack(DeviceProp &p, sluice_error_t *error) {
+    p.valid = p.newer = false;
+    if (sluice_status_t s = fromDevice(p.host, p.buffer.ptr, p.bytes, error))
+      return s;
+    const auto *bytesAt = static_cast<const unsigned char *>(p.host);
+    p.shadow.assign(bytesAt, bytesAt + p.bytes);
+    p.valid = true;
+    return SLUICE_STATUS_OK;
+  }
+  /// Every property a pass left on the device, back to the host.
+  sluice_status_t bringBackAll(sluice_error_t *error) {
+    for (DeviceProp &p : props)
+      if (p.newer)
+        if (sluice_status_t s = bringBack(p, error))
+          return s;
     return SLUICE_STATUS_OK;
   }
 
@@ -403,14 +435,16 @@ sluice_status_t AlgoGpu::runPass(sluice_algo_ctx_t *ctx, const AlgoKernel &k,
 
   for (size_t i = 0; i < k.props.size(); ++i)
     if (k.props[i] & SLUICE_ALGO_GPU_PROP_WRITTEN) {
+      // Back now, or (between the host code's BEGIN and END) when it asks.
       DeviceProp &p = props[i];
       p.valid = false;
-      if (sluice_status_t s =
-              fromDevice(hostProps[i], p.buffer.ptr, bytesOf(i), error))
+      p.newer = true;
+      if (deferring) {
+        ++stats.properties_deferred;
+        continue;
+      }
+      if (sluice_status_t s = bringBack(p, error))
         return s;
-      const auto *bytesAt = static_cast<const unsigned char *>(hostProps[i]);
-      p.shadow.assign(bytesAt, bytesAt + bytesOf(i));
-      p.valid = true;
     }
   if (slots[SLUICE_ALGO_ENV_PARTIALS])
     if (sluice_status_t s = fromDevice(
@@ -627,6 +661,48 @@ sluice_status_t sluice_algo_gpu_bind(sluice_algo_ctx_t *ctx,
     sluice_error_clear(error);
     return SLUICE_STATUS_OK;
   });
+}
+
+void sluice_algo_gpu_sync(sluice_algo_ctx_t *ctx, int32_t phase) {
+  if (!ctx || !ctx->gpu)
+    return;
+  AlgoGpu &gpu = *ctx->gpu;
+  if (phase == SLUICE_ALGO_GPU_SYNC_BEGIN) {
+    gpu.deferring = true;
+    return;
+  }
+  if (phase == SLUICE_ALGO_GPU_SYNC_END)
+    gpu.deferring = false;
+  sluice_error_t error;
+  sluice_error_clear(&error);
+  if (gpu.bringBackAll(&error) != SLUICE_STATUS_OK)
+    sluice_algo_fault(
+        ctx, SLUICE_ALGO_GPU_FAULT_SITE,
+        (std::string("GPU: copying the properties back: ") + error.message)
+            .c_str());
+}
+
+void sluice_algo_gpu_sync_element(sluice_algo_ctx_t *ctx, int32_t property,
+                                  uint32_t v) {
+  if (!ctx || !ctx->gpu || property < 0 ||
+      static_cast<size_t>(property) >= ctx->gpu->props.size())
+    return;
+  AlgoGpu &gpu = *ctx->gpu;
+  DeviceProp &p = gpu.props[property];
+  const uint64_t nv = ctx->view.num_vertices;
+  if (!p.newer || v >= nv || nv == 0)
+    return;
+  // The element's bytes, host and device at the same offset; the rest of
+  // the host's array stays stale (the property stays newer there).
+  const size_t size = p.bytes / nv, at = size_t(v) * size;
+  sluice_error_t error;
+  sluice_error_clear(&error);
+  if (gpu.fromDevice(static_cast<unsigned char *>(p.host) + at,
+                     p.buffer.ptr + at, size, &error) != SLUICE_STATUS_OK)
+    sluice_algo_fault(
+        ctx, SLUICE_ALGO_GPU_FAULT_SITE,
+        (std::string("GPU: copying a property element back: ") + error.message)
+            .c_str());
 }
 
 uint64_t sluice_algo_gpu_launches(const sluice_algo_ctx_t *ctx) {

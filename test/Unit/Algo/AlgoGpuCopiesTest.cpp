@@ -194,6 +194,46 @@ TEST_F(AlgoGpuCopies, APropertyFollowsTheHostAndStaysWhileUntouched) {
   EXPECT_EQ(stats().copies_from_device, 4u);
 }
 
+// Between the host code's BEGIN and END (what compiled algorithms call), a
+// written property stays on the device: the host sees it only after a
+// HOST or END sync, and the next pass neither copies it up nor back.
+TEST_F(AlgoGpuCopies, WrittenPropertiesComeBackWhenTheHostCodeAsks) {
+  std::vector<int64_t> x(kVertices, 0), y(kVertices, 1);
+  void *props[] = {x.data(), y.data()};
+  std::vector<uint64_t> env(SLUICE_ALGO_ENV_CAPTURED + 1, 0);
+  env[SLUICE_ALGO_ENV_PROPS] = reinterpret_cast<uint64_t>(props);
+  env[SLUICE_ALGO_ENV_CAPTURED] = 10;
+  sluice_algo_gpu_sync(ctx.get(), SLUICE_ALGO_GPU_SYNC_BEGIN);
+  pass(addFn, kVertices, env);
+  pass(addFn, kVertices, env);
+  EXPECT_EQ(x, std::vector<int64_t>(kVertices, 0)); // still on the device
+  EXPECT_EQ(stats().copies_from_device, 0u);
+  EXPECT_EQ(stats().properties_deferred, 2u);
+  // One element read by the host code: that element comes back alone.
+  sluice_algo_gpu_sync_element(ctx.get(), 0, 4999);
+  EXPECT_EQ(x[4999], 22);
+  EXPECT_EQ(x[4998], 0);
+  sluice_algo_gpu_sync_element(ctx.get(), 1, 3);    // y: not on the device
+  sluice_algo_gpu_sync_element(ctx.get(), 0, 5000); // past the end: nothing
+  sluice_algo_gpu_sync_element(ctx.get(), 7, 0);    // no such property
+  EXPECT_EQ(stats().copies_from_device, 1u);
+  sluice_algo_gpu_sync(ctx.get(), SLUICE_ALGO_GPU_SYNC_HOST);
+  EXPECT_EQ(x, std::vector<int64_t>(kVertices, 22));
+  EXPECT_EQ(stats().copies_from_device, 2u);
+  // The host writes after its sync: the next pass takes it up.
+  x[9] = 100;
+  pass(addFn, kVertices, env);
+  sluice_algo_gpu_sync(ctx.get(), SLUICE_ALGO_GPU_SYNC_END);
+  EXPECT_EQ(x[9], 111);
+  EXPECT_EQ(x[10], 33);
+  // After END each pass brings its writes back again.
+  pass(addFn, kVertices, env);
+  EXPECT_EQ(x[10], 44);
+  EXPECT_EQ(stats().copies_from_device, 4u);
+  // Without a GPU (or a context) the call does nothing.
+  sluice_algo_gpu_sync(nullptr, SLUICE_ALGO_GPU_SYNC_END);
+}
+
 TEST_F(AlgoGpuCopies, ListsAndBitmapsGoUpAndLongFrontiersComeBackWhole) {
   std::vector<int64_t> a(kVertices), b(kVertices);
   void *props[] = {a.data(), b.data()};
