@@ -147,6 +147,7 @@ cat > "$OUT/run.sh" <<'RUN'
 #   SLUICE_STAGE_NO_BENCH=1    skip the benchmark
 #   SLUICE_STAGE_NO_LINKS=1    do not link the compiled-in source/data paths
 #   SLUICE_STAGE_TESTS="A B"   only these test binaries
+#   SLUICE_STAGE_ARCHIVE=FILE  also tar every log into FILE (.tgz)
 set -u
 STAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$STAGE/stage.env"
@@ -262,6 +263,11 @@ fi
 
 say ""
 say "== summary: ${#tests[@]} test binaries, $failed failed; benchmark $bench_state"
+# One archive of every log (the device tool brings back few files).
+if [ -n "${SLUICE_STAGE_ARCHIVE:-}" ]; then
+  tar czf "$SLUICE_STAGE_ARCHIVE" -C "$(dirname "$LOG")" "$(basename "$LOG")" &&
+    echo "logs: $SLUICE_STAGE_ARCHIVE"
+fi
 [ $failed -eq 0 ] && [ $bench_rc -eq 0 ]
 RUN
 chmod +x "$OUT/run.sh"
