@@ -319,6 +319,7 @@ CompiledAlgorithm::run(const sluice_graph_t *graph, DictionaryAttr params,
   result.passes = sluice_algo_passes(ctx);
   result.threads = sluice_algo_threads(ctx);
   result.gpuLaunches = sluice_algo_gpu_launches(ctx);
+  sluice_algo_gpu_stats(ctx, &result.gpuStats);
   for (uint32_t i = 0; const char *note = sluice_algo_tile_note(ctx, i); ++i)
     result.tileNotes.push_back(note);
   for (uint32_t i = 0; const char *note = sluice_algo_order_note(ctx, i); ++i)

@@ -12,6 +12,7 @@
 
 #include "dialects/Graph/IR/GraphOps.h"
 #include "sluice/algo.h"
+#include "sluice/algo_gpu.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -71,6 +72,7 @@ public:
     double seconds = 0;
     uint32_t threads = 0;
     uint64_t gpuLaunches = 0; ///< kernels launched (on the GPU)
+    sluice_algo_gpu_stats_t gpuStats{}; ///< where the GPU's time went
     /// What each tiled loop ran with (sluice_algo_tile_note).
     std::vector<std::string> tileNotes;
     std::vector<std::string> orderNotes; ///< sluice_algo_order_note's
@@ -128,6 +130,7 @@ struct AlgoRunReport {
   uint32_t threads = 0;
   bool gpu = false; ///< the loops ran as GPU kernels
   uint64_t gpuLaunches = 0;
+  sluice_algo_gpu_stats_t gpuStats{};
   double seconds = 0, compileSeconds = 0, loadSeconds = 0;
   std::vector<std::string> tileNotes; ///< CompiledAlgorithm::Result's
   std::vector<std::string> orderNotes; ///< CompiledAlgorithm::Result's

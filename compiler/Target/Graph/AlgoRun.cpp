@@ -135,6 +135,7 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.threads = result->threads;
   report.gpu = onGpu;
   report.gpuLaunches = result->gpuLaunches;
+  report.gpuStats = result->gpuStats;
   report.tileNotes = result->tileNotes;
   report.orderNotes = result->orderNotes;
   // The columns point into the storage vectors, whose buffers a move keeps

@@ -23,9 +23,21 @@ int sluice::runAlgorithmJobAndReport(mlir::ModuleOp module,
     os << "  cache:    " << report->graphCache << "\n";
   os << "  threads:  " << report->threads << "\n";
   os << "  passes:   " << report->passes << " parallel loops run\n";
-  if (report->gpu)
+  if (report->gpu) {
+    const sluice_algo_gpu_stats_t &st = report->gpuStats;
     os << "  gpu:      " << report->gpuLaunches
        << " kernel launches (the host code on the threads above)\n";
+    os << llvm::format("  gpu time: %.6f s in kernels, %.6f s in %llu + %llu "
+                       "copies (%.1f MiB up, %.1f MiB back; %llu property "
+                       "copies skipped, %llu left on the device)\n",
+                       st.kernel_seconds, st.copy_seconds,
+                       (unsigned long long)st.copies_to_device,
+                       (unsigned long long)st.copies_from_device,
+                       st.bytes_to_device / 1048576.0,
+                       st.bytes_from_device / 1048576.0,
+                       (unsigned long long)st.properties_kept,
+                       (unsigned long long)st.properties_deferred);
+  }
   for (const std::string &note : report->tileNotes)
     os << "  tiles:    " << note << "\n";
   for (const std::string &note : report->orderNotes)
