@@ -40,6 +40,13 @@
 // CHECK:           llvm.atomicrmw _or
 // CHECK:           llvm.atomicrmw add
 // CHECK-LABEL:   llvm.func @sluice_algo_original_id(
+// The merges of common_neighbors on the device: a while loop over both
+// sorted lists, below min(u, v) for `_below`.
+// CHECK-LABEL:   llvm.func @sluice_algo_common_neighbors(%{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: i32) -> i64
+// CHECK:           scf.while
+// CHECK-LABEL:   llvm.func @sluice_algo_common_neighbors_below(
+// CHECK:           arith.minui
+// CHECK:           scf.while
 // CHECK-LABEL:   llvm.func @sluice_algo_relax_relax_push_range(
 // CHECK:           llvm.atomicrmw fmin
 // CHECK:           llvm.call @sluice_algo_frontier_insert

@@ -23,10 +23,11 @@
 // runtime calls the copy makes get device versions here (built with the
 // builders, no MLIR text): sluice_algo_view (the kernel's ctx is a
 // sluice_algo_gpu_ctx_t, its view first), sluice_algo_frontier_insert
-// (atomic or on the bitmap, atomic add on the list's count) and
-// sluice_algo_original_id. Graph ops whose CPU code is any other runtime
-// call (has_edge, weight(u, v), labels, vertex_of, integer division, the
-// common neighbours) and `frontier: buckets` are located errors.
+// (atomic or on the bitmap, atomic add on the list's count),
+// sluice_algo_original_id and sluice_algo_common_neighbors(_below) (a
+// merge of the two sorted out-lists). Graph ops whose CPU code is any
+// other runtime call (has_edge, weight(u, v), labels, vertex_of, integer
+// division) and `frontier: buckets` are located errors.
 // Each kernel K has a global `K_info` (algo_gpu.h) that tells the runtime
 // how many environment slots, locals and properties (and their sizes) a
 // launch copies.
@@ -80,11 +81,13 @@ struct KernelPlan {
 constexpr StringLiteral kModuleName = "sluice_algos";
 
 /// The graph ops a kernel can hold: property accesses (compare_swap an
-/// atom.cas), degree and the counts (loads), `id` (a table on the device).
+/// atom.cas), degree and the counts (loads), `id` (a table on the device),
+/// common_neighbors (a merge on the device).
 bool hasDeviceCode(Operation *op) {
   return isa<graph::PropGetOp, graph::PropSetOp, graph::PropReduceOp,
              graph::CompareSwapOp, graph::DegreeOp, graph::NumVerticesOp,
-             graph::NumEdgesOp, graph::OriginalIdOp, graph::YieldOp>(op);
+             graph::NumEdgesOp, graph::OriginalIdOp, graph::CommonNeighborsOp,
+             graph::YieldOp>(op);
 }
 
 /// Each property's bytes, or'ed with whether `loop` reads it and writes
@@ -261,6 +264,8 @@ public:
     buildView();
     buildFrontierInsert();
     buildOriginalId();
+    buildCommonNeighbors("sluice_algo_common_neighbors", /*below=*/false);
+    buildCommonNeighbors("sluice_algo_common_neighbors_below", /*below=*/true);
   }
 
 private:
@@ -335,6 +340,84 @@ private:
         b.create<LLVM::GEPOp>(loc, ptr, i64, ids, ArrayRef<LLVM::GEPArg>{v64});
     b.create<LLVM::ReturnOp>(loc,
                              b.create<LLVM::LoadOp>(loc, i64, at).getResult());
+  }
+
+  /// i64 (ctx, u32 u, u32 v): the pairs a merge of u's and v's sorted
+  /// out-neighbours makes (each element pairs once, as the CPU's
+  /// mergeCount pairs them), of values below min(u, v) for `below`.
+  void buildCommonNeighbors(StringRef name, bool below) {
+    OpBuilder b(ctx);
+    Location loc = gpuModule.getLoc();
+    auto fn = function(b, name, i64, {ptr, i32, i32});
+    Value view = fn.getArgument(0); // the ctx's first field
+    Value offsets = loadWalkSlot(
+        b, loc, view, static_cast<int64_t>(ViewField::OutOffsets), ptr);
+    Value targets = loadWalkSlot(
+        b, loc, view, static_cast<int64_t>(ViewField::OutTargets), ptr);
+    auto load = [&](OpBuilder &at, Type type, Value base, Value index) {
+      Value address = at.create<LLVM::GEPOp>(loc, ptr, type, base,
+                                             ArrayRef<LLVM::GEPArg>{index});
+      return at.create<LLVM::LoadOp>(loc, type, address).getResult();
+    };
+    Value u = b.create<arith::ExtUIOp>(loc, i64, fn.getArgument(1));
+    Value v = b.create<arith::ExtUIOp>(loc, i64, fn.getArgument(2));
+    Value one = constI64(b, 1), zero = constI64(b, 0);
+    Value uLo = load(b, i64, offsets, u);
+    Value uHi = load(b, i64, offsets, b.create<arith::AddIOp>(loc, u, one));
+    Value vLo = load(b, i64, offsets, v);
+    Value vHi = load(b, i64, offsets, b.create<arith::AddIOp>(loc, v, one));
+    // Every u32 is below 2^32.
+    Value bound = below ? b.create<arith::MinUIOp>(loc, u, v).getResult()
+                        : constI64(b, int64_t(1) << 32);
+    SmallVector<Type> carried = {i64, i64, i64};        // i, j, count
+    SmallVector<Type> seen = {i64, i64, i64, i64, i64}; // + a, b
+    // The after region sees the pair just read too.
+    auto loop = b.create<scf::WhileOp>(loc, seen, ValueRange{uLo, vLo, zero});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      SmallVector<Location> locs(carried.size(), loc);
+      Block *before = b.createBlock(&loop.getBefore(), {}, carried, locs);
+      Value i = before->getArgument(0), j = before->getArgument(1);
+      Value inRange = b.create<arith::AndIOp>(
+          loc, b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, i, uHi),
+          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, j, vHi));
+      auto pick = b.create<scf::IfOp>(loc, TypeRange{b.getI1Type(), i64, i64},
+                                      inRange, /*withElse=*/true);
+      b.setInsertionPointToStart(pick.thenBlock());
+      Value x = b.create<arith::ExtUIOp>(loc, i64, load(b, i32, targets, i));
+      Value y = b.create<arith::ExtUIOp>(loc, i64, load(b, i32, targets, j));
+      Value under = b.create<arith::AndIOp>(
+          loc,
+          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, x, bound),
+          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, y, bound));
+      b.create<scf::YieldOp>(loc, ValueRange{under, x, y});
+      b.setInsertionPointToStart(pick.elseBlock());
+      b.create<scf::YieldOp>(
+          loc,
+          ValueRange{b.create<arith::ConstantIntOp>(loc, 0, 1), zero, zero});
+      b.setInsertionPointAfter(pick);
+      b.create<scf::ConditionOp>(loc, pick.getResult(0),
+                                 ValueRange{i, j, before->getArgument(2),
+                                            pick.getResult(1),
+                                            pick.getResult(2)});
+      SmallVector<Location> seenLocs(seen.size(), loc);
+      Block *after = b.createBlock(&loop.getAfter(), {}, seen, seenLocs);
+      Value x2 = after->getArgument(3), y2 = after->getArgument(4);
+      auto step = [&](arith::CmpIPredicate p, Value l, Value r) {
+        return b.create<arith::ExtUIOp>(loc, i64,
+                                        b.create<arith::CmpIOp>(loc, p, l, r));
+      };
+      b.create<scf::YieldOp>(
+          loc,
+          ValueRange{
+              b.create<arith::AddIOp>(loc, after->getArgument(0),
+                                      step(arith::CmpIPredicate::ule, x2, y2)),
+              b.create<arith::AddIOp>(loc, after->getArgument(1),
+                                      step(arith::CmpIPredicate::ule, y2, x2)),
+              b.create<arith::AddIOp>(loc, after->getArgument(2),
+                                      step(arith::CmpIPredicate::eq, x2, y2))});
+    }
+    b.create<LLVM::ReturnOp>(loc, loop.getResult(2));
   }
 
   gpu::GPUModuleOp gpuModule;

@@ -181,6 +181,9 @@ TEST_P(AlgoGpuEmulated, SsspDistancesEqual) {
 TEST_P(AlgoGpuEmulated, ComponentLabelsEqual) {
   checkComponents(graph.get(), attachHost);
 }
+TEST_P(AlgoGpuEmulated, TrianglesEqual) {
+  checkTriangles(graph.get(), attachHost);
+}
 TEST_P(AlgoGpuEmulated, PageRankPullWithin1e9) {
   checkPageRankPull(graph.get(), attachHost);
 }

@@ -37,6 +37,7 @@ TEST_P(AlgoGpu, SsspDistancesEqual) { checkSssp(graph.get(), attachPtx); }
 TEST_P(AlgoGpu, ComponentLabelsEqual) {
   checkComponents(graph.get(), attachPtx);
 }
+TEST_P(AlgoGpu, TrianglesEqual) { checkTriangles(graph.get(), attachPtx); }
 TEST_P(AlgoGpu, PageRankPullWithin1e9) {
   checkPageRankPull(graph.get(), attachPtx);
 }

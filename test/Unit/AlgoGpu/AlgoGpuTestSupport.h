@@ -49,6 +49,7 @@ SLUICE_LOOP(sluice_algo_prpush_scatter_push)
 SLUICE_LOOP(sluice_algo_prpush_apply_vertices)
 SLUICE_LOOP(sluice_algo_cc_init_vertices)
 SLUICE_LOOP(sluice_algo_cc_spread_push)
+SLUICE_LOOP(sluice_algo_tc_count_push)
 SLUICE_LOOP(sluice_algo_bc_expand_push)
 SLUICE_LOOP(sluice_algo_bc_count_pull)
 SLUICE_LOOP(sluice_algo_bc_coef_vertices)
@@ -77,6 +78,7 @@ inline const Bound kKernels[] = {
     SLUICE_BOUND(sluice_algo_prpush_apply_vertices),
     SLUICE_BOUND(sluice_algo_cc_init_vertices),
     SLUICE_BOUND(sluice_algo_cc_spread_push),
+    SLUICE_BOUND(sluice_algo_tc_count_push),
     SLUICE_BOUND(sluice_algo_bc_expand_push),
     SLUICE_BOUND(sluice_algo_bc_count_pull),
     SLUICE_BOUND(sluice_algo_bc_coef_vertices),
@@ -385,6 +387,38 @@ inline void checkComponents(const sluice_graph_t *g, const Attach &attach) {
   ASSERT_EQ(cpu.error, "");
   EXPECT_EQ(asI64(cpu.props[0]), referenceLabels(g));
   Outcome gpu = run(g, sluice_algo_cc, params, 1, attach);
+  SLUICE_GPU_HALF(cpu, gpu);
+  EXPECT_EQ(gpu.props[0], cpu.props[0]);
+}
+
+/// tc's count by brute force: for each out-edge u -> v with v < u, the
+/// out-neighbours w < v of u that v has an edge to (a search of v's list).
+inline std::vector<int64_t> referenceTriangles(const sluice_graph_t *g) {
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *dst = sluice_graph_targets(g);
+  std::vector<int64_t> count(n, 0);
+  for (uint32_t u = 0; u < n; ++u)
+    for (uint64_t e = off[u]; e < off[u + 1]; ++e) {
+      uint32_t v = dst[e];
+      if (v >= u)
+        continue;
+      for (uint64_t f = off[u]; f < off[u + 1]; ++f)
+        if (dst[f] < v && std::find(dst + off[v], dst + off[v + 1], dst[f]) !=
+                              dst + off[v + 1])
+          ++count[u];
+    }
+  return count;
+}
+
+/// Triangles per vertex: the CPU's equal the brute-force count, the GPU's
+/// the CPU's.
+inline void checkTriangles(const sluice_graph_t *g, const Attach &attach) {
+  sluice_algo_params_tc_t params{};
+  Outcome cpu = run(g, sluice_algo_tc, params, 1, nullptr);
+  ASSERT_EQ(cpu.error, "");
+  EXPECT_EQ(asI64(cpu.props[0]), referenceTriangles(g));
+  Outcome gpu = run(g, sluice_algo_tc, params, 1, attach);
   SLUICE_GPU_HALF(cpu, gpu);
   EXPECT_EQ(gpu.props[0], cpu.props[0]);
 }
