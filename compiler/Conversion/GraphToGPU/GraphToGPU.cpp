@@ -35,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/GraphToGPU/AlgoGpuAbi.h"
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
+#include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
 #include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/WalkOpLowering.h"
@@ -336,10 +337,7 @@ private:
     Value ids =
         loadWalkSlot(b, loc, fn.getArgument(0), kGpuCtxOriginalIds, ptr);
     Value v64 = b.create<arith::ExtUIOp>(loc, i64, fn.getArgument(1));
-    Value at =
-        b.create<LLVM::GEPOp>(loc, ptr, i64, ids, ArrayRef<LLVM::GEPArg>{v64});
-    b.create<LLVM::ReturnOp>(loc,
-                             b.create<LLVM::LoadOp>(loc, i64, at).getResult());
+    b.create<LLVM::ReturnOp>(loc, loadElement(b, loc, i64, ids, v64));
   }
 
   /// i64 (ctx, u32 u, u32 v): the pairs a merge of u's and v's sorted
@@ -354,18 +352,15 @@ private:
         b, loc, view, static_cast<int64_t>(ViewField::OutOffsets), ptr);
     Value targets = loadWalkSlot(
         b, loc, view, static_cast<int64_t>(ViewField::OutTargets), ptr);
-    auto load = [&](OpBuilder &at, Type type, Value base, Value index) {
-      Value address = at.create<LLVM::GEPOp>(loc, ptr, type, base,
-                                             ArrayRef<LLVM::GEPArg>{index});
-      return at.create<LLVM::LoadOp>(loc, type, address).getResult();
-    };
     Value u = b.create<arith::ExtUIOp>(loc, i64, fn.getArgument(1));
     Value v = b.create<arith::ExtUIOp>(loc, i64, fn.getArgument(2));
     Value one = constI64(b, 1), zero = constI64(b, 0);
-    Value uLo = load(b, i64, offsets, u);
-    Value uHi = load(b, i64, offsets, b.create<arith::AddIOp>(loc, u, one));
-    Value vLo = load(b, i64, offsets, v);
-    Value vHi = load(b, i64, offsets, b.create<arith::AddIOp>(loc, v, one));
+    Value uLo = loadElement(b, loc, i64, offsets, u);
+    Value uHi =
+        loadElement(b, loc, i64, offsets, b.create<arith::AddIOp>(loc, u, one));
+    Value vLo = loadElement(b, loc, i64, offsets, v);
+    Value vHi =
+        loadElement(b, loc, i64, offsets, b.create<arith::AddIOp>(loc, v, one));
     // Every u32 is below 2^32.
     Value bound = below ? b.create<arith::MinUIOp>(loc, u, v).getResult()
                         : constI64(b, int64_t(1) << 32);
@@ -384,8 +379,10 @@ private:
       auto pick = b.create<scf::IfOp>(loc, TypeRange{b.getI1Type(), i64, i64},
                                       inRange, /*withElse=*/true);
       b.setInsertionPointToStart(pick.thenBlock());
-      Value x = b.create<arith::ExtUIOp>(loc, i64, load(b, i32, targets, i));
-      Value y = b.create<arith::ExtUIOp>(loc, i64, load(b, i32, targets, j));
+      Value x = b.create<arith::ExtUIOp>(loc, i64,
+                                         loadElement(b, loc, i32, targets, i));
+      Value y = b.create<arith::ExtUIOp>(loc, i64,
+                                         loadElement(b, loc, i32, targets, j));
       Value under = b.create<arith::AndIOp>(
           loc,
           b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, x, bound),

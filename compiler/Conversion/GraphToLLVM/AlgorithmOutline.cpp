@@ -202,13 +202,14 @@ LogicalResult Outliner::run() {
   for (Operation *op : hostAccesses) {
     OpBuilder at(op);
     auto get = dyn_cast<graph::PropGetOp>(op);
-    auto index = llvm::find_if(props, [&](graph::PropertyOp p) {
-      return get && p.getSymName() == get.getProperty();
-    });
-    if (index == props.end()) {
+    if (!get) {
       sync(at, kGpuSyncHost);
       continue;
     }
+    // The property's index in the table (`props` is in its order).
+    auto index = llvm::find_if(props, [&](graph::PropertyOp p) {
+      return p.getSymName() == get.getProperty();
+    });
     callRuntime(at, loc, module, AlgoCall::GpuSyncElement,
                 {ctxArg,
                  at.create<arith::ConstantIntOp>(

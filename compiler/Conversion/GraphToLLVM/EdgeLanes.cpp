@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/GraphToLLVM/AlgorithmOutline.h"
+#include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
 #include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
 
 using namespace mlir;
@@ -32,13 +33,10 @@ bool sluice::conversion::pushSplitsAcrossLanes(Operation *loop) {
   Value source = body.front().getArgument(0);
   WalkResult writesSource = body.walk([&](Operation *op) {
     Value vertex;
-    if (auto set = dyn_cast<graph::PropSetOp>(op))
-      vertex = set.getVertex();
-    else if (auto reduce = dyn_cast<graph::PropReduceOp>(op))
-      vertex = reduce.getVertex();
-    else if (auto swap = dyn_cast<graph::CompareSwapOp>(op))
-      vertex = swap.getVertex();
-    return vertex == source ? WalkResult::interrupt() : WalkResult::advance();
+    StringRef name;
+    return conversion::propertyUpdate(op, vertex, name) && vertex == source
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
   });
   return !writesSource.wasInterrupted();
 }

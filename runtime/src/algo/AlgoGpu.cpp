@@ -297,11 +297,9 @@ struct AlgoGpu {
     p.valid = false;
     if (sluice_status_t s = upload(p.buffer, host, bytes ? bytes : 1, error))
       return s;
-    const auto *bytesAt = static_cast<const unsigned char *>(host);
-    p.shadow.assign(bytesAt, bytesAt + bytes);
     p.host = host;
     p.bytes = bytes;
-    p.valid = true;
+    remember(p);
     return SLUICE_STATUS_OK;
   }
   /// Copies `p`'s device bytes back to its host array (and the shadow).
@@ -309,10 +307,14 @@ struct AlgoGpu {
     p.valid = p.newer = false;
     if (sluice_status_t s = fromDevice(p.host, p.buffer.ptr, p.bytes, error))
       return s;
+    remember(p);
+    return SLUICE_STATUS_OK;
+  }
+  /// The host's and the device's bytes of `p` are equal: keep them.
+  static void remember(DeviceProp &p) {
     const auto *bytesAt = static_cast<const unsigned char *>(p.host);
     p.shadow.assign(bytesAt, bytesAt + p.bytes);
     p.valid = true;
-    return SLUICE_STATUS_OK;
   }
   /// Every property a pass left on the device, back to the host.
   sluice_status_t bringBackAll(sluice_error_t *error) {

@@ -355,15 +355,25 @@ inline void printTimes(const char *what, const Outcome &cpu,
         outcome);                                                              \
   } while (0)
 
+/// Runs `entry` on the CPU, its output (the first property, i64) equal to
+/// `reference`, then with `attach`: the output equal to the CPU's.
+template <typename Params>
+void checkExact(const sluice_graph_t *g,
+                void (*entry)(sluice_algo_ctx_t *, const Params *, void **),
+                const Params &params, const std::vector<int64_t> &reference,
+                const Attach &attach) {
+  Outcome cpu = run(g, entry, params, 1, nullptr);
+  ASSERT_EQ(cpu.error, "");
+  EXPECT_EQ(asI64(cpu.props[0]), reference);
+  Outcome gpu = run(g, entry, params, 1, attach);
+  SLUICE_GPU_HALF(cpu, gpu);
+  EXPECT_EQ(gpu.props[0], cpu.props[0]);
+}
+
 inline void checkBfs(const sluice_graph_t *g, const Attach &attach) {
   sluice_algo_params_bfs_t params{};
   params.source = static_cast<int64_t>(sluice_graph_original_id(g, 0));
-  Outcome cpu = run(g, sluice_algo_bfs, params, 1, nullptr);
-  ASSERT_EQ(cpu.error, "");
-  EXPECT_EQ(asI64(cpu.props[0]), referenceBfs(g));
-  Outcome gpu = run(g, sluice_algo_bfs, params, 1, attach);
-  SLUICE_GPU_HALF(cpu, gpu);
-  EXPECT_EQ(gpu.props[0], cpu.props[0]);
+  checkExact(g, sluice_algo_bfs, params, referenceBfs(g), attach);
 }
 
 inline void checkSssp(const sluice_graph_t *g, const Attach &attach) {
@@ -382,13 +392,8 @@ inline void checkSssp(const sluice_graph_t *g, const Attach &attach) {
 }
 
 inline void checkComponents(const sluice_graph_t *g, const Attach &attach) {
-  sluice_algo_params_cc_t params{};
-  Outcome cpu = run(g, sluice_algo_cc, params, 1, nullptr);
-  ASSERT_EQ(cpu.error, "");
-  EXPECT_EQ(asI64(cpu.props[0]), referenceLabels(g));
-  Outcome gpu = run(g, sluice_algo_cc, params, 1, attach);
-  SLUICE_GPU_HALF(cpu, gpu);
-  EXPECT_EQ(gpu.props[0], cpu.props[0]);
+  checkExact(g, sluice_algo_cc, sluice_algo_params_cc_t{}, referenceLabels(g),
+             attach);
 }
 
 /// tc's count by brute force: for each out-edge u -> v with v < u, the
@@ -414,13 +419,8 @@ inline std::vector<int64_t> referenceTriangles(const sluice_graph_t *g) {
 /// Triangles per vertex: the CPU's equal the brute-force count, the GPU's
 /// the CPU's.
 inline void checkTriangles(const sluice_graph_t *g, const Attach &attach) {
-  sluice_algo_params_tc_t params{};
-  Outcome cpu = run(g, sluice_algo_tc, params, 1, nullptr);
-  ASSERT_EQ(cpu.error, "");
-  EXPECT_EQ(asI64(cpu.props[0]), referenceTriangles(g));
-  Outcome gpu = run(g, sluice_algo_tc, params, 1, attach);
-  SLUICE_GPU_HALF(cpu, gpu);
-  EXPECT_EQ(gpu.props[0], cpu.props[0]);
+  checkExact(g, sluice_algo_tc, sluice_algo_params_tc_t{},
+             referenceTriangles(g), attach);
 }
 
 /// The properties of pagerank and prpush: rank, incoming and the
