@@ -14,8 +14,15 @@
 //    the cache: untiled;
 //  - the source data exceeds the last-level cache four times over and
 //    segments average 4 edges or more: T;
-//  - otherwise (the model is unsure: a large or unreliable last level, a
-//    sparse graph) T and untiled are timed on the loop's first runs, in
+//  - otherwise the model is unsure (a large or unreliable last level, a
+//    sparse graph), and the machine is asked first: random reads over as
+//    much of the in-edge array as the source data takes, summed as the
+//    loop sums them, against the same reads within a quarter of the L2
+//    (a few ms, probeRandomReads). Below kCachedReadRatio the source data stays
+//    in a cache where tiles cannot make its reads much cheaper: untiled, with
+//    no layout built (on kron20 the layout and the timed runs of the
+//    slower candidate cost 1.22x the untiled kernel: bench/RESULTS.md);
+//  - else T and untiled are timed on the loop's first runs, in
 //    turn, twice each (kProbeRounds: a first run is cold, and one sample
 //    on a shared machine is noise), and the faster by its fastest run is
 //    kept for the runs after. One layout is built, as for a fixed size. A run's
@@ -40,6 +47,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <vector>
 
 namespace sluice::rt {
 
@@ -221,6 +229,106 @@ TileModel sluice::rt::modelTile(uint64_t n, const uint64_t *inOffsets,
   return model;
 }
 
+namespace {
+
+/// The calling thread's CPU time.
+double threadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+/// kReadProbeReads random indices below `words` (xorshift64 from `x`,
+/// Lemire's multiply-shift to the range).
+void probeIndices(uint64_t words, uint64_t &x, std::vector<uint32_t> &indices) {
+  indices.resize(kReadProbeReads);
+  for (uint32_t &index : indices) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    index = uint32_t(((x >> 32) * words) >> 32);
+  }
+}
+
+/// Seconds of one pass of reads of `region` at `indices`, summed in a
+/// double as a pull loop sums its sources' data; the sum goes to `sink`.
+double timeReads(const uint32_t *region, const std::vector<uint32_t> &indices,
+                 double &sink) {
+  double sum = 0.0;
+  const double start = threadCpuSeconds();
+  for (uint32_t index : indices)
+    sum += double(region[index]);
+  const double seconds = threadCpuSeconds() - start;
+  sink += sum;
+  return seconds;
+}
+
+} // namespace
+
+ReadProbe sluice::rt::probeRandomReads(const uint32_t *region,
+                                       uint64_t regionWords, uint64_t bytes,
+                                       uint64_t l2) {
+  ReadProbe probe;
+  const uint64_t words = std::min(bytes, kReadProbeMaxBytes) / 4;
+  if (words == 0 || words > regionWords || !region)
+    return probe;
+  const uint64_t smallWords =
+      std::max<uint64_t>(1, std::min(words, l2 / 4 / 4));
+  const auto start = std::chrono::steady_clock::now();
+  // Fresh indices every round: a round repeating the last one's would
+  // find their lines in the cache whatever the footprint.
+  std::vector<uint32_t> large, small;
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  double sink = 0.0, bestLarge = std::numeric_limits<double>::infinity(),
+         bestSmall = bestLarge;
+  for (int round = 0; round < kReadProbeRounds; ++round) {
+    probeIndices(smallWords, x, small);
+    probeIndices(words, x, large);
+    bestSmall = std::min(bestSmall, timeReads(region, small, sink));
+    bestLarge = std::min(bestLarge, timeReads(region, large, sink));
+  }
+  probe.bytes = words * 4;
+  probe.smallBytes = smallWords * 4;
+  probe.nsPerRead = bestLarge * 1e9 / double(kReadProbeReads);
+  probe.nsPerSmallRead = bestSmall * 1e9 / double(kReadProbeReads);
+  probe.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  volatile double keep = sink; // the loads must happen
+  (void)keep;
+  return probe;
+}
+
+TileModel sluice::rt::refineByReads(TileModel model, const ReadProbe &probe) {
+  if (model.candidates.size() < 2)
+    return model;
+  if (probe.nsPerSmallRead <= 0) {
+    model.reason += "; no read probe (the in-edges take less memory than "
+                    "the source data)";
+    return model;
+  }
+  char text[256];
+  std::snprintf(text, sizeof(text),
+                "; random reads over %s of memory took %.2f ns, %.2fx a "
+                "read within %s (%.1f ms to measure)",
+                bytes(double(probe.bytes)).c_str(), probe.nsPerRead,
+                probe.ratio(), bytes(double(probe.smallBytes)).c_str(),
+                probe.seconds * 1e3);
+  const std::string measured = text;
+  // The reason starts "unsure, timed: "; say what decided instead.
+  std::string facts = model.reason;
+  if (auto colon = facts.find(": "); colon != std::string::npos)
+    facts = facts.substr(colon + 2);
+  if (probe.ratio() < kCachedReadRatio) {
+    model.candidates = {0};
+    model.reason =
+        "untiled: " + facts + measured + ": the source data stays in a cache";
+  } else {
+    model.reason = "unsure, timed: " + facts + measured;
+  }
+  return model;
+}
+
 size_t sluice::rt::probeCandidate(uint64_t runs,
                                   const std::vector<double> &best) {
   const size_t count = best.size();
@@ -288,6 +396,11 @@ const sluice_algo_tiled_t *sluice_algo_tile_begin(sluice_algo_ctx_t *ctx,
       }
       l.model = modelTile(ctx->view.num_vertices, ctx->view.in_offsets,
                           source_bytes, s.caches);
+      if (l.model.candidates.size() > 1 && !ctx->gpu)
+        l.model = refineByReads(
+            l.model, probeRandomReads(ctx->view.in_sources, ctx->view.num_edges,
+                                      ctx->view.num_vertices * source_bytes,
+                                      s.caches.l2));
     }
     l.best.assign(l.model.candidates.size(),
                   std::numeric_limits<double>::infinity());

@@ -69,6 +69,42 @@ struct TileModel {
 TileModel modelTile(uint64_t n, const uint64_t *inOffsets, uint64_t sourceBytes,
                     const CacheSizes &caches);
 
+/// What `probeRandomReads` measured: random reads summed in a double, as
+/// an untiled pull loop sums its sources' data, over `bytes` of memory and
+/// over `smallBytes` of it (a quarter of the L2), the fastest of
+/// kReadProbeRounds runs of each.
+struct ReadProbe {
+  uint64_t bytes = 0, smallBytes = 0;
+  double nsPerRead = 0, nsPerSmallRead = 0;
+  double seconds = 0; ///< the probe's own time (wall)
+  /// nsPerRead / nsPerSmallRead: how much slower a read of the source
+  /// data is than one that hits the L2; 0 when nothing was read.
+  double ratio() const {
+    return nsPerSmallRead > 0 ? nsPerRead / nsPerSmallRead : 0.0;
+  }
+};
+/// Reads per run of the probe and runs of each block (alternating).
+constexpr uint64_t kReadProbeReads = 1 << 16;
+constexpr int kReadProbeRounds = 8;
+/// The largest footprint the probe reads (source data beyond it reads
+/// alike).
+constexpr uint64_t kReadProbeMaxBytes = uint64_t(256) << 20;
+/// Times random reads over the first `bytes` (at most kReadProbeMaxBytes)
+/// of `region` (`regionWords` 4-byte words of memory already in use: fresh
+/// pages would time their faults, which cost 10-40 us each on a VM) and
+/// over its first L2 / 4 bytes, on the calling thread by its CPU time.
+/// Nothing is read (ratio() 0) when the region is smaller than `bytes`.
+ReadProbe probeRandomReads(const uint32_t *region, uint64_t regionWords,
+                           uint64_t bytes, uint64_t l2);
+/// Below this ratio the untiled loop's source reads cost about what tiles
+/// would make them cost (the data stays in a cache), so `tile: auto` runs
+/// untiled without building a layout or timing one.
+constexpr double kCachedReadRatio = 3.0;
+/// The model `model` (several candidates: unsure) after a read probe:
+/// untiled when `probe.ratio()` is below kCachedReadRatio, else unchanged
+/// (timed); the reason says what was measured.
+TileModel refineByReads(TileModel model, const ReadProbe &probe);
+
 /// Runs of each candidate `tile: auto` times before it settles.
 constexpr uint64_t kProbeRounds = 2;
 /// The candidate of a loop's run `runs` (0-based) when the fastest run of

@@ -303,3 +303,68 @@ TEST(TileProbe, EachCandidateTwiceInTurnThenTheFastest) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TileReadProbe, ReadsTheFootprintOfMemoryInUse) {
+  std::vector<uint32_t> region(1 << 20, 7);
+  // 4 MiB of source data over a 4 MiB region, L2 of 1 MiB: reads within
+  // 256 KiB against reads over 4 MiB.
+  ReadProbe p =
+      probeRandomReads(region.data(), region.size(), 4 << 20, 1 << 20);
+  EXPECT_EQ(p.bytes, uint64_t(4) << 20);
+  EXPECT_EQ(p.smallBytes, uint64_t(256) << 10);
+  EXPECT_GT(p.nsPerRead, 0.0);
+  EXPECT_GT(p.nsPerSmallRead, 0.0);
+  EXPECT_GT(p.ratio(), 0.0);
+  EXPECT_GE(p.seconds, 0.0);
+  // Source data larger than the region: nothing to read.
+  ReadProbe none =
+      probeRandomReads(region.data(), region.size(), (4 << 20) + 4, 1 << 20);
+  EXPECT_EQ(none.ratio(), 0.0);
+  EXPECT_EQ(none.bytes, 0u);
+  // A footprint below the small block reads the same words twice.
+  ReadProbe tiny = probeRandomReads(region.data(), region.size(), 64, 1 << 20);
+  EXPECT_EQ(tiny.bytes, 64u);
+  EXPECT_EQ(tiny.smallBytes, 64u);
+}
+
+TEST(TileReadProbe, DecidesOnlyWhatTheModelLeftOpen) {
+  TileModel unsure;
+  unsure.candidates = {65536, 0};
+  unsure.reason = "unsure, timed: source data 4.9 MiB";
+  ReadProbe cached;
+  cached.bytes = 4 << 20;
+  cached.smallBytes = 256 << 10;
+  cached.nsPerSmallRead = 1.0;
+  cached.nsPerRead = kCachedReadRatio * 0.9;
+  TileModel m = refineByReads(unsure, cached);
+  EXPECT_EQ(m.candidates, (std::vector<uint64_t>{0}));
+  EXPECT_EQ(m.reason.rfind("untiled: source data 4.9 MiB; random reads over "
+                           "4.0 MiB of memory took ",
+                           0),
+            0u)
+      << m.reason;
+  EXPECT_NE(m.reason.find("the source data stays in a cache"),
+            std::string::npos)
+      << m.reason;
+  // Slow reads: still timed, with what was measured.
+  ReadProbe slow = cached;
+  slow.nsPerRead = kCachedReadRatio * 1.1;
+  m = refineByReads(unsure, slow);
+  EXPECT_EQ(m.candidates, (std::vector<uint64_t>{65536, 0}));
+  EXPECT_EQ(
+      m.reason.rfind("unsure, timed: source data 4.9 MiB; random reads", 0), 0u)
+      << m.reason;
+  // No probe: unchanged, and said.
+  m = refineByReads(unsure, ReadProbe{});
+  EXPECT_EQ(m.candidates, (std::vector<uint64_t>{65536, 0}));
+  EXPECT_NE(m.reason.find("no read probe"), std::string::npos) << m.reason;
+  // A model that is sure is left alone.
+  TileModel sure;
+  sure.candidates = {0};
+  sure.reason = "untiled: fits";
+  EXPECT_EQ(refineByReads(sure, slow).reason, "untiled: fits");
+}
+
+} // namespace
