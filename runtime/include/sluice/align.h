@@ -82,6 +82,26 @@ SLUICE_API sluice_status_t sluice_align_batch(
     const sluice_align_scoring_t *scoring, sluice_align_kernel_t kernel,
     uint32_t threads, sluice_align_result_t *results, sluice_error_t *error);
 
+/* The kernel `sluicec -c` compiles for an align job J (docs/align.md,
+ * "sluicec -c"): the object file's `sluice_align_J_pair`, with the job's
+ * scoring baked in. It aligns one pair: `query` and `target` hold base
+ * codes (A C G T -> 0 1 2 3, anything else 4), lengths at most 2^24;
+ * `scratch` holds SLUICE_ALIGN_SCRATCH_ROWS * (target_length + 2) int32
+ * (any contents); it writes *result as sluice_align_batch does. */
+#define SLUICE_ALIGN_SCRATCH_ROWS 7
+typedef void (*sluice_align_pair_kernel_t)(
+    const uint8_t *query, uint32_t query_length, const uint8_t *target,
+    uint32_t target_length, int32_t *scratch, sluice_align_result_t *result);
+
+/* sluice_align_batch with a compiled kernel: bases as sluice_align_batch
+ * takes them (converted to codes here), each thread with its own scratch,
+ * pairs claimed one at a time. The scoring is the kernel's. */
+SLUICE_API sluice_status_t sluice_align_batch_compiled(
+    sluice_align_pair_kernel_t kernel, const char *const *queries,
+    const uint32_t *query_lengths, const char *const *targets,
+    const uint32_t *target_lengths, uint64_t count, uint32_t threads,
+    sluice_align_result_t *results, sluice_error_t *error);
+
 /* What sluice_align_fasta did. */
 typedef struct sluice_align_report_t {
   uint64_t pairs;
@@ -107,6 +127,23 @@ SLUICE_API sluice_status_t sluice_align_fasta(
     const char *query_path, const char *target_path, const char *output,
     const sluice_align_scoring_t *scoring, uint32_t threads,
     sluice_align_report_t *report, sluice_error_t *error);
+
+/* sluice_align_fasta with a compiled kernel; `scoring` must be the one
+ * it was compiled with (checked as sluice_align_fasta checks it; the
+ * generated header's SLUICE_ALIGN_J_SCORING). */
+SLUICE_API sluice_status_t sluice_align_fasta_compiled(
+    sluice_align_pair_kernel_t kernel, const char *query_path,
+    const char *target_path, const char *output,
+    const sluice_align_scoring_t *scoring, uint32_t threads,
+    sluice_align_report_t *report, sluice_error_t *error);
+
+/* The cells a kernel computes for a pair when nothing stops it early: the
+ * band's cells of every anti-diagonal up to the last one, or up to the
+ * first without a band cell (where the alignment stops). An upper bound
+ * for a pair the Z-drop stops; the cell count of GCUPS figures. */
+SLUICE_API uint64_t sluice_align_band_cells(uint32_t query_length,
+                                            uint32_t target_length,
+                                            int32_t band);
 
 #ifdef __cplusplus
 } /* extern "C" */

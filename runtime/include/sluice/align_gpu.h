@@ -29,7 +29,7 @@ extern "C" {
 /* The threads of a block of the alignment kernel: 4 warps. */
 #define SLUICE_ALIGN_GPU_BLOCK 128
 /* Rows of scratch per warp: H of three anti-diagonals, E and F of two. */
-#define SLUICE_ALIGN_GPU_SCRATCH_ROWS 7
+#define SLUICE_ALIGN_GPU_SCRATCH_ROWS SLUICE_ALIGN_SCRATCH_ROWS
 
 /* The kernel's one argument points to this struct in device memory.
  * Addresses are device addresses as uint64_t. align-to-gpu reads the
