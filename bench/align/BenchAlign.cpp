@@ -13,6 +13,7 @@
 // must equal the row-by-row implementation's (else exit 1).
 //
 //===----------------------------------------------------------------------===//
+#include "bench/align/BenchReads.h"
 #include "sluice/align.h"
 
 #include <algorithm>
@@ -26,41 +27,7 @@
 
 namespace {
 
-struct Workload {
-  const char *name;
-  size_t pairs, length;
-  int band;
-};
-
-std::string mutate(const std::string &target, std::mt19937_64 &rng,
-                   bool chimera) {
-  static const char kBases[] = "ACGT";
-  std::uniform_real_distribution<double> u(0, 1);
-  std::uniform_int_distribution<int> base(0, 3), len(1, 4);
-  std::string read;
-  for (size_t i = 0; i < target.size(); ++i) {
-    if (u(rng) < 0.005) {
-      i += len(rng) - 1;
-      continue;
-    }
-    char c = target[i];
-    if (u(rng) < 0.03)
-      c = kBases[(std::strchr(kBases, c) - kBases + 1 + base(rng) % 3) % 4];
-    read += c;
-    if (u(rng) < 0.005)
-      for (int k = len(rng); k > 0; --k)
-        read += kBases[base(rng)];
-  }
-  if (chimera)
-    for (size_t k = 0; k < target.size() / 5; ++k)
-      read += kBases[base(rng)];
-  return read;
-}
-
-double seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
+using namespace sluice::bench;
 
 /// The textbook serial implementation, for comparison: Gotoh's matrices row
 /// by row (target index outer) over the band only, int64, the band's H kept
@@ -167,16 +134,8 @@ int main(int argc, char **argv) {
               "serial s", "wave 1t s", "wave 2t s", "simd x", "rows/1t",
               "rows/2t");
   for (const Workload &w : workloads) {
-    std::mt19937_64 rng(42);
-    std::uniform_int_distribution<int> base(0, 3);
     std::vector<std::string> queries, targets;
-    for (size_t k = 0; k < w.pairs; ++k) {
-      std::string t(w.length, 'A');
-      for (char &c : t)
-        c = "ACGT"[base(rng)];
-      queries.push_back(mutate(t, rng, k % 5 == 4));
-      targets.push_back(std::move(t));
-    }
+    makeReads(w, queries, targets);
     std::vector<const char *> q, t;
     std::vector<uint32_t> ql, tl;
     for (size_t k = 0; k < w.pairs; ++k) {
