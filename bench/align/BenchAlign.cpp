@@ -10,9 +10,12 @@
 // times (default 5); the medians are printed with the speedups (simd: the
 // serial kernel over the wavefront on 1 thread; rows/Nt: the row-by-row
 // implementation over the wavefront on N threads), and every run's results
-// must equal the row-by-row implementation's (else exit 1).
+// must equal the row-by-row implementation's (else exit 1). A fifth
+// column times the kernel sluicec -c compiles for the same scoring
+// (bench.sluice, align-to-llvm; cmpl/1t: its time over the wavefront's).
 //
 //===----------------------------------------------------------------------===//
+#include "bench-jobs.h"
 #include "bench/align/BenchReads.h"
 #include "sluice/align.h"
 
@@ -130,9 +133,9 @@ int main(int argc, char **argv) {
   const Workload workloads[] = {
       {"short reads (1 kb, band 100)", 4000, 1000, 100},
       {"long reads (10 kb, band 500)", 100, 10000, 500}};
-  std::printf("%-30s %9s %9s %9s %9s %7s %7s %7s\n", "workload", "rows s",
-              "serial s", "wave 1t s", "wave 2t s", "simd x", "rows/1t",
-              "rows/2t");
+  std::printf("%-30s %9s %9s %9s %9s %9s %7s %7s %7s %7s\n", "workload",
+              "rows s", "serial s", "wave 1t s", "wave 2t s", "cmpl 1t s",
+              "simd x", "rows/1t", "rows/2t", "cmpl/1t");
   for (const Workload &w : workloads) {
     std::vector<std::string> queries, targets;
     makeReads(w, queries, targets);
@@ -145,16 +148,28 @@ int main(int argc, char **argv) {
       tl.push_back(uint32_t(targets[k].size()));
     }
     sluice_align_scoring_t sc = {2, 4, 4, 2, w.band, 400};
+    // The compiled kernel of the job with this workload's band.
+    sluice_align_pair_kernel_t compiled =
+        w.band == 100 ? sluice_align_short_pair : sluice_align_long_pair;
+    const sluice_align_scoring_t baked =
+        w.band == 100 ? sluice_align_scoring_t(SLUICE_ALIGN_short_SCORING)
+                      : sluice_align_scoring_t(SLUICE_ALIGN_long_SCORING);
+    if (std::memcmp(&baked, &sc, sizeof(sc)) != 0) {
+      std::fprintf(stderr, "bench-align: bench.sluice's scoring differs\n");
+      return 1;
+    }
     struct Config {
       bool rowByRow; // else sluice_align_batch with `kernel`
       sluice_align_kernel_t kernel;
       uint32_t threads;
+      sluice_align_pair_kernel_t compiled; // else the runtime's kernel
       std::vector<double> times;
       std::vector<sluice_align_result_t> out;
-    } configs[] = {{true, SLUICE_ALIGN_SERIAL, 1, {}, {}},
-                   {false, SLUICE_ALIGN_SERIAL, 1, {}, {}},
-                   {false, SLUICE_ALIGN_WAVEFRONT, 1, {}, {}},
-                   {false, SLUICE_ALIGN_WAVEFRONT, 2, {}, {}}};
+    } configs[] = {{true, SLUICE_ALIGN_SERIAL, 1, nullptr, {}, {}},
+                   {false, SLUICE_ALIGN_SERIAL, 1, nullptr, {}, {}},
+                   {false, SLUICE_ALIGN_WAVEFRONT, 1, nullptr, {}, {}},
+                   {false, SLUICE_ALIGN_WAVEFRONT, 2, nullptr, {}, {}},
+                   {false, SLUICE_ALIGN_SERIAL, 1, compiled, {}, {}}};
     std::vector<int64_t> bandBuffer;
     for (int r = 0; r < rounds; ++r)
       for (Config &c : configs) {
@@ -164,10 +179,15 @@ int main(int argc, char **argv) {
         if (c.rowByRow) {
           for (size_t k = 0; k < w.pairs; ++k)
             c.out[k] = rowByRow(queries[k], targets[k], sc, bandBuffer);
-        } else if (sluice_align_batch(q.data(), ql.data(), t.data(), tl.data(),
-                                      w.pairs, &sc, c.kernel, c.threads,
-                                      c.out.data(),
-                                      &error) != SLUICE_STATUS_OK) {
+        } else if ((c.compiled
+                        ? sluice_align_batch_compiled(
+                              c.compiled, q.data(), ql.data(), t.data(),
+                              tl.data(), w.pairs, c.threads, c.out.data(),
+                              &error)
+                        : sluice_align_batch(q.data(), ql.data(), t.data(),
+                                             tl.data(), w.pairs, &sc, c.kernel,
+                                             c.threads, c.out.data(),
+                                             &error)) != SLUICE_STATUS_OK) {
           std::fprintf(stderr, "bench-align: %s\n", error.message);
           return 1;
         }
@@ -179,8 +199,8 @@ int main(int argc, char **argv) {
           std::fprintf(stderr, "bench-align: %s pair %zu differs\n", w.name, k);
           return 1;
         }
-    double median[4];
-    for (int i = 0; i < 4; ++i) {
+    double median[5];
+    for (int i = 0; i < 5; ++i) {
       std::vector<double> v = configs[i].times;
       std::sort(v.begin(), v.end());
       median[i] = v[v.size() / 2];
@@ -188,11 +208,12 @@ int main(int argc, char **argv) {
     size_t zdropped = 0;
     for (const sluice_align_result_t &r : configs[0].out)
       zdropped += r.zdropped;
-    std::printf("%-30s %9.4f %9.4f %9.4f %9.4f %7.2f %7.2f %7.2f   (%zu "
-                "pairs, %zu zdropped, results equal)\n",
-                w.name, median[0], median[1], median[2], median[3],
+    std::printf("%-30s %9.4f %9.4f %9.4f %9.4f %9.4f %7.2f %7.2f %7.2f "
+                "%7.2f   (%zu pairs, %zu zdropped, results equal)\n",
+                w.name, median[0], median[1], median[2], median[3], median[4],
                 median[1] / median[2], median[0] / median[2],
-                median[0] / median[3], w.pairs, zdropped);
+                median[0] / median[3], median[4] / median[2], w.pairs,
+                zdropped);
   }
   return 0;
 }
