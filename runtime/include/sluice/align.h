@@ -66,16 +66,16 @@ typedef enum sluice_align_kernel_e {
   SLUICE_ALIGN_SERIAL = 1     /* row by row, scalar (the baseline) */
 } sluice_align_kernel_t;
 
-/* Checks `scoring` (the ranges above; gap_open + gap_extend, match and
- * mismatch at most 1000, band at most 2^24); INVALID_ARGUMENT naming the
- * field otherwise. */
+/* Checks `scoring` (the ranges above; match, mismatch, gap_open and
+ * gap_extend at most 255, band at most 2^20, zdrop at most 2^28);
+ * INVALID_ARGUMENT naming the field otherwise. */
 SLUICE_API sluice_status_t sluice_align_check_scoring(
     const sluice_align_scoring_t *scoring, sluice_error_t *error);
 
 /* Aligns pairs k in [0, count): queries[k] (query_lengths[k] bytes) against
  * targets[k], bases A/C/G/T (either case; anything else counts as N),
  * writing results[k]. Pairs are spread over `threads` threads (0: one per
- * hardware thread). Lengths above 2^24 are OUT_OF_RANGE. */
+ * hardware thread). Lengths above 2^20 are OUT_OF_RANGE. */
 SLUICE_API sluice_status_t sluice_align_batch(
     const char *const *queries, const uint32_t *query_lengths,
     const char *const *targets, const uint32_t *target_lengths, uint64_t count,
@@ -85,7 +85,7 @@ SLUICE_API sluice_status_t sluice_align_batch(
 /* The kernel `sluicec -c` compiles for an align job J (docs/align.md,
  * "sluicec -c"): the object file's `sluice_align_J_pair`, with the job's
  * scoring baked in. It aligns one pair: `query` and `target` hold base
- * codes (A C G T -> 0 1 2 3, anything else 4), lengths at most 2^24;
+ * codes (A C G T -> 0 1 2 3, anything else 4), lengths at most 2^20;
  * `scratch` holds SLUICE_ALIGN_SCRATCH_ROWS * (target_length + 2) int32
  * (any contents); it writes *result as sluice_align_batch does. */
 #define SLUICE_ALIGN_SCRATCH_ROWS 7
