@@ -16,7 +16,9 @@
 #                    email-Eu-core, soc-Slashdot0902, luxembourg_osm
 # OUT_DIR/run.sh     run it on the GPU machine: nvidia-smi, every staged
 #                    *Tests binary (timeout each, logs to $OUT or
-#                    OUT_DIR/logs), the GPU walk benchmark, a summary
+#                    OUT_DIR/logs), the GPU walk benchmark, the alignment
+#                    kernel's device-time benchmark (bench-align-gpu), a
+#                    summary
 #
 # OUT_DIR is created; an existing OUT_DIR is replaced only if it is empty or
 # an earlier stage (it has .sluice-stage). The stage must stay under
@@ -144,7 +146,7 @@ cat > "$OUT/run.sh" <<'RUN'
 # or to logs/ next to this script; summary.txt lists every result.
 #   SLUICE_STAGE_TEST_TIMEOUT  seconds per test binary (default 120)
 #   SLUICE_STAGE_BENCH_TIMEOUT seconds per benchmark graph (default 240)
-#   SLUICE_STAGE_NO_BENCH=1    skip the benchmark
+#   SLUICE_STAGE_NO_BENCH=1    skip the benchmarks
 #   SLUICE_STAGE_NO_LINKS=1    do not link the compiled-in source/data paths
 #   SLUICE_STAGE_TESTS="A B"   only these test binaries
 #   SLUICE_STAGE_ARCHIVE=FILE  also tar every log into FILE (.tgz)
@@ -259,6 +261,24 @@ if [ -z "${SLUICE_STAGE_NO_BENCH:-}" ] && [ -x "$STAGE/bin/sluice-bench-walks-gp
       bench_rc=1 bench_state=FAILED
     fi
   done
+fi
+
+# The alignment kernel's device time and GCUPS (docs/align.md): every
+# round checked against the CPU kernel; it says so and exits 0 without a GPU.
+if [ -z "${SLUICE_STAGE_NO_BENCH:-}" ] && [ -x "$STAGE/bin/bench-align-gpu" ] &&
+   [ -s "$STAGE/artifacts/align-extend.ptx" ]; then
+  BT=${SLUICE_STAGE_BENCH_TIMEOUT:-240}
+  [ "$bench_state" = skipped ] && bench_state=ok
+  say ""
+  say "== bench-align-gpu (timeout ${BT}s)"
+  timeout "$BT" "$STAGE/bin/bench-align-gpu" "$STAGE/artifacts/align-extend.ptx" 3 \
+    > "$LOG/bench-align-gpu.log" 2>&1
+  rc=$?
+  cat "$LOG/bench-align-gpu.log" | tee -a "$SUMMARY"
+  if [ $rc -ne 0 ]; then
+    say "bench-align-gpu: exit $rc$([ $rc = 124 ] && echo ' (timeout)')"
+    bench_rc=1 bench_state=FAILED
+  fi
 fi
 
 say ""

@@ -10,9 +10,13 @@
 // times (default 5); the medians are printed with the speedups (simd: the
 // serial kernel over the wavefront on 1 thread; rows/Nt: the row-by-row
 // implementation over the wavefront on N threads), and every run's results
-// must equal the row-by-row implementation's (else exit 1).
+// must equal the row-by-row implementation's (else exit 1). A fifth
+// column times the kernel sluicec -c compiles for the same scoring
+// (bench.sluice, align-to-llvm; cmpl/1t: its time over the wavefront's).
 //
 //===----------------------------------------------------------------------===//
+#include "bench-jobs.h"
+#include "bench/align/BenchReads.h"
 #include "sluice/align.h"
 
 #include <algorithm>
@@ -26,41 +30,7 @@
 
 namespace {
 
-struct Workload {
-  const char *name;
-  size_t pairs, length;
-  int band;
-};
-
-std::string mutate(const std::string &target, std::mt19937_64 &rng,
-                   bool chimera) {
-  static const char kBases[] = "ACGT";
-  std::uniform_real_distribution<double> u(0, 1);
-  std::uniform_int_distribution<int> base(0, 3), len(1, 4);
-  std::string read;
-  for (size_t i = 0; i < target.size(); ++i) {
-    if (u(rng) < 0.005) {
-      i += len(rng) - 1;
-      continue;
-    }
-    char c = target[i];
-    if (u(rng) < 0.03)
-      c = kBases[(std::strchr(kBases, c) - kBases + 1 + base(rng) % 3) % 4];
-    read += c;
-    if (u(rng) < 0.005)
-      for (int k = len(rng); k > 0; --k)
-        read += kBases[base(rng)];
-  }
-  if (chimera)
-    for (size_t k = 0; k < target.size() / 5; ++k)
-      read += kBases[base(rng)];
-  return read;
-}
-
-double seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
+using namespace sluice::bench;
 
 /// The textbook serial implementation, for comparison: Gotoh's matrices row
 /// by row (target index outer) over the band only, int64, the band's H kept
@@ -163,20 +133,12 @@ int main(int argc, char **argv) {
   const Workload workloads[] = {
       {"short reads (1 kb, band 100)", 4000, 1000, 100},
       {"long reads (10 kb, band 500)", 100, 10000, 500}};
-  std::printf("%-30s %9s %9s %9s %9s %7s %7s %7s\n", "workload", "rows s",
-              "serial s", "wave 1t s", "wave 2t s", "simd x", "rows/1t",
-              "rows/2t");
+  std::printf("%-30s %9s %9s %9s %9s %9s %7s %7s %7s %7s\n", "workload",
+              "rows s", "serial s", "wave 1t s", "wave 2t s", "cmpl 1t s",
+              "simd x", "rows/1t", "rows/2t", "cmpl/1t");
   for (const Workload &w : workloads) {
-    std::mt19937_64 rng(42);
-    std::uniform_int_distribution<int> base(0, 3);
     std::vector<std::string> queries, targets;
-    for (size_t k = 0; k < w.pairs; ++k) {
-      std::string t(w.length, 'A');
-      for (char &c : t)
-        c = "ACGT"[base(rng)];
-      queries.push_back(mutate(t, rng, k % 5 == 4));
-      targets.push_back(std::move(t));
-    }
+    makeReads(w, queries, targets);
     std::vector<const char *> q, t;
     std::vector<uint32_t> ql, tl;
     for (size_t k = 0; k < w.pairs; ++k) {
@@ -186,16 +148,28 @@ int main(int argc, char **argv) {
       tl.push_back(uint32_t(targets[k].size()));
     }
     sluice_align_scoring_t sc = {2, 4, 4, 2, w.band, 400};
+    // The compiled kernel of the job with this workload's band.
+    sluice_align_pair_kernel_t compiled =
+        w.band == 100 ? sluice_align_short_pair : sluice_align_long_pair;
+    const sluice_align_scoring_t baked =
+        w.band == 100 ? sluice_align_scoring_t(SLUICE_ALIGN_short_SCORING)
+                      : sluice_align_scoring_t(SLUICE_ALIGN_long_SCORING);
+    if (std::memcmp(&baked, &sc, sizeof(sc)) != 0) {
+      std::fprintf(stderr, "bench-align: bench.sluice's scoring differs\n");
+      return 1;
+    }
     struct Config {
       bool rowByRow; // else sluice_align_batch with `kernel`
       sluice_align_kernel_t kernel;
       uint32_t threads;
+      sluice_align_pair_kernel_t compiled; // else the runtime's kernel
       std::vector<double> times;
       std::vector<sluice_align_result_t> out;
-    } configs[] = {{true, SLUICE_ALIGN_SERIAL, 1, {}, {}},
-                   {false, SLUICE_ALIGN_SERIAL, 1, {}, {}},
-                   {false, SLUICE_ALIGN_WAVEFRONT, 1, {}, {}},
-                   {false, SLUICE_ALIGN_WAVEFRONT, 2, {}, {}}};
+    } configs[] = {{true, SLUICE_ALIGN_SERIAL, 1, nullptr, {}, {}},
+                   {false, SLUICE_ALIGN_SERIAL, 1, nullptr, {}, {}},
+                   {false, SLUICE_ALIGN_WAVEFRONT, 1, nullptr, {}, {}},
+                   {false, SLUICE_ALIGN_WAVEFRONT, 2, nullptr, {}, {}},
+                   {false, SLUICE_ALIGN_SERIAL, 1, compiled, {}, {}}};
     std::vector<int64_t> bandBuffer;
     for (int r = 0; r < rounds; ++r)
       for (Config &c : configs) {
@@ -205,10 +179,15 @@ int main(int argc, char **argv) {
         if (c.rowByRow) {
           for (size_t k = 0; k < w.pairs; ++k)
             c.out[k] = rowByRow(queries[k], targets[k], sc, bandBuffer);
-        } else if (sluice_align_batch(q.data(), ql.data(), t.data(), tl.data(),
-                                      w.pairs, &sc, c.kernel, c.threads,
-                                      c.out.data(),
-                                      &error) != SLUICE_STATUS_OK) {
+        } else if ((c.compiled
+                        ? sluice_align_batch_compiled(
+                              c.compiled, q.data(), ql.data(), t.data(),
+                              tl.data(), w.pairs, c.threads, c.out.data(),
+                              &error)
+                        : sluice_align_batch(q.data(), ql.data(), t.data(),
+                                             tl.data(), w.pairs, &sc, c.kernel,
+                                             c.threads, c.out.data(),
+                                             &error)) != SLUICE_STATUS_OK) {
           std::fprintf(stderr, "bench-align: %s\n", error.message);
           return 1;
         }
@@ -220,8 +199,8 @@ int main(int argc, char **argv) {
           std::fprintf(stderr, "bench-align: %s pair %zu differs\n", w.name, k);
           return 1;
         }
-    double median[4];
-    for (int i = 0; i < 4; ++i) {
+    double median[5];
+    for (int i = 0; i < 5; ++i) {
       std::vector<double> v = configs[i].times;
       std::sort(v.begin(), v.end());
       median[i] = v[v.size() / 2];
@@ -229,11 +208,12 @@ int main(int argc, char **argv) {
     size_t zdropped = 0;
     for (const sluice_align_result_t &r : configs[0].out)
       zdropped += r.zdropped;
-    std::printf("%-30s %9.4f %9.4f %9.4f %9.4f %7.2f %7.2f %7.2f   (%zu "
-                "pairs, %zu zdropped, results equal)\n",
-                w.name, median[0], median[1], median[2], median[3],
+    std::printf("%-30s %9.4f %9.4f %9.4f %9.4f %9.4f %7.2f %7.2f %7.2f "
+                "%7.2f   (%zu pairs, %zu zdropped, results equal)\n",
+                w.name, median[0], median[1], median[2], median[3], median[4],
                 median[1] / median[2], median[0] / median[2],
-                median[0] / median[3], w.pairs, zdropped);
+                median[0] / median[3], median[4] / median[2], w.pairs,
+                zdropped);
   }
   return 0;
 }

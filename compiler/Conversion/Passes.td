@@ -238,6 +238,39 @@ def GraphToGPU : Pass<"graph-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def AlignToLLVM : Pass<"align-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lower seq.align jobs to CPU functions, one pair per call";
+  let description = [{
+    Before: `seq.align` jobs (docs/align.md). After: for every job `J`, a
+    function
+
+    ```mlir
+    func.func @sluice_align_J_pair(%query: !llvm.ptr, %qlen: i32,
+        %target: !llvm.ptr, %tlen: i32, %scratch: !llvm.ptr,
+        %result: !llvm.ptr)
+    ```
+
+    with the job's scoring as constants; the jobs are dropped. The output
+    is func/scf/arith/llvm; scf-to-cf and the LLVM conversions finish it
+    (`sluice-align-to-llvm`), and `sluicec -c` compiles it to an object
+    file. The function aligns one pair (base codes 0..4 at `%query` and
+    `%target`; seven scratch rows of `%tlen + 2` i32 at `%scratch`) and
+    writes one `sluice_align_result_t` at `%result`: the anti-diagonal
+    loop align-to-gpu's kernel runs, with one lane instead of 32 (the
+    cells of an anti-diagonal in order and their maximum, then the first
+    cell that holds it: the same tie rule). Its C type is
+    `sluice_align_pair_kernel_t` (runtime/include/sluice/align.h);
+    `sluice_align_batch_compiled` runs it on the runtime's threads.
+
+    Example: `seq.align @extend ...` becomes `func.func
+    @sluice_align_extend_pair`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def AlignToGPU : Pass<"align-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Lower seq.align jobs to warp-per-pair GPU kernels";
   let description = [{

@@ -107,6 +107,15 @@ void sluice::buildAlgoKernelsToNVVMPipeline(OpPassManager &pm) {
   device.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void sluice::buildAlignToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(conversion::createAlignToLLVM());
+  pm.addPass(createConvertSCFToCFPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void sluice::buildAlignToNVVMPipeline(OpPassManager &pm) {
   pm.addPass(conversion::createAlignToGPU());
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
@@ -154,6 +163,11 @@ void sluice::registerWalkPipelines() {
       "The align jobs to a gpu.module of warp-per-pair kernels in the NVVM "
       "dialect (what sluicec --emit=ptx compiles to PTX)",
       buildAlignToNVVMPipeline);
+  PassPipelineRegistration<>(
+      "sluice-align-to-llvm",
+      "The align jobs to one-pair CPU functions in the LLVM dialect (what "
+      "sluicec -c compiles to an object file)",
+      buildAlignToLLVMPipeline);
 }
 
 void sluice::buildWalkToNVVMPipeline(OpPassManager &pm) {

@@ -62,6 +62,11 @@ void buildGraphToGPUPipeline(mlir::OpPassManager &pm, bool remarks);
 /// gpu.module; the host functions are left as they are).
 void buildAlgoKernelsToNVVMPipeline(mlir::OpPassManager &pm);
 
+/// The align jobs to CPU functions in the LLVM dialect (what sluicec -c
+/// compiles): align-to-llvm, scf-to-cf, arith, cf and func to LLVM,
+/// reconcile casts.
+void buildAlignToLLVMPipeline(mlir::OpPassManager &pm);
+
 /// The align jobs to a gpu.module in the NVVM dialect: align-to-gpu, then
 /// in the gpu.module scf-to-cf, convert-gpu-to-nvvm, reconcile casts.
 void buildAlignToNVVMPipeline(mlir::OpPassManager &pm);
@@ -73,7 +78,7 @@ void registerSluicePasses();
 
 /// Registers the pipelines with sluice-opt: `sluice-walk-to-llvm`,
 /// `sluice-walk-to-nvvm`, `sluice-graph-to-llvm`, `sluice-graph-to-nvvm`
-/// and `sluice-align-to-nvvm`.
+/// `sluice-align-to-llvm` and `sluice-align-to-nvvm`.
 void registerWalkPipelines();
 
 } // namespace sluice

@@ -79,13 +79,14 @@ int sluice::runAlignJob(mlir::ModuleOp module, const AlignRunOptions &options,
   sluice_align_report_t report;
   sluice_error_t error;
   char device[128] = "";
+  sluice_align_gpu_stats_t stats{};
   std::string kernel = ("sluice_align_" + op.getSymName()).str();
   sluice_status_t status =
       options.gpu
           ? sluice_align_fasta_gpu(
                 op.getQuery().str().c_str(), op.getTarget().str().c_str(),
                 output.empty() ? nullptr : output.c_str(), &scoring,
-                ptx.c_str(), kernel.c_str(), &report, device, &error)
+                ptx.c_str(), kernel.c_str(), &report, device, &stats, &error)
           : sluice_align_fasta(op.getQuery().str().c_str(),
                                op.getTarget().str().c_str(),
                                output.empty() ? nullptr : output.c_str(),
@@ -109,9 +110,20 @@ int sluice::runAlignJob(mlir::ModuleOp module, const AlignRunOptions &options,
      << scoring.mismatch << ", gap " << scoring.gap_open << " + "
      << scoring.gap_extend << " per base, band " << scoring.band << ", zdrop "
      << scoring.zdrop << "\n";
-  if (options.gpu)
+  if (options.gpu) {
     os << "  device:   " << device << " (" << kernel << ", a warp per pair)\n";
-  else
+    // The kernel alone (device events), then what the call also paid.
+    os << llvm::format("  gpu time: %.6f s in the kernel (%llu band cells, "
+                       "%.2f GCUPS), %.3f s context, %.3f s PTX JIT, %.6f s "
+                       "copies up, %.6f s back\n",
+                       stats.kernel_seconds, (unsigned long long)stats.cells,
+                       stats.kernel_seconds > 0
+                           ? double(stats.cells) / stats.kernel_seconds / 1e9
+                           : 0.0,
+                       stats.open_seconds, stats.load_seconds,
+                       stats.copy_to_device_seconds,
+                       stats.copy_from_device_seconds);
+  } else
     os << "  threads:  " << report.threads << "\n";
   os << "  zdropped: " << report.zdropped << " of " << report.pairs << "\n";
   os << llvm::format("  time:     %.6f s aligning, %.3f s reading\n",

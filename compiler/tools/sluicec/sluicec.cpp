@@ -7,6 +7,7 @@
 #include "compiler/Analysis/TopoAnalysis.h"
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/PassPipelines.h"
+#include "compiler/Target/Align/AlignCompile.h"
 #include "compiler/Target/Align/AlignGpu.h"
 #include "compiler/Target/Gnn/GnnRun.h"
 #include "compiler/Target/Graph/AlgoGpu.h"
@@ -530,11 +531,25 @@ static int runWalkProgram(Compilation &compilation) {
   if (compileWalks && module.getOps<walk::WalkOp>().empty() &&
       module.getOps<graph::AlgorithmOp>().empty() &&
       !module.getOps<seq::AlignOp>().empty()) {
-    seq::AlignOp op = *module.getOps<seq::AlignOp>().begin();
-    op.emitError() << "not supported yet: -c of align job '" << op.getSymName()
-                   << "' (its kernel is the runtime's, sluice/align.h; "
-                      "--run runs it)";
-    return 1;
+    // Align jobs (docs/align.md, "sluicec -c"): the kernels as an object
+    // file and a C header, or with --target=gpu as PTX and JSON.
+    bool gpu = codeTarget.getNumOccurrences() && codeTarget == CodeTarget::Gpu;
+    std::string out = outputFilename;
+    if (out == "-")
+      out =
+          (llvm::sys::path::stem(inputFilename) + (gpu ? ".ptx" : ".o")).str();
+    if (gpu)
+      return mlir::failed(
+                 target::compileAlignJobsToPtx(module, out, out + ".json"))
+                 ? 1
+                 : 0;
+    llvm::SmallString<256> header(out);
+    llvm::sys::path::replace_extension(header, "h");
+    if (header == out)
+      header += ".h";
+    return mlir::failed(target::compileAlignJobsToObject(module, out, header))
+               ? 1
+               : 0;
   }
   // GNN training (docs/gnn.md): on the CPU.
   if (runWalk && target::isGnnTrainJob(module, jobName)) {

@@ -66,21 +66,41 @@ typedef enum sluice_align_kernel_e {
   SLUICE_ALIGN_SERIAL = 1     /* row by row, scalar (the baseline) */
 } sluice_align_kernel_t;
 
-/* Checks `scoring` (the ranges above; gap_open + gap_extend, match and
- * mismatch at most 1000, band at most 2^24); INVALID_ARGUMENT naming the
- * field otherwise. */
+/* Checks `scoring` (the ranges above; match, mismatch, gap_open and
+ * gap_extend at most 255, band at most 2^20, zdrop at most 2^28);
+ * INVALID_ARGUMENT naming the field otherwise. */
 SLUICE_API sluice_status_t sluice_align_check_scoring(
     const sluice_align_scoring_t *scoring, sluice_error_t *error);
 
 /* Aligns pairs k in [0, count): queries[k] (query_lengths[k] bytes) against
  * targets[k], bases A/C/G/T (either case; anything else counts as N),
  * writing results[k]. Pairs are spread over `threads` threads (0: one per
- * hardware thread). Lengths above 2^24 are OUT_OF_RANGE. */
+ * hardware thread). Lengths above 2^20 are OUT_OF_RANGE. */
 SLUICE_API sluice_status_t sluice_align_batch(
     const char *const *queries, const uint32_t *query_lengths,
     const char *const *targets, const uint32_t *target_lengths, uint64_t count,
     const sluice_align_scoring_t *scoring, sluice_align_kernel_t kernel,
     uint32_t threads, sluice_align_result_t *results, sluice_error_t *error);
+
+/* The kernel `sluicec -c` compiles for an align job J (docs/align.md,
+ * "sluicec -c"): the object file's `sluice_align_J_pair`, with the job's
+ * scoring baked in. It aligns one pair: `query` and `target` hold base
+ * codes (A C G T -> 0 1 2 3, anything else 4), lengths at most 2^20;
+ * `scratch` holds SLUICE_ALIGN_SCRATCH_ROWS * (target_length + 2) int32
+ * (any contents); it writes *result as sluice_align_batch does. */
+#define SLUICE_ALIGN_SCRATCH_ROWS 7
+typedef void (*sluice_align_pair_kernel_t)(
+    const uint8_t *query, uint32_t query_length, const uint8_t *target,
+    uint32_t target_length, int32_t *scratch, sluice_align_result_t *result);
+
+/* sluice_align_batch with a compiled kernel: bases as sluice_align_batch
+ * takes them (converted to codes here), each thread with its own scratch,
+ * pairs claimed one at a time. The scoring is the kernel's. */
+SLUICE_API sluice_status_t sluice_align_batch_compiled(
+    sluice_align_pair_kernel_t kernel, const char *const *queries,
+    const uint32_t *query_lengths, const char *const *targets,
+    const uint32_t *target_lengths, uint64_t count, uint32_t threads,
+    sluice_align_result_t *results, sluice_error_t *error);
 
 /* What sluice_align_fasta did. */
 typedef struct sluice_align_report_t {
@@ -107,6 +127,23 @@ SLUICE_API sluice_status_t sluice_align_fasta(
     const char *query_path, const char *target_path, const char *output,
     const sluice_align_scoring_t *scoring, uint32_t threads,
     sluice_align_report_t *report, sluice_error_t *error);
+
+/* sluice_align_fasta with a compiled kernel; `scoring` must be the one
+ * it was compiled with (checked as sluice_align_fasta checks it; the
+ * generated header's SLUICE_ALIGN_J_SCORING). */
+SLUICE_API sluice_status_t sluice_align_fasta_compiled(
+    sluice_align_pair_kernel_t kernel, const char *query_path,
+    const char *target_path, const char *output,
+    const sluice_align_scoring_t *scoring, uint32_t threads,
+    sluice_align_report_t *report, sluice_error_t *error);
+
+/* The cells a kernel computes for a pair when nothing stops it early: the
+ * band's cells of every anti-diagonal up to the last one, or up to the
+ * first without a band cell (where the alignment stops). An upper bound
+ * for a pair the Z-drop stops; the cell count of GCUPS figures. */
+SLUICE_API uint64_t sluice_align_band_cells(uint32_t query_length,
+                                            uint32_t target_length,
+                                            int32_t band);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -104,6 +104,15 @@ SLUICE_API sluice_status_t sluice_gpu_launch(sluice_gpu_module_t *module,
                                              uint32_t shared_bytes, void **args,
                                              sluice_error_t *error);
 
+/* sluice_gpu_launch, and *kernel_seconds (not NULL) receives the time
+ * the kernel ran on the device: between two events recorded on the
+ * stream around the launch (cuEventElapsedTime), so it excludes looking
+ * the kernel up, the launch call's host overhead and the wait. */
+SLUICE_API sluice_status_t sluice_gpu_launch_timed(
+    sluice_gpu_module_t *module, const char *name, const uint32_t grid[3],
+    const uint32_t block[3], uint32_t shared_bytes, void **args,
+    double *kernel_seconds, sluice_error_t *error);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -37,6 +37,28 @@ sluice_status_t checkRange(sluice_error_t *error, const char *field,
                             "], got " + std::to_string(value));
 }
 
+/// OUT_OF_RANGE at the first pair with a sequence over the limit.
+sluice_status_t checkLengths(const uint32_t *queryLengths,
+                             const uint32_t *targetLengths, uint64_t count,
+                             sluice_error_t *error) {
+  for (uint64_t k = 0; k < count; ++k)
+    if (queryLengths[k] > kMaxSequenceLength ||
+        targetLengths[k] > kMaxSequenceLength)
+      return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
+                  "pair " + std::to_string(k) + " has a sequence longer than " +
+                      std::to_string(kMaxSequenceLength) + " bases");
+  return SLUICE_STATUS_OK;
+}
+
+/// The threads a batch of `count` pairs uses (0: every hardware thread).
+uint32_t threadsFor(uint32_t threads, uint64_t count) {
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  if (uint64_t(threads) > count)
+    threads = static_cast<uint32_t>(std::max<uint64_t>(count, 1));
+  return threads;
+}
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
@@ -84,16 +106,10 @@ SLUICE_API sluice_status_t sluice_align_batch(
   if (kernelValue != SLUICE_ALIGN_WAVEFRONT &&
       kernelValue != SLUICE_ALIGN_SERIAL)
     return invalid(error, "unknown kernel " + std::to_string(kernelValue));
-  for (uint64_t k = 0; k < count; ++k)
-    if (query_lengths[k] > kMaxSequenceLength ||
-        target_lengths[k] > kMaxSequenceLength)
-      return fail(error, SLUICE_STATUS_OUT_OF_RANGE, {},
-                  "pair " + std::to_string(k) + " has a sequence longer than " +
-                      std::to_string(kMaxSequenceLength) + " bases");
-  if (threads == 0)
-    threads = std::max(1u, std::thread::hardware_concurrency());
-  if (uint64_t(threads) > count)
-    threads = static_cast<uint32_t>(std::max<uint64_t>(count, 1));
+  if (sluice_status_t s =
+          checkLengths(query_lengths, target_lengths, count, error))
+    return s;
+  threads = threadsFor(threads, count);
   auto align =
       kernelValue == SLUICE_ALIGN_SERIAL ? alignSerial : alignWavefront;
   std::atomic<uint64_t> next{0};
@@ -106,6 +122,77 @@ SLUICE_API sluice_status_t sluice_align_batch(
             *scoring, buffers, results[k]);
   });
   return SLUICE_STATUS_OK;
+}
+
+SLUICE_API sluice_status_t sluice_align_batch_compiled(
+    sluice_align_pair_kernel_t kernel, const char *const *queries,
+    const uint32_t *query_lengths, const char *const *targets,
+    const uint32_t *target_lengths, uint64_t count, uint32_t threads,
+    sluice_align_result_t *results, sluice_error_t *error) {
+  sluice_error_clear(error);
+  if (!kernel)
+    return invalid(error, "the kernel is NULL");
+  if (count > 0 &&
+      (!queries || !query_lengths || !targets || !target_lengths || !results))
+    return invalid(error, "a sequence, length or result array is NULL");
+  if (sluice_status_t s =
+          checkLengths(query_lengths, target_lengths, count, error))
+    return s;
+  threads = threadsFor(threads, count);
+  std::atomic<uint64_t> next{0};
+  AlgoThreadPool pool(threads);
+  pool.run([&](uint32_t) {
+    std::vector<uint8_t> query, target;
+    std::vector<int32_t> scratch;
+    for (uint64_t k = next.fetch_add(1, std::memory_order_relaxed); k < count;
+         k = next.fetch_add(1, std::memory_order_relaxed)) {
+      query.resize(query_lengths[k]);
+      target.resize(target_lengths[k]);
+      for (uint32_t j = 0; j < query_lengths[k]; ++j)
+        query[j] = baseCode(queries[k][j]);
+      for (uint32_t i = 0; i < target_lengths[k]; ++i)
+        target[i] = baseCode(targets[k][i]);
+      scratch.resize(SLUICE_ALIGN_SCRATCH_ROWS *
+                     (uint64_t(target_lengths[k]) + 2));
+      kernel(query.data(), query_lengths[k], target.data(), target_lengths[k],
+             scratch.data(), &results[k]);
+    }
+  });
+  return SLUICE_STATUS_OK;
+}
+
+SLUICE_API sluice_status_t sluice_align_fasta_compiled(
+    sluice_align_pair_kernel_t kernel, const char *query_path,
+    const char *target_path, const char *output,
+    const sluice_align_scoring_t *scoring, uint32_t threads,
+    sluice_align_report_t *report, sluice_error_t *error) {
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  return alignFasta(
+      query_path, target_path, output, scoring, threads,
+      [&](const char *const *q, const uint32_t *ql, const char *const *t,
+          const uint32_t *tl, uint64_t n, sluice_align_result_t *results,
+          sluice_error_t *error) {
+        return sluice_align_batch_compiled(kernel, q, ql, t, tl, n, threads,
+                                           results, error);
+      },
+      report, error);
+}
+
+SLUICE_API uint64_t sluice_align_band_cells(uint32_t query_length,
+                                            uint32_t target_length,
+                                            int32_t band) {
+  // The kernels' band of anti-diagonal r (WavefrontBody.inc).
+  const int64_t qlen = query_length, tlen = target_length;
+  uint64_t cells = 0;
+  for (int64_t r = 0; r <= qlen + tlen - 2; ++r) {
+    int64_t st = std::max({int64_t(0), r - qlen + 1, (r - band + 1) >> 1});
+    int64_t en = std::min({tlen - 1, r, (r + band) >> 1});
+    if (st > en)
+      break;
+    cells += uint64_t(en - st + 1);
+  }
+  return cells;
 }
 
 SLUICE_API sluice_status_t sluice_align_fasta(

@@ -16,6 +16,7 @@
 #include "runtime/src/align/Wavefront.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -59,6 +60,11 @@ void sluice::rt::align::prepareGpuBatch(const char *const *queries,
 
 namespace {
 
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 sluice_status_t invalid(sluice_error_t *error, const std::string &message) {
   return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
               "sluice_align_batch_gpu: " + message);
@@ -101,7 +107,10 @@ SLUICE_API sluice_status_t sluice_align_batch_gpu(
     const uint32_t *query_lengths, const char *const *targets,
     const uint32_t *target_lengths, uint64_t count,
     const sluice_align_scoring_t *scoring, sluice_align_result_t *results,
-    char *device_name, sluice_error_t *error) {
+    char *device_name, sluice_align_gpu_stats_t *stats, sluice_error_t *error) {
+  sluice_align_gpu_stats_t unused;
+  sluice_align_gpu_stats_t &st = stats ? *stats : unused;
+  st = sluice_align_gpu_stats_t{};
   if (sluice_status_t s = sluice_align_check_scoring(scoring, error))
     return s;
   if (!ptx || !kernel || !*kernel)
@@ -124,17 +133,29 @@ SLUICE_API sluice_status_t sluice_align_batch_gpu(
                   batch);
 
   DeviceSession s;
-  if (sluice_status_t st = sluice_gpu_open(nullptr, &s.device, error))
-    return st;
+  auto start = std::chrono::steady_clock::now();
+  if (sluice_status_t e = sluice_gpu_open(nullptr, &s.device, error))
+    return e;
+  st.open_seconds = secondsSince(start);
+  // What the launch will compute (zero stats mean: no device opened).
+  for (uint64_t k = 0; k < count; ++k)
+    st.cells += sluice_align_band_cells(query_lengths[k], target_lengths[k],
+                                        scoring->band);
+  st.warps = count ? batch.warps : 0;
+  const uint32_t warpsPerBlock = SLUICE_ALIGN_GPU_BLOCK / 32;
+  st.blocks = (st.warps + warpsPerBlock - 1) / warpsPerBlock;
   if (device_name) {
     std::strncpy(device_name, sluice_gpu_device_name(s.device), 127);
     device_name[127] = 0;
   }
   if (count == 0)
     return SLUICE_STATUS_OK;
-  if (sluice_status_t st =
+  start = std::chrono::steady_clock::now();
+  if (sluice_status_t e =
           sluice_gpu_module_load_ptx(s.device, ptx, &s.module, error))
-    return st;
+    return e;
+  st.load_seconds = secondsSince(start);
+  start = std::chrono::steady_clock::now();
   sluice_align_gpu_args_t args{};
   uint32_t zero = 0;
   const uint64_t scratchInts = batch.warps * kGpuScratchRows * batch.row;
@@ -153,41 +174,52 @@ SLUICE_API sluice_status_t sluice_align_batch_gpu(
       {&zero, sizeof(zero), &args.next},
       {nullptr, 4 * scratchInts, &args.scratch},
       {nullptr, sizeof(sluice_align_result_t) * count, &args.results}};
-  for (const Upload &u : uploads)
-    if (sluice_status_t st = s.upload(u.host, u.bytes, u.field, error))
-      return st;
+  for (const Upload &u : uploads) {
+    if (sluice_status_t e = s.upload(u.host, u.bytes, u.field, error))
+      return e;
+    if (u.host)
+      st.bytes_to_device += u.bytes;
+  }
   args.count = count;
   args.row = batch.row;
   args.warps = batch.warps;
   args.scoring = *scoring;
   uint64_t dArgs = 0;
-  if (sluice_status_t st = s.upload(&args, sizeof(args), &dArgs, error))
-    return st;
-  const uint32_t warpsPerBlock = SLUICE_ALIGN_GPU_BLOCK / 32;
-  uint32_t grid[3] = {
-      static_cast<uint32_t>((batch.warps + warpsPerBlock - 1) / warpsPerBlock),
-      1, 1};
+  if (sluice_status_t e = s.upload(&args, sizeof(args), &dArgs, error))
+    return e;
+  st.bytes_to_device += sizeof(args);
+  st.copy_to_device_seconds = secondsSince(start);
+  uint32_t grid[3] = {static_cast<uint32_t>(st.blocks), 1, 1};
   uint32_t block[3] = {SLUICE_ALIGN_GPU_BLOCK, 1, 1};
   void *kernelArgs[] = {&dArgs};
-  if (sluice_status_t st = sluice_gpu_launch(s.module, kernel, grid, block, 0,
-                                             kernelArgs, error))
-    return st;
-  return sluice_gpu_copy_from_device(s.device, results, args.results,
-                                     sizeof(sluice_align_result_t) * count,
-                                     error);
+  start = std::chrono::steady_clock::now();
+  if (sluice_status_t e =
+          sluice_gpu_launch_timed(s.module, kernel, grid, block, 0, kernelArgs,
+                                  &st.kernel_seconds, error))
+    return e;
+  st.launch_seconds = secondsSince(start);
+  start = std::chrono::steady_clock::now();
+  const uint64_t back = sizeof(sluice_align_result_t) * count;
+  if (sluice_status_t e = sluice_gpu_copy_from_device(
+          s.device, results, args.results, back, error))
+    return e;
+  st.bytes_from_device = back;
+  st.copy_from_device_seconds = secondsSince(start);
+  return SLUICE_STATUS_OK;
 }
 
 SLUICE_API sluice_status_t sluice_align_fasta_gpu(
     const char *query_path, const char *target_path, const char *output,
     const sluice_align_scoring_t *scoring, const char *ptx, const char *kernel,
-    sluice_align_report_t *report, char *device_name, sluice_error_t *error) {
+    sluice_align_report_t *report, char *device_name,
+    sluice_align_gpu_stats_t *stats, sluice_error_t *error) {
   return alignFasta(
       query_path, target_path, output, scoring, /*threads=*/0,
       [&](const char *const *q, const uint32_t *ql, const char *const *t,
           const uint32_t *tl, uint64_t n, sluice_align_result_t *results,
           sluice_error_t *error) {
         return sluice_align_batch_gpu(ptx, kernel, q, ql, t, tl, n, scoring,
-                                      results, device_name, error);
+                                      results, device_name, stats, error);
       },
       report, error);
 }

@@ -69,6 +69,12 @@ sluice_status_t CudaDriver::load(const std::string &path,
   resolve(handle, "cuMemcpyDtoH_v2", cuMemcpyDtoH, missing);
   resolve(handle, "cuLaunchKernel", cuLaunchKernel, missing);
   resolve(handle, "cuGetErrorString", cuGetErrorString, missing);
+  resolve(handle, "cuEventCreate", cuEventCreate, missing);
+  resolve(handle, "cuEventRecord", cuEventRecord, missing);
+  resolve(handle, "cuEventSynchronize", cuEventSynchronize, missing);
+  // The first version (every driver has it; cuda.h 12.8 maps to _v2).
+  resolve(handle, "cuEventElapsedTime", cuEventElapsedTime, missing);
+  resolve(handle, "cuEventDestroy_v2", cuEventDestroy, missing);
   if (!missing.empty()) {
     unload();
     return fail(error, SLUICE_STATUS_UNSUPPORTED, {path},

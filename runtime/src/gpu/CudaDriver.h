@@ -24,6 +24,7 @@ using CUcontext = struct CUctx_st *;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
 using CUdeviceptr = unsigned long long;
 using CUjit_option = int;
 
@@ -61,6 +62,12 @@ struct CudaDriverApi {
                              unsigned, unsigned, unsigned, unsigned, CUstream,
                              void **, void **) = nullptr;
   CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
+  // Events: the device-side time of a launch (sluice_gpu_launch_timed).
+  CUresult (*cuEventCreate)(CUevent *, unsigned) = nullptr;
+  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;
+  CUresult (*cuEventDestroy)(CUevent) = nullptr;
 };
 
 /// The loaded driver library and its entry points.

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -230,3 +231,37 @@ TEST(AlignKernel, ScoringIsChecked) {
 }
 
 } // namespace
+
+/// The band cells of a pair counted cell by cell: every (i, j) with
+/// |i - j| <= band, anti-diagonal by anti-diagonal until one has none.
+static uint64_t bruteBandCells(int64_t qlen, int64_t tlen, int64_t band) {
+  uint64_t cells = 0;
+  for (int64_t r = 0; r <= qlen + tlen - 2; ++r) {
+    uint64_t here = 0;
+    for (int64_t i = 0; i < tlen; ++i) {
+      int64_t j = r - i;
+      here += j >= 0 && j < qlen && std::llabs(i - j) <= band;
+    }
+    if (here == 0)
+      break;
+    cells += here;
+  }
+  return cells;
+}
+
+TEST(AlignKernel, BandCellsCountTheBand) {
+  // Hand-checked: 4 x 4, band 100: all 16 cells; band 0: cell (0, 0),
+  // then anti-diagonal 1 has no cell in the band (the alignment stops);
+  // band 1: the diagonal and its two neighbours (4 + 3 + 3).
+  EXPECT_EQ(sluice_align_band_cells(4, 4, 100), 16u);
+  EXPECT_EQ(sluice_align_band_cells(4, 4, 0), 1u);
+  EXPECT_EQ(sluice_align_band_cells(4, 4, 1), 10u);
+  EXPECT_EQ(sluice_align_band_cells(0, 4, 5), 0u);
+  for (int64_t q : {1, 2, 7, 30, 64})
+    for (int64_t t : {1, 3, 7, 31, 70})
+      for (int64_t band : {0, 1, 2, 5, 32, 100})
+        EXPECT_EQ(
+            sluice_align_band_cells(uint32_t(q), uint32_t(t), int32_t(band)),
+            bruteBandCells(q, t, band))
+            << q << " x " << t << " band " << band;
+}

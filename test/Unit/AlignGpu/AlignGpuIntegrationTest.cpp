@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -64,24 +65,24 @@ TEST(AlignGpuErrors, ArgumentsAreCheckedBeforeTheDevice) {
   sluice_align_result_t r[1];
   sluice_error_t error;
   EXPECT_EQ(sluice_align_batch_gpu(nullptr, kKernel, q, ql, t, tl, 1, &sc, r,
-                                   nullptr, &error),
+                                   nullptr, nullptr, &error),
             SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_STREQ(error.message, "sluice_align_batch_gpu: the PTX or the kernel "
                               "name is NULL or empty");
   EXPECT_EQ(sluice_align_batch_gpu("", kKernel, nullptr, ql, t, tl, 1, &sc, r,
-                                   nullptr, &error),
+                                   nullptr, nullptr, &error),
             SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_STREQ(error.message, "sluice_align_batch_gpu: a sequence, length or "
                               "result array is NULL");
   sluice_align_scoring_t bad = sc;
   bad.band = 0;
   EXPECT_EQ(sluice_align_batch_gpu("", kKernel, q, ql, t, tl, 1, &bad, r,
-                                   nullptr, &error),
+                                   nullptr, nullptr, &error),
             SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_STREQ(error.message, "band must be in [1, 1048576], got 0");
   uint32_t huge[] = {(1u << 20) + 1};
   EXPECT_EQ(sluice_align_batch_gpu("", kKernel, q, huge, t, tl, 1, &sc, r,
-                                   nullptr, &error),
+                                   nullptr, nullptr, &error),
             SLUICE_STATUS_OUT_OF_RANGE);
   EXPECT_STREQ(error.message,
                "pair 0 has a sequence longer than 1048576 bases");
@@ -97,9 +98,32 @@ TEST(AlignGpuErrors, WithoutAGpuTheRunIsUnsupported) {
   sluice_align_result_t r[1];
   sluice_error_t error;
   EXPECT_EQ(sluice_align_batch_gpu(readPtx().c_str(), kKernel, q, ql, t, tl, 1,
-                                   &sc, r, nullptr, &error),
+                                   &sc, r, nullptr, nullptr, &error),
             SLUICE_STATUS_UNSUPPORTED);
   EXPECT_STRNE(error.message, "");
+  // The stats are all zero when the device could not be opened.
+  sluice_align_gpu_stats_t stats;
+  std::memset(&stats, 0x5a, sizeof(stats));
+  EXPECT_EQ(sluice_align_batch_gpu(readPtx().c_str(), kKernel, q, ql, t, tl, 1,
+                                   &sc, r, nullptr, &stats, &error),
+            SLUICE_STATUS_UNSUPPORTED);
+  const sluice_align_gpu_stats_t zero{};
+  EXPECT_EQ(std::memcmp(&stats, &zero, sizeof(stats)), 0);
+}
+
+TEST(AlignGpuErrors, StatsAreZeroAfterBadArguments) {
+  sluice_align_scoring_t sc = {2, 4, 4, 2, 100, 400};
+  const char *q[] = {"ACGT"}, *t[] = {"ACGT"};
+  uint32_t ql[] = {4}, tl[] = {4};
+  sluice_align_result_t r[1];
+  sluice_error_t error;
+  sluice_align_gpu_stats_t stats;
+  std::memset(&stats, 0x5a, sizeof(stats));
+  EXPECT_EQ(sluice_align_batch_gpu(nullptr, kKernel, q, ql, t, tl, 1, &sc, r,
+                                   nullptr, &stats, &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  const sluice_align_gpu_stats_t zero{};
+  EXPECT_EQ(std::memcmp(&stats, &zero, sizeof(stats)), 0);
 }
 
 /// Runs `pairs` on the GPU and on the CPU wavefront kernel; every field of
@@ -116,10 +140,11 @@ double expectGpuEqualsCpu(const Pairs &pairs, const sluice_align_scoring_t &sc,
       << error.message;
   std::string ptx = readPtx();
   char device[128] = "";
+  sluice_align_gpu_stats_t stats;
   auto start = std::chrono::steady_clock::now();
   sluice_status_t st = sluice_align_batch_gpu(
       ptx.c_str(), kKernel, b.q.data(), b.ql.data(), b.t.data(), b.tl.data(),
-      pairs.size(), &sc, gpu.data(), device, &error);
+      pairs.size(), &sc, gpu.data(), device, &stats, &error);
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -134,7 +159,25 @@ double expectGpuEqualsCpu(const Pairs &pairs, const sluice_align_scoring_t &sc,
   EXPECT_EQ(differ, 0u) << what;
   std::cout << "[ info     ] " << what << ": " << pairs.size() << " pairs ("
             << zdropped << " zdropped) on " << device << " in " << seconds
-            << " s (with PTX load)\n";
+            << " s (with PTX load); kernel " << stats.kernel_seconds
+            << " s on the device (" << stats.cells << " band cells, "
+            << (stats.kernel_seconds > 0
+                    ? double(stats.cells) / stats.kernel_seconds / 1e9
+                    : 0.0)
+            << " GCUPS), context " << stats.open_seconds << " s, PTX "
+            << stats.load_seconds << " s, copies "
+            << stats.copy_to_device_seconds << " + "
+            << stats.copy_from_device_seconds << " s\n";
+  // The parts are measured and add up to less than the whole call.
+  EXPECT_GT(stats.kernel_seconds, 0.0) << what;
+  EXPECT_LE(stats.kernel_seconds, stats.launch_seconds) << what;
+  EXPECT_LE(stats.open_seconds + stats.load_seconds +
+                stats.copy_to_device_seconds + stats.launch_seconds +
+                stats.copy_from_device_seconds,
+            seconds)
+      << what;
+  EXPECT_EQ(stats.bytes_from_device,
+            pairs.size() * sizeof(sluice_align_result_t));
   return seconds;
 }
 

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <string>
 #include <vector>
 
@@ -57,6 +59,10 @@ TEST(Gpu, InvalidArguments) {
             SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(sluice_gpu_launch(nullptr, "k", nullptr, nullptr, 0, nullptr,
                               &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  double seconds = 1;
+  EXPECT_EQ(sluice_gpu_launch_timed(nullptr, "k", nullptr, nullptr, 0, nullptr,
+                                    &seconds, &error),
             SLUICE_STATUS_INVALID_ARGUMENT);
   sluice_gpu_close(nullptr);
   sluice_gpu_module_free(nullptr);
@@ -141,6 +147,29 @@ TEST_F(GpuDevice, LaunchesPtx) {
       << error.message;
   for (uint32_t i = 0; i < n; ++i)
     ASSERT_EQ(out[i], 3 * i + 7) << i;
+  // Timed: the same kernel again with a = 9, its device time from
+  // events: positive, and below the host's wall time of the call.
+  add = 9;
+  double kernelSeconds = -1;
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(sluice_gpu_launch_timed(module, "triple", grid, block, 0, args,
+                                    &kernelSeconds, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  EXPECT_GT(kernelSeconds, 0.0);
+  EXPECT_LE(kernelSeconds, wall);
+  ASSERT_EQ(
+      sluice_gpu_copy_from_device(device, out.data(), buffer, n * 4, &error),
+      SLUICE_STATUS_OK)
+      << error.message;
+  for (uint32_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], 3 * i + 9) << i;
+  EXPECT_EQ(sluice_gpu_launch_timed(module, "no_such_kernel", grid, block, 0,
+                                    args, &kernelSeconds, &error),
+            SLUICE_STATUS_NOT_FOUND);
   EXPECT_EQ(sluice_gpu_launch(module, "no_such_kernel", grid, block, 0, args,
                               &error),
             SLUICE_STATUS_NOT_FOUND);
