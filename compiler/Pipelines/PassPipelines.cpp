@@ -115,6 +115,12 @@ void sluice::buildAlignToNVVMPipeline(OpPassManager &pm) {
   device.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void sluice::buildGnnToNVVMPipeline(OpPassManager &pm) {
+  pm.addPass(conversion::createGnnToGPU());
+  // The same device-code conversions as the algorithms' kernels.
+  buildAlgoKernelsToNVVMPipeline(pm);
+}
+
 void sluice::registerSluicePasses() {
   topo::registerTopoPasses();
   walk::registerWalkPasses();
@@ -154,6 +160,11 @@ void sluice::registerWalkPipelines() {
       "The align jobs to a gpu.module of warp-per-pair kernels in the NVVM "
       "dialect (what sluicec --emit=ptx compiles to PTX)",
       buildAlignToNVVMPipeline);
+  PassPipelineRegistration<>(
+      "sluice-gnn-to-nvvm",
+      "The gnn train jobs' aggregation kernels in a gpu.module in the NVVM "
+      "dialect (what sluicec --emit=ptx and -c --target=gpu compile to PTX)",
+      buildGnnToNVVMPipeline);
 }
 
 void sluice::buildWalkToNVVMPipeline(OpPassManager &pm) {
