@@ -582,22 +582,14 @@ static int runWalkProgram(Compilation &compilation) {
                : 0;
   }
   if (runWalk && target::isGnnTrainJob(module, jobName)) {
-    if (codeTarget.getNumOccurrences() && codeTarget == CodeTarget::Gpu) {
-      model::GnnTrainOp op = gnnTrainJob(module, jobName);
-      op.emitError() << "not supported yet: --run --target=gpu of gnn train "
-                        "job '"
-                     << op.getSymName()
-                     << "' (it trains on the CPU; -c --target=gpu or "
-                        "--emit=ptx writes its aggregation kernels, which "
-                        "sluice/gnn_gpu.h runs on a GPU)";
-      return 1;
-    }
     target::GnnRunOptions options;
     options.job = jobName;
     options.threads = algoThreads;
     if (outputFilename != "-")
       options.out = outputFilename;
     options.graphCache = !noGraphCache;
+    options.gpu =
+        codeTarget.getNumOccurrences() > 0 && codeTarget == CodeTarget::Gpu;
     auto report = target::runGnnTrainJob(module, options, llvm::errs());
     if (mlir::failed(report))
       return 1;
@@ -817,7 +809,7 @@ int main(int argc, char **argv) {
       "GNNs: --run trains a gnn model's train job on the CPU (epoch lines\n"
       "on stderr, the summary on stdout, -o for the JSON report);\n"
       "-c --target=gpu (PTX + .json) and --emit=ptx write the sage and gcn\n"
-      "jobs' aggregation kernels (sluice/gnn_gpu.h runs them).\n"
+      "jobs' aggregation kernels; --run --target=gpu runs them on the GPU.\n"
       "Alignment: --run runs an align job on the CPU's wavefront kernel\n"
       "(--algo-threads, -o for the TSV).\n");
 

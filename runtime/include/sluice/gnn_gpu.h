@@ -38,16 +38,6 @@ extern "C" {
 /* The threads of a block of either kernel. */
 #define SLUICE_GNN_GPU_BLOCK 256
 
-/* One sampled block (host arrays; what the trainer's sampler builds). */
-typedef struct sluice_gnn_block_t {
-  uint32_t num_dst;        /* dst rows: src rows 0 .. num_dst - 1 */
-  uint32_t num_src;        /* src rows, at least num_dst */
-  const uint32_t *offsets; /* num_dst + 1: dst d's edges */
-  const uint32_t *nbr;     /* per edge: its src row, below num_src */
-  const float *coef;       /* per edge */
-  const float *self_coef;  /* per dst (GCN; may be NULL for SAGE) */
-} sluice_gnn_block_t;
-
 /* The forward kernel's one argument points to this struct in device
  * memory (device addresses as uint64_t). gnn-to-gpu reads the fields by
  * their offsets (compiler/Conversion/GnnToGPU/GnnGpuAbi.h). */
@@ -118,6 +108,11 @@ SLUICE_API void sluice_gnn_gpu_close(sluice_gnn_gpu_t *gpu);
 SLUICE_API const char *sluice_gnn_gpu_device_name(const sluice_gnn_gpu_t *gpu);
 SLUICE_API void sluice_gnn_gpu_stats(const sluice_gnn_gpu_t *gpu,
                                      sluice_gnn_gpu_stats_t *stats);
+/* An aggregator for sluice_gnn_options_t.aggregator that runs the dense
+ * layers' aggregation of training on `gpu` (its forward and backward
+ * below, `user` = gpu). */
+SLUICE_API void sluice_gnn_gpu_aggregator(sluice_gnn_gpu_t *gpu,
+                                          sluice_gnn_aggregator_t *out);
 
 /* Writes agg (num_dst x (SAGE: 2 in, GCN: in)) from h (num_src x in).
  * in == 0 or num_dst == 0 does nothing. */

@@ -345,4 +345,22 @@ SLUICE_API sluice_status_t sluice_gnn_gpu_backward(
   return buffers.download(dh, args.dh, 4 * size_t(b.num_src) * in, error);
 }
 
+SLUICE_API void sluice_gnn_gpu_aggregator(sluice_gnn_gpu_t *gpu,
+                                          sluice_gnn_aggregator_t *out) {
+  if (!out)
+    return;
+  out->forward = [](void *user, const sluice_gnn_block_t *block, const float *h,
+                    uint32_t in, float *agg, sluice_error_t *error) {
+    return sluice_gnn_gpu_forward(static_cast<sluice_gnn_gpu_t *>(user), block,
+                                  h, in, agg, error);
+  };
+  out->backward = [](void *user, const sluice_gnn_block_t *block,
+                     const float *da, uint32_t in, float *dh,
+                     sluice_error_t *error) {
+    return sluice_gnn_gpu_backward(static_cast<sluice_gnn_gpu_t *>(user), block,
+                                   da, in, dh, error);
+  };
+  out->user = gpu;
+}
+
 } // extern "C"

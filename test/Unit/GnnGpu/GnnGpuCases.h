@@ -17,7 +17,9 @@
 #include "runtime/src/gnn/Sampler.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -97,6 +99,83 @@ inline std::string firstDifference(const std::vector<float> &want,
       return "value " + std::to_string(i) + ": CPU " + std::to_string(want[i]) +
              ", GPU " + std::to_string(got[i]);
   return "";
+}
+
+struct GraphDeleter {
+  void operator()(sluice_graph_t *g) const { sluice_graph_release(g); }
+};
+using GraphPtr = std::unique_ptr<sluice_graph_t, GraphDeleter>;
+
+/// Three planted groups of `size` vertices (an edge inside a group with
+/// probability 0.3, across 0.03), undirected; the labels are the groups.
+inline GraphPtr plantedGraph(uint32_t size, uint64_t seed) {
+  const uint32_t n = 3 * size;
+  std::vector<uint32_t> src, dst;
+  rt::gnn::Random rng(seed, rt::gnn::Stream::Split, 9, 0, 0);
+  for (uint32_t u = 0; u < n; ++u)
+    for (uint32_t v = u + 1; v < n; ++v)
+      if (rng.unit() < (u / size == v / size ? 0.3f : 0.03f)) {
+        src.push_back(u);
+        dst.push_back(v);
+      }
+  std::vector<int32_t> labels(n);
+  for (uint32_t v = 0; v < n; ++v)
+    labels[v] = static_cast<int32_t>(v / size);
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error{};
+  if (sluice_graph_create_from_edges(n, src.size(), src.data(), dst.data(),
+                                     nullptr, nullptr, labels.data(),
+                                     SLUICE_GRAPH_LOAD_UNDIRECTED, &g,
+                                     &error) != SLUICE_STATUS_OK)
+    return nullptr;
+  return GraphPtr(g);
+}
+
+/// Options of a short training on plantedGraph with dense features (so
+/// every layer's aggregation is dense): 2 layers, fanouts [4, 4], 8
+/// features, hidden 8, batch 8, 3 epochs, dropout 0.25.
+inline sluice_gnn_options_t plantedOptions(sluice_gnn_kind_t kind,
+                                           const float *features) {
+  static const uint32_t fanouts[] = {4, 4};
+  sluice_gnn_options_t o;
+  sluice_gnn_options_init(&o);
+  o.kind = kind;
+  o.layers = 2;
+  o.fanouts = fanouts;
+  o.features = 8;
+  o.hidden = 8;
+  o.classes = 3;
+  o.batch = 8;
+  o.epochs = 3;
+  o.seed = 5;
+  o.dropout = 0.25f;
+  o.threads = 2;
+  o.feature_data = features;
+  o.input = SLUICE_GNN_INPUT_DENSE;
+  return o;
+}
+
+/// Trains and returns every epoch's loss and accuracies (as text, so that
+/// NaNs compare), or the error.
+inline std::string trainLog(const sluice_graph_t *g,
+                            const sluice_gnn_options_t &options) {
+  struct Log {
+    std::string text;
+    static void add(void *user, const sluice_gnn_epoch_t *e) {
+      char line[160];
+      std::snprintf(line, sizeof(line), "%u %a %a %a %a\n", e->epoch, e->loss,
+                    e->train_accuracy, e->val_accuracy, e->test_accuracy);
+      static_cast<Log *>(user)->text += line;
+    }
+  } log;
+  sluice_gnn_options_t o = options;
+  o.on_epoch = Log::add;
+  o.user_data = &log;
+  sluice_gnn_result_t r{};
+  sluice_error_t error{};
+  if (sluice_gnn_train(g, &o, &r, &error) != SLUICE_STATUS_OK)
+    return std::string("error: ") + error.message;
+  return log.text;
 }
 
 /// The shapes both suites run: (dst, src, max degree, width).

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -274,6 +275,66 @@ TEST(GnnGpuDevice, ALargeBlockEqualsTheCpuAndIsTimed) {
                 cpu, st.kernel_seconds, st.upload_seconds,
                 st.bytes_to_device / 1e6, st.download_seconds,
                 st.bytes_from_device / 1e6, st.transpose_seconds);
+  }
+}
+
+// An aggregator's error fails the training with its status and message;
+// gat takes no aggregator; an aggregator needs both functions.
+TEST(GnnGpuErrors, AnAggregatorsErrorFailsTheTraining) {
+  GraphPtr g = plantedGraph(16, 3);
+  ASSERT_TRUE(g);
+  std::vector<float> features = randomRows(48 * 8, 4);
+  sluice_gnn_options_t o = plantedOptions(SLUICE_GNN_GCN, features.data());
+  sluice_gnn_aggregator_t failing = {
+      [](void *, const sluice_gnn_block_t *, const float *, uint32_t, float *,
+         sluice_error_t *error) {
+        std::snprintf(error->message, sizeof(error->message), "device lost");
+        return SLUICE_STATUS_INTERNAL;
+      },
+      [](void *, const sluice_gnn_block_t *, const float *, uint32_t, float *,
+         sluice_error_t *) { return SLUICE_STATUS_OK; },
+      nullptr};
+  o.aggregator = &failing;
+  sluice_gnn_result_t r{};
+  sluice_error_t error{};
+  EXPECT_EQ(sluice_gnn_train(g.get(), &o, &r, &error), SLUICE_STATUS_INTERNAL);
+  EXPECT_STREQ(error.message, "the aggregator failed: device lost");
+  failing.backward = nullptr;
+  EXPECT_EQ(sluice_gnn_train(g.get(), &o, &r, &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(error.message, "the aggregator has no forward or no backward");
+  o.kind = SLUICE_GNN_GAT;
+  sluice_gnn_aggregator_t gpuLike{};
+  sluice_gnn_gpu_aggregator(nullptr, &gpuLike);
+  o.aggregator = &gpuLike;
+  EXPECT_EQ(sluice_gnn_train(g.get(), &o, &r, &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(error.message,
+               "an aggregator serves sage and gcn layers, not gat");
+}
+
+// Training with sluice_gnn_gpu_aggregator (the dense layers' aggregation
+// on the GPU, the rest on the CPU) gives the CPU training's losses and
+// accuracies in every bit.
+TEST(GnnGpuDevice, TrainingOnTheGpuAggregatorEqualsTheCpu) {
+  SKIP_WITHOUT_GPU();
+  GraphPtr g = plantedGraph(16, 3);
+  ASSERT_TRUE(g);
+  std::vector<float> features = randomRows(48 * 8, 4);
+  for (const Kind &k : kKinds) {
+    SCOPED_TRACE(k.name);
+    sluice_gnn_options_t o = plantedOptions(k.kind, features.data());
+    const std::string cpu = trainLog(g.get(), o);
+    ASSERT_EQ(cpu.rfind("error", 0), std::string::npos) << cpu;
+    Handle h(k);
+    ASSERT_EQ(h.status, SLUICE_STATUS_OK) << h.error.message;
+    sluice_gnn_aggregator_t aggregator{};
+    sluice_gnn_gpu_aggregator(h.gpu, &aggregator);
+    o.aggregator = &aggregator;
+    EXPECT_EQ(trainLog(g.get(), o), cpu);
+    sluice_gnn_gpu_stats_t st;
+    sluice_gnn_gpu_stats(h.gpu, &st);
+    EXPECT_GT(st.launches, 0u);
   }
 }
 
