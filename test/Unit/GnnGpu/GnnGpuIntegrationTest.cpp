@@ -100,6 +100,7 @@ TEST(GnnGpuArtifacts, ThePtxAndJsonDescribeFourKernels) {
   EXPECT_NE(ptx().find(".target sm_90"), std::string::npos);
   // Separate multiplies and adds, rounded as on the CPU.
   EXPECT_EQ(ptx().find("fma."), std::string::npos);
+  EXPECT_EQ(ptx().find(".ftz"), std::string::npos);
   EXPECT_NE(ptx().find("mul.rn.f32"), std::string::npos);
   EXPECT_NE(ptx().find("add.rn.f32"), std::string::npos);
   std::string json = readFile(artifactsDir() + "/gnn-kernels.ptx.json");
