@@ -20,10 +20,11 @@
  * Numerics are fp32 with a fixed summation order: the same options give the
  * same bits for any number of threads. The dense layers' neighbour
  * aggregation may run elsewhere (`aggregator`, e.g. on a GPU through
- * sluice/gnn_gpu.h, whose kernels give the same bits). Class labels are the
- *graph's vertex labels (load it with a vertex label file); unlabelled vertices
- *take part in aggregation but not in the loss. The labelled vertices are split
- *at random (seeded) into training, validation and test sets.
+ * sluice/gnn_gpu.h, whose kernels give the same bits). Class labels are
+ * the graph's vertex labels (load it with a vertex label file); unlabelled
+ * vertices take part in aggregation but not in the loss. The labelled
+ * vertices are split at random (seeded) into training, validation and test
+ * sets.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef SLUICE_GNN_H
