@@ -37,6 +37,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace mlir;
@@ -368,6 +369,28 @@ TEST(GnnGpuHostRun, BackwardEqualsTheCpuBitForBit) {
                 "");
     }
   }
+}
+
+// SAGE's neighbour half starts at +0.0 as on the CPU: one neighbour whose
+// row is -0.0 sums to +0.0 (a sum that started at its first term would
+// keep -0.0).
+TEST(GnnGpuHostRun, TheNeighbourSumStartsAtZeroAsOnTheCpu) {
+  HostKernels &h = hostKernels();
+  ASSERT_TRUE(h.jit) << h.error;
+  rt::gnn::Block b;
+  b.numDst = 1;
+  b.src = {0, 1};
+  b.offsets = {0, 1};
+  b.nbr = {1};
+  b.coef = {1.0f};
+  b.selfCoef = {1.0f};
+  std::vector<float> x = {1.0f, -0.0f};
+  std::vector<float> cpu = cpuForward(b, true, x, 1);
+  ASSERT_FALSE(std::signbit(cpu[1])) << "the CPU's sum is +0.0";
+  EXPECT_EQ(firstDifference(
+                cpu, hostForward(h.kernel(kernelName(kKinds[0], "forward")), b,
+                                 true, x, 1)),
+            "");
 }
 
 // The comparison can fail: the same terms summed in another order (each
