@@ -11,7 +11,8 @@
 #                    (test/Unit/WalkGpu: gpu-walks.ptx, reservoir-walks.ptx,
 #                    list-walks.ptx, math-walks.ptx (with libdevice) and
 #                    their .json; test/Unit/AlgoGpu: gpu-algos.ptx;
-#                    test/Unit/AlignGpu: align-extend.ptx)
+#                    test/Unit/AlignGpu: align-extend.ptx;
+#                    test/Unit/GnnGpu: gnn-kernels.ptx and its .json)
 # OUT_DIR/data       the graphs: the bundled facebook, and from DATA_DIR
 #                    email-Eu-core, soc-Slashdot0902, luxembourg_osm
 # OUT_DIR/run.sh     run it on the GPU machine: nvidia-smi, every staged
@@ -56,6 +57,14 @@ ALIGN_ARTIFACTS=$BUILD/test/Unit/AlignGpu/artifacts
   echo "device-stage: $ALIGN_ARTIFACTS/align-extend.ptx is missing: ninja -C $BUILD SluiceGpuAlignArtifacts" >&2
   exit 1
 }
+
+GNN_ARTIFACTS=$BUILD/test/Unit/GnnGpu/artifacts
+for f in gnn-kernels.ptx gnn-kernels.ptx.json; do
+  [ -s "$GNN_ARTIFACTS/$f" ] || {
+    echo "device-stage: $GNN_ARTIFACTS/$f is missing: ninja -C $BUILD SluiceGpuGnnArtifacts" >&2
+    exit 1
+  }
+done
 
 if [ -e "$OUT" ]; then
   if [ -e "$OUT/.sluice-stage" ] || [ -z "$(ls -A "$OUT")" ]; then
@@ -117,6 +126,7 @@ if [ -s "$ARTIFACTS/math-walks.ptx" ]; then
 fi
 cp "$ALGO_ARTIFACTS"/gpu-algos.ptx "$ALGO_ARTIFACTS"/gpu-algos.ptx.json "$OUT/artifacts/"
 cp "$ALIGN_ARTIFACTS"/align-extend.ptx "$OUT/artifacts/"
+cp "$GNN_ARTIFACTS"/gnn-kernels.ptx "$GNN_ARTIFACTS"/gnn-kernels.ptx.json "$OUT/artifacts/"
 
 # Graphs: the bundled one, then the shared ones that are there.
 cp "$REPO/examples/data/facebook_combined.txt.gz" "$OUT/data/"
@@ -200,7 +210,7 @@ fi
 # The GPU tests first (most worth the device time), then the others.
 TIMEOUT=${SLUICE_STAGE_TEST_TIMEOUT:-120}
 tests=()
-for t in SluiceGpuTests SluiceWalkGpuIntegrationTests SluiceAlgoGpuIntegrationTests SluiceAlignGpuIntegrationTests; do
+for t in SluiceGpuTests SluiceWalkGpuIntegrationTests SluiceAlgoGpuIntegrationTests SluiceAlignGpuIntegrationTests SluiceGnnGpuIntegrationTests; do
   [ -x "$STAGE/bin/$t" ] && tests+=("$t")
 done
 for b in "$STAGE"/bin/*Tests; do

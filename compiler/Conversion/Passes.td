@@ -316,4 +316,44 @@ def AlignToGPU : Pass<"align-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def GnnToGPU : Pass<"gnn-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Build the aggregation kernels of gnn train jobs";
+  let description = [{
+    Before: `model.gnn_train` jobs of `model.gnn` models (docs/gnn.md).
+    After: for every job `J` of a sage or gcn model (kind `K`), two kernels
+    `gpu.func @sluice_gnn_J_K_forward(%args: !llvm.ptr) kernel` and
+    `@sluice_gnn_J_K_backward` in one `gpu.module @sluice_gnn` (the module
+    gets `gpu.container_module`); the jobs stay (the host runs the rest of
+    the training). The output is gpu/scf/arith/llvm; scf-to-cf and
+    convert-gpu-to-nvvm finish it (`sluice-gnn-to-nvvm`). A job of a gat
+    model is an error at the job (not supported yet).
+
+    The kernels compute the CPU trainer's neighbour aggregation of one
+    sampled block (runtime/src/gnn/Aggregate.cpp) with the same bits: the
+    forward kernel runs a thread per (dst, feature) and sums the dst's
+    edges in block order from the CPU's first term (SAGE: 0 for the
+    neighbour half, the dst's own row copied to the self half; GCN:
+    self_coef times the own row); the backward kernel runs a thread per
+    (src, feature) and gathers over the block's transpose, whose terms the
+    host lists in the order the CPU's scatter adds them
+    (sluice_gnn_block_transpose). Multiplies and adds are separate fp32
+    operations without fast-math flags, so PTX has mul.rn/add.rn, no fma.
+
+    The kernels' one argument is the device address of a
+    `sluice_gnn_gpu_forward_args_t` or `sluice_gnn_gpu_backward_args_t`
+    (runtime/include/sluice/gnn_gpu.h; offsets in
+    compiler/Conversion/GnnToGPU/GnnGpuAbi.h). Each kernel's
+    `sluice.gnn_kernel` attribute names the job, the model, the kind, the
+    direction and the block size.
+
+    Example: `model.gnn_train @fit @sage ...` of `model.gnn @sage sage ...`
+    gives `gpu.func @sluice_gnn_fit_sage_forward` and
+    `@sluice_gnn_fit_sage_backward`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // SLUICE_CONVERSION_PASSES

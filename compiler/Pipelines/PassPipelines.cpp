@@ -124,6 +124,12 @@ void sluice::buildAlignToNVVMPipeline(OpPassManager &pm) {
   device.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void sluice::buildGnnToNVVMPipeline(OpPassManager &pm) {
+  pm.addPass(conversion::createGnnToGPU());
+  // The same device-code conversions as the algorithms' kernels.
+  buildAlgoKernelsToNVVMPipeline(pm);
+}
+
 void sluice::registerSluicePasses() {
   topo::registerTopoPasses();
   walk::registerWalkPasses();
@@ -168,6 +174,11 @@ void sluice::registerWalkPipelines() {
       "The align jobs to one-pair CPU functions in the LLVM dialect (what "
       "sluicec -c compiles to an object file)",
       buildAlignToLLVMPipeline);
+  PassPipelineRegistration<>(
+      "sluice-gnn-to-nvvm",
+      "The gnn train jobs' aggregation kernels in a gpu.module in the NVVM "
+      "dialect (what sluicec --emit=ptx and -c --target=gpu compile to PTX)",
+      buildGnnToNVVMPipeline);
 }
 
 void sluice::buildWalkToNVVMPipeline(OpPassManager &pm) {

@@ -71,6 +71,11 @@ void buildAlignToLLVMPipeline(mlir::OpPassManager &pm);
 /// in the gpu.module scf-to-cf, convert-gpu-to-nvvm, reconcile casts.
 void buildAlignToNVVMPipeline(mlir::OpPassManager &pm);
 
+/// The gnn train jobs' aggregation kernels to a gpu.module in the NVVM
+/// dialect: gnn-to-gpu, then buildAlgoKernelsToNVVMPipeline's device-code
+/// conversions.
+void buildGnnToNVVMPipeline(mlir::OpPassManager &pm);
+
 /// Registers every Sluice pass by name (topo, walk, plan, model and the
 /// conversions), so that options such as --mlir-print-ir-after=<pass>
 /// find them.

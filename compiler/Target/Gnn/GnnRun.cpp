@@ -2,6 +2,8 @@
 
 #include "compiler/Target/Gnn/GnnRun.h"
 
+#include "compiler/Target/Gnn/GnnGpu.h"
+
 #include "compiler/Target/JobLookup.h"
 #include "compiler/Target/Walk/DeclaredGraph.h"
 #include "compiler/Target/Walk/GraphCache.h"
@@ -96,6 +98,23 @@ llvm::json::Object aggregationJson(const GnnRunReport &r) {
       {"cache_l2_bytes", static_cast<int64_t>(x.cache_l2_bytes)}};
 }
 
+/// --target=gpu: the device and what its aggregation cost; null on the
+/// CPU.
+llvm::json::Value gpuJson(const GnnRunReport &r) {
+  if (r.gpuDevice.empty())
+    return nullptr;
+  const sluice_gnn_gpu_stats_t &g = r.gpuStats;
+  return llvm::json::Object{
+      {"device", r.gpuDevice},
+      {"launches", static_cast<int64_t>(g.launches)},
+      {"kernel_seconds", g.kernel_seconds},
+      {"upload_seconds", g.upload_seconds},
+      {"download_seconds", g.download_seconds},
+      {"transpose_seconds", g.transpose_seconds},
+      {"bytes_to_device", static_cast<int64_t>(g.bytes_to_device)},
+      {"bytes_from_device", static_cast<int64_t>(g.bytes_from_device)}};
+}
+
 llvm::json::Object toJson(const GnnRunReport &r) {
   llvm::json::Array epochs;
   for (const sluice_gnn_epoch_t &e : r.epochs)
@@ -140,6 +159,7 @@ llvm::json::Object toJson(const GnnRunReport &r) {
       {"seconds", x.seconds},
       {"load_seconds", r.loadSeconds},
       {"aggregation", aggregationJson(r)},
+      {"gpu", gpuJson(r)},
       {"feature_store",
        llvm::json::Object{
            {"cached_rows", static_cast<int64_t>(x.feature_cached_rows)},
@@ -178,6 +198,28 @@ sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
            << "classes job '" << job.getSymName()
            << "' trains on; load it with labels: \"FILE\" (\"vertex label\" "
               "lines)";
+
+  // --target=gpu: the kernels first (a gat job is an error there), then
+  // the device; without one, an error (no silent fallback to the CPU).
+  sluice_gnn_gpu_t *gpu = nullptr;
+  auto closeGpu = llvm::make_scope_exit([&] { sluice_gnn_gpu_close(gpu); });
+  sluice_gnn_aggregator_t aggregator{};
+  if (options.gpu) {
+    std::string ptx, json;
+    if (failed(lowerGnnJobsToPtx(module, "sm_90", ptx, json, job.getSymName())))
+      return failure();
+    sluice_error_t error;
+    sluice_gnn_kind_t kind = gnn.getKind() == model::GnnKind::Sage
+                                 ? SLUICE_GNN_SAGE
+                                 : SLUICE_GNN_GCN;
+    if (sluice_gnn_gpu_open(ptx.c_str(), job.getSymName().str().c_str(), kind,
+                            &gpu, &error) != SLUICE_STATUS_OK)
+      return job.emitError("cannot run gnn train job '")
+             << job.getSymName()
+             << "' on the GPU (--target=gpu): " << error.message
+             << "; --target=cpu trains on the CPU";
+    sluice_gnn_gpu_aggregator(gpu, &aggregator);
+  }
 
   GnnRunReport report;
   report.job = job.getSymName().str();
@@ -259,9 +301,15 @@ sluice::target::runGnnTrainJob(ModuleOp module, const GnnRunOptions &options,
   report.threads = o.threads;
   report.layers = o.layers;
   report.tile = o.aggregate_tile;
+  if (gpu) {
+    o.aggregator = &aggregator;
+    report.gpuDevice = sluice_gnn_gpu_device_name(gpu);
+  }
   sluice_error_t error;
-  if (sluice_gnn_train(graph, &o, &report.result, &error) !=
-      SLUICE_STATUS_OK) {
+  sluice_status_t status = sluice_gnn_train(graph, &o, &report.result, &error);
+  if (gpu)
+    sluice_gnn_gpu_stats(gpu, &report.gpuStats);
+  if (status != SLUICE_STATUS_OK) {
     char text[2048];
     sluice_error_format(&error, text, sizeof(text));
     return job.emitError("job '") << job.getSymName() << "': " << text;
@@ -325,6 +373,16 @@ void sluice::target::printGnnRunReport(const GnnRunReport &r,
     }
     os << " columns forward/backward" << (x.tile_probed ? ", probed" : "")
        << "\n";
+  }
+  if (!r.gpuDevice.empty()) {
+    const sluice_gnn_gpu_stats_t &g = r.gpuStats;
+    os << llvm::formatv(
+        "  gpu: {0}, the dense layers' aggregation: {1} launches, kernels "
+        "{2:f3} s, copies {3:f3} s to the device ({4:f1} MiB), {5:f3} s "
+        "back ({6:f1} MiB), transposes {7:f3} s\n",
+        r.gpuDevice, g.launches, g.kernel_seconds, g.upload_seconds,
+        g.bytes_to_device / double(1 << 20), g.download_seconds,
+        g.bytes_from_device / double(1 << 20), g.transpose_seconds);
   }
   if (!r.graphCache.empty())
     os << "  graph cache: " << r.graphCache << "\n";

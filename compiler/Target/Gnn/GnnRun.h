@@ -2,13 +2,16 @@
 //
 // Finds the model.gnn_train job, loads its graph as the declaration says
 // (labels included: they are the classes), and trains through the
-// runtime's sluice_gnn_train (sluice/gnn.h), reporting each epoch.
+// runtime's sluice_gnn_train (sluice/gnn.h), reporting each epoch; with
+// --target=gpu the job's aggregation kernels (GnnGpu.h) run on the GPU
+// through sluice/gnn_gpu.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_COMPILER_TARGET_GNN_GNNRUN_H
 #define SLUICE_COMPILER_TARGET_GNN_GNNRUN_H
 
 #include "sluice/gnn.h"
+#include "sluice/gnn_gpu.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,6 +27,9 @@ struct GnnRunOptions {
   std::string out;       ///< JSON report; empty: the job's `output`
   bool graphCache = true;
   bool quiet = false;    ///< no per-epoch lines
+  /// --target=gpu: the dense layers' aggregation runs on the GPU
+  /// (gnn-to-gpu's kernels through sluice/gnn_gpu.h), the rest on the CPU.
+  bool gpu = false;
 };
 
 struct GnnRunReport {
@@ -36,6 +42,8 @@ struct GnnRunReport {
   double loadSeconds = 0;
   std::vector<sluice_gnn_epoch_t> epochs;
   sluice_gnn_result_t result{};
+  std::string gpuDevice; ///< --target=gpu: the device's name
+  sluice_gnn_gpu_stats_t gpuStats{};
 };
 
 /// True when --run with `job` means a gnn train job: `job` names one, or

@@ -9,6 +9,7 @@
 #include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/Align/AlignCompile.h"
 #include "compiler/Target/Align/AlignGpu.h"
+#include "compiler/Target/Gnn/GnnGpu.h"
 #include "compiler/Target/Gnn/GnnRun.h"
 #include "compiler/Target/Graph/AlgoGpu.h"
 #include "compiler/Target/LLVM/Codegen.h"
@@ -285,6 +286,15 @@ static bool parseCut(const analysis::TopoGraph &g, llvm::StringRef spec,
   return true;
 }
 
+/// The gnn train job `job` names, or the first (isGnnTrainJob holds).
+static model::GnnTrainOp gnnTrainJob(mlir::ModuleOp module,
+                                     llvm::StringRef job) {
+  for (model::GnnTrainOp op : module.getOps<model::GnnTrainOp>())
+    if (job.empty() || op.getSymName() == job)
+      return op;
+  llvm_unreachable("isGnnTrainJob holds, so the job exists");
+}
+
 /// --emit=llvm / --emit=ptx: the code of the program's walks, as -c would
 /// compile it for the host (LLVM IR, before optimisation) or the GPU (PTX;
 /// its kernel description is what -c --target=gpu writes beside it).
@@ -300,6 +310,19 @@ static int emitWalkCode(Compilation &compilation, llvm::raw_ostream &os) {
     std::string ptx, json;
     if (mlir::failed(target::lowerAlgorithmsToPtx(
             module, "sm_90", libdevicePath, walkRemarks, ptx, json)))
+      return 1;
+    os << ptx;
+    return 0;
+  }
+  // Gnn train jobs (docs/gnn.md, "GPU aggregation"): gnn-to-gpu's
+  // aggregation kernels (--job: one job's).
+  if (emitPhase == Phase::Ptx && module.getOps<walk::WalkOp>().empty() &&
+      module.getOps<graph::AlgorithmOp>().empty() &&
+      module.getOps<seq::AlignOp>().empty() &&
+      !module.getOps<model::GnnTrainOp>().empty()) {
+    std::string ptx, json;
+    if (mlir::failed(
+            target::lowerGnnJobsToPtx(module, "sm_90", ptx, json, jobName)))
       return 1;
     os << ptx;
     return 0;
@@ -551,20 +574,37 @@ static int runWalkProgram(Compilation &compilation) {
                ? 1
                : 0;
   }
-  // GNN training (docs/gnn.md): on the CPU.
-  if (runWalk && target::isGnnTrainJob(module, jobName)) {
-    if (codeTarget.getNumOccurrences() && codeTarget == CodeTarget::Gpu) {
-      llvm::errs() << "sluicec: error: not supported yet: --run "
-                      "--target=gpu of a gnn train job (it trains on the "
-                      "CPU)\n";
+  // GNN training (docs/gnn.md): on the CPU; -c --target=gpu writes the
+  // aggregation kernels (PTX and their JSON), which sluice/gnn_gpu.h runs.
+  if (compileWalks && module.getOps<walk::WalkOp>().empty() &&
+      module.getOps<graph::AlgorithmOp>().empty() &&
+      target::isGnnTrainJob(module, jobName)) {
+    if (codeTarget != CodeTarget::Gpu) {
+      model::GnnTrainOp op = gnnTrainJob(module, jobName);
+      op.emitError() << "not supported yet: -c of gnn train job '"
+                     << op.getSymName()
+                     << "' for the CPU (its trainer is the runtime's, "
+                        "sluice/gnn.h; --run trains, -c --target=gpu writes "
+                        "its aggregation kernels)";
       return 1;
     }
+    std::string ptx = outputFilename;
+    if (ptx == "-")
+      ptx = (llvm::sys::path::stem(inputFilename) + ".ptx").str();
+    return mlir::failed(
+               target::compileGnnJobsToPtx(module, ptx, ptx + ".json", jobName))
+               ? 1
+               : 0;
+  }
+  if (runWalk && target::isGnnTrainJob(module, jobName)) {
     target::GnnRunOptions options;
     options.job = jobName;
     options.threads = algoThreads;
     if (outputFilename != "-")
       options.out = outputFilename;
     options.graphCache = !noGraphCache;
+    options.gpu =
+        codeTarget.getNumOccurrences() > 0 && codeTarget == CodeTarget::Gpu;
     auto report = target::runGnnTrainJob(module, options, llvm::errs());
     if (mlir::failed(report))
       return 1;
@@ -782,7 +822,9 @@ int main(int argc, char **argv) {
       "schedule's target: gpu; -c and --emit=llvm compile them for the CPU,\n"
       "-c --target=gpu and --emit=ptx their loops' kernels.\n"
       "GNNs: --run trains a gnn model's train job on the CPU (epoch lines\n"
-      "on stderr, the summary on stdout, -o for the JSON report).\n"
+      "on stderr, the summary on stdout, -o for the JSON report);\n"
+      "-c --target=gpu (PTX + .json) and --emit=ptx write the sage and gcn\n"
+      "jobs' aggregation kernels; --run --target=gpu runs them on the GPU.\n"
       "Alignment: --run runs an align job on the CPU's wavefront kernel\n"
       "(--algo-threads, -o for the TSV).\n");
 

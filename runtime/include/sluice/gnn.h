@@ -18,10 +18,13 @@
  *    Adam step.
  *
  * Numerics are fp32 with a fixed summation order: the same options give the
- * same bits for any number of threads. Class labels are the graph's vertex
- * labels (load it with a vertex label file); unlabelled vertices take part
- * in aggregation but not in the loss. The labelled vertices are split at
- * random (seeded) into training, validation and test sets.
+ * same bits for any number of threads. The dense layers' neighbour
+ * aggregation may run elsewhere (`aggregator`, e.g. on a GPU through
+ * sluice/gnn_gpu.h, whose kernels give the same bits). Class labels are
+ * the graph's vertex labels (load it with a vertex label file); unlabelled
+ * vertices take part in aggregation but not in the loss. The labelled
+ * vertices are split at random (seeded) into training, validation and test
+ * sets.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef SLUICE_GNN_H
@@ -59,6 +62,33 @@ typedef enum sluice_gnn_input_t {
 
 /* The most attention heads of a GAT layer. */
 #define SLUICE_GNN_MAX_HEADS 64
+
+/* One sampled block (host arrays; what the trainer's sampler builds). */
+typedef struct sluice_gnn_block_t {
+  uint32_t num_dst;        /* dst rows: src rows 0 .. num_dst - 1 */
+  uint32_t num_src;        /* src rows, at least num_dst */
+  const uint32_t *offsets; /* num_dst + 1: dst d's edges */
+  const uint32_t *nbr;     /* per edge: its src row, below num_src */
+  const float *coef;       /* per edge */
+  const float *self_coef;  /* per dst (GCN; may be NULL for SAGE) */
+} sluice_gnn_block_t;
+
+/* Where the dense layers' neighbour aggregation of training runs
+ * (sluice_gnn_options_t.aggregator): called instead of the CPU's, with the
+ * arguments of sluice_gnn_gpu_forward and sluice_gnn_gpu_backward
+ * (sluice/gnn_gpu.h; sluice_gnn_gpu_aggregator fills one that runs them on
+ * a GPU). forward writes agg from h; backward adds the transpose applied
+ * to da to dh, which holds zeros on entry. A status other than OK fails
+ * the training with that status and message. */
+typedef struct sluice_gnn_aggregator_t {
+  sluice_status_t (*forward)(void *user, const sluice_gnn_block_t *block,
+                             const float *h, uint32_t in, float *agg,
+                             sluice_error_t *error);
+  sluice_status_t (*backward)(void *user, const sluice_gnn_block_t *block,
+                              const float *da, uint32_t in, float *dh,
+                              sluice_error_t *error);
+  void *user;
+} sluice_gnn_aggregator_t;
 
 /* What one epoch did (the epoch callback and sluice_gnn_result_t). */
 typedef struct sluice_gnn_epoch_t {
@@ -139,6 +169,11 @@ typedef struct sluice_gnn_options_t {
    * heads wide; the output layer's heads are classes wide, averaged).
    * Default 1; the other kinds take 1 only. */
   uint32_t heads;
+  /* NULL (default): the CPU's tiled aggregation. Else the dense layers'
+   * aggregation (not the sparse input layer's, which builds none) runs
+   * there; sage and gcn only. The tile fields of the result then describe
+   * the CPU tiles the tuner would have used. */
+  const sluice_gnn_aggregator_t *aggregator;
 } sluice_gnn_options_t;
 
 typedef struct sluice_gnn_result_t {

@@ -78,6 +78,25 @@ void maskThroughActivation(const std::vector<float> &h, float scale,
     dH[i] = h[i] > 0.0f ? dH[i] * scale : 0.0f;
 }
 
+/// The block as the C API's view.
+sluice_gnn_block_t blockView(const Block &b) {
+  sluice_gnn_block_t v{};
+  v.num_dst = b.numDst;
+  v.num_src = b.numSrc();
+  v.offsets = b.offsets.data();
+  v.nbr = b.nbr.data();
+  v.coef = b.coef.data();
+  v.self_coef = b.selfCoef.empty() ? nullptr : b.selfCoef.data();
+  return v;
+}
+
+/// Throws the aggregator's error.
+void check(sluice_status_t status, const sluice_error_t &error) {
+  if (status != SLUICE_STATUS_OK)
+    throw AggregatorError(status, std::string("the aggregator failed: ") +
+                                      error.message);
+}
+
 } // namespace
 
 GnnModel::GnnModel(ModelShape shape, uint64_t seed)
@@ -169,7 +188,13 @@ void GnnModel::forward(AlgoThreadPool *pool, const MiniBatch &batch,
       std::vector<float> &agg = acts.aggregate[l];
       agg.resize(size_t(b.numDst) * rows);
       timedAggregate(pool, tiles, l, b, in, false, [&](size_t tile) {
-        aggregateForward(pool, b, sage, h, in, agg.data(), tile);
+        if (!aggregator)
+          return aggregateForward(pool, b, sage, h, in, agg.data(), tile);
+        sluice_gnn_block_t view = blockView(b);
+        sluice_error_t error{};
+        check(aggregator->forward(aggregator->user, &view, h, uint32_t(in),
+                                  agg.data(), &error),
+              error);
       });
       matmul(pool, agg.data(), w, bias, y.data(), b.numDst, rows, out);
     }
@@ -270,7 +295,13 @@ void GnnModel::backward(AlgoThreadPool *pool, const MiniBatch &batch,
     // feature columns, so every value is summed in dst/edge order.
     dH.assign(size_t(b.numSrc()) * in, 0.0f);
     timedAggregate(pool, tiles, l, b, in, true, [&](size_t tile) {
-      aggregateBackward(pool, b, sage, dA.data(), in, dH.data(), tile);
+      if (!aggregator)
+        return aggregateBackward(pool, b, sage, dA.data(), in, dH.data(), tile);
+      sluice_gnn_block_t view = blockView(b);
+      sluice_error_t error{};
+      check(aggregator->backward(aggregator->user, &view, dA.data(),
+                                 uint32_t(in), dH.data(), &error),
+            error);
     });
     maskThroughActivation(acts.output[l - 1], acts.dropoutScale, dH);
     dY.swap(dH);

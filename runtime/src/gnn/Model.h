@@ -25,6 +25,8 @@
 #include "sluice/gnn.h"
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace sluice::rt {
@@ -89,9 +91,23 @@ struct Dropout {
   uint64_t key = 0;
 };
 
+/// What an aggregator (sluice_gnn_options_t.aggregator) returned when it
+/// failed: GnnModel throws it, sluice_gnn_train returns its status and
+/// message.
+class AggregatorError : public std::runtime_error {
+public:
+  AggregatorError(sluice_status_t status, const std::string &message)
+      : std::runtime_error(message), status(status) {}
+  sluice_status_t status;
+};
+
 class GnnModel {
 public:
   GnnModel(ModelShape shape, uint64_t seed);
+
+  /// The dense layers' aggregation runs through `a` (null: the CPU's);
+  /// its errors are thrown as AggregatorError.
+  void setAggregator(const sluice_gnn_aggregator_t *a) { aggregator = a; }
 
   const ModelShape &shape() const { return modelShape; }
   std::vector<std::vector<float>> &params() { return param; }
@@ -121,6 +137,7 @@ public:
 private:
   ModelShape modelShape;
   std::vector<std::vector<float>> param, grad, m, v;
+  const sluice_gnn_aggregator_t *aggregator = nullptr;
 };
 
 } // namespace sluice::rt::gnn

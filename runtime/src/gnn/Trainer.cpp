@@ -164,7 +164,9 @@ public:
                 static_cast<uint32_t>(sluice_graph_num_vertices(graph)), o.kind,
                 std::vector<uint32_t>(o.fanouts, o.fanouts + o.layers), o.seed),
         model(shape(o), o.seed),
-        tiles(readCacheSizes(), o.aggregate_tile, o.layers) {}
+        tiles(readCacheSizes(), o.aggregate_tile, o.layers) {
+    model.setAggregator(o.aggregator);
+  }
 
   static ModelShape shape(const sluice_gnn_options_t &o) {
     ModelShape s;
@@ -342,6 +344,10 @@ sluice_status_t checkOptions(const sluice_graph_t *graph,
     return invalid(error, "heads must be 1 to " +
                               std::to_string(SLUICE_GNN_MAX_HEADS) + ", got " +
                               std::to_string(o.heads));
+  if (o.aggregator && (!o.aggregator->forward || !o.aggregator->backward))
+    return invalid(error, "the aggregator has no forward or no backward");
+  if (o.aggregator && kind == SLUICE_GNN_GAT)
+    return invalid(error, "an aggregator serves sage and gcn layers, not gat");
   if (kind != SLUICE_GNN_GAT && o.heads != 1)
     return invalid(error, "heads " + std::to_string(o.heads) +
                               " needs kind GAT (the other kinds have none)");
@@ -645,6 +651,8 @@ sluice_status_t sluice_gnn_train(const sluice_graph_t *graph,
       trainer.run(result);
     } catch (const FeatureReadError &e) {
       return fail(error, SLUICE_STATUS_IO_ERROR, {}, e.what());
+    } catch (const AggregatorError &e) {
+      return fail(error, e.status, {}, e.what());
     }
     if (store) {
       features::FeatureStoreStats st = store->stats();

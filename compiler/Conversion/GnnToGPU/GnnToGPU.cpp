@@ -1,0 +1,279 @@
+//===- GnnToGPU.cpp - gnn-to-gpu: the aggregation kernels of gnn jobs -----===//
+//
+// The `gnn-to-gpu` pass (Passes.td). For every `model.gnn_train @J` of a
+// sage or gcn model (kind K), two kernels in `gpu.module @sluice_gnn`,
+// built with the builders, computing what the CPU trainer's aggregation
+// computes (runtime/src/gnn/Aggregate.cpp) in the same order, so with the
+// same bits:
+//
+//   sluice_gnn_J_K_forward(%args: !llvm.ptr)    thread t < num_dst * in:
+//     d = t / in, j = t % in, x = h[d in + j]
+//     sage: agg[d 2in + j] = x; acc = 0.0
+//     gcn:  acc = self_coef[d] * x
+//     for e in offsets[d] .. offsets[d + 1]:
+//       acc = acc + coef[e] * h[nbr[e] in + j]
+//     agg[d rows + (sage ? in : 0) + j] = acc
+//
+//   sluice_gnn_J_K_backward(%args: !llvm.ptr)   thread t < num_src * in:
+//     u = t / in, j = t % in, acc = dh[u in + j]
+//     for k in offsets[u] .. offsets[u + 1]:
+//       acc = acc + coef[k] * da[(slot[k] >> 1) rows + (slot[k] & 1) in + j]
+//     dh[u in + j] = acc
+//
+// with rows = 2 in (sage) or in (gcn). The backward kernel gathers over
+// the block's transpose, which the host builds in the order the CPU's
+// scatter adds its terms (sluice_gnn_block_transpose, sluice/gnn_gpu.h).
+// Multiplies and adds stay separate operations without fast-math flags, so
+// the NVPTX back end emits mul.rn.f32 and add.rn.f32 (never contracted to
+// an fma), as the CPU computes them. The arguments are the structs of
+// sluice/gnn_gpu.h, read by offset (GnnGpuAbi.h).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/GnnToGPU/GnnGpuAbi.h"
+#include "compiler/Conversion/Passes.h"
+
+#include "dialects/Model/IR/ModelOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+
+namespace sluice::conversion {
+#define GEN_PASS_DEF_GNNTOGPU
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace sluice::conversion
+
+using namespace mlir;
+using namespace sluice;
+namespace abi = sluice::conversion::gnn_abi;
+
+namespace {
+
+constexpr StringLiteral kModuleName = "sluice_gnn";
+
+/// Small helpers over an OpBuilder at `loc`.
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &b, Location loc)
+      : b(b), loc(loc), ptr(LLVM::LLVMPointerType::get(b.getContext())),
+        i8(b.getI8Type()), i32(b.getI32Type()), i64(b.getI64Type()),
+        f32(b.getF32Type()) {}
+
+  Value c64(int64_t v) { return b.create<arith::ConstantIntOp>(loc, v, 64); }
+  Value add(Value x, Value y) { return b.create<arith::AddIOp>(loc, x, y); }
+  Value mul(Value x, Value y) { return b.create<arith::MulIOp>(loc, x, y); }
+  /// x + c * y in fp32, a separate multiply and add.
+  Value multiplyAdd(Value x, Value c, Value y) {
+    return b.create<arith::AddFOp>(loc, x, b.create<arith::MulFOp>(loc, c, y));
+  }
+  Value at(Type type, Value base, Value index) {
+    return b.create<LLVM::GEPOp>(loc, ptr, type, base,
+                                 ArrayRef<LLVM::GEPArg>{index});
+  }
+  Value load(Type type, Value base, Value index) {
+    return b.create<LLVM::LoadOp>(loc, type, at(type, base, index));
+  }
+  /// A u32 element widened to i64.
+  Value loadIndex(Value base, Value index) {
+    return b.create<arith::ExtUIOp>(loc, i64, load(i32, base, index));
+  }
+  void store(Value value, Value base, Value index) {
+    b.create<LLVM::StoreOp>(loc, value, at(value.getType(), base, index));
+  }
+  /// The field at byte `offset` of the kernel's argument.
+  Value field(Value args, int64_t offset, Type type) {
+    return b.create<LLVM::LoadOp>(loc, type, at(i8, args, c64(offset)));
+  }
+  /// acc = fold over k in [begin, end) of `term(k, acc)`.
+  Value sum(Value begin, Value end, Value init,
+            function_ref<Value(Value k, Value acc)> term) {
+    auto loop = b.create<scf::ForOp>(loc, begin, end, c64(1), ValueRange{init});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    b.create<scf::YieldOp>(
+        loc, term(loop.getInductionVar(), loop.getRegionIterArg(0)));
+    return loop.getResult(0);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  Type ptr, i8, i32, i64, f32;
+};
+
+enum class Direction { Forward, Backward };
+
+/// The kernel `sluice_gnn_<job>_<kind>_<direction>` with its description
+/// attribute; the builder is left inside `if (t < count)`, with t the
+/// global thread id, and returns (args, t). `count` reads the thread
+/// count from the args.
+struct Kernel {
+  Value args, thread;
+};
+
+Kernel beginKernel(KernelBuilder &k, gpu::GPUModuleOp gpuModule,
+                   model::GnnTrainOp job, model::GnnOp modelOp,
+                   Direction direction, function_ref<Value(Value args)> count) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  StringRef kind = model::stringifyGnnKind(modelOp.getKind());
+  StringRef dir = direction == Direction::Forward ? "forward" : "backward";
+  b.setInsertionPoint(gpuModule.getBody()->getTerminator());
+  auto kernel = b.create<gpu::GPUFuncOp>(
+      loc, ("sluice_gnn_" + job.getSymName() + "_" + kind + "_" + dir).str(),
+      FunctionType::get(b.getContext(), {k.ptr}, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  kernel->setAttr(
+      "sluice.gnn_kernel",
+      b.getDictionaryAttr(
+          {b.getNamedAttr("job", job.getSymNameAttr()),
+           b.getNamedAttr("model", modelOp.getSymNameAttr()),
+           b.getNamedAttr("kind", b.getStringAttr(kind)),
+           b.getNamedAttr("direction", b.getStringAttr(dir)),
+           b.getNamedAttr("block", b.getI64IntegerAttr(abi::kBlock))}));
+  Block &entry = kernel.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  b.create<gpu::ReturnOp>(loc);
+  b.setInsertionPointToStart(&entry);
+  Value args = entry.getArgument(0);
+  auto toI64 = [&](Value index) {
+    return b.create<arith::IndexCastUIOp>(loc, k.i64, index).getResult();
+  };
+  Value thread = toI64(b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x));
+  Value block = toI64(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x));
+  Value dim = toI64(b.create<gpu::BlockDimOp>(loc, gpu::Dimension::x));
+  Value t = k.add(k.mul(block, dim), thread);
+  auto active = b.create<scf::IfOp>(
+      loc,
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, t, count(args)),
+      /*withElse=*/false);
+  b.setInsertionPointToStart(active.thenBlock());
+  return {args, t};
+}
+
+/// The forward kernel (file header).
+void buildForward(gpu::GPUModuleOp gpuModule, model::GnnTrainOp job,
+                  model::GnnOp modelOp) {
+  namespace f = abi::fwd;
+  OpBuilder b(job.getContext());
+  KernelBuilder k(b, job.getLoc());
+  const bool sage = modelOp.getKind() == model::GnnKind::Sage;
+  Kernel kernel = beginKernel(k, gpuModule, job, modelOp, Direction::Forward,
+                              [&](Value args) {
+                                return k.mul(k.field(args, f::kNumDst, k.i64),
+                                             k.field(args, f::kIn, k.i64));
+                              });
+  Value args = kernel.args;
+  Value in = k.field(args, f::kIn, k.i64);
+  Value offsets = k.field(args, f::kOffsets, k.ptr);
+  Value nbr = k.field(args, f::kNbr, k.ptr);
+  Value coef = k.field(args, f::kCoef, k.ptr);
+  Value h = k.field(args, f::kH, k.ptr);
+  Value agg = k.field(args, f::kAgg, k.ptr);
+  Value d = b.create<arith::DivUIOp>(k.loc, kernel.thread, in);
+  Value j = b.create<arith::RemUIOp>(k.loc, kernel.thread, in);
+  Value x = k.load(k.f32, h, k.add(k.mul(d, in), j));
+  Value rows = sage ? k.add(in, in) : in;
+  Value out = k.add(k.mul(d, rows), j);
+  Value init;
+  if (sage) {
+    k.store(x, agg, out);
+    out = k.add(out, in);
+    init = b.create<arith::ConstantFloatOp>(k.loc, APFloat(0.0f),
+                                            cast<FloatType>(k.f32));
+  } else {
+    Value selfCoef = k.field(args, f::kSelfCoef, k.ptr);
+    init = b.create<arith::MulFOp>(k.loc, k.load(k.f32, selfCoef, d), x);
+  }
+  Value acc =
+      k.sum(k.loadIndex(offsets, d), k.loadIndex(offsets, k.add(d, k.c64(1))),
+            init, [&](Value e, Value acc) {
+              Value u = k.loadIndex(nbr, e);
+              return k.multiplyAdd(acc, k.load(k.f32, coef, e),
+                                   k.load(k.f32, h, k.add(k.mul(u, in), j)));
+            });
+  k.store(acc, agg, out);
+}
+
+/// The backward kernel (file header).
+void buildBackward(gpu::GPUModuleOp gpuModule, model::GnnTrainOp job,
+                   model::GnnOp modelOp) {
+  namespace w = abi::bwd;
+  OpBuilder b(job.getContext());
+  KernelBuilder k(b, job.getLoc());
+  const bool sage = modelOp.getKind() == model::GnnKind::Sage;
+  Kernel kernel = beginKernel(k, gpuModule, job, modelOp, Direction::Backward,
+                              [&](Value args) {
+                                return k.mul(k.field(args, w::kNumSrc, k.i64),
+                                             k.field(args, w::kIn, k.i64));
+                              });
+  Value args = kernel.args;
+  Value in = k.field(args, w::kIn, k.i64);
+  Value offsets = k.field(args, w::kOffsets, k.ptr);
+  Value slot = k.field(args, w::kSlot, k.ptr);
+  Value coef = k.field(args, w::kCoef, k.ptr);
+  Value da = k.field(args, w::kDa, k.ptr);
+  Value dh = k.field(args, w::kDh, k.ptr);
+  Value u = b.create<arith::DivUIOp>(k.loc, kernel.thread, in);
+  Value j = b.create<arith::RemUIOp>(k.loc, kernel.thread, in);
+  Value rows = sage ? k.add(in, in) : in;
+  Value index = kernel.thread; // u in + j
+  Value acc =
+      k.sum(k.loadIndex(offsets, u), k.loadIndex(offsets, k.add(u, k.c64(1))),
+            k.load(k.f32, dh, index), [&](Value t, Value acc) {
+              Value s = k.loadIndex(slot, t);
+              Value row = b.create<arith::ShRUIOp>(k.loc, s, k.c64(1));
+              Value half = b.create<arith::AndIOp>(k.loc, s, k.c64(1));
+              Value at = k.add(k.add(k.mul(row, rows), k.mul(half, in)), j);
+              return k.multiplyAdd(acc, k.load(k.f32, coef, t),
+                                   k.load(k.f32, da, at));
+            });
+  k.store(acc, dh, index);
+}
+
+struct GnnToGPUPass
+    : public sluice::conversion::impl::GnnToGPUBase<GnnToGPUPass> {
+  using GnnToGPUBase::GnnToGPUBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<model::GnnTrainOp> jobs(module.getOps<model::GnnTrainOp>());
+    if (jobs.empty())
+      return;
+    if (SymbolTable::lookupSymbolIn(module, kModuleName))
+      return (void)(module.emitError("gnn-to-gpu: the symbol '")
+                        << kModuleName << "' is taken",
+                    signalPassFailure());
+    SmallVector<std::pair<model::GnnTrainOp, model::GnnOp>> kernels;
+    for (model::GnnTrainOp job : jobs) {
+      auto modelOp = SymbolTable::lookupNearestSymbolFrom<model::GnnOp>(
+          job, job.getModelAttr());
+      if (!modelOp)
+        return (void)(job.emitError("gnn-to-gpu: '")
+                          << job.getModel() << "' is not a gnn model",
+                      signalPassFailure());
+      if (modelOp.getKind() == model::GnnKind::Gat)
+        return (void)(job.emitError("not supported yet: GPU aggregation "
+                                    "kernels of gat model '")
+                          << modelOp.getSymName() << "' (job '"
+                          << job.getSymName()
+                          << "'); sage and gcn jobs have them",
+                      signalPassFailure());
+      kernels.push_back({job, modelOp});
+    }
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(module.getContext()));
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto gpuModule = b.create<gpu::GPUModuleOp>(module.getLoc(), kModuleName);
+    for (auto [job, modelOp] : kernels) {
+      buildForward(gpuModule, job, modelOp);
+      buildBackward(gpuModule, job, modelOp);
+    }
+    if (failed(mlir::verify(gpuModule)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
