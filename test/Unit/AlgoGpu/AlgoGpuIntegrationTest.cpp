@@ -23,9 +23,11 @@ namespace {
 class AlgoGpu : public SharedGraphTest {
 protected:
   void SetUp() override {
-    // Slashdot's CPU half alone takes seconds: only where its GPU half runs.
+    // Slashdot's and luxembourg_osm's CPU halves alone take seconds: only
+    // where their GPU halves run.
     sluice_error_t reason;
-    if (std::string(GetParam()) == "soc-Slashdot0902.txt.gz" &&
+    if ((std::string(GetParam()) == "soc-Slashdot0902.txt.gz" ||
+         std::string(GetParam()) == "luxembourg_osm.el.gz") &&
         !sluice_gpu_available(&reason))
       GTEST_SKIP() << "no GPU: " << reason.message;
     loadGraph();
@@ -51,6 +53,20 @@ TEST_P(AlgoGpu, BetweennessWithin1e9) {
 
 INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpu,
                          ::testing::ValuesIn(kDeviceGraphs), sharedGraphName);
+
+// The pull loops' two kernels on the device, each equal to the CPU, with
+// their kernel times printed per graph (scripts/device-stage.sh runs the
+// PullWarp* cases on Slashdot and luxembourg_osm to set
+// SLUICE_ALGO_GPU_LANES_MIN_DEGREE).
+class AlgoGpuLanes : public AlgoGpu {};
+TEST_P(AlgoGpuLanes, PullWarpOrThreadPageRankWithin1e9) {
+  checkPageRankBothKernels(graph.get(), attachPtx);
+}
+TEST_P(AlgoGpuLanes, PullWarpOrThreadComponentLabelsEqual) {
+  checkComponentsPulledBothKernels(graph.get(), attachPtx);
+}
+INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpuLanes,
+                         ::testing::ValuesIn(kLanesGraphs), sharedGraphName);
 
 TEST(AlgoGpuArtifacts, ThePtxHasEveryKernelAndItsInfo) {
   ASSERT_TRUE(fileExists(ptxPath())) << ptxPath();
