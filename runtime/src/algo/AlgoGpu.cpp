@@ -686,9 +686,9 @@ sluice_status_t sluice_algo_gpu_bind(sluice_algo_ctx_t *ctx,
     if (found == SLUICE_STATUS_OK) {
       if (lanes->threadsPerItem != SLUICE_ALGO_GPU_LANES)
         return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
-                    "the kernel '" + lanesName + "' runs " +
-                        std::to_string(lanes->threadsPerItem) +
-                        " threads per item, not a warp");
+                    "the kernel '" + lanesName +
+                        "' is not a warp per item (threads per item: " +
+                        std::to_string(lanes->threadsPerItem) + ")");
       k.lanes = std::move(lanes);
     }
     for (auto &[bound, existing] : g.kernels)

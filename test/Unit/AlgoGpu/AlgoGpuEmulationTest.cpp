@@ -8,19 +8,12 @@
 // without a GPU, against the CPU object's results (the same checks as the
 // GPU integration suite: BFS, SSSP and CC equal, PageRank within 1e-9).
 //
-// A kernel with a warp per item (`threads_per_item` 32) runs as warps: its
-// thread 32k runs lanes 32k .. 32k + 31 (sluice_emu_warp), and each
-// `gpu.shuffle xor` is a call (sluice_emu_shuffle_xor) that records the
-// lane's value and returns its partner's. Lanes run one after another, so
-// a lane whose partner has not reached that shuffle yet stops there
-// (longjmp back to the driver) and runs again from its start in the next
-// pass, the values recorded so far returned as before: the lanes' code
-// before a shuffle only reads memory (graph-to-gpu's pull `_lanes` copies
-// write after their last shuffle, in lane 0), so a rerun computes the same
-// values. Push `_lanes` kernels have no shuffle: each lane runs once.
+// A kernel with a warp per item (`threads_per_item` 32) runs as warps of
+// 32 lanes whose `gpu.shuffle xor` exchange values (WarpEmulation.h).
 //
 //===----------------------------------------------------------------------===//
 #include "test/Unit/AlgoGpu/AlgoGpuTestSupport.h"
+#include "test/Unit/AlgoGpu/WarpEmulation.h"
 
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/PassPipelines.h"
@@ -45,65 +38,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/SourceMgr.h"
 
-#include <csetjmp>
-
 using namespace mlir;
 using namespace sluice;
 using namespace sluice::algogpu;
 
 namespace {
-
-/// One warp's shuffles while sluice_emu_warp runs it.
-struct EmulatedWarp {
-  static constexpr int kLanes = SLUICE_ALGO_GPU_LANES;
-  static constexpr int kMaxShuffles = 64;
-  int lane = 0, shuffle = 0;
-  uint32_t values[kMaxShuffles][kLanes] = {};
-  uint32_t reached[kMaxShuffles] = {}; ///< per shuffle, a bit per lane
-  std::jmp_buf stop;
-};
-thread_local EmulatedWarp *currentWarp = nullptr;
-
-using LaneFn = void (*)(const void *, void *, uint64_t, int64_t);
-
-/// Lane `currentWarp->lane`'s `gpu.shuffle xor` of `value` with lane
-/// lane ^ offset (the emulated kernels call it).
-extern "C" int32_t sluice_emu_shuffle_xor(int32_t value, int32_t offset) {
-  EmulatedWarp *w = currentWarp;
-  if (!w || offset <= 0 || offset >= EmulatedWarp::kLanes ||
-      w->shuffle >= EmulatedWarp::kMaxShuffles)
-    std::abort(); // a shuffle outside a warp kernel, or too many
-  int k = w->shuffle++;
-  w->values[k][w->lane] = static_cast<uint32_t>(value);
-  w->reached[k] |= 1u << w->lane;
-  int partner = w->lane ^ offset;
-  if (w->reached[k] >> partner & 1)
-    return static_cast<int32_t>(w->values[k][partner]);
-  std::longjmp(w->stop, 1); // again from the start, in the next pass
-}
-
-/// Runs lanes first .. first + 31 of `lane`'s kernel until each returns.
-extern "C" void sluice_emu_warp(LaneFn lane, const void *ctx, void *env,
-                                uint64_t count, int64_t first) {
-  EmulatedWarp w;
-  currentWarp = &w;
-  volatile uint32_t done = 0;
-  for (volatile int pass = 0; done != 0xffffffffu; ++pass) {
-    if (pass > EmulatedWarp::kMaxShuffles + 1)
-      std::abort(); // lanes waiting on each other: not a butterfly
-    for (volatile int l = 0; l < EmulatedWarp::kLanes; ++l) {
-      if (done >> l & 1)
-        continue;
-      w.lane = l;
-      w.shuffle = 0;
-      if (setjmp(w.stop) == 0) {
-        lane(ctx, env, count, first + l);
-        done = done | (1u << l);
-      }
-    }
-  }
-  currentWarp = nullptr;
-}
 
 /// The kernels of gpu-algos.sluice, JIT-compiled for the host once.
 struct Emulation {
