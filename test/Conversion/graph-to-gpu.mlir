@@ -71,7 +71,7 @@
 // CHECK:   llvm.mlir.global external constant @sluice_algo_relax_relax_push_lanes_info(dense<[3, 7, 0, 32, 2, 776, 8]> : tensor<7xi64>) {addr_space = 1 : i32
 // CHECK-LABEL:   gpu.func @sluice_algo_relax_count_vertices(
 // CHECK:   llvm.mlir.global external constant @sluice_algo_relax_count_vertices_info(dense<[3, 8, 0, 1, 2, 264, 776]>
-// REMARK: remark: loop 'relax' of algorithm 'relax' on the GPU: sluice_algo_relax_relax_push: a thread per source (an entry of the frontier's list, or a vertex tested against its bitmap), its out-edges in a loop; sluice_algo_relax_relax_push_lanes: a warp per source (an entry of the frontier's list, or a vertex tested against its bitmap), its out-edges split among the warp's 32 lanes (the runtime runs the warp per item when the graph's average degree is at least the lanes threshold); 256 threads a block; atomics where the CPU code has them; the host code runs the rounds
+// REMARK: remark: loop 'relax' of algorithm 'relax' on the GPU: sluice_algo_relax_relax_push: a thread per source (an entry of the frontier's list, or a vertex tested against its bitmap), its out-edges in a loop; sluice_algo_relax_relax_push_lanes: a warp per source (an entry of the frontier's list, or a vertex tested against its bitmap), its out-edges split among the warp's 32 lanes (the runtime runs the warp when the items' average degree is at least the lanes threshold); 256 threads a block; atomics where the CPU code has them; the host code runs the rounds
 // REMARK: remark: loop 'count' of algorithm 'relax' on the GPU: sluice_algo_relax_count_vertices: a thread per vertex;
 // In the gpu.module, only LLVM and NVVM ops: the loops became branches.
 // NVVM-LABEL: gpu.module @sluice_algos
@@ -261,7 +261,7 @@ module {
 // CHECK-LABEL:   llvm.func @sluice_algo_warp_min_i64(%{{.*}}: i64) -> i64
 // CHECK-COUNT-2:   gpu.shuffle  xor
 // CHECK:           arith.minsi
-// REMARK: remark: loop 'gather' of algorithm 'rank' on the GPU: sluice_algo_rank_gather_pull: a thread per destination, its in-edges in a loop; sluice_algo_rank_gather_pull_lanes: a warp per destination, its in-edges split among the warp's 32 lanes, their partials combined by shuffles and reduced into the destination by lane 0 (the runtime runs the warp per item when the graph's average degree is at least the lanes threshold);
+// REMARK: remark: loop 'gather' of algorithm 'rank' on the GPU: sluice_algo_rank_gather_pull: a thread per destination, its in-edges in a loop; sluice_algo_rank_gather_pull_lanes: a warp per destination, its in-edges split among the warp's 32 lanes, their partials combined by shuffles and reduced into the destination by lane 0 (the runtime runs the warp when the items' average degree is at least the lanes threshold);
 // NVVM-LABEL:   llvm.func @sluice_algo_warp_add_f64(%{{.*}}: f64) -> f64
 // NVVM-COUNT-10:  nvvm.shfl.sync  bfly
 // NVVM-NOT:       gpu.shuffle

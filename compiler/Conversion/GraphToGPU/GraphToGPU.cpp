@@ -15,11 +15,15 @@
 // pass (a vertex; an entry of the frontier's list, or a vertex tested
 // against its bitmap; a block of vertices for a loop that reduces into
 // locals), its edges in a loop, atomics where the CPU code has them. A
-// push variant whose out-edges may be split (pushSplitsAcrossLanes: nothing
-// written at the source) runs a warp per source instead: item i / 32, its
-// edges lo + i % 32, lo + i % 32 + 32, ... (the `_lanes` copy graph-to-llvm
-// builds with AlgoLowering::edgeLanes), so a high-degree source no longer
-// holds one thread for its whole adjacency. The
+// variant whose edges may be split among a warp's lanes (EdgeLanes.cpp: a
+// push writing nothing at the source, a pull whose writes are all +=,
+// min=, max= at the destination) also gets a twin kernel `K_lanes` with a
+// warp per item: item i / 32, its edges lo + i % 32, lo + i % 32 + 32, ...
+// (the `_lanes` copy graph-to-llvm builds with AlgoLowering::edgeLanes),
+// so a high-degree vertex no longer holds one thread for its whole
+// adjacency; a pull twin's partials combine by the warp combinations built
+// here (sluice_algo_warp_*: shuffle butterflies). The runtime picks K or
+// K_lanes per launch by the items' average degree. The
 // runtime calls the copy makes get device versions here (built with the
 // builders, no MLIR text): sluice_algo_view (the kernel's ctx is a
 // sluice_algo_gpu_ctx_t, its view first), sluice_algo_frontier_insert
@@ -262,8 +266,8 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
         plans.push_back(std::move(plan));
       }
       if (split)
-        remark += " (the runtime runs the warp per item when the graph's "
-                  "average degree is at least the lanes threshold)";
+        remark += " (the runtime runs the warp when the items' average "
+                  "degree is at least the lanes threshold)";
       else if (v == "pull" && !plans.back().serial)
         remark += " (no warp per destination: " + why + ")";
     }

@@ -81,12 +81,14 @@ typedef struct sluice_algo_gpu_frontier_t {
  * split among the lanes). */
 #define SLUICE_ALGO_GPU_LANES 32
 /* A kernel K whose module also has `K_lanes` (the same loop, a warp per
- * item) launches `K_lanes` instead when the graph's average degree
- * (edges / vertices) is at least this: then the average item's edges fill
- * at least a quarter of the warp's 32 lanes (the rest idle); below it a
- * thread per item wastes fewer lanes (a road graph's degree 2-3). Picked
- * from that argument, not measured yet (docs/algorithms.md, "A warp per
- * item, by degree"; scripts/device-stage.sh measures both). */
+ * item) launches `K_lanes` instead when the pass's items have at least
+ * this average degree (a round over a frontier's list: its vertices' mean
+ * out-degree; any other pass: the graph's edges / vertices): then the
+ * average item's edges fill at least a quarter of the warp's 32 lanes
+ * (the rest idle); below it a thread per item wastes fewer lanes (a road
+ * graph's degree 2-3). Picked from that argument, not measured yet
+ * (docs/algorithms.md, "A warp per item, by degree";
+ * scripts/device-stage.sh measures both). */
 #define SLUICE_ALGO_GPU_LANES_MIN_DEGREE 8.0
 /* Each kernel K comes with a global `K_info`: int64 values
  * {SLUICE_ALGO_GPU_INFO_VERSION, environment slots, reduction locals,

@@ -53,7 +53,7 @@ struct AlgoKernel {
   std::vector<int64_t> props;
   /// The kernel `<name>_lanes` when the module has one: the same loop with
   /// a warp per item (its edges split among the lanes), launched instead
-  /// when the graph's average degree reaches AlgoGpu::lanesMinDegree.
+  /// when the pass's items' average degree reaches AlgoGpu::lanesMinDegree.
   std::unique_ptr<AlgoKernel> lanes;
 };
 
@@ -222,7 +222,7 @@ struct AlgoGpu {
   /// Between SLUICE_ALGO_GPU_SYNC_BEGIN and _END: written properties stay
   /// on the device until the host code asks for them.
   bool deferring = false;
-  /// A kernel's `_lanes` twin runs when the graph's average degree is at
+  /// A kernel's `_lanes` twin runs when the items' average degree is at
   /// least this (sluice_algo_gpu_set_lanes_min_degree).
   double lanesMinDegree = SLUICE_ALGO_GPU_LANES_MIN_DEGREE;
 
@@ -502,11 +502,22 @@ void algoGpuParallelFor(sluice_algo_ctx_t *ctx, uint64_t n,
     return;
   }
   // A warp per item where the average item has edges for a good share of
-  // the lanes (docs/algorithms.md, "A warp per item, by degree").
+  // the lanes (docs/algorithms.md, "A warp per item, by degree"): the
+  // items of a round over a frontier's list (a push from its vertices) by
+  // their out-degrees, the others by the graph's average degree.
   const sluice_algo_view_t &view = ctx->view;
-  const double degree = view.num_vertices
-                            ? double(view.num_edges) / double(view.num_vertices)
-                            : 0.0;
+  double degree = view.num_vertices
+                      ? double(view.num_edges) / double(view.num_vertices)
+                      : 0.0;
+  const auto *slots = static_cast<const uint64_t *>(env);
+  const auto *list =
+      reinterpret_cast<const uint32_t *>(slots[SLUICE_ALGO_ENV_LIST]);
+  if (kernel->lanes && list && n) {
+    uint64_t edges = 0;
+    for (uint64_t i = 0; i < n; ++i)
+      edges += view.out_offsets[list[i] + 1] - view.out_offsets[list[i]];
+    degree = double(edges) / double(n);
+  }
   if (kernel->lanes && degree >= gpu.lanesMinDegree) {
     kernel = kernel->lanes.get();
     ++gpu.stats.lanes_launches;

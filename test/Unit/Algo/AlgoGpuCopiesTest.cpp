@@ -20,6 +20,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -340,6 +341,51 @@ TEST_F(AlgoGpuCopies, ATwinWithAWarpPerItemRunsFromTheDegreeThreshold) {
             SLUICE_STATUS_INVALID_ARGUMENT);
   EXPECT_STREQ(error.message, "the kernel 'odd_lanes' is not a warp per item "
                               "(threads per item: 1)");
+}
+
+// A round over a frontier's list is judged by its vertices' out-degrees:
+// on a star (0 -> 1..100, average degree 0.99) the list {0} (degree 100)
+// runs the twin, the list {5} (degree 0) the kernel.
+TEST(AlgoGpuCopiesTwin, AFrontierListIsJudgedByItsVerticesDegrees) {
+  std::vector<uint32_t> src(100, 0), dst(100);
+  std::iota(dst.begin(), dst.end(), 1u);
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  ASSERT_EQ(sluice_graph_create_from_edges(101, 100, src.data(), dst.data(),
+                                           nullptr, nullptr, nullptr, 0, &g,
+                                           &error),
+            SLUICE_STATUS_OK);
+  std::unique_ptr<sluice_graph_t, void (*)(sluice_graph_t *)> graph(
+      g, sluice_graph_release);
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.quiet = 1;
+  sluice_algo_ctx_t *ctx = nullptr;
+  ASSERT_EQ(sluice_algo_ctx_create(g, &options, &ctx, &error),
+            SLUICE_STATUS_OK);
+  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
+      ctx, sluice_algo_ctx_release);
+  ASSERT_EQ(sluice_algo_gpu_attach_host(ctx, symbol, nullptr, &error),
+            SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_algo_gpu_bind(ctx, incFn, "inc", &error), SLUICE_STATUS_OK)
+      << error.message;
+  std::vector<int64_t> x(101, 0), unused(101, 0);
+  void *props[] = {x.data(), unused.data()};
+  std::vector<uint64_t> env(SLUICE_ALGO_ENV_CAPTURED, 0);
+  env[SLUICE_ALGO_ENV_PROPS] = reinterpret_cast<uint64_t>(props);
+  uint32_t hub = 0, leaf = 5;
+  env[SLUICE_ALGO_ENV_LIST] = reinterpret_cast<uint64_t>(&hub);
+  sluice_algo_parallel_for(ctx, 1, SLUICE_ALGO_STATIC, 1, incFn, env.data());
+  sluice_algo_gpu_stats_t st;
+  sluice_algo_gpu_stats(ctx, &st);
+  EXPECT_EQ(st.lanes_launches, 1u);
+  env[SLUICE_ALGO_ENV_LIST] = reinterpret_cast<uint64_t>(&leaf);
+  sluice_algo_parallel_for(ctx, 1, SLUICE_ALGO_STATIC, 1, incFn, env.data());
+  sluice_algo_gpu_stats(ctx, &st);
+  EXPECT_EQ(st.lanes_launches, 1u);
+  EXPECT_EQ(st.launches, 2u);
+  ASSERT_EQ(sluice_algo_fault_site(ctx, nullptr), -1);
+  EXPECT_EQ(x[0], int64_t(0xffffffff) + 1); // the twin's lanes, then one
 }
 
 TEST(AlgoGpuCopiesInfo, AnUnknownThreadsPerItemIsRefused) {

@@ -14,6 +14,14 @@
 // after the butterfly), so a rerun computes the same values; push
 // `_lanes` kernels have no shuffle, each lane runs once.
 //
+// The shuffle's calling convention is the walk emulation's
+// (test/Unit/WalkCodegen/GpuEmulation.h: sluice_emu_shuffle_xor), but not
+// its WarpEmulator: that runs lanes as ucontext fibers, a 1 MiB stack per
+// lane per run and a swapcontext (a signal-mask system call) per lane per
+// shuffle, fine for a few hundred walkers' warps; a pull loop has a warp
+// per destination, 10^5 warps of 10 shuffles per pass on Slashdot. A
+// rerun here costs the lane's loads again and no system call.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_TEST_UNIT_ALGOGPU_WARPEMULATION_H
 #define SLUICE_TEST_UNIT_ALGOGPU_WARPEMULATION_H
