@@ -85,6 +85,25 @@ TEST(AlgoGpuArtifacts, ThePtxHasEveryKernelAndItsInfo) {
   }
 }
 
+// The `_lanes` twins (a warp per item) of the loops that may split their
+// edges, bound with their kernels; BFS's bottom-up step (an early exit)
+// has none.
+TEST(AlgoGpuArtifacts, ThePtxHasTheWarpPerItemTwins) {
+  ASSERT_TRUE(fileExists(ptxPath())) << ptxPath();
+  std::string ptx = readFile(ptxPath());
+  for (const char *twin : {"sluice_algo_pagerank_gather_pull_lanes",
+                           "sluice_algo_ccpull_spread_pull_lanes",
+                           "sluice_algo_sssp_relax_push_lanes",
+                           "sluice_algo_bfs_expand_push_lanes"}) {
+    EXPECT_NE(ptx.find(std::string(".entry ") + twin + "("), std::string::npos)
+        << twin;
+    EXPECT_NE(ptx.find(std::string(twin) + "_info"), std::string::npos) << twin;
+  }
+  EXPECT_EQ(ptx.find(".entry sluice_algo_bfs_expand_pull_lanes("),
+            std::string::npos);
+  EXPECT_NE(ptx.find("shfl.sync.bfly.b32"), std::string::npos);
+}
+
 TEST(AlgoGpuErrors, ArgumentsAreCheckedBeforeTheDevice) {
   EdgeGraph e = fromEdges(3, {0, 1}, {1, 2});
   ASSERT_TRUE(e.ctx) << e.error;
