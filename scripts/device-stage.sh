@@ -18,8 +18,10 @@
 # OUT_DIR/run.sh     run it on the GPU machine: nvidia-smi, every staged
 #                    *Tests binary (timeout each, logs to $OUT or
 #                    OUT_DIR/logs), the GPU walk benchmark, the alignment
-#                    kernel's device-time benchmark (bench-align-gpu), a
-#                    summary
+#                    kernel's device-time benchmark (bench-align-gpu), the
+#                    pull kernels' times with a warp and a thread per
+#                    destination on Slashdot and luxembourg_osm (the lanes
+#                    threshold), a summary
 #
 # OUT_DIR is created; an existing OUT_DIR is replaced only if it is empty or
 # an earlier stage (it has .sluice-stage). The stage must stay under
@@ -156,7 +158,7 @@ cat > "$OUT/run.sh" <<'RUN'
 # or to logs/ next to this script; summary.txt lists every result.
 #   SLUICE_STAGE_TEST_TIMEOUT  seconds per test binary (default 120)
 #   SLUICE_STAGE_BENCH_TIMEOUT seconds per benchmark graph (default 240)
-#   SLUICE_STAGE_NO_BENCH=1    skip the benchmarks
+#   SLUICE_STAGE_NO_BENCH=1    skip the benchmarks (walks, alignment, lanes)
 #   SLUICE_STAGE_NO_LINKS=1    do not link the compiled-in source/data paths
 #   SLUICE_STAGE_TESTS="A B"   only these test binaries
 #   SLUICE_STAGE_ARCHIVE=FILE  also tar every log into FILE (.tgz)
@@ -287,6 +289,24 @@ if [ -z "${SLUICE_STAGE_NO_BENCH:-}" ] && [ -x "$STAGE/bin/bench-align-gpu" ] &&
   cat "$LOG/bench-align-gpu.log" | tee -a "$SUMMARY"
   if [ $rc -ne 0 ]; then
     say "bench-align-gpu: exit $rc$([ $rc = 124 ] && echo ' (timeout)')"
+    bench_rc=1 bench_state=FAILED
+  fi
+fi
+
+# The pull loops' two kernels (a warp or a thread per destination) timed on
+# a skewed graph and a road graph: the figures that set
+# SLUICE_ALGO_GPU_LANES_MIN_DEGREE (runtime/include/sluice/algo_gpu.h).
+if [ -z "${SLUICE_STAGE_NO_BENCH:-}" ] && [ -x "$STAGE/bin/SluiceAlgoGpuIntegrationTests" ]; then
+  [ "$bench_state" = skipped ] && bench_state=ok
+  say ""
+  say "== lanes threshold: pull kernels, a warp vs a thread per destination"
+  lanes_filter='SharedGraphs/AlgoGpuLanes.PullWarp*/slashdot:SharedGraphs/AlgoGpuLanes.PullWarp*/luxembourgOsm'
+  timeout "${SLUICE_STAGE_BENCH_TIMEOUT:-240}" "$STAGE/bin/SluiceAlgoGpuIntegrationTests" \
+    --gtest_filter="$lanes_filter" --gtest_color=no > "$LOG/lanes-threshold.log" 2>&1
+  rc=$?
+  grep -E '^\[  lanes   \]|^\[ +(OK|FAILED|SKIPPED) +\]' "$LOG/lanes-threshold.log" | tee -a "$SUMMARY"
+  if [ $rc -ne 0 ]; then
+    say "lanes threshold: exit $rc$([ $rc = 124 ] && echo ' (timeout)')"
     bench_rc=1 bench_state=FAILED
   fi
 fi

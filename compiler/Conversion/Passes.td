@@ -218,6 +218,15 @@ def GraphToGPU : Pass<"graph-to-gpu", "::mlir::ModuleOp"> {
     structs, and a global `<kernel>_info` per kernel (environment slots,
     locals, property sizes) that the runtime reads when it binds the
     kernel; the kernel's `sluice.algo_kernel` attribute describes it.
+    A push variant that writes nothing at its source, and a pull variant
+    whose every write is a `+=`, `min=` or `max=` at its destination
+    (EdgeLanes.cpp), also get a twin kernel `sluice_algo_A_L_V_lanes` with
+    a warp per item (`threads_per_item` 32): lane l walks the item's edges
+    lo + l, lo + l + 32, ...; a pull twin combines the lanes' partials with
+    `sluice_algo_warp_<kind>_<type>` (defined here: a butterfly of
+    `gpu.shuffle xor`) and lane 0 reduces the totals into the destination.
+    The runtime launches the twin when the items' average degree reaches
+    its threshold.
 
     A graph op in a loop whose CPU code is a runtime call (`has_edge`,
     `weight(u, v)`, `label`, `edge_label`, `vertex_of`, integer `/` and
@@ -226,7 +235,9 @@ def GraphToGPU : Pass<"graph-to-gpu", "::mlir::ModuleOp"> {
     loop says which kernels it got and their shape.
 
     Example: BFS's `@expand` scheduled `direction: hybrid` gets kernels
-    `@sluice_algo_bfs_expand_push` and `@sluice_algo_bfs_expand_pull`.
+    `@sluice_algo_bfs_expand_push`, its twin
+    `@sluice_algo_bfs_expand_push_lanes`, and `@sluice_algo_bfs_expand_pull`
+    (its early exit keeps a thread per destination).
   }];
   let options = [
     Option<"remarks", "remarks", "bool", "false",

@@ -15,11 +15,15 @@
 // pass (a vertex; an entry of the frontier's list, or a vertex tested
 // against its bitmap; a block of vertices for a loop that reduces into
 // locals), its edges in a loop, atomics where the CPU code has them. A
-// push variant whose out-edges may be split (pushSplitsAcrossLanes: nothing
-// written at the source) runs a warp per source instead: item i / 32, its
-// edges lo + i % 32, lo + i % 32 + 32, ... (the `_lanes` copy graph-to-llvm
-// builds with AlgoLowering::edgeLanes), so a high-degree source no longer
-// holds one thread for its whole adjacency. The
+// variant whose edges may be split among a warp's lanes (EdgeLanes.cpp: a
+// push writing nothing at the source, a pull whose writes are all +=,
+// min=, max= at the destination) also gets a twin kernel `K_lanes` with a
+// warp per item: item i / 32, its edges lo + i % 32, lo + i % 32 + 32, ...
+// (the `_lanes` copy graph-to-llvm builds with AlgoLowering::edgeLanes),
+// so a high-degree vertex no longer holds one thread for its whole
+// adjacency; a pull twin's partials combine by the warp combinations built
+// here (sluice_algo_warp_*: shuffle butterflies). The runtime picks K or
+// K_lanes per launch by the items' average degree. The
 // runtime calls the copy makes get device versions here (built with the
 // builders, no MLIR text): sluice_algo_view (the kernel's ctx is a
 // sluice_algo_gpu_ctx_t, its view first), sluice_algo_frontier_insert
@@ -65,15 +69,18 @@ namespace {
 
 /// One kernel to build: a loop variant.
 struct KernelPlan {
-  std::string name; ///< the CPU function's and the kernel's
+  std::string name;     ///< the kernel's: the CPU function's, `_lanes` added
+  std::string function; ///< the CPU function the runtime binds it to
+  std::string copied;   ///< the function whose copy the kernel runs
   Location loc;
   std::string algorithm, loop, variant, shape;
   int64_t envSlots = 0, locals = 0;
   /// `parallel: serial`: thread 0 runs the whole pass, in order (the CPU
   /// code has no atomics then).
   bool serial = false;
-  /// Threads per item: 1, or a warp (kGpuLanes) whose lanes split a
-  /// source's out-edges (the `_lanes` copy).
+  /// Threads per item: 1, or a warp (kGpuLanes) whose lanes split an
+  /// item's edges (the `_lanes` copy): a source's out-edges, or a
+  /// destination's in-edges.
   int64_t threadsPerItem = 1;
   /// Per property: its bytes, and whether the loop reads and writes it.
   SmallVector<int64_t> props;
@@ -206,43 +213,63 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
         (label ? label.getValue().str() : "loop" + std::to_string(index));
     std::string remark;
     for (StringRef v : variants) {
-      KernelPlan plan{base + "_" + v.str(), loop->getLoc()};
-      plan.algorithm = algo.getSymName().str();
-      plan.loop =
-          label ? label.getValue().str() : "loop" + std::to_string(index);
-      plan.variant = v.str();
-      plan.serial = *schedule.getParallel() == graph::Parallel::Serial;
-      if (v == "push" && pushSplitsAcrossLanes(loop))
-        plan.threadsPerItem = kGpuLanes;
-      if (plan.serial)
-        plan.shape = "one thread for the whole pass (parallel: serial)";
-      else if (locals)
-        plan.shape = "a thread per block of " + std::to_string(kReduceBlock) +
-                     " vertices (its partials combined on the host)";
-      else if (v == "vertices")
-        plan.shape = "a thread per vertex";
-      else if (plan.threadsPerItem > 1)
-        plan.shape =
-            std::string("a warp per source") +
-            (edges.getFrom() ? " (an entry of the frontier's list, or a "
-                               "vertex tested against its bitmap)"
-                             : "") +
-            ", its out-edges split among the warp's " +
-            std::to_string(kGpuLanes) + " lanes";
-      else if (v == "push")
-        plan.shape = edges.getFrom()
-                         ? "a thread per source (an entry of the frontier's "
-                           "list, or a vertex tested against its bitmap), "
-                           "its out-edges in a loop"
-                         : "a thread per source, its out-edges in a loop";
-      else
-        plan.shape = "a thread per destination, its in-edges in a loop";
-      plan.envSlots =
-          static_cast<int64_t>(EnvSlot::FirstCaptured) + captured.size();
-      plan.locals = locals;
-      plan.props = propFlags(loop, propNames, propBytes);
-      remark += (remark.empty() ? "" : "; ") + plan.name + ": " + plan.shape;
-      plans.push_back(std::move(plan));
+      std::string why;
+      bool split = v == "push"   ? pushSplitsAcrossLanes(loop)
+                   : v == "pull" ? succeeded(pullLaneReductions(loop, why))
+                                 : false;
+      for (int64_t threads : {int64_t(1), kGpuLanes}) {
+        if (threads > 1 && !split)
+          continue;
+        KernelPlan plan{base + "_" + v.str(), "", "", loop->getLoc()};
+        plan.function = plan.copied = plan.name;
+        if (threads > 1) {
+          plan.name += "_lanes";
+          plan.copied += "_lanes";
+        }
+        plan.algorithm = algo.getSymName().str();
+        plan.loop =
+            label ? label.getValue().str() : "loop" + std::to_string(index);
+        plan.variant = v.str();
+        plan.serial = *schedule.getParallel() == graph::Parallel::Serial;
+        plan.threadsPerItem = threads;
+        std::string frontierSource =
+            edges && edges.getFrom() ? " (an entry of the frontier's list, or "
+                                       "a vertex tested against its bitmap)"
+                                     : "";
+        if (plan.serial)
+          plan.shape = "one thread for the whole pass (parallel: serial)";
+        else if (locals)
+          plan.shape = "a thread per block of " + std::to_string(kReduceBlock) +
+                       " vertices (its partials combined on the host)";
+        else if (v == "vertices")
+          plan.shape = "a thread per vertex";
+        else if (threads > 1 && v == "push")
+          plan.shape = "a warp per source" + frontierSource +
+                       ", its out-edges split among the warp's " +
+                       std::to_string(kGpuLanes) + " lanes";
+        else if (threads > 1)
+          plan.shape = "a warp per destination, its in-edges split among the "
+                       "warp's " +
+                       std::to_string(kGpuLanes) +
+                       " lanes, their partials combined by shuffles and "
+                       "reduced into the destination by lane 0";
+        else if (v == "push")
+          plan.shape = "a thread per source" + frontierSource +
+                       ", its out-edges in a loop";
+        else
+          plan.shape = "a thread per destination, its in-edges in a loop";
+        plan.envSlots =
+            static_cast<int64_t>(EnvSlot::FirstCaptured) + captured.size();
+        plan.locals = locals;
+        plan.props = propFlags(loop, propNames, propBytes);
+        remark += (remark.empty() ? "" : "; ") + plan.name + ": " + plan.shape;
+        plans.push_back(std::move(plan));
+      }
+      if (split)
+        remark += " (the runtime runs the warp when the items' average "
+                  "degree is at least the lanes threshold)";
+      else if (v == "pull" && !plans.back().serial)
+        remark += " (no warp per destination: " + why + ")";
     }
     if (remarks && ok)
       emitRemark(loop->getLoc())
@@ -269,7 +296,69 @@ public:
     buildCommonNeighbors("sluice_algo_common_neighbors_below", /*below=*/true);
   }
 
+  /// The warp combinations (warpCombineFunction) the device code calls,
+  /// each built once.
+  void buildWarpCombines() {
+    llvm::StringSet<> called;
+    gpuModule.walk([&](LLVM::CallOp call) {
+      if (std::optional<StringRef> callee = call.getCallee())
+        called.insert(*callee);
+    });
+    Type f32 = Float32Type::get(ctx), f64 = Float64Type::get(ctx);
+    for (graph::ReductionKind kind :
+         {graph::ReductionKind::Add, graph::ReductionKind::Min,
+          graph::ReductionKind::Max})
+      for (Type type : {f64, f32, i64, i32}) {
+        std::string name = warpCombineFunction(kind, type);
+        if (called.contains(name) && !gpuModule.lookupSymbol(name))
+          buildWarpCombine(name, kind, type);
+      }
+  }
+
 private:
+  /// T (T x): the combination of the 32 lanes' x, in every lane: a
+  /// butterfly of `gpu.shuffle xor` 16, 8, 4, 2, 1 (nvvm.shfl.sync bfly;
+  /// a 64-bit value as its two 32-bit halves).
+  void buildWarpCombine(StringRef name, graph::ReductionKind kind, Type type) {
+    OpBuilder b(ctx);
+    Location loc = gpuModule.getLoc();
+    auto fn = function(b, name, type, {type});
+    Value acc = fn.getArgument(0);
+    auto i32Const = [&](int64_t v) {
+      return b.create<arith::ConstantIntOp>(loc, v, 32).getResult();
+    };
+    Value width = i32Const(kGpuLanes);
+    auto shuffle = [&](Value x, Value offset) {
+      return b
+          .create<gpu::ShuffleOp>(loc, x, offset, width, gpu::ShuffleMode::XOR)
+          .getShuffleResult();
+    };
+    for (int64_t offset = kGpuLanes / 2; offset > 0; offset /= 2) {
+      Value off = i32Const(offset), other;
+      if (type.getIntOrFloatBitWidth() == 32) {
+        other = shuffle(acc, off);
+      } else {
+        Value bits = type.isF64()
+                         ? b.create<arith::BitcastOp>(loc, i64, acc).getResult()
+                         : acc;
+        Value c32 = constI64(b, 32);
+        Value lo = b.create<arith::TruncIOp>(loc, i32, bits);
+        Value hi = b.create<arith::TruncIOp>(
+            loc, i32, b.create<arith::ShRUIOp>(loc, bits, c32));
+        Value joined = b.create<arith::OrIOp>(
+            loc, b.create<arith::ExtUIOp>(loc, i64, shuffle(lo, off)),
+            b.create<arith::ShLIOp>(
+                loc, b.create<arith::ExtUIOp>(loc, i64, shuffle(hi, off)),
+                c32));
+        other = type.isF64()
+                    ? b.create<arith::BitcastOp>(loc, type, joined).getResult()
+                    : joined;
+      }
+      acc = combineReduction(b, loc, kind, acc, other);
+    }
+    b.create<LLVM::ReturnOp>(loc, acc);
+  }
+
   /// An llvm.func in the gpu.module, its builder at its entry.
   LLVM::LLVMFuncOp function(OpBuilder &b, StringRef name, Type result,
                             ArrayRef<Type> args) {
@@ -434,6 +523,7 @@ void buildKernel(gpu::GPUModuleOp gpuModule, const KernelPlan &plan,
       loc, plan.name, FunctionType::get(ctx, {ptr, ptr, i64}, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   SmallVector<NamedAttribute> described = {
+      b.getNamedAttr("host_function", b.getStringAttr(plan.function)),
       b.getNamedAttr("algorithm", b.getStringAttr(plan.algorithm)),
       b.getNamedAttr("loop", b.getStringAttr(plan.loop)),
       b.getNamedAttr("variant", b.getStringAttr(plan.variant)),
@@ -539,11 +629,8 @@ struct GraphToGPUPass
     auto gpuModule = b.create<gpu::GPUModuleOp>(module.getLoc(), kModuleName);
     DeviceRuntime(gpuModule).build();
     llvm::StringSet<> defined;
-    for (auto fn : gpuModule.getOps<LLVM::LLVMFuncOp>())
-      defined.insert(fn.getName());
     for (const KernelPlan &plan : plans) {
-      std::string copied =
-          plan.threadsPerItem > 1 ? plan.name + "_lanes" : plan.name;
+      const std::string &copied = plan.copied;
       auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(copied);
       if (!fn)
         return (void)(emitError(plan.loc, "graph-to-gpu: graph-to-llvm made "
@@ -553,9 +640,11 @@ struct GraphToGPUPass
       OpBuilder gb = OpBuilder::atBlockTerminator(gpuModule.getBody());
       auto range = cast<LLVM::LLVMFuncOp>(gb.clone(*fn));
       range.setSymName(plan.name + "_range");
-      defined.insert(range.getName());
       buildKernel(gpuModule, plan, range);
     }
+    DeviceRuntime(gpuModule).buildWarpCombines();
+    for (auto fn : gpuModule.getOps<LLVM::LLVMFuncOp>())
+      defined.insert(fn.getName());
     // Every call the device code makes has a definition here (the checks
     // above keep the others out; libdevice's are linked with the PTX).
     WalkResult calls = gpuModule.walk([&](LLVM::CallOp call) {

@@ -112,10 +112,20 @@ public:
 private:
   FunctionInfo prologue(OpBuilder &b, Location loc, Value ctx, Value props);
   LogicalResult lowerLoop(Operation *loop, int64_t index);
-  /// `lanes`: the `_lanes` copy of a push variant (AlgoLowering::edgeLanes).
+  /// `lanes`: the `_lanes` copy of a push or pull variant
+  /// (AlgoLowering::edgeLanes).
   LLVM::LLVMFuncOp buildVariant(Operation *loop, StringRef name, Variant v,
                                 ArrayRef<Value> captured, bool parallel,
                                 bool lanes = false);
+  /// The in-edges of destination v in a pull variant's `_lanes` copy
+  /// (EdgeLanes.cpp): `inEdgeLoop` builds the loop over this lane's
+  /// in-edges, `atEdge` the body at one; each reduction combines in a slot
+  /// from its identity (the slots allocated before `outer`), the warp's
+  /// partials combine, lane 0 reduces the totals into v.
+  void emitPullLanes(OpBuilder &b, Location loc, Operation *loop, Value v,
+                     Operation *outer, Value lane,
+                     function_ref<void(Value)> atEdge,
+                     function_ref<Value()> inEdgeLoop);
   /// The loop's where and body for `binders`; the body's contributions to
   /// the loop's reductions (`identities` where `where` is false).
   /// Makes a copied comparison of two vertices compare their positions in

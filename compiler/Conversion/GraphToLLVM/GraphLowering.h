@@ -25,6 +25,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <string>
+
 namespace sluice::conversion {
 
 /// What the op patterns need to know about the function an op is in.
@@ -59,10 +61,12 @@ struct AlgoLowering {
   /// sluice_algo_frontier_insert per vertex (the GPU's device copies,
   /// whose inserts the host replays).
   bool directInserts = false;
-  /// Whether parallel push variants whose out-edges may be split among a
-  /// warp's lanes (pushSplitsAcrossLanes) also get a copy `<name>_lanes`
-  /// taking (ctx, env, begin, end, lane, lanes) that runs the edges
-  /// lo + lane, lo + lane + lanes, ... of each source (the GPU's).
+  /// Whether parallel push and pull variants whose edges may be split
+  /// among a warp's lanes (pushSplitsAcrossLanes, pullSplitsAcrossLanes)
+  /// also get a copy `<name>_lanes` taking (ctx, env, begin, end, lane,
+  /// lanes) that runs the edges lo + lane, lo + lane + lanes, ... of each
+  /// item (the GPU's); a pull copy combines its lanes' partials with
+  /// warpCombineFunction's calls and lane 0 reduces the total.
   bool edgeLanes = false;
 };
 
@@ -71,6 +75,28 @@ struct AlgoLowering {
 /// graph's order, not ended at a sorted prefix, nothing written at the
 /// source.
 bool pushSplitsAcrossLanes(mlir::Operation *loop);
+
+/// A reduction a pull variant split among a warp's lanes combines across
+/// them: the property, how, and its values' type.
+struct LaneReduction {
+  llvm::StringRef property;
+  graph::ReductionKind kind;
+  mlir::Type type;
+};
+/// The reductions of a pull variant of edges loop `loop` that may split
+/// each destination's in-edges among a warp's lanes (EdgeLanes.cpp):
+/// parallel, in the graph's order, no early exit, every write a +=, min=
+/// or max= at the destination, none read there, a sum read nowhere. A
+/// failure says why not in `why`.
+mlir::FailureOr<llvm::SmallVector<LaneReduction>>
+pullLaneReductions(mlir::Operation *loop, std::string &why);
+bool pullSplitsAcrossLanes(mlir::Operation *loop);
+
+/// The function `T f(T partial)` that returns the combination (`kind`) of
+/// a warp's partials on values of `type` (f64, f32, i64, or a vertex u32):
+/// `sluice_algo_warp_<kind>_<type>`, defined on the device by graph-to-gpu
+/// (a shuffle butterfly); every lane gets the total.
+std::string warpCombineFunction(graph::ReductionKind kind, mlir::Type type);
 
 /// Or's the word `info`'s direct inserts have collected (if any) into the
 /// frontier's bitmap.
@@ -82,7 +108,8 @@ void flushDirectInserts(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value combineReduction(mlir::OpBuilder &b, mlir::Location loc,
                              graph::ReductionKind kind, mlir::Value x,
                              mlir::Value y);
-/// The identity of add, min or max on `type` (f64, f32 or i64).
+/// The identity of add, min or max on `type` (f64, f32, i64, or a vertex:
+/// an unsigned i32).
 mlir::Value reductionIdentity(mlir::OpBuilder &b, mlir::Location loc,
                               graph::ReductionKind kind, mlir::Type type);
 

@@ -632,6 +632,9 @@ Value sluice::conversion::combineReduction(OpBuilder &b, Location loc,
 Value sluice::conversion::reductionIdentity(OpBuilder &b, Location loc,
                                             graph::ReductionKind kind,
                                             Type type) {
+  if (type.isInteger(32)) // a vertex: unsigned
+    return b.create<arith::ConstantIntOp>(
+        loc, kind == graph::ReductionKind::Min ? -1 : 0, 32);
   if (type.isInteger(64)) {
     int64_t v = kind == graph::ReductionKind::Min
                     ? std::numeric_limits<int64_t>::max()

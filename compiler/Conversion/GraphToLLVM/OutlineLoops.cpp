@@ -485,7 +485,9 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     std::string name = base + "_" + variantName(v).str();
     fns.push_back(
         buildVariant(loop, name, v, captured.getArrayRef(), isParallel));
-    if (state.edgeLanes && v == Variant::Push && pushSplitsAcrossLanes(loop))
+    if (state.edgeLanes &&
+        ((v == Variant::Push && pushSplitsAcrossLanes(loop)) ||
+         (v == Variant::Pull && pullSplitsAcrossLanes(loop))))
       buildVariant(loop, name + "_lanes", v, captured.getArrayRef(), isParallel,
                    /*lanes=*/true);
   }

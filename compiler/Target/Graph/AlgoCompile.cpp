@@ -162,10 +162,13 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
       return algo.emitError("cannot compile algorithm '")
              << algo.getSymName() << "' for the GPU: no kernel list";
     }
+    // Each loop function's own kernel; a `_lanes` twin (its host function
+    // another kernel's) is found by sluice_algo_gpu_bind with that kernel.
     for (const llvm::json::Value &k : *list)
       if (const llvm::json::Object *o = k.getAsObject())
         if (std::optional<StringRef> name = o->getString("kernel"))
-          kernels.push_back(name->str());
+          if (o->getString("host_function") == name)
+            kernels.push_back(name->str());
   }
   llvm::StringMap<void *> symbols;
 #define SLUICE_SYMBOL(fn) symbols[#fn] = reinterpret_cast<void *>(&fn)

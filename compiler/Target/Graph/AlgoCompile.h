@@ -91,7 +91,8 @@ private:
   graph::AlgorithmOp algo;
   std::unique_ptr<HostJit> jit;
   void (*entry)(sluice_algo_ctx_t *, const int64_t *, void **) = nullptr;
-  /// With a GPU: the kernels' PTX and names (each a loop function's).
+  /// With a GPU: the kernels' PTX and names (each a loop function's; not
+  /// the `_lanes` twins, which bind finds with them).
   bool gpu = false;
   std::string ptx;
   std::vector<std::string> kernels;

@@ -43,7 +43,7 @@ llvm::json::Value describe(gpu::GPUModuleOp gpuModule, StringRef chip) {
     };
     kernels.push_back(llvm::json::Object{
         {"kernel", fn.getName()},
-        {"host_function", fn.getName()},
+        {"host_function", str("host_function")},
         {"algorithm", str("algorithm")},
         {"loop", str("loop")},
         {"variant", str("variant")},

@@ -77,8 +77,19 @@ typedef struct sluice_algo_gpu_frontier_t {
 /* Threads per block of every launch. */
 #define SLUICE_ALGO_GPU_BLOCK 256
 /* The threads of a kernel that runs a warp per item (a push loop whose
- * sources' out-edges are split among the lanes). */
+ * sources' out-edges, or a pull loop whose destinations' in-edges, are
+ * split among the lanes). */
 #define SLUICE_ALGO_GPU_LANES 32
+/* A kernel K whose module also has `K_lanes` (the same loop, a warp per
+ * item) launches `K_lanes` instead when the pass's items have at least
+ * this average degree (a round over a frontier's list: its vertices' mean
+ * out-degree; any other pass: the graph's edges / vertices): then the
+ * average item's edges fill at least a quarter of the warp's 32 lanes
+ * (the rest idle); below it a thread per item wastes fewer lanes (a road
+ * graph's degree 2-3). Picked from that argument, not measured yet
+ * (docs/algorithms.md, "A warp per item, by degree";
+ * scripts/device-stage.sh measures both). */
+#define SLUICE_ALGO_GPU_LANES_MIN_DEGREE 8.0
 /* Each kernel K comes with a global `K_info`: int64 values
  * {SLUICE_ALGO_GPU_INFO_VERSION, environment slots, reduction locals,
  * threads per item (1, or SLUICE_ALGO_GPU_LANES), properties, then one
@@ -153,7 +164,15 @@ typedef struct sluice_algo_gpu_stats_t {
   uint64_t properties_deferred;
   double copy_seconds;   /* in copies, both ways */
   double kernel_seconds; /* in launches, each until its kernel ended */
+  /* Launches that ran a kernel's `_lanes` twin (a warp per item). */
+  uint64_t lanes_launches;
 } sluice_algo_gpu_stats_t;
+/* The average degree from which a kernel's `_lanes` twin runs instead
+ * of it (SLUICE_ALGO_GPU_LANES_MIN_DEGREE by default; a negative value
+ * restores it; 0 always runs the twin, INFINITY never). No-op without a
+ * GPU. */
+SLUICE_API void sluice_algo_gpu_set_lanes_min_degree(sluice_algo_ctx_t *ctx,
+                                                     double degree);
 /* Fills `stats` (zeros when no GPU is attached or `ctx` is NULL). */
 SLUICE_API void sluice_algo_gpu_stats(const sluice_algo_ctx_t *ctx,
                                       sluice_algo_gpu_stats_t *stats);

@@ -51,6 +51,10 @@ struct AlgoKernel {
   int64_t threadsPerItem = 1;
   /// Per property: bytes | SLUICE_ALGO_GPU_PROP_READ / _WRITTEN.
   std::vector<int64_t> props;
+  /// The kernel `<name>_lanes` when the module has one: the same loop with
+  /// a warp per item (its edges split among the lanes), launched instead
+  /// when the pass's items' average degree reaches AlgoGpu::lanesMinDegree.
+  std::unique_ptr<AlgoKernel> lanes;
 };
 
 /// Where the kernels run: the CUDA driver (sluice/gpu.h), or the host
@@ -218,6 +222,9 @@ struct AlgoGpu {
   /// Between SLUICE_ALGO_GPU_SYNC_BEGIN and _END: written properties stay
   /// on the device until the host code asks for them.
   bool deferring = false;
+  /// A kernel's `_lanes` twin runs when the items' average degree is at
+  /// least this (sluice_algo_gpu_set_lanes_min_degree).
+  double lanesMinDegree = SLUICE_ALGO_GPU_LANES_MIN_DEGREE;
 
   explicit AlgoGpu(std::unique_ptr<AlgoBackend> backend)
       : backend(std::move(backend)) {}
@@ -494,6 +501,27 @@ void algoGpuParallelFor(sluice_algo_ctx_t *ctx, uint64_t n,
                       "(sluice_algo_gpu_bind)");
     return;
   }
+  // A warp per item where the average item has edges for a good share of
+  // the lanes (docs/algorithms.md, "A warp per item, by degree"): the
+  // items of a round over a frontier's list (a push from its vertices) by
+  // their out-degrees, the others by the graph's average degree.
+  const sluice_algo_view_t &view = ctx->view;
+  double degree = view.num_vertices
+                      ? double(view.num_edges) / double(view.num_vertices)
+                      : 0.0;
+  const auto *slots = static_cast<const uint64_t *>(env);
+  const auto *list =
+      reinterpret_cast<const uint32_t *>(slots[SLUICE_ALGO_ENV_LIST]);
+  if (kernel->lanes && list && n) {
+    uint64_t edges = 0;
+    for (uint64_t i = 0; i < n; ++i)
+      edges += view.out_offsets[list[i] + 1] - view.out_offsets[list[i]];
+    degree = double(edges) / double(n);
+  }
+  if (kernel->lanes && degree >= gpu.lanesMinDegree) {
+    kernel = kernel->lanes.get();
+    ++gpu.stats.lanes_launches;
+  }
   sluice_error_t error;
   sluice_error_clear(&error);
   if (gpu.runPass(ctx, *kernel, n, static_cast<const uint64_t *>(env),
@@ -600,6 +628,50 @@ sluice_status_t sluice_algo_gpu_attach_host(sluice_algo_ctx_t *ctx,
   });
 }
 
+/// Reads kernel `kernel`'s `_info` into `k` and checks that the module
+/// has the kernel.
+static sluice_status_t readKernel(AlgoGpu &g, const char *kernel, AlgoKernel &k,
+                                  sluice_error_t *error) {
+  std::string infoName = std::string(kernel) + "_info";
+  constexpr size_t kHeader = SLUICE_ALGO_GPU_INFO_HEADER;
+  constexpr size_t kMax = kHeader + SLUICE_ALGO_GPU_INFO_MAX_PROPS;
+  int64_t head[kHeader] = {};
+  size_t size = 0;
+  if (sluice_status_t s = g.backend->readGlobal(infoName.c_str(), head,
+                                                sizeof head, &size, error))
+    return s;
+  if (head[0] != SLUICE_ALGO_GPU_INFO_VERSION ||
+      head[1] < SLUICE_ALGO_ENV_CAPTURED || head[2] < 0 ||
+      (head[3] != 1 && head[3] != SLUICE_ALGO_GPU_LANES) || head[4] < 0 ||
+      head[4] > SLUICE_ALGO_GPU_INFO_MAX_PROPS ||
+      size != (kHeader + static_cast<size_t>(head[4])) * 8)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                "the global '" + infoName +
+                    "' is not a kernel description of version " +
+                    std::to_string(SLUICE_ALGO_GPU_INFO_VERSION) +
+                    " (compiled by another sluicec?)");
+  int64_t info[kMax] = {};
+  if (sluice_status_t s =
+          g.backend->readGlobal(infoName.c_str(), info, size, nullptr, error))
+    return s;
+  k.name = kernel;
+  k.envSlots = info[1];
+  k.locals = info[2];
+  k.threadsPerItem = info[3];
+  k.props.assign(info + kHeader, info + kHeader + info[4]);
+  for (int64_t v : k.props)
+    if ((v & ~int64_t(SLUICE_ALGO_GPU_PROP_BYTES | SLUICE_ALGO_GPU_PROP_READ |
+                      SLUICE_ALGO_GPU_PROP_WRITTEN)) ||
+        !(v & SLUICE_ALGO_GPU_PROP_BYTES))
+      return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                  "the global '" + infoName + "' describes a property as " +
+                      std::to_string(v));
+  // The kernel itself: a launch over no items does nothing.
+  uint64_t none = 0, null = 0;
+  void *args[] = {&null, &null, &none};
+  return g.backend->launch(kernel, 1, args, error);
+}
+
 sluice_status_t sluice_algo_gpu_bind(sluice_algo_ctx_t *ctx,
                                      sluice_algo_range_fn_t fn,
                                      const char *kernel,
@@ -613,46 +685,23 @@ sluice_status_t sluice_algo_gpu_bind(sluice_algo_ctx_t *ctx,
                   "sluice_algo_gpu_bind: no GPU attached "
                   "(sluice_algo_gpu_attach)");
     AlgoGpu &g = *ctx->gpu;
-    std::string infoName = std::string(kernel) + "_info";
-    constexpr size_t kHeader = SLUICE_ALGO_GPU_INFO_HEADER;
-    constexpr size_t kMax = kHeader + SLUICE_ALGO_GPU_INFO_MAX_PROPS;
-    int64_t head[kHeader] = {};
-    size_t size = 0;
-    if (sluice_status_t s = g.backend->readGlobal(infoName.c_str(), head,
-                                                  sizeof head, &size, error))
-      return s;
-    if (head[0] != SLUICE_ALGO_GPU_INFO_VERSION ||
-        head[1] < SLUICE_ALGO_ENV_CAPTURED || head[2] < 0 ||
-        (head[3] != 1 && head[3] != SLUICE_ALGO_GPU_LANES) || head[4] < 0 ||
-        head[4] > SLUICE_ALGO_GPU_INFO_MAX_PROPS ||
-        size != (kHeader + static_cast<size_t>(head[4])) * 8)
-      return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
-                  "the global '" + infoName +
-                      "' is not a kernel description of version " +
-                      std::to_string(SLUICE_ALGO_GPU_INFO_VERSION) +
-                      " (compiled by another sluicec?)");
-    int64_t info[kMax] = {};
-    if (sluice_status_t s =
-            g.backend->readGlobal(infoName.c_str(), info, size, nullptr, error))
-      return s;
     AlgoKernel k;
-    k.name = kernel;
-    k.envSlots = info[1];
-    k.locals = info[2];
-    k.threadsPerItem = info[3];
-    k.props.assign(info + kHeader, info + kHeader + info[4]);
-    for (int64_t v : k.props)
-      if ((v & ~int64_t(SLUICE_ALGO_GPU_PROP_BYTES | SLUICE_ALGO_GPU_PROP_READ |
-                        SLUICE_ALGO_GPU_PROP_WRITTEN)) ||
-          !(v & SLUICE_ALGO_GPU_PROP_BYTES))
-        return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
-                    "the global '" + infoName + "' describes a property as " +
-                        std::to_string(v));
-    // The kernel itself: a launch over no items does nothing.
-    uint64_t none = 0, null = 0;
-    void *args[] = {&null, &null, &none};
-    if (sluice_status_t s = g.backend->launch(kernel, 1, args, error))
+    if (sluice_status_t s = readKernel(g, kernel, k, error))
       return s;
+    // Its warp-per-item twin, when the module has one.
+    const std::string lanesName = std::string(kernel) + "_lanes";
+    auto lanes = std::make_unique<AlgoKernel>();
+    sluice_status_t found = readKernel(g, lanesName.c_str(), *lanes, error);
+    if (found != SLUICE_STATUS_OK && found != SLUICE_STATUS_NOT_FOUND)
+      return found;
+    if (found == SLUICE_STATUS_OK) {
+      if (lanes->threadsPerItem != SLUICE_ALGO_GPU_LANES)
+        return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                    "the kernel '" + lanesName +
+                        "' is not a warp per item (threads per item: " +
+                        std::to_string(lanes->threadsPerItem) + ")");
+      k.lanes = std::move(lanes);
+    }
     for (auto &[bound, existing] : g.kernels)
       if (bound == fn) {
         existing = std::move(k);
@@ -716,4 +765,12 @@ void sluice_algo_gpu_stats(const sluice_algo_ctx_t *ctx,
   if (!stats)
     return;
   *stats = ctx && ctx->gpu ? ctx->gpu->stats : sluice_algo_gpu_stats_t{};
+}
+
+void sluice_algo_gpu_set_lanes_min_degree(sluice_algo_ctx_t *ctx,
+                                          double degree) {
+  if (!ctx || !ctx->gpu)
+    return;
+  ctx->gpu->lanesMinDegree =
+      degree >= 0 ? degree : SLUICE_ALGO_GPU_LANES_MIN_DEGREE;
 }

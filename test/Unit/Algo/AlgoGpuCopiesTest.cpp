@@ -20,6 +20,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,16 @@ const int64_t kLanesInfo[] = {SLUICE_ALGO_GPU_INFO_VERSION,
                               2,
                               8 | kRead | kWritten,
                               8};
+
+// x[v] += 1 (a thread per item), and its twin `inc_lanes` (lanesKernel);
+// `odd` has a twin that is not a warp per item.
+const int64_t kIncInfo[] = {SLUICE_ALGO_GPU_INFO_VERSION,
+                            SLUICE_ALGO_ENV_CAPTURED,
+                            0,
+                            1,
+                            2,
+                            8 | kRead | kWritten,
+                            8};
 
 const uint64_t *envOf(void *env) { return static_cast<const uint64_t *>(env); }
 template <typename T> T *propOf(void *env, int k) {
@@ -97,6 +108,13 @@ void lanesKernel(const sluice_algo_gpu_ctx_t *, void *env, uint64_t count,
   propOf<int64_t>(env, 0)[item] += int64_t(1) << lane;
 }
 
+/// x[item] += 1.
+void incKernel(const sluice_algo_gpu_ctx_t *, void *env, uint64_t count,
+               int64_t thread) {
+  if (uint64_t(thread) < count)
+    propOf<int64_t>(env, 0)[thread] += 1;
+}
+
 void *symbol(void *, const char *name) {
   static const std::map<std::string, void *> symbols = {
       {"add", reinterpret_cast<void *>(&addKernel)},
@@ -104,7 +122,15 @@ void *symbol(void *, const char *name) {
       {"mark", reinterpret_cast<void *>(&markKernel)},
       {"mark_info", const_cast<int64_t *>(kMarkInfo)},
       {"lanes", reinterpret_cast<void *>(&lanesKernel)},
-      {"lanes_info", const_cast<int64_t *>(kLanesInfo)}};
+      {"lanes_info", const_cast<int64_t *>(kLanesInfo)},
+      {"inc", reinterpret_cast<void *>(&incKernel)},
+      {"inc_info", const_cast<int64_t *>(kIncInfo)},
+      {"inc_lanes", reinterpret_cast<void *>(&lanesKernel)},
+      {"inc_lanes_info", const_cast<int64_t *>(kLanesInfo)},
+      {"odd", reinterpret_cast<void *>(&incKernel)},
+      {"odd_info", const_cast<int64_t *>(kIncInfo)},
+      {"odd_lanes", reinterpret_cast<void *>(&incKernel)},
+      {"odd_lanes_info", const_cast<int64_t *>(kIncInfo)}};
   auto it = symbols.find(name);
   return it == symbols.end() ? nullptr : it->second;
 }
@@ -113,6 +139,8 @@ void *symbol(void *, const char *name) {
 void addFn(sluice_algo_ctx_t *, void *, uint64_t, uint64_t) { FAIL(); }
 void markFn(sluice_algo_ctx_t *, void *, uint64_t, uint64_t) { FAIL(); }
 void lanesFn(sluice_algo_ctx_t *, void *, uint64_t, uint64_t) { FAIL(); }
+void incFn(sluice_algo_ctx_t *, void *, uint64_t, uint64_t) { FAIL(); }
+void oddFn(sluice_algo_ctx_t *, void *, uint64_t, uint64_t) { FAIL(); }
 
 class AlgoGpuCopies : public ::testing::Test {
 protected:
@@ -285,6 +313,79 @@ TEST_F(AlgoGpuCopies, AWarpPerItemRunsThirtyTwoLanesPerItem) {
   pass(lanesFn, 77, env);
   for (uint64_t v = 0; v < kVertices; ++v)
     ASSERT_EQ(x[v], v < 77 ? int64_t(0xffffffff) : 0) << v;
+}
+
+// A kernel K bound with its twin K_lanes: the twin runs from the average
+// degree threshold (the path graph's is 4,999 / 5,000), the default 8 runs
+// K; a twin that is not a warp per item is refused at bind.
+TEST_F(AlgoGpuCopies, ATwinWithAWarpPerItemRunsFromTheDegreeThreshold) {
+  sluice_error_t error;
+  ASSERT_EQ(sluice_algo_gpu_bind(ctx.get(), incFn, "inc", &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  std::vector<int64_t> x(kVertices, 0), unused(kVertices, 0);
+  void *props[] = {x.data(), unused.data()};
+  std::vector<uint64_t> env(SLUICE_ALGO_ENV_CAPTURED, 0);
+  env[SLUICE_ALGO_ENV_PROPS] = reinterpret_cast<uint64_t>(props);
+  pass(incFn, 10, env); // degree 1 < 8: a thread per item
+  EXPECT_EQ(stats().lanes_launches, 0u);
+  sluice_algo_gpu_set_lanes_min_degree(ctx.get(), 0.5);
+  pass(incFn, 10, env); // the twin: each lane adds 1 << lane
+  EXPECT_EQ(stats().lanes_launches, 1u);
+  sluice_algo_gpu_set_lanes_min_degree(ctx.get(), -1); // the default again
+  pass(incFn, 10, env);
+  EXPECT_EQ(stats().lanes_launches, 1u);
+  for (uint64_t v = 0; v < kVertices; ++v)
+    ASSERT_EQ(x[v], v < 10 ? 2 + int64_t(0xffffffff) : 0) << v;
+  EXPECT_EQ(sluice_algo_gpu_bind(ctx.get(), oddFn, "odd", &error),
+            SLUICE_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(error.message, "the kernel 'odd_lanes' is not a warp per item "
+                              "(threads per item: 1)");
+}
+
+// A round over a frontier's list is judged by its vertices' out-degrees:
+// on a star (0 -> 1..100, average degree 0.99) the list {0} (degree 100)
+// runs the twin, the list {5} (degree 0) the kernel.
+TEST(AlgoGpuCopiesTwin, AFrontierListIsJudgedByItsVerticesDegrees) {
+  std::vector<uint32_t> src(100, 0), dst(100);
+  std::iota(dst.begin(), dst.end(), 1u);
+  sluice_graph_t *g = nullptr;
+  sluice_error_t error;
+  ASSERT_EQ(sluice_graph_create_from_edges(101, 100, src.data(), dst.data(),
+                                           nullptr, nullptr, nullptr, 0, &g,
+                                           &error),
+            SLUICE_STATUS_OK);
+  std::unique_ptr<sluice_graph_t, void (*)(sluice_graph_t *)> graph(
+      g, sluice_graph_release);
+  sluice_algo_options_t options;
+  sluice_algo_options_init(&options);
+  options.quiet = 1;
+  sluice_algo_ctx_t *ctx = nullptr;
+  ASSERT_EQ(sluice_algo_ctx_create(g, &options, &ctx, &error),
+            SLUICE_STATUS_OK);
+  std::unique_ptr<sluice_algo_ctx_t, void (*)(sluice_algo_ctx_t *)> owner(
+      ctx, sluice_algo_ctx_release);
+  ASSERT_EQ(sluice_algo_gpu_attach_host(ctx, symbol, nullptr, &error),
+            SLUICE_STATUS_OK);
+  ASSERT_EQ(sluice_algo_gpu_bind(ctx, incFn, "inc", &error), SLUICE_STATUS_OK)
+      << error.message;
+  std::vector<int64_t> x(101, 0), unused(101, 0);
+  void *props[] = {x.data(), unused.data()};
+  std::vector<uint64_t> env(SLUICE_ALGO_ENV_CAPTURED, 0);
+  env[SLUICE_ALGO_ENV_PROPS] = reinterpret_cast<uint64_t>(props);
+  uint32_t hub = 0, leaf = 5;
+  env[SLUICE_ALGO_ENV_LIST] = reinterpret_cast<uint64_t>(&hub);
+  sluice_algo_parallel_for(ctx, 1, SLUICE_ALGO_STATIC, 1, incFn, env.data());
+  sluice_algo_gpu_stats_t st;
+  sluice_algo_gpu_stats(ctx, &st);
+  EXPECT_EQ(st.lanes_launches, 1u);
+  env[SLUICE_ALGO_ENV_LIST] = reinterpret_cast<uint64_t>(&leaf);
+  sluice_algo_parallel_for(ctx, 1, SLUICE_ALGO_STATIC, 1, incFn, env.data());
+  sluice_algo_gpu_stats(ctx, &st);
+  EXPECT_EQ(st.lanes_launches, 1u);
+  EXPECT_EQ(st.launches, 2u);
+  ASSERT_EQ(sluice_algo_fault_site(ctx, nullptr), -1);
+  EXPECT_EQ(x[0], int64_t(0xffffffff) + 1); // the twin's lanes, then one
 }
 
 TEST(AlgoGpuCopiesInfo, AnUnknownThreadsPerItemIsRefused) {

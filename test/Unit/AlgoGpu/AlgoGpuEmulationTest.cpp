@@ -8,8 +8,12 @@
 // without a GPU, against the CPU object's results (the same checks as the
 // GPU integration suite: BFS, SSSP and CC equal, PageRank within 1e-9).
 //
+// A kernel with a warp per item (`threads_per_item` 32) runs as warps of
+// 32 lanes whose `gpu.shuffle xor` exchange values (WarpEmulation.h).
+//
 //===----------------------------------------------------------------------===//
 #include "test/Unit/AlgoGpu/AlgoGpuTestSupport.h"
+#include "test/Unit/AlgoGpu/WarpEmulation.h"
 
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/PassPipelines.h"
@@ -27,6 +31,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/Pass.h"
@@ -90,7 +95,11 @@ struct Emulation {
       error = "lowering the emulated kernels failed: " + diagnostics;
       return;
     }
-    jit = target::HostJit::create(*host, {}, 2, error);
+    llvm::StringMap<void *> symbols;
+    symbols["sluice_emu_warp"] = reinterpret_cast<void *>(&sluice_emu_warp);
+    symbols["sluice_emu_shuffle_xor"] =
+        reinterpret_cast<void *>(&sluice_emu_shuffle_xor);
+    jit = target::HostJit::create(*host, symbols, 2, error);
   }
 
   /// The gpu.module's functions and globals in a plain module, each kernel
@@ -113,10 +122,21 @@ struct Emulation {
       b.setInsertionPointToEnd(host->getBody());
       SmallVector<Type> inputs(kernel.getArgumentTypes());
       inputs.push_back(b.getIndexType());
-      auto fn = b.create<func::FuncOp>(kernel.getLoc(), kernel.getName(),
-                                       b.getFunctionType(inputs, {}));
+      FunctionType type = b.getFunctionType(inputs, {});
+      // A warp per item: the kernel is each lane's code, run by a warp.
+      auto described =
+          kernel->getAttrOfType<DictionaryAttr>("sluice.algo_kernel");
+      auto threads = described
+                         ? described.getAs<IntegerAttr>("threads_per_item")
+                         : IntegerAttr();
+      bool warp = threads && threads.getInt() > 1;
+      std::string name = kernel.getName().str();
+      auto fn = b.create<func::FuncOp>(kernel.getLoc(),
+                                       warp ? name + "__lane" : name, type);
       fn.getBody().takeBody(kernel.getBody());
       fn.getBody().front().addArgument(b.getIndexType(), kernel.getLoc());
+      if (warp)
+        buildWarpKernel(b, name, fn);
     }
     SmallVector<Operation *> gpuOps;
     host->walk([&](Operation *inner) {
@@ -135,6 +155,23 @@ struct Emulation {
       } else if (isa<gpu::ThreadIdOp>(inner)) {
         inner->getResult(0).replaceAllUsesWith(
             b.create<arith::ConstantIndexOp>(loc, 0));
+      } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(inner)) {
+        if (shuffle.getMode() != gpu::ShuffleMode::XOR) {
+          error = "the emulation knows gpu.shuffle xor only";
+          return nullptr;
+        }
+        Type i32 = b.getI32Type();
+        Value x = shuffle.getValue();
+        if (!x.getType().isInteger(32))
+          x = b.create<arith::BitcastOp>(loc, i32, x);
+        Value y = b.create<LLVM::CallOp>(loc, shuffleXor(*host),
+                                         ValueRange{x, shuffle.getOffset()})
+                      .getResult();
+        if (y.getType() != shuffle.getValue().getType())
+          y = b.create<arith::BitcastOp>(loc, shuffle.getValue().getType(), y);
+        shuffle.getShuffleResult().replaceAllUsesWith(y);
+        shuffle.getValid().replaceAllUsesWith(
+            b.create<arith::ConstantIntOp>(loc, 1, 1));
       } else if (isa<gpu::ReturnOp>(inner)) {
         b.create<func::ReturnOp>(loc);
       } else {
@@ -145,6 +182,51 @@ struct Emulation {
       inner->erase();
     }
     return host;
+  }
+
+  /// `name`(ctx, env, count, id): thread 32k runs the warp of lanes
+  /// 32k .. 32k + 31 of `lane` (sluice_emu_warp); the others return.
+  void buildWarpKernel(OpBuilder &b, StringRef name, func::FuncOp lane) {
+    Location loc = lane.getLoc();
+    auto module = lane->getParentOfType<ModuleOp>();
+    FunctionType type = lane.getFunctionType();
+    SmallVector<Type> driverInputs = {type};
+    llvm::append_range(driverInputs, type.getInputs());
+    auto driver = module.lookupSymbol<func::FuncOp>("sluice_emu_warp");
+    if (!driver) {
+      b.setInsertionPointToStart(module.getBody());
+      driver = b.create<func::FuncOp>(loc, "sluice_emu_warp",
+                                      b.getFunctionType(driverInputs, {}));
+      driver.setPrivate();
+    }
+    b.setInsertionPointToEnd(module.getBody());
+    auto fn = b.create<func::FuncOp>(loc, name, type);
+    Block *entry = fn.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+    Value id = entry->getArguments().back();
+    Value lanes = b.create<arith::ConstantIndexOp>(loc, SLUICE_ALGO_GPU_LANES);
+    Value first = b.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::eq, b.create<arith::RemUIOp>(loc, id, lanes),
+        b.create<arith::ConstantIndexOp>(loc, 0));
+    auto ifOp = b.create<scf::IfOp>(loc, first, /*withElse=*/false);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    SmallVector<Value> args = {
+        b.create<func::ConstantOp>(loc, type, lane.getSymName())};
+    llvm::append_range(args, entry->getArguments());
+    b.create<func::CallOp>(loc, driver, args);
+    b.setInsertionPointAfter(ifOp);
+    b.create<func::ReturnOp>(loc);
+  }
+
+  /// The declaration of sluice_emu_shuffle_xor in `host`.
+  LLVM::LLVMFuncOp shuffleXor(ModuleOp host) {
+    if (auto fn = host.lookupSymbol<LLVM::LLVMFuncOp>("sluice_emu_shuffle_xor"))
+      return fn;
+    OpBuilder b = OpBuilder::atBlockBegin(host.getBody());
+    Type i32 = b.getI32Type();
+    return b.create<LLVM::LLVMFuncOp>(
+        host.getLoc(), "sluice_emu_shuffle_xor",
+        LLVM::LLVMFunctionType::get(i32, {i32, i32}));
   }
 
   static void *symbol(void *user, const char *name) {
@@ -197,6 +279,50 @@ TEST_P(AlgoGpuEmulated, BetweennessWithin1e9) {
 
 INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpuEmulated,
                          ::testing::ValuesIn(kSharedGraphs), sharedGraphName);
+
+// The pull loops' warp per destination (lanes and shuffles emulated) and
+// thread per destination, each against the CPU: PageRank's gather (5
+// iterations: an emulated warp reruns its lanes about ten times) on the
+// small graphs, a skewed one (Slashdot) and a road graph (luxembourg_osm);
+// ccpull's spread on the small ones (label propagation takes a round per
+// hop, thousands on the road graph: the device suite runs those).
+class AlgoGpuEmulatedLanes : public AlgoGpuEmulated {};
+TEST_P(AlgoGpuEmulatedLanes, PullWarpOrThreadPageRankWithin1e9) {
+  checkPageRankBothKernels(graph.get(), attachHost, 5);
+}
+INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpuEmulatedLanes,
+                         ::testing::ValuesIn(kLanesGraphs), sharedGraphName);
+TEST_P(AlgoGpuEmulated, PullWarpOrThreadComponentLabelsEqual) {
+  checkComponentsPulledBothKernels(graph.get(), attachHost);
+}
+
+// The runtime picks a kernel's `_lanes` twin by the graph's average degree:
+// PageRank's gather on facebook (degree 43.7) runs it by default, and not
+// above a threshold of 50; luxembourg_osm's (2.1) does not by default.
+TEST(AlgoGpuEmulatedLanesChoice, TheAverageDegreeAgainstTheThreshold) {
+  ASSERT_TRUE(emulation().jit) << emulation().error;
+  for (auto [file, undirected] :
+       {std::pair<const char *, bool>{"facebook_combined.txt.gz", true},
+        {"luxembourg_osm.el.gz", true}}) {
+    std::string why;
+    GraphPtr g = loadSnap(file, undirected, why);
+    if (!g)
+      GTEST_SKIP() << why;
+    double degree = double(sluice_graph_num_edges(g.get())) /
+                    double(sluice_graph_num_vertices(g.get()));
+    sluice_algo_params_pagerank_t pr{0.85, 2};
+    Outcome byDefault =
+        run(g.get(), sluice_algo_pagerank, pr, kPageRankProps, attachHost);
+    ASSERT_EQ(byDefault.error, "");
+    EXPECT_EQ(byDefault.stats.lanes_launches,
+              degree >= SLUICE_ALGO_GPU_LANES_MIN_DEGREE ? 2u : 0u)
+        << file << ": degree " << degree;
+    Outcome above = run(g.get(), sluice_algo_pagerank, pr, kPageRankProps,
+                        withLanesFrom(attachHost, 50.0));
+    ASSERT_EQ(above.error, "");
+    EXPECT_EQ(above.stats.lanes_launches, 0u) << file;
+  }
+}
 
 TEST(AlgoGpuEmulatedErrors, AnUnboundLoopFaultsAndAMissingKernelIsNotFound) {
   ASSERT_TRUE(emulation().jit) << emulation().error;

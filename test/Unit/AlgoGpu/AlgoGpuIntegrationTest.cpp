@@ -23,9 +23,11 @@ namespace {
 class AlgoGpu : public SharedGraphTest {
 protected:
   void SetUp() override {
-    // Slashdot's CPU half alone takes seconds: only where its GPU half runs.
+    // Slashdot's and luxembourg_osm's CPU halves alone take seconds: only
+    // where their GPU halves run.
     sluice_error_t reason;
-    if (std::string(GetParam()) == "soc-Slashdot0902.txt.gz" &&
+    if ((std::string(GetParam()) == "soc-Slashdot0902.txt.gz" ||
+         std::string(GetParam()) == "luxembourg_osm.el.gz") &&
         !sluice_gpu_available(&reason))
       GTEST_SKIP() << "no GPU: " << reason.message;
     loadGraph();
@@ -52,6 +54,20 @@ TEST_P(AlgoGpu, BetweennessWithin1e9) {
 INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpu,
                          ::testing::ValuesIn(kDeviceGraphs), sharedGraphName);
 
+// The pull loops' two kernels on the device, each equal to the CPU, with
+// their kernel times printed per graph (scripts/device-stage.sh runs the
+// PullWarp* cases on Slashdot and luxembourg_osm to set
+// SLUICE_ALGO_GPU_LANES_MIN_DEGREE).
+class AlgoGpuLanes : public AlgoGpu {};
+TEST_P(AlgoGpuLanes, PullWarpOrThreadPageRankWithin1e9) {
+  checkPageRankBothKernels(graph.get(), attachPtx);
+}
+TEST_P(AlgoGpuLanes, PullWarpOrThreadComponentLabelsEqual) {
+  checkComponentsPulledBothKernels(graph.get(), attachPtx);
+}
+INSTANTIATE_TEST_SUITE_P(SharedGraphs, AlgoGpuLanes,
+                         ::testing::ValuesIn(kLanesGraphs), sharedGraphName);
+
 TEST(AlgoGpuArtifacts, ThePtxHasEveryKernelAndItsInfo) {
   ASSERT_TRUE(fileExists(ptxPath())) << ptxPath();
   std::string ptx = readFile(ptxPath());
@@ -67,6 +83,25 @@ TEST(AlgoGpuArtifacts, ThePtxHasEveryKernelAndItsInfo) {
               std::string::npos)
         << b.kernel;
   }
+}
+
+// The `_lanes` twins (a warp per item) of the loops that may split their
+// edges, bound with their kernels; BFS's bottom-up step (an early exit)
+// has none.
+TEST(AlgoGpuArtifacts, ThePtxHasTheWarpPerItemTwins) {
+  ASSERT_TRUE(fileExists(ptxPath())) << ptxPath();
+  std::string ptx = readFile(ptxPath());
+  for (const char *twin : {"sluice_algo_pagerank_gather_pull_lanes",
+                           "sluice_algo_ccpull_spread_pull_lanes",
+                           "sluice_algo_sssp_relax_push_lanes",
+                           "sluice_algo_bfs_expand_push_lanes"}) {
+    EXPECT_NE(ptx.find(std::string(".entry ") + twin + "("), std::string::npos)
+        << twin;
+    EXPECT_NE(ptx.find(std::string(twin) + "_info"), std::string::npos) << twin;
+  }
+  EXPECT_EQ(ptx.find(".entry sluice_algo_bfs_expand_pull_lanes("),
+            std::string::npos);
+  EXPECT_NE(ptx.find("shfl.sync.bfly.b32"), std::string::npos);
 }
 
 TEST(AlgoGpuErrors, ArgumentsAreCheckedBeforeTheDevice) {

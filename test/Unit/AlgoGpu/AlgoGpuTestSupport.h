@@ -49,6 +49,8 @@ SLUICE_LOOP(sluice_algo_prpush_scatter_push)
 SLUICE_LOOP(sluice_algo_prpush_apply_vertices)
 SLUICE_LOOP(sluice_algo_cc_init_vertices)
 SLUICE_LOOP(sluice_algo_cc_spread_push)
+SLUICE_LOOP(sluice_algo_ccpull_init_vertices)
+SLUICE_LOOP(sluice_algo_ccpull_spread_pull)
 SLUICE_LOOP(sluice_algo_tc_count_push)
 SLUICE_LOOP(sluice_algo_bc_expand_push)
 SLUICE_LOOP(sluice_algo_bc_count_pull)
@@ -78,6 +80,8 @@ inline const Bound kKernels[] = {
     SLUICE_BOUND(sluice_algo_prpush_apply_vertices),
     SLUICE_BOUND(sluice_algo_cc_init_vertices),
     SLUICE_BOUND(sluice_algo_cc_spread_push),
+    SLUICE_BOUND(sluice_algo_ccpull_init_vertices),
+    SLUICE_BOUND(sluice_algo_ccpull_spread_pull),
     SLUICE_BOUND(sluice_algo_tc_count_push),
     SLUICE_BOUND(sluice_algo_bc_expand_push),
     SLUICE_BOUND(sluice_algo_bc_count_pull),
@@ -451,6 +455,72 @@ inline void checkPageRankPush(const sluice_graph_t *g, const Attach &attach) {
                         "pagerank push to tolerance");
 }
 
+/// `attach`, then kernels' `_lanes` twins run from average degree
+/// `minDegree` (0: always, INFINITY: never).
+inline Attach withLanesFrom(Attach attach, double minDegree) {
+  return [attach, minDegree](sluice_algo_ctx_t *ctx, sluice_error_t *error) {
+    sluice_status_t s = attach(ctx, error);
+    if (s == SLUICE_STATUS_OK)
+      sluice_algo_gpu_set_lanes_min_degree(ctx, minDegree);
+    return s;
+  };
+}
+
+/// Prints a pull loop's kernel seconds with a warp or a thread per
+/// destination on `g`: the figures that set SLUICE_ALGO_GPU_LANES_MIN_DEGREE
+/// on a device.
+inline void printLanes(const sluice_graph_t *g, const char *loop, bool warp,
+                       const Outcome &gpu) {
+  std::printf(
+      "[  lanes   ] average degree %.2f: %s, %s: kernels %.3f ms in "
+      "%llu launches\n",
+      double(sluice_graph_num_edges(g)) / double(sluice_graph_num_vertices(g)),
+      loop, warp ? "a warp per destination" : "a thread per destination",
+      gpu.stats.kernel_seconds * 1e3,
+      static_cast<unsigned long long>(gpu.launches));
+}
+
+/// PageRank's gather (a pull loop a warp per destination can run) with the
+/// `_lanes` twin forced and with it off: each within 1e-9 relative of the
+/// CPU (the lanes add a destination's in-edges in another order); the twin
+/// runs every gather when forced, never when off.
+inline void checkPageRankBothKernels(const sluice_graph_t *g,
+                                     const Attach &attach,
+                                     int64_t iterations = 20) {
+  sluice_algo_params_pagerank_t pr{0.85, iterations};
+  Outcome cpu = run(g, sluice_algo_pagerank, pr, kPageRankProps, nullptr);
+  ASSERT_EQ(cpu.error, "");
+  for (bool warp : {true, false}) {
+    Outcome gpu = run(g, sluice_algo_pagerank, pr, kPageRankProps,
+                      withLanesFrom(attach, warp ? 0.0 : double(INFINITY)));
+    SLUICE_GPU_HALF(cpu, gpu);
+    expectRelativelyClose(asF64(gpu.props[0]), asF64(cpu.props[0]),
+                          warp ? "pagerank, a warp per destination"
+                               : "pagerank, a thread per destination");
+    EXPECT_EQ(gpu.stats.lanes_launches, warp ? uint64_t(iterations) : 0u);
+    printLanes(g, "pagerank gather", warp, gpu);
+  }
+}
+
+/// ccpull's spread (min= at the destination, a frontier of the changed)
+/// with the twin forced and off: the labels equal the CPU's, which equal
+/// the reference's.
+inline void checkComponentsPulledBothKernels(const sluice_graph_t *g,
+                                             const Attach &attach) {
+  Outcome cpu =
+      run(g, sluice_algo_ccpull, sluice_algo_params_ccpull_t{}, 1, nullptr);
+  ASSERT_EQ(cpu.error, "");
+  EXPECT_EQ(asI64(cpu.props[0]), referenceLabels(g));
+  for (bool warp : {true, false}) {
+    Outcome gpu = run(g, sluice_algo_ccpull, sluice_algo_params_ccpull_t{}, 1,
+                      withLanesFrom(attach, warp ? 0.0 : double(INFINITY)));
+    SLUICE_GPU_HALF(cpu, gpu);
+    EXPECT_EQ(gpu.props[0], cpu.props[0]);
+    EXPECT_EQ(gpu.stats.lanes_launches > 0, warp);
+    printLanes(g, "ccpull spread", warp, gpu);
+  }
+}
+
 /// bc's properties: depth, sigma, delta (its output), coef.
 inline constexpr size_t kBetweennessProps = 4;
 inline constexpr size_t kDelta = 2;
@@ -479,7 +549,8 @@ class SharedGraphTest : public ::testing::TestWithParam<const char *> {
 protected:
   void loadGraph() {
     std::string why;
-    bool undirected = std::string(GetParam()) == "facebook_combined.txt.gz";
+    bool undirected = std::string(GetParam()) == "facebook_combined.txt.gz" ||
+                      std::string(GetParam()) == "luxembourg_osm.el.gz";
     graph = loadSnap(GetParam(), undirected, why);
     if (!graph)
       GTEST_SKIP() << why;
@@ -493,6 +564,12 @@ inline const char *const kSharedGraphs[] = {"facebook_combined.txt.gz",
 inline const char *const kDeviceGraphs[] = {"facebook_combined.txt.gz",
                                             "email-Eu-core.txt.gz",
                                             "soc-Slashdot0902.txt.gz"};
+/// The pull loops' two kernels (a thread or a warp per destination) on a
+/// skewed graph of average degree 11.6 (Slashdot) and a road graph of 2.1
+/// (luxembourg_osm, undirected) besides the small ones.
+inline const char *const kLanesGraphs[] = {
+    "facebook_combined.txt.gz", "email-Eu-core.txt.gz",
+    "soc-Slashdot0902.txt.gz", "luxembourg_osm.el.gz"};
 inline std::string
 sharedGraphName(const ::testing::TestParamInfo<const char *> &info) {
   std::string file(info.param);
@@ -500,6 +577,8 @@ sharedGraphName(const ::testing::TestParamInfo<const char *> &info) {
     return "facebook";
   if (file.substr(0, 5) == "email")
     return "emailEuCore";
+  if (file.substr(0, 5) == "luxem")
+    return "luxembourgOsm";
   return "slashdot";
 }
 
