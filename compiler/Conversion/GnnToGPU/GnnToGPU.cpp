@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/GnnToGPU/GnnGpuAbi.h"
+#include "compiler/Conversion/KernelBuilder.h"
 #include "compiler/Conversion/Passes.h"
 
 #include "dialects/Model/IR/ModelOps.h"
@@ -54,54 +55,28 @@ namespace {
 
 constexpr StringLiteral kModuleName = "sluice_gnn";
 
-/// Small helpers over an OpBuilder at `loc`.
-class KernelBuilder {
-public:
-  KernelBuilder(OpBuilder &b, Location loc)
-      : b(b), loc(loc), ptr(LLVM::LLVMPointerType::get(b.getContext())),
-        i8(b.getI8Type()), i32(b.getI32Type()), i64(b.getI64Type()),
-        f32(b.getF32Type()) {}
+using conversion::KernelBuilder;
 
-  Value c64(int64_t v) { return b.create<arith::ConstantIntOp>(loc, v, 64); }
-  Value add(Value x, Value y) { return b.create<arith::AddIOp>(loc, x, y); }
-  Value mul(Value x, Value y) { return b.create<arith::MulIOp>(loc, x, y); }
-  /// x + c * y in fp32, a separate multiply and add.
-  Value multiplyAdd(Value x, Value c, Value y) {
-    return b.create<arith::AddFOp>(loc, x, b.create<arith::MulFOp>(loc, c, y));
-  }
-  Value at(Type type, Value base, Value index) {
-    return b.create<LLVM::GEPOp>(loc, ptr, type, base,
-                                 ArrayRef<LLVM::GEPArg>{index});
-  }
-  Value load(Type type, Value base, Value index) {
-    return b.create<LLVM::LoadOp>(loc, type, at(type, base, index));
-  }
-  /// A u32 element widened to i64.
-  Value loadIndex(Value base, Value index) {
-    return b.create<arith::ExtUIOp>(loc, i64, load(i32, base, index));
-  }
-  void store(Value value, Value base, Value index) {
-    b.create<LLVM::StoreOp>(loc, value, at(value.getType(), base, index));
-  }
-  /// The field at byte `offset` of the kernel's argument.
-  Value field(Value args, int64_t offset, Type type) {
-    return b.create<LLVM::LoadOp>(loc, type, at(i8, args, c64(offset)));
-  }
-  /// acc = fold over k in [begin, end) of `term(k, acc)`.
-  Value sum(Value begin, Value end, Value init,
-            function_ref<Value(Value k, Value acc)> term) {
-    auto loop = b.create<scf::ForOp>(loc, begin, end, c64(1), ValueRange{init});
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    b.create<scf::YieldOp>(
-        loc, term(loop.getInductionVar(), loop.getRegionIterArg(0)));
-    return loop.getResult(0);
-  }
-
-  OpBuilder &b;
-  Location loc;
-  Type ptr, i8, i32, i64, f32;
-};
+/// x + c * y in fp32, a separate multiply and add.
+Value multiplyAdd(KernelBuilder &k, Value x, Value c, Value y) {
+  return k.b.create<arith::AddFOp>(k.loc, x,
+                                   k.b.create<arith::MulFOp>(k.loc, c, y));
+}
+/// A u32 element widened to i64.
+Value loadIndex(KernelBuilder &k, Value base, Value index) {
+  return k.b.create<arith::ExtUIOp>(k.loc, k.i64, k.load(k.i32, base, index));
+}
+/// acc = fold over k in [begin, end) of `term(k, acc)`.
+Value sum(KernelBuilder &k, Value begin, Value end, Value init,
+          function_ref<Value(Value e, Value acc)> term) {
+  auto loop =
+      k.b.create<scf::ForOp>(k.loc, begin, end, k.c64(1), ValueRange{init});
+  OpBuilder::InsertionGuard guard(k.b);
+  k.b.setInsertionPointToStart(loop.getBody());
+  k.b.create<scf::YieldOp>(
+      k.loc, term(loop.getInductionVar(), loop.getRegionIterArg(0)));
+  return loop.getResult(0);
+}
 
 enum class Direction { Forward, Backward };
 
@@ -187,13 +162,13 @@ void buildForward(gpu::GPUModuleOp gpuModule, model::GnnTrainOp job,
     Value selfCoef = k.field(args, f::kSelfCoef, k.ptr);
     init = b.create<arith::MulFOp>(k.loc, k.load(k.f32, selfCoef, d), x);
   }
-  Value acc =
-      k.sum(k.loadIndex(offsets, d), k.loadIndex(offsets, k.add(d, k.c64(1))),
-            init, [&](Value e, Value acc) {
-              Value u = k.loadIndex(nbr, e);
-              return k.multiplyAdd(acc, k.load(k.f32, coef, e),
-                                   k.load(k.f32, h, k.add(k.mul(u, in), j)));
-            });
+  Value acc = sum(
+      k, loadIndex(k, offsets, d), loadIndex(k, offsets, k.add(d, k.c64(1))),
+      init, [&](Value e, Value acc) {
+        Value u = loadIndex(k, nbr, e);
+        return multiplyAdd(k, acc, k.load(k.f32, coef, e),
+                           k.load(k.f32, h, k.add(k.mul(u, in), j)));
+      });
   k.store(acc, agg, out);
 }
 
@@ -220,16 +195,16 @@ void buildBackward(gpu::GPUModuleOp gpuModule, model::GnnTrainOp job,
   Value j = b.create<arith::RemUIOp>(k.loc, kernel.thread, in);
   Value rows = sage ? k.add(in, in) : in;
   Value index = kernel.thread; // u in + j
-  Value acc =
-      k.sum(k.loadIndex(offsets, u), k.loadIndex(offsets, k.add(u, k.c64(1))),
-            k.load(k.f32, dh, index), [&](Value t, Value acc) {
-              Value s = k.loadIndex(slot, t);
-              Value row = b.create<arith::ShRUIOp>(k.loc, s, k.c64(1));
-              Value half = b.create<arith::AndIOp>(k.loc, s, k.c64(1));
-              Value at = k.add(k.add(k.mul(row, rows), k.mul(half, in)), j);
-              return k.multiplyAdd(acc, k.load(k.f32, coef, t),
-                                   k.load(k.f32, da, at));
-            });
+  Value acc = sum(
+      k, loadIndex(k, offsets, u), loadIndex(k, offsets, k.add(u, k.c64(1))),
+      k.load(k.f32, dh, index), [&](Value t, Value acc) {
+        Value s = loadIndex(k, slot, t);
+        Value row = b.create<arith::ShRUIOp>(k.loc, s, k.c64(1));
+        Value half = b.create<arith::AndIOp>(k.loc, s, k.c64(1));
+        Value at = k.add(k.add(k.mul(row, rows), k.mul(half, in)), j);
+        return multiplyAdd(k, acc, k.load(k.f32, coef, t),
+                           k.load(k.f32, da, at));
+      });
   k.store(acc, dh, index);
 }
 

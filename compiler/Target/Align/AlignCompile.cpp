@@ -25,24 +25,6 @@ using namespace sluice;
 
 namespace {
 
-/// Writes `text` to `path` with `write`; a located error at `loc` if the
-/// file cannot be written (nothing is left behind then).
-LogicalResult writeFile(Location loc, StringRef path,
-                        llvm::function_ref<void(llvm::raw_ostream &)> write) {
-  std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return emitError(loc) << "cannot write '" << path << "': " << ec.message();
-  write(out.os());
-  out.os().flush();
-  if (out.os().has_error()) {
-    out.os().clear_error();
-    return emitError(loc) << "cannot write '" << path << "'";
-  }
-  out.keep();
-  return success();
-}
-
 int32_t value(IntegerAttr a) { return int32_t(a.getInt()); }
 
 void writeHeader(ModuleOp module, StringRef headerPath, llvm::raw_ostream &os) {
@@ -162,10 +144,10 @@ LogicalResult sluice::target::compileAlignJobsToPtx(ModuleOp module,
   std::string ptx;
   if (failed(lowerAlignJobsToPtx(module, "sm_90", ptx)))
     return failure();
-  if (failed(writeFile(jobLoc(module), ptxPath,
-                       [&](llvm::raw_ostream &os) { os << ptx; })))
+  if (failed(writeTextFile(jobLoc(module), ptxPath,
+                           [&](llvm::raw_ostream &os) { os << ptx; })))
     return failure();
-  return writeFile(jobLoc(module), jsonPath, [&](llvm::raw_ostream &os) {
+  return writeTextFile(jobLoc(module), jsonPath, [&](llvm::raw_ostream &os) {
     llvm::json::OStream j(os, 2);
     j.object([&] {
       j.attribute("ptx", llvm::sys::path::filename(ptxPath));

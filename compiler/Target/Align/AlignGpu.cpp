@@ -38,14 +38,8 @@ LogicalResult sluice::target::lowerAlignJobsToPtx(ModuleOp module,
   if (gpuModules.empty())
     return emitError(module.getLoc()) << "align-to-gpu produced no gpu.module";
   gpu::GPUModuleOp gpuModule = *gpuModules.begin();
-  OwningOpRef<ModuleOp> device(ModuleOp::create(gpuModule.getLoc()));
-  Block *dst = device->getBody();
-  for (Operation &op :
-       llvm::make_early_inc_range(gpuModule.getBody()->getOperations())) {
-    if (op.hasTrait<OpTrait::IsTerminator>())
-      continue;
-    op.moveBefore(dst, dst->end());
-  }
+  OwningOpRef<ModuleOp> device =
+      moveIntoModule(*gpuModule.getBody(), gpuModule.getLoc());
   std::string error;
   if (failed(emitPtx(*device, chip, /*libdevice=*/"", ptx, error)))
     return emitError(module.getLoc()) << "PTX generation failed: " << error;

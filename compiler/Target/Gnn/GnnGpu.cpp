@@ -20,7 +20,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace sluice;
@@ -86,14 +85,8 @@ LogicalResult sluice::target::lowerGnnJobsToPtx(ModuleOp module, StringRef chip,
   if (failed(runPasses(*copy, buildAlgoKernelsToNVVMPipeline)))
     return failure();
   gpu::GPUModuleOp gpuModule = *copy->getOps<gpu::GPUModuleOp>().begin();
-  OwningOpRef<ModuleOp> device(ModuleOp::create(gpuModule.getLoc()));
-  Block *dst = device->getBody();
-  for (Operation &op :
-       llvm::make_early_inc_range(gpuModule.getBody()->getOperations())) {
-    if (op.hasTrait<OpTrait::IsTerminator>())
-      continue;
-    op.moveBefore(dst, dst->end());
-  }
+  OwningOpRef<ModuleOp> device =
+      moveIntoModule(*gpuModule.getBody(), gpuModule.getLoc());
   std::string error;
   if (failed(emitPtx(*device, chip, /*libdevice=*/"", ptx, error)))
     return emitError(module.getLoc()) << "PTX generation failed: " << error;
@@ -108,19 +101,9 @@ LogicalResult sluice::target::compileGnnJobsToPtx(ModuleOp module,
   if (failed(lowerGnnJobsToPtx(module, "sm_90", ptx, json, only)))
     return failure();
   for (auto [path, text] :
-       {std::pair<StringRef, StringRef>{ptxPath, ptx}, {jsonPath, json}}) {
-    std::error_code ec;
-    llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
-    if (ec)
-      return emitError(module.getLoc())
-             << "cannot write '" << path << "': " << ec.message();
-    out.os() << text;
-    out.os().flush();
-    if (out.os().has_error()) {
-      out.os().clear_error();
-      return emitError(module.getLoc()) << "cannot write '" << path << "'";
-    }
-    out.keep();
-  }
+       {std::pair<StringRef, StringRef>{ptxPath, ptx}, {jsonPath, json}})
+    if (failed(writeTextFile(module.getLoc(), path,
+                             [&](llvm::raw_ostream &os) { os << text; })))
+      return failure();
   return success();
 }

@@ -19,7 +19,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace sluice;
@@ -93,14 +92,8 @@ LogicalResult sluice::target::lowerAlgorithmsToPtx(
     return failure();
 
   gpu::GPUModuleOp gpuModule = *copy->getOps<gpu::GPUModuleOp>().begin();
-  OwningOpRef<ModuleOp> device(ModuleOp::create(gpuModule.getLoc()));
-  Block *dst = device->getBody();
-  for (Operation &op :
-       llvm::make_early_inc_range(gpuModule.getBody()->getOperations())) {
-    if (op.hasTrait<OpTrait::IsTerminator>())
-      continue;
-    op.moveBefore(dst, dst->end());
-  }
+  OwningOpRef<ModuleOp> device =
+      moveIntoModule(*gpuModule.getBody(), gpuModule.getLoc());
   // Kernels and the `_info` globals are the module's interface; the copies
   // of the loop functions and the runtime's device versions are internal
   // (inlined); declarations (libdevice's) stay for emitPtx to link.
@@ -132,19 +125,9 @@ LogicalResult sluice::target::compileAlgorithmsToPtx(ModuleOp module,
           lowerAlgorithmsToPtx(module, "sm_90", libdevice, remarks, ptx, json)))
     return failure();
   for (auto [path, text] :
-       {std::pair<StringRef, StringRef>{ptxPath, ptx}, {jsonPath, json}}) {
-    std::error_code ec;
-    llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
-    if (ec)
-      return emitError(module.getLoc())
-             << "cannot write '" << path << "': " << ec.message();
-    out.os() << text;
-    out.os().flush();
-    if (out.os().has_error()) {
-      out.os().clear_error();
-      return emitError(module.getLoc()) << "cannot write '" << path << "'";
-    }
-    out.keep();
-  }
+       {std::pair<StringRef, StringRef>{ptxPath, ptx}, {jsonPath, json}})
+    if (failed(writeTextFile(module.getLoc(), path,
+                             [&](llvm::raw_ostream &os) { os << text; })))
+      return failure();
   return success();
 }

@@ -391,3 +391,33 @@ void *HostJit::lookup(llvm::StringRef name, std::string &error) const {
   }
   return *address;
 }
+
+mlir::OwningOpRef<mlir::ModuleOp>
+sluice::target::moveIntoModule(mlir::Block &body, mlir::Location loc) {
+  mlir::OwningOpRef<mlir::ModuleOp> module(mlir::ModuleOp::create(loc));
+  mlir::Block *dst = module->getBody();
+  for (mlir::Operation &op : llvm::make_early_inc_range(body.getOperations())) {
+    if (op.hasTrait<mlir::OpTrait::IsTerminator>())
+      continue;
+    op.moveBefore(dst, dst->end());
+  }
+  return module;
+}
+
+mlir::LogicalResult sluice::target::writeTextFile(
+    mlir::Location loc, llvm::StringRef path,
+    llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return mlir::emitError(loc)
+           << "cannot write '" << path << "': " << ec.message();
+  write(out.os());
+  out.os().flush();
+  if (out.os().has_error()) {
+    out.os().clear_error();
+    return mlir::emitError(loc) << "cannot write '" << path << "'";
+  }
+  out.keep();
+  return mlir::success();
+}

@@ -13,8 +13,10 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 #include <string>
@@ -69,6 +71,18 @@ inline constexpr llvm::StringLiteral kLibdevicePrefix = "__nv_";
 mlir::LogicalResult emitPtx(mlir::ModuleOp module, llvm::StringRef chip,
                             llvm::StringRef libdevice, std::string &ptx,
                             std::string &error);
+
+/// A new module holding the operations of `body` (a gpu.module's, after
+/// the NVVM lowering) but its terminator, moved out of it: what emitPtx
+/// compiles.
+mlir::OwningOpRef<mlir::ModuleOp> moveIntoModule(mlir::Block &body,
+                                                 mlir::Location loc);
+
+/// Writes what `write` prints to the text file `path`. A located error at
+/// `loc` when it cannot be opened or written; nothing is left behind then.
+mlir::LogicalResult
+writeTextFile(mlir::Location loc, llvm::StringRef path,
+              llvm::function_ref<void(llvm::raw_ostream &)> write);
 
 /// An LLVM-dialect module compiled in process.
 class HostJit {

@@ -21,7 +21,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace sluice;
@@ -143,14 +142,8 @@ LogicalResult sluice::target::lowerWalksToPtx(ModuleOp module, StringRef chip,
   gpu::GPUModuleOp gpuModule = *gpuModules.begin();
   if (failed(checkLibdevice(gpuModule, libdevice)))
     return failure();
-  OwningOpRef<ModuleOp> device(ModuleOp::create(gpuModule.getLoc()));
-  Block *dst = device->getBody();
-  for (Operation &op :
-       llvm::make_early_inc_range(gpuModule.getBody()->getOperations())) {
-    if (op.hasTrait<OpTrait::IsTerminator>())
-      continue;
-    op.moveBefore(dst, dst->end());
-  }
+  OwningOpRef<ModuleOp> device =
+      moveIntoModule(*gpuModule.getBody(), gpuModule.getLoc());
   // convert-gpu-to-nvvm gives every function a C interface wrapper and
   // external linkage; only the kernels are entry points: the helpers are
   // internal (inlined and dropped by the optimiser), the wrappers unused.
@@ -181,19 +174,9 @@ LogicalResult sluice::target::compileWalksToPtx(ModuleOp module,
   if (failed(lowerWalksToPtx(module, "sm_90", ptx, json, "", libdevice)))
     return failure();
   for (auto [path, text] :
-       {std::pair<StringRef, StringRef>{ptxPath, ptx}, {jsonPath, json}}) {
-    std::error_code ec;
-    llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_Text);
-    if (ec)
-      return emitError(module.getLoc())
-             << "cannot write '" << path << "': " << ec.message();
-    out.os() << text;
-    out.os().flush();
-    if (out.os().has_error()) {
-      out.os().clear_error();
-      return emitError(module.getLoc()) << "cannot write '" << path << "'";
-    }
-    out.keep();
-  }
+       {std::pair<StringRef, StringRef>{ptxPath, ptx}, {jsonPath, json}})
+    if (failed(writeTextFile(module.getLoc(), path,
+                             [&](llvm::raw_ostream &os) { os << text; })))
+      return failure();
   return success();
 }

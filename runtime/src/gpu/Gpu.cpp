@@ -268,20 +268,19 @@ sluice_gpu_copy_from_device(sluice_gpu_device_t *device, void *dst,
   return SLUICE_STATUS_OK;
 }
 
-extern "C" sluice_status_t
-sluice_gpu_launch_timed(sluice_gpu_module_t *module, const char *name,
-                        const uint32_t grid[3], const uint32_t block[3],
-                        uint32_t shared_bytes, void **args,
-                        double *kernel_seconds, sluice_error_t *error) {
-  if (!module || !name || !grid || !block || !kernel_seconds)
-    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
-                "sluice_gpu_launch_timed: NULL argument");
-  *kernel_seconds = 0;
+namespace {
+
+/// Launches `name` and waits for it; with `kernel_seconds`, between two
+/// events around the launch (the function is looked up first, so that its
+/// loading is not timed).
+sluice_status_t launch(sluice_gpu_module_t *module, const char *name,
+                       const uint32_t grid[3], const uint32_t block[3],
+                       uint32_t shared_bytes, void **args,
+                       double *kernel_seconds, sluice_error_t *error) {
   sluice_gpu_device_t *device = module->device;
   const CudaDriver &driver = device->driver;
   if (sluice_status_t s = makeCurrent(device, error))
     return s;
-  // The function first, so that its loading is not timed.
   CUfunction function = nullptr;
   CUresult r = driver.cuModuleGetFunction(&function, module->module, name);
   if (r != CUDA_SUCCESS)
@@ -299,15 +298,17 @@ sluice_gpu_launch_timed(sluice_gpu_module_t *module, const char *name,
         driver.cuEventDestroy(end);
     }
   } events{driver, start, end};
-  if (sluice_status_t s = check(driver, driver.cuEventCreate(&start, 0), error,
-                                "cannot create an event"))
-    return s;
-  if (sluice_status_t s = check(driver, driver.cuEventCreate(&end, 0), error,
-                                "cannot create an event"))
-    return s;
-  if (sluice_status_t s = check(driver, driver.cuEventRecord(start, nullptr),
-                                error, "cannot record an event"))
-    return s;
+  if (kernel_seconds) {
+    if (sluice_status_t s = check(driver, driver.cuEventCreate(&start, 0),
+                                  error, "cannot create an event"))
+      return s;
+    if (sluice_status_t s = check(driver, driver.cuEventCreate(&end, 0), error,
+                                  "cannot create an event"))
+      return s;
+    if (sluice_status_t s = check(driver, driver.cuEventRecord(start, nullptr),
+                                  error, "cannot record an event"))
+      return s;
+  }
   if (sluice_status_t s = check(
           driver,
           driver.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0],
@@ -315,23 +316,42 @@ sluice_gpu_launch_timed(sluice_gpu_module_t *module, const char *name,
                                 nullptr),
           error, "cannot launch the kernel", SLUICE_STATUS_INVALID_ARGUMENT))
     return s;
-  if (sluice_status_t s = check(driver, driver.cuEventRecord(end, nullptr),
-                                error, "cannot record an event"))
-    return s;
-  if (sluice_status_t s = check(driver, driver.cuEventSynchronize(end), error,
-                                "the kernel failed"))
-    return s;
+  if (kernel_seconds) {
+    if (sluice_status_t s = check(driver, driver.cuEventRecord(end, nullptr),
+                                  error, "cannot record an event"))
+      return s;
+    if (sluice_status_t s = check(driver, driver.cuEventSynchronize(end), error,
+                                  "the kernel failed"))
+      return s;
+  }
   if (sluice_status_t s =
           check(driver, driver.cuCtxSynchronize(), error, "the kernel failed"))
     return s;
-  float ms = 0;
-  if (sluice_status_t s =
-          check(driver, driver.cuEventElapsedTime(&ms, start, end), error,
-                "cannot read the kernel's time"))
-    return s;
-  *kernel_seconds = double(ms) / 1000.0;
+  if (kernel_seconds) {
+    float ms = 0;
+    if (sluice_status_t s =
+            check(driver, driver.cuEventElapsedTime(&ms, start, end), error,
+                  "cannot read the kernel's time"))
+      return s;
+    *kernel_seconds = double(ms) / 1000.0;
+  }
   sluice_error_clear(error);
   return SLUICE_STATUS_OK;
+}
+
+} // namespace
+
+extern "C" sluice_status_t
+sluice_gpu_launch_timed(sluice_gpu_module_t *module, const char *name,
+                        const uint32_t grid[3], const uint32_t block[3],
+                        uint32_t shared_bytes, void **args,
+                        double *kernel_seconds, sluice_error_t *error) {
+  if (!module || !name || !grid || !block || !kernel_seconds)
+    return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
+                "sluice_gpu_launch_timed: NULL argument");
+  *kernel_seconds = 0;
+  return launch(module, name, grid, block, shared_bytes, args, kernel_seconds,
+                error);
 }
 
 extern "C" sluice_status_t sluice_gpu_launch(sluice_gpu_module_t *module,
@@ -343,26 +363,5 @@ extern "C" sluice_status_t sluice_gpu_launch(sluice_gpu_module_t *module,
   if (!module || !name || !grid || !block)
     return fail(error, SLUICE_STATUS_INVALID_ARGUMENT, {},
                 "sluice_gpu_launch: NULL argument");
-  sluice_gpu_device_t *device = module->device;
-  const CudaDriver &driver = device->driver;
-  if (sluice_status_t s = makeCurrent(device, error))
-    return s;
-  CUfunction function = nullptr;
-  CUresult r = driver.cuModuleGetFunction(&function, module->module, name);
-  if (r != CUDA_SUCCESS)
-    return fail(error, SLUICE_STATUS_NOT_FOUND, {},
-                "no kernel " + quote(name) + " in the module: " +
-                    driver.describe(r));
-  if (sluice_status_t s = check(
-          driver,
-          driver.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0],
-                                block[1], block[2], shared_bytes, nullptr,
-                                args, nullptr),
-          error, "cannot launch the kernel", SLUICE_STATUS_INVALID_ARGUMENT))
-    return s;
-  if (sluice_status_t s = check(driver, driver.cuCtxSynchronize(), error,
-                                "the kernel failed"))
-    return s;
-  sluice_error_clear(error);
-  return SLUICE_STATUS_OK;
+  return launch(module, name, grid, block, shared_bytes, args, nullptr, error);
 }
