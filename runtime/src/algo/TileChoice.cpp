@@ -22,7 +22,12 @@
 //    in a cache where tiles cannot make its reads much cheaper: untiled, with
 //    no layout built (on kron20 the layout and the timed runs of the
 //    slower candidate cost 1.22x the untiled kernel: bench/RESULTS.md);
-//  - else T and untiled are timed on the loop's first runs, in
+//  - else untiled runs first, twice (the first run is cold), and when the
+//    faster took less than kCachedLoopRatio L2 reads of CPU per in-edge,
+//    its source reads hit a cache after all (a skewed graph's hot sources:
+//    uniform reads overstate its misses), so untiled, again with no layout
+//    (settleByUntiledRuns);
+//  - else untiled and T are timed on the loop's first runs, in
 //    turn, twice each (kProbeRounds: a first run is cold, and one sample
 //    on a shared machine is noise), and the faster by its fastest run is
 //    kept for the runs after. One layout is built, as for a fixed size. A run's
@@ -325,8 +330,31 @@ TileModel sluice::rt::refineByReads(TileModel model, const ReadProbe &probe) {
         "untiled: " + facts + measured + ": the source data stays in a cache";
   } else {
     model.reason = "unsure, timed: " + facts + measured;
+    std::stable_partition(model.candidates.begin(), model.candidates.end(),
+                          [](uint64_t tile) { return tile == 0; });
+    model.l2ReadNs = probe.nsPerSmallRead;
   }
   return model;
+}
+
+bool sluice::rt::settleByUntiledRuns(TileModel &model, double seconds,
+                                     uint64_t edges) {
+  if (model.candidates.size() < 2 || model.candidates.front() != 0 ||
+      model.l2ReadNs <= 0 || edges == 0)
+    return false;
+  const double perEdge = seconds * 1e9 / double(edges);
+  char text[192];
+  std::snprintf(text, sizeof(text),
+                "; the fastest of the first %llu untiled runs took %.2f ns "
+                "of CPU an in-edge, %.2fx an L2 read",
+                (unsigned long long)kSettleRuns, perEdge,
+                perEdge / model.l2ReadNs);
+  model.reason += text;
+  if (perEdge >= kCachedLoopRatio * model.l2ReadNs)
+    return false;
+  model.reason += ": its source reads hit a cache, untiled";
+  model.candidates = {0};
+  return true;
 }
 
 size_t sluice::rt::probeCandidate(uint64_t runs,
@@ -412,7 +440,13 @@ const sluice_algo_tiled_t *sluice_algo_tile_begin(sluice_algo_ctx_t *ctx,
     l.start = processCpuSeconds();
     return nullptr;
   }
-  l.current = probeCandidate(l.runs, l.best);
+  // A timed model runs untiled first (settleByUntiledRuns), then probes.
+  const bool settling = l.model.l2ReadNs > 0 && l.model.candidates.size() > 1;
+  if (settling && l.runs < kSettleRuns)
+    l.current = 0;
+  else
+    l.current =
+        probeCandidate(settling ? l.runs - kSettleRuns : l.runs, l.best);
   const sluice_algo_tiled_t *layout =
       sluice_algo_tiled_csc(ctx, l.model.candidates[l.current]);
   if (!layout && l.model.candidates[l.current])
@@ -430,6 +464,11 @@ void sluice_algo_tile_end(sluice_algo_ctx_t *ctx, const char *name) {
   double seconds = processCpuSeconds() - l.start;
   l.best[l.current] = std::min(l.best[l.current], seconds);
   ++l.runs;
+  if (l.runs == kSettleRuns && l.model.l2ReadNs > 0 && !ctx->gpu &&
+      settleByUntiledRuns(l.model, l.best[0], ctx->view.num_edges)) {
+    l.best.resize(1);
+    l.current = 0;
+  }
 }
 
 const char *sluice_algo_tile_note(sluice_algo_ctx_t *ctx, uint32_t index) {

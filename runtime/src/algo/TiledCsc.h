@@ -63,6 +63,9 @@ CacheSizes hostCacheSizes();
 struct TileModel {
   std::vector<uint64_t> candidates;
   std::string reason;
+  /// A read within the L2, ns (the read probe's; 0: not probed): what the
+  /// loop's first untiled runs are compared with (settleByUntiledRuns).
+  double l2ReadNs = 0;
 };
 /// The model for a loop reading `sourceBytes` per source vertex on a graph
 /// of `n` vertices with in-edges `inOffsets`.
@@ -101,9 +104,28 @@ ReadProbe probeRandomReads(const uint32_t *region, uint64_t regionWords,
 /// untiled without building a layout or timing one.
 constexpr double kCachedReadRatio = 3.0;
 /// The model `model` (several candidates: unsure) after a read probe:
-/// untiled when `probe.ratio()` is below kCachedReadRatio, else unchanged
-/// (timed); the reason says what was measured.
+/// untiled when `probe.ratio()` is below kCachedReadRatio; else timed, with
+/// untiled first (so that its first runs can settle it before a layout is
+/// built: settleByUntiledRuns) and `l2ReadNs` set. The reason says what was
+/// measured.
 TileModel refineByReads(TileModel model, const ReadProbe &probe);
+
+/// Below this many L2 reads' time per in-edge, untiled runs show that the
+/// loop's source reads hit a cache (a skewed graph's hot sources stay there
+/// even when uniform reads of its data would not): tiles cannot pay for
+/// their layout. On this machine, idle, the faster of the first two
+/// untiled runs: kron22 1.2-2.4x, kron20 1.2x (untiled ran 1.3-1.8x
+/// faster than any tile size on both); the best untiled runs under load:
+/// kron22 2.3-4.3x (where tiles ran 1.8x faster per run); bench/RESULTS.md.
+constexpr double kCachedLoopRatio = 3.0;
+/// Untiled runs of a timed model before it may settle: the first run is
+/// cold (it faults in the pages of properties written for the first time).
+constexpr uint64_t kSettleRuns = 2;
+/// After the first kSettleRuns runs of a timed model (untiled first):
+/// true, with the model settled on untiled and its reason extended, when
+/// the fastest took less than kCachedLoopRatio L2 reads per in-edge
+/// (`seconds` of CPU over `edges`).
+bool settleByUntiledRuns(TileModel &model, double seconds, uint64_t edges);
 
 /// Runs of each candidate `tile: auto` times before it settles.
 constexpr uint64_t kProbeRounds = 2;

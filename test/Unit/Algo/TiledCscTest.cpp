@@ -352,7 +352,9 @@ TEST(TileReadProbe, DecidesOnlyWhatTheModelLeftOpen) {
   ReadProbe slow = cached;
   slow.nsPerRead = kCachedReadRatio * 1.1;
   m = refineByReads(unsure, slow);
-  EXPECT_EQ(m.candidates, (std::vector<uint64_t>{65536, 0}));
+  // Untiled first, so that its first run may settle it (settleByUntiledRuns).
+  EXPECT_EQ(m.candidates, (std::vector<uint64_t>{0, 65536}));
+  EXPECT_EQ(m.l2ReadNs, 1.0);
   EXPECT_EQ(
       m.reason.rfind("unsure, timed: source data 4.9 MiB; random reads", 0), 0u)
       << m.reason;
@@ -365,6 +367,44 @@ TEST(TileReadProbe, DecidesOnlyWhatTheModelLeftOpen) {
   sure.candidates = {0};
   sure.reason = "untiled: fits";
   EXPECT_EQ(refineByReads(sure, slow).reason, "untiled: fits");
+}
+
+} // namespace
+
+namespace {
+
+TEST(TileReadProbe, UntiledRunsNearL2SpeedSettleIt) {
+  TileModel timed;
+  timed.candidates = {0, 131072};
+  timed.reason = "unsure, timed: source data 18.3 MiB";
+  timed.l2ReadNs = 0.9;
+  // 134 M in-edges in 0.17 s of CPU: 1.27 ns an edge, 1.4x an L2 read.
+  TileModel m = timed;
+  EXPECT_TRUE(settleByUntiledRuns(m, 0.17, 134000000));
+  EXPECT_EQ(m.candidates, (std::vector<uint64_t>{0}));
+  EXPECT_NE(m.reason.find("the fastest of the first 2 untiled runs took "
+                          "1.27 ns of CPU an in-edge, 1.41x an L2 read: its "
+                          "source reads hit a cache, untiled"),
+            std::string::npos)
+      << m.reason;
+  // 0.5 s: 3.7 ns an edge, 4.1x: still timed, the figure said.
+  m = timed;
+  EXPECT_FALSE(settleByUntiledRuns(m, 0.5, 134000000));
+  EXPECT_EQ(m.candidates, (std::vector<uint64_t>{0, 131072}));
+  EXPECT_NE(m.reason.find("4.15x an L2 read"), std::string::npos) << m.reason;
+  EXPECT_EQ(m.reason.find("untiled\n"), std::string::npos);
+  // Not probed, tiles first, one candidate, no edges: nothing to settle.
+  m = timed;
+  m.l2ReadNs = 0;
+  EXPECT_FALSE(settleByUntiledRuns(m, 0.01, 134000000));
+  m = timed;
+  m.candidates = {131072, 0};
+  EXPECT_FALSE(settleByUntiledRuns(m, 0.01, 134000000));
+  m = timed;
+  m.candidates = {0};
+  EXPECT_FALSE(settleByUntiledRuns(m, 0.01, 134000000));
+  m = timed;
+  EXPECT_FALSE(settleByUntiledRuns(m, 0.01, 0));
 }
 
 } // namespace
