@@ -65,3 +65,22 @@ Value KernelBuilder::shuffle(Value v, Value offset, gpu::ShuffleMode mode) {
   return b.create<gpu::ShuffleOp>(loc, v, offset, c32(32), mode)
       .getShuffleResult();
 }
+Value KernelBuilder::threadIdX() {
+  return b.create<arith::IndexCastUIOp>(
+      loc, i64, b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x));
+}
+Value KernelBuilder::globalThreadIdX(Value thread) {
+  Value block = b.create<arith::IndexCastUIOp>(
+      loc, i64, b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x));
+  Value dim = b.create<arith::IndexCastUIOp>(
+      loc, i64, b.create<gpu::BlockDimOp>(loc, gpu::Dimension::x));
+  return add(mul(block, dim), thread);
+}
+
+gpu::GPUModuleOp sluice::conversion::createKernelModule(ModuleOp module,
+                                                        StringRef name) {
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(module.getContext()));
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  return b.create<gpu::GPUModuleOp>(module.getLoc(), name);
+}

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 
 namespace sluice::conversion {
 
@@ -40,11 +41,20 @@ public:
   mlir::Value field(mlir::Value args, int64_t offset, mlir::Type type);
   mlir::Value shuffle(mlir::Value v, mlir::Value offset,
                       mlir::gpu::ShuffleMode mode);
+  /// The thread's index in its block (x), as i64.
+  mlir::Value threadIdX();
+  /// blockIdx.x * blockDim.x + `thread` (threadIdX()), as i64.
+  mlir::Value globalThreadIdX(mlir::Value thread);
 
   mlir::OpBuilder &b;
   mlir::Location loc;
   mlir::Type ptr, i1, i8, i32, i64, f32;
 };
+
+/// Marks `module` as holding GPU modules and appends an empty gpu.module
+/// `name` to it, for the kernels a pass builds.
+mlir::gpu::GPUModuleOp createKernelModule(mlir::ModuleOp module,
+                                          llvm::StringRef name);
 
 } // namespace sluice::conversion
 

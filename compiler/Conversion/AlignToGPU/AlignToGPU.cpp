@@ -79,14 +79,9 @@ void buildKernel(gpu::GPUModuleOp gpuModule, seq::AlignOp op) {
   Block &entry = kernel.getBody().front();
   b.setInsertionPointToStart(&entry);
   Value args = entry.getArgument(0);
-  auto toI64 = [&](Value index) {
-    return b.create<arith::IndexCastUIOp>(loc, k.i64, index).getResult();
-  };
-  Value thread = toI64(b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x));
-  Value block = toI64(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x));
-  Value dim = toI64(b.create<gpu::BlockDimOp>(loc, gpu::Dimension::x));
-  Value warp = b.create<arith::DivUIOp>(loc, k.add(k.mul(block, dim), thread),
-                                        k.c64(32));
+  Value thread = k.threadIdX();
+  Value warp =
+      b.create<arith::DivUIOp>(loc, k.globalThreadIdX(thread), k.c64(32));
   Value lane = b.create<arith::TruncIOp>(
       loc, k.i32, b.create<arith::RemUIOp>(loc, thread, k.c64(32)));
   namespace a = abi;
@@ -198,10 +193,7 @@ struct AlignToGPUPass
       return (void)(module.emitError("align-to-gpu: the symbol '")
                         << kModuleName << "' is taken",
                     signalPassFailure());
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    UnitAttr::get(module.getContext()));
-    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    auto gpuModule = b.create<gpu::GPUModuleOp>(module.getLoc(), kModuleName);
+    auto gpuModule = conversion::createKernelModule(module, kModuleName);
     for (seq::AlignOp job : jobs) {
       buildKernel(gpuModule, job);
       job.erase();

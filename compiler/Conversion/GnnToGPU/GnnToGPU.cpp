@@ -113,13 +113,7 @@ Kernel beginKernel(KernelBuilder &k, gpu::GPUModuleOp gpuModule,
   b.create<gpu::ReturnOp>(loc);
   b.setInsertionPointToStart(&entry);
   Value args = entry.getArgument(0);
-  auto toI64 = [&](Value index) {
-    return b.create<arith::IndexCastUIOp>(loc, k.i64, index).getResult();
-  };
-  Value thread = toI64(b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x));
-  Value block = toI64(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x));
-  Value dim = toI64(b.create<gpu::BlockDimOp>(loc, gpu::Dimension::x));
-  Value t = k.add(k.mul(block, dim), thread);
+  Value t = k.globalThreadIdX(k.threadIdX());
   auto active = b.create<scf::IfOp>(
       loc,
       b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, t, count(args)),
@@ -238,10 +232,7 @@ struct GnnToGPUPass
                       signalPassFailure());
       kernels.push_back({job, modelOp});
     }
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    UnitAttr::get(module.getContext()));
-    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    auto gpuModule = b.create<gpu::GPUModuleOp>(module.getLoc(), kModuleName);
+    auto gpuModule = conversion::createKernelModule(module, kModuleName);
     for (auto [job, modelOp] : kernels) {
       buildForward(gpuModule, job, modelOp);
       buildBackward(gpuModule, job, modelOp);

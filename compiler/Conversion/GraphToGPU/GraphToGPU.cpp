@@ -41,6 +41,7 @@
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
 #include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
 #include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
+#include "compiler/Conversion/KernelBuilder.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/WalkOpLowering.h"
 
@@ -595,7 +596,6 @@ struct GraphToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *ctx = module.getContext();
     SmallVector<graph::AlgorithmOp> algos(module.getOps<graph::AlgorithmOp>());
     if (algos.empty())
       return;
@@ -623,10 +623,7 @@ struct GraphToGPUPass
       return signalPassFailure();
 
     // The kernels, around copies of the loop functions.
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    UnitAttr::get(ctx));
-    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    auto gpuModule = b.create<gpu::GPUModuleOp>(module.getLoc(), kModuleName);
+    auto gpuModule = conversion::createKernelModule(module, kModuleName);
     DeviceRuntime(gpuModule).build();
     llvm::StringSet<> defined;
     for (const KernelPlan &plan : plans) {

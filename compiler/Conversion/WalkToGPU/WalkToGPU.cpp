@@ -17,6 +17,7 @@
 // (scf-to-cf, convert-gpu-to-nvvm) lower it (compileWalksToPtx).
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Conversion/KernelBuilder.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/WalkOpLowering.h"
 #include "compiler/Conversion/WalkRegionClone.h"
@@ -236,7 +237,6 @@ struct WalkToGPUPass
   using WalkToGPUBase::WalkToGPUBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *ctx = module.getContext();
     SmallVector<walk::WalkOp> walks(module.getOps<walk::WalkOp>());
 
     // Everything checked before anything is built.
@@ -267,11 +267,7 @@ struct WalkToGPUPass
                                      "'sluice_walks' is taken"),
                     signalPassFailure());
 
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    UnitAttr::get(ctx));
-    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    auto gpuModule = b.create<gpu::GPUModuleOp>(module.getLoc(),
-                                                "sluice_walks");
+    auto gpuModule = conversion::createKernelModule(module, "sluice_walks");
     conversion::DeviceCodeBuilder device(gpuModule);
     using conversion::DeviceFile;
     if (failed(device.append(DeviceFile::Library, nullptr, module.getLoc())))
