@@ -193,6 +193,7 @@ def GraphToLLVM : Pass<"graph-to-llvm", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
                            "::mlir::scf::SCFDialect"];
 }
 

@@ -262,6 +262,8 @@ SmallVector<Value> Outliner::inlineRegion(OpBuilder &b, Region &region,
         map.map(op.getResult(0), call);
     } else if (ranks) {
       copy->walk([&](arith::CmpIOp cmp) { compareRanks(cmp); });
+    } else if (mergeOffsets) {
+      inlineCounts(copy, map, &op);
     }
   }
   SmallVector<Value> values;
@@ -494,6 +496,10 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     // out-edges (pushEndsEarly) ends them at its first false: a while
     // loop tests it, then runs the body alone.
     const bool overPositions = ordered && destinationOnlyOrdered(loop);
+    auto mergeOver = [&](Value offsets, Value tgts) {
+      if (state.inlineMerges)
+        mergeOffsets = offsets, mergeTargets = tgts;
+    };
     const bool prefix = pushEndsEarly(loop, ordered);
     auto overEdges = [&](Value offsets, Value tgts, Value at) {
       auto bind = [&](Value e, Value dst) {
@@ -559,17 +565,24 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
         Value position = b.create<arith::TruncIOp>(loc, i32, i);
         positionsCtx = info.ctx;
         positionOf[u] = position; // and each destination, its own
+        mergeOver(offsets, tgts);
         overEdges(offsets, tgts, position);
         positionOf.clear();
       }
       b.setInsertionPointToStart(split.elseBlock());
       Value degreeRanks = ranks;
       ranks = Value();
+      mergeOver(info.outOffsets, targets);
       overEdges(info.outOffsets, targets, u);
       ranks = degreeRanks;
     } else {
+      // With ranks (a loop in the degree order whose destination is used
+      // otherwise too) the runtime's common_neighbors_below applies them.
+      if (!ranks)
+        mergeOver(info.outOffsets, targets);
       overEdges(info.outOffsets, targets, u);
     }
+    mergeOffsets = mergeTargets = Value();
     hoisted.clear();
     ranks = Value();
     break;

@@ -100,6 +100,25 @@ StringRef variantName(Variant v);
 Value viewField(OpBuilder &b, Location loc, Value view, ViewField field,
                 Type type);
 
+/// The longest list buildCountCommon merges in the code: a pair with a
+/// longer one is the runtime's (its C++ loop runs long lists in fewer
+/// instructions; the call costs less than the merge there).
+inline constexpr int64_t kInlineMergeLongest = 16;
+
+/// The common elements below `bound` (i64; 2^32: all) of the sorted lists
+/// of u and v (i32 vertices, or positions of a relabelled graph) in the CSR
+/// (`offsets`, `targets`), each paired with at most one equal element of
+/// the other list, as the runtime's sluice_algo_count_common counts them:
+/// a merge in the code at b when the lengths are within 32 times of each
+/// other and at most kInlineMergeLongest long, else that call
+/// (InlineMerge.cpp).
+Value buildCountCommon(OpBuilder &b, Location loc, ModuleOp module,
+                       Value offsets, Value targets, Value u, Value v,
+                       Value bound);
+/// The bound of common_neighbors(u, v) (`below`: min(u, v)) for
+/// buildCountCommon.
+Value countBound(OpBuilder &b, Location loc, bool below, Value u, Value v);
+
 /// Turns one algorithm into functions.
 class Outliner {
 public:
@@ -136,6 +155,10 @@ private:
   /// from `ranks` (SortedPush.cpp). The call that replaced `copy`, when it
   /// was a common_neighbors.
   Value atPositions(Operation *copy, Value ctx);
+  /// Replaces the graph.common_neighbors in `copy` (a clone of `original`)
+  /// by buildCountCommon over mergeOffsets and mergeTargets, mapping
+  /// `original`'s result when `copy` itself was one (InlineMerge.cpp).
+  void inlineCounts(Operation *copy, IRMapping &map, Operation *original);
   Value positionOfVertex(OpBuilder &b, Location loc, Value vertex);
   SmallVector<Value> emitIteration(OpBuilder &b, Location loc, Operation *loop,
                                    ValueRange binders, IRMapping &map,
@@ -172,6 +195,11 @@ private:
   /// destination binders (atPositions), and the context for its calls.
   llvm::DenseMap<Value, Value> positionOf;
   Value positionsCtx;
+  /// In a CPU push variant (AlgoLowering::inlineMerges) whose copied ops
+  /// see the graph those arrays hold (the relabelled graph with
+  /// positions, or the CSR with no ranks in play): common_neighbors merges
+  /// over them inline (InlineMerge.cpp); null otherwise.
+  Value mergeOffsets, mergeTargets;
   /// Body ops already emitted before the edge loop (pushSourceReads):
   /// inlineRegion maps them, it does not clone them again.
   llvm::SmallPtrSet<Operation *, 4> hoisted;

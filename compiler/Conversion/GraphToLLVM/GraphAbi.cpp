@@ -170,6 +170,10 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
     name = "sluice_algo_common_neighbors_at", result = i64,
     params = {ptr, i32, i32, i32};
     break;
+  case AlgoCall::CountCommon:
+    name = "sluice_algo_count_common", result = i64,
+    params = {ptr, i64, ptr, i64, i64};
+    break;
   case AlgoCall::FrontierBucket:
     name = "sluice_algo_frontier_bucket", result = ptr,
     params = {ptr, ptr, i32, b.getF64Type(), ptr, i32};

@@ -111,6 +111,8 @@ enum class AlgoCall {
   OrderOffsets,         ///< const u64 *(ctx)
   OrderTargets,         ///< const u32 *(ctx)
   CommonNeighborsAt,    ///< i64 (ctx, u32 position, u32 position, i32 below)
+  CountCommon,          ///< i64 (const u32 *a, u64 a_length, const u32 *b,
+                        ///<      u64 b_length, u64 bound)
   FrontierBucket, ///< ptr (f, ptr priority, i32 type, f64 delta, ptr rest,
                   ///<      i32 flags)
   BucketFor,      ///< void (current, i32 schedule, u64 chunk, fn, env,

@@ -68,6 +68,9 @@ struct AlgoLowering {
   /// item (the GPU's); a pull copy combines its lanes' partials with
   /// warpCombineFunction's calls and lane 0 reduces the total.
   bool edgeLanes = false;
+  /// Whether push variants merge the lists of common_neighbors in their
+  /// own code (the CPU's) rather than calling the runtime per edge.
+  bool inlineMerges = false;
 };
 
 /// Whether a push variant of edges loop `loop` may split each source's

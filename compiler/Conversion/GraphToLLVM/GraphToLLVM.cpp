@@ -40,6 +40,7 @@ struct GraphToLLVMPass
       return signalPassFailure();
     AlgoLowering state;
     state.directInserts = true;
+    state.inlineMerges = true;
     for (auto algo :
          llvm::make_early_inc_range(module.getOps<graph::AlgorithmOp>()))
       if (failed(outlineAlgorithm(algo, state, remarks)))

@@ -309,6 +309,18 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
             "order the pass runs over the relabelled graph, destinations as "
             "positions (no lookup per edge)";
   }
+  if (state.inlineMerges && llvm::is_contained(variants, Variant::Push)) {
+    // What inlineRegion does: a loop in the degree order over the CSR
+    // (its destination used otherwise too) keeps the runtime's merge.
+    bool ordered = s.getOrder() && *s.getOrder() != graph::VertexOrder::Natural;
+    bool counts = false;
+    loop->walk([&](graph::CommonNeighborsOp) { counts = true; });
+    if (counts && (!ordered || destinationOnlyOrdered(loop)))
+      os << "; common_neighbors merged in the loop (lists up to "
+         << kInlineMergeLongest
+         << " long within 32x of each other; the runtime's merge or gallop "
+            "otherwise)";
+  }
   if (llvm::is_contained(variants, Variant::Push) &&
       pushEndsEarly(loop, s.getOrder() &&
                               *s.getOrder() != graph::VertexOrder::Natural))

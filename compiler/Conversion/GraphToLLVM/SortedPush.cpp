@@ -106,11 +106,18 @@ Value Outliner::atPositions(Operation *copy, Value ctx) {
       continue;
     }
     auto count = cast<graph::CommonNeighborsOp>(op);
-    Value below =
-        b.create<arith::ConstantIntOp>(loc, count.getBelow() ? 1 : 0, 32);
-    Value n = callRuntime(b, loc, module, AlgoCall::CommonNeighborsAt,
-                          {ctx, positionOfVertex(b, loc, count.getU()),
-                           positionOfVertex(b, loc, count.getV()), below});
+    Value pu = positionOfVertex(b, loc, count.getU());
+    Value pv = positionOfVertex(b, loc, count.getV());
+    Value n;
+    if (mergeOffsets) {
+      n = buildCountCommon(b, loc, module, mergeOffsets, mergeTargets, pu, pv,
+                           countBound(b, loc, count.getBelow(), pu, pv));
+    } else {
+      Value below =
+          b.create<arith::ConstantIntOp>(loc, count.getBelow() ? 1 : 0, 32);
+      n = callRuntime(b, loc, module, AlgoCall::CommonNeighborsAt,
+                      {ctx, pu, pv, below});
+    }
     count.getResult().replaceAllUsesWith(n);
     if (op == copy)
       replacement = n;

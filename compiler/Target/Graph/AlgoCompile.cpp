@@ -201,6 +201,7 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_order_offsets);
   SLUICE_SYMBOL(sluice_algo_order_targets);
   SLUICE_SYMBOL(sluice_algo_common_neighbors_at);
+  SLUICE_SYMBOL(sluice_algo_count_common);
   SLUICE_SYMBOL(sluice_algo_frontier_bucket);
   SLUICE_SYMBOL(sluice_algo_bucket_for);
   SLUICE_SYMBOL(sluice_algo_edge_weight);

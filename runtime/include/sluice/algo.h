@@ -277,6 +277,15 @@ sluice_algo_order_targets(const sluice_algo_ctx_t *ctx);
 SLUICE_API int64_t sluice_algo_common_neighbors_at(sluice_algo_ctx_t *ctx,
                                                    uint32_t pu, uint32_t pv,
                                                    int32_t below);
+/* The merge generated push loops run inline (graph-to-llvm), for the
+ * pairs it leaves to the runtime (long lists, and lists whose lengths
+ * differ more than 32 times: a gallop through the longer): the common
+ * elements below `bound` of the sorted lists a[0, aLength) and
+ * b[0, bLength), each element paired with at most one equal element of the
+ * other list. */
+SLUICE_API int64_t sluice_algo_count_common(const uint32_t *a, uint64_t aLength,
+                                            const uint32_t *b, uint64_t bLength,
+                                            uint64_t bound);
 SLUICE_API const char *sluice_algo_order_note(const sluice_algo_ctx_t *ctx,
                                               uint32_t index);
 /* Delta-stepping's ordered frontier (`frontier: buckets(delta)`): the

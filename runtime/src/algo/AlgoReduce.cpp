@@ -85,14 +85,9 @@ constexpr size_t kGallopRatio = 32;
 ///
 /// `offsets` and `targets` are the CSR's, or the graph relabelled by a
 /// degree order (VertexOrder.cpp; u and v are then positions).
-[[gnu::always_inline]] inline int64_t mergeCount(const uint64_t *offsets,
-                                                 const uint32_t *targets,
-                                                 uint32_t u, uint32_t v,
-                                                 uint64_t bound) {
-  const uint32_t *a = targets + offsets[u];
-  const uint32_t *aEnd = targets + offsets[u + 1];
-  const uint32_t *b = targets + offsets[v];
-  const uint32_t *bEnd = targets + offsets[v + 1];
+[[gnu::always_inline]] inline int64_t
+mergeLists(const uint32_t *a, const uint32_t *aEnd, const uint32_t *b,
+           const uint32_t *bEnd, uint64_t bound) {
   if (aEnd - a > bEnd - b) {
     std::swap(a, b);
     std::swap(aEnd, bEnd);
@@ -136,6 +131,14 @@ constexpr size_t kGallopRatio = 32;
   return count;
 }
 
+[[gnu::always_inline]] inline int64_t mergeCount(const uint64_t *offsets,
+                                                 const uint32_t *targets,
+                                                 uint32_t u, uint32_t v,
+                                                 uint64_t bound) {
+  return mergeLists(targets + offsets[u], targets + offsets[u + 1],
+                    targets + offsets[v], targets + offsets[v + 1], bound);
+}
+
 } // namespace
 
 double sluice_algo_reduce_f64(sluice_algo_ctx_t *ctx, const double *partials,
@@ -168,4 +171,10 @@ int64_t sluice_algo_common_neighbors_at(sluice_algo_ctx_t *ctx, uint32_t pu,
                                         uint32_t pv, int32_t below) {
   return mergeCount(ctx->orderOffsets, ctx->orderTargets, pu, pv,
                     below ? std::min(pu, pv) : UINT64_MAX);
+}
+
+int64_t sluice_algo_count_common(const uint32_t *a, uint64_t aLength,
+                                 const uint32_t *b, uint64_t bLength,
+                                 uint64_t bound) {
+  return mergeLists(a, a + aLength, b, b + bLength, bound);
 }
