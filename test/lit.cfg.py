@@ -48,6 +48,23 @@ config.substitutions.append(("%sluice_libdir", os.path.join(config.sluice_obj_ro
 if shutil.which("cc"):
     config.available_features.add("cc")
 
+# Host objects for a CPU (sluicec -c --mcpu, test/Align/compile-mcpu.test):
+# x86_64 when LLVM's x86 target compiles for this machine, and
+# host-x86-64-v3 when this CPU runs x86-64-v3 code (AVX2, FMA, BMI1/2,
+# F16C, LZCNT, MOVBE), so that an object built for it can be run.
+import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            flags = next((line.split(":", 1)[1].split() for line in cpuinfo
+                          if line.startswith("flags")), [])
+        if {"avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "abm",
+                "movbe"} <= set(flags):
+            config.available_features.add("host-x86-64-v3")
+    except OSError:
+        pass
+
 # A CUDA driver with at least one device (GPU runs of test/WalkCodegen).
 def _has_cuda_device():
     import ctypes

@@ -23,9 +23,14 @@
 // One lane: the band's cells in order, carrying only their maximum.
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i32) : i32
 // CHECK: arith.maxsi
-// Then the first cell that holds it (the tie rule).
-// CHECK: scf.while (%{{.*}} = %{{.*}}) : (i32) -> i32
-// CHECK: arith.cmpi ne
+// Then the first cell that holds it (the tie rule): the smallest k whose
+// H equals it, a min reduction over the same cells (no early exit).
+// CHECK: %[[NONE:.*]] = arith.constant 2147483647 : i32
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[MIN:.*]] = %[[NONE]]) -> (i32) : i32
+// CHECK: %[[EQ:.*]] = arith.cmpi eq
+// CHECK: %[[CAND:.*]] = arith.select %[[EQ]], %[[K]], %[[NONE]] : i32
+// CHECK: arith.minsi %[[MIN]], %[[CAND]] : i32
+// CHECK-NOT: scf.while
 // No warp: no shuffle and no barrier.
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: nvvm.bar.warp.sync

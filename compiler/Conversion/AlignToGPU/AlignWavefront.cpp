@@ -83,19 +83,22 @@ std::tuple<Value, Value, Value> reduceBest(KernelBuilder &k, const Lanes &lanes,
   using P = arith::CmpIPredicate;
   Value best = cells.getResult(0);
   if (lanes.width == 1) {
-    // The first cell holding the maximum (there is one: n >= 1).
+    // The first cell holding the maximum (there is one: n >= 1): the
+    // smallest k whose H equals it, a min reduction over all n cells
+    // rather than a search that stops at it, so that LLVM vectorises it
+    // as it does the cell loop (no early exit).
     OpBuilder &b = k.b;
-    Value base = k.add(st, k.c32(1));
-    auto scan =
-        b.create<scf::WhileOp>(k.loc, TypeRange{k.i32}, ValueRange{k.c32(0)});
+    Value base = k.add(st, k.c32(1)), none = k.c32(INT32_MAX);
+    auto scan = b.create<scf::ForOp>(k.loc, k.c32(0), cells.getUpperBound(),
+                                     k.c32(1), ValueRange{none});
     {
       OpBuilder::InsertionGuard guard(b);
-      Block *before = b.createBlock(&scan.getBefore(), {}, {k.i32}, {k.loc});
-      Value kk = before->getArgument(0);
+      b.setInsertionPointToStart(scan.getBody());
+      Value kk = scan.getInductionVar();
       Value h = k.load(k.i32, row, k.add(base, kk));
-      b.create<scf::ConditionOp>(k.loc, k.cmp(P::ne, h, best), kk);
-      Block *after = b.createBlock(&scan.getAfter(), {}, {k.i32}, {k.loc});
-      b.create<scf::YieldOp>(k.loc, k.add(after->getArgument(0), k.c32(1)));
+      b.create<scf::YieldOp>(
+          k.loc, ValueRange{k.min(scan.getRegionIterArg(0),
+                                  k.select(k.cmp(P::eq, h, best), kk, none))});
     }
     return {best, scan.getResult(0), k.load(k.i32, row, base)};
   }

@@ -12,6 +12,8 @@
 #ifndef SLUICE_COMPILER_TARGET_ALIGN_ALIGNCOMPILE_H
 #define SLUICE_COMPILER_TARGET_ALIGN_ALIGNCOMPILE_H
 
+#include "compiler/Target/LLVM/Codegen.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/StringRef.h"
@@ -23,12 +25,14 @@ namespace sluice::target {
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 lowerAlignJobsToLLVM(mlir::ModuleOp module);
 
-/// Writes the object file `objectPath` (-O3, position independent) and the
-/// C header `headerPath`. Errors (unwritable paths) are located at the
-/// first align job; no partial file is left behind.
+/// Writes the object file `objectPath` (-O3, position independent, for the
+/// host's architecture and `cpu`) and the C header `headerPath`. Errors
+/// (unwritable paths, an unknown CPU) are located at the first align job;
+/// no partial file is left behind.
 mlir::LogicalResult compileAlignJobsToObject(mlir::ModuleOp module,
                                              llvm::StringRef objectPath,
-                                             llvm::StringRef headerPath);
+                                             llvm::StringRef headerPath,
+                                             const HostCpu &cpu);
 
 /// Writes the PTX (sm_90) of every align job's kernel to `ptxPath` and
 /// their description to `jsonPath`.

@@ -10,6 +10,7 @@
 #ifndef SLUICE_COMPILER_TARGET_GRAPH_ALGOCOMPILE_H
 #define SLUICE_COMPILER_TARGET_GRAPH_ALGOCOMPILE_H
 
+#include "compiler/Target/LLVM/Codegen.h"
 #include "dialects/Graph/IR/GraphOps.h"
 #include "sluice/algo.h"
 #include "sluice/algo_gpu.h"
@@ -34,15 +35,19 @@ mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 lowerAlgorithmsToLLVM(mlir::ModuleOp module, bool remarks);
 
 /// Writes a C header declaring every algorithm's function, its parameter
-/// block and its properties (runtime/include/sluice/algo.h).
+/// block and its properties (runtime/include/sluice/algo.h); its first
+/// comment says what the object file was built for (`builtFor`,
+/// describeHostCpu).
 void writeAlgorithmHeader(mlir::ModuleOp module, llvm::StringRef guardName,
-                          llvm::raw_ostream &os);
+                          llvm::StringRef builtFor, llvm::raw_ostream &os);
 
-/// Compiles the algorithms of `module` to a PIC object file for the host
-/// at `objectPath` and writes the header at `headerPath`.
+/// Compiles the algorithms of `module` to a PIC object file for the host's
+/// architecture and `cpu` at `objectPath` and writes the header at
+/// `headerPath`.
 mlir::LogicalResult compileAlgorithmsToObject(mlir::ModuleOp module,
                                               llvm::StringRef objectPath,
-                                              llvm::StringRef headerPath);
+                                              llvm::StringRef headerPath,
+                                              const HostCpu &cpu);
 
 /// One algorithm of a module, JIT-compiled.
 class CompiledAlgorithm {

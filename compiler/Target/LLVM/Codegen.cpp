@@ -8,14 +8,16 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/LLVM/Codegen.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
@@ -25,6 +27,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -67,6 +70,19 @@ void initializeNvptxTarget() {
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
   });
+}
+
+/// The subtarget information of the host's triple (its CPUs and
+/// features), or null with `error` set.
+std::unique_ptr<llvm::MCSubtargetInfo> hostSubtargetInfo(std::string &error) {
+  initializeHostTarget();
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  return std::unique_ptr<llvm::MCSubtargetInfo>(
+      target->createMCSubtargetInfo(triple, "", ""));
 }
 
 /// A target machine for `triple`/`cpu`, or null with `error` set.
@@ -220,35 +236,110 @@ sluice::target::translateToLLVMIR(mlir::ModuleOp module,
   return mlir::translateModuleToLLVMIR(module, llvmCtx, "sluice");
 }
 
-mlir::LogicalResult sluice::target::optimizeForHost(llvm::Module &module,
-                                                    unsigned optLevel,
-                                                    std::string &error) {
-  initializeHostTarget();
-  std::string triple = llvm::sys::getDefaultTargetTriple();
-  auto tm = makeTargetMachine(triple, "generic", "", codeGenLevel(optLevel),
-                              error);
-  if (!tm)
+std::string sluice::target::hostTriple() {
+  return llvm::sys::getDefaultTargetTriple();
+}
+
+mlir::FailureOr<HostCpu> sluice::target::resolveHostCpu(const HostCpu &cpu,
+                                                        std::string &error) {
+  std::unique_ptr<llvm::MCSubtargetInfo> sti = hostSubtargetInfo(error);
+  if (!sti)
     return mlir::failure();
-  module.setTargetTriple(triple);
-  module.setDataLayout(tm->createDataLayout());
-  return runOptimizer(module, optLevel, tm.get(), error);
+  llvm::StringSet<> known;
+  for (const llvm::SubtargetFeatureKV &feature : sti->getAllProcessorFeatures())
+    known.insert(feature.Key);
+  HostCpu resolved;
+  llvm::SmallVector<std::string> features;
+  if (cpu.name == "native") {
+    resolved.name = llvm::sys::getHostCPUName().str();
+    // The host's features, sorted (a StringMap has no stable order), and
+    // only those the target knows (LLVM warns on stderr about others).
+    for (const auto &entry : llvm::sys::getHostCPUFeatures())
+      if (known.contains(entry.getKey()))
+        features.push_back((entry.getValue() ? "+" : "-") +
+                           entry.getKey().str());
+    llvm::sort(features);
+  } else {
+    if (cpu.name != "generic" && !sti->isCPUStringValid(cpu.name)) {
+      error = "unknown CPU '" + cpu.name + "' for " + hostTriple() +
+              " (--mcpu=help lists the CPUs and features)";
+      return mlir::failure();
+    }
+    resolved.name = cpu.name;
+  }
+  llvm::SmallVector<llvm::StringRef> requested;
+  llvm::StringRef(cpu.features).split(requested, ',', -1, false);
+  for (llvm::StringRef feature : requested) {
+    feature = feature.trim();
+    if (feature.empty())
+      continue;
+    if (!feature.starts_with("+") && !feature.starts_with("-")) {
+      error = "CPU feature '" + feature.str() + "' needs a sign: +" +
+              feature.str() + " adds it, -" + feature.str() + " removes it";
+      return mlir::failure();
+    }
+    if (!known.contains(feature.drop_front())) {
+      error = "unknown CPU feature '" + feature.drop_front().str() + "' for " +
+              hostTriple() + " (--mcpu=help lists the CPUs and features)";
+      return mlir::failure();
+    }
+    features.push_back(feature.str());
+  }
+  resolved.features = llvm::join(features, ",");
+  return resolved;
+}
+
+void sluice::target::printHostCpus(llvm::raw_ostream &os) {
+  std::string error;
+  std::unique_ptr<llvm::MCSubtargetInfo> sti = hostSubtargetInfo(error);
+  if (!sti) {
+    os << "no CPUs known for " << hostTriple() << ": " << error << "\n";
+    return;
+  }
+  os << "CPUs for " << hostTriple()
+     << " (--mcpu=<name>; -c's default is generic, native is this "
+        "machine's, "
+     << llvm::sys::getHostCPUName() << "):\n";
+  for (const llvm::SubtargetSubTypeKV &cpu : sti->getAllProcessorDescriptions())
+    os << "  " << cpu.Key << "\n";
+  os << "\nFeatures (--mattr=+<name>,-<name>):\n";
+  for (const llvm::SubtargetFeatureKV &feature : sti->getAllProcessorFeatures())
+    os << "  " << feature.Key << " - " << feature.Desc << "\n";
+}
+
+std::string sluice::target::describeHostCpu(const HostCpu &cpu) {
+  bool native = cpu.name == "native";
+  std::string name = native ? llvm::sys::getHostCPUName().str() : cpu.name;
+  std::string text = "built for " + hostTriple() + ", CPU " + name;
+  if (native)
+    text += " (--mcpu=native)";
+  text += name == "generic" ? " (runs on any CPU of the architecture)"
+                            : ": needs a CPU with its instruction set";
+  if (!cpu.features.empty())
+    text += "; features " + cpu.features;
+  return text;
 }
 
 mlir::LogicalResult sluice::target::writeHostObject(mlir::ModuleOp module,
                                                     llvm::StringRef path,
                                                     unsigned optLevel,
+                                                    const HostCpu &cpu,
                                                     std::string &error) {
   initializeHostTarget();
+  mlir::FailureOr<HostCpu> resolved = resolveHostCpu(cpu, error);
+  if (failed(resolved))
+    return mlir::failure();
   llvm::LLVMContext llvmCtx;
   std::unique_ptr<llvm::Module> llvmModule = translateToLLVMIR(module, llvmCtx);
   if (!llvmModule) {
     error = "cannot translate the module to LLVM IR";
     return mlir::failure();
   }
-  // A portable object: the generic CPU of the host's architecture.
-  std::string triple = llvm::sys::getDefaultTargetTriple();
-  auto tm = makeTargetMachine(triple, "generic", "", codeGenLevel(optLevel),
-                              error);
+  // The CPU's instructions (generic by default: a portable object) are
+  // what the vectoriser targets and the code generator emits.
+  std::string triple = hostTriple();
+  auto tm = makeTargetMachine(triple, resolved->name, resolved->features,
+                              codeGenLevel(optLevel), error);
   if (!tm)
     return mlir::failure();
   llvmModule->setTargetTriple(triple);

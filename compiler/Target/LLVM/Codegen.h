@@ -43,14 +43,43 @@ void registerLLVMTranslations(mlir::DialectRegistry &registry);
 std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
                                                 llvm::LLVMContext &llvmCtx);
 
-/// Runs LLVM's O`optLevel` pipeline over `module` for the host.
-mlir::LogicalResult optimizeForHost(llvm::Module &module, unsigned optLevel,
-                                    std::string &error);
+/// The CPU a host object is compiled for (sluicec --mcpu and --mattr, as
+/// llc's -mcpu and -mattr), on the host's architecture.
+struct HostCpu {
+  /// "generic" (the architecture's baseline: x86-64 has SSE2 only; the
+  /// object runs on any CPU of the architecture), "native" (this machine's
+  /// CPU and features) or a CPU name LLVM knows for the architecture
+  /// ("x86-64-v3", "znver4"; `sluicec --mcpu=help` lists them).
+  std::string name = "generic";
+  /// LLVM feature names, each with + or -, separated by commas
+  /// ("+avx2,-fma"), applied over the CPU's own features.
+  std::string features;
+};
+
+/// The host's target triple (what host objects are compiled for).
+std::string hostTriple();
+
+/// `cpu` checked and made explicit for the host's triple: "native" becomes
+/// the host CPU's name with the host's features (sorted) before
+/// `cpu.features`; any other name must be one the target knows, and every
+/// feature one of its features. `error` says what is wrong otherwise.
+mlir::FailureOr<HostCpu> resolveHostCpu(const HostCpu &cpu, std::string &error);
+
+/// Lists the CPU names and the features LLVM knows for the host's triple
+/// (sluicec --mcpu=help).
+void printHostCpus(llvm::raw_ostream &os);
+
+/// What an object compiled for `cpu` runs on, for the comment of a
+/// generated header: "built for x86_64-pc-linux-gnu, CPU x86-64-v3: needs a
+/// CPU with its instruction set" ("native" is named with the host's CPU),
+/// then the features asked for.
+std::string describeHostCpu(const HostCpu &cpu);
 
 /// Writes `module` (LLVM dialect) as a position-independent object file for
-/// the host, optimised at -O`optLevel`. `error` gets the reason on failure.
-mlir::LogicalResult writeHostObject(mlir::ModuleOp module,
-                                    llvm::StringRef path, unsigned optLevel,
+/// the host's architecture and `cpu` (resolved by resolveHostCpu here too),
+/// optimised at -O`optLevel`. `error` gets the reason on failure.
+mlir::LogicalResult writeHostObject(mlir::ModuleOp module, llvm::StringRef path,
+                                    unsigned optLevel, const HostCpu &cpu,
                                     std::string &error);
 
 /// The libdevice bitcode file this build was configured with (CMake cache

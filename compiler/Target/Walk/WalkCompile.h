@@ -30,15 +30,19 @@ mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 lowerWalksToLLVM(mlir::ModuleOp module);
 
 /// Writes a C header declaring, for every walk of `module`, its kernel
-/// descriptor, its setup functions and a struct for its parameter block.
+/// descriptor, its setup functions and a struct for its parameter block;
+/// its first comment says what the object file was built for (`builtFor`,
+/// describeHostCpu).
 void writeWalkHeader(mlir::ModuleOp module, llvm::StringRef guardName,
-                     llvm::raw_ostream &os);
+                     llvm::StringRef builtFor, llvm::raw_ostream &os);
 
-/// Compiles the walks of `module` to a PIC object file for the host at
-/// `objectPath` and writes the header at `headerPath`.
+/// Compiles the walks of `module` to a PIC object file for the host's
+/// architecture and `cpu` at `objectPath` and writes the header at
+/// `headerPath`.
 mlir::LogicalResult compileWalksToObject(mlir::ModuleOp module,
                                          llvm::StringRef objectPath,
-                                         llvm::StringRef headerPath);
+                                         llvm::StringRef headerPath,
+                                         const HostCpu &cpu);
 
 /// `sluicec --run`: which job and how.
 struct WalkRunOptions {

@@ -55,13 +55,14 @@ int sluice::runAlgorithmJobAndReport(mlir::ModuleOp module,
   return 0;
 }
 
-int sluice::compileAlgorithms(mlir::ModuleOp module, llvm::StringRef object) {
+int sluice::compileAlgorithms(mlir::ModuleOp module, llvm::StringRef object,
+                              const target::HostCpu &cpu) {
   llvm::SmallString<256> header(object);
   llvm::sys::path::replace_extension(header, "h");
   if (header == object)
     header += ".h";
   return mlir::failed(
-             target::compileAlgorithmsToObject(module, object, header))
+             target::compileAlgorithmsToObject(module, object, header, cpu))
              ? 1
              : 0;
 }

@@ -21,8 +21,10 @@ int runAlgorithmJobAndReport(mlir::ModuleOp module,
                              const target::AlgoRunOptions &options,
                              llvm::raw_ostream &os);
 
-/// -c of a program's algorithms: `object` and its header beside it.
-int compileAlgorithms(mlir::ModuleOp module, llvm::StringRef object);
+/// -c of a program's algorithms: `object` (for the host's architecture and
+/// `cpu`) and its header beside it.
+int compileAlgorithms(mlir::ModuleOp module, llvm::StringRef object,
+                      const target::HostCpu &cpu);
 
 /// --emit=llvm of a program's algorithms (LLVM IR before optimisation).
 int emitAlgorithmLLVM(mlir::ModuleOp module, llvm::raw_ostream &os);

@@ -33,7 +33,6 @@
 
 #include "mlir/IR/AsmState.h"
 
-#include <cmath>
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -45,12 +44,14 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cmath>
+#include <cstdlib>
 
 using namespace sluice;
 namespace cl = llvm::cl;
@@ -215,6 +216,27 @@ static cl::opt<CodeTarget> codeTarget(
     cl::values(clEnumValN(CodeTarget::Cpu, "cpu", "host object file"),
                clEnumValN(CodeTarget::Gpu, "gpu", "PTX for NVIDIA sm_90")),
     cl::cat(sluiceCategory));
+static cl::opt<std::string> cpuName(
+    "mcpu",
+    cl::desc("-c for the CPU: the CPU the object is compiled for: generic "
+             "(default; any CPU of the architecture, x86-64: SSE2), native "
+             "(this machine's CPU and features) or a CPU LLVM knows, e.g. "
+             "x86-64-v3 (AVX2); --mcpu=help lists them"),
+    cl::init("generic"), cl::value_desc("name"), cl::cat(sluiceCategory),
+    cl::callback([](const std::string &name) {
+      // As llc -mcpu=help: the list, then exit (like --help, before the
+      // input file is required).
+      if (name != "help")
+        return;
+      target::printHostCpus(llvm::outs());
+      llvm::outs().flush();
+      std::exit(0);
+    }));
+static cl::opt<std::string> cpuFeatures(
+    "mattr",
+    cl::desc("-c for the CPU: features over --mcpu's, +name adds one, -name "
+             "removes one (e.g. +avx2,-fma; --mcpu=help lists them)"),
+    cl::value_desc("+a,-b"), cl::cat(sluiceCategory));
 // cl::desc keeps a StringRef: the text lives here (initialised first: same
 // file, declared before).
 static const std::string libdeviceHelp =
@@ -518,6 +540,31 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
   return 0;
 }
 
+/// The CPU -c compiles host objects for (--mcpu, --mattr).
+static target::HostCpu hostCpu() { return {cpuName, cpuFeatures}; }
+
+/// --mcpu and --mattr: only with -c for the CPU, and known to LLVM (checked
+/// before the input is read). Returns the exit code of a failure, else 0.
+static int checkHostCpuOptions() {
+  if (!cpuName.getNumOccurrences() && !cpuFeatures.getNumOccurrences())
+    return 0;
+  const char *option = cpuName.getNumOccurrences() ? "--mcpu" : "--mattr";
+  if (!compileWalks || codeTarget == CodeTarget::Gpu) {
+    llvm::errs() << "sluicec: error: " << option << " applies to -c for the CPU"
+                 << (compileWalks ? " (--target=gpu writes PTX for sm_90)"
+                     : runWalk    ? " (--run compiles for this machine's CPU)"
+                                  : "")
+                 << "\n";
+    return 1;
+  }
+  std::string error;
+  if (mlir::failed(target::resolveHostCpu(hostCpu(), error))) {
+    llvm::errs() << "sluicec: error: " << error << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 /// sluicec --run / -c: the walk program paths (no --emit phase output).
 static int runWalkProgram(Compilation &compilation) {
   if (runWalk && compileWalks) {
@@ -570,7 +617,8 @@ static int runWalkProgram(Compilation &compilation) {
     llvm::sys::path::replace_extension(header, "h");
     if (header == out)
       header += ".h";
-    return mlir::failed(target::compileAlignJobsToObject(module, out, header))
+    return mlir::failed(
+               target::compileAlignJobsToObject(module, out, header, hostCpu()))
                ? 1
                : 0;
   }
@@ -643,7 +691,7 @@ static int runWalkProgram(Compilation &compilation) {
     std::string object = outputFilename;
     if (object == "-")
       object = (llvm::sys::path::stem(inputFilename) + ".o").str();
-    return compileAlgorithms(module, object);
+    return compileAlgorithms(module, object, hostCpu());
   }
   // --run without --target runs each walk where its schedule says; only
   // when a walk asks for the GPU is the driver probed, and without one
@@ -676,7 +724,7 @@ static int runWalkProgram(Compilation &compilation) {
     if (header == object)
       header += ".h";
     return mlir::failed(
-               target::compileWalksToObject(module, object, header))
+               target::compileWalksToObject(module, object, header, hostCpu()))
                ? 1
                : 0;
   }
@@ -827,6 +875,9 @@ int main(int argc, char **argv) {
       "jobs' aggregation kernels; --run --target=gpu runs them on the GPU.\n"
       "Alignment: --run runs an align job on the CPU's wavefront kernel\n"
       "(--algo-threads, -o for the TSV).\n");
+
+  if (int rc = checkHostCpuOptions())
+    return rc;
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);

@@ -7,6 +7,9 @@
 // generated reads with known mutations, through the header's batch
 // wrapper (1 and 3 threads) and the pair function called directly on
 // poisoned scratch; the FASTA wrapper's TSV equals sluice_align_fasta's.
+// Built once per CPU the object is compiled for (sluicec --mcpu,
+// SLUICE_ALIGN_JOBS_MCPU); an object for x86-64-v3 (AVX2) is only run on
+// a machine that has its instructions, else every test skips.
 //
 //===----------------------------------------------------------------------===//
 #include "align-jobs.h"
@@ -25,6 +28,22 @@
 using namespace sluice::test;
 
 namespace {
+
+/// Skips every test when this machine lacks the instructions of the CPU
+/// the object was compiled for (it would fault on the first one).
+class ObjectCpuEnvironment : public testing::Environment {
+public:
+  void SetUp() override {
+#if defined(__x86_64__)
+    if (std::strcmp(SLUICE_ALIGN_JOBS_MCPU, "x86-64-v3") == 0 &&
+        !__builtin_cpu_supports("x86-64-v3"))
+      GTEST_SKIP() << "align-jobs.o is compiled for x86-64-v3 (AVX2), which "
+                      "this CPU does not support";
+#endif
+  }
+};
+testing::Environment *const objectCpu =
+    testing::AddGlobalTestEnvironment(new ObjectCpuEnvironment);
 
 using BatchFn = sluice_status_t (*)(const char *const *, const uint32_t *,
                                     const char *const *, const uint32_t *,
@@ -90,6 +109,15 @@ TEST(AlignCompile, HeaderScoringIsTheJobs) {
   const sluice_align_scoring_t gappy = SLUICE_ALIGN_gappy_SCORING;
   EXPECT_EQ(gappy.gap_open, 0);
   EXPECT_EQ(gappy.zdrop, -1);
+}
+
+TEST(AlignCompile, HeaderNamesTheObjectsCpu) {
+  std::ifstream in(SLUICE_ALIGN_JOBS_HEADER);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find(std::string(", CPU ") + SLUICE_ALIGN_JOBS_MCPU),
+            std::string::npos)
+      << text.str();
 }
 
 TEST(AlignCompile, HandCasesMatchTheReference) {

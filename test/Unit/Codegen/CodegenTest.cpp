@@ -10,6 +10,7 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <gtest/gtest.h>
 
@@ -109,7 +110,8 @@ TEST_F(Fixture, HostObjectDefinesAndReferencesSymbols) {
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-codegen", "o", path));
   llvm::FileRemover remover(path);
   std::string error;
-  ASSERT_TRUE(mlir::succeeded(writeHostObject(*module, path, 2, error)))
+  ASSERT_TRUE(
+      mlir::succeeded(writeHostObject(*module, path, 2, HostCpu(), error)))
       << error;
   auto object = llvm::object::ObjectFile::createObjectFile(path);
   ASSERT_TRUE(bool(object)) << llvm::toString(object.takeError());
@@ -137,9 +139,78 @@ TEST_F(Fixture, HostObjectToAMissingDirectoryFails) {
   ASSERT_TRUE(module);
   std::string error;
   EXPECT_TRUE(mlir::failed(
-      writeHostObject(*module, "/nonexistent-dir/x.o", 2, error)));
+      writeHostObject(*module, "/nonexistent-dir/x.o", 2, HostCpu(), error)));
   EXPECT_NE(error.find("/nonexistent-dir/x.o"), std::string::npos) << error;
 }
+
+TEST(HostCpu, GenericIsTheDefaultAndKeptAsIs) {
+  std::string error;
+  auto cpu = resolveHostCpu(HostCpu(), error);
+  ASSERT_TRUE(mlir::succeeded(cpu)) << error;
+  EXPECT_EQ(cpu->name, "generic");
+  EXPECT_EQ(cpu->features, "");
+  EXPECT_NE(describeHostCpu(HostCpu()).find(", CPU generic (runs on any CPU"),
+            std::string::npos);
+}
+
+TEST(HostCpu, NativeIsTheHostsCpuWithItsFeatures) {
+  std::string error;
+  auto cpu = resolveHostCpu({"native", ""}, error);
+  ASSERT_TRUE(mlir::succeeded(cpu)) << error;
+  EXPECT_EQ(cpu->name, llvm::sys::getHostCPUName().str());
+  // Sorted, each with its sign; resolving them again changes nothing.
+  llvm::SmallVector<llvm::StringRef> features;
+  llvm::StringRef(cpu->features).split(features, ',', -1, false);
+  EXPECT_TRUE(llvm::is_sorted(features));
+  for (llvm::StringRef f : features)
+    EXPECT_TRUE(f.starts_with("+") || f.starts_with("-")) << f.str();
+  auto again = resolveHostCpu(*cpu, error);
+  ASSERT_TRUE(mlir::succeeded(again)) << error;
+  EXPECT_EQ(again->features, cpu->features);
+  EXPECT_NE(describeHostCpu({"native", ""})
+                .find(", CPU " + cpu->name + " (--mcpu=native)"),
+            std::string::npos);
+}
+
+TEST(HostCpu, UnknownNamesAndFeaturesAreErrors) {
+  std::string error;
+  EXPECT_TRUE(mlir::failed(resolveHostCpu({"bogus", ""}, error)));
+  EXPECT_NE(error.find("unknown CPU 'bogus' for " + hostTriple()),
+            std::string::npos)
+      << error;
+  EXPECT_TRUE(mlir::failed(resolveHostCpu({"generic", "+bogus"}, error)));
+  EXPECT_NE(error.find("unknown CPU feature 'bogus'"), std::string::npos)
+      << error;
+  EXPECT_TRUE(mlir::failed(resolveHostCpu({"generic", "+"}, error)));
+  EXPECT_NE(error.find("unknown CPU feature ''"), std::string::npos) << error;
+}
+
+TEST_F(Fixture, HostObjectForAnUnknownCpuIsNotWritten) {
+  auto module = parse(kHostModule);
+  ASSERT_TRUE(module);
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-codegen", "o", path));
+  ASSERT_FALSE(llvm::sys::fs::remove(path));
+  std::string error;
+  EXPECT_TRUE(
+      mlir::failed(writeHostObject(*module, path, 2, {"bogus", ""}, error)));
+  EXPECT_NE(error.find("unknown CPU 'bogus'"), std::string::npos) << error;
+  EXPECT_FALSE(llvm::sys::fs::exists(path));
+}
+
+#if defined(__x86_64__)
+TEST(HostCpu, X86FeaturesAreCheckedAndKeptInOrder) {
+  std::string error;
+  auto cpu = resolveHostCpu({"x86-64-v3", " +avx512f, -fma "}, error);
+  ASSERT_TRUE(mlir::succeeded(cpu)) << error;
+  EXPECT_EQ(cpu->name, "x86-64-v3");
+  EXPECT_EQ(cpu->features, "+avx512f,-fma");
+  EXPECT_TRUE(mlir::failed(resolveHostCpu({"x86-64-v3", "avx2"}, error)));
+  EXPECT_NE(error.find("'avx2' needs a sign: +avx2 adds it, -avx2 removes it"),
+            std::string::npos)
+      << error;
+}
+#endif
 
 /// Expects ptxas -arch=sm_90 to assemble `ptx`; skips without ptxas.
 void expectPtxasAccepts(const std::string &ptx) {
