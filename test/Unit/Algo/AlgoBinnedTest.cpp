@@ -8,7 +8,7 @@
 // destinations and `auto`, serial, static and dynamic, at 1 and 2
 // threads, on seeded random graphs, a graph with isolated vertices whose
 // n is no multiple of the bin size, and the shared real graphs. Integer
-// `min=`, `max=` and `+=` equal a serial reference written here and the
+// `min=`, `max=`, `+=` and `-=` equal a serial reference written here and the
 // push with atomics exactly. Loops that are not binned (a `where`) still
 // compute what they computed.
 //
@@ -40,8 +40,8 @@ schedule pagerank { @scatter { )" +
          schedule + " } }\n";
 }
 
-/// Integer `min=`, `max=` and `+=` of values from the source alone; the
-/// `where` of @far keeps it unbinned.
+/// Integer `min=`, `max=`, `+=` and `-=` of values from the source alone;
+/// the `where` of @far keeps it unbinned.
 std::string integers(const std::string &schedule) {
   return std::string(kHeader) + R"(
 algorithm ints(rounds: i64 = 3) on g {
@@ -50,25 +50,28 @@ algorithm ints(rounds: i64 = 3) on g {
   vertex high: i64 = 0
   vertex total: i64 = 0
   vertex far: i64 = 0
+  vertex minus: i64 = 0
   @init vertices(v) { x[v] = id(v) % 13 }
   repeat rounds {
     @lo edges(src, dst) { low[dst] min= x[src] + degree(src) }
     @hi edges(src, dst) { high[dst] max= x[src] * 2 - degree(src) }
     @sum edges(src, dst) { total[dst] += x[src] + 1 }
+    @sub edges(src, dst) { minus[dst] -= x[src] * 3 }
     @far edges(src, dst) where x[src] > 5 { far[dst] += x[src] }
     @apply vertices(v) {
-      x[v] = (x[v] + low[v] + high[v] + total[v] + far[v]) % 17
+      x[v] = (x[v] + low[v] + high[v] + total[v] + far[v] - minus[v]) % 17
       low[v] = 1000000
       high[v] = 0
       total[v] = 0
       far[v] = 0
+      minus[v] = 0
     }
   }
   output x
 }
 schedule ints { @lo { )" +
          schedule + " }, @hi { " + schedule + " }, @sum { " + schedule +
-         " }, @far { " + schedule + " } }\n";
+         " }, @sub { " + schedule + " }, @far { " + schedule + " } }\n";
 }
 
 /// integers() computed serially, here, from the CSR: the independent
@@ -78,7 +81,7 @@ std::vector<int64_t> referenceIntegers(const sluice_graph_t *g) {
   const uint64_t *off = sluice_graph_offsets(g);
   const uint32_t *tgt = sluice_graph_targets(g);
   std::vector<int64_t> x(n), low(n, 1000000), high(n, 0), total(n, 0),
-      far(n, 0);
+      far(n, 0), minus(n, 0);
   for (uint64_t v = 0; v < n; ++v)
     x[v] = sluice_graph_original_id(g, v) % 13;
   for (int round = 0; round < 3; ++round) {
@@ -89,14 +92,15 @@ std::vector<int64_t> referenceIntegers(const sluice_graph_t *g) {
         low[v] = std::min(low[v], x[u] + degree);
         high[v] = std::max(high[v], x[u] * 2 - degree);
         total[v] += x[u] + 1;
+        minus[v] -= x[u] * 3;
         if (x[u] > 5)
           far[v] += x[u];
       }
     }
     for (uint64_t v = 0; v < n; ++v) {
-      x[v] = (x[v] + low[v] + high[v] + total[v] + far[v]) % 17;
+      x[v] = (x[v] + low[v] + high[v] + total[v] + far[v] - minus[v]) % 17;
       low[v] = 1000000;
-      high[v] = total[v] = far[v] = 0;
+      high[v] = total[v] = far[v] = minus[v] = 0;
     }
   }
   return x;
