@@ -24,8 +24,9 @@
 // CHECK:         scf.for %[[I:.*]] = %[[BEGIN]] to %[[END]]
 // CHECK:           %[[X:.*]] = arith.divf %{{.*}}, %{{.*}} : f64
 // CHECK:           scf.for %[[E:.*]] = %{{.*}} to %{{.*}}
-// CHECK-NEXT:        %[[KAT:.*]] = llvm.getelementptr %[[SLOTS]][%[[E]]] : (!llvm.ptr, i64) -> !llvm.ptr, i64
-// CHECK-NEXT:        %[[K:.*]] = llvm.load %[[KAT]] : !llvm.ptr -> i64
+// CHECK-NEXT:        %[[KAT:.*]] = llvm.getelementptr %[[SLOTS]][%[[E]]] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:        %[[K32:.*]] = llvm.load %[[KAT]] : !llvm.ptr -> i32
+// CHECK-NEXT:        %[[K:.*]] = arith.extui %[[K32]] : i32 to i64
 // CHECK-NEXT:        %[[AT:.*]] = llvm.getelementptr %[[VALUES]][%[[K]]] : (!llvm.ptr, i64) -> !llvm.ptr, f64
 // CHECK-NEXT:        llvm.store %[[X]], %[[AT]] : f64, !llvm.ptr
 // CHECK-NEXT:      }

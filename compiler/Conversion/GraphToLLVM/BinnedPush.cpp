@@ -280,7 +280,8 @@ void Outliner::emitPushBins(OpBuilder &b, Location loc, Operation *loop,
   for (Operation *op : perEdge)
     b.clone(*op, map);
   Value value = map.lookup(reduce.getValue());
-  Value k = loadElement(b, loc, i64, slots, e);
+  Value k =
+      b.create<arith::ExtUIOp>(loc, i64, loadElement(b, loc, i32, slots, e));
   b.create<LLVM::StoreOp>(loc, value,
                           elementAddress(b, loc, value.getType(), values, k));
 }

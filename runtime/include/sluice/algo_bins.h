@@ -20,7 +20,8 @@
  * (bin_pairs, slots, pair_dst) depends only on the graph and `tile` and is
  * built on the context's threads the first time a size is asked for;
  * with the values (8 bytes per edge, whatever the value's type) it is
- * kept until the context is released.
+ * kept until the context is released. Slots are 32 bits: a graph of more
+ * than 2^32 - 1 edges gets no bins (the push runs with atomics).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef SLUICE_ALGO_BINS_H
@@ -39,7 +40,7 @@ typedef struct sluice_algo_bins_t {
   uint64_t num_bins;         /* ceil(num_vertices / tile) */
   uint64_t num_pairs;        /* num_edges */
   const uint64_t *bin_pairs; /* num_bins + 1 */
-  const uint64_t *slots;     /* num_edges: the pair of CSR out-edge e */
+  const uint32_t *slots;     /* num_edges: the pair of CSR out-edge e */
   const uint32_t *pair_dst;  /* num_pairs */
   void *values;              /* num_pairs slots of 8 bytes */
 } sluice_algo_bins_t;

@@ -46,8 +46,8 @@ bool sluice::rt::pushBinsBytes(uint64_t n, uint64_t m, uint64_t tile,
                                uint64_t sourceBlocks, uint64_t &bytes) {
   const uint64_t bins = n == 0 ? 0 : (n - 1) / tile + 1;
   uint64_t pairs, offsets, counters;
-  // A pair: its slot (8), its destination (4) and its value (8).
-  return !__builtin_mul_overflow(m, uint64_t(20), &pairs) &&
+  // A pair: its slot (4), its destination (4) and its value (8).
+  return !__builtin_mul_overflow(m, uint64_t(16), &pairs) &&
          !__builtin_mul_overflow(bins + 1, uint64_t(8), &offsets) &&
          !__builtin_mul_overflow(sourceBlocks, bins, &counters) &&
          !__builtin_mul_overflow(counters, uint64_t(8), &counters) &&
@@ -68,6 +68,11 @@ bool sluice::rt::buildPushBins(uint64_t n, const uint64_t *outOffsets,
   const std::string what = "the bins of " + std::to_string(tile) +
                            " destinations (" + std::to_string(bins) +
                            " bins, " + std::to_string(m) + " pairs)";
+  if (m > kMaxPairs) {
+    error = what + ": more than " + std::to_string(kMaxPairs) +
+            " pairs, which 32-bit slots cannot index";
+    return false;
+  }
   if (!pushBinsBytes(n, m, tile, blocks, bytes) || bytes > limit) {
     error = what + " need " +
             (bytes ? bytesText(double(bytes)) : std::string("over 2^64 B")) +
@@ -110,7 +115,7 @@ bool sluice::rt::buildPushBins(uint64_t n, const uint64_t *outOffsets,
          e < outOffsets[blockStarts[s + 1]]; ++e) {
       const uint32_t dst = outTargets[e];
       const uint64_t k = next[dst / tile]++;
-      out.slots[e] = k;
+      out.slots[e] = static_cast<uint32_t>(k);
       out.pairDst[k] = dst;
     }
   });
@@ -275,7 +280,7 @@ const char *sluice_algo_bins_note(sluice_algo_ctx_t *ctx, uint32_t index) {
                   "bins built in %.1f ms)",
                   (unsigned long long)v.tile, (unsigned long long)v.num_bins,
                   (unsigned long long)v.num_pairs,
-                  bytesText(double(v.num_pairs) * 20).c_str(),
+                  bytesText(double(v.num_pairs) * 16).c_str(),
                   s.buildSeconds * 1e3);
     note += text;
   } else {

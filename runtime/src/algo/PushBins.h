@@ -24,10 +24,13 @@ namespace sluice::rt {
 struct PushBins {
   sluice_algo_bins_t view{};
   std::vector<uint64_t> binPairs;
-  HugeArray<uint64_t> slots;
+  HugeArray<uint32_t> slots;
   HugeArray<uint32_t> pairDst;
   HugeArray<uint64_t> values;
 };
+
+/// The most pairs (edges) bins hold: slots are 32 bits.
+constexpr uint64_t kMaxPairs = UINT32_MAX;
 
 /// The bytes the bins of a graph of `n` vertices and `m` edges take with
 /// bins of `tile` (> 0) destinations, built over `sourceBlocks` blocks of
@@ -38,8 +41,9 @@ bool pushBinsBytes(uint64_t n, uint64_t m, uint64_t tile, uint64_t sourceBlocks,
 /// Builds the bins of the CSR (`outOffsets`, `outTargets`) with bins of
 /// `tile` (> 0) destinations, counting and filling over the source blocks
 /// `blockStarts` (first vertex of each, then n) in parallel. Checks the
-/// size (pushBinsBytes) against `limit` bytes before allocating anything;
-/// false, with `error` set, when they do not fit.
+/// size (pushBinsBytes) against `limit` bytes, and the edges against
+/// kMaxPairs, before allocating anything; false, with `error` set, when
+/// they do not fit.
 bool buildPushBins(uint64_t n, const uint64_t *outOffsets,
                    const uint32_t *outTargets,
                    const std::vector<uint64_t> &blockStarts, uint64_t tile,

@@ -124,9 +124,9 @@ TEST(PushBins, SizeIsCheckedBeforeAllocating) {
   Csr c = randomCsr(100, 3);
   const uint64_t m = c.targets.size();
   uint64_t bytes = 0;
-  // 20 bytes a pair, 8 per bin offset (+1), 8 per block and bin counter.
+  // 16 bytes a pair, 8 per bin offset (+1), 8 per block and bin counter.
   ASSERT_TRUE(pushBinsBytes(100, m, 10, 2, bytes));
-  EXPECT_EQ(bytes, 20 * m + 8 * 11 + 8 * 2 * 10);
+  EXPECT_EQ(bytes, 16 * m + 8 * 11 + 8 * 2 * 10);
   PushBins got;
   std::string error;
   EXPECT_FALSE(buildPushBins(100, c.offsets.data(), c.targets.data(),
@@ -143,6 +143,17 @@ TEST(PushBins, SizeIsCheckedBeforeAllocating) {
   EXPECT_TRUE(buildPushBins(100, c.offsets.data(), c.targets.data(),
                             destinationBlocks(100, c.offsets.data(), 2), 10,
                             bytes, serial, got, error))
+      << error;
+  // More pairs than 32-bit slots index: refused before any read of the
+  // targets (there are none here).
+  std::vector<uint64_t> many{0, kMaxPairs + 1};
+  PushBins none;
+  EXPECT_FALSE(buildPushBins(1, many.data(), nullptr,
+                             destinationBlocks(1, many.data(), 1), 1,
+                             ~uint64_t(0), serial, none, error));
+  EXPECT_NE(error.find("more than 4294967295 pairs, which 32-bit slots "
+                       "cannot index"),
+            std::string::npos)
       << error;
   // 2^62 edges overflow 64 bits.
   uint64_t huge = 0;
