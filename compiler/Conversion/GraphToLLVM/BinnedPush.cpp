@@ -151,7 +151,6 @@ BinPlan sluice::conversion::planBinning(Operation *loop, graph::ScheduleAttr s,
     if (p.getSymName() == name)
       plan.destBytes = (p.getElementType().getIntOrFloatBitWidth() + 7) / 8;
   plan.binned = true;
-  plan.reduce = reduce;
   plan.size = tile.kind == graph::Tile::Kind::Size ? tile.size : 0;
   const char *symbol = reduce.getKind() == graph::ReductionKind::Add   ? "+="
                        : reduce.getKind() == graph::ReductionKind::Sub ? "-="

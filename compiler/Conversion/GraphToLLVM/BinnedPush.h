@@ -29,7 +29,6 @@ struct BinPlan {
   bool binned = false;        ///< it gets `_push_bins` and `_bins_accumulate`
   int64_t size = 0;           ///< bins of this many destinations; 0: auto
   uint64_t destBytes = 0;     ///< what the accumulate pass updates per vertex
-  graph::PropReduceOp reduce; ///< the loop's one update (binned)
   std::string remark;         ///< for the loop's remark; empty: no `tile`
 };
 
