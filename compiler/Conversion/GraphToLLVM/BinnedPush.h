@@ -26,10 +26,10 @@ namespace sluice::conversion {
 
 /// How a push loop's `tile` runs on the CPU.
 struct BinPlan {
-  bool binned = false;        ///< it gets `_push_bins` and `_bins_accumulate`
-  int64_t size = 0;           ///< bins of this many destinations; 0: auto
-  uint64_t destBytes = 0;     ///< what the accumulate pass updates per vertex
-  std::string remark;         ///< for the loop's remark; empty: no `tile`
+  bool binned = false;    ///< it gets `_push_bins` and `_bins_accumulate`
+  int64_t size = 0;       ///< bins of this many destinations; 0: auto
+  uint64_t destBytes = 0; ///< what the accumulate pass updates per vertex
+  std::string remark;     ///< for the loop's remark; empty: no `tile`
 };
 
 /// The plan for push loop `loop` under schedule `s`: binned when it runs
