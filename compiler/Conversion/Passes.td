@@ -171,9 +171,15 @@ def GraphToLLVM : Pass<"graph-to-llvm", "::mlir::ModuleOp"> {
     frontier, sealed (sorted) after the round. A loop whose frontier is
     a `scf.while` body's argument that only it reads (the condition may
     take its size), every value of which is made fresh and read nowhere
-    else, releases it after the round (sluice_algo_frontier_release). `tile` and `format = coo`
-    do not change the code yet; with `remarks` the pass says so, and for
-    every loop which variants, parallelism and atomics it got.
+    else, releases it after the round (sluice_algo_frontier_release).
+    `tile` on a pull loop adds a variant over tiled in-edges
+    (sluice/algo_tile.h); on a push loop whose only update is one `+=`,
+    `-=`, `min=` or `max=` at the destination of a value from the source,
+    it adds the two passes of propagation blocking, `_push_bins` and
+    `_bins_accumulate` (sluice/algo_bins.h; docs/algorithms.md). `format =
+    coo` does not change the code yet. With `remarks` the pass says so,
+    and for every loop which variants, parallelism and atomics it got and
+    why a `tile` was not used.
 
     `graph.vertex_of` of an id the graph lacks and integer division by
     zero fault at run time: the runtime keeps the op's site (its index in

@@ -169,3 +169,22 @@ module {
     }
   }
 }
+
+// -----
+
+// A bad schedule is still a located error with `tile`: a parallel `*=`
+// at the destination of a push (which binning does not take either; graph-to-llvm-bins.mlir).
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @mul on @g attributes {outputs = [@a], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %cst = arith.constant 1.0 : f64
+    graph.property @a : f64 = %cst
+    graph.edges label "mul" attributes {schedule = #graph.schedule<direction = push, parallel = static, tile = 64, frontier = auto, format = csr>} do {
+    ^bb0(%src: i32, %dst: i32):
+      %x = graph.prop.get @a[%src] : f64
+      // expected-error @+1 {{not supported yet: a parallel '*=' into 'a' at a vertex the iteration does not own (push); schedule the loop `parallel: serial` or as pull}}
+      graph.prop.reduce mul @a[%dst], %x : f64
+      graph.yield
+    }
+  }
+}

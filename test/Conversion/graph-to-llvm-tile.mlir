@@ -92,12 +92,12 @@ module {
 // -----
 
 // Where tiling is not legal or not useful the loop runs untiled and the
-// remark says why: push, a frontier, an early exit, an update at the
+// remark says why: push (binned instead: graph-to-llvm-bins.mlir), a frontier, an early exit, an update at the
 // source, a read at the source of what the loop updates, a vertices loop.
 // CHECK-LABEL: llvm.func @sluice_algo_no(
 // CHECK-NOT:     sluice_algo_tile_begin
 // CHECK-NOT:   _pull_tiled
-// REMARK: remark: loop 'push' of algorithm 'no': {{.*}}; not tiled (only pull loops are tiled; push is not (propagation blocking is not built))
+// REMARK: remark: loop 'push' of algorithm 'no': {{.*}}; binned (propagation blocking): {{.*}}
 // REMARK: remark: loop 'frontier' of algorithm 'no': {{.*}}; not tiled (a loop over a frontier is not tiled: it tests each source against the frontier's bitmap)
 // REMARK: remark: loop 'exit' of algorithm 'no': {{.*}}; not tiled (a vertex's in-edges end once `where` is false; tiles would test `where` once per tile)
 // REMARK: remark: loop 'atsource' of algorithm 'no': {{.*}}; not tiled (it updates 'a' at a vertex other than the destination, and tiles would change the order of those updates)

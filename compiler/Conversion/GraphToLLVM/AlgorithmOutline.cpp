@@ -20,7 +20,9 @@
 // (sparse: its list; dense and bitmap: every vertex tested against its
 // bitmap; auto: chosen per round), `parallel` and `chunk` for the parallel
 // for. A pull loop's `tile` adds the variant `pull_tiled`, over the tiled
-// in-edges of sluice/algo_tile.h (TiledLoops.h). `format` does not change
+// in-edges of sluice/algo_tile.h (TiledLoops.h); a push loop's adds
+// `push_bins` and `bins_accumulate`, propagation blocking over the bins of
+// sluice/algo_bins.h (BinnedPush.h). `format` does not change
 // the CPU code yet (a remark says so).
 //
 //===----------------------------------------------------------------------===//
@@ -117,6 +119,10 @@ StringRef sluice::conversion::outline::variantName(Variant v) {
     return "pull";
   case Variant::TiledPull:
     return "pull_tiled";
+  case Variant::PushBins:
+    return "push_bins";
+  case Variant::BinsAccumulate:
+    return "bins_accumulate";
   }
   llvm_unreachable("unknown variant");
 }
@@ -722,6 +728,13 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
                       binders.push_back(w);
                     emitIteration(b, loc, loop, binders, map);
                   });
+    break;
+  case Variant::PushBins:
+    // i is a source; its out-edges' values go to the bins.
+    emitPushBins(b, loc, loop, i, info, fn, map, weighted);
+    break;
+  case Variant::BinsAccumulate:
+    emitBinsAccumulate(b, loc, loop, i, info, fn);
     break;
   }
   b.setInsertionPointToEnd(entry);

@@ -73,7 +73,16 @@ bool destinationOnlyOrdered(Operation *loop);
 /// are not sorted by the positions its comparisons use.
 bool pushEndsEarly(Operation *loop, bool ordered);
 
-enum class Variant { Vertices, Push, Pull, TiledPull };
+/// `PushBins` and `BinsAccumulate`: the two passes of a binned push loop
+/// (BinnedPush.h), over sources and over bins.
+enum class Variant {
+  Vertices,
+  Push,
+  Pull,
+  TiledPull,
+  PushBins,
+  BinsAccumulate
+};
 
 /// A property a pull variant combines in `slot` (an alloca of its element
 /// type) across a destination's in-edges (PullAccumulators.cpp).
@@ -141,6 +150,16 @@ private:
   /// in-edges, `atEdge` the body at one; each reduction combines in a slot
   /// from its identity (the slots allocated before `outer`), the warp's
   /// partials combine, lane 0 reduces the totals into v.
+  /// The body of `_push_bins` at source index `i` (BinnedPush.cpp):
+  /// each out-edge's value stored at its slot of the bins (`fn`'s
+  /// environment, EnvSlot::Bins).
+  void emitPushBins(OpBuilder &b, Location loc, Operation *loop, Value i,
+                    FunctionInfo &info, LLVM::LLVMFuncOp fn, IRMapping &map,
+                    bool weighted);
+  /// The body of `_bins_accumulate` at bin `i`: its pairs reduced into
+  /// their destinations, which the iteration owns.
+  void emitBinsAccumulate(OpBuilder &b, Location loc, Operation *loop, Value i,
+                          FunctionInfo &info, LLVM::LLVMFuncOp fn);
   void emitPullLanes(OpBuilder &b, Location loc, Operation *loop, Value v,
                      Operation *outer, Value lane,
                      function_ref<void(Value)> atEdge,

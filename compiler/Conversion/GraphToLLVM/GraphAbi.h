@@ -65,7 +65,9 @@ enum class EnvSlot : int64_t {
   FirstCaptured,
   /// A push pass of a loop scheduled `order: degree | auto`: the vertices'
   /// positions in the degree order, or null (such a loop is never tiled).
-  Ranks = Tiled
+  Ranks = Tiled,
+  /// The bins of a binned push run (sluice/algo_bins.h; null otherwise).
+  Bins = Tiled
 };
 
 /// The vertices of one block of a loop that reduces into locals

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/GraphToLLVM/AlgorithmOutline.h"
+#include "compiler/Conversion/GraphToLLVM/BinnedPush.h"
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
 #include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
 #include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
@@ -480,9 +481,20 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     if (edges.getFrom())
       return prefix() << " runs over every vertex, not over a frontier";
   }
-  TilePlan tiling = planTiling(
-      loop, schedule, variants.size() == 1 && variants.front() == Variant::Pull,
-      pullExitsEarly(loop), props);
+  // `tile` tiles a pull loop's in-edges and bins a push loop's out-edges.
+  const bool pushOnly =
+      edges && variants.size() == 1 && variants.front() == Variant::Push;
+  TilePlan tiling;
+  BinPlan binning;
+  if (pushOnly) {
+    binning = planBinning(loop, schedule, props);
+    tiling.remark = binning.remark;
+  } else {
+    tiling =
+        planTiling(loop, schedule,
+                   variants.size() == 1 && variants.front() == Variant::Pull,
+                   pullExitsEarly(loop), props);
+  }
   if (remarks)
     emitRemark(loc) << what << " of algorithm '" << algo.getSymName()
                     << "': " << describe(loop, schedule, variants, tiling)
@@ -508,6 +520,14 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   if (tiling.tiled)
     tiledFn = buildVariant(loop, base + "_pull_tiled", Variant::TiledPull,
                            captured.getArrayRef(), isParallel);
+  LLVM::LLVMFuncOp binsFn, accumulateFn;
+  if (binning.binned) {
+    binsFn = buildVariant(loop, base + "_push_bins", Variant::PushBins,
+                          captured.getArrayRef(), isParallel);
+    accumulateFn =
+        buildVariant(loop, base + "_bins_accumulate", Variant::BinsAccumulate,
+                     captured.getArrayRef(), isParallel);
+  }
 
   // The launch, where the loop was.
   const FunctionInfo &info = state.functions[main];
@@ -650,6 +670,25 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
           chunk = constI64(b, loc, schedule.getChunk().value_or(0));
           launch(fns.back(), null, null, n);
         });
+  } else if (binsFn) {
+    // Per run, the runtime's bins or none: the sources under the loop's
+    // schedule, then the bins, few and large, one at a time.
+    emitBinnedLaunch(
+        b, loc, module, info.ctx, base + "_bins_name",
+        what + " of algorithm '" + algo.getSymName().str() + "'", binning,
+        [&](Value bins) {
+          store(static_cast<int64_t>(EnvSlot::Bins), bins);
+          launch(binsFn, null, null, n);
+          Value loopKind = kind, loopChunk = chunk;
+          kind = b.create<arith::ConstantIntOp>(
+              loc, tiledSchedule(parallel == graph::Parallel::Serial), 32);
+          chunk = constI64(b, loc, 1);
+          launch(accumulateFn, null, null,
+                 binsField(b, loc, bins, BinsField::NumBins, b.getI64Type()));
+          kind = loopKind;
+          chunk = loopChunk;
+        },
+        [&] { launch(fns.back(), null, null, n); });
   } else if (!from && order != graph::VertexOrder::Natural) {
     // The runtime decides (auto) and builds the order on the first run;
     // the ranks, or null for the graph's order; the pass runs over the

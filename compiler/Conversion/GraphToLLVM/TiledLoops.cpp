@@ -101,8 +101,8 @@ TilePlan sluice::conversion::planTiling(Operation *loop, graph::ScheduleAttr s,
     return untiled("tile has no effect on a vertices loop: it reads no "
                    "edges");
   if (!pullOnly)
-    return untiled("only pull loops are tiled; push is not (propagation "
-                   "blocking is not built)");
+    return untiled("a hybrid loop is not tiled: its rounds switch between "
+                   "push and pull");
   if (edges.getFrom())
     return untiled("a loop over a frontier is not tiled: it tests each "
                    "source against the frontier's bitmap");

@@ -12,6 +12,7 @@
 #include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/Graph/AlgoGpu.h"
 #include "compiler/Target/LLVM/Codegen.h"
+#include "sluice/algo_bins.h"
 #include "sluice/algo_gpu.h"
 #include "sluice/algo_tile.h"
 
@@ -213,6 +214,8 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_original_id);
   SLUICE_SYMBOL(sluice_algo_tile_begin);
   SLUICE_SYMBOL(sluice_algo_tile_end);
+  SLUICE_SYMBOL(sluice_algo_bins_begin);
+  SLUICE_SYMBOL(sluice_algo_bins_end);
   SLUICE_SYMBOL(sluice_algo_gpu_sync);
   SLUICE_SYMBOL(sluice_algo_gpu_sync_element);
 #undef SLUICE_SYMBOL
@@ -329,6 +332,8 @@ CompiledAlgorithm::run(const sluice_graph_t *graph, DictionaryAttr params,
   sluice_algo_gpu_stats(ctx, &result.gpuStats);
   for (uint32_t i = 0; const char *note = sluice_algo_tile_note(ctx, i); ++i)
     result.tileNotes.push_back(note);
+  for (uint32_t i = 0; const char *note = sluice_algo_bins_note(ctx, i); ++i)
+    result.binNotes.push_back(note);
   for (uint32_t i = 0; const char *note = sluice_algo_order_note(ctx, i); ++i)
     result.orderNotes.push_back(note);
   const char *message = nullptr;

@@ -80,6 +80,8 @@ public:
     sluice_algo_gpu_stats_t gpuStats{}; ///< where the GPU's time went
     /// What each tiled loop ran with (sluice_algo_tile_note).
     std::vector<std::string> tileNotes;
+    /// What each binned push loop ran with (sluice_algo_bins_note).
+    std::vector<std::string> binNotes;
     std::vector<std::string> orderNotes; ///< sluice_algo_order_note's
   };
 
@@ -139,6 +141,7 @@ struct AlgoRunReport {
   sluice_algo_gpu_stats_t gpuStats{};
   double seconds = 0, compileSeconds = 0, loadSeconds = 0;
   std::vector<std::string> tileNotes; ///< CompiledAlgorithm::Result's
+  std::vector<std::string> binNotes;  ///< CompiledAlgorithm::Result's
   std::vector<std::string> orderNotes; ///< CompiledAlgorithm::Result's
   /// With AlgoRunOptions::keepResult: the outputs, over `graph`.
   std::optional<CompiledAlgorithm::Result> result;

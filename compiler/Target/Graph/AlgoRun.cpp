@@ -137,6 +137,7 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.gpuLaunches = result->gpuLaunches;
   report.gpuStats = result->gpuStats;
   report.tileNotes = result->tileNotes;
+  report.binNotes = result->binNotes;
   report.orderNotes = result->orderNotes;
   // The columns point into the storage vectors, whose buffers a move keeps
   // (a Result cannot be copied: its columns would point into the original).

@@ -40,6 +40,8 @@ int sluice::runAlgorithmJobAndReport(mlir::ModuleOp module,
   }
   for (const std::string &note : report->tileNotes)
     os << "  tiles:    " << note << "\n";
+  for (const std::string &note : report->binNotes)
+    os << "  bins:     " << note << "\n";
   for (const std::string &note : report->orderNotes)
     os << "  order:    " << note << "\n";
   // Microseconds for the kernel: small graphs' kernels run in milliseconds.

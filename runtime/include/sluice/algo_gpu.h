@@ -68,7 +68,8 @@ typedef struct sluice_algo_gpu_frontier_t {
 #define SLUICE_ALGO_ENV_BITMAP 3
 #define SLUICE_ALGO_ENV_PARTIALS 4
 #define SLUICE_ALGO_ENV_BLOCKS 5
-#define SLUICE_ALGO_ENV_TILED 6 /* sluice/algo_tile.h's layout (CPU only) */
+#define SLUICE_ALGO_ENV_TILED                                                  \
+  6 /* algo_tile.h's layout, algo_bins.h's bins (CPU) */
 #define SLUICE_ALGO_ENV_CAPTURED 7
 
 /* The fault site of a GPU error (sites of the program's ops are >= 0). */

@@ -147,6 +147,9 @@ void algoGpuParallelFor(sluice_algo_ctx_t *ctx, uint64_t n,
 /// The tiled in-edges built for a context and its tiled loops' choices
 /// (TileChoice.cpp).
 struct TileState;
+/// The bins of a context's binned push loops and their choices
+/// (PushBins.cpp).
+struct BinState;
 /// The degree order of a context's ordered loops (VertexOrder.cpp).
 struct VertexOrderState;
 struct VertexOrderDeleter {
@@ -238,6 +241,8 @@ struct sluice_algo_ctx_t {
   std::unique_ptr<sluice::rt::AlgoGpu, sluice::rt::AlgoGpuDeleter> gpu;
   /// sluice/algo_tile.h's layouts and choices, made on first use.
   std::shared_ptr<sluice::rt::TileState> tiles;
+  /// sluice/algo_bins.h's bins and choices, made on first use.
+  std::shared_ptr<sluice::rt::BinState> bins;
   /// sluice_algo_order_begin's order and notes, made on first use.
   std::unique_ptr<sluice::rt::VertexOrderState, sluice::rt::VertexOrderDeleter>
       order;
