@@ -7,8 +7,8 @@
 // compared and counted, so with positions (the pointer not null) the pass
 // runs over the relabelled graph (sluice_algo_order_offsets/_targets): the
 // i-th vertex's out-neighbours are positions, compared with i and counted
-// by a merge in the loop (sluice_algo_count_common for lists longer than
-// 16 or 32 times longer than the other), no lookup per edge; without, over
+// by a merge in the loop (sluice_algo_count_common when a list has 16 or
+// more), no lookup per edge; without, over
 // the CSR comparing the vertices, the same merge over the CSR's lists.
 // `dst < src` holds for a prefix of the sorted out-edges in both: a while
 // loop ends them at its first false.
@@ -33,14 +33,15 @@
 // CHECK-NEXT:          %[[D:.*]] = llvm.load %[[DAT]] : !llvm.ptr -> i32
 // CHECK-NEXT:          %[[PBOUND:.*]] = arith.minui %[[POS]], %[[D]] : i32
 // CHECK:               llvm.getelementptr %[[OFFSETS]]
-// CHECK:               %[[PLONG:.*]] = arith.cmpi ugt, %{{.*}}, %c16_i64 : i64
-// CHECK:               scf.if %{{.*}} -> (i64) {
-// CHECK:                 %[[PA:.*]] = llvm.getelementptr %[[TARGETS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-// CHECK-NEXT:            %[[PB:.*]] = llvm.getelementptr %[[TARGETS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-// CHECK-NEXT:            llvm.call @sluice_algo_count_common(%[[PA]], %{{.*}}, %[[PB]], %{{.*}}, %{{.*}})
+// CHECK:               %[[PSHORT:.*]] = arith.cmpi ult, %{{.*}}, %c16_i64 : i64
+// CHECK-NEXT:          scf.if %[[PSHORT]] -> (i64) {
 // CHECK:                 scf.execute_region -> i64 {
 // CHECK:                   llvm.getelementptr %[[TARGETS]]
 // CHECK:                   cf.cond_br
+// CHECK:               } else {
+// CHECK-NEXT:            %[[PA:.*]] = llvm.getelementptr %[[TARGETS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:            %[[PB:.*]] = llvm.getelementptr %[[TARGETS]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT:            llvm.call @sluice_algo_count_common(%[[PA]], %{{.*}}, %[[PB]], %{{.*}}, %{{.*}})
 // CHECK:               arith.cmpi eq, %[[D]], %[[POS]] : i32
 // CHECK:           } else {
 // CHECK:             scf.while
@@ -48,8 +49,8 @@
 // CHECK-NEXT:          arith.cmpi ult, %[[V]], %[[SRC:.*]] : i32
 // CHECK:             } do {
 // CHECK:               arith.minui %[[SRC]], %{{.*}} : i32
-// CHECK:               llvm.call @sluice_algo_count_common(
 // CHECK:               scf.execute_region -> i64 {
+// CHECK:               llvm.call @sluice_algo_count_common(
 // CHECK-NOT:     sluice_algo_common_neighbors
 // CHECK-LABEL: llvm.func @sluice_algo_tc(
 // CHECK:         %[[NAME:.*]] = llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<31 x i8>
@@ -62,7 +63,7 @@
 // CHECK-NEXT:    llvm.store %[[LIST]], %[[AT2]] : !llvm.ptr, !llvm.ptr
 // CHECK:         llvm.call @sluice_algo_parallel_for(
 // CHECK-NEXT:    llvm.call @sluice_algo_order_end(%[[CTX]])
-// REMARK: remark: loop 'count' of algorithm 'tc': push over the out-edges (CSR) of every vertex; parallel, dynamic chunks of 16 vertices; no atomics; order: auto: comparisons of vertices and common_neighbors_below use the graph relabelled by degree when the runtime finds the degrees skewed (the run's report says which); the destination is only compared and counted, so in that order the pass runs over the relabelled graph, destinations as positions (no lookup per edge); common_neighbors merged in the loop (lists up to 16 long within 32x of each other; the runtime's merge or gallop otherwise); `where` holds for a prefix of a source's sorted out-edges: they end at its first false
+// REMARK: remark: loop 'count' of algorithm 'tc': push over the out-edges (CSR) of every vertex; parallel, dynamic chunks of 16 vertices; no atomics; order: auto: comparisons of vertices and common_neighbors_below use the graph relabelled by degree when the runtime finds the degrees skewed (the run's report says which); the destination is only compared and counted, so in that order the pass runs over the relabelled graph, destinations as positions (no lookup per edge); common_neighbors merged in the loop when both lists are shorter than 16 (else the runtime's merge); `where` holds for a prefix of a source's sorted out-edges: they end at its first false
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @tc on @g attributes {outputs = [@triangles], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
@@ -100,7 +101,7 @@ module {
 // CHECK:         llvm.call @sluice_algo_parallel_for(
 // CHECK-NOT:     llvm.call @sluice_algo_order_end
 // REMARK: remark: loop 'count' of algorithm 'deg': {{.*}}; order: degree: comparisons of vertices and common_neighbors_below use the graph relabelled by degree (highest first), built at run time
-// REMARK: remark: loop 'count' of algorithm 'plain': {{.*}}; no atomics; order: natural; common_neighbors merged in the loop (lists up to 16 long within 32x of each other; the runtime's merge or gallop otherwise); `where` holds for a prefix of a source's sorted out-edges: they end at its first false{{$}}
+// REMARK: remark: loop 'count' of algorithm 'plain': {{.*}}; no atomics; order: natural; common_neighbors merged in the loop when both lists are shorter than 16 (else the runtime's merge); `where` holds for a prefix of a source's sorted out-edges: they end at its first false{{$}}
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @deg on @g attributes {outputs = [@t], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {

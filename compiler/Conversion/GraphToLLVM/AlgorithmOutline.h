@@ -109,18 +109,17 @@ StringRef variantName(Variant v);
 Value viewField(OpBuilder &b, Location loc, Value view, ViewField field,
                 Type type);
 
-/// The longest list buildCountCommon merges in the code: a pair with a
-/// longer one is the runtime's (its C++ loop runs long lists in fewer
-/// instructions; the call costs less than the merge there).
-inline constexpr int64_t kInlineMergeLongest = 16;
+/// buildCountCommon merges two lists in the code when both are shorter
+/// than this; longer ones are the runtime's (its C++ loop runs long lists
+/// in fewer instructions, and it gallops through a much longer one).
+inline constexpr int64_t kInlineMergeBelow = 16;
 
 /// The common elements below `bound` (i64; 2^32: all) of the sorted lists
 /// of u and v (i32 vertices, or positions of a relabelled graph) in the CSR
 /// (`offsets`, `targets`), each paired with at most one equal element of
 /// the other list, as the runtime's sluice_algo_count_common counts them:
-/// a merge in the code at b when the lengths are within 32 times of each
-/// other and at most kInlineMergeLongest long, else that call
-/// (InlineMerge.cpp).
+/// a merge in the code at b when both lists are shorter than
+/// kInlineMergeBelow, else that call (InlineMerge.cpp).
 Value buildCountCommon(OpBuilder &b, Location loc, ModuleOp module,
                        Value offsets, Value targets, Value u, Value v,
                        Value bound);

@@ -4,9 +4,10 @@
 // becomes a merge of the two sorted out-lists written into the loop itself
 // (GAPBS's triangle counting is inline too) instead of a runtime call per
 // edge: on a road network's lists of two or three elements the call, its
-// context lookups and its gallop test cost more than the merge. Lists whose
-// lengths differ more than 32 times are still the runtime's
-// (sluice_algo_count_common: a gallop through the longer one).
+// context lookups and its choice of a method cost more than the merge. Pairs
+// with a list of 16 or more are still the runtime's
+// (sluice_algo_count_common: its C++ loop, and a gallop through a list more
+// than 32 times longer than the other).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/GraphToLLVM/AlgorithmOutline.h"
@@ -24,14 +25,11 @@ using namespace sluice::conversion::outline;
 
 namespace {
 
-/// The runtime's mergeCount gallops when one list is more than this many
-/// times longer than the other (AlgoReduce.cpp, kGallopRatio).
-constexpr int64_t kGallopRatio = 32;
 /// Pairs whose longer list is longer than this are the runtime's too.
 constexpr int64_t kInlineLongest = 32;
 
-/// The merge of the lists [aLo, aHi) (the shorter) and [bLo, bHi) (not
-/// empty) of `targets`, as AlgoReduce.cpp's mergeCount, in i64: per element
+/// The merge of the lists [aLo, aHi) and [bLo, bHi) of `targets`, as
+/// AlgoReduce.cpp's mergeCount, in i64 (without its gallop): per element
 /// x of a below the bound, b's walk up to it, a pair when they are equal
 /// (then b steps past it: each element pairs once). The bound first drops
 /// to just above b's last element, so the walk along b needs no test for
@@ -65,7 +63,11 @@ Value emitMerge(OpBuilder &b, Location loc, Value targets, Value aLo, Value aHi,
   Block *pair = b.createBlock(&body);
   Block *done = b.createBlock(&body, body.end(), {i64}, {loc});
 
+  Block *start = b.createBlock(&body, std::next(body.begin()));
   b.setInsertionPointToEnd(entry);
+  b.create<cf::CondBranchOp>(loc, cmp(arith::CmpIPredicate::eq, bLo, bHi), done,
+                             ValueRange{zero}, start, ValueRange{});
+  b.setInsertionPointToEnd(start);
   Value last = element(b.create<arith::SubIOp>(loc, bHi, one));
   bound = b.create<arith::MinUIOp>(loc, bound,
                                    b.create<arith::AddIOp>(loc, last, one));
@@ -117,7 +119,7 @@ Value sluice::conversion::outline::buildCountCommon(OpBuilder &b, Location loc,
                                                     Value targets, Value u,
                                                     Value v, Value bound) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
-  Value one = constI64(b, loc, 1), zero = constI64(b, loc, 0);
+  Value one = constI64(b, loc, 1);
   auto list = [&](Value x) -> std::pair<Value, Value> {
     Value x64 = b.create<arith::ExtUIOp>(loc, i64, x);
     return {loadElement(b, loc, i64, offsets, x64),
@@ -128,44 +130,25 @@ Value sluice::conversion::outline::buildCountCommon(OpBuilder &b, Location loc,
   auto [vLo, vHi] = list(v);
   Value uLen = b.create<arith::SubIOp>(loc, uHi, uLo);
   Value vLen = b.create<arith::SubIOp>(loc, vHi, vLo);
-  // The shorter list is walked element by element, the longer up to each.
-  Value uShorter =
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ule, uLen, vLen);
-  auto pick = [&](Value ifU, Value ifV) -> Value {
-    return b.create<arith::SelectOp>(loc, uShorter, ifU, ifV);
-  };
-  Value aLo = pick(uLo, vLo), aHi = pick(uHi, vHi);
-  Value bLo = pick(vLo, uLo), bHi = pick(vHi, uHi);
-  Value aLen = pick(uLen, vLen), bLen = pick(vLen, uLen);
-  Value skewed = b.create<arith::OrIOp>(
-      loc,
-      b.create<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::ugt, bLen,
-          b.create<arith::MulIOp>(loc, aLen, constI64(b, loc, kGallopRatio))),
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, bLen,
-                              constI64(b, loc, kInlineMergeLongest)));
-  auto ifSkewed = b.create<scf::IfOp>(loc, TypeRange{i64}, skewed,
-                                      /*withElse=*/true);
+  // Both lists short (a road network's): merged here, v's walked element
+  // by element as GAPBS walks it; else the runtime's merge, which walks
+  // the shorter and gallops through a much longer one.
+  Value isShort = b.create<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::ult, b.create<arith::OrIOp>(loc, uLen, vLen),
+      constI64(b, loc, kInlineMergeBelow));
+  auto ifShort = b.create<scf::IfOp>(loc, TypeRange{i64}, isShort,
+                                     /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifSkewed.thenBlock());
+  b.setInsertionPointToStart(ifShort.thenBlock());
+  b.create<scf::YieldOp>(loc,
+                         emitMerge(b, loc, targets, vLo, vHi, uLo, uHi, bound));
+  b.setInsertionPointToStart(ifShort.elseBlock());
   b.create<scf::YieldOp>(
       loc,
       callRuntime(b, loc, module, AlgoCall::CountCommon,
-                  {elementAddress(b, loc, i32, targets, aLo), aLen,
-                   elementAddress(b, loc, i32, targets, bLo), bLen, bound}));
-  b.setInsertionPointToStart(ifSkewed.elseBlock());
-  // b empty: a is too (the shorter), nothing pairs.
-  auto ifAny = b.create<scf::IfOp>(
-      loc, TypeRange{i64},
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, bLen, zero),
-      /*withElse=*/true);
-  b.create<scf::YieldOp>(loc, ifAny.getResult(0));
-  b.setInsertionPointToStart(ifAny.thenBlock());
-  b.create<scf::YieldOp>(loc,
-                         emitMerge(b, loc, targets, aLo, aHi, bLo, bHi, bound));
-  b.setInsertionPointToStart(ifAny.elseBlock());
-  b.create<scf::YieldOp>(loc, zero);
-  return ifSkewed.getResult(0);
+                  {elementAddress(b, loc, i32, targets, uLo), uLen,
+                   elementAddress(b, loc, i32, targets, vLo), vLen, bound}));
+  return ifShort.getResult(0);
 }
 
 Value sluice::conversion::outline::countBound(OpBuilder &b, Location loc,

@@ -317,10 +317,9 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
     bool counts = false;
     loop->walk([&](graph::CommonNeighborsOp) { counts = true; });
     if (counts && (!ordered || destinationOnlyOrdered(loop)))
-      os << "; common_neighbors merged in the loop (lists up to "
-         << kInlineMergeLongest
-         << " long within 32x of each other; the runtime's merge or gallop "
-            "otherwise)";
+      os << "; common_neighbors merged in the loop when both lists are "
+            "shorter than "
+         << kInlineMergeBelow << " (else the runtime's merge)";
   }
   if (llvm::is_contained(variants, Variant::Push) &&
       pushEndsEarly(loop, s.getOrder() &&
