@@ -178,32 +178,9 @@ void sluice::conversion::emitBinnedLaunch(OpBuilder &b, Location loc,
                                           const BinPlan &plan,
                                           function_ref<void(Value)> binned,
                                           function_ref<void()> atomics) {
-  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
-  Type i64 = b.getI64Type();
-  Value text;
-  if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(symbol))
-    text = b.create<LLVM::AddressOfOp>(loc, existing);
-  else
-    text = LLVM::createGlobalString(loc, b, symbol, name.str() + '\0',
-                                    LLVM::Linkage::Internal);
-  LLVM::LLVMFuncOp begin = LLVM::lookupOrCreateFn(
-      module, "sluice_algo_bins_begin", {ptr, ptr, i64, i64}, ptr);
-  Value args[] = {ctx, text, constI64(b, loc, plan.size),
-                  constI64(b, loc, static_cast<int64_t>(plan.destBytes))};
-  Value bins = b.create<LLVM::CallOp>(loc, begin, args).getResult();
-  auto ifOp =
-      b.create<scf::IfOp>(loc, isNonNull(b, loc, bins), /*withElse=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    binned(bins);
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    atomics();
-  }
-  LLVM::LLVMFuncOp end =
-      LLVM::lookupOrCreateFn(module, "sluice_algo_bins_end", {ptr, ptr},
-                             LLVM::LLVMVoidType::get(b.getContext()));
-  b.create<LLVM::CallOp>(loc, end, ValueRange{ctx, text});
+  emitLayoutLaunch(b, loc, module, ctx, symbol, name, "sluice_algo_bins_begin",
+                   "sluice_algo_bins_end", plan.size,
+                   static_cast<int64_t>(plan.destBytes), binned, atomics);
 }
 
 /// The bins of a variant's run: its environment's slot, read before the

@@ -3,6 +3,7 @@
 #include "dialects/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -82,4 +83,34 @@ bool sluice::conversion::propertyUpdate(mlir::Operation *op,
     return true;
   }
   return false;
+}
+
+void sluice::conversion::emitLayoutLaunch(
+    OpBuilder &b, Location loc, ModuleOp module, Value ctx, StringRef symbol,
+    StringRef name, StringRef begin, StringRef end, int64_t size, int64_t bytes,
+    function_ref<void(Value)> with, function_ref<void()> without) {
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Type i64 = b.getI64Type();
+  Value text;
+  if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(symbol))
+    text = b.create<LLVM::AddressOfOp>(loc, existing);
+  else
+    text = LLVM::createGlobalString(loc, b, symbol, name.str() + '\0',
+                                    LLVM::Linkage::Internal);
+  LLVM::LLVMFuncOp beginFn =
+      LLVM::lookupOrCreateFn(module, begin, {ptr, ptr, i64, i64}, ptr);
+  Value args[] = {ctx, text, constI64(b, loc, size), constI64(b, loc, bytes)};
+  Value layout = b.create<LLVM::CallOp>(loc, beginFn, args).getResult();
+  auto ifOp =
+      b.create<scf::IfOp>(loc, isNonNull(b, loc, layout), /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    with(layout);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    without();
+  }
+  LLVM::LLVMFuncOp endFn = LLVM::lookupOrCreateFn(
+      module, end, {ptr, ptr}, LLVM::LLVMVoidType::get(b.getContext()));
+  b.create<LLVM::CallOp>(loc, endFn, ValueRange{ctx, text});
 }

@@ -10,6 +10,8 @@
 #define SLUICE_COMPILER_CONVERSION_GRAPHTOLLVM_GRAPHBUILDERS_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace sluice::conversion {
@@ -32,6 +34,17 @@ mlir::Value isNonNull(mlir::OpBuilder &b, mlir::Location loc, mlir::Value p);
 /// The weight of edge `e` from `weights` (f32, or null: 1.0), as f64.
 mlir::Value edgeWeight(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value weights, mlir::Value e);
+/// A run of a loop over a layout the runtime builds for it (a tiled CSC,
+/// push bins): `begin(ctx, name, size, bytes)` for the loop named `name` (a
+/// NUL-terminated string global `symbol`, once per module), then
+/// `with(layout)` when the runtime gave one, else `without()`, then
+/// `end(ctx, name)`.
+void emitLayoutLaunch(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::ModuleOp module, mlir::Value ctx,
+                      llvm::StringRef symbol, llvm::StringRef name,
+                      llvm::StringRef begin, llvm::StringRef end, int64_t size,
+                      int64_t bytes, llvm::function_ref<void(mlir::Value)> with,
+                      llvm::function_ref<void()> without);
 /// For a graph.prop.reduce, graph.prop.set or graph.compare_swap: the
 /// vertex and the property it updates (true); false for any other op.
 bool propertyUpdate(mlir::Operation *op, mlir::Value &vertex,

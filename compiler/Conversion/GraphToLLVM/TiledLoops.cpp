@@ -212,33 +212,9 @@ void sluice::conversion::emitTiledLaunch(OpBuilder &b, Location loc,
                                          const TilePlan &plan,
                                          function_ref<void(Value)> tiled,
                                          function_ref<void()> untiled) {
-  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
-  Type i64 = b.getI64Type();
-  // The name, NUL-terminated for the C API, once per module.
-  Value text;
-  if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(symbol))
-    text = b.create<LLVM::AddressOfOp>(loc, existing);
-  else
-    text = LLVM::createGlobalString(loc, b, symbol, name.str() + '\0',
-                                    LLVM::Linkage::Internal);
-  LLVM::LLVMFuncOp begin = LLVM::lookupOrCreateFn(
-      module, "sluice_algo_tile_begin", {ptr, ptr, i64, i64}, ptr);
-  Value args[] = {ctx, text, constI64(b, loc, plan.size),
-                  constI64(b, loc, static_cast<int64_t>(plan.sourceBytes))};
-  Value layout = b.create<LLVM::CallOp>(loc, begin, args).getResult();
-  auto ifOp =
-      b.create<scf::IfOp>(loc, isNonNull(b, loc, layout), /*withElse=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    tiled(layout);
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    untiled();
-  }
-  LLVM::LLVMFuncOp end =
-      LLVM::lookupOrCreateFn(module, "sluice_algo_tile_end", {ptr, ptr},
-                             LLVM::LLVMVoidType::get(b.getContext()));
-  b.create<LLVM::CallOp>(loc, end, ValueRange{ctx, text});
+  emitLayoutLaunch(b, loc, module, ctx, symbol, name, "sluice_algo_tile_begin",
+                   "sluice_algo_tile_end", plan.size,
+                   static_cast<int64_t>(plan.sourceBytes), tiled, untiled);
 }
 
 int64_t sluice::conversion::tiledSchedule(bool serial) {

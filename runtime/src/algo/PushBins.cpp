@@ -204,14 +204,7 @@ const sluice_algo_bins_t *binsOf(sluice_algo_ctx_t *ctx, BinState &s,
   if (s.blockStarts.empty())
     s.blockStarts = destinationBlocks(n, ctx->view.out_offsets,
                                       4 * uint64_t(ctx->pool->size()));
-  ForEach forEach = [ctx](uint64_t count,
-                          const std::function<void(uint64_t)> &fn) {
-    std::atomic<uint64_t> next{0};
-    ctx->pool->run([&](uint32_t) {
-      for (uint64_t i = next++; i < count; i = next++)
-        fn(i);
-    });
-  };
+  ForEach forEach = poolForEach(ctx);
   auto layout = std::make_unique<PushBins>();
   std::string error;
   const auto start = std::chrono::steady_clock::now();

@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -365,6 +366,16 @@ size_t sluice::rt::probeCandidate(uint64_t runs,
   return size_t(std::min_element(best.begin(), best.end()) - best.begin());
 }
 
+ForEach sluice::rt::poolForEach(sluice_algo_ctx_t *ctx) {
+  return [ctx](uint64_t count, const std::function<void(uint64_t)> &fn) {
+    std::atomic<uint64_t> next{0};
+    ctx->pool->run([&](uint32_t) {
+      for (uint64_t i = next++; i < count; i = next++)
+        fn(i);
+    });
+  };
+}
+
 const sluice_algo_tiled_t *sluice_algo_tiled_csc(sluice_algo_ctx_t *ctx,
                                                  uint64_t tile) {
   if (tile == 0)
@@ -379,14 +390,7 @@ const sluice_algo_tiled_t *sluice_algo_tiled_csc(sluice_algo_ctx_t *ctx,
   if (s.blockStarts.empty())
     s.blockStarts = destinationBlocks(n, ctx->view.in_offsets,
                                       4 * uint64_t(ctx->pool->size()));
-  ForEach forEach = [ctx](uint64_t count,
-                          const std::function<void(uint64_t)> &fn) {
-    std::atomic<uint64_t> next{0};
-    ctx->pool->run([&](uint32_t) {
-      for (uint64_t i = next++; i < count; i = next++)
-        fn(i);
-    });
-  };
+  ForEach forEach = poolForEach(ctx);
   auto layout = std::make_unique<TiledCsc>();
   std::string error;
   const auto start = std::chrono::steady_clock::now();

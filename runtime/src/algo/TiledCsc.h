@@ -33,6 +33,9 @@ struct TiledCsc {
 /// Runs fn(i) for every i in [0, count), in any order and on any threads.
 using ForEach =
     std::function<void(uint64_t count, const std::function<void(uint64_t)> &)>;
+/// A ForEach on the threads of `ctx`'s pool, each taking the next i
+/// (TileChoice.cpp): what the layouts of a context are built with.
+ForEach poolForEach(sluice_algo_ctx_t *ctx);
 
 /// The first vertex of each of `blocks` destination blocks and then n:
 /// blocks of about equal in-edges plus vertices (some may be empty).
