@@ -443,31 +443,43 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     break;
   }
   case Variant::Push: {
-    // u = list ? list[i] : i
-    auto pick = b.create<scf::IfOp>(loc, TypeRange{i32},
-                                    isNonNull(b, loc, list), true);
-    {
+    // Over a frontier: its list (a sparse round), or every vertex tested
+    // against its bitmap (a dense one). Without one the launch passes no
+    // bitmap, and a list only in the degree order (OutlineLoops.cpp): the
+    // tests that cannot pass are not emitted (LLVM would test the pointers
+    // per vertex: it does not unswitch loops this large).
+    const bool overFrontier =
+        isa<graph::EdgesOp>(loop) && cast<graph::EdgesOp>(loop).getFrom();
+    Value u;
+    if (overFrontier || ordered) {
+      // u = list ? list[i] : i
+      auto pick = b.create<scf::IfOp>(loc, TypeRange{i32},
+                                      isNonNull(b, loc, list), true);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(pick.thenBlock());
       b.create<scf::YieldOp>(loc, loadElement(b, loc, i32, list, i));
       b.setInsertionPointToStart(pick.elseBlock());
       b.create<scf::YieldOp>(loc,
                              ValueRange{b.create<arith::TruncIOp>(loc, i32, i)});
+      u = pick.getResult(0);
+    } else {
+      u = b.create<arith::TruncIOp>(loc, i32, i);
     }
-    Value u = pick.getResult(0);
-    // Without a list, a bitmap (when there is one) says which u are in.
-    auto member = b.create<scf::IfOp>(loc, TypeRange{b.getI1Type()},
-                                      isNonNull(b, loc, bitmap), true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(member.thenBlock());
-      b.create<scf::YieldOp>(loc, testBit(b, loc, bitmap, u));
-      b.setInsertionPointToStart(member.elseBlock());
-      b.create<scf::YieldOp>(
-          loc, ValueRange{b.create<arith::ConstantIntOp>(loc, 1, 1)});
+    if (overFrontier) {
+      // Without a list, a bitmap (when there is one) says which u are in.
+      auto member = b.create<scf::IfOp>(loc, TypeRange{b.getI1Type()},
+                                        isNonNull(b, loc, bitmap), true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(member.thenBlock());
+        b.create<scf::YieldOp>(loc, testBit(b, loc, bitmap, u));
+        b.setInsertionPointToStart(member.elseBlock());
+        b.create<scf::YieldOp>(
+            loc, ValueRange{b.create<arith::ConstantIntOp>(loc, 1, 1)});
+      }
+      auto inFrontier = b.create<scf::IfOp>(loc, member.getResult(0), false);
+      b.setInsertionPointToStart(inFrontier.thenBlock());
     }
-    auto inFrontier = b.create<scf::IfOp>(loc, member.getResult(0), false);
-    b.setInsertionPointToStart(inFrontier.thenBlock());
     if (ordered) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(forOp);
