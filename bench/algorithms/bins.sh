@@ -30,62 +30,21 @@ GRAPH="$(cd "$(dirname "$GRAPH")" && pwd)/$(basename "$GRAPH")"
 WORK=$(mktemp -d /tmp/sluice-bins.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
-program() { # $1: name, $2: the loop's schedule
-  cat > "$WORK/$1.sluice" <<EOF2
-import "$MACHINE"
-graph g = load("$GRAPH", format: edgelist, directed)
-algorithm pagerank(damping: f64 = 0.85, iterations: i64 = 20) on g {
-  let n = num_vertices()
-  vertex rank: f64 = 1.0 / n
-  vertex incoming: f64 = 0.0
-  repeat iterations {
-    @gather edges(src, dst) {
-      incoming[dst] += rank[src] / degree(src)
-    }
-    @apply vertices(v) {
-      rank[v] = (1.0 - damping) / n + damping * incoming[v]
-      incoming[v] = 0.0
-    }
-  }
-  output rank
-}
-schedule pagerank { target: cpu, @gather { $2 }, @apply { parallel: static } }
-job run = run pagerank on workstation { output: "$1.txt" }
-EOF2
-}
+source "$(dirname "$0")/pagerank-configs.sh"
 
 CONFIGS="pull atomics"
-program pull "direction: pull, parallel: dynamic(64)"
-program atomics "direction: push, parallel: dynamic(64)"
+pagerank_program pull "direction: pull, parallel: dynamic(64)"
+pagerank_program atomics "direction: push, parallel: dynamic(64)"
 for t in $TILES; do
   CONFIGS="$CONFIGS b$t"
-  program "b$t" "direction: push, parallel: dynamic(64), tile: $t"
+  pagerank_program "b$t" "direction: push, parallel: dynamic(64), tile: $t"
 done
 CONFIGS="$CONFIGS auto"
-program auto "direction: push, parallel: dynamic(64), tile: auto"
+pagerank_program auto "direction: push, parallel: dynamic(64), tile: auto"
 
-# The graph's binary cache, once.
-"$SLUICEC" --run --algo-threads="$THREADS" "$WORK/pull.sluice" >/dev/null 2>&1
+run_configs
 
-for ((r = 0; r < ROUNDS; ++r)); do
-  for c in $CONFIGS; do
-    /usr/bin/time -f 'cpu %U %S' "$SLUICEC" --run --algo-threads="$THREADS" "$WORK/$c.sluice" > "$WORK/$c.$r.log" 2>&1
-    grep -o 'time: *[0-9.]* s running' "$WORK/$c.$r.log" | awk '{ print $2 }' >> "$WORK/$c.times"
-    grep '^cpu ' "$WORK/$c.$r.log" | awk '{ print $2 + $3 }' >> "$WORK/$c.cpu"
-  done
-done
-
-base=$(median < "$WORK/pull.times")
-echo "| configuration | median (s) | min (s) | median vs pull | process CPU, median (s) |"
-echo "|---|---|---|---|---|"
-for c in $CONFIGS; do
-  m=$(median < "$WORK/$c.times")
-  low=$(sort -g "$WORK/$c.times" | head -1)
-  cpu=$(median < "$WORK/$c.cpu")
-  printf '| %s | %.3f | %.3f | %.2fx | %.2f |\n' "$c" "$m" "$low" "$(awk -v a="$m" -v b="$base" 'BEGIN { print a / b }')" "$cpu"
-done
+config_table pull
 echo
 echo "auto's notes (one per round):"
 grep -h 'bins:' "$WORK"/auto.*.log | sed 's/^ *//'

@@ -34,67 +34,25 @@ GRAPH="$(cd "$(dirname "$GRAPH")" && pwd)/$(basename "$GRAPH")"
 WORK=$(mktemp -d /tmp/sluice-tile.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
-program() { # $1: name, $2: tile entry ("" or ", tile: N")
-  cat > "$WORK/$1.sluice" <<EOF
-import "$MACHINE"
-graph g = load("$GRAPH", format: edgelist, directed)
-algorithm pagerank(damping: f64 = 0.85, iterations: i64 = 20) on g {
-  let n = num_vertices()
-  vertex rank: f64 = 1.0 / n
-  vertex incoming: f64 = 0.0
-  repeat iterations {
-    @gather edges(src, dst) {
-      incoming[dst] += rank[src] / degree(src)
-    }
-    @apply vertices(v) {
-      rank[v] = (1.0 - damping) / n + damping * incoming[v]
-      incoming[v] = 0.0
-    }
-  }
-  output rank
-}
-schedule pagerank { target: cpu, @gather { direction: pull, parallel: dynamic(64)$2 }, @apply { parallel: static } }
-job run = run pagerank on workstation { output: "$1.txt" }
-EOF
-}
+source "$(dirname "$0")/pagerank-configs.sh"
 
 CONFIGS="untiled"
-program untiled ""
+pagerank_program untiled "direction: pull, parallel: dynamic(64)"
 for t in $TILES; do
   CONFIGS="$CONFIGS t$t"
-  program "t$t" ", tile: $t"
+  pagerank_program "t$t" "direction: pull, parallel: dynamic(64), tile: $t"
 done
 CONFIGS="$CONFIGS auto"
-program auto ", tile: auto"
-
-# The graph's binary cache, once.
-"$SLUICEC" --run --algo-threads="$THREADS" "$WORK/untiled.sluice" >/dev/null 2>&1
+pagerank_program auto "direction: pull, parallel: dynamic(64), tile: auto"
 
 idle() {
   [[ $WAIT == 1 ]] || return 0
   while [[ $(ps aux | grep -c '[c]c1plus') != 0 ]]; do sleep 5; done
 }
 
-for ((r = 0; r < ROUNDS; ++r)); do
-  for c in $CONFIGS; do
-    idle
-    /usr/bin/time -f 'cpu %U %S' "$SLUICEC" --run --algo-threads="$THREADS" "$WORK/$c.sluice" > "$WORK/$c.$r.log" 2>&1
-    grep -o 'time: *[0-9.]* s running' "$WORK/$c.$r.log" | awk '{ print $2 }' >> "$WORK/$c.times"
-    grep '^cpu ' "$WORK/$c.$r.log" | awk '{ print $2 + $3 }' >> "$WORK/$c.cpu"
-  done
-done
+run_configs
 
-base=$(median < "$WORK/untiled.times")
-echo "| configuration | median (s) | min (s) | median vs untiled | process CPU, median (s) |"
-echo "|---|---|---|---|---|"
-for c in $CONFIGS; do
-  m=$(median < "$WORK/$c.times")
-  low=$(sort -g "$WORK/$c.times" | head -1)
-  cpu=$(median < "$WORK/$c.cpu")
-  printf '| %s | %.3f | %.3f | %.2fx | %.2f |\n' "$c" "$m" "$low" "$(awk -v a="$m" -v b="$base" 'BEGIN { print a / b }')" "$cpu"
-done
+config_table untiled
 echo
 echo "auto's notes (one per round):"
 grep -h 'tiles:' "$WORK"/auto.*.log | sed 's/^ *//'

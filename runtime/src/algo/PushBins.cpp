@@ -173,10 +173,7 @@ struct BinLoop {
 };
 
 struct BinState {
-  std::map<uint64_t, std::unique_ptr<PushBins>> layouts;
-  std::map<uint64_t, std::string> failures;
-  double buildSeconds = 0;
-  std::vector<uint64_t> blockStarts;
+  LayoutCache<PushBins> built;
   std::map<std::string, BinLoop> loops;
   std::vector<std::string> order; ///< loops in the order of their first run
   std::vector<std::string> notes;
@@ -193,31 +190,18 @@ BinState &binState(sluice_algo_ctx_t *ctx) {
 }
 
 /// The bins of `tile` destinations, built on first use; null when they
-/// do not fit (s.failures says why).
+/// do not fit (s.built.failures says why).
 const sluice_algo_bins_t *binsOf(sluice_algo_ctx_t *ctx, BinState &s,
                                  uint64_t tile) {
-  if (auto found = s.layouts.find(tile); found != s.layouts.end())
-    return &found->second->view;
-  if (s.failures.count(tile))
-    return nullptr;
-  const uint64_t n = ctx->view.num_vertices;
-  if (s.blockStarts.empty())
-    s.blockStarts = destinationBlocks(n, ctx->view.out_offsets,
-                                      4 * uint64_t(ctx->pool->size()));
-  ForEach forEach = poolForEach(ctx);
-  auto layout = std::make_unique<PushBins>();
-  std::string error;
-  const auto start = std::chrono::steady_clock::now();
-  if (!buildPushBins(n, ctx->view.out_offsets, ctx->view.out_targets,
-                     s.blockStarts, tile, binMemoryLimit(), forEach, *layout,
-                     error)) {
-    s.failures[tile] = error;
-    return nullptr;
-  }
-  s.buildSeconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  return &s.layouts.emplace(tile, std::move(layout)).first->second->view;
+  PushBins *layout = s.built.get(
+      tile, ctx->view.num_vertices, ctx->view.out_offsets, ctx->pool->size(),
+      [&](const std::vector<uint64_t> &blocks, PushBins &out,
+          std::string &error) {
+        return buildPushBins(ctx->view.num_vertices, ctx->view.out_offsets,
+                             ctx->view.out_targets, blocks, tile,
+                             binMemoryLimit(), poolForEach(ctx), out, error);
+      });
+  return layout ? &layout->view : nullptr;
 }
 
 } // namespace
@@ -247,7 +231,7 @@ const sluice_algo_bins_t *sluice_algo_bins_begin(sluice_algo_ctx_t *ctx,
   }
   const sluice_algo_bins_t *bins = binsOf(ctx, s, l.tile);
   if (!bins)
-    l.fellBack = s.failures[l.tile];
+    l.fellBack = s.built.failures[l.tile];
   return bins;
 }
 
@@ -264,8 +248,8 @@ const char *sluice_algo_bins_note(sluice_algo_ctx_t *ctx, uint32_t index) {
   std::string note = l.name + ": ";
   note += l.requested ? "tile: " + std::to_string(l.requested) + ": "
                       : std::string("tile: auto chose ");
-  auto found = s.layouts.find(l.tile);
-  if (found != s.layouts.end()) {
+  auto found = s.built.layouts.find(l.tile);
+  if (found != s.built.layouts.end()) {
     const sluice_algo_bins_t &v = found->second->view;
     char text[192];
     std::snprintf(text, sizeof(text),
@@ -274,7 +258,7 @@ const char *sluice_algo_bins_note(sluice_algo_ctx_t *ctx, uint32_t index) {
                   (unsigned long long)v.tile, (unsigned long long)v.num_bins,
                   (unsigned long long)v.num_pairs,
                   bytesText(double(v.num_pairs) * 16).c_str(),
-                  s.buildSeconds * 1e3);
+                  s.built.buildSeconds * 1e3);
     note += text;
   } else {
     note += "bins of " + std::to_string(l.tile) + " destinations";

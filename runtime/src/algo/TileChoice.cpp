@@ -71,10 +71,7 @@ struct LoopTiling {
 };
 
 struct TileState {
-  std::map<uint64_t, std::unique_ptr<TiledCsc>> layouts;
-  std::map<uint64_t, std::string> failures;
-  double buildSeconds = 0; ///< building every layout so far
-  std::vector<uint64_t> blockStarts;
+  LayoutCache<TiledCsc> built;
   std::map<std::string, LoopTiling> loops;
   std::vector<std::string> order; ///< loops in the order of their first run
   std::vector<std::string> notes;
@@ -381,29 +378,15 @@ const sluice_algo_tiled_t *sluice_algo_tiled_csc(sluice_algo_ctx_t *ctx,
   if (tile == 0)
     return nullptr;
   TileState &s = state(ctx);
-  auto found = s.layouts.find(tile);
-  if (found != s.layouts.end())
-    return &found->second->view;
-  if (s.failures.count(tile))
-    return nullptr;
-  const uint64_t n = ctx->view.num_vertices;
-  if (s.blockStarts.empty())
-    s.blockStarts = destinationBlocks(n, ctx->view.in_offsets,
-                                      4 * uint64_t(ctx->pool->size()));
-  ForEach forEach = poolForEach(ctx);
-  auto layout = std::make_unique<TiledCsc>();
-  std::string error;
-  const auto start = std::chrono::steady_clock::now();
-  if (!buildTiledCsc(n, ctx->view.in_offsets, ctx->view.in_sources,
-                     ctx->view.in_weights, s.blockStarts, tile, forEach,
-                     *layout, error)) {
-    s.failures[tile] = error;
-    return nullptr;
-  }
-  s.buildSeconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  return &s.layouts.emplace(tile, std::move(layout)).first->second->view;
+  TiledCsc *layout = s.built.get(
+      tile, ctx->view.num_vertices, ctx->view.in_offsets, ctx->pool->size(),
+      [&](const std::vector<uint64_t> &blocks, TiledCsc &out,
+          std::string &error) {
+        return buildTiledCsc(ctx->view.num_vertices, ctx->view.in_offsets,
+                             ctx->view.in_sources, ctx->view.in_weights, blocks,
+                             tile, poolForEach(ctx), out, error);
+      });
+  return layout ? &layout->view : nullptr;
 }
 
 const sluice_algo_tiled_t *sluice_algo_tile_begin(sluice_algo_ctx_t *ctx,
@@ -454,7 +437,7 @@ const sluice_algo_tiled_t *sluice_algo_tile_begin(sluice_algo_ctx_t *ctx,
   const sluice_algo_tiled_t *layout =
       sluice_algo_tiled_csc(ctx, l.model.candidates[l.current]);
   if (!layout && l.model.candidates[l.current])
-    l.fellBack = s.failures[l.model.candidates[l.current]];
+    l.fellBack = s.built.failures[l.model.candidates[l.current]];
   l.start = processCpuSeconds();
   return layout;
 }
@@ -484,7 +467,7 @@ const char *sluice_algo_tile_note(sluice_algo_ctx_t *ctx, uint32_t index) {
   std::string note = l.name + ": ";
   const uint64_t chosen = l.model.candidates[l.current];
   const sluice_algo_tiled_t *layout = nullptr;
-  if (auto found = s.layouts.find(chosen); found != s.layouts.end())
+  if (auto found = s.built.layouts.find(chosen); found != s.built.layouts.end())
     layout = &found->second->view;
   note += l.requested ? "tile: " + std::to_string(l.requested) + ": "
                       : std::string("tile: auto chose ");
@@ -503,11 +486,12 @@ const char *sluice_algo_tile_note(sluice_algo_ctx_t *ctx, uint32_t index) {
     note += "untiled";
   }
   note += ", " + std::to_string(l.runs) + " runs";
-  if (!s.layouts.empty() && l.model.candidates != std::vector<uint64_t>{0}) {
+  if (!s.built.layouts.empty() &&
+      l.model.candidates != std::vector<uint64_t>{0}) {
     char text[96];
     std::snprintf(text, sizeof(text),
                   "; the context's %zu layouts built in %.1f ms",
-                  s.layouts.size(), s.buildSeconds * 1e3);
+                  s.built.layouts.size(), s.built.buildSeconds * 1e3);
     note += text;
   }
   if (!l.fellBack.empty())

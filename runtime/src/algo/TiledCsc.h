@@ -13,8 +13,11 @@
 
 #include "runtime/src/HugeArray.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,6 +44,41 @@ ForEach poolForEach(sluice_algo_ctx_t *ctx);
 /// blocks of about equal in-edges plus vertices (some may be empty).
 std::vector<uint64_t> destinationBlocks(uint64_t n, const uint64_t *inOffsets,
                                         uint64_t blocks);
+
+/// A context's layouts of one kind (tiled CSCs, push bins) by tile size,
+/// each built once over the same destination blocks; a size whose build
+/// failed is not tried again.
+template <typename Layout> struct LayoutCache {
+  std::map<uint64_t, std::unique_ptr<Layout>> layouts;
+  std::map<uint64_t, std::string> failures; ///< why a size has none
+  double buildSeconds = 0;                  ///< building every layout so far
+  std::vector<uint64_t> blockStarts;
+
+  /// The layout of `tile`, built on first use by `build(blockStarts,
+  /// layout, error)` (the blocks: destinationBlocks over `offsets`, four
+  /// per thread); null when that failed.
+  template <typename Build>
+  Layout *get(uint64_t tile, uint64_t n, const uint64_t *offsets,
+              uint32_t threads, Build &&build) {
+    if (auto found = layouts.find(tile); found != layouts.end())
+      return found->second.get();
+    if (failures.count(tile))
+      return nullptr;
+    if (blockStarts.empty())
+      blockStarts = destinationBlocks(n, offsets, 4 * uint64_t(threads));
+    auto layout = std::make_unique<Layout>();
+    std::string error;
+    const auto start = std::chrono::steady_clock::now();
+    if (!build(blockStarts, *layout, error)) {
+      failures[tile] = error;
+      return nullptr;
+    }
+    buildSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    return layouts.emplace(tile, std::move(layout)).first->second.get();
+  }
+};
 
 /// Builds the tiled CSC of the CSC (`inOffsets`, `inSources`, `inWeights`
 /// or null; sources sorted per destination) with tiles of `tile` (> 0)
