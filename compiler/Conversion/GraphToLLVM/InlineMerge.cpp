@@ -25,9 +25,6 @@ using namespace sluice::conversion::outline;
 
 namespace {
 
-/// Pairs whose longer list is longer than this are the runtime's too.
-constexpr int64_t kInlineLongest = 32;
-
 /// The merge of the lists [aLo, aHi) and [bLo, bHi) of `targets`, as
 /// AlgoReduce.cpp's mergeCount, in i64 (without its gallop): per element
 /// x of a below the bound, b's walk up to it, a pair when they are equal
