@@ -176,10 +176,11 @@ def GraphToLLVM : Pass<"graph-to-llvm", "::mlir::ModuleOp"> {
     (sluice/algo_tile.h); on a push loop whose only update is one `+=`,
     `-=`, `min=` or `max=` at the destination of a value from the source,
     it adds the two passes of propagation blocking, `_push_bins` and
-    `_bins_accumulate` (sluice/algo_bins.h; docs/algorithms.md). `format =
-    coo` does not change the code yet. With `remarks` the pass says so,
-    and for every loop which variants, parallelism and atomics it got and
-    why a `tile` was not used.
+    `_bins_accumulate` (sluice/algo_bins.h; docs/algorithms.md). A push over
+    every vertex with `format = coo` runs over blocks of its edges
+    (CooEdges.cpp). With `remarks` the pass says for every loop which
+    variants, parallelism and atomics it got, why a `tile` was not used
+    and why a `format = coo` loop keeps the CSR.
 
     `graph.vertex_of` of an id the graph lacks and integer division by
     zero fault at run time: the runtime keeps the op's site (its index in

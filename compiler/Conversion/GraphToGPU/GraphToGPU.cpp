@@ -14,7 +14,8 @@
 // where `_range` is a copy of the CPU variant: a thread per item of the
 // pass (a vertex; an entry of the frontier's list, or a vertex tested
 // against its bitmap; a block of vertices for a loop that reduces into
-// locals), its edges in a loop, atomics where the CPU code has them. A
+// locals; an edge for a `format: coo` push, CooEdges.cpp), its edges in a
+// loop, atomics where the CPU code has them. A
 // variant whose edges may be split among a warp's lanes (EdgeLanes.cpp: a
 // push writing nothing at the source, a pull whose writes are all +=,
 // min=, max= at the destination) also gets a twin kernel `K_lanes` with a
@@ -207,6 +208,16 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
         break;
       }
     }
+    // format: coo: a thread per edge (graph-to-llvm's `_coo` variant over
+    // a range of one edge).
+    std::string cooNote;
+    if (edges && schedule.getFormat() == graph::EdgeFormat::Coo) {
+      std::string why = cooRefusal(loop, schedule);
+      if (why.empty())
+        variants.assign(1, "coo");
+      else
+        cooNote = "; format coo not used (the CSR is): " + why;
+    }
     auto vertices = dyn_cast<graph::VerticesOp>(loop);
     int64_t locals = vertices ? vertices.getInits().size() : 0;
     std::string base =
@@ -244,6 +255,9 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
                        " vertices (its partials combined on the host)";
         else if (v == "vertices")
           plan.shape = "a thread per vertex";
+        else if (v == "coo")
+          plan.shape = "a thread per edge (format coo), its source found by "
+                       "a binary search of the out-offsets";
         else if (threads > 1 && v == "push")
           plan.shape = "a warp per source" + frontierSource +
                        ", its out-edges split among the warp's " +
@@ -274,7 +288,7 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
     }
     if (remarks && ok)
       emitRemark(loop->getLoc())
-          << what << " on the GPU: " << remark << "; " << kGpuBlock
+          << what << " on the GPU: " << remark << cooNote << "; " << kGpuBlock
           << " threads a block; atomics where the CPU code has them; the "
              "host code runs the rounds";
   }

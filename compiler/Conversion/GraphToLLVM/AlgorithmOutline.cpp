@@ -22,8 +22,8 @@
 // for. A pull loop's `tile` adds the variant `pull_tiled`, over the tiled
 // in-edges of sluice/algo_tile.h (TiledLoops.h); a push loop's adds
 // `push_bins` and `bins_accumulate`, propagation blocking over the bins of
-// sluice/algo_bins.h (BinnedPush.h). `format` does not change
-// the CPU code yet (a remark says so).
+// sluice/algo_bins.h (BinnedPush.h). `format: coo` makes a push over
+// every vertex the variant `coo`, over blocks of edges (CooEdges.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/GraphToLLVM/AlgorithmOutline.h"
@@ -123,6 +123,8 @@ StringRef sluice::conversion::outline::variantName(Variant v) {
     return "push_bins";
   case Variant::BinsAccumulate:
     return "bins_accumulate";
+  case Variant::Coo:
+    return "coo";
   }
   llvm_unreachable("unknown variant");
 }
@@ -363,6 +365,15 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
                                 static_cast<int64_t>(EnvSlot::FirstCaptured) +
                                     static_cast<int64_t>(k),
                                 value.getType()));
+  bool weighted =
+      isa<graph::EdgesOp>(loop) && cast<graph::EdgesOp>(loop).isWeighted();
+  if (variant == Variant::Coo) {
+    // [begin, end) is a range of edges (CooEdges.cpp).
+    emitCooRange(b, loc, loop, entry->getArgument(2), entry->getArgument(3),
+                 info, fn, map, weighted);
+    b.create<LLVM::ReturnOp>(loc, ValueRange{});
+    return fn;
+  }
 
   auto forOp = b.create<scf::ForOp>(loc, entry->getArgument(2),
                                     entry->getArgument(3), constI64(b, loc, 1));
@@ -385,8 +396,6 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     b.setInsertionPointToStart(inner.getBody());
     return inner.getInductionVar();
   };
-  bool weighted = isa<graph::EdgesOp>(loop) &&
-                  cast<graph::EdgesOp>(loop).isWeighted();
   switch (variant) {
   case Variant::Vertices: {
     auto vertices = cast<graph::VerticesOp>(loop);
@@ -748,6 +757,8 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   case Variant::BinsAccumulate:
     emitBinsAccumulate(b, loc, loop, i, info, fn);
     break;
+  case Variant::Coo:
+    llvm_unreachable("built above, without a loop over items");
   }
   b.setInsertionPointToEnd(entry);
   if (info.outBits)

@@ -74,14 +74,16 @@ bool destinationOnlyOrdered(Operation *loop);
 bool pushEndsEarly(Operation *loop, bool ordered);
 
 /// `PushBins` and `BinsAccumulate`: the two passes of a binned push loop
-/// (BinnedPush.h), over sources and over bins.
+/// (BinnedPush.h), over sources and over bins. `Coo`: a push over edges
+/// (`format: coo`, CooEdges.cpp).
 enum class Variant {
   Vertices,
   Push,
   Pull,
   TiledPull,
   PushBins,
-  BinsAccumulate
+  BinsAccumulate,
+  Coo
 };
 
 /// A property a pull variant combines in `slot` (an alloca of its element
@@ -155,6 +157,12 @@ private:
   void emitPushBins(OpBuilder &b, Location loc, Operation *loop, Value i,
                     FunctionInfo &info, LLVM::LLVMFuncOp fn, IRMapping &map,
                     bool weighted);
+  /// The body of `_coo` over edges [begin, end) (CooEdges.cpp): each
+  /// edge's iteration, the source of `begin` found by a binary search,
+  /// the next ones by walking the offsets.
+  void emitCooRange(OpBuilder &b, Location loc, Operation *loop, Value begin,
+                    Value end, FunctionInfo &info, LLVM::LLVMFuncOp fn,
+                    IRMapping &map, bool weighted);
   /// The body of `_bins_accumulate` at bin `i`: its pairs reduced into
   /// their destinations, which the iteration owns.
   void emitBinsAccumulate(OpBuilder &b, Location loc, Operation *loop, Value i,

@@ -73,6 +73,12 @@ struct AlgoLowering {
   bool inlineMerges = false;
 };
 
+/// Why push loop `loop` scheduled `format: coo` (`s`) keeps the CSR, or ""
+/// when it runs over its edges as coordinates (CooEdges.cpp): a push over
+/// every vertex in the graph's order, untiled, writing nothing at its
+/// source.
+std::string cooRefusal(mlir::Operation *loop, graph::ScheduleAttr s);
+
 /// Whether a push variant of edges loop `loop` may split each source's
 /// out-edges among several threads (EdgeLanes.cpp): parallel, in the
 /// graph's order, not ended at a sorted prefix, nothing written at the

@@ -31,6 +31,14 @@ using namespace sluice::conversion::outline;
 
 namespace {
 
+/// The binder of an edges loop's body whose vertex an iteration of variant
+/// `v` owns (no atomics there): the destination for a pull, the source for
+/// a push; none for a pass over edges (kNoBinder).
+constexpr unsigned kNoBinder = ~0u;
+unsigned ownedBinder(Variant v) {
+  return v == Variant::Pull ? 1 : v == Variant::Coo ? kNoBinder : 0;
+}
+
 /// Whether a buckets loop may hand its frontier's bucket queue on to its
 /// result: nothing else reads the frontier, and the loop runs once per
 /// value of it (the value is defined in the loop's block, e.g. the
@@ -216,6 +224,11 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
        << (pushTestsSourceFirst(loop) ? kSkipsSources : "");
   } else if (variants.front() == Variant::Vertices) {
     os << "over every vertex";
+  } else if (variants.front() == Variant::Coo) {
+    os << "push over the edges as coordinates (format coo), in the CSR's "
+          "order: each range of edges a thread runs finds its first source "
+          "by a binary search of the out-offsets, the next ones by walking "
+          "them";
   } else if (variants.front() == Variant::Pull) {
     os << "pull over in-edges (CSC)"
        << (hasFrontier ? ", sources tested against the frontier's bitmap" : "")
@@ -249,16 +262,18 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
     describeSourceReads(os, loop);
   graph::Parallel parallel = *s.getParallel();
   os << "; "
-     << (parallel == graph::Parallel::Serial ? "serial"
-         : parallel == graph::Parallel::Static
-             ? "parallel, static shares"
+     << (parallel == graph::Parallel::Serial   ? "serial"
+         : parallel == graph::Parallel::Static ? "parallel, static shares"
+         : variants.front() == Variant::Coo
+             ? "parallel, dynamic chunks of as many edges as " +
+                   std::to_string(*s.getChunk()) + " sources have on average"
              : "parallel, dynamic chunks of " + std::to_string(*s.getChunk()) +
                    " vertices");
   // Which updates need atomics: those not at the vertex an iteration owns.
   if (parallel != graph::Parallel::Serial) {
     llvm::SetVector<StringRef> atomic;
     for (Variant v : variants) {
-      unsigned owned = v == Variant::Pull ? 1 : 0;
+      unsigned owned = ownedBinder(v);
       loop->getRegion(1).walk([&](Operation *op) {
         Value vertex;
         StringRef name;
@@ -328,8 +343,9 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
           "end at its first false";
   if (!tiling.remark.empty())
     os << "; " << tiling.remark;
-  if (s.getFormat() && *s.getFormat() == graph::EdgeFormat::Coo)
-    os << "; format coo is not implemented on the CPU yet (CSR used)";
+  if (s.getFormat() && *s.getFormat() == graph::EdgeFormat::Coo &&
+      variants.front() != Variant::Coo)
+    os << "; format coo not used (the CSR is): " << cooRefusal(loop, s);
   return text;
 }
 
@@ -415,6 +431,10 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
       break;
     }
   }
+  // format: coo: a push over every vertex runs over blocks of edges.
+  if (edges && schedule.getFormat() == graph::EdgeFormat::Coo &&
+      cooRefusal(loop, schedule).empty())
+    variants.assign(1, Variant::Coo);
   // frontier: buckets orders the frontier by the property the loop
   // reduces into with min= (delta-stepping).
   graph::PropertyOp priority;
@@ -444,7 +464,7 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   // Atomics cover add, sub, min and max; a product at a vertex the
   // iteration does not own has none.
   for (Variant v : variants) {
-    unsigned owned = v == Variant::Pull ? 1 : 0;
+    unsigned owned = ownedBinder(v);
     WalkResult bad = loop->getRegion(1).walk([&](graph::PropReduceOp r) {
       auto arg = dyn_cast<BlockArgument>(r.getVertex());
       bool ownedVertex = arg &&
@@ -488,7 +508,7 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   if (pushOnly) {
     binning = planBinning(loop, schedule, props);
     tiling.remark = binning.remark;
-  } else {
+  } else if (variants.front() != Variant::Coo) {
     tiling =
         planTiling(loop, schedule,
                    variants.size() == 1 && variants.front() == Variant::Pull,
@@ -688,6 +708,17 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
           chunk = loopChunk;
         },
         [&] { launch(fns.back(), null, null, n); });
+  } else if (variants.front() == Variant::Coo) {
+    // Over the edges; dynamic(n) hands out as many edges as n sources
+    // have on average (n * edges / vertices, at least 1).
+    if (parallel == graph::Parallel::Dynamic) {
+      Value oneV = constI64(b, loc, 1);
+      Value perSource = b.create<arith::DivUIOp>(
+          loc, b.create<arith::MulIOp>(loc, chunk, info.numEdges),
+          b.create<arith::MaxUIOp>(loc, info.numVertices, oneV));
+      chunk = b.create<arith::MaxUIOp>(loc, perSource, oneV);
+    }
+    launch(fns.front(), null, null, info.numEdges);
   } else if (!from && order != graph::VertexOrder::Natural) {
     // The runtime decides (auto) and builds the order on the first run;
     // the ranks, or null for the graph's order; the pass runs over the

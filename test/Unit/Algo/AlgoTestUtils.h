@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -217,6 +218,120 @@ inline std::string exampleAlgorithm(const std::string &file) {
   s = s.substr(begin, end - begin);
   size_t on = s.find(" on "), brace = s.find(" {", on);
   return s.replace(on, brace - on, " on g") + "\n";
+}
+
+/// PageRank (12 iterations) whose edges loop @scatter has `schedule`.
+inline std::string pageRank(const std::string &schedule) {
+  return std::string(kHeader) + R"(
+algorithm pagerank(damping: f64 = 0.85, iterations: i64 = 12) on g {
+  let n = num_vertices()
+  vertex rank: f64 = 1.0 / n
+  vertex incoming: f64 = 0.0
+  repeat iterations {
+    @scatter edges(src, dst) {
+      incoming[dst] += rank[src] / degree(src)
+    }
+    @apply vertices(v) {
+      rank[v] = (1.0 - damping) / n + damping * incoming[v]
+      incoming[v] = 0.0
+    }
+  }
+  output rank
+}
+schedule pagerank { @scatter { )" +
+         schedule + " } }\n";
+}
+
+/// Integer `min=`, `max=`, `+=` and `-=` of values from the source alone;
+/// the `where` of @far keeps it unbinned.
+inline std::string integers(const std::string &schedule) {
+  return std::string(kHeader) + R"(
+algorithm ints(rounds: i64 = 3) on g {
+  vertex x: i64 = 0
+  vertex low: i64 = 1000000
+  vertex high: i64 = 0
+  vertex total: i64 = 0
+  vertex far: i64 = 0
+  vertex minus: i64 = 0
+  @init vertices(v) { x[v] = id(v) % 13 }
+  repeat rounds {
+    @lo edges(src, dst) { low[dst] min= x[src] + degree(src) }
+    @hi edges(src, dst) { high[dst] max= x[src] * 2 - degree(src) }
+    @sum edges(src, dst) { total[dst] += x[src] + 1 }
+    @sub edges(src, dst) { minus[dst] -= x[src] * 3 }
+    @far edges(src, dst) where x[src] > 5 { far[dst] += x[src] }
+    @apply vertices(v) {
+      x[v] = (x[v] + low[v] + high[v] + total[v] + far[v] - minus[v]) % 17
+      low[v] = 1000000
+      high[v] = 0
+      total[v] = 0
+      far[v] = 0
+      minus[v] = 0
+    }
+  }
+  output x
+}
+schedule ints { @lo { )" +
+         schedule + " }, @hi { " + schedule + " }, @sum { " + schedule +
+         " }, @sub { " + schedule + " }, @far { " + schedule + " } }\n";
+}
+
+/// integers() computed serially, here, from the CSR: the independent
+/// reference (ids are vertex numbers: the graphs here are built so).
+inline std::vector<int64_t> referenceIntegers(const sluice_graph_t *g) {
+  const uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *tgt = sluice_graph_targets(g);
+  std::vector<int64_t> x(n), low(n, 1000000), high(n, 0), total(n, 0),
+      far(n, 0), minus(n, 0);
+  for (uint64_t v = 0; v < n; ++v)
+    x[v] = sluice_graph_original_id(g, v) % 13;
+  for (int round = 0; round < 3; ++round) {
+    for (uint64_t u = 0; u < n; ++u) {
+      const int64_t degree = int64_t(off[u + 1] - off[u]);
+      for (uint64_t e = off[u]; e < off[u + 1]; ++e) {
+        const uint32_t v = tgt[e];
+        low[v] = std::min(low[v], x[u] + degree);
+        high[v] = std::max(high[v], x[u] * 2 - degree);
+        total[v] += x[u] + 1;
+        minus[v] -= x[u] * 3;
+        if (x[u] > 5)
+          far[v] += x[u];
+      }
+    }
+    for (uint64_t v = 0; v < n; ++v) {
+      x[v] = (x[v] + low[v] + high[v] + total[v] + far[v] - minus[v]) % 17;
+      low[v] = 1000000;
+      high[v] = total[v] = far[v] = minus[v] = 0;
+    }
+  }
+  return x;
+}
+
+/// A graph of n vertices, 1 in 3 isolated (no edge in or out), the others
+/// on random edges; n is no multiple of the bin sizes tested.
+inline void isolatedGraph(uint32_t n, uint32_t m, uint32_t seed,
+                          GraphHolder &out) {
+  std::mt19937 rng(seed);
+  std::vector<uint32_t> src, dst;
+  auto connected = [&] {
+    uint32_t v;
+    do
+      v = rng() % n;
+    while (v % 3 == 0);
+    return v;
+  };
+  for (uint32_t i = 0; i < m; ++i) {
+    src.push_back(connected());
+    dst.push_back(connected());
+  }
+  sluice_error_t error;
+  ASSERT_EQ(sluice_graph_create_from_edges(
+                n, m, src.data(), dst.data(), nullptr, nullptr, nullptr,
+                SLUICE_GRAPH_LOAD_DEDUPLICATE, &out.g, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  ASSERT_EQ(sluice_graph_num_vertices(out.g), n);
 }
 
 } // namespace sluice::algotest

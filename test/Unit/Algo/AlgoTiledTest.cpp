@@ -17,28 +17,11 @@ namespace {
 
 using namespace sluice::algotest;
 
-std::string pageRank(const std::string &gather) {
-  return std::string(kHeader) + R"(
-algorithm pagerank(damping: f64 = 0.85, iterations: i64 = 12) on g {
-  let n = num_vertices()
-  vertex rank: f64 = 1.0 / n
-  vertex incoming: f64 = 0.0
-  repeat iterations {
-    @gather edges(src, dst) {
-      incoming[dst] += rank[src] / degree(src)
-    }
-    @apply vertices(v) {
-      rank[v] = (1.0 - damping) / n + damping * incoming[v]
-      incoming[v] = 0.0
-    }
-  }
-  output rank
-}
-schedule pagerank { @gather { direction: pull, )" +
-         gather + " } }\n";
+/// PageRank whose edges loop is a pull with `gather`.
+std::string pullPageRank(const std::string &gather) {
+  return pageRank("direction: pull, " + gather);
 }
 
-/// Weights, a `where` on the source, `+=` and `min=` at the destination.
 std::string weighted(const std::string &gather) {
   return std::string(kHeader) + R"(
 algorithm mix(rounds: i64 = 4) on g {
@@ -113,7 +96,7 @@ TEST(AlgoTiled, PageRankSameBitsOnRandomGraphs) {
   for (uint32_t seed : {21u, 22u}) {
     GraphHolder g;
     randomGraph(1500, 20000, seed, seed == 22, g);
-    expectSameBits(pageRank, "pagerank", g.g);
+    expectSameBits(pullPageRank, "pagerank", g.g);
   }
 }
 
@@ -137,11 +120,11 @@ TEST(AlgoTiled, PageRankSameBitsOnSharedGraphs) {
       GTEST_SKIP() << "shared data not found";
     Program untiled, tiled, automatic;
     ASSERT_TRUE(
-        untiled.loadText(pageRank("parallel: dynamic(64)"), "pagerank"));
-    ASSERT_TRUE(tiled.loadText(pageRank("parallel: dynamic(64), tile: 256"),
+        untiled.loadText(pullPageRank("parallel: dynamic(64)"), "pagerank"));
+    ASSERT_TRUE(tiled.loadText(pullPageRank("parallel: dynamic(64), tile: 256"),
                                "pagerank"));
     ASSERT_TRUE(automatic.loadText(
-        pageRank("parallel: dynamic(64), tile: auto"), "pagerank"));
+        pullPageRank("parallel: dynamic(64), tile: auto"), "pagerank"));
     auto expected = untiled.run(g.g, 1);
     for (uint32_t threads : {1u, 2u}) {
       EXPECT_EQ(tiled.run(g.g, threads), expected) << file << threads;
@@ -159,7 +142,7 @@ TEST(AlgoTiled, PageRankExampleOnSlashdot) {
   ASSERT_TRUE(example.load(std::string(SLUICE_EXAMPLES_DIR) +
                                "/algorithms/pagerank.sluice",
                            "pagerank"));
-  std::string program = pageRank("parallel: dynamic(64)");
+  std::string program = pullPageRank("parallel: dynamic(64)");
   program.replace(program.find("iterations: i64 = 12"), 20,
                   "iterations: i64 = 20");
   ASSERT_TRUE(untiled.loadText(program, "pagerank"));

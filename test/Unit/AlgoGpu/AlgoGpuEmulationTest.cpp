@@ -273,6 +273,10 @@ TEST_P(AlgoGpuEmulated, PageRankPushToToleranceWithin1e9) {
   checkPageRankPush(graph.get(), attachHost);
 }
 
+TEST_P(AlgoGpuEmulated, PageRankCooWithin1e9) {
+  checkPageRankCoo(graph.get(), attachHost);
+}
+
 TEST_P(AlgoGpuEmulated, BetweennessWithin1e9) {
   checkBetweenness(graph.get(), attachHost);
 }

@@ -47,6 +47,10 @@ TEST_P(AlgoGpu, PageRankPushToToleranceWithin1e9) {
   checkPageRankPush(graph.get(), attachPtx);
 }
 
+TEST_P(AlgoGpu, PageRankCooWithin1e9) {
+  checkPageRankCoo(graph.get(), attachPtx);
+}
+
 TEST_P(AlgoGpu, BetweennessWithin1e9) {
   checkBetweenness(graph.get(), attachPtx);
 }

@@ -44,6 +44,9 @@ SLUICE_LOOP(sluice_algo_sssp_relax_push)
 SLUICE_LOOP(sluice_algo_pagerank_gather_src_vertices)
 SLUICE_LOOP(sluice_algo_pagerank_gather_pull)
 SLUICE_LOOP(sluice_algo_pagerank_apply_vertices)
+SLUICE_LOOP(sluice_algo_prcoo_scatter_src_vertices)
+SLUICE_LOOP(sluice_algo_prcoo_scatter_coo)
+SLUICE_LOOP(sluice_algo_prcoo_apply_vertices)
 SLUICE_LOOP(sluice_algo_prpush_scatter_src_vertices)
 SLUICE_LOOP(sluice_algo_prpush_scatter_push)
 SLUICE_LOOP(sluice_algo_prpush_apply_vertices)
@@ -75,6 +78,9 @@ inline const Bound kKernels[] = {
     SLUICE_BOUND(sluice_algo_pagerank_gather_src_vertices),
     SLUICE_BOUND(sluice_algo_pagerank_gather_pull),
     SLUICE_BOUND(sluice_algo_pagerank_apply_vertices),
+    SLUICE_BOUND(sluice_algo_prcoo_scatter_src_vertices),
+    SLUICE_BOUND(sluice_algo_prcoo_scatter_coo),
+    SLUICE_BOUND(sluice_algo_prcoo_apply_vertices),
     SLUICE_BOUND(sluice_algo_prpush_scatter_src_vertices),
     SLUICE_BOUND(sluice_algo_prpush_scatter_push),
     SLUICE_BOUND(sluice_algo_prpush_apply_vertices),
@@ -453,6 +459,26 @@ inline void checkPageRankPush(const sluice_graph_t *g, const Attach &attach) {
   SLUICE_GPU_HALF(cpu, gpu);
   expectRelativelyClose(asF64(gpu.props[0]), asF64(cpu.props[0]),
                         "pagerank push to tolerance");
+}
+
+/// PageRank pushed over the edges as coordinates (`format: coo`: on the
+/// CPU blocks of 4096 edges, on the GPU a thread per edge, each finding
+/// its source by a binary search): the CPU's within 1e-9 relative of the
+/// pull's, the GPU's of the CPU's.
+inline void checkPageRankCoo(const sluice_graph_t *g, const Attach &attach) {
+  sluice_algo_params_pagerank_t pull{0.85, 20};
+  Outcome reference =
+      run(g, sluice_algo_pagerank, pull, kPageRankProps, nullptr);
+  ASSERT_EQ(reference.error, "");
+  sluice_algo_params_prcoo_t params{0.85, 20};
+  Outcome cpu = run(g, sluice_algo_prcoo, params, kPageRankProps, nullptr);
+  ASSERT_EQ(cpu.error, "");
+  expectRelativelyClose(asF64(cpu.props[0]), asF64(reference.props[0]),
+                        "pagerank over coordinates, CPU");
+  Outcome gpu = run(g, sluice_algo_prcoo, params, kPageRankProps, attach);
+  SLUICE_GPU_HALF(cpu, gpu);
+  expectRelativelyClose(asF64(gpu.props[0]), asF64(cpu.props[0]),
+                        "pagerank over coordinates, a thread per edge");
 }
 
 /// `attach`, then kernels' `_lanes` twins run from average degree
