@@ -19,7 +19,9 @@
 #include "compiler/Target/Walk/WalkGpu.h"
 #include "compiler/tools/sluicec/AlgoDriver.h"
 #include "compiler/tools/sluicec/AlignDriver.h"
+#include "compiler/tools/sluicec/CompileDriver.h"
 #include "compiler/tools/sluicec/SvgRender.h"
+#include "compiler/tools/sluicec/WalkDriver.h"
 #include "dialects/Common/ToolVersion.h"
 #include "dialects/Model/IR/ModelOps.h"
 #include "dialects/Model/Transforms/ModelOffload.h"
@@ -308,15 +310,6 @@ static bool parseCut(const analysis::TopoGraph &g, llvm::StringRef spec,
   return true;
 }
 
-/// The gnn train job `job` names, or the first (isGnnTrainJob holds).
-static model::GnnTrainOp gnnTrainJob(mlir::ModuleOp module,
-                                     llvm::StringRef job) {
-  for (model::GnnTrainOp op : module.getOps<model::GnnTrainOp>())
-    if (job.empty() || op.getSymName() == job)
-      return op;
-  llvm_unreachable("isGnnTrainJob holds, so the job exists");
-}
-
 /// --emit=llvm / --emit=ptx: the code of the program's walks, as -c would
 /// compile it for the host (LLVM IR, before optimisation) or the GPU (PTX;
 /// its kernel description is what -c --target=gpu writes beside it).
@@ -598,51 +591,16 @@ static int runWalkProgram(Compilation &compilation) {
         codeTarget.getNumOccurrences() > 0 && codeTarget == CodeTarget::Gpu;
     return runAlignJob(module, options, llvm::outs());
   }
-  if (compileWalks && module.getOps<walk::WalkOp>().empty() &&
-      module.getOps<graph::AlgorithmOp>().empty() &&
-      !module.getOps<seq::AlignOp>().empty()) {
-    // Align jobs (docs/align.md, "sluicec -c"): the kernels as an object
-    // file and a C header, or with --target=gpu as PTX and JSON.
-    bool gpu = codeTarget.getNumOccurrences() && codeTarget == CodeTarget::Gpu;
-    std::string out = outputFilename;
-    if (out == "-")
-      out =
-          (llvm::sys::path::stem(inputFilename) + (gpu ? ".ptx" : ".o")).str();
-    if (gpu)
-      return mlir::failed(
-                 target::compileAlignJobsToPtx(module, out, out + ".json"))
-                 ? 1
-                 : 0;
-    llvm::SmallString<256> header(out);
-    llvm::sys::path::replace_extension(header, "h");
-    if (header == out)
-      header += ".h";
-    return mlir::failed(
-               target::compileAlignJobsToObject(module, out, header, hostCpu()))
-               ? 1
-               : 0;
-  }
-  // GNN training (docs/gnn.md): on the CPU; -c --target=gpu writes the
-  // aggregation kernels (PTX and their JSON), which sluice/gnn_gpu.h runs.
-  if (compileWalks && module.getOps<walk::WalkOp>().empty() &&
-      module.getOps<graph::AlgorithmOp>().empty() &&
-      target::isGnnTrainJob(module, jobName)) {
-    if (codeTarget != CodeTarget::Gpu) {
-      model::GnnTrainOp op = gnnTrainJob(module, jobName);
-      op.emitError() << "not supported yet: -c of gnn train job '"
-                     << op.getSymName()
-                     << "' for the CPU (its trainer is the runtime's, "
-                        "sluice/gnn.h; --run trains, -c --target=gpu writes "
-                        "its aggregation kernels)";
-      return 1;
-    }
-    std::string ptx = outputFilename;
-    if (ptx == "-")
-      ptx = (llvm::sys::path::stem(inputFilename) + ".ptx").str();
-    return mlir::failed(
-               target::compileGnnJobsToPtx(module, ptx, ptx + ".json", jobName))
-               ? 1
-               : 0;
+  if (compileWalks) {
+    CompileRequest request;
+    request.input = inputFilename;
+    request.output = outputFilename;
+    request.job = jobName;
+    request.libdevice = libdevicePath;
+    request.gpu = codeTarget == CodeTarget::Gpu;
+    request.remarks = walkRemarks;
+    request.cpu = hostCpu();
+    return compileProgram(module, request);
   }
   if (runWalk && target::isGnnTrainJob(module, jobName)) {
     target::GnnRunOptions options;
@@ -675,24 +633,6 @@ static int runWalkProgram(Compilation &compilation) {
     options.libdevice = libdevicePath;
     return runAlgorithmJobAndReport(module, options, llvm::outs());
   }
-  if (compileWalks && module.getOps<walk::WalkOp>().empty() &&
-      !module.getOps<graph::AlgorithmOp>().empty()) {
-    if (codeTarget == CodeTarget::Gpu) {
-      // The loops' kernels: PTX for sm_90 (-o, default <input>.ptx) and
-      // their description as JSON; the host code is -c's object.
-      std::string ptx = outputFilename;
-      if (ptx == "-")
-        ptx = (llvm::sys::path::stem(inputFilename) + ".ptx").str();
-      return mlir::failed(target::compileAlgorithmsToPtx(
-                 module, ptx, ptx + ".json", libdevicePath, walkRemarks))
-                 ? 1
-                 : 0;
-    }
-    std::string object = outputFilename;
-    if (object == "-")
-      object = (llvm::sys::path::stem(inputFilename) + ".o").str();
-    return compileAlgorithms(module, object, hostCpu());
-  }
   // --run without --target runs each walk where its schedule says; only
   // when a walk asks for the GPU is the driver probed, and without one
   // every walk is scheduled for the CPU, with a warning at those walks.
@@ -701,98 +641,18 @@ static int runWalkProgram(Compilation &compilation) {
           " (--target=cpu runs there without this warning, --target=gpu "
           "insists on the GPU)")))
     return 1;
-  if (compileWalks) {
-    // -c writes one artefact for --target (default cpu), and lower()
-    // scheduled every walk for it.
-    bool gpu = codeTarget == CodeTarget::Gpu;
-    if (gpu) {
-      // PTX for sm_90 (-o, default <input>.ptx) and its kernels as JSON.
-      std::string ptx = outputFilename;
-      if (ptx == "-")
-        ptx = (llvm::sys::path::stem(inputFilename) + ".ptx").str();
-      return mlir::failed(target::compileWalksToPtx(module, ptx,
-                                                    ptx + ".json",
-                                                    libdevicePath))
-                 ? 1
-                 : 0;
-    }
-    std::string object = outputFilename;
-    if (object == "-")
-      object = (llvm::sys::path::stem(inputFilename) + ".o").str();
-    llvm::SmallString<256> header(object);
-    llvm::sys::path::replace_extension(header, "h");
-    if (header == object)
-      header += ".h";
-    return mlir::failed(
-               target::compileWalksToObject(module, object, header, hostCpu()))
-               ? 1
-               : 0;
-  }
   target::WalkRunOptions options;
   options.job = jobName;
-  if (walkThreads > walk::kMaxWalkThreads) {
-    llvm::errs() << "sluicec: error: --walk-threads must be at most "
-                 << walk::kMaxWalkThreads << ", got " << walkThreads << "\n";
-    return 1;
-  }
   options.threads = walkThreads;
   options.walksOut = walksOut;
-  if (!walksDtype.empty() && walksDtype != "i32" && walksDtype != "i64") {
-    llvm::errs() << "sluicec: error: --walks-dtype must be i32 or i64, got '"
-                 << walksDtype << "'\n";
-    return 1;
-  }
   options.walksDtype = walksDtype;
   options.shuffleWalks = shuffleWalks;
-  if (walkCostRatio < 0 || !std::isfinite(walkCostRatio)) {
-    llvm::errs() << "sluicec: error: --cost-ratio must be a finite number "
-                    ">= 0 (0: calibrate), got "
-                 << walkCostRatio << "\n";
-    return 1;
-  }
   options.costRatio = walkCostRatio;
   options.maxLength = walkMaxLength;
   options.libdevice = libdevicePath;
   options.remarks = walkRemarks;
   options.graphCache = !noGraphCache;
-  auto report = target::runWalkJob(module, options);
-  if (mlir::failed(report))
-    return 1;
-  llvm::raw_ostream &os = llvm::outs();
-  double seconds = report->seconds > 0 ? report->seconds : 1e-9;
-  os << "job " << report->job << ": walk " << report->walk << " on graph "
-     << report->graph << " (" << report->vertices << " vertices, "
-     << report->edges << " edges)\n";
-  os << "  graph:    " << report->graphLoad << "\n";
-  if (!report->graphCache.empty())
-    os << "  cache:    " << report->graphCache << "\n";
-  os << "  walks:    " << report->walks << "\n";
-  os << "  steps:    " << report->steps << "\n";
-  os << llvm::format("  time:     %.3f s walking, %.3f s compiling, %.3f s "
-                     "loading the graph",
-                     report->seconds, report->compileSeconds,
-                     report->loadSeconds);
-  if (report->cacheSeconds > 0)
-    os << llvm::format(", %.3f s writing its cache", report->cacheSeconds);
-  os << "\n";
-  os << llvm::format("  steps/s:  %.4g\n  walks/s:  %.4g\n",
-                     report->steps / seconds, report->walks / seconds);
-  os << "  samplers: " << report->rejectionSteps << " rejection, "
-     << report->reservoirSteps << " reservoir, " << report->aliasSteps
-     << " alias steps\n";
-  if (report->costRatio > 0)
-    os << llvm::format("  cost model: r = %.17g", report->costRatio)
-       << (report->calibrated
-               ? " (calibrated; --cost-ratio with this value reproduces "
-                 "these walks exactly)"
-               : "")
-       << "\n";
-  os << "  output:   "
-     << (report->output.empty() ? std::string("(none: the job has no output; "
-                                              "use --walks-out)")
-                                : report->output)
-     << "\n";
-  return 0;
+  return runWalkJobAndReport(module, options, llvm::outs());
 }
 
 namespace {
