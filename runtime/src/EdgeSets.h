@@ -15,6 +15,7 @@
 #define SLUICE_RUNTIME_SRC_EDGESETS_H
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace sluice::rt {
@@ -48,7 +49,7 @@ public:
     uint64_t w = where[u];
     if (w == 0)
       return -1;
-    const uint32_t *slots = table.data() + (w >> kShiftBits);
+    const uint32_t *slots = table.get() + (w >> kShiftBits);
     const uint32_t shift = static_cast<uint32_t>(w & kShiftMask);
     const uint32_t mask = (UINT32_MAX >> shift);
     for (uint32_t s = hash(v) >> shift;; s = (s + 1) & mask) {
@@ -67,7 +68,7 @@ public:
     uint64_t w = where[u];
     if (w == 0)
       return nullptr;
-    return table.data() + (w >> kShiftBits) +
+    return table.get() + (w >> kShiftBits) +
            (hash(v) >> static_cast<uint32_t>(w & kShiftMask));
   }
   const uint64_t *whereOf(uint32_t u) const { return where.data() + u; }
@@ -77,7 +78,7 @@ public:
   uint64_t vertices() const { return numSets; }
   uint64_t edges() const { return numEdges; }
   uint64_t bytes() const {
-    return table.size() * sizeof(uint32_t) + where.size() * sizeof(uint64_t);
+    return numSlots * sizeof(uint32_t) + where.size() * sizeof(uint64_t);
   }
   bool empty() const { return numSets == 0; }
 
@@ -92,9 +93,13 @@ private:
 
   static uint32_t hash(uint32_t v) { return v * 0x9E3779B1u; }
 
-  uint64_t numSets = 0, numEdges = 0;
+  uint64_t numSets = 0, numEdges = 0, numSlots = 0;
   std::vector<uint64_t> where;
-  std::vector<uint32_t> table;
+  /// The slots of every set, set after set; left uninitialised by the
+  /// allocation, each building thread fills its own sets' ranges (so the
+  /// pages are first touched in parallel, and each set is still in cache
+  /// when its neighbours go in).
+  std::unique_ptr<uint32_t[]> table;
 };
 
 } // namespace sluice::rt

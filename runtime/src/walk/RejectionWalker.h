@@ -154,15 +154,19 @@ public:
           if (weights)
             prefetch(weights + b);
         }
-        if (secondOrder && prev[i] != v &&
-            !(sets && sets->probeAddress(prev[i], 0))) {
+        if (secondOrder && prev[i] != v) {
+          // prev's offsets were read at the last step (it was cur then).
+          // A vertex with a neighbour set (degree kMinDegree or more, when
+          // there are sets) gets its slot prefetched in pass 1b instead.
           uint64_t pb = offsets[prev[i]];
           uint64_t pd = offsets[prev[i] + 1] - pb;
           const uint32_t *adj = targets + pb;
-          prefetch(adj + pd / 2);
-          if (pd > 32) {
-            prefetch(adj + pd / 4);
-            prefetch(adj + 3 * pd / 4);
+          if (!(sets && pd >= rt::EdgeSets::kMinDegree)) {
+            prefetch(adj + pd / 2);
+            if (pd > 32) {
+              prefetch(adj + pd / 4);
+              prefetch(adj + 3 * pd / 4);
+            }
           }
         }
         ++i;
