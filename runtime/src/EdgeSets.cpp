@@ -14,9 +14,9 @@ namespace sluice::rt {
 void EdgeSets::build(uint64_t n, const uint64_t *offsets,
                      const uint32_t *targets, uint32_t threads,
                      uint64_t maxBytes) {
-  numSets = numEdges = numSlots = 0;
+  numSets = numEdges = 0;
   std::vector<uint64_t>().swap(where);
-  table.reset();
+  table.resize(0);
   std::vector<uint32_t> hubs;
   for (uint64_t v = 0; v < n; ++v)
     if (offsets[v + 1] - offsets[v] >= kMinDegree)
@@ -51,8 +51,7 @@ void EdgeSets::build(uint64_t n, const uint64_t *offsets,
     return;
   numSets = chosen.size();
   where.assign(n, 0);
-  table.reset(new uint32_t[slots]);
-  numSlots = slots;
+  table.resize(slots); // zeroed: every slot empty
   for (size_t i = 0; i < chosen.size(); ++i)
     where[chosen[i]] = first[i] << kShiftBits | shifts[i];
   // Fill: set i by thread i % T (degrees fall along the list, so each
@@ -60,16 +59,15 @@ void EdgeSets::build(uint64_t n, const uint64_t *offsets,
   auto fill = [&](uint32_t t, uint32_t numThreads) {
     for (size_t i = t; i < chosen.size(); i += numThreads) {
       uint32_t v = chosen[i];
-      uint32_t *s = table.get() + first[i];
+      uint32_t *s = table.data() + first[i];
       const uint32_t shift = shifts[i];
       const uint32_t mask = UINT32_MAX >> shift;
-      std::fill(s, s + uint64_t(mask) + 1, kEmpty);
       for (uint64_t e = offsets[v]; e < offsets[v + 1]; ++e) {
         uint32_t x = targets[e];
         uint32_t k = hash(x) >> shift;
-        while (s[k] != kEmpty && s[k] != x)
+        while (s[k] != 0 && s[k] != x + 1)
           k = (k + 1) & mask;
-        s[k] = x;
+        s[k] = x + 1;
       }
     }
   };

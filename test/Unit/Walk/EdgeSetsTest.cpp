@@ -42,12 +42,10 @@ GraphPtr multigraph(uint32_t n) {
   return makeGraph(n, e);
 }
 
-EdgeSets buildSets(const sluice_graph_t *g, uint32_t threads,
-                   uint64_t maxBytes) {
-  EdgeSets sets;
+void buildSets(EdgeSets &sets, const sluice_graph_t *g, uint32_t threads,
+               uint64_t maxBytes) {
   sets.build(sluice_graph_num_vertices(g), sluice_graph_offsets(g),
              sluice_graph_targets(g), threads, maxBytes);
-  return sets;
 }
 
 /// Every (u, v) with v in [0, n + 3) and UINT32_MAX: find() is -1 where u
@@ -81,7 +79,8 @@ uint64_t checkAll(const sluice_graph_t *g, const EdgeSets &sets) {
 
 TEST(EdgeSets, MultigraphDuplicatesAndSelfLoops) {
   GraphPtr g = multigraph(500);
-  EdgeSets sets = buildSets(g.get(), 1, uint64_t(1) << 30);
+  EdgeSets sets;
+  buildSets(sets, g.get(), 1, uint64_t(1) << 30);
   // Hub 0 (1001 arcs, 500 distinct ids) and hub 1 (169) have sets.
   EXPECT_EQ(checkAll(g.get(), sets), 2u);
   EXPECT_EQ(sets.vertices(), 2u);
@@ -101,7 +100,8 @@ TEST(EdgeSets, SkewedRandomGraphAnyThreadCount) {
     hubs += sluice_graph_degree(g.get(), u) >= EdgeSets::kMinDegree;
   ASSERT_GT(hubs, 20u);
   for (uint32_t threads : {1u, 3u}) {
-    EdgeSets sets = buildSets(g.get(), threads, uint64_t(1) << 30);
+    EdgeSets sets;
+    buildSets(sets, g.get(), threads, uint64_t(1) << 30);
     EXPECT_EQ(checkAll(g.get(), sets), hubs) << threads;
     EXPECT_EQ(sets.vertices(), hubs);
   }
@@ -113,7 +113,8 @@ TEST(EdgeSets, BudgetTakesTheLargestDegreesFirst) {
   GraphPtr g = randomGraph(3000, 40000, 7);
   const uint32_t n = 3000;
   const uint64_t budget = n * sizeof(uint64_t) + 4096 * sizeof(uint32_t);
-  EdgeSets sets = buildSets(g.get(), 2, budget);
+  EdgeSets sets;
+  buildSets(sets, g.get(), 2, budget);
   EXPECT_LE(sets.bytes(), budget);
   ASSERT_GT(sets.vertices(), 0u);
   uint32_t top = 0;
@@ -128,7 +129,8 @@ TEST(EdgeSets, BudgetTakesTheLargestDegreesFirst) {
   EXPECT_GT(withoutSet, 0u);
   checkAll(g.get(), sets);
   // Too small a budget for even the index: no sets.
-  EdgeSets none = buildSets(g.get(), 2, n * sizeof(uint64_t));
+  EdgeSets none;
+  buildSets(none, g.get(), 2, n * sizeof(uint64_t));
   EXPECT_TRUE(none.empty());
   EXPECT_EQ(none.find(0, 1), -1);
 }
@@ -136,9 +138,12 @@ TEST(EdgeSets, BudgetTakesTheLargestDegreesFirst) {
 /// A graph without hubs gets no sets.
 TEST(EdgeSets, NoHubsNoSets) {
   GraphPtr g = multigraph(40); // hub 0 has 80 arcs: one set
-  EXPECT_EQ(buildSets(g.get(), 1, uint64_t(1) << 30).vertices(), 1u);
+  EdgeSets one;
+  buildSets(one, g.get(), 1, uint64_t(1) << 30);
+  EXPECT_EQ(one.vertices(), 1u);
   GraphPtr r = randomGraph(100, 200, 3);
-  EdgeSets sets = buildSets(r.get(), 1, uint64_t(1) << 30);
+  EdgeSets sets;
+  buildSets(sets, r.get(), 1, uint64_t(1) << 30);
   EXPECT_TRUE(sets.empty());
   EXPECT_EQ(sets.bytes(), 0u);
 }
