@@ -6,7 +6,7 @@
 #include "runtime/src/EdgeSets.h"
 
 #include <algorithm>
-#include <exception>
+#include <system_error>
 #include <thread>
 
 namespace sluice::rt {
@@ -54,8 +54,8 @@ void EdgeSets::build(uint64_t n, const uint64_t *offsets,
   table.resize(slots); // zeroed: every slot empty
   for (size_t i = 0; i < chosen.size(); ++i)
     where[chosen[i]] = first[i] << kShiftBits | shifts[i];
-  // Fill: set i by thread i % T (degrees fall along the list, so each
-  // thread gets a like share of the work).
+  // Degrees fall along the list, so taking every T-th set gives each
+  // thread a like share of the work.
   auto fill = [&](uint32_t t, uint32_t numThreads) {
     for (size_t i = t; i < chosen.size(); i += numThreads) {
       uint32_t v = chosen[i];
@@ -73,13 +73,21 @@ void EdgeSets::build(uint64_t n, const uint64_t *offsets,
   };
   threads = static_cast<uint32_t>(
       std::max<uint64_t>(1, std::min<uint64_t>(threads, chosen.size() / 64)));
-  if (threads == 1) {
-    fill(0, 1);
-    return;
-  }
+  // Thread t fills sets t, t + T, ...; a thread that cannot be started
+  // leaves its share to the calling thread.
   std::vector<std::thread> pool;
+  uint32_t started = 0;
+  for (uint32_t t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(fill, t, threads);
+      ++started;
+    } catch (const std::system_error &) {
+      break;
+    }
+  }
   for (uint32_t t = 0; t < threads; ++t)
-    pool.emplace_back(fill, t, threads);
+    if (t == 0 || t > started)
+      fill(t, threads);
   for (std::thread &th : pool)
     th.join();
 }
