@@ -33,9 +33,9 @@ constexpr uint64_t kEdgeSetMinBytes = uint64_t(1) << 20;
 /// The sets are built for graphs whose targets array is this large or
 /// larger (SLUICE_WALK_ENGINE_EDGE_SETS: for any graph). On a smaller one
 /// the binary search reads lines that mostly stay in cache and the sets
-/// only add to the memory a step touches: soc-Slashdot0902 (4 MiB of
-/// targets) walked about 20% slower with them, rmat18 (29 MiB) 1.6x faster
-/// (docs/sampling.md).
+/// only add to the memory a step touches: node2vec on soc-Slashdot0902
+/// (4 MiB of targets) took about 17% more CPU time with them, on rmat18
+/// (29 MiB) it walked about 1.9x as fast (docs/sampling.md).
 constexpr uint64_t kEdgeSetMinGraphBytes = uint64_t(16) << 20;
 
 /// A planned run: the Run and everything it points into.
