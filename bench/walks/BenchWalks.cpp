@@ -241,8 +241,13 @@ void usage() {
       "                      first load (repeated runs read them from it)\n"
       "  --huge-pages        walk copies of the graph's arrays of 16 MiB or\n"
       "                      more on transparent huge pages\n"
+      "  --no-edge-sets      no neighbour sets of the hubs (has_edge always\n"
+      "                      searches the sorted adjacency list)\n"
+      "  --edge-sets         neighbour sets of the hubs whatever the graph's\n"
+      "                      size (default: targets of 16 MiB or more)\n"
       "  --sampler-stats     also print, on stderr, rejection trials per\n"
-      "                      rejection step and the pre-accepted share\n");
+      "                      rejection step, the pre-accepted share and the\n"
+      "                      hubs' neighbour sets (count, MiB, build s)\n");
 }
 
 } // namespace
@@ -295,6 +300,10 @@ int main(int argc, char **argv) {
       samplerStats = true;
     else if (arg == "--huge-pages")
       engineFlags |= SLUICE_WALK_ENGINE_HUGE_PAGES;
+    else if (arg == "--no-edge-sets")
+      engineFlags |= SLUICE_WALK_ENGINE_NO_EDGE_SETS;
+    else if (arg == "--edge-sets")
+      engineFlags |= SLUICE_WALK_ENGINE_EDGE_SETS;
     else if (arg == "--version") {
       std::fputs("sluice-bench-walks (Sluice) " SLUICE_VERSION_STRING "\n",
                  stdout);
@@ -400,6 +409,14 @@ int main(int argc, char **argv) {
                                  double(best.rejection_trials)
                            : 0.0,
                        static_cast<unsigned long long>(best.bound_violations));
+        if (samplerStats && best.edge_set_vertices)
+          std::fprintf(stderr,
+                       "%s %s %s: neighbour sets of %llu vertices, %.1f MiB, "
+                       "built in %.3f s\n",
+                       graphName.c_str(), name(w), samplerName.c_str(),
+                       static_cast<unsigned long long>(best.edge_set_vertices),
+                       double(best.edge_set_bytes) / (1 << 20),
+                       best.edge_set_seconds);
       }
     }
   }

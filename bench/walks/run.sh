@@ -15,7 +15,10 @@
 # luxembourg_osm rmat18") names the graphs: shared ones, or rmatS, an R-MAT
 # graph of scale S and edge factor 16 that sluice-bench-walks generates
 # (deterministic). MATRIX=0 skips the matrix of every workload and sampler
-# (MATRIX_REPEAT runs per case, default 2, best reported).
+# (MATRIX_REPEAT runs per case, default 2, best reported). WORKLOADS
+# (default "deepwalk udeepwalk node2vec") picks the workloads of the table;
+# SLUICE_ARGS adds arguments to every Sluice run of the table (e.g.
+# "--no-edge-sets" for node2vec without the hubs' neighbour sets).
 set -euo pipefail
 
 TRW=${1:?usage: run.sh THUNDERRW_BUILD_DIR [SLUICE_BUILD_DIR] [DATA_DIR] [ROUNDS]}
@@ -26,6 +29,10 @@ THREADS=2
 LENGTH=80
 BENCH="$BUILD/bin/sluice-bench-walks"
 GRAPHS=${GRAPHS:-"soc-Slashdot0902 luxembourg_osm rmat18"}
+WORKLOADS=${WORKLOADS:-"deepwalk udeepwalk node2vec"}
+# Extra sluice-bench-walks arguments of every Sluice run (e.g.
+# --no-edge-sets: the engine without the hubs' neighbour sets).
+read -r -a SLUICE_ARGS <<<"${SLUICE_ARGS:-}"
 
 for exe in "$TRW/random_walk/deepwalk.out" "$TRW/random_walk/node2vec.out" "$BENCH"; do
   [[ -x $exe ]] || { echo "run.sh: missing $exe" >&2; exit 1; }
@@ -41,7 +48,7 @@ trw_rate() {
 }
 # Sluice: Msteps/s column of sluice-bench-walks' table, in steps/s.
 sluice_rate() {
-  "$BENCH" --data="$DATA" --graph-cache="$WORK" --threads=$THREADS --length=$LENGTH --repeat=1 "$@" |
+  "$BENCH" --data="$DATA" --graph-cache="$WORK" --threads=$THREADS --length=$LENGTH --repeat=1 "${SLUICE_ARGS[@]}" "$@" |
     awk -F'|' 'NR > 2 { gsub(/ /, "", $7); printf "%.0f\n", $7 * 1e6 }'
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -53,7 +60,7 @@ echo "|---|---|---:|---:|---:|---:|"
 for g in $GRAPHS; do
   mkdir -p "$WORK/$g"
   "$BENCH" --data="$DATA" --graph-cache="$WORK" --graphs="$g" --export-thunderrw="$WORK/$g" >/dev/null
-  for w in deepwalk udeepwalk node2vec; do
+  for w in $WORKLOADS; do
     case $w in
       deepwalk) forced=alias; trw=("$TRW/random_walk/deepwalk.out" -ew) ;;
       # ThunderRW's uniform execution mode on the unweighted graph.

@@ -215,6 +215,11 @@ extern "C" uint64_t sluice_graph_find_edge(const sluice_graph_t *g, uint32_t u,
 
 extern "C" int sluice_graph_has_edge(const sluice_graph_t *g, uint32_t u,
                                      uint32_t v) {
+  if (g && g->edgeSets) {
+    int found = g->edgeSets->find(u, v);
+    if (found >= 0)
+      return found;
+  }
   return sluice_graph_find_edge(g, u, v) != SLUICE_EDGE_NONE;
 }
 

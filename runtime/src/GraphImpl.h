@@ -11,6 +11,8 @@
 
 #include "sluice/graph.h"
 
+#include "runtime/src/EdgeSets.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -83,6 +85,9 @@ struct sluice_graph_t {
   const float *weightSums = nullptr;
   const float *weightMaxes = nullptr;
   const float *weightMins = nullptr;
+  /// Hash sets of the hubs' neighbours that has_edge consults first; only
+  /// the walk engine's views of a graph have them (NULL otherwise).
+  const sluice::rt::EdgeSets *edgeSets = nullptr;
 
   sluice::rt::GraphStorage storage;
   std::unique_ptr<sluice::rt::MappedFile> mapping;
@@ -112,6 +117,7 @@ struct sluice_graph_t {
     weightSums = other.weightSums;
     weightMaxes = other.weightMaxes;
     weightMins = other.weightMins;
+    edgeSets = other.edgeSets;
     loadStats = other.loadStats;
   }
 };

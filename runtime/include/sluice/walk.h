@@ -218,6 +218,13 @@ typedef struct sluice_walk_options_t {
 /* engine_flags: walk copies of a large graph's arrays (16 MiB or more) on
  * transparent huge pages instead of the graph's own (docs/sampling.md). */
 #define SLUICE_WALK_ENGINE_HUGE_PAGES 0x4u
+/* engine_flags: no neighbour sets of the hubs for second-order kernels
+ * (has_edge then always searches the sorted adjacency list). */
+#define SLUICE_WALK_ENGINE_NO_EDGE_SETS 0x8u
+/* engine_flags: build the neighbour sets of the hubs for a second-order
+ * kernel whatever the graph's size (by default only when its targets
+ * array is 16 MiB or more). NO_EDGE_SETS wins over it. */
+#define SLUICE_WALK_ENGINE_EDGE_SETS 0x10u
 
 /* Fills `options` with the defaults (length 80, 1 walk per vertex, every
  * vertex, seed 0, auto sampler, calibrated cost ratio). */
@@ -237,6 +244,12 @@ typedef struct sluice_walk_stats_t {
   /* Rejection trials accepted by the lower bound alone, without calling
    * the weight (kernels with SLUICE_WALK_PURE_WEIGHT and a lower bound). */
   uint64_t pre_accepted;
+  /* Second-order kernels: the hubs' neighbour sets has_edge consulted
+   * (docs/sampling.md): vertices with a set, bytes of the sets and their
+   * index, seconds to build them (included in no other field). */
+  uint64_t edge_set_vertices;
+  uint64_t edge_set_bytes;
+  double edge_set_seconds;
 } sluice_walk_stats_t;
 
 /* Runs the walks and writes them to `writer` (which may be NULL: walk

@@ -135,6 +135,9 @@ sluice_status_t runWalks(const sluice_graph_t *graph,
     s.rejection_trials = total.sampler.rejectionTrials;
     s.bound_violations = total.sampler.boundViolations;
     s.pre_accepted = total.sampler.preAccepted;
+    s.edge_set_vertices = plan.edgeSets.vertices();
+    s.edge_set_bytes = plan.edgeSets.bytes();
+    s.edge_set_seconds = plan.edgeSetSeconds;
     s.cost_ratio = plan.requested == Mode::Auto ? plan.run.costRatio : 0.0;
   }
   sluice_error_clear(error);
@@ -208,7 +211,8 @@ extern "C" SLUICE_API sluice_status_t sluice_walk_run(
                               std::to_string(o.walkers_per_thread));
   constexpr uint32_t kEngineFlags =
       SLUICE_WALK_ENGINE_GENERIC | SLUICE_WALK_ENGINE_NO_PRE_ACCEPT |
-      SLUICE_WALK_ENGINE_HUGE_PAGES;
+      SLUICE_WALK_ENGINE_HUGE_PAGES | SLUICE_WALK_ENGINE_NO_EDGE_SETS |
+      SLUICE_WALK_ENGINE_EDGE_SETS;
   if (o.engine_flags & ~kEngineFlags)
     return invalid(error, "engine_flags has unknown bits " +
                               std::to_string(o.engine_flags & ~kEngineFlags));

@@ -12,6 +12,7 @@
 #include "runtime/src/walk/Sampling.h"
 #include "sluice/walk_support.h"
 
+#include "runtime/src/EdgeSets.h"
 #include "runtime/src/Error.h"
 #include "runtime/src/Progress.h"
 #include "runtime/src/WalkWriterInternal.h"
@@ -144,6 +145,10 @@ struct Run {
   const float *vertexLower = nullptr;
   const uint8_t *lowerIndex = nullptr;
   const float *lowerPalette = nullptr;
+  // Second-order kernels: the hubs' neighbour sets that run.graph's
+  // has_edge consults (NULL when none were built); the rejection loop
+  // prefetches their slots.
+  const rt::EdgeSets *edgeSets = nullptr;
 
   bool hasBounds() const { return vertexBound || boundIndex; }
   double boundOf(uint32_t v) const {

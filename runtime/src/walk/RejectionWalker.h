@@ -16,10 +16,10 @@ public:
   RejectionWalker(const Run &run)
       : run(run),
         secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0),
-        width(run.walkersPerThread), cur(width), prev(width), length(width),
-        walker(width), local(width), begin_(width), degree(width),
-        pre(width), skip(width), done(width), again(width), keep2(width),
-        keep3(width), draws(width), bound(width), lower(width) {
+        sets(run.edgeSets), width(run.walkersPerThread), cur(width),
+        prev(width), length(width), walker(width), local(width), begin_(width),
+        degree(width), pre(width), skip(width), done(width), again(width),
+        keep2(width), keep3(width), draws(width), bound(width), lower(width) {
     for (auto *lane : {&w0, &w1, &w2, &w3, &x0, &x1, &x2, &x3})
       lane->resize(philoxLaneCapacity(width));
     f = run.frame(nullptr, draws.data(), &fault);
@@ -89,6 +89,8 @@ public:
       cur[i] = to;
       prefetch(offsets + to);
       run.prefetchBound(to);
+      if (sets)
+        prefetch(sets->whereOf(to));
       if (++length[i] == maxLength)
         done[i] = 1;
     };
@@ -153,17 +155,31 @@ public:
             prefetch(weights + b);
         }
         if (secondOrder && prev[i] != v) {
+          // prev's offsets were read at the last step (it was cur then).
+          // A vertex with a neighbour set (degree kMinDegree or more, when
+          // there are sets) gets its slot prefetched in pass 1b instead.
           uint64_t pb = offsets[prev[i]];
           uint64_t pd = offsets[prev[i] + 1] - pb;
           const uint32_t *adj = targets + pb;
-          prefetch(adj + pd / 2);
-          if (pd > 32) {
-            prefetch(adj + pd / 4);
-            prefetch(adj + 3 * pd / 4);
+          if (!(sets && pd >= rt::EdgeSets::kMinDegree)) {
+            prefetch(adj + pd / 2);
+            if (pd > 32) {
+              prefetch(adj + pd / 4);
+              prefetch(adj + 3 * pd / 4);
+            }
           }
         }
         ++i;
       }
+      // Pass 1b: where the previous vertex has a neighbour set, prefetch
+      // the slot has_edge(prev, candidate) reads first (the candidate's id
+      // was prefetched in pass 1).
+      if (sets)
+        for (uint32_t i = 0; i < active; ++i)
+          if (skip[i] == 1 && prev[i] != cur[i])
+            if (const uint32_t *slot =
+                    sets->probeAddress(prev[i], targets[begin_[i] + pre[i]]))
+              prefetch(slot);
       // Pass 2: trial 0 (or the whole step when it is not a plain
       // rejection step).
       uint32_t m = 0;
@@ -355,6 +371,7 @@ private:
 
   const Run &run;
   const bool secondOrder;
+  const rt::EdgeSets *sets; // the hubs' neighbour sets, or NULL
   const uint32_t width;
   std::vector<uint32_t> cur, prev, length;
   std::vector<uint64_t> walker, local, begin_;

@@ -184,6 +184,27 @@ sluice_status_t planRun(const sluice_graph_t *graph,
   // copy doubles their memory: docs/sampling.md).
   if (options.engine_flags & SLUICE_WALK_ENGINE_HUGE_PAGES)
     plan.huge.adopt(run, graph, mode, threads);
+  // Second-order weights ask has_edge(prev, next) at nearly every step:
+  // the hubs' neighbour sets answer it without a binary search
+  // (docs/sampling.md, "Neighbour sets of the hubs").
+  const uint64_t arcs = run.offsets[run.numVertices];
+  const bool bigGraph = arcs * sizeof(uint32_t) >= kEdgeSetMinGraphBytes;
+  if ((kernel->flags & SLUICE_WALK_SECOND_ORDER) &&
+      !(options.engine_flags & SLUICE_WALK_ENGINE_NO_EDGE_SETS) &&
+      (bigGraph || (options.engine_flags & SLUICE_WALK_ENGINE_EDGE_SETS))) {
+    auto t0 = std::chrono::steady_clock::now();
+    plan.edgeSets.build(run.numVertices, run.offsets, run.targets, threads,
+                        std::max(kEdgeSetMinBytes, kEdgeSetBytesPerArc * arcs));
+    if (!plan.edgeSets.empty()) {
+      plan.setsView.viewArraysOf(*run.graph);
+      plan.setsView.edgeSets = &plan.edgeSets;
+      run.graph = &plan.setsView;
+      run.edgeSets = &plan.edgeSets;
+    }
+    plan.edgeSetSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+            .count();
+  }
   if (mode == Mode::Alias) {
     if (!degreesFit32(run))
       return fail(error, SLUICE_STATUS_UNSUPPORTED, {},

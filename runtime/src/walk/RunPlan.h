@@ -13,6 +13,8 @@
 
 #include "runtime/src/walk/VertexTables.h"
 
+#include "runtime/src/GraphImpl.h"
+
 namespace sluice::walkengine {
 
 /// The loop that walks a run's chunks: a specialised one where it applies
@@ -23,6 +25,18 @@ enum class Loop {
   Uniform,   // UniformWalker: unweighted DeepWalk
   Rejection, // RejectionWalker: node2vec-like, rejection or auto
 };
+
+/// The memory budget of the hubs' neighbour sets: this many bytes per arc
+/// of the graph (twice its targets array), or kEdgeSetMinBytes if more.
+constexpr uint64_t kEdgeSetBytesPerArc = 8;
+constexpr uint64_t kEdgeSetMinBytes = uint64_t(1) << 20;
+/// The sets are built for graphs whose targets array is this large or
+/// larger (SLUICE_WALK_ENGINE_EDGE_SETS: for any graph). On a smaller one
+/// the binary search reads lines that mostly stay in cache and the sets
+/// only add to the memory a step touches: node2vec on soc-Slashdot0902
+/// (4 MiB of targets) took about 17% more CPU time with them, on rmat18
+/// (29 MiB) it walked about 1.9x as fast (docs/sampling.md).
+constexpr uint64_t kEdgeSetMinGraphBytes = uint64_t(16) << 20;
 
 /// A planned run: the Run and everything it points into.
 struct RunPlan {
@@ -35,6 +49,11 @@ struct RunPlan {
   Loop loop = Loop::General;
 
   HugeGraph huge;
+  /// Second-order kernels: the hubs' neighbour sets and the graph view
+  /// that has them (run.graph then points at it).
+  rt::EdgeSets edgeSets;
+  sluice_graph_t setsView;
+  double edgeSetSeconds = 0;
   AliasTables alias;
   std::vector<double> bounds, boundPalette;
   std::vector<uint8_t> boundIndex, lowerIndex;

@@ -99,7 +99,8 @@ using Oracle = std::function<std::vector<double>(uint32_t prev, uint32_t cur,
 StepFits checkSteps(const sluice_graph_t *g, const sluice_walk_kernel_t *k,
                     const void *params, Workload w, uint32_t start,
                     sluice_walk_sampler_t sampler, double costRatio,
-                    const Oracle &exact, uint64_t walks = 100000) {
+                    const Oracle &exact, uint64_t walks = 100000,
+                    uint32_t engineFlags = 0) {
   StepFits fits;
   fits.start = start;
   sluice_walk_options_t o = testOptions();
@@ -110,6 +111,7 @@ StepFits checkSteps(const sluice_graph_t *g, const sluice_walk_kernel_t *k,
   o.max_length = 3;
   o.sampler = sampler;
   o.cost_ratio = costRatio;
+  o.engine_flags = engineFlags;
   o.seed = 0xC0FFEE + uint64_t(sampler) * 7919 + uint64_t(w);
   Walks out = runWalks(g, k, params, o);
   EXPECT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
@@ -198,9 +200,9 @@ struct HandGraphs {
 };
 
 /// The start used on a graph: for the hand graph vertex 2 (self loop);
-/// on larger graphs the vertex of degree closest to 25 that has at least
-/// three first-step choices.
-uint32_t pickStart(const sluice_graph_t *g, Workload w) {
+/// on larger graphs the vertex of degree closest to `degree` that has at
+/// least three first-step choices.
+uint32_t pickStart(const sluice_graph_t *g, Workload w, uint64_t degree = 25) {
   uint64_t n = sluice_graph_num_vertices(g);
   if (n <= 10)
     return 2;
@@ -208,7 +210,7 @@ uint32_t pickStart(const sluice_graph_t *g, Workload w) {
   uint64_t bestGap = UINT64_MAX;
   for (uint32_t v = 0; v < n; ++v) {
     uint64_t d = sluice_graph_degree(g, v);
-    uint64_t gap = d > 25 ? d - 25 : 25 - d;
+    uint64_t gap = d > degree ? d - degree : degree - d;
     if (gap < bestGap && positives(oracle(w, g, v, v, 0)) >= 3) {
       bestGap = gap;
       best = v;
@@ -269,6 +271,40 @@ TEST(WalkDistribution, EveryWorkloadEverySamplerEmailEuCore) {
 }
 
 /// The metapath oracle with another schema, through the parameter block.
+/// The second-order workloads with the hubs' neighbour sets forced on
+/// (SLUICE_WALK_ENGINE_EDGE_SETS; by default only graphs with 16 MiB of
+/// targets get them): the start has degree about 100, above
+/// rt::EdgeSets::kMinDegree, so the second step's has_edge(prev, next)
+/// reads the start's set. The exact transition probabilities of the
+/// oracles, as above.
+TEST(WalkDistribution, SecondOrderWithHubSetsEmailEuCore) {
+  GraphPtr email = loadEmail();
+  if (!email)
+    GTEST_SKIP() << "no shared data (set SLUICE_SHARED_DATA_DIR)";
+  GraphPtr weighted = withSyntheticWeights(email.get(), 11);
+  for (Workload w :
+       {Workload::Node2Vec, Workload::WeightedNode2Vec, Workload::PPR2}) {
+    const sluice_graph_t *g = needsWeights(w) ? weighted.get() : email.get();
+    const sluice_walk_kernel_t *k = kernel(w);
+    Params params(w);
+    uint32_t start = pickStart(g, w, 100);
+    ASSERT_GE(sluice_graph_degree(g, start), 64u);
+    Oracle exact = [&](uint32_t prev, uint32_t cur, int64_t hop) {
+      return oracle(w, g, prev, cur, hop);
+    };
+    for (auto [sampler, ratio] : soundSamplers(k)) {
+      StepFits f = checkSteps(g, k, params.data(), w, start, sampler, ratio,
+                              exact, 300000, SLUICE_WALK_ENGINE_EDGE_SETS);
+      std::string what = std::string(name(w)) + " " + samplerName(sampler);
+      EXPECT_TRUE(f.first.passes()) << what << ": " << f.first.describe();
+      ASSERT_TRUE(f.hasSecond) << what;
+      EXPECT_TRUE(f.second.passes()) << what << " second step via " << f.middle
+                                     << ": " << f.second.describe();
+      EXPECT_GT(f.second.total, 1000u) << what;
+    }
+  }
+}
+
 TEST(WalkDistribution, MetaPathCustomSchema) {
   HandGraphs h;
   Params params(Workload::MetaPath);
