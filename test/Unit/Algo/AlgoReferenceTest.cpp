@@ -104,26 +104,6 @@ algorithm sssp(source: i64 = 0) on g {
 schedule sssp { @relax { )" + schedule + " } }\n";
 }
 
-std::string pageRankProgram(const std::string &schedule) {
-  return std::string(kHeader) + R"(
-algorithm pagerank(damping: f64 = 0.85, iterations: i64 = 20) on g {
-  let n = num_vertices()
-  vertex rank: f64 = 1.0 / n
-  vertex incoming: f64 = 0.0
-  repeat iterations {
-    @gather edges(src, dst) {
-      incoming[dst] += rank[src] / degree(src)
-    }
-    @apply vertices(v) {
-      rank[v] = (1.0 - damping) / n + damping * incoming[v]
-      incoming[v] = 0.0
-    }
-  }
-  output rank
-}
-schedule pagerank { @gather { )" + schedule + " } }\n";
-}
-
 class BfsSchedules : public ::testing::TestWithParam<const char *> {};
 class SsspSchedules : public ::testing::TestWithParam<const char *> {};
 class PageRankSchedules : public ::testing::TestWithParam<const char *> {};
@@ -158,7 +138,7 @@ TEST_P(SsspSchedules, DistancesEqualDijkstra) {
 
 TEST_P(PageRankSchedules, RanksWithin1e9OfTheReference) {
   Program p;
-  ASSERT_TRUE(p.loadText(pageRankProgram(GetParam()), "pagerank"));
+  ASSERT_TRUE(p.loadText(pageRank(GetParam(), 20), "pagerank"));
   GraphHolder g;
   randomGraph(3000, 40000, 6, false, g);
   auto reference = referencePageRank(g.g, 0.85, 20);

@@ -220,10 +220,12 @@ inline std::string exampleAlgorithm(const std::string &file) {
   return s.replace(on, brace - on, " on g") + "\n";
 }
 
-/// PageRank (12 iterations) whose edges loop @scatter has `schedule`.
-inline std::string pageRank(const std::string &schedule) {
+/// PageRank (`iterations` by default) whose edges loop @scatter has
+/// `schedule`.
+inline std::string pageRank(const std::string &schedule, int iterations = 12) {
   return std::string(kHeader) + R"(
-algorithm pagerank(damping: f64 = 0.85, iterations: i64 = 12) on g {
+algorithm pagerank(damping: f64 = 0.85, iterations: i64 = )" +
+         std::to_string(iterations) + R"() on g {
   let n = num_vertices()
   vertex rank: f64 = 1.0 / n
   vertex incoming: f64 = 0.0
