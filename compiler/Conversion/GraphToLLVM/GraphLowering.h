@@ -71,6 +71,11 @@ struct AlgoLowering {
   /// Whether push variants merge the lists of common_neighbors in their
   /// own code (the CPU's) rather than calling the runtime per edge.
   bool inlineMerges = false;
+  /// Whether `id(v)` reads the context's sluice_algo_ids_t in the
+  /// function's own code (the CPU's) rather than calling
+  /// sluice_algo_original_id per use (the GPU's device copies have their
+  /// own).
+  bool inlineIds = false;
 };
 
 /// Whether a push variant of edges loop `loop` may split each source's
