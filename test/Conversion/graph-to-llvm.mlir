@@ -1,5 +1,6 @@
 // RUN: sluice-opt --graph-to-llvm --split-input-file %s | FileCheck %s
 // RUN: sluice-opt --graph-to-llvm=remarks=true --split-input-file %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: sluice-opt --graph-to-llvm --split-input-file %s | FileCheck %s --check-prefix=WEIGHTS
 
 // A frontier-driven push loop (SSSP): the algorithm's function, a push
 // variant over the frontier's list, atomics at the destination (not owned;
@@ -31,6 +32,27 @@
 // CHECK-NEXT:        scf.if %[[OLD]]#1 {
 // CHECK-NEXT:          llvm.call @sluice_algo_frontier_insert
 // CHECK-LABEL: llvm.func @sluice_algo_relax_count_vertices(
+// The graph's weights are tested once per source, not per edge: the
+// out-edges in two copies, one loading the f32 weight, one adding 1.0,
+// each inserting the destinations it lowered.
+// WEIGHTS-LABEL: llvm.func @sluice_algo_relax_relax_push(
+// WEIGHTS:         %[[WSLOT:.*]] = llvm.getelementptr inbounds %{{.*}}[4]
+// WEIGHTS-NEXT:    %[[WS:.*]] = llvm.load %[[WSLOT]] : !llvm.ptr -> !llvm.ptr
+// WEIGHTS:         %[[HAS:.*]] = llvm.icmp "ne" %[[WS]], %{{.*}} : !llvm.ptr
+// WEIGHTS-NEXT:    scf.if %[[HAS]] {
+// WEIGHTS:           scf.for
+// WEIGHTS-NOT:         llvm.icmp "ne" %[[WS]]
+// WEIGHTS:             %[[WE:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// WEIGHTS-NEXT:        %[[WD:.*]] = arith.extf %[[WE]] : f32 to f64
+// WEIGHTS-NEXT:        arith.addf %{{.*}}, %[[WD]] : f64
+// WEIGHTS:             llvm.call @sluice_algo_frontier_insert
+// WEIGHTS:         } else {
+// WEIGHTS:           scf.for
+// WEIGHTS-NOT:         llvm.icmp "ne" %[[WS]]
+// WEIGHTS:             %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
+// WEIGHTS-NEXT:        arith.addf %{{.*}}, %[[ONE]] : f64
+// WEIGHTS:             llvm.call @sluice_algo_frontier_insert
+// WEIGHTS-LABEL: llvm.func @sluice_algo_relax_count_vertices(
 // CHECK:         %[[H:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64
 // CHECK-NEXT:    %[[H1:.*]] = arith.addi %[[H]], %{{.*}} : i64
 // CHECK-NEXT:    llvm.store %[[H1]], %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr

@@ -120,7 +120,7 @@ void insertDirect(OpBuilder &b, Location loc, const FunctionInfo &info,
 /// Inserts `v` into the loop's frontier when `changed`.
 void markIfChanged(OpBuilder &b, Location loc, ModuleOp module,
                    const FunctionInfo &info, Value v, Value changed) {
-  if (!info.out || v != info.dst)
+  if (!info.out || !info.isDst(v))
     return;
   auto ifOp = b.create<scf::IfOp>(loc, changed, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
@@ -197,7 +197,7 @@ struct PropSetLowering : GraphPattern<graph::PropSetOp> {
     Value address = propertyAddress(rewriter, loc, *info, op.getProperty(),
                                     value.getType(), v);
     Value old;
-    if (info->out && v == info->dst)
+    if (info->out && info->isDst(v))
       old = loadProperty(rewriter, loc, address, value.getType(), shared);
     storeProperty(rewriter, loc, address, value, shared);
     if (old)
@@ -305,7 +305,7 @@ struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
       } else {
         old = atomic(rewriter);
       }
-      if (info->out && v == info->dst)
+      if (info->out && info->isDst(v))
         markIfChanged(rewriter, loc, moduleOf(op), *info, v,
                       changed ? changed
                               : differs(rewriter, loc, old,
@@ -363,7 +363,7 @@ struct CompareSwapLowering : GraphPattern<graph::CompareSwapOp> {
           rewriter, loc, address,
           rewriter.create<arith::SelectOp>(loc, swapped, desired, old), false);
     }
-    if (info->out && v == info->dst)
+    if (info->out && info->isDst(v))
       markIfChanged(
           rewriter, loc, moduleOf(op), *info, v,
           rewriter.create<arith::AndIOp>(
@@ -612,7 +612,7 @@ struct OriginalIdLowering : GraphPattern<graph::OriginalIdOp> {
     // of the graph: no range test (the table's test is then the loop's
     // only one, and invariant).
     Value vertex = adaptor.getVertex();
-    bool bound = vertex && (vertex == info->owned || vertex == info->dst);
+    bool bound = vertex && (vertex == info->owned || info->isDst(vertex));
     Value v = rewriter.create<arith::ExtUIOp>(loc, i64, vertex);
     Value inRange;
     if (!bound)
