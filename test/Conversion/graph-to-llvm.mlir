@@ -1,5 +1,6 @@
 // RUN: sluice-opt --graph-to-llvm --split-input-file %s | FileCheck %s
 // RUN: sluice-opt --graph-to-llvm=remarks=true --split-input-file %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: sluice-opt --graph-to-llvm --split-input-file %s | FileCheck %s --check-prefix=WEIGHTS
 
 // A frontier-driven push loop (SSSP): the algorithm's function, a push
 // variant over the frontier's list, atomics at the destination (not owned;
@@ -31,6 +32,27 @@
 // CHECK-NEXT:        scf.if %[[OLD]]#1 {
 // CHECK-NEXT:          llvm.call @sluice_algo_frontier_insert
 // CHECK-LABEL: llvm.func @sluice_algo_relax_count_vertices(
+// The graph's weights are tested once per source, not per edge: the
+// out-edges in two copies, one loading the f32 weight, one adding 1.0,
+// each inserting the destinations it lowered.
+// WEIGHTS-LABEL: llvm.func @sluice_algo_relax_relax_push(
+// WEIGHTS:         %[[WSLOT:.*]] = llvm.getelementptr inbounds %{{.*}}[4]
+// WEIGHTS-NEXT:    %[[WS:.*]] = llvm.load %[[WSLOT]] : !llvm.ptr -> !llvm.ptr
+// WEIGHTS:         %[[HAS:.*]] = llvm.icmp "ne" %[[WS]], %{{.*}} : !llvm.ptr
+// WEIGHTS-NEXT:    scf.if %[[HAS]] {
+// WEIGHTS:           scf.for
+// WEIGHTS-NOT:         llvm.icmp "ne" %[[WS]]
+// WEIGHTS:             %[[WE:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// WEIGHTS-NEXT:        %[[WD:.*]] = arith.extf %[[WE]] : f32 to f64
+// WEIGHTS-NEXT:        arith.addf %{{.*}}, %[[WD]] : f64
+// WEIGHTS:             llvm.call @sluice_algo_frontier_insert
+// WEIGHTS:         } else {
+// WEIGHTS:           scf.for
+// WEIGHTS-NOT:         llvm.icmp "ne" %[[WS]]
+// WEIGHTS:             %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
+// WEIGHTS-NEXT:        arith.addf %{{.*}}, %[[ONE]] : f64
+// WEIGHTS:             llvm.call @sluice_algo_frontier_insert
+// WEIGHTS-LABEL: llvm.func @sluice_algo_relax_count_vertices(
 // CHECK:         %[[H:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64
 // CHECK-NEXT:    %[[H1:.*]] = arith.addi %[[H]], %{{.*}} : i64
 // CHECK-NEXT:    llvm.store %[[H1]], %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr
@@ -531,13 +553,34 @@ module {
 
 // Division by a constant other than 0 and -1 cannot fault: arith's
 // remsi and divsi inline (Afforest's `id(v) % 64` is then no call a
-// vertex); by a variable, 0 or -1 the runtime's, which faults.
+// vertex); by a variable, 0 or -1 the runtime's, which faults. `id(v)`
+// itself reads the context's ids once at the function's entry: the
+// table's entry, or base + v (-1 past the graph's vertices).
 // CHECK-LABEL: llvm.func @sluice_algo_divide_sample_vertices(
-// CHECK:         %[[ID:.*]] = llvm.call @sluice_algo_original_id(
+// CHECK:         %[[VIEW:.*]] = llvm.call @sluice_algo_view(%arg0)
+// CHECK-NEXT:    %[[IDS:.*]] = llvm.call @sluice_algo_id_table(%arg0)
+// CHECK-NEXT:    %[[TSLOT:.*]] = llvm.getelementptr inbounds %[[IDS]][0]
+// CHECK-NEXT:    %[[TABLE:.*]] = llvm.load %[[TSLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT:    %[[BSLOT:.*]] = llvm.getelementptr inbounds %[[IDS]][1]
+// CHECK-NEXT:    %[[BASE:.*]] = llvm.load %[[BSLOT]] : !llvm.ptr -> i64
+// The loop's own vertex needs no range test.
+// CHECK:         scf.for
+// CHECK:           %[[V:.*]] = arith.extui %{{.*}} : i32 to i64
+// CHECK-NEXT:      %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT:      %[[HAS:.*]] = llvm.icmp "ne" %[[TABLE]], %[[NULL]] : !llvm.ptr
+// CHECK-NEXT:      %[[ID:.*]] = scf.if %[[HAS]] -> (i64) {
+// CHECK-NEXT:        %[[AT:.*]] = llvm.getelementptr %[[TABLE]][%[[V]]]
+// CHECK-NEXT:        %[[ENTRY:.*]] = llvm.load %[[AT]] : !llvm.ptr -> i64
+// CHECK-NEXT:        scf.yield %[[ENTRY]] : i64
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        %[[SUM:.*]] = arith.addi %[[BASE]], %[[V]] : i64
+// CHECK-NEXT:        scf.yield %[[SUM]] : i64
+// CHECK-NEXT:      }
 // CHECK:         %{{.*}} = arith.remsi %[[ID]], %{{.*}} : i64
 // CHECK:         %{{.*}} = arith.divsi %[[ID]], %{{.*}} : i64
 // CHECK-NOT:     llvm.call @sluice_algo_irem
 // CHECK-NOT:     llvm.call @sluice_algo_idiv
+// CHECK-NOT:     llvm.call @sluice_algo_original_id
 // CHECK-LABEL: llvm.func @sluice_algo_divide(
 // CHECK:         llvm.call @sluice_algo_irem(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> i64
 // CHECK:         llvm.call @sluice_algo_idiv(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i64, i64, i32) -> i64
@@ -630,6 +673,57 @@ module {
     ^bb0(%v: i32, %w: i32):
       %one = arith.constant 1.000000e+00 : f64
       graph.prop.reduce add @delta[%v], %one : f64
+      graph.yield
+    }
+  }
+}
+
+// -----
+
+// Several `id()` in one function (the source's, the destination's and
+// that of a vertex read from a property, in a push loop) share one
+// sluice_algo_id_table call at its entry; no runtime call per edge. Only the
+// vertex read from a property is tested against the vertex count (-1 past
+// it, as sluice_algo_original_id).
+// CHECK-LABEL: llvm.func @sluice_algo_ids_twice_both_push(
+// CHECK:         %[[VIEW:.*]] = llvm.call @sluice_algo_view(%arg0)
+// CHECK-NEXT:    llvm.call @sluice_algo_id_table(%arg0)
+// CHECK:         %[[NSLOT:.*]] = llvm.getelementptr inbounds %[[VIEW]][0]
+// CHECK-NEXT:    %[[N:.*]] = llvm.load %[[NSLOT]] : !llvm.ptr -> i64
+// CHECK-NOT:     llvm.call @sluice_algo_id_table
+// CHECK-NOT:     arith.cmpi ult, %{{.*}}, %[[N]] : i64
+// CHECK:         %[[P:.*]] = llvm.load %{{.*}} atomic monotonic {{.*}} : !llvm.ptr -> i32
+// CHECK-NEXT:    %[[W:.*]] = arith.extui %[[P]] : i32 to i64
+// CHECK-NEXT:    %[[IN:.*]] = arith.cmpi ult, %[[W]], %[[N]] : i64
+// CHECK-NEXT:    %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT:    %[[HAS:.*]] = llvm.icmp "ne" %{{.*}}, %[[NULL]] : !llvm.ptr
+// CHECK-NEXT:    %[[LISTED:.*]] = arith.andi %[[IN]], %[[HAS]] : i1
+// CHECK-NEXT:    scf.if %[[LISTED]] -> (i64) {
+// CHECK:         } else {
+// CHECK-NEXT:      %[[SUM:.*]] = arith.addi %{{.*}}, %[[W]] : i64
+// CHECK-NEXT:      %[[NONE:.*]] = arith.constant -1 : i64
+// CHECK-NEXT:      %[[OR:.*]] = arith.select %[[IN]], %[[SUM]], %[[NONE]] : i64
+// CHECK-NEXT:      scf.yield %[[OR]] : i64
+// CHECK-NEXT:    }
+// CHECK-NOT:     llvm.call @sluice_algo_original_id
+// CHECK:         llvm.return
+// CHECK-LABEL: llvm.func @sluice_algo_ids_twice(
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @ids_twice on @g attributes {outputs = [@sum], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %c0_i64 = arith.constant 0 : i64
+    %v0 = graph.vertex_of %c0_i64
+    graph.property @sum : i64 = %c0_i64
+    graph.property @parent : i32 = %v0
+    graph.edges label "both" attributes {schedule = #graph.schedule<direction = push, parallel = static, frontier = auto, format = csr>} do {
+    ^bb0(%u: i32, %v: i32):
+      %a = graph.original_id %u : i64
+      %b = graph.original_id %v : i64
+      %p = graph.prop.get @parent[%v] : i32
+      %c = graph.original_id %p : i64
+      %ab = arith.addi %a, %b : i64
+      %s = arith.addi %ab, %c : i64
+      graph.prop.reduce add @sum[%v], %s : i64
       graph.yield
     }
   }

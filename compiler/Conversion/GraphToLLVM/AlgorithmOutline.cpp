@@ -528,6 +528,8 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
         mergeOffsets = offsets, mergeTargets = tgts;
     };
     const bool prefix = pushEndsEarly(loop, ordered);
+    // Whether `weights` is known not null (null: every edge weighs 1.0).
+    bool weightsKnown = false;
     auto overEdges = [&](Value offsets, Value tgts, Value at) {
       auto bind = [&](Value e, Value dst) {
         if (!positionOf.empty())
@@ -536,7 +538,15 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
         state.functions[fn] = info;
         SmallVector<Value> binders{u, dst};
         if (weighted)
-          binders.push_back(edgeWeight(b, loc, weights, e));
+          binders.push_back(
+              !weightsKnown ? edgeWeight(b, loc, weights, e)
+              : weights     ? b.create<arith::ExtFOp>(
+                               loc, b.getF64Type(),
+                               loadElement(b, loc, b.getF32Type(), weights, e))
+                              .getResult()
+                        : b.create<arith::ConstantFloatOp>(loc, APFloat(1.0),
+                                                           b.getF64Type())
+                              .getResult());
         return binders;
       };
       if (!prefix) {
@@ -607,7 +617,34 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
       // otherwise too) the runtime's common_neighbors_below applies them.
       if (!ranks)
         mergeOver(info.outOffsets, targets);
-      overEdges(info.outOffsets, targets, u);
+      if (weighted && !prefix && state.unswitchWeights) {
+        // The weights' null test once per source, not per edge
+        // (AlgoLowering::unswitchWeights): u's out-edges twice, with the
+        // weights and with 1.0 (LLVM keeps the loop-invariant test on
+        // every edge otherwise: three instructions of SSSP's relaxation).
+        auto split = b.create<scf::IfOp>(loc, isNonNull(b, loc, weights),
+                                         /*withElseRegion=*/true);
+        weightsKnown = true;
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(split.thenBlock());
+          overEdges(info.outOffsets, targets, u);
+        }
+        Value weightedDst = info.dst;
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(split.elseBlock());
+        Value given = weights;
+        weights = Value();
+        overEdges(info.outOffsets, targets, u);
+        weights = given;
+        weightsKnown = false;
+        // Both copies' destinations are the destination (frontier
+        // inserts, plain updates where it is owned).
+        info.otherDst = weightedDst;
+        state.functions[fn] = info;
+      } else {
+        overEdges(info.outOffsets, targets, u);
+      }
     }
     mergeOffsets = mergeTargets = Value();
     hoisted.clear();

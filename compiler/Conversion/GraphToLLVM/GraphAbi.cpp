@@ -25,6 +25,12 @@ SLUICE_VIEW_FIELD(in_offsets, InOffsets);
 SLUICE_VIEW_FIELD(in_sources, InSources);
 SLUICE_VIEW_FIELD(in_weights, InWeights);
 #undef SLUICE_VIEW_FIELD
+// The ids' fields as IdsField numbers them.
+static_assert(offsetof(sluice_algo_ids_t, ids) ==
+                      8 * static_cast<size_t>(IdsField::Ids) &&
+                  offsetof(sluice_algo_ids_t, base) ==
+                      8 * static_cast<size_t>(IdsField::Base),
+              "sluice_algo_ids_t moved");
 // The schedule a loop passes is the dialect's Parallel value.
 static_assert(SLUICE_ALGO_SERIAL == int(graph::Parallel::Serial) &&
                   SLUICE_ALGO_STATIC == int(graph::Parallel::Static) &&
@@ -131,6 +137,9 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
     break;
   case AlgoCall::OriginalId:
     name = "sluice_algo_original_id", result = i64, params = {ptr, i32};
+    break;
+  case AlgoCall::Ids:
+    name = "sluice_algo_id_table", result = ptr, params = {ptr};
     break;
   case AlgoCall::Partials:
     name = "sluice_algo_partials", result = ptr, params = {ptr, i64};

@@ -47,6 +47,12 @@ enum class ViewField : int32_t {
   InWeights,
 };
 
+/// Fields of sluice_algo_ids_t, in order.
+enum class IdsField : int32_t {
+  Ids = 0,
+  Base,
+};
+
 /// The 8-byte slots of a loop function's environment: the property table,
 /// the frontier the loop builds (null without one), the frontier it reads
 /// as a list (null: every vertex) and as a bitmap (null: no membership
@@ -102,6 +108,7 @@ enum class AlgoCall {
   EdgeLabel,          ///< i64 (ctx, u32 u, u32 v)
   VertexLabel,        ///< i64 (ctx, u32 v)
   OriginalId,         ///< i64 (ctx, u32 v)
+  Ids,                ///< const sluice_algo_ids_t *(ctx)
   Partials,           ///< ptr (ctx, u64 count)
   ReduceF64,       ///< f64 (ctx, ptr partials, u64 count, i32 kind, f64 init)
   ReduceI64,       ///< i64 (ctx, ptr partials, u64 count, i32 kind, i64 init)

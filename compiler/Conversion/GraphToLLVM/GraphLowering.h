@@ -41,6 +41,11 @@ struct FunctionInfo {
   /// destination binder, and the frontier the loop builds (null: none).
   bool parallel = false;
   mlir::Value owned, dst, out;
+  /// The destination binder of a second copy of the out-edges (a push
+  /// variant's, versioned on whether the graph has weights).
+  mlir::Value otherDst;
+  /// Whether `v` is the destination binder (of either copy).
+  bool isDst(mlir::Value v) const { return v && (v == dst || v == otherDst); }
   /// The properties a parallel loop updates with graph.compare_swap: every
   /// access to them is atomic, at the owned vertex too (another
   /// iteration may swap that element).
@@ -71,6 +76,15 @@ struct AlgoLowering {
   /// Whether push variants merge the lists of common_neighbors in their
   /// own code (the CPU's) rather than calling the runtime per edge.
   bool inlineMerges = false;
+  /// Whether `id(v)` reads the context's sluice_algo_ids_t in the
+  /// function's own code (the CPU's) rather than calling
+  /// sluice_algo_original_id per use (the GPU's device copies have their
+  /// own).
+  bool inlineIds = false;
+  /// Whether a weighted push variant tests the graph's weights once per
+  /// source and runs its out-edges in one of two copies, with the weights
+  /// or with 1.0 (the CPU's; LLVM keeps the test on every edge otherwise).
+  bool unswitchWeights = false;
 };
 
 /// Why push loop `loop` scheduled `format: coo` (`s`) keeps the CSR, or ""

@@ -16,6 +16,7 @@
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
 #include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
 #include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
+#include "compiler/Conversion/WalkOpLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -119,7 +120,7 @@ void insertDirect(OpBuilder &b, Location loc, const FunctionInfo &info,
 /// Inserts `v` into the loop's frontier when `changed`.
 void markIfChanged(OpBuilder &b, Location loc, ModuleOp module,
                    const FunctionInfo &info, Value v, Value changed) {
-  if (!info.out || v != info.dst)
+  if (!info.out || !info.isDst(v))
     return;
   auto ifOp = b.create<scf::IfOp>(loc, changed, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
@@ -196,7 +197,7 @@ struct PropSetLowering : GraphPattern<graph::PropSetOp> {
     Value address = propertyAddress(rewriter, loc, *info, op.getProperty(),
                                     value.getType(), v);
     Value old;
-    if (info->out && v == info->dst)
+    if (info->out && info->isDst(v))
       old = loadProperty(rewriter, loc, address, value.getType(), shared);
     storeProperty(rewriter, loc, address, value, shared);
     if (old)
@@ -304,7 +305,7 @@ struct PropReduceLowering : GraphPattern<graph::PropReduceOp> {
       } else {
         old = atomic(rewriter);
       }
-      if (info->out && v == info->dst)
+      if (info->out && info->isDst(v))
         markIfChanged(rewriter, loc, moduleOf(op), *info, v,
                       changed ? changed
                               : differs(rewriter, loc, old,
@@ -362,7 +363,7 @@ struct CompareSwapLowering : GraphPattern<graph::CompareSwapOp> {
           rewriter, loc, address,
           rewriter.create<arith::SelectOp>(loc, swapped, desired, old), false);
     }
-    if (info->out && v == info->dst)
+    if (info->out && info->isDst(v))
       markIfChanged(
           rewriter, loc, moduleOf(op), *info, v,
           rewriter.create<arith::AndIOp>(
@@ -554,6 +555,93 @@ struct QueryLowering : GraphPattern<OpT> {
   }
 };
 
+/// `id(v)`. On the CPU (AlgoLowering::inlineIds) in the function's own
+/// code: the context's sluice_algo_ids_t, read once at the function's
+/// entry, gives ids[v] when the graph keeps a table of original ids, else
+/// base + v, and -1 for a vertex past the graph's, as
+/// sluice_algo_original_id does (a call a vertex cost Afforest's vote loop
+/// 14 instructions a vertex). Elsewhere (the GPU's device copies, which
+/// have their own table) the runtime call.
+struct OriginalIdLowering : GraphPattern<graph::OriginalIdOp> {
+  using GraphPattern::GraphPattern;
+  LogicalResult
+  matchAndRewrite(graph::OriginalIdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const FunctionInfo *info = infoOf(op);
+    if (!info)
+      return rewriter.notifyMatchFailure(op, "not in an algorithm function");
+    Location loc = op.getLoc();
+    Operation *viewCall = info->view ? info->view.getDefiningOp() : nullptr;
+    if (!state.inlineIds || !viewCall) {
+      rewriter.replaceOp(op, callRuntime(rewriter, loc, moduleOf(op),
+                                         AlgoCall::OriginalId,
+                                         {info->ctx, adaptor.getVertex()}));
+      return success();
+    }
+    Type ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Type i64 = rewriter.getI64Type();
+    Value table, base;
+    {
+      // One sluice_algo_id_table call per function, after its view's.
+      OpBuilder::InsertionGuard guard(rewriter);
+      Value ids;
+      for (Operation &o : *viewCall->getBlock())
+        if (auto call = dyn_cast<LLVM::CallOp>(o);
+            call && call.getCallee() == StringRef("sluice_algo_id_table"))
+          ids = call.getResult();
+      if (ids) {
+        // Its two fields, loaded after it by the first `id()`.
+        for (Operation *user : ids.getUsers())
+          if (auto gep = dyn_cast<LLVM::GEPOp>(user); gep && gep->hasOneUse())
+            if (auto load = dyn_cast<LLVM::LoadOp>(*gep->user_begin()))
+              (load.getType() == ptr ? table : base) = load;
+      } else {
+        rewriter.setInsertionPointAfter(viewCall);
+        ids = callRuntime(rewriter, loc, moduleOf(op), AlgoCall::Ids,
+                          {info->ctx});
+        if (!ids) // a function of the module's own has the runtime's name
+          return rewriter.notifyMatchFailure(op, "no sluice_algo_id_table");
+        table = loadWalkSlot(rewriter, loc, ids, int64_t(IdsField::Ids), ptr);
+        base = loadWalkSlot(rewriter, loc, ids, int64_t(IdsField::Base), i64);
+      }
+    }
+    if (!table || !base)
+      return rewriter.notifyMatchFailure(op,
+                                         "sluice_algo_id_table without loads");
+    // The iteration's own vertex and the destination binder are vertices
+    // of the graph: no range test (the table's test is then the loop's
+    // only one, and invariant).
+    Value vertex = adaptor.getVertex();
+    bool bound = vertex && (vertex == info->owned || info->isDst(vertex));
+    Value v = rewriter.create<arith::ExtUIOp>(loc, i64, vertex);
+    Value inRange;
+    if (!bound)
+      inRange = rewriter.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
+                                               v, info->numVertices);
+    Value listed = isNonNull(rewriter, loc, table);
+    if (!bound)
+      listed = rewriter.create<arith::AndIOp>(loc, inRange, listed);
+    auto ifOp = rewriter.create<scf::IfOp>(
+        loc, listed,
+        [&](OpBuilder &b, Location l) {
+          b.create<scf::YieldOp>(l, loadElement(b, l, i64, table, v));
+        },
+        [&](OpBuilder &b, Location l) {
+          Value offset = b.create<arith::AddIOp>(l, base, v);
+          if (bound) {
+            b.create<scf::YieldOp>(l, offset);
+            return;
+          }
+          Value none = constI64(b, l, -1);
+          b.create<scf::YieldOp>(
+              l,
+              b.create<arith::SelectOp>(l, inRange, offset, none).getResult());
+        });
+    rewriter.replaceOp(op, ifOp.getResult(0));
+    return success();
+  }
+};
+
 struct CommonNeighborsLowering : GraphPattern<graph::CommonNeighborsOp> {
   using GraphPattern::GraphPattern;
   LogicalResult
@@ -708,9 +796,8 @@ LogicalResult sluice::conversion::lowerGraphOps(ModuleOp module,
       QueryLowering<graph::HasEdgeOp, AlgoCall::HasEdge>,
       QueryLowering<graph::EdgeWeightOp, AlgoCall::EdgeWeight>,
       QueryLowering<graph::EdgeLabelOp, AlgoCall::EdgeLabel>,
-      QueryLowering<graph::LabelOp, AlgoCall::VertexLabel>,
-      QueryLowering<graph::OriginalIdOp, AlgoCall::OriginalId>>(converter, ctx,
-                                                                state);
+      QueryLowering<graph::LabelOp, AlgoCall::VertexLabel>, OriginalIdLowering>(
+      converter, ctx, state);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   patterns.add<IndexForLowering>(converter, ctx, /*benefit=*/2);

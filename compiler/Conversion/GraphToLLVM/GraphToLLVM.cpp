@@ -41,6 +41,8 @@ struct GraphToLLVMPass
     AlgoLowering state;
     state.directInserts = true;
     state.inlineMerges = true;
+    state.inlineIds = true;
+    state.unswitchWeights = true;
     for (auto algo :
          llvm::make_early_inc_range(module.getOps<graph::AlgorithmOp>()))
       if (failed(outlineAlgorithm(algo, state, remarks)))

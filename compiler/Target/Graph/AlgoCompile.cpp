@@ -212,6 +212,7 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_edge_label);
   SLUICE_SYMBOL(sluice_algo_vertex_label);
   SLUICE_SYMBOL(sluice_algo_original_id);
+  SLUICE_SYMBOL(sluice_algo_id_table);
   SLUICE_SYMBOL(sluice_algo_tile_begin);
   SLUICE_SYMBOL(sluice_algo_tile_end);
   SLUICE_SYMBOL(sluice_algo_bins_begin);

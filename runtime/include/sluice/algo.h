@@ -186,6 +186,17 @@ SLUICE_API int64_t sluice_algo_edge_label(sluice_algo_ctx_t *ctx, uint32_t u,
                                           uint32_t v);
 SLUICE_API int64_t sluice_algo_vertex_label(sluice_algo_ctx_t *ctx,
                                             uint32_t v);
+/* How the compiled CPU code finds v's original id (`id(v)`) without a
+ * call: ids[v] when `ids` is not NULL, else base + v (the graph's
+ * sluice_graph_original_ids and sluice_graph_id_base); a vertex past the
+ * graph's has none (-1, as sluice_algo_original_id). Owned by the
+ * context. */
+typedef struct sluice_algo_ids_t {
+  const uint64_t *ids; /* num_vertices, or NULL */
+  uint64_t base;
+} sluice_algo_ids_t;
+SLUICE_API const sluice_algo_ids_t *
+sluice_algo_id_table(sluice_algo_ctx_t *ctx);
 /* The original id of v (`id(v)`). */
 SLUICE_API int64_t sluice_algo_original_id(sluice_algo_ctx_t *ctx,
                                            uint32_t v);

@@ -176,6 +176,8 @@ sluice_status_t sluice_algo_ctx_create(const sluice_graph_t *graph,
   ctx->view.in_offsets = ctx->inOffsets.data();
   ctx->view.in_sources = ctx->inSources.data();
   ctx->view.in_weights = weights ? ctx->inWeights.data() : nullptr;
+  ctx->ids.ids = sluice_graph_original_ids(graph);
+  ctx->ids.base = sluice_graph_id_base(graph);
   *out_ctx = ctx.release();
   sluice_error_clear(error);
   return SLUICE_STATUS_OK;
@@ -188,6 +190,10 @@ void sluice_algo_ctx_release(sluice_algo_ctx_t *ctx) {
 
 const sluice_algo_view_t *sluice_algo_view(sluice_algo_ctx_t *ctx) {
   return &ctx->view;
+}
+
+const sluice_algo_ids_t *sluice_algo_id_table(sluice_algo_ctx_t *ctx) {
+  return &ctx->ids;
 }
 
 const sluice_graph_t *sluice_algo_graph(sluice_algo_ctx_t *ctx) {

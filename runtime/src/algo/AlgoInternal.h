@@ -204,6 +204,8 @@ struct sluice_frontier_t {
 struct sluice_algo_ctx_t {
   const sluice_graph_t *graph = nullptr;
   sluice_algo_view_t view{};
+  /// sluice_algo_id_table: the graph's original ids, for inlined `id(v)`.
+  sluice_algo_ids_t ids{};
   std::vector<uint64_t> inOffsets;
   std::vector<uint32_t> inSources;
   std::vector<float> inWeights;

@@ -12,7 +12,11 @@
 //    against brute force, and tc.sluice's total on ego-Facebook;
 //  - compare_swap under contention (every in-edge of a vertex swaps the
 //    same element): exactly one swap per element succeeds, what it wrote
-//    is an in-neighbour, and `and` swaps only when its left side holds.
+//    is an in-neighbour, and `and` swaps only when its left side holds;
+//  - `id(v)` (read from the context's ids in the compiled code) against
+//    sluice_graph_original_id on graphs with a table of original ids, with
+//    ids from 1 and from 0, for the loop's own vertex, an edge's source
+//    and a vertex read from a property.
 //
 //===----------------------------------------------------------------------===//
 #include "test/Unit/Algo/AlgoTestUtils.h"
@@ -413,6 +417,89 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values("direction: push, parallel: dynamic(1)",
                       "direction: pull, parallel: static",
                       "direction: push, parallel: serial"));
+
+/// x[v] = id(v) * 4096 + id(p[v]) (p[v] = v) + the ids of v's in-edges'
+/// sources, the in-edges pushed or pulled.
+std::string idsProgram(const char *direction) {
+  return std::string(kHeader) + R"(
+algorithm ids() on g {
+  vertex x: i64 = 0
+  vertex p: vertex
+  @own vertices(v) { x[v] = id(v) * 4096 + id(p[v]) }
+  @sum edges(u, v) { x[v] += id(u) }
+  output x
+}
+schedule ids { @own { parallel: dynamic(3) }, @sum { direction: )" +
+         direction + ", parallel: dynamic(2) } }\n";
+}
+
+void expectGraphsIds(const sluice_graph_t *g) {
+  uint64_t n = sluice_graph_num_vertices(g);
+  const uint64_t *off = sluice_graph_offsets(g);
+  const uint32_t *tgt = sluice_graph_targets(g);
+  std::vector<int64_t> reference(n);
+  for (uint32_t v = 0; v < n; ++v)
+    reference[v] += int64_t(sluice_graph_original_id(g, v)) * 4097;
+  for (uint32_t u = 0; u < n; ++u)
+    for (uint64_t e = off[u]; e < off[u + 1]; ++e)
+      reference[tgt[e]] += int64_t(sluice_graph_original_id(g, u));
+  for (const char *direction : {"push", "pull"}) {
+    Program p;
+    ASSERT_TRUE(p.loadText(idsProgram(direction), "ids")) << direction;
+    for (uint32_t threads : {1u, 2u})
+      EXPECT_EQ(asI64(p.run(g, threads)), reference)
+          << direction << ", " << threads << " threads";
+  }
+}
+
+TEST(OriginalIds, FromATableOfIds) {
+  // Ids 10, 20, ... 300 compacted to vertices 0 .. 29.
+  std::vector<uint32_t> src, dst;
+  for (uint32_t i = 1; i <= 30; ++i)
+    for (uint32_t j : {i % 30 + 1, (i * 7) % 30 + 1}) {
+      src.push_back(10 * i);
+      dst.push_back(10 * j);
+    }
+  GraphHolder g;
+  sluice_error_t error;
+  ASSERT_EQ(sluice_graph_create_from_edges(
+                301, src.size(), src.data(), dst.data(), nullptr, nullptr,
+                nullptr, SLUICE_GRAPH_LOAD_COMPACT_IDS, &g.g, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  ASSERT_NE(sluice_graph_original_ids(g.g), nullptr);
+  ASSERT_EQ(sluice_graph_original_id(g.g, 1), 20u);
+  expectGraphsIds(g.g);
+}
+
+TEST(OriginalIds, FromOneAndFromZero) {
+  // A Matrix Market body: ids from 1, no table.
+  SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("algo-ids", "mtx", path));
+  llvm::FileRemover remover(path);
+  {
+    std::ofstream out(path.str().str());
+    for (int i = 1; i <= 40; ++i)
+      out << i << " " << (i * 3) % 40 + 1 << "\n";
+  }
+  sluice_graph_load_options_t options;
+  sluice_graph_load_options_init(&options);
+  options.format = SLUICE_GRAPH_FORMAT_MTX_BODY;
+  options.flags = SLUICE_GRAPH_LOAD_QUIET;
+  GraphHolder one;
+  sluice_error_t error;
+  ASSERT_EQ(sluice_graph_load(path.c_str(), &options, &one.g, &error),
+            SLUICE_STATUS_OK)
+      << error.message;
+  ASSERT_EQ(sluice_graph_original_ids(one.g), nullptr);
+  ASSERT_EQ(sluice_graph_id_base(one.g), 1u);
+  expectGraphsIds(one.g);
+  GraphHolder zero;
+  randomGraph(5000, 20000, 7, false, zero);
+  ASSERT_EQ(sluice_graph_original_ids(zero.g), nullptr);
+  ASSERT_EQ(sluice_graph_id_base(zero.g), 0u);
+  expectGraphsIds(zero.g);
+}
 
 TEST(AlgoExamples, TriangleCountOnFacebook) {
   GraphHolder g;
