@@ -149,6 +149,19 @@ FunctionInfo Outliner::prologue(OpBuilder &b, Location loc, Value ctx,
   return info;
 }
 
+LogicalResult Outliner::claimName(StringRef name, Location loc,
+                                  const std::string &what, StringRef fix) {
+  bool runtime = isAlgoRuntimeFunction(name);
+  if (!runtime && !module.lookupSymbol(name))
+    return success();
+  return emitError(loc) << what << " cannot be compiled: its function '" << name
+                        << "' would have the name of "
+                        << (runtime ? "a function of the algorithm runtime "
+                                      "(sluice/algo.h)"
+                                    : "another algorithm's function")
+                        << "; " << fix;
+}
+
 LogicalResult Outliner::run() {
   MLIRContext *ctx = algo.getContext();
   Location loc = algo.getLoc();
@@ -161,11 +174,15 @@ LogicalResult Outliner::run() {
                 IntegerAttr::get(IntegerType::get(ctx, 32), int64_t(i)));
 
   // void sluice_algo_A(ctx, params, props)
+  std::string mainName = algorithmFunctionName(algo.getSymName());
+  if (failed(claimName(mainName, loc,
+                       "algorithm '" + algo.getSymName().str() + "'",
+                       "rename the algorithm")))
+    return failure();
   OpBuilder b(algo);
   auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
                                             {ptr, ptr, ptr});
-  main = b.create<LLVM::LLVMFuncOp>(
-      loc, algorithmFunctionName(algo.getSymName()), fnType);
+  main = b.create<LLVM::LLVMFuncOp>(loc, mainName, fnType);
   Block *entry = main.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   Value ctxArg = entry->getArgument(0);

@@ -141,6 +141,11 @@ public:
 private:
   FunctionInfo prologue(OpBuilder &b, Location loc, Value ctx, Value props);
   LogicalResult lowerLoop(Operation *loop, int64_t index);
+  /// A located error at `loc` (`what` cannot be compiled, `fix`) when
+  /// function `name` would take a runtime function's name or one already
+  /// in the module (another algorithm's).
+  LogicalResult claimName(StringRef name, Location loc, const std::string &what,
+                          StringRef fix);
   /// `lanes`: the `_lanes` copy of a push or pull variant
   /// (AlgoLowering::edgeLanes).
   LLVM::LLVMFuncOp buildVariant(Operation *loop, StringRef name, Variant v,

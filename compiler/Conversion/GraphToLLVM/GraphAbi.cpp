@@ -58,6 +58,13 @@ std::string sluice::conversion::algorithmFunctionName(StringRef algorithm) {
   return ("sluice_algo_" + algorithm).str();
 }
 
+bool sluice::conversion::isAlgoRuntimeFunction(StringRef name) {
+  static const char *const kRuntime[] = {
+#include "compiler/Conversion/GraphToLLVM/AlgoRuntimeSymbols.inc"
+  };
+  return llvm::is_contained(kRuntime, name);
+}
+
 Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
                                       ModuleOp module, AlgoCall fn,
                                       ValueRange args) {

@@ -35,6 +35,11 @@ namespace sluice::conversion {
 /// `sluice_algo_<algorithm>`: the function an algorithm becomes.
 std::string algorithmFunctionName(llvm::StringRef algorithm);
 
+/// Whether `name` is a function the algorithm runtime exports
+/// (sluice/algo*.h, listed at build time): no algorithm or loop function
+/// may take it (the generated code calls the runtime's by name).
+bool isAlgoRuntimeFunction(llvm::StringRef name);
+
 /// Fields of sluice_algo_view_t, in order.
 enum class ViewField : int32_t {
   NumVertices = 0,

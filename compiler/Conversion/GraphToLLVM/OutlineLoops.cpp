@@ -522,6 +522,24 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   std::string base =
       algorithmFunctionName(algo.getSymName()) + "_" +
       (label ? label.getValue().str() : "loop" + std::to_string(index));
+  // The names of the functions the loop may become.
+  {
+    SmallVector<std::string> names;
+    for (Variant v : variants) {
+      names.push_back(base + "_" + variantName(v).str());
+      names.push_back(names.back() + "_lanes");
+    }
+    if (tiling.tiled)
+      names.push_back(base + "_pull_tiled");
+    if (binning.binned)
+      names.append({base + "_push_bins", base + "_bins_accumulate"});
+    for (const std::string &name : names)
+      if (failed(claimName(name, loc,
+                           what + " of algorithm '" + algo.getSymName().str() +
+                               "'",
+                           "rename the loop's label or the algorithm")))
+        return failure();
+  }
   SmallVector<LLVM::LLVMFuncOp> fns;
   ordered = order != graph::VertexOrder::Natural;
   for (Variant v : variants) {
