@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/src/walk/RunPlan.h"
 
+#include <unistd.h>
+
 namespace sluice::walkengine {
 
 namespace {
@@ -193,8 +195,15 @@ sluice_status_t planRun(const sluice_graph_t *graph,
       !(options.engine_flags & SLUICE_WALK_ENGINE_NO_EDGE_SETS) &&
       (bigGraph || (options.engine_flags & SLUICE_WALK_ENGINE_EDGE_SETS))) {
     auto t0 = std::chrono::steady_clock::now();
+    // Within an eighth of the machine's memory too: the sets are optional
+    // (a vertex without one is searched), and a failed allocation in a
+    // host whose new-handler aborts (LLVM's tools) would end the process.
+    uint64_t budget = std::max(kEdgeSetMinBytes, kEdgeSetBytesPerArc * arcs);
+    long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && pageSize > 0)
+      budget = std::min(budget, uint64_t(pages) / 8 * uint64_t(pageSize));
     plan.edgeSets.build(run.numVertices, run.offsets, run.targets, threads,
-                        std::max(kEdgeSetMinBytes, kEdgeSetBytesPerArc * arcs));
+                        budget);
     if (!plan.edgeSets.empty()) {
       plan.setsView.viewArraysOf(*run.graph);
       plan.setsView.edgeSets = &plan.edgeSets;

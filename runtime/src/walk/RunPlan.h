@@ -27,7 +27,8 @@ enum class Loop {
 };
 
 /// The memory budget of the hubs' neighbour sets: this many bytes per arc
-/// of the graph (twice its targets array), or kEdgeSetMinBytes if more.
+/// of the graph (twice its targets array), or kEdgeSetMinBytes if more;
+/// never more than an eighth of the machine's memory (RunPlan.cpp).
 constexpr uint64_t kEdgeSetBytesPerArc = 8;
 constexpr uint64_t kEdgeSetMinBytes = uint64_t(1) << 20;
 /// The sets are built for graphs whose targets array is this large or
