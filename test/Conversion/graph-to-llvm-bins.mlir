@@ -120,7 +120,8 @@ module {
 // -----
 
 // Where binning is not legal the push runs with atomics and the remark
-// says why: a frontier, a result frontier, a `where`, a plain write, an
+// says why: a frontier, a result frontier, a `where` reading the
+// destination, a `where` with a float min=, a plain write, an
 // update at the source, a value that reads the destination, a read of
 // what the loop updates, two updates, an update under `if`, compare_swap,
 // order: degree; a hybrid loop is not tiled either.
@@ -129,7 +130,8 @@ module {
 // CHECK-NOT:   _push_bins
 // REMARK: remark: loop 'frontier' of algorithm 'no': {{.*}}; not binned (a loop over a frontier is not binned: bins hold every out-edge's pair); push with atomics
 // REMARK: remark: loop 'result' of algorithm 'no': {{.*}}; not binned (it builds a frontier); push with atomics
-// REMARK: remark: loop 'where' of algorithm 'no': {{.*}}; not binned (it has a `where`); push with atomics
+// REMARK: remark: loop 'where' of algorithm 'no': {{.*}}; not binned (its `where` reads the destination); push with atomics
+// REMARK: remark: loop 'wheremin' of algorithm 'no': {{.*}}; not binned (a `where` with a floating-point min= or max=: no identity leaves a NaN as it is); push with atomics
 // REMARK: remark: loop 'plain' of algorithm 'no': {{.*}}; not binned (it writes 'a' (a plain write, not a reduction)); push with atomics
 // REMARK: remark: loop 'atsource' of algorithm 'no': {{.*}}; not binned (it updates 'a' at a vertex other than the destination); push with atomics
 // REMARK: remark: loop 'readsdst' of algorithm 'no': {{.*}}; not binned (its value depends on the destination); push with atomics
@@ -165,13 +167,24 @@ module {
     }
     graph.edges label "where" attributes {schedule = #graph.schedule<direction = push, parallel = static, tile = 64, frontier = auto, format = csr>} where {
     ^bb0(%src: i32, %dst: i32):
-      %y = graph.prop.get @b[%src] : f64
+      %y = graph.prop.get @b[%dst] : f64
       %c = arith.cmpf olt, %y, %cst : f64
       graph.yield %c : i1
     } do {
     ^bb0(%src: i32, %dst: i32):
       %x = graph.prop.get @b[%src] : f64
       graph.prop.reduce add @a[%dst], %x : f64
+      graph.yield
+    }
+    graph.edges label "wheremin" attributes {schedule = #graph.schedule<direction = push, parallel = static, tile = 64, frontier = auto, format = csr>} where {
+    ^bb0(%src: i32, %dst: i32):
+      %y = graph.prop.get @b[%src] : f64
+      %c = arith.cmpf olt, %y, %cst : f64
+      graph.yield %c : i1
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      %x = graph.prop.get @b[%src] : f64
+      graph.prop.reduce min @a[%dst], %x : f64
       graph.yield
     }
     graph.edges label "plain" attributes {schedule = #graph.schedule<direction = push, parallel = static, tile = 64, frontier = auto, format = csr>} do {
@@ -233,3 +246,36 @@ module {
   }
 }
 
+
+// -----
+
+// A `where` on the source is tested per edge in `_push_bins`; an edge it
+// rejects stores the exact identity of `+=` on f64, -0.0 (-0.0 + -0.0
+// stays -0.0), so the destination is left as it is.
+// CHECK-LABEL: llvm.func @sluice_algo_bins_end(
+// CHECK-LABEL: llvm.func @sluice_algo_wh_scatter_push_bins(
+// CHECK-DAG:       %[[NZ:.*]] = arith.constant -0.000000e+00 : f64
+// CHECK-DAG:       %[[KEEP:.*]] = arith.cmpf olt, %{{.*}}, %{{.*}} : f64
+// CHECK:           %[[V:.*]] = arith.select %[[KEEP]], %{{.*}}, %[[NZ]] : f64
+// CHECK:           llvm.store %[[V]], %{{.*}} : f64, !llvm.ptr
+// CHECK-LABEL: llvm.func @sluice_algo_wh_scatter_bins_accumulate(
+// REMARK: remark: loop 'scatter' of algorithm 'wh': {{.*}}; binned (propagation blocking): {{.*}} (atomics when the runtime gives no bins); an edge whose `where` is false stores the reduction's identity, which leaves its destination as it is
+module {
+  walk.graph @g "g.txt" format snap
+  graph.algorithm @wh on @g attributes {outputs = [@a], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
+    %cst = arith.constant 1.0 : f64
+    graph.property @a : f64 = %cst
+    graph.property @b : f64 = %cst
+    graph.edges label "scatter" attributes {schedule = #graph.schedule<direction = push, parallel = static, tile = 64, frontier = auto, format = csr>} where {
+    ^bb0(%src: i32, %dst: i32):
+      %y = graph.prop.get @b[%src] : f64
+      %c = arith.cmpf olt, %y, %cst : f64
+      graph.yield %c : i1
+    } do {
+    ^bb0(%src: i32, %dst: i32):
+      %x = graph.prop.get @b[%src] : f64
+      graph.prop.reduce add @a[%dst], %x : f64
+      graph.yield
+    }
+  }
+}

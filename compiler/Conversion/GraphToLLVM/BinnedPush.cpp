@@ -119,6 +119,20 @@ graph::PropReduceOp binnableReduce(Operation *loop, std::string &why) {
   return why.empty() ? reduce : graph::PropReduceOp();
 }
 
+/// What an edge whose `where` is false stores in the bins: the identity
+/// of `kind` on `type` that leaves every value as it is (0 for integers,
+/// -0.0 for a floating-point += (-0.0 + -0.0 stays -0.0), +0.0 for -=, the
+/// extremes for integer min= and max=; planBinning refuses a `where` with
+/// a floating-point min= or max=).
+Value whereIdentity(OpBuilder &b, Location loc, graph::ReductionKind kind,
+                    Type type) {
+  if (auto f = dyn_cast<FloatType>(type);
+      f && kind == graph::ReductionKind::Add)
+    return b.create<arith::ConstantFloatOp>(
+        loc, APFloat::getZero(f.getFloatSemantics(), /*Negative=*/true), f);
+  return reductionIdentity(b, loc, kind, type);
+}
+
 } // namespace
 
 BinPlan sluice::conversion::planBinning(Operation *loop, graph::ScheduleAttr s,
@@ -140,12 +154,21 @@ BinPlan sluice::conversion::planBinning(Operation *loop, graph::ScheduleAttr s,
   if (s.getOrder() && *s.getOrder() != graph::VertexOrder::Natural)
     return unbinned("order: " + graph::stringifyVertexOrder(*s.getOrder()) +
                     " relabels the push");
-  if (!loop->getRegion(0).empty())
-    return unbinned("it has a `where`");
   std::string why;
   graph::PropReduceOp reduce = binnableReduce(loop, why);
   if (!reduce)
     return unbinned(why);
+  // A `where` is tested per edge in the pass over the sources; an edge it
+  // rejects stores the reduction's exact identity (whereIdentity).
+  Region &where = loop->getRegion(0);
+  bool hasWhere = !where.empty();
+  if (hasWhere && !where.front().getArgument(1).use_empty())
+    return unbinned("its `where` reads the destination");
+  if (hasWhere && isa<FloatType>(reduce.getValue().getType()) &&
+      (reduce.getKind() == graph::ReductionKind::Min ||
+       reduce.getKind() == graph::ReductionKind::Max))
+    return unbinned("a `where` with a floating-point min= or max=: no "
+                    "identity leaves a NaN as it is");
   StringRef name = reduce.getProperty();
   for (graph::PropertyOp p : props)
     if (p.getSymName() == name)
@@ -168,7 +191,10 @@ BinPlan sluice::conversion::planBinning(Operation *loop, graph::ScheduleAttr s,
                        "the L2)") +
       ", then a pass over the bins reduces each bin on one thread, no "
       "atomics, each destination's values in source order (atomics when "
-      "the runtime gives no bins)";
+      "the runtime gives no bins)" +
+      (hasWhere ? "; an edge whose `where` is false stores the reduction's "
+                  "identity, which leaves its destination as it is"
+                : "");
   return plan;
 }
 
@@ -256,6 +282,16 @@ void Outliner::emitPushBins(OpBuilder &b, Location loc, Operation *loop,
   for (Operation *op : perEdge)
     b.clone(*op, map);
   Value value = map.lookup(reduce.getValue());
+  if (!loop->getRegion(0).empty()) {
+    // The destination binder is unused by the `where` (planBinning).
+    SmallVector<Value> binders{u, u};
+    if (weighted)
+      binders.push_back(map.lookup(body.getArgument(2)));
+    Value keep = emitCondition(b, loop, binders, map);
+    value = b.create<arith::SelectOp>(
+        loc, keep, value,
+        whereIdentity(b, loc, reduce.getKind(), value.getType()));
+  }
   Value k =
       b.create<arith::ExtUIOp>(loc, i64, loadElement(b, loc, i32, slots, e));
   b.create<LLVM::StoreOp>(loc, value,

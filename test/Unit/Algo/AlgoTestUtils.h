@@ -245,7 +245,7 @@ schedule pagerank { @scatter { )" +
 }
 
 /// Integer `min=`, `max=`, `+=` and `-=` of values from the source alone;
-/// the `where` of @far keeps it unbinned.
+/// @far's `where` on the source is tested per edge when it is binned.
 inline std::string integers(const std::string &schedule) {
   return std::string(kHeader) + R"(
 algorithm ints(rounds: i64 = 3) on g {
