@@ -59,7 +59,7 @@
 // CHECK:           llvm.mlir.addressof @sluice_algo_pr_scatter_push :
 // CHECK:         }
 // CHECK:         llvm.call @sluice_algo_bins_end(%{{.*}}, %[[NAME]])
-// REMARK: remark: loop 'scatter' of algorithm 'pr': push over the out-edges (CSR) of every vertex; reads `rank[src]` once per source, not per edge; parallel, dynamic chunks of 64 vertices; atomic updates of 'incoming'; binned (propagation blocking): a pass over the sources writes each out-edge's value for `incoming[dst] +=` to the bin of its destination's range of 4096 vertices, then a pass over the bins reduces each bin on one thread, no atomics, each destination's values in source order (atomics when the runtime gives no bins)
+// REMARK: remark: loop 'scatter' of algorithm 'pr': push over the out-edges (CSR) of every vertex; reads `rank[src]` once per source, not per edge; parallel, dynamic chunks of 64 vertices; without bins, atomic updates of 'incoming'; binned (propagation blocking): a pass over the sources writes each out-edge's value for `incoming[dst] +=` to the bin of its destination's range of 4096 vertices, then a pass over the bins reduces each bin on one thread, no atomics, each destination's values in source order (atomics when the runtime gives no bins)
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @pr on @g attributes {outputs = [@rank], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {

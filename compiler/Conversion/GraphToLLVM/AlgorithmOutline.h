@@ -202,8 +202,10 @@ private:
   /// The loop's `where` (which must exist) for `binders`, at b: its i1.
   Value emitCondition(OpBuilder &b, Operation *loop, ValueRange binders,
                       IRMapping &map);
+  /// `binned`: the loop is binned (its atomics are the fallback).
   std::string describe(Operation *loop, graph::ScheduleAttr s,
-                       ArrayRef<Variant> variants, const TilePlan &tiling);
+                       ArrayRef<Variant> variants, const TilePlan &tiling,
+                       bool binned);
   /// The property whose values order the frontier of `edges` under
   /// `frontier: buckets` (the one it reduces into with min=); a located
   /// error when the loop cannot run so.

@@ -204,7 +204,7 @@ static void describeSourceReads(llvm::raw_ostream &os, Operation *loop) {
 
 std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
                                ArrayRef<Variant> variants,
-                               const TilePlan &tiling) {
+                               const TilePlan &tiling, bool binned) {
   std::string text;
   llvm::raw_string_ostream os(text);
   bool hasFrontier =
@@ -288,7 +288,9 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
     if (atomic.empty()) {
       os << "; no atomics";
     } else {
-      os << "; atomic updates of";
+      // A binned loop's atomics are its fallback (the remark's end).
+      os << (binned ? "; without bins, atomic updates of"
+                    : "; atomic updates of");
       for (StringRef name : atomic)
         os << " '" << name << "'";
     }
@@ -515,8 +517,9 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
                    pullExitsEarly(loop), props);
   }
   if (remarks)
-    emitRemark(loc) << what << " of algorithm '" << algo.getSymName()
-                    << "': " << describe(loop, schedule, variants, tiling)
+    emitRemark(loc) << what << " of algorithm '" << algo.getSymName() << "': "
+                    << describe(loop, schedule, variants, tiling,
+                                binning.binned)
                     << fusion;
 
   std::string base =
