@@ -39,6 +39,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/GraphToGPU/AlgoGpuAbi.h"
+#include "compiler/Conversion/GraphToLLVM/AlgorithmOutline.h"
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
 #include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
 #include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
@@ -190,34 +191,16 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
     }
     llvm::SetVector<Value> captured;
     getUsedValuesDefinedAbove(loop->getRegions(), captured);
+    // graph-to-llvm's variants (a `coo` push: a thread per edge, the
+    // variant over a range of one edge).
     SmallVector<StringRef> variants;
-    if (!edges) {
-      variants.push_back("vertices");
-    } else {
-      switch (*schedule.getDirection()) {
-      case graph::Direction::Push:
-        variants.push_back("push");
-        break;
-      case graph::Direction::Pull:
-        variants.push_back("pull");
-        break;
-      case graph::Direction::Hybrid:
-        if (edges.getFrom())
-          variants.push_back("push");
-        variants.push_back("pull");
-        break;
-      }
-    }
-    // format: coo: a thread per edge (graph-to-llvm's `_coo` variant over
-    // a range of one edge).
+    for (outline::Variant v : outline::loopVariants(loop, schedule))
+      variants.push_back(outline::variantName(v));
     std::string cooNote;
-    if (edges && schedule.getFormat() == graph::EdgeFormat::Coo) {
-      std::string why = cooRefusal(loop, schedule);
-      if (why.empty())
-        variants.assign(1, "coo");
-      else
-        cooNote = "; format coo not used (the CSR is): " + why;
-    }
+    if (edges && schedule.getFormat() == graph::EdgeFormat::Coo &&
+        variants.front() != "coo")
+      cooNote =
+          "; format coo not used (the CSR is): " + cooRefusal(loop, schedule);
     auto vertices = dyn_cast<graph::VerticesOp>(loop);
     int64_t locals = vertices ? vertices.getInits().size() : 0;
     std::string base =

@@ -136,13 +136,19 @@ Value sluice::conversion::outline::viewField(OpBuilder &b, Location loc,
 }
 
 FunctionInfo Outliner::prologue(OpBuilder &b, Location loc, Value ctx,
-                                Value propsTable) {
+                                Value propsTable, bool readsIds) {
   FunctionInfo info;
   info.ctx = ctx;
   for (auto [i, p] : llvm::enumerate(props))
     info.bases[p.getSymName()] = loadWalkSlot(b, loc, propsTable, i, ptr);
   info.view = callRuntime(b, loc, module, AlgoCall::View, {ctx});
   Type i64 = b.getI64Type();
+  if (readsIds && state.inlineIds) {
+    // The ids `id(v)` reads in this function's own code, once.
+    Value ids = callRuntime(b, loc, module, AlgoCall::Ids, {ctx});
+    info.idTable = loadWalkSlot(b, loc, ids, int64_t(IdsField::Ids), ptr);
+    info.idBase = loadWalkSlot(b, loc, ids, int64_t(IdsField::Base), i64);
+  }
   info.numVertices = viewField(b, loc, info.view, ViewField::NumVertices, i64);
   info.numEdges = viewField(b, loc, info.view, ViewField::NumEdges, i64);
   info.outOffsets = viewField(b, loc, info.view, ViewField::OutOffsets, ptr);
@@ -191,7 +197,16 @@ LogicalResult Outliner::run() {
   for (BlockArgument arg : body.getArguments())
     params.push_back(loadWalkSlot(b, loc, entry->getArgument(1),
                                   arg.getArgNumber(), arg.getType()));
-  state.functions[main] = prologue(b, loc, ctxArg, mainProps);
+  // `id()` outside the loops (theirs are in their own functions).
+  bool mainReadsIds = algo.getBody()
+                          .walk([](graph::OriginalIdOp id) {
+                            return id->getParentOfType<graph::VerticesOp>() ||
+                                           id->getParentOfType<graph::EdgesOp>()
+                                       ? WalkResult::advance()
+                                       : WalkResult::interrupt();
+                          })
+                          .wasInterrupted();
+  state.functions[main] = prologue(b, loc, ctxArg, mainProps, mainReadsIds);
   // With a GPU attached, the properties the passes write stay on the
   // device between them: the host code says where it touches them itself
   // (sluice_algo_gpu_sync; a call that returns at once on the CPU).
@@ -350,8 +365,11 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   auto slot = [&](EnvSlot s, Type t) {
     return loadWalkSlot(b, loc, env, static_cast<int64_t>(s), t);
   };
-  FunctionInfo info =
-      prologue(b, loc, entry->getArgument(0), slot(EnvSlot::Props, ptr));
+  bool readsIds =
+      loop->walk([](graph::OriginalIdOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
+  FunctionInfo info = prologue(b, loc, entry->getArgument(0),
+                               slot(EnvSlot::Props, ptr), readsIds);
   info.parallel = parallel;
   if (parallel)
     loop->walk([&](graph::CompareSwapOp swap) {

@@ -86,6 +86,13 @@ enum class Variant {
   Coo
 };
 
+/// The variants loop `loop` runs as under schedule `s`: `vertices` for a
+/// vertices loop; for an edges loop its direction's (hybrid: push and pull
+/// over a frontier, else pull), or `coo` for a push that `format: coo`
+/// runs over its edges (cooRefusal). graph-to-llvm builds them, graph-to-gpu
+/// a kernel of each.
+SmallVector<Variant> loopVariants(Operation *loop, graph::ScheduleAttr s);
+
 /// A property a pull variant combines in `slot` (an alloca of its element
 /// type) across a destination's in-edges (PullAccumulators.cpp).
 struct PullAccumulator {
@@ -139,7 +146,10 @@ public:
   LogicalResult run();
 
 private:
-  FunctionInfo prologue(OpBuilder &b, Location loc, Value ctx, Value props);
+  /// A function's entry: its property bases, view and view fields, and
+  /// with `readsIds` (it has an `id()`) on the CPU the context's ids.
+  FunctionInfo prologue(OpBuilder &b, Location loc, Value ctx, Value props,
+                        bool readsIds);
   LogicalResult lowerLoop(Operation *loop, int64_t index);
   /// A located error at `loc` (`what` cannot be compiled, `fix`) when
   /// function `name` would take a runtime function's name or one already

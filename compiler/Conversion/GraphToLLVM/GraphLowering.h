@@ -41,6 +41,9 @@ struct FunctionInfo {
   /// destination binder, and the frontier the loop builds (null: none).
   bool parallel = false;
   mlir::Value owned, dst, out;
+  /// The context's ids (sluice_algo_ids_t: table, or null and the base)
+  /// when the function reads them in its own code (AlgoLowering::inlineIds).
+  mlir::Value idTable, idBase;
   /// The destination binder of a second copy of the out-edges (a push
   /// variant's, versioned on whether the graph has weights).
   mlir::Value otherDst;

@@ -16,7 +16,6 @@
 #include "compiler/Conversion/GraphToLLVM/GraphAbi.h"
 #include "compiler/Conversion/GraphToLLVM/GraphBuilders.h"
 #include "compiler/Conversion/GraphToLLVM/GraphLowering.h"
-#include "compiler/Conversion/WalkOpLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -557,11 +556,11 @@ struct QueryLowering : GraphPattern<OpT> {
 
 /// `id(v)`. On the CPU (AlgoLowering::inlineIds) in the function's own
 /// code: the context's sluice_algo_ids_t, read once at the function's
-/// entry, gives ids[v] when the graph keeps a table of original ids, else
-/// base + v, and -1 for a vertex past the graph's, as
-/// sluice_algo_original_id does (a call a vertex cost Afforest's vote loop
-/// 14 instructions a vertex). Elsewhere (the GPU's device copies, which
-/// have their own table) the runtime call.
+/// entry (Outliner::prologue, FunctionInfo::idTable), gives ids[v] when the
+/// graph keeps a table of original ids, else base + v, and -1 for a vertex past
+/// the graph's, as sluice_algo_original_id does (a call a vertex cost
+/// Afforest's vote loop 14 instructions a vertex). Elsewhere (the GPU's device
+/// copies, which have their own table) the runtime call.
 struct OriginalIdLowering : GraphPattern<graph::OriginalIdOp> {
   using GraphPattern::GraphPattern;
   LogicalResult
@@ -571,43 +570,14 @@ struct OriginalIdLowering : GraphPattern<graph::OriginalIdOp> {
     if (!info)
       return rewriter.notifyMatchFailure(op, "not in an algorithm function");
     Location loc = op.getLoc();
-    Operation *viewCall = info->view ? info->view.getDefiningOp() : nullptr;
-    if (!state.inlineIds || !viewCall) {
+    if (!info->idTable) {
       rewriter.replaceOp(op, callRuntime(rewriter, loc, moduleOf(op),
                                          AlgoCall::OriginalId,
                                          {info->ctx, adaptor.getVertex()}));
       return success();
     }
-    Type ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
     Type i64 = rewriter.getI64Type();
-    Value table, base;
-    {
-      // One sluice_algo_id_table call per function, after its view's.
-      OpBuilder::InsertionGuard guard(rewriter);
-      Value ids;
-      for (Operation &o : *viewCall->getBlock())
-        if (auto call = dyn_cast<LLVM::CallOp>(o);
-            call && call.getCallee() == StringRef("sluice_algo_id_table"))
-          ids = call.getResult();
-      if (ids) {
-        // Its two fields, loaded after it by the first `id()`.
-        for (Operation *user : ids.getUsers())
-          if (auto gep = dyn_cast<LLVM::GEPOp>(user); gep && gep->hasOneUse())
-            if (auto load = dyn_cast<LLVM::LoadOp>(*gep->user_begin()))
-              (load.getType() == ptr ? table : base) = load;
-      } else {
-        rewriter.setInsertionPointAfter(viewCall);
-        ids = callRuntime(rewriter, loc, moduleOf(op), AlgoCall::Ids,
-                          {info->ctx});
-        if (!ids) // a function of the module's own has the runtime's name
-          return rewriter.notifyMatchFailure(op, "no sluice_algo_id_table");
-        table = loadWalkSlot(rewriter, loc, ids, int64_t(IdsField::Ids), ptr);
-        base = loadWalkSlot(rewriter, loc, ids, int64_t(IdsField::Base), i64);
-      }
-    }
-    if (!table || !base)
-      return rewriter.notifyMatchFailure(op,
-                                         "sluice_algo_id_table without loads");
+    Value table = info->idTable, base = info->idBase;
     // The iteration's own vertex and the destination binder are vertices
     // of the graph: no range test (the table's test is then the loop's
     // only one, and invariant).

@@ -396,6 +396,28 @@ LogicalResult Outliner::bucketPriority(graph::EdgesOp edges, StringRef what,
   return success();
 }
 
+SmallVector<Variant>
+sluice::conversion::outline::loopVariants(Operation *loop,
+                                          graph::ScheduleAttr s) {
+  auto edges = dyn_cast<graph::EdgesOp>(loop);
+  if (!edges)
+    return {Variant::Vertices};
+  switch (*s.getDirection()) {
+  case graph::Direction::Push:
+    // format: coo: a push over every vertex runs over its edges.
+    if (s.getFormat() == graph::EdgeFormat::Coo && cooRefusal(loop, s).empty())
+      return {Variant::Coo};
+    return {Variant::Push};
+  case graph::Direction::Pull:
+    return {Variant::Pull};
+  case graph::Direction::Hybrid:
+    if (edges.getFrom())
+      return {Variant::Push, Variant::Pull};
+    return {Variant::Pull};
+  }
+  llvm_unreachable("unknown direction");
+}
+
 LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   Location loc = loop->getLoc();
   auto label = loop->getAttrOfType<StringAttr>("label");
@@ -415,28 +437,7 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
              << "not supported yet: " << what << " uses a value of type "
              << v.getType() << " from outside the loop";
 
-  SmallVector<Variant> variants;
-  if (!edges) {
-    variants.push_back(Variant::Vertices);
-  } else {
-    switch (*schedule.getDirection()) {
-    case graph::Direction::Push:
-      variants.push_back(Variant::Push);
-      break;
-    case graph::Direction::Pull:
-      variants.push_back(Variant::Pull);
-      break;
-    case graph::Direction::Hybrid:
-      if (edges.getFrom())
-        variants.push_back(Variant::Push);
-      variants.push_back(Variant::Pull);
-      break;
-    }
-  }
-  // format: coo: a push over every vertex runs over blocks of edges.
-  if (edges && schedule.getFormat() == graph::EdgeFormat::Coo &&
-      cooRefusal(loop, schedule).empty())
-    variants.assign(1, Variant::Coo);
+  SmallVector<Variant> variants = loopVariants(loop, schedule);
   // frontier: buckets orders the frontier by the property the loop
   // reduces into with min= (delta-stepping).
   graph::PropertyOp priority;

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -24,6 +25,18 @@
 #include <vector>
 
 namespace sluice::rt {
+
+/// A size for the run's notes: "1.5 MiB", "640.0 KiB", "96 B".
+inline std::string bytesText(double b) {
+  char text[32];
+  if (b >= 1024.0 * 1024.0)
+    std::snprintf(text, sizeof(text), "%.1f MiB", b / (1024.0 * 1024.0));
+  else if (b >= 1024.0)
+    std::snprintf(text, sizeof(text), "%.1f KiB", b / 1024.0);
+  else
+    std::snprintf(text, sizeof(text), "%.0f B", b);
+  return text;
+}
 
 /// Persistent worker threads. run() calls `work(s)` once for each share s
 /// in [0, threads), on whichever threads claim it first: the caller claims

@@ -26,22 +26,6 @@
 
 using namespace sluice::rt;
 
-namespace {
-
-/// "1.5 MiB", "640.0 KiB", "96 B".
-std::string bytesText(double b) {
-  char text[32];
-  if (b >= 1024.0 * 1024.0)
-    std::snprintf(text, sizeof(text), "%.1f MiB", b / (1024.0 * 1024.0));
-  else if (b >= 1024.0)
-    std::snprintf(text, sizeof(text), "%.1f KiB", b / 1024.0);
-  else
-    std::snprintf(text, sizeof(text), "%.0f B", b);
-  return text;
-}
-
-} // namespace
-
 bool sluice::rt::pushBinsBytes(uint64_t n, uint64_t m, uint64_t tile,
                                uint64_t sourceBlocks, uint64_t &bytes) {
   const uint64_t bins = n == 0 ? 0 : (n - 1) / tile + 1;

@@ -91,18 +91,6 @@ TileState &state(sluice_algo_ctx_t *ctx) {
   return *ctx->tiles;
 }
 
-/// "1.5 MiB", "640.0 KiB", "96 B".
-std::string bytes(double b) {
-  char text[32];
-  if (b >= 1024.0 * 1024.0)
-    std::snprintf(text, sizeof(text), "%.1f MiB", b / (1024.0 * 1024.0));
-  else if (b >= 1024.0)
-    std::snprintf(text, sizeof(text), "%.1f KiB", b / 1024.0);
-  else
-    std::snprintf(text, sizeof(text), "%.0f B", b);
-  return text;
-}
-
 /// A size in /sys's notation ("1024K", "32M").
 uint64_t parseCacheSize(const std::string &text) {
   char *end = nullptr;
@@ -200,8 +188,8 @@ TileModel sluice::rt::modelTile(uint64_t n, const uint64_t *inOffsets,
     std::snprintf(text, sizeof(text),
                   "untiled: the source data (%s: %llu B x %llu vertices) fits "
                   "in half the L2 (%s)",
-                  bytes(data).c_str(), (unsigned long long)sourceBytes,
-                  (unsigned long long)n, bytes(double(caches.l2)).c_str());
+                  bytesText(data).c_str(), (unsigned long long)sourceBytes,
+                  (unsigned long long)n, bytesText(double(caches.l2)).c_str());
     model.reason = text;
     return model;
   }
@@ -213,9 +201,9 @@ TileModel sluice::rt::modelTile(uint64_t n, const uint64_t *inOffsets,
                 "source data %s (%llu B x %llu vertices), L2 %s, last level "
                 "%s (%s); tiles of %llu fill the L2, ~%.1f edges per "
                 "destination and tile",
-                bytes(data).c_str(), (unsigned long long)sourceBytes,
-                (unsigned long long)n, bytes(double(caches.l2)).c_str(),
-                caches.l3 ? bytes(double(caches.l3)).c_str() : "unknown",
+                bytesText(data).c_str(), (unsigned long long)sourceBytes,
+                (unsigned long long)n, bytesText(double(caches.l2)).c_str(),
+                caches.l3 ? bytesText(double(caches.l3)).c_str() : "unknown",
                 caches.source.c_str(), (unsigned long long)t, perEntry);
   if (perEntry < 1.5) {
     model.candidates = {0};
@@ -314,8 +302,8 @@ TileModel sluice::rt::refineByReads(TileModel model, const ReadProbe &probe) {
   std::snprintf(text, sizeof(text),
                 "; random reads over %s of memory took %.2f ns, %.2fx a "
                 "read within %s (%.1f ms to measure)",
-                bytes(double(probe.bytes)).c_str(), probe.nsPerRead,
-                probe.ratio(), bytes(double(probe.smallBytes)).c_str(),
+                bytesText(double(probe.bytes)).c_str(), probe.nsPerRead,
+                probe.ratio(), bytesText(double(probe.smallBytes)).c_str(),
                 probe.seconds * 1e3);
   const std::string measured = text;
   // The reason starts "unsure, timed: "; say what decided instead.

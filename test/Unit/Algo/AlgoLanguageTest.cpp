@@ -216,18 +216,20 @@ std::vector<int64_t> referenceCommon(const sluice_graph_t *g, bool below) {
   return out;
 }
 
-TEST(CommonNeighbors, CountsAndOrderedTrianglesEqualBruteForce) {
-  Program all, ordered;
-  ASSERT_TRUE(all.loadText(std::string(kHeader) + R"(
+/// common_neighbors(u, v) summed at u over u's out-edges, and the ordered
+/// triangle count (tc.sluice's), the programs of the CommonNeighbors tests.
+std::string commonProgram() {
+  return std::string(kHeader) + R"(
 algorithm common() on g {
   vertex c: i64 = 0
   @count edges(u, v) { c[u] += common_neighbors(u, v) }
   output c
 }
 schedule common { @count { direction: push, parallel: dynamic(4) } }
-)",
-                           "common"));
-  ASSERT_TRUE(ordered.loadText(std::string(kHeader) + R"(
+)";
+}
+std::string orderedTcProgram() {
+  return std::string(kHeader) + R"(
 algorithm tc() on g {
   vertex triangles: i64 = 0
   @count edges(u, v) where v < u {
@@ -236,8 +238,13 @@ algorithm tc() on g {
   output triangles
 }
 schedule tc { @count { direction: push, parallel: static } }
-)",
-                               "tc"));
+)";
+}
+
+TEST(CommonNeighbors, CountsAndOrderedTrianglesEqualBruteForce) {
+  Program all, ordered;
+  ASSERT_TRUE(all.loadText(commonProgram(), "common"));
+  ASSERT_TRUE(ordered.loadText(orderedTcProgram(), "tc"));
   for (uint32_t seed : {14u, 15u}) {
     GraphHolder g;
     randomGraph(400, seed == 14 ? 4000 : 12000, seed, /*undirected=*/true, g);
@@ -265,24 +272,8 @@ schedule tc { @count { direction: push, parallel: static } }
 /// degree ~600 against lists of 1-10 take the gallop, the rest the merge.
 TEST(CommonNeighbors, InlineMergeAndGallopCountRepeatedEdges) {
   Program all, below;
-  ASSERT_TRUE(all.loadText(std::string(kHeader) + R"(
-algorithm common() on g {
-  vertex c: i64 = 0
-  @count edges(u, v) { c[u] += common_neighbors(u, v) }
-  output c
-}
-schedule common { @count { direction: push, parallel: dynamic(4) } }
-)",
-                           "common"));
-  ASSERT_TRUE(below.loadText(std::string(kHeader) + R"(
-algorithm tc() on g {
-  vertex t: i64 = 0
-  @count edges(u, v) where v < u { t[u] += common_neighbors_below(u, v) }
-  output t
-}
-schedule tc { @count { direction: push, parallel: static } }
-)",
-                             "tc"));
+  ASSERT_TRUE(all.loadText(commonProgram(), "common"));
+  ASSERT_TRUE(below.loadText(orderedTcProgram(), "tc"));
   const uint32_t n = 700;
   std::mt19937 rng(31);
   std::vector<uint32_t> src, dst;
