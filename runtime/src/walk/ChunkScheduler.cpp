@@ -102,16 +102,24 @@ sluice_status_t walkChunks(const RunPlan &plan, sluice_walk_writer_t *writer,
     pool.emplace_back([&, t] {
       try {
         switch (loop) {
-        case Loop::Alias: {
-          AliasWalker walker(run);
-          work(t, walker);
+        case Loop::Alias:
+          if (run.stopProbability > 0) {
+            AliasStopWalker walker(run);
+            work(t, walker);
+          } else {
+            AliasWalker walker(run);
+            work(t, walker);
+          }
           break;
-        }
-        case Loop::Uniform: {
-          UniformWalker walker(run);
-          work(t, walker);
+        case Loop::Uniform:
+          if (run.stopProbability > 0) {
+            UniformStopWalker walker(run);
+            work(t, walker);
+          } else {
+            UniformWalker walker(run);
+            work(t, walker);
+          }
           break;
-        }
         case Loop::Rejection: {
           RejectionWalker walker(run);
           work(t, walker);

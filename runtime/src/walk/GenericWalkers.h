@@ -336,21 +336,28 @@ enum class FirstOrderDraw {
 };
 
 /// Modes Alias and Uniform for a kernel without stop, update or init
-/// function, without state and without stop probability (DeepWalk,
-/// weighted or not): the same walks as Walker, from a loop specialised to
-/// it. Per walker only its vertex, length, id and the four words of its
-/// current block are kept (arrays, not frames), and a round advances every
-/// walker in three passes:
+/// function and without state (DeepWalk, weighted or not; with kStopCoin
+/// a stop probability too: PPR): the same walks as Walker, from a loop
+/// specialised to it. Per walker only its vertex, length, id and the four words
+/// of its current block are kept (arrays, not frames), and a round advances
+/// every walker in three passes:
 ///   0. the Philox blocks the round needs, compacted into one batch (alias:
 ///      the walkers at an even step, one 10-round block serves two steps;
-///      uniform: every walker's block 0);
-///   1. read the offsets (prefetched when the walker arrived), the index
-///      by Lemire's multiply-shift, prefetch the alias cell or the edge;
+///      uniform: every walker's block 0; alias with kStopCoin: also block
+///      0 of every walker's step stream);
+///   1. the stop coin (kStopCoin: words 0 and 1 of the step stream, as
+///      Walker's rng.nextDouble() draws them; the uniform index then is
+///      word 2), read the offsets (prefetched when the walker arrived), the
+///      index by Lemire's multiply-shift, prefetch the alias cell or the
+///      edge;
 ///   2. (alias) the coin against the cell's 32-bit threshold; move, write
 ///      the vertex, prefetch the offsets of the vertex reached.
 /// No kernel function is called per step.
-template <FirstOrderDraw kDraw> class FirstOrderWalker {
+template <FirstOrderDraw kDraw, bool kStopCoin = false> class FirstOrderWalker {
   static constexpr bool kAlias = kDraw == FirstOrderDraw::Alias;
+  /// Words of the step's own stream drawn before the uniform index (the
+  /// stop coin's two).
+  static constexpr unsigned kCoinWords = kStopCoin ? 2 : 0;
 
 public:
   FirstOrderWalker(const Run &run)
@@ -368,6 +375,7 @@ public:
     const uint32_t *targets = run.targets;
     const AliasEntry *alias = run.alias;
     const uint64_t blockSeed = kAlias ? run.seed ^ kAliasKeyFlip : run.seed;
+    const double stopProbability = run.stopProbability;
     // The arrays' bases in locals: stores through the arrays do not make
     // the compiler load them again (measured: 18 of 103 instructions per
     // step were such loads).
@@ -410,6 +418,11 @@ public:
         } else {
           c0[i] = c0[active];
         }
+        if constexpr (kStopCoin) {
+          c0[i] = c0[active];
+          c1[i] = c1[active];
+          c2[i] = c2[active];
+        }
       }
       return false;
     };
@@ -442,6 +455,15 @@ public:
           w[2] = c2[j];
           w[3] = c3[j];
         }
+        if constexpr (kStopCoin) {
+          // The stop coin: block 0 of every walker's step stream.
+          for (uint32_t i = 0; i < active; ++i) {
+            c1[i] = length[i] - 1;
+            c2[i] = static_cast<uint32_t>(walker[i]);
+            c3[i] = static_cast<uint32_t>(walker[i] >> 32);
+          }
+          philoxLanes(active, run.seed, c0, c1, c2, c3);
+        }
       } else {
         for (uint32_t i = 0; i < active; ++i) {
           c1[i] = length[i] - 1;
@@ -450,13 +472,18 @@ public:
         }
         philoxLanes(active, blockSeed, c0, c1, c2, c3);
       }
-      // Pass 1: the index, prefetch the cell or the edge. A walker at a
-      // sink ends.
+      // Pass 1: the stop coin, the index, prefetch the cell or the edge.
+      // A walker that stops or stands at a sink ends.
       for (uint32_t i = 0; i < active;) {
         uint32_t v = cur[i];
         uint64_t b = offsets[v];
         uint64_t d = offsets[v + 1] - b;
-        if (__builtin_expect(d == 0, 0)) {
+        bool ends = d == 0;
+        if constexpr (kStopCoin) {
+          uint64_t bits = (uint64_t(c0[i]) << 32 | c1[i]) >> 11;
+          ends |= static_cast<double>(bits) * 0x1.0p-53 < stopProbability;
+        }
+        if (__builtin_expect(ends, 0)) {
           if (!finish(i))
             continue; // slot i now holds another walker in pass 1
           pos[i] = kNoCandidate; // a new walker: its first step next round
@@ -464,13 +491,15 @@ public:
           continue;
         }
         uint32_t step = length[i] - 1;
-        uint32_t word = kAlias ? words[4 * size_t(i) + (step & 1) * 2] : c0[i];
+        uint32_t word = kAlias      ? words[4 * size_t(i) + (step & 1) * 2]
+                        : kStopCoin ? c2[i]
+                                    : c0[i];
         uint32_t idx =
             lemireIndex(word, static_cast<uint32_t>(d), [&]() -> WalkRng & {
-              // Alias: the step's own stream; uniform: the same stream
-              // after its word 0.
+              // Alias: the step's own stream after the stop coin's words;
+              // uniform: the same stream after those and the index word.
               retry = WalkRng(run.seed, walker[i], step);
-              if constexpr (!kAlias)
+              for (unsigned w = 0; w < kCoinWords + (kAlias ? 0 : 1); ++w)
                 retry.nextU32();
               return retry;
             });
@@ -537,6 +566,8 @@ private:
 
 using AliasWalker = FirstOrderWalker<FirstOrderDraw::Alias>;
 using UniformWalker = FirstOrderWalker<FirstOrderDraw::Uniform>;
+using AliasStopWalker = FirstOrderWalker<FirstOrderDraw::Alias, true>;
+using UniformStopWalker = FirstOrderWalker<FirstOrderDraw::Uniform, true>;
 
 /// Modes Rejection and Auto for a kernel without stop, update, init or
 /// state and without stop probability (node2vec, weighted node2vec,

@@ -98,18 +98,18 @@ bool constantWeightIsPositive(const Run &run) {
 /// and rejection loops and the conditions under which each applies).
 Loop chooseLoop(const Run &run, Mode mode, const sluice_walk_options_t &options) {
   const sluice_walk_kernel_t *kernel = run.kernel;
-  // DeepWalk-like runs take the specialised alias loop (the same walks).
-  const bool alias = mode == Mode::Alias && !kernel->stop &&
-                         !kernel->update && !kernel->init &&
-                         run.stopProbability == 0;
+  // DeepWalk-like runs take the specialised alias loop (the same walks),
+  // and so do PPR-like ones (a stop probability: the loop's stop coin).
+  const bool alias =
+      mode == Mode::Alias && !kernel->stop && !kernel->update && !kernel->init;
   // Unweighted DeepWalk-like runs (a CONSTANT weight that is positive)
-  // take the same loop with a uniform index and no table.
+  // take the same loop with a uniform index and no table, with or without
+  // a stop probability.
   const bool uniform = mode == Mode::Uniform && !kernel->stop &&
-                           !kernel->update && !kernel->init &&
-                           kernel->num_state == 0 &&
-                           run.stopProbability == 0 && degreesFit32(run) &&
-                           !(options.engine_flags & SLUICE_WALK_ENGINE_GENERIC) &&
-                           constantWeightIsPositive(run);
+                       !kernel->update && !kernel->init &&
+                       kernel->num_state == 0 && degreesFit32(run) &&
+                       !(options.engine_flags & SLUICE_WALK_ENGINE_GENERIC) &&
+                       constantWeightIsPositive(run);
   // node2vec-like runs take the specialised rejection loop (the same
   // walks); SLUICE_WALK_ENGINE_GENERIC keeps the generic one (tests
   // compare).

@@ -253,11 +253,12 @@ TEST(WalkEngine, NegativeKernelWeightsAreNeverTaken) {
   }
 }
 
-/// A static walk without stop, update or stop probability (DeepWalk) runs
-/// in the engine's specialised alias loop; the same kernel with a stop
-/// function that never stops runs in the general one. Both must give the
-/// same bytes and counts, also with sinks, zero-weight vertices, walks of
-/// one vertex and any thread count and interleaving width.
+/// A static walk without stop or update function (DeepWalk; with a stop
+/// probability, PPR) runs in the engine's specialised alias loop; the same
+/// kernel with a stop function that never stops runs in the general one.
+/// Both must give the same bytes and counts, also with sinks, zero-weight
+/// vertices, walks of one vertex, stop probabilities 0, 0.3 and 1 and any
+/// thread count and interleaving width.
 int neverStop(const sluice_walk_frame_t *) { return 0; }
 
 TEST(WalkEngine, AliasFastPathMatchesGeneralPath) {
@@ -277,49 +278,57 @@ TEST(WalkEngine, AliasFastPathMatchesGeneralPath) {
   GraphPtr g = makeGraph(700, edges, weights);
   sluice_walk_kernel_t general = *kernel(Workload::DeepWalk);
   general.stop = neverStop;
-  for (uint32_t length : {1u, 2u, 13u}) {
-    std::string reference;
-    uint64_t steps = 0;
-    for (auto [threads, width] : std::vector<std::pair<uint32_t, uint32_t>>{
-             {1, 0}, {2, 1}, {3, 7}, {2, 200}}) {
-      const sluice_walk_kernel_t *fast = kernel(Workload::DeepWalk);
-      const sluice_walk_kernel_t *both[] = {fast, &general};
-      for (const sluice_walk_kernel_t *k : both) {
-        sluice_walk_options_t o = testOptions();
-        o.max_length = length;
-        o.walks_per_vertex = 7; // 4,900 walkers: two chunks
-        o.threads = threads;
-        o.walkers_per_thread = width;
-        o.sampler = SLUICE_WALK_SAMPLER_ALIAS;
-        Walks out = runWalks(g.get(), k, nullptr, o);
-        ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
-        ASSERT_EQ(out.walks.size(), 4900u);
-        EXPECT_EQ(out.stats.walks, 4900u);
-        EXPECT_EQ(out.stats.alias_steps, out.stats.steps);
-        if (reference.empty()) {
-          reference = out.bytes;
-          steps = out.stats.steps;
-          if (length > 1) {
-            EXPECT_GT(steps, uint64_t(length - 1) * 4900 / 2);
+  for (double stop : {0.0, 0.3, 1.0})
+    for (uint32_t length : {1u, 2u, 13u}) {
+      std::string reference;
+      uint64_t steps = 0;
+      for (auto [threads, width] : std::vector<std::pair<uint32_t, uint32_t>>{
+               {1, 0}, {2, 1}, {3, 7}, {2, 200}}) {
+        const sluice_walk_kernel_t *fast = kernel(Workload::DeepWalk);
+        const sluice_walk_kernel_t *both[] = {fast, &general};
+        for (const sluice_walk_kernel_t *k : both) {
+          sluice_walk_options_t o = testOptions();
+          o.max_length = length;
+          o.walks_per_vertex = 7; // 4,900 walkers: two chunks
+          o.threads = threads;
+          o.walkers_per_thread = width;
+          o.sampler = SLUICE_WALK_SAMPLER_ALIAS;
+          o.stop_probability = stop;
+          Walks out = runWalks(g.get(), k, nullptr, o);
+          ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+          ASSERT_EQ(out.walks.size(), 4900u);
+          EXPECT_EQ(out.stats.walks, 4900u);
+          EXPECT_EQ(out.stats.alias_steps, out.stats.steps);
+          if (reference.empty()) {
+            reference = out.bytes;
+            steps = out.stats.steps;
+            if (stop == 1.0 || length == 1) {
+              EXPECT_EQ(steps, 0u);
+            } else if (stop == 0) {
+              EXPECT_GT(steps, uint64_t(length - 1) * 4900 / 2);
+            } else { // a step survives the coin with probability 0.7
+              EXPECT_GT(steps, 4900u / 4);
+            }
+            continue;
           }
-          continue;
+          EXPECT_TRUE(out.bytes == reference)
+              << "stop " << stop << " length " << length << " threads "
+              << threads << " width " << width
+              << (k == &general ? " general" : " fast") << " differs";
+          EXPECT_EQ(out.stats.steps, steps);
         }
-        EXPECT_TRUE(out.bytes == reference)
-            << "length " << length << " threads " << threads << " width "
-            << width << (k == &general ? " general" : " fast") << " differs";
-        EXPECT_EQ(out.stats.steps, steps);
       }
     }
-  }
 }
 
-/// An unweighted walk (a CONSTANT weight) without stop, update, state or
-/// stop probability runs in the engine's specialised uniform loop (no
-/// table, the index from the degree); engine_flags
+/// An unweighted walk (a CONSTANT weight) without stop, update or state,
+/// with or without a stop probability, runs in the engine's specialised
+/// uniform loop (no table, the index from the degree); engine_flags
 /// SLUICE_WALK_ENGINE_GENERIC sends it through the general loop. Both must
 /// give the same bytes and counts, with sinks, walks of one vertex, a
-/// vertex of high degree, any thread count and width; a constant that is
-/// not positive ends every walk at its start in both.
+/// vertex of high degree, stop probabilities 0, 0.3 and 1, any thread
+/// count and width; a constant that is not positive ends every walk at its
+/// start in both.
 double constantWeight(const sluice_walk_frame_t *f, uint32_t, uint64_t,
                       double) {
   return *static_cast<const double *>(f->params);
@@ -344,41 +353,45 @@ TEST(WalkEngine, UniformFastPathMatchesGeneralPath) {
   k.weight = constantWeight;
   k.weight_class = SLUICE_WALK_WEIGHT_CONSTANT;
   k.flags = 0;
-  for (double constant : {1.0, 2.5, 0.0, -1.0}) {
-    for (uint32_t length : {1u, 2u, 13u}) {
-      std::string reference;
-      uint64_t steps = 0;
-      for (auto [threads, width] : std::vector<std::pair<uint32_t, uint32_t>>{
-               {1, 0}, {2, 1}, {3, 7}, {2, 200}}) {
-        for (uint32_t flags : {0u, uint32_t(SLUICE_WALK_ENGINE_GENERIC)}) {
-          sluice_walk_options_t o = testOptions();
-          o.max_length = length;
-          o.walks_per_vertex = 7; // 4,900 walkers: two chunks
-          o.threads = threads;
-          o.walkers_per_thread = width;
-          o.engine_flags = flags;
-          Walks out = runWalks(g.get(), &k, &constant, o);
-          ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
-          ASSERT_EQ(out.walks.size(), 4900u);
-          EXPECT_EQ(out.stats.alias_steps, out.stats.steps);
-          if (reference.empty()) {
-            reference = out.bytes;
-            steps = out.stats.steps;
-            if (constant <= 0 || length == 1)
-              EXPECT_EQ(steps, 0u);
-            else
-              EXPECT_GT(steps, uint64_t(length - 1) * 4900 / 2);
-            continue;
+  for (double stop : {0.0, 0.3, 1.0})
+    for (double constant : {1.0, 2.5, 0.0, -1.0}) {
+      for (uint32_t length : {1u, 2u, 13u}) {
+        std::string reference;
+        uint64_t steps = 0;
+        for (auto [threads, width] : std::vector<std::pair<uint32_t, uint32_t>>{
+                 {1, 0}, {2, 1}, {3, 7}, {2, 200}}) {
+          for (uint32_t flags : {0u, uint32_t(SLUICE_WALK_ENGINE_GENERIC)}) {
+            sluice_walk_options_t o = testOptions();
+            o.max_length = length;
+            o.walks_per_vertex = 7; // 4,900 walkers: two chunks
+            o.threads = threads;
+            o.walkers_per_thread = width;
+            o.engine_flags = flags;
+            o.stop_probability = stop;
+            Walks out = runWalks(g.get(), &k, &constant, o);
+            ASSERT_EQ(out.status, SLUICE_STATUS_OK) << out.error.message;
+            ASSERT_EQ(out.walks.size(), 4900u);
+            EXPECT_EQ(out.stats.alias_steps, out.stats.steps);
+            if (reference.empty()) {
+              reference = out.bytes;
+              steps = out.stats.steps;
+              if (constant <= 0 || length == 1 || stop == 1.0)
+                EXPECT_EQ(steps, 0u);
+              else if (stop == 0)
+                EXPECT_GT(steps, uint64_t(length - 1) * 4900 / 2);
+              else // a step survives the coin with probability 0.7
+                EXPECT_GT(steps, 4900u / 4);
+              continue;
+            }
+            EXPECT_TRUE(out.bytes == reference)
+                << "stop " << stop << " constant " << constant << " length "
+                << length << " threads " << threads << " width " << width
+                << (flags ? " general" : " fast") << " differs";
+            EXPECT_EQ(out.stats.steps, steps);
           }
-          EXPECT_TRUE(out.bytes == reference)
-              << "constant " << constant << " length " << length
-              << " threads " << threads << " width " << width
-              << (flags ? " general" : " fast") << " differs";
-          EXPECT_EQ(out.stats.steps, steps);
         }
       }
     }
-  }
 }
 
 /// A graph whose offsets and edges are 16 MiB or more is walked from
