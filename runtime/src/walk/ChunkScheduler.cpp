@@ -120,11 +120,15 @@ sluice_status_t walkChunks(const RunPlan &plan, sluice_walk_writer_t *writer,
             work(t, walker);
           }
           break;
-        case Loop::Rejection: {
-          RejectionWalker walker(run);
-          work(t, walker);
+        case Loop::Rejection:
+          if (run.stopProbability > 0) {
+            RejectionWalker<true> walker(run);
+            work(t, walker);
+          } else {
+            RejectionWalker<false> walker(run);
+            work(t, walker);
+          }
           break;
-        }
         case Loop::General: {
           Walker walker(run);
           work(t, walker);

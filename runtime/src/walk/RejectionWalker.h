@@ -11,7 +11,19 @@
 
 namespace sluice::walkengine {
 
-class RejectionWalker {
+/// kStopCoin: a stop probability, drawn as the general loop does (words 0
+/// and 1 of the step's stream, before the first proposal): the trials'
+/// words move two places along the stream (trial 0: index word 2, coin
+/// word 3 and word 0 of block 1; trial 1: words 1-3 of block 1; trial 2:
+/// words 0-2 of block 2), so pass 0 computes blocks 0 and 1 of every
+/// walker and pass 3 needs no block of its own.
+template <bool kStopCoin = false> class RejectionWalker {
+  /// Words of the step's stream drawn before the first proposal.
+  static constexpr uint32_t kCoinWords = kStopCoin ? 2 : 0;
+  /// skip[i] of a plain rejection step: the words drawn up to and
+  /// including the first proposal's index.
+  static constexpr uint32_t kPlain = kCoinWords + 1;
+
 public:
   RejectionWalker(const Run &run)
       : run(run),
@@ -22,6 +34,9 @@ public:
         keep2(width), keep3(width), draws(width), bound(width), lower(width) {
     for (auto *lane : {&w0, &w1, &w2, &w3, &x0, &x1, &x2, &x3})
       lane->resize(philoxLaneCapacity(width));
+    if constexpr (kStopCoin)
+      for (auto *lane : {&y0, &y1, &y2, &y3})
+        lane->resize(philoxLaneCapacity(width));
     f = run.frame(nullptr, draws.data(), &fault);
   }
 
@@ -32,6 +47,7 @@ public:
     const uint64_t *offsets = run.offsets;
     const uint32_t *targets = run.targets;
     const float *weights = run.weights;
+    const double stopProbability = run.stopProbability;
     ChunkFeed feed(run, first, count, rows, lengths, stats);
     auto begin = [&](uint32_t i) {
       uint64_t l;
@@ -72,6 +88,12 @@ public:
         w1[i] = w1[active];
         w2[i] = w2[active];
         w3[i] = w3[active];
+        if constexpr (kStopCoin) {
+          y0[i] = y0[active];
+          y1[i] = y1[active];
+          y2[i] = y2[active];
+          y3[i] = y3[active];
+        }
       }
       return false;
     };
@@ -107,14 +129,28 @@ public:
       }
       philoxLanes(active, run.seed, w0.data(), w1.data(), w2.data(),
                   w3.data());
-      // Pass 1: degree, bound, the first proposal. A walker at a sink
-      // ends (its slot then holds a new walker, which waits for the next
-      // round, or the last slot's walker, handled now).
+      if constexpr (kStopCoin) {
+        // And block 1 (trials 0 and 1 draw from it).
+        for (uint32_t i = 0; i < active; ++i) {
+          y1[i] = length[i] - 1;
+          y2[i] = static_cast<uint32_t>(walker[i]);
+          y3[i] = static_cast<uint32_t>(walker[i] >> 32);
+        }
+        philoxLanes(active, run.seed, y0.data(), y1.data(), y2.data(),
+                    y3.data(), 1);
+      }
+      // Pass 1: the stop coin, degree, bound, the first proposal. A
+      // walker that stops or stands at a sink ends (its slot then holds a
+      // new walker, which waits for the next round, or the last slot's
+      // walker, handled now).
       for (uint32_t i = 0; i < active;) {
         uint32_t v = cur[i];
         uint64_t b = offsets[v];
         uint64_t d = offsets[v + 1] - b;
-        if (__builtin_expect(d == 0, 0)) {
+        bool ends = d == 0;
+        if constexpr (kStopCoin)
+          ends |= coinOf(w0[i], w1[i]) < stopProbability;
+        if (__builtin_expect(ends, 0)) {
           if (finish(i)) {
             skip[i] = kSkip;
             ++i;
@@ -131,18 +167,19 @@ public:
           // the stream (skip: the words drawn, more than 1 only when
           // Lemire's method asked for more).
           bool more = false;
-          pre[i] = lemireIndex(w0[i], static_cast<uint32_t>(d),
-                               [&]() -> WalkRng & {
+          pre[i] = lemireIndex(kStopCoin ? w2[i] : w0[i],
+                               static_cast<uint32_t>(d), [&]() -> WalkRng & {
                                  const uint32_t block[4] = {w0[i], w1[i],
                                                             w2[i], w3[i]};
-                                 retry = WalkRng(run.seed, walker[i],
-                                                 length[i] - 1, block, 0, 1);
+                                 retry =
+                                     WalkRng(run.seed, walker[i], length[i] - 1,
+                                             block, 0, kPlain);
                                  more = true;
                                  return retry;
                                });
           skip[i] = __builtin_expect(more, 0)
                         ? static_cast<uint32_t>(retry.drawn())
-                        : 1;
+                        : kPlain;
           prefetch(targets + b + pre[i]);
           if (weights)
             prefetch(weights + b + pre[i]);
@@ -176,7 +213,7 @@ public:
       // was prefetched in pass 1).
       if (sets)
         for (uint32_t i = 0; i < active; ++i)
-          if (skip[i] == 1 && prev[i] != cur[i])
+          if (skip[i] == kPlain && prev[i] != cur[i])
             if (const uint32_t *slot =
                     sets->probeAddress(prev[i], targets[begin_[i] + pre[i]]))
               prefetch(slot);
@@ -185,14 +222,15 @@ public:
       uint32_t m = 0;
       for (uint32_t i = 0; i < active; ++i) {
         draws[i] = 0;
-        if (__builtin_expect(skip[i] != 1, 0)) {
+        if (__builtin_expect(skip[i] != kPlain, 0)) {
           if (skip[i] != kSkip)
             move(i, slowStep(i));
           continue;
         }
         setFrame(i);
         uint64_t idx = pre[i];
-        if (trial(i, idx, coinOf(w1[i], w2[i])))
+        if (trial(i, idx,
+                  kStopCoin ? coinOf(w3[i], y0[i]) : coinOf(w1[i], w2[i])))
           move(i, idx);
         else
           again[m++] = i;
@@ -200,7 +238,27 @@ public:
       // Pass 3: block 1 of the walkers trial 0 rejected; trial 1 (index
       // from word 3 of block 0, coin from words 0 and 1 of block 1).
       uint32_t m2 = 0;
-      if (m) {
+      if (kStopCoin && m) {
+        // Trial 1 from words 1-3 of block 1, computed in pass 0.
+        for (uint32_t j = 0; j < m; ++j) {
+          uint32_t i = again[j];
+          const uint32_t d = degree[i];
+          setFrame(i);
+          uint64_t product = static_cast<uint64_t>(y1[i]) * d;
+          if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
+            const uint32_t block[4] = {y0[i], y1[i], y2[i], y3[i]};
+            WalkRng rng(run.seed, walker[i], length[i] - 1, block, 1, 1);
+            move(i, trials(i, rng, 1));
+            continue;
+          }
+          uint64_t idx = product >> 32;
+          if (trial(i, idx, coinOf(y2[i], y3[i]))) {
+            move(i, idx);
+            continue;
+          }
+          again[m2++] = i;
+        }
+      } else if (m) {
         for (uint32_t j = 0; j < m; ++j) {
           uint32_t i = again[j];
           x1[j] = length[i] - 1;
@@ -247,6 +305,23 @@ public:
           const uint32_t d = degree[i];
           const uint32_t block2[4] = {x0[j], x1[j], x2[j], x3[j]};
           setFrame(i);
+          if constexpr (kStopCoin) {
+            // Trial 2 from words 0-2 of block 2.
+            uint64_t product = static_cast<uint64_t>(x0[j]) * d;
+            if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
+              WalkRng rng(run.seed, walker[i], length[i] - 1, block2, 2, 0);
+              move(i, trials(i, rng, 2));
+              continue;
+            }
+            uint64_t idx = product >> 32;
+            if (trial(i, idx, coinOf(x1[j], x2[j]))) {
+              move(i, idx);
+              continue;
+            }
+            WalkRng rng(run.seed, walker[i], length[i] - 1, block2, 2, 3);
+            move(i, trials(i, rng, 3));
+            continue;
+          }
           uint64_t product = static_cast<uint64_t>(keep2[j]) * d;
           if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
             const uint32_t block1[4] = {0, 0, keep2[j], keep3[j]};
@@ -346,13 +421,15 @@ private:
         sampleExact(d, [&](uint64_t e) { return weight(i, e); }, rng), false);
   }
 
-  /// A step that is not a plain rejection step (skip[i] != 1): reservoir
-  /// (bound < 0), the exact sampler (a bound that admits no trial), or
-  /// rejection whose first index drew more than one word.
+  /// A step that is not a plain rejection step (skip[i] != kPlain):
+  /// reservoir (bound < 0), the exact sampler (a bound that admits no
+  /// trial), or rejection whose first index drew more than one word.
   uint64_t slowStep(uint32_t i) {
     setFrame(i);
     const uint32_t block[4] = {w0[i], w1[i], w2[i], w3[i]};
-    WalkRng rng(run.seed, walker[i], length[i] - 1, block, 0, 0);
+    // After the stop coin's words (skip[i] counts them too).
+    WalkRng rng(run.seed, walker[i], length[i] - 1, block, 0,
+                skip[i] == 0 ? kCoinWords : 0);
     auto weightFn = [&](uint64_t e) { return weight(i, e); };
     if (skip[i] == 0) {
       if (bound[i] < 0)
@@ -385,10 +462,11 @@ private:
   // blocks 1 and 2 of the walkers that need them (one lane per walker).
   std::vector<uint32_t> w0, w1, w2, w3;
   std::vector<uint32_t> x0, x1, x2, x3;
+  // kStopCoin: block 1 of each slot's step (one lane per slot).
+  std::vector<uint32_t> y0, y1, y2, y3;
   sluice_walk_frame_t f;
   WalkRng retry{0, 0, 0};
 };
-
 
 } // namespace sluice::walkengine
 

@@ -503,15 +503,17 @@ TEST(WalkEngine, HubNeighbourSetsGiveTheSameWalks) {
   }
 }
 
-/// Rejection and Auto runs of a kernel without stop, update, init or state
-/// and without stop probability (node2vec, weighted node2vec, DeepWalk
-/// forced to rejection, a weight that draws random()) take the engine's
-/// specialised rejection loop; engine_flags SLUICE_WALK_ENGINE_GENERIC
-/// sends them through the general one, and SLUICE_WALK_ENGINE_NO_PRE_ACCEPT
-/// turns off pre-acceptance by the lower bound. Both must give the same bytes and counts: with sinks,
-/// zero-weight vertices, walks of one and two vertices, a cost ratio that
-/// mixes reservoir and rejection steps, a too-small bound (violations and
-/// fallbacks), any thread count and interleaving width.
+/// Rejection and Auto runs of a kernel without stop, update, init or state,
+/// with or without a stop probability (node2vec, weighted node2vec,
+/// second-order PPR, DeepWalk forced to rejection, a weight that draws
+/// random()) take the engine's specialised rejection loop; engine_flags
+/// SLUICE_WALK_ENGINE_GENERIC sends them through the general one, and
+/// SLUICE_WALK_ENGINE_NO_PRE_ACCEPT turns off pre-acceptance by the lower
+/// bound. Both must give the same bytes and counts: with sinks, zero-weight
+/// vertices, walks of one and two vertices, a cost ratio that mixes reservoir
+/// and rejection steps, a too-small bound (violations and fallbacks), stop
+/// probabilities 0 and 0.25 (the stop coin moves every trial's words two places
+/// along the stream), any thread count and interleaving width.
 double randomWeight(const sluice_walk_frame_t *f, uint32_t, uint64_t, double);
 double lowBound(const sluice_walk_frame_t *f) {
   return 0.3 * sluice_graph_weight_max(f->graph, f->cur);
@@ -564,6 +566,7 @@ TEST(WalkEngine, RejectionFastPathMatchesGeneralPath) {
       {"deepwalk", kernel(Workload::DeepWalk), Workload::DeepWalk},
       {"too-small bound", &loose, Workload::DeepWalk},
       {"random weight", &random, Workload::DeepWalk},
+      {"ppr2", kernel(Workload::PPR2), Workload::PPR2},
   };
   auto run = [&](const Case &c, sluice_walk_options_t o, bool generic) {
     Params params(c.params);
@@ -571,51 +574,53 @@ TEST(WalkEngine, RejectionFastPathMatchesGeneralPath) {
       o.engine_flags |= SLUICE_WALK_ENGINE_GENERIC;
     return runWalks(g.get(), c.k, params.data(), o);
   };
-  for (const Case &c : cases)
-    for (sluice_walk_sampler_t sampler :
-         {SLUICE_WALK_SAMPLER_REJECTION, SLUICE_WALK_SAMPLER_AUTO})
-      for (uint32_t length : {1u, 2u, 40u})
-        for (auto [threads, width, ratio] :
-             std::vector<std::tuple<uint32_t, uint32_t, double>>{
-                 {1, 0, 1.0}, {2, 1, 3.0}, {3, 7, 0.5}, {2, 300, 8.0}}) {
-          sluice_walk_options_t o = testOptions();
-          o.max_length = length;
-          o.walks_per_vertex = 5;
-          o.threads = threads;
-          o.walkers_per_thread = width;
-          o.sampler = sampler;
-          o.cost_ratio = ratio;
-          Walks fast = run(c, o, false);
-          Walks general = run(c, o, true);
-          ASSERT_EQ(fast.status, SLUICE_STATUS_OK) << fast.error.message;
-          ASSERT_EQ(general.status, SLUICE_STATUS_OK)
-              << general.error.message;
-          std::string where = std::string(c.what) + " sampler " +
-                              std::to_string(sampler) + " length " +
-                              std::to_string(length) + " threads " +
-                              std::to_string(threads) + " width " +
-                              std::to_string(width);
-          ASSERT_EQ(fast.walks.size(), size_t(n + 60) * 5) << where;
-          EXPECT_TRUE(fast.bytes == general.bytes) << where << " differs";
-          EXPECT_EQ(fast.stats.walks, general.stats.walks) << where;
-          EXPECT_EQ(fast.stats.steps, general.stats.steps) << where;
-          EXPECT_EQ(fast.stats.rejection_steps, general.stats.rejection_steps)
-              << where;
-          EXPECT_EQ(fast.stats.reservoir_steps, general.stats.reservoir_steps)
-              << where;
-          EXPECT_EQ(fast.stats.rejection_trials,
-                    general.stats.rejection_trials)
-              << where;
-          EXPECT_EQ(fast.stats.pre_accepted, general.stats.pre_accepted)
-              << where;
-          EXPECT_EQ(fast.stats.bound_violations,
-                    general.stats.bound_violations)
-              << where;
-          if (length == 40 && c.k == &loose &&
-              sampler == SLUICE_WALK_SAMPLER_REJECTION) {
-            EXPECT_GT(fast.stats.bound_violations, 0u) << where;
+  for (double stop : {0.0, 0.25})
+    for (const Case &c : cases)
+      for (sluice_walk_sampler_t sampler :
+           {SLUICE_WALK_SAMPLER_REJECTION, SLUICE_WALK_SAMPLER_AUTO})
+        for (uint32_t length : {1u, 2u, 40u})
+          for (auto [threads, width, ratio] :
+               std::vector<std::tuple<uint32_t, uint32_t, double>>{
+                   {1, 0, 1.0}, {2, 1, 3.0}, {3, 7, 0.5}, {2, 300, 8.0}}) {
+            sluice_walk_options_t o = testOptions();
+            o.max_length = length;
+            o.walks_per_vertex = 5;
+            o.threads = threads;
+            o.walkers_per_thread = width;
+            o.sampler = sampler;
+            o.cost_ratio = ratio;
+            o.stop_probability = stop;
+            Walks fast = run(c, o, false);
+            Walks general = run(c, o, true);
+            ASSERT_EQ(fast.status, SLUICE_STATUS_OK) << fast.error.message;
+            ASSERT_EQ(general.status, SLUICE_STATUS_OK)
+                << general.error.message;
+            std::string where =
+                std::string(c.what) + " stop " + std::to_string(stop) +
+                " sampler " + std::to_string(sampler) + " length " +
+                std::to_string(length) + " threads " + std::to_string(threads) +
+                " width " + std::to_string(width);
+            ASSERT_EQ(fast.walks.size(), size_t(n + 60) * 5) << where;
+            EXPECT_TRUE(fast.bytes == general.bytes) << where << " differs";
+            EXPECT_EQ(fast.stats.walks, general.stats.walks) << where;
+            EXPECT_EQ(fast.stats.steps, general.stats.steps) << where;
+            EXPECT_EQ(fast.stats.rejection_steps, general.stats.rejection_steps)
+                << where;
+            EXPECT_EQ(fast.stats.reservoir_steps, general.stats.reservoir_steps)
+                << where;
+            EXPECT_EQ(fast.stats.rejection_trials,
+                      general.stats.rejection_trials)
+                << where;
+            EXPECT_EQ(fast.stats.pre_accepted, general.stats.pre_accepted)
+                << where;
+            EXPECT_EQ(fast.stats.bound_violations,
+                      general.stats.bound_violations)
+                << where;
+            if (length == 40 && c.k == &loose && stop == 0 &&
+                sampler == SLUICE_WALK_SAMPLER_REJECTION) {
+              EXPECT_GT(fast.stats.bound_violations, 0u) << where;
+            }
           }
-        }
 }
 
 /// Pre-acceptance by the per-vertex lower bound skips weight evaluations,
