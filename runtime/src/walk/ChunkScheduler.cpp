@@ -19,6 +19,9 @@ struct ChunkBuffer {
   bool ready = false;
 };
 
+/// A walk loop's type, as a value (runChunks picks one per run).
+template <class W> struct LoopOf { using type = W; };
+
 } // namespace
 
 sluice_status_t walkChunks(const RunPlan &plan, sluice_walk_writer_t *writer,
@@ -101,39 +104,29 @@ sluice_status_t walkChunks(const RunPlan &plan, sluice_walk_writer_t *writer,
   for (uint32_t t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       try {
+        // The loop, with the stop coin as a policy where the run has a
+        // stop probability.
+        const bool coin = run.stopProbability > 0;
+        auto walkWith = [&](auto loopType) {
+          typename decltype(loopType)::type walker(run);
+          work(t, walker);
+        };
         switch (loop) {
         case Loop::Alias:
-          if (run.stopProbability > 0) {
-            AliasStopWalker walker(run);
-            work(t, walker);
-          } else {
-            AliasWalker walker(run);
-            work(t, walker);
-          }
+          coin ? walkWith(LoopOf<AliasStopWalker>())
+               : walkWith(LoopOf<AliasWalker>());
           break;
         case Loop::Uniform:
-          if (run.stopProbability > 0) {
-            UniformStopWalker walker(run);
-            work(t, walker);
-          } else {
-            UniformWalker walker(run);
-            work(t, walker);
-          }
+          coin ? walkWith(LoopOf<UniformStopWalker>())
+               : walkWith(LoopOf<UniformWalker>());
           break;
         case Loop::Rejection:
-          if (run.stopProbability > 0) {
-            RejectionWalker<true> walker(run);
-            work(t, walker);
-          } else {
-            RejectionWalker<false> walker(run);
-            work(t, walker);
-          }
+          coin ? walkWith(LoopOf<RejectionWalker<true>>())
+               : walkWith(LoopOf<RejectionWalker<false>>());
           break;
-        case Loop::General: {
-          Walker walker(run);
-          work(t, walker);
+        case Loop::General:
+          walkWith(LoopOf<Walker>());
           break;
-        }
         }
       } catch (...) {
         threadErrors[t] = std::current_exception();

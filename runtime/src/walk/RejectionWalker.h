@@ -242,21 +242,13 @@ public:
         // Trial 1 from words 1-3 of block 1, computed in pass 0.
         for (uint32_t j = 0; j < m; ++j) {
           uint32_t i = again[j];
-          const uint32_t d = degree[i];
           setFrame(i);
-          uint64_t product = static_cast<uint64_t>(y1[i]) * d;
-          if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
-            const uint32_t block[4] = {y0[i], y1[i], y2[i], y3[i]};
-            WalkRng rng(run.seed, walker[i], length[i] - 1, block, 1, 1);
-            move(i, trials(i, rng, 1));
-            continue;
-          }
-          uint64_t idx = product >> 32;
-          if (trial(i, idx, coinOf(y2[i], y3[i]))) {
-            move(i, idx);
-            continue;
-          }
-          again[m2++] = i;
+          const uint32_t block1[4] = {y0[i], y1[i], y2[i], y3[i]};
+          uint64_t e = trialAt(i, 1, y1[i], y2[i], y3[i], block1, 1, 1);
+          if (e != kUndecided)
+            move(i, e);
+          else
+            again[m2++] = i;
         }
       } else if (m) {
         for (uint32_t j = 0; j < m; ++j) {
@@ -269,19 +261,11 @@ public:
                     1);
         for (uint32_t j = 0; j < m; ++j) {
           uint32_t i = again[j];
-          const uint32_t d = degree[i];
           setFrame(i);
-          uint64_t product = static_cast<uint64_t>(w3[i]) * d;
-          if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
-            // Lemire's method may want more words: from the stream.
-            const uint32_t block[4] = {w0[i], w1[i], w2[i], w3[i]};
-            WalkRng rng(run.seed, walker[i], length[i] - 1, block, 0, 3);
-            move(i, trials(i, rng, 1));
-            continue;
-          }
-          uint64_t idx = product >> 32;
-          if (trial(i, idx, coinOf(x0[j], x1[j]))) {
-            move(i, idx);
+          const uint32_t block0[4] = {w0[i], w1[i], w2[i], w3[i]};
+          uint64_t e = trialAt(i, 1, w3[i], x0[j], x1[j], block0, 0, 3);
+          if (e != kUndecided) {
+            move(i, e);
             continue;
           }
           // Trial 2 draws words 2 and 3 of block 1 and word 0 of block 2.
@@ -290,7 +274,8 @@ public:
           again[m2++] = i; // m2 <= j: again[j] was read
         }
       }
-      // Pass 4: block 2 of the walkers trial 1 rejected; trial 2.
+      // Pass 4: block 2 of the walkers trial 1 rejected; trial 2, then the
+      // trials after it from the stream.
       if (m2) {
         for (uint32_t j = 0; j < m2; ++j) {
           uint32_t i = again[j];
@@ -302,40 +287,22 @@ public:
                     x3.data(), 2);
         for (uint32_t j = 0; j < m2; ++j) {
           uint32_t i = again[j];
-          const uint32_t d = degree[i];
           const uint32_t block2[4] = {x0[j], x1[j], x2[j], x3[j]};
           setFrame(i);
+          uint64_t e;
           if constexpr (kStopCoin) {
-            // Trial 2 from words 0-2 of block 2.
-            uint64_t product = static_cast<uint64_t>(x0[j]) * d;
-            if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
-              WalkRng rng(run.seed, walker[i], length[i] - 1, block2, 2, 0);
-              move(i, trials(i, rng, 2));
-              continue;
-            }
-            uint64_t idx = product >> 32;
-            if (trial(i, idx, coinOf(x1[j], x2[j]))) {
-              move(i, idx);
-              continue;
-            }
-            WalkRng rng(run.seed, walker[i], length[i] - 1, block2, 2, 3);
-            move(i, trials(i, rng, 3));
-            continue;
-          }
-          uint64_t product = static_cast<uint64_t>(keep2[j]) * d;
-          if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
+            // Words 0-2 of block 2.
+            e = trialAt(i, 2, x0[j], x1[j], x2[j], block2, 2, 0);
+          } else {
             const uint32_t block1[4] = {0, 0, keep2[j], keep3[j]};
-            WalkRng rng(run.seed, walker[i], length[i] - 1, block1, 1, 2);
-            move(i, trials(i, rng, 2));
-            continue;
+            e = trialAt(i, 2, keep2[j], keep3[j], x0[j], block1, 1, 2);
           }
-          uint64_t idx = product >> 32;
-          if (trial(i, idx, coinOf(keep3[j], block2[0]))) {
-            move(i, idx);
-            continue;
+          if (e == kUndecided) {
+            WalkRng rng(run.seed, walker[i], length[i] - 1, block2, 2,
+                        kStopCoin ? 3 : 1);
+            e = trials(i, rng, 3);
           }
-          WalkRng rng(run.seed, walker[i], length[i] - 1, block2, 2, 1);
-          move(i, trials(i, rng, 3));
+          move(i, e);
         }
       }
       checkFault(fault);
@@ -397,6 +364,28 @@ private:
   SLUICE_WALK_INLINE void countStep(bool reservoir) {
     ++stats.steps;
     ++(reservoir ? stats.reservoirSteps : stats.rejectionSteps);
+  }
+
+  /// What trialAt returns when its trial rejected the candidate.
+  static constexpr uint64_t kUndecided = kNoCandidate - 1;
+
+  /// Trial t of slot i (frame set): the index from `word`, the coin from
+  /// words hi and lo. When Lemire's method wants more words than `word`,
+  /// trials t, t+1, ... draw from the stream positioned at the index word
+  /// (in `block`, block number blockIndex, after `used` words). Returns the
+  /// edge taken, kNoCandidate (the walk ends) or kUndecided.
+  SLUICE_WALK_INLINE uint64_t trialAt(uint32_t i, uint32_t t, uint32_t word,
+                                      uint32_t hi, uint32_t lo,
+                                      const uint32_t block[4],
+                                      uint32_t blockIndex, unsigned used) {
+    const uint32_t d = degree[i];
+    uint64_t product = static_cast<uint64_t>(word) * d;
+    if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
+      WalkRng rng(run.seed, walker[i], length[i] - 1, block, blockIndex, used);
+      return trials(i, rng, t);
+    }
+    uint64_t idx = product >> 32;
+    return trial(i, idx, coinOf(hi, lo)) ? idx : kUndecided;
   }
 
   /// Counts a step that `j` (kNoCandidate: none) takes.
