@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "test/Unit/AlgoGpu/AlgoGpuTestSupport.h"
 #include "test/Unit/AlgoGpu/WarpEmulation.h"
+#include "test/Unit/Support/KernelHostJit.h"
 
 #include "compiler/Pipelines/Compilation.h"
 #include "compiler/Pipelines/PassPipelines.h"
@@ -45,33 +46,12 @@ using namespace sluice::algogpu;
 namespace {
 
 /// The kernels of gpu-algos.sluice, JIT-compiled for the host once.
-struct Emulation {
-  DialectRegistry registry;
-  std::unique_ptr<MLIRContext> ctx;
-  llvm::SourceMgr sourceMgr;
-  std::string diagnostics;
-  llvm::raw_string_ostream os{diagnostics};
-  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
-  std::unique_ptr<Compilation> compilation;
-  std::unique_ptr<target::HostJit> jit;
-  std::string error;
-
+struct Emulation : sluice::test::KernelHostJit {
   Emulation() {
-    registerSluiceDialects(registry);
-    registry.insert<func::FuncDialect, arith::ArithDialect, LLVM::LLVMDialect,
-                    gpu::GPUDialect>();
-    target::registerLLVMTranslations(registry);
-    ctx = std::make_unique<MLIRContext>(registry);
-    ctx->loadAllAvailableDialects();
-    handler =
-        std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, ctx.get(), os);
-    compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
-    if (failed(compilation->parse(SLUICE_GPU_ALGOS_SRC)) ||
-        failed(compilation->check()) || failed(compilation->lower())) {
-      error = "cannot compile gpu-algos.sluice: " + diagnostics;
+    OwningOpRef<ModuleOp> copy =
+        compile(SLUICE_GPU_ALGOS_SRC, "gpu-algos.sluice");
+    if (!copy)
       return;
-    }
-    OwningOpRef<ModuleOp> copy(cast<ModuleOp>(compilation->module()->clone()));
     for (Operation &op : llvm::make_early_inc_range(copy->getOps()))
       if (!isa<graph::GraphDialect>(op.getDialect()))
         op.erase();
@@ -84,22 +64,11 @@ struct Emulation {
     OwningOpRef<ModuleOp> host = hostModule(*copy);
     if (!host)
       return;
-    PassManager lower(ctx.get());
-    lower.addPass(createConvertSCFToCFPass());
-    lower.addPass(createConvertMathToLLVMPass());
-    lower.addPass(createArithToLLVMConversionPass());
-    lower.addPass(createConvertControlFlowToLLVMPass());
-    lower.addPass(createConvertFuncToLLVMPass());
-    lower.addPass(createReconcileUnrealizedCastsPass());
-    if (failed(lower.run(*host))) {
-      error = "lowering the emulated kernels failed: " + diagnostics;
-      return;
-    }
     llvm::StringMap<void *> symbols;
     symbols["sluice_emu_warp"] = reinterpret_cast<void *>(&sluice_emu_warp);
     symbols["sluice_emu_shuffle_xor"] =
         reinterpret_cast<void *>(&sluice_emu_shuffle_xor);
-    jit = target::HostJit::create(*host, symbols, 2, error);
+    jitHost(*host, symbols);
   }
 
   /// The gpu.module's functions and globals in a plain module, each kernel

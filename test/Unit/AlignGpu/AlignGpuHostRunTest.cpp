@@ -20,6 +20,7 @@
 #include "dialects/Seq/IR/SeqOps.h"
 #include "test/Unit/Align/AlignHostLaunch.h"
 #include "test/Unit/Align/AlignReference.h"
+#include "test/Unit/Support/KernelHostJit.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -89,63 +90,27 @@ extern "C" int32_t sluice_emu_shuffle_xor(int32_t value, int32_t mask) {
 extern "C" void sluice_emu_sync_warp() { tlWarp->barrier(); }
 
 /// The example's kernel, JIT-compiled for the host once.
-struct HostKernel {
-  DialectRegistry registry;
-  std::unique_ptr<MLIRContext> ctx;
-  llvm::SourceMgr sourceMgr;
-  std::string diagnostics;
-  llvm::raw_string_ostream os{diagnostics};
-  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
-  std::unique_ptr<Compilation> compilation;
-  std::unique_ptr<target::HostJit> jit;
+struct HostKernel : sluice::test::KernelHostJit {
   using Fn = void (*)(void *args, int64_t block, int64_t thread);
   Fn kernel = nullptr;
-  std::string error;
 
   HostKernel() {
-    registerSluiceDialects(registry);
-    registry.insert<func::FuncDialect, arith::ArithDialect, LLVM::LLVMDialect,
-                    NVVM::NVVMDialect, gpu::GPUDialect>();
-    target::registerLLVMTranslations(registry);
-    ctx = std::make_unique<MLIRContext>(registry);
-    ctx->loadAllAvailableDialects();
-    handler =
-        std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, ctx.get(), os);
-    compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
-    if (failed(compilation->parse(SLUICE_ALIGN_EXAMPLE)) ||
-        failed(compilation->check()) || failed(compilation->lower())) {
-      error = "cannot compile extend.sluice: " + diagnostics;
+    OwningOpRef<ModuleOp> copy = compile(SLUICE_ALIGN_EXAMPLE, "extend.sluice");
+    if (!copy)
       return;
-    }
-    OwningOpRef<ModuleOp> copy(cast<ModuleOp>(compilation->module()->clone()));
     for (Operation &op : llvm::make_early_inc_range(copy->getOps()))
       if (!isa<seq::AlignOp>(op))
         op.erase();
-    PassManager pm(ctx.get());
-    pm.addPass(conversion::createAlignToGPU());
-    if (failed(pm.run(*copy))) {
-      error = "align-to-gpu failed: " + diagnostics;
+    if (!run(*copy, conversion::createAlignToGPU(), "align-to-gpu"))
       return;
-    }
     OwningOpRef<ModuleOp> host = hostModule(*copy);
     if (!host)
       return;
-    PassManager lower(ctx.get());
-    lower.addPass(createConvertSCFToCFPass());
-    lower.addPass(createArithToLLVMConversionPass());
-    lower.addPass(createConvertControlFlowToLLVMPass());
-    lower.addPass(createConvertFuncToLLVMPass());
-    lower.addPass(createReconcileUnrealizedCastsPass());
-    if (failed(lower.run(*host))) {
-      error = "lowering the host kernel failed: " + diagnostics;
-      return;
-    }
     llvm::StringMap<void *> symbols;
     symbols["sluice_emu_shuffle"] = (void *)&sluice_emu_shuffle;
     symbols["sluice_emu_shuffle_xor"] = (void *)&sluice_emu_shuffle_xor;
     symbols["sluice_emu_sync_warp"] = (void *)&sluice_emu_sync_warp;
-    jit = target::HostJit::create(*host, symbols, 2, error);
-    if (jit)
+    if (jitHost(*host, symbols))
       kernel = reinterpret_cast<Fn>(jit->lookup("sluice_align_extend", error));
   }
 

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "test/Unit/GnnGpu/GnnGpuCases.h"
+#include "test/Unit/Support/KernelHostJit.h"
 
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Pipelines/Compilation.h"
@@ -49,56 +50,17 @@ namespace {
 using Fn = void (*)(const void *args, int64_t block, int64_t thread);
 
 /// The program's four kernels, JIT-compiled for the host once.
-struct HostKernels {
-  DialectRegistry registry;
-  std::unique_ptr<MLIRContext> ctx;
-  llvm::SourceMgr sourceMgr;
-  std::string diagnostics;
-  llvm::raw_string_ostream os{diagnostics};
-  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
-  std::unique_ptr<Compilation> compilation;
-  std::unique_ptr<target::HostJit> jit;
+struct HostKernels : sluice::test::KernelHostJit {
   std::map<std::string, Fn> kernels;
-  std::string error;
 
   HostKernels() {
-    registerSluiceDialects(registry);
-    registry.insert<func::FuncDialect, arith::ArithDialect, LLVM::LLVMDialect,
-                    gpu::GPUDialect>();
-    target::registerLLVMTranslations(registry);
-    ctx = std::make_unique<MLIRContext>(registry);
-    ctx->loadAllAvailableDialects();
-    handler =
-        std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, ctx.get(), os);
-    compilation = std::make_unique<Compilation>(*ctx, sourceMgr);
-    if (failed(compilation->parse(SLUICE_GNN_KERNELS_SLUICE)) ||
-        failed(compilation->check()) || failed(compilation->lower())) {
-      error = "cannot compile gnn-kernels.sluice: " + diagnostics;
+    OwningOpRef<ModuleOp> copy =
+        compile(SLUICE_GNN_KERNELS_SLUICE, "gnn-kernels.sluice");
+    if (!copy || !run(*copy, conversion::createGnnToGPU(), "gnn-to-gpu"))
       return;
-    }
-    OwningOpRef<ModuleOp> copy(cast<ModuleOp>(compilation->module()->clone()));
-    PassManager pm(ctx.get());
-    pm.addPass(conversion::createGnnToGPU());
-    if (failed(pm.run(*copy))) {
-      error = "gnn-to-gpu failed: " + diagnostics;
-      return;
-    }
     std::vector<std::string> names;
     OwningOpRef<ModuleOp> host = hostModule(*copy, names);
-    if (!host)
-      return;
-    PassManager lower(ctx.get());
-    lower.addPass(createConvertSCFToCFPass());
-    lower.addPass(createArithToLLVMConversionPass());
-    lower.addPass(createConvertControlFlowToLLVMPass());
-    lower.addPass(createConvertFuncToLLVMPass());
-    lower.addPass(createReconcileUnrealizedCastsPass());
-    if (failed(lower.run(*host))) {
-      error = "lowering the host kernels failed: " + diagnostics;
-      return;
-    }
-    jit = target::HostJit::create(*host, {}, 2, error);
-    if (!jit)
+    if (!host || !jitHost(*host, {}))
       return;
     for (const std::string &name : names)
       if (void *fn = jit->lookup(name, error))
