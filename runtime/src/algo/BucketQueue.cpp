@@ -30,7 +30,7 @@ BucketQueue::BucketQueue(const void *priority, int32_t type, double delta,
     : priority(priority), type(type), delta(delta), numVertices(numVertices),
       pool(pool), slot(sluice::rt::allocateArray<std::atomic<int32_t>>(
                       memory, numVertices)),
-      ring(kWindow, memory), taking(memory), spareBuckets(memory),
+      ring(kWindow, memory), far(memory), taking(memory), spareBuckets(memory),
       sortBits((numVertices + 63) / 64, 0, memory) {
   for (uint64_t v = 0; v < numVertices; ++v)
     slot[v].store(kNotFiled, std::memory_order_relaxed);
@@ -174,7 +174,7 @@ void BucketQueue::takeLowest(std::pmr::vector<uint32_t> &out) {
       inRing -= taking.size();
     }
     if (!far.empty() && far.begin()->first == key) {
-      std::vector<uint32_t> &more = far.begin()->second;
+      std::pmr::vector<uint32_t> &more = far.begin()->second;
       taking.insert(taking.end(), more.begin(), more.end());
       far.erase(far.begin());
     }

@@ -26,8 +26,8 @@
 // rounds' fixed work does: a taken bucket's buffer goes to a list of
 // spares that the next bucket to fill takes, so filing allocates only
 // while more buckets hold vertices at once than ever before. Its slots,
-// ring, buckets and lanes come from one memory resource (a context's
-// RoundArena: huge pages, so a first run faults few pages in).
+// ring, buckets (the far ones too) and lanes come from one memory resource (a
+// context's RoundArena: huge pages, so a first run faults few pages in).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_ALGO_BUCKETQUEUE_H
@@ -183,7 +183,7 @@ private:
   std::pmr::vector<std::pmr::vector<uint32_t>> ring;
   uint64_t inRing = 0;
   /// Entries whose key is outside the ring, by key.
-  std::map<double, std::vector<uint32_t>> far;
+  std::pmr::map<double, std::pmr::vector<uint32_t>> far;
   /// A bucket being taken (its buffer reused).
   std::pmr::vector<uint32_t> taking;
   /// Buffers of taken buckets, empty, for the next buckets to fill.
