@@ -1,9 +1,10 @@
 /* Runs a kernel that `sluicec -c PROG.sluice -o k.o` compiled, RUNS times
  * in one process on a graph file (the bench's cached binary CSR), each run
- * in a new context as sluicec --run does: the kernel's time and minor page
- * faults per run (the first run is cold, the later ones warm), and with
- * -DWRAP the time inside sluice_algo_parallel_for and its calls and items
- * (bench/RESULTS.md, "Graph algorithms: a round's fixed cost"). Built per
+ * in a new context as sluicec --run does: the kernel's time, minor page
+ * faults and the process's CPU time per run (the first run is cold, the
+ * later ones warm), and with -DWRAP the time inside
+ * sluice_algo_parallel_for and its calls and items (bench/RESULTS.md,
+ * "Graph algorithms: a round's fixed cost"). Built per
  * kernel, e.g. for the bench's SSSP on luxembourg_osm (source id 1, one
  * property):
  *
@@ -23,6 +24,14 @@
 #include <time.h>
 #include <sys/resource.h>
 static long faults(void) { struct rusage r; getrusage(RUSAGE_SELF, &r); return r.ru_minflt; }
+/* The process's CPU time (user and system): with 1 thread, the kernel's
+ * own, without the time it waited for a core on a loaded machine. */
+static double cpu(void) {
+  struct rusage r;
+  getrusage(RUSAGE_SELF, &r);
+  return r.ru_utime.tv_sec + r.ru_stime.tv_sec +
+         (r.ru_utime.tv_usec + r.ru_stime.tv_usec) * 1e-6;
+}
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 #define FN CAT(sluice_algo_, ALGO)
@@ -83,15 +92,17 @@ int main(int argc, char **argv) {
     pfCalls = pfItems = pfSmall = 0;
 #endif
     long f0 = faults();
+    double c0 = cpu();
     double t0 = now();
     FN(ctx, &params, props);
     double t = now() - t0;
+    double ct = cpu() - c0;
     long df = faults() - f0;
     long sum = 0;
     for (uint64_t v = 0; v < n; ++v)
       sum += ((long *)props[0])[v];
-    printf("run %d: %.6f s faults %ld passes %lu check %ld", r, t, df,
-           (unsigned long)sluice_algo_passes(ctx), sum);
+    printf("run %d: %.6f s faults %ld passes %lu check %ld cpu %.6f s", r, t,
+           df, (unsigned long)sluice_algo_passes(ctx), sum, ct);
 #ifdef WRAP
     printf(" | pf %.6f s calls %lu items %lu small %lu", pfTime, pfCalls,
            pfItems, pfSmall);

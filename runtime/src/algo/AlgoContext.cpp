@@ -168,6 +168,9 @@ sluice_status_t sluice_algo_ctx_create(const sluice_graph_t *graph,
       if (weights)
         ctx->inWeights[slot] = weights[e];
     }
+  ctx->arena.reserve(n);
+  static std::atomic<uint64_t> serials{0};
+  ctx->serial = serials.fetch_add(1, std::memory_order_relaxed) + 1;
   ctx->view.num_vertices = n;
   ctx->view.num_edges = m;
   ctx->view.out_offsets = offsets;

@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <memory>
+#include <memory_resource>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -102,9 +103,10 @@ void flushFrontierInserts();
 /// files its inserts into a bucket queue when sealed needs them all.
 void growFrontierList(sluice_frontier_t *f);
 
-/// A new sealed frontier of `vertices` (sorted, distinct), owned by `ctx`.
+/// A new sealed frontier of `vertices[0, count)` (sorted, distinct), owned
+/// by `ctx`.
 sluice_frontier_t *sealedFrontier(sluice_algo_ctx_t *ctx,
-                                  const std::vector<uint32_t> &vertices);
+                                  const uint32_t *vertices, uint64_t count);
 
 /// A pass of sluice_algo_parallel_for whose shares each call
 /// `shareEnd(arg)` when their items are done, before their inserts are
@@ -128,7 +130,8 @@ struct BucketFusion {
   /// While the round's pass runs: inserts at `key` go to the thread's bin.
   bool active = false;
   std::mutex spillMutex;
-  std::vector<uint32_t> spilled;
+  /// (On the context's arena.)
+  std::pmr::vector<uint32_t> spilled;
 };
 /// The priority of `v` in a fused round, as a double (a relaxed atomic
 /// load: other threads lower it meanwhile).
@@ -144,6 +147,25 @@ inline double fusedPriority(const BucketFusion &fusion, uint32_t v) {
                 __ATOMIC_RELAXED);
   return p;
 }
+/// A thread's bin of fused rounds (BucketFusion.cpp): the vertices of the
+/// fused round's bucket it lowered and has not run yet, each with its
+/// priority read after the lowering; the ones it runs now and the
+/// environment it runs them with. Its buffers are the context's (its
+/// arena): they grow once in a run, not once a round.
+struct FuseBin {
+  explicit FuseBin(std::pmr::memory_resource *memory)
+      : items(memory), taken(memory), running(memory), env(memory) {}
+  sluice_frontier_t *frontier = nullptr;
+  std::pmr::vector<std::pair<uint32_t, double>> items, taken;
+  std::pmr::vector<uint32_t> running;
+  std::pmr::vector<uint64_t> env;
+};
+/// A context's bins, one per thread that made a fused insert in it.
+struct FuseBins {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<FuseBin>> bins;
+};
+
 /// An insert of `v`, whose priority is now `p`, into `f` during its fused
 /// round: into the calling thread's bin when its bucket is the round's
 /// (`p` above fusion.above: it is not).
@@ -177,11 +199,11 @@ struct sluice_frontier_t {
   bool sealed = false;
   uint64_t numVertices = 0;
   /// Membership, one bit per vertex (atomic while inserting).
-  std::unique_ptr<std::atomic<uint64_t>[]> bits;
+  sluice::rt::ArenaArray<std::atomic<uint64_t>> bits;
   /// The vertices: `count` of them in `list`, which has room for
   /// `listRoom`; inserts fill it up to `listLimit` (a 64th of the vertices,
   /// past which the frontier is dense; all of them with a bucket queue).
-  std::unique_ptr<uint32_t[]> list;
+  sluice::rt::ArenaArray<uint32_t> list;
   uint64_t listRoom = 0;
   uint64_t listLimit = 0;
   std::atomic<uint64_t> count{0};
@@ -223,6 +245,11 @@ struct sluice_algo_ctx_t {
   std::vector<uint32_t> inSources;
   std::vector<float> inWeights;
   std::unique_ptr<sluice::rt::AlgoThreadPool> pool;
+  /// The rounds' structures (frontiers' lists and bitmaps, bucket queues
+  /// and their buckets, fused rounds' bins; RoundArena.h), reserved for
+  /// the graph's vertices when the context is made; declared before what
+  /// it holds (freed after it).
+  sluice::rt::RoundArena arena;
   std::vector<std::unique_ptr<sluice_frontier_t>> frontiers;
   /// Those of `frontiers` released, made anew for the next frontiers.
   std::vector<sluice_frontier_t *> spareFrontiers;
@@ -244,14 +271,19 @@ struct sluice_algo_ctx_t {
   /// room for a dense frontier and cleared bitmaps: a round's new frontier
   /// reuses them instead of mapping and faulting in fresh pages.
   struct SpareList {
-    std::unique_ptr<uint32_t[]> buffer;
+    sluice::rt::ArenaArray<uint32_t> buffer;
     uint64_t room;
   };
   std::vector<SpareList> spareLists;
   /// sluice_algo_frontier_bucket's vertices of the round (reused: no
   /// allocation per round).
-  std::vector<uint32_t> bucketScratch;
-  std::vector<std::unique_ptr<std::atomic<uint64_t>[]>> spareBits;
+  std::pmr::vector<uint32_t> bucketScratch{&arena};
+  /// Fused rounds' bins (BucketFusion.cpp), found by each thread through
+  /// `serial`, which no other context of the process has.
+  uint64_t serial = 0;
+  std::unique_ptr<sluice::rt::FuseBins> fuseBins =
+      std::make_unique<sluice::rt::FuseBins>();
+  std::vector<sluice::rt::ArenaArray<std::atomic<uint64_t>>> spareBits;
   /// With a GPU attached, bound passes run there (released first).
   std::unique_ptr<sluice::rt::AlgoGpu, sluice::rt::AlgoGpuDeleter> gpu;
   /// sluice/algo_tile.h's layouts and choices, made on first use.

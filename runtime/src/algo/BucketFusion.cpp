@@ -4,7 +4,8 @@
 // fused round (sluice_algo_frontier_bucket with SLUICE_ALGO_BUCKET_FUSE)
 // is GAPBS's bucket fusion (src/sssp.cc): while the pass runs, each insert
 // into the round's result of a vertex whose bucket is the round's also
-// goes to the inserting thread's own bin; a thread whose share is done
+// goes to the inserting thread's own bin (the context's: one per thread,
+// on its arena); a thread whose share is done
 // runs the loop over its bin, and again over what that adds, while the
 // bin holds fewer than SLUICE_ALGO_FUSE_BELOW vertices, so a small
 // bucket's next rounds run on their thread without a round's barrier,
@@ -33,16 +34,27 @@ using namespace sluice::rt;
 
 namespace {
 
-/// A thread's bin: the vertices of the fused round's bucket it lowered and
-/// has not run yet, each with its priority read after the lowering; the
-/// ones it runs now and the environment it runs them with.
-struct FuseBin {
-  sluice_frontier_t *frontier = nullptr;
-  std::vector<std::pair<uint32_t, double>> items, taken;
-  std::vector<uint32_t> running;
-  std::vector<uint64_t> env;
+/// This thread's bin in the context of serial `ctxSerial` (the context
+/// owns it: a context made later at the same address has another serial).
+struct BinRef {
+  uint64_t ctxSerial = 0;
+  FuseBin *bin = nullptr;
 };
-thread_local FuseBin fuseBin;
+thread_local BinRef binRef;
+
+/// The calling thread's bin in `ctx`, made on its first fused insert
+/// there.
+FuseBin &binOf(sluice_algo_ctx_t *ctx) {
+  BinRef &ref = binRef;
+  if (ref.ctxSerial == ctx->serial)
+    return *ref.bin;
+  FuseBins &bins = *ctx->fuseBins;
+  std::lock_guard<std::mutex> lock(bins.mutex);
+  bins.bins.push_back(std::make_unique<FuseBin>(&ctx->arena));
+  ref.ctxSerial = ctx->serial;
+  ref.bin = bins.bins.back().get();
+  return *ref.bin;
+}
 
 /// One fused round's pass, as its shares see it.
 struct FusedPass {
@@ -58,7 +70,7 @@ struct FusedPass {
 /// on what is left.
 void runBin(void *arg) {
   const FusedPass &pass = *static_cast<const FusedPass *>(arg);
-  FuseBin &bin = fuseBin;
+  FuseBin &bin = binOf(pass.ctx);
   if (bin.frontier != pass.out)
     return;
   while (!bin.items.empty() && bin.items.size() < SLUICE_ALGO_FUSE_BELOW &&
@@ -96,7 +108,7 @@ void sluice::rt::fuseInsert(sluice_frontier_t *f, uint32_t v, double p) {
   const BucketFusion &fusion = *f->fusion;
   if (BucketQueue::keyOf(p, fusion.delta) != fusion.key)
     return;
-  FuseBin &bin = fuseBin;
+  FuseBin &bin = binOf(f->ctx);
   if (bin.frontier != f) {
     bin.items.clear();
     bin.frontier = f;

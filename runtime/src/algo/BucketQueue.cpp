@@ -25,12 +25,19 @@ bool ringable(double key) { return std::fabs(key) < 0x1p52; }
 } // namespace
 
 BucketQueue::BucketQueue(const void *priority, int32_t type, double delta,
-                         uint64_t numVertices, AlgoThreadPool *pool)
+                         uint64_t numVertices, AlgoThreadPool *pool,
+                         std::pmr::memory_resource *memory)
     : priority(priority), type(type), delta(delta), numVertices(numVertices),
-      pool(pool), slot(new std::atomic<int32_t>[numVertices]), ring(kWindow),
-      lanes(pool ? pool->size() : 1), sortBits((numVertices + 63) / 64, 0) {
+      pool(pool), slot(sluice::rt::allocateArray<std::atomic<int32_t>>(
+                      memory, numVertices)),
+      ring(kWindow, memory), far(memory), taking(memory), spareBuckets(memory),
+      sortBits((numVertices + 63) / 64, 0, memory) {
   for (uint64_t v = 0; v < numVertices; ++v)
     slot[v].store(kNotFiled, std::memory_order_relaxed);
+  const uint32_t threads = pool ? pool->size() : 1;
+  lanes.reserve(threads);
+  for (uint32_t t = 0; t < threads; ++t)
+    lanes.emplace_back(memory);
 }
 
 template <typename Fn> void BucketQueue::forShares(uint64_t count, Fn fn) {
@@ -51,7 +58,7 @@ void BucketQueue::push(uint32_t v, double key) {
     low = key;
   }
   if (inWindow(key)) {
-    std::vector<uint32_t> &bucket = bucketAt(key);
+    std::pmr::vector<uint32_t> &bucket = bucketAt(key);
     if (bucket.capacity() == 0 && !spareBuckets.empty()) {
       bucket.swap(spareBuckets.back());
       spareBuckets.pop_back();
@@ -90,7 +97,7 @@ void BucketQueue::fileAll(const uint32_t *list, uint64_t count) {
 
 void BucketQueue::fileAfterFusion(const uint32_t *list, uint64_t count,
                                   double key,
-                                  const std::vector<uint32_t> &spilled) {
+                                  const std::pmr::vector<uint32_t> &spilled) {
   // After the round's take no slot holds its key's code: the spilled are
   // those that do now.
   const int32_t code = codeOf(key);
@@ -112,13 +119,14 @@ void BucketQueue::fileAfterFusion(const uint32_t *list, uint64_t count,
   }
 }
 
-void BucketQueue::gatherTaken(std::vector<uint32_t> &out) {
+void BucketQueue::gatherTaken(std::pmr::vector<uint32_t> &out) {
   uint64_t total = 0;
   for (Lane &lane : lanes)
     total += lane.taken.size();
   // A take on the caller filled the first lane alone: sorted in place
   // (its buffer and `out`'s trade places) when that beats the bitmap.
-  if (total == lanes.front().taken.size() && total * 16 <= sortBits.size()) {
+  if (total == lanes.front().taken.size() && total * 16 <= sortBits.size() &&
+      out.get_allocator() == lanes.front().taken.get_allocator()) {
     out.swap(lanes.front().taken);
     std::sort(out.begin(), out.end());
     lanes.front().taken.clear();
@@ -147,7 +155,7 @@ void BucketQueue::gatherTaken(std::vector<uint32_t> &out) {
   queued -= total;
 }
 
-void BucketQueue::takeLowest(std::vector<uint32_t> &out) {
+void BucketQueue::takeLowest(std::pmr::vector<uint32_t> &out) {
   out.clear();
   while (queued > 0 && out.empty()) {
     // The lowest key of the ring (its empty buckets passed over for good)
@@ -166,7 +174,7 @@ void BucketQueue::takeLowest(std::vector<uint32_t> &out) {
       inRing -= taking.size();
     }
     if (!far.empty() && far.begin()->first == key) {
-      std::vector<uint32_t> &more = far.begin()->second;
+      std::pmr::vector<uint32_t> &more = far.begin()->second;
       taking.insert(taking.end(), more.begin(), more.end());
       far.erase(far.begin());
     }
@@ -181,7 +189,7 @@ void BucketQueue::takeLowest(std::vector<uint32_t> &out) {
     // slot comes round again only after kWindow keys).
     taking.clear();
     if (taking.capacity() > 0) {
-      spareBuckets.emplace_back();
+      spareBuckets.emplace_back(); // (of the queue's memory resource)
       spareBuckets.back().swap(taking);
     }
     mergeLanes();
@@ -232,10 +240,10 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
   const bool consume = flags & SLUICE_ALGO_BUCKET_CONSUME;
   sluice_algo_ctx_t *ctx = f->ctx;
   sluice::rt::flushFrontierInserts();
-  std::vector<uint32_t> &lowest = ctx->bucketScratch;
+  std::pmr::vector<uint32_t> &lowest = ctx->bucketScratch;
   lowest.clear();
   if (ctx->faulted.load(std::memory_order_relaxed))
-    return sluice::rt::sealedFrontier(ctx, lowest);
+    return sluice::rt::sealedFrontier(ctx, lowest.data(), 0);
   // The queue passes on when nothing reads `f` again and `rest` is a new
   // frontier (the loop's result before its round).
   bool restNew = !rest->all && !rest->sealed && !rest->queue &&
@@ -245,15 +253,17 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
     if (f->queue && f->queue->orders(priority, type, delta)) {
       queue = std::move(f->queue);
     } else {
-      queue = std::make_unique<BucketQueue>(
-          priority, type, delta, ctx->view.num_vertices, ctx->pool.get());
+      queue = std::make_unique<BucketQueue>(priority, type, delta,
+                                            ctx->view.num_vertices,
+                                            ctx->pool.get(), &ctx->arena);
       queue->fileAll(sluice_algo_frontier_list(f),
                      sluice_algo_frontier_size(f));
     }
     queue->takeLowest(lowest);
     sluice::rt::growFrontierList(rest);
     rest->queue = std::move(queue);
-    sluice_frontier_t *current = sluice::rt::sealedFrontier(ctx, lowest);
+    sluice_frontier_t *current =
+        sluice::rt::sealedFrontier(ctx, lowest.data(), lowest.size());
     // A fused round (BucketFusion.cpp) runs on sluice_algo_bucket_for.
     double key = lowest.empty() ? HUGE_VAL
                                 : BucketQueue::keyOf(priority, type, delta,
@@ -264,7 +274,14 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
       double above = (key + 1) * delta;
       above += std::fabs(above) * 0x1p-20 + delta * 0x1p-20;
       rest->fusion.reset(new sluice::rt::BucketFusion{
-          priority, type, delta, key, above, false, {}, {}});
+          priority,
+          type,
+          delta,
+          key,
+          above,
+          false,
+          {},
+          std::pmr::vector<uint32_t>(&ctx->arena)});
       current->fusedInto = rest;
     }
     return current;
@@ -285,5 +302,5 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
     else
       sluice_algo_frontier_insert(rest, list[i]);
   }
-  return sluice::rt::sealedFrontier(ctx, lowest);
+  return sluice::rt::sealedFrontier(ctx, lowest.data(), lowest.size());
 }

@@ -25,7 +25,9 @@
 // A run of many small rounds (a road network's thousands) costs what its
 // rounds' fixed work does: a taken bucket's buffer goes to a list of
 // spares that the next bucket to fill takes, so filing allocates only
-// while more buckets hold vertices at once than ever before.
+// while more buckets hold vertices at once than ever before. Its slots,
+// ring, buckets (the far ones too) and lanes come from one memory resource (a
+// context's RoundArena: huge pages, so a first run faults few pages in).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_ALGO_BUCKETQUEUE_H
@@ -33,12 +35,15 @@
 
 #include "sluice/algo.h"
 
+#include "runtime/src/algo/RoundArena.h"
+
 #include <atomic>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <memory_resource>
 #include <utility>
 #include <vector>
 
@@ -56,9 +61,12 @@ public:
 
   /// Buckets of width `delta` (> 0) over `numVertices` priorities of
   /// `type` (SLUICE_ALGO_F64 or SLUICE_ALGO_I64) at `priority`; with
-  /// `pool`, taking a large bucket runs on its threads.
-  BucketQueue(const void *priority, int32_t type, double delta,
-              uint64_t numVertices, AlgoThreadPool *pool = nullptr);
+  /// `pool`, taking a large bucket runs on its threads; its arrays from
+  /// `memory`.
+  BucketQueue(
+      const void *priority, int32_t type, double delta, uint64_t numVertices,
+      AlgoThreadPool *pool = nullptr,
+      std::pmr::memory_resource *memory = std::pmr::get_default_resource());
 
   /// The bucket of a priority: floor(p / delta); NaN last, with +inf.
   static double keyOf(double p, double delta) {
@@ -90,7 +98,7 @@ public:
   /// bucket, as fileAll does; one of bucket `key` not spilled ran in the
   /// round after its last lowering and waits no more.
   void fileAfterFusion(const uint32_t *list, uint64_t count, double key,
-                       const std::vector<uint32_t> &spilled);
+                       const std::pmr::vector<uint32_t> &spilled);
   /// Whether a round of bucket `key` can be fused: the slots hold the key
   /// itself (fileAfterFusion tells the spilled vertices by it).
   static bool fusible(double key) { return exact(codeOf(key)); }
@@ -98,24 +106,27 @@ public:
   uint64_t size() const { return queued; }
   /// Takes the vertices of the lowest bucket that holds one (refiling those
   /// whose bucket changed unseen) into `out`, sorted; `out` stays empty
-  /// only when no vertex waits.
-  void takeLowest(std::vector<uint32_t> &out);
+  /// only when no vertex waits. (`out` of the queue's memory resource
+  /// trades buffers with it.)
+  void takeLowest(std::pmr::vector<uint32_t> &out);
   /// The waiting vertices into `out` (room for size()), sorted.
   void members(uint32_t *out) const;
 
 private:
   /// One thread's share of a take (a cache line apart from the others').
   struct alignas(64) Lane {
+    explicit Lane(std::pmr::memory_resource *memory)
+        : filed(memory), taken(memory) {}
     /// Vertices refiled (priorities changed unseen), with their keys.
-    std::vector<std::pair<double, uint32_t>> filed;
+    std::pmr::vector<std::pair<double, uint32_t>> filed;
     /// Vertices taken.
-    std::vector<uint32_t> taken;
+    std::pmr::vector<uint32_t> taken;
   };
 
   bool inWindow(double key) const {
     return haveWindow && key >= low && key < low + double(kWindow);
   }
-  std::vector<uint32_t> &bucketAt(double key) {
+  std::pmr::vector<uint32_t> &bucketAt(double key) {
     return ring[uint64_t(int64_t(key)) & (kWindow - 1)];
   }
   void push(uint32_t v, double key);
@@ -132,7 +143,7 @@ private:
   /// Pushes the lanes' refiled entries into the buckets; empties them.
   void mergeLanes();
   /// The taken vertices of the lanes into `out`, sorted.
-  void gatherTaken(std::vector<uint32_t> &out);
+  void gatherTaken(std::pmr::vector<uint32_t> &out);
   /// A key as a slot holds it: itself when an int32 holds it exactly,
   /// else kBelow or kAbove (several keys under one code: a vertex may then
   /// wait under a key other than its slot says, which the take's test of
@@ -164,23 +175,23 @@ private:
   /// Per vertex, the code of the key it waits under (4 bytes: half the
   /// cache lines of a double's); kNotFiled: it does not wait. Atomic: two
   /// entries of a vertex in one bucket race to claim it.
-  std::unique_ptr<std::atomic<int32_t>[]> slot;
+  ArenaArray<std::atomic<int32_t>> slot;
   uint64_t queued = 0;
   /// The ring's keys are [low, low + kWindow) (once a first key set it).
   bool haveWindow = false;
   double low = 0;
-  std::vector<std::vector<uint32_t>> ring;
+  std::pmr::vector<std::pmr::vector<uint32_t>> ring;
   uint64_t inRing = 0;
   /// Entries whose key is outside the ring, by key.
-  std::map<double, std::vector<uint32_t>> far;
+  std::pmr::map<double, std::pmr::vector<uint32_t>> far;
   /// A bucket being taken (its buffer reused).
-  std::vector<uint32_t> taking;
+  std::pmr::vector<uint32_t> taking;
   /// Buffers of taken buckets, empty, for the next buckets to fill.
-  std::vector<std::vector<uint32_t>> spareBuckets;
+  std::pmr::vector<std::pmr::vector<uint32_t>> spareBuckets;
   /// One lane per thread of the pool (one without).
   std::vector<Lane> lanes;
   /// Sorting a large taken bucket: its vertices' bits (cleared after).
-  std::vector<uint64_t> sortBits;
+  std::pmr::vector<uint64_t> sortBits;
 };
 
 } // namespace sluice::rt

@@ -9,11 +9,12 @@
 // round asks for it), so the frontiers of a long run cost what their
 // vertices do; release() gives a dead frontier's buffers and struct back.
 // Both go to the context's spares and are reused: fresh pages cost a
-// fault each. A frontier with a bucket queue (a `frontier: buckets`
-// loop's result) has a list of every vertex, files its inserts there when
-// sealed (in vertex order when they are many, so the queue's arrays are
-// read in order) and is listed from the queue when read; after a fused
-// round (BucketFusion.cpp) the vertices the round ran are left out.
+// fault each (and come from the context's RoundArena, in huge pages). A
+// frontier with a bucket queue (a `frontier: buckets` loop's result) has a list
+// of every vertex, files its inserts there when sealed (in vertex order when
+// they are many, so the queue's arrays are read in order) and is listed from
+// the queue when read; after a fused round (BucketFusion.cpp) the vertices the
+// round ran are left out.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
@@ -37,6 +38,13 @@ void giveListBack(sluice_frontier_t *f) {
   f->listRoom = 0;
 }
 
+/// A list buffer of room for `room` vertices (at least one), from the
+/// context's arena.
+sluice::rt::ArenaArray<uint32_t> newList(sluice_algo_ctx_t *ctx,
+                                         uint64_t room) {
+  return sluice::rt::allocateArray<uint32_t>(&ctx->arena, room);
+}
+
 /// A spare list buffer with room for at least `room` vertices (the most
 /// recent such), or none.
 std::optional<sluice_algo_ctx_t::SpareList>
@@ -53,10 +61,15 @@ takeSpareList(sluice_algo_ctx_t *ctx, uint64_t room) {
 }
 
 /// A cleared bitmap of `ctx`'s vertices: a spare, else a new one.
-std::unique_ptr<std::atomic<uint64_t>[]> takeBits(sluice_algo_ctx_t *ctx) {
-  if (ctx->spareBits.empty())
-    return std::unique_ptr<std::atomic<uint64_t>[]>(
-        new std::atomic<uint64_t>[words(ctx->view.num_vertices)]());
+sluice::rt::ArenaArray<std::atomic<uint64_t>> takeBits(sluice_algo_ctx_t *ctx) {
+  if (ctx->spareBits.empty()) {
+    const uint64_t nw = words(ctx->view.num_vertices);
+    auto bits =
+        sluice::rt::allocateArray<std::atomic<uint64_t>>(&ctx->arena, nw);
+    for (uint64_t w = 0; w < nw; ++w)
+      bits[w].store(0, std::memory_order_relaxed);
+    return bits;
+  }
   auto bits = std::move(ctx->spareBits.back());
   ctx->spareBits.pop_back();
   return bits;
@@ -173,30 +186,30 @@ sluice_frontier_t *sluice_algo_frontier_new(sluice_algo_ctx_t *ctx) {
     f->list = std::move(spare->buffer);
     f->listRoom = spare->room;
   } else {
-    f->list.reset(new uint32_t[dense]);
+    f->list = newList(ctx, dense);
     f->listRoom = dense;
   }
   f->listLimit = dense;
   return f;
 }
 
-sluice_frontier_t *
-sluice::rt::sealedFrontier(sluice_algo_ctx_t *ctx,
-                           const std::vector<uint32_t> &vertices) {
+sluice_frontier_t *sluice::rt::sealedFrontier(sluice_algo_ctx_t *ctx,
+                                              const uint32_t *vertices,
+                                              uint64_t count) {
   sluice_frontier_t *f = make(ctx);
   f->sealed = true;
-  f->count = vertices.size();
-  f->listLimit = vertices.size();
+  f->count = count;
+  f->listLimit = count;
   // A spare buffer when one has room (a round's bucket, released after the
   // round, gives it back), else one of its size.
-  if (auto spare = takeSpareList(ctx, vertices.size())) {
+  if (auto spare = takeSpareList(ctx, count)) {
     f->list = std::move(spare->buffer);
     f->listRoom = spare->room;
   } else {
-    f->list.reset(new uint32_t[std::max<size_t>(vertices.size(), 1)]);
-    f->listRoom = vertices.size();
+    f->list = newList(ctx, count);
+    f->listRoom = count;
   }
-  std::copy(vertices.begin(), vertices.end(), f->list.get());
+  std::copy(vertices, vertices + count, f->list.get());
   return f;
 }
 
@@ -303,7 +316,7 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
     sortList(f, count);
   // The list shrinks to its size; its full-size buffer and the bitmap go
   // to the context's spares for the next frontier.
-  std::unique_ptr<uint32_t[]> exact(new uint32_t[std::max<uint64_t>(count, 1)]);
+  sluice::rt::ArenaArray<uint32_t> exact = newList(f->ctx, count);
   std::copy(f->list.get(), f->list.get() + count, exact.get());
   giveListBack(f);
   f->list = std::move(exact);
@@ -318,9 +331,8 @@ void sluice::rt::growFrontierList(sluice_frontier_t *f) {
   if (f->listRoom < n) {
     std::optional<sluice_algo_ctx_t::SpareList> spare =
         takeSpareList(f->ctx, n);
-    std::unique_ptr<uint32_t[]> list =
-        spare ? std::move(spare->buffer)
-              : std::unique_ptr<uint32_t[]>(new uint32_t[n]);
+    sluice::rt::ArenaArray<uint32_t> list =
+        spare ? std::move(spare->buffer) : newList(f->ctx, n);
     uint64_t room = spare ? spare->room : n;
     std::copy(f->list.get(), f->list.get() + f->count.load(), list.get());
     giveListBack(f);
@@ -390,16 +402,16 @@ const uint32_t *sluice_algo_frontier_list(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
   if (!f->listed) {
     // A sealed frontier kept as its bitmap, listed on first use.
-    f->list.reset(new uint32_t[std::max<uint64_t>(f->count.load(), 1)]);
+    f->list = newList(f->ctx, f->count.load());
     listBits(f, f->list.get());
     f->listed = true;
   } else if (!f->list && f->queue && f->sealed) {
     // The vertices waiting in buckets, listed on first use.
-    f->list.reset(new uint32_t[std::max<uint64_t>(f->queue->size(), 1)]);
+    f->list = newList(f->ctx, f->queue->size());
     f->queue->members(f->list.get());
   } else if (!f->list) {
     // The frontier of all vertices, listed on first use.
-    f->list.reset(new uint32_t[std::max<uint64_t>(f->numVertices, 1)]);
+    f->list = newList(f->ctx, f->numVertices);
     for (uint64_t v = 0; v < f->numVertices; ++v)
       f->list[v] = static_cast<uint32_t>(v);
   }

@@ -66,17 +66,21 @@ void checkAgainstScan(uint32_t seed, double delta, uint32_t n = 400,
   std::vector<T> p(n);
   for (T &x : p)
     x = T(rng() % 100000);
-  BucketQueue queue(p.data(), type, delta, n, pool);
+  // (Its arrays on an arena, as a context's queue has them.)
+  sluice::rt::RoundArena arena;
+  arena.reserve(n);
+  BucketQueue queue(p.data(), type, delta, n, pool, &arena);
   std::set<uint32_t> waiting;
   for (uint32_t v = 0; v < n; v += every) {
     queue.file(v);
     waiting.insert(v);
   }
-  std::vector<uint32_t> got;
+  std::pmr::vector<uint32_t> got(&arena);
   for (int round = 0; round < 3000 && !waiting.empty(); ++round) {
     queue.takeLowest(got);
     std::vector<uint32_t> want = takeLowestByScan(waiting, p, type, delta);
-    ASSERT_EQ(got, want) << "round " << round;
+    ASSERT_EQ(std::vector<uint32_t>(got.begin(), got.end()), want)
+        << "round " << round;
     ASSERT_EQ(queue.size(), waiting.size());
     // Lower a few priorities: a little (same or next buckets), far below
     // (under the ring's keys), far ahead of the lowest (past the ring),
@@ -151,7 +155,8 @@ TEST(BucketQueue, RefilesPrioritiesChangedUnseen) {
     queue.file(v);
   for (uint32_t v = 0; v < n; v += 7)
     p[v] = v % 2 ? p[v] + 5000 : p[v] / 3;
-  std::vector<uint32_t> taken, got;
+  std::vector<uint32_t> taken;
+  std::pmr::vector<uint32_t> got;
   for (queue.takeLowest(got); !got.empty(); queue.takeLowest(got)) {
     double key = BucketQueue::keyOf(p.data(), SLUICE_ALGO_F64, delta, got[0]);
     for (uint32_t v : got)
