@@ -93,7 +93,10 @@ for bin in "$BUILD"/bin/*; do
   [ -f "$bin" ] && [ -x "$bin" ] || continue
   name=$(basename "$bin")
   deps=$(ldd "$bin" 2>&1) || { skipped+=("$name (ldd failed)"); continue; }
-  if grep -qE 'libLLVM|libMLIR|libclang' <<<"$deps"; then
+  # A sluicec linked statically (SLUICE_STATIC_SLUICEC) has no libLLVM to
+  # show, but LLVM's fatal-error text.
+  if grep -qE 'libLLVM|libMLIR|libclang' <<<"$deps" ||
+    grep -qaF 'LLVM ERROR' "$bin"; then
     skipped+=("$name (links LLVM/MLIR)")
     continue
   fi

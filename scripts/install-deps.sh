@@ -7,6 +7,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build ccache python3 pkg-config
   flex bison
+  lld                                   # links sluicec's static LLVM/MLIR
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   clang-19 libclang-rt-19-dev          # libFuzzer and sanitizers
   libgtest-dev                          # unit tests

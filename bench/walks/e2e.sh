@@ -14,7 +14,8 @@
 # binary cache, then each pair (unweighted DeepWalk: ThunderRW's uniform
 # mode; node2vec p = 2, q = 0.5) runs ROUNDS times (default 5),
 # alternating; the median wall time and peak memory (GNU time) of each are
-# reported, with sluicec's own phase times from its report.
+# reported, with sluicec's own phase times from its report. WORKLOADS
+# (default "udeepwalk node2vec") picks the rows.
 set -euo pipefail
 
 TRW=${1:?usage: e2e.sh THUNDERRW_BUILD_DIR [SLUICE_BUILD_DIR] [DATA_DIR] [ROUNDS]}
@@ -22,6 +23,7 @@ BUILD=${2:-build}
 DATA=${3:-../shared/data}
 ROUNDS=${4:-5}
 GRAPHS=${GRAPHS:-"soc-Slashdot0902 luxembourg_osm rmat18"}
+WORKLOADS=${WORKLOADS:-"udeepwalk node2vec"}
 BENCH="$BUILD/bin/sluice-bench-walks"
 SLUICEC="$(cd "$(dirname "$BUILD/bin/sluicec")" && pwd)/sluicec"
 MACHINE="$(cd "$(dirname "$0")/../../examples/machines" && pwd)/rtx4090-workstation.sluice"
@@ -50,13 +52,19 @@ for g in $GRAPHS; do
   mkdir -p "$WORK/$g"
   "$BENCH" --data="$DATA" --graphs="$g" --export-thunderrw="$WORK/$g" \
     --export-edgelist="$WORK/$g.txt" >/dev/null
-  for w in udeepwalk node2vec; do
+  for w in $WORKLOADS; do
     prog="$WORK/$g-$w.sluice"
     {
       echo "import \"$MACHINE\""
       echo "graph g = load(\"$WORK/$g.txt\", format: snap, undirected)"
       if [[ $w == udeepwalk ]]; then
-        echo "walk $w on g { length 80 }"
+        # weight 1: the uniform sampler (no table), as run.sh's udeepwalk
+        # and ThunderRW's -em 0; the default weight w is the edge weight,
+        # which alias tables sample.
+        echo "walk $w on g {"
+        echo "  length 80"
+        echo "  weight(cur, next, w) = 1.0"
+        echo "}"
         trw=("$TRW/random_walk/deepwalk.out" -em 0)
       else
         echo "walk $w(p: f64 = 2.0, q: f64 = 0.5) on g {"

@@ -16,6 +16,8 @@ using namespace sluice::rt;
 namespace {
 
 constexpr size_t kBufferBytes = size_t(1) << 20;
+/// Written bytes after which their write-back to disk is started.
+constexpr uint64_t kWritebackBytes = uint64_t(8) << 20;
 std::atomic<uint64_t> temporaryCounter{0};
 
 std::string directoryOf(const std::string &path) {
@@ -92,6 +94,18 @@ sluice_status_t AtomicFile::writeFully(const void *data, size_t bytes,
     bytes -= static_cast<size_t>(n);
     written += static_cast<uint64_t>(n);
   }
+#ifdef __linux__
+  // Start writing the finished part to disk now, while the caller computes
+  // the rest, so that commit's fsync waits only for the tail (a 36 MB walk
+  // file's fsync took 30 ms on ext4 without this). Advisory: errors are
+  // the fsync's to report.
+  if (written - writebackFrom >= kWritebackBytes) {
+    ::sync_file_range(fd, static_cast<off_t>(writebackFrom),
+                      static_cast<off_t>(written - writebackFrom),
+                      SYNC_FILE_RANGE_WRITE);
+    writebackFrom = written;
+  }
+#endif
   return SLUICE_STATUS_OK;
 }
 

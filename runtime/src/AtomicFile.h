@@ -3,7 +3,9 @@
 // Every file the runtime writes goes through AtomicFile: the bytes go to a
 // hidden temporary in the destination directory (".<name>.tmp-<pid>-<n>"),
 // and commit() flushes, fsyncs, closes and renames it over the destination,
-// then fsyncs the directory; every one of these steps is checked. A failure
+// then fsyncs the directory; every one of these steps is checked. The
+// write-back of every 8 MiB written starts at once (sync_file_range), so
+// that the fsync of a large file waits for little. A failure
 // before the rename leaves the destination untouched and deletes the
 // temporary (so does destroying an uncommitted AtomicFile); a failure of the
 // directory's fsync after it fails the commit too, with the new content in
@@ -73,6 +75,8 @@ private:
   std::vector<char> buffer;
   size_t used = 0;
   uint64_t written = 0;
+  /// Start of the bytes whose write-back writeFully has not started yet.
+  uint64_t writebackFrom = 0;
 };
 
 } // namespace sluice::rt

@@ -22,7 +22,6 @@
 #include "runtime/src/WalkWriterInternal.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -146,28 +145,150 @@ sluice_status_t writeNpyRows(sluice_walk_writer_t &w, const uint32_t *vertices,
   return SLUICE_STATUS_OK;
 }
 
+/// The decimal digits of v (1 for 0): the bit width times log10(2)
+/// (1233 / 4096) picks the power of ten to compare with.
+inline __attribute__((always_inline)) unsigned decimalDigits(uint64_t v) {
+  static constexpr uint64_t kPow10[20] = {1ull,
+                                          10ull,
+                                          100ull,
+                                          1000ull,
+                                          10000ull,
+                                          100000ull,
+                                          1000000ull,
+                                          10000000ull,
+                                          100000000ull,
+                                          1000000000ull,
+                                          10000000000ull,
+                                          100000000000ull,
+                                          1000000000000ull,
+                                          10000000000000ull,
+                                          100000000000000ull,
+                                          1000000000000000ull,
+                                          10000000000000000ull,
+                                          100000000000000000ull,
+                                          1000000000000000000ull,
+                                          10000000000000000000ull};
+  // v | 1 has the digits of v (no power of ten above 1 is odd) and a bit.
+  const unsigned bits = 64 - unsigned(__builtin_clzll(v | 1));
+  const unsigned t = (bits * 1233) >> 12;
+  return t + ((v | 1) >= kPow10[t]);
+}
+
+/// The eight decimal digits of v < 10^8, zero-padded, most significant
+/// first in memory order (a little-endian word): the two halves of four
+/// digits, then the pairs, then the digits are split in SIMD-within-a-word
+/// lanes by multiplications (Paul Khuong's method, as Lemire's blog of
+/// 2021-11-18 gives it); no branch, so a batch of ids of mixed widths
+/// costs no mispredictions.
+inline __attribute__((always_inline)) uint64_t eightDigits(uint32_t v) {
+  const uint64_t merged = uint64_t(v / 10000) | (uint64_t(v % 10000) << 32);
+  const uint64_t top =
+      ((merged * 10486ull) >> 20) & ((0x7Full << 32) | 0x7Full); // / 100
+  const uint64_t bottom = merged - 100ull * top;                 // % 100
+  const uint64_t hundreds = (bottom << 16) + top;
+  uint64_t tens = (hundreds * 103ull) >> 10; // / 10
+  tens &= (0xFull << 48) | (0xFull << 32) | (0xFull << 16) | 0xFull;
+  tens += (hundreds - 10ull * tens) << 8; // % 10 in the odd bytes
+  return tens | 0x3030303030303030ull;
+}
+
+/// Writes v in decimal at p and returns the end; p must have 8 writable
+/// bytes even for fewer digits. Below 10^8 (every dense id of a graph of
+/// fewer than 10^8 vertices) one eightDigits word shifted past its leading
+/// zeros; above, two digits per division by 100.
+template <typename T>
+inline __attribute__((always_inline)) char *appendDecimal(char *p, T v) {
+  const unsigned digits = decimalDigits(v);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (v < 100000000) {
+    const uint64_t text = eightDigits(uint32_t(v)) >> (8 * (8 - digits));
+    std::memcpy(p, &text, 8);
+    return p + digits;
+  }
+#endif
+  static constexpr char kPairs[] = "00010203040506070809"
+                                   "10111213141516171819"
+                                   "20212223242526272829"
+                                   "30313233343536373839"
+                                   "40414243444546474849"
+                                   "50515253545556575859"
+                                   "60616263646566676869"
+                                   "70717273747576777879"
+                                   "80818283848586878889"
+                                   "90919293949596979899";
+  char *end = p + digits, *q = end;
+  while (v >= 100) {
+    const unsigned pair = unsigned(v % 100);
+    v /= 100;
+    q -= 2;
+    std::memcpy(q, kPairs + 2 * pair, 2);
+  }
+  if (v >= 10)
+    std::memcpy(q - 2, kPairs + 2 * unsigned(v), 2);
+  else
+    q[-1] = char('0' + v);
+  return end;
+}
+
+/// Text of a batch: whole lines formatted into the scratch block, which
+/// goes to the file in writes of just over kTextBlockBytes (the file's own
+/// buffer size, so they bypass its copy). idOf maps a vertex to the id
+/// written and returns the type appendDecimal formats.
+template <typename IdOf>
+sluice_status_t formatTextRows(sluice_walk_writer_t &w,
+                               const uint32_t *vertices,
+                               const uint32_t *lengths, uint64_t count,
+                               IdOf idOf, sluice_error_t *error) {
+  constexpr size_t kTextBlockBytes = size_t(1) << 20;
+  // 20 digits + separator per vertex (at least appendDecimal's 8 bytes),
+  // plus the newline.
+  const size_t lineMax = size_t(w.walkLength) * 21 + 1;
+  w.scratch.resize(std::max(kTextBlockBytes, lineMax) + lineMax);
+  char *begin = w.scratch.data(), *p = begin;
+  char *const flushAt = begin + w.scratch.size() - lineMax;
+  for (uint64_t i = 0; i < count; ++i) {
+    if (p > flushAt) {
+      sluice_status_t status =
+          w.file.write(begin, static_cast<size_t>(p - begin), error);
+      if (status != SLUICE_STATUS_OK)
+        return status;
+      p = begin;
+    }
+    const uint32_t length = lengths ? lengths[i] : w.walkLength;
+    const uint32_t *in = vertices + i * w.walkLength;
+    if (length) {
+      p = appendDecimal(p, idOf(in[0]));
+      for (uint32_t k = 1; k < length; ++k) {
+        *p++ = ' ';
+        p = appendDecimal(p, idOf(in[k]));
+      }
+    }
+    *p++ = '\n';
+  }
+  return w.file.write(begin, static_cast<size_t>(p - begin), error);
+}
+
 sluice_status_t writeTextRows(sluice_walk_writer_t &w, const uint32_t *vertices,
                               const uint32_t *lengths, uint64_t count,
                               sluice_error_t *error) {
-  // 20 digits + separator per vertex, plus the newline.
-  w.scratch.resize(size_t(w.walkLength) * 21 + 1);
-  for (uint64_t i = 0; i < count; ++i) {
-    const uint32_t length = lengths ? lengths[i] : w.walkLength;
-    const uint32_t *in = vertices + i * w.walkLength;
-    char *begin = w.scratch.data(), *p = begin;
-    char *end = begin + w.scratch.size();
-    for (uint32_t k = 0; k < length; ++k) {
-      if (k)
-        *p++ = ' ';
-      p = std::to_chars(p, end, outputId(w, in[k])).ptr;
-    }
-    *p++ = '\n';
-    sluice_status_t status =
-        w.file.write(begin, static_cast<size_t>(p - begin), error);
-    if (status != SLUICE_STATUS_OK)
-      return status;
+  // checkBatch has checked every vertex against the graph: the ids are
+  // read from the mapping directly (outputId's checks are done).
+  const uint64_t *table = nullptr;
+  uint32_t base = 0;
+  if (w.flags & SLUICE_WALK_WRITE_ORIGINAL_IDS) {
+    table = sluice_graph_original_ids(w.graph);
+    base = sluice_graph_id_base(w.graph);
   }
-  return SLUICE_STATUS_OK;
+  if (table)
+    return formatTextRows(
+        w, vertices, lengths, count, [table](uint32_t v) { return table[v]; },
+        error);
+  if (base)
+    return formatTextRows(
+        w, vertices, lengths, count,
+        [base](uint32_t v) { return uint64_t(v) + base; }, error);
+  return formatTextRows(
+      w, vertices, lengths, count, [](uint32_t v) { return v; }, error);
 }
 
 /// Writes a batch in the writer's format.

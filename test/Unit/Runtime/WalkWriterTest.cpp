@@ -279,6 +279,105 @@ TEST(WalkWriter, OriginalIds) {
   EXPECT_EQ(readFile(text), "1 0 2\n");
 }
 
+/// The text writer's own decimal formatting against std::to_string: every
+/// digit count of 64-bit original ids (10^k - 1, 10^k, 10^k + 1 up to
+/// 2^64 - 1), the dense ids of a 0- and a 1-based graph, walks of every
+/// length 0 to 3, and batches whose text (about 12 MB) spans many of the
+/// writer's 1 MiB blocks, written in two appends.
+TEST(WalkWriter, TextDigitsEqualToStringOnEveryDigitCount) {
+  TempDir dir;
+  std::vector<uint64_t> ids{0, 1, 2, 9, 10, 11};
+  for (uint64_t p = 100; p <= 1000000000000000000ull; p *= 10) {
+    ids.push_back(p - 1);
+    ids.push_back(p);
+    ids.push_back(p + 1);
+  }
+  ids.push_back(UINT32_MAX);
+  ids.push_back(uint64_t(UINT32_MAX) + 1);
+  ids.push_back(10000000000000000000ull);
+  ids.push_back(UINT64_MAX - 1);
+  ids.push_back(UINT64_MAX);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  // A snap graph with these ids (compacted: vertex i is ids[i]) in a path.
+  std::string edges;
+  for (size_t i = 0; i + 1 < ids.size(); ++i)
+    edges += std::to_string(ids[i]) + " " + std::to_string(ids[i + 1]) + "\n";
+  writeFile(dir.path("g.txt"), edges);
+  Loaded sparse =
+      load(dir.path("g.txt"),
+           options(SLUICE_GRAPH_FORMAT_SNAP, SLUICE_GRAPH_LOAD_COMPACT_IDS));
+  ASSERT_EQ(sparse.status, SLUICE_STATUS_OK);
+  const uint32_t n = static_cast<uint32_t>(ids.size());
+  ASSERT_EQ(sluice_graph_num_vertices(sparse.graph.get()), n);
+  writeFile(dir.path("b.el"), "1 2\n2 3\n");
+  Loaded oneBased =
+      load(dir.path("b.el"), options(SLUICE_GRAPH_FORMAT_MTX_BODY));
+  ASSERT_EQ(oneBased.status, SLUICE_STATUS_OK);
+
+  // Walks of width 3 over vertices 0..n-1 (lengths cycle 3, 0, 1, 2).
+  const uint32_t width = 3, walks = 700000;
+  std::vector<uint32_t> rows(size_t(walks) * width), lengths(walks);
+  uint64_t state = 12345;
+  for (uint32_t i = 0; i < walks; ++i) {
+    lengths[i] = (i + 3) % 4;
+    for (uint32_t k = 0; k < width; ++k) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      rows[size_t(i) * width + k] = uint32_t(state >> 33) % n;
+    }
+  }
+  auto expected = [&](auto idOf) {
+    std::string text;
+    for (uint32_t i = 0; i < walks; ++i) {
+      for (uint32_t k = 0; k < lengths[i]; ++k)
+        text +=
+            (k ? " " : "") + std::to_string(idOf(rows[size_t(i) * width + k]));
+      text += '\n';
+    }
+    return text;
+  };
+  auto written = [&](uint32_t flags, const sluice_graph_t *graph) {
+    std::string path = dir.path("w.txt");
+    sluice_error_t e;
+    sluice_walk_writer_t *w = nullptr;
+    EXPECT_EQ(sluice_walk_writer_open(path.c_str(), SLUICE_WALK_FORMAT_TEXT,
+                                      width, flags, graph, &w, &e),
+              SLUICE_STATUS_OK);
+    const uint32_t half = walks / 2;
+    EXPECT_EQ(
+        sluice_walk_writer_append(w, rows.data(), lengths.data(), half, &e),
+        SLUICE_STATUS_OK);
+    EXPECT_EQ(sluice_walk_writer_append(w, rows.data() + size_t(half) * width,
+                                        lengths.data() + half, walks - half,
+                                        &e),
+              SLUICE_STATUS_OK);
+    EXPECT_EQ(sluice_walk_writer_commit(w, &e), SLUICE_STATUS_OK)
+        << formatted(e);
+    sluice_walk_writer_release(w);
+    return readFile(path);
+  };
+  std::string big = written(SLUICE_WALK_WRITE_ORIGINAL_IDS, sparse.graph.get());
+  EXPECT_GT(big.size(), size_t(8) << 20);
+  EXPECT_TRUE(big == expected([&](uint32_t v) { return ids[v]; }))
+      << "original ids differ from std::to_string's";
+  EXPECT_TRUE(written(0, nullptr) == expected([](uint32_t v) { return v; }))
+      << "dense ids differ from std::to_string's";
+  // Without a graph any 32-bit value is written as it is: random ones, of
+  // every width.
+  for (uint32_t &v : rows) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    v = uint32_t(state >> 32) >> (state % 32);
+  }
+  EXPECT_TRUE(written(0, nullptr) == expected([](uint32_t v) { return v; }))
+      << "32-bit ids differ from std::to_string's";
+  // The 1-based graph has 3 vertices: its rows keep to them.
+  for (uint32_t &v : rows)
+    v %= 3;
+  EXPECT_TRUE(written(SLUICE_WALK_WRITE_ORIGINAL_IDS, oneBased.graph.get()) ==
+              expected([](uint32_t v) { return uint64_t(v) + 1; }))
+      << "1-based ids differ from std::to_string's";
+}
+
 TEST(WalkWriter, InvalidBatchesAreRejectedWholeAndTheWriterStaysUsable) {
   const uint32_t src[] = {0, 1}, dst[] = {1, 2};
   sluice_graph_t *raw = nullptr;
