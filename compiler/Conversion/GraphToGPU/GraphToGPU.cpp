@@ -146,6 +146,9 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
       loops.push_back(op);
   });
   bool ok = true;
+  // Vertices loops that run inside the pull before them (graph-to-llvm
+  // fuses them: PullApplyFusion.cpp): no kernel of their own.
+  llvm::SmallPtrSet<Operation *, 4> fusedAway;
   for (auto [index, loop] : llvm::enumerate(loops)) {
     auto label = loop->getAttrOfType<StringAttr>("label");
     std::string what = label ? "loop '" + label.getValue().str() + "'"
@@ -161,6 +164,8 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
              "--target=cpu)";
       ok = false;
     });
+    if (fusedAway.contains(loop))
+      continue;
     auto schedule = loop->getAttrOfType<graph::ScheduleAttr>("schedule");
     if (!schedule || !schedule.getParallel()) {
       // graph-to-llvm's error, at the loop.
@@ -196,6 +201,21 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
     SmallVector<StringRef> variants;
     for (outline::Variant v : outline::loopVariants(loop, schedule))
       variants.push_back(outline::variantName(v));
+    // A pull with the next vertices loop fused: its kernels run that
+    // loop's iteration at each destination too.
+    Operation *fused = nullptr;
+    std::string fusedNote;
+    if (edges && variants.size() == 1 && variants.front() == "pull") {
+      std::string why;
+      if (graph::VerticesOp next =
+              outline::pullApplyPartner(edges, schedule, why)) {
+        fused = next;
+        fusedAway.insert(fused);
+        getUsedValuesDefinedAbove(fused->getRegions(), captured);
+        fusedNote = "; the next vertices loop runs in these kernels, at "
+                    "each destination after its in-edges (fused)";
+      }
+    }
     std::string cooNote;
     if (edges && schedule.getFormat() == graph::EdgeFormat::Coo &&
         variants.front() != "coo")
@@ -260,6 +280,10 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
             static_cast<int64_t>(EnvSlot::FirstCaptured) + captured.size();
         plan.locals = locals;
         plan.props = propFlags(loop, propNames, propBytes);
+        if (fused)
+          for (auto [flags, more] :
+               llvm::zip(plan.props, propFlags(fused, propNames, propBytes)))
+            flags |= more;
         remark += (remark.empty() ? "" : "; ") + plan.name + ": " + plan.shape;
         plans.push_back(std::move(plan));
       }
@@ -271,7 +295,8 @@ LogicalResult planKernels(graph::AlgorithmOp algo, bool remarks,
     }
     if (remarks && ok)
       emitRemark(loop->getLoc())
-          << what << " on the GPU: " << remark << cooNote << "; " << kGpuBlock
+          << what << " on the GPU: " << remark << cooNote << fusedNote << "; "
+          << kGpuBlock
           << " threads a block; atomics where the CPU code has them; the "
              "host code runs the rounds";
   }

@@ -228,7 +228,8 @@ LogicalResult Outliner::run() {
       loops.push_back(op);
   });
   for (auto [i, loop] : llvm::enumerate(loops))
-    if (failed(lowerLoop(loop, static_cast<int64_t>(i))))
+    if (!fusedAway.contains(loop) &&
+        failed(lowerLoop(loop, static_cast<int64_t>(i))))
       return failure();
   // The loops are functions now: what accesses properties in `main` is the
   // host code's own. A read of one element brings back that element (BFS
@@ -365,14 +366,23 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   auto slot = [&](EnvSlot s, Type t) {
     return loadWalkSlot(b, loc, env, static_cast<int64_t>(s), t);
   };
-  bool readsIds =
-      loop->walk([](graph::OriginalIdOp) { return WalkResult::interrupt(); })
-          .wasInterrupted();
+  // The ops this function holds: the loop's, and in a pull the fused
+  // vertices loop's.
+  Operation *fused = variant == Variant::Pull && fusedApply
+                         ? fusedApply.getOperation()
+                         : nullptr;
+  auto walkBoth = [&](auto fn) {
+    loop->walk(fn);
+    if (fused)
+      fused->walk(fn);
+  };
+  bool readsIds = false;
+  walkBoth([&](graph::OriginalIdOp) { readsIds = true; });
   FunctionInfo info = prologue(b, loc, entry->getArgument(0),
                                slot(EnvSlot::Props, ptr), readsIds);
   info.parallel = parallel;
   if (parallel)
-    loop->walk([&](graph::CompareSwapOp swap) {
+    walkBoth([&](graph::CompareSwapOp swap) {
       info.swapped.insert(swap.getProperty());
     });
   Value out = slot(EnvSlot::Out, ptr);
@@ -732,6 +742,10 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
           b, loc, loop, v, forOp, entry->getArgument(4),
           [&](Value e) { atEdge(e, {}); },
           [&]() { return edgeLoop(offsets, v); });
+      // Lane 0, after it reduced the totals into v: the fused vertices
+      // loop's iteration at v.
+      if (fused)
+        emitIteration(b, loc, fused, {v}, map);
       break;
     }
     if (!pullExitsEarly(loop)) {
@@ -831,6 +845,12 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     break;
   case Variant::Coo:
     llvm_unreachable("built above, without a loop over items");
+  }
+  if (fused && !lanes) {
+    // The fused vertices loop at the destination, after its in-edges (and
+    // after the sums in slots are stored): the same value owns both.
+    b.setInsertionPoint(forOp.getBody()->getTerminator());
+    emitIteration(b, loc, fused, {info.owned}, map);
   }
   b.setInsertionPointToEnd(entry);
   if (info.outBits)

@@ -100,6 +100,15 @@ struct PullAccumulator {
   Value slot;
 };
 
+/// The vertices loop right after `pull` (a pull over every vertex) that
+/// can run inside it, each iteration after its vertex's in-edges, with the
+/// same results (PullApplyFusion.cpp); null otherwise, with `why` said
+/// when the next op is a vertices loop. graph-to-llvm and graph-to-gpu
+/// both ask it, so the host code and the kernels agree.
+graph::VerticesOp pullApplyPartner(graph::EdgesOp pull,
+                                   graph::ScheduleAttr schedule,
+                                   std::string &why);
+
 /// The properties of `props` that a pull variant of `loop` can accumulate
 /// per destination: the loop builds no frontier, and every access to them
 /// in its `where` and body is a graph.prop.reduce at the destination
@@ -234,6 +243,11 @@ private:
   /// vertices compare instead.
   bool ordered = false;
   Value ranks;
+  /// While a pull loop is built: the vertices loop fused into it (run at
+  /// each destination after its in-edges), or null; and the loops fused
+  /// into the loop before them, which are not lowered on their own.
+  graph::VerticesOp fusedApply;
+  llvm::SmallPtrSet<Operation *, 4> fusedAway;
   /// In a push over the relabelled graph: the positions of the source and
   /// destination binders (atPositions), and the context for its calls.
   llvm::DenseMap<Value, Value> positionOf;

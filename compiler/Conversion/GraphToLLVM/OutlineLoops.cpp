@@ -517,6 +517,33 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
                    variants.size() == 1 && variants.front() == Variant::Pull,
                    pullExitsEarly(loop), props);
   }
+  // A vertices loop right after a pull over every vertex may run inside
+  // it (PullApplyFusion.cpp; in the GPU's kernels too).
+  fusedApply = {};
+  if (edges && variants.size() == 1 && variants.front() == Variant::Pull) {
+    std::string why;
+    fusedApply = pullApplyPartner(edges, schedule, why);
+    if (fusedApply)
+      getUsedValuesDefinedAbove(fusedApply->getRegions(), captured);
+    auto nextLabel = [&](Operation *next) {
+      auto l = next->getAttrOfType<StringAttr>("label");
+      return l ? " '" + l.getValue().str() + "'" : std::string();
+    };
+    if (fusedApply) {
+      fusion += "; the next vertices loop" + nextLabel(fusedApply) +
+                " runs inside it, at each destination after its in-edges "
+                "(it touches only its own vertex, and the pull reads what "
+                "it writes only at the destination)";
+      if (remarks)
+        emitRemark(fusedApply.getLoc())
+            << "loop" << nextLabel(fusedApply) << " of algorithm '"
+            << algo.getSymName() << "' runs inside " << what
+            << " (fused: one pass instead of two)";
+    } else if (!why.empty()) {
+      fusion += "; the next vertices loop" + nextLabel(edges->getNextNode()) +
+                " runs on its own: " + why;
+    }
+  }
   if (remarks)
     emitRemark(loc) << what << " of algorithm '" << algo.getSymName() << "': "
                     << describe(loop, schedule, variants, tiling,
@@ -827,6 +854,11 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
         b.create<UnrealizedConversionCastOp>(loc, loop->getResult(0).getType(),
                                              out)
             .getResult(0));
+  }
+  if (fusedApply) {
+    fusedAway.insert(fusedApply);
+    fusedApply->erase();
+    fusedApply = {};
   }
   loop->erase();
   return success();

@@ -43,7 +43,6 @@ SLUICE_LOOP(sluice_algo_bfs_expand_pull)
 SLUICE_LOOP(sluice_algo_sssp_relax_push)
 SLUICE_LOOP(sluice_algo_pagerank_gather_src_vertices)
 SLUICE_LOOP(sluice_algo_pagerank_gather_pull)
-SLUICE_LOOP(sluice_algo_pagerank_apply_vertices)
 SLUICE_LOOP(sluice_algo_prcoo_scatter_src_vertices)
 SLUICE_LOOP(sluice_algo_prcoo_scatter_coo)
 SLUICE_LOOP(sluice_algo_prcoo_apply_vertices)
@@ -77,7 +76,6 @@ inline const Bound kKernels[] = {
     SLUICE_BOUND(sluice_algo_sssp_relax_push),
     SLUICE_BOUND(sluice_algo_pagerank_gather_src_vertices),
     SLUICE_BOUND(sluice_algo_pagerank_gather_pull),
-    SLUICE_BOUND(sluice_algo_pagerank_apply_vertices),
     SLUICE_BOUND(sluice_algo_prcoo_scatter_src_vertices),
     SLUICE_BOUND(sluice_algo_prcoo_scatter_coo),
     SLUICE_BOUND(sluice_algo_prcoo_apply_vertices),
