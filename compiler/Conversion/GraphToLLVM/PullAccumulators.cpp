@@ -25,14 +25,6 @@ using namespace sluice::conversion::outline;
 
 namespace {
 
-/// The property `op` accesses (graph.prop.get, .set, .reduce or
-/// graph.compare_swap), or "".
-StringRef accessedProperty(Operation *op) {
-  if (auto get = dyn_cast<graph::PropGetOp>(op))
-    return get.getProperty();
-  return graph::updatedProperty(op);
-}
-
 /// Whether `r` reduces at the destination binder of the region it is in.
 bool atDestination(graph::PropReduceOp r, Operation *loop) {
   auto arg = dyn_cast<BlockArgument>(r.getVertex());
@@ -53,7 +45,7 @@ SmallVector<graph::PropertyOp> sluice::conversion::outline::pullAccumulators(
   llvm::StringMap<bool> onlyReduced;
   for (Region &region : loop->getRegions())
     region.walk([&](Operation *op) {
-      StringRef name = accessedProperty(op);
+      StringRef name = graph::accessedProperty(op);
       if (name.empty())
         return;
       auto r = dyn_cast<graph::PropReduceOp>(op);

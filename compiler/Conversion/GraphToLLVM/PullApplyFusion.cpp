@@ -28,26 +28,6 @@ using namespace sluice::conversion::outline;
 
 namespace {
 
-/// The vertex operand of a property access (get, set, reduce, swap), or
-/// null for any other op.
-Value accessedVertex(Operation *op) {
-  if (auto get = dyn_cast<graph::PropGetOp>(op))
-    return get.getVertex();
-  if (auto set = dyn_cast<graph::PropSetOp>(op))
-    return set.getVertex();
-  if (auto reduce = dyn_cast<graph::PropReduceOp>(op))
-    return reduce.getVertex();
-  if (auto swap = dyn_cast<graph::CompareSwapOp>(op))
-    return swap.getVertex();
-  return Value();
-}
-
-StringRef accessedName(Operation *op) {
-  if (auto get = dyn_cast<graph::PropGetOp>(op))
-    return get.getProperty();
-  return graph::updatedProperty(op);
-}
-
 /// Whether `v` is binder `number` of a region of `loop`.
 bool isBinder(Value v, Operation *loop, unsigned number) {
   auto arg = dyn_cast<BlockArgument>(v);
@@ -90,13 +70,14 @@ graph::VerticesOp sluice::conversion::outline::pullApplyPartner(
   next->walk([&](Operation *op) {
     if (!problem.empty())
       return;
-    if (Value at = accessedVertex(op)) {
+    if (Value at = graph::accessedVertex(op)) {
       if (!isBinder(at, next, 0))
-        problem = ("the vertices loop accesses '" + accessedName(op) +
-                   "' at another vertex than its own")
-                      .str();
+        problem =
+            ("the vertices loop accesses '" + graph::accessedProperty(op) +
+             "' at another vertex than its own")
+                .str();
       else if (!isa<graph::PropGetOp>(op))
-        written.insert(accessedName(op));
+        written.insert(graph::accessedProperty(op));
       return;
     }
     if (isa<graph::NumVerticesOp, graph::NumEdgesOp, graph::YieldOp,
@@ -118,10 +99,10 @@ graph::VerticesOp sluice::conversion::outline::pullApplyPartner(
   pull->walk([&](Operation *op) {
     if (!problem.empty())
       return;
-    Value at = accessedVertex(op);
+    Value at = graph::accessedVertex(op);
     if (!at)
       return;
-    StringRef name = accessedName(op);
+    StringRef name = graph::accessedProperty(op);
     bool atDestination = isBinder(at, pull, 1);
     if (!isa<graph::PropGetOp>(op) && !atDestination)
       problem = ("the pull updates '" + name + "' at its source").str();

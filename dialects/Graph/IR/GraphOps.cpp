@@ -429,6 +429,24 @@ StringRef sluice::graph::updatedProperty(Operation *op) {
   return {};
 }
 
+StringRef sluice::graph::accessedProperty(Operation *op) {
+  if (auto get = dyn_cast<PropGetOp>(op))
+    return get.getProperty();
+  return updatedProperty(op);
+}
+
+Value sluice::graph::accessedVertex(Operation *op) {
+  if (auto get = dyn_cast<PropGetOp>(op))
+    return get.getVertex();
+  if (auto set = dyn_cast<PropSetOp>(op))
+    return set.getVertex();
+  if (auto reduce = dyn_cast<PropReduceOp>(op))
+    return reduce.getVertex();
+  if (auto swap = dyn_cast<CompareSwapOp>(op))
+    return swap.getVertex();
+  return Value();
+}
+
 //===----------------------------------------------------------------------===//
 // Frontiers and the graph
 //===----------------------------------------------------------------------===//

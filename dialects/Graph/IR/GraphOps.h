@@ -29,6 +29,11 @@ namespace sluice::graph {
 /// The property `op` writes (graph.prop.set, graph.prop.reduce or
 /// graph.compare_swap), or "" for any other op.
 llvm::StringRef updatedProperty(mlir::Operation *op);
+/// The property `op` reads or writes (graph.prop.get too), or "".
+llvm::StringRef accessedProperty(mlir::Operation *op);
+/// The vertex at which `op` (graph.prop.get, .set, .reduce or
+/// graph.compare_swap) accesses its property, or null for any other op.
+mlir::Value accessedVertex(mlir::Operation *op);
 } // namespace sluice::graph
 
 #endif // SLUICE_DIALECTS_GRAPH_IR_GRAPHOPS_H
