@@ -116,11 +116,12 @@ module {
 
 // -----
 
-// The vertices loop reads another vertex, reduces into a local, or the
-// pull is tiled: each runs on its own, and says why.
+// The vertices loop reads another vertex, reduces into a local, asks
+// `id(v)`, or the pull is tiled: each runs on its own, and says why.
 // REMARK: remark: loop 'g1' of algorithm 'why': {{.*}}; the next vertices loop 'other' runs on its own: the vertices loop accesses 'incoming' at another vertex than its own
 // REMARK: remark: loop 'g2' of algorithm 'why': {{.*}}; the next vertices loop 'total' runs on its own: the vertices loop reduces into locals
 // REMARK: remark: loop 'g3' of algorithm 'why': {{.*}}; the next vertices loop 'after' runs on its own: the pull is scheduled with a tile
+// REMARK: remark: loop 'g4' of algorithm 'why': {{.*}}; the next vertices loop 'ids' runs on its own: the vertices loop uses a graph query other than its own vertex's degree and the counts
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @why on @g attributes {outputs = [@rank], param_defaults = [], param_names = [], schedule = #graph.algorithm_schedule<target = cpu>} {
@@ -162,6 +163,19 @@ module {
     ^bb0(%v: i32):
       %in = graph.prop.get @incoming[%v] : f64
       graph.prop.set @rank[%v] = %in : f64
+      graph.yield
+    }
+    graph.edges label "g4" attributes {schedule = #graph.schedule<direction = pull, parallel = static, frontier = auto, format = csr>} do {
+    ^bb0(%src: i32, %dst: i32):
+      %one = arith.constant 1.0 : f64
+      graph.prop.reduce add @incoming[%dst], %one : f64
+      graph.yield
+    }
+    graph.vertices label "ids" attributes {schedule = #graph.schedule<parallel = static>} do {
+    ^bb0(%v: i32):
+      %id = graph.original_id %v : i64
+      %x = arith.sitofp %id : i64 to f64
+      graph.prop.set @rank[%v] = %x : f64
       graph.yield
     }
   }

@@ -89,8 +89,8 @@ graph::VerticesOp sluice::conversion::outline::pullApplyPartner(
       return;
     }
     if (isa<graph::GraphDialect>(op->getDialect()) && op != next)
-      problem =
-          ("the vertices loop uses " + op->getName().getStringRef()).str();
+      problem = "the vertices loop uses a graph query other than its own "
+                "vertex's degree and the counts";
   });
   if (!problem.empty())
     return refuse(problem);
