@@ -859,62 +859,6 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   return fn;
 }
 
-void Outliner::emitPullLanes(OpBuilder &b, Location loc, Operation *loop,
-                             Value v, Operation *outer, Value lane,
-                             function_ref<void(Value)> atEdge,
-                             function_ref<Value()> inEdgeLoop) {
-  std::string why;
-  FailureOr<SmallVector<LaneReduction>> reductions =
-      pullLaneReductions(loop, why);
-  assert(succeeded(reductions) && "a `_lanes` pull copy of a loop that "
-                                  "pullSplitsAcrossLanes refuses");
-  // Each lane's partials from the identities, in slots (registers).
-  SmallVector<PullAccumulator> accumulators;
-  for (const LaneReduction &r : *reductions) {
-    graph::PropertyOp p = *llvm::find_if(props, [&](graph::PropertyOp q) {
-      return q.getSymName() == r.property;
-    });
-    Type type = p.getElementType();
-    Value slot;
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(outer);
-      slot = b.create<LLVM::AllocaOp>(loc, ptr, type, constI64(b, loc, 1));
-    }
-    b.create<LLVM::StoreOp>(loc, reductionIdentity(b, loc, r.kind, type), slot);
-    accumulators.push_back({p, slot});
-  }
-  Value e = inEdgeLoop();
-  atEdge(e);
-  Operation *inEdges = e.getParentBlock()->getParentOp();
-  accumulateInSlots(inEdges, v, accumulators);
-  b.setInsertionPointAfter(inEdges);
-  // The warp's totals (every lane's), reduced into v by lane 0 alone.
-  SmallVector<Value> totals;
-  for (auto [r, acc] : llvm::zip(*reductions, accumulators)) {
-    Type type = acc.property.getElementType();
-    std::string name = warpCombineFunction(r.kind, type);
-    auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
-    if (!fn) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToEnd(module.getBody());
-      fn = b.create<LLVM::LLVMFuncOp>(
-          loc, name, LLVM::LLVMFunctionType::get(type, {type}));
-    }
-    Value partial = b.create<LLVM::LoadOp>(loc, type, acc.slot);
-    totals.push_back(
-        b.create<LLVM::CallOp>(loc, fn, ValueRange{partial}).getResult());
-  }
-  auto first =
-      b.create<scf::IfOp>(loc,
-                          b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                                  lane, constI64(b, loc, 0)),
-                          /*withElse=*/false);
-  b.setInsertionPointToStart(first.thenBlock());
-  for (auto [r, total] : llvm::zip(*reductions, totals))
-    b.create<graph::PropReduceOp>(loc, r.kind, r.property, v, total);
-}
-
 LogicalResult sluice::conversion::outlineAlgorithm(graph::AlgorithmOp algo,
                                                    AlgoLowering &state,
                                                    bool remarks) {

@@ -412,17 +412,17 @@ public:
         walker[i] = walker[active];
         local[i] = local[active];
         pos[i] = pos[active];
-        if constexpr (kAlias) {
+        if constexpr (kAlias)
           for (int j = 0; j < 4; ++j)
             words[4 * size_t(i) + j] = words[4 * size_t(active) + j];
-        } else {
+        // This round's words of the step stream: the uniform index (word 0,
+        // or 2 after the coin) and the stop coin (words 0 and 1).
+        if constexpr (!kAlias || kStopCoin)
           c0[i] = c0[active];
-        }
-        if constexpr (kStopCoin) {
-          c0[i] = c0[active];
+        if constexpr (kStopCoin)
           c1[i] = c1[active];
+        if constexpr (!kAlias && kStopCoin)
           c2[i] = c2[active];
-        }
       }
       return false;
     };
