@@ -129,6 +129,11 @@ struct AlgoRunOptions {
   /// Write the outputs to `out` or the job's `output` (Python asks only
   /// when it names a path).
   bool writeOutputs = true;
+  /// Runs of the kernel on the loaded graph (--algo-trials, at least 1):
+  /// the first (cold) run's outputs are the ones written; the others are
+  /// timed only (warm: the graph and the code already touched), as GAPBS's
+  /// trials after its first.
+  uint32_t trials = 1;
 };
 
 /// What a run did (for the summary sluicec prints).
@@ -140,6 +145,8 @@ struct AlgoRunReport {
   uint64_t gpuLaunches = 0;
   sluice_algo_gpu_stats_t gpuStats{};
   double seconds = 0, compileSeconds = 0, loadSeconds = 0;
+  /// The kernel times of the runs after the first (AlgoRunOptions::trials).
+  std::vector<double> warmSeconds;
   std::vector<std::string> tileNotes; ///< CompiledAlgorithm::Result's
   std::vector<std::string> binNotes;  ///< CompiledAlgorithm::Result's
   std::vector<std::string> orderNotes; ///< CompiledAlgorithm::Result's

@@ -139,6 +139,14 @@ sluice::target::runAlgorithmJob(ModuleOp module,
   report.tileNotes = result->tileNotes;
   report.binNotes = result->binNotes;
   report.orderNotes = result->orderNotes;
+  // Warm runs: timed, their outputs dropped (the first run's are written).
+  for (uint32_t trial = 1; trial < options.trials; ++trial) {
+    auto again = (*compiled)->run(graph, job.getParams(), threads,
+                                  /*quiet=*/true, job);
+    if (failed(again))
+      return failure();
+    report.warmSeconds.push_back(again->seconds);
+  }
   // The columns point into the storage vectors, whose buffers a move keeps
   // (a Result cannot be copied: its columns would point into the original).
   if (options.keepResult)

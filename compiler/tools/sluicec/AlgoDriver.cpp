@@ -8,6 +8,9 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
+#include <vector>
+
 using namespace sluice;
 
 int sluice::runAlgorithmJobAndReport(mlir::ModuleOp module,
@@ -49,6 +52,17 @@ int sluice::runAlgorithmJobAndReport(mlir::ModuleOp module,
                      "loading the graph\n",
                      report->seconds, report->compileSeconds,
                      report->loadSeconds);
+  if (!report->warmSeconds.empty()) {
+    std::vector<double> warm = report->warmSeconds;
+    std::sort(warm.begin(), warm.end());
+    size_t k = warm.size();
+    double median = k % 2 ? warm[k / 2] : (warm[k / 2 - 1] + warm[k / 2]) / 2;
+    os << llvm::format("  trials:   %zu runs: the first %.6f s (its outputs "
+                       "are written), then median %.6f s (min %.6f, max "
+                       "%.6f)\n",
+                       k + 1, report->seconds, median, warm.front(),
+                       warm.back());
+  }
   os << "  output:   "
      << (report->output.empty()
              ? std::string("(none: the job has no output; use -o)")

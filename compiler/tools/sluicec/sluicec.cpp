@@ -200,6 +200,12 @@ static cl::opt<unsigned> algoThreads(
                         "threads (default: the job's, the schedule's, or "
                         "every core)"),
     cl::init(0), cl::cat(sluiceCategory));
+static cl::opt<unsigned> algoTrials(
+    "algo-trials",
+    cl::desc("--run of an algorithm job: run the kernel n times on the "
+             "loaded graph (default 1); the first run's outputs are written, "
+             "the summary gives its time and the median of the others"),
+    cl::init(1), cl::value_desc("n"), cl::cat(sluiceCategory));
 static cl::opt<bool> debugIR(
     "debug",
     cl::desc("Attach the IR of the operation to each error (for compiler "
@@ -580,6 +586,18 @@ static int runWalkProgram(Compilation &compilation) {
                                 : compilation.checkRunnable(jobName)))
     return 1;
   mlir::ModuleOp module = compilation.module();
+  if (algoTrials.getNumOccurrences()) {
+    if (!runWalk || !compilation.isAlgorithmJob(jobName)) {
+      llvm::errs() << "sluicec: error: --algo-trials applies to --run of an "
+                      "algorithm job\n";
+      return 1;
+    }
+    if (algoTrials == 0) {
+      llvm::errs() << "sluicec: error: --algo-trials must be at least 1 (the "
+                      "run whose outputs are written)\n";
+      return 1;
+    }
+  }
   // Sequence alignment (docs/align.md): on the CPU's wavefront kernel.
   if (runWalk && isAlignRun(module, jobName)) {
     AlignRunOptions options;
@@ -631,6 +649,7 @@ static int runWalkProgram(Compilation &compilation) {
     options.gpu =
         codeTarget.getNumOccurrences() > 0 && codeTarget == CodeTarget::Gpu;
     options.libdevice = libdevicePath;
+    options.trials = algoTrials;
     return runAlgorithmJobAndReport(module, options, llvm::outs());
   }
   // --run without --target runs each walk where its schedule says; only
@@ -726,9 +745,10 @@ int main(int argc, char **argv) {
       "-c compiles the walks to an object file and a C header (-o);\n"
       "--target=gpu runs them on a GPU or writes PTX. Graph algorithms:\n"
       "--run runs an algorithm job on the CPU (--algo-threads, -o for the\n"
-      "output), or its loops as GPU kernels with --target=gpu or its\n"
-      "schedule's target: gpu; -c and --emit=llvm compile them for the CPU,\n"
-      "-c --target=gpu and --emit=ptx their loops' kernels.\n"
+      "output, --algo-trials for warm runs), or its loops as GPU kernels\n"
+      "with --target=gpu or its schedule's target: gpu; -c and --emit=llvm\n"
+      "compile them for the CPU, -c --target=gpu and --emit=ptx their\n"
+      "loops' kernels.\n"
       "GNNs: --run trains a gnn model's train job on the CPU (epoch lines\n"
       "on stderr, the summary on stdout, -o for the JSON report);\n"
       "-c --target=gpu (PTX + .json) and --emit=ptx write the sage and gcn\n"
