@@ -105,8 +105,11 @@ sluice_status_t walkChunks(const RunPlan &plan, sluice_walk_writer_t *writer,
     pool.emplace_back([&, t] {
       try {
         // The loop, with the stop coin as a policy where the run has a
-        // stop probability.
+        // stop probability, and the rejection loop's kernel hooks (init,
+        // stop, update, state) where the kernel has any.
         const bool coin = run.stopProbability > 0;
+        const sluice_walk_kernel_t &k = *run.kernel;
+        const bool hooks = k.init || k.stop || k.update || k.num_state;
         auto walkWith = [&](auto loopType) {
           typename decltype(loopType)::type walker(run);
           work(t, walker);
@@ -121,8 +124,12 @@ sluice_status_t walkChunks(const RunPlan &plan, sluice_walk_writer_t *writer,
                : walkWith(LoopOf<UniformWalker>());
           break;
         case Loop::Rejection:
-          coin ? walkWith(LoopOf<RejectionWalker<true>>())
-               : walkWith(LoopOf<RejectionWalker<false>>());
+          if (hooks)
+            coin ? walkWith(LoopOf<RejectionWalker<true, true>>())
+                 : walkWith(LoopOf<RejectionWalker<false, true>>());
+          else
+            coin ? walkWith(LoopOf<RejectionWalker<true>>())
+                 : walkWith(LoopOf<RejectionWalker<false>>());
           break;
         case Loop::General:
           walkWith(LoopOf<Walker>());

@@ -17,7 +17,15 @@ namespace sluice::walkengine {
 /// word 3 and word 0 of block 1; trial 1: words 1-3 of block 1; trial 2:
 /// words 0-2 of block 2), so pass 0 computes blocks 0 and 1 of every
 /// walker and pass 3 needs no block of its own.
-template <bool kStopCoin = false> class RejectionWalker {
+///
+/// kHooks: the kernel's init, stop and update functions and its state
+/// (metapath's hop counter), called where the general loop calls them:
+/// init when a walker starts (its state zeroed), stop at the start of a
+/// step after the stop coin and before the degree, update after a step's
+/// draw and before the move. Each walker's random() count runs from its
+/// start or its last move, across init, stop, the weights and update, as
+/// in the general loop (which resets it there too).
+template <bool kStopCoin = false, bool kHooks = false> class RejectionWalker {
   /// Words of the step's stream drawn before the first proposal.
   static constexpr uint32_t kCoinWords = kStopCoin ? 2 : 0;
   /// skip[i] of a plain rejection step: the words drawn up to and
@@ -26,7 +34,7 @@ template <bool kStopCoin = false> class RejectionWalker {
 
 public:
   RejectionWalker(const Run &run)
-      : run(run),
+      : run(run), k(*run.kernel),
         secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0),
         sets(run.edgeSets), width(run.walkersPerThread), cur(width),
         prev(width), length(width), walker(width), local(width), begin_(width),
@@ -37,6 +45,8 @@ public:
     if constexpr (kStopCoin)
       for (auto *lane : {&y0, &y1, &y2, &y3})
         lane->resize(philoxLaneCapacity(width));
+    if constexpr (kHooks)
+      state.assign(size_t(width) * k.num_state, 0);
     f = run.frame(nullptr, draws.data(), &fault);
   }
 
@@ -59,6 +69,15 @@ public:
       walker[i] = first + l;
       local[i] = l;
       done[i] = 0;
+      if constexpr (kHooks) {
+        draws[i] = 0;
+        if (k.num_state)
+          std::memset(stateOf(i), 0, sizeof(int64_t) * k.num_state);
+        if (k.init) {
+          setFrame(i);
+          k.init(&f);
+        }
+      }
       prefetch(offsets + start);
       run.prefetchBound(start);
       return true;
@@ -94,6 +113,10 @@ public:
           y2[i] = y2[active];
           y3[i] = y3[active];
         }
+        if constexpr (kHooks)
+          if (k.num_state)
+            std::memcpy(stateOf(i), stateOf(active),
+                        sizeof(int64_t) * k.num_state);
       }
       return false;
     };
@@ -105,6 +128,13 @@ public:
         return;
       }
       uint32_t to = targets[begin_[i] + j];
+      if constexpr (kHooks) {
+        if (k.update) {
+          setFrame(i);
+          k.update(&f, to);
+        }
+        draws[i] = 0;
+      }
       if (rows)
         rows[local[i] * run.stride + length[i]] = to;
       prev[i] = cur[i];
@@ -147,9 +177,15 @@ public:
         uint32_t v = cur[i];
         uint64_t b = offsets[v];
         uint64_t d = offsets[v + 1] - b;
-        bool ends = d == 0;
+        bool ends = false;
         if constexpr (kStopCoin)
-          ends |= coinOf(w0[i], w1[i]) < stopProbability;
+          ends = coinOf(w0[i], w1[i]) < stopProbability;
+        if constexpr (kHooks)
+          if (!ends && k.stop) {
+            setFrame(i);
+            ends = k.stop(&f);
+          }
+        ends |= d == 0;
         if (__builtin_expect(ends, 0)) {
           if (finish(i)) {
             skip[i] = kSkip;
@@ -221,7 +257,8 @@ public:
       // rejection step).
       uint32_t m = 0;
       for (uint32_t i = 0; i < active; ++i) {
-        draws[i] = 0;
+        if constexpr (!kHooks)
+          draws[i] = 0; // with hooks: at the walker's start and each move
         if (__builtin_expect(skip[i] != kPlain, 0)) {
           if (skip[i] != kSkip)
             move(i, slowStep(i));
@@ -342,6 +379,13 @@ private:
     f.cur = cur[i];
     f.step = length[i] - 1;
     f.random_draws = &draws[i];
+    if constexpr (kHooks)
+      f.state = k.num_state ? stateOf(i) : nullptr;
+  }
+
+  /// Slot i's state (kHooks, a kernel with state).
+  int64_t *stateOf(uint32_t i) {
+    return state.data() + size_t(i) * k.num_state;
   }
 
   SLUICE_WALK_INLINE double weight(uint32_t i, uint64_t e) {
@@ -436,6 +480,7 @@ private:
   }
 
   const Run &run;
+  const sluice_walk_kernel_t &k;
   const bool secondOrder;
   const rt::EdgeSets *sets; // the hubs' neighbour sets, or NULL
   const uint32_t width;
@@ -445,6 +490,7 @@ private:
   std::vector<uint8_t> done;
   std::vector<uint32_t> again, keep2, keep3;
   std::vector<uint64_t> draws; // random() draws of each walker's step
+  std::vector<int64_t> state;  // kHooks: num_state per slot
   std::vector<double> bound;
   std::vector<float> lower;
   // Block 0 of each slot's step (lanes of philoxLanes, one per slot), and

@@ -111,13 +111,13 @@ Loop chooseLoop(const Run &run, Mode mode, const sluice_walk_options_t &options)
                        !(options.engine_flags & SLUICE_WALK_ENGINE_GENERIC) &&
                        constantWeightIsPositive(run);
   // node2vec-like runs take the specialised rejection loop (the same
-  // walks), with or without a stop probability (second-order PPR);
-  // SLUICE_WALK_ENGINE_GENERIC keeps the generic one (tests compare).
+  // walks), with or without a stop probability (second-order PPR), and
+  // with the kernel's init, stop, update and state (metapath) as its
+  // hooks; SLUICE_WALK_ENGINE_GENERIC keeps the generic one (tests
+  // compare).
   const bool rejection =
       (run.mode == Mode::Rejection || run.mode == Mode::Auto) &&
-      !kernel->stop && !kernel->update && !kernel->init &&
-      kernel->num_state == 0 && degreesFit32(run) &&
-      !(options.engine_flags & SLUICE_WALK_ENGINE_GENERIC);
+      degreesFit32(run) && !(options.engine_flags & SLUICE_WALK_ENGINE_GENERIC);
   return alias       ? Loop::Alias
          : uniform   ? Loop::Uniform
          : rejection ? Loop::Rejection

@@ -11,6 +11,7 @@
 #include "runtime/src/walk/Sampling.h"
 
 #include "runtime/src/walk/PhiloxLanes.h"
+#include "runtime/src/walk/RunPlan.h"
 
 #include <cstring>
 #include <map>
@@ -619,6 +620,125 @@ TEST(WalkEngine, RejectionFastPathMatchesGeneralPath) {
             if (length == 40 && c.k == &loose && stop == 0 &&
                 sampler == SLUICE_WALK_SAMPLER_REJECTION) {
               EXPECT_GT(fast.stats.bound_violations, 0u) << where;
+            }
+          }
+}
+
+/// A kernel with every hook, each drawing random(): init picks a colour
+/// (state 0) and zeroes a step count (state 1); stop ends some walks after
+/// three steps; the weight depends on the colour and draws; update
+/// recolours from the vertex taken and counts. The draws of a step run
+/// across stop, the weights and update, so a loop that reset or skipped
+/// them where the general loop does not would walk differently.
+void hookInit(sluice_walk_frame_t *f) {
+  f->state[0] = static_cast<int64_t>(sluice_walk_random(f) * 3);
+  f->state[1] = 0;
+}
+int hookStop(const sluice_walk_frame_t *f) {
+  return f->state[1] >= 3 && sluice_walk_random(f) < 0.2;
+}
+double hookWeight(const sluice_walk_frame_t *f, uint32_t next, uint64_t,
+                  double w) {
+  double r = sluice_walk_random(f);
+  return (next + f->state[0]) % 3 == 0 ? 0.0 : w * (1.0 + r);
+}
+void hookUpdate(sluice_walk_frame_t *f, uint32_t next) {
+  f->state[0] = (f->state[0] + next + (sluice_walk_random(f) < 0.5)) % 3;
+  f->state[1] += 1;
+}
+double hookUpper(const sluice_walk_frame_t *f) {
+  return 2.0 * sluice_graph_weight_max(f->graph, f->cur);
+}
+
+/// Kernels with init, stop, update or state (metapath; the hooks above)
+/// take the rejection loop with the hooks as its policy: the same bytes and
+/// counts as the general loop (SLUICE_WALK_ENGINE_GENERIC), with and
+/// without a stop probability, for any thread count and width, rejection
+/// and Auto (reservoir steps mixed in by the cost ratio).
+TEST(WalkEngine, HookedKernelsFastPathMatchesGeneralPath) {
+  GraphPtr labelled = randomGraph(1500, 9000, 21);
+  GraphPtr weighted = withSyntheticWeights(labelled.get(), 4);
+  sluice_walk_kernel_t hooks = *kernel(Workload::DeepWalk);
+  hooks.weight = hookWeight;
+  hooks.init = hookInit;
+  hooks.stop = hookStop;
+  hooks.update = hookUpdate;
+  hooks.num_state = 2;
+  hooks.upper_bound = hookUpper;
+  hooks.lower_bound = nullptr;
+  hooks.sum_upper_bound = nullptr;
+  hooks.sum_lower_bound = nullptr;
+  hooks.flags = SLUICE_WALK_MAY_BE_ZERO;
+  hooks.weight_class = SLUICE_WALK_WEIGHT_DYNAMIC;
+  struct Case {
+    const char *what;
+    const sluice_walk_kernel_t *k;
+    Workload params;
+    const sluice_graph_t *g;
+  } cases[] = {
+      {"metapath", kernel(Workload::MetaPath), Workload::MetaPath,
+       labelled.get()},
+      {"hooks", &hooks, Workload::DeepWalk, weighted.get()},
+  };
+  // The plan picks the rejection loop (the hooks its policy), unless told
+  // otherwise.
+  for (const Case &c : cases)
+    for (uint32_t flags : {0u, uint32_t(SLUICE_WALK_ENGINE_GENERIC)}) {
+      Params params(c.params);
+      sluice_walk_options_t o = testOptions();
+      o.sampler = SLUICE_WALK_SAMPLER_REJECTION;
+      o.cost_ratio = 1.0;
+      o.engine_flags = flags;
+      sluice::walkengine::RunPlan plan;
+      sluice_error_t error;
+      ASSERT_EQ(sluice::walkengine::planRun(c.g, c.k, params.data(), o, nullptr,
+                                            plan, &error),
+                SLUICE_STATUS_OK)
+          << error.message;
+      EXPECT_EQ(plan.loop, flags ? sluice::walkengine::Loop::General
+                                 : sluice::walkengine::Loop::Rejection)
+          << c.what;
+    }
+  for (double stop : {0.0, 0.25})
+    for (const Case &c : cases)
+      for (sluice_walk_sampler_t sampler :
+           {SLUICE_WALK_SAMPLER_REJECTION, SLUICE_WALK_SAMPLER_AUTO})
+        for (uint32_t length : {1u, 2u, 30u})
+          for (auto [threads, width, ratio] :
+               std::vector<std::tuple<uint32_t, uint32_t, double>>{
+                   {1, 0, 1.0}, {2, 1, 3.0}, {3, 7, 0.5}, {2, 300, 8.0}}) {
+            Params params(c.params);
+            sluice_walk_options_t o = testOptions();
+            o.max_length = length;
+            o.walks_per_vertex = 2;
+            o.threads = threads;
+            o.walkers_per_thread = width;
+            o.sampler = sampler;
+            o.cost_ratio = ratio;
+            o.stop_probability = stop;
+            Walks fast = runWalks(c.g, c.k, params.data(), o);
+            o.engine_flags |= SLUICE_WALK_ENGINE_GENERIC;
+            Walks general = runWalks(c.g, c.k, params.data(), o);
+            ASSERT_EQ(fast.status, SLUICE_STATUS_OK) << fast.error.message;
+            ASSERT_EQ(general.status, SLUICE_STATUS_OK)
+                << general.error.message;
+            std::string where =
+                std::string(c.what) + " stop " + std::to_string(stop) +
+                " sampler " + std::to_string(sampler) + " length " +
+                std::to_string(length) + " threads " + std::to_string(threads) +
+                " width " + std::to_string(width);
+            ASSERT_EQ(fast.walks.size(), size_t(1500) * 2) << where;
+            EXPECT_TRUE(fast.bytes == general.bytes) << where << " differs";
+            EXPECT_EQ(fast.stats.steps, general.stats.steps) << where;
+            EXPECT_EQ(fast.stats.rejection_steps, general.stats.rejection_steps)
+                << where;
+            EXPECT_EQ(fast.stats.reservoir_steps, general.stats.reservoir_steps)
+                << where;
+            EXPECT_EQ(fast.stats.rejection_trials,
+                      general.stats.rejection_trials)
+                << where;
+            if (length == 30) {
+              EXPECT_GT(fast.stats.steps, uint64_t(1500)) << where;
             }
           }
 }
