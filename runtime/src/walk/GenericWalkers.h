@@ -569,29 +569,6 @@ using UniformWalker = FirstOrderWalker<FirstOrderDraw::Uniform>;
 using AliasStopWalker = FirstOrderWalker<FirstOrderDraw::Alias, true>;
 using UniformStopWalker = FirstOrderWalker<FirstOrderDraw::Uniform, true>;
 
-/// Modes Rejection and Auto for a kernel without stop, update, init or
-/// state and without stop probability (node2vec, weighted node2vec,
-/// DeepWalk forced to rejection): the same walks as Walker, from a loop
-/// specialised to it. Per walker only its vertices, length, id, the first
-/// Philox block of its step and the step's first proposal are kept
-/// (arrays, not frames); one frame per thread is filled in just before a
-/// kernel function is called. A rejection trial draws 3 words (index and
-/// a 53-bit coin), so the first three trials of a step use words 0-2,
-/// 3-5 and 6-8 of its stream: blocks 0, 1 and 2, each computed in one
-/// batch for the walkers that need it. A round advances every walker in
-/// these passes:
-///   0. block 0 of every walker's step;
-///   1. offsets and bound of the current vertex (prefetched when the
-///      walker arrived), the first proposal from word 0, prefetch its edge
-///      and the middle of the previous vertex's adjacency (has_edge);
-///   2. trial 0 (words 1 and 2 are its coin);
-///   3. block 1 of the walkers trial 0 rejected, trial 1;
-///   4. block 2 of the walkers trial 1 rejected, trial 2; further trials,
-///      the exact fallback and reservoir steps (the cost model's choice)
-///      draw from a WalkRng positioned in the stream;
-///   5. walkers that ended are replaced by new ones.
-/// Moving a walker prefetches the offsets and bound of the vertex reached.
-
 } // namespace sluice::walkengine
 
 #endif // SLUICE_RUNTIME_WALK_GENERICWALKERS_H
