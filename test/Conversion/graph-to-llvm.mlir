@@ -149,8 +149,11 @@ module {
 // result frontier remembers the choice). The `where` reads only the
 // destination, so the pull variant tests it before a vertex's first
 // in-edge and after each run of the body, and leaves the in-edges once it
-// is false (BFS's early exit): a while loop whose condition is "edges left
-// and where"; the source's bit is tested without a null check (a pull
+// is false (BFS's early exit): a while loop over the in-edge index whose
+// condition is "edges left", the index starting at hi when the `where` is
+// false and jumping to hi after a body that made it false (an in-edge
+// outside the frontier goes straight to the next: no flag carried);
+// the source's bit is tested without a null check (a pull
 // round always has the frontier's bitmap). The pull variant sets its new
 // frontier's bits itself: the destinations of a word collect in two stack
 // slots (the word, its bits so far), or'ed into the bitmap of
@@ -164,14 +167,16 @@ module {
 // CHECK:         %[[BITS:.*]] = llvm.call @sluice_algo_frontier_direct_bits(
 // CHECK:         scf.for
 // CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
-// CHECK-NEXT:      scf.while (%[[E:.*]] = %{{.*}}, %[[KEEP:.*]] = %[[FIRST]]) : (i64, i1) -> (i64, i1) {
-// CHECK-NEXT:        %[[IN:.*]] = arith.cmpi ult, %[[E]], %{{.*}} : i64
-// CHECK-NEXT:        %[[GO:.*]] = arith.andi %[[IN]], %[[KEEP]] : i1
-// CHECK-NEXT:        scf.condition(%[[GO]]) %[[E]], %[[KEEP]] : i64, i1
+// CHECK-NEXT:      %[[START:.*]] = arith.select %[[FIRST]], %{{.*}}, %[[HI:.*]] : i64
+// CHECK-NEXT:      scf.while (%[[E:.*]] = %[[START]]) : (i64) -> i64 {
+// CHECK-NEXT:        %[[IN:.*]] = arith.cmpi ult, %[[E]], %[[HI]] : i64
+// CHECK-NEXT:        scf.condition(%[[IN]]) %[[E]] : i64
 // CHECK:           } do {
+// CHECK-NEXT:      ^bb0(%[[E2:.*]]: i64):
+// CHECK-NEXT:        %[[NEXT:.*]] = arith.addi %[[E2]], %{{.*}} : i64
 // CHECK-NOT:         llvm.mlir.zero
 // CHECK:             %[[MEMBER:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i64
-// CHECK-NEXT:        %[[AFTER:.*]] = scf.if %[[MEMBER]] -> (i1) {
+// CHECK-NEXT:        %[[AFTER:.*]] = scf.if %[[MEMBER]] -> (i64) {
 // CHECK-NOT:           @sluice_algo_frontier_insert
 // CHECK:               %[[HELD:.*]] = llvm.load %[[WORD]] : !llvm.ptr -> i64
 // CHECK-NEXT:          %[[OTHER:.*]] = arith.cmpi ne, %{{.*}}, %[[HELD]] : i64
@@ -181,11 +186,12 @@ module {
 // CHECK-NEXT:          %[[MORE:.*]] = arith.ori %[[SO_FAR]], %{{.*}} : i64
 // CHECK-NEXT:          llvm.store %[[MORE]], %[[ACC]] : i64, !llvm.ptr
 // CHECK:               %[[STILL:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
-// CHECK-NEXT:          scf.yield %[[STILL]] : i1
+// CHECK-NEXT:          %[[ON:.*]] = arith.select %[[STILL]], %[[NEXT]], %[[HI]] : i64
+// CHECK-NEXT:          scf.yield %[[ON]] : i64
 // CHECK-NEXT:        } else {
-// CHECK-NEXT:          scf.yield %{{.*}} : i1
+// CHECK-NEXT:          scf.yield %[[NEXT]] : i64
 // CHECK-NEXT:        }
-// CHECK-NEXT:        scf.yield %{{.*}}, %[[AFTER]] : i64, i1
+// CHECK-NEXT:        scf.yield %[[AFTER]] : i64
 // CHECK:         %[[LAST:.*]] = llvm.load %[[ACC]] : !llvm.ptr -> i64
 // CHECK:         scf.if %{{.*}} {
 // CHECK:           %[[AT:.*]] = llvm.getelementptr %[[BITS]][%{{.*}}]

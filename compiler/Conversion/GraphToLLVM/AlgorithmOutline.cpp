@@ -792,35 +792,36 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
         b.clone(op, test);
       return test.lookup(cond.getTerminator()->getOperand(0));
     };
+    // The in-edge loop ends at hi, or where an update ended the
+    // destination's `where`: the edge index jumps to hi then, so an in-edge
+    // that does nothing (outside the frontier) goes straight to the next
+    // (a flag carried for the `where` cost three instructions an in-edge).
     Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
     Value lo = loadElement(b, loc, i64, offsets, v64);
     Value hi = loadElement(b, loc, i64, offsets,
                            b.create<arith::AddIOp>(loc, v64, one));
-    Type i1 = b.getI1Type();
-    auto loopOp = b.create<scf::WhileOp>(loc, TypeRange{i64, i1},
-                                         ValueRange{lo, destinationWhere()});
+    Value first = b.create<arith::SelectOp>(loc, destinationWhere(), lo, hi);
+    auto loopOp =
+        b.create<scf::WhileOp>(loc, TypeRange{i64}, ValueRange{first});
     Block *before =
-        b.createBlock(&loopOp.getBefore(), {}, TypeRange{i64, i1}, {loc, loc});
+        b.createBlock(&loopOp.getBefore(), {}, TypeRange{i64}, {loc});
     Value inRange = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
                                             before->getArgument(0), hi);
-    b.create<scf::ConditionOp>(
-        loc, b.create<arith::AndIOp>(loc, inRange, before->getArgument(1)),
-        before->getArguments());
-    Block *after =
-        b.createBlock(&loopOp.getAfter(), {}, TypeRange{i64, i1}, {loc, loc});
+    b.create<scf::ConditionOp>(loc, inRange, before->getArguments());
+    Block *after = b.createBlock(&loopOp.getAfter(), {}, TypeRange{i64}, {loc});
     Value e = after->getArgument(0);
     Value next = b.create<arith::AddIOp>(loc, e, one);
-    Value stillTrue = b.create<arith::ConstantIntOp>(loc, 1, 1);
-    scf::IfOp inFrontier = atEdge(e, TypeRange{i1});
-    Value keep = destinationWhere();
+    scf::IfOp inFrontier = atEdge(e, TypeRange{i64});
+    Value following =
+        b.create<arith::SelectOp>(loc, destinationWhere(), next, hi);
     if (inFrontier) {
-      b.create<scf::YieldOp>(loc, keep);
+      b.create<scf::YieldOp>(loc, following);
       b.setInsertionPointToStart(inFrontier.elseBlock());
-      b.create<scf::YieldOp>(loc, stillTrue);
-      keep = inFrontier.getResult(0);
+      b.create<scf::YieldOp>(loc, next);
+      following = inFrontier.getResult(0);
       b.setInsertionPointAfter(inFrontier);
     }
-    b.create<scf::YieldOp>(loc, ValueRange{next, keep});
+    b.create<scf::YieldOp>(loc, following);
     break;
   }
   case Variant::TiledPull:
