@@ -149,10 +149,11 @@ module {
 // result frontier remembers the choice). The `where` reads only the
 // destination, so the pull variant tests it before a vertex's first
 // in-edge and after each run of the body, and leaves the in-edges once it
-// is false (BFS's early exit): a while loop over the in-edge index whose
-// condition is "edges left", the index starting at hi when the `where` is
-// false and jumping to hi after a body that made it false (an in-edge
-// outside the frontier goes straight to the next: no flag carried);
+// is false (BFS's early exit): a destination whose `where` is false reads
+// no offsets, and a while loop over the in-edge index whose condition is
+// "edges left" jumps the index to hi after a body that made the `where`
+// false (an in-edge outside the frontier goes straight to the next: no
+// flag carried);
 // the source's bit is tested without a null check (a pull
 // round always has the frontier's bitmap). The pull variant sets its new
 // frontier's bits itself: the destinations of a word collect in two stack
@@ -167,8 +168,10 @@ module {
 // CHECK:         %[[BITS:.*]] = llvm.call @sluice_algo_frontier_direct_bits(
 // CHECK:         scf.for
 // CHECK:           %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i64
-// CHECK-NEXT:      %[[START:.*]] = arith.select %[[FIRST]], %{{.*}}, %[[HI:.*]] : i64
-// CHECK-NEXT:      scf.while (%[[E:.*]] = %[[START]]) : (i64) -> i64 {
+// CHECK-NEXT:      scf.if %[[FIRST]] {
+// CHECK:             %[[LO:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK:             %[[HI:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK-NEXT:        scf.while (%[[E:.*]] = %[[LO]]) : (i64) -> i64 {
 // CHECK-NEXT:        %[[IN:.*]] = arith.cmpi ult, %[[E]], %[[HI]] : i64
 // CHECK-NEXT:        scf.condition(%[[IN]]) %[[E]] : i64
 // CHECK:           } do {

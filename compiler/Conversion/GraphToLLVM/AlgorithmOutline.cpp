@@ -792,17 +792,20 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
         b.clone(op, test);
       return test.lookup(cond.getTerminator()->getOperand(0));
     };
-    // The in-edge loop ends at hi, or where an update ended the
-    // destination's `where`: the edge index jumps to hi then, so an in-edge
-    // that does nothing (outside the frontier) goes straight to the next
-    // (a flag carried for the `where` cost three instructions an in-edge).
+    // A destination whose `where` is false reads no offsets (GAPBS's
+    // `parent[u] < 0` test first). The in-edge loop ends at hi, or where an
+    // update ended the `where`: the edge index jumps to hi then, so an
+    // in-edge that does nothing (outside the frontier) goes straight to
+    // the next (a flag carried for the `where` cost three instructions an
+    // in-edge).
+    auto wanted = b.create<scf::IfOp>(loc, destinationWhere(),
+                                      /*withElseRegion=*/false);
+    b.setInsertionPointToStart(wanted.thenBlock());
     Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
     Value lo = loadElement(b, loc, i64, offsets, v64);
     Value hi = loadElement(b, loc, i64, offsets,
                            b.create<arith::AddIOp>(loc, v64, one));
-    Value first = b.create<arith::SelectOp>(loc, destinationWhere(), lo, hi);
-    auto loopOp =
-        b.create<scf::WhileOp>(loc, TypeRange{i64}, ValueRange{first});
+    auto loopOp = b.create<scf::WhileOp>(loc, TypeRange{i64}, ValueRange{lo});
     Block *before =
         b.createBlock(&loopOp.getBefore(), {}, TypeRange{i64}, {loc});
     Value inRange = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
