@@ -270,6 +270,12 @@ void Outliner::compareRanks(arith::CmpIOp cmp) {
     return;
   OpBuilder b(cmp);
   Location loc = cmp.getLoc();
+  // The version in the degree order runs only with ranks.
+  if (relabelled) {
+    for (unsigned k = 0; k < 2; ++k)
+      cmp->setOperand(k, positionOfVertex(b, loc, cmp->getOperand(k)));
+    return;
+  }
   Value hasRanks = isNonNull(b, loc, ranks);
   for (unsigned k = 0; k < 2; ++k) {
     Value vertex = cmp->getOperand(k);
@@ -427,11 +433,14 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   Value one = constI64(b, loc, 1);
   // The edges [lo, hi) of vertex v in `offsets`, and a loop over them
   // (a `_lanes` copy: over lo + lane, lo + lane + lanes, ...).
+  // The list the last edgeLoop loaded: [lo, hi) in its offsets.
+  SourceList edgeList;
   auto edgeLoop = [&](Value offsets, Value v) {
     Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
     Value lo = loadElement(b, loc, i64, offsets, v64);
     Value hi = loadElement(b, loc, i64, offsets,
                            b.create<arith::AddIOp>(loc, v64, one));
+    edgeList = {lo, hi};
     Value step = one;
     if (lanes) {
       lo = b.create<arith::AddIOp>(loc, lo, entry->getArgument(4));
@@ -499,13 +508,18 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   case Variant::Push: {
     // Over a frontier: its list (a sparse round), or every vertex tested
     // against its bitmap (a dense one). Without one the launch passes no
-    // bitmap, and a list only in the degree order (OutlineLoops.cpp): the
-    // tests that cannot pass are not emitted (LLVM would test the pointers
-    // per vertex: it does not unswitch loops this large).
+    // bitmap; a loop in a degree order has two versions, and the launch
+    // runs the relabelled one with the order's list, the other with none
+    // (OutlineLoops.cpp): the tests that cannot pass are not emitted (LLVM
+    // would test the pointers per vertex: it does not unswitch loops this
+    // large).
     const bool overFrontier =
         isa<graph::EdgesOp>(loop) && cast<graph::EdgesOp>(loop).getFrom();
+    const bool inDegreeOrder = ordered && relabelled;
     Value u;
-    if (overFrontier || ordered) {
+    if (inDegreeOrder) {
+      u = loadElement(b, loc, i32, list, i);
+    } else if (overFrontier) {
       // u = list ? list[i] : i
       auto pick = b.create<scf::IfOp>(loc, TypeRange{i32},
                                       isNonNull(b, loc, list), true);
@@ -534,7 +548,7 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
       auto inFrontier = b.create<scf::IfOp>(loc, member.getResult(0), false);
       b.setInsertionPointToStart(inFrontier.thenBlock());
     }
-    if (ordered) {
+    if (inDegreeOrder) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(forOp);
       ranks = slot(EnvSlot::Ranks, ptr);
@@ -567,12 +581,12 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
     // destination from `tgts`. A `where` true for a prefix of the sorted
     // out-edges (pushEndsEarly) ends them at its first false: a while
     // loop tests it, then runs the body alone.
-    const bool overPositions = ordered && destinationOnlyOrdered(loop);
+    const bool overPositions = inDegreeOrder && destinationOnlyOrdered(loop);
     auto mergeOver = [&](Value offsets, Value tgts) {
       if (state.inlineMerges)
         mergeOffsets = offsets, mergeTargets = tgts;
     };
-    const bool prefix = pushEndsEarly(loop, ordered);
+    const bool prefix = pushEndsEarly(loop, inDegreeOrder);
     // Whether `weights` is known not null (null: every edge weighs 1.0).
     bool weightsKnown = false;
     auto overEdges = [&](Value offsets, Value tgts, Value at) {
@@ -580,6 +594,12 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
         if (!positionOf.empty())
           positionOf[dst] = dst;
         info.dst = dst;
+        // A merge over `offsets` with the source's list knows it.
+        if (offsets == mergeOffsets) {
+          edgeSource = at;
+          edgeDestination = dst;
+          sourceList = edgeList;
+        }
         state.functions[fn] = info;
         SmallVector<Value> binders{u, dst};
         if (weighted)
@@ -604,6 +624,7 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
       Value lo = loadElement(b, loc, i64, offsets, at64);
       Value hi = loadElement(b, loc, i64, offsets,
                              b.create<arith::AddIOp>(loc, at64, one));
+      edgeList = {lo, hi};
       auto loop2 = b.create<scf::WhileOp>(loc, TypeRange{i64}, ValueRange{lo});
       OpBuilder::InsertionGuard guard(b);
       Block *before = b.createBlock(&loop2.getBefore(), {}, {i64}, {loc});
@@ -628,9 +649,8 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
                              ValueRange{b.create<arith::AddIOp>(loc, e, one)});
     };
     if (overPositions) {
-      // In the degree order (ranks not null), over the relabelled graph:
-      // u is the i-th vertex of the order, its out-neighbours are
-      // positions, sorted; in the graph's order, over the CSR.
+      // In the degree order, over the relabelled graph: u is the i-th
+      // vertex of the order, its out-neighbours are positions, sorted.
       Value offsets, tgts;
       {
         OpBuilder::InsertionGuard guard(b);
@@ -639,24 +659,12 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
             callRuntime(b, loc, module, AlgoCall::OrderOffsets, {info.ctx});
         tgts = callRuntime(b, loc, module, AlgoCall::OrderTargets, {info.ctx});
       }
-      auto split =
-          b.create<scf::IfOp>(loc, isNonNull(b, loc, ranks), /*withElse=*/true);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(split.thenBlock());
-        Value position = b.create<arith::TruncIOp>(loc, i32, i);
-        positionsCtx = info.ctx;
-        positionOf[u] = position; // and each destination, its own
-        mergeOver(offsets, tgts);
-        overEdges(offsets, tgts, position);
-        positionOf.clear();
-      }
-      b.setInsertionPointToStart(split.elseBlock());
-      Value degreeRanks = ranks;
-      ranks = Value();
-      mergeOver(info.outOffsets, targets);
-      overEdges(info.outOffsets, targets, u);
-      ranks = degreeRanks;
+      Value position = b.create<arith::TruncIOp>(loc, i32, i);
+      positionsCtx = info.ctx;
+      positionOf[u] = position; // and each destination, its own
+      mergeOver(offsets, tgts);
+      overEdges(offsets, tgts, position);
+      positionOf.clear();
     } else {
       // With ranks (a loop in the degree order whose destination is used
       // otherwise too) the runtime's common_neighbors_below applies them.
@@ -692,6 +700,8 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
       }
     }
     mergeOffsets = mergeTargets = Value();
+    edgeSource = edgeDestination = Value();
+    sourceList = {};
     hoisted.clear();
     ranks = Value();
     break;

@@ -132,15 +132,27 @@ Value viewField(OpBuilder &b, Location loc, Value view, ViewField field,
 /// in fewer instructions, and it gallops through a much longer one).
 inline constexpr int64_t kInlineMergeBelow = 16;
 
+/// What a push loop knows of u's list when u is its source: its bounds
+/// [lo, hi) in the merge's `offsets` (loaded for the out-edges), and
+/// whether it holds an element at or above the merge's bound (v is the
+/// edge's destination, so in u's list, and common_neighbors_below bounds
+/// the merge by min(u, v) <= v).
+struct SourceList {
+  Value lo, hi;
+  bool reachesBound = false;
+};
+
 /// The common elements below `bound` (i64; 2^32: all) of the sorted lists
 /// of u and v (i32 vertices, or positions of a relabelled graph) in the CSR
 /// (`offsets`, `targets`), each paired with at most one equal element of
 /// the other list, as the runtime's sluice_algo_count_common counts them:
 /// a merge in the code at b when both lists are shorter than
-/// kInlineMergeBelow, else that call (InlineMerge.cpp).
+/// kInlineMergeBelow, else that call (InlineMerge.cpp). With `uList`, u's
+/// bounds are not loaded again, and when it reaches the bound the walk
+/// along u's list tests neither its end nor its last element.
 Value buildCountCommon(OpBuilder &b, Location loc, ModuleOp module,
                        Value offsets, Value targets, Value u, Value v,
-                       Value bound);
+                       Value bound, const SourceList *uList = nullptr);
 /// The bound of common_neighbors(u, v) (`below`: min(u, v)) for
 /// buildCountCommon.
 Value countBound(OpBuilder &b, Location loc, bool below, Value u, Value v);
@@ -209,6 +221,9 @@ private:
   /// by buildCountCommon over mergeOffsets and mergeTargets, mapping
   /// `original`'s result when `copy` itself was one (InlineMerge.cpp).
   void inlineCounts(Operation *copy, IRMapping &map, Operation *original);
+  /// sourceList for a count of u's and v's common neighbours (`below`:
+  /// under min(u, v)) when u is the edge loop's source; else null.
+  const SourceList *knownList(Value u, Value v, bool below);
   Value positionOfVertex(OpBuilder &b, Location loc, Value vertex);
   SmallVector<Value> emitIteration(OpBuilder &b, Location loc, Operation *loop,
                                    ValueRange binders, IRMapping &map,
@@ -242,6 +257,11 @@ private:
   /// (null at run time: the graph's order), which its comparisons of
   /// vertices compare instead.
   bool ordered = false;
+  /// While a loop with `ordered` is built: whether this version of it runs
+  /// in the degree order (the launch runs it when the runtime's ranks are
+  /// not null; the other version runs in the graph's order). Neither tests
+  /// the ranks or the list per vertex.
+  bool relabelled = false;
   Value ranks;
   /// While a pull loop is built: the vertices loop fused into it (run at
   /// each destination after its in-edges), or null; and the loops fused
@@ -257,6 +277,12 @@ private:
   /// positions, or the CSR with no ranks in play): common_neighbors merges
   /// over them inline (InlineMerge.cpp); null otherwise.
   Value mergeOffsets, mergeTargets;
+  /// In such a variant, the edge loop's source (its vertex, or its
+  /// position over the relabelled graph), destination and the source's
+  /// list: a count of the source's and destination's common neighbours
+  /// merges with what the loop knows of that list.
+  Value edgeSource, edgeDestination;
+  SourceList sourceList;
   /// Body ops already emitted before the edge loop (pushSourceReads):
   /// inlineRegion maps them, it does not clone them again.
   llvm::SmallPtrSet<Operation *, 4> hoisted;

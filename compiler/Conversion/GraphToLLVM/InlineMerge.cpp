@@ -37,8 +37,14 @@ namespace {
 /// runtime's C++ compiles to, with no test of b's end on the path without
 /// a pair (LLVM does not thread such a test out of an scf.while's
 /// condition).
+///
+/// When b holds an element at or above the bound (`bReachesBound`: b is
+/// the source's list, the bound at most the edge's destination, which is
+/// in it), the walk along b stops at that element at the latest, even
+/// after a pair: b needs no test for being empty, no load of its last
+/// element and no test of its end (GAPBS's walk, whose u is in v's list).
 Value emitMerge(OpBuilder &b, Location loc, Value targets, Value aLo, Value aHi,
-                Value bLo, Value bHi, Value bound) {
+                Value bLo, Value bHi, Value bound, bool bReachesBound) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
   Value one = constI64(b, loc, 1), zero = constI64(b, loc, 0);
   auto element = [&](Value at) -> Value {
@@ -60,15 +66,20 @@ Value emitMerge(OpBuilder &b, Location loc, Value targets, Value aLo, Value aHi,
   Block *pair = b.createBlock(&body);
   Block *done = b.createBlock(&body, body.end(), {i64}, {loc});
 
-  Block *start = b.createBlock(&body, std::next(body.begin()));
   b.setInsertionPointToEnd(entry);
-  b.create<cf::CondBranchOp>(loc, cmp(arith::CmpIPredicate::eq, bLo, bHi), done,
-                             ValueRange{zero}, start, ValueRange{});
-  b.setInsertionPointToEnd(start);
-  Value last = element(b.create<arith::SubIOp>(loc, bHi, one));
-  bound = b.create<arith::MinUIOp>(loc, bound,
-                                   b.create<arith::AddIOp>(loc, last, one));
-  b.create<cf::BranchOp>(loc, head, ValueRange{aLo, bLo, zero});
+  if (bReachesBound) {
+    b.create<cf::BranchOp>(loc, head, ValueRange{aLo, bLo, zero});
+  } else {
+    Block *start = b.createBlock(&body, std::next(body.begin()));
+    b.setInsertionPointToEnd(entry);
+    b.create<cf::CondBranchOp>(loc, cmp(arith::CmpIPredicate::eq, bLo, bHi),
+                               done, ValueRange{zero}, start, ValueRange{});
+    b.setInsertionPointToEnd(start);
+    Value last = element(b.create<arith::SubIOp>(loc, bHi, one));
+    bound = b.create<arith::MinUIOp>(loc, bound,
+                                     b.create<arith::AddIOp>(loc, last, one));
+    b.create<cf::BranchOp>(loc, head, ValueRange{aLo, bLo, zero});
+  }
 
   b.setInsertionPointToEnd(head);
   Value ia = head->getArgument(0), ib = head->getArgument(1);
@@ -99,9 +110,12 @@ Value emitMerge(OpBuilder &b, Location loc, Value targets, Value aLo, Value aHi,
   b.setInsertionPointToEnd(pair);
   Value nextB = b.create<arith::AddIOp>(loc, test->getArgument(0), one);
   Value more = b.create<arith::AddIOp>(loc, count, one);
-  b.create<cf::CondBranchOp>(loc, cmp(arith::CmpIPredicate::eq, nextB, bHi),
-                             done, ValueRange{more}, head,
-                             ValueRange{nextA, nextB, more});
+  if (bReachesBound)
+    b.create<cf::BranchOp>(loc, head, ValueRange{nextA, nextB, more});
+  else
+    b.create<cf::CondBranchOp>(loc, cmp(arith::CmpIPredicate::eq, nextB, bHi),
+                               done, ValueRange{more}, head,
+                               ValueRange{nextA, nextB, more});
 
   b.setInsertionPointToEnd(done);
   b.create<scf::YieldOp>(loc, done->getArgument(0));
@@ -110,11 +124,9 @@ Value emitMerge(OpBuilder &b, Location loc, Value targets, Value aLo, Value aHi,
 
 } // namespace
 
-Value sluice::conversion::outline::buildCountCommon(OpBuilder &b, Location loc,
-                                                    ModuleOp module,
-                                                    Value offsets,
-                                                    Value targets, Value u,
-                                                    Value v, Value bound) {
+Value sluice::conversion::outline::buildCountCommon(
+    OpBuilder &b, Location loc, ModuleOp module, Value offsets, Value targets,
+    Value u, Value v, Value bound, const SourceList *uList) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
   Value one = constI64(b, loc, 1);
   auto list = [&](Value x) -> std::pair<Value, Value> {
@@ -123,7 +135,11 @@ Value sluice::conversion::outline::buildCountCommon(OpBuilder &b, Location loc,
             loadElement(b, loc, i64, offsets,
                         b.create<arith::AddIOp>(loc, x64, one))};
   };
-  auto [uLo, uHi] = list(u);
+  // u's bounds as the edge loop loaded them (a store into a property
+  // between them could alias the offsets for all LLVM knows: it would
+  // load them again per edge).
+  auto [uLo, uHi] =
+      uList ? std::pair<Value, Value>{uList->lo, uList->hi} : list(u);
   auto [vLo, vHi] = list(v);
   Value uLen = b.create<arith::SubIOp>(loc, uHi, uLo);
   Value vLen = b.create<arith::SubIOp>(loc, vHi, vLo);
@@ -137,8 +153,8 @@ Value sluice::conversion::outline::buildCountCommon(OpBuilder &b, Location loc,
                                      /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifShort.thenBlock());
-  b.create<scf::YieldOp>(loc,
-                         emitMerge(b, loc, targets, vLo, vHi, uLo, uHi, bound));
+  b.create<scf::YieldOp>(loc, emitMerge(b, loc, targets, vLo, vHi, uLo, uHi,
+                                        bound, uList && uList->reachesBound));
   b.setInsertionPointToStart(ifShort.elseBlock());
   b.create<scf::YieldOp>(
       loc,
@@ -156,6 +172,13 @@ Value sluice::conversion::outline::countBound(OpBuilder &b, Location loc,
                                   b.create<arith::MinUIOp>(loc, u, v));
 }
 
+const SourceList *Outliner::knownList(Value u, Value v, bool below) {
+  if (!sourceList.lo || u != edgeSource)
+    return nullptr;
+  sourceList.reachesBound = below && v == edgeDestination;
+  return &sourceList;
+}
+
 void Outliner::inlineCounts(Operation *copy, IRMapping &map,
                             Operation *original) {
   SmallVector<graph::CommonNeighborsOp> counts;
@@ -165,7 +188,8 @@ void Outliner::inlineCounts(Operation *copy, IRMapping &map,
     Location loc = count.getLoc();
     Value n = buildCountCommon(
         b, loc, module, mergeOffsets, mergeTargets, count.getU(), count.getV(),
-        countBound(b, loc, count.getBelow(), count.getU(), count.getV()));
+        countBound(b, loc, count.getBelow(), count.getU(), count.getV()),
+        knownList(count.getU(), count.getV(), count.getBelow()));
     count.getResult().replaceAllUsesWith(n);
     if (count.getOperation() == copy)
       map.map(original->getResult(0), n);

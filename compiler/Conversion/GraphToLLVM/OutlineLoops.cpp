@@ -326,23 +326,30 @@ std::string Outliner::describe(Operation *loop, graph::ScheduleAttr s,
       os << "; the destination is only compared and counted, so in that "
             "order the pass runs over the relabelled graph, destinations as "
             "positions (no lookup per edge)";
+    if (*order != graph::VertexOrder::Natural)
+      os << "; two versions of the pass, in the degree order and in the "
+            "graph's order, the launch runs the one the order asks for (no "
+            "test per vertex)";
   }
+  // What inlineRegion does: the version in the degree order over the CSR
+  // (its destination used otherwise too) keeps the runtime's merge, and
+  // its out-edges run to their end.
+  const bool ordered =
+      s.getOrder() && *s.getOrder() != graph::VertexOrder::Natural;
+  const bool csrInDegreeOrder = ordered && !destinationOnlyOrdered(loop);
+  const char *inGraphOrder = csrInDegreeOrder ? " in the graph's order" : "";
   if (state.inlineMerges && llvm::is_contained(variants, Variant::Push)) {
-    // What inlineRegion does: a loop in the degree order over the CSR
-    // (its destination used otherwise too) keeps the runtime's merge.
-    bool ordered = s.getOrder() && *s.getOrder() != graph::VertexOrder::Natural;
     bool counts = false;
     loop->walk([&](graph::CommonNeighborsOp) { counts = true; });
-    if (counts && (!ordered || destinationOnlyOrdered(loop)))
-      os << "; common_neighbors merged in the loop when both lists are "
-            "shorter than "
-         << kInlineMergeBelow << " (else the runtime's merge)";
+    if (counts)
+      os << "; common_neighbors merged in the loop" << inGraphOrder
+         << " when both lists are shorter than " << kInlineMergeBelow
+         << " (else the runtime's merge)";
   }
   if (llvm::is_contained(variants, Variant::Push) &&
-      pushEndsEarly(loop, s.getOrder() &&
-                              *s.getOrder() != graph::VertexOrder::Natural))
-    os << "; `where` holds for a prefix of a source's sorted out-edges: they "
-          "end at its first false";
+      pushEndsEarly(loop, /*ordered=*/false))
+    os << "; `where` holds for a prefix of a source's sorted out-edges"
+       << inGraphOrder << ": they end at its first false";
   if (!tiling.remark.empty())
     os << "; " << tiling.remark;
   if (s.getFormat() && *s.getFormat() == graph::EdgeFormat::Coo &&
@@ -564,6 +571,8 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
       names.push_back(base + "_pull_tiled");
     if (binning.binned)
       names.append({base + "_push_bins", base + "_bins_accumulate"});
+    if (order != graph::VertexOrder::Natural)
+      names.push_back(base + "_push_degree");
     for (const std::string &name : names)
       if (failed(claimName(name, loc,
                            what + " of algorithm '" + algo.getSymName().str() +
@@ -573,8 +582,17 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   }
   SmallVector<LLVM::LLVMFuncOp> fns;
   ordered = order != graph::VertexOrder::Natural;
+  // A loop in a degree order: its version in that order besides the one
+  // in the graph's order (one push variant, checked above).
+  LLVM::LLVMFuncOp degreeFn;
   for (Variant v : variants) {
     std::string name = base + "_" + variantName(v).str();
+    if (ordered) {
+      relabelled = true;
+      degreeFn = buildVariant(loop, name + "_degree", v, captured.getArrayRef(),
+                              isParallel);
+      relabelled = false;
+    }
     fns.push_back(
         buildVariant(loop, name, v, captured.getArrayRef(), isParallel));
     if (state.edgeLanes &&
@@ -770,9 +788,9 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     launch(fns.front(), null, null, info.numEdges);
   } else if (!from && order != graph::VertexOrder::Natural) {
     // The runtime decides (auto) and builds the order on the first run;
-    // the ranks, or null for the graph's order; the pass runs over the
-    // vertices in that order (a list: every vertex, highest degree first),
-    // or over every vertex.
+    // the ranks, or null for the graph's order; the pass's version in the
+    // degree order runs over the vertices in that order (a list: every
+    // vertex, highest degree first), the other over every vertex.
     std::string symbol = base + "_order_name";
     std::string name = what + " of algorithm '" + algo.getSymName().str() + "'";
     Value text;
@@ -785,9 +803,17 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     Value ranks = callRuntime(b, loc, module, AlgoCall::OrderBegin,
                               {info.ctx, kindArg, text});
     store(static_cast<int64_t>(EnvSlot::Ranks), ranks);
-    Value list =
-        callRuntime(b, loc, module, AlgoCall::OrderVertices, {info.ctx});
-    launch(fns.back(), list, null, n);
+    auto split =
+        b.create<scf::IfOp>(loc, isNonNull(b, loc, ranks), /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(split.thenBlock());
+      Value list =
+          callRuntime(b, loc, module, AlgoCall::OrderVertices, {info.ctx});
+      launch(degreeFn, list, null, n);
+      b.setInsertionPointToStart(split.elseBlock());
+      launch(fns.back(), null, null, n);
+    }
     callRuntime(b, loc, module, AlgoCall::OrderEnd, {info.ctx});
   } else if (!from) {
     launch(fns.back(), null, null, n);

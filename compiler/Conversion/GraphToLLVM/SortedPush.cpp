@@ -111,7 +111,8 @@ Value Outliner::atPositions(Operation *copy, Value ctx) {
     Value n;
     if (mergeOffsets) {
       n = buildCountCommon(b, loc, module, mergeOffsets, mergeTargets, pu, pv,
-                           countBound(b, loc, count.getBelow(), pu, pv));
+                           countBound(b, loc, count.getBelow(), pu, pv),
+                           knownList(pu, pv, count.getBelow()));
     } else {
       Value below =
           b.create<arith::ConstantIntOp>(loc, count.getBelow() ? 1 : 0, 32);
