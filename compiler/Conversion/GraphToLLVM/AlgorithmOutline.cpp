@@ -263,35 +263,14 @@ LogicalResult Outliner::run() {
 
 void Outliner::compareRanks(arith::CmpIOp cmp) {
   // Vertices are the language's only i32 values; == and != do not depend
-  // on the order.
+  // on the order. The version in the degree order runs only with ranks.
   if (!cmp.getLhs().getType().isInteger(32) ||
       cmp.getPredicate() == arith::CmpIPredicate::eq ||
       cmp.getPredicate() == arith::CmpIPredicate::ne)
     return;
   OpBuilder b(cmp);
-  Location loc = cmp.getLoc();
-  // The version in the degree order runs only with ranks.
-  if (relabelled) {
-    for (unsigned k = 0; k < 2; ++k)
-      cmp->setOperand(k, positionOfVertex(b, loc, cmp->getOperand(k)));
-    return;
-  }
-  Value hasRanks = isNonNull(b, loc, ranks);
-  for (unsigned k = 0; k < 2; ++k) {
-    Value vertex = cmp->getOperand(k);
-    auto ifOp =
-        b.create<scf::IfOp>(loc, TypeRange{vertex.getType()}, hasRanks, true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      Value index = b.create<arith::ExtUIOp>(loc, b.getI64Type(), vertex);
-      b.create<scf::YieldOp>(
-          loc, loadElement(b, loc, vertex.getType(), ranks, index));
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      b.create<scf::YieldOp>(loc, vertex);
-    }
-    cmp->setOperand(k, ifOp.getResult(0));
-  }
+  for (unsigned k = 0; k < 2; ++k)
+    cmp->setOperand(k, positionOfVertex(b, cmp.getLoc(), cmp->getOperand(k)));
 }
 
 SmallVector<Value> Outliner::inlineRegion(OpBuilder &b, Region &region,
@@ -431,10 +410,10 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   b.setInsertionPointToStart(forOp.getBody());
   Value i = forOp.getInductionVar();
   Value one = constI64(b, loc, 1);
-  // The edges [lo, hi) of vertex v in `offsets`, and a loop over them
-  // (a `_lanes` copy: over lo + lane, lo + lane + lanes, ...).
   // The list the last edgeLoop loaded: [lo, hi) in its offsets.
   SourceList edgeList;
+  // The edges [lo, hi) of vertex v in `offsets`, and a loop over them
+  // (a `_lanes` copy: over lo + lane, lo + lane + lanes, ...).
   auto edgeLoop = [&](Value offsets, Value v) {
     Value v64 = b.create<arith::ExtUIOp>(loc, i64, v);
     Value lo = loadElement(b, loc, i64, offsets, v64);

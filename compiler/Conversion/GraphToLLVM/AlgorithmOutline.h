@@ -210,7 +210,7 @@ private:
   /// The loop's where and body for `binders`; the body's contributions to
   /// the loop's reductions (`identities` where `where` is false).
   /// Makes a copied comparison of two vertices compare their positions in
-  /// `ranks` (when that is not null at run time).
+  /// `ranks` (the version in the degree order: not null at run time).
   void compareRanks(arith::CmpIOp cmp);
   /// Makes the comparisons of vertices and the common_neighbors in a
   /// copied op use positions in the degree order: positionOf's, or loaded
@@ -253,9 +253,8 @@ private:
   bool remarks;
   Type ptr;
   /// While a loop scheduled `order: degree | auto` is built: whether it is,
-  /// and in its push variant the vertices' positions in the degree order
-  /// (null at run time: the graph's order), which its comparisons of
-  /// vertices compare instead.
+  /// and in its push variant's version in the degree order the vertices'
+  /// positions in it, which its comparisons of vertices compare instead.
   bool ordered = false;
   /// While a loop with `ordered` is built: whether this version of it runs
   /// in the degree order (the launch runs it when the runtime's ranks are

@@ -299,7 +299,9 @@ schedule pre { @a { direction: push, parallel: dynamic(8) },
 /// common_neighbors_below(u, v) of a push loop's source and destination
 /// merges the source's list as the edge loop loaded it and walks it
 /// without end tests (the destination is in it, at or above the bound);
-/// (v, u) merges as before. On a directed graph with self-loops and short
+/// (v, u) merges as before; a destination used otherwise (`at[v]`) keeps
+/// the CSR in the degree order, its comparisons on the positions. On a
+/// directed graph with self-loops and short
 /// lists (merged in the loop), over every out-edge and over a prefix, in
 /// the graph's order (`natural`, and `auto`: 5 edges per vertex as GAPBS counts
 /// them) and in the degree order (over the relabelled graph), at 1 and 2
@@ -319,13 +321,16 @@ algorithm nb() on g {
   vertex all: i64 = 0
   vertex pre: i64 = 0
   vertex swapped: i64 = 0
+  vertex at: i64 = 0
   @a edges(u, v) where v != u { all[u] += common_neighbors_below(u, v) }
   @b edges(u, v) where v < u { pre[u] += common_neighbors_below(u, v) }
   @c edges(u, v) { swapped[u] += common_neighbors_below(v, u) }
-  output all, pre, swapped
+  @d edges(u, v) where v < u { at[v] += common_neighbors_below(u, v) }
+  output all, pre, swapped, at
 }
 schedule nb { @a )" + schedule + ", @b " +
-                                schedule + ", @c " + schedule + " }\n";
+                                schedule + ", @c " + schedule + ", @d " +
+                                schedule + " }\n";
     const std::vector<uint32_t> rank =
         positions(g.g, std::string(order) == "degree");
     // Common out-neighbours w of x and y below both in the order.
@@ -337,7 +342,7 @@ schedule nb { @a )" + schedule + ", @b " +
                  std::binary_search(tgt + off[y], tgt + off[y + 1], tgt[f]);
       return count;
     };
-    std::vector<std::vector<int64_t>> expected(3, std::vector<int64_t>(n, 0));
+    std::vector<std::vector<int64_t>> expected(4, std::vector<int64_t>(n, 0));
     uint64_t selfLoops = 0, short_ = 0;
     for (uint32_t u = 0; u < n; ++u) {
       short_ += off[u + 1] - off[u] < 16;
@@ -346,8 +351,10 @@ schedule nb { @a )" + schedule + ", @b " +
         selfLoops += v == u;
         if (v != u)
           expected[0][u] += below(u, v);
-        if (rank[v] < rank[u])
+        if (rank[v] < rank[u]) {
           expected[1][u] += below(u, v);
+          expected[3][v] += below(u, v);
+        }
         expected[2][u] += below(v, u);
       }
     }
@@ -361,8 +368,8 @@ schedule nb { @a )" + schedule + ", @b " +
       auto result =
           p.compiled->run(g.g, b.getDictionaryAttr({}), threads, true, p.algo);
       ASSERT_TRUE(succeeded(result));
-      ASSERT_EQ(result->outputs.size(), 3u);
-      for (size_t k = 0; k < 3; ++k) {
+      ASSERT_EQ(result->outputs.size(), 4u);
+      for (size_t k = 0; k < 4; ++k) {
         const auto *data =
             static_cast<const int64_t *>(result->outputs[k].data);
         EXPECT_EQ(std::vector<int64_t>(data, data + n), expected[k])
