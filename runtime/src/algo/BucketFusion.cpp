@@ -42,9 +42,9 @@ struct BinRef {
 };
 thread_local BinRef binRef;
 
-/// The calling thread's bin in `ctx`, made on its first fused insert
-/// there.
-FuseBin &binOf(sluice_algo_ctx_t *ctx) {
+} // namespace
+
+FuseBin &sluice::rt::threadBins(sluice_algo_ctx_t *ctx) {
   BinRef &ref = binRef;
   if (ref.ctxSerial == ctx->serial)
     return *ref.bin;
@@ -55,6 +55,8 @@ FuseBin &binOf(sluice_algo_ctx_t *ctx) {
   ref.bin = bins.bins.back().get();
   return *ref.bin;
 }
+
+namespace {
 
 /// One fused round's pass, as its shares see it.
 struct FusedPass {
@@ -70,7 +72,7 @@ struct FusedPass {
 /// on what is left.
 void runBin(void *arg) {
   const FusedPass &pass = *static_cast<const FusedPass *>(arg);
-  FuseBin &bin = binOf(pass.ctx);
+  FuseBin &bin = threadBins(pass.ctx);
   if (bin.frontier != pass.out)
     return;
   while (!bin.items.empty() && bin.items.size() < SLUICE_ALGO_FUSE_BELOW &&
@@ -108,7 +110,11 @@ void sluice::rt::fuseInsert(sluice_frontier_t *f, uint32_t v, double p) {
   const BucketFusion &fusion = *f->fusion;
   if (BucketQueue::keyOf(p, fusion.delta) != fusion.key)
     return;
-  FuseBin &bin = binOf(f->ctx);
+  fuseInto(threadBins(f->ctx), f, v, p);
+}
+
+void sluice::rt::fuseInto(FuseBin &bin, sluice_frontier_t *f, uint32_t v,
+                          double p) {
   if (bin.frontier != f) {
     bin.items.clear();
     bin.frontier = f;
