@@ -161,7 +161,12 @@ struct BucketBins {
       near.emplace_back(memory);
   }
   sluice_frontier_t *frontier = nullptr;
-  double base = 0;
+  /// The round's key (near[d] holds bucket base + d); far below every key
+  /// when the round's key is not an exact integer.
+  int64_t base = 0;
+  /// The round is fused: its key's vertices go to the fused bin.
+  bool fused = false;
+  int64_t fusedKey = 0;
   /// Bit d: near[d] holds vertices.
   uint64_t used = 0;
   int64_t waiting = 0;
@@ -190,8 +195,18 @@ struct FuseBins {
   std::vector<std::unique_ptr<FuseBin>> bins;
 };
 
-/// The calling thread's bins in `ctx` (made on its first use there).
-FuseBin &threadBins(sluice_algo_ctx_t *ctx);
+/// The calling thread's bins in the context of serial `ctxSerial` (the
+/// context owns them: a context made later at the same address has
+/// another serial). Initial-exec TLS: one load, no call, in the shared
+/// library too.
+struct BinRef {
+  uint64_t ctxSerial = 0;
+  FuseBin *bin = nullptr;
+};
+extern thread_local BinRef binRef __attribute__((tls_model("initial-exec")));
+/// The calling thread's bins in `ctx`, made (threadBins: found).
+FuseBin &newThreadBins(sluice_algo_ctx_t *ctx);
+inline FuseBin &threadBins(sluice_algo_ctx_t *ctx);
 /// Hands the threads' bins of `f` (a bucket queue's frontier, its round's
 /// pass over) to its queue; without a queue, drops them.
 void mergeBucketBins(sluice_frontier_t *f);
@@ -337,5 +352,12 @@ struct sluice_algo_ctx_t {
   const uint64_t *orderOffsets = nullptr;
   const uint32_t *orderTargets = nullptr;
 };
+
+inline sluice::rt::FuseBin &sluice::rt::threadBins(sluice_algo_ctx_t *ctx) {
+  BinRef &ref = binRef;
+  if (ref.ctxSerial == ctx->serial)
+    return *ref.bin;
+  return newThreadBins(ctx);
+}
 
 #endif // SLUICE_RUNTIME_SRC_ALGO_ALGOINTERNAL_H

@@ -26,48 +26,78 @@
 
 #include "runtime/src/algo/AlgoInternal.h"
 
+#include <cmath>
+
 using sluice::rt::BucketBins;
 using sluice::rt::BucketQueue;
 using sluice::rt::FuseBin;
 
-int sluice_algo_bucket_insert(sluice_frontier_t *f, uint32_t v) {
-  if (!f->queue || f->sealed || v >= f->numVertices)
-    return sluice_algo_frontier_insert(f, v);
+namespace {
+
+/// A thread's first insert of the round into `f`: its bins start over
+/// (those of a frontier released unsealed are dropped).
+[[gnu::noinline]] void startBins(BucketBins &bins, sluice_frontier_t *f) {
+  for (; bins.used; bins.used &= bins.used - 1)
+    bins.near[__builtin_ctzll(bins.used)].clear();
+  bins.others.clear();
+  bins.waiting = 0;
+  bins.frontier = f;
+  // (Keys of the near bins are exact integers; else none is near.)
+  bins.base =
+      std::fabs(f->binKey) < 0x1p52 ? int64_t(f->binKey) : INT64_MIN / 2;
+  const sluice::rt::BucketFusion *fusion = f->fusion.get();
+  bins.fused = fusion && fusion->active;
+  bins.fusedKey = bins.fused ? int64_t(fusion->key) : 0;
+}
+
+/// An insert whose key is not an exact key from 0 up (negative, past an
+/// int32, infinite or NaN priorities): the queue's own keys and codes.
+[[gnu::noinline]] int insertOther(sluice_frontier_t *f, FuseBin &bin,
+                                  uint32_t v, double p) {
   BucketQueue &queue = *f->queue;
-  FuseBin &bin = sluice::rt::threadBins(f->ctx);
   BucketBins &bins = bin.filing;
-  if (bins.frontier != f) {
-    // (Bins of a frontier released unsealed are dropped.)
-    for (; bins.used; bins.used &= bins.used - 1)
-      bins.near[__builtin_ctzll(bins.used)].clear();
-    bins.others.clear();
-    bins.waiting = 0;
-    bins.frontier = f;
-    bins.base = f->binKey;
-  }
-  double key;
-  if (f->fusion && f->fusion->active) {
-    const sluice::rt::BucketFusion &fusion = *f->fusion;
-    double p = sluice::rt::fusedPriority(fusion, v);
-    key = BucketQueue::keyOf(p, fusion.delta);
-    if (key == fusion.key) {
-      // Runs in this round, on this thread (or is passed on at the seal).
-      sluice::rt::fuseInto(bin, f, v, p);
-      queue.releaseSlot(v, key, bins.waiting);
-      return 1;
-    }
-  } else {
-    key = queue.liveKeyOf(v);
+  double key = BucketQueue::keyOf(p, queue.width());
+  if (bins.fused && key == f->fusion->key) {
+    sluice::rt::fuseInto(bin, f, v, p);
+    queue.releaseSlot(v, key, bins.waiting);
+    return 1;
   }
   if (!queue.claimSlot(v, key, bins.waiting))
     return 0;
-  double d = key - bins.base;
-  if (d >= 0 && d < double(BucketBins::kNear)) {
-    unsigned at = unsigned(d);
-    bins.near[at].push_back(v);
-    bins.used |= uint64_t(1) << at;
+  bins.others.emplace_back(key, v);
+  return 1;
+}
+
+} // namespace
+
+int sluice_algo_bucket_insert(sluice_frontier_t *f, uint32_t v) {
+  BucketQueue *queue = f->queue.get();
+  if (!queue || f->sealed || v >= f->numVertices)
+    return sluice_algo_frontier_insert(f, v);
+  FuseBin &bin = sluice::rt::threadBins(f->ctx);
+  BucketBins &bins = bin.filing;
+  if (bins.frontier != f)
+    startBins(bins, f);
+  // floor(p / delta) is the truncation from 0 up: one conversion.
+  double p = queue->livePriority(v);
+  double q = p / queue->width();
+  if (!(q >= 0 && q < double(BucketQueue::kExactKeys)))
+    return insertOther(f, bin, v, p);
+  const int64_t key = int64_t(q);
+  if (bins.fused && key == bins.fusedKey) {
+    // Runs in this round, on this thread (or is passed on at the seal).
+    sluice::rt::fuseInto(bin, f, v, p);
+    queue->releaseSlot(v, double(key), bins.waiting);
+    return 1;
+  }
+  if (!queue->claimExact(v, int32_t(key), bins.waiting))
+    return 0;
+  uint64_t d = uint64_t(key - bins.base);
+  if (d < BucketBins::kNear) {
+    bins.near[d].push_back(v);
+    bins.used |= uint64_t(1) << d;
   } else {
-    bins.others.emplace_back(key, v);
+    bins.others.emplace_back(double(key), v);
   }
   return 1;
 }
@@ -91,7 +121,8 @@ void sluice::rt::mergeBucketBins(sluice_frontier_t *f) {
     for (BucketBins *bins : mine) {
       std::pmr::vector<uint32_t> &near = bins->near[d];
       if (queue)
-        queue->pushEntries(bins->base + d, near.data(), near.size());
+        queue->pushEntries(double(bins->base + int64_t(d)), near.data(),
+                           near.size());
       near.clear();
     }
   }

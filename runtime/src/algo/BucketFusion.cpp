@@ -32,22 +32,10 @@
 
 using namespace sluice::rt;
 
-namespace {
+thread_local BinRef sluice::rt::binRef;
 
-/// This thread's bin in the context of serial `ctxSerial` (the context
-/// owns it: a context made later at the same address has another serial).
-struct BinRef {
-  uint64_t ctxSerial = 0;
-  FuseBin *bin = nullptr;
-};
-thread_local BinRef binRef;
-
-} // namespace
-
-FuseBin &sluice::rt::threadBins(sluice_algo_ctx_t *ctx) {
+FuseBin &sluice::rt::newThreadBins(sluice_algo_ctx_t *ctx) {
   BinRef &ref = binRef;
-  if (ref.ctxSerial == ctx->serial)
-    return *ref.bin;
   FuseBins &bins = *ctx->fuseBins;
   std::lock_guard<std::mutex> lock(bins.mutex);
   bins.bins.push_back(std::make_unique<FuseBin>(&ctx->arena));

@@ -94,12 +94,10 @@ void BucketQueue::pushEntries(double key, const uint32_t *vertices,
 
 bool BucketQueue::claimSlot(uint32_t v, double key, int64_t &waiting) {
   const int32_t code = codeOf(key);
+  if (exact(code))
+    return claimExact(v, code, waiting);
   int32_t was = slotOf(v);
   for (;;) {
-    // Waits there already, or lower (another thread's lowering came
-    // first, or a write outside the loop): that entry's take decides.
-    if (exact(code) && was != kNotFiled && exact(was) && was <= code)
-      return false;
     if (slot[v].compare_exchange_weak(was, code, std::memory_order_relaxed)) {
       waiting += was == kNotFiled;
       return true;

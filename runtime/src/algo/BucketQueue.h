@@ -104,7 +104,8 @@ public:
   static bool fusible(double key) { return exact(codeOf(key)); }
   /// The bucket of `v` now, read while other threads lower priorities (a
   /// relaxed atomic load).
-  double liveKeyOf(uint32_t v) const {
+  double liveKeyOf(uint32_t v) const { return keyOf(livePriority(v), delta); }
+  double livePriority(uint32_t v) const {
     double p;
     if (type == SLUICE_ALGO_I64) {
       int64_t i;
@@ -115,8 +116,12 @@ public:
       __atomic_load(static_cast<const double *>(priority) + v, &p,
                     __ATOMIC_RELAXED);
     }
-    return keyOf(p, delta);
+    return p;
   }
+  /// The buckets' width.
+  double width() const { return delta; }
+  /// Keys from 0 up to this are their own slot codes.
+  static constexpr int64_t kExactKeys = INT32_MAX - 1;
 
   /// Filing during a round's pass, by its threads at once (BucketBins.cpp:
   /// each pushes its entries later, with pushEntries). claimSlot: `v`
@@ -127,6 +132,20 @@ public:
   /// goes stale). Both count the vertices that start or stop waiting in
   /// `waiting`, which adjustQueued adds once the pass is over.
   bool claimSlot(uint32_t v, double key, int64_t &waiting);
+  /// claimSlot of a key that is its own code (0 <= key <= kExactKeys).
+  bool claimExact(uint32_t v, int32_t code, int64_t &waiting) {
+    int32_t was = slotOf(v);
+    for (;;) {
+      // Waits there already, or lower (another thread's lowering came
+      // first, or a write outside the loop): that entry's take decides.
+      if (was != kNotFiled && exact(was) && was <= code)
+        return false;
+      if (slot[v].compare_exchange_weak(was, code, std::memory_order_relaxed)) {
+        waiting += was == kNotFiled;
+        return true;
+      }
+    }
+  }
   void releaseSlot(uint32_t v, double key, int64_t &waiting);
   /// Entries `vertices[0, count)` under `key`, whose slots say so already.
   void pushEntries(double key, const uint32_t *vertices, uint64_t count);
