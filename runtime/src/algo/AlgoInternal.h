@@ -167,6 +167,8 @@ struct BucketBins {
   /// The round is fused: its key's vertices go to the fused bin.
   bool fused = false;
   int64_t fusedKey = 0;
+  /// Other threads may file at once (the context has several).
+  bool shared = true;
   /// Bit d: near[d] holds vertices.
   uint64_t used = 0;
   int64_t waiting = 0;

@@ -48,6 +48,7 @@ namespace {
   const sluice::rt::BucketFusion *fusion = f->fusion.get();
   bins.fused = fusion && fusion->active;
   bins.fusedKey = bins.fused ? int64_t(fusion->key) : 0;
+  bins.shared = f->ctx->pool && f->ctx->pool->size() > 1;
 }
 
 /// An insert whose key is not an exact key from 0 up (negative, past an
@@ -87,10 +88,14 @@ int sluice_algo_bucket_insert(sluice_frontier_t *f, uint32_t v) {
   if (bins.fused && key == bins.fusedKey) {
     // Runs in this round, on this thread (or is passed on at the seal).
     sluice::rt::fuseInto(bin, f, v, p);
-    queue->releaseSlot(v, double(key), bins.waiting);
+    if (bins.shared)
+      queue->releaseSlot(v, double(key), bins.waiting);
+    else
+      queue->releaseSlotSerial(v, double(key), bins.waiting);
     return 1;
   }
-  if (!queue->claimExact(v, int32_t(key), bins.waiting))
+  if (bins.shared ? !queue->claimExact<true>(v, int32_t(key), bins.waiting)
+                  : !queue->claimExact<false>(v, int32_t(key), bins.waiting))
     return 0;
   uint64_t d = uint64_t(key - bins.base);
   if (d < BucketBins::kNear) {

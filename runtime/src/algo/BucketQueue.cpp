@@ -95,7 +95,7 @@ void BucketQueue::pushEntries(double key, const uint32_t *vertices,
 bool BucketQueue::claimSlot(uint32_t v, double key, int64_t &waiting) {
   const int32_t code = codeOf(key);
   if (exact(code))
-    return claimExact(v, code, waiting);
+    return claimExact<true>(v, code, waiting);
   int32_t was = slotOf(v);
   for (;;) {
     if (slot[v].compare_exchange_weak(was, code, std::memory_order_relaxed)) {
