@@ -357,7 +357,9 @@ SLUICE_API void sluice_algo_bucket_for(sluice_frontier_t *current,
  * waiting in that bucket is not filed again; one waiting in a higher
  * bucket is (its old entry goes stale). In a fused round a vertex of the
  * round's bucket goes to the thread's fused bin instead. Without the
- * queue, as sluice_algo_frontier_insert. Safe from the threads of the
+ * queue, or on a graph of more than 2^19 vertices (the bins' random
+ * accesses to the queue then cost more than the bitmap's), as
+ * sluice_algo_frontier_insert. Safe from the threads of the
  * round's pass. Returns 1 when `v` was filed. */
 SLUICE_API int sluice_algo_bucket_insert(sluice_frontier_t *f, uint32_t v);
 /* The element types of a vertex property. */

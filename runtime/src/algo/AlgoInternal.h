@@ -155,6 +155,12 @@ inline double fusedPriority(const BucketFusion &fusion, uint32_t v) {
 /// its bucket queue whole.
 struct BucketBins {
   static constexpr unsigned kNear = 64;
+  /// Graphs past this many vertices keep the bitmap and list: a claim's
+  /// random access to the queue's slots (4 bytes a vertex) then misses
+  /// the cache where the bitmap (a bit a vertex) and the seal's filing in
+  /// vertex order did not (kron20 +5%, urand20 +37% CPU time at 1 thread,
+  /// bench/RESULTS.md; kron18's 262,144 vertices gained 5%).
+  static constexpr uint64_t kBinnedVertices = uint64_t(1) << 19;
   explicit BucketBins(std::pmr::memory_resource *memory) : others(memory) {
     near.reserve(kNear);
     for (unsigned d = 0; d < kNear; ++d)
@@ -269,6 +275,10 @@ struct sluice_frontier_t {
   /// With a queue: the key of the round filing into it (its threads' bins,
   /// sluice_algo_bucket_insert, are kept relative to it).
   double binKey = 0;
+  /// Whether sluice_algo_bucket_insert files into the threads' bins (the
+  /// graph has at most kBinnedVertices vertices) or into the bitmap and
+  /// list.
+  bool binned = false;
   /// Whether `list` holds the vertices, sorted. A sealed frontier of at
   /// least a 64th of the vertices keeps its bitmap and is listed from it
   /// on first read (a pull round reads only the bitmap).

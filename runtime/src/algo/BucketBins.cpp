@@ -73,7 +73,7 @@ namespace {
 
 int sluice_algo_bucket_insert(sluice_frontier_t *f, uint32_t v) {
   BucketQueue *queue = f->queue.get();
-  if (!queue || f->sealed || v >= f->numVertices)
+  if (!queue || !f->binned || f->sealed || v >= f->numVertices)
     return sluice_algo_frontier_insert(f, v);
   FuseBin &bin = sluice::rt::threadBins(f->ctx);
   BucketBins &bins = bin.filing;

@@ -318,6 +318,8 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
                                 : BucketQueue::keyOf(priority, type, delta,
                                                      lowest.front());
     rest->binKey = key;
+    rest->binned =
+        ctx->view.num_vertices <= sluice::rt::BucketBins::kBinnedVertices;
     if ((flags & SLUICE_ALGO_BUCKET_FUSE) && BucketQueue::fusible(key)) {
       // (Relative 2^-20 and an absolute delta / 2^20 dwarf the rounding of
       // p / delta and of the bound, a few ulps.)
