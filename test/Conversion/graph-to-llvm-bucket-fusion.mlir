@@ -54,7 +54,7 @@ module {
 // CHECK-LABEL: llvm.func @sluice_algo_parents(
 // CHECK:           llvm.call @sluice_algo_frontier_bucket(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i32{{(_[0-9]+)?}})
 // CHECK:           llvm.call @sluice_algo_parallel_for(
-// REMARK: remark: loop 'relax' of algorithm 'parents': {{.*}}; no bucket fusion: its body does more than lower 'dist' with min= at the destination{{$}}
+// REMARK: remark: loop 'relax' of algorithm 'parents': {{.*}}; no bucket fusion: its body does more than lower 'dist' with min= at the destination; relaxed vertices go straight into the inserting thread's bin of their bucket{{.*}}
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @parents on @g attributes {outputs = [@dist, @parent], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
@@ -93,7 +93,7 @@ module {
 // no fusion.
 // CHECK-LABEL: llvm.func @sluice_algo_many(
 // CHECK:           llvm.call @sluice_algo_frontier_bucket(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i32{{(_[0-9]+)?}})
-// REMARK: remark: loop 'relax' of algorithm 'many': {{.*}}; no bucket fusion: its result is read by more than the next round and a test of its size against zero{{$}}
+// REMARK: remark: loop 'relax' of algorithm 'many': {{.*}}; no bucket fusion: its result is read by more than the next round and a test of its size against zero; relaxed vertices go straight into the inserting thread's bin of their bucket{{.*}}
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @many on @g attributes {outputs = [@dist], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {

@@ -402,7 +402,7 @@ module {
 // CHECK:           arith.constant 2.500000e+00 : f64
 // CHECK-NEXT:      %[[CONSUME:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:      llvm.call @sluice_algo_frontier_bucket(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[CONSUME]])
-// REMARK: remark: loop 'relax' of algorithm 'again': {{.*}}the others pass on to the result, by a scan: the frontier is read again);{{.*}}; no bucket fusion: its frontier is read again{{$}}
+// REMARK: remark: loop 'relax' of algorithm 'again': {{.*}}the others pass on to the result, by a scan: the frontier is read again);{{.*}}; no bucket fusion: its frontier is read again; relaxed vertices go through the result's bitmap and list, not per-thread bins of their buckets: its frontier is read again (no bucket queue to file into){{$}}
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @again on @g attributes {outputs = [@dist], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {

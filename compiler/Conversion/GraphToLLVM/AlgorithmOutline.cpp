@@ -375,6 +375,7 @@ LLVM::LLVMFuncOp Outliner::buildVariant(Operation *loop, StringRef name,
   Value bitmap = slot(EnvSlot::Bitmap, ptr);
   if (isa<graph::EdgesOp>(loop) && loop->getNumResults())
     info.out = out;
+  info.bucketInserts = info.out && bucketBins && variant == Variant::Push;
   // A pull pass sets its new frontier's bits itself: its iterations run
   // over destinations in order, so a word's inserts collect in a register
   // and cost one atomic or (an insert call per vertex, a locked

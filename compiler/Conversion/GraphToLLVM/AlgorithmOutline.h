@@ -262,6 +262,10 @@ private:
   /// the ranks or the list per vertex.
   bool relabelled = false;
   Value ranks;
+  /// While a push over a `frontier: buckets` frontier is built: whether
+  /// its inserts go into the threads' bins of their buckets
+  /// (AlgoLowering::bucketBins).
+  bool bucketBins = false;
   /// While a pull loop is built: the vertices loop fused into it (run at
   /// each destination after its in-edges), or null; and the loops fused
   /// into the loop before them, which are not lowered on their own.

@@ -198,6 +198,9 @@ Value sluice::conversion::callRuntime(OpBuilder &b, Location loc,
     name = "sluice_algo_bucket_for", result = none;
     params = {ptr, i32, i64, ptr, ptr, i64, i64};
     break;
+  case AlgoCall::BucketInsert:
+    name = "sluice_algo_bucket_insert", result = i32, params = {ptr, i32};
+    break;
   case AlgoCall::GpuSync:
     name = "sluice_algo_gpu_sync", result = none, params = {ptr, i32};
     break;

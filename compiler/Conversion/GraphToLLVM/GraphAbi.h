@@ -131,6 +131,7 @@ enum class AlgoCall {
                   ///<      i32 flags)
   BucketFor,      ///< void (current, i32 schedule, u64 chunk, fn, env,
                   ///<       u64 env_slots, u64 list_slot)
+  BucketInsert,   ///< i32 (f, u32 v)
   GpuSync,        ///< void (ctx, i32 phase): kGpuSync*
   GpuSyncElement, ///< void (ctx, i32 property, u32 v)
 };

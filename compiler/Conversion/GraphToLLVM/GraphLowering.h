@@ -47,6 +47,11 @@ struct FunctionInfo {
   /// The destination binder of a second copy of the out-edges (a push
   /// variant's, versioned on whether the graph has weights).
   mlir::Value otherDst;
+  /// A push over a `frontier: buckets` frontier whose result takes the
+  /// bucket queue (AlgoLowering::bucketBins): inserts into `out` go
+  /// straight into the thread's bin of the destination's bucket
+  /// (sluice_algo_bucket_insert).
+  bool bucketInserts = false;
   /// Whether `v` is the destination binder (of either copy).
   bool isDst(mlir::Value v) const { return v && (v == dst || v == otherDst); }
   /// The properties a parallel loop updates with graph.compare_swap: every
@@ -88,6 +93,13 @@ struct AlgoLowering {
   /// source and runs its out-edges in one of two copies, with the weights
   /// or with 1.0 (the CPU's; LLVM keeps the test on every edge otherwise).
   bool unswitchWeights = false;
+  /// Whether a push over a `frontier: buckets` frontier that hands its
+  /// bucket queue on to its result files each relaxed destination straight
+  /// into the inserting thread's bin of its bucket
+  /// (sluice_algo_bucket_insert, GAPBS's local bins) instead of the result's
+  /// bitmap and list, filed into the queue at the seal (the CPU's; the
+  /// GPU's inserts are replayed on the host).
+  bool bucketBins = false;
 };
 
 /// Why push loop `loop` scheduled `format: coo` (`s`) keeps the CSR, or ""

@@ -126,6 +126,8 @@ void markIfChanged(OpBuilder &b, Location loc, ModuleOp module,
   b.setInsertionPointToStart(ifOp.thenBlock());
   if (info.outBits && v == info.owned)
     insertDirect(b, loc, info, v);
+  else if (info.bucketInserts)
+    callRuntime(b, loc, module, AlgoCall::BucketInsert, {info.out, v});
   else
     callRuntime(b, loc, module, AlgoCall::FrontierInsert, {info.out, v});
 }

@@ -43,6 +43,7 @@ struct GraphToLLVMPass
     state.inlineMerges = true;
     state.inlineIds = true;
     state.unswitchWeights = true;
+    state.bucketBins = true;
     for (auto algo :
          llvm::make_early_inc_range(module.getOps<graph::AlgorithmOp>()))
       if (failed(outlineAlgorithm(algo, state, remarks)))

@@ -468,6 +468,16 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
                         "' with min= at the destination and its result "
                         "feeds only the next round"
                   : "; no bucket fusion: " + why;
+    // GAPBS's local bins: only a queue handed on has buckets to file
+    // into during the round.
+    if (state.bucketBins)
+      fusion += consume ? "; relaxed vertices go straight into the inserting "
+                          "thread's bin of their bucket (GAPBS's local bins), "
+                          "handed whole to the bucket queue at the round's end"
+                        : "; relaxed vertices go through the result's bitmap "
+                          "and list, not per-thread bins of their buckets: its "
+                          "frontier is read again (no bucket queue to file "
+                          "into)";
   }
   graph::Parallel parallel = *schedule.getParallel();
   bool isParallel = parallel != graph::Parallel::Serial;
@@ -582,6 +592,7 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
   }
   SmallVector<LLVM::LLVMFuncOp> fns;
   ordered = order != graph::VertexOrder::Natural;
+  bucketBins = consume && state.bucketBins;
   // A loop in a degree order: its version in that order besides the one
   // in the graph's order (one push variant, checked above).
   LLVM::LLVMFuncOp degreeFn;
@@ -602,6 +613,7 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
                    /*lanes=*/true);
   }
   ordered = false;
+  bucketBins = false;
   LLVM::LLVMFuncOp tiledFn;
   if (tiling.tiled)
     tiledFn = buildVariant(loop, base + "_pull_tiled", Variant::TiledPull,

@@ -208,6 +208,7 @@ CompiledAlgorithm::compile(graph::AlgorithmOp algo, bool remarks, bool gpu,
   SLUICE_SYMBOL(sluice_algo_count_common);
   SLUICE_SYMBOL(sluice_algo_frontier_bucket);
   SLUICE_SYMBOL(sluice_algo_bucket_for);
+  SLUICE_SYMBOL(sluice_algo_bucket_insert);
   SLUICE_SYMBOL(sluice_algo_edge_weight);
   SLUICE_SYMBOL(sluice_algo_edge_label);
   SLUICE_SYMBOL(sluice_algo_vertex_label);

@@ -348,6 +348,20 @@ SLUICE_API void sluice_algo_bucket_for(sluice_frontier_t *current,
                                        int32_t schedule, uint64_t chunk,
                                        sluice_algo_range_fn_t fn, void *env,
                                        uint64_t env_slots, uint64_t list_slot);
+/* Inserts `v` into `f`, a `frontier: buckets` loop's result, during the
+ * loop's round (GAPBS's local bins): when the round handed `f` the bucket
+ * queue (sluice_algo_frontier_bucket with SLUICE_ALGO_BUCKET_CONSUME), `v`
+ * goes straight into the calling thread's bin of its bucket
+ * floor(priority[v] / delta), read now, with no bitmap and no list; `f`'s
+ * seal hands the threads' bins whole to the queue. A vertex already
+ * waiting in that bucket is not filed again; one waiting in a higher
+ * bucket is (its old entry goes stale). In a fused round a vertex of the
+ * round's bucket goes to the thread's fused bin instead. Without the
+ * queue, or on a graph of more than 2^19 vertices (the bins' random
+ * accesses to the queue then cost more than the bitmap's), as
+ * sluice_algo_frontier_insert. Safe from the threads of the
+ * round's pass. Returns 1 when `v` was filed. */
+SLUICE_API int sluice_algo_bucket_insert(sluice_frontier_t *f, uint32_t v);
 /* The element types of a vertex property. */
 typedef enum sluice_algo_type_e {
   SLUICE_ALGO_F64 = 0,    /* double */

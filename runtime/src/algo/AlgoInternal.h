@@ -147,18 +147,55 @@ inline double fusedPriority(const BucketFusion &fusion, uint32_t v) {
                 __ATOMIC_RELAXED);
   return p;
 }
-/// A thread's bin of fused rounds (BucketFusion.cpp): the vertices of the
+/// A thread's bins of the buckets a round files into
+/// (sluice_algo_bucket_insert, BucketBins.cpp; GAPBS's local bins): the
+/// result frontier they are for, per bucket base + d (d < kNear) its
+/// vertices, the vertices of other buckets with their keys, and how many
+/// vertices started (or stopped) waiting. The result's seal hands them to
+/// its bucket queue whole.
+struct BucketBins {
+  static constexpr unsigned kNear = 64;
+  /// Graphs past this many vertices keep the bitmap and list: a claim's
+  /// random access to the queue's slots (4 bytes a vertex) then misses
+  /// the cache where the bitmap (a bit a vertex) and the seal's filing in
+  /// vertex order did not (kron20 +5%, urand20 +37% CPU time at 1 thread,
+  /// bench/RESULTS.md; kron18's 262,144 vertices gained 5%).
+  static constexpr uint64_t kBinnedVertices = uint64_t(1) << 19;
+  explicit BucketBins(std::pmr::memory_resource *memory) : others(memory) {
+    near.reserve(kNear);
+    for (unsigned d = 0; d < kNear; ++d)
+      near.emplace_back(memory);
+  }
+  sluice_frontier_t *frontier = nullptr;
+  /// The round's key (near[d] holds bucket base + d); far below every key
+  /// when the round's key is not an exact integer.
+  int64_t base = 0;
+  /// The round is fused: its key's vertices go to the fused bin.
+  bool fused = false;
+  int64_t fusedKey = 0;
+  /// Other threads may file at once (the context has several).
+  bool shared = true;
+  /// Bit d: near[d] holds vertices.
+  uint64_t used = 0;
+  int64_t waiting = 0;
+  std::vector<std::pmr::vector<uint32_t>> near;
+  std::pmr::vector<std::pair<double, uint32_t>> others;
+};
+/// A thread's bins of fused rounds (BucketFusion.cpp): the vertices of the
 /// fused round's bucket it lowered and has not run yet, each with its
 /// priority read after the lowering; the ones it runs now and the
 /// environment it runs them with. Its buffers are the context's (its
-/// arena): they grow once in a run, not once a round.
+/// arena): they grow once in a run, not once a round. Also the thread's
+/// bins of the buckets a round files into.
 struct FuseBin {
   explicit FuseBin(std::pmr::memory_resource *memory)
-      : items(memory), taken(memory), running(memory), env(memory) {}
+      : items(memory), taken(memory), running(memory), env(memory),
+        filing(memory) {}
   sluice_frontier_t *frontier = nullptr;
   std::pmr::vector<std::pair<uint32_t, double>> items, taken;
   std::pmr::vector<uint32_t> running;
   std::pmr::vector<uint64_t> env;
+  BucketBins filing;
 };
 /// A context's bins, one per thread that made a fused insert in it.
 struct FuseBins {
@@ -166,10 +203,28 @@ struct FuseBins {
   std::vector<std::unique_ptr<FuseBin>> bins;
 };
 
+/// The calling thread's bins in the context of serial `ctxSerial` (the
+/// context owns them: a context made later at the same address has
+/// another serial). Initial-exec TLS: one load, no call, in the shared
+/// library too.
+struct BinRef {
+  uint64_t ctxSerial = 0;
+  FuseBin *bin = nullptr;
+};
+extern thread_local BinRef binRef __attribute__((tls_model("initial-exec")));
+/// The calling thread's bins in `ctx`, made (threadBins: found).
+FuseBin &newThreadBins(sluice_algo_ctx_t *ctx);
+inline FuseBin &threadBins(sluice_algo_ctx_t *ctx);
+/// Hands the threads' bins of `f` (a bucket queue's frontier, its round's
+/// pass over) to its queue; without a queue, drops them.
+void mergeBucketBins(sluice_frontier_t *f);
+
 /// An insert of `v`, whose priority is now `p`, into `f` during its fused
 /// round: into the calling thread's bin when its bucket is the round's
 /// (`p` above fusion.above: it is not).
 void fuseInsert(sluice_frontier_t *f, uint32_t v, double p);
+/// Into `bin` (the calling thread's), `v` of the round's bucket.
+void fuseInto(FuseBin &bin, sluice_frontier_t *f, uint32_t v, double p);
 
 /// A GPU attached to a context (sluice/algo_gpu.h, AlgoGpu.cpp).
 struct AlgoGpu;
@@ -217,6 +272,13 @@ struct sluice_frontier_t {
   /// round's own frontier, `fusedInto` is that result.
   std::unique_ptr<sluice::rt::BucketFusion> fusion;
   sluice_frontier_t *fusedInto = nullptr;
+  /// With a queue: the key of the round filing into it (its threads' bins,
+  /// sluice_algo_bucket_insert, are kept relative to it).
+  double binKey = 0;
+  /// Whether sluice_algo_bucket_insert files into the threads' bins (the
+  /// graph has at most kBinnedVertices vertices) or into the bitmap and
+  /// list.
+  bool binned = false;
   /// Whether `list` holds the vertices, sorted. A sealed frontier of at
   /// least a 64th of the vertices keeps its bitmap and is listed from it
   /// on first read (a pull round reads only the bitmap).
@@ -302,5 +364,12 @@ struct sluice_algo_ctx_t {
   const uint64_t *orderOffsets = nullptr;
   const uint32_t *orderTargets = nullptr;
 };
+
+inline sluice::rt::FuseBin &sluice::rt::threadBins(sluice_algo_ctx_t *ctx) {
+  BinRef &ref = binRef;
+  if (ref.ctxSerial == ctx->serial)
+    return *ref.bin;
+  return newThreadBins(ctx);
+}
 
 #endif // SLUICE_RUNTIME_SRC_ALGO_ALGOINTERNAL_H

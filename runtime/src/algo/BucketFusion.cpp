@@ -32,22 +32,10 @@
 
 using namespace sluice::rt;
 
-namespace {
+thread_local BinRef sluice::rt::binRef;
 
-/// This thread's bin in the context of serial `ctxSerial` (the context
-/// owns it: a context made later at the same address has another serial).
-struct BinRef {
-  uint64_t ctxSerial = 0;
-  FuseBin *bin = nullptr;
-};
-thread_local BinRef binRef;
-
-/// The calling thread's bin in `ctx`, made on its first fused insert
-/// there.
-FuseBin &binOf(sluice_algo_ctx_t *ctx) {
+FuseBin &sluice::rt::newThreadBins(sluice_algo_ctx_t *ctx) {
   BinRef &ref = binRef;
-  if (ref.ctxSerial == ctx->serial)
-    return *ref.bin;
   FuseBins &bins = *ctx->fuseBins;
   std::lock_guard<std::mutex> lock(bins.mutex);
   bins.bins.push_back(std::make_unique<FuseBin>(&ctx->arena));
@@ -55,6 +43,8 @@ FuseBin &binOf(sluice_algo_ctx_t *ctx) {
   ref.bin = bins.bins.back().get();
   return *ref.bin;
 }
+
+namespace {
 
 /// One fused round's pass, as its shares see it.
 struct FusedPass {
@@ -70,7 +60,7 @@ struct FusedPass {
 /// on what is left.
 void runBin(void *arg) {
   const FusedPass &pass = *static_cast<const FusedPass *>(arg);
-  FuseBin &bin = binOf(pass.ctx);
+  FuseBin &bin = threadBins(pass.ctx);
   if (bin.frontier != pass.out)
     return;
   while (!bin.items.empty() && bin.items.size() < SLUICE_ALGO_FUSE_BELOW &&
@@ -108,7 +98,11 @@ void sluice::rt::fuseInsert(sluice_frontier_t *f, uint32_t v, double p) {
   const BucketFusion &fusion = *f->fusion;
   if (BucketQueue::keyOf(p, fusion.delta) != fusion.key)
     return;
-  FuseBin &bin = binOf(f->ctx);
+  fuseInto(threadBins(f->ctx), f, v, p);
+}
+
+void sluice::rt::fuseInto(FuseBin &bin, sluice_frontier_t *f, uint32_t v,
+                          double p) {
   if (bin.frontier != f) {
     bin.items.clear();
     bin.frontier = f;

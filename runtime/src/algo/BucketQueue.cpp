@@ -70,6 +70,55 @@ void BucketQueue::push(uint32_t v, double key) {
   }
 }
 
+void BucketQueue::pushEntries(double key, const uint32_t *vertices,
+                              uint64_t count) {
+  if (count == 0)
+    return;
+  if (inRing == 0 && ringable(key)) {
+    haveWindow = true;
+    low = key;
+  }
+  if (inWindow(key)) {
+    std::pmr::vector<uint32_t> &bucket = bucketAt(key);
+    if (bucket.capacity() == 0 && !spareBuckets.empty()) {
+      bucket.swap(spareBuckets.back());
+      spareBuckets.pop_back();
+    }
+    bucket.insert(bucket.end(), vertices, vertices + count);
+    inRing += count;
+  } else {
+    std::pmr::vector<uint32_t> &bucket = far[key];
+    bucket.insert(bucket.end(), vertices, vertices + count);
+  }
+}
+
+bool BucketQueue::claimSlot(uint32_t v, double key, int64_t &waiting) {
+  const int32_t code = codeOf(key);
+  if (exact(code))
+    return claimExact<true>(v, code, waiting);
+  int32_t was = slotOf(v);
+  for (;;) {
+    if (slot[v].compare_exchange_weak(was, code, std::memory_order_relaxed)) {
+      waiting += was == kNotFiled;
+      return true;
+    }
+  }
+}
+
+void BucketQueue::releaseSlot(uint32_t v, double key, int64_t &waiting) {
+  const int32_t code = codeOf(key);
+  int32_t was = slotOf(v);
+  for (;;) {
+    if (was == kNotFiled || was == code || (exact(was) && was < code))
+      return;
+    if (slot[v].compare_exchange_weak(was, kNotFiled,
+                                      std::memory_order_relaxed)) {
+      --waiting;
+      return;
+    }
+  }
+}
+
 void BucketQueue::fileUnder(uint32_t v, double key) {
   int32_t code = codeOf(key);
   int32_t was = slotOf(v);
@@ -268,6 +317,9 @@ sluice_frontier_t *sluice_algo_frontier_bucket(sluice_frontier_t *f,
     double key = lowest.empty() ? HUGE_VAL
                                 : BucketQueue::keyOf(priority, type, delta,
                                                      lowest.front());
+    rest->binKey = key;
+    rest->binned =
+        ctx->view.num_vertices <= sluice::rt::BucketBins::kBinnedVertices;
     if ((flags & SLUICE_ALGO_BUCKET_FUSE) && BucketQueue::fusible(key)) {
       // (Relative 2^-20 and an absolute delta / 2^20 dwarf the rounding of
       // p / delta and of the bound, a few ulps.)

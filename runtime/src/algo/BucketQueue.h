@@ -102,6 +102,71 @@ public:
   /// Whether a round of bucket `key` can be fused: the slots hold the key
   /// itself (fileAfterFusion tells the spilled vertices by it).
   static bool fusible(double key) { return exact(codeOf(key)); }
+  /// The bucket of `v` now, read while other threads lower priorities (a
+  /// relaxed atomic load).
+  double liveKeyOf(uint32_t v) const { return keyOf(livePriority(v), delta); }
+  double livePriority(uint32_t v) const {
+    double p;
+    if (type == SLUICE_ALGO_I64) {
+      int64_t i;
+      __atomic_load(static_cast<const int64_t *>(priority) + v, &i,
+                    __ATOMIC_RELAXED);
+      p = double(i);
+    } else {
+      __atomic_load(static_cast<const double *>(priority) + v, &p,
+                    __ATOMIC_RELAXED);
+    }
+    return p;
+  }
+  /// The buckets' width.
+  double width() const { return delta; }
+  /// Keys from 0 up to this are their own slot codes.
+  static constexpr int64_t kExactKeys = INT32_MAX - 1;
+
+  /// Filing during a round's pass, by its threads at once (BucketBins.cpp:
+  /// each pushes its entries later, with pushEntries). claimSlot: `v`
+  /// waits under `key` from now on; whether it needs an entry there (not
+  /// when it waits there already, or in a lower bucket, whose take refiles
+  /// it where its priority then belongs). releaseSlot: `v` ran in the
+  /// fused round of bucket `key` and waits no more (an entry elsewhere
+  /// goes stale). Both count the vertices that start or stop waiting in
+  /// `waiting`, which adjustQueued adds once the pass is over.
+  bool claimSlot(uint32_t v, double key, int64_t &waiting);
+  /// claimSlot of a key that is its own code (0 <= key <= kExactKeys);
+  /// `shared`: other threads claim slots meanwhile (else plain stores: a
+  /// locked instruction per claim cost a one-thread kron18 run ~5%).
+  template <bool shared>
+  bool claimExact(uint32_t v, int32_t code, int64_t &waiting) {
+    int32_t was = slotOf(v);
+    for (;;) {
+      // Waits there already, or lower (another thread's lowering came
+      // first, or a write outside the loop): that entry's take decides.
+      if (was != kNotFiled && exact(was) && was <= code)
+        return false;
+      if constexpr (!shared) {
+        setSlot(v, code);
+        waiting += was == kNotFiled;
+        return true;
+      }
+      if (slot[v].compare_exchange_weak(was, code, std::memory_order_relaxed)) {
+        waiting += was == kNotFiled;
+        return true;
+      }
+    }
+  }
+  void releaseSlot(uint32_t v, double key, int64_t &waiting);
+  /// releaseSlot with one thread filing.
+  void releaseSlotSerial(uint32_t v, double key, int64_t &waiting) {
+    int32_t was = slotOf(v), code = codeOf(key);
+    if (was == kNotFiled || was == code || (exact(was) && was < code))
+      return;
+    setSlot(v, kNotFiled);
+    --waiting;
+  }
+  /// Entries `vertices[0, count)` under `key`, whose slots say so already.
+  void pushEntries(double key, const uint32_t *vertices, uint64_t count);
+  void adjustQueued(int64_t waiting) { queued += uint64_t(waiting); }
+
   /// The waiting vertices.
   uint64_t size() const { return queued; }
   /// Takes the vertices of the lowest bucket that holds one (refiling those

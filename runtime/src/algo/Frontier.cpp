@@ -290,6 +290,9 @@ void sluice_algo_frontier_seal(sluice_frontier_t *f) {
     // context, the list is made from the queue when read.
     if (!inOrder && f->bits && count * 16 > words(f->numVertices))
       listBits(f, f->list.get());
+    // The threads' bins first (sluice_algo_bucket_insert; their vertices'
+    // slots are set already), then what was inserted into the list.
+    sluice::rt::mergeBucketBins(f);
     if (f->fusion) {
       f->queue->fileAfterFusion(f->list.get(), count, f->fusion->key,
                                 f->fusion->spilled);
@@ -346,6 +349,8 @@ void sluice_algo_frontier_release(sluice_frontier_t *f) {
   sluice::rt::flushFrontierInserts();
   if (f->released)
     return;
+  if (f->queue && !f->sealed)
+    sluice::rt::mergeBucketBins(f);
   if (f->bits) {
     // Cleared at the vertices of a sorted list, else whole.
     if (f->sealed && f->listed && f->list && !f->all)

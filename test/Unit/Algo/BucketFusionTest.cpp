@@ -7,7 +7,12 @@
 // random weighted graph (narrow, middling and one-bucket widths: bins
 // that stay small and bins passed on past SLUICE_ALGO_FUSE_BELOW) and on
 // a shared real graph (soc-Slashdot0902, else the bundled email-Eu-core)
-// with seeded weights; and fused runs taking fewer rounds.
+// with seeded weights; and fused runs taking fewer rounds. Each run also
+// with its relaxed vertices filed through sluice_algo_bucket_insert (the
+// threads' bins of their buckets, GAPBS's local bins) instead of
+// sluice_algo_frontier_insert: the same distances, and at 1 thread the
+// same rounds; with the queue not handed on (a scan per round) the bins'
+// insert falls back to the frontier's.
 //
 //===----------------------------------------------------------------------===//
 #include "sluice/algo.h"
@@ -35,6 +40,8 @@ struct Relax {
   const sluice_algo_view_t *view;
   std::atomic<double> *dist;
   sluice_frontier_t *out;
+  /// Inserts through sluice_algo_bucket_insert (the threads' bins).
+  bool binned;
 };
 
 /// The environment's slots: the relax state, unused, the list.
@@ -57,14 +64,26 @@ void relax(sluice_algo_ctx_t *, void *env, uint64_t begin, uint64_t end) {
       while (d < old && !r.dist[v].compare_exchange_weak(
                             old, d, std::memory_order_relaxed))
         ;
-      if (d < old)
-        sluice_algo_frontier_insert(r.out, v);
+      if (d < old) {
+        if (r.binned)
+          sluice_algo_bucket_insert(r.out, v);
+        else
+          sluice_algo_frontier_insert(r.out, v);
+      }
     }
   }
 }
 
-/// Delta-stepping from vertex 0, fused or not; the rounds it took.
-std::vector<double> deltaStep(sluice_algo_ctx_t *ctx, double delta, bool fuse,
+/// How a run files its relaxed vertices and takes its rounds.
+struct Filing {
+  bool fuse = false;
+  bool binned = false;
+  /// The queue handed on from round to round (else a scan per round).
+  bool consume = true;
+};
+
+/// Delta-stepping from vertex 0, filed as `how` says; the rounds it took.
+std::vector<double> deltaStep(sluice_algo_ctx_t *ctx, double delta, Filing how,
                               uint64_t &rounds) {
   const sluice_algo_view_t *view = sluice_algo_view(ctx);
   static_assert(sizeof(std::atomic<double>) == sizeof(double),
@@ -73,7 +92,7 @@ std::vector<double> deltaStep(sluice_algo_ctx_t *ctx, double delta, bool fuse,
       new std::atomic<double>[view->num_vertices]);
   for (uint64_t v = 0; v < view->num_vertices; ++v)
     dist[v].store(v == 0 ? 0.0 : 1e300);
-  Relax r{view, dist.get(), nullptr};
+  Relax r{view, dist.get(), nullptr, how.binned};
   uint64_t env[kSlots] = {reinterpret_cast<uint64_t>(&r), 0, 0};
   sluice_frontier_t *changed = sluice_algo_frontier_new(ctx);
   sluice_algo_frontier_insert(changed, 0);
@@ -83,7 +102,8 @@ std::vector<double> deltaStep(sluice_algo_ctx_t *ctx, double delta, bool fuse,
     r.out = sluice_algo_frontier_new(ctx);
     sluice_frontier_t *current = sluice_algo_frontier_bucket(
         changed, dist.get(), SLUICE_ALGO_F64, delta, r.out,
-        SLUICE_ALGO_BUCKET_CONSUME | (fuse ? SLUICE_ALGO_BUCKET_FUSE : 0));
+        (how.consume ? SLUICE_ALGO_BUCKET_CONSUME : 0) |
+            (how.fuse ? SLUICE_ALGO_BUCKET_FUSE : 0));
     env[kListSlot] =
         reinterpret_cast<uint64_t>(sluice_algo_frontier_list(current));
     sluice_algo_bucket_for(current, SLUICE_ALGO_DYNAMIC, 8, relax, env, kSlots,
@@ -129,12 +149,25 @@ void checkWidths(sluice_algo_ctx_t *ctx, std::initializer_list<double> deltas,
                  uint64_t &plainRounds) {
   std::vector<double> want = dijkstra(sluice_algo_view(ctx));
   fusedRounds = plainRounds = 0;
+  const bool serial = sluice_algo_threads(ctx) == 1;
   for (double delta : deltas) {
-    uint64_t fused, plain;
-    EXPECT_EQ(deltaStep(ctx, delta, true, fused), want)
+    uint64_t fused, plain, binnedFused, binnedPlain, scanned;
+    EXPECT_EQ(deltaStep(ctx, delta, {true, false}, fused), want)
         << what << " delta " << delta << " fused";
-    EXPECT_EQ(deltaStep(ctx, delta, false, plain), want)
+    EXPECT_EQ(deltaStep(ctx, delta, {false, false}, plain), want)
         << what << " delta " << delta << " unfused";
+    EXPECT_EQ(deltaStep(ctx, delta, {true, true}, binnedFused), want)
+        << what << " delta " << delta << " fused, bins";
+    EXPECT_EQ(deltaStep(ctx, delta, {false, true}, binnedPlain), want)
+        << what << " delta " << delta << " unfused, bins";
+    EXPECT_EQ(deltaStep(ctx, delta, {false, true, false}, scanned), want)
+        << what << " delta " << delta << " scanned, bins";
+    if (serial) {
+      // One thread: the bins file what the seal filed, round by round.
+      EXPECT_EQ(binnedFused, fused) << what << " delta " << delta;
+      EXPECT_EQ(binnedPlain, plain) << what << " delta " << delta;
+      EXPECT_EQ(scanned, plain) << what << " delta " << delta;
+    }
     fusedRounds += fused;
     plainRounds += plain;
   }
@@ -145,8 +178,9 @@ TEST(BucketFusion, RandomGraphFusedEqualsUnfusedAndDijkstra) {
     Graph g;
     makeRandomGraph(20000, 160000, 31, 100, threads, g);
     uint64_t fused, plain;
-    checkWidths(g.ctx, {2.0, 16.0, 1e9}, "threads " + std::to_string(threads),
-                fused, plain);
+    // (0.5: keys up to 200 past the round's, past the bins' 64 near ones.)
+    checkWidths(g.ctx, {0.5, 2.0, 16.0, 1e9},
+                "threads " + std::to_string(threads), fused, plain);
     EXPECT_LT(fused, plain) << "threads " << threads;
   }
 }
