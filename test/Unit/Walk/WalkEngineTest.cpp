@@ -515,6 +515,58 @@ TEST(WalkEngine, HubNeighbourSetsGiveTheSameWalks) {
 /// and rejection steps, a too-small bound (violations and fallbacks), stop
 /// probabilities 0 and 0.25 (the stop coin moves every trial's words two places
 /// along the stream), any thread count and interleaving width.
+/// The options the rejection loop's tests run each kernel under: stop
+/// probabilities 0 and 0.25, rejection and auto, walks of 1, 2 and
+/// `longWalk` vertices, 1 to 3 threads, widths 1 to 300 and cost ratios
+/// that mix reservoir and rejection steps; `f(options, description)`.
+template <class F>
+void forEachRejectionCase(uint32_t longWalk, uint32_t walksPerVertex, F &&f) {
+  for (double stop : {0.0, 0.25})
+    for (sluice_walk_sampler_t sampler :
+         {SLUICE_WALK_SAMPLER_REJECTION, SLUICE_WALK_SAMPLER_AUTO})
+      for (uint32_t length : {1u, 2u, longWalk})
+        for (auto [threads, width, ratio] :
+             std::vector<std::tuple<uint32_t, uint32_t, double>>{
+                 {1, 0, 1.0}, {2, 1, 3.0}, {3, 7, 0.5}, {2, 300, 8.0}}) {
+          sluice_walk_options_t o = testOptions();
+          o.max_length = length;
+          o.walks_per_vertex = walksPerVertex;
+          o.threads = threads;
+          o.walkers_per_thread = width;
+          o.sampler = sampler;
+          o.cost_ratio = ratio;
+          o.stop_probability = stop;
+          f(o, " stop " + std::to_string(stop) + " sampler " +
+                   std::to_string(sampler) + " length " +
+                   std::to_string(length) + " threads " +
+                   std::to_string(threads) + " width " + std::to_string(width));
+        }
+}
+
+/// Runs `o` on the loop the plan picks and again through the general loop
+/// (SLUICE_WALK_ENGINE_GENERIC): the same bytes and sampler counters.
+/// Returns the first run.
+Walks expectSameAsGeneral(const sluice_graph_t *g,
+                          const sluice_walk_kernel_t *k, const void *params,
+                          sluice_walk_options_t o, const std::string &where) {
+  Walks fast = runWalks(g, k, params, o);
+  o.engine_flags |= SLUICE_WALK_ENGINE_GENERIC;
+  Walks general = runWalks(g, k, params, o);
+  EXPECT_EQ(fast.status, SLUICE_STATUS_OK) << fast.error.message;
+  EXPECT_EQ(general.status, SLUICE_STATUS_OK) << general.error.message;
+  EXPECT_TRUE(fast.bytes == general.bytes) << where << " differs";
+  EXPECT_EQ(fast.stats.walks, general.stats.walks) << where;
+  EXPECT_EQ(fast.stats.steps, general.stats.steps) << where;
+  EXPECT_EQ(fast.stats.rejection_steps, general.stats.rejection_steps) << where;
+  EXPECT_EQ(fast.stats.reservoir_steps, general.stats.reservoir_steps) << where;
+  EXPECT_EQ(fast.stats.rejection_trials, general.stats.rejection_trials)
+      << where;
+  EXPECT_EQ(fast.stats.pre_accepted, general.stats.pre_accepted) << where;
+  EXPECT_EQ(fast.stats.bound_violations, general.stats.bound_violations)
+      << where;
+  return fast;
+}
+
 double randomWeight(const sluice_walk_frame_t *f, uint32_t, uint64_t, double);
 double lowBound(const sluice_walk_frame_t *f) {
   return 0.3 * sluice_graph_weight_max(f->graph, f->cur);
@@ -569,59 +621,19 @@ TEST(WalkEngine, RejectionFastPathMatchesGeneralPath) {
       {"random weight", &random, Workload::DeepWalk},
       {"ppr2", kernel(Workload::PPR2), Workload::PPR2},
   };
-  auto run = [&](const Case &c, sluice_walk_options_t o, bool generic) {
-    Params params(c.params);
-    if (generic)
-      o.engine_flags |= SLUICE_WALK_ENGINE_GENERIC;
-    return runWalks(g.get(), c.k, params.data(), o);
-  };
-  for (double stop : {0.0, 0.25})
-    for (const Case &c : cases)
-      for (sluice_walk_sampler_t sampler :
-           {SLUICE_WALK_SAMPLER_REJECTION, SLUICE_WALK_SAMPLER_AUTO})
-        for (uint32_t length : {1u, 2u, 40u})
-          for (auto [threads, width, ratio] :
-               std::vector<std::tuple<uint32_t, uint32_t, double>>{
-                   {1, 0, 1.0}, {2, 1, 3.0}, {3, 7, 0.5}, {2, 300, 8.0}}) {
-            sluice_walk_options_t o = testOptions();
-            o.max_length = length;
-            o.walks_per_vertex = 5;
-            o.threads = threads;
-            o.walkers_per_thread = width;
-            o.sampler = sampler;
-            o.cost_ratio = ratio;
-            o.stop_probability = stop;
-            Walks fast = run(c, o, false);
-            Walks general = run(c, o, true);
-            ASSERT_EQ(fast.status, SLUICE_STATUS_OK) << fast.error.message;
-            ASSERT_EQ(general.status, SLUICE_STATUS_OK)
-                << general.error.message;
-            std::string where =
-                std::string(c.what) + " stop " + std::to_string(stop) +
-                " sampler " + std::to_string(sampler) + " length " +
-                std::to_string(length) + " threads " + std::to_string(threads) +
-                " width " + std::to_string(width);
-            ASSERT_EQ(fast.walks.size(), size_t(n + 60) * 5) << where;
-            EXPECT_TRUE(fast.bytes == general.bytes) << where << " differs";
-            EXPECT_EQ(fast.stats.walks, general.stats.walks) << where;
-            EXPECT_EQ(fast.stats.steps, general.stats.steps) << where;
-            EXPECT_EQ(fast.stats.rejection_steps, general.stats.rejection_steps)
-                << where;
-            EXPECT_EQ(fast.stats.reservoir_steps, general.stats.reservoir_steps)
-                << where;
-            EXPECT_EQ(fast.stats.rejection_trials,
-                      general.stats.rejection_trials)
-                << where;
-            EXPECT_EQ(fast.stats.pre_accepted, general.stats.pre_accepted)
-                << where;
-            EXPECT_EQ(fast.stats.bound_violations,
-                      general.stats.bound_violations)
-                << where;
-            if (length == 40 && c.k == &loose && stop == 0 &&
-                sampler == SLUICE_WALK_SAMPLER_REJECTION) {
-              EXPECT_GT(fast.stats.bound_violations, 0u) << where;
-            }
+  for (const Case &c : cases)
+    forEachRejectionCase(
+        40, 5, [&](const sluice_walk_options_t &o, const std::string &what) {
+          Params params(c.params);
+          std::string where = c.what + what;
+          Walks fast =
+              expectSameAsGeneral(g.get(), c.k, params.data(), o, where);
+          EXPECT_EQ(fast.walks.size(), size_t(n + 60) * 5) << where;
+          if (o.max_length == 40 && c.k == &loose && o.stop_probability == 0 &&
+              o.sampler == SLUICE_WALK_SAMPLER_REJECTION) {
+            EXPECT_GT(fast.stats.bound_violations, 0u) << where;
           }
+        });
 }
 
 /// A kernel with every hook, each drawing random(): init picks a colour
@@ -699,48 +711,17 @@ TEST(WalkEngine, HookedKernelsFastPathMatchesGeneralPath) {
                                  : sluice::walkengine::Loop::Rejection)
           << c.what;
     }
-  for (double stop : {0.0, 0.25})
-    for (const Case &c : cases)
-      for (sluice_walk_sampler_t sampler :
-           {SLUICE_WALK_SAMPLER_REJECTION, SLUICE_WALK_SAMPLER_AUTO})
-        for (uint32_t length : {1u, 2u, 30u})
-          for (auto [threads, width, ratio] :
-               std::vector<std::tuple<uint32_t, uint32_t, double>>{
-                   {1, 0, 1.0}, {2, 1, 3.0}, {3, 7, 0.5}, {2, 300, 8.0}}) {
-            Params params(c.params);
-            sluice_walk_options_t o = testOptions();
-            o.max_length = length;
-            o.walks_per_vertex = 2;
-            o.threads = threads;
-            o.walkers_per_thread = width;
-            o.sampler = sampler;
-            o.cost_ratio = ratio;
-            o.stop_probability = stop;
-            Walks fast = runWalks(c.g, c.k, params.data(), o);
-            o.engine_flags |= SLUICE_WALK_ENGINE_GENERIC;
-            Walks general = runWalks(c.g, c.k, params.data(), o);
-            ASSERT_EQ(fast.status, SLUICE_STATUS_OK) << fast.error.message;
-            ASSERT_EQ(general.status, SLUICE_STATUS_OK)
-                << general.error.message;
-            std::string where =
-                std::string(c.what) + " stop " + std::to_string(stop) +
-                " sampler " + std::to_string(sampler) + " length " +
-                std::to_string(length) + " threads " + std::to_string(threads) +
-                " width " + std::to_string(width);
-            ASSERT_EQ(fast.walks.size(), size_t(1500) * 2) << where;
-            EXPECT_TRUE(fast.bytes == general.bytes) << where << " differs";
-            EXPECT_EQ(fast.stats.steps, general.stats.steps) << where;
-            EXPECT_EQ(fast.stats.rejection_steps, general.stats.rejection_steps)
-                << where;
-            EXPECT_EQ(fast.stats.reservoir_steps, general.stats.reservoir_steps)
-                << where;
-            EXPECT_EQ(fast.stats.rejection_trials,
-                      general.stats.rejection_trials)
-                << where;
-            if (length == 30) {
-              EXPECT_GT(fast.stats.steps, uint64_t(1500)) << where;
-            }
+  for (const Case &c : cases)
+    forEachRejectionCase(
+        30, 2, [&](const sluice_walk_options_t &o, const std::string &what) {
+          Params params(c.params);
+          std::string where = c.what + what;
+          Walks fast = expectSameAsGeneral(c.g, c.k, params.data(), o, where);
+          EXPECT_EQ(fast.walks.size(), size_t(1500) * 2) << where;
+          if (o.max_length == 30) {
+            EXPECT_GT(fast.stats.steps, uint64_t(1500)) << where;
           }
+        });
 }
 
 /// Pre-acceptance by the per-vertex lower bound skips weight evaluations,
