@@ -205,13 +205,15 @@ struct FuseBins {
 
 /// The calling thread's bins in the context of serial `ctxSerial` (the
 /// context owns them: a context made later at the same address has
-/// another serial). Initial-exec TLS: one load, no call, in the shared
-/// library too.
+/// another serial). The default TLS model: linked into an executable the
+/// access is one load (the linker relaxes it); initial-exec would put the
+/// library's whole TLS segment (the insert buffers too) in the static TLS
+/// block, which a module loaded with dlopen (Python's) cannot get.
 struct BinRef {
   uint64_t ctxSerial = 0;
   FuseBin *bin = nullptr;
 };
-extern thread_local BinRef binRef __attribute__((tls_model("initial-exec")));
+extern thread_local BinRef binRef;
 /// The calling thread's bins in `ctx`, made (threadBins: found).
 FuseBin &newThreadBins(sluice_algo_ctx_t *ctx);
 inline FuseBin &threadBins(sluice_algo_ctx_t *ctx);
