@@ -16,7 +16,7 @@
 // CHECK-LABEL: llvm.func @sluice_algo_binned(
 // CHECK:           llvm.call @sluice_algo_bucket_for(
 // CHECK:           llvm.call @sluice_algo_frontier_seal(
-// REMARK: remark: loop 'relax' of algorithm 'binned': {{.*}}; bucket fusion: {{.*}}; relaxed vertices go straight into the inserting thread's bin of their bucket (GAPBS's local bins), handed whole to the bucket queue at the round's end{{$}}
+// REMARK: remark: loop 'relax' of algorithm 'binned': {{.*}}; bucket fusion: {{.*}}; relaxed vertices go straight into the inserting thread's bin of their bucket (GAPBS's local bins), handed whole to the bucket queue at the round's end (on graphs of at most 2^19 vertices; the runtime keeps the bitmap and list on larger ones){{$}}
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @binned on @g attributes {outputs = [@dist], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {
@@ -53,7 +53,7 @@ module {
 // CHECK:         llvm.call @sluice_algo_bucket_insert(
 // CHECK-LABEL: llvm.func @sluice_algo_unfused(
 // CHECK:           llvm.call @sluice_algo_parallel_for(
-// REMARK: remark: loop 'relax' of algorithm 'unfused': {{.*}}; no bucket fusion: fusion: off (schedule); relaxed vertices go straight into the inserting thread's bin of their bucket (GAPBS's local bins), handed whole to the bucket queue at the round's end{{$}}
+// REMARK: remark: loop 'relax' of algorithm 'unfused': {{.*}}; no bucket fusion: fusion: off (schedule); relaxed vertices go straight into the inserting thread's bin of their bucket (GAPBS's local bins), handed whole to the bucket queue at the round's end (on graphs of at most 2^19 vertices; the runtime keeps the bitmap and list on larger ones){{$}}
 module {
   walk.graph @g "g.txt" format snap
   graph.algorithm @unfused on @g attributes {outputs = [@dist], param_defaults = [0], param_names = ["source"], schedule = #graph.algorithm_schedule<target = cpu>} {

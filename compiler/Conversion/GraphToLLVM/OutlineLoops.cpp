@@ -473,7 +473,9 @@ LogicalResult Outliner::lowerLoop(Operation *loop, int64_t index) {
     if (state.bucketBins)
       fusion += consume ? "; relaxed vertices go straight into the inserting "
                           "thread's bin of their bucket (GAPBS's local bins), "
-                          "handed whole to the bucket queue at the round's end"
+                          "handed whole to the bucket queue at the round's end "
+                          "(on graphs of at most 2^19 vertices; the runtime "
+                          "keeps the bitmap and list on larger ones)"
                         : "; relaxed vertices go through the result's bitmap "
                           "and list, not per-thread bins of their buckets: its "
                           "frontier is read again (no bucket queue to file "
