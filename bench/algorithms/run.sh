@@ -262,7 +262,7 @@ gapbs_time() {
 
 sluice_time() {
   "$SLUICEC" --run --algo-threads="$THREADS" --algo-trials=4 "$WORK/$1-$2.sluice" 2>&1 |
-    awk '/trials:/ { print $6, $14 }'
+    sed -n 's/.*trials:.* the first \([0-9.]*\) s .* median \([0-9.]*\) s .*/\1 \2/p'
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print a / b }'; }
