@@ -19,6 +19,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <optional>
 #include <string>
 
 namespace sluice::conversion::outline {
@@ -123,6 +124,23 @@ void accumulateInSlots(Operation *root, Value v,
 
 StringRef variantName(Variant v);
 
+/// The binder of an edges loop's body whose vertex an iteration of variant
+/// `v` owns (no atomics there): the destination for a pull, the source for
+/// a push; none for a pass over edges (kNoBinder).
+inline constexpr unsigned kNoBinder = ~0u;
+inline unsigned ownedBinder(Variant v) {
+  return v == Variant::Pull ? 1 : v == Variant::Coo ? kNoBinder : 0;
+}
+
+/// Whether a buckets loop may hand its frontier's bucket queue on to its
+/// result: nothing else reads the frontier, and the loop runs once per
+/// value of it (the value is defined in the loop's block, e.g. the
+/// `while` body's argument, not captured from around a loop).
+inline bool consumesFrontier(graph::EdgesOp edges) {
+  Value from = edges.getFrom();
+  return from && from.hasOneUse() && from.getParentBlock() == edges->getBlock();
+}
+
 /// A field of the view.
 Value viewField(OpBuilder &b, Location loc, Value view, ViewField field,
                 Type type);
@@ -152,7 +170,8 @@ struct SourceList {
 /// along u's list tests neither its end nor its last element.
 Value buildCountCommon(OpBuilder &b, Location loc, ModuleOp module,
                        Value offsets, Value targets, Value u, Value v,
-                       Value bound, const SourceList *uList = nullptr);
+                       Value bound,
+                       std::optional<SourceList> uList = std::nullopt);
 /// The bound of common_neighbors(u, v) (`below`: min(u, v)) for
 /// buildCountCommon.
 Value countBound(OpBuilder &b, Location loc, bool below, Value u, Value v);
@@ -222,8 +241,8 @@ private:
   /// `original`'s result when `copy` itself was one (InlineMerge.cpp).
   void inlineCounts(Operation *copy, IRMapping &map, Operation *original);
   /// sourceList for a count of u's and v's common neighbours (`below`:
-  /// under min(u, v)) when u is the edge loop's source; else null.
-  const SourceList *knownList(Value u, Value v, bool below);
+  /// under min(u, v)) when u is the edge loop's source; else none.
+  std::optional<SourceList> knownList(Value u, Value v, bool below) const;
   Value positionOfVertex(OpBuilder &b, Location loc, Value vertex);
   SmallVector<Value> emitIteration(OpBuilder &b, Location loc, Operation *loop,
                                    ValueRange binders, IRMapping &map,

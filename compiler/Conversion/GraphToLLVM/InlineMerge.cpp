@@ -126,7 +126,7 @@ Value emitMerge(OpBuilder &b, Location loc, Value targets, Value aLo, Value aHi,
 
 Value sluice::conversion::outline::buildCountCommon(
     OpBuilder &b, Location loc, ModuleOp module, Value offsets, Value targets,
-    Value u, Value v, Value bound, const SourceList *uList) {
+    Value u, Value v, Value bound, std::optional<SourceList> uList) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
   Value one = constI64(b, loc, 1);
   auto list = [&](Value x) -> std::pair<Value, Value> {
@@ -172,11 +172,13 @@ Value sluice::conversion::outline::countBound(OpBuilder &b, Location loc,
                                   b.create<arith::MinUIOp>(loc, u, v));
 }
 
-const SourceList *Outliner::knownList(Value u, Value v, bool below) {
+std::optional<SourceList> Outliner::knownList(Value u, Value v,
+                                              bool below) const {
   if (!sourceList.lo || u != edgeSource)
-    return nullptr;
-  sourceList.reachesBound = below && v == edgeDestination;
-  return &sourceList;
+    return std::nullopt;
+  SourceList known = sourceList;
+  known.reachesBound = below && v == edgeDestination;
+  return known;
 }
 
 void Outliner::inlineCounts(Operation *copy, IRMapping &map,

@@ -136,16 +136,7 @@ struct BucketFusion {
 /// The priority of `v` in a fused round, as a double (a relaxed atomic
 /// load: other threads lower it meanwhile).
 inline double fusedPriority(const BucketFusion &fusion, uint32_t v) {
-  if (fusion.type == SLUICE_ALGO_I64) {
-    int64_t p;
-    __atomic_load(static_cast<const int64_t *>(fusion.priority) + v, &p,
-                  __ATOMIC_RELAXED);
-    return double(p);
-  }
-  double p;
-  __atomic_load(static_cast<const double *>(fusion.priority) + v, &p,
-                __ATOMIC_RELAXED);
-  return p;
+  return loadPriority(fusion.priority, fusion.type, v);
 }
 /// A thread's bins of the buckets a round files into
 /// (sluice_algo_bucket_insert, BucketBins.cpp; GAPBS's local bins): the

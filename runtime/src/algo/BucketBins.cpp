@@ -60,7 +60,7 @@ namespace {
   double key = BucketQueue::keyOf(p, queue.width());
   if (bins.fused && key == f->fusion->key) {
     sluice::rt::fuseInto(bin, f, v, p);
-    queue.releaseSlot(v, key, bins.waiting);
+    queue.releaseSlot<true>(v, key, bins.waiting);
     return 1;
   }
   if (!queue.claimSlot(v, key, bins.waiting))
@@ -89,9 +89,9 @@ int sluice_algo_bucket_insert(sluice_frontier_t *f, uint32_t v) {
     // Runs in this round, on this thread (or is passed on at the seal).
     sluice::rt::fuseInto(bin, f, v, p);
     if (bins.shared)
-      queue->releaseSlot(v, double(key), bins.waiting);
+      queue->releaseSlot<true>(v, double(key), bins.waiting);
     else
-      queue->releaseSlotSerial(v, double(key), bins.waiting);
+      queue->releaseSlot<false>(v, double(key), bins.waiting);
     return 1;
   }
   if (bins.shared ? !queue->claimExact<true>(v, int32_t(key), bins.waiting)
@@ -108,6 +108,9 @@ int sluice_algo_bucket_insert(sluice_frontier_t *f, uint32_t v) {
 }
 
 void sluice::rt::mergeBucketBins(sluice_frontier_t *f) {
+  // Inserts into a frontier that is not binned never reach the bins.
+  if (!f->binned)
+    return;
   FuseBins &all = *f->ctx->fuseBins;
   std::lock_guard<std::mutex> lock(all.mutex);
   std::vector<BucketBins *> mine;

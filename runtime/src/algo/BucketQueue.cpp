@@ -51,45 +51,39 @@ template <typename Fn> void BucketQueue::forShares(uint64_t count, Fn fn) {
   });
 }
 
-void BucketQueue::push(uint32_t v, double key) {
+std::pmr::vector<uint32_t> &BucketQueue::bucketFor(double key,
+                                                   bool &inRingNow) {
   // An empty ring moves to the first key it can hold.
   if (inRing == 0 && ringable(key)) {
     haveWindow = true;
     low = key;
   }
-  if (inWindow(key)) {
-    std::pmr::vector<uint32_t> &bucket = bucketAt(key);
-    if (bucket.capacity() == 0 && !spareBuckets.empty()) {
-      bucket.swap(spareBuckets.back());
-      spareBuckets.pop_back();
-    }
-    bucket.push_back(v);
-    ++inRing;
-  } else {
-    far[key].push_back(v);
+  inRingNow = inWindow(key);
+  if (!inRingNow)
+    return far[key];
+  std::pmr::vector<uint32_t> &bucket = bucketAt(key);
+  if (bucket.capacity() == 0 && !spareBuckets.empty()) {
+    bucket.swap(spareBuckets.back());
+    spareBuckets.pop_back();
   }
+  return bucket;
+}
+
+void BucketQueue::push(uint32_t v, double key) {
+  bool ringed;
+  bucketFor(key, ringed).push_back(v);
+  inRing += ringed;
 }
 
 void BucketQueue::pushEntries(double key, const uint32_t *vertices,
                               uint64_t count) {
   if (count == 0)
     return;
-  if (inRing == 0 && ringable(key)) {
-    haveWindow = true;
-    low = key;
-  }
-  if (inWindow(key)) {
-    std::pmr::vector<uint32_t> &bucket = bucketAt(key);
-    if (bucket.capacity() == 0 && !spareBuckets.empty()) {
-      bucket.swap(spareBuckets.back());
-      spareBuckets.pop_back();
-    }
-    bucket.insert(bucket.end(), vertices, vertices + count);
+  bool ringed;
+  std::pmr::vector<uint32_t> &bucket = bucketFor(key, ringed);
+  bucket.insert(bucket.end(), vertices, vertices + count);
+  if (ringed)
     inRing += count;
-  } else {
-    std::pmr::vector<uint32_t> &bucket = far[key];
-    bucket.insert(bucket.end(), vertices, vertices + count);
-  }
 }
 
 bool BucketQueue::claimSlot(uint32_t v, double key, int64_t &waiting) {
@@ -101,20 +95,6 @@ bool BucketQueue::claimSlot(uint32_t v, double key, int64_t &waiting) {
     if (slot[v].compare_exchange_weak(was, code, std::memory_order_relaxed)) {
       waiting += was == kNotFiled;
       return true;
-    }
-  }
-}
-
-void BucketQueue::releaseSlot(uint32_t v, double key, int64_t &waiting) {
-  const int32_t code = codeOf(key);
-  int32_t was = slotOf(v);
-  for (;;) {
-    if (was == kNotFiled || was == code || (exact(was) && was < code))
-      return;
-    if (slot[v].compare_exchange_weak(was, kNotFiled,
-                                      std::memory_order_relaxed)) {
-      --waiting;
-      return;
     }
   }
 }

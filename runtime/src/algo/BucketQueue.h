@@ -51,6 +51,22 @@ namespace sluice::rt {
 
 class AlgoThreadPool;
 
+/// Element `v` of a priority property (`type` SLUICE_ALGO_I64 or F64) as a
+/// double, read while other threads lower priorities (a relaxed atomic
+/// load).
+inline double loadPriority(const void *priority, int32_t type, uint32_t v) {
+  if (type == SLUICE_ALGO_I64) {
+    int64_t p;
+    __atomic_load(static_cast<const int64_t *>(priority) + v, &p,
+                  __ATOMIC_RELAXED);
+    return double(p);
+  }
+  double p;
+  __atomic_load(static_cast<const double *>(priority) + v, &p,
+                __ATOMIC_RELAXED);
+  return p;
+}
+
 class BucketQueue {
 public:
   /// Buckets in the ring (a power of two).
@@ -102,21 +118,9 @@ public:
   /// Whether a round of bucket `key` can be fused: the slots hold the key
   /// itself (fileAfterFusion tells the spilled vertices by it).
   static bool fusible(double key) { return exact(codeOf(key)); }
-  /// The bucket of `v` now, read while other threads lower priorities (a
-  /// relaxed atomic load).
-  double liveKeyOf(uint32_t v) const { return keyOf(livePriority(v), delta); }
+  /// The priority of `v` now, read while other threads lower priorities.
   double livePriority(uint32_t v) const {
-    double p;
-    if (type == SLUICE_ALGO_I64) {
-      int64_t i;
-      __atomic_load(static_cast<const int64_t *>(priority) + v, &i,
-                    __ATOMIC_RELAXED);
-      p = double(i);
-    } else {
-      __atomic_load(static_cast<const double *>(priority) + v, &p,
-                    __ATOMIC_RELAXED);
-    }
-    return p;
+    return loadPriority(priority, type, v);
   }
   /// The buckets' width.
   double width() const { return delta; }
@@ -154,14 +158,25 @@ public:
       }
     }
   }
-  void releaseSlot(uint32_t v, double key, int64_t &waiting);
-  /// releaseSlot with one thread filing.
-  void releaseSlotSerial(uint32_t v, double key, int64_t &waiting) {
-    int32_t was = slotOf(v), code = codeOf(key);
-    if (was == kNotFiled || was == code || (exact(was) && was < code))
-      return;
-    setSlot(v, kNotFiled);
-    --waiting;
+  /// `shared` as for claimExact.
+  template <bool shared>
+  void releaseSlot(uint32_t v, double key, int64_t &waiting) {
+    const int32_t code = codeOf(key);
+    int32_t was = slotOf(v);
+    for (;;) {
+      if (was == kNotFiled || was == code || (exact(was) && was < code))
+        return;
+      if constexpr (!shared) {
+        setSlot(v, kNotFiled);
+        --waiting;
+        return;
+      }
+      if (slot[v].compare_exchange_weak(was, kNotFiled,
+                                        std::memory_order_relaxed)) {
+        --waiting;
+        return;
+      }
+    }
   }
   /// Entries `vertices[0, count)` under `key`, whose slots say so already.
   void pushEntries(double key, const uint32_t *vertices, uint64_t count);
@@ -195,6 +210,10 @@ private:
     return ring[uint64_t(int64_t(key)) & (kWindow - 1)];
   }
   void push(uint32_t v, double key);
+  /// The bucket entries of `key` go to (an empty ring moves to the first
+  /// key it can hold), and whether it is in the ring (`inRing` counts its
+  /// entries).
+  std::pmr::vector<uint32_t> &bucketFor(double key, bool &inRingNow);
   /// file() of `v`, whose bucket is `key`.
   void fileUnder(uint32_t v, double key);
   /// Calls fn(lane, begin, end, shared) over shares of [0, count): on the

@@ -108,8 +108,7 @@ sluice_status_t walkChunks(const RunPlan &plan, sluice_walk_writer_t *writer,
         // stop probability, and the rejection loop's kernel hooks (init,
         // stop, update, state) where the kernel has any.
         const bool coin = run.stopProbability > 0;
-        const sluice_walk_kernel_t &k = *run.kernel;
-        const bool hooks = k.init || k.stop || k.update || k.num_state;
+        const bool hooks = hasHooks(*run.kernel);
         auto walkWith = [&](auto loopType) {
           typename decltype(loopType)::type walker(run);
           work(t, walker);

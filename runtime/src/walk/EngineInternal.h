@@ -107,6 +107,13 @@ inline std::string kernelName(const sluice_walk_kernel_t *kernel) {
 }
 
 /// The read-only description of one run, shared by all threads.
+/// Whether `k` has a function called besides its weight, or state: the
+/// hooks the rejection loop takes as its policy (RejectionWalker.h) and
+/// the uniform loop does without.
+inline bool hasHooks(const sluice_walk_kernel_t &k) {
+  return k.init || k.stop || k.update || k.num_state;
+}
+
 struct Run {
   const sluice_graph_t *graph = nullptr;
   const sluice_walk_kernel_t *kernel = nullptr;

@@ -105,9 +105,8 @@ Loop chooseLoop(const Run &run, Mode mode, const sluice_walk_options_t &options)
   // Unweighted DeepWalk-like runs (a CONSTANT weight that is positive)
   // take the same loop with a uniform index and no table, with or without
   // a stop probability.
-  const bool uniform = mode == Mode::Uniform && !kernel->stop &&
-                       !kernel->update && !kernel->init &&
-                       kernel->num_state == 0 && degreesFit32(run) &&
+  const bool uniform = mode == Mode::Uniform && !hasHooks(*kernel) &&
+                       degreesFit32(run) &&
                        !(options.engine_flags & SLUICE_WALK_ENGINE_GENERIC) &&
                        constantWeightIsPositive(run);
   // node2vec-like runs take the specialised rejection loop (the same

@@ -125,6 +125,26 @@ std::vector<int64_t> runOrdered(Program &p, const sluice_graph_t *g,
   return std::vector<int64_t>(data, data + sluice_graph_num_vertices(g));
 }
 
+/// Runs `p` on `g` at 1 and 2 threads: its outputs, as int64 columns,
+/// equal `expected` (`what` says which run differs).
+void expectOutputs(Program &p, const sluice_graph_t *g,
+                   const std::vector<std::vector<int64_t>> &expected,
+                   const std::string &what) {
+  Builder b(&p.ctx);
+  const uint64_t n = sluice_graph_num_vertices(g);
+  for (uint32_t threads : {1u, 2u}) {
+    auto result =
+        p.compiled->run(g, b.getDictionaryAttr({}), threads, true, p.algo);
+    ASSERT_TRUE(succeeded(result));
+    ASSERT_EQ(result->outputs.size(), expected.size());
+    for (size_t k = 0; k < expected.size(); ++k) {
+      const auto *data = static_cast<const int64_t *>(result->outputs[k].data);
+      EXPECT_EQ(std::vector<int64_t>(data, data + n), expected[k])
+          << what << "output " << k << ", " << threads << " threads";
+    }
+  }
+}
+
 /// The counts of each order on `g`: exact per vertex, equal totals; what
 /// `auto` decided is `autoRelabels`.
 void checkOrders(const sluice_graph_t *g, bool autoRelabels) {
@@ -282,18 +302,7 @@ schedule pre { @a { direction: push, parallel: dynamic(8) },
   ASSERT_GT(selfLoops, 0u);
   Program p;
   ASSERT_TRUE(p.loadText(program, "pre"));
-  Builder b(&p.ctx);
-  for (uint32_t threads : {1u, 2u}) {
-    auto result =
-        p.compiled->run(g.g, b.getDictionaryAttr({}), threads, true, p.algo);
-    ASSERT_TRUE(succeeded(result));
-    ASSERT_EQ(result->outputs.size(), 6u);
-    for (size_t k = 0; k < 6; ++k) {
-      const auto *data = static_cast<const int64_t *>(result->outputs[k].data);
-      EXPECT_EQ(std::vector<int64_t>(data, data + n), expected[k])
-          << "output " << k << ", " << threads << " threads";
-    }
-  }
+  expectOutputs(p, g.g, expected, "");
 }
 
 /// common_neighbors_below(u, v) of a push loop's source and destination
@@ -363,19 +372,6 @@ schedule nb { @a )" + schedule + ", @b " +
     ASSERT_GT(std::accumulate(expected[1].begin(), expected[1].end(), 0ll), 50);
     Program p;
     ASSERT_TRUE(p.loadText(program, "nb")) << order;
-    Builder b(&p.ctx);
-    for (uint32_t threads : {1u, 2u}) {
-      auto result =
-          p.compiled->run(g.g, b.getDictionaryAttr({}), threads, true, p.algo);
-      ASSERT_TRUE(succeeded(result));
-      ASSERT_EQ(result->outputs.size(), 4u);
-      for (size_t k = 0; k < 4; ++k) {
-        const auto *data =
-            static_cast<const int64_t *>(result->outputs[k].data);
-        EXPECT_EQ(std::vector<int64_t>(data, data + n), expected[k])
-            << "order: " << order << ", output " << k << ", " << threads
-            << " threads";
-      }
-    }
+    expectOutputs(p, g.g, expected, std::string("order: ") + order + ", ");
   }
 }

@@ -200,6 +200,22 @@ TEST(WalkEngine, EndsAtSinksAndZeroWeightVertices) {
   }
 }
 
+/// DeepWalk's kernel with weight `weight` bounded by `upper` alone (no
+/// lower or sum bounds), `flags` and `weightClass`.
+sluice_walk_kernel_t kernelWith(sluice_walk_weight_fn_t weight,
+                                sluice_walk_bound_fn_t upper, uint32_t flags,
+                                sluice_walk_weight_class_t weightClass) {
+  sluice_walk_kernel_t k = *kernel(Workload::DeepWalk);
+  k.weight = weight;
+  k.upper_bound = upper;
+  k.lower_bound = nullptr;
+  k.sum_upper_bound = nullptr;
+  k.sum_lower_bound = nullptr;
+  k.flags = flags;
+  k.weight_class = weightClass;
+  return k;
+}
+
 /// A kernel's weight that comes out negative at run time (walk.h: "values
 /// <= 0 (and NaN) mean never"; docs/language.md, 10.1) weighs as 0 under
 /// every sampler: such an edge is never taken, and a vertex whose weights
@@ -222,14 +238,9 @@ TEST(WalkEngine, NegativeKernelWeightsAreNeverTaken) {
     edges.push_back({2, target});
   edges.insert(edges.end(), {{1, 0}, {3, 0}, {4, 1}, {4, 3}});
   GraphPtr g = makeGraph(5, edges, {1, 2, 3, 4, 1, 5, 5, 1, 1, 2, 2});
-  sluice_walk_kernel_t k = *kernel(Workload::DeepWalk);
-  k.weight = negativeToOdd;
-  k.upper_bound = maxWeight;
-  k.lower_bound = nullptr;
-  k.sum_upper_bound = nullptr;
-  k.sum_lower_bound = nullptr;
-  k.flags = SLUICE_WALK_MAY_BE_ZERO;
-  k.weight_class = SLUICE_WALK_WEIGHT_STATIC;
+  sluice_walk_kernel_t k =
+      kernelWith(negativeToOdd, maxWeight, SLUICE_WALK_MAY_BE_ZERO,
+                 SLUICE_WALK_WEIGHT_STATIC);
   for (sluice_walk_sampler_t sampler :
        {SLUICE_WALK_SAMPLER_AUTO, SLUICE_WALK_SAMPLER_REJECTION,
         SLUICE_WALK_SAMPLER_RESERVOIR, SLUICE_WALK_SAMPLER_ALIAS}) {
@@ -600,14 +611,8 @@ TEST(WalkEngine, RejectionFastPathMatchesGeneralPath) {
   GraphPtr g = makeGraph(n + 60, edges, weights);
   sluice_walk_kernel_t loose = *kernel(Workload::DeepWalk);
   loose.upper_bound = lowBound;
-  sluice_walk_kernel_t random = *kernel(Workload::DeepWalk);
-  random.weight = randomWeight;
-  random.upper_bound = randomUpper;
-  random.lower_bound = nullptr;
-  random.sum_upper_bound = nullptr;
-  random.sum_lower_bound = nullptr;
-  random.flags = 0;
-  random.weight_class = SLUICE_WALK_WEIGHT_DYNAMIC;
+  sluice_walk_kernel_t random =
+      kernelWith(randomWeight, randomUpper, 0, SLUICE_WALK_WEIGHT_DYNAMIC);
   struct Case {
     const char *what;
     const sluice_walk_kernel_t *k;
@@ -670,18 +675,13 @@ double hookUpper(const sluice_walk_frame_t *f) {
 TEST(WalkEngine, HookedKernelsFastPathMatchesGeneralPath) {
   GraphPtr labelled = randomGraph(1500, 9000, 21);
   GraphPtr weighted = withSyntheticWeights(labelled.get(), 4);
-  sluice_walk_kernel_t hooks = *kernel(Workload::DeepWalk);
-  hooks.weight = hookWeight;
+  sluice_walk_kernel_t hooks =
+      kernelWith(hookWeight, hookUpper, SLUICE_WALK_MAY_BE_ZERO,
+                 SLUICE_WALK_WEIGHT_DYNAMIC);
   hooks.init = hookInit;
   hooks.stop = hookStop;
   hooks.update = hookUpdate;
   hooks.num_state = 2;
-  hooks.upper_bound = hookUpper;
-  hooks.lower_bound = nullptr;
-  hooks.sum_upper_bound = nullptr;
-  hooks.sum_lower_bound = nullptr;
-  hooks.flags = SLUICE_WALK_MAY_BE_ZERO;
-  hooks.weight_class = SLUICE_WALK_WEIGHT_DYNAMIC;
   struct Case {
     const char *what;
     const sluice_walk_kernel_t *k;
