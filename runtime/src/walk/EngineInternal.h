@@ -95,6 +95,16 @@ inline AliasEntry aliasCell(float prob, uint32_t target, uint32_t aliasTarget) {
 /// from WalkRng(seed, walker, step).
 constexpr uint64_t kAliasKeyFlip = 0x3c6ef372a54ff53aull;
 
+/// The uniform mode's quad stream: without a stop probability the index
+/// word of step `step` of a walker is word step % 4 of the Philox block of
+/// counter (0, step / 4, walker low, walker high) under the seed with these
+/// words flipped (one 10-round block serves four steps; distinct from the
+/// alias pairs', WalkRng's and random()'s streams). The rare retry of the
+/// unbiased index, and a degree of 2^32 or more, draw from WalkRng(seed,
+/// walker, step). With a stop probability the step's own stream has to be
+/// computed for the coin anyway, and its word 2 is the index.
+constexpr uint64_t kUniformKeyFlip = 0x510e527f9b05688cull;
+
 /// INVALID_ARGUMENT with `message`.
 inline sluice_status_t invalid(sluice_error_t *error,
                                const std::string &message) {
@@ -214,6 +224,20 @@ struct Run {
     return static_cast<double>(degree) * 0.5 * (lower + upper);
   }
 };
+
+/// Whether a run draws its uniform index from the quad stream
+/// (kUniformKeyFlip): uniform mode without a stop probability.
+inline bool uniformQuads(const Run &run) {
+  return run.mode == Mode::Uniform && !(run.stopProbability > 0);
+}
+
+/// The key of the blocks a round computes for every walker: the alias
+/// pairs', the uniform quads', or the step stream's (the seed).
+inline uint64_t blockKey(const Run &run) {
+  return run.mode == Mode::Alias ? run.seed ^ kAliasKeyFlip
+         : uniformQuads(run)     ? run.seed ^ kUniformKeyFlip
+                                 : run.seed;
+}
 
 /// A fault a kernel function recorded (walk.h: sluice_walk_fault_t), with
 /// what the engine was doing: thrown by the thread that saw it, turned into

@@ -59,17 +59,19 @@ public:
     while (active) {
       if (abort.load(std::memory_order_relaxed))
         return;
-      // Mode::Alias: the block of the step pair (see kAliasKeyFlip).
-      const bool pairs = run.mode == Mode::Alias;
+      // Mode::Alias: the block of the step pair (see kAliasKeyFlip);
+      // the uniform index's quad stream (kUniformKeyFlip): the block of
+      // four steps; otherwise the step stream's first block.
+      const unsigned shift = stepsPerBlockShift();
       for (uint32_t i = 0; i < n; ++i) {
         const Slot &s = slots[i];
         uint32_t step = static_cast<uint32_t>(s.f.step);
-        lane1[i] = pairs ? step >> 1 : step;
+        lane1[i] = step >> shift;
         lane2[i] = static_cast<uint32_t>(s.f.walker);
         lane3[i] = static_cast<uint32_t>(s.f.walker >> 32);
       }
-      philoxLanes(n, pairs ? run.seed ^ kAliasKeyFlip : run.seed,
-                  lane0.data(), lane1.data(), lane2.data(), lane3.data());
+      philoxLanes(n, blockKey(run), lane0.data(), lane1.data(), lane2.data(),
+                  lane3.data());
       for (uint32_t i = 0; i < n; ++i) {
         Slot &s = slots[i];
         if (!s.active)
@@ -92,6 +94,12 @@ public:
   sluice_walk_fault_t fault{};
 
 private:
+  /// log2 of the steps one block of a round serves: 1 in Mode::Alias (the
+  /// step pair), 2 for the uniform quad stream, 0 for the step stream.
+  unsigned stepsPerBlockShift() const {
+    return run.mode == Mode::Alias ? 1 : uniformQuads(run) ? 2 : 0;
+  }
+
   void begin(Slot &s, uint64_t first, uint64_t local, uint32_t *rows) {
     uint64_t walker = first + local;
     uint32_t start = run.startOf(walker);
@@ -115,18 +123,22 @@ private:
   }
 
   /// Stage 0 of a step (block: the first Philox block of the step's
-  /// stream, or in Mode::Alias the block of the step pair); false when the
-  /// walk has ended.
+  /// stream, or in Mode::Alias the block of the step pair, or the uniform
+  /// quad stream's block of four steps); false when the walk has ended.
   SLUICE_WALK_INLINE bool stage0(Slot &s, const uint32_t block[4]) {
     {
       if (s.length >= run.maxLength)
         return false;
       uint32_t step = static_cast<uint32_t>(s.f.step);
       uint32_t indexWord = 0;
+      const bool quads = uniformQuads(run);
       if (run.mode == Mode::Alias) {
         s.rng = WalkRng(run.seed, s.f.walker, step);
         indexWord = block[(step & 1) * 2];
         s.coin = block[(step & 1) * 2 + 1];
+      } else if (quads) {
+        s.rng = WalkRng(run.seed, s.f.walker, step);
+        indexWord = block[step & 3];
       } else {
         s.rng = WalkRng(run.seed, s.f.walker, step, block);
       }
@@ -143,7 +155,12 @@ private:
       s.kind = run.mode;
       switch (run.mode) {
       case Mode::Uniform:
-        s.pre = uniformIndex(s.rng, s.degree);
+        // The quad stream's word; a degree of 2^32 or more (which the
+        // specialised loop never sees) draws from the step stream.
+        s.pre = quads && s.degree <= UINT32_MAX
+                    ? lemireIndex(indexWord, static_cast<uint32_t>(s.degree),
+                                  [&]() -> WalkRng & { return s.rng; })
+                    : uniformIndex(s.rng, s.degree);
         prefetch(run.targets + s.begin + s.pre);
         if (run.weights)
           prefetch(run.weights + s.begin + s.pre);
@@ -341,10 +358,12 @@ enum class FirstOrderDraw {
 /// specialised to it. Per walker only its vertex, length, id and the four words
 /// of its current block are kept (arrays, not frames), and a round advances
 /// every walker in three passes:
-///   0. the Philox blocks the round needs, compacted into one batch (alias:
-///      the walkers at an even step, one 10-round block serves two steps;
-///      uniform: every walker's block 0; alias with kStopCoin: also block
-///      0 of every walker's step stream);
+///   0. the Philox blocks the round needs, in one batch: without the stop
+///      coin (phased rounds, kPhased) every 2 (alias pairs) or 4 (uniform
+///      quads) rounds one block per walker, serving its next 2 (4) steps;
+///      alias with kStopCoin: the walkers at an even step, compacted, and
+///      block 0 of every walker's step stream; uniform with kStopCoin:
+///      block 0 of every walker's step stream;
 ///   1. the stop coin (kStopCoin: words 0 and 1 of the step stream, as
 ///      Walker's rng.nextDouble() draws them; the uniform index then is
 ///      word 2), read the offsets (prefetched when the walker arrived), the
@@ -355,6 +374,21 @@ enum class FirstOrderDraw {
 /// No kernel function is called per step.
 template <FirstOrderDraw kDraw, bool kStopCoin = false> class FirstOrderWalker {
   static constexpr bool kAlias = kDraw == FirstOrderDraw::Alias;
+  /// The uniform index from the quad stream (no stop coin: uniformQuads).
+  static constexpr bool kQuads = !kAlias && !kStopCoin;
+  /// Whether a walker keeps a block over several steps (the alias pair's,
+  /// the uniform quad's), and log2 of how many steps it serves.
+  static constexpr bool kBlocked = kAlias || kQuads;
+  static constexpr unsigned kShift = kAlias ? 1 : 2;
+  static constexpr uint32_t kStepMask = (1u << kShift) - 1;
+  /// Phased rounds (a blocked stream without the stop coin: DeepWalk,
+  /// unweighted DeepWalk): every walker starts at a round whose phase
+  /// (round mod 2 or 4) is 0, so all of them need their next block in the
+  /// same round: one dense batch every 2 (4) rounds, kept in c0..c3, and
+  /// the round's words are one of those arrays. A slot freed by a walk
+  /// that ended waits for the next phase-0 round (on average 0.5 (1.5)
+  /// rounds a walk).
+  static constexpr bool kPhased = kBlocked && !kStopCoin;
   /// Words of the step's own stream drawn before the uniform index (the
   /// stop coin's two).
   static constexpr unsigned kCoinWords = kStopCoin ? 2 : 0;
@@ -374,7 +408,7 @@ public:
     const uint64_t *offsets = run.offsets;
     const uint32_t *targets = run.targets;
     const AliasEntry *alias = run.alias;
-    const uint64_t blockSeed = kAlias ? run.seed ^ kAliasKeyFlip : run.seed;
+    const uint64_t blockSeed = blockKey(run);
     const double stopProbability = run.stopProbability;
     // The arrays' bases in locals: stores through the arrays do not make
     // the compiler load them again (measured: 18 of 103 instructions per
@@ -400,11 +434,14 @@ public:
     };
     // Slots [0, active) hold walkers; a finished one is replaced by the
     // next walker, or by the last slot's walker when none is left.
+    // Phased: a finished walker's slot takes the last slot's walker, and
+    // the free slots at the end are filled at the next phase-0 round.
     auto finish = [&](uint32_t i) {
       feed.end(local[i], length[i]);
       stats.steps += length[i] - 1;
-      if (begin(i))
-        return true;
+      if constexpr (!kPhased)
+        if (begin(i))
+          return true;
       --active;
       if (i != active) {
         cur[i] = cur[active];
@@ -412,38 +449,67 @@ public:
         walker[i] = walker[active];
         local[i] = local[active];
         pos[i] = pos[active];
-        if constexpr (kAlias)
+        if constexpr (kPhased) {
+          c0[i] = c0[active];
+          c1[i] = c1[active];
+          c2[i] = c2[active];
+          c3[i] = c3[active];
+        } else if constexpr (kBlocked) {
           for (int j = 0; j < 4; ++j)
             words[4 * size_t(i) + j] = words[4 * size_t(active) + j];
-        // This round's words of the step stream: the uniform index (word 0,
-        // or 2 after the coin) and the stop coin (words 0 and 1).
-        if constexpr (!kAlias || kStopCoin)
+        }
+        // This round's words of the step stream: the stop coin (words 0
+        // and 1) and, uniform, the index after it (word 2).
+        if constexpr (kStopCoin) {
           c0[i] = c0[active];
-        if constexpr (kStopCoin)
           c1[i] = c1[active];
+        }
         if constexpr (!kAlias && kStopCoin)
           c2[i] = c2[active];
       }
       return false;
     };
-    for (uint32_t i = 0; i < width && begin(i); ++i)
-      ++active;
-    while (active) {
+    uint32_t phase = 0; // kPhased: the round's step mod 2^kShift
+    if constexpr (!kPhased)
+      for (uint32_t i = 0; i < width && begin(i); ++i)
+        ++active;
+    for (;; phase = (phase + 1) & kStepMask) {
+      if constexpr (kPhased) {
+        if (phase == 0)
+          while (active < width && begin(active))
+            ++active;
+        if (!active && phase != 0) {
+          phase = kStepMask; // to phase 0 (and its refill) next
+          continue;
+        }
+      }
+      if (!active)
+        break;
       if (abort.load(std::memory_order_relaxed))
         return;
-      // Pass 0: the blocks of this round. Alias: the walkers at an even
-      // step (step = length - 1), compacted, their blocks kept in words.
-      // Uniform: block 0 of every walker's step, in slot order; only its
-      // word 0 (c0) is read, the rare retry recomputes the block.
-      if constexpr (kAlias) {
+      // Pass 0: the blocks of this round. Alias (uniform): the walkers at
+      // a step that is a multiple of 2 (4) (step = length - 1), compacted,
+      // their blocks kept in words. Uniform with the stop coin: block 0 of
+      // every walker's step, in slot order (the coin is words 0 and 1, the
+      // index word 2); the rare retry recomputes the block.
+      if constexpr (kPhased) {
+        if (phase == 0) {
+          for (uint32_t i = 0; i < active; ++i) {
+            c1[i] = (length[i] - 1) >> kShift;
+            c2[i] = static_cast<uint32_t>(walker[i]);
+            c3[i] = static_cast<uint32_t>(walker[i] >> 32);
+          }
+          philoxLanes(active, blockSeed, c0, c1, c2, c3);
+        }
+      } else if constexpr (kBlocked) {
         uint32_t m = 0;
         for (uint32_t i = 0; i < active; ++i) {
           lane[m] = i;
-          m += (length[i] & 1); // length odd: step even
+          m += ((length[i] - 1) & kStepMask) == 0;
         }
         for (uint32_t j = 0; j < m; ++j) {
           uint32_t i = lane[j];
-          c1[j] = (length[i] - 1) >> 1;
+          c1[j] = (length[i] - 1) >> kShift;
           c2[j] = static_cast<uint32_t>(walker[i]);
           c3[j] = static_cast<uint32_t>(walker[i] >> 32);
         }
@@ -472,6 +538,12 @@ public:
         }
         philoxLanes(active, blockSeed, c0, c1, c2, c3);
       }
+      // The phased round's words: the index (alias: and the coin).
+      uint32_t *const phaseWords[4] = {c0, c1, c2, c3};
+      const uint32_t *const indexWords =
+          phaseWords[kAlias ? 2 * (phase & 1) : phase];
+      const uint32_t *const coinWords =
+          phaseWords[kAlias ? 2 * (phase & 1) + 1 : 0];
       // Pass 1: the stop coin, the index, prefetch the cell or the edge.
       // A walker that stops or stands at a sink ends.
       for (uint32_t i = 0; i < active;) {
@@ -491,15 +563,16 @@ public:
           continue;
         }
         uint32_t step = length[i] - 1;
-        uint32_t word = kAlias      ? words[4 * size_t(i) + (step & 1) * 2]
-                        : kStopCoin ? c2[i]
-                                    : c0[i];
+        uint32_t word = kPhased  ? indexWords[i]
+                        : kAlias ? words[4 * size_t(i) + (step & 1) * 2]
+                                 : c2[i];
         uint32_t idx =
             lemireIndex(word, static_cast<uint32_t>(d), [&]() -> WalkRng & {
-              // Alias: the step's own stream after the stop coin's words;
-              // uniform: the same stream after those and the index word.
+              // Alias and the uniform quads: the step's own stream after
+              // the stop coin's words; uniform with the coin: the same
+              // stream after those and the index word.
               retry = WalkRng(run.seed, walker[i], step);
-              for (unsigned w = 0; w < kCoinWords + (kAlias ? 0 : 1); ++w)
+              for (unsigned w = 0; w < kCoinWords + (kBlocked ? 0 : 1); ++w)
                 retry.nextU32();
               return retry;
             });
@@ -519,7 +592,8 @@ public:
         uint32_t to;
         if constexpr (kAlias) {
           uint32_t step = length[i] - 1;
-          uint32_t coin = words[4 * size_t(i) + (step & 1) * 2 + 1];
+          uint32_t coin = kPhased ? coinWords[i]
+                                  : words[4 * size_t(i) + (step & 1) * 2 + 1];
           const AliasEntry &e = alias[pos[i]];
           to = coin < e.threshold ? e.target : e.aliasTarget;
           if (__builtin_expect(to == SLUICE_VERTEX_NONE, 0)) {

@@ -291,7 +291,7 @@ TEST(WalkEngine, AliasFastPathMatchesGeneralPath) {
   sluice_walk_kernel_t general = *kernel(Workload::DeepWalk);
   general.stop = neverStop;
   for (double stop : {0.0, 0.3, 1.0})
-    for (uint32_t length : {1u, 2u, 13u}) {
+    for (uint32_t length : {1u, 2u, 6u, 13u}) {
       std::string reference;
       uint64_t steps = 0;
       for (auto [threads, width] : std::vector<std::pair<uint32_t, uint32_t>>{
@@ -367,7 +367,7 @@ TEST(WalkEngine, UniformFastPathMatchesGeneralPath) {
   k.flags = 0;
   for (double stop : {0.0, 0.3, 1.0})
     for (double constant : {1.0, 2.5, 0.0, -1.0}) {
-      for (uint32_t length : {1u, 2u, 13u}) {
+      for (uint32_t length : {1u, 2u, 6u, 13u}) {
         std::string reference;
         uint64_t steps = 0;
         for (auto [threads, width] : std::vector<std::pair<uint32_t, uint32_t>>{
