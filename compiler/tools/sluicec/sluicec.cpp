@@ -235,8 +235,8 @@ static cl::opt<std::string> cpuName(
              "each; every function runs the code of the first CPU the machine "
              "supports, chosen at load time; the last must be generic or "
              "x86-64"),
-    cl::init("generic"), cl::value_desc("name"), cl::cat(sluiceCategory),
-    cl::callback([](const std::string &name) {
+    cl::init("generic"), cl::value_desc("name[,name...]"),
+    cl::cat(sluiceCategory), cl::callback([](const std::string &name) {
       // As llc -mcpu=help: the list, then exit (like --help, before the
       // input file is required).
       if (name != "help")
