@@ -310,9 +310,11 @@ void sluice::target::printHostCpus(llvm::raw_ostream &os) {
 
 std::string sluice::target::describeHostCpu(llvm::ArrayRef<HostCpu> cpus) {
   if (cpus.size() > 1) {
-    llvm::SmallVector<llvm::StringRef> names;
+    llvm::SmallVector<std::string> names;
     for (const HostCpu &cpu : cpus)
-      names.push_back(cpu.name);
+      names.push_back(cpu.name == "native"
+                          ? "native (" + llvm::sys::getHostCPUName().str() + ")"
+                          : cpu.name);
     return "built for " + hostTriple() + ", CPUs " + llvm::join(names, ", ") +
            ": each function runs the code of the first CPU the machine "
            "supports, chosen when the program is loaded (runs on any CPU of "
