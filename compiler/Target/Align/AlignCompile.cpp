@@ -113,10 +113,10 @@ sluice::target::lowerAlignJobsToLLVM(ModuleOp module) {
   return copy;
 }
 
-LogicalResult sluice::target::compileAlignJobsToObject(ModuleOp module,
-                                                       StringRef objectPath,
-                                                       StringRef headerPath,
-                                                       const HostCpu &cpu) {
+LogicalResult
+sluice::target::compileAlignJobsToObject(ModuleOp module, StringRef objectPath,
+                                         StringRef headerPath,
+                                         llvm::ArrayRef<HostCpu> cpus) {
   auto lowered = lowerAlignJobsToLLVM(module);
   if (failed(lowered))
     return failure();
@@ -128,14 +128,14 @@ LogicalResult sluice::target::compileAlignJobsToObject(ModuleOp module,
   if (ec)
     return emitError(loc) << "cannot write '" << headerPath
                           << "': " << ec.message();
-  writeHeader(module, headerPath, describeHostCpu(cpu), header.os());
+  writeHeader(module, headerPath, describeHostCpu(cpus), header.os());
   header.os().flush();
   if (header.os().has_error()) {
     header.os().clear_error();
     return emitError(loc) << "cannot write '" << headerPath << "'";
   }
   std::string error;
-  if (failed(writeHostObject(**lowered, objectPath, 3, cpu, error)))
+  if (failed(writeHostObject(**lowered, objectPath, 3, cpus, error)))
     return emitError(loc) << error;
   header.keep();
   return success();

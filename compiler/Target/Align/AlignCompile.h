@@ -26,13 +26,13 @@ mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 lowerAlignJobsToLLVM(mlir::ModuleOp module);
 
 /// Writes the object file `objectPath` (-O3, position independent, for the
-/// host's architecture and `cpu`) and the C header `headerPath`. Errors
+/// host's architecture and `cpus`) and the C header `headerPath`. Errors
 /// (unwritable paths, an unknown CPU) are located at the first align job;
 /// no partial file is left behind.
 mlir::LogicalResult compileAlignJobsToObject(mlir::ModuleOp module,
                                              llvm::StringRef objectPath,
                                              llvm::StringRef headerPath,
-                                             const HostCpu &cpu);
+                                             llvm::ArrayRef<HostCpu> cpus);
 
 /// Writes the PTX (sm_90) of every align job's kernel to `ptxPath` and
 /// their description to `jsonPath`.

@@ -108,15 +108,15 @@ void sluice::target::writeAlgorithmHeader(ModuleOp module, StringRef guardName,
      << guardName << " */\n";
 }
 
-LogicalResult sluice::target::compileAlgorithmsToObject(ModuleOp module,
-                                                        StringRef objectPath,
-                                                        StringRef headerPath,
-                                                        const HostCpu &cpu) {
+LogicalResult
+sluice::target::compileAlgorithmsToObject(ModuleOp module, StringRef objectPath,
+                                          StringRef headerPath,
+                                          llvm::ArrayRef<HostCpu> cpus) {
   auto lowered = lowerAlgorithmsToLLVM(module, false);
   if (failed(lowered))
     return failure();
   std::string error;
-  if (failed(writeHostObject(**lowered, objectPath, 2, cpu, error)))
+  if (failed(writeHostObject(**lowered, objectPath, 2, cpus, error)))
     return emitError(module.getLoc()) << error;
   std::string guard =
       "SLUICE_ALGOS_" + llvm::sys::path::stem(headerPath).upper() + "_H";
@@ -128,7 +128,7 @@ LogicalResult sluice::target::compileAlgorithmsToObject(ModuleOp module,
   if (ec)
     return emitError(module.getLoc())
            << "cannot write '" << headerPath << "': " << ec.message();
-  writeAlgorithmHeader(module, guard, describeHostCpu(cpu), header.os());
+  writeAlgorithmHeader(module, guard, describeHostCpu(cpus), header.os());
   header.os().flush();
   if (header.os().has_error()) {
     header.os().clear_error();

@@ -42,12 +42,12 @@ void writeAlgorithmHeader(mlir::ModuleOp module, llvm::StringRef guardName,
                           llvm::StringRef builtFor, llvm::raw_ostream &os);
 
 /// Compiles the algorithms of `module` to a PIC object file for the host's
-/// architecture and `cpu` at `objectPath` and writes the header at
-/// `headerPath`.
+/// architecture and `cpus` (one CPU, or several dispatched at load time) at
+/// `objectPath` and writes the header at `headerPath`.
 mlir::LogicalResult compileAlgorithmsToObject(mlir::ModuleOp module,
                                               llvm::StringRef objectPath,
                                               llvm::StringRef headerPath,
-                                              const HostCpu &cpu);
+                                              llvm::ArrayRef<HostCpu> cpus);
 
 /// One algorithm of a module, JIT-compiled.
 class CompiledAlgorithm {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/LLVM/Codegen.h"
+#include "compiler/Target/LLVM/CpuDispatch.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -307,7 +308,19 @@ void sluice::target::printHostCpus(llvm::raw_ostream &os) {
     os << "  " << feature.Key << " - " << feature.Desc << "\n";
 }
 
-std::string sluice::target::describeHostCpu(const HostCpu &cpu) {
+std::string sluice::target::describeHostCpu(llvm::ArrayRef<HostCpu> cpus) {
+  if (cpus.size() > 1) {
+    llvm::SmallVector<std::string> names;
+    for (const HostCpu &cpu : cpus)
+      names.push_back(cpu.name == "native"
+                          ? "native (" + llvm::sys::getHostCPUName().str() + ")"
+                          : cpu.name);
+    return "built for " + hostTriple() + ", CPUs " + llvm::join(names, ", ") +
+           ": each function runs the code of the first CPU the machine "
+           "supports, chosen when the program is loaded (runs on any CPU of "
+           "the architecture)";
+  }
+  const HostCpu &cpu = cpus.front();
   bool native = cpu.name == "native";
   std::string name = native ? llvm::sys::getHostCPUName().str() : cpu.name;
   std::string text = "built for " + hostTriple() + ", CPU " + name;
@@ -320,14 +333,25 @@ std::string sluice::target::describeHostCpu(const HostCpu &cpu) {
   return text;
 }
 
-mlir::LogicalResult sluice::target::writeHostObject(mlir::ModuleOp module,
-                                                    llvm::StringRef path,
-                                                    unsigned optLevel,
-                                                    const HostCpu &cpu,
-                                                    std::string &error) {
+mlir::LogicalResult
+sluice::target::writeHostObject(mlir::ModuleOp module, llvm::StringRef path,
+                                unsigned optLevel, llvm::ArrayRef<HostCpu> cpus,
+                                std::string &error) {
   initializeHostTarget();
-  mlir::FailureOr<HostCpu> resolved = resolveHostCpu(cpu, error);
-  if (failed(resolved))
+  if (cpus.empty()) {
+    error = "no CPU to compile for";
+    return mlir::failure();
+  }
+  llvm::SmallVector<HostCpu> resolved;
+  llvm::SmallVector<std::string> names;
+  for (const HostCpu &cpu : cpus) {
+    mlir::FailureOr<HostCpu> one = resolveHostCpu(cpu, error);
+    if (failed(one))
+      return mlir::failure();
+    resolved.push_back(*one);
+    names.push_back(cpu.name);
+  }
+  if (mlir::failed(checkCpuList(cpus, error)))
     return mlir::failure();
   llvm::LLVMContext llvmCtx;
   std::unique_ptr<llvm::Module> llvmModule = translateToLLVMIR(module, llvmCtx);
@@ -336,14 +360,20 @@ mlir::LogicalResult sluice::target::writeHostObject(mlir::ModuleOp module,
     return mlir::failure();
   }
   // The CPU's instructions (generic by default: a portable object) are
-  // what the vectoriser targets and the code generator emits.
+  // what the vectoriser targets and the code generator emits. With several
+  // CPUs the target machine is the baseline's (the last), and each
+  // function's "target-cpu"/"target-features" name its own CPU.
   std::string triple = hostTriple();
-  auto tm = makeTargetMachine(triple, resolved->name, resolved->features,
-                              codeGenLevel(optLevel), error);
+  auto tm =
+      makeTargetMachine(triple, resolved.back().name, resolved.back().features,
+                        codeGenLevel(optLevel), error);
   if (!tm)
     return mlir::failure();
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(tm->createDataLayout());
+  if (resolved.size() > 1 &&
+      mlir::failed(addCpuDispatch(*llvmModule, resolved, names, error)))
+    return mlir::failure();
   if (mlir::failed(runOptimizer(*llvmModule, optLevel, tm.get(), error)))
     return mlir::failure();
   std::error_code ec;

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -69,17 +70,25 @@ mlir::FailureOr<HostCpu> resolveHostCpu(const HostCpu &cpu, std::string &error);
 /// (sluicec --mcpu=help).
 void printHostCpus(llvm::raw_ostream &os);
 
-/// What an object compiled for `cpu` runs on, for the comment of a
+/// What an object compiled for `cpus` runs on, for the comment of a
 /// generated header: "built for x86_64-pc-linux-gnu, CPU x86-64-v3: needs a
 /// CPU with its instruction set" ("native" is named with the host's CPU),
-/// then the features asked for.
-std::string describeHostCpu(const HostCpu &cpu);
+/// then the features asked for; for several CPUs, "CPUs x86-64-v3,
+/// x86-64: each function runs the code of the first CPU the machine
+/// supports, chosen when the program is loaded (runs on any CPU of the
+/// architecture)".
+std::string describeHostCpu(llvm::ArrayRef<HostCpu> cpus);
 
 /// Writes `module` (LLVM dialect) as a position-independent object file for
-/// the host's architecture and `cpu` (resolved by resolveHostCpu here too),
-/// optimised at -O`optLevel`. `error` gets the reason on failure.
+/// the host's architecture and `cpus` (each resolved by resolveHostCpu
+/// here too), optimised at -O`optLevel`. One CPU: the object is that CPU's
+/// code. Several (checkCpuList, CpuDispatch.h): every function is compiled
+/// once per CPU and each exported one dispatches, when the program is
+/// loaded, to the first CPU the machine supports. `error` gets the reason
+/// on failure.
 mlir::LogicalResult writeHostObject(mlir::ModuleOp module, llvm::StringRef path,
-                                    unsigned optLevel, const HostCpu &cpu,
+                                    unsigned optLevel,
+                                    llvm::ArrayRef<HostCpu> cpus,
                                     std::string &error);
 
 /// The libdevice bitcode file this build was configured with (CMake cache

@@ -165,10 +165,10 @@ void sluice::target::writeWalkHeader(ModuleOp module, StringRef guardName,
      << guardName << " */\n";
 }
 
-LogicalResult sluice::target::compileWalksToObject(ModuleOp module,
-                                                   StringRef objectPath,
-                                                   StringRef headerPath,
-                                                   const HostCpu &cpu) {
+LogicalResult
+sluice::target::compileWalksToObject(ModuleOp module, StringRef objectPath,
+                                     StringRef headerPath,
+                                     llvm::ArrayRef<HostCpu> cpus) {
   if (module.getOps<walk::WalkOp>().empty())
     return emitError(module.getLoc())
            << "the program declares no walk: nothing to compile with -c";
@@ -176,7 +176,7 @@ LogicalResult sluice::target::compileWalksToObject(ModuleOp module,
   if (failed(lowered))
     return failure();
   std::string error;
-  if (failed(writeHostObject(**lowered, objectPath, 2, cpu, error)))
+  if (failed(writeHostObject(**lowered, objectPath, 2, cpus, error)))
     return emitError(module.getLoc()) << error;
 
   std::string guard = "SLUICE_WALKS_" +
@@ -189,7 +189,7 @@ LogicalResult sluice::target::compileWalksToObject(ModuleOp module,
   if (ec)
     return emitError(module.getLoc())
            << "cannot write '" << headerPath << "': " << ec.message();
-  writeWalkHeader(module, guard, describeHostCpu(cpu), header.os());
+  writeWalkHeader(module, guard, describeHostCpu(cpus), header.os());
   header.os().flush();
   if (header.os().has_error()) {
     header.os().clear_error();

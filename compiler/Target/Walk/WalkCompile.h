@@ -37,12 +37,12 @@ void writeWalkHeader(mlir::ModuleOp module, llvm::StringRef guardName,
                      llvm::StringRef builtFor, llvm::raw_ostream &os);
 
 /// Compiles the walks of `module` to a PIC object file for the host's
-/// architecture and `cpu` at `objectPath` and writes the header at
-/// `headerPath`.
+/// architecture and `cpus` (one CPU, or several dispatched at load time) at
+/// `objectPath` and writes the header at `headerPath`.
 mlir::LogicalResult compileWalksToObject(mlir::ModuleOp module,
                                          llvm::StringRef objectPath,
                                          llvm::StringRef headerPath,
-                                         const HostCpu &cpu);
+                                         llvm::ArrayRef<HostCpu> cpus);
 
 /// `sluicec --run`: which job and how.
 struct WalkRunOptions {

@@ -72,13 +72,13 @@ int sluice::runAlgorithmJobAndReport(mlir::ModuleOp module,
 }
 
 int sluice::compileAlgorithms(mlir::ModuleOp module, llvm::StringRef object,
-                              const target::HostCpu &cpu) {
+                              llvm::ArrayRef<target::HostCpu> cpus) {
   llvm::SmallString<256> header(object);
   llvm::sys::path::replace_extension(header, "h");
   if (header == object)
     header += ".h";
   return mlir::failed(
-             target::compileAlgorithmsToObject(module, object, header, cpu))
+             target::compileAlgorithmsToObject(module, object, header, cpus))
              ? 1
              : 0;
 }

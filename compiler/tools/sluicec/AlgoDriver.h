@@ -22,9 +22,9 @@ int runAlgorithmJobAndReport(mlir::ModuleOp module,
                              llvm::raw_ostream &os);
 
 /// -c of a program's algorithms: `object` (for the host's architecture and
-/// `cpu`) and its header beside it.
+/// `cpus`) and its header beside it.
 int compileAlgorithms(mlir::ModuleOp module, llvm::StringRef object,
-                      const target::HostCpu &cpu);
+                      llvm::ArrayRef<target::HostCpu> cpus);
 
 /// --emit=llvm of a program's algorithms (LLVM IR before optimisation).
 int emitAlgorithmLLVM(mlir::ModuleOp module, llvm::raw_ostream &os);

@@ -67,7 +67,7 @@ int sluice::compileProgram(mlir::ModuleOp module, const CompileRequest &r) {
     }
     std::string object = outputOr(r, ".o");
     return exitCode(target::compileAlignJobsToObject(
-        module, object, headerBeside(object), r.cpu));
+        module, object, headerBeside(object), r.cpus));
   }
   // GNN training (docs/gnn.md): on the CPU; -c --target=gpu writes the
   // aggregation kernels (PTX and their JSON), which sluice/gnn_gpu.h runs.
@@ -94,7 +94,7 @@ int sluice::compileProgram(mlir::ModuleOp module, const CompileRequest &r) {
       return exitCode(target::compileAlgorithmsToPtx(module, ptx, ptx + ".json",
                                                      r.libdevice, r.remarks));
     }
-    return compileAlgorithms(module, outputOr(r, ".o"), r.cpu);
+    return compileAlgorithms(module, outputOr(r, ".o"), r.cpus);
   }
   // Walks: lower() scheduled every walk for --target (default cpu).
   if (r.gpu) {
@@ -104,5 +104,5 @@ int sluice::compileProgram(mlir::ModuleOp module, const CompileRequest &r) {
   }
   std::string object = outputOr(r, ".o");
   return exitCode(target::compileWalksToObject(module, object,
-                                               headerBeside(object), r.cpu));
+                                               headerBeside(object), r.cpus));
 }

@@ -26,7 +26,8 @@ struct CompileRequest {
   std::string libdevice;
   bool gpu = false;     ///< --target=gpu
   bool remarks = false; ///< --remarks
-  target::HostCpu cpu;  ///< --mcpu, --mattr
+  /// --mcpu (one CPU, or several dispatched at load time), --mattr
+  llvm::SmallVector<target::HostCpu, 1> cpus = {target::HostCpu()};
 };
 
 /// -c of `module`: the artefact of its kind. Returns the exit code.

@@ -13,6 +13,7 @@
 #include "compiler/Target/Gnn/GnnRun.h"
 #include "compiler/Target/Graph/AlgoGpu.h"
 #include "compiler/Target/LLVM/Codegen.h"
+#include "compiler/Target/LLVM/CpuDispatch.h"
 #include "compiler/Target/Plan/PlanEmit.h"
 #include "compiler/Target/TopoReport.h"
 #include "compiler/Target/Walk/WalkCompile.h"
@@ -229,9 +230,13 @@ static cl::opt<std::string> cpuName(
     cl::desc("-c for the CPU: the CPU the object is compiled for: generic "
              "(default; any CPU of the architecture, x86-64: SSE2), native "
              "(this machine's CPU and features) or a CPU LLVM knows, e.g. "
-             "x86-64-v3 (AVX2); --mcpu=help lists them"),
-    cl::init("generic"), cl::value_desc("name"), cl::cat(sluiceCategory),
-    cl::callback([](const std::string &name) {
+             "x86-64-v3 (AVX2); --mcpu=help lists them. Several, comma-"
+             "separated (x86-64 only, e.g. x86-64-v3,x86-64): the code of "
+             "each; every function runs the code of the first CPU the machine "
+             "supports, chosen at load time; the last must be generic or "
+             "x86-64"),
+    cl::init("generic"), cl::value_desc("name[,name...]"),
+    cl::cat(sluiceCategory), cl::callback([](const std::string &name) {
       // As llc -mcpu=help: the list, then exit (like --help, before the
       // input file is required).
       if (name != "help")
@@ -243,7 +248,8 @@ static cl::opt<std::string> cpuName(
 static cl::opt<std::string> cpuFeatures(
     "mattr",
     cl::desc("-c for the CPU: features over --mcpu's, +name adds one, -name "
-             "removes one (e.g. +avx2,-fma; --mcpu=help lists them)"),
+             "removes one (e.g. +avx2,-fma; --mcpu=help lists them); one "
+             "CPU only"),
     cl::value_desc("+a,-b"), cl::cat(sluiceCategory));
 // cl::desc keeps a StringRef: the text lives here (initialised first: same
 // file, declared before).
@@ -539,8 +545,16 @@ static int run(Compilation &compilation, llvm::raw_ostream &os) {
   return 0;
 }
 
-/// The CPU -c compiles host objects for (--mcpu, --mattr).
-static target::HostCpu hostCpu() { return {cpuName, cpuFeatures}; }
+/// The CPUs -c compiles host objects for (--mcpu, comma-separated, each
+/// with --mattr's features).
+static llvm::SmallVector<target::HostCpu, 1> hostCpus() {
+  llvm::SmallVector<llvm::StringRef> names;
+  llvm::StringRef(cpuName).split(names, ',');
+  llvm::SmallVector<target::HostCpu, 1> cpus;
+  for (llvm::StringRef name : names)
+    cpus.push_back({name.trim().str(), cpuFeatures});
+  return cpus;
+}
 
 /// --mcpu and --mattr: only with -c for the CPU, and known to LLVM (checked
 /// before the input is read). Returns the exit code of a failure, else 0.
@@ -557,8 +571,15 @@ static int checkHostCpuOptions() {
     return 1;
   }
   std::string error;
-  if (mlir::failed(target::resolveHostCpu(hostCpu(), error))) {
-    llvm::errs() << "sluicec: error: " << error << "\n";
+  llvm::SmallVector<target::HostCpu, 1> cpus = hostCpus();
+  for (const target::HostCpu &cpu : cpus)
+    if (mlir::failed(target::resolveHostCpu(cpu, error))) {
+      llvm::errs() << "sluicec: error: " << error << "\n";
+      return 1;
+    }
+  if (mlir::failed(target::checkCpuList(cpus, error))) {
+    llvm::errs() << "sluicec: error: --mcpu=" << cpuName << ": " << error
+                 << "\n";
     return 1;
   }
   return 0;
@@ -617,7 +638,7 @@ static int runWalkProgram(Compilation &compilation) {
     request.libdevice = libdevicePath;
     request.gpu = codeTarget == CodeTarget::Gpu;
     request.remarks = walkRemarks;
-    request.cpu = hostCpu();
+    request.cpus = hostCpus();
     return compileProgram(module, request);
   }
   if (runWalk && target::isGnnTrainJob(module, jobName)) {

@@ -1,10 +1,12 @@
 //===- CodegenTest.cpp - JIT, object files and PTX from the LLVM dialect --===//
 #include "compiler/Target/LLVM/Codegen.h"
+#include "compiler/Target/LLVM/CpuDispatch.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -167,7 +169,7 @@ TEST(HostCpu, NativeIsTheHostsCpuWithItsFeatures) {
   auto again = resolveHostCpu(*cpu, error);
   ASSERT_TRUE(mlir::succeeded(again)) << error;
   EXPECT_EQ(again->features, cpu->features);
-  EXPECT_NE(describeHostCpu({"native", ""})
+  EXPECT_NE(describeHostCpu(HostCpu{"native", ""})
                 .find(", CPU " + cpu->name + " (--mcpu=native)"),
             std::string::npos);
 }
@@ -192,8 +194,8 @@ TEST_F(Fixture, HostObjectForAnUnknownCpuIsNotWritten) {
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-codegen", "o", path));
   ASSERT_FALSE(llvm::sys::fs::remove(path));
   std::string error;
-  EXPECT_TRUE(
-      mlir::failed(writeHostObject(*module, path, 2, {"bogus", ""}, error)));
+  EXPECT_TRUE(mlir::failed(
+      writeHostObject(*module, path, 2, HostCpu{"bogus", ""}, error)));
   EXPECT_NE(error.find("unknown CPU 'bogus'"), std::string::npos) << error;
   EXPECT_FALSE(llvm::sys::fs::exists(path));
 }
@@ -208,6 +210,66 @@ TEST(HostCpu, X86FeaturesAreCheckedAndKeptInOrder) {
   EXPECT_TRUE(mlir::failed(resolveHostCpu({"x86-64-v3", "avx2"}, error)));
   EXPECT_NE(error.find("'avx2' needs a sign: +avx2 adds it, -avx2 removes it"),
             std::string::npos)
+      << error;
+}
+#endif
+
+#if defined(__x86_64__) && defined(__ELF__)
+TEST_F(Fixture, HostObjectForSeveralCpusHoldsACopyEachAndAnIfunc) {
+  auto module = parse(kHostModule);
+  ASSERT_TRUE(module);
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-codegen", "o", path));
+  llvm::FileRemover remover(path);
+  std::string error;
+  HostCpu cpus[] = {{"x86-64-v3", ""}, {"x86-64", ""}};
+  ASSERT_TRUE(mlir::succeeded(writeHostObject(*module, path, 2, cpus, error)))
+      << error;
+  auto object = llvm::object::ObjectFile::createObjectFile(path);
+  ASSERT_TRUE(bool(object)) << llvm::toString(object.takeError());
+  auto *elf =
+      llvm::dyn_cast<llvm::object::ELFObjectFileBase>(object->getBinary());
+  ASSERT_NE(elf, nullptr);
+  llvm::StringMap<uint8_t> defined; // name -> ELF symbol type
+  unsigned tables = 0;
+  for (const llvm::object::ELFSymbolRef &sym : elf->symbols()) {
+    auto name = sym.getName();
+    auto flags = sym.getFlags();
+    if (!name || !flags || (*flags & llvm::object::SymbolRef::SF_Undefined))
+      continue;
+    defined[*name] = sym.getELFType();
+    tables += *name == "table";
+  }
+  EXPECT_EQ(defined.lookup("twice_plus_one"), llvm::ELF::STT_GNU_IFUNC);
+  EXPECT_EQ(defined.lookup("twice_plus_one.x86_64_v3"), llvm::ELF::STT_FUNC);
+  EXPECT_EQ(defined.lookup("twice_plus_one.x86_64"), llvm::ELF::STT_FUNC);
+  EXPECT_EQ(defined.lookup("twice_plus_one.resolver"), llvm::ELF::STT_FUNC);
+  // Data is not copied.
+  EXPECT_EQ(tables, 1u);
+  EXPECT_NE(describeHostCpu(cpus).find(
+                ", CPUs x86-64-v3, x86-64: each function runs the code of "
+                "the first CPU the machine supports"),
+            std::string::npos);
+}
+
+TEST(HostCpu, ListsOfCpusEndInABaselineAndNameEachOnce) {
+  std::string error;
+  HostCpu good[] = {{"znver4", ""}, {"x86-64-v3", ""}, {"generic", ""}};
+  EXPECT_TRUE(mlir::succeeded(checkCpuList(good, error))) << error;
+  HostCpu one[] = {{"znver4", "+avx2"}};
+  EXPECT_TRUE(mlir::succeeded(checkCpuList(one, error))) << error;
+  HostCpu noBaseline[] = {{"x86-64-v3", ""}, {"znver4", ""}};
+  EXPECT_TRUE(mlir::failed(checkCpuList(noBaseline, error)));
+  EXPECT_NE(error.find("the last CPU of --mcpu must run on every x86-64 "
+                       "machine (generic or x86-64), not 'znver4'"),
+            std::string::npos)
+      << error;
+  HostCpu twice[] = {{"znver4", ""}, {"znver4", ""}, {"x86-64", ""}};
+  EXPECT_TRUE(mlir::failed(checkCpuList(twice, error)));
+  EXPECT_NE(error.find("'znver4' is named twice"), std::string::npos) << error;
+  HostCpu features[] = {{"znver4", "+avx2"}, {"x86-64", "+avx2"}};
+  EXPECT_TRUE(mlir::failed(checkCpuList(features, error)));
+  EXPECT_NE(error.find("--mattr applies to one CPU"), std::string::npos)
       << error;
 }
 #endif
