@@ -320,6 +320,50 @@ TEST(GraphQueries, MemoryStaysWithinTheBudget) {
   EXPECT_LT(mem.total_bytes, 24 * m + 16 * n);
 }
 
+// has_edge and find_edge on short and long lists (up to 3,000 neighbours,
+// a dozen halvings of the branch-free search), with duplicate arcs
+// (find_edge: the first copy), against a linear scan of the adjacency, for
+// every target and ids past the last.
+TEST(GraphQueries, LongListsMatchALinearScan) {
+  const uint32_t n = 300;
+  const uint32_t degrees[] = {0,  1,  2,   31,  32,   33,  34,
+                              64, 65, 100, 257, 1000, 3000};
+  std::mt19937 rng(77);
+  std::vector<uint32_t> src, dst;
+  for (uint32_t u = 0; u < std::size(degrees); ++u)
+    for (uint32_t k = 0; k < degrees[u]; ++k) {
+      src.push_back(u);
+      dst.push_back(rng() % n);
+    }
+  sluice_graph_t *raw = nullptr;
+  sluice_error_t error;
+  ASSERT_EQ(sluice_graph_create_from_edges(n, src.size(), src.data(),
+                                           dst.data(), nullptr, nullptr,
+                                           nullptr, 0, &raw, &error),
+            SLUICE_STATUS_OK)
+      << formatted(error);
+  GraphPtr g(raw);
+  const uint64_t *offsets = sluice_graph_offsets(g.get());
+  const uint32_t *targets = sluice_graph_targets(g.get());
+  for (uint32_t u = 0; u < std::size(degrees); ++u) {
+    ASSERT_EQ(sluice_graph_degree(g.get(), u), degrees[u]);
+    for (uint32_t v = 0; v < n + 3; ++v) {
+      uint64_t first = SLUICE_EDGE_NONE;
+      for (uint64_t e = offsets[u]; e < offsets[u + 1]; ++e)
+        if (targets[e] == v) {
+          first = e;
+          break;
+        }
+      ASSERT_EQ(sluice_graph_find_edge(g.get(), u, v), first)
+          << u << " -> " << v;
+      ASSERT_EQ(sluice_graph_has_edge(g.get(), u, v),
+                first != SLUICE_EDGE_NONE ? 1 : 0)
+          << u << " -> " << v;
+    }
+    EXPECT_EQ(sluice_graph_find_edge(g.get(), u, UINT32_MAX), SLUICE_EDGE_NONE);
+  }
+}
+
 TEST(GraphQueries, NullGraphQueriesAreHarmless) {
   EXPECT_EQ(sluice_graph_num_vertices(nullptr), 0u);
   EXPECT_EQ(sluice_graph_num_edges(nullptr), 0u);
