@@ -6,18 +6,16 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Walk/WalkCompile.h"
 
-#include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Conversion/WalkToLLVM/WalkAbi.h"
+#include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/LLVM/Codegen.h"
+#include "compiler/Target/LLVM/ObjectHeader.h"
 #include "dialects/Walk/IR/WalkOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace sluice;
@@ -175,26 +173,10 @@ sluice::target::compileWalksToObject(ModuleOp module, StringRef objectPath,
   auto lowered = lowerWalksToLLVM(module);
   if (failed(lowered))
     return failure();
-  std::string error;
-  if (failed(writeHostObject(**lowered, objectPath, 2, cpus, error)))
-    return emitError(module.getLoc()) << error;
-
-  std::string guard = "SLUICE_WALKS_" +
-                      upper(llvm::sys::path::stem(headerPath)) + "_H";
-  for (char &c : guard)
-    if (!llvm::isAlnum(c))
-      c = '_';
-  std::error_code ec;
-  llvm::ToolOutputFile header(headerPath, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return emitError(module.getLoc())
-           << "cannot write '" << headerPath << "': " << ec.message();
-  writeWalkHeader(module, guard, describeHostCpu(cpus), header.os());
-  header.os().flush();
-  if (header.os().has_error()) {
-    header.os().clear_error();
-    return emitError(module.getLoc()) << "cannot write '" << headerPath << "'";
-  }
-  header.keep();
-  return success();
+  return writeObjectAndHeader(
+      **lowered, module.getLoc(), objectPath, headerPath, 2, cpus,
+      "SLUICE_WALKS",
+      [&](StringRef guard, StringRef builtFor, llvm::raw_ostream &os) {
+        writeWalkHeader(module, guard, builtFor, os);
+      });
 }
