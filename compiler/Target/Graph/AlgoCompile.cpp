@@ -72,11 +72,8 @@ void sluice::target::writeAlgorithmHeader(ModuleOp module, StringRef guardName,
         "(see\n * sluice/algo.h). Link the object file with libsluicert; "
         "create a context\n * with sluice_algo_ctx_create and call an "
         "algorithm with its parameter\n * block and one array of "
-        "num_vertices values per property.\n"
-     << " * The object file: " << builtFor << ". */\n"
-     << "#ifndef " << guardName << "\n#define " << guardName << "\n\n"
-     << "#include \"sluice/algo.h\"\n\n"
-     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+        "num_vertices values per property.\n";
+  beginCHeader(os, guardName, builtFor, "sluice/algo.h");
   for (graph::AlgorithmOp a : module.getOps<graph::AlgorithmOp>()) {
     std::string name = a.getSymName().str();
     Block &body = a.getBody().front();
@@ -102,8 +99,7 @@ void sluice::target::writeAlgorithmHeader(ModuleOp module, StringRef guardName,
        << "(sluice_algo_ctx_t *ctx, const sluice_algo_params_" << name
        << "_t *params, void **props);\n";
   }
-  os << "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* "
-     << guardName << " */\n";
+  endCHeader(os, guardName);
 }
 
 LogicalResult

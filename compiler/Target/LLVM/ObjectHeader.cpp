@@ -23,6 +23,20 @@ std::string sluice::target::headerGuard(llvm::StringRef prefix,
   return guard;
 }
 
+void sluice::target::beginCHeader(llvm::raw_ostream &os, llvm::StringRef guard,
+                                  llvm::StringRef builtFor,
+                                  llvm::StringRef include) {
+  os << " * The object file: " << builtFor << ". */\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include \"" << include << "\"\n\n"
+     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+}
+
+void sluice::target::endCHeader(llvm::raw_ostream &os, llvm::StringRef guard) {
+  os << "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* "
+     << guard << " */\n";
+}
+
 LogicalResult sluice::target::writeObjectAndHeader(
     ModuleOp lowered, Location loc, llvm::StringRef objectPath,
     llvm::StringRef headerPath, unsigned optLevel, llvm::ArrayRef<HostCpu> cpus,

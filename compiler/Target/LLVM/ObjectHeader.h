@@ -22,6 +22,16 @@ namespace sluice::target {
 /// SLUICE_WALKS_MY_PROG_H).
 std::string headerGuard(llvm::StringRef prefix, llvm::StringRef headerPath);
 
+/// The lines of a generated C header after its opening comment's own
+/// lines: the comment's last line (what the object file runs on,
+/// `builtFor`), the include guard, `#include "<include>"` and the opening
+/// of `extern "C"` for C++.
+void beginCHeader(llvm::raw_ostream &os, llvm::StringRef guard,
+                  llvm::StringRef builtFor, llvm::StringRef include);
+
+/// The end of a header begun with beginCHeader.
+void endCHeader(llvm::raw_ostream &os, llvm::StringRef guard);
+
 /// Prints a header's text given its include guard and what the object file
 /// runs on (describeHostCpu).
 using HeaderWriter = llvm::function_ref<void(
