@@ -84,3 +84,11 @@ gpu::GPUModuleOp sluice::conversion::createKernelModule(ModuleOp module,
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   return b.create<gpu::GPUModuleOp>(module.getLoc(), name);
 }
+
+LogicalResult sluice::conversion::checkKernelModuleName(ModuleOp module,
+                                                        StringRef name,
+                                                        StringRef pass) {
+  if (!SymbolTable::lookupSymbolIn(module, name))
+    return success();
+  return module.emitError() << pass << ": the symbol '" << name << "' is taken";
+}

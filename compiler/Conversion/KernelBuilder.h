@@ -51,6 +51,12 @@ public:
   mlir::Type ptr, i1, i8, i32, i64, f32;
 };
 
+/// Fails with "<pass>: the symbol '<name>' is taken", at `module`, when
+/// `module` already has a symbol `name`: the gpu.module a pass would create.
+mlir::LogicalResult checkKernelModuleName(mlir::ModuleOp module,
+                                          llvm::StringRef name,
+                                          llvm::StringRef pass);
+
 /// Marks `module` as holding GPU modules and appends an empty gpu.module
 /// `name` to it, for the kernels a pass builds.
 mlir::gpu::GPUModuleOp createKernelModule(mlir::ModuleOp module,

@@ -189,10 +189,9 @@ struct AlignToGPUPass
     SmallVector<seq::AlignOp> jobs(module.getOps<seq::AlignOp>());
     if (jobs.empty())
       return;
-    if (SymbolTable::lookupSymbolIn(module, kModuleName))
-      return (void)(module.emitError("align-to-gpu: the symbol '")
-                        << kModuleName << "' is taken",
-                    signalPassFailure());
+    if (failed(conversion::checkKernelModuleName(module, kModuleName,
+                                                 "align-to-gpu")))
+      return signalPassFailure();
     auto gpuModule = conversion::createKernelModule(module, kModuleName);
     for (seq::AlignOp job : jobs) {
       buildKernel(gpuModule, job);

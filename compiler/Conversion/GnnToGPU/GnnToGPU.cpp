@@ -81,16 +81,16 @@ Value sum(KernelBuilder &k, Value begin, Value end, Value init,
 enum class Direction { Forward, Backward };
 
 /// The kernel `sluice_gnn_<job>_<kind>_<direction>` with its description
-/// attribute; the builder is left inside `if (t < count)`, with t the
-/// global thread id, and returns (args, t). `count` reads the thread
-/// count from the args.
+/// attribute; the builder is left inside `if (t < num * in)`, with t the
+/// global thread id and num, in the args' i64 fields at the byte offsets
+/// `numField`, `inField`. Thread t works on feature t % in of row t / in.
 struct Kernel {
-  Value args, thread;
+  Value args, thread, in, row, feature;
 };
 
 Kernel beginKernel(KernelBuilder &k, gpu::GPUModuleOp gpuModule,
                    model::GnnTrainOp job, model::GnnOp modelOp,
-                   Direction direction, function_ref<Value(Value args)> count) {
+                   Direction direction, int64_t numField, int64_t inField) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   StringRef kind = model::stringifyGnnKind(modelOp.getKind());
@@ -114,12 +114,16 @@ Kernel beginKernel(KernelBuilder &k, gpu::GPUModuleOp gpuModule,
   b.setInsertionPointToStart(&entry);
   Value args = entry.getArgument(0);
   Value t = k.globalThreadIdX(k.threadIdX());
+  // The field `in` read first, then `num` (the order of the IR).
+  Value threadsPerRow = k.field(args, inField, k.i64);
+  Value count = k.mul(k.field(args, numField, k.i64), threadsPerRow);
   auto active = b.create<scf::IfOp>(
-      loc,
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, t, count(args)),
+      loc, b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, t, count),
       /*withElse=*/false);
   b.setInsertionPointToStart(active.thenBlock());
-  return {args, t};
+  Value in = k.field(args, inField, k.i64);
+  return {args, t, in, b.create<arith::DivUIOp>(loc, t, in),
+          b.create<arith::RemUIOp>(loc, t, in)};
 }
 
 /// The forward kernel (file header).
@@ -130,19 +134,13 @@ void buildForward(gpu::GPUModuleOp gpuModule, model::GnnTrainOp job,
   KernelBuilder k(b, job.getLoc());
   const bool sage = modelOp.getKind() == model::GnnKind::Sage;
   Kernel kernel = beginKernel(k, gpuModule, job, modelOp, Direction::Forward,
-                              [&](Value args) {
-                                return k.mul(k.field(args, f::kNumDst, k.i64),
-                                             k.field(args, f::kIn, k.i64));
-                              });
-  Value args = kernel.args;
-  Value in = k.field(args, f::kIn, k.i64);
+                              f::kNumDst, f::kIn);
+  Value args = kernel.args, in = kernel.in, d = kernel.row, j = kernel.feature;
   Value offsets = k.field(args, f::kOffsets, k.ptr);
   Value nbr = k.field(args, f::kNbr, k.ptr);
   Value coef = k.field(args, f::kCoef, k.ptr);
   Value h = k.field(args, f::kH, k.ptr);
   Value agg = k.field(args, f::kAgg, k.ptr);
-  Value d = b.create<arith::DivUIOp>(k.loc, kernel.thread, in);
-  Value j = b.create<arith::RemUIOp>(k.loc, kernel.thread, in);
   Value x = k.load(k.f32, h, k.add(k.mul(d, in), j));
   Value rows = sage ? k.add(in, in) : in;
   Value out = k.add(k.mul(d, rows), j);
@@ -174,19 +172,13 @@ void buildBackward(gpu::GPUModuleOp gpuModule, model::GnnTrainOp job,
   KernelBuilder k(b, job.getLoc());
   const bool sage = modelOp.getKind() == model::GnnKind::Sage;
   Kernel kernel = beginKernel(k, gpuModule, job, modelOp, Direction::Backward,
-                              [&](Value args) {
-                                return k.mul(k.field(args, w::kNumSrc, k.i64),
-                                             k.field(args, w::kIn, k.i64));
-                              });
-  Value args = kernel.args;
-  Value in = k.field(args, w::kIn, k.i64);
+                              w::kNumSrc, w::kIn);
+  Value args = kernel.args, in = kernel.in, u = kernel.row, j = kernel.feature;
   Value offsets = k.field(args, w::kOffsets, k.ptr);
   Value slot = k.field(args, w::kSlot, k.ptr);
   Value coef = k.field(args, w::kCoef, k.ptr);
   Value da = k.field(args, w::kDa, k.ptr);
   Value dh = k.field(args, w::kDh, k.ptr);
-  Value u = b.create<arith::DivUIOp>(k.loc, kernel.thread, in);
-  Value j = b.create<arith::RemUIOp>(k.loc, kernel.thread, in);
   Value rows = sage ? k.add(in, in) : in;
   Value index = kernel.thread; // u in + j
   Value acc = sum(
@@ -211,10 +203,9 @@ struct GnnToGPUPass
     SmallVector<model::GnnTrainOp> jobs(module.getOps<model::GnnTrainOp>());
     if (jobs.empty())
       return;
-    if (SymbolTable::lookupSymbolIn(module, kModuleName))
-      return (void)(module.emitError("gnn-to-gpu: the symbol '")
-                        << kModuleName << "' is taken",
-                    signalPassFailure());
+    if (failed(conversion::checkKernelModuleName(module, kModuleName,
+                                                 "gnn-to-gpu")))
+      return signalPassFailure();
     SmallVector<std::pair<model::GnnTrainOp, model::GnnOp>> kernels;
     for (model::GnnTrainOp job : jobs) {
       auto modelOp = SymbolTable::lookupNearestSymbolFrom<model::GnnOp>(

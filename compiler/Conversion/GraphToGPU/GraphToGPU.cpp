@@ -628,10 +628,9 @@ struct GraphToGPUPass
       ok &= succeeded(planKernels(algo, remarks, plans));
     if (!ok)
       return signalPassFailure();
-    if (SymbolTable::lookupSymbolIn(module, kModuleName))
-      return (void)(module.emitError("graph-to-gpu: the symbol '")
-                        << kModuleName << "' is taken",
-                    signalPassFailure());
+    if (failed(conversion::checkKernelModuleName(module, kModuleName,
+                                                 "graph-to-gpu")))
+      return signalPassFailure();
 
     // The host code: graph-to-llvm's (with the `_lanes` copies).
     AlgoLowering state;

@@ -262,10 +262,9 @@ struct WalkToGPUPass
       return signalPassFailure();
     if (walks.empty())
       return;
-    if (SymbolTable::lookupSymbolIn(module, "sluice_walks"))
-      return (void)(module.emitError("walk-to-gpu: the symbol "
-                                     "'sluice_walks' is taken"),
-                    signalPassFailure());
+    if (failed(conversion::checkKernelModuleName(module, "sluice_walks",
+                                                 "walk-to-gpu")))
+      return signalPassFailure();
 
     auto gpuModule = conversion::createKernelModule(module, "sluice_walks");
     conversion::DeviceCodeBuilder device(gpuModule);

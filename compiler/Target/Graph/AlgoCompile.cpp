@@ -12,6 +12,7 @@
 #include "compiler/Pipelines/PassPipelines.h"
 #include "compiler/Target/Graph/AlgoGpu.h"
 #include "compiler/Target/LLVM/Codegen.h"
+#include "compiler/Target/LLVM/ObjectHeader.h"
 #include "sluice/algo_bins.h"
 #include "sluice/algo_gpu.h"
 #include "sluice/algo_tile.h"
@@ -19,10 +20,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
 #include <cstring>
@@ -74,11 +72,8 @@ void sluice::target::writeAlgorithmHeader(ModuleOp module, StringRef guardName,
         "(see\n * sluice/algo.h). Link the object file with libsluicert; "
         "create a context\n * with sluice_algo_ctx_create and call an "
         "algorithm with its parameter\n * block and one array of "
-        "num_vertices values per property.\n"
-     << " * The object file: " << builtFor << ". */\n"
-     << "#ifndef " << guardName << "\n#define " << guardName << "\n\n"
-     << "#include \"sluice/algo.h\"\n\n"
-     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+        "num_vertices values per property.\n";
+  beginCHeader(os, guardName, builtFor, "sluice/algo.h");
   for (graph::AlgorithmOp a : module.getOps<graph::AlgorithmOp>()) {
     std::string name = a.getSymName().str();
     Block &body = a.getBody().front();
@@ -104,8 +99,7 @@ void sluice::target::writeAlgorithmHeader(ModuleOp module, StringRef guardName,
        << "(sluice_algo_ctx_t *ctx, const sluice_algo_params_" << name
        << "_t *params, void **props);\n";
   }
-  os << "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* "
-     << guardName << " */\n";
+  endCHeader(os, guardName);
 }
 
 LogicalResult
@@ -115,27 +109,12 @@ sluice::target::compileAlgorithmsToObject(ModuleOp module, StringRef objectPath,
   auto lowered = lowerAlgorithmsToLLVM(module, false);
   if (failed(lowered))
     return failure();
-  std::string error;
-  if (failed(writeHostObject(**lowered, objectPath, 2, cpus, error)))
-    return emitError(module.getLoc()) << error;
-  std::string guard =
-      "SLUICE_ALGOS_" + llvm::sys::path::stem(headerPath).upper() + "_H";
-  for (char &c : guard)
-    if (!llvm::isAlnum(c))
-      c = '_';
-  std::error_code ec;
-  llvm::ToolOutputFile header(headerPath, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return emitError(module.getLoc())
-           << "cannot write '" << headerPath << "': " << ec.message();
-  writeAlgorithmHeader(module, guard, describeHostCpu(cpus), header.os());
-  header.os().flush();
-  if (header.os().has_error()) {
-    header.os().clear_error();
-    return emitError(module.getLoc()) << "cannot write '" << headerPath << "'";
-  }
-  header.keep();
-  return success();
+  return writeObjectAndHeader(
+      **lowered, module.getLoc(), objectPath, headerPath, 2, cpus,
+      "SLUICE_ALGOS",
+      [&](StringRef guard, StringRef builtFor, llvm::raw_ostream &os) {
+        writeAlgorithmHeader(module, guard, builtFor, os);
+      });
 }
 
 CompiledAlgorithm::~CompiledAlgorithm() = default;

@@ -12,6 +12,7 @@
 #include "runtime/src/algo/PushBins.h"
 
 #include "sluice/algo_bins.h"
+#include "test/Unit/Algo/RandomAdjacency.h"
 #include "test/Unit/Algo/RuntimeGraph.h"
 
 #include <gtest/gtest.h>
@@ -21,54 +22,28 @@
 #include <string>
 
 using namespace sluice::rt;
-using sluice::algotest::Graph;
-using sluice::algotest::makeGraphFromEdges;
-using sluice::algotest::makeRandomGraph;
+using namespace sluice::algotest;
 
 namespace {
 
 /// A random CSR: n sources, out-degrees skewed, targets sorted per source;
 /// every 5th vertex has no edges at all (isolated, unless another vertex
 /// points at it).
-struct Csr {
-  uint64_t n = 0;
-  std::vector<uint64_t> offsets{0};
-  std::vector<uint32_t> targets;
-};
+using Csr = Adjacency;
 
 Csr randomCsr(uint64_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  Csr c;
-  c.n = n;
-  for (uint64_t u = 0; u < n; ++u) {
-    uint64_t degree =
-        u % 5 == 0 ? 0 : (rng() % 4 == 0 ? rng() % (n + 1) : rng() % 6);
-    std::vector<uint32_t> out;
-    for (uint64_t i = 0; i < degree; ++i) {
-      uint32_t v = static_cast<uint32_t>(rng() % n);
-      if (v % 5 != 0)
-        out.push_back(v);
-    }
-    std::sort(out.begin(), out.end());
-    c.targets.insert(c.targets.end(), out.begin(), out.end());
-    c.offsets.push_back(c.targets.size());
-  }
-  return c;
+  AdjacencyShape shape;
+  shape.isolateEveryFifth = true;
+  return randomAdjacency(n, seed, shape);
 }
 
-ForEach serial = [](uint64_t count, const std::function<void(uint64_t)> &fn) {
-  for (uint64_t i = 0; i < count; ++i)
-    fn(i);
-};
-ForEach reversed = [](uint64_t count, const std::function<void(uint64_t)> &fn) {
-  for (uint64_t i = count; i-- > 0;)
-    fn(i);
-};
+const ForEach &serial = serialForEach;
+const ForEach &reversed = reversedForEach;
 
 /// The bins written the obvious way: for each bin, every edge (u, v) with
 /// v in its range, sources ascending, then in the CSR's order.
 void expectBins(const Csr &c, uint64_t tile, const sluice_algo_bins_t &got) {
-  const uint64_t m = c.targets.size();
+  const uint64_t m = c.ids.size();
   const uint64_t bins = c.n == 0 ? 0 : (c.n + tile - 1) / tile;
   ASSERT_EQ(got.tile, tile);
   ASSERT_EQ(got.num_bins, bins);
@@ -79,8 +54,8 @@ void expectBins(const Csr &c, uint64_t tile, const sluice_algo_bins_t &got) {
     ASSERT_EQ(got.bin_pairs[b], k) << "bin " << b;
     for (uint64_t u = 0; u < c.n; ++u)
       for (uint64_t e = c.offsets[u]; e < c.offsets[u + 1]; ++e)
-        if (c.targets[e] / tile == b) {
-          ASSERT_EQ(got.pair_dst[k], c.targets[e]) << "pair " << k;
+        if (c.ids[e] / tile == b) {
+          ASSERT_EQ(got.pair_dst[k], c.ids[e]) << "pair " << k;
           slotOf[e] = k++;
         }
   }
@@ -100,7 +75,7 @@ TEST(PushBins, EqualsTheSerialReference) {
             PushBins got;
             std::string error;
             ASSERT_TRUE(
-                buildPushBins(c.n, c.offsets.data(), c.targets.data(),
+                buildPushBins(c.n, c.offsets.data(), c.ids.data(),
                               destinationBlocks(c.n, c.offsets.data(), blocks),
                               tile, uint64_t(1) << 30, *each, got, error))
                 << error;
@@ -122,14 +97,14 @@ TEST(PushBins, EmptyGraph) {
 
 TEST(PushBins, SizeIsCheckedBeforeAllocating) {
   Csr c = randomCsr(100, 3);
-  const uint64_t m = c.targets.size();
+  const uint64_t m = c.ids.size();
   uint64_t bytes = 0;
   // 16 bytes a pair, 8 per bin offset (+1), 8 per block and bin counter.
   ASSERT_TRUE(pushBinsBytes(100, m, 10, 2, bytes));
   EXPECT_EQ(bytes, 16 * m + 8 * 11 + 8 * 2 * 10);
   PushBins got;
   std::string error;
-  EXPECT_FALSE(buildPushBins(100, c.offsets.data(), c.targets.data(),
+  EXPECT_FALSE(buildPushBins(100, c.offsets.data(), c.ids.data(),
                              destinationBlocks(100, c.offsets.data(), 2), 10,
                              bytes - 1, serial, got, error));
   EXPECT_NE(error.find("the bins of 10 destinations (10 bins, " +
@@ -140,7 +115,7 @@ TEST(PushBins, SizeIsCheckedBeforeAllocating) {
       << error;
   EXPECT_EQ(got.slots.size(), 0u) << "nothing allocated";
   // Exactly the size fits.
-  EXPECT_TRUE(buildPushBins(100, c.offsets.data(), c.targets.data(),
+  EXPECT_TRUE(buildPushBins(100, c.offsets.data(), c.ids.data(),
                             destinationBlocks(100, c.offsets.data(), 2), 10,
                             bytes, serial, got, error))
       << error;
@@ -185,7 +160,7 @@ TEST(PushBinsApi, BinsOfTheContextEqualTheReference) {
     Csr c;
     c.n = view->num_vertices;
     c.offsets.assign(view->out_offsets, view->out_offsets + c.n + 1);
-    c.targets.assign(view->out_targets, view->out_targets + view->num_edges);
+    c.ids.assign(view->out_targets, view->out_targets + view->num_edges);
     for (int64_t tile : {1, 64, 700, 5000}) {
       const std::string name = "loop " + std::to_string(tile);
       const sluice_algo_bins_t *b =

@@ -11,6 +11,7 @@
 #include "runtime/src/algo/TiledCsc.h"
 
 #include "sluice/algo_tile.h"
+#include "test/Unit/Algo/RandomAdjacency.h"
 #include "test/Unit/Algo/RuntimeGraph.h"
 
 #include <gtest/gtest.h>
@@ -21,49 +22,24 @@
 #include <string>
 
 using namespace sluice::rt;
-using sluice::algotest::Graph;
-using sluice::algotest::makeRandomGraph;
+using namespace sluice::algotest;
 
 namespace {
 
 /// A random CSC: n destinations, in-degrees from a skewed distribution,
-/// sources sorted and distinct per destination.
-struct Csc {
-  uint64_t n = 0;
-  std::vector<uint64_t> offsets{0};
-  std::vector<uint32_t> sources;
-  std::vector<float> weights;
-};
+/// sources sorted and distinct per destination, weighted.
+using Csc = Adjacency;
 
 Csc randomCsc(uint64_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  Csc c;
-  c.n = n;
-  for (uint64_t v = 0; v < n; ++v) {
-    uint64_t degree = rng() % 4 == 0 ? rng() % (n + 1) : rng() % 6;
-    std::vector<uint32_t> in;
-    for (uint64_t i = 0; i < degree; ++i)
-      in.push_back(static_cast<uint32_t>(rng() % n));
-    std::sort(in.begin(), in.end());
-    in.erase(std::unique(in.begin(), in.end()), in.end());
-    for (uint32_t s : in) {
-      c.sources.push_back(s);
-      c.weights.push_back(static_cast<float>(1 + rng() % 100) / 7.0f);
-    }
-    c.offsets.push_back(c.sources.size());
-  }
-  return c;
+  AdjacencyShape shape;
+  shape.distinct = true;
+  shape.weighted = true;
+  return randomAdjacency(n, seed, shape);
 }
 
-ForEach serial = [](uint64_t count, const std::function<void(uint64_t)> &fn) {
-  for (uint64_t i = 0; i < count; ++i)
-    fn(i);
-};
+const ForEach &serial = serialForEach;
 /// Blocks in reverse order: the result must not depend on the order.
-ForEach reversed = [](uint64_t count, const std::function<void(uint64_t)> &fn) {
-  for (uint64_t i = count; i-- > 0;)
-    fn(i);
-};
+const ForEach &reversed = reversedForEach;
 
 /// The layout the builder must produce, written the obvious way: per
 /// block, per tile, per destination in order, its sources in that tile.
@@ -78,14 +54,14 @@ void expectLayout(const Csc &c, const std::vector<uint64_t> &starts,
       for (uint64_t v = starts[b]; v < starts[b + 1]; ++v) {
         bool entry = false;
         for (uint64_t e = c.offsets[v]; e < c.offsets[v + 1]; ++e) {
-          if (c.sources[e] / tile != t)
+          if (c.ids[e] / tile != t)
             continue;
           if (!entry) {
             entryDst.push_back(static_cast<uint32_t>(v));
             entryEdges.push_back(sources.size());
             entry = true;
           }
-          sources.push_back(c.sources[e]);
+          sources.push_back(c.ids[e]);
           weights.push_back(c.weights[e]);
         }
       }
@@ -128,7 +104,7 @@ TEST(TiledCsc, EqualsTheSerialReference) {
           TiledCsc got;
           std::string error;
           ASSERT_TRUE(
-              buildTiledCsc(c.n, c.offsets.data(), c.sources.data(),
+              buildTiledCsc(c.n, c.offsets.data(), c.ids.data(),
                             weighted ? c.weights.data() : nullptr, starts, tile,
                             blocks == 3 ? reversed : serial, got, error))
               << error;
@@ -229,7 +205,7 @@ TEST(TiledCscApi, LayoutsOfTheContextEqualTheReference) {
     Csc c;
     c.n = view->num_vertices;
     c.offsets.assign(view->in_offsets, view->in_offsets + c.n + 1);
-    c.sources.assign(view->in_sources, view->in_sources + view->num_edges);
+    c.ids.assign(view->in_sources, view->in_sources + view->num_edges);
     c.weights.assign(view->in_weights, view->in_weights + view->num_edges);
     EXPECT_EQ(sluice_algo_tiled_csc(g.ctx, 0), nullptr);
     for (uint64_t tile : {1u, 50u, 700u, 5000u}) {

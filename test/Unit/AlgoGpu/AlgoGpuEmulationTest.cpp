@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "test/Unit/AlgoGpu/AlgoGpuTestSupport.h"
 #include "test/Unit/AlgoGpu/WarpEmulation.h"
+#include "test/Unit/Support/GpuOpsOnHost.h"
 #include "test/Unit/Support/KernelHostJit.h"
 
 #include "compiler/Pipelines/Compilation.h"
@@ -89,9 +90,6 @@ struct Emulation : sluice::test::KernelHostJit {
         continue;
       }
       b.setInsertionPointToEnd(host->getBody());
-      SmallVector<Type> inputs(kernel.getArgumentTypes());
-      inputs.push_back(b.getIndexType());
-      FunctionType type = b.getFunctionType(inputs, {});
       // A warp per item: the kernel is each lane's code, run by a warp.
       auto described =
           kernel->getAttrOfType<DictionaryAttr>("sluice.algo_kernel");
@@ -100,56 +98,30 @@ struct Emulation : sluice::test::KernelHostJit {
                          : IntegerAttr();
       bool warp = threads && threads.getInt() > 1;
       std::string name = kernel.getName().str();
-      auto fn = b.create<func::FuncOp>(kernel.getLoc(),
-                                       warp ? name + "__lane" : name, type);
-      fn.getBody().takeBody(kernel.getBody());
-      fn.getBody().front().addArgument(b.getIndexType(), kernel.getLoc());
+      auto fn = test::hostFunction(b, kernel, warp ? name + "__lane" : name);
       if (warp)
         buildWarpKernel(b, name, fn);
     }
-    SmallVector<Operation *> gpuOps;
-    host->walk([&](Operation *inner) {
-      if (isa<gpu::GPUDialect>(inner->getDialect()))
-        gpuOps.push_back(inner);
-    });
-    for (Operation *inner : gpuOps) {
-      b.setInsertionPoint(inner);
-      Location loc = inner->getLoc();
-      auto fn = inner->getParentOfType<func::FuncOp>();
-      if (isa<gpu::BlockIdOp>(inner)) {
-        inner->getResult(0).replaceAllUsesWith(fn.getArguments().back());
-      } else if (isa<gpu::BlockDimOp>(inner)) {
-        inner->getResult(0).replaceAllUsesWith(
-            b.create<arith::ConstantIndexOp>(loc, 1));
-      } else if (isa<gpu::ThreadIdOp>(inner)) {
-        inner->getResult(0).replaceAllUsesWith(
-            b.create<arith::ConstantIndexOp>(loc, 0));
-      } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(inner)) {
-        if (shuffle.getMode() != gpu::ShuffleMode::XOR) {
-          error = "the emulation knows gpu.shuffle xor only";
-          return nullptr;
-        }
-        Type i32 = b.getI32Type();
-        Value x = shuffle.getValue();
-        if (!x.getType().isInteger(32))
-          x = b.create<arith::BitcastOp>(loc, i32, x);
-        Value y = b.create<LLVM::CallOp>(loc, shuffleXor(*host),
-                                         ValueRange{x, shuffle.getOffset()})
-                      .getResult();
-        if (y.getType() != shuffle.getValue().getType())
-          y = b.create<arith::BitcastOp>(loc, shuffle.getValue().getType(), y);
-        shuffle.getShuffleResult().replaceAllUsesWith(y);
-        shuffle.getValid().replaceAllUsesWith(
-            b.create<arith::ConstantIntOp>(loc, 1, 1));
-      } else if (isa<gpu::ReturnOp>(inner)) {
-        b.create<func::ReturnOp>(loc);
-      } else {
-        error = "the emulation does not know '" +
-                inner->getName().getStringRef().str() + "'";
+    // A shuffle of any 32-bit type: bit cast to i32 and back.
+    auto xorShuffle = [&](OpBuilder &b, gpu::ShuffleOp shuffle,
+                          std::string &error) -> Value {
+      if (shuffle.getMode() != gpu::ShuffleMode::XOR) {
+        error = "the emulation knows gpu.shuffle xor only";
         return nullptr;
       }
-      inner->erase();
-    }
+      Location loc = shuffle.getLoc();
+      Value x = shuffle.getValue();
+      if (!x.getType().isInteger(32))
+        x = b.create<arith::BitcastOp>(loc, b.getI32Type(), x);
+      Value y = b.create<LLVM::CallOp>(loc, shuffleXor(*host),
+                                       ValueRange{x, shuffle.getOffset()})
+                    .getResult();
+      if (y.getType() != shuffle.getValue().getType())
+        y = b.create<arith::BitcastOp>(loc, shuffle.getValue().getType(), y);
+      return y;
+    };
+    if (!test::replaceGpuOpsOnHost(*host, xorShuffle, error))
+      return nullptr;
     return host;
   }
 

@@ -1,5 +1,6 @@
 //===- GpuEmulation.cpp - walk-to-gpu's device code run on the host -------===//
 #include "test/Unit/WalkCodegen/GpuEmulation.h"
+#include "test/Unit/Support/GpuOpsOnHost.h"
 
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Walk/GraphLoadOptions.h"
@@ -101,51 +102,23 @@ std::unique_ptr<target::HostJit> emulateKernels(ModuleOp source,
       continue;
     }
     b.setInsertionPointToEnd(host->getBody());
-    SmallVector<Type> inputs(gf.getArgumentTypes());
-    inputs.push_back(b.getIndexType());
-    auto fn = b.create<func::FuncOp>(gf.getLoc(), gf.getName(),
-                                     b.getFunctionType(inputs, {}));
-    fn.getBody().takeBody(gf.getBody());
-    fn.getBody().front().addArgument(b.getIndexType(), gf.getLoc());
+    test::hostFunction(b, gf, gf.getName());
   }
   // The gpu ops left, in kernels and helpers alike.
-  SmallVector<Operation *> gpuOps;
-  host->walk([&](Operation *inner) {
-    if (isa<gpu::GPUDialect>(inner->getDialect()))
-      gpuOps.push_back(inner);
-  });
-  for (Operation *inner : gpuOps) {
-    b.setInsertionPoint(inner);
-    Location loc = inner->getLoc();
-    auto fn = inner->getParentOfType<func::FuncOp>();
-    if (isa<gpu::BlockIdOp>(inner)) {
-      inner->getResult(0).replaceAllUsesWith(fn.getArguments().back());
-    } else if (isa<gpu::BlockDimOp>(inner)) {
-      inner->getResult(0).replaceAllUsesWith(
-          b.create<arith::ConstantIndexOp>(loc, 1));
-    } else if (isa<gpu::ThreadIdOp>(inner)) {
-      inner->getResult(0).replaceAllUsesWith(
-          b.create<arith::ConstantIndexOp>(loc, 0));
-    } else if (auto sh = dyn_cast<gpu::ShuffleOp>(inner)) {
-      if (sh.getMode() != gpu::ShuffleMode::XOR ||
-          !sh.getValue().getType().isInteger(32)) {
-        error = "the emulation knows only i32 xor shuffles";
-        return nullptr;
-      }
-      auto call = b.create<func::CallOp>(
-          loc, shuffle, ValueRange{sh.getValue(), sh.getOffset()});
-      sh.getShuffleResult().replaceAllUsesWith(call.getResult(0));
-      sh.getValid().replaceAllUsesWith(
-          b.create<arith::ConstantIntOp>(loc, 1, 1));
-    } else if (isa<gpu::ReturnOp>(inner)) {
-      b.create<func::ReturnOp>(loc);
-    } else {
-      error = "the emulation does not know '" +
-              inner->getName().getStringRef().str() + "'";
+  auto i32XorShuffle = [&](OpBuilder &b, gpu::ShuffleOp sh,
+                           std::string &error) -> Value {
+    if (sh.getMode() != gpu::ShuffleMode::XOR ||
+        !sh.getValue().getType().isInteger(32)) {
+      error = "the emulation knows only i32 xor shuffles";
       return nullptr;
     }
-    inner->erase();
-  }
+    return b
+        .create<func::CallOp>(sh.getLoc(), shuffle,
+                              ValueRange{sh.getValue(), sh.getOffset()})
+        .getResult(0);
+  };
+  if (!test::replaceGpuOpsOnHost(*host, i32XorShuffle, error))
+    return nullptr;
   if (failed(lowerMathAsOnTheDevice(*host))) {
     error = "lowering the math ops of the emulated kernels failed";
     return nullptr;
