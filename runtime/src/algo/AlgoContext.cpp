@@ -20,8 +20,7 @@
 
 using namespace sluice::rt;
 
-AlgoThreadPool::AlgoThreadPool(uint32_t threads)
-    : numThreads(threads), ownerPid(getpid()) {
+AlgoThreadPool::AlgoThreadPool(uint32_t threads) : numThreads(threads) {
   for (uint32_t t = 1; t < threads; ++t)
     workers.emplace_back([this] { workerLoop(); });
 }
@@ -119,78 +118,6 @@ void AlgoThreadPool::workerLoop() {
   }
 }
 
-namespace {
-
-/// Pools that released contexts gave back, for the process's next
-/// contexts. Never destroyed: idle workers sleep until the process ends.
-struct IdlePools {
-  std::mutex mutex;
-  std::vector<std::unique_ptr<AlgoThreadPool>> pools;
-};
-
-IdlePools &idlePools() {
-  static IdlePools *idle = new IdlePools;
-  return *idle;
-}
-
-/// Drops the idle pools a fork copied from the parent (under the lock):
-/// their workers are the parent's threads and their mutexes may be held
-/// by one of them, so they are neither used nor destroyed.
-void forgetForkedPools(IdlePools &idle) {
-  for (auto it = idle.pools.begin(); it != idle.pools.end();)
-    if ((*it)->owner() != getpid()) {
-      (void)it->release();
-      it = idle.pools.erase(it);
-    } else {
-      ++it;
-    }
-}
-
-/// How many idle pools are kept (a program that runs kernels one after
-/// another needs one; several user threads, one each).
-constexpr size_t kIdlePoolsKept = 4;
-
-} // namespace
-
-std::unique_ptr<AlgoThreadPool>
-sluice::rt::acquireAlgoThreadPool(uint32_t threads) {
-  if (threads > 1) {
-    IdlePools &idle = idlePools();
-    std::lock_guard<std::mutex> lock(idle.mutex);
-    forgetForkedPools(idle);
-    for (auto it = idle.pools.rbegin(); it != idle.pools.rend(); ++it)
-      if ((*it)->size() == threads) {
-        std::unique_ptr<AlgoThreadPool> pool = std::move(*it);
-        idle.pools.erase(std::next(it).base());
-        return pool;
-      }
-  }
-  return std::make_unique<AlgoThreadPool>(threads);
-}
-
-void sluice::rt::releaseAlgoThreadPool(std::unique_ptr<AlgoThreadPool> pool) {
-  if (!pool || pool->size() == 1)
-    return;
-  if (pool->owner() != getpid()) {
-    // A context made before a fork and released in the child (see
-    // forgetForkedPools).
-    (void)pool.release();
-    return;
-  }
-  std::unique_ptr<AlgoThreadPool> evicted;
-  {
-    IdlePools &idle = idlePools();
-    std::lock_guard<std::mutex> lock(idle.mutex);
-    forgetForkedPools(idle);
-    if (idle.pools.size() == kIdlePoolsKept) {
-      evicted = std::move(idle.pools.front());
-      idle.pools.erase(idle.pools.begin());
-    }
-    idle.pools.push_back(std::move(pool));
-  }
-  // `evicted` joins its workers here, outside the lock.
-}
-
 void sluice_algo_options_init(sluice_algo_options_t *options) {
   options->threads = 0;
   options->quiet = 0;
@@ -212,7 +139,7 @@ sluice_status_t sluice_algo_ctx_create(const sluice_graph_t *graph,
                          ? options->threads
                          : std::max(1u, std::thread::hardware_concurrency());
   ctx->graph = graph;
-  ctx->pool = acquireAlgoThreadPool(threads);
+  ctx->pool = std::make_unique<AlgoThreadPool>(threads);
   ctx->progress = std::make_unique<Progress>(!options->quiet, nullptr, nullptr,
                                              1000, 1000, "algorithm");
   ctx->progressOn = !options->quiet;
@@ -261,11 +188,7 @@ sluice_status_t sluice_algo_ctx_create(const sluice_graph_t *graph,
 
 void sluice_algo_ctx_release(sluice_algo_ctx_t *ctx) {
   flushFrontierInserts(); // before the frontiers it may point to go
-  if (!ctx)
-    return;
-  std::unique_ptr<AlgoThreadPool> pool = std::move(ctx->pool);
   delete ctx;
-  releaseAlgoThreadPool(std::move(pool));
 }
 
 const sluice_algo_view_t *sluice_algo_view(sluice_algo_ctx_t *ctx) {

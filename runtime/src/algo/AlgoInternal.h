@@ -23,7 +23,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 namespace sluice::rt {
@@ -58,8 +57,6 @@ public:
   AlgoThreadPool &operator=(const AlgoThreadPool &) = delete;
 
   uint32_t size() const { return numThreads; }
-  /// The process that started the workers (a fork's copy has none).
-  pid_t owner() const { return ownerPid; }
   template <typename Fn> void run(Fn &&fn) {
     runErased([](void *f, uint32_t s) { (*static_cast<Fn *>(f))(s); }, &fn);
   }
@@ -78,7 +75,6 @@ private:
   static constexpr std::chrono::microseconds kSpin{50};
 
   uint32_t numThreads;
-  pid_t ownerPid;
   std::vector<std::thread> workers;
   std::mutex mutex;
   std::condition_variable wake, done;
@@ -95,16 +91,6 @@ private:
   void (*call)(void *, uint32_t) = nullptr;
   void *callee = nullptr;
 };
-
-/// A pool of `threads` for a context: one a released context gave back in
-/// this process (its workers started and scheduled before, so the first
-/// pass of a short kernel finds them ready; fresh threads took up to
-/// milliseconds to wake, longer than such a kernel's pass), or a new one.
-std::unique_ptr<AlgoThreadPool> acquireAlgoThreadPool(uint32_t threads);
-
-/// Gives a context's pool back for the next context (a few are kept; the
-/// rest, and a fork's copies, are let go).
-void releaseAlgoThreadPool(std::unique_ptr<AlgoThreadPool> pool);
 
 /// Frontier inserts go through a per-thread buffer (Frontier.cpp): one
 /// atomic add on the frontier's counter per buffer instead of one per

@@ -13,7 +13,6 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,7 +22,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <mutex>
 #include <random>
 #include <sstream>
 #include <string>
@@ -218,86 +216,6 @@ TEST(AlgoRuntime, BackToBackPassesWaitForLateShares) {
             << "threads " << threads << " pass " << pass << " item " << i;
     }
   }
-}
-
-/// Each of a pass's shares waits until all `expected` shares have started
-/// (so each runs on its own thread), then records its thread.
-struct MeetEnv {
-  std::atomic<uint32_t> arrived{0};
-  uint32_t expected = 0;
-  std::mutex mutex;
-  std::vector<std::thread::id> threads;
-  bool timedOut = false;
-};
-
-void meet(sluice_algo_ctx_t *, void *env, uint64_t, uint64_t) {
-  auto *e = static_cast<MeetEnv *>(env);
-  e->arrived.fetch_add(1);
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (e->arrived.load() < e->expected)
-    if (std::chrono::steady_clock::now() > deadline) {
-      std::lock_guard<std::mutex> lock(e->mutex);
-      e->timedOut = true;
-      return;
-    }
-  std::lock_guard<std::mutex> lock(e->mutex);
-  e->threads.push_back(std::this_thread::get_id());
-}
-
-/// The threads that ran a pass of `threads` shares of one block each,
-/// sorted, or empty if they did not all meet.
-std::vector<std::thread::id> threadsOfAPass(const sluice_graph_t *g,
-                                            uint32_t threads) {
-  CtxHolder c;
-  makeCtx(g, threads, c);
-  MeetEnv env;
-  env.expected = threads;
-  sluice_algo_parallel_for(
-      c.ctx, threads, SLUICE_ALGO_STATIC | SLUICE_ALGO_BLOCKS, 0, meet, &env);
-  if (env.timedOut)
-    return {};
-  std::sort(env.threads.begin(), env.threads.end());
-  return env.threads;
-}
-
-TEST(AlgoRuntime, ContextsReuseTheWorkersOfReleasedOnes) {
-  GraphHolder g;
-  randomGraph(10, 20, 1, false, g);
-  // A context takes the workers a released context of as many threads
-  // left (started and scheduled before: a fresh thread took milliseconds
-  // to wake on the bench's VM, longer than a small kernel's pass).
-  std::vector<std::thread::id> first = threadsOfAPass(g.g, 3);
-  ASSERT_EQ(first.size(), 3u);
-  EXPECT_EQ(threadsOfAPass(g.g, 3), first);
-  // Another thread count gets its own pool; the first stays idle for later.
-  std::vector<std::thread::id> other = threadsOfAPass(g.g, 2);
-  ASSERT_EQ(other.size(), 2u);
-  EXPECT_EQ(threadsOfAPass(g.g, 3), first);
-  // Two contexts alive at once do not share a pool.
-  {
-    CtxHolder a, b;
-    makeCtx(g.g, 3, a);
-    makeCtx(g.g, 3, b);
-    for (sluice_algo_ctx_t *ctx : {a.ctx, b.ctx}) {
-      MeetEnv env;
-      env.expected = 3;
-      sluice_algo_parallel_for(ctx, 3, SLUICE_ALGO_STATIC | SLUICE_ALGO_BLOCKS,
-                               0, meet, &env);
-      EXPECT_FALSE(env.timedOut);
-    }
-  }
-  // A forked child has copies of the idle pools but not their threads: it
-  // starts its own (a copy reused would leave the pass to the caller, and
-  // these shares would never meet).
-  pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    std::vector<std::thread::id> inChild = threadsOfAPass(g.g, 3);
-    _exit(inChild.size() == 3 ? 0 : 1);
-  }
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
 struct InsertEnv {
