@@ -227,7 +227,7 @@ algorithm tc() on g {
   }
   output triangles
 }
-schedule tc { target: cpu, @count { direction: push, parallel: dynamic(16), order: auto } }
+schedule tc { target: cpu, @count { direction: push, parallel: dynamic(64), order: auto } }
 SL
     ;;
   esac
