@@ -1,5 +1,4 @@
-//===- ObjectHeader.h - sluicec -c: an object file and its C header -*- C++
-//-*-===//
+//===- ObjectHeader.h - sluicec -c: an object and its C header -*- C++ -*-===//
 //
 // What the CPU paths of `sluicec -c` (walks, graph algorithms, align jobs)
 // share once their program is lowered to the LLVM dialect: the object file

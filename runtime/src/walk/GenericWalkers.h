@@ -374,21 +374,17 @@ enum class FirstOrderDraw {
 /// No kernel function is called per step.
 template <FirstOrderDraw kDraw, bool kStopCoin = false> class FirstOrderWalker {
   static constexpr bool kAlias = kDraw == FirstOrderDraw::Alias;
-  /// The uniform index from the quad stream (no stop coin: uniformQuads).
-  static constexpr bool kQuads = !kAlias && !kStopCoin;
-  /// Whether a walker keeps a block over several steps (the alias pair's,
-  /// the uniform quad's), and log2 of how many steps it serves.
-  static constexpr bool kBlocked = kAlias || kQuads;
+  /// Phased rounds (no stop coin: DeepWalk, and unweighted DeepWalk from
+  /// the quad stream, uniformQuads): every walker starts at a round whose
+  /// phase (round mod 2 or 4) is 0, so all of them need their next block
+  /// in the same round: one dense batch every 2 (4) rounds, kept in
+  /// c0..c3, and the round's words are one of those arrays. A slot freed
+  /// by a walk that ended waits for the next phase-0 round (on average 0.5
+  /// (1.5) rounds a walk).
+  static constexpr bool kPhased = !kStopCoin;
+  /// log2 of the steps a phased block serves (alias pairs, uniform quads).
   static constexpr unsigned kShift = kAlias ? 1 : 2;
   static constexpr uint32_t kStepMask = (1u << kShift) - 1;
-  /// Phased rounds (a blocked stream without the stop coin: DeepWalk,
-  /// unweighted DeepWalk): every walker starts at a round whose phase
-  /// (round mod 2 or 4) is 0, so all of them need their next block in the
-  /// same round: one dense batch every 2 (4) rounds, kept in c0..c3, and
-  /// the round's words are one of those arrays. A slot freed by a walk
-  /// that ended waits for the next phase-0 round (on average 0.5 (1.5)
-  /// rounds a walk).
-  static constexpr bool kPhased = kBlocked && !kStopCoin;
   /// Words of the step's own stream drawn before the uniform index (the
   /// stop coin's two).
   static constexpr unsigned kCoinWords = kStopCoin ? 2 : 0;
@@ -454,7 +450,7 @@ public:
           c1[i] = c1[active];
           c2[i] = c2[active];
           c3[i] = c3[active];
-        } else if constexpr (kBlocked) {
+        } else if constexpr (kAlias) {
           for (int j = 0; j < 4; ++j)
             words[4 * size_t(i) + j] = words[4 * size_t(active) + j];
         }
@@ -487,11 +483,12 @@ public:
         break;
       if (abort.load(std::memory_order_relaxed))
         return;
-      // Pass 0: the blocks of this round. Alias (uniform): the walkers at
-      // a step that is a multiple of 2 (4) (step = length - 1), compacted,
-      // their blocks kept in words. Uniform with the stop coin: block 0 of
-      // every walker's step, in slot order (the coin is words 0 and 1, the
-      // index word 2); the rare retry recomputes the block.
+      // Pass 0: the blocks of this round. Phased: at phase 0, every
+      // walker's block of its next 2 (4) steps. Alias with the stop coin:
+      // the walkers at an even step (step = length - 1), compacted, their
+      // blocks kept in words. Uniform with the stop coin: block 0 of every
+      // walker's step, in slot order (the coin is words 0 and 1, the index
+      // word 2); the rare retry recomputes the block.
       if constexpr (kPhased) {
         if (phase == 0) {
           for (uint32_t i = 0; i < active; ++i) {
@@ -501,15 +498,15 @@ public:
           }
           philoxLanes(active, blockSeed, c0, c1, c2, c3);
         }
-      } else if constexpr (kBlocked) {
+      } else if constexpr (kAlias) {
         uint32_t m = 0;
         for (uint32_t i = 0; i < active; ++i) {
           lane[m] = i;
-          m += ((length[i] - 1) & kStepMask) == 0;
+          m += (length[i] & 1); // length odd: step even
         }
         for (uint32_t j = 0; j < m; ++j) {
           uint32_t i = lane[j];
-          c1[j] = (length[i] - 1) >> kShift;
+          c1[j] = (length[i] - 1) >> 1;
           c2[j] = static_cast<uint32_t>(walker[i]);
           c3[j] = static_cast<uint32_t>(walker[i] >> 32);
         }
@@ -572,7 +569,8 @@ public:
               // the stop coin's words; uniform with the coin: the same
               // stream after those and the index word.
               retry = WalkRng(run.seed, walker[i], step);
-              for (unsigned w = 0; w < kCoinWords + (kBlocked ? 0 : 1); ++w)
+              for (unsigned w = 0; w < kCoinWords + (kAlias || kPhased ? 0 : 1);
+                   ++w)
                 retry.nextU32();
               return retry;
             });

@@ -72,6 +72,31 @@ struct Fixture : ::testing::Test {
   mlir::OwningOpRef<mlir::ModuleOp> parse(llvm::StringRef text) {
     return mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
   }
+  /// kHostModule written by writeHostObject for `cpus` to a temporary
+  /// file and read back (the file is removed); no binary on a failure,
+  /// which is reported.
+  llvm::object::OwningBinary<llvm::object::ObjectFile>
+  hostObject(llvm::ArrayRef<HostCpu> cpus) {
+    auto module = parse(kHostModule);
+    llvm::SmallString<128> path;
+    if (!module ||
+        llvm::sys::fs::createTemporaryFile("sluice-codegen", "o", path)) {
+      ADD_FAILURE() << "no module or no temporary file";
+      return {};
+    }
+    llvm::FileRemover remover(path);
+    std::string error;
+    if (mlir::failed(writeHostObject(*module, path, 2, cpus, error))) {
+      ADD_FAILURE() << error;
+      return {};
+    }
+    auto object = llvm::object::ObjectFile::createObjectFile(path);
+    if (!object) {
+      ADD_FAILURE() << llvm::toString(object.takeError());
+      return {};
+    }
+    return std::move(*object);
+  }
   mlir::MLIRContext ctx;
 };
 
@@ -106,19 +131,10 @@ TEST_F(Fixture, JitReportsAMissingExternal) {
 }
 
 TEST_F(Fixture, HostObjectDefinesAndReferencesSymbols) {
-  auto module = parse(kHostModule);
-  ASSERT_TRUE(module);
-  llvm::SmallString<128> path;
-  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-codegen", "o", path));
-  llvm::FileRemover remover(path);
-  std::string error;
-  ASSERT_TRUE(
-      mlir::succeeded(writeHostObject(*module, path, 2, HostCpu(), error)))
-      << error;
-  auto object = llvm::object::ObjectFile::createObjectFile(path);
-  ASSERT_TRUE(bool(object)) << llvm::toString(object.takeError());
+  auto object = hostObject(HostCpu());
+  ASSERT_NE(object.getBinary(), nullptr);
   bool defined = false, undefinedExt = false, table = false;
-  for (const auto &sym : object->getBinary()->symbols()) {
+  for (const auto &sym : object.getBinary()->symbols()) {
     auto name = sym.getName();
     auto flags = sym.getFlags();
     if (!name || !flags)
@@ -216,19 +232,11 @@ TEST(HostCpu, X86FeaturesAreCheckedAndKeptInOrder) {
 
 #if defined(__x86_64__) && defined(__ELF__)
 TEST_F(Fixture, HostObjectForSeveralCpusHoldsACopyEachAndAnIfunc) {
-  auto module = parse(kHostModule);
-  ASSERT_TRUE(module);
-  llvm::SmallString<128> path;
-  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("sluice-codegen", "o", path));
-  llvm::FileRemover remover(path);
-  std::string error;
   HostCpu cpus[] = {{"x86-64-v3", ""}, {"x86-64", ""}};
-  ASSERT_TRUE(mlir::succeeded(writeHostObject(*module, path, 2, cpus, error)))
-      << error;
-  auto object = llvm::object::ObjectFile::createObjectFile(path);
-  ASSERT_TRUE(bool(object)) << llvm::toString(object.takeError());
+  auto object = hostObject(cpus);
+  ASSERT_NE(object.getBinary(), nullptr);
   auto *elf =
-      llvm::dyn_cast<llvm::object::ELFObjectFileBase>(object->getBinary());
+      llvm::dyn_cast<llvm::object::ELFObjectFileBase>(object.getBinary());
   ASSERT_NE(elf, nullptr);
   llvm::StringMap<uint8_t> defined; // name -> ELF symbol type
   unsigned tables = 0;
