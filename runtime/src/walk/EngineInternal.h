@@ -341,6 +341,18 @@ inline uint32_t maxRejectionTrials(uint64_t degree) {
                          SLUICE_WALK_REJECTION_TRIALS_PER_EDGE * degree)));
 }
 
+/// Whether a rejection step at a vertex of degree `d` with bound `bound`
+/// and pre-acceptance threshold `lower` (0: none) is forced: one edge whose
+/// weight is at least lower > 0 (a pure weight: Run::vertexLower exists
+/// only for SLUICE_WALK_PURE_WEIGHT kernels). Rejection (and its exact
+/// fallback) can only take that edge, so the engine takes it without a
+/// trial: the same walk, no word drawn, no weight called. Not for the
+/// reservoir steps the cost model chose (bound < 0); a NaN bound, which
+/// rejection sends to its exact fallback, is forced too.
+inline bool isForcedStep(uint64_t d, double bound, float lower) {
+  return d == 1 && lower > 0 && !(bound < 0);
+}
+
 /// One rejection trial with coin `u` in [0, 1) against `bound`: accepts
 /// when u * bound < weight. A coin below the pre-acceptance threshold
 /// `lower` (0: none) accepts without calling `weightOf` (the same

@@ -274,6 +274,8 @@ private:
   template <class WeightFn>
   uint64_t rejection(Slot &s, uint64_t d, WeightFn &weight) {
     double bound = s.bound;
+    if (isForcedStep(d, bound, s.lower))
+      return 0;
     SamplerStats &ss = stats.sampler;
     if (bound > 0 && std::isfinite(bound)) {
       const uint32_t maxTrials = maxRejectionTrials(d);

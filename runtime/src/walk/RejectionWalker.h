@@ -219,7 +219,15 @@ public:
         degree[i] = static_cast<uint32_t>(d);
         double bd = run.boundOf(v);
         bound[i] = bd;
-        lower[i] = run.hasLower() ? run.lowerOf(v) : 0.0f;
+        float lo = run.hasLower() ? run.lowerOf(v) : 0.0f;
+        lower[i] = lo;
+        if (__builtin_expect(isForcedStep(d, bd, lo), 0)) {
+          // The only edge, whose weight is at least lo > 0: taken in pass
+          // 2 without a trial (no word drawn, no weight called).
+          skip[i] = kForced;
+          ++i;
+          continue;
+        }
         if (bd > 0 && std::isfinite(bd)) {
           // Rejection: the first proposal, as uniformIndex draws it from
           // the stream (skip: the words drawn, more than 1 only when
@@ -282,8 +290,12 @@ public:
         if constexpr (!kHooks)
           draws[i] = 0; // with hooks: at the walker's start and each move
         if (__builtin_expect(skip[i] != kPlain, 0)) {
-          if (skip[i] != kSkip)
+          if (skip[i] == kForced) {
+            countStep(false);
+            move(i, 0);
+          } else if (skip[i] != kSkip) {
             move(i, slowStep(i));
+          }
           continue;
         }
         setFrame(i);
@@ -387,6 +399,8 @@ private:
   /// skip[i] of a slot whose walker was started in this round's pass 1
   /// (it takes its first step next round).
   static constexpr uint32_t kSkip = UINT32_MAX;
+  /// skip[i] of a forced step (isForcedStep): edge 0, taken in pass 2.
+  static constexpr uint32_t kForced = UINT32_MAX - 1;
 
   /// nextDouble() of the words hi, lo.
   static double coinOf(uint32_t hi, uint32_t lo) {

@@ -1000,6 +1000,61 @@ TEST(WalkEngine, PreAcceptanceGivesTheSameWalks) {
   }
 }
 
+/// A rejection step at a vertex of degree 1 whose pre-acceptance threshold
+/// is positive can only take that edge (EngineInternal.h: isForcedStep): the
+/// engine takes it without a trial, in the specialised and in the general
+/// loop; the walks equal those of the same kernel without the pure-weight
+/// flag, which draws the trials.
+TEST(WalkEngine, ForcedStepsTakeTheOnlyEdgeWithoutATrial) {
+  // A path 0 - 1 - ... - 9: both ends have degree 1.
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  std::vector<float> weights;
+  for (uint32_t v = 0; v + 1 < 10; ++v) {
+    edges.push_back({v, v + 1});
+    edges.push_back({v + 1, v});
+    weights.push_back(1.0f + float(v % 3));
+    weights.push_back(1.0f + float(v % 3));
+  }
+  GraphPtr path = makeGraph(10, edges, weights);
+  // One edge: every step is forced.
+  GraphPtr pair = makeGraph(2, {{0, 1}, {1, 0}}, {2.0f, 2.0f});
+  for (Workload w : {Workload::Node2Vec, Workload::PPR2}) {
+    Params params(w);
+    const sluice_walk_kernel_t *k = kernel(w);
+    ASSERT_TRUE(k->flags & SLUICE_WALK_PURE_WEIGHT) << name(w);
+    sluice_walk_kernel_t impure = *k;
+    impure.flags &= ~SLUICE_WALK_PURE_WEIGHT;
+    for (uint32_t generic : {0u, unsigned(SLUICE_WALK_ENGINE_GENERIC)}) {
+      sluice_walk_options_t o = testOptions();
+      applyOptions(w, &o, nullptr);
+      o.sampler = SLUICE_WALK_SAMPLER_REJECTION;
+      o.walks_per_vertex = 20;
+      o.max_length = 30;
+      o.engine_flags |= generic;
+      std::string where = std::string(name(w)) + (generic ? " generic" : "");
+      Walks with = runWalks(path.get(), k, params.data(), o);
+      Walks without = runWalks(path.get(), &impure, params.data(), o);
+      ASSERT_EQ(with.status, SLUICE_STATUS_OK) << with.error.message;
+      ASSERT_EQ(without.status, SLUICE_STATUS_OK) << without.error.message;
+      EXPECT_TRUE(with.bytes == without.bytes) << where << " differs";
+      EXPECT_EQ(with.stats.steps, without.stats.steps) << where;
+      EXPECT_EQ(with.stats.rejection_steps, with.stats.steps) << where;
+      EXPECT_LT(with.stats.rejection_trials, without.stats.rejection_trials)
+          << where;
+      Walks forced = runWalks(pair.get(), k, params.data(), o);
+      ASSERT_EQ(forced.status, SLUICE_STATUS_OK) << forced.error.message;
+      EXPECT_GT(forced.stats.steps, 0u) << where;
+      EXPECT_EQ(forced.stats.rejection_steps, forced.stats.steps) << where;
+      EXPECT_EQ(forced.stats.rejection_trials, 0u) << where;
+      EXPECT_EQ(forced.stats.pre_accepted, 0u) << where;
+      // Without a stop probability every walk alternates 0, 1, 0, ...
+      if (o.stop_probability == 0) {
+        EXPECT_EQ(forced.stats.steps, uint64_t(2) * 20 * 29) << where;
+      }
+    }
+  }
+}
+
 std::vector<std::string> progressLines;
 void collect(void *, const char *line) { progressLines.push_back(line); }
 
