@@ -15,7 +15,8 @@
 # mode; node2vec p = 2, q = 0.5) runs ROUNDS times (default 5),
 # alternating; the median wall time and peak memory (GNU time) of each are
 # reported, with sluicec's own phase times from its report. WORKLOADS
-# (default "udeepwalk node2vec") picks the rows.
+# (default "udeepwalk node2vec") picks the rows. OUTPUT=npy writes the
+# walks as an int32 .npy file instead of text (default OUTPUT=text).
 set -euo pipefail
 
 TRW=${1:?usage: e2e.sh THUNDERRW_BUILD_DIR [SLUICE_BUILD_DIR] [DATA_DIR] [ROUNDS]}
@@ -24,6 +25,12 @@ DATA=${3:-../shared/data}
 ROUNDS=${4:-5}
 GRAPHS=${GRAPHS:-"soc-Slashdot0902 luxembourg_osm rmat18"}
 WORKLOADS=${WORKLOADS:-"udeepwalk node2vec"}
+OUTPUT=${OUTPUT:-text}
+case $OUTPUT in
+  text) ext=walks; dtype= ;;
+  npy) ext=npy; dtype=", walks_dtype: i32" ;;
+  *) echo "e2e.sh: OUTPUT must be text or npy, not '$OUTPUT'" >&2; exit 1 ;;
+esac
 BENCH="$BUILD/bin/sluice-bench-walks"
 SLUICEC="$(cd "$(dirname "$BUILD/bin/sluicec")" && pwd)/sluicec"
 MACHINE="$(cd "$(dirname "$0")/../../examples/machines" && pwd)/rtx4090-workstation.sluice"
@@ -44,7 +51,7 @@ measure() {
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "## End to end: sluicec --run vs ThunderRW (2 threads, 80-vertex walks, median of $ROUNDS)"
+echo "## End to end: sluicec --run ($OUTPUT output) vs ThunderRW (2 threads, 80-vertex walks, median of $ROUNDS)"
 echo
 echo "| graph | workload | ThunderRW s | ThunderRW MiB | sluicec s | sluicec MiB | sluicec phases (compile / load / walk) | sluicec / ThunderRW |"
 echo "|---|---|---:|---:|---:|---:|---|---:|"
@@ -74,7 +81,7 @@ for g in $GRAPHS; do
         trw=("$TRW/random_walk/node2vec.out" -ew)
       fi
       echo "schedule $w { target: cpu, threads: 2 }"
-      echo "job run = walk $w on workstation { seed: 1, output: \"$WORK/$g-$w.walks\" }"
+      echo "job run = walk $w on workstation { seed: 1, output: \"$WORK/$g-$w.$ext\"$dtype }"
     } >"$prog"
     "$SLUICEC" --run "$prog" >/dev/null 2>&1 # writes the graph cache
     : >"$WORK/ts"; : >"$WORK/tm"; : >"$WORK/ss"; : >"$WORK/sm"; : >"$WORK/phases"
