@@ -136,6 +136,26 @@ TEST_P(SsspSchedules, DistancesEqualDijkstra) {
   }
 }
 
+/// Delta-stepping files a round's inserts into the bins on graphs of at
+/// most 2^19 vertices and into the bitmap and list above
+/// (BucketBins::kBinnedVertices, BucketQueue.cpp): both sides of the gate
+/// against Dijkstra, fused and not.
+TEST(SsspLarge, DeltaSteppingOnBothSidesOfTheBinnedSize) {
+  for (const char *schedule :
+       {"frontier: buckets(4.5), parallel: dynamic(64)",
+        "frontier: buckets(2), parallel: static, fusion: off"}) {
+    Program p;
+    ASSERT_TRUE(p.loadText(ssspProgram(schedule), "sssp"));
+    for (uint32_t n : {uint32_t(1) << 19, (uint32_t(1) << 19) + 1}) {
+      GraphHolder g;
+      randomGraph(n, 3 * n, 11, true, g);
+      auto got = asF64(p.run(g.g, 2, 5));
+      EXPECT_EQ(got, referenceSssp(g.g, 5, 1e300))
+          << schedule << ", " << n << " vertices";
+    }
+  }
+}
+
 TEST_P(PageRankSchedules, RanksWithin1e9OfTheReference) {
   Program p;
   ASSERT_TRUE(p.loadText(pageRank(GetParam(), 20), "pagerank"));
