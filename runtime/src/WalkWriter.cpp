@@ -26,6 +26,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 using namespace sluice::rt;
@@ -41,6 +42,10 @@ struct sluice_walk_writer_t {
   bool committed = false;
   bool failed = false;
   std::vector<char> scratch;
+  /// The largest id the writer can write (outputId over every vertex of
+  /// the graph), computed at the first append; a batch whose vertices are
+  /// all in the graph then needs no per-id check of the format's range.
+  std::optional<uint64_t> maxOutputId;
   bool shuffle = false;
   uint64_t shuffleSeed = 0;
   std::vector<uint32_t> heldVertices; ///< walkLength per walk
@@ -85,10 +90,71 @@ sluice_status_t notWritable(const sluice_walk_writer_t &w,
                           : "the walk writer failed earlier; release it");
 }
 
-/// Checks a batch without writing anything.
-sluice_status_t checkBatch(const sluice_walk_writer_t &w,
-                           const uint32_t *vertices, const uint32_t *lengths,
-                           uint64_t count, sluice_error_t *error) {
+/// The largest id written for any vertex of the writer's graph (which it
+/// has).
+uint64_t maxOutputIdOf(const sluice_walk_writer_t &w) {
+  const uint64_t n = w.graph->numVertices;
+  if (n == 0)
+    return 0;
+  if (!(w.flags & SLUICE_WALK_WRITE_ORIGINAL_IDS))
+    return n - 1;
+  if (const uint64_t *table = sluice_graph_original_ids(w.graph))
+    return *std::max_element(table, table + n);
+  return n - 1 + sluice_graph_id_base(w.graph);
+}
+
+/// The largest id the format can hold.
+uint64_t formatMaxId(sluice_walk_format_t format) {
+  switch (format) {
+  case SLUICE_WALK_FORMAT_NPY_INT32:
+    return uint64_t(std::numeric_limits<int32_t>::max());
+  case SLUICE_WALK_FORMAT_NPY_INT64:
+    return uint64_t(std::numeric_limits<int64_t>::max());
+  default:
+    return UINT64_MAX;
+  }
+}
+
+sluice_status_t checkBatchById(const sluice_walk_writer_t &w,
+                               const uint32_t *vertices,
+                               const uint32_t *lengths, uint64_t count,
+                               sluice_error_t *error);
+
+/// Checks a batch without writing anything. The common case in one
+/// branch-free pass (the lengths and the largest vertex); a batch that
+/// fails it, or a graph whose ids do not all fit the format, is checked id
+/// by id (the first fault named, as before).
+sluice_status_t checkBatch(sluice_walk_writer_t &w, const uint32_t *vertices,
+                           const uint32_t *lengths, uint64_t count,
+                           sluice_error_t *error) {
+  if (w.graph && !w.maxOutputId)
+    w.maxOutputId = maxOutputIdOf(w);
+  const uint64_t formatMax = formatMaxId(w.format);
+  if (!w.graph || *w.maxOutputId <= formatMax) {
+    uint32_t longest = 0, largest = 0;
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint32_t length = lengths ? lengths[i] : w.walkLength;
+      longest = std::max(longest, length);
+      const uint32_t *row = vertices + i * w.walkLength;
+      const uint32_t n = std::min(length, w.walkLength);
+      for (uint32_t k = 0; k < n; ++k)
+        largest = std::max(largest, row[k]);
+    }
+    // With a graph its vertices' ids fit (above); without, the ids are
+    // the vertices.
+    const bool inRange = w.graph ? largest < w.graph->numVertices
+                                 : uint64_t(largest) <= formatMax;
+    if (longest <= w.walkLength && (count == 0 || inRange))
+      return SLUICE_STATUS_OK;
+  }
+  return checkBatchById(w, vertices, lengths, count, error);
+}
+
+/// checkBatch id by id.
+sluice_status_t checkBatchById(const sluice_walk_writer_t &w,
+                               const uint32_t *vertices,
+                               const uint32_t *lengths, uint64_t count,
+                               sluice_error_t *error) {
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t walk = w.numWalks + i;
     const uint32_t length = lengths ? lengths[i] : w.walkLength;
@@ -126,19 +192,31 @@ sluice_status_t checkBatch(const sluice_walk_writer_t &w,
   return SLUICE_STATUS_OK;
 }
 
-template <typename T>
-sluice_status_t writeNpyRows(sluice_walk_writer_t &w, const uint32_t *vertices,
-                             const uint32_t *lengths, uint64_t count,
-                             sluice_error_t *error) {
-  std::vector<T> row(w.walkLength);
-  for (uint64_t i = 0; i < count; ++i) {
-    const uint32_t length = lengths ? lengths[i] : w.walkLength;
-    const uint32_t *in = vertices + i * w.walkLength;
-    for (uint32_t k = 0; k < w.walkLength; ++k)
-      row[k] = k < length ? static_cast<T>(outputId(w, in[k]))
-                          : static_cast<T>(SLUICE_WALK_NPY_PADDING);
-    sluice_status_t status =
-        w.file.write(row.data(), row.size() * sizeof(T), error);
+/// The .npy rows of a batch (ids of type T), formatted into the scratch
+/// block and written a block at a time. idOf maps a vertex to its id.
+template <typename T, typename IdOf>
+sluice_status_t formatNpyRows(sluice_walk_writer_t &w, const uint32_t *vertices,
+                              const uint32_t *lengths, uint64_t count,
+                              IdOf idOf, sluice_error_t *error) {
+  constexpr size_t kBlockBytes = size_t(1) << 20;
+  const size_t rowBytes = size_t(w.walkLength) * sizeof(T);
+  const uint64_t rowsPerBlock = std::max<uint64_t>(1, kBlockBytes / rowBytes);
+  w.scratch.resize(std::min(rowsPerBlock, std::max<uint64_t>(count, 1)) *
+                   rowBytes);
+  T *const block = reinterpret_cast<T *>(w.scratch.data());
+  for (uint64_t first = 0; first < count; first += rowsPerBlock) {
+    const uint64_t rows = std::min(rowsPerBlock, count - first);
+    for (uint64_t r = 0; r < rows; ++r) {
+      const uint64_t i = first + r;
+      const uint32_t length = lengths ? lengths[i] : w.walkLength;
+      const uint32_t *in = vertices + i * w.walkLength;
+      T *out = block + r * w.walkLength;
+      for (uint32_t k = 0; k < length; ++k)
+        out[k] = static_cast<T>(idOf(in[k]));
+      for (uint32_t k = length; k < w.walkLength; ++k)
+        out[k] = static_cast<T>(SLUICE_WALK_NPY_PADDING);
+    }
+    sluice_status_t status = w.file.write(block, rows * rowBytes, error);
     if (status != SLUICE_STATUS_OK)
       return status;
   }
@@ -268,11 +346,12 @@ sluice_status_t formatTextRows(sluice_walk_writer_t &w,
   return w.file.write(begin, static_cast<size_t>(p - begin), error);
 }
 
-sluice_status_t writeTextRows(sluice_walk_writer_t &w, const uint32_t *vertices,
-                              const uint32_t *lengths, uint64_t count,
-                              sluice_error_t *error) {
-  // checkBatch has checked every vertex against the graph: the ids are
-  // read from the mapping directly (outputId's checks are done).
+/// Calls format(idOf) with the writer's id mapping as an inlinable
+/// function object. checkBatch has checked every vertex against the graph
+/// and the format: the ids are read from the mapping directly (outputId's
+/// checks are done).
+template <typename Format>
+sluice_status_t withIdMap(const sluice_walk_writer_t &w, Format format) {
   const uint64_t *table = nullptr;
   uint32_t base = 0;
   if (w.flags & SLUICE_WALK_WRITE_ORIGINAL_IDS) {
@@ -280,15 +359,10 @@ sluice_status_t writeTextRows(sluice_walk_writer_t &w, const uint32_t *vertices,
     base = sluice_graph_id_base(w.graph);
   }
   if (table)
-    return formatTextRows(
-        w, vertices, lengths, count, [table](uint32_t v) { return table[v]; },
-        error);
+    return format([table](uint32_t v) { return table[v]; });
   if (base)
-    return formatTextRows(
-        w, vertices, lengths, count,
-        [base](uint32_t v) { return uint64_t(v) + base; }, error);
-  return formatTextRows(
-      w, vertices, lengths, count, [](uint32_t v) { return v; }, error);
+    return format([base](uint32_t v) { return uint64_t(v) + base; });
+  return format([](uint32_t v) { return v; });
 }
 
 /// Writes a batch in the writer's format.
@@ -297,11 +371,17 @@ sluice_status_t writeRows(sluice_walk_writer_t &w, const uint32_t *vertices,
                           sluice_error_t *error) {
   switch (w.format) {
   case SLUICE_WALK_FORMAT_TEXT:
-    return writeTextRows(w, vertices, lengths, count, error);
+    return withIdMap(w, [&](auto idOf) {
+      return formatTextRows(w, vertices, lengths, count, idOf, error);
+    });
   case SLUICE_WALK_FORMAT_NPY_INT32:
-    return writeNpyRows<int32_t>(w, vertices, lengths, count, error);
+    return withIdMap(w, [&](auto idOf) {
+      return formatNpyRows<int32_t>(w, vertices, lengths, count, idOf, error);
+    });
   case SLUICE_WALK_FORMAT_NPY_INT64:
-    return writeNpyRows<int64_t>(w, vertices, lengths, count, error);
+    return withIdMap(w, [&](auto idOf) {
+      return formatNpyRows<int64_t>(w, vertices, lengths, count, idOf, error);
+    });
   }
   return fail(error, SLUICE_STATUS_INTERNAL, {w.path}, "unknown walk format");
 }

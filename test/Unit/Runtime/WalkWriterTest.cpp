@@ -199,6 +199,60 @@ TEST(WalkWriter, NpyInt32AndInt64WithPadding) {
   EXPECT_EQ(SLUICE_WALK_NPY_PADDING, -1);
 }
 
+/// Batches of many walks (their .npy rows span several of the writer's
+/// 1 MiB blocks), with original ids of a one-based graph and without a
+/// graph; an id above int32 without a graph is refused by name.
+TEST(WalkWriter, NpyBatchesSpanningSeveralBlocks) {
+  TempDir dir;
+  writeFile(dir.path("b.el"), "1 2\n2 3\n3 4\n");
+  Loaded body = load(dir.path("b.el"), options(SLUICE_GRAPH_FORMAT_MTX_BODY));
+  ASSERT_EQ(body.status, SLUICE_STATUS_OK);
+  const uint32_t n = 100000, length = 5;
+  std::vector<uint32_t> walks(size_t(n) * length), lengths(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    lengths[i] = i % (length + 1);
+    for (uint32_t k = 0; k < lengths[i]; ++k)
+      walks[size_t(i) * length + k] = (i + k) % 4;
+  }
+  for (auto format :
+       {SLUICE_WALK_FORMAT_NPY_INT32, SLUICE_WALK_FORMAT_NPY_INT64}) {
+    for (const sluice_graph_t *graph :
+         {static_cast<const sluice_graph_t *>(body.graph.get()),
+          static_cast<const sluice_graph_t *>(nullptr)}) {
+      std::string path = dir.path("many.npy");
+      sluice_error_t e;
+      ASSERT_EQ(sluice_walks_write(path.c_str(), format, walks.data(),
+                                   lengths.data(), n, length,
+                                   graph ? SLUICE_WALK_WRITE_ORIGINAL_IDS : 0,
+                                   graph, &e),
+                SLUICE_STATUS_OK)
+          << formatted(e);
+      Npy npy = parseNpy(readFile(path));
+      ASSERT_EQ(npy.rows, n);
+      ASSERT_EQ(npy.values.size(), size_t(n) * length);
+      size_t wrong = 0;
+      for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t k = 0; k < length; ++k) {
+          int64_t want = k < lengths[i] ? int64_t((i + k) % 4) + (graph ? 1 : 0)
+                                        : int64_t(SLUICE_WALK_NPY_PADDING);
+          wrong += npy.values[size_t(i) * length + k] != want;
+        }
+      EXPECT_EQ(wrong, 0u) << (graph ? "original ids" : "no graph");
+    }
+  }
+  walks[size_t(70000) * length] = 0x80000000u;
+  lengths[70000] = 1;
+  std::string path = dir.path("big.npy");
+  sluice_error_t e;
+  EXPECT_EQ(sluice_walks_write(path.c_str(), SLUICE_WALK_FORMAT_NPY_INT32,
+                               walks.data(), lengths.data(), n, length, 0,
+                               nullptr, &e),
+            SLUICE_STATUS_OUT_OF_RANGE);
+  EXPECT_STREQ(e.message, "walk 70000, step 0: vertex id 2147483648 does not "
+                          "fit in an int32 .npy file (use int64)");
+  EXPECT_FALSE(fileExists(path));
+}
+
 TEST(WalkWriter, StreamingBatchesUpdateTheNpyShape) {
   TempDir dir;
   std::string path = dir.path("stream.npy");
@@ -264,6 +318,16 @@ TEST(WalkWriter, OriginalIds) {
   EXPECT_STREQ(e.message, "walk 0, step 2: vertex id 3000000000000 does not "
                           "fit in an int32 .npy file (use int64)");
   EXPECT_FALSE(fileExists(small));
+  // A walk that avoids that vertex fits (the graph's largest id does not
+  // decide).
+  const uint32_t fits[] = {1, 0, 1};
+  ASSERT_EQ(sluice_walks_write(
+                small.c_str(), SLUICE_WALK_FORMAT_NPY_INT32, fits, nullptr, 1,
+                3, SLUICE_WALK_WRITE_ORIGINAL_IDS, sparse.graph.get(), &e),
+            SLUICE_STATUS_OK)
+      << formatted(e);
+  EXPECT_EQ(parseNpy(readFile(small)).values,
+            (std::vector<int64_t>{100, 7, 100}));
 
   // One-based graphs write their file ids.
   writeFile(dir.path("b.el"), "1 2\n2 3\n");
