@@ -782,7 +782,11 @@ int main(int argc, char **argv) {
 
   mlir::DialectRegistry registry;
   registerSluiceDialects(registry);
-  mlir::MLIRContext ctx(registry);
+  // Single-threaded: a program's module holds a few functions, so the
+  // pass manager's parallel function passes only hand work to threads
+  // (created for the purpose) and wait for them; every `sluicec` start
+  // paid for that (docs/build.md, "Link mode").
+  mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
   ctx.loadAllAvailableDialects();
   // Errors name the source; the IR behind them is for --debug.
   ctx.printOpOnDiagnostic(debugIR);
