@@ -112,6 +112,8 @@ BatchProfile sluice::gnn::simulateBatches(llvm::ArrayRef<uint64_t> offsets,
       }
       hop.src += static_cast<double>(frontier.size());
     }
+    // Every vertex reached is an input row of the first layer's block.
+    out.sampledInputs.push_back(frontier);
   }
   for (BatchProfile::Hop &hop : out.hops) {
     hop.dst /= samples;
@@ -130,6 +132,7 @@ void sluice::gnn::correctProfile(BatchProfile &analytic,
   analytic.hops = simulated.hops;
   for (double &q : analytic.inputProbability)
     q = std::min(1.0, q * scale);
+  analytic.sampledInputs = simulated.sampledInputs;
 }
 
 double sluice::gnn::parameterCount(const GnnJob &job) {
@@ -460,6 +463,38 @@ IoLoad sluice::gnn::driveLoad(const GnnGraph &graph, const GnnJob &job,
   const uint64_t rowBytes = job.rowBytes();
   const uint64_t block = static_cast<uint64_t>(c.ioBlockBytes);
   const uint64_t rows = placement.tierOfRow.size();
+  if (!profile.sampledInputs.empty()) {
+    // Count what each simulated batch reads, as the store does.
+    const uint64_t maxRun = std::max<uint64_t>(
+        1, static_cast<uint64_t>(c.ioMaxMergedBytes) / block);
+    std::vector<uint64_t> blocks;
+    for (const std::vector<uint32_t> &batch : profile.sampledInputs) {
+      blocks.clear();
+      for (uint32_t v : batch) {
+        const uint64_t r = graph.row(v);
+        if (r >= rows || placement.tierOfRow[r] != 2)
+          continue;
+        io.rows += 1;
+        for (uint64_t b = r * rowBytes / block;
+             b <= (r * rowBytes + rowBytes - 1) / block; ++b)
+          blocks.push_back(b);
+      }
+      std::sort(blocks.begin(), blocks.end());
+      blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+      io.blocks += static_cast<double>(blocks.size());
+      uint64_t run = 0;
+      for (size_t i = 0; i < blocks.size(); ++i) {
+        run = i && blocks[i] == blocks[i - 1] + 1 && run < maxRun ? run + 1 : 1;
+        if (run == 1)
+          io.requests += 1;
+      }
+    }
+    const double samples = static_cast<double>(profile.sampledInputs.size());
+    io.rows /= samples;
+    io.blocks /= samples;
+    io.requests /= samples;
+    return io;
+  }
   // log P(block not read), per block.
   std::vector<double> logMiss((rows * rowBytes + block - 1) / block, 0.0);
   for (size_t v = 0; v < graph.vertices(); ++v) {

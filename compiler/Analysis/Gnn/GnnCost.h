@@ -80,6 +80,8 @@ struct GnnCostConstants {
   double adamBytesPerParam = 32;
   /// The NVMe read unit of the store's O_DIRECT reads.
   double ioBlockBytes = 4096;
+  /// The store's largest merged read (FeatureStoreOptions::maxMergedBytes).
+  double ioMaxMergedBytes = 128 << 10;
   /// Share of GPU memory left to the cache (the rest: weights,
   /// activations, workspace).
   double gpuCacheFraction = 0.5;
@@ -158,6 +160,9 @@ struct BatchProfile {
   };
   std::vector<Hop> hops;
   std::vector<double> inputProbability; ///< per vertex
+  /// The input vertices of each batch simulateBatches drew (empty: the
+  /// analytic profile alone); driveLoad counts their blocks.
+  std::vector<std::vector<uint32_t>> sampledInputs;
   double inputRows() const { return hops.empty() ? 0 : hops.back().src; }
 };
 
@@ -187,9 +192,10 @@ BatchProfile simulateBatches(llvm::ArrayRef<uint64_t> offsets,
                              llvm::ArrayRef<uint32_t> fanouts, unsigned samples,
                              uint64_t seed);
 
-/// The analytic profile with its hop sizes replaced by the simulated ones
-/// and each vertex's input probability scaled to the simulated input rows
-/// (at most 1); unchanged when either is empty.
+/// The analytic profile with its hop sizes replaced by the simulated ones,
+/// each vertex's input probability scaled to the simulated input rows (at
+/// most 1) and the simulated batches' input vertices kept; unchanged when
+/// either is empty.
 void correctProfile(BatchProfile &analytic, const BatchProfile &simulated);
 
 /// The cache placement (rows are vertices' feature rows).
@@ -211,11 +217,17 @@ struct IoLoad {
   double rows = 0, blocks = 0, requests = 0;
 };
 
-/// Rows r on the drives are read when their vertex is an input row
-/// (probability p_r, inputProbability); a block b holding rows R_b is
-/// read with probability P_b = 1 - prod_{r in R_b} (1 - p_r); blocks =
-/// sum P_b; adjacent blocks merge into one request: requests = sum P_b -
-/// sum P_b P_{b-1} (independent blocks).
+/// With simulated batches (profile.sampledInputs), their mean: the rows of
+/// a batch's input vertices on the drives, the distinct blocks covering
+/// them, and the runs of adjacent blocks (one merged request each; runs
+/// longer than the store's 128 KiB merge limit split). This keeps what
+/// the independent model below loses: rows of one block read together
+/// (neighbouring ids sampled by the same batch; docs/gnn.md, "Plan and
+/// cost model"). Without them, rows r on the drives are read when their
+/// vertex is an input row (probability p_r, inputProbability); a block b
+/// holding rows R_b is read with probability P_b = 1 - prod_{r in R_b} (1
+/// - p_r); blocks = sum P_b; adjacent blocks merge into one request:
+/// requests = sum P_b - sum P_b P_{b-1} (independent blocks).
 IoLoad driveLoad(const GnnGraph &graph, const GnnJob &job,
                  const Placement &placement, const BatchProfile &profile,
                  const GnnCostConstants &c = {});

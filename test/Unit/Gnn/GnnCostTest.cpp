@@ -2,7 +2,8 @@
 //
 // compiler/Analysis/Gnn/GnnCost.h: block sizes of a star and a path worked
 // out by hand, parameter and FLOP counts, the cache placement's ranking and
-// its errors, the pipeline's epoch formula and the TPC advice.
+// its errors, drive reads (independent blocks, and simulated batches against
+// enumeration), the pipeline's epoch formula and the TPC advice.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Gnn/GnnCost.h"
@@ -317,6 +318,62 @@ TEST(GnnCost, BlocksAndMergedRequests) {
   EXPECT_DOUBLE_EQ(io.requests, 1.25 - 0.375);
 }
 
+TEST(GnnCost, SimulatedBlocksKeepRowsReadTogether) {
+  // An undirected path of 64 vertices, rows of 512 B (8 to a 4 KiB block),
+  // none cached; batches of one seed, fanout 2: seed v reads rows v - 1, v
+  // and v + 1, adjacent in the file. By enumeration over the 64 seeds:
+  // 190/64 rows a batch; 2 blocks when the rows straddle a block boundary
+  // (v = 8, 16, ..., 56 and v = 7, 15, ..., 55: 14 seeds), else 1, so
+  // 78/64 blocks; always one request (adjacent blocks merge).
+  const uint32_t n = 64;
+  std::vector<uint64_t> offsets{0};
+  std::vector<uint32_t> targets;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (v > 0)
+      targets.push_back(v - 1);
+    if (v + 1 < n)
+      targets.push_back(v + 1);
+    offsets.push_back(targets.size());
+  }
+  std::vector<double> seed(n, 1.0), eval(n, 0.0);
+  GnnGraph graph{offsets, targets, seed, eval};
+  GnnJob j = smallJob();
+  j.features = 128;
+  j.fanouts = {2};
+  Placement onDrives;
+  onDrives.tierOfRow.assign(n, 2);
+  BatchProfile sim =
+      simulateBatches(offsets, targets, seed, 1, j.fanouts, 4000, 3);
+  ASSERT_EQ(sim.sampledInputs.size(), 4000u);
+  IoLoad io = driveLoad(graph, j, onDrives, sim);
+  EXPECT_NEAR(io.rows, 190.0 / 64, 0.05);
+  EXPECT_NEAR(io.blocks, 78.0 / 64, 0.05);
+  EXPECT_DOUBLE_EQ(io.requests, 1);
+  // The independent blocks of the analytic profile (each row read with
+  // probability about 3/64, a block with 1 - (1 - 3/64)^8) count more than
+  // twice the blocks the batches read.
+  std::vector<double> q0(n, 1.0 / n);
+  IoLoad independent =
+      driveLoad(graph, j, onDrives, profileBatch(offsets, targets, q0, {2}));
+  EXPECT_NEAR(independent.rows, 190.0 / 64, 0.05);
+  EXPECT_GT(independent.blocks, 2 * io.blocks);
+  // Rows of 64 KiB (16 blocks each): seed 1 of a 4-vertex path reads rows
+  // 0, 1 and 2, 48 adjacent blocks: two requests under the store's 128 KiB
+  // (32-block) merge limit.
+  std::vector<uint64_t> off4{0, 1, 3, 5, 6};
+  std::vector<uint32_t> tgt4{1, 0, 2, 1, 3, 2};
+  std::vector<double> seed4{0, 1, 0, 0}, eval4(4, 0.0);
+  GnnGraph path4{off4, tgt4, seed4, eval4};
+  j.features = 16384;
+  Placement four;
+  four.tierOfRow.assign(4, 2);
+  io = driveLoad(path4, j, four,
+                 simulateBatches(off4, tgt4, seed4, 1, j.fanouts, 4, 3));
+  EXPECT_DOUBLE_EQ(io.rows, 3);
+  EXPECT_DOUBLE_EQ(io.blocks, 48);
+  EXPECT_DOUBLE_EQ(io.requests, 2);
+}
+
 TEST(GnnCost, PipelineEpochFormula) {
   // Star, every leaf a training seed once (4 batches of 1), dense
   // in-memory features of 10 columns.
@@ -380,15 +437,32 @@ TEST(GnnCost, NvmeGatherAndTpcAdvice) {
   auto e = predictEpoch(graph, j, m);
   ASSERT_TRUE(bool(e));
   EXPECT_EQ(e->bound, "gather (nvme)");
-  // The four leaves' rows (the centre's is cached) share block 0: it is
-  // read unless no leaf is an input row, in one request at 1000/s.
-  const std::vector<double> &q = e->train.inputProbability;
-  const double block = 1 - (1 - q[1]) * (1 - q[2]) * (1 - q[3]) * (1 - q[4]);
-  EXPECT_DOUBLE_EQ(e->trainIo.rows, q[1] + q[2] + q[3] + q[4]);
-  EXPECT_DOUBLE_EQ(e->trainIo.blocks, block);
-  EXPECT_DOUBLE_EQ(e->trainIo.requests, block);
+  // The four leaves' rows (the centre's is cached) share block 0. Every
+  // batch seeds a leaf, whose own row is an input row, so the simulated
+  // batches read block 0 every time, in one request at 1000/s, and the
+  // rows are the simulated batches' leaves.
+  ASSERT_FALSE(e->train.sampledInputs.empty());
+  double leaves = 0;
+  for (const std::vector<uint32_t> &batch : e->train.sampledInputs)
+    for (uint32_t v : batch)
+      leaves += v != 0;
+  leaves /= static_cast<double>(e->train.sampledInputs.size());
+  EXPECT_DOUBLE_EQ(e->trainIo.rows, leaves);
+  EXPECT_DOUBLE_EQ(e->trainIo.blocks, 1);
+  EXPECT_DOUBLE_EQ(e->trainIo.requests, 1);
   EXPECT_NEAR(e->perBatch.gatherSsd,
-              block / 1000 + e->trainIo.rows * (10e-9 + 64 / 1e9), 1e-12);
+              1.0 / 1000 + e->trainIo.rows * (10e-9 + 64 / 1e9), 1e-12);
+  // Without the simulated batches, the independent blocks: block 0 is read
+  // unless no leaf is an input row.
+  BatchProfile analytic = e->train;
+  analytic.sampledInputs.clear();
+  const std::vector<double> &q = analytic.inputProbability;
+  const double block = 1 - (1 - q[1]) * (1 - q[2]) * (1 - q[3]) * (1 - q[4]);
+  IoLoad independent = driveLoad(graph, j, e->placement, analytic);
+  EXPECT_DOUBLE_EQ(independent.rows, q[1] + q[2] + q[3] + q[4]);
+  EXPECT_DOUBLE_EQ(independent.blocks, block);
+  EXPECT_DOUBLE_EQ(independent.requests, block);
+  EXPECT_LT(block, 1);
   // The advice within 1250: 1 or 2 drives; the whole file cached wins
   // (memory is not priced), with the fewest drives.
   auto advice = adviseTpc(graph, j, m, 1250, 4);
