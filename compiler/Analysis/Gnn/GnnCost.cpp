@@ -540,7 +540,7 @@ sluice::gnn::predictEpoch(const GnnGraph &graph, const GnnJob &job,
   // Seed probabilities of one batch: an epoch's seeds spread over its
   // batches.
   e.batches = std::ceil(job.trainVertices / std::max(1u, job.batch));
-  e.evalBatches = std::ceil(job.evalVertices / job.evalBatch());
+  e.evalBatches = job.evalBatches();
   auto perBatch = [&](llvm::ArrayRef<double> perEpoch, double batches) {
     std::vector<double> p(n, 0.0);
     for (size_t v = 0; v < n && v < perEpoch.size(); ++v)

@@ -27,6 +27,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -132,7 +133,18 @@ struct GnnJob {
   uint64_t fileRows = 0;      ///< rows of the file (>= vertices)
   double trainVertices = 0;   ///< expected training seeds per epoch
   double evalVertices = 0;    ///< validation + test vertices
+  /// Of evalVertices, the validation set; the runtime evaluates it and the
+  /// test set apart, each in batches of evalBatch(). 0: one set.
+  double valVertices = 0;
   uint32_t evalBatch() const { return batch > 256 ? batch : 256; }
+  /// Evaluation batches an epoch: ceil(val / b) + ceil(test / b).
+  double evalBatches() const {
+    const double b = evalBatch();
+    if (valVertices <= 0 || valVertices >= evalVertices)
+      return std::ceil(evalVertices / b);
+    return std::ceil(valVertices / b) +
+           std::ceil((evalVertices - valVertices) / b);
+  }
   uint64_t rowBytes() const { return uint64_t(features) * 4; }
   uint32_t layers() const { return static_cast<uint32_t>(fanouts.size()); }
 };

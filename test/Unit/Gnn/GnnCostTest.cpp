@@ -3,7 +3,8 @@
 // compiler/Analysis/Gnn/GnnCost.h: block sizes of a star and a path worked
 // out by hand, parameter and FLOP counts, the cache placement's ranking and
 // its errors, drive reads (independent blocks, and simulated batches against
-// enumeration), the pipeline's epoch formula and the TPC advice.
+// enumeration), the evaluation's batches, the pipeline's epoch formula and
+// the TPC advice.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Gnn/GnnCost.h"
@@ -372,6 +373,39 @@ TEST(GnnCost, SimulatedBlocksKeepRowsReadTogether) {
   EXPECT_DOUBLE_EQ(io.rows, 3);
   EXPECT_DOUBLE_EQ(io.blocks, 48);
   EXPECT_DOUBLE_EQ(io.requests, 2);
+}
+
+TEST(GnnCost, EvaluationSetsAreBatchedApart) {
+  // The runtime evaluates the validation and the test set one after the
+  // other, each in batches of max(batch, 256): 874 + 874 vertices take 4 +
+  // 4 batches, not ceil(1748 / 256) = 7; one set of 1748 takes 7.
+  GnnJob j = smallJob();
+  j.batch = 256;
+  j.evalVertices = 1748;
+  EXPECT_DOUBLE_EQ(j.evalBatches(), 7);
+  j.valVertices = 874;
+  EXPECT_DOUBLE_EQ(j.evalBatches(), 8);
+  // Batches of 1024: 1 + 1.
+  j.batch = 1024;
+  EXPECT_DOUBLE_EQ(j.evalBatches(), 2);
+  // predictEpoch evaluates that many batches: the star's four leaves, one
+  // of them validation, the other three test, in batches of 256: 2.
+  Star s;
+  std::vector<double> train{1, 0, 0, 0, 0}, eval{0, 1, 1, 1, 1};
+  GnnGraph graph{s.offsets, s.targets, train, eval};
+  GnnJob k = smallJob();
+  k.fromFile = true;
+  k.fileRows = 5;
+  k.trainVertices = 1;
+  k.evalVertices = 4;
+  k.valVertices = 1;
+  auto e = predictEpoch(graph, k, simpleMachine());
+  ASSERT_TRUE(bool(e)) << llvm::toString(e.takeError());
+  EXPECT_DOUBLE_EQ(e->evalBatches, 2);
+  k.valVertices = 0;
+  auto one = predictEpoch(graph, k, simpleMachine());
+  ASSERT_TRUE(bool(one));
+  EXPECT_DOUBLE_EQ(one->evalBatches, 1);
 }
 
 TEST(GnnCost, PipelineEpochFormula) {
