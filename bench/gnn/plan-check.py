@@ -77,10 +77,14 @@ def measure(plan, run):
     }
     if store["file_bytes"]:
         hits, misses = store["cache_hits"], store["file_rows"]
-        # Predicted: the training batches' rows from the drives over their
-        # input rows (the run's count includes evaluation's gathers).
-        m["miss"] = (plan["nvme_reads"]["rows_per_batch"] /
-                     plan["input_rows_per_batch"], misses / (hits + misses))
+        # Rows from the drives over input rows, training and evaluation
+        # batches together, as the store counts them.
+        nvme, epoch = plan["nvme_reads"], plan["epoch"]
+        drive = (epoch["batches"] * nvme["rows_per_batch"] +
+                 epoch["eval_batches"] * nvme["eval_rows_per_batch"])
+        rows = (epoch["batches"] * plan["input_rows_per_batch"] +
+                epoch["eval_batches"] * plan["eval_input_rows_per_batch"])
+        m["miss"] = (drive / rows, misses / (hits + misses))
         m["reads"] = (plan["nvme_reads"]["bytes_per_epoch"] / 2**20,
                       store["file_bytes"] / len(run["epochs"]) / 2**20)
     return m

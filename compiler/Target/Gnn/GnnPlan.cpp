@@ -581,6 +581,7 @@ llvm::json::Object toJson(const Planned &p) {
                                    {"eval_batches", e.evalBatches}}},
       {"batch_hops", std::move(hops)},
       {"input_rows_per_batch", e.train.inputRows()},
+      {"eval_input_rows_per_batch", e.eval.inputRows()},
       {"pipeline",
        llvm::json::Object{
            {"stages", llvm::json::Array{"sampling", "gather_memory",
