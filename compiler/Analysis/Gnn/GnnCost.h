@@ -88,8 +88,9 @@ struct GnnCostConstants {
   double gpuCacheFraction = 0.5;
   /// Share of host memory the cache and the loaded features may take.
   double hostUsableFraction = 0.9;
-  /// Batches simulateBatches draws to correct the analytic block sizes;
-  /// 0: the analytic profile alone.
+  /// Batches simulateBatches draws at least to correct the analytic block
+  /// sizes (whole epochs of sizes: simulationSizes); 0: the analytic
+  /// profile alone.
   unsigned simulatedBatches = 16;
 };
 
@@ -203,6 +204,28 @@ BatchProfile simulateBatches(llvm::ArrayRef<uint64_t> offsets,
                              llvm::ArrayRef<double> seedWeight, uint32_t batch,
                              llvm::ArrayRef<uint32_t> fanouts, unsigned samples,
                              uint64_t seed);
+
+/// The same with one batch of each size in `batchSizes` (the runtime's
+/// batches of an epoch: full ones and a smaller last one), so that the
+/// means are over the sizes the run has, not at their mean size: the
+/// distinct rows grow less than linearly with the batch.
+BatchProfile simulateBatches(llvm::ArrayRef<uint64_t> offsets,
+                             llvm::ArrayRef<uint32_t> targets,
+                             llvm::ArrayRef<double> seedWeight,
+                             llvm::ArrayRef<uint32_t> batchSizes,
+                             llvm::ArrayRef<uint32_t> fanouts, uint64_t seed);
+
+/// The batch sizes of an epoch in the runtime's order: each set of
+/// `setSeeds` (rounded to whole seeds; the validation and the test set are
+/// batched apart) cut into batches of `batch`, the last one smaller.
+std::vector<uint32_t> epochBatchSizes(llvm::ArrayRef<double> setSeeds,
+                                      uint32_t batch);
+
+/// The sizes to simulate: the epoch's sizes repeated until there are at
+/// least `samples`, or, when the epoch has more than 4 x `samples`
+/// batches, 4 x `samples` of them evenly spaced (the last one included).
+std::vector<uint32_t> simulationSizes(llvm::ArrayRef<uint32_t> epochSizes,
+                                      unsigned samples);
 
 /// The analytic profile with its hop sizes replaced by the simulated ones,
 /// each vertex's input probability scaled to the simulated input rows (at

@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace sluice::gnn;
@@ -95,6 +96,49 @@ TEST(GnnCost, SimulatedBatchesOfTheStar) {
   BatchProfile q =
       simulateBatches(s.offsets, s.targets, {0, 1, 1, 1, 1}, 1, {2, 2}, 8, 7);
   EXPECT_EQ(q.hops[1].src, p.hops[1].src);
+}
+
+TEST(GnnCost, EpochBatchSizes) {
+  // 10 seeds in batches of 4: 4, 4, 2; two sets of 874 in batches of 256:
+  // 256, 256, 256, 106 each (the evaluation's validation and test sets).
+  EXPECT_EQ(epochBatchSizes({10}, 4), (std::vector<uint32_t>{4, 4, 2}));
+  EXPECT_EQ(epochBatchSizes({874, 874}, 256),
+            (std::vector<uint32_t>{256, 256, 256, 106, 256, 256, 256, 106}));
+  EXPECT_EQ(epochBatchSizes({8}, 4), (std::vector<uint32_t>{4, 4}));
+  EXPECT_TRUE(epochBatchSizes({0}, 4).empty());
+  // Repeated whole to at least 16: 6 epochs of 3 batches.
+  std::vector<uint32_t> sim = simulationSizes({4, 4, 2}, 16);
+  ASSERT_EQ(sim.size(), 18u);
+  EXPECT_EQ(std::count(sim.begin(), sim.end(), 2u), 6);
+  // 100 batches (more than 4 x 16): 64 of them, evenly spaced, the last
+  // (smaller) one included.
+  std::vector<uint32_t> many(99, 256);
+  many.push_back(10);
+  sim = simulationSizes(many, 16);
+  ASSERT_EQ(sim.size(), 64u);
+  EXPECT_EQ(sim.back(), 10u);
+  EXPECT_EQ(std::count(sim.begin(), sim.end(), 10u), 1);
+  EXPECT_TRUE(simulationSizes({}, 16).empty());
+}
+
+TEST(GnnCost, SimulatedBatchesOfTheirOwnSizes) {
+  // The star's 4 leaves are the seeds. A batch of 4: 4 dst, 4 edges (each
+  // leaf to the centre), 5 src; a batch of 1: 1, 1, 2. Sizes {4, 1}: the
+  // means 2.5, 2.5, 3.5; batches of the mean size (3) would give 3, 3, 4.
+  Star s;
+  std::vector<double> leaves{0, 1, 1, 1, 1};
+  BatchProfile p =
+      simulateBatches(s.offsets, s.targets, leaves, {4, 1}, {2}, 7);
+  ASSERT_EQ(p.hops.size(), 1u);
+  EXPECT_DOUBLE_EQ(p.hops[0].dst, 2.5);
+  EXPECT_DOUBLE_EQ(p.hops[0].edges, 2.5);
+  EXPECT_DOUBLE_EQ(p.hops[0].src, 3.5);
+  ASSERT_EQ(p.sampledInputs.size(), 2u);
+  EXPECT_EQ(p.sampledInputs[0].size(), 5u);
+  EXPECT_EQ(p.sampledInputs[1].size(), 2u);
+  BatchProfile mean =
+      simulateBatches(s.offsets, s.targets, leaves, 3, {2}, 2, 7);
+  EXPECT_DOUBLE_EQ(mean.hops[0].src, 4);
 }
 
 TEST(GnnCost, IndependentParents) {
