@@ -7,18 +7,34 @@ bench/RESULTS.md "GNN plan against the run") into a directory:
   rmat.labels  a label in 0..7 for every 30th vertex id ("vertex label");
   rmat.f32     128 dense float32 features per vertex id (raw, row r = id r).
 
+With --widths W,... also rmat-wW.f32 (W features a vertex) and with
+--label-every K,... also rmat-lK.labels (every K-th vertex id labelled), the
+held-out settings of bench/gnn/heldout-dev-vm.sluice (bench/RESULTS.md, "GNN
+plan away from its fitted settings"). The three files above are the same
+with or without them.
+
 Pure Python (no numpy), seeded: the same files every time.
 
   python3 bench/gnn/make-rmat.py build/gnn-ooc 17
+  python3 bench/gnn/make-rmat.py build/gnn-ooc 17 --widths 32,512 \\
+      --label-every 5,100
 """
+import argparse
 import array
 import os
 import random
-import sys
 
 
 def main():
-    out, scale = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 17
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("scale", type=int, nargs="?", default=17)
+    parser.add_argument("--widths", default="",
+                        help="more feature widths, comma-separated")
+    parser.add_argument("--label-every", default="",
+                        help="more label shares (every K-th id), comma-separated")
+    args = parser.parse_args()
+    out, scale = args.out, args.scale
     os.makedirs(out, exist_ok=True)
     rng = random.Random(15)
     n, m = 1 << scale, 16 << scale
@@ -50,6 +66,16 @@ def main():
             for c in range(128):
                 row[c] = rng.random() - 0.5
             row.tofile(f)
+    for k in (int(x) for x in args.label_every.split(",") if x):
+        lrng = random.Random(1000 + k)
+        with open(os.path.join(out, f"rmat-l{k}.labels"), "w") as f:
+            f.writelines(f"{v} {lrng.randrange(8)}\n" for v in range(0, n, k))
+    for w in (int(x) for x in args.widths.split(",") if x):
+        frng = random.Random(2000 + w)
+        with open(os.path.join(out, f"rmat-w{w}.f32"), "wb") as f:
+            for _ in range(n):
+                array.array("f", [frng.random() - 0.5
+                                  for _ in range(w)]).tofile(f)
 
 
 if __name__ == "__main__":

@@ -60,6 +60,49 @@ BatchProfile sluice::gnn::simulateBatches(llvm::ArrayRef<uint64_t> offsets,
                                           uint32_t batch,
                                           llvm::ArrayRef<uint32_t> fanouts,
                                           unsigned samples, uint64_t seed) {
+  if (!batch)
+    samples = 0;
+  return simulateBatches(offsets, targets, seedWeight,
+                         std::vector<uint32_t>(samples, batch), fanouts, seed);
+}
+
+std::vector<uint32_t>
+sluice::gnn::epochBatchSizes(llvm::ArrayRef<double> setSeeds, uint32_t batch) {
+  std::vector<uint32_t> sizes;
+  if (!batch)
+    return sizes;
+  for (double set : setSeeds) {
+    uint64_t left = static_cast<uint64_t>(std::max(0.0, std::round(set)));
+    for (; left > 0; left -= std::min<uint64_t>(left, batch))
+      sizes.push_back(static_cast<uint32_t>(std::min<uint64_t>(left, batch)));
+  }
+  return sizes;
+}
+
+std::vector<uint32_t>
+sluice::gnn::simulationSizes(llvm::ArrayRef<uint32_t> epochSizes,
+                             unsigned samples) {
+  std::vector<uint32_t> out;
+  if (epochSizes.empty() || !samples)
+    return out;
+  const size_t most = size_t(4) * samples, count = epochSizes.size();
+  if (count > most) {
+    // Evenly spaced, the first and the last batch included.
+    for (size_t i = 0; i < most; ++i)
+      out.push_back(epochSizes[i * (count - 1) / (most - 1)]);
+    return out;
+  }
+  while (out.size() < samples)
+    out.insert(out.end(), epochSizes.begin(), epochSizes.end());
+  return out;
+}
+
+BatchProfile sluice::gnn::simulateBatches(llvm::ArrayRef<uint64_t> offsets,
+                                          llvm::ArrayRef<uint32_t> targets,
+                                          llvm::ArrayRef<double> seedWeight,
+                                          llvm::ArrayRef<uint32_t> batchSizes,
+                                          llvm::ArrayRef<uint32_t> fanouts,
+                                          uint64_t seed) {
   const size_t n = offsets.empty() ? 0 : offsets.size() - 1;
   BatchProfile out;
   out.hops.resize(fanouts.size());
@@ -67,14 +110,16 @@ BatchProfile sluice::gnn::simulateBatches(llvm::ArrayRef<uint64_t> offsets,
   for (size_t v = 0; v < n && v < seedWeight.size(); ++v)
     if (seedWeight[v] > 0)
       pool.push_back(static_cast<uint32_t>(v));
-  if (pool.empty() || !samples || !batch)
+  const size_t samples = batchSizes.size();
+  if (pool.empty() || !samples)
     return out;
   std::mt19937_64 rng(seed);
   std::vector<uint32_t> stamp(n, 0), frontier, chosen;
   uint32_t current = 0;
-  for (unsigned s = 0; s < samples; ++s) {
-    // `batch` distinct seeds: a partial Fisher-Yates shuffle of the pool.
-    const size_t count = std::min<size_t>(batch, pool.size());
+  for (size_t s = 0; s < samples; ++s) {
+    // batchSizes[s] distinct seeds: a partial Fisher-Yates shuffle of the
+    // pool.
+    const size_t count = std::min<size_t>(batchSizes[s], pool.size());
     for (size_t i = 0; i < count; ++i)
       std::swap(pool[i], pool[i + rng() % (pool.size() - i)]);
     frontier.assign(pool.begin(), pool.begin() + count);
@@ -112,6 +157,8 @@ BatchProfile sluice::gnn::simulateBatches(llvm::ArrayRef<uint64_t> offsets,
       }
       hop.src += static_cast<double>(frontier.size());
     }
+    // Every vertex reached is an input row of the first layer's block.
+    out.sampledInputs.push_back(frontier);
   }
   for (BatchProfile::Hop &hop : out.hops) {
     hop.dst /= samples;
@@ -130,6 +177,7 @@ void sluice::gnn::correctProfile(BatchProfile &analytic,
   analytic.hops = simulated.hops;
   for (double &q : analytic.inputProbability)
     q = std::min(1.0, q * scale);
+  analytic.sampledInputs = simulated.sampledInputs;
 }
 
 double sluice::gnn::parameterCount(const GnnJob &job) {
@@ -460,6 +508,38 @@ IoLoad sluice::gnn::driveLoad(const GnnGraph &graph, const GnnJob &job,
   const uint64_t rowBytes = job.rowBytes();
   const uint64_t block = static_cast<uint64_t>(c.ioBlockBytes);
   const uint64_t rows = placement.tierOfRow.size();
+  if (!profile.sampledInputs.empty()) {
+    // Count what each simulated batch reads, as the store does.
+    const uint64_t maxRun = std::max<uint64_t>(
+        1, static_cast<uint64_t>(c.ioMaxMergedBytes) / block);
+    std::vector<uint64_t> blocks;
+    for (const std::vector<uint32_t> &batch : profile.sampledInputs) {
+      blocks.clear();
+      for (uint32_t v : batch) {
+        const uint64_t r = graph.row(v);
+        if (r >= rows || placement.tierOfRow[r] != 2)
+          continue;
+        io.rows += 1;
+        for (uint64_t b = r * rowBytes / block;
+             b <= (r * rowBytes + rowBytes - 1) / block; ++b)
+          blocks.push_back(b);
+      }
+      std::sort(blocks.begin(), blocks.end());
+      blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+      io.blocks += static_cast<double>(blocks.size());
+      uint64_t run = 0;
+      for (size_t i = 0; i < blocks.size(); ++i) {
+        run = i && blocks[i] == blocks[i - 1] + 1 && run < maxRun ? run + 1 : 1;
+        if (run == 1)
+          io.requests += 1;
+      }
+    }
+    const double samples = static_cast<double>(profile.sampledInputs.size());
+    io.rows /= samples;
+    io.blocks /= samples;
+    io.requests /= samples;
+    return io;
+  }
   // log P(block not read), per block.
   std::vector<double> logMiss((rows * rowBytes + block - 1) / block, 0.0);
   for (size_t v = 0; v < graph.vertices(); ++v) {
@@ -505,7 +585,7 @@ sluice::gnn::predictEpoch(const GnnGraph &graph, const GnnJob &job,
   // Seed probabilities of one batch: an epoch's seeds spread over its
   // batches.
   e.batches = std::ceil(job.trainVertices / std::max(1u, job.batch));
-  e.evalBatches = std::ceil(job.evalVertices / job.evalBatch());
+  e.evalBatches = job.evalBatches();
   auto perBatch = [&](llvm::ArrayRef<double> perEpoch, double batches) {
     std::vector<double> p(n, 0.0);
     for (size_t v = 0; v < n && v < perEpoch.size(); ++v)
@@ -518,19 +598,24 @@ sluice::gnn::predictEpoch(const GnnGraph &graph, const GnnJob &job,
                         perBatch(graph.evalSeed, e.evalBatches), job.fanouts);
   if (c.simulatedBatches) {
     const uint64_t seed = 0x9e3779b97f4a7c15ull;
-    // Batches of the mean size (the last one of an epoch is smaller).
-    auto mean = [](double seeds, double batches) {
-      return static_cast<uint32_t>(
-          std::max<long long>(1, std::llround(seeds / std::max(1.0, batches))));
-    };
+    // The epoch's own batch sizes: full ones and a smaller last one (of
+    // each evaluation set).
+    std::vector<double> evalSets{job.evalVertices};
+    if (job.valVertices > 0 && job.valVertices < job.evalVertices)
+      evalSets = {job.valVertices, job.evalVertices - job.valVertices};
+    correctProfile(e.train,
+                   simulateBatches(
+                       graph.offsets, graph.targets, graph.trainSeed,
+                       simulationSizes(epochBatchSizes({job.trainVertices},
+                                                       std::max(1u, job.batch)),
+                                       c.simulatedBatches),
+                       job.fanouts, seed));
     correctProfile(
-        e.train, simulateBatches(graph.offsets, graph.targets, graph.trainSeed,
-                                 mean(job.trainVertices, e.batches),
-                                 job.fanouts, c.simulatedBatches, seed));
-    correctProfile(e.eval,
-                   simulateBatches(graph.offsets, graph.targets, graph.evalSeed,
-                                   mean(job.evalVertices, e.evalBatches),
-                                   job.fanouts, c.simulatedBatches, seed + 1));
+        e.eval, simulateBatches(
+                    graph.offsets, graph.targets, graph.evalSeed,
+                    simulationSizes(epochBatchSizes(evalSets, job.evalBatch()),
+                                    c.simulatedBatches),
+                    job.fanouts, seed + 1));
   }
   auto placed = placeFeatures(graph, job, machine, e.train, c);
   if (!placed)

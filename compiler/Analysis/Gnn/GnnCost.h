@@ -27,6 +27,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -80,13 +81,16 @@ struct GnnCostConstants {
   double adamBytesPerParam = 32;
   /// The NVMe read unit of the store's O_DIRECT reads.
   double ioBlockBytes = 4096;
+  /// The store's largest merged read (FeatureStoreOptions::maxMergedBytes).
+  double ioMaxMergedBytes = 128 << 10;
   /// Share of GPU memory left to the cache (the rest: weights,
   /// activations, workspace).
   double gpuCacheFraction = 0.5;
   /// Share of host memory the cache and the loaded features may take.
   double hostUsableFraction = 0.9;
-  /// Batches simulateBatches draws to correct the analytic block sizes;
-  /// 0: the analytic profile alone.
+  /// Batches simulateBatches draws at least to correct the analytic block
+  /// sizes (whole epochs of sizes: simulationSizes); 0: the analytic
+  /// profile alone.
   unsigned simulatedBatches = 16;
 };
 
@@ -130,7 +134,18 @@ struct GnnJob {
   uint64_t fileRows = 0;      ///< rows of the file (>= vertices)
   double trainVertices = 0;   ///< expected training seeds per epoch
   double evalVertices = 0;    ///< validation + test vertices
+  /// Of evalVertices, the validation set; the runtime evaluates it and the
+  /// test set apart, each in batches of evalBatch(). 0: one set.
+  double valVertices = 0;
   uint32_t evalBatch() const { return batch > 256 ? batch : 256; }
+  /// Evaluation batches an epoch: ceil(val / b) + ceil(test / b).
+  double evalBatches() const {
+    const double b = evalBatch();
+    if (valVertices <= 0 || valVertices >= evalVertices)
+      return std::ceil(evalVertices / b);
+    return std::ceil(valVertices / b) +
+           std::ceil((evalVertices - valVertices) / b);
+  }
   uint64_t rowBytes() const { return uint64_t(features) * 4; }
   uint32_t layers() const { return static_cast<uint32_t>(fanouts.size()); }
 };
@@ -158,6 +173,9 @@ struct BatchProfile {
   };
   std::vector<Hop> hops;
   std::vector<double> inputProbability; ///< per vertex
+  /// The input vertices of each batch simulateBatches drew (empty: the
+  /// analytic profile alone); driveLoad counts their blocks.
+  std::vector<std::vector<uint32_t>> sampledInputs;
   double inputRows() const { return hops.empty() ? 0 : hops.back().src; }
 };
 
@@ -187,9 +205,32 @@ BatchProfile simulateBatches(llvm::ArrayRef<uint64_t> offsets,
                              llvm::ArrayRef<uint32_t> fanouts, unsigned samples,
                              uint64_t seed);
 
-/// The analytic profile with its hop sizes replaced by the simulated ones
-/// and each vertex's input probability scaled to the simulated input rows
-/// (at most 1); unchanged when either is empty.
+/// The same with one batch of each size in `batchSizes` (the runtime's
+/// batches of an epoch: full ones and a smaller last one), so that the
+/// means are over the sizes the run has, not at their mean size: the
+/// distinct rows grow less than linearly with the batch.
+BatchProfile simulateBatches(llvm::ArrayRef<uint64_t> offsets,
+                             llvm::ArrayRef<uint32_t> targets,
+                             llvm::ArrayRef<double> seedWeight,
+                             llvm::ArrayRef<uint32_t> batchSizes,
+                             llvm::ArrayRef<uint32_t> fanouts, uint64_t seed);
+
+/// The batch sizes of an epoch in the runtime's order: each set of
+/// `setSeeds` (rounded to whole seeds; the validation and the test set are
+/// batched apart) cut into batches of `batch`, the last one smaller.
+std::vector<uint32_t> epochBatchSizes(llvm::ArrayRef<double> setSeeds,
+                                      uint32_t batch);
+
+/// The sizes to simulate: the epoch's sizes repeated until there are at
+/// least `samples`, or, when the epoch has more than 4 x `samples`
+/// batches, 4 x `samples` of them evenly spaced (the last one included).
+std::vector<uint32_t> simulationSizes(llvm::ArrayRef<uint32_t> epochSizes,
+                                      unsigned samples);
+
+/// The analytic profile with its hop sizes replaced by the simulated ones,
+/// each vertex's input probability scaled to the simulated input rows (at
+/// most 1) and the simulated batches' input vertices kept; unchanged when
+/// either is empty.
 void correctProfile(BatchProfile &analytic, const BatchProfile &simulated);
 
 /// The cache placement (rows are vertices' feature rows).
@@ -211,11 +252,17 @@ struct IoLoad {
   double rows = 0, blocks = 0, requests = 0;
 };
 
-/// Rows r on the drives are read when their vertex is an input row
-/// (probability p_r, inputProbability); a block b holding rows R_b is
-/// read with probability P_b = 1 - prod_{r in R_b} (1 - p_r); blocks =
-/// sum P_b; adjacent blocks merge into one request: requests = sum P_b -
-/// sum P_b P_{b-1} (independent blocks).
+/// With simulated batches (profile.sampledInputs), their mean: the rows of
+/// a batch's input vertices on the drives, the distinct blocks covering
+/// them, and the runs of adjacent blocks (one merged request each; runs
+/// longer than the store's 128 KiB merge limit split). This keeps what
+/// the independent model below loses: rows of one block read together
+/// (neighbouring ids sampled by the same batch; docs/gnn.md, "Plan and
+/// cost model"). Without them, rows r on the drives are read when their
+/// vertex is an input row (probability p_r, inputProbability); a block b
+/// holding rows R_b is read with probability P_b = 1 - prod_{r in R_b} (1
+/// - p_r); blocks = sum P_b; adjacent blocks merge into one request:
+/// requests = sum P_b - sum P_b P_{b-1} (independent blocks).
 IoLoad driveLoad(const GnnGraph &graph, const GnnJob &job,
                  const Placement &placement, const BatchProfile &profile,
                  const GnnCostConstants &c = {});

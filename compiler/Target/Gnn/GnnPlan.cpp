@@ -21,6 +21,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -39,6 +40,8 @@ namespace {
 
 /// The training share of the labelled vertices (sluice_gnn_options_init).
 constexpr double kTrainFraction = 0.6;
+/// The validation share (evaluated apart from the test set).
+constexpr double kValFraction = 0.2;
 /// Rows the runtime reads to measure the input density.
 constexpr uint64_t kDensityProbe = 4096;
 
@@ -298,6 +301,9 @@ FailureOr<Planned> planJob(model::GnnTrainOp job,
            << job.getSymName() << "'";
   s.trainVertices = trainCount;
   s.evalVertices = static_cast<double>(p.labelled) - trainCount;
+  s.valVertices =
+      std::min(s.evalVertices,
+               static_cast<double>(std::llround(kValFraction * p.labelled)));
 
   // Several servers: the single-machine plan is the first server's (where
   // --run trains), then the multi-server plan over all of them.
@@ -575,6 +581,7 @@ llvm::json::Object toJson(const Planned &p) {
                                    {"eval_batches", e.evalBatches}}},
       {"batch_hops", std::move(hops)},
       {"input_rows_per_batch", e.train.inputRows()},
+      {"eval_input_rows_per_batch", e.eval.inputRows()},
       {"pipeline",
        llvm::json::Object{
            {"stages", llvm::json::Array{"sampling", "gather_memory",

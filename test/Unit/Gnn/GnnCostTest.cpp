@@ -2,13 +2,16 @@
 //
 // compiler/Analysis/Gnn/GnnCost.h: block sizes of a star and a path worked
 // out by hand, parameter and FLOP counts, the cache placement's ranking and
-// its errors, the pipeline's epoch formula and the TPC advice.
+// its errors, drive reads (independent blocks, and simulated batches against
+// enumeration), the evaluation's batches, the pipeline's epoch formula and
+// the TPC advice.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Gnn/GnnCost.h"
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace sluice::gnn;
@@ -93,6 +96,49 @@ TEST(GnnCost, SimulatedBatchesOfTheStar) {
   BatchProfile q =
       simulateBatches(s.offsets, s.targets, {0, 1, 1, 1, 1}, 1, {2, 2}, 8, 7);
   EXPECT_EQ(q.hops[1].src, p.hops[1].src);
+}
+
+TEST(GnnCost, EpochBatchSizes) {
+  // 10 seeds in batches of 4: 4, 4, 2; two sets of 874 in batches of 256:
+  // 256, 256, 256, 106 each (the evaluation's validation and test sets).
+  EXPECT_EQ(epochBatchSizes({10}, 4), (std::vector<uint32_t>{4, 4, 2}));
+  EXPECT_EQ(epochBatchSizes({874, 874}, 256),
+            (std::vector<uint32_t>{256, 256, 256, 106, 256, 256, 256, 106}));
+  EXPECT_EQ(epochBatchSizes({8}, 4), (std::vector<uint32_t>{4, 4}));
+  EXPECT_TRUE(epochBatchSizes({0}, 4).empty());
+  // Repeated whole to at least 16: 6 epochs of 3 batches.
+  std::vector<uint32_t> sim = simulationSizes({4, 4, 2}, 16);
+  ASSERT_EQ(sim.size(), 18u);
+  EXPECT_EQ(std::count(sim.begin(), sim.end(), 2u), 6);
+  // 100 batches (more than 4 x 16): 64 of them, evenly spaced, the last
+  // (smaller) one included.
+  std::vector<uint32_t> many(99, 256);
+  many.push_back(10);
+  sim = simulationSizes(many, 16);
+  ASSERT_EQ(sim.size(), 64u);
+  EXPECT_EQ(sim.back(), 10u);
+  EXPECT_EQ(std::count(sim.begin(), sim.end(), 10u), 1);
+  EXPECT_TRUE(simulationSizes({}, 16).empty());
+}
+
+TEST(GnnCost, SimulatedBatchesOfTheirOwnSizes) {
+  // The star's 4 leaves are the seeds. A batch of 4: 4 dst, 4 edges (each
+  // leaf to the centre), 5 src; a batch of 1: 1, 1, 2. Sizes {4, 1}: the
+  // means 2.5, 2.5, 3.5; batches of the mean size (3) would give 3, 3, 4.
+  Star s;
+  std::vector<double> leaves{0, 1, 1, 1, 1};
+  BatchProfile p =
+      simulateBatches(s.offsets, s.targets, leaves, {4, 1}, {2}, 7);
+  ASSERT_EQ(p.hops.size(), 1u);
+  EXPECT_DOUBLE_EQ(p.hops[0].dst, 2.5);
+  EXPECT_DOUBLE_EQ(p.hops[0].edges, 2.5);
+  EXPECT_DOUBLE_EQ(p.hops[0].src, 3.5);
+  ASSERT_EQ(p.sampledInputs.size(), 2u);
+  EXPECT_EQ(p.sampledInputs[0].size(), 5u);
+  EXPECT_EQ(p.sampledInputs[1].size(), 2u);
+  BatchProfile mean =
+      simulateBatches(s.offsets, s.targets, leaves, 3, {2}, 2, 7);
+  EXPECT_DOUBLE_EQ(mean.hops[0].src, 4);
 }
 
 TEST(GnnCost, IndependentParents) {
@@ -317,6 +363,95 @@ TEST(GnnCost, BlocksAndMergedRequests) {
   EXPECT_DOUBLE_EQ(io.requests, 1.25 - 0.375);
 }
 
+TEST(GnnCost, SimulatedBlocksKeepRowsReadTogether) {
+  // An undirected path of 64 vertices, rows of 512 B (8 to a 4 KiB block),
+  // none cached; batches of one seed, fanout 2: seed v reads rows v - 1, v
+  // and v + 1, adjacent in the file. By enumeration over the 64 seeds:
+  // 190/64 rows a batch; 2 blocks when the rows straddle a block boundary
+  // (v = 8, 16, ..., 56 and v = 7, 15, ..., 55: 14 seeds), else 1, so
+  // 78/64 blocks; always one request (adjacent blocks merge).
+  const uint32_t n = 64;
+  std::vector<uint64_t> offsets{0};
+  std::vector<uint32_t> targets;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (v > 0)
+      targets.push_back(v - 1);
+    if (v + 1 < n)
+      targets.push_back(v + 1);
+    offsets.push_back(targets.size());
+  }
+  std::vector<double> seed(n, 1.0), eval(n, 0.0);
+  GnnGraph graph{offsets, targets, seed, eval};
+  GnnJob j = smallJob();
+  j.features = 128;
+  j.fanouts = {2};
+  Placement onDrives;
+  onDrives.tierOfRow.assign(n, 2);
+  BatchProfile sim =
+      simulateBatches(offsets, targets, seed, 1, j.fanouts, 4000, 3);
+  ASSERT_EQ(sim.sampledInputs.size(), 4000u);
+  IoLoad io = driveLoad(graph, j, onDrives, sim);
+  EXPECT_NEAR(io.rows, 190.0 / 64, 0.05);
+  EXPECT_NEAR(io.blocks, 78.0 / 64, 0.05);
+  EXPECT_DOUBLE_EQ(io.requests, 1);
+  // The independent blocks of the analytic profile (each row read with
+  // probability about 3/64, a block with 1 - (1 - 3/64)^8) count more than
+  // twice the blocks the batches read.
+  std::vector<double> q0(n, 1.0 / n);
+  IoLoad independent =
+      driveLoad(graph, j, onDrives, profileBatch(offsets, targets, q0, {2}));
+  EXPECT_NEAR(independent.rows, 190.0 / 64, 0.05);
+  EXPECT_GT(independent.blocks, 2 * io.blocks);
+  // Rows of 64 KiB (16 blocks each): seed 1 of a 4-vertex path reads rows
+  // 0, 1 and 2, 48 adjacent blocks: two requests under the store's 128 KiB
+  // (32-block) merge limit.
+  std::vector<uint64_t> off4{0, 1, 3, 5, 6};
+  std::vector<uint32_t> tgt4{1, 0, 2, 1, 3, 2};
+  std::vector<double> seed4{0, 1, 0, 0}, eval4(4, 0.0);
+  GnnGraph path4{off4, tgt4, seed4, eval4};
+  j.features = 16384;
+  Placement four;
+  four.tierOfRow.assign(4, 2);
+  io = driveLoad(path4, j, four,
+                 simulateBatches(off4, tgt4, seed4, 1, j.fanouts, 4, 3));
+  EXPECT_DOUBLE_EQ(io.rows, 3);
+  EXPECT_DOUBLE_EQ(io.blocks, 48);
+  EXPECT_DOUBLE_EQ(io.requests, 2);
+}
+
+TEST(GnnCost, EvaluationSetsAreBatchedApart) {
+  // The runtime evaluates the validation and the test set one after the
+  // other, each in batches of max(batch, 256): 874 + 874 vertices take 4 +
+  // 4 batches, not ceil(1748 / 256) = 7; one set of 1748 takes 7.
+  GnnJob j = smallJob();
+  j.batch = 256;
+  j.evalVertices = 1748;
+  EXPECT_DOUBLE_EQ(j.evalBatches(), 7);
+  j.valVertices = 874;
+  EXPECT_DOUBLE_EQ(j.evalBatches(), 8);
+  // Batches of 1024: 1 + 1.
+  j.batch = 1024;
+  EXPECT_DOUBLE_EQ(j.evalBatches(), 2);
+  // predictEpoch evaluates that many batches: the star's four leaves, one
+  // of them validation, the other three test, in batches of 256: 2.
+  Star s;
+  std::vector<double> train{1, 0, 0, 0, 0}, eval{0, 1, 1, 1, 1};
+  GnnGraph graph{s.offsets, s.targets, train, eval};
+  GnnJob k = smallJob();
+  k.fromFile = true;
+  k.fileRows = 5;
+  k.trainVertices = 1;
+  k.evalVertices = 4;
+  k.valVertices = 1;
+  auto e = predictEpoch(graph, k, simpleMachine());
+  ASSERT_TRUE(bool(e)) << llvm::toString(e.takeError());
+  EXPECT_DOUBLE_EQ(e->evalBatches, 2);
+  k.valVertices = 0;
+  auto one = predictEpoch(graph, k, simpleMachine());
+  ASSERT_TRUE(bool(one));
+  EXPECT_DOUBLE_EQ(one->evalBatches, 1);
+}
+
 TEST(GnnCost, PipelineEpochFormula) {
   // Star, every leaf a training seed once (4 batches of 1), dense
   // in-memory features of 10 columns.
@@ -380,15 +515,32 @@ TEST(GnnCost, NvmeGatherAndTpcAdvice) {
   auto e = predictEpoch(graph, j, m);
   ASSERT_TRUE(bool(e));
   EXPECT_EQ(e->bound, "gather (nvme)");
-  // The four leaves' rows (the centre's is cached) share block 0: it is
-  // read unless no leaf is an input row, in one request at 1000/s.
-  const std::vector<double> &q = e->train.inputProbability;
-  const double block = 1 - (1 - q[1]) * (1 - q[2]) * (1 - q[3]) * (1 - q[4]);
-  EXPECT_DOUBLE_EQ(e->trainIo.rows, q[1] + q[2] + q[3] + q[4]);
-  EXPECT_DOUBLE_EQ(e->trainIo.blocks, block);
-  EXPECT_DOUBLE_EQ(e->trainIo.requests, block);
+  // The four leaves' rows (the centre's is cached) share block 0. Every
+  // batch seeds a leaf, whose own row is an input row, so the simulated
+  // batches read block 0 every time, in one request at 1000/s, and the
+  // rows are the simulated batches' leaves.
+  ASSERT_FALSE(e->train.sampledInputs.empty());
+  double leaves = 0;
+  for (const std::vector<uint32_t> &batch : e->train.sampledInputs)
+    for (uint32_t v : batch)
+      leaves += v != 0;
+  leaves /= static_cast<double>(e->train.sampledInputs.size());
+  EXPECT_DOUBLE_EQ(e->trainIo.rows, leaves);
+  EXPECT_DOUBLE_EQ(e->trainIo.blocks, 1);
+  EXPECT_DOUBLE_EQ(e->trainIo.requests, 1);
   EXPECT_NEAR(e->perBatch.gatherSsd,
-              block / 1000 + e->trainIo.rows * (10e-9 + 64 / 1e9), 1e-12);
+              1.0 / 1000 + e->trainIo.rows * (10e-9 + 64 / 1e9), 1e-12);
+  // Without the simulated batches, the independent blocks: block 0 is read
+  // unless no leaf is an input row.
+  BatchProfile analytic = e->train;
+  analytic.sampledInputs.clear();
+  const std::vector<double> &q = analytic.inputProbability;
+  const double block = 1 - (1 - q[1]) * (1 - q[2]) * (1 - q[3]) * (1 - q[4]);
+  IoLoad independent = driveLoad(graph, j, e->placement, analytic);
+  EXPECT_DOUBLE_EQ(independent.rows, q[1] + q[2] + q[3] + q[4]);
+  EXPECT_DOUBLE_EQ(independent.blocks, block);
+  EXPECT_DOUBLE_EQ(independent.requests, block);
+  EXPECT_LT(block, 1);
   // The advice within 1250: 1 or 2 drives; the whole file cached wins
   // (memory is not priced), with the fewest drives.
   auto advice = adviseTpc(graph, j, m, 1250, 4);
