@@ -31,6 +31,22 @@
 
 using namespace sluice::rt;
 
+namespace sluice::rt {
+/// A vertex's id as written in text, followed by a space (at most 15
+/// characters: ids below kIdTextMaxId), and that length: 16 bytes, one
+/// copy per id.
+struct IdText {
+  char text[15];
+  uint8_t length;
+};
+static_assert(sizeof(IdText) == 16, "an IdText is one 16-byte copy");
+/// The id text table is built for graphs of at most this many vertices
+/// (4 MiB: it stays in the caches that a step's random read of it hits).
+constexpr uint64_t kIdTextVertices = uint64_t(1) << 18;
+/// Ids below this have at most 14 digits (and the space: 15 characters).
+constexpr uint64_t kIdTextMaxId = 100000000000000ull;
+} // namespace sluice::rt
+
 struct sluice_walk_writer_t {
   AtomicFile file;
   std::string path;
@@ -46,6 +62,10 @@ struct sluice_walk_writer_t {
   /// the graph), computed at the first append; a batch whose vertices are
   /// all in the graph then needs no per-id check of the format's range.
   std::optional<uint64_t> maxOutputId;
+  /// Each vertex's id as text (formatTextRows), built at the first text
+  /// append for graphs of at most kIdTextVertices vertices.
+  std::vector<sluice::rt::IdText> idTexts;
+  bool idTextsBuilt = false;
   bool shuffle = false;
   uint64_t shuffleSeed = 0;
   std::vector<uint32_t> heldVertices; ///< walkLength per walk
@@ -308,20 +328,46 @@ inline __attribute__((always_inline)) char *appendDecimal(char *p, T v) {
   return end;
 }
 
+/// Builds the writer's table of id texts (IdText: the id and a space) when
+/// its graph has at most kIdTextVertices vertices whose ids all fit;
+/// leaves it empty otherwise.
+template <typename IdOf> void buildIdTexts(sluice_walk_writer_t &w, IdOf idOf) {
+  w.idTextsBuilt = true;
+  if (!w.graph || w.graph->numVertices > kIdTextVertices || !w.maxOutputId ||
+      *w.maxOutputId >= kIdTextMaxId)
+    return;
+  const uint32_t n = static_cast<uint32_t>(w.graph->numVertices);
+  w.idTexts.resize(n);
+  for (uint32_t v = 0; v < n; ++v) {
+    char text[24];
+    char *end = appendDecimal(text, idOf(v));
+    *end++ = ' ';
+    IdText &t = w.idTexts[v];
+    std::memcpy(t.text, text, size_t(end - text));
+    t.length = static_cast<uint8_t>(end - text);
+  }
+}
+
 /// Text of a batch: whole lines formatted into the scratch block, which
 /// goes to the file in writes of just over kTextBlockBytes (the file's own
 /// buffer size, so they bypass its copy). idOf maps a vertex to the id
-/// written and returns the type appendDecimal formats.
+/// written and returns the type appendDecimal formats. On a graph with an
+/// id text table an id is one 16-byte copy from the table (its text and a
+/// space; the line's last space becomes the newline) instead of its digits
+/// computed anew at every step of every walk.
 template <typename IdOf>
 sluice_status_t formatTextRows(sluice_walk_writer_t &w,
                                const uint32_t *vertices,
                                const uint32_t *lengths, uint64_t count,
                                IdOf idOf, sluice_error_t *error) {
   constexpr size_t kTextBlockBytes = size_t(1) << 20;
-  // 20 digits + separator per vertex (at least appendDecimal's 8 bytes),
-  // plus the newline.
+  // 20 digits + separator per vertex (at least appendDecimal's 8 bytes and
+  // an IdText's 16), plus the newline.
   const size_t lineMax = size_t(w.walkLength) * 21 + 1;
   w.scratch.resize(std::max(kTextBlockBytes, lineMax) + lineMax);
+  if (!w.idTextsBuilt)
+    buildIdTexts(w, idOf);
+  const IdText *const table = w.idTexts.empty() ? nullptr : w.idTexts.data();
   char *begin = w.scratch.data(), *p = begin;
   char *const flushAt = begin + w.scratch.size() - lineMax;
   for (uint64_t i = 0; i < count; ++i) {
@@ -334,14 +380,23 @@ sluice_status_t formatTextRows(sluice_walk_writer_t &w,
     }
     const uint32_t length = lengths ? lengths[i] : w.walkLength;
     const uint32_t *in = vertices + i * w.walkLength;
-    if (length) {
+    if (!length) {
+      *p++ = '\n';
+    } else if (table) {
+      for (uint32_t k = 0; k < length; ++k) {
+        const IdText &t = table[in[k]];
+        std::memcpy(p, &t, sizeof(IdText));
+        p += t.length;
+      }
+      p[-1] = '\n';
+    } else {
       p = appendDecimal(p, idOf(in[0]));
       for (uint32_t k = 1; k < length; ++k) {
         *p++ = ' ';
         p = appendDecimal(p, idOf(in[k]));
       }
+      *p++ = '\n';
     }
-    *p++ = '\n';
   }
   return w.file.write(begin, static_cast<size_t>(p - begin), error);
 }

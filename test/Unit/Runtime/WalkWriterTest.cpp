@@ -343,6 +343,56 @@ TEST(WalkWriter, OriginalIds) {
   EXPECT_EQ(readFile(text), "1 0 2\n");
 }
 
+/// The text writer's id table (graphs of at most 2^18 vertices whose ids
+/// are below 10^14: a copy per id of its text and a space) against
+/// std::to_string: ids of every digit count up to the table's largest,
+/// 10^14 - 1, walks of length 0 to 4; and the same walks on the graph with
+/// one more vertex of id 10^14, which is formatted without the table.
+TEST(WalkWriter, TextIdTableEqualsToString) {
+  TempDir dir;
+  for (uint64_t largest : {99999999999999ull, 100000000000000ull}) {
+    std::vector<uint64_t> ids{0, 1, 5, 9};
+    for (uint64_t p = 10; p < largest; p *= 10) {
+      ids.push_back(p - 1);
+      ids.push_back(p);
+      ids.push_back(p + 1);
+    }
+    ids.push_back(largest);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::string edges;
+    for (size_t i = 0; i + 1 < ids.size(); ++i)
+      edges += std::to_string(ids[i]) + " " + std::to_string(ids[i + 1]) + "\n";
+    writeFile(dir.path("g.txt"), edges);
+    Loaded g = load(dir.path("g.txt"), options(SLUICE_GRAPH_FORMAT_SNAP,
+                                               SLUICE_GRAPH_LOAD_COMPACT_IDS));
+    ASSERT_EQ(g.status, SLUICE_STATUS_OK);
+    const uint32_t n = static_cast<uint32_t>(ids.size());
+    ASSERT_EQ(sluice_graph_num_vertices(g.graph.get()), n);
+    const uint32_t width = 4, walks = 5000;
+    std::vector<uint32_t> rows(size_t(walks) * width), lengths(walks);
+    std::string want;
+    for (uint32_t i = 0; i < walks; ++i) {
+      lengths[i] = i % (width + 1);
+      for (uint32_t k = 0; k < lengths[i]; ++k) {
+        rows[size_t(i) * width + k] = (i * 7 + k * 3) % n;
+        want +=
+            (k ? " " : "") + std::to_string(ids[rows[size_t(i) * width + k]]);
+      }
+      want += '\n';
+    }
+    std::string path = dir.path("w.txt");
+    sluice_error_t e;
+    ASSERT_EQ(sluice_walks_write(path.c_str(), SLUICE_WALK_FORMAT_TEXT,
+                                 rows.data(), lengths.data(), walks, width,
+                                 SLUICE_WALK_WRITE_ORIGINAL_IDS, g.graph.get(),
+                                 &e),
+              SLUICE_STATUS_OK)
+        << formatted(e);
+    EXPECT_TRUE(readFile(path) == want) << "largest id " << largest;
+  }
+}
+
 /// The text writer's own decimal formatting against std::to_string: every
 /// digit count of 64-bit original ids (10^k - 1, 10^k, 10^k + 1 up to
 /// 2^64 - 1), the dense ids of a 0- and a 1-based graph, walks of every
