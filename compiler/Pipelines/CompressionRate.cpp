@@ -11,7 +11,7 @@ using namespace mlir;
 using namespace sluice;
 
 LogicalResult sluice::attachMeasuredCompression(ModuleOp module) {
-  std::map<std::pair<double, double>, std::pair<double, double>> cache;
+  std::map<std::pair<double, double>, sluice_compress_report_t> cache;
   bool ok = true;
   module.walk([&](plan::DemandOp op) {
     DictionaryAttr job = op.getJobAttr();
@@ -42,15 +42,14 @@ LogicalResult sluice::attachMeasuredCompression(ModuleOp module) {
         ok = false;
         return;
       }
-      it = cache
-               .emplace(key, std::make_pair(report.compress_bytes_per_s,
-                                            report.ratio))
-               .first;
+      it = cache.emplace(key, report).first;
     }
     OpBuilder b(op.getContext());
     NamedAttrList attrs(job);
-    attrs.set("cpu_rate", b.getF64FloatAttr(it->second.first));
-    attrs.set("cpu_ratio", b.getF64FloatAttr(it->second.second));
+    attrs.set("cpu_rate", b.getF64FloatAttr(it->second.compress_bytes_per_s));
+    attrs.set("cpu_decompress_rate",
+              b.getF64FloatAttr(it->second.decompress_bytes_per_s));
+    attrs.set("cpu_ratio", b.getF64FloatAttr(it->second.ratio));
     op.setJobAttr(attrs.getDictionary(op.getContext()));
   });
   return success(ok);

@@ -10,7 +10,10 @@
 //  - compressibility: number in [0, 1), the fraction of every block an
 //    ideal codec removes;
 //  - header_cost: time >= 0, host CPU time per request for the header
-//    (optional, 1 us).
+//    (optional, 1 us);
+//  - read_fraction: number in [0, 1], the share of requests that are
+//    reads, decompressed in the middle tier on their way back to compute
+//    (optional, 0: writes only).
 //
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/SemaInternal.h"
@@ -28,7 +31,7 @@ void Sema::checkBlockIO(ast::DemandItem &item) {
     return;
   }
   static const std::vector<std::string> keys = {"rate", "compressibility",
-                                                "header_cost"};
+                                                "header_cost", "read_fraction"};
   std::map<std::string, ast::SourceRange> seen;
   for (ast::Prop &p : item.props) {
     if (!llvm::is_contained(keys, p.name)) {
@@ -63,6 +66,9 @@ void Sema::checkBlockIO(ast::DemandItem &item) {
     else if (p.name == "header_cost" && *x < 0)
       error(p.value->range) << "'header_cost' must not be negative, got "
                             << formatValue(*v, want);
+    else if (p.name == "read_fraction" && !(*x >= 0 && *x <= 1))
+      error(p.value->range)
+          << "'read_fraction' must be in [0, 1], got " << formatValue(*v, want);
   }
   for (const char *k : {"rate", "compressibility"})
     if (!seen.count(k))

@@ -36,37 +36,59 @@ static std::string num(double x) {
 
 static bool positive(double x) { return std::isfinite(x) && x > 0; }
 
+static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// `rate / perRequest`, +infinity when nothing is asked of the resource.
+static double bound(double rate, double perRequest) {
+  return perRequest > 0 ? rate / perRequest : kInf;
+}
+
 llvm::Expected<SiteThroughput>
 flow::siteThroughput(const MiddleTierServer &server, const BlockIOLoad &load,
-                     CompressionSite site) {
+                     CompressionSite site, CompressionSite decompressSite) {
+  using S = CompressionSite;
   SiteThroughput t;
   t.site = site;
-  const double b = load.blockBytes;
-  t.lineBound = server.lineRate / b;
+  t.decompressSite = decompressSite;
+  const double b = load.blockBytes, r = load.readFraction, w = 1 - r;
   double hostSecondsPerRequest = load.headerSeconds;
-  if (site == CompressionSite::Host) {
-    hostSecondsPerRequest += b / load.hostCompressRate;
+  t.engineBound = t.decompressBound = kInf;
+  if (site == S::Host) {
+    hostSecondsPerRequest += w * b / load.hostCompressRate;
     t.ratio = load.hostRatio;
   } else {
     if (!positive(server.engineRate))
       return fail("middle-tier server '" + server.name +
                   "' has no SmartNIC compression engine");
-    t.engineBound = server.engineRate / b;
+    t.engineBound = bound(server.engineRate, w * b);
     t.ratio = std::min(server.engineRatio, load.hostRatio);
   }
+  if (decompressSite == S::Host) {
+    if (r > 0)
+      hostSecondsPerRequest += r * b / load.hostDecompressRate;
+  } else {
+    if (!positive(server.decompressRate))
+      return fail("middle-tier server '" + server.name +
+                  "' has no SmartNIC decompression engine");
+    t.decompressBound = bound(server.decompressRate, r * b);
+  }
+  // Writes come in whole and leave compressed; reads the other way round.
+  t.ingressPerRequest = w * b + r * b / t.ratio;
+  t.egressPerRequest = w * b / t.ratio + r * b;
+  t.lineBound =
+      server.lineRate / std::max(t.ingressPerRequest, t.egressPerRequest);
   // h = 0 with the payload on the NIC: the host does not bind.
-  t.hostBound = hostSecondsPerRequest > 0
-                    ? server.cores / hostSecondsPerRequest
-                    : std::numeric_limits<double>::infinity();
-  t.requests = std::min(t.hostBound, t.lineBound);
-  if (site == CompressionSite::SmartNic)
-    t.requests = std::min(t.requests, t.engineBound);
+  t.hostBound = bound(server.cores, hostSecondsPerRequest);
+  t.requests =
+      std::min({t.hostBound, t.engineBound, t.decompressBound, t.lineBound});
   t.coresBusy = t.requests * hostSecondsPerRequest;
   // The first bound that binds, in a fixed order (ties: host cores first).
   if (t.requests == t.hostBound)
     t.bottleneck = "host cores";
-  else if (site == CompressionSite::SmartNic && t.requests == t.engineBound)
+  else if (t.requests == t.engineBound)
     t.bottleneck = "compression engine";
+  else if (t.requests == t.decompressBound)
+    t.bottleneck = "decompression engine";
   else
     t.bottleneck = "line rate";
   return t;
@@ -98,8 +120,8 @@ static TierTotals totals(llvm::ArrayRef<SiteThroughput> sites,
   std::vector<double> per;
   for (const SiteThroughput &s : sites) {
     t.requests += s.requests;
-    t.bytesIn += s.requests * load.blockBytes;
-    t.bytesOut += s.requests * load.blockBytes / s.ratio;
+    t.bytesIn += s.requests * s.ingressPerRequest;
+    t.bytesOut += s.requests * s.egressPerRequest;
     per.push_back(s.requests);
   }
   t.serversNeeded = serversForTarget(per, load.requestRate, t.extrapolated);
@@ -125,6 +147,12 @@ flow::planMiddleTier(llvm::ArrayRef<MiddleTierServer> servers,
   if (!std::isfinite(load.headerSeconds) || load.headerSeconds < 0)
     return fail("the header cost must not be negative, got " +
                 num(load.headerSeconds) + " s");
+  if (!(load.readFraction >= 0 && load.readFraction <= 1))
+    return fail("the read fraction must be in [0, 1], got " +
+                num(load.readFraction));
+  if (load.readFraction > 0 && !positive(load.hostDecompressRate))
+    return fail("the host codec's decompression rate must be positive, got " +
+                num(load.hostDecompressRate) + " B/s per core");
   MiddleTierPlan plan;
   std::vector<SiteThroughput> chosen, host;
   for (const MiddleTierServer &s : servers) {
@@ -134,23 +162,34 @@ flow::planMiddleTier(llvm::ArrayRef<MiddleTierServer> servers,
       return fail("middle-tier server '" + s.name + "' has no line rate");
     ServerPlan p;
     p.name = s.name;
-    auto h = siteThroughput(s, load, CompressionSite::Host);
-    if (!h)
-      return h.takeError();
-    p.host = *h;
-    p.chosen = *h;
     p.hasEngine = s.engineRate > 0;
-    if (p.hasEngine) {
-      if (!std::isfinite(s.engineRatio) || s.engineRatio < 1)
-        return fail("middle-tier server '" + s.name +
-                    "': the compression engine's ratio must be at least 1, "
-                    "got " +
-                    num(s.engineRatio));
-      auto n = siteThroughput(s, load, CompressionSite::SmartNic);
-      if (!n)
-        return n.takeError();
-      if (n->requests >= h->requests)
-        p.chosen = *n;
+    p.hasDecompressEngine = s.decompressRate > 0 && load.readFraction > 0;
+    if (p.hasEngine && (!std::isfinite(s.engineRatio) || s.engineRatio < 1))
+      return fail("middle-tier server '" + s.name +
+                  "': the compression engine's ratio must be at least 1, "
+                  "got " +
+                  num(s.engineRatio));
+    // Every candidate pair of sites; the most requests win, then the fewest
+    // host cores busy, then the earlier pair (SmartNIC first).
+    using S = CompressionSite;
+    bool first = true;
+    for (S compress : {S::SmartNic, S::Host}) {
+      if (compress == S::SmartNic && !p.hasEngine)
+        continue;
+      for (S decompress : {S::SmartNic, S::Host}) {
+        if (decompress == S::SmartNic && !p.hasDecompressEngine)
+          continue;
+        auto t = siteThroughput(s, load, compress, decompress);
+        if (!t)
+          return t.takeError();
+        if (compress == S::Host && decompress == S::Host)
+          p.host = *t;
+        if (first || t->requests > p.chosen.requests ||
+            (t->requests == p.chosen.requests &&
+             t->coresBusy < p.chosen.coresBusy))
+          p.chosen = *t;
+        first = false;
+      }
     }
     chosen.push_back(p.chosen);
     host.push_back(p.host);
@@ -181,6 +220,8 @@ std::string flow::middleTierToJSON(const MiddleTierPlan &plan) {
         j.object([&] {
           j.attribute("name", s.name);
           j.attribute("site", stringifySite(s.chosen.site));
+          j.attribute("decompress_site",
+                      stringifySite(s.chosen.decompressSite));
           j.attribute("requests_per_s", s.chosen.requests);
           j.attribute("ratio", s.chosen.ratio);
           j.attribute("bottleneck", s.chosen.bottleneck);

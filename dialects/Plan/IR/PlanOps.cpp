@@ -118,6 +118,12 @@ LogicalResult DemandOp::verifyBlockIO() {
   if (!h || !isFiniteNum(h.getValueAsDouble()) || h.getValueAsDouble() < 0)
     return emitOpError()
            << "a 'blockio' job needs a non-negative 'header_cost' (f64)";
+  if (Attribute read = job.get("read_fraction")) {
+    auto r = dyn_cast<FloatAttr>(read);
+    if (!r || !(r.getValueAsDouble() >= 0 && r.getValueAsDouble() <= 1))
+      return emitOpError()
+             << "a 'blockio' job's 'read_fraction' must be an f64 in [0, 1]";
+  }
   return success();
 }
 
@@ -128,19 +134,27 @@ LogicalResult MiddleTierOp::verify() {
                             "\"fallback\", got \""
                          << source << "\"";
   for (double v :
-       {getCpuRate().convertToDouble(), getCpuRatio().convertToDouble(),
-        getSpeedup().convertToDouble()})
+       {getCpuRate().convertToDouble(),
+        getCpuDecompressRate().convertToDouble(),
+        getCpuRatio().convertToDouble(), getSpeedup().convertToDouble()})
     if (!isFiniteNum(v) || v <= 0)
-      return emitOpError() << "cpu_rate, cpu_ratio and speedup must be "
-                              "positive, got "
+      return emitOpError() << "cpu_rate, cpu_decompress_rate, cpu_ratio and "
+                              "speedup must be positive, got "
                            << num(v);
+  double read = getReadFraction().convertToDouble();
+  if (!(read >= 0 && read <= 1))
+    return emitOpError() << "read_fraction must be in [0, 1], got "
+                         << num(read);
+  auto isSite = [](DictionaryAttr server, StringRef name) {
+    auto site = server.getAs<StringAttr>(name);
+    return site && (site.getValue() == "host" || site.getValue() == "smartnic");
+  };
   for (Attribute a : getServers()) {
     auto server = dyn_cast<DictionaryAttr>(a);
-    auto site = server ? server.getAs<StringAttr>("site") : StringAttr();
-    if (!server || !server.getAs<StringAttr>("name") || !site ||
-        (site.getValue() != "host" && site.getValue() != "smartnic"))
-      return emitOpError() << "every server needs a 'name' and a 'site' of "
-                              "\"host\" or \"smartnic\"";
+    if (!server || !server.getAs<StringAttr>("name") ||
+        !isSite(server, "site") || !isSite(server, "decompress_site"))
+      return emitOpError() << "every server needs a 'name', a 'site' and a "
+                              "'decompress_site' of \"host\" or \"smartnic\"";
   }
   return success();
 }

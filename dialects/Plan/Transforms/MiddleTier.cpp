@@ -32,6 +32,11 @@ namespace {
 /// zstd level 1 on 4 KiB blocks of compressibility 0.5 as measured on the
 /// development machine (254 MB/s under load; bench/RESULTS.md, "SmartDS").
 constexpr double kFallbackCompressRate = 250e6;
+/// Its decompression rate per core (output bytes) likewise: zstd level 1
+/// decompressed 2.8-11.8 GB/s per core on 4-64 KiB blocks on the
+/// development machine under load (bench/RESULTS.md, "SmartDS", reads);
+/// the fallback is the lower end.
+constexpr double kFallbackDecompressRate = 3e9;
 
 struct MiddleTierPass : public plan::impl::PlanMiddleTierBase<MiddleTierPass> {
   using PlanMiddleTierBase::PlanMiddleTierBase;
@@ -59,7 +64,8 @@ const analysis::QuantityProp *quantity(const analysis::TopoDevice &d,
 
 /// The servers around the devices `patterns` match: the instance path up
 /// to each device's last '.', its cpu's cores, its NICs' line rate and its
-/// SmartNICs' engines. Fails after reporting at `op`.
+/// SmartNICs' compression and decompression engines. Fails after reporting
+/// at `op`.
 static FailureOr<std::vector<flow::MiddleTierServer>>
 findServers(DemandOp op, ArrayAttr patterns, const analysis::TopoGraph &graph,
             const PlanNetwork &pn) {
@@ -100,6 +106,8 @@ findServers(DemandOp op, ArrayAttr patterns, const analysis::TopoGraph &graph,
         continue;
       if (const auto *bw = quantity(d, "bandwidth"))
         s.lineRate += bw->value;
+      if (const auto *decoder = quantity(d, "decompress"))
+        s.decompressRate += decoder->value;
       const auto *engine = quantity(d, "compress");
       if (!engine)
         continue;
@@ -158,20 +166,27 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
   load.blockBytes = op.getBytes().convertToDouble();
   load.requestRate = f64("rate");
   load.headerSeconds = f64("header_cost");
+  if (auto read = job.getAs<FloatAttr>("read_fraction"))
+    load.readFraction = read.getValueAsDouble();
   double c = f64("compressibility");
   StringRef source = "fallback";
   load.hostCompressRate = kFallbackCompressRate;
+  load.hostDecompressRate = kFallbackDecompressRate;
   load.hostRatio = 1 / (1 - c);
   if (auto measured = job.getAs<FloatAttr>("cpu_rate")) {
     source = "measured";
     load.hostCompressRate = measured.getValueAsDouble();
     if (auto r = job.getAs<FloatAttr>("cpu_ratio"))
       load.hostRatio = r.getValueAsDouble();
+    if (auto d = job.getAs<FloatAttr>("cpu_decompress_rate"))
+      load.hostDecompressRate = d.getValueAsDouble();
   } else if (compressRate > 0) {
     source = "given";
     load.hostCompressRate = compressRate;
     if (compressRatio > 0)
       load.hostRatio = compressRatio;
+    if (decompressRate > 0)
+      load.hostDecompressRate = decompressRate;
   }
   auto plan = flow::planMiddleTier(*servers, load);
   if (!plan)
@@ -183,6 +198,9 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
         builder.getNamedAttr("name", builder.getStringAttr(s.name)),
         builder.getNamedAttr(
             "site", builder.getStringAttr(flow::stringifySite(s.chosen.site))),
+        builder.getNamedAttr("decompress_site",
+                             builder.getStringAttr(
+                                 flow::stringifySite(s.chosen.decompressSite))),
         builder.getNamedAttr("requests",
                              builder.getF64FloatAttr(s.chosen.requests)),
         builder.getNamedAttr("ratio", builder.getF64FloatAttr(s.chosen.ratio)),
@@ -193,16 +211,22 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
         builder.getNamedAttr("host_requests",
                              builder.getF64FloatAttr(s.host.requests)),
     }));
-    if (remarks)
-      op.emitRemark() << "middle-tier server " << s.name << ": "
-                      << flow::stringifySite(s.chosen.site) << " compression, "
-                      << sig(s.chosen.requests) << " requests/s ("
-                      << sig(s.chosen.requests * load.blockBytes / 1e9)
-                      << " GB/s), bound by " << s.chosen.bottleneck
-                      << ", ratio " << sig(s.chosen.ratio) << ", "
-                      << sig(s.chosen.coresBusy) << " host cores busy; host "
-                      << "compression " << sig(s.host.requests)
-                      << " requests/s (bound by " << s.host.bottleneck << ")";
+    if (!remarks)
+      continue;
+    InFlightDiagnostic diag = op.emitRemark();
+    diag << "middle-tier server " << s.name << ": "
+         << flow::stringifySite(s.chosen.site) << " compression";
+    if (load.readFraction > 0)
+      diag << ", " << flow::stringifySite(s.chosen.decompressSite)
+           << " decompression";
+    diag << ", " << sig(s.chosen.requests) << " requests/s ("
+         << sig(s.chosen.requests * load.blockBytes / 1e9)
+         << " GB/s), bound by " << s.chosen.bottleneck << ", ratio "
+         << sig(s.chosen.ratio) << ", " << sig(s.chosen.coresBusy)
+         << " host cores busy; host "
+         << (load.readFraction > 0 ? "only " : "compression ")
+         << sig(s.host.requests) << " requests/s (bound by "
+         << s.host.bottleneck << ")";
   }
   if (remarks) {
     size_t declared = plan->servers.size();
@@ -219,8 +243,14 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
                     << sig(load.requestRate) << " requests/s need "
                     << needed(plan->planned) << " vs " << needed(plan->cpuOnly)
                     << " CPU-only; host codec "
-                    << sig(load.hostCompressRate / 1e6) << " MB/s per core, "
-                    << "ratio " << sig(load.hostRatio) << " (" << source << ")";
+                    << sig(load.hostCompressRate / 1e6) << " MB/s per core"
+                    << (load.readFraction > 0
+                            ? ", decompression " +
+                                  sig(load.hostDecompressRate / 1e6) +
+                                  " MB/s per core"
+                            : std::string())
+                    << ", ratio " << sig(load.hostRatio) << " (" << source
+                    << ")";
   }
   std::string label =
       (op->getParentOfType<DemandsOp>().getSymName() + "." + Twine(index))
@@ -230,7 +260,9 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
       builder.getF64FloatAttr(load.blockBytes),
       builder.getF64FloatAttr(load.requestRate), builder.getF64FloatAttr(c),
       builder.getF64FloatAttr(load.headerSeconds),
+      builder.getF64FloatAttr(load.readFraction),
       builder.getF64FloatAttr(load.hostCompressRate),
+      builder.getF64FloatAttr(load.hostDecompressRate),
       builder.getF64FloatAttr(load.hostRatio), builder.getStringAttr(source),
       builder.getArrayAttr(serverAttrs), tierAttr(builder, plan->planned),
       tierAttr(builder, plan->cpuOnly), builder.getF64FloatAttr(plan->speedup));

@@ -14,8 +14,8 @@
 // CHECK-SAME: cpu_only = {bytes_in = 4950.49{{[0-9]*}} : f64, bytes_out = 1650.16{{[0-9]*}} : f64, extrapolated = true, requests = 49.50{{[0-9]*}} : f64, servers_needed = 8 : i64}
 // CHECK-SAME: cpu_rate = 1.000000e+03 : f64, cpu_ratio = 3.000000e+00 : f64, cpu_source = "given"
 // CHECK-SAME: planned = {bytes_in = 8960.39{{[0-9]*}} : f64, bytes_out = 2986.79{{[0-9]*}} : f64, extrapolated = true, requests = 89.60{{[0-9]*}} : f64, servers_needed = 3 : i64}
-// CHECK-SAME: {bottleneck = "host cores", cores_busy = 4.000000e+00 : f64, host_requests = 39.60{{[0-9]*}} : f64, name = "m[0]", ratio = 3.000000e+00 : f64, requests = 39.60{{[0-9]*}} : f64, site = "host"}
-// CHECK-SAME: {bottleneck = "compression engine", cores_busy = 5.000000e-02 : f64, host_requests = 9.90{{[0-9]*}} : f64, name = "m[1]", ratio = 3.000000e+00 : f64, requests = 5.000000e+01 : f64, site = "smartnic"}
+// CHECK-SAME: {bottleneck = "host cores", cores_busy = 4.000000e+00 : f64, decompress_site = "host", host_requests = 39.60{{[0-9]*}} : f64, name = "m[0]", ratio = 3.000000e+00 : f64, requests = 39.60{{[0-9]*}} : f64, site = "host"}
+// CHECK-SAME: {bottleneck = "compression engine", cores_busy = 5.000000e-02 : f64, decompress_site = "host", host_requests = 9.90{{[0-9]*}} : f64, name = "m[1]", ratio = 3.000000e+00 : f64, requests = 5.000000e+01 : f64, site = "smartnic"}
 // CHECK-SAME: speedup = 1.81{{[0-9e+.]*}} : f64
 // CHECK-NOT: plan.demands
 // Without a measured or given rate: the fallback (250 MB/s per core, the

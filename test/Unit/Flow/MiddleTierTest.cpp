@@ -5,7 +5,9 @@
 // sites to servers (random tiers), the servers needed against brute force
 // over every subset and against the closed form ceil(target / per server)
 // on a homogeneous tier, SmartNIC scale-up (two engines and two ports: twice
-// the throughput while the host cores do not bind), and every error.
+// the throughput while the host cores do not bind), reads (bounds by hand,
+// and mixed read/write tiers against brute force over every assignment of
+// compression and decompression sites), and every error.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Flow/MiddleTier.h"
@@ -30,8 +32,8 @@ BlockIOLoad load4k() {
 }
 
 MiddleTierServer server(const char *name, double cores, double line,
-                        double engine, double ratio) {
-  return {name, cores, line, engine, ratio};
+                        double engine, double ratio, double decompress = 0) {
+  return {name, cores, line, engine, ratio, decompress};
 }
 
 std::string errorOf(llvm::ArrayRef<MiddleTierServer> s, const BlockIOLoad &l) {
@@ -140,34 +142,41 @@ int64_t bruteServers(const std::vector<double> &per, double target) {
 TEST(MiddleTier, RandomTiersAgainstBruteForce) {
   std::mt19937 rng(18);
   std::uniform_real_distribution<double> u(0, 1);
-  for (int round = 0; round < 200; ++round) {
-    size_t n = 1 + rng() % 8;
+  for (int round = 0; round < 300; ++round) {
+    size_t n = 1 + rng() % 6;
     std::vector<MiddleTierServer> tier;
     for (size_t i = 0; i < n; ++i) {
-      bool nic = u(rng) < 0.6;
+      bool nic = u(rng) < 0.6, decoder = u(rng) < 0.6;
       tier.push_back(server("m", 1 + std::floor(u(rng) * 32),
                             (1 + std::floor(u(rng) * 4)) * 12.5e9,
                             nic ? (0.5 + u(rng) * 20) * 1e9 : 0,
-                            nic ? 1 + u(rng) * 4 : 0));
+                            nic ? 1 + u(rng) * 4 : 0,
+                            decoder ? (0.5 + u(rng) * 40) * 1e9 : 0));
     }
     BlockIOLoad l = load4k();
     l.blockBytes = 512 << (rng() % 8);
     l.headerSeconds = u(rng) * 4e-6;
     l.hostCompressRate = (100 + u(rng) * 900) * 1e6;
+    l.hostDecompressRate = (500 + u(rng) * 8000) * 1e6;
     l.hostRatio = 1 + u(rng) * 3;
+    // Writes only, reads only, and mixes (a third of the rounds each).
+    l.readFraction = round % 3 == 0 ? 0 : round % 3 == 1 ? 1 : u(rng);
     auto plan = planMiddleTier(tier, l);
     ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
-    // Every assignment of sites: none serves more in total.
+    // Every assignment of a compression and a decompression site to every
+    // server (4^n): none serves more in total.
     double bestTotal = 0;
     std::vector<double> bestPer;
-    for (uint32_t mask = 0; mask < (1u << n); ++mask) {
+    for (uint32_t mask = 0; mask < (1u << (2 * n)); ++mask) {
       double total = 0;
       std::vector<double> per;
       bool ok = true;
-      for (size_t i = 0; i < n; ++i) {
-        CompressionSite site = (mask & (1u << i)) ? CompressionSite::SmartNic
-                                                  : CompressionSite::Host;
-        auto t = siteThroughput(tier[i], l, site);
+      for (size_t i = 0; i < n && ok; ++i) {
+        auto site = [&](unsigned bit) {
+          return (mask >> (2 * i + bit)) & 1 ? CompressionSite::SmartNic
+                                             : CompressionSite::Host;
+        };
+        auto t = siteThroughput(tier[i], l, site(0), site(1));
         if (!t) {
           llvm::consumeError(t.takeError());
           ok = false;
@@ -181,8 +190,16 @@ TEST(MiddleTier, RandomTiersAgainstBruteForce) {
         bestPer = per;
       }
     }
-    EXPECT_NEAR(plan->planned.requests, bestTotal, 1e-9 * bestTotal);
+    EXPECT_NEAR(plan->planned.requests, bestTotal, 1e-9 * bestTotal) << round;
     EXPECT_GE(plan->speedup, 1.0);
+    // The bytes: writes come in whole, reads leave whole.
+    double whole = 0;
+    for (const ServerPlan &s : plan->servers)
+      whole += s.chosen.requests * l.blockBytes;
+    EXPECT_GE(plan->planned.bytesIn, (1 - l.readFraction) * whole * 0.999999);
+    EXPECT_GE(plan->planned.bytesOut, l.readFraction * whole * 0.999999);
+    EXPECT_LE(std::max(plan->planned.bytesIn, plan->planned.bytesOut),
+              whole * 1.000001);
     // The servers needed for a target within the declared tier.
     for (double frac : {0.1, 0.5, 0.9, 1.0}) {
       double target = frac * bestTotal;
@@ -196,6 +213,70 @@ TEST(MiddleTier, RandomTiersAgainstBruteForce) {
       EXPECT_FALSE(extra);
     }
   }
+}
+
+TEST(MiddleTier, ReadBoundsByHand) {
+  // 16 cores, 100 Gb/s; engines: compression 10 GB/s at ratio 2,
+  // decompression 5 GB/s. 30% reads of 4 KiB blocks; the host codec
+  // compresses 500 MB/s and decompresses 2 GB/s per core at ratio 2.5.
+  MiddleTierServer s = server("mid[0]", 16, 12.5e9, 10e9, 2.0, 5e9);
+  BlockIOLoad l = load4k();
+  l.readFraction = 0.3;
+  l.hostDecompressRate = 2e9;
+  const double b = 4096, w = 0.7, r = 0.3;
+  // Both on the host: 16 / (1 us + 0.7 x 8.192 us + 0.3 x 2.048 us).
+  auto hh = siteThroughput(s, l, CompressionSite::Host, CompressionSite::Host);
+  ASSERT_TRUE(static_cast<bool>(hh));
+  double hostSeconds = 1e-6 + w * b / 500e6 + r * b / 2e9;
+  EXPECT_DOUBLE_EQ(hh->requests, 16 / hostSeconds);
+  EXPECT_EQ(hh->bottleneck, "host cores");
+  EXPECT_DOUBLE_EQ(hh->ingressPerRequest, w * b + r * b / 2.5);
+  EXPECT_DOUBLE_EQ(hh->egressPerRequest, w * b / 2.5 + r * b);
+  // Both on the NIC: min(16 / 1 us, 10e9 / (0.7 B), 5e9 / (0.3 B),
+  // 12.5e9 / (0.7 B + 0.3 B / 2)): the compression engine.
+  auto nn = siteThroughput(s, l, CompressionSite::SmartNic,
+                           CompressionSite::SmartNic);
+  ASSERT_TRUE(static_cast<bool>(nn));
+  EXPECT_DOUBLE_EQ(nn->engineBound, 10e9 / (w * b));
+  EXPECT_DOUBLE_EQ(nn->decompressBound, 5e9 / (r * b));
+  EXPECT_DOUBLE_EQ(nn->lineBound, 12.5e9 / (w * b + r * b / 2));
+  EXPECT_DOUBLE_EQ(nn->requests, 10e9 / (w * b));
+  EXPECT_EQ(nn->bottleneck, "compression engine");
+  EXPECT_DOUBLE_EQ(nn->coresBusy, nn->requests * 1e-6);
+  // The plan takes the NIC for both: NIC/host is bound by the same engine
+  // but keeps the host decompressing (more cores busy).
+  auto plan = planMiddleTier({s}, l);
+  ASSERT_TRUE(static_cast<bool>(plan));
+  EXPECT_EQ(plan->servers[0].chosen.site, CompressionSite::SmartNic);
+  EXPECT_EQ(plan->servers[0].chosen.decompressSite, CompressionSite::SmartNic);
+  EXPECT_DOUBLE_EQ(plan->planned.bytesIn, nn->requests * (w * b + r * b / 2));
+  EXPECT_DOUBLE_EQ(plan->planned.bytesOut, nn->requests * (w * b / 2 + r * b));
+  // Reads only, four ports, a slow decoder (1 GB/s: 244 k/s): decompression
+  // stays on the host, 16 / (1 us + 2.048 us) = 5.25 M/s. Egress (whole
+  // blocks) is the larger direction, so the compression site's ratio does
+  // not matter; the tie goes to the SmartNIC.
+  l.readFraction = 1;
+  MiddleTierServer slow = server("mid[1]", 16, 50e9, 10e9, 2.0, 1e9);
+  plan = planMiddleTier({slow}, l);
+  ASSERT_TRUE(static_cast<bool>(plan));
+  const SiteThroughput &c = plan->servers[0].chosen;
+  EXPECT_EQ(c.decompressSite, CompressionSite::Host);
+  EXPECT_EQ(c.site, CompressionSite::SmartNic);
+  EXPECT_DOUBLE_EQ(c.requests, 16 / (1e-6 + b / 2e9));
+  EXPECT_DOUBLE_EQ(c.ingressPerRequest, b / 2);
+  EXPECT_DOUBLE_EQ(c.egressPerRequest, b);
+  // With one port the egress binds every choice: 12.5e9 / 4096.
+  slow.lineRate = 12.5e9;
+  plan = planMiddleTier({slow}, l);
+  ASSERT_TRUE(static_cast<bool>(plan));
+  EXPECT_EQ(plan->servers[0].chosen.bottleneck, "line rate");
+  EXPECT_DOUBLE_EQ(plan->servers[0].chosen.requests, 12.5e9 / b);
+  // Without reads the decoder is no candidate.
+  l.readFraction = 0;
+  plan = planMiddleTier({s}, l);
+  ASSERT_TRUE(static_cast<bool>(plan));
+  EXPECT_FALSE(plan->servers[0].hasDecompressEngine);
+  EXPECT_EQ(plan->servers[0].chosen.decompressSite, CompressionSite::Host);
 }
 
 TEST(MiddleTier, BeyondTheDeclaredTier) {
@@ -237,11 +318,24 @@ TEST(MiddleTier, Errors) {
   EXPECT_EQ(errorOf({server("m", 4, 1e9, 1e9, 0.5)}, l),
             "middle-tier server 'm': the compression engine's ratio must be "
             "at least 1, got 0.5");
+  bad = l;
+  bad.readFraction = 1.5;
+  EXPECT_EQ(errorOf({s}, bad), "the read fraction must be in [0, 1], got 1.5");
+  bad = l;
+  bad.readFraction = 0.5;
+  bad.hostDecompressRate = 0;
+  EXPECT_EQ(errorOf({s}, bad), "the host codec's decompression rate must be "
+                               "positive, got 0 B/s per core");
   auto t =
       siteThroughput(server("m", 4, 1e9, 0, 0), l, CompressionSite::SmartNic);
   ASSERT_FALSE(static_cast<bool>(t));
   EXPECT_EQ(llvm::toString(t.takeError()),
             "middle-tier server 'm' has no SmartNIC compression engine");
+  t = siteThroughput(server("m", 4, 1e9, 0, 0), l, CompressionSite::Host,
+                     CompressionSite::SmartNic);
+  ASSERT_FALSE(static_cast<bool>(t));
+  EXPECT_EQ(llvm::toString(t.takeError()),
+            "middle-tier server 'm' has no SmartNIC decompression engine");
 }
 
 TEST(MiddleTier, JSON) {
@@ -249,6 +343,7 @@ TEST(MiddleTier, JSON) {
   ASSERT_TRUE(static_cast<bool>(plan));
   std::string json = middleTierToJSON(*plan);
   EXPECT_NE(json.find("\"site\": \"smartnic\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"decompress_site\": \"host\""), std::string::npos);
   EXPECT_NE(json.find("\"cpu_only\""), std::string::npos);
   EXPECT_NE(json.find("\"bottleneck\": \"compression engine\""),
             std::string::npos);
