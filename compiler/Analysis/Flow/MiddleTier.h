@@ -31,13 +31,27 @@
 //
 // and a site's throughput is the minimum of its bounds. The achieved
 // compression ratio is the host codec's measured ratio on the host, and
-// min(engine ratio, host codec's ratio) on the SmartNIC. The planner
-// picks per server the pair of sites with the highest throughput (a tie
-// goes to the pair with fewer host cores busy, then to the SmartNIC), sums
-// the servers, and sizes the tier for a target request rate: the fewest
-// servers (the fastest first) whose summed throughput reaches it, and,
-// beyond the declared servers, more servers like the slowest declared one.
-// The CPU-only middle tier is the same servers with both sites `host`.
+// min(engine ratio, host codec's ratio) on the SmartNIC.
+//
+// A server may also split its requests between the sites: a share x of
+// its writes compressed on the SmartNIC (the rest on the host) and a share
+// y of its reads decompressed there. Every bound above then reads
+// T <= 1 / g_k(x, y) with g_k affine in (x, y): the seconds of resource k
+// per request, e.g. g_host = (h + w (1 - x) B / c + r (1 - y) B / d) / C,
+// g_engine = w x B / E, g_line,in = (w B + r B m(x)) / L with
+// m(x) = x / rho_nic + (1 - x) / rho_host (blocks are read back at the mix
+// of ratios they were written with). The planner maximises
+// T = 1 / max_k g_k(x, y) over the box [0, 1]^2 (x = 0 without an engine,
+// y = 0 without a decoder or reads) exactly: minimise z subject to
+// g_k(x, y) <= z and the box, a 3-variable LP whose optimum is a vertex,
+// found by enumerating every vertex (three of the at most nine planes;
+// ties: fewer host cores busy, then the first vertex). The pure sites are
+// the box's corners, so the split never serves less than the best
+// assignment of sites. The planner sums the servers and sizes the tier
+// for a target request rate: the fewest servers (the fastest first) whose
+// summed throughput reaches it, and, beyond the declared servers, more
+// servers like the slowest declared one. The CPU-only middle tier is the
+// same servers with x = y = 0.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_COMPILER_ANALYSIS_FLOW_MIDDLETIER_H
@@ -76,32 +90,48 @@ struct BlockIOLoad {
   double hostDecompressRate = 0;
 };
 
-enum class CompressionSite { Host, SmartNic };
+enum class CompressionSite { Host, SmartNic, Split };
 llvm::StringRef stringifySite(CompressionSite site);
+/// Host for share 0, SmartNic for 1, Split in between.
+CompressionSite siteOfShare(double nicShare);
 
-/// One server's throughput with compression at `site` and decompression
-/// at `decompressSite`. A bound that does not apply (an engine not used,
+/// One server's throughput with a share `nicShare` of its writes
+/// compressed on the SmartNIC and a share `nicReadShare` of its reads
+/// decompressed there (`site` and `decompressSite` say which of host,
+/// SmartNIC or split). A bound that does not apply (an engine not used,
 /// or used by no request) is +infinity.
 struct SiteThroughput {
   CompressionSite site = CompressionSite::Host;
   CompressionSite decompressSite = CompressionSite::Host;
+  double nicShare = 0;          ///< x: writes compressed on the SmartNIC
+  double nicReadShare = 0;      ///< y: reads decompressed on the SmartNIC
   double requests = 0;          ///< requests/s: the minimum of the bounds
   double hostBound = 0;         ///< requests/s the host cores allow
   double engineBound = 0;       ///< requests/s the compression engines allow
   double decompressBound = 0;   ///< requests/s the decompression engines allow
   double lineBound = 0;         ///< requests/s the line rate allows
-  double ratio = 1;             ///< the compression ratio achieved
+  /// The compression ratio achieved (split: of the mix, 1 / m(x)).
+  double ratio = 1;
   double coresBusy = 0;         ///< host cores used at `requests`
   double ingressPerRequest = 0; ///< bytes in per request (w B + r B / rho)
   double egressPerRequest = 0;  ///< bytes out per request (w B / rho + r B)
-  /// "host cores", "compression engine", "decompression engine" or "line
-  /// rate" (the first of these that binds).
-  llvm::StringRef bottleneck;
+  /// The bounds that bind, in the order "host cores", "compression
+  /// engine", "decompression engine", "line rate", joined by " and " (a
+  /// split usually balances two).
+  std::string bottleneck;
 };
 
+/// The throughput of `server` with the shares `nicShare` and
+/// `nicReadShare` in [0, 1] (an error for a positive share on a server
+/// without that engine).
+llvm::Expected<SiteThroughput> splitThroughput(const MiddleTierServer &server,
+                                               const BlockIOLoad &load,
+                                               double nicShare,
+                                               double nicReadShare);
+
 /// The throughput of `server` with compression at `site` and decompression
-/// at `decompressSite` (an error for a SmartNIC site on a server without
-/// that engine).
+/// at `decompressSite`, Host or SmartNic: splitThroughput with shares 0 or
+/// 1 (an error for a SmartNIC site on a server without that engine).
 llvm::Expected<SiteThroughput>
 siteThroughput(const MiddleTierServer &server, const BlockIOLoad &load,
                CompressionSite site,
@@ -109,7 +139,7 @@ siteThroughput(const MiddleTierServer &server, const BlockIOLoad &load,
 
 struct ServerPlan {
   std::string name;
-  SiteThroughput chosen;
+  SiteThroughput chosen;  ///< the best split (pure sites included)
   SiteThroughput host;    ///< both sites on the host, always evaluated
   bool hasEngine = false; ///< whether SmartNIC compression was a candidate
   /// Whether SmartNIC decompression was a candidate (an engine, and reads).
@@ -154,7 +184,7 @@ int64_t serversForTarget(llvm::ArrayRef<double> perServer, double target,
                          bool &extrapolated);
 
 /// The plan as JSON: {"servers": [{"name", "site", "decompress_site",
-/// "requests_per_s",
+/// "compress_nic_share", "decompress_nic_share", "requests_per_s",
 /// "ratio", "bottleneck", "host_cores_busy", "host_requests_per_s"}],
 /// "planned": T, "cpu_only": T, "speedup"} with T = {"requests_per_s",
 /// "bytes_in_per_s", "bytes_out_per_s", "servers_needed", "extrapolated"}.

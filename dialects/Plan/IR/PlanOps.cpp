@@ -145,16 +145,28 @@ LogicalResult MiddleTierOp::verify() {
   if (!(read >= 0 && read <= 1))
     return emitOpError() << "read_fraction must be in [0, 1], got "
                          << num(read);
-  auto isSite = [](DictionaryAttr server, StringRef name) {
+  // A site and its SmartNIC share agree: 0 is "host", 1 "smartnic", and
+  // a share in between "split".
+  auto isSite = [](DictionaryAttr server, StringRef name, StringRef share) {
     auto site = server.getAs<StringAttr>(name);
-    return site && (site.getValue() == "host" || site.getValue() == "smartnic");
+    auto x = server.getAs<FloatAttr>(share);
+    if (!site || !x)
+      return false;
+    double v = x.getValueAsDouble();
+    return (site.getValue() == "host" && v == 0) ||
+           (site.getValue() == "smartnic" && v == 1) ||
+           (site.getValue() == "split" && v > 0 && v < 1);
   };
   for (Attribute a : getServers()) {
     auto server = dyn_cast<DictionaryAttr>(a);
     if (!server || !server.getAs<StringAttr>("name") ||
-        !isSite(server, "site") || !isSite(server, "decompress_site"))
-      return emitOpError() << "every server needs a 'name', a 'site' and a "
-                              "'decompress_site' of \"host\" or \"smartnic\"";
+        !isSite(server, "site", "compress_nic_share") ||
+        !isSite(server, "decompress_site", "decompress_nic_share"))
+      return emitOpError()
+             << "every server needs a 'name', a 'site' with its "
+                "'compress_nic_share' and a 'decompress_site' with its "
+                "'decompress_nic_share' (\"host\" with 0, \"smartnic\" with 1, "
+                "\"split\" with a share in between)";
   }
   return success();
 }

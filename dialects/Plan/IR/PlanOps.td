@@ -493,17 +493,19 @@ def Plan_MiddleTierOp : Plan_Op<"middle_tier"> {
     `cpu_ratio`, and where they come from (`cpu_source`: "measured" on
     this machine, "given" as pass options, or "fallback", the documented
     defaults). `servers` holds one dictionary per middle-tier server, in
-    declaration order: `name`, `site` (where it compresses: "host" or
-    "smartnic"), `decompress_site` (where it decompresses, likewise),
-    `requests` (requests per second), `ratio`, `bottleneck`, `cores_busy`
-    and `host_requests` (its throughput with both on the host). `planned`
+    declaration order: `name`, `site` (where it compresses: "host",
+    "smartnic" or "split") with `compress_nic_share` (the share of writes
+    compressed on the SmartNIC: 0, 1 or in between), `decompress_site`
+    with `decompress_nic_share` (the same for reads), `requests` (requests
+    per second), `ratio`, `bottleneck` (the bounds that bind, joined by
+    " and "), `cores_busy` and `host_requests` (its throughput with both on
+    the host). `planned`
     and `cpu_only` are the tier's totals with the chosen sites and with
     every server on the host: `requests`, `bytes_in`, `bytes_out` (f64,
     per second, into and out of the servers), `servers_needed` (i64: the
     fewest servers for `rate`) and `extrapolated` (bool). `speedup` is
     planned over CPU-only requests. The verifier checks `cpu_source`, that
-    every server has a `name`, a `site` and a `decompress_site` of "host"
-    or "smartnic", that `cpu_rate`, `cpu_decompress_rate`, `cpu_ratio`
+    every server has a `name` and sites that agree with their shares, that `cpu_rate`, `cpu_decompress_rate`, `cpu_ratio`
     and `speedup` are positive, and `read_fraction` in [0, 1].
 
     Example:

@@ -201,6 +201,10 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
         builder.getNamedAttr("decompress_site",
                              builder.getStringAttr(
                                  flow::stringifySite(s.chosen.decompressSite))),
+        builder.getNamedAttr("compress_nic_share",
+                             builder.getF64FloatAttr(s.chosen.nicShare)),
+        builder.getNamedAttr("decompress_nic_share",
+                             builder.getF64FloatAttr(s.chosen.nicReadShare)),
         builder.getNamedAttr("requests",
                              builder.getF64FloatAttr(s.chosen.requests)),
         builder.getNamedAttr("ratio", builder.getF64FloatAttr(s.chosen.ratio)),
@@ -214,11 +218,18 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
     if (!remarks)
       continue;
     InFlightDiagnostic diag = op.emitRemark();
-    diag << "middle-tier server " << s.name << ": "
-         << flow::stringifySite(s.chosen.site) << " compression";
-    if (load.readFraction > 0)
-      diag << ", " << flow::stringifySite(s.chosen.decompressSite)
-           << " decompression";
+    // "split compression (80% on the smartnic)".
+    auto site = [&](flow::CompressionSite where, double share, StringRef what) {
+      diag << flow::stringifySite(where) << " " << what;
+      if (where == flow::CompressionSite::Split)
+        diag << " (" << sig(100 * share) << "% on the smartnic)";
+    };
+    diag << "middle-tier server " << s.name << ": ";
+    site(s.chosen.site, s.chosen.nicShare, "compression");
+    if (load.readFraction > 0) {
+      diag << ", ";
+      site(s.chosen.decompressSite, s.chosen.nicReadShare, "decompression");
+    }
     diag << ", " << sig(s.chosen.requests) << " requests/s ("
          << sig(s.chosen.requests * load.blockBytes / 1e9)
          << " GB/s), bound by " << s.chosen.bottleneck << ", ratio "

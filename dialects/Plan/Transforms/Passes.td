@@ -79,11 +79,12 @@ def PlanMiddleTier : Pass<"plan-middle-tier", "::mlir::ModuleOp"> {
     summed) and its SmartNICs' compression engines (`compress`, summed;
     `compress_ratio`, the best) and decompression engines (`decompress`,
     summed). flow::planMiddleTier (compiler/Analysis/Flow/MiddleTier.h)
-    picks per server where the payload of writes is compressed: on the
-    host CPU, or on the SmartNIC with the header on the host (SmartDS's
-    message split), and, for the job's `read_fraction` of reads, where
-    they are decompressed (host CPU or SmartNIC), and sizes the tier for
-    the demand's rate against a CPU-only tier.
+    picks per server the share of its writes compressed on the SmartNIC
+    (the header stays on the host: SmartDS's message split; the rest on
+    the host CPU) and, for the job's `read_fraction` of reads, the share
+    decompressed there, maximising the server's throughput exactly (all on
+    one site or split), and sizes the tier for the demand's rate against a
+    CPU-only tier.
 
     The host codec's rates per core: the job's `cpu_rate` /
     `cpu_decompress_rate` / `cpu_ratio` when the driver measured them

@@ -54,15 +54,30 @@ TEST(MiddleTier, BoundsByHand) {
   EXPECT_EQ(p.host.bottleneck, "host cores");
   EXPECT_DOUBLE_EQ(p.host.ratio, 2.5);
   EXPECT_NEAR(p.host.coresBusy, 16, 1e-9);
-  // SmartNIC: min(16 / 1 us, 10e9 / 4096, 12.5e9 / 4096) = the engine.
-  EXPECT_EQ(p.chosen.site, CompressionSite::SmartNic);
-  EXPECT_DOUBLE_EQ(p.chosen.requests, 10e9 / 4096);
-  EXPECT_EQ(p.chosen.bottleneck, "compression engine");
-  EXPECT_DOUBLE_EQ(p.chosen.ratio, 2.0);
-  EXPECT_NEAR(p.chosen.coresBusy, 10e9 / 4096 * 1e-6, 1e-9);
-  EXPECT_DOUBLE_EQ(plan->speedup, (10e9 / 4096) / host);
+  // SmartNIC alone: min(16 / 1 us, 10e9 / 4096, 12.5e9 / 4096) = the
+  // engine.
+  auto nic = siteThroughput(s, l, CompressionSite::SmartNic);
+  ASSERT_TRUE(static_cast<bool>(nic));
+  EXPECT_DOUBLE_EQ(nic->requests, 10e9 / 4096);
+  EXPECT_EQ(nic->bottleneck, "compression engine");
+  EXPECT_DOUBLE_EQ(nic->ratio, 2.0);
+  EXPECT_NEAR(nic->coresBusy, 10e9 / 4096 * 1e-6, 1e-9);
+  // The split: a share x on the NIC; the engine (x 4096 / 10e9 s per
+  // request) meets the line (4096 / 12.5e9) at x = 0.8, where the host
+  // needs (1 us + 0.2 x 8.192 us) / 16 < 4096 / 12.5e9: the line rate, the
+  // fewest host cores busy at the largest such x.
+  EXPECT_EQ(p.chosen.site, CompressionSite::Split);
+  EXPECT_NEAR(p.chosen.nicShare, 0.8, 1e-12);
+  double line = 12.5e9 / 4096;
+  EXPECT_DOUBLE_EQ(p.chosen.requests, line);
+  EXPECT_EQ(p.chosen.bottleneck, "compression engine and line rate");
+  // The mix's ratio: 1 / (0.8 / 2 + 0.2 / 2.5).
+  EXPECT_NEAR(p.chosen.ratio, 1 / (0.8 / 2 + 0.2 / 2.5), 1e-12);
+  EXPECT_NEAR(p.chosen.coresBusy, line * (1e-6 + 0.2 * 8.192e-6), 1e-9);
+  EXPECT_DOUBLE_EQ(plan->speedup, line / host);
   // Out of the NIC: compressed bytes.
-  EXPECT_DOUBLE_EQ(plan->planned.bytesOut, 10e9 / 2.0);
+  EXPECT_NEAR(plan->planned.bytesOut, line * 4096 * (0.8 / 2 + 0.2 / 2.5),
+              1e-3);
   EXPECT_DOUBLE_EQ(plan->cpuOnly.bytesOut, host * 4096 / 2.5);
 }
 
@@ -75,11 +90,19 @@ TEST(MiddleTier, LineRateBindsAndTiesGoToTheSmartNic) {
   EXPECT_EQ(plan->servers[0].chosen.bottleneck, "line rate");
   EXPECT_DOUBLE_EQ(plan->servers[0].chosen.requests, 12.5e9 / 4096);
   EXPECT_DOUBLE_EQ(plan->speedup, 1.0);
-  // A slow engine loses to the host.
+  // A slow engine (1 GB/s) alone loses to the host, but takes a share:
+  // host (1 + 8.192 (1 - x)) us / 16 = engine 4.096 x us at
+  // x = 9.192 / 73.728.
   MiddleTierServer slow = server("mid[1]", 16, 12.5e9, 1e9, 4.0);
   plan = planMiddleTier({slow}, load4k());
   ASSERT_TRUE(static_cast<bool>(plan));
-  EXPECT_EQ(plan->servers[0].chosen.site, CompressionSite::Host);
+  const SiteThroughput &split = plan->servers[0].chosen;
+  EXPECT_EQ(split.site, CompressionSite::Split);
+  double x = 9.192 / 73.728;
+  EXPECT_NEAR(split.nicShare, x, 1e-12);
+  EXPECT_NEAR(split.requests, 1 / (4.096e-6 * x), 1e-6 * split.requests);
+  EXPECT_GT(split.requests, plan->servers[0].host.requests);
+  EXPECT_EQ(split.bottleneck, "host cores and compression engine");
   // Without an engine only the host is a candidate.
   MiddleTierServer plain = server("mid[2]", 16, 12.5e9, 0, 0);
   plan = planMiddleTier({plain}, load4k());
@@ -90,13 +113,22 @@ TEST(MiddleTier, LineRateBindsAndTiesGoToTheSmartNic) {
 }
 
 TEST(MiddleTier, SmartNicsScaleLinearly) {
-  // SmartDS: throughput scales with ports and SmartNICs while the host
-  // (headers only) does not bind.
+  // SmartDS: the SmartNIC site's throughput scales with ports and
+  // SmartNICs while the host (headers only) does not bind.
   BlockIOLoad l = load4k();
   auto one = planMiddleTier({server("m", 16, 12.5e9, 10e9, 3)}, l);
   auto two = planMiddleTier({server("m", 16, 25e9, 20e9, 3)}, l);
   ASSERT_TRUE(one && two);
-  EXPECT_DOUBLE_EQ(two->planned.requests, 2 * one->planned.requests);
+  auto nicOne = siteThroughput(server("m", 16, 12.5e9, 10e9, 3), l,
+                               CompressionSite::SmartNic);
+  auto nicTwo = siteThroughput(server("m", 16, 25e9, 20e9, 3), l,
+                               CompressionSite::SmartNic);
+  ASSERT_TRUE(nicOne && nicTwo);
+  EXPECT_DOUBLE_EQ(nicTwo->requests, 2 * nicOne->requests);
+  // The split reaches the line rate on one port, and nearly on two (where
+  // the host's share binds too).
+  EXPECT_DOUBLE_EQ(one->planned.requests, 12.5e9 / 4096);
+  EXPECT_GT(two->planned.requests, 1.9 * one->planned.requests);
   // The CPU-only tier does not scale with ports: its cores bind.
   EXPECT_DOUBLE_EQ(two->cpuOnly.requests, one->cpuOnly.requests);
 }
@@ -137,6 +169,47 @@ int64_t bruteServers(const std::vector<double> &per, double target) {
       best = k;
   }
   return best;
+}
+
+/// The model's throughput at shares (x, y), written out from the bounds of
+/// MiddleTier.h (independently of the planner's cost planes).
+double throughputAt(const MiddleTierServer &s, const BlockIOLoad &l, double x,
+                    double y) {
+  const double b = l.blockBytes, r = l.readFraction, w = 1 - r;
+  double rhoNic =
+      s.engineRatio >= 1 ? std::min(s.engineRatio, l.hostRatio) : l.hostRatio;
+  double m = x / rhoNic + (1 - x) / l.hostRatio;
+  double host = l.headerSeconds + w * (1 - x) * b / l.hostCompressRate +
+                (r > 0 ? r * (1 - y) * b / l.hostDecompressRate : 0);
+  double t = s.cores / host;
+  if (x > 0)
+    t = std::min(t, s.engineRate / (w * x * b));
+  if (y > 0)
+    t = std::min(t, s.decompressRate / (r * y * b));
+  t = std::min(t, s.lineRate / (w * b + r * b * m));
+  t = std::min(t, s.lineRate / (w * b * m + r * b));
+  return t;
+}
+
+/// The best throughput over the shares' box by nested ternary search
+/// (1 / throughput is the maximum of affine functions: convex).
+double searchShares(const MiddleTierServer &s, const BlockIOLoad &l) {
+  double xMax = s.engineRate > 0 ? 1 : 0;
+  double yMax = s.decompressRate > 0 && l.readFraction > 0 ? 1 : 0;
+  auto ternary = [](double hi, auto f) {
+    double lo = 0;
+    for (int i = 0; i < 100 && hi - lo > 1e-13; ++i) {
+      double a = lo + (hi - lo) / 3, b = hi - (hi - lo) / 3;
+      if (f(a) < f(b))
+        lo = a;
+      else
+        hi = b;
+    }
+    return std::max({f(lo), f(hi), f(0.0)});
+  };
+  return ternary(xMax, [&](double x) {
+    return ternary(yMax, [&](double y) { return throughputAt(s, l, x, y); });
+  });
 }
 
 TEST(MiddleTier, RandomTiersAgainstBruteForce) {
@@ -190,8 +263,29 @@ TEST(MiddleTier, RandomTiersAgainstBruteForce) {
         bestPer = per;
       }
     }
-    EXPECT_NEAR(plan->planned.requests, bestTotal, 1e-9 * bestTotal) << round;
-    EXPECT_GE(plan->speedup, 1.0);
+    // The split serves at least the best assignment of pure sites, and
+    // each server's split equals the optimum of throughputAt over the box
+    // (nested ternary search) and beats every point of a grid.
+    EXPECT_GE(plan->planned.requests, bestTotal * (1 - 1e-9)) << round;
+    for (size_t i = 0; i < n; ++i) {
+      const SiteThroughput &c = plan->servers[i].chosen;
+      EXPECT_NEAR(c.requests,
+                  throughputAt(tier[i], l, c.nicShare, c.nicReadShare),
+                  1e-9 * c.requests);
+      double best = searchShares(tier[i], l);
+      EXPECT_NEAR(c.requests, best, 1e-7 * best) << round << " " << i;
+      double xMax = tier[i].engineRate > 0 ? 1 : 0;
+      double yMax = tier[i].decompressRate > 0 && l.readFraction > 0 ? 1 : 0;
+      for (int gx = 0; gx <= 20; ++gx)
+        for (int gy = 0; gy <= 20; ++gy)
+          EXPECT_LE(throughputAt(tier[i], l, xMax * gx / 20, yMax * gy / 20),
+                    c.requests * (1 + 1e-12));
+    }
+    std::vector<double> chosenPer;
+    for (const ServerPlan &s : plan->servers)
+      chosenPer.push_back(s.chosen.requests);
+    bestPer = chosenPer;
+    bestTotal = plan->planned.requests;
     // The bytes: writes come in whole, reads leave whole.
     double whole = 0;
     for (const ServerPlan &s : plan->servers)
@@ -243,33 +337,51 @@ TEST(MiddleTier, ReadBoundsByHand) {
   EXPECT_DOUBLE_EQ(nn->requests, 10e9 / (w * b));
   EXPECT_EQ(nn->bottleneck, "compression engine");
   EXPECT_DOUBLE_EQ(nn->coresBusy, nn->requests * 1e-6);
-  // The plan takes the NIC for both: NIC/host is bound by the same engine
-  // but keeps the host decompressing (more cores busy).
+  // The split: the decoder is fast enough for every read (y = 1), and the
+  // engine's share x trades host cores, (1 us + 0.7 (1 - x) 8.192 us) / 16,
+  // against the ingress, (0.7 B + 0.3 B m(x)) / 12.5e9 with
+  // m(x) = x / 2 + (1 - x) / 2.5 (the engine's blocks come back larger):
+  // they meet at x = (a_host - a_in) / (b_in - b_host).
   auto plan = planMiddleTier({s}, l);
   ASSERT_TRUE(static_cast<bool>(plan));
-  EXPECT_EQ(plan->servers[0].chosen.site, CompressionSite::SmartNic);
-  EXPECT_EQ(plan->servers[0].chosen.decompressSite, CompressionSite::SmartNic);
-  EXPECT_DOUBLE_EQ(plan->planned.bytesIn, nn->requests * (w * b + r * b / 2));
-  EXPECT_DOUBLE_EQ(plan->planned.bytesOut, nn->requests * (w * b / 2 + r * b));
-  // Reads only, four ports, a slow decoder (1 GB/s: 244 k/s): decompression
-  // stays on the host, 16 / (1 us + 2.048 us) = 5.25 M/s. Egress (whole
-  // blocks) is the larger direction, so the compression site's ratio does
-  // not matter; the tie goes to the SmartNIC.
+  const SiteThroughput &sp = plan->servers[0].chosen;
+  double aHost = (1e-6 + w * b / 500e6) / 16, bHost = -(w * b / 500e6) / 16;
+  double aIn = (w * b + r * b / 2.5) / 12.5e9;
+  double bIn = r * b * (1 / 2.0 - 1 / 2.5) / 12.5e9;
+  double x = (aHost - aIn) / (bIn - bHost);
+  EXPECT_EQ(sp.site, CompressionSite::Split);
+  EXPECT_EQ(sp.decompressSite, CompressionSite::SmartNic);
+  EXPECT_NEAR(sp.nicShare, x, 1e-12);
+  EXPECT_DOUBLE_EQ(sp.nicReadShare, 1.0);
+  EXPECT_NEAR(sp.requests, 1 / (aIn + bIn * x), 1e-6 * sp.requests);
+  EXPECT_GT(sp.requests, nn->requests);
+  EXPECT_EQ(sp.bottleneck, "host cores and line rate");
+  double m = x / 2 + (1 - x) / 2.5;
+  EXPECT_NEAR(plan->planned.bytesIn, sp.requests * (w * b + r * b * m), 1e-3);
+  EXPECT_NEAR(plan->planned.bytesOut, sp.requests * (w * b * m + r * b), 1e-3);
+  // Reads only, four ports, a slow decoder (1 GB/s: 244 k/s alone): it
+  // takes the share y where the host, (1 us + (1 - y) 2.048 us) / 16,
+  // meets it, y 4.096 us: y = 3.048 / 67.584.
   l.readFraction = 1;
   MiddleTierServer slow = server("mid[1]", 16, 50e9, 10e9, 2.0, 1e9);
   plan = planMiddleTier({slow}, l);
   ASSERT_TRUE(static_cast<bool>(plan));
   const SiteThroughput &c = plan->servers[0].chosen;
-  EXPECT_EQ(c.decompressSite, CompressionSite::Host);
-  EXPECT_EQ(c.site, CompressionSite::SmartNic);
-  EXPECT_DOUBLE_EQ(c.requests, 16 / (1e-6 + b / 2e9));
-  EXPECT_DOUBLE_EQ(c.ingressPerRequest, b / 2);
+  double y = 3.048 / 67.584;
+  EXPECT_EQ(c.decompressSite, CompressionSite::Split);
+  EXPECT_NEAR(c.nicReadShare, y, 1e-12);
+  EXPECT_NEAR(c.requests, 1e9 / (y * b), 1e-6 * c.requests);
+  EXPECT_EQ(c.bottleneck, "host cores and decompression engine");
   EXPECT_DOUBLE_EQ(c.egressPerRequest, b);
-  // With one port the egress binds every choice: 12.5e9 / 4096.
+  // With one port the egress binds every choice: 12.5e9 / 4096; the
+  // decoder takes as many reads as it can (fewest host cores busy), a
+  // share 4096 / 12.5e9 / 4.096 us = 0.08.
   slow.lineRate = 12.5e9;
   plan = planMiddleTier({slow}, l);
   ASSERT_TRUE(static_cast<bool>(plan));
-  EXPECT_EQ(plan->servers[0].chosen.bottleneck, "line rate");
+  EXPECT_EQ(plan->servers[0].chosen.bottleneck,
+            "decompression engine and line rate");
+  EXPECT_NEAR(plan->servers[0].chosen.nicReadShare, 0.08, 1e-12);
   EXPECT_DOUBLE_EQ(plan->servers[0].chosen.requests, 12.5e9 / b);
   // Without reads the decoder is no candidate.
   l.readFraction = 0;
@@ -342,10 +454,12 @@ TEST(MiddleTier, JSON) {
   auto plan = planMiddleTier({server("mid[0]", 16, 12.5e9, 10e9, 2)}, load4k());
   ASSERT_TRUE(static_cast<bool>(plan));
   std::string json = middleTierToJSON(*plan);
-  EXPECT_NE(json.find("\"site\": \"smartnic\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"site\": \"split\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"compress_nic_share\": 0."), std::string::npos);
+  EXPECT_NE(json.find("\"decompress_nic_share\": 0"), std::string::npos);
   EXPECT_NE(json.find("\"decompress_site\": \"host\""), std::string::npos);
   EXPECT_NE(json.find("\"cpu_only\""), std::string::npos);
-  EXPECT_NE(json.find("\"bottleneck\": \"compression engine\""),
+  EXPECT_NE(json.find("\"bottleneck\": \"compression engine and line rate\""),
             std::string::npos);
 }
 
