@@ -118,6 +118,9 @@ LogicalResult DemandOp::verifyBlockIO() {
   if (!h || !isFiniteNum(h.getValueAsDouble()) || h.getValueAsDouble() < 0)
     return emitOpError()
            << "a 'blockio' job needs a non-negative 'header_cost' (f64)";
+  if (Attribute codec = job.get("codec"); codec && !isa<CodecAttr>(codec))
+    return emitOpError() << "a 'blockio' job's 'codec' must be a "
+                            "#plan<codec>, e.g. #plan<codec lz4>";
   if (Attribute read = job.get("read_fraction")) {
     auto r = dyn_cast<FloatAttr>(read);
     if (!r || !(r.getValueAsDouble() >= 0 && r.getValueAsDouble() <= 1))

@@ -93,7 +93,8 @@ def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
     (array of patterns), `rate` (f64, requests per second in total, > 0),
     `compressibility` (f64 in [0, 1)), `header_cost` (f64, host CPU
     seconds per request, >= 0) and optionally `read_fraction` (f64 in
-    [0, 1], the share of reads; absent: 0). `plan-middle-tier` plans it
+    [0, 1], the share of reads; absent: 0) and `codec` (a `#plan<codec>`,
+    the host codec; absent: zstd). `plan-middle-tier` plans it
     and removes it.
 
     where `n` is the group size. For the collectives `sources` and
@@ -487,7 +488,8 @@ def Plan_MiddleTierOp : Plan_Op<"middle_tier"> {
     The plan `plan-middle-tier` made for the `blockio` item `label`
     (SmartDS, docs/flows.md "Storage middle tier (SmartDS)"): blocks of
     `block_bytes` at `rate` requests per second with `compressibility`, a
-    share `read_fraction` of them reads; the host codec's compression rate
+    share `read_fraction` of them reads; the host codec (`codec`: zstd or
+    lz4), its compression rate
     per core `cpu_rate` (input bytes per second), its decompression rate
     per core `cpu_decompress_rate` (output bytes per second) and its ratio
     `cpu_ratio`, and where they come from (`cpu_source`: "measured" on
@@ -516,7 +518,8 @@ def Plan_MiddleTierOp : Plan_Op<"middle_tier"> {
   }];
   let arguments = (ins StrAttr:$label, F64Attr:$block_bytes, F64Attr:$rate,
                        F64Attr:$compressibility, F64Attr:$header_cost,
-                       F64Attr:$read_fraction, F64Attr:$cpu_rate,
+                       F64Attr:$read_fraction, Plan_CodecAttr:$codec,
+                       F64Attr:$cpu_rate,
                        F64Attr:$cpu_decompress_rate, F64Attr:$cpu_ratio,
                        StrAttr:$cpu_source, ArrayAttr:$servers,
                        DictionaryAttr:$planned, DictionaryAttr:$cpu_only,

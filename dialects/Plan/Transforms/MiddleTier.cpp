@@ -28,15 +28,17 @@ using namespace sluice::plan;
 
 namespace {
 
-/// The host codec's rate per core when it was neither measured nor given:
-/// zstd level 1 on 4 KiB blocks of compressibility 0.5 as measured on the
-/// development machine (254 MB/s under load; bench/RESULTS.md, "SmartDS").
-constexpr double kFallbackCompressRate = 250e6;
-/// Its decompression rate per core (output bytes) likewise: zstd level 1
-/// decompressed 2.8-11.8 GB/s per core on 4-64 KiB blocks on the
-/// development machine under load (bench/RESULTS.md, "SmartDS", reads);
-/// the fallback is the lower end.
-constexpr double kFallbackDecompressRate = 3e9;
+/// The host codec's rates per core when they were neither measured nor
+/// given: conservative figures near the lower end of what the development
+/// machine measured under load (bench/RESULTS.md, "SmartDS"): zstd level 1
+/// compressed 185-575 MB/s and decompressed 1.8-16 GB/s per core (output
+/// bytes) on 4-64 KiB blocks; lz4 level 1 compressed 368-1876 MB/s and
+/// decompressed 2.3-16.6 GB/s.
+struct FallbackCodec {
+  double compressRate, decompressRate;
+};
+constexpr FallbackCodec kFallbackZstd = {250e6, 3e9};
+constexpr FallbackCodec kFallbackLz4 = {400e6, 3e9};
 
 struct MiddleTierPass : public plan::impl::PlanMiddleTierBase<MiddleTierPass> {
   using PlanMiddleTierBase::PlanMiddleTierBase;
@@ -169,9 +171,14 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
   if (auto read = job.getAs<FloatAttr>("read_fraction"))
     load.readFraction = read.getValueAsDouble();
   double c = f64("compressibility");
+  plan::Codec codec = plan::Codec::Zstd;
+  if (auto a = job.getAs<CodecAttr>("codec"))
+    codec = a.getValue();
+  const FallbackCodec &fallback =
+      codec == plan::Codec::Lz4 ? kFallbackLz4 : kFallbackZstd;
   StringRef source = "fallback";
-  load.hostCompressRate = kFallbackCompressRate;
-  load.hostDecompressRate = kFallbackDecompressRate;
+  load.hostCompressRate = fallback.compressRate;
+  load.hostDecompressRate = fallback.decompressRate;
   load.hostRatio = 1 / (1 - c);
   if (auto measured = job.getAs<FloatAttr>("cpu_rate")) {
     source = "measured";
@@ -253,7 +260,7 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
                     << " CPU-only (" << sig(plan->speedup) << "x); "
                     << sig(load.requestRate) << " requests/s need "
                     << needed(plan->planned) << " vs " << needed(plan->cpuOnly)
-                    << " CPU-only; host codec "
+                    << " CPU-only; host codec " << stringifyCodec(codec) << " "
                     << sig(load.hostCompressRate / 1e6) << " MB/s per core"
                     << (load.readFraction > 0
                             ? ", decompression " +
@@ -272,6 +279,7 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
       builder.getF64FloatAttr(load.requestRate), builder.getF64FloatAttr(c),
       builder.getF64FloatAttr(load.headerSeconds),
       builder.getF64FloatAttr(load.readFraction),
+      CodecAttr::get(builder.getContext(), codec),
       builder.getF64FloatAttr(load.hostCompressRate),
       builder.getF64FloatAttr(load.hostDecompressRate),
       builder.getF64FloatAttr(load.hostRatio), builder.getStringAttr(source),

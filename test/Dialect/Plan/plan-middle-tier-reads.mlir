@@ -31,7 +31,7 @@
 
 // REMARK: remark: middle-tier server m[0]: split compression (40.64% on the smartnic), split decompression (20.32% on the smartnic), 98.43 requests/s (9.843e-06 GB/s), bound by host cores and compression engine and decompression engine, ratio 2.493, 4 host cores busy; host only 62.99 requests/s (bound by host cores)
 // REMARK: remark: middle-tier server m[1]: split compression (85% on the smartnic), smartnic decompression, 117.6 requests/s (1.176e-05 GB/s), bound by host cores and compression engine, ratio 3, 1 host cores busy; host only 15.75 requests/s (bound by host cores)
-// REMARK: remark: middle tier of 2 servers: 216.1 requests/s planned vs 78.74 CPU-only (2.744x); 100 requests/s need 1 servers vs 4 servers (more than the 2 declared) CPU-only; host codec 0.001 MB/s per core, decompression 0.004 MB/s per core, ratio 3 (given)
+// REMARK: remark: middle tier of 2 servers: 216.1 requests/s planned vs 78.74 CPU-only (2.744x); 100 requests/s need 1 servers vs 4 servers (more than the 2 declared) CPU-only; host codec zstd 0.001 MB/s per core, decompression 0.004 MB/s per core, ratio 3 (given)
 topo.topology @dc flat {
   topo.device @"c.cpu" kind(cpu) props {cores = 8 : i64}
   topo.device @"st.ssd" kind(nvme)

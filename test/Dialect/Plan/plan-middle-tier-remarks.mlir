@@ -6,7 +6,7 @@
 
 // CHECK: remark: middle-tier server m[0]: split compression (33.67% on the smartnic), 59.41 requests/s (5.941e-06 GB/s), bound by host cores and compression engine, ratio 2.568, 4 host cores busy; host compression 39.6 requests/s (bound by host cores)
 // CHECK: remark: middle-tier server m[1]: split compression (84.17% on the smartnic), 59.41 requests/s (5.941e-06 GB/s), bound by host cores and compression engine, ratio 3, 1 host cores busy; host compression 9.901 requests/s (bound by host cores)
-// CHECK: remark: middle tier of 2 servers: 118.8 requests/s planned vs 49.5 CPU-only (2.4x); 100 requests/s need 2 servers vs 8 servers (more than the 2 declared) CPU-only; host codec 0.001 MB/s per core, ratio 3 (given)
+// CHECK: remark: middle tier of 2 servers: 118.8 requests/s planned vs 49.5 CPU-only (2.4x); 100 requests/s need 2 servers vs 8 servers (more than the 2 declared) CPU-only; host codec zstd 0.001 MB/s per core, ratio 3 (given)
 topo.topology @dc flat {
   topo.device @"c.cpu" kind(cpu) props {cores = 8 : i64}
   topo.device @"st.ssd" kind(nvme)

@@ -24,9 +24,11 @@
 // CHECK-SAME: {bottleneck = "host cores and compression engine", compress_nic_share = 0.8416{{[0-9]*}} : f64, cores_busy = 1.000000e+00 : f64, decompress_nic_share = 0.000000e+00 : f64, decompress_site = "host", host_requests = 9.90{{[0-9]*}} : f64, name = "m[1]", ratio = 3.000000e+00 : f64, requests = 59.40{{[0-9]*}} : f64, site = "split"}
 // CHECK-SAME: speedup = 2.{{[34][0-9e+.]*}} : f64
 // CHECK-NOT: plan.demands
-// Without a measured or given rate: the fallback (250 MB/s per core, the
-// ideal ratio 1 / (1 - 0.5)).
+// Without a measured or given rate: the fallback (zstd: 250 MB/s per core
+// compressing, 3 GB/s decompressing, the ideal ratio 1 / (1 - 0.5)).
 // FALLBACK-LABEL: plan.middle_tier "io.0"
+// FALLBACK-SAME: codec = #plan<codec zstd>
+// FALLBACK-SAME: cpu_decompress_rate = 3.000000e+09 : f64
 // FALLBACK-SAME: cpu_rate = 2.500000e+08 : f64, cpu_ratio = 2.000000e+00 : f64, cpu_source = "fallback"
 topo.topology @dc flat {
   topo.device @"c.cpu" kind(cpu) props {cores = 8 : i64}
@@ -130,4 +132,24 @@ topo.topology @dc flat {
 plan.demands @bad on @dc {
   // expected-error @+1 {{no device matches 'storage[*].ssd'}}
   plan.demand blockio 100.0 from ["c.cpu"] to ["storage[*].ssd"] {job = {compressibility = 0.5 : f64, header_cost = 0.0 : f64, middle_tier = ["m.cpu"], rate = 1.0 : f64}}
+}
+
+// -----
+
+// With lz4 as the host codec: its own fallback rates (400 MB/s per core
+// compressing, 3 GB/s decompressing) unless given; given rates win.
+// CHECK-LABEL: plan.middle_tier "fast.0"
+// CHECK-SAME: codec = #plan<codec lz4>
+// CHECK-SAME: cpu_rate = 1.000000e+03 : f64
+// FALLBACK-LABEL: plan.middle_tier "fast.0"
+// FALLBACK-SAME: codec = #plan<codec lz4>
+// FALLBACK-SAME: cpu_decompress_rate = 3.000000e+09 : f64
+// FALLBACK-SAME: cpu_rate = 4.000000e+08 : f64, cpu_ratio = 2.000000e+00 : f64, cpu_source = "fallback"
+topo.topology @dc flat {
+  topo.device @"c.cpu" kind(cpu) props {cores = 8 : i64}
+  topo.device @"m.cpu" kind(cpu) props {cores = 4 : i64}
+  topo.device @"m.nic" kind(nic) props {bandwidth = #topo.q<10000 B/s>}
+}
+plan.demands @fast on @dc {
+  plan.demand blockio 100.0 from ["c.cpu"] to ["m.cpu"] {job = {codec = #plan<codec lz4>, compressibility = 0.5 : f64, header_cost = 0.0 : f64, middle_tier = ["m.cpu"], rate = 1.0 : f64}}
 }
