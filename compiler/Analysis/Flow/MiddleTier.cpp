@@ -71,10 +71,11 @@ constexpr const char *kResourceNames[kResources] = {
 struct ServerCosts {
   Cost g[kResources];
   double xMax = 0, yMax = 0; ///< the box: 0 without the engine
+  double cores = 1;
+  /// Host CPU seconds per request (g_host is per core).
   double hostSecondsAt(double x, double y) const {
     return g[kHost].at(x, y) * cores;
   }
-  double cores = 1;
 };
 
 /// The costs of `s` under `load` (validated by planMiddleTier).
