@@ -17,6 +17,7 @@ PACKAGES=(
   zlib1g-dev                            # runtime: gzip'd graph inputs
   liburing-dev                          # runtime: io_uring I/O engine
   libzstd-dev                           # runtime: measured block compression (SmartDS)
+  liblz4-dev                            # runtime: lz4, its second codec (SmartDS)
   libexpat1-dev                         # sluice-import-topo: hwloc XML
   fio                                   # bench/offload: the I/O baseline
   python3-dev python3-pybind11 pybind11-dev   # the Python package (python/)

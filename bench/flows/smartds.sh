@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The SmartDS figures of bench/RESULTS.md ("SmartDS"): the host codec's
-# measured rate per core (zstd through sluice-flow-exec --measure-compression,
-# the figure sluicec --measure-compression feeds plan-middle-tier) over block
-# sizes and compressibilities, then the example's plan with that measurement.
+# measured rates per core (zstd and lz4 through sluice-flow-exec
+# --measure-compression, the figures sluicec --measure-compression feeds
+# plan-middle-tier) over block sizes and compressibilities, then the
+# example's plan with that measurement.
 #
 #   bench/flows/smartds.sh BUILD_DIR [SECONDS]
 #
@@ -17,19 +18,26 @@ exec_bin="$build/bin/sluice-flow-exec"
 
 echo "load before: $(uptime)"
 echo
-echo "| block | compressibility | level | compress MB/s per core | decompress MB/s per core | ratio |"
-echo "|---:|---:|---:|---:|---:|---:|"
-for level in 1 3; do
-  for block in 4096 65536; do
-    for c in 0.25 0.5 0.75; do
-      "$exec_bin" --measure-compression --json --block-bytes="$block" \
-          --compressibility="$c" --level="$level" --seconds="$seconds" |
-        python3 -c '
+echo "| codec | block | compressibility | level | compress MB/s per core | decompress MB/s per core | ratio |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for codec in zstd lz4; do
+  # zstd: levels 1 and 3; lz4: 1 (LZ4) and 9 (LZ4HC).
+  levels="1 3"
+  [ "$codec" = lz4 ] && levels="1 9"
+  for level in $levels; do
+    for block in 4096 65536; do
+      for c in 0.25 0.5 0.75; do
+        "$exec_bin" --measure-compression --json --codec="$codec" \
+            --block-bytes="$block" --compressibility="$c" --level="$level" \
+            --seconds="$seconds" |
+          python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-print("| %d | %s | %d | %.0f | %.0f | %.3f |" % (d["block_bytes"],
-      d["compressibility"], d["level"], d["compress_bytes_per_s"] / 1e6,
-      d["decompress_bytes_per_s"] / 1e6, d["ratio"]))'
+print("| %s | %d | %s | %d | %.0f | %.0f | %.3f |" % (d["codec"].split()[0],
+      d["block_bytes"], d["compressibility"], d["level"],
+      d["compress_bytes_per_s"] / 1e6, d["decompress_bytes_per_s"] / 1e6,
+      d["ratio"]))'
+      done
     done
   done
 done

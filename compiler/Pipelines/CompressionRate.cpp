@@ -11,7 +11,8 @@ using namespace mlir;
 using namespace sluice;
 
 LogicalResult sluice::attachMeasuredCompression(ModuleOp module) {
-  std::map<std::pair<double, double>, std::pair<double, double>> cache;
+  std::map<std::tuple<double, double, plan::Codec>, sluice_compress_report_t>
+      cache;
   bool ok = true;
   module.walk([&](plan::DemandOp op) {
     DictionaryAttr job = op.getJobAttr();
@@ -22,13 +23,18 @@ LogicalResult sluice::attachMeasuredCompression(ModuleOp module) {
     if (!c)
       return; // the verifier reports it
     double block = op.getBytes().convertToDouble();
-    auto key = std::make_pair(block, c.getValueAsDouble());
+    plan::Codec codec = plan::Codec::Zstd;
+    if (auto a = job.getAs<plan::CodecAttr>("codec"))
+      codec = a.getValue();
+    auto key = std::make_tuple(block, c.getValueAsDouble(), codec);
     auto it = cache.find(key);
     if (it == cache.end()) {
       sluice_compress_options_t options;
       sluice_compress_options_init(&options);
       options.block_bytes = static_cast<uint64_t>(block);
-      options.compressibility = key.second;
+      options.compressibility = c.getValueAsDouble();
+      options.codec = codec == plan::Codec::Lz4 ? SLUICE_COMPRESS_LZ4
+                                                : SLUICE_COMPRESS_ZSTD;
       // At least 256 blocks or 64 MiB of distinct data, whichever is less.
       options.blocks = std::max<uint64_t>(
           1, std::min<uint64_t>(256, (64ull << 20) / options.block_bytes));
@@ -42,15 +48,14 @@ LogicalResult sluice::attachMeasuredCompression(ModuleOp module) {
         ok = false;
         return;
       }
-      it = cache
-               .emplace(key, std::make_pair(report.compress_bytes_per_s,
-                                            report.ratio))
-               .first;
+      it = cache.emplace(key, report).first;
     }
     OpBuilder b(op.getContext());
     NamedAttrList attrs(job);
-    attrs.set("cpu_rate", b.getF64FloatAttr(it->second.first));
-    attrs.set("cpu_ratio", b.getF64FloatAttr(it->second.second));
+    attrs.set("cpu_rate", b.getF64FloatAttr(it->second.compress_bytes_per_s));
+    attrs.set("cpu_decompress_rate",
+              b.getF64FloatAttr(it->second.decompress_bytes_per_s));
+    attrs.set("cpu_ratio", b.getF64FloatAttr(it->second.ratio));
     op.setJobAttr(attrs.getDictionary(op.getContext()));
   });
   return success(ok);

@@ -212,6 +212,14 @@ mlir::DictionaryAttr DemandLowering::blockIOJob(const DemandItem &item) {
   double headerCost = 1e-6; // SemaBlockIO.cpp: the default
   llvm::SmallVector<mlir::NamedAttribute> attrs;
   for (const Prop &p : item.props) {
+    if (p.name == "codec") {
+      // Sema checked the word against PlanEnums.td's Codec.
+      auto *word = llvm::cast<ast::NameExpr>(p.value.get());
+      attrs.push_back(builder.getNamedAttr(
+          "codec", plan::CodecAttr::get(builder.getContext(),
+                                        *plan::symbolizeCodec(word->name))));
+      continue;
+    }
     auto v = constant(*p.value);
     if (!v || !v->asNumber())
       return {};

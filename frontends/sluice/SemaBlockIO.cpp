@@ -10,11 +10,17 @@
 //  - compressibility: number in [0, 1), the fraction of every block an
 //    ideal codec removes;
 //  - header_cost: time >= 0, host CPU time per request for the header
-//    (optional, 1 us).
+//    (optional, 1 us);
+//  - read_fraction: number in [0, 1], the share of requests that are
+//    reads, decompressed in the middle tier on their way back to compute
+//    (optional, 0: writes only);
+//  - codec: zstd or lz4, the host codec (a bare word of PlanEnums.td's
+//    Codec; optional, zstd).
 //
 //===----------------------------------------------------------------------===//
 #include "frontends/sluice/SemaInternal.h"
 
+#include "dialects/Plan/IR/PlanSchema.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace sluice;
@@ -27,8 +33,8 @@ void Sema::checkBlockIO(ast::DemandItem &item) {
                          "compressibility: ... }";
     return;
   }
-  static const std::vector<std::string> keys = {"rate", "compressibility",
-                                                "header_cost"};
+  static const std::vector<std::string> keys = {
+      "rate", "compressibility", "header_cost", "read_fraction", "codec"};
   std::map<std::string, ast::SourceRange> seen;
   for (ast::Prop &p : item.props) {
     if (!llvm::is_contained(keys, p.name)) {
@@ -43,6 +49,10 @@ void Sema::checkBlockIO(ast::DemandItem &item) {
       auto diag = error(p.nameRange)
                   << "duplicate blockio option '" << p.name << "'";
       note(diag, it->second, "first '" + p.name + "' is here");
+      continue;
+    }
+    if (p.name == "codec") {
+      checkCodec(*p.value);
       continue;
     }
     Type want = p.name == "rate"          ? Type::quantity(Dim::frequency())
@@ -63,8 +73,27 @@ void Sema::checkBlockIO(ast::DemandItem &item) {
     else if (p.name == "header_cost" && *x < 0)
       error(p.value->range) << "'header_cost' must not be negative, got "
                             << formatValue(*v, want);
+    else if (p.name == "read_fraction" && !(*x >= 0 && *x <= 1))
+      error(p.value->range)
+          << "'read_fraction' must be in [0, 1], got " << formatValue(*v, want);
   }
   for (const char *k : {"rate", "compressibility"})
     if (!seen.count(k))
       error(item.propsRange) << "a 'blockio' item needs '" << k << "'";
+}
+
+void Sema::checkCodec(ast::Expr &value) {
+  auto *word = llvm::dyn_cast<ast::NameExpr>(&value);
+  if (!word) {
+    Type t = check(&value);
+    if (!t.isUnknown())
+      error(value.range) << "'codec' expects zstd or lz4, got " << typeName(t);
+    return;
+  }
+  if (!plan::symbolizeCodec(word->name)) {
+    error(value.range) << "unknown codec '" << word->name
+                       << "'; expected zstd or lz4";
+    return;
+  }
+  value.type = Type::of(Type::Kind::Enum);
 }

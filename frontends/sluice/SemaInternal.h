@@ -309,6 +309,8 @@ public:
   void checkGatherJob(ast::DemandItem &item, size_t tiers);
   /// The options of a `blockio` item (SemaBlockIO.cpp).
   void checkBlockIO(ast::DemandItem &item);
+  /// A blockio item's `codec` (SemaBlockIO.cpp).
+  void checkCodec(ast::Expr &value);
   /// Checks an endpoint written outside topology `topo` (a demand's device
   /// set) against `topo`'s devices: names, instances, index bounds.
   void checkTopologyEndpoint(ast::TopologyDecl &topo, ast::Endpoint &ep);

@@ -5,9 +5,12 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Analysis/Flow/MiddleTier.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -16,7 +19,21 @@ using namespace sluice;
 using namespace sluice::flow;
 
 llvm::StringRef flow::stringifySite(CompressionSite site) {
-  return site == CompressionSite::Host ? "host" : "smartnic";
+  switch (site) {
+  case CompressionSite::Host:
+    return "host";
+  case CompressionSite::SmartNic:
+    return "smartnic";
+  case CompressionSite::Split:
+    return "split";
+  }
+  llvm_unreachable("unknown compression site");
+}
+
+CompressionSite flow::siteOfShare(double nicShare) {
+  return nicShare <= 0   ? CompressionSite::Host
+         : nicShare >= 1 ? CompressionSite::SmartNic
+                         : CompressionSite::Split;
 }
 
 static llvm::Error fail(const llvm::Twine &message) {
@@ -36,40 +53,183 @@ static std::string num(double x) {
 
 static bool positive(double x) { return std::isfinite(x) && x > 0; }
 
+static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+namespace {
+
+/// The resources of one server, each as g(x, y) = a + bx x + by y: the
+/// seconds of that resource one request takes with the shares (x, y).
+struct Cost {
+  double a = 0, bx = 0, by = 0;
+  double at(double x, double y) const { return a + bx * x + by * y; }
+};
+enum Resource { kHost, kEngine, kDecoder, kIngress, kEgress, kResources };
+constexpr const char *kResourceNames[kResources] = {
+    "host cores", "compression engine", "decompression engine", "line rate",
+    "line rate"};
+
+struct ServerCosts {
+  Cost g[kResources];
+  double xMax = 0, yMax = 0; ///< the box: 0 without the engine
+  double cores = 1;
+  /// Host CPU seconds per request (g_host is per core).
+  double hostSecondsAt(double x, double y) const {
+    return g[kHost].at(x, y) * cores;
+  }
+};
+
+/// The costs of `s` under `load` (validated by planMiddleTier).
+ServerCosts costsOf(const MiddleTierServer &s, const BlockIOLoad &load) {
+  ServerCosts c;
+  const double b = load.blockBytes, r = load.readFraction, w = 1 - r;
+  const double rhoHost = load.hostRatio;
+  const double rhoNic = s.engineRatio >= 1
+                            ? std::min(s.engineRatio, load.hostRatio)
+                            : load.hostRatio;
+  c.cores = s.cores;
+  double compressHost = w * b / load.hostCompressRate;
+  double decompressHost = r > 0 ? r * b / load.hostDecompressRate : 0;
+  c.g[kHost] = {(load.headerSeconds + compressHost + decompressHost) / s.cores,
+                -compressHost / s.cores, -decompressHost / s.cores};
+  if (s.engineRate > 0)
+    c.g[kEngine] = {0, w * b / s.engineRate, 0};
+  if (s.decompressRate > 0)
+    c.g[kDecoder] = {0, 0, r * b / s.decompressRate};
+  // Bytes of a compressed block per uncompressed byte: m(x).
+  double mSlope = 1 / rhoNic - 1 / rhoHost;
+  c.g[kIngress] = {(w * b + r * b / rhoHost) / s.lineRate,
+                   r * b * mSlope / s.lineRate, 0};
+  c.g[kEgress] = {(w * b / rhoHost + r * b) / s.lineRate,
+                  w * b * mSlope / s.lineRate, 0};
+  c.xMax = s.engineRate > 0 ? 1 : 0;
+  c.yMax = s.decompressRate > 0 && r > 0 ? 1 : 0;
+  return c;
+}
+
+} // namespace
+
+llvm::Expected<SiteThroughput>
+flow::splitThroughput(const MiddleTierServer &server, const BlockIOLoad &load,
+                      double x, double y) {
+  if (x > 0 && !positive(server.engineRate))
+    return fail("middle-tier server '" + server.name +
+                "' has no SmartNIC compression engine");
+  if (y > 0 && !positive(server.decompressRate))
+    return fail("middle-tier server '" + server.name +
+                "' has no SmartNIC decompression engine");
+  ServerCosts c = costsOf(server, load);
+  SiteThroughput t;
+  t.nicShare = x;
+  t.nicReadShare = y;
+  t.site = siteOfShare(x);
+  t.decompressSite = siteOfShare(y);
+  auto boundOf = [&](Resource k) {
+    double g = c.g[k].at(x, y);
+    return g > 0 ? 1 / g : kInf;
+  };
+  t.hostBound = boundOf(kHost);
+  t.engineBound = boundOf(kEngine);
+  t.decompressBound = boundOf(kDecoder);
+  t.lineBound = std::min(boundOf(kIngress), boundOf(kEgress));
+  t.requests =
+      std::min({t.hostBound, t.engineBound, t.decompressBound, t.lineBound});
+  const double b = load.blockBytes, r = load.readFraction, w = 1 - r;
+  double rhoNic = server.engineRatio >= 1
+                      ? std::min(server.engineRatio, load.hostRatio)
+                      : load.hostRatio;
+  double m = x / rhoNic + (1 - x) / load.hostRatio;
+  t.ratio = 1 / m;
+  t.ingressPerRequest = w * b + r * b * m;
+  t.egressPerRequest = w * b * m + r * b;
+  t.coresBusy = t.requests * c.hostSecondsAt(x, y);
+  // Every bound within a relative 1e-9 of the throughput binds.
+  for (auto [bound, name] :
+       {std::pair(t.hostBound, kResourceNames[kHost]),
+        std::pair(t.engineBound, kResourceNames[kEngine]),
+        std::pair(t.decompressBound, kResourceNames[kDecoder]),
+        std::pair(t.lineBound, kResourceNames[kIngress])})
+    if (bound <= t.requests * (1 + 1e-9))
+      t.bottleneck += (t.bottleneck.empty() ? "" : " and ") + std::string(name);
+  return t;
+}
+
 llvm::Expected<SiteThroughput>
 flow::siteThroughput(const MiddleTierServer &server, const BlockIOLoad &load,
-                     CompressionSite site) {
-  SiteThroughput t;
-  t.site = site;
-  const double b = load.blockBytes;
-  t.lineBound = server.lineRate / b;
-  double hostSecondsPerRequest = load.headerSeconds;
-  if (site == CompressionSite::Host) {
-    hostSecondsPerRequest += b / load.hostCompressRate;
-    t.ratio = load.hostRatio;
-  } else {
-    if (!positive(server.engineRate))
-      return fail("middle-tier server '" + server.name +
-                  "' has no SmartNIC compression engine");
-    t.engineBound = server.engineRate / b;
-    t.ratio = std::min(server.engineRatio, load.hostRatio);
-  }
-  // h = 0 with the payload on the NIC: the host does not bind.
-  t.hostBound = hostSecondsPerRequest > 0
-                    ? server.cores / hostSecondsPerRequest
-                    : std::numeric_limits<double>::infinity();
-  t.requests = std::min(t.hostBound, t.lineBound);
-  if (site == CompressionSite::SmartNic)
-    t.requests = std::min(t.requests, t.engineBound);
-  t.coresBusy = t.requests * hostSecondsPerRequest;
-  // The first bound that binds, in a fixed order (ties: host cores first).
-  if (t.requests == t.hostBound)
-    t.bottleneck = "host cores";
-  else if (site == CompressionSite::SmartNic && t.requests == t.engineBound)
-    t.bottleneck = "compression engine";
-  else
-    t.bottleneck = "line rate";
-  return t;
+                     CompressionSite site, CompressionSite decompressSite) {
+  assert(site != CompressionSite::Split &&
+         decompressSite != CompressionSite::Split &&
+         "siteThroughput takes pure sites; splitThroughput takes shares");
+  return splitThroughput(server, load,
+                         site == CompressionSite::SmartNic ? 1 : 0,
+                         decompressSite == CompressionSite::SmartNic ? 1 : 0);
+}
+
+/// The shares (x, y) in the box of `c` that minimise max_k g_k(x, y): the
+/// LP  min z  s.t.  g_k(x, y) <= z,  0 <= x <= xMax,  0 <= y <= yMax,
+/// solved by enumerating its vertices (every three of its planes).
+static std::pair<double, double> bestShares(const ServerCosts &c) {
+  // Planes p . (x, y, z) = q.
+  struct Plane {
+    double px, py, pz, q;
+  };
+  llvm::SmallVector<Plane, 9> planes;
+  for (const Cost &g : c.g)
+    if (g.a != 0 || g.bx != 0 || g.by != 0)
+      planes.push_back({g.bx, g.by, -1, -g.a});
+  planes.push_back({1, 0, 0, 0});
+  planes.push_back({0, 1, 0, 0});
+  if (c.xMax > 0)
+    planes.push_back({1, 0, 0, c.xMax});
+  if (c.yMax > 0)
+    planes.push_back({0, 1, 0, c.yMax});
+  auto worst = [&](double x, double y) {
+    double z = 0;
+    for (const Cost &g : c.g)
+      z = std::max(z, g.at(x, y));
+    return z;
+  };
+  double bestX = 0, bestY = 0, bestZ = worst(0, 0);
+  double bestHost = c.g[kHost].at(0, 0);
+  size_t n = planes.size();
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j)
+      for (size_t k = j + 1; k < n; ++k) {
+        const Plane &a = planes[i], &b = planes[j], &d = planes[k];
+        double det = a.px * (b.py * d.pz - b.pz * d.py) -
+                     a.py * (b.px * d.pz - b.pz * d.px) +
+                     a.pz * (b.px * d.py - b.py * d.px);
+        if (std::fabs(det) < 1e-300)
+          continue;
+        // Cramer's rule for (x, y); z follows from the costs.
+        double x = (a.q * (b.py * d.pz - b.pz * d.py) -
+                    a.py * (b.q * d.pz - b.pz * d.q) +
+                    a.pz * (b.q * d.py - b.py * d.q)) /
+                   det;
+        double y = (a.px * (b.q * d.pz - b.pz * d.q) -
+                    a.q * (b.px * d.pz - b.pz * d.px) +
+                    a.pz * (b.px * d.q - b.q * d.px)) /
+                   det;
+        if (!std::isfinite(x) || !std::isfinite(y))
+          continue;
+        // Round off vertices a hair outside the box onto it.
+        if (x < -1e-12 || x > c.xMax + 1e-12 || y < -1e-12 ||
+            y > c.yMax + 1e-12)
+          continue;
+        // (+ 0.0 turns a -0 into 0.)
+        x = std::clamp(x, 0.0, c.xMax) + 0.0;
+        y = std::clamp(y, 0.0, c.yMax) + 0.0;
+        double z = worst(x, y), host = c.g[kHost].at(x, y);
+        // A better vertex, or as good (relative 1e-12) with fewer host
+        // cores busy per request.
+        if (z < bestZ * (1 - 1e-12) ||
+            (z <= bestZ * (1 + 1e-12) && host < bestHost * (1 - 1e-12))) {
+          bestX = x;
+          bestY = y;
+          bestZ = z;
+          bestHost = host;
+        }
+      }
+  return {bestX, bestY};
 }
 
 int64_t flow::serversForTarget(llvm::ArrayRef<double> perServer, double target,
@@ -98,8 +258,8 @@ static TierTotals totals(llvm::ArrayRef<SiteThroughput> sites,
   std::vector<double> per;
   for (const SiteThroughput &s : sites) {
     t.requests += s.requests;
-    t.bytesIn += s.requests * load.blockBytes;
-    t.bytesOut += s.requests * load.blockBytes / s.ratio;
+    t.bytesIn += s.requests * s.ingressPerRequest;
+    t.bytesOut += s.requests * s.egressPerRequest;
     per.push_back(s.requests);
   }
   t.serversNeeded = serversForTarget(per, load.requestRate, t.extrapolated);
@@ -125,6 +285,12 @@ flow::planMiddleTier(llvm::ArrayRef<MiddleTierServer> servers,
   if (!std::isfinite(load.headerSeconds) || load.headerSeconds < 0)
     return fail("the header cost must not be negative, got " +
                 num(load.headerSeconds) + " s");
+  if (!(load.readFraction >= 0 && load.readFraction <= 1))
+    return fail("the read fraction must be in [0, 1], got " +
+                num(load.readFraction));
+  if (load.readFraction > 0 && !positive(load.hostDecompressRate))
+    return fail("the host codec's decompression rate must be positive, got " +
+                num(load.hostDecompressRate) + " B/s per core");
   MiddleTierPlan plan;
   std::vector<SiteThroughput> chosen, host;
   for (const MiddleTierServer &s : servers) {
@@ -134,24 +300,23 @@ flow::planMiddleTier(llvm::ArrayRef<MiddleTierServer> servers,
       return fail("middle-tier server '" + s.name + "' has no line rate");
     ServerPlan p;
     p.name = s.name;
-    auto h = siteThroughput(s, load, CompressionSite::Host);
-    if (!h)
-      return h.takeError();
-    p.host = *h;
-    p.chosen = *h;
     p.hasEngine = s.engineRate > 0;
-    if (p.hasEngine) {
-      if (!std::isfinite(s.engineRatio) || s.engineRatio < 1)
-        return fail("middle-tier server '" + s.name +
-                    "': the compression engine's ratio must be at least 1, "
-                    "got " +
-                    num(s.engineRatio));
-      auto n = siteThroughput(s, load, CompressionSite::SmartNic);
-      if (!n)
-        return n.takeError();
-      if (n->requests >= h->requests)
-        p.chosen = *n;
-    }
+    p.hasDecompressEngine = s.decompressRate > 0 && load.readFraction > 0;
+    if (p.hasEngine && (!std::isfinite(s.engineRatio) || s.engineRatio < 1))
+      return fail("middle-tier server '" + s.name +
+                  "': the compression engine's ratio must be at least 1, "
+                  "got " +
+                  num(s.engineRatio));
+    // The best split (the LP of bestShares) and both sites on the host.
+    auto [x, y] = bestShares(costsOf(s, load));
+    auto best = splitThroughput(s, load, x, y);
+    auto hostOnly = splitThroughput(s, load, 0, 0);
+    if (!best)
+      return best.takeError();
+    if (!hostOnly)
+      return hostOnly.takeError();
+    p.chosen = std::move(*best);
+    p.host = std::move(*hostOnly);
     chosen.push_back(p.chosen);
     host.push_back(p.host);
     plan.servers.push_back(std::move(p));
@@ -181,6 +346,10 @@ std::string flow::middleTierToJSON(const MiddleTierPlan &plan) {
         j.object([&] {
           j.attribute("name", s.name);
           j.attribute("site", stringifySite(s.chosen.site));
+          j.attribute("decompress_site",
+                      stringifySite(s.chosen.decompressSite));
+          j.attribute("compress_nic_share", s.chosen.nicShare);
+          j.attribute("decompress_nic_share", s.chosen.nicReadShare);
           j.attribute("requests_per_s", s.chosen.requests);
           j.attribute("ratio", s.chosen.ratio);
           j.attribute("bottleneck", s.chosen.bottleneck);

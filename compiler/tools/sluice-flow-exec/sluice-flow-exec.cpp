@@ -2,7 +2,7 @@
 //
 // sluice-flow-exec SCHEDULE.json [--time-scale=F] [--byte-scale=F]
 //                  [--chunk-bytes=N] [--backend=host|cuda] [--json] ...
-// sluice-flow-exec --measure-compression [--block-bytes=N]
+// sluice-flow-exec --measure-compression [--codec=zstd|lz4] [--block-bytes=N]
 //                  [--compressibility=F] [--level=N] [--seconds=F] [--json]
 //
 // Reads a schedule as SluiceFlow's writeScheduleJSON prints it, converts it
@@ -13,8 +13,9 @@
 // options. See docs/flows.md ("Executor").
 //
 // With --measure-compression it runs no schedule: it measures the host
-// codec of a storage middle tier (sluice/compress.h: zstd on one core, on
-// generated blocks) and prints the rate per core and the ratio, the figure
+// codec of a storage middle tier (sluice/compress.h: zstd or lz4 on one
+// core, on generated blocks) and prints its compression and decompression
+// rates per core and the ratio, the figure
 // sluicec --measure-compression gives plan-middle-tier (docs/flows.md,
 // "Storage middle tier (SmartDS)").
 //
@@ -94,7 +95,8 @@ cl::opt<std::string> gpuPrefix(
 
 cl::opt<bool> measureCompression(
     "measure-compression",
-    cl::desc("Measure the host codec (zstd, one core) on generated blocks "
+    cl::desc("Measure the host codec (zstd or lz4, one core) on generated "
+             "blocks "
              "instead of running a schedule"),
     cl::cat(category));
 cl::opt<uint64_t> blockBytes("block-bytes",
@@ -104,8 +106,15 @@ cl::opt<double> compressibility(
     "compressibility",
     cl::desc("--measure-compression: fraction of each block that repeats"),
     cl::init(0.5), cl::cat(category));
-cl::opt<int> level("level", cl::desc("--measure-compression: zstd level"),
+cl::opt<int> level("level",
+                   cl::desc("--measure-compression: level (zstd 1-19, lz4 "
+                            "1 or 2-12 for LZ4HC)"),
                    cl::init(1), cl::cat(category));
+cl::opt<sluice_compress_codec_t> codecOption(
+    "codec", cl::desc("--measure-compression: the codec"),
+    cl::values(clEnumValN(SLUICE_COMPRESS_ZSTD, "zstd", "zstd (default)"),
+               clEnumValN(SLUICE_COMPRESS_LZ4, "lz4", "lz4")),
+    cl::init(SLUICE_COMPRESS_ZSTD), cl::cat(category));
 cl::opt<double>
     measureSeconds("seconds",
                    cl::desc("--measure-compression: seconds to compress for"),
@@ -239,13 +248,14 @@ void printText(const flowexec::LoadedSchedule &s, const sluice_flow_report_t &r,
 
 } // namespace
 
-/// --measure-compression: the rate and ratio of zstd on one core.
+/// --measure-compression: the rates and ratio of the codec on one core.
 static int runCompressionMeasurement() {
   sluice_compress_options_t options;
   sluice_compress_options_init(&options);
   options.block_bytes = blockBytes;
   options.compressibility = compressibility;
   options.level = level;
+  options.codec = codecOption;
   options.min_seconds = measureSeconds;
   if (blockBytes > 0)
     options.blocks = std::max<uint64_t>(

@@ -22,6 +22,7 @@ def Plan_CollectiveKindAttr
 def Plan_ScheduleMethodAttr
     : EnumAttr<Plan_Dialect, Plan_ScheduleMethod, "method">;
 def Plan_RecomputeAttr : EnumAttr<Plan_Dialect, Plan_Recompute, "recompute">;
+def Plan_CodecAttr : EnumAttr<Plan_Dialect, Plan_Codec, "codec">;
 def Plan_PlacementMethodAttr
     : EnumAttr<Plan_Dialect, Plan_PlacementMethod, "placement">;
 

@@ -90,6 +90,13 @@ def Plan_Recompute : Plan_Enum<"Recompute",
     I32EnumAttrCase<"Full", 2, "full">
   ]>;
 
+// The host codec of a storage middle tier (SmartDS; blockio's `codec`,
+// docs/flows.md "Storage middle tier (SmartDS)").
+def Plan_Codec : Plan_Enum<"Codec", "the host codec of a plan.middle_tier", [
+    I32EnumAttrCase<"Zstd", 0, "zstd">,
+    I32EnumAttrCase<"Lz4", 1, "lz4">
+  ]>;
+
 // How a plan.parallel's ranks were put on GPUs (docs/parallel.md).
 def Plan_PlacementMethod : Plan_QuotedEnum<"PlacementMethod",
     "how a plan.parallel placed its ranks", [

@@ -118,6 +118,15 @@ LogicalResult DemandOp::verifyBlockIO() {
   if (!h || !isFiniteNum(h.getValueAsDouble()) || h.getValueAsDouble() < 0)
     return emitOpError()
            << "a 'blockio' job needs a non-negative 'header_cost' (f64)";
+  if (Attribute codec = job.get("codec"); codec && !isa<CodecAttr>(codec))
+    return emitOpError() << "a 'blockio' job's 'codec' must be a "
+                            "#plan<codec>, e.g. #plan<codec lz4>";
+  if (Attribute read = job.get("read_fraction")) {
+    auto r = dyn_cast<FloatAttr>(read);
+    if (!r || !(r.getValueAsDouble() >= 0 && r.getValueAsDouble() <= 1))
+      return emitOpError()
+             << "a 'blockio' job's 'read_fraction' must be an f64 in [0, 1]";
+  }
   return success();
 }
 
@@ -128,19 +137,39 @@ LogicalResult MiddleTierOp::verify() {
                             "\"fallback\", got \""
                          << source << "\"";
   for (double v :
-       {getCpuRate().convertToDouble(), getCpuRatio().convertToDouble(),
-        getSpeedup().convertToDouble()})
+       {getCpuRate().convertToDouble(),
+        getCpuDecompressRate().convertToDouble(),
+        getCpuRatio().convertToDouble(), getSpeedup().convertToDouble()})
     if (!isFiniteNum(v) || v <= 0)
-      return emitOpError() << "cpu_rate, cpu_ratio and speedup must be "
-                              "positive, got "
+      return emitOpError() << "cpu_rate, cpu_decompress_rate, cpu_ratio and "
+                              "speedup must be positive, got "
                            << num(v);
+  double read = getReadFraction().convertToDouble();
+  if (!(read >= 0 && read <= 1))
+    return emitOpError() << "read_fraction must be in [0, 1], got "
+                         << num(read);
+  // A site and its SmartNIC share agree: 0 is "host", 1 "smartnic", and
+  // a share in between "split".
+  auto isSite = [](DictionaryAttr server, StringRef name, StringRef share) {
+    auto site = server.getAs<StringAttr>(name);
+    auto x = server.getAs<FloatAttr>(share);
+    if (!site || !x)
+      return false;
+    double v = x.getValueAsDouble();
+    return (site.getValue() == "host" && v == 0) ||
+           (site.getValue() == "smartnic" && v == 1) ||
+           (site.getValue() == "split" && v > 0 && v < 1);
+  };
   for (Attribute a : getServers()) {
     auto server = dyn_cast<DictionaryAttr>(a);
-    auto site = server ? server.getAs<StringAttr>("site") : StringAttr();
-    if (!server || !server.getAs<StringAttr>("name") || !site ||
-        (site.getValue() != "host" && site.getValue() != "smartnic"))
-      return emitOpError() << "every server needs a 'name' and a 'site' of "
-                              "\"host\" or \"smartnic\"";
+    if (!server || !server.getAs<StringAttr>("name") ||
+        !isSite(server, "site", "compress_nic_share") ||
+        !isSite(server, "decompress_site", "decompress_nic_share"))
+      return emitOpError()
+             << "every server needs a 'name', a 'site' with its "
+                "'compress_nic_share' and a 'decompress_site' with its "
+                "'decompress_nic_share' (\"host\" with 0, \"smartnic\" with 1, "
+                "\"split\" with a share in between)";
   }
   return success();
 }

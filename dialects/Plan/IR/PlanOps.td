@@ -87,12 +87,15 @@ def Plan_DemandOp : Plan_Op<"demand", [HasParent<"DemandsOp">]> {
     size (items x item_bytes).
 
     A `blockio` demand (SmartDS, docs/flows.md "Storage middle tier
-    (SmartDS)") is block I/O of `bytes`-byte blocks from the compute
-    devices `sources` to the storage devices `destinations`, served by the
+    (SmartDS)") is block I/O of `bytes`-byte blocks between the compute
+    devices `sources` and the storage devices `destinations`, served by the
     middle-tier servers whose host CPUs its `job` lists: `middle_tier`
     (array of patterns), `rate` (f64, requests per second in total, > 0),
-    `compressibility` (f64 in [0, 1)) and `header_cost` (f64, host CPU
-    seconds per request, >= 0). `plan-middle-tier` plans it and removes it.
+    `compressibility` (f64 in [0, 1)), `header_cost` (f64, host CPU
+    seconds per request, >= 0) and optionally `read_fraction` (f64 in
+    [0, 1], the share of reads; absent: 0) and `codec` (a `#plan<codec>`,
+    the host codec; absent: zstd). `plan-middle-tier` plans it
+    and removes it.
 
     where `n` is the group size. For the collectives `sources` and
     `destinations` are the same group. `bytes` is finite and positive,
@@ -484,21 +487,28 @@ def Plan_MiddleTierOp : Plan_Op<"middle_tier"> {
   let description = [{
     The plan `plan-middle-tier` made for the `blockio` item `label`
     (SmartDS, docs/flows.md "Storage middle tier (SmartDS)"): blocks of
-    `block_bytes` at `rate` requests per second with `compressibility`;
-    the host codec's rate per core `cpu_rate` (input bytes per second) and
-    ratio `cpu_ratio`, and where they come from (`cpu_source`: "measured" on
+    `block_bytes` at `rate` requests per second with `compressibility`, a
+    share `read_fraction` of them reads; the host codec (`codec`: zstd or
+    lz4), its compression rate
+    per core `cpu_rate` (input bytes per second), its decompression rate
+    per core `cpu_decompress_rate` (output bytes per second) and its ratio
+    `cpu_ratio`, and where they come from (`cpu_source`: "measured" on
     this machine, "given" as pass options, or "fallback", the documented
-    default). `servers` holds one dictionary per middle-tier server, in
-    declaration order: `name`, `site` ("host" or "smartnic"), `requests`
-    (requests per second), `ratio`, `bottleneck`, `cores_busy` and
-    `host_requests` (its throughput compressing on the host). `planned` and
-    `cpu_only` are the tier's totals with the chosen sites and with every
-    server on the host: `requests`, `bytes_in`, `bytes_out` (f64, per
-    second), `servers_needed` (i64: the fewest servers for `rate`) and
-    `extrapolated` (bool). `speedup` is planned over CPU-only requests.
-    The verifier checks `cpu_source`, that every server has a `name` and a
-    `site` of "host" or "smartnic", and that `cpu_rate`, `cpu_ratio` and
-    `speedup` are positive.
+    defaults). `servers` holds one dictionary per middle-tier server, in
+    declaration order: `name`, `site` (where it compresses: "host",
+    "smartnic" or "split") with `compress_nic_share` (the share of writes
+    compressed on the SmartNIC: 0, 1 or in between), `decompress_site`
+    with `decompress_nic_share` (the same for reads), `requests` (requests
+    per second), `ratio`, `bottleneck` (the bounds that bind, joined by
+    " and "), `cores_busy` and `host_requests` (its throughput with both on
+    the host). `planned`
+    and `cpu_only` are the tier's totals with the chosen sites and with
+    every server on the host: `requests`, `bytes_in`, `bytes_out` (f64,
+    per second, into and out of the servers), `servers_needed` (i64: the
+    fewest servers for `rate`) and `extrapolated` (bool). `speedup` is
+    planned over CPU-only requests. The verifier checks `cpu_source`, that
+    every server has a `name` and sites that agree with their shares, that `cpu_rate`, `cpu_decompress_rate`, `cpu_ratio`
+    and `speedup` are positive, and `read_fraction` in [0, 1].
 
     Example:
 
@@ -508,7 +518,9 @@ def Plan_MiddleTierOp : Plan_Op<"middle_tier"> {
   }];
   let arguments = (ins StrAttr:$label, F64Attr:$block_bytes, F64Attr:$rate,
                        F64Attr:$compressibility, F64Attr:$header_cost,
-                       F64Attr:$cpu_rate, F64Attr:$cpu_ratio,
+                       F64Attr:$read_fraction, Plan_CodecAttr:$codec,
+                       F64Attr:$cpu_rate,
+                       F64Attr:$cpu_decompress_rate, F64Attr:$cpu_ratio,
                        StrAttr:$cpu_source, ArrayAttr:$servers,
                        DictionaryAttr:$planned, DictionaryAttr:$cpu_only,
                        F64Attr:$speedup);

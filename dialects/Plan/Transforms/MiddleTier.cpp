@@ -28,10 +28,17 @@ using namespace sluice::plan;
 
 namespace {
 
-/// The host codec's rate per core when it was neither measured nor given:
-/// zstd level 1 on 4 KiB blocks of compressibility 0.5 as measured on the
-/// development machine (254 MB/s under load; bench/RESULTS.md, "SmartDS").
-constexpr double kFallbackCompressRate = 250e6;
+/// The host codec's rates per core when they were neither measured nor
+/// given: conservative figures near the lower end of what the development
+/// machine measured under load (bench/RESULTS.md, "SmartDS"): zstd level 1
+/// compressed 185-575 MB/s and decompressed 1.8-16 GB/s per core (output
+/// bytes) on 4-64 KiB blocks; lz4 level 1 compressed 368-1876 MB/s and
+/// decompressed 2.3-16.6 GB/s.
+struct FallbackCodec {
+  double compressRate, decompressRate;
+};
+constexpr FallbackCodec kFallbackZstd = {250e6, 3e9};
+constexpr FallbackCodec kFallbackLz4 = {400e6, 3e9};
 
 struct MiddleTierPass : public plan::impl::PlanMiddleTierBase<MiddleTierPass> {
   using PlanMiddleTierBase::PlanMiddleTierBase;
@@ -59,7 +66,8 @@ const analysis::QuantityProp *quantity(const analysis::TopoDevice &d,
 
 /// The servers around the devices `patterns` match: the instance path up
 /// to each device's last '.', its cpu's cores, its NICs' line rate and its
-/// SmartNICs' engines. Fails after reporting at `op`.
+/// SmartNICs' compression and decompression engines. Fails after reporting
+/// at `op`.
 static FailureOr<std::vector<flow::MiddleTierServer>>
 findServers(DemandOp op, ArrayAttr patterns, const analysis::TopoGraph &graph,
             const PlanNetwork &pn) {
@@ -100,6 +108,8 @@ findServers(DemandOp op, ArrayAttr patterns, const analysis::TopoGraph &graph,
         continue;
       if (const auto *bw = quantity(d, "bandwidth"))
         s.lineRate += bw->value;
+      if (const auto *decoder = quantity(d, "decompress"))
+        s.decompressRate += decoder->value;
       const auto *engine = quantity(d, "compress");
       if (!engine)
         continue;
@@ -158,20 +168,32 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
   load.blockBytes = op.getBytes().convertToDouble();
   load.requestRate = f64("rate");
   load.headerSeconds = f64("header_cost");
+  if (auto read = job.getAs<FloatAttr>("read_fraction"))
+    load.readFraction = read.getValueAsDouble();
   double c = f64("compressibility");
+  plan::Codec codec = plan::Codec::Zstd;
+  if (auto a = job.getAs<CodecAttr>("codec"))
+    codec = a.getValue();
+  const FallbackCodec &fallback =
+      codec == plan::Codec::Lz4 ? kFallbackLz4 : kFallbackZstd;
   StringRef source = "fallback";
-  load.hostCompressRate = kFallbackCompressRate;
+  load.hostCompressRate = fallback.compressRate;
+  load.hostDecompressRate = fallback.decompressRate;
   load.hostRatio = 1 / (1 - c);
   if (auto measured = job.getAs<FloatAttr>("cpu_rate")) {
     source = "measured";
     load.hostCompressRate = measured.getValueAsDouble();
     if (auto r = job.getAs<FloatAttr>("cpu_ratio"))
       load.hostRatio = r.getValueAsDouble();
+    if (auto d = job.getAs<FloatAttr>("cpu_decompress_rate"))
+      load.hostDecompressRate = d.getValueAsDouble();
   } else if (compressRate > 0) {
     source = "given";
     load.hostCompressRate = compressRate;
     if (compressRatio > 0)
       load.hostRatio = compressRatio;
+    if (decompressRate > 0)
+      load.hostDecompressRate = decompressRate;
   }
   auto plan = flow::planMiddleTier(*servers, load);
   if (!plan)
@@ -183,6 +205,13 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
         builder.getNamedAttr("name", builder.getStringAttr(s.name)),
         builder.getNamedAttr(
             "site", builder.getStringAttr(flow::stringifySite(s.chosen.site))),
+        builder.getNamedAttr("decompress_site",
+                             builder.getStringAttr(
+                                 flow::stringifySite(s.chosen.decompressSite))),
+        builder.getNamedAttr("compress_nic_share",
+                             builder.getF64FloatAttr(s.chosen.nicShare)),
+        builder.getNamedAttr("decompress_nic_share",
+                             builder.getF64FloatAttr(s.chosen.nicReadShare)),
         builder.getNamedAttr("requests",
                              builder.getF64FloatAttr(s.chosen.requests)),
         builder.getNamedAttr("ratio", builder.getF64FloatAttr(s.chosen.ratio)),
@@ -193,16 +222,29 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
         builder.getNamedAttr("host_requests",
                              builder.getF64FloatAttr(s.host.requests)),
     }));
-    if (remarks)
-      op.emitRemark() << "middle-tier server " << s.name << ": "
-                      << flow::stringifySite(s.chosen.site) << " compression, "
-                      << sig(s.chosen.requests) << " requests/s ("
-                      << sig(s.chosen.requests * load.blockBytes / 1e9)
-                      << " GB/s), bound by " << s.chosen.bottleneck
-                      << ", ratio " << sig(s.chosen.ratio) << ", "
-                      << sig(s.chosen.coresBusy) << " host cores busy; host "
-                      << "compression " << sig(s.host.requests)
-                      << " requests/s (bound by " << s.host.bottleneck << ")";
+    if (!remarks)
+      continue;
+    InFlightDiagnostic diag = op.emitRemark();
+    // "split compression (80% on the smartnic)".
+    auto site = [&](flow::CompressionSite where, double share, StringRef what) {
+      diag << flow::stringifySite(where) << " " << what;
+      if (where == flow::CompressionSite::Split)
+        diag << " (" << sig(100 * share) << "% on the smartnic)";
+    };
+    diag << "middle-tier server " << s.name << ": ";
+    site(s.chosen.site, s.chosen.nicShare, "compression");
+    if (load.readFraction > 0) {
+      diag << ", ";
+      site(s.chosen.decompressSite, s.chosen.nicReadShare, "decompression");
+    }
+    diag << ", " << sig(s.chosen.requests) << " requests/s ("
+         << sig(s.chosen.requests * load.blockBytes / 1e9)
+         << " GB/s), bound by " << s.chosen.bottleneck << ", ratio "
+         << sig(s.chosen.ratio) << ", " << sig(s.chosen.coresBusy)
+         << " host cores busy; host "
+         << (load.readFraction > 0 ? "only " : "compression ")
+         << sig(s.host.requests) << " requests/s (bound by "
+         << s.host.bottleneck << ")";
   }
   if (remarks) {
     size_t declared = plan->servers.size();
@@ -218,9 +260,15 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
                     << " CPU-only (" << sig(plan->speedup) << "x); "
                     << sig(load.requestRate) << " requests/s need "
                     << needed(plan->planned) << " vs " << needed(plan->cpuOnly)
-                    << " CPU-only; host codec "
-                    << sig(load.hostCompressRate / 1e6) << " MB/s per core, "
-                    << "ratio " << sig(load.hostRatio) << " (" << source << ")";
+                    << " CPU-only; host codec " << stringifyCodec(codec) << " "
+                    << sig(load.hostCompressRate / 1e6) << " MB/s per core"
+                    << (load.readFraction > 0
+                            ? ", decompression " +
+                                  sig(load.hostDecompressRate / 1e6) +
+                                  " MB/s per core"
+                            : std::string())
+                    << ", ratio " << sig(load.hostRatio) << " (" << source
+                    << ")";
   }
   std::string label =
       (op->getParentOfType<DemandsOp>().getSymName() + "." + Twine(index))
@@ -230,7 +278,10 @@ LogicalResult MiddleTierPass::planItem(DemandOp op, unsigned index,
       builder.getF64FloatAttr(load.blockBytes),
       builder.getF64FloatAttr(load.requestRate), builder.getF64FloatAttr(c),
       builder.getF64FloatAttr(load.headerSeconds),
+      builder.getF64FloatAttr(load.readFraction),
+      CodecAttr::get(builder.getContext(), codec),
       builder.getF64FloatAttr(load.hostCompressRate),
+      builder.getF64FloatAttr(load.hostDecompressRate),
       builder.getF64FloatAttr(load.hostRatio), builder.getStringAttr(source),
       builder.getArrayAttr(serverAttrs), tierAttr(builder, plan->planned),
       tierAttr(builder, plan->cpuOnly), builder.getF64FloatAttr(plan->speedup));

@@ -77,17 +77,22 @@ def PlanMiddleTier : Pass<"plan-middle-tier", "::mlir::ModuleOp"> {
     that device must be a `cpu` with `cores`; the server's `nic` and
     `smartnic` devices (same instance) give the line rate (`bandwidth`,
     summed) and its SmartNICs' compression engines (`compress`, summed;
-    `compress_ratio`, the best). flow::planMiddleTier
-    (compiler/Analysis/Flow/MiddleTier.h) picks per server where the
-    payload is compressed: on the host CPU, or on the SmartNIC with the
-    header on the host (SmartDS's message split), and sizes the tier for
-    the demand's rate against a CPU-only tier.
+    `compress_ratio`, the best) and decompression engines (`decompress`,
+    summed). flow::planMiddleTier (compiler/Analysis/Flow/MiddleTier.h)
+    picks per server the share of its writes compressed on the SmartNIC
+    (the header stays on the host: SmartDS's message split; the rest on
+    the host CPU) and, for the job's `read_fraction` of reads, the share
+    decompressed there, maximising the server's throughput exactly (all on
+    one site or split), and sizes the tier for the demand's rate against a
+    CPU-only tier.
 
-    The host codec's rate per core: the job's `cpu_rate` / `cpu_ratio` when
-    the driver measured them (sluicec --measure-compression), else the
-    options `compress-rate` / `compress-ratio`, else the fallback
-    (`kFallbackCompressRate`, 250 MB/s per core, and the ideal ratio
-    1 / (1 - compressibility)); the op records which (`cpu_source`).
+    The host codec's rates per core: the job's `cpu_rate` /
+    `cpu_decompress_rate` / `cpu_ratio` when the driver measured them
+    (sluicec --measure-compression), else the options `compress-rate` /
+    `decompress-rate` / `compress-ratio`, else the fallbacks
+    (`kFallbackCompressRate`, 250 MB/s per core; `kFallbackDecompressRate`,
+    3 GB/s per core; the ideal ratio 1 / (1 - compressibility)); the op
+    records which (`cpu_source`).
 
     Before:
 
@@ -105,7 +110,7 @@ def PlanMiddleTier : Pass<"plan-middle-tier", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "Print a remark per middle-tier server (site, throughput, "
+           "Print a remark per middle-tier server (sites, throughput, "
            "bottleneck) and per blockio item (servers needed, speedup)">,
     Option<"compressRate", "compress-rate", "double", /*default=*/"0",
            "Host codec rate, input bytes per second per core (0: not "
@@ -113,6 +118,9 @@ def PlanMiddleTier : Pass<"plan-middle-tier", "::mlir::ModuleOp"> {
     Option<"compressRatio", "compress-ratio", "double", /*default=*/"0",
            "Host codec ratio with compress-rate (0: the ideal "
            "1 / (1 - compressibility))">,
+    Option<"decompressRate", "decompress-rate", "double", /*default=*/"0",
+           "Host codec decompression rate with compress-rate, output bytes "
+           "per second per core (0: the fallback)">,
   ];
   let dependentDialects = ["::sluice::plan::PlanDialect"];
 }

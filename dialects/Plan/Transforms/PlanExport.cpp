@@ -62,6 +62,8 @@ static void writeMiddleTierJSON(llvm::json::OStream &j, MiddleTierOp t) {
       j.value(i.getInt());
     else if (auto s = dyn_cast<StringAttr>(a))
       j.value(s.getValue());
+    else if (auto c = dyn_cast<CodecAttr>(a))
+      j.value(stringifyCodec(c.getValue()));
     else if (auto d = dyn_cast<DictionaryAttr>(a))
       j.object([&] {
         for (NamedAttribute n : d) {

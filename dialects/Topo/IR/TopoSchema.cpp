@@ -73,6 +73,8 @@ llvm::ArrayRef<PropertySpec> topo::deviceProperties(DeviceKind kind) {
       q("compress", Dim::bandwidth(),
         "compression engine throughput (input bytes)"),
       num("compress_ratio", "best ratio the compression engine reaches"),
+      q("decompress", Dim::bandwidth(),
+        "decompression engine throughput (output bytes)"),
       model(), price(), power()};
   static const std::vector<PropertySpec> sw = {
       i("ports", "port count"),

@@ -1,9 +1,10 @@
 /*===- sluice/compress.h - libsluicert: measured block compression ---------===*
  *
  * The host CPU side of a storage middle tier (SmartDS, docs/flows.md
- * "Storage middle tier (SmartDS)"): compresses real blocks with zstd on
- * one core of this machine and reports the rate and the ratio, so that the
- * planner uses a measured rate instead of an assumed one.
+ * "Storage middle tier (SmartDS)"): compresses real blocks with zstd or lz4
+ * on one core of this machine and reports the compression and
+ * decompression rates and the ratio, so that the planner uses measured
+ * rates instead of assumed ones.
  *
  * The blocks are generated deterministically from a seed with a given
  * compressibility c in [0, 1): each block is a sequence of 64-byte runs, a
@@ -22,12 +23,18 @@
 extern "C" {
 #endif
 
+typedef enum sluice_compress_codec_t {
+  SLUICE_COMPRESS_ZSTD = 0, /* libzstd: levels 1 to 19 */
+  SLUICE_COMPRESS_LZ4 = 1,  /* liblz4: level 1 LZ4, levels 2 to 12 LZ4HC */
+} sluice_compress_codec_t;
+
 typedef struct sluice_compress_options_t {
   /* Block size in bytes, 64 B to 64 MiB. */
   uint64_t block_bytes;
   /* In [0, 1): the fraction of 64-byte runs that repeat an earlier run. */
   double compressibility;
-  /* zstd compression level, 1 to 19. */
+  /* Compression level: zstd 1 to 19; lz4 1 (LZ4_compress_default) or 2 to
+   * 12 (LZ4HC). */
   int level;
   /* Distinct blocks generated (they are compressed round robin), >= 1. */
   uint64_t blocks;
@@ -36,9 +43,12 @@ typedef struct sluice_compress_options_t {
   double min_seconds;
   /* Seed of the block contents. */
   uint64_t seed;
+  /* The codec. */
+  sluice_compress_codec_t codec;
 } sluice_compress_options_t;
 
-/* 4 KiB blocks, compressibility 0.5, level 1, 256 blocks, 0.5 s, seed 1. */
+/* 4 KiB blocks, compressibility 0.5, level 1, 256 blocks, 0.5 s, seed 1,
+ * zstd. */
 SLUICE_API void
 sluice_compress_options_init(sluice_compress_options_t *options);
 
@@ -52,7 +62,7 @@ typedef struct sluice_compress_report_t {
   /* Blocks compressed while timing, and the wall seconds they took. */
   uint64_t blocks_compressed;
   double seconds;
-  /* "zstd 1.5.4" */
+  /* "zstd 1.5.4", "lz4 1.9.4" */
   char codec[32];
 } sluice_compress_report_t;
 

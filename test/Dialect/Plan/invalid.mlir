@@ -405,18 +405,52 @@ plan.demands @d on @t {
 
 // -----
 
+// A blockio job's codec is a #plan<codec>.
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' job's 'codec' must be a #plan<codec>, e.g. #plan<codec lz4>}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"] {job = {codec = "lz4", compressibility = 0.5 : f64, header_cost = 0.0 : f64, middle_tier = ["m.cpu"], rate = 1.0 : f64}}
+}
+
+// -----
+
+// A blockio job's read share is in [0, 1].
+plan.demands @d on @t {
+  // expected-error@+1 {{'plan.demand' op a 'blockio' job's 'read_fraction' must be an f64 in [0, 1]}}
+  plan.demand blockio 4096.0 from ["cpu"] to ["ssd"] {job = {compressibility = 0.5 : f64, header_cost = 0.0 : f64, middle_tier = ["m.cpu"], rate = 1.0 : f64, read_fraction = 1.5 : f64}}
+}
+
+// -----
+
 // A middle tier's codec comes from one of three sources.
 // expected-error@+1 {{'plan.middle_tier' op cpu_source must be "measured", "given" or "fallback", got "guessed"}}
-plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, cpu_only = {}, cpu_rate = 2.5e8 : f64, cpu_ratio = 2.0 : f64, cpu_source = "guessed", header_cost = 1.0e-6 : f64, planned = {}, servers = [], speedup = 1.0 : f64}
+plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, codec = #plan<codec zstd>, cpu_only = {}, cpu_decompress_rate = 5.0e9 : f64, cpu_rate = 2.5e8 : f64, cpu_ratio = 2.0 : f64, cpu_source = "guessed", header_cost = 1.0e-6 : f64, planned = {}, read_fraction = 0.0 : f64, servers = [], speedup = 1.0 : f64}
 
 // -----
 
 // A middle-tier server compresses on the host or on its SmartNIC.
-// expected-error@+1 {{'plan.middle_tier' op every server needs a 'name' and a 'site' of "host" or "smartnic"}}
-plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, cpu_only = {}, cpu_rate = 2.5e8 : f64, cpu_ratio = 2.0 : f64, cpu_source = "given", header_cost = 1.0e-6 : f64, planned = {}, servers = [{name = "m", site = "gpu"}], speedup = 1.0 : f64}
+// expected-error@+1 {{'plan.middle_tier' op every server needs a 'name', a 'site' with its 'compress_nic_share' and a 'decompress_site' with its 'decompress_nic_share' ("host" with 0, "smartnic" with 1, "split" with a share in between)}}
+plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, codec = #plan<codec zstd>, cpu_only = {}, cpu_decompress_rate = 5.0e9 : f64, cpu_rate = 2.5e8 : f64, cpu_ratio = 2.0 : f64, cpu_source = "given", header_cost = 1.0e-6 : f64, planned = {}, read_fraction = 0.0 : f64, servers = [{compress_nic_share = 0.0 : f64, decompress_nic_share = 0.0 : f64, decompress_site = "host", name = "m", site = "gpu"}], speedup = 1.0 : f64}
+
+// -----
+
+// ... and decompresses on the host or on its SmartNIC.
+// expected-error@+1 {{'plan.middle_tier' op every server needs a 'name', a 'site' with its 'compress_nic_share' and a 'decompress_site' with its 'decompress_nic_share' ("host" with 0, "smartnic" with 1, "split" with a share in between)}}
+plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, codec = #plan<codec zstd>, cpu_only = {}, cpu_decompress_rate = 5.0e9 : f64, cpu_rate = 2.5e8 : f64, cpu_ratio = 2.0 : f64, cpu_source = "given", header_cost = 1.0e-6 : f64, planned = {}, read_fraction = 0.5 : f64, servers = [{compress_nic_share = 0.0 : f64, name = "m", site = "host"}], speedup = 1.0 : f64}
 
 // -----
 
 // A middle tier's codec rate is positive.
-// expected-error@+1 {{'plan.middle_tier' op cpu_rate, cpu_ratio and speedup must be positive, got 0}}
-plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, cpu_only = {}, cpu_rate = 0.0 : f64, cpu_ratio = 2.0 : f64, cpu_source = "given", header_cost = 1.0e-6 : f64, planned = {}, servers = [], speedup = 1.0 : f64}
+// expected-error@+1 {{'plan.middle_tier' op cpu_rate, cpu_decompress_rate, cpu_ratio and speedup must be positive, got 0}}
+plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, codec = #plan<codec zstd>, cpu_only = {}, cpu_decompress_rate = 5.0e9 : f64, cpu_rate = 0.0 : f64, cpu_ratio = 2.0 : f64, cpu_source = "given", header_cost = 1.0e-6 : f64, planned = {}, read_fraction = 0.0 : f64, servers = [], speedup = 1.0 : f64}
+
+// -----
+
+// A middle tier's read share is in [0, 1].
+// expected-error@+1 {{'plan.middle_tier' op read_fraction must be in [0, 1], got -0.5}}
+plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, codec = #plan<codec zstd>, cpu_only = {}, cpu_decompress_rate = 5.0e9 : f64, cpu_rate = 2.5e8 : f64, cpu_ratio = 2.0 : f64, cpu_source = "given", header_cost = 1.0e-6 : f64, planned = {}, read_fraction = -0.5 : f64, servers = [], speedup = 1.0 : f64}
+
+// -----
+
+// A split's share lies strictly between 0 and 1.
+// expected-error@+1 {{'plan.middle_tier' op every server needs a 'name', a 'site' with its 'compress_nic_share' and a 'decompress_site' with its 'decompress_nic_share' ("host" with 0, "smartnic" with 1, "split" with a share in between)}}
+plan.middle_tier "io.0" block_bytes(4096.0) rate(1.0e6) {compressibility = 0.5 : f64, codec = #plan<codec zstd>, cpu_only = {}, cpu_decompress_rate = 5.0e9 : f64, cpu_rate = 2.5e8 : f64, cpu_ratio = 2.0 : f64, cpu_source = "given", header_cost = 1.0e-6 : f64, planned = {}, read_fraction = 0.0 : f64, servers = [{compress_nic_share = 1.0 : f64, decompress_nic_share = 0.0 : f64, decompress_site = "host", name = "m", site = "split"}], speedup = 1.0 : f64}
