@@ -10,7 +10,7 @@
  *
  *   cc -O2 -Iruntime/include -include k.h -DALGO=sssp -DNPROPS=1 \
  *      '-DPARAMS_INIT={1}' bench/algorithms/kernel-driver.c k.o \
- *      build/lib/libsluicert.a -lstdc++ -lz -luring -lzstd -lpthread -lm
+ *      build/lib/libsluicert.a -lstdc++ -lz -luring -lzstd -llz4 -lpthread -lm
  *   # with -DWRAP -Wl,--wrap=sluice_algo_parallel_for for per-pass times
  *
  *   kernel-driver GRAPH THREADS RUNS
