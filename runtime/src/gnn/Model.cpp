@@ -240,12 +240,12 @@ double GnnModel::lossAndGradient(const std::vector<float> &logits,
 
 void GnnModel::backward(AlgoThreadPool *pool, const MiniBatch &batch,
                         const Input &input, const Activations &acts,
-                        std::vector<float> dY, TileTuner *tiles) {
+                        const std::vector<float> &dLogits, TileTuner *tiles) {
   const uint32_t layers = modelShape.layers();
   const bool sage = modelShape.kind == SLUICE_GNN_SAGE;
   for (auto &g : grad)
     std::fill(g.begin(), g.end(), 0.0f);
-  std::vector<float> dA, dH;
+  dY.assign(dLogits.begin(), dLogits.end());
   for (uint32_t l = layers; l-- > 0;) {
     const Block &b = batch.blocks[l];
     const size_t in = modelShape.widths[l], out = modelShape.widths[l + 1];

@@ -128,15 +128,20 @@ public:
                                 uint32_t classes, std::vector<float> &dLogits,
                                 uint64_t &correct);
   /// Zeroes the gradients and accumulates those of the batch from dLogits.
+  /// The gradients of the layers' inputs live in buffers the model keeps
+  /// from batch to batch (grown to the largest batch, fully overwritten).
   void backward(AlgoThreadPool *pool, const MiniBatch &batch,
                 const Input &input, const Activations &acts,
-                std::vector<float> dLogits, TileTuner *tiles = nullptr);
+                const std::vector<float> &dLogits, TileTuner *tiles = nullptr);
   /// One Adam step (t is 1-based) with L2 weight decay on every value.
   void adamStep(uint64_t t, float learningRate, float weightDecay);
 
 private:
   ModelShape modelShape;
   std::vector<std::vector<float>> param, grad, m, v;
+  /// backward's scratch: the gradient of the current layer's output (dY),
+  /// of its aggregate (dA) and of its src rows (dH).
+  std::vector<float> dY, dA, dH;
   const sluice_gnn_aggregator_t *aggregator = nullptr;
 };
 

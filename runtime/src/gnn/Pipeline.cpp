@@ -6,9 +6,10 @@
 
 namespace sluice::rt::gnn {
 
-BatchPipeline::BatchPipeline(size_t count, size_t depth, Produce produce)
-    : count(count), depth(depth), produce(std::move(produce)),
-      slots(depth ? depth : 1) {
+BatchPipeline::BatchPipeline(size_t count, size_t depth,
+                             std::vector<BatchSlot> &slots, Produce produce)
+    : count(count), depth(depth), produce(std::move(produce)), slots(slots) {
+  slots.resize(depth ? depth : 1);
   if (depth && count)
     producer = std::thread([this] { producerLoop(); });
 }

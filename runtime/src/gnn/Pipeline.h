@@ -6,6 +6,9 @@
 // order and frees each when done. With depth 0 nothing runs ahead: each
 // slot is produced on the trainer's thread when it is asked for. The
 // produced batches are the same either way (sampling is keyed by batch).
+// The slots belong to the caller, so that a trainer keeps them from one
+// epoch to the next: a slot's vectors grow to the largest batch it held and
+// are overwritten, not reallocated, by the batches after it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLUICE_RUNTIME_SRC_GNN_PIPELINE_H
@@ -34,8 +37,11 @@ class BatchPipeline {
 public:
   using Produce = std::function<void(size_t index, BatchSlot &slot)>;
 
-  /// Produces batches 0 .. count - 1 with `produce`, up to `depth` ahead.
-  BatchPipeline(size_t count, size_t depth, Produce produce);
+  /// Produces batches 0 .. count - 1 with `produce`, up to `depth` ahead,
+  /// into `slots` (resized to max(depth, 1); they must outlive the
+  /// pipeline). `produce` must overwrite everything a slot held before.
+  BatchPipeline(size_t count, size_t depth, std::vector<BatchSlot> &slots,
+                Produce produce);
   ~BatchPipeline();
   BatchPipeline(const BatchPipeline &) = delete;
   BatchPipeline &operator=(const BatchPipeline &) = delete;
@@ -51,7 +57,7 @@ private:
 
   size_t count, depth;
   Produce produce;
-  std::vector<BatchSlot> slots;
+  std::vector<BatchSlot> &slots;
   std::mutex mutex;
   std::condition_variable changed;
   size_t produced = 0, consumed = 0, released = 0;

@@ -31,7 +31,7 @@ void NeighbourSampler::sample(const uint32_t *seeds, size_t count,
   const size_t layers = fanouts.size();
   out.seeds.assign(seeds, seeds + count);
   out.blocks.resize(layers);
-  std::vector<uint32_t> frontier(seeds, seeds + count);
+  frontier.assign(seeds, seeds + count);
   for (size_t hop = 1; hop <= layers; ++hop) {
     Block &b = out.blocks[layers - hop];
     const uint32_t fanout = fanouts[hop - 1];

@@ -63,6 +63,7 @@ private:
   std::vector<uint32_t> local, stamp;
   uint32_t current = 0;
   std::vector<uint32_t> chosen;
+  std::vector<uint32_t> frontier; ///< the vertices reached at hop h - 1
 };
 
 } // namespace sluice::rt::gnn

@@ -232,13 +232,12 @@ private:
       std::swap(order[i - 1], order[rng.below(static_cast<uint32_t>(i))]);
     double lossSum = 0.0;
     uint64_t correct = 0;
-    std::vector<int32_t> batchLabels;
-    std::vector<float> dLogits;
     const size_t batches = (order.size() + options.batch - 1) / options.batch;
     // Sampling and gather run ahead on the pipeline's thread; the blocks
-    // depend only on (epoch, batch), not on who makes them.
+    // depend only on (epoch, batch), not on who makes them. The slots are
+    // the trainer's, reused from epoch to epoch.
     BatchPipeline pipeline(
-        batches, options.pipeline_depth,
+        batches, options.pipeline_depth, slots,
         [&](size_t index, BatchSlot &slot) {
           const size_t first = index * options.batch;
           const size_t count =
@@ -269,7 +268,7 @@ private:
       const double loss = GnnModel::lossAndGradient(
           acts.output.back(), batchLabels, options.classes, dLogits, correct);
       lossSum += loss * static_cast<double>(mb.seeds.size());
-      model.backward(&pool, mb, slot.input, acts, std::move(dLogits), &tiles);
+      model.backward(&pool, mb, slot.input, acts, dLogits, &tiles);
       e.aggregate_seconds += tiles.seconds() - aggregateBefore;
       model.adamStep(++step, options.learning_rate, options.weight_decay);
       auto t3 = std::chrono::steady_clock::now();
@@ -296,8 +295,6 @@ private:
     if (set.empty())
       return std::nan("");
     uint64_t correct = 0;
-    std::vector<int32_t> batchLabels;
-    std::vector<float> dLogits;
     const size_t evalBatch = std::max<size_t>(options.batch, 256);
     for (size_t first = 0, index = 0; first < set.size();
          first += evalBatch, ++index) {
@@ -324,9 +321,16 @@ private:
   NeighbourSampler sampler;
   GnnModel model;
   TileTuner tiles;
+  // The buffers of every batch, kept from batch to batch and epoch to
+  // epoch: each grows to the largest batch and is overwritten after that
+  // (no allocation, no fresh page per batch). The pipeline's slots hold the
+  // training batches; batch and input the evaluation's.
+  std::vector<BatchSlot> slots;
   MiniBatch batch;
   Input input;
   Activations acts;
+  std::vector<int32_t> batchLabels;
+  std::vector<float> dLogits;
   uint64_t step = 0;
   std::chrono::steady_clock::time_point epochStart;
 };

@@ -353,6 +353,73 @@ TEST(GnnSampler, BlocksChainAndKeepSmallNeighbourhoods) {
   EXPECT_EQ(again.blocks[0].nbr, batch.blocks[0].nbr);
 }
 
+// The trainer keeps its buffers from batch to batch: the sampler's
+// frontier, the blocks, the gathered rows, the activations and the
+// backward pass's scratch grow to the largest batch and are overwritten
+// after it. A small batch after a large one (and a large one after that)
+// must give the bits of fresh buffers: a value left over from the larger
+// batch (a scatter into dH not cleared, a frontier or block not reset)
+// would show in the blocks, the logits or the gradients.
+TEST(GnnModel, ReusedBuffersGiveTheBitsOfFreshOnes) {
+  const std::vector<uint32_t> large = {0, 3, 5, 8, 13, 17, 20, 22, 27, 30, 35},
+                              small = {2, 31}, middle = {1, 9, 14, 25, 33};
+  for (sluice_gnn_kind_t kind : {SLUICE_GNN_SAGE, SLUICE_GNN_GCN})
+    for (bool sparse : {false, true}) {
+      SCOPED_TRACE(std::string(kind == SLUICE_GNN_GCN ? "gcn" : "sage") +
+                   (sparse ? " sparse" : " dense"));
+      Fixture f;
+      const uint32_t width = 6, classes = 3;
+      auto all = randomFeatures(f.n, width, 9, sparse ? 0.5 : 0.0);
+      ModelShape shape;
+      shape.kind = kind;
+      shape.widths = {width, 7, 5, classes};
+      const std::vector<uint32_t> fanouts = {4, 3, 2};
+      const Dropout dropout{0.25f, 77, 3};
+      // One sampler, model, batch, input and activations for every batch.
+      NeighbourSampler sampler(f.offsets, f.targets, f.n, kind, fanouts, 11);
+      GnnModel model(shape, 17);
+      MiniBatch batch;
+      Input in;
+      Activations acts;
+      std::vector<float> d;
+      uint64_t key = 0;
+      for (const auto *seeds : {&large, &small, &large, &middle}) {
+        ++key;
+        sampler.sample(seeds->data(), seeds->size(), 4, key, batch);
+        in = sparse ? sparseInput(all, width, batch.blocks[0].src)
+                    : denseInput(all, width, batch.blocks[0].src);
+        model.forward(nullptr, batch, in, acts, dropout);
+        uint64_t correct = 0;
+        GnnModel::lossAndGradient(acts.output.back(), f.labels(*seeds), classes,
+                                  d, correct);
+        model.backward(nullptr, batch, in, acts, d);
+        // The same batch with everything new.
+        NeighbourSampler freshSampler(f.offsets, f.targets, f.n, kind, fanouts,
+                                      11);
+        GnnModel fresh(shape, 17);
+        MiniBatch freshBatch;
+        freshSampler.sample(seeds->data(), seeds->size(), 4, key, freshBatch);
+        Input freshIn = sparse
+                            ? sparseInput(all, width, freshBatch.blocks[0].src)
+                            : denseInput(all, width, freshBatch.blocks[0].src);
+        Activations freshActs;
+        fresh.forward(nullptr, freshBatch, freshIn, freshActs, dropout);
+        std::vector<float> freshD;
+        GnnModel::lossAndGradient(freshActs.output.back(), f.labels(*seeds),
+                                  classes, freshD, correct);
+        fresh.backward(nullptr, freshBatch, freshIn, freshActs, freshD);
+        ASSERT_EQ(batch.blocks.size(), freshBatch.blocks.size());
+        for (size_t l = 0; l < batch.blocks.size(); ++l) {
+          EXPECT_EQ(batch.blocks[l].src, freshBatch.blocks[l].src) << key;
+          EXPECT_EQ(batch.blocks[l].nbr, freshBatch.blocks[l].nbr) << key;
+          EXPECT_EQ(batch.blocks[l].coef, freshBatch.blocks[l].coef) << key;
+        }
+        EXPECT_EQ(acts.output.back(), freshActs.output.back()) << key;
+        EXPECT_EQ(model.grads(), fresh.grads()) << "batch " << key;
+      }
+    }
+}
+
 namespace {
 
 /// The model the training tests share on the 3-class planted partition:
