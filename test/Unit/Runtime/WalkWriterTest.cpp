@@ -343,6 +343,19 @@ TEST(WalkWriter, OriginalIds) {
   EXPECT_EQ(readFile(text), "1 0 2\n");
 }
 
+/// A snap graph whose ids are `ids` (sorted and made unique here), in a
+/// path, loaded with compacted ids: vertex i is ids[i].
+Loaded pathOfIds(TempDir &dir, std::vector<uint64_t> &ids) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::string edges;
+  for (size_t i = 0; i + 1 < ids.size(); ++i)
+    edges += std::to_string(ids[i]) + " " + std::to_string(ids[i + 1]) + "\n";
+  writeFile(dir.path("g.txt"), edges);
+  return load(dir.path("g.txt"),
+              options(SLUICE_GRAPH_FORMAT_SNAP, SLUICE_GRAPH_LOAD_COMPACT_IDS));
+}
+
 /// The text writer's id table (graphs of at most 2^18 vertices whose ids
 /// are below 10^14: a copy per id of its text and a space) against
 /// std::to_string: ids of every digit count up to the table's largest,
@@ -358,14 +371,7 @@ TEST(WalkWriter, TextIdTableEqualsToString) {
       ids.push_back(p + 1);
     }
     ids.push_back(largest);
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    std::string edges;
-    for (size_t i = 0; i + 1 < ids.size(); ++i)
-      edges += std::to_string(ids[i]) + " " + std::to_string(ids[i + 1]) + "\n";
-    writeFile(dir.path("g.txt"), edges);
-    Loaded g = load(dir.path("g.txt"), options(SLUICE_GRAPH_FORMAT_SNAP,
-                                               SLUICE_GRAPH_LOAD_COMPACT_IDS));
+    Loaded g = pathOfIds(dir, ids);
     ASSERT_EQ(g.status, SLUICE_STATUS_OK);
     const uint32_t n = static_cast<uint32_t>(ids.size());
     ASSERT_EQ(sluice_graph_num_vertices(g.graph.get()), n);
@@ -411,16 +417,7 @@ TEST(WalkWriter, TextDigitsEqualToStringOnEveryDigitCount) {
   ids.push_back(10000000000000000000ull);
   ids.push_back(UINT64_MAX - 1);
   ids.push_back(UINT64_MAX);
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  // A snap graph with these ids (compacted: vertex i is ids[i]) in a path.
-  std::string edges;
-  for (size_t i = 0; i + 1 < ids.size(); ++i)
-    edges += std::to_string(ids[i]) + " " + std::to_string(ids[i + 1]) + "\n";
-  writeFile(dir.path("g.txt"), edges);
-  Loaded sparse =
-      load(dir.path("g.txt"),
-           options(SLUICE_GRAPH_FORMAT_SNAP, SLUICE_GRAPH_LOAD_COMPACT_IDS));
+  Loaded sparse = pathOfIds(dir, ids);
   ASSERT_EQ(sparse.status, SLUICE_STATUS_OK);
   const uint32_t n = static_cast<uint32_t>(ids.size());
   ASSERT_EQ(sluice_graph_num_vertices(sparse.graph.get()), n);
