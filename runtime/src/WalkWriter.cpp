@@ -57,14 +57,17 @@ struct sluice_walk_writer_t {
   uint64_t numWalks = 0;
   bool committed = false;
   bool failed = false;
-  std::vector<char> scratch;
+  /// The block formatted rows go through before a write, allocated (not
+  /// zeroed) at the first append and grown when a batch needs more.
+  std::unique_ptr<char[]> scratch;
+  size_t scratchBytes = 0;
   /// The largest id the writer can write (outputId over every vertex of
   /// the graph), computed at the first append; a batch whose vertices are
   /// all in the graph then needs no per-id check of the format's range.
   std::optional<uint64_t> maxOutputId;
   /// Each vertex's id as text (formatTextRows), built at the first text
   /// append for graphs of at most kIdTextVertices vertices.
-  std::vector<sluice::rt::IdText> idTexts;
+  std::unique_ptr<sluice::rt::IdText[]> idTexts;
   bool idTextsBuilt = false;
   bool shuffle = false;
   uint64_t shuffleSeed = 0;
@@ -212,6 +215,16 @@ sluice_status_t checkBatchById(const sluice_walk_writer_t &w,
   return SLUICE_STATUS_OK;
 }
 
+/// The writer's scratch block, at least `bytes` long (its contents are
+/// not kept when it grows).
+char *scratchOf(sluice_walk_writer_t &w, size_t bytes) {
+  if (bytes > w.scratchBytes) {
+    w.scratch.reset(new char[bytes]);
+    w.scratchBytes = bytes;
+  }
+  return w.scratch.get();
+}
+
 /// The .npy rows of a batch (ids of type T), formatted into the scratch
 /// block and written a block at a time. idOf maps a vertex to its id.
 template <typename T, typename IdOf>
@@ -221,9 +234,8 @@ sluice_status_t formatNpyRows(sluice_walk_writer_t &w, const uint32_t *vertices,
   constexpr size_t kBlockBytes = size_t(1) << 20;
   const size_t rowBytes = size_t(w.walkLength) * sizeof(T);
   const uint64_t rowsPerBlock = std::max<uint64_t>(1, kBlockBytes / rowBytes);
-  w.scratch.resize(std::min(rowsPerBlock, std::max<uint64_t>(count, 1)) *
-                   rowBytes);
-  T *const block = reinterpret_cast<T *>(w.scratch.data());
+  T *const block = reinterpret_cast<T *>(scratchOf(
+      w, std::min(rowsPerBlock, std::max<uint64_t>(count, 1)) * rowBytes));
   for (uint64_t first = 0; first < count; first += rowsPerBlock) {
     const uint64_t rows = std::min(rowsPerBlock, count - first);
     for (uint64_t r = 0; r < rows; ++r) {
@@ -337,7 +349,7 @@ template <typename IdOf> void buildIdTexts(sluice_walk_writer_t &w, IdOf idOf) {
       *w.maxOutputId >= kIdTextMaxId)
     return;
   const uint32_t n = static_cast<uint32_t>(w.graph->numVertices);
-  w.idTexts.resize(n);
+  w.idTexts.reset(new IdText[n]); // every entry written below
   for (uint32_t v = 0; v < n; ++v) {
     char text[24];
     char *end = appendDecimal(text, idOf(v));
@@ -364,12 +376,12 @@ sluice_status_t formatTextRows(sluice_walk_writer_t &w,
   // 20 digits + separator per vertex (at least appendDecimal's 8 bytes and
   // an IdText's 16), plus the newline.
   const size_t lineMax = size_t(w.walkLength) * 21 + 1;
-  w.scratch.resize(std::max(kTextBlockBytes, lineMax) + lineMax);
+  char *begin = scratchOf(w, std::max(kTextBlockBytes, lineMax) + lineMax),
+       *p = begin;
+  char *const flushAt = begin + w.scratchBytes - lineMax;
   if (!w.idTextsBuilt)
     buildIdTexts(w, idOf);
-  const IdText *const table = w.idTexts.empty() ? nullptr : w.idTexts.data();
-  char *begin = w.scratch.data(), *p = begin;
-  char *const flushAt = begin + w.scratch.size() - lineMax;
+  const IdText *const table = w.idTexts.get();
   for (uint64_t i = 0; i < count; ++i) {
     if (p > flushAt) {
       sluice_status_t status =
