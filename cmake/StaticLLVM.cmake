@@ -38,9 +38,12 @@ if(SLUICE_STATIC_SLUICEC)
                         pthread rt dl m)
   # -no-pie: a position-dependent executable has its 132,000 relative
   # relocations resolved by the linker, not by the loader at every start
-  # (`sluicec --version` 27 -> 21 ms, 1,160 -> 820 page faults; docs/build.md).
+  # (`sluicec --version` 27 -> 21 ms, 1,160 -> 820 page faults); libstdc++
+  # and libgcc linked in, so the loader binds none of their symbols either
+  # (22.5-24.0 -> 18.1-19.4 ms of CPU; docs/build.md).
   target_link_options(SluiceStaticLLVM INTERFACE -fuse-ld=lld
-                      LINKER:--gc-sections -no-pie)
+                      LINKER:--gc-sections -no-pie -static-libstdc++
+                      -static-libgcc)
   set(SLUICE_STATIC "$<BOOL:$<TARGET_PROPERTY:SLUICE_STATIC_LLVM>>")
   set(SLUICE_MLIR "$<IF:${SLUICE_STATIC},SluiceStaticLLVM,MLIR>")
   set(SLUICE_LLVM "$<IF:${SLUICE_STATIC},SluiceStaticLLVM,LLVM>")
