@@ -380,6 +380,7 @@ StageTimes sluice::gnn::batchStages(const GnnJob &job,
     // arithmetic or its memory traffic, whichever is slower.
     t.optimizer = parameterCount(job) *
                   std::max(c.adamPerParam, c.adamBytesPerParam / bw);
+  t.fixed = training ? c.trainBatchFixed : c.evalBatchFixed;
   return t;
 }
 
@@ -573,6 +574,7 @@ StageTimes EpochPrediction::perEpoch() const {
   t.compute *= batches;
   t.attention *= batches;
   t.optimizer *= batches;
+  t.fixed *= batches;
   return t;
 }
 
@@ -630,25 +632,29 @@ sluice::gnn::predictEpoch(const GnnGraph &graph, const GnnJob &job,
   e.parameters = parameterCount(job);
   const StageTimes eb = batchStages(job, machine, e.eval, e.evalIo, false, c);
   e.evalSeconds = e.evalBatches * (eb.producer() + eb.trainer());
+  e.evalFixedSeconds = e.evalBatches * eb.fixed;
+  // The ring: the first batch fills it, then the slower side sets the
+  // pace; the last batch's compute drains it.
+  auto train = [&](const StageTimes &b) {
+    if (job.pipelineDepth == 0)
+      return e.batches * (b.producer() + b.trainer());
+    return b.producer() +
+           std::max(0.0, e.batches - 1) * std::max(b.producer(), b.trainer()) +
+           b.trainer();
+  };
   const StageTimes &b = e.perBatch;
-  if (job.pipelineDepth == 0)
-    e.trainSeconds = e.batches * (b.producer() + b.trainer());
-  else
-    // The ring: the first batch fills it, then the slower side sets the
-    // pace; the last batch's compute drains it.
-    e.trainSeconds =
-        b.producer() +
-        std::max(0.0, e.batches - 1) * std::max(b.producer(), b.trainer()) +
-        b.trainer();
+  StageTimes noFixed = b;
+  noFixed.fixed = 0;
+  e.trainSeconds = train(b);
+  e.trainFixedSeconds = e.trainSeconds - train(noFixed);
   e.epochSeconds = e.trainSeconds + e.evalSeconds;
   struct Named {
     const char *name;
     double seconds;
-  } stages[] = {{"sampling", b.sample},
-                {"gather (memory)", b.gatherHost},
-                {"gather (nvme)", b.gatherSsd},
-                {"compute", b.compute},
-                {"optimizer", b.optimizer}};
+  } stages[] = {
+      {"sampling", b.sample},         {"gather (memory)", b.gatherHost},
+      {"gather (nvme)", b.gatherSsd}, {"compute", b.compute},
+      {"optimizer", b.optimizer},     {"batch fixed cost", b.fixed}};
   const bool producerBound = b.producer() > b.trainer();
   const Named *top = nullptr;
   for (const Named &s : stages) {

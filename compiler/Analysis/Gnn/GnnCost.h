@@ -12,8 +12,9 @@
 //    hottest in GPU memory (when the layers run there), then host memory,
 //    the rest on the NVMe drives;
 //  - predictEpoch: per-stage times of the pipeline (sampling, feature
-//    gather per tier, compute, optimizer, evaluation), the epoch time of
-//    the bounded ring and the stage that bounds it;
+//    gather per tier, compute, optimizer, the batches' fixed costs,
+//    evaluation), the epoch time of the bounded ring and the stage that
+//    bounds it;
 //  - throughput per cost (Hyperion's TPC) and the SSD count and host
 //    cache size that maximise it within a budget.
 //
@@ -79,6 +80,17 @@ struct GnnCostConstants {
   /// weight, gradient, both moments (16 B), writes of weight and moments
   /// (12 B), and the gradient zeroed before the backward pass (4 B).
   double adamBytesPerParam = 32;
+  /// Fixed cost of a training batch on the trainer's thread, whatever its
+  /// size: taking the slot from the pipeline (the trainer woken by the
+  /// producer's hand-over), the parallel regions' dispatch, the seeds'
+  /// labels, the slot's release (bench/gnn/fixed-cost.py: tiny jobs of
+  /// the same seeds in 39 to 1229 batches, the slope of the epoch beyond
+  /// the rest of the model; docs/gnn.md, "Constants").
+  double trainBatchFixed = 17e-6;
+  /// The same for an evaluation batch (no hand-over: sampled, gathered and
+  /// run forward on the trainer's thread): the slope over 2 to 26
+  /// evaluation batches of the same seeds.
+  double evalBatchFixed = 9e-6;
   /// The NVMe read unit of the store's O_DIRECT reads.
   double ioBlockBytes = 4096;
   /// The store's largest merged read (FeatureStoreOptions::maxMergedBytes).
@@ -276,8 +288,11 @@ struct StageTimes {
   /// GAT: the per-edge attention's share of compute (attentionSeconds).
   double attention = 0;
   double optimizer = 0;
+  /// The batch's fixed cost on the trainer's thread (trainBatchFixed or
+  /// evalBatchFixed).
+  double fixed = 0;
   double producer() const { return sample + gatherHost + gatherSsd; }
-  double trainer() const { return compute + optimizer; }
+  double trainer() const { return compute + optimizer + fixed; }
 };
 
 struct EpochPrediction {
@@ -290,6 +305,10 @@ struct EpochPrediction {
   double trainSeconds = 0; ///< the pipelined training batches
   double evalSeconds = 0;  ///< validation and test, after the batches
   double epochSeconds = 0;
+  /// The batches' fixed costs' share of trainSeconds (what trainSeconds
+  /// would lose with trainBatchFixed = 0: nothing where the producer
+  /// bounds the ring) and of evalSeconds.
+  double trainFixedSeconds = 0, evalFixedSeconds = 0;
   std::string bound; ///< the stage that bounds the ring
   /// Per epoch, summed over the batches.
   StageTimes perEpoch() const;

@@ -345,7 +345,8 @@ llvm::Expected<MultiServerPrediction> sluice::gnn::predictServers(
                   {"gather (remote)", sp.gatherRemote, true},
                   {"compute", b.compute, false},
                   {"all-reduce", sp.allReduce, false},
-                  {"optimizer", b.optimizer, false}};
+                  {"optimizer", b.optimizer, false},
+                  {"batch fixed cost", b.fixed, false}};
     const Named *top = nullptr;
     for (const Named &x : stages) {
       if (job.pipelineDepth && x.producer != (P > C))

@@ -473,6 +473,7 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
   if (s.kind == gnn::GnnKind::Gat)
     line("  of it attention", b.attention, t.attention);
   line("optimizer", b.optimizer, t.optimizer);
+  line("batch fixed cost", b.fixed, t.fixed);
   os << llvm::formatv("  {0,-18} {1,-14} {2}\n", "evaluation", "",
                       ms(e.evalSeconds));
   os << llvm::formatv("  predicted epoch: {0} (training {1} + evaluation "
@@ -505,10 +506,13 @@ void writeText(const Planned &p, llvm::raw_ostream &os) {
 }
 
 llvm::json::Object stagesJson(const gnn::StageTimes &t) {
-  return llvm::json::Object{
-      {"sampling", t.sample},       {"gather_memory", t.gatherHost},
-      {"gather_nvme", t.gatherSsd}, {"compute", t.compute},
-      {"attention", t.attention},   {"optimizer", t.optimizer}};
+  return llvm::json::Object{{"sampling", t.sample},
+                            {"gather_memory", t.gatherHost},
+                            {"gather_nvme", t.gatherSsd},
+                            {"compute", t.compute},
+                            {"attention", t.attention},
+                            {"optimizer", t.optimizer},
+                            {"fixed", t.fixed}};
 }
 
 llvm::json::Object pointJson(const gnn::TpcPoint &x) {
@@ -604,6 +608,8 @@ llvm::json::Object toJson(const Planned &p) {
       {"flops_per_batch", e.flopsPerBatch},
       {"train_seconds", e.trainSeconds},
       {"eval_seconds", e.evalSeconds},
+      {"fixed_seconds", llvm::json::Object{{"train", e.trainFixedSeconds},
+                                           {"eval", e.evalFixedSeconds}}},
       {"epoch_seconds", e.epochSeconds},
       {"bound", e.bound},
       {"tpc", std::move(tpc)},

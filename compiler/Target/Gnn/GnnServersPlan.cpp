@@ -116,6 +116,7 @@ void sluice::target::writeServersText(const gnn::MultiServerPrediction &m,
     line("compute", b.compute);
     line("all-reduce", s.allReduce);
     line("optimizer", b.optimizer);
+    line("batch fixed cost", b.fixed);
     os << llvm::formatv("    {0,-18} {1,-14} {2}\n", "evaluation", "",
                         ms(s.evalSeconds));
     os << llvm::formatv("    predicted: {0} (training {1} + evaluation "
@@ -168,7 +169,8 @@ sluice::target::serversJson(const gnn::MultiServerPrediction &m) {
                             {"gather_remote", s.gatherRemote},
                             {"compute", b.compute},
                             {"all_reduce", s.allReduce},
-                            {"optimizer", b.optimizer}}},
+                            {"optimizer", b.optimizer},
+                            {"fixed", b.fixed}}},
         {"producer_seconds", s.producer()},
         {"trainer_seconds", s.trainer()},
         {"train_seconds", s.trainSeconds},

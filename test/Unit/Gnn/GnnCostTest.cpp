@@ -484,12 +484,73 @@ TEST(GnnCost, PipelineEpochFormula) {
   ASSERT_TRUE(bool(fast));
   EXPECT_DOUBLE_EQ(fast->perBatch.optimizer, 111 * 5.5e-9);
   m.hostBandwidth = 1e9;
-  EXPECT_EQ(e->bound, "compute");
+  // A batch this small (0.4 us of compute) is bound by its fixed cost;
+  // without it, by its compute.
+  EXPECT_EQ(e->bound, "batch fixed cost");
+  GnnCostConstants noFixed = c;
+  noFixed.trainBatchFixed = 0;
+  auto free = predictEpoch(graph, j, m, noFixed);
+  ASSERT_TRUE(bool(free));
+  EXPECT_EQ(free->bound, "compute");
   // Without the ring the stages add up.
   j.pipelineDepth = 0;
   e = predictEpoch(graph, j, m, c);
   ASSERT_TRUE(bool(e));
   EXPECT_DOUBLE_EQ(e->trainSeconds, 4 * (b.producer() + b.trainer()));
+}
+
+TEST(GnnCost, BatchFixedCosts) {
+  // The star's leaves: 4 training batches of 1 seed, then 1 evaluation
+  // batch of 4 (one set). Every batch pays its fixed cost on the trainer's
+  // thread (bench/gnn/fixed-cost.py; docs/gnn.md, "Constants"): the
+  // trainer-bound ring grows by 4 training batches' worth, the evaluation
+  // by one evaluation batch's, and the rest of the prediction is as
+  // without them.
+  Star s;
+  std::vector<double> train{0, 1, 1, 1, 1}, eval{0, 1, 1, 1, 1};
+  GnnGraph graph{s.offsets, s.targets, train, eval};
+  GnnJob j = smallJob();
+  j.fromFile = true;
+  j.fileRows = 5;
+  j.trainVertices = 4;
+  j.evalVertices = 4;
+  GnnMachine m = simpleMachine();
+  GnnCostConstants with, without;
+  with.trainBatchFixed = 30e-6;
+  with.evalBatchFixed = 20e-6;
+  without.trainBatchFixed = without.evalBatchFixed = 0;
+  auto e = predictEpoch(graph, j, m, with);
+  auto f = predictEpoch(graph, j, m, without);
+  ASSERT_TRUE(e && f);
+  EXPECT_DOUBLE_EQ(e->batches, 4);
+  EXPECT_DOUBLE_EQ(e->evalBatches, 1);
+  const StageTimes &b = e->perBatch;
+  EXPECT_DOUBLE_EQ(b.fixed, 30e-6);
+  EXPECT_DOUBLE_EQ(b.trainer(), b.compute + b.optimizer + 30e-6);
+  EXPECT_DOUBLE_EQ(e->perEpoch().fixed, 4 * 30e-6);
+  ASSERT_GT(b.trainer(), b.producer());
+  EXPECT_NEAR(e->trainSeconds - f->trainSeconds, 4 * 30e-6, 1e-15);
+  EXPECT_NEAR(e->trainFixedSeconds, 4 * 30e-6, 1e-15);
+  EXPECT_NEAR(e->evalSeconds - f->evalSeconds, 20e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(e->evalFixedSeconds, 20e-6);
+  EXPECT_DOUBLE_EQ(f->trainFixedSeconds, 0);
+  EXPECT_DOUBLE_EQ(f->evalFixedSeconds, 0);
+  // The default constants have the terms: the same epoch takes longer.
+  auto d = predictEpoch(graph, j, m);
+  ASSERT_TRUE(bool(d));
+  EXPECT_GT(d->trainFixedSeconds, 0);
+  EXPECT_GT(d->evalFixedSeconds, 0);
+  EXPECT_GT(d->epochSeconds, f->epochSeconds);
+  // Where the producer bounds the ring (a 100 us sampling set-up a
+  // vertex), the trainer's fixed cost hides under it but the last batch's:
+  // only one batch's worth shows.
+  with.samplePerVertex = without.samplePerVertex = 100e-6;
+  e = predictEpoch(graph, j, m, with);
+  f = predictEpoch(graph, j, m, without);
+  ASSERT_TRUE(e && f);
+  ASSERT_GT(e->perBatch.producer(), e->perBatch.trainer());
+  EXPECT_NEAR(e->trainSeconds - f->trainSeconds, 30e-6, 1e-15);
+  EXPECT_NEAR(e->trainFixedSeconds, 30e-6, 1e-15);
 }
 
 TEST(GnnCost, NvmeGatherAndTpcAdvice) {
