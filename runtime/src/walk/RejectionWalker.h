@@ -320,6 +320,7 @@ public:
           }
           continue;
         }
+        setFrame(sl, i);
         uint64_t idx = pre[i];
         if (trial(sl, i, idx,
                   kStopCoin ? coinOf(w3[i], y0[i]) : coinOf(w1[i], w2[i])))
@@ -334,6 +335,7 @@ public:
         // Trial 1 from words 1-3 of block 1, computed in pass 0.
         for (uint32_t j = 0; j < m; ++j) {
           uint32_t i = again[j];
+          setFrame(sl, i);
           const uint32_t block1[4] = {y0[i], y1[i], y2[i], y3[i]};
           uint64_t e = trialAt(sl, i, 1, y1[i], y2[i], y3[i], block1, 1, 1);
           if (e != kUndecided)
@@ -351,6 +353,7 @@ public:
         philoxLanes(m, run.seed, x0, x1, x2, x3, 1);
         for (uint32_t j = 0; j < m; ++j) {
           uint32_t i = again[j];
+          setFrame(sl, i);
           const uint32_t block0[4] = {w0[i], w1[i], w2[i], w3[i]};
           uint64_t e = trialAt(sl, i, 1, w3[i], x0[j], x1[j], block0, 0, 3);
           if (e != kUndecided) {
@@ -376,6 +379,7 @@ public:
         for (uint32_t j = 0; j < m2; ++j) {
           uint32_t i = again[j];
           const uint32_t block2[4] = {x0[j], x1[j], x2[j], x3[j]};
+          setFrame(sl, i);
           uint64_t e;
           if constexpr (kStopCoin) {
             // Words 0-2 of block 2.
@@ -460,19 +464,14 @@ private:
     return run.edgeWeight(&f, s.begin_[i] + e);
   }
 
-  /// One rejection trial of slot i: candidate idx, coin `u` in [0, 1). As
-  /// Walker::rejection: with a lower bound the coin decides first and a
-  /// coin below it accepts without the weight. The frame is set only when
-  /// the weight is called (a pre-accepted trial calls nothing). Counts the
+  /// One rejection trial of slot i (frame set): candidate idx, coin `u`
+  /// in [0, 1). As Walker::rejection: with a lower bound the coin decides
+  /// first and a coin below it accepts without the weight. Counts the
   /// step when it accepts.
   SLUICE_WALK_INLINE bool trial(const Slots &s, uint32_t i, uint64_t idx,
                                 double u) {
     bool accept = rejectionTrial(
-        u, s.bound[i], s.lower[i],
-        [&] {
-          setFrame(s, i);
-          return weight(s, i, idx);
-        },
+        u, s.bound[i], s.lower[i], [&] { return weight(s, i, idx); },
         stats.sampler);
     if (accept)
       countStep(false);
@@ -487,7 +486,7 @@ private:
   /// What trialAt returns when its trial rejected the candidate.
   static constexpr uint64_t kUndecided = kNoCandidate - 1;
 
-  /// Trial t of slot i: the index from `word`, the coin from
+  /// Trial t of slot i (frame set): the index from `word`, the coin from
   /// words hi and lo. When Lemire's method wants more words than `word`,
   /// trials t, t+1, ... draw from the stream positioned at the index word
   /// (in `block`, block number blockIndex, after `used` words). Returns the
@@ -514,8 +513,8 @@ private:
     return j;
   }
 
-  /// Trials `first`.. of slot i from `rng`, positioned where trial `first`
-  /// draws its index; then the exact fallback.
+  /// Trials `first`.. of slot i (frame set) from `rng`, positioned where
+  /// trial `first` draws its index; then the exact fallback.
   uint64_t trials(uint32_t i, WalkRng &rng, uint32_t first) {
     const Slots s = slots();
     const uint32_t d = degree[i];
@@ -526,7 +525,6 @@ private:
         return idx;
     }
     ++stats.sampler.rejectionFallbacks;
-    setFrame(s, i);
     return counted(sampleExact(
                        d, [&](uint64_t e) { return weight(s, i, e); }, rng),
                    false);
