@@ -166,6 +166,12 @@ struct Run {
   // has_edge consults (NULL when none were built); the rejection loop
   // prefetches their slots.
   const rt::EdgeSets *edgeSets = nullptr;
+  // Second-order kernels: whether the rejection loop prefetches the first
+  // probes of has_edge's binary search in prev's adjacency. Only on a graph
+  // whose targets array is kEdgeSetMinGraphBytes or more (RunPlan.cpp): on
+  // a smaller one those lines stay in cache and the prefetch is only
+  // instructions (docs/sampling.md, "The rejection loop").
+  bool prefetchPrevAdjacency = false;
 
   bool hasBounds() const { return vertexBound || boundIndex; }
   double boundOf(uint32_t v) const {

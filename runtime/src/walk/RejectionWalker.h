@@ -56,8 +56,7 @@ template <bool kStopCoin = false, bool kHooks = false> class RejectionWalker {
 
 public:
   RejectionWalker(const Run &run)
-      : run(run), k(*run.kernel),
-        secondOrder((run.kernel->flags & SLUICE_WALK_SECOND_ORDER) != 0),
+      : run(run), k(*run.kernel), prefetchPrev(run.prefetchPrevAdjacency),
         sets(run.edgeSets), width(run.walkersPerThread), cur(width),
         prev(width), length(width), walker(width), local(width), begin_(width),
         degree(width), pre(width), skip(width), done(width), again(width),
@@ -80,6 +79,31 @@ public:
     const uint32_t *targets = run.targets;
     const float *weights = run.weights;
     const double stopProbability = run.stopProbability;
+    // The arrays' bases in locals (as FirstOrderWalker's): the kernel's
+    // functions are opaque calls, after which members are loaded again;
+    // locals whose address is not taken are not.
+    uint32_t *const cur = this->cur.data(), *const prev = this->prev.data(),
+                    *const length = this->length.data();
+    uint64_t *const walker = this->walker.data(),
+                    *const local = this->local.data(),
+                    *const begin_ = this->begin_.data();
+    uint32_t *const degree = this->degree.data(), *const pre = this->pre.data(),
+                    *const skip = this->skip.data();
+    uint8_t *const done = this->done.data();
+    uint32_t *const again = this->again.data(),
+                    *const keep2 = this->keep2.data(),
+                    *const keep3 = this->keep3.data();
+    uint64_t *const draws = this->draws.data();
+    double *const bound = this->bound.data();
+    float *const lower = this->lower.data();
+    uint32_t *const w0 = this->w0.data(), *const w1 = this->w1.data(),
+                    *const w2 = this->w2.data(), *const w3 = this->w3.data();
+    uint32_t *const x0 = this->x0.data(), *const x1 = this->x1.data(),
+                    *const x2 = this->x2.data(), *const x3 = this->x3.data();
+    uint32_t *const y0 = this->y0.data(), *const y1 = this->y1.data(),
+                    *const y2 = this->y2.data(), *const y3 = this->y3.data();
+    const Slots sl{cur,    prev,  length, walker, begin_,
+                   degree, draws, bound,  lower};
     ChunkFeed feed(run, first, count, rows, lengths, stats);
     auto begin = [&](uint32_t i) {
       uint64_t l;
@@ -96,7 +120,7 @@ public:
         if (k.num_state)
           std::memset(stateOf(i), 0, sizeof(int64_t) * k.num_state);
         if (k.init) {
-          setFrame(i);
+          setFrame(sl, i);
           k.init(&f);
         }
       }
@@ -152,7 +176,7 @@ public:
       uint32_t to = targets[begin_[i] + j];
       if constexpr (kHooks) {
         if (k.update) {
-          setFrame(i);
+          setFrame(sl, i);
           k.update(&f, to);
         }
         draws[i] = 0;
@@ -179,8 +203,7 @@ public:
         w2[i] = static_cast<uint32_t>(walker[i]);
         w3[i] = static_cast<uint32_t>(walker[i] >> 32);
       }
-      philoxLanes(active, run.seed, w0.data(), w1.data(), w2.data(),
-                  w3.data());
+      philoxLanes(active, run.seed, w0, w1, w2, w3);
       if constexpr (kStopCoin) {
         // And block 1 (trials 0 and 1 draw from it).
         for (uint32_t i = 0; i < active; ++i) {
@@ -188,8 +211,7 @@ public:
           y2[i] = static_cast<uint32_t>(walker[i]);
           y3[i] = static_cast<uint32_t>(walker[i] >> 32);
         }
-        philoxLanes(active, run.seed, y0.data(), y1.data(), y2.data(),
-                    y3.data(), 1);
+        philoxLanes(active, run.seed, y0, y1, y2, y3, 1);
       }
       // Pass 1: the stop coin, degree, bound, the first proposal. A
       // walker that stops or stands at a sink ends (its slot then holds a
@@ -204,7 +226,7 @@ public:
           ends = coinOf(w0[i], w1[i]) < stopProbability;
         if constexpr (kHooks)
           if (!ends && k.stop) {
-            setFrame(i);
+            setFrame(sl, i);
             ends = k.stop(&f);
           }
         ends |= d == 0;
@@ -257,7 +279,7 @@ public:
           if (weights)
             prefetch(weights + b);
         }
-        if (secondOrder && prev[i] != v) {
+        if (prefetchPrev && prev[i] != v) {
           // prev's offsets were read at the last step (it was cur then).
           // A vertex with a neighbour set (degree kMinDegree or more, when
           // there are sets) gets its slot prefetched in pass 1b instead.
@@ -298,9 +320,9 @@ public:
           }
           continue;
         }
-        setFrame(i);
+        setFrame(sl, i);
         uint64_t idx = pre[i];
-        if (trial(i, idx,
+        if (trial(sl, i, idx,
                   kStopCoin ? coinOf(w3[i], y0[i]) : coinOf(w1[i], w2[i])))
           move(i, idx);
         else
@@ -313,9 +335,9 @@ public:
         // Trial 1 from words 1-3 of block 1, computed in pass 0.
         for (uint32_t j = 0; j < m; ++j) {
           uint32_t i = again[j];
-          setFrame(i);
+          setFrame(sl, i);
           const uint32_t block1[4] = {y0[i], y1[i], y2[i], y3[i]};
-          uint64_t e = trialAt(i, 1, y1[i], y2[i], y3[i], block1, 1, 1);
+          uint64_t e = trialAt(sl, i, 1, y1[i], y2[i], y3[i], block1, 1, 1);
           if (e != kUndecided)
             move(i, e);
           else
@@ -328,13 +350,12 @@ public:
           x2[j] = static_cast<uint32_t>(walker[i]);
           x3[j] = static_cast<uint32_t>(walker[i] >> 32);
         }
-        philoxLanes(m, run.seed, x0.data(), x1.data(), x2.data(), x3.data(),
-                    1);
+        philoxLanes(m, run.seed, x0, x1, x2, x3, 1);
         for (uint32_t j = 0; j < m; ++j) {
           uint32_t i = again[j];
-          setFrame(i);
+          setFrame(sl, i);
           const uint32_t block0[4] = {w0[i], w1[i], w2[i], w3[i]};
-          uint64_t e = trialAt(i, 1, w3[i], x0[j], x1[j], block0, 0, 3);
+          uint64_t e = trialAt(sl, i, 1, w3[i], x0[j], x1[j], block0, 0, 3);
           if (e != kUndecided) {
             move(i, e);
             continue;
@@ -354,19 +375,18 @@ public:
           x2[j] = static_cast<uint32_t>(walker[i]);
           x3[j] = static_cast<uint32_t>(walker[i] >> 32);
         }
-        philoxLanes(m2, run.seed, x0.data(), x1.data(), x2.data(),
-                    x3.data(), 2);
+        philoxLanes(m2, run.seed, x0, x1, x2, x3, 2);
         for (uint32_t j = 0; j < m2; ++j) {
           uint32_t i = again[j];
           const uint32_t block2[4] = {x0[j], x1[j], x2[j], x3[j]};
-          setFrame(i);
+          setFrame(sl, i);
           uint64_t e;
           if constexpr (kStopCoin) {
             // Words 0-2 of block 2.
-            e = trialAt(i, 2, x0[j], x1[j], x2[j], block2, 2, 0);
+            e = trialAt(sl, i, 2, x0[j], x1[j], x2[j], block2, 2, 0);
           } else {
             const uint32_t block1[4] = {0, 0, keep2[j], keep3[j]};
-            e = trialAt(i, 2, keep2[j], keep3[j], x0[j], block1, 1, 2);
+            e = trialAt(sl, i, 2, keep2[j], keep3[j], x0[j], block1, 1, 2);
           }
           if (e == kUndecided) {
             WalkRng rng(run.seed, walker[i], length[i] - 1, block2, 2,
@@ -407,14 +427,30 @@ private:
     return static_cast<double>((uint64_t(hi) << 32 | lo) >> 11) * 0x1.0p-53;
   }
 
+  /// The data pointers of the per-slot arrays the trials and the frame
+  /// read: chunk() holds them in a local, the slower paths take slots().
+  struct Slots {
+    const uint32_t *cur, *prev, *length;
+    const uint64_t *walker, *begin_;
+    const uint32_t *degree;
+    uint64_t *draws;
+    const double *bound;
+    const float *lower;
+  };
+  Slots slots() {
+    return {cur.data(),    prev.data(),   length.data(),
+            walker.data(), begin_.data(), degree.data(),
+            draws.data(),  bound.data(),  lower.data()};
+  }
+
   /// The frame the kernel functions see for slot i's current step (its
   /// random() draws count on across the passes of the step).
-  SLUICE_WALK_INLINE void setFrame(uint32_t i) {
-    f.walker = walker[i];
-    f.prev = prev[i];
-    f.cur = cur[i];
-    f.step = length[i] - 1;
-    f.random_draws = &draws[i];
+  SLUICE_WALK_INLINE void setFrame(const Slots &s, uint32_t i) {
+    f.walker = s.walker[i];
+    f.prev = s.prev[i];
+    f.cur = s.cur[i];
+    f.step = s.length[i] - 1;
+    f.random_draws = &s.draws[i];
     if constexpr (kHooks)
       f.state = k.num_state ? stateOf(i) : nullptr;
   }
@@ -424,18 +460,19 @@ private:
     return state.data() + size_t(i) * k.num_state;
   }
 
-  SLUICE_WALK_INLINE double weight(uint32_t i, uint64_t e) {
-    return run.edgeWeight(&f, begin_[i] + e);
+  SLUICE_WALK_INLINE double weight(const Slots &s, uint32_t i, uint64_t e) {
+    return run.edgeWeight(&f, s.begin_[i] + e);
   }
 
   /// One rejection trial of slot i (frame set): candidate idx, coin `u`
   /// in [0, 1). As Walker::rejection: with a lower bound the coin decides
   /// first and a coin below it accepts without the weight. Counts the
   /// step when it accepts.
-  SLUICE_WALK_INLINE bool trial(uint32_t i, uint64_t idx, double u) {
-    bool accept = rejectionTrial(u, bound[i], lower[i],
-                                 [&] { return weight(i, idx); },
-                                 stats.sampler);
+  SLUICE_WALK_INLINE bool trial(const Slots &s, uint32_t i, uint64_t idx,
+                                double u) {
+    bool accept = rejectionTrial(
+        u, s.bound[i], s.lower[i], [&] { return weight(s, i, idx); },
+        stats.sampler);
     if (accept)
       countStep(false);
     return accept;
@@ -454,18 +491,19 @@ private:
   /// trials t, t+1, ... draw from the stream positioned at the index word
   /// (in `block`, block number blockIndex, after `used` words). Returns the
   /// edge taken, kNoCandidate (the walk ends) or kUndecided.
-  SLUICE_WALK_INLINE uint64_t trialAt(uint32_t i, uint32_t t, uint32_t word,
-                                      uint32_t hi, uint32_t lo,
+  SLUICE_WALK_INLINE uint64_t trialAt(const Slots &s, uint32_t i, uint32_t t,
+                                      uint32_t word, uint32_t hi, uint32_t lo,
                                       const uint32_t block[4],
                                       uint32_t blockIndex, unsigned used) {
-    const uint32_t d = degree[i];
+    const uint32_t d = s.degree[i];
     uint64_t product = static_cast<uint64_t>(word) * d;
     if (__builtin_expect(static_cast<uint32_t>(product) < d, 0)) {
-      WalkRng rng(run.seed, walker[i], length[i] - 1, block, blockIndex, used);
+      WalkRng rng(run.seed, s.walker[i], s.length[i] - 1, block, blockIndex,
+                  used);
       return trials(i, rng, t);
     }
     uint64_t idx = product >> 32;
-    return trial(i, idx, coinOf(hi, lo)) ? idx : kUndecided;
+    return trial(s, i, idx, coinOf(hi, lo)) ? idx : kUndecided;
   }
 
   /// Counts a step that `j` (kNoCandidate: none) takes.
@@ -478,28 +516,31 @@ private:
   /// Trials `first`.. of slot i (frame set) from `rng`, positioned where
   /// trial `first` draws its index; then the exact fallback.
   uint64_t trials(uint32_t i, WalkRng &rng, uint32_t first) {
+    const Slots s = slots();
     const uint32_t d = degree[i];
     const uint32_t maxTrials = maxRejectionTrials(d);
     for (uint32_t t = first; t < maxTrials; ++t) {
       uint64_t idx = uniformIndex(rng, d);
-      if (trial(i, idx, rng.nextDouble()))
+      if (trial(s, i, idx, rng.nextDouble()))
         return idx;
     }
     ++stats.sampler.rejectionFallbacks;
-    return counted(
-        sampleExact(d, [&](uint64_t e) { return weight(i, e); }, rng), false);
+    return counted(sampleExact(
+                       d, [&](uint64_t e) { return weight(s, i, e); }, rng),
+                   false);
   }
 
   /// A step that is not a plain rejection step (skip[i] != kPlain):
   /// reservoir (bound < 0), the exact sampler (a bound that admits no
   /// trial), or rejection whose first index drew more than one word.
   uint64_t slowStep(uint32_t i) {
-    setFrame(i);
+    const Slots s = slots();
+    setFrame(s, i);
     const uint32_t block[4] = {w0[i], w1[i], w2[i], w3[i]};
     // After the stop coin's words (skip[i] counts them too).
     WalkRng rng(run.seed, walker[i], length[i] - 1, block, 0,
                 skip[i] == 0 ? kCoinWords : 0);
-    auto weightFn = [&](uint64_t e) { return weight(i, e); };
+    auto weightFn = [&](uint64_t e) { return weight(s, i, e); };
     if (skip[i] == 0) {
       if (bound[i] < 0)
         return counted(
@@ -510,14 +551,14 @@ private:
     for (uint32_t j = 0; j < skip[i]; ++j)
       rng.nextU32();
     uint64_t idx = pre[i];
-    if (trial(i, idx, rng.nextDouble()))
+    if (trial(s, i, idx, rng.nextDouble()))
       return idx;
     return trials(i, rng, 1);
   }
 
   const Run &run;
   const sluice_walk_kernel_t &k;
-  const bool secondOrder;
+  const bool prefetchPrev;  // Run::prefetchPrevAdjacency
   const rt::EdgeSets *sets; // the hubs' neighbour sets, or NULL
   const uint32_t width;
   std::vector<uint32_t> cur, prev, length;

@@ -189,6 +189,8 @@ sluice_status_t planRun(const sluice_graph_t *graph,
   // (docs/sampling.md, "Neighbour sets of the hubs").
   const uint64_t arcs = run.offsets[run.numVertices];
   const bool bigGraph = arcs * sizeof(uint32_t) >= kEdgeSetMinGraphBytes;
+  run.prefetchPrevAdjacency =
+      (kernel->flags & SLUICE_WALK_SECOND_ORDER) && bigGraph;
   if ((kernel->flags & SLUICE_WALK_SECOND_ORDER) &&
       !(options.engine_flags & SLUICE_WALK_ENGINE_NO_EDGE_SETS) &&
       (bigGraph || (options.engine_flags & SLUICE_WALK_ENGINE_EDGE_SETS))) {
