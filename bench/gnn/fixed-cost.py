@@ -24,29 +24,15 @@ over the rounds and the fit on each job's medians over the rounds.
   python3 bench/gnn/fixed-cost.py build/bin/sluicec --rounds=7
 """
 import argparse
-import json
 import os
 import statistics
-import subprocess
-import tempfile
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gnn_jobs import plan_of, run_of  # noqa: E402
 
 JOBS = ["t8", "t16", "t32", "t64", "t128", "t256", "t512", "t1024", "t2048",
         "t4096"]
-
-
-def plan_of(sluicec, path, job):
-    return json.loads(subprocess.run(
-        [sluicec, "--emit=plan", "--format=json", "--job=" + job, path],
-        check=True, capture_output=True, text=True).stdout)["gnn_plans"][0]
-
-
-def run_of(sluicec, path, job):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.json")
-        subprocess.run([sluicec, "--run", "--job=" + job, path, "-o", out],
-                       check=True, capture_output=True)
-        with open(out) as f:
-            return json.load(f)
 
 
 def fit(xs, ys):

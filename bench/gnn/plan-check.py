@@ -18,26 +18,12 @@ and a summary gives each job's fastest and median epoch over the rounds.
       bench/gnn/heldout-dev-vm.sluice:w32 bench/gnn/heldout-dev-vm.sluice:w512
 """
 import argparse
-import json
 import os
 import statistics
-import subprocess
-import tempfile
+import sys
 
-
-def plan_of(sluicec, path, job):
-    return json.loads(subprocess.run(
-        [sluicec, "--emit=plan", "--format=json", "--job=" + job, path],
-        check=True, capture_output=True, text=True).stdout)["gnn_plans"][0]
-
-
-def run_of(sluicec, path, job):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.json")
-        subprocess.run([sluicec, "--run", "--job=" + job, path, "-o", out],
-                       check=True, capture_output=True)
-        with open(out) as f:
-            return json.load(f)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gnn_jobs import plan_of, run_of  # noqa: E402
 
 
 def measure(plan, run):
