@@ -195,10 +195,11 @@ private:
         if (run.weights)
           prefetch(run.weights + s.begin);
       }
-      if (secondOrder && s.f.prev != cur) {
+      if (secondOrder && run.prefetchPrevAdjacency && s.f.prev != cur) {
         // A second-order weight usually asks has_edge(prev, next): a binary
         // search in prev's adjacency. Its first probes (the middle, then a
-        // quarter or three quarters) are prefetched.
+        // quarter or three quarters) are prefetched (on graphs large enough
+        // for them to miss the cache, as in the rejection loop).
         uint64_t pb = run.offsets[s.f.prev];
         uint64_t pd = run.offsets[s.f.prev + 1] - pb;
         const uint32_t *adj = run.targets + pb;
